@@ -1,0 +1,222 @@
+// Data shapes that cross a process boundary (IPC, the WebSocket bridge, the CLI's --json,
+// session files). zod schemas are the single source; TypeScript types are inferred from them.
+import { z } from 'zod';
+
+/** KV cache element types llama.cpp can use for K and V (DESIGN.md, "row_bytes"). */
+export const KvTypeSchema = z.enum(['f32', 'f16', 'bf16', 'q8_0', 'q4_0', 'q4_1', 'q5_0', 'q5_1']);
+export type KvType = z.infer<typeof KvTypeSchema>;
+
+/** How an engine makes KV memory resident (DESIGN.md, "Engines differ in when..."). */
+export const KvModeSchema = z.enum(['growth', 'reserved', 'window']);
+export type KvMode = z.infer<typeof KvModeSchema>;
+
+const hostName = z
+  .string()
+  .min(1)
+  .max(253)
+  // A host name, an IPv4/IPv6 literal or an ssh_config alias: never anything a shell or ssh
+  // option parser could read as something else.
+  .regex(/^[A-Za-z0-9_.:%\-[\]]+$/, 'host may contain letters, digits, . _ - : % [ ] only')
+  .refine((h) => !h.startsWith('-'), 'host must not start with "-"');
+
+export const SshTargetSpecSchema = z.object({
+  kind: z.literal('ssh'),
+  host: hostName,
+  port: z.number().int().min(1).max(65535).optional(),
+  user: z.string().min(1).max(64).regex(/^[A-Za-z0-9_.\-]+$/).optional(),
+  /** The ~/.ssh/config Host alias this target came from, when it came from one. */
+  alias: z.string().max(253).optional(),
+  identityFile: z.string().max(4096).optional(),
+  /** ProxyJump chain, outermost first: "user@host[:port]". */
+  jump: z.array(z.string().max(300)).max(8).optional(),
+  knownHostsFile: z.string().max(4096).optional(),
+  acceptNewHostKey: z.boolean().optional(),
+  /** Name of an environment variable holding the password (CLI); never the password itself. */
+  passwordEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional(),
+  keepaliveSec: z.number().int().min(0).max(3600).optional(),
+});
+export type SshTargetSpec = z.infer<typeof SshTargetSpecSchema>;
+
+export const TargetSpecSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('local') }),
+  SshTargetSpecSchema,
+]);
+export type TargetSpec = z.infer<typeof TargetSpecSchema>;
+
+export const TargetInfoSchema = z.object({
+  id: z.string(),
+  label: z.string(),
+  spec: TargetSpecSchema,
+});
+export type TargetInfo = z.infer<typeof TargetInfoSchema>;
+
+/** Options of the synthetic reference workload (DESIGN.md, `kvscope demo-engine`). */
+export const DemoOptionsSchema = z.object({
+  layers: z.number().int().min(1).max(512).default(16),
+  kvHeads: z.number().int().min(1).max(1024).default(8),
+  headDim: z.number().int().min(1).max(4096).default(64),
+  kvType: KvTypeSchema.default('f16'),
+  tokens: z.number().int().min(1).max(10_000_000).default(2000),
+  tps: z.number().min(0.1).max(100_000).default(40),
+  mode: KvModeSchema.default('growth'),
+  ctx: z.number().int().min(1).max(10_000_000).default(4096),
+  block: z.number().int().min(1).max(65_536).default(16),
+  window: z.number().int().min(1).max(10_000_000).optional(),
+  weightsMb: z.number().min(0).max(65_536).default(64),
+  /** Extra bytes leaked per token on top of the KV cache (a deliberate leak, for leak detection). */
+  leakBytesPerToken: z.number().int().min(0).max(1 << 30).default(0),
+  /** Prompt tokens processed before the first generated token (llama.cpp-style prefill). */
+  promptTokens: z.number().int().min(0).max(1_000_000).default(32),
+});
+export type DemoOptions = z.infer<typeof DemoOptionsSchema>;
+export type DemoOptionsInput = z.input<typeof DemoOptionsSchema>;
+
+export const EngineSpecSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('demo'), demo: DemoOptionsSchema }),
+  z.object({
+    kind: z.literal('command'),
+    /** A shell command line on the target, as the user typed it; `{ctx}` is substituted. */
+    command: z.string().min(1).max(16_384),
+    /** Path of the GGUF model on the target, for exact KV theory. */
+    gguf: z.string().max(4096).optional(),
+    kvType: KvTypeSchema.optional(),
+    ctx: z.number().int().min(1).max(10_000_000).optional(),
+    /** Regex that matches once per generated token in stdout (otherwise chunk arrivals count). */
+    tokenRegex: z.string().max(1000).optional(),
+  }),
+]);
+export type EngineSpec = z.infer<typeof EngineSpecSchema>;
+
+export const RunRequestSchema = z.object({
+  target: TargetSpecSchema,
+  engine: EngineSpecSchema,
+  budgetBytes: z.number().int().positive().optional(),
+  intervalMs: z.number().int().min(20).max(60_000).default(200),
+  /** Stop after this many generated tokens (engine command runs only). */
+  tokens: z.number().int().positive().optional(),
+  durationMs: z.number().int().positive().optional(),
+  label: z.string().max(200).optional(),
+  /** Keep the engine running on the target when the app quits or the link is lost for good. */
+  keepRunning: z.boolean().default(false),
+});
+export type RunRequest = z.infer<typeof RunRequestSchema>;
+export type RunRequestInput = z.input<typeof RunRequestSchema>;
+
+/**
+ * One observation. Open-ended on purpose: a collector adds series by adding keys.
+ * tMs is milliseconds on the target's monotonic clock since the run started.
+ * Memory keys are bytes (rssBytes, rssAnonBytes, rssFileBytes, ...), tokens is a count.
+ */
+export const SampleSchema = z.object({
+  tMs: z.number(),
+  source: z.string().max(64),
+  values: z.record(z.string(), z.number().nullable()),
+});
+export type Sample = z.infer<typeof SampleSchema>;
+
+export const RunEventKindSchema = z.enum([
+  'start',
+  'stop',
+  'exit',
+  'disconnect',
+  'reconnect',
+  'throttle',
+  'alert',
+  'oom',
+  'error',
+  'info',
+]);
+export const RunEventSchema = z.object({
+  tMs: z.number(),
+  kind: RunEventKindSchema,
+  message: z.string().optional(),
+  data: z.record(z.string(), z.unknown()).optional(),
+});
+export type RunEvent = z.infer<typeof RunEventSchema>;
+
+export const RunStateSchema = z.enum(['starting', 'running', 'stopping', 'done', 'failed']);
+export type RunState = z.infer<typeof RunStateSchema>;
+
+export const KvSummarySchema = z.object({
+  theoryBytesPerToken: z.number().nullable(),
+  measuredBytesPerToken: z.number().nullable(),
+  overheadFactor: z.number().nullable(),
+  mode: KvModeSchema,
+  baselineBytes: z.number().nullable(),
+  /** Size of the step at start (reserved mode): RSS right after the reservation minus before. */
+  reservedJumpBytes: z.number().nullable().optional(),
+  theoryReservedBytes: z.number().nullable().optional(),
+});
+export type KvSummary = z.infer<typeof KvSummarySchema>;
+
+export const ThroughputSchema = z.object({
+  ttftMs: z.number().nullable(),
+  prefillTokensPerSecond: z.number().nullable(),
+  decodeTokensPerSecond: z.number().nullable(),
+  tokens: z.number(),
+});
+export type Throughput = z.infer<typeof ThroughputSchema>;
+
+/** The live and final analysis of a run: every number the UI shows comes from here. */
+export const RunAnalysisSchema = z.object({
+  kv: KvSummarySchema,
+  budgetBytes: z.number().nullable(),
+  oomHorizonTokens: z.number().nullable(),
+  maxSafeContextTokens: z.number().nullable(),
+  throughput: ThroughputSchema,
+  lastRssBytes: z.number().nullable(),
+  peakRssBytes: z.number().nullable(),
+});
+export type RunAnalysis = z.infer<typeof RunAnalysisSchema>;
+
+export const RunStatusSchema = z.object({
+  runId: z.string(),
+  state: RunStateSchema,
+  label: z.string(),
+  error: z.string().optional(),
+  engineExitCode: z.number().nullable().optional(),
+});
+export type RunStatus = z.infer<typeof RunStatusSchema>;
+
+/** `kvscope profile --json` (DESIGN.md): at least these fields. */
+export const ProfileSummarySchema = z.object({
+  target: z.record(z.string(), z.unknown()),
+  engine: z.object({
+    command: z.string(),
+    exitCode: z.number().nullable(),
+    oomKilled: z.boolean(),
+    signal: z.string().nullable().optional(),
+  }),
+  samples: z.number(),
+  lostSamples: z.number(),
+  durationMs: z.number(),
+  events: z.array(RunEventSchema),
+  kv: KvSummarySchema,
+  budgetBytes: z.number().nullable(),
+  oomHorizonTokens: z.number().nullable(),
+  maxSafeContextTokens: z.number().nullable(),
+  throughput: ThroughputSchema,
+  diagnostics: z.number().optional(),
+  peakRssBytes: z.number().nullable().optional(),
+});
+export type ProfileSummary = z.infer<typeof ProfileSummarySchema>;
+
+export const KvComputeInputSchema = z.object({
+  layers: z.number().int().min(1).max(1024),
+  kvHeads: z.number().int().min(1).max(4096),
+  headDimK: z.number().int().min(1).max(65_536),
+  headDimV: z.number().int().min(1).max(65_536).optional(),
+  typeK: KvTypeSchema.default('f16'),
+  typeV: KvTypeSchema.optional(),
+  ctx: z.number().int().min(1).max(100_000_000).default(4096),
+  budgetBytes: z.number().int().positive().optional(),
+});
+export type KvComputeInput = z.input<typeof KvComputeInputSchema>;
+
+export const KvComputeResultSchema = z.object({
+  bytesPerToken: z.number(),
+  totalBytes: z.number(),
+  ctx: z.number(),
+  maxContextForBudget: z.number().nullable(),
+});
+export type KvComputeResult = z.infer<typeof KvComputeResultSchema>;
