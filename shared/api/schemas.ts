@@ -67,6 +67,8 @@ export const DemoOptionsSchema = z.object({
   leakBytesPerToken: z.number().int().min(0).max(1 << 30).default(0),
   /** Prompt tokens processed before the first generated token (llama.cpp-style prefill). */
   promptTokens: z.number().int().min(0).max(1_000_000).default(32),
+  /** Pause between loading weights and creating the cache, so a sampler sees both states. */
+  loadGapMs: z.number().int().min(0).max(60_000).default(600),
 });
 export type DemoOptions = z.infer<typeof DemoOptionsSchema>;
 export type DemoOptionsInput = z.input<typeof DemoOptionsSchema>;
@@ -146,8 +148,29 @@ export const KvSummarySchema = z.object({
   /** Size of the step at start (reserved mode): RSS right after the reservation minus before. */
   reservedJumpBytes: z.number().nullable().optional(),
   theoryReservedBytes: z.number().nullable().optional(),
+  /** Robust slope of RSS against generated tokens during decode (≈ 0 in reserved mode). */
+  decodeSlopeBytesPerToken: z.number().nullable().optional(),
+  /** Which RSS series the fit used: anonymous memory when sampled, else total RSS. */
+  rssMetric: z.enum(['rssAnonBytes', 'rssBytes']).nullable().optional(),
+  /** r² of the decode fit (growth/window), null when not meaningful. */
+  fitR2: z.number().nullable().optional(),
+  /** Window mode: generated tokens at which RSS stopped growing. */
+  windowTokens: z.number().nullable().optional(),
 });
 export type KvSummary = z.infer<typeof KvSummarySchema>;
+
+/** Leak verdict (shared/analysis/leak.ts): RSS growing per token beyond what the KV cache explains. */
+export const LeakSummarySchema = z.object({
+  leaking: z.boolean(),
+  /** The per-token growth judged (excess over theory in growth mode, raw slope where flat is expected). */
+  bytesPerToken: z.number().nullable(),
+  thresholdBytesPerToken: z.number().nullable(),
+  tokensObserved: z.number(),
+  /** 0..1: how firmly the series supports the verdict (consistency across quarters × length). */
+  confidence: z.number(),
+  reason: z.string(),
+});
+export type LeakSummary = z.infer<typeof LeakSummarySchema>;
 
 export const ThroughputSchema = z.object({
   ttftMs: z.number().nullable(),
@@ -166,6 +189,7 @@ export const RunAnalysisSchema = z.object({
   throughput: ThroughputSchema,
   lastRssBytes: z.number().nullable(),
   peakRssBytes: z.number().nullable(),
+  leak: LeakSummarySchema.optional(),
 });
 export type RunAnalysis = z.infer<typeof RunAnalysisSchema>;
 
@@ -186,6 +210,9 @@ export const ProfileSummarySchema = z.object({
     exitCode: z.number().nullable(),
     oomKilled: z.boolean(),
     signal: z.string().nullable().optional(),
+    /** When the run failed: why, and the engine's last stderr lines. */
+    error: z.string().optional(),
+    stderrTail: z.array(z.string()).optional(),
   }),
   samples: z.number(),
   lostSamples: z.number(),

@@ -1,0 +1,33 @@
+// Shared pieces of `npm run bench`.
+import { readFileSync, readdirSync } from 'node:fs';
+
+export interface BenchRow {
+  name: string;
+  value: string;
+  note?: string;
+}
+
+/** CPU seconds (user+sys, plus reaped children) of every process in a process group. */
+export function groupCpuSeconds(pgid: number, clkTck = 100): number {
+  let ticks = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // After the comm: state(0) ppid(1) pgrp(2) … utime(11) stime(12) cutime(13) cstime(14)
+    if (Number(f[2]) !== pgid) continue;
+    ticks += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+  }
+  return ticks / clkTck;
+}
+
+export function machineNote(): string {
+  const cpu = readFileSync('/proc/cpuinfo', 'utf8').match(/model name\s*:\s*(.*)/)?.[1] ?? 'unknown CPU';
+  const cores = readFileSync('/proc/cpuinfo', 'utf8').match(/^processor/gm)?.length ?? 0;
+  return `${cores}× ${cpu.trim()}`;
+}

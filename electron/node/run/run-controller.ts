@@ -1,0 +1,397 @@
+// One run: prepares the run directory on the target, launches engine + sampler detached from
+// this process, follows the spool, turns lines into samples and events, beats the watchdog,
+// and stops the engine's whole process group on request. Knows nothing of local vs SSH.
+import type { RunAnalysis, RunEvent, RunRequest, RunStatus, Sample } from '../../../shared/api/schemas';
+import { analyzeRun } from '../../../shared/analysis/run-analysis';
+import { createProcfsSamplerParser } from '../../../shared/collectors/procfs-sampler-parser';
+import { parseSpoolLine } from '../../../shared/collectors/run-spool';
+import { shellQuote } from '../../../shared/util/shell';
+import type { Target } from '../target/target';
+import { followSpool, type SpoolFollower } from './spool-follower';
+import { launcherScript, runConf } from './run-scripts';
+import { procfsSamplerScript, smapsEveryTicks } from '../sampler/procfs-sampler-script';
+import { prepareEngine, type PreparedEngine } from './engine-setup';
+
+export interface RunCallbacks {
+  onSamples(samples: Sample[]): void;
+  onEvent(event: RunEvent): void;
+  onStatus(status: RunStatus): void;
+  onOutput(stream: 'stdout' | 'stderr', text: string): void;
+  onAnalysis(analysis: RunAnalysis): void;
+}
+
+export interface RunControllerOptions {
+  /** Seconds without a heartbeat after which the target ends the run (0 = never). */
+  watchdogS: number;
+  heartbeatMs: number;
+  /** How long a stop waits for the engine to leave after SIGTERM before SIGKILL. */
+  stopGraceMs: number;
+  analysisEveryMs: number;
+  spoolMaxBytes: number;
+}
+
+/** Defaults with their reasons. */
+export const RUN_DEFAULTS: RunControllerOptions = {
+  // Long enough to ride out a dropped link and a reconnect with backoff; short enough that an
+  // engine orphaned by a killed app does not run on for hours. KVSCOPE_WATCHDOG_S overrides it.
+  watchdogS: Number(process.env.KVSCOPE_WATCHDOG_S) > 0 ? Number(process.env.KVSCOPE_WATCHDOG_S) : 120,
+  heartbeatMs: 1000,
+  // llama.cpp frees its buffers and prints timings on SIGTERM within a second or two.
+  stopGraceMs: 3000,
+  // The live readouts change a few times a second; the fit over all samples is cheap but not free.
+  analysisEveryMs: 500,
+  // ~400 bytes a tick at 10 Hz is 14 MB an hour: 256 MiB holds a long day.
+  spoolMaxBytes: 256 * 1024 * 1024,
+};
+
+const STDERR_TAIL_LINES = 20;
+
+interface EngineRecordSink {
+  push(line: string, tMs: number): void;
+}
+
+export class RunController {
+  readonly samples: Sample[] = [];
+  readonly events: RunEvent[] = [];
+  analysis: RunAnalysis | null = null;
+  status: RunStatus;
+  dir = '';
+  engine: PreparedEngine | null = null;
+  enginePid: number | null = null;
+  exitCode: number | null = null;
+  exitSignal: string | null = null;
+  oomKilled = false;
+  lostSamples = 0;
+  diagnostics = 0;
+  tokens = 0;
+  firstTokenMs: number | null = null;
+  lastTMs = 0;
+  readonly done: Promise<void>;
+
+  private resolveDone!: () => void;
+  private t0Uptime: number | null = null;
+  private launcherPid: number | null = null;
+  private follower: SpoolFollower | null = null;
+  private ended = false;
+  private stopping = false;
+  private heartbeat?: NodeJS.Timeout;
+  private hbCount = 0;
+  private analysisTimer?: NodeJS.Timeout;
+  private limitTimer?: NodeJS.Timeout;
+  private pendingSamples: Sample[] = [];
+  private flushTimer?: NodeJS.Timeout;
+  private sampler = createProcfsSamplerParser();
+  private tokenRegex: RegExp | null = null;
+  private budgetAlerted = new Set<string>();
+  engineRecords: EngineRecordSink | null = null;
+  /** The engine's last stderr lines: what a failed engine said last is the best error message. */
+  readonly stderrTail: string[] = [];
+
+  constructor(
+    readonly target: Target,
+    readonly request: RunRequest,
+    readonly runId: string,
+    private readonly callbacks: RunCallbacks,
+    private readonly options: RunControllerOptions = RUN_DEFAULTS,
+  ) {
+    this.status = { runId, state: 'starting', label: request.label ?? defaultLabel(request) };
+    this.done = new Promise((resolve) => (this.resolveDone = resolve));
+    if (request.engine.kind === 'command' && request.engine.tokenRegex) {
+      this.tokenRegex = new RegExp(request.engine.tokenRegex, 'g');
+    }
+  }
+
+  get theoryBytesPerToken(): number | null {
+    return this.engine?.theoryBytesPerToken ?? null;
+  }
+
+  get ctx(): number | null {
+    return this.engine?.ctx ?? null;
+  }
+
+  /** Prepare the run directory, launch, and start following. Resolves once the run is launched. */
+  async start(): Promise<void> {
+    try {
+      const made = await this.target.exec(
+        `d="\${TMPDIR:-/tmp}/kvscope-${this.runId}"; mkdir -m 700 "$d" && cd "$d" && pwd -P`,
+      );
+      if (made.code !== 0) throw new Error(`cannot create the run directory on the target: ${made.stderr.toString().trim()}`);
+      this.dir = made.stdout.toString().trim();
+      this.engine = await prepareEngine(this.target, this.request, this.dir);
+      await this.target.writeFile(`${this.dir}/sampler.sh`, procfsSamplerScript(), 0o700);
+      await this.target.writeFile(`${this.dir}/launcher.sh`, launcherScript(), 0o700);
+      await this.target.writeFile(
+        `${this.dir}/run.conf`,
+        runConf({
+          engineCommand: this.engine.command,
+          intervalS: this.request.intervalMs / 1000,
+          smapsEvery: smapsEveryTicks(this.request.intervalMs),
+          watchdogS: this.request.keepRunning ? 0 : this.options.watchdogS,
+          spoolMaxBytes: this.options.spoolMaxBytes,
+        }),
+        0o600,
+      );
+      const d = shellQuote(this.dir);
+      // Detached from this process and from the SSH channel: the launcher survives both.
+      const launched = await this.target.exec(
+        `cd ${d} && if command -v setsid >/dev/null 2>&1; then setsid sh launcher.sh ${d} </dev/null >/dev/null 2>&1 & else nohup sh launcher.sh ${d} </dev/null >/dev/null 2>&1 & fi; echo $!`,
+      );
+      const pid = Number(launched.stdout.toString().trim());
+      this.launcherPid = Number.isInteger(pid) && pid > 0 ? pid : null;
+      this.heartbeat = setInterval(() => void this.beat(), this.options.heartbeatMs);
+      this.follow(0);
+      this.setState('running');
+      if (this.request.durationMs) this.limitTimer = setTimeout(() => void this.stop('duration reached'), this.request.durationMs);
+    } catch (error) {
+      this.fail(error);
+      throw error;
+    }
+  }
+
+  /** Stop the engine's process group: TERM, then KILL after a grace period. */
+  async stop(reason = 'stopped by user'): Promise<void> {
+    if (this.ended || this.stopping) return this.done;
+    this.stopping = true;
+    this.setState('stopping');
+    this.addEvent({ tMs: this.lastTMs, kind: 'stop', message: reason });
+    if (this.enginePid) {
+      await this.target.signal(-this.enginePid, 'SIGTERM').catch(() => {});
+      const killer = setTimeout(() => {
+        if (!this.ended && this.enginePid) void this.target.signal(-this.enginePid, 'SIGKILL').catch(() => {});
+      }, this.options.stopGraceMs);
+      await this.done;
+      clearTimeout(killer);
+    } else {
+      // Not launched yet (or the pid never arrived): nothing to signal; end here.
+      this.finish();
+    }
+  }
+
+  private async beat() {
+    if (this.ended || !this.dir) return;
+    this.hbCount += 1;
+    await this.target.writeFile(`${this.dir}/hb`, `${this.hbCount}\n`).catch(() => {});
+  }
+
+  private follow(fromOffset: number) {
+    this.follower = followSpool(this.target, `${this.dir}/spool`, fromOffset, this.launcherPid, (line) => this.onLine(line));
+    void this.follower.ended.then(() => {
+      if (!this.ended) void this.onFollowEnded();
+    });
+  }
+
+  /** The follow stream ended before the run did: the link dropped (SSH) or tail failed. */
+  private async onFollowEnded() {
+    const offset = this.follower?.offset ?? 0;
+    // Give the target a moment, then follow again from the same byte: nothing lost, nothing twice.
+    await new Promise((r) => setTimeout(r, 200));
+    if (!this.ended) this.follow(offset);
+  }
+
+  private onLine(line: string) {
+    const parsed = parseSpoolLine(line);
+    switch (parsed.tag) {
+      case 'X':
+        return this.onLauncherEvent(parsed.event, parsed.uptimeMs, parsed.fields);
+      case 'O':
+      case 'E':
+        return this.onEngineLine(parsed.tag, parsed.uptimeMs, parsed.text);
+      case 'H':
+      case 'S':
+        return this.onSamplerLine(parsed.text);
+      default:
+        this.diagnostics += 1;
+    }
+  }
+
+  private toTMs(uptimeMs: number): number {
+    if (this.t0Uptime === null) this.t0Uptime = uptimeMs;
+    return uptimeMs - this.t0Uptime;
+  }
+
+  private onLauncherEvent(event: string, uptimeMs: number, fields: Record<string, string>) {
+    // "dropped" from the sampler's cap filter carries no time of its own.
+    const tMs = uptimeMs > 0 ? this.toTMs(uptimeMs) : this.lastTMs;
+    this.lastTMs = Math.max(this.lastTMs, tMs);
+    switch (event) {
+      case 'start':
+        this.addEvent({ tMs, kind: 'start', message: `engine: ${this.engine?.displayCommand ?? ''}` });
+        break;
+      case 'engine':
+        this.enginePid = Number(fields.pid) || null;
+        this.pushSample({ tMs, source: 'engine', values: { started: 1, tokens: 0 } });
+        break;
+      case 'exit': {
+        const code = Number(fields.code);
+        // sh reports a death by signal N as 128 + N.
+        if (code > 128) {
+          this.exitSignal = signalName(code - 128);
+          this.exitCode = null;
+        } else this.exitCode = Number.isFinite(code) ? code : null;
+        this.addEvent({ tMs, kind: 'exit', message: this.exitSignal ? `engine ended by ${this.exitSignal}` : `engine exited with status ${code}`, data: { code } });
+        break;
+      }
+      case 'oom':
+        this.oomKilled = true;
+        this.addEvent({ tMs, kind: 'oom', message: fields.kernel ?? 'killed by the kernel OOM killer', data: { pid: Number(fields.pid) } });
+        break;
+      case 'watchdog':
+        this.addEvent({ tMs, kind: 'alert', message: `the target's watchdog ended the engine after ${fields.seconds}s without the app` });
+        break;
+      case 'dropped':
+        if (fields.stream === 'S') this.lostSamples += Number(fields.lines) || 0;
+        this.addEvent({ tMs, kind: 'alert', message: `spool full: ${fields.lines} ${fields.stream} lines not kept` });
+        break;
+      case 'error':
+        this.addEvent({ tMs, kind: 'error', message: fields.reason ?? 'launcher error' });
+        break;
+      case 'end':
+        void this.onEnd();
+        break;
+      default:
+        this.addEvent({ tMs, kind: 'info', message: `${event} ${JSON.stringify(fields)}` });
+    }
+  }
+
+  private onEngineLine(tag: 'O' | 'E', uptimeMs: number, text: string) {
+    const tMs = this.toTMs(uptimeMs);
+    this.lastTMs = Math.max(this.lastTMs, tMs);
+    if (tag === 'O') {
+      const n = this.tokenRegex ? (text.match(this.tokenRegex)?.length ?? 0) : 1;
+      if (n > 0) {
+        this.tokens += n;
+        if (this.firstTokenMs === null) this.firstTokenMs = tMs;
+        // Token arrivals share the spool's 10 ms clock: one engine sample per distinct time.
+        const last = this.pendingSamples[this.pendingSamples.length - 1];
+        if (last && last.source === 'engine' && last.tMs === tMs && last.values.started === undefined) last.values.tokens = this.tokens;
+        else this.pushSample({ tMs, source: 'engine', values: { tokens: this.tokens } });
+        if (this.request.tokens && this.tokens >= this.request.tokens && this.request.engine.kind === 'command') {
+          void this.stop(`token limit ${this.request.tokens} reached`);
+        }
+      }
+    } else {
+      this.engineRecords?.push(text, tMs);
+      if (text.trim() !== '') {
+        this.stderrTail.push(text);
+        if (this.stderrTail.length > STDERR_TAIL_LINES) this.stderrTail.shift();
+      }
+    }
+    this.callbacks.onOutput(tag === 'O' ? 'stdout' : 'stderr', text + '\n');
+  }
+
+  private onSamplerLine(text: string) {
+    const record = this.sampler.push(text);
+    if (!record) return;
+    if (record.kind === 'diagnostic') {
+      this.diagnostics += 1;
+      return;
+    }
+    if (record.kind !== 'sample') return;
+    const tMs = this.toTMs(record.uptimeMs);
+    this.lastTMs = Math.max(this.lastTMs, tMs);
+    const values = record.values;
+    values.tokens = this.tokens;
+    this.pushSample({ tMs, source: 'procfs', values });
+    this.checkBudget(tMs, values.rssBytes ?? null);
+  }
+
+  private checkBudget(tMs: number, rssBytes: number | null) {
+    const budget = this.request.budgetBytes;
+    if (!budget || rssBytes === null) return;
+    for (const [key, fraction] of [['90%', 0.9], ['100%', 1]] as const) {
+      if (rssBytes >= budget * fraction && !this.budgetAlerted.has(key)) {
+        this.budgetAlerted.add(key);
+        this.addEvent({ tMs, kind: 'alert', message: `RSS reached ${key} of the memory budget`, data: { rssBytes, budgetBytes: budget } });
+      }
+    }
+  }
+
+  private pushSample(sample: Sample) {
+    this.samples.push(sample);
+    this.pendingSamples.push(sample);
+    this.flushTimer ??= setTimeout(() => this.flushSamples(), 100);
+    this.analysisTimer ??= setTimeout(() => {
+      this.analysisTimer = undefined;
+      this.analyze();
+    }, this.options.analysisEveryMs);
+  }
+
+  private flushSamples() {
+    this.flushTimer = undefined;
+    if (this.pendingSamples.length === 0) return;
+    const batch = this.pendingSamples;
+    this.pendingSamples = [];
+    this.callbacks.onSamples(batch);
+  }
+
+  analyze(): RunAnalysis {
+    this.analysis = analyzeRun({
+      samples: this.samples,
+      theoryBytesPerToken: this.theoryBytesPerToken,
+      theoryMode: this.engine?.modeHint,
+      ctx: this.ctx,
+      budgetBytes: this.request.budgetBytes ?? null,
+      timings: this.engine?.timings?.() ?? undefined,
+    });
+    this.callbacks.onAnalysis(this.analysis);
+    return this.analysis;
+  }
+
+  private addEvent(event: RunEvent) {
+    this.events.push(event);
+    this.callbacks.onEvent(event);
+  }
+
+  private async onEnd() {
+    if (this.ended) return;
+    this.follower?.stop();
+    // The launcher has written everything: the run directory is no longer needed.
+    // KVSCOPE_KEEP_RUN_DIR=1 keeps it for debugging a run.
+    if (this.dir && !process.env.KVSCOPE_KEEP_RUN_DIR) await this.target.exec(`rm -rf ${shellQuote(this.dir)}`).catch(() => {});
+    this.finish();
+  }
+
+  private finish() {
+    if (this.ended) return;
+    this.ended = true;
+    clearInterval(this.heartbeat);
+    clearTimeout(this.limitTimer);
+    clearTimeout(this.analysisTimer);
+    this.flushSamples();
+    this.analyze();
+    const failed = !this.stopping && this.exitCode !== 0 && this.exitCode !== null;
+    const said = this.stderrTail.length ? `: ${this.stderrTail.slice(-3).join(' | ').slice(0, 500)}` : '';
+    this.setState(
+      failed || this.oomKilled ? 'failed' : 'done',
+      failed ? `engine exited with status ${this.exitCode}${said}` : this.oomKilled ? 'engine killed by the OOM killer' : undefined,
+    );
+    this.resolveDone();
+  }
+
+  private fail(error: unknown) {
+    const message = error instanceof Error ? error.message : String(error);
+    this.ended = true;
+    clearInterval(this.heartbeat);
+    this.addEvent({ tMs: this.lastTMs, kind: 'error', message });
+    this.setState('failed', message);
+    this.resolveDone();
+  }
+
+  private setState(state: RunStatus['state'], error?: string) {
+    this.status = { ...this.status, state, error, engineExitCode: this.exitCode };
+    this.callbacks.onStatus(this.status);
+  }
+}
+
+function defaultLabel(request: RunRequest): string {
+  if (request.engine.kind === 'demo') {
+    const d = request.engine.demo;
+    return `demo ${d.mode} ${d.layers}L×${d.kvHeads}H×${d.headDim} ${d.kvType}`;
+  }
+  return request.engine.command.slice(0, 80);
+}
+
+const SIGNALS: Record<number, string> = { 1: 'SIGHUP', 2: 'SIGINT', 6: 'SIGABRT', 9: 'SIGKILL', 11: 'SIGSEGV', 13: 'SIGPIPE', 15: 'SIGTERM' };
+function signalName(n: number): string {
+  return SIGNALS[n] ?? `signal ${n}`;
+}

@@ -1,0 +1,146 @@
+// What runs ON the target for one run. Everything lives in one run directory:
+//
+//   run.conf     settings, each value shell-quoted by the client
+//   launcher.sh  starts the engine in its own session (process group), the sampler and the
+//                timestamping filters; records exit status and OOM kills; watchdog
+//   sampler.sh   the procfs sampler (one awk)
+//   spool        every line of the run, tagged and timestamped on the target's clock:
+//                  X <uptime> <event> [k=v…]   launcher events (start, engine, exit, oom, end…)
+//                  O <uptime> <text>           engine stdout line
+//                  E <uptime> <text>           engine stderr line
+//                  H …/S t=<uptime> …          sampler header and ticks
+//   hb           heartbeat counter the client rewrites every second
+//
+// The client follows the spool with `tail -c +<offset> -f` and remembers its byte offset, so
+// a dropped link loses nothing: on reconnect it resumes at the offset. When the client stops
+// beating for WATCHDOG_S seconds (app killed, link gone for good), the watchdog ends the engine
+// group and removes the directory, unless the user asked to keep the engine running.
+// Only POSIX sh, awk and coreutils/busybox are assumed on the target.
+import { shellQuote } from '../../../shared/util/shell';
+
+export interface RunConf {
+  engineCommand: string;
+  intervalS: number;
+  /** Read smaps_rollup every N sampler ticks (see procfs-sampler-script.ts). */
+  smapsEvery: number;
+  /** 0 = keep running without a client. */
+  watchdogS: number;
+  /** Stop writing sampler/engine lines past this size (the spool is bounded). */
+  spoolMaxBytes: number;
+}
+
+export function runConf(conf: RunConf): string {
+  return [
+    `ENGINE=${shellQuote(conf.engineCommand)}`,
+    `INTERVAL_S=${shellQuote(conf.intervalS.toFixed(3))}`,
+    `SMAPS_EVERY=${shellQuote(String(conf.smapsEvery))}`,
+    `WATCHDOG_S=${shellQuote(String(Math.max(0, Math.round(conf.watchdogS))))}`,
+    `SPOOL_MAX=${shellQuote(String(Math.round(conf.spoolMaxBytes)))}`,
+    '',
+  ].join('\n');
+}
+
+// The timestamping filter: one awk for the life of the engine, /proc/uptime read per line
+// (getline, no fork). Past SPOOL_MAX bytes it counts dropped lines instead of writing them.
+// Several writers append to the spool at once, so every line must leave in ONE write(2):
+// `printf "%s", line "\n"` does; mawk's unbuffered (-W interactive) `print` and even
+// `printf "%s\n", line` write the text and the newline apart (strace), and lines of two
+// writers interleave (seen: a token glued to a sampler line).
+const tsAwk = String.raw`{
+  if ((getline u < "/proc/uptime") > 0) { split(u, a, " "); t = a[1] } close("/proc/uptime")
+  n += length($0) + 16
+  if (max > 0 && n > max) { dropped++; next }
+  printf "%s", tag " " t " " $0 "\n"; fflush()
+}
+END { if (dropped > 0) { printf "%s", "X " t " dropped stream=" tag " lines=" dropped "\n"; fflush() } }`;
+
+export function launcherScript(): string {
+  return `#!/bin/sh
+# KVScope run launcher (see electron/node/run/run-scripts.ts).
+D="$1"
+cd "$D" || exit 1
+. ./run.conf
+AWKI=""; case "$(awk -W version 2>&1 </dev/null | head -n 1)" in *mawk*) AWKI="-W interactive";; esac
+ev() { read -r u _ < /proc/uptime; echo "X $u $*" >> spool; }
+ts() { awk $AWKI -v tag="$1" -v max="$SPOOL_MAX" '${tsAwk.replace(/'/g, "'\\''")}' >> spool; }
+: > spool
+echo 0 > hb
+ev start launcher=$$
+rm -f out.fifo err.fifo engine.pid
+mkfifo out.fifo err.fifo || { ev error reason=mkfifo; ev end; exit 1; }
+ts O < out.fifo &
+ts E < err.fifo &
+# The engine gets its own session, so its whole process group can be signalled and nothing of
+# it outlives the run. sh -c execs a simple command, so the pid is the engine's own.
+if command -v setsid >/dev/null 2>&1; then
+  setsid sh -c 'echo $$ > engine.pid; exec sh -c "$1"' kvscope-engine "$ENGINE" > out.fifo 2> err.fifo < /dev/null &
+else
+  set -m
+  sh -c 'echo $$ > engine.pid; exec sh -c "$1"' kvscope-engine "$ENGINE" > out.fifo 2> err.fifo < /dev/null &
+  set +m
+fi
+BG=$!
+EP=""
+i=0
+while [ -z "$EP" ] && [ $i -lt 200 ]; do read -r EP < engine.pid 2>/dev/null; [ -n "$EP" ] || sleep 0.05 2>/dev/null || sleep 1; i=$((i+1)); done
+[ -n "$EP" ] || EP=$BG
+# sh -c forks instead of exec'ing for some command lines (dash, or anything compound): then
+# the engine is the wrapper shell's only child, and that is the process to measure.
+MP=$EP
+i=0
+while [ $i -lt 40 ]; do
+  comm=""; read -r comm < /proc/$EP/comm 2>/dev/null
+  case "$comm" in sh|dash|bash|ash|busybox|zsh|kvscope-engine) ;; *) break;; esac
+  kids=""
+  if [ -r /proc/$EP/task/$EP/children ]; then
+    read -r kids < /proc/$EP/task/$EP/children
+  else
+    for s in /proc/[0-9]*/stat; do
+      line=""; read -r line < "$s" 2>/dev/null || continue
+      set -- \${line##*) }
+      [ "$2" = "$EP" ] && kids="$kids \${s#/proc/}" && kids=\${kids%/stat}
+    done
+  fi
+  set -- $kids
+  if [ $# -eq 1 ]; then MP=$1; break; fi
+  sleep 0.05 2>/dev/null || sleep 1
+  i=$((i+1))
+done
+ev engine pid=$EP measured=$MP
+sh sampler.sh "$MP" "$INTERVAL_S" "$SMAPS_EVERY" 2>/dev/null | awk $AWKI -v max="$SPOOL_MAX" '{ n += length($0) + 1; if (max > 0 && n > max && $0 !~ /gone=1/) { d++; next } printf "%s", $0 "\\n"; fflush() } END { if (d > 0) { printf "%s", "X 0 dropped stream=S lines=" d "\\n"; fflush() } }' >> spool &
+SP=$!
+WD=""
+if [ "$WATCHDOG_S" -gt 0 ]; then
+  (
+    last=-1; stale=0
+    while kill -0 "$EP" 2>/dev/null; do
+      sleep 1
+      hb=""; read -r hb < hb 2>/dev/null
+      if [ "$hb" = "$last" ]; then stale=$((stale+1)); else stale=0; last=$hb; fi
+      if [ "$stale" -ge "$WATCHDOG_S" ]; then
+        ev watchdog seconds=$WATCHDOG_S
+        : > watchdog.fired
+        kill -TERM -"$EP" 2>/dev/null; sleep 2; kill -KILL -"$EP" 2>/dev/null
+        break
+      fi
+    done
+  ) &
+  WD=$!
+fi
+wait "$BG"
+code=$?
+ev exit code=$code pid=$EP
+if [ "$code" -eq 137 ]; then
+  # An OOM kill is SIGKILL plus the kernel's own line naming the pid.
+  line=$(dmesg 2>/dev/null | grep -E "Killed process $EP[^0-9]" | tail -n 1)
+  [ -n "$line" ] && ev oom pid=$EP kernel="$line"
+fi
+# Children the engine left behind in its group end with it.
+kill -TERM -"$EP" 2>/dev/null
+wait "$SP" 2>/dev/null
+[ -n "$WD" ] && kill "$WD" 2>/dev/null
+wait 2>/dev/null
+ev end
+if [ -f watchdog.fired ]; then cd / && rm -rf "$D"; fi
+`;
+}

@@ -1,0 +1,72 @@
+// Follows a run's spool on the target with `tail -c +N -f`, splitting bytes into lines and
+// remembering the byte offset after the last complete line: after a dropped link, following
+// again from that offset loses and repeats nothing.
+import { shellQuote } from '../../../shared/util/shell';
+import type { RemoteProcess, Target } from '../target/target';
+
+export interface SpoolFollower {
+  /** Byte offset of the first byte not yet delivered as a complete line. */
+  readonly offset: number;
+  /** Resolves when the follow stream ends (stopped, or the link dropped). */
+  readonly ended: Promise<void>;
+  stop(): void;
+}
+
+export function followSpool(
+  target: Target,
+  spoolPath: string,
+  fromOffset: number,
+  launcherPid: number | null,
+  onLine: (line: string) => void,
+): SpoolFollower {
+  const start = `-c +${fromOffset + 1}`;
+  // GNU tail --pid ends by itself when the launcher has ended (after printing what is left),
+  // so a follower never outlives its run even when the client vanished. busybox tail has no
+  // --pid: fall back to a plain -f (the client stops it).
+  const command = launcherPid
+    ? `if tail --pid=${launcherPid} -c +1 /dev/null >/dev/null 2>&1; then exec tail --pid=${launcherPid} ${start} -f ${shellQuote(spoolPath)}; else exec tail ${start} -f ${shellQuote(spoolPath)}; fi`
+    : `exec tail ${start} -f ${shellQuote(spoolPath)}`;
+  const reader = new ByteLineReader(fromOffset, onLine);
+  const proc: RemoteProcess = target.stream(command);
+  proc.stdout.on('data', (chunk: Buffer) => reader.push(chunk));
+  proc.stderr.resume();
+  const ended = proc.exit.then(() => undefined);
+  return {
+    get offset() {
+      return reader.offset;
+    },
+    ended,
+    stop: () => proc.kill('SIGTERM'),
+  };
+}
+
+/**
+ * Bytes in, complete lines out, with the byte offset just past the last complete line. A line
+ * split across chunks (anywhere, even inside a UTF-8 sequence) is delivered once, whole.
+ */
+export class ByteLineReader {
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+
+  constructor(
+    public offset: number,
+    private readonly onLine: (line: string) => void,
+  ) {}
+
+  push(chunk: Buffer): void {
+    let from = 0;
+    for (let nl = chunk.indexOf(10, from); nl !== -1; nl = chunk.indexOf(10, from)) {
+      const piece = chunk.subarray(from, nl);
+      const line = this.pendingBytes ? Buffer.concat([...this.pending, piece]) : piece;
+      this.pending = [];
+      this.pendingBytes = 0;
+      this.offset += line.length + 1;
+      this.onLine(line.toString('utf8'));
+      from = nl + 1;
+    }
+    if (from < chunk.length) {
+      this.pending.push(chunk.subarray(from));
+      this.pendingBytes += chunk.length - from;
+    }
+  }
+}

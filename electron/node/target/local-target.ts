@@ -1,0 +1,95 @@
+// "This computer": the Target that runs commands with the local POSIX shell. Runs, samplers
+// and probes use the very same shell scripts here as on a board over SSH.
+import { spawn } from 'node:child_process';
+import { open, writeFile, chmod } from 'node:fs/promises';
+import type { ExecOptions, ExecResult, ReadOptions, RemoteProcess, StreamOptions, Target } from './target';
+
+const SHELL = '/bin/sh';
+
+export class LocalTarget implements Target {
+  readonly kind = 'local' as const;
+  readonly id = 'local';
+  readonly label = 'This computer';
+
+  exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(SHELL, ['-c', command], { stdio: ['pipe', 'pipe', 'pipe'], signal: options.signal });
+      const out: Buffer[] = [];
+      const err: Buffer[] = [];
+      let timer: NodeJS.Timeout | undefined;
+      if (options.timeoutMs) {
+        timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs);
+      }
+      child.stdout.on('data', (d: Buffer) => out.push(d));
+      child.stderr.on('data', (d: Buffer) => err.push(d));
+      child.on('error', (e) => {
+        if (timer) clearTimeout(timer);
+        reject(e);
+      });
+      child.on('close', (code, signal) => {
+        if (timer) clearTimeout(timer);
+        resolve({ stdout: Buffer.concat(out), stderr: Buffer.concat(err), code, signal });
+      });
+      child.stdin.on('error', () => {}); // a command that does not read its stdin closes it early
+      child.stdin.end(options.stdin ?? '');
+    });
+  }
+
+  stream(command: string, options: StreamOptions = {}): RemoteProcess {
+    const child = spawn(SHELL, ['-c', command], { stdio: ['pipe', 'pipe', 'pipe'], signal: options.signal });
+    child.on('error', () => {}); // reported through `exit`
+    const exit = new Promise<{ code: number | null; signal: string | null }>((resolve) => {
+      child.on('close', (code, signal) => resolve({ code, signal }));
+      child.on('error', () => resolve({ code: null, signal: null }));
+    });
+    child.stdin.on('error', () => {});
+    return {
+      stdout: child.stdout,
+      stderr: child.stderr,
+      stdin: child.stdin,
+      exit,
+      kill: (signal = 'SIGTERM') => void child.kill(signal),
+    };
+  }
+
+  async readFile(path: string, options: ReadOptions = {}): Promise<Buffer> {
+    const handle = await open(path, 'r');
+    try {
+      const offset = options.offset ?? 0;
+      const length = options.length ?? Math.max(0, (await handle.stat()).size - offset);
+      const buffer = Buffer.alloc(length);
+      let read = 0;
+      while (read < length) {
+        const { bytesRead } = await handle.read(buffer, read, length - read, offset + read);
+        if (bytesRead === 0) break;
+        read += bytesRead;
+      }
+      return buffer.subarray(0, read);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async writeFile(path: string, data: string | Buffer, mode?: number): Promise<void> {
+    await writeFile(path, data, mode === undefined ? undefined : { mode });
+    if (mode !== undefined) await chmod(path, mode);
+  }
+
+  async signal(pid: number, signal: NodeJS.Signals): Promise<void> {
+    try {
+      process.kill(pid, signal);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+    }
+  }
+
+  async forwardPort(remoteHost: string, remotePort: number) {
+    // Loopback on this computer is already reachable: nothing to forward.
+    if (!['127.0.0.1', 'localhost', '::1'].includes(remoteHost)) {
+      throw new Error(`local target reaches ${remoteHost} directly; no forward needed`);
+    }
+    return { localPort: remotePort, close: async () => {} };
+  }
+
+  async close(): Promise<void> {}
+}

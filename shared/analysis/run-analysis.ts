@@ -1,0 +1,286 @@
+// The analysis of one run: from samples (memory, tokens, engine start) to the numbers DESIGN.md
+// asks for — measured KV bytes/token and overhead, residency mode, baseline, OOM horizon, max safe
+// context, throughput — plus a leak verdict. Pure and cheap enough to run live on every update.
+//
+// Inputs it reads from the samples (any other keys are ignored):
+//   memory  (source 'procfs' preferred; any source with these keys otherwise):
+//           rssBytes, rssAnonBytes, and optionally tokens (generated so far at that tick);
+//   engine  (source 'engine'): {started: 1} once, when the engine process starts;
+//           {tokens: n} at token arrivals, n cumulative.
+// tMs counts from the run start; without a `started` sample the engine is taken to start at 0.
+//
+// Method, and why:
+// - Memory is the anonymous RSS when sampled: the KV cache is anonymous memory, while mmap'd
+//   weights show up as file-backed RSS as pages fault in and would pollute the slope. Total RSS is
+//   the fallback, and total RSS is what the budget is compared with.
+// - Each memory sample gets the token count at its time (its own `tokens`, else the engine's count
+//   at that moment); decode = samples after the first token.
+// - Slope = Theil–Sen of memory against tokens (robust to allocator steps and sampling jitter).
+// - Mode: window when the first part of the decode grows (≥ 50% of theory) and the last part
+//   grows at most half as fast (flat, or only a leak's slope); reserved when a pre-token jump of ≈ ctx × theory was seen and the engine is
+//   declared reserved or the decode slope is under half the theory, or when the decode slope is
+//   ≈ 0 (< 25% of theory); growth otherwise.
+// - Reserved: the jump is the largest climb in memory before the first token (closest to
+//   ctx × theory when that is known, so a separate weights load is not mistaken for it); baseline
+//   = memory before it; measured bytes/token = theory × jump ÷ expected reservation (= jump ÷ ctx
+//   for a model without sliding windows).
+// - OOM horizon: tokens at which total RSS reaches the budget at the measured slope (null when the
+//   slope is ≤ 0, in reserved mode, or once a window is full). Max safe context =
+//   (budget − baseline − file-backed RSS) ÷ bytes/token (measured, else theory).
+import type { KvMode, RunAnalysis, Sample } from '../api/schemas';
+import { robustFit, theilSen } from './fit';
+import { detectLeak, type LeakPoint } from './leak';
+import {
+  decodeTokensPerSecond,
+  engineStartMs,
+  firstTokenMs,
+  phaseTokensPerSecond,
+  prefillTokensPerSecond,
+  tokenEventsFromSamples,
+  tokensAt,
+  type TimingRecord,
+} from './throughput';
+
+export type { TimingRecord };
+
+export interface AnalyzeRunInput {
+  samples: readonly Sample[];
+  /** KV bytes per token from theory (GGUF or shape), null when unknown. */
+  theoryBytesPerToken: number | null;
+  /** The mode the engine is expected to use (demo --mode, llama.cpp = reserved); a hint, the data decides when clear. */
+  theoryMode?: KvMode;
+  /** Context the engine reserves (reserved mode), in cells: for llama.cpp n_ctx padded to 256 (kvBytesDetailed(...).globalCells). */
+  ctx?: number | null;
+  /**
+   * What the reservation should weigh, when it is not simply ctx × theory: SWA models (only global
+   * layers reserve ctx cells), llama.cpp's padding — pass kvBytes(shape, 0, {mode: 'reserved', ctx}).
+   */
+  theoryReservedBytes?: number | null;
+  budgetBytes?: number | null;
+  /** llama.cpp timing records from the engine's output (prompt eval → prefill tokens/s). */
+  timings?: readonly TimingRecord[];
+  /** Growth mode: overhead factor normal for this engine, for the leak check (default 1). */
+  expectedOverhead?: number;
+}
+
+// Thresholds, each with its reason.
+/** Decode slope below this fraction of theory = the cache is not growing (reserved / full window); leaks and jitter stay below it. */
+export const FLAT_FRACTION = 0.25;
+/** A segment growing at ≥ half the theory is the cache filling (paged allocators and sampling delay stay above). */
+export const GROWING_FRACTION = 0.5;
+/** A pre-token jump within this factor of ctx × theory is the reservation. */
+export const RESERVATION_MATCH_FACTOR = 2;
+/** Fewer decode tokens than this give no slope: RSS moves in 4 KiB pages and 64 KiB+ allocator steps. */
+export const MIN_FIT_TOKENS = 16;
+/** Without theory: below this slope the cache is taken as flat (no real model's KV is under 1 KiB/token except toy ones). */
+export const FLAT_BYTES_PER_TOKEN_WITHOUT_THEORY = 1024;
+/** Share of decode points (by token order) forming the "first" and "last" segments of the window test. */
+const SEGMENT_SHARE = 0.3;
+
+type Metric = 'rssAnonBytes' | 'rssBytes';
+
+interface MemPoint {
+  tMs: number;
+  tokens: number | null;
+  mem: number;
+  rss: number | null;
+  anon: number | null;
+}
+
+function fin(v: number | null | undefined): number | null {
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+}
+
+function value(s: Sample, key: string): number | null {
+  return fin(s.values[key]);
+}
+
+/** The largest climb in `mem` (contiguous rising run, up to 4 steps), or the one closest to `target`. */
+function findJump(points: readonly MemPoint[], target: number | null): { before: number; after: number; bytes: number } | null {
+  const candidates: Array<{ before: number; after: number; bytes: number }> = [];
+  for (let a = 0; a < points.length - 1; a++) {
+    for (let b = a + 1; b < points.length && b - a <= 4; b++) {
+      if (points[b].mem - points[b - 1].mem <= 0) break;
+      candidates.push({ before: a, after: b, bytes: points[b].mem - points[a].mem });
+    }
+  }
+  if (candidates.length === 0) return null;
+  if (target !== null && target > 0) {
+    let best = candidates[0];
+    let bestErr = Infinity;
+    for (const c of candidates) {
+      const err = Math.abs(Math.log(c.bytes / target));
+      if (err < bestErr) {
+        best = c;
+        bestErr = err;
+      }
+    }
+    if (bestErr <= Math.log(RESERVATION_MATCH_FACTOR)) return best;
+  }
+  return candidates.reduce((m, c) => (c.bytes > m.bytes ? c : m));
+}
+
+export function analyzeRun(input: AnalyzeRunInput): RunAnalysis {
+  const theory = fin(input.theoryBytesPerToken) !== null && (input.theoryBytesPerToken as number) > 0 ? (input.theoryBytesPerToken as number) : null;
+  const ctx = fin(input.ctx) !== null && (input.ctx as number) > 0 ? (input.ctx as number) : null;
+  const budget = fin(input.budgetBytes) !== null && (input.budgetBytes as number) > 0 ? (input.budgetBytes as number) : null;
+  const samples = input.samples;
+
+  // Memory samples.
+  const hasMem = (s: Sample) => value(s, 'rssBytes') !== null || value(s, 'rssAnonBytes') !== null;
+  let memSamples = samples.filter((s) => s.source === 'procfs' && hasMem(s) && Number.isFinite(s.tMs));
+  if (memSamples.length === 0) memSamples = samples.filter((s) => hasMem(s) && Number.isFinite(s.tMs));
+  memSamples = [...memSamples].sort((a, b) => a.tMs - b.tMs);
+  const anonCount = memSamples.filter((s) => value(s, 'rssAnonBytes') !== null).length;
+  const metric: Metric | null = memSamples.length === 0 ? null : anonCount >= Math.max(1, memSamples.length / 2) ? 'rssAnonBytes' : 'rssBytes';
+
+  const events = tokenEventsFromSamples(samples);
+  const firstTok = firstTokenMs(events);
+  const start = engineStartMs(samples) ?? (samples.length ? 0 : null);
+
+  const mem: MemPoint[] = [];
+  for (const s of memSamples) {
+    const m = metric ? value(s, metric) : null;
+    if (m === null) continue;
+    const own = value(s, 'tokens');
+    const tokens = own ?? (events.length ? tokensAt(events, s.tMs) : null);
+    mem.push({ tMs: s.tMs, tokens, mem: m, rss: value(s, 'rssBytes'), anon: value(s, 'rssAnonBytes') });
+  }
+
+  let lastRss: number | null = null;
+  let peakRss: number | null = null;
+  for (const s of memSamples) {
+    const r = value(s, 'rssBytes');
+    if (r === null) continue;
+    lastRss = r;
+    peakRss = peakRss === null ? r : Math.max(peakRss, r);
+  }
+
+  // Decode points, in token order.
+  const decode = mem
+    .filter((p) => p.tokens !== null && p.tokens >= 1 && (firstTok === null || p.tMs >= firstTok))
+    .sort((a, b) => (a.tokens as number) - (b.tokens as number) || a.tMs - b.tMs);
+  const dTokens = decode.map((p) => p.tokens as number);
+  const dMem = decode.map((p) => p.mem);
+  const tokenSpan = decode.length ? dTokens[dTokens.length - 1] - dTokens[0] : 0;
+  const canFit = decode.length >= 3 && tokenSpan >= MIN_FIT_TOKENS;
+  const fitAll = canFit ? robustFit(dTokens, dMem) : null;
+
+  // First and last segments of the decode, for the window test.
+  let first: ReturnType<typeof theilSen> = null;
+  let lastSeg: ReturnType<typeof theilSen> = null;
+  if (canFit && decode.length >= 8) {
+    const k = Math.max(3, Math.floor(decode.length * SEGMENT_SHARE));
+    first = theilSen(dTokens.slice(0, k), dMem.slice(0, k));
+    lastSeg = theilSen(dTokens.slice(-k), dMem.slice(-k));
+  }
+
+  // Pre-token memory (context creation, weights load).
+  const pre = mem.filter((p) => firstTok === null || p.tMs < firstTok);
+  const givenReserved = fin(input.theoryReservedBytes) !== null && (input.theoryReservedBytes as number) > 0 ? (input.theoryReservedBytes as number) : null;
+  const theoryReserved = givenReserved ?? (theory !== null && ctx !== null ? theory * ctx : null);
+  const jump = findJump(pre, theoryReserved);
+  const jumpMatches = jump !== null && theoryReserved !== null && Math.abs(Math.log(jump.bytes / theoryReserved)) <= Math.log(RESERVATION_MATCH_FACTOR);
+
+  // Mode.
+  const slopeAll = fitAll ? fitAll.slope : null;
+  let mode: KvMode = input.theoryMode ?? 'growth';
+  let windowTokens: number | null = null;
+  if (slopeAll === null && jumpMatches) mode = 'reserved';
+  if (slopeAll !== null) {
+    const flatLimit = theory !== null ? FLAT_FRACTION * theory : FLAT_BYTES_PER_TOKEN_WITHOUT_THEORY;
+    const growLimit = theory !== null ? GROWING_FRACTION * theory : 4 * FLAT_BYTES_PER_TOKEN_WITHOUT_THEORY;
+    // A knee: the first part grows like a cache, the last part at most half as fast (a leak may keep it rising).
+    const windowShape = first !== null && lastSeg !== null && first.slope >= growLimit && lastSeg.slope < GROWING_FRACTION * first.slope;
+    // Growth that stops during decode is a window: a reserved cache never grows while decoding,
+    // so this test comes before the reservation evidence (a weights load can resemble a reservation).
+    if (windowShape && first && lastSeg) {
+      mode = 'window';
+      // The knee: where the growth line of the first segment meets the line of the last one.
+      const knee = (lastSeg.intercept - first.intercept) / (first.slope - lastSeg.slope);
+      windowTokens = Number.isFinite(knee) ? Math.round(Math.min(Math.max(knee, dTokens[0]), dTokens[dTokens.length - 1])) : null;
+    } else if (jumpMatches && (input.theoryMode === 'reserved' || slopeAll < GROWING_FRACTION * (theory as number))) mode = 'reserved';
+    else if (Math.abs(slopeAll) < flatLimit) mode = 'reserved';
+    else mode = input.theoryMode === 'window' ? 'window' : 'growth';
+  }
+
+  // Measured bytes/token and baseline.
+  let measured: number | null = null;
+  let baseline: number | null = null;
+  let fitR2: number | null = null;
+  if (mode === 'reserved') {
+    // The reservation measured against what it should weigh, expressed per token of theory.
+    if (jump && theory !== null && theoryReserved !== null) measured = (theory * jump.bytes) / theoryReserved;
+    else if (jump && ctx !== null) measured = jump.bytes / ctx;
+    if (jump) baseline = pre[jump.before].mem;
+  } else if (mode === 'window' && windowTokens !== null && first) {
+    measured = first.slope;
+    baseline = first.intercept;
+  } else if (fitAll) {
+    measured = fitAll.slope;
+    baseline = fitAll.intercept;
+    fitR2 = fitAll.r2;
+  }
+
+  // Budget questions.
+  const lastMem = mem.length ? mem[mem.length - 1] : null;
+  const lastTokens = lastMem?.tokens ?? (events.length ? events[events.length - 1].tokens : 0);
+  const fileBacked = metric === 'rssAnonBytes' && lastMem && lastMem.rss !== null && lastMem.anon !== null ? Math.max(0, lastMem.rss - lastMem.anon) : 0;
+  const perToken = measured !== null && measured > 0 ? measured : theory;
+  let maxSafe: number | null = null;
+  if (budget !== null && baseline !== null && perToken !== null && perToken > 0) {
+    maxSafe = Math.max(0, Math.floor((budget - baseline - fileBacked) / perToken));
+  }
+  let oomHorizon: number | null = null;
+  // Extrapolate from the decode sample with the most RSS, not the last sample: a sample taken
+  // while the engine exits sees its memory being unmapped and would push the horizon out (seen).
+  let top: MemPoint | null = null;
+  for (const p of decode) if (p.rss !== null && (top === null || p.rss > (top.rss as number))) top = p;
+  const fromRss = top?.rss ?? lastRss;
+  const fromTokens = top?.tokens ?? lastTokens;
+  if (budget !== null && fromRss !== null && slopeAll !== null && mode !== 'reserved') {
+    const windowFull = mode === 'window' && windowTokens !== null;
+    if (fromRss >= budget) oomHorizon = fromTokens;
+    else if (!windowFull && slopeAll > 0) oomHorizon = Math.floor(fromTokens + (budget - fromRss) / slopeAll);
+  }
+
+  // Throughput.
+  const ttft = firstTok !== null && start !== null && firstTok >= start ? firstTok - start : null;
+  const decodeTps = decodeTokensPerSecond(events) ?? phaseTokensPerSecond(input.timings, 'eval');
+  const tokens = events.length ? events[events.length - 1].tokens : lastMem?.tokens ?? 0;
+
+  const leakPoints: LeakPoint[] = decode.map((p) => ({ tokens: p.tokens as number, bytes: p.mem }));
+  const leak = detectLeak({ points: leakPoints, mode, theoryBytesPerToken: theory, windowTokens, expectedOverhead: input.expectedOverhead });
+
+  return {
+    kv: {
+      theoryBytesPerToken: theory,
+      measuredBytesPerToken: fin(measured),
+      overheadFactor: measured !== null && theory !== null ? fin(measured / theory) : null,
+      mode,
+      baselineBytes: fin(baseline),
+      reservedJumpBytes: mode === 'reserved' && jump ? jump.bytes : null,
+      theoryReservedBytes: fin(theoryReserved),
+      decodeSlopeBytesPerToken: fin(slopeAll),
+      rssMetric: metric,
+      fitR2: fin(fitR2),
+      windowTokens,
+    },
+    budgetBytes: budget,
+    oomHorizonTokens: fin(oomHorizon),
+    maxSafeContextTokens: fin(maxSafe),
+    throughput: {
+      ttftMs: fin(ttft),
+      prefillTokensPerSecond: fin(prefillTokensPerSecond(input.timings)),
+      decodeTokensPerSecond: fin(decodeTps),
+      tokens: fin(tokens) ?? 0,
+    },
+    lastRssBytes: lastRss,
+    peakRssBytes: peakRss,
+    leak: {
+      ...leak,
+      bytesPerToken: fin(leak.bytesPerToken),
+      thresholdBytesPerToken: fin(leak.thresholdBytesPerToken),
+    },
+  };
+}

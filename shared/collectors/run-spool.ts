@@ -1,0 +1,45 @@
+// Lines of a run's spool (electron/node/run/run-scripts.ts): tagged, timestamped on the
+// target's clock. Pure; a line that is not of the spool's grammar becomes a diagnostic.
+
+export type SpoolLine =
+  | { tag: 'X'; uptimeMs: number; event: string; fields: Record<string, string> }
+  | { tag: 'O' | 'E'; uptimeMs: number; text: string }
+  | { tag: 'H' | 'S'; text: string }
+  | { tag: 'diagnostic'; reason: string; text: string };
+
+/** Keys whose value is the rest of the line (free text from the kernel or a tool). */
+const REST_OF_LINE_KEYS = new Set(['kernel', 'reason']);
+
+function uptimeMs(text: string | undefined): number | null {
+  if (!text || !/^\d+(\.\d+)?$/.test(text)) return null;
+  return Math.round(Number(text) * 1000);
+}
+
+export function parseSpoolLine(line: string): SpoolLine {
+  const tag = line.charAt(0);
+  if ((tag === 'H' || tag === 'S') && line.charAt(1) === ' ') return { tag, text: line };
+  if ((tag === 'O' || tag === 'E') && line.charAt(1) === ' ') {
+    const sp = line.indexOf(' ', 2);
+    const t = uptimeMs(sp < 0 ? line.slice(2) : line.slice(2, sp));
+    if (t === null) return { tag: 'diagnostic', reason: 'engine line without a time', text: line };
+    return { tag, uptimeMs: t, text: sp < 0 ? '' : line.slice(sp + 1) };
+  }
+  if (tag === 'X' && line.charAt(1) === ' ') {
+    const parts = line.split(' ');
+    const t = uptimeMs(parts[1]);
+    if (t === null || !parts[2]) return { tag: 'diagnostic', reason: 'launcher event without a time or name', text: line };
+    const fields: Record<string, string> = {};
+    for (let i = 3; i < parts.length; i++) {
+      const eq = parts[i].indexOf('=');
+      if (eq <= 0) continue;
+      const key = parts[i].slice(0, eq);
+      if (REST_OF_LINE_KEYS.has(key)) {
+        fields[key] = [parts[i].slice(eq + 1), ...parts.slice(i + 1)].join(' ');
+        break;
+      }
+      fields[key] = parts[i].slice(eq + 1);
+    }
+    return { tag: 'X', uptimeMs: t, event: parts[2], fields };
+  }
+  return { tag: 'diagnostic', reason: 'not a spool line', text: line };
+}

@@ -1,0 +1,113 @@
+// The procfs sampler script run for real, on this machine's kernel, under the shells and awks
+// boards have: dash + mawk with bash's no-fork ticker (Debian/Ubuntu/L4T), and busybox sh +
+// busybox awk with no bash at all (Yocto/Buildroot gateways).
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, symlinkSync, writeFileSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { procfsSamplerScript } from '../../../electron/node/sampler/procfs-sampler-script';
+import { createProcfsSamplerParser, type SamplerRecord } from '../../../shared/collectors/procfs-sampler-parser';
+
+const MIB = 1024 * 1024;
+let dir: string;
+let watched: ChildProcess;
+
+function statusKb(pid: number, key: string): number {
+  const m = new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  if (!m) throw new Error(`no ${key} in status`);
+  return Number(m[1]);
+}
+
+async function sample(shell: string, env: NodeJS.ProcessEnv, pid: number, ticks: number): Promise<{ records: SamplerRecord[]; exit: number | null }> {
+  const child = spawn(shell, [join(dir, 'sampler.sh'), String(pid), '0.1', '2'], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const parser = createProcfsSamplerParser();
+  const records: SamplerRecord[] = [];
+  let buf = '';
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  await new Promise<void>((resolve) => {
+    child.stdout.on('data', (d: Buffer) => {
+      buf += d.toString();
+      let nl: number;
+      while ((nl = buf.indexOf('\n')) >= 0) {
+        const r = parser.push(buf.slice(0, nl));
+        buf = buf.slice(nl + 1);
+        if (r) records.push(r);
+        if (records.filter((x) => x.kind === 'sample').length >= ticks) resolve();
+      }
+    });
+    child.on('close', () => resolve());
+  });
+  // The sampler is a pipeline (ticker | awk): end its whole process group, as the launcher does.
+  try {
+    process.kill(-child.pid!, 'SIGTERM');
+  } catch {
+    // already gone
+  }
+  const exit = await new Promise<number | null>((r) => (child.exitCode !== null ? r(child.exitCode) : child.on('close', (c) => r(c))));
+  if (records.length === 0) throw new Error(`sampler printed nothing; stderr: ${stderr}`);
+  return { records, exit };
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'kvscope-sampler-'));
+  writeFileSync(join(dir, 'sampler.sh'), procfsSamplerScript());
+  // A process with 64 MiB of touched anonymous memory, idle afterwards.
+  watched = spawn(process.execPath, ['-e', 'globalThis.b = Buffer.alloc(64 * 1024 * 1024, 7); console.log("ready"); setInterval(() => {}, 1000)'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  await new Promise<void>((r) => watched.stdout!.once('data', () => r()));
+});
+
+afterAll(() => {
+  watched.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('procfs sampler on this kernel', () => {
+  it('dash + mawk + bash ticker: one line per tick with RSS matching /proc/<pid>/status', async () => {
+    const { records } = await sample('/bin/dash', process.env, watched.pid!, 5);
+    const header = records.find((r) => r.kind === 'header');
+    expect(header).toMatchObject({ kind: 'header', header: { pid: watched.pid, pageSizeBytes: Number(execFileSync('getconf', ['PAGESIZE']).toString()) } });
+    const samples = records.filter((r): r is Extract<SamplerRecord, { kind: 'sample' }> => r.kind === 'sample');
+    expect(samples.length).toBeGreaterThanOrEqual(5);
+    const anonKb = statusKb(watched.pid!, 'RssAnon');
+    const last = samples[samples.length - 1].values;
+    expect(Math.abs((last.rssAnonBytes as number) - anonKb * 1024)).toBeLessThan(2 * MIB);
+    expect(last.rssAnonBytes as number).toBeGreaterThan(64 * MIB);
+    expect(last.memTotalBytes).toBe(statusKbFromMeminfo('MemTotal') * 1024);
+    // Ticks 100 ms apart on the target's clock (10 ms resolution), monotonic.
+    const gaps = samples.slice(1).map((s, i) => s.uptimeMs - samples[i].uptimeMs);
+    for (const g of gaps) expect(g).toBeGreaterThanOrEqual(90);
+    // smaps_rollup is read every 2nd tick here ($3 = 2): PSS present on alternate lines.
+    expect(samples.filter((s) => 'pssBytes' in s.values).length).toBeGreaterThanOrEqual(2);
+    expect(samples.filter((s) => !('pssBytes' in s.values)).length).toBeGreaterThanOrEqual(2);
+    expect(records.filter((r) => r.kind === 'diagnostic')).toEqual([]);
+  });
+
+  it('busybox sh + busybox awk, no bash anywhere on PATH', async () => {
+    const bin = join(dir, 'busybox-bin');
+    execFileSync('mkdir', ['-p', bin]);
+    for (const applet of ['sh', 'awk', 'sleep', 'head', 'cat']) {
+      if (!existsSync(join(bin, applet))) symlinkSync('/usr/bin/busybox', join(bin, applet));
+    }
+    const { records } = await sample(join(bin, 'sh'), { PATH: bin }, watched.pid!, 3);
+    const samples = records.filter((r) => r.kind === 'sample');
+    expect(samples.length).toBeGreaterThanOrEqual(3);
+    // No getconf in busybox: the script falls back to 4096 and says so in its header.
+    expect(records[0]).toMatchObject({ kind: 'header', header: { pageSizeBytes: 4096 } });
+    const v = (samples[samples.length - 1] as Extract<SamplerRecord, { kind: 'sample' }>).values;
+    expect(Math.abs((v.rssAnonBytes as number) - statusKb(watched.pid!, 'RssAnon') * 1024)).toBeLessThan(2 * MIB);
+  });
+
+  it('says "gone" and exits when the process ends', async () => {
+    const short = spawn('sleep', ['0.5']);
+    const { records, exit } = await sample('/bin/sh', process.env, short.pid!, 1000);
+    expect(records[records.length - 1]).toMatchObject({ kind: 'gone' });
+    expect(exit).toBe(0);
+  });
+});
+
+function statusKbFromMeminfo(key: string): number {
+  const m = new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(readFileSync('/proc/meminfo', 'utf8'));
+  return Number(m![1]);
+}

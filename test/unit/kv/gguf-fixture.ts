@@ -1,0 +1,132 @@
+// Writes GGUF headers for tests and benchmarks (ggml docs/gguf.md): magic, version, counts and
+// typed key/value pairs, little- or big-endian, v1 (u32 lengths) or v2/v3 (u64). Tensor infos
+// are not written; tests that need "tensor data" after the header serve it virtually.
+
+export type ScalarType = 'u8' | 'i8' | 'u16' | 'i16' | 'u32' | 'i32' | 'f32' | 'bool' | 'u64' | 'i64' | 'f64';
+export type FixtureValue =
+  | { type: ScalarType; value: number | boolean }
+  | { type: 'string'; value: string }
+  | { type: 'array'; of: ScalarType | 'string'; values: ReadonlyArray<number | boolean | string> };
+
+const TYPE_ID: Record<ScalarType | 'string' | 'array', number> = {
+  u8: 0, i8: 1, u16: 2, i16: 3, u32: 4, i32: 5, f32: 6, bool: 7, string: 8, array: 9, u64: 10, i64: 11, f64: 12,
+};
+const SIZE: Record<ScalarType, number> = { u8: 1, i8: 1, u16: 2, i16: 2, u32: 4, i32: 4, f32: 4, bool: 1, u64: 8, i64: 8, f64: 8 };
+
+export interface BuildOptions {
+  version?: 1 | 2 | 3;
+  littleEndian?: boolean;
+  tensorCount?: number;
+}
+
+export function buildGgufHeader(entries: ReadonlyArray<[string, FixtureValue]>, options: BuildOptions = {}): Uint8Array {
+  const version = options.version ?? 3;
+  const le = options.littleEndian ?? true;
+  const wide = version >= 2;
+  const enc = new TextEncoder();
+  // A growable buffer: one allocation per doubling instead of one per value.
+  let buf = new Uint8Array(1 << 16);
+  let view = new DataView(buf.buffer);
+  let at = 0;
+  const reserve = (n: number) => {
+    if (at + n <= buf.length) return;
+    let size = buf.length;
+    while (size < at + n) size *= 2;
+    const next = new Uint8Array(size);
+    next.set(buf.subarray(0, at));
+    buf = next;
+    view = new DataView(buf.buffer);
+  };
+  const scalar = (type: ScalarType, v: number | boolean) => {
+    reserve(8);
+    const n = typeof v === 'boolean' ? (v ? 1 : 0) : v;
+    switch (type) {
+      case 'u8': case 'bool': view.setUint8(at, n); break;
+      case 'i8': view.setInt8(at, n); break;
+      case 'u16': view.setUint16(at, n, le); break;
+      case 'i16': view.setInt16(at, n, le); break;
+      case 'u32': view.setUint32(at, n, le); break;
+      case 'i32': view.setInt32(at, n, le); break;
+      case 'f32': view.setFloat32(at, n, le); break;
+      case 'u64': view.setBigUint64(at, BigInt(n), le); break;
+      case 'i64': view.setBigInt64(at, BigInt(n), le); break;
+      case 'f64': view.setFloat64(at, n, le); break;
+    }
+    at += SIZE[type];
+  };
+  const len = (n: number) => scalar(wide ? 'u64' : 'u32', n);
+  const str = (s: string) => {
+    const bytes = enc.encode(s);
+    len(bytes.length);
+    reserve(bytes.length);
+    buf.set(bytes, at);
+    at += bytes.length;
+  };
+
+  reserve(4);
+  buf.set(enc.encode('GGUF'), 0);
+  at = 4;
+  scalar('u32', version);
+  len(options.tensorCount ?? 0);
+  len(entries.length);
+  for (const [key, v] of entries) {
+    str(key);
+    scalar('u32', TYPE_ID[v.type]);
+    if (v.type === 'string') str(v.value);
+    else if (v.type === 'array') {
+      scalar('u32', TYPE_ID[v.of]);
+      len(v.values.length);
+      if (v.of === 'string') for (const s of v.values) str(String(s));
+      else for (const x of v.values) scalar(v.of, x as number | boolean);
+    } else scalar(v.type, v.value);
+  }
+  return buf.slice(0, at);
+}
+
+export const u32 = (value: number): FixtureValue => ({ type: 'u32', value });
+export const f32 = (value: number): FixtureValue => ({ type: 'f32', value });
+export const str = (value: string): FixtureValue => ({ type: 'string', value });
+export const arr = (of: ScalarType | 'string', values: ReadonlyArray<number | boolean | string>): FixtureValue => ({ type: 'array', of, values });
+
+/**
+ * The header of a Llama-3.2-1B-like model with a vocabulary of `vocab` tokens (tokens, scores,
+ * token types and merges arrays — what makes real headers several MB).
+ */
+export function vocabModelHeader(vocab: number): Uint8Array {
+  const tokens = Array.from({ length: vocab }, (_, i) => `tok_${i.toString(36)}`);
+  const merges = Array.from({ length: Math.floor(vocab / 2) }, (_, i) => `m${i.toString(36)} n${i.toString(36)}`);
+  return buildGgufHeader([
+    ['general.architecture', str('llama')],
+    ['general.name', str('vocab-test')],
+    ['general.file_type', u32(1)],
+    ['llama.block_count', u32(16)],
+    ['llama.context_length', u32(131072)],
+    ['llama.embedding_length', u32(2048)],
+    ['llama.attention.head_count', u32(32)],
+    ['llama.attention.head_count_kv', u32(8)],
+    ['llama.rope.freq_base', f32(500000)],
+    ['tokenizer.ggml.model', str('gpt2')],
+    ['tokenizer.ggml.tokens', arr('string', tokens)],
+    ['tokenizer.ggml.scores', arr('f32', new Array(vocab).fill(0))],
+    ['tokenizer.ggml.token_type', arr('i32', new Array(vocab).fill(1))],
+    ['tokenizer.ggml.merges', arr('string', merges)],
+    ['tokenizer.ggml.bos_token_id', u32(1)],
+  ], { tensorCount: 147 });
+}
+
+/** A byte-range reader over `header` followed by `tensorBytes` virtual zero bytes, recording every read. */
+export function virtualFile(header: Uint8Array, tensorBytes: number) {
+  const size = header.length + tensorBytes;
+  const reads: Array<{ offset: number; length: number }> = [];
+  let bytesRead = 0;
+  const readRange = async (offset: number, length: number): Promise<Uint8Array> => {
+    const end = Math.min(size, offset + length);
+    const n = Math.max(0, end - offset);
+    const out = new Uint8Array(n);
+    if (offset < header.length) out.set(header.subarray(offset, Math.min(header.length, end)), 0);
+    reads.push({ offset, length: n });
+    bytesRead += n;
+    return out;
+  };
+  return { size, reads, readRange, get bytesRead() { return bytesRead; } };
+}

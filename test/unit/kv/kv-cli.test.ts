@@ -1,0 +1,68 @@
+// The `kvscope kv` command as users run it: the real bin/kvscope.mjs in a child process.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+
+async function kvscope(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['bin/kvscope.mjs', ...args], { timeout: 30_000 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('kvscope kv', () => {
+  it('Llama-3.2-1B shape at f16: 32768 B/token, 134217728 at 4096', async () => {
+    const r = await kvscope('kv', '--layers', '16', '--kv-heads', '8', '--head-dim', '64', '--kv-type', 'f16', '--ctx', '4096', '--json');
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc).toMatchObject({ bytesPerToken: 32768, totalBytes: 134217728, ctx: 4096, maxContextForBudget: null });
+  });
+
+  it('q8_0: 17408 B/token, and the budget answer', async () => {
+    const r = await kvscope('kv', '--layers', '16', '--kv-heads', '8', '--head-dim', '64', '--kv-type', 'q8_0', '--ctx', '4096', '--budget', '2GiB', '--json');
+    expect(r.code).toBe(0);
+    // 17408 × 4096 = 71303168; 2147483648 / 17408 = 123361.9
+    expect(JSON.parse(r.stdout)).toMatchObject({ bytesPerToken: 17408, totalBytes: 71303168, maxContextForBudget: 123361, budgetBytes: 2147483648 });
+  });
+
+  it('--gguf stories260K at 2048: 640 and 1310720, with the model facts', async () => {
+    const r = await kvscope('kv', '--gguf', '../shared/models/stories260K.gguf', '--ctx', '2048', '--json');
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc).toMatchObject({ bytesPerToken: 640, totalBytes: 1310720, ctx: 2048 });
+    expect(doc.model).toMatchObject({ architecture: 'llama', nLayer: 5, nHeadKv: 4, headDimK: 8, nCtxTrain: 2048 });
+    expect(r.stderr).toBe('');
+  });
+
+  it('human output is a short table', async () => {
+    const r = await kvscope('kv', '--layers', '16', '--kv-heads', '8', '--head-dim', '64', '--ctx', '4096', '--budget', '1GiB');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/bytes\/token\s+32,768 B \(32\.00 KiB\)/);
+    expect(r.stdout).toMatch(/total at 4,096\s+134,217,728 B \(128\.0 MiB\)/);
+    expect(r.stdout).toMatch(/max context in 1\.00 GiB\s+32,768 tokens/); // 1073741824 / 32768
+  });
+
+  it('refuses q8_0 for stories260K like llama.cpp, with one line on stderr and exit 1', async () => {
+    const r = await kvscope('kv', '--gguf', '../shared/models/stories260K.gguf', '--kv-type', 'q8_0', '--json');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^kvscope kv: K cache: q8_0 with block size 32 does not divide n_embd_head_k 8/);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('usage errors exit 2', async () => {
+    expect((await kvscope('kv', '--layers', '16')).code).toBe(2);
+    expect((await kvscope('kv', '--layers', '16', '--kv-heads', '8', '--head-dim', '64', '--kv-type', 'q3')).stderr).toMatch(/unknown KV type "q3"/);
+  });
+
+  it('a file that is not GGUF is named in the error', async () => {
+    const r = await kvscope('kv', '--gguf', 'package.json');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/package.json: not a GGUF file: starts with "\{\\x0a  "/);
+  });
+});
