@@ -225,6 +225,10 @@ export const ProfileSummarySchema = z.object({
   throughput: ThroughputSchema,
   diagnostics: z.number().optional(),
   peakRssBytes: z.number().nullable().optional(),
+  /** What the engine's own log said (llama.cpp `llama_kv_cache: size = …`, timing lines). */
+  engineReported: z
+    .object({ kvBytes: z.number().nullable(), kv: z.array(z.unknown()), timings: z.array(z.unknown()) })
+    .optional(),
 });
 export type ProfileSummary = z.infer<typeof ProfileSummarySchema>;
 

@@ -3,7 +3,6 @@
 import type { KvMode, RunRequest } from '../../../shared/api/schemas';
 import { kvBytesPerToken } from '../../../shared/kv/kv-theory';
 import { shellQuote } from '../../../shared/util/shell';
-import type { TimingRecord } from '../../../shared/analysis/run-analysis';
 import type { Target } from '../target/target';
 import { demoEngineConfig, demoShape } from '../demo-engine/demo-config';
 import { demoEngineBundle } from '../demo-engine/demo-engine-bundle';
@@ -16,7 +15,6 @@ export interface PreparedEngine {
   theoryBytesPerToken: number | null;
   ctx: number | null;
   modeHint?: KvMode;
-  timings?: () => TimingRecord[];
 }
 
 /** Replace `{ctx}` in an engine command line (DESIGN.md: `--engine "… -c {ctx} …"`). */

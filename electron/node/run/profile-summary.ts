@@ -24,5 +24,10 @@ export function buildProfileSummary(run: RunController, targetFacts: Record<stri
     throughput: analysis.throughput,
     diagnostics: run.diagnostics,
     peakRssBytes: analysis.peakRssBytes,
+    engineReported: {
+      kvBytes: run.engineLog.kv.filter((k) => k.scope === 'total').reduce<number | null>((sum, k) => (k.sizeBytes === null ? sum : (sum ?? 0) + k.sizeBytes), null),
+      kv: run.engineLog.kv,
+      timings: run.engineLog.timings,
+    },
   };
 }

@@ -11,6 +11,8 @@ import { followSpool, type SpoolFollower } from './spool-follower';
 import { launcherScript, runConf } from './run-scripts';
 import { procfsSamplerScript, smapsEveryTicks } from '../sampler/procfs-sampler-script';
 import { prepareEngine, type PreparedEngine } from './engine-setup';
+import { createLlamaLogParser } from '../../../shared/parsers/llama-log-parser';
+import type { KvRecord, ModelRecord, TimingsRecord } from '../../../shared/parsers/records';
 
 export interface RunCallbacks {
   onSamples(samples: Sample[]): void;
@@ -46,9 +48,6 @@ export const RUN_DEFAULTS: RunControllerOptions = {
 
 const STDERR_TAIL_LINES = 20;
 
-interface EngineRecordSink {
-  push(line: string, tMs: number): void;
-}
 
 export class RunController {
   readonly samples: Sample[] = [];
@@ -83,7 +82,9 @@ export class RunController {
   private sampler = createProcfsSamplerParser();
   private tokenRegex: RegExp | null = null;
   private budgetAlerted = new Set<string>();
-  engineRecords: EngineRecordSink | null = null;
+  /** What the engine's own log said (llama.cpp and compatible): timings, KV size, model facts. */
+  readonly engineLog: { timings: TimingsRecord[]; kv: KvRecord[]; model: ModelRecord[] } = { timings: [], kv: [], model: [] };
+  private readonly llamaLog = createLlamaLogParser();
   /** The engine's last stderr lines: what a failed engine said last is the best error message. */
   readonly stderrTail: string[] = [];
 
@@ -269,14 +270,28 @@ export class RunController {
           void this.stop(`token limit ${this.request.tokens} reached`);
         }
       }
-    } else {
-      this.engineRecords?.push(text, tMs);
+    }
+    if (tag === 'E') {
+      // llama.cpp and friends log to stderr; stdout is the generated text.
+      this.readEngineLog(text, tMs);
       if (text.trim() !== '') {
         this.stderrTail.push(text);
         if (this.stderrTail.length > STDERR_TAIL_LINES) this.stderrTail.shift();
       }
     }
     this.callbacks.onOutput(tag === 'O' ? 'stdout' : 'stderr', text + '\n');
+  }
+
+  private readEngineLog(text: string, tMs: number) {
+    for (const record of this.llamaLog.push(text)) {
+      if (record.kind === 'timings') this.engineLog.timings.push(record);
+      else if (record.kind === 'kv') {
+        this.engineLog.kv.push(record);
+        if (record.scope === 'total' && record.sizeBytes !== null) {
+          this.addEvent({ tMs, kind: 'info', message: `engine reports a KV cache of ${record.sizeBytes} bytes`, data: { kvBytes: record.sizeBytes, cells: record.cells } });
+        }
+      } else if (record.kind === 'model') this.engineLog.model.push(record);
+    }
   }
 
   private onSamplerLine(text: string) {
@@ -331,7 +346,7 @@ export class RunController {
       theoryMode: this.engine?.modeHint,
       ctx: this.ctx,
       budgetBytes: this.request.budgetBytes ?? null,
-      timings: this.engine?.timings?.() ?? undefined,
+      timings: this.engineLog.timings,
     });
     this.callbacks.onAnalysis(this.analysis);
     return this.analysis;

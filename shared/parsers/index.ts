@@ -1,0 +1,93 @@
+// Parser registry: format name → parser factory. The names are the `kvscope parse <format>`
+// contract (DESIGN.md): tegrastats, perf, pmap, smaps, meminfo, llama-log, llama-bench; the others
+// (status, statm, thermal, vcgencmd) are additions.
+
+import { createLlamaBenchParser } from './llama-bench-parser';
+import { createLlamaLogParser } from './llama-log-parser';
+import { LineSplitter } from './line-splitter';
+import { createPerfStatParser } from './perf-stat-parser';
+import { createPmapParser } from './pmap-parser';
+import { createMeminfoParser, createSmapsParser, createStatmParser, createStatusParser } from './proc-parsers';
+import { diagnostic, type LineParser, type ParseRecord } from './records';
+import { createTegrastatsParser } from './tegrastats-parser';
+import { createThermalParser } from './thermal-parsers';
+
+export * from './records';
+export { LineSplitter, splitLines, MAX_LINE_CHARS } from './line-splitter';
+export { createTegrastatsParser, parseTegrastatsLine } from './tegrastats-parser';
+export { createPerfStatParser, parsePerfNumber } from './perf-stat-parser';
+export { createPmapParser } from './pmap-parser';
+export { createSmapsParser, createMeminfoParser, createStatusParser, createStatmParser, parseStatmLine } from './proc-parsers';
+export { createLlamaLogParser, stripLogPrefixes, parseGoDurationMs } from './llama-log-parser';
+export { createLlamaBenchParser, benchTestName } from './llama-bench-parser';
+export { createThermalParser, parseSysfsTempRead, decodeThrottled, errnoName } from './thermal-parsers';
+
+export interface ParserOptions {
+  /** statm: bytes per page as the target reports it (`getconf PAGESIZE`). Never assumed. */
+  pageSizeBytes?: number;
+  /** pmap: include every mapping in the record. */
+  listMappings?: boolean;
+}
+
+export interface ParserFormat {
+  description: string;
+  create(options?: ParserOptions): LineParser<ParseRecord>;
+}
+
+export const parserFormats: Record<string, ParserFormat> = {
+  tegrastats: { description: 'NVIDIA Jetson tegrastats lines', create: () => createTegrastatsParser() },
+  perf: { description: 'perf stat output (human, -x CSV, -I interval)', create: () => createPerfStatParser() },
+  pmap: { description: 'pmap -x (procps, busybox, toybox)', create: (o) => createPmapParser({ listMappings: o?.listMappings }) },
+  smaps: { description: '/proc/<pid>/smaps_rollup or a full smaps (summed)', create: () => createSmapsParser() },
+  meminfo: { description: '/proc/meminfo', create: () => createMeminfoParser() },
+  'llama-log': { description: 'llama.cpp / llama-server / ollama logs: timings, KV cache, model', create: () => createLlamaLogParser() },
+  'llama-bench': { description: 'llama-bench results (markdown, csv, json, jsonl)', create: () => createLlamaBenchParser() },
+  status: { description: '/proc/<pid>/status', create: () => createStatusParser() },
+  statm: { description: '/proc/<pid>/statm (bytes need --page-size)', create: (o) => createStatmParser({ pageSizeBytes: o?.pageSizeBytes }) },
+  thermal: { description: 'thermal zones, cpufreq, devfreq, lm-sensors, vcgencmd, RK3588 NPU load', create: () => createThermalParser() },
+  vcgencmd: { description: 'Raspberry Pi vcgencmd output (same reader as thermal)', create: () => createThermalParser() },
+};
+
+export function formatNames(): string[] {
+  return Object.keys(parserFormats);
+}
+
+/**
+ * A parser from the registry, guarded: the parsers are written never to throw, and if one still
+ * does on some input, the line becomes a diagnostic instead of ending the stream.
+ */
+export function createParser(format: string, options?: ParserOptions): LineParser<ParseRecord> | null {
+  const entry = Object.prototype.hasOwnProperty.call(parserFormats, format) ? parserFormats[format] : undefined;
+  if (!entry) return null;
+  const inner = entry.create(options);
+  let lineNo = 0;
+  return {
+    push(line) {
+      lineNo++;
+      try {
+        return inner.push(line);
+      } catch (error) {
+        return [diagnostic(lineNo, `parser error: ${error instanceof Error ? error.message : String(error)}`, line)];
+      }
+    },
+    end() {
+      try {
+        return inner.end();
+      } catch (error) {
+        return [diagnostic(lineNo, `parser error at end: ${error instanceof Error ? error.message : String(error)}`, '')];
+      }
+    },
+  };
+}
+
+/** Parse a whole text (tests, small files): lines split as a stream would split them. */
+export function parseText(format: string, text: string, options?: ParserOptions): ParseRecord[] {
+  const parser = createParser(format, options);
+  if (!parser) return [];
+  const splitter = new LineSplitter();
+  const out: ParseRecord[] = [];
+  for (const line of splitter.push(text)) out.push(...parser.push(line));
+  for (const line of splitter.end()) out.push(...parser.push(line));
+  out.push(...parser.end());
+  return out;
+}

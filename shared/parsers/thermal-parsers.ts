@@ -1,0 +1,455 @@
+// Thermal, clock and power readings of small boards → `thermal-zone`, `cpufreq`, `devfreq`,
+// `devfreq-trans`, `devfreq-trans-total`, `sensor`, `vc-temp`, `throttled`, `vc-clock`, `vc-volts`,
+// `pmic-adc`, `npu-load` records.
+//
+// What it reads (each by its own small reader below):
+// - sysfs as `grep . <files>` prints it (`/sys/…/thermal_zone0/temp:74010`), as a `for` loop prints a
+//   zone's type (`/sys/class/thermal/thermal_zone0: AO-therm`), or as a `cat <path>` transcript (the
+//   prompt line names the file, the next line is its value or `cat: <path>: <error>`).
+//   Thermal zone temperatures are millidegrees; a failed read (EAGAIN on power-gated Jetson zones,
+//   EINVAL on the Pi 3 arm64 4.12 kernel, ENOENT) gives `tempC: null` and the errno name, never a
+//   crash. Zones are identified by `type` when the capture has it — numbers move between releases.
+//   cpufreq attributes are kHz (on a Pi, scaling_cur_freq is the requested clock, not the
+//   firmware-throttled one); devfreq attributes are Hz (`load` is `37@800000000Hz`).
+// - devfreq trans_stat tables (header frequencies run together; rows carry them) and sbc-bench's
+//   governor summary (`* dmc: dmc_ondemand / 528 MHz (<governors> / <MHz list>)`).
+// - lm-sensors `sensors` (`temp1: +26.8 C  (crit = +115.0 C)`, `N/A`, `ALARM`) and `sensors -u`.
+// - Raspberry Pi `vcgencmd`: measure_temp (`temp=48.3'C`), get_throttled (`throttled=0x50005`; bits
+//   0–3 now, 16–19 occurred), measure_clock (`frequency(48)=…`; the clock id changed 45→48 on Pi 4),
+//   measure_volts, pmic_read_adc (Pi 5), and the kernel's `Under-voltage detected! (0x00050005)`.
+// - RK3588 `/sys/kernel/debug/rknpu/load`: `NPU load:  Core0:  4%, Core1:  0%, Core2:  0%,` or `NPU load:  0%`.
+// Checked against: Orange Pi 5 / 5 Max (RK3588S/RK3588, vendor 5.10 and 6.1, sbc-bench 0.9.44/0.9.67),
+// Raspberry Pi 2B/3/3B+/4/5 (2016–2024 firmware), Jetson Nano (L4T 32 and mainline 5.17), Orin Nano
+// (L4T 35), AGX Orin (JP5.0 DP), AGX Xavier, AGX Thor (L4T 38.4, EAGAIN on gpu-thermal).
+//
+// These dumps are mostly prose (sbc-bench reports, shell sessions), so like a log only a line that
+// looks like a known reading but cannot be read is a diagnostic; other lines are skipped.
+
+import {
+  diagnostic,
+  isBlankLine,
+  isCommentLine,
+  type CpufreqRecord,
+  type Diagnostic,
+  type DevfreqRecord,
+  type LineParser,
+  type SensorRecord,
+  type ThermalRecordKind,
+  type ThermalTrip,
+  type ThermalZoneRecord,
+  type ThrottledRecord,
+} from './records';
+
+export type ThermalParseRecord = ThermalRecordKind | Diagnostic;
+
+const ERRNO_BY_MESSAGE: Record<string, string> = {
+  'resource temporarily unavailable': 'EAGAIN',
+  'invalid argument': 'EINVAL',
+  'no such file or directory': 'ENOENT',
+  'permission denied': 'EACCES',
+  'operation not permitted': 'EPERM',
+  'no data available': 'ENODATA',
+  'input/output error': 'EIO',
+  'no such device': 'ENODEV',
+  'device or resource busy': 'EBUSY',
+  'operation not supported': 'EOPNOTSUPP',
+  'connection timed out': 'ETIMEDOUT',
+};
+
+/** `Resource temporarily unavailable` → `EAGAIN`; an errno name or `errno 11` is kept/mapped; else the message. */
+export function errnoName(message: string): string {
+  const m = message.trim();
+  if (/^E[A-Z]+$/.test(m)) return m;
+  if (/^(?:errno\s*)?11$/i.test(m)) return 'EAGAIN';
+  if (/^(?:errno\s*)?22$/i.test(m)) return 'EINVAL';
+  return ERRNO_BY_MESSAGE[m.toLowerCase()] ?? m;
+}
+
+/**
+ * One read of a thermal zone's `temp` file: millidegrees → °C. An error message (what `cat` or the
+ * collector printed instead of a number) or an empty read gives `tempC: null` and the errno name.
+ */
+export function parseSysfsTempRead(raw: string): { tempC: number | null; error: string | null } {
+  const t = raw.trim();
+  if (/^-?\d+$/.test(t)) return { tempC: Number(t) / 1000, error: null };
+  if (t === '') return { tempC: null, error: 'ENODATA' };
+  const cat = /^(?:cat|head|grep|awk):\s*.*?:\s*([^:]+)$/.exec(t);
+  return { tempC: null, error: errnoName(cat ? cat[1] : t) };
+}
+
+const THROTTLE_BITS = 0xf000f;
+
+/** Raspberry Pi get_throttled bits (firmware mailbox; bit 0–3 now, 16–19 since boot). */
+export function decodeThrottled(bits: number, raw: string, source: ThrottledRecord['source'], line: number): ThrottledRecord {
+  const bit = (n: number) => (bits & (1 << n)) !== 0;
+  return {
+    kind: 'throttled',
+    line,
+    source,
+    raw,
+    bits,
+    underVoltageNow: bit(0),
+    armFreqCappedNow: bit(1),
+    throttledNow: bit(2),
+    softTempLimitNow: bit(3),
+    underVoltageOccurred: bit(16),
+    armFreqCappedOccurred: bit(17),
+    throttledOccurred: bit(18),
+    softTempLimitOccurred: bit(19),
+    otherBits: bits & ~THROTTLE_BITS,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const ZONE_PATH_RE = /^\/sys\/(?:class|devices\/virtual)\/thermal\/(thermal_zone\d+)(?:\/(\w+))?\/?$/;
+const TRIP_ATTR_RE = /^trip_point_(\d+)_(temp|type|hyst)$/;
+const CPUFREQ_PATH_RE = /^\/sys\/devices\/system\/cpu\/(?:cpu(\d+)\/cpufreq|cpufreq\/policy(\d+))\/(\w+)$/;
+const DEVFREQ_PATH_RE = /^\/sys\/(?:class\/devfreq|devices\/.*\/devfreq)\/([^/\s]+)\/(\w+)$/;
+const DEVFREQ_DIR_RE = /^\/sys\/(?:class\/devfreq|devices\/.*\/devfreq)\/([^/\s]+)\/?$/;
+const HWMON_PATH_RE = /^\/sys\/class\/hwmon\/(hwmon\d+)\/((temp|in|curr|power|fan|humidity)\d+)_input$/;
+const CAT_PROMPT_RE = /^(?:.*?[$#%]\s+)?cat\s+(["']?)(\/[^"'\s]+)\1\s*$/;
+const CAT_ERROR_RE = /^cat:\s+(\S+?):\s+(.+?)\s*$/;
+const GREP_ERROR_RE = /^grep:\s+\S+:\s+Is a directory\s*$/;
+const SYSFS_VALUE_RE = /^(\/sys\/[^\s:]+):\s?(.*?)\s*$/;
+const VC_TEMP_RE = /^temp=(-?\d+(?:\.\d+)?)'C\s*$/;
+const VC_THROTTLED_RE = /^throttled=(0x[0-9a-fA-F]+|\d+)\s*$/;
+const VC_CLOCK_RE = /^frequency\((\d+)\)=(\d+)\s*$/;
+const VC_VOLTS_RE = /^volt=(\d+(?:\.\d+)?)V\s*$/;
+const VC_PREFIX_RE = /^(?:temp=|throttled=|frequency\(|volt=)/;
+const PMIC_RE = /^\s*(\S+)\s+(current|volt)\((\d+)\)=(\d+(?:\.\d+)?)([AV])\s*$/;
+const KERNEL_UV_RE = /(?:Under-voltage detected!|Voltage normalised)\s*\((0x[0-9a-fA-F]+)\)/;
+const NPU_RE = /^\s*NPU load:\s*(.*?)\s*$/;
+const TRANS_HEADER_RE = /^\s*From\s*:\s*To\s*$/;
+const TRANS_FREQS_RE = /^\s*:\s*\d+\s+time\(ms\)\s*$/;
+const TRANS_ROW_RE = /^\s*(\*)?\s*(\d+):\s+((?:\d+\s+)*\d+)\s*$/;
+const TRANS_TOTAL_RE = /^\s*Total transition\s*:\s*(\d+)\s*$/;
+const SBC_DEVFREQ_RE = /^\s*\*\s+([\w.-]+):\s+(\S+)\s+\/\s+(\d+)\s+MHz\s+\((.*?)\s+\/\s+([\d\s]+?)\)\s*$/;
+const CHIP_RE = /^([A-Za-z0-9_.-]+)-(virtual|isa|i2c|pci|spi|mdio|acpi|platform|hid|scsi|sdio|usb|of|mmc|virtio)-([0-9a-fA-F_-]+)\s*$/;
+const SENSOR_RE = /^([^:(]+?):\s+([+-]?\d+(?:\.\d+)?|N\/A)\s*(°C|C|V|mV|A|mA|W|mW|uW|%RH|RPM)?\s*(.*?)\s*$/;
+const SENSOR_U_LABEL_RE = /^([^:\s][^:]*):\s*$/;
+const SENSOR_U_VALUE_RE = /^\s+([a-z]+\d*)_(input|crit|max|min|alarm|crit_alarm|max_alarm|min_alarm|lcrit|highest|lowest)\s*:\s*([+-]?\d+(?:\.\d+)?)\s*$/;
+const SENSOR_LIMIT_RE = /(crit max|crit low|crit|max|min|high|low)\s*=\s*([+-]?\d+(?:\.\d+)?)\s*(°C|C|V|mV|A|mA|W|mW|uW)?/g;
+
+const UNIT_SCALE: Record<string, [string, number]> = {
+  '°C': ['C', 1],
+  C: ['C', 1],
+  V: ['V', 1],
+  mV: ['V', 1e-3],
+  A: ['A', 1],
+  mA: ['A', 1e-3],
+  W: ['W', 1],
+  mW: ['W', 1e-3],
+  uW: ['W', 1e-6],
+  '%RH': ['%RH', 1],
+  RPM: ['RPM', 1],
+};
+
+/** Unit of an lm-sensors feature by its name prefix (`sensors -u` and `N/A` values print none). */
+function unitOfFeature(label: string): string | null {
+  const m = /^(temp|in|curr|power|fan|humidity)\d*$/.exec(label);
+  if (!m) return null;
+  return { temp: 'C', in: 'V', curr: 'A', power: 'W', fan: 'RPM', humidity: '%RH' }[m[1]] ?? null;
+}
+
+function scaled(value: string, unit: string | undefined): { value: number; unit: string | null } {
+  const u = unit !== undefined ? UNIT_SCALE[unit] : undefined;
+  // Round away binary noise of the mV/mA → V/A scaling (920.00 mV must read 0.92, not 0.9200000000000002).
+  return u ? { value: Number((Number(value) * u[1]).toPrecision(12)), unit: u[0] } : { value: Number(value), unit: null };
+}
+
+function sensor(line: number, chip: string, label: string): SensorRecord {
+  return { kind: 'sensor', line, chip, label, value: null, unit: null, crit: null, max: null, min: null, alarm: false };
+}
+
+interface ZoneState {
+  zone: string;
+  line: number;
+  type: string | null;
+  tempC: number | null;
+  error: string | null;
+  trips: Map<number, ThermalTrip>;
+}
+
+export function createThermalParser(): LineParser<ThermalParseRecord> {
+  let lineNo = 0;
+  let zone: ZoneState | null = null;
+  let pendingCat: string | null = null;
+  let chip: string | null = null;
+  /** `sensors -u`: the feature being collected (its lines follow the label). */
+  let uEntry: SensorRecord | null = null;
+  let trans: { device: string | null } | null = null;
+  /** Device of the last `/sys/…/devfreq/<dev>:` heading: the trans_stat table under it is that device's. */
+  let transDevice: string | null = null;
+
+  const flushZone = (): ThermalZoneRecord[] => {
+    const z = zone;
+    zone = null;
+    if (!z || (z.type === null && z.tempC === null && z.error === null && z.trips.size === 0)) return [];
+    return [{ kind: 'thermal-zone', line: z.line, zone: z.zone, type: z.type, tempC: z.tempC, error: z.error, trips: [...z.trips.values()].sort((a, b) => a.index - b.index) }];
+  };
+  const flushU = (): SensorRecord[] => {
+    const e = uEntry;
+    uEntry = null;
+    return e ? [e] : [];
+  };
+
+  /** A sysfs attribute's value (or read error) by path. */
+  const attr = (path: string, value: string, error: string | null, raw: string): ThermalParseRecord[] => {
+    const out: ThermalParseRecord[] = [];
+    const z = ZONE_PATH_RE.exec(path);
+    if (z) {
+      if (zone && zone.zone !== z[1]) out.push(...flushZone());
+      zone ??= { zone: z[1], line: lineNo, type: null, tempC: null, error: null, trips: new Map() };
+      const a = z[2] ?? 'type';
+      if (a === 'temp') {
+        if (error !== null) {
+          zone.error = errnoName(error);
+          zone.tempC = null;
+        } else {
+          const t = parseSysfsTempRead(value);
+          if (t.error !== null && !/^-?\d+$/.test(value.trim())) return [...out, diagnostic(lineNo, 'unreadable thermal zone temperature', raw)];
+          zone.tempC = t.tempC;
+        }
+      } else if (a === 'type' && error === null) zone.type = value.trim();
+      else {
+        const trip = TRIP_ATTR_RE.exec(a);
+        if (trip && error === null) {
+          const index = Number(trip[1]);
+          const entry = zone.trips.get(index) ?? { index, tempC: null, type: null, hystC: null };
+          if (trip[2] === 'type') entry.type = value.trim();
+          else {
+            if (!/^-?\d+$/.test(value.trim())) return [...out, diagnostic(lineNo, 'unreadable trip point', raw)];
+            if (trip[2] === 'temp') entry.tempC = Number(value) / 1000;
+            else entry.hystC = Number(value) / 1000;
+          }
+          zone.trips.set(index, entry);
+        }
+      }
+      return out;
+    }
+    out.push(...flushZone());
+
+    const c = CPUFREQ_PATH_RE.exec(path);
+    if (c) {
+      const isFreq = /_freq$/.test(c[3]);
+      const v = value.trim();
+      if (error === null && isFreq && !/^\d+$/.test(v)) return [...out, diagnostic(lineNo, 'unreadable cpufreq value', raw)];
+      const r: CpufreqRecord = {
+        kind: 'cpufreq',
+        line: lineNo,
+        cpu: c[1] !== undefined ? Number(c[1]) : null,
+        policy: c[2] !== undefined ? Number(c[2]) : null,
+        attr: c[3],
+        freqKHz: error === null && isFreq ? Number(v) : null,
+        value: error === null ? v : null,
+        error: error === null ? null : errnoName(error),
+      };
+      return [...out, r];
+    }
+
+    const d = DEVFREQ_PATH_RE.exec(path);
+    if (d) {
+      const v = value.trim();
+      const r: DevfreqRecord = { kind: 'devfreq', line: lineNo, device: d[1], attr: d[2], curFreqHz: null, governor: null, availableGovernors: null, availableFreqsHz: null, loadPct: null, error: error === null ? null : errnoName(error) };
+      if (error === null) {
+        if (d[2] === 'cur_freq' || d[2] === 'target_freq') {
+          if (!/^\d+$/.test(v)) return [...out, diagnostic(lineNo, 'unreadable devfreq frequency', raw)];
+          r.curFreqHz = Number(v);
+        } else if (d[2] === 'governor') r.governor = v;
+        else if (d[2] === 'available_governors') r.availableGovernors = v.split(/\s+/).filter(Boolean);
+        else if (d[2] === 'available_frequencies') r.availableFreqsHz = v.split(/\s+/).filter(Boolean).map(Number);
+        else if (d[2] === 'load') {
+          const m = /^(\d+(?:\.\d+)?)(?:%)?(?:@(\d+)Hz)?$/.exec(v);
+          if (!m) return [...out, diagnostic(lineNo, 'unreadable devfreq load', raw)];
+          r.loadPct = Number(m[1]);
+          if (m[2] !== undefined) r.curFreqHz = Number(m[2]);
+        } else return out;
+      }
+      return [...out, r];
+    }
+    if (DEVFREQ_DIR_RE.test(path) && value.trim() === '' && error === null) {
+      // `/sys/devices/platform/dmc/devfreq/dmc:` heads a trans_stat dump.
+      transDevice = DEVFREQ_DIR_RE.exec(path)![1];
+      return out;
+    }
+
+    if (/\/get_throttled$/.test(path)) {
+      if (error !== null) return out;
+      const v = value.trim();
+      // The firmware's sysfs mirror prints the bits in hex without 0x.
+      if (!/^(?:0x)?[0-9a-fA-F]+$/.test(v)) return [...out, diagnostic(lineNo, 'unreadable get_throttled value', raw)];
+      return [...out, decodeThrottled(parseInt(v.replace(/^0x/, ''), 16), v, 'sysfs', lineNo)];
+    }
+    if (/\/rknpu\/load$/.test(path) && error === null) return [...out, ...npu(value, raw)];
+
+    const h = HWMON_PATH_RE.exec(path);
+    if (h && error === null) {
+      if (!/^-?\d+$/.test(value.trim())) return [...out, diagnostic(lineNo, 'unreadable hwmon value', raw)];
+      // hwmon sysfs: millidegree, millivolt, milliamp, microwatt, RPM, milli-percent.
+      const scale: Record<string, [string, number]> = { temp: ['C', 1e-3], in: ['V', 1e-3], curr: ['A', 1e-3], power: ['W', 1e-6], fan: ['RPM', 1], humidity: ['%RH', 1e-3] };
+      const [unit, k] = scale[h[3]];
+      const r = sensor(lineNo, h[1], h[2]);
+      r.value = Number((Number(value) * k).toPrecision(12));
+      r.unit = unit;
+      return [...out, r];
+    }
+    return out;
+  };
+
+  const npu = (rest: string, raw: string): ThermalParseRecord[] => {
+    const cores = [...rest.matchAll(/Core\d+:\s*(\d+)%/g)].map((m) => Number(m[1]));
+    if (cores.length > 0) return [{ kind: 'npu-load', line: lineNo, corePct: cores }];
+    const single = /^(?:NPU load:\s*)?(\d+)%\s*$/.exec(rest.trim());
+    if (single) return [{ kind: 'npu-load', line: lineNo, corePct: [Number(single[1])] }];
+    return [diagnostic(lineNo, 'unreadable NPU load', raw)];
+  };
+
+  const push = (raw: string): ThermalParseRecord[] => {
+    // Mail-quoted pastes (`> /sys/…`).
+    const text = raw.replace(/^(?:>\s?)+/, '');
+    const pending = pendingCat;
+    pendingCat = null;
+
+    if (isBlankLine(text)) {
+      chip = null;
+      return [...flushU(), ...flushZone()];
+    }
+
+    // `cat <path>` on a prompt line: the next line is that file's content.
+    const prompt = CAT_PROMPT_RE.exec(text);
+    if (prompt) {
+      pendingCat = prompt[2];
+      return [...flushU(), ...flushZone()];
+    }
+    if (isCommentLine(text)) return [];
+
+    const catError = CAT_ERROR_RE.exec(text.trim());
+    if (catError) {
+      // Paths elided as `.../temp` take the file named on the prompt line.
+      const path = catError[1].startsWith('/') ? catError[1] : pending;
+      return path ? attr(path, '', catError[2], raw) : [];
+    }
+    if (GREP_ERROR_RE.test(text.trim())) return [];
+
+    const sysfs = SYSFS_VALUE_RE.exec(text.trim());
+    if (sysfs) return [...flushU(), ...attr(sysfs[1], sysfs[2], null, raw)];
+    if (pending && /^\S+$/.test(text.trim())) return attr(pending, text.trim(), null, raw);
+
+    const out: ThermalParseRecord[] = [];
+
+    // lm-sensors blocks: a chip line, then its features until a blank line.
+    const chipLine = CHIP_RE.exec(text);
+    if (chipLine) {
+      out.push(...flushU(), ...flushZone());
+      chip = chipLine[0].trim();
+      return out;
+    }
+    if (chip) {
+      if (/^Adapter:/.test(text) || /^\s+\(.*\)\s*$/.test(text)) return out;
+      const u = SENSOR_U_VALUE_RE.exec(text);
+      if (u && uEntry) {
+        const v = Number(u[3]);
+        const unit = unitOfFeature(uEntry.label);
+        if (u[2] === 'input') {
+          uEntry.value = v;
+          uEntry.unit = unit;
+        } else if (u[2] === 'crit') uEntry.crit = v;
+        else if (u[2] === 'max') uEntry.max = v;
+        else if (u[2] === 'min') uEntry.min = v;
+        else if (/alarm$/.test(u[2])) uEntry.alarm ||= v !== 0;
+        return out;
+      }
+      const label = SENSOR_U_LABEL_RE.exec(text);
+      if (label) {
+        out.push(...flushU());
+        uEntry = sensor(lineNo, chip, label[1].trim());
+        return out;
+      }
+      const s = SENSOR_RE.exec(text);
+      if (s) {
+        out.push(...flushU());
+        const r = sensor(lineNo, chip, s[1].trim());
+        if (s[2] !== 'N/A') {
+          const v = scaled(s[2], s[3]);
+          r.value = v.value;
+          r.unit = v.unit ?? unitOfFeature(r.label);
+        } else r.unit = unitOfFeature(r.label);
+        for (const lim of s[4].matchAll(SENSOR_LIMIT_RE)) {
+          const v = scaled(lim[2], lim[3]).value;
+          if (lim[1] === 'crit' || lim[1] === 'crit max') r.crit = v;
+          else if (lim[1] === 'max' || lim[1] === 'high') r.max = v;
+          else if (lim[1] === 'min' || lim[1] === 'low') r.min = v;
+        }
+        r.alarm = /\bALARM\b/.test(s[4]);
+        out.push(r);
+        return out;
+      }
+      out.push(...flushU());
+      chip = null;
+    }
+
+    let m: RegExpExecArray | null;
+    if ((m = VC_TEMP_RE.exec(text.trim()))) return [...out, ...flushZone(), { kind: 'vc-temp', line: lineNo, tempC: Number(m[1]) }];
+    if ((m = VC_THROTTLED_RE.exec(text.trim()))) {
+      const bits = m[1].startsWith('0x') ? parseInt(m[1].slice(2), 16) : Number(m[1]);
+      return [...out, ...flushZone(), decodeThrottled(bits, m[1], 'vcgencmd', lineNo)];
+    }
+    if ((m = VC_CLOCK_RE.exec(text.trim()))) return [...out, ...flushZone(), { kind: 'vc-clock', line: lineNo, clockId: Number(m[1]), freqHz: Number(m[2]) }];
+    if ((m = VC_VOLTS_RE.exec(text.trim()))) return [...out, ...flushZone(), { kind: 'vc-volts', line: lineNo, volts: Number(m[1]) }];
+    if (VC_PREFIX_RE.test(text.trim())) return [...out, diagnostic(lineNo, 'unreadable vcgencmd output', raw)];
+    if ((m = PMIC_RE.exec(text))) {
+      return [...out, ...flushZone(), { kind: 'pmic-adc', line: lineNo, rail: m[1], channel: Number(m[3]), quantity: m[2] as 'current' | 'volt', value: Number(m[4]), unit: m[5] as 'A' | 'V' }];
+    }
+    if ((m = KERNEL_UV_RE.exec(text))) return [...out, ...flushZone(), decodeThrottled(parseInt(m[1].slice(2), 16), m[1], 'kernel', lineNo)];
+    if ((m = NPU_RE.exec(text))) return [...out, ...flushZone(), ...npu(m[1], raw)];
+
+    // devfreq trans_stat table.
+    if (TRANS_HEADER_RE.test(text)) {
+      trans = { device: transDevice };
+      return out;
+    }
+    if (trans && TRANS_FREQS_RE.test(text)) return out;
+    if (trans && (m = TRANS_ROW_RE.exec(text))) {
+      const nums = m[3].trim().split(/\s+/).map(Number);
+      if (nums.length < 2) return [...out, diagnostic(lineNo, 'unreadable trans_stat row', raw)];
+      return [...out, { kind: 'devfreq-trans', line: lineNo, device: trans.device, freqHz: Number(m[2]), current: m[1] === '*', transitions: nums.slice(0, -1), timeMs: nums[nums.length - 1] }];
+    }
+    if ((m = TRANS_TOTAL_RE.exec(text))) {
+      const device = trans?.device ?? null;
+      trans = null;
+      transDevice = null;
+      return [...out, { kind: 'devfreq-trans-total', line: lineNo, device, total: Number(m[1]) }];
+    }
+
+    if ((m = SBC_DEVFREQ_RE.exec(text))) {
+      return [
+        ...out,
+        ...flushZone(),
+        {
+          kind: 'devfreq',
+          line: lineNo,
+          device: m[1],
+          attr: null,
+          curFreqHz: Number(m[3]) * 1e6,
+          governor: m[2],
+          availableGovernors: m[4].split(/\s+/).filter(Boolean),
+          availableFreqsHz: m[5].trim().split(/\s+/).map((x) => Number(x) * 1e6),
+          loadPct: null,
+          error: null,
+        },
+      ];
+    }
+    return [...out, ...flushZone()];
+  };
+
+  return {
+    push(text: string) {
+      lineNo++;
+      return push(text);
+    },
+    end() {
+      return [...flushU(), ...flushZone()];
+    },
+  };
+}
