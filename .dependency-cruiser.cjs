@@ -17,14 +17,14 @@ module.exports = {
       comment: 'shared/ may import only shared/ and pure npm packages (zod).',
       severity: 'error',
       from: { path: '^shared/' },
-      to: { pathNot: ['^shared/', '^node_modules/zod/'] },
+      to: { pathNot: ['^shared/', '(^|/)node_modules/zod/'] },
     },
     {
       name: 'renderer-not-to-electron',
       comment: 'The renderer reaches the main side only through the typed API (preload or WebSocket bridge).',
       severity: 'error',
       from: { path: '^renderer/' },
-      to: { path: ['^electron/', '^node_modules/electron/', '^bin/'] },
+      to: { path: ['^electron/', '^electron$', '(^|/)node_modules/electron/', '^bin/'] },
     },
     {
       name: 'renderer-no-node',
@@ -38,7 +38,7 @@ module.exports = {
       comment: 'electron/node/ runs under plain Node (CLI, browser mode, tests): it must not import electron.',
       severity: 'error',
       from: { path: '^electron/node/' },
-      to: { path: ['^node_modules/electron/', '^electron/main/', '^electron/preload/'] },
+      to: { path: ['^electron$', '(^|/)node_modules/electron/', '^electron/main/', '^electron/preload/'] },
     },
     {
       name: 'no-circular',
@@ -49,7 +49,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: ['^out/', '^node_modules/'] },
+    exclude: { path: ['^out/'] },
     tsConfig: { fileName: 'tsconfig.node.json' },
     tsPreCompilationDeps: true,
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'], extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'] },
