@@ -1,5 +1,45 @@
-import { CliError, type CliIo } from '../cli-io';
+// `kvscope web [--port N]`: browser mode. Serves the already built renderer (out/renderer) and
+// the API bridge on loopback until SIGINT/SIGTERM. It builds nothing itself: `npm run build`
+// (or `npm start`, which builds when needed) produces out/renderer.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createAppServices } from '../../api/create-app-services';
+import { startWebServer, type WebServer } from '../../web/bridge-server';
+import { CliError, parseCliArgs, type CliIo } from '../cli-io';
 
-export async function run(_args: string[], _io: CliIo): Promise<number> {
-  throw new CliError('not implemented yet');
+/** 0 = any free port: the token changes on every start anyway, so a fixed port buys nothing and could collide. */
+const DEFAULT_PORT = 0;
+
+/** out/renderer at the repository (or installed package) root, wherever the command is run from. */
+export const RENDERER_DIR = fileURLToPath(new URL('../../../../out/renderer', import.meta.url));
+
+function parsePort(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_PORT;
+  if (!/^\d+$/.test(text.trim()) || Number(text) > 65535) throw new CliError(`--port: expected 0–65535, got "${text}"`, 2);
+  return Number(text);
+}
+
+export async function run(args: string[], io: CliIo): Promise<number> {
+  const { values } = parseCliArgs(args, { port: { type: 'string' } }, false);
+  const port = parsePort(values.port);
+  if (!existsSync(join(RENDERER_DIR, 'index.html'))) throw new CliError('run `npm run build` first');
+
+  const services = createAppServices({ shell: 'web' });
+  let server: WebServer;
+  try {
+    server = await startWebServer({ services, staticDir: RENDERER_DIR, port });
+  } catch (error) {
+    await services.dispose();
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new CliError(`port ${port} is already in use (try --port 0 for any free port)`);
+    if (code === 'EACCES') throw new CliError(`port ${port} needs privileges (use a port above 1023)`);
+    throw error;
+  }
+  io.out(`KVScope at ${server.url}\n`);
+
+  if (!io.signal.aborted) await new Promise<void>((resolve) => io.signal.addEventListener('abort', () => resolve(), { once: true }));
+  await server.close();
+  await services.dispose();
+  return 0;
 }

@@ -1,0 +1,280 @@
+// Browser mode (`kvscope web`): serves the built renderer and the typed API over one WebSocket,
+// on loopback only. What protects it, in the order requests meet it:
+// - bound to 127.0.0.1, never a routable address;
+// - the Host header must be 127.0.0.1:<port> or localhost:<port>: a page on another site whose
+//   DNS name was re-pointed at 127.0.0.1 (DNS rebinding) is refused even though it reaches us;
+// - a random token, as Jupyter does: the printed URL carries `?token=…`; the first visit trades it
+//   for an HttpOnly SameSite=Strict cookie and redirects to the clean URL, so the token leaves the
+//   address bar and history. Every request and the WebSocket upgrade need the token (cookie or
+//   `?token=`, compared in constant time): 401 without one, 403 with a wrong one;
+// - the WebSocket upgrade must come from our own origin (browsers always send Origin on a
+//   WebSocket; a missing Origin means a non-browser client, which still needs the token);
+// - every message is parsed against the contract's zod schemas before a handler sees it
+//   (api-dispatch.ts), and frames are capped at BRIDGE_MAX_REQUEST_BYTES.
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { createServer, STATUS_CODES, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { WebSocket, WebSocketServer, type RawData } from 'ws';
+import { BRIDGE_MAX_REQUEST_BYTES, BRIDGE_PATH, BridgeRequestSchema, type BridgeResponse } from '../../../shared/api/bridge-protocol';
+import type { ApiEventName } from '../../../shared/api/contract';
+import { describeZodError, dispatchApiCall } from '../api/api-dispatch';
+import type { AppServices } from '../api/app-services';
+import { CONTENT_SECURITY_POLICY } from './content-security-policy';
+import { resolveStaticFile } from './static-files';
+
+/** 24 random bytes = 192 bits, base64url: as strong as Jupyter's token and cookie-safe as is. */
+const TOKEN_BYTES = 24;
+/**
+ * A client that cannot keep up (events queued in its socket beyond this) is disconnected rather
+ * than letting the main process buffer without bound; it reconnects and reloads the run with getRun.
+ */
+const MAX_CLIENT_BUFFERED_BYTES = 16 * 1024 * 1024;
+/** Dead connections (laptop lid closed, tab killed) are noticed within two of these. */
+const HEARTBEAT_MS = 30_000;
+
+export interface WebServerOptions {
+  services: AppServices;
+  /** The built renderer: out/renderer. */
+  staticDir: string;
+  /** 0 or undefined: any free port. */
+  port?: number;
+}
+
+export interface WebServer {
+  /** http://127.0.0.1:N/?token=… */
+  url: string;
+  port: number;
+  token: string;
+  close(): Promise<void>;
+}
+
+const SECURITY_HEADERS: OutgoingHttpHeaders = {
+  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'no-referrer',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+  'Cache-Control': 'no-store',
+};
+
+const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
+
+/** Splits a request target into path and query without letting a `//host/…` path pick a host. */
+function splitTarget(target: string): { pathname: string; query: URLSearchParams } | null {
+  if (!target.startsWith('/')) return null;
+  const q = target.indexOf('?');
+  return { pathname: q < 0 ? target : target.slice(0, q), query: new URLSearchParams(q < 0 ? '' : target.slice(q + 1)) };
+}
+
+function parseCookies(header: string | undefined): Map<string, string> {
+  const cookies = new Map<string, string>();
+  for (const part of (header ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0) cookies.set(part.slice(0, eq).trim(), part.slice(eq + 1).trim());
+  }
+  return cookies;
+}
+
+export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
+  const { services, staticDir } = options;
+  const token = randomBytes(TOKEN_BYTES).toString('base64url');
+  const tokenDigest = digest(token);
+  let port = 0;
+  // The port is part of the name: two KVScope instances on one machine keep separate cookies.
+  const cookieName = () => `kvscope-token-${port}`;
+
+  /** Constant time whatever the candidate's length: both sides are hashed to 32 bytes first. */
+  const tokenMatches = (candidate: string) => timingSafeEqual(digest(candidate), tokenDigest);
+
+  /** The Host header, when it names this server; null otherwise (DNS rebinding, proxies, typos). */
+  const checkHost = (host: string | undefined): string | null => {
+    const normalized = (host ?? '').toLowerCase();
+    return normalized === `127.0.0.1:${port}` || normalized === `localhost:${port}` ? normalized : null;
+  };
+
+  type Auth = { ok: true; fromUrl: boolean } | { ok: false; status: 401 | 403; message: string };
+  const authenticate = (req: IncomingMessage, query: URLSearchParams): Auth => {
+    const fromUrl = query.get('token');
+    const fromCookie = parseCookies(req.headers.cookie).get(cookieName());
+    const candidate = fromUrl ?? fromCookie;
+    if (candidate === undefined) {
+      return { ok: false, status: 401, message: `KVScope: access token required. Open the URL that \`kvscope web\` printed (http://127.0.0.1:${port}/?token=…).` };
+    }
+    if (!tokenMatches(candidate)) {
+      return { ok: false, status: 403, message: 'KVScope: wrong access token. Open the URL that `kvscope web` printed; it changes every time KVScope starts.' };
+    }
+    return { ok: true, fromUrl: fromUrl !== null };
+  };
+
+  const sendText = (res: ServerResponse, status: number, text: string, extra: OutgoingHttpHeaders = {}) => {
+    res.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(text), ...extra });
+    res.end(text);
+  };
+
+  const handleHttp = async (req: IncomingMessage, res: ServerResponse) => {
+    if (!checkHost(req.headers.host)) return sendText(res, 403, 'KVScope: unexpected Host header; browser mode answers only http://127.0.0.1 and http://localhost.');
+    const target = splitTarget(req.url ?? '');
+    if (!target) return sendText(res, 400, 'KVScope: bad request target.');
+    if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'KVScope: method not allowed.', { Allow: 'GET, HEAD' });
+    const auth = authenticate(req, target.query);
+    if (!auth.ok) return sendText(res, auth.status, auth.message);
+    if (auth.fromUrl) {
+      // Jupyter's flow: trade the URL token for a cookie and drop it from the address bar.
+      target.query.delete('token');
+      const rest = target.query.toString();
+      res.writeHead(302, {
+        ...SECURITY_HEADERS,
+        Location: target.pathname + (rest ? `?${rest}` : ''),
+        'Set-Cookie': `${cookieName()}=${token}; HttpOnly; SameSite=Strict; Path=/`,
+        'Content-Length': 0,
+      });
+      return res.end();
+    }
+    if (target.pathname === BRIDGE_PATH) return sendText(res, 426, 'KVScope: this is the WebSocket endpoint.', { Upgrade: 'websocket' });
+    const file = await resolveStaticFile(staticDir, target.pathname);
+    if (!file.ok) return sendText(res, file.status, file.status === 404 ? 'KVScope: not found.' : 'KVScope: bad path.');
+    res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': file.contentType, 'Content-Length': file.sizeBytes, 'Cache-Control': 'no-cache' });
+    if (req.method === 'HEAD') return res.end();
+    const stream = createReadStream(file.filePath);
+    stream.on('error', () => res.destroy());
+    stream.pipe(res);
+  };
+
+  const server = createServer((req, res) => {
+    handleHttp(req, res).catch(() => {
+      if (!res.headersSent) sendText(res, 500, 'KVScope: internal error.');
+      else res.destroy();
+    });
+  });
+
+  // ---- WebSocket: the API ----
+  const wss = new WebSocketServer({ noServer: true, maxPayload: BRIDGE_MAX_REQUEST_BYTES, perMessageDeflate: false });
+  const clients = new Set<WebSocket>();
+  const alive = new WeakMap<WebSocket, boolean>();
+
+  const rejectUpgrade = (socket: Duplex, status: number, text: string) => {
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
+    );
+  };
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    const host = checkHost(req.headers.host);
+    if (!host) return rejectUpgrade(socket, 403, 'unexpected Host header');
+    const origin = req.headers.origin;
+    if (origin !== undefined && origin.toLowerCase() !== `http://${host}`) return rejectUpgrade(socket, 403, 'cross-origin WebSocket refused');
+    const target = splitTarget(req.url ?? '');
+    if (!target) return rejectUpgrade(socket, 400, 'bad request target');
+    const auth = authenticate(req, target.query);
+    if (!auth.ok) return rejectUpgrade(socket, auth.status, auth.message);
+    if (target.pathname !== BRIDGE_PATH) return rejectUpgrade(socket, 404, 'not found');
+    wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws));
+  });
+
+  const reply = (ws: WebSocket, message: BridgeResponse) => {
+    if (ws.readyState !== WebSocket.OPEN) return;
+    let text: string;
+    try {
+      text = JSON.stringify(message);
+    } catch (error) {
+      text = JSON.stringify({ id: message.id, ok: false, error: `response could not be encoded: ${(error as Error).message}` });
+    }
+    ws.send(text);
+  };
+
+  const handleMessage = async (ws: WebSocket, data: RawData, isBinary: boolean) => {
+    if (isBinary) return reply(ws, { id: null, ok: false, error: 'binary frames are not supported: send one JSON text frame per request' });
+    let message: unknown;
+    try {
+      const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+      message = JSON.parse(bytes.toString('utf8'));
+    } catch {
+      return reply(ws, { id: null, ok: false, error: 'message is not valid JSON' });
+    }
+    const request = BridgeRequestSchema.safeParse(message);
+    if (!request.success) {
+      const rawId = (message as { id?: unknown } | null)?.id;
+      const id = typeof rawId === 'string' || typeof rawId === 'number' ? rawId : null;
+      return reply(ws, { id, ok: false, error: `invalid request: ${describeZodError(request.error)}` });
+    }
+    const result = await dispatchApiCall(services.handlers, request.data.method, request.data.input);
+    reply(ws, { id: request.data.id, ...result });
+  };
+
+  const onConnection = (ws: WebSocket) => {
+    clients.add(ws);
+    alive.set(ws, true);
+    ws.on('pong', () => alive.set(ws, true));
+    ws.on('message', (data, isBinary) => void handleMessage(ws, data, isBinary));
+    ws.on('close', () => clients.delete(ws));
+    ws.on('error', () => ws.terminate());
+  };
+
+  const broadcast = (event: ApiEventName, payload: unknown) => {
+    if (clients.size === 0) return;
+    const text = JSON.stringify({ event, payload });
+    for (const ws of clients) {
+      if (ws.readyState !== WebSocket.OPEN) continue;
+      if (ws.bufferedAmount > MAX_CLIENT_BUFFERED_BYTES) {
+        ws.close(1013, 'client too slow: reconnect and reload the run');
+        continue;
+      }
+      ws.send(text);
+    }
+  };
+  const unsubscribe = services.subscribe(broadcast);
+
+  const heartbeat = setInterval(() => {
+    for (const ws of clients) {
+      if (!alive.get(ws)) {
+        ws.terminate();
+        continue;
+      }
+      alive.set(ws, false);
+      ws.ping();
+    }
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
+
+  await new Promise<void>((resolvePromise, reject) => {
+    server.once('error', reject);
+    server.listen({ host: '127.0.0.1', port: options.port ?? 0 }, () => {
+      server.off('error', reject);
+      resolvePromise();
+    });
+  }).catch((error) => {
+    clearInterval(heartbeat);
+    unsubscribe();
+    throw error;
+  });
+  port = (server.address() as AddressInfo).port;
+
+  let closing: Promise<void> | null = null;
+  return {
+    url: `http://127.0.0.1:${port}/?token=${token}`,
+    port,
+    token,
+    close() {
+      closing ??= new Promise<void>((resolvePromise) => {
+        clearInterval(heartbeat);
+        unsubscribe();
+        for (const ws of clients) ws.close(1001, 'KVScope is shutting down');
+        wss.close();
+        server.close(() => resolvePromise());
+        // Close frames are best effort; sockets still open after them are cut.
+        const cut = setTimeout(() => {
+          for (const ws of clients) ws.terminate();
+          server.closeAllConnections();
+        }, 250);
+        cut.unref();
+        server.closeIdleConnections();
+      });
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,101 @@
+// From the ring buffer and the run's analysis to what the memory chart draws: per-series point
+// lists over x = tokens generated, each downsampled with LTTB (shared/analysis/lttb.ts), plus the
+// theoretical KV line.
+// Pure (no React, no store) so it is tested directly.
+import { lttbIndices } from '../../../shared/analysis/lttb';
+import type { KvMode, RunAnalysis } from '../../../shared/api/schemas';
+import type { MemoryRing } from './ring-buffer';
+
+export interface ChartPoint {
+  x: number;
+  y: number;
+}
+
+export interface ChartSeries {
+  rss: ChartPoint[];
+  anon: ChartPoint[];
+  file: ChartPoint[];
+  /** baseline + kv_bytes(tokens) from the analysis' theory bytes/token; empty until analysis arrives. */
+  theory: ChartPoint[];
+  /** Samples held in the ring and drawn (before downsampling) / overwritten because the ring was full. */
+  samples: number;
+  dropped: number;
+  xMax: number;
+  /** Largest y of any measured or theory point (0 when empty). */
+  yMax: number;
+}
+
+export const EMPTY_CHART: ChartSeries = { rss: [], anon: [], file: [], theory: [], samples: 0, dropped: 0, xMax: 0, yMax: 0 };
+
+export interface TheoryInput {
+  analysis: RunAnalysis | null;
+  /** Fallback for theory bytes/token before the first analysis (getRun's theory). */
+  theoryBytesPerToken?: number | null;
+  /** Context size the engine reserves (reserved mode) when the analysis does not say. */
+  ctx?: number | null;
+  /** Sliding window W (window mode): the cache stops growing at W tokens. */
+  windowTokens?: number | null;
+}
+
+/**
+ * The theoretical RSS over [xMin, xMax] tokens: DESIGN.md's RSS(n) ≈ baseline + kv_bytes(n), with
+ * kv_bytes(n) = n × bytes/token (growth), min(n, W) × bytes/token (window), or the reservation
+ * made at start (reserved). Baseline comes from the measured fit; without it there is no line.
+ */
+export function theoryLine(input: TheoryInput, xMin: number, xMax: number): ChartPoint[] {
+  const kv = input.analysis?.kv;
+  const bytesPerToken = kv?.theoryBytesPerToken ?? input.theoryBytesPerToken ?? null;
+  const baseline = kv?.baselineBytes ?? null;
+  if (bytesPerToken === null || baseline === null || !(xMax >= xMin)) return [];
+  const mode: KvMode = kv?.mode ?? 'growth';
+  if (mode === 'reserved') {
+    const reserved = kv?.theoryReservedBytes ?? (input.ctx ? input.ctx * bytesPerToken : null);
+    if (reserved === null || reserved === undefined) return [];
+    return [
+      { x: xMin, y: baseline + reserved },
+      { x: xMax, y: baseline + reserved },
+    ];
+  }
+  const at = (n: number) => ({ x: n, y: baseline + n * bytesPerToken });
+  const window = mode === 'window' ? input.windowTokens ?? null : null;
+  if (window !== null && window > xMin && window < xMax) return [at(xMin), at(window), { x: xMax, y: baseline + window * bytesPerToken }];
+  if (window !== null && window <= xMin) return [{ x: xMin, y: baseline + window * bytesPerToken }, { x: xMax, y: baseline + window * bytesPerToken }];
+  return [at(xMin), at(xMax)];
+}
+
+/** The finite points of one series, downsampled with LTTB (which keeps first, last, peak and trough). */
+function downsample(xs: Float64Array, ys: Float64Array, maxPoints: number): ChartPoint[] {
+  const keepX = new Float64Array(xs.length);
+  const keepY = new Float64Array(xs.length);
+  let n = 0;
+  for (let i = 0; i < xs.length; i++) {
+    if (!Number.isFinite(ys[i])) continue;
+    keepX[n] = xs[i];
+    keepY[n] = ys[i];
+    n += 1;
+  }
+  const fx = keepX.subarray(0, n);
+  const fy = keepY.subarray(0, n);
+  return lttbIndices(fx, fy, maxPoints).map((i) => ({ x: fx[i], y: fy[i] }));
+}
+
+export function buildChartSeries(ring: MemoryRing, theory: TheoryInput, maxPointsPerSeries: number): ChartSeries {
+  if (ring.size === 0) return EMPTY_CHART;
+  // x = tokens; a sample taken before the first token counts as 0, one without a count carries the last.
+  const rawTokens = ring.column('tokens');
+  const xs = new Float64Array(rawTokens.length);
+  let lastTokens = 0;
+  for (let i = 0; i < rawTokens.length; i++) {
+    if (Number.isFinite(rawTokens[i])) lastTokens = rawTokens[i];
+    xs[i] = lastTokens;
+  }
+  const rss = downsample(xs, ring.column('rssBytes'), maxPointsPerSeries);
+  const anon = downsample(xs, ring.column('rssAnonBytes'), maxPointsPerSeries);
+  const file = downsample(xs, ring.column('rssFileBytes'), maxPointsPerSeries);
+  const xMin = xs[0];
+  const xMax = xs[xs.length - 1];
+  const line = theoryLine(theory, xMin, xMax);
+  let yMax = 0;
+  for (const series of [rss, anon, file, line]) for (const p of series) if (p.y > yMax) yMax = p.y;
+  return { rss, anon, file, theory: line, samples: ring.size, dropped: ring.dropped, xMax, yMax };
+}

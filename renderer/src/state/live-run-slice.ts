@@ -1,0 +1,266 @@
+// The run on screen: start/stop, attach to a run already going (window reload), and the API
+// events of that run. Fast data never goes straight into the store: samples land in the ring
+// buffer, output and analysis wait in this closure, and flushChart() (called a few times per
+// second) turns them into one store update with an LTTB-downsampled chart.
+import type { ApiEventName, EventPayload } from '../../../shared/api/contract';
+import type { RunAnalysis, RunEvent, RunStatus, Sample } from '../../../shared/api/schemas';
+import { buildChartSeries, EMPTY_CHART, type ChartSeries } from '../live/chart-series';
+import { MAX_EVENTS, MAX_POINTS_PER_SERIES, OUTPUT_TAIL_LINES } from '../live/live-config';
+import { buildRunRequest } from './run-form';
+import { errorText } from './slices';
+import type { LiveRun, LiveRunSlice, OutputLine, RunPhase, SliceCreator } from './types';
+
+export const IDLE_RUN: LiveRun = {
+  runId: null,
+  phase: 'idle',
+  label: null,
+  error: null,
+  engineExitCode: null,
+  analysis: null,
+  theory: null,
+  events: [],
+  output: [],
+  budgetBytes: null,
+  windowTokens: null,
+};
+
+const ACTIVE: ReadonlySet<RunPhase> = new Set(['starting', 'running', 'stopping']);
+export const isActivePhase = (phase: RunPhase) => ACTIVE.has(phase);
+
+/** Events that arrive between pressing Start and learning the run id are held, up to this many. */
+const MAX_EARLY_EVENTS = 10_000;
+
+export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) => {
+  const { api, ring } = deps;
+  const maxPoints = deps.maxPointsPerSeries ?? MAX_POINTS_PER_SERIES;
+
+  // ---- per-run state outside the store ----
+  let lastMemoryTMs = -Infinity;
+  let lastTokens = 0;
+  let eventKeys = new Set<string>();
+  let pendingAnalysis: RunAnalysis | null = null;
+  let pendingOutput: OutputLine[] = [];
+  const partialLine: Record<OutputLine['stream'], string> = { stdout: '', stderr: '' };
+  let syncing: { runId: string; buffered: Sample[] } | null = null;
+  let early: Array<[ApiEventName, unknown]> = [];
+  let flushedRingVersion = -1;
+  let chartInputsChanged = false;
+
+  const resetRunState = () => {
+    ring.clear();
+    lastMemoryTMs = -Infinity;
+    lastTokens = 0;
+    eventKeys = new Set();
+    pendingAnalysis = null;
+    pendingOutput = [];
+    partialLine.stdout = partialLine.stderr = '';
+    syncing = null;
+    early = [];
+    chartInputsChanged = true;
+  };
+
+  /** Memory samples go to the ring once each (tMs strictly increasing), whether live or from getRun. */
+  const ingestSamples = (samples: readonly Sample[]) => {
+    for (const sample of samples) {
+      const tokens = sample.values.tokens;
+      if (typeof tokens === 'number' && tokens > lastTokens) lastTokens = tokens;
+      const rssBytes = sample.values.rssBytes;
+      if (typeof rssBytes !== 'number' || sample.tMs <= lastMemoryTMs) continue;
+      lastMemoryTMs = sample.tMs;
+      ring.push({
+        tMs: sample.tMs,
+        tokens: typeof tokens === 'number' ? tokens : lastTokens,
+        rssBytes,
+        rssAnonBytes: sample.values.rssAnonBytes,
+        rssFileBytes: sample.values.rssFileBytes,
+      });
+    }
+  };
+
+  const addEvents = (events: readonly RunEvent[]) => {
+    const fresh = events.filter((event) => {
+      const key = `${event.tMs}|${event.kind}|${event.message ?? ''}`;
+      if (eventKeys.has(key)) return false;
+      eventKeys.add(key);
+      return true;
+    });
+    if (fresh.length === 0) return;
+    set((state) => ({ run: { ...state.run, events: [...state.run.events, ...fresh].slice(-MAX_EVENTS) } }));
+  };
+
+  const applyStatus = (status: RunStatus) => {
+    set((state) => ({
+      run: {
+        ...state.run,
+        phase: status.state,
+        label: status.label || state.run.label,
+        error: status.state === 'failed' ? (status.error ?? state.run.error ?? 'run failed') : status.error ?? null,
+        engineExitCode: status.engineExitCode ?? state.run.engineExitCode,
+      },
+    }));
+  };
+
+  const appendOutput = (stream: OutputLine['stream'], text: string) => {
+    const parts = (partialLine[stream] + text).split('\n');
+    partialLine[stream] = parts.pop() ?? '';
+    for (const line of parts) pendingOutput.push({ stream, text: line.replace(/\r$/, '') });
+    if (pendingOutput.length > OUTPUT_TAIL_LINES) pendingOutput = pendingOutput.slice(-OUTPUT_TAIL_LINES);
+  };
+
+  /** Replaces what the ring holds with getRun's snapshot plus whatever arrived live meanwhile. */
+  const syncRun = async (runId: string) => {
+    syncing = { runId, buffered: [] };
+    const mine = syncing;
+    try {
+      const snapshot = await api.getRun({ runId });
+      if (get().run.runId !== runId || syncing !== mine) return;
+      ring.clear();
+      lastMemoryTMs = -Infinity;
+      ingestSamples(snapshot.samples);
+      ingestSamples(mine.buffered);
+      addEvents(snapshot.events);
+      if (snapshot.analysis) pendingAnalysis = snapshot.analysis;
+      set((state) => ({ run: { ...state.run, theory: snapshot.theory, budgetBytes: state.run.budgetBytes ?? snapshot.analysis?.budgetBytes ?? null } }));
+      applyStatus(snapshot.status);
+    } catch (error) {
+      // Without a snapshot the live stream still works; samples sent before the run id was known are missing.
+      if (syncing === mine) ingestSamples(mine.buffered);
+      console.warn(`kvscope: getRun failed: ${errorText(error)}`);
+    } finally {
+      if (syncing === mine) syncing = null;
+      chartInputsChanged = true;
+    }
+  };
+
+  const slice: LiveRunSlice = {
+    run: IDLE_RUN,
+    chart: EMPTY_CHART,
+
+    async startRun() {
+      const state = get();
+      if (isActivePhase(state.run.phase)) return;
+      const target = state.targets.find((t) => t.id === state.selectedTargetId)?.spec ?? null;
+      const built = buildRunRequest(state.form, target);
+      if (!built.ok) {
+        set({ formErrors: built.errors });
+        return;
+      }
+      resetRunState();
+      const demo = built.request.engine.kind === 'demo' ? built.request.engine.demo : null;
+      set({
+        formErrors: {},
+        chart: EMPTY_CHART,
+        run: {
+          ...IDLE_RUN,
+          phase: 'starting',
+          budgetBytes: built.request.budgetBytes ?? null,
+          windowTokens: demo?.mode === 'window' ? (demo.window ?? null) : null,
+        },
+      });
+      try {
+        const { runId } = await api.startRun(built.request);
+        set((s) => ({ run: { ...s.run, runId } }));
+        const held = early;
+        early = [];
+        const sync = syncRun(runId);
+        for (const [event, payload] of held) slice.handleApiEvent(event, payload as never);
+        await sync;
+      } catch (error) {
+        set((s) => ({ run: { ...s.run, phase: 'failed', error: errorText(error) } }));
+      }
+    },
+
+    async stopRun() {
+      const { runId, phase } = get().run;
+      if (!runId || !isActivePhase(phase)) return;
+      set((s) => ({ run: { ...s.run, phase: 'stopping' } }));
+      try {
+        await api.stopRun({ runId });
+      } catch (error) {
+        set((s) => ({ run: { ...s.run, error: `Stop failed: ${errorText(error)}` } }));
+      }
+    },
+
+    async attachRun(status) {
+      resetRunState();
+      set({ chart: EMPTY_CHART, run: { ...IDLE_RUN, runId: status.runId, phase: status.state, label: status.label } });
+      applyStatus(status);
+      await syncRun(status.runId);
+    },
+
+    async resumeLatestRun() {
+      try {
+        const runs = await api.listRuns({});
+        if (runs.length === 0 || get().run.phase !== 'idle') return;
+        const active = runs.filter((r) => isActivePhase(r.state));
+        await slice.attachRun(active[active.length - 1] ?? runs[runs.length - 1]);
+      } catch (error) {
+        console.warn(`kvscope: listRuns failed: ${errorText(error)}`);
+      }
+    },
+
+    async resyncRun() {
+      const { runId } = get().run;
+      if (runId) await syncRun(runId);
+    },
+
+    handleApiEvent(event, payload) {
+      const { runId, phase } = get().run;
+      const payloadRunId = (payload as { runId?: string }).runId;
+      if (runId === null) {
+        // Between Start and the run id: hold on, it may be ours.
+        if (phase === 'starting' && early.length < MAX_EARLY_EVENTS) early.push([event, payload]);
+        return;
+      }
+      if (payloadRunId !== runId) return;
+      switch (event) {
+        case 'runStatus':
+          applyStatus(payload as EventPayload<'runStatus'>);
+          break;
+        case 'runSamples': {
+          const { samples } = payload as EventPayload<'runSamples'>;
+          if (syncing?.runId === runId) syncing.buffered.push(...samples);
+          else ingestSamples(samples);
+          break;
+        }
+        case 'runEvent':
+          addEvents([(payload as EventPayload<'runEvent'>).event]);
+          break;
+        case 'runAnalysis':
+          pendingAnalysis = (payload as EventPayload<'runAnalysis'>).analysis;
+          break;
+        case 'runOutput': {
+          const { stream, text } = payload as EventPayload<'runOutput'>;
+          appendOutput(stream, text);
+          break;
+        }
+      }
+    },
+
+    flushChart() {
+      const state = get();
+      let run = state.run;
+      if (pendingAnalysis) {
+        run = { ...run, analysis: pendingAnalysis, budgetBytes: run.budgetBytes ?? pendingAnalysis.budgetBytes };
+        pendingAnalysis = null;
+        chartInputsChanged = true;
+      }
+      if (pendingOutput.length > 0) {
+        run = { ...run, output: [...run.output, ...pendingOutput].slice(-OUTPUT_TAIL_LINES) };
+        pendingOutput = [];
+      }
+      let chart = state.chart;
+      if (ring.version !== flushedRingVersion || chartInputsChanged) {
+        chart = buildChartSeries(
+          ring,
+          { analysis: run.analysis, theoryBytesPerToken: run.theory?.bytesPerToken, ctx: run.theory?.ctx, windowTokens: run.windowTokens },
+          maxPoints,
+        );
+        flushedRingVersion = ring.version;
+        chartInputsChanged = false;
+      }
+      if (run !== state.run || chart !== state.chart) set({ run, chart });
+    },
+  };
+  return slice;
+};

@@ -1,0 +1,32 @@
+// One vanilla zustand store built from slices (zustand docs, "Slices pattern"); React reads it
+// with atomic selectors (ui/store-context.tsx), tests drive it directly.
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { apiEventNames } from '../../../shared/api/contract';
+import { CHART_TICK_MS } from '../live/live-config';
+import { createLiveRunSlice } from './live-run-slice';
+import { createAppSlice, createRunFormSlice, createTargetsSlice } from './slices';
+import type { AppState, StoreDeps } from './types';
+
+export type AppStore = StoreApi<AppState>;
+export type { AppState, StoreDeps };
+
+export function createAppStore(deps: StoreDeps): AppStore {
+  return createStore<AppState>()((set, get) => ({
+    ...createAppSlice(set, get, deps),
+    ...createTargetsSlice(set, get, deps),
+    ...createRunFormSlice(set, get, deps),
+    ...createLiveRunSlice(set, get, deps),
+  }));
+}
+
+/** Routes every API event to the store; returns an unsubscribe for all of them. */
+export function connectApiEvents(store: AppStore, api: StoreDeps['api']): () => void {
+  const offs = apiEventNames.map((event) => api.on(event, (payload) => store.getState().handleApiEvent(event, payload)));
+  return () => offs.forEach((off) => off());
+}
+
+/** The few-times-a-second update of the store from the ring buffer. */
+export function startChartTicker(store: AppStore, intervalMs = CHART_TICK_MS): () => void {
+  const timer = setInterval(() => store.getState().flushChart(), intervalMs);
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,80 @@
+// The shape of the app store: every slice's state and actions, and what slices are made from.
+// Interfaces only, so slice implementations and the store can import them without cycles.
+import type { ApiEventName, EventPayload, KvScopeApi, MethodOutput } from '../../../shared/api/contract';
+import type { RunAnalysis, RunEvent, RunState, RunStatus, TargetInfo } from '../../../shared/api/schemas';
+import type { ConnectionState } from '../api/ws-client';
+import type { ChartSeries } from '../live/chart-series';
+import type { MemoryRing } from '../live/ring-buffer';
+import type { RunForm, RunFormErrors } from './run-form';
+
+export interface StoreDeps {
+  api: KvScopeApi;
+  ring: MemoryRing;
+  maxPointsPerSeries?: number;
+}
+
+export interface AppSlice {
+  connection: ConnectionState;
+  appInfo: MethodOutput<'appInfo'> | null;
+  setConnection(state: ConnectionState): void;
+  loadAppInfo(): Promise<void>;
+}
+
+export interface TargetsSlice {
+  targets: TargetInfo[];
+  targetsStatus: 'idle' | 'loading' | 'ready' | 'error';
+  targetsError: string | null;
+  selectedTargetId: string | null;
+  loadTargets(): Promise<void>;
+  selectTarget(id: string): void;
+}
+
+export interface RunFormSlice {
+  form: RunForm;
+  formErrors: RunFormErrors;
+  setFormField<K extends keyof RunForm>(field: K, value: RunForm[K]): void;
+}
+
+export type RunPhase = 'idle' | RunState;
+
+export interface OutputLine {
+  stream: 'stdout' | 'stderr';
+  text: string;
+}
+
+export interface LiveRun {
+  runId: string | null;
+  phase: RunPhase;
+  label: string | null;
+  /** Why the run failed (status.error, or the startRun error), or why stopping failed. */
+  error: string | null;
+  engineExitCode: number | null;
+  analysis: RunAnalysis | null;
+  theory: MethodOutput<'getRun'>['theory'] | null;
+  events: RunEvent[];
+  output: OutputLine[];
+  /** From the request (the analysis repeats it once it runs). */
+  budgetBytes: number | null;
+  windowTokens: number | null;
+}
+
+export interface LiveRunSlice {
+  run: LiveRun;
+  chart: ChartSeries;
+  startRun(): Promise<void>;
+  stopRun(): Promise<void>;
+  /** Show a run that is already known to the main side (after a reload): everything so far comes from getRun. */
+  attachRun(status: RunStatus): Promise<void>;
+  /** On startup: attach to the newest run, running or not. */
+  resumeLatestRun(): Promise<void>;
+  /** Resynchronise the run on screen (after the bridge reconnected: events may have been missed). */
+  resyncRun(): Promise<void>;
+  handleApiEvent<E extends ApiEventName>(event: E, payload: EventPayload<E>): void;
+  flushChart(): void;
+}
+
+export type AppState = AppSlice & TargetsSlice & RunFormSlice & LiveRunSlice;
+
+export type SetState = (partial: Partial<AppState> | ((state: AppState) => Partial<AppState>)) => void;
+export type GetState = () => AppState;
+export type SliceCreator<T> = (set: SetState, get: GetState, deps: StoreDeps) => T;

@@ -1,0 +1,62 @@
+import { useEffect } from 'react';
+import type { ApiConnection } from '../api';
+import { connectApiEvents, startChartTicker, type AppStore } from '../state/store';
+import { MemoryChart } from './MemoryChart';
+import { Readouts } from './Readouts';
+import { RunFormPanel } from './RunFormPanel';
+import { RunHeader } from './RunHeader';
+import { RunLog } from './RunLog';
+import { StoreProvider } from './store-context';
+import { TargetList } from './TargetList';
+import { TopBar } from './TopBar';
+
+/** Wires the store to the API once: events in, a 4 Hz chart tick, and a resync after a reconnect. */
+function useLiveWiring(store: AppStore, connection: ApiConnection) {
+  useEffect(() => {
+    const state = store.getState();
+    const offEvents = connectApiEvents(store, connection.api);
+    const stopTicker = startChartTicker(store);
+    state.setConnection(connection.state());
+    let wasOpen = connection.state() === 'open';
+    const offState = connection.onState((next) => {
+      store.getState().setConnection(next);
+      if (next === 'open' && !wasOpen) {
+        // Events sent while we were away are lost: reload what the main side knows.
+        void store.getState().loadTargets();
+        void store.getState().resyncRun();
+      }
+      wasOpen = next === 'open';
+    });
+    void state.loadAppInfo();
+    void state.loadTargets();
+    void state.resumeLatestRun();
+    return () => {
+      offEvents();
+      stopTicker();
+      offState();
+    };
+  }, [store, connection]);
+}
+
+export function App({ store, connection }: { store: AppStore; connection: ApiConnection }) {
+  useLiveWiring(store, connection);
+  return (
+    <StoreProvider store={store}>
+      <div className="app">
+        <TopBar />
+        <div className="layout">
+          <aside className="sidebar">
+            <TargetList />
+            <RunFormPanel />
+          </aside>
+          <main className="main">
+            <RunHeader />
+            <MemoryChart />
+            <Readouts />
+            <RunLog />
+          </main>
+        </div>
+      </div>
+    </StoreProvider>
+  );
+}

@@ -1,0 +1,117 @@
+import { useState } from 'react';
+import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { formatBytes, formatBytesShort, formatTokens, formatTokensShort, niceByteTicks } from '../format';
+import { BUDGET_SCALE_FACTOR } from '../live/live-config';
+import { useAppStore } from './store-context';
+
+export const SERIES_COLORS = {
+  rss: '#5aa9ff',
+  anon: '#f5a524',
+  file: '#3ecf8e',
+  theory: '#c58cff',
+  budget: '#ff5d5d',
+} as const;
+
+function EmptyState() {
+  const phase = useAppStore((s) => s.run.phase);
+  let title = 'Nothing measured yet';
+  let text = 'Choose a target and a workload, then press Start. RSS, anonymous and file-backed RSS are drawn against tokens generated, next to the theoretical KV-cache line and your memory budget.';
+  if (phase === 'starting' || phase === 'running') {
+    title = 'Waiting for the first sample…';
+    text = 'The engine is starting; memory samples appear here as they arrive.';
+  } else if (phase === 'failed') {
+    title = 'No samples';
+    text = 'The run failed before any memory sample was taken; the reason is shown above.';
+  } else if (phase === 'done' || phase === 'stopping') {
+    title = 'No samples';
+    text = 'The run ended before any memory sample was taken.';
+  }
+  return (
+    <div className="chart-empty" data-testid="chart-empty">
+      <div className="chart-empty-title">{title}</div>
+      <p>{text}</p>
+    </div>
+  );
+}
+
+export function MemoryChart() {
+  const chart = useAppStore((s) => s.chart);
+  const budgetBytes = useAppStore((s) => s.run.analysis?.budgetBytes ?? s.run.budgetBytes);
+  const [scaleToBudget, setScaleToBudget] = useState(false);
+  const hasData = chart.rss.length > 0;
+  const budgetOffScale = budgetBytes !== null && chart.yMax > 0 && budgetBytes > chart.yMax * BUDGET_SCALE_FACTOR;
+  const showBudget = budgetBytes !== null && (!budgetOffScale || scaleToBudget);
+  const yAxis = niceByteTicks(Math.max(chart.yMax, showBudget && budgetBytes !== null ? budgetBytes : 0) * 1.04);
+
+  return (
+    <section className="panel chart-panel" aria-labelledby="chart-heading">
+      <div className="panel-head">
+        <h2 id="chart-heading">Memory against tokens</h2>
+        <div className="chart-tools">
+          {budgetOffScale && (
+            <label className="check" title="The budget is far above the measured memory">
+              <input type="checkbox" checked={scaleToBudget} onChange={(e) => setScaleToBudget(e.target.checked)} data-testid="chart-scale-budget" />
+              Scale to budget ({formatBytes(budgetBytes)})
+            </label>
+          )}
+          {chart.samples > 0 && (
+            <span className="muted small" title="Points drawn per series after LTTB downsampling">
+              {chart.rss.length.toLocaleString('en-US')} of {chart.samples.toLocaleString('en-US')} points
+              {chart.dropped > 0 && ` (oldest ${chart.dropped.toLocaleString('en-US')} scrolled out)`}
+            </span>
+          )}
+        </div>
+      </div>
+      <div
+        className="chart-body"
+        data-testid="memory-chart"
+        data-rss-points={chart.rss.length}
+        data-anon-points={chart.anon.length}
+        data-file-points={chart.file.length}
+        data-theory-points={chart.theory.length}
+        data-budget-line={showBudget ? 'shown' : 'hidden'}
+      >
+        {!hasData ? (
+          <EmptyState />
+        ) : (
+          <ResponsiveContainer width="100%" height="100%">
+            <LineChart margin={{ top: 16, right: 28, bottom: 28, left: 8 }}>
+              <CartesianGrid stroke="#222a35" strokeDasharray="3 3" />
+              <XAxis
+                type="number"
+                dataKey="x"
+                domain={[0, Math.max(1, chart.xMax)]}
+                allowDecimals={false}
+                tickFormatter={formatTokensShort}
+                stroke="#6b7788"
+                tick={{ fill: '#97a3b4', fontSize: 12 }}
+                label={{ value: 'tokens generated', position: 'insideBottom', offset: -16, fill: '#97a3b4', fontSize: 12 }}
+              />
+              <YAxis type="number" domain={[0, yAxis.top]} ticks={yAxis.ticks} interval={0} tickFormatter={formatBytesShort} stroke="#6b7788" tick={{ fill: '#97a3b4', fontSize: 12 }} width={72} />
+              <Tooltip
+                contentStyle={{ background: '#151b23', border: '1px solid #2a3441', borderRadius: 6, color: '#dbe3ec' }}
+                labelFormatter={(x) => formatTokens(Number(x))}
+                formatter={(value) => formatBytes(Number(value))}
+                isAnimationActive={false}
+              />
+              <Legend verticalAlign="top" align="right" height={28} iconType="plainline" itemSorter={null} wrapperStyle={{ fontSize: 12, color: '#c6d0dc' }} />
+              <Line data={chart.rss} dataKey="y" name="RSS" stroke={SERIES_COLORS.rss} strokeWidth={2} dot={false} isAnimationActive={false} />
+              <Line data={chart.anon} dataKey="y" name="anon RSS" stroke={SERIES_COLORS.anon} strokeWidth={1.5} dot={false} isAnimationActive={false} />
+              <Line data={chart.file} dataKey="y" name="file-backed RSS" stroke={SERIES_COLORS.file} strokeWidth={1.5} dot={false} isAnimationActive={false} />
+              <Line data={chart.theory} dataKey="y" name="KV theory" stroke={SERIES_COLORS.theory} strokeWidth={2} strokeDasharray="7 5" dot={false} isAnimationActive={false} />
+              {showBudget && budgetBytes !== null && (
+                <ReferenceLine
+                  y={budgetBytes}
+                  stroke={SERIES_COLORS.budget}
+                  strokeDasharray="4 4"
+                  ifOverflow="extendDomain"
+                  label={{ value: `budget ${formatBytes(budgetBytes)}`, position: 'insideTopLeft', fill: SERIES_COLORS.budget, fontSize: 12 }}
+                />
+              )}
+            </LineChart>
+          </ResponsiveContainer>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,79 @@
+// Starts browser mode the way a user does: the real CLI (`node bin/kvscope.mjs web --port 0`) in a
+// child process, reading the URL it prints. Needs `npm run build` output (out/renderer).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const RENDERER_INDEX = fileURLToPath(new URL('../../out/renderer/index.html', import.meta.url));
+
+export interface WebMode {
+  /** As printed: http://127.0.0.1:N/?token=… */
+  url: string;
+  origin: string;
+  port: number;
+  token: string;
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** SIGTERM, then the exit code (the CLI disposes its services and exits 0). */
+  stop(): Promise<number | null>;
+}
+
+const URL_LINE = /^KVScope at (http:\/\/127\.0\.0\.1:(\d+)\/\?token=([A-Za-z0-9_-]+))$/m;
+
+export async function startWebMode(extraArgs: string[] = []): Promise<WebMode> {
+  if (!existsSync(RENDERER_INDEX)) throw new Error('out/renderer is missing: run `npm run build` first (`npm test` does)');
+  const child = spawn(process.execPath, ['bin/kvscope.mjs', 'web', '--port', '0', ...extraArgs], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout!.setEncoding('utf8').on('data', (t: string) => (out += t));
+  child.stderr!.setEncoding('utf8').on('data', (t: string) => (err += t));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // A test process that ends without stop() (a hook timeout, a crash) must not leave a server behind.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  void exited.then(() => process.off('exit', killOnExit));
+
+  const match = await new Promise<RegExpExecArray>((resolve, reject) => {
+    const check = () => {
+      const m = URL_LINE.exec(out);
+      if (m) {
+        cleanup();
+        resolve(m);
+      }
+    };
+    const onExit = (code: number | null) => {
+      cleanup();
+      reject(new Error(`kvscope web exited (${code}) before printing its URL: ${err.trim() || out.trim()}`));
+    };
+    const timer = setTimeout(() => {
+      cleanup();
+      child.kill('SIGKILL');
+      reject(new Error(`kvscope web printed no URL within 30 s: ${err.trim() || out.trim()}`));
+    }, 30_000);
+    const cleanup = () => {
+      clearTimeout(timer);
+      child.stdout!.off('data', check);
+      child.off('exit', onExit);
+    };
+    child.stdout!.on('data', check);
+    child.once('exit', onExit);
+    check();
+  });
+
+  const port = Number(match[2]);
+  return {
+    url: match[1],
+    origin: `http://127.0.0.1:${port}`,
+    port,
+    token: match[3],
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}

@@ -1,0 +1,165 @@
+// The renderer's WebSocket client: against the real bridge server (calls, errors, events) and
+// against a scripted server (reconnection with backoff, queueing, in-flight failures, timeouts).
+// The browser's WebSocket is replaced by the ws package, which has the same on* interface.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import WebSocket, { WebSocketServer } from 'ws';
+import type { EventSink } from '../../../shared/api/contract';
+import type { AppServices } from '../../../electron/node/api/app-services';
+import { createAppServices } from '../../../electron/node/api/create-app-services';
+import { startWebServer, type WebServer } from '../../../electron/node/web/bridge-server';
+import { createWsApiClient, type ConnectionState, type SocketLike } from '../../../renderer/src/api/ws-client';
+
+const nodeSocket = (url: string) => new WebSocket(url) as unknown as SocketLike;
+
+function waitForState(client: { state(): ConnectionState; onState(l: (s: ConnectionState) => void): () => void }, wanted: ConnectionState): Promise<void> {
+  if (client.state() === wanted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const off = client.onState((s) => {
+      if (s === wanted) {
+        off();
+        resolve();
+      }
+    });
+  });
+}
+
+describe('against the bridge server', () => {
+  let server: WebServer;
+  let services: AppServices;
+  const sinks = new Set<EventSink>();
+
+  beforeAll(async () => {
+    const real = createAppServices({ shell: 'web' });
+    services = {
+      handlers: real.handlers,
+      subscribe: (sink) => {
+        sinks.add(sink);
+        return () => sinks.delete(sink);
+      },
+      dispose: () => real.dispose(),
+    };
+    server = await startWebServer({ services, staticDir: '/nonexistent', port: 0 });
+  });
+  afterAll(async () => {
+    await server.close();
+    await services.dispose();
+  });
+
+  const client = () => createWsApiClient({ url: `ws://127.0.0.1:${server.port}/api?token=${server.token}`, createSocket: nodeSocket });
+
+  it('calls methods and resolves with their output', async () => {
+    const c = client();
+    expect(await c.api.listTargets({})).toEqual([{ id: 'local', label: 'This computer', spec: { kind: 'local' } }]);
+    expect((await c.api.appInfo({})).shell).toBe('web');
+    expect(c.state()).toBe('open');
+    c.close();
+  });
+
+  it('rejects with the server error text', async () => {
+    const c = client();
+    await expect(c.api.stopRun({ runId: 'no spaces allowed' })).rejects.toThrow(/^invalid input for stopRun: runId: /);
+    c.close();
+  });
+
+  it('delivers pushed events to on() handlers until unsubscribed', async () => {
+    const c = client();
+    await waitForState(c, 'open');
+    const seen: string[] = [];
+    const off = c.api.on('runStatus', (status) => seen.push(status.state));
+    const other: unknown[] = [];
+    c.api.on('runSamples', (p) => other.push(p));
+    for (const sink of sinks) sink('runStatus', { runId: 'r', state: 'running', label: 'x' });
+    await c.api.listRuns({}); // a round trip: the event was sent before the answer
+    off();
+    for (const sink of sinks) sink('runStatus', { runId: 'r', state: 'done', label: 'x' });
+    await c.api.listRuns({});
+    expect(seen).toEqual(['running']);
+    expect(other).toEqual([]);
+    expect(() => c.api.on('noSuchEvent' as never, () => {})).toThrow('unknown event "noSuchEvent"');
+    c.close();
+  });
+});
+
+describe('reconnection', () => {
+  let wss: WebSocketServer;
+  let port: number;
+  const sockets: WebSocket[] = [];
+  let answer = true;
+
+  beforeAll(async () => {
+    wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+    await new Promise((resolve) => wss.once('listening', resolve));
+    port = (wss.address() as { port: number }).port;
+    wss.on('connection', (ws) => {
+      sockets.push(ws);
+      ws.on('message', (data) => {
+        const { id, method } = JSON.parse(String(data));
+        if (answer) ws.send(JSON.stringify({ id, ok: true, output: { method, connection: sockets.length } }));
+      });
+    });
+  });
+  afterAll(() => new Promise((resolve) => wss.close(resolve)));
+
+  it('reconnects after the socket drops, keeps handlers, fails in-flight calls and sends queued ones', async () => {
+    const c = createWsApiClient({ url: `ws://127.0.0.1:${port}/`, createSocket: nodeSocket, minBackoffMs: 20, maxBackoffMs: 40, random: () => 0.5 });
+    await waitForState(c, 'open');
+    const states: ConnectionState[] = [];
+    c.onState((s) => states.push(s));
+    const events: unknown[] = [];
+    c.api.on('runEvent', (p) => events.push(p));
+
+    answer = false;
+    const inFlight = c.api.listRuns({});
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    sockets[sockets.length - 1].terminate();
+    await expect(inFlight).rejects.toThrow('connection to KVScope lost during listRuns');
+    answer = true;
+
+    const queued = c.api.appInfo({}); // sent once the next connection opens
+    await waitForState(c, 'open');
+    expect(await queued).toEqual({ method: 'appInfo', connection: sockets.length });
+    expect(states).toEqual(['reconnecting', 'open']);
+
+    sockets[sockets.length - 1].send(JSON.stringify({ event: 'runEvent', payload: { runId: 'r', event: { tMs: 1, kind: 'info' } } }));
+    await c.api.listRuns({});
+    expect(events).toEqual([{ runId: 'r', event: { tMs: 1, kind: 'info' } }]);
+    c.close();
+    expect(c.state()).toBe('closed');
+    await expect(c.api.appInfo({})).rejects.toThrow('closed');
+  });
+
+  it('keeps retrying while the server is down, with capped exponential backoff', async () => {
+    vi.useFakeTimers();
+    try {
+      const setTimeoutSpy = vi.spyOn(globalThis, 'setTimeout');
+      let attempts = 0;
+      // A socket that fails to connect, like a refused TCP connection.
+      const refused = (): SocketLike => {
+        attempts += 1;
+        const socket: SocketLike = { readyState: 3, send() {}, close() {}, onopen: null, onerror: null, onmessage: null, onclose: null };
+        queueMicrotask(() => socket.onclose?.({ code: 1006, reason: '' }));
+        return socket;
+      };
+      const c = createWsApiClient({ url: 'ws://127.0.0.1:1/', createSocket: refused, minBackoffMs: 10, maxBackoffMs: 80, random: () => 1 });
+      await Promise.resolve(); // the first refusal
+      for (let i = 0; i < 6; i++) await vi.advanceTimersToNextTimerAsync();
+      c.close();
+      // Only the client's own retry timers (other code may schedule long ones, e.g. 30 s keepalives).
+      const delays = setTimeoutSpy.mock.calls.map((call) => call[1]).filter((ms) => typeof ms === 'number' && ms <= 80);
+      // random() = 1 → the full delay: 10, 20, 40, 80 (cap), 80 …
+      expect(delays.slice(0, 6)).toEqual([10, 20, 40, 80, 80, 80]);
+      expect(attempts).toBe(7);
+      expect(c.state()).toBe('closed');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('rejects a call that gets no answer in time', async () => {
+    answer = false;
+    const c = createWsApiClient({ url: `ws://127.0.0.1:${port}/`, createSocket: nodeSocket, requestTimeoutMs: 50 });
+    await expect(c.api.listTargets({})).rejects.toThrow('no answer to listTargets within 0.05 s');
+    answer = true;
+    c.close();
+  });
+});
