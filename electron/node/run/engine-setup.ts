@@ -1,11 +1,24 @@
 // Turns the run request's engine into the command line the launcher runs on the target, and
 // the theory the analysis compares against (demo: exact by construction; GGUF: from the header).
-import type { KvMode, RunRequest } from '../../../shared/api/schemas';
-import { kvBytesPerToken } from '../../../shared/kv/kv-theory';
+//
+// Engine commands with `--gguf <path on target>`: the header is read over the Target with
+// byte-range reads (a multi-GB model never travels), turned into a ModelShape, and gives
+//   theoryBytesPerToken = kv_bytes_per_token (DESIGN.md), with --kv-type (or the command's own
+//                         -ctk/-ctv for llama.cpp-like commands) as the cache type;
+//   ctx                 = for llama.cpp-like commands the cells llama.cpp really reserves
+//                         (n_ctx padded to LLAMA_CPP_CTX_PAD), else the --ctx given;
+//   theoryReservedBytes = what llama.cpp allocates for that context (padding, SWA layers capped).
+// llama.cpp-like commands (the program is llama-cli, llama-completion, llama-simple, main or
+// llama-server) reserve their whole cache at context creation: modeHint 'reserved'.
+import type { KvMode, KvType, RunRequest } from '../../../shared/api/schemas';
+import { KvTypeSchema } from '../../../shared/api/schemas';
+import { kvBytesDetailed, kvBytesPerToken, LLAMA_CPP_CTX_PAD } from '../../../shared/kv/kv-theory';
+import { modelShapeFromGguf, type GgufModelSummary } from '../../../shared/kv/model-config';
 import { shellQuote } from '../../../shared/util/shell';
 import type { Target } from '../target/target';
 import { demoEngineConfig, demoShape } from '../demo-engine/demo-config';
 import { demoEngineBundle } from '../demo-engine/demo-engine-bundle';
+import { readGgufHeaderFromTarget } from '../model/gguf-reader';
 
 export interface PreparedEngine {
   /** The shell command line the launcher runs (`sh -c`). */
@@ -13,8 +26,15 @@ export interface PreparedEngine {
   /** What to show people: the user's command, or the demo's equivalent CLI. */
   displayCommand: string;
   theoryBytesPerToken: number | null;
+  /** Cells the engine reserves (llama.cpp: n_ctx padded to 256), or the context given. */
   ctx: number | null;
   modeHint?: KvMode;
+  /** What a reserving engine allocates for ctx (llama.cpp padding, SWA layers capped); null when unknown. */
+  theoryReservedBytes?: number | null;
+  /** The context size asked for (--ctx / a sweep step), before any engine padding. */
+  requestedCtx?: number | null;
+  /** The model as its GGUF header describes it (engine commands with --gguf). */
+  model?: GgufModelSummary | null;
 }
 
 /** Replace `{ctx}` in an engine command line (DESIGN.md: `--engine "… -c {ctx} …"`). */
@@ -22,6 +42,48 @@ export function substituteCtx(command: string, ctx: number | undefined): string 
   if (!command.includes('{ctx}')) return command;
   if (ctx === undefined) throw new Error('the engine command contains {ctx} but no context size was given (--ctx or --sweep)');
   return command.split('{ctx}').join(String(ctx));
+}
+
+/**
+ * Programs of llama.cpp (and our test engine built on it) that allocate and clear the whole KV
+ * cache when the context is created. `main` is llama-cli's name before mid-2024.
+ */
+export const LLAMA_CPP_RESERVING_PROGRAMS: readonly string[] = ['llama-cli', 'llama-completion', 'llama-simple', 'main', 'llama-server'];
+
+/** Words of a command line, roughly as sh splits them (quotes removed; enough to find program names and flags). */
+function commandWords(command: string): string[] {
+  const words: string[] = [];
+  const re = /'([^']*)'|"((?:[^"\\]|\\.)*)"|(\S+)/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(command))) words.push(m[1] ?? m[2] ?? m[3]);
+  return words;
+}
+
+function programName(word: string): string {
+  const base = word.split('/').pop() ?? word;
+  return base.replace(/\.(m?js|cjs|exe)$/, '');
+}
+
+/** True when a word of the command names a llama.cpp program that reserves its cache (a heuristic). */
+export function isLlamaCppLikeCommand(command: string): boolean {
+  return commandWords(command).some((w) => LLAMA_CPP_RESERVING_PROGRAMS.includes(programName(w)));
+}
+
+/** The value of the first of `flags` in a llama.cpp-style command line (`-c 4096`, `--ctx-size=4096`). */
+export function llamaFlagValue(command: string, flags: readonly string[]): string | undefined {
+  const words = commandWords(command);
+  for (let i = 0; i < words.length; i++) {
+    for (const f of flags) {
+      if (words[i] === f && i + 1 < words.length) return words[i + 1];
+      if (words[i].startsWith(`${f}=`)) return words[i].slice(f.length + 1);
+    }
+  }
+  return undefined;
+}
+
+function kvTypeOf(text: string | undefined): KvType | undefined {
+  const parsed = KvTypeSchema.safeParse(text?.toLowerCase());
+  return parsed.success ? parsed.data : undefined;
 }
 
 async function nodeOnTarget(target: Target): Promise<string> {
@@ -54,13 +116,56 @@ export async function prepareEngine(target: Target, request: RunRequest, dir: st
       theoryBytesPerToken: kvBytesPerToken(demoShape(demo)),
       ctx: demo.mode === 'window' ? (demo.window ?? demo.ctx) : demo.ctx,
       modeHint: demo.mode,
+      requestedCtx: demo.ctx,
     };
   }
+
   const command = substituteCtx(engine.command, engine.ctx);
-  return {
+  const llamaLike = isLlamaCppLikeCommand(command);
+  // The context: --ctx (also what {ctx} became), else a llama.cpp command's own -c.
+  let requestedCtx: number | null = engine.ctx ?? null;
+  if (requestedCtx === null && llamaLike) {
+    const c = Number(llamaFlagValue(command, ['-c', '--ctx-size']));
+    if (Number.isInteger(c) && c > 0) requestedCtx = c;
+  }
+  const prepared: PreparedEngine = {
     command,
     displayCommand: command,
     theoryBytesPerToken: null,
-    ctx: engine.ctx ?? null,
+    ctx: requestedCtx,
+    requestedCtx,
+    theoryReservedBytes: null,
+    model: null,
+    ...(llamaLike ? { modeHint: 'reserved' as const } : {}),
   };
+  if (!engine.gguf) return prepared;
+
+  let header;
+  try {
+    header = await readGgufHeaderFromTarget(target, engine.gguf);
+  } catch (error) {
+    throw new Error(`cannot read the GGUF header of ${engine.gguf}: ${(error as Error).message}`);
+  }
+  // Cache types: --kv-type for both, else what a llama.cpp command asks for, else f16 (llama.cpp's default).
+  const typeK = engine.kvType ?? (llamaLike ? kvTypeOf(llamaFlagValue(command, ['-ctk', '--cache-type-k', '--ctk'])) : undefined) ?? 'f16';
+  const typeV = engine.kvType ?? (llamaLike ? kvTypeOf(llamaFlagValue(command, ['-ctv', '--cache-type-v', '--ctv'])) : undefined) ?? typeK;
+  const { shape, summary } = modelShapeFromGguf(header.metadata as Record<string, unknown>, { typeK, typeV });
+  prepared.model = summary;
+  prepared.theoryBytesPerToken = kvBytesPerToken(shape);
+  // llama.cpp's `-c 0` means the model's training context.
+  if (requestedCtx === null && llamaLike && llamaFlagValue(command, ['-c', '--ctx-size']) === '0' && summary.nCtxTrain) {
+    requestedCtx = summary.nCtxTrain;
+    prepared.requestedCtx = requestedCtx;
+    prepared.ctx = requestedCtx;
+  }
+  if (requestedCtx !== null) {
+    if (llamaLike) {
+      const reserved = kvBytesDetailed(shape, 0, { mode: 'reserved', ctx: requestedCtx, ctxPad: LLAMA_CPP_CTX_PAD });
+      prepared.ctx = reserved.globalCells;
+      prepared.theoryReservedBytes = reserved.totalBytes;
+    } else {
+      prepared.theoryReservedBytes = kvBytesDetailed(shape, 0, { mode: 'reserved', ctx: requestedCtx, ctxPad: 1 }).totalBytes;
+    }
+  }
+  return prepared;
 }

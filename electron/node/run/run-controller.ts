@@ -345,6 +345,7 @@ export class RunController {
       theoryBytesPerToken: this.theoryBytesPerToken,
       theoryMode: this.engine?.modeHint,
       ctx: this.ctx,
+      theoryReservedBytes: this.engine?.theoryReservedBytes ?? null,
       budgetBytes: this.request.budgetBytes ?? null,
       timings: this.engineLog.timings,
     });
