@@ -9,6 +9,7 @@ const benches: Bench[] = [
   { name: 'demo accuracy', load: async () => (await import('./demo-accuracy.bench')).benchDemoAccuracy },
   { name: 'parsers', load: async () => (await import('./parsers.bench')).benchParsers },
   { name: 'gguf', load: async () => (await import('./gguf.bench')).benchGguf },
+  { name: 'ssh', load: async () => (await import('./ssh.bench')).benchSsh },
 ];
 
 const only = process.argv.slice(2);

@@ -1,0 +1,67 @@
+// Secret redaction for everything KVScope logs or throws. Secrets (passwords, key passphrases)
+// are registered the moment they are obtained; `redact` replaces every occurrence with `***`.
+// SSH code passes every log line and every error message through here, so a password typed
+// into a prompt or read from an environment variable never reaches a log, a session file, the
+// UI or stderr — not even inside an ssh2 debug line or a server's echo of it.
+
+const MASK = '***';
+const secrets = new Set<string>();
+
+/** Register a secret so that `redact` hides it from now on. Empty strings are ignored. */
+export function registerSecret(secret: string | Buffer | null | undefined): void {
+  if (secret === null || secret === undefined) return;
+  const text = typeof secret === 'string' ? secret : secret.toString('utf8');
+  if (text.length === 0) return;
+  for (const form of encodedForms(text)) secrets.add(form);
+}
+
+/** Forget a secret (e.g. after a connection closed). Redacting more than needed is harmless. */
+export function unregisterSecret(secret: string): void {
+  for (const form of encodedForms(secret)) secrets.delete(form);
+}
+
+/** Number of registered forms (for tests). */
+export function registeredSecretCount(): number {
+  return secrets.size;
+}
+
+// The forms a secret takes in text we print: raw, inside a JSON string, URL-encoded.
+function encodedForms(text: string): string[] {
+  const forms = new Set<string>([text]);
+  forms.add(JSON.stringify(text).slice(1, -1));
+  try {
+    forms.add(encodeURIComponent(text));
+  } catch {
+    // lone surrogates cannot be URL-encoded; the raw form is still registered
+  }
+  return [...forms].filter((f) => f.length > 0);
+}
+
+/** Replace every registered secret in `text` with `***`, longest first. */
+export function redact(text: string): string {
+  if (secrets.size === 0 || text.length === 0) return text;
+  let out = text;
+  const ordered = [...secrets].sort((a, b) => b.length - a.length);
+  for (const s of ordered) if (out.includes(s)) out = out.split(s).join(MASK);
+  return out;
+}
+
+/**
+ * An Error whose message (and stack) went through `redact`. Keeps `code`, `level` and other
+ * own enumerable fields that are plain strings or numbers; never copies buffers or objects,
+ * which could hold key material.
+ */
+export function redactError(error: unknown): Error {
+  if (!(error instanceof Error)) return new Error(redact(String(error)));
+  const message = redact(error.message);
+  if (message === error.message && (!error.stack || redact(error.stack) === error.stack)) return error;
+  const copy = new Error(message) as Error & Record<string, unknown>;
+  copy.name = error.name;
+  for (const [k, v] of Object.entries(error)) {
+    if (typeof v === 'string') copy[k] = redact(v);
+    else if (typeof v === 'number' || typeof v === 'boolean') copy[k] = v;
+  }
+  copy.stack = error.stack ? redact(error.stack) : undefined;
+  Object.setPrototypeOf(copy, Object.getPrototypeOf(error));
+  return copy;
+}
