@@ -1,28 +1,37 @@
-// How CLI commands turn `<target>` and the SSH options into a Target. "local" needs nothing;
-// SSH targets come from electron/node/target/target-spec.ts.
+// How CLI commands turn `<target>` and the SSH options into a Target (DESIGN.md: local,
+// user@host[:port], ssh://…, ~/.ssh/config aliases; --identity, --known-hosts,
+// --accept-new-host-key, --password-env, --jump).
 import { hostname, release, arch, cpus, totalmem } from 'node:os';
 import type { TargetSpec } from '../../../shared/api/schemas';
 import type { Target } from '../target/target';
-import { LocalTarget } from '../target/local-target';
+import { createTarget, createTargetOptionsFromCli, sshCliOptions, targetFromCli, TargetSpecError, type SshCliValues } from '../target/target-spec';
+import { probeTarget } from '../probe/probe';
 import { CliError } from './cli-io';
 import type { TargetFactory } from '../run/run-service';
 
 export const cliTargetSupport = {
-  options: {} as Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>,
-  async targetFromCli(text: string, _values: Record<string, unknown>): Promise<TargetSpec> {
-    if (text === 'local') return { kind: 'local' };
-    throw new CliError(`target "${text}": only "local" is supported in this build`, 2);
-  },
-  targetFactory(_values: Record<string, unknown>): TargetFactory {
-    return async (spec) => {
-      if (spec.kind === 'local') return new LocalTarget();
-      throw new CliError('SSH targets are not supported in this build', 2);
-    };
-  },
-  async targetFacts(target: Target): Promise<Record<string, unknown>> {
-    if (target.kind === 'local') {
-      return { kind: 'local', label: target.label, hostname: hostname(), arch: arch(), kernel: release(), cores: cpus().length, memTotalBytes: totalmem() };
+  options: sshCliOptions,
+  async targetFromCli(text: string, values: Record<string, unknown>): Promise<TargetSpec> {
+    try {
+      return await targetFromCli(text, values as SshCliValues);
+    } catch (error) {
+      if (error instanceof TargetSpecError) throw new CliError(error.message, 2);
+      throw error;
     }
-    return { kind: target.kind, label: target.label };
+  },
+  targetFactory(values: Record<string, unknown>, err?: (line: string) => void): TargetFactory {
+    return (spec) => createTarget(spec, createTargetOptionsFromCli(values as SshCliValues, err));
+  },
+  /** The probe's facts for the summary; the local machine's basics if the probe fails. */
+  async targetFacts(target: Target): Promise<Record<string, unknown>> {
+    try {
+      const probe = await probeTarget(target, { timeoutMs: 20_000 });
+      return { kind: target.kind, label: target.label, ...probe };
+    } catch {
+      if (target.kind === 'local') {
+        return { kind: 'local', label: target.label, hostname: hostname(), arch: arch(), kernel: release(), cores: cpus().length, memTotalBytes: totalmem() };
+      }
+      return { kind: target.kind, label: target.label };
+    }
   },
 };

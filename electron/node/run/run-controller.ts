@@ -30,6 +30,8 @@ export interface RunControllerOptions {
   stopGraceMs: number;
   analysisEveryMs: number;
   spoolMaxBytes: number;
+  /** How long to keep trying to reconnect a dropped link before giving the run up. */
+  reconnectGiveUpMs: number;
 }
 
 /** Defaults with their reasons. */
@@ -44,6 +46,8 @@ export const RUN_DEFAULTS: RunControllerOptions = {
   analysisEveryMs: 500,
   // ~400 bytes a tick at 10 Hz is 14 MB an hour: 256 MiB holds a long day.
   spoolMaxBytes: 256 * 1024 * 1024,
+  // Past the watchdog the target has ended the run anyway.
+  reconnectGiveUpMs: (Number(process.env.KVSCOPE_WATCHDOG_S) > 0 ? Number(process.env.KVSCOPE_WATCHDOG_S) : 120) * 1000,
 };
 
 const STDERR_TAIL_LINES = 20;
@@ -87,19 +91,29 @@ export class RunController {
   private readonly llamaLog = createLlamaLogParser();
   /** The engine's last stderr lines: what a failed engine said last is the best error message. */
   readonly stderrTail: string[] = [];
+  /** Subscribers besides the constructor's callbacks (session recorder…), called after them. */
+  private readonly listeners = new Set<Partial<RunCallbacks>>();
+  private readonly callbacks: RunCallbacks;
 
   constructor(
     readonly target: Target,
     readonly request: RunRequest,
     readonly runId: string,
-    private readonly callbacks: RunCallbacks,
+    callbacks: RunCallbacks,
     private readonly options: RunControllerOptions = RUN_DEFAULTS,
   ) {
+    this.callbacks = withListeners(callbacks, this.listeners);
     this.status = { runId, state: 'starting', label: request.label ?? defaultLabel(request) };
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
     if (request.engine.kind === 'command' && request.engine.tokenRegex) {
       this.tokenRegex = new RegExp(request.engine.tokenRegex, 'g');
     }
+  }
+
+  /** Subscribe to this run's callbacks too (listeners must not throw); returns the unsubscribe. */
+  addListener(listener: Partial<RunCallbacks>): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
   }
 
   get theoryBytesPerToken(): number | null {
@@ -181,12 +195,65 @@ export class RunController {
     });
   }
 
-  /** The follow stream ended before the run did: the link dropped (SSH) or tail failed. */
+  /**
+   * The follow stream ended before the run did. Either tail failed (the spool not there yet),
+   * or the link dropped: then the run goes on on the target, spooling, while we reconnect with
+   * backoff and resume at the same byte — nothing lost, nothing twice.
+   */
   private async onFollowEnded() {
     const offset = this.follower?.offset ?? 0;
-    // Give the target a moment, then follow again from the same byte: nothing lost, nothing twice.
-    await new Promise((r) => setTimeout(r, 200));
-    if (!this.ended) this.follow(offset);
+    if (this.ended) return;
+    let linkDown = false;
+    try {
+      await this.target.exec('true', { timeoutMs: 10_000 });
+    } catch {
+      linkDown = true;
+    }
+    if (!linkDown) {
+      await new Promise((r) => setTimeout(r, 200));
+      if (!this.ended) this.follow(offset);
+      return;
+    }
+    const downAtMs = Date.now();
+    const downTMs = this.lastTMs;
+    this.addEvent({ tMs: downTMs, kind: 'disconnect', message: 'link to the target lost: the run goes on there, spooled; reconnecting' });
+    if (!this.target.reconnect) {
+      this.fail(new Error('lost the connection to the target and cannot reconnect'));
+      return;
+    }
+    const giveUp = AbortSignal.timeout(this.options.reconnectGiveUpMs);
+    try {
+      while (!this.ended) {
+        try {
+          await this.target.reconnect({ maxAttempts: 1000, initialDelayMs: 250, maxDelayMs: 5000, signal: giveUp });
+          await this.target.exec('true', { timeoutMs: 10_000 });
+          break;
+        } catch (error) {
+          if (giveUp.aborted) throw error;
+          const code = (error as { code?: string }).code ?? '';
+          if (code.startsWith('HOST_KEY_') || code === 'SSH_AUTH_FAILED') throw error;
+          await new Promise((r) => setTimeout(r, 500));
+        }
+      }
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      this.fail(
+        new Error(
+          `gave up reconnecting after ${Math.round((Date.now() - downAtMs) / 1000)} s (${why}); ` +
+            (this.request.keepRunning ? 'the engine keeps running on the target' : `the target ends the run by itself within ${this.options.watchdogS} s`),
+        ),
+      );
+      return;
+    }
+    if (this.ended) return;
+    const outageMs = Date.now() - downAtMs;
+    this.addEvent({
+      tMs: downTMs + outageMs,
+      kind: 'reconnect',
+      message: `link back after ${(outageMs / 1000).toFixed(1)} s; resuming the spool at byte ${offset}`,
+      data: { outageMs, offset },
+    });
+    this.follow(offset);
   }
 
   private onLine(line: string) {
@@ -397,6 +464,17 @@ export class RunController {
     this.status = { ...this.status, state, error, engineExitCode: this.exitCode };
     this.callbacks.onStatus(this.status);
   }
+}
+
+/** The constructor's callbacks, then every listener's. */
+function withListeners(primary: RunCallbacks, listeners: ReadonlySet<Partial<RunCallbacks>>): RunCallbacks {
+  return {
+    onSamples: (samples) => (primary.onSamples(samples), listeners.forEach((l) => l.onSamples?.(samples))),
+    onEvent: (event) => (primary.onEvent(event), listeners.forEach((l) => l.onEvent?.(event))),
+    onStatus: (status) => (primary.onStatus(status), listeners.forEach((l) => l.onStatus?.(status))),
+    onOutput: (stream, text) => (primary.onOutput(stream, text), listeners.forEach((l) => l.onOutput?.(stream, text))),
+    onAnalysis: (analysis) => (primary.onAnalysis(analysis), listeners.forEach((l) => l.onAnalysis?.(analysis))),
+  };
 }
 
 function defaultLabel(request: RunRequest): string {

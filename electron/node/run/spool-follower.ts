@@ -23,12 +23,29 @@ export function followSpool(
   // GNU tail --pid ends by itself when the launcher has ended (after printing what is left),
   // so a follower never outlives its run even when the client vanished. busybox tail has no
   // --pid: fall back to a plain -f (the client stops it).
-  const command = launcherPid
+  // The follower first prints its own pid: OpenSSH refuses channel signals for root logins, so
+  // stopping it means `kill <pid>` on the target, not a signal on the channel.
+  const tail = launcherPid
     ? `if tail --pid=${launcherPid} -c +1 /dev/null >/dev/null 2>&1; then exec tail --pid=${launcherPid} ${start} -f ${shellQuote(spoolPath)}; else exec tail ${start} -f ${shellQuote(spoolPath)}; fi`
     : `exec tail ${start} -f ${shellQuote(spoolPath)}`;
+  const command = `echo $$; ${tail}`;
+  let remotePid: number | null = null;
+  let pidSeen = false;
   const reader = new ByteLineReader(fromOffset, onLine);
+  const pidReader = new ByteLineReader(0, (line) => {
+    pidSeen = true;
+    remotePid = Number(line) || null;
+  });
   const proc: RemoteProcess = target.stream(command);
-  proc.stdout.on('data', (chunk: Buffer) => reader.push(chunk));
+  proc.stdout.on('data', (chunk: Buffer) => {
+    if (!pidSeen) {
+      const nl = chunk.indexOf(10);
+      if (nl === -1) return pidReader.push(chunk);
+      pidReader.push(chunk.subarray(0, nl + 1));
+      chunk = chunk.subarray(nl + 1);
+    }
+    reader.push(chunk);
+  });
   proc.stderr.resume();
   const ended = proc.exit.then(() => undefined);
   return {
@@ -36,7 +53,10 @@ export function followSpool(
       return reader.offset;
     },
     ended,
-    stop: () => proc.kill('SIGTERM'),
+    stop: () => {
+      if (remotePid) void target.signal(remotePid, 'SIGTERM').catch(() => {});
+      proc.kill('SIGTERM');
+    },
   };
 }
 

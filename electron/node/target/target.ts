@@ -61,5 +61,7 @@ export interface Target {
   forwardPort?(remoteHost: string, remotePort: number): Promise<{ localPort: number; close(): Promise<void> }>;
   /** Emitted by targets whose link can drop (SSH). Local targets never call these. */
   onLinkChange?(listener: (state: 'down' | 'up', reason?: string) => void): () => void;
+  /** Re-establish a dropped link with backoff; rejects when it gives up. */
+  reconnect?(options?: { maxAttempts?: number; initialDelayMs?: number; maxDelayMs?: number; signal?: AbortSignal }): Promise<void>;
   close(): Promise<void>;
 }

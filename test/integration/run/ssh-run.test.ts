@@ -1,0 +1,112 @@
+// Runs over a real OpenSSH server on loopback (issue #3): the run survives cut TCP connections
+// without losing a sample, and nothing of it outlives Stop, a link that never comes back, or
+// a killed app.
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RunRequestSchema, type Sample } from '../../../shared/api/schemas';
+import { RunService } from '../../../electron/node/run/run-service';
+import { RUN_DEFAULTS } from '../../../electron/node/run/run-controller';
+import { createTarget } from '../../../electron/node/target/target-spec';
+import { ensureKeyUser, killConnections, makeTempDir, startSshd, waitFor, type Sshd } from '../../helpers/sshd';
+import { processesMatching, startCli } from '../../helpers/cli';
+
+let sshd: Sshd;
+let user: string;
+let knownHosts: string;
+
+beforeAll(async () => {
+  sshd = await startSshd();
+  // A login without root's heavy shell profile, like a field engineer's account on a board.
+  user = await ensureKeyUser();
+  const dir = await makeTempDir();
+  knownHosts = join(dir, 'known_hosts');
+  await writeFile(knownHosts, sshd.knownHostsLine + '\n');
+});
+
+afterAll(async () => {
+  await sshd?.stop();
+});
+
+function sshSpec() {
+  return { kind: 'ssh' as const, host: sshd.host, port: sshd.port, user, identityFile: sshd.clientKey.privatePath, knownHostsFile: knownHosts };
+}
+
+function demoRequest(demo: Record<string, unknown>, intervalMs = 100) {
+  return RunRequestSchema.parse({ target: sshSpec(), engine: { kind: 'demo', demo: { weightsMb: 4, ...demo } }, intervalMs });
+}
+
+const procfs = (samples: Sample[]) => samples.filter((s) => s.source === 'procfs');
+
+describe('runs on an SSH target', () => {
+  it('survive two cut connections with every sample kept (lostSamples 0, no gap over two intervals)', async () => {
+    const service = new RunService(() => {}, (spec) => createTarget(spec));
+    const run = await service.start(demoRequest({ tokens: 1200, tps: 100 }, 100));
+    // Cut the TCP connection twice while the engine runs (the kernel answers ECONNABORTED).
+    for (const atTokens of [300, 700]) {
+      await waitFor(() => run.tokens >= atTokens, `${atTokens} tokens`, 30_000);
+      await killConnections(sshd.host, sshd.port);
+      await waitFor(() => run.events.some((e) => e.kind === 'reconnect' && (e.data?.offset as number) > 0 && run.events.filter((x) => x.kind === 'reconnect').length >= (atTokens === 300 ? 1 : 2)), 'reconnect', 30_000);
+    }
+    await run.done;
+    await service.dispose();
+    const kinds = run.events.map((e) => e.kind);
+    expect(kinds.filter((k) => k === 'disconnect')).toHaveLength(2);
+    expect(kinds.filter((k) => k === 'reconnect')).toHaveLength(2);
+    expect(run.status.state).toBe('done');
+    expect(run.lostSamples).toBe(0);
+    expect(run.tokens).toBe(1200);
+    const t = procfs(run.samples).map((s) => s.tMs);
+    // 100 ms ticks on the target's clock: the spool kept every one of them through both cuts.
+    const gaps = t.slice(1).map((v, i) => v - t[i]);
+    expect(Math.max(...gaps)).toBeLessThanOrEqual(200);
+    // Order and uniqueness: resuming at the byte offset repeated nothing.
+    expect(new Set(t).size).toBe(t.length);
+    expect(t).toEqual([...t].sort((a, b) => a - b));
+    expect(run.analysis?.kv.mode).toBe('growth');
+  });
+
+  it('Stop ends the engine group on the board and removes the run directory', async () => {
+    const service = new RunService(() => {}, (spec) => createTarget(spec));
+    const run = await service.start(demoRequest({ tokens: 100000, tps: 50 }));
+    await waitFor(() => run.tokens > 10, 'tokens', 30_000);
+    expect((await processesMatching(run.dir)).length).toBeGreaterThan(0);
+    await run.stop();
+    await service.dispose();
+    expect(run.exitSignal).toBe('SIGTERM');
+    await waitFor(async () => (await processesMatching(run.dir)).length === 0, 'no run processes', 10_000);
+    expect(existsSync(run.dir)).toBe(false);
+  });
+
+  it('a link that never comes back: the client gives up, the target ends the run by itself', async () => {
+    const service = new RunService(() => {}, (spec) => createTarget(spec), { ...RUN_DEFAULTS, watchdogS: 3, reconnectGiveUpMs: 4000 });
+    const run = await service.start(demoRequest({ tokens: 100000, tps: 50 }));
+    await waitFor(() => run.tokens > 10, 'tokens', 30_000);
+    await sshd.pause();
+    try {
+      await killConnections(sshd.host, sshd.port);
+      await run.done;
+      expect(run.status.state).toBe('failed');
+      expect(run.status.error).toMatch(/gave up reconnecting/);
+      expect(run.events.map((e) => e.kind)).toContain('disconnect');
+      await waitFor(async () => (await processesMatching(run.dir)).length === 0 && !existsSync(run.dir), 'watchdog cleanup', 20_000);
+    } finally {
+      await sshd.resume();
+      await service.dispose();
+    }
+  });
+
+  it('a killed app leaves nothing on the board once the watchdog fires', async () => {
+    const child = startCli(
+      ['profile', `${user}@${sshd.host}:${sshd.port}`, '--identity', sshd.clientKey.privatePath, '--known-hosts', knownHosts, '--demo', '--tokens', '100000', '--tps', '50', '--weights-mb', '4'],
+      { KVSCOPE_WATCHDOG_S: '2' },
+    );
+    let stderr = '';
+    child.stderr!.on('data', (d) => (stderr += d));
+    const dir = await waitFor(() => /run directory (\S+)/.exec(stderr)?.[1], 'run directory', 30_000);
+    await waitFor(async () => (await processesMatching(`${dir}/demo-engine.cjs`)).length > 0, 'engine running', 15_000);
+    child.kill('SIGKILL');
+    await waitFor(async () => (await processesMatching(dir)).length === 0 && !existsSync(dir), 'watchdog cleanup', 20_000);
+  });
+});
