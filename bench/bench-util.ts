@@ -31,3 +31,10 @@ export function machineNote(): string {
   const cores = readFileSync('/proc/cpuinfo', 'utf8').match(/^processor/gm)?.length ?? 0;
   return `${cores}× ${cpu.trim()}`;
 }
+
+/** CPU as % of one core from clock ticks (10 ms each): below one tick over the window, say so. */
+export function formatCpuPct(cpuSeconds: number, wallSeconds: number): string {
+  const floorPct = (100 * 0.01) / wallSeconds;
+  const pct = (100 * cpuSeconds) / wallSeconds;
+  return pct < floorPct ? `< ${floorPct.toFixed(3)} %` : `${pct.toFixed(3)} %`;
+}

@@ -10,6 +10,7 @@ const benches: Bench[] = [
   { name: 'parsers', load: async () => (await import('./parsers.bench')).benchParsers },
   { name: 'gguf', load: async () => (await import('./gguf.bench')).benchGguf },
   { name: 'ssh', load: async () => (await import('./ssh.bench')).benchSsh },
+  { name: 'ssh run', load: async () => (await import('./ssh-run.bench')).benchSshRun },
 ];
 
 const only = process.argv.slice(2);
