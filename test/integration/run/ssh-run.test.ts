@@ -109,4 +109,25 @@ describe('runs on an SSH target', () => {
     child.kill('SIGKILL');
     await waitFor(async () => (await processesMatching(dir)).length === 0 && !existsSync(dir), 'watchdog cleanup', 20_000);
   });
+
+  it('"keep running": the engine outlives a killed app, as asked', async () => {
+    const child = startCli(
+      ['profile', `${user}@${sshd.host}:${sshd.port}`, '--identity', sshd.clientKey.privatePath, '--known-hosts', knownHosts, '--demo', '--tokens', '100000', '--tps', '50', '--weights-mb', '4', '--keep-running'],
+      { KVSCOPE_WATCHDOG_S: '2' },
+    );
+    let stderr = '';
+    child.stderr!.on('data', (d) => (stderr += d));
+    const dir = await waitFor(() => /run directory (\S+)/.exec(stderr)?.[1], 'run directory', 30_000);
+    const engine = await waitFor(async () => (await processesMatching(`${dir}/demo-engine.cjs`))[0], 'engine running', 15_000);
+    const before = (await processesMatching(`${dir}/demo-engine.cjs`)).map((p) => p.pid);
+    child.kill('SIGKILL');
+    // Three times the watchdog's 2 s: a run without "keep running" would be gone by now.
+    await new Promise((r) => setTimeout(r, 6000));
+    try {
+      expect((await processesMatching(`${dir}/demo-engine.cjs`)).map((p) => p.pid)).toEqual(before);
+    } finally {
+      process.kill(-engine.pid, 'SIGKILL');
+      await waitFor(async () => (await processesMatching(dir)).length === 0, 'cleanup', 10_000);
+    }
+  });
 });
