@@ -116,21 +116,6 @@ describe('llama-bench: output written from tools/llama-bench (printers and READM
 });
 
 describe('llama-bench: robustness', () => {
-  it('never throws and every output has a kind and a line, for any text', () => {
-    fc.assert(
-      fc.property(fc.array(fc.string({ unit: 'binary', maxLength: 200 }), { maxLength: 20 }), (lines) => {
-        const p = createLlamaBenchParser();
-        const out = [...lines.flatMap((l) => p.push(l)), ...p.end()];
-        for (const r of out) {
-          expect(typeof r.kind).toBe('string');
-          expect(r.line).toBeGreaterThanOrEqual(1);
-          expect(r.line).toBeLessThanOrEqual(lines.length);
-        }
-      }),
-      { numRuns: 300 },
-    );
-  });
-
   it('never throws on table/CSV/JSON-shaped noise', () => {
     const piece = fc.constantFrom('|', ' t/s ', ' model ', ' test ', '---', ':', '1.5 ± 0.2', 'pp512', '"', ',', 'avg_ts', 'build_commit', '[', ']', '{', '}', '"avg_ts": 1', 'build: ab (1)', '\\', 'MiB', ' B');
     fc.assert(

@@ -216,21 +216,6 @@ describe('perf stat: output written from perf-stat(1) and the printers in tools/
 });
 
 describe('perf stat: robustness', () => {
-  it('never throws and every output has a kind and a line, for any text', () => {
-    fc.assert(
-      fc.property(fc.array(fc.string({ unit: 'binary', maxLength: 200 }), { maxLength: 20 }), (lines) => {
-        const p = createPerfStatParser();
-        const out = [...lines.flatMap((l) => p.push(l)), ...p.end()];
-        for (const r of out) {
-          expect(typeof r.kind).toBe('string');
-          expect(r.line).toBeGreaterThanOrEqual(1);
-          expect(r.line).toBeLessThanOrEqual(lines.length);
-        }
-      }),
-      { numRuns: 300 },
-    );
-  });
-
   it('never throws on perf-shaped noise', () => {
     const piece = fc.constantFrom('<not counted>', '<not supported>', ',', ';', ' ', '1,234', '1.5', 'msec', 'cycles', '#', '(', '50.00%', ')', '+-', 'seconds time elapsed', 'summary', 'CPU0', 'S0-D0-C0');
     fc.assert(
