@@ -2,7 +2,7 @@
 // on purpose (the binary cannot run in CI): every decision worth testing lives in
 // window-options.ts, ipc-guard.ts, ../node/api/api-dispatch.ts and ../node/web/static-files.ts,
 // which run under plain Node.
-import { app, BrowserWindow, ipcMain, protocol, session, type WebContents } from 'electron';
+import { app, BrowserWindow, ipcMain, protocol, safeStorage, session, type WebContents } from 'electron';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { ApiCallResult } from '../../shared/api/bridge-protocol';
@@ -10,8 +10,10 @@ import { apiMethodNames, ipcChannel } from '../../shared/api/contract';
 import { callHandler } from '../node/api/api-dispatch';
 import type { AppServices } from '../node/api/app-services';
 import { createAppServices } from '../node/api/create-app-services';
+import { EncryptedFileSecretStore } from '../node/targets/secret-store';
 import { resolveStaticFile } from '../node/web/static-files';
 import { guardIpcCall, type IpcGuardPolicy, type IpcSenderFacts } from './ipc-guard';
+import { safeStorageCipher } from './safe-storage-cipher';
 import {
   APP_ENTRY_URL,
   APP_HOST,
@@ -131,7 +133,10 @@ if (!app.requestSingleInstanceLock()) {
   void app.whenReady().then(() => {
     hardenSession();
     serveRenderer();
-    services = createAppServices({ shell: 'electron', version: app.getVersion() });
+    // Remembered SSH passwords are encrypted by the OS keychain (never stored when Linux has only
+    // safeStorage's plain-text fallback: secret-store.ts); safeStorage is usable only after 'ready'.
+    const secretStore = new EncryptedFileSecretStore(safeStorageCipher(safeStorage));
+    services = createAppServices({ shell: 'electron', version: app.getVersion(), secretStore });
     registerIpc(services);
     createWindow();
     app.on('activate', () => {

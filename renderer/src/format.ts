@@ -112,3 +112,26 @@ export function niceByteTicks(maxBytes: number, targetCount = 5): { ticks: numbe
   if (ticks[ticks.length - 1] < maxBytes) ticks.push(ticks[ticks.length - 1] + step);
   return { ticks, top: ticks[ticks.length - 1] };
 }
+
+/** CPU clocks as sysfs gives them (kHz): "1.80 GHz", "600 MHz". */
+export function formatKHz(kHz: number | null | undefined): string {
+  if (!isNumber(kHz)) return MISSING;
+  return kHz >= 1_000_000 ? `${(kHz / 1_000_000).toFixed(2)} GHz` : `${Math.round(kHz / 1000)} MHz`;
+}
+
+/** devfreq clocks (Hz): "1.30 GHz", "624 MHz". */
+export function formatHz(hz: number | null | undefined): string {
+  return isNumber(hz) ? formatKHz(hz / 1000) : MISSING;
+}
+
+export function formatTempC(tempC: number | null | undefined): string {
+  return isNumber(tempC) ? `${tempC.toFixed(1)} °C` : MISSING;
+}
+
+/** "3 d 4 h", "5.2 h", "12 min". */
+export function formatUptime(sec: number | null | undefined): string {
+  if (!isNumber(sec)) return MISSING;
+  if (sec >= 86_400) return `${Math.floor(sec / 86_400)} d ${Math.floor((sec % 86_400) / 3600)} h`;
+  if (sec >= 3600) return `${(sec / 3600).toFixed(1)} h`;
+  return `${Math.max(1, Math.round(sec / 60))} min`;
+}

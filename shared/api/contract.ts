@@ -2,7 +2,18 @@
 // handlers in electron/ are all generated from these two tables, so a new method is one edit
 // here plus its handler. Inputs are validated with these schemas on the main side.
 import { z } from 'zod';
+import { HealthFindingSchema, ProbeResultSchema } from '../probe/probe-schema';
 import {
+  CredentialPromptSchema,
+  HostKeyPromptSchema,
+  PendingPromptSchema,
+  PromptClosedSchema,
+  PromptIdSchema,
+  SavedSshTargetSpecSchema,
+  SecretStorageStatusSchema,
+  SshConfigHostSchema,
+  TargetIdSchema,
+  TargetLabelSchema,
   KvComputeInputSchema,
   KvComputeResultSchema,
   RunAnalysisSchema,
@@ -15,14 +26,88 @@ import {
 
 const runIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
 
+/**
+ * A connection prompt (host key, password, passphrase) not answered within this is cancelled:
+ * long enough to walk to the board and read its fingerprint, short enough that a forgotten
+ * dialog does not hold a connection (and a run start) open for ever.
+ */
+export const PROMPT_TIMEOUT_MS = 3 * 60_000;
+
+/**
+ * Methods that may wait for a person (they connect to a target, which can ask for a host key,
+ * a password or a passphrase, each up to PROMPT_TIMEOUT_MS): transports must not time them
+ * out like quick calls.
+ */
+export const PROMPTING_METHODS: ReadonlySet<string> = new Set(['startRun', 'probeTarget']);
+
 export const apiMethods = {
   appInfo: {
     input: z.object({}).strict(),
     output: z.object({ version: z.string(), shell: z.enum(['electron', 'web']), platform: z.string() }),
   },
+  /** This computer first, then the saved boards. */
   listTargets: {
     input: z.object({}).strict(),
     output: z.array(TargetInfoSchema),
+  },
+  /** Add (no id) or replace (id) a saved SSH target. Never holds a secret: the schema is strict. */
+  saveTarget: {
+    input: z.object({ id: TargetIdSchema.optional(), label: TargetLabelSchema, spec: SavedSshTargetSpecSchema }).strict(),
+    output: TargetInfoSchema,
+  },
+  /** Remove a saved target and every credential remembered for it. */
+  removeTarget: {
+    input: z.object({ id: TargetIdSchema }).strict(),
+    output: z.object({ ok: z.boolean() }),
+  },
+  /** The concrete Host entries of ~/.ssh/config ($KVSCOPE_SSH_CONFIG), resolved, for the user to pick and save. */
+  importSshConfig: {
+    input: z.object({}).strict(),
+    output: z.object({ path: z.string(), found: z.boolean(), hosts: z.array(SshConfigHostSchema) }),
+  },
+  /** Connect (host key and credential prompts arrive as events), read the board's facts, judge them. */
+  probeTarget: {
+    input: z.object({ targetId: z.union([z.literal('local'), TargetIdSchema]) }).strict(),
+    output: z.object({
+      targetId: z.string(),
+      label: z.string(),
+      /** Epoch ms on this computer. */
+      probedAt: z.number(),
+      probe: ProbeResultSchema,
+      findings: z.array(HealthFindingSchema),
+    }),
+  },
+  answerHostKey: {
+    input: z.object({ requestId: PromptIdSchema, accept: z.boolean() }).strict(),
+    /** ok false: the prompt is no longer open (answered elsewhere, timed out, cancelled). */
+    output: z.object({ ok: z.boolean() }),
+  },
+  answerCredential: {
+    input: z
+      .object({
+        requestId: PromptIdSchema,
+        /** null = cancel. */
+        value: z.string().max(4096).nullable(),
+        /** Keep it (encrypted by the OS keychain) for this saved target; refused when storage is unavailable. */
+        remember: z.boolean().optional(),
+      })
+      .strict(),
+    output: z.object({ ok: z.boolean() }),
+  },
+  /** Prompts still waiting for an answer (a window that opens or reloads mid-connect shows them). */
+  listPrompts: {
+    input: z.object({}).strict(),
+    output: z.array(PendingPromptSchema),
+  },
+  /** Whether credentials can be remembered here, and why not. */
+  secretStorage: {
+    input: z.object({}).strict(),
+    output: SecretStorageStatusSchema,
+  },
+  /** Forget the credentials remembered for a saved target. */
+  forgetSecrets: {
+    input: z.object({ targetId: TargetIdSchema }).strict(),
+    output: z.object({ removed: z.number() }),
   },
   computeKv: {
     input: KvComputeInputSchema,
@@ -59,6 +144,12 @@ export const apiEvents = {
   runEvent: z.object({ runId: z.string(), event: RunEventSchema }),
   runAnalysis: z.object({ runId: z.string(), analysis: RunAnalysisSchema }),
   runOutput: z.object({ runId: z.string(), stream: z.enum(['stdout', 'stderr']), text: z.string() }),
+  /** An unknown host key: answer with answerHostKey. A CHANGED key never prompts (it is an error). */
+  hostKeyPrompt: HostKeyPromptSchema,
+  /** A password or passphrase is needed: answer with answerCredential. */
+  credentialPrompt: CredentialPromptSchema,
+  /** A prompt was answered (here or in another window), timed out or was cancelled: close its dialog. */
+  promptClosed: PromptClosedSchema,
 } as const;
 
 export type ApiMethods = typeof apiMethods;

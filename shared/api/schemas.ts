@@ -47,8 +47,102 @@ export const TargetInfoSchema = z.object({
   id: z.string(),
   label: z.string(),
   spec: TargetSpecSchema,
+  /** Saved boards only: how many remembered credentials (passwords, passphrases) the app holds for it. */
+  rememberedSecrets: z.number().int().min(0).optional(),
 });
 export type TargetInfo = z.infer<typeof TargetInfoSchema>;
+
+// ---- saved targets, prompts, secrets (the app's side of SSH: electron/node/targets/) ----------
+
+/** Ids of saved targets: safe in a file, a data-testid and a secret key. "local" is This computer. */
+export const TargetIdSchema = z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'target id: lower-case letters, digits and -');
+
+/**
+ * An SSH target as the app saves it: SshTargetSpecSchema without what only the CLI may use
+ * (passwordEnv reads the app's own environment; acceptNewHostKey skips the fingerprint dialog),
+ * and strict, so a `password` or any other unknown field is refused rather than silently dropped.
+ */
+export const SavedSshTargetSpecSchema = SshTargetSpecSchema.omit({ passwordEnv: true, acceptNewHostKey: true }).strict();
+export type SavedSshTargetSpec = z.infer<typeof SavedSshTargetSpecSchema>;
+
+export const TargetLabelSchema = z.string().trim().min(1, 'a name is required').max(100);
+
+/** One concrete Host of ~/.ssh/config, resolved the way ssh(1) would, ready to be saved. */
+export const SshConfigHostSchema = z.object({
+  alias: z.string(),
+  hostName: z.string(),
+  user: z.string().optional(),
+  port: z.number().optional(),
+  proxyJump: z.array(z.string()),
+  /** Every IdentityFile, expanded; the first is what a saved target uses. */
+  identityFiles: z.array(z.string()),
+  knownHostsFile: z.string().optional(),
+  /** Directives KVScope ignores for this host (ProxyCommand…). */
+  unsupported: z.array(z.string()),
+  /** What saveTarget would store, or null when the entry cannot be a target (then `problem` says why). */
+  spec: SavedSshTargetSpecSchema.nullable(),
+  problem: z.string().optional(),
+  /** A saved target with this alias already exists. */
+  savedTargetId: z.string().optional(),
+});
+export type SshConfigHost = z.infer<typeof SshConfigHostSchema>;
+
+/** Can the app remember a password, and if not, why (shown next to the "remember" checkbox). */
+export const SecretStorageStatusSchema = z.object({
+  available: z.boolean(),
+  /** keychain, dpapi, gnome_libsecret, kwallet…, basic_text, none */
+  backend: z.string(),
+  reason: z.string().nullable(),
+});
+export type SecretStorageStatus = z.infer<typeof SecretStorageStatusSchema>;
+
+export const PromptIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
+
+/** An unknown host key: the user compares the fingerprint with the board's before accepting. */
+export const HostKeyPromptSchema = z.object({
+  requestId: PromptIdSchema,
+  /** The target being connected (its saved name, or user@host:port). */
+  targetLabel: z.string(),
+  /** The hop whose key this is (a jump host's, or the board's). */
+  host: z.string(),
+  port: z.number(),
+  /** As in the key blob: ssh-ed25519, ecdsa-sha2-nistp256, ssh-rsa… */
+  keyType: z.string(),
+  /** SHA256:… as `ssh-keygen -lf` prints it. */
+  fingerprint: z.string(),
+  /** Where an accepted key is stored (the app's own known_hosts). */
+  knownHostsPath: z.string(),
+  /** Epoch ms after which the prompt is cancelled. */
+  expiresAt: z.number(),
+});
+export type HostKeyPrompt = z.infer<typeof HostKeyPromptSchema>;
+
+export const CredentialPromptSchema = z.object({
+  requestId: PromptIdSchema,
+  kind: z.enum(['password', 'passphrase']),
+  targetLabel: z.string(),
+  /** password: user@host[:port] of the hop that asks. */
+  account: z.string().optional(),
+  /** passphrase: the encrypted identity file. */
+  keyFile: z.string().optional(),
+  /** Whether "remember" is possible here, and why not (SecretStorageStatus.reason). */
+  canRemember: z.boolean(),
+  rememberNote: z.string().nullable(),
+  expiresAt: z.number(),
+});
+export type CredentialPrompt = z.infer<typeof CredentialPromptSchema>;
+
+export const PendingPromptSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('hostKey'), prompt: HostKeyPromptSchema }),
+  z.object({ kind: z.literal('credential'), prompt: CredentialPromptSchema }),
+]);
+export type PendingPrompt = z.infer<typeof PendingPromptSchema>;
+
+export const PromptClosedSchema = z.object({
+  requestId: PromptIdSchema,
+  reason: z.enum(['answered', 'timeout', 'cancelled']),
+});
+export type PromptClosed = z.infer<typeof PromptClosedSchema>;
 
 /** Options of the synthetic reference workload (DESIGN.md, `kvscope demo-engine`). */
 export const DemoOptionsSchema = z.object({

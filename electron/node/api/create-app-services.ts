@@ -1,27 +1,48 @@
 // Builds the AppServices: the handlers of every API method over the Node services. The same
 // object serves the Electron window (IPC), browser mode (WebSocket bridge) and tests.
 import { EventEmitter } from 'node:events';
-import type { ApiEventName, ApiHandlers, EventPayload, EventSink } from '../../../shared/api/contract';
+import { PROMPT_TIMEOUT_MS, type ApiEventName, type ApiHandlers, type EventPayload, type EventSink } from '../../../shared/api/contract';
+import type { TargetInfo } from '../../../shared/api/schemas';
 import { computeKv } from '../../../shared/kv/kv-theory';
+import { healthFindings } from '../../../shared/probe/health';
 import type { AppServices, AppServicesOptions } from './app-services';
+import { probeTarget } from '../probe/probe';
 import { RunService, type TargetFactory } from '../run/run-service';
-import { LocalTarget } from '../target/local-target';
+import { AppConnector } from '../targets/app-connector';
+import { PromptBroker } from '../targets/prompt-broker';
+import { noSecretStore, secretKeys, type SecretStore } from '../targets/secret-store';
+import { importSshConfig } from '../targets/ssh-config-import';
+import { TargetStore, type SavedTarget } from '../targets/target-store';
+import { redact } from '../util/redact';
 
 export interface CreateAppServicesOptions extends AppServicesOptions {
-  /** How a run reaches its target; default: this computer only (SSH comes through options). */
+  /** How a run reaches its target; default: the app's connector (SSH with prompts as events). */
   targetFactory?: TargetFactory;
+  /** Where remembered credentials go. Default: none (browser mode); Electron passes its safeStorage store. */
+  secretStore?: SecretStore;
+  /** Saved targets; default: targets.json in the app data dir. */
+  targetStore?: TargetStore;
+  /** Environment for paths (KVSCOPE_HOME, KVSCOPE_SSH_CONFIG) and ssh (SSH_AUTH_SOCK). */
+  env?: NodeJS.ProcessEnv;
+  promptTimeoutMs?: number;
+  /** Connection progress lines (redacted); default: on stderr only with KVSCOPE_DEBUG. */
+  log?: (line: string) => void;
 }
 
-const localOnly: TargetFactory = async (spec) => {
-  if (spec.kind === 'local') return new LocalTarget();
-  throw new Error('SSH targets are not available in this window yet');
-};
+const LOCAL_TARGET: TargetInfo = { id: 'local', label: 'This computer', spec: { kind: 'local' } };
 
 export function createAppServices(options: CreateAppServicesOptions): AppServices {
   const bus = new EventEmitter();
   bus.setMaxListeners(100);
   const emit: EventSink = (event, payload) => void bus.emit('event', event, payload);
-  const runs = new RunService(emit, options.targetFactory ?? localOnly);
+  const env = options.env ?? process.env;
+  const log = options.log ?? (env.KVSCOPE_DEBUG ? (line: string) => process.stderr.write(`kvscope: ${redact(line)}\n`) : undefined);
+  const promptTimeoutMs = options.promptTimeoutMs ?? PROMPT_TIMEOUT_MS;
+  const targets = options.targetStore ?? new TargetStore({ env });
+  const secrets = options.secretStore ?? noSecretStore();
+  const prompts = new PromptBroker(emit, { timeoutMs: promptTimeoutMs });
+  const connector = new AppConnector({ prompts, secrets, targets, env, log, promptTimeoutMs });
+  const runs = new RunService(emit, options.targetFactory ?? connector.factory);
 
   const requireRun = (runId: string) => {
     const run = runs.get(runId);
@@ -29,9 +50,53 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
     return run;
   };
 
+  const info = async (t: SavedTarget): Promise<TargetInfo> => {
+    const rememberedSecrets = await secrets.countPrefix(secretKeys.targetPrefix(t.id)).catch(() => 0);
+    return { id: t.id, label: t.label, spec: t.spec, ...(rememberedSecrets > 0 ? { rememberedSecrets } : {}) };
+  };
+
+  const requireTarget = async (id: string): Promise<TargetInfo> => {
+    if (id === 'local') return LOCAL_TARGET;
+    const saved = await targets.get(id);
+    if (!saved) throw new Error(`no saved target "${id}" (it may have been removed in another window)`);
+    return info(saved);
+  };
+
   const handlers: ApiHandlers = {
     appInfo: async () => ({ version: options.version ?? '0.1.0', shell: options.shell, platform: process.platform }),
-    listTargets: async () => [{ id: 'local', label: 'This computer', spec: { kind: 'local' } }],
+    listTargets: async () => {
+      let saved: SavedTarget[] = [];
+      try {
+        saved = await targets.list();
+      } catch (error) {
+        // This computer stays usable when the file is damaged; saveTarget reports the problem.
+        process.stderr.write(`kvscope: ${(error as Error).message}\n`);
+      }
+      return [LOCAL_TARGET, ...(await Promise.all(saved.map(info)))];
+    },
+    saveTarget: async (input) => info(await targets.save(input)),
+    removeTarget: async ({ id }) => {
+      const ok = await targets.remove(id);
+      await secrets.deletePrefix(secretKeys.targetPrefix(id)).catch(() => 0);
+      return { ok };
+    },
+    importSshConfig: async () => importSshConfig(targets, { env, homeDir: env.HOME || undefined }),
+    probeTarget: async ({ targetId }) => {
+      const target = await requireTarget(targetId);
+      const connected = await connector.connect(target.spec, { targetId: target.id === 'local' ? undefined : target.id, label: target.label });
+      try {
+        const probe = await probeTarget(connected);
+        // A probe in the app precedes a benchmark: clocks and background load are judged as such.
+        return { targetId: target.id, label: target.label, probedAt: Date.now(), probe, findings: healthFindings(probe, { benchmarking: true }) };
+      } finally {
+        await connected.close().catch(() => undefined);
+      }
+    },
+    answerHostKey: async ({ requestId, accept }) => ({ ok: prompts.answerHostKey(requestId, accept) }),
+    answerCredential: async ({ requestId, value, remember }) => ({ ok: prompts.answerCredential(requestId, value, remember === true) }),
+    listPrompts: async () => prompts.list(),
+    secretStorage: async () => secrets.status(),
+    forgetSecrets: async ({ targetId }) => ({ removed: await secrets.deletePrefix(secretKeys.targetPrefix(targetId)) }),
     computeKv: async (input) => computeKv(input),
     startRun: async (request) => {
       const run = await runs.start(request);
@@ -57,6 +122,9 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
       bus.on('event', listener);
       return () => void bus.off('event', listener);
     },
-    dispose: () => runs.dispose(),
+    dispose: async () => {
+      prompts.cancelAll();
+      await runs.dispose();
+    },
   };
 }

@@ -7,6 +7,7 @@
 import {
   apiEventNames,
   apiMethodNames,
+  PROMPTING_METHODS,
   type ApiEventName,
   type EventPayload,
   type KvScopeApi,
@@ -35,6 +36,11 @@ export interface WsApiOptions {
   maxBackoffMs?: number;
   /** A call that gets no answer within this is rejected (the run keeps going on the server). */
   requestTimeoutMs?: number;
+  /**
+   * The same for calls that may wait for a person (PROMPTING_METHODS: a connection can ask for a
+   * host key, then a jump host's, then a password, each for up to PROMPT_TIMEOUT_MS).
+   */
+  promptingRequestTimeoutMs?: number;
   random?: () => number;
 }
 
@@ -47,7 +53,7 @@ export interface WsApiClient {
 }
 
 const OPEN = 1;
-const DEFAULTS = { minBackoffMs: 250, maxBackoffMs: 5000, requestTimeoutMs: 60_000 };
+const DEFAULTS = { minBackoffMs: 250, maxBackoffMs: 5000, requestTimeoutMs: 60_000, promptingRequestTimeoutMs: 15 * 60_000 };
 
 interface Pending {
   method: string;
@@ -63,6 +69,7 @@ export function createWsApiClient(options: WsApiOptions): WsApiClient {
   const minBackoffMs = options.minBackoffMs ?? DEFAULTS.minBackoffMs;
   const maxBackoffMs = options.maxBackoffMs ?? DEFAULTS.maxBackoffMs;
   const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs;
+  const promptingRequestTimeoutMs = Math.max(requestTimeoutMs, options.promptingRequestTimeoutMs ?? DEFAULTS.promptingRequestTimeoutMs);
   const random = options.random ?? Math.random;
 
   let socket: SocketLike | null = null;
@@ -175,11 +182,12 @@ export function createWsApiClient(options: WsApiOptions): WsApiClient {
     new Promise((resolve, reject) => {
       if (state === 'closed') return reject(new Error('KVScope connection is closed'));
       const id = nextId++;
+      const timeoutMs = PROMPTING_METHODS.has(method) ? promptingRequestTimeoutMs : requestTimeoutMs;
       const timer = setTimeout(() => {
         const entry = pending.get(id);
-        const reason = entry?.sent ? `no answer to ${method} within ${requestTimeoutMs / 1000} s` : `not connected to KVScope (${method})`;
+        const reason = entry?.sent ? `no answer to ${method} within ${timeoutMs / 1000} s` : `not connected to KVScope (${method})`;
         settle(id, { ok: false, error: reason });
-      }, requestTimeoutMs);
+      }, timeoutMs);
       pending.set(id, { method, text: JSON.stringify({ id, method, input: input ?? {} }), sent: false, resolve, reject, timer });
       flushQueue();
     });

@@ -3,7 +3,9 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { apiEventNames } from '../../../shared/api/contract';
 import { CHART_TICK_MS } from '../live/live-config';
+import { createBoardsSlice } from './boards-slice';
 import { createLiveRunSlice } from './live-run-slice';
+import { createPromptsSlice } from './prompts-slice';
 import { createAppSlice, createRunFormSlice, createTargetsSlice } from './slices';
 import type { AppState, StoreDeps } from './types';
 
@@ -16,12 +18,20 @@ export function createAppStore(deps: StoreDeps): AppStore {
     ...createTargetsSlice(set, get, deps),
     ...createRunFormSlice(set, get, deps),
     ...createLiveRunSlice(set, get, deps),
+    ...createBoardsSlice(set, get, deps),
+    ...createPromptsSlice(set, get, deps),
   }));
 }
 
 /** Routes every API event to the store; returns an unsubscribe for all of them. */
 export function connectApiEvents(store: AppStore, api: StoreDeps['api']): () => void {
-  const offs = apiEventNames.map((event) => api.on(event, (payload) => store.getState().handleApiEvent(event, payload)));
+  const offs = apiEventNames.map((event) =>
+    api.on(event, (payload) => {
+      const state = store.getState();
+      if (event === 'hostKeyPrompt' || event === 'credentialPrompt' || event === 'promptClosed') state.handlePromptEvent(event, payload);
+      else state.handleApiEvent(event, payload as never);
+    }),
+  );
   return () => offs.forEach((off) => off());
 }
 

@@ -1,7 +1,8 @@
 // The shape of the app store: every slice's state and actions, and what slices are made from.
 // Interfaces only, so slice implementations and the store can import them without cycles.
 import type { ApiEventName, EventPayload, KvScopeApi, MethodOutput } from '../../../shared/api/contract';
-import type { RunAnalysis, RunEvent, RunState, RunStatus, TargetInfo } from '../../../shared/api/schemas';
+import type { PendingPrompt, RunAnalysis, RunEvent, RunState, RunStatus, SecretStorageStatus, SshConfigHost, TargetInfo } from '../../../shared/api/schemas';
+import type { BoardDraft, BoardErrors } from './board-form';
 import type { ConnectionState } from '../api/ws-client';
 import type { ChartSeries } from '../live/chart-series';
 import type { MemoryRing } from '../live/ring-buffer';
@@ -27,6 +28,64 @@ export interface TargetsSlice {
   selectedTargetId: string | null;
   loadTargets(): Promise<void>;
   selectTarget(id: string): void;
+}
+
+export type ProbeOutcome = MethodOutput<'probeTarget'>;
+
+export type ProbeState =
+  | { status: 'probing'; startedAt: number }
+  | { status: 'done'; result: ProbeOutcome }
+  | { status: 'error'; error: string; at: number };
+
+export interface BoardEditor {
+  mode: 'add' | 'edit';
+  /** The saved target being edited (mode edit). */
+  id: string | null;
+  draft: BoardDraft;
+  errors: BoardErrors;
+  saving: boolean;
+}
+
+export interface SshConfigImporter {
+  status: 'loading' | 'ready' | 'error';
+  path: string | null;
+  found: boolean;
+  hosts: SshConfigHost[];
+  error: string | null;
+  /** Aliases being saved right now. */
+  adding: string[];
+}
+
+/** Saved boards: add, edit, remove, import from ~/.ssh/config, test & probe. */
+export interface BoardsSlice {
+  editor: BoardEditor | null;
+  importer: SshConfigImporter | null;
+  /** Last probe per target id. */
+  probes: Record<string, ProbeState>;
+  openEditor(targetId?: string): void;
+  setBoardField<K extends keyof BoardDraft>(field: K, value: BoardDraft[K]): void;
+  saveBoard(): Promise<boolean>;
+  closeEditor(): void;
+  removeBoard(targetId: string): Promise<void>;
+  forgetSecrets(targetId: string): Promise<void>;
+  openImporter(): Promise<void>;
+  importHost(alias: string): Promise<void>;
+  closeImporter(): void;
+  probeTarget(targetId: string): Promise<void>;
+}
+
+/** Questions a connection asks (host key, password, passphrase), answered in dialogs. */
+export interface PromptsSlice {
+  /** Open prompts, oldest first; the dialog shows the first. */
+  prompts: PendingPrompt[];
+  secretStorage: SecretStorageStatus | null;
+  /** Why the last answer could not be delivered (the prompt had closed meanwhile). */
+  promptError: string | null;
+  loadPrompts(): Promise<void>;
+  loadSecretStorage(): Promise<void>;
+  handlePromptEvent(event: 'hostKeyPrompt' | 'credentialPrompt' | 'promptClosed', payload: unknown): void;
+  answerHostKey(requestId: string, accept: boolean): Promise<void>;
+  answerCredential(requestId: string, value: string | null, remember: boolean): Promise<void>;
 }
 
 export interface RunFormSlice {
@@ -73,7 +132,7 @@ export interface LiveRunSlice {
   flushChart(): void;
 }
 
-export type AppState = AppSlice & TargetsSlice & RunFormSlice & LiveRunSlice;
+export type AppState = AppSlice & TargetsSlice & RunFormSlice & LiveRunSlice & BoardsSlice & PromptsSlice;
 
 export type SetState = (partial: Partial<AppState> | ((state: AppState) => Partial<AppState>)) => void;
 export type GetState = () => AppState;

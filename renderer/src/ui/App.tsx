@@ -1,11 +1,15 @@
 import { useEffect } from 'react';
 import type { ApiConnection } from '../api';
 import { connectApiEvents, startChartTicker, type AppStore } from '../state/store';
+import { BoardEditor } from './BoardEditor';
+import { DeviceCard } from './DeviceCard';
 import { MemoryChart } from './MemoryChart';
+import { PromptDialogs } from './PromptDialogs';
 import { Readouts } from './Readouts';
 import { RunFormPanel } from './RunFormPanel';
 import { RunHeader } from './RunHeader';
 import { RunLog } from './RunLog';
+import { SshConfigImportDialog } from './SshConfigImportDialog';
 import { StoreProvider } from './store-context';
 import { TargetList } from './TargetList';
 import { TopBar } from './TopBar';
@@ -23,12 +27,15 @@ function useLiveWiring(store: AppStore, connection: ApiConnection) {
       if (next === 'open' && !wasOpen) {
         // Events sent while we were away are lost: reload what the main side knows.
         void store.getState().loadTargets();
+        void store.getState().loadPrompts();
         void store.getState().resyncRun();
       }
       wasOpen = next === 'open';
     });
     void state.loadAppInfo();
     void state.loadTargets();
+    void state.loadPrompts();
+    void state.loadSecretStorage();
     void state.resumeLatestRun();
     return () => {
       offEvents();
@@ -51,11 +58,15 @@ export function App({ store, connection }: { store: AppStore; connection: ApiCon
           </aside>
           <main className="main">
             <RunHeader />
+            <DeviceCard />
             <MemoryChart />
             <Readouts />
             <RunLog />
           </main>
         </div>
+        <BoardEditor />
+        <SshConfigImportDialog />
+        <PromptDialogs />
       </div>
     </StoreProvider>
   );

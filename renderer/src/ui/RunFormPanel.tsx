@@ -123,11 +123,17 @@ export function RunFormPanel() {
   const startRun = useAppStore((s) => s.startRun);
   const stopRun = useAppStore((s) => s.stopRun);
   const active = isActivePhase(phase);
+  const targetLabel = useAppStore((s) => s.targets.find((t) => t.id === s.selectedTargetId)?.label ?? null);
 
   return (
     <section className="panel run-form" aria-labelledby="workload-heading">
       <div className="panel-head">
         <h2 id="workload-heading">Workload</h2>
+        {targetLabel && (
+          <span className="muted small run-target" data-testid="run-target" title="Select another target in the list above">
+            on {targetLabel}
+          </span>
+        )}
       </div>
       <div className="segmented" role="radiogroup" aria-label="Workload kind">
         <button type="button" role="radio" aria-checked={engineKind === 'demo'} disabled={active} onClick={() => setFormField('engineKind', 'demo')} data-testid="engine-kind-demo">

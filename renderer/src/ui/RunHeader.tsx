@@ -35,7 +35,7 @@ export function RunHeader() {
       )}
       {run.phase === 'failed' && (
         <div className="banner banner-error" role="alert" data-testid="run-error">
-          <strong>Run failed.</strong> {run.error ?? 'No reason was given.'}
+          <strong>Run failed.</strong> <span className="multiline">{run.error ?? 'No reason was given.'}</span>
         </div>
       )}
       {run.phase !== 'failed' && run.error && (

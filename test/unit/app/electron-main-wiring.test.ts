@@ -69,6 +69,13 @@ const h = vi.hoisted(() => {
       registerSchemesAsPrivileged: (schemes: unknown[]) => recorded.privileged.push(...schemes),
       handle: (scheme: string, fn: Listener) => recorded.protocolHandlers.set(scheme, fn),
     },
+    // A Linux desktop without a keyring: safeStorage would fall back to plain text.
+    safeStorage: {
+      isEncryptionAvailable: () => true,
+      encryptString: (text: string) => Buffer.from(text),
+      decryptString: (data: Buffer) => data.toString(),
+      getSelectedStorageBackend: () => 'basic_text',
+    },
     session: {
       defaultSession: {
         setPermissionRequestHandler: (fn: Listener) => (recorded.permissionRequest = fn),
@@ -124,12 +131,19 @@ describe('the Electron main process', () => {
   });
 
   it('creates the services as the electron shell and one hardened window on the app URL', () => {
-    expect(h.createAppServices).toHaveBeenCalledWith({ shell: 'electron', version: '9.9.9' });
+    expect(h.createAppServices).toHaveBeenCalledWith({ shell: 'electron', version: '9.9.9', secretStore: expect.anything() });
     expect(h.windows).toHaveLength(1);
     const [win] = h.windows;
     expect(win.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true });
     expect(win.options.webPreferences.preload).toMatch(/preload[\\/]index\.cjs$/);
     expect(win.loadURL).toHaveBeenCalledWith('kvscope://app/index.html');
+  });
+
+  it('gives the services a secret store over safeStorage that refuses the plain-text backend', () => {
+    const { secretStore } = (h.createAppServices.mock.calls[0] as unknown as [{ secretStore: { status(): { available: boolean; backend: string; reason: string | null } } }])[0];
+    const status = secretStore.status();
+    expect(status).toMatchObject({ available: false, backend: 'basic_text' });
+    expect(status.reason).toMatch(/plain text/);
   });
 
   it('registers one IPC handler per method of the contract', () => {

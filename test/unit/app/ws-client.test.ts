@@ -162,4 +162,15 @@ describe('reconnection', () => {
     answer = true;
     c.close();
   });
+
+  it('gives calls that may wait for a person (a host key or password dialog) their own, longer timeout', async () => {
+    answer = false;
+    const c = createWsApiClient({ url: `ws://127.0.0.1:${port}/`, createSocket: nodeSocket, requestTimeoutMs: 50, promptingRequestTimeoutMs: 400 });
+    const quick = c.api.listTargets({}).catch((e: Error) => e.message);
+    const probe = c.api.probeTarget({ targetId: 'local' }).catch((e: Error) => e.message);
+    expect(await quick).toBe('no answer to listTargets within 0.05 s');
+    expect(await probe).toBe('no answer to probeTarget within 0.4 s');
+    answer = true;
+    c.close();
+  });
 });

@@ -1,0 +1,108 @@
+// The "add / edit a board" form as the user types it (strings) and its translation into the
+// saveTarget input. Checked with the contract's own SavedSshTargetSpecSchema, so the form refuses
+// what the main side would refuse and each message lands next to its field. Paths may start
+// with ~/: the main side expands them (the renderer has no home directory).
+import type { MethodInput } from '../../../shared/api/contract';
+import { SavedSshTargetSpecSchema, TargetLabelSchema, type SavedSshTargetSpec, type TargetInfo } from '../../../shared/api/schemas';
+
+type MethodInputSaveTarget = MethodInput<'saveTarget'>;
+
+export interface BoardDraft {
+  label: string;
+  host: string;
+  port: string;
+  user: string;
+  identityFile: string;
+  /** Jump hosts, outermost first: one per line or comma-separated, user@host[:port]. */
+  jump: string;
+  knownHostsFile: string;
+  /** Kept from an imported ~/.ssh/config entry (not editable here). */
+  alias: string;
+  keepaliveSec: string;
+}
+
+export type BoardField = keyof BoardDraft | 'general';
+export type BoardErrors = Partial<Record<BoardField, string>>;
+
+export const EMPTY_BOARD: BoardDraft = { label: '', host: '', port: '22', user: '', identityFile: '', jump: '', knownHostsFile: '', alias: '', keepaliveSec: '' };
+
+export function draftFromTarget(target: TargetInfo): BoardDraft {
+  if (target.spec.kind !== 'ssh') return { ...EMPTY_BOARD, label: target.label };
+  const s = target.spec;
+  return {
+    label: target.label,
+    host: s.host,
+    port: String(s.port ?? 22),
+    user: s.user ?? '',
+    identityFile: s.identityFile ?? '',
+    jump: (s.jump ?? []).join('\n'),
+    knownHostsFile: s.knownHostsFile ?? '',
+    alias: s.alias ?? '',
+    keepaliveSec: s.keepaliveSec !== undefined ? String(s.keepaliveSec) : '',
+  };
+}
+
+const FIELD_OF_PATH: Record<string, BoardField> = {
+  host: 'host',
+  port: 'port',
+  user: 'user',
+  identityFile: 'identityFile',
+  knownHostsFile: 'knownHostsFile',
+  jump: 'jump',
+  alias: 'alias',
+  keepaliveSec: 'keepaliveSec',
+};
+
+const PATH_LIKE = /^(\/|~\/|~$)/;
+
+export type BuiltBoard = { ok: true; input: MethodInputSaveTarget } | { ok: false; errors: BoardErrors };
+
+export function buildBoard(draft: BoardDraft, id: string | null): BuiltBoard {
+  const errors: BoardErrors = {};
+  const label = draft.label.trim() || draft.host.trim();
+  const labelCheck = TargetLabelSchema.safeParse(label);
+  if (!labelCheck.success) errors.label = labelCheck.error.issues[0]?.message ?? 'invalid';
+
+  let port: number | undefined;
+  const portText = draft.port.trim();
+  if (portText !== '') {
+    if (!/^\d+$/.test(portText) || Number(portText) < 1 || Number(portText) > 65535) errors.port = '1–65535';
+    else port = Number(portText);
+  }
+  let keepaliveSec: number | undefined;
+  if (draft.keepaliveSec.trim() !== '') {
+    if (!/^\d+$/.test(draft.keepaliveSec.trim())) errors.keepaliveSec = 'seconds, a whole number';
+    else keepaliveSec = Number(draft.keepaliveSec.trim());
+  }
+  for (const field of ['identityFile', 'knownHostsFile'] as const) {
+    const value = draft[field].trim();
+    if (value !== '' && !PATH_LIKE.test(value)) errors[field] = 'an absolute path (/…) or one under your home (~/…)';
+  }
+  const jump = draft.jump
+    .split(/[\n,]/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (jump.some((hop) => /\s/.test(hop))) errors.jump = 'one jump host per line: user@host[:port]';
+
+  const spec: Record<string, unknown> = {
+    kind: 'ssh',
+    host: draft.host.trim(),
+    ...(port !== undefined ? { port } : {}),
+    ...(draft.user.trim() ? { user: draft.user.trim() } : {}),
+    ...(draft.alias.trim() ? { alias: draft.alias.trim() } : {}),
+    ...(draft.identityFile.trim() ? { identityFile: draft.identityFile.trim() } : {}),
+    ...(jump.length ? { jump } : {}),
+    ...(draft.knownHostsFile.trim() ? { knownHostsFile: draft.knownHostsFile.trim() } : {}),
+    ...(keepaliveSec !== undefined ? { keepaliveSec } : {}),
+  };
+  const checked = SavedSshTargetSpecSchema.safeParse(spec);
+  if (!checked.success) {
+    for (const issue of checked.error.issues) {
+      const field = FIELD_OF_PATH[String(issue.path[0])] ?? 'general';
+      const message = issue.message.replace(/^Too small: expected string to have >=1 characters?$/, 'required');
+      errors[field] ??= field === 'general' ? `${issue.path.join('.') || 'board'}: ${message}` : message;
+    }
+  }
+  if (Object.keys(errors).length > 0 || !checked.success) return { ok: false, errors };
+  return { ok: true, input: { ...(id ? { id } : {}), label, spec: checked.data as SavedSshTargetSpec } };
+}

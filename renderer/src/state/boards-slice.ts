@@ -1,0 +1,131 @@
+// Saved boards in the store: the add/edit dialog, removing, importing ~/.ssh/config entries, and
+// "Test & probe" (connect, read the board's facts and findings). Connection questions that come
+// up while probing (host key, password) arrive as events and are handled by prompts-slice.ts.
+import { buildBoard, draftFromTarget, EMPTY_BOARD } from './board-form';
+import { errorText } from './slices';
+import type { BoardsSlice, SliceCreator } from './types';
+
+export const createBoardsSlice: SliceCreator<BoardsSlice> = (set, get, { api }) => ({
+  editor: null,
+  importer: null,
+  probes: {},
+
+  openEditor(targetId) {
+    const target = targetId ? get().targets.find((t) => t.id === targetId && t.spec.kind === 'ssh') : undefined;
+    set({
+      editor: target
+        ? { mode: 'edit', id: target.id, draft: draftFromTarget(target), errors: {}, saving: false }
+        : { mode: 'add', id: null, draft: EMPTY_BOARD, errors: {}, saving: false },
+    });
+  },
+
+  setBoardField(field, value) {
+    const editor = get().editor;
+    if (!editor) return;
+    const { [field]: _cleared, general: _general, ...errors } = editor.errors;
+    set({ editor: { ...editor, draft: { ...editor.draft, [field]: value }, errors } });
+  },
+
+  async saveBoard() {
+    const editor = get().editor;
+    if (!editor || editor.saving) return false;
+    const built = buildBoard(editor.draft, editor.id);
+    if (!built.ok) {
+      set({ editor: { ...editor, errors: built.errors } });
+      return false;
+    }
+    set({ editor: { ...editor, saving: true, errors: {} } });
+    try {
+      const saved = await api.saveTarget(built.input);
+      await get().loadTargets();
+      get().selectTarget(saved.id);
+      set({ editor: null });
+      return true;
+    } catch (error) {
+      const current = get().editor;
+      if (current) set({ editor: { ...current, saving: false, errors: { general: errorText(error) } } });
+      return false;
+    }
+  },
+
+  closeEditor() {
+    set({ editor: null });
+  },
+
+  async removeBoard(targetId) {
+    const editor = get().editor;
+    try {
+      await api.removeTarget({ id: targetId });
+      const { [targetId]: _gone, ...probes } = get().probes;
+      set({ probes, editor: editor?.id === targetId ? null : editor });
+      await get().loadTargets();
+    } catch (error) {
+      if (editor) set({ editor: { ...editor, errors: { general: errorText(error) } } });
+    }
+  },
+
+  async forgetSecrets(targetId) {
+    try {
+      await api.forgetSecrets({ targetId });
+    } finally {
+      await get().loadTargets();
+    }
+  },
+
+  async openImporter() {
+    set({ importer: { status: 'loading', path: null, found: false, hosts: [], error: null, adding: [] } });
+    try {
+      const result = await api.importSshConfig({});
+      set({ importer: { status: 'ready', path: result.path, found: result.found, hosts: result.hosts, error: null, adding: [] } });
+    } catch (error) {
+      set({ importer: { status: 'error', path: null, found: false, hosts: [], error: errorText(error), adding: [] } });
+    }
+  },
+
+  async importHost(alias) {
+    const importer = get().importer;
+    const host = importer?.hosts.find((h) => h.alias === alias);
+    if (!importer || !host?.spec || host.savedTargetId || importer.adding.includes(alias)) return;
+    set({ importer: { ...importer, adding: [...importer.adding, alias] } });
+    try {
+      const saved = await api.saveTarget({ label: alias, spec: host.spec });
+      const now = get().importer;
+      if (now) {
+        set({
+          importer: {
+            ...now,
+            adding: now.adding.filter((a) => a !== alias),
+            hosts: now.hosts.map((h) => (h.alias === alias ? { ...h, savedTargetId: saved.id } : h)),
+          },
+        });
+      }
+      await get().loadTargets();
+    } catch (error) {
+      const now = get().importer;
+      if (now) {
+        set({
+          importer: {
+            ...now,
+            adding: now.adding.filter((a) => a !== alias),
+            hosts: now.hosts.map((h) => (h.alias === alias ? { ...h, problem: errorText(error) } : h)),
+          },
+        });
+      }
+    }
+  },
+
+  closeImporter() {
+    set({ importer: null });
+  },
+
+  async probeTarget(targetId) {
+    if (get().probes[targetId]?.status === 'probing') return;
+    set((s) => ({ probes: { ...s.probes, [targetId]: { status: 'probing', startedAt: Date.now() } } }));
+    try {
+      const result = await api.probeTarget({ targetId });
+      set((s) => ({ probes: { ...s.probes, [targetId]: { status: 'done', result } } }));
+    } catch (error) {
+      set((s) => ({ probes: { ...s.probes, [targetId]: { status: 'error', error: errorText(error), at: Date.now() } } }));
+    }
+  },
+});

@@ -1,0 +1,106 @@
+// Add or edit a saved board: how to reach it (host, port, user, identity file, jump hosts,
+// known-hosts file). No password field on purpose: the app asks for one when a connection needs
+// it, and remembers it only on request, in the OS keychain.
+import type { BoardDraft, BoardField } from '../state/board-form';
+import { Modal } from './Modal';
+import { useAppStore } from './store-context';
+
+type TextField = Exclude<keyof BoardDraft, 'alias'>;
+
+function Field({ field, label, hint, placeholder, multiline, wide }: { field: TextField; label: string; hint?: string; placeholder?: string; multiline?: boolean; wide?: boolean }) {
+  const value = useAppStore((s) => s.editor?.draft[field] ?? '');
+  const error = useAppStore((s) => s.editor?.errors[field as BoardField]);
+  const setBoardField = useAppStore((s) => s.setBoardField);
+  const common = {
+    value,
+    placeholder,
+    spellCheck: false,
+    'aria-invalid': Boolean(error),
+    'data-testid': `board-${field}`,
+  };
+  return (
+    <label className={`field${wide ? ' span-2' : ''}`}>
+      <span className="field-label">{label}</span>
+      {multiline ? (
+        <textarea className="mono" rows={2} {...common} onChange={(e) => setBoardField(field, e.target.value)} />
+      ) : (
+        <input type="text" autoComplete="off" {...common} onChange={(e) => setBoardField(field, e.target.value)} />
+      )}
+      {error ? (
+        <span className="field-error" data-testid={`board-error-${field}`}>
+          {error}
+        </span>
+      ) : (
+        hint && <span className="field-hint">{hint}</span>
+      )}
+    </label>
+  );
+}
+
+export function BoardEditor() {
+  const editor = useAppStore((s) => s.editor);
+  const target = useAppStore((s) => (s.editor?.id ? s.targets.find((t) => t.id === s.editor?.id) : undefined));
+  const saveBoard = useAppStore((s) => s.saveBoard);
+  const closeEditor = useAppStore((s) => s.closeEditor);
+  const removeBoard = useAppStore((s) => s.removeBoard);
+  const forgetSecrets = useAppStore((s) => s.forgetSecrets);
+  const secretStorage = useAppStore((s) => s.secretStorage);
+  if (!editor) return null;
+  const general = editor.errors.general;
+  const remembered = target?.rememberedSecrets ?? 0;
+
+  return (
+    <Modal title={editor.mode === 'add' ? 'Add a board' : `Edit ${target?.label ?? 'board'}`} onCancel={closeEditor} testId="board-editor" wide>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void saveBoard();
+        }}
+      >
+        <fieldset disabled={editor.saving}>
+          <div className="field-grid">
+            <Field field="label" label="Name" placeholder="e.g. Jetson Orin (lab)" hint="Defaults to the host" wide />
+            <Field field="host" label="Host" placeholder="192.168.1.50 or orin.local" />
+            <Field field="port" label="Port" />
+            <Field field="user" label="User" placeholder="your local user name" />
+            <Field field="keepaliveSec" label="Keepalive" placeholder="15 s default" />
+            <Field field="identityFile" label="Identity file" placeholder="~/.ssh/id_ed25519" hint="Empty: ssh-agent, then ~/.ssh/id_*" wide />
+            <Field field="jump" label="Jump hosts" placeholder="user@bastion:22 (one per line, outermost first)" multiline wide />
+            <Field field="knownHostsFile" label="Known-hosts file" placeholder="~/.ssh/known_hosts" hint="Read as well as KVScope's own store, where accepted keys are kept" wide />
+          </div>
+          {editor.draft.alias && <p className="muted small">From ~/.ssh/config Host {editor.draft.alias}: its other settings apply when connecting.</p>}
+          <p className="muted small" data-testid="board-password-note">
+            No password here: KVScope asks when the board needs one.{' '}
+            {secretStorage?.available ? 'Tick “remember” in that dialog to keep it in the OS keychain.' : (secretStorage?.reason ?? '')}
+          </p>
+          {remembered > 0 && target && (
+            <p className="small">
+              {remembered} remembered credential{remembered === 1 ? '' : 's'}.{' '}
+              <button type="button" className="link-button" onClick={() => void forgetSecrets(target.id)} data-testid="forget-secrets">
+                Forget
+              </button>
+            </p>
+          )}
+        </fieldset>
+        {general && (
+          <p className="field-error" role="alert" data-testid="board-error">
+            {general}
+          </p>
+        )}
+        <div className="modal-actions">
+          {editor.mode === 'edit' && editor.id && (
+            <button type="button" className="button-danger modal-action-left" onClick={() => void removeBoard(editor.id as string)} data-testid="board-remove">
+              Remove board
+            </button>
+          )}
+          <button type="button" className="button-secondary" onClick={closeEditor} data-testid="board-cancel">
+            Cancel
+          </button>
+          <button type="submit" className="button-primary" disabled={editor.saving} data-testid="board-save">
+            {editor.saving ? 'Saving…' : 'Save'}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

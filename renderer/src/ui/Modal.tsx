@@ -1,0 +1,44 @@
+// A modal dialog: a dimmed backdrop, a titled box, Escape = cancel, focus moved into the box on
+// open and given back on close. Plain elements (role="dialog"), no portal: the app has one root.
+import { useEffect, useRef, type ReactNode } from 'react';
+
+export function Modal({ title, onCancel, children, testId, wide, tone }: { title: ReactNode; onCancel: () => void; children: ReactNode; testId: string; wide?: boolean; tone?: 'warn' }) {
+  const box = useRef<HTMLDivElement>(null);
+  const cancel = useRef(onCancel);
+  cancel.current = onCancel;
+
+  useEffect(() => {
+    const previous = document.activeElement as HTMLElement | null;
+    const first = box.current?.querySelector<HTMLElement>('[data-autofocus], input:not([disabled]), button:not([disabled])');
+    first?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') {
+        e.stopPropagation();
+        cancel.current();
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      previous?.focus?.();
+    };
+  }, []);
+
+  return (
+    <div className="modal-backdrop">
+      <div
+        ref={box}
+        className={`modal${wide ? ' modal-wide' : ''}${tone === 'warn' ? ' modal-warn' : ''}`}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={`${testId}-title`}
+        data-testid={testId}
+      >
+        <h2 className="modal-title" id={`${testId}-title`}>
+          {title}
+        </h2>
+        {children}
+      </div>
+    </div>
+  );
+}
