@@ -157,8 +157,12 @@ export function analyzeRun(input: AnalyzeRunInput): RunAnalysis {
   }
 
   // Decode points, in token order.
+  // Decode ends with the last token: samples after it see the engine print its timings, free
+  // and exit (RSS falls while the token count stands still), which would bend the fit and
+  // read as a window that stopped growing.
+  const lastTok = events.length ? events[events.length - 1].tMs : null;
   const decode = mem
-    .filter((p) => p.tokens !== null && p.tokens >= 1 && (firstTok === null || p.tMs >= firstTok))
+    .filter((p) => p.tokens !== null && p.tokens >= 1 && (firstTok === null || p.tMs >= firstTok) && (lastTok === null || p.tMs <= lastTok))
     .sort((a, b) => (a.tokens as number) - (b.tokens as number) || a.tMs - b.tMs);
   const dTokens = decode.map((p) => p.tokens as number);
   const dMem = decode.map((p) => p.mem);
