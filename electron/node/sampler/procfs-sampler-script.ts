@@ -92,9 +92,24 @@ for p in /sys/devices/system/cpu/cpufreq/policy*; do
 "; pnames="$pnames\${p##*/},"
 done
 echo "H v=1 pid=$P pagesize=$PS clk=$CLK zones=$ztypes policies=$pnames"
+# bash ticker: aims at absolute deadlines (EPOCHREALTIME, bash 5+) so ticks do not drift by
+# the work done per tick; sleeps with read -t on a pipe that never has data (no fork);
+# printf -v is a builtin. Falls behind by more than a tick: start afresh, never burst.
+TICK_BASH='exec 3<> <(:)
+iv=$1; case $iv in *.*) int=\${iv%.*}; frac=\${iv#*.};; *) int=$iv; frac=0;; esac
+frac=\${frac}000000; us=$(( 10#\${int:-0} * 1000000 + 10#\${frac:0:6} ))
+if [ -z "$EPOCHREALTIME" ]; then while :; do echo || exit 0; read -r -t "$iv" -u 3; done; fi
+next=\${EPOCHREALTIME/./}
+while :; do
+  echo || exit 0
+  next=$((next + us)); now=\${EPOCHREALTIME/./}; d=$((next - now))
+  if [ $d -le 0 ]; then [ $d -lt -$us ] && next=$now; continue; fi
+  printf -v t "%d.%06d" $((d / 1000000)) $((d % 1000000))
+  read -r -t "$t" -u 3
+done'
 tick() {
   if command -v bash >/dev/null 2>&1; then
-    exec bash -c 'exec 3<> <(:); while :; do echo || exit 0; read -r -t "$1" -u 3; done' kvscope-tick "$I"
+    exec bash -c "$TICK_BASH" kvscope-tick "$I"
   fi
   while :; do echo || exit 0; sleep "$I"; done
 }

@@ -42,7 +42,7 @@ const procfs = (samples: Sample[]) => samples.filter((s) => s.source === 'procfs
 describe('runs on an SSH target', () => {
   it('survive two cut connections with every sample kept (lostSamples 0, no gap over two intervals)', async () => {
     const service = new RunService(() => {}, (spec) => createTarget(spec));
-    const run = await service.start(demoRequest({ tokens: 1200, tps: 100 }, 100));
+    const run = await service.start(demoRequest({ tokens: 1200, tps: 100 }, 200));
     // Cut the TCP connection twice while the engine runs (the kernel answers ECONNABORTED).
     for (const atTokens of [300, 700]) {
       await waitFor(() => run.tokens >= atTokens, `${atTokens} tokens`, 30_000);
@@ -58,9 +58,11 @@ describe('runs on an SSH target', () => {
     expect(run.lostSamples).toBe(0);
     expect(run.tokens).toBe(1200);
     const t = procfs(run.samples).map((s) => s.tMs);
-    // 100 ms ticks on the target's clock: the spool kept every one of them through both cuts.
+    // 200 ms ticks on the target's clock: the spool kept every one of them through both cuts
+    // (a gap over two intervals would be a lost tick).
     const gaps = t.slice(1).map((v, i) => v - t[i]);
-    expect(Math.max(...gaps)).toBeLessThanOrEqual(200);
+    expect(Math.max(...gaps)).toBeLessThanOrEqual(400);
+    expect(t.length).toBeGreaterThanOrEqual(50);
     // Order and uniqueness: resuming at the byte offset repeated nothing.
     expect(new Set(t).size).toBe(t.length);
     expect(t).toEqual([...t].sort((a, b) => a - b));
