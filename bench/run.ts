@@ -11,6 +11,8 @@ const benches: Bench[] = [
   { name: 'gguf', load: async () => (await import('./gguf.bench')).benchGguf },
   { name: 'ssh', load: async () => (await import('./ssh.bench')).benchSsh },
   { name: 'ssh run', load: async () => (await import('./ssh-run.bench')).benchSshRun },
+  { name: 'engines', load: async () => (await import('./engines.bench')).benchEngines },
+  { name: 'session', load: async () => (await import('./session.bench')).benchSession },
 ];
 
 const only = process.argv.slice(2);

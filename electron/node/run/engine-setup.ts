@@ -33,6 +33,8 @@ export interface PreparedEngine {
   theoryReservedBytes?: number | null;
   /** The context size asked for (--ctx / a sweep step), before any engine padding. */
   requestedCtx?: number | null;
+  /** The engine rounds context sizes up to a multiple of this (llama.cpp: 256). */
+  ctxPad?: number;
   /** The model as its GGUF header describes it (engine commands with --gguf). */
   model?: GgufModelSummary | null;
 }
@@ -128,15 +130,17 @@ export async function prepareEngine(target: Target, request: RunRequest, dir: st
     const c = Number(llamaFlagValue(command, ['-c', '--ctx-size']));
     if (Number.isInteger(c) && c > 0) requestedCtx = c;
   }
+  // llama.cpp reserves n_ctx rounded up to its padding.
+  const cellsFor = (n: number | null) => (n !== null && llamaLike ? Math.ceil(n / LLAMA_CPP_CTX_PAD) * LLAMA_CPP_CTX_PAD : n);
   const prepared: PreparedEngine = {
     command,
     displayCommand: command,
     theoryBytesPerToken: null,
-    ctx: requestedCtx,
+    ctx: cellsFor(requestedCtx),
     requestedCtx,
     theoryReservedBytes: null,
     model: null,
-    ...(llamaLike ? { modeHint: 'reserved' as const } : {}),
+    ...(llamaLike ? { modeHint: 'reserved' as const, ctxPad: LLAMA_CPP_CTX_PAD } : {}),
   };
   if (!engine.gguf) return prepared;
 
@@ -156,7 +160,7 @@ export async function prepareEngine(target: Target, request: RunRequest, dir: st
   if (requestedCtx === null && llamaLike && llamaFlagValue(command, ['-c', '--ctx-size']) === '0' && summary.nCtxTrain) {
     requestedCtx = summary.nCtxTrain;
     prepared.requestedCtx = requestedCtx;
-    prepared.ctx = requestedCtx;
+    prepared.ctx = cellsFor(requestedCtx);
   }
   if (requestedCtx !== null) {
     if (llamaLike) {

@@ -1,5 +1,32 @@
-import { CliError, type CliIo } from '../cli-io';
+// `kvscope compare <sessionA> <sessionB> -o <file>` (DESIGN.md): two sessions side by side —
+// KV per token, overhead, throughput, peak RSS and the change from A to B in percent ("before/after
+// q8_0", two boards). The output is Markdown or HTML (or PDF) by the file's extension.
+import { basename } from 'node:path';
+import { compareFormatFromFileName, writeComparison } from '../../session/report-files';
+import { PdfError } from '../../session/pdf';
+import { CliError, type CliIo, parseCliArgs } from '../cli-io';
+import { loadSession } from './report';
 
-export async function run(_args: string[], _io: CliIo): Promise<number> {
-  throw new CliError('not implemented yet');
+const options = {
+  output: { type: 'string', short: 'o' },
+} as const;
+
+export async function run(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCliArgs(args, options);
+  if (positionals.length !== 2) throw new CliError('expected two session files: kvscope compare <sessionA> <sessionB> -o <file.md|file.html>', 2);
+  const out = values.output;
+  if (!out) throw new CliError('-o <file.md|file.html> is required', 2);
+  const format = compareFormatFromFileName(out);
+  if (!format) throw new CliError(`-o ${out}: the comparison is written as Markdown (.md), HTML (.html) or PDF (.pdf)`, 2);
+  const [pathA, pathB] = positionals;
+  const a = loadSession(pathA);
+  const b = loadSession(pathB);
+  try {
+    await writeComparison(a, b, { a: basename(pathA), b: basename(pathB) }, format, out);
+  } catch (error) {
+    if (error instanceof PdfError) throw new CliError(error.message);
+    throw new CliError(`cannot write ${out}: ${(error as Error).message}`);
+  }
+  io.err(`kvscope compare: ${a.runs.length} run(s) against ${b.runs.length} written to ${out}\n`);
+  return 0;
 }

@@ -1,11 +1,30 @@
 // `kvscope profile <target> (--engine "<cmd>" | --demo …) …` (DESIGN.md): one run, measured,
 // summarised. Progress on stderr; with --json exactly one JSON document on stdout.
+//
+// Two variants, options added to the contract (nothing of it changed):
+// - `--sweep 512,2048,8192,…`: one run per context size (`{ctx}` in --engine, or the demo's
+//   --ctx), one after the other; the summary of the last run that completed plus `sweep`
+//   (points, measured vs theory bytes/token, overhead, mode, max context for --budget).
+// - server mode, `--server-url http://127.0.0.1:PORT/v1` (as seen from the target; PORT 0 = the
+//   port the server prints): the --engine command starts an OpenAI-compatible server, kvscope
+//   waits for it (through an SSH port forward on SSH targets), sends `--turns N` streamed
+//   requests (`--api chat|completions`, `--prompt TEXT` or `--prompt-file FILE`, `--tokens N`
+//   max tokens per turn, `--ignore-eos`), each turn sending the conversation back so the context
+//   grows, then stops the run. `throughput` is measured by the client (first turn) and
+//   `server` holds every turn: TTFT, prefill and decode tokens/s, per-token times, and the
+//   server's own `timings`.
+import { readFile } from 'node:fs/promises';
+import type { EventSink } from '../../../../shared/api/contract';
 import { RunRequestSchema, type RunRequest } from '../../../../shared/api/schemas';
 import { CliError, type CliIo, parseBytes, parseCliArgs, parseDurationMs, parseIntArg } from '../cli-io';
 import { demoCliOptions, demoOptionsFromCli } from '../../demo-engine/demo-config';
 import { RunService } from '../../run/run-service';
-import { buildProfileSummary } from '../../run/profile-summary';
+import { buildProfileSummary, sweepSummary, type ProfileSummaryOutput } from '../../run/profile-summary';
+import { parseSweepSizes, runSweep, SweepError } from '../../run/sweep';
+import { DEFAULT_SERVER_READY_TIMEOUT_MS, profileServerRun } from '../../engines/server-profile';
+import type { RunController } from '../../run/run-controller';
 import { cliTargetSupport } from '../cli-targets';
+import { openProfileOutputs, type ProfileOutputs } from '../../session/profile-outputs';
 
 const options = {
   ...demoCliOptions,
@@ -22,22 +41,51 @@ const options = {
   'token-regex': { type: 'string' },
   'keep-running': { type: 'boolean' },
   json: { type: 'boolean' },
+  'server-url': { type: 'string' },
+  api: { type: 'string' },
+  'prompt-file': { type: 'string' },
+  turns: { type: 'string' },
+  'ignore-eos': { type: 'boolean' },
+  'server-timeout': { type: 'string' },
 } as const;
 
 const MIB = 1024 * 1024;
 const fmtMiB = (b: number | null | undefined) => (b === null || b === undefined ? '–' : `${(b / MIB).toFixed(1)} MiB`);
+const fmtN = (v: number | null | undefined, digits = 1) => (v === null || v === undefined ? '–' : v.toFixed(digits));
+
+/** Server mode: what the first turn asks when no --prompt is given. */
+export const DEFAULT_SERVER_PROMPT = 'Once upon a time, in a small town at the edge of the forest,';
+/** Server mode: max tokens per turn without --tokens (long enough for a stable decode slope). */
+export const DEFAULT_SERVER_TOKENS = 128;
+/** Server mode: a regex that never matches, so the server's log lines on stdout are not counted as tokens. */
+const NO_TOKENS_REGEX = '(?!)';
 
 export async function run(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCliArgs(args, options);
   if (positionals.length !== 1) throw new CliError('expected exactly one target (local, user@host[:port], ssh://…, or a ~/.ssh/config alias)', 2);
   if (!values.demo === !values.engine) throw new CliError('give either --engine "<command on target>" or --demo', 2);
+  const serverMode = values['server-url'] !== undefined;
+  if (serverMode && values.demo) throw new CliError('--server-url needs --engine "<command that starts the server>"', 2);
+  if (serverMode && values.sweep) throw new CliError('--sweep and --server-url cannot be combined (sweep a server by running one profile per context size)', 2);
+  for (const o of ['api', 'prompt-file', 'turns', 'ignore-eos', 'server-timeout'] as const) {
+    if (values[o] !== undefined && !serverMode) throw new CliError(`--${o} applies to server mode (--server-url)`, 2);
+  }
+  if (values.prompt !== undefined && !serverMode && !values.demo) throw new CliError('--prompt applies to --demo (prompt tokens) and server mode (--server-url)', 2);
   const target = await cliTargetSupport.targetFromCli(positionals[0], values);
   const ctx = parseIntArg(values.ctx, '--ctx');
   const budgetBytes = values.budget ? parseBytes(values.budget, '--budget') : undefined;
   const intervalMs = parseIntArg(values['interval-ms'], '--interval-ms', 20) ?? 200;
   const durationMs = values.duration ? parseDurationMs(values.duration, '--duration') : undefined;
   const tokens = parseIntArg(values.tokens, '--tokens');
-  if (values.sweep) throw new CliError('--sweep is not available in this build yet');
+  let sweepSizes: number[] | null = null;
+  if (values.sweep) {
+    try {
+      sweepSizes = parseSweepSizes(values.sweep);
+    } catch (error) {
+      throw new CliError((error as Error).message, 2);
+    }
+    if (values.engine && !values.engine.includes('{ctx}')) throw new CliError('--sweep needs {ctx} in --engine (e.g. "llama-cli -m model.gguf -c {ctx} -n 64")', 2);
+  }
 
   const requestInput: unknown = {
     target,
@@ -49,11 +97,11 @@ export async function run(args: string[], io: CliIo): Promise<number> {
           gguf: values.gguf,
           kvType: values['kv-type'],
           ctx,
-          tokenRegex: values['token-regex'],
+          tokenRegex: values['token-regex'] ?? (serverMode ? NO_TOKENS_REGEX : undefined),
         },
     budgetBytes,
     intervalMs,
-    tokens: values.demo ? undefined : tokens,
+    tokens: values.demo || serverMode ? undefined : tokens,
     durationMs,
     keepRunning: values['keep-running'] ?? false,
   };
@@ -63,43 +111,153 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     throw new CliError(`${issue.path.join('.')}: ${issue.message}`, 2);
   }
   const request: RunRequest = parsed.data;
+  // --out / --report: checked now, the session recorded while the runs run, the report at the end.
+  const outputs = openProfileOutputs({ out: values.out, report: values.report }, io);
 
-  const service = new RunService(() => {}, cliTargetSupport.targetFactory(values));
+  if (sweepSizes) return sweep(request, sweepSizes, values, io, outputs);
+
+  // Server mode reads the engine's output to find the port it listens on (--server-url …:0).
+  let engineOutput = '';
+  const sink: EventSink = (event, payload) => {
+    // A server's port appears in its first lines; keep at most 1 MiB of them.
+    if (event === 'runOutput' && engineOutput.length < MIB) engineOutput += (payload as { text: string }).text;
+  };
+  const service = new RunService(serverMode ? sink : () => {}, cliTargetSupport.targetFactory(values));
   const run = await service.start(request);
+  outputs?.recordRun(run);
   io.err(`kvscope profile: run ${run.runId} on ${run.target.label}, run directory ${run.dir}\n`);
   const onAbort = () => void run.stop('interrupted');
   io.signal.addEventListener('abort', onAbort);
   const ticker = setInterval(() => {
-        const last = [...run.samples].reverse().find((s) => s.source === 'procfs');
-        io.err(`kvscope profile: ${(run.lastTMs / 1000).toFixed(1)} s, ${run.tokens} tokens, RSS ${fmtMiB(last?.values.rssBytes)}\n`);
-      }, 2000);
+    const last = [...run.samples].reverse().find((s) => s.source === 'procfs');
+    io.err(`kvscope profile: ${(run.lastTMs / 1000).toFixed(1)} s, ${run.tokens} tokens, RSS ${fmtMiB(last?.values.rssBytes)}\n`);
+  }, 2000);
+  let server: Awaited<ReturnType<typeof profileServerRun>> | null = null;
+  let serverError: string | null = null;
   try {
+    if (serverMode) {
+      try {
+        server = await profileServerRun(run, {
+          serverUrl: values['server-url'] as string,
+          api: serverApi(values.api),
+          prompt: values['prompt-file'] ? await readPromptFile(values['prompt-file']) : (values.prompt ?? DEFAULT_SERVER_PROMPT),
+          turns: parseIntArg(values.turns, '--turns') ?? 1,
+          maxTokens: tokens ?? DEFAULT_SERVER_TOKENS,
+          ignoreEos: values['ignore-eos'] ?? false,
+          readyTimeoutMs: values['server-timeout'] ? parseDurationMs(values['server-timeout'], '--server-timeout') : DEFAULT_SERVER_READY_TIMEOUT_MS,
+          engineOutput: () => engineOutput,
+          onProgress: (line) => io.err(`kvscope profile: ${line}`),
+          signal: io.signal,
+        });
+      } catch (error) {
+        serverError = error instanceof Error ? error.message : String(error);
+      }
+      await run.stop(serverError ? 'server mode failed' : 'server profile done');
+    }
     await run.done;
   } finally {
     clearInterval(ticker);
     io.signal.removeEventListener('abort', onAbort);
     await service.dispose();
   }
+  if (serverError) throw new CliError(`server mode: ${serverError}`);
   if (run.status.state === 'failed' && run.samples.length === 0) {
     throw new CliError(run.status.error ?? 'the run failed');
   }
-  const summary = buildProfileSummary(run, await cliTargetSupport.targetFacts(run.target));
-  if (values.json) {
-    io.out(JSON.stringify(summary, null, 2) + '\n');
-  } else {
-    const kv = summary.kv;
-    io.out(
-      [
-        `engine        ${summary.engine.command}`,
-        `exit          ${summary.engine.oomKilled ? 'OOM-killed' : summary.engine.signal ?? summary.engine.exitCode}`,
-        `samples       ${summary.samples} (${summary.lostSamples} lost) over ${(summary.durationMs / 1000).toFixed(1)} s`,
-        `KV mode       ${kv.mode}`,
-        `bytes/token   theory ${kv.theoryBytesPerToken ?? '–'}, measured ${kv.measuredBytesPerToken?.toFixed(0) ?? '–'}, overhead ×${kv.overheadFactor?.toFixed(3) ?? '–'}`,
-        `baseline      ${fmtMiB(kv.baselineBytes)}, peak RSS ${fmtMiB(summary.peakRssBytes)}`,
-        `budget        ${fmtMiB(summary.budgetBytes)}: OOM horizon ${summary.oomHorizonTokens ?? '–'} tokens, max safe context ${summary.maxSafeContextTokens ?? '–'}`,
-        `throughput    TTFT ${summary.throughput.ttftMs?.toFixed(0) ?? '–'} ms, decode ${summary.throughput.decodeTokensPerSecond?.toFixed(1) ?? '–'} tok/s, ${summary.throughput.tokens} tokens`,
-      ].join('\n') + '\n',
-    );
+  const facts = await cliTargetSupport.targetFacts(run.target);
+  outputs?.setTarget(facts);
+  const summary: ProfileSummaryOutput = buildProfileSummary(run, facts);
+  if (server) {
+    const p = server.profile;
+    summary.server = p;
+    summary.throughput = { ttftMs: p.ttftMs, prefillTokensPerSecond: p.prefillTokensPerSecond, decodeTokensPerSecond: p.decodeTokensPerSecond, tokens: p.tokens };
   }
+  if (values.json) io.out(JSON.stringify(summary, null, 2) + '\n');
+  else io.out(humanSummary(summary));
+  await outputs?.finish();
   return run.status.state === 'failed' ? 1 : 0;
+}
+
+function serverApi(text: string | undefined): 'chat' | 'completions' {
+  if (text === undefined || text === 'chat') return 'chat';
+  if (text === 'completions') return 'completions';
+  throw new CliError(`--api: expected chat or completions, got "${text}"`, 2);
+}
+
+async function readPromptFile(path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    throw new CliError(`--prompt-file: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 2);
+  }
+}
+
+async function sweep(request: RunRequest, sizes: number[], values: { json?: boolean } & Record<string, unknown>, io: CliIo, outputs: ProfileOutputs | null = null): Promise<number> {
+  const service = new RunService(() => {}, cliTargetSupport.targetFactory(values, (line) => io.err(`kvscope profile: ${line}\n`)));
+  let result;
+  try {
+    result = await runSweep({
+      runner: service,
+      sizes,
+      request,
+      signal: io.signal,
+      onProgress: (line) => io.err(`kvscope profile: ${line}`),
+      onRun: (run, ctx) => {
+        outputs?.recordRun(run);
+        io.err(`kvscope profile: run ${run.runId} (context ${ctx}) on ${run.target.label}, run directory ${run.dir}\n`);
+      },
+    });
+  } catch (error) {
+    if (error instanceof SweepError) throw new CliError(error.message);
+    throw error;
+  } finally {
+    await service.dispose();
+  }
+  // The top-level fields describe the last run that completed (the largest context that ran).
+  const runs = result.steps.map((s) => s.run).filter((r): r is RunController => r !== null);
+  const main = [...result.steps].reverse().find((s) => s.run && s.point.ok)?.run ?? [...runs].reverse().find((r) => r.samples.length > 0) ?? null;
+  if (!main) throw new CliError(`no sweep run produced samples: ${result.steps.map((s) => `${s.ctx}: ${s.point.error ?? 'failed'}`).join('; ')}`);
+  const facts = await cliTargetSupport.targetFacts(main.target);
+  outputs?.setTarget(facts);
+  const summary: ProfileSummaryOutput = buildProfileSummary(main, facts);
+  summary.sweep = sweepSummary(result.analysis, result.stoppedEarly);
+  if (values.json) io.out(JSON.stringify(summary, null, 2) + '\n');
+  else io.out(humanSummary(summary));
+  await outputs?.finish();
+  return result.analysis.measuredBytesPerToken !== null ? 0 : 1;
+}
+
+function humanSummary(summary: ProfileSummaryOutput): string {
+  const kv = summary.kv;
+  const lines = [
+    `engine        ${summary.engine.command}`,
+    `exit          ${summary.engine.oomKilled ? 'OOM-killed' : summary.engine.signal ?? summary.engine.exitCode}`,
+    `samples       ${summary.samples} (${summary.lostSamples} lost) over ${(summary.durationMs / 1000).toFixed(1)} s`,
+    `KV mode       ${kv.mode}`,
+    `bytes/token   theory ${kv.theoryBytesPerToken ?? '–'}, measured ${kv.measuredBytesPerToken?.toFixed(0) ?? '–'}, overhead ×${kv.overheadFactor?.toFixed(3) ?? '–'}`,
+    `baseline      ${fmtMiB(kv.baselineBytes)}, peak RSS ${fmtMiB(summary.peakRssBytes)}`,
+    `budget        ${fmtMiB(summary.budgetBytes)}: OOM horizon ${summary.oomHorizonTokens ?? '–'} tokens, max safe context ${summary.maxSafeContextTokens ?? '–'}`,
+    `throughput    TTFT ${summary.throughput.ttftMs?.toFixed(0) ?? '–'} ms, decode ${summary.throughput.decodeTokensPerSecond?.toFixed(1) ?? '–'} tok/s, ${summary.throughput.tokens} tokens`,
+  ];
+  if (summary.leak) lines.push(`leak          ${summary.leak.leaking ? 'LEAK' : 'none'}: ${summary.leak.reason}`);
+  if (summary.sweep) {
+    const s = summary.sweep;
+    lines.push(`sweep         ${s.points.length} runs, mode ${s.mode ?? '–'}, memory per context token: measured ${fmtN(s.measuredBytesPerToken, 0)}, theory ${s.theoryBytesPerToken ?? '–'}, overhead ×${fmtN(s.overheadFactor, 3)}, engine-reported ${fmtN(s.engineReportedBytesPerToken, 0)}`);
+    lines.push(`              baseline ${fmtMiB(s.baselineBytes)}, largest context within budget ${s.maxContextForBudget ?? '–'}${s.stoppedEarly ? ` (${s.stoppedEarly})` : ''}`);
+    for (const p of s.points) {
+      lines.push(`  ctx ${String(p.ctx).padStart(8)}  ${p.oomKilled ? 'OOM-killed' : p.ok ? 'ok        ' : 'failed    '}  peak RSS ${fmtMiB(p.peakRssBytes).padStart(10)}  anon ${fmtMiB(p.peakAnonRssBytes).padStart(10)}  engine KV ${fmtMiB(p.engineKvBytes).padStart(10)}`);
+    }
+  }
+  if (summary.server) {
+    const s = summary.server;
+    lines.push(`server        ${s.url} (${s.api}), ${s.turns.length} turns`);
+    for (const t of s.turns) {
+      const st = t.serverTimings;
+      lines.push(
+        `  turn ${t.turn}: depth ${t.contextDepth ?? '–'}, TTFT ${fmtN(t.ttftMs, 0)} ms, prefill ${fmtN(t.prefillTokensPerSecond)} tok/s, decode ${fmtN(t.decodeTokensPerSecond)} tok/s (steady ${fmtN(t.steadyDecodeTokensPerSecond)}, stalls ${fmtN(t.stallMs, 0)} ms)` +
+          (st ? ` (server: prompt ${fmtN(st.prompt_ms, 0)} ms, decode ${fmtN(st.predicted_per_second)} tok/s)` : ''),
+      );
+    }
+  }
+  return lines.join('\n') + '\n';
 }

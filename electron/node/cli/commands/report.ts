@@ -1,5 +1,53 @@
-import { CliError, type CliIo } from '../cli-io';
+// `kvscope report <session> --format html|md|csv|json|pdf|perfetto -o <file>` (DESIGN.md): a
+// report of a stored session. The format may be left out when the file name says it (.html, .md,
+// .csv, .json, .pdf, .trace.json). CSV: `--layout wide` (default, one row per sample) or `long`.
+import { readSession, SessionError } from '../../session/session-store';
+import { formatFromFileName, isReportFormat, REPORT_FORMATS, writeReport, type ReportFormat } from '../../session/report-files';
+import { PdfError } from '../../session/pdf';
+import { CliError, type CliIo, parseCliArgs } from '../cli-io';
 
-export async function run(_args: string[], _io: CliIo): Promise<number> {
-  throw new CliError('not implemented yet');
+const options = {
+  format: { type: 'string', short: 'f' },
+  output: { type: 'string', short: 'o' },
+  layout: { type: 'string' },
+} as const;
+
+export async function run(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCliArgs(args, options);
+  if (positionals.length !== 1) throw new CliError('expected exactly one session file: kvscope report <session> --format html|md|csv|json|pdf|perfetto -o <file>', 2);
+  const out = values.output;
+  if (!out) throw new CliError('-o <file> is required', 2);
+  let format: ReportFormat;
+  if (values.format !== undefined) {
+    if (!isReportFormat(values.format)) throw new CliError(`unknown format "${values.format}" (expected one of ${REPORT_FORMATS.join(', ')})`, 2);
+    format = values.format;
+  } else {
+    const guessed = formatFromFileName(out);
+    if (!guessed) throw new CliError(`--format is required (${REPORT_FORMATS.join('|')}): the file name "${out}" does not say which`, 2);
+    format = guessed;
+  }
+  const layout = values.layout ?? 'wide';
+  if (layout !== 'wide' && layout !== 'long') throw new CliError(`--layout: expected wide or long, got "${layout}"`, 2);
+  if (values.layout !== undefined && format !== 'csv') throw new CliError('--layout applies to --format csv only', 2);
+
+  const session = loadSession(positionals[0]);
+  try {
+    await writeReport(session, format, out, { csvLayout: layout });
+  } catch (error) {
+    if (error instanceof PdfError) throw new CliError(error.message);
+    throw new CliError(`cannot write ${out}: ${(error as Error).message}`);
+  }
+  const recovered = session.runs.filter((r) => r.analysisSource === 'recomputed').length;
+  io.err(`kvscope report: ${format} report of ${session.runs.length} run(s) written to ${out}${recovered ? ` (${recovered} run(s) recovered from an interrupted recording)` : ''}\n`);
+  return 0;
+}
+
+/** readSession with its errors as one CLI line. */
+export function loadSession(path: string) {
+  try {
+    return readSession(path);
+  } catch (error) {
+    if (error instanceof SessionError) throw new CliError(error.message);
+    throw new CliError(`${path}: ${(error as Error).message}`);
+  }
 }

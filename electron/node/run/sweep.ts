@@ -1,0 +1,158 @@
+// A context sweep: one run per context size, one after the other on the same target (two at
+// once would share the board's memory and spoil both), each with `{ctx}` (engine commands) or
+// the demo's --ctx set to the size; then shared/analysis/sweep.ts fits the KV curve.
+import type { RunRequest } from '../../../shared/api/schemas';
+import { analyzeSweep, type SweepAnalysis, type SweepPoint } from '../../../shared/analysis/sweep';
+import { firstTokenMs, tokenEventsFromSamples } from '../../../shared/analysis/throughput';
+import type { RunController } from './run-controller';
+
+/** What a sweep needs from the run service (RunService fits). */
+export interface SweepRunner {
+  start(request: RunRequest): Promise<RunController>;
+}
+
+export interface SweepInputs {
+  runner: SweepRunner;
+  /** Context sizes; run in ascending order. */
+  sizes: readonly number[];
+  /** The run to repeat: an engine command containing `{ctx}`, or the demo (its --ctx is swept). */
+  request: RunRequest;
+  /** Progress lines (CLI: stderr). */
+  onProgress?(line: string): void;
+  /** Called with each run as soon as it started (to stop it from outside, show it live…). */
+  onRun?(run: RunController, ctx: number): void;
+  signal?: AbortSignal;
+}
+
+export interface SweepStep {
+  ctx: number;
+  point: SweepPoint;
+  /** The run, or null when it could not start. */
+  run: RunController | null;
+}
+
+export interface SweepResult {
+  steps: SweepStep[];
+  analysis: SweepAnalysis;
+  /** Why the sweep ended before its last size (an OOM kill, an abort), or null. */
+  stoppedEarly: string | null;
+}
+
+export class SweepError extends Error {
+  override name = 'SweepError';
+}
+
+/** Parse `512,2048,8192` (also `4k`, `64K` = × 1024) into ascending distinct sizes. */
+export function parseSweepSizes(text: string): number[] {
+  const sizes = text.split(',').map((part) => {
+    const m = /^\s*(\d+)\s*([kK])?\s*$/.exec(part);
+    const n = m ? Number(m[1]) * (m[2] ? 1024 : 1) : NaN;
+    if (!Number.isInteger(n) || n < 1) throw new SweepError(`--sweep: "${part}" is not a context size (expected e.g. 512,2048,8192)`);
+    return n;
+  });
+  const distinct = [...new Set(sizes)].sort((a, b) => a - b);
+  if (distinct.length < 2) throw new SweepError('--sweep needs at least two different context sizes');
+  return distinct;
+}
+
+/** The run request of one sweep step. */
+export function requestForSize(request: RunRequest, ctx: number): RunRequest {
+  const engine = request.engine.kind === 'demo' ? { ...request.engine, demo: { ...request.engine.demo, ctx } } : { ...request.engine, ctx };
+  return { ...request, engine, label: `${request.label ?? 'sweep'} ctx ${ctx}` };
+}
+
+/** One sweep point from a finished run. */
+export function sweepPoint(run: RunController, ctx: number): SweepPoint {
+  const analysis = run.analysis ?? run.analyze();
+  let peakAnon: number | null = null;
+  let anonAtLoad: number | null = null;
+  const first = firstTokenMs(tokenEventsFromSamples(run.samples));
+  for (const s of run.samples) {
+    if (s.source !== 'procfs') continue;
+    const anon = s.values.rssAnonBytes;
+    if (typeof anon !== 'number' || !Number.isFinite(anon)) continue;
+    peakAnon = peakAnon === null ? anon : Math.max(peakAnon, anon);
+    if (first === null || s.tMs < first) anonAtLoad = anon;
+  }
+  const kvTotals = run.engineLog.kv.filter((k) => k.scope === 'total' && k.sizeBytes !== null);
+  const engineKv = kvTotals.length ? kvTotals.reduce((sum, k) => sum + (k.sizeBytes as number), 0) : null;
+  const stoppedByUs = run.exitCode === null && run.exitSignal !== null && run.events.some((e) => e.kind === 'stop');
+  const ok = !run.oomKilled && run.status.state !== 'failed' && (run.exitCode === 0 || stoppedByUs);
+  return {
+    ctx,
+    cells: run.engine?.ctx ?? null,
+    theoryReservedBytes: run.engine?.theoryReservedBytes ?? (run.engine?.theoryBytesPerToken && run.engine.ctx ? run.engine.theoryBytesPerToken * run.engine.ctx : null),
+    peakRssBytes: analysis.peakRssBytes,
+    peakAnonRssBytes: peakAnon,
+    anonRssAtLoadBytes: anonAtLoad,
+    engineKvBytes: engineKv,
+    exitCode: run.exitCode,
+    signal: run.exitSignal,
+    oomKilled: run.oomKilled,
+    ok,
+    ...(run.status.error ? { error: run.status.error } : {}),
+    tokens: analysis.throughput.tokens,
+    decodeTokensPerSecond: analysis.throughput.decodeTokensPerSecond,
+    samples: run.samples.filter((s) => s.source === 'procfs').length,
+    durationMs: run.lastTMs,
+  };
+}
+
+export async function runSweep(inputs: SweepInputs): Promise<SweepResult> {
+  const { runner, request, onProgress, signal } = inputs;
+  const sizes = [...new Set(inputs.sizes)].sort((a, b) => a - b);
+  if (sizes.length === 0) throw new SweepError('a sweep needs context sizes');
+  if (request.engine.kind === 'command' && !request.engine.command.includes('{ctx}')) {
+    throw new SweepError('--sweep needs {ctx} in the engine command (e.g. --engine "llama-cli -m model.gguf -c {ctx} -n 64")');
+  }
+  if (request.engine.kind === 'demo' && request.engine.demo.mode !== 'reserved') {
+    onProgress?.(`sweep: the demo in ${request.engine.demo.mode} mode does not reserve per context; the sweep will show a flat curve\n`);
+  }
+  const steps: SweepStep[] = [];
+  let stoppedEarly: string | null = null;
+  let theoryBytesPerToken: number | null = null;
+  let ctxPad = 1;
+  for (const ctx of sizes) {
+    if (signal?.aborted) {
+      stoppedEarly = 'interrupted';
+      break;
+    }
+    onProgress?.(`sweep: context ${ctx} (${steps.length + 1}/${sizes.length})\n`);
+    let run: RunController;
+    try {
+      run = await runner.start(requestForSize(request, ctx));
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (steps.length === 0) throw new SweepError(`the first sweep run (context ${ctx}) did not start: ${message}`);
+      steps.push({ ctx, run: null, point: { ctx, peakRssBytes: null, exitCode: null, oomKilled: false, ok: false, error: message } });
+      continue;
+    }
+    inputs.onRun?.(run, ctx);
+    const onAbort = () => void run.stop('interrupted');
+    signal?.addEventListener('abort', onAbort);
+    try {
+      await run.done;
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
+    theoryBytesPerToken ??= run.engine?.theoryBytesPerToken ?? null;
+    ctxPad = Math.max(ctxPad, run.engine?.ctxPad ?? 1);
+    const point = sweepPoint(run, ctx);
+    steps.push({ ctx, run, point });
+    const mib = (b: number | null | undefined) => (typeof b === 'number' ? `${(b / 1048576).toFixed(1)} MiB` : '–');
+    onProgress?.(
+      `sweep: context ${ctx}: ${point.oomKilled ? 'OOM-killed' : point.ok ? 'done' : `failed (${point.error ?? `exit ${point.exitCode}`})`}, peak RSS ${mib(point.peakRssBytes)}, anon ${mib(point.peakAnonRssBytes)}, engine KV ${mib(point.engineKvBytes)}\n`,
+    );
+    if (point.oomKilled) {
+      stoppedEarly = `the run at context ${ctx} was killed by the OOM killer: larger contexts were not tried`;
+      break;
+    }
+  }
+  const analysis = analyzeSweep(
+    steps.map((s) => s.point),
+    { bytesPerToken: theoryBytesPerToken },
+    request.budgetBytes ?? null,
+    { ctxPad },
+  );
+  return { steps, analysis, stoppedEarly };
+}

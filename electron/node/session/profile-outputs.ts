@@ -1,0 +1,81 @@
+// `kvscope profile … --out <session> --report <file>`: the session recorded while the run(s) run,
+// and a report of it at the end. Options are checked before anything runs (a bad --report
+// extension or a missing Chromium fails in a second, not after a 10-minute sweep).
+// Without --out but with --report, the session lives in memory just long enough for the report.
+import type { RunController } from '../run/run-controller';
+import { CliError, type CliIo } from '../cli/cli-io';
+import { appVersion } from './app-version';
+import { findChromium, PdfError } from './pdf';
+import { formatFromFileName, writeReport, type ReportFormat } from './report-files';
+import { SessionRecorder, type RecordedRun, type RunRecorder } from './session-recorder';
+import { readSession, SessionError } from './session-store';
+
+export interface ProfileOutputs extends RunRecorder {
+  recordRun(run: RunController): RecordedRun;
+  /** Target facts for the session (meta and every stored summary). */
+  setTarget(facts: Record<string, unknown>): void;
+  /** Waits for the recorded runs to be stored, closes the session, writes the report. */
+  finish(): Promise<void>;
+  /** Closes the session without a report (the command failed). */
+  abort(): void;
+}
+
+/** null when neither --out nor --report was given. */
+export function openProfileOutputs(options: { out?: string; report?: string }, io: CliIo): ProfileOutputs | null {
+  const { out, report } = options;
+  if (!out && !report) return null;
+  let reportFormat: ReportFormat | null = null;
+  if (report) {
+    reportFormat = formatFromFileName(report);
+    if (!reportFormat) throw new CliError(`--report ${report}: the report is written as .html, .md, .pdf, .json, .csv or .trace.json (Perfetto) — by its extension`, 2);
+    if (reportFormat === 'pdf') {
+      try {
+        findChromium();
+      } catch (error) {
+        throw new CliError((error as PdfError).message);
+      }
+    }
+  }
+  let recorder: SessionRecorder;
+  try {
+    recorder = SessionRecorder.create(out ?? ':memory:', { appVersion: appVersion() });
+  } catch (error) {
+    if (error instanceof SessionError) throw new CliError(`--out: ${error.message}`, 2);
+    throw new CliError(`--out ${out}: ${(error as Error).message}`, 2);
+  }
+  let closed = false;
+  return {
+    recordRun: (run) => recorder.recordRun(run),
+    setTarget: (facts) => recorder.setTarget(facts),
+    abort: () => {
+      if (closed) return;
+      closed = true;
+      try {
+        recorder.closeNow();
+      } catch {
+        // the command is failing already; its own error is the one to report
+      }
+    },
+    finish: async () => {
+      if (closed) return;
+      await Promise.all(recorder.runs.map((r) => r.finished));
+      // An in-memory session is read before it is closed (closing discards it).
+      const memory = !out ? recorder.read() : null;
+      closed = true;
+      try {
+        recorder.closeNow();
+      } catch (error) {
+        throw new CliError(`session ${out ?? '(in memory)'}: ${(error as Error).message}`);
+      }
+      if (out) io.err(`kvscope profile: session written to ${out}\n`);
+      if (report && reportFormat) {
+        try {
+          await writeReport(memory ?? readSession(out as string), reportFormat, report);
+        } catch (error) {
+          throw new CliError(`--report ${report}: ${(error as Error).message}`);
+        }
+        io.err(`kvscope profile: ${reportFormat} report written to ${report}\n`);
+      }
+    },
+  };
+}

@@ -1,0 +1,67 @@
+// Writing a report of a session to a file, in any of the formats of `kvscope report` — shared by
+// `kvscope report`, `kvscope profile --report` and `kvscope compare`.
+import { writeFileSync } from 'node:fs';
+import { extname } from 'node:path';
+import { buildCompareModel } from '../../../shared/report/compare-model';
+import { buildReportModel } from '../../../shared/report/report-model';
+import { renderCompareHtml, renderReportHtml } from '../../../shared/report/render-html';
+import { renderCompareMarkdown, renderReportMarkdown } from '../../../shared/report/render-markdown';
+import { renderSamplesCsv, type CsvLayout } from '../../../shared/report/render-csv';
+import { renderSummaryJson } from '../../../shared/report/render-json';
+import { renderPerfettoJson } from '../../../shared/report/render-perfetto';
+import type { SessionData } from '../../../shared/report/session-data';
+import { htmlToPdf } from './pdf';
+
+export const REPORT_FORMATS = ['html', 'md', 'csv', 'json', 'pdf', 'perfetto'] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
+export function isReportFormat(text: string): text is ReportFormat {
+  return (REPORT_FORMATS as readonly string[]).includes(text);
+}
+
+/** The format a file name asks for: .html/.htm, .md/.markdown, .csv, .pdf, .json; .trace.json / .perfetto.json = perfetto. */
+export function formatFromFileName(file: string): ReportFormat | null {
+  const lower = file.toLowerCase();
+  if (lower.endsWith('.trace.json') || lower.endsWith('.perfetto.json') || lower.endsWith('.perfetto')) return 'perfetto';
+  const ext = extname(lower);
+  const map: Record<string, ReportFormat> = { '.html': 'html', '.htm': 'html', '.md': 'md', '.markdown': 'md', '.csv': 'csv', '.json': 'json', '.pdf': 'pdf' };
+  return map[ext] ?? null;
+}
+
+/** The report as text (every format but PDF). */
+export function renderReport(session: SessionData, format: Exclude<ReportFormat, 'pdf'>, options: { csvLayout?: CsvLayout } = {}): string {
+  switch (format) {
+    case 'html':
+      return renderReportHtml(buildReportModel(session));
+    case 'md':
+      return renderReportMarkdown(buildReportModel(session));
+    case 'csv':
+      return renderSamplesCsv(session, options.csvLayout);
+    case 'json':
+      return renderSummaryJson(session);
+    case 'perfetto':
+      return renderPerfettoJson(session);
+  }
+}
+
+export async function writeReport(session: SessionData, format: ReportFormat, outPath: string, options: { csvLayout?: CsvLayout } = {}): Promise<void> {
+  if (format === 'pdf') {
+    await htmlToPdf(renderReportHtml(buildReportModel(session)), outPath);
+    return;
+  }
+  writeFileSync(outPath, renderReport(session, format, options));
+}
+
+export type CompareFormat = 'html' | 'md' | 'pdf';
+
+export function compareFormatFromFileName(file: string): CompareFormat | null {
+  const f = formatFromFileName(file);
+  return f === 'html' || f === 'md' || f === 'pdf' ? f : null;
+}
+
+export async function writeComparison(a: SessionData, b: SessionData, names: { a: string; b: string }, format: CompareFormat, outPath: string): Promise<void> {
+  const model = buildCompareModel(a, b, names);
+  if (format === 'md') writeFileSync(outPath, renderCompareMarkdown(model));
+  else if (format === 'html') writeFileSync(outPath, renderCompareHtml(model));
+  else await htmlToPdf(renderCompareHtml(model), outPath);
+}

@@ -1,0 +1,48 @@
+// Escaping for reports. Everything a session holds may come from the board — engine commands,
+// engine output, event messages, labels, target facts — and is treated as hostile text.
+
+const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/**
+ * Text for HTML/SVG element content and quoted attribute values. Control characters other than
+ * tab and newline are dropped (they are invalid in XML, hence in inline SVG).
+ */
+export function escapeHtml(value: unknown): string {
+  return String(value ?? '')
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ufffe\uffff]/g, '')
+    .replace(/[&<>"']/g, (c) => HTML_ENTITIES[c]);
+}
+
+/**
+ * Text for Markdown prose and table cells: HTML-significant characters as entities (many viewers
+ * render inline HTML), inline Markdown syntax backslash-escaped, line breaks as spaces.
+ */
+export function escapeMarkdown(value: unknown): string {
+  // Every string lands after a list marker or inside a table cell, so only inline syntax matters:
+  // emphasis, code spans, links, strikethrough, cell separators. Intra-word `_` (q8_0) is inert.
+  return escapeHtml(value)
+    .replace(/\r\n|\r|\n/g, ' ')
+    .replace(/[\\`*[\]~|]/g, '\\$&')
+    .replace(/_/g, (u, i: number, all: string) => (/[A-Za-z0-9]/.test(all[i - 1] ?? '') && /[A-Za-z0-9]/.test(all[i + 1] ?? '') ? u : '\\_'));
+}
+
+/**
+ * An inline code span holding `value` verbatim: fenced with more backticks than the longest run
+ * inside it (CommonMark), on one line. Markdown does not interpret HTML inside code spans.
+ */
+export function markdownCode(value: unknown, inTableCell = false): string {
+  const text = String(value ?? '').replace(/\r\n|\r|\n/g, ' ');
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((m) => m.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') || text.startsWith(' ') ? ' ' : '';
+  // `|` inside a table cell would still split the cell in GFM, even within a code span.
+  return `${fence}${pad}${inTableCell ? text.replace(/\|/g, '\\|') : text}${pad}${fence}`;
+}
+
+/** A fenced code block holding `value` verbatim (the fence is longer than any backtick run inside). */
+export function markdownBlock(value: string): string {
+  const longest = Math.max(2, ...(value.match(/`+/g) ?? []).map((m) => m.length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}text\n${value.replace(/\r\n|\r/g, '\n')}\n${fence}`;
+}

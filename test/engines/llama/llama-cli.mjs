@@ -1,0 +1,128 @@
+#!/usr/bin/env node
+// A small llama-cli-like program on node-llama-cpp: the real llama.cpp engine for KVScope's
+// integration tests and benchmarks (../shared/models/README.md). Not a product feature.
+//
+//   node llama-cli.mjs -m <model.gguf> -c <ctx> -n <tokens> -p <prompt>
+//                      [--threads 1] [--ctk f16] [--ctv f16] [--temp 0] [--ignore-eos]
+//
+// What it does, like llama-cli:
+// - loads the model on the CPU (`getLlama({gpu: false, build: 'never'})`: the prebuilt CPU
+//   binary of @node-llama-cpp/linux-x64, never a build, never a GPU package);
+// - creates a context of -c cells (llama.cpp pads it to 256 and zero-fills the whole KV buffer
+//   here: RSS follows -c, not the tokens generated);
+// - forwards llama.cpp's own log lines to stderr, one line per message (the real
+//   `llama_kv_cache: size = …` line, `print_info: …`, and at the end the real
+//   `llama_perf_context_print: …` timing lines from `context.printTimings()`);
+// - streams the generated tokens to stdout as they come.
+//
+// One difference, on purpose: each token is written on its own line (a newline inside a token is
+// written as the two characters `\n`), so a profiler that counts stdout lines counts tokens.
+// Real llama-cli streams text without newlines (profile it with --token-regex).
+//
+// --threads defaults to 1: on a 2-core machine node-llama-cpp's default of 4 threads ran at
+// ≈ 1.4 tokens/s instead of ≈ 1,000 (../shared/models/README.md).
+import { getLlama, LlamaLogLevel } from 'node-llama-cpp';
+
+const KV_TYPES = { f32: 'F32', f16: 'F16', bf16: 'BF16', q8_0: 'Q8_0', q4_0: 'Q4_0', q4_1: 'Q4_1', q5_0: 'Q5_0', q5_1: 'Q5_1' };
+
+function usage(message) {
+  process.stderr.write(`llama-cli.mjs: ${message}\nusage: node llama-cli.mjs -m <gguf> -c <ctx> -n <tokens> -p <prompt> [--threads 1] [--ctk f16] [--ctv f16] [--temp 0] [--ignore-eos]\n`);
+  process.exit(2);
+}
+
+function parseArgs(argv) {
+  const o = { model: null, ctx: 4096, tokens: 128, prompt: 'Once upon a time', threads: 1, ctk: 'f16', ctv: null, temp: 0, ignoreEos: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const next = () => {
+      if (i + 1 >= argv.length) usage(`${a} needs a value`);
+      return argv[++i];
+    };
+    const int = (v, what) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0) usage(`${what} must be a whole number, got "${v}"`);
+      return n;
+    };
+    switch (a) {
+      case '-m': case '--model': o.model = next(); break;
+      case '-c': case '--ctx-size': o.ctx = int(next(), a); break;
+      case '-n': case '--n-predict': o.tokens = int(next(), a); break;
+      case '-p': case '--prompt': o.prompt = next(); break;
+      case '-t': case '--threads': o.threads = int(next(), a); break;
+      case '-ctk': case '--ctk': case '--cache-type-k': o.ctk = next(); break;
+      case '-ctv': case '--ctv': case '--cache-type-v': o.ctv = next(); break;
+      case '--temp': o.temp = Number(next()); break;
+      case '--ignore-eos': o.ignoreEos = true; break;
+      default: usage(`unknown argument "${a}"`);
+    }
+  }
+  if (!o.model) usage('-m <model.gguf> is required');
+  if (o.ctx < 1) usage('-c must be ≥ 1');
+  o.ctv ??= o.ctk;
+  for (const t of [o.ctk, o.ctv]) if (!KV_TYPES[t]) usage(`unknown KV type "${t}" (one of ${Object.keys(KV_TYPES).join(', ')})`);
+  return o;
+}
+
+/** llama.cpp logs arrive one message per call, without the newline; progress dots come one by one. */
+function makeLogger() {
+  let dots = '';
+  return (level, message) => {
+    const text = String(message).replace(/\n+$/, '');
+    if (/^\.+$/.test(text)) {
+      dots += text;
+      return;
+    }
+    let out = '';
+    if (dots) {
+      out += dots + '\n';
+      dots = '';
+    }
+    if (text !== '') out += text + '\n';
+    if (out) process.stderr.write(out);
+  };
+}
+
+const opts = parseArgs(process.argv.slice(2));
+const llama = await getLlama({ gpu: false, build: 'never', logLevel: LlamaLogLevel.info, logger: makeLogger() });
+const model = await llama.loadModel({ modelPath: opts.model });
+const context = await model.createContext({
+  contextSize: opts.ctx,
+  threads: opts.threads,
+  performanceTracking: true,
+  experimentalKvCacheKeyType: KV_TYPES[opts.ctk],
+  experimentalKvCacheValueType: KV_TYPES[opts.ctv],
+});
+const sequence = context.getSequence();
+const promptTokens = model.tokenize(opts.prompt);
+if (promptTokens.length + opts.tokens > context.contextSize) {
+  process.stderr.write(`llama-cli.mjs: prompt (${promptTokens.length} tokens) + -n ${opts.tokens} exceed the context of ${context.contextSize}\n`);
+  process.exit(1);
+}
+
+let stopping = false;
+// SIGTERM (a profiler stopping the run): end the generation, print the timings, leave cleanly.
+// node-llama-cpp's dependencies install signal-exit handlers that re-raise SIGTERM and end the
+// process before ours runs; this program owns its signals, like llama-cli.
+for (const sig of ['SIGTERM', 'SIGINT']) {
+  process.removeAllListeners(sig);
+  process.on(sig, () => (stopping = true));
+}
+
+let generated = 0;
+const history = [...promptTokens];
+if (opts.tokens > 0) {
+  for await (const token of sequence.evaluate(promptTokens, { temperature: opts.temp })) {
+    if (!opts.ignoreEos && model.isEogToken(token)) break;
+    // The preceding tokens decide whether the piece starts with a space (SentencePiece).
+    const text = model.detokenize([token], false, history.slice(-8)).replace(/\n/g, '\\n');
+    history.push(token);
+    process.stdout.write(text + '\n');
+    generated += 1;
+    if (generated >= opts.tokens || stopping) break;
+  }
+}
+process.stderr.write('\n');
+await context.printTimings();
+await context.dispose();
+await model.dispose();
+await llama.dispose();

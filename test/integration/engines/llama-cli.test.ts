@@ -1,0 +1,121 @@
+// A real llama.cpp engine (node-llama-cpp on CPU, test/engines/llama/llama-cli.mjs) running the
+// real model stories260K.gguf, profiled end to end through the kvscope CLI: locally and on the
+// loopback SSH target (a real sshd).
+//
+// Expected values, by hand (../shared/models/README.md): the GGUF header says 5 layers, 4 KV
+// heads, embedding 64 over 8 heads = head_dim 8; f16 K and V rows:
+//   640 B/token = 2 (K and V) × 5 × 4 × 8 × 2 B;
+//   -c 2048 → llama.cpp reserves 2048 cells (already a multiple of its 256-cell padding)
+//   → 2048 × 640 = 1,310,720 B, which llama.cpp prints as "1.25 MiB" (1.25 × 1,048,576).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { runCli } from '../../helpers/cli';
+import { makeTempDir, startSshd, writeKnownHosts, type Sshd } from '../../helpers/sshd';
+import { assertLlamaEngineInstalled, llamaCliCommand, modelPath, modelRelative, STORIES_KV_BYTES_PER_TOKEN } from '../../helpers/llama-engine';
+
+const KV_2048 = 2048 * 640; // 1,310,720 B
+const TOKENS = 64;
+
+interface Timing {
+  phase: string;
+  tokens: number | null;
+  ms: number | null;
+}
+
+/** What every profile of `llama-cli.mjs -c 2048 -n 64` must say, wherever it ran. */
+function expectRealLlamaRun(s: {
+  engine: { exitCode: number | null; oomKilled: boolean };
+  kv: { mode: string; theoryBytesPerToken: number | null; theoryReservedBytes?: number | null };
+  engineReported?: { kvBytes: number | null; timings: unknown[] };
+  throughput: { tokens: number; decodeTokensPerSecond: number | null; prefillTokensPerSecond: number | null };
+}) {
+  expect(s.engine.exitCode).toBe(0);
+  expect(s.engine.oomKilled).toBe(false);
+  expect(STORIES_KV_BYTES_PER_TOKEN).toBe(640);
+  // The KV size llama.cpp itself logged equals the theory from the GGUF header.
+  expect(s.engineReported?.kvBytes).toBe(KV_2048);
+  expect(s.kv.theoryBytesPerToken).toBe(640);
+  expect(s.kv.theoryReservedBytes).toBe(KV_2048);
+  expect(s.kv.mode).toBe('reserved');
+  // One stdout line per token.
+  expect(s.throughput.tokens).toBe(TOKENS);
+  // llama.cpp's own timing lines: the prompt, then one decode run per token after the first
+  // (the first token is sampled from the prompt's logits): 64 − 1 = 63 runs.
+  const timings = (s.engineReported?.timings ?? []) as Timing[];
+  const phases = timings.map((t) => t.phase);
+  expect(phases).toEqual(expect.arrayContaining(['load', 'prompt', 'eval', 'total']));
+  expect(timings.find((t) => t.phase === 'eval')?.tokens).toBe(TOKENS - 1);
+  expect(timings.find((t) => t.phase === 'prompt')?.tokens).toBeGreaterThan(0);
+  expect(s.throughput.prefillTokensPerSecond).toBeGreaterThan(0);
+  expect(s.throughput.decodeTokensPerSecond).toBeGreaterThan(0);
+}
+
+describe('a real llama.cpp engine on stories260K', () => {
+  beforeAll(() => assertLlamaEngineInstalled());
+
+  it('local: the KV size llama.cpp logs equals the GGUF theory, reserved mode, timings parsed', async () => {
+    const r = await runCli([
+      'profile', 'local',
+      '--engine', llamaCliCommand({ tokens: TOKENS }),
+      '--gguf', modelRelative,
+      '--ctx', '2048',
+      '--interval-ms', '50',
+      '--json',
+    ]);
+    if (r.code !== 0) throw new Error(`kvscope profile failed (${r.code}): ${r.stderr}`);
+    const s = JSON.parse(r.stdout);
+    expectRealLlamaRun(s);
+    expect(s.engine.command).toContain('-c 2048');
+    expect(s.events.some((e: { kind: string; data?: { kvBytes?: number } }) => e.kind === 'info' && e.data?.kvBytes === KV_2048)).toBe(true);
+  });
+
+  it('without --ctx, the context comes from the command\'s own -c; without --gguf there is no theory but the engine-reported size', async () => {
+    const r = await runCli(['profile', 'local', '--engine', llamaCliCommand({ tokens: 16, ctx: 1000 }), '--interval-ms', '50', '--json']);
+    if (r.code !== 0) throw new Error(`kvscope profile failed (${r.code}): ${r.stderr}`);
+    const s = JSON.parse(r.stdout);
+    // -c 1000 → llama.cpp pads to 1024 cells (next multiple of 256) → 1024 × 640 = 655,360 B
+    // = 0.625 MiB, printed with two decimals ("0.62 MiB"): equal within 0.01 MiB.
+    expect(Math.abs(s.engineReported.kvBytes - 655360)).toBeLessThanOrEqual(0.01 * 1048576);
+    expect(s.kv.theoryBytesPerToken).toBeNull();
+    expect(s.kv.mode).toBe('reserved');
+  });
+
+  it('refuses a KV type llama.cpp would refuse for this model, before starting it', async () => {
+    // head_dim 8 is not a multiple of q8_0's 32-value blocks.
+    const r = await runCli(['profile', 'local', '--engine', llamaCliCommand({ tokens: 8, ctx: 512 }), '--gguf', modelRelative, '--kv-type', 'q8_0', '--json']);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/q8_0 with block size 32 does not divide/);
+  });
+});
+
+describe('a real llama.cpp engine on the loopback SSH target', () => {
+  let sshd: Sshd;
+  let knownHosts: string;
+  beforeAll(async () => {
+    assertLlamaEngineInstalled();
+    sshd = await startSshd();
+    knownHosts = join(await makeTempDir(), 'known_hosts');
+    await writeKnownHosts(knownHosts, [sshd.knownHostsLine]);
+  });
+  afterAll(async () => {
+    await sshd?.stop();
+  });
+
+  it('kvscope profile user@host:port: GGUF header read over the link, KV size equals theory, reserved, timings parsed', async () => {
+    // The SSH login lands in the user's home, so the model path on the "board" is absolute.
+    const r = await runCli([
+      'profile', `${sshd.user}@${sshd.host}:${sshd.port}`,
+      '--identity', sshd.clientKey.privatePath,
+      '--known-hosts', knownHosts,
+      '--engine', llamaCliCommand({ tokens: TOKENS }),
+      '--gguf', modelPath,
+      '--ctx', '2048',
+      '--interval-ms', '50',
+      '--json',
+    ]);
+    if (r.code !== 0) throw new Error(`kvscope profile over SSH failed (${r.code}): ${r.stderr}`);
+    const s = JSON.parse(r.stdout);
+    expect(s.target.kind).toBe('ssh');
+    expectRealLlamaRun(s);
+  });
+});

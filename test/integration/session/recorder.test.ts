@@ -1,0 +1,87 @@
+// SessionRecorder on a real run (local target, demo engine): what the controller saw is what the
+// file holds, and the analysis recomputed from the stored samples equals the one stored at the end.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { RunRequestSchema } from '../../../shared/api/schemas';
+import { recomputeAnalysis } from '../../../shared/report/session-data';
+import { RunService } from '../../../electron/node/run/run-service';
+import { buildProfileSummary } from '../../../electron/node/run/profile-summary';
+import { SessionRecorder } from '../../../electron/node/session/session-recorder';
+import { readSession } from '../../../electron/node/session/session-store';
+
+const dir = mkdtempSync(join(tmpdir(), 'kvscope-recorder-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const demo = (mode: 'growth' | 'reserved', ctx: number) =>
+  RunRequestSchema.parse({
+    target: { kind: 'local' },
+    engine: { kind: 'demo', demo: { tokens: 400, tps: 800, weightsMb: 8, mode, ctx, loadGapMs: 200 } },
+    intervalMs: 50,
+    budgetBytes: 512 * 1024 * 1024,
+  });
+
+describe('SessionRecorder', () => {
+  it('records two runs of one service into one session, exactly as the controllers saw them', async () => {
+    const path = join(dir, 'two-runs.kvscope');
+    const recorder = SessionRecorder.create(path, { appVersion: 'test' });
+    const service = new RunService(() => {});
+    const runs = [];
+    try {
+      for (const [mode, ctx] of [['growth', 4096], ['reserved', 2048]] as const) {
+        const run = await service.start(demo(mode, ctx));
+        recorder.recordRun(run);
+        await run.done;
+        runs.push(run);
+      }
+    } finally {
+      await service.dispose();
+    }
+    recorder.setTarget({ kind: 'local', label: 'This computer' });
+    await recorder.close();
+
+    const data = readSession(path);
+    expect(data.meta.target).toEqual({ kind: 'local', label: 'This computer' });
+    expect(data.runs.map((r) => r.id)).toEqual(runs.map((r) => r.runId));
+    for (const [i, run] of runs.entries()) {
+      const stored = data.runs[i];
+      expect(stored.state).toBe('done');
+      expect(stored.analysisSource).toBe('stored');
+      expect(stored.samples).toEqual(run.samples);
+      expect(stored.events).toEqual(run.events);
+      expect(stored.engineLog).toEqual(JSON.parse(JSON.stringify(run.engineLog)));
+      expect(stored.analysis).toEqual(JSON.parse(JSON.stringify(run.analysis)));
+      // The summary as profile --json prints it, target facts filled in when they came.
+      expect(stored.summary).toEqual(JSON.parse(JSON.stringify(buildProfileSummary(run, { kind: 'local', label: 'This computer' }))));
+      expect(stored.engine?.command).toBe(run.engine?.displayCommand);
+      // The shell line with temporary paths is not kept.
+      expect(JSON.stringify(stored.engine)).not.toContain('kvscope-');
+      // Every number can be recomputed from the stored samples alone.
+      expect(recomputeAnalysis(stored)).toEqual(stored.analysis);
+    }
+    // (The residency mode of runs this short is the analysis' business, tested in test/integration/run.)
+    expect(data.runs.map((r) => r.analysis.kv.theoryBytesPerToken)).toEqual([32768, 32768]);
+    expect(data.runs.map((r) => r.engine?.ctx)).toEqual([4096, 2048]);
+  });
+
+  it('recording that starts after samples arrived still stores every one of them, once', async () => {
+    const path = join(dir, 'late.kvscope');
+    const recorder = SessionRecorder.create(path, { appVersion: 'test' });
+    const service = new RunService(() => {});
+    let run;
+    try {
+      run = await service.start(demo('growth', 4096));
+      // Attach only once the run has produced samples and events.
+      while (run.samples.filter((s) => s.source === 'procfs').length < 3 && run.status.state === 'running') await new Promise((r) => setTimeout(r, 20));
+      recorder.recordRun(run);
+      await run.done;
+    } finally {
+      await service.dispose();
+    }
+    await recorder.close();
+    const stored = readSession(path).runs[0];
+    expect(stored.samples).toEqual(run.samples);
+    expect(stored.events).toEqual(run.events);
+  });
+});

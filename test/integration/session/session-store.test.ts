@@ -1,0 +1,229 @@
+// The session file on real SQLite: round trip, batching, a writer killed with SIGKILL, files that
+// are not sessions, and runs whose summary never got written.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { ProfileSummary, RunAnalysis, Sample } from '../../../shared/api/schemas';
+import { createSession, FLUSH_EVERY_SAMPLES, openSession, readSession, SessionError, SessionStore } from '../../../electron/node/session/session-store';
+import { projectRoot } from '../../helpers/cli';
+import { linearSamples } from '../../unit/report/session-fixtures';
+
+const dir = mkdtempSync(join(tmpdir(), 'kvscope-session-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+const file = (name = 'session') => join(dir, `${name}-${++n}.kvscope`);
+
+/** A second connection, as another process would see the file. */
+function countSamples(path: string): number {
+  const db = new Database(path, { readonly: true });
+  try {
+    return (db.prepare('SELECT count(*) AS n FROM samples').get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
+const analysis: RunAnalysis = {
+  kv: { theoryBytesPerToken: 32768, measuredBytesPerToken: 32768, overheadFactor: 1, mode: 'growth', baselineBytes: 104857600 },
+  budgetBytes: null,
+  oomHorizonTokens: null,
+  maxSafeContextTokens: null,
+  throughput: { ttftMs: 1090, prefillTokensPerSecond: null, decodeTokensPerSecond: 50, tokens: 1000 },
+  lastRssBytes: 190054400,
+  peakRssBytes: 190054400,
+};
+const summary: ProfileSummary = {
+  target: {},
+  engine: { command: 'kvscope demo-engine', exitCode: 0, oomKilled: false },
+  samples: 21,
+  lostSamples: 0,
+  durationMs: 20100,
+  events: [],
+  kv: analysis.kv,
+  budgetBytes: null,
+  oomHorizonTokens: null,
+  maxSafeContextTokens: null,
+  throughput: analysis.throughput,
+};
+
+describe('session store round trip', () => {
+  it('stores meta, runs, samples in order, events, engine log and summary; reads them back exactly', () => {
+    const path = file();
+    const store = createSession(path, { appVersion: '9.9.9', target: { kind: 'local', label: 'This computer', memTotalBytes: 8589934592 } });
+    const seq = store.addRun({ id: 'r1', label: 'demo', request: { engine: { kind: 'demo', demo: { kvType: 'f16' } }, budgetBytes: 2147483648 }, state: 'running' });
+    store.updateRun(seq, { engine: { command: 'kvscope demo-engine', theoryBytesPerToken: 32768, ctx: 4096, modeHint: 'growth' }, analysisInputs: { theoryBytesPerToken: 32768, theoryMode: 'growth', ctx: 4096, budgetBytes: null } });
+    const samples: Sample[] = [
+      { tMs: 0, source: 'engine', values: { started: 1, tokens: 0 } },
+      { tMs: 200.5, source: 'procfs', values: { rssBytes: 123456789, rssAnonBytes: null, 'temp.cpu-thermal.C': 41.25 } },
+      { tMs: 400, source: 'procfs', values: { rssBytes: 0.1 + 0.2, cpuBusyPct: 99.99999999999999 } },
+    ];
+    store.appendSamples(seq, samples);
+    store.appendEngineLog(seq, 'timings', [{ kind: 'timings', line: 1, phase: 'eval', ms: 1725.35, tokens: 500, tokensPerSecond: 289.8 }]);
+    store.appendEvents(seq, [{ tMs: 0, kind: 'start', message: 'engine: kvscope demo-engine' }, { tMs: 300, kind: 'alert', message: 'RSS reached 90% of the memory budget', data: { rssBytes: 1, budgetBytes: 2 } }]);
+    store.writeSummary(seq, summary, analysis);
+    store.updateRun(seq, { state: 'done', endedAt: '2026-01-01T00:00:10.000Z' });
+    store.close();
+
+    const data = readSession(path);
+    expect(data.meta).toMatchObject({ format: 'kvscope-session', schemaVersion: 1, appVersion: '9.9.9', target: { kind: 'local', label: 'This computer', memTotalBytes: 8589934592 } });
+    expect(data.runs).toHaveLength(1);
+    const run = data.runs[0];
+    expect(run).toMatchObject({ seq: 1, id: 'r1', label: 'demo', state: 'done', endedAt: '2026-01-01T00:00:10.000Z', analysisSource: 'stored' });
+    expect(run.samples).toEqual(samples);
+    expect(run.events).toEqual([{ tMs: 0, kind: 'start', message: 'engine: kvscope demo-engine' }, { tMs: 300, kind: 'alert', message: 'RSS reached 90% of the memory budget', data: { rssBytes: 1, budgetBytes: 2 } }]);
+    expect(run.engineLog.timings).toEqual([{ kind: 'timings', line: 1, phase: 'eval', ms: 1725.35, tokens: 500, tokensPerSecond: 289.8 }]);
+    expect(run.summary).toEqual(summary);
+    expect(run.analysis).toEqual(analysis);
+    expect(run.engine).toEqual({ command: 'kvscope demo-engine', theoryBytesPerToken: 32768, ctx: 4096, modeHint: 'growth' });
+    expect(run.request).toEqual({ engine: { kind: 'demo', demo: { kvType: 'f16' } }, budgetBytes: 2147483648 });
+    // The file is in WAL mode with synchronous=NORMAL, and identifies itself.
+    const db = new Database(path, { readonly: true });
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('application_id', { simple: true })).toBe(0x4b565343);
+    expect(db.pragma('user_version', { simple: true })).toBe(1);
+    db.close();
+  });
+
+  it('batches appends: nothing reaches the file until the batch is committed, a full batch commits at once', () => {
+    const path = file();
+    const commits: number[] = [];
+    const store = createSession(path, { appVersion: 't', onCommit: (t) => commits.push(t.samples) });
+    const seq = store.addRun({ id: 'r', label: 'r', request: {}, state: 'running' });
+    const mk = (from: number, count: number) => Array.from({ length: count }, (_, k) => ({ tMs: from + k, source: 'procfs', values: { i: from + k } }));
+    store.appendSamples(seq, mk(0, 10));
+    expect(countSamples(path)).toBe(0);
+    store.flush();
+    expect(countSamples(path)).toBe(10);
+    // A batch of FLUSH_EVERY_SAMPLES commits without waiting for the timer.
+    store.appendSamples(seq, mk(10, FLUSH_EVERY_SAMPLES));
+    expect(countSamples(path)).toBe(10 + FLUSH_EVERY_SAMPLES);
+    expect(commits).toEqual([10, 10 + FLUSH_EVERY_SAMPLES]);
+    // Events commit at once, and take queued samples with them.
+    store.appendSamples(seq, mk(10 + FLUSH_EVERY_SAMPLES, 3));
+    store.appendEvents(seq, [{ tMs: 1, kind: 'oom', message: 'killed' }]);
+    expect(countSamples(path)).toBe(13 + FLUSH_EVERY_SAMPLES);
+    store.close();
+    expect(readSession(path).runs[0].samples.map((s) => s.values.i)).toEqual(Array.from({ length: 13 + FLUSH_EVERY_SAMPLES }, (_, k) => k));
+  });
+
+  it('a run without a stored summary gets its analysis recomputed from its samples', () => {
+    const path = file();
+    const store = createSession(path, { appVersion: 't' });
+    const seq = store.addRun({ id: 'cut', label: 'cut short', request: {}, state: 'running' });
+    store.updateRun(seq, { engine: { command: 'x', theoryBytesPerToken: 32768, ctx: 4096, modeHint: 'growth' }, analysisInputs: { theoryBytesPerToken: 32768, theoryMode: 'growth', ctx: 4096, budgetBytes: null } });
+    store.appendSamples(seq, linearSamples());
+    store.close();
+    const run = readSession(path).runs[0];
+    expect(run.summary).toBeNull();
+    expect(run.analysisSource).toBe('recomputed');
+    // linearSamples: anonymous RSS = 100 MiB + 32,768 B/token exactly.
+    expect(run.analysis.kv.measuredBytesPerToken).toBe(32768);
+    expect(run.analysis.kv.baselineBytes).toBe(104857600);
+    expect(run.analysis.throughput.tokens).toBe(1000);
+  });
+
+  it('an existing session is replaced by create; reopened, it takes more runs', () => {
+    const path = file();
+    const first = createSession(path, { appVersion: 'one' });
+    first.addRun({ id: 'a', label: 'a', request: {}, state: 'done' });
+    first.close();
+    const again = openSession(path);
+    again.addRun({ id: 'b', label: 'b', request: {}, state: 'done' });
+    again.close();
+    expect(readSession(path).runs.map((r) => r.id)).toEqual(['a', 'b']);
+    createSession(path, { appVersion: 'two' }).close();
+    const fresh = readSession(path);
+    expect(fresh.meta.appVersion).toBe('two');
+    expect(fresh.runs).toEqual([]);
+  });
+});
+
+describe('files that are not sessions', () => {
+  it('missing file, HTML file, empty file, another SQLite database, a newer schema: one clear error each', () => {
+    expect(() => readSession(join(dir, 'nope.kvscope'))).toThrow(new SessionError(`${join(dir, 'nope.kvscope')}: no such file`));
+    const html = join(dir, 'report.html');
+    writeFileSync(html, '<!DOCTYPE html><p>not a session</p>\n'.repeat(200));
+    expect(() => readSession(html)).toThrow(`${html} is not a KVScope session (not an SQLite file)`);
+    const empty = join(dir, 'empty.kvscope');
+    writeFileSync(empty, '');
+    expect(() => readSession(empty)).toThrow(`${empty} is not a KVScope session`);
+    const other = join(dir, 'other.db');
+    const db = new Database(other);
+    db.exec('CREATE TABLE t (x)');
+    db.close();
+    expect(() => readSession(other)).toThrow(`${other} is not a KVScope session`);
+    const newer = file();
+    createSession(newer, { appVersion: 't' }).close();
+    const raw = new Database(newer);
+    raw.pragma('user_version = 99');
+    raw.close();
+    expect(() => readSession(newer)).toThrow(`${newer} was written by a newer KVScope (session schema 99; this one reads up to 1)`);
+  });
+
+  it('create refuses to overwrite a file that is not a session', () => {
+    const html = join(dir, 'keep-me.html');
+    writeFileSync(html, '<p>precious</p>');
+    expect(() => createSession(html, { appVersion: 't' })).toThrow(`${html} exists and is not a KVScope session: not overwriting it`);
+    expect(existsSync(html)).toBe(true);
+  });
+});
+
+describe('crash safety', () => {
+  it('a writer killed with SIGKILL mid-run leaves a file that opens, with every committed sample, in order', async () => {
+    const path = file('crash');
+    const child = spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'test/helpers/session-writer.ts'), path], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    // Wait for five commits (at least one by the 250 ms timer or the 500-sample size), then kill.
+    const lastAcknowledged = await new Promise<number>((resolve, reject) => {
+      let buffer = '';
+      let commits = 0;
+      let last = 0;
+      child.stdout.on('data', (d: Buffer) => {
+        buffer += d.toString();
+        let nl: number;
+        while ((nl = buffer.indexOf('\n')) >= 0) {
+          const line = buffer.slice(0, nl);
+          buffer = buffer.slice(nl + 1);
+          const m = /^committed (\d+)$/.exec(line);
+          if (!m) continue;
+          last = Number(m[1]);
+          if (++commits === 5) {
+            child.kill('SIGKILL');
+            resolve(last);
+          }
+        }
+      });
+      child.on('exit', (code, signal) => {
+        if (signal !== 'SIGKILL') reject(new Error(`writer exited (${code}) before the kill: ${stderr}`));
+      });
+    });
+    await new Promise((r) => child.once('close', r));
+    expect(child.signalCode).toBe('SIGKILL');
+    // The writer never closed the file: its WAL is still there, holding the commits.
+    expect(existsSync(`${path}-wal`)).toBe(true);
+
+    const data = readSession(path);
+    expect(data.meta.appVersion).toBe('crash-test');
+    const run = data.runs[0];
+    expect(run.state).toBe('running');
+    expect(run.summary).toBeNull();
+    expect(run.analysisSource).toBe('recomputed');
+    expect(run.events).toEqual([{ tMs: 0, kind: 'start', message: 'writer started' }]);
+    const stored = run.samples.map((s) => s.values.i);
+    expect(stored.length).toBeGreaterThanOrEqual(lastAcknowledged);
+    // Exactly 0, 1, 2, … — nothing lost before the last commit, nothing out of order, no torn batch.
+    expect(stored).toEqual(Array.from({ length: stored.length }, (_, k) => k));
+    expect(stored.length % 7).toBe(0);
+    expect(run.samples.every((s, k) => s.tMs === k * 10)).toBe(true);
+
+    // The recovered file takes new runs.
+    const store = SessionStore.open(path);
+    store.addRun({ id: 'after', label: 'after the crash', request: {}, state: 'done' });
+    store.close();
+    expect(readSession(path).runs.map((r) => r.id)).toEqual(['crash-run', 'after']);
+  });
+});
