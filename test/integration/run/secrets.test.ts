@@ -1,7 +1,7 @@
 // Issue #3: after runs that log in with a password and with a passphrase-protected key, no
 // secret appears in anything KVScope wrote: CLI output, the session file, the report, the app's
 // data folder (known hosts, saved boards).
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,6 +30,7 @@ afterAll(async () => {
 /** Every file under a folder, as bytes. */
 function filesUnder(root: string): Array<{ path: string; bytes: Buffer }> {
   const out: Array<{ path: string; bytes: Buffer }> = [];
+  if (!existsSync(root)) return out; // nothing written there (known hosts came from --known-hosts)
   for (const name of readdirSync(root)) {
     const p = join(root, name);
     if (statSync(p).isDirectory()) out.push(...filesUnder(p));
