@@ -149,7 +149,7 @@ export class RunController {
       const d = shellQuote(this.dir);
       // Detached from this process and from the SSH channel: the launcher survives both.
       const launched = await this.target.exec(
-        `cd ${d} && if command -v setsid >/dev/null 2>&1; then setsid sh launcher.sh ${d} </dev/null >/dev/null 2>&1 & else nohup sh launcher.sh ${d} </dev/null >/dev/null 2>&1 & fi; echo $!`,
+        `${this.target.kind === 'local' ? `cd ${shellQuote(process.cwd())} 2>/dev/null; ` : ''}W=$(pwd -P); cd ${d} && if command -v setsid >/dev/null 2>&1; then setsid sh launcher.sh ${d} "$W" </dev/null >/dev/null 2>&1 & else nohup sh launcher.sh ${d} "$W" </dev/null >/dev/null 2>&1 & fi; echo $!`,
       );
       const pid = Number(launched.stdout.toString().trim());
       this.launcherPid = Number.isInteger(pid) && pid > 0 ? pid : null;
@@ -453,6 +453,10 @@ export class RunController {
 
   private fail(error: unknown) {
     const message = error instanceof Error ? error.message : String(error);
+    // Nothing was launched (setup failed): the directory holds only what we uploaded.
+    if (this.dir && this.launcherPid === null && !process.env.KVSCOPE_KEEP_RUN_DIR) {
+      void this.target.exec(`rm -rf ${shellQuote(this.dir)}`).catch(() => {});
+    }
     this.ended = true;
     clearInterval(this.heartbeat);
     this.addEvent({ tMs: this.lastTMs, kind: 'error', message });

@@ -58,6 +58,7 @@ export function launcherScript(): string {
   return `#!/bin/sh
 # KVScope run launcher (see electron/node/run/run-scripts.ts).
 D="$1"
+W="\${2:-$D}"
 cd "$D" || exit 1
 . ./run.conf
 AWKI=""; case "$(awk -W version 2>&1 </dev/null | head -n 1)" in *mawk*) AWKI="-W interactive";; esac
@@ -71,12 +72,16 @@ mkfifo out.fifo err.fifo || { ev error reason=mkfifo; ev end; exit 1; }
 ts O < out.fifo &
 ts E < err.fifo &
 # The engine gets its own session, so its whole process group can be signalled and nothing of
-# it outlives the run. sh -c execs a simple command, so the pid is the engine's own.
+# it outlives the run. It runs in the directory the run was started from (the login directory
+# over SSH), so relative paths in the command mean what the user meant. bash -c execs a simple
+# command line (dash's sh -c forks), so the engine's pid is usually the wrapper's own.
+ESH=sh; command -v bash >/dev/null 2>&1 && ESH=bash
+WRAP='echo $$ > "$3/engine.pid"; cd "$4" 2>/dev/null || cd "$3"; exec "$1" -c "$2"'
 if command -v setsid >/dev/null 2>&1; then
-  setsid sh -c 'echo $$ > engine.pid; exec sh -c "$1"' kvscope-engine "$ENGINE" > out.fifo 2> err.fifo < /dev/null &
+  setsid sh -c "$WRAP" kvscope-engine "$ESH" "$ENGINE" "$D" "$W" > out.fifo 2> err.fifo < /dev/null &
 else
   set -m
-  sh -c 'echo $$ > engine.pid; exec sh -c "$1"' kvscope-engine "$ENGINE" > out.fifo 2> err.fifo < /dev/null &
+  sh -c "$WRAP" kvscope-engine "$ESH" "$ENGINE" "$D" "$W" > out.fifo 2> err.fifo < /dev/null &
   set +m
 fi
 BG=$!

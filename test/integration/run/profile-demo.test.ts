@@ -78,6 +78,13 @@ describe('profile local --demo', () => {
     expect(s.events.some((e: { kind: string }) => e.kind === 'exit')).toBe(true);
   });
 
+  it('the engine runs in the directory kvscope was started from: relative paths work', async () => {
+    // package.json exists in the project root (the CLI's working directory), not in the run directory.
+    const r = await runCli(['profile', 'local', '--engine', 'test -f package.json && echo found', '--json', '--interval-ms', '50']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).engine.exitCode).toBe(0);
+  });
+
   it('a missing target option is one line on stderr and exit status 2', async () => {
     const r = await runCli(['profile', 'local', '--json']);
     expect(r.code).toBe(2);
