@@ -323,6 +323,12 @@ export const ProfileSummarySchema = z.object({
   engineReported: z
     .object({ kvBytes: z.number().nullable(), kv: z.array(z.unknown()), timings: z.array(z.unknown()) })
     .optional(),
+  // Present when the run made them (their full types live with their producers:
+  // electron/node/run/profile-summary.ts): leak check, GGUF model facts, sweep, server mode.
+  leak: z.unknown().optional(),
+  model: z.unknown().optional(),
+  sweep: z.unknown().optional(),
+  server: z.unknown().optional(),
 });
 export type ProfileSummary = z.infer<typeof ProfileSummarySchema>;
 
