@@ -2,15 +2,9 @@
 // flags ENVIRONMENT.md requires (without the networking ones Chromium keeps calling home).
 import { chromium, type Browser } from 'playwright-core';
 
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
+import { CHROMIUM_QUIET_FLAGS } from '../../electron/node/session/pdf';
+
+export const CHROMIUM_ARGS = CHROMIUM_QUIET_FLAGS;
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });

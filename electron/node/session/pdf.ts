@@ -10,8 +10,8 @@ import { pathToFileURL } from 'node:url';
 /** Where Chromium is looked for, in order (KVSCOPE_CHROMIUM first when set). */
 export const CHROMIUM_CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable'];
 
-export const CHROMIUM_PDF_FLAGS = [
-  '--headless',
+/** A quiet Chromium: no sandbox (root in CI), no GPU, none of its calls home (ENVIRONMENT.md). */
+export const CHROMIUM_QUIET_FLAGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-background-networking',
@@ -19,6 +19,11 @@ export const CHROMIUM_PDF_FLAGS = [
   '--disable-sync',
   '--no-first-run',
   '--disable-quic',
+];
+
+export const CHROMIUM_PDF_FLAGS = [
+  '--headless',
+  ...CHROMIUM_QUIET_FLAGS,
   // No date/title/URL header and footer: the current name, and the one before Chromium 120.
   '--no-pdf-header-footer',
   '--print-to-pdf-no-header',

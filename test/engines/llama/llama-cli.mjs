@@ -21,9 +21,8 @@
 //
 // --threads defaults to 1: on a 2-core machine node-llama-cpp's default of 4 threads ran at
 // ≈ 1.4 tokens/s instead of ≈ 1,000 (../shared/models/README.md).
-import { getLlama, LlamaLogLevel } from 'node-llama-cpp';
+import { KV_TYPES, openLlamaContext, ownSignals } from './llama-common.mjs';
 
-const KV_TYPES = { f32: 'F32', f16: 'F16', bf16: 'BF16', q8_0: 'Q8_0', q4_0: 'Q4_0', q4_1: 'Q4_1', q5_0: 'Q5_0', q5_1: 'Q5_1' };
 
 function usage(message) {
   process.stderr.write(`llama-cli.mjs: ${message}\nusage: node llama-cli.mjs -m <gguf> -c <ctx> -n <tokens> -p <prompt> [--threads 1] [--ctk f16] [--ctv f16] [--temp 0] [--ignore-eos]\n`);
@@ -63,36 +62,9 @@ function parseArgs(argv) {
   return o;
 }
 
-/** llama.cpp logs arrive one message per call, without the newline; progress dots come one by one. */
-function makeLogger() {
-  let dots = '';
-  return (level, message) => {
-    const text = String(message).replace(/\n+$/, '');
-    if (/^\.+$/.test(text)) {
-      dots += text;
-      return;
-    }
-    let out = '';
-    if (dots) {
-      out += dots + '\n';
-      dots = '';
-    }
-    if (text !== '') out += text + '\n';
-    if (out) process.stderr.write(out);
-  };
-}
 
 const opts = parseArgs(process.argv.slice(2));
-const llama = await getLlama({ gpu: false, build: 'never', logLevel: LlamaLogLevel.info, logger: makeLogger() });
-const model = await llama.loadModel({ modelPath: opts.model });
-const context = await model.createContext({
-  contextSize: opts.ctx,
-  threads: opts.threads,
-  performanceTracking: true,
-  experimentalKvCacheKeyType: KV_TYPES[opts.ctk],
-  experimentalKvCacheValueType: KV_TYPES[opts.ctv],
-});
-const sequence = context.getSequence();
+const { llama, model, context, sequence } = await openLlamaContext(opts);
 const promptTokens = model.tokenize(opts.prompt);
 if (promptTokens.length + opts.tokens > context.contextSize) {
   process.stderr.write(`llama-cli.mjs: prompt (${promptTokens.length} tokens) + -n ${opts.tokens} exceed the context of ${context.contextSize}\n`);
@@ -101,12 +73,7 @@ if (promptTokens.length + opts.tokens > context.contextSize) {
 
 let stopping = false;
 // SIGTERM (a profiler stopping the run): end the generation, print the timings, leave cleanly.
-// node-llama-cpp's dependencies install signal-exit handlers that re-raise SIGTERM and end the
-// process before ours runs; this program owns its signals, like llama-cli.
-for (const sig of ['SIGTERM', 'SIGINT']) {
-  process.removeAllListeners(sig);
-  process.on(sig, () => (stopping = true));
-}
+ownSignals(() => (stopping = true));
 
 let generated = 0;
 const history = [...promptTokens];

@@ -23,9 +23,8 @@
 // - Chat messages are joined as plain text (the test model has no chat template).
 import { createServer } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { getLlama, LlamaLogLevel } from 'node-llama-cpp';
+import { KV_TYPES, openLlamaContext, ownSignals } from './llama-common.mjs';
 
-const KV_TYPES = { f32: 'F32', f16: 'F16', bf16: 'BF16', q8_0: 'Q8_0', q4_0: 'Q4_0', q4_1: 'Q4_1', q5_0: 'Q5_0', q5_1: 'Q5_1' };
 
 function usage(message) {
   process.stderr.write(`openai-server.mjs: ${message}\nusage: node openai-server.mjs -m <gguf> [-c 4096] [--port 0] [--host 127.0.0.1] [--threads 1] [--ctk f16]\n`);
@@ -62,32 +61,9 @@ function parseArgs(argv) {
   return o;
 }
 
-function makeLogger() {
-  let dots = '';
-  return (_level, message) => {
-    const text = String(message).replace(/\n+$/, '');
-    if (/^\.+$/.test(text)) {
-      dots += text;
-      return;
-    }
-    let out = dots ? `${dots}\n` : '';
-    dots = '';
-    if (text !== '') out += `${text}\n`;
-    if (out) process.stderr.write(out);
-  };
-}
 
 const opts = parseArgs(process.argv.slice(2));
-const llama = await getLlama({ gpu: false, build: 'never', logLevel: LlamaLogLevel.info, logger: makeLogger() });
-const model = await llama.loadModel({ modelPath: opts.model });
-const context = await model.createContext({
-  contextSize: opts.ctx,
-  threads: opts.threads,
-  performanceTracking: true,
-  experimentalKvCacheKeyType: KV_TYPES[opts.ctk],
-  experimentalKvCacheValueType: KV_TYPES[opts.ctv],
-});
-const sequence = context.getSequence();
+const { llama, model, context, sequence } = await openLlamaContext(opts);
 const modelName = opts.model.split('/').pop();
 let taskId = 0;
 let queue = Promise.resolve();
@@ -270,12 +246,7 @@ async function shutdown() {
   // Node exits at once (process.exit() took ≈ 1.8 s here, in the native addon's teardown).
   process.exitCode = 0;
 }
-// node-llama-cpp's dependencies install signal-exit handlers that re-raise SIGTERM and end the
-// process before ours runs (seen: exit status 143, no cleanup); this program owns its signals.
-for (const sig of ['SIGTERM', 'SIGINT']) {
-  process.removeAllListeners(sig);
-  process.on(sig, shutdown);
-}
+ownSignals(shutdown);
 
 server.listen(opts.port, opts.host, () => {
   const address = server.address();

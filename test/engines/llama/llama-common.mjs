@@ -1,0 +1,48 @@
+// What llama-cli.mjs and openai-server.mjs share: llama.cpp through node-llama-cpp on CPU, its
+// own log lines forwarded to stderr as llama.cpp prints them, the context created as the
+// command-line tools create it.
+import { getLlama, LlamaLogLevel } from 'node-llama-cpp';
+
+/** llama.cpp's -ctk/-ctv names → node-llama-cpp's GGML type names. */
+export const KV_TYPES = { f32: 'F32', f16: 'F16', bf16: 'BF16', q8_0: 'Q8_0', q4_0: 'Q4_0', q4_1: 'Q4_1', q5_0: 'Q5_0', q5_1: 'Q5_1' };
+
+/** llama.cpp logs arrive one message per call, without the newline; progress dots come one by one. */
+function makeLogger() {
+  let dots = '';
+  return (_level, message) => {
+    const text = String(message).replace(/\n+$/, '');
+    if (/^\.+$/.test(text)) {
+      dots += text;
+      return;
+    }
+    let out = dots ? `${dots}\n` : '';
+    dots = '';
+    if (text !== '') out += `${text}\n`;
+    if (out) process.stderr.write(out);
+  };
+}
+
+/** Model and context from {model, ctx, threads, ctk, ctv}, with performance tracking on. */
+export async function openLlamaContext(opts) {
+  const llama = await getLlama({ gpu: false, build: 'never', logLevel: LlamaLogLevel.info, logger: makeLogger() });
+  const model = await llama.loadModel({ modelPath: opts.model });
+  const context = await model.createContext({
+    contextSize: opts.ctx,
+    threads: opts.threads,
+    performanceTracking: true,
+    experimentalKvCacheKeyType: KV_TYPES[opts.ctk],
+    experimentalKvCacheValueType: KV_TYPES[opts.ctv],
+  });
+  return { llama, model, context, sequence: context.getSequence() };
+}
+
+/**
+ * node-llama-cpp's dependencies install signal-exit handlers that re-raise SIGTERM and end the
+ * process before ours runs (seen: exit status 143, no cleanup): these programs own their signals.
+ */
+export function ownSignals(handler) {
+  for (const sig of ['SIGTERM', 'SIGINT']) {
+    process.removeAllListeners(sig);
+    process.on(sig, handler);
+  }
+}
