@@ -9,6 +9,7 @@ const benches: Bench[] = [
   { name: 'demo accuracy', load: async () => (await import('./demo-accuracy.bench')).benchDemoAccuracy },
   { name: 'parsers', load: async () => (await import('./parsers.bench')).benchParsers },
   { name: 'gguf', load: async () => (await import('./gguf.bench')).benchGguf },
+  { name: 'gguf over ssh', load: async () => (await import('./gguf-ssh.bench')).benchGgufSsh },
   { name: 'ssh', load: async () => (await import('./ssh.bench')).benchSsh },
   { name: 'ssh run', load: async () => (await import('./ssh-run.bench')).benchSshRun },
   { name: 'engines', load: async () => (await import('./engines.bench')).benchEngines },

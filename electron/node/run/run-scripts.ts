@@ -89,13 +89,19 @@ EP=""
 i=0
 while [ -z "$EP" ] && [ $i -lt 200 ]; do read -r EP < engine.pid 2>/dev/null; [ -n "$EP" ] || sleep 0.05 2>/dev/null || sleep 1; i=$((i+1)); done
 [ -n "$EP" ] || EP=$BG
-# sh -c forks instead of exec'ing for some command lines (dash, or anything compound): then
-# the engine is the wrapper shell's only child, and that is the process to measure.
+# When the command line was not a simple command, the wrapper shell forks instead of exec'ing:
+# then the engine is its only child, and that is the process to measure. A wrapper that execs
+# stops being a shell within milliseconds; only one still a shell after a second has forked
+# (looking earlier would catch whatever a shell's startup files or the engine spawn briefly).
 MP=$EP
 i=0
-while [ $i -lt 40 ]; do
+while [ $i -lt 20 ]; do
   comm=""; read -r comm < /proc/$EP/comm 2>/dev/null
   case "$comm" in sh|dash|bash|ash|busybox|zsh|kvscope-engine) ;; *) break;; esac
+  sleep 0.05 2>/dev/null || sleep 1
+  i=$((i+1))
+done
+if [ $i -ge 20 ]; then
   kids=""
   if [ -r /proc/$EP/task/$EP/children ]; then
     read -r kids < /proc/$EP/task/$EP/children
@@ -107,10 +113,8 @@ while [ $i -lt 40 ]; do
     done
   fi
   set -- $kids
-  if [ $# -eq 1 ]; then MP=$1; break; fi
-  sleep 0.05 2>/dev/null || sleep 1
-  i=$((i+1))
-done
+  [ $# -eq 1 ] && MP=$1
+fi
 ev engine pid=$EP measured=$MP
 sh sampler.sh "$MP" "$INTERVAL_S" "$SMAPS_EVERY" 2>/dev/null | awk $AWKI -v max="$SPOOL_MAX" '{ n += length($0) + 1; if (max > 0 && n > max && $0 !~ /gone=1/) { d++; next } printf "%s", $0 "\\n"; fflush() } END { if (d > 0) { printf "%s", "X 0 dropped stream=S lines=" d "\\n"; fflush() } }' >> spool &
 SP=$!

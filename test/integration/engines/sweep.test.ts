@@ -11,9 +11,11 @@
 //   (src/llama-kv-cells.h: pos int32 4 B + ext {x, y, tok int32, bool} 16 B + shift int32 4 B +
 //   seq std::bitset<256> 32 B = 56 B), so the memory a context token really costs is
 //   640 + 56 = 696 B, 8.75 % above the K/V theory: inside the 15 % the issue asks for.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/cli';
-import { assertLlamaEngineInstalled, llamaCliCommand, modelRelative } from '../../helpers/llama-engine';
+import { assertLlamaEngineInstalled, llamaCliCommand, modelPath } from '../../helpers/llama-engine';
+import { makeTempDir, startSshd, writeKnownHosts, type Sshd } from '../../helpers/sshd';
 
 const SIZES = [512, 4096, 16384, 32768, 65536];
 const MIB = 1024 * 1024;
@@ -30,18 +32,31 @@ interface Point {
   theoryReservedBytes: number | null;
 }
 
-describe('context sweep of a real llama.cpp engine', () => {
-  beforeAll(() => assertLlamaEngineInstalled());
+describe('context sweep of a real llama.cpp engine on the loopback SSH target', () => {
+  let sshd: Sshd;
+  let knownHosts: string;
+  beforeAll(async () => {
+    assertLlamaEngineInstalled();
+    sshd = await startSshd();
+    knownHosts = join(await makeTempDir(), 'known_hosts');
+    await writeKnownHosts(knownHosts, [sshd.knownHostsLine]);
+  });
+  afterAll(async () => {
+    await sshd?.stop();
+  });
 
   it('512 … 65,536: measured bytes/token within 15 % of the 640 B theory, mode reserved, engine log = theory', async () => {
     const r = await runCli([
-      'profile', 'local',
+      'profile', `${sshd.user}@${sshd.host}:${sshd.port}`,
+      '--identity', sshd.clientKey.privatePath,
+      '--known-hosts', knownHosts,
       // 400 tokens (≈ 0.4–1.5 s of decode): a few dozen 20 ms samples land while the context
       // exists, so each run's peak is its steady level rather than a one-sample transient
       // (with 64 tokens, 1–3 samples, the slope ranged 657–742 B over nine sweeps on a busy
       // 2-core VM; with 400 tokens 662–713 B over ten).
       '--engine', llamaCliCommand({ tokens: 400, quietNode: true }),
-      '--gguf', modelRelative,
+      // The SSH login lands in the user's home: the model path on the "board" is absolute.
+      '--gguf', modelPath,
       '--sweep', SIZES.join(','),
       '--budget', '256MiB',
       '--interval-ms', '20',
@@ -49,6 +64,7 @@ describe('context sweep of a real llama.cpp engine', () => {
     ]);
     if (r.code !== 0) throw new Error(`kvscope profile --sweep failed (${r.code}): ${r.stderr}`);
     const s = JSON.parse(r.stdout);
+    expect(s.target.kind).toBe('ssh');
     const sweep = s.sweep;
     const points = sweep.points as Point[];
     expect(points.map((p) => p.ctx)).toEqual(SIZES);
