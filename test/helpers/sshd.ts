@@ -354,3 +354,10 @@ export async function writeKnownHosts(path: string, lines: string[]): Promise<st
   await writeFile(path, lines.join('\n') + '\n', { mode: 0o600 });
   return path;
 }
+
+/** An sshd and a known_hosts file that already trusts it: what a test that merely runs over SSH needs. */
+export async function startTrustedSshd(options: SshdOptions = {}): Promise<{ sshd: Sshd; knownHosts: string }> {
+  const sshd = await startSshd(options);
+  const knownHosts = await writeKnownHosts(join(await makeTempDir(), 'known_hosts'), [sshd.knownHostsLine]);
+  return { sshd, knownHosts };
+}

@@ -8,9 +8,8 @@
 //   -c 2048 → llama.cpp reserves 2048 cells (already a multiple of its 256-cell padding)
 //   → 2048 × 640 = 1,310,720 B, which llama.cpp prints as "1.25 MiB" (1.25 × 1,048,576).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { join } from 'node:path';
 import { runCli } from '../../helpers/cli';
-import { makeTempDir, startSshd, writeKnownHosts, type Sshd } from '../../helpers/sshd';
+import { startTrustedSshd, type Sshd } from '../../helpers/sshd';
 import { assertLlamaEngineInstalled, llamaCliCommand, modelPath, modelRelative, STORIES_KV_BYTES_PER_TOKEN } from '../../helpers/llama-engine';
 
 const KV_2048 = 2048 * 640; // 1,310,720 B
@@ -93,9 +92,7 @@ describe('a real llama.cpp engine on the loopback SSH target', () => {
   let knownHosts: string;
   beforeAll(async () => {
     assertLlamaEngineInstalled();
-    sshd = await startSshd();
-    knownHosts = join(await makeTempDir(), 'known_hosts');
-    await writeKnownHosts(knownHosts, [sshd.knownHostsLine]);
+    ({ sshd, knownHosts } = await startTrustedSshd());
   });
   afterAll(async () => {
     await sshd?.stop();
