@@ -4,7 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../helpers/chromium';
+import { launchChromium, openWatchedPage } from '../helpers/chromium';
 import { startWebMode, type WebMode } from '../helpers/web-mode';
 
 const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url);
@@ -29,16 +29,8 @@ afterAll(async () => {
 const phaseOf = (page: Page) => page.getByTestId('run-phase').getAttribute('data-phase');
 
 async function openApp(): Promise<{ page: Page; problems: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   const problems: string[] = [];
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
-  });
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
-  });
-  await page.goto(web.url);
+  const page = await openWatchedPage(browser, web.url, problems);
   await page.getByTestId('target-local').waitFor();
   await page.waitForTimeout(300); // resumeLatestRun: a run left by a failed test shows up here
   await stopIfActive(page);

@@ -13,7 +13,7 @@ import { arch, release } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../helpers/chromium';
+import { launchChromium, openWatchedPage } from '../helpers/chromium';
 import { ensureKeyUser, generateKey, makeTempDir, startSshd, type SshKey, type Sshd } from '../helpers/sshd';
 import { startWebMode, type WebMode } from '../helpers/web-mode';
 
@@ -51,15 +51,7 @@ beforeAll(async () => {
   delete process.env.SSH_AUTH_SOCK;
   web = await startWebMode();
   browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
-  });
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
-  });
-  await page.goto(web.url);
+  page = await openWatchedPage(browser, web.url, problems);
   await page.getByTestId('target-local').waitFor();
 });
 

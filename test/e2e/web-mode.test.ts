@@ -96,15 +96,7 @@ describe('kvscope web', () => {
     const response = await page.goto(`${web.origin}/`);
     expect(response?.status()).toBe(401);
     expect(await page.textContent('body')).toContain('access token required');
-    const outcome = await page.evaluate(
-      (url) =>
-        new Promise<string>((resolve) => {
-          const ws = new WebSocket(url);
-          ws.onopen = () => resolve('open');
-          ws.onclose = () => resolve('refused');
-        }),
-      `ws://127.0.0.1:${web.port}/api`,
-    );
+    const outcome = await webSocketOutcome(page, `ws://127.0.0.1:${web.port}/api`);
     expect(outcome).toBe('refused');
     await context.close();
   });
@@ -124,15 +116,7 @@ describe('kvscope web', () => {
     try {
       const page = await context.newPage();
       await page.goto(`http://127.0.0.1:${(other.address() as AddressInfo).port}/`);
-      const outcome = await page.evaluate(
-        (url) =>
-          new Promise<string>((resolve) => {
-            const ws = new WebSocket(url);
-            ws.onopen = () => resolve('open');
-            ws.onclose = () => resolve('refused');
-          }),
-        `ws://127.0.0.1:${web.port}/api`,
-      );
+      const outcome = await webSocketOutcome(page, `ws://127.0.0.1:${web.port}/api`);
       expect(outcome).toBe('refused');
     } finally {
       other.close();
@@ -152,3 +136,16 @@ describe('kvscope web', () => {
     await context.close();
   });
 });
+
+/** Whether a page may open a WebSocket to `url`: 'open' or 'refused'. */
+function webSocketOutcome(page: Page, url: string): Promise<string> {
+  return page.evaluate(
+    (u) =>
+      new Promise<string>((resolve) => {
+        const ws = new WebSocket(u);
+        ws.onopen = () => resolve('open');
+        ws.onclose = () => resolve('refused');
+      }),
+    url,
+  );
+}

@@ -1,6 +1,6 @@
 // Real Chromium for end-to-end tests: Debian's /usr/bin/chromium through playwright-core, with the
 // flags ENVIRONMENT.md requires (without the networking ones Chromium keeps calling home).
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 import { CHROMIUM_QUIET_FLAGS } from '../../electron/node/session/pdf';
 
@@ -8,4 +8,21 @@ export const CHROMIUM_ARGS = CHROMIUM_QUIET_FLAGS;
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+}
+
+/**
+ * A page that records what a user would never see but a test must: uncaught errors, console
+ * errors and CSP violations (pushed to `problems`), then opens `url`.
+ */
+export async function openWatchedPage(browser: Browser, url: string, problems: string[]): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+  });
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
+  });
+  await page.goto(url);
+  return page;
 }

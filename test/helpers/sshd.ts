@@ -361,3 +361,8 @@ export async function startTrustedSshd(options: SshdOptions = {}): Promise<{ ssh
   const knownHosts = await writeKnownHosts(join(await makeTempDir(), 'known_hosts'), [sshd.knownHostsLine]);
   return { sshd, knownHosts };
 }
+
+/** `<target> --identity … --known-hosts …` for a CLI command against this sshd (as `user`). */
+export function sshCliTarget(sshd: Sshd, knownHosts: string, user = sshd.user): string[] {
+  return [`${user}@${sshd.host}:${sshd.port}`, '--identity', sshd.clientKey.privatePath, '--known-hosts', knownHosts];
+}

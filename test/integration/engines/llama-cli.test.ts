@@ -9,7 +9,7 @@
 //   → 2048 × 640 = 1,310,720 B, which llama.cpp prints as "1.25 MiB" (1.25 × 1,048,576).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/cli';
-import { startTrustedSshd, type Sshd } from '../../helpers/sshd';
+import { startTrustedSshd, type Sshd, sshCliTarget } from '../../helpers/sshd';
 import { assertLlamaEngineInstalled, llamaCliCommand, modelPath, modelRelative, STORIES_KV_BYTES_PER_TOKEN } from '../../helpers/llama-engine';
 
 const KV_2048 = 2048 * 640; // 1,310,720 B
@@ -101,9 +101,7 @@ describe('a real llama.cpp engine on the loopback SSH target', () => {
   it('kvscope profile user@host:port: GGUF header read over the link, KV size equals theory, reserved, timings parsed', async () => {
     // The SSH login lands in the user's home, so the model path on the "board" is absolute.
     const r = await runCli([
-      'profile', `${sshd.user}@${sshd.host}:${sshd.port}`,
-      '--identity', sshd.clientKey.privatePath,
-      '--known-hosts', knownHosts,
+      'profile', ...sshCliTarget(sshd, knownHosts),
       '--engine', llamaCliCommand({ tokens: TOKENS }),
       '--gguf', modelPath,
       '--ctx', '2048',

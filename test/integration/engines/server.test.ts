@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCli } from '../../helpers/cli';
-import { makeTempDir, startSshd, writeKnownHosts, type Sshd } from '../../helpers/sshd';
+import { makeTempDir, startSshd, writeKnownHosts, type Sshd, sshCliTarget } from '../../helpers/sshd';
 import { assertLlamaEngineInstalled, modelRelative, openaiServerCommand, storyPrompt } from '../../helpers/llama-engine';
 import type { ServerProfile, TurnAnalysis } from '../../../shared/analysis/stream-timing';
 
@@ -146,9 +146,7 @@ describe('server mode on the loopback SSH target (through an SSH port forward)',
     const promptFile = join(dir, 'prompt.txt');
     await writeFile(promptFile, PROMPT);
     const r = await runCli([
-      'profile', `${sshd.user}@${sshd.host}:${sshd.port}`,
-      '--identity', sshd.clientKey.privatePath,
-      '--known-hosts', knownHosts,
+      'profile', ...sshCliTarget(sshd, knownHosts),
       '--engine', openaiServerCommand({ ctx: 4096 }),
       '--server-url', 'http://127.0.0.1:0/v1',
       '--prompt-file', promptFile,

@@ -14,7 +14,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/cli';
 import { assertLlamaEngineInstalled, llamaCliCommand, modelPath } from '../../helpers/llama-engine';
-import { startTrustedSshd, type Sshd } from '../../helpers/sshd';
+import { startTrustedSshd, type Sshd, sshCliTarget } from '../../helpers/sshd';
 
 const SIZES = [512, 4096, 16384, 32768, 65536];
 const MIB = 1024 * 1024;
@@ -44,9 +44,7 @@ describe('context sweep of a real llama.cpp engine on the loopback SSH target', 
 
   it('512 … 65,536: measured bytes/token within 15 % of the 640 B theory, mode reserved, engine log = theory', async () => {
     const r = await runCli([
-      'profile', `${sshd.user}@${sshd.host}:${sshd.port}`,
-      '--identity', sshd.clientKey.privatePath,
-      '--known-hosts', knownHosts,
+      'profile', ...sshCliTarget(sshd, knownHosts),
       // 400 tokens (≈ 0.4–1.5 s of decode): a few dozen 20 ms samples land while the context
       // exists, so each run's peak is its steady level rather than a one-sample transient
       // (with 64 tokens, 1–3 samples, the slope ranged 657–742 B over nine sweeps on a busy

@@ -9,7 +9,7 @@ import { RunRequestSchema, type Sample } from '../../../shared/api/schemas';
 import { RunService } from '../../../electron/node/run/run-service';
 import { RUN_DEFAULTS } from '../../../electron/node/run/run-controller';
 import { createTarget } from '../../../electron/node/target/target-spec';
-import { ensureKeyUser, killConnections, makeTempDir, startSshd, waitFor, type Sshd } from '../../helpers/sshd';
+import { ensureKeyUser, killConnections, makeTempDir, startSshd, waitFor, type Sshd, sshCliTarget } from '../../helpers/sshd';
 import { processesMatching, startCli } from '../../helpers/cli';
 
 let sshd: Sshd;
@@ -101,7 +101,7 @@ describe('runs on an SSH target', () => {
 
   it('a killed app leaves nothing on the board once the watchdog fires', async () => {
     const child = startCli(
-      ['profile', `${user}@${sshd.host}:${sshd.port}`, '--identity', sshd.clientKey.privatePath, '--known-hosts', knownHosts, '--demo', '--tokens', '100000', '--tps', '50', '--weights-mb', '4'],
+      ['profile', ...sshCliTarget(sshd, knownHosts, user), '--demo', '--tokens', '100000', '--tps', '50', '--weights-mb', '4'],
       { KVSCOPE_WATCHDOG_S: '2' },
     );
     let stderr = '';
@@ -114,7 +114,7 @@ describe('runs on an SSH target', () => {
 
   it('"keep running": the engine outlives a killed app, as asked', async () => {
     const child = startCli(
-      ['profile', `${user}@${sshd.host}:${sshd.port}`, '--identity', sshd.clientKey.privatePath, '--known-hosts', knownHosts, '--demo', '--tokens', '100000', '--tps', '50', '--weights-mb', '4', '--keep-running'],
+      ['profile', ...sshCliTarget(sshd, knownHosts, user), '--demo', '--tokens', '100000', '--tps', '50', '--weights-mb', '4', '--keep-running'],
       { KVSCOPE_WATCHDOG_S: '2' },
     );
     let stderr = '';
