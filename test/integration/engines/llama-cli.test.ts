@@ -7,6 +7,7 @@
 //   640 B/token = 2 (K and V) × 5 × 4 × 8 × 2 B;
 //   -c 2048 → llama.cpp reserves 2048 cells (already a multiple of its 256-cell padding)
 //   → 2048 × 640 = 1,310,720 B, which llama.cpp prints as "1.25 MiB" (1.25 × 1,048,576).
+import { release } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/cli';
 import { startTrustedSshd, type Sshd, sshCliTarget } from '../../helpers/sshd';
@@ -111,6 +112,8 @@ describe('a real llama.cpp engine on the loopback SSH target', () => {
     if (r.code !== 0) throw new Error(`kvscope profile over SSH failed (${r.code}): ${r.stderr}`);
     const s = JSON.parse(r.stdout);
     expect(s.target.kind).toBe('ssh');
+    // The board's probe facts, gathered while the run was live (the target closes with the run).
+    expect(s.target.kernel).toBe(release());
     expectRealLlamaRun(s);
   });
 });

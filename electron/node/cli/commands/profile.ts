@@ -122,9 +122,11 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     // A server's port appears in its first lines; keep at most 1 MiB of them.
     if (event === 'runOutput' && engineOutput.length < MIB) engineOutput += (payload as { text: string }).text;
   };
-  const service = new RunService(serverMode ? sink : () => {}, cliTargetSupport.targetFactory(values));
+  const service = new RunService(serverMode ? sink : () => {}, cliTargetSupport.targetFactory(values, (line) => io.err(`kvscope profile: ${line}\n`)));
   const run = await service.start(request);
   outputs?.recordRun(run);
+  // The board's facts are gathered while the engine runs: the target is closed with the run.
+  const factsPromise = cliTargetSupport.targetFacts(run.target);
   io.err(`kvscope profile: run ${run.runId} on ${run.target.label}, run directory ${run.dir}\n`);
   const onAbort = () => void run.stop('interrupted');
   io.signal.addEventListener('abort', onAbort);
@@ -164,7 +166,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (run.status.state === 'failed' && run.samples.length === 0) {
     throw new CliError(run.status.error ?? 'the run failed');
   }
-  const facts = await cliTargetSupport.targetFacts(run.target);
+  const facts = await factsPromise;
   outputs?.setTarget(facts);
   const summary: ProfileSummaryOutput = buildProfileSummary(run, facts);
   if (server) {
@@ -195,6 +197,8 @@ async function readPromptFile(path: string): Promise<string> {
 async function sweep(request: RunRequest, sizes: number[], values: { json?: boolean } & Record<string, unknown>, io: CliIo, outputs: ProfileOutputs | null = null): Promise<number> {
   const service = new RunService(() => {}, cliTargetSupport.targetFactory(values, (line) => io.err(`kvscope profile: ${line}\n`)));
   let result;
+  // The board's facts, gathered during the first run (each run's target closes with it).
+  let factsPromise: Promise<Record<string, unknown>> | null = null;
   try {
     result = await runSweep({
       runner: service,
@@ -203,6 +207,7 @@ async function sweep(request: RunRequest, sizes: number[], values: { json?: bool
       signal: io.signal,
       onProgress: (line) => io.err(`kvscope profile: ${line}`),
       onRun: (run, ctx) => {
+        factsPromise ??= cliTargetSupport.targetFacts(run.target);
         outputs?.recordRun(run);
         io.err(`kvscope profile: run ${run.runId} (context ${ctx}) on ${run.target.label}, run directory ${run.dir}\n`);
       },
@@ -217,7 +222,7 @@ async function sweep(request: RunRequest, sizes: number[], values: { json?: bool
   const runs = result.steps.map((s) => s.run).filter((r): r is RunController => r !== null);
   const main = [...result.steps].reverse().find((s) => s.run && s.point.ok)?.run ?? [...runs].reverse().find((r) => r.samples.length > 0) ?? null;
   if (!main) throw new CliError(`no sweep run produced samples: ${result.steps.map((s) => `${s.ctx}: ${s.point.error ?? 'failed'}`).join('; ')}`);
-  const facts = await cliTargetSupport.targetFacts(main.target);
+  const facts = await (factsPromise ?? cliTargetSupport.targetFacts(main.target));
   outputs?.setTarget(facts);
   const summary: ProfileSummaryOutput = buildProfileSummary(main, facts);
   summary.sweep = sweepSummary(result.analysis, result.stoppedEarly);
