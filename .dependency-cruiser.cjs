@@ -5,7 +5,8 @@ module.exports = {
   forbidden: [
     {
       name: 'shared-is-pure',
-      comment: 'shared/ is used by main, renderer and CLI alike: no Node built-ins, no Electron, no React, no DOM libs.',
+      comment:
+        'shared/ is used by main, renderer and CLI alike: no Node built-ins, no Electron, no React, no DOM libs.',
       severity: 'error',
       from: { path: '^shared/' },
       to: {
@@ -52,6 +53,10 @@ module.exports = {
     exclude: { path: ['^out/'] },
     tsConfig: { fileName: 'tsconfig.node.json' },
     tsPreCompilationDeps: true,
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'], extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default'],
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'],
+    },
   },
 };

@@ -30,7 +30,11 @@ export default defineConfig({
     plugins: [
       react(),
       // The dev server injects CSS as <style> elements, which the built app's CSP refuses.
-      { name: 'kvscope-dev-csp', apply: 'serve', transformIndexHtml: (html: string) => html.replace(CONTENT_SECURITY_POLICY, DEV_CONTENT_SECURITY_POLICY) },
+      {
+        name: 'kvscope-dev-csp',
+        apply: 'serve',
+        transformIndexHtml: (html: string) => html.replace(CONTENT_SECURITY_POLICY, DEV_CONTENT_SECURITY_POLICY),
+      },
     ],
     build: {
       outDir: resolve(__dirname, 'out/renderer'),

@@ -9,7 +9,13 @@ import { RunRequestSchema } from '../shared/api/schemas';
 import { RunService } from '../electron/node/run/run-service';
 import { runSweep } from '../electron/node/run/sweep';
 import { profileServerRun } from '../electron/node/engines/server-profile';
-import { assertLlamaEngineInstalled, llamaCliCommand, modelPath, openaiServerCommand, storyPrompt } from '../test/helpers/llama-engine';
+import {
+  assertLlamaEngineInstalled,
+  llamaCliCommand,
+  modelPath,
+  openaiServerCommand,
+  storyPrompt,
+} from '../test/helpers/llama-engine';
 import type { BenchRow } from './bench-util';
 
 const SWEEP_SIZES = [512, 4096, 16384, 32768, 65536];
@@ -51,7 +57,10 @@ async function benchServer(): Promise<BenchRow[]> {
     if (event === 'runOutput') output += (payload as { text: string }).text;
   });
   const run = await service.start(
-    RunRequestSchema.parse({ target: { kind: 'local' }, engine: { kind: 'command', command: openaiServerCommand({ ctx: 4096 }), tokenRegex: '(?!)' } }),
+    RunRequestSchema.parse({
+      target: { kind: 'local' },
+      engine: { kind: 'command', command: openaiServerCommand({ ctx: 4096 }), tokenRegex: '(?!)' },
+    }),
   );
   let profile;
   try {
@@ -93,7 +102,10 @@ async function benchLeak(): Promise<BenchRow[]> {
     const run = await service.start(
       RunRequestSchema.parse({
         target: { kind: 'local' },
-        engine: { kind: 'demo', demo: { mode: 'growth', tokens: 1500, tps: 750, weightsMb: 8, leakBytesPerToken: leak } },
+        engine: {
+          kind: 'demo',
+          demo: { mode: 'growth', tokens: 1500, tps: 750, weightsMb: 8, leakBytesPerToken: leak },
+        },
         intervalMs: 50,
       }),
     );
@@ -103,7 +115,9 @@ async function benchLeak(): Promise<BenchRow[]> {
     rows.push({
       name: `leak: demo growth, --leak ${leak}`,
       value: l ? (l.leaking ? 'leak' : 'no leak') : '–',
-      note: l ? `${l.bytesPerToken?.toFixed(0)} B/token beyond the KV cache (true: ${leak}), threshold ${l.thresholdBytesPerToken}, confidence ${l.confidence}` : 'no verdict',
+      note: l
+        ? `${l.bytesPerToken?.toFixed(0)} B/token beyond the KV cache (true: ${leak}), threshold ${l.thresholdBytesPerToken}, confidence ${l.confidence}`
+        : 'no verdict',
     });
   }
   return rows;

@@ -30,7 +30,14 @@ export async function benchGgufSsh(): Promise<BenchRow[]> {
     const user = await ensureKeyUser();
     const knownHosts = join(await makeTempDir(), 'known_hosts');
     await writeKnownHosts(knownHosts, [sshd.knownHostsLine]);
-    target = await createTarget({ kind: 'ssh', host: sshd.host, port: sshd.port, user, identityFile: sshd.clientKey.privatePath, knownHostsFile: knownHosts });
+    target = await createTarget({
+      kind: 'ssh',
+      host: sshd.host,
+      port: sshd.port,
+      user,
+      identityFile: sshd.clientKey.privatePath,
+      knownHostsFile: knownHosts,
+    });
     const ms: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       const t = performance.now();

@@ -65,7 +65,11 @@ export async function benchGguf(): Promise<BenchRow[]> {
     const note = `${VOCAB.toLocaleString('en-US')}-token vocabulary, header ${mb(header.length)}; median of ${RUNS}`;
     return [
       { name: 'header read, local file', value: `${median(localMs).toFixed(1)} ms`, note },
-      { name: 'header read, byte-range reader', value: `${median(rangeMs).toFixed(1)} ms`, note: `${reads} reads; ${note}` },
+      {
+        name: 'header read, byte-range reader',
+        value: `${median(rangeMs).toFixed(1)} ms`,
+        note: `${reads} reads; ${note}`,
+      },
       {
         name: 'bytes read vs file size',
         value: `${mb(bytesRead)} / ${mb(fileBytes)}`,

@@ -18,7 +18,7 @@ function llamaLogLines(i: number): string[] {
   const ms = (1000 + (i % 977) * 3.17).toFixed(2);
   const n = 16 + (i % 400);
   const tps = ((n * 1000) / Number(ms)).toFixed(2);
-  const tok = ((Number(ms) / n) || 0).toFixed(2);
+  const tok = (Number(ms) / n || 0).toFixed(2);
   return [
     `Once upon a time, in a small village ${i} near the mountains, there lived an engineer who measured every token twice.`,
     `The KV cache grew by ${i % 64} blocks while the board stayed below its thermal trip point; nobody noticed the swap.`,
@@ -27,7 +27,7 @@ function llamaLogLines(i: number): string[] {
     `Sep 13 09:19:08 ubuntu ollama[17505]: llama_kv_cache:      CUDA0 KV buffer size = ${(448 + (i % 7)).toFixed(2)} MiB`,
     `llama_kv_cache: size = ${(448 + (i % 7)).toFixed(2)} MiB (  4096 cells,  28 layers,  1/1 seqs), K (f16):  224.00 MiB, V (f16):  224.00 MiB`,
     `print_info: n_head_kv        = ${8 + (i % 3)}`,
-    `load_tensors:   CPU_Mapped model buffer size =  ${(1000 + i % 50).toFixed(2)} MiB`,
+    `load_tensors:   CPU_Mapped model buffer size =  ${(1000 + (i % 50)).toFixed(2)} MiB`,
     `llama_perf_context_print:        eval time = ${ms} ms / ${n.toString().padStart(5)} runs   (${tok.padStart(8)} ms per token, ${tps.padStart(8)} tokens per second)`,
     `{"choices":[{"finish_reason":"stop","index":0,"delta":{}}],"timings":{"cache_n":${i % 300},"prompt_n":${n},"prompt_ms":${ms},"prompt_per_token_ms":${tok},"prompt_per_second":${tps},"predicted_n":${n},"predicted_ms":${ms},"predicted_per_token_ms":${tok},"predicted_per_second":${tps}}}`,
     `srv  update_slots: all slots are idle`,

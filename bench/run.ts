@@ -25,7 +25,12 @@ for (const bench of benches) {
     const fn = await bench.load();
     for (const row of await fn()) rows.push({ group: bench.name, ...row });
   } catch (error) {
-    rows.push({ group: bench.name, name: '(failed)', value: '–', note: String((error as Error).message ?? error).split('\n')[0] });
+    rows.push({
+      group: bench.name,
+      name: '(failed)',
+      value: '–',
+      note: String((error as Error).message ?? error).split('\n')[0],
+    });
   }
 }
 const w = [
@@ -33,7 +38,8 @@ const w = [
   Math.max(9, ...rows.map((r) => r.name.length)),
   Math.max(5, ...rows.map((r) => r.value.length)),
 ];
-const line = (a: string, b: string, c: string, d: string) => `| ${a.padEnd(w[0])} | ${b.padEnd(w[1])} | ${c.padStart(w[2])} | ${d}`;
+const line = (a: string, b: string, c: string, d: string) =>
+  `| ${a.padEnd(w[0])} | ${b.padEnd(w[1])} | ${c.padStart(w[2])} | ${d}`;
 console.log(`KVScope benchmarks — ${machineNote()}, node ${process.version}, ${new Date().toISOString()}`);
 console.log(line('group', 'benchmark', 'value', 'note'));
 console.log(`|${'-'.repeat(w[0] + 2)}|${'-'.repeat(w[1] + 2)}|${'-'.repeat(w[2] + 2)}|------`);

@@ -33,7 +33,11 @@ async function measure(script: string, args: string[], seconds: number): Promise
 
 export async function benchSampler(seconds = Number(process.env.KVSCOPE_BENCH_SECONDS ?? 30)): Promise<BenchRow[]> {
   // A live process with a few hundred mappings to watch: a node process idling.
-  const watched = spawn(process.execPath, ['-e', 'const b=[];for(let i=0;i<200;i++)b.push(Buffer.alloc(1<<20,1));setInterval(()=>{},1000)'], { stdio: 'ignore' });
+  const watched = spawn(
+    process.execPath,
+    ['-e', 'const b=[];for(let i=0;i<200;i++)b.push(Buffer.alloc(1<<20,1));setInterval(()=>{},1000)'],
+    { stdio: 'ignore' },
+  );
   await new Promise((r) => setTimeout(r, 500));
   const rows: BenchRow[] = [];
   try {
@@ -46,10 +50,23 @@ export async function benchSampler(seconds = Number(process.env.KVSCOPE_BENCH_SE
       // /proc/<pid>/stat counts in clock ticks (10 ms): below one tick over the window, say so.
       const floorPct = (100 * 0.01) / seconds;
       const pct = (v: number) => (v < floorPct ? `< ${floorPct.toFixed(3)} %` : `${v.toFixed(3)} %`);
-      const ratio = (v: number) => (ours.cpuPct < floorPct ? `≥ ${(v / floorPct).toFixed(0)}× KVScope` : `${(v / ours.cpuPct).toFixed(0)}× KVScope`);
-      rows.push({ name: `sampler CPU @ ${intervalMs} ms (KVScope awk)`, value: pct(ours.cpuPct), note: `${seconds} s, target ≤ 0.5 % at 1 s` });
-      rows.push({ name: `sampler CPU @ ${intervalMs} ms (cat per tick)`, value: pct(cat.cpuPct), note: ratio(cat.cpuPct) });
-      rows.push({ name: `sampler CPU @ ${intervalMs} ms (pmap per tick)`, value: pct(pmap.cpuPct), note: ratio(pmap.cpuPct) });
+      const ratio = (v: number) =>
+        ours.cpuPct < floorPct ? `≥ ${(v / floorPct).toFixed(0)}× KVScope` : `${(v / ours.cpuPct).toFixed(0)}× KVScope`;
+      rows.push({
+        name: `sampler CPU @ ${intervalMs} ms (KVScope awk)`,
+        value: pct(ours.cpuPct),
+        note: `${seconds} s, target ≤ 0.5 % at 1 s`,
+      });
+      rows.push({
+        name: `sampler CPU @ ${intervalMs} ms (cat per tick)`,
+        value: pct(cat.cpuPct),
+        note: ratio(cat.cpuPct),
+      });
+      rows.push({
+        name: `sampler CPU @ ${intervalMs} ms (pmap per tick)`,
+        value: pct(pmap.cpuPct),
+        note: ratio(pmap.cpuPct),
+      });
     }
   } finally {
     watched.kill('SIGKILL');

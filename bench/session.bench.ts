@@ -55,25 +55,49 @@ export async function benchSession(): Promise<BenchRow[]> {
     const path = join(dir, 'bench.kvscope');
     const all = Array.from({ length: SAMPLES }, (_, i) => sample(i));
     const store = createSession(path, { appVersion: 'bench', target: { kind: 'local', label: 'bench' } });
-    const run = store.addRun({ id: 'bench', label: 'bench run', request: { engine: { kind: 'demo', demo: { kvType: 'f16', mode: 'growth', ctx: 4096 } } }, state: 'running' });
-    store.updateRun(run, { engine: { command: 'bench', theoryBytesPerToken: 32768, ctx: 4096, modeHint: 'growth' }, analysisInputs: { theoryBytesPerToken: 32768, theoryMode: 'growth', ctx: 4096, budgetBytes: 4 * 1024 ** 3 } });
+    const run = store.addRun({
+      id: 'bench',
+      label: 'bench run',
+      request: { engine: { kind: 'demo', demo: { kvType: 'f16', mode: 'growth', ctx: 4096 } } },
+      state: 'running',
+    });
+    store.updateRun(run, {
+      engine: { command: 'bench', theoryBytesPerToken: 32768, ctx: 4096, modeHint: 'growth' },
+      analysisInputs: { theoryBytesPerToken: 32768, theoryMode: 'growth', ctx: 4096, budgetBytes: 4 * 1024 ** 3 },
+    });
     // Appended in the controller's own chunks (its 100 ms flush holds a handful of samples).
     const t0 = performance.now();
     for (let i = 0; i < SAMPLES; i += 5) store.appendSamples(run, all.slice(i, i + 5));
     store.close();
     const appendMs = performance.now() - t0;
-    rows.push({ name: 'append (batched, incl. commit + close)', value: `${Math.round((SAMPLES / appendMs) * 1000).toLocaleString('en-US')} samples/s`, note: `${SAMPLES.toLocaleString('en-US')} samples, 1 procfs (21 keys) : ${ENGINE_PER_PROCFS} engine` });
+    rows.push({
+      name: 'append (batched, incl. commit + close)',
+      value: `${Math.round((SAMPLES / appendMs) * 1000).toLocaleString('en-US')} samples/s`,
+      note: `${SAMPLES.toLocaleString('en-US')} samples, 1 procfs (21 keys) : ${ENGINE_PER_PROCFS} engine`,
+    });
     const size = statSync(path).size;
-    rows.push({ name: 'file size per 10k samples', value: `${((size / SAMPLES) * 10_000 / 1024 ** 2).toFixed(2)} MiB`, note: `${(size / 1024 ** 2).toFixed(1)} MiB for ${SAMPLES.toLocaleString('en-US')}` });
+    rows.push({
+      name: 'file size per 10k samples',
+      value: `${(((size / SAMPLES) * 10_000) / 1024 ** 2).toFixed(2)} MiB`,
+      note: `${(size / 1024 ** 2).toFixed(1)} MiB for ${SAMPLES.toLocaleString('en-US')}`,
+    });
 
     const t1 = performance.now();
     const session = readSession(path);
     const readMs = performance.now() - t1;
-    rows.push({ name: 'read 100k-sample session', value: `${Math.round(readMs)} ms`, note: 'no stored summary: includes recomputing the analysis from the samples' });
+    rows.push({
+      name: 'read 100k-sample session',
+      value: `${Math.round(readMs)} ms`,
+      note: 'no stored summary: includes recomputing the analysis from the samples',
+    });
     const t2 = performance.now();
     const html = renderReportHtml(buildReportModel(session));
     const renderMs = performance.now() - t2;
-    rows.push({ name: 'render HTML report (100k samples)', value: `${Math.round(renderMs)} ms`, note: `${(html.length / 1024).toFixed(0)} KiB of HTML (charts downsampled with LTTB)` });
+    rows.push({
+      name: 'render HTML report (100k samples)',
+      value: `${Math.round(renderMs)} ms`,
+      note: `${(html.length / 1024).toFixed(0)} KiB of HTML (charts downsampled with LTTB)`,
+    });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

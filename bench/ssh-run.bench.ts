@@ -26,7 +26,13 @@ function processes(): Proc[] {
       const stat = readFileSync(`/proc/${e}/stat`, 'utf8');
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       const cmdline = readFileSync(`/proc/${e}/cmdline`, 'utf8').replace(/\0/g, ' ');
-      out.push({ pid: Number(e), ppid: Number(f[1]), pgrp: Number(f[2]), ticks: Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]), cmdline });
+      out.push({
+        pid: Number(e),
+        ppid: Number(f[1]),
+        pgrp: Number(f[2]),
+        ticks: Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]),
+        cmdline,
+      });
     } catch {
       // gone
     }
@@ -44,9 +50,14 @@ function runCpuTicks(dir: string, enginePid: number): { sampler: number; all: nu
   const isLauncher = (p: Proc | undefined) => !!p && p.cmdline.includes(`launcher.sh ${dir}`);
   const byPid = new Map(ps.map((p) => [p.pid, p]));
   const launcher = ps.find((p) => isLauncher(p) && !isLauncher(byPid.get(p.ppid)));
-  const all = new Set([...(launcher ? descendants(launcher) : []), ...ps.filter((p) => p.cmdline.includes(`${dir}/spool`))]);
+  const all = new Set([
+    ...(launcher ? descendants(launcher) : []),
+    ...ps.filter((p) => p.cmdline.includes(`${dir}/spool`)),
+  ]);
   for (const p of [...all]) if (p.pid === enginePid || p.pgrp === enginePid) all.delete(p);
-  const sampler = new Set([...all].filter((p) => p.cmdline.includes('sampler.sh') || p.cmdline.includes('gone=1')).flatMap(descendants));
+  const sampler = new Set(
+    [...all].filter((p) => p.cmdline.includes('sampler.sh') || p.cmdline.includes('gone=1')).flatMap(descendants),
+  );
   const sum = (s: Set<Proc>) => [...s].reduce((a, p) => a + p.ticks, 0);
   return { sampler: sum(sampler), all: sum(all) };
 }
@@ -58,15 +69,32 @@ export async function benchSshRun(seconds = Number(process.env.KVSCOPE_BENCH_SEC
     const user = await ensureKeyUser();
     const knownHosts = join(await makeTempDir(), 'known_hosts');
     await writeFile(knownHosts, sshd.knownHostsLine + '\n');
-    const spec = { kind: 'ssh' as const, host: sshd.host, port: sshd.port, user, identityFile: sshd.clientKey.privatePath, knownHostsFile: knownHosts };
+    const spec = {
+      kind: 'ssh' as const,
+      host: sshd.host,
+      port: sshd.port,
+      user,
+      identityFile: sshd.clientKey.privatePath,
+      knownHostsFile: knownHosts,
+    };
     for (const intervalMs of [1000, 100]) {
       let firstSampleAt = 0;
       const t0 = performance.now();
-      const service = new RunService((event, payload) => {
-        if (event === 'runSamples' && !firstSampleAt && (payload as { samples: Array<{ source: string }> }).samples.some((s) => s.source === 'procfs')) firstSampleAt = performance.now();
-      }, (s) => createTarget(s));
+      const service = new RunService(
+        (event, payload) => {
+          if (
+            event === 'runSamples' &&
+            !firstSampleAt &&
+            (payload as { samples: Array<{ source: string }> }).samples.some((s) => s.source === 'procfs')
+          )
+            firstSampleAt = performance.now();
+        },
+        (s) => createTarget(s),
+      );
       // An idle engine: what is measured is KVScope's own cost.
-      const run = await service.start(RunRequestSchema.parse({ target: spec, engine: { kind: 'command', command: 'sleep 600' }, intervalMs }));
+      const run = await service.start(
+        RunRequestSchema.parse({ target: spec, engine: { kind: 'command', command: 'sleep 600' }, intervalMs }),
+      );
       const started = performance.now();
       while (!run.enginePid) await new Promise((r) => setTimeout(r, 20));
       await new Promise((r) => setTimeout(r, 2000));
@@ -79,11 +107,27 @@ export async function benchSshRun(seconds = Number(process.env.KVSCOPE_BENCH_SEC
       await service.dispose();
       const pct = (ticks: number) => formatCpuPct(ticks / 100, wall);
       if (intervalMs === 1000) {
-        rows.push({ name: 'start over SSH (connect, upload, launch)', value: `${(started - t0).toFixed(0)} ms`, note: 'loopback sshd' });
-        rows.push({ name: 'first sample after start() over SSH', value: `${(firstSampleAt - t0).toFixed(0)} ms`, note: 'connect + upload + launch + first tick' });
+        rows.push({
+          name: 'start over SSH (connect, upload, launch)',
+          value: `${(started - t0).toFixed(0)} ms`,
+          note: 'loopback sshd',
+        });
+        rows.push({
+          name: 'first sample after start() over SSH',
+          value: `${(firstSampleAt - t0).toFixed(0)} ms`,
+          note: 'connect + upload + launch + first tick',
+        });
       }
-      rows.push({ name: `on-target CPU @ ${intervalMs} ms: sampler`, value: pct(after.sampler - before.sampler), note: `${seconds} s, % of one core, 10 ms tick resolution` });
-      rows.push({ name: `on-target CPU @ ${intervalMs} ms: whole run`, value: pct(after.all - before.all), note: 'sampler + filters + watchdog + spool follower' });
+      rows.push({
+        name: `on-target CPU @ ${intervalMs} ms: sampler`,
+        value: pct(after.sampler - before.sampler),
+        note: `${seconds} s, % of one core, 10 ms tick resolution`,
+      });
+      rows.push({
+        name: `on-target CPU @ ${intervalMs} ms: whole run`,
+        value: pct(after.all - before.all),
+        note: 'sampler + filters + watchdog + spool follower',
+      });
     }
   } finally {
     await sshd.stop();

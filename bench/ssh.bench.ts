@@ -44,7 +44,11 @@ export async function benchSsh(): Promise<BenchRow[]> {
       await t.close();
     }
     connectMs.sort((a, b) => a - b);
-    rows.push({ name: 'connect (TCP+kex+host key+auth)', value: ms(quantile(connectMs, 0.5)), note: `median of ${CONNECTS}, p90 ${ms(quantile(connectMs, 0.9))}, ed25519 key, loopback` });
+    rows.push({
+      name: 'connect (TCP+kex+host key+auth)',
+      value: ms(quantile(connectMs, 0.5)),
+      note: `median of ${CONNECTS}, p90 ${ms(quantile(connectMs, 0.9))}, ed25519 key, loopback`,
+    });
 
     const sftp = await SshTarget.connect(options());
     const viaExec = await SshTarget.connect(options({ sftp: false }));
@@ -56,7 +60,11 @@ export async function benchSsh(): Promise<BenchRow[]> {
         execMs.push(performance.now() - t0);
       }
       execMs.sort((a, b) => a - b);
-      rows.push({ name: 'exec round trip (`true`)', value: ms(quantile(execMs, 0.5)), note: `median of ${EXECS}, p90 ${ms(quantile(execMs, 0.9))}, new channel each; as ${user}` });
+      rows.push({
+        name: 'exec round trip (`true`)',
+        value: ms(quantile(execMs, 0.5)),
+        note: `median of ${EXECS}, p90 ${ms(quantile(execMs, 0.9))}, new channel each; as ${user}`,
+      });
 
       const file = join(dir, 'blob.bin');
       await writeFile(file, randomBytes(2 * RANGE_BYTES));
@@ -74,12 +82,20 @@ export async function benchSsh(): Promise<BenchRow[]> {
           rates.push(RANGE_BYTES / 1024 / 1024 / s);
         }
         rates.sort((a, b) => a - b);
-        rows.push({ name: `readFile 16 MiB range (${label})`, value: `${quantile(rates, 0.5).toFixed(0)} MiB/s`, note: `median of ${READS}` });
+        rows.push({
+          name: `readFile 16 MiB range (${label})`,
+          value: `${quantile(rates, 0.5).toFixed(0)} MiB/s`,
+          note: `median of ${READS}`,
+        });
       }
       const payload = randomBytes(RANGE_BYTES);
       const t0 = performance.now();
       await sftp.writeFile(join(dir, 'upload.bin'), payload);
-      rows.push({ name: 'writeFile 16 MiB (SFTP)', value: `${(RANGE_BYTES / 1024 / 1024 / ((performance.now() - t0) / 1000)).toFixed(0)} MiB/s`, note: 'one run' });
+      rows.push({
+        name: 'writeFile 16 MiB (SFTP)',
+        value: `${(RANGE_BYTES / 1024 / 1024 / ((performance.now() - t0) / 1000)).toFixed(0)} MiB/s`,
+        note: 'one run',
+      });
     } finally {
       await Promise.all([sftp.close(), viaExec.close()]);
     }

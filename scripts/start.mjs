@@ -48,19 +48,25 @@ function run(command, args, { capture = false, onSlow } = {}) {
 /** npm as the running npm started us (npm_execpath), so no shell is needed on any platform. */
 function npmCommand(args) {
   const npmCli = process.env.npm_execpath;
-  return npmCli && /\.(c|m)?js$/.test(npmCli) ? [process.execPath, [npmCli, ...args]] : [process.platform === 'win32' ? 'npm.cmd' : 'npm', args];
+  return npmCli && /\.(c|m)?js$/.test(npmCli)
+    ? [process.execPath, [npmCli, ...args]]
+    : [process.platform === 'win32' ? 'npm.cmd' : 'npm', args];
 }
 
 /** The first "SomethingError: message" line of a child's stderr, else its last non-empty line. */
 function shortReason(text) {
-  const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   const error = lines.map((l) => /^(?:\w*Error|Error)(?: \[\w+\])?: (.+)$/.exec(l)).find(Boolean);
-  return (error ? error[1] : lines.at(-1) ?? 'no reason given').slice(0, 160);
+  return (error ? error[1] : (lines.at(-1) ?? 'no reason given')).slice(0, 160);
 }
 
 /** The Electron executable, or why there is none. Never lets Electron's installer print to the terminal. */
 async function findElectron() {
-  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) return { reason: 'no display: DISPLAY is not set' };
+  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY)
+    return { reason: 'no display: DISPLAY is not set' };
   try {
     createRequire(import.meta.url).resolve('electron');
   } catch {
@@ -122,7 +128,9 @@ main().then(
     process.exitCode = code;
   },
   (error) => {
-    process.stderr.write(`npm start: ${error instanceof StartError ? error.message : (error?.message ?? String(error)).split('\n')[0]}\n`);
+    process.stderr.write(
+      `npm start: ${error instanceof StartError ? error.message : (error?.message ?? String(error)).split('\n')[0]}\n`,
+    );
     process.exitCode = 1;
   },
 );

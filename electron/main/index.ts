@@ -45,12 +45,17 @@ let services: AppServices | null = null;
 function serveRenderer(): void {
   protocol.handle(APP_SCHEME, async (request) => {
     const url = new URL(request.url);
-    if (url.host !== APP_HOST || (request.method !== 'GET' && request.method !== 'HEAD')) return new Response('Not found', { status: 404 });
+    if (url.host !== APP_HOST || (request.method !== 'GET' && request.method !== 'HEAD'))
+      return new Response('Not found', { status: 404 });
     const file = await resolveStaticFile(rendererDir, url.pathname);
     if (!file.ok) return new Response('Not found', { status: file.status });
     const body = request.method === 'HEAD' ? null : new Uint8Array(await readFile(file.filePath));
     return new Response(body, {
-      headers: { 'Content-Type': file.contentType, 'Content-Security-Policy': CONTENT_SECURITY_POLICY, 'X-Content-Type-Options': 'nosniff' },
+      headers: {
+        'Content-Type': file.contentType,
+        'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+        'X-Content-Type-Options': 'nosniff',
+      },
     });
   });
 }
@@ -62,7 +67,11 @@ function hardenSession(): void {
   ses.setPermissionCheckHandler(() => false);
   // The same policy as the <meta> tag, as a header on everything the session loads (dev server too).
   ses.webRequest.onHeadersReceived((details, callback) => {
-    const headers = Object.fromEntries(Object.entries(details.responseHeaders ?? {}).filter(([name]) => name.toLowerCase() !== 'content-security-policy'));
+    const headers = Object.fromEntries(
+      Object.entries(details.responseHeaders ?? {}).filter(
+        ([name]) => name.toLowerCase() !== 'content-security-policy',
+      ),
+    );
     callback({ responseHeaders: { ...headers, 'Content-Security-Policy': [contentSecurityPolicy] } });
   });
 }
@@ -80,7 +89,11 @@ app.on('web-contents-created', (_event, contents) => {
 
 function senderFacts(sender: WebContents, frame: Electron.WebFrameMain | null): IpcSenderFacts {
   try {
-    return { webContentsId: sender.id, frameUrl: frame ? frame.url : null, isMainFrame: frame ? frame.parent === null : false };
+    return {
+      webContentsId: sender.id,
+      frameUrl: frame ? frame.url : null,
+      isMainFrame: frame ? frame.parent === null : false,
+    };
   } catch {
     // A frame disposed while the message was in flight throws on access.
     return { webContentsId: sender.id, frameUrl: null, isMainFrame: false };
@@ -102,7 +115,8 @@ function registerIpc(appServices: AppServices): void {
   appServices.subscribe((event, payload) => {
     for (const win of windows) {
       const contents = win.webContents;
-      if (!contents.isDestroyed() && isAppUrl(contents.getURL(), appBase)) contents.send(ipcChannel.event, { event, payload });
+      if (!contents.isDestroyed() && isAppUrl(contents.getURL(), appBase))
+        contents.send(ipcChannel.event, { event, payload });
     }
   });
 }

@@ -26,7 +26,8 @@ export interface IpcGuardPolicy {
 export type IpcSenderCheck = { ok: true } | { ok: false; reason: string };
 
 export function checkIpcSender(sender: IpcSenderFacts, policy: IpcGuardPolicy): IpcSenderCheck {
-  if (!policy.isOwnWebContents(sender.webContentsId)) return { ok: false, reason: `sender ${sender.webContentsId} is not a KVScope window` };
+  if (!policy.isOwnWebContents(sender.webContentsId))
+    return { ok: false, reason: `sender ${sender.webContentsId} is not a KVScope window` };
   if (sender.frameUrl === null) return { ok: false, reason: 'sender frame is gone' };
   if (!sender.isMainFrame) return { ok: false, reason: 'sender is not the main frame' };
   if (!isAppUrl(sender.frameUrl, policy.appBase)) {
@@ -44,7 +45,12 @@ export function checkIpcSender(sender: IpcSenderFacts, policy: IpcGuardPolicy): 
 export type IpcGuardResult = { ok: true; method: ApiMethodName; input: unknown } | { ok: false; error: string };
 
 /** Sender first (a foreign sender learns nothing about our schemas), then the payload. */
-export function guardIpcCall(method: ApiMethodName, sender: IpcSenderFacts, payload: unknown, policy: IpcGuardPolicy): IpcGuardResult {
+export function guardIpcCall(
+  method: ApiMethodName,
+  sender: IpcSenderFacts,
+  payload: unknown,
+  policy: IpcGuardPolicy,
+): IpcGuardResult {
   const check = checkIpcSender(sender, policy);
   if (!check.ok) return { ok: false, error: `refused: ${check.reason}` };
   return parseApiCall(method, payload);

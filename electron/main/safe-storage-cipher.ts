@@ -16,7 +16,10 @@ export interface SafeStorageLike {
   getSelectedStorageBackend?(): string;
 }
 
-export function safeStorageCipher(safeStorage: SafeStorageLike, platform: NodeJS.Platform = process.platform): SecretCipher {
+export function safeStorageCipher(
+  safeStorage: SafeStorageLike,
+  platform: NodeJS.Platform = process.platform,
+): SecretCipher {
   const backend = () => {
     if (platform === 'darwin') return 'keychain';
     if (platform === 'win32') return 'dpapi';

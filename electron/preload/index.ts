@@ -5,7 +5,13 @@
 // load nothing else (electron.vite.config.ts bundles zod in).
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import type { ApiCallResult, BridgeEventMessage } from '../../shared/api/bridge-protocol';
-import { apiEventNames, apiMethodNames, ipcChannel, type ApiMethodName, type KvScopeApi } from '../../shared/api/contract';
+import {
+  apiEventNames,
+  apiMethodNames,
+  ipcChannel,
+  type ApiMethodName,
+  type KvScopeApi,
+} from '../../shared/api/contract';
 
 const knownEvents = new Set<string>(apiEventNames);
 

@@ -75,11 +75,20 @@ export function formatTokensShort(n: number): string {
 }
 
 const SIZE_UNITS: Record<string, number> = {
-  '': 1, b: 1,
-  k: 1e3, kb: 1e3, kib: 1024,
-  m: 1e6, mb: 1e6, mib: 1024 ** 2,
-  g: 1e9, gb: 1e9, gib: 1024 ** 3,
-  t: 1e12, tb: 1e12, tib: 1024 ** 4,
+  '': 1,
+  b: 1,
+  k: 1e3,
+  kb: 1e3,
+  kib: 1024,
+  m: 1e6,
+  mb: 1e6,
+  mib: 1024 ** 2,
+  g: 1e9,
+  gb: 1e9,
+  gib: 1024 ** 3,
+  t: 1e12,
+  tb: 1e12,
+  tib: 1024 ** 4,
 };
 
 export type ParsedSize = { ok: true; bytes: number } | { ok: false; error: string };
@@ -91,7 +100,8 @@ export type ParsedSize = { ok: true; bytes: number } | { ok: false; error: strin
 export function parseByteSize(text: string): ParsedSize {
   const m = /^\s*(\d+(?:\.\d+)?)\s*([a-zA-Z]*)\s*$/.exec(text);
   const unit = m ? SIZE_UNITS[m[2].toLowerCase()] : undefined;
-  if (!m || unit === undefined) return { ok: false, error: `cannot read "${text.trim()}": use e.g. 2 GiB, 512 MiB or 4000000000` };
+  if (!m || unit === undefined)
+    return { ok: false, error: `cannot read "${text.trim()}": use e.g. 2 GiB, 512 MiB or 4000000000` };
   const bytes = Math.round(Number(m[1]) * unit);
   if (bytes <= 0) return { ok: false, error: 'must be more than 0 bytes' };
   return { ok: true, bytes };

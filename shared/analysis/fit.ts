@@ -80,7 +80,11 @@ function mulberry32(seed: number): () => number {
  * Theil–Sen line through the points: slope = median of (yj − yi)/(xj − xi) over pairs with
  * xi ≠ xj, intercept = median of y − slope·x. Null with fewer than two distinct x values.
  */
-export function theilSen(xs: ArrayLike<number>, ys: ArrayLike<number>, options: { maxPairs?: number; seed?: number } = {}): LineFit | null {
+export function theilSen(
+  xs: ArrayLike<number>,
+  ys: ArrayLike<number>,
+  options: { maxPairs?: number; seed?: number } = {},
+): LineFit | null {
   const { x, y } = finitePairs(xs, ys);
   const n = x.length;
   if (n < 2) return null;
@@ -143,7 +147,12 @@ export function ols(xs: ArrayLike<number>, ys: ArrayLike<number>): LineFitWithR2
 }
 
 /** 1 − SS_res/SS_tot of a given line on the points; null when y is constant or there are no points. */
-export function rSquared(xs: ArrayLike<number>, ys: ArrayLike<number>, slope: number, intercept: number): number | null {
+export function rSquared(
+  xs: ArrayLike<number>,
+  ys: ArrayLike<number>,
+  slope: number,
+  intercept: number,
+): number | null {
   const { x, y } = finitePairs(xs, ys);
   const n = x.length;
   if (n === 0) return null;
@@ -161,7 +170,11 @@ export function rSquared(xs: ArrayLike<number>, ys: ArrayLike<number>, slope: nu
 }
 
 /** Theil–Sen line with its r² on the points. */
-export function robustFit(xs: ArrayLike<number>, ys: ArrayLike<number>, options?: { maxPairs?: number; seed?: number }): LineFitWithR2 | null {
+export function robustFit(
+  xs: ArrayLike<number>,
+  ys: ArrayLike<number>,
+  options?: { maxPairs?: number; seed?: number },
+): LineFitWithR2 | null {
   const fit = theilSen(xs, ys, options);
   if (!fit) return null;
   return { ...fit, r2: rSquared(xs, ys, fit.slope, fit.intercept) };

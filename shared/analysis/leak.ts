@@ -107,7 +107,14 @@ export function detectLeak(input: LeakInput): LeakSummary {
   const flat = (segment: readonly LeakPoint[], where: string): LeakSummary => {
     const v = judgeSegment(segment, flatThreshold);
     if (v.slope === null || v.span < minTokens) {
-      return { leaking: false, bytesPerToken: v.slope, thresholdBytesPerToken: flatThreshold, tokensObserved: v.span, confidence: 0, reason: `${where}: fewer than ${minTokens} tokens observed, no verdict yet` };
+      return {
+        leaking: false,
+        bytesPerToken: v.slope,
+        thresholdBytesPerToken: flatThreshold,
+        tokensObserved: v.span,
+        confidence: 0,
+        reason: `${where}: fewer than ${minTokens} tokens observed, no verdict yet`,
+      };
     }
     const leaking = v.slope > flatThreshold && v.quartersAbove >= QUARTERS_REQUIRED;
     const reason = leaking
@@ -115,26 +122,58 @@ export function detectLeak(input: LeakInput): LeakSummary {
       : v.slope > flatThreshold
         ? `${where}: growth of ${Math.round(v.slope)} B/token is not sustained (${v.quartersAbove}/4 quarters): a step, not a leak`
         : `${where}: RSS flat within ${Math.round(flatThreshold)} B/token`;
-    return { leaking, bytesPerToken: v.slope, thresholdBytesPerToken: flatThreshold, tokensObserved: v.span, confidence: confidenceOf(v, leaking, minTokens), reason };
+    return {
+      leaking,
+      bytesPerToken: v.slope,
+      thresholdBytesPerToken: flatThreshold,
+      tokensObserved: v.span,
+      confidence: confidenceOf(v, leaking, minTokens),
+      reason,
+    };
   };
 
   const growing = (segment: readonly LeakPoint[], where: string): LeakSummary => {
     if (theory === null) {
-      return { leaking: false, bytesPerToken: null, thresholdBytesPerToken: null, tokensObserved, confidence: 0, reason: `${where}: no theoretical bytes/token to compare with` };
+      return {
+        leaking: false,
+        bytesPerToken: null,
+        thresholdBytesPerToken: null,
+        tokensObserved,
+        confidence: 0,
+        reason: `${where}: no theoretical bytes/token to compare with`,
+      };
     }
     const expected = theory * (input.expectedOverhead ?? 1);
-    const allowance = Math.max(LEAK_MIN_BYTES_PER_TOKEN, LEAK_RELATIVE_FRACTION * theory, (input.tolerance ?? GROWTH_LEAK_TOLERANCE) * expected);
+    const allowance = Math.max(
+      LEAK_MIN_BYTES_PER_TOKEN,
+      LEAK_RELATIVE_FRACTION * theory,
+      (input.tolerance ?? GROWTH_LEAK_TOLERANCE) * expected,
+    );
     const threshold = expected + allowance;
     const v = judgeSegment(segment, threshold);
     if (v.slope === null || v.span < minTokens) {
-      return { leaking: false, bytesPerToken: null, thresholdBytesPerToken: allowance, tokensObserved: v.span, confidence: 0, reason: `${where}: fewer than ${minTokens} tokens observed, no verdict yet` };
+      return {
+        leaking: false,
+        bytesPerToken: null,
+        thresholdBytesPerToken: allowance,
+        tokensObserved: v.span,
+        confidence: 0,
+        reason: `${where}: fewer than ${minTokens} tokens observed, no verdict yet`,
+      };
     }
     const excess = v.slope - expected;
     const leaking = v.slope > threshold && v.quartersAbove >= QUARTERS_REQUIRED;
     const reason = leaking
       ? `${where}: RSS grows ${Math.round(v.slope)} B/token, ${Math.round(excess)} B/token more than the KV cache explains (${Math.round(expected)} expected, ${Math.round(allowance)} allowed)`
       : `${where}: RSS slope ${Math.round(v.slope)} B/token is within ${Math.round(allowance)} B/token of the expected ${Math.round(expected)}`;
-    return { leaking, bytesPerToken: excess, thresholdBytesPerToken: allowance, tokensObserved: v.span, confidence: confidenceOf(v, leaking, minTokens), reason };
+    return {
+      leaking,
+      bytesPerToken: excess,
+      thresholdBytesPerToken: allowance,
+      tokensObserved: v.span,
+      confidence: confidenceOf(v, leaking, minTokens),
+      reason,
+    };
   };
 
   switch (input.mode) {
@@ -147,7 +186,10 @@ export function detectLeak(input: LeakInput): LeakSummary {
       const afterRange = tokenRange(after);
       const afterSpan = after.length ? afterRange.max - afterRange.min : 0;
       if (afterSpan >= minTokens) return flat(after, 'full window');
-      return growing(points.filter((p) => p.tokens < w), 'filling window');
+      return growing(
+        points.filter((p) => p.tokens < w),
+        'filling window',
+      );
     }
     default:
       return growing(points, 'growing cache');

@@ -8,9 +8,15 @@
 // replaces its bucket's pick; with threshold ≥ 4), so the peak RSS on a chart is the real peak.
 
 /** Indices (ascending) of the points LTTB keeps; all indices when n ≤ threshold. */
-export function lttbIndices(xs: ArrayLike<number>, ys: ArrayLike<number>, threshold: number, options: { keepExtremes?: boolean } = {}): number[] {
+export function lttbIndices(
+  xs: ArrayLike<number>,
+  ys: ArrayLike<number>,
+  threshold: number,
+  options: { keepExtremes?: boolean } = {},
+): number[] {
   const n = Math.min(xs.length, ys.length);
-  if (!Number.isInteger(threshold) || threshold < 0) throw new Error(`threshold must be a whole number ≥ 0, got ${threshold}`);
+  if (!Number.isInteger(threshold) || threshold < 0)
+    throw new Error(`threshold must be a whole number ≥ 0, got ${threshold}`);
   if (threshold >= n) return Array.from({ length: n }, (_, i) => i);
   if (threshold === 0) return [];
   if (threshold === 1) return [0];
@@ -78,7 +84,13 @@ export function lttbIndices(xs: ArrayLike<number>, ys: ArrayLike<number>, thresh
 }
 
 /** Downsample objects to at most `threshold` of them, keeping order, first, last and extremes. */
-export function lttb<T>(data: readonly T[], threshold: number, x: (d: T) => number, y: (d: T) => number, options?: { keepExtremes?: boolean }): T[] {
+export function lttb<T>(
+  data: readonly T[],
+  threshold: number,
+  x: (d: T) => number,
+  y: (d: T) => number,
+  options?: { keepExtremes?: boolean },
+): T[] {
   const xs = data.map(x);
   const ys = data.map(y);
   return lttbIndices(xs, ys, threshold, options).map((i) => data[i]);

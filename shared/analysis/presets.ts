@@ -48,7 +48,8 @@ export const DEVICE_PRESETS: readonly DevicePreset[] = [
     memory: '128-bit LPDDR5',
     thermalTripC: 99,
     thermalCriticalC: 104.5,
-    source: 'NVIDIA Jetson Orin Nano Series Data Sheet (68 GB/s); Orin Nano Super Developer Kit data sheet: 102 GB/s in MAXN SUPER (JetPack 6.1+)',
+    source:
+      'NVIDIA Jetson Orin Nano Series Data Sheet (68 GB/s); Orin Nano Super Developer Kit data sheet: 102 GB/s in MAXN SUPER (JetPack 6.1+)',
   },
   {
     id: 'jetson-orin-nx-8gb',

@@ -27,7 +27,10 @@ export function decodeCeilingTokensPerSecond(p: RooflineParams, depthTokens: num
 }
 
 /** Measured ÷ ceiling, or null. */
-export function rooflineEfficiency(measuredTokensPerSecond: number | null, ceilingTokensPerSecond: number | null): number | null {
+export function rooflineEfficiency(
+  measuredTokensPerSecond: number | null,
+  ceilingTokensPerSecond: number | null,
+): number | null {
   if (measuredTokensPerSecond === null || ceilingTokensPerSecond === null || !(ceilingTokensPerSecond > 0)) return null;
   const e = measuredTokensPerSecond / ceilingTokensPerSecond;
   return Number.isFinite(e) ? e : null;
@@ -42,7 +45,12 @@ export interface RooflinePoint {
 
 /** The ceiling curve at the given depths. */
 export function rooflineCurve(p: RooflineParams, depths: readonly number[]): RooflinePoint[] {
-  return depths.map((d) => ({ depthTokens: d, ceilingTokensPerSecond: decodeCeilingTokensPerSecond(p, d), measuredTokensPerSecond: null, efficiency: null }));
+  return depths.map((d) => ({
+    depthTokens: d,
+    ceilingTokensPerSecond: decodeCeilingTokensPerSecond(p, d),
+    measuredTokensPerSecond: null,
+    efficiency: null,
+  }));
 }
 
 /** Measured decode speed per depth bucket against the ceiling at the bucket's middle. */
@@ -50,6 +58,11 @@ export function rooflineFromDepthRates(p: RooflineParams, rates: readonly DepthR
   return rates.map((r) => {
     const depth = (r.depthStart + r.depthEnd) / 2;
     const ceiling = decodeCeilingTokensPerSecond(p, depth);
-    return { depthTokens: depth, ceilingTokensPerSecond: ceiling, measuredTokensPerSecond: r.tokensPerSecond, efficiency: rooflineEfficiency(r.tokensPerSecond, ceiling) };
+    return {
+      depthTokens: depth,
+      ceilingTokensPerSecond: ceiling,
+      measuredTokensPerSecond: r.tokensPerSecond,
+      efficiency: rooflineEfficiency(r.tokensPerSecond, ceiling),
+    };
   });
 }

@@ -96,7 +96,10 @@ function value(s: Sample, key: string): number | null {
 }
 
 /** The largest climb in `mem` (contiguous rising run, up to 4 steps), or the one closest to `target`. */
-function findJump(points: readonly MemPoint[], target: number | null): { before: number; after: number; bytes: number } | null {
+function findJump(
+  points: readonly MemPoint[],
+  target: number | null,
+): { before: number; after: number; bytes: number } | null {
   const candidates: Array<{ before: number; after: number; bytes: number }> = [];
   for (let a = 0; a < points.length - 1; a++) {
     for (let b = a + 1; b < points.length && b - a <= 4; b++) {
@@ -121,9 +124,13 @@ function findJump(points: readonly MemPoint[], target: number | null): { before:
 }
 
 export function analyzeRun(input: AnalyzeRunInput): RunAnalysis {
-  const theory = fin(input.theoryBytesPerToken) !== null && (input.theoryBytesPerToken as number) > 0 ? (input.theoryBytesPerToken as number) : null;
+  const theory =
+    fin(input.theoryBytesPerToken) !== null && (input.theoryBytesPerToken as number) > 0
+      ? (input.theoryBytesPerToken as number)
+      : null;
   const ctx = fin(input.ctx) !== null && (input.ctx as number) > 0 ? (input.ctx as number) : null;
-  const budget = fin(input.budgetBytes) !== null && (input.budgetBytes as number) > 0 ? (input.budgetBytes as number) : null;
+  const budget =
+    fin(input.budgetBytes) !== null && (input.budgetBytes as number) > 0 ? (input.budgetBytes as number) : null;
   const samples = input.samples;
 
   // Memory samples.
@@ -132,7 +139,8 @@ export function analyzeRun(input: AnalyzeRunInput): RunAnalysis {
   if (memSamples.length === 0) memSamples = samples.filter((s) => hasMem(s) && Number.isFinite(s.tMs));
   memSamples = [...memSamples].sort((a, b) => a.tMs - b.tMs);
   const anonCount = memSamples.filter((s) => value(s, 'rssAnonBytes') !== null).length;
-  const metric: Metric | null = memSamples.length === 0 ? null : anonCount >= Math.max(1, memSamples.length / 2) ? 'rssAnonBytes' : 'rssBytes';
+  const metric: Metric | null =
+    memSamples.length === 0 ? null : anonCount >= Math.max(1, memSamples.length / 2) ? 'rssAnonBytes' : 'rssBytes';
 
   const events = tokenEventsFromSamples(samples);
   const firstTok = firstTokenMs(events);
@@ -162,7 +170,13 @@ export function analyzeRun(input: AnalyzeRunInput): RunAnalysis {
   // read as a window that stopped growing.
   const lastTok = events.length ? events[events.length - 1].tMs : null;
   const decode = mem
-    .filter((p) => p.tokens !== null && p.tokens >= 1 && (firstTok === null || p.tMs >= firstTok) && (lastTok === null || p.tMs <= lastTok))
+    .filter(
+      (p) =>
+        p.tokens !== null &&
+        p.tokens >= 1 &&
+        (firstTok === null || p.tMs >= firstTok) &&
+        (lastTok === null || p.tMs <= lastTok),
+    )
     .sort((a, b) => (a.tokens as number) - (b.tokens as number) || a.tMs - b.tMs);
   const dTokens = decode.map((p) => p.tokens as number);
   const dMem = decode.map((p) => p.mem);
@@ -181,10 +195,16 @@ export function analyzeRun(input: AnalyzeRunInput): RunAnalysis {
 
   // Pre-token memory (context creation, weights load).
   const pre = mem.filter((p) => firstTok === null || p.tMs < firstTok);
-  const givenReserved = fin(input.theoryReservedBytes) !== null && (input.theoryReservedBytes as number) > 0 ? (input.theoryReservedBytes as number) : null;
+  const givenReserved =
+    fin(input.theoryReservedBytes) !== null && (input.theoryReservedBytes as number) > 0
+      ? (input.theoryReservedBytes as number)
+      : null;
   const theoryReserved = givenReserved ?? (theory !== null && ctx !== null ? theory * ctx : null);
   const jump = findJump(pre, theoryReserved);
-  const jumpMatches = jump !== null && theoryReserved !== null && Math.abs(Math.log(jump.bytes / theoryReserved)) <= Math.log(RESERVATION_MATCH_FACTOR);
+  const jumpMatches =
+    jump !== null &&
+    theoryReserved !== null &&
+    Math.abs(Math.log(jump.bytes / theoryReserved)) <= Math.log(RESERVATION_MATCH_FACTOR);
 
   // Mode.
   const slopeAll = fitAll ? fitAll.slope : null;
@@ -195,15 +215,19 @@ export function analyzeRun(input: AnalyzeRunInput): RunAnalysis {
     const flatLimit = theory !== null ? FLAT_FRACTION * theory : FLAT_BYTES_PER_TOKEN_WITHOUT_THEORY;
     const growLimit = theory !== null ? GROWING_FRACTION * theory : 4 * FLAT_BYTES_PER_TOKEN_WITHOUT_THEORY;
     // A knee: the first part grows like a cache, the last part at most half as fast (a leak may keep it rising).
-    const windowShape = first !== null && lastSeg !== null && first.slope >= growLimit && lastSeg.slope < GROWING_FRACTION * first.slope;
+    const windowShape =
+      first !== null && lastSeg !== null && first.slope >= growLimit && lastSeg.slope < GROWING_FRACTION * first.slope;
     // Growth that stops during decode is a window: a reserved cache never grows while decoding,
     // so this test comes before the reservation evidence (a weights load can resemble a reservation).
     if (windowShape && first && lastSeg) {
       mode = 'window';
       // The knee: where the growth line of the first segment meets the line of the last one.
       const knee = (lastSeg.intercept - first.intercept) / (first.slope - lastSeg.slope);
-      windowTokens = Number.isFinite(knee) ? Math.round(Math.min(Math.max(knee, dTokens[0]), dTokens[dTokens.length - 1])) : null;
-    } else if (jumpMatches && (input.theoryMode === 'reserved' || slopeAll < GROWING_FRACTION * (theory as number))) mode = 'reserved';
+      windowTokens = Number.isFinite(knee)
+        ? Math.round(Math.min(Math.max(knee, dTokens[0]), dTokens[dTokens.length - 1]))
+        : null;
+    } else if (jumpMatches && (input.theoryMode === 'reserved' || slopeAll < GROWING_FRACTION * (theory as number)))
+      mode = 'reserved';
     else if (Math.abs(slopeAll) < flatLimit) mode = 'reserved';
     else mode = input.theoryMode === 'window' ? 'window' : 'growth';
   }
@@ -229,7 +253,10 @@ export function analyzeRun(input: AnalyzeRunInput): RunAnalysis {
   // Budget questions.
   const lastMem = mem.length ? mem[mem.length - 1] : null;
   const lastTokens = lastMem?.tokens ?? (events.length ? events[events.length - 1].tokens : 0);
-  const fileBacked = metric === 'rssAnonBytes' && lastMem && lastMem.rss !== null && lastMem.anon !== null ? Math.max(0, lastMem.rss - lastMem.anon) : 0;
+  const fileBacked =
+    metric === 'rssAnonBytes' && lastMem && lastMem.rss !== null && lastMem.anon !== null
+      ? Math.max(0, lastMem.rss - lastMem.anon)
+      : 0;
   const perToken = measured !== null && measured > 0 ? measured : theory;
   let maxSafe: number | null = null;
   if (budget !== null && baseline !== null && perToken !== null && perToken > 0) {
@@ -251,10 +278,16 @@ export function analyzeRun(input: AnalyzeRunInput): RunAnalysis {
   // Throughput.
   const ttft = firstTok !== null && start !== null && firstTok >= start ? firstTok - start : null;
   const decodeTps = decodeTokensPerSecond(events) ?? phaseTokensPerSecond(input.timings, 'eval');
-  const tokens = events.length ? events[events.length - 1].tokens : lastMem?.tokens ?? 0;
+  const tokens = events.length ? events[events.length - 1].tokens : (lastMem?.tokens ?? 0);
 
   const leakPoints: LeakPoint[] = decode.map((p) => ({ tokens: p.tokens as number, bytes: p.mem }));
-  const leak = detectLeak({ points: leakPoints, mode, theoryBytesPerToken: theory, windowTokens, expectedOverhead: input.expectedOverhead });
+  const leak = detectLeak({
+    points: leakPoints,
+    mode,
+    theoryBytesPerToken: theory,
+    windowTokens,
+    expectedOverhead: input.expectedOverhead,
+  });
 
   return {
     kv: {

@@ -117,9 +117,15 @@ export function analyzeTurn(m: TurnMeasurement): TurnAnalysis {
   const st = m.serverTimings;
   const promptN = st && fin(st.prompt_n) ? st.prompt_n : null;
   const cacheN = st && fin(st.cache_n) ? st.cache_n : null;
-  const depth = promptN !== null ? promptN + (cacheN ?? 0) : fin(m.usage?.prompt_tokens) ? (m.usage?.prompt_tokens as number) : null;
+  const depth =
+    promptN !== null
+      ? promptN + (cacheN ?? 0)
+      : fin(m.usage?.prompt_tokens)
+        ? (m.usage?.prompt_tokens as number)
+        : null;
   const prefill = promptN !== null && ttft !== null && ttft > 0 ? (promptN * 1000) / ttft : null;
-  const serverDecode = st && fin(st.predicted_per_second) && st.predicted_per_second > 0 ? st.predicted_per_second : null;
+  const serverDecode =
+    st && fin(st.predicted_per_second) && st.predicted_per_second > 0 ? st.predicted_per_second : null;
   const serverPromptMs = st && fin(st.prompt_ms) && st.prompt_ms > 0 ? st.prompt_ms : null;
   return {
     turn: m.turn,
@@ -144,7 +150,11 @@ export function analyzeTurn(m: TurnMeasurement): TurnAnalysis {
   };
 }
 
-export function summarizeServerProfile(url: string, api: 'chat' | 'completions', measurements: readonly TurnMeasurement[]): ServerProfile {
+export function summarizeServerProfile(
+  url: string,
+  api: 'chat' | 'completions',
+  measurements: readonly TurnMeasurement[],
+): ServerProfile {
   const turns = measurements.map(analyzeTurn);
   const first = turns[0];
   return {
@@ -158,7 +168,10 @@ export function summarizeServerProfile(url: string, api: 'chat' | 'completions',
     tokens: turns.reduce((n, t) => n + t.tokens, 0),
     byDepth: turns
       .filter((t) => t.contextDepth !== null && t.decodeTokensPerSecond !== null)
-      .map((t) => ({ contextDepth: t.contextDepth as number, decodeTokensPerSecond: t.decodeTokensPerSecond as number })),
+      .map((t) => ({
+        contextDepth: t.contextDepth as number,
+        decodeTokensPerSecond: t.decodeTokensPerSecond as number,
+      })),
   };
 }
 

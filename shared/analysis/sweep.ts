@@ -136,14 +136,20 @@ export function weightedTheilSen(xs: readonly number[], ys: readonly number[]): 
   return { slope: slope + 0, intercept: (median(residuals) as number) + 0, n: residuals.length };
 }
 
-export function analyzeSweep(points: readonly SweepPoint[], theory: SweepTheory | number | null, budgetBytes: number | null, options: SweepOptions = {}): SweepAnalysis {
-  const theoryPerToken = typeof theory === 'number' ? theory : theory?.bytesPerToken ?? null;
+export function analyzeSweep(
+  points: readonly SweepPoint[],
+  theory: SweepTheory | number | null,
+  budgetBytes: number | null,
+  options: SweepOptions = {},
+): SweepAnalysis {
+  const theoryPerToken = typeof theory === 'number' ? theory : (theory?.bytesPerToken ?? null);
   const bytesPerToken = fin(theoryPerToken) && theoryPerToken > 0 ? theoryPerToken : null;
   const budget = fin(budgetBytes) && budgetBytes > 0 ? budgetBytes : null;
   const sorted = [...points].sort((a, b) => a.ctx - b.ctx);
   const usable = sorted.filter((p) => p.ok && !p.oomKilled && fin(p.peakRssBytes));
   const anonAll = usable.length > 0 && usable.every((p) => fin(p.peakAnonRssBytes));
-  const rssMetric: SweepAnalysis['rssMetric'] = usable.length === 0 ? null : anonAll ? 'peakAnonRssBytes' : 'peakRssBytes';
+  const rssMetric: SweepAnalysis['rssMetric'] =
+    usable.length === 0 ? null : anonAll ? 'peakAnonRssBytes' : 'peakRssBytes';
 
   const xs = usable.map(xOf);
   const distinctX = new Set(xs).size;
@@ -156,14 +162,20 @@ export function analyzeSweep(points: readonly SweepPoint[], theory: SweepTheory 
   const withTheory = usable.filter((p) => fin(p.theoryReservedBytes));
   const theoryFit =
     withTheory.length >= SWEEP_MIN_POINTS && new Set(withTheory.map(xOf)).size >= SWEEP_MIN_POINTS
-      ? weightedTheilSen(withTheory.map(xOf), withTheory.map((p) => p.theoryReservedBytes as number))
+      ? weightedTheilSen(
+          withTheory.map(xOf),
+          withTheory.map((p) => p.theoryReservedBytes as number),
+        )
       : null;
   const theorySlope = theoryFit && theoryFit.slope > 0 ? theoryFit.slope : bytesPerToken;
 
   const withEngine = sorted.filter((p) => fin(p.engineKvBytes));
   const engineFit =
     withEngine.length >= SWEEP_MIN_POINTS && new Set(withEngine.map(xOf)).size >= SWEEP_MIN_POINTS
-      ? weightedTheilSen(withEngine.map(xOf), withEngine.map((p) => p.engineKvBytes as number))
+      ? weightedTheilSen(
+          withEngine.map(xOf),
+          withEngine.map((p) => p.engineKvBytes as number),
+        )
       : null;
 
   const measured = fit ? fit.slope : null;
@@ -176,7 +188,10 @@ export function analyzeSweep(points: readonly SweepPoint[], theory: SweepTheory 
   // Budget: total RSS is what runs out.
   let maxContext: number | null = null;
   if (budget !== null && usable.length >= SWEEP_MIN_POINTS && distinctX >= SWEEP_MIN_POINTS) {
-    const rssFit = weightedTheilSen(xs, usable.map((p) => p.peakRssBytes as number));
+    const rssFit = weightedTheilSen(
+      xs,
+      usable.map((p) => p.peakRssBytes as number),
+    );
     if (rssFit && rssFit.slope > 0) {
       const cells = Math.floor((budget - rssFit.intercept) / rssFit.slope);
       const pad = options.ctxPad && options.ctxPad > 1 ? options.ctxPad : 1;

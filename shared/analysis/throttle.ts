@@ -23,7 +23,8 @@ export const RPI_FREQ_CAPPED_NOW = 1 << 1;
 export const RPI_THROTTLED_NOW = 1 << 2;
 export const RPI_SOFT_TEMP_LIMIT_NOW = 1 << 3;
 
-export type ThrottleReason = 'thermal' | 'rpi-freq-capped' | 'rpi-throttled' | 'rpi-soft-temp-limit' | 'rpi-under-voltage';
+export type ThrottleReason =
+  'thermal' | 'rpi-freq-capped' | 'rpi-throttled' | 'rpi-soft-temp-limit' | 'rpi-under-voltage';
 
 export interface ThrottlePoint {
   tMs: number;
@@ -62,16 +63,28 @@ export function rpiThrottleReasons(word: number): ThrottleReason[] {
   return reasons;
 }
 
-function pointReasons(p: ThrottlePoint, o: Required<Pick<ThrottleOptions, 'nearTripC' | 'clockBelowFraction'>> & { tripC: number | null }): ThrottleReason[] {
+function pointReasons(
+  p: ThrottlePoint,
+  o: Required<Pick<ThrottleOptions, 'nearTripC' | 'clockBelowFraction'>> & { tripC: number | null },
+): ThrottleReason[] {
   const reasons: ThrottleReason[] = [];
-  if (o.tripC !== null && p.tempC !== null && p.clockFraction !== null && p.tempC >= o.tripC - o.nearTripC && p.clockFraction < o.clockBelowFraction) {
+  if (
+    o.tripC !== null &&
+    p.tempC !== null &&
+    p.clockFraction !== null &&
+    p.tempC >= o.tripC - o.nearTripC &&
+    p.clockFraction < o.clockBelowFraction
+  ) {
     reasons.push('thermal');
   }
   if (typeof p.rpiThrottled === 'number') reasons.push(...rpiThrottleReasons(p.rpiThrottled));
   return reasons;
 }
 
-export function detectThrottleIntervals(points: readonly ThrottlePoint[], options: ThrottleOptions = {}): ThrottleInterval[] {
+export function detectThrottleIntervals(
+  points: readonly ThrottlePoint[],
+  options: ThrottleOptions = {},
+): ThrottleInterval[] {
   const o = {
     tripC: options.tripC ?? null,
     nearTripC: options.nearTripC ?? DEFAULT_NEAR_TRIP_C,
@@ -87,7 +100,9 @@ export function detectThrottleIntervals(points: readonly ThrottlePoint[], option
       open.endMs = p.tMs;
       for (const r of reasons) if (!open.reasons.includes(r)) open.reasons.push(r);
       if (p.tempC !== null) open.maxTempC = open.maxTempC === null ? p.tempC : Math.max(open.maxTempC, p.tempC);
-      if (p.clockFraction !== null) open.minClockFraction = open.minClockFraction === null ? p.clockFraction : Math.min(open.minClockFraction, p.clockFraction);
+      if (p.clockFraction !== null)
+        open.minClockFraction =
+          open.minClockFraction === null ? p.clockFraction : Math.min(open.minClockFraction, p.clockFraction);
     } else if (open) {
       open.endMs = p.tMs;
       out.push(open);
@@ -102,9 +117,14 @@ export function detectThrottleIntervals(points: readonly ThrottlePoint[], option
     if (prev && i.startMs - prev.endMs <= gap) {
       prev.endMs = Math.max(prev.endMs, i.endMs);
       for (const r of i.reasons) if (!prev.reasons.includes(r)) prev.reasons.push(r);
-      prev.maxTempC = prev.maxTempC === null ? i.maxTempC : i.maxTempC === null ? prev.maxTempC : Math.max(prev.maxTempC, i.maxTempC);
+      prev.maxTempC =
+        prev.maxTempC === null ? i.maxTempC : i.maxTempC === null ? prev.maxTempC : Math.max(prev.maxTempC, i.maxTempC);
       prev.minClockFraction =
-        prev.minClockFraction === null ? i.minClockFraction : i.minClockFraction === null ? prev.minClockFraction : Math.min(prev.minClockFraction, i.minClockFraction);
+        prev.minClockFraction === null
+          ? i.minClockFraction
+          : i.minClockFraction === null
+            ? prev.minClockFraction
+            : Math.min(prev.minClockFraction, i.minClockFraction);
     } else merged.push({ ...i, reasons: [...i.reasons] });
   }
   return merged;
@@ -120,9 +140,13 @@ export interface ThrottleCost {
 }
 
 /** Decode tokens/s inside throttle intervals vs outside, over the span from the first token to the last. */
-export function throughputInsideOutside(intervals: readonly ThrottleInterval[], events: readonly TokenEvent[]): ThrottleCost {
+export function throughputInsideOutside(
+  intervals: readonly ThrottleInterval[],
+  events: readonly TokenEvent[],
+): ThrottleCost {
   const decode = events.filter((e) => e.tokens >= 1);
-  if (decode.length < 2) return { insideMs: 0, outsideMs: 0, insideTokensPerSecond: null, outsideTokensPerSecond: null, costFraction: null };
+  if (decode.length < 2)
+    return { insideMs: 0, outsideMs: 0, insideTokensPerSecond: null, outsideTokensPerSecond: null, costFraction: null };
   const t0 = decode[0].tMs;
   const t1 = decode[decode.length - 1].tMs;
   const total = tokensAt(events, t1) - tokensAt(events, t0);

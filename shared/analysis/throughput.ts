@@ -28,7 +28,8 @@ export const ENGINE_SOURCE = 'engine';
 
 /** Cumulative token count over time, sorted, never decreasing (a late sample cannot undo tokens). */
 export function tokenEventsFromSamples(samples: readonly Sample[]): TokenEvent[] {
-  const pick = (s: Sample) => typeof s.values.tokens === 'number' && Number.isFinite(s.values.tokens) && Number.isFinite(s.tMs);
+  const pick = (s: Sample) =>
+    typeof s.values.tokens === 'number' && Number.isFinite(s.values.tokens) && Number.isFinite(s.tMs);
   let chosen = samples.filter((s) => s.source === ENGINE_SOURCE && pick(s));
   if (chosen.length === 0) chosen = samples.filter(pick);
   const sorted = chosen.map((s) => ({ tMs: s.tMs, tokens: s.values.tokens as number })).sort((a, b) => a.tMs - b.tMs);
@@ -45,7 +46,12 @@ export function tokenEventsFromSamples(samples: readonly Sample[]): TokenEvent[]
 export function engineStartMs(samples: readonly Sample[]): number | null {
   let best: number | null = null;
   for (const s of samples) {
-    if (s.source === ENGINE_SOURCE && s.values.started !== undefined && s.values.started !== null && Number.isFinite(s.tMs)) {
+    if (
+      s.source === ENGINE_SOURCE &&
+      s.values.started !== undefined &&
+      s.values.started !== null &&
+      Number.isFinite(s.tMs)
+    ) {
       if (best === null || s.tMs < best) best = s.tMs;
     }
   }
@@ -97,7 +103,10 @@ export interface RatePoint {
  * Tokens/s over time: tokens generated in the window (t − windowMs, t] divided by the window,
  * evaluated every stepMs from the first token until the last event.
  */
-export function tokensPerSecondOverTime(events: readonly TokenEvent[], options: { windowMs?: number; stepMs?: number } = {}): RatePoint[] {
+export function tokensPerSecondOverTime(
+  events: readonly TokenEvent[],
+  options: { windowMs?: number; stepMs?: number } = {},
+): RatePoint[] {
   const windowMs = options.windowMs ?? 2000;
   const stepMs = options.stepMs ?? windowMs / 2;
   if (!(windowMs > 0) || !(stepMs > 0)) throw new Error('windowMs and stepMs must be positive');
@@ -133,7 +142,10 @@ export interface DepthRate {
 }
 
 /** Decode speed per bucket of generated tokens, against context depth (prompt tokens + generated). */
-export function tokensPerSecondByDepth(events: readonly TokenEvent[], options: { bucketTokens?: number; promptTokens?: number } = {}): DepthRate[] {
+export function tokensPerSecondByDepth(
+  events: readonly TokenEvent[],
+  options: { bucketTokens?: number; promptTokens?: number } = {},
+): DepthRate[] {
   const bucket = options.bucketTokens ?? 256;
   const prompt = options.promptTokens ?? 0;
   if (!(bucket >= 1)) throw new Error('bucketTokens must be ≥ 1');
@@ -147,7 +159,11 @@ export function tokensPerSecondByDepth(events: readonly TokenEvent[], options: {
     const t0 = timeOfToken(events, from);
     const t1 = timeOfToken(events, to);
     if (t0 === null || t1 === null || t1 <= t0) continue;
-    out.push({ depthStart: prompt + k * bucket, depthEnd: prompt + to, tokensPerSecond: ((to - from) * 1000) / (t1 - t0) });
+    out.push({
+      depthStart: prompt + k * bucket,
+      depthEnd: prompt + to,
+      tokensPerSecond: ((to - from) * 1000) / (t1 - t0),
+    });
   }
   return out;
 }
@@ -163,7 +179,8 @@ export function phaseTokensPerSecond(timings: readonly TimingRecord[] | undefine
   for (let i = timings.length - 1; i >= 0; i--) {
     const t = timings[i];
     if (t.phase !== phase) continue;
-    if (t.tokensPerSecond !== null && Number.isFinite(t.tokensPerSecond) && t.tokensPerSecond > 0) return t.tokensPerSecond;
+    if (t.tokensPerSecond !== null && Number.isFinite(t.tokensPerSecond) && t.tokensPerSecond > 0)
+      return t.tokensPerSecond;
     if (t.tokens !== null && t.ms !== null && t.tokens > 0 && t.ms > 0) return (t.tokens * 1000) / t.ms;
   }
   return null;

@@ -28,8 +28,7 @@ export const BridgeRequestSchema = z
 export type BridgeRequest = z.infer<typeof BridgeRequestSchema>;
 
 export type BridgeResponse =
-  | { id: string | number | null; ok: true; output: unknown }
-  | { id: string | number | null; ok: false; error: string };
+  { id: string | number | null; ok: true; output: unknown } | { id: string | number | null; ok: false; error: string };
 
 export type BridgeEventMessage = { event: ApiEventName; payload: unknown };
 

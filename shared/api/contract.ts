@@ -52,7 +52,9 @@ export const apiMethods = {
   },
   /** Add (no id) or replace (id) a saved SSH target. Never holds a secret: the schema is strict. */
   saveTarget: {
-    input: z.object({ id: TargetIdSchema.optional(), label: TargetLabelSchema, spec: SavedSshTargetSpecSchema }).strict(),
+    input: z
+      .object({ id: TargetIdSchema.optional(), label: TargetLabelSchema, spec: SavedSshTargetSpecSchema })
+      .strict(),
     output: TargetInfoSchema,
   },
   /** Remove a saved target and every credential remembered for it. */

@@ -23,7 +23,12 @@ export const SshTargetSpecSchema = z.object({
   kind: z.literal('ssh'),
   host: hostName,
   port: z.number().int().min(1).max(65535).optional(),
-  user: z.string().min(1).max(64).regex(/^[A-Za-z0-9_.\-]+$/).optional(),
+  user: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9_.\-]+$/)
+    .optional(),
   /** The ~/.ssh/config Host alias this target came from, when it came from one. */
   alias: z.string().max(253).optional(),
   identityFile: z.string().max(4096).optional(),
@@ -32,7 +37,10 @@ export const SshTargetSpecSchema = z.object({
   knownHostsFile: z.string().max(4096).optional(),
   acceptNewHostKey: z.boolean().optional(),
   /** Name of an environment variable holding the password (CLI); never the password itself. */
-  passwordEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional(),
+  passwordEnv: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+    .optional(),
   keepaliveSec: z.number().int().min(0).max(3600).optional(),
 });
 export type SshTargetSpec = z.infer<typeof SshTargetSpecSchema>;
@@ -55,14 +63,19 @@ export type TargetInfo = z.infer<typeof TargetInfoSchema>;
 // ---- saved targets, prompts, secrets (the app's side of SSH: electron/node/targets/) ----------
 
 /** Ids of saved targets: safe in a file, a data-testid and a secret key. "local" is This computer. */
-export const TargetIdSchema = z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'target id: lower-case letters, digits and -');
+export const TargetIdSchema = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'target id: lower-case letters, digits and -');
 
 /**
  * An SSH target as the app saves it: SshTargetSpecSchema without what only the CLI may use
  * (passwordEnv reads the app's own environment; acceptNewHostKey skips the fingerprint dialog),
  * and strict, so a `password` or any other unknown field is refused rather than silently dropped.
  */
-export const SavedSshTargetSpecSchema = SshTargetSpecSchema.omit({ passwordEnv: true, acceptNewHostKey: true }).strict();
+export const SavedSshTargetSpecSchema = SshTargetSpecSchema.omit({
+  passwordEnv: true,
+  acceptNewHostKey: true,
+}).strict();
 export type SavedSshTargetSpec = z.infer<typeof SavedSshTargetSpecSchema>;
 
 export const TargetLabelSchema = z.string().trim().min(1, 'a name is required').max(100);
@@ -158,7 +171,12 @@ export const DemoOptionsSchema = z.object({
   window: z.number().int().min(1).max(10_000_000).optional(),
   weightsMb: z.number().min(0).max(65_536).default(64),
   /** Extra bytes leaked per token on top of the KV cache (a deliberate leak, for leak detection). */
-  leakBytesPerToken: z.number().int().min(0).max(1 << 30).default(0),
+  leakBytesPerToken: z
+    .number()
+    .int()
+    .min(0)
+    .max(1 << 30)
+    .default(0),
   /** Prompt tokens processed before the first generated token (llama.cpp-style prefill). */
   promptTokens: z.number().int().min(0).max(1_000_000).default(32),
   /** Pause between loading weights and creating the cache, so a sampler sees both states. */

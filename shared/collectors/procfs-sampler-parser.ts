@@ -65,7 +65,8 @@ export function createProcfsSamplerParser() {
   function parseHeader(line: string): SamplerRecord {
     const f = fields(line);
     const pageSizeBytes = num(f.get('pagesize'));
-    if (!pageSizeBytes || pageSizeBytes < 512) return { kind: 'diagnostic', reason: 'sampler header without a page size', text: line };
+    if (!pageSizeBytes || pageSizeBytes < 512)
+      return { kind: 'diagnostic', reason: 'sampler header without a page size', text: line };
     const list = (v: string | undefined) => (v ?? '').split(',').filter((s) => s !== '');
     // Zone types can repeat (two "cpu-thermal" zones on some boards): number the repeats.
     const seen = new Map<string, number>();
@@ -98,7 +99,8 @@ export function createProcfsSamplerParser() {
       values[key] = kb === null ? null : kb * KIB;
     }
     // Kernels before 4.5 have no RssAnon in status: take smaps_rollup's when this tick read it.
-    if (values.rssAnonBytes === null && typeof values.smapsAnonBytes === 'number') values.rssAnonBytes = values.smapsAnonBytes;
+    if (values.rssAnonBytes === null && typeof values.smapsAnonBytes === 'number')
+      values.rssAnonBytes = values.smapsAnonBytes;
     values.threads = num(f.get('thr'));
     const statm = (f.get('st') ?? '').split(',').map((s) => num(s));
     if (statm.length >= 3 && statm[0] !== null && statm[1] !== null) {
@@ -107,7 +109,8 @@ export function createProcfsSamplerParser() {
       // Kernels before 4.5 have no RssAnon/RssFile in status: statm's resident - shared.
       if (values.rssBytes === null) values.rssBytes = values.statmResidentBytes;
       if (values.rssFileBytes === null && statm[2] !== null) values.rssFileBytes = statm[2] * header.pageSizeBytes;
-      if (values.rssAnonBytes === null && statm[2] !== null) values.rssAnonBytes = (statm[1] - statm[2]) * header.pageSizeBytes;
+      if (values.rssAnonBytes === null && statm[2] !== null)
+        values.rssAnonBytes = (statm[1] - statm[2]) * header.pageSizeBytes;
     } else {
       return { kind: 'diagnostic', reason: 'sampler line without statm', text: line };
     }

@@ -27,7 +27,8 @@ export function parseSpoolLine(line: string): SpoolLine {
   if (tag === 'X' && line.charAt(1) === ' ') {
     const parts = line.split(' ');
     const t = uptimeMs(parts[1]);
-    if (t === null || !parts[2]) return { tag: 'diagnostic', reason: 'launcher event without a time or name', text: line };
+    if (t === null || !parts[2])
+      return { tag: 'diagnostic', reason: 'launcher event without a time or name', text: line };
     const fields: Record<string, string> = {};
     for (let i = 3; i < parts.length; i++) {
       const eq = parts[i].indexOf('=');

@@ -30,7 +30,13 @@
 //   holds min(n_ctx_seq, n_swa × (unified ? n_seq : 1) + n_ubatch) cells, padded to 256
 //   (src/llama-kv-cache-iswa.cpp, "the SWA cache is always padded to 256 for performance",
 //   ggml-org/llama.cpp#17037), unless --swa-full makes it as large as the base cache.
-import { KvComputeInputSchema, type KvComputeInput, type KvComputeResult, type KvMode, type KvType } from '../api/schemas';
+import {
+  KvComputeInputSchema,
+  type KvComputeInput,
+  type KvComputeResult,
+  type KvMode,
+  type KvType,
+} from '../api/schemas';
 
 export type { KvMode, KvType };
 
@@ -160,15 +166,21 @@ export function layerKv(shape: ModelShape): LayerKv[] {
       continue;
     }
     const heads = shape.kvHeadsPerLayer?.[il] ?? shape.kvHeads;
-    if (!Number.isInteger(heads) || heads < 0) throw new KvShapeError(`layer ${il}: KV heads must be a whole number, got ${heads}`);
+    if (!Number.isInteger(heads) || heads < 0)
+      throw new KvShapeError(`layer ${il}: KV heads must be a whole number, got ${heads}`);
     if (heads === 0) continue; // e.g. layers without attention in hybrid models
-    const dk = swa ? shape.headDimKSwa ?? shape.headDimK : shape.headDimK;
-    const dv = swa ? shape.headDimVSwa ?? shape.headDimV : shape.headDimV;
+    const dk = swa ? (shape.headDimKSwa ?? shape.headDimK) : shape.headDimK;
+    const dv = swa ? (shape.headDimVSwa ?? shape.headDimV) : shape.headDimV;
     const kErr = rowError(dk, shape.typeK, 'n_embd_head_k');
     if (kErr) throw new KvShapeError(`K cache: ${kErr}`);
     const vErr = rowError(dv, shape.typeV, 'n_embd_head_v');
     if (vErr) throw new KvShapeError(`V cache: ${vErr}`);
-    out.push({ index: il, swa, kBytesPerToken: heads * rowBytes(dk, shape.typeK), vBytesPerToken: heads * rowBytes(dv, shape.typeV) });
+    out.push({
+      index: il,
+      swa,
+      kBytesPerToken: heads * rowBytes(dk, shape.typeK),
+      vBytesPerToken: heads * rowBytes(dv, shape.typeV),
+    });
   }
   return out;
 }
@@ -277,13 +289,17 @@ export function kvBytesDetailed(shape: ModelShape, nTokens: number, options: KvB
     const perStream = unified || nSeq === 1 ? padded : roundUp(Math.floor(padded / nSeq), pad);
     globalCells = perStream * streams;
     const w = shape.slidingWindow ?? 0;
-    const swaPerStream = options.swaFull || per.swaLayerCount === 0 ? perStream : roundUp(Math.min(perStream, w * (unified ? nSeq : 1) + ubatch), pad);
+    const swaPerStream =
+      options.swaFull || per.swaLayerCount === 0
+        ? perStream
+        : roundUp(Math.min(perStream, w * (unified ? nSeq : 1) + ubatch), pad);
     swaCells = swaPerStream * streams;
   } else {
     const cells = roundUp(n, block);
     if (mode === 'window') {
       const w = checkCount(options.window ?? shape.slidingWindow, 'window', 1);
-      if (w === undefined) throw new KvShapeError('window mode needs a window size (options.window or the model slidingWindow)');
+      if (w === undefined)
+        throw new KvShapeError('window mode needs a window size (options.window or the model slidingWindow)');
       const capped = Math.min(cells, roundUp(w, block));
       const swaCap = shape.slidingWindow ? Math.min(capped, roundUp(shape.slidingWindow, block)) : capped;
       globalCells = capped * nSeq;
@@ -304,7 +320,11 @@ export function kvBytes(shape: ModelShape, nTokens: number, options: KvBytesOpti
 }
 
 /** Largest token count whose cache fits the budget in growth mode, or null when no count is too large (every layer windowed). */
-export function maxTokensForBudget(shape: ModelShape, budgetBytes: number, options: Pick<KvBytesOptions, 'nSeq' | 'block'> = {}): number | null {
+export function maxTokensForBudget(
+  shape: ModelShape,
+  budgetBytes: number,
+  options: Pick<KvBytesOptions, 'nSeq' | 'block'> = {},
+): number | null {
   if (!(budgetBytes >= 0)) throw new KvShapeError(`budget must be ≥ 0 bytes, got ${budgetBytes}`);
   const per = kvPerToken(shape);
   const nSeq = options.nSeq ?? 1;
@@ -384,7 +404,7 @@ export function computeKvForShape(shape: ModelShape, options: KvComputeForShapeO
     maxContextForBudget: budget === null ? null : maxTokensForBudget(shape, budget, { nSeq }),
     globalBytesPerToken: per.globalBytesPerToken,
     swaBytesPerToken: per.swaBytesPerToken,
-    slidingWindow: per.swaLayerCount > 0 ? shape.slidingWindow ?? null : null,
+    slidingWindow: per.swaLayerCount > 0 ? (shape.slidingWindow ?? null) : null,
     nSeq,
     llamaCppReservedBytes: reserved.totalBytes,
     llamaCppCells: reserved.globalCells,

@@ -52,11 +52,42 @@ export const ARCH_SWA_DEFAULTS: Readonly<Record<string, { period: number; window
 
 /** llama.cpp's LLAMA_FTYPE values (general.file_type), as llama.cpp prints them. */
 export const GGUF_FILE_TYPE_NAMES: Readonly<Record<number, string>> = {
-  0: 'F32', 1: 'F16', 2: 'Q4_0', 3: 'Q4_1', 4: 'Q4_1_SOME_F16', 7: 'Q8_0', 8: 'Q5_0', 9: 'Q5_1',
-  10: 'Q2_K', 11: 'Q3_K_S', 12: 'Q3_K_M', 13: 'Q3_K_L', 14: 'Q4_K_S', 15: 'Q4_K_M', 16: 'Q5_K_S',
-  17: 'Q5_K_M', 18: 'Q6_K', 19: 'IQ2_XXS', 20: 'IQ2_XS', 21: 'Q2_K_S', 22: 'IQ3_XS', 23: 'IQ3_XXS',
-  24: 'IQ1_S', 25: 'IQ4_NL', 26: 'IQ3_S', 27: 'IQ3_M', 28: 'IQ2_S', 29: 'IQ2_M', 30: 'IQ4_XS',
-  31: 'IQ1_M', 32: 'BF16', 33: 'Q4_0_4_4', 34: 'Q4_0_4_8', 35: 'Q4_0_8_8', 36: 'TQ1_0', 37: 'TQ2_0',
+  0: 'F32',
+  1: 'F16',
+  2: 'Q4_0',
+  3: 'Q4_1',
+  4: 'Q4_1_SOME_F16',
+  7: 'Q8_0',
+  8: 'Q5_0',
+  9: 'Q5_1',
+  10: 'Q2_K',
+  11: 'Q3_K_S',
+  12: 'Q3_K_M',
+  13: 'Q3_K_L',
+  14: 'Q4_K_S',
+  15: 'Q4_K_M',
+  16: 'Q5_K_S',
+  17: 'Q5_K_M',
+  18: 'Q6_K',
+  19: 'IQ2_XXS',
+  20: 'IQ2_XS',
+  21: 'Q2_K_S',
+  22: 'IQ3_XS',
+  23: 'IQ3_XXS',
+  24: 'IQ1_S',
+  25: 'IQ4_NL',
+  26: 'IQ3_S',
+  27: 'IQ3_M',
+  28: 'IQ2_S',
+  29: 'IQ2_M',
+  30: 'IQ4_XS',
+  31: 'IQ1_M',
+  32: 'BF16',
+  33: 'Q4_0_4_4',
+  34: 'Q4_0_4_8',
+  35: 'Q4_0_8_8',
+  36: 'TQ1_0',
+  37: 'TQ2_0',
   38: 'MXFP4_MOE',
 };
 
@@ -102,10 +133,12 @@ function num(meta: Record<string, unknown>, key: string): number | undefined {
 function numOrArray(meta: Record<string, unknown>, key: string): number | number[] | undefined {
   const v = meta[key];
   if (Array.isArray(v)) {
-    if (!v.every((x) => typeof x === 'number' && Number.isFinite(x))) throw new ModelConfigError(`${key}: expected numbers, got ${JSON.stringify(v).slice(0, 80)}`);
+    if (!v.every((x) => typeof x === 'number' && Number.isFinite(x)))
+      throw new ModelConfigError(`${key}: expected numbers, got ${JSON.stringify(v).slice(0, 80)}`);
     return v as number[];
   }
-  if (isGgufArraySummary(v)) throw new ModelConfigError(`${key}: array of ${v.length} entries was not read in full (raise maxArrayElements)`);
+  if (isGgufArraySummary(v))
+    throw new ModelConfigError(`${key}: array of ${v.length} entries was not read in full (raise maxArrayElements)`);
   return num(meta, key);
 }
 
@@ -116,7 +149,8 @@ function str(meta: Record<string, unknown>, key: string): string | undefined {
 
 function positiveInt(value: number | undefined, key: string): number {
   if (value === undefined) throw new ModelConfigError(`GGUF metadata lacks ${key}`);
-  if (!Number.isInteger(value) || value <= 0) throw new ModelConfigError(`${key} must be a positive integer, got ${value}`);
+  if (!Number.isInteger(value) || value <= 0)
+    throw new ModelConfigError(`${key} must be a positive integer, got ${value}`);
   return value;
 }
 
@@ -124,7 +158,10 @@ function positiveInt(value: number | undefined, key: string): number {
  * Model shape (for kv-theory) and a readable summary from GGUF key/value metadata.
  * Throws ModelConfigError when a key the KV size depends on is missing or malformed.
  */
-export function modelShapeFromGguf(metadata: Record<string, unknown>, options: ModelShapeOptions = {}): { shape: ModelShape; summary: GgufModelSummary } {
+export function modelShapeFromGguf(
+  metadata: Record<string, unknown>,
+  options: ModelShapeOptions = {},
+): { shape: ModelShape; summary: GgufModelSummary } {
   const arch = str(metadata, 'general.architecture');
   if (!arch) throw new ModelConfigError('GGUF metadata lacks general.architecture');
   const key = (k: string) => `${arch}.${k}`;
@@ -134,7 +171,7 @@ export function modelShapeFromGguf(metadata: Record<string, unknown>, options: M
   const headCount = numOrArray(metadata, key('attention.head_count'));
   if (headCount === undefined) throw new ModelConfigError(`GGUF metadata lacks ${key('attention.head_count')}`);
   // Per-layer head counts (hybrid models put 0 on recurrent layers): the first attention layer's count.
-  const nHead = Array.isArray(headCount) ? headCount.find((h) => h > 0) ?? 0 : headCount;
+  const nHead = Array.isArray(headCount) ? (headCount.find((h) => h > 0) ?? 0) : headCount;
   positiveInt(nHead, key('attention.head_count'));
 
   let headCountKv = numOrArray(metadata, key('attention.head_count_kv'));
@@ -143,15 +180,19 @@ export function modelShapeFromGguf(metadata: Record<string, unknown>, options: M
     notes.push('no head_count_kv: assuming as many KV heads as attention heads (llama.cpp default)');
   }
   if (Array.isArray(headCountKv) && headCountKv.length !== nLayer) {
-    throw new ModelConfigError(`${key('attention.head_count_kv')} has ${headCountKv.length} entries for ${nLayer} layers`);
+    throw new ModelConfigError(
+      `${key('attention.head_count_kv')} has ${headCountKv.length} entries for ${nLayer} layers`,
+    );
   }
   const nEmbd = num(metadata, key('embedding_length')) ?? null;
   let headDimK = num(metadata, key('attention.key_length'));
   let headDimV = num(metadata, key('attention.value_length'));
   if (headDimK === undefined || headDimV === undefined) {
-    if (nEmbd === null) throw new ModelConfigError(`GGUF metadata lacks ${key('embedding_length')} and ${key('attention.key_length')}`);
+    if (nEmbd === null)
+      throw new ModelConfigError(`GGUF metadata lacks ${key('embedding_length')} and ${key('attention.key_length')}`);
     const derived = nEmbd / nHead;
-    if (!Number.isInteger(derived)) throw new ModelConfigError(`embedding_length ${nEmbd} is not a multiple of head_count ${nHead}`);
+    if (!Number.isInteger(derived))
+      throw new ModelConfigError(`embedding_length ${nEmbd} is not a multiple of head_count ${nHead}`);
     headDimK ??= derived;
     headDimV ??= derived;
   }
@@ -162,7 +203,8 @@ export function modelShapeFromGguf(metadata: Record<string, unknown>, options: M
   const typeV = options.typeV ?? typeK;
   const kvHeadsArray = Array.isArray(headCountKv) ? headCountKv : undefined;
   const kvHeads = kvHeadsArray ? Math.max(...kvHeadsArray) : (headCountKv as number);
-  if (!Number.isInteger(kvHeads) || kvHeads < 0) throw new ModelConfigError(`${key('attention.head_count_kv')} must be whole numbers`);
+  if (!Number.isInteger(kvHeads) || kvHeads < 0)
+    throw new ModelConfigError(`${key('attention.head_count_kv')} must be whole numbers`);
 
   const shape: ModelShape = { layers: nLayer, kvHeads, headDimK, headDimV, typeK, typeV };
   if (kvHeadsArray && kvHeadsArray.some((h) => h !== kvHeads)) shape.kvHeadsPerLayer = kvHeadsArray;
@@ -177,14 +219,19 @@ export function modelShapeFromGguf(metadata: Record<string, unknown>, options: M
       if (ropeDim === null) throw new ModelConfigError(`MLA model without ${key('rope.dimension_count')}`);
       shape.mla = { kvLoraRank, ropeDim, storesV: options.mlaStoresV ?? false };
       mla = true;
-      if (headDimK !== kvLoraRank + ropeDim) notes.push(`key_length ${headDimK} ≠ kv_lora_rank + rope dim ${kvLoraRank + ropeDim}: using the latter, as llama.cpp caches it`);
+      if (headDimK !== kvLoraRank + ropeDim)
+        notes.push(
+          `key_length ${headDimK} ≠ kv_lora_rank + rope dim ${kvLoraRank + ropeDim}: using the latter, as llama.cpp caches it`,
+        );
       notes.push(
         options.mlaStoresV
           ? 'MLA: K (kv_lora_rank + rope dim) and V (kv_lora_rank) rows per layer, as llama.cpp from #12801 (Apr 2025) until #19067 (Jan 2026)'
           : 'MLA: one K row (kv_lora_rank + rope dim) per layer and no V, as current llama.cpp (#19067, Jan 2026)',
       );
     } else {
-      notes.push('MLA model converted before llama.cpp #12801 (no key_length_mla): llama.cpp runs it as plain MHA, caching full K/V heads');
+      notes.push(
+        'MLA model converted before llama.cpp #12801 (no key_length_mla): llama.cpp runs it as plain MHA, caching full K/V heads',
+      );
     }
   }
 
@@ -196,16 +243,22 @@ export function modelShapeFromGguf(metadata: Record<string, unknown>, options: M
   let swaLayers: boolean[] | undefined;
   if (window !== undefined && window > 0) {
     if (Array.isArray(patternValue)) {
-      if (patternValue.length !== nLayer) throw new ModelConfigError(`${key('attention.sliding_window_pattern')} has ${patternValue.length} entries for ${nLayer} layers`);
+      if (patternValue.length !== nLayer)
+        throw new ModelConfigError(
+          `${key('attention.sliding_window_pattern')} has ${patternValue.length} entries for ${nLayer} layers`,
+        );
       swaLayers = patternValue.map((v) => Boolean(v));
     } else if (typeof patternValue === 'number') {
       swaLayers = swaPatternLayers(nLayer, patternValue);
     } else if (swaDefaults) {
       swaLayers = swaPatternLayers(nLayer, swaDefaults.period);
       notes.push(`${swaDefaults.note} (pattern as llama.cpp hard-codes it for ${arch})`);
-      if (windowKey === undefined && swaDefaults.window) notes.push(`no sliding_window key: using llama.cpp's default of ${swaDefaults.window} for ${arch}`);
+      if (windowKey === undefined && swaDefaults.window)
+        notes.push(`no sliding_window key: using llama.cpp's default of ${swaDefaults.window} for ${arch}`);
     } else {
-      notes.push(`sliding_window ${window} present but llama.cpp's layer pattern for "${arch}" is unknown here: counting every layer as global (an upper bound)`);
+      notes.push(
+        `sliding_window ${window} present but llama.cpp's layer pattern for "${arch}" is unknown here: counting every layer as global (an upper bound)`,
+      );
     }
   }
   if (swaLayers && swaLayers.some(Boolean)) {
@@ -226,7 +279,9 @@ export function modelShapeFromGguf(metadata: Record<string, unknown>, options: M
 
   const fileType = num(metadata, 'general.file_type') ?? null;
   const tokens = metadata['tokenizer.ggml.tokens'];
-  const vocabSize = num(metadata, key('vocab_size')) ?? (isGgufArraySummary(tokens) ? tokens.length : Array.isArray(tokens) ? tokens.length : null);
+  const vocabSize =
+    num(metadata, key('vocab_size')) ??
+    (isGgufArraySummary(tokens) ? tokens.length : Array.isArray(tokens) ? tokens.length : null);
   const swaCount = shape.swaLayers?.filter(Boolean).length ?? 0;
   const layersWithKv = shape.kvLayers ? shape.kvLayers.filter(Boolean).length : nLayer;
 
@@ -248,10 +303,9 @@ export function modelShapeFromGguf(metadata: Record<string, unknown>, options: M
     kvLoraRank,
     ropeDim,
     fileType,
-    fileTypeName: fileType === null ? null : GGUF_FILE_TYPE_NAMES[fileType] ?? `unknown (${fileType})`,
+    fileTypeName: fileType === null ? null : (GGUF_FILE_TYPE_NAMES[fileType] ?? `unknown (${fileType})`),
     vocabSize,
     notes,
   };
   return { shape, summary };
 }
-

@@ -17,7 +17,13 @@ export { LineSplitter, splitLines, MAX_LINE_CHARS } from './line-splitter';
 export { createTegrastatsParser, parseTegrastatsLine } from './tegrastats-parser';
 export { createPerfStatParser, parsePerfNumber } from './perf-stat-parser';
 export { createPmapParser } from './pmap-parser';
-export { createSmapsParser, createMeminfoParser, createStatusParser, createStatmParser, parseStatmLine } from './proc-parsers';
+export {
+  createSmapsParser,
+  createMeminfoParser,
+  createStatusParser,
+  createStatmParser,
+  parseStatmLine,
+} from './proc-parsers';
 export { createLlamaLogParser, stripLogPrefixes, parseGoDurationMs } from './llama-log-parser';
 export { createLlamaBenchParser, benchTestName } from './llama-bench-parser';
 export { createThermalParser, parseSysfsTempRead, decodeThrottled, errnoName } from './thermal-parsers';
@@ -37,15 +43,33 @@ export interface ParserFormat {
 export const parserFormats: Record<string, ParserFormat> = {
   tegrastats: { description: 'NVIDIA Jetson tegrastats lines', create: () => createTegrastatsParser() },
   perf: { description: 'perf stat output (human, -x CSV, -I interval)', create: () => createPerfStatParser() },
-  pmap: { description: 'pmap -x (procps, busybox, toybox)', create: (o) => createPmapParser({ listMappings: o?.listMappings }) },
+  pmap: {
+    description: 'pmap -x (procps, busybox, toybox)',
+    create: (o) => createPmapParser({ listMappings: o?.listMappings }),
+  },
   smaps: { description: '/proc/<pid>/smaps_rollup or a full smaps (summed)', create: () => createSmapsParser() },
   meminfo: { description: '/proc/meminfo', create: () => createMeminfoParser() },
-  'llama-log': { description: 'llama.cpp / llama-server / ollama logs: timings, KV cache, model', create: () => createLlamaLogParser() },
-  'llama-bench': { description: 'llama-bench results (markdown, csv, json, jsonl)', create: () => createLlamaBenchParser() },
+  'llama-log': {
+    description: 'llama.cpp / llama-server / ollama logs: timings, KV cache, model',
+    create: () => createLlamaLogParser(),
+  },
+  'llama-bench': {
+    description: 'llama-bench results (markdown, csv, json, jsonl)',
+    create: () => createLlamaBenchParser(),
+  },
   status: { description: '/proc/<pid>/status', create: () => createStatusParser() },
-  statm: { description: '/proc/<pid>/statm (bytes need --page-size)', create: (o) => createStatmParser({ pageSizeBytes: o?.pageSizeBytes }) },
-  thermal: { description: 'thermal zones, cpufreq, devfreq, lm-sensors, vcgencmd, RK3588 NPU load', create: () => createThermalParser() },
-  vcgencmd: { description: 'Raspberry Pi vcgencmd output (same reader as thermal)', create: () => createThermalParser() },
+  statm: {
+    description: '/proc/<pid>/statm (bytes need --page-size)',
+    create: (o) => createStatmParser({ pageSizeBytes: o?.pageSizeBytes }),
+  },
+  thermal: {
+    description: 'thermal zones, cpufreq, devfreq, lm-sensors, vcgencmd, RK3588 NPU load',
+    create: () => createThermalParser(),
+  },
+  vcgencmd: {
+    description: 'Raspberry Pi vcgencmd output (same reader as thermal)',
+    create: () => createThermalParser(),
+  },
 };
 
 export function formatNames(): string[] {
@@ -74,7 +98,9 @@ export function createParser(format: string, options?: ParserOptions): LineParse
       try {
         return inner.end();
       } catch (error) {
-        return [diagnostic(lineNo, `parser error at end: ${error instanceof Error ? error.message : String(error)}`, '')];
+        return [
+          diagnostic(lineNo, `parser error at end: ${error instanceof Error ? error.message : String(error)}`, ''),
+        ];
       }
     },
   };

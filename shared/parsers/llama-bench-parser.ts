@@ -15,7 +15,15 @@
 // Lines that are none of these (backend init chatter, shell prompts) are skipped. A table row, CSV
 // row or JSON object that cannot be read becomes a diagnostic.
 
-import { diagnostic, isBlankLine, isCommentLine, type BenchBuildRecord, type BenchRecord, type Diagnostic, type LineParser } from './records';
+import {
+  diagnostic,
+  isBlankLine,
+  isCommentLine,
+  type BenchBuildRecord,
+  type BenchRecord,
+  type Diagnostic,
+  type LineParser,
+} from './records';
 
 export type BenchParseRecord = BenchRecord | BenchBuildRecord | Diagnostic;
 
@@ -150,7 +158,8 @@ function markdownCells(text: string): string[] {
 
 /** One markdown table row under `header` (column names as printed). */
 function benchFromMarkdown(header: string[], cells: string[], line: number, raw: string): BenchRecord | Diagnostic {
-  if (cells.length !== header.length) return diagnostic(line, `table row has ${cells.length} cells, header has ${header.length}`, raw);
+  if (cells.length !== header.length)
+    return diagnostic(line, `table row has ${cells.length} cells, header has ${header.length}`, raw);
   const r = emptyBench(line, 'markdown');
   for (let k = 0; k < header.length; k++) {
     const name = header[k].toLowerCase();
@@ -284,7 +293,9 @@ export function createLlamaBenchParser(): LineParser<BenchParseRecord> {
     j.lines++;
     if (j.lines >= MAX_JSON_LINES) {
       json = null;
-      out.push(diagnostic(j.object?.line ?? j.startLine, 'llama-bench JSON never closed', (j.object?.raw ?? []).join('\n')));
+      out.push(
+        diagnostic(j.object?.line ?? j.startLine, 'llama-bench JSON never closed', (j.object?.raw ?? []).join('\n')),
+      );
     }
     return out;
   };
@@ -312,7 +323,15 @@ export function createLlamaBenchParser(): LineParser<BenchParseRecord> {
     // `-o json` opens with a lone `[`; `-o jsonl` lines are `{"build_commit": …}`. Other lines that
     // merely start with a bracket (`[1] 4299`, `[2025-06-14 …] I …`) are not JSON.
     if (/^\[\s*(?:\{.*)?$/.test(t) || /^\{\s*(?:"|$)/.test(t)) {
-      const j: JsonState = { base: t.startsWith('[') ? 1 : 0, depth: 0, inString: false, escape: false, object: null, lines: 0, startLine: lineNo };
+      const j: JsonState = {
+        base: t.startsWith('[') ? 1 : 0,
+        depth: 0,
+        inString: false,
+        escape: false,
+        object: null,
+        lines: 0,
+        startLine: lineNo,
+      };
       json = j;
       return feedJson(j, text, j.base === 1 ? 'json' : 'jsonl');
     }
@@ -327,7 +346,14 @@ export function createLlamaBenchParser(): LineParser<BenchParseRecord> {
       // (`Device 0: Orin, compute capability 8.7, VMM: yes`) and ends the table.
       if (csv && !t.startsWith('"')) csv = null;
       if (csv) {
-        if (!fields || fields.length !== csv.length) return [diagnostic(lineNo, `CSV row has ${fields ? fields.length : 'unbalanced'} fields, header has ${csv.length}`, text)];
+        if (!fields || fields.length !== csv.length)
+          return [
+            diagnostic(
+              lineNo,
+              `CSV row has ${fields ? fields.length : 'unbalanced'} fields, header has ${csv.length}`,
+              text,
+            ),
+          ];
         const o: Record<string, unknown> = {};
         csv.forEach((name, k) => (o[name] = fields[k]));
         return [benchFromObject(o, lineNo, 'csv')];
@@ -344,7 +370,9 @@ export function createLlamaBenchParser(): LineParser<BenchParseRecord> {
     end() {
       const j = json;
       json = null;
-      return j && j.object ? [diagnostic(j.object.line, 'llama-bench JSON object never closed', j.object.raw.join('\n'))] : [];
+      return j && j.object
+        ? [diagnostic(j.object.line, 'llama-bench JSON object never closed', j.object.raw.join('\n'))]
+        : [];
     },
   };
 }

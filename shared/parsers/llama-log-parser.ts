@@ -30,7 +30,16 @@
 // Checked against captures from Raspberry Pi Zero 2 W and Pi 5, Jetson Orin (ollama, node-llama-cpp,
 // llama-box), RK3588-era logs, x86 servers and Apple M-series (see test/fixtures/llama-cpp/*/SOURCE).
 
-import { diagnostic, type Diagnostic, type KvPart, type KvRecord, type LineParser, type ModelRecord, type TimingPhase, type TimingsRecord } from './records';
+import {
+  diagnostic,
+  type Diagnostic,
+  type KvPart,
+  type KvRecord,
+  type LineParser,
+  type ModelRecord,
+  type TimingPhase,
+  type TimingsRecord,
+} from './records';
 
 export type LlamaLogRecord = TimingsRecord | KvRecord | ModelRecord | Diagnostic;
 
@@ -38,7 +47,15 @@ export type LlamaLogRecord = TimingsRecord | KvRecord | ModelRecord | Diagnostic
 export const MAX_JSON_LINES = 200;
 
 const MIB = 1024 * 1024;
-const SIZE_UNITS: Record<string, number> = { B: 1, KiB: 1024, KB: 1024, MiB: MIB, MB: MIB, GiB: 1024 * MIB, GB: 1024 * MIB };
+const SIZE_UNITS: Record<string, number> = {
+  B: 1,
+  KiB: 1024,
+  KB: 1024,
+  MiB: MIB,
+  MB: MIB,
+  GiB: 1024 * MIB,
+  GB: 1024 * MIB,
+};
 
 function bytesOf(value: string, unit: string): number | null {
   const u = SIZE_UNITS[unit];
@@ -115,7 +132,14 @@ function finite(text: string | undefined): number | null {
   return Number.isFinite(v) ? v : null;
 }
 
-function readTiming(body: string, line: number, raw: string, source: string, slotId: number | null, taskId: number | null): TimingsRecord | Diagnostic {
+function readTiming(
+  body: string,
+  line: number,
+  raw: string,
+  source: string,
+  slotId: number | null,
+  taskId: number | null,
+): TimingsRecord | Diagnostic {
   const m = TIMING_RE.exec(body);
   const ms = m ? finite(m[2]) : null;
   if (!m || ms === null) return diagnostic(line, 'unreadable timing line', raw);
@@ -137,18 +161,38 @@ function readTiming(body: string, line: number, raw: string, source: string, slo
 // ---------------------------------------------------------------------------------------------
 // KV cache
 
-const KV_TRIGGER_RE = /\bKV self size\b|\bKV buffer size\b|^kv_size\s*=|^memory_size\s*=|^(?:\[fp8\]\s+)?size\s*=.*\bcells\b|^creating\s+.*KV cache/i;
+const KV_TRIGGER_RE =
+  /\bKV self size\b|\bKV buffer size\b|^kv_size\s*=|^memory_size\s*=|^(?:\[fp8\]\s+)?size\s*=.*\bcells\b|^creating\s+.*KV cache/i;
 const KV_SELF_RE = /^KV self size\s*=\s*([\d.]+)\s*(MiB|MB|GiB|GB|KiB)\s*(?:,\s*(.*?))?\s*$/i;
 const KV_BUFFER_RE = /^(?:\[fp8\]\s+)?(\S+)\s+KV buffer size\s*=\s*([\d.]+)\s*(MiB|MB|GiB|GB|KiB)\s*$/;
 const KV_CONFIG_RE = /^kv_size\s*=\s*(\d+),\s*type_k\s*=\s*'([^']*)',\s*type_v\s*=\s*'([^']*)',\s*n_layer\s*=\s*(\d+)/;
-const KV_SIZE_RE = /^(?:\[fp8\]\s+)?size\s*=\s*([\d.]+)\s*(MiB|MB|GiB|GB|KiB)\s*\(\s*(\d+)\s*cells,\s*(\d+)\s*layers(?:,\s*(\d+)(?:\/(\d+))?\s*seqs)?\s*\)\s*(?:,\s*(.*?))?\s*$/;
+const KV_SIZE_RE =
+  /^(?:\[fp8\]\s+)?size\s*=\s*([\d.]+)\s*(MiB|MB|GiB|GB|KiB)\s*\(\s*(\d+)\s*cells,\s*(\d+)\s*layers(?:,\s*(\d+)(?:\/(\d+))?\s*seqs)?\s*\)\s*(?:,\s*(.*?))?\s*$/;
 const KV_MEMORY_SIZE_RE = /^memory_size\s*=\s*([\d.]+)\s*(MiB|MB|GiB|GB)\b/;
 const KV_ISWA_RE = /^creating\s+(non-SWA|SWA)\s+KV cache,\s*size\s*=\s*(\d+)\s*cells/;
 const KV_PART_RE = /^(\S+)\s*\(([^)]*)\):\s*([\d.]+)\s*(MiB|MB|GiB|GB|KiB)$/;
 const KV_PART_UNUSED_RE = /^(\S+):\s*not used$/;
 
 function kvRecord(line: number, source: string, scope: KvRecord['scope']): KvRecord {
-  return { kind: 'kv', line, scope, sizeBytes: null, cells: null, layers: null, seqs: null, streams: null, typeK: null, typeV: null, kBytes: null, vBytes: null, device: null, swa: null, recurrent: false, parts: [], source };
+  return {
+    kind: 'kv',
+    line,
+    scope,
+    sizeBytes: null,
+    cells: null,
+    layers: null,
+    seqs: null,
+    streams: null,
+    typeK: null,
+    typeV: null,
+    kBytes: null,
+    vBytes: null,
+    device: null,
+    swa: null,
+    recurrent: false,
+    parts: [],
+    source,
+  };
 }
 
 /** `K (f16):    4.50 MiB, V (f16):    4.50 MiB` / `c^KV (f16): 2196.00 MiB, kv^T: not used`; null if unreadable. */
@@ -183,12 +227,22 @@ function applyParts(r: KvRecord, parts: KvPart[]): void {
 // Model / context
 
 /** Functions whose `key = value` lines describe the model or the context. */
-const MODEL_FUNCS = new Set(['print_info', 'llm_load_print_meta', 'llama_model_load', 'llama_model_load_internal', 'llama_context', 'llama_new_context_with_model', 'llama_model_loader']);
+const MODEL_FUNCS = new Set([
+  'print_info',
+  'llm_load_print_meta',
+  'llama_model_load',
+  'llama_model_load_internal',
+  'llama_context',
+  'llama_new_context_with_model',
+  'llama_model_loader',
+]);
 const MODEL_KV_RE = /^([A-Za-z_][\w .()-]*?)\s*=\s*(.*?)\s*$/;
 const LOADER_KV_RE = /^- kv\s+\d+:\s+(\S+)\s+(\S+)\s+=\s+(.*?)\s*$/;
 
 type ModelFields = Omit<ModelRecord, 'kind' | 'line' | 'source' | 'extra'>;
-type NumericKey = { [K in keyof ModelFields]-?: NonNullable<ModelFields[K]> extends number ? K : never }[keyof ModelFields];
+type NumericKey = {
+  [K in keyof ModelFields]-?: NonNullable<ModelFields[K]> extends number ? K : never;
+}[keyof ModelFields];
 
 const PRINT_META_INTS: Record<string, NumericKey> = {
   n_vocab: 'nVocab',
@@ -236,7 +290,11 @@ function perLayer(value: string): { scalar: number | null; list: number[] | null
   if (/^\d+$/.test(value)) return { scalar: Number(value), list: null };
   const arr = /^\[([\d,\s]*)\]$/.exec(value);
   if (!arr) return null;
-  const list = arr[1].split(',').map((x) => x.trim()).filter(Boolean).map(Number);
+  const list = arr[1]
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)
+    .map(Number);
   if (list.length === 0) return null;
   return { scalar: list.every((x) => x === list[0]) ? list[0] : null, list };
 }
@@ -337,7 +395,16 @@ function setGgufField(r: ModelRecord, key: string, _type: string, value: string)
 // Server JSON `timings`
 
 const JSON_TIMINGS_RE = /"timings"\s*:\s*\{/g;
-const STANDARD_JSON_KEYS = new Set(['prompt_n', 'prompt_ms', 'prompt_per_token_ms', 'prompt_per_second', 'predicted_n', 'predicted_ms', 'predicted_per_token_ms', 'predicted_per_second']);
+const STANDARD_JSON_KEYS = new Set([
+  'prompt_n',
+  'prompt_ms',
+  'prompt_per_token_ms',
+  'prompt_per_second',
+  'predicted_n',
+  'predicted_ms',
+  'predicted_per_token_ms',
+  'predicted_per_second',
+]);
 
 interface JsonScan {
   depth: number;
@@ -378,7 +445,8 @@ function timingsFromJson(objectText: string, line: number, raw: string): Array<T
   } catch {
     return [diagnostic(line, 'unreadable server timings object', raw)];
   }
-  if (!o || typeof o !== 'object' || Array.isArray(o)) return [diagnostic(line, 'server timings is not an object', raw)];
+  if (!o || typeof o !== 'object' || Array.isArray(o))
+    return [diagnostic(line, 'server timings is not an object', raw)];
   const t = o as Record<string, unknown>;
   const extra: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(t)) if (!STANDARD_JSON_KEYS.has(k)) extra[k] = v;
@@ -410,8 +478,18 @@ function timingsFromJson(objectText: string, line: number, raw: string): Array<T
 // ---------------------------------------------------------------------------------------------
 // ollama --verbose
 
-const OLLAMA_RE = /^(total duration|load duration|prompt eval count|prompt eval duration|prompt eval rate|eval count|eval duration|eval rate):\s+(.*?)\s*$/;
-const GO_DURATION_UNITS: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1000, ms: 1, us: 1e-3, 'µs': 1e-3, 'μs': 1e-3, ns: 1e-6 };
+const OLLAMA_RE =
+  /^(total duration|load duration|prompt eval count|prompt eval duration|prompt eval rate|eval count|eval duration|eval rate):\s+(.*?)\s*$/;
+const GO_DURATION_UNITS: Record<string, number> = {
+  h: 3_600_000,
+  m: 60_000,
+  s: 1000,
+  ms: 1,
+  us: 1e-3,
+  µs: 1e-3,
+  μs: 1e-3,
+  ns: 1e-6,
+};
 
 /** Go's time.Duration String(): `31.273112939s`, `235.137439ms`, `1m2.5s`, `1h0m0s`. */
 export function parseGoDurationMs(text: string): number | null {
@@ -455,7 +533,21 @@ export function createLlamaLogParser(): LineParser<LlamaLogRecord> {
     const p = ollama;
     ollama = null;
     if (!p || p.ms === null) return [];
-    return [{ kind: 'timings', line: p.line, phase: p.phase, ms: p.ms, tokens: p.tokens, tokensPerSecond: null, msPerToken: null, label: p.phase === 'prompt' ? 'prompt eval' : 'eval', source: 'ollama', slotId: null, taskId: null }];
+    return [
+      {
+        kind: 'timings',
+        line: p.line,
+        phase: p.phase,
+        ms: p.ms,
+        tokens: p.tokens,
+        tokensPerSecond: null,
+        msPerToken: null,
+        label: p.phase === 'prompt' ? 'prompt eval' : 'eval',
+        source: 'ollama',
+        slotId: null,
+        taskId: null,
+      },
+    ];
   };
 
   const readOllama = (key: string, value: string, raw: string): LlamaLogRecord[] => {
@@ -465,7 +557,19 @@ export function createLlamaLogParser(): LineParser<LlamaLogRecord> {
       out.push(...flushOllama());
       const ms = parseGoDurationMs(value);
       if (ms === null) return [...out, diagnostic(lineNo, 'unreadable ollama duration', raw)];
-      out.push({ kind: 'timings', line: lineNo, phase: key === 'total duration' ? 'total' : 'load', ms, tokens: null, tokensPerSecond: null, msPerToken: null, label: key.split(' ')[0], source: 'ollama', slotId: null, taskId: null });
+      out.push({
+        kind: 'timings',
+        line: lineNo,
+        phase: key === 'total duration' ? 'total' : 'load',
+        ms,
+        tokens: null,
+        tokensPerSecond: null,
+        msPerToken: null,
+        label: key.split(' ')[0],
+        source: 'ollama',
+        slotId: null,
+        taskId: null,
+      });
       return out;
     }
     if (ollama && ollama.phase !== phase) out.push(...flushOllama());
@@ -483,7 +587,19 @@ export function createLlamaLogParser(): LineParser<LlamaLogRecord> {
       const p = ollama;
       ollama = null;
       if (!m || p.ms === null) return [...out, diagnostic(lineNo, 'unreadable ollama rate', raw)];
-      out.push({ kind: 'timings', line: p.line, phase, ms: p.ms, tokens: p.tokens, tokensPerSecond: Number(m[1]), msPerToken: null, label: phase === 'prompt' ? 'prompt eval' : 'eval', source: 'ollama', slotId: null, taskId: null });
+      out.push({
+        kind: 'timings',
+        line: p.line,
+        phase,
+        ms: p.ms,
+        tokens: p.tokens,
+        tokensPerSecond: Number(m[1]),
+        msPerToken: null,
+        label: phase === 'prompt' ? 'prompt eval' : 'eval',
+        source: 'ollama',
+        slotId: null,
+        taskId: null,
+      });
     }
     return out;
   };

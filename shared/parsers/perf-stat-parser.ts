@@ -33,16 +33,25 @@ import {
 export type PerfParseRecord = PerfRecord | PerfElapsedRecord | PerfHeaderRecord | PerfMetricRecord | Diagnostic;
 
 /** perf's own hints (not data, not damage). */
-const SKIPPED_NOTICES = [/^\s*Some events weren't counted\./, /^\s*echo 0 > \/proc\/sys\/kernel\/nmi_watchdog/, /^\s*perf stat \.\.\./, /^\s*echo 1 > \/proc\/sys\/kernel\/nmi_watchdog/];
+const SKIPPED_NOTICES = [
+  /^\s*Some events weren't counted\./,
+  /^\s*echo 0 > \/proc\/sys\/kernel\/nmi_watchdog/,
+  /^\s*perf stat \.\.\./,
+  /^\s*echo 1 > \/proc\/sys\/kernel\/nmi_watchdog/,
+];
 
 const AGGR = String.raw`(?:CPU\d+|S\d+(?:-D\d+)?(?:-C\d+)?(?:-T\d+)?|N\d+)`;
 const VALUE = String.raw`(?:<not supported>|<not counted>|\d[\d,.']*)`;
 const HUMAN_RE = new RegExp(String.raw`^\s*(?:(\d+\.\d+)\s+)?(?:(${AGGR})\s+(?:(\d+)\s+)?)?(${VALUE})\s+(\S.*)$`);
 const EVENT_RE = /^[A-Za-z_][^\s]*$/;
 const HEADER_RE = /^\s*Performance counter stats for\s+(.*?)(?:\s+\((\d+) runs\))?\s*:\s*$/;
-const ELAPSED_RE = /^\s*(\d[\d,.]*)\s+(?:\+-\s+(\d[\d,.]*)\s+)?seconds\s+(time elapsed|user|sys)(?:\s+\(\s*\+-\s*([\d.,]+)\s*%\s*\))?\s*$/;
-const METRIC_ONLY_RE = /^\s*(?:(\d+\.\d+)\s+)?(?:[A-Za-z][^#]*?)?\s*#\s+(-?\d[\d,.]*)\s*(%)?\s+([A-Za-z_][\w./:-]*)\s*$/;
-const CSV_FIRST_RE = new RegExp(String.raw`^\s*(summary|${AGGR}|<not supported>|<not counted>|-?\d[\d.]*)\s*([^\w\s.<>'-])`);
+const ELAPSED_RE =
+  /^\s*(\d[\d,.]*)\s+(?:\+-\s+(\d[\d,.]*)\s+)?seconds\s+(time elapsed|user|sys)(?:\s+\(\s*\+-\s*([\d.,]+)\s*%\s*\))?\s*$/;
+const METRIC_ONLY_RE =
+  /^\s*(?:(\d+\.\d+)\s+)?(?:[A-Za-z][^#]*?)?\s*#\s+(-?\d[\d,.]*)\s*(%)?\s+([A-Za-z_][\w./:-]*)\s*$/;
+const CSV_FIRST_RE = new RegExp(
+  String.raw`^\s*(summary|${AGGR}|<not supported>|<not counted>|-?\d[\d.]*)\s*([^\w\s.<>'-])`,
+);
 const STDDEV_RE = /\(\s*\+-\s*([\d.,]+)\s*%\s*\)/;
 const RUNPCT_RE = /\(\s*(\d+(?:[.,]\d+)?)\s*%\s*\)/;
 
@@ -139,7 +148,10 @@ function readCsv(text: string, line: number): PerfRecord | null {
   const first = CSV_FIRST_RE.exec(text);
   if (!first) return null;
   const sep = first[2];
-  const f = text.trim().split(sep).map((x) => x.trim());
+  const f = text
+    .trim()
+    .split(sep)
+    .map((x) => x.trim());
   const r = perfRecord(line);
   let i = 0;
   if (f[0] === 'summary') {
@@ -186,7 +198,17 @@ export function createPerfStatParser(): LineParser<PerfParseRecord> {
     if (isBlankLine(text)) return [];
     if (isCommentLine(text)) {
       const m = METRIC_ONLY_RE.exec(text);
-      if (m) return [{ kind: 'perf-metric', line: lineNo, tSec: m[1] ? Number(m[1]) : null, name: m[4], value: parsePerfNumber(m[2]), unit: m[3] ?? null }];
+      if (m)
+        return [
+          {
+            kind: 'perf-metric',
+            line: lineNo,
+            tSec: m[1] ? Number(m[1]) : null,
+            name: m[4],
+            value: parsePerfNumber(m[2]),
+            unit: m[3] ?? null,
+          },
+        ];
       // `# started on …` (-o), `#  time  counts unit events` (-I), a pasted `# perf stat …`: a new run starts.
       sawInterval = false;
       return [];
@@ -205,7 +227,15 @@ export function createPerfStatParser(): LineParser<PerfParseRecord> {
       const seconds = parsePerfNumber(elapsed[1]);
       if (seconds !== null) {
         const clock = elapsed[3] === 'time elapsed' ? 'elapsed' : (elapsed[3] as 'user' | 'sys');
-        return [{ kind: 'perf-elapsed', line: lineNo, clock, seconds, stddevPct: elapsed[4] ? parsePerfNumber(elapsed[4]) : null }];
+        return [
+          {
+            kind: 'perf-elapsed',
+            line: lineNo,
+            clock,
+            seconds,
+            stddevPct: elapsed[4] ? parsePerfNumber(elapsed[4]) : null,
+          },
+        ];
       }
     }
 
@@ -218,7 +248,14 @@ export function createPerfStatParser(): LineParser<PerfParseRecord> {
       const values = text.trim().split(h.sep);
       if (values[values.length - 1].trim() === '') values.pop();
       if (values.length === h.names.length && values.every((v) => parsePerfNumber(v) !== null)) {
-        return h.names.map((name, k) => ({ kind: 'perf-metric' as const, line: lineNo, tSec: null, name, value: parsePerfNumber(values[k]), unit: null }));
+        return h.names.map((name, k) => ({
+          kind: 'perf-metric' as const,
+          line: lineNo,
+          tSec: null,
+          name,
+          value: parsePerfNumber(values[k]),
+          unit: null,
+        }));
       }
       out.push(diagnostic(h.line, 'not a perf stat line', h.text));
     }
@@ -234,7 +271,10 @@ export function createPerfStatParser(): LineParser<PerfParseRecord> {
 
     const names = /^\s*([A-Za-z][\w -]*)([,;|\t])/.exec(text);
     if (names) {
-      const cols = text.trim().split(names[2]).map((c) => c.trim());
+      const cols = text
+        .trim()
+        .split(names[2])
+        .map((c) => c.trim());
       if (cols[cols.length - 1] === '') cols.pop();
       if (cols.length >= 2 && cols.every((c) => /^[A-Za-z][\w -]*$/.test(c))) {
         metricHeader = { names: cols, sep: names[2], line: lineNo, text };
@@ -244,7 +284,14 @@ export function createPerfStatParser(): LineParser<PerfParseRecord> {
 
     const metric = METRIC_ONLY_RE.exec(text);
     if (metric) {
-      out.push({ kind: 'perf-metric', line: lineNo, tSec: metric[1] ? Number(metric[1]) : null, name: metric[4], value: parsePerfNumber(metric[2]), unit: metric[3] ?? null });
+      out.push({
+        kind: 'perf-metric',
+        line: lineNo,
+        tSec: metric[1] ? Number(metric[1]) : null,
+        name: metric[4],
+        value: parsePerfNumber(metric[2]),
+        unit: metric[3] ?? null,
+      });
       return out;
     }
 

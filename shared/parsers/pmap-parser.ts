@@ -14,7 +14,15 @@
 // A record is emitted at the footer; output that ends without one (a cut paste, a killed pmap)
 // is flushed at the next `PID:` line, the next header, or the end, with `complete: false`.
 
-import { diagnostic, isBlankLine, isCommentLine, type Diagnostic, type LineParser, type PmapMapping, type PmapRecord } from './records';
+import {
+  diagnostic,
+  isBlankLine,
+  isCommentLine,
+  type Diagnostic,
+  type LineParser,
+  type PmapMapping,
+  type PmapRecord,
+} from './records';
 
 export interface PmapParserOptions {
   /** Also return every mapping (`mappingsList`). */
@@ -69,7 +77,14 @@ export function createPmapParser(options: PmapParserOptions = {}): LineParser<Pm
   let lineNo = 0;
   let snap: Snapshot | null = null;
 
-  const start = (line: number, pid: number | null, command: string | null): Snapshot => ({ line, pid, command, columns: null, rowRe: null, rows: [] });
+  const start = (line: number, pid: number | null, command: string | null): Snapshot => ({
+    line,
+    pid,
+    command,
+    columns: null,
+    rowRe: null,
+    rows: [],
+  });
 
   const finish = (s: Snapshot, footer: Partial<Record<Column, number | null>> | null): PmapRecord => {
     const cols = new Set(s.columns ?? ['Kbytes']);
@@ -148,7 +163,18 @@ export function createPmapParser(options: PmapParserOptions = {}): LineParser<Pm
     const p = PLAIN_ROW_RE.exec(text);
     if (!p || !MODE_RE.test(p[3])) return null;
     const mapping = p[4] ?? '';
-    return { address: p[1], sizeKb: Number(p[2]), rssKb: null, pssKb: null, dirtyKb: null, swapKb: null, anonKb: null, mode: p[3], mapping, anonymous: mapping === '' || ANON_NAME_RE.test(mapping) };
+    return {
+      address: p[1],
+      sizeKb: Number(p[2]),
+      rssKb: null,
+      pssKb: null,
+      dirtyKb: null,
+      swapKb: null,
+      anonKb: null,
+      mode: p[3],
+      mapping,
+      anonymous: mapping === '' || ANON_NAME_RE.test(mapping),
+    };
   };
 
   const push = (text: string): Array<PmapRecord | Diagnostic> => {

@@ -29,7 +29,8 @@ import {
 
 const KB_LINE_RE = /^([A-Za-z_][\w()]*):\s*(\d+)\s*kB\s*$/;
 const COUNT_LINE_RE = /^([A-Za-z_][\w()]*):\s*(\d+)\s*$/;
-const VMA_RE = /^([0-9a-fA-F]+)-([0-9a-fA-F]+)\s+([r-][w-][x-][sp])\s+[0-9a-fA-F]+\s+[0-9a-fA-F]+:[0-9a-fA-F]+\s+\d+\s*(.*?)\s*$/;
+const VMA_RE =
+  /^([0-9a-fA-F]+)-([0-9a-fA-F]+)\s+([r-][w-][x-][sp])\s+[0-9a-fA-F]+\s+[0-9a-fA-F]+:[0-9a-fA-F]+\s+\d+\s*(.*?)\s*$/;
 /** smaps keys that are not sizes: skipped, not summed, not damage. */
 const SMAPS_NON_SIZE_RE = /^(VmFlags|THPeligible|ProtectionKey|MMUPageSize|KernelPageSize):/;
 
@@ -48,7 +49,17 @@ interface SmapsBlock {
 
 function smapsRecord(b: SmapsBlock): SmapsRecord {
   const get = (k: string) => (k in b.kb ? b.kb[k] : null);
-  return { kind: 'smaps', line: b.line, rollup: b.rollup, vmas: b.vmas, rssKb: get('Rss'), pssKb: get('Pss'), anonKb: get('Anonymous'), swapKb: get('Swap'), kb: b.kb };
+  return {
+    kind: 'smaps',
+    line: b.line,
+    rollup: b.rollup,
+    vmas: b.vmas,
+    rssKb: get('Rss'),
+    pssKb: get('Pss'),
+    anonKb: get('Anonymous'),
+    swapKb: get('Swap'),
+    kb: b.kb,
+  };
 }
 
 export function createSmapsParser(): LineParser<SmapsRecord | Diagnostic> {
@@ -67,7 +78,8 @@ export function createSmapsParser(): LineParser<SmapsRecord | Diagnostic> {
       const start = BigInt(`0x${vma[1]}`);
       const rollup = vma[4] === '[rollup]';
       // Addresses ascend within one smaps read; a rollup is a read of its own.
-      if (block && (rollup || block.rollup || (block.lastStart !== null && start <= block.lastStart))) out.push(...flush());
+      if (block && (rollup || block.rollup || (block.lastStart !== null && start <= block.lastStart)))
+        out.push(...flush());
       block ??= { line: lineNo, rollup, vmas: 0, lastStart: null, kb: {}, vmaKeys: new Set() };
       block.vmas++;
       block.lastStart = start;
@@ -113,7 +125,17 @@ export function createMeminfoParser(): LineParser<MeminfoRecord | Diagnostic> {
       memAvailableKb = b.kb.MemFree + b.kb.Buffers + b.kb.Cached;
       estimated = true;
     }
-    return [{ kind: 'meminfo', line: b.line, kb: b.kb, counts: b.counts, memTotalKb: has('MemTotal') ? b.kb.MemTotal : null, memAvailableKb, memAvailableEstimated: estimated }];
+    return [
+      {
+        kind: 'meminfo',
+        line: b.line,
+        kb: b.kb,
+        counts: b.counts,
+        memTotalKb: has('MemTotal') ? b.kb.MemTotal : null,
+        memAvailableKb,
+        memAvailableEstimated: estimated,
+      },
+    ];
   };
   const push = (text: string): Array<MeminfoRecord | Diagnostic> => {
     if (isBlankLine(text) || isCommentLine(text)) return [];
@@ -144,7 +166,8 @@ export function createMeminfoParser(): LineParser<MeminfoRecord | Diagnostic> {
 /** Keys whose value is `N kB`. */
 const STATUS_KB_KEYS = /^(Vm\w+|Rss\w+|HugetlbPages)$/;
 /** Keys the kernel prints after the Vm* block. */
-const STATUS_AFTER_VM_KEYS = /^(Threads|SigQ|SigPnd|ShdPnd|SigBlk|SigIgn|SigCgt|Cap\w+|NoNewPrivs|Seccomp\w*|Cpus_allowed\w*|Mems_allowed\w*|voluntary_ctxt_switches|nonvoluntary_ctxt_switches)$/;
+const STATUS_AFTER_VM_KEYS =
+  /^(Threads|SigQ|SigPnd|ShdPnd|SigBlk|SigIgn|SigCgt|Cap\w+|NoNewPrivs|Seccomp\w*|Cpus_allowed\w*|Mems_allowed\w*|voluntary_ctxt_switches|nonvoluntary_ctxt_switches)$/;
 const STATUS_INT_KEYS = new Set(['Tgid', 'Ngid', 'Pid', 'PPid', 'TracerPid', 'Threads', 'FDSize', 'Kthread']);
 
 interface StatusBlock {
@@ -199,8 +222,10 @@ export function createStatusParser(): LineParser<ProcStatusRecord | Diagnostic> 
     const m = /^([A-Za-z_][\w]*):[ \t]*(.*?)\s*$/.exec(text);
     if (!m) return [...flush(), diagnostic(lineNo, 'not a status line', text)];
     const [, key, value] = m;
-    if (STATUS_KB_KEYS.test(key) && !/^\d+ kB$/.test(value)) return [diagnostic(lineNo, `${key}: expected "N kB"`, text)];
-    if (STATUS_INT_KEYS.has(key) && !/^\d+$/.test(value)) return [diagnostic(lineNo, `${key}: expected a whole number`, text)];
+    if (STATUS_KB_KEYS.test(key) && !/^\d+ kB$/.test(value))
+      return [diagnostic(lineNo, `${key}: expected "N kB"`, text)];
+    if (STATUS_INT_KEYS.has(key) && !/^\d+$/.test(value))
+      return [diagnostic(lineNo, `${key}: expected a whole number`, text)];
     const out: ProcStatusRecord[] = [];
     if (block && (key === 'Name' || key in block.fields || key in block.kb)) out.push(...flush());
     block ??= { line: lineNo, kb: {}, fields: {} };

@@ -15,7 +15,15 @@
 // One small reader per field, like jetson-stats' tegra_parse.py; the line is walked token by token
 // so that a token nobody knows is kept in `unknown` instead of derailing the rest.
 
-import { diagnostic, isBlankLine, isCommentLine, type Diagnostic, type LineParser, type TegrastatsEngine, type TegrastatsRecord } from './records';
+import {
+  diagnostic,
+  isBlankLine,
+  isCommentLine,
+  type Diagnostic,
+  type LineParser,
+  type TegrastatsEngine,
+  type TegrastatsRecord,
+} from './records';
 
 /** Readings at or below this are "sensor off" sentinels (tegrastats prints -256C for a disabled zone). */
 export const SENSOR_OFF_AT_OR_BELOW_C = -200;
@@ -120,7 +128,11 @@ interface LineParse {
 function readLine(text: string, line: number): LineParse {
   const r = emptyRecord(line);
   // `IRAM 0/252kB(lfb 252kB)`: no space before the parenthesis on some releases.
-  const tokens = text.replace(/\(/g, ' (').trim().split(/\s+/).filter((t) => t.length > 0);
+  const tokens = text
+    .replace(/\(/g, ' (')
+    .trim()
+    .split(/\s+/)
+    .filter((t) => t.length > 0);
   let fields = 0;
   let incomplete = false;
   let sawCpus = false;
@@ -194,16 +206,19 @@ function readLine(text: string, line: number): LineParse {
         if (m) {
           sawCpus = true;
           const shared = m[2] !== undefined ? Number(m[2]) : null;
-          r.cpus = m[1] === '' ? [] : m[1].split(',').map((entry, idx) => {
-            const e = entry.trim();
-            if (e === 'off') return null;
-            const c = CPU_ENTRY_RE.exec(e);
-            if (!c) {
-              unknown(`CPU[${idx}]=${e}`);
-              return null;
-            }
-            return { loadPct: Number(c[1]), freqMHz: c[2] !== undefined ? Number(c[2]) : shared };
-          });
+          r.cpus =
+            m[1] === ''
+              ? []
+              : m[1].split(',').map((entry, idx) => {
+                  const e = entry.trim();
+                  if (e === 'off') return null;
+                  const c = CPU_ENTRY_RE.exec(e);
+                  if (!c) {
+                    unknown(`CPU[${idx}]=${e}`);
+                    return null;
+                  }
+                  return { loadPct: Number(c[1]), freqMHz: c[2] !== undefined ? Number(c[2]) : shared };
+                });
           fields++;
           i = j + 1;
           continue;
@@ -283,7 +298,12 @@ function readLine(text: string, line: number): LineParse {
           r.emcLoadPct = lf.loadPct;
           r.emcFreqMHz = lf.freqMHz;
         } else {
-          const engine: TegrastatsEngine = { on: lf.on, loadPct: lf.loadPct, freqMHz: lf.freqMHz, freqsMHz: lf.freqsMHz };
+          const engine: TegrastatsEngine = {
+            on: lf.on,
+            loadPct: lf.loadPct,
+            freqMHz: lf.freqMHz,
+            freqsMHz: lf.freqsMHz,
+          };
           r.engines[uniqueKey(r.engines, base)] = engine;
         }
         fields++;
@@ -297,7 +317,11 @@ function readLine(text: string, line: number): LineParse {
   }
   if (!sawCpus && !r.partial) incomplete = true;
   if (incomplete) r.partial = true;
-  const tail = Object.keys(r.tempsC).length + r.sensorsOff.length + Object.keys(r.railsMw).length + (r.edpLimitMHz !== null ? 1 : 0);
+  const tail =
+    Object.keys(r.tempsC).length +
+    r.sensorsOff.length +
+    Object.keys(r.railsMw).length +
+    (r.edpLimitMHz !== null ? 1 : 0);
   return { record: r, fields, incomplete, mayContinue: incomplete || tail === 0 };
 }
 
@@ -338,7 +362,8 @@ export function createTegrastatsParser(): LineParser<TegrastatsRecord | Diagnost
         let joined = held.text + text;
         if (!/\s$/.test(held.text) && !/^\s/.test(text)) {
           const spaced = held.text + ' ' + text;
-          if (readLine(spaced, held.line).record.unknown.length <= readLine(joined, held.line).record.unknown.length) joined = spaced;
+          if (readLine(spaced, held.line).record.unknown.length <= readLine(joined, held.line).record.unknown.length)
+            joined = spaced;
         }
         candidate = { text: joined, line: held.line, parts: held.parts + 1 };
         held = null;
@@ -351,7 +376,9 @@ export function createTegrastatsParser(): LineParser<TegrastatsRecord | Diagnost
         held = candidate;
         return out;
       }
-      out.push(parsed.fields === 0 ? diagnostic(candidate.line, 'not a tegrastats line', candidate.text) : parsed.record);
+      out.push(
+        parsed.fields === 0 ? diagnostic(candidate.line, 'not a tegrastats line', candidate.text) : parsed.record,
+      );
       return out;
     },
     end() {

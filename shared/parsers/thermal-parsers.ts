@@ -80,7 +80,12 @@ export function parseSysfsTempRead(raw: string): { tempC: number | null; error: 
 const THROTTLE_BITS = 0xf000f;
 
 /** Raspberry Pi get_throttled bits (firmware mailbox; bit 0–3 now, 16–19 since boot). */
-export function decodeThrottled(bits: number, raw: string, source: ThrottledRecord['source'], line: number): ThrottledRecord {
+export function decodeThrottled(
+  bits: number,
+  raw: string,
+  source: ThrottledRecord['source'],
+  line: number,
+): ThrottledRecord {
   const bit = (n: number) => (bits & (1 << n)) !== 0;
   return {
     kind: 'throttled',
@@ -125,11 +130,14 @@ const TRANS_FREQS_RE = /^\s*:\s*\d+\s+time\(ms\)\s*$/;
 const TRANS_ROW_RE = /^\s*(\*)?\s*(\d+):\s+((?:\d+\s+)*\d+)\s*$/;
 const TRANS_TOTAL_RE = /^\s*Total transition\s*:\s*(\d+)\s*$/;
 const SBC_DEVFREQ_RE = /^\s*\*\s+([\w.-]+):\s+(\S+)\s+\/\s+(\d+)\s+MHz\s+\((.*?)\s+\/\s+([\d\s]+?)\)\s*$/;
-const CHIP_RE = /^([A-Za-z0-9_.-]+)-(virtual|isa|i2c|pci|spi|mdio|acpi|platform|hid|scsi|sdio|usb|of|mmc|virtio)-([0-9a-fA-F_-]+)\s*$/;
+const CHIP_RE =
+  /^([A-Za-z0-9_.-]+)-(virtual|isa|i2c|pci|spi|mdio|acpi|platform|hid|scsi|sdio|usb|of|mmc|virtio)-([0-9a-fA-F_-]+)\s*$/;
 const SENSOR_RE = /^([^:(]+?):\s+([+-]?\d+(?:\.\d+)?|N\/A)\s*(°C|C|V|mV|A|mA|W|mW|uW|%RH|RPM)?\s*(.*?)\s*$/;
 const SENSOR_U_LABEL_RE = /^([^:\s][^:]*):\s*$/;
-const SENSOR_U_VALUE_RE = /^\s+([a-z]+\d*)_(input|crit|max|min|alarm|crit_alarm|max_alarm|min_alarm|lcrit|highest|lowest)\s*:\s*([+-]?\d+(?:\.\d+)?)\s*$/;
-const SENSOR_LIMIT_RE = /(crit max|crit low|crit|max|min|high|low)\s*=\s*([+-]?\d+(?:\.\d+)?)\s*(°C|C|V|mV|A|mA|W|mW|uW)?/g;
+const SENSOR_U_VALUE_RE =
+  /^\s+([a-z]+\d*)_(input|crit|max|min|alarm|crit_alarm|max_alarm|min_alarm|lcrit|highest|lowest)\s*:\s*([+-]?\d+(?:\.\d+)?)\s*$/;
+const SENSOR_LIMIT_RE =
+  /(crit max|crit low|crit|max|min|high|low)\s*=\s*([+-]?\d+(?:\.\d+)?)\s*(°C|C|V|mV|A|mA|W|mW|uW)?/g;
 
 const UNIT_SCALE: Record<string, [string, number]> = {
   '°C': ['C', 1],
@@ -155,7 +163,9 @@ function unitOfFeature(label: string): string | null {
 function scaled(value: string, unit: string | undefined): { value: number; unit: string | null } {
   const u = unit !== undefined ? UNIT_SCALE[unit] : undefined;
   // Round away binary noise of the mV/mA → V/A scaling (920.00 mV must read 0.92, not 0.9200000000000002).
-  return u ? { value: Number((Number(value) * u[1]).toPrecision(12)), unit: u[0] } : { value: Number(value), unit: null };
+  return u
+    ? { value: Number((Number(value) * u[1]).toPrecision(12)), unit: u[0] }
+    : { value: Number(value), unit: null };
 }
 
 function sensor(line: number, chip: string, label: string): SensorRecord {
@@ -186,7 +196,17 @@ export function createThermalParser(): LineParser<ThermalParseRecord> {
     const z = zone;
     zone = null;
     if (!z || (z.type === null && z.tempC === null && z.error === null && z.trips.size === 0)) return [];
-    return [{ kind: 'thermal-zone', line: z.line, zone: z.zone, type: z.type, tempC: z.tempC, error: z.error, trips: [...z.trips.values()].sort((a, b) => a.index - b.index) }];
+    return [
+      {
+        kind: 'thermal-zone',
+        line: z.line,
+        zone: z.zone,
+        type: z.type,
+        tempC: z.tempC,
+        error: z.error,
+        trips: [...z.trips.values()].sort((a, b) => a.index - b.index),
+      },
+    ];
   };
   const flushU = (): SensorRecord[] => {
     const e = uEntry;
@@ -208,7 +228,8 @@ export function createThermalParser(): LineParser<ThermalParseRecord> {
           zone.tempC = null;
         } else {
           const t = parseSysfsTempRead(value);
-          if (t.error !== null && !/^-?\d+$/.test(value.trim())) return [...out, diagnostic(lineNo, 'unreadable thermal zone temperature', raw)];
+          if (t.error !== null && !/^-?\d+$/.test(value.trim()))
+            return [...out, diagnostic(lineNo, 'unreadable thermal zone temperature', raw)];
           zone.tempC = t.tempC;
         }
       } else if (a === 'type' && error === null) zone.type = value.trim();
@@ -234,7 +255,8 @@ export function createThermalParser(): LineParser<ThermalParseRecord> {
     if (c) {
       const isFreq = /_freq$/.test(c[3]);
       const v = value.trim();
-      if (error === null && isFreq && !/^\d+$/.test(v)) return [...out, diagnostic(lineNo, 'unreadable cpufreq value', raw)];
+      if (error === null && isFreq && !/^\d+$/.test(v))
+        return [...out, diagnostic(lineNo, 'unreadable cpufreq value', raw)];
       const r: CpufreqRecord = {
         kind: 'cpufreq',
         line: lineNo,
@@ -251,7 +273,18 @@ export function createThermalParser(): LineParser<ThermalParseRecord> {
     const d = DEVFREQ_PATH_RE.exec(path);
     if (d) {
       const v = value.trim();
-      const r: DevfreqRecord = { kind: 'devfreq', line: lineNo, device: d[1], attr: d[2], curFreqHz: null, governor: null, availableGovernors: null, availableFreqsHz: null, loadPct: null, error: error === null ? null : errnoName(error) };
+      const r: DevfreqRecord = {
+        kind: 'devfreq',
+        line: lineNo,
+        device: d[1],
+        attr: d[2],
+        curFreqHz: null,
+        governor: null,
+        availableGovernors: null,
+        availableFreqsHz: null,
+        loadPct: null,
+        error: error === null ? null : errnoName(error),
+      };
       if (error === null) {
         if (d[2] === 'cur_freq' || d[2] === 'target_freq') {
           if (!/^\d+$/.test(v)) return [...out, diagnostic(lineNo, 'unreadable devfreq frequency', raw)];
@@ -287,7 +320,14 @@ export function createThermalParser(): LineParser<ThermalParseRecord> {
     if (h && error === null) {
       if (!/^-?\d+$/.test(value.trim())) return [...out, diagnostic(lineNo, 'unreadable hwmon value', raw)];
       // hwmon sysfs: millidegree, millivolt, milliamp, microwatt, RPM, milli-percent.
-      const scale: Record<string, [string, number]> = { temp: ['C', 1e-3], in: ['V', 1e-3], curr: ['A', 1e-3], power: ['W', 1e-6], fan: ['RPM', 1], humidity: ['%RH', 1e-3] };
+      const scale: Record<string, [string, number]> = {
+        temp: ['C', 1e-3],
+        in: ['V', 1e-3],
+        curr: ['A', 1e-3],
+        power: ['W', 1e-6],
+        fan: ['RPM', 1],
+        humidity: ['%RH', 1e-3],
+      };
       const [unit, k] = scale[h[3]];
       const r = sensor(lineNo, h[1], h[2]);
       r.value = Number((Number(value) * k).toPrecision(12));
@@ -390,18 +430,34 @@ export function createThermalParser(): LineParser<ThermalParseRecord> {
     }
 
     let m: RegExpExecArray | null;
-    if ((m = VC_TEMP_RE.exec(text.trim()))) return [...out, ...flushZone(), { kind: 'vc-temp', line: lineNo, tempC: Number(m[1]) }];
+    if ((m = VC_TEMP_RE.exec(text.trim())))
+      return [...out, ...flushZone(), { kind: 'vc-temp', line: lineNo, tempC: Number(m[1]) }];
     if ((m = VC_THROTTLED_RE.exec(text.trim()))) {
       const bits = m[1].startsWith('0x') ? parseInt(m[1].slice(2), 16) : Number(m[1]);
       return [...out, ...flushZone(), decodeThrottled(bits, m[1], 'vcgencmd', lineNo)];
     }
-    if ((m = VC_CLOCK_RE.exec(text.trim()))) return [...out, ...flushZone(), { kind: 'vc-clock', line: lineNo, clockId: Number(m[1]), freqHz: Number(m[2]) }];
-    if ((m = VC_VOLTS_RE.exec(text.trim()))) return [...out, ...flushZone(), { kind: 'vc-volts', line: lineNo, volts: Number(m[1]) }];
+    if ((m = VC_CLOCK_RE.exec(text.trim())))
+      return [...out, ...flushZone(), { kind: 'vc-clock', line: lineNo, clockId: Number(m[1]), freqHz: Number(m[2]) }];
+    if ((m = VC_VOLTS_RE.exec(text.trim())))
+      return [...out, ...flushZone(), { kind: 'vc-volts', line: lineNo, volts: Number(m[1]) }];
     if (VC_PREFIX_RE.test(text.trim())) return [...out, diagnostic(lineNo, 'unreadable vcgencmd output', raw)];
     if ((m = PMIC_RE.exec(text))) {
-      return [...out, ...flushZone(), { kind: 'pmic-adc', line: lineNo, rail: m[1], channel: Number(m[3]), quantity: m[2] as 'current' | 'volt', value: Number(m[4]), unit: m[5] as 'A' | 'V' }];
+      return [
+        ...out,
+        ...flushZone(),
+        {
+          kind: 'pmic-adc',
+          line: lineNo,
+          rail: m[1],
+          channel: Number(m[3]),
+          quantity: m[2] as 'current' | 'volt',
+          value: Number(m[4]),
+          unit: m[5] as 'A' | 'V',
+        },
+      ];
     }
-    if ((m = KERNEL_UV_RE.exec(text))) return [...out, ...flushZone(), decodeThrottled(parseInt(m[1].slice(2), 16), m[1], 'kernel', lineNo)];
+    if ((m = KERNEL_UV_RE.exec(text)))
+      return [...out, ...flushZone(), decodeThrottled(parseInt(m[1].slice(2), 16), m[1], 'kernel', lineNo)];
     if ((m = NPU_RE.exec(text))) return [...out, ...flushZone(), ...npu(m[1], raw)];
 
     // devfreq trans_stat table.
@@ -413,7 +469,18 @@ export function createThermalParser(): LineParser<ThermalParseRecord> {
     if (trans && (m = TRANS_ROW_RE.exec(text))) {
       const nums = m[3].trim().split(/\s+/).map(Number);
       if (nums.length < 2) return [...out, diagnostic(lineNo, 'unreadable trans_stat row', raw)];
-      return [...out, { kind: 'devfreq-trans', line: lineNo, device: trans.device, freqHz: Number(m[2]), current: m[1] === '*', transitions: nums.slice(0, -1), timeMs: nums[nums.length - 1] }];
+      return [
+        ...out,
+        {
+          kind: 'devfreq-trans',
+          line: lineNo,
+          device: trans.device,
+          freqHz: Number(m[2]),
+          current: m[1] === '*',
+          transitions: nums.slice(0, -1),
+          timeMs: nums[nums.length - 1],
+        },
+      ];
     }
     if ((m = TRANS_TOTAL_RE.exec(text))) {
       const device = trans?.device ?? null;
@@ -434,7 +501,10 @@ export function createThermalParser(): LineParser<ThermalParseRecord> {
           curFreqHz: Number(m[3]) * 1e6,
           governor: m[2],
           availableGovernors: m[4].split(/\s+/).filter(Boolean),
-          availableFreqsHz: m[5].trim().split(/\s+/).map((x) => Number(x) * 1e6),
+          availableFreqsHz: m[5]
+            .trim()
+            .split(/\s+/)
+            .map((x) => Number(x) * 1e6),
           loadPct: null,
           error: null,
         },

@@ -60,7 +60,11 @@ export function healthFindings(probe: ProbeResult, options: HealthOptions = {}):
         'When the engine outgrows RAM it is OOM-killed at once, with no slowdown to warn you; compressed swap in RAM (zram) gives KV-cache overflow a soft landing on small boards.',
       fix: `${sudo}modprobe zram && echo 1G | ${sudo}tee /sys/block/zram0/disksize && ${sudo}mkswap /dev/zram0 && ${sudo}swapon -p 100 /dev/zram0   (permanent: install zram-tools or systemd-zram-generator)`,
     });
-  } else if (mem.swapTotalBytes !== null && mem.swapFreeBytes !== null && mem.swapTotalBytes - mem.swapFreeBytes > 64 * MIB) {
+  } else if (
+    mem.swapTotalBytes !== null &&
+    mem.swapFreeBytes !== null &&
+    mem.swapTotalBytes - mem.swapFreeBytes > 64 * MIB
+  ) {
     add({
       id: 'swap-in-use',
       severity: 'info',
@@ -89,7 +93,8 @@ export function healthFindings(probe: ProbeResult, options: HealthOptions = {}):
       id: 'memavailable-missing',
       severity: 'info',
       title: 'Kernel without MemAvailable',
-      detail: 'This kernel (before 3.14) does not report MemAvailable; KVScope estimates it as MemFree + Buffers + Cached, which overstates what can be reclaimed.',
+      detail:
+        'This kernel (before 3.14) does not report MemAvailable; KVScope estimates it as MemFree + Buffers + Cached, which overstates what can be reclaimed.',
       fix: null,
     });
   }
@@ -101,7 +106,10 @@ export function healthFindings(probe: ProbeResult, options: HealthOptions = {}):
       severity: 'warn',
       title: `Memory limited to ${fmtBytes(limit)} by a cgroup (RAM is ${fmtBytes(mem.totalBytes)})`,
       detail: `The login session runs in a cgroup (${probe.cgroup.limitSource ?? probe.cgroup.path ?? '?'}, cgroup v${probe.cgroup.version ?? '?'}) whose limit is below RAM: the OOM killer acts at ${fmtBytes(limit)}, so that is the real budget.`,
-      fix: probe.cgroup.version === 2 ? 'Raise the limit of the unit or container (systemctl set-property <unit> MemoryMax=…, or the container runtime\'s memory option), or pass --budget with the limit.' : 'Raise memory.limit_in_bytes of the group, or pass --budget with the limit.',
+      fix:
+        probe.cgroup.version === 2
+          ? "Raise the limit of the unit or container (systemctl set-property <unit> MemoryMax=…, or the container runtime's memory option), or pass --budget with the limit."
+          : 'Raise memory.limit_in_bytes of the group, or pass --budget with the limit.',
     });
   }
 
@@ -110,7 +118,8 @@ export function healthFindings(probe: ProbeResult, options: HealthOptions = {}):
       id: 'overcommit-never',
       severity: 'warn',
       title: 'vm.overcommit_memory = 2 (strict accounting)',
-      detail: 'Large mmap\'d model files and reserved KV buffers count against CommitLimit: allocations fail long before RAM is full.',
+      detail:
+        "Large mmap'd model files and reserved KV buffers count against CommitLimit: allocations fail long before RAM is full.",
       fix: `${sudo}sysctl -w vm.overcommit_memory=0`,
     });
   }
@@ -120,7 +129,8 @@ export function healthFindings(probe: ProbeResult, options: HealthOptions = {}):
       id: 'jetson-nvmap',
       severity: 'info',
       title: 'Jetson unified memory (NvMap)',
-      detail: 'GPU buffers allocated through NvMap do not appear in the process RSS; KVScope samples the NvMap counters alongside RSS so the KV cache on the GPU is not missed.',
+      detail:
+        'GPU buffers allocated through NvMap do not appear in the process RSS; KVScope samples the NvMap counters alongside RSS so the KV cache on the GPU is not missed.',
       fix: null,
     });
   }
@@ -130,7 +140,8 @@ export function healthFindings(probe: ProbeResult, options: HealthOptions = {}):
       id: 'page-size',
       severity: 'info',
       title: `${probe.pageSizeBytes / 1024} KiB pages`,
-      detail: 'RSS grows in larger steps than on 4 KiB-page kernels (e.g. Raspberry Pi 5\'s 16K kernel); KVScope uses the real page size.',
+      detail:
+        "RSS grows in larger steps than on 4 KiB-page kernels (e.g. Raspberry Pi 5's 16K kernel); KVScope uses the real page size.",
       fix: null,
     });
   }
@@ -153,17 +164,26 @@ export function healthFindings(probe: ProbeResult, options: HealthOptions = {}):
       id: 'cpu-max-capped',
       severity: bench ? 'warn' : 'info',
       title: 'CPU maximum clock capped below what the hardware can do',
-      detail: capped.map((p) => `${p.policy}: ${fmtKHz(p.maxKHz as number)} of ${fmtKHz(p.hwMaxKHz as number)}`).join('; ') + ' (a power mode such as nvpmodel, or a thermal/user limit).',
+      detail:
+        capped.map((p) => `${p.policy}: ${fmtKHz(p.maxKHz as number)} of ${fmtKHz(p.hwMaxKHz as number)}`).join('; ') +
+        ' (a power mode such as nvpmodel, or a thermal/user limit).',
       fix: `cat /sys/devices/system/cpu/cpufreq/policy*/cpuinfo_max_freq | ${sudo}tee /sys/devices/system/cpu/cpufreq/policy*/scaling_max_freq   (Jetson: ${sudo}nvpmodel -m 0 && ${sudo}jetson_clocks)`,
     });
   }
-  const slowDevfreq = probe.devfreq.filter((d) => (d.kind === 'gpu' || d.kind === 'dram' || d.kind === 'npu') && d.governor !== null && d.governor !== 'performance');
+  const slowDevfreq = probe.devfreq.filter(
+    (d) =>
+      (d.kind === 'gpu' || d.kind === 'dram' || d.kind === 'npu') &&
+      d.governor !== null &&
+      d.governor !== 'performance',
+  );
   if (bench && slowDevfreq.length > 0) {
     add({
       id: 'devfreq-governor',
       severity: 'info',
       title: 'GPU/NPU/memory clocks scale on demand',
-      detail: slowDevfreq.map((d) => `${d.name} (${d.kind}): ${d.governor}`).join('; ') + '. Memory-bound decode depends on the DRAM clock.',
+      detail:
+        slowDevfreq.map((d) => `${d.name} (${d.kind}): ${d.governor}`).join('; ') +
+        '. Memory-bound decode depends on the DRAM clock.',
       fix: slowDevfreq.map((d) => `echo performance | ${sudo}tee /sys/class/devfreq/${d.name}/governor`).join(' && '),
     });
   }
@@ -175,7 +195,8 @@ export function healthFindings(probe: ProbeResult, options: HealthOptions = {}):
         id: 'board-busy',
         severity: 'warn',
         title: `The board is busy (load ${load1.toFixed(2)} on ${probe.cpu.count} CPUs)`,
-        detail: 'Other work competes with the engine for cores and memory bandwidth; tokens/s will be lower and noisier.',
+        detail:
+          'Other work competes with the engine for cores and memory bandwidth; tokens/s will be lower and noisier.',
         fix: 'Find it with `top` and stop it before the run.',
       });
     }
@@ -184,7 +205,9 @@ export function healthFindings(probe: ProbeResult, options: HealthOptions = {}):
   // --- thermals -----------------------------------------------------------------------------
   for (const z of probe.thermal) {
     if (z.tempC === null) continue;
-    const trips = z.trips.filter((t) => t.tempC !== null && t.tempC > 0 && (t.type === 'passive' || t.type === 'hot' || t.type === 'critical'));
+    const trips = z.trips.filter(
+      (t) => t.tempC !== null && t.tempC > 0 && (t.type === 'passive' || t.type === 'hot' || t.type === 'critical'),
+    );
     if (trips.length === 0) continue;
     const first = trips.reduce((a, b) => ((a.tempC as number) <= (b.tempC as number) ? a : b));
     if (z.tempC >= (first.tempC as number) - T.hotMarginC) {
@@ -192,7 +215,8 @@ export function healthFindings(probe: ProbeResult, options: HealthOptions = {}):
         id: `thermal-hot-${z.zone}`,
         severity: z.tempC >= (first.tempC as number) ? 'error' : 'warn',
         title: `${z.type ?? z.zone} at ${z.tempC.toFixed(1)} °C, ${first.type} trip at ${(first.tempC as number).toFixed(1)} °C`,
-        detail: 'The board starts the run hot and will throttle early; throttled clocks lower tokens/s for reasons that are not the model\'s.',
+        detail:
+          "The board starts the run hot and will throttle early; throttled clocks lower tokens/s for reasons that are not the model's.",
         fix: 'Let the board cool down, add a heatsink or fan, and check airflow.',
       });
     }
@@ -213,7 +237,14 @@ export function healthFindings(probe: ProbeResult, options: HealthOptions = {}):
     const now = bits & 0xf;
     const past = (bits >> 16) & 0xf;
     const names = (b: number) =>
-      [b & 1 ? 'under-voltage' : '', b & 2 ? 'ARM clock capped' : '', b & 4 ? 'throttled' : '', b & 8 ? 'soft temperature limit' : ''].filter(Boolean).join(', ');
+      [
+        b & 1 ? 'under-voltage' : '',
+        b & 2 ? 'ARM clock capped' : '',
+        b & 4 ? 'throttled' : '',
+        b & 8 ? 'soft temperature limit' : '',
+      ]
+        .filter(Boolean)
+        .join(', ');
     if ((bits & 1) !== 0 || (bits & 0x10000) !== 0) {
       add({
         id: 'rpi-under-voltage',
@@ -227,7 +258,10 @@ export function healthFindings(probe: ProbeResult, options: HealthOptions = {}):
       add({
         id: 'rpi-throttled',
         severity: (now & 0xe) !== 0 ? 'warn' : 'info',
-        title: (now & 0xe) !== 0 ? `Firmware throttling now: ${names(now & 0xe)}` : `Firmware throttling has occurred: ${names(past & 0xe)}`,
+        title:
+          (now & 0xe) !== 0
+            ? `Firmware throttling now: ${names(now & 0xe)}`
+            : `Firmware throttling has occurred: ${names(past & 0xe)}`,
         detail: `vcgencmd get_throttled = 0x${bits.toString(16)}. On a Pi, scaling_cur_freq shows the requested clock, not the throttled one; KVScope reads the firmware's bits.`,
         fix: 'Cool the board (heatsink, fan) and check the power supply.',
       });
@@ -270,7 +304,7 @@ export function healthFindings(probe: ProbeResult, options: HealthOptions = {}):
       id: 'node-missing',
       severity: 'info',
       title: 'node is not installed',
-      detail: '`profile --demo` runs the reference workload with the board\'s node; engine commands work without it.',
+      detail: "`profile --demo` runs the reference workload with the board's node; engine commands work without it.",
       fix: 'sudo apt-get install nodejs',
     });
   }
@@ -279,7 +313,8 @@ export function healthFindings(probe: ProbeResult, options: HealthOptions = {}):
       id: 'no-smaps-rollup',
       severity: 'info',
       title: 'No /proc/<pid>/smaps_rollup (kernel before 4.14)',
-      detail: 'Anonymous vs file-backed RSS comes from the full smaps file, which costs more to read; KVScope samples it less often.',
+      detail:
+        'Anonymous vs file-backed RSS comes from the full smaps file, which costs more to read; KVScope samples it less often.',
       fix: null,
     });
   }

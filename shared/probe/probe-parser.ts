@@ -124,8 +124,10 @@ const UNLIMITED_BYTES = 2 ** 60;
 
 export function parseProbeOutput(text: string): ProbeResult {
   const diagnostics: ProbeResult['diagnostics'] = [];
-  const diag = (section: string, reason: string, t = '') => diagnostics.push({ section, reason, text: t.slice(0, 200) });
-  if (!text.includes(PROBE_HEADER)) diag('header', 'probe header missing: output is not from the KVScope probe script or was cut', text.slice(0, 200));
+  const diag = (section: string, reason: string, t = '') =>
+    diagnostics.push({ section, reason, text: t.slice(0, 200) });
+  if (!text.includes(PROBE_HEADER))
+    diag('header', 'probe header missing: output is not from the KVScope probe script or was cut', text.slice(0, 200));
   const sections = splitProbeSections(text);
   const sec = (name: string) => sections.get(name) ?? [];
   const kvs = (name: string) => parseKvLines(sec(name));
@@ -139,7 +141,9 @@ export function parseProbeOutput(text: string): ProbeResult {
     const m = /^([A-Z0-9_]+)=(.*)$/.exec(line.trim());
     if (m) osRelease.set(m[1], m[2].replace(/^"(.*)"$/, '$1').replace(/^'(.*)'$/, '$1'));
   }
-  const distro = osRelease.get('PRETTY_NAME') ?? (osRelease.get('NAME') ? `${osRelease.get('NAME')} ${osRelease.get('VERSION') ?? ''}`.trim() : null);
+  const distro =
+    osRelease.get('PRETTY_NAME') ??
+    (osRelease.get('NAME') ? `${osRelease.get('NAME')} ${osRelease.get('VERSION') ?? ''}`.trim() : null);
   const modelText = sec('model').join('\n').replace(/\0/g, '').trim();
 
   // --- cpu
@@ -147,10 +151,13 @@ export function parseProbeOutput(text: string): ProbeResult {
   const online = nonEmpty(val(cpuKv, 'online'));
   const onlineList = parseCpuList(online);
   const nproc = toInt(val(cpuKv, 'nproc'));
-  const modelName = nonEmpty(val(cpuKv, 'model name')) ?? nonEmpty(val(cpuKv, 'Hardware')) ?? nonEmpty(val(cpuKv, 'Model'));
+  const modelName =
+    nonEmpty(val(cpuKv, 'model name')) ?? nonEmpty(val(cpuKv, 'Hardware')) ?? nonEmpty(val(cpuKv, 'Model'));
 
   const cpufreq = kvs('cpufreq');
-  const policyNames = [...new Set([...cpufreq.keys()].map((k) => k.split('/')[0]))].sort((a, b) => (toInt(a.replace(/\D+/g, '')) ?? 0) - (toInt(b.replace(/\D+/g, '')) ?? 0));
+  const policyNames = [...new Set([...cpufreq.keys()].map((k) => k.split('/')[0]))].sort(
+    (a, b) => (toInt(a.replace(/\D+/g, '')) ?? 0) - (toInt(b.replace(/\D+/g, '')) ?? 0),
+  );
   const policies: CpufreqPolicy[] = [];
   const seenCpuSets = new Set<string>();
   for (const p of policyNames) {
@@ -229,7 +236,9 @@ export function parseProbeOutput(text: string): ProbeResult {
   const cg = sec('cgroup');
   const cgroupLines = cg.filter((l) => l.startsWith('line=')).map((l) => l.slice(5));
   const v2Path = cgroupLines.map((l) => /^0::(.*)$/.exec(l)?.[1]).find((p) => p !== undefined) ?? null;
-  const v1Path = cgroupLines.map((l) => /^\d+:([^:]*):(.*)$/.exec(l)).find((m) => m && m[1].split(',').includes('memory'))?.[2] ?? null;
+  const v1Path =
+    cgroupLines.map((l) => /^\d+:([^:]*):(.*)$/.exec(l)).find((m) => m && m[1].split(',').includes('memory'))?.[2] ??
+    null;
   const levels: ProbeResult['cgroup']['levels'] = [];
   let version: 1 | 2 | null = null;
   let hierarchical: number | null = null;
@@ -285,7 +294,9 @@ export function parseProbeOutput(text: string): ProbeResult {
 
   // --- thermal
   const thermalKv = kvs('thermal');
-  const zoneNames = [...new Set([...thermalKv.keys()].map((k) => k.split('/')[0]))].sort((a, b) => (toInt(a.replace(/\D+/g, '')) ?? 0) - (toInt(b.replace(/\D+/g, '')) ?? 0));
+  const zoneNames = [...new Set([...thermalKv.keys()].map((k) => k.split('/')[0]))].sort(
+    (a, b) => (toInt(a.replace(/\D+/g, '')) ?? 0) - (toInt(b.replace(/\D+/g, '')) ?? 0),
+  );
   const thermal: ThermalZone[] = zoneNames.map((z) => {
     const tempEntry = thermalKv.get(`${z}/temp`);
     const milli = toInt(tempEntry?.value);
@@ -294,12 +305,22 @@ export function parseProbeOutput(text: string): ProbeResult {
       const m = new RegExp(`^${z.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/(trip_point_\\d+)_temp$`).exec(k);
       if (!m) continue;
       const t = toInt(val(thermalKv, k));
-      trips.push({ name: m[1], type: nonEmpty(val(thermalKv, `${z}/${m[1]}_type`)), tempC: t === null ? null : t / 1000 });
+      trips.push({
+        name: m[1],
+        type: nonEmpty(val(thermalKv, `${z}/${m[1]}_type`)),
+        tempC: t === null ? null : t / 1000,
+      });
     }
     trips.sort((a, b) => (toInt(a.name.replace(/\D+/g, '')) ?? 0) - (toInt(b.name.replace(/\D+/g, '')) ?? 0));
     // -256 °C (and similar) is a sensor-off sentinel on some Jetson zones.
     const tempC = milli === null || milli <= -200_000 ? null : milli / 1000;
-    return { zone: z, type: nonEmpty(val(thermalKv, `${z}/type`)), tempC, unreadable: tempEntry !== undefined && tempEntry.value === null, trips };
+    return {
+      zone: z,
+      type: nonEmpty(val(thermalKv, `${z}/type`)),
+      tempC,
+      unreadable: tempEntry !== undefined && tempEntry.value === null,
+      trips,
+    };
   });
 
   // --- devfreq
@@ -312,11 +333,16 @@ export function parseProbeOutput(text: string): ProbeResult {
     minHz: toInt(val(devKv, `${d}/min_freq`)),
     maxHz: toInt(val(devKv, `${d}/max_freq`)),
     governor: nonEmpty(val(devKv, `${d}/governor`)),
-    availableHz: (val(devKv, `${d}/available_frequencies`) ?? '').split(/\s+/).map((s) => toInt(s)).filter((n): n is number => n !== null),
+    availableHz: (val(devKv, `${d}/available_frequencies`) ?? '')
+      .split(/\s+/)
+      .map((s) => toInt(s))
+      .filter((n): n is number => n !== null),
   }));
 
   // --- misc
-  const smapsLine = sec('smaps_rollup').find((l) => l.trim() !== '')?.trim();
+  const smapsLine = sec('smaps_rollup')
+    .find((l) => l.trim() !== '')
+    ?.trim();
   const upKv = kvs('uptime');
   const uptimeSec = toNum((val(upKv, 'uptime') ?? '').split(/\s+/)[0]);
   const loadParts = (val(upKv, 'loadavg') ?? '').split(/\s+/).slice(0, 3).map(toNum);
@@ -329,7 +355,13 @@ export function parseProbeOutput(text: string): ProbeResult {
     const joined = dfLines.slice(1).join(' ').trim().split(/\s+/);
     const total = toInt(joined[1]);
     const avail = toInt(joined[3]);
-    if (total !== null && avail !== null) tmpDisk = { filesystem: joined[0], mount: joined.slice(5).join(' ') || '/tmp', totalBytes: total * 1024, availableBytes: avail * 1024 };
+    if (total !== null && avail !== null)
+      tmpDisk = {
+        filesystem: joined[0],
+        mount: joined.slice(5).join(' ') || '/tmp',
+        totalBytes: total * 1024,
+        availableBytes: avail * 1024,
+      };
     else diag('df', 'unreadable df -Pk output', dfLines.join(' | '));
   }
 

@@ -1,7 +1,16 @@
 // Two sessions side by side ("before/after q8_0", two boards): for each pair of runs (by position
 // in their sessions) the KV numbers, overhead, throughput and peak RSS of A and B and the change
 // from A to B in percent, with whether that change is for the better. Pure.
-import { deltaFraction, formatBytes, formatCount, formatDeltaPercent, formatFactor, formatMs, formatRate, formatTokens } from './format';
+import {
+  deltaFraction,
+  formatBytes,
+  formatCount,
+  formatDeltaPercent,
+  formatFactor,
+  formatMs,
+  formatRate,
+  formatTokens,
+} from './format';
 import { buildReportModel, type ReportModel, type RunNumbers, type RunReport } from './report-model';
 import type { SessionData } from './session-data';
 
@@ -63,7 +72,7 @@ function verdict(a: number | null, b: number | null, better: Better): CompareRow
   const d = deltaFraction(a, b);
   if (d === null || better === null) return null;
   if (Math.abs(d) < COMPARE_NOISE) return 'same';
-  return (d < 0) === (better === 'lower') ? 'better' : 'worse';
+  return d < 0 === (better === 'lower') ? 'better' : 'worse';
 }
 
 function text(label: string, a: string | null, b: string | null): CompareRow {
@@ -75,12 +84,22 @@ function pairRows(a: RunReport, b: RunReport): CompareRow[] {
     text('Engine', a.engineCommand, b.engineCommand),
     text('KV cache type', a.numbers.kvType, b.numbers.kvType),
     text('Residency mode', a.numbers.mode, b.numbers.mode),
-    text('Context (cells)', a.numbers.ctx === null ? null : formatCount(a.numbers.ctx), b.numbers.ctx === null ? null : formatCount(b.numbers.ctx)),
+    text(
+      'Context (cells)',
+      a.numbers.ctx === null ? null : formatCount(a.numbers.ctx),
+      b.numbers.ctx === null ? null : formatCount(b.numbers.ctx),
+    ),
   ];
   for (const m of METRICS) {
     const va = a.numbers[m.key] as number | null;
     const vb = b.numbers[m.key] as number | null;
-    rows.push({ label: m.label, a: m.format(va), b: m.format(vb), delta: formatDeltaPercent(va, vb), verdict: verdict(va, vb, m.better) });
+    rows.push({
+      label: m.label,
+      a: m.format(va),
+      b: m.format(vb),
+      delta: formatDeltaPercent(va, vb),
+      verdict: verdict(va, vb, m.better),
+    });
   }
   return rows;
 }
@@ -110,14 +129,34 @@ export function buildCompareModel(a: SessionData, b: SessionData, names: { a: st
   for (let i = 0; i < n; i++) {
     const x = ra.runs[i];
     const y = rb.runs[i];
-    pairs.push({ title: n > 1 ? `Run ${i + 1}: ${x.label} ↔ ${y.label}` : `${x.label} ↔ ${y.label}`, a: x, b: y, rows: pairRows(x, y), headline: headline(x, y) });
+    pairs.push({
+      title: n > 1 ? `Run ${i + 1}: ${x.label} ↔ ${y.label}` : `${x.label} ↔ ${y.label}`,
+      a: x,
+      b: y,
+      rows: pairRows(x, y),
+      headline: headline(x, y),
+    });
   }
   const notes: string[] = [];
-  if (ra.runs.length !== rb.runs.length) notes.push(`A holds ${ra.runs.length} run(s), B ${rb.runs.length}: runs are paired by position; the ${Math.abs(ra.runs.length - rb.runs.length)} extra run(s) are not compared.`);
+  if (ra.runs.length !== rb.runs.length)
+    notes.push(
+      `A holds ${ra.runs.length} run(s), B ${rb.runs.length}: runs are paired by position; the ${Math.abs(ra.runs.length - rb.runs.length)} extra run(s) are not compared.`,
+    );
   if (n === 0) notes.push('Nothing to compare: one of the sessions holds no runs.');
   const labels = new Set([...ra.target.map((r) => r.label), ...rb.target.map((r) => r.label)]);
   const target: CompareRow[] = [...labels].map((label) =>
-    text(label, ra.target.find((r) => r.label === label)?.value ?? null, rb.target.find((r) => r.label === label)?.value ?? null),
+    text(
+      label,
+      ra.target.find((r) => r.label === label)?.value ?? null,
+      rb.target.find((r) => r.label === label)?.value ?? null,
+    ),
   );
-  return { title: 'KVScope comparison', a: { name: names.a, report: ra }, b: { name: names.b, report: rb }, target, pairs, notes };
+  return {
+    title: 'KVScope comparison',
+    a: { name: names.a, report: ra },
+    b: { name: names.b, report: rb },
+    target,
+    pairs,
+    notes,
+  };
 }

@@ -8,10 +8,12 @@ const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': 
  * tab and newline are dropped (they are invalid in XML, hence in inline SVG).
  */
 export function escapeHtml(value: unknown): string {
-  return String(value ?? '')
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ufffe\uffff]/g, '')
-    .replace(/[&<>"']/g, (c) => HTML_ENTITIES[c]);
+  return (
+    String(value ?? '')
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ufffe\uffff]/g, '')
+      .replace(/[&<>"']/g, (c) => HTML_ENTITIES[c])
+  );
 }
 
 /**
@@ -24,7 +26,9 @@ export function escapeMarkdown(value: unknown): string {
   return escapeHtml(value)
     .replace(/\r\n|\r|\n/g, ' ')
     .replace(/[\\`*[\]~|]/g, '\\$&')
-    .replace(/_/g, (u, i: number, all: string) => (/[A-Za-z0-9]/.test(all[i - 1] ?? '') && /[A-Za-z0-9]/.test(all[i + 1] ?? '') ? u : '\\_'));
+    .replace(/_/g, (u, i: number, all: string) =>
+      /[A-Za-z0-9]/.test(all[i - 1] ?? '') && /[A-Za-z0-9]/.test(all[i + 1] ?? '') ? u : '\\_',
+    );
 }
 
 /**

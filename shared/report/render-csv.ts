@@ -29,7 +29,8 @@ export function renderSamplesCsv(session: SessionData, layout: CsvLayout = 'wide
     parts.push(csvRow(['run', 'run_label', 't_ms', 'source', 'key', 'value']));
     for (const run of session.runs) {
       for (const s of run.samples) {
-        for (const [key, value] of Object.entries(s.values)) parts.push(csvRow([run.seq, run.label, s.tMs, s.source, key, value]));
+        for (const [key, value] of Object.entries(s.values))
+          parts.push(csvRow([run.seq, run.label, s.tMs, s.source, key, value]));
       }
     }
     return parts.join('');
@@ -39,7 +40,8 @@ export function renderSamplesCsv(session: SessionData, layout: CsvLayout = 'wide
   const columns = [...keys].sort();
   parts.push(csvRow(['run', 'run_label', 't_ms', 'source', ...columns]));
   for (const run of session.runs) {
-    for (const s of run.samples) parts.push(csvRow([run.seq, run.label, s.tMs, s.source, ...columns.map((k) => s.values[k])]));
+    for (const s of run.samples)
+      parts.push(csvRow([run.seq, run.label, s.tMs, s.source, ...columns.map((k) => s.values[k])]));
   }
   return parts.join('');
 }

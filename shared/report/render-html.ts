@@ -7,7 +7,12 @@ import { formatTimestamp } from './format';
 import { runList, type ReportModel, type RunReport, type Section, type Finding, type Row } from './report-model';
 import { renderSvgChart } from './svg-chart';
 
-const SEVERITY_LABEL: Record<Finding['severity'], string> = { critical: 'Critical', warning: 'Warning', info: 'Advice', ok: 'OK' };
+const SEVERITY_LABEL: Record<Finding['severity'], string> = {
+  critical: 'Critical',
+  warning: 'Warning',
+  info: 'Advice',
+  ok: 'OK',
+};
 
 export const REPORT_CSS = `
 @page { size: A4; margin: 14mm 12mm; }
@@ -94,37 +99,59 @@ function runHtml(run: RunReport, many: boolean): string {
   parts.push(`<section class="run" id="run-${run.seq}">`);
   parts.push(`<h2>${many ? `Run ${run.seq}: ` : 'Run: '}${e(run.label)}</h2>`);
   parts.push(`<code class="cmd">${e(run.engineCommand)}</code>`);
-  if (run.findings.length) parts.push(`<h3>Findings</h3><ul class="findings">${run.findings.map((f) => findingItem(f)).join('')}</ul>`);
+  if (run.findings.length)
+    parts.push(`<h3>Findings</h3><ul class="findings">${run.findings.map((f) => findingItem(f)).join('')}</ul>`);
   for (const chart of run.charts) {
-    parts.push(`<figure><figcaption>${e(chart.title)}</figcaption>${renderSvgChart(chart)}${chart.notes.map((n) => `<p class="muted">${e(n)}</p>`).join('')}</figure>`);
+    parts.push(
+      `<figure><figcaption>${e(chart.title)}</figcaption>${renderSvgChart(chart)}${chart.notes.map((n) => `<p class="muted">${e(n)}</p>`).join('')}</figure>`,
+    );
   }
   parts.push(`<div class="grid">${run.sections.map(sectionHtml).join('')}</div>`);
   if (run.events.length) {
-    parts.push(`<h3>Events</h3>${htmlTable(['Time', 'Event', 'Message'], run.events.map((ev) => [ev.time, ev.kind, ev.message]), 9)}`);
+    parts.push(
+      `<h3>Events</h3>${htmlTable(
+        ['Time', 'Event', 'Message'],
+        run.events.map((ev) => [ev.time, ev.kind, ev.message]),
+        9,
+      )}`,
+    );
   }
   if (run.stderrTail.length) parts.push(`<h3>The engine's last output</h3><pre>${e(run.stderrTail.join('\n'))}</pre>`);
-  parts.push(`<p class="muted">Run id ${e(run.id)}, state ${e(run.state)}, analysis ${run.analysisSource === 'stored' ? 'as stored at the end of the run' : 'recomputed from the stored samples'}.</p>`);
+  parts.push(
+    `<p class="muted">Run id ${e(run.id)}, state ${e(run.state)}, analysis ${run.analysisSource === 'stored' ? 'as stored at the end of the run' : 'recomputed from the stored samples'}.</p>`,
+  );
   parts.push('</section>');
   return parts.join('\n');
 }
 
 export function renderReportHtml(model: ReportModel): string {
   const body: string[] = [];
-  body.push(`<header><h1>${e(model.title)}</h1><div class="muted">Session created ${e(formatTimestamp(model.createdAt))} · KVScope ${e(model.appVersion)} · ${model.runs.length} run${model.runs.length === 1 ? '' : 's'}</div></header>`);
+  body.push(
+    `<header><h1>${e(model.title)}</h1><div class="muted">Session created ${e(formatTimestamp(model.createdAt))} · KVScope ${e(model.appVersion)} · ${model.runs.length} run${model.runs.length === 1 ? '' : 's'}</div></header>`,
+  );
   if (model.highlights.length) {
     const many = model.runs.length > 1;
-    body.push(`<h2>Summary</h2><ul class="findings">${model.highlights.map((f) => findingItem(f, many ? runList(f.runs, model.runs.length) : undefined)).join('')}</ul>`);
+    body.push(
+      `<h2>Summary</h2><ul class="findings">${model.highlights.map((f) => findingItem(f, many ? runList(f.runs, model.runs.length) : undefined)).join('')}</ul>`,
+    );
   }
   if (model.target.length) body.push(`<h2>Target</h2>${htmlRows(model.target)}`);
-  if (model.board.length) body.push(`<h3>Board check</h3><ul class="findings">${model.board.map((f) => findingItem(f)).join('')}</ul>`);
+  if (model.board.length)
+    body.push(`<h3>Board check</h3><ul class="findings">${model.board.map((f) => findingItem(f)).join('')}</ul>`);
   if (model.overview) body.push(`<h2>Runs</h2>${htmlTable(model.overview.columns, model.overview.rows, 2)}`);
   if (model.sweep) {
-    body.push(`<h2>Context sweep</h2><figure><figcaption>${e(model.sweep.chart.title)}</figcaption>${renderSvgChart(model.sweep.chart)}</figure>`);
-    body.push(`<div class="grid"><div>${htmlRows(model.sweep.rows)}</div><div>${htmlTable(model.sweep.table.columns, model.sweep.table.rows)}</div></div>`);
+    body.push(
+      `<h2>Context sweep</h2><figure><figcaption>${e(model.sweep.chart.title)}</figcaption>${renderSvgChart(model.sweep.chart)}</figure>`,
+    );
+    body.push(
+      `<div class="grid"><div>${htmlRows(model.sweep.rows)}</div><div>${htmlTable(model.sweep.table.columns, model.sweep.table.rows)}</div></div>`,
+    );
   }
   for (const run of model.runs) body.push(runHtml(run, model.runs.length > 1));
   if (model.runs.length === 0) body.push('<p>This session holds no runs.</p>');
-  body.push(`<footer class="muted">Every number in this report comes from KVScope's analysis of the samples stored in the session file. Memory sizes in binary units (1 KiB = 1,024 bytes).</footer>`);
+  body.push(
+    `<footer class="muted">Every number in this report comes from KVScope's analysis of the samples stored in the session file. Memory sizes in binary units (1 KiB = 1,024 bytes).</footer>`,
+  );
   return htmlPage(model.title, body.join('\n'));
 }
 
@@ -138,8 +165,14 @@ export function renderCompareHtml(model: CompareModel): string {
   body.push(`<header><h1>${e(model.title)}</h1><div class="muted">Change = (B − A) ÷ A</div></header>`);
   body.push(
     htmlRows([
-      { label: 'A', value: `${model.a.name} — ${model.a.report.runs.length} run(s), created ${formatTimestamp(model.a.report.createdAt)}` },
-      { label: 'B', value: `${model.b.name} — ${model.b.report.runs.length} run(s), created ${formatTimestamp(model.b.report.createdAt)}` },
+      {
+        label: 'A',
+        value: `${model.a.name} — ${model.a.report.runs.length} run(s), created ${formatTimestamp(model.a.report.createdAt)}`,
+      },
+      {
+        label: 'B',
+        value: `${model.b.name} — ${model.b.report.runs.length} run(s), created ${formatTimestamp(model.b.report.createdAt)}`,
+      },
     ]),
   );
   for (const note of model.notes) body.push(`<p class="banner">${e(note)}</p>`);
@@ -155,7 +188,16 @@ export function renderCompareHtml(model: CompareModel): string {
         .join('')}</tbody></table>`,
     );
   }
-  if (model.target.length) body.push(`<h2>Targets</h2>${htmlTable(['', 'A', 'B'], model.target.map((r) => [r.label, r.a, r.b]), 9)}`);
-  body.push(`<footer class="muted">Every number comes from KVScope's analysis of the samples stored in each session.</footer>`);
+  if (model.target.length)
+    body.push(
+      `<h2>Targets</h2>${htmlTable(
+        ['', 'A', 'B'],
+        model.target.map((r) => [r.label, r.a, r.b]),
+        9,
+      )}`,
+    );
+  body.push(
+    `<footer class="muted">Every number comes from KVScope's analysis of the samples stored in each session.</footer>`,
+  );
   return htmlPage(model.title, body.join('\n'), COMPARE_CSS);
 }

@@ -5,15 +5,32 @@ import { formatTimestamp } from './format';
 import type { CompareModel } from './compare-model';
 import { runList, type Finding, type ReportModel, type Row, type RunReport } from './report-model';
 
-const SEVERITY_LABEL: Record<Finding['severity'], string> = { critical: '**Critical**', warning: '**Warning**', info: 'Advice', ok: 'OK' };
+const SEVERITY_LABEL: Record<Finding['severity'], string> = {
+  critical: '**Critical**',
+  warning: '**Warning**',
+  info: 'Advice',
+  ok: 'OK',
+};
 
 export function markdownRows(rows: readonly Row[], header: [string, string] = ['', '']): string {
-  return [`| ${m(header[0])} | ${m(header[1])} |`, '| --- | --- |', ...rows.map((r) => `| ${m(r.label)} | ${m(r.value)} |`)].join('\n');
+  return [
+    `| ${m(header[0])} | ${m(header[1])} |`,
+    '| --- | --- |',
+    ...rows.map((r) => `| ${m(r.label)} | ${m(r.value)} |`),
+  ].join('\n');
 }
 
-export function markdownTable(columns: readonly string[], rows: readonly (readonly string[])[], numericFrom = 1): string {
+export function markdownTable(
+  columns: readonly string[],
+  rows: readonly (readonly string[])[],
+  numericFrom = 1,
+): string {
   const align = columns.map((_, i) => (i >= numericFrom ? '---:' : '---'));
-  return [`| ${columns.map(m).join(' | ')} |`, `| ${align.join(' | ')} |`, ...rows.map((r) => `| ${r.map(m).join(' | ')} |`)].join('\n');
+  return [
+    `| ${columns.map(m).join(' | ')} |`,
+    `| ${align.join(' | ')} |`,
+    ...rows.map((r) => `| ${r.map(m).join(' | ')} |`),
+  ].join('\n');
 }
 
 function findingLine(f: Finding, runLabel?: string): string {
@@ -26,27 +43,61 @@ function runMarkdown(run: RunReport, many: boolean): string {
   out.push(`Engine: ${markdownCode(run.engineCommand)}`, '');
   if (run.findings.length) out.push('### Findings', '', ...run.findings.map((f) => findingLine(f)), '');
   for (const s of run.sections) out.push(`### ${m(s.title)}`, '', markdownRows(s.rows, ['', 'Value']), '');
-  if (run.events.length) out.push('### Events', '', markdownTable(['Time', 'Event', 'Message'], run.events.map((e) => [e.time, e.kind, e.message]), 9), '');
+  if (run.events.length)
+    out.push(
+      '### Events',
+      '',
+      markdownTable(
+        ['Time', 'Event', 'Message'],
+        run.events.map((e) => [e.time, e.kind, e.message]),
+        9,
+      ),
+      '',
+    );
   if (run.stderrTail.length) out.push("### The engine's last output", '', markdownBlock(run.stderrTail.join('\n')), '');
-  out.push(`Run id ${markdownCode(run.id)}, analysis ${run.analysisSource === 'stored' ? 'as stored at the end of the run' : 'recomputed from the stored samples'}.`, '');
+  out.push(
+    `Run id ${markdownCode(run.id)}, analysis ${run.analysisSource === 'stored' ? 'as stored at the end of the run' : 'recomputed from the stored samples'}.`,
+    '',
+  );
   return out.join('\n');
 }
 
 export function renderReportMarkdown(model: ReportModel): string {
   const out: string[] = [];
   out.push(`# ${m(model.title)}`, '');
-  out.push(`Session created ${m(formatTimestamp(model.createdAt))} · KVScope ${m(model.appVersion)} · ${model.runs.length} run${model.runs.length === 1 ? '' : 's'}`, '');
+  out.push(
+    `Session created ${m(formatTimestamp(model.createdAt))} · KVScope ${m(model.appVersion)} · ${model.runs.length} run${model.runs.length === 1 ? '' : 's'}`,
+    '',
+  );
   if (model.highlights.length) {
     const many = model.runs.length > 1;
-    out.push('## Summary', '', ...model.highlights.map((f) => findingLine(f, many ? runList(f.runs, model.runs.length) : undefined)), '');
+    out.push(
+      '## Summary',
+      '',
+      ...model.highlights.map((f) => findingLine(f, many ? runList(f.runs, model.runs.length) : undefined)),
+      '',
+    );
   }
   if (model.target.length) out.push('## Target', '', markdownRows(model.target, ['Fact', 'Value']), '');
   if (model.board.length) out.push('### Board check', '', ...model.board.map((f) => findingLine(f)), '');
   if (model.overview) out.push('## Runs', '', markdownTable(model.overview.columns, model.overview.rows, 2), '');
-  if (model.sweep) out.push('## Context sweep', '', markdownRows(model.sweep.rows, ['', 'Value']), '', markdownTable(model.sweep.table.columns, model.sweep.table.rows), '');
+  if (model.sweep)
+    out.push(
+      '## Context sweep',
+      '',
+      markdownRows(model.sweep.rows, ['', 'Value']),
+      '',
+      markdownTable(model.sweep.table.columns, model.sweep.table.rows),
+      '',
+    );
   for (const run of model.runs) out.push(runMarkdown(run, model.runs.length > 1));
   if (model.runs.length === 0) out.push('This session holds no runs.', '');
-  out.push('---', '', 'Every number in this report comes from KVScope\'s analysis of the samples stored in the session file. Charts are in the HTML report (`kvscope report <session> --format html`).', '');
+  out.push(
+    '---',
+    '',
+    "Every number in this report comes from KVScope's analysis of the samples stored in the session file. Charts are in the HTML report (`kvscope report <session> --format html`).",
+    '',
+  );
   return out.join('\n');
 }
 
@@ -56,8 +107,13 @@ const VERDICT_MD: Record<'better' | 'worse' | 'same', string> = { better: ' (bet
 export function renderCompareMarkdown(model: CompareModel): string {
   const out: string[] = [];
   out.push(`# ${m(model.title)}`, '');
-  out.push(`- A: ${markdownCode(model.a.name)} (${model.a.report.runs.length} run${model.a.report.runs.length === 1 ? '' : 's'}, created ${m(formatTimestamp(model.a.report.createdAt))})`);
-  out.push(`- B: ${markdownCode(model.b.name)} (${model.b.report.runs.length} run${model.b.report.runs.length === 1 ? '' : 's'}, created ${m(formatTimestamp(model.b.report.createdAt))})`, '');
+  out.push(
+    `- A: ${markdownCode(model.a.name)} (${model.a.report.runs.length} run${model.a.report.runs.length === 1 ? '' : 's'}, created ${m(formatTimestamp(model.a.report.createdAt))})`,
+  );
+  out.push(
+    `- B: ${markdownCode(model.b.name)} (${model.b.report.runs.length} run${model.b.report.runs.length === 1 ? '' : 's'}, created ${m(formatTimestamp(model.b.report.createdAt))})`,
+    '',
+  );
   for (const note of model.notes) out.push(`> ${m(note)}`, '');
   for (const pair of model.pairs) {
     out.push(`## ${m(pair.title)}`, '');
@@ -70,7 +126,21 @@ export function renderCompareMarkdown(model: CompareModel): string {
       '',
     );
   }
-  if (model.target.length) out.push('## Targets', '', markdownTable(['', 'A', 'B'], model.target.map((r) => [r.label, r.a, r.b])), '');
-  out.push('---', '', 'Change = (B − A) ÷ A. Every number comes from KVScope\'s analysis of the samples stored in each session.', '');
+  if (model.target.length)
+    out.push(
+      '## Targets',
+      '',
+      markdownTable(
+        ['', 'A', 'B'],
+        model.target.map((r) => [r.label, r.a, r.b]),
+      ),
+      '',
+    );
+  out.push(
+    '---',
+    '',
+    "Change = (B − A) ÷ A. Every number comes from KVScope's analysis of the samples stored in each session.",
+    '',
+  );
   return out.join('\n');
 }

@@ -56,14 +56,22 @@ export function buildPerfettoTrace(session: SessionData): ChromeTrace {
         pid,
         tid: 0,
         cat: 'event',
-        args: { ...(ev.message !== undefined ? { message: ev.message } : {}), ...(ev.data !== undefined ? { data: ev.data } : {}) },
+        args: {
+          ...(ev.message !== undefined ? { message: ev.message } : {}),
+          ...(ev.data !== undefined ? { data: ev.data } : {}),
+        },
       });
     }
   }
   return {
     traceEvents,
     displayTimeUnit: 'ms',
-    metadata: { 'generated-by': 'KVScope', 'kvscope-version': session.meta.appVersion, 'session-created': session.meta.createdAt, target: session.meta.target },
+    metadata: {
+      'generated-by': 'KVScope',
+      'kvscope-version': session.meta.appVersion,
+      'session-created': session.meta.createdAt,
+      target: session.meta.target,
+    },
   };
 }
 

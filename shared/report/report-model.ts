@@ -203,19 +203,39 @@ export function targetRows(target: Record<string, unknown> | null): Row[] {
       continue;
     }
     if (found === undefined || found === null || typeof found === 'object') continue;
-    rows.push({ label: f.label, value: (f.format === 'bytes' || f.format === 'limit') && typeof found === 'number' ? formatBytes(found) : formatFact(found) });
+    rows.push({
+      label: f.label,
+      value:
+        (f.format === 'bytes' || f.format === 'limit') && typeof found === 'number'
+          ? formatBytes(found)
+          : formatFact(found),
+    });
   }
   const governors = at(target, ['cpu', 'policies']);
   if (Array.isArray(governors)) {
-    const names = [...new Set(governors.map((p) => (p && typeof p === 'object' ? (p as Record<string, unknown>).governor : null)).filter((g): g is string => typeof g === 'string'))];
+    const names = [
+      ...new Set(
+        governors
+          .map((p) => (p && typeof p === 'object' ? (p as Record<string, unknown>).governor : null))
+          .filter((g): g is string => typeof g === 'string'),
+      ),
+    ];
     if (names.length) rows.push({ label: 'CPU governor', value: names.join(', ') });
   }
   const zram = at(target, ['zram']);
-  if (Array.isArray(zram) && zram.some((z) => z && typeof z === 'object' && (z as Record<string, unknown>).usedAsSwap === true)) rows.push({ label: 'zram swap', value: 'yes' });
+  if (
+    Array.isArray(zram) &&
+    zram.some((z) => z && typeof z === 'object' && (z as Record<string, unknown>).usedAsSwap === true)
+  )
+    rows.push({ label: 'zram swap', value: 'yes' });
   return rows;
 }
 
-const HEALTH_SEVERITY: Record<HealthFinding['severity'], Severity> = { error: 'critical', warn: 'warning', info: 'info' };
+const HEALTH_SEVERITY: Record<HealthFinding['severity'], Severity> = {
+  error: 'critical',
+  warn: 'warning',
+  info: 'info',
+};
 
 /** Board-level findings (THP, swap, cgroup limits, perf…) when the target facts are a full probe. */
 export function boardFindings(target: Record<string, unknown> | null): Finding[] {
@@ -287,7 +307,11 @@ function kvTypeFinding(run: SessionRun, a: RunAnalysis, kvType: string | null): 
   if (from === null) return null;
   const kind = engineKind(run);
   const how = (t: KvType) =>
-    kind === 'llama' ? `-ctk ${t} -ctv ${t} (a quantized V cache needs flash attention: -fa on)` : kind === 'demo' ? `--kv-type ${t}` : `the engine's KV cache type setting`;
+    kind === 'llama'
+      ? `-ctk ${t} -ctv ${t} (a quantized V cache needs flash attention: -fa on)`
+      : kind === 'demo'
+        ? `--kv-type ${t}`
+        : `the engine's KV cache type setting`;
   const cost = (t: KvType) => perToken * ((bytesPerValue(t) as number) / from);
   if (kvType === 'f32' || kvType === 'f16' || kvType === 'bf16') {
     const q8 = cost('q8_0');
@@ -312,12 +336,16 @@ function kvTypeFinding(run: SessionRun, a: RunAnalysis, kvType: string | null): 
 function budgetFindings(run: SessionRun, a: RunAnalysis, ctx: number | null): Finding[] {
   const out: Finding[] = [];
   const budget = a.budgetBytes;
-  const perToken = a.kv.measuredBytesPerToken !== null && a.kv.measuredBytesPerToken > 0 ? a.kv.measuredBytesPerToken : a.kv.theoryBytesPerToken;
+  const perToken =
+    a.kv.measuredBytesPerToken !== null && a.kv.measuredBytesPerToken > 0
+      ? a.kv.measuredBytesPerToken
+      : a.kv.theoryBytesPerToken;
   if (budget === null) {
     out.push({
       severity: 'info',
       title: 'No memory budget was given',
-      detail: 'Profile again with --budget (the memory the engine may use on the board, e.g. 2GiB) to get the OOM horizon and the largest safe context.',
+      detail:
+        'Profile again with --budget (the memory the engine may use on the board, e.g. 2GiB) to get the OOM horizon and the largest safe context.',
     });
     return out;
   }
@@ -326,7 +354,10 @@ function budgetFindings(run: SessionRun, a: RunAnalysis, ctx: number | null): Fi
     out.push({
       severity: 'critical',
       title: `RSS reached ${formatBytes(peak)}, over the ${formatBytes(budget)} budget`,
-      detail: a.maxSafeContextTokens !== null ? `At ${formatBytes(perToken)}/token the budget holds ${formatTokens(a.maxSafeContextTokens)} of context: cap the context there or give the engine more memory.` : undefined,
+      detail:
+        a.maxSafeContextTokens !== null
+          ? `At ${formatBytes(perToken)}/token the budget holds ${formatTokens(a.maxSafeContextTokens)} of context: cap the context there or give the engine more memory.`
+          : undefined,
     });
   }
   const maxSafe = a.maxSafeContextTokens;
@@ -353,18 +384,30 @@ function budgetFindings(run: SessionRun, a: RunAnalysis, ctx: number | null): Fi
     const tooSmall = ctx !== null && horizon < ctx;
     const llama = engineKind(run) === 'llama';
     const detail = [
-      tooSmall ? `The configured context (${formatTokens(ctx)}) is larger than that: a long conversation will be OOM-killed before it fills the context.` : '',
-      llama ? `${formatCount(roundDownTo(cap, CTX_STEP))} is a multiple of ${CTX_STEP}: llama.cpp rounds -c up to one.` : '',
-    ].filter(Boolean).join(' ');
+      tooSmall
+        ? `The configured context (${formatTokens(ctx)}) is larger than that: a long conversation will be OOM-killed before it fills the context.`
+        : '',
+      llama
+        ? `${formatCount(roundDownTo(cap, CTX_STEP))} is a multiple of ${CTX_STEP}: llama.cpp rounds -c up to one.`
+        : '',
+    ]
+      .filter(Boolean)
+      .join(' ');
     out.push({
       severity: tooSmall ? 'warning' : 'info',
       title: `At the measured slope (${formatBytes(a.kv.decodeSlopeBytesPerToken ?? perToken)}/token) the ${formatBytes(budget)} budget is reached at ${formatCount(horizon)} tokens: cap the context at ${formatCount(roundDownTo(cap, llama ? CTX_STEP : 1))}`,
       ...(detail ? { detail } : {}),
     });
   } else if (horizon === null && maxSafe !== null && a.kv.mode === 'window' && typeof a.kv.windowTokens === 'number') {
-    out.push({ severity: 'ok', title: `The sliding window caps the cache: memory stays flat after ${formatTokens(a.kv.windowTokens)}, within the ${formatBytes(budget)} budget` });
+    out.push({
+      severity: 'ok',
+      title: `The sliding window caps the cache: memory stays flat after ${formatTokens(a.kv.windowTokens)}, within the ${formatBytes(budget)} budget`,
+    });
   } else if (maxSafe !== null && horizon === null) {
-    out.push({ severity: 'info', title: `The ${formatBytes(budget)} budget holds about ${formatTokens(maxSafe)} of context at ${formatBytes(perToken)}/token` });
+    out.push({
+      severity: 'info',
+      title: `The ${formatBytes(budget)} budget holds about ${formatTokens(maxSafe)} of context at ${formatBytes(perToken)}/token`,
+    });
   }
   return out;
 }
@@ -377,12 +420,18 @@ function reservedFinding(run: SessionRun, a: RunAnalysis, ctx: number | null): F
   const lower = kind === 'llama' ? 'lower -c' : kind === 'demo' ? 'lower --ctx' : 'lower the context size';
   const used = a.throughput.tokens + (promptTokens(run) ?? 0);
   const parts: string[] = [];
-  if (jump !== null) parts.push(`It reserved ${formatBytes(jump)} when the context was created${ctx !== null ? ` (${formatTokens(ctx)})` : ''}, before the first token, and RSS stayed flat while decoding.`);
-  if (perToken !== null) parts.push(`Each 1,024 tokens of context cost ${formatBytes(1024 * perToken)} whether used or not.`);
+  if (jump !== null)
+    parts.push(
+      `It reserved ${formatBytes(jump)} when the context was created${ctx !== null ? ` (${formatTokens(ctx)})` : ''}, before the first token, and RSS stayed flat while decoding.`,
+    );
+  if (perToken !== null)
+    parts.push(`Each 1,024 tokens of context cost ${formatBytes(1024 * perToken)} whether used or not.`);
   let severity: Severity = 'info';
   if (ctx !== null && used > 0 && used < ctx * RESERVED_USED_LOW) {
     severity = 'warning';
-    parts.push(`This run used ${formatCount(used)} of ${formatCount(ctx)} cells (prompt + generated): a context of ${formatCount(roundUpTo(used * 1.25, CTX_STEP))} would hold it with 25 % to spare${perToken !== null ? ` and free ${formatBytes((ctx - roundUpTo(used * 1.25, CTX_STEP)) * perToken)}` : ''}.`);
+    parts.push(
+      `This run used ${formatCount(used)} of ${formatCount(ctx)} cells (prompt + generated): a context of ${formatCount(roundUpTo(used * 1.25, CTX_STEP))} would hold it with 25 % to spare${perToken !== null ? ` and free ${formatBytes((ctx - roundUpTo(used * 1.25, CTX_STEP)) * perToken)}` : ''}.`,
+    );
   }
   return {
     severity,
@@ -398,23 +447,31 @@ function overheadFindings(a: RunAnalysis): Finding[] {
   const theory = a.kv.theoryBytesPerToken;
   if (f !== null && measured !== null && theory !== null) {
     if (Math.abs(f - 1) <= OVERHEAD_MATCH) {
-      out.push({ severity: 'ok', title: `Measured KV ${formatBytes(measured)}/token matches the theory (${formatBytes(theory)}/token, ${formatFactor(f)})` });
+      out.push({
+        severity: 'ok',
+        title: `Measured KV ${formatBytes(measured)}/token matches the theory (${formatBytes(theory)}/token, ${formatFactor(f)})`,
+      });
     } else if (f >= OVERHEAD_HIGH) {
       out.push({
         severity: 'warning',
         title: `Memory grows ${formatFactor(f)} faster than the KV cache explains (${formatBytes(measured)}/token measured, ${formatBytes(theory)} in theory)`,
-        detail: 'Allocator padding, duplicated buffers or per-token allocations outside the cache. Budgets and horizons here use the measured slope.',
+        detail:
+          'Allocator padding, duplicated buffers or per-token allocations outside the cache. Budgets and horizons here use the measured slope.',
       });
     } else if (f <= OVERHEAD_LOW && a.kv.mode === 'growth') {
       out.push({
         severity: 'info',
         title: `Memory grows slower than the theory (${formatFactor(f)}): ${formatBytes(measured)}/token measured, ${formatBytes(theory)} in theory`,
-        detail: 'The cache may not be fully touched yet (pages become resident on first write), or the model shape / KV type differs from what the theory assumed.',
+        detail:
+          'The cache may not be fully touched yet (pages become resident on first write), or the model shape / KV type differs from what the theory assumed.',
       });
     }
   }
   if (a.kv.fitR2 !== null && a.kv.fitR2 !== undefined && a.kv.fitR2 < FIT_R2_LOW) {
-    out.push({ severity: 'info', title: `The memory fit is noisy (r² ${a.kv.fitR2.toFixed(2)}): a longer run or a shorter --interval-ms gives firmer numbers` });
+    out.push({
+      severity: 'info',
+      title: `The memory fit is noisy (r² ${a.kv.fitR2.toFixed(2)}): a longer run or a shorter --interval-ms gives firmer numbers`,
+    });
   }
   if (a.leak?.leaking) {
     out.push({
@@ -433,7 +490,8 @@ function eventFindings(run: SessionRun, a: RunAnalysis, lostSamples: number): Fi
     out.push({
       severity: 'critical',
       title: `The kernel OOM killer ended the engine at ${eventTime(e.tMs)}`,
-      detail: `${e.message ?? ''}${a.peakRssBytes !== null ? ` Peak RSS ${formatBytes(a.peakRssBytes)}.` : ''} Lower the context or the KV type, or stop other memory users on the board.`.trim(),
+      detail:
+        `${e.message ?? ''}${a.peakRssBytes !== null ? ` Peak RSS ${formatBytes(a.peakRssBytes)}.` : ''} Lower the context or the KV type, or stop other memory users on the board.`.trim(),
     });
   }
   const disconnects = count('disconnect').length;
@@ -444,13 +502,27 @@ function eventFindings(run: SessionRun, a: RunAnalysis, lostSamples: number): Fi
       detail: 'The run went on on the board and its samples were kept there; check the cable/Wi-Fi if this repeats.',
     });
   }
-  if (lostSamples > 0) out.push({ severity: 'warning', title: `${formatCount(lostSamples)} samples were lost (the board's spool was full)` });
+  if (lostSamples > 0)
+    out.push({
+      severity: 'warning',
+      title: `${formatCount(lostSamples)} samples were lost (the board's spool was full)`,
+    });
   const throttles = count('throttle');
   if (throttles.length > 0) {
-    out.push({ severity: 'warning', title: `The board throttled ${throttles.length} time${throttles.length > 1 ? 's' : ''}`, detail: throttles.map((t) => t.message).filter(Boolean).slice(0, 3).join('; ') || undefined });
+    out.push({
+      severity: 'warning',
+      title: `The board throttled ${throttles.length} time${throttles.length > 1 ? 's' : ''}`,
+      detail:
+        throttles
+          .map((t) => t.message)
+          .filter(Boolean)
+          .slice(0, 3)
+          .join('; ') || undefined,
+    });
   }
   const watchdog = run.events.find((e) => e.kind === 'alert' && /watchdog/.test(e.message ?? ''));
-  if (watchdog) out.push({ severity: 'warning', title: 'The board-side watchdog ended the engine', detail: watchdog.message });
+  if (watchdog)
+    out.push({ severity: 'warning', title: 'The board-side watchdog ended the engine', detail: watchdog.message });
   return out;
 }
 
@@ -463,7 +535,12 @@ function procfsSamples(samples: readonly Sample[]): Sample[] {
 }
 
 function down(points: Array<[number, number]>): Array<[number, number]> {
-  return lttb(points, CHART_POINTS, (p) => p[0], (p) => p[1]);
+  return lttb(
+    points,
+    CHART_POINTS,
+    (p) => p[0],
+    (p) => p[1],
+  );
 }
 
 function rssVsTokensChart(run: SessionRun, a: RunAnalysis): ChartModel | null {
@@ -496,9 +573,18 @@ function rssVsTokensChart(run: SessionRun, a: RunAnalysis): ChartModel | null {
   let xMax = Math.max(maxTokens, 1);
   // The horizon projection: from the highest decode sample to the budget.
   const horizon = a.oomHorizonTokens;
-  if (budget !== null && horizon !== null && horizon > maxTokens && horizon <= CHART_MAX_EXTEND * Math.max(maxTokens, 1)) {
+  if (
+    budget !== null &&
+    horizon !== null &&
+    horizon > maxTokens &&
+    horizon <= CHART_MAX_EXTEND * Math.max(maxTokens, 1)
+  ) {
     const top = rss.reduce((m, p) => (p[1] > m[1] ? p : m));
-    series.push({ name: `projection to the budget (${formatCount(horizon)} tokens)`, role: 'projection', points: [top, [horizon, budget]] });
+    series.push({
+      name: `projection to the budget (${formatCount(horizon)} tokens)`,
+      role: 'projection',
+      points: [top, [horizon, budget]],
+    });
     xMax = horizon;
   }
   const theory = a.kv.theoryBytesPerToken;
@@ -508,10 +594,22 @@ function rssVsTokensChart(run: SessionRun, a: RunAnalysis): ChartModel | null {
     const label = onAnon ? 'theory (on anonymous RSS)' : 'theory';
     if (a.kv.mode === 'reserved') {
       const reserved = a.kv.theoryReservedBytes ?? (run.engine?.ctx ? theory * run.engine.ctx : null);
-      if (reserved !== null) series.push({ name: `${label}: baseline + reserved ${formatBytes(reserved)}`, role: 'theory', points: [[0, base + reserved], [xMax, base + reserved]] });
+      if (reserved !== null)
+        series.push({
+          name: `${label}: baseline + reserved ${formatBytes(reserved)}`,
+          role: 'theory',
+          points: [
+            [0, base + reserved],
+            [xMax, base + reserved],
+          ],
+        });
     } else {
-      const end = a.kv.mode === 'window' && typeof a.kv.windowTokens === 'number' ? Math.min(a.kv.windowTokens, xMax) : xMax;
-      const pts: Array<[number, number]> = [[0, base], [end, base + theory * end]];
+      const end =
+        a.kv.mode === 'window' && typeof a.kv.windowTokens === 'number' ? Math.min(a.kv.windowTokens, xMax) : xMax;
+      const pts: Array<[number, number]> = [
+        [0, base],
+        [end, base + theory * end],
+      ];
       if (end < xMax) pts.push([xMax, base + theory * end]);
       series.push({ name: `${label}: baseline + tokens × ${formatBytes(theory)}`, role: 'theory', points: pts });
     }
@@ -520,11 +618,28 @@ function rssVsTokensChart(run: SessionRun, a: RunAnalysis): ChartModel | null {
   for (const s of series) for (const p of s.points) if (p[0] <= xMax) yMax = Math.max(yMax, p[1]);
   if (budget !== null) {
     if (budget <= CHART_BUDGET_FACTOR * yMax || series.some((s) => s.role === 'projection')) {
-      series.push({ name: `budget ${formatBytes(budget)}`, role: 'budget', points: [[0, budget], [xMax, budget]] });
+      series.push({
+        name: `budget ${formatBytes(budget)}`,
+        role: 'budget',
+        points: [
+          [0, budget],
+          [xMax, budget],
+        ],
+      });
       yMax = Math.max(yMax, budget);
-    } else notes.push(`The ${formatBytes(budget)} budget is far above this chart (peak ${formatBytes(a.peakRssBytes)}).`);
+    } else
+      notes.push(`The ${formatBytes(budget)} budget is far above this chart (peak ${formatBytes(a.peakRssBytes)}).`);
   }
-  return { title: 'RSS against generated tokens', xLabel: 'tokens generated', xUnit: 'tokens', series, markers: [], xMax, yMax: yMax * 1.05, notes };
+  return {
+    title: 'RSS against generated tokens',
+    xLabel: 'tokens generated',
+    xUnit: 'tokens',
+    series,
+    markers: [],
+    xMax,
+    yMax: yMax * 1.05,
+    notes,
+  };
 }
 
 function rssOverTimeChart(run: SessionRun, a: RunAnalysis): ChartModel | null {
@@ -543,7 +658,14 @@ function rssOverTimeChart(run: SessionRun, a: RunAnalysis): ChartModel | null {
   let yMax = Math.max(...rss.map((p) => p[1]), ...anon.map((p) => p[1]));
   const budget = a.budgetBytes;
   if (budget !== null && budget <= CHART_BUDGET_FACTOR * yMax) {
-    series.push({ name: `budget ${formatBytes(budget)}`, role: 'budget', points: [[0, budget], [xMax, budget]] });
+    series.push({
+      name: `budget ${formatBytes(budget)}`,
+      role: 'budget',
+      points: [
+        [0, budget],
+        [xMax, budget],
+      ],
+    });
     yMax = Math.max(yMax, budget);
   }
   const first = firstTokenMs(tokenEventsFromSamples(run.samples));
@@ -553,7 +675,16 @@ function rssOverTimeChart(run: SessionRun, a: RunAnalysis): ChartModel | null {
     if (e.kind === 'start' || e.kind === 'info') continue;
     markers.push({ x: e.tMs / 1000, kind: e.kind, label: e.kind });
   }
-  return { title: 'RSS over time', xLabel: 'seconds since the run started', xUnit: 'seconds', series, markers, xMax, yMax: yMax * 1.05, notes: [] };
+  return {
+    title: 'RSS over time',
+    xLabel: 'seconds since the run started',
+    xUnit: 'seconds',
+    series,
+    markers,
+    xMax,
+    yMax: yMax * 1.05,
+    notes: [],
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -593,7 +724,15 @@ function runReport(run: SessionRun, target: Record<string, unknown> | null): Run
     reserved: 'reserved — the whole context is allocated up front',
     window: 'window — a sliding window caps the cache',
   };
-  const exit = summary.engine.oomKilled ? 'killed by the OOM killer' : summary.engine.signal ? `ended by ${summary.engine.signal}` : summary.engine.exitCode !== null ? `exit status ${summary.engine.exitCode}` : recovered ? 'unknown (recording stopped)' : '–';
+  const exit = summary.engine.oomKilled
+    ? 'killed by the OOM killer'
+    : summary.engine.signal
+      ? `ended by ${summary.engine.signal}`
+      : summary.engine.exitCode !== null
+        ? `exit status ${summary.engine.exitCode}`
+        : recovered
+          ? 'unknown (recording stopped)'
+          : '–';
   const sections: Section[] = [
     {
       title: 'Run',
@@ -610,18 +749,37 @@ function runReport(run: SessionRun, target: Record<string, unknown> | null): Run
       title: 'KV cache: theory against measurement',
       rows: [
         { label: 'Bytes per token, theory', value: formatBytesExact(a.kv.theoryBytesPerToken) },
-        { label: 'Bytes per token, measured', value: formatBytesExact(a.kv.measuredBytesPerToken === null ? null : Math.round(a.kv.measuredBytesPerToken)) },
+        {
+          label: 'Bytes per token, measured',
+          value: formatBytesExact(a.kv.measuredBytesPerToken === null ? null : Math.round(a.kv.measuredBytesPerToken)),
+        },
         { label: 'Overhead factor (measured ÷ theory)', value: formatFactor(a.kv.overheadFactor) },
         {
           label: 'Residency mode',
           // Without a fit or a reservation the mode is only the engine's hint (or the default).
-          value: a.kv.measuredBytesPerToken === null && a.kv.decodeSlopeBytesPerToken == null ? `${a.kv.mode} (assumed: nothing to measure it from)` : (modeText[a.kv.mode] ?? a.kv.mode),
+          value:
+            a.kv.measuredBytesPerToken === null && a.kv.decodeSlopeBytesPerToken == null
+              ? `${a.kv.mode} (assumed: nothing to measure it from)`
+              : (modeText[a.kv.mode] ?? a.kv.mode),
         },
         { label: 'Baseline (weights, runtime, buffers)', value: formatBytes(a.kv.baselineBytes) },
-        ...(a.kv.mode === 'reserved' ? [{ label: 'Reserved at start, measured', value: formatBytes(a.kv.reservedJumpBytes) }, { label: 'Reserved at start, theory', value: formatBytes(a.kv.theoryReservedBytes) }] : []),
-        ...(a.kv.mode === 'window' && a.kv.windowTokens !== null && a.kv.windowTokens !== undefined ? [{ label: 'Window', value: formatTokens(a.kv.windowTokens) }] : []),
-        ...(engineReportedKvBytes !== null ? [{ label: 'KV size the engine logged', value: formatBytes(engineReportedKvBytes) }] : []),
-        { label: 'Fit on', value: a.kv.rssMetric === 'rssAnonBytes' ? 'anonymous RSS' : a.kv.rssMetric === 'rssBytes' ? 'total RSS' : '–' },
+        ...(a.kv.mode === 'reserved'
+          ? [
+              { label: 'Reserved at start, measured', value: formatBytes(a.kv.reservedJumpBytes) },
+              { label: 'Reserved at start, theory', value: formatBytes(a.kv.theoryReservedBytes) },
+            ]
+          : []),
+        ...(a.kv.mode === 'window' && a.kv.windowTokens !== null && a.kv.windowTokens !== undefined
+          ? [{ label: 'Window', value: formatTokens(a.kv.windowTokens) }]
+          : []),
+        ...(engineReportedKvBytes !== null
+          ? [{ label: 'KV size the engine logged', value: formatBytes(engineReportedKvBytes) }]
+          : []),
+        {
+          label: 'Fit on',
+          value:
+            a.kv.rssMetric === 'rssAnonBytes' ? 'anonymous RSS' : a.kv.rssMetric === 'rssBytes' ? 'total RSS' : '–',
+        },
         ...(a.kv.fitR2 !== null && a.kv.fitR2 !== undefined ? [{ label: 'Fit r²', value: a.kv.fitR2.toFixed(3) }] : []),
       ],
     },
@@ -630,7 +788,15 @@ function runReport(run: SessionRun, target: Record<string, unknown> | null): Run
       rows: [
         { label: 'Budget', value: formatBytes(a.budgetBytes) },
         { label: 'Peak RSS', value: formatBytes(a.peakRssBytes) },
-        { label: 'OOM horizon', value: a.oomHorizonTokens === null ? (a.budgetBytes === null ? '– (no budget)' : '– (RSS does not grow toward it)') : formatTokens(a.oomHorizonTokens) },
+        {
+          label: 'OOM horizon',
+          value:
+            a.oomHorizonTokens === null
+              ? a.budgetBytes === null
+                ? '– (no budget)'
+                : '– (RSS does not grow toward it)'
+              : formatTokens(a.oomHorizonTokens),
+        },
         { label: 'Max safe context', value: formatTokens(a.maxSafeContextTokens) },
       ],
     },
@@ -657,7 +823,8 @@ function runReport(run: SessionRun, target: Record<string, unknown> | null): Run
       detail: `The numbers are recomputed from the ${formatCount(summary.samples)} memory samples stored before it stopped; the engine's exit status is unknown.`,
     });
   }
-  if (run.state === 'failed' && summary.engine.error) findings.push({ id: 'failed', severity: 'critical', title: 'The run failed', detail: summary.engine.error });
+  if (run.state === 'failed' && summary.engine.error)
+    findings.push({ id: 'failed', severity: 'critical', title: 'The run failed', detail: summary.engine.error });
   tag('events', eventFindings(run, a, summary.lostSamples));
   tag('budget', budgetFindings(run, a, ctx));
   tag('reserved', [reservedFinding(run, a, ctx)]);
@@ -690,7 +857,11 @@ function runReport(run: SessionRun, target: Record<string, unknown> | null): Run
 
 /** A sweep point from a stored run (the stored-data twin of electron/node/run/sweep.ts sweepPoint). */
 export function sweepPointOfRun(run: SessionRun): SweepPoint | null {
-  const ctx = num(run.engine?.requestedCtx) ?? num(requestField(run, ['engine', 'demo', 'ctx'])) ?? num(requestField(run, ['engine', 'ctx'])) ?? num(run.engine?.ctx);
+  const ctx =
+    num(run.engine?.requestedCtx) ??
+    num(requestField(run, ['engine', 'demo', 'ctx'])) ??
+    num(requestField(run, ['engine', 'ctx'])) ??
+    num(run.engine?.ctx);
   if (ctx === null) return null;
   const a = run.analysis;
   const first = firstTokenMs(tokenEventsFromSamples(run.samples));
@@ -712,7 +883,8 @@ export function sweepPointOfRun(run: SessionRun): SweepPoint | null {
   return {
     ctx,
     cells,
-    theoryReservedBytes: num(run.engine?.theoryReservedBytes) ?? (theory !== null && cells !== null ? theory * cells : null),
+    theoryReservedBytes:
+      num(run.engine?.theoryReservedBytes) ?? (theory !== null && cells !== null ? theory * cells : null),
     peakRssBytes: a.peakRssBytes,
     peakAnonRssBytes: peakAnon,
     anonRssAtLoadBytes: anonAtLoad,
@@ -736,7 +908,12 @@ function sweepReport(session: SessionData): SweepReport | null {
   const budgets = session.runs.map((r) => r.analysis.budgetBytes).filter((b): b is number => b !== null);
   const analysis = analyzeSweep(pts, theory, budgets.length ? budgets[0] : null);
   const rows: Row[] = [
-    { label: 'Bytes per token of context, measured', value: formatBytesExact(analysis.measuredBytesPerToken === null ? null : Math.round(analysis.measuredBytesPerToken)) },
+    {
+      label: 'Bytes per token of context, measured',
+      value: formatBytesExact(
+        analysis.measuredBytesPerToken === null ? null : Math.round(analysis.measuredBytesPerToken),
+      ),
+    },
     { label: 'Bytes per token, theory', value: formatBytesExact(analysis.theoryBytesPerToken) },
     { label: 'Overhead factor', value: formatFactor(analysis.overheadFactor) },
     { label: 'Memory at zero context', value: formatBytes(analysis.baselineBytes) },
@@ -756,19 +933,55 @@ function sweepReport(session: SessionData): SweepReport | null {
     ]),
   };
   const measuredPts: Array<[number, number]> = analysis.points
-    .map((p) => [p.ctx, metric === 'peakAnonRssBytes' ? p.peakAnonRssBytes : p.peakRssBytes] as [number, number | null | undefined])
+    .map(
+      (p) =>
+        [p.ctx, metric === 'peakAnonRssBytes' ? p.peakAnonRssBytes : p.peakRssBytes] as [
+          number,
+          number | null | undefined,
+        ],
+    )
     .filter((p): p is [number, number] => typeof p[1] === 'number');
   const xMax = Math.max(...analysis.points.map((p) => p.ctx));
-  const series: ChartSeries[] = [{ name: metric === 'peakAnonRssBytes' ? 'peak anonymous RSS' : 'peak RSS', role: 'rss', points: measuredPts }];
+  const series: ChartSeries[] = [
+    { name: metric === 'peakAnonRssBytes' ? 'peak anonymous RSS' : 'peak RSS', role: 'rss', points: measuredPts },
+  ];
   if (analysis.measuredBytesPerToken !== null && analysis.baselineBytes !== null) {
-    series.push({ name: `fit: ${formatBytes(analysis.measuredBytesPerToken)}/token`, role: 'fit', points: [[0, analysis.baselineBytes], [xMax, analysis.baselineBytes + analysis.measuredBytesPerToken * xMax]] });
+    series.push({
+      name: `fit: ${formatBytes(analysis.measuredBytesPerToken)}/token`,
+      role: 'fit',
+      points: [
+        [0, analysis.baselineBytes],
+        [xMax, analysis.baselineBytes + analysis.measuredBytesPerToken * xMax],
+      ],
+    });
   }
   let yMax = Math.max(0, ...series.flatMap((s) => s.points.map((p) => p[1])));
   if (analysis.budgetBytes !== null && analysis.budgetBytes <= CHART_BUDGET_FACTOR * yMax) {
-    series.push({ name: `budget ${formatBytes(analysis.budgetBytes)}`, role: 'budget', points: [[0, analysis.budgetBytes], [xMax, analysis.budgetBytes]] });
+    series.push({
+      name: `budget ${formatBytes(analysis.budgetBytes)}`,
+      role: 'budget',
+      points: [
+        [0, analysis.budgetBytes],
+        [xMax, analysis.budgetBytes],
+      ],
+    });
     yMax = Math.max(yMax, analysis.budgetBytes);
   }
-  return { analysis, rows, table, chart: { title: 'Peak memory against context size', xLabel: 'context size (tokens)', xUnit: 'context', series, markers: [], xMax, yMax: yMax * 1.05, notes: [] } };
+  return {
+    analysis,
+    rows,
+    table,
+    chart: {
+      title: 'Peak memory against context size',
+      xLabel: 'context size (tokens)',
+      xUnit: 'context',
+      series,
+      markers: [],
+      xMax,
+      yMax: yMax * 1.05,
+      notes: [],
+    },
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -776,7 +989,8 @@ function sweepReport(session: SessionData): SweepReport | null {
 export function buildReportModel(session: SessionData): ReportModel {
   const target = session.meta.target;
   const runs = session.runs.map((r) => runReport(r, target));
-  const targetLabel = typeof target?.label === 'string' ? target.label : typeof target?.hostname === 'string' ? target.hostname : null;
+  const targetLabel =
+    typeof target?.label === 'string' ? target.label : typeof target?.hostname === 'string' ? target.hostname : null;
   const overview =
     runs.length > 1
       ? {

@@ -102,7 +102,9 @@ export function requestBudgetBytes(run: Pick<SessionRun, 'request'>): number | n
 }
 
 /** analyzeRun over the stored samples, with the inputs the live run used. */
-export function recomputeAnalysis(run: Pick<SessionRun, 'samples' | 'engineLog' | 'analysisInputs' | 'engine' | 'request'>): RunAnalysis {
+export function recomputeAnalysis(
+  run: Pick<SessionRun, 'samples' | 'engineLog' | 'analysisInputs' | 'engine' | 'request'>,
+): RunAnalysis {
   const inputs: AnalysisInputs = run.analysisInputs ?? {
     theoryBytesPerToken: run.engine?.theoryBytesPerToken ?? null,
     theoryMode: run.engine?.modeHint,

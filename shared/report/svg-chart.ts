@@ -21,7 +21,14 @@ const STYLE: Record<ChartSeries['role'], { color: string; width: number; dash?: 
   projection: { color: '#bf8700', width: 1.5, dash: '2 4' },
 };
 
-const MARKER_COLOR: Record<string, string> = { oom: '#cf222e', error: '#cf222e', disconnect: '#bf8700', reconnect: '#1a7f37', alert: '#bf8700', throttle: '#bf8700' };
+const MARKER_COLOR: Record<string, string> = {
+  oom: '#cf222e',
+  error: '#cf222e',
+  disconnect: '#bf8700',
+  reconnect: '#1a7f37',
+  alert: '#bf8700',
+  throttle: '#bf8700',
+};
 
 /** 1-2-5 steps giving about `target` ticks over [0, max]. */
 export function niceStep(max: number, target = 5): number {
@@ -34,11 +41,13 @@ export function niceStep(max: number, target = 5): number {
 
 /** Byte ticks on round numbers of one unit (KiB, MiB or GiB), every label in that unit. */
 function byteTicks(max: number): Array<{ value: number; label: string }> {
-  const [unit, name] = max >= 2 * 1024 ** 3 ? [1024 ** 3, 'GiB'] : max >= 2 * 1024 ** 2 ? [1024 ** 2, 'MiB'] : [1024, 'KiB'];
+  const [unit, name] =
+    max >= 2 * 1024 ** 3 ? [1024 ** 3, 'GiB'] : max >= 2 * 1024 ** 2 ? [1024 ** 2, 'MiB'] : [1024, 'KiB'];
   const step = niceStep(max / unit);
   const digits = Number.isInteger(step) ? 0 : 1;
   const ticks: Array<{ value: number; label: string }> = [];
-  for (let k = 0; k * step * unit <= max * 1.0001; k++) ticks.push({ value: k * step * unit, label: k === 0 ? '0' : `${formatCount(k * step, digits)} ${name}` });
+  for (let k = 0; k * step * unit <= max * 1.0001; k++)
+    ticks.push({ value: k * step * unit, label: k === 0 ? '0' : `${formatCount(k * step, digits)} ${name}` });
   return ticks;
 }
 
@@ -70,19 +79,27 @@ export function renderSvgChart(chart: ChartModel): string {
     `<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${escapeHtml(chart.title)}" font-family="system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif" font-size="11">`,
   );
   out.push(`<title>${escapeHtml(chart.title)}</title>`);
-  out.push(`<rect x="${MARGIN.left}" y="${MARGIN.top}" width="${plotW}" height="${PLOT_HEIGHT}" fill="#ffffff" stroke="#d0d7de"/>`);
+  out.push(
+    `<rect x="${MARGIN.left}" y="${MARGIN.top}" width="${plotW}" height="${PLOT_HEIGHT}" fill="#ffffff" stroke="#d0d7de"/>`,
+  );
   // Grid and ticks.
   for (const t of byteTicks(yMax)) {
     const y = r1(ys(t.value));
     out.push(`<line x1="${MARGIN.left}" y1="${y}" x2="${MARGIN.left + plotW}" y2="${y}" stroke="#eaeef2"/>`);
-    out.push(`<text x="${MARGIN.left - 6}" y="${y + 4}" text-anchor="end" fill="#57606a">${escapeHtml(t.label)}</text>`);
+    out.push(
+      `<text x="${MARGIN.left - 6}" y="${y + 4}" text-anchor="end" fill="#57606a">${escapeHtml(t.label)}</text>`,
+    );
   }
   for (const t of linearTicks(xMax)) {
     const x = r1(xs(t));
     out.push(`<line x1="${x}" y1="${MARGIN.top}" x2="${x}" y2="${MARGIN.top + PLOT_HEIGHT}" stroke="#f3f4f6"/>`);
-    out.push(`<text x="${x}" y="${MARGIN.top + PLOT_HEIGHT + 15}" text-anchor="middle" fill="#57606a">${escapeHtml(xTickLabel(t, chart.xUnit))}</text>`);
+    out.push(
+      `<text x="${x}" y="${MARGIN.top + PLOT_HEIGHT + 15}" text-anchor="middle" fill="#57606a">${escapeHtml(xTickLabel(t, chart.xUnit))}</text>`,
+    );
   }
-  out.push(`<text x="${MARGIN.left + plotW / 2}" y="${MARGIN.top + PLOT_HEIGHT + 32}" text-anchor="middle" fill="#24292f">${escapeHtml(chart.xLabel)}</text>`);
+  out.push(
+    `<text x="${MARGIN.left + plotW / 2}" y="${MARGIN.top + PLOT_HEIGHT + 32}" text-anchor="middle" fill="#24292f">${escapeHtml(chart.xLabel)}</text>`,
+  );
   // Event markers under the series.
   // Labels above the plot; one close to the previous one goes on the upper row, one near the
   // right edge is anchored at its end so it is not cut off.
@@ -94,7 +111,9 @@ export function renderSvgChart(chart: ChartModel): string {
     upper = x - lastLabelX < 70 ? !upper : false;
     lastLabelX = x;
     const nearRight = x > MARGIN.left + plotW - 70;
-    out.push(`<line x1="${x}" y1="${MARGIN.top}" x2="${x}" y2="${MARGIN.top + PLOT_HEIGHT}" stroke="${color}" stroke-dasharray="2 3"/>`);
+    out.push(
+      `<line x1="${x}" y1="${MARGIN.top}" x2="${x}" y2="${MARGIN.top + PLOT_HEIGHT}" stroke="${color}" stroke-dasharray="2 3"/>`,
+    );
     out.push(
       `<text x="${nearRight ? x - 3 : x + 3}" y="${MARGIN.top - (upper ? 13 : 3)}" text-anchor="${nearRight ? 'end' : 'start'}" fill="${color}" font-size="10">${escapeHtml(m.label)}</text>`,
     );
@@ -104,7 +123,9 @@ export function renderSvgChart(chart: ChartModel): string {
   const sorted = [...chart.series].sort((a, b) => order.indexOf(a.role) - order.indexOf(b.role));
   for (const s of sorted) {
     const st = STYLE[s.role];
-    const pts = s.points.filter((p) => Number.isFinite(p[0]) && Number.isFinite(p[1])).map((p) => `${r1(xs(p[0]))},${r1(ys(p[1]))}`);
+    const pts = s.points
+      .filter((p) => Number.isFinite(p[0]) && Number.isFinite(p[1]))
+      .map((p) => `${r1(xs(p[0]))},${r1(ys(p[1]))}`);
     if (pts.length === 0) continue;
     if (pts.length === 1) {
       const [x, y] = pts[0].split(',');
@@ -126,13 +147,19 @@ export function renderSvgChart(chart: ChartModel): string {
   let ly = MARGIN.top + PLOT_HEIGHT + MARGIN.bottom + 8;
   for (const s of chart.series) {
     const st = STYLE[s.role];
-    out.push(`<line x1="${MARGIN.left}" y1="${ly}" x2="${MARGIN.left + 26}" y2="${ly}" stroke="${st.color}" stroke-width="${st.width + 0.5}"${st.dash ? ` stroke-dasharray="${st.dash}"` : ''}/>`);
+    out.push(
+      `<line x1="${MARGIN.left}" y1="${ly}" x2="${MARGIN.left + 26}" y2="${ly}" stroke="${st.color}" stroke-width="${st.width + 0.5}"${st.dash ? ` stroke-dasharray="${st.dash}"` : ''}/>`,
+    );
     out.push(`<text x="${MARGIN.left + 34}" y="${ly + 4}" fill="#24292f">${escapeHtml(s.name)}</text>`);
     ly += LEGEND_ROW;
   }
   if (chart.markers.length) {
-    out.push(`<line x1="${MARGIN.left}" y1="${ly}" x2="${MARGIN.left + 26}" y2="${ly}" stroke="#8c959f" stroke-dasharray="2 3"/>`);
-    out.push(`<text x="${MARGIN.left + 34}" y="${ly + 4}" fill="#24292f">events (first token, exit, OOM, disconnects, alerts)</text>`);
+    out.push(
+      `<line x1="${MARGIN.left}" y1="${ly}" x2="${MARGIN.left + 26}" y2="${ly}" stroke="#8c959f" stroke-dasharray="2 3"/>`,
+    );
+    out.push(
+      `<text x="${MARGIN.left + 34}" y="${ly + 4}" fill="#24292f">events (first token, exit, OOM, disconnects, alerts)</text>`,
+    );
   }
   out.push('</svg>');
   return out.join('\n');

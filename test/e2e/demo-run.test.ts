@@ -42,7 +42,11 @@ async function openApp(): Promise<{ page: Page; problems: string[] }> {
 async function stopIfActive(page: Page) {
   if (!ACTIVE.includes((await phaseOf(page)) ?? '')) return;
   if (await page.getByTestId('stop-run').isEnabled()) await page.getByTestId('stop-run').click();
-  await page.waitForFunction((active) => !active.includes(document.querySelector('[data-testid=run-phase]')?.getAttribute('data-phase') ?? ''), ACTIVE, { timeout: WAIT_MS });
+  await page.waitForFunction(
+    (active) => !active.includes(document.querySelector('[data-testid=run-phase]')?.getAttribute('data-phase') ?? ''),
+    ACTIVE,
+    { timeout: WAIT_MS },
+  );
 }
 
 /** Demo workload as DESIGN.md's example: Llama-3.2-1B-like, 16 layers × 8 KV heads × head dim 64, f16. */
@@ -59,74 +63,127 @@ async function fillDemo(page: Page, options: { tokens: string; tps: string; inte
   await page.getByTestId('field-budget').fill(options.budget);
 }
 
-
 describe('a demo run from the UI', () => {
-  it('draws RSS and the theory line and shows the measured bytes per token', async () => {
-    const { page, problems } = await openApp();
-    await fillDemo(page, { tokens: '2000', tps: '1000', intervalMs: '100', budget: '2 GiB' });
-    await page.getByTestId('start-run').click();
+  it(
+    'draws RSS and the theory line and shows the measured bytes per token',
+    async () => {
+      const { page, problems } = await openApp();
+      await fillDemo(page, { tokens: '2000', tps: '1000', intervalMs: '100', budget: '2 GiB' });
+      await page.getByTestId('start-run').click();
 
-    const chart = page.getByTestId('memory-chart');
-    await page.waitForFunction(() => {
-      const el = document.querySelector('[data-testid=memory-chart]');
-      return Number(el?.getAttribute('data-rss-points')) >= 5 && Number(el?.getAttribute('data-theory-points')) >= 2;
-    }, null, { timeout: WAIT_MS });
-    await page.waitForFunction(() => /KiB\/token$/.test(document.querySelector('[data-testid=readout-measured-bytes-per-token]')?.textContent ?? ''), null, { timeout: WAIT_MS });
-    await page.waitForFunction(() => document.querySelector('[data-testid=run-phase]')?.getAttribute('data-phase') === 'done', null, { timeout: WAIT_MS });
-    await page.waitForTimeout(500); // one more 4 Hz tick so the final analysis is painted
+      const chart = page.getByTestId('memory-chart');
+      await page.waitForFunction(
+        () => {
+          const el = document.querySelector('[data-testid=memory-chart]');
+          return (
+            Number(el?.getAttribute('data-rss-points')) >= 5 && Number(el?.getAttribute('data-theory-points')) >= 2
+          );
+        },
+        null,
+        { timeout: WAIT_MS },
+      );
+      await page.waitForFunction(
+        () =>
+          /KiB\/token$/.test(
+            document.querySelector('[data-testid=readout-measured-bytes-per-token]')?.textContent ?? '',
+          ),
+        null,
+        { timeout: WAIT_MS },
+      );
+      await page.waitForFunction(
+        () => document.querySelector('[data-testid=run-phase]')?.getAttribute('data-phase') === 'done',
+        null,
+        { timeout: WAIT_MS },
+      );
+      await page.waitForTimeout(500); // one more 4 Hz tick so the final analysis is painted
 
-    // Painted lines, not only data: RSS, anon, file-backed and the dashed theory line.
-    expect(await chart.locator('path.recharts-line-curve').count()).toBeGreaterThanOrEqual(4);
-    // 16 layers × 8 KV heads × (64 + 64) × 2 bytes (f16) = 32 KiB per token (DESIGN.md).
-    expect(await page.getByTestId('readout-theory-bytes-per-token').textContent()).toBe('32.0 KiB/token');
-    expect(await page.getByTestId('readout-measured-bytes-per-token').textContent()).toMatch(/^\d+(\.\d+)? KiB\/token$/);
-    expect(await page.getByTestId('readout-overhead-factor').textContent()).toMatch(/^\d+\.\d\d×$/);
-    expect(await page.getByTestId('readout-peak-rss').textContent()).toMatch(/MiB|GiB/);
-    expect(await page.getByTestId('readout-decode-tps').textContent()).toMatch(/tokens\/s$/);
-    expect(await page.getByTestId('run-error').count()).toBe(0);
+      // Painted lines, not only data: RSS, anon, file-backed and the dashed theory line.
+      expect(await chart.locator('path.recharts-line-curve').count()).toBeGreaterThanOrEqual(4);
+      // 16 layers × 8 KV heads × (64 + 64) × 2 bytes (f16) = 32 KiB per token (DESIGN.md).
+      expect(await page.getByTestId('readout-theory-bytes-per-token').textContent()).toBe('32.0 KiB/token');
+      expect(await page.getByTestId('readout-measured-bytes-per-token').textContent()).toMatch(
+        /^\d+(\.\d+)? KiB\/token$/,
+      );
+      expect(await page.getByTestId('readout-overhead-factor').textContent()).toMatch(/^\d+\.\d\d×$/);
+      expect(await page.getByTestId('readout-peak-rss').textContent()).toMatch(/MiB|GiB/);
+      expect(await page.getByTestId('readout-decode-tps').textContent()).toMatch(/tokens\/s$/);
+      expect(await page.getByTestId('run-error').count()).toBe(0);
 
-    // The budget (2 GiB) is far above this small run: drawn to scale on request.
-    await page.getByTestId('chart-scale-budget').check();
-    expect(await chart.getAttribute('data-budget-line')).toBe('shown');
-    expect(await chart.locator('.recharts-reference-line').count()).toBe(1);
-    await page.getByTestId('chart-scale-budget').uncheck();
-    // The tooltip renders too (all of it under the CSP, checked through `problems` below).
-    const box = (await chart.boundingBox())!;
-    await page.mouse.move(box.x + box.width * 0.6, box.y + box.height * 0.5);
-    await chart.locator('.recharts-tooltip-wrapper .recharts-default-tooltip').waitFor();
-    expect(await chart.locator('.recharts-default-tooltip').textContent()).toMatch(/tokens.*(MiB|KiB)/);
-    await page.mouse.move(0, 0);
+      // The budget (2 GiB) is far above this small run: drawn to scale on request.
+      await page.getByTestId('chart-scale-budget').check();
+      expect(await chart.getAttribute('data-budget-line')).toBe('shown');
+      expect(await chart.locator('.recharts-reference-line').count()).toBe(1);
+      await page.getByTestId('chart-scale-budget').uncheck();
+      // The tooltip renders too (all of it under the CSP, checked through `problems` below).
+      const box = (await chart.boundingBox())!;
+      await page.mouse.move(box.x + box.width * 0.6, box.y + box.height * 0.5);
+      await chart.locator('.recharts-tooltip-wrapper .recharts-default-tooltip').waitFor();
+      expect(await chart.locator('.recharts-default-tooltip').textContent()).toMatch(/tokens.*(MiB|KiB)/);
+      await page.mouse.move(0, 0);
 
-    mkdirSync(ARTIFACTS, { recursive: true });
-    await page.screenshot({ path: new URL('demo-run.png', ARTIFACTS).pathname });
-    expect(problems).toEqual([]);
-    await page.close();
-  }, TEST_MS);
+      mkdirSync(ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: new URL('demo-run.png', ARTIFACTS).pathname });
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+    TEST_MS,
+  );
 
-  it('stops a running demo with the Stop button', async () => {
-    const { page, problems } = await openApp();
-    await fillDemo(page, { tokens: '10000', tps: '200', intervalMs: '100', budget: '' });
-    await page.getByTestId('start-run').click();
-    await page.waitForFunction(() => Number(document.querySelector('[data-testid=memory-chart]')?.getAttribute('data-rss-points')) >= 3, null, { timeout: WAIT_MS });
-    expect(await phaseOf(page)).toBe('running');
-    await page.getByTestId('stop-run').click();
-    await page.waitForFunction(() => ['done', 'failed'].includes(document.querySelector('[data-testid=run-phase]')?.getAttribute('data-phase') ?? ''), null, { timeout: WAIT_MS });
-    expect(await phaseOf(page)).toBe('done');
-    expect(await page.getByTestId('start-run').isEnabled()).toBe(true);
-    expect(problems).toEqual([]);
-    await page.close();
-  }, TEST_MS);
+  it(
+    'stops a running demo with the Stop button',
+    async () => {
+      const { page, problems } = await openApp();
+      await fillDemo(page, { tokens: '10000', tps: '200', intervalMs: '100', budget: '' });
+      await page.getByTestId('start-run').click();
+      await page.waitForFunction(
+        () => Number(document.querySelector('[data-testid=memory-chart]')?.getAttribute('data-rss-points')) >= 3,
+        null,
+        { timeout: WAIT_MS },
+      );
+      expect(await phaseOf(page)).toBe('running');
+      await page.getByTestId('stop-run').click();
+      await page.waitForFunction(
+        () =>
+          ['done', 'failed'].includes(
+            document.querySelector('[data-testid=run-phase]')?.getAttribute('data-phase') ?? '',
+          ),
+        null,
+        { timeout: WAIT_MS },
+      );
+      expect(await phaseOf(page)).toBe('done');
+      expect(await page.getByTestId('start-run').isEnabled()).toBe(true);
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+    TEST_MS,
+  );
 
-  it('shows a run already going after a reload, from getRun', async () => {
-    const { page } = await openApp();
-    await fillDemo(page, { tokens: '10000', tps: '200', intervalMs: '100', budget: '' });
-    await page.getByTestId('start-run').click();
-    await page.waitForFunction(() => Number(document.querySelector('[data-testid=memory-chart]')?.getAttribute('data-rss-points')) >= 5, null, { timeout: WAIT_MS });
-    await page.reload();
-    await page.waitForFunction(() => Number(document.querySelector('[data-testid=memory-chart]')?.getAttribute('data-rss-points')) >= 5, null, { timeout: WAIT_MS });
-    expect(await phaseOf(page)).toBe('running');
-    await page.getByTestId('stop-run').click();
-    await page.waitForFunction(() => document.querySelector('[data-testid=run-phase]')?.getAttribute('data-phase') === 'done', null, { timeout: WAIT_MS });
-    await page.close();
-  }, TEST_MS);
+  it(
+    'shows a run already going after a reload, from getRun',
+    async () => {
+      const { page } = await openApp();
+      await fillDemo(page, { tokens: '10000', tps: '200', intervalMs: '100', budget: '' });
+      await page.getByTestId('start-run').click();
+      await page.waitForFunction(
+        () => Number(document.querySelector('[data-testid=memory-chart]')?.getAttribute('data-rss-points')) >= 5,
+        null,
+        { timeout: WAIT_MS },
+      );
+      await page.reload();
+      await page.waitForFunction(
+        () => Number(document.querySelector('[data-testid=memory-chart]')?.getAttribute('data-rss-points')) >= 5,
+        null,
+        { timeout: WAIT_MS },
+      );
+      expect(await phaseOf(page)).toBe('running');
+      await page.getByTestId('stop-run').click();
+      await page.waitForFunction(
+        () => document.querySelector('[data-testid=run-phase]')?.getAttribute('data-phase') === 'done',
+        null,
+        { timeout: WAIT_MS },
+      );
+      await page.close();
+    },
+    TEST_MS,
+  );
 });

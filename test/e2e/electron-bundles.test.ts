@@ -53,7 +53,9 @@ function loadPreload() {
   };
   const context = vm.createContext({ ...sandbox, global: undefined });
   (context as any).global = context;
-  new vm.Script(readFileSync(out('preload/index.cjs'), 'utf8'), { filename: 'preload/index.cjs' }).runInContext(context);
+  new vm.Script(readFileSync(out('preload/index.cjs'), 'utf8'), { filename: 'preload/index.cjs' }).runInContext(
+    context,
+  );
   return {
     requested,
     exposed,
@@ -66,7 +68,8 @@ function loadPreload() {
 let preload: ReturnType<typeof loadPreload>;
 
 beforeAll(() => {
-  if (!existsSync(out('preload/index.cjs'))) throw new Error('out/ is missing: run `npm run build` first (`npm test` does)');
+  if (!existsSync(out('preload/index.cjs')))
+    throw new Error('out/ is missing: run `npm run build` first (`npm test` does)');
   preload = loadPreload();
 });
 
@@ -114,7 +117,9 @@ describe('the built main process and renderer', () => {
 
   it('ships index.html with the CSP meta tag and no inline script', () => {
     const html = readFileSync(out('renderer/index.html'), 'utf8');
-    expect(/<meta http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)?.[1]).toBe(CONTENT_SECURITY_POLICY);
+    expect(/<meta http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)?.[1]).toBe(
+      CONTENT_SECURITY_POLICY,
+    );
     const scripts = html.match(/<script\b[^>]*>/g) ?? [];
     expect(scripts.length).toBeGreaterThan(0);
     for (const tag of scripts) expect(tag).toMatch(/\ssrc="\.\/assets\//);

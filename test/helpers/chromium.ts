@@ -21,7 +21,9 @@ export async function openWatchedPage(browser: Browser, url: string, problems: s
     if (m.type() === 'error') problems.push(`console: ${m.text()}`);
   });
   await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
+    document.addEventListener('securitypolicyviolation', (e) =>
+      console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`),
+    );
   });
   await page.goto(url);
   return page;

@@ -12,9 +12,15 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number } = {},
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [kvscopeBin, ...args], { cwd: projectRoot, env: { ...process.env, ...options.env } });
+    const child = spawn(process.execPath, [kvscopeBin, ...args], {
+      cwd: projectRoot,
+      env: { ...process.env, ...options.env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -30,7 +36,11 @@ export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; input
 }
 
 export function startCli(args: string[], env?: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, [kvscopeBin, ...args], { cwd: projectRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn(process.execPath, [kvscopeBin, ...args], {
+    cwd: projectRoot,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 /** Processes whose command line contains `needle` (from /proc, no ps formatting quirks). */

@@ -21,8 +21,13 @@ export const STORIES_KV_BYTES_PER_TOKEN = 2 * 5 * 4 * 8 * 2;
 
 /** Fail with the fix, not with a module-not-found deep in a child process. */
 export function assertLlamaEngineInstalled(): void {
-  if (!existsSync(join(llamaDir, 'node_modules/node-llama-cpp')) || !existsSync(join(llamaDir, 'node_modules/@node-llama-cpp/linux-x64'))) {
-    throw new Error('the test engine is not installed: run `npm ci --prefix test/engines/llama --omit=optional` (see .ci/run)');
+  if (
+    !existsSync(join(llamaDir, 'node_modules/node-llama-cpp')) ||
+    !existsSync(join(llamaDir, 'node_modules/@node-llama-cpp/linux-x64'))
+  ) {
+    throw new Error(
+      'the test engine is not installed: run `npm ci --prefix test/engines/llama --omit=optional` (see .ci/run)',
+    );
   }
   if (!existsSync(modelPath)) throw new Error(`the test model is missing: ${modelPath} (../shared/models/README.md)`);
 }
@@ -38,26 +43,52 @@ export function assertLlamaEngineInstalled(): void {
 export const SINGLE_THREADED_NODE = ['env', 'MALLOC_ARENA_MAX=1', process.execPath, '--single-threaded'];
 
 /** `node llama-cli.mjs -m <model> -c {ctx} -n <tokens> …` as an --engine command line. */
-export function llamaCliCommand(options: { tokens: number; ctx?: number | '{ctx}'; prompt?: string; quietNode?: boolean; node?: string; model?: string; extra?: string[] }): string {
+export function llamaCliCommand(options: {
+  tokens: number;
+  ctx?: number | '{ctx}';
+  prompt?: string;
+  quietNode?: boolean;
+  node?: string;
+  model?: string;
+  extra?: string[];
+}): string {
   const node = options.quietNode ? SINGLE_THREADED_NODE : [options.node ?? process.execPath];
   const args = [
     ...node,
     llamaCli,
-    '-m', options.model ?? modelPath,
-    '-c', String(options.ctx ?? '{ctx}'),
-    '-n', String(options.tokens),
-    '-p', options.prompt ?? 'Once upon a time',
-    '--threads', '1',
+    '-m',
+    options.model ?? modelPath,
+    '-c',
+    String(options.ctx ?? '{ctx}'),
+    '-n',
+    String(options.tokens),
+    '-p',
+    options.prompt ?? 'Once upon a time',
+    '--threads',
+    '1',
     '--ignore-eos',
     ...(options.extra ?? []),
   ];
   // {ctx} stays bare for the substitution (shellJoin would quote the braces).
-  return shellJoin(args).split(shellJoin(['{ctx}'])).join('{ctx}');
+  return shellJoin(args)
+    .split(shellJoin(['{ctx}']))
+    .join('{ctx}');
 }
 
 /** `node openai-server.mjs -m <model> -c <ctx> --port <port>` as an --engine command line. */
 export function openaiServerCommand(options: { ctx: number; port?: number; node?: string; model?: string }): string {
-  return shellJoin([options.node ?? process.execPath, openaiServer, '-m', options.model ?? modelPath, '-c', String(options.ctx), '--port', String(options.port ?? 0), '--threads', '1']);
+  return shellJoin([
+    options.node ?? process.execPath,
+    openaiServer,
+    '-m',
+    options.model ?? modelPath,
+    '-c',
+    String(options.ctx),
+    '--port',
+    String(options.port ?? 0),
+    '--threads',
+    '1',
+  ]);
 }
 
 /** A story prompt of roughly `sentences` × 22 tokens (long enough that prefill dominates TTFT). */

@@ -16,7 +16,8 @@ store.appendEvents(run, [{ tMs: 0, kind: 'start', message: 'writer started' }]);
 let i = 0;
 const tick = () => {
   const batch = [];
-  for (let k = 0; k < 7; k++, i++) batch.push({ tMs: i * 10, source: 'procfs', values: { i, rssBytes: 1_000_000 + i * 4096 } });
+  for (let k = 0; k < 7; k++, i++)
+    batch.push({ tMs: i * 10, source: 'procfs', values: { i, rssBytes: 1_000_000 + i * 4096 } });
   store.appendSamples(run, batch);
   setImmediate(tick);
 };

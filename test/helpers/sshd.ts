@@ -35,7 +35,12 @@ export async function freePort(host = '127.0.0.1'): Promise<number> {
 }
 
 /** Poll `check` until it returns a truthy value; throws with `what` after `timeoutMs`. */
-export async function waitFor<T>(check: () => T | Promise<T>, what: string, timeoutMs = 10_000, everyMs = 25): Promise<NonNullable<T>> {
+export async function waitFor<T>(
+  check: () => T | Promise<T>,
+  what: string,
+  timeoutMs = 10_000,
+  everyMs = 25,
+): Promise<NonNullable<T>> {
   const until = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -45,7 +50,8 @@ export async function waitFor<T>(check: () => T | Promise<T>, what: string, time
     } catch (e) {
       last = e;
     }
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}${last ? ` (last error: ${(last as Error).message})` : ''}`);
+    if (Date.now() > until)
+      throw new Error(`timed out waiting for ${what}${last ? ` (last error: ${(last as Error).message})` : ''}`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
@@ -61,7 +67,10 @@ export interface SshKey {
   fingerprint: string;
 }
 
-export async function generateKey(path: string, options: { type?: 'ed25519' | 'rsa' | 'ecdsa'; passphrase?: string; comment?: string } = {}): Promise<SshKey> {
+export async function generateKey(
+  path: string,
+  options: { type?: 'ed25519' | 'rsa' | 'ecdsa'; passphrase?: string; comment?: string } = {},
+): Promise<SshKey> {
   const type = options.type ?? 'ed25519';
   const args = ['-q', '-t', type, '-N', options.passphrase ?? '', '-C', options.comment ?? 'kvscope-test', '-f', path];
   if (type === 'rsa') args.splice(1, 0, '-b', '2048');
@@ -74,7 +83,14 @@ export async function readKey(path: string): Promise<SshKey> {
   const [t, b64] = publicLine.split(/\s+/);
   const { stdout } = await run('ssh-keygen', ['-l', '-E', 'sha256', '-f', `${path}.pub`]);
   const fingerprint = stdout.split(/\s+/)[1];
-  return { privatePath: path, publicPath: `${path}.pub`, publicLine, type: t, blob: Buffer.from(b64, 'base64'), fingerprint };
+  return {
+    privatePath: path,
+    publicPath: `${path}.pub`,
+    publicLine,
+    type: t,
+    blob: Buffer.from(b64, 'base64'),
+    fingerprint,
+  };
 }
 
 export interface SshdOptions {
@@ -162,17 +178,24 @@ export async function startSshd(options: SshdOptions = {}): Promise<Sshd> {
     let child: ChildProcess;
     let exited: Promise<number | null>;
     const launch = async () => {
-      const c: ChildProcess = spawn(SSHD, ['-D', '-f', configPath, '-E', logPath], { stdio: ['ignore', 'ignore', 'pipe'] });
+      const c: ChildProcess = spawn(SSHD, ['-D', '-f', configPath, '-E', logPath], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
       let stderr = '';
       c.stderr?.on('data', (d) => (stderr += String(d)));
       const e = new Promise<number | null>((r) => c.once('exit', (code) => r(code)));
       child = c;
       exited = e;
       try {
-        await waitFor(async () => {
-          if (c.exitCode !== null) throw new Error(`sshd exited: ${stderr || readIfExists(logPath)}`);
-          return banner(host, port);
-        }, `sshd on ${host}:${port}`, 10_000, 20);
+        await waitFor(
+          async () => {
+            if (c.exitCode !== null) throw new Error(`sshd exited: ${stderr || readIfExists(logPath)}`);
+            return banner(host, port);
+          },
+          `sshd on ${host}:${port}`,
+          10_000,
+          20,
+        );
       } catch (err) {
         c.kill('SIGKILL');
         await e;
@@ -299,7 +322,8 @@ export const TEST_USER = 'kvscope-test';
 export const KEY_USER = 'kvscope-key';
 
 async function ensureUser(name: string): Promise<void> {
-  if (process.getuid?.() !== 0) throw new Error(`this test needs root to create the local user ${name} (CI runs as root)`);
+  if (process.getuid?.() !== 0)
+    throw new Error(`this test needs root to create the local user ${name} (CI runs as root)`);
   try {
     await run('id', ['-u', name]);
     return;

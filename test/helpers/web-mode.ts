@@ -23,8 +23,12 @@ export interface WebMode {
 const URL_LINE = /^KVScope at (http:\/\/127\.0\.0\.1:(\d+)\/\?token=([A-Za-z0-9_-]+))$/m;
 
 export async function startWebMode(extraArgs: string[] = []): Promise<WebMode> {
-  if (!existsSync(RENDERER_INDEX)) throw new Error('out/renderer is missing: run `npm run build` first (`npm test` does)');
-  const child = spawn(process.execPath, ['bin/kvscope.mjs', 'web', '--port', '0', ...extraArgs], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  if (!existsSync(RENDERER_INDEX))
+    throw new Error('out/renderer is missing: run `npm run build` first (`npm test` does)');
+  const child = spawn(process.execPath, ['bin/kvscope.mjs', 'web', '--port', '0', ...extraArgs], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout!.setEncoding('utf8').on('data', (t: string) => (out += t));

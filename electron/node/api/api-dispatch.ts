@@ -32,7 +32,11 @@ export function parseApiCall(method: unknown, input: unknown): ParsedApiCall {
 }
 
 /** Calls a handler with already-parsed input; a thrown error becomes `{ ok: false, error }` (message only, no stack). */
-export async function callHandler(handlers: ApiHandlers, method: ApiMethodName, input: unknown): Promise<ApiCallResult> {
+export async function callHandler(
+  handlers: ApiHandlers,
+  method: ApiMethodName,
+  input: unknown,
+): Promise<ApiCallResult> {
   try {
     const handler = handlers[method] as (input: unknown) => Promise<unknown>;
     return { ok: true, output: await handler(input) };

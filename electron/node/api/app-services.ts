@@ -14,4 +14,3 @@ export interface AppServicesOptions {
   shell: 'electron' | 'web';
   version?: string;
 }
-

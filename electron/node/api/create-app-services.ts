@@ -1,7 +1,13 @@
 // Builds the AppServices: the handlers of every API method over the Node services. The same
 // object serves the Electron window (IPC), browser mode (WebSocket bridge) and tests.
 import { EventEmitter } from 'node:events';
-import { PROMPT_TIMEOUT_MS, type ApiEventName, type ApiHandlers, type EventPayload, type EventSink } from '../../../shared/api/contract';
+import {
+  PROMPT_TIMEOUT_MS,
+  type ApiEventName,
+  type ApiHandlers,
+  type EventPayload,
+  type EventSink,
+} from '../../../shared/api/contract';
 import type { TargetInfo } from '../../../shared/api/schemas';
 import { computeKv } from '../../../shared/kv/kv-theory';
 import { healthFindings } from '../../../shared/probe/health';
@@ -36,7 +42,9 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
   bus.setMaxListeners(100);
   const emit: EventSink = (event, payload) => void bus.emit('event', event, payload);
   const env = options.env ?? process.env;
-  const log = options.log ?? (env.KVSCOPE_DEBUG ? (line: string) => process.stderr.write(`kvscope: ${redact(line)}\n`) : undefined);
+  const log =
+    options.log ??
+    (env.KVSCOPE_DEBUG ? (line: string) => process.stderr.write(`kvscope: ${redact(line)}\n`) : undefined);
   const promptTimeoutMs = options.promptTimeoutMs ?? PROMPT_TIMEOUT_MS;
   const targets = options.targetStore ?? new TargetStore({ env });
   const secrets = options.secretStore ?? noSecretStore();
@@ -83,17 +91,28 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
     importSshConfig: async () => importSshConfig(targets, { env, homeDir: env.HOME || undefined }),
     probeTarget: async ({ targetId }) => {
       const target = await requireTarget(targetId);
-      const connected = await connector.connect(target.spec, { targetId: target.id === 'local' ? undefined : target.id, label: target.label });
+      const connected = await connector.connect(target.spec, {
+        targetId: target.id === 'local' ? undefined : target.id,
+        label: target.label,
+      });
       try {
         const probe = await probeTarget(connected);
         // A probe in the app precedes a benchmark: clocks and background load are judged as such.
-        return { targetId: target.id, label: target.label, probedAt: Date.now(), probe, findings: healthFindings(probe, { benchmarking: true }) };
+        return {
+          targetId: target.id,
+          label: target.label,
+          probedAt: Date.now(),
+          probe,
+          findings: healthFindings(probe, { benchmarking: true }),
+        };
       } finally {
         await connected.close().catch(() => undefined);
       }
     },
     answerHostKey: async ({ requestId, accept }) => ({ ok: prompts.answerHostKey(requestId, accept) }),
-    answerCredential: async ({ requestId, value, remember }) => ({ ok: prompts.answerCredential(requestId, value, remember === true) }),
+    answerCredential: async ({ requestId, value, remember }) => ({
+      ok: prompts.answerCredential(requestId, value, remember === true),
+    }),
     listPrompts: async () => prompts.list(),
     secretStorage: async () => secrets.status(),
     forgetSecrets: async ({ targetId }) => ({ removed: await secrets.deletePrefix(secretKeys.targetPrefix(targetId)) }),

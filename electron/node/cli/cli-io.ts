@@ -26,13 +26,20 @@ export function defaultIo(): CliIo {
 
 /** An expected failure: printed as one line, exit status non-zero. */
 export class CliError extends Error {
-  constructor(message: string, readonly exitCode = 1) {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
     super(message);
   }
 }
 
 /** node:util parseArgs with our error style (unknown options become a CliError, exit 2). */
-export function parseCliArgs<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T, allowPositionals = true) {
+export function parseCliArgs<T extends NonNullable<ParseArgsConfig['options']>>(
+  args: string[],
+  options: T,
+  allowPositionals = true,
+) {
   try {
     return parseArgs({ args, options, allowPositionals, strict: true });
   } catch (error) {
@@ -41,7 +48,20 @@ export function parseCliArgs<T extends NonNullable<ParseArgsConfig['options']>>(
 }
 
 const sizeUnits: Record<string, number> = {
-  '': 1, b: 1, k: 1e3, kb: 1e3, kib: 1024, m: 1e6, mb: 1e6, mib: 1024 ** 2, g: 1e9, gb: 1e9, gib: 1024 ** 3, t: 1e12, tb: 1e12, tib: 1024 ** 4,
+  '': 1,
+  b: 1,
+  k: 1e3,
+  kb: 1e3,
+  kib: 1024,
+  m: 1e6,
+  mb: 1e6,
+  mib: 1024 ** 2,
+  g: 1e9,
+  gb: 1e9,
+  gib: 1024 ** 3,
+  t: 1e12,
+  tb: 1e12,
+  tib: 1024 ** 4,
 };
 
 /** "2GiB", "1.5 GB", "512MiB", "1000000" → bytes. */
@@ -62,6 +82,7 @@ export function parseDurationMs(text: string, what = 'duration'): number {
 
 export function parseIntArg(text: string | undefined, what: string, min = 1): number | undefined {
   if (text === undefined) return undefined;
-  if (!/^\d+$/.test(text.trim()) || Number(text) < min) throw new CliError(`${what}: expected a whole number ≥ ${min}, got "${text}"`, 2);
+  if (!/^\d+$/.test(text.trim()) || Number(text) < min)
+    throw new CliError(`${what}: expected a whole number ≥ ${min}, got "${text}"`, 2);
   return Number(text);
 }

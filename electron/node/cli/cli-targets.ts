@@ -4,7 +4,14 @@
 import { hostname, release, arch, cpus, totalmem } from 'node:os';
 import type { TargetSpec } from '../../../shared/api/schemas';
 import type { Target } from '../target/target';
-import { createTarget, createTargetOptionsFromCli, sshCliOptions, targetFromCli, TargetSpecError, type SshCliValues } from '../target/target-spec';
+import {
+  createTarget,
+  createTargetOptionsFromCli,
+  sshCliOptions,
+  targetFromCli,
+  TargetSpecError,
+  type SshCliValues,
+} from '../target/target-spec';
 import { probeTarget } from '../probe/probe';
 import { CliError } from './cli-io';
 import type { TargetFactory } from '../run/run-service';
@@ -29,7 +36,15 @@ export const cliTargetSupport = {
       return { kind: target.kind, label: target.label, ...probe };
     } catch {
       if (target.kind === 'local') {
-        return { kind: 'local', label: target.label, hostname: hostname(), arch: arch(), kernel: release(), cores: cpus().length, memTotalBytes: totalmem() };
+        return {
+          kind: 'local',
+          label: target.label,
+          hostname: hostname(),
+          arch: arch(),
+          kernel: release(),
+          cores: cpus().length,
+          memTotalBytes: totalmem(),
+        };
       }
       return { kind: target.kind, label: target.label };
     }

@@ -5,18 +5,40 @@ import { CliError, type CliIo, defaultIo } from './cli-io';
 type CommandModule = { run(args: string[], io: CliIo): Promise<number> };
 
 const commands: Record<string, { summary: string; load: () => Promise<CommandModule> }> = {
-  probe: { summary: 'probe <target> [--json]   facts and health findings of a board', load: () => import('./commands/probe') },
-  profile: { summary: 'profile <target> (--engine "<cmd>" | --demo …) [--json]   run and measure', load: () => import('./commands/profile') },
-  kv: { summary: 'kv (--gguf <file> | --layers L --kv-heads H --head-dim D) [--kv-type T] [--ctx N]   KV cache sizes', load: () => import('./commands/kv') },
-  parse: { summary: 'parse <tegrastats|perf|pmap|smaps|meminfo|llama-log|llama-bench> [file|-]   → NDJSON', load: () => import('./commands/parse') },
-  report: { summary: 'report <session> --format html|md|csv|json|pdf|perfetto -o <file>', load: () => import('./commands/report') },
+  probe: {
+    summary: 'probe <target> [--json]   facts and health findings of a board',
+    load: () => import('./commands/probe'),
+  },
+  profile: {
+    summary: 'profile <target> (--engine "<cmd>" | --demo …) [--json]   run and measure',
+    load: () => import('./commands/profile'),
+  },
+  kv: {
+    summary: 'kv (--gguf <file> | --layers L --kv-heads H --head-dim D) [--kv-type T] [--ctx N]   KV cache sizes',
+    load: () => import('./commands/kv'),
+  },
+  parse: {
+    summary: 'parse <tegrastats|perf|pmap|smaps|meminfo|llama-log|llama-bench> [file|-]   → NDJSON',
+    load: () => import('./commands/parse'),
+  },
+  report: {
+    summary: 'report <session> --format html|md|csv|json|pdf|perfetto -o <file>',
+    load: () => import('./commands/report'),
+  },
   compare: { summary: 'compare <sessionA> <sessionB> -o <file>', load: () => import('./commands/compare') },
-  'demo-engine': { summary: 'demo-engine [--layers 16 --kv-heads 8 --head-dim 64 …]   the synthetic reference workload', load: () => import('./commands/demo-engine') },
+  'demo-engine': {
+    summary: 'demo-engine [--layers 16 --kv-heads 8 --head-dim 64 …]   the synthetic reference workload',
+    load: () => import('./commands/demo-engine'),
+  },
   web: { summary: 'web [--port N]   browser mode on loopback', load: () => import('./commands/web') },
 };
 
 export function usage(): string {
-  return ['usage: kvscope <command> [options]', '', ...Object.values(commands).map((c) => `  kvscope ${c.summary}`)].join('\n');
+  return [
+    'usage: kvscope <command> [options]',
+    '',
+    ...Object.values(commands).map((c) => `  kvscope ${c.summary}`),
+  ].join('\n');
 }
 
 export async function main(argv: string[], io: CliIo = defaultIo()): Promise<number> {

@@ -7,7 +7,14 @@ import { CliError, parseCliArgs } from '../cli/cli-io';
 import type { DemoEngineConfig } from './demo-engine';
 
 export function demoShape(o: DemoOptions): ModelShape {
-  return { layers: o.layers, kvHeads: o.kvHeads, headDimK: o.headDim, headDimV: o.headDim, typeK: o.kvType, typeV: o.kvType };
+  return {
+    layers: o.layers,
+    kvHeads: o.kvHeads,
+    headDimK: o.headDim,
+    headDimV: o.headDim,
+    typeK: o.kvType,
+    typeV: o.kvType,
+  };
 }
 
 const MIB = 1024 * 1024;
@@ -86,7 +93,9 @@ export function demoOptionsFromCli(values: DemoCliValues): DemoOptions {
     promptTokens: n(values.prompt),
     loadGapMs: n(values['load-gap-ms']),
   };
-  const parsed = DemoOptionsSchema.safeParse(Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined)));
+  const parsed = DemoOptionsSchema.safeParse(
+    Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined)),
+  );
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new CliError(`demo option ${issue.path.join('.') || ''}: ${issue.message}`, 2);

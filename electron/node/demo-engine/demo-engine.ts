@@ -35,9 +35,25 @@ export interface DemoEngineIo {
 
 // Token lines are built once: per-token JS allocations would grow V8's young generation and
 // show up as a few percent of extra "KV" slope in the very measurement the demo calibrates.
-const WORD_LINES = ['the', 'board', 'runs', 'a', 'tiny', 'model', 'and', 'the', 'cache', 'grows', 'one', 'row', 'per', 'token', 'until', 'memory', 'ends'].map(
-  (w) => w + '\n',
-);
+const WORD_LINES = [
+  'the',
+  'board',
+  'runs',
+  'a',
+  'tiny',
+  'model',
+  'and',
+  'the',
+  'cache',
+  'grows',
+  'one',
+  'row',
+  'per',
+  'token',
+  'until',
+  'memory',
+  'ends',
+].map((w) => w + '\n');
 
 /** Node's synchronous sleep: Atomics.wait on a private SharedArrayBuffer (sub-ms precise). */
 export function nodeIo(): DemoEngineIo {
@@ -98,7 +114,11 @@ function pad(n: number, width: number, digits = 2) {
   return s.length >= width ? s : ' '.repeat(width - s.length) + s;
 }
 
-export function runDemoEngine(cfg: DemoEngineConfig, io: DemoEngineIo, shouldStop: () => boolean = () => false): number {
+export function runDemoEngine(
+  cfg: DemoEngineConfig,
+  io: DemoEngineIo,
+  shouldStop: () => boolean = () => false,
+): number {
   const t0 = io.now();
   for (const line of cfg.infoLines) io.err(line + '\n');
 
@@ -127,7 +147,7 @@ export function runDemoEngine(cfg: DemoEngineConfig, io: DemoEngineIo, shouldSto
   const segment = (i: number) => (segments[i] ??= Buffer.allocUnsafe(segTokens * bpt));
   /** Touch cells [from, to): block-aligned ranges, possibly spanning segments. */
   const touchCells = (from: number, to: number, value: number) => {
-    for (let c = from; c < to; ) {
+    for (let c = from; c < to;) {
       const si = Math.floor(c / segTokens);
       const end = Math.min(to, (si + 1) * segTokens);
       touch(segment(si), (c - si * segTokens) * bpt, (end - si * segTokens) * bpt, value);
@@ -177,7 +197,7 @@ export function runDemoEngine(cfg: DemoEngineConfig, io: DemoEngineIo, shouldSto
   const tPromptStart = io.now();
   for (let p = 0; p < cfg.promptTokens; p++) writeRow(p);
   if (cfg.promptTokens > 0) readWeights();
-  io.sleep(cfg.promptTokens / (cfg.tps * 8) * 1000);
+  io.sleep((cfg.promptTokens / (cfg.tps * 8)) * 1000);
   const tPromptEnd = io.now();
 
   const interval = 1000 / cfg.tps;
@@ -211,7 +231,15 @@ export function runDemoEngine(cfg: DemoEngineConfig, io: DemoEngineIo, shouldSto
 
 export function printTimings(
   io: DemoEngineIo,
-  t: { loadMs: number; promptMs: number; promptTokens: number; evalMs: number; evalTokens: number; sampleMs: number; totalMs: number },
+  t: {
+    loadMs: number;
+    promptMs: number;
+    promptTokens: number;
+    evalMs: number;
+    evalTokens: number;
+    sampleMs: number;
+    totalMs: number;
+  },
 ) {
   const per = (ms: number, n: number) => (n > 0 ? ms / n : 0);
   const tps = (ms: number, n: number) => (ms > 0 ? (1000 * n) / ms : Infinity);

@@ -10,7 +10,13 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { performance } from 'node:perf_hooks';
-import { createSseReader, summarizeServerProfile, type ServerProfile, type ServerTimings, type TurnMeasurement } from '../../../shared/analysis/stream-timing';
+import {
+  createSseReader,
+  summarizeServerProfile,
+  type ServerProfile,
+  type ServerTimings,
+  type TurnMeasurement,
+} from '../../../shared/analysis/stream-timing';
 
 export type OpenAiApi = 'chat' | 'completions';
 
@@ -79,7 +85,8 @@ function pickText(chunk: Record<string, unknown>, api: OpenAiApi): string | null
 function numbersOf(value: unknown): ServerTimings | null {
   if (!value || typeof value !== 'object') return null;
   const out: ServerTimings = {};
-  for (const [k, v] of Object.entries(value as Record<string, unknown>)) if (typeof v === 'number' && Number.isFinite(v)) out[k] = v;
+  for (const [k, v] of Object.entries(value as Record<string, unknown>))
+    if (typeof v === 'number' && Number.isFinite(v)) out[k] = v;
   return Object.keys(out).length ? out : null;
 }
 
@@ -121,7 +128,11 @@ export function streamCompletion(options: StreamRequestOptions): Promise<StreamR
         text += piece;
       }
       const choices = chunk.choices;
-      if (Array.isArray(choices) && choices[0] && typeof (choices[0] as Record<string, unknown>).finish_reason === 'string') {
+      if (
+        Array.isArray(choices) &&
+        choices[0] &&
+        typeof (choices[0] as Record<string, unknown>).finish_reason === 'string'
+      ) {
         finishReason = (choices[0] as Record<string, unknown>).finish_reason as string;
       }
       serverTimings = numbersOf(chunk.timings) ?? serverTimings;
@@ -150,7 +161,14 @@ export function streamCompletion(options: StreamRequestOptions): Promise<StreamR
 
     const req = send(
       url,
-      { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream', 'content-length': Buffer.byteLength(body) } },
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'text/event-stream',
+          'content-length': Buffer.byteLength(body),
+        },
+      },
       (res: IncomingMessage) => {
         res.setEncoding('utf8');
         const status = res.statusCode ?? 0;
@@ -174,7 +192,10 @@ export function streamCompletion(options: StreamRequestOptions): Promise<StreamR
       },
     );
     const onAbort = () => req.destroy(new Error('aborted'));
-    const timer = setTimeout(() => req.destroy(new Error(`no complete answer after ${options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS} ms`)), options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => req.destroy(new Error(`no complete answer after ${options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS} ms`)),
+      options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    );
     options.signal?.addEventListener('abort', onAbort);
     req.on('error', (e) => {
       if (settled) return;
@@ -215,7 +236,9 @@ export const DEFAULT_FOLLOW_UP = 'Go on with the story.';
  * A multi-turn session: turn k sends the conversation of turns 1..k−1 (the assistant's answers
  * included) plus one new user message. Stops at the first failed turn.
  */
-export async function runSession(options: SessionOptions): Promise<{ results: StreamResult[]; profile: ServerProfile }> {
+export async function runSession(
+  options: SessionOptions,
+): Promise<{ results: StreamResult[]; profile: ServerProfile }> {
   const results: StreamResult[] = [];
   const messages: ChatMessage[] = [{ role: 'user', content: options.prompt }];
   let prompt = options.prompt;

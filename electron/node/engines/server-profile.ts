@@ -42,7 +42,8 @@ export const DEFAULT_SERVER_READY_TIMEOUT_MS = 120_000;
 /** Poll the server this often while it loads (a connection attempt costs ~nothing on loopback/SSH). */
 const READY_POLL_MS = 100;
 
-const LISTENING_RE = /(?:listening|running|serving|started)\s+(?:on|at)\s+(?:https?:\/\/)?(\[[^\]]+\]|[^\s:/]+):(\d{1,5})/i;
+const LISTENING_RE =
+  /(?:listening|running|serving|started)\s+(?:on|at)\s+(?:https?:\/\/)?(\[[^\]]+\]|[^\s:/]+):(\d{1,5})/i;
 
 /** The port an engine says it listens on, from its output, or null. */
 export function listeningPortFrom(output: string): number | null {
@@ -60,7 +61,9 @@ function runEnded(run: RunController): boolean {
 
 function serverGone(run: RunController): ServerProfileError {
   const said = run.stderrTail.length ? `: ${run.stderrTail.slice(-3).join(' | ').slice(0, 500)}` : '';
-  return new ServerProfileError(`the server ended before it answered (${run.status.error ?? `exit ${run.exitCode ?? run.exitSignal}`})${said}`);
+  return new ServerProfileError(
+    `the server ended before it answered (${run.status.error ?? `exit ${run.exitCode ?? run.exitSignal}`})${said}`,
+  );
 }
 
 /** GET <base>/models: any answer below 500 means the server is up (503 = still loading, as llama-server says). */
@@ -78,7 +81,10 @@ function probe(url: URL): Promise<number | null> {
   });
 }
 
-export async function profileServerRun(run: RunController, options: ServerProfileOptions): Promise<{ profile: ServerProfile; results: StreamResult[] }> {
+export async function profileServerRun(
+  run: RunController,
+  options: ServerProfileOptions,
+): Promise<{ profile: ServerProfile; results: StreamResult[] }> {
   const given = new URL(options.serverUrl);
   const deadline = Date.now() + options.readyTimeoutMs;
   let port = Number(given.port || (given.protocol === 'https:' ? 443 : 80));
@@ -92,17 +98,25 @@ export async function profileServerRun(run: RunController, options: ServerProfil
       }
       if (runEnded(run)) throw serverGone(run);
       if (options.signal?.aborted) throw new ServerProfileError('interrupted');
-      if (Date.now() > deadline) throw new ServerProfileError(`the engine did not print the port it listens on within ${options.readyTimeoutMs / 1000} s`);
+      if (Date.now() > deadline)
+        throw new ServerProfileError(
+          `the engine did not print the port it listens on within ${options.readyTimeoutMs / 1000} s`,
+        );
       await sleep(READY_POLL_MS);
     }
   }
   // As seen from the target: a wildcard address is reached on loopback.
-  const targetHost = ['0.0.0.0', '::', '[::]'].includes(given.hostname) ? '127.0.0.1' : given.hostname.replace(/^\[|\]$/g, '');
+  const targetHost = ['0.0.0.0', '::', '[::]'].includes(given.hostname)
+    ? '127.0.0.1'
+    : given.hostname.replace(/^\[|\]$/g, '');
   let forward: { localPort: number; close(): Promise<void> } | null = null;
   const local = new URL(given.toString());
   local.port = String(port);
   if (run.target.kind !== 'local') {
-    if (!run.target.forwardPort) throw new ServerProfileError(`target ${run.target.label} cannot forward ports: the server is not reachable from here`);
+    if (!run.target.forwardPort)
+      throw new ServerProfileError(
+        `target ${run.target.label} cannot forward ports: the server is not reachable from here`,
+      );
     forward = await run.target.forwardPort(targetHost, port);
     local.hostname = '127.0.0.1';
     local.port = String(forward.localPort);
@@ -116,7 +130,10 @@ export async function profileServerRun(run: RunController, options: ServerProfil
       if (status !== null && status < 500) break;
       if (runEnded(run)) throw serverGone(run);
       if (options.signal?.aborted) throw new ServerProfileError('interrupted');
-      if (Date.now() > deadline) throw new ServerProfileError(`the server at ${targetHost}:${port} did not answer within ${options.readyTimeoutMs / 1000} s`);
+      if (Date.now() > deadline)
+        throw new ServerProfileError(
+          `the server at ${targetHost}:${port} did not answer within ${options.readyTimeoutMs / 1000} s`,
+        );
       await sleep(READY_POLL_MS);
     }
     const { results, profile } = await runSession({
@@ -131,11 +148,12 @@ export async function profileServerRun(run: RunController, options: ServerProfil
       signal: options.signal,
       onTurn: (r) =>
         options.onProgress?.(
-          `server: turn ${r.turn}: ${r.status === 200 ? `${r.chunkTimesMs.length} tokens in ${(r.endMs - r.requestStartMs).toFixed(0)} ms` : r.error ?? `HTTP ${r.status}`}\n`,
+          `server: turn ${r.turn}: ${r.status === 200 ? `${r.chunkTimesMs.length} tokens in ${(r.endMs - r.requestStartMs).toFixed(0)} ms` : (r.error ?? `HTTP ${r.status}`)}\n`,
         ),
     });
     const failed = results.find((r) => r.status !== 200);
-    if (failed && results.length === 1) throw new ServerProfileError(`the server refused the request: ${failed.error ?? `HTTP ${failed.status}`}`);
+    if (failed && results.length === 1)
+      throw new ServerProfileError(`the server refused the request: ${failed.error ?? `HTTP ${failed.status}`}`);
     // Report the URL the user gave (with the real port), not the forward's.
     const shown = new URL(given.toString());
     shown.port = String(port);

@@ -68,7 +68,21 @@ const MAX_KV_COUNT = 1_000_000;
 const MAX_TENSOR_COUNT = 2 ** 32;
 const MAX_ARRAY_DEPTH = 4;
 
-const TYPE_NAMES = ['u8', 'i8', 'u16', 'i16', 'u32', 'i32', 'f32', 'bool', 'string', 'array', 'u64', 'i64', 'f64'] as const;
+const TYPE_NAMES = [
+  'u8',
+  'i8',
+  'u16',
+  'i16',
+  'u32',
+  'i32',
+  'f32',
+  'bool',
+  'string',
+  'array',
+  'u64',
+  'i64',
+  'f64',
+] as const;
 const FIXED_SIZE: Record<number, number> = { 0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8 };
 const T_STRING = 8;
 const T_ARRAY = 9;
@@ -101,7 +115,10 @@ class RangeCursor {
   async fill(n: number, what: string): Promise<void> {
     if (this.has(n)) return;
     const end = this.pos + n;
-    if (end > this.maxBytes) throw new GgufError(`GGUF metadata runs past ${this.maxBytes} bytes (${what} at offset ${this.pos}): damaged file, or raise maxBytes`);
+    if (end > this.maxBytes)
+      throw new GgufError(
+        `GGUF metadata runs past ${this.maxBytes} bytes (${what} at offset ${this.pos}): damaged file, or raise maxBytes`,
+      );
     const bufEnd = this.bufStart + this.buf.length;
     let kept: Uint8Array;
     let fetchFrom: number;
@@ -119,7 +136,9 @@ class RangeCursor {
     this.reads++;
     this.bytesRead += data.length;
     if (data.length < missing) {
-      throw new GgufError(`truncated GGUF: ${what} at offset ${this.pos} needs ${n} bytes, but the file ends at byte ${fetchFrom + data.length}`);
+      throw new GgufError(
+        `truncated GGUF: ${what} at offset ${this.pos} needs ${n} bytes, but the file ends at byte ${fetchFrom + data.length}`,
+      );
     }
     const next = new Uint8Array(kept.length + data.length);
     next.set(kept, 0);
@@ -131,7 +150,10 @@ class RangeCursor {
 
   /** Move past n bytes without reading them (the next fill fetches from the new position). */
   skip(n: number, what: string): void {
-    if (this.pos + n > this.maxBytes) throw new GgufError(`GGUF metadata runs past ${this.maxBytes} bytes (${what} at offset ${this.pos}): damaged file, or raise maxBytes`);
+    if (this.pos + n > this.maxBytes)
+      throw new GgufError(
+        `GGUF metadata runs past ${this.maxBytes} bytes (${what} at offset ${this.pos}): damaged file, or raise maxBytes`,
+      );
     this.pos += n;
   }
 
@@ -211,21 +233,26 @@ export async function readGgufHeader(readRange: ReadRange, options: GgufHeaderOp
   try {
     await c.fill(8, 'magic and version');
   } catch (error) {
-    if (error instanceof GgufError && error.message.startsWith('truncated')) throw new GgufError('not a GGUF file: shorter than the 8-byte GGUF preamble');
+    if (error instanceof GgufError && error.message.startsWith('truncated'))
+      throw new GgufError('not a GGUF file: shorter than the 8-byte GGUF preamble');
     throw error;
   }
   const magic = [c.u8(), c.u8(), c.u8(), c.u8()];
   if (String.fromCharCode(...magic) !== 'GGUF') {
-    const shown = magic.map((b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`)).join('');
+    const shown = magic
+      .map((b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`))
+      .join('');
     throw new GgufError(`not a GGUF file: starts with "${shown}" instead of "GGUF"`);
   }
   // A big-endian file has its version in the high bytes when read little-endian (llama.cpp #3957).
   let version = c.u32();
   if (version !== 0 && (version & 0xffff) === 0) {
     c.littleEndian = false;
-    version = ((version & 0xff) << 24) | ((version >>> 8) & 0xff) << 16 | ((version >>> 16) & 0xff) << 8 | (version >>> 24);
+    version =
+      ((version & 0xff) << 24) | (((version >>> 8) & 0xff) << 16) | (((version >>> 16) & 0xff) << 8) | (version >>> 24);
   }
-  if (version !== 1 && version !== 2 && version !== 3) throw new GgufError(`unsupported GGUF version ${version} (this reader knows 1, 2 and 3)`);
+  if (version !== 1 && version !== 2 && version !== 3)
+    throw new GgufError(`unsupported GGUF version ${version} (this reader knows 1, 2 and 3)`);
   const wide = version >= 2;
   const count = async (what: string): Promise<number> => {
     if (!c.has(wide ? 8 : 4)) await c.fill(wide ? 8 : 4, what);
@@ -233,7 +260,8 @@ export async function readGgufHeader(readRange: ReadRange, options: GgufHeaderOp
   };
 
   const tensorCount = await count('tensor count');
-  if (tensorCount > MAX_TENSOR_COUNT) throw new GgufError(`implausible tensor count ${tensorCount}: damaged GGUF header`);
+  if (tensorCount > MAX_TENSOR_COUNT)
+    throw new GgufError(`implausible tensor count ${tensorCount}: damaged GGUF header`);
   const kvCount = await count('metadata count');
   if (kvCount > MAX_KV_COUNT) throw new GgufError(`implausible metadata count ${kvCount}: damaged GGUF header`);
 
@@ -249,24 +277,37 @@ export async function readGgufHeader(readRange: ReadRange, options: GgufHeaderOp
     const at = c.pos;
     if (!c.has(4)) await c.fill(4, what);
     const t = c.u32();
-    if (t >= TYPE_NAMES.length) throw new GgufError(`invalid GGUF value type ${t} for ${what} at offset ${at}: damaged file`);
+    if (t >= TYPE_NAMES.length)
+      throw new GgufError(`invalid GGUF value type ${t} for ${what} at offset ${at}: damaged file`);
     return t;
   };
 
   const readScalar = (t: number): number | boolean => {
     switch (t) {
-      case 0: return c.u8();
-      case 1: return c.i8();
-      case 2: return c.u16();
-      case 3: return c.i16();
-      case 4: return c.u32();
-      case 5: return c.i32();
-      case 6: return c.f32();
-      case 7: return c.u8() !== 0;
-      case 10: return c.u64();
-      case 11: return c.i64();
-      case 12: return c.f64();
-      default: throw new GgufError(`not a scalar type: ${t}`);
+      case 0:
+        return c.u8();
+      case 1:
+        return c.i8();
+      case 2:
+        return c.u16();
+      case 3:
+        return c.i16();
+      case 4:
+        return c.u32();
+      case 5:
+        return c.i32();
+      case 6:
+        return c.f32();
+      case 7:
+        return c.u8() !== 0;
+      case 10:
+        return c.u64();
+      case 11:
+        return c.i64();
+      case 12:
+        return c.f64();
+      default:
+        throw new GgufError(`not a scalar type: ${t}`);
     }
   };
 
@@ -278,7 +319,8 @@ export async function readGgufHeader(readRange: ReadRange, options: GgufHeaderOp
       if (!c.has(size)) await c.fill(size, what);
       return { value: readScalar(t), type: TYPE_NAMES[t] };
     }
-    if (depth >= MAX_ARRAY_DEPTH) throw new GgufError(`${what}: arrays nested deeper than ${MAX_ARRAY_DEPTH}: damaged GGUF`);
+    if (depth >= MAX_ARRAY_DEPTH)
+      throw new GgufError(`${what}: arrays nested deeper than ${MAX_ARRAY_DEPTH}: damaged GGUF`);
     const elemType = await readType(`${what} element type`);
     const at = c.pos;
     const n = await count(`${what} length`);
@@ -305,16 +347,19 @@ export async function readGgufHeader(readRange: ReadRange, options: GgufHeaderOp
         const at = c.pos;
         if (!c.has(lenBytes)) await c.fill(lenBytes, what);
         const len = wide ? c.u64() : c.u32();
-        if (len > MAX_STRING_BYTES) throw new GgufError(`implausible string length ${len} in ${what}[${i}] at offset ${at}: damaged GGUF`);
+        if (len > MAX_STRING_BYTES)
+          throw new GgufError(`implausible string length ${len} in ${what}[${i}] at offset ${at}: damaged GGUF`);
         c.skip(len, what);
       }
       return;
     }
-    if (depth >= MAX_ARRAY_DEPTH) throw new GgufError(`${what}: arrays nested deeper than ${MAX_ARRAY_DEPTH}: damaged GGUF`);
+    if (depth >= MAX_ARRAY_DEPTH)
+      throw new GgufError(`${what}: arrays nested deeper than ${MAX_ARRAY_DEPTH}: damaged GGUF`);
     for (let i = 0; i < n; i++) {
       const inner = await readType(`${what} element type`);
       const len = await count(`${what} length`);
-      if (inner === T_ARRAY || inner === T_STRING || FIXED_SIZE[inner] !== undefined) await skipArray(inner, len, what, depth + 1);
+      if (inner === T_ARRAY || inner === T_STRING || FIXED_SIZE[inner] !== undefined)
+        await skipArray(inner, len, what, depth + 1);
     }
   };
 
@@ -341,7 +386,10 @@ export async function readGgufHeader(readRange: ReadRange, options: GgufHeaderOp
 }
 
 /** Read the header of a local GGUF file. */
-export async function readGgufHeaderFromFile(path: string, options: GgufHeaderOptions = {}): Promise<GgufHeader & { fileBytes: number }> {
+export async function readGgufHeaderFromFile(
+  path: string,
+  options: GgufHeaderOptions = {},
+): Promise<GgufHeader & { fileBytes: number }> {
   let handle;
   try {
     handle = await open(path, 'r');
@@ -372,7 +420,11 @@ export async function readGgufHeaderFromFile(path: string, options: GgufHeaderOp
 }
 
 /** Read the header of a GGUF file on a target (local or over SSH) with byte-range reads. */
-export async function readGgufHeaderFromTarget(target: Target, path: string, options: GgufHeaderOptions = {}): Promise<GgufHeader> {
+export async function readGgufHeaderFromTarget(
+  target: Target,
+  path: string,
+  options: GgufHeaderOptions = {},
+): Promise<GgufHeader> {
   const readRange: ReadRange = (offset, length) => target.readFile(path, { offset, length });
   try {
     return await readGgufHeader(readRange, options);

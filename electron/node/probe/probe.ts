@@ -14,8 +14,15 @@ export class ProbeError extends Error {
   readonly code = 'PROBE_FAILED';
 }
 
-export async function probeTarget(target: Target, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<ProbeResult> {
-  const r = await target.exec('sh -s', { stdin: PROBE_SCRIPT, timeoutMs: options.timeoutMs ?? PROBE_TIMEOUT_MS, signal: options.signal });
+export async function probeTarget(
+  target: Target,
+  options: { signal?: AbortSignal; timeoutMs?: number } = {},
+): Promise<ProbeResult> {
+  const r = await target.exec('sh -s', {
+    stdin: PROBE_SCRIPT,
+    timeoutMs: options.timeoutMs ?? PROBE_TIMEOUT_MS,
+    signal: options.signal,
+  });
   const text = r.stdout.toString('utf8');
   if (!text.includes(PROBE_HEADER)) {
     const why = r.stderr.toString('utf8').trim().split('\n')[0] || `exit status ${r.code ?? r.signal}`;

@@ -42,7 +42,8 @@ export interface PreparedEngine {
 /** Replace `{ctx}` in an engine command line (DESIGN.md: `--engine "… -c {ctx} …"`). */
 export function substituteCtx(command: string, ctx: number | undefined): string {
   if (!command.includes('{ctx}')) return command;
-  if (ctx === undefined) throw new Error('the engine command contains {ctx} but no context size was given (--ctx or --sweep)');
+  if (ctx === undefined)
+    throw new Error('the engine command contains {ctx} but no context size was given (--ctx or --sweep)');
   return command.split('{ctx}').join(String(ctx));
 }
 
@@ -50,7 +51,13 @@ export function substituteCtx(command: string, ctx: number | undefined): string 
  * Programs of llama.cpp (and our test engine built on it) that allocate and clear the whole KV
  * cache when the context is created. `main` is llama-cli's name before mid-2024.
  */
-export const LLAMA_CPP_RESERVING_PROGRAMS: readonly string[] = ['llama-cli', 'llama-completion', 'llama-simple', 'main', 'llama-server'];
+export const LLAMA_CPP_RESERVING_PROGRAMS: readonly string[] = [
+  'llama-cli',
+  'llama-completion',
+  'llama-simple',
+  'main',
+  'llama-server',
+];
 
 /** Words of a command line, roughly as sh splits them (quotes removed; enough to find program names and flags). */
 function commandWords(command: string): string[] {
@@ -93,7 +100,9 @@ async function nodeOnTarget(target: Target): Promise<string> {
   const found = await target.exec('command -v node || command -v nodejs');
   const path = found.stdout.toString().trim().split('\n')[0];
   if (found.code !== 0 || !path) {
-    throw new Error('the demo engine needs `node` on the target, and this target has none (install Node.js there, or profile a real engine with --engine)');
+    throw new Error(
+      'the demo engine needs `node` on the target, and this target has none (install Node.js there, or profile a real engine with --engine)',
+    );
   }
   return path;
 }
@@ -107,9 +116,17 @@ export async function prepareEngine(target: Target, request: RunRequest, dir: st
     const file = `${dir}/demo-engine.cjs`;
     await target.writeFile(file, bundle, 0o700);
     const flags = [
-      `--layers ${demo.layers}`, `--kv-heads ${demo.kvHeads}`, `--head-dim ${demo.headDim}`, `--kv-type ${demo.kvType}`,
-      `--tokens ${demo.tokens}`, `--tps ${demo.tps}`, `--mode ${demo.mode}`, `--ctx ${demo.ctx}`, `--block ${demo.block}`,
-      ...(demo.window ? [`--window ${demo.window}`] : []), `--weights-mb ${demo.weightsMb}`,
+      `--layers ${demo.layers}`,
+      `--kv-heads ${demo.kvHeads}`,
+      `--head-dim ${demo.headDim}`,
+      `--kv-type ${demo.kvType}`,
+      `--tokens ${demo.tokens}`,
+      `--tps ${demo.tps}`,
+      `--mode ${demo.mode}`,
+      `--ctx ${demo.ctx}`,
+      `--block ${demo.block}`,
+      ...(demo.window ? [`--window ${demo.window}`] : []),
+      `--weights-mb ${demo.weightsMb}`,
       ...(demo.leakBytesPerToken ? [`--leak ${demo.leakBytesPerToken}`] : []),
     ];
     return {
@@ -131,7 +148,8 @@ export async function prepareEngine(target: Target, request: RunRequest, dir: st
     if (Number.isInteger(c) && c > 0) requestedCtx = c;
   }
   // llama.cpp reserves n_ctx rounded up to its padding.
-  const cellsFor = (n: number | null) => (n !== null && llamaLike ? Math.ceil(n / LLAMA_CPP_CTX_PAD) * LLAMA_CPP_CTX_PAD : n);
+  const cellsFor = (n: number | null) =>
+    n !== null && llamaLike ? Math.ceil(n / LLAMA_CPP_CTX_PAD) * LLAMA_CPP_CTX_PAD : n;
   const prepared: PreparedEngine = {
     command,
     displayCommand: command,
@@ -151,13 +169,24 @@ export async function prepareEngine(target: Target, request: RunRequest, dir: st
     throw new Error(`cannot read the GGUF header of ${engine.gguf}: ${(error as Error).message}`);
   }
   // Cache types: --kv-type for both, else what a llama.cpp command asks for, else f16 (llama.cpp's default).
-  const typeK = engine.kvType ?? (llamaLike ? kvTypeOf(llamaFlagValue(command, ['-ctk', '--cache-type-k', '--ctk'])) : undefined) ?? 'f16';
-  const typeV = engine.kvType ?? (llamaLike ? kvTypeOf(llamaFlagValue(command, ['-ctv', '--cache-type-v', '--ctv'])) : undefined) ?? typeK;
+  const typeK =
+    engine.kvType ??
+    (llamaLike ? kvTypeOf(llamaFlagValue(command, ['-ctk', '--cache-type-k', '--ctk'])) : undefined) ??
+    'f16';
+  const typeV =
+    engine.kvType ??
+    (llamaLike ? kvTypeOf(llamaFlagValue(command, ['-ctv', '--cache-type-v', '--ctv'])) : undefined) ??
+    typeK;
   const { shape, summary } = modelShapeFromGguf(header.metadata as Record<string, unknown>, { typeK, typeV });
   prepared.model = summary;
   prepared.theoryBytesPerToken = kvBytesPerToken(shape);
   // llama.cpp's `-c 0` means the model's training context.
-  if (requestedCtx === null && llamaLike && llamaFlagValue(command, ['-c', '--ctx-size']) === '0' && summary.nCtxTrain) {
+  if (
+    requestedCtx === null &&
+    llamaLike &&
+    llamaFlagValue(command, ['-c', '--ctx-size']) === '0' &&
+    summary.nCtxTrain
+  ) {
     requestedCtx = summary.nCtxTrain;
     prepared.requestedCtx = requestedCtx;
     prepared.ctx = cellsFor(requestedCtx);
@@ -168,7 +197,11 @@ export async function prepareEngine(target: Target, request: RunRequest, dir: st
       prepared.ctx = reserved.globalCells;
       prepared.theoryReservedBytes = reserved.totalBytes;
     } else {
-      prepared.theoryReservedBytes = kvBytesDetailed(shape, 0, { mode: 'reserved', ctx: requestedCtx, ctxPad: 1 }).totalBytes;
+      prepared.theoryReservedBytes = kvBytesDetailed(shape, 0, {
+        mode: 'reserved',
+        ctx: requestedCtx,
+        ctxPad: 1,
+      }).totalBytes;
     }
   }
   return prepared;

@@ -72,7 +72,9 @@ export function buildProfileSummary(run: RunController, targetFacts: Record<stri
     diagnostics: run.diagnostics,
     peakRssBytes: analysis.peakRssBytes,
     engineReported: {
-      kvBytes: run.engineLog.kv.filter((k) => k.scope === 'total').reduce<number | null>((sum, k) => (k.sizeBytes === null ? sum : (sum ?? 0) + k.sizeBytes), null),
+      kvBytes: run.engineLog.kv
+        .filter((k) => k.scope === 'total')
+        .reduce<number | null>((sum, k) => (k.sizeBytes === null ? sum : (sum ?? 0) + k.sizeBytes), null),
       kv: run.engineLog.kv,
       timings: run.engineLog.timings,
     },

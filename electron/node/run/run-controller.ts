@@ -52,7 +52,6 @@ export const RUN_DEFAULTS: RunControllerOptions = {
 
 const STDERR_TAIL_LINES = 20;
 
-
 export class RunController {
   readonly samples: Sample[] = [];
   readonly events: RunEvent[] = [];
@@ -87,7 +86,11 @@ export class RunController {
   private tokenRegex: RegExp | null = null;
   private budgetAlerted = new Set<string>();
   /** What the engine's own log said (llama.cpp and compatible): timings, KV size, model facts. */
-  readonly engineLog: { timings: TimingsRecord[]; kv: KvRecord[]; model: ModelRecord[] } = { timings: [], kv: [], model: [] };
+  readonly engineLog: { timings: TimingsRecord[]; kv: KvRecord[]; model: ModelRecord[] } = {
+    timings: [],
+    kv: [],
+    model: [],
+  };
   private readonly llamaLog = createLlamaLogParser();
   /** The engine's last stderr lines: what a failed engine said last is the best error message. */
   readonly stderrTail: string[] = [];
@@ -130,7 +133,8 @@ export class RunController {
       const made = await this.target.exec(
         `d="\${TMPDIR:-/tmp}/kvscope-${this.runId}"; mkdir -m 700 "$d" && cd "$d" && pwd -P`,
       );
-      if (made.code !== 0) throw new Error(`cannot create the run directory on the target: ${made.stderr.toString().trim()}`);
+      if (made.code !== 0)
+        throw new Error(`cannot create the run directory on the target: ${made.stderr.toString().trim()}`);
       this.dir = made.stdout.toString().trim();
       this.engine = await prepareEngine(this.target, this.request, this.dir);
       await this.target.writeFile(`${this.dir}/sampler.sh`, procfsSamplerScript(), 0o700);
@@ -156,7 +160,8 @@ export class RunController {
       this.heartbeat = setInterval(() => void this.beat(), this.options.heartbeatMs);
       this.follow(0);
       this.setState('running');
-      if (this.request.durationMs) this.limitTimer = setTimeout(() => void this.stop('duration reached'), this.request.durationMs);
+      if (this.request.durationMs)
+        this.limitTimer = setTimeout(() => void this.stop('duration reached'), this.request.durationMs);
     } catch (error) {
       this.fail(error);
       throw error;
@@ -189,7 +194,9 @@ export class RunController {
   }
 
   private follow(fromOffset: number) {
-    this.follower = followSpool(this.target, `${this.dir}/spool`, fromOffset, this.launcherPid, (line) => this.onLine(line));
+    this.follower = followSpool(this.target, `${this.dir}/spool`, fromOffset, this.launcherPid, (line) =>
+      this.onLine(line),
+    );
     void this.follower.ended.then(() => {
       if (!this.ended) void this.onFollowEnded();
     });
@@ -216,7 +223,11 @@ export class RunController {
     }
     const downAtMs = Date.now();
     const downTMs = this.lastTMs;
-    this.addEvent({ tMs: downTMs, kind: 'disconnect', message: 'link to the target lost: the run goes on there, spooled; reconnecting' });
+    this.addEvent({
+      tMs: downTMs,
+      kind: 'disconnect',
+      message: 'link to the target lost: the run goes on there, spooled; reconnecting',
+    });
     if (!this.target.reconnect) {
       this.fail(new Error('lost the connection to the target and cannot reconnect'));
       return;
@@ -240,7 +251,9 @@ export class RunController {
       this.fail(
         new Error(
           `gave up reconnecting after ${Math.round((Date.now() - downAtMs) / 1000)} s (${why}); ` +
-            (this.request.keepRunning ? 'the engine keeps running on the target' : `the target ends the run by itself within ${this.options.watchdogS} s`),
+            (this.request.keepRunning
+              ? 'the engine keeps running on the target'
+              : `the target ends the run by itself within ${this.options.watchdogS} s`),
         ),
       );
       return;
@@ -296,15 +309,29 @@ export class RunController {
           this.exitSignal = signalName(code - 128);
           this.exitCode = null;
         } else this.exitCode = Number.isFinite(code) ? code : null;
-        this.addEvent({ tMs, kind: 'exit', message: this.exitSignal ? `engine ended by ${this.exitSignal}` : `engine exited with status ${code}`, data: { code } });
+        this.addEvent({
+          tMs,
+          kind: 'exit',
+          message: this.exitSignal ? `engine ended by ${this.exitSignal}` : `engine exited with status ${code}`,
+          data: { code },
+        });
         break;
       }
       case 'oom':
         this.oomKilled = true;
-        this.addEvent({ tMs, kind: 'oom', message: fields.kernel ?? 'killed by the kernel OOM killer', data: { pid: Number(fields.pid) } });
+        this.addEvent({
+          tMs,
+          kind: 'oom',
+          message: fields.kernel ?? 'killed by the kernel OOM killer',
+          data: { pid: Number(fields.pid) },
+        });
         break;
       case 'watchdog':
-        this.addEvent({ tMs, kind: 'alert', message: `the target's watchdog ended the engine after ${fields.seconds}s without the app` });
+        this.addEvent({
+          tMs,
+          kind: 'alert',
+          message: `the target's watchdog ended the engine after ${fields.seconds}s without the app`,
+        });
         break;
       case 'dropped':
         if (fields.stream === 'S') this.lostSamples += Number(fields.lines) || 0;
@@ -331,7 +358,8 @@ export class RunController {
         if (this.firstTokenMs === null) this.firstTokenMs = tMs;
         // Token arrivals share the spool's 10 ms clock: one engine sample per distinct time.
         const last = this.pendingSamples[this.pendingSamples.length - 1];
-        if (last && last.source === 'engine' && last.tMs === tMs && last.values.started === undefined) last.values.tokens = this.tokens;
+        if (last && last.source === 'engine' && last.tMs === tMs && last.values.started === undefined)
+          last.values.tokens = this.tokens;
         else this.pushSample({ tMs, source: 'engine', values: { tokens: this.tokens } });
         if (this.request.tokens && this.tokens >= this.request.tokens && this.request.engine.kind === 'command') {
           void this.stop(`token limit ${this.request.tokens} reached`);
@@ -355,7 +383,12 @@ export class RunController {
       else if (record.kind === 'kv') {
         this.engineLog.kv.push(record);
         if (record.scope === 'total' && record.sizeBytes !== null) {
-          this.addEvent({ tMs, kind: 'info', message: `engine reports a KV cache of ${record.sizeBytes} bytes`, data: { kvBytes: record.sizeBytes, cells: record.cells } });
+          this.addEvent({
+            tMs,
+            kind: 'info',
+            message: `engine reports a KV cache of ${record.sizeBytes} bytes`,
+            data: { kvBytes: record.sizeBytes, cells: record.cells },
+          });
         }
       } else if (record.kind === 'model') this.engineLog.model.push(record);
     }
@@ -380,10 +413,18 @@ export class RunController {
   private checkBudget(tMs: number, rssBytes: number | null) {
     const budget = this.request.budgetBytes;
     if (!budget || rssBytes === null) return;
-    for (const [key, fraction] of [['90%', 0.9], ['100%', 1]] as const) {
+    for (const [key, fraction] of [
+      ['90%', 0.9],
+      ['100%', 1],
+    ] as const) {
       if (rssBytes >= budget * fraction && !this.budgetAlerted.has(key)) {
         this.budgetAlerted.add(key);
-        this.addEvent({ tMs, kind: 'alert', message: `RSS reached ${key} of the memory budget`, data: { rssBytes, budgetBytes: budget } });
+        this.addEvent({
+          tMs,
+          kind: 'alert',
+          message: `RSS reached ${key} of the memory budget`,
+          data: { rssBytes, budgetBytes: budget },
+        });
       }
     }
   }
@@ -430,7 +471,8 @@ export class RunController {
     this.follower?.stop();
     // The launcher has written everything: the run directory is no longer needed.
     // KVSCOPE_KEEP_RUN_DIR=1 keeps it for debugging a run.
-    if (this.dir && !process.env.KVSCOPE_KEEP_RUN_DIR) await this.target.exec(`rm -rf ${shellQuote(this.dir)}`).catch(() => {});
+    if (this.dir && !process.env.KVSCOPE_KEEP_RUN_DIR)
+      await this.target.exec(`rm -rf ${shellQuote(this.dir)}`).catch(() => {});
     this.finish();
   }
 
@@ -446,7 +488,11 @@ export class RunController {
     const said = this.stderrTail.length ? `: ${this.stderrTail.slice(-3).join(' | ').slice(0, 500)}` : '';
     this.setState(
       failed || this.oomKilled ? 'failed' : 'done',
-      failed ? `engine exited with status ${this.exitCode}${said}` : this.oomKilled ? 'engine killed by the OOM killer' : undefined,
+      failed
+        ? `engine exited with status ${this.exitCode}${said}`
+        : this.oomKilled
+          ? 'engine killed by the OOM killer'
+          : undefined,
     );
     this.resolveDone();
   }
@@ -489,7 +535,15 @@ function defaultLabel(request: RunRequest): string {
   return request.engine.command.slice(0, 80);
 }
 
-const SIGNALS: Record<number, string> = { 1: 'SIGHUP', 2: 'SIGINT', 6: 'SIGABRT', 9: 'SIGKILL', 11: 'SIGSEGV', 13: 'SIGPIPE', 15: 'SIGTERM' };
+const SIGNALS: Record<number, string> = {
+  1: 'SIGHUP',
+  2: 'SIGINT',
+  6: 'SIGABRT',
+  9: 'SIGKILL',
+  11: 'SIGSEGV',
+  13: 'SIGPIPE',
+  15: 'SIGTERM',
+};
 function signalName(n: number): string {
   return SIGNALS[n] ?? `signal ${n}`;
 }

@@ -25,7 +25,10 @@ export class RunService {
   ) {}
 
   async start(request: RunRequest): Promise<RunController> {
-    const runId = `${new Date().toISOString().replace(/[-:T.Z]/g, '').slice(0, 14)}-${randomBytes(4).toString('hex')}`;
+    const runId = `${new Date()
+      .toISOString()
+      .replace(/[-:T.Z]/g, '')
+      .slice(0, 14)}-${randomBytes(4).toString('hex')}`;
     const target = await this.createTarget(request.target);
     this.targets.add(target);
     const controller = new RunController(

@@ -47,7 +47,8 @@ export function parseSweepSizes(text: string): number[] {
   const sizes = text.split(',').map((part) => {
     const m = /^\s*(\d+)\s*([kK])?\s*$/.exec(part);
     const n = m ? Number(m[1]) * (m[2] ? 1024 : 1) : NaN;
-    if (!Number.isInteger(n) || n < 1) throw new SweepError(`--sweep: "${part}" is not a context size (expected e.g. 512,2048,8192)`);
+    if (!Number.isInteger(n) || n < 1)
+      throw new SweepError(`--sweep: "${part}" is not a context size (expected e.g. 512,2048,8192)`);
     return n;
   });
   const distinct = [...new Set(sizes)].sort((a, b) => a - b);
@@ -57,7 +58,10 @@ export function parseSweepSizes(text: string): number[] {
 
 /** The run request of one sweep step. */
 export function requestForSize(request: RunRequest, ctx: number): RunRequest {
-  const engine = request.engine.kind === 'demo' ? { ...request.engine, demo: { ...request.engine.demo, ctx } } : { ...request.engine, ctx };
+  const engine =
+    request.engine.kind === 'demo'
+      ? { ...request.engine, demo: { ...request.engine.demo, ctx } }
+      : { ...request.engine, ctx };
   return { ...request, engine, label: `${request.label ?? 'sweep'} ctx ${ctx}` };
 }
 
@@ -81,7 +85,9 @@ export function sweepPoint(run: RunController, ctx: number): SweepPoint {
   return {
     ctx,
     cells: run.engine?.ctx ?? null,
-    theoryReservedBytes: run.engine?.theoryReservedBytes ?? (run.engine?.theoryBytesPerToken && run.engine.ctx ? run.engine.theoryBytesPerToken * run.engine.ctx : null),
+    theoryReservedBytes:
+      run.engine?.theoryReservedBytes ??
+      (run.engine?.theoryBytesPerToken && run.engine.ctx ? run.engine.theoryBytesPerToken * run.engine.ctx : null),
     peakRssBytes: analysis.peakRssBytes,
     peakAnonRssBytes: peakAnon,
     anonRssAtLoadBytes: anonAtLoad,
@@ -103,10 +109,14 @@ export async function runSweep(inputs: SweepInputs): Promise<SweepResult> {
   const sizes = [...new Set(inputs.sizes)].sort((a, b) => a - b);
   if (sizes.length === 0) throw new SweepError('a sweep needs context sizes');
   if (request.engine.kind === 'command' && !request.engine.command.includes('{ctx}')) {
-    throw new SweepError('--sweep needs {ctx} in the engine command (e.g. --engine "llama-cli -m model.gguf -c {ctx} -n 64")');
+    throw new SweepError(
+      '--sweep needs {ctx} in the engine command (e.g. --engine "llama-cli -m model.gguf -c {ctx} -n 64")',
+    );
   }
   if (request.engine.kind === 'demo' && request.engine.demo.mode !== 'reserved') {
-    onProgress?.(`sweep: the demo in ${request.engine.demo.mode} mode does not reserve per context; the sweep will show a flat curve\n`);
+    onProgress?.(
+      `sweep: the demo in ${request.engine.demo.mode} mode does not reserve per context; the sweep will show a flat curve\n`,
+    );
   }
   const steps: SweepStep[] = [];
   let stoppedEarly: string | null = null;
@@ -124,7 +134,11 @@ export async function runSweep(inputs: SweepInputs): Promise<SweepResult> {
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (steps.length === 0) throw new SweepError(`the first sweep run (context ${ctx}) did not start: ${message}`);
-      steps.push({ ctx, run: null, point: { ctx, peakRssBytes: null, exitCode: null, oomKilled: false, ok: false, error: message } });
+      steps.push({
+        ctx,
+        run: null,
+        point: { ctx, peakRssBytes: null, exitCode: null, oomKilled: false, ok: false, error: message },
+      });
       continue;
     }
     inputs.onRun?.(run, ctx);

@@ -6,7 +6,10 @@ let cached: string | null = null;
 export function appVersion(): string {
   if (cached) return cached;
   try {
-    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { name?: string; version?: string };
+    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+      name?: string;
+      version?: string;
+    };
     cached = pkg.name === 'kvscope' && pkg.version ? pkg.version : null;
   } catch {
     cached = null;

@@ -8,7 +8,12 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /** Where Chromium is looked for, in order (KVSCOPE_CHROMIUM first when set). */
-export const CHROMIUM_CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable'];
+export const CHROMIUM_CANDIDATES = [
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+  '/usr/bin/google-chrome-stable',
+];
 
 /** A quiet Chromium: no sandbox (root in CI), no GPU, none of its calls home (ENVIRONMENT.md). */
 export const CHROMIUM_QUIET_FLAGS = [
@@ -53,19 +58,31 @@ export function findChromium(env: NodeJS.ProcessEnv = process.env): string {
     throw new PdfError(`PDF needs Chromium: KVSCOPE_CHROMIUM=${override} is not an executable file`);
   }
   const found = CHROMIUM_CANDIDATES.find(executable);
-  if (!found) throw new PdfError(`PDF needs Chromium: ${CHROMIUM_CANDIDATES[0]} not found (install the "chromium" package, or set KVSCOPE_CHROMIUM to a Chromium/Chrome binary)`);
+  if (!found)
+    throw new PdfError(
+      `PDF needs Chromium: ${CHROMIUM_CANDIDATES[0]} not found (install the "chromium" package, or set KVSCOPE_CHROMIUM to a Chromium/Chrome binary)`,
+    );
   return found;
 }
 
 /** Prints `html` to a PDF file at `outPath` and resolves when the file is complete. */
-export async function htmlToPdf(html: string, outPath: string, options: { chromium?: string; timeoutMs?: number } = {}): Promise<void> {
+export async function htmlToPdf(
+  html: string,
+  outPath: string,
+  options: { chromium?: string; timeoutMs?: number } = {},
+): Promise<void> {
   const chromium = options.chromium ?? findChromium();
   const dir = mkdtempSync(join(tmpdir(), 'kvscope-pdf-'));
   try {
     const page = join(dir, 'report.html');
     const pdf = join(dir, 'report.pdf');
     writeFileSync(page, html);
-    const args = [...CHROMIUM_PDF_FLAGS, `--user-data-dir=${join(dir, 'profile')}`, `--print-to-pdf=${pdf}`, pathToFileURL(page).href];
+    const args = [
+      ...CHROMIUM_PDF_FLAGS,
+      `--user-data-dir=${join(dir, 'profile')}`,
+      `--print-to-pdf=${pdf}`,
+      pathToFileURL(page).href,
+    ];
     const stderr = await new Promise<string>((resolve, reject) => {
       const child = spawn(chromium, args, { stdio: ['ignore', 'ignore', 'pipe'] });
       let err = '';
@@ -74,7 +91,11 @@ export async function htmlToPdf(html: string, outPath: string, options: { chromi
       });
       const timer = setTimeout(() => {
         child.kill('SIGKILL');
-        reject(new PdfError(`Chromium did not finish printing within ${Math.round((options.timeoutMs ?? PDF_TIMEOUT_MS) / 1000)} s`));
+        reject(
+          new PdfError(
+            `Chromium did not finish printing within ${Math.round((options.timeoutMs ?? PDF_TIMEOUT_MS) / 1000)} s`,
+          ),
+        );
       }, options.timeoutMs ?? PDF_TIMEOUT_MS);
       child.on('error', (error) => {
         clearTimeout(timer);
@@ -92,7 +113,8 @@ export async function htmlToPdf(html: string, outPath: string, options: { chromi
     } catch {
       throw new PdfError(`Chromium wrote no PDF: ${lastMeaningfulLine(stderr)}`);
     }
-    if (bytes.subarray(0, 5).toString('latin1') !== '%PDF-') throw new PdfError('Chromium wrote something that is not a PDF');
+    if (bytes.subarray(0, 5).toString('latin1') !== '%PDF-')
+      throw new PdfError('Chromium wrote something that is not a PDF');
     writeFileSync(outPath, bytes);
   } finally {
     rmSync(dir, { recursive: true, force: true });

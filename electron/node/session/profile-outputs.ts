@@ -27,7 +27,11 @@ export function openProfileOutputs(options: { out?: string; report?: string }, i
   let reportFormat: ReportFormat | null = null;
   if (report) {
     reportFormat = formatFromFileName(report);
-    if (!reportFormat) throw new CliError(`--report ${report}: the report is written as .html, .md, .pdf, .json, .csv or .trace.json (Perfetto) — by its extension`, 2);
+    if (!reportFormat)
+      throw new CliError(
+        `--report ${report}: the report is written as .html, .md, .pdf, .json, .csv or .trace.json (Perfetto) — by its extension`,
+        2,
+      );
     if (reportFormat === 'pdf') {
       try {
         findChromium();

@@ -22,14 +22,27 @@ export function isReportFormat(text: string): text is ReportFormat {
 /** The format a file name asks for: .html/.htm, .md/.markdown, .csv, .pdf, .json; .trace.json / .perfetto.json = perfetto. */
 export function formatFromFileName(file: string): ReportFormat | null {
   const lower = file.toLowerCase();
-  if (lower.endsWith('.trace.json') || lower.endsWith('.perfetto.json') || lower.endsWith('.perfetto')) return 'perfetto';
+  if (lower.endsWith('.trace.json') || lower.endsWith('.perfetto.json') || lower.endsWith('.perfetto'))
+    return 'perfetto';
   const ext = extname(lower);
-  const map: Record<string, ReportFormat> = { '.html': 'html', '.htm': 'html', '.md': 'md', '.markdown': 'md', '.csv': 'csv', '.json': 'json', '.pdf': 'pdf' };
+  const map: Record<string, ReportFormat> = {
+    '.html': 'html',
+    '.htm': 'html',
+    '.md': 'md',
+    '.markdown': 'md',
+    '.csv': 'csv',
+    '.json': 'json',
+    '.pdf': 'pdf',
+  };
   return map[ext] ?? null;
 }
 
 /** The report as text (every format but PDF). */
-export function renderReport(session: SessionData, format: Exclude<ReportFormat, 'pdf'>, options: { csvLayout?: CsvLayout } = {}): string {
+export function renderReport(
+  session: SessionData,
+  format: Exclude<ReportFormat, 'pdf'>,
+  options: { csvLayout?: CsvLayout } = {},
+): string {
   switch (format) {
     case 'html':
       return renderReportHtml(buildReportModel(session));
@@ -44,7 +57,12 @@ export function renderReport(session: SessionData, format: Exclude<ReportFormat,
   }
 }
 
-export async function writeReport(session: SessionData, format: ReportFormat, outPath: string, options: { csvLayout?: CsvLayout } = {}): Promise<void> {
+export async function writeReport(
+  session: SessionData,
+  format: ReportFormat,
+  outPath: string,
+  options: { csvLayout?: CsvLayout } = {},
+): Promise<void> {
   if (format === 'pdf') {
     await htmlToPdf(renderReportHtml(buildReportModel(session)), outPath);
     return;
@@ -59,7 +77,13 @@ export function compareFormatFromFileName(file: string): CompareFormat | null {
   return f === 'html' || f === 'md' || f === 'pdf' ? f : null;
 }
 
-export async function writeComparison(a: SessionData, b: SessionData, names: { a: string; b: string }, format: CompareFormat, outPath: string): Promise<void> {
+export async function writeComparison(
+  a: SessionData,
+  b: SessionData,
+  names: { a: string; b: string },
+  format: CompareFormat,
+  outPath: string,
+): Promise<void> {
   const model = buildCompareModel(a, b, names);
   if (format === 'md') writeFileSync(outPath, renderCompareMarkdown(model));
   else if (format === 'html') writeFileSync(outPath, renderCompareHtml(model));

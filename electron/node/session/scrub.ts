@@ -8,7 +8,17 @@
 export const SCRUBBED = '[scrubbed]';
 
 /** Last words of a field name that mean "this holds a secret". */
-const SECRET_WORDS = new Set(['password', 'passwd', 'passphrase', 'secret', 'token', 'apikey', 'credential', 'credentials', 'cookie']);
+const SECRET_WORDS = new Set([
+  'password',
+  'passwd',
+  'passphrase',
+  'secret',
+  'token',
+  'apikey',
+  'credential',
+  'credentials',
+  'cookie',
+]);
 /** Two-word endings that do (`privateKey`, `api_key`, `access_key`). */
 const SECRET_PAIRS = new Set(['private key', 'api key', 'access key', 'secret key', 'auth key', 'session key']);
 

@@ -107,7 +107,12 @@ export class SessionRecorder implements RunRecorder {
         const analysis = run.analysis ?? run.analyze();
         // buildProfileSummary copies the controller's arrays; the store commits what is queued first.
         this.store.writeSummary(seq, buildProfileSummary(run, this.targetFacts ?? {}), analysis);
-        this.store.updateRun(seq, { state: run.status.state, error: run.status.error ?? null, endedAt: new Date().toISOString(), label: run.status.label });
+        this.store.updateRun(seq, {
+          state: run.status.state,
+          error: run.status.error ?? null,
+          endedAt: new Date().toISOString(),
+          label: run.status.label,
+        });
       });
       resolveFinished();
     };
@@ -123,7 +128,12 @@ export class SessionRecorder implements RunRecorder {
     };
 
     this.guard(() => {
-      seq = this.store.addRun({ id: run.runId, label: run.status.label, request: run.request, state: run.status.state });
+      seq = this.store.addRun({
+        id: run.runId,
+        label: run.status.label,
+        request: run.request,
+        state: run.status.state,
+      });
     });
     const recorded: RecordedRun = { seq, run, finished };
     this.recorded.push(recorded);

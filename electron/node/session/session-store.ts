@@ -19,7 +19,15 @@
 // PRAGMA application_id = SESSION_APPLICATION_ID and meta.format = 'kvscope-session'.
 import Database from 'better-sqlite3';
 import { existsSync, rmSync } from 'node:fs';
-import { ProfileSummarySchema, RunAnalysisSchema, RunEventSchema, type ProfileSummary, type RunAnalysis, type RunEvent, type Sample } from '../../../shared/api/schemas';
+import {
+  ProfileSummarySchema,
+  RunAnalysisSchema,
+  RunEventSchema,
+  type ProfileSummary,
+  type RunAnalysis,
+  type RunEvent,
+  type Sample,
+} from '../../../shared/api/schemas';
 import {
   recomputeAnalysis,
   SESSION_FORMAT,
@@ -137,8 +145,10 @@ const text = (value: string) => redact(value);
 function describeOpenError(path: string, error: unknown): SessionError {
   const message = error instanceof Error ? error.message : String(error);
   const code = (error as { code?: string })?.code;
-  if (code === 'SQLITE_NOTADB' || /not a database/i.test(message)) return new SessionError(`${path} is not a KVScope session (not an SQLite file)`);
-  if (code === 'SQLITE_CANTOPEN' || /unable to open/i.test(message)) return new SessionError(`cannot open ${path}: ${message}`);
+  if (code === 'SQLITE_NOTADB' || /not a database/i.test(message))
+    return new SessionError(`${path} is not a KVScope session (not an SQLite file)`);
+  if (code === 'SQLITE_CANTOPEN' || /unable to open/i.test(message))
+    return new SessionError(`cannot open ${path}: ${message}`);
   return new SessionError(`${path}: ${message}`);
 }
 
@@ -154,7 +164,9 @@ function checkSession(db: Db, path: string): number {
   }
   if (appId !== SESSION_APPLICATION_ID) throw new SessionError(`${path} is not a KVScope session`);
   if (version > SESSION_SCHEMA_VERSION) {
-    throw new SessionError(`${path} was written by a newer KVScope (session schema ${version}; this one reads up to ${SESSION_SCHEMA_VERSION})`);
+    throw new SessionError(
+      `${path} was written by a newer KVScope (session schema ${version}; this one reads up to ${SESSION_SCHEMA_VERSION})`,
+    );
   }
   if (version < 1) throw new SessionError(`${path} is an incomplete KVScope session (no schema)`);
   return version;
@@ -206,7 +218,8 @@ export class SessionStore {
    */
   static create(path: string, options: CreateSessionOptions): SessionStore {
     if (path !== ':memory:' && existsSync(path)) {
-      if (!isSessionFile(path)) throw new SessionError(`${path} exists and is not a KVScope session: not overwriting it`);
+      if (!isSessionFile(path))
+        throw new SessionError(`${path} exists and is not a KVScope session: not overwriting it`);
       for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
     }
     let db: Db;
@@ -274,7 +287,12 @@ export class SessionStore {
     const value = json(target ? scrubSecrets(target) : null);
     this.db.transaction(() => {
       this.db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run('target', value);
-      if (target) this.db.prepare(`UPDATE summaries SET summary = json_set(summary, '$.target', json(?)) WHERE json_extract(summary, '$.target') = '{}'`).run(value);
+      if (target)
+        this.db
+          .prepare(
+            `UPDATE summaries SET summary = json_set(summary, '$.target', json(?)) WHERE json_extract(summary, '$.target') = '{}'`,
+          )
+          .run(value);
     })();
   }
 
@@ -282,7 +300,13 @@ export class SessionStore {
   addRun(run: NewRun): number {
     const info = this.db
       .prepare('INSERT INTO runs (id, label, request, state, started_at) VALUES (?, ?, ?, ?, ?)')
-      .run(run.id, text(run.label), json(scrubSecrets(run.request)), run.state, run.startedAt ?? new Date().toISOString());
+      .run(
+        run.id,
+        text(run.label),
+        json(scrubSecrets(run.request)),
+        run.state,
+        run.startedAt ?? new Date().toISOString(),
+      );
     return Number(info.lastInsertRowid);
   }
 
@@ -298,7 +322,8 @@ export class SessionStore {
     if (update.error !== undefined) set('error', update.error === null ? null : text(update.error));
     if (update.endedAt !== undefined) set('ended_at', update.endedAt);
     if (update.engine !== undefined) set('engine', update.engine === null ? null : json(scrubSecrets(update.engine)));
-    if (update.analysisInputs !== undefined) set('analysis_inputs', update.analysisInputs === null ? null : json(update.analysisInputs));
+    if (update.analysisInputs !== undefined)
+      set('analysis_inputs', update.analysisInputs === null ? null : json(update.analysisInputs));
     if (sets.length === 0) return;
     this.db.prepare(`UPDATE runs SET ${sets.join(', ')} WHERE seq = ?`).run(...args, seq);
   }
@@ -328,7 +353,9 @@ export class SessionStore {
   /** Stores a finished run's summary and analysis (commits everything queued first). */
   writeSummary(run: number, summary: ProfileSummary, analysis: RunAnalysis): void {
     this.flush();
-    this.db.prepare('INSERT OR REPLACE INTO summaries (run, summary, analysis) VALUES (?, ?, ?)').run(run, json(summary), json(analysis));
+    this.db
+      .prepare('INSERT OR REPLACE INTO summaries (run, summary, analysis) VALUES (?, ?, ?)')
+      .run(run, json(summary), json(analysis));
   }
 
   /** Commits everything queued, in one transaction. Throws what a background commit hit. */
@@ -348,7 +375,14 @@ export class SessionStore {
     try {
       this.db.transaction(() => {
         for (const [run, s] of samples) this.insertSample.run(run, s.tMs, s.source, JSON.stringify(s.values));
-        for (const [run, e] of events) this.insertEvent.run(run, e.tMs, e.kind, e.message === undefined ? null : text(e.message), e.data === undefined ? null : json(e.data));
+        for (const [run, e] of events)
+          this.insertEvent.run(
+            run,
+            e.tMs,
+            e.kind,
+            e.message === undefined ? null : text(e.message),
+            e.data === undefined ? null : json(e.data),
+          );
         for (const [run, kind, r] of log) this.insertLog.run(run, kind, json(r));
       })();
     } catch (error) {
@@ -444,7 +478,8 @@ function readAll(db: Db, path: string): SessionData {
     throw describeOpenError(path, error);
   }
   const metaValues = new Map(metaRows.map((r) => [r.key, parseJson(r.value, `meta ${r.key}`, path)]));
-  if (metaValues.get('format') !== SESSION_FORMAT) throw new SessionError(`${path} is not a KVScope session (meta format missing)`);
+  if (metaValues.get('format') !== SESSION_FORMAT)
+    throw new SessionError(`${path} is not a KVScope session (meta format missing)`);
   const target = metaValues.get('target');
   const meta: SessionMeta = {
     format: SESSION_FORMAT,
@@ -467,15 +502,23 @@ function readAll(db: Db, path: string): SessionData {
       samples.push({ tMs, source, values: isRecord(values) ? (values as Sample['values']) : {} });
     }
     const events: RunEvent[] = [];
-    for (const [tMs, kind, message, data] of eventRows.iterate(row.seq) as Iterable<[number, string, string | null, string | null]>) {
-      const event = { tMs, kind, ...(message !== null ? { message } : {}), ...(data !== null ? { data: parseJson(data, 'event', path) } : {}) };
+    for (const [tMs, kind, message, data] of eventRows.iterate(row.seq) as Iterable<
+      [number, string, string | null, string | null]
+    >) {
+      const event = {
+        tMs,
+        kind,
+        ...(message !== null ? { message } : {}),
+        ...(data !== null ? { data: parseJson(data, 'event', path) } : {}),
+      };
       // A kind this version does not know (a newer writer) is kept as an info event.
       const parsed = RunEventSchema.safeParse(event);
       events.push(parsed.success ? (event as RunEvent) : { tMs, kind: 'info', message: `${kind}: ${message ?? ''}` });
     }
     const engineLog: EngineLog = { timings: [], kv: [], model: [] };
     for (const [kind, record] of logRows.iterate(row.seq) as Iterable<[string, string]>) {
-      if (kind === 'timings' || kind === 'kv' || kind === 'model') (engineLog[kind] as unknown[]).push(parseJson(record, 'engine log record', path));
+      if (kind === 'timings' || kind === 'kv' || kind === 'model')
+        (engineLog[kind] as unknown[]).push(parseJson(record, 'engine log record', path));
     }
     const stored = summaryRow.get(row.seq) as { summary: string; analysis: string } | undefined;
     let summary: ProfileSummary | null = null;

@@ -99,18 +99,31 @@ export function parseKnownHosts(text: string, file: string): KnownHostsParse {
     const keyBlob = Buffer.from(b64, 'base64');
     const blobType = keyTypeOfBlob(keyBlob);
     if (blobType !== keyType) {
-      notes.push(`${file}:${lineNo}: key type ${keyType} does not match the key (${blobType ?? 'unreadable'}), line ignored`);
+      notes.push(
+        `${file}:${lineNo}: key type ${keyType} does not match the key (${blobType ?? 'unreadable'}), line ignored`,
+      );
       continue;
     }
     if (marker === 'cert-authority') {
-      notes.push(`${file}:${lineNo}: @cert-authority line ignored (KVScope does not verify host certificates; add the host's own key instead)`);
+      notes.push(
+        `${file}:${lineNo}: @cert-authority line ignored (KVScope does not verify host certificates; add the host's own key instead)`,
+      );
     }
     const hashed = hosts.startsWith('|1|');
     if (hosts.startsWith('|') && !parseHashedName(hosts)) {
       notes.push(`${file}:${lineNo}: unreadable hashed host name, line ignored`);
       continue;
     }
-    entries.push({ file, line: lineNo, marker, hosts, hashed, keyType, keyBlob, fingerprint: fingerprintSha256(keyBlob) });
+    entries.push({
+      file,
+      line: lineNo,
+      marker,
+      hosts,
+      hashed,
+      keyType,
+      keyBlob,
+      fingerprint: fingerprintSha256(keyBlob),
+    });
   }
   return { entries, notes };
 }
@@ -127,7 +140,15 @@ function parseHashedName(field: string): { salt: Buffer; hash: Buffer } | null {
 
 // OpenSSH match_pattern(): `*` any run, `?` one character; host names compare case-insensitively.
 function globMatch(pattern: string, text: string): boolean {
-  const re = new RegExp('^' + pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.') + '$', 's');
+  const re = new RegExp(
+    '^' +
+      pattern
+        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+        .replace(/\*/g, '.*')
+        .replace(/\?/g, '.') +
+      '$',
+    's',
+  );
   return re.test(text);
 }
 
@@ -160,7 +181,12 @@ export type HostKeyCheck =
   | { status: 'revoked'; entry: KnownHostEntry };
 
 /** The decision for one presented key, from already-parsed entries (pure; the store reads files). */
-export function checkHostKey(entries: readonly KnownHostEntry[], host: string, port: number, keyBlob: Buffer): HostKeyCheck {
+export function checkHostKey(
+  entries: readonly KnownHostEntry[],
+  host: string,
+  port: number,
+  keyBlob: Buffer,
+): HostKeyCheck {
   const name = knownHostName(host, port);
   const matching = entries.filter((e) => hostFieldMatches(e.hosts, name));
   const revoked = matching.find((e) => e.marker === 'revoked' && e.keyBlob.equals(keyBlob));
@@ -305,7 +331,11 @@ export class KnownHostsStore {
   async knownKeyTypes(host: string, port: number): Promise<string[]> {
     const { entries } = await this.load();
     const name = knownHostName(host, port);
-    return [...new Set(entries.filter((e) => e.marker === undefined && hostFieldMatches(e.hosts, name)).map((e) => e.keyType))];
+    return [
+      ...new Set(
+        entries.filter((e) => e.marker === undefined && hostFieldMatches(e.hosts, name)).map((e) => e.keyType),
+      ),
+    ];
   }
 
   /** Append the host's key to the app store; returns where it went. */
@@ -328,7 +358,8 @@ export class KnownHostsStore {
   }
 }
 
-export type HostKeyVerdict = { status: 'known'; entry: KnownHostEntry } | { status: 'added'; file: string; line: number };
+export type HostKeyVerdict =
+  { status: 'known'; entry: KnownHostEntry } | { status: 'added'; file: string; line: number };
 
 /**
  * Decide about a presented host key: known → accept; unknown → ask `confirmHostKey` (absent →

@@ -121,15 +121,24 @@ export function resolveSshAlias(alias: string, configText: string, options: Reso
   const tokens = { home, localUser, remoteUser: user ?? localUser, host: hostName, port: port ?? 22, alias };
 
   const jumpRaw = first(computed.proxyjump);
-  const proxyJump = !jumpRaw || jumpRaw.toLowerCase() === 'none' ? [] : jumpRaw.split(',').map((s) => s.trim()).filter(Boolean);
+  const proxyJump =
+    !jumpRaw || jumpRaw.toLowerCase() === 'none'
+      ? []
+      : jumpRaw
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
 
   const aliveRaw = first(computed.serveraliveinterval);
   const countRaw = first(computed.serveralivecountmax);
   const identitiesOnlyRaw = first(computed.identitiesonly);
-  const knownHostsRaw = all(computed.userknownhostsfile).flatMap((v) => v.split(/\s+/)).filter(Boolean);
+  const knownHostsRaw = all(computed.userknownhostsfile)
+    .flatMap((v) => v.split(/\s+/))
+    .filter(Boolean);
 
   const unsupported: string[] = [];
-  if (first(computed.proxycommand) && first(computed.proxycommand)?.toLowerCase() !== 'none') unsupported.push('ProxyCommand');
+  if (first(computed.proxycommand) && first(computed.proxycommand)?.toLowerCase() !== 'none')
+    unsupported.push('ProxyCommand');
 
   return {
     alias,
@@ -139,7 +148,9 @@ export function resolveSshAlias(alias: string, configText: string, options: Reso
     port,
     // ssh(1) leaves a relative IdentityFile relative to its working directory (readconf.c
     // add_identity_file with dir == NULL); so do we.
-    identityFiles: all(computed.identityfile).map((f) => expandSshTokens(f, tokens)).map((f) => (isAbsolute(f) ? f : resolvePath(f))),
+    identityFiles: all(computed.identityfile)
+      .map((f) => expandSshTokens(f, tokens))
+      .map((f) => (isAbsolute(f) ? f : resolvePath(f))),
     proxyJump,
     serverAliveIntervalSec: aliveRaw !== undefined && /^\d+$/.test(aliveRaw) ? Number(aliveRaw) : undefined,
     serverAliveCountMax: countRaw !== undefined && /^\d+$/.test(countRaw) ? Number(countRaw) : undefined,
@@ -214,9 +225,19 @@ async function globFiles(pattern: string): Promise<string[]> {
   const base = basename(pattern);
   if (!/[*?]/.test(base)) return [pattern];
   const dir = dirname(pattern);
-  const re = new RegExp('^' + base.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.') + '$');
+  const re = new RegExp(
+    '^' +
+      base
+        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+        .replace(/\*/g, '.*')
+        .replace(/\?/g, '.') +
+      '$',
+  );
   try {
-    return (await readdir(dir)).filter((f) => re.test(f)).sort().map((f) => join(dir, f));
+    return (await readdir(dir))
+      .filter((f) => re.test(f))
+      .sort()
+      .map((f) => join(dir, f));
   } catch {
     return [];
   }

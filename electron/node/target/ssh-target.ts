@@ -25,7 +25,14 @@ import ssh2, { type ClientChannel, type ConnectConfig, type SFTPWrapper } from '
 import type { ExecOptions, ExecResult, ReadOptions, RemoteProcess, StreamOptions, Target } from './target';
 import { shellQuote } from '../../../shared/util/shell';
 import { redact, redactError, registerSecret } from '../util/redact';
-import { fingerprintSha256, keyTypeLabel, keyTypeOfBlob, verifyHostKey, type ConfirmHostKey, type KnownHostsStore } from './known-hosts';
+import {
+  fingerprintSha256,
+  keyTypeLabel,
+  keyTypeOfBlob,
+  verifyHostKey,
+  type ConfirmHostKey,
+  type KnownHostsStore,
+} from './known-hosts';
 
 // ssh2 is CommonJS: Node's ESM loader (the CLI runs under tsx) cannot see all of its named exports.
 const { Client, utils: ssh2utils } = ssh2;
@@ -60,7 +67,10 @@ export type SshErrorCode =
   | 'SSH_CHANNEL';
 
 export class SshError extends Error {
-  constructor(message: string, readonly code: SshErrorCode) {
+  constructor(
+    message: string,
+    readonly code: SshErrorCode,
+  ) {
     super(redact(message));
     this.name = 'SshError';
   }
@@ -157,7 +167,10 @@ class Deadline {
   private remainingMs: number;
   private startedAt = 0;
   private paused = 0;
-  constructor(ms: number, private readonly onExpire: () => void) {
+  constructor(
+    ms: number,
+    private readonly onExpire: () => void,
+  ) {
     this.remainingMs = ms;
     this.start();
   }
@@ -215,7 +228,10 @@ function signalName(signal: string): string {
  * and dropbear ignores it: best effort, callers that must stop a command use signal(-pgid).
  */
 function sendChannelSignal(channel: ClientChannel, name: string): void {
-  const ch = channel as unknown as { outgoing: { id: number; state: string }; _client?: { _protocol?: { signal(id: number, sig: string): void } } };
+  const ch = channel as unknown as {
+    outgoing: { id: number; state: string };
+    _client?: { _protocol?: { signal(id: number, sig: string): void } };
+  };
   if (ch.outgoing.state === 'open' || ch.outgoing.state === 'eof') ch._client?._protocol?.signal(ch.outgoing.id, name);
 }
 
@@ -297,7 +313,8 @@ export class SshTarget implements Target {
       }
       // A hop that closed while the next one was connecting (its own 'close' came before the
       // listeners below exist) makes the chain unusable.
-      if (clients.some((c) => this.closedClients.has(c))) throw new SshError(`${this.label}: a hop of the chain closed while connecting`, 'SSH_LINK_DOWN');
+      if (clients.some((c) => this.closedClients.has(c)))
+        throw new SshError(`${this.label}: a hop of the chain closed while connecting`, 'SSH_LINK_DOWN');
     } catch (error) {
       for (const c of clients.reverse()) c.end();
       throw error;
@@ -308,7 +325,9 @@ export class SshTarget implements Target {
       c.on('error', (e: Error) => {
         lastError = e;
       });
-      c.on('close', () => this.onLinkLost(link, lastError ? `ssh link lost: ${lastError.message}` : 'ssh link lost: connection closed'));
+      c.on('close', () =>
+        this.onLinkLost(link, lastError ? `ssh link lost: ${lastError.message}` : 'ssh link lost: connection closed'),
+      );
     }
     return link;
   }
@@ -318,7 +337,12 @@ export class SshTarget implements Target {
       client.forwardOut('127.0.0.1', 0, bareHost(next.host), next.port, (err, stream) => {
         if (err) {
           client.end();
-          reject(new SshError(`jump host ${hopName(via)} could not open a connection to ${hopName(next)}: ${err.message}`, 'SSH_JUMP_FAILED'));
+          reject(
+            new SshError(
+              `jump host ${hopName(via)} could not open a connection to ${hopName(next)}: ${err.message}`,
+              'SSH_JUMP_FAILED',
+            ),
+          );
         } else resolve(stream);
       });
     });
@@ -377,7 +401,10 @@ export class SshTarget implements Target {
           }).then(
             (verdict) => {
               deadline.resume();
-              if (verdict.status === 'added') this.log(`added the host key of ${hopName(hop)} (${keyTypeLabel(keyTypeOfBlob(key) ?? '?')} ${fingerprintSha256(key)}) to ${verdict.file}:${verdict.line}`);
+              if (verdict.status === 'added')
+                this.log(
+                  `added the host key of ${hopName(hop)} (${keyTypeLabel(keyTypeOfBlob(key) ?? '?')} ${fingerprintSha256(key)}) to ${verdict.file}:${verdict.line}`,
+                );
               verify(true);
             },
             (error: Error) => {
@@ -421,17 +448,33 @@ export class SshTarget implements Target {
         this.closedClients.add(client);
         if (settled) return;
         if (hostKeyError) return fail(hostKeyError);
-        if (timedOut) return fail(new SshError(`timed out connecting to ${where} (TCP, key exchange or authentication took too long)`, 'SSH_TIMEOUT'));
+        if (timedOut)
+          return fail(
+            new SshError(
+              `timed out connecting to ${where} (TCP, key exchange or authentication took too long)`,
+              'SSH_TIMEOUT',
+            ),
+          );
         const e = lastError;
         if (e?.level === 'client-authentication') {
           return fail(new SshError(`authentication failed for ${hopName(hop)}: ${auth.summary()}`, 'SSH_AUTH_FAILED'));
         }
         const code = e?.code;
-        if (code === 'ECONNREFUSED') return fail(new SshError(`cannot reach ${where}: connection refused (is sshd running on port ${hop.port}?)`, 'SSH_UNREACHABLE'));
-        if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return fail(new SshError(`cannot reach ${where}: host name not found`, 'SSH_UNREACHABLE'));
-        if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return fail(new SshError(`cannot reach ${where}: no route to host`, 'SSH_UNREACHABLE'));
-        if (code === 'ETIMEDOUT') return fail(new SshError(`cannot reach ${where}: connection timed out`, 'SSH_UNREACHABLE'));
-        if (code === 'ECONNRESET' || code === 'EPIPE') return fail(new SshError(`connection to ${where} was reset during the handshake`, 'SSH_HANDSHAKE'));
+        if (code === 'ECONNREFUSED')
+          return fail(
+            new SshError(
+              `cannot reach ${where}: connection refused (is sshd running on port ${hop.port}?)`,
+              'SSH_UNREACHABLE',
+            ),
+          );
+        if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+          return fail(new SshError(`cannot reach ${where}: host name not found`, 'SSH_UNREACHABLE'));
+        if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH')
+          return fail(new SshError(`cannot reach ${where}: no route to host`, 'SSH_UNREACHABLE'));
+        if (code === 'ETIMEDOUT')
+          return fail(new SshError(`cannot reach ${where}: connection timed out`, 'SSH_UNREACHABLE'));
+        if (code === 'ECONNRESET' || code === 'EPIPE')
+          return fail(new SshError(`connection to ${where} was reset during the handshake`, 'SSH_HANDSHAKE'));
         if (e) return fail(new SshError(`ssh connection to ${where} failed: ${e.message}`, 'SSH_HANDSHAKE'));
         fail(new SshError(`ssh connection to ${where} closed during the handshake`, 'SSH_HANDSHAKE'));
       });
@@ -448,7 +491,11 @@ export class SshTarget implements Target {
   // ---- authentication queue --------------------------------------------------------------------
   private authQueue(hop: SshHop) {
     const opts = this.options;
-    type Step = { kind: 'agent'; socket: string } | { kind: 'key'; file: string } | { kind: 'password' } | { kind: 'keyboard-interactive' };
+    type Step =
+      | { kind: 'agent'; socket: string }
+      | { kind: 'key'; file: string }
+      | { kind: 'password' }
+      | { kind: 'keyboard-interactive' };
     const steps: Step[] = [];
     const agentSocket = opts.agentSocket === undefined ? process.env.SSH_AUTH_SOCK : opts.agentSocket;
     if (agentSocket && !hop.identitiesOnly) steps.push({ kind: 'agent', socket: agentSocket });
@@ -495,7 +542,10 @@ export class SshTarget implements Target {
             try {
               data = await readLocalFile(step.file);
             } catch (error) {
-              if (hop.identityFiles) this.log(`identity file ${step.file}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}, skipped`);
+              if (hop.identityFiles)
+                this.log(
+                  `identity file ${step.file}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}, skipped`,
+                );
               continue;
             }
             let parsed = ssh2utils.parseKey(data);
@@ -548,8 +598,13 @@ export class SshTarget implements Target {
               type: 'keyboard-interactive',
               username: hop.username,
               // Answer password prompts with the password; anything else (an OTP) cannot be answered.
-              prompt: (_name: string, _instructions: string, _lang: string, prompts: Array<{ prompt: string; echo?: boolean }>, finish: (answers: string[]) => void) =>
-                finish(prompts.map((p) => (!p.echo && /pass(word|code|phrase)?/i.test(p.prompt) ? pw : ''))),
+              prompt: (
+                _name: string,
+                _instructions: string,
+                _lang: string,
+                prompts: Array<{ prompt: string; echo?: boolean }>,
+                finish: (answers: string[]) => void,
+              ) => finish(prompts.map((p) => (!p.echo && /pass(word|code|phrase)?/i.test(p.prompt) ? pw : ''))),
             };
           }
         }
@@ -562,7 +617,9 @@ export class SshTarget implements Target {
       next,
       succeeded: () => (current ? `authenticated with ${current}` : 'authenticated'),
       summary: () => {
-        const triedText = tried.length ? `tried ${tried.join(', ')}` : 'no usable credential (no agent, no readable identity file, no password)';
+        const triedText = tried.length
+          ? `tried ${tried.join(', ')}`
+          : 'no usable credential (no agent, no readable identity file, no password)';
         const server = serverMethods ? `; the server accepts ${serverMethods.join(', ')}` : '';
         return triedText + server;
       },
@@ -579,7 +636,10 @@ export class SshTarget implements Target {
     this.log(reason);
     this.emit('down', reason);
     const auto = this.options.autoReconnect;
-    if (auto) this.reconnect(typeof auto === 'object' ? auto : {}).catch((e: Error) => this.log(`reconnect gave up: ${e.message}`));
+    if (auto)
+      this.reconnect(typeof auto === 'object' ? auto : {}).catch((e: Error) =>
+        this.log(`reconnect gave up: ${e.message}`),
+      );
   }
 
   private emit(state: 'down' | 'up', reason?: string): void {
@@ -614,12 +674,14 @@ export class SshTarget implements Target {
     const run = async () => {
       let lastError: Error | undefined;
       for (let attempt = 1; attempt <= attempts; attempt++) {
-        if (closeSignal.aborted || options.signal?.aborted) throw new SshError(`${this.label}: reconnect cancelled`, 'SSH_CLOSED');
+        if (closeSignal.aborted || options.signal?.aborted)
+          throw new SshError(`${this.label}: reconnect cancelled`, 'SSH_CLOSED');
         if (attempt > 1) {
           const base = Math.min(max, initial * 2 ** (attempt - 2));
           const delay = base * (0.5 + Math.random() * 0.5);
           await sleep(delay, [closeSignal, options.signal]);
-          if (closeSignal.aborted || options.signal?.aborted) throw new SshError(`${this.label}: reconnect cancelled`, 'SSH_CLOSED');
+          if (closeSignal.aborted || options.signal?.aborted)
+            throw new SshError(`${this.label}: reconnect cancelled`, 'SSH_CLOSED');
         }
         try {
           this.log(`reconnecting to ${this.label} (attempt ${attempt} of ${attempts})`);
@@ -651,7 +713,8 @@ export class SshTarget implements Target {
 
   private currentLink(): Link {
     if (this.state === 'closed') throw new SshError(`${this.label}: target is closed`, 'SSH_CLOSED');
-    if (this.state !== 'up' || !this.link || this.link.lost) throw new SshError(`${this.label}: ssh link is down`, 'SSH_LINK_DOWN');
+    if (this.state !== 'up' || !this.link || this.link.lost)
+      throw new SshError(`${this.label}: ssh link is down`, 'SSH_LINK_DOWN');
     return this.link;
   }
 
@@ -660,15 +723,27 @@ export class SshTarget implements Target {
    * request often arrives in the same TCP read as the channel confirmation, and ssh2 emits
    * 'exit' as a plain event while parsing it — a listener attached after an `await` misses it.
    */
-  private openExec(link: Link, command: string, onExit: (code: number | null, signal: string | null) => void): Promise<ClientChannel> {
+  private openExec(
+    link: Link,
+    command: string,
+    onExit: (code: number | null, signal: string | null) => void,
+  ): Promise<ClientChannel> {
     return new Promise((resolve, reject) => {
       link.client.exec(command, (err, channel) => {
-        if (err) return reject(link.lost ? new SshError(`${this.label}: ssh link is down`, 'SSH_LINK_DOWN') : new SshError(`cannot open a channel on ${this.label}: ${err.message}`, 'SSH_CHANNEL'));
+        if (err)
+          return reject(
+            link.lost
+              ? new SshError(`${this.label}: ssh link is down`, 'SSH_LINK_DOWN')
+              : new SshError(`cannot open a channel on ${this.label}: ${err.message}`, 'SSH_CHANNEL'),
+          );
         // Node's autoDestroy would call ssh2's Channel.destroy() — which sends CHANNEL_CLOSE — as
         // soon as the server's EOF ends stdout and our stdin is finished. sshd sends exit-status
         // only after it reaps the command, so under load our CLOSE wins the race and the exit
         // status is lost (code null). Like ssh(1), wait for the server's CLOSE instead.
-        const state = channel as unknown as { _readableState?: { autoDestroy: boolean }; _writableState?: { autoDestroy: boolean } };
+        const state = channel as unknown as {
+          _readableState?: { autoDestroy: boolean };
+          _writableState?: { autoDestroy: boolean };
+        };
         if (state._readableState) state._readableState.autoDestroy = false;
         if (state._writableState) state._writableState.autoDestroy = false;
         channel.on('exit', (c: number | null, sig?: string) => onExit(typeof c === 'number' ? c : null, sig ?? null));
@@ -723,13 +798,18 @@ export class SshTarget implements Target {
         });
       const onAbort = () => stop(abortError());
       options.signal?.addEventListener('abort', onAbort, { once: true });
-      if (options.timeoutMs !== undefined) timer = setTimeout(() => stop(errnoError(`command timed out after ${options.timeoutMs} ms on ${this.label}`, 'ETIMEDOUT')), options.timeoutMs);
+      if (options.timeoutMs !== undefined)
+        timer = setTimeout(
+          () => stop(errnoError(`command timed out after ${options.timeoutMs} ms on ${this.label}`, 'ETIMEDOUT')),
+          options.timeoutMs,
+        );
       channel.on('data', (d: Buffer) => out.push(d));
       channel.stderr.on('data', (d: Buffer) => err.push(d));
       channel.on('close', () => {
         release();
         settle(() => {
-          if (!sawExit && link.lost) reject(new SshError(`${this.label}: ssh link lost while running a command`, 'SSH_LINK_DOWN'));
+          if (!sawExit && link.lost)
+            reject(new SshError(`${this.label}: ssh link lost while running a command`, 'SSH_LINK_DOWN'));
           else resolve({ stdout: Buffer.concat(out), stderr: Buffer.concat(err), code, signal });
         });
       });
@@ -846,8 +926,10 @@ export class SshTarget implements Target {
   async readFile(path: string, options: ReadOptions = {}): Promise<Buffer> {
     const offset = options.offset ?? 0;
     const length = options.length;
-    if (!Number.isSafeInteger(offset) || offset < 0) throw new RangeError(`offset must be a whole number ≥ 0, got ${offset}`);
-    if (length !== undefined && (!Number.isSafeInteger(length) || length < 0)) throw new RangeError(`length must be a whole number ≥ 0, got ${length}`);
+    if (!Number.isSafeInteger(offset) || offset < 0)
+      throw new RangeError(`offset must be a whole number ≥ 0, got ${offset}`);
+    if (length !== undefined && (!Number.isSafeInteger(length) || length < 0))
+      throw new RangeError(`length must be a whole number ≥ 0, got ${length}`);
     if (length === 0) return Buffer.alloc(0);
     const link = this.currentLink();
     const sftp = await this.getSftp(link);
@@ -946,7 +1028,8 @@ export class SshTarget implements Target {
 
   async writeFile(path: string, data: string | Buffer, mode?: number): Promise<void> {
     const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-    if (mode !== undefined && (!Number.isInteger(mode) || mode < 0 || mode > 0o7777)) throw new RangeError(`invalid file mode ${mode}`);
+    if (mode !== undefined && (!Number.isInteger(mode) || mode < 0 || mode > 0o7777))
+      throw new RangeError(`invalid file mode ${mode}`);
     const link = this.currentLink();
     const sftp = await this.getSftp(link);
     if (sftp) return this.sftpWrite(sftp, path, buf, mode);
@@ -974,7 +1057,9 @@ export class SshTarget implements Target {
             if (closeErr) return reject(sftpError(closeErr, `cannot write ${path} on ${this.label}`));
             // open()'s mode applies only to a new file and passes through the umask: set it.
             if (mode === undefined) return resolve();
-            sftp.chmod(path, mode, (chErr) => (chErr ? reject(sftpError(chErr, `cannot chmod ${path} on ${this.label}`)) : resolve()));
+            sftp.chmod(path, mode, (chErr) =>
+              chErr ? reject(sftpError(chErr, `cannot chmod ${path} on ${this.label}`)) : resolve(),
+            );
           });
         };
         const pump = () => {
@@ -1005,12 +1090,16 @@ export class SshTarget implements Target {
     const r = await this.exec(`kill -${signalName(signal)} ${pid}`);
     if (r.code !== 0) {
       const text = firstLine(r.stderr) || `exit status ${r.code}`;
-      throw errnoError(`cannot send ${signal} to ${pid < 0 ? 'process group ' + -pid : 'process ' + pid} on ${this.label}: ${text}`, codeFromText(text));
+      throw errnoError(
+        `cannot send ${signal} to ${pid < 0 ? 'process group ' + -pid : 'process ' + pid} on ${this.label}: ${text}`,
+        codeFromText(text),
+      );
     }
   }
 
   async forwardPort(remoteHost: string, remotePort: number): Promise<{ localPort: number; close(): Promise<void> }> {
-    if (!Number.isInteger(remotePort) || remotePort < 1 || remotePort > 65535) throw new RangeError(`invalid port ${remotePort}`);
+    if (!Number.isInteger(remotePort) || remotePort < 1 || remotePort > 65535)
+      throw new RangeError(`invalid port ${remotePort}`);
     this.currentLink();
     const sockets = new Set<Socket>();
     const server: Server = createServer((socket) => {

@@ -27,7 +27,8 @@ export interface HostPort {
 }
 
 function parsePortText(text: string, whole: string): number {
-  if (!/^\d{1,5}$/.test(text) || Number(text) < 1 || Number(text) > 65535) throw new TargetSpecError(`target "${whole}": port must be 1–65535, got "${text}"`);
+  if (!/^\d{1,5}$/.test(text) || Number(text) < 1 || Number(text) > 65535)
+    throw new TargetSpecError(`target "${whole}": port must be 1–65535, got "${text}"`);
   return Number(text);
 }
 
@@ -37,7 +38,8 @@ export function parseUserHostPort(text: string): HostPort {
   let rest = text.trim();
   const isUrl = /^ssh:\/\//i.test(rest);
   if (isUrl) rest = rest.slice(6).replace(/\/$/, '');
-  else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(rest)) throw new TargetSpecError(`target "${whole}": only ssh:// URLs are supported`);
+  else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(rest))
+    throw new TargetSpecError(`target "${whole}": only ssh:// URLs are supported`);
   let user: string | undefined;
   const at = rest.lastIndexOf('@');
   if (at >= 0) {
@@ -141,17 +143,33 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * `<target>` plus the SSH options → TargetSpec. Reads ~/.ssh/config (or $KVSCOPE_SSH_CONFIG).
  * Throws TargetSpecError (a usage error) for anything malformed.
  */
-export async function targetFromCli(positional: string | undefined, values: SshCliValues, env: NodeJS.ProcessEnv = process.env): Promise<TargetSpec> {
-  if (!positional) throw new TargetSpecError('expected a target: local, user@host[:port], ssh://user@host:port, or a Host alias from ~/.ssh/config');
+export async function targetFromCli(
+  positional: string | undefined,
+  values: SshCliValues,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<TargetSpec> {
+  if (!positional)
+    throw new TargetSpecError(
+      'expected a target: local, user@host[:port], ssh://user@host:port, or a Host alias from ~/.ssh/config',
+    );
   const configText = await readSshConfigText(sshConfigPath(env));
   const spec = parseTargetString(positional, { configText });
-  const sshOptionGiven = ['identity', 'known-hosts', 'accept-new-host-key', 'password-env', 'passphrase-env', 'jump'].filter((k) => values[k as keyof SshCliValues] !== undefined);
+  const sshOptionGiven = [
+    'identity',
+    'known-hosts',
+    'accept-new-host-key',
+    'password-env',
+    'passphrase-env',
+    'jump',
+  ].filter((k) => values[k as keyof SshCliValues] !== undefined);
   if (spec.kind === 'local') {
     if (sshOptionGiven.length) throw new TargetSpecError(`--${sshOptionGiven[0]} needs an SSH target, not "local"`);
     return spec;
   }
-  if (values['password-env'] !== undefined && !ENV_NAME.test(values['password-env'])) throw new TargetSpecError(`--password-env: "${values['password-env']}" is not an environment variable name`);
-  if (values['passphrase-env'] !== undefined && !ENV_NAME.test(values['passphrase-env'])) throw new TargetSpecError(`--passphrase-env: "${values['passphrase-env']}" is not an environment variable name`);
+  if (values['password-env'] !== undefined && !ENV_NAME.test(values['password-env']))
+    throw new TargetSpecError(`--password-env: "${values['password-env']}" is not an environment variable name`);
+  if (values['passphrase-env'] !== undefined && !ENV_NAME.test(values['passphrase-env']))
+    throw new TargetSpecError(`--passphrase-env: "${values['passphrase-env']}" is not an environment variable name`);
   const out: SshTargetSpec = { ...spec };
   if (values.identity !== undefined) out.identityFile = absPath(values.identity);
   if (values['known-hosts'] !== undefined) out.knownHostsFile = absPath(values['known-hosts']);
@@ -218,17 +236,25 @@ export function resolveJumpChain(jumps: readonly string[], configText: string, d
 }
 
 /** The SshTarget options a spec stands for (exported so tests can check the mapping). */
-export async function sshTargetOptionsFromSpec(spec: SshTargetSpec, options: CreateTargetOptions = {}): Promise<SshTargetOptions> {
+export async function sshTargetOptionsFromSpec(
+  spec: SshTargetSpec,
+  options: CreateTargetOptions = {},
+): Promise<SshTargetOptions> {
   const env = options.env ?? process.env;
   const configText = options.sshConfigText ?? (await readSshConfigText(sshConfigPath(env)));
   const lookup = spec.alias ?? spec.host;
   const r = configText && !lookup.includes(':') ? resolveSshAlias(lookup, configText) : undefined;
-  const target = hopFrom({ host: spec.host, port: spec.port, user: spec.user }, r ? { ...r, hostName: spec.host } : undefined, spec.identityFile);
+  const target = hopFrom(
+    { host: spec.host, port: spec.port, user: spec.user },
+    r ? { ...r, hostName: spec.host } : undefined,
+    spec.identityFile,
+  );
   const jumps = resolveJumpChain(spec.jump ?? r?.proxyJump ?? [], configText);
   const keepaliveSec = spec.keepaliveSec ?? r?.serverAliveIntervalSec;
   const files = defaultKnownHostsFiles(spec.knownHostsFile ?? r?.userKnownHostsFiles?.[0], env);
   const log = options.log;
-  if (r?.unsupported.length) log?.(`~/.ssh/config: ${r.unsupported.join(', ')} for ${lookup} is not supported by KVScope and is ignored`);
+  if (r?.unsupported.length)
+    log?.(`~/.ssh/config: ${r.unsupported.join(', ')} for ${lookup} is not supported by KVScope and is ignored`);
 
   let password = options.password;
   if (!password && spec.passwordEnv) {
@@ -257,7 +283,7 @@ export async function sshTargetOptionsFromSpec(spec: SshTargetSpec, options: Cre
     target,
     jumps,
     knownHosts: new KnownHostsStore(files),
-    agentSocket: options.agentSocket === undefined ? env.SSH_AUTH_SOCK ?? null : options.agentSocket,
+    agentSocket: options.agentSocket === undefined ? (env.SSH_AUTH_SOCK ?? null) : options.agentSocket,
     keepaliveIntervalMs: keepaliveSec !== undefined ? keepaliveSec * 1000 : undefined,
     keepaliveCountMax: r?.serverAliveCountMax,
     connectTimeoutMs: options.connectTimeoutMs,

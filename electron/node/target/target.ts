@@ -62,6 +62,11 @@ export interface Target {
   /** Emitted by targets whose link can drop (SSH). Local targets never call these. */
   onLinkChange?(listener: (state: 'down' | 'up', reason?: string) => void): () => void;
   /** Re-establish a dropped link with backoff; rejects when it gives up. */
-  reconnect?(options?: { maxAttempts?: number; initialDelayMs?: number; maxDelayMs?: number; signal?: AbortSignal }): Promise<void>;
+  reconnect?(options?: {
+    maxAttempts?: number;
+    initialDelayMs?: number;
+    maxDelayMs?: number;
+    signal?: AbortSignal;
+  }): Promise<void>;
   close(): Promise<void>;
 }

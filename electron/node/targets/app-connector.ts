@@ -56,13 +56,19 @@ export class AppConnector {
     // environment variables to whatever host a request names; acceptNewHostKey would skip the
     // fingerprint dialog.
     const { passwordEnv: _passwordEnv, acceptNewHostKey: _acceptNew, ...appSpec } = spec;
-    const saved = context.targetId ? await targets.get(context.targetId) : await targets.findBySpec(appSpec).catch(() => undefined);
+    const saved = context.targetId
+      ? await targets.get(context.targetId)
+      : await targets.findBySpec(appSpec).catch(() => undefined);
     const targetId = saved?.id;
     const label = context.label ?? saved?.label ?? defaultTargetLabel(spec);
 
     const storage = secrets.status();
     const canRemember = storage.available && targetId !== undefined;
-    const rememberNote = !storage.available ? storage.reason : targetId === undefined ? 'Save this board in the target list to remember its password.' : null;
+    const rememberNote = !storage.available
+      ? storage.reason
+      : targetId === undefined
+        ? 'Save this board in the target list to remember its password.'
+        : null;
     let hostKeyOutcome: PromptOutcome | undefined;
     const usedRemembered = new Set<string>();
     const toRemember = new Map<string, string>();
@@ -96,7 +102,13 @@ export class AppConnector {
             return remembered;
           }
         }
-        const answer = await prompts.askCredential({ kind: 'password', targetLabel: label, account, canRemember, rememberNote });
+        const answer = await prompts.askCredential({
+          kind: 'password',
+          targetLabel: label,
+          account,
+          canRemember,
+          rememberNote,
+        });
         if (answer.value === null) return undefined;
         if (answer.remember && key && canRemember) toRemember.set(key, answer.value);
         return answer.value;
@@ -110,7 +122,13 @@ export class AppConnector {
           if (value) usedRemembered.add(key);
         }
         if (!value) {
-          const answer = await prompts.askCredential({ kind: 'passphrase', targetLabel: label, keyFile, canRemember, rememberNote });
+          const answer = await prompts.askCredential({
+            kind: 'passphrase',
+            targetLabel: label,
+            keyFile,
+            canRemember,
+            rememberNote,
+          });
           value = answer.value ?? undefined;
           if (value !== undefined && answer.remember && key && canRemember) toRemember.set(key, value);
         }
@@ -128,10 +146,19 @@ export class AppConnector {
         for (const key of usedRemembered) await secrets.delete(key).catch(() => false);
         forgot = true;
       }
-      throw describeConnectError(error, { label, hostKeyOutcome, promptTimeoutMs: this.options.promptTimeoutMs, forgotRemembered: forgot });
+      throw describeConnectError(error, {
+        label,
+        hostKeyOutcome,
+        promptTimeoutMs: this.options.promptTimeoutMs,
+        forgotRemembered: forgot,
+      });
     }
     for (const [key, value] of toRemember) {
-      await secrets.set(key, value).catch((error: Error) => this.options.log?.(`could not remember the credential for ${label}: ${error.message}`));
+      await secrets
+        .set(key, value)
+        .catch((error: Error) =>
+          this.options.log?.(`could not remember the credential for ${label}: ${error.message}`),
+        );
     }
     return target;
   }

@@ -6,7 +6,14 @@ import { knownHostName } from '../target/known-hosts';
 import { redact } from '../util/redact';
 import type { PromptOutcome } from './prompt-broker';
 
-export type ConnectErrorKind = 'unreachable' | 'host-key-changed' | 'host-key-revoked' | 'host-key-not-accepted' | 'auth-failed' | 'timeout' | 'other';
+export type ConnectErrorKind =
+  | 'unreachable'
+  | 'host-key-changed'
+  | 'host-key-revoked'
+  | 'host-key-not-accepted'
+  | 'auth-failed'
+  | 'timeout'
+  | 'other';
 
 export class ConnectError extends Error {
   constructor(
@@ -76,7 +83,10 @@ export function describeConnectError(error: unknown, context: ConnectErrorContex
       );
     }
     case 'HOST_KEY_REVOKED':
-      return new ConnectError(`The host key of ${label} (${where}, ${e.fingerprint}) is marked as revoked in your known hosts: KVScope refuses it and did not connect.`, 'host-key-revoked');
+      return new ConnectError(
+        `The host key of ${label} (${where}, ${e.fingerprint}) is marked as revoked in your known hosts: KVScope refuses it and did not connect.`,
+        'host-key-revoked',
+      );
     case 'HOST_KEY_UNKNOWN': {
       const why =
         context.hostKeyOutcome === 'timeout'
@@ -84,17 +94,31 @@ export function describeConnectError(error: unknown, context: ConnectErrorContex
           : context.hostKeyOutcome === 'cancelled'
             ? 'the question was cancelled'
             : 'you did not accept it';
-      return new ConnectError(`Not connected to ${label}: its host key (${where}, ${e.fingerprint}) is not known and ${why}. Nothing was sent to the host.`, 'host-key-not-accepted');
+      return new ConnectError(
+        `Not connected to ${label}: its host key (${where}, ${e.fingerprint}) is not known and ${why}. Nothing was sent to the host.`,
+        'host-key-not-accepted',
+      );
     }
     case 'SSH_UNREACHABLE':
     case 'SSH_JUMP_FAILED':
-      return new ConnectError(`Cannot reach ${label}: ${stripPrefix(message, /^cannot reach .*?:\s/)}. Check that the board is powered, on the network, and that the host and port are right.`, 'unreachable');
+      return new ConnectError(
+        `Cannot reach ${label}: ${stripPrefix(message, /^cannot reach .*?:\s/)}. Check that the board is powered, on the network, and that the host and port are right.`,
+        'unreachable',
+      );
     case 'SSH_TIMEOUT':
-      return new ConnectError(`Timed out connecting to ${label}: ${stripPrefix(message, /^timed out connecting to [^(]+/)}. The board may be busy or the network slow; try again.`.replace(/: \(/, ' ('), 'timeout');
+      return new ConnectError(
+        `Timed out connecting to ${label}: ${stripPrefix(message, /^timed out connecting to [^(]+/)}. The board may be busy or the network slow; try again.`.replace(
+          /: \(/,
+          ' (',
+        ),
+        'timeout',
+      );
     case 'SSH_AUTH_FAILED':
       return new ConnectError(
         `Authentication failed for ${label}: ${stripPrefix(message, /^authentication failed for .*?:\s/)}.` +
-          (context.forgotRemembered ? ' The remembered password or passphrase was refused and has been forgotten; connect again to type it.' : ' Check the user name, the identity file, or the password.'),
+          (context.forgotRemembered
+            ? ' The remembered password or passphrase was refused and has been forgotten; connect again to type it.'
+            : ' Check the user name, the identity file, or the password.'),
         'auth-failed',
       );
     default:

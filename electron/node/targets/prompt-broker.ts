@@ -51,7 +51,10 @@ export class PromptBroker {
     );
   }
 
-  askCredential(question: Omit<CredentialPrompt, 'requestId' | 'expiresAt'>, signal?: AbortSignal): Promise<CredentialAnswer> {
+  askCredential(
+    question: Omit<CredentialPrompt, 'requestId' | 'expiresAt'>,
+    signal?: AbortSignal,
+  ): Promise<CredentialAnswer> {
     return this.ask<CredentialAnswer>(
       (requestId, expiresAt, settle) => ({ kind: 'credential', prompt: { ...question, requestId, expiresAt }, settle }),
       (outcome) => ({ value: null, remember: false, outcome }),
@@ -78,7 +81,9 @@ export class PromptBroker {
   }
 
   list(): PendingPrompt[] {
-    return [...this.open.values()].map((e) => (e.kind === 'hostKey' ? { kind: 'hostKey', prompt: e.prompt } : { kind: 'credential', prompt: e.prompt }));
+    return [...this.open.values()].map((e) =>
+      e.kind === 'hostKey' ? { kind: 'hostKey', prompt: e.prompt } : { kind: 'credential', prompt: e.prompt },
+    );
   }
 
   /** Cancel every open question (the app is closing). */

@@ -45,10 +45,12 @@ export interface SecretCipher {
 const INSECURE_BACKENDS = new Set(['basic_text']);
 
 export const NO_STORAGE_REASONS = {
-  browser: 'Browser mode does not remember passwords: there is no OS keychain to protect them here. The password is used for this connection only.',
+  browser:
+    'Browser mode does not remember passwords: there is no OS keychain to protect them here. The password is used for this connection only.',
   basicText:
     'No keyring was found (GNOME Keyring / KWallet): Electron could only store it as plain text, so KVScope does not remember passwords. The password is used for this connection only.',
-  unavailable: 'The operating system refused to encrypt data for KVScope, so passwords are not remembered. The password is used for this connection only.',
+  unavailable:
+    'The operating system refused to encrypt data for KVScope, so passwords are not remembered. The password is used for this connection only.',
 } as const;
 
 export const secretKeys = {
@@ -89,7 +91,8 @@ export class EncryptedFileSecretStore implements SecretStore {
   status(): SecretStorageStatus {
     const backend = this.cipher.backend();
     if (INSECURE_BACKENDS.has(backend)) return { available: false, backend, reason: NO_STORAGE_REASONS.basicText };
-    if (backend === 'unknown' || !this.cipher.isAvailable()) return { available: false, backend, reason: NO_STORAGE_REASONS.unavailable };
+    if (backend === 'unknown' || !this.cipher.isAvailable())
+      return { available: false, backend, reason: NO_STORAGE_REASONS.unavailable };
     return { available: true, backend, reason: null };
   }
 
@@ -98,7 +101,8 @@ export class EncryptedFileSecretStore implements SecretStore {
     try {
       text = await readFile(this.path, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, backend: this.cipher.backend(), secrets: {} };
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+        return { version: 1, backend: this.cipher.backend(), secrets: {} };
       throw error;
     }
     let json: unknown = null;

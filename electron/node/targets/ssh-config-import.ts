@@ -12,7 +12,10 @@ export interface SshConfigImport {
   hosts: SshConfigHost[];
 }
 
-export async function importSshConfig(targets: TargetStore, options: { env?: NodeJS.ProcessEnv; homeDir?: string } = {}): Promise<SshConfigImport> {
+export async function importSshConfig(
+  targets: TargetStore,
+  options: { env?: NodeJS.ProcessEnv; homeDir?: string } = {},
+): Promise<SshConfigImport> {
   const path = sshConfigPath(options.env ?? process.env);
   const found = await stat(path).then(
     (s) => s.isFile(),

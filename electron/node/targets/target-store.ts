@@ -64,7 +64,12 @@ interface Loaded {
 
 /** "Jetson Orin (lab)" → "jetson-orin-lab-3fa2c1": readable in the file, unique, safe in a data-testid. */
 function newId(label: string, taken: ReadonlySet<string>): string {
-  const slug = label.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40) || 'board';
+  const slug =
+    label
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 40) || 'board';
   for (;;) {
     const id = `${slug}-${randomBytes(3).toString('hex')}`;
     if (!taken.has(id) && id !== 'local') return id;
@@ -85,7 +90,14 @@ export function normalizeSavedSpec(spec: unknown, home = homedir()): SavedSshTar
       ? Object.fromEntries(
           Object.entries(spec as Record<string, unknown>)
             .filter(([, v]) => v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0))
-            .map(([k, v]) => [k, typeof v === 'string' ? v.trim() : Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? x.trim() : x)).filter((x) => x !== '') : v]),
+            .map(([k, v]) => [
+              k,
+              typeof v === 'string'
+                ? v.trim()
+                : Array.isArray(v)
+                  ? v.map((x) => (typeof x === 'string' ? x.trim() : x)).filter((x) => x !== '')
+                  : v,
+            ]),
         )
       : spec;
   const parsed = SavedSshTargetSpecSchema.safeParse(cleaned);
@@ -95,7 +107,8 @@ export function normalizeSavedSpec(spec: unknown, home = homedir()): SavedSshTar
     const value = out[field];
     if (value === undefined) continue;
     const expanded = expandHome(value, home);
-    if (!isAbsolute(expanded)) throw new TargetStoreError(`${field}: "${value}" must be an absolute path (or start with ~/)`);
+    if (!isAbsolute(expanded))
+      throw new TargetStoreError(`${field}: "${value}" must be an absolute path (or start with ~/)`);
     out[field] = expanded;
   }
   for (const hop of out.jump ?? []) {
@@ -125,24 +138,33 @@ export class TargetStore {
       text = await readFile(this.path, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { targets: [], invalid: [], notes: [] };
-      throw new TargetStoreError(`cannot read ${this.path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      throw new TargetStoreError(
+        `cannot read ${this.path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      );
     }
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch (error) {
-      throw new TargetStoreError(`${this.path} is not valid JSON (${(error as Error).message}); fix it or move it away`);
+      throw new TargetStoreError(
+        `${this.path} is not valid JSON (${(error as Error).message}); fix it or move it away`,
+      );
     }
     const file = FileSchema.safeParse(json);
     if (!file.success) throw new TargetStoreError(`${this.path} is not a KVScope targets file`);
-    if (file.data.version > FILE_VERSION) throw new TargetStoreError(`${this.path} was written by a newer KVScope (version ${file.data.version}); not changed`);
+    if (file.data.version > FILE_VERSION)
+      throw new TargetStoreError(
+        `${this.path} was written by a newer KVScope (version ${file.data.version}); not changed`,
+      );
     const loaded: Loaded = { targets: [], invalid: [], notes: [] };
     const seen = new Set<string>();
     file.data.targets.forEach((raw, i) => {
       const entry = EntrySchema.safeParse(raw);
       if (!entry.success || seen.has(entry.data.id)) {
         loaded.invalid.push(raw);
-        loaded.notes.push(`${this.path}: entry ${i + 1} ignored (${entry.success ? 'duplicate id' : describeZodError(entry.error)})`);
+        loaded.notes.push(
+          `${this.path}: entry ${i + 1} ignored (${entry.success ? 'duplicate id' : describeZodError(entry.error)})`,
+        );
         return;
       }
       seen.add(entry.data.id);
@@ -190,8 +212,17 @@ export class TargetStore {
         await this.write(loaded);
         return updated;
       }
-      const taken = new Set([...loaded.targets.map((t) => t.id), ...loaded.invalid.map((r) => String((r as { id?: unknown })?.id))]);
-      const created: SavedTarget = { id: newId(label.data, taken), label: label.data, spec, createdAt: now, updatedAt: now };
+      const taken = new Set([
+        ...loaded.targets.map((t) => t.id),
+        ...loaded.invalid.map((r) => String((r as { id?: unknown })?.id)),
+      ]);
+      const created: SavedTarget = {
+        id: newId(label.data, taken),
+        label: label.data,
+        spec,
+        createdAt: now,
+        updatedAt: now,
+      };
       loaded.targets.push(created);
       await this.write(loaded);
       return created;
@@ -220,7 +251,11 @@ export class TargetStore {
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_k, v: unknown) =>
     v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      ? Object.fromEntries(
+          Object.entries(v as Record<string, unknown>)
+            .filter(([, x]) => x !== undefined)
+            .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+        )
       : v,
   );
 }

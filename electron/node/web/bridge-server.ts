@@ -13,11 +13,22 @@
 //   (api-dispatch.ts), and frames are capped at BRIDGE_MAX_REQUEST_BYTES.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { createServer, STATUS_CODES, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  STATUS_CODES,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
-import { BRIDGE_MAX_REQUEST_BYTES, BRIDGE_PATH, BridgeRequestSchema, type BridgeResponse } from '../../../shared/api/bridge-protocol';
+import {
+  BRIDGE_MAX_REQUEST_BYTES,
+  BRIDGE_PATH,
+  BridgeRequestSchema,
+  type BridgeResponse,
+} from '../../../shared/api/bridge-protocol';
 import type { ApiEventName } from '../../../shared/api/contract';
 import { describeZodError, dispatchApiCall } from '../api/api-dispatch';
 import type { AppServices } from '../api/app-services';
@@ -66,7 +77,10 @@ const digest = (text: string) => createHash('sha256').update(text, 'utf8').diges
 function splitTarget(target: string): { pathname: string; query: URLSearchParams } | null {
   if (!target.startsWith('/')) return null;
   const q = target.indexOf('?');
-  return { pathname: q < 0 ? target : target.slice(0, q), query: new URLSearchParams(q < 0 ? '' : target.slice(q + 1)) };
+  return {
+    pathname: q < 0 ? target : target.slice(0, q),
+    query: new URLSearchParams(q < 0 ? '' : target.slice(q + 1)),
+  };
 }
 
 function parseCookies(header: string | undefined): Map<string, string> {
@@ -101,24 +115,44 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     const fromCookie = parseCookies(req.headers.cookie).get(cookieName());
     const candidate = fromUrl ?? fromCookie;
     if (candidate === undefined) {
-      return { ok: false, status: 401, message: `KVScope: access token required. Open the URL that \`kvscope web\` printed (http://127.0.0.1:${port}/?token=…).` };
+      return {
+        ok: false,
+        status: 401,
+        message: `KVScope: access token required. Open the URL that \`kvscope web\` printed (http://127.0.0.1:${port}/?token=…).`,
+      };
     }
     if (!tokenMatches(candidate)) {
-      return { ok: false, status: 403, message: 'KVScope: wrong access token. Open the URL that `kvscope web` printed; it changes every time KVScope starts.' };
+      return {
+        ok: false,
+        status: 403,
+        message:
+          'KVScope: wrong access token. Open the URL that `kvscope web` printed; it changes every time KVScope starts.',
+      };
     }
     return { ok: true, fromUrl: fromUrl !== null };
   };
 
   const sendText = (res: ServerResponse, status: number, text: string, extra: OutgoingHttpHeaders = {}) => {
-    res.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(text), ...extra });
+    res.writeHead(status, {
+      ...SECURITY_HEADERS,
+      'Content-Type': 'text/plain; charset=utf-8',
+      'Content-Length': Buffer.byteLength(text),
+      ...extra,
+    });
     res.end(text);
   };
 
   const handleHttp = async (req: IncomingMessage, res: ServerResponse) => {
-    if (!checkHost(req.headers.host)) return sendText(res, 403, 'KVScope: unexpected Host header; browser mode answers only http://127.0.0.1 and http://localhost.');
+    if (!checkHost(req.headers.host))
+      return sendText(
+        res,
+        403,
+        'KVScope: unexpected Host header; browser mode answers only http://127.0.0.1 and http://localhost.',
+      );
     const target = splitTarget(req.url ?? '');
     if (!target) return sendText(res, 400, 'KVScope: bad request target.');
-    if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'KVScope: method not allowed.', { Allow: 'GET, HEAD' });
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return sendText(res, 405, 'KVScope: method not allowed.', { Allow: 'GET, HEAD' });
     const auth = authenticate(req, target.query);
     if (!auth.ok) return sendText(res, auth.status, auth.message);
     if (auth.fromUrl) {
@@ -133,10 +167,16 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       });
       return res.end();
     }
-    if (target.pathname === BRIDGE_PATH) return sendText(res, 426, 'KVScope: this is the WebSocket endpoint.', { Upgrade: 'websocket' });
+    if (target.pathname === BRIDGE_PATH)
+      return sendText(res, 426, 'KVScope: this is the WebSocket endpoint.', { Upgrade: 'websocket' });
     const file = await resolveStaticFile(staticDir, target.pathname);
     if (!file.ok) return sendText(res, file.status, file.status === 404 ? 'KVScope: not found.' : 'KVScope: bad path.');
-    res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': file.contentType, 'Content-Length': file.sizeBytes, 'Cache-Control': 'no-cache' });
+    res.writeHead(200, {
+      ...SECURITY_HEADERS,
+      'Content-Type': file.contentType,
+      'Content-Length': file.sizeBytes,
+      'Cache-Control': 'no-cache',
+    });
     if (req.method === 'HEAD') return res.end();
     const stream = createReadStream(file.filePath);
     stream.on('error', () => res.destroy());
@@ -167,7 +207,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     const host = checkHost(req.headers.host);
     if (!host) return rejectUpgrade(socket, 403, 'unexpected Host header');
     const origin = req.headers.origin;
-    if (origin !== undefined && origin.toLowerCase() !== `http://${host}`) return rejectUpgrade(socket, 403, 'cross-origin WebSocket refused');
+    if (origin !== undefined && origin.toLowerCase() !== `http://${host}`)
+      return rejectUpgrade(socket, 403, 'cross-origin WebSocket refused');
     const target = splitTarget(req.url ?? '');
     if (!target) return rejectUpgrade(socket, 400, 'bad request target');
     const auth = authenticate(req, target.query);
@@ -182,13 +223,22 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     try {
       text = JSON.stringify(message);
     } catch (error) {
-      text = JSON.stringify({ id: message.id, ok: false, error: `response could not be encoded: ${(error as Error).message}` });
+      text = JSON.stringify({
+        id: message.id,
+        ok: false,
+        error: `response could not be encoded: ${(error as Error).message}`,
+      });
     }
     ws.send(text);
   };
 
   const handleMessage = async (ws: WebSocket, data: RawData, isBinary: boolean) => {
-    if (isBinary) return reply(ws, { id: null, ok: false, error: 'binary frames are not supported: send one JSON text frame per request' });
+    if (isBinary)
+      return reply(ws, {
+        id: null,
+        ok: false,
+        error: 'binary frames are not supported: send one JSON text frame per request',
+      });
     let message: unknown;
     try {
       const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);

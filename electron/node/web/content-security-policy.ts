@@ -29,4 +29,7 @@ export const CONTENT_SECURITY_POLICY = [
  * Development server only (electron-vite dev): Vite delivers CSS as injected <style> elements.
  * Scripts stay 'self' (main.tsx imports React Refresh's preamble as a module instead of inline).
  */
-export const DEV_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'");
+export const DEV_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace(
+  "style-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+);

@@ -27,8 +27,7 @@ export function contentTypeFor(filePath: string): string {
 }
 
 export type StaticLookup =
-  | { ok: true; filePath: string; contentType: string; sizeBytes: number }
-  | { ok: false; status: 400 | 404 };
+  { ok: true; filePath: string; contentType: string; sizeBytes: number } | { ok: false; status: 400 | 404 };
 
 /**
  * `urlPath` is the path part of a request URL, still percent-encoded (e.g. "/assets/index-x.js").

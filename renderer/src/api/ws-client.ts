@@ -53,7 +53,12 @@ export interface WsApiClient {
 }
 
 const OPEN = 1;
-const DEFAULTS = { minBackoffMs: 250, maxBackoffMs: 5000, requestTimeoutMs: 60_000, promptingRequestTimeoutMs: 15 * 60_000 };
+const DEFAULTS = {
+  minBackoffMs: 250,
+  maxBackoffMs: 5000,
+  requestTimeoutMs: 60_000,
+  promptingRequestTimeoutMs: 15 * 60_000,
+};
 
 interface Pending {
   method: string;
@@ -69,7 +74,10 @@ export function createWsApiClient(options: WsApiOptions): WsApiClient {
   const minBackoffMs = options.minBackoffMs ?? DEFAULTS.minBackoffMs;
   const maxBackoffMs = options.maxBackoffMs ?? DEFAULTS.maxBackoffMs;
   const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs;
-  const promptingRequestTimeoutMs = Math.max(requestTimeoutMs, options.promptingRequestTimeoutMs ?? DEFAULTS.promptingRequestTimeoutMs);
+  const promptingRequestTimeoutMs = Math.max(
+    requestTimeoutMs,
+    options.promptingRequestTimeoutMs ?? DEFAULTS.promptingRequestTimeoutMs,
+  );
   const random = options.random ?? Math.random;
 
   let socket: SocketLike | null = null;
@@ -171,7 +179,8 @@ export function createWsApiClient(options: WsApiOptions): WsApiClient {
       socket = null;
       // Calls already sent may or may not have run on the server: fail them rather than repeat a
       // startRun. Calls not yet sent wait in the queue for the next connection.
-      for (const [id, entry] of pending) if (entry.sent) settle(id, { ok: false, error: `connection to KVScope lost during ${entry.method}` });
+      for (const [id, entry] of pending)
+        if (entry.sent) settle(id, { ok: false, error: `connection to KVScope lost during ${entry.method}` });
       if (state === 'closed') return;
       setState('reconnecting');
       scheduleReconnect();
@@ -185,14 +194,25 @@ export function createWsApiClient(options: WsApiOptions): WsApiClient {
       const timeoutMs = PROMPTING_METHODS.has(method) ? promptingRequestTimeoutMs : requestTimeoutMs;
       const timer = setTimeout(() => {
         const entry = pending.get(id);
-        const reason = entry?.sent ? `no answer to ${method} within ${timeoutMs / 1000} s` : `not connected to KVScope (${method})`;
+        const reason = entry?.sent
+          ? `no answer to ${method} within ${timeoutMs / 1000} s`
+          : `not connected to KVScope (${method})`;
         settle(id, { ok: false, error: reason });
       }, timeoutMs);
-      pending.set(id, { method, text: JSON.stringify({ id, method, input: input ?? {} }), sent: false, resolve, reject, timer });
+      pending.set(id, {
+        method,
+        text: JSON.stringify({ id, method, input: input ?? {} }),
+        sent: false,
+        resolve,
+        reject,
+        timer,
+      });
       flushQueue();
     });
 
-  const api = Object.fromEntries(apiMethodNames.map((method) => [method, (input: unknown) => call(method, input)])) as Record<string, unknown>;
+  const api = Object.fromEntries(
+    apiMethodNames.map((method) => [method, (input: unknown) => call(method, input)]),
+  ) as Record<string, unknown>;
   api.on = <E extends ApiEventName>(event: E, handler: (payload: EventPayload<E>) => void) => {
     if (!knownEvents.has(event)) throw new Error(`unknown event "${String(event)}"`);
     let set = eventListeners.get(event);

@@ -25,7 +25,16 @@ export interface ChartSeries {
   yMax: number;
 }
 
-export const EMPTY_CHART: ChartSeries = { rss: [], anon: [], file: [], theory: [], samples: 0, dropped: 0, xMax: 0, yMax: 0 };
+export const EMPTY_CHART: ChartSeries = {
+  rss: [],
+  anon: [],
+  file: [],
+  theory: [],
+  samples: 0,
+  dropped: 0,
+  xMax: 0,
+  yMax: 0,
+};
 
 export interface TheoryInput {
   analysis: RunAnalysis | null;
@@ -57,9 +66,14 @@ export function theoryLine(input: TheoryInput, xMin: number, xMax: number): Char
     ];
   }
   const at = (n: number) => ({ x: n, y: baseline + n * bytesPerToken });
-  const window = mode === 'window' ? input.windowTokens ?? null : null;
-  if (window !== null && window > xMin && window < xMax) return [at(xMin), at(window), { x: xMax, y: baseline + window * bytesPerToken }];
-  if (window !== null && window <= xMin) return [{ x: xMin, y: baseline + window * bytesPerToken }, { x: xMax, y: baseline + window * bytesPerToken }];
+  const window = mode === 'window' ? (input.windowTokens ?? null) : null;
+  if (window !== null && window > xMin && window < xMax)
+    return [at(xMin), at(window), { x: xMax, y: baseline + window * bytesPerToken }];
+  if (window !== null && window <= xMin)
+    return [
+      { x: xMin, y: baseline + window * bytesPerToken },
+      { x: xMax, y: baseline + window * bytesPerToken },
+    ];
   return [at(xMin), at(xMax)];
 }
 

@@ -12,7 +12,8 @@ export class RingBuffer<K extends string> {
   private revision = 0;
 
   constructor(capacity: number, keys: readonly K[]) {
-    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`capacity must be a positive integer, got ${capacity}`);
+    if (!Number.isInteger(capacity) || capacity < 1)
+      throw new RangeError(`capacity must be a positive integer, got ${capacity}`);
     this.capacity = capacity;
     this.keys = keys;
     this.columns = Object.fromEntries(keys.map((k) => [k, new Float64Array(capacity)])) as Record<K, Float64Array>;

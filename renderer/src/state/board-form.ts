@@ -3,7 +3,12 @@
 // what the main side would refuse and each message lands next to its field. Paths may start
 // with ~/: the main side expands them (the renderer has no home directory).
 import type { MethodInput } from '../../../shared/api/contract';
-import { SavedSshTargetSpecSchema, TargetLabelSchema, type SavedSshTargetSpec, type TargetInfo } from '../../../shared/api/schemas';
+import {
+  SavedSshTargetSpecSchema,
+  TargetLabelSchema,
+  type SavedSshTargetSpec,
+  type TargetInfo,
+} from '../../../shared/api/schemas';
 
 type MethodInputSaveTarget = MethodInput<'saveTarget'>;
 
@@ -24,7 +29,17 @@ export interface BoardDraft {
 export type BoardField = keyof BoardDraft | 'general';
 export type BoardErrors = Partial<Record<BoardField, string>>;
 
-export const EMPTY_BOARD: BoardDraft = { label: '', host: '', port: '22', user: '', identityFile: '', jump: '', knownHostsFile: '', alias: '', keepaliveSec: '' };
+export const EMPTY_BOARD: BoardDraft = {
+  label: '',
+  host: '',
+  port: '22',
+  user: '',
+  identityFile: '',
+  jump: '',
+  knownHostsFile: '',
+  alias: '',
+  keepaliveSec: '',
+};
 
 export function draftFromTarget(target: TargetInfo): BoardDraft {
   if (target.spec.kind !== 'ssh') return { ...EMPTY_BOARD, label: target.label };

@@ -76,7 +76,16 @@ export const createBoardsSlice: SliceCreator<BoardsSlice> = (set, get, { api }) 
     set({ importer: { status: 'loading', path: null, found: false, hosts: [], error: null, adding: [] } });
     try {
       const result = await api.importSshConfig({});
-      set({ importer: { status: 'ready', path: result.path, found: result.found, hosts: result.hosts, error: null, adding: [] } });
+      set({
+        importer: {
+          status: 'ready',
+          path: result.path,
+          found: result.found,
+          hosts: result.hosts,
+          error: null,
+          adding: [],
+        },
+      });
     } catch (error) {
       set({ importer: { status: 'error', path: null, found: false, hosts: [], error: errorText(error), adding: [] } });
     }
@@ -125,7 +134,9 @@ export const createBoardsSlice: SliceCreator<BoardsSlice> = (set, get, { api }) 
       const result = await api.probeTarget({ targetId });
       set((s) => ({ probes: { ...s.probes, [targetId]: { status: 'done', result } } }));
     } catch (error) {
-      set((s) => ({ probes: { ...s.probes, [targetId]: { status: 'error', error: errorText(error), at: Date.now() } } }));
+      set((s) => ({
+        probes: { ...s.probes, [targetId]: { status: 'error', error: errorText(error), at: Date.now() } },
+      }));
     }
   },
 });

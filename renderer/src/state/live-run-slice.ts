@@ -94,7 +94,7 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
         ...state.run,
         phase: status.state,
         label: status.label || state.run.label,
-        error: status.state === 'failed' ? (status.error ?? state.run.error ?? 'run failed') : status.error ?? null,
+        error: status.state === 'failed' ? (status.error ?? state.run.error ?? 'run failed') : (status.error ?? null),
         engineExitCode: status.engineExitCode ?? state.run.engineExitCode,
       },
     }));
@@ -120,7 +120,13 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
       ingestSamples(mine.buffered);
       addEvents(snapshot.events);
       if (snapshot.analysis) pendingAnalysis = snapshot.analysis;
-      set((state) => ({ run: { ...state.run, theory: snapshot.theory, budgetBytes: state.run.budgetBytes ?? snapshot.analysis?.budgetBytes ?? null } }));
+      set((state) => ({
+        run: {
+          ...state.run,
+          theory: snapshot.theory,
+          budgetBytes: state.run.budgetBytes ?? snapshot.analysis?.budgetBytes ?? null,
+        },
+      }));
       applyStatus(snapshot.status);
     } catch (error) {
       // Without a snapshot the live stream still works; samples sent before the run id was known are missing.
@@ -253,7 +259,12 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
       if (ring.version !== flushedRingVersion || chartInputsChanged) {
         chart = buildChartSeries(
           ring,
-          { analysis: run.analysis, theoryBytesPerToken: run.theory?.bytesPerToken, ctx: run.theory?.ctx, windowTokens: run.windowTokens },
+          {
+            analysis: run.analysis,
+            theoryBytesPerToken: run.theory?.bytesPerToken,
+            ctx: run.theory?.ctx,
+            windowTokens: run.windowTokens,
+          },
           maxPoints,
         );
         flushedRingVersion = ring.version;

@@ -1,7 +1,12 @@
 // Questions a connection asks (an unknown host key, a password, a key passphrase), as the main
 // side sends them. They queue here oldest first; the dialog answers the first. A prompt closes
 // when it is answered (in this window or another), times out, or is cancelled: promptClosed.
-import { CredentialPromptSchema, HostKeyPromptSchema, PromptClosedSchema, type PendingPrompt } from '../../../shared/api/schemas';
+import {
+  CredentialPromptSchema,
+  HostKeyPromptSchema,
+  PromptClosedSchema,
+  type PendingPrompt,
+} from '../../../shared/api/schemas';
 import { errorText } from './slices';
 import type { PromptsSlice, SliceCreator } from './types';
 
@@ -10,7 +15,9 @@ const idOf = (p: PendingPrompt) => p.prompt.requestId;
 export const createPromptsSlice: SliceCreator<PromptsSlice> = (set, _get, { api }) => {
   const drop = (requestId: string) => set((s) => ({ prompts: s.prompts.filter((p) => idOf(p) !== requestId) }));
   const add = (prompt: PendingPrompt) =>
-    set((s) => (s.prompts.some((p) => idOf(p) === idOf(prompt)) ? {} : { prompts: [...s.prompts, prompt], promptError: null }));
+    set((s) =>
+      s.prompts.some((p) => idOf(p) === idOf(prompt)) ? {} : { prompts: [...s.prompts, prompt], promptError: null },
+    );
 
   return {
     prompts: [],
@@ -31,7 +38,13 @@ export const createPromptsSlice: SliceCreator<PromptsSlice> = (set, _get, { api 
       try {
         set({ secretStorage: await api.secretStorage({}) });
       } catch {
-        set({ secretStorage: { available: false, backend: 'none', reason: 'KVScope could not tell whether passwords can be remembered here.' } });
+        set({
+          secretStorage: {
+            available: false,
+            backend: 'none',
+            reason: 'KVScope could not tell whether passwords can be remembered here.',
+          },
+        });
       }
     },
 
@@ -52,7 +65,11 @@ export const createPromptsSlice: SliceCreator<PromptsSlice> = (set, _get, { api 
       drop(requestId);
       try {
         const { ok } = await api.answerHostKey({ requestId, accept });
-        if (!ok && accept) set({ promptError: 'The host key question had already closed (timed out or answered in another window); nothing was stored.' });
+        if (!ok && accept)
+          set({
+            promptError:
+              'The host key question had already closed (timed out or answered in another window); nothing was stored.',
+          });
       } catch (error) {
         set({ promptError: `Could not answer: ${errorText(error)}` });
       }
@@ -62,7 +79,8 @@ export const createPromptsSlice: SliceCreator<PromptsSlice> = (set, _get, { api 
       drop(requestId);
       try {
         const { ok } = await api.answerCredential({ requestId, value, remember });
-        if (!ok && value !== null) set({ promptError: 'The question had already closed (timed out or answered in another window).' });
+        if (!ok && value !== null)
+          set({ promptError: 'The question had already closed (timed out or answered in another window).' });
       } catch (error) {
         set({ promptError: `Could not answer: ${errorText(error)}` });
       }

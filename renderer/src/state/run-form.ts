@@ -1,7 +1,13 @@
 // The run form as the user types it (strings) and its translation into a RunRequest. The request
 // is checked with the contract's own RunRequestSchema, so the form refuses exactly what the main
 // side would refuse, and each message lands next to the field it is about.
-import { RunRequestSchema, type KvMode, type KvType, type RunRequestInput, type TargetSpec } from '../../../shared/api/schemas';
+import {
+  RunRequestSchema,
+  type KvMode,
+  type KvType,
+  type RunRequestInput,
+  type TargetSpec,
+} from '../../../shared/api/schemas';
 import { parseByteSize } from '../format';
 
 export interface RunForm {

@@ -4,7 +4,8 @@
 import { DEFAULT_RUN_FORM } from './run-form';
 import type { AppSlice, RunFormSlice, SliceCreator, TargetsSlice } from './types';
 
-export const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error)) || 'unknown error';
+export const errorText = (error: unknown): string =>
+  (error instanceof Error ? error.message : String(error)) || 'unknown error';
 
 // ---- connection and app info ----
 export const createAppSlice: SliceCreator<AppSlice> = (set, _get, { api }) => ({

@@ -28,7 +28,8 @@ export function connectApiEvents(store: AppStore, api: StoreDeps['api']): () => 
   const offs = apiEventNames.map((event) =>
     api.on(event, (payload) => {
       const state = store.getState();
-      if (event === 'hostKeyPrompt' || event === 'credentialPrompt' || event === 'promptClosed') state.handlePromptEvent(event, payload);
+      if (event === 'hostKeyPrompt' || event === 'credentialPrompt' || event === 'promptClosed')
+        state.handlePromptEvent(event, payload);
       else state.handleApiEvent(event, payload as never);
     }),
   );

@@ -1,7 +1,16 @@
 // The shape of the app store: every slice's state and actions, and what slices are made from.
 // Interfaces only, so slice implementations and the store can import them without cycles.
 import type { ApiEventName, EventPayload, KvScopeApi, MethodOutput } from '../../../shared/api/contract';
-import type { PendingPrompt, RunAnalysis, RunEvent, RunState, RunStatus, SecretStorageStatus, SshConfigHost, TargetInfo } from '../../../shared/api/schemas';
+import type {
+  PendingPrompt,
+  RunAnalysis,
+  RunEvent,
+  RunState,
+  RunStatus,
+  SecretStorageStatus,
+  SshConfigHost,
+  TargetInfo,
+} from '../../../shared/api/schemas';
 import type { BoardDraft, BoardErrors } from './board-form';
 import type { ConnectionState } from '../api/ws-client';
 import type { ChartSeries } from '../live/chart-series';

@@ -7,7 +7,21 @@ import { useAppStore } from './store-context';
 
 type TextField = Exclude<keyof BoardDraft, 'alias'>;
 
-function Field({ field, label, hint, placeholder, multiline, wide }: { field: TextField; label: string; hint?: string; placeholder?: string; multiline?: boolean; wide?: boolean }) {
+function Field({
+  field,
+  label,
+  hint,
+  placeholder,
+  multiline,
+  wide,
+}: {
+  field: TextField;
+  label: string;
+  hint?: string;
+  placeholder?: string;
+  multiline?: boolean;
+  wide?: boolean;
+}) {
   const value = useAppStore((s) => s.editor?.draft[field] ?? '');
   const error = useAppStore((s) => s.editor?.errors[field as BoardField]);
   const setBoardField = useAppStore((s) => s.setBoardField);
@@ -50,7 +64,12 @@ export function BoardEditor() {
   const remembered = target?.rememberedSecrets ?? 0;
 
   return (
-    <Modal title={editor.mode === 'add' ? 'Add a board' : `Edit ${target?.label ?? 'board'}`} onCancel={closeEditor} testId="board-editor" wide>
+    <Modal
+      title={editor.mode === 'add' ? 'Add a board' : `Edit ${target?.label ?? 'board'}`}
+      onCancel={closeEditor}
+      testId="board-editor"
+      wide
+    >
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -64,19 +83,48 @@ export function BoardEditor() {
             <Field field="port" label="Port" />
             <Field field="user" label="User" placeholder="your local user name" />
             <Field field="keepaliveSec" label="Keepalive" placeholder="15 s default" />
-            <Field field="identityFile" label="Identity file" placeholder="~/.ssh/id_ed25519" hint="Empty: ssh-agent, then ~/.ssh/id_*" wide />
-            <Field field="jump" label="Jump hosts" placeholder="user@bastion:22 (one per line, outermost first)" multiline wide />
-            <Field field="knownHostsFile" label="Known-hosts file" placeholder="~/.ssh/known_hosts" hint="Read as well as KVScope's own store, where accepted keys are kept" wide />
+            <Field
+              field="identityFile"
+              label="Identity file"
+              placeholder="~/.ssh/id_ed25519"
+              hint="Empty: ssh-agent, then ~/.ssh/id_*"
+              wide
+            />
+            <Field
+              field="jump"
+              label="Jump hosts"
+              placeholder="user@bastion:22 (one per line, outermost first)"
+              multiline
+              wide
+            />
+            <Field
+              field="knownHostsFile"
+              label="Known-hosts file"
+              placeholder="~/.ssh/known_hosts"
+              hint="Read as well as KVScope's own store, where accepted keys are kept"
+              wide
+            />
           </div>
-          {editor.draft.alias && <p className="muted small">From ~/.ssh/config Host {editor.draft.alias}: its other settings apply when connecting.</p>}
+          {editor.draft.alias && (
+            <p className="muted small">
+              From ~/.ssh/config Host {editor.draft.alias}: its other settings apply when connecting.
+            </p>
+          )}
           <p className="muted small" data-testid="board-password-note">
             No password here: KVScope asks when the board needs one.{' '}
-            {secretStorage?.available ? 'Tick “remember” in that dialog to keep it in the OS keychain.' : (secretStorage?.reason ?? '')}
+            {secretStorage?.available
+              ? 'Tick “remember” in that dialog to keep it in the OS keychain.'
+              : (secretStorage?.reason ?? '')}
           </p>
           {remembered > 0 && target && (
             <p className="small">
               {remembered} remembered credential{remembered === 1 ? '' : 's'}.{' '}
-              <button type="button" className="link-button" onClick={() => void forgetSecrets(target.id)} data-testid="forget-secrets">
+              <button
+                type="button"
+                className="link-button"
+                onClick={() => void forgetSecrets(target.id)}
+                data-testid="forget-secrets"
+              >
                 Forget
               </button>
             </p>
@@ -89,7 +137,12 @@ export function BoardEditor() {
         )}
         <div className="modal-actions">
           {editor.mode === 'edit' && editor.id && (
-            <button type="button" className="button-danger modal-action-left" onClick={() => void removeBoard(editor.id as string)} data-testid="board-remove">
+            <button
+              type="button"
+              className="button-danger modal-action-left"
+              onClick={() => void removeBoard(editor.id as string)}
+              data-testid="board-remove"
+            >
               Remove board
             </button>
           )}

@@ -25,7 +25,8 @@ function Group({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-const present = (path: string | null | undefined) => (path ? <span className="ok-text">yes</span> : <span className="muted">no</span>);
+const present = (path: string | null | undefined) =>
+  path ? <span className="ok-text">yes</span> : <span className="muted">no</span>;
 
 function CopyButton({ text, select }: { text: string; select: () => void }) {
   const [state, setState] = useState<'idle' | 'copied' | 'select'>('idle');
@@ -64,7 +65,11 @@ function Finding({ finding }: { finding: HealthFinding }) {
   };
   const fix = finding.fix ? splitFix(finding.fix) : null;
   return (
-    <li className={`finding finding-${finding.severity}`} data-testid={`finding-${finding.id}`} data-severity={finding.severity}>
+    <li
+      className={`finding finding-${finding.severity}`}
+      data-testid={`finding-${finding.id}`}
+      data-severity={finding.severity}
+    >
       <span className={`severity severity-${finding.severity}`}>{finding.severity}</span>
       <div className="finding-body">
         <div className="finding-title">{finding.title}</div>
@@ -86,7 +91,8 @@ function Finding({ finding }: { finding: HealthFinding }) {
 function Facts({ result }: { result: ProbeOutcome }) {
   const p = result.probe;
   const mem = p.memory;
-  const swapUsed = mem.swapTotalBytes !== null && mem.swapFreeBytes !== null ? mem.swapTotalBytes - mem.swapFreeBytes : null;
+  const swapUsed =
+    mem.swapTotalBytes !== null && mem.swapFreeBytes !== null ? mem.swapTotalBytes - mem.swapFreeBytes : null;
   const zram = p.zram.filter((z) => z.disksizeBytes);
   const throttled = p.raspberryPi.throttledBits;
   return (
@@ -121,19 +127,32 @@ function Facts({ result }: { result: ProbeOutcome }) {
         {p.cpu.policies.length === 0 && <Fact label="Clocks">no cpufreq</Fact>}
         {p.cpu.policies.map((pol) => (
           <Fact key={pol.policy} label={`${pol.policy}`}>
-            <span className="mono small">CPUs {pol.cpus.join(',') || '?'}</span> · {pol.governor ?? '?'} · {formatKHz(pol.curKHz)} ({formatKHz(pol.minKHz)}–{formatKHz(pol.maxKHz)}
+            <span className="mono small">CPUs {pol.cpus.join(',') || '?'}</span> · {pol.governor ?? '?'} ·{' '}
+            {formatKHz(pol.curKHz)} ({formatKHz(pol.minKHz)}–{formatKHz(pol.maxKHz)}
             {pol.hwMaxKHz !== null && pol.hwMaxKHz !== pol.maxKHz ? `, hw ${formatKHz(pol.hwMaxKHz)}` : ''})
           </Fact>
         ))}
       </Group>
       <Group title="Memory">
         <Fact label="RAM" testId="device-ram">
-          {formatBytes(mem.totalBytes)} · {formatBytes(mem.availableBytes)} available{mem.availableEstimated ? ' (est.)' : ''}
+          {formatBytes(mem.totalBytes)} · {formatBytes(mem.availableBytes)} available
+          {mem.availableEstimated ? ' (est.)' : ''}
         </Fact>
         <Fact label="Swap" testId="device-swap">
           {mem.swapTotalBytes ? `${formatBytes(mem.swapTotalBytes)} · ${formatBytes(swapUsed)} used` : 'none'}
         </Fact>
-        <Fact label="zram">{zram.length ? zram.map((z) => `${z.device} ${formatBytes(z.disksizeBytes)} ${z.algorithm ?? ''}${z.usedAsSwap ? ' (swap)' : ''}`).join(', ') : p.zram.length ? 'unconfigured' : 'none'}</Fact>
+        <Fact label="zram">
+          {zram.length
+            ? zram
+                .map(
+                  (z) =>
+                    `${z.device} ${formatBytes(z.disksizeBytes)} ${z.algorithm ?? ''}${z.usedAsSwap ? ' (swap)' : ''}`,
+                )
+                .join(', ')
+            : p.zram.length
+              ? 'unconfigured'
+              : 'none'}
+        </Fact>
         {Object.keys(mem.nvmapBytes).length > 0 && (
           <Fact label="NvMap">
             {Object.entries(mem.nvmapBytes)
@@ -148,12 +167,18 @@ function Facts({ result }: { result: ProbeOutcome }) {
           {p.thp.enabled ?? '?'} <span className="muted small">(defrag {p.thp.defrag ?? '?'})</span>
         </Fact>
         <Fact label="cgroup" testId="device-cgroup">
-          {p.cgroup.version === null ? MISSING : `v${p.cgroup.version} · ${p.cgroup.memoryLimitBytes === null ? 'no memory limit' : `limit ${formatBytes(p.cgroup.memoryLimitBytes)}`}`}
+          {p.cgroup.version === null
+            ? MISSING
+            : `v${p.cgroup.version} · ${p.cgroup.memoryLimitBytes === null ? 'no memory limit' : `limit ${formatBytes(p.cgroup.memoryLimitBytes)}`}`}
         </Fact>
       </Group>
       <Group title="Tools and sensors">
         <Fact label="perf" testId="device-perf">
-          {p.perf.path ? `${p.perf.usable === false ? 'broken' : (p.perf.version ?? 'yes')}` : <span className="muted">not installed</span>}
+          {p.perf.path ? (
+            `${p.perf.usable === false ? 'broken' : (p.perf.version ?? 'yes')}`
+          ) : (
+            <span className="muted">not installed</span>
+          )}
           {p.perf.eventParanoid !== null ? ` · paranoid ${p.perf.eventParanoid}` : ''}
         </Fact>
         <Fact label="tegrastats">{present(p.tools.tegrastats)}</Fact>
@@ -167,17 +192,25 @@ function Facts({ result }: { result: ProbeOutcome }) {
         </Fact>
         {p.thermal.length === 0 && <Fact label="Thermal">no zones</Fact>}
         {p.thermal.map((z) => {
-          const trip = z.trips.find((t) => t.tempC !== null && (t.type === 'passive' || t.type === 'hot' || t.type === 'critical'));
+          const trip = z.trips.find(
+            (t) => t.tempC !== null && (t.type === 'passive' || t.type === 'hot' || t.type === 'critical'),
+          );
           return (
             <Fact key={z.zone} label={z.type ?? z.zone}>
               {z.unreadable ? <span className="muted">unreadable</span> : formatTempC(z.tempC)}
-              {trip ? <span className="muted small"> · {trip.type} at {formatTempC(trip.tempC)}</span> : null}
+              {trip ? (
+                <span className="muted small">
+                  {' '}
+                  · {trip.type} at {formatTempC(trip.tempC)}
+                </span>
+              ) : null}
             </Fact>
           );
         })}
         {p.devfreq.map((d) => (
           <Fact key={d.name} label={`${d.kind} clock`}>
-            <span className="mono small">{d.name}</span> · {d.governor ?? '?'} · {formatHz(d.curHz)} of {formatHz(d.maxHz)}
+            <span className="mono small">{d.name}</span> · {d.governor ?? '?'} · {formatHz(d.curHz)} of{' '}
+            {formatHz(d.maxHz)}
           </Fact>
         ))}
       </Group>
@@ -211,7 +244,8 @@ export function DeviceCard() {
   if (probe.status === 'error') {
     return (
       <div className="banner banner-error" role="alert" data-testid="probe-error">
-        <strong>Could not probe {target.label}.</strong> <div className="multiline" data-testid="probe-error-text">
+        <strong>Could not probe {target.label}.</strong>{' '}
+        <div className="multiline" data-testid="probe-error-text">
           {probe.error}
         </div>
       </div>
@@ -227,7 +261,8 @@ export function DeviceCard() {
           <h2 id="device-heading">Device</h2>
           <span className="device-name">{result.label}</span>
           <span className="muted small">
-            {result.probe.boardModel ?? `${result.probe.arch ?? '?'} machine`} · probed {new Date(result.probedAt).toLocaleTimeString()}
+            {result.probe.boardModel ?? `${result.probe.arch ?? '?'} machine`} · probed{' '}
+            {new Date(result.probedAt).toLocaleTimeString()}
           </span>
         </div>
         <span className="panel-tools">
@@ -239,7 +274,13 @@ export function DeviceCard() {
           <button type="button" className="link-button" onClick={() => void probeTarget(target.id)}>
             Probe again
           </button>
-          <button type="button" className="link-button" onClick={() => setCollapsed(!collapsed)} aria-expanded={!collapsed} data-testid="device-card-toggle">
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => setCollapsed(!collapsed)}
+            aria-expanded={!collapsed}
+            data-testid="device-card-toggle"
+          >
             {collapsed ? 'Show' : 'Hide'}
           </button>
         </span>

@@ -1,5 +1,15 @@
 import { useState } from 'react';
-import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import {
+  CartesianGrid,
+  Legend,
+  Line,
+  LineChart,
+  ReferenceLine,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
 import { formatBytes, formatBytesShort, formatTokens, formatTokensShort, niceByteTicks } from '../format';
 import { BUDGET_SCALE_FACTOR } from '../live/live-config';
 import { useAppStore } from './store-context';
@@ -15,7 +25,8 @@ export const SERIES_COLORS = {
 function EmptyState() {
   const phase = useAppStore((s) => s.run.phase);
   let title = 'Nothing measured yet';
-  let text = 'Choose a target and a workload, then press Start. RSS, anonymous and file-backed RSS are drawn against tokens generated, next to the theoretical KV-cache line and your memory budget.';
+  let text =
+    'Choose a target and a workload, then press Start. RSS, anonymous and file-backed RSS are drawn against tokens generated, next to the theoretical KV-cache line and your memory budget.';
   if (phase === 'starting' || phase === 'running') {
     title = 'Waiting for the first sample…';
     text = 'The engine is starting; memory samples appear here as they arrive.';
@@ -50,7 +61,12 @@ export function MemoryChart() {
         <div className="chart-tools">
           {budgetOffScale && (
             <label className="check" title="The budget is far above the measured memory">
-              <input type="checkbox" checked={scaleToBudget} onChange={(e) => setScaleToBudget(e.target.checked)} data-testid="chart-scale-budget" />
+              <input
+                type="checkbox"
+                checked={scaleToBudget}
+                onChange={(e) => setScaleToBudget(e.target.checked)}
+                data-testid="chart-scale-budget"
+              />
               Scale to budget ({formatBytes(budgetBytes)})
             </label>
           )}
@@ -85,27 +101,87 @@ export function MemoryChart() {
                 tickFormatter={formatTokensShort}
                 stroke="#6b7788"
                 tick={{ fill: '#97a3b4', fontSize: 12 }}
-                label={{ value: 'tokens generated', position: 'insideBottom', offset: -16, fill: '#97a3b4', fontSize: 12 }}
+                label={{
+                  value: 'tokens generated',
+                  position: 'insideBottom',
+                  offset: -16,
+                  fill: '#97a3b4',
+                  fontSize: 12,
+                }}
               />
-              <YAxis type="number" domain={[0, yAxis.top]} ticks={yAxis.ticks} interval={0} tickFormatter={formatBytesShort} stroke="#6b7788" tick={{ fill: '#97a3b4', fontSize: 12 }} width={72} />
+              <YAxis
+                type="number"
+                domain={[0, yAxis.top]}
+                ticks={yAxis.ticks}
+                interval={0}
+                tickFormatter={formatBytesShort}
+                stroke="#6b7788"
+                tick={{ fill: '#97a3b4', fontSize: 12 }}
+                width={72}
+              />
               <Tooltip
                 contentStyle={{ background: '#151b23', border: '1px solid #2a3441', borderRadius: 6, color: '#dbe3ec' }}
                 labelFormatter={(x) => formatTokens(Number(x))}
                 formatter={(value) => formatBytes(Number(value))}
                 isAnimationActive={false}
               />
-              <Legend verticalAlign="top" align="right" height={28} iconType="plainline" itemSorter={null} wrapperStyle={{ fontSize: 12, color: '#c6d0dc' }} />
-              <Line data={chart.rss} dataKey="y" name="RSS" stroke={SERIES_COLORS.rss} strokeWidth={2} dot={false} isAnimationActive={false} />
-              <Line data={chart.anon} dataKey="y" name="anon RSS" stroke={SERIES_COLORS.anon} strokeWidth={1.5} dot={false} isAnimationActive={false} />
-              <Line data={chart.file} dataKey="y" name="file-backed RSS" stroke={SERIES_COLORS.file} strokeWidth={1.5} dot={false} isAnimationActive={false} />
-              <Line data={chart.theory} dataKey="y" name="KV theory" stroke={SERIES_COLORS.theory} strokeWidth={2} strokeDasharray="7 5" dot={false} isAnimationActive={false} />
+              <Legend
+                verticalAlign="top"
+                align="right"
+                height={28}
+                iconType="plainline"
+                itemSorter={null}
+                wrapperStyle={{ fontSize: 12, color: '#c6d0dc' }}
+              />
+              <Line
+                data={chart.rss}
+                dataKey="y"
+                name="RSS"
+                stroke={SERIES_COLORS.rss}
+                strokeWidth={2}
+                dot={false}
+                isAnimationActive={false}
+              />
+              <Line
+                data={chart.anon}
+                dataKey="y"
+                name="anon RSS"
+                stroke={SERIES_COLORS.anon}
+                strokeWidth={1.5}
+                dot={false}
+                isAnimationActive={false}
+              />
+              <Line
+                data={chart.file}
+                dataKey="y"
+                name="file-backed RSS"
+                stroke={SERIES_COLORS.file}
+                strokeWidth={1.5}
+                dot={false}
+                isAnimationActive={false}
+              />
+              <Line
+                data={chart.theory}
+                dataKey="y"
+                name="KV theory"
+                stroke={SERIES_COLORS.theory}
+                strokeWidth={2}
+                strokeDasharray="7 5"
+                dot={false}
+                isAnimationActive={false}
+              />
               {showBudget && budgetBytes !== null && (
                 <ReferenceLine
                   y={budgetBytes}
                   stroke={SERIES_COLORS.budget}
                   strokeDasharray="4 4"
                   ifOverflow="extendDomain"
-                  label={{ value: `budget ${formatBytes(budgetBytes)}`, position: 'insideTopLeft', fill: SERIES_COLORS.budget, fontSize: 12 }}
+                  label={{
+                    value: `budget ${formatBytes(budgetBytes)}`,
+                    position: 'insideTopLeft',
+                    fill: SERIES_COLORS.budget,
+                    fontSize: 12,
+                  }}
                 />
               )}
             </LineChart>

@@ -2,14 +2,30 @@
 // open and given back on close. Plain elements (role="dialog"), no portal: the app has one root.
 import { useEffect, useRef, type ReactNode } from 'react';
 
-export function Modal({ title, onCancel, children, testId, wide, tone }: { title: ReactNode; onCancel: () => void; children: ReactNode; testId: string; wide?: boolean; tone?: 'warn' }) {
+export function Modal({
+  title,
+  onCancel,
+  children,
+  testId,
+  wide,
+  tone,
+}: {
+  title: ReactNode;
+  onCancel: () => void;
+  children: ReactNode;
+  testId: string;
+  wide?: boolean;
+  tone?: 'warn';
+}) {
   const box = useRef<HTMLDivElement>(null);
   const cancel = useRef(onCancel);
   cancel.current = onCancel;
 
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
-    const first = box.current?.querySelector<HTMLElement>('[data-autofocus], input:not([disabled]), button:not([disabled])');
+    const first = box.current?.querySelector<HTMLElement>(
+      '[data-autofocus], input:not([disabled]), button:not([disabled])',
+    );
     first?.focus();
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') {

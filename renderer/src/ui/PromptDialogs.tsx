@@ -43,10 +43,25 @@ function HostKeyDialog({ prompt }: { prompt: HostKeyPrompt }) {
   const answer = useAppStore((s) => s.answerHostKey);
   const where = hostPort(prompt.host, prompt.port);
   return (
-    <Modal title="Unknown host key" onCancel={() => void answer(prompt.requestId, false)} testId="hostkey-dialog" tone="warn">
+    <Modal
+      title="Unknown host key"
+      onCancel={() => void answer(prompt.requestId, false)}
+      testId="hostkey-dialog"
+      tone="warn"
+    >
       <p>
-        KVScope has not connected to <strong className="mono" data-testid="hostkey-host">{where}</strong> before
-        {prompt.targetLabel !== where ? <> (for <strong>{prompt.targetLabel}</strong>)</> : null}. Before you accept its key, compare the fingerprint with the board&apos;s own.
+        KVScope has not connected to{' '}
+        <strong className="mono" data-testid="hostkey-host">
+          {where}
+        </strong>{' '}
+        before
+        {prompt.targetLabel !== where ? (
+          <>
+            {' '}
+            (for <strong>{prompt.targetLabel}</strong>)
+          </>
+        ) : null}
+        . Before you accept its key, compare the fingerprint with the board&apos;s own.
       </p>
       <dl className="kv-list">
         <dt>Fingerprint</dt>
@@ -65,14 +80,25 @@ function HostKeyDialog({ prompt }: { prompt: HostKeyPrompt }) {
         </dd>
       </dl>
       <p className="muted small">
-        Accepting stores the key in <span className="mono">{prompt.knownHostsPath}</span>. If the board ever presents a different key, KVScope refuses to connect.
+        Accepting stores the key in <span className="mono">{prompt.knownHostsPath}</span>. If the board ever presents a
+        different key, KVScope refuses to connect.
       </p>
       <div className="modal-actions">
         <Countdown expiresAt={prompt.expiresAt} />
-        <button type="button" className="button-secondary" onClick={() => void answer(prompt.requestId, false)} data-testid="hostkey-cancel">
+        <button
+          type="button"
+          className="button-secondary"
+          onClick={() => void answer(prompt.requestId, false)}
+          data-testid="hostkey-cancel"
+        >
           Cancel
         </button>
-        <button type="button" className="button-primary" onClick={() => void answer(prompt.requestId, true)} data-testid="hostkey-accept">
+        <button
+          type="button"
+          className="button-primary"
+          onClick={() => void answer(prompt.requestId, true)}
+          data-testid="hostkey-accept"
+        >
           Accept &amp; remember
         </button>
       </div>
@@ -95,7 +121,11 @@ function CredentialDialog({ prompt }: { prompt: CredentialPrompt }) {
     void answer(prompt.requestId, null, false);
   };
   return (
-    <Modal title={isPassword ? 'Password needed' : 'Key passphrase needed'} onCancel={cancel} testId="credential-dialog">
+    <Modal
+      title={isPassword ? 'Password needed' : 'Key passphrase needed'}
+      onCancel={cancel}
+      testId="credential-dialog"
+    >
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -116,10 +146,23 @@ function CredentialDialog({ prompt }: { prompt: CredentialPrompt }) {
         </p>
         <label className="field">
           <span className="field-label">{isPassword ? 'Password' : 'Passphrase'}</span>
-          <input type="password" autoComplete="off" value={value} onChange={(e) => setValue(e.target.value)} data-testid="credential-input" data-autofocus />
+          <input
+            type="password"
+            autoComplete="off"
+            value={value}
+            onChange={(e) => setValue(e.target.value)}
+            data-testid="credential-input"
+            data-autofocus
+          />
         </label>
         <label className="check remember">
-          <input type="checkbox" checked={remember && prompt.canRemember} disabled={!prompt.canRemember} onChange={(e) => setRemember(e.target.checked)} data-testid="credential-remember" />
+          <input
+            type="checkbox"
+            checked={remember && prompt.canRemember}
+            disabled={!prompt.canRemember}
+            onChange={(e) => setRemember(e.target.checked)}
+            data-testid="credential-remember"
+          />
           Remember for this board (encrypted by the OS keychain)
         </label>
         {prompt.rememberNote && (

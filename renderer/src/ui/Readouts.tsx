@@ -1,4 +1,12 @@
-import { formatBytes, formatBytesPerToken, formatFactor, formatMs, formatTokens, formatTokensPerSecond, MISSING } from '../format';
+import {
+  formatBytes,
+  formatBytesPerToken,
+  formatFactor,
+  formatMs,
+  formatTokens,
+  formatTokensPerSecond,
+  MISSING,
+} from '../format';
 import { useAppStore } from './store-context';
 
 interface Readout {
@@ -21,8 +29,18 @@ export function Readouts() {
   const noBudget = started && budgetBytes === null ? 'no memory budget was set' : null;
 
   const readouts: Readout[] = [
-    { key: 'measured-bytes-per-token', label: 'Measured KV', value: formatBytesPerToken(kv?.measuredBytesPerToken), note: kv?.rssMetric === 'rssAnonBytes' ? 'slope of anon RSS against tokens' : 'slope of RSS against tokens' },
-    { key: 'theory-bytes-per-token', label: 'Theory KV', value: formatBytesPerToken(kv?.theoryBytesPerToken ?? theoryFallback), note: 'layers × KV heads × row bytes' },
+    {
+      key: 'measured-bytes-per-token',
+      label: 'Measured KV',
+      value: formatBytesPerToken(kv?.measuredBytesPerToken),
+      note: kv?.rssMetric === 'rssAnonBytes' ? 'slope of anon RSS against tokens' : 'slope of RSS against tokens',
+    },
+    {
+      key: 'theory-bytes-per-token',
+      label: 'Theory KV',
+      value: formatBytesPerToken(kv?.theoryBytesPerToken ?? theoryFallback),
+      note: 'layers × KV heads × row bytes',
+    },
     {
       key: 'overhead-factor',
       label: 'Overhead',
@@ -30,17 +48,45 @@ export function Readouts() {
       note: 'measured ÷ theory',
       tone: overhead !== null && overhead > 1.5 ? 'warn' : undefined,
     },
-    { key: 'oom-horizon', label: 'OOM horizon', value: formatTokens(analysis?.oomHorizonTokens), note: noBudget ?? 'tokens until RSS crosses the budget' },
-    { key: 'max-safe-context', label: 'Max safe context', value: formatTokens(analysis?.maxSafeContextTokens), note: noBudget ?? `(budget − baseline) ÷ measured` },
-    { key: 'peak-rss', label: 'Peak RSS', value: formatBytes(analysis?.peakRssBytes), note: budgetBytes !== null ? `budget ${formatBytes(budgetBytes)}` : 'largest RSS sampled' },
-    { key: 'decode-tps', label: 'Decode', value: formatTokensPerSecond(throughput?.decodeTokensPerSecond), note: throughput ? `${throughput.tokens.toLocaleString('en-US')} tokens generated` : 'tokens per second' },
-    { key: 'ttft', label: 'Time to first token', value: formatMs(throughput?.ttftMs), note: 'prompt processing included' },
+    {
+      key: 'oom-horizon',
+      label: 'OOM horizon',
+      value: formatTokens(analysis?.oomHorizonTokens),
+      note: noBudget ?? 'tokens until RSS crosses the budget',
+    },
+    {
+      key: 'max-safe-context',
+      label: 'Max safe context',
+      value: formatTokens(analysis?.maxSafeContextTokens),
+      note: noBudget ?? `(budget − baseline) ÷ measured`,
+    },
+    {
+      key: 'peak-rss',
+      label: 'Peak RSS',
+      value: formatBytes(analysis?.peakRssBytes),
+      note: budgetBytes !== null ? `budget ${formatBytes(budgetBytes)}` : 'largest RSS sampled',
+    },
+    {
+      key: 'decode-tps',
+      label: 'Decode',
+      value: formatTokensPerSecond(throughput?.decodeTokensPerSecond),
+      note: throughput ? `${throughput.tokens.toLocaleString('en-US')} tokens generated` : 'tokens per second',
+    },
+    {
+      key: 'ttft',
+      label: 'Time to first token',
+      value: formatMs(throughput?.ttftMs),
+      note: 'prompt processing included',
+    },
   ];
 
   return (
     <section className="readouts" aria-label="Run analysis">
       {readouts.map((r) => (
-        <div key={r.key} className={`readout${r.value === MISSING ? ' readout-missing' : ''}${r.tone ? ` readout-${r.tone}` : ''}`}>
+        <div
+          key={r.key}
+          className={`readout${r.value === MISSING ? ' readout-missing' : ''}${r.tone ? ` readout-${r.tone}` : ''}`}
+        >
           <div className="readout-label">{r.label}</div>
           <div className="readout-value" data-testid={`readout-${r.key}`}>
             {r.value}

@@ -6,7 +6,17 @@ import { useAppStore } from './store-context';
 
 type TextField = { [K in keyof RunForm]: RunForm[K] extends string ? K : never }[keyof RunForm];
 
-function FieldShell({ field, label, hint, children }: { field: RunFormField; label: string; hint?: string; children: ReactNode }) {
+function FieldShell({
+  field,
+  label,
+  hint,
+  children,
+}: {
+  field: RunFormField;
+  label: string;
+  hint?: string;
+  children: ReactNode;
+}) {
   const error = useAppStore((s) => s.formErrors[field]);
   return (
     <label className={`field${error ? ' field-invalid' : ''}`}>
@@ -23,7 +33,23 @@ function FieldShell({ field, label, hint, children }: { field: RunFormField; lab
   );
 }
 
-function TextInput({ field, label, hint, suffix, placeholder, disabled, wide }: { field: TextField; label: string; hint?: string; suffix?: string; placeholder?: string; disabled?: boolean; wide?: boolean }) {
+function TextInput({
+  field,
+  label,
+  hint,
+  suffix,
+  placeholder,
+  disabled,
+  wide,
+}: {
+  field: TextField;
+  label: string;
+  hint?: string;
+  suffix?: string;
+  placeholder?: string;
+  disabled?: boolean;
+  wide?: boolean;
+}) {
   const value = useAppStore((s) => s.form[field]) as string;
   const invalid = useAppStore((s) => Boolean(s.formErrors[field]));
   const setFormField = useAppStore((s) => s.setFormField);
@@ -49,12 +75,26 @@ function TextInput({ field, label, hint, suffix, placeholder, disabled, wide }: 
   );
 }
 
-function Select<T extends string>({ field, label, options, labels }: { field: 'kvType' | 'mode' | 'commandKvType'; label: string; options: readonly T[]; labels?: Partial<Record<T, string>> }) {
+function Select<T extends string>({
+  field,
+  label,
+  options,
+  labels,
+}: {
+  field: 'kvType' | 'mode' | 'commandKvType';
+  label: string;
+  options: readonly T[];
+  labels?: Partial<Record<T, string>>;
+}) {
   const value = useAppStore((s) => s.form[field]);
   const setFormField = useAppStore((s) => s.setFormField);
   return (
     <FieldShell field={field} label={label}>
-      <select value={value} onChange={(e) => setFormField(field, e.target.value as never)} data-testid={`field-${field}`}>
+      <select
+        value={value}
+        onChange={(e) => setFormField(field, e.target.value as never)}
+        data-testid={`field-${field}`}
+      >
         {options.map((option) => (
           <option key={option} value={option}>
             {labels?.[option] ?? (option || 'from model')}
@@ -65,7 +105,11 @@ function Select<T extends string>({ field, label, options, labels }: { field: 'k
   );
 }
 
-const MODE_LABELS: Record<KvMode, string> = { growth: 'growth (paged blocks)', reserved: 'reserved (llama.cpp)', window: 'sliding window' };
+const MODE_LABELS: Record<KvMode, string> = {
+  growth: 'growth (paged blocks)',
+  reserved: 'reserved (llama.cpp)',
+  window: 'sliding window',
+};
 
 function DemoFields() {
   const mode = useAppStore((s) => s.form.mode);
@@ -82,7 +126,13 @@ function DemoFields() {
       </div>
       <TextInput field="ctx" label="Context" suffix="tok" />
       <TextInput field="block" label="Block" suffix="tok" />
-      <TextInput field="window" label="Window" suffix="tok" disabled={mode !== 'window'} placeholder={mode === 'window' ? 'required' : 'n/a'} />
+      <TextInput
+        field="window"
+        label="Window"
+        suffix="tok"
+        disabled={mode !== 'window'}
+        placeholder={mode === 'window' ? 'required' : 'n/a'}
+      />
       <TextInput field="weightsMb" label="Weights" suffix="MB" />
     </div>
   );
@@ -130,16 +180,34 @@ export function RunFormPanel() {
       <div className="panel-head">
         <h2 id="workload-heading">Workload</h2>
         {targetLabel && (
-          <span className="muted small run-target" data-testid="run-target" title="Select another target in the list above">
+          <span
+            className="muted small run-target"
+            data-testid="run-target"
+            title="Select another target in the list above"
+          >
             on {targetLabel}
           </span>
         )}
       </div>
       <div className="segmented" role="radiogroup" aria-label="Workload kind">
-        <button type="button" role="radio" aria-checked={engineKind === 'demo'} disabled={active} onClick={() => setFormField('engineKind', 'demo')} data-testid="engine-kind-demo">
+        <button
+          type="button"
+          role="radio"
+          aria-checked={engineKind === 'demo'}
+          disabled={active}
+          onClick={() => setFormField('engineKind', 'demo')}
+          data-testid="engine-kind-demo"
+        >
           Demo workload
         </button>
-        <button type="button" role="radio" aria-checked={engineKind === 'command'} disabled={active} onClick={() => setFormField('engineKind', 'command')} data-testid="engine-kind-command">
+        <button
+          type="button"
+          role="radio"
+          aria-checked={engineKind === 'command'}
+          disabled={active}
+          onClick={() => setFormField('engineKind', 'command')}
+          data-testid="engine-kind-command"
+        >
           Engine command
         </button>
       </div>
@@ -153,7 +221,13 @@ export function RunFormPanel() {
           {engineKind === 'demo' ? <DemoFields /> : <CommandFields />}
           <h3 className="subhead">Measurement</h3>
           <div className="field-grid">
-            <TextInput field="budget" label="Memory budget" placeholder="e.g. 2 GiB" hint="OOM horizon is computed against it" wide />
+            <TextInput
+              field="budget"
+              label="Memory budget"
+              placeholder="e.g. 2 GiB"
+              hint="OOM horizon is computed against it"
+              wide
+            />
             <TextInput field="intervalMs" label="Sample every" suffix="ms" wide />
           </div>
         </fieldset>
@@ -166,7 +240,13 @@ export function RunFormPanel() {
           <button type="submit" className="button-primary" disabled={active} data-testid="start-run">
             {phase === 'starting' ? 'Starting…' : 'Start'}
           </button>
-          <button type="button" className="button-danger" disabled={!active || phase === 'stopping'} onClick={() => void stopRun()} data-testid="stop-run">
+          <button
+            type="button"
+            className="button-danger"
+            disabled={!active || phase === 'stopping'}
+            onClick={() => void stopRun()}
+            data-testid="stop-run"
+          >
             {phase === 'stopping' ? 'Stopping…' : 'Stop'}
           </button>
         </div>

@@ -3,7 +3,14 @@ import { useAppStore } from './store-context';
 
 const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
 
-const PHASE_TEXT = { idle: 'no run', starting: 'starting', running: 'running', stopping: 'stopping', done: 'finished', failed: 'failed' } as const;
+const PHASE_TEXT = {
+  idle: 'no run',
+  starting: 'starting',
+  running: 'running',
+  stopping: 'stopping',
+  done: 'finished',
+  failed: 'failed',
+} as const;
 
 export function RunHeader() {
   const run = useAppStore((s) => s.run);
@@ -18,7 +25,12 @@ export function RunHeader() {
         <h1 className="run-label" title={run.label ?? undefined}>
           {run.label ?? (run.phase === 'idle' ? 'No run yet' : 'Run')}
         </h1>
-        <span className={`phase phase-${run.phase}`} data-testid="run-phase" data-phase={run.phase} hidden={run.phase === 'idle'}>
+        <span
+          className={`phase phase-${run.phase}`}
+          data-testid="run-phase"
+          data-phase={run.phase}
+          hidden={run.phase === 'idle'}
+        >
           {PHASE_TEXT[run.phase]}
         </span>
         {run.runId && <span className="muted mono small">{run.runId}</span>}
@@ -30,7 +42,8 @@ export function RunHeader() {
       </div>
       {connection === 'reconnecting' && (
         <div className="banner banner-warn" role="status" data-testid="connection-lost">
-          <strong>Connection to KVScope lost, reconnecting…</strong> The run continues on the machine. If KVScope was restarted, open the new URL it printed.
+          <strong>Connection to KVScope lost, reconnecting…</strong> The run continues on the machine. If KVScope was
+          restarted, open the new URL it printed.
         </div>
       )}
       {run.phase === 'failed' && (
@@ -45,13 +58,29 @@ export function RunHeader() {
       )}
       {leak?.leaking && (
         <div className="banner banner-warn" role="status" data-testid="run-leak">
-          <strong>Memory grows beyond the KV cache{leak.bytesPerToken !== null ? `: ${formatBytesPerToken(leak.bytesPerToken)} more than theory` : ''}.</strong>{' '}
+          <strong>
+            Memory grows beyond the KV cache
+            {leak.bytesPerToken !== null ? `: ${formatBytesPerToken(leak.bytesPerToken)} more than theory` : ''}.
+          </strong>{' '}
           {leak.reason} (confidence {Math.round(leak.confidence * 100)}%)
         </div>
       )}
       {run.phase === 'done' && run.engineExitCode !== null && (
-        <div className={`banner ${run.engineExitCode === 0 ? 'banner-info' : 'banner-warn'}`} role="status" data-testid="run-exit">
-          {run.engineExitCode === 0 ? 'Engine exited normally (code 0).' : <><strong>Engine exited with code {run.engineExitCode}.</strong> {run.engineExitCode === 137 ? 'Code 137 is SIGKILL, usually the OOM killer.' : 'See the engine output below.'}</>}
+        <div
+          className={`banner ${run.engineExitCode === 0 ? 'banner-info' : 'banner-warn'}`}
+          role="status"
+          data-testid="run-exit"
+        >
+          {run.engineExitCode === 0 ? (
+            'Engine exited normally (code 0).'
+          ) : (
+            <>
+              <strong>Engine exited with code {run.engineExitCode}.</strong>{' '}
+              {run.engineExitCode === 137
+                ? 'Code 137 is SIGKILL, usually the OOM killer.'
+                : 'See the engine output below.'}
+            </>
+          )}
         </div>
       )}
     </div>

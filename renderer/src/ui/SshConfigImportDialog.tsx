@@ -50,7 +50,13 @@ export function SshConfigImportDialog() {
                 {h.savedTargetId ? (
                   <span className="muted small">saved</span>
                 ) : (
-                  <button type="button" className="button-secondary" disabled={!h.spec || importer.adding.includes(h.alias)} onClick={() => void importHost(h.alias)} data-testid={`import-host-${h.alias}`}>
+                  <button
+                    type="button"
+                    className="button-secondary"
+                    disabled={!h.spec || importer.adding.includes(h.alias)}
+                    onClick={() => void importHost(h.alias)}
+                    data-testid={`import-host-${h.alias}`}
+                  >
                     {importer.adding.includes(h.alias) ? 'Adding…' : 'Add'}
                   </button>
                 )}

@@ -20,14 +20,22 @@ export function TargetList() {
   const openImporter = useAppStore((s) => s.openImporter);
   const probeTarget = useAppStore((s) => s.probeTarget);
   const probing = useAppStore((s) => (s.selectedTargetId ? s.probes[s.selectedTargetId]?.status === 'probing' : false));
-  const locked = useAppStore((s) => s.run.phase === 'starting' || s.run.phase === 'running' || s.run.phase === 'stopping');
+  const locked = useAppStore(
+    (s) => s.run.phase === 'starting' || s.run.phase === 'running' || s.run.phase === 'stopping',
+  );
   const selected = targets.find((t) => t.id === selectedId);
 
   return (
     <section className="panel" aria-labelledby="targets-heading">
       <div className="panel-head">
         <h2 id="targets-heading">Targets</h2>
-        <button type="button" className="link-button" onClick={() => void loadTargets()} disabled={status === 'loading'} title="Reload the list">
+        <button
+          type="button"
+          className="link-button"
+          onClick={() => void loadTargets()}
+          disabled={status === 'loading'}
+          title="Reload the list"
+        >
           Refresh
         </button>
       </div>
@@ -48,7 +56,11 @@ export function TargetList() {
               disabled={locked}
               onClick={() => selectTarget(target.id)}
               data-testid={`target-${target.id}`}
-              title={target.spec.kind === 'ssh' ? `ssh ${sshAddress(target.spec)}${target.spec.jump?.length ? ` via ${target.spec.jump.join(' → ')}` : ''}` : 'This computer'}
+              title={
+                target.spec.kind === 'ssh'
+                  ? `ssh ${sshAddress(target.spec)}${target.spec.jump?.length ? ` via ${target.spec.jump.join(' → ')}` : ''}`
+                  : 'This computer'
+              }
             >
               <span className="target-icon" aria-hidden="true">
                 {target.spec.kind === 'local' ? '▣' : '⇄'}
@@ -57,12 +69,21 @@ export function TargetList() {
                 <span className="target-label">{target.label}</span>
                 <span className="target-kind">
                   {target.spec.kind === 'local' ? 'local' : sshAddress(target.spec)}
-                  {target.spec.kind === 'ssh' && target.spec.jump?.length ? ` via ${target.spec.jump.length} jump${target.spec.jump.length === 1 ? '' : 's'}` : ''}
+                  {target.spec.kind === 'ssh' && target.spec.jump?.length
+                    ? ` via ${target.spec.jump.length} jump${target.spec.jump.length === 1 ? '' : 's'}`
+                    : ''}
                 </span>
               </span>
             </button>
             {target.spec.kind === 'ssh' && (
-              <button type="button" className="icon-button" onClick={() => openEditor(target.id)} aria-label={`Edit ${target.label}`} title="Edit board" data-testid={`edit-target-${target.id}`}>
+              <button
+                type="button"
+                className="icon-button"
+                onClick={() => openEditor(target.id)}
+                aria-label={`Edit ${target.label}`}
+                title="Edit board"
+                data-testid={`edit-target-${target.id}`}
+              >
                 ✎
               </button>
             )}
@@ -84,7 +105,13 @@ export function TargetList() {
           <button type="button" className="link-button" onClick={() => openEditor()} data-testid="add-board">
             + Add board
           </button>
-          <button type="button" className="link-button" onClick={() => void openImporter()} data-testid="import-ssh-config" title="Import Host entries from ~/.ssh/config">
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => void openImporter()}
+            data-testid="import-ssh-config"
+            title="Import Host entries from ~/.ssh/config"
+          >
             Import ~/.ssh/config
           </button>
         </span>

@@ -1,6 +1,11 @@
 import { useAppStore } from './store-context';
 
-const CONNECTION_TEXT = { connecting: 'connecting…', open: 'connected', reconnecting: 'reconnecting…', closed: 'disconnected' } as const;
+const CONNECTION_TEXT = {
+  connecting: 'connecting…',
+  open: 'connected',
+  reconnecting: 'reconnecting…',
+  closed: 'disconnected',
+} as const;
 
 export function TopBar() {
   const appInfo = useAppStore((s) => s.appInfo);

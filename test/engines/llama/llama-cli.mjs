@@ -23,14 +23,25 @@
 // ≈ 1.4 tokens/s instead of ≈ 1,000 (../shared/models/README.md).
 import { KV_TYPES, openLlamaContext, ownSignals } from './llama-common.mjs';
 
-
 function usage(message) {
-  process.stderr.write(`llama-cli.mjs: ${message}\nusage: node llama-cli.mjs -m <gguf> -c <ctx> -n <tokens> -p <prompt> [--threads 1] [--ctk f16] [--ctv f16] [--temp 0] [--ignore-eos]\n`);
+  process.stderr.write(
+    `llama-cli.mjs: ${message}\nusage: node llama-cli.mjs -m <gguf> -c <ctx> -n <tokens> -p <prompt> [--threads 1] [--ctk f16] [--ctv f16] [--temp 0] [--ignore-eos]\n`,
+  );
   process.exit(2);
 }
 
 function parseArgs(argv) {
-  const o = { model: null, ctx: 4096, tokens: 128, prompt: 'Once upon a time', threads: 1, ctk: 'f16', ctv: null, temp: 0, ignoreEos: false };
+  const o = {
+    model: null,
+    ctx: 4096,
+    tokens: 128,
+    prompt: 'Once upon a time',
+    threads: 1,
+    ctk: 'f16',
+    ctv: null,
+    temp: 0,
+    ignoreEos: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const next = () => {
@@ -43,31 +54,61 @@ function parseArgs(argv) {
       return n;
     };
     switch (a) {
-      case '-m': case '--model': o.model = next(); break;
-      case '-c': case '--ctx-size': o.ctx = int(next(), a); break;
-      case '-n': case '--n-predict': o.tokens = int(next(), a); break;
-      case '-p': case '--prompt': o.prompt = next(); break;
-      case '-t': case '--threads': o.threads = int(next(), a); break;
-      case '-ctk': case '--ctk': case '--cache-type-k': o.ctk = next(); break;
-      case '-ctv': case '--ctv': case '--cache-type-v': o.ctv = next(); break;
-      case '--temp': o.temp = Number(next()); break;
-      case '--ignore-eos': o.ignoreEos = true; break;
-      default: usage(`unknown argument "${a}"`);
+      case '-m':
+      case '--model':
+        o.model = next();
+        break;
+      case '-c':
+      case '--ctx-size':
+        o.ctx = int(next(), a);
+        break;
+      case '-n':
+      case '--n-predict':
+        o.tokens = int(next(), a);
+        break;
+      case '-p':
+      case '--prompt':
+        o.prompt = next();
+        break;
+      case '-t':
+      case '--threads':
+        o.threads = int(next(), a);
+        break;
+      case '-ctk':
+      case '--ctk':
+      case '--cache-type-k':
+        o.ctk = next();
+        break;
+      case '-ctv':
+      case '--ctv':
+      case '--cache-type-v':
+        o.ctv = next();
+        break;
+      case '--temp':
+        o.temp = Number(next());
+        break;
+      case '--ignore-eos':
+        o.ignoreEos = true;
+        break;
+      default:
+        usage(`unknown argument "${a}"`);
     }
   }
   if (!o.model) usage('-m <model.gguf> is required');
   if (o.ctx < 1) usage('-c must be ≥ 1');
   o.ctv ??= o.ctk;
-  for (const t of [o.ctk, o.ctv]) if (!KV_TYPES[t]) usage(`unknown KV type "${t}" (one of ${Object.keys(KV_TYPES).join(', ')})`);
+  for (const t of [o.ctk, o.ctv])
+    if (!KV_TYPES[t]) usage(`unknown KV type "${t}" (one of ${Object.keys(KV_TYPES).join(', ')})`);
   return o;
 }
-
 
 const opts = parseArgs(process.argv.slice(2));
 const { llama, model, context, sequence } = await openLlamaContext(opts);
 const promptTokens = model.tokenize(opts.prompt);
 if (promptTokens.length + opts.tokens > context.contextSize) {
-  process.stderr.write(`llama-cli.mjs: prompt (${promptTokens.length} tokens) + -n ${opts.tokens} exceed the context of ${context.contextSize}\n`);
+  process.stderr.write(
+    `llama-cli.mjs: prompt (${promptTokens.length} tokens) + -n ${opts.tokens} exceed the context of ${context.contextSize}\n`,
+  );
   process.exit(1);
 }
 

@@ -4,7 +4,16 @@
 import { getLlama, LlamaLogLevel } from 'node-llama-cpp';
 
 /** llama.cpp's -ctk/-ctv names → node-llama-cpp's GGML type names. */
-export const KV_TYPES = { f32: 'F32', f16: 'F16', bf16: 'BF16', q8_0: 'Q8_0', q4_0: 'Q4_0', q4_1: 'Q4_1', q5_0: 'Q5_0', q5_1: 'Q5_1' };
+export const KV_TYPES = {
+  f32: 'F32',
+  f16: 'F16',
+  bf16: 'BF16',
+  q8_0: 'Q8_0',
+  q4_0: 'Q4_0',
+  q4_1: 'Q4_1',
+  q5_0: 'Q5_0',
+  q5_1: 'Q5_1',
+};
 
 /** llama.cpp logs arrive one message per call, without the newline; progress dots come one by one. */
 function makeLogger() {

@@ -25,9 +25,10 @@ import { createServer } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { KV_TYPES, openLlamaContext, ownSignals } from './llama-common.mjs';
 
-
 function usage(message) {
-  process.stderr.write(`openai-server.mjs: ${message}\nusage: node openai-server.mjs -m <gguf> [-c 4096] [--port 0] [--host 127.0.0.1] [--threads 1] [--ctk f16]\n`);
+  process.stderr.write(
+    `openai-server.mjs: ${message}\nusage: node openai-server.mjs -m <gguf> [-c 4096] [--port 0] [--host 127.0.0.1] [--threads 1] [--ctk f16]\n`,
+  );
   process.exit(2);
 }
 
@@ -45,14 +46,36 @@ function parseArgs(argv) {
       return n;
     };
     switch (a) {
-      case '-m': case '--model': o.model = next(); break;
-      case '-c': case '--ctx-size': o.ctx = int(next()); break;
-      case '--port': o.port = int(next()); break;
-      case '--host': o.host = next(); break;
-      case '-t': case '--threads': o.threads = int(next()); break;
-      case '-ctk': case '--ctk': case '--cache-type-k': o.ctk = next(); break;
-      case '-ctv': case '--ctv': case '--cache-type-v': o.ctv = next(); break;
-      default: usage(`unknown argument "${a}"`);
+      case '-m':
+      case '--model':
+        o.model = next();
+        break;
+      case '-c':
+      case '--ctx-size':
+        o.ctx = int(next());
+        break;
+      case '--port':
+        o.port = int(next());
+        break;
+      case '--host':
+        o.host = next();
+        break;
+      case '-t':
+      case '--threads':
+        o.threads = int(next());
+        break;
+      case '-ctk':
+      case '--ctk':
+      case '--cache-type-k':
+        o.ctk = next();
+        break;
+      case '-ctv':
+      case '--ctv':
+      case '--cache-type-v':
+        o.ctv = next();
+        break;
+      default:
+        usage(`unknown argument "${a}"`);
     }
   }
   if (!o.model) usage('-m <model.gguf> is required');
@@ -60,7 +83,6 @@ function parseArgs(argv) {
   for (const t of [o.ctk, o.ctv]) if (!KV_TYPES[t]) usage(`unknown KV type "${t}"`);
   return o;
 }
-
 
 const opts = parseArgs(process.argv.slice(2));
 const { llama, model, context, sequence } = await openLlamaContext(opts);
@@ -70,7 +92,8 @@ let queue = Promise.resolve();
 
 function promptOf(body, chat) {
   if (chat) {
-    if (!Array.isArray(body.messages) || body.messages.length === 0) throw new Error('"messages" must be a non-empty array');
+    if (!Array.isArray(body.messages) || body.messages.length === 0)
+      throw new Error('"messages" must be a non-empty array');
     return body.messages.map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n');
   }
   if (typeof body.prompt !== 'string') throw new Error('"prompt" must be a string');
@@ -81,7 +104,8 @@ const fmt = (n, w, d = 2) => n.toFixed(d).padStart(w);
 
 /** llama-server's per-request timing block (2025+ format: the slot line, then three timing lines). */
 function printTimings(id, t) {
-  const row = (ms, n) => `${fmt(ms, 10)} ms / ${String(n).padStart(5)} tokens (${fmt(n > 0 ? ms / n : 0, 8)} ms per token, ${fmt(ms > 0 ? (n * 1000) / ms : 0, 8)} tokens per second)`;
+  const row = (ms, n) =>
+    `${fmt(ms, 10)} ms / ${String(n).padStart(5)} tokens (${fmt(n > 0 ? ms / n : 0, 8)} ms per token, ${fmt(ms > 0 ? (n * 1000) / ms : 0, 8)} tokens per second)`;
   process.stderr.write(
     `slot print_timing: id  0 | task ${id} | \n` +
       `prompt eval time = ${row(t.prompt_ms, t.prompt_n)}\n` +
@@ -95,7 +119,9 @@ async function generate(prompt, maxTokens, temperature, ignoreEos, emit) {
   const tokens = model.tokenize(prompt);
   if (tokens.length === 0) throw new Error('empty prompt');
   if (tokens.length + maxTokens > context.contextSize) {
-    const e = new Error(`the request exceeds the available context size (${tokens.length} prompt tokens + ${maxTokens} > ${context.contextSize})`);
+    const e = new Error(
+      `the request exceeds the available context size (${tokens.length} prompt tokens + ${maxTokens} > ${context.contextSize})`,
+    );
     e.status = 400;
     throw e;
   }
@@ -104,7 +130,8 @@ async function generate(prompt, maxTokens, temperature, ignoreEos, emit) {
   let common = 0;
   while (common < held.length && common < tokens.length && held[common] === tokens[common]) common++;
   if (common === tokens.length) common -= 1; // at least one token must be evaluated to sample the next
-  if (common < sequence.nextTokenIndex) await sequence.eraseContextTokenRanges([{ start: common, end: sequence.nextTokenIndex }]);
+  if (common < sequence.nextTokenIndex)
+    await sequence.eraseContextTokenRanges([{ start: common, end: sequence.nextTokenIndex }]);
   const tStartPrompt = performance.now();
   let tFirst = null;
   let tLast = null;
@@ -175,7 +202,11 @@ async function complete(req, res, chat) {
   } catch (e) {
     return sendJson(res, 400, { error: { message: e.message, type: 'invalid_request_error' } });
   }
-  const maxTokens = Number.isInteger(body.max_tokens) ? body.max_tokens : Number.isInteger(body.n_predict) ? body.n_predict : 128;
+  const maxTokens = Number.isInteger(body.max_tokens)
+    ? body.max_tokens
+    : Number.isInteger(body.n_predict)
+      ? body.n_predict
+      : 128;
   const temperature = typeof body.temperature === 'number' ? body.temperature : 0;
   const ignoreEos = body.ignore_eos === true;
   const stream = body.stream === true;
@@ -184,15 +215,25 @@ async function complete(req, res, chat) {
   const object = chat ? 'chat.completion.chunk' : 'text_completion';
   const chunk = (extra) => `data: ${JSON.stringify({ id, object, created, model: modelName, ...extra })}\n\n`;
   const choice = (text, finish) =>
-    chat ? { index: 0, delta: text === null ? {} : { content: text }, finish_reason: finish } : { index: 0, text: text ?? '', finish_reason: finish };
+    chat
+      ? { index: 0, delta: text === null ? {} : { content: text }, finish_reason: finish }
+      : { index: 0, text: text ?? '', finish_reason: finish };
 
   // One slot: wait for the previous request to end.
   const turn = queue.then(async () => {
     let text = '';
     if (stream) {
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+      res.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+      });
       res.socket?.setNoDelay(true);
-      if (chat) await writeChunk(res, chunk({ choices: [{ index: 0, delta: { role: 'assistant', content: null }, finish_reason: null }] }));
+      if (chat)
+        await writeChunk(
+          res,
+          chunk({ choices: [{ index: 0, delta: { role: 'assistant', content: null }, finish_reason: null }] }),
+        );
     }
     let result;
     try {
@@ -205,16 +246,30 @@ async function complete(req, res, chat) {
         res.end(`data: ${JSON.stringify({ error: { message: e.message, code: e.status ?? 500 } })}\n\n`);
         return;
       }
-      return sendJson(res, e.status ?? 500, { error: { message: e.message, type: e.status === 400 ? 'invalid_request_error' : 'server_error' } });
+      return sendJson(res, e.status ?? 500, {
+        error: { message: e.message, type: e.status === 400 ? 'invalid_request_error' : 'server_error' },
+      });
     }
     printTimings(taskId, result.timings);
-    const usage = { prompt_tokens: result.promptTokens, completion_tokens: result.timings.predicted_n, total_tokens: result.promptTokens + result.timings.predicted_n };
+    const usage = {
+      prompt_tokens: result.promptTokens,
+      completion_tokens: result.timings.predicted_n,
+      total_tokens: result.promptTokens + result.timings.predicted_n,
+    };
     if (stream) {
       await writeChunk(res, chunk({ choices: [choice(null, result.finish)], usage, timings: result.timings }));
       res.end('data: [DONE]\n\n');
     } else {
       const message = chat ? { message: { role: 'assistant', content: text } } : { text };
-      sendJson(res, 200, { id, object: chat ? 'chat.completion' : 'text_completion', created, model: modelName, choices: [{ index: 0, ...message, finish_reason: result.finish }], usage, timings: result.timings });
+      sendJson(res, 200, {
+        id,
+        object: chat ? 'chat.completion' : 'text_completion',
+        created,
+        model: modelName,
+        choices: [{ index: 0, ...message, finish_reason: result.finish }],
+        usage,
+        timings: result.timings,
+      });
     }
   });
   queue = turn.catch(() => {});
@@ -225,10 +280,15 @@ const server = createServer((req, res) => {
   const path = (req.url ?? '/').split('?')[0];
   if (req.method === 'GET' && path === '/health') return sendJson(res, 200, { status: 'ok' });
   if (req.method === 'GET' && (path === '/v1/models' || path === '/models')) {
-    return sendJson(res, 200, { object: 'list', data: [{ id: modelName, object: 'model', owned_by: 'llamacpp', meta: { n_ctx: context.contextSize } }] });
+    return sendJson(res, 200, {
+      object: 'list',
+      data: [{ id: modelName, object: 'model', owned_by: 'llamacpp', meta: { n_ctx: context.contextSize } }],
+    });
   }
-  if (req.method === 'POST' && (path === '/v1/chat/completions' || path === '/chat/completions')) return void complete(req, res, true).catch((e) => res.destroy(e));
-  if (req.method === 'POST' && (path === '/v1/completions' || path === '/completions')) return void complete(req, res, false).catch((e) => res.destroy(e));
+  if (req.method === 'POST' && (path === '/v1/chat/completions' || path === '/chat/completions'))
+    return void complete(req, res, true).catch((e) => res.destroy(e));
+  if (req.method === 'POST' && (path === '/v1/completions' || path === '/completions'))
+    return void complete(req, res, false).catch((e) => res.destroy(e));
   sendJson(res, 404, { error: { message: 'File Not Found', type: 'not_found_error' } });
 });
 

@@ -63,7 +63,9 @@ describe('a real OOM kill in a cgroup v1 memory group', () => {
 
   beforeAll(async () => {
     if (!existsSync(join(CGROUP_ROOT, 'memory.limit_in_bytes'))) {
-      throw new Error(`this test needs the cgroup v1 memory controller at ${CGROUP_ROOT}, as root (../shared/ENVIRONMENT.md)`);
+      throw new Error(
+        `this test needs the cgroup v1 memory controller at ${CGROUP_ROOT}, as root (../shared/ENVIRONMENT.md)`,
+      );
     }
     const dir = await makeTempDir('kvscope-oom-');
     engineFile = join(dir, 'demo-engine.cjs');
@@ -91,13 +93,25 @@ describe('a real OOM kill in a cgroup v1 memory group', () => {
     // see small: it extrapolates total RSS, while the cgroup charges the process's anonymous
     // memory — Node's ≈ 37 MiB of file-backed pages (shared binary and libraries) are ≈ 300 tokens
     // of 131,072 B, ≈ 4 % of the ≈ 7,800 tokens at which it dies.
-    const shape = { mode: 'growth' as const, layers: 64, kvHeads: 8, headDim: 64, kvType: 'f16' as const, tps: 1500, weightsMb: 8 };
+    const shape = {
+      mode: 'growth' as const,
+      layers: 64,
+      kvHeads: 8,
+      headDim: 64,
+      kvType: 'f16' as const,
+      tps: 1500,
+      weightsMb: 8,
+    };
 
     // The limited run: the engine joins the group, then becomes the demo engine (same pid).
     const r = await runCli([
-      'profile', 'local', '--json',
-      '--engine', `echo $$ > ${group}/cgroup.procs && exec ${demoCommand({ ...shape, tokens: 100_000 })}`,
-      '--interval-ms', '50',
+      'profile',
+      'local',
+      '--json',
+      '--engine',
+      `echo $$ > ${group}/cgroup.procs && exec ${demoCommand({ ...shape, tokens: 100_000 })}`,
+      '--interval-ms',
+      '50',
     ]);
     // A run whose engine the kernel killed failed: exit status 1, and still the full summary.
     expect(r.code).toBe(1);
@@ -112,10 +126,19 @@ describe('a real OOM kill in a cgroup v1 memory group', () => {
     // It died on the way: far from the 100,000 asked for, after the budget's worth of tokens began.
     expect(diedAtTokens).toBeGreaterThan(1000);
     expect(diedAtTokens).toBeLessThan(LIMIT_BYTES / 131072);
-    expect(Number(readFileSync(join(group, 'memory.oom_control'), 'utf8').match(/oom_kill (\d+)/)?.[1])).toBeGreaterThanOrEqual(1);
+    expect(
+      Number(readFileSync(join(group, 'memory.oom_control'), 'utf8').match(/oom_kill (\d+)/)?.[1]),
+    ).toBeGreaterThanOrEqual(1);
 
     // The same engine without the limit, told the limit as its budget, stopping well before it.
-    const free = await profile(['--engine', demoCommand({ ...shape, tokens: 3000 }), '--budget', String(LIMIT_BYTES), '--interval-ms', '50']);
+    const free = await profile([
+      '--engine',
+      demoCommand({ ...shape, tokens: 3000 }),
+      '--budget',
+      String(LIMIT_BYTES),
+      '--interval-ms',
+      '50',
+    ]);
     expect(free.engine.oomKilled).toBe(false);
     expect(free.kv.mode).toBe('growth');
     expect(free.oomHorizonTokens).toBeGreaterThan(3000);

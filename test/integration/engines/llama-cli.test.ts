@@ -11,7 +11,13 @@ import { release } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/cli';
 import { startTrustedSshd, type Sshd, sshCliTarget } from '../../helpers/sshd';
-import { assertLlamaEngineInstalled, llamaCliCommand, modelPath, modelRelative, STORIES_KV_BYTES_PER_TOKEN } from '../../helpers/llama-engine';
+import {
+  assertLlamaEngineInstalled,
+  llamaCliCommand,
+  modelPath,
+  modelRelative,
+  STORIES_KV_BYTES_PER_TOKEN,
+} from '../../helpers/llama-engine';
 
 const KV_2048 = 2048 * 640; // 1,310,720 B
 const TOKENS = 64;
@@ -55,22 +61,39 @@ describe('a real llama.cpp engine on stories260K', () => {
 
   it('local: the KV size llama.cpp logs equals the GGUF theory, reserved mode, timings parsed', async () => {
     const r = await runCli([
-      'profile', 'local',
-      '--engine', llamaCliCommand({ tokens: TOKENS }),
-      '--gguf', modelRelative,
-      '--ctx', '2048',
-      '--interval-ms', '50',
+      'profile',
+      'local',
+      '--engine',
+      llamaCliCommand({ tokens: TOKENS }),
+      '--gguf',
+      modelRelative,
+      '--ctx',
+      '2048',
+      '--interval-ms',
+      '50',
       '--json',
     ]);
     if (r.code !== 0) throw new Error(`kvscope profile failed (${r.code}): ${r.stderr}`);
     const s = JSON.parse(r.stdout);
     expectRealLlamaRun(s);
     expect(s.engine.command).toContain('-c 2048');
-    expect(s.events.some((e: { kind: string; data?: { kvBytes?: number } }) => e.kind === 'info' && e.data?.kvBytes === KV_2048)).toBe(true);
+    expect(
+      s.events.some(
+        (e: { kind: string; data?: { kvBytes?: number } }) => e.kind === 'info' && e.data?.kvBytes === KV_2048,
+      ),
+    ).toBe(true);
   });
 
-  it('without --ctx, the context comes from the command\'s own -c; without --gguf there is no theory but the engine-reported size', async () => {
-    const r = await runCli(['profile', 'local', '--engine', llamaCliCommand({ tokens: 16, ctx: 1000 }), '--interval-ms', '50', '--json']);
+  it("without --ctx, the context comes from the command's own -c; without --gguf there is no theory but the engine-reported size", async () => {
+    const r = await runCli([
+      'profile',
+      'local',
+      '--engine',
+      llamaCliCommand({ tokens: 16, ctx: 1000 }),
+      '--interval-ms',
+      '50',
+      '--json',
+    ]);
     if (r.code !== 0) throw new Error(`kvscope profile failed (${r.code}): ${r.stderr}`);
     const s = JSON.parse(r.stdout);
     // -c 1000 → llama.cpp pads to 1024 cells (next multiple of 256) → 1024 × 640 = 655,360 B
@@ -82,7 +105,17 @@ describe('a real llama.cpp engine on stories260K', () => {
 
   it('refuses a KV type llama.cpp would refuse for this model, before starting it', async () => {
     // head_dim 8 is not a multiple of q8_0's 32-value blocks.
-    const r = await runCli(['profile', 'local', '--engine', llamaCliCommand({ tokens: 8, ctx: 512 }), '--gguf', modelRelative, '--kv-type', 'q8_0', '--json']);
+    const r = await runCli([
+      'profile',
+      'local',
+      '--engine',
+      llamaCliCommand({ tokens: 8, ctx: 512 }),
+      '--gguf',
+      modelRelative,
+      '--kv-type',
+      'q8_0',
+      '--json',
+    ]);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/q8_0 with block size 32 does not divide/);
   });
@@ -102,11 +135,16 @@ describe('a real llama.cpp engine on the loopback SSH target', () => {
   it('kvscope profile user@host:port: GGUF header read over the link, KV size equals theory, reserved, timings parsed', async () => {
     // The SSH login lands in the user's home, so the model path on the "board" is absolute.
     const r = await runCli([
-      'profile', ...sshCliTarget(sshd, knownHosts),
-      '--engine', llamaCliCommand({ tokens: TOKENS }),
-      '--gguf', modelPath,
-      '--ctx', '2048',
-      '--interval-ms', '50',
+      'profile',
+      ...sshCliTarget(sshd, knownHosts),
+      '--engine',
+      llamaCliCommand({ tokens: TOKENS }),
+      '--gguf',
+      modelPath,
+      '--ctx',
+      '2048',
+      '--interval-ms',
+      '50',
       '--json',
     ]);
     if (r.code !== 0) throw new Error(`kvscope profile over SSH failed (${r.code}): ${r.stderr}`);

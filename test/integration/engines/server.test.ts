@@ -17,7 +17,12 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCli } from '../../helpers/cli';
 import { makeTempDir, startSshd, writeKnownHosts, type Sshd, sshCliTarget } from '../../helpers/sshd';
-import { assertLlamaEngineInstalled, modelRelative, openaiServerCommand, storyPrompt } from '../../helpers/llama-engine';
+import {
+  assertLlamaEngineInstalled,
+  modelRelative,
+  openaiServerCommand,
+  storyPrompt,
+} from '../../helpers/llama-engine';
 import type { ServerProfile, TurnAnalysis } from '../../../shared/analysis/stream-timing';
 
 const TOKENS = 256;
@@ -37,7 +42,8 @@ function expectConsistentWithServer(p: ServerProfile) {
     // Per-token timestamps: one per token, in order, the first at TTFT.
     expect(t.tokens).toBe(TOKENS);
     expect(t.tokenTimesMs.length).toBe(TOKENS);
-    for (let i = 1; i < t.tokenTimesMs.length; i++) expect(t.tokenTimesMs[i]).toBeGreaterThanOrEqual(t.tokenTimesMs[i - 1]);
+    for (let i = 1; i < t.tokenTimesMs.length; i++)
+      expect(t.tokenTimesMs[i]).toBeGreaterThanOrEqual(t.tokenTimesMs[i - 1]);
     expect(t.tokenTimesMs[0]).toBe(t.ttftMs);
     // TTFT seen by the client contains the server's prompt processing, and not much more.
     expect(t.ttftMs as number).toBeGreaterThanOrEqual(st.prompt_ms);
@@ -54,9 +60,13 @@ function expectConsistentWithServer(p: ServerProfile) {
   // The first turn has the long prompt: TTFT within 5 % of the server's prompt_ms.
   const first = p.turns[0];
   expect(first.promptTokensEvaluated as number).toBeGreaterThan(200);
-  expect(Math.abs((first.ttftMs as number) / (first.serverTimings as Record<string, number>).prompt_ms - 1)).toBeLessThan(0.05);
+  expect(
+    Math.abs((first.ttftMs as number) / (first.serverTimings as Record<string, number>).prompt_ms - 1),
+  ).toBeLessThan(0.05);
   // Later turns reuse the server's cache for what they share with the previous request.
-  expect((p.turns[1].serverTimings as Record<string, number>).cache_n).toBeGreaterThanOrEqual(first.contextDepth as number);
+  expect((p.turns[1].serverTimings as Record<string, number>).cache_n).toBeGreaterThanOrEqual(
+    first.contextDepth as number,
+  );
   expect(p.byDepth.length).toBe(TURNS);
 }
 
@@ -71,13 +81,20 @@ describe('server mode against a real OpenAI-compatible llama.cpp server', () => 
     const promptFile = join(dir, 'prompt.txt');
     await writeFile(promptFile, PROMPT);
     const r = await runCli([
-      'profile', 'local',
-      '--engine', openaiServerCommand({ ctx: 4096 }),
-      '--gguf', modelRelative,
-      '--server-url', 'http://127.0.0.1:0/v1',
-      '--prompt-file', promptFile,
-      '--turns', String(TURNS),
-      '--tokens', String(TOKENS),
+      'profile',
+      'local',
+      '--engine',
+      openaiServerCommand({ ctx: 4096 }),
+      '--gguf',
+      modelRelative,
+      '--server-url',
+      'http://127.0.0.1:0/v1',
+      '--prompt-file',
+      promptFile,
+      '--turns',
+      String(TURNS),
+      '--tokens',
+      String(TOKENS),
       '--ignore-eos',
       '--json',
     ]);
@@ -103,12 +120,18 @@ describe('server mode against a real OpenAI-compatible llama.cpp server', () => 
 
   it('the completions API streams too', async () => {
     const r = await runCli([
-      'profile', 'local',
-      '--engine', openaiServerCommand({ ctx: 1024 }),
-      '--server-url', 'http://127.0.0.1:0/v1',
-      '--api', 'completions',
-      '--prompt', 'Once upon a time',
-      '--tokens', '32',
+      'profile',
+      'local',
+      '--engine',
+      openaiServerCommand({ ctx: 1024 }),
+      '--server-url',
+      'http://127.0.0.1:0/v1',
+      '--api',
+      'completions',
+      '--prompt',
+      'Once upon a time',
+      '--tokens',
+      '32',
       '--ignore-eos',
       '--json',
     ]);
@@ -120,7 +143,15 @@ describe('server mode against a real OpenAI-compatible llama.cpp server', () => 
   });
 
   it('a server that exits before answering is reported with its last words', async () => {
-    const r = await runCli(['profile', 'local', '--engine', 'echo "model file not found" >&2; exit 1', '--server-url', 'http://127.0.0.1:0/v1', '--json']);
+    const r = await runCli([
+      'profile',
+      'local',
+      '--engine',
+      'echo "model file not found" >&2; exit 1',
+      '--server-url',
+      'http://127.0.0.1:0/v1',
+      '--json',
+    ]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/server mode: the server ended before it answered.*model file not found/);
@@ -146,12 +177,18 @@ describe('server mode on the loopback SSH target (through an SSH port forward)',
     const promptFile = join(dir, 'prompt.txt');
     await writeFile(promptFile, PROMPT);
     const r = await runCli([
-      'profile', ...sshCliTarget(sshd, knownHosts),
-      '--engine', openaiServerCommand({ ctx: 4096 }),
-      '--server-url', 'http://127.0.0.1:0/v1',
-      '--prompt-file', promptFile,
-      '--turns', String(TURNS),
-      '--tokens', String(TOKENS),
+      'profile',
+      ...sshCliTarget(sshd, knownHosts),
+      '--engine',
+      openaiServerCommand({ ctx: 4096 }),
+      '--server-url',
+      'http://127.0.0.1:0/v1',
+      '--prompt-file',
+      promptFile,
+      '--turns',
+      String(TURNS),
+      '--tokens',
+      String(TOKENS),
       '--ignore-eos',
       '--json',
     ]);

@@ -44,17 +44,23 @@ describe('context sweep of a real llama.cpp engine on the loopback SSH target', 
 
   it('512 … 65,536: measured bytes/token within 15 % of the 640 B theory, mode reserved, engine log = theory', async () => {
     const r = await runCli([
-      'profile', ...sshCliTarget(sshd, knownHosts),
+      'profile',
+      ...sshCliTarget(sshd, knownHosts),
       // 400 tokens (≈ 0.4–1.5 s of decode): a few dozen 20 ms samples land while the context
       // exists, so each run's peak is its steady level rather than a one-sample transient
       // (with 64 tokens, 1–3 samples, the slope ranged 657–742 B over nine sweeps on a busy
       // 2-core VM; with 400 tokens 662–713 B over ten).
-      '--engine', llamaCliCommand({ tokens: 400, quietNode: true }),
+      '--engine',
+      llamaCliCommand({ tokens: 400, quietNode: true }),
       // The SSH login lands in the user's home: the model path on the "board" is absolute.
-      '--gguf', modelPath,
-      '--sweep', SIZES.join(','),
-      '--budget', '256MiB',
-      '--interval-ms', '20',
+      '--gguf',
+      modelPath,
+      '--sweep',
+      SIZES.join(','),
+      '--budget',
+      '256MiB',
+      '--interval-ms',
+      '20',
       '--json',
     ]);
     if (r.code !== 0) throw new Error(`kvscope profile --sweep failed (${r.code}): ${r.stderr}`);
@@ -104,7 +110,15 @@ describe('context sweep of a real llama.cpp engine on the loopback SSH target', 
   });
 
   it('--sweep without {ctx} in the engine command is refused with a one-line reason', async () => {
-    const r = await runCli(['profile', 'local', '--engine', llamaCliCommand({ tokens: 8, ctx: 512 }), '--sweep', '512,1024', '--json']);
+    const r = await runCli([
+      'profile',
+      'local',
+      '--engine',
+      llamaCliCommand({ tokens: 8, ctx: 512 }),
+      '--sweep',
+      '512,1024',
+      '--json',
+    ]);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/--sweep needs \{ctx\}/);

@@ -19,8 +19,17 @@ function statusKb(pid: number, key: string): number {
   return Number(m[1]);
 }
 
-async function sample(shell: string, env: NodeJS.ProcessEnv, pid: number, ticks: number): Promise<{ records: SamplerRecord[]; exit: number | null }> {
-  const child = spawn(shell, [join(dir, 'sampler.sh'), String(pid), '0.1', '2'], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+async function sample(
+  shell: string,
+  env: NodeJS.ProcessEnv,
+  pid: number,
+  ticks: number,
+): Promise<{ records: SamplerRecord[]; exit: number | null }> {
+  const child = spawn(shell, [join(dir, 'sampler.sh'), String(pid), '0.1', '2'], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   const parser = createProcfsSamplerParser();
   const records: SamplerRecord[] = [];
   let buf = '';
@@ -45,7 +54,9 @@ async function sample(shell: string, env: NodeJS.ProcessEnv, pid: number, ticks:
   } catch {
     // already gone
   }
-  const exit = await new Promise<number | null>((r) => (child.exitCode !== null ? r(child.exitCode) : child.on('close', (c) => r(c))));
+  const exit = await new Promise<number | null>((r) =>
+    child.exitCode !== null ? r(child.exitCode) : child.on('close', (c) => r(c)),
+  );
   if (records.length === 0) throw new Error(`sampler printed nothing; stderr: ${stderr}`);
   return { records, exit };
 }
@@ -54,7 +65,11 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'kvscope-sampler-'));
   writeFileSync(join(dir, 'sampler.sh'), procfsSamplerScript());
   // A process with 64 MiB of touched anonymous memory, idle afterwards.
-  watched = spawn(process.execPath, ['-e', 'globalThis.b = Buffer.alloc(64 * 1024 * 1024, 7); console.log("ready"); setInterval(() => {}, 1000)'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  watched = spawn(
+    process.execPath,
+    ['-e', 'globalThis.b = Buffer.alloc(64 * 1024 * 1024, 7); console.log("ready"); setInterval(() => {}, 1000)'],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
   await new Promise<void>((r) => watched.stdout!.once('data', () => r()));
 });
 
@@ -67,7 +82,10 @@ describe('procfs sampler on this kernel', () => {
   it('dash + mawk + bash ticker: one line per tick with RSS matching /proc/<pid>/status', async () => {
     const { records } = await sample('/bin/dash', process.env, watched.pid!, 5);
     const header = records.find((r) => r.kind === 'header');
-    expect(header).toMatchObject({ kind: 'header', header: { pid: watched.pid, pageSizeBytes: Number(execFileSync('getconf', ['PAGESIZE']).toString()) } });
+    expect(header).toMatchObject({
+      kind: 'header',
+      header: { pid: watched.pid, pageSizeBytes: Number(execFileSync('getconf', ['PAGESIZE']).toString()) },
+    });
     const samples = records.filter((r): r is Extract<SamplerRecord, { kind: 'sample' }> => r.kind === 'sample');
     expect(samples.length).toBeGreaterThanOrEqual(5);
     const anonKb = statusKb(watched.pid!, 'RssAnon');

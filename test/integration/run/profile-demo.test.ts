@@ -26,7 +26,11 @@ describe('profile local --demo', () => {
     { name: '1B f16, block 1', args: ['--block', '1'], bytesPerToken: 32768 },
     { name: '1B f16, block 16', args: ['--block', '16'], bytesPerToken: 32768 },
     { name: '1B f16, block 64', args: ['--block', '64'], bytesPerToken: 32768 },
-    { name: '8B q8_0, block 16', args: ['--layers', '32', '--kv-heads', '8', '--head-dim', '128', '--kv-type', 'q8_0', '--block', '16'], bytesPerToken: 69632 },
+    {
+      name: '8B q8_0, block 16',
+      args: ['--layers', '32', '--kv-heads', '8', '--head-dim', '128', '--kv-type', 'q8_0', '--block', '16'],
+      bytesPerToken: 69632,
+    },
   ];
   for (const c of cases) {
     it(`growth mode, ${c.name}: measured bytes/token within 2 % of theory`, async () => {
@@ -71,7 +75,15 @@ describe('profile local --demo', () => {
   });
 
   it('an engine that fails is reported with its status and a non-zero exit', async () => {
-    const r = await runCli(['profile', 'local', '--engine', 'echo starting >&2; exit 3', '--json', '--interval-ms', '50']);
+    const r = await runCli([
+      'profile',
+      'local',
+      '--engine',
+      'echo starting >&2; exit 3',
+      '--json',
+      '--interval-ms',
+      '50',
+    ]);
     expect(r.code).toBe(1);
     const s = JSON.parse(r.stdout);
     expect(s.engine.exitCode).toBe(3);
@@ -80,7 +92,15 @@ describe('profile local --demo', () => {
 
   it('the engine runs in the directory kvscope was started from: relative paths work', async () => {
     // package.json exists in the project root (the CLI's working directory), not in the run directory.
-    const r = await runCli(['profile', 'local', '--engine', 'test -f package.json && echo found', '--json', '--interval-ms', '50']);
+    const r = await runCli([
+      'profile',
+      'local',
+      '--engine',
+      'test -f package.json && echo found',
+      '--json',
+      '--interval-ms',
+      '50',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).engine.exitCode).toBe(0);
   });
@@ -93,7 +113,18 @@ describe('profile local --demo', () => {
   });
 
   it('Ctrl-C stops the engine group and leaves nothing behind', async () => {
-    const child = startCli(['profile', 'local', '--demo', '--tokens', '1000000', '--tps', '50', '--weights-mb', '4', '--json']);
+    const child = startCli([
+      'profile',
+      'local',
+      '--demo',
+      '--tokens',
+      '1000000',
+      '--tps',
+      '50',
+      '--weights-mb',
+      '4',
+      '--json',
+    ]);
     let stderr = '';
     let stdout = '';
     child.stderr!.on('data', (d) => (stderr += d));
@@ -112,7 +143,9 @@ describe('profile local --demo', () => {
   });
 
   it('when the app is killed, the target-side watchdog ends the engine and removes the run directory', async () => {
-    const child = startCli(['profile', 'local', '--demo', '--tokens', '1000000', '--tps', '50', '--weights-mb', '4'], { KVSCOPE_WATCHDOG_S: '2' });
+    const child = startCli(['profile', 'local', '--demo', '--tokens', '1000000', '--tps', '50', '--weights-mb', '4'], {
+      KVSCOPE_WATCHDOG_S: '2',
+    });
     let stderr = '';
     child.stderr!.on('data', (d) => (stderr += d));
     await waitFor(() => /run directory/.test(stderr), 20_000);

@@ -53,7 +53,27 @@ async function profileRun(name: string, target: string, auth: string[], env: Rec
   const out = join(dir, `${name}.kvscope`);
   const report = join(dir, `${name}.html`);
   const r = await runCli(
-    ['profile', target, ...auth, '--known-hosts', knownHosts, '--demo', '--tokens', '300', '--tps', '300', '--weights-mb', '4', '--interval-ms', '100', '--out', out, '--report', report, '--json'],
+    [
+      'profile',
+      target,
+      ...auth,
+      '--known-hosts',
+      knownHosts,
+      '--demo',
+      '--tokens',
+      '300',
+      '--tps',
+      '300',
+      '--weights-mb',
+      '4',
+      '--interval-ms',
+      '100',
+      '--out',
+      out,
+      '--report',
+      report,
+      '--json',
+    ],
     { env: { KVSCOPE_HOME: home, ...env } },
   );
   expect(r.code, r.stderr).toBe(0);
@@ -70,7 +90,9 @@ async function profileRun(name: string, target: string, auth: string[], env: Rec
 describe('secrets never land in output, sessions or reports', () => {
   it('password login (--password-env)', async () => {
     const { user, password } = await ensureTestUser('kvscope-secret');
-    const places = await profileRun('pw', `${user}@${sshd.host}:${sshd.port}`, ['--password-env', 'KVSCOPE_TEST_PW'], { KVSCOPE_TEST_PW: password });
+    const places = await profileRun('pw', `${user}@${sshd.host}:${sshd.port}`, ['--password-env', 'KVSCOPE_TEST_PW'], {
+      KVSCOPE_TEST_PW: password,
+    });
     expectNoSecret(password, places);
     // The variable's name may appear (it is how the run was asked to log in); its value never.
     expect(places.some((p) => String(p.bytes).includes(password))).toBe(false);
@@ -78,10 +100,18 @@ describe('secrets never land in output, sessions or reports', () => {
 
   it('passphrase-protected key (--identity + --passphrase-env)', async () => {
     const user = (await ensureTestUser('kvscope-secret')).user;
-    const places = await profileRun('pp', `${user}@${sshd.host}:${sshd.port}`, ['--identity', passphraseKey, '--passphrase-env', 'KVSCOPE_TEST_PP'], { KVSCOPE_TEST_PP: PASSPHRASE });
+    const places = await profileRun(
+      'pp',
+      `${user}@${sshd.host}:${sshd.port}`,
+      ['--identity', passphraseKey, '--passphrase-env', 'KVSCOPE_TEST_PP'],
+      { KVSCOPE_TEST_PP: PASSPHRASE },
+    );
     expectNoSecret(PASSPHRASE, places);
     // No key material either: the private key's base64 body never appears.
-    const body = readFileSync(passphraseKey, 'utf8').split('\n').filter((l) => l && !l.startsWith('-----')).join('');
+    const body = readFileSync(passphraseKey, 'utf8')
+      .split('\n')
+      .filter((l) => l && !l.startsWith('-----'))
+      .join('');
     expectNoSecret(body.slice(0, 40), places);
   });
 });

@@ -9,7 +9,15 @@ import { RunRequestSchema, type Sample } from '../../../shared/api/schemas';
 import { RunService } from '../../../electron/node/run/run-service';
 import { RUN_DEFAULTS } from '../../../electron/node/run/run-controller';
 import { createTarget } from '../../../electron/node/target/target-spec';
-import { ensureKeyUser, killConnections, makeTempDir, startSshd, waitFor, type Sshd, sshCliTarget } from '../../helpers/sshd';
+import {
+  ensureKeyUser,
+  killConnections,
+  makeTempDir,
+  startSshd,
+  waitFor,
+  type Sshd,
+  sshCliTarget,
+} from '../../helpers/sshd';
 import { processesMatching, startCli } from '../../helpers/cli';
 
 let sshd: Sshd;
@@ -30,24 +38,48 @@ afterAll(async () => {
 });
 
 function sshSpec() {
-  return { kind: 'ssh' as const, host: sshd.host, port: sshd.port, user, identityFile: sshd.clientKey.privatePath, knownHostsFile: knownHosts };
+  return {
+    kind: 'ssh' as const,
+    host: sshd.host,
+    port: sshd.port,
+    user,
+    identityFile: sshd.clientKey.privatePath,
+    knownHostsFile: knownHosts,
+  };
 }
 
 function demoRequest(demo: Record<string, unknown>, intervalMs = 100) {
-  return RunRequestSchema.parse({ target: sshSpec(), engine: { kind: 'demo', demo: { weightsMb: 4, ...demo } }, intervalMs });
+  return RunRequestSchema.parse({
+    target: sshSpec(),
+    engine: { kind: 'demo', demo: { weightsMb: 4, ...demo } },
+    intervalMs,
+  });
 }
 
 const procfs = (samples: Sample[]) => samples.filter((s) => s.source === 'procfs');
 
 describe('runs on an SSH target', () => {
   it('survive two cut connections with every sample kept (lostSamples 0, no gap over two intervals)', async () => {
-    const service = new RunService(() => {}, (spec) => createTarget(spec));
+    const service = new RunService(
+      () => {},
+      (spec) => createTarget(spec),
+    );
     const run = await service.start(demoRequest({ tokens: 1200, tps: 100 }, 200));
     // Cut the TCP connection twice while the engine runs (the kernel answers ECONNABORTED).
     for (const atTokens of [300, 700]) {
       await waitFor(() => run.tokens >= atTokens, `${atTokens} tokens`, 30_000);
       await killConnections(sshd.host, sshd.port);
-      await waitFor(() => run.events.some((e) => e.kind === 'reconnect' && (e.data?.offset as number) > 0 && run.events.filter((x) => x.kind === 'reconnect').length >= (atTokens === 300 ? 1 : 2)), 'reconnect', 30_000);
+      await waitFor(
+        () =>
+          run.events.some(
+            (e) =>
+              e.kind === 'reconnect' &&
+              (e.data?.offset as number) > 0 &&
+              run.events.filter((x) => x.kind === 'reconnect').length >= (atTokens === 300 ? 1 : 2),
+          ),
+        'reconnect',
+        30_000,
+      );
     }
     await run.done;
     await service.dispose();
@@ -70,7 +102,10 @@ describe('runs on an SSH target', () => {
   });
 
   it('Stop ends the engine group on the board and removes the run directory', async () => {
-    const service = new RunService(() => {}, (spec) => createTarget(spec));
+    const service = new RunService(
+      () => {},
+      (spec) => createTarget(spec),
+    );
     const run = await service.start(demoRequest({ tokens: 100000, tps: 50 }));
     await waitFor(() => run.tokens > 10, 'tokens', 30_000);
     expect((await processesMatching(run.dir)).length).toBeGreaterThan(0);
@@ -82,7 +117,11 @@ describe('runs on an SSH target', () => {
   });
 
   it('a link that never comes back: the client gives up, the target ends the run by itself', async () => {
-    const service = new RunService(() => {}, (spec) => createTarget(spec), { ...RUN_DEFAULTS, watchdogS: 3, reconnectGiveUpMs: 4000 });
+    const service = new RunService(
+      () => {},
+      (spec) => createTarget(spec),
+      { ...RUN_DEFAULTS, watchdogS: 3, reconnectGiveUpMs: 4000 },
+    );
     const run = await service.start(demoRequest({ tokens: 100000, tps: 50 }));
     await waitFor(() => run.tokens > 10, 'tokens', 30_000);
     await sshd.pause();
@@ -92,7 +131,11 @@ describe('runs on an SSH target', () => {
       expect(run.status.state).toBe('failed');
       expect(run.status.error).toMatch(/gave up reconnecting/);
       expect(run.events.map((e) => e.kind)).toContain('disconnect');
-      await waitFor(async () => (await processesMatching(run.dir)).length === 0 && !existsSync(run.dir), 'watchdog cleanup', 20_000);
+      await waitFor(
+        async () => (await processesMatching(run.dir)).length === 0 && !existsSync(run.dir),
+        'watchdog cleanup',
+        20_000,
+      );
     } finally {
       await sshd.resume();
       await service.dispose();
@@ -101,7 +144,17 @@ describe('runs on an SSH target', () => {
 
   it('a killed app leaves nothing on the board once the watchdog fires', async () => {
     const child = startCli(
-      ['profile', ...sshCliTarget(sshd, knownHosts, user), '--demo', '--tokens', '100000', '--tps', '50', '--weights-mb', '4'],
+      [
+        'profile',
+        ...sshCliTarget(sshd, knownHosts, user),
+        '--demo',
+        '--tokens',
+        '100000',
+        '--tps',
+        '50',
+        '--weights-mb',
+        '4',
+      ],
       { KVSCOPE_WATCHDOG_S: '2' },
     );
     let stderr = '';
@@ -109,18 +162,37 @@ describe('runs on an SSH target', () => {
     const dir = await waitFor(() => /run directory (\S+)/.exec(stderr)?.[1], 'run directory', 30_000);
     await waitFor(async () => (await processesMatching(`${dir}/demo-engine.cjs`)).length > 0, 'engine running', 15_000);
     child.kill('SIGKILL');
-    await waitFor(async () => (await processesMatching(dir)).length === 0 && !existsSync(dir), 'watchdog cleanup', 20_000);
+    await waitFor(
+      async () => (await processesMatching(dir)).length === 0 && !existsSync(dir),
+      'watchdog cleanup',
+      20_000,
+    );
   });
 
   it('"keep running": the engine outlives a killed app, as asked', async () => {
     const child = startCli(
-      ['profile', ...sshCliTarget(sshd, knownHosts, user), '--demo', '--tokens', '100000', '--tps', '50', '--weights-mb', '4', '--keep-running'],
+      [
+        'profile',
+        ...sshCliTarget(sshd, knownHosts, user),
+        '--demo',
+        '--tokens',
+        '100000',
+        '--tps',
+        '50',
+        '--weights-mb',
+        '4',
+        '--keep-running',
+      ],
       { KVSCOPE_WATCHDOG_S: '2' },
     );
     let stderr = '';
     child.stderr!.on('data', (d) => (stderr += d));
     const dir = await waitFor(() => /run directory (\S+)/.exec(stderr)?.[1], 'run directory', 30_000);
-    const engine = await waitFor(async () => (await processesMatching(`${dir}/demo-engine.cjs`))[0], 'engine running', 15_000);
+    const engine = await waitFor(
+      async () => (await processesMatching(`${dir}/demo-engine.cjs`))[0],
+      'engine running',
+      15_000,
+    );
     const before = (await processesMatching(`${dir}/demo-engine.cjs`)).map((p) => p.pid);
     child.kill('SIGKILL');
     // Three times the watchdog's 2 s: a run without "keep running" would be gone by now.

@@ -26,14 +26,44 @@ async function ok(args: string[], env?: NodeJS.ProcessEnv) {
 describe('kvscope profile --out --report, then report and compare', () => {
   let printed: Record<string, any>;
   beforeAll(async () => {
-    const r = await ok(['profile', 'local', '--demo', '--tokens', '1500', '--budget', '256MiB', ...FAST, '--out', at('f16.kvscope'), '--report', at('r.html'), '--json'], {
-      KVSCOPE_SSH_PASSWORD: FAKE_SECRET,
-      MY_API_TOKEN: FAKE_SECRET,
-    });
+    const r = await ok(
+      [
+        'profile',
+        'local',
+        '--demo',
+        '--tokens',
+        '1500',
+        '--budget',
+        '256MiB',
+        ...FAST,
+        '--out',
+        at('f16.kvscope'),
+        '--report',
+        at('r.html'),
+        '--json',
+      ],
+      {
+        KVSCOPE_SSH_PASSWORD: FAKE_SECRET,
+        MY_API_TOKEN: FAKE_SECRET,
+      },
+    );
     printed = JSON.parse(r.stdout);
     expect(r.stderr).toContain(`session written to ${at('f16.kvscope')}`);
     expect(r.stderr).toContain(`html report written to ${at('r.html')}`);
-    await ok(['profile', 'local', '--demo', '--tokens', '1500', '--budget', '256MiB', '--kv-type', 'q8_0', ...FAST, '--out', at('q8.kvscope')]);
+    await ok([
+      'profile',
+      'local',
+      '--demo',
+      '--tokens',
+      '1500',
+      '--budget',
+      '256MiB',
+      '--kv-type',
+      'q8_0',
+      ...FAST,
+      '--out',
+      at('q8.kvscope'),
+    ]);
   });
 
   it('the session holds the run that --json printed; its numbers recompute from its samples', () => {
@@ -91,7 +121,9 @@ describe('kvscope profile --out --report, then report and compare', () => {
     // Timestamps in microseconds, in order.
     expect(rss.map((e: any) => e.ts)).toEqual([...rss.map((e: any) => e.ts)].sort((a: number, b: number) => a - b));
     expect(trace.traceEvents.filter((e: any) => e.ph === 'i').map((e: any) => e.name)).toEqual(['start', 'exit']);
-    expect(trace.traceEvents.find((e: any) => e.ph === 'M' && e.name === 'process_name').args.name).toBe('run 1: demo growth 16L×8H×64 f16');
+    expect(trace.traceEvents.find((e: any) => e.ph === 'M' && e.name === 'process_name').args.name).toBe(
+      'run 1: demo growth 16L×8H×64 f16',
+    );
   });
 
   it('report --format csv and json (format from the flag, or from the file name)', async () => {
@@ -129,11 +161,15 @@ describe('bad input: one line on stderr, non-zero exit', () => {
     writeFileSync(at('not-a-session.kvscope'), 'hello, I am text\n'.repeat(300));
     const text = await runCli(['report', at('not-a-session.kvscope'), '--format', 'md', '-o', at('x.md')]);
     expect(text.code).toBe(1);
-    expect(text.stderr).toBe(`kvscope report: ${at('not-a-session.kvscope')} is not a KVScope session (not an SQLite file)\n`);
+    expect(text.stderr).toBe(
+      `kvscope report: ${at('not-a-session.kvscope')} is not a KVScope session (not an SQLite file)\n`,
+    );
 
     const format = await runCli(['report', at('not-a-session.kvscope'), '--format', 'docx', '-o', at('x.docx')]);
     expect(format.code).toBe(2);
-    expect(format.stderr).toBe('kvscope report: unknown format "docx" (expected one of html, md, csv, json, pdf, perfetto)\n');
+    expect(format.stderr).toBe(
+      'kvscope report: unknown format "docx" (expected one of html, md, csv, json, pdf, perfetto)\n',
+    );
 
     const noOut = await runCli(['report', at('not-a-session.kvscope'), '--format', 'md']);
     expect(noOut.code).toBe(2);
@@ -153,14 +189,18 @@ describe('bad input: one line on stderr, non-zero exit', () => {
   it('profile --report with an extension it cannot write fails before running anything', async () => {
     const r = await runCli(['profile', 'local', '--demo', '--report', at('r.docx')]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`kvscope profile: --report ${at('r.docx')}: the report is written as .html, .md, .pdf, .json, .csv or .trace.json (Perfetto) — by its extension\n`);
+    expect(r.stderr).toBe(
+      `kvscope profile: --report ${at('r.docx')}: the report is written as .html, .md, .pdf, .json, .csv or .trace.json (Perfetto) — by its extension\n`,
+    );
   });
 
   it('profile --out onto a file that is not a session refuses to overwrite it', async () => {
     writeFileSync(at('precious.txt'), 'keep me');
     const r = await runCli(['profile', 'local', '--demo', '--out', at('precious.txt')]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`kvscope profile: --out: ${at('precious.txt')} exists and is not a KVScope session: not overwriting it\n`);
+    expect(r.stderr).toBe(
+      `kvscope profile: --out: ${at('precious.txt')} exists and is not a KVScope session: not overwriting it\n`,
+    );
     expect(readFileSync(at('precious.txt'), 'utf8')).toBe('keep me');
   });
 });
@@ -170,11 +210,29 @@ describe('a profile killed mid-run', () => {
     const out = at('killed.kvscope');
     // The engine outlives kvscope (it runs detached on the target); the watchdog ends it 2 s after
     // the heartbeats stop.
-    const child = startCli(['profile', 'local', '--demo', '--tokens', '100000', '--tps', '300', '--interval-ms', '50', '--weights-mb', '8', '--out', out], { KVSCOPE_WATCHDOG_S: '2' });
+    const child = startCli(
+      [
+        'profile',
+        'local',
+        '--demo',
+        '--tokens',
+        '100000',
+        '--tps',
+        '300',
+        '--interval-ms',
+        '50',
+        '--weights-mb',
+        '8',
+        '--out',
+        out,
+      ],
+      { KVSCOPE_WATCHDOG_S: '2' },
+    );
     let stderr = '';
     child.stderr!.on('data', (d) => (stderr += d));
     // Kill once the file holds a good stretch of decode (the progress lines count the tokens).
-    const tokensSoFar = () => Math.max(0, ...[...stderr.matchAll(/kvscope profile: \d+\.\d s, (\d+) tokens/g)].map((m) => Number(m[1])));
+    const tokensSoFar = () =>
+      Math.max(0, ...[...stderr.matchAll(/kvscope profile: \d+\.\d s, (\d+) tokens/g)].map((m) => Number(m[1])));
     await new Promise<void>((resolve, reject) => {
       const check = () => {
         if (tokensSoFar() >= 600) resolve();
@@ -199,10 +257,13 @@ describe('a profile killed mid-run', () => {
 
     const r = await ok(['report', out, '--format', 'md', '-o', at('killed.md')]);
     expect(r.stderr).toContain('(1 run(s) recovered from an interrupted recording)');
-    expect(readFileSync(at('killed.md'), 'utf8')).toContain('This run was not finished cleanly: KVScope stopped while recording it');
+    expect(readFileSync(at('killed.md'), 'utf8')).toContain(
+      'This run was not finished cleanly: KVScope stopped while recording it',
+    );
 
     // The board-side watchdog ends the orphaned engine.
-    for (let i = 0; i < 100 && (await processesMatching(runDir)).length > 0; i++) await new Promise((res) => setTimeout(res, 200));
+    for (let i = 0; i < 100 && (await processesMatching(runDir)).length > 0; i++)
+      await new Promise((res) => setTimeout(res, 200));
     expect(await processesMatching(runDir)).toEqual([]);
   });
 });

@@ -21,7 +21,17 @@ const HOSTILE_ENGINE = `echo '<script>alert(1)</script>' >&2; echo '"><img src=x
 
 describe('HTML report in real Chromium', () => {
   beforeAll(async () => {
-    const r = await runCli(['profile', 'local', '--engine', HOSTILE_ENGINE, '--interval-ms', '50', '--out', at('hostile.kvscope'), '--json']);
+    const r = await runCli([
+      'profile',
+      'local',
+      '--engine',
+      HOSTILE_ENGINE,
+      '--interval-ms',
+      '50',
+      '--out',
+      at('hostile.kvscope'),
+      '--json',
+    ]);
     // The engine failed (exit 3) after running long enough to be sampled: exit 1, the run summarised.
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout).engine.exitCode).toBe(3);
@@ -69,7 +79,25 @@ describe('HTML report in real Chromium', () => {
 
 describe('PDF through the system Chromium', () => {
   beforeAll(async () => {
-    const r = await runCli(['profile', 'local', '--demo', '--tokens', '1500', '--tps', '800', '--interval-ms', '50', '--weights-mb', '8', '--budget', '200MiB', '--out', at('demo.kvscope'), '--report', at('profile-report.pdf')]);
+    const r = await runCli([
+      'profile',
+      'local',
+      '--demo',
+      '--tokens',
+      '1500',
+      '--tps',
+      '800',
+      '--interval-ms',
+      '50',
+      '--weights-mb',
+      '8',
+      '--budget',
+      '200MiB',
+      '--out',
+      at('demo.kvscope'),
+      '--report',
+      at('profile-report.pdf'),
+    ]);
     if (r.code !== 0) throw new Error(r.stderr);
   });
 
@@ -91,13 +119,21 @@ describe('PDF through the system Chromium', () => {
   });
 
   it('without Chromium: one line naming it, no file, and profile --report x.pdf fails before running', async () => {
-    const r = await runCli(['report', at('demo.kvscope'), '--format', 'pdf', '-o', at('none.pdf')], { env: { KVSCOPE_CHROMIUM: '/nonexistent/chromium' } });
+    const r = await runCli(['report', at('demo.kvscope'), '--format', 'pdf', '-o', at('none.pdf')], {
+      env: { KVSCOPE_CHROMIUM: '/nonexistent/chromium' },
+    });
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe('kvscope report: PDF needs Chromium: KVSCOPE_CHROMIUM=/nonexistent/chromium is not an executable file\n');
+    expect(r.stderr).toBe(
+      'kvscope report: PDF needs Chromium: KVSCOPE_CHROMIUM=/nonexistent/chromium is not an executable file\n',
+    );
     expect(existsSync(at('none.pdf'))).toBe(false);
-    const p = await runCli(['profile', 'local', '--demo', '--out', at('never.kvscope'), '--report', at('never.pdf')], { env: { KVSCOPE_CHROMIUM: '/nonexistent/chromium' } });
+    const p = await runCli(['profile', 'local', '--demo', '--out', at('never.kvscope'), '--report', at('never.pdf')], {
+      env: { KVSCOPE_CHROMIUM: '/nonexistent/chromium' },
+    });
     expect(p.code).toBe(1);
-    expect(p.stderr).toBe('kvscope profile: PDF needs Chromium: KVSCOPE_CHROMIUM=/nonexistent/chromium is not an executable file\n');
+    expect(p.stderr).toBe(
+      'kvscope profile: PDF needs Chromium: KVSCOPE_CHROMIUM=/nonexistent/chromium is not an executable file\n',
+    );
     expect(existsSync(at('never.kvscope'))).toBe(false);
   });
 });

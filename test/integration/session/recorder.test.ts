@@ -29,7 +29,10 @@ describe('SessionRecorder', () => {
     const service = new RunService(() => {});
     const runs = [];
     try {
-      for (const [mode, ctx] of [['growth', 4096], ['reserved', 2048]] as const) {
+      for (const [mode, ctx] of [
+        ['growth', 4096],
+        ['reserved', 2048],
+      ] as const) {
         const run = await service.start(demo(mode, ctx));
         recorder.recordRun(run);
         await run.done;
@@ -53,7 +56,9 @@ describe('SessionRecorder', () => {
       expect(stored.engineLog).toEqual(JSON.parse(JSON.stringify(run.engineLog)));
       expect(stored.analysis).toEqual(JSON.parse(JSON.stringify(run.analysis)));
       // The summary as profile --json prints it, target facts filled in when they came.
-      expect(stored.summary).toEqual(JSON.parse(JSON.stringify(buildProfileSummary(run, { kind: 'local', label: 'This computer' }))));
+      expect(stored.summary).toEqual(
+        JSON.parse(JSON.stringify(buildProfileSummary(run, { kind: 'local', label: 'This computer' }))),
+      );
       expect(stored.engine?.command).toBe(run.engine?.displayCommand);
       // The shell line with temporary paths is not kept.
       expect(JSON.stringify(stored.engine)).not.toContain('kvscope-');
@@ -73,7 +78,8 @@ describe('SessionRecorder', () => {
     try {
       run = await service.start(demo('growth', 4096));
       // Attach only once the run has produced samples and events.
-      while (run.samples.filter((s) => s.source === 'procfs').length < 3 && run.status.state === 'running') await new Promise((r) => setTimeout(r, 20));
+      while (run.samples.filter((s) => s.source === 'procfs').length < 3 && run.status.state === 'running')
+        await new Promise((r) => setTimeout(r, 20));
       recorder.recordRun(run);
       await run.done;
     } finally {

@@ -15,23 +15,61 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('secret-named fields', () => {
   it('names that hold secrets, and names that only mention tokens', () => {
-    for (const name of ['password', 'sshPassword', 'key_passphrase', 'clientSecret', 'authToken', 'token', 'api-key', 'apiKey', 'privateKey', 'PASSWORD', 'db.password', 'x-auth-token', 'credentials']) {
+    for (const name of [
+      'password',
+      'sshPassword',
+      'key_passphrase',
+      'clientSecret',
+      'authToken',
+      'token',
+      'api-key',
+      'apiKey',
+      'privateKey',
+      'PASSWORD',
+      'db.password',
+      'x-auth-token',
+      'credentials',
+    ]) {
       expect([name, isSecretFieldName(name)]).toEqual([name, true]);
     }
-    for (const name of ['tokens', 'promptTokens', 'bytesPerToken', 'leakBytesPerToken', 'tokenRegex', 'passwordEnv', 'identityFile', 'keepRunning', 'knownHostsFile', 'kvType', 'key']) {
+    for (const name of [
+      'tokens',
+      'promptTokens',
+      'bytesPerToken',
+      'leakBytesPerToken',
+      'tokenRegex',
+      'passwordEnv',
+      'identityFile',
+      'keepRunning',
+      'knownHostsFile',
+      'kvType',
+      'key',
+    ]) {
       expect([name, isSecretFieldName(name)]).toEqual([name, false]);
     }
   });
 
   it('scrubSecrets replaces them at any depth and leaves everything else as it was', () => {
     const request = {
-      target: { kind: 'ssh', host: 'orin', passwordEnv: 'ORIN_PW', password: 'hunter2', jump: [{ host: 'bastion', passphrase: 'pp' }] },
+      target: {
+        kind: 'ssh',
+        host: 'orin',
+        passwordEnv: 'ORIN_PW',
+        password: 'hunter2',
+        jump: [{ host: 'bastion', passphrase: 'pp' }],
+      },
       engine: { kind: 'command', command: 'llama-server', apiKey: 'sk-123', tokenRegex: '\\S+' },
       tokens: 500,
       extra: { secret: null, nested: { authToken: 42 } },
     };
     expect(scrubSecrets(request)).toEqual({
-      target: { kind: 'ssh', host: 'orin', passwordEnv: 'ORIN_PW', password: SCRUBBED, jump: [{ host: 'bastion', passphrase: SCRUBBED }] },
+      target: {
+        kind: 'ssh',
+        host: 'orin',
+        passwordEnv: 'ORIN_PW',
+        password: SCRUBBED,
+        jump: [{ host: 'bastion', passphrase: SCRUBBED }],
+      },
       engine: { kind: 'command', command: 'llama-server', apiKey: SCRUBBED, tokenRegex: '\\S+' },
       tokens: 500,
       extra: { secret: null, nested: { authToken: SCRUBBED } },
@@ -41,7 +79,15 @@ describe('secret-named fields', () => {
   });
 
   it('property: no value under a secret-named key survives, at any depth', () => {
-    const secretKey = fc.constantFrom('password', 'sshPassword', 'passphrase', 'clientSecret', 'authToken', 'apiKey', 'privateKey');
+    const secretKey = fc.constantFrom(
+      'password',
+      'sshPassword',
+      'passphrase',
+      'clientSecret',
+      'authToken',
+      'apiKey',
+      'privateKey',
+    );
     const plainKey = fc.constantFrom('host', 'label', 'command', 'tokens', 'passwordEnv', 'tokenRegex', 'ctx');
     const secretValue = fc.string({ minLength: 4, maxLength: 20 }).map((s) => `S3CR3T-${s}`);
     const tree: fc.Arbitrary<unknown> = fc.letrec<{ node: unknown }>((tie) => ({
@@ -61,7 +107,8 @@ describe('secret-named fields', () => {
         const walk = (v: unknown, underSecret: boolean): void => {
           if (typeof v === 'string' && v.startsWith('S3CR3T-')) (underSecret ? hidden : shown).add(v);
           if (Array.isArray(v)) v.forEach((x) => walk(x, underSecret));
-          else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, underSecret || isSecretFieldName(k));
+          else if (v && typeof v === 'object')
+            for (const [k, x] of Object.entries(v)) walk(x, underSecret || isSecretFieldName(k));
         };
         walk(value, false);
         // (The same string may also sit under a plain key elsewhere: that copy is not a secret.)
@@ -83,19 +130,32 @@ describe('the session file holds no secrets', () => {
       const seq = store.addRun({
         id: 'r',
         label: 'run',
-        request: { target: { kind: 'ssh', host: 'orin', passwordEnv: 'ORIN_PW', password }, engine: { kind: 'command', command: 'llama-server', apiKey } },
+        request: {
+          target: { kind: 'ssh', host: 'orin', passwordEnv: 'ORIN_PW', password },
+          engine: { kind: 'command', command: 'llama-server', apiKey },
+        },
         state: 'running',
       });
       // A server echoing the password in an error, an engine printing it: masked on the way in.
-      store.appendEvents(seq, [{ tMs: 1, kind: 'error', message: `auth failed for password ${password}`, data: { said: `"${password}"` } }]);
+      store.appendEvents(seq, [
+        { tMs: 1, kind: 'error', message: `auth failed for password ${password}`, data: { said: `"${password}"` } },
+      ]);
       store.updateRun(seq, { state: 'failed', error: `ssh: ${password} rejected` });
       store.close();
       const bytes = readFileSync(path).toString('latin1');
       expect(bytes).not.toContain(password);
       expect(bytes).not.toContain(apiKey);
       const run = readSession(path).runs[0];
-      expect(run.request).toEqual({ target: { kind: 'ssh', host: 'orin', passwordEnv: 'ORIN_PW', password: SCRUBBED }, engine: { kind: 'command', command: 'llama-server', apiKey: SCRUBBED } });
-      expect(run.events[0]).toEqual({ tMs: 1, kind: 'error', message: 'auth failed for password ***', data: { said: '"***"' } });
+      expect(run.request).toEqual({
+        target: { kind: 'ssh', host: 'orin', passwordEnv: 'ORIN_PW', password: SCRUBBED },
+        engine: { kind: 'command', command: 'llama-server', apiKey: SCRUBBED },
+      });
+      expect(run.events[0]).toEqual({
+        tMs: 1,
+        kind: 'error',
+        message: 'auth failed for password ***',
+        data: { said: '"***"' },
+      });
       expect(run.error).toBe('ssh: *** rejected');
     } finally {
       unregisterSecret(password);

@@ -7,7 +7,14 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ProfileSummary, RunAnalysis, Sample } from '../../../shared/api/schemas';
-import { createSession, FLUSH_EVERY_SAMPLES, openSession, readSession, SessionError, SessionStore } from '../../../electron/node/session/session-store';
+import {
+  createSession,
+  FLUSH_EVERY_SAMPLES,
+  openSession,
+  readSession,
+  SessionError,
+  SessionStore,
+} from '../../../electron/node/session/session-store';
 import { projectRoot } from '../../helpers/cli';
 import { linearSamples } from '../../unit/report/session-fixtures';
 
@@ -27,7 +34,13 @@ function countSamples(path: string): number {
 }
 
 const analysis: RunAnalysis = {
-  kv: { theoryBytesPerToken: 32768, measuredBytesPerToken: 32768, overheadFactor: 1, mode: 'growth', baselineBytes: 104857600 },
+  kv: {
+    theoryBytesPerToken: 32768,
+    measuredBytesPerToken: 32768,
+    overheadFactor: 1,
+    mode: 'growth',
+    baselineBytes: 104857600,
+  },
   budgetBytes: null,
   oomHorizonTokens: null,
   maxSafeContextTokens: null,
@@ -52,32 +65,84 @@ const summary: ProfileSummary = {
 describe('session store round trip', () => {
   it('stores meta, runs, samples in order, events, engine log and summary; reads them back exactly', () => {
     const path = file();
-    const store = createSession(path, { appVersion: '9.9.9', target: { kind: 'local', label: 'This computer', memTotalBytes: 8589934592 } });
-    const seq = store.addRun({ id: 'r1', label: 'demo', request: { engine: { kind: 'demo', demo: { kvType: 'f16' } }, budgetBytes: 2147483648 }, state: 'running' });
-    store.updateRun(seq, { engine: { command: 'kvscope demo-engine', theoryBytesPerToken: 32768, ctx: 4096, modeHint: 'growth' }, analysisInputs: { theoryBytesPerToken: 32768, theoryMode: 'growth', ctx: 4096, budgetBytes: null } });
+    const store = createSession(path, {
+      appVersion: '9.9.9',
+      target: { kind: 'local', label: 'This computer', memTotalBytes: 8589934592 },
+    });
+    const seq = store.addRun({
+      id: 'r1',
+      label: 'demo',
+      request: { engine: { kind: 'demo', demo: { kvType: 'f16' } }, budgetBytes: 2147483648 },
+      state: 'running',
+    });
+    store.updateRun(seq, {
+      engine: { command: 'kvscope demo-engine', theoryBytesPerToken: 32768, ctx: 4096, modeHint: 'growth' },
+      analysisInputs: { theoryBytesPerToken: 32768, theoryMode: 'growth', ctx: 4096, budgetBytes: null },
+    });
     const samples: Sample[] = [
       { tMs: 0, source: 'engine', values: { started: 1, tokens: 0 } },
-      { tMs: 200.5, source: 'procfs', values: { rssBytes: 123456789, rssAnonBytes: null, 'temp.cpu-thermal.C': 41.25 } },
+      {
+        tMs: 200.5,
+        source: 'procfs',
+        values: { rssBytes: 123456789, rssAnonBytes: null, 'temp.cpu-thermal.C': 41.25 },
+      },
       { tMs: 400, source: 'procfs', values: { rssBytes: 0.1 + 0.2, cpuBusyPct: 99.99999999999999 } },
     ];
     store.appendSamples(seq, samples);
-    store.appendEngineLog(seq, 'timings', [{ kind: 'timings', line: 1, phase: 'eval', ms: 1725.35, tokens: 500, tokensPerSecond: 289.8 }]);
-    store.appendEvents(seq, [{ tMs: 0, kind: 'start', message: 'engine: kvscope demo-engine' }, { tMs: 300, kind: 'alert', message: 'RSS reached 90% of the memory budget', data: { rssBytes: 1, budgetBytes: 2 } }]);
+    store.appendEngineLog(seq, 'timings', [
+      { kind: 'timings', line: 1, phase: 'eval', ms: 1725.35, tokens: 500, tokensPerSecond: 289.8 },
+    ]);
+    store.appendEvents(seq, [
+      { tMs: 0, kind: 'start', message: 'engine: kvscope demo-engine' },
+      {
+        tMs: 300,
+        kind: 'alert',
+        message: 'RSS reached 90% of the memory budget',
+        data: { rssBytes: 1, budgetBytes: 2 },
+      },
+    ]);
     store.writeSummary(seq, summary, analysis);
     store.updateRun(seq, { state: 'done', endedAt: '2026-01-01T00:00:10.000Z' });
     store.close();
 
     const data = readSession(path);
-    expect(data.meta).toMatchObject({ format: 'kvscope-session', schemaVersion: 1, appVersion: '9.9.9', target: { kind: 'local', label: 'This computer', memTotalBytes: 8589934592 } });
+    expect(data.meta).toMatchObject({
+      format: 'kvscope-session',
+      schemaVersion: 1,
+      appVersion: '9.9.9',
+      target: { kind: 'local', label: 'This computer', memTotalBytes: 8589934592 },
+    });
     expect(data.runs).toHaveLength(1);
     const run = data.runs[0];
-    expect(run).toMatchObject({ seq: 1, id: 'r1', label: 'demo', state: 'done', endedAt: '2026-01-01T00:00:10.000Z', analysisSource: 'stored' });
+    expect(run).toMatchObject({
+      seq: 1,
+      id: 'r1',
+      label: 'demo',
+      state: 'done',
+      endedAt: '2026-01-01T00:00:10.000Z',
+      analysisSource: 'stored',
+    });
     expect(run.samples).toEqual(samples);
-    expect(run.events).toEqual([{ tMs: 0, kind: 'start', message: 'engine: kvscope demo-engine' }, { tMs: 300, kind: 'alert', message: 'RSS reached 90% of the memory budget', data: { rssBytes: 1, budgetBytes: 2 } }]);
-    expect(run.engineLog.timings).toEqual([{ kind: 'timings', line: 1, phase: 'eval', ms: 1725.35, tokens: 500, tokensPerSecond: 289.8 }]);
+    expect(run.events).toEqual([
+      { tMs: 0, kind: 'start', message: 'engine: kvscope demo-engine' },
+      {
+        tMs: 300,
+        kind: 'alert',
+        message: 'RSS reached 90% of the memory budget',
+        data: { rssBytes: 1, budgetBytes: 2 },
+      },
+    ]);
+    expect(run.engineLog.timings).toEqual([
+      { kind: 'timings', line: 1, phase: 'eval', ms: 1725.35, tokens: 500, tokensPerSecond: 289.8 },
+    ]);
     expect(run.summary).toEqual(summary);
     expect(run.analysis).toEqual(analysis);
-    expect(run.engine).toEqual({ command: 'kvscope demo-engine', theoryBytesPerToken: 32768, ctx: 4096, modeHint: 'growth' });
+    expect(run.engine).toEqual({
+      command: 'kvscope demo-engine',
+      theoryBytesPerToken: 32768,
+      ctx: 4096,
+      modeHint: 'growth',
+    });
     expect(run.request).toEqual({ engine: { kind: 'demo', demo: { kvType: 'f16' } }, budgetBytes: 2147483648 });
     // The file is in WAL mode with synchronous=NORMAL, and identifies itself.
     const db = new Database(path, { readonly: true });
@@ -92,7 +157,8 @@ describe('session store round trip', () => {
     const commits: number[] = [];
     const store = createSession(path, { appVersion: 't', onCommit: (t) => commits.push(t.samples) });
     const seq = store.addRun({ id: 'r', label: 'r', request: {}, state: 'running' });
-    const mk = (from: number, count: number) => Array.from({ length: count }, (_, k) => ({ tMs: from + k, source: 'procfs', values: { i: from + k } }));
+    const mk = (from: number, count: number) =>
+      Array.from({ length: count }, (_, k) => ({ tMs: from + k, source: 'procfs', values: { i: from + k } }));
     store.appendSamples(seq, mk(0, 10));
     expect(countSamples(path)).toBe(0);
     store.flush();
@@ -106,14 +172,19 @@ describe('session store round trip', () => {
     store.appendEvents(seq, [{ tMs: 1, kind: 'oom', message: 'killed' }]);
     expect(countSamples(path)).toBe(13 + FLUSH_EVERY_SAMPLES);
     store.close();
-    expect(readSession(path).runs[0].samples.map((s) => s.values.i)).toEqual(Array.from({ length: 13 + FLUSH_EVERY_SAMPLES }, (_, k) => k));
+    expect(readSession(path).runs[0].samples.map((s) => s.values.i)).toEqual(
+      Array.from({ length: 13 + FLUSH_EVERY_SAMPLES }, (_, k) => k),
+    );
   });
 
   it('a run without a stored summary gets its analysis recomputed from its samples', () => {
     const path = file();
     const store = createSession(path, { appVersion: 't' });
     const seq = store.addRun({ id: 'cut', label: 'cut short', request: {}, state: 'running' });
-    store.updateRun(seq, { engine: { command: 'x', theoryBytesPerToken: 32768, ctx: 4096, modeHint: 'growth' }, analysisInputs: { theoryBytesPerToken: 32768, theoryMode: 'growth', ctx: 4096, budgetBytes: null } });
+    store.updateRun(seq, {
+      engine: { command: 'x', theoryBytesPerToken: 32768, ctx: 4096, modeHint: 'growth' },
+      analysisInputs: { theoryBytesPerToken: 32768, theoryMode: 'growth', ctx: 4096, budgetBytes: null },
+    });
     store.appendSamples(seq, linearSamples());
     store.close();
     const run = readSession(path).runs[0];
@@ -143,7 +214,9 @@ describe('session store round trip', () => {
 
 describe('files that are not sessions', () => {
   it('missing file, HTML file, empty file, another SQLite database, a newer schema: one clear error each', () => {
-    expect(() => readSession(join(dir, 'nope.kvscope'))).toThrow(new SessionError(`${join(dir, 'nope.kvscope')}: no such file`));
+    expect(() => readSession(join(dir, 'nope.kvscope'))).toThrow(
+      new SessionError(`${join(dir, 'nope.kvscope')}: no such file`),
+    );
     const html = join(dir, 'report.html');
     writeFileSync(html, '<!DOCTYPE html><p>not a session</p>\n'.repeat(200));
     expect(() => readSession(html)).toThrow(`${html} is not a KVScope session (not an SQLite file)`);
@@ -160,13 +233,17 @@ describe('files that are not sessions', () => {
     const raw = new Database(newer);
     raw.pragma('user_version = 99');
     raw.close();
-    expect(() => readSession(newer)).toThrow(`${newer} was written by a newer KVScope (session schema 99; this one reads up to 1)`);
+    expect(() => readSession(newer)).toThrow(
+      `${newer} was written by a newer KVScope (session schema 99; this one reads up to 1)`,
+    );
   });
 
   it('create refuses to overwrite a file that is not a session', () => {
     const html = join(dir, 'keep-me.html');
     writeFileSync(html, '<p>precious</p>');
-    expect(() => createSession(html, { appVersion: 't' })).toThrow(`${html} exists and is not a KVScope session: not overwriting it`);
+    expect(() => createSession(html, { appVersion: 't' })).toThrow(
+      `${html} exists and is not a KVScope session: not overwriting it`,
+    );
     expect(existsSync(html)).toBe(true);
   });
 });
@@ -174,7 +251,11 @@ describe('files that are not sessions', () => {
 describe('crash safety', () => {
   it('a writer killed with SIGKILL mid-run leaves a file that opens, with every committed sample, in order', async () => {
     const path = file('crash');
-    const child = spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'test/helpers/session-writer.ts'), path], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(projectRoot, 'test/helpers/session-writer.ts'), path],
+      { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     // Wait for five commits (at least one by the 250 ms timer or the 500-sample size), then kill.

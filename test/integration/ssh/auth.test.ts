@@ -5,7 +5,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chmod, copyFile, writeFile } from 'node:fs/promises';
-import { ensureTestUser, generateKey, makeTempDir, startAgent, startSshd, waitFor, writeKnownHosts, type Sshd, type SshAgent } from '../../helpers/sshd';
+import {
+  ensureTestUser,
+  generateKey,
+  makeTempDir,
+  startAgent,
+  startSshd,
+  waitFor,
+  writeKnownHosts,
+  type Sshd,
+  type SshAgent,
+} from '../../helpers/sshd';
 import { SshTarget, type SshTargetOptions } from '../../../electron/node/target/ssh-target';
 import { KnownHostsStore } from '../../../electron/node/target/known-hosts';
 
@@ -44,7 +54,11 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-function options(server: Sshd, over: Partial<SshTargetOptions> & { username?: string }, logs: string[]): SshTargetOptions {
+function options(
+  server: Sshd,
+  over: Partial<SshTargetOptions> & { username?: string },
+  logs: string[],
+): SshTargetOptions {
   const { username, ...rest } = over;
   return {
     target: { host: server.host, port: server.port, username: username ?? server.user, identityFiles: [] },
@@ -67,7 +81,20 @@ async function whoami(t: SshTarget): Promise<string> {
 describe('ssh authentication', () => {
   it('logs in with an identity file', async () => {
     const logs: string[] = [];
-    const t = await SshTarget.connect(options(sshd, { target: { host: sshd.host, port: sshd.port, username: sshd.user, identityFiles: [sshd.clientKey.privatePath] } }, logs));
+    const t = await SshTarget.connect(
+      options(
+        sshd,
+        {
+          target: {
+            host: sshd.host,
+            port: sshd.port,
+            username: sshd.user,
+            identityFiles: [sshd.clientKey.privatePath],
+          },
+        },
+        logs,
+      ),
+    );
     expect(await whoami(t)).toBe(sshd.user);
     expect(logs.some((l) => l.includes(`authenticated with key ${sshd.clientKey.privatePath}`))).toBe(true);
     await t.close();
@@ -100,7 +127,9 @@ describe('ssh authentication', () => {
 
   it('answers a PAM keyboard-interactive password prompt', async () => {
     const logs: string[] = [];
-    const t = await SshTarget.connect(options(pamSshd, { username: testUser.user, password: () => testUser.password }, logs));
+    const t = await SshTarget.connect(
+      options(pamSshd, { username: testUser.user, password: () => testUser.password }, logs),
+    );
     expect(await whoami(t)).toBe(testUser.user);
     await t.close();
     expect(logs.some((l) => l.includes('authenticated with keyboard-interactive'))).toBe(true);
@@ -111,11 +140,15 @@ describe('ssh authentication', () => {
     const logs: string[] = [];
     const wrong = `wr0ng "pass' ${Date.now()}`;
     secretsUsed.push(wrong);
-    const error = await SshTarget.connect(options(sshd, { username: testUser.user, password: () => wrong }, logs)).catch((e: Error) => e);
+    const error = await SshTarget.connect(
+      options(sshd, { username: testUser.user, password: () => wrong }, logs),
+    ).catch((e: Error) => e);
     expect(error).toBeInstanceOf(Error);
     const e = error as Error & { code?: string };
     expect(e.code).toBe('SSH_AUTH_FAILED');
-    expect(e.message).toMatch(/authentication failed for kvscope-test@127\.0\.0\.1:\d+: tried password; the server accepts publickey, password/);
+    expect(e.message).toMatch(
+      /authentication failed for kvscope-test@127\.0\.0\.1:\d+: tried password; the server accepts publickey, password/,
+    );
     const everything = [logs.join('\n'), e.message, e.stack ?? '', JSON.stringify(e)].join('\n');
     allOutput.push(e.message, e.stack ?? '', JSON.stringify(e));
     expect(everything).not.toContain(wrong);
@@ -125,10 +158,14 @@ describe('ssh authentication', () => {
     const logs: string[] = [];
     const asked: string[] = [];
     const t = await SshTarget.connect(
-      options(sshd, {
-        target: { host: sshd.host, port: sshd.port, username: sshd.user, identityFiles: [encryptedKey] },
-        passphrase: ({ keyFile }) => (asked.push(keyFile), PASSPHRASE),
-      }, logs),
+      options(
+        sshd,
+        {
+          target: { host: sshd.host, port: sshd.port, username: sshd.user, identityFiles: [encryptedKey] },
+          passphrase: ({ keyFile }) => (asked.push(keyFile), PASSPHRASE),
+        },
+        logs,
+      ),
     );
     expect(await whoami(t)).toBe(sshd.user);
     expect(asked).toEqual([encryptedKey]);
@@ -141,10 +178,14 @@ describe('ssh authentication', () => {
     const wrong = `not-the-passphrase-${Date.now()}`;
     secretsUsed.push(wrong);
     const error = (await SshTarget.connect(
-      options(sshd, {
-        target: { host: sshd.host, port: sshd.port, username: sshd.user, identityFiles: [encryptedKey] },
-        passphrase: () => wrong,
-      }, logs),
+      options(
+        sshd,
+        {
+          target: { host: sshd.host, port: sshd.port, username: sshd.user, identityFiles: [encryptedKey] },
+          passphrase: () => wrong,
+        },
+        logs,
+      ),
     ).catch((e: Error) => e)) as Error & { code?: string };
     expect(error.code).toBe('SSH_AUTH_FAILED');
     expect(error.message).toContain(`key ${encryptedKey} (wrong passphrase)`);
@@ -160,11 +201,20 @@ describe('ssh authentication', () => {
     const logs: string[] = [];
     const other = await generateKey(join(dir, 'unauthorized_ed25519'));
     const t = await SshTarget.connect(
-      options(pamSshd, {
-        username: testUser.user,
-        target: { host: pamSshd.host, port: pamSshd.port, username: testUser.user, identityFiles: [other.privatePath] },
-        password: () => testUser.password,
-      }, logs),
+      options(
+        pamSshd,
+        {
+          username: testUser.user,
+          target: {
+            host: pamSshd.host,
+            port: pamSshd.port,
+            username: testUser.user,
+            identityFiles: [other.privatePath],
+          },
+          password: () => testUser.password,
+        },
+        logs,
+      ),
     );
     await t.close();
     const order = logs.filter((l) => l.startsWith('trying '));

@@ -8,7 +8,13 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { generateKey, makeTempDir, startSshd, waitFor, writeKnownHosts, type Sshd } from '../../helpers/sshd';
 import { SshTarget, type SshTargetOptions } from '../../../electron/node/target/ssh-target';
-import { HostKeyChangedError, HostKeyRevokedError, HostKeyUnknownError, KnownHostsStore, type HostKeyInfo } from '../../../electron/node/target/known-hosts';
+import {
+  HostKeyChangedError,
+  HostKeyRevokedError,
+  HostKeyUnknownError,
+  KnownHostsStore,
+  type HostKeyInfo,
+} from '../../../electron/node/target/known-hosts';
 
 const run = promisify(execFile);
 let sshd: Sshd;
@@ -52,13 +58,17 @@ describe('host key verification', () => {
   it('an unknown host key is refused without consent, naming the fingerprint and how to accept it', async () => {
     const s = setup(null);
     const asked: HostKeyInfo[] = [];
-    const e = (await SshTarget.connect({ ...s.opts, confirmHostKey: (info) => (asked.push(info), false) }).catch((x) => x)) as HostKeyUnknownError;
+    const e = (await SshTarget.connect({ ...s.opts, confirmHostKey: (info) => (asked.push(info), false) }).catch(
+      (x) => x,
+    )) as HostKeyUnknownError;
     expect(e).toBeInstanceOf(HostKeyUnknownError);
     expect(e.code).toBe('HOST_KEY_UNKNOWN');
     expect(e.fingerprint).toBe(sshd.hostKey.fingerprint); // ssh-keygen -lf's own answer
     expect(e.message).toContain(sshd.hostKey.fingerprint);
     expect(e.message).toContain('--accept-new-host-key');
-    expect(asked).toEqual([{ host: '127.0.0.1', port: sshd.port, keyType: 'ssh-ed25519', fingerprint: sshd.hostKey.fingerprint }]);
+    expect(asked).toEqual([
+      { host: '127.0.0.1', port: sshd.port, keyType: 'ssh-ed25519', fingerprint: sshd.hostKey.fingerprint },
+    ]);
     await expect(readFile(s.storeFile, 'utf8')).rejects.toThrow(/ENOENT/);
   });
 
@@ -71,7 +81,9 @@ describe('host key verification', () => {
     const stored = await readFile(s.storeFile, 'utf8');
     expect(stored).toBe(`${sshd.knownHostsLine}\n`);
     expect(await readFile(s.userFile, 'utf8')).toBe('\n'); // the user's file is untouched
-    expect(s.logs).toContain(`added the host key of ${sshd.user}@127.0.0.1:${sshd.port} (ED25519 ${sshd.hostKey.fingerprint}) to ${s.storeFile}:1`);
+    expect(s.logs).toContain(
+      `added the host key of ${sshd.user}@127.0.0.1:${sshd.port} (ED25519 ${sshd.hostKey.fingerprint}) to ${s.storeFile}:1`,
+    );
     // ssh-keygen agrees the stored line is a valid known_hosts entry for [127.0.0.1]:port
     const { stdout } = await run('ssh-keygen', ['-F', sshd.knownHostsName, '-f', s.storeFile]);
     expect(stdout).toContain(sshd.hostKey.blob.toString('base64'));
@@ -111,7 +123,9 @@ describe('host key verification', () => {
       const text = sshd.logSince(logOffset);
       const port = /Connection from 127\.0\.0\.1 port (\d+)/.exec(text)?.[1];
       if (!port) return '';
-      const end = new RegExp(`(Disconnected from|Connection (closed|reset) by) 127\\.0\\.0\\.1 port ${port}\\b.*`).exec(text);
+      const end = new RegExp(`(Disconnected from|Connection (closed|reset) by) 127\\.0\\.0\\.1 port ${port}\\b.*`).exec(
+        text,
+      );
       return end ? text.slice(text.indexOf(`Connection from 127.0.0.1 port ${port}`), end.index + end[0].length) : '';
     }, 'sshd to log the end of the refused connection');
     expect(log).toContain('kex: host key algorithm: ssh-ed25519');
@@ -149,10 +163,14 @@ describe('host key verification', () => {
     await plain.write();
     const e = await SshTarget.connect(plain.opts).catch((x) => x);
     expect(e).toBeInstanceOf(HostKeyUnknownError);
-    const wrongPort = setup([`[127.0.0.1]:${sshd.port + 1} ${sshd.hostKey.type} ${sshd.hostKey.blob.toString('base64')}`]);
+    const wrongPort = setup([
+      `[127.0.0.1]:${sshd.port + 1} ${sshd.hostKey.type} ${sshd.hostKey.blob.toString('base64')}`,
+    ]);
     await wrongPort.write();
     expect(await SshTarget.connect(wrongPort.opts).catch((x) => x)).toBeInstanceOf(HostKeyUnknownError);
-    const right = setup([`[127.0.0.1]:${sshd.port},[localhost]:${sshd.port} ${sshd.hostKey.type} ${sshd.hostKey.blob.toString('base64')}`]);
+    const right = setup([
+      `[127.0.0.1]:${sshd.port},[localhost]:${sshd.port} ${sshd.hostKey.type} ${sshd.hostKey.blob.toString('base64')}`,
+    ]);
     await right.write();
     await (await SshTarget.connect(right.opts)).close();
   });
@@ -160,7 +178,9 @@ describe('host key verification', () => {
   it('a @revoked key is refused even when another line trusts it', async () => {
     const s = setup([sshd.knownHostsLine, `@revoked * ${sshd.hostKey.type} ${sshd.hostKey.blob.toString('base64')}`]);
     await s.write();
-    const e = (await SshTarget.connect({ ...s.opts, confirmHostKey: () => true }).catch((x) => x)) as HostKeyRevokedError;
+    const e = (await SshTarget.connect({ ...s.opts, confirmHostKey: () => true }).catch(
+      (x) => x,
+    )) as HostKeyRevokedError;
     expect(e).toBeInstanceOf(HostKeyRevokedError);
     expect(e.code).toBe('HOST_KEY_REVOKED');
     expect(e.message).toContain(`${s.userFile}:2`);

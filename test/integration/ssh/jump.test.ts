@@ -3,7 +3,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { establishedTo, killConnections, makeTempDir, startSshd, waitFor, writeKnownHosts, type Sshd } from '../../helpers/sshd';
+import {
+  establishedTo,
+  killConnections,
+  makeTempDir,
+  startSshd,
+  waitFor,
+  writeKnownHosts,
+  type Sshd,
+} from '../../helpers/sshd';
 import { SshTarget, type SshTargetOptions } from '../../../electron/node/target/ssh-target';
 import { HostKeyUnknownError, KnownHostsStore } from '../../../electron/node/target/known-hosts';
 
@@ -21,7 +29,11 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-function options(knownHostsLines: string[], file: string, over: Partial<SshTargetOptions> = {}): Promise<SshTargetOptions> {
+function options(
+  knownHostsLines: string[],
+  file: string,
+  over: Partial<SshTargetOptions> = {},
+): Promise<SshTargetOptions> {
   return writeKnownHosts(join(dir, file), knownHostsLines).then((path) => ({
     jumps: [{ host: jump.host, port: jump.port, username: jump.user, identityFiles: [jump.clientKey.privatePath] }],
     target: { host: board.host, port: board.port, username: board.user, identityFiles: [board.clientKey.privatePath] },
@@ -40,7 +52,13 @@ describe('ProxyJump', () => {
     const [, , serverIp, serverPort] = r.stdout.toString().trim().split(' ');
     expect([serverIp, Number(serverPort)]).toEqual(['127.0.0.2', board.port]);
     // The jump sshd opened that connection for us (direct-tcpip), so traffic went through it.
-    await waitFor(() => new RegExp(`server_request_direct_tcpip: originator 127\\.0\\.0\\.1 port 0, target 127\\.0\\.0\\.2 port ${board.port}`).test(jump.logSince(jumpLog)), 'the jump sshd to log the forwarded connection');
+    await waitFor(
+      () =>
+        new RegExp(
+          `server_request_direct_tcpip: originator 127\\.0\\.0\\.1 port 0, target 127\\.0\\.0\\.2 port ${board.port}`,
+        ).test(jump.logSince(jumpLog)),
+      'the jump sshd to log the forwarded connection',
+    );
     expect(await establishedTo(jump.host, jump.port)).toBe(1);
     expect(await establishedTo(board.host, board.port)).toBe(1);
     await t.close();
@@ -64,7 +82,9 @@ describe('ProxyJump', () => {
   });
 
   it("verifies each hop's host key: an unknown JUMP host key is refused and names the jump host", async () => {
-    const e = (await SshTarget.connect(await options([board.knownHostsLine], 'kh3')).catch((x) => x)) as HostKeyUnknownError;
+    const e = (await SshTarget.connect(await options([board.knownHostsLine], 'kh3')).catch(
+      (x) => x,
+    )) as HostKeyUnknownError;
     expect(e).toBeInstanceOf(HostKeyUnknownError);
     expect(e.host).toBe('127.0.0.1');
     expect(e.port).toBe(jump.port);
@@ -72,10 +92,15 @@ describe('ProxyJump', () => {
   });
 
   it("verifies each hop's host key: an unknown BOARD key behind a known jump host is refused, and the jump connection is closed", async () => {
-    const e = (await SshTarget.connect(await options([jump.knownHostsLine], 'kh4')).catch((x) => x)) as HostKeyUnknownError;
+    const e = (await SshTarget.connect(await options([jump.knownHostsLine], 'kh4')).catch(
+      (x) => x,
+    )) as HostKeyUnknownError;
     expect(e).toBeInstanceOf(HostKeyUnknownError);
     expect(e.host).toBe('127.0.0.2');
     expect(e.fingerprint).toBe(board.hostKey.fingerprint);
-    await waitFor(async () => (await establishedTo(jump.host, jump.port)) === 0, 'the jump connection to be closed after the refusal');
+    await waitFor(
+      async () => (await establishedTo(jump.host, jump.port)) === 0,
+      'the jump connection to be closed after the refusal',
+    );
   });
 });

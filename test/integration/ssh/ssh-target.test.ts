@@ -6,7 +6,16 @@ import fc from 'fast-check';
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ensureKeyUser, killConnections, makeTempDir, sessionPids, startSshd, waitFor, writeKnownHosts, type Sshd } from '../../helpers/sshd';
+import {
+  ensureKeyUser,
+  killConnections,
+  makeTempDir,
+  sessionPids,
+  startSshd,
+  waitFor,
+  writeKnownHosts,
+  type Sshd,
+} from '../../helpers/sshd';
 import { SshTarget, MAX_SESSION_CHANNELS, type SshTargetOptions } from '../../../electron/node/target/ssh-target';
 import { KnownHostsStore } from '../../../electron/node/target/known-hosts';
 import { shellEnv, shellJoin, shellQuote } from '../../../shared/util/shell';
@@ -52,7 +61,9 @@ beforeAll(async () => {
   blob = randomBytes(3 * 1024 * 1024 + 12345);
   await writeFile(join(remoteDir, 'blob.bin'), blob);
   const keyUser = await ensureKeyUser();
-  const asUser = { target: { host: sshd.host, port: sshd.port, username: keyUser, identityFiles: [sshd.clientKey.privatePath] } };
+  const asUser = {
+    target: { host: sshd.host, port: sshd.port, username: keyUser, identityFiles: [sshd.clientKey.privatePath] },
+  };
   [sftpTarget, execTarget, userTarget, userExecTarget] = await Promise.all([
     SshTarget.connect(opts()),
     SshTarget.connect(opts({ sftp: false })),
@@ -106,7 +117,10 @@ describe('exec', () => {
     expect(error.code).toBe('ETIMEDOUT');
     const pid = Number((await readFile(pidPath, 'utf8')).trim());
     expect(isAlive(pid)).toBe(true); // the answer did not wait for the command to end
-    await waitFor(() => /session signalling requires privilege separation/.test(sshd.log()), 'sshd to log the refused signal');
+    await waitFor(
+      () => /session signalling requires privilege separation/.test(sshd.log()),
+      'sshd to log the refused signal',
+    );
     await sftpTarget.signal(pid, 'SIGKILL');
     await waitFor(() => !isAlive(pid), 'the process to be gone after signal(pid)');
   });
@@ -120,7 +134,9 @@ describe('exec', () => {
       }),
     );
     expect(codes.filter((c) => c === null)).toEqual([]);
-    expect(codes.reduce<number>((a, c) => a + (c ?? 0), 0)).toBe(Array.from({ length: 300 }, (_, k) => k % 7).reduce((a, b) => a + b, 0));
+    expect(codes.reduce<number>((a, c) => a + (c ?? 0), 0)).toBe(
+      Array.from({ length: 300 }, (_, k) => k % 7).reduce((a, b) => a + b, 0),
+    );
   });
 
   it('more concurrent commands than sshd MaxSessions allows all complete', async () => {
@@ -161,9 +177,15 @@ describe('signal()', () => {
     const p = sftpTarget.stream(`setsid sh -c 'echo $$ > ${pidFile}; sleep 30 & sleep 30 & wait'`);
     p.stdout.resume();
     p.stderr.resume();
-    const pgid = Number(await waitFor(async () => (await readFile(pidFile, 'utf8').catch(() => '')).trim(), 'the group leader pid'));
+    const pgid = Number(
+      await waitFor(async () => (await readFile(pidFile, 'utf8').catch(() => '')).trim(), 'the group leader pid'),
+    );
     const members = async () =>
-      (await sftpTarget.exec(`ps -e -o pid= -o pgid= | awk -v g=${pgid} '$2 == g { print $1 }'`)).stdout.toString().trim().split(/\s+/).filter(Boolean);
+      (await sftpTarget.exec(`ps -e -o pid= -o pgid= | awk -v g=${pgid} '$2 == g { print $1 }'`)).stdout
+        .toString()
+        .trim()
+        .split(/\s+/)
+        .filter(Boolean);
     await waitFor(async () => (await members()).length >= 3, 'three processes in the group');
     await sftpTarget.signal(-pgid, 'SIGTERM');
     await waitFor(async () => (await members()).length === 0, 'the whole group to be gone');
@@ -208,7 +230,9 @@ describe('files', () => {
     });
 
     it(`${mode}: a missing file is ENOENT`, async () => {
-      const e = (await t().readFile(join(remoteDir, 'nope')).catch((x) => x)) as NodeJS.ErrnoException;
+      const e = (await t()
+        .readFile(join(remoteDir, 'nope'))
+        .catch((x) => x)) as NodeJS.ErrnoException;
       expect(e.code).toBe('ENOENT');
     });
 
@@ -247,22 +271,53 @@ describe('forwardPort', () => {
 describe('quoting', () => {
   // Any unicode, quotes, $, backticks, newlines, leading dashes, globs — no NUL (cannot be in argv).
   const arg = fc.string({ unit: 'binary', maxLength: 40 }).filter((s) => !s.includes('\0'));
-  const tricky = fc.constantFrom("'", '"', '$HOME', '`id`', '\n', '-n', '--', '*', '\\', "a'b\"c", '$(echo x)', '-e \\t', ' ', '', '~', '!!', '%s');
+  const tricky = fc.constantFrom(
+    "'",
+    '"',
+    '$HOME',
+    '`id`',
+    '\n',
+    '-n',
+    '--',
+    '*',
+    '\\',
+    'a\'b"c',
+    '$(echo x)',
+    '-e \\t',
+    ' ',
+    '',
+    '~',
+    '!!',
+    '%s',
+  );
   const value = fc.oneof(arg, tricky);
 
   /** One exec: the argv, an environment value and two files' contents, each NUL-terminated. */
-  async function roundTrip(t: SshTarget, args: string[], envValue: string, sftpPath: string, execPath: string): Promise<Buffer> {
+  async function roundTrip(
+    t: SshTarget,
+    args: string[],
+    envValue: string,
+    sftpPath: string,
+    execPath: string,
+  ): Promise<Buffer> {
     const r = await t.exec(
       // printf with no argument would still print its format once: a fixed first argument
       `printf '%s\\0' argv ${shellJoin(args)}; ` +
         `${shellEnv({ KV_VALUE: envValue })} sh -c 'printf "%s\\0" "$KV_VALUE"'; ` +
         `cat -- ${shellQuote(sftpPath)} ${shellQuote(execPath)}`,
     );
-    expect({ stderr: r.stderr.toString(), code: r.code, signal: r.signal }).toEqual({ stderr: '', code: 0, signal: null });
+    expect({ stderr: r.stderr.toString(), code: r.code, signal: r.signal }).toEqual({
+      stderr: '',
+      code: 0,
+      signal: null,
+    });
     return r.stdout;
   }
   const expected = (args: string[], envValue: string, a: string, b: string) =>
-    Buffer.concat([...['argv', ...args, envValue].map((x) => Buffer.from(x + '\0', 'utf8')), Buffer.from(a + b, 'utf8')]);
+    Buffer.concat([
+      ...['argv', ...args, envValue].map((x) => Buffer.from(x + '\0', 'utf8')),
+      Buffer.from(a + b, 'utf8'),
+    ]);
 
   it('arguments, environment values and file names reach the remote process byte-for-byte (100 cases, one connection)', async () => {
     let i = 0;
@@ -283,7 +338,10 @@ describe('quoting', () => {
   });
 
   it('the same through a bash login shell (root)', async () => {
-    const cases = [["'", '"', '$HOME', '`id`', '\n', '-n', 'ü€𝄞', '!!', '$(echo x)', '\\', ' a  b '], ['-e', '--', '*', '~']];
+    const cases = [
+      ["'", '"', '$HOME', '`id`', '\n', '-n', 'ü€𝄞', '!!', '$(echo x)', '\\', ' a  b '],
+      ['-e', '--', '*', '~'],
+    ];
     for (const args of cases) {
       const name = `bash-${args.join('').replace(/\//g, '_').slice(0, 30)}`;
       const sftpPath = join(remoteDir, 'names', `s-${name}`);
@@ -304,7 +362,12 @@ describe('link loss', () => {
     cutSshd = await startSshd();
     await writeKnownHosts(join(dir, 'known_hosts_cut'), [cutSshd.knownHostsLine]);
     cutOpts = () => ({
-      target: { host: cutSshd.host, port: cutSshd.port, username: cutSshd.user, identityFiles: [cutSshd.clientKey.privatePath] },
+      target: {
+        host: cutSshd.host,
+        port: cutSshd.port,
+        username: cutSshd.user,
+        identityFiles: [cutSshd.clientKey.privatePath],
+      },
       knownHosts: new KnownHostsStore({ readFiles: [join(dir, 'known_hosts_cut')], storeFile: join(dir, 'store_cut') }),
       agentSocket: null,
     });
@@ -342,7 +405,9 @@ describe('link loss', () => {
     await killConnections(cutSshd.host, cutSshd.port);
     await waitFor(() => states.includes('down'), "the 'down' event");
     const logs: string[] = [];
-    const e = (await t.reconnect({ initialDelayMs: 5, maxDelayMs: 20, maxAttempts: 3 }).catch((x) => x)) as Error & { code?: string };
+    const e = (await t.reconnect({ initialDelayMs: 5, maxDelayMs: 20, maxAttempts: 3 }).catch((x) => x)) as Error & {
+      code?: string;
+    };
     expect(e.code).toBe('SSH_UNREACHABLE');
     expect(e.message).toMatch(/connection refused/);
     void logs;
@@ -371,7 +436,10 @@ describe('link loss', () => {
   });
 
   it('autoReconnect brings the link back by itself', async () => {
-    const t = await SshTarget.connect({ ...cutOpts(), autoReconnect: { initialDelayMs: 20, maxDelayMs: 100, maxAttempts: 20 } });
+    const t = await SshTarget.connect({
+      ...cutOpts(),
+      autoReconnect: { initialDelayMs: 20, maxDelayMs: 100, maxAttempts: 20 },
+    });
     const states: string[] = [];
     const up = new Promise<void>((resolve) => t.onLinkChange((s) => (states.push(s), s === 'up' && resolve())));
     await killConnections(cutSshd.host, cutSshd.port);

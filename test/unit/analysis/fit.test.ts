@@ -35,7 +35,10 @@ describe('theilSen', () => {
         fc.integer({ min: -40_000, max: 40_000 }),
         fc.integer({ min: -1e9, max: 1e9 }),
         (xs, slope, intercept) => {
-          const fit = theilSen(xs, xs.map((x) => intercept + slope * x));
+          const fit = theilSen(
+            xs,
+            xs.map((x) => intercept + slope * x),
+          );
           expect(fit?.slope).toBe(slope);
           expect(fit?.intercept).toBe(intercept);
         },

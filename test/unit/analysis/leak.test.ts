@@ -8,7 +8,10 @@ import { syntheticSamples, type SyntheticRun } from './synthetic-run';
 const MiB = 1024 * 1024;
 
 function line(tokens: number, bytesPerToken: number, base = 100 * MiB): LeakPoint[] {
-  return Array.from({ length: tokens / 8 }, (_, i) => ({ tokens: i * 8 + 1, bytes: base + (i * 8 + 1) * bytesPerToken }));
+  return Array.from({ length: tokens / 8 }, (_, i) => ({
+    tokens: i * 8 + 1,
+    bytes: base + (i * 8 + 1) * bytesPerToken,
+  }));
 }
 
 describe('detectLeak on points', () => {
@@ -53,7 +56,10 @@ describe('detectLeak on points', () => {
     expect(leaky.leaking).toBe(true);
     expect(leaky.bytesPerToken).toBe(8192); // the excess over the theory
     // an engine known to run at 1.25× is not leaking at 40960
-    expect(detectLeak({ points: line(2000, 40960), mode: 'growth', theoryBytesPerToken: 32768, expectedOverhead: 1.25 }).leaking).toBe(false);
+    expect(
+      detectLeak({ points: line(2000, 40960), mode: 'growth', theoryBytesPerToken: 32768, expectedOverhead: 1.25 })
+        .leaking,
+    ).toBe(false);
   });
 
   it('growth mode without theory cannot judge', () => {
@@ -64,15 +70,28 @@ describe('detectLeak on points', () => {
 
   it('window mode: judged as flat after the window is full', () => {
     const w = 500;
-    const points = line(2000, 0).map((p) => ({ ...p, bytes: 100 * MiB + Math.min(p.tokens, w) * 32768 + p.tokens * 8192 }));
+    const points = line(2000, 0).map((p) => ({
+      ...p,
+      bytes: 100 * MiB + Math.min(p.tokens, w) * 32768 + p.tokens * 8192,
+    }));
     expect(detectLeak({ points, mode: 'window', theoryBytesPerToken: 32768, windowTokens: w }).leaking).toBe(true);
     const clean = line(2000, 0).map((p) => ({ ...p, bytes: 100 * MiB + Math.min(p.tokens, w) * 32768 }));
-    expect(detectLeak({ points: clean, mode: 'window', theoryBytesPerToken: 32768, windowTokens: w }).leaking).toBe(false);
+    expect(detectLeak({ points: clean, mode: 'window', theoryBytesPerToken: 32768, windowTokens: w }).leaking).toBe(
+      false,
+    );
   });
 });
 
 describe('leak verdicts from analyzeRun (demo-engine-like runs)', () => {
-  const base: SyntheticRun = { mode: 'reserved', bytesPerToken: 32768, ctx: 4096, tokens: 2000, tokensPerSecond: 40, baselineBytes: 20 * MiB, weightsBytes: 64 * MiB };
+  const base: SyntheticRun = {
+    mode: 'reserved',
+    bytesPerToken: 32768,
+    ctx: 4096,
+    tokens: 2000,
+    tokensPerSecond: 40,
+    baselineBytes: 20 * MiB,
+    weightsBytes: 64 * MiB,
+  };
 
   it.each([
     { mode: 'reserved' as const, leak: 0, expected: false },

@@ -5,7 +5,19 @@ describe('device presets', () => {
   it('cover the boards of the brief, once each', () => {
     const ids = DEVICE_PRESETS.map((p) => p.id);
     expect(new Set(ids).size).toBe(ids.length);
-    for (const id of ['jetson-orin-nano-4gb', 'jetson-orin-nano-8gb', 'jetson-orin-nx-8gb', 'jetson-orin-nx-16gb', 'jetson-agx-orin-32gb', 'jetson-agx-orin-64gb', 'rk3588-lpddr4x', 'rk3588-lpddr5', 'raspberry-pi-4', 'raspberry-pi-5', 'imx8m-plus']) {
+    for (const id of [
+      'jetson-orin-nano-4gb',
+      'jetson-orin-nano-8gb',
+      'jetson-orin-nx-8gb',
+      'jetson-orin-nx-16gb',
+      'jetson-agx-orin-32gb',
+      'jetson-agx-orin-64gb',
+      'rk3588-lpddr4x',
+      'rk3588-lpddr5',
+      'raspberry-pi-4',
+      'raspberry-pi-5',
+      'imx8m-plus',
+    ]) {
       expect(findPreset(id), id).toBeDefined();
     }
   });

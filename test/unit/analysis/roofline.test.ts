@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { decodeCeilingTokensPerSecond, rooflineEfficiency, rooflineFromDepthRates } from '../../../shared/analysis/roofline';
+import {
+  decodeCeilingTokensPerSecond,
+  rooflineEfficiency,
+  rooflineFromDepthRates,
+} from '../../../shared/analysis/roofline';
 import { kvBytes, type ModelShape } from '../../../shared/kv/kv-theory';
 
 describe('decode roofline', () => {
@@ -19,8 +23,21 @@ describe('decode roofline', () => {
   });
 
   it('takes the KV size from a shape (SWA layers stop growing)', () => {
-    const shape: ModelShape = { layers: 2, kvHeads: 1, headDimK: 64, headDimV: 64, typeK: 'f16', typeV: 'f16', slidingWindow: 100, swaLayers: [true, false] };
-    const p = { bandwidthBytesPerSecond: 1e9, weightBytesPerToken: 0, kvBytesAtDepth: (n: number) => kvBytes(shape, n) };
+    const shape: ModelShape = {
+      layers: 2,
+      kvHeads: 1,
+      headDimK: 64,
+      headDimV: 64,
+      typeK: 'f16',
+      typeV: 'f16',
+      slidingWindow: 100,
+      swaLayers: [true, false],
+    };
+    const p = {
+      bandwidthBytesPerSecond: 1e9,
+      weightBytesPerToken: 0,
+      kvBytesAtDepth: (n: number) => kvBytes(shape, n),
+    };
     // at 1000: global 256 × 1000 + SWA 256 × 100 = 281600 bytes → 1e9 / 281600 = 3551.136…
     expect(decodeCeilingTokensPerSecond(p, 1000)).toBeCloseTo(3551.13636, 4);
   });

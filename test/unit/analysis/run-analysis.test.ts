@@ -26,8 +26,13 @@ describe('growth mode', () => {
   // 100 MiB anonymous baseline + 32768 B/token (Llama-3.2-1B f16) ± 64 KiB noise, 50 MiB file-backed,
   // 2000 tokens at 40 tokens/s, engine started at 100 ms, first token 350 ms later.
   const samples = syntheticSamples({
-    mode: 'growth', bytesPerToken: 32768, tokens: 2000, tokensPerSecond: 40,
-    baselineBytes: 100 * MiB, fileBackedBytes: 50 * MiB, ttftMs: 350,
+    mode: 'growth',
+    bytesPerToken: 32768,
+    tokens: 2000,
+    tokensPerSecond: 40,
+    baselineBytes: 100 * MiB,
+    fileBackedBytes: 50 * MiB,
+    ttftMs: 350,
   });
   const a = analyzeRun({ samples, theoryBytesPerToken: 32768, theoryMode: 'growth', budgetBytes: 512 * MiB });
 
@@ -68,7 +73,14 @@ describe('growth mode', () => {
 
   it('works when procfs samples carry the token count themselves', () => {
     const b = analyzeRun({
-      samples: syntheticSamples({ mode: 'growth', bytesPerToken: 32768, tokens: 2000, tokensPerSecond: 40, baselineBytes: 100 * MiB, procfsTokens: true }),
+      samples: syntheticSamples({
+        mode: 'growth',
+        bytesPerToken: 32768,
+        tokens: 2000,
+        tokensPerSecond: 40,
+        baselineBytes: 100 * MiB,
+        procfsTokens: true,
+      }),
       theoryBytesPerToken: 32768,
     });
     expectWithin(b.kv.measuredBytesPerToken, 32768, 0.01);
@@ -76,7 +88,14 @@ describe('growth mode', () => {
 
   it('paged allocation (blocks of 16 tokens) still averages to the bytes/token', () => {
     const b = analyzeRun({
-      samples: syntheticSamples({ mode: 'growth', bytesPerToken: 32768, block: 16, tokens: 2000, tokensPerSecond: 40, baselineBytes: 100 * MiB }),
+      samples: syntheticSamples({
+        mode: 'growth',
+        bytesPerToken: 32768,
+        block: 16,
+        tokens: 2000,
+        tokensPerSecond: 40,
+        baselineBytes: 100 * MiB,
+      }),
       theoryBytesPerToken: 32768,
     });
     expect(b.kv.mode).toBe('growth');
@@ -86,7 +105,13 @@ describe('growth mode', () => {
   it('measures an overhead the engine really has', () => {
     // The engine uses 1.25 × the theory (e.g. allocator padding): 40960 B/token.
     const b = analyzeRun({
-      samples: syntheticSamples({ mode: 'growth', bytesPerToken: 40960, tokens: 2000, tokensPerSecond: 40, baselineBytes: 100 * MiB }),
+      samples: syntheticSamples({
+        mode: 'growth',
+        bytesPerToken: 40960,
+        tokens: 2000,
+        tokensPerSecond: 40,
+        baselineBytes: 100 * MiB,
+      }),
       theoryBytesPerToken: 32768,
       expectedOverhead: 1.25,
     });
@@ -95,7 +120,13 @@ describe('growth mode', () => {
   });
 
   it('falls back to total RSS when anonymous RSS is not sampled', () => {
-    const samples2 = syntheticSamples({ mode: 'growth', bytesPerToken: 32768, tokens: 1000, tokensPerSecond: 40, baselineBytes: 100 * MiB }).map((s) => {
+    const samples2 = syntheticSamples({
+      mode: 'growth',
+      bytesPerToken: 32768,
+      tokens: 1000,
+      tokensPerSecond: 40,
+      baselineBytes: 100 * MiB,
+    }).map((s) => {
       const { rssAnonBytes: _drop, ...rest } = s.values;
       return { ...s, values: rest };
     });
@@ -109,12 +140,24 @@ describe('reserved mode (llama.cpp)', () => {
   // 20 MiB runtime, 64 MiB of weights at +200 ms, then n_ctx 4096 × 32768 = 128 MiB reserved at +800 ms,
   // first token at +1500 ms, flat afterwards; 50 MiB file-backed.
   const samples = syntheticSamples({
-    mode: 'reserved', bytesPerToken: 32768, ctx: 4096, tokens: 2000, tokensPerSecond: 40,
-    baselineBytes: 20 * MiB, weightsBytes: 64 * MiB, fileBackedBytes: 50 * MiB,
+    mode: 'reserved',
+    bytesPerToken: 32768,
+    ctx: 4096,
+    tokens: 2000,
+    tokensPerSecond: 40,
+    baselineBytes: 20 * MiB,
+    weightsBytes: 64 * MiB,
+    fileBackedBytes: 50 * MiB,
   });
 
   it('finds the reservation jump, not the weights load', () => {
-    const a = analyzeRun({ samples, theoryBytesPerToken: 32768, theoryMode: 'reserved', ctx: 4096, budgetBytes: 1024 * MiB });
+    const a = analyzeRun({
+      samples,
+      theoryBytesPerToken: 32768,
+      theoryMode: 'reserved',
+      ctx: 4096,
+      budgetBytes: 1024 * MiB,
+    });
     expect(a.kv.mode).toBe('reserved');
     expect(a.kv.theoryReservedBytes).toBe(134217728); // 4096 × 32768
     expectWithin(a.kv.reservedJumpBytes, 134217728, 0.002);
@@ -125,7 +168,13 @@ describe('reserved mode (llama.cpp)', () => {
   });
 
   it('turns the budget question into a max safe context', () => {
-    const a = analyzeRun({ samples, theoryBytesPerToken: 32768, theoryMode: 'reserved', ctx: 4096, budgetBytes: 1024 * MiB });
+    const a = analyzeRun({
+      samples,
+      theoryBytesPerToken: 32768,
+      theoryMode: 'reserved',
+      ctx: 4096,
+      budgetBytes: 1024 * MiB,
+    });
     expect(a.oomHorizonTokens).toBeNull(); // RSS does not grow with tokens
     // (1073741824 − 88080384 − 52428800) / 32768 = 28480
     expectWithin(a.maxSafeContextTokens, 28480, 0.005);
@@ -150,10 +199,21 @@ describe('reserved mode with sliding-window layers', () => {
     // llama.cpp reserves 4 global layers × 1024 B × 4096 cells + 22 SWA layers × 1024 B × 1024 cells = 39845888 B
     // (not 26624 B/token × 4096). The synthetic engine reserves 4096 cells × 9728 B = 39845888 B.
     const samples = syntheticSamples({
-      mode: 'reserved', bytesPerToken: 9728, ctx: 4096, tokens: 1000, tokensPerSecond: 40,
-      baselineBytes: 20 * MiB, weightsBytes: 64 * MiB,
+      mode: 'reserved',
+      bytesPerToken: 9728,
+      ctx: 4096,
+      tokens: 1000,
+      tokensPerSecond: 40,
+      baselineBytes: 20 * MiB,
+      weightsBytes: 64 * MiB,
     });
-    const a = analyzeRun({ samples, theoryBytesPerToken: 26624, theoryMode: 'reserved', ctx: 4096, theoryReservedBytes: 39845888 });
+    const a = analyzeRun({
+      samples,
+      theoryBytesPerToken: 26624,
+      theoryMode: 'reserved',
+      ctx: 4096,
+      theoryReservedBytes: 39845888,
+    });
     expect(a.kv.mode).toBe('reserved');
     expect(a.kv.theoryReservedBytes).toBe(39845888);
     expectWithin(a.kv.reservedJumpBytes, 39845888, 0.01);
@@ -164,7 +224,14 @@ describe('reserved mode with sliding-window layers', () => {
 
 describe('window mode', () => {
   // Grows at 32768 B/token until W = 1024 tokens, flat afterwards; 3000 tokens.
-  const samples = syntheticSamples({ mode: 'window', window: 1024, bytesPerToken: 32768, tokens: 3000, tokensPerSecond: 50, baselineBytes: 100 * MiB });
+  const samples = syntheticSamples({
+    mode: 'window',
+    window: 1024,
+    bytesPerToken: 32768,
+    tokens: 3000,
+    tokensPerSecond: 50,
+    baselineBytes: 100 * MiB,
+  });
 
   it('finds the growth slope and where it flattens', () => {
     const a = analyzeRun({ samples, theoryBytesPerToken: 32768, budgetBytes: 4096 * MiB });
@@ -179,11 +246,25 @@ describe('window mode', () => {
 
 describe('throughput details', () => {
   it('prefill tokens/s from llama.cpp timing records', () => {
-    const samples = syntheticSamples({ mode: 'growth', bytesPerToken: 32768, tokens: 100, tokensPerSecond: 40, baselineBytes: 100 * MiB });
-    const printed = analyzeRun({ samples, theoryBytesPerToken: 32768, timings: [{ phase: 'prompt', ms: 128, tokens: 32, tokensPerSecond: 250 }] });
+    const samples = syntheticSamples({
+      mode: 'growth',
+      bytesPerToken: 32768,
+      tokens: 100,
+      tokensPerSecond: 40,
+      baselineBytes: 100 * MiB,
+    });
+    const printed = analyzeRun({
+      samples,
+      theoryBytesPerToken: 32768,
+      timings: [{ phase: 'prompt', ms: 128, tokens: 32, tokensPerSecond: 250 }],
+    });
     expect(printed.throughput.prefillTokensPerSecond).toBe(250);
     // without the printed rate: 32 tokens / 0.128 s = 250
-    const derived = analyzeRun({ samples, theoryBytesPerToken: 32768, timings: [{ phase: 'prompt', ms: 128, tokens: 32, tokensPerSecond: null }] });
+    const derived = analyzeRun({
+      samples,
+      theoryBytesPerToken: 32768,
+      timings: [{ phase: 'prompt', ms: 128, tokens: 32, tokensPerSecond: null }],
+    });
     expect(derived.throughput.prefillTokensPerSecond).toBe(250);
   });
 
@@ -192,7 +273,11 @@ describe('throughput details', () => {
       { tMs: 0, source: 'engine', values: { started: 1 } },
       { tMs: 900, source: 'engine', values: { tokens: 1 } },
     ];
-    const a = analyzeRun({ samples, theoryBytesPerToken: null, timings: [{ phase: 'eval', ms: 2000, tokens: 40, tokensPerSecond: 20 }] });
+    const a = analyzeRun({
+      samples,
+      theoryBytesPerToken: null,
+      timings: [{ phase: 'eval', ms: 2000, tokens: 40, tokensPerSecond: 20 }],
+    });
     expect(a.throughput.decodeTokensPerSecond).toBe(20);
     expect(a.throughput.ttftMs).toBe(900);
   });
@@ -201,14 +286,34 @@ describe('throughput details', () => {
 describe('few samples and odd input', () => {
   it('no samples: nulls, tokens 0, valid output', () => {
     const a = analyzeRun({ samples: [], theoryBytesPerToken: 32768, budgetBytes: 1 << 30 });
-    expect(a.kv).toMatchObject({ theoryBytesPerToken: 32768, measuredBytesPerToken: null, overheadFactor: null, baselineBytes: null, mode: 'growth' });
-    expect(a).toMatchObject({ oomHorizonTokens: null, maxSafeContextTokens: null, lastRssBytes: null, peakRssBytes: null });
-    expect(a.throughput).toEqual({ ttftMs: null, prefillTokensPerSecond: null, decodeTokensPerSecond: null, tokens: 0 });
+    expect(a.kv).toMatchObject({
+      theoryBytesPerToken: 32768,
+      measuredBytesPerToken: null,
+      overheadFactor: null,
+      baselineBytes: null,
+      mode: 'growth',
+    });
+    expect(a).toMatchObject({
+      oomHorizonTokens: null,
+      maxSafeContextTokens: null,
+      lastRssBytes: null,
+      peakRssBytes: null,
+    });
+    expect(a.throughput).toEqual({
+      ttftMs: null,
+      prefillTokensPerSecond: null,
+      decodeTokensPerSecond: null,
+      tokens: 0,
+    });
     expect(RunAnalysisSchema.parse(a)).toEqual(a);
   });
 
   it('one memory sample and no tokens', () => {
-    const a = analyzeRun({ samples: [{ tMs: 10, source: 'procfs', values: { rssBytes: 5e6, rssAnonBytes: 4e6 } }], theoryBytesPerToken: null, theoryMode: 'reserved' });
+    const a = analyzeRun({
+      samples: [{ tMs: 10, source: 'procfs', values: { rssBytes: 5e6, rssAnonBytes: 4e6 } }],
+      theoryBytesPerToken: null,
+      theoryMode: 'reserved',
+    });
     expect(a.kv.mode).toBe('reserved'); // the hint stands when the data cannot decide
     expect(a.lastRssBytes).toBe(5e6);
     expect(a.kv.measuredBytesPerToken).toBeNull();

@@ -1,17 +1,42 @@
 // Server-mode timing analysis (shared/analysis/stream-timing.ts) and the SSE reader.
 import { describe, expect, it } from 'vitest';
-import { analyzeTurn, createSseReader, summarizeServerProfile, type TurnMeasurement } from '../../../shared/analysis/stream-timing';
+import {
+  analyzeTurn,
+  createSseReader,
+  summarizeServerProfile,
+  type TurnMeasurement,
+} from '../../../shared/analysis/stream-timing';
 
 function turn(over: Partial<TurnMeasurement>): TurnMeasurement {
-  return { turn: 1, requestStartMs: 1000, chunkTimesMs: [], endMs: 0, textChars: 0, finishReason: 'length', serverTimings: null, usage: null, status: 200, ...over };
+  return {
+    turn: 1,
+    requestStartMs: 1000,
+    chunkTimesMs: [],
+    endMs: 0,
+    textChars: 0,
+    finishReason: 'length',
+    serverTimings: null,
+    usage: null,
+    status: 200,
+    ...over,
+  };
 }
 
 describe('analyzeTurn', () => {
   it('TTFT, mean and steady decode, stalls, prefill, depth', () => {
     // First token 200 ms after the request, then one token every 10 ms, with one 50 ms stall
     // before the 21st: arrivals 1200, 1210, …, 1390 (20 tokens), then 1440, 1450, …, 1530 (10).
-    const times = [...Array.from({ length: 20 }, (_, i) => 1200 + 10 * i), ...Array.from({ length: 10 }, (_, i) => 1440 + 10 * i)];
-    const t = analyzeTurn(turn({ chunkTimesMs: times, endMs: 1531, serverTimings: { prompt_n: 100, cache_n: 20, prompt_ms: 190, predicted_per_second: 90 } }));
+    const times = [
+      ...Array.from({ length: 20 }, (_, i) => 1200 + 10 * i),
+      ...Array.from({ length: 10 }, (_, i) => 1440 + 10 * i),
+    ];
+    const t = analyzeTurn(
+      turn({
+        chunkTimesMs: times,
+        endMs: 1531,
+        serverTimings: { prompt_n: 100, cache_n: 20, prompt_ms: 190, predicted_per_second: 90 },
+      }),
+    );
     expect(t.ttftMs).toBe(200);
     // Mean: 29 tokens after the first over 1530 − 1200 = 330 ms = 87.88 tok/s.
     expect(t.decodeTokensPerSecond).toBeCloseTo(29000 / 330, 10);
@@ -45,7 +70,12 @@ describe('analyzeTurn', () => {
 
   it('a session summary takes the first turn and lists decode speed by depth', () => {
     const a = turn({ chunkTimesMs: [1100, 1110, 1120, 1130], serverTimings: { prompt_n: 10, cache_n: 0 } });
-    const b = turn({ turn: 2, requestStartMs: 2000, chunkTimesMs: [2100, 2120, 2140, 2160], serverTimings: { prompt_n: 5, cache_n: 15 } });
+    const b = turn({
+      turn: 2,
+      requestStartMs: 2000,
+      chunkTimesMs: [2100, 2120, 2140, 2160],
+      serverTimings: { prompt_n: 5, cache_n: 15 },
+    });
     const p = summarizeServerProfile('http://x/v1', 'chat', [a, b]);
     expect(p.ttftMs).toBe(100);
     expect(p.tokens).toBe(8);
@@ -61,7 +91,14 @@ describe('createSseReader', () => {
   it('events split anywhere, CRLF split across pieces, comments and other fields ignored', () => {
     const r = createSseReader();
     const out: string[] = [];
-    for (const piece of ['data: {"a"', ':1}\r', '\n\r\n: keep-alive\n\nevent: x\ndata: one\ndata: two\n', '\n', 'data: [DONE]']) out.push(...r.push(piece));
+    for (const piece of [
+      'data: {"a"',
+      ':1}\r',
+      '\n\r\n: keep-alive\n\nevent: x\ndata: one\ndata: two\n',
+      '\n',
+      'data: [DONE]',
+    ])
+      out.push(...r.push(piece));
     out.push(...r.end());
     expect(out).toEqual(['{"a":1}', 'one\ntwo', '[DONE]']);
   });

@@ -6,7 +6,15 @@ const MIB = 1024 * 1024;
 
 function point(ctx: number, anonBytes: number, extra: Partial<SweepPoint> = {}): SweepPoint {
   // Total RSS = anonymous + 50 MiB of file-backed pages.
-  return { ctx, peakRssBytes: anonBytes + 50 * MIB, peakAnonRssBytes: anonBytes, exitCode: 0, oomKilled: false, ok: true, ...extra };
+  return {
+    ctx,
+    peakRssBytes: anonBytes + 50 * MIB,
+    peakAnonRssBytes: anonBytes,
+    exitCode: 0,
+    oomKilled: false,
+    ok: true,
+    ...extra,
+  };
 }
 
 describe('weightedTheilSen', () => {
@@ -36,7 +44,9 @@ describe('weightedTheilSen', () => {
 
 describe('analyzeSweep', () => {
   // A reserving engine: 40 MiB baseline + 700 B per cell; theory 640 B/token.
-  const reserving = [512, 4096, 16384, 65536].map((c) => point(c, 40 * MIB + 700 * c, { theoryReservedBytes: 640 * c, engineKvBytes: 640 * c }));
+  const reserving = [512, 4096, 16384, 65536].map((c) =>
+    point(c, 40 * MIB + 700 * c, { theoryReservedBytes: 640 * c, engineKvBytes: 640 * c }),
+  );
 
   it('measures bytes per context token, overhead against theory, reserved mode', () => {
     const a = analyzeSweep(reserving, { bytesPerToken: 640 }, null);

@@ -36,8 +36,18 @@ describe('detectThrottleIntervals', () => {
   });
 
   it('hot alone or slow alone is not throttling', () => {
-    expect(detectThrottleIntervals(points.map((p) => ({ ...p, clockFraction: 1 })), { tripC: 99 })).toEqual([]);
-    expect(detectThrottleIntervals(points.map((p) => ({ ...p, tempC: 60 })), { tripC: 99 })).toEqual([]);
+    expect(
+      detectThrottleIntervals(
+        points.map((p) => ({ ...p, clockFraction: 1 })),
+        { tripC: 99 },
+      ),
+    ).toEqual([]);
+    expect(
+      detectThrottleIntervals(
+        points.map((p) => ({ ...p, tempC: 60 })),
+        { tripC: 99 },
+      ),
+    ).toEqual([]);
     expect(detectThrottleIntervals(points, { tripC: null })).toEqual([]); // no trip point known
   });
 
@@ -48,8 +58,13 @@ describe('detectThrottleIntervals', () => {
 
   it('merges intervals separated by short gaps', () => {
     const gappy = points.map((p) => (p.tMs === 30000 ? { ...p, clockFraction: 1 } : p));
-    expect(detectThrottleIntervals(gappy, { tripC: 99 }).map((i) => [i.startMs, i.endMs])).toEqual([[22000, 30000], [31000, 39000]]);
-    expect(detectThrottleIntervals(gappy, { tripC: 99, mergeGapMs: 1000 }).map((i) => [i.startMs, i.endMs])).toEqual([[22000, 39000]]);
+    expect(detectThrottleIntervals(gappy, { tripC: 99 }).map((i) => [i.startMs, i.endMs])).toEqual([
+      [22000, 30000],
+      [31000, 39000],
+    ]);
+    expect(detectThrottleIntervals(gappy, { tripC: 99, mergeGapMs: 1000 }).map((i) => [i.startMs, i.endMs])).toEqual([
+      [22000, 39000],
+    ]);
   });
 
   it('Raspberry Pi get_throttled bits', () => {
@@ -57,9 +72,20 @@ describe('detectThrottleIntervals', () => {
     expect(rpiThrottleReasons(0x50000)).toEqual([]); // only "has occurred" bits
     expect(rpiThrottleReasons(0x80008)).toEqual(['rpi-soft-temp-limit']);
     expect(rpiThrottleReasons(0x1)).toEqual([]); // under-voltage alone does not slow the clock
-    const rpi: ThrottlePoint[] = [0x0, 0x0, 0x2, 0x6, 0x0].map((w, i) => ({ tMs: i * 1000, tempC: null, clockFraction: null, rpiThrottled: w }));
+    const rpi: ThrottlePoint[] = [0x0, 0x0, 0x2, 0x6, 0x0].map((w, i) => ({
+      tMs: i * 1000,
+      tempC: null,
+      clockFraction: null,
+      rpiThrottled: w,
+    }));
     expect(detectThrottleIntervals(rpi)).toEqual([
-      { startMs: 2000, endMs: 4000, reasons: ['rpi-freq-capped', 'rpi-throttled'], maxTempC: null, minClockFraction: null },
+      {
+        startMs: 2000,
+        endMs: 4000,
+        reasons: ['rpi-freq-capped', 'rpi-throttled'],
+        maxTempC: null,
+        minClockFraction: null,
+      },
     ]);
   });
 });
@@ -86,7 +112,11 @@ describe('throttlePointsFromSamples', () => {
   it('combines collectors of one tick: hottest sensor, slowest clock relative to its max', () => {
     const samples: Sample[] = [
       { tMs: 1000, source: 'thermal', values: { cpuTempC: 70, gpuTempC: 75.5 } },
-      { tMs: 1000, source: 'cpufreq', values: { cpu0FreqKHz: 1500000, cpu0MaxFreqKHz: 2000000, cpu4FreqKHz: 2400000, cpu4MaxFreqKHz: 2400000 } },
+      {
+        tMs: 1000,
+        source: 'cpufreq',
+        values: { cpu0FreqKHz: 1500000, cpu0MaxFreqKHz: 2000000, cpu4FreqKHz: 2400000, cpu4MaxFreqKHz: 2400000 },
+      },
       { tMs: 2000, source: 'vcgencmd', values: { rpiThrottled: 0x4 } },
       { tMs: 3000, source: 'procfs', values: { rssBytes: 1 } },
     ];

@@ -74,7 +74,9 @@ describe('rates', () => {
   it('timing records: printed rate, else tokens ÷ seconds, "inf" ignored', () => {
     expect(phaseTokensPerSecond([{ phase: 'prompt', ms: 100, tokens: 50, tokensPerSecond: 500 }], 'prompt')).toBe(500);
     expect(phaseTokensPerSecond([{ phase: 'prompt', ms: 200, tokens: 50, tokensPerSecond: null }], 'prompt')).toBe(250);
-    expect(phaseTokensPerSecond([{ phase: 'prompt', ms: 0, tokens: 1, tokensPerSecond: Infinity }], 'prompt')).toBeNull();
+    expect(
+      phaseTokensPerSecond([{ phase: 'prompt', ms: 0, tokens: 1, tokensPerSecond: Infinity }], 'prompt'),
+    ).toBeNull();
     expect(phaseTokensPerSecond(undefined, 'eval')).toBeNull();
   });
 });

@@ -28,13 +28,27 @@ function fakeApi() {
     importSshConfig: vi.fn(async () => ({
       path: '/home/e/.ssh/config',
       found: true,
-      hosts: [{ alias: 'orin', hostName: '10.0.0.5', user: 'nvidia', proxyJump: [], identityFiles: [], unsupported: [], spec: { kind: 'ssh' as const, host: '10.0.0.5', user: 'nvidia', alias: 'orin' } }],
+      hosts: [
+        {
+          alias: 'orin',
+          hostName: '10.0.0.5',
+          user: 'nvidia',
+          proxyJump: [],
+          identityFiles: [],
+          unsupported: [],
+          spec: { kind: 'ssh' as const, host: '10.0.0.5', user: 'nvidia', alias: 'orin' },
+        },
+      ],
     })),
     probeTarget: vi.fn(),
     answerHostKey: vi.fn(async () => ({ ok: true })),
     answerCredential: vi.fn(async () => ({ ok: true })),
     listPrompts: vi.fn(async () => []),
-    secretStorage: vi.fn(async () => ({ available: false, backend: 'none', reason: 'Browser mode does not remember passwords' })),
+    secretStorage: vi.fn(async () => ({
+      available: false,
+      backend: 'none',
+      reason: 'Browser mode does not remember passwords',
+    })),
     on: vi.fn((event: string, handler: (p: unknown) => void) => {
       if (!listeners.has(event)) listeners.set(event, new Set());
       listeners.get(event)!.add(handler);
@@ -49,23 +63,68 @@ function fakeApi() {
 
 describe('the board form', () => {
   it('builds the saveTarget input from what was typed, defaulting the name to the host', () => {
-    const built = buildBoard({ ...EMPTY_BOARD, host: ' orin.lan ', port: '2222', user: 'nvidia', identityFile: '~/.ssh/id_ed25519', jump: 'jump@bastion:22\n  , other', knownHostsFile: '' }, null);
+    const built = buildBoard(
+      {
+        ...EMPTY_BOARD,
+        host: ' orin.lan ',
+        port: '2222',
+        user: 'nvidia',
+        identityFile: '~/.ssh/id_ed25519',
+        jump: 'jump@bastion:22\n  , other',
+        knownHostsFile: '',
+      },
+      null,
+    );
     expect(built).toEqual({
       ok: true,
-      input: { label: 'orin.lan', spec: { kind: 'ssh', host: 'orin.lan', port: 2222, user: 'nvidia', identityFile: '~/.ssh/id_ed25519', jump: ['jump@bastion:22', 'other'] } },
+      input: {
+        label: 'orin.lan',
+        spec: {
+          kind: 'ssh',
+          host: 'orin.lan',
+          port: 2222,
+          user: 'nvidia',
+          identityFile: '~/.ssh/id_ed25519',
+          jump: ['jump@bastion:22', 'other'],
+        },
+      },
     });
   });
 
   it('puts each problem next to its field', () => {
-    const built = buildBoard({ ...EMPTY_BOARD, host: '', port: '99999', identityFile: 'id_rsa', user: 'bad user', keepaliveSec: 'x' }, 'b-1');
+    const built = buildBoard(
+      { ...EMPTY_BOARD, host: '', port: '99999', identityFile: 'id_rsa', user: 'bad user', keepaliveSec: 'x' },
+      'b-1',
+    );
     expect(built.ok).toBe(false);
     if (built.ok) return;
-    expect(built.errors).toMatchObject({ host: 'required', port: '1–65535', identityFile: expect.stringMatching(/absolute path/), user: expect.any(String), keepaliveSec: expect.any(String) });
+    expect(built.errors).toMatchObject({
+      host: 'required',
+      port: '1–65535',
+      identityFile: expect.stringMatching(/absolute path/),
+      user: expect.any(String),
+      keepaliveSec: expect.any(String),
+    });
   });
 
   it('round-trips a saved target through the draft', () => {
-    const target: TargetInfo = { id: 'o-1', label: 'Orin', spec: { kind: 'ssh', host: '10.0.0.5', port: 22, user: 'nvidia', jump: ['a@b', 'c'], alias: 'orin', keepaliveSec: 30 } };
-    expect(buildBoard(draftFromTarget(target), 'o-1')).toEqual({ ok: true, input: { id: 'o-1', label: 'Orin', spec: target.spec } });
+    const target: TargetInfo = {
+      id: 'o-1',
+      label: 'Orin',
+      spec: {
+        kind: 'ssh',
+        host: '10.0.0.5',
+        port: 22,
+        user: 'nvidia',
+        jump: ['a@b', 'c'],
+        alias: 'orin',
+        keepaliveSec: 30,
+      },
+    };
+    expect(buildBoard(draftFromTarget(target), 'o-1')).toEqual({
+      ok: true,
+      input: { id: 'o-1', label: 'Orin', spec: target.spec },
+    });
   });
 });
 
@@ -82,7 +141,11 @@ describe('the boards slice', () => {
     expect(store.getState().targets.map((t) => t.label)).toEqual(['This computer', 'Orin']);
 
     store.getState().openEditor('board-1');
-    expect(store.getState().editor).toMatchObject({ mode: 'edit', id: 'board-1', draft: { host: '10.0.0.5', label: 'Orin' } });
+    expect(store.getState().editor).toMatchObject({
+      mode: 'edit',
+      id: 'board-1',
+      draft: { host: '10.0.0.5', label: 'Orin' },
+    });
     api.saveTarget.mockRejectedValueOnce(new Error('identityFile: "x" must be an absolute path'));
     expect(await store.getState().saveBoard()).toBe(false);
     expect(store.getState().editor?.errors.general).toMatch(/absolute path/);
@@ -95,7 +158,10 @@ describe('the boards slice', () => {
     const { api, store } = fakeApi();
     await store.getState().openImporter();
     await store.getState().importHost('orin');
-    expect(api.saveTarget).toHaveBeenCalledWith({ label: 'orin', spec: { kind: 'ssh', host: '10.0.0.5', user: 'nvidia', alias: 'orin' } });
+    expect(api.saveTarget).toHaveBeenCalledWith({
+      label: 'orin',
+      spec: { kind: 'ssh', host: '10.0.0.5', user: 'nvidia', alias: 'orin' },
+    });
     expect(store.getState().importer?.hosts[0].savedTargetId).toBe('board-1');
     await store.getState().importHost('orin'); // already saved: nothing
     expect(api.saveTarget).toHaveBeenCalledTimes(1);
@@ -112,13 +178,33 @@ describe('the boards slice', () => {
     expect(store.getState().probes.local).toMatchObject({ status: 'done', result: { targetId: 'local' } });
     api.probeTarget.mockRejectedValueOnce(new Error('The host key of Orin has CHANGED'));
     await store.getState().probeTarget('board-9');
-    expect(store.getState().probes['board-9']).toMatchObject({ status: 'error', error: 'The host key of Orin has CHANGED' });
+    expect(store.getState().probes['board-9']).toMatchObject({
+      status: 'error',
+      error: 'The host key of Orin has CHANGED',
+    });
   });
 });
 
 describe('the prompts slice', () => {
-  const hostKey = { requestId: 'req-1', targetLabel: 'Orin', host: '10.0.0.5', port: 22, keyType: 'ssh-ed25519', fingerprint: 'SHA256:abc', knownHostsPath: '/k', expiresAt: 1 };
-  const password = { requestId: 'req-2', kind: 'password', targetLabel: 'Orin', account: 'nvidia@10.0.0.5', canRemember: false, rememberNote: 'no keychain', expiresAt: 1 };
+  const hostKey = {
+    requestId: 'req-1',
+    targetLabel: 'Orin',
+    host: '10.0.0.5',
+    port: 22,
+    keyType: 'ssh-ed25519',
+    fingerprint: 'SHA256:abc',
+    knownHostsPath: '/k',
+    expiresAt: 1,
+  };
+  const password = {
+    requestId: 'req-2',
+    kind: 'password',
+    targetLabel: 'Orin',
+    account: 'nvidia@10.0.0.5',
+    canRemember: false,
+    rememberNote: 'no keychain',
+    expiresAt: 1,
+  };
 
   it('queues prompt events oldest first and drops the one answered', async () => {
     const { api, emit, store } = fakeApi();
@@ -134,7 +220,9 @@ describe('the prompts slice', () => {
     expect(api.answerCredential).toHaveBeenCalledWith({ requestId: 'req-2', value: 'pw', remember: true });
     expect(store.getState().prompts).toEqual([]);
     // The typed secret is not kept in the store.
-    expect(JSON.stringify(store.getState(), (_k, v) => (typeof v === 'function' ? undefined : v))).not.toContain('"pw"');
+    expect(JSON.stringify(store.getState(), (_k, v) => (typeof v === 'function' ? undefined : v))).not.toContain(
+      '"pw"',
+    );
   });
 
   it('closes a dialog answered in another window or timed out', () => {
@@ -155,11 +243,21 @@ describe('the prompts slice', () => {
 
 describe('fixes in the device card', () => {
   it('offers the command part for copying and keeps sentences as text', () => {
-    expect(splitFix('sudo sysctl -w kernel.perf_event_paranoid=1   (permanent: echo x | sudo tee /etc/sysctl.d/60-perf.conf)')).toEqual({
+    expect(
+      splitFix(
+        'sudo sysctl -w kernel.perf_event_paranoid=1   (permanent: echo x | sudo tee /etc/sysctl.d/60-perf.conf)',
+      ),
+    ).toEqual({
       command: 'sudo sysctl -w kernel.perf_event_paranoid=1',
       note: 'permanent: echo x | sudo tee /etc/sysctl.d/60-perf.conf',
     });
-    expect(splitFix('echo madvise | sudo tee /sys/kernel/mm/transparent_hugepage/enabled')).toEqual({ command: 'echo madvise | sudo tee /sys/kernel/mm/transparent_hugepage/enabled', note: null });
-    expect(splitFix('Let the board cool down, add a heatsink or fan, and check airflow.')).toEqual({ command: null, note: 'Let the board cool down, add a heatsink or fan, and check airflow.' });
+    expect(splitFix('echo madvise | sudo tee /sys/kernel/mm/transparent_hugepage/enabled')).toEqual({
+      command: 'echo madvise | sudo tee /sys/kernel/mm/transparent_hugepage/enabled',
+      note: null,
+    });
+    expect(splitFix('Let the board cool down, add a heatsink or fan, and check airflow.')).toEqual({
+      command: null,
+      note: 'Let the board cool down, add a heatsink or fan, and check airflow.',
+    });
   });
 });

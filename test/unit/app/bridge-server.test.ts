@@ -27,19 +27,24 @@ let cookie: string;
 
 function get(path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: server.port, path, method, headers: { Host: `127.0.0.1:${server.port}`, ...headers } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port: server.port, path, method, headers: { Host: `127.0.0.1:${server.port}`, ...headers } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
 }
 
 /** Opens a WebSocket; resolves with the open socket or the HTTP status of the refused upgrade. */
-function connect(options: { path?: string; headers?: Record<string, string>; origin?: string; maxPayload?: number } = {}): Promise<{ ws?: WebSocket; status?: number }> {
+function connect(
+  options: { path?: string; headers?: Record<string, string>; origin?: string; maxPayload?: number } = {},
+): Promise<{ ws?: WebSocket; status?: number }> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(`ws://127.0.0.1:${server.port}${options.path ?? '/api'}`, {
       headers: options.headers,
@@ -162,7 +167,9 @@ describe('HTTP authentication', () => {
     expect(page.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
     expect(page.headers['x-content-type-options']).toBe('nosniff');
     expect(page.headers['x-frame-options']).toBe('DENY');
-    expect((await get('/assets/app.js', { Cookie: cookie })).headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect((await get('/assets/app.js', { Cookie: cookie })).headers['content-type']).toBe(
+      'text/javascript; charset=utf-8',
+    );
     expect((await get('/assets/app.css', { Cookie: cookie })).headers['content-type']).toBe('text/css; charset=utf-8');
   });
 
@@ -230,17 +237,28 @@ describe('WebSocket upgrade', () => {
   });
 
   it('is refused with 403 with a wrong token', async () => {
-    expect((await connect({ headers: { Cookie: `kvscope-token-${server.port}=wrong` }, origin: origin() })).status).toBe(403);
+    expect(
+      (await connect({ headers: { Cookie: `kvscope-token-${server.port}=wrong` }, origin: origin() })).status,
+    ).toBe(403);
     expect((await connect({ path: '/api?token=wrong', origin: origin() })).status).toBe(403);
   });
 
   it('is refused with 403 from another origin, even with the cookie', async () => {
     expect((await connect({ headers: { Cookie: cookie }, origin: 'http://attacker.example' })).status).toBe(403);
-    expect((await connect({ headers: { Cookie: cookie }, origin: `http://127.0.0.1:${server.port + 1}` })).status).toBe(403);
+    expect((await connect({ headers: { Cookie: cookie }, origin: `http://127.0.0.1:${server.port + 1}` })).status).toBe(
+      403,
+    );
   });
 
   it('is refused with 403 for a foreign Host header', async () => {
-    expect((await connect({ headers: { Cookie: cookie, Host: `attacker.example:${server.port}` }, origin: `http://attacker.example:${server.port}` })).status).toBe(403);
+    expect(
+      (
+        await connect({
+          headers: { Cookie: cookie, Host: `attacker.example:${server.port}` },
+          origin: `http://attacker.example:${server.port}`,
+        })
+      ).status,
+    ).toBe(403);
   });
 
   it('is refused on any path but /api', async () => {
@@ -265,7 +283,11 @@ describe('WebSocket messages', () => {
 
   it('calls a method of the real services', async () => {
     const reply = await call(ws, { id: 1, method: 'listTargets', input: {} });
-    expect(reply).toEqual({ id: 1, ok: true, output: [{ id: 'local', label: 'This computer', spec: { kind: 'local' } }] });
+    expect(reply).toEqual({
+      id: 1,
+      ok: true,
+      output: [{ id: 'local', label: 'This computer', spec: { kind: 'local' } }],
+    });
     const info = await call(ws, { id: 'info', method: 'appInfo' });
     expect(info.ok).toBe(true);
     expect(info.output.shell).toBe('web');
@@ -285,7 +307,11 @@ describe('WebSocket messages', () => {
   });
 
   it('rejects an unknown method, including inherited property names', async () => {
-    expect(await call(ws, { id: 2, method: 'deleteEverything', input: {} })).toEqual({ id: 2, ok: false, error: 'unknown method "deleteEverything"' });
+    expect(await call(ws, { id: 2, method: 'deleteEverything', input: {} })).toEqual({
+      id: 2,
+      ok: false,
+      error: 'unknown method "deleteEverything"',
+    });
     for (const method of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
       const reply = await call(ws, { id: 3, method, input: {} });
       expect(reply, method).toEqual({ id: 3, ok: false, error: `unknown method "${method}"` });
@@ -301,7 +327,11 @@ describe('WebSocket messages', () => {
     expect(reply.ok).toBe(false);
     expect(reply.error).toContain('invalid input for startRun');
     expect(reply.error).toContain('engine.demo.layers');
-    const ssh = await call(ws, { id: 5, method: 'startRun', input: { target: { kind: 'ssh', host: '-oProxyCommand=evil' }, engine: { kind: 'demo', demo: {} } } });
+    const ssh = await call(ws, {
+      id: 5,
+      method: 'startRun',
+      input: { target: { kind: 'ssh', host: '-oProxyCommand=evil' }, engine: { kind: 'demo', demo: {} } },
+    });
     expect(ssh.error).toContain('target.host');
     const extra = await call(ws, { id: 6, method: 'listTargets', input: { sneaky: true } });
     expect(extra.ok).toBe(false);

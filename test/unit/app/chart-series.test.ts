@@ -7,7 +7,14 @@ const MiB = 1024 * 1024;
 
 function analysis(kv: Partial<RunAnalysis['kv']>): RunAnalysis {
   return {
-    kv: { theoryBytesPerToken: 32768, measuredBytesPerToken: 33000, overheadFactor: 1.007, mode: 'growth', baselineBytes: 100 * MiB, ...kv },
+    kv: {
+      theoryBytesPerToken: 32768,
+      measuredBytesPerToken: 33000,
+      overheadFactor: 1.007,
+      mode: 'growth',
+      baselineBytes: 100 * MiB,
+      ...kv,
+    },
     budgetBytes: 2048 * MiB,
     oomHorizonTokens: 60000,
     maxSafeContextTokens: 59000,
@@ -40,7 +47,9 @@ describe('theoryLine', () => {
       { x: 500, y: 228 * MiB },
     ]);
     // Without the analysis' number, ctx × bytes/token.
-    expect(theoryLine({ analysis: analysis({ mode: 'reserved' }), ctx: 4096 }, 0, 500)[0].y).toBe(100 * MiB + 4096 * 32768);
+    expect(theoryLine({ analysis: analysis({ mode: 'reserved' }), ctx: 4096 }, 0, 500)[0].y).toBe(
+      100 * MiB + 4096 * 32768,
+    );
   });
 
   it('is empty without a baseline or a theory slope', () => {
@@ -80,7 +89,13 @@ describe('buildChartSeries', () => {
     const ring = createMemoryRing(20_000);
     for (let i = 0; i < 10_000; i++) {
       const spike = i === 7_777 ? 5_000_000 : 0;
-      ring.push({ tMs: i * 10, tokens: i, rssBytes: 1_000_000 + i * 100 + spike, rssAnonBytes: 500_000 + i * 100, rssFileBytes: 500_000 });
+      ring.push({
+        tMs: i * 10,
+        tokens: i,
+        rssBytes: 1_000_000 + i * 100 + spike,
+        rssAnonBytes: 500_000 + i * 100,
+        rssFileBytes: 500_000,
+      });
     }
     const chart = buildChartSeries(ring, { analysis: analysis({ baselineBytes: 1_000_000 }) }, 2000);
     for (const series of [chart.rss, chart.anon, chart.file]) {

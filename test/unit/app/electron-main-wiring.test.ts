@@ -28,7 +28,13 @@ const h = vi.hoisted(() => {
     listeners = new Map<string, Listener>();
     constructor(options: any) {
       this.options = options;
-      const contents = { id: nextWebContentsId++, url: '', send: vi.fn(), isDestroyed: () => false, getURL: () => contents.url };
+      const contents = {
+        id: nextWebContentsId++,
+        url: '',
+        send: vi.fn(),
+        isDestroyed: () => false,
+        getURL: () => contents.url,
+      };
       this.webContents = contents;
       windows.push(this);
     }
@@ -113,7 +119,10 @@ vi.mock('../../../electron/node/api/create-app-services', () => ({ createAppServ
 
 const emitApp = (event: string, ...args: unknown[]) => (h.appListeners.get(event) ?? []).map((fn) => fn(...args));
 
-function ipcEvent(win: any, frame: { url: string; parent: unknown } | null = { url: 'kvscope://app/index.html', parent: null }) {
+function ipcEvent(
+  win: any,
+  frame: { url: string; parent: unknown } | null = { url: 'kvscope://app/index.html', parent: null },
+) {
   return { sender: win.webContents, senderFrame: frame };
 }
 
@@ -126,21 +135,39 @@ afterAll(() => vi.resetModules());
 
 describe('the Electron main process', () => {
   it('registers the app scheme as privileged and enables the sandbox for every renderer', () => {
-    expect(h.recorded.privileged).toEqual([expect.objectContaining({ scheme: 'kvscope', privileges: expect.objectContaining({ standard: true, secure: true }) })]);
+    expect(h.recorded.privileged).toEqual([
+      expect.objectContaining({
+        scheme: 'kvscope',
+        privileges: expect.objectContaining({ standard: true, secure: true }),
+      }),
+    ]);
     expect(h.recorded.sandboxEnabled).toBe(true);
   });
 
   it('creates the services as the electron shell and one hardened window on the app URL', () => {
-    expect(h.createAppServices).toHaveBeenCalledWith({ shell: 'electron', version: '9.9.9', secretStore: expect.anything() });
+    expect(h.createAppServices).toHaveBeenCalledWith({
+      shell: 'electron',
+      version: '9.9.9',
+      secretStore: expect.anything(),
+    });
     expect(h.windows).toHaveLength(1);
     const [win] = h.windows;
-    expect(win.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true });
+    expect(win.options.webPreferences).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+    });
     expect(win.options.webPreferences.preload).toMatch(/preload[\\/]index\.cjs$/);
     expect(win.loadURL).toHaveBeenCalledWith('kvscope://app/index.html');
   });
 
   it('gives the services a secret store over safeStorage that refuses the plain-text backend', () => {
-    const { secretStore } = (h.createAppServices.mock.calls[0] as unknown as [{ secretStore: { status(): { available: boolean; backend: string; reason: string | null } } }])[0];
+    const { secretStore } = (
+      h.createAppServices.mock.calls[0] as unknown as [
+        { secretStore: { status(): { available: boolean; backend: string; reason: string | null } } },
+      ]
+    )[0];
     const status = secretStore.status();
     expect(status).toMatchObject({ available: false, backend: 'basic_text' });
     expect(status.reason).toMatch(/plain text/);
@@ -158,7 +185,10 @@ describe('the Electron main process', () => {
 
   it('returns handler errors as text', async () => {
     const [win] = h.windows;
-    const result = await h.ipcHandlers.get(ipcChannel.invoke('startRun'))!(ipcEvent(win), { target: { kind: 'local' }, engine: { kind: 'demo', demo: {} } });
+    const result = await h.ipcHandlers.get(ipcChannel.invoke('startRun'))!(ipcEvent(win), {
+      target: { kind: 'local' },
+      engine: { kind: 'demo', demo: {} },
+    });
     expect(result).toEqual({ ok: false, error: 'engine not found: llama-cli' });
   });
 
@@ -169,8 +199,12 @@ describe('the Electron main process', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const stranger = { webContents: { id: 999 } };
     expect((await listTargets(ipcEvent(stranger), {})).error).toMatch(/^refused: sender 999/);
-    expect((await listTargets(ipcEvent(win, { url: 'https://attacker.example/', parent: null }), {})).error).toMatch(/^refused/);
-    expect((await listTargets(ipcEvent(win, { url: 'kvscope://app/index.html', parent: {} }), {})).error).toMatch(/^refused: sender is not the main frame/);
+    expect((await listTargets(ipcEvent(win, { url: 'https://attacker.example/', parent: null }), {})).error).toMatch(
+      /^refused/,
+    );
+    expect((await listTargets(ipcEvent(win, { url: 'kvscope://app/index.html', parent: {} }), {})).error).toMatch(
+      /^refused: sender is not the main frame/,
+    );
     expect((await listTargets(ipcEvent(win, null), {})).error).toMatch(/^refused/);
     expect((await listTargets(ipcEvent(win), { extra: true })).error).toMatch(/^invalid input for listTargets/);
     expect(h.services.handlers.listTargets).not.toHaveBeenCalled();
@@ -180,7 +214,10 @@ describe('the Electron main process', () => {
   it('forwards API events to windows that show the app', () => {
     const [win] = h.windows;
     for (const sink of h.sinks) sink('runStatus', { runId: 'r1', state: 'running', label: 'x' });
-    expect(win.webContents.send).toHaveBeenCalledWith(ipcChannel.event, { event: 'runStatus', payload: { runId: 'r1', state: 'running', label: 'x' } });
+    expect(win.webContents.send).toHaveBeenCalledWith(ipcChannel.event, {
+      event: 'runStatus',
+      payload: { runId: 'r1', state: 'running', label: 'x' },
+    });
     win.webContents.send.mockClear();
     win.webContents.url = 'https://attacker.example/';
     for (const sink of h.sinks) sink('runStatus', { runId: 'r1', state: 'done', label: 'x' });
@@ -197,14 +234,22 @@ describe('the Electron main process', () => {
 
   it('sets the CSP header on every response, replacing any other', () => {
     const callback = vi.fn();
-    h.recorded.headersReceived!({ responseHeaders: { 'content-security-policy': ['default-src *'], 'X-Other': ['1'] } }, callback);
-    expect(callback).toHaveBeenCalledWith({ responseHeaders: { 'X-Other': ['1'], 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
+    h.recorded.headersReceived!(
+      { responseHeaders: { 'content-security-policy': ['default-src *'], 'X-Other': ['1'] } },
+      callback,
+    );
+    expect(callback).toHaveBeenCalledWith({
+      responseHeaders: { 'X-Other': ['1'], 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] },
+    });
   });
 
   it('denies navigation away from the app, new windows and webviews', () => {
     const listeners = new Map<string, (...args: any[]) => void>();
     let openHandler: (() => unknown) | null = null;
-    const contents = { on: (event: string, fn: any) => listeners.set(event, fn), setWindowOpenHandler: (fn: any) => (openHandler = fn) };
+    const contents = {
+      on: (event: string, fn: any) => listeners.set(event, fn),
+      setWindowOpenHandler: (fn: any) => (openHandler = fn),
+    };
     emitApp('web-contents-created', {}, contents);
     const navigate = (url: string) => {
       const event = { preventDefault: vi.fn() };

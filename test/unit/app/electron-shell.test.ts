@@ -4,7 +4,12 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { apiMethodNames } from '../../../shared/api/contract';
-import { checkIpcSender, guardIpcCall, type IpcGuardPolicy, type IpcSenderFacts } from '../../../electron/main/ipc-guard';
+import {
+  checkIpcSender,
+  guardIpcCall,
+  type IpcGuardPolicy,
+  type IpcSenderFacts,
+} from '../../../electron/main/ipc-guard';
 import {
   APP_ENTRY_URL,
   APP_SCHEME_PRIVILEGES,
@@ -96,7 +101,15 @@ describe('isAppUrl', () => {
     expect(base).toBe('kvscope://app');
     expect(isAppUrl('kvscope://app/index.html', base)).toBe(true);
     expect(isAppUrl('kvscope://app/index.html#runs', base)).toBe(true);
-    for (const url of ['kvscope://evil/index.html', 'https://app/index.html', 'file:///etc/passwd', 'about:blank', 'javascript:alert(1)', '', 'not a url']) {
+    for (const url of [
+      'kvscope://evil/index.html',
+      'https://app/index.html',
+      'file:///etc/passwd',
+      'about:blank',
+      'javascript:alert(1)',
+      '',
+      'not a url',
+    ]) {
       expect(isAppUrl(url, base), url).toBe(false);
     }
     expect(isAppUrl(null, base)).toBe(false);
@@ -134,10 +147,16 @@ describe('IPC guard', () => {
 
   it('parses the payload with the contract once the sender is accepted', () => {
     expect(guardIpcCall('listTargets', ours, {}, policy)).toEqual({ ok: true, method: 'listTargets', input: {} });
-    const parsed = guardIpcCall('startRun', ours, { target: { kind: 'local' }, engine: { kind: 'demo', demo: {} } }, policy);
+    const parsed = guardIpcCall(
+      'startRun',
+      ours,
+      { target: { kind: 'local' }, engine: { kind: 'demo', demo: {} } },
+      policy,
+    );
     expect(parsed.ok).toBe(true);
     // Defaults of the schema are applied before a handler sees the input.
-    if (parsed.ok) expect(parsed.input).toMatchObject({ intervalMs: 200, engine: { demo: { layers: 16, kvType: 'f16' } } });
+    if (parsed.ok)
+      expect(parsed.input).toMatchObject({ intervalMs: 200, engine: { demo: { layers: 16, kvType: 'f16' } } });
   });
 
   it('rejects an invalid payload, naming the field', () => {

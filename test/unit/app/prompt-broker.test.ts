@@ -11,7 +11,14 @@ function broker(timeoutMs = 60_000) {
   return { b, events, of: (name: ApiEventName) => events.filter((e) => e.event === name).map((e) => e.payload) };
 }
 
-const hostKey = { targetLabel: 'Orin', host: '10.0.0.5', port: 22, keyType: 'ssh-ed25519', fingerprint: 'SHA256:abc', knownHostsPath: '/k/known_hosts' };
+const hostKey = {
+  targetLabel: 'Orin',
+  host: '10.0.0.5',
+  port: 22,
+  keyType: 'ssh-ed25519',
+  fingerprint: 'SHA256:abc',
+  knownHostsPath: '/k/known_hosts',
+};
 
 afterEach(() => vi.useRealTimers());
 
@@ -20,7 +27,11 @@ describe('host key questions', () => {
     const { b, of } = broker();
     const answer = b.askHostKey(hostKey);
     const [prompt] = of('hostKeyPrompt');
-    expect(prompt).toEqual({ ...hostKey, requestId: expect.stringMatching(/^[A-Za-z0-9_-]{16}$/), expiresAt: 1_060_000 });
+    expect(prompt).toEqual({
+      ...hostKey,
+      requestId: expect.stringMatching(/^[A-Za-z0-9_-]{16}$/),
+      expiresAt: 1_060_000,
+    });
     expect(b.list()).toEqual([{ kind: 'hostKey', prompt }]);
     expect(b.answerHostKey(prompt.requestId, true)).toBe(true);
     await expect(answer).resolves.toEqual({ accepted: true, outcome: 'answered' });
@@ -60,7 +71,13 @@ describe('host key questions', () => {
     const { b, of } = broker();
     const controller = new AbortController();
     const viaSignal = b.askHostKey(hostKey, controller.signal);
-    const viaClose = b.askCredential({ kind: 'password', targetLabel: 'Orin', account: 'nvidia@orin', canRemember: false, rememberNote: null });
+    const viaClose = b.askCredential({
+      kind: 'password',
+      targetLabel: 'Orin',
+      account: 'nvidia@orin',
+      canRemember: false,
+      rememberNote: null,
+    });
     controller.abort();
     await expect(viaSignal).resolves.toEqual({ accepted: false, outcome: 'cancelled' });
     b.cancelAll();
@@ -71,7 +88,13 @@ describe('host key questions', () => {
 });
 
 describe('credential questions', () => {
-  const question = { kind: 'password' as const, targetLabel: 'Orin', account: 'nvidia@orin.lan', canRemember: true, rememberNote: null };
+  const question = {
+    kind: 'password' as const,
+    targetLabel: 'Orin',
+    account: 'nvidia@orin.lan',
+    canRemember: true,
+    rememberNote: null,
+  };
 
   it('returns the value and the remember choice, and the value is redacted from then on', async () => {
     const { b, of } = broker();
@@ -93,7 +116,12 @@ describe('credential questions', () => {
 
   it('a cancel (null) resolves without a value', async () => {
     const { b, of } = broker();
-    const answer = b.askCredential({ ...question, kind: 'passphrase', keyFile: '/home/e/.ssh/id_ed25519', account: undefined });
+    const answer = b.askCredential({
+      ...question,
+      kind: 'passphrase',
+      keyFile: '/home/e/.ssh/id_ed25519',
+      account: undefined,
+    });
     b.answerCredential(of('credentialPrompt')[0].requestId, null);
     await expect(answer).resolves.toEqual({ value: null, remember: false, outcome: 'answered' });
   });

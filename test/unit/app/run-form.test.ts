@@ -11,7 +11,21 @@ describe('buildRunRequest', () => {
       ok: true,
       request: {
         target: local,
-        engine: { kind: 'demo', demo: { layers: 16, kvHeads: 8, headDim: 64, kvType: 'f16', tokens: 2000, tps: 40, mode: 'growth', ctx: 4096, block: 16, weightsMb: 64 } },
+        engine: {
+          kind: 'demo',
+          demo: {
+            layers: 16,
+            kvHeads: 8,
+            headDim: 64,
+            kvType: 'f16',
+            tokens: 2000,
+            tps: 40,
+            mode: 'growth',
+            ctx: 4096,
+            block: 16,
+            weightsMb: 64,
+          },
+        },
         budgetBytes: 2 * 1024 ** 3,
         intervalMs: 200,
       },
@@ -67,7 +81,16 @@ describe('buildRunRequest', () => {
   });
 
   it('builds an engine command request with its optional fields', () => {
-    const built = buildRunRequest(form({ engineKind: 'command', command: "  llama-cli -c {ctx} -p 'hi'  ", commandCtx: '2048', commandKvType: 'q8_0', commandTokens: '256' }), local);
+    const built = buildRunRequest(
+      form({
+        engineKind: 'command',
+        command: "  llama-cli -c {ctx} -p 'hi'  ",
+        commandCtx: '2048',
+        commandKvType: 'q8_0',
+        commandTokens: '256',
+      }),
+      local,
+    );
     expect(built).toEqual({
       ok: true,
       request: {

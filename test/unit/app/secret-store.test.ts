@@ -6,7 +6,13 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EncryptedFileSecretStore, NO_STORAGE_REASONS, noSecretStore, secretKeys, type SecretCipher } from '../../../electron/node/targets/secret-store';
+import {
+  EncryptedFileSecretStore,
+  NO_STORAGE_REASONS,
+  noSecretStore,
+  secretKeys,
+  type SecretCipher,
+} from '../../../electron/node/targets/secret-store';
 import { safeStorageCipher } from '../../../electron/main/safe-storage-cipher';
 import { redact } from '../../../electron/node/util/redact';
 
@@ -92,7 +98,10 @@ describe('where nothing may be remembered', () => {
   });
 
   it('refuses when the OS will not encrypt, or before the app is ready (unknown)', () => {
-    expect(new EncryptedFileSecretStore({ ...aesCipher(), isAvailable: () => false }, { dir }).status()).toMatchObject({ available: false, reason: NO_STORAGE_REASONS.unavailable });
+    expect(new EncryptedFileSecretStore({ ...aesCipher(), isAvailable: () => false }, { dir }).status()).toMatchObject({
+      available: false,
+      reason: NO_STORAGE_REASONS.unavailable,
+    });
     expect(new EncryptedFileSecretStore(aesCipher('unknown'), { dir }).status()).toMatchObject({ available: false });
   });
 
@@ -126,7 +135,12 @@ describe("Electron's safeStorage as the cipher", () => {
   });
 
   it('a safeStorage that throws counts as unavailable', () => {
-    const broken = { ...fake('gnome_libsecret'), isEncryptionAvailable: () => { throw new Error('not ready'); } };
+    const broken = {
+      ...fake('gnome_libsecret'),
+      isEncryptionAvailable: () => {
+        throw new Error('not ready');
+      },
+    };
     expect(new EncryptedFileSecretStore(safeStorageCipher(broken, 'linux'), { dir }).status().available).toBe(false);
   });
 });

@@ -32,7 +32,8 @@ function fakeApi() {
       return () => listeners.get(event)!.delete(handler);
     }),
   };
-  const emit = <E extends ApiEventName>(event: E, payload: EventPayload<E>) => listeners.get(event)?.forEach((h) => h(payload));
+  const emit = <E extends ApiEventName>(event: E, payload: EventPayload<E>) =>
+    listeners.get(event)?.forEach((h) => h(payload));
   return { api, emit, asApi: api as unknown as KvScopeApi };
 }
 
@@ -44,10 +45,20 @@ function setup(maxPointsPerSeries?: number) {
   return { ...fake, ring, store };
 }
 
-const sample = (tMs: number, tokens: number, rssBytes: number): Sample => ({ tMs, source: 'procfs', values: { rssBytes, rssAnonBytes: rssBytes / 2, rssFileBytes: rssBytes / 2, tokens } });
+const sample = (tMs: number, tokens: number, rssBytes: number): Sample => ({
+  tMs,
+  source: 'procfs',
+  values: { rssBytes, rssAnonBytes: rssBytes / 2, rssFileBytes: rssBytes / 2, tokens },
+});
 
 const analysis: RunAnalysis = {
-  kv: { theoryBytesPerToken: 32768, measuredBytesPerToken: 33100, overheadFactor: 1.01, mode: 'growth', baselineBytes: 80e6 },
+  kv: {
+    theoryBytesPerToken: 32768,
+    measuredBytesPerToken: 33100,
+    overheadFactor: 1.01,
+    mode: 'growth',
+    baselineBytes: 80e6,
+  },
   budgetBytes: 2 ** 31,
   oomHorizonTokens: 62000,
   maxSafeContextTokens: 62000,
@@ -103,7 +114,11 @@ describe('live run slice', () => {
     store.getState().setFormField('intervalMs', '100');
     await store.getState().startRun();
     expect(api.startRun).toHaveBeenCalledWith(
-      expect.objectContaining({ target: { kind: 'local' }, intervalMs: 100, engine: expect.objectContaining({ kind: 'demo', demo: expect.objectContaining({ tps: 1000 }) }) }),
+      expect.objectContaining({
+        target: { kind: 'local' },
+        intervalMs: 100,
+        engine: expect.objectContaining({ kind: 'demo', demo: expect.objectContaining({ tps: 1000 }) }),
+      }),
     );
     const { run } = store.getState();
     expect(run.runId).toBe('r1');
@@ -118,7 +133,8 @@ describe('live run slice', () => {
     store.getState().flushChart();
     const updates = vi.fn();
     const unsubscribe = store.subscribe(updates);
-    for (let i = 1; i <= 100; i++) emit('runSamples', { runId: 'r1', samples: [sample(i * 100, i * 10, 1e8 + i * 1e5)] });
+    for (let i = 1; i <= 100; i++)
+      emit('runSamples', { runId: 'r1', samples: [sample(i * 100, i * 10, 1e8 + i * 1e5)] });
     emit('runAnalysis', { runId: 'r1', analysis });
     emit('runOutput', { runId: 'r1', stream: 'stdout', text: 'token token' });
     expect(updates).not.toHaveBeenCalled();
@@ -142,7 +158,10 @@ describe('live run slice', () => {
     const { store, emit } = setup(50);
     await store.getState().loadTargets();
     await store.getState().startRun();
-    emit('runSamples', { runId: 'r1', samples: Array.from({ length: 500 }, (_, i) => sample(i + 1, i, 1e8 + i * 1000)) });
+    emit('runSamples', {
+      runId: 'r1',
+      samples: Array.from({ length: 500 }, (_, i) => sample(i + 1, i, 1e8 + i * 1000)),
+    });
     store.getState().flushChart();
     expect(store.getState().chart.rss).toHaveLength(50);
     expect(store.getState().chart.samples).toBe(500);
@@ -200,7 +219,12 @@ describe('live run slice', () => {
     const { store, emit } = setup();
     await store.getState().loadTargets();
     await store.getState().startRun();
-    emit('runStatus', { runId: 'r1', state: 'failed', label: 'demo', error: 'engine exited with code 137 (OOM killed)' });
+    emit('runStatus', {
+      runId: 'r1',
+      state: 'failed',
+      label: 'demo',
+      error: 'engine exited with code 137 (OOM killed)',
+    });
     expect(store.getState().run.phase).toBe('failed');
     expect(store.getState().run.error).toBe('engine exited with code 137 (OOM killed)');
 

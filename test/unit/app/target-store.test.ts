@@ -5,7 +5,12 @@ import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { canonicalJson, normalizeSavedSpec, TargetStore, TargetStoreError } from '../../../electron/node/targets/target-store';
+import {
+  canonicalJson,
+  normalizeSavedSpec,
+  TargetStore,
+  TargetStoreError,
+} from '../../../electron/node/targets/target-store';
 
 let dir: string;
 let store: TargetStore;
@@ -25,7 +30,18 @@ describe('saving targets', () => {
     expect(statSync(file()).mode & 0o777).toBe(0o600);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     const json = JSON.parse(readFileSync(file(), 'utf8'));
-    expect(json).toEqual({ version: 1, targets: [{ id: saved.id, label: 'Jetson Orin (lab)', spec: board, createdAt: saved.createdAt, updatedAt: saved.updatedAt }] });
+    expect(json).toEqual({
+      version: 1,
+      targets: [
+        {
+          id: saved.id,
+          label: 'Jetson Orin (lab)',
+          spec: board,
+          createdAt: saved.createdAt,
+          updatedAt: saved.updatedAt,
+        },
+      ],
+    });
     expect(await new TargetStore({ dir }).list()).toEqual([saved]);
   });
 
@@ -35,7 +51,9 @@ describe('saving targets', () => {
     const edited = await store.save({ id: a.id, label: 'A renamed', spec: { ...board, port: 22 } });
     expect(edited).toMatchObject({ id: a.id, label: 'A renamed', createdAt: a.createdAt, spec: { port: 22 } });
     expect((await store.list()).map((t) => t.label)).toEqual(['A renamed', 'B']);
-    await expect(store.save({ id: 'no-such-target', label: 'x', spec: board })).rejects.toThrow(/no saved target "no-such-target"/);
+    await expect(store.save({ id: 'no-such-target', label: 'x', spec: board })).rejects.toThrow(
+      /no saved target "no-such-target"/,
+    );
     expect(await store.remove(b.id)).toBe(true);
     expect(await store.remove(b.id)).toBe(false);
     expect((await store.list()).map((t) => t.id)).toEqual([a.id]);
@@ -58,7 +76,11 @@ describe('saving targets', () => {
   });
 
   it('serialises concurrent saves: none is lost', async () => {
-    await Promise.all(Array.from({ length: 12 }, (_, i) => store.save({ label: `board ${i}`, spec: { kind: 'ssh', host: `b${i}.lan` } })));
+    await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        store.save({ label: `board ${i}`, spec: { kind: 'ssh', host: `b${i}.lan` } }),
+      ),
+    );
     const labels = (await store.list()).map((t) => t.label).sort();
     expect(labels).toEqual(Array.from({ length: 12 }, (_, i) => `board ${i}`).sort());
     expect(new Set((await store.list()).map((t) => t.id)).size).toBe(12);
@@ -76,8 +98,16 @@ describe('no secret in the store', () => {
   it.each([
     ['password', { ...board, password: 'hunter2' }, /Unrecognized key.*password/],
     ['passphrase', { ...board, passphrase: 'hunter2' }, /Unrecognized key.*passphrase/],
-    ['passwordEnv (reads the app environment)', { ...board, passwordEnv: 'AWS_SECRET_ACCESS_KEY' }, /Unrecognized key.*passwordEnv/],
-    ['acceptNewHostKey (skips the fingerprint dialog)', { ...board, acceptNewHostKey: true }, /Unrecognized key.*acceptNewHostKey/],
+    [
+      'passwordEnv (reads the app environment)',
+      { ...board, passwordEnv: 'AWS_SECRET_ACCESS_KEY' },
+      /Unrecognized key.*passwordEnv/,
+    ],
+    [
+      'acceptNewHostKey (skips the fingerprint dialog)',
+      { ...board, acceptNewHostKey: true },
+      /Unrecognized key.*acceptNewHostKey/,
+    ],
   ])('refuses a spec with %s and writes nothing', async (_name, spec, message) => {
     await expect(store.save({ label: 'x', spec })).rejects.toThrow(message);
     expect(() => statSync(file())).toThrow();
@@ -86,7 +116,13 @@ describe('no secret in the store', () => {
   it('ignores a hand-edited entry with a password (not served), but keeps it in the file', async () => {
     const ok = await store.save({ label: 'ok', spec: board });
     const json = JSON.parse(readFileSync(file(), 'utf8'));
-    json.targets.push({ id: 'edited-1', label: 'edited', spec: { ...board, password: 'hunter2' }, createdAt: 'x', updatedAt: 'x' });
+    json.targets.push({
+      id: 'edited-1',
+      label: 'edited',
+      spec: { ...board, password: 'hunter2' },
+      createdAt: 'x',
+      updatedAt: 'x',
+    });
     writeFileSync(file(), JSON.stringify(json));
     expect((await store.list()).map((t) => t.id)).toEqual([ok.id]);
     expect((await store.notes()).join('\n')).toMatch(/entry 2 ignored .*password/);
@@ -98,7 +134,19 @@ describe('no secret in the store', () => {
 
 describe('what a target may say', () => {
   it('expands ~ in paths, drops empty optional fields, and trims', () => {
-    expect(normalizeSavedSpec({ kind: 'ssh', host: ' orin.lan ', user: '', identityFile: '~/.ssh/id_ed25519', knownHostsFile: '/etc/ssh/ssh_known_hosts', jump: [' bastion ', ''] }, '/home/e')).toEqual({
+    expect(
+      normalizeSavedSpec(
+        {
+          kind: 'ssh',
+          host: ' orin.lan ',
+          user: '',
+          identityFile: '~/.ssh/id_ed25519',
+          knownHostsFile: '/etc/ssh/ssh_known_hosts',
+          jump: [' bastion ', ''],
+        },
+        '/home/e',
+      ),
+    ).toEqual({
       kind: 'ssh',
       host: 'orin.lan',
       identityFile: '/home/e/.ssh/id_ed25519',
@@ -108,8 +156,12 @@ describe('what a target may say', () => {
   });
 
   it('refuses relative paths, bad jump hosts, shell-looking hosts and a local spec', () => {
-    expect(() => normalizeSavedSpec({ kind: 'ssh', host: 'h', identityFile: 'id_rsa' })).toThrow(/identityFile: "id_rsa" must be an absolute path/);
-    expect(() => normalizeSavedSpec({ kind: 'ssh', host: 'h', jump: ['user@bastion:99999'] })).toThrow(/jump: .*port must be 1–65535/);
+    expect(() => normalizeSavedSpec({ kind: 'ssh', host: 'h', identityFile: 'id_rsa' })).toThrow(
+      /identityFile: "id_rsa" must be an absolute path/,
+    );
+    expect(() => normalizeSavedSpec({ kind: 'ssh', host: 'h', jump: ['user@bastion:99999'] })).toThrow(
+      /jump: .*port must be 1–65535/,
+    );
     expect(() => normalizeSavedSpec({ kind: 'ssh', host: 'h; rm -rf /' })).toThrow(TargetStoreError);
     expect(() => normalizeSavedSpec({ kind: 'ssh', host: '-oProxyCommand=x' })).toThrow(/must not start with "-"/);
     expect(() => normalizeSavedSpec({ kind: 'local' })).toThrow(TargetStoreError);

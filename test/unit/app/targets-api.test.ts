@@ -13,9 +13,18 @@ import { createAppServices } from '../../../electron/node/api/create-app-service
 import { AppConnector } from '../../../electron/node/targets/app-connector';
 import { describeConnectError } from '../../../electron/node/targets/connect-errors';
 import { PromptBroker } from '../../../electron/node/targets/prompt-broker';
-import { EncryptedFileSecretStore, noSecretStore, secretKeys, type SecretCipher } from '../../../electron/node/targets/secret-store';
+import {
+  EncryptedFileSecretStore,
+  noSecretStore,
+  secretKeys,
+  type SecretCipher,
+} from '../../../electron/node/targets/secret-store';
 import { TargetStore } from '../../../electron/node/targets/target-store';
-import { HostKeyChangedError, HostKeyUnknownError, type KnownHostEntry } from '../../../electron/node/target/known-hosts';
+import {
+  HostKeyChangedError,
+  HostKeyUnknownError,
+  type KnownHostEntry,
+} from '../../../electron/node/target/known-hosts';
 import { SshError } from '../../../electron/node/target/ssh-target';
 import type { CreateTargetOptions } from '../../../electron/node/target/target-spec';
 import type { Target } from '../../../electron/node/target/target';
@@ -29,18 +38,36 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 const board = { kind: 'ssh' as const, host: '10.0.0.5', user: 'nvidia', port: 2222 };
 
 function services(extra: Partial<Parameters<typeof createAppServices>[0]> = {}) {
-  const env = { KVSCOPE_HOME: join(dir, 'app'), KVSCOPE_SSH_CONFIG: join(dir, 'ssh_config'), HOME: dir } as NodeJS.ProcessEnv;
-  const s = createAppServices({ shell: 'web', env, targetStore: new TargetStore({ dir: join(dir, 'app'), homeDir: dir }), ...extra });
+  const env = {
+    KVSCOPE_HOME: join(dir, 'app'),
+    KVSCOPE_SSH_CONFIG: join(dir, 'ssh_config'),
+    HOME: dir,
+  } as NodeJS.ProcessEnv;
+  const s = createAppServices({
+    shell: 'web',
+    env,
+    targetStore: new TargetStore({ dir: join(dir, 'app'), homeDir: dir }),
+    ...extra,
+  });
   const call = (method: string, input: unknown) => dispatchApiCall(s.handlers, method, input);
   return { s, call };
 }
 
 /** A memory cipher: enough to make a store "available" (the real one is tested in secret-store.test.ts). */
-const memoryCipher: SecretCipher = { backend: () => 'keychain', isAvailable: () => true, encrypt: (t) => Buffer.from(t).reverse(), decrypt: (b) => Buffer.from(b).reverse().toString() };
+const memoryCipher: SecretCipher = {
+  backend: () => 'keychain',
+  isAvailable: () => true,
+  encrypt: (t) => Buffer.from(t).reverse(),
+  decrypt: (b) => Buffer.from(b).reverse().toString(),
+};
 
 describe('handler input validation', () => {
   it.each([
-    ['saveTarget', { label: 'x', spec: { ...board, password: 'hunter2' } }, /^invalid input for saveTarget: spec: Unrecognized key.*password/],
+    [
+      'saveTarget',
+      { label: 'x', spec: { ...board, password: 'hunter2' } },
+      /^invalid input for saveTarget: spec: Unrecognized key.*password/,
+    ],
     ['saveTarget', { label: 'x', spec: { ...board, passwordEnv: 'HOME' } }, /spec: Unrecognized key.*passwordEnv/],
     ['saveTarget', { label: 'x', spec: { kind: 'local' } }, /^invalid input for saveTarget: spec/],
     ['saveTarget', { label: 'x', spec: { ...board, host: 'a;reboot' } }, /spec.host: host may contain/],
@@ -73,7 +100,10 @@ describe('listing, saving, removing', () => {
   it('lists This computer first, then the saved boards, with how many credentials each has remembered', async () => {
     const secretStore = new EncryptedFileSecretStore(memoryCipher, { dir: join(dir, 'app') });
     const { call } = services({ secretStore });
-    expect(await call('listTargets', {})).toEqual({ ok: true, output: [{ id: 'local', label: 'This computer', spec: { kind: 'local' } }] });
+    expect(await call('listTargets', {})).toEqual({
+      ok: true,
+      output: [{ id: 'local', label: 'This computer', spec: { kind: 'local' } }],
+    });
     const saved = await call('saveTarget', { label: 'Orin', spec: { ...board, identityFile: '~/.ssh/id_ed25519' } });
     expect(saved.ok).toBe(true);
     const id = (saved as { output: { id: string } }).output.id;
@@ -86,10 +116,16 @@ describe('listing, saving, removing', () => {
         { id, label: 'Orin', spec: { ...board, identityFile: join(dir, '.ssh/id_ed25519') }, rememberedSecrets: 1 },
       ],
     });
-    expect(await call('secretStorage', {})).toEqual({ ok: true, output: { available: true, backend: 'keychain', reason: null } });
+    expect(await call('secretStorage', {})).toEqual({
+      ok: true,
+      output: { available: true, backend: 'keychain', reason: null },
+    });
     expect(await call('removeTarget', { id })).toEqual({ ok: true, output: { ok: true } });
     expect(await secretStore.countPrefix(secretKeys.targetPrefix(id))).toBe(0);
-    expect(await call('probeTarget', { targetId: id })).toEqual({ ok: false, error: `no saved target "${id}" (it may have been removed in another window)` });
+    expect(await call('probeTarget', { targetId: id })).toEqual({
+      ok: false,
+      error: `no saved target "${id}" (it may have been removed in another window)`,
+    });
   });
 
   it('keeps This computer usable when targets.json is damaged', async () => {
@@ -99,11 +135,17 @@ describe('listing, saving, removing', () => {
     const stderr = process.stderr.write;
     process.stderr.write = (() => true) as typeof process.stderr.write;
     try {
-      expect(await call('listTargets', {})).toEqual({ ok: true, output: [{ id: 'local', label: 'This computer', spec: { kind: 'local' } }] });
+      expect(await call('listTargets', {})).toEqual({
+        ok: true,
+        output: [{ id: 'local', label: 'This computer', spec: { kind: 'local' } }],
+      });
     } finally {
       process.stderr.write = stderr;
     }
-    expect((await call('saveTarget', { label: 'B', spec: board })) as { error: string }).toMatchObject({ ok: false, error: expect.stringMatching(/not valid JSON/) });
+    expect((await call('saveTarget', { label: 'B', spec: board })) as { error: string }).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/not valid JSON/),
+    });
   });
 
   it('in browser mode, says why credentials are not remembered', async () => {
@@ -134,7 +176,10 @@ describe('import from ~/.ssh/config', () => {
       ].join('\n'),
     );
     const { call } = services();
-    const result = (await call('importSshConfig', {})) as { ok: true; output: { path: string; found: boolean; hosts: any[] } };
+    const result = (await call('importSshConfig', {})) as {
+      ok: true;
+      output: { path: string; found: boolean; hosts: any[] };
+    };
     expect(result.ok).toBe(true);
     expect(result.output.found).toBe(true);
     expect(result.output.hosts.map((h) => h.alias)).toEqual(['orin', 'pi5', 'rk3588']);
@@ -146,7 +191,16 @@ describe('import from ~/.ssh/config', () => {
       port: 2200,
       proxyJump: ['jump@bastion.example:2222'],
       identityFiles: [join(dir, '.ssh/orin_ed25519'), join(dir, '.ssh/id_default')],
-      spec: { kind: 'ssh', host: '192.168.1.50', user: 'nvidia', port: 2200, alias: 'orin', identityFile: join(dir, '.ssh/orin_ed25519'), jump: ['jump@bastion.example:2222'], keepaliveSec: 20 },
+      spec: {
+        kind: 'ssh',
+        host: '192.168.1.50',
+        user: 'nvidia',
+        port: 2200,
+        alias: 'orin',
+        identityFile: join(dir, '.ssh/orin_ed25519'),
+        jump: ['jump@bastion.example:2222'],
+        keepaliveSec: 20,
+      },
     });
     expect(result.output.hosts[1].spec).toMatchObject({ kind: 'ssh', host: 'pi5', user: 'pi', alias: 'pi5' });
     // Saving one marks it as saved in the next import.
@@ -158,7 +212,10 @@ describe('import from ~/.ssh/config', () => {
 
   it('says when there is no config file', async () => {
     const { call } = services();
-    expect(await call('importSshConfig', {})).toEqual({ ok: true, output: { path: join(dir, 'ssh_config'), found: false, hosts: [] } });
+    expect(await call('importSshConfig', {})).toEqual({
+      ok: true,
+      output: { path: join(dir, 'ssh_config'), found: false, hosts: [] },
+    });
   });
 });
 
@@ -166,12 +223,22 @@ describe('import from ~/.ssh/config', () => {
 
 const fakeTarget = (): Target => ({ kind: 'ssh', id: 'ssh:x', label: 'x', close: async () => {} }) as unknown as Target;
 
-function connector(options: { script: (spec: TargetSpec, o: CreateTargetOptions) => Promise<Target>; secrets?: EncryptedFileSecretStore | ReturnType<typeof noSecretStore> }) {
+function connector(options: {
+  script: (spec: TargetSpec, o: CreateTargetOptions) => Promise<Target>;
+  secrets?: EncryptedFileSecretStore | ReturnType<typeof noSecretStore>;
+}) {
   const events: Array<{ event: ApiEventName; payload: any }> = [];
   const prompts = new PromptBroker((event, payload) => events.push({ event, payload }));
   const targets = new TargetStore({ dir: join(dir, 'app') });
   const secrets = options.secrets ?? new EncryptedFileSecretStore(memoryCipher, { dir: join(dir, 'app') });
-  const c = new AppConnector({ prompts, secrets, targets, env: { KVSCOPE_HOME: join(dir, 'app') } as NodeJS.ProcessEnv, createTarget: options.script, promptTimeoutMs: 180_000 });
+  const c = new AppConnector({
+    prompts,
+    secrets,
+    targets,
+    env: { KVSCOPE_HOME: join(dir, 'app') } as NodeJS.ProcessEnv,
+    createTarget: options.script,
+    promptTimeoutMs: 180_000,
+  });
   /** Answers every prompt that appears, as a user would. */
   const answer = (fn: (event: ApiEventName, payload: any) => void) => {
     const seen = new Set<string>();
@@ -184,7 +251,15 @@ function connector(options: { script: (spec: TargetSpec, o: CreateTargetOptions)
     }, 1);
     return () => clearInterval(timer);
   };
-  return { c, events, prompts, targets, secrets, answer, of: (name: ApiEventName) => events.filter((e) => e.event === name).map((e) => e.payload) };
+  return {
+    c,
+    events,
+    prompts,
+    targets,
+    secrets,
+    answer,
+    of: (name: ApiEventName) => events.filter((e) => e.event === name).map((e) => e.payload),
+  };
 }
 
 describe('connecting from the app', () => {
@@ -193,18 +268,34 @@ describe('connecting from the app', () => {
     const k = connector({
       script: async (spec, o) => {
         seenSpec = spec;
-        const ok = await o.confirmHostKey!({ host: '10.0.0.5', port: 2222, keyType: 'ssh-ed25519', fingerprint: 'SHA256:new' });
+        const ok = await o.confirmHostKey!({
+          host: '10.0.0.5',
+          port: 2222,
+          keyType: 'ssh-ed25519',
+          fingerprint: 'SHA256:new',
+        });
         if (!ok) throw new Error('refused');
         return fakeTarget();
       },
     });
     const saved = await k.targets.save({ label: 'Orin', spec: board });
-    const stop = k.answer((event, payload) => event === 'hostKeyPrompt' && k.prompts.answerHostKey(payload.requestId, true));
+    const stop = k.answer(
+      (event, payload) => event === 'hostKeyPrompt' && k.prompts.answerHostKey(payload.requestId, true),
+    );
     await k.c.connect({ ...board, passwordEnv: 'AWS_SECRET_ACCESS_KEY', acceptNewHostKey: true });
     stop();
     expect(seenSpec).toEqual(board);
     expect(k.of('hostKeyPrompt')).toEqual([
-      { requestId: expect.any(String), targetLabel: saved.label, host: '10.0.0.5', port: 2222, keyType: 'ssh-ed25519', fingerprint: 'SHA256:new', knownHostsPath: join(dir, 'app', 'known_hosts'), expiresAt: expect.any(Number) },
+      {
+        requestId: expect.any(String),
+        targetLabel: saved.label,
+        host: '10.0.0.5',
+        port: 2222,
+        keyType: 'ssh-ed25519',
+        fingerprint: 'SHA256:new',
+        knownHostsPath: join(dir, 'app', 'known_hosts'),
+        expiresAt: expect.any(Number),
+      },
     ]);
   });
 
@@ -214,20 +305,36 @@ describe('connecting from the app', () => {
       script: async (_spec, o) => {
         attempts += 1;
         const pw = await o.password!({ host: '10.0.0.5', port: 2222, username: 'nvidia' });
-        if (pw !== 'right') throw new SshError('authentication failed for nvidia@10.0.0.5:2222: tried password; the server accepts password', 'SSH_AUTH_FAILED');
+        if (pw !== 'right')
+          throw new SshError(
+            'authentication failed for nvidia@10.0.0.5:2222: tried password; the server accepts password',
+            'SSH_AUTH_FAILED',
+          );
         return fakeTarget();
       },
     });
     const saved = await k.targets.save({ label: 'Orin', spec: board });
     const key = secretKeys.password(saved.id, 'nvidia@10.0.0.5:2222');
     // A wrong password, with "remember": not kept.
-    let stop = k.answer((event, p) => event === 'credentialPrompt' && k.prompts.answerCredential(p.requestId, 'wrong', true));
-    await expect(k.c.connect(board)).rejects.toThrow(/^Authentication failed for Orin: tried password; the server accepts password\. Check the user name/);
+    let stop = k.answer(
+      (event, p) => event === 'credentialPrompt' && k.prompts.answerCredential(p.requestId, 'wrong', true),
+    );
+    await expect(k.c.connect(board)).rejects.toThrow(
+      /^Authentication failed for Orin: tried password; the server accepts password\. Check the user name/,
+    );
     stop();
     expect(await k.secrets.get(key)).toBeUndefined();
-    expect(k.of('credentialPrompt')[0]).toMatchObject({ kind: 'password', targetLabel: 'Orin', account: 'nvidia@10.0.0.5:2222', canRemember: true, rememberNote: null });
+    expect(k.of('credentialPrompt')[0]).toMatchObject({
+      kind: 'password',
+      targetLabel: 'Orin',
+      account: 'nvidia@10.0.0.5:2222',
+      canRemember: true,
+      rememberNote: null,
+    });
     // The right one, with "remember": kept (encrypted), and the next connection asks nothing.
-    stop = k.answer((event, p) => event === 'credentialPrompt' && k.prompts.answerCredential(p.requestId, 'right', true));
+    stop = k.answer(
+      (event, p) => event === 'credentialPrompt' && k.prompts.answerCredential(p.requestId, 'right', true),
+    );
     await k.c.connect(board);
     stop();
     expect(await k.secrets.get(key)).toBe('right');
@@ -248,7 +355,9 @@ describe('connecting from the app', () => {
     const saved = await k.targets.save({ label: 'Orin', spec: board });
     const key = secretKeys.password(saved.id, 'nvidia@10.0.0.5:2222');
     await k.secrets.set(key, 'changed-on-the-board');
-    await expect(k.c.connect(board)).rejects.toThrow(/remembered password or passphrase was refused and has been forgotten/);
+    await expect(k.c.connect(board)).rejects.toThrow(
+      /remembered password or passphrase was refused and has been forgotten/,
+    );
     expect(k.of('credentialPrompt')).toHaveLength(0);
     expect(await k.secrets.get(key)).toBeUndefined();
   });
@@ -264,16 +373,34 @@ describe('connecting from the app', () => {
       },
     });
     await k.targets.save({ label: 'Orin', spec: board });
-    const stop = k.answer((event, p) => event === 'credentialPrompt' && k.prompts.answerCredential(p.requestId, 'pp', true));
+    const stop = k.answer(
+      (event, p) => event === 'credentialPrompt' && k.prompts.answerCredential(p.requestId, 'pp', true),
+    );
     await k.c.connect(board);
     stop();
-    expect(k.of('credentialPrompt')).toEqual([expect.objectContaining({ kind: 'passphrase', keyFile: '/home/e/.ssh/id_ed25519', canRemember: false, rememberNote: expect.stringMatching(/Browser mode/) })]);
+    expect(k.of('credentialPrompt')).toEqual([
+      expect.objectContaining({
+        kind: 'passphrase',
+        keyFile: '/home/e/.ssh/id_ed25519',
+        canRemember: false,
+        rememberNote: expect.stringMatching(/Browser mode/),
+      }),
+    ]);
 
-    const unsaved = connector({ script: async (_s, o) => (await o.password!({ host: 'h', port: 22, username: 'u' }), fakeTarget()) });
-    const stop2 = unsaved.answer((event, p) => event === 'credentialPrompt' && unsaved.prompts.answerCredential(p.requestId, 'pw', true));
+    const unsaved = connector({
+      script: async (_s, o) => (await o.password!({ host: 'h', port: 22, username: 'u' }), fakeTarget()),
+    });
+    const stop2 = unsaved.answer(
+      (event, p) => event === 'credentialPrompt' && unsaved.prompts.answerCredential(p.requestId, 'pw', true),
+    );
     await unsaved.c.connect({ kind: 'ssh', host: 'h', user: 'u' });
     stop2();
-    expect(unsaved.of('credentialPrompt')[0]).toMatchObject({ targetLabel: 'u@h', account: 'u@h', canRemember: false, rememberNote: expect.stringMatching(/Save this board/) });
+    expect(unsaved.of('credentialPrompt')[0]).toMatchObject({
+      targetLabel: 'u@h',
+      account: 'u@h',
+      canRemember: false,
+      rememberNote: expect.stringMatching(/Save this board/),
+    });
     expect(await unsaved.secrets.countPrefix('')).toBe(0);
   });
 
@@ -286,30 +413,65 @@ describe('connecting from the app', () => {
       },
     });
     const stop = k.answer((event, p) => event === 'hostKeyPrompt' && k.prompts.answerHostKey(p.requestId, false));
-    await expect(k.c.connect(board)).rejects.toThrow('Not connected to nvidia@10.0.0.5:2222: its host key ([10.0.0.5]:2222, SHA256:abc) is not known and you did not accept it. Nothing was sent to the host.');
+    await expect(k.c.connect(board)).rejects.toThrow(
+      'Not connected to nvidia@10.0.0.5:2222: its host key ([10.0.0.5]:2222, SHA256:abc) is not known and you did not accept it. Nothing was sent to the host.',
+    );
     stop();
   });
 });
 
 describe('connection errors in plain words', () => {
-  const entry: KnownHostEntry = { file: '/k/known_hosts', line: 3, hosts: '[10.0.0.5]:2222', hashed: false, keyType: 'ssh-ed25519', keyBlob: Buffer.alloc(0), fingerprint: 'SHA256:OLD' };
+  const entry: KnownHostEntry = {
+    file: '/k/known_hosts',
+    line: 3,
+    hosts: '[10.0.0.5]:2222',
+    hashed: false,
+    keyType: 'ssh-ed25519',
+    keyBlob: Buffer.alloc(0),
+    fingerprint: 'SHA256:OLD',
+  };
 
   it('a CHANGED key names both fingerprints, the file and what to do', () => {
-    const e = describeConnectError(new HostKeyChangedError({ host: '10.0.0.5', port: 2222, keyType: 'ssh-rsa', fingerprint: 'SHA256:NEW' }, entry), { label: 'Orin' });
+    const e = describeConnectError(
+      new HostKeyChangedError({ host: '10.0.0.5', port: 2222, keyType: 'ssh-rsa', fingerprint: 'SHA256:NEW' }, entry),
+      { label: 'Orin' },
+    );
     expect(e.kind).toBe('host-key-changed');
     expect(e.message.split('\n')).toEqual([
       'The host key of Orin ([10.0.0.5]:2222) has CHANGED: KVScope did not connect and sent no password or key.',
       'Presented now: RSA SHA256:NEW',
       'Known before (/k/known_hosts:3): ED25519 SHA256:OLD',
-      expect.stringContaining("remove the old entry (ssh-keygen -R '[10.0.0.5]:2222' -f /k/known_hosts) and connect again."),
+      expect.stringContaining(
+        "remove the old entry (ssh-keygen -R '[10.0.0.5]:2222' -f /k/known_hosts) and connect again.",
+      ),
     ]);
   });
 
   it.each([
-    ['SSH_UNREACHABLE', 'cannot reach host nvidia@10.0.0.5:2222: connection refused (is sshd running on port 2222?)', 'unreachable', /^Cannot reach Orin: connection refused \(is sshd running on port 2222\?\)\. Check that the board is powered/],
-    ['SSH_TIMEOUT', 'timed out connecting to host nvidia@10.0.0.5:2222 (TCP, key exchange or authentication took too long)', 'timeout', /^Timed out connecting to Orin \(TCP, key exchange or authentication took too long\)\. The board may be busy/],
-    ['SSH_AUTH_FAILED', 'authentication failed for nvidia@10.0.0.5:2222: tried key /k/id; the server accepts publickey', 'auth-failed', /^Authentication failed for Orin: tried key \/k\/id; the server accepts publickey\. Check the user name/],
-    ['SSH_HANDSHAKE', 'connection to host x was reset during the handshake', 'other', /^Could not connect to Orin: connection to host x was reset/],
+    [
+      'SSH_UNREACHABLE',
+      'cannot reach host nvidia@10.0.0.5:2222: connection refused (is sshd running on port 2222?)',
+      'unreachable',
+      /^Cannot reach Orin: connection refused \(is sshd running on port 2222\?\)\. Check that the board is powered/,
+    ],
+    [
+      'SSH_TIMEOUT',
+      'timed out connecting to host nvidia@10.0.0.5:2222 (TCP, key exchange or authentication took too long)',
+      'timeout',
+      /^Timed out connecting to Orin \(TCP, key exchange or authentication took too long\)\. The board may be busy/,
+    ],
+    [
+      'SSH_AUTH_FAILED',
+      'authentication failed for nvidia@10.0.0.5:2222: tried key /k/id; the server accepts publickey',
+      'auth-failed',
+      /^Authentication failed for Orin: tried key \/k\/id; the server accepts publickey\. Check the user name/,
+    ],
+    [
+      'SSH_HANDSHAKE',
+      'connection to host x was reset during the handshake',
+      'other',
+      /^Could not connect to Orin: connection to host x was reset/,
+    ],
   ] as const)('%s', (code, message, kind, expected) => {
     const e = describeConnectError(new SshError(message, code), { label: 'Orin' });
     expect(e.kind).toBe(kind);
@@ -317,7 +479,12 @@ describe('connection errors in plain words', () => {
   });
 
   it('an unanswered host key question says it timed out', () => {
-    const e = describeConnectError(new HostKeyUnknownError({ host: 'orin.lan', port: 22, keyType: 'ssh-ed25519', fingerprint: 'SHA256:abc' }, '/k'), { label: 'Orin', hostKeyOutcome: 'timeout', promptTimeoutMs: 180_000 });
-    expect(e.message).toBe('Not connected to Orin: its host key (orin.lan, SHA256:abc) is not known and the question was not answered within 3 minutes. Nothing was sent to the host.');
+    const e = describeConnectError(
+      new HostKeyUnknownError({ host: 'orin.lan', port: 22, keyType: 'ssh-ed25519', fingerprint: 'SHA256:abc' }, '/k'),
+      { label: 'Orin', hostKeyOutcome: 'timeout', promptTimeoutMs: 180_000 },
+    );
+    expect(e.message).toBe(
+      'Not connected to Orin: its host key (orin.lan, SHA256:abc) is not known and the question was not answered within 3 minutes. Nothing was sent to the host.',
+    );
   });
 });

@@ -11,7 +11,10 @@ import { createWsApiClient, type ConnectionState, type SocketLike } from '../../
 
 const nodeSocket = (url: string) => new WebSocket(url) as unknown as SocketLike;
 
-function waitForState(client: { state(): ConnectionState; onState(l: (s: ConnectionState) => void): () => void }, wanted: ConnectionState): Promise<void> {
+function waitForState(
+  client: { state(): ConnectionState; onState(l: (s: ConnectionState) => void): () => void },
+  wanted: ConnectionState,
+): Promise<void> {
   if (client.state() === wanted) return Promise.resolve();
   return new Promise((resolve) => {
     const off = client.onState((s) => {
@@ -45,7 +48,8 @@ describe('against the bridge server', () => {
     await services.dispose();
   });
 
-  const client = () => createWsApiClient({ url: `ws://127.0.0.1:${server.port}/api?token=${server.token}`, createSocket: nodeSocket });
+  const client = () =>
+    createWsApiClient({ url: `ws://127.0.0.1:${server.port}/api?token=${server.token}`, createSocket: nodeSocket });
 
   it('calls methods and resolves with their output', async () => {
     const c = client();
@@ -101,7 +105,13 @@ describe('reconnection', () => {
   afterAll(() => new Promise((resolve) => wss.close(resolve)));
 
   it('reconnects after the socket drops, keeps handlers, fails in-flight calls and sends queued ones', async () => {
-    const c = createWsApiClient({ url: `ws://127.0.0.1:${port}/`, createSocket: nodeSocket, minBackoffMs: 20, maxBackoffMs: 40, random: () => 0.5 });
+    const c = createWsApiClient({
+      url: `ws://127.0.0.1:${port}/`,
+      createSocket: nodeSocket,
+      minBackoffMs: 20,
+      maxBackoffMs: 40,
+      random: () => 0.5,
+    });
     await waitForState(c, 'open');
     const states: ConnectionState[] = [];
     c.onState((s) => states.push(s));
@@ -120,7 +130,9 @@ describe('reconnection', () => {
     expect(await queued).toEqual({ method: 'appInfo', connection: sockets.length });
     expect(states).toEqual(['reconnecting', 'open']);
 
-    sockets[sockets.length - 1].send(JSON.stringify({ event: 'runEvent', payload: { runId: 'r', event: { tMs: 1, kind: 'info' } } }));
+    sockets[sockets.length - 1].send(
+      JSON.stringify({ event: 'runEvent', payload: { runId: 'r', event: { tMs: 1, kind: 'info' } } }),
+    );
     await c.api.listRuns({});
     expect(events).toEqual([{ runId: 'r', event: { tMs: 1, kind: 'info' } }]);
     c.close();
@@ -136,11 +148,25 @@ describe('reconnection', () => {
       // A socket that fails to connect, like a refused TCP connection.
       const refused = (): SocketLike => {
         attempts += 1;
-        const socket: SocketLike = { readyState: 3, send() {}, close() {}, onopen: null, onerror: null, onmessage: null, onclose: null };
+        const socket: SocketLike = {
+          readyState: 3,
+          send() {},
+          close() {},
+          onopen: null,
+          onerror: null,
+          onmessage: null,
+          onclose: null,
+        };
         queueMicrotask(() => socket.onclose?.({ code: 1006, reason: '' }));
         return socket;
       };
-      const c = createWsApiClient({ url: 'ws://127.0.0.1:1/', createSocket: refused, minBackoffMs: 10, maxBackoffMs: 80, random: () => 1 });
+      const c = createWsApiClient({
+        url: 'ws://127.0.0.1:1/',
+        createSocket: refused,
+        minBackoffMs: 10,
+        maxBackoffMs: 80,
+        random: () => 1,
+      });
       await Promise.resolve(); // the first refusal
       for (let i = 0; i < 6; i++) await vi.advanceTimersToNextTimerAsync();
       c.close();
@@ -165,7 +191,12 @@ describe('reconnection', () => {
 
   it('gives calls that may wait for a person (a host key or password dialog) their own, longer timeout', async () => {
     answer = false;
-    const c = createWsApiClient({ url: `ws://127.0.0.1:${port}/`, createSocket: nodeSocket, requestTimeoutMs: 50, promptingRequestTimeoutMs: 400 });
+    const c = createWsApiClient({
+      url: `ws://127.0.0.1:${port}/`,
+      createSocket: nodeSocket,
+      requestTimeoutMs: 50,
+      promptingRequestTimeoutMs: 400,
+    });
     const quick = c.api.listTargets({}).catch((e: Error) => e.message);
     const probe = c.api.probeTarget({ targetId: 'local' }).catch((e: Error) => e.message);
     expect(await quick).toBe('no answer to listTargets within 0.05 s');

@@ -4,7 +4,8 @@ import { createProcfsSamplerParser, cpufreqKey, tempKey } from '../../../shared/
 // Lines in the sampler's own format. The field values are real numbers read off
 // /proc on the development VM (kernel 6.18, x86_64) and off the Raspberry Pi 4 capture in
 // ../shared/corpus/thermal_cpufreq/04 (zone and policy values).
-const HEADER = 'H v=1 pid=4242 pagesize=4096 clk=100 zones=cpu-thermal,gpu-thermal,cpu-thermal, policies=policy0,policy4,';
+const HEADER =
+  'H v=1 pid=4242 pagesize=4096 clk=100 zones=cpu-thermal,gpu-thermal,cpu-thermal, policies=policy0,policy4,';
 const TICK1 =
   'S t=504.83 st=730,446,419,5,0,89,0 rss=1784 anon=108 file=1676 shmem=0 swap=0 hwm=1784 thr=1 pss=218 sanon=108 mt=24684096 ma=24255180 mf=24096460 ca=311056 swt=0 swf=0 nvmap= cpu=10752,0,3275,84030,2269,0,73,34 pc=10,5 tz0=48312 tz1= tz2=47000 cf0=1500000 cf1=600000';
 const TICK2 =
@@ -16,7 +17,13 @@ describe('procfs sampler parser', () => {
     const r = p.push(HEADER);
     expect(r).toEqual({
       kind: 'header',
-      header: { pid: 4242, pageSizeBytes: 4096, clockTicksPerSecond: 100, zoneTypes: ['cpu-thermal', 'gpu-thermal', 'cpu-thermal#2'], policies: ['policy0', 'policy4'] },
+      header: {
+        pid: 4242,
+        pageSizeBytes: 4096,
+        clockTicksPerSecond: 100,
+        zoneTypes: ['cpu-thermal', 'gpu-thermal', 'cpu-thermal#2'],
+        policies: ['policy0', 'policy4'],
+      },
     });
   });
 
@@ -60,7 +67,9 @@ describe('procfs sampler parser', () => {
   it('falls back to statm on kernels without RssAnon/RssFile (before 4.5)', () => {
     const p = createProcfsSamplerParser();
     p.push('H v=1 pid=7 pagesize=16384 clk=100 zones= policies=');
-    const r = p.push('S t=10.00 st=1000,600,100,1,0,500,0 rss= anon= file= shmem= swap= hwm= thr= mt=1 ma= mf=1 ca=1 swt=0 swf=0 nvmap= cpu=1,0,1,1,0,0,0,0 pc=0,0');
+    const r = p.push(
+      'S t=10.00 st=1000,600,100,1,0,500,0 rss= anon= file= shmem= swap= hwm= thr= mt=1 ma= mf=1 ca=1 swt=0 swf=0 nvmap= cpu=1,0,1,1,0,0,0,0 pc=0,0',
+    );
     if (r?.kind !== 'sample') throw new Error('expected a sample');
     // 16 KiB pages (Apple/some arm64 kernels): resident 600 pages, shared 100.
     expect(r.values.rssBytes).toBe(600 * 16384);

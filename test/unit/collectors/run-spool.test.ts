@@ -3,20 +3,34 @@ import { parseSpoolLine } from '../../../shared/collectors/run-spool';
 
 describe('run spool lines', () => {
   it('reads launcher events with fields, the kernel line kept whole', () => {
-    expect(parseSpoolLine('X 1234.56 exit code=137 pid=99')).toEqual({ tag: 'X', uptimeMs: 1234560, event: 'exit', fields: { code: '137', pid: '99' } });
+    expect(parseSpoolLine('X 1234.56 exit code=137 pid=99')).toEqual({
+      tag: 'X',
+      uptimeMs: 1234560,
+      event: 'exit',
+      fields: { code: '137', pid: '99' },
+    });
     // The kernel's own OOM line (format from ENVIRONMENT.md's cgroup v1 capture).
-    const oom = 'X 88.10 oom pid=27695 kernel=[ 8123.456] Memory cgroup out of memory: Killed process 27695 (node) total-vm:1139772kB, anon-rss:152568kB';
+    const oom =
+      'X 88.10 oom pid=27695 kernel=[ 8123.456] Memory cgroup out of memory: Killed process 27695 (node) total-vm:1139772kB, anon-rss:152568kB';
     expect(parseSpoolLine(oom)).toEqual({
       tag: 'X',
       uptimeMs: 88100,
       event: 'oom',
-      fields: { pid: '27695', kernel: '[ 8123.456] Memory cgroup out of memory: Killed process 27695 (node) total-vm:1139772kB, anon-rss:152568kB' },
+      fields: {
+        pid: '27695',
+        kernel:
+          '[ 8123.456] Memory cgroup out of memory: Killed process 27695 (node) total-vm:1139772kB, anon-rss:152568kB',
+      },
     });
   });
 
   it('keeps engine text byte-for-byte after the time, spaces included', () => {
     expect(parseSpoolLine('O 10.01  two  spaces ')).toEqual({ tag: 'O', uptimeMs: 10010, text: ' two  spaces ' });
-    expect(parseSpoolLine('E 10.02 llama_kv_cache: size =    1.25 MiB')).toEqual({ tag: 'E', uptimeMs: 10020, text: 'llama_kv_cache: size =    1.25 MiB' });
+    expect(parseSpoolLine('E 10.02 llama_kv_cache: size =    1.25 MiB')).toEqual({
+      tag: 'E',
+      uptimeMs: 10020,
+      text: 'llama_kv_cache: size =    1.25 MiB',
+    });
     expect(parseSpoolLine('O 10.03')).toEqual({ tag: 'O', uptimeMs: 10030, text: '' });
   });
 

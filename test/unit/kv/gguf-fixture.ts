@@ -9,9 +9,33 @@ export type FixtureValue =
   | { type: 'array'; of: ScalarType | 'string'; values: ReadonlyArray<number | boolean | string> };
 
 const TYPE_ID: Record<ScalarType | 'string' | 'array', number> = {
-  u8: 0, i8: 1, u16: 2, i16: 3, u32: 4, i32: 5, f32: 6, bool: 7, string: 8, array: 9, u64: 10, i64: 11, f64: 12,
+  u8: 0,
+  i8: 1,
+  u16: 2,
+  i16: 3,
+  u32: 4,
+  i32: 5,
+  f32: 6,
+  bool: 7,
+  string: 8,
+  array: 9,
+  u64: 10,
+  i64: 11,
+  f64: 12,
 };
-const SIZE: Record<ScalarType, number> = { u8: 1, i8: 1, u16: 2, i16: 2, u32: 4, i32: 4, f32: 4, bool: 1, u64: 8, i64: 8, f64: 8 };
+const SIZE: Record<ScalarType, number> = {
+  u8: 1,
+  i8: 1,
+  u16: 2,
+  i16: 2,
+  u32: 4,
+  i32: 4,
+  f32: 4,
+  bool: 1,
+  u64: 8,
+  i64: 8,
+  f64: 8,
+};
 
 export interface BuildOptions {
   version?: 1 | 2 | 3;
@@ -19,7 +43,10 @@ export interface BuildOptions {
   tensorCount?: number;
 }
 
-export function buildGgufHeader(entries: ReadonlyArray<[string, FixtureValue]>, options: BuildOptions = {}): Uint8Array {
+export function buildGgufHeader(
+  entries: ReadonlyArray<[string, FixtureValue]>,
+  options: BuildOptions = {},
+): Uint8Array {
   const version = options.version ?? 3;
   const le = options.littleEndian ?? true;
   const wide = version >= 2;
@@ -41,16 +68,37 @@ export function buildGgufHeader(entries: ReadonlyArray<[string, FixtureValue]>, 
     reserve(8);
     const n = typeof v === 'boolean' ? (v ? 1 : 0) : v;
     switch (type) {
-      case 'u8': case 'bool': view.setUint8(at, n); break;
-      case 'i8': view.setInt8(at, n); break;
-      case 'u16': view.setUint16(at, n, le); break;
-      case 'i16': view.setInt16(at, n, le); break;
-      case 'u32': view.setUint32(at, n, le); break;
-      case 'i32': view.setInt32(at, n, le); break;
-      case 'f32': view.setFloat32(at, n, le); break;
-      case 'u64': view.setBigUint64(at, BigInt(n), le); break;
-      case 'i64': view.setBigInt64(at, BigInt(n), le); break;
-      case 'f64': view.setFloat64(at, n, le); break;
+      case 'u8':
+      case 'bool':
+        view.setUint8(at, n);
+        break;
+      case 'i8':
+        view.setInt8(at, n);
+        break;
+      case 'u16':
+        view.setUint16(at, n, le);
+        break;
+      case 'i16':
+        view.setInt16(at, n, le);
+        break;
+      case 'u32':
+        view.setUint32(at, n, le);
+        break;
+      case 'i32':
+        view.setInt32(at, n, le);
+        break;
+      case 'f32':
+        view.setFloat32(at, n, le);
+        break;
+      case 'u64':
+        view.setBigUint64(at, BigInt(n), le);
+        break;
+      case 'i64':
+        view.setBigInt64(at, BigInt(n), le);
+        break;
+      case 'f64':
+        view.setFloat64(at, n, le);
+        break;
     }
     at += SIZE[type];
   };
@@ -86,7 +134,11 @@ export function buildGgufHeader(entries: ReadonlyArray<[string, FixtureValue]>, 
 export const u32 = (value: number): FixtureValue => ({ type: 'u32', value });
 export const f32 = (value: number): FixtureValue => ({ type: 'f32', value });
 export const str = (value: string): FixtureValue => ({ type: 'string', value });
-export const arr = (of: ScalarType | 'string', values: ReadonlyArray<number | boolean | string>): FixtureValue => ({ type: 'array', of, values });
+export const arr = (of: ScalarType | 'string', values: ReadonlyArray<number | boolean | string>): FixtureValue => ({
+  type: 'array',
+  of,
+  values,
+});
 
 /**
  * The header of a Llama-3.2-1B-like model with a vocabulary of `vocab` tokens (tokens, scores,
@@ -95,23 +147,26 @@ export const arr = (of: ScalarType | 'string', values: ReadonlyArray<number | bo
 export function vocabModelHeader(vocab: number): Uint8Array {
   const tokens = Array.from({ length: vocab }, (_, i) => `tok_${i.toString(36)}`);
   const merges = Array.from({ length: Math.floor(vocab / 2) }, (_, i) => `m${i.toString(36)} n${i.toString(36)}`);
-  return buildGgufHeader([
-    ['general.architecture', str('llama')],
-    ['general.name', str('vocab-test')],
-    ['general.file_type', u32(1)],
-    ['llama.block_count', u32(16)],
-    ['llama.context_length', u32(131072)],
-    ['llama.embedding_length', u32(2048)],
-    ['llama.attention.head_count', u32(32)],
-    ['llama.attention.head_count_kv', u32(8)],
-    ['llama.rope.freq_base', f32(500000)],
-    ['tokenizer.ggml.model', str('gpt2')],
-    ['tokenizer.ggml.tokens', arr('string', tokens)],
-    ['tokenizer.ggml.scores', arr('f32', new Array(vocab).fill(0))],
-    ['tokenizer.ggml.token_type', arr('i32', new Array(vocab).fill(1))],
-    ['tokenizer.ggml.merges', arr('string', merges)],
-    ['tokenizer.ggml.bos_token_id', u32(1)],
-  ], { tensorCount: 147 });
+  return buildGgufHeader(
+    [
+      ['general.architecture', str('llama')],
+      ['general.name', str('vocab-test')],
+      ['general.file_type', u32(1)],
+      ['llama.block_count', u32(16)],
+      ['llama.context_length', u32(131072)],
+      ['llama.embedding_length', u32(2048)],
+      ['llama.attention.head_count', u32(32)],
+      ['llama.attention.head_count_kv', u32(8)],
+      ['llama.rope.freq_base', f32(500000)],
+      ['tokenizer.ggml.model', str('gpt2')],
+      ['tokenizer.ggml.tokens', arr('string', tokens)],
+      ['tokenizer.ggml.scores', arr('f32', new Array(vocab).fill(0))],
+      ['tokenizer.ggml.token_type', arr('i32', new Array(vocab).fill(1))],
+      ['tokenizer.ggml.merges', arr('string', merges)],
+      ['tokenizer.ggml.bos_token_id', u32(1)],
+    ],
+    { tensorCount: 147 },
+  );
 }
 
 /** A byte-range reader over `header` followed by `tensorBytes` virtual zero bytes, recording every read. */
@@ -128,5 +183,12 @@ export function virtualFile(header: Uint8Array, tensorBytes: number) {
     bytesRead += n;
     return out;
   };
-  return { size, reads, readRange, get bytesRead() { return bytesRead; } };
+  return {
+    size,
+    reads,
+    readRange,
+    get bytesRead() {
+      return bytesRead;
+    },
+  };
 }

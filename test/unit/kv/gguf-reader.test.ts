@@ -157,13 +157,17 @@ describe('damaged input gives a GgufError that says what is wrong', () => {
   ]);
 
   it('empty and short files', async () => {
-    await expect(readGgufHeader(virtualFile(new Uint8Array(0), 0).readRange)).rejects.toThrow(/shorter than the 8-byte GGUF preamble/);
+    await expect(readGgufHeader(virtualFile(new Uint8Array(0), 0).readRange)).rejects.toThrow(
+      /shorter than the 8-byte GGUF preamble/,
+    );
     await expect(readGgufHeader(virtualFile(good.subarray(0, 5), 0).readRange)).rejects.toThrow(GgufError);
   });
 
   it('wrong magic', async () => {
     const text = new TextEncoder().encode('#!/bin/sh\necho not a model\n');
-    await expect(readGgufHeader(virtualFile(text, 0).readRange)).rejects.toThrow(/not a GGUF file: starts with "#!\/b"/);
+    await expect(readGgufHeader(virtualFile(text, 0).readRange)).rejects.toThrow(
+      /not a GGUF file: starts with "#!\/b"/,
+    );
   });
 
   it('unknown version', async () => {
@@ -173,14 +177,18 @@ describe('damaged input gives a GgufError that says what is wrong', () => {
   });
 
   it('truncated inside the metadata', async () => {
-    await expect(readGgufHeader(virtualFile(good.subarray(0, good.length - 3), 0).readRange)).rejects.toThrow(/truncated GGUF/);
+    await expect(readGgufHeader(virtualFile(good.subarray(0, good.length - 3), 0).readRange)).rejects.toThrow(
+      /truncated GGUF/,
+    );
   });
 
   it('an invalid value type', async () => {
     const bad = good.slice();
     // first KV: key length (8) + "general.architecture" (20) after the 24-byte preamble → type at 52
     new DataView(bad.buffer).setUint32(52, 99, true);
-    await expect(readGgufHeader(virtualFile(bad, 0).readRange)).rejects.toThrow(/invalid GGUF value type 99 for "general.architecture" at offset 52/);
+    await expect(readGgufHeader(virtualFile(bad, 0).readRange)).rejects.toThrow(
+      /invalid GGUF value type 99 for "general.architecture" at offset 52/,
+    );
   });
 
   it('an implausible string length', async () => {
@@ -190,24 +198,33 @@ describe('damaged input gives a GgufError that says what is wrong', () => {
   });
 
   it('metadata larger than maxBytes', async () => {
-    await expect(readGgufHeader(virtualFile(good, 0).readRange, { maxBytes: 40 })).rejects.toThrow(/runs past 40 bytes/);
+    await expect(readGgufHeader(virtualFile(good, 0).readRange, { maxBytes: 40 })).rejects.toThrow(
+      /runs past 40 bytes/,
+    );
   });
 
   it('missing files name the path', async () => {
-    await expect(readGgufHeaderFromFile('/nonexistent/model.gguf')).rejects.toThrow(/cannot open \/nonexistent\/model.gguf: ENOENT/);
+    await expect(readGgufHeaderFromFile('/nonexistent/model.gguf')).rejects.toThrow(
+      /cannot open \/nonexistent\/model.gguf: ENOENT/,
+    );
   });
 
   it('any truncation or corruption yields a GgufError or a valid header, never another exception (property)', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 0, max: good.length }), fc.integer({ min: 0, max: good.length - 1 }), fc.integer({ min: 0, max: 255 }), async (cut, at, byte) => {
-        const damaged = good.slice(0, cut);
-        if (at < damaged.length) damaged[at] = byte;
-        try {
-          await readGgufHeader(virtualFile(damaged, 0).readRange, { maxBytes: 1 << 20 });
-        } catch (error) {
-          expect(error).toBeInstanceOf(GgufError);
-        }
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: good.length }),
+        fc.integer({ min: 0, max: good.length - 1 }),
+        fc.integer({ min: 0, max: 255 }),
+        async (cut, at, byte) => {
+          const damaged = good.slice(0, cut);
+          if (at < damaged.length) damaged[at] = byte;
+          try {
+            await readGgufHeader(virtualFile(damaged, 0).readRange, { maxBytes: 1 << 20 });
+          } catch (error) {
+            expect(error).toBeInstanceOf(GgufError);
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });

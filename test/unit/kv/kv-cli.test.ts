@@ -17,17 +17,50 @@ async function kvscope(...args: string[]): Promise<{ code: number; stdout: strin
 
 describe('kvscope kv', () => {
   it('Llama-3.2-1B shape at f16: 32768 B/token, 134217728 at 4096', async () => {
-    const r = await kvscope('kv', '--layers', '16', '--kv-heads', '8', '--head-dim', '64', '--kv-type', 'f16', '--ctx', '4096', '--json');
+    const r = await kvscope(
+      'kv',
+      '--layers',
+      '16',
+      '--kv-heads',
+      '8',
+      '--head-dim',
+      '64',
+      '--kv-type',
+      'f16',
+      '--ctx',
+      '4096',
+      '--json',
+    );
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
     expect(doc).toMatchObject({ bytesPerToken: 32768, totalBytes: 134217728, ctx: 4096, maxContextForBudget: null });
   });
 
   it('q8_0: 17408 B/token, and the budget answer', async () => {
-    const r = await kvscope('kv', '--layers', '16', '--kv-heads', '8', '--head-dim', '64', '--kv-type', 'q8_0', '--ctx', '4096', '--budget', '2GiB', '--json');
+    const r = await kvscope(
+      'kv',
+      '--layers',
+      '16',
+      '--kv-heads',
+      '8',
+      '--head-dim',
+      '64',
+      '--kv-type',
+      'q8_0',
+      '--ctx',
+      '4096',
+      '--budget',
+      '2GiB',
+      '--json',
+    );
     expect(r.code).toBe(0);
     // 17408 × 4096 = 71303168; 2147483648 / 17408 = 123361.9
-    expect(JSON.parse(r.stdout)).toMatchObject({ bytesPerToken: 17408, totalBytes: 71303168, maxContextForBudget: 123361, budgetBytes: 2147483648 });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      bytesPerToken: 17408,
+      totalBytes: 71303168,
+      maxContextForBudget: 123361,
+      budgetBytes: 2147483648,
+    });
   });
 
   it('--gguf stories260K at 2048: 640 and 1310720, with the model facts', async () => {
@@ -40,7 +73,19 @@ describe('kvscope kv', () => {
   });
 
   it('human output is a short table', async () => {
-    const r = await kvscope('kv', '--layers', '16', '--kv-heads', '8', '--head-dim', '64', '--ctx', '4096', '--budget', '1GiB');
+    const r = await kvscope(
+      'kv',
+      '--layers',
+      '16',
+      '--kv-heads',
+      '8',
+      '--head-dim',
+      '64',
+      '--ctx',
+      '4096',
+      '--budget',
+      '1GiB',
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/bytes\/token\s+32,768 B \(32\.00 KiB\)/);
     expect(r.stdout).toMatch(/total at 4,096\s+134,217,728 B \(128\.0 MiB\)/);
@@ -57,7 +102,9 @@ describe('kvscope kv', () => {
 
   it('usage errors exit 2', async () => {
     expect((await kvscope('kv', '--layers', '16')).code).toBe(2);
-    expect((await kvscope('kv', '--layers', '16', '--kv-heads', '8', '--head-dim', '64', '--kv-type', 'q3')).stderr).toMatch(/unknown KV type "q3"/);
+    expect(
+      (await kvscope('kv', '--layers', '16', '--kv-heads', '8', '--head-dim', '64', '--kv-type', 'q3')).stderr,
+    ).toMatch(/unknown KV type "q3"/);
   });
 
   it('a file that is not GGUF is named in the error', async () => {

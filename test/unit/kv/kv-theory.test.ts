@@ -28,22 +28,39 @@ const llama31_8b: ModelShape = { layers: 32, kvHeads: 8, headDimK: 128, headDimV
 // num_key_value_heads 4, head_dim 256, sliding_window 4096; llama.cpp set_swa_pattern(2):
 // even layers SWA, odd layers global → 13 + 13.
 const gemma2_2b: ModelShape = {
-  layers: 26, kvHeads: 4, headDimK: 256, headDimV: 256, typeK: 'f16', typeV: 'f16',
-  slidingWindow: 4096, swaLayers: Array.from({ length: 26 }, (_, i) => i % 2 === 0),
+  layers: 26,
+  kvHeads: 4,
+  headDimK: 256,
+  headDimV: 256,
+  typeK: 'f16',
+  typeV: 'f16',
+  slidingWindow: 4096,
+  swaLayers: Array.from({ length: 26 }, (_, i) => i % 2 === 0),
 };
 
 // google/gemma-3-1b config.json: num_hidden_layers 26, num_attention_heads 4,
 // num_key_value_heads 1, head_dim 256, sliding_window 512, sliding_window_pattern 6
 // (llama.cpp set_swa_pattern(6): layers 5, 11, 17, 23 global, the other 22 SWA).
 const gemma3_1b: ModelShape = {
-  layers: 26, kvHeads: 1, headDimK: 256, headDimV: 256, typeK: 'f16', typeV: 'f16',
-  slidingWindow: 512, swaLayers: Array.from({ length: 26 }, (_, i) => i % 6 !== 5),
+  layers: 26,
+  kvHeads: 1,
+  headDimK: 256,
+  headDimV: 256,
+  typeK: 'f16',
+  typeV: 'f16',
+  slidingWindow: 512,
+  swaLayers: Array.from({ length: 26 }, (_, i) => i % 6 !== 5),
 };
 
 // deepseek-ai/DeepSeek-V2-Lite config.json: num_hidden_layers 27, num_attention_heads 16,
 // kv_lora_rank 512, qk_rope_head_dim 64, qk_nope_head_dim 128, v_head_dim 128, q_lora_rank null.
 const dsv2Lite: ModelShape = {
-  layers: 27, kvHeads: 1, headDimK: 576, headDimV: 512, typeK: 'f16', typeV: 'f16',
+  layers: 27,
+  kvHeads: 1,
+  headDimK: 576,
+  headDimV: 512,
+  typeK: 'f16',
+  typeV: 'f16',
   mla: { kvLoraRank: 512, ropeDim: 64 },
 };
 
@@ -120,7 +137,9 @@ describe('bytes per token', () => {
 
   it('the same model without MLA (GGUF converted before llama.cpp #12801) caches full heads', () => {
     // 16 KV heads, K = 128 + 64 = 192, V = 128: 27 × 16 × (384 + 256)
-    expect(kvBytesPerToken({ layers: 27, kvHeads: 16, headDimK: 192, headDimV: 128, typeK: 'f16', typeV: 'f16' })).toBe(276480);
+    expect(kvBytesPerToken({ layers: 27, kvHeads: 16, headDimK: 192, headDimV: 128, typeK: 'f16', typeV: 'f16' })).toBe(
+      276480,
+    );
   });
 
   it('per-layer KV heads, including layers without attention', () => {
@@ -206,16 +225,25 @@ describe('kvBytes', () => {
 
   it('orders the modes sensibly (properties)', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 200_000 }), fc.integer({ min: 0, max: 200_000 }), fc.integer({ min: 1, max: 64 }), (a, b, block) => {
-        const [lo, hi] = a <= b ? [a, b] : [b, a];
-        // growth never shrinks as tokens arrive
-        expect(kvBytes(gemma3_1b, lo)).toBeLessThanOrEqual(kvBytes(gemma3_1b, hi));
-        // a window never holds more than unbounded growth, blocks never less
-        expect(kvBytes(llama32_1b, hi, { mode: 'window', window: 4096 })).toBeLessThanOrEqual(kvBytes(llama32_1b, hi));
-        expect(kvBytes(llama32_1b, hi, { block })).toBeGreaterThanOrEqual(kvBytes(llama32_1b, hi));
-        // reserved does not depend on tokens
-        expect(kvBytes(llama32_1b, lo, { mode: 'reserved', ctx: 2048 })).toBe(kvBytes(llama32_1b, hi, { mode: 'reserved', ctx: 2048 }));
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 200_000 }),
+        fc.integer({ min: 0, max: 200_000 }),
+        fc.integer({ min: 1, max: 64 }),
+        (a, b, block) => {
+          const [lo, hi] = a <= b ? [a, b] : [b, a];
+          // growth never shrinks as tokens arrive
+          expect(kvBytes(gemma3_1b, lo)).toBeLessThanOrEqual(kvBytes(gemma3_1b, hi));
+          // a window never holds more than unbounded growth, blocks never less
+          expect(kvBytes(llama32_1b, hi, { mode: 'window', window: 4096 })).toBeLessThanOrEqual(
+            kvBytes(llama32_1b, hi),
+          );
+          expect(kvBytes(llama32_1b, hi, { block })).toBeGreaterThanOrEqual(kvBytes(llama32_1b, hi));
+          // reserved does not depend on tokens
+          expect(kvBytes(llama32_1b, lo, { mode: 'reserved', ctx: 2048 })).toBe(
+            kvBytes(llama32_1b, hi, { mode: 'reserved', ctx: 2048 }),
+          );
+        },
+      ),
     );
   });
 });
@@ -228,7 +256,11 @@ describe('budgets and computeKv', () => {
       ctx: 4096,
       maxContextForBudget: 65536, // 2147483648 / 32768
     });
-    expect(computeKv({ layers: 16, kvHeads: 8, headDimK: 64, typeK: 'q8_0', ctx: 4096 })).toMatchObject({ bytesPerToken: 17408, totalBytes: 71303168, maxContextForBudget: null }); // 17408 × 4096
+    expect(computeKv({ layers: 16, kvHeads: 8, headDimK: 64, typeK: 'q8_0', ctx: 4096 })).toMatchObject({
+      bytesPerToken: 17408,
+      totalBytes: 71303168,
+      maxContextForBudget: null,
+    }); // 17408 × 4096
   });
 
   it('computeKv floors the budget division', () => {

@@ -16,7 +16,16 @@ describe('modelShapeFromGguf', () => {
       'llama.context_length': 2048,
     });
     expect(shape).toEqual({ layers: 5, kvHeads: 4, headDimK: 8, headDimV: 8, typeK: 'f16', typeV: 'f16' });
-    expect(summary).toMatchObject({ architecture: 'llama', nLayer: 5, nHead: 8, nHeadKv: 4, headDimK: 8, nCtxTrain: 2048, fileType: null, fileTypeName: null });
+    expect(summary).toMatchObject({
+      architecture: 'llama',
+      nLayer: 5,
+      nHead: 8,
+      nHeadKv: 4,
+      headDimK: 8,
+      nCtxTrain: 2048,
+      fileType: null,
+      fileTypeName: null,
+    });
     expect(kvBytesPerToken(shape)).toBe(640); // 5 × 4 × (16 + 16)
   });
 
@@ -109,8 +118,15 @@ describe('modelShapeFromGguf', () => {
       'x.embedding_length': 128,
       'x.attention.sliding_window': 128,
     };
-    expect(modelShapeFromGguf({ ...base, 'x.attention.sliding_window_pattern': 2 }).shape.swaLayers).toEqual([true, false, true, false]);
-    expect(modelShapeFromGguf({ ...base, 'x.attention.sliding_window_pattern': [true, true, true, false] }).shape.swaLayers).toEqual([true, true, true, false]);
+    expect(modelShapeFromGguf({ ...base, 'x.attention.sliding_window_pattern': 2 }).shape.swaLayers).toEqual([
+      true,
+      false,
+      true,
+      false,
+    ]);
+    expect(
+      modelShapeFromGguf({ ...base, 'x.attention.sliding_window_pattern': [true, true, true, false] }).shape.swaLayers,
+    ).toEqual([true, true, true, false]);
     // a window without a known pattern: counted as global (upper bound), with a note
     const unknown = modelShapeFromGguf(base);
     expect(unknown.shape.swaLayers).toBeUndefined();
@@ -183,12 +199,25 @@ describe('modelShapeFromGguf', () => {
   it('says which key is missing or malformed', () => {
     expect(() => modelShapeFromGguf({})).toThrow(/general.architecture/);
     expect(() => modelShapeFromGguf({ 'general.architecture': 'llama' })).toThrow(/llama.block_count/);
-    expect(() => modelShapeFromGguf({ 'general.architecture': 'llama', 'llama.block_count': 2 })).toThrow(ModelConfigError);
+    expect(() => modelShapeFromGguf({ 'general.architecture': 'llama', 'llama.block_count': 2 })).toThrow(
+      ModelConfigError,
+    );
     expect(() =>
-      modelShapeFromGguf({ 'general.architecture': 'llama', 'llama.block_count': 2, 'llama.attention.head_count': 3, 'llama.embedding_length': 64 }),
+      modelShapeFromGguf({
+        'general.architecture': 'llama',
+        'llama.block_count': 2,
+        'llama.attention.head_count': 3,
+        'llama.embedding_length': 64,
+      }),
     ).toThrow(/not a multiple/);
     expect(() =>
-      modelShapeFromGguf({ 'general.architecture': 'llama', 'llama.block_count': 2, 'llama.attention.head_count': 2, 'llama.attention.head_count_kv': [1, 1, 1], 'llama.embedding_length': 64 }),
+      modelShapeFromGguf({
+        'general.architecture': 'llama',
+        'llama.block_count': 2,
+        'llama.attention.head_count': 2,
+        'llama.attention.head_count_kv': [1, 1, 1],
+        'llama.embedding_length': 64,
+      }),
     ).toThrow(/3 entries for 2 layers/);
   });
 });

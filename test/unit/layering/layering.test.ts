@@ -16,22 +16,44 @@ function write(rel: string, text: string) {
 }
 
 function depcruise(): { code: number | null; out: string } {
-  const r = spawnSync(process.execPath, [join(projectRoot, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'), '--config', '.dependency-cruiser.cjs', '--output-type', 'err', 'shared', 'electron', 'renderer'], {
-    cwd: scratch,
-    encoding: 'utf8',
-  });
+  const r = spawnSync(
+    process.execPath,
+    [
+      join(projectRoot, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'),
+      '--config',
+      '.dependency-cruiser.cjs',
+      '--output-type',
+      'err',
+      'shared',
+      'electron',
+      'renderer',
+    ],
+    {
+      cwd: scratch,
+      encoding: 'utf8',
+    },
+  );
   return { code: r.status, out: r.stdout + r.stderr };
 }
 
 beforeEach(() => {
   scratch = mkdtempSync(join(tmpdir(), 'kvscope-layers-'));
-  for (const f of ['.dependency-cruiser.cjs', 'tsconfig.base.json', 'tsconfig.shared.json', 'tsconfig.renderer.json', 'tsconfig.node.json']) {
+  for (const f of [
+    '.dependency-cruiser.cjs',
+    'tsconfig.base.json',
+    'tsconfig.shared.json',
+    'tsconfig.renderer.json',
+    'tsconfig.node.json',
+  ]) {
     cpSync(join(projectRoot, f), join(scratch, f));
   }
   // The scratch tree resolves packages from the project's node_modules.
   execFileSync('ln', ['-s', join(projectRoot, 'node_modules'), join(scratch, 'node_modules')]);
   write('shared/kv/math.ts', 'export const two = 2;\n');
-  write('electron/node/service.ts', "import { readFileSync } from 'node:fs';\nimport { two } from '../../shared/kv/math';\nexport const f = () => readFileSync('/x') && two;\n");
+  write(
+    'electron/node/service.ts',
+    "import { readFileSync } from 'node:fs';\nimport { two } from '../../shared/kv/math';\nexport const f = () => readFileSync('/x') && two;\n",
+  );
   write('renderer/src/app.ts', "import { two } from '../../shared/kv/math';\nexport const app = two;\n");
 });
 
@@ -59,7 +81,10 @@ describe('layering check (dependency-cruiser)', () => {
   });
 
   it('fails when the renderer imports the main side or Node', () => {
-    write('renderer/src/bad.ts', "import { f } from '../../electron/node/service';\nimport { join } from 'node:path';\nexport const bad = [f, join];\n");
+    write(
+      'renderer/src/bad.ts',
+      "import { f } from '../../electron/node/service';\nimport { join } from 'node:path';\nexport const bad = [f, join];\n",
+    );
     const r = depcruise();
     expect(r.code).not.toBe(0);
     expect(r.out).toContain('renderer-not-to-electron');
@@ -76,7 +101,10 @@ describe('layering check (dependency-cruiser)', () => {
 
 describe('per-layer type check', () => {
   const tsc = (config: string) =>
-    spawnSync(process.execPath, [join(projectRoot, 'node_modules/typescript/bin/tsc'), '-p', config], { cwd: scratch, encoding: 'utf8' });
+    spawnSync(process.execPath, [join(projectRoot, 'node_modules/typescript/bin/tsc'), '-p', config], {
+      cwd: scratch,
+      encoding: 'utf8',
+    });
 
   it('shared/ cannot use Node or DOM globals', () => {
     expect(tsc('tsconfig.shared.json').status).toBe(0);

@@ -36,7 +36,22 @@ describe('invalid inputs', () => {
       [8, 'pmap footer does not match the header'],
     ]);
     expect(ofKind(all, 'pmap')).toEqual([
-      { kind: 'pmap', line: 1, pid: 4299, command: './llama-server -m model.gguf', totalKb: 4096008, rssKb: 1006620, pssKb: null, dirtyKb: 1006616, swapKb: null, anonKb: 1006616, anonFrom: 'mappings', largestAnonKb: 1006616, mappings: 2, complete: false },
+      {
+        kind: 'pmap',
+        line: 1,
+        pid: 4299,
+        command: './llama-server -m model.gguf',
+        totalKb: 4096008,
+        rssKb: 1006620,
+        pssKb: null,
+        dirtyKb: 1006616,
+        swapKb: null,
+        anonKb: 1006616,
+        anonFrom: 'mappings',
+        largestAnonKb: 1006616,
+        mappings: 2,
+        complete: false,
+      },
     ]);
   });
 
@@ -73,28 +88,61 @@ describe('invalid inputs', () => {
       [3, 'VmRSS: expected "N kB"'],
       [5, 'Threads: expected a whole number'],
     ]);
-    expect(ofKind(all, 'status')[0]).toMatchObject({ line: 1, name: 'llama-server', pid: 4321, vmRssKb: null, rssAnonKb: 123456, threads: null });
+    expect(ofKind(all, 'status')[0]).toMatchObject({
+      line: 1,
+      name: 'llama-server',
+      pid: 4321,
+      vmRssKb: null,
+      rssAnonKb: 123456,
+      threads: null,
+    });
   });
 
   it('thermal: words where numbers belong', () => {
     const all = inv('thermal', 'thermal-damaged.txt');
     expect(diagnostics(all).map((d) => d.line)).toEqual([2, 3, 4, 5, 6]);
-    expect(ofKind(all, 'thermal-zone')).toEqual([{ kind: 'thermal-zone', line: 1, zone: 'thermal_zone0', type: 'cpu-thermal', tempC: null, error: null, trips: [] }]);
+    expect(ofKind(all, 'thermal-zone')).toEqual([
+      {
+        kind: 'thermal-zone',
+        line: 1,
+        zone: 'thermal_zone0',
+        type: 'cpu-thermal',
+        tempC: null,
+        error: null,
+        trips: [],
+      },
+    ]);
   });
 
   it('no format throws, on anything: every record has a kind and a line within the input', () => {
-    expect(formatNames()).toEqual(['tegrastats', 'perf', 'pmap', 'smaps', 'meminfo', 'llama-log', 'llama-bench', 'status', 'statm', 'thermal', 'vcgencmd']);
+    expect(formatNames()).toEqual([
+      'tegrastats',
+      'perf',
+      'pmap',
+      'smaps',
+      'meminfo',
+      'llama-log',
+      'llama-bench',
+      'status',
+      'statm',
+      'thermal',
+      'vcgencmd',
+    ]);
     fc.assert(
-      fc.property(fc.constantFrom(...Object.keys(parserFormats)), fc.array(fc.string({ unit: 'binary', maxLength: 300 }), { maxLength: 30 }), (format, lines) => {
-        // The raw factory, without the registry's safety net, so a throw would fail here.
-        const p = parserFormats[format].create({ pageSizeBytes: 4096 });
-        const out = [...lines.flatMap((l) => p.push(l)), ...p.end()];
-        for (const r of out) {
-          expect(typeof r.kind).toBe('string');
-          expect(Number.isInteger(r.line) && r.line >= 1 && r.line <= lines.length).toBe(true);
-          expect(() => JSON.stringify(r)).not.toThrow();
-        }
-      }),
+      fc.property(
+        fc.constantFrom(...Object.keys(parserFormats)),
+        fc.array(fc.string({ unit: 'binary', maxLength: 300 }), { maxLength: 30 }),
+        (format, lines) => {
+          // The raw factory, without the registry's safety net, so a throw would fail here.
+          const p = parserFormats[format].create({ pageSizeBytes: 4096 });
+          const out = [...lines.flatMap((l) => p.push(l)), ...p.end()];
+          for (const r of out) {
+            expect(typeof r.kind).toBe('string');
+            expect(Number.isInteger(r.line) && r.line >= 1 && r.line <= lines.length).toBe(true);
+            expect(() => JSON.stringify(r)).not.toThrow();
+          }
+        },
+      ),
       { numRuns: 1000 },
     );
   });
@@ -112,7 +160,9 @@ describe('invalid inputs', () => {
     };
     try {
       const p = createParser('meminfo')!;
-      expect(p.push('MemTotal: 1 kB')).toEqual([{ kind: 'diagnostic', line: 1, reason: 'parser error: boom', text: 'MemTotal: 1 kB' }]);
+      expect(p.push('MemTotal: 1 kB')).toEqual([
+        { kind: 'diagnostic', line: 1, reason: 'parser error: boom', text: 'MemTotal: 1 kB' },
+      ]);
     } finally {
       parserFormats.meminfo = original;
     }

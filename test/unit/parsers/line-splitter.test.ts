@@ -43,7 +43,9 @@ describe('LineSplitter', () => {
   });
 
   it('gives the same lines for any chunking of the same bytes', () => {
-    const text = fc.array(fc.constantFrom('a', 'ü', '€', '🙂', '\n', '\r', '\r\n', ' ', '\t', '|', '±'), { maxLength: 60 }).map((p) => p.join(''));
+    const text = fc
+      .array(fc.constantFrom('a', 'ü', '€', '🙂', '\n', '\r', '\r\n', ' ', '\t', '|', '±'), { maxLength: 60 })
+      .map((p) => p.join(''));
     fc.assert(
       fc.property(text, fc.array(fc.nat(), { maxLength: 20 }), (t, cuts) => {
         const bytes = enc(t);
@@ -69,13 +71,42 @@ describe('LineSplitter', () => {
 
   it('the fallback UTF-8 decoder (for runtimes without TextDecoder) agrees with TextDecoder, in any chunking', () => {
     // Mostly bytes around the UTF-8 boundaries, so that broken and overlong sequences are common.
-    const bytes = fc.oneof(fc.uint8Array({ maxLength: 64 }), fc.array(fc.constantFrom(0x41, 0x0a, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc2, 0xdf, 0xe0, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xff), { maxLength: 64 }).map((a) => new Uint8Array(a)));
+    const bytes = fc.oneof(
+      fc.uint8Array({ maxLength: 64 }),
+      fc
+        .array(
+          fc.constantFrom(
+            0x41,
+            0x0a,
+            0x7f,
+            0x80,
+            0x8f,
+            0x90,
+            0x9f,
+            0xa0,
+            0xbf,
+            0xc0,
+            0xc2,
+            0xdf,
+            0xe0,
+            0xed,
+            0xef,
+            0xf0,
+            0xf4,
+            0xf5,
+            0xff,
+          ),
+          { maxLength: 64 },
+        )
+        .map((a) => new Uint8Array(a)),
+    );
     fc.assert(
       fc.property(bytes, fc.array(fc.nat(), { maxLength: 8 }), (b, cuts) => {
         const fallback = new FallbackUtf8Decoder();
         const real = new TextDecoder('utf-8');
         const pieces = cut(b, cuts);
-        const got = pieces.map((p) => fallback.decode(p, { stream: true })).join('') + fallback.decode(new Uint8Array(0));
+        const got =
+          pieces.map((p) => fallback.decode(p, { stream: true })).join('') + fallback.decode(new Uint8Array(0));
         const want = pieces.map((p) => real.decode(p, { stream: true })).join('') + real.decode();
         expect(got).toBe(want);
       }),
@@ -87,7 +118,9 @@ describe('LineSplitter', () => {
 
   it('counts the lines of every fixture as `wc -l` does (plus an unterminated last line)', () => {
     const mine = ['tegrastats', 'perf', 'pmap', 'proc', 'llama-cpp', 'llama-bench', 'thermal', 'invalid'];
-    const files = mine.flatMap((dir) => readdirSync(FIXTURES + dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile() && e.name !== 'SOURCE');
+    const files = mine
+      .flatMap((dir) => readdirSync(FIXTURES + dir, { recursive: true, withFileTypes: true }))
+      .filter((e) => e.isFile() && e.name !== 'SOURCE');
     expect(files).toHaveLength(38);
     for (const f of files) {
       const bytes = readFileSync(`${f.parentPath}/${f.name}`);

@@ -12,7 +12,25 @@ describe('llama.cpp logs: real captures', () => {
     const all = log('main-2023-03-pi-zero-2w/02_pizero2w_2023_first_format_llamacpp_issue58.txt');
     expect(diagnostics(all)).toEqual([]);
     expect(ofKind(all, 'kv')).toEqual([
-      { kind: 'kv', line: 20, scope: 'total', sizeBytes: 512 * MiB, cells: null, layers: null, seqs: null, streams: null, typeK: null, typeV: null, kBytes: null, vBytes: null, device: null, swa: null, recurrent: false, parts: [], source: 'llama_model_load' },
+      {
+        kind: 'kv',
+        line: 20,
+        scope: 'total',
+        sizeBytes: 512 * MiB,
+        cells: null,
+        layers: null,
+        seqs: null,
+        streams: null,
+        typeK: null,
+        typeV: null,
+        kBytes: null,
+        vBytes: null,
+        device: null,
+        swa: null,
+        recurrent: false,
+        parts: [],
+        source: 'llama_model_load',
+      },
     ]);
     expect(ofKind(all, 'model')).toEqual([
       {
@@ -65,22 +83,106 @@ describe('llama.cpp logs: real captures', () => {
     const all = log('kv-cache-lines-2023-2026/08_kv_cache_line_variants_2023_2026.txt');
     expect(diagnostics(all)).toEqual([]);
     const kv = ofKind(all, 'kv');
-    const row = (r: (typeof kv)[number]) => [r.line, r.scope, r.sizeBytes, r.cells, r.layers, r.seqs, r.streams, r.typeK, r.typeV, r.kBytes, r.vBytes, r.device, r.source];
+    const row = (r: (typeof kv)[number]) => [
+      r.line,
+      r.scope,
+      r.sizeBytes,
+      r.cells,
+      r.layers,
+      r.seqs,
+      r.streams,
+      r.typeK,
+      r.typeV,
+      r.kBytes,
+      r.vBytes,
+      r.device,
+      r.source,
+    ];
     expect(kv.map(row)).toEqual([
       [4, 'total', 512 * MiB, null, null, null, null, null, null, null, null, null, 'llama_model_load'],
       [6, 'total', 256 * MiB, null, null, null, null, null, null, null, null, null, 'llama_init_from_file'],
       [11, 'device-buffer', 9 * MiB, null, null, null, null, null, null, null, null, 'CPU', 'llama_kv_cache_init'],
-      [12, 'total', 9 * MiB, null, null, null, null, 'f16', 'f16', 4.5 * MiB, 4.5 * MiB, null, 'llama_new_context_with_model'],
+      [
+        12,
+        'total',
+        9 * MiB,
+        null,
+        null,
+        null,
+        null,
+        'f16',
+        'f16',
+        4.5 * MiB,
+        4.5 * MiB,
+        null,
+        'llama_new_context_with_model',
+      ],
       [24, 'device-buffer', 144 * MiB, null, null, null, null, null, null, null, null, 'CUDA11', 'llama_kv_cache_init'],
       [25, 'device-buffer', 144 * MiB, null, null, null, null, null, null, null, null, 'CUDA12', 'llama_kv_cache_init'],
       [26, 'device-buffer', 108 * MiB, null, null, null, null, null, null, null, null, 'CUDA13', 'llama_kv_cache_init'],
       [27, 'device-buffer', 180 * MiB, null, null, null, null, null, null, null, null, 'CUDA14', 'llama_kv_cache_init'],
       [28, 'total', 2196 * MiB, null, null, null, null, null, null, null, null, null, 'llama_new_context_with_model'],
       [32, 'config', null, 8192, 32, null, null, 'f16', 'f16', null, null, null, 'llama_kv_cache_unified'],
-      [33, 'device-buffer', 1024 * MiB, null, null, null, null, null, null, null, null, 'CPU', 'llama_kv_cache_unified'],
-      [34, 'total', 1024 * MiB, null, null, null, null, 'f16', 'f16', 512 * MiB, 512 * MiB, null, 'llama_kv_cache_unified'],
-      [38, 'device-buffer', 1024 * MiB, null, null, null, null, null, null, null, null, 'CPU', 'llama_kv_cache_unified'],
-      [39, 'total', 1024 * MiB, 8192, 32, null, null, 'f16', 'f16', 512 * MiB, 512 * MiB, null, 'llama_kv_cache_unified'],
+      [
+        33,
+        'device-buffer',
+        1024 * MiB,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        'CPU',
+        'llama_kv_cache_unified',
+      ],
+      [
+        34,
+        'total',
+        1024 * MiB,
+        null,
+        null,
+        null,
+        null,
+        'f16',
+        'f16',
+        512 * MiB,
+        512 * MiB,
+        null,
+        'llama_kv_cache_unified',
+      ],
+      [
+        38,
+        'device-buffer',
+        1024 * MiB,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        'CPU',
+        'llama_kv_cache_unified',
+      ],
+      [
+        39,
+        'total',
+        1024 * MiB,
+        8192,
+        32,
+        null,
+        null,
+        'f16',
+        'f16',
+        512 * MiB,
+        512 * MiB,
+        null,
+        'llama_kv_cache_unified',
+      ],
       [42, 'device-buffer', 512 * MiB, null, null, null, null, null, null, null, null, 'CPU', 'llama_kv_cache_unified'],
       [43, 'total', 512 * MiB, 4096, 32, 1, null, 'f16', 'f16', 256 * MiB, 256 * MiB, null, 'llama_kv_cache_unified'],
       [47, 'device-buffer', 448 * MiB, null, null, null, null, null, null, null, null, 'CPU', 'llama_kv_cache_unified'],
@@ -236,7 +338,16 @@ describe('llama.cpp logs: lines written from the format strings in llama.cpp sou
       modelName: 'Gemma 3 1b It',
       extra: { 'file format': 'GGUF V3 (latest)', vocab_only: '0' },
     });
-    expect(ctx).toMatchObject({ line: 21, source: 'llama_context', nSeqMax: 1, nCtx: 4096, nCtxPerSeq: 4096, nBatch: 2048, nUbatch: 512, flashAttn: 'auto' });
+    expect(ctx).toMatchObject({
+      line: 21,
+      source: 'llama_context',
+      nSeqMax: 1,
+      nCtx: 4096,
+      nCtxPerSeq: 4096,
+      nBatch: 2048,
+      nUbatch: 512,
+      flashAttn: 'auto',
+    });
     expect(ctx.extra).toEqual({ 'CPU output buffer size': '1.00 MiB' });
     const kv = ofKind(all, 'kv');
     expect(kv.map((r) => [r.line, r.scope, r.sizeBytes, r.cells, r.layers, r.swa, r.typeK, r.kBytes])).toEqual([
@@ -299,7 +410,15 @@ describe('llama.cpp logs: lines written from the format strings in llama.cpp sou
       modelSizeBytes: Math.round(1.22 * 1024 * MiB),
       bitsPerWeight: 8.5,
     });
-    expect(hybrid).toMatchObject({ line: 16, source: 'print_info', nHead: 32, nHeadPerLayer: [32, 32, 32, 32], nHeadKv: null, nHeadKvPerLayer: [8, 0, 8, 0], nFf: null });
+    expect(hybrid).toMatchObject({
+      line: 16,
+      source: 'print_info',
+      nHead: 32,
+      nHeadPerLayer: [32, 32, 32, 32],
+      nHeadKv: null,
+      nHeadKvPerLayer: [8, 0, 8, 0],
+      nFf: null,
+    });
     expect(diagnostics(all)).toEqual([]);
   });
 
@@ -328,7 +447,14 @@ describe('llama.cpp logs: lines written from the format strings in llama.cpp sou
       [9, 'load', 126, null, null, null, 'llama_perf_context_print'],
     ]);
     const [rec] = ofKind(all, 'kv');
-    expect([rec.line, rec.recurrent, rec.sizeBytes, rec.cells, rec.layers, rec.seqs]).toEqual([4, true, 16 * MiB, 1, 32, 1]);
+    expect([rec.line, rec.recurrent, rec.sizeBytes, rec.cells, rec.layers, rec.seqs]).toEqual([
+      4,
+      true,
+      16 * MiB,
+      1,
+      32,
+      1,
+    ]);
     expect(rec.parts).toEqual([
       { name: 'R', type: 'f32', bytes: 4 * MiB },
       { name: 'S', type: 'f32', bytes: 12 * MiB },
@@ -337,9 +463,15 @@ describe('llama.cpp logs: lines written from the format strings in llama.cpp sou
 
   it('strips log prefixes and reads Go durations', () => {
     expect(stripLogPrefixes('Oct 03 13:18:04 gemma ollama[26513]: llama_kv_cache: x')).toBe('llama_kv_cache: x');
-    expect(stripLogPrefixes('Mär 06 14:44:09 orin-1 llama[3768]: print_info: arch = llama')).toBe('print_info: arch = llama');
-    expect(stripLogPrefixes('2025-07-16 04:20:47 gbstudio_hub-ollama-1   | llama_kv_cache_unified: y')).toBe('llama_kv_cache_unified: y');
-    expect(stripLogPrefixes('[39625] 1.18.129.547 I slot print_timing: id  0 | task 28 |')).toBe('slot print_timing: id  0 | task 28 |');
+    expect(stripLogPrefixes('Mär 06 14:44:09 orin-1 llama[3768]: print_info: arch = llama')).toBe(
+      'print_info: arch = llama',
+    );
+    expect(stripLogPrefixes('2025-07-16 04:20:47 gbstudio_hub-ollama-1   | llama_kv_cache_unified: y')).toBe(
+      'llama_kv_cache_unified: y',
+    );
+    expect(stripLogPrefixes('[39625] 1.18.129.547 I slot print_timing: id  0 | task 28 |')).toBe(
+      'slot print_timing: id  0 | task 28 |',
+    );
     expect(stripLogPrefixes('132.05.318.177 W warning text')).toBe('warning text');
     expect(stripLogPrefixes('llama[2]: llama_kv_cache_unified: z')).toBe('llama_kv_cache_unified: z');
     expect(stripLogPrefixes('Once upon a time | there was')).toBe('Once upon a time | there was');
@@ -373,12 +505,46 @@ describe('llama.cpp logs: lines written from the format strings in llama.cpp sou
 
 describe('llama.cpp logs: robustness', () => {
   it('never throws on log-shaped noise', () => {
-    const piece = fc.constantFrom('llama_kv_cache: ', 'print_info: ', 'slot print_timing: id  0 | task 1 | ', 'prompt eval time = ', '12.5 ms', ' / 3 tokens', '(', ')', 'size = ', '(4 cells, 2 layers)', 'K (f16): 1.00 MiB', '"timings": {', '}', '{', '"prompt_ms": 1', 'n_head_kv = [', '8, 0', ']', 'eval count:', '12 token(s)', 'eval duration:', '1.5s', 'eval rate:', '3 tokens/s', '[12] ', 'Sep 13 09:19:08 h x[1]: ');
+    const piece = fc.constantFrom(
+      'llama_kv_cache: ',
+      'print_info: ',
+      'slot print_timing: id  0 | task 1 | ',
+      'prompt eval time = ',
+      '12.5 ms',
+      ' / 3 tokens',
+      '(',
+      ')',
+      'size = ',
+      '(4 cells, 2 layers)',
+      'K (f16): 1.00 MiB',
+      '"timings": {',
+      '}',
+      '{',
+      '"prompt_ms": 1',
+      'n_head_kv = [',
+      '8, 0',
+      ']',
+      'eval count:',
+      '12 token(s)',
+      'eval duration:',
+      '1.5s',
+      'eval rate:',
+      '3 tokens/s',
+      '[12] ',
+      'Sep 13 09:19:08 h x[1]: ',
+    );
     fc.assert(
-      fc.property(fc.array(fc.array(piece, { maxLength: 8 }).map((p) => p.join('')), { maxLength: 15 }), (lines) => {
-        const p = createLlamaLogParser();
-        for (const r of [...lines.flatMap((l) => p.push(l)), ...p.end()]) expect(['timings', 'kv', 'model', 'diagnostic']).toContain(r.kind);
-      }),
+      fc.property(
+        fc.array(
+          fc.array(piece, { maxLength: 8 }).map((p) => p.join('')),
+          { maxLength: 15 },
+        ),
+        (lines) => {
+          const p = createLlamaLogParser();
+          for (const r of [...lines.flatMap((l) => p.push(l)), ...p.end()])
+            expect(['timings', 'kv', 'model', 'diagnostic']).toContain(r.kind);
+        },
+      ),
       { numRuns: 500 },
     );
   });

@@ -33,7 +33,10 @@ function ndjson(text: string): Array<Record<string, unknown>> {
 describe('kvscope parse', () => {
   it('prints one JSON object per record, diagnostics included, exit 0, and counts the diagnostics on stderr', async () => {
     const { io, cli } = capture();
-    const code = await main(['parse', 'tegrastats', FIXTURES + 'tegrastats/agx-xavier-jp4.2/agx_xavier_jp4.2_gtop_pr7.txt'], cli);
+    const code = await main(
+      ['parse', 'tegrastats', FIXTURES + 'tegrastats/agx-xavier-jp4.2/agx_xavier_jp4.2_gtop_pr7.txt'],
+      cli,
+    );
     expect(code).toBe(0);
     const records = ndjson(io.outText);
     expect(records.map((r) => [r.kind, r.line])).toEqual([
@@ -47,18 +50,48 @@ describe('kvscope parse', () => {
 
   it('says nothing on stderr when every line was read', async () => {
     const { io, cli } = capture();
-    expect(await main(['parse', 'perf', FIXTURES + 'perf/x86-vm-kernel4.4-not-supported/03_not_supported_all_x86_vm_perftools_issue69.txt'], cli)).toBe(0);
-    expect(ndjson(io.outText).map((r) => r.kind)).toEqual(['perf-header', 'perf', 'perf', 'perf', 'perf', 'perf', 'perf-elapsed']);
+    expect(
+      await main(
+        [
+          'parse',
+          'perf',
+          FIXTURES + 'perf/x86-vm-kernel4.4-not-supported/03_not_supported_all_x86_vm_perftools_issue69.txt',
+        ],
+        cli,
+      ),
+    ).toBe(0);
+    expect(ndjson(io.outText).map((r) => r.kind)).toEqual([
+      'perf-header',
+      'perf',
+      'perf',
+      'perf',
+      'perf',
+      'perf',
+      'perf-elapsed',
+    ]);
     expect(io.errText).toBe('');
   });
 
   it('reads stdin for "-" and for no file, byte chunks split anywhere', async () => {
-    const bytes = new TextEncoder().encode('MemTotal:        8038788 kB\nMemFree:         4851052 kB\nMemAvailable:    5642288 kB\n');
-    for (const args of [['parse', 'meminfo', '-'], ['parse', 'meminfo']]) {
+    const bytes = new TextEncoder().encode(
+      'MemTotal:        8038788 kB\nMemFree:         4851052 kB\nMemAvailable:    5642288 kB\n',
+    );
+    for (const args of [
+      ['parse', 'meminfo', '-'],
+      ['parse', 'meminfo'],
+    ]) {
       const { io, cli } = capture([bytes.subarray(0, 5), bytes.subarray(5, 33), bytes.subarray(33)]);
       expect(await main(args, cli)).toBe(0);
       expect(ndjson(io.outText)).toEqual([
-        { kind: 'meminfo', line: 1, kb: { MemTotal: 8038788, MemFree: 4851052, MemAvailable: 5642288 }, counts: {}, memTotalKb: 8038788, memAvailableKb: 5642288, memAvailableEstimated: false },
+        {
+          kind: 'meminfo',
+          line: 1,
+          kb: { MemTotal: 8038788, MemFree: 4851052, MemAvailable: 5642288 },
+          counts: {},
+          memTotalKb: 8038788,
+          memAvailableKb: 5642288,
+          memAvailableEstimated: false,
+        },
       ]);
     }
   });
@@ -66,9 +99,18 @@ describe('kvscope parse', () => {
   it('statm takes the page size as an option; pmap lists mappings on request', async () => {
     const statm = capture(['100 50 10 5 0 20 0\n']);
     expect(await main(['parse', 'statm', '-', '--page-size', '16384'], statm.cli)).toBe(0);
-    expect(ndjson(statm.io.outText)[0]).toMatchObject({ kind: 'statm', pageSizeBytes: 16384, residentBytes: 50 * 16384 });
+    expect(ndjson(statm.io.outText)[0]).toMatchObject({
+      kind: 'statm',
+      pageSizeBytes: 16384,
+      residentBytes: 50 * 16384,
+    });
     const pmap = capture();
-    expect(await main(['parse', 'pmap', FIXTURES + 'pmap/busybox-toybox/04_pmap_x_busybox_toybox.txt', '--mappings'], pmap.cli)).toBe(0);
+    expect(
+      await main(
+        ['parse', 'pmap', FIXTURES + 'pmap/busybox-toybox/04_pmap_x_busybox_toybox.txt', '--mappings'],
+        pmap.cli,
+      ),
+    ).toBe(0);
     const first = ndjson(pmap.io.outText).find((r) => r.kind === 'pmap')!;
     expect((first.mappingsList as unknown[]).length).toBe(7);
   });
@@ -77,10 +119,14 @@ describe('kvscope parse', () => {
     const unknown = capture();
     expect(await main(['parse', 'nvidia-smi', 'x.txt'], unknown.cli)).toBe(2);
     expect(unknown.io.outText).toBe('');
-    expect(unknown.io.errText).toBe('kvscope parse: unknown format "nvidia-smi" (formats: tegrastats, perf, pmap, smaps, meminfo, llama-log, llama-bench, status, statm, thermal, vcgencmd)\n');
+    expect(unknown.io.errText).toBe(
+      'kvscope parse: unknown format "nvidia-smi" (formats: tegrastats, perf, pmap, smaps, meminfo, llama-log, llama-bench, status, statm, thermal, vcgencmd)\n',
+    );
     const none = capture();
     expect(await main(['parse'], none.cli)).toBe(2);
-    expect(none.io.errText.split('\n')[0]).toBe('kvscope parse: missing format (one of tegrastats, perf, pmap, smaps, meminfo, llama-log, llama-bench, status, statm, thermal, vcgencmd)');
+    expect(none.io.errText.split('\n')[0]).toBe(
+      'kvscope parse: missing format (one of tegrastats, perf, pmap, smaps, meminfo, llama-log, llama-bench, status, statm, thermal, vcgencmd)',
+    );
     const missing = capture();
     expect(await main(['parse', 'perf', FIXTURES + 'perf/no-such-file.txt'], missing.cli)).toBe(1);
     expect(missing.io.errText).toBe(`kvscope parse: cannot read "${FIXTURES}perf/no-such-file.txt": no such file\n`);
@@ -95,7 +141,16 @@ describe('kvscope parse', () => {
 
   it('runs as the real binary: NDJSON on stdout, the diagnostic count on stderr', async () => {
     const run = promisify(execFile);
-    const { stdout, stderr } = await run(process.execPath, [ROOT + 'bin/kvscope.mjs', 'parse', 'perf', FIXTURES + 'perf/rpi4-and-arm-semicolon-csv/07_rpi4_partial_and_arm_semicolon_csv.txt'], { cwd: ROOT });
+    const { stdout, stderr } = await run(
+      process.execPath,
+      [
+        ROOT + 'bin/kvscope.mjs',
+        'parse',
+        'perf',
+        FIXTURES + 'perf/rpi4-and-arm-semicolon-csv/07_rpi4_partial_and_arm_semicolon_csv.txt',
+      ],
+      { cwd: ROOT },
+    );
     expect(ndjson(stdout).map((r) => [r.kind, r.line, r.event ?? r.text, r.value ?? null])).toEqual([
       ['diagnostic', 7, 'root@vudu:~# perf stat /bin/ls', null],
       ['diagnostic', 8, '<...>   ', null],

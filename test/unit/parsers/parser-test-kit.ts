@@ -51,7 +51,13 @@ export function parse(format: string, input: string | Uint8Array, options?: Pars
   const whole = run(format, [bytes], options);
   const text = new TextDecoder().decode(bytes);
   expect(run(format, [text], options)).toEqual(whole);
-  expect(run(format, Array.from(bytes, (_, i) => bytes.subarray(i, i + 1)), options)).toEqual(whole);
+  expect(
+    run(
+      format,
+      Array.from(bytes, (_, i) => bytes.subarray(i, i + 1)),
+      options,
+    ),
+  ).toEqual(whole);
   expect(run(format, Array.from(text), options)).toEqual(whole);
   fc.assert(
     fc.property(fc.array(fc.nat({ max: Math.max(bytes.length, 1) }), { maxLength: 40 }), (cuts) => {
@@ -84,7 +90,10 @@ export function expectLinesConsistent(text: string, records: ParseRecord[]): voi
   }
 }
 
-export function ofKind<K extends ParseRecord['kind']>(records: ParseRecord[], kind: K): Array<Extract<ParseRecord, { kind: K }>> {
+export function ofKind<K extends ParseRecord['kind']>(
+  records: ParseRecord[],
+  kind: K,
+): Array<Extract<ParseRecord, { kind: K }>> {
   return records.filter((r): r is Extract<ParseRecord, { kind: K }> => r.kind === kind);
 }
 

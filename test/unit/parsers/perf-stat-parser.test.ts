@@ -44,7 +44,9 @@ describe('perf stat: real captures', () => {
       [11, null, 'cache-misses', null, 'not-supported', null, null, false],
       [12, null, 'bus-cycles', null, 'not-supported', null, null, false],
     ]);
-    expect(ofKind(all, 'perf-elapsed')).toEqual([{ kind: 'perf-elapsed', line: 14, clock: 'elapsed', seconds: 10.00091041, stddevPct: null }]);
+    expect(ofKind(all, 'perf-elapsed')).toEqual([
+      { kind: 'perf-elapsed', line: 14, clock: 'elapsed', seconds: 10.00091041, stddevPct: null },
+    ]);
     expect(diagnostics(all)).toEqual([]);
   });
 
@@ -71,8 +73,17 @@ describe('perf stat: real captures', () => {
       [7, 'backend bound', 25.5],
     ]);
     const rs = ofKind(all, 'perf');
-    expect(rs.map((r) => r.event)).toEqual(['slots', 'topdown-retiring', 'topdown-be-bound', 'topdown-fe-bound', 'topdown-bad-spec', 'cycles']);
-    expect(rs.every((r) => r.status === 'not-counted' && r.value === null && r.runTimeNs === 0 && r.runPct === 0)).toBe(true);
+    expect(rs.map((r) => r.event)).toEqual([
+      'slots',
+      'topdown-retiring',
+      'topdown-be-bound',
+      'topdown-fe-bound',
+      'topdown-bad-spec',
+      'cycles',
+    ]);
+    expect(rs.every((r) => r.status === 'not-counted' && r.value === null && r.runTimeNs === 0 && r.runPct === 0)).toBe(
+      true,
+    );
     expect(rs[0].line).toBe(8);
     expect(diagnostics(all)).toEqual([]);
   });
@@ -139,16 +150,24 @@ describe('perf stat: output written from perf-stat(1) and the printers in tools/
     ].join('\n');
     const all = parse('perf', text);
     expect(diagnostics(all)).toEqual([]);
-    expect(ofKind(all, 'perf-header')).toEqual([{ kind: 'perf-header', line: 3, target: './llama-cli -m m.gguf -n 64', runs: 5 }]);
+    expect(ofKind(all, 'perf-header')).toEqual([
+      { kind: 'perf-header', line: 3, target: './llama-cli -m m.gguf -n 64', runs: 5 },
+    ]);
     const rs = ofKind(all, 'perf');
-    expect(rs.map((r) => [r.line, r.event, r.value, r.unit, r.stddevPct, r.runPct, r.metricValue, r.metricUnit])).toEqual([
+    expect(
+      rs.map((r) => [r.line, r.event, r.value, r.unit, r.stddevPct, r.runPct, r.metricValue, r.metricUnit]),
+    ).toEqual([
       [5, 'task-clock', 8013.48, 'msec', 0.21, null, 3.998, 'CPUs utilized'],
       [6, 'context-switches', 1234, null, 3.1, null, 154, '/sec'],
       [7, 'cpu_core/cycles/', 2345678901, null, 1, 49.97, 2.927, 'GHz'],
       [8, 'cpu_atom/cycles/', 987654321, null, null, 50.03, null, null],
     ]);
-    expect(ofKind(all, 'perf-metric')).toEqual([{ kind: 'perf-metric', line: 9, tSec: null, name: 'tma_backend_bound', value: 18.8, unit: '%' }]);
-    expect(ofKind(all, 'perf-elapsed')).toEqual([{ kind: 'perf-elapsed', line: 11, clock: 'elapsed', seconds: 2.0043, stddevPct: 0.21 }]);
+    expect(ofKind(all, 'perf-metric')).toEqual([
+      { kind: 'perf-metric', line: 9, tSec: null, name: 'tma_backend_bound', value: 18.8, unit: '%' },
+    ]);
+    expect(ofKind(all, 'perf-elapsed')).toEqual([
+      { kind: 'perf-elapsed', line: 11, clock: 'elapsed', seconds: 2.0043, stddevPct: 0.21 },
+    ]);
   });
 
   it('human interval output (`-I 1000`) with its `#` column header', () => {
@@ -203,13 +222,18 @@ describe('perf stat: output written from perf-stat(1) and the printers in tools/
   });
 
   it("perf's own hints are not counters and not damage", () => {
-    const all = parse('perf', "Some events weren't counted. Try disabling the NMI watchdog:\n\techo 0 > /proc/sys/kernel/nmi_watchdog\n\tperf stat ...\n\techo 1 > /proc/sys/kernel/nmi_watchdog\n");
+    const all = parse(
+      'perf',
+      "Some events weren't counted. Try disabling the NMI watchdog:\n\techo 0 > /proc/sys/kernel/nmi_watchdog\n\tperf stat ...\n\techo 1 > /proc/sys/kernel/nmi_watchdog\n",
+    );
     expect(all).toEqual([]);
   });
 
   it('a row of names not followed by values is a diagnostic after all', () => {
     const all = parse('perf', 'hello, world\n  1234      cycles\n');
-    expect(diagnostics(all)).toEqual([{ kind: 'diagnostic', line: 1, reason: 'not a perf stat line', text: 'hello, world' }]);
+    expect(diagnostics(all)).toEqual([
+      { kind: 'diagnostic', line: 1, reason: 'not a perf stat line', text: 'hello, world' },
+    ]);
     expect(ofKind(all, 'perf').map((r) => r.value)).toEqual([1234]);
     expect(diagnostics(parse('perf', 'alpha,beta'))).toHaveLength(1);
   });
@@ -217,13 +241,39 @@ describe('perf stat: output written from perf-stat(1) and the printers in tools/
 
 describe('perf stat: robustness', () => {
   it('never throws on perf-shaped noise', () => {
-    const piece = fc.constantFrom('<not counted>', '<not supported>', ',', ';', ' ', '1,234', '1.5', 'msec', 'cycles', '#', '(', '50.00%', ')', '+-', 'seconds time elapsed', 'summary', 'CPU0', 'S0-D0-C0');
+    const piece = fc.constantFrom(
+      '<not counted>',
+      '<not supported>',
+      ',',
+      ';',
+      ' ',
+      '1,234',
+      '1.5',
+      'msec',
+      'cycles',
+      '#',
+      '(',
+      '50.00%',
+      ')',
+      '+-',
+      'seconds time elapsed',
+      'summary',
+      'CPU0',
+      'S0-D0-C0',
+    );
     fc.assert(
-      fc.property(fc.array(fc.array(piece, { maxLength: 14 }).map((p) => p.join('')), { maxLength: 10 }), (lines) => {
-        const p = createPerfStatParser();
-        const out = [...lines.flatMap((l) => p.push(l)), ...p.end()];
-        for (const r of out) expect(['perf', 'perf-elapsed', 'perf-header', 'perf-metric', 'diagnostic']).toContain(r.kind);
-      }),
+      fc.property(
+        fc.array(
+          fc.array(piece, { maxLength: 14 }).map((p) => p.join('')),
+          { maxLength: 10 },
+        ),
+        (lines) => {
+          const p = createPerfStatParser();
+          const out = [...lines.flatMap((l) => p.push(l)), ...p.end()];
+          for (const r of out)
+            expect(['perf', 'perf-elapsed', 'perf-header', 'perf-metric', 'diagnostic']).toContain(r.kind);
+        },
+      ),
       { numRuns: 500 },
     );
   });

@@ -26,7 +26,15 @@ describe('tegrastats: real captures', () => {
     expect([r.gpuLoadPct, r.gpuFreqsMHz]).toEqual([0, [0, 0]]);
     expect(r.engines.VIC).toEqual({ on: true, loadPct: null, freqMHz: 729, freqsMHz: null });
     expect(r.engines.APE.freqMHz).toBe(174);
-    expect(r.tempsC).toEqual({ CPU: 44.562, Tboard: 32, SOC2: 40.093, Tdiode: 33, SOC0: 41.093, tj: 44.343, SOC1: 41.25 });
+    expect(r.tempsC).toEqual({
+      CPU: 44.562,
+      Tboard: 32,
+      SOC2: 40.093,
+      Tdiode: 33,
+      SOC0: 41.093,
+      tj: 44.343,
+      SOC1: 41.25,
+    });
     expect(r.sensorsOff).toEqual(['CV0', 'CV1', 'GPU', 'CV2']);
     expect(r.railsMw).toEqual({
       VDD_GPU_SOC: { cur: 2340, avg: 2340 },
@@ -59,7 +67,8 @@ describe('tegrastats: real captures', () => {
     expect(a.engines.NVENC).toEqual({ on: true, loadPct: 79, freqMHz: 166, freqsMHz: null });
     expect(c.engines.NVENC).toEqual({ on: true, loadPct: 78, freqMHz: 179, freqsMHz: null });
     expect(a.engines.VIC).toEqual({ on: true, loadPct: 36, freqMHz: 115, freqsMHz: null });
-    for (const off of ['NVDEC', 'NVJPG', 'NVJPG1', 'OFA', 'NVDLA0', 'NVDLA1', 'PVA0']) expect(a.engines[off].on).toBe(false);
+    for (const off of ['NVDEC', 'NVJPG', 'NVJPG1', 'OFA', 'NVDLA0', 'NVDLA1', 'PVA0'])
+      expect(a.engines[off].on).toBe(false);
     expect(a.tempsC).toEqual({ cpu: 52.562, soc2: 48.437, soc0: 49.093, tj: 52.562, soc1: 49.656 });
     expect(b.railsMw.VIN_SYS_5V0).toEqual({ cur: 4607, avg: 4657 });
     expect(c.railsMw.VIN_SYS_5V0).toEqual({ cur: 4707, avg: 4674 });
@@ -67,15 +76,31 @@ describe('tegrastats: real captures', () => {
 
   it('AGX Xavier JetPack 4.2: rails named GPU/CPU next to temperatures named GPU/CPU; the shell prompt is a diagnostic', () => {
     const all = tegra('agx-xavier-jp4.2/agx_xavier_jp4.2_gtop_pr7.txt');
-    expect(diagnostics(all)).toEqual([{ kind: 'diagnostic', line: 7, reason: 'not a tegrastats line', text: 'agruet@gpu02:~$ tegrastats' }]);
+    expect(diagnostics(all)).toEqual([
+      { kind: 'diagnostic', line: 7, reason: 'not a tegrastats line', text: 'agruet@gpu02:~$ tegrastats' },
+    ]);
     const [r] = ofKind(all, 'tegrastats');
     expect(r.line).toBe(8);
-    expect([r.ramUsedBytes, r.ramTotalBytes, r.ramLfbBlocks, r.ramLfbBlockBytes]).toEqual([14700 * MiB, 15692 * MiB, 3, 2 * MiB]);
+    expect([r.ramUsedBytes, r.ramTotalBytes, r.ramLfbBlocks, r.ramLfbBlockBytes]).toEqual([
+      14700 * MiB,
+      15692 * MiB,
+      3,
+      2 * MiB,
+    ]);
     expect(r.swapCachedBytes).toBe(23 * MiB);
     expect(r.cpus).toEqual(Array(8).fill({ loadPct: 0, freqMHz: 1190 }));
     // Not root: no clocks.
     expect([r.emcLoadPct, r.emcFreqMHz, r.gpuLoadPct, r.gpuFreqMHz]).toEqual([0, null, 0, null]);
-    expect(r.tempsC).toEqual({ AO: 30, GPU: 30.5, Tboard: 31, Tdiode: 32, AUX: 30.5, CPU: 31.5, thermal: 30.8, PMIC: 100 });
+    expect(r.tempsC).toEqual({
+      AO: 30,
+      GPU: 30.5,
+      Tboard: 31,
+      Tdiode: 32,
+      AUX: 30.5,
+      CPU: 31.5,
+      thermal: 30.8,
+      PMIC: 100,
+    });
     expect(r.railsMw).toEqual({
       GPU: { cur: 463, avg: 463 },
       CPU: { cur: 618, avg: 618 },
@@ -90,17 +115,29 @@ describe('tegrastats: real captures', () => {
     const rs = records('xavier-nx-and-nano-jp4.6/nano_tx2nx_xaviernx_aiblox_stresstest.txt');
     expect(rs.map((r) => r.line)).toEqual([9, 10, 11, 12, 14, 15, 16, 18, 19, 21, 22]);
     expect(rs[0].gpuLoadPct).toBe(99);
-    expect(rs[0].railsMw).toEqual({ VDD_IN: { cur: 14703, avg: 14683 }, VDD_CPU_GPU_CV: { cur: 10874, avg: 10893 }, VDD_SOC: { cur: 1405, avg: 1405 } });
+    expect(rs[0].railsMw).toEqual({
+      VDD_IN: { cur: 14703, avg: 14683 },
+      VDD_CPU_GPU_CV: { cur: 10874, avg: 10893 },
+      VDD_SOC: { cur: 1405, avg: 1405 },
+    });
     // The paste cut the last value: it is read as printed, the rest of the line is intact.
     expect(rs[3].railsMw.VDD_SOC).toEqual({ cur: 1405, avg: 140 });
     expect(rs[3].ramLfbBlocks).toBe(356);
     expect(rs[4].ramTotalBytes).toBe(3964 * MiB);
     expect(rs[4].cpus).toEqual(Array(4).fill({ loadPct: 100, freqMHz: 1479 }));
     expect(rs[4].tempsC).toEqual({ PLL: 41.5, CPU: 48, PMIC: 100, GPU: 63, AO: 54.5, thermal: 48.25 });
-    expect(rs[4].railsMw).toEqual({ POM_5V_GPU: { cur: 8949, avg: 8742 }, POM_5V_IN: { cur: 3227, avg: 3086 }, POM_5V_CPU: { cur: 3148, avg: 3134 } });
+    expect(rs[4].railsMw).toEqual({
+      POM_5V_GPU: { cur: 8949, avg: 8742 },
+      POM_5V_IN: { cur: 3227, avg: 3086 },
+      POM_5V_CPU: { cur: 3148, avg: 3134 },
+    });
     expect(rs[5].gpuLoadPct).toBe(83);
     expect(rs[8].railsMw.VDD_IN).toEqual({ cur: 14664, avg: 13950 });
-    expect([rs[9].ramUsedBytes, rs[9].ramTotalBytes, rs[9].swapCachedBytes]).toEqual([6774 * MiB, 7773 * MiB, 46 * MiB]);
+    expect([rs[9].ramUsedBytes, rs[9].ramTotalBytes, rs[9].swapCachedBytes]).toEqual([
+      6774 * MiB,
+      7773 * MiB,
+      46 * MiB,
+    ]);
     expect(rs[9].railsMw).toEqual({});
     expect(rs.every((r) => r.unknown.length === 0 && !r.partial)).toBe(true);
   });
@@ -159,7 +196,16 @@ describe('tegrastats: real captures', () => {
     expect([rs[0].emcLoadPct, rs[0].emcFreqMHz, rs[0].gpuFreqMHz]).toEqual([0, 1866, 140]);
     expect([rs[0].mtsFgPct, rs[0].mtsBgPct, rs[1].mtsFgPct]).toEqual([1, 8, 0]);
     expect(rs[0].engines.APE.freqMHz).toBe(150);
-    expect(rs[0].tempsC).toEqual({ BCPU: 41, MCPU: 41, GPU: 39, PLL: 41, Tboard: 37, Tdiode: 37.25, PMIC: 100, thermal: 39.9 });
+    expect(rs[0].tempsC).toEqual({
+      BCPU: 41,
+      MCPU: 41,
+      GPU: 39,
+      PLL: 41,
+      Tboard: 37,
+      Tdiode: 37.25,
+      PMIC: 100,
+      thermal: 39.9,
+    });
     expect(rs[0].railsMw).toEqual({
       VDD_IN: { cur: 1931, avg: 1931 },
       VDD_CPU: { cur: 231, avg: 231 },
@@ -178,7 +224,14 @@ describe('tegrastats: real captures', () => {
     expect(r.line).toBe(6);
     expect([r.ramUsedBytes, r.ramTotalBytes, r.swapTotalBytes]).toEqual([2020 * MiB, 7852 * MiB, null]);
     expect(r.cpus.map((c) => c!.loadPct)).toEqual([9, 21, 25, 3, 1, 1]);
-    expect(Object.keys(r.railsMw)).toEqual(['VDD_SYS_GPU', 'VDD_SYS_SOC', 'VDD_4V0_WIFI', 'VDD_IN', 'VDD_SYS_CPU', 'VDD_SYS_DDR']);
+    expect(Object.keys(r.railsMw)).toEqual([
+      'VDD_SYS_GPU',
+      'VDD_SYS_SOC',
+      'VDD_4V0_WIFI',
+      'VDD_IN',
+      'VDD_SYS_CPU',
+      'VDD_SYS_DDR',
+    ]);
     expect(r.railsMw.VDD_4V0_WIFI).toEqual({ cur: 633, avg: 527 });
     expect(r.tempsC.Tdiode).toBe(41.25);
   });
@@ -186,7 +239,14 @@ describe('tegrastats: real captures', () => {
   it('TX2 NX JetPack 4.6: offline cores are null, no rails at all', () => {
     const rs = records('tx2nx-jp4.6/tx2nx_jp4.6_jetsonstats_issue187.txt');
     expect(rs.map((r) => r.line)).toEqual([6, 7, 8, 9, 10, 11]);
-    expect(rs[0].cpus).toEqual([{ loadPct: 3, freqMHz: 345 }, null, null, { loadPct: 0, freqMHz: 345 }, { loadPct: 1, freqMHz: 345 }, { loadPct: 1, freqMHz: 345 }]);
+    expect(rs[0].cpus).toEqual([
+      { loadPct: 3, freqMHz: 345 },
+      null,
+      null,
+      { loadPct: 0, freqMHz: 345 },
+      { loadPct: 1, freqMHz: 345 },
+      { loadPct: 1, freqMHz: 345 },
+    ]);
     expect(rs[5].cpus[3]).toEqual({ loadPct: 2, freqMHz: 345 });
     expect(rs.every((r) => Object.keys(r.railsMw).length === 0)).toBe(true);
     expect(rs[0].tempsC).toEqual({ PLL: 50.5, MCPU: 50.5, PMIC: 50, GPU: 50, BCPU: 50.5, thermal: 50.3 });
@@ -201,7 +261,11 @@ describe('tegrastats: real captures', () => {
     expect([nx5.gpuLoadPct, nx5.gpuFreqMHz, nx5.gpuFreqsMHz]).toEqual([0, 114, [114]]);
     expect([nx5.emcLoadPct, nx5.emcFreqMHz]).toEqual([2, 204]);
     expect(nx5.engines.VIC.freqMHz).toBe(115);
-    expect(nx5.railsMw).toEqual({ VDD_IN: { cur: 2763, avg: 2846 }, VDD_CPU_GPU_CV: { cur: 650, avg: 670 }, VDD_SOC: { cur: 650, avg: 711 } });
+    expect(nx5.railsMw).toEqual({
+      VDD_IN: { cur: 2763, avg: 2846 },
+      VDD_CPU_GPU_CV: { cur: 650, avg: 670 },
+      VDD_SOC: { cur: 650, avg: 711 },
+    });
     expect([nano.iramUsedBytes, nano.iramTotalBytes, nano.iramLfbBytes]).toEqual([0, 252 * KiB, 252 * KiB]);
     expect([nano.ramLfbBlocks, nano.ramLfbBlockBytes]).toEqual([2, 2 * MiB]);
     expect([nano.gpuFreqMHz, nano.engines.APE.freqMHz]).toEqual([76, 25]);
@@ -213,12 +277,19 @@ describe('tegrastats: lines written from the format documentation', () => {
   it("NVIDIA's L4T reference table examples (RAM, SWAP, IRAM, per-core CPU, GR3D per GPC)", () => {
     // Fields as the L4T 32.5 "tegrastats Utility" table documents them, in one line.
     const [r] = ofKind(
-      parse('tegrastats', 'RAM 220/38955MB (lfb 847x4MB) SWAP 0/1978MB (cached 0MB) IRAM 0/252kB(lfb 252kB) CPU [1%@102,5%@102,0%@102,0%@102] EMC_FREQ 1%@1600 GR3D_FREQ 0%@[305,305] APE 150 MTS fg 0% bg 0%\n'),
+      parse(
+        'tegrastats',
+        'RAM 220/38955MB (lfb 847x4MB) SWAP 0/1978MB (cached 0MB) IRAM 0/252kB(lfb 252kB) CPU [1%@102,5%@102,0%@102,0%@102] EMC_FREQ 1%@1600 GR3D_FREQ 0%@[305,305] APE 150 MTS fg 0% bg 0%\n',
+      ),
       'tegrastats',
     );
     expect([r.ramUsedBytes, r.ramTotalBytes, r.ramLfbBlocks]).toEqual([220 * MiB, 38955 * MiB, 847]);
     expect(r.iramLfbBytes).toBe(252 * KiB);
-    expect(r.cpus).toEqual(Array(4).fill(null).map((_, i) => ({ loadPct: [1, 5, 0, 0][i], freqMHz: 102 })));
+    expect(r.cpus).toEqual(
+      Array(4)
+        .fill(null)
+        .map((_, i) => ({ loadPct: [1, 5, 0, 0][i], freqMHz: 102 })),
+    );
     expect([r.gpuLoadPct, r.gpuFreqMHz, r.gpuFreqsMHz]).toEqual([0, 305, [305, 305]]);
     expect([r.mtsFgPct, r.mtsBgPct]).toEqual([0, 0]);
   });
@@ -241,7 +312,13 @@ describe('tegrastats: lines written from the format documentation', () => {
   });
 
   it('the documented shared-clock form with blank entries, lfb in kB, runs of spaces, GB totals', () => {
-    const [r] = ofKind(parse('tegrastats', 'RAM   1536/3964MB  (lfb 1x512kB)   SWAP 1/2GB (cached 0MB)    CPU [25%,off,  ]@1479   GR3D 7%@76\n'), 'tegrastats');
+    const [r] = ofKind(
+      parse(
+        'tegrastats',
+        'RAM   1536/3964MB  (lfb 1x512kB)   SWAP 1/2GB (cached 0MB)    CPU [25%,off,  ]@1479   GR3D 7%@76\n',
+      ),
+      'tegrastats',
+    );
     expect([r.ramLfbBlocks, r.ramLfbBlockBytes]).toEqual([1, 512 * KiB]);
     expect([r.swapUsedBytes, r.swapTotalBytes]).toEqual([1 * GiB, 2 * GiB]);
     expect(r.cpus).toEqual([{ loadPct: 25, freqMHz: 1479 }, null, null]);
@@ -259,15 +336,29 @@ describe('tegrastats: lines written from the format documentation', () => {
       const wrapped = parse('tegrastats', line.slice(0, at) + '\n' + line.slice(at) + '\n');
       expect(wrapped).toEqual(whole);
     }
-    expect([line.slice(0, 80), line.slice(80, 97), line.slice(106, 108), line.slice(108, 111)]).toEqual(['05-09-2026 18:42:06 RAM 18207/62841MB (lfb 466x4MB) SWAP 86/31420MB (cached 0MB)', ' CPU [14%@2188,5%', '20', '35,']);
+    expect([line.slice(0, 80), line.slice(80, 97), line.slice(106, 108), line.slice(108, 111)]).toEqual([
+      '05-09-2026 18:42:06 RAM 18207/62841MB (lfb 466x4MB) SWAP 86/31420MB (cached 0MB)',
+      ' CPU [14%@2188,5%',
+      '20',
+      '35,',
+    ]);
     // A paste that trimmed the space at the cut still joins (the gap is put back).
-    const trimmed = parse('tegrastats', 'RAM 2020/3964MB (lfb 19x4MB) SWAP 43/1982MB (cached 1MB) CPU\n[100%@1479,100%@1479] GR3D_FREQ 99%\n');
+    const trimmed = parse(
+      'tegrastats',
+      'RAM 2020/3964MB (lfb 19x4MB) SWAP 43/1982MB (cached 1MB) CPU\n[100%@1479,100%@1479] GR3D_FREQ 99%\n',
+    );
     expect(ofKind(trimmed, 'tegrastats')).toHaveLength(1);
-    expect(ofKind(trimmed, 'tegrastats')[0].cpus).toEqual([{ loadPct: 100, freqMHz: 1479 }, { loadPct: 100, freqMHz: 1479 }]);
+    expect(ofKind(trimmed, 'tegrastats')[0].cpus).toEqual([
+      { loadPct: 100, freqMHz: 1479 },
+      { loadPct: 100, freqMHz: 1479 },
+    ]);
   });
 
   it('a cut record followed by the next record is flushed as partial, and the next one is read on its own', () => {
-    const rs = ofKind(parse('tegrastats', 'RAM 100/200MB (lfb 1x4MB) CPU\nRAM 101/200MB (lfb 1x4MB) CPU [1%@100]\n'), 'tegrastats');
+    const rs = ofKind(
+      parse('tegrastats', 'RAM 100/200MB (lfb 1x4MB) CPU\nRAM 101/200MB (lfb 1x4MB) CPU [1%@100]\n'),
+      'tegrastats',
+    );
     expect(rs.map((r) => [r.line, r.partial, r.ramUsedBytes])).toEqual([
       [1, true, 100 * MiB],
       [2, false, 101 * MiB],
@@ -277,7 +368,30 @@ describe('tegrastats: lines written from the format documentation', () => {
 
 describe('tegrastats: robustness', () => {
   it('never throws on lines made of tegrastats tokens in any order', () => {
-    const token = fc.constantFrom('RAM', 'SWAP', 'CPU', 'cpu', '[1%@2,off]@3', '(lfb', '1x4MB)', '12/34MB', 'GR3D_FREQ', '0%@[1,2]', '@[', 'x@-256C', 'VDD_IN', '1/2/3', 'off', 'MTS', 'fg', '1%', '(cached', 'EDP', 'limit', '[');
+    const token = fc.constantFrom(
+      'RAM',
+      'SWAP',
+      'CPU',
+      'cpu',
+      '[1%@2,off]@3',
+      '(lfb',
+      '1x4MB)',
+      '12/34MB',
+      'GR3D_FREQ',
+      '0%@[1,2]',
+      '@[',
+      'x@-256C',
+      'VDD_IN',
+      '1/2/3',
+      'off',
+      'MTS',
+      'fg',
+      '1%',
+      '(cached',
+      'EDP',
+      'limit',
+      '[',
+    );
     fc.assert(
       fc.property(fc.array(token, { maxLength: 30 }), (tokens) => {
         const r = parseTegrastatsLine(tokens.join(' '), 1);
@@ -288,7 +402,10 @@ describe('tegrastats: robustness', () => {
   });
 
   it('counts lines: blank and comment lines advance the line number', () => {
-    const rs = ofKind(parse('tegrastats', '# note\n\nRAM 1/2MB (lfb 1x4MB)\r\n\r\nRAM 1/2MB (lfb 1x4MB)'), 'tegrastats');
+    const rs = ofKind(
+      parse('tegrastats', '# note\n\nRAM 1/2MB (lfb 1x4MB)\r\n\r\nRAM 1/2MB (lfb 1x4MB)'),
+      'tegrastats',
+    );
     expect(rs.map((r: TegrastatsRecord) => r.line)).toEqual([3, 5]);
   });
 });

@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createThermalParser, decodeThrottled, errnoName, parseSysfsTempRead } from '../../../shared/parsers/thermal-parsers';
+import {
+  createThermalParser,
+  decodeThrottled,
+  errnoName,
+  parseSysfsTempRead,
+} from '../../../shared/parsers/thermal-parsers';
 import type { SensorRecord } from '../../../shared/parsers/records';
 import { diagnostics, ofKind, parse, parseFixture } from './parser-test-kit';
 
@@ -34,7 +39,9 @@ describe('thermal, clocks, power: real captures', () => {
       [155, 'bigcore1_thermal-virtual-0', 'temp1', 34.23, 'C', null, null, null, false],
       [160, 'soc_thermal-virtual-0', 'temp1', 34.23, 'C', 115, null, null, false],
     ]);
-    expect(ofKind(all, 'devfreq-trans').map((r) => [r.line, r.device, r.freqHz, r.current, r.transitions, r.timeMs])).toEqual([
+    expect(
+      ofKind(all, 'devfreq-trans').map((r) => [r.line, r.device, r.freqHz, r.current, r.transitions, r.timeMs]),
+    ).toEqual([
       [54, 'dmc', 528000000, true, [0, 0, 0, 37], 110661386],
       [55, 'dmc', 1068000000, false, [12, 0, 0, 0], 34776],
       [56, 'dmc', 1560000000, false, [0, 0, 0, 0], 0],
@@ -58,7 +65,14 @@ describe('thermal, clocks, power: real captures', () => {
       [105, 'fdab0000.npu', 'performance', 1000e6],
     ]);
     expect(devfreq[0].availableFreqsHz).toEqual([528e6, 1068e6, 1560e6, 2112e6]);
-    expect(devfreq[1].availableGovernors).toEqual(['rknpu_ondemand', 'dmc_ondemand', 'userspace', 'powersave', 'performance', 'simple_ondemand']);
+    expect(devfreq[1].availableGovernors).toEqual([
+      'rknpu_ondemand',
+      'dmc_ondemand',
+      'userspace',
+      'powersave',
+      'performance',
+      'simple_ondemand',
+    ]);
     expect(devfreq[3].availableFreqsHz).toEqual([534e6, 1320e6, 1968e6, 2400e6]);
   });
 
@@ -87,11 +101,31 @@ describe('thermal, clocks, power: real captures', () => {
       [67, 'kernel', '0x00000000', 0],
     ]);
     // 0x50005: under-voltage now + throttled now, both have occurred.
-    expect(throttled[1]).toMatchObject({ underVoltageNow: true, armFreqCappedNow: false, throttledNow: true, softTempLimitNow: false, underVoltageOccurred: true, armFreqCappedOccurred: false, throttledOccurred: true, softTempLimitOccurred: false, otherBits: 0 });
+    expect(throttled[1]).toMatchObject({
+      underVoltageNow: true,
+      armFreqCappedNow: false,
+      throttledNow: true,
+      softTempLimitNow: false,
+      underVoltageOccurred: true,
+      armFreqCappedOccurred: false,
+      throttledOccurred: true,
+      softTempLimitOccurred: false,
+      otherBits: 0,
+    });
     // 0x50000: nothing now, both occurred.
-    expect(throttled[0]).toMatchObject({ underVoltageNow: false, throttledNow: false, underVoltageOccurred: true, throttledOccurred: true });
+    expect(throttled[0]).toMatchObject({
+      underVoltageNow: false,
+      throttledNow: false,
+      underVoltageOccurred: true,
+      throttledOccurred: true,
+    });
     // 0x80008: soft temperature limit active and occurred.
-    expect(throttled[3]).toMatchObject({ softTempLimitNow: true, softTempLimitOccurred: true, underVoltageNow: false, throttledNow: false });
+    expect(throttled[3]).toMatchObject({
+      softTempLimitNow: true,
+      softTempLimitOccurred: true,
+      underVoltageNow: false,
+      throttledNow: false,
+    });
     expect(ofKind(all, 'vc-clock').map((r) => [r.line, r.clockId, r.freqHz])).toEqual([
       [20, 45, 1400000000],
       [31, 48, 1500345728],
@@ -101,27 +135,88 @@ describe('thermal, clocks, power: real captures', () => {
       [46, 43, 250000000],
     ]);
     expect(ofKind(all, 'vc-volts')).toEqual([{ kind: 'vc-volts', line: 51, volts: 1.2 }]);
-    expect(ofKind(all, 'thermal-zone')).toEqual([{ kind: 'thermal-zone', line: 72, zone: 'thermal_zone0', type: null, tempC: null, error: 'EINVAL', trips: [] }]);
+    expect(ofKind(all, 'thermal-zone')).toEqual([
+      { kind: 'thermal-zone', line: 72, zone: 'thermal_zone0', type: null, tempC: null, error: 'EINVAL', trips: [] },
+    ]);
     const pmic = ofKind(all, 'pmic-adc');
     expect(pmic).toHaveLength(26);
-    expect(pmic[0]).toEqual({ kind: 'pmic-adc', line: 82, rail: '3V7_WL_SW_A', channel: 0, quantity: 'current', value: 0, unit: 'A' });
-    expect(pmic[7]).toEqual({ kind: 'pmic-adc', line: 89, rail: 'VDD_CORE_A', channel: 7, quantity: 'current', value: 10.87674, unit: 'A' });
+    expect(pmic[0]).toEqual({
+      kind: 'pmic-adc',
+      line: 82,
+      rail: '3V7_WL_SW_A',
+      channel: 0,
+      quantity: 'current',
+      value: 0,
+      unit: 'A',
+    });
+    expect(pmic[7]).toEqual({
+      kind: 'pmic-adc',
+      line: 89,
+      rail: 'VDD_CORE_A',
+      channel: 7,
+      quantity: 'current',
+      value: 10.87674,
+      unit: 'A',
+    });
     expect(pmic[10]).toMatchObject({ rail: '0V8_AON_A', channel: 16, value: 0.00579975 });
-    expect(pmic[25]).toEqual({ kind: 'pmic-adc', line: 107, rail: 'BATT_V', channel: 25, quantity: 'volt', value: 3.011108, unit: 'V' });
+    expect(pmic[25]).toEqual({
+      kind: 'pmic-adc',
+      line: 107,
+      rail: 'BATT_V',
+      channel: 25,
+      quantity: 'volt',
+      value: 3.011108,
+      unit: 'V',
+    });
   });
 
   it('Raspberry Pi sysfs: `grep .` of a zone with trip points, `cat` transcripts (good kernel, then missing files), Pi 5 sensors', () => {
     const all = parseFixture('thermal', 'thermal/raspberry-pi-sysfs/04_raspberry_pi_thermal_cpufreq_sysfs.txt');
     expect(diagnostics(all)).toEqual([]);
     expect(ofKind(all, 'thermal-zone')).toEqual([
-      { kind: 'thermal-zone', line: 8, zone: 'thermal_zone0', type: 'cpu-thermal', tempC: 74.01, error: null, trips: [{ index: 0, tempC: 70, type: 'active', hystC: 10 }] },
+      {
+        kind: 'thermal-zone',
+        line: 8,
+        zone: 'thermal_zone0',
+        type: 'cpu-thermal',
+        tempC: 74.01,
+        error: null,
+        trips: [{ index: 0, tempC: 70, type: 'active', hystC: 10 }],
+      },
       { kind: 'thermal-zone', line: 70, zone: 'thermal_zone0', type: null, tempC: 42.932, error: null, trips: [] },
       { kind: 'thermal-zone', line: 81, zone: 'thermal_zone0', type: null, tempC: null, error: 'ENOENT', trips: [] },
     ]);
     expect(ofKind(all, 'cpufreq')).toEqual([
-      { kind: 'cpufreq', line: 73, cpu: 0, policy: null, attr: 'scaling_cur_freq', freqKHz: 1200000, value: '1200000', error: null },
-      { kind: 'cpufreq', line: 76, cpu: 0, policy: null, attr: 'scaling_governor', freqKHz: null, value: 'ondemand', error: null },
-      { kind: 'cpufreq', line: 84, cpu: 0, policy: null, attr: 'scaling_cur_freq', freqKHz: null, value: null, error: 'ENOENT' },
+      {
+        kind: 'cpufreq',
+        line: 73,
+        cpu: 0,
+        policy: null,
+        attr: 'scaling_cur_freq',
+        freqKHz: 1200000,
+        value: '1200000',
+        error: null,
+      },
+      {
+        kind: 'cpufreq',
+        line: 76,
+        cpu: 0,
+        policy: null,
+        attr: 'scaling_governor',
+        freqKHz: null,
+        value: 'ondemand',
+        error: null,
+      },
+      {
+        kind: 'cpufreq',
+        line: 84,
+        cpu: 0,
+        policy: null,
+        attr: 'scaling_cur_freq',
+        freqKHz: null,
+        value: null,
+        error: 'ENOENT',
+      },
     ]);
     expect(ofKind(all, 'sensor').map(sensorRow)).toEqual([
       [111, 'sht4x-i2c-1-44', 'temp1', 19, 'C', null, null, null, false],
@@ -150,19 +245,44 @@ describe('thermal, clocks, power: real captures', () => {
       [149, 'thermal_zone1', null, null, 'EAGAIN'],
     ]);
     const sensors = ofKind(all, 'sensor');
-    expect(sensors.map((s) => s.line)).toEqual([58, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 91, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 127]);
+    expect(sensors.map((s) => s.line)).toEqual([
+      58, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 91, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 108, 109,
+      110, 111, 112, 113, 114, 115, 116, 117, 118, 127,
+    ]);
     const by = (line: number) => sensors.find((s) => s.line === line)!;
     expect(sensorRow(by(61))).toEqual([61, 'ina3221-i2c-1-40', 'VDD_IN', 5.05, 'V', null, null, null, false]);
     expect(sensorRow(by(65))).toEqual([65, 'ina3221-i2c-1-40', 'in5', 0.92, 'V', null, null, null, false]);
-    expect(sensorRow(by(67))).toEqual([67, 'ina3221-i2c-1-40', 'sum of shunt voltages', 7.28, 'V', null, null, null, false]);
+    expect(sensorRow(by(67))).toEqual([
+      67,
+      'ina3221-i2c-1-40',
+      'sum of shunt voltages',
+      7.28,
+      'V',
+      null,
+      null,
+      null,
+      false,
+    ]);
     expect(sensorRow(by(68))).toEqual([68, 'ina3221-i2c-1-40', 'curr1', 1.01, 'A', 3.99, 2.99, null, false]);
     expect(sensorRow(by(69))).toEqual([69, 'ina3221-i2c-1-40', 'curr2', 0.184, 'A', 32.76, 32.76, null, false]);
     expect(sensorRow(by(91))).toEqual([91, '6810000ethernet00-mdio-0', 'temp1', 95.7, 'C', null, 60, 10, true]);
     expect([by(95).label, by(97).label, by(95).chip]).toEqual(['NC', 'NC', 'ina3221-i2c-1-41']);
-    expect(sensorRow(by(101))).toEqual([101, 'ina3221-i2c-1-41', 'sum of shunt voltages', null, null, null, null, null, false]);
+    expect(sensorRow(by(101))).toEqual([
+      101,
+      'ina3221-i2c-1-41',
+      'sum of shunt voltages',
+      null,
+      null,
+      null,
+      null,
+      null,
+      false,
+    ]);
     expect(sensorRow(by(105))).toEqual([105, 'ina3221-i2c-1-41', 'curr4', null, 'A', 0, null, null, false]);
     expect(sensorRow(by(127))).toEqual([127, 'thermal-fan-est-virtual-0', 'temp1', 40.6, 'C', null, null, null, false]);
-    expect(ofKind(all, 'devfreq').map((d) => [d.line, d.device, d.governor, d.curFreqHz, d.availableFreqsHz?.length])).toEqual([
+    expect(
+      ofKind(all, 'devfreq').map((d) => [d.line, d.device, d.governor, d.curFreqHz, d.availableFreqsHz?.length]),
+    ).toEqual([
       [76, '15340000.vic', 'wmark_active', 435e6, 26],
       [77, '15480000.nvdec', 'userspace', 525e6, 33],
       [78, '17000000.ga10b', 'nvhost_podgov', 306e6, 5],
@@ -197,7 +317,17 @@ describe('thermal: readings written from the kernel/driver formats', () => {
       { kind: 'npu-load', line: 2, corePct: [0] },
       { kind: 'npu-load', line: 4, corePct: [100, 99, 7] },
     ]);
-    expect(ofKind(all, 'devfreq').map((d) => [d.line, d.device, d.attr, d.curFreqHz, d.loadPct, d.governor, d.availableFreqsHz])).toEqual([
+    expect(
+      ofKind(all, 'devfreq').map((d) => [
+        d.line,
+        d.device,
+        d.attr,
+        d.curFreqHz,
+        d.loadPct,
+        d.governor,
+        d.availableFreqsHz,
+      ]),
+    ).toEqual([
       [5, 'fb000000.gpu', 'cur_freq', 300000000, null, null, null],
       [6, 'fb000000.gpu', 'load', 800000000, 37, null, null],
       [7, 'fb000000.gpu', 'governor', null, null, 'simple_ondemand', null],
@@ -217,7 +347,12 @@ describe('thermal: readings written from the kernel/driver formats', () => {
   });
 
   it('L4T 36 zone names read by grep, several zones, a negative temperature', () => {
-    const text = ['/sys/class/thermal/thermal_zone0/type:cpu-thermal', '/sys/class/thermal/thermal_zone0/temp:43531', '/sys/class/thermal/thermal_zone1/type:gpu-thermal', '/sys/class/thermal/thermal_zone1/temp:-1500'].join('\n');
+    const text = [
+      '/sys/class/thermal/thermal_zone0/type:cpu-thermal',
+      '/sys/class/thermal/thermal_zone0/temp:43531',
+      '/sys/class/thermal/thermal_zone1/type:gpu-thermal',
+      '/sys/class/thermal/thermal_zone1/temp:-1500',
+    ].join('\n');
     expect(ofKind(parse('thermal', text), 'thermal-zone').map((z) => [z.line, z.zone, z.type, z.tempC])).toEqual([
       [1, 'thermal_zone0', 'cpu-thermal', 43.531],
       [3, 'thermal_zone1', 'gpu-thermal', -1.5],
@@ -226,25 +361,73 @@ describe('thermal: readings written from the kernel/driver formats', () => {
 
   it('reads single sysfs temperature reads and decodes throttled bits', () => {
     expect(parseSysfsTempRead('74010\n')).toEqual({ tempC: 74.01, error: null });
-    expect(parseSysfsTempRead('cat: /sys/class/thermal/thermal_zone1/temp: Resource temporarily unavailable')).toEqual({ tempC: null, error: 'EAGAIN' });
+    expect(parseSysfsTempRead('cat: /sys/class/thermal/thermal_zone1/temp: Resource temporarily unavailable')).toEqual({
+      tempC: null,
+      error: 'EAGAIN',
+    });
     expect(parseSysfsTempRead('Invalid argument')).toEqual({ tempC: null, error: 'EINVAL' });
     expect(parseSysfsTempRead('EAGAIN')).toEqual({ tempC: null, error: 'EAGAIN' });
     expect(parseSysfsTempRead('')).toEqual({ tempC: null, error: 'ENODATA' });
     expect(errnoName('errno 11')).toBe('EAGAIN');
     expect(errnoName('Something odd')).toBe('Something odd');
-    expect(decodeThrottled(0xe000e, '0xe000e', 'vcgencmd', 1)).toMatchObject({ underVoltageNow: false, armFreqCappedNow: true, throttledNow: true, softTempLimitNow: true, underVoltageOccurred: false, armFreqCappedOccurred: true, throttledOccurred: true, softTempLimitOccurred: true, otherBits: 0 });
+    expect(decodeThrottled(0xe000e, '0xe000e', 'vcgencmd', 1)).toMatchObject({
+      underVoltageNow: false,
+      armFreqCappedNow: true,
+      throttledNow: true,
+      softTempLimitNow: true,
+      underVoltageOccurred: false,
+      armFreqCappedOccurred: true,
+      throttledOccurred: true,
+      softTempLimitOccurred: true,
+      otherBits: 0,
+    });
     expect(decodeThrottled(0x100000, '0x100000', 'vcgencmd', 1).otherBits).toBe(0x100000);
   });
 });
 
 describe('thermal: robustness', () => {
   it('never throws on sysfs/sensors/vcgencmd-shaped noise', () => {
-    const piece = fc.constantFrom('/sys/class/thermal/thermal_zone1/', 'temp', ':', 'type', 'trip_point_0_temp', '42000', 'x', '$ cat ', 'cat: ', ': Invalid argument', 'temp=', "'C", 'throttled=0x', '5', 'frequency(48)=', 'NPU load:', ' Core0: 4%,', 'cpu_thermal-virtual-0', 'temp1:', ' +40.0 C', '(crit = +1 C)', '   From  :   To', '* 1000:   1   2', 'Total transition : 3', '  * dmc: x / 5 MHz (a / 1 2)', '/sys/class/devfreq/d/load:', '@5Hz', '/sys/class/hwmon/hwmon0/temp1_input:');
+    const piece = fc.constantFrom(
+      '/sys/class/thermal/thermal_zone1/',
+      'temp',
+      ':',
+      'type',
+      'trip_point_0_temp',
+      '42000',
+      'x',
+      '$ cat ',
+      'cat: ',
+      ': Invalid argument',
+      'temp=',
+      "'C",
+      'throttled=0x',
+      '5',
+      'frequency(48)=',
+      'NPU load:',
+      ' Core0: 4%,',
+      'cpu_thermal-virtual-0',
+      'temp1:',
+      ' +40.0 C',
+      '(crit = +1 C)',
+      '   From  :   To',
+      '* 1000:   1   2',
+      'Total transition : 3',
+      '  * dmc: x / 5 MHz (a / 1 2)',
+      '/sys/class/devfreq/d/load:',
+      '@5Hz',
+      '/sys/class/hwmon/hwmon0/temp1_input:',
+    );
     fc.assert(
-      fc.property(fc.array(fc.array(piece, { maxLength: 6 }).map((p) => p.join('')), { maxLength: 20 }), (lines) => {
-        const p = createThermalParser();
-        for (const r of [...lines.flatMap((l) => p.push(l)), ...p.end()]) expect(r.line).toBeGreaterThanOrEqual(1);
-      }),
+      fc.property(
+        fc.array(
+          fc.array(piece, { maxLength: 6 }).map((p) => p.join('')),
+          { maxLength: 20 },
+        ),
+        (lines) => {
+          const p = createThermalParser();
+          for (const r of [...lines.flatMap((l) => p.push(l)), ...p.end()]) expect(r.line).toBeGreaterThanOrEqual(1);
+        },
+      ),
       { numRuns: 500 },
     );
   });

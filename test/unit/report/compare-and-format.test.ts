@@ -1,7 +1,14 @@
 // `kvscope compare` model (before/after q8_0) and the number formatting every report uses.
 import { describe, expect, it } from 'vitest';
 import { buildCompareModel } from '../../../shared/report/compare-model';
-import { formatBytes, formatBytesExact, formatCount, formatDeltaPercent, formatMs, formatRate } from '../../../shared/report/format';
+import {
+  formatBytes,
+  formatBytesExact,
+  formatCount,
+  formatDeltaPercent,
+  formatMs,
+  formatRate,
+} from '../../../shared/report/format';
 import { niceStep, renderSvgChart } from '../../../shared/report/svg-chart';
 import { finishedRun, session } from './session-fixtures';
 
@@ -39,27 +46,82 @@ describe('compare: before/after q8_0', () => {
   const afterRun = finishedRun({ label: 'llama 1B q8_0' });
   afterRun.analysis = {
     ...afterRun.analysis,
-    kv: { ...afterRun.analysis.kv, theoryBytesPerToken: 17408, measuredBytesPerToken: 17408, overheadFactor: 1, decodeSlopeBytesPerToken: 17408 },
+    kv: {
+      ...afterRun.analysis.kv,
+      theoryBytesPerToken: 17408,
+      measuredBytesPerToken: 17408,
+      overheadFactor: 1,
+      decodeSlopeBytesPerToken: 17408,
+    },
     oomHorizonTokens: 80000,
     maxSafeContextTokens: 76000,
     peakRssBytes: 880000000,
     throughput: { ttftMs: 180, prefillTokensPerSecond: 250.1, decodeTokensPerSecond: 16, tokens: 2000 },
   };
-  afterRun.request = { ...afterRun.request, engine: { kind: 'command', command: 'llama-cli -ctk q8_0 -ctv q8_0 -fa on', kvType: 'q8_0', ctx: 4096 } };
-  afterRun.engine = { ...afterRun.engine!, command: 'llama-cli -ctk q8_0 -ctv q8_0 -fa on', theoryBytesPerToken: 17408 };
+  afterRun.request = {
+    ...afterRun.request,
+    engine: { kind: 'command', command: 'llama-cli -ctk q8_0 -ctv q8_0 -fa on', kvType: 'q8_0', ctx: 4096 },
+  };
+  afterRun.engine = {
+    ...afterRun.engine!,
+    command: 'llama-cli -ctk q8_0 -ctv q8_0 -fa on',
+    theoryBytesPerToken: 17408,
+  };
   const model = buildCompareModel(before, session([afterRun]), { a: 'before.kvscope', b: 'after.kvscope' });
   const pair = model.pairs[0];
   const row = (label: string) => pair.rows.find((r) => r.label === label);
 
   it('side by side with the change in percent and its direction', () => {
     expect(model.pairs).toHaveLength(1);
-    expect(row('KV cache type')).toEqual({ label: 'KV cache type', a: 'f16', b: 'q8_0', delta: 'differs', verdict: null });
-    expect(row('KV bytes/token, measured')).toEqual({ label: 'KV bytes/token, measured', a: '32.3 KiB', b: '17 KiB', delta: '−47.4 %', verdict: 'better' });
-    expect(row('Overhead factor')).toEqual({ label: 'Overhead factor', a: '×1.01', b: '×1.00', delta: '−1.0 %', verdict: 'same' });
-    expect(row('Peak RSS')).toEqual({ label: 'Peak RSS', a: '870 MiB', b: '839 MiB', delta: '−3.5 %', verdict: 'better' });
-    expect(row('Max safe context')).toEqual({ label: 'Max safe context', a: '39,000 tokens', b: '76,000 tokens', delta: '+94.9 %', verdict: 'better' });
-    expect(row('Decode')).toEqual({ label: 'Decode', a: '15.2 tok/s', b: '16.0 tok/s', delta: '+5.3 %', verdict: 'better' });
-    expect(row('Time to first token')).toEqual({ label: 'Time to first token', a: '180 ms', b: '180 ms', delta: '0.0 %', verdict: 'same' });
+    expect(row('KV cache type')).toEqual({
+      label: 'KV cache type',
+      a: 'f16',
+      b: 'q8_0',
+      delta: 'differs',
+      verdict: null,
+    });
+    expect(row('KV bytes/token, measured')).toEqual({
+      label: 'KV bytes/token, measured',
+      a: '32.3 KiB',
+      b: '17 KiB',
+      delta: '−47.4 %',
+      verdict: 'better',
+    });
+    expect(row('Overhead factor')).toEqual({
+      label: 'Overhead factor',
+      a: '×1.01',
+      b: '×1.00',
+      delta: '−1.0 %',
+      verdict: 'same',
+    });
+    expect(row('Peak RSS')).toEqual({
+      label: 'Peak RSS',
+      a: '870 MiB',
+      b: '839 MiB',
+      delta: '−3.5 %',
+      verdict: 'better',
+    });
+    expect(row('Max safe context')).toEqual({
+      label: 'Max safe context',
+      a: '39,000 tokens',
+      b: '76,000 tokens',
+      delta: '+94.9 %',
+      verdict: 'better',
+    });
+    expect(row('Decode')).toEqual({
+      label: 'Decode',
+      a: '15.2 tok/s',
+      b: '16.0 tok/s',
+      delta: '+5.3 %',
+      verdict: 'better',
+    });
+    expect(row('Time to first token')).toEqual({
+      label: 'Time to first token',
+      a: '180 ms',
+      b: '180 ms',
+      delta: '0.0 %',
+      verdict: 'same',
+    });
     expect(pair.headline).toEqual([
       'KV per token: 32.3 KiB → 17 KiB (−47.4 %, better)',
       'Peak RSS: 870 MiB → 839 MiB (−3.5 %, better)',
@@ -71,7 +133,9 @@ describe('compare: before/after q8_0', () => {
   it('sessions with different run counts are paired by position, with a note', () => {
     const m = buildCompareModel(session([finishedRun(), finishedRun({ seq: 2 })]), before, { a: 'a', b: 'b' });
     expect(m.pairs).toHaveLength(1);
-    expect(m.notes).toEqual(['A holds 2 run(s), B 1: runs are paired by position; the 1 extra run(s) are not compared.']);
+    expect(m.notes).toEqual([
+      'A holds 2 run(s), B 1: runs are paired by position; the 1 extra run(s) are not compared.',
+    ]);
   });
 });
 
@@ -89,8 +153,23 @@ describe('SVG chart', () => {
       xLabel: 'tokens',
       xUnit: 'tokens',
       series: [
-        { name: 'RSS', role: 'rss', points: [[0, 0], [100, 1048576], [200, 2097152]] },
-        { name: 'budget <i>', role: 'budget', points: [[0, 3145728], [200, 3145728]] },
+        {
+          name: 'RSS',
+          role: 'rss',
+          points: [
+            [0, 0],
+            [100, 1048576],
+            [200, 2097152],
+          ],
+        },
+        {
+          name: 'budget <i>',
+          role: 'budget',
+          points: [
+            [0, 3145728],
+            [200, 3145728],
+          ],
+        },
       ],
       markers: [{ x: 150, kind: 'oom', label: 'oom' }],
       xMax: 200,

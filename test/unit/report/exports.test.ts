@@ -21,7 +21,13 @@ function tiny(): SessionData {
     ],
   });
   return {
-    meta: { format: 'kvscope-session', schemaVersion: 1, appVersion: '0.1.0', createdAt: '2026-01-01T00:00:00.000Z', target: { kind: 'local', label: 'This computer' } },
+    meta: {
+      format: 'kvscope-session',
+      schemaVersion: 1,
+      appVersion: '0.1.0',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      target: { kind: 'local', label: 'This computer' },
+    },
     runs: [run],
   };
 }
@@ -45,7 +51,10 @@ describe('CSV', () => {
   it('wide layout: one row per sample, the union of keys as columns, CRLF line ends', () => {
     expect(renderSamplesCsv(tiny())).toBe(
       [
-        'run,run_label,t_ms,source,rssAnonBytes,rssBytes,started,temp.cpu,0.C,tokens'.replace('temp.cpu,0.C', '"temp.cpu,0.C"'),
+        'run,run_label,t_ms,source,rssAnonBytes,rssBytes,started,temp.cpu,0.C,tokens'.replace(
+          'temp.cpu,0.C',
+          '"temp.cpu,0.C"',
+        ),
         '1,"ctx 4096, ""big""\nsecond line",0,engine,,,1,,0',
         '1,"ctx 4096, ""big""\nsecond line",250,procfs,,1048576,,,0',
         '1,"ctx 4096, ""big""\nsecond line",500.5,"proc,fs",,2097152,,41.5,',
@@ -64,7 +73,10 @@ describe('CSV', () => {
         '1,"ctx 4096, ""big""\nsecond line",250,procfs,rssAnonBytes,',
         '1,"ctx 4096, ""big""\nsecond line",250,procfs,tokens,0',
         '1,"ctx 4096, ""big""\nsecond line",500.5,"proc,fs",rssBytes,2097152',
-        '1,"ctx 4096, ""big""\nsecond line",500.5,"proc,fs",temp.cpu,0.C,41.5'.replace('temp.cpu,0.C', '"temp.cpu,0.C"'),
+        '1,"ctx 4096, ""big""\nsecond line",500.5,"proc,fs",temp.cpu,0.C,41.5'.replace(
+          'temp.cpu,0.C',
+          '"temp.cpu,0.C"',
+        ),
         '',
       ].join('\r\n'),
     );
@@ -82,17 +94,45 @@ describe('Perfetto / Chrome trace JSON', () => {
       { name: 'engine.tokens', ph: 'C', ts: 0, pid: 1, tid: 0, cat: 'engine', args: { 'engine.tokens': 0 } },
       { name: 'rssBytes', ph: 'C', ts: 250000, pid: 1, tid: 0, cat: 'procfs', args: { rssBytes: 1048576 } },
       { name: 'tokens', ph: 'C', ts: 250000, pid: 1, tid: 0, cat: 'procfs', args: { tokens: 0 } },
-      { name: 'proc,fs.rssBytes', ph: 'C', ts: 500500, pid: 1, tid: 0, cat: 'proc,fs', args: { 'proc,fs.rssBytes': 2097152 } },
-      { name: 'proc,fs.temp.cpu,0.C', ph: 'C', ts: 500500, pid: 1, tid: 0, cat: 'proc,fs', args: { 'proc,fs.temp.cpu,0.C': 41.5 } },
+      {
+        name: 'proc,fs.rssBytes',
+        ph: 'C',
+        ts: 500500,
+        pid: 1,
+        tid: 0,
+        cat: 'proc,fs',
+        args: { 'proc,fs.rssBytes': 2097152 },
+      },
+      {
+        name: 'proc,fs.temp.cpu,0.C',
+        ph: 'C',
+        ts: 500500,
+        pid: 1,
+        tid: 0,
+        cat: 'proc,fs',
+        args: { 'proc,fs.temp.cpu,0.C': 41.5 },
+      },
       { name: 'start', ph: 'i', s: 'p', ts: 0, pid: 1, tid: 0, cat: 'event', args: { message: 'engine: x' } },
-      { name: 'alert', ph: 'i', s: 'p', ts: 400000, pid: 1, tid: 0, cat: 'event', args: { message: 'RSS reached 90% of the memory budget', data: { rssBytes: 2097152 } } },
+      {
+        name: 'alert',
+        ph: 'i',
+        s: 'p',
+        ts: 400000,
+        pid: 1,
+        tid: 0,
+        cat: 'event',
+        args: { message: 'RSS reached 90% of the memory budget', data: { rssBytes: 2097152 } },
+      },
     ]);
     // Valid JSON, one document.
     expect(JSON.parse(renderPerfettoJson(tiny())).traceEvents).toHaveLength(10);
   });
 
   it('runs of one session follow each other on the time line', () => {
-    const two = session([finishedRun({ seq: 1, startedAt: '2026-01-01T12:00:00.000Z' }), crashedRun({ seq: 2, startedAt: '2026-01-01T12:10:00.000Z' })]);
+    const two = session([
+      finishedRun({ seq: 1, startedAt: '2026-01-01T12:00:00.000Z' }),
+      crashedRun({ seq: 2, startedAt: '2026-01-01T12:10:00.000Z' }),
+    ]);
     const starts = buildPerfettoTrace(two).traceEvents.filter((e) => e.ph === 'i' && e.name === 'start');
     expect(starts.map((e) => [e.pid, e.ts])).toEqual([
       [1, 0],
@@ -111,10 +151,21 @@ describe('JSON summary per run', () => {
     expect(json.runs[0].summary.oomHorizonTokens).toBe(41000);
     expect(json.runs[0].summary.engine.oomKilled).toBe(true);
     const rebuilt = json.runs[1].summary;
-    expect(rebuilt.engine).toEqual({ command: 'kvscope demo-engine --kv-type f16', exitCode: null, oomKilled: false, signal: null });
+    expect(rebuilt.engine).toEqual({
+      command: 'kvscope demo-engine --kv-type f16',
+      exitCode: null,
+      oomKilled: false,
+      signal: null,
+    });
     expect(rebuilt.kv.measuredBytesPerToken).toBe(32768);
     expect(rebuilt.samples).toBe(21);
     expect(rebuilt.durationMs).toBe(20100);
-    expect(rebuilt.target).toEqual({ kind: 'ssh', label: 'orin', hostname: 'orin-nano', arch: 'aarch64', memTotalBytes: 8 * 1024 ** 3 });
+    expect(rebuilt.target).toEqual({
+      kind: 'ssh',
+      label: 'orin',
+      hostname: 'orin-nano',
+      arch: 'aarch64',
+      memTotalBytes: 8 * 1024 ** 3,
+    });
   });
 });

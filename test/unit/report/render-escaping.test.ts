@@ -23,7 +23,14 @@ function hostileSession() {
     label: `run ${SCRIPT}`,
     engine: { ...base.engine!, command: HOSTILE_COMMAND },
     events: [...base.events, { tMs: 5000, kind: 'alert', message: `engine said ${IMG}` }],
-    summary: { ...base.summary!, engine: { ...base.summary!.engine, error: `failed ${SCRIPT}`, stderrTail: [`error: ${IMG}`, '</pre><script>alert(3)</script>'] } },
+    summary: {
+      ...base.summary!,
+      engine: {
+        ...base.summary!.engine,
+        error: `failed ${SCRIPT}`,
+        stderrTail: [`error: ${IMG}`, '</pre><script>alert(3)</script>'],
+      },
+    },
   });
   return session([run], { kind: 'ssh', label: `board ${IMG}`, hostname: SCRIPT, arch: 'aarch64' });
 }
@@ -44,7 +51,9 @@ describe('HTML report escaping', () => {
 
   it('is one self-contained file: no script, no external resource, a CSP that forbids both', () => {
     expect(html.startsWith('<!DOCTYPE html>')).toBe(true);
-    expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`);
+    expect(html).toContain(
+      `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`,
+    );
     expect(html).not.toMatch(/<link\b/i);
     expect(html).not.toMatch(/@import|url\(/i);
     expect(html).not.toMatch(/<[^>]*\b(src|href)\s*=/i);
@@ -52,7 +61,9 @@ describe('HTML report escaping', () => {
   });
 
   it('the comparison escapes the same way', () => {
-    const cmp = renderCompareHtml(buildCompareModel(hostileSession(), hostileSession(), { a: `a${SCRIPT}.kvscope`, b: 'b.kvscope' }));
+    const cmp = renderCompareHtml(
+      buildCompareModel(hostileSession(), hostileSession(), { a: `a${SCRIPT}.kvscope`, b: 'b.kvscope' }),
+    );
     expect(cmp).not.toMatch(/<script/i);
     expect(cmp).not.toMatch(/<img/i);
     expect(cmp).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
@@ -63,7 +74,12 @@ describe('HTML report escaping', () => {
       fc.property(fc.string(), (s) => {
         const out = escapeHtml(s);
         expect(out).not.toMatch(/[<>"']/);
-        const back = out.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+        const back = out
+          .replace(/&lt;/g, '<')
+          .replace(/&gt;/g, '>')
+          .replace(/&quot;/g, '"')
+          .replace(/&#39;/g, "'")
+          .replace(/&amp;/g, '&');
         // eslint-disable-next-line no-control-regex
         expect(back).toBe(s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ufffe\uffff]/g, ''));
       }),
@@ -103,9 +119,17 @@ describe('Markdown report escaping', () => {
   });
 
   it('escapeMarkdown leaves no inline syntax active', () => {
-    expect(escapeMarkdown('*bold* _it_ `code` [a](b) ~~s~~ | x')).toBe('\\*bold\\* \\_it\\_ \\`code\\` \\[a\\](b) \\~\\~s\\~\\~ \\| x');
+    expect(escapeMarkdown('*bold* _it_ `code` [a](b) ~~s~~ | x')).toBe(
+      '\\*bold\\* \\_it\\_ \\`code\\` \\[a\\](b) \\~\\~s\\~\\~ \\| x',
+    );
     expect(escapeMarkdown('q8_0 and f16')).toBe('q8_0 and f16');
     expect(escapeMarkdown('line1\nline2')).toBe('line1 line2');
-    expect(withoutCode(renderCompareMarkdown(buildCompareModel(hostileSession(), hostileSession(), { a: 'a.kvscope', b: 'b.kvscope' })))).not.toMatch(/<script/i);
+    expect(
+      withoutCode(
+        renderCompareMarkdown(
+          buildCompareModel(hostileSession(), hostileSession(), { a: 'a.kvscope', b: 'b.kvscope' }),
+        ),
+      ),
+    ).not.toMatch(/<script/i);
   });
 });

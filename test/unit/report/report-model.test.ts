@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { buildReportModel, type RunReport } from '../../../shared/report/report-model';
 import { crashedRun, finishedRun, GIB, session } from './session-fixtures';
 
-const row = (run: RunReport, section: string, label: string) => run.sections.find((s) => s.title === section)?.rows.find((r) => r.label === label)?.value;
+const row = (run: RunReport, section: string, label: string) =>
+  run.sections.find((s) => s.title === section)?.rows.find((r) => r.label === label)?.value;
 
 describe('report model of a finished llama.cpp run (stored summary)', () => {
   const model = buildReportModel(session([finishedRun()]));
@@ -27,7 +28,9 @@ describe('report model of a finished llama.cpp run (stored summary)', () => {
     expect(row(run, 'KV cache: theory against measurement', 'Bytes per token, theory')).toBe('32 KiB (32,768 B)');
     expect(row(run, 'KV cache: theory against measurement', 'Bytes per token, measured')).toBe('32.3 KiB (33,110 B)');
     expect(row(run, 'KV cache: theory against measurement', 'Overhead factor (measured ÷ theory)')).toBe('×1.01');
-    expect(row(run, 'KV cache: theory against measurement', 'Residency mode')).toBe('growth — the cache grows as tokens arrive');
+    expect(row(run, 'KV cache: theory against measurement', 'Residency mode')).toBe(
+      'growth — the cache grows as tokens arrive',
+    );
     expect(row(run, 'KV cache: theory against measurement', 'Baseline (weights, runtime, buffers)')).toBe('700 MiB');
     expect(row(run, 'KV cache: theory against measurement', 'KV size the engine logged')).toBe('128 MiB');
     expect(row(run, 'Memory budget', 'Budget')).toBe('2 GiB');
@@ -40,7 +43,14 @@ describe('report model of a finished llama.cpp run (stored summary)', () => {
     expect(row(run, 'Throughput', 'Tokens generated')).toBe('2,000');
     expect(row(run, 'Run', 'Engine exit')).toBe('killed by the OOM killer');
     expect(row(run, 'Run', 'KV cache type')).toBe('f16');
-    expect(run.numbers).toMatchObject({ measuredBytesPerToken: 33110, oomHorizonTokens: 41000, maxSafeContextTokens: 39000, peakRssBytes: 912261120, kvType: 'f16', ctx: 4096 });
+    expect(run.numbers).toMatchObject({
+      measuredBytesPerToken: 33110,
+      oomHorizonTokens: 41000,
+      maxSafeContextTokens: 39000,
+      peakRssBytes: 912261120,
+      kvType: 'f16',
+      ctx: 4096,
+    });
     expect(run.recovered).toBe(false);
     expect(run.analysisSource).toBe('stored');
   });
@@ -49,7 +59,10 @@ describe('report model of a finished llama.cpp run (stored summary)', () => {
     expect(run.findings.map((f) => [f.severity, f.title])).toEqual([
       ['critical', 'The kernel OOM killer ended the engine at 131.0 s'],
       ['warning', 'The link to the board dropped 1 time (1 reconnect)'],
-      ['info', 'At the measured slope (32.3 KiB/token) the 2 GiB budget is reached at 41,000 tokens: cap the context at 38,912'],
+      [
+        'info',
+        'At the measured slope (32.3 KiB/token) the 2 GiB budget is reached at 41,000 tokens: cap the context at 38,912',
+      ],
       ['info', 'KV at f16 costs 32 KiB/token: q8_0 cuts it to 17 KiB (−47 %)'],
       ['ok', 'Measured KV 32.3 KiB/token matches the theory (32 KiB/token, ×1.01)'],
     ]);
@@ -122,7 +135,8 @@ describe('report model of a run whose recording was cut short', () => {
       id: 'recovered',
       severity: 'warning',
       title: 'This run was not finished cleanly: KVScope stopped while recording it',
-      detail: "The numbers are recomputed from the 21 memory samples stored before it stopped; the engine's exit status is unknown.",
+      detail:
+        "The numbers are recomputed from the 21 memory samples stored before it stopped; the engine's exit status is unknown.",
     });
     expect(run.findings.map((f) => f.title)).toContain('No memory budget was given');
   });
@@ -146,13 +160,37 @@ describe('report model of several runs', () => {
     const reserved = finishedRun({
       analysis: {
         ...finishedRun().analysis,
-        kv: { ...finishedRun().analysis.kv, mode: 'reserved', reservedJumpBytes: 134217728, measuredBytesPerToken: 32768, overheadFactor: 1 },
+        kv: {
+          ...finishedRun().analysis.kv,
+          mode: 'reserved',
+          reservedJumpBytes: 134217728,
+          measuredBytesPerToken: 32768,
+          overheadFactor: 1,
+        },
         oomHorizonTokens: null,
         maxSafeContextTokens: 40000,
         throughput: { ttftMs: 180, prefillTokensPerSecond: 250.1, decodeTokensPerSecond: 15.2, tokens: 200 },
       },
       events: [],
-      engineLog: { timings: [{ kind: 'timings', line: 1, phase: 'prompt', ms: 100, tokens: 56, tokensPerSecond: 560, msPerToken: 1.8, label: 'prompt eval', source: 'llama_perf_context_print', slotId: null, taskId: null }], kv: [], model: [] },
+      engineLog: {
+        timings: [
+          {
+            kind: 'timings',
+            line: 1,
+            phase: 'prompt',
+            ms: 100,
+            tokens: 56,
+            tokensPerSecond: 560,
+            msPerToken: 1.8,
+            label: 'prompt eval',
+            source: 'llama_perf_context_print',
+            slotId: null,
+            taskId: null,
+          },
+        ],
+        kv: [],
+        model: [],
+      },
     });
     const run = buildReportModel(session([reserved])).runs[0];
     const f = run.findings.find((x) => x.id === 'reserved');
@@ -162,14 +200,27 @@ describe('report model of several runs', () => {
     expect(f?.detail).toBe(
       'It reserved 128 MiB when the context was created (4,096 tokens), before the first token, and RSS stayed flat while decoding. Each 1,024 tokens of context cost 32 MiB whether used or not. This run used 256 of 4,096 cells (prompt + generated): a context of 512 would hold it with 25 % to spare and free 112 MiB.',
     );
-    expect(run.findings.find((x) => x.id === 'budget')?.title).toBe('The reserved context (4,096 tokens) fits the 2 GiB budget; up to 40,000 tokens would');
+    expect(run.findings.find((x) => x.id === 'budget')?.title).toBe(
+      'The reserved context (4,096 tokens) fits the 2 GiB budget; up to 40,000 tokens would',
+    );
   });
 
   it('a budget smaller than the reservation is critical', () => {
     const tight = finishedRun({
-      analysis: { ...finishedRun().analysis, kv: { ...finishedRun().analysis.kv, mode: 'reserved' }, budgetBytes: 1 * GIB, oomHorizonTokens: null, maxSafeContextTokens: 3000, peakRssBytes: 900000000 },
+      analysis: {
+        ...finishedRun().analysis,
+        kv: { ...finishedRun().analysis.kv, mode: 'reserved' },
+        budgetBytes: 1 * GIB,
+        oomHorizonTokens: null,
+        maxSafeContextTokens: 3000,
+        peakRssBytes: 900000000,
+      },
     });
     const f = buildReportModel(session([tight])).runs[0].findings.find((x) => x.id === 'budget');
-    expect(f).toMatchObject({ severity: 'critical', title: 'The reserved context (4,096 tokens) does not fit the 1 GiB budget: at most 3,000 tokens does', detail: 'Lower the context to 2,816 or less.' });
+    expect(f).toMatchObject({
+      severity: 'critical',
+      title: 'The reserved context (4,096 tokens) does not fit the 1 GiB budget: at most 3,000 tokens does',
+      detail: 'Lower the context to 2,816 or less.',
+    });
   });
 });

@@ -31,7 +31,14 @@ export function finishedRun(overrides: Partial<SessionRun> = {}): SessionRun {
     throughput: { ttftMs: 180, prefillTokensPerSecond: 250.1, decodeTokensPerSecond: 15.2, tokens: 2000 },
     lastRssBytes: 900000000,
     peakRssBytes: 912261120,
-    leak: { leaking: false, bytesPerToken: 342, thresholdBytesPerToken: 4096, tokensObserved: 2000, confidence: 0.9, reason: 'no growth beyond the KV cache' },
+    leak: {
+      leaking: false,
+      bytesPerToken: 342,
+      thresholdBytesPerToken: 4096,
+      tokensObserved: 2000,
+      confidence: 0.9,
+      reason: 'no growth beyond the KV cache',
+    },
   };
   const events: RunEvent[] = [
     { tMs: 0, kind: 'start', message: 'engine: llama-cli …' },
@@ -50,7 +57,12 @@ export function finishedRun(overrides: Partial<SessionRun> = {}): SessionRun {
   ];
   const summary: ProfileSummary = {
     target: { kind: 'ssh', label: 'orin' },
-    engine: { command: 'llama-cli -m /models/llama-3.2-1b-f16.gguf -c 4096 -n 2000', exitCode: null, oomKilled: true, signal: 'SIGKILL' },
+    engine: {
+      command: 'llama-cli -m /models/llama-3.2-1b-f16.gguf -c 4096 -n 2000',
+      exitCode: null,
+      oomKilled: true,
+      signal: 'SIGKILL',
+    },
     samples: 3,
     lostSamples: 0,
     durationMs: 131000,
@@ -69,12 +81,28 @@ export function finishedRun(overrides: Partial<SessionRun> = {}): SessionRun {
     label: 'llama 1B f16',
     request: {
       target: { kind: 'ssh', host: 'orin', user: 'dev' },
-      engine: { kind: 'command', command: 'llama-cli -m /models/llama-3.2-1b-f16.gguf -c 4096 -n 2000', kvType: 'f16', ctx: 4096 },
+      engine: {
+        kind: 'command',
+        command: 'llama-cli -m /models/llama-3.2-1b-f16.gguf -c 4096 -n 2000',
+        kvType: 'f16',
+        ctx: 4096,
+      },
       budgetBytes: 2147483648,
       intervalMs: 200,
     },
-    engine: { command: 'llama-cli -m /models/llama-3.2-1b-f16.gguf -c 4096 -n 2000', theoryBytesPerToken: 32768, ctx: 4096, modeHint: 'reserved' },
-    analysisInputs: { theoryBytesPerToken: 32768, theoryMode: 'reserved', ctx: 4096, theoryReservedBytes: 134217728, budgetBytes: 2147483648 },
+    engine: {
+      command: 'llama-cli -m /models/llama-3.2-1b-f16.gguf -c 4096 -n 2000',
+      theoryBytesPerToken: 32768,
+      ctx: 4096,
+      modeHint: 'reserved',
+    },
+    analysisInputs: {
+      theoryBytesPerToken: 32768,
+      theoryMode: 'reserved',
+      ctx: 4096,
+      theoryReservedBytes: 134217728,
+      budgetBytes: 2147483648,
+    },
     state: 'failed',
     error: 'engine killed by the OOM killer',
     startedAt: '2026-01-01T12:00:00.000Z',
@@ -97,7 +125,11 @@ export function linearSamples(): Sample[] {
     const tokens = i * 50;
     const tMs = 100 + i * 1000;
     samples.push({ tMs: tMs - 10, source: 'engine', values: { tokens } });
-    samples.push({ tMs, source: 'procfs', values: { rssBytes: 157286400 + 32768 * tokens, rssAnonBytes: 104857600 + 32768 * tokens, tokens } });
+    samples.push({
+      tMs,
+      source: 'procfs',
+      values: { rssBytes: 157286400 + 32768 * tokens, rssAnonBytes: 104857600 + 32768 * tokens, tokens },
+    });
   }
   return samples;
 }
@@ -108,9 +140,19 @@ export function crashedRun(overrides: Partial<SessionRun> = {}): SessionRun {
     seq: 2,
     id: '20260101121000-bbbbbbbb',
     label: 'demo growth (interrupted)',
-    request: { target: { kind: 'local' }, engine: { kind: 'demo', demo: { kvType: 'f16', ctx: 4096, mode: 'growth' } }, intervalMs: 200 },
+    request: {
+      target: { kind: 'local' },
+      engine: { kind: 'demo', demo: { kvType: 'f16', ctx: 4096, mode: 'growth' } },
+      intervalMs: 200,
+    },
     engine: { command: 'kvscope demo-engine --kv-type f16', theoryBytesPerToken: 32768, ctx: 4096, modeHint: 'growth' },
-    analysisInputs: { theoryBytesPerToken: 32768, theoryMode: 'growth', ctx: 4096, theoryReservedBytes: null, budgetBytes: null },
+    analysisInputs: {
+      theoryBytesPerToken: 32768,
+      theoryMode: 'growth',
+      ctx: 4096,
+      theoryReservedBytes: null,
+      budgetBytes: null,
+    },
     state: 'running',
     error: null,
     startedAt: '2026-01-01T12:10:00.000Z',
@@ -124,9 +166,24 @@ export function crashedRun(overrides: Partial<SessionRun> = {}): SessionRun {
   return { ...base, analysis: recomputeAnalysis(base), analysisSource: 'recomputed' };
 }
 
-export function session(runs: SessionRun[], target: Record<string, unknown> | null = { kind: 'ssh', label: 'orin', hostname: 'orin-nano', arch: 'aarch64', memTotalBytes: 8 * GIB }): SessionData {
+export function session(
+  runs: SessionRun[],
+  target: Record<string, unknown> | null = {
+    kind: 'ssh',
+    label: 'orin',
+    hostname: 'orin-nano',
+    arch: 'aarch64',
+    memTotalBytes: 8 * GIB,
+  },
+): SessionData {
   return {
-    meta: { format: 'kvscope-session', schemaVersion: 1, appVersion: '0.1.0', createdAt: '2026-01-01T11:59:00.000Z', target },
+    meta: {
+      format: 'kvscope-session',
+      schemaVersion: 1,
+      appVersion: '0.1.0',
+      createdAt: '2026-01-01T11:59:00.000Z',
+      target,
+    },
     runs,
   };
 }

@@ -6,7 +6,10 @@ describe('ByteLineReader (spool follower)', () => {
   it('delivers the same lines and offsets however the bytes are chunked', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.string({ unit: 'grapheme', maxLength: 30 }).map((s) => s.replace(/\n/g, ' ')), { maxLength: 20 }),
+        fc.array(
+          fc.string({ unit: 'grapheme', maxLength: 30 }).map((s) => s.replace(/\n/g, ' ')),
+          { maxLength: 20 },
+        ),
         fc.array(fc.integer({ min: 1, max: 7 }), { minLength: 1, maxLength: 50 }),
         fc.nat(1000),
         (lines, cuts, startOffset) => {

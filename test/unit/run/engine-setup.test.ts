@@ -5,10 +5,23 @@ import { parseSweepSizes } from '../../../electron/node/run/sweep';
 
 describe('llama.cpp-like commands', () => {
   it('recognises the programs that reserve, wherever they live', () => {
-    for (const c of ['llama-cli -m m.gguf', '/opt/llama.cpp/build/bin/llama-server -m m.gguf --port 8080', './main -m x', 'env OMP_NUM_THREADS=4 llama-completion -m x', "node '/tmp/a b/llama-cli.mjs' -m x", 'taskset -c 0 ./llama-simple -m x']) {
+    for (const c of [
+      'llama-cli -m m.gguf',
+      '/opt/llama.cpp/build/bin/llama-server -m m.gguf --port 8080',
+      './main -m x',
+      'env OMP_NUM_THREADS=4 llama-completion -m x',
+      "node '/tmp/a b/llama-cli.mjs' -m x",
+      'taskset -c 0 ./llama-simple -m x',
+    ]) {
       expect(isLlamaCppLikeCommand(c), c).toBe(true);
     }
-    for (const c of ['ollama run llama3', 'python -m vllm.entrypoints.openai.api_server', './llama-bench -m x', 'mainframe --x', 'node server.js']) {
+    for (const c of [
+      'ollama run llama3',
+      'python -m vllm.entrypoints.openai.api_server',
+      './llama-bench -m x',
+      'mainframe --x',
+      'node server.js',
+    ]) {
       expect(isLlamaCppLikeCommand(c), c).toBe(false);
     }
   });

@@ -15,7 +15,20 @@ function board(over: (p: ProbeResult) => void = () => undefined): ProbeResult {
   p.diagnostics = [];
   p.uid = 1000;
   p.cpu.count = 4;
-  p.cpu.policies = [{ policy: 'policy0', cpus: [0, 1, 2, 3], governor: 'performance', availableGovernors: ['performance', 'schedutil'], driver: 'cpufreq-dt', curKHz: 1_800_000, minKHz: 408_000, maxKHz: 1_800_000, hwMinKHz: 408_000, hwMaxKHz: 1_800_000 }];
+  p.cpu.policies = [
+    {
+      policy: 'policy0',
+      cpus: [0, 1, 2, 3],
+      governor: 'performance',
+      availableGovernors: ['performance', 'schedutil'],
+      driver: 'cpufreq-dt',
+      curKHz: 1_800_000,
+      minKHz: 408_000,
+      maxKHz: 1_800_000,
+      hwMinKHz: 408_000,
+      hwMaxKHz: 1_800_000,
+    },
+  ];
   p.memory.totalBytes = 8 * GiB;
   p.memory.availableBytes = 6 * GiB;
   p.memory.swapTotalBytes = 2 * GiB;
@@ -47,7 +60,9 @@ describe('healthFindings', () => {
   });
 
   it('no swap and no zram → warn; swap already in use → info', () => {
-    expect(ids(board((p) => ((p.memory.swapTotalBytes = 0), (p.memory.swapFreeBytes = 0), (p.swaps = []))))).toEqual(['no-swap']);
+    expect(ids(board((p) => ((p.memory.swapTotalBytes = 0), (p.memory.swapFreeBytes = 0), (p.swaps = []))))).toEqual([
+      'no-swap',
+    ]);
     expect(ids(board((p) => (p.memory.swapFreeBytes = p.memory.swapTotalBytes! - 200 * MiB)))).toEqual(['swap-in-use']);
   });
 
@@ -60,27 +75,52 @@ describe('healthFindings', () => {
   });
 
   it('scaling_max below cpuinfo_max → capped clocks', () => {
-    const f = healthFindings(board((p) => (p.cpu.policies[0].maxKHz = 1_200_000)), { benchmarking: true });
+    const f = healthFindings(
+      board((p) => (p.cpu.policies[0].maxKHz = 1_200_000)),
+      { benchmarking: true },
+    );
     expect(f.map((x) => x.id)).toEqual(['cpu-max-capped']);
     expect(f[0].detail).toContain('1.20 GHz of 1.80 GHz');
   });
 
   it('perf_event_paranoid > 1: warn for a normal user, info for root; perf missing or broken', () => {
-    expect(healthFindings(board((p) => (p.perf.eventParanoid = 2)))[0]).toMatchObject({ id: 'perf-paranoid', severity: 'warn' });
-    expect(healthFindings(board((p) => ((p.perf.eventParanoid = 4), (p.uid = 0))))[0]).toMatchObject({ id: 'perf-paranoid', severity: 'info' });
-    expect(healthFindings(board((p) => (p.perf.eventParanoid = 2)))[0].fix).toContain('sysctl -w kernel.perf_event_paranoid=1');
-    expect(ids(board((p) => (p.perf = { path: null, version: null, usable: null, eventParanoid: 3 })))).toEqual(['perf-missing']);
+    expect(healthFindings(board((p) => (p.perf.eventParanoid = 2)))[0]).toMatchObject({
+      id: 'perf-paranoid',
+      severity: 'warn',
+    });
+    expect(healthFindings(board((p) => ((p.perf.eventParanoid = 4), (p.uid = 0))))[0]).toMatchObject({
+      id: 'perf-paranoid',
+      severity: 'info',
+    });
+    expect(healthFindings(board((p) => (p.perf.eventParanoid = 2)))[0].fix).toContain(
+      'sysctl -w kernel.perf_event_paranoid=1',
+    );
+    expect(ids(board((p) => (p.perf = { path: null, version: null, usable: null, eventParanoid: 3 })))).toEqual([
+      'perf-missing',
+    ]);
     expect(ids(board((p) => (p.perf.usable = false)))).toEqual(['perf-broken']);
   });
 
   it('cgroup limit below RAM → warn with the limit', () => {
-    const f = healthFindings(board((p) => Object.assign(p.cgroup, { version: 2, path: '/user.slice', memoryLimitBytes: 3 * GiB, limitSource: '/user.slice/memory.max' })));
+    const f = healthFindings(
+      board((p) =>
+        Object.assign(p.cgroup, {
+          version: 2,
+          path: '/user.slice',
+          memoryLimitBytes: 3 * GiB,
+          limitSource: '/user.slice/memory.max',
+        }),
+      ),
+    );
     expect(f.map((x) => x.id)).toEqual(['cgroup-memory-limit']);
     expect(f[0].title).toBe('Memory limited to 3.0 GiB by a cgroup (RAM is 8.0 GiB)');
   });
 
   it('low free memory: < 15 % or < 512 MiB warns, < 5 % or < 128 MiB is an error', () => {
-    const at = (avail: number, total = 8 * GiB) => healthFindings(board((p) => ((p.memory.availableBytes = avail), (p.memory.totalBytes = total)))).filter((f) => f.id === 'low-available-memory').map((f) => f.severity);
+    const at = (avail: number, total = 8 * GiB) =>
+      healthFindings(board((p) => ((p.memory.availableBytes = avail), (p.memory.totalBytes = total))))
+        .filter((f) => f.id === 'low-available-memory')
+        .map((f) => f.severity);
     expect(at(1.3 * GiB)).toEqual([]); // 16 %
     expect(at(1.1 * GiB)).toEqual(['warn']); // 13.75 %
     expect(at(0.3 * GiB)).toEqual(['error']); // 3.75 %
@@ -89,15 +129,29 @@ describe('healthFindings', () => {
   });
 
   it('hot before the run: within 10 °C of a passive/critical trip warns, at the trip is an error; active trips (fans) do not count', () => {
-    const zone = (tempC: number, type: string) => (p: ProbeResult) => (p.thermal = [{ zone: 'thermal_zone0', type: 'cpu-thermal', tempC, unreadable: false, trips: [{ name: 'trip_point_0', type, tempC: 85 }] }]);
-    expect(healthFindings(board(zone(80, 'passive')))[0]).toMatchObject({ id: 'thermal-hot-thermal_zone0', severity: 'warn' });
+    const zone = (tempC: number, type: string) => (p: ProbeResult) =>
+      (p.thermal = [
+        {
+          zone: 'thermal_zone0',
+          type: 'cpu-thermal',
+          tempC,
+          unreadable: false,
+          trips: [{ name: 'trip_point_0', type, tempC: 85 }],
+        },
+      ]);
+    expect(healthFindings(board(zone(80, 'passive')))[0]).toMatchObject({
+      id: 'thermal-hot-thermal_zone0',
+      severity: 'warn',
+    });
     expect(healthFindings(board(zone(86, 'critical')))[0]).toMatchObject({ severity: 'error' });
     expect(ids(board(zone(70, 'passive')))).toEqual([]);
     expect(ids(board(zone(84, 'active')))).toEqual([]);
   });
 
   it('Raspberry Pi get_throttled bits (corpus: 0x50005 = under-voltage + throttled now, both occurred)', () => {
-    const p = parseProbeOutput(readFileSync(join(__dirname, '../../fixtures/probe/raspberry-pi-3/probe-output.txt'), 'utf8'));
+    const p = parseProbeOutput(
+      readFileSync(join(__dirname, '../../fixtures/probe/raspberry-pi-3/probe-output.txt'), 'utf8'),
+    );
     const f = healthFindings(p).filter((x) => x.id.startsWith('rpi-'));
     expect(f.map((x) => [x.id, x.severity])).toEqual([
       ['rpi-under-voltage', 'error'],
@@ -105,18 +159,26 @@ describe('healthFindings', () => {
     ]);
     expect(f[1].title).toBe('Firmware throttling now: throttled');
     // 0x50000: nothing now, both in the past
-    expect(healthFindings(board((b) => (b.raspberryPi.throttledBits = 0x50000))).map((x) => [x.id, x.severity])).toEqual([
+    expect(
+      healthFindings(board((b) => (b.raspberryPi.throttledBits = 0x50000))).map((x) => [x.id, x.severity]),
+    ).toEqual([
       ['rpi-under-voltage', 'warn'],
       ['rpi-throttled', 'info'],
     ]);
     // 0x80008: soft temperature limit now and in the past
-    expect(healthFindings(board((b) => (b.raspberryPi.throttledBits = 0x80008)))[0].title).toBe('Firmware throttling now: soft temperature limit');
+    expect(healthFindings(board((b) => (b.raspberryPi.throttledBits = 0x80008)))[0].title).toBe(
+      'Firmware throttling now: soft temperature limit',
+    );
   });
 
   it('Jetson: NvMap info and unreadable zones info (corpus captures)', () => {
-    const tx2 = parseProbeOutput(readFileSync(join(__dirname, '../../fixtures/probe/jetson-tx2/probe-output.txt'), 'utf8'));
+    const tx2 = parseProbeOutput(
+      readFileSync(join(__dirname, '../../fixtures/probe/jetson-tx2/probe-output.txt'), 'utf8'),
+    );
     expect(healthFindings(tx2).map((f) => f.id)).toContain('jetson-nvmap');
-    const orin = parseProbeOutput(readFileSync(join(__dirname, '../../fixtures/probe/jetson-orin/probe-output.txt'), 'utf8'));
+    const orin = parseProbeOutput(
+      readFileSync(join(__dirname, '../../fixtures/probe/jetson-orin/probe-output.txt'), 'utf8'),
+    );
     const z = healthFindings(orin).find((f) => f.id === 'thermal-unreadable');
     expect(z?.title).toBe('3 thermal zone(s) could not be read');
   });
@@ -127,10 +189,24 @@ describe('healthFindings', () => {
     expect(ids(board((p) => (p.smapsRollup = false)))).toEqual(['no-smaps-rollup']);
     expect(ids(board((p) => (p.tools = { node: null })))).toEqual(['node-missing']);
     expect(ids(board((p) => (p.tmpDisk!.availableBytes = 100 * MiB)))).toEqual(['tmp-low']);
-    expect(ids(board((p) => (p.loadAvg = [3.1, 1, 1])), true)).toEqual(['board-busy']);
-    expect(ids(board((p) => (p.loadAvg = [3.1, 1, 1])), false)).toEqual([]);
-    const rk = parseProbeOutput(readFileSync(join(__dirname, '../../fixtures/probe/rk3588-orange-pi-5/probe-output.txt'), 'utf8'));
+    expect(
+      ids(
+        board((p) => (p.loadAvg = [3.1, 1, 1])),
+        true,
+      ),
+    ).toEqual(['board-busy']);
+    expect(
+      ids(
+        board((p) => (p.loadAvg = [3.1, 1, 1])),
+        false,
+      ),
+    ).toEqual([]);
+    const rk = parseProbeOutput(
+      readFileSync(join(__dirname, '../../fixtures/probe/rk3588-orange-pi-5/probe-output.txt'), 'utf8'),
+    );
     const d = healthFindings(rk, { benchmarking: true }).find((f) => f.id === 'devfreq-governor');
-    expect(d?.fix).toBe('echo performance | sudo tee /sys/class/devfreq/dmc/governor && echo performance | sudo tee /sys/class/devfreq/fb000000.gpu/governor && echo performance | sudo tee /sys/class/devfreq/fdab0000.npu/governor');
+    expect(d?.fix).toBe(
+      'echo performance | sudo tee /sys/class/devfreq/dmc/governor && echo performance | sudo tee /sys/class/devfreq/fb000000.gpu/governor && echo performance | sudo tee /sys/class/devfreq/fdab0000.npu/governor',
+    );
   });
 });

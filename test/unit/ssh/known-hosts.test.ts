@@ -29,7 +29,11 @@ let other: SshKey;
 
 beforeAll(async () => {
   dir = await makeTempDir();
-  [ed, rsa, other] = await Promise.all([generateKey(join(dir, 'ed')), generateKey(join(dir, 'rsa'), { type: 'rsa' }), generateKey(join(dir, 'other'))]);
+  [ed, rsa, other] = await Promise.all([
+    generateKey(join(dir, 'ed')),
+    generateKey(join(dir, 'rsa'), { type: 'rsa' }),
+    generateKey(join(dir, 'other')),
+  ]);
 });
 
 const b64 = (k: SshKey) => k.blob.toString('base64');
@@ -106,14 +110,22 @@ describe('parseKnownHosts', () => {
   });
 
   it('patterns: *, ?, !negation, agreeing with ssh-keygen -F', async () => {
-    const lines = [`*.lan,!evil.lan ${ed.type} ${b64(ed)}`, `board-?? ${rsa.type} ${b64(rsa)}`, `[10.0.0.*]:2222 ${other.type} ${b64(other)}`];
+    const lines = [
+      `*.lan,!evil.lan ${ed.type} ${b64(ed)}`,
+      `board-?? ${rsa.type} ${b64(rsa)}`,
+      `[10.0.0.*]:2222 ${other.type} ${b64(other)}`,
+    ];
     const file = join(dir, 'patterns');
     await writeFile(file, lines.join('\n') + '\n');
     const { entries } = parseKnownHosts(lines.join('\n'), file);
     for (const name of ['a.lan', 'evil.lan', 'board-01', 'board-1', '[10.0.0.9]:2222', '10.0.0.9', 'lan']) {
       const ours = entries.filter((e) => hostFieldMatches(e.hosts, name)).map((e) => e.line);
       const theirs = await run('ssh-keygen', ['-F', name, '-f', file]).then(
-        (r) => r.stdout.split('\n').filter((l) => l.startsWith('# Host')).map((l) => Number(/line (\d+)/.exec(l)?.[1])),
+        (r) =>
+          r.stdout
+            .split('\n')
+            .filter((l) => l.startsWith('# Host'))
+            .map((l) => Number(/line (\d+)/.exec(l)?.[1])),
         () => [] as number[],
       );
       expect(ours, name).toEqual(theirs);
@@ -123,7 +135,15 @@ describe('parseKnownHosts', () => {
 
 describe('checkHostKey', () => {
   const entries = () =>
-    parseKnownHosts([`[board]:2222 ${ed.type} ${b64(ed)}`, `[board]:2222 ${rsa.type} ${b64(rsa)}`, `board ${other.type} ${b64(other)}`, `@revoked * ${rsa.type} ${b64(rsa)}`].join('\n'), 'kh').entries;
+    parseKnownHosts(
+      [
+        `[board]:2222 ${ed.type} ${b64(ed)}`,
+        `[board]:2222 ${rsa.type} ${b64(rsa)}`,
+        `board ${other.type} ${b64(other)}`,
+        `@revoked * ${rsa.type} ${b64(rsa)}`,
+      ].join('\n'),
+      'kh',
+    ).entries;
 
   it('known / unknown / changed / revoked', () => {
     expect(checkHostKey(entries(), 'board', 2222, ed.blob).status).toBe('known');
@@ -136,7 +156,12 @@ describe('checkHostKey', () => {
   });
 
   it('a changed key names an old entry of the same type first', () => {
-    const c = checkHostKey(parseKnownHosts([`h ${rsa.type} ${b64(rsa)}`, `h ${ed.type} ${b64(ed)}`].join('\n'), 'kh').entries, 'h', 22, other.blob);
+    const c = checkHostKey(
+      parseKnownHosts([`h ${rsa.type} ${b64(rsa)}`, `h ${ed.type} ${b64(ed)}`].join('\n'), 'kh').entries,
+      'h',
+      22,
+      other.blob,
+    );
     expect(c.status === 'changed' && c.oldEntries.map((e) => e.line)).toEqual([2, 1]);
   });
 });
@@ -149,21 +174,44 @@ describe('KnownHostsStore and verifyHostKey', () => {
     const s = new KnownHostsStore({ readFiles: [store, user], storeFile: store });
     expect(await s.knownKeyTypes('h', 2200)).toEqual(['ssh-ed25519']);
     expect((await verifyHostKey({ store: s, host: 'h', port: 2200, keyBlob: ed.blob })).status).toBe('known');
-    await expect(verifyHostKey({ store: s, host: 'new', port: 22, keyBlob: other.blob })).rejects.toBeInstanceOf(HostKeyUnknownError);
-    const added = await verifyHostKey({ store: s, host: 'new', port: 22, keyBlob: other.blob, confirmHostKey: () => true });
+    await expect(verifyHostKey({ store: s, host: 'new', port: 22, keyBlob: other.blob })).rejects.toBeInstanceOf(
+      HostKeyUnknownError,
+    );
+    const added = await verifyHostKey({
+      store: s,
+      host: 'new',
+      port: 22,
+      keyBlob: other.blob,
+      confirmHostKey: () => true,
+    });
     expect(added).toEqual({ status: 'added', file: store, line: 1 });
-    const added2 = await verifyHostKey({ store: s, host: 'new2', port: 2, keyBlob: rsa.blob, confirmHostKey: async () => true });
+    const added2 = await verifyHostKey({
+      store: s,
+      host: 'new2',
+      port: 2,
+      keyBlob: rsa.blob,
+      confirmHostKey: async () => true,
+    });
     expect(added2).toEqual({ status: 'added', file: store, line: 2 });
     expect(await readFile(store, 'utf8')).toBe(`new ${other.type} ${b64(other)}\n[new2]:2 ${rsa.type} ${b64(rsa)}\n`);
     expect(await readFile(user, 'utf8')).toBe(`[h]:2200 ${ed.type} ${b64(ed)}\n`);
-    const e = (await verifyHostKey({ store: s, host: 'h', port: 2200, keyBlob: other.blob, confirmHostKey: () => true }).catch((x) => x)) as HostKeyChangedError;
+    const e = (await verifyHostKey({
+      store: s,
+      host: 'h',
+      port: 2200,
+      keyBlob: other.blob,
+      confirmHostKey: () => true,
+    }).catch((x) => x)) as HostKeyChangedError;
     expect(e.code).toBe('HOST_KEY_CHANGED');
     expect(e.oldEntryLocation).toBe(`${user}:1`);
   });
 
   it('default files: the app store first, then --known-hosts or ~/.ssh/known_hosts', () => {
     const env = { KVSCOPE_HOME: '/tmp/kvs-home' } as NodeJS.ProcessEnv;
-    expect(defaultKnownHostsFiles('/x/kh', env)).toEqual({ storeFile: '/tmp/kvs-home/known_hosts', readFiles: ['/tmp/kvs-home/known_hosts', '/x/kh'] });
+    expect(defaultKnownHostsFiles('/x/kh', env)).toEqual({
+      storeFile: '/tmp/kvs-home/known_hosts',
+      readFiles: ['/tmp/kvs-home/known_hosts', '/x/kh'],
+    });
     expect(defaultKnownHostsFiles(undefined, env).readFiles[1]).toMatch(/\/\.ssh\/known_hosts$/);
   });
 });

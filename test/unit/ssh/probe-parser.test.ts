@@ -3,10 +3,17 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bracketedChoice, parseCpuList, parseMeminfo, parseProbeOutput, splitProbeSections } from '../../../shared/probe/probe-parser';
+import {
+  bracketedChoice,
+  parseCpuList,
+  parseMeminfo,
+  parseProbeOutput,
+  splitProbeSections,
+} from '../../../shared/probe/probe-parser';
 import { ProbeResultSchema } from '../../../shared/probe/probe-schema';
 
-const fixture = (board: string, file = 'probe-output.txt') => readFileSync(join(__dirname, '../../fixtures/probe', board, file), 'utf8');
+const fixture = (board: string, file = 'probe-output.txt') =>
+  readFileSync(join(__dirname, '../../fixtures/probe', board, file), 'utf8');
 const KiB = 1024;
 
 describe('probe parser on real captures', () => {
@@ -49,14 +56,33 @@ describe('probe parser on real captures', () => {
 
   it('Raspberry Pi 4 thermal zone with an active trip point, millidegrees → °C', () => {
     const p = parseProbeOutput(fixture('raspberry-pi-4'));
-    expect(p.thermal).toEqual([{ zone: 'thermal_zone0', type: 'cpu-thermal', tempC: 74.01, unreadable: false, trips: [{ name: 'trip_point_0', type: 'active', tempC: 70 }] }]);
+    expect(p.thermal).toEqual([
+      {
+        zone: 'thermal_zone0',
+        type: 'cpu-thermal',
+        tempC: 74.01,
+        unreadable: false,
+        trips: [{ name: 'trip_point_0', type: 'active', tempC: 70 }],
+      },
+    ]);
     expect(p.arch).toBe('aarch64');
   });
 
   it('Raspberry Pi 3: cpufreq in kHz, governor, and the firmware throttle bits', () => {
     const p = parseProbeOutput(fixture('raspberry-pi-3'));
     expect(p.cpu.policies).toEqual([
-      { policy: 'policy0', cpus: [], governor: 'ondemand', availableGovernors: [], driver: null, curKHz: 1_200_000, minKHz: null, maxKHz: null, hwMinKHz: null, hwMaxKHz: null },
+      {
+        policy: 'policy0',
+        cpus: [],
+        governor: 'ondemand',
+        availableGovernors: [],
+        driver: null,
+        curKHz: 1_200_000,
+        minKHz: null,
+        maxKHz: null,
+        hwMinKHz: null,
+        hwMaxKHz: null,
+      },
     ]);
     expect(p.raspberryPi.throttledBits).toBe(0x50005);
     expect(p.thermal[0].tempC).toBe(42.932);
@@ -76,7 +102,15 @@ describe('probe parser on real captures', () => {
       ['fdab0000.npu', 'npu', 'rknpu_ondemand', 300_000_000],
     ]);
     expect(p.devfreq[0].availableHz).toEqual([528e6, 1068e6, 1560e6, 2112e6]);
-    expect(p.thermal.map((z) => z.type)).toEqual(['soc-thermal', 'bigcore0-thermal', 'bigcore1-thermal', 'littlecore-thermal', 'center-thermal', 'gpu-thermal', 'npu-thermal']);
+    expect(p.thermal.map((z) => z.type)).toEqual([
+      'soc-thermal',
+      'bigcore0-thermal',
+      'bigcore1-thermal',
+      'littlecore-thermal',
+      'center-thermal',
+      'gpu-thermal',
+      'npu-thermal',
+    ]);
     expect(p.thermal[0].trips).toEqual([{ name: 'trip_point_0', type: 'critical', tempC: 115 }]);
     expect(p.thermal[3].tempC).toBe(27.8);
   });
@@ -113,7 +147,13 @@ describe('probe parser on damaged input (never throws)', () => {
   });
 
   it('any string at all parses to a valid ProbeResult', () => {
-    for (const text of ['', '\0\0\0', '@@kvscope:cpufreq@@\n=\n!\npolicy0/=x', '@@kvscope:thermal@@\nthermal_zone0/temp=-256000\n', '@@kvscope:cgroup@@\nv2:/memory.max=max\nv2:/a/memory.max=12\n']) {
+    for (const text of [
+      '',
+      '\0\0\0',
+      '@@kvscope:cpufreq@@\n=\n!\npolicy0/=x',
+      '@@kvscope:thermal@@\nthermal_zone0/temp=-256000\n',
+      '@@kvscope:cgroup@@\nv2:/memory.max=max\nv2:/a/memory.max=12\n',
+    ]) {
       const p = parseProbeOutput(text);
       expect(ProbeResultSchema.safeParse(p).success).toBe(true);
     }
@@ -124,24 +164,63 @@ describe('probe parser on damaged input (never throws)', () => {
 
 describe('probe parser pieces', () => {
   it('cgroup v2: the smallest limit on the path up to the root; "max" is no limit', () => {
-    const p = parseProbeOutput(['@@kvscope:cgroup@@', 'line=0::/user.slice/user-1000.slice/session-3.scope', 'v2:/user.slice/user-1000.slice/session-3.scope/memory.max=max', 'v2:/user.slice/user-1000.slice/memory.max=3221225472', 'v2:/user.slice/user-1000.slice/memory.high=1073741824', 'v2:/user.slice/memory.max=max'].join('\n'));
+    const p = parseProbeOutput(
+      [
+        '@@kvscope:cgroup@@',
+        'line=0::/user.slice/user-1000.slice/session-3.scope',
+        'v2:/user.slice/user-1000.slice/session-3.scope/memory.max=max',
+        'v2:/user.slice/user-1000.slice/memory.max=3221225472',
+        'v2:/user.slice/user-1000.slice/memory.high=1073741824',
+        'v2:/user.slice/memory.max=max',
+      ].join('\n'),
+    );
     expect(p.cgroup.version).toBe(2);
     expect(p.cgroup.path).toBe('/user.slice/user-1000.slice/session-3.scope');
     expect(p.cgroup.memoryLimitBytes).toBe(3221225472);
     expect(p.cgroup.limitSource).toBe('/user.slice/user-1000.slice/memory.max');
   });
 
-  it("cgroup v1: page-counter maximum is unlimited; hierarchical_memory_limit counts", () => {
-    const p = parseProbeOutput(['@@kvscope:cgroup@@', 'line=4:memory:/kv', 'v1:hierarchical_memory_limit=536870912', 'v1:/kv/memory.limit_in_bytes=9223372036854771712', 'v1:/memory.limit_in_bytes=9223372036854771712'].join('\n'));
+  it('cgroup v1: page-counter maximum is unlimited; hierarchical_memory_limit counts', () => {
+    const p = parseProbeOutput(
+      [
+        '@@kvscope:cgroup@@',
+        'line=4:memory:/kv',
+        'v1:hierarchical_memory_limit=536870912',
+        'v1:/kv/memory.limit_in_bytes=9223372036854771712',
+        'v1:/memory.limit_in_bytes=9223372036854771712',
+      ].join('\n'),
+    );
     expect(p.cgroup.version).toBe(1);
     expect(p.cgroup.memoryLimitBytes).toBe(536870912);
     expect(p.cgroup.levels.every((l) => l.limitBytes === null)).toBe(true);
   });
 
   it('swaps and zram: the zram device used as swap', () => {
-    const p = parseProbeOutput(['@@kvscope:swaps@@', 'Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority', '/dev/zram0                              partition\t1998844\t\t10240\t\t100', '@@kvscope:zram@@', 'zram0/disksize=2046820352', 'zram0/comp_algorithm=lzo lzo-rle lz4 lz4hc 842 [zstd]', 'zram0/mm_stat=10485760 2621440 3145728 0 3145728 0 0 0 0'].join('\n'));
-    expect(p.swaps).toEqual([{ filename: '/dev/zram0', type: 'partition', sizeBytes: 1998844 * KiB, usedBytes: 10240 * KiB, priority: 100 }]);
-    expect(p.zram).toEqual([{ device: 'zram0', disksizeBytes: 2046820352, algorithm: 'zstd', algorithms: ['lzo', 'lzo-rle', 'lz4', 'lz4hc', '842', 'zstd'], origDataBytes: 10485760, comprDataBytes: 2621440, usedAsSwap: true }]);
+    const p = parseProbeOutput(
+      [
+        '@@kvscope:swaps@@',
+        'Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority',
+        '/dev/zram0                              partition\t1998844\t\t10240\t\t100',
+        '@@kvscope:zram@@',
+        'zram0/disksize=2046820352',
+        'zram0/comp_algorithm=lzo lzo-rle lz4 lz4hc 842 [zstd]',
+        'zram0/mm_stat=10485760 2621440 3145728 0 3145728 0 0 0 0',
+      ].join('\n'),
+    );
+    expect(p.swaps).toEqual([
+      { filename: '/dev/zram0', type: 'partition', sizeBytes: 1998844 * KiB, usedBytes: 10240 * KiB, priority: 100 },
+    ]);
+    expect(p.zram).toEqual([
+      {
+        device: 'zram0',
+        disksizeBytes: 2046820352,
+        algorithm: 'zstd',
+        algorithms: ['lzo', 'lzo-rle', 'lz4', 'lz4hc', '842', 'zstd'],
+        origDataBytes: 10485760,
+        comprDataBytes: 2621440,
+        usedAsSwap: true,
+      },
+    ]);
   });
 
   it('helpers', () => {

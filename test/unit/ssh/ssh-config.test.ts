@@ -79,14 +79,25 @@ describe('resolveSshAlias agrees with ssh -G', () => {
 describe('resolveSshAlias details', () => {
   it('expands ~ and %h/%r/%u/%d in IdentityFile, keeps order, relative paths as ssh(1) does', () => {
     const r = resolveSshAlias('board1', CONFIG, { homeDir: '/home/tester', localUser: 'me' });
-    expect(r.identityFiles).toEqual(['/home/tester/.ssh/id_10.0.0.5_pi', '/path with space/key', resolve('relative_key')]);
+    expect(r.identityFiles).toEqual([
+      '/home/tester/.ssh/id_10.0.0.5_pi',
+      '/path with space/key',
+      resolve('relative_key'),
+    ]);
     expect(r.matchedAlias).toBe(true);
     expect(r.serverAliveIntervalSec).toBe(15); // seconds, as written
   });
 
   it('`=` separators, lower-case keywords, ProxyJump none, IdentitiesOnly', () => {
     const r = resolveSshAlias('jetson', CONFIG);
-    expect([r.hostName, r.user, r.serverAliveIntervalSec, r.serverAliveCountMax, r.proxyJump, r.identitiesOnly]).toEqual(['jetson.local', 'nvidia', 30, 2, [], true]);
+    expect([
+      r.hostName,
+      r.user,
+      r.serverAliveIntervalSec,
+      r.serverAliveCountMax,
+      r.proxyJump,
+      r.identitiesOnly,
+    ]).toEqual(['jetson.local', 'nvidia', 30, 2, [], true]);
   });
 
   it('a name only `Host *` matches is not an alias', () => {

@@ -5,7 +5,15 @@ import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { parseTargetString, parseUserHostPort, resolveJumpChain, sshCliOptions, sshTargetOptionsFromSpec, targetFromCli, TargetSpecError } from '../../../electron/node/target/target-spec';
+import {
+  parseTargetString,
+  parseUserHostPort,
+  resolveJumpChain,
+  sshCliOptions,
+  sshTargetOptionsFromSpec,
+  targetFromCli,
+  TargetSpecError,
+} from '../../../electron/node/target/target-spec';
 import { DEFAULT_KEEPALIVE_COUNT_MAX } from '../../../electron/node/target/ssh-target';
 
 const CONFIG = `
@@ -62,8 +70,21 @@ describe('parseUserHostPort / parseTargetString', () => {
   });
 
   it('an alias from ~/.ssh/config: HostName, User, Port, ProxyJump, ServerAliveInterval; the command line wins', () => {
-    expect(parseTargetString('orin', { configText: CONFIG })).toEqual({ kind: 'ssh', alias: 'orin', host: '192.168.55.1', user: 'nvidia', port: 2200, jump: ['bastion'], keepaliveSec: 20 });
-    expect(parseTargetString('me@orin:22', { configText: CONFIG })).toMatchObject({ alias: 'orin', host: '192.168.55.1', user: 'me', port: 22 });
+    expect(parseTargetString('orin', { configText: CONFIG })).toEqual({
+      kind: 'ssh',
+      alias: 'orin',
+      host: '192.168.55.1',
+      user: 'nvidia',
+      port: 2200,
+      jump: ['bastion'],
+      keepaliveSec: 20,
+    });
+    expect(parseTargetString('me@orin:22', { configText: CONFIG })).toMatchObject({
+      alias: 'orin',
+      host: '192.168.55.1',
+      user: 'me',
+      port: 22,
+    });
     expect(parseTargetString('unknown-host', { configText: CONFIG })).toEqual({ kind: 'ssh', host: 'unknown-host' });
   });
 
@@ -77,10 +98,24 @@ describe('targetFromCli', () => {
   const configPath = join(dir, 'config');
   writeFileSync(configPath, CONFIG);
   const env = { KVSCOPE_SSH_CONFIG: configPath } as NodeJS.ProcessEnv;
-  const parse = (argv: string[]) => parseArgs({ args: argv, options: sshCliOptions, allowPositionals: true, strict: true });
+  const parse = (argv: string[]) =>
+    parseArgs({ args: argv, options: sshCliOptions, allowPositionals: true, strict: true });
 
   it('reads the alias from $KVSCOPE_SSH_CONFIG and applies every SSH option', async () => {
-    const { values, positionals } = parse(['orin', '--identity', 'keys/id', '--known-hosts', '/kh', '--accept-new-host-key', '--password-env', 'BOARD_PW', '--jump', 'a@j1:2', '--jump', 'j2']);
+    const { values, positionals } = parse([
+      'orin',
+      '--identity',
+      'keys/id',
+      '--known-hosts',
+      '/kh',
+      '--accept-new-host-key',
+      '--password-env',
+      'BOARD_PW',
+      '--jump',
+      'a@j1:2',
+      '--jump',
+      'j2',
+    ]);
     expect(await targetFromCli(positionals[0], values, env)).toEqual({
       kind: 'ssh',
       alias: 'orin',
@@ -98,8 +133,12 @@ describe('targetFromCli', () => {
 
   it('usage errors', async () => {
     await expect(targetFromCli(undefined, {}, env)).rejects.toThrow(/expected a target/);
-    await expect(targetFromCli('local', { identity: 'k' }, env)).rejects.toThrow('--identity needs an SSH target, not "local"');
-    await expect(targetFromCli('h', { 'password-env': 'not a name' }, env)).rejects.toThrow(/not an environment variable name/);
+    await expect(targetFromCli('local', { identity: 'k' }, env)).rejects.toThrow(
+      '--identity needs an SSH target, not "local"',
+    );
+    await expect(targetFromCli('h', { 'password-env': 'not a name' }, env)).rejects.toThrow(
+      /not an environment variable name/,
+    );
     await expect(targetFromCli('h', { jump: ['bad:port:x:'] }, env)).resolves.toMatchObject({ jump: ['bad:port:x:'] }); // a bare IPv6-like host is allowed
     await expect(targetFromCli('h', { jump: ['u@h:99999'] }, env)).rejects.toThrow(/port must be/);
   });
@@ -107,13 +146,29 @@ describe('targetFromCli', () => {
 
 describe('what a spec becomes for SshTarget', () => {
   it('ServerAliveInterval seconds → keepaliveInterval ms, ServerAliveCountMax, identity files, jump chain through config', async () => {
-    const o = await sshTargetOptionsFromSpec(parseTargetString('orin', { configText: CONFIG }) as never, { sshConfigText: CONFIG, env: { KVSCOPE_HOME: '/tmp/kvh' } as NodeJS.ProcessEnv, agentSocket: null });
+    const o = await sshTargetOptionsFromSpec(parseTargetString('orin', { configText: CONFIG }) as never, {
+      sshConfigText: CONFIG,
+      env: { KVSCOPE_HOME: '/tmp/kvh' } as NodeJS.ProcessEnv,
+      agentSocket: null,
+    });
     expect(o.keepaliveIntervalMs).toBe(20_000);
     expect(o.keepaliveCountMax).toBe(4);
-    expect(o.target).toEqual({ host: '192.168.55.1', port: 2200, username: 'nvidia', identityFiles: ['/keys/orin'], identitiesOnly: undefined });
+    expect(o.target).toEqual({
+      host: '192.168.55.1',
+      port: 2200,
+      username: 'nvidia',
+      identityFiles: ['/keys/orin'],
+      identitiesOnly: undefined,
+    });
     // orin → ProxyJump bastion → whose own ProxyJump is outer: outermost first
-    expect(o.jumps?.map((j) => `${j.username}@${j.host}:${j.port}`)).toEqual([`${userInfo().username}@203.0.113.7:22`, 'ops@bastion.example.com:2022']);
-    expect(o.knownHosts.files).toEqual({ storeFile: '/tmp/kvh/known_hosts', readFiles: ['/tmp/kvh/known_hosts', expect.stringMatching(/\.ssh\/known_hosts$/)] });
+    expect(o.jumps?.map((j) => `${j.username}@${j.host}:${j.port}`)).toEqual([
+      `${userInfo().username}@203.0.113.7:22`,
+      'ops@bastion.example.com:2022',
+    ]);
+    expect(o.knownHosts.files).toEqual({
+      storeFile: '/tmp/kvh/known_hosts',
+      readFiles: ['/tmp/kvh/known_hosts', expect.stringMatching(/\.ssh\/known_hosts$/)],
+    });
     expect(o.confirmHostKey).toBeUndefined();
     expect(o.label).toBe('orin');
   });
@@ -126,7 +181,9 @@ describe('what a spec becomes for SshTarget', () => {
     expect(o.keepaliveIntervalMs).toBeUndefined(); // SshTarget applies DEFAULT_KEEPALIVE_INTERVAL_MS
     expect(o.keepaliveCountMax).toBeUndefined();
     expect(DEFAULT_KEEPALIVE_COUNT_MAX).toBe(3);
-    expect(await o.confirmHostKey?.({ host: 'h', port: 22, keyType: 'ssh-ed25519', fingerprint: 'SHA256:x' })).toBe(true);
+    expect(await o.confirmHostKey?.({ host: 'h', port: 22, keyType: 'ssh-ed25519', fingerprint: 'SHA256:x' })).toBe(
+      true,
+    );
     expect(await o.password?.({ host: 'h', port: 22, username: 'u' })).toBe('secret-value');
     expect(o.jumps).toEqual([]);
   });

@@ -8,7 +8,13 @@
 // allocates at context creation for -c ctx×np -np np (n_ctx padded to 256, SWA cache n_swa+512).
 // --np N = N parallel sequences, each up to --ctx tokens; the budget answer is per sequence.
 import { KvTypeSchema, type KvType } from '../../../../shared/api/schemas';
-import { computeKvForShape, KvShapeError, kvPerToken, LLAMA_CPP_CTX_PAD, type ModelShape } from '../../../../shared/kv/kv-theory';
+import {
+  computeKvForShape,
+  KvShapeError,
+  kvPerToken,
+  LLAMA_CPP_CTX_PAD,
+  type ModelShape,
+} from '../../../../shared/kv/kv-theory';
 import { ModelConfigError, modelShapeFromGguf, type GgufModelSummary } from '../../../../shared/kv/model-config';
 import { GgufError, readGgufHeaderFromFile } from '../../model/gguf-reader';
 import { CliError, type CliIo, parseBytes, parseCliArgs, parseIntArg } from '../cli-io';
@@ -16,12 +22,14 @@ import { CliError, type CliIo, parseBytes, parseCliArgs, parseIntArg } from '../
 /** The context the calculator assumes without --ctx: llama.cpp's default -c since 2024. */
 const DEFAULT_CTX = 4096;
 
-const USAGE = 'usage: kvscope kv (--gguf <file> | --layers L --kv-heads H --head-dim D) [--head-dim-v D] [--kv-type T | --type-k T --type-v T] [--ctx N] [--budget 2GiB] [--np N] [--json]';
+const USAGE =
+  'usage: kvscope kv (--gguf <file> | --layers L --kv-heads H --head-dim D) [--head-dim-v D] [--kv-type T | --type-k T --type-v T] [--ctx N] [--budget 2GiB] [--np N] [--json]';
 
 function kvType(text: string | undefined, what: string): KvType | undefined {
   if (text === undefined) return undefined;
   const parsed = KvTypeSchema.safeParse(text.toLowerCase());
-  if (!parsed.success) throw new CliError(`${what}: unknown KV type "${text}" (one of ${KvTypeSchema.options.join(', ')})`, 2);
+  if (!parsed.success)
+    throw new CliError(`${what}: unknown KV type "${text}" (one of ${KvTypeSchema.options.join(', ')})`, 2);
   return parsed.data;
 }
 
@@ -81,7 +89,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   let model: (GgufModelSummary & { file: string; ggufVersion: number; tensorCount: number }) | undefined;
   if (values.gguf !== undefined) {
     for (const flag of ['layers', 'kv-heads', 'head-dim', 'head-dim-v'] as const) {
-      if (values[flag] !== undefined) throw new CliError(`--${flag} cannot be combined with --gguf (the model file gives the shape)`, 2);
+      if (values[flag] !== undefined)
+        throw new CliError(`--${flag} cannot be combined with --gguf (the model file gives the shape)`, 2);
     }
     try {
       const header = await readGgufHeaderFromFile(values.gguf);
@@ -113,7 +122,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const per = kvPerToken(shape);
   const notes = [...(model?.notes ?? [])];
   if (per.swaLayerCount > 0) {
-    notes.push(`${per.swaLayerCount} of ${shape.layers} layers use a ${shape.slidingWindow}-token sliding window: they stop growing after ${shape.slidingWindow} tokens`);
+    notes.push(
+      `${per.swaLayerCount} of ${shape.layers} layers use a ${shape.slidingWindow}-token sliding window: they stop growing after ${shape.slidingWindow} tokens`,
+    );
   }
 
   if (values.json) {
@@ -141,18 +152,42 @@ export async function run(args: string[], io: CliIo): Promise<number> {
 
   const rows: Array<[string, string]> = [];
   if (model) {
-    rows.push(['model', `${model.name ?? values.gguf} (${model.architecture}, ${model.fileTypeName ?? 'file type not stated'})`]);
-    const heads = Array.isArray(model.nHeadKv) ? `per layer ${Math.min(...model.nHeadKv)}–${Math.max(...model.nHeadKv)}` : String(model.nHeadKv);
-    rows.push(['shape', `${model.nLayer} layers, ${model.nHead} heads, ${heads} KV heads, head dim ${model.headDimK}/${model.headDimV}` + (model.nCtxTrain ? `, trained ctx ${group(model.nCtxTrain)}` : '')]);
+    rows.push([
+      'model',
+      `${model.name ?? values.gguf} (${model.architecture}, ${model.fileTypeName ?? 'file type not stated'})`,
+    ]);
+    const heads = Array.isArray(model.nHeadKv)
+      ? `per layer ${Math.min(...model.nHeadKv)}–${Math.max(...model.nHeadKv)}`
+      : String(model.nHeadKv);
+    rows.push([
+      'shape',
+      `${model.nLayer} layers, ${model.nHead} heads, ${heads} KV heads, head dim ${model.headDimK}/${model.headDimV}` +
+        (model.nCtxTrain ? `, trained ctx ${group(model.nCtxTrain)}` : ''),
+    ]);
   } else {
-    rows.push(['shape', `${shape.layers} layers, ${shape.kvHeads} KV heads, head dim ${shape.headDimK}/${shape.headDimV}`]);
+    rows.push([
+      'shape',
+      `${shape.layers} layers, ${shape.kvHeads} KV heads, head dim ${shape.headDimK}/${shape.headDimV}`,
+    ]);
   }
   rows.push(['KV types', `K ${typeK}, V ${typeV}`]);
-  rows.push(['bytes/token', bytesLabel(result.bytesPerToken) + (per.swaLayerCount ? `; ${group(result.globalBytesPerToken)} B in global layers` : '')]);
+  rows.push([
+    'bytes/token',
+    bytesLabel(result.bytesPerToken) +
+      (per.swaLayerCount ? `; ${group(result.globalBytesPerToken)} B in global layers` : ''),
+  ]);
   rows.push([`total at ${group(ctx)}${nSeq > 1 ? ` × ${nSeq} seq` : ''}`, bytesLabel(result.totalBytes)]);
-  rows.push(['llama.cpp reserves', `${bytesLabel(result.llamaCppReservedBytes)} for ${group(result.llamaCppCells)} cells`]);
+  rows.push([
+    'llama.cpp reserves',
+    `${bytesLabel(result.llamaCppReservedBytes)} for ${group(result.llamaCppCells)} cells`,
+  ]);
   if (budgetBytes !== null) {
-    rows.push([`max context in ${formatBytes(budgetBytes)}`, result.maxContextForBudget === null ? 'unbounded (every layer is windowed)' : `${group(result.maxContextForBudget)} tokens${nSeq > 1 ? ' per sequence' : ''} (KV only; weights and buffers come on top)`]);
+    rows.push([
+      `max context in ${formatBytes(budgetBytes)}`,
+      result.maxContextForBudget === null
+        ? 'unbounded (every layer is windowed)'
+        : `${group(result.maxContextForBudget)} tokens${nSeq > 1 ? ' per sequence' : ''} (KV only; weights and buffers come on top)`,
+    ]);
   }
   const width = Math.max(...rows.map(([k]) => k.length));
   io.out(rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n') + '\n');

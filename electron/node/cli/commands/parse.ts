@@ -21,7 +21,14 @@ const OUT_CHUNK_CHARS = 64 * 1024;
 
 function readError(file: string, error: unknown): CliError {
   const code = (error as NodeJS.ErrnoException)?.code;
-  const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : (error as Error)?.message ?? String(error);
+  const why =
+    code === 'ENOENT'
+      ? 'no such file'
+      : code === 'EISDIR'
+        ? 'is a directory'
+        : code === 'EACCES'
+          ? 'permission denied'
+          : ((error as Error)?.message ?? String(error));
   return new CliError(`cannot read "${file}": ${why}`, 1);
 }
 
@@ -74,7 +81,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   emit(parser.end());
   if (pending) io.out(pending);
   if (diagnostics > 0) {
-    io.err(`kvscope parse: ${diagnostics} line${diagnostics === 1 ? '' : 's'} could not be read (kept in the output as "kind":"diagnostic")\n`);
+    io.err(
+      `kvscope parse: ${diagnostics} line${diagnostics === 1 ? '' : 's'} could not be read (kept in the output as "kind":"diagnostic")\n`,
+    );
   }
   return 0;
 }

@@ -3,7 +3,13 @@
 // stdout; progress (connecting, host key added) on stderr; a failure is one line, exit 1
 // (unreachable, refused host key, authentication) or 2 (usage).
 import { CliError, type CliIo, parseCliArgs } from '../cli-io';
-import { createTarget, createTargetOptionsFromCli, sshCliOptions, TargetSpecError, targetFromCli } from '../../target/target-spec';
+import {
+  createTarget,
+  createTargetOptionsFromCli,
+  sshCliOptions,
+  TargetSpecError,
+  targetFromCli,
+} from '../../target/target-spec';
 import { probeTarget } from '../../probe/probe';
 import { healthFindings } from '../../../../shared/probe/health';
 import type { HealthFinding, ProbeReport, ProbeResult } from '../../../../shared/probe/probe-schema';
@@ -18,7 +24,8 @@ const options = {
 
 export async function run(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCliArgs(args, options);
-  if (positionals.length !== 1) throw new CliError('expected exactly one target (local, user@host[:port], ssh://…, or a ~/.ssh/config alias)', 2);
+  if (positionals.length !== 1)
+    throw new CliError('expected exactly one target (local, user@host[:port], ssh://…, or a ~/.ssh/config alias)', 2);
   let spec;
   try {
     spec = await targetFromCli(positionals[0], values);
@@ -28,14 +35,21 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
   let target: Target;
   try {
-    target = await createTarget(spec, createTargetOptionsFromCli(values, values.json ? (line) => io.err(`${line}\n`) : (line) => progress(io, line)));
+    target = await createTarget(
+      spec,
+      createTargetOptionsFromCli(values, values.json ? (line) => io.err(`${line}\n`) : (line) => progress(io, line)),
+    );
   } catch (error) {
     throw new CliError(oneLine(error));
   }
   try {
     const probe = await probeTarget(target, { signal: io.signal });
     const findings = healthFindings(probe, { benchmarking: values.benchmark === true });
-    const report: ProbeReport = { ...probe, target: { id: target.id, label: target.label, kind: target.kind }, findings };
+    const report: ProbeReport = {
+      ...probe,
+      target: { id: target.id, label: target.label, kind: target.kind },
+      findings,
+    };
     if (values.json) io.out(JSON.stringify(report, null, 2) + '\n');
     else io.out(human(report, probe, findings));
     return 0; // findings are facts about the board, not a failure of the command
@@ -48,7 +62,11 @@ export async function run(args: string[], io: CliIo): Promise<number> {
 
 function progress(io: CliIo, line: string): void {
   // Only what a user wants to see while waiting; the rest is for --json's stderr / debugging.
-  if (/^(connecting to|added the host key|known_hosts:|--password-env|~\/\.ssh\/config)/.test(line) || process.env.KVSCOPE_DEBUG) io.err(`${line}\n`);
+  if (
+    /^(connecting to|added the host key|known_hosts:|--password-env|~\/\.ssh\/config)/.test(line) ||
+    process.env.KVSCOPE_DEBUG
+  )
+    io.err(`${line}\n`);
 }
 
 function oneLine(error: unknown): string {
@@ -74,23 +92,65 @@ function human(report: ProbeReport, p: ProbeResult, findings: HealthFinding[]): 
   row('system', `${p.distro ?? '?'}, kernel ${p.kernel ?? '?'} (${p.arch ?? '?'})`);
   if (p.jetson.l4tRelease) row('L4T', p.jetson.l4tRelease.replace(/^#\s*/, ''));
   row('cpu', `${p.cpu.count ?? '?'} online (${p.cpu.online ?? '?'})${p.cpu.modelName ? ', ' + p.cpu.modelName : ''}`);
-  for (const pol of p.cpu.policies) row(`  ${pol.policy}`, `CPUs ${pol.cpus.join(',')}: ${pol.governor ?? '?'}, ${mhz(pol.curKHz)} (${mhz(pol.minKHz)}–${mhz(pol.maxKHz)}, hw max ${mhz(pol.hwMaxKHz)})`);
-  row('memory', `${bytes(p.memory.totalBytes)} RAM, ${bytes(p.memory.availableBytes)} available${p.memory.availableEstimated ? ' (estimated)' : ''}`);
-  const zram = p.zram.map((z) => (z.disksizeBytes ? `${z.device} ${bytes(z.disksizeBytes)} ${z.algorithm ?? ''}${z.usedAsSwap ? ' (swap)' : ''}` : `${z.device} unconfigured`));
-  row('swap', `${p.memory.swapTotalBytes ? bytes(p.memory.swapTotalBytes) : 'none'}${zram.length ? `; zram: ${zram.join(', ')}` : ''}`);
-  if (Object.keys(p.memory.nvmapBytes).length) row('NvMap', Object.entries(p.memory.nvmapBytes).map(([k, v]) => `${k} ${bytes(v)}`).join(', '));
+  for (const pol of p.cpu.policies)
+    row(
+      `  ${pol.policy}`,
+      `CPUs ${pol.cpus.join(',')}: ${pol.governor ?? '?'}, ${mhz(pol.curKHz)} (${mhz(pol.minKHz)}–${mhz(pol.maxKHz)}, hw max ${mhz(pol.hwMaxKHz)})`,
+    );
+  row(
+    'memory',
+    `${bytes(p.memory.totalBytes)} RAM, ${bytes(p.memory.availableBytes)} available${p.memory.availableEstimated ? ' (estimated)' : ''}`,
+  );
+  const zram = p.zram.map((z) =>
+    z.disksizeBytes
+      ? `${z.device} ${bytes(z.disksizeBytes)} ${z.algorithm ?? ''}${z.usedAsSwap ? ' (swap)' : ''}`
+      : `${z.device} unconfigured`,
+  );
+  row(
+    'swap',
+    `${p.memory.swapTotalBytes ? bytes(p.memory.swapTotalBytes) : 'none'}${zram.length ? `; zram: ${zram.join(', ')}` : ''}`,
+  );
+  if (Object.keys(p.memory.nvmapBytes).length)
+    row(
+      'NvMap',
+      Object.entries(p.memory.nvmapBytes)
+        .map(([k, v]) => `${k} ${bytes(v)}`)
+        .join(', '),
+    );
   row('page size', p.pageSizeBytes ? `${p.pageSizeBytes / 1024} KiB` : '?');
   row('THP', `enabled=${p.thp.enabled ?? '?'} defrag=${p.thp.defrag ?? '?'}`);
-  row('cgroup', p.cgroup.version === null ? '?' : `v${p.cgroup.version} ${p.cgroup.path ?? ''}, memory limit ${p.cgroup.memoryLimitBytes === null ? 'none' : bytes(p.cgroup.memoryLimitBytes)}`);
-  row('perf', p.perf.path ? `${p.perf.version ?? p.perf.path}, perf_event_paranoid=${p.perf.eventParanoid ?? '?'}` : 'not installed');
-  const present = Object.entries(p.tools).filter(([, v]) => v).map(([k]) => k);
+  row(
+    'cgroup',
+    p.cgroup.version === null
+      ? '?'
+      : `v${p.cgroup.version} ${p.cgroup.path ?? ''}, memory limit ${p.cgroup.memoryLimitBytes === null ? 'none' : bytes(p.cgroup.memoryLimitBytes)}`,
+  );
+  row(
+    'perf',
+    p.perf.path
+      ? `${p.perf.version ?? p.perf.path}, perf_event_paranoid=${p.perf.eventParanoid ?? '?'}`
+      : 'not installed',
+  );
+  const present = Object.entries(p.tools)
+    .filter(([, v]) => v)
+    .map(([k]) => k);
   row('tools', present.join(', ') || 'none of the known ones');
   if (p.nodeVersion) row('node', p.nodeVersion);
   for (const z of p.thermal) {
-    const trips = z.trips.filter((t) => t.tempC !== null).map((t) => `${t.type ?? t.name} ${t.tempC}°C`).join(', ');
-    row('thermal', `${z.type ?? z.zone}: ${z.unreadable ? 'unreadable' : z.tempC === null ? '?' : `${z.tempC.toFixed(1)} °C`}${trips ? ` (trips: ${trips})` : ''}`);
+    const trips = z.trips
+      .filter((t) => t.tempC !== null)
+      .map((t) => `${t.type ?? t.name} ${t.tempC}°C`)
+      .join(', ');
+    row(
+      'thermal',
+      `${z.type ?? z.zone}: ${z.unreadable ? 'unreadable' : z.tempC === null ? '?' : `${z.tempC.toFixed(1)} °C`}${trips ? ` (trips: ${trips})` : ''}`,
+    );
   }
-  for (const d of p.devfreq) row('devfreq', `${d.name} (${d.kind}): ${d.governor ?? '?'}, ${d.curHz === null ? '?' : Math.round(d.curHz / 1e6) + ' MHz'} of ${d.maxHz === null ? '?' : Math.round(d.maxHz / 1e6) + ' MHz'}`);
+  for (const d of p.devfreq)
+    row(
+      'devfreq',
+      `${d.name} (${d.kind}): ${d.governor ?? '?'}, ${d.curHz === null ? '?' : Math.round(d.curHz / 1e6) + ' MHz'} of ${d.maxHz === null ? '?' : Math.round(d.maxHz / 1e6) + ' MHz'}`,
+    );
   if (p.tmpDisk) row('/tmp free', `${bytes(p.tmpDisk.availableBytes)} of ${bytes(p.tmpDisk.totalBytes)}`);
   if (p.uptimeSec !== null) row('uptime', `${(p.uptimeSec / 3600).toFixed(1)} h, load ${p.loadAvg?.join(' ') ?? '?'}`);
   lines.push('');

@@ -62,15 +62,22 @@ const NO_TOKENS_REGEX = '(?!)';
 
 export async function run(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCliArgs(args, options);
-  if (positionals.length !== 1) throw new CliError('expected exactly one target (local, user@host[:port], ssh://…, or a ~/.ssh/config alias)', 2);
+  if (positionals.length !== 1)
+    throw new CliError('expected exactly one target (local, user@host[:port], ssh://…, or a ~/.ssh/config alias)', 2);
   if (!values.demo === !values.engine) throw new CliError('give either --engine "<command on target>" or --demo', 2);
   const serverMode = values['server-url'] !== undefined;
-  if (serverMode && values.demo) throw new CliError('--server-url needs --engine "<command that starts the server>"', 2);
-  if (serverMode && values.sweep) throw new CliError('--sweep and --server-url cannot be combined (sweep a server by running one profile per context size)', 2);
+  if (serverMode && values.demo)
+    throw new CliError('--server-url needs --engine "<command that starts the server>"', 2);
+  if (serverMode && values.sweep)
+    throw new CliError(
+      '--sweep and --server-url cannot be combined (sweep a server by running one profile per context size)',
+      2,
+    );
   for (const o of ['api', 'prompt-file', 'turns', 'ignore-eos', 'server-timeout'] as const) {
     if (values[o] !== undefined && !serverMode) throw new CliError(`--${o} applies to server mode (--server-url)`, 2);
   }
-  if (values.prompt !== undefined && !serverMode && !values.demo) throw new CliError('--prompt applies to --demo (prompt tokens) and server mode (--server-url)', 2);
+  if (values.prompt !== undefined && !serverMode && !values.demo)
+    throw new CliError('--prompt applies to --demo (prompt tokens) and server mode (--server-url)', 2);
   const target = await cliTargetSupport.targetFromCli(positionals[0], values);
   const ctx = parseIntArg(values.ctx, '--ctx');
   const budgetBytes = values.budget ? parseBytes(values.budget, '--budget') : undefined;
@@ -84,7 +91,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     } catch (error) {
       throw new CliError((error as Error).message, 2);
     }
-    if (values.engine && !values.engine.includes('{ctx}')) throw new CliError('--sweep needs {ctx} in --engine (e.g. "llama-cli -m model.gguf -c {ctx} -n 64")', 2);
+    if (values.engine && !values.engine.includes('{ctx}'))
+      throw new CliError('--sweep needs {ctx} in --engine (e.g. "llama-cli -m model.gguf -c {ctx} -n 64")', 2);
   }
 
   const requestInput: unknown = {
@@ -122,7 +130,10 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     // A server's port appears in its first lines; keep at most 1 MiB of them.
     if (event === 'runOutput' && engineOutput.length < MIB) engineOutput += (payload as { text: string }).text;
   };
-  const service = new RunService(serverMode ? sink : () => {}, cliTargetSupport.targetFactory(values, (line) => io.err(`kvscope profile: ${line}\n`)));
+  const service = new RunService(
+    serverMode ? sink : () => {},
+    cliTargetSupport.targetFactory(values, (line) => io.err(`kvscope profile: ${line}\n`)),
+  );
   const run = await service.start(request);
   outputs?.recordRun(run);
   // The board's facts are gathered while the engine runs: the target is closed with the run.
@@ -132,7 +143,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   io.signal.addEventListener('abort', onAbort);
   const ticker = setInterval(() => {
     const last = [...run.samples].reverse().find((s) => s.source === 'procfs');
-    io.err(`kvscope profile: ${(run.lastTMs / 1000).toFixed(1)} s, ${run.tokens} tokens, RSS ${fmtMiB(last?.values.rssBytes)}\n`);
+    io.err(
+      `kvscope profile: ${(run.lastTMs / 1000).toFixed(1)} s, ${run.tokens} tokens, RSS ${fmtMiB(last?.values.rssBytes)}\n`,
+    );
   }, 2000);
   let server: Awaited<ReturnType<typeof profileServerRun>> | null = null;
   let serverError: string | null = null;
@@ -142,11 +155,15 @@ export async function run(args: string[], io: CliIo): Promise<number> {
         server = await profileServerRun(run, {
           serverUrl: values['server-url'] as string,
           api: serverApi(values.api),
-          prompt: values['prompt-file'] ? await readPromptFile(values['prompt-file']) : (values.prompt ?? DEFAULT_SERVER_PROMPT),
+          prompt: values['prompt-file']
+            ? await readPromptFile(values['prompt-file'])
+            : (values.prompt ?? DEFAULT_SERVER_PROMPT),
           turns: parseIntArg(values.turns, '--turns') ?? 1,
           maxTokens: tokens ?? DEFAULT_SERVER_TOKENS,
           ignoreEos: values['ignore-eos'] ?? false,
-          readyTimeoutMs: values['server-timeout'] ? parseDurationMs(values['server-timeout'], '--server-timeout') : DEFAULT_SERVER_READY_TIMEOUT_MS,
+          readyTimeoutMs: values['server-timeout']
+            ? parseDurationMs(values['server-timeout'], '--server-timeout')
+            : DEFAULT_SERVER_READY_TIMEOUT_MS,
           engineOutput: () => engineOutput,
           onProgress: (line) => io.err(`kvscope profile: ${line}`),
           signal: io.signal,
@@ -172,7 +189,12 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (server) {
     const p = server.profile;
     summary.server = p;
-    summary.throughput = { ttftMs: p.ttftMs, prefillTokensPerSecond: p.prefillTokensPerSecond, decodeTokensPerSecond: p.decodeTokensPerSecond, tokens: p.tokens };
+    summary.throughput = {
+      ttftMs: p.ttftMs,
+      prefillTokensPerSecond: p.prefillTokensPerSecond,
+      decodeTokensPerSecond: p.decodeTokensPerSecond,
+      tokens: p.tokens,
+    };
   }
   if (values.json) io.out(JSON.stringify(summary, null, 2) + '\n');
   else io.out(humanSummary(summary));
@@ -190,12 +212,24 @@ async function readPromptFile(path: string): Promise<string> {
   try {
     return await readFile(path, 'utf8');
   } catch (error) {
-    throw new CliError(`--prompt-file: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 2);
+    throw new CliError(
+      `--prompt-file: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      2,
+    );
   }
 }
 
-async function sweep(request: RunRequest, sizes: number[], values: { json?: boolean } & Record<string, unknown>, io: CliIo, outputs: ProfileOutputs | null = null): Promise<number> {
-  const service = new RunService(() => {}, cliTargetSupport.targetFactory(values, (line) => io.err(`kvscope profile: ${line}\n`)));
+async function sweep(
+  request: RunRequest,
+  sizes: number[],
+  values: { json?: boolean } & Record<string, unknown>,
+  io: CliIo,
+  outputs: ProfileOutputs | null = null,
+): Promise<number> {
+  const service = new RunService(
+    () => {},
+    cliTargetSupport.targetFactory(values, (line) => io.err(`kvscope profile: ${line}\n`)),
+  );
   let result;
   // The board's facts, gathered during the first run (each run's target closes with it).
   let factsPromise: Promise<Record<string, unknown>> | null = null;
@@ -220,8 +254,14 @@ async function sweep(request: RunRequest, sizes: number[], values: { json?: bool
   }
   // The top-level fields describe the last run that completed (the largest context that ran).
   const runs = result.steps.map((s) => s.run).filter((r): r is RunController => r !== null);
-  const main = [...result.steps].reverse().find((s) => s.run && s.point.ok)?.run ?? [...runs].reverse().find((r) => r.samples.length > 0) ?? null;
-  if (!main) throw new CliError(`no sweep run produced samples: ${result.steps.map((s) => `${s.ctx}: ${s.point.error ?? 'failed'}`).join('; ')}`);
+  const main =
+    [...result.steps].reverse().find((s) => s.run && s.point.ok)?.run ??
+    [...runs].reverse().find((r) => r.samples.length > 0) ??
+    null;
+  if (!main)
+    throw new CliError(
+      `no sweep run produced samples: ${result.steps.map((s) => `${s.ctx}: ${s.point.error ?? 'failed'}`).join('; ')}`,
+    );
   const facts = await (factsPromise ?? cliTargetSupport.targetFacts(main.target));
   outputs?.setTarget(facts);
   const summary: ProfileSummaryOutput = buildProfileSummary(main, facts);
@@ -236,7 +276,7 @@ function humanSummary(summary: ProfileSummaryOutput): string {
   const kv = summary.kv;
   const lines = [
     `engine        ${summary.engine.command}`,
-    `exit          ${summary.engine.oomKilled ? 'OOM-killed' : summary.engine.signal ?? summary.engine.exitCode}`,
+    `exit          ${summary.engine.oomKilled ? 'OOM-killed' : (summary.engine.signal ?? summary.engine.exitCode)}`,
     `samples       ${summary.samples} (${summary.lostSamples} lost) over ${(summary.durationMs / 1000).toFixed(1)} s`,
     `KV mode       ${kv.mode}`,
     `bytes/token   theory ${kv.theoryBytesPerToken ?? '–'}, measured ${kv.measuredBytesPerToken?.toFixed(0) ?? '–'}, overhead ×${kv.overheadFactor?.toFixed(3) ?? '–'}`,
@@ -247,10 +287,16 @@ function humanSummary(summary: ProfileSummaryOutput): string {
   if (summary.leak) lines.push(`leak          ${summary.leak.leaking ? 'LEAK' : 'none'}: ${summary.leak.reason}`);
   if (summary.sweep) {
     const s = summary.sweep;
-    lines.push(`sweep         ${s.points.length} runs, mode ${s.mode ?? '–'}, memory per context token: measured ${fmtN(s.measuredBytesPerToken, 0)}, theory ${s.theoryBytesPerToken ?? '–'}, overhead ×${fmtN(s.overheadFactor, 3)}, engine-reported ${fmtN(s.engineReportedBytesPerToken, 0)}`);
-    lines.push(`              baseline ${fmtMiB(s.baselineBytes)}, largest context within budget ${s.maxContextForBudget ?? '–'}${s.stoppedEarly ? ` (${s.stoppedEarly})` : ''}`);
+    lines.push(
+      `sweep         ${s.points.length} runs, mode ${s.mode ?? '–'}, memory per context token: measured ${fmtN(s.measuredBytesPerToken, 0)}, theory ${s.theoryBytesPerToken ?? '–'}, overhead ×${fmtN(s.overheadFactor, 3)}, engine-reported ${fmtN(s.engineReportedBytesPerToken, 0)}`,
+    );
+    lines.push(
+      `              baseline ${fmtMiB(s.baselineBytes)}, largest context within budget ${s.maxContextForBudget ?? '–'}${s.stoppedEarly ? ` (${s.stoppedEarly})` : ''}`,
+    );
     for (const p of s.points) {
-      lines.push(`  ctx ${String(p.ctx).padStart(8)}  ${p.oomKilled ? 'OOM-killed' : p.ok ? 'ok        ' : 'failed    '}  peak RSS ${fmtMiB(p.peakRssBytes).padStart(10)}  anon ${fmtMiB(p.peakAnonRssBytes).padStart(10)}  engine KV ${fmtMiB(p.engineKvBytes).padStart(10)}`);
+      lines.push(
+        `  ctx ${String(p.ctx).padStart(8)}  ${p.oomKilled ? 'OOM-killed' : p.ok ? 'ok        ' : 'failed    '}  peak RSS ${fmtMiB(p.peakRssBytes).padStart(10)}  anon ${fmtMiB(p.peakAnonRssBytes).padStart(10)}  engine KV ${fmtMiB(p.engineKvBytes).padStart(10)}`,
+      );
     }
   }
   if (summary.server) {

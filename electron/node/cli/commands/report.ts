@@ -2,7 +2,13 @@
 // report of a stored session. The format may be left out when the file name says it (.html, .md,
 // .csv, .json, .pdf, .trace.json). CSV: `--layout wide` (default, one row per sample) or `long`.
 import { readSession, SessionError } from '../../session/session-store';
-import { formatFromFileName, isReportFormat, REPORT_FORMATS, writeReport, type ReportFormat } from '../../session/report-files';
+import {
+  formatFromFileName,
+  isReportFormat,
+  REPORT_FORMATS,
+  writeReport,
+  type ReportFormat,
+} from '../../session/report-files';
 import { PdfError } from '../../session/pdf';
 import { CliError, type CliIo, parseCliArgs } from '../cli-io';
 
@@ -14,16 +20,25 @@ const options = {
 
 export async function run(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCliArgs(args, options);
-  if (positionals.length !== 1) throw new CliError('expected exactly one session file: kvscope report <session> --format html|md|csv|json|pdf|perfetto -o <file>', 2);
+  if (positionals.length !== 1)
+    throw new CliError(
+      'expected exactly one session file: kvscope report <session> --format html|md|csv|json|pdf|perfetto -o <file>',
+      2,
+    );
   const out = values.output;
   if (!out) throw new CliError('-o <file> is required', 2);
   let format: ReportFormat;
   if (values.format !== undefined) {
-    if (!isReportFormat(values.format)) throw new CliError(`unknown format "${values.format}" (expected one of ${REPORT_FORMATS.join(', ')})`, 2);
+    if (!isReportFormat(values.format))
+      throw new CliError(`unknown format "${values.format}" (expected one of ${REPORT_FORMATS.join(', ')})`, 2);
     format = values.format;
   } else {
     const guessed = formatFromFileName(out);
-    if (!guessed) throw new CliError(`--format is required (${REPORT_FORMATS.join('|')}): the file name "${out}" does not say which`, 2);
+    if (!guessed)
+      throw new CliError(
+        `--format is required (${REPORT_FORMATS.join('|')}): the file name "${out}" does not say which`,
+        2,
+      );
     format = guessed;
   }
   const layout = values.layout ?? 'wide';
@@ -38,7 +53,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     throw new CliError(`cannot write ${out}: ${(error as Error).message}`);
   }
   const recovered = session.runs.filter((r) => r.analysisSource === 'recomputed').length;
-  io.err(`kvscope report: ${format} report of ${session.runs.length} run(s) written to ${out}${recovered ? ` (${recovered} run(s) recovered from an interrupted recording)` : ''}\n`);
+  io.err(
+    `kvscope report: ${format} report of ${session.runs.length} run(s) written to ${out}${recovered ? ` (${recovered} run(s) recovered from an interrupted recording)` : ''}\n`,
+  );
   return 0;
 }
 

@@ -16,7 +16,8 @@ export const RENDERER_DIR = fileURLToPath(new URL('../../../../out/renderer', im
 
 function parsePort(text: string | undefined): number {
   if (text === undefined) return DEFAULT_PORT;
-  if (!/^\d+$/.test(text.trim()) || Number(text) > 65535) throw new CliError(`--port: expected 0–65535, got "${text}"`, 2);
+  if (!/^\d+$/.test(text.trim()) || Number(text) > 65535)
+    throw new CliError(`--port: expected 0–65535, got "${text}"`, 2);
   return Number(text);
 }
 
@@ -38,7 +39,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
   io.out(`KVScope at ${server.url}\n`);
 
-  if (!io.signal.aborted) await new Promise<void>((resolve) => io.signal.addEventListener('abort', () => resolve(), { once: true }));
+  if (!io.signal.aborted)
+    await new Promise<void>((resolve) => io.signal.addEventListener('abort', () => resolve(), { once: true }));
   await server.close();
   await services.dispose();
   return 0;
