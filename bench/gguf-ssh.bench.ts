@@ -5,10 +5,10 @@ import { chmod, mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readGgufHeaderFromTarget } from '../electron/node/model/gguf-reader';
-import { createTarget } from '../electron/node/target/target-spec';
-import { vocabModelHeader } from '../test/unit/kv/gguf-fixture';
+import { createTarget } from '../electron/node/transport/target-spec';
+import { vocabModelHeader } from '../test/helpers/gguf-fixture';
 import { ensureKeyUser, makeTempDir, startSshd, writeKnownHosts } from '../test/helpers/sshd';
-import type { Target } from '../electron/node/target/target';
+import type { Target } from '../electron/node/transport/target';
 import type { BenchRow } from './bench-util';
 
 const VOCAB = 256_000;

@@ -6,7 +6,7 @@ import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readGgufHeader, readGgufHeaderFromFile, type ReadRange } from '../electron/node/model/gguf-reader';
-import { vocabModelHeader } from '../test/unit/kv/gguf-fixture';
+import { vocabModelHeader } from '../test/helpers/gguf-fixture';
 import type { BenchRow } from './bench-util';
 
 const VOCAB = 256_000;

@@ -6,7 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RunRequestSchema } from '../shared/api/schemas';
 import { RunService } from '../electron/node/run/run-service';
-import { createTarget } from '../electron/node/target/target-spec';
+import { createTarget } from '../electron/node/transport/target-spec';
 import { ensureKeyUser, makeTempDir, startSshd } from '../test/helpers/sshd';
 import { formatCpuPct, type BenchRow } from './bench-util';
 

@@ -7,8 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { chmod, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ensureKeyUser, makeTempDir, startSshd, writeKnownHosts } from '../test/helpers/sshd';
-import { SshTarget, type SshTargetOptions } from '../electron/node/target/ssh-target';
-import { KnownHostsStore } from '../electron/node/target/known-hosts';
+import { SshTarget, type SshTargetOptions } from '../electron/node/transport/ssh-target';
+import { KnownHostsStore } from '../electron/node/transport/known-hosts';
 import type { BenchRow } from './bench-util';
 
 const CONNECTS = 15;

@@ -10,7 +10,7 @@ import { apiMethodNames, ipcChannel } from '../../shared/api/contract';
 import { callHandler } from '../node/api/api-dispatch';
 import type { AppServices } from '../node/api/app-services';
 import { createAppServices } from '../node/api/create-app-services';
-import { EncryptedFileSecretStore } from '../node/targets/secret-store';
+import { EncryptedFileSecretStore } from '../node/boards/secret-store';
 import { resolveStaticFile } from '../node/web/static-files';
 import { guardIpcCall, type IpcGuardPolicy, type IpcSenderFacts } from './ipc-guard';
 import { safeStorageCipher } from './safe-storage-cipher';

@@ -60,7 +60,7 @@ export const TargetInfoSchema = z.object({
 });
 export type TargetInfo = z.infer<typeof TargetInfoSchema>;
 
-// ---- saved targets, prompts, secrets (the app's side of SSH: electron/node/targets/) ----------
+// ---- saved targets, prompts, secrets (the app's side of SSH: electron/node/boards/) ----------
 
 /** Ids of saved targets: safe in a file, a data-testid and a secret key. "local" is This computer. */
 export const TargetIdSchema = z

@@ -14,11 +14,11 @@ import { healthFindings } from '../../../shared/probe/health';
 import type { AppServices, AppServicesOptions } from './app-services';
 import { probeTarget } from '../probe/probe';
 import { RunService, type TargetFactory } from '../run/run-service';
-import { AppConnector } from '../targets/app-connector';
-import { PromptBroker } from '../targets/prompt-broker';
-import { noSecretStore, secretKeys, type SecretStore } from '../targets/secret-store';
-import { importSshConfig } from '../targets/ssh-config-import';
-import { TargetStore, type SavedTarget } from '../targets/target-store';
+import { AppConnector } from '../boards/app-connector';
+import { PromptBroker } from '../boards/prompt-broker';
+import { noSecretStore, secretKeys, type SecretStore } from '../boards/secret-store';
+import { importSshConfig } from '../boards/ssh-config-import';
+import { TargetStore, type SavedTarget } from '../boards/target-store';
 import { redact } from '../util/redact';
 
 export interface CreateAppServicesOptions extends AppServicesOptions {

@@ -3,7 +3,7 @@
 // --accept-new-host-key, --password-env, --jump).
 import { hostname, release, arch, cpus, totalmem } from 'node:os';
 import type { TargetSpec } from '../../../shared/api/schemas';
-import type { Target } from '../target/target';
+import type { Target } from '../transport/target';
 import {
   createTarget,
   createTargetOptionsFromCli,
@@ -11,7 +11,7 @@ import {
   targetFromCli,
   TargetSpecError,
   type SshCliValues,
-} from '../target/target-spec';
+} from '../transport/target-spec';
 import { probeTarget } from '../probe/probe';
 import { CliError } from './cli-io';
 import type { TargetFactory } from '../run/run-service';

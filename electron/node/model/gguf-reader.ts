@@ -16,7 +16,7 @@
 // Damaged input gives a GgufError naming the offset, never a RangeError or a hang.
 import { open } from 'node:fs/promises';
 import type { GgufArraySummary } from '../../../shared/kv/model-config';
-import type { Target } from '../target/target';
+import type { Target } from '../transport/target';
 
 /** Reads `length` bytes at `offset`; may return fewer at the end of the file. */
 export type ReadRange = (offset: number, length: number) => Promise<Uint8Array>;

@@ -2,7 +2,7 @@
 // that the user's login shell — bash, ash, zsh, fish — only has to run `sh -s`), parsed by the
 // pure parser in shared/. Used by `kvscope probe`, the device check in the UI and the run
 // summary's target facts.
-import type { Target } from '../target/target';
+import type { Target } from '../transport/target';
 import { parseProbeOutput, PROBE_HEADER } from '../../../shared/probe/probe-parser';
 import type { ProbeResult } from '../../../shared/probe/probe-schema';
 import { PROBE_SCRIPT } from './probe-script';

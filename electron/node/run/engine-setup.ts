@@ -15,7 +15,7 @@ import { KvTypeSchema } from '../../../shared/api/schemas';
 import { kvBytesDetailed, kvBytesPerToken, LLAMA_CPP_CTX_PAD } from '../../../shared/kv/kv-theory';
 import { modelShapeFromGguf, type GgufModelSummary } from '../../../shared/kv/model-config';
 import { shellQuote } from '../../../shared/util/shell';
-import type { Target } from '../target/target';
+import type { Target } from '../transport/target';
 import { demoEngineConfig, demoShape } from '../demo-engine/demo-config';
 import { demoEngineBundle } from '../demo-engine/demo-engine-bundle';
 import { readGgufHeaderFromTarget } from '../model/gguf-reader';

@@ -6,7 +6,7 @@ import { analyzeRun } from '../../../shared/analysis/run-analysis';
 import { createProcfsSamplerParser } from '../../../shared/collectors/procfs-sampler-parser';
 import { parseSpoolLine } from '../../../shared/collectors/run-spool';
 import { shellQuote } from '../../../shared/util/shell';
-import type { Target } from '../target/target';
+import type { Target } from '../transport/target';
 import { followSpool, type SpoolFollower } from './spool-follower';
 import { launcherScript, runConf } from './run-scripts';
 import { procfsSamplerScript, smapsEveryTicks } from '../sampler/procfs-sampler-script';

@@ -3,8 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import type { EventSink } from '../../../shared/api/contract';
 import type { RunRequest, RunStatus, TargetSpec } from '../../../shared/api/schemas';
-import type { Target } from '../target/target';
-import { LocalTarget } from '../target/local-target';
+import type { Target } from '../transport/target';
+import { LocalTarget } from '../transport/local-target';
 import { RUN_DEFAULTS, RunController, type RunControllerOptions } from './run-controller';
 
 export type TargetFactory = (spec: TargetSpec) => Promise<Target>;

@@ -2,7 +2,7 @@
 // remembering the byte offset after the last complete line: after a dropped link, following
 // again from that offset loses and repeats nothing.
 import { shellQuote } from '../../../shared/util/shell';
-import type { RemoteProcess, Target } from '../target/target';
+import type { RemoteProcess, Target } from '../transport/target';
 
 export interface SpoolFollower {
   /** Byte offset of the first byte not yet delivered as a complete line. */

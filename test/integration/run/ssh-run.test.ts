@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunRequestSchema, type Sample } from '../../../shared/api/schemas';
 import { RunService } from '../../../electron/node/run/run-service';
 import { RUN_DEFAULTS } from '../../../electron/node/run/run-controller';
-import { createTarget } from '../../../electron/node/target/target-spec';
+import { createTarget } from '../../../electron/node/transport/target-spec';
 import {
   ensureKeyUser,
   killConnections,

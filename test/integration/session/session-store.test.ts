@@ -16,7 +16,7 @@ import {
   SessionStore,
 } from '../../../electron/node/session/session-store';
 import { projectRoot } from '../../helpers/cli';
-import { linearSamples } from '../../unit/report/session-fixtures';
+import { linearSamples } from '../../helpers/session-fixtures';
 
 const dir = mkdtempSync(join(tmpdir(), 'kvscope-session-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -16,8 +16,8 @@ import {
   type Sshd,
   type SshAgent,
 } from '../../helpers/sshd';
-import { SshTarget, type SshTargetOptions } from '../../../electron/node/target/ssh-target';
-import { KnownHostsStore } from '../../../electron/node/target/known-hosts';
+import { SshTarget, type SshTargetOptions } from '../../../electron/node/transport/ssh-target';
+import { KnownHostsStore } from '../../../electron/node/transport/known-hosts';
 
 let sshd: Sshd;
 let pamSshd: Sshd;

@@ -7,14 +7,14 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { generateKey, makeTempDir, startSshd, waitFor, writeKnownHosts, type Sshd } from '../../helpers/sshd';
-import { SshTarget, type SshTargetOptions } from '../../../electron/node/target/ssh-target';
+import { SshTarget, type SshTargetOptions } from '../../../electron/node/transport/ssh-target';
 import {
   HostKeyChangedError,
   HostKeyRevokedError,
   HostKeyUnknownError,
   KnownHostsStore,
   type HostKeyInfo,
-} from '../../../electron/node/target/known-hosts';
+} from '../../../electron/node/transport/known-hosts';
 
 const run = promisify(execFile);
 let sshd: Sshd;

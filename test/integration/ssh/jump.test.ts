@@ -12,8 +12,8 @@ import {
   writeKnownHosts,
   type Sshd,
 } from '../../helpers/sshd';
-import { SshTarget, type SshTargetOptions } from '../../../electron/node/target/ssh-target';
-import { HostKeyUnknownError, KnownHostsStore } from '../../../electron/node/target/known-hosts';
+import { SshTarget, type SshTargetOptions } from '../../../electron/node/transport/ssh-target';
+import { HostKeyUnknownError, KnownHostsStore } from '../../../electron/node/transport/known-hosts';
 
 let jump: Sshd;
 let board: Sshd;

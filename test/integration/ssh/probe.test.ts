@@ -10,8 +10,8 @@ import { hostname, release, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { generateKey, makeTempDir, startSshd, writeKnownHosts, type Sshd } from '../../helpers/sshd';
-import { SshTarget } from '../../../electron/node/target/ssh-target';
-import { KnownHostsStore } from '../../../electron/node/target/known-hosts';
+import { SshTarget } from '../../../electron/node/transport/ssh-target';
+import { KnownHostsStore } from '../../../electron/node/transport/known-hosts';
 import { probeTarget } from '../../../electron/node/probe/probe';
 import { ProbeReportSchema, ProbeResultSchema } from '../../../shared/probe/probe-schema';
 

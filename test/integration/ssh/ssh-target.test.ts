@@ -16,8 +16,8 @@ import {
   writeKnownHosts,
   type Sshd,
 } from '../../helpers/sshd';
-import { SshTarget, MAX_SESSION_CHANNELS, type SshTargetOptions } from '../../../electron/node/target/ssh-target';
-import { KnownHostsStore } from '../../../electron/node/target/known-hosts';
+import { SshTarget, MAX_SESSION_CHANNELS, type SshTargetOptions } from '../../../electron/node/transport/ssh-target';
+import { KnownHostsStore } from '../../../electron/node/transport/known-hosts';
 import { shellEnv, shellJoin, shellQuote } from '../../../shared/util/shell';
 
 let sshd: Sshd;

@@ -9,11 +9,11 @@ import {
   sshCliOptions,
   TargetSpecError,
   targetFromCli,
-} from '../../target/target-spec';
+} from '../../transport/target-spec';
 import { probeTarget } from '../../probe/probe';
 import { healthFindings } from '../../../../shared/probe/health';
 import type { HealthFinding, ProbeReport, ProbeResult } from '../../../../shared/probe/probe-schema';
-import type { Target } from '../../target/target';
+import type { Target } from '../../transport/target';
 
 const options = {
   ...sshCliOptions,

@@ -1,0 +1,165 @@
+// How the app (desktop window or browser mode) connects to a target: createTarget from target/,
+// with the interactive parts wired to the UI instead of CLI flags. An unknown host key becomes a
+// hostKeyPrompt event and waits for answerHostKey (accepted keys land in the app's known_hosts);
+// a CHANGED key is never asked about — verifyHostKey refuses it before any callback, and the
+// error names both fingerprints. Passwords and passphrases become credentialPrompt events; they
+// are remembered only when the user asks, the storage is a real keychain, and the target is a
+// saved one, and only after the connection authenticated (a mistyped password is never kept).
+import type { TargetSpec } from '../../../shared/api/schemas';
+import { appKnownHostsPath } from '../config/app-paths';
+import type { TargetFactory } from '../run/run-service';
+import { LocalTarget } from '../transport/local-target';
+import { createTarget, type CreateTargetOptions } from '../transport/target-spec';
+import type { Target } from '../transport/target';
+import { describeConnectError } from './connect-errors';
+import type { PromptBroker, PromptOutcome } from './prompt-broker';
+import { secretKeys, type SecretStore } from './secret-store';
+import type { TargetStore } from './target-store';
+
+export interface AppConnectorOptions {
+  prompts: PromptBroker;
+  secrets: SecretStore;
+  targets: TargetStore;
+  env?: NodeJS.ProcessEnv;
+  /** Per hop, not counting time spent in prompts (target/ssh-target.ts pauses its deadline). */
+  connectTimeoutMs?: number;
+  /** Progress lines (already redacted). */
+  log?: (line: string) => void;
+  /** The prompt timeout, for the words of the error when a question went unanswered. */
+  promptTimeoutMs?: number;
+  /** Tests replace the connection itself. */
+  createTarget?: (spec: TargetSpec, options: CreateTargetOptions) => Promise<Target>;
+}
+
+/** user@host[:port] as ssh(1) would write it ([v6] when needed). */
+export function accountName(user: string, host: string, port: number): string {
+  const h = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  return `${user}@${h}${port === 22 ? '' : `:${port}`}`;
+}
+
+export function defaultTargetLabel(spec: Extract<TargetSpec, { kind: 'ssh' }>): string {
+  const h = spec.host.includes(':') && !spec.host.startsWith('[') ? `[${spec.host}]` : spec.host;
+  return spec.alias ?? `${spec.user ? spec.user + '@' : ''}${h}${spec.port && spec.port !== 22 ? `:${spec.port}` : ''}`;
+}
+
+export class AppConnector {
+  constructor(private readonly options: AppConnectorOptions) {}
+
+  /** The RunService's TargetFactory: a run request carries a spec, matched to a saved target for its name and secrets. */
+  readonly factory: TargetFactory = (spec) => this.connect(spec);
+
+  async connect(spec: TargetSpec, context: { targetId?: string; label?: string } = {}): Promise<Target> {
+    if (spec.kind === 'local') return new LocalTarget();
+    const { prompts, secrets, targets } = this.options;
+    const env = this.options.env ?? process.env;
+    // CLI-only fields are never honoured here: passwordEnv would send one of the app's own
+    // environment variables to whatever host a request names; acceptNewHostKey would skip the
+    // fingerprint dialog.
+    const { passwordEnv: _passwordEnv, acceptNewHostKey: _acceptNew, ...appSpec } = spec;
+    const saved = context.targetId
+      ? await targets.get(context.targetId)
+      : await targets.findBySpec(appSpec).catch(() => undefined);
+    const targetId = saved?.id;
+    const label = context.label ?? saved?.label ?? defaultTargetLabel(spec);
+
+    const storage = secrets.status();
+    const canRemember = storage.available && targetId !== undefined;
+    const rememberNote = !storage.available
+      ? storage.reason
+      : targetId === undefined
+        ? 'Save this board in the target list to remember its password.'
+        : null;
+    let hostKeyOutcome: PromptOutcome | undefined;
+    const usedRemembered = new Set<string>();
+    const toRemember = new Map<string, string>();
+    // A run's link can drop and reconnect: the passphrase typed once serves the whole life of
+    // this target (ssh-target.ts caches passwords itself).
+    const passphrases = new Map<string, string | undefined>();
+
+    const options: CreateTargetOptions = {
+      env,
+      log: this.options.log,
+      connectTimeoutMs: this.options.connectTimeoutMs,
+      confirmHostKey: async (info) => {
+        const answer = await prompts.askHostKey({
+          targetLabel: label,
+          host: info.host,
+          port: info.port,
+          keyType: info.keyType,
+          fingerprint: info.fingerprint,
+          knownHostsPath: appKnownHostsPath(env),
+        });
+        hostKeyOutcome = answer.outcome;
+        return answer.accepted;
+      },
+      password: async (request) => {
+        const account = accountName(request.username, request.host, request.port);
+        const key = targetId !== undefined ? secretKeys.password(targetId, account) : undefined;
+        if (key && canRemember) {
+          const remembered = await secrets.get(key).catch(() => undefined);
+          if (remembered) {
+            usedRemembered.add(key);
+            return remembered;
+          }
+        }
+        const answer = await prompts.askCredential({
+          kind: 'password',
+          targetLabel: label,
+          account,
+          canRemember,
+          rememberNote,
+        });
+        if (answer.value === null) return undefined;
+        if (answer.remember && key && canRemember) toRemember.set(key, answer.value);
+        return answer.value;
+      },
+      passphrase: async ({ keyFile }) => {
+        if (passphrases.has(keyFile)) return passphrases.get(keyFile);
+        const key = targetId !== undefined ? secretKeys.passphrase(targetId, keyFile) : undefined;
+        let value: string | undefined;
+        if (key && canRemember) {
+          value = await secrets.get(key).catch(() => undefined);
+          if (value) usedRemembered.add(key);
+        }
+        if (!value) {
+          const answer = await prompts.askCredential({
+            kind: 'passphrase',
+            targetLabel: label,
+            keyFile,
+            canRemember,
+            rememberNote,
+          });
+          value = answer.value ?? undefined;
+          if (value !== undefined && answer.remember && key && canRemember) toRemember.set(key, value);
+        }
+        passphrases.set(keyFile, value);
+        return value;
+      },
+    };
+
+    let target: Target;
+    try {
+      target = await (this.options.createTarget ?? createTarget)(appSpec, options);
+    } catch (error) {
+      let forgot = false;
+      if ((error as { code?: string })?.code === 'SSH_AUTH_FAILED' && usedRemembered.size > 0) {
+        for (const key of usedRemembered) await secrets.delete(key).catch(() => false);
+        forgot = true;
+      }
+      throw describeConnectError(error, {
+        label,
+        hostKeyOutcome,
+        promptTimeoutMs: this.options.promptTimeoutMs,
+        forgotRemembered: forgot,
+      });
+    }
+    for (const [key, value] of toRemember) {
+      await secrets
+        .set(key, value)
+        .catch((error: Error) =>
+          this.options.log?.(`could not remember the credential for ${label}: ${error.message}`),
+        );
+    }
+    return target;
+  }
+}

@@ -1,0 +1,64 @@
+// "Import from ~/.ssh/config": every concrete Host entry, resolved the way ssh(1) resolves it
+// (HostName, User, Port, ProxyJump, IdentityFile, UserKnownHostsFile, ServerAliveInterval), as
+// a ready-to-save spec. Nothing is saved here: the user picks, then the UI calls saveTarget.
+import { stat } from 'node:fs/promises';
+import type { SshConfigHost, SshTargetSpec } from '../../../shared/api/schemas';
+import { listSshConfigHosts, readSshConfigText, resolveSshAlias, sshConfigPath } from '../transport/ssh-config';
+import { normalizeSavedSpec, type TargetStore } from './target-store';
+
+export interface SshConfigImport {
+  path: string;
+  found: boolean;
+  hosts: SshConfigHost[];
+}
+
+export async function importSshConfig(
+  targets: TargetStore,
+  options: { env?: NodeJS.ProcessEnv; homeDir?: string } = {},
+): Promise<SshConfigImport> {
+  const path = sshConfigPath(options.env ?? process.env);
+  const found = await stat(path).then(
+    (s) => s.isFile(),
+    () => false,
+  );
+  if (!found) return { path, found, hosts: [] };
+  const text = await readSshConfigText(path, { homeDir: options.homeDir });
+  const saved = await targets.list().catch(() => []);
+  const hosts: SshConfigHost[] = [];
+  for (const entry of listSshConfigHosts(text, { homeDir: options.homeDir })) {
+    const r = resolveSshAlias(entry.alias, text, { homeDir: options.homeDir });
+    const raw: SshTargetSpec = {
+      kind: 'ssh',
+      host: r.hostName,
+      port: r.port,
+      user: r.user,
+      alias: entry.alias,
+      identityFile: r.identityFiles[0],
+      jump: r.proxyJump.length ? r.proxyJump : undefined,
+      knownHostsFile: r.userKnownHostsFiles?.[0],
+      keepaliveSec: r.serverAliveIntervalSec !== undefined ? Math.min(r.serverAliveIntervalSec, 3600) : undefined,
+    };
+    let spec: SshConfigHost['spec'] = null;
+    let problem: string | undefined;
+    try {
+      spec = normalizeSavedSpec(raw, options.homeDir);
+    } catch (error) {
+      problem = (error as Error).message;
+    }
+    const savedTarget = saved.find((t) => t.spec.alias === entry.alias);
+    hosts.push({
+      alias: entry.alias,
+      hostName: r.hostName,
+      user: r.user,
+      port: r.port,
+      proxyJump: r.proxyJump,
+      identityFiles: r.identityFiles,
+      knownHostsFile: r.userKnownHostsFiles?.[0],
+      unsupported: r.unsupported,
+      spec,
+      ...(problem ? { problem } : {}),
+      ...(savedTarget ? { savedTargetId: savedTarget.id } : {}),
+    });
+  }
+  return { path, found, hosts };
+}

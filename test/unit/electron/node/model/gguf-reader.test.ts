@@ -1,0 +1,259 @@
+// The GGUF header reader: the real stories260K model, a generated header with a 256k-entry
+// vocabulary read through a counting byte-range reader, old/odd variants, and damaged input.
+import fc from 'fast-check';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  GGUF_MAX_CHUNK_BYTES,
+  GgufError,
+  readGgufHeader,
+  readGgufHeaderFromFile,
+  readGgufHeaderFromTarget,
+} from '../../../../../electron/node/model/gguf-reader';
+import type { Target } from '../../../../../electron/node/transport/target';
+import { kvBytes, kvBytesPerToken } from '../../../../../shared/kv/kv-theory';
+import { modelShapeFromGguf } from '../../../../../shared/kv/model-config';
+import { arr, buildGgufHeader, f32, str, u32, virtualFile, vocabModelHeader } from '../../../../helpers/gguf-fixture';
+
+// Relative to the project root, where vitest runs (shared/models/README.md).
+const STORIES = '../shared/models/stories260K.gguf';
+
+describe('stories260K.gguf (real llama.cpp test model)', () => {
+  it('reads the header facts listed in shared/models/README.md', async () => {
+    const h = await readGgufHeaderFromFile(STORIES);
+    expect(h.version).toBe(3);
+    expect(h.fileBytes).toBe(1185376);
+    expect(h.metadata['general.architecture']).toBe('llama');
+    expect(h.metadata['llama.block_count']).toBe(5);
+    expect(h.metadata['llama.attention.head_count']).toBe(8);
+    expect(h.metadata['llama.attention.head_count_kv']).toBe(4);
+    expect(h.metadata['llama.embedding_length']).toBe(64);
+    expect(h.metadata['llama.feed_forward_length']).toBe(172);
+    expect(h.metadata['llama.context_length']).toBe(2048);
+    expect(h.metadata['general.file_type']).toBeUndefined();
+    expect(h.types['llama.block_count']).toBe('u32');
+    expect(h.types['tokenizer.ggml.tokens']).toBe('array<string>');
+    expect((h.metadata['tokenizer.ggml.tokens'] as string[]).length).toBe(512);
+  });
+
+  it('gives 640 B/token and 1,310,720 bytes at 2048 cells, as llama.cpp reports', async () => {
+    const h = await readGgufHeaderFromFile(STORIES);
+    const { shape } = modelShapeFromGguf(h.metadata);
+    expect(kvBytesPerToken(shape)).toBe(640); // 2 × 5 × 4 × 8 × 2
+    expect(kvBytes(shape, 0, { mode: 'reserved', ctx: 2048 })).toBe(1310720); // "size = 1.25 MiB (2048 cells …)"
+  });
+
+  it('works through a Target byte-range read', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const calls: Array<{ offset?: number; length?: number }> = [];
+    const target = {
+      kind: 'local',
+      id: 'fake',
+      label: 'fake',
+      async readFile(path: string, options?: { offset?: number; length?: number }) {
+        calls.push(options ?? {});
+        const all = await readFile(path);
+        const offset = options?.offset ?? 0;
+        return all.subarray(offset, offset + (options?.length ?? all.length));
+      },
+    } as unknown as Target;
+    const h = await readGgufHeaderFromTarget(target, STORIES);
+    expect(h.metadata['llama.block_count']).toBe(5);
+    expect(calls[0]).toEqual({ offset: 0, length: 1048576 });
+  });
+});
+
+describe('a 256k-entry vocabulary through a byte-range reader', () => {
+  const header = vocabModelHeader(256000);
+  // 512 MiB of "tensor data" after the header, served virtually: reading any of it would show in the counts.
+  const tensorBytes = 512 * 1024 * 1024;
+
+  it('reads the metadata and counts the big arrays without materialising them', async () => {
+    const file = virtualFile(header, tensorBytes);
+    const h = await readGgufHeader(file.readRange);
+    expect(h.metadataEndOffset).toBe(header.length);
+    expect(h.tensorCount).toBe(147);
+    expect(h.metadata['tokenizer.ggml.tokens']).toEqual({ kind: 'gguf-array', elementType: 'string', length: 256000 });
+    expect(h.metadata['tokenizer.ggml.scores']).toEqual({ kind: 'gguf-array', elementType: 'f32', length: 256000 });
+    expect(h.metadata['tokenizer.ggml.merges']).toEqual({ kind: 'gguf-array', elementType: 'string', length: 128000 });
+    expect(h.metadata['tokenizer.ggml.bos_token_id']).toBe(1); // the key after the arrays was found
+    const { shape, summary } = modelShapeFromGguf(h.metadata);
+    expect(summary.vocabSize).toBe(256000);
+    expect(kvBytesPerToken(shape)).toBe(32768); // 16 × 8 × (128 + 128)
+  });
+
+  it('reads only the header region: no read starts after the metadata, at most one chunk past it', async () => {
+    const file = virtualFile(header, tensorBytes);
+    const h = await readGgufHeader(file.readRange);
+    expect(header.length).toBeGreaterThan(4 * 1024 * 1024); // the vocabulary makes it several MB
+    for (const r of file.reads) expect(r.offset).toBeLessThan(h.metadataEndOffset);
+    expect(file.bytesRead).toBeLessThanOrEqual(h.metadataEndOffset + GGUF_MAX_CHUNK_BYTES);
+    expect(file.bytesRead).toBe(h.bytesRead);
+    expect(file.bytesRead).toBeLessThan(file.size / 20);
+    // Chunks grow (1, 2, 4 MiB, …) so a several-MB header takes a handful of reads, not thousands.
+    expect(file.reads.length).toBeLessThanOrEqual(6);
+  });
+
+  it('skips fixed-size arrays without reading them', async () => {
+    // One u32 key, then an 8 MiB f32 array, then one more key: the array's bytes are never fetched.
+    const big = buildGgufHeader([
+      ['a', u32(7)],
+      ['skipped', arr('f32', new Array(2 * 1024 * 1024).fill(0))],
+      ['b', str('after')],
+    ]);
+    const file = virtualFile(big, 0);
+    const h = await readGgufHeader(file.readRange, { initialChunkBytes: 4096 });
+    expect(h.metadata.b).toBe('after');
+    expect(file.bytesRead).toBeLessThan(64 * 1024); // 2 small reads instead of 8 MiB
+  });
+});
+
+describe('format variants', () => {
+  const entries = [
+    ['general.architecture', str('llama')],
+    ['llama.block_count', u32(2)],
+    ['llama.rope.freq_base', f32(10000)],
+    ['llama.flags', { type: 'array', of: 'bool', values: [true, false] }],
+    ['llama.wide', { type: 'u64', value: 2 ** 40 }],
+    ['llama.neg', { type: 'i64', value: -5 }],
+    ['llama.small', { type: 'i8', value: -3 }],
+    ['llama.half', { type: 'u16', value: 65535 }],
+    ['llama.d', { type: 'f64', value: 0.1 }],
+    ['nested', { type: 'array', of: 'string', values: ['x', 'yz'] }],
+  ] as const;
+
+  it.each([
+    { version: 1 as const, littleEndian: true },
+    { version: 2 as const, littleEndian: true },
+    { version: 3 as const, littleEndian: true },
+    { version: 3 as const, littleEndian: false },
+  ])('v$version littleEndian=$littleEndian', async ({ version, littleEndian }) => {
+    const bytes = buildGgufHeader(entries as never, { version, littleEndian });
+    const h = await readGgufHeader(virtualFile(bytes, 0).readRange);
+    expect(h.version).toBe(version);
+    expect(h.littleEndian).toBe(littleEndian);
+    expect(h.metadata).toEqual({
+      'general.architecture': 'llama',
+      'llama.block_count': 2,
+      'llama.rope.freq_base': 10000,
+      'llama.flags': [true, false],
+      'llama.wide': 1099511627776,
+      'llama.neg': -5,
+      'llama.small': -3,
+      'llama.half': 65535,
+      'llama.d': 0.1,
+      nested: ['x', 'yz'],
+    });
+  });
+});
+
+describe('damaged input gives a GgufError that says what is wrong', () => {
+  const good = buildGgufHeader([
+    ['general.architecture', str('llama')],
+    ['llama.block_count', u32(5)],
+    ['tokenizer.ggml.tokens', arr('string', ['<unk>', '<s>', '</s>'])],
+  ]);
+
+  it('empty and short files', async () => {
+    await expect(readGgufHeader(virtualFile(new Uint8Array(0), 0).readRange)).rejects.toThrow(
+      /shorter than the 8-byte GGUF preamble/,
+    );
+    await expect(readGgufHeader(virtualFile(good.subarray(0, 5), 0).readRange)).rejects.toThrow(GgufError);
+  });
+
+  it('wrong magic', async () => {
+    const text = new TextEncoder().encode('#!/bin/sh\necho not a model\n');
+    await expect(readGgufHeader(virtualFile(text, 0).readRange)).rejects.toThrow(
+      /not a GGUF file: starts with "#!\/b"/,
+    );
+  });
+
+  it('unknown version', async () => {
+    const bad = good.slice();
+    new DataView(bad.buffer).setUint32(4, 7, true);
+    await expect(readGgufHeader(virtualFile(bad, 0).readRange)).rejects.toThrow(/unsupported GGUF version 7/);
+  });
+
+  it('truncated inside the metadata', async () => {
+    await expect(readGgufHeader(virtualFile(good.subarray(0, good.length - 3), 0).readRange)).rejects.toThrow(
+      /truncated GGUF/,
+    );
+  });
+
+  it('an invalid value type', async () => {
+    const bad = good.slice();
+    // first KV: key length (8) + "general.architecture" (20) after the 24-byte preamble → type at 52
+    new DataView(bad.buffer).setUint32(52, 99, true);
+    await expect(readGgufHeader(virtualFile(bad, 0).readRange)).rejects.toThrow(
+      /invalid GGUF value type 99 for "general.architecture" at offset 52/,
+    );
+  });
+
+  it('an implausible string length', async () => {
+    const bad = good.slice();
+    new DataView(bad.buffer).setBigUint64(24, 2n ** 40n, true); // the first key's length
+    await expect(readGgufHeader(virtualFile(bad, 0).readRange)).rejects.toThrow(/implausible length 1099511627776/);
+  });
+
+  it('metadata larger than maxBytes', async () => {
+    await expect(readGgufHeader(virtualFile(good, 0).readRange, { maxBytes: 40 })).rejects.toThrow(
+      /runs past 40 bytes/,
+    );
+  });
+
+  it('missing files name the path', async () => {
+    await expect(readGgufHeaderFromFile('/nonexistent/model.gguf')).rejects.toThrow(
+      /cannot open \/nonexistent\/model.gguf: ENOENT/,
+    );
+  });
+
+  it('any truncation or corruption yields a GgufError or a valid header, never another exception (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: good.length }),
+        fc.integer({ min: 0, max: good.length - 1 }),
+        fc.integer({ min: 0, max: 255 }),
+        async (cut, at, byte) => {
+          const damaged = good.slice(0, cut);
+          if (at < damaged.length) damaged[at] = byte;
+          try {
+            await readGgufHeader(virtualFile(damaged, 0).readRange, { maxBytes: 1 << 20 });
+          } catch (error) {
+            expect(error).toBeInstanceOf(GgufError);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('local files', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'kvscope-gguf-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('reads a generated file and reports its size', async () => {
+    const path = join(dir, 'small.gguf');
+    const bytes = buildGgufHeader([
+      ['general.architecture', str('llama')],
+      ['llama.block_count', u32(16)],
+    ]);
+    await writeFile(path, bytes);
+    const h = await readGgufHeaderFromFile(path);
+    expect(h.fileBytes).toBe(bytes.length);
+    expect(h.metadata['llama.block_count']).toBe(16);
+  });
+
+  it('prefixes errors with the path', async () => {
+    const path = join(dir, 'garbage.gguf');
+    await writeFile(path, 'GGUF');
+    await expect(readGgufHeaderFromFile(path)).rejects.toThrow(new RegExp(`${path}: not a GGUF file`));
+  });
+});

@@ -1,0 +1,51 @@
+// The pure parts of engine setup: which commands reserve like llama.cpp, their flags, {ctx}, sweep sizes.
+import { describe, expect, it } from 'vitest';
+import { isLlamaCppLikeCommand, llamaFlagValue, substituteCtx } from '../../../../../electron/node/run/engine-setup';
+import { parseSweepSizes } from '../../../../../electron/node/run/sweep';
+
+describe('llama.cpp-like commands', () => {
+  it('recognises the programs that reserve, wherever they live', () => {
+    for (const c of [
+      'llama-cli -m m.gguf',
+      '/opt/llama.cpp/build/bin/llama-server -m m.gguf --port 8080',
+      './main -m x',
+      'env OMP_NUM_THREADS=4 llama-completion -m x',
+      "node '/tmp/a b/llama-cli.mjs' -m x",
+      'taskset -c 0 ./llama-simple -m x',
+    ]) {
+      expect(isLlamaCppLikeCommand(c), c).toBe(true);
+    }
+    for (const c of [
+      'ollama run llama3',
+      'python -m vllm.entrypoints.openai.api_server',
+      './llama-bench -m x',
+      'mainframe --x',
+      'node server.js',
+    ]) {
+      expect(isLlamaCppLikeCommand(c), c).toBe(false);
+    }
+  });
+
+  it('reads -c / --ctx-size and cache types, spaced or with =', () => {
+    expect(llamaFlagValue('llama-cli -m x -c 4096 -n 8', ['-c', '--ctx-size'])).toBe('4096');
+    expect(llamaFlagValue('llama-cli --ctx-size=8192', ['-c', '--ctx-size'])).toBe('8192');
+    expect(llamaFlagValue("llama-cli -ctk 'q8_0'", ['-ctk', '--cache-type-k'])).toBe('q8_0');
+    expect(llamaFlagValue('llama-cli -m x', ['-c'])).toBeUndefined();
+  });
+
+  it('substitutes {ctx} everywhere, and refuses it without a size', () => {
+    expect(substituteCtx('llama-cli -c {ctx} --note ctx={ctx}', 2048)).toBe('llama-cli -c 2048 --note ctx=2048');
+    expect(substituteCtx('llama-cli -c 512', undefined)).toBe('llama-cli -c 512');
+    expect(() => substituteCtx('llama-cli -c {ctx}', undefined)).toThrow(/no context size/);
+  });
+});
+
+describe('parseSweepSizes', () => {
+  it('sorts, removes repeats, reads k as × 1024', () => {
+    expect(parseSweepSizes('4096, 512,4k,64K')).toEqual([512, 4096, 65536]);
+  });
+  it('refuses junk and single sizes', () => {
+    expect(() => parseSweepSizes('512,abc')).toThrow(/"abc" is not a context size/);
+    expect(() => parseSweepSizes('512,512')).toThrow(/at least two/);
+  });
+});

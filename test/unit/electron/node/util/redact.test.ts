@@ -1,0 +1,51 @@
+// Secret redaction and the app data dir.
+import { describe, expect, it, afterEach } from 'vitest';
+import { redact, redactError, registerSecret } from '../../../../../electron/node/util/redact';
+import { appDataDir, appKnownHostsPath, setAppDataDir } from '../../../../../electron/node/config/app-paths';
+
+describe('redact', () => {
+  it('replaces every registered secret, also JSON-escaped and URL-encoded forms', () => {
+    const secret = `pa"ss word/${Date.now()}`;
+    expect(redact(`x ${secret} y`)).toBe(`x ${secret} y`); // not registered yet
+    registerSecret(secret);
+    expect(redact(`login with ${secret} failed, again: ${secret}`)).toBe('login with *** failed, again: ***');
+    expect(redact(JSON.stringify({ password: secret }))).toBe('{"password":"***"}');
+    expect(redact(`https://u:${encodeURIComponent(secret)}@h/`)).toBe('https://u:***@h/');
+  });
+
+  it('redactError keeps class, code and plain fields, drops objects that could hold key material', () => {
+    const secret = `s3cr3t-${Date.now()}`;
+    registerSecret(secret);
+    class MyError extends Error {
+      code = 'E_X';
+      level = `auth ${secret}`;
+      key = Buffer.from('PRIVATE KEY');
+    }
+    const e = redactError(new MyError(`bad ${secret}`));
+    expect(e).toBeInstanceOf(MyError);
+    expect(e.message).toBe('bad ***');
+    expect((e as MyError).code).toBe('E_X');
+    expect((e as MyError).level).toBe('auth ***');
+    expect((e as MyError).key).toBeUndefined();
+    expect(e.stack).not.toContain(secret);
+    expect(redactError('plain ' + secret).message).toBe('plain ***');
+  });
+
+  it('ignores empty secrets (they would match everywhere)', () => {
+    registerSecret('');
+    registerSecret(undefined);
+    expect(redact('unchanged text')).toBe('unchanged text');
+  });
+});
+
+describe('appDataDir', () => {
+  afterEach(() => setAppDataDir(undefined));
+  it('override, then $KVSCOPE_HOME, then $XDG_CONFIG_HOME/kvscope, then ~/.config/kvscope', () => {
+    expect(appDataDir({ KVSCOPE_HOME: '/k', XDG_CONFIG_HOME: '/x' })).toBe('/k');
+    expect(appDataDir({ XDG_CONFIG_HOME: '/x' })).toBe('/x/kvscope');
+    expect(appDataDir({})).toMatch(/\/\.config\/kvscope$/);
+    setAppDataDir('/electron/userData');
+    expect(appDataDir({ KVSCOPE_HOME: '/k' })).toBe('/electron/userData');
+    expect(appKnownHostsPath({})).toBe('/electron/userData/known_hosts');
+  });
+});

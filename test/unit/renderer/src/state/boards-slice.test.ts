@@ -1,0 +1,263 @@
+// The target manager's state without React: the board form (renderer/src/state/board-form.ts),
+// the boards slice (save, remove, import, probe) and the prompts slice (dialog queue, answers,
+// promptClosed from another window) over a fake KvScopeApi.
+import { describe, expect, it, vi } from 'vitest';
+import type { KvScopeApi } from '../../../../../shared/api/contract';
+import type { TargetInfo } from '../../../../../shared/api/schemas';
+import { buildBoard, draftFromTarget, EMPTY_BOARD } from '../../../../../renderer/src/state/board-form';
+import { createMemoryRing } from '../../../../../renderer/src/live/ring-buffer';
+import { connectApiEvents, createAppStore } from '../../../../../renderer/src/state/store';
+import { splitFix } from '../../../../../renderer/src/ui/DeviceCard';
+
+const LOCAL: TargetInfo = { id: 'local', label: 'This computer', spec: { kind: 'local' } };
+
+function fakeApi() {
+  const listeners = new Map<string, Set<(p: unknown) => void>>();
+  let saved: TargetInfo[] = [];
+  const api = {
+    listTargets: vi.fn(async () => [LOCAL, ...saved]),
+    saveTarget: vi.fn(async (input: { id?: string; label: string; spec: any }) => {
+      const info = { id: input.id ?? `board-${saved.length + 1}`, label: input.label, spec: input.spec };
+      saved = [...saved.filter((t) => t.id !== info.id), info];
+      return info;
+    }),
+    removeTarget: vi.fn(async ({ id }: { id: string }) => {
+      saved = saved.filter((t) => t.id !== id);
+      return { ok: true };
+    }),
+    importSshConfig: vi.fn(async () => ({
+      path: '/home/e/.ssh/config',
+      found: true,
+      hosts: [
+        {
+          alias: 'orin',
+          hostName: '10.0.0.5',
+          user: 'nvidia',
+          proxyJump: [],
+          identityFiles: [],
+          unsupported: [],
+          spec: { kind: 'ssh' as const, host: '10.0.0.5', user: 'nvidia', alias: 'orin' },
+        },
+      ],
+    })),
+    probeTarget: vi.fn(),
+    answerHostKey: vi.fn(async () => ({ ok: true })),
+    answerCredential: vi.fn(async () => ({ ok: true })),
+    listPrompts: vi.fn(async () => []),
+    secretStorage: vi.fn(async () => ({
+      available: false,
+      backend: 'none',
+      reason: 'Browser mode does not remember passwords',
+    })),
+    on: vi.fn((event: string, handler: (p: unknown) => void) => {
+      if (!listeners.has(event)) listeners.set(event, new Set());
+      listeners.get(event)!.add(handler);
+      return () => listeners.get(event)!.delete(handler);
+    }),
+  };
+  const emit = (event: string, payload: unknown) => listeners.get(event)?.forEach((h) => h(payload));
+  const store = createAppStore({ api: api as unknown as KvScopeApi, ring: createMemoryRing(100) });
+  connectApiEvents(store, api as unknown as KvScopeApi);
+  return { api, emit, store };
+}
+
+describe('the board form', () => {
+  it('builds the saveTarget input from what was typed, defaulting the name to the host', () => {
+    const built = buildBoard(
+      {
+        ...EMPTY_BOARD,
+        host: ' orin.lan ',
+        port: '2222',
+        user: 'nvidia',
+        identityFile: '~/.ssh/id_ed25519',
+        jump: 'jump@bastion:22\n  , other',
+        knownHostsFile: '',
+      },
+      null,
+    );
+    expect(built).toEqual({
+      ok: true,
+      input: {
+        label: 'orin.lan',
+        spec: {
+          kind: 'ssh',
+          host: 'orin.lan',
+          port: 2222,
+          user: 'nvidia',
+          identityFile: '~/.ssh/id_ed25519',
+          jump: ['jump@bastion:22', 'other'],
+        },
+      },
+    });
+  });
+
+  it('puts each problem next to its field', () => {
+    const built = buildBoard(
+      { ...EMPTY_BOARD, host: '', port: '99999', identityFile: 'id_rsa', user: 'bad user', keepaliveSec: 'x' },
+      'b-1',
+    );
+    expect(built.ok).toBe(false);
+    if (built.ok) return;
+    expect(built.errors).toMatchObject({
+      host: 'required',
+      port: '1–65535',
+      identityFile: expect.stringMatching(/absolute path/),
+      user: expect.any(String),
+      keepaliveSec: expect.any(String),
+    });
+  });
+
+  it('round-trips a saved target through the draft', () => {
+    const target: TargetInfo = {
+      id: 'o-1',
+      label: 'Orin',
+      spec: {
+        kind: 'ssh',
+        host: '10.0.0.5',
+        port: 22,
+        user: 'nvidia',
+        jump: ['a@b', 'c'],
+        alias: 'orin',
+        keepaliveSec: 30,
+      },
+    };
+    expect(buildBoard(draftFromTarget(target), 'o-1')).toEqual({
+      ok: true,
+      input: { id: 'o-1', label: 'Orin', spec: target.spec },
+    });
+  });
+});
+
+describe('the boards slice', () => {
+  it('saves a new board, reloads the list and selects it; a server refusal lands in the dialog', async () => {
+    const { api, store } = fakeApi();
+    await store.getState().loadTargets();
+    store.getState().openEditor();
+    store.getState().setBoardField('host', '10.0.0.5');
+    store.getState().setBoardField('label', 'Orin');
+    expect(await store.getState().saveBoard()).toBe(true);
+    expect(store.getState().editor).toBeNull();
+    expect(store.getState().selectedTargetId).toBe('board-1');
+    expect(store.getState().targets.map((t) => t.label)).toEqual(['This computer', 'Orin']);
+
+    store.getState().openEditor('board-1');
+    expect(store.getState().editor).toMatchObject({
+      mode: 'edit',
+      id: 'board-1',
+      draft: { host: '10.0.0.5', label: 'Orin' },
+    });
+    api.saveTarget.mockRejectedValueOnce(new Error('identityFile: "x" must be an absolute path'));
+    expect(await store.getState().saveBoard()).toBe(false);
+    expect(store.getState().editor?.errors.general).toMatch(/absolute path/);
+    await store.getState().removeBoard('board-1');
+    expect(store.getState().editor).toBeNull();
+    expect(store.getState().targets).toEqual([LOCAL]);
+  });
+
+  it('imports a Host from the ssh config and marks it saved', async () => {
+    const { api, store } = fakeApi();
+    await store.getState().openImporter();
+    await store.getState().importHost('orin');
+    expect(api.saveTarget).toHaveBeenCalledWith({
+      label: 'orin',
+      spec: { kind: 'ssh', host: '10.0.0.5', user: 'nvidia', alias: 'orin' },
+    });
+    expect(store.getState().importer?.hosts[0].savedTargetId).toBe('board-1');
+    await store.getState().importHost('orin'); // already saved: nothing
+    expect(api.saveTarget).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps the last probe per target: probing, done or the error text', async () => {
+    const { api, store } = fakeApi();
+    let finish!: (v: unknown) => void;
+    api.probeTarget.mockReturnValueOnce(new Promise((r) => (finish = r)));
+    const probing = store.getState().probeTarget('local');
+    expect(store.getState().probes.local.status).toBe('probing');
+    finish({ targetId: 'local', label: 'This computer', probedAt: 1, probe: {}, findings: [] });
+    await probing;
+    expect(store.getState().probes.local).toMatchObject({ status: 'done', result: { targetId: 'local' } });
+    api.probeTarget.mockRejectedValueOnce(new Error('The host key of Orin has CHANGED'));
+    await store.getState().probeTarget('board-9');
+    expect(store.getState().probes['board-9']).toMatchObject({
+      status: 'error',
+      error: 'The host key of Orin has CHANGED',
+    });
+  });
+});
+
+describe('the prompts slice', () => {
+  const hostKey = {
+    requestId: 'req-1',
+    targetLabel: 'Orin',
+    host: '10.0.0.5',
+    port: 22,
+    keyType: 'ssh-ed25519',
+    fingerprint: 'SHA256:abc',
+    knownHostsPath: '/k',
+    expiresAt: 1,
+  };
+  const password = {
+    requestId: 'req-2',
+    kind: 'password',
+    targetLabel: 'Orin',
+    account: 'nvidia@10.0.0.5',
+    canRemember: false,
+    rememberNote: 'no keychain',
+    expiresAt: 1,
+  };
+
+  it('queues prompt events oldest first and drops the one answered', async () => {
+    const { api, emit, store } = fakeApi();
+    emit('hostKeyPrompt', hostKey);
+    emit('credentialPrompt', password);
+    emit('hostKeyPrompt', hostKey); // a repeat (reconnect + listPrompts) is not a second dialog
+    emit('hostKeyPrompt', { requestId: 'bad id!' }); // not a prompt: ignored
+    expect(store.getState().prompts.map((p) => p.kind)).toEqual(['hostKey', 'credential']);
+    await store.getState().answerHostKey('req-1', true);
+    expect(api.answerHostKey).toHaveBeenCalledWith({ requestId: 'req-1', accept: true });
+    expect(store.getState().prompts.map((p) => p.prompt.requestId)).toEqual(['req-2']);
+    await store.getState().answerCredential('req-2', 'pw', true);
+    expect(api.answerCredential).toHaveBeenCalledWith({ requestId: 'req-2', value: 'pw', remember: true });
+    expect(store.getState().prompts).toEqual([]);
+    // The typed secret is not kept in the store.
+    expect(JSON.stringify(store.getState(), (_k, v) => (typeof v === 'function' ? undefined : v))).not.toContain(
+      '"pw"',
+    );
+  });
+
+  it('closes a dialog answered in another window or timed out', () => {
+    const { emit, store } = fakeApi();
+    emit('hostKeyPrompt', hostKey);
+    emit('promptClosed', { requestId: 'req-1', reason: 'timeout' });
+    expect(store.getState().prompts).toEqual([]);
+  });
+
+  it('says so when an answer arrives after the prompt closed', async () => {
+    const { api, emit, store } = fakeApi();
+    emit('hostKeyPrompt', hostKey);
+    api.answerHostKey.mockResolvedValueOnce({ ok: false });
+    await store.getState().answerHostKey('req-1', true);
+    expect(store.getState().promptError).toMatch(/already closed/);
+  });
+});
+
+describe('fixes in the device card', () => {
+  it('offers the command part for copying and keeps sentences as text', () => {
+    expect(
+      splitFix(
+        'sudo sysctl -w kernel.perf_event_paranoid=1   (permanent: echo x | sudo tee /etc/sysctl.d/60-perf.conf)',
+      ),
+    ).toEqual({
+      command: 'sudo sysctl -w kernel.perf_event_paranoid=1',
+      note: 'permanent: echo x | sudo tee /etc/sysctl.d/60-perf.conf',
+    });
+    expect(splitFix('echo madvise | sudo tee /sys/kernel/mm/transparent_hugepage/enabled')).toEqual({
+      command: 'echo madvise | sudo tee /sys/kernel/mm/transparent_hugepage/enabled',
+      note: null,
+    });
+    expect(splitFix('Let the board cool down, add a heatsink or fan, and check airflow.')).toEqual({
+      command: null,
+      note: 'Let the board cool down, add a heatsink or fan, and check airflow.',
+    });
+  });
+});

@@ -1,0 +1,84 @@
+// Synthetic sample streams built from known physics, the way the run service emits them:
+// an engine 'start' sample, one engine {tokens} sample per token, and procfs samples every
+// intervalMs with rssBytes / rssAnonBytes (anonymous = baseline + weights + KV + leak + noise,
+// file-backed on top). Noise is a fixed-seed uniform jitter so every run of a test sees the same
+// series.
+import type { Sample } from '../../../../shared/api/schemas';
+
+export interface SyntheticRun {
+  mode: 'growth' | 'reserved' | 'window';
+  bytesPerToken: number;
+  tokens: number;
+  tokensPerSecond: number;
+  /** Anonymous memory before weights and KV. */
+  baselineBytes: number;
+  /** Anonymous weights buffer loaded at startMs + 200. */
+  weightsBytes?: number;
+  /** File-backed RSS (mmap'd files), constant. */
+  fileBackedBytes?: number;
+  /** reserved: cells reserved at startMs + 800. */
+  ctx?: number;
+  /** window: tokens at which the cache stops growing. */
+  window?: number;
+  /** growth: allocation granule in tokens. */
+  block?: number;
+  leakBytesPerToken?: number;
+  /** A one-time allocation of `bytes` when `tokens` tokens have been generated. */
+  step?: { tokens: number; bytes: number };
+  startMs?: number;
+  ttftMs?: number;
+  intervalMs?: number;
+  noiseBytes?: number;
+  /** Put the token count into procfs samples too (the sampler knows it), or leave it to the engine samples. */
+  procfsTokens?: boolean;
+  seed?: number;
+}
+
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 4294967296;
+  };
+}
+
+export function syntheticSamples(o: SyntheticRun): Sample[] {
+  const start = o.startMs ?? 100;
+  const ttft = o.ttftMs ?? 1500;
+  const interval = o.intervalMs ?? 200;
+  const noise = o.noiseBytes ?? 65536;
+  const rand = rng(o.seed ?? 42);
+  const firstTok = start + ttft;
+  const perTokenMs = 1000 / o.tokensPerSecond;
+  const tokenTime = (i: number) => firstTok + (i - 1) * perTokenMs; // token i = 1..N
+  const tokensAt = (t: number) => (t < firstTok ? 0 : Math.min(o.tokens, Math.floor((t - firstTok) / perTokenMs) + 1));
+  const endMs = tokenTime(o.tokens) + 2 * interval;
+
+  const samples: Sample[] = [{ tMs: start, source: 'engine', values: { started: 1 } }];
+  for (let i = 1; i <= o.tokens; i++) samples.push({ tMs: tokenTime(i), source: 'engine', values: { tokens: i } });
+  for (let t = 0; t <= endMs; t += interval) {
+    const n = tokensAt(t);
+    let anon = o.baselineBytes;
+    if (t >= start + 200) anon += o.weightsBytes ?? 0;
+    if (o.mode === 'reserved') {
+      if (t >= start + 800) anon += (o.ctx ?? 0) * o.bytesPerToken;
+    } else if (o.mode === 'window') {
+      anon += Math.min(n, o.window ?? Infinity) * o.bytesPerToken;
+    } else {
+      const block = o.block ?? 1;
+      anon += Math.ceil(n / block) * block * o.bytesPerToken;
+    }
+    anon += n * (o.leakBytesPerToken ?? 0);
+    if (o.step && n >= o.step.tokens) anon += o.step.bytes;
+    anon += Math.round((rand() * 2 - 1) * noise);
+    const values: Record<string, number> = {
+      rssAnonBytes: anon,
+      rssFileBytes: o.fileBackedBytes ?? 0,
+      rssBytes: anon + (o.fileBackedBytes ?? 0),
+      memTotalBytes: 4 * 1024 ** 3,
+    };
+    if (o.procfsTokens && n > 0) values.tokens = n;
+    samples.push({ tMs: t, source: 'procfs', values });
+  }
+  return samples.sort((a, b) => a.tMs - b.tMs);
+}

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { parseSpoolLine } from '../../../../shared/collectors/run-spool';
+
+describe('run spool lines', () => {
+  it('reads launcher events with fields, the kernel line kept whole', () => {
+    expect(parseSpoolLine('X 1234.56 exit code=137 pid=99')).toEqual({
+      tag: 'X',
+      uptimeMs: 1234560,
+      event: 'exit',
+      fields: { code: '137', pid: '99' },
+    });
+    // The kernel's own OOM line (format from ENVIRONMENT.md's cgroup v1 capture).
+    const oom =
+      'X 88.10 oom pid=27695 kernel=[ 8123.456] Memory cgroup out of memory: Killed process 27695 (node) total-vm:1139772kB, anon-rss:152568kB';
+    expect(parseSpoolLine(oom)).toEqual({
+      tag: 'X',
+      uptimeMs: 88100,
+      event: 'oom',
+      fields: {
+        pid: '27695',
+        kernel:
+          '[ 8123.456] Memory cgroup out of memory: Killed process 27695 (node) total-vm:1139772kB, anon-rss:152568kB',
+      },
+    });
+  });
+
+  it('keeps engine text byte-for-byte after the time, spaces included', () => {
+    expect(parseSpoolLine('O 10.01  two  spaces ')).toEqual({ tag: 'O', uptimeMs: 10010, text: ' two  spaces ' });
+    expect(parseSpoolLine('E 10.02 llama_kv_cache: size =    1.25 MiB')).toEqual({
+      tag: 'E',
+      uptimeMs: 10020,
+      text: 'llama_kv_cache: size =    1.25 MiB',
+    });
+    expect(parseSpoolLine('O 10.03')).toEqual({ tag: 'O', uptimeMs: 10030, text: '' });
+  });
+
+  it('passes sampler lines through and turns anything else into a diagnostic', () => {
+    expect(parseSpoolLine('S t=1.00 st=1,1,1')).toEqual({ tag: 'S', text: 'S t=1.00 st=1,1,1' });
+    expect(parseSpoolLine('O x hello')).toMatchObject({ tag: 'diagnostic', reason: 'engine line without a time' });
+    expect(parseSpoolLine('X nope')).toMatchObject({ tag: 'diagnostic' });
+    expect(parseSpoolLine('Q 1 2')).toMatchObject({ tag: 'diagnostic', text: 'Q 1 2' });
+  });
+});

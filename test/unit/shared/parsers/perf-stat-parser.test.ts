@@ -1,0 +1,280 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createPerfStatParser, parsePerfNumber } from '../../../../shared/parsers/perf-stat-parser';
+import type { PerfRecord } from '../../../../shared/parsers/records';
+import { diagnostics, ofKind, parse, parseFixture } from '../../../helpers/parser-test-kit';
+
+const perfFixture = (rel: string) => parseFixture('perf', `perf/${rel}`);
+const pick = (r: PerfRecord) => [r.line, r.tSec, r.event, r.value, r.status, r.unit, r.runPct, r.summary];
+
+describe('perf stat: real captures', () => {
+  it('x86 perf 5.12 `-x, -I1000 --summary`, before and after the summary-alignment patch and with --no-cvs-summary', () => {
+    const all = perfFixture('x86-perf5.12-csv-interval-summary/01_csv_interval_summary_lkml_jinyao_2021.txt');
+    expect(diagnostics(all)).toEqual([]);
+    const rs = ofKind(all, 'perf');
+    expect(rs).toHaveLength(48);
+    // (A) interval rows, then summary rows that lost their time column (read as summary, not as intervals)
+    expect(pick(rs[0])).toEqual([14, 1.001323097, 'cpu-clock', 8013.48, 'ok', 'msec', 100, false]);
+    expect([rs[0].runTimeNs, rs[0].metricValue, rs[0].metricUnit]).toEqual([8013483384, 8.013, 'CPUs utilized']);
+    expect(pick(rs[1])).toEqual([15, 1.001323097, 'context-switches', 270, 'ok', null, 100, false]);
+    expect([rs[1].metricValue, rs[1].metricUnit]).toEqual([0.034, 'K/sec']);
+    expect(pick(rs[7])).toEqual([21, 1.001323097, 'branch-misses', 106152, 'ok', null, 100, false]);
+    expect(rs[7].metricUnit).toBe('of all branches');
+    expect(pick(rs[8])).toEqual([22, null, 'cpu-clock', 8013.48, 'ok', 'msec', 100, true]);
+    expect(rs[8].metricValue).toBe(7.984);
+    expect(pick(rs[15])).toEqual([29, null, 'branch-misses', 106152, 'ok', null, 100, true]);
+    // (B) `summary,` rows
+    expect(pick(rs[16])).toEqual([32, 1.001196053, 'cpu-clock', 8012.72, 'ok', 'msec', 100, false]);
+    expect(pick(rs[24])).toEqual([40, null, 'cpu-clock', 8012.72, 'ok', 'msec', 100, true]);
+    expect(pick(rs[31])).toEqual([47, null, 'branch-misses', 82601, 'ok', null, 100, true]);
+    // (C)
+    expect(pick(rs[32])).toEqual([50, 1.001213261, 'cpu-clock', 8012.67, 'ok', 'msec', 100, false]);
+    expect([rs[33].metricValue, rs[33].metricUnit]).toEqual([24.586, '/sec']);
+    expect(pick(rs[47])).toEqual([65, null, 'branch-misses', 102107, 'ok', null, 100, true]);
+    expect([rs[46].value, rs[46].metricValue, rs[46].metricUnit]).toEqual([2458033, 306.768, 'K/sec']);
+  });
+
+  it('x86 VM: every hardware event <not supported>, system-wide header, elapsed summary', () => {
+    const all = perfFixture('x86-vm-kernel4.4-not-supported/03_not_supported_all_x86_vm_perftools_issue69.txt');
+    expect(ofKind(all, 'perf-header')).toEqual([{ kind: 'perf-header', line: 6, target: 'system wide', runs: null }]);
+    expect(ofKind(all, 'perf').map(pick)).toEqual([
+      [8, null, 'cycles', null, 'not-supported', null, null, false],
+      [9, null, 'instructions', null, 'not-supported', null, null, false],
+      [10, null, 'cache-references', null, 'not-supported', null, null, false],
+      [11, null, 'cache-misses', null, 'not-supported', null, null, false],
+      [12, null, 'bus-cycles', null, 'not-supported', null, null, false],
+    ]);
+    expect(ofKind(all, 'perf-elapsed')).toEqual([
+      { kind: 'perf-elapsed', line: 14, clock: 'elapsed', seconds: 10.00091041, stddevPct: null },
+    ]);
+    expect(diagnostics(all)).toEqual([]);
+  });
+
+  it('Apple M1 (Asahi): `:u` events <not counted> at (0.00%), elapsed/user/sys', () => {
+    const all = perfFixture('apple-m1-asahi-not-counted/04_arm64_apple_m1_not_counted_asahi_issue38.txt');
+    expect(ofKind(all, 'perf').map(pick)).toEqual([
+      [6, null, 'cycles:u', null, 'not-counted', null, 0, false],
+      [7, null, 'instructions:u', null, 'not-counted', null, 0, false],
+    ]);
+    expect(ofKind(all, 'perf-elapsed').map((r) => [r.line, r.clock, r.seconds])).toEqual([
+      [9, 'elapsed', 0.000535494],
+      [11, 'user', 0.000555],
+      [12, 'sys', 0],
+    ]);
+    expect(diagnostics(all)).toEqual([]);
+  });
+
+  it('Ice Lake --topdown CSV: a header row and its values become metrics; an all-empty record is skipped', () => {
+    const all = perfFixture('x86-icelake-topdown-csv/06_csv_not_counted_topdown_lkml_kanliang_2020.txt');
+    expect(ofKind(all, 'perf-metric').map((m) => [m.line, m.name, m.value])).toEqual([
+      [7, 'retiring', 18.0],
+      [7, 'bad speculation', 16.1],
+      [7, 'frontend bound', 40.4],
+      [7, 'backend bound', 25.5],
+    ]);
+    const rs = ofKind(all, 'perf');
+    expect(rs.map((r) => r.event)).toEqual([
+      'slots',
+      'topdown-retiring',
+      'topdown-be-bound',
+      'topdown-fe-bound',
+      'topdown-bad-spec',
+      'cycles',
+    ]);
+    expect(rs.every((r) => r.status === 'not-counted' && r.value === null && r.runTimeNs === 0 && r.runPct === 0)).toBe(
+      true,
+    );
+    expect(rs[0].line).toBe(8);
+    expect(diagnostics(all)).toEqual([]);
+  });
+
+  it('Raspberry Pi 4 (branches not supported on A72) and an Arm `-x ";"` CSV; the poster\'s elisions are diagnostics', () => {
+    const all = perfFixture('rpi4-and-arm-semicolon-csv/07_rpi4_partial_and_arm_semicolon_csv.txt');
+    const rs = ofKind(all, 'perf');
+    expect(rs.map(pick)).toEqual([
+      [9, null, 'instructions', 3801323, 'ok', null, null, false],
+      [10, null, 'branches', null, 'not-supported', null, null, false],
+      [11, null, 'branch-misses', 24532, 'ok', null, null, false],
+      [17, null, 'ld_spec', 235733, 'ok', null, 100, false],
+    ]);
+    expect([rs[0].metricValue, rs[0].metricUnit]).toEqual([0.88, 'insn per cycle']);
+    expect(rs[3].runTimeNs).toBe(1248820);
+    expect(diagnostics(all).map((d) => [d.line, d.text])).toEqual([
+      [7, 'root@vudu:~# perf stat /bin/ls'],
+      [8, '<...>   '],
+      [12, '<...>'],
+    ]);
+  });
+
+  it('Arm big.LITTLE, perf 6.15: PMU-qualified names, `<not counted> msec task-clock`', () => {
+    const all = perfFixture('arm-biglittle-perf6.15/09_arm_biglittle_a53_a57_all_not_counted_lkml_clark_2025.txt');
+    expect(ofKind(all, 'perf-header')).toEqual([{ kind: 'perf-header', line: 11, target: 'true', runs: null }]);
+    const rs = ofKind(all, 'perf');
+    expect(rs.map((r) => [r.line, r.event, r.unit])).toEqual([
+      [13, 'task-clock', 'msec'],
+      [15, 'context-switches', null],
+      [17, 'cpu-migrations', null],
+      [19, 'page-faults', null],
+      [21, 'armv8_cortex_a53/instructions/', null],
+      [23, 'armv8_cortex_a57/instructions/', null],
+      [25, 'armv8_cortex_a53/cycles/', null],
+      [27, 'armv8_cortex_a57/cycles/', null],
+      [29, 'armv8_cortex_a53/branches/', null],
+      [31, 'armv8_cortex_a53/branch-misses/', null],
+      [33, 'armv8_cortex_a57/branch-misses/', null],
+    ]);
+    expect(rs.every((r) => r.status === 'not-counted' && r.value === null)).toBe(true);
+    expect(ofKind(all, 'perf-elapsed').map((r) => [r.line, r.clock, r.seconds])).toEqual([
+      [36, 'elapsed', 0.074139992],
+      [38, 'user', 0],
+      [39, 'sys', 0.054797],
+    ]);
+    expect(diagnostics(all).map((d) => [d.line, d.text])).toEqual([[9, '  -> perf stat -- true']]);
+  });
+});
+
+describe('perf stat: output written from perf-stat(1) and the printers in tools/perf/util/stat-display.c', () => {
+  it('human output of `-r 5`: thousands separators, variance, multiplexing, hybrid PMU names, elapsed with +-', () => {
+    const text = [
+      '# started on Sat Jan  4 10:00:00 2025',
+      '',
+      " Performance counter stats for './llama-cli -m m.gguf -n 64' (5 runs):",
+      '',
+      '          8,013.48 msec task-clock                       #    3.998 CPUs utilized               ( +-  0.21% )',
+      '             1,234      context-switches                 #  154.000 /sec                        ( +-  3.10% )',
+      '     2,345,678,901      cpu_core/cycles/                 #    2.927 GHz                         ( +-  1.00% )  (49.97%)',
+      '       987,654,321      cpu_atom/cycles/                                                        (50.03%)',
+      '                                                         #     18.8 %  tma_backend_bound',
+      '',
+      '            2.0043 +- 0.0042 seconds time elapsed  ( +-  0.21% )',
+    ].join('\n');
+    const all = parse('perf', text);
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'perf-header')).toEqual([
+      { kind: 'perf-header', line: 3, target: './llama-cli -m m.gguf -n 64', runs: 5 },
+    ]);
+    const rs = ofKind(all, 'perf');
+    expect(
+      rs.map((r) => [r.line, r.event, r.value, r.unit, r.stddevPct, r.runPct, r.metricValue, r.metricUnit]),
+    ).toEqual([
+      [5, 'task-clock', 8013.48, 'msec', 0.21, null, 3.998, 'CPUs utilized'],
+      [6, 'context-switches', 1234, null, 3.1, null, 154, '/sec'],
+      [7, 'cpu_core/cycles/', 2345678901, null, 1, 49.97, 2.927, 'GHz'],
+      [8, 'cpu_atom/cycles/', 987654321, null, null, 50.03, null, null],
+    ]);
+    expect(ofKind(all, 'perf-metric')).toEqual([
+      { kind: 'perf-metric', line: 9, tSec: null, name: 'tma_backend_bound', value: 18.8, unit: '%' },
+    ]);
+    expect(ofKind(all, 'perf-elapsed')).toEqual([
+      { kind: 'perf-elapsed', line: 11, clock: 'elapsed', seconds: 2.0043, stddevPct: 0.21 },
+    ]);
+  });
+
+  it('human interval output (`-I 1000`) with its `#` column header', () => {
+    const text = [
+      '#           time             counts unit events',
+      '     1.000137390          1,003.51 msec cpu-clock                 #    1.004 CPUs utilized',
+      '     1.000137390        12,345,678      armv8_pmuv3_0/instructions/                                   (33.33%)',
+      '     2.000412345     <not counted>      armv8_pmuv3_0/cycles/                                          (0.00%)',
+    ].join('\n');
+    const rs = ofKind(parse('perf', text), 'perf');
+    expect(rs.map(pick)).toEqual([
+      [2, 1.00013739, 'cpu-clock', 1003.51, 'ok', 'msec', null, false],
+      [3, 1.00013739, 'armv8_pmuv3_0/instructions/', 12345678, 'ok', null, 33.33, false],
+      [4, 2.000412345, 'armv8_pmuv3_0/cycles/', null, 'not-counted', null, 0, false],
+    ]);
+  });
+
+  it('CSV with an aggregation column (-A, --per-core) and other separators', () => {
+    const text = [
+      'CPU0,1234567,,cycles,1000000,100.00,1.23,GHz',
+      'S0-D0-C1,2,2469134,,cycles:u,2000000,100.00,,',
+      '1234.50|msec|task-clock|1234500000|100.00|0.99|CPUs utilized',
+      '     3.000100000;<not supported>;;branches;0;100.00;;',
+      '5,,instructions,100,50.00,1.5%,0.10,insn per cycle',
+    ].join('\n');
+    const all = parse('perf', text);
+    expect(diagnostics(all)).toEqual([]);
+    const rs = ofKind(all, 'perf');
+    expect(rs.map((r) => [r.aggr, r.event, r.value, r.unit, r.runPct, r.tSec, r.status])).toEqual([
+      ['CPU0', 'cycles', 1234567, null, 100, null, 'ok'],
+      ['S0-D0-C1', 'cycles:u', 2469134, null, 100, null, 'ok'],
+      [null, 'task-clock', 1234.5, 'msec', 100, null, 'ok'],
+      [null, 'branches', null, null, 100, 3.0001, 'not-supported'],
+      [null, 'instructions', 5, null, 50, null, 'ok'],
+    ]);
+    expect([rs[0].metricValue, rs[0].metricUnit]).toEqual([1.23, 'GHz']);
+    expect([rs[4].stddevPct, rs[4].metricValue, rs[4].metricUnit]).toEqual([1.5, 0.1, 'insn per cycle']);
+  });
+
+  it('reads numbers with or without thousands separators, in either locale', () => {
+    expect(parsePerfNumber('8,013.48')).toBe(8013.48);
+    expect(parsePerfNumber('8.013,48')).toBe(8013.48);
+    expect(parsePerfNumber('1,234,567')).toBe(1234567);
+    expect(parsePerfNumber('1.234.567')).toBe(1234567);
+    expect(parsePerfNumber("1'234'567")).toBe(1234567);
+    expect(parsePerfNumber('2345678901')).toBe(2345678901);
+    expect(parsePerfNumber('0,5')).toBe(0.5);
+    expect(parsePerfNumber('<not counted>')).toBeNull();
+    expect(parsePerfNumber('1.2.3,4,5')).toBeNull();
+    const [r] = ofKind(parse('perf', '         1.234.567      cycles\n'), 'perf');
+    expect(r.value).toBe(1234567);
+  });
+
+  it("perf's own hints are not counters and not damage", () => {
+    const all = parse(
+      'perf',
+      "Some events weren't counted. Try disabling the NMI watchdog:\n\techo 0 > /proc/sys/kernel/nmi_watchdog\n\tperf stat ...\n\techo 1 > /proc/sys/kernel/nmi_watchdog\n",
+    );
+    expect(all).toEqual([]);
+  });
+
+  it('a row of names not followed by values is a diagnostic after all', () => {
+    const all = parse('perf', 'hello, world\n  1234      cycles\n');
+    expect(diagnostics(all)).toEqual([
+      { kind: 'diagnostic', line: 1, reason: 'not a perf stat line', text: 'hello, world' },
+    ]);
+    expect(ofKind(all, 'perf').map((r) => r.value)).toEqual([1234]);
+    expect(diagnostics(parse('perf', 'alpha,beta'))).toHaveLength(1);
+  });
+});
+
+describe('perf stat: robustness', () => {
+  it('never throws on perf-shaped noise', () => {
+    const piece = fc.constantFrom(
+      '<not counted>',
+      '<not supported>',
+      ',',
+      ';',
+      ' ',
+      '1,234',
+      '1.5',
+      'msec',
+      'cycles',
+      '#',
+      '(',
+      '50.00%',
+      ')',
+      '+-',
+      'seconds time elapsed',
+      'summary',
+      'CPU0',
+      'S0-D0-C0',
+    );
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.array(piece, { maxLength: 14 }).map((p) => p.join('')),
+          { maxLength: 10 },
+        ),
+        (lines) => {
+          const p = createPerfStatParser();
+          const out = [...lines.flatMap((l) => p.push(l)), ...p.end()];
+          for (const r of out)
+            expect(['perf', 'perf-elapsed', 'perf-header', 'perf-metric', 'diagnostic']).toContain(r.kind);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});

@@ -1,0 +1,434 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  createThermalParser,
+  decodeThrottled,
+  errnoName,
+  parseSysfsTempRead,
+} from '../../../../shared/parsers/thermal-parsers';
+import type { SensorRecord } from '../../../../shared/parsers/records';
+import { diagnostics, ofKind, parse, parseFixture } from '../../../helpers/parser-test-kit';
+
+const sensorRow = (s: SensorRecord) => [s.line, s.chip, s.label, s.value, s.unit, s.crit, s.max, s.min, s.alarm];
+
+describe('thermal, clocks, power: real captures', () => {
+  it('RK3588 (Orange Pi 5 / 5 Max): lm-sensors zones, DRAM trans_stat with fused header, devfreq governors, `sensors -u`', () => {
+    const all = parseFixture('thermal', 'thermal/rk3588-orange-pi-5/01_rk3588_sensors_devfreq_transstat_sbcbench.txt');
+    expect(diagnostics(all)).toEqual([]);
+    const sensors = ofKind(all, 'sensor');
+    expect(sensors.slice(0, 9).map(sensorRow)).toEqual([
+      [22, 'npu_thermal-virtual-0', 'temp1', 26.8, 'C', null, null, null, false],
+      [25, 'center_thermal-virtual-0', 'temp1', 26.8, 'C', null, null, null, false],
+      [28, 'bigcore1_thermal-virtual-0', 'temp1', 26.8, 'C', null, null, null, false],
+      [31, 'soc_thermal-virtual-0', 'temp1', 26.8, 'C', 115, null, null, false],
+      [34, 'tcpm_source_psy_6_0022-i2c-6-22', 'in0', 0, 'V', null, 0, 0, false],
+      [35, 'tcpm_source_psy_6_0022-i2c-6-22', 'curr1', 0, 'A', null, 0, null, false],
+      [38, 'gpu_thermal-virtual-0', 'temp1', 26.8, 'C', null, null, null, false],
+      [41, 'littlecore_thermal-virtual-0', 'temp1', 27.8, 'C', null, null, null, false],
+      [44, 'bigcore0_thermal-virtual-0', 'temp1', 26.8, 'C', null, null, null, false],
+    ]);
+    // `sensors -u`: raw values, the crit limit on its own line
+    expect(sensors.slice(9).map(sensorRow)).toEqual([
+      [120, 'gpu_thermal-virtual-0', 'temp1', 33.307, 'C', null, null, null, false],
+      [125, 'littlecore_thermal-virtual-0', 'temp1', 34.23, 'C', null, null, null, false],
+      [130, 'bigcore0_thermal-virtual-0', 'temp1', 34.23, 'C', null, null, null, false],
+      [135, 'tcpm_source_psy_6_0022-i2c-6-22', 'in0', 0, 'V', null, 0, 0, false],
+      [139, 'tcpm_source_psy_6_0022-i2c-6-22', 'curr1', 0, 'A', null, 0, null, false],
+      [145, 'npu_thermal-virtual-0', 'temp1', 34.23, 'C', null, null, null, false],
+      [150, 'center_thermal-virtual-0', 'temp1', 34.23, 'C', null, null, null, false],
+      [155, 'bigcore1_thermal-virtual-0', 'temp1', 34.23, 'C', null, null, null, false],
+      [160, 'soc_thermal-virtual-0', 'temp1', 34.23, 'C', 115, null, null, false],
+    ]);
+    expect(
+      ofKind(all, 'devfreq-trans').map((r) => [r.line, r.device, r.freqHz, r.current, r.transitions, r.timeMs]),
+    ).toEqual([
+      [54, 'dmc', 528000000, true, [0, 0, 0, 37], 110661386],
+      [55, 'dmc', 1068000000, false, [12, 0, 0, 0], 34776],
+      [56, 'dmc', 1560000000, false, [0, 0, 0, 0], 0],
+      [57, 'dmc', 2112000000, false, [26, 12, 0, 0], 224716],
+      [95, 'dmc', 534000000, false, [0, 0, 0, 12], 438923],
+      [96, 'dmc', 1320000000, false, [7, 0, 0, 0], 1660],
+      [97, 'dmc', 1968000000, false, [2, 0, 0, 0], 136],
+      [98, 'dmc', 2400000000, true, [3, 7, 2, 0], 1413100],
+    ]);
+    expect(ofKind(all, 'devfreq-trans-total')).toEqual([
+      { kind: 'devfreq-trans-total', line: 58, device: 'dmc', total: 87 },
+      { kind: 'devfreq-trans-total', line: 99, device: 'dmc', total: 33 },
+    ]);
+    const devfreq = ofKind(all, 'devfreq');
+    expect(devfreq.map((d) => [d.line, d.device, d.governor, d.curFreqHz])).toEqual([
+      [76, 'dmc', 'dmc_ondemand', 528e6],
+      [77, 'fb000000.gpu', 'simple_ondemand', 300e6],
+      [78, 'fdab0000.npu', 'rknpu_ondemand', 300e6],
+      [103, 'dmc', 'performance', 2400e6],
+      [104, 'fb000000.gpu', 'performance', 1000e6],
+      [105, 'fdab0000.npu', 'performance', 1000e6],
+    ]);
+    expect(devfreq[0].availableFreqsHz).toEqual([528e6, 1068e6, 1560e6, 2112e6]);
+    expect(devfreq[1].availableGovernors).toEqual([
+      'rknpu_ondemand',
+      'dmc_ondemand',
+      'userspace',
+      'powersave',
+      'performance',
+      'simple_ondemand',
+    ]);
+    expect(devfreq[3].availableFreqsHz).toEqual([534e6, 1320e6, 1968e6, 2400e6]);
+  });
+
+  it('Raspberry Pi vcgencmd: temps, throttled bits, clocks (id 45 → 48), volts, kernel under-voltage, EINVAL, Pi 5 PMIC', () => {
+    const all = parseFixture('thermal', 'thermal/raspberry-pi-vcgencmd/03_raspberry_pi_vcgencmd_outputs.txt');
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'vc-temp').map((r) => [r.line, r.tempC])).toEqual([
+      [9, 39.2],
+      [11, 38.6],
+      [12, 38.6],
+      [14, 38.6],
+      [21, 62.3],
+      [36, 80.8],
+      [74, 42.9],
+    ]);
+    const throttled = ofKind(all, 'throttled');
+    expect(throttled.map((r) => [r.line, r.source, r.raw, r.bits])).toEqual([
+      [10, 'vcgencmd', '0x50000', 0x50000],
+      [13, 'vcgencmd', '0x50005', 0x50005],
+      [22, 'vcgencmd', '0x0', 0],
+      [58, 'vcgencmd', '0x80008', 0x80008],
+      [60, 'sysfs', '0', 0],
+      [64, 'kernel', '0x00050005', 0x50005],
+      [65, 'kernel', '0x00000000', 0],
+      [66, 'kernel', '0x00050005', 0x50005],
+      [67, 'kernel', '0x00000000', 0],
+    ]);
+    // 0x50005: under-voltage now + throttled now, both have occurred.
+    expect(throttled[1]).toMatchObject({
+      underVoltageNow: true,
+      armFreqCappedNow: false,
+      throttledNow: true,
+      softTempLimitNow: false,
+      underVoltageOccurred: true,
+      armFreqCappedOccurred: false,
+      throttledOccurred: true,
+      softTempLimitOccurred: false,
+      otherBits: 0,
+    });
+    // 0x50000: nothing now, both occurred.
+    expect(throttled[0]).toMatchObject({
+      underVoltageNow: false,
+      throttledNow: false,
+      underVoltageOccurred: true,
+      throttledOccurred: true,
+    });
+    // 0x80008: soft temperature limit active and occurred.
+    expect(throttled[3]).toMatchObject({
+      softTempLimitNow: true,
+      softTempLimitOccurred: true,
+      underVoltageNow: false,
+      throttledNow: false,
+    });
+    expect(ofKind(all, 'vc-clock').map((r) => [r.line, r.clockId, r.freqHz])).toEqual([
+      [20, 45, 1400000000],
+      [31, 48, 1500345728],
+      [35, 48, 1000212864],
+      [42, 43, 250000000],
+      [44, 43, 249999000],
+      [46, 43, 250000000],
+    ]);
+    expect(ofKind(all, 'vc-volts')).toEqual([{ kind: 'vc-volts', line: 51, volts: 1.2 }]);
+    expect(ofKind(all, 'thermal-zone')).toEqual([
+      { kind: 'thermal-zone', line: 72, zone: 'thermal_zone0', type: null, tempC: null, error: 'EINVAL', trips: [] },
+    ]);
+    const pmic = ofKind(all, 'pmic-adc');
+    expect(pmic).toHaveLength(26);
+    expect(pmic[0]).toEqual({
+      kind: 'pmic-adc',
+      line: 82,
+      rail: '3V7_WL_SW_A',
+      channel: 0,
+      quantity: 'current',
+      value: 0,
+      unit: 'A',
+    });
+    expect(pmic[7]).toEqual({
+      kind: 'pmic-adc',
+      line: 89,
+      rail: 'VDD_CORE_A',
+      channel: 7,
+      quantity: 'current',
+      value: 10.87674,
+      unit: 'A',
+    });
+    expect(pmic[10]).toMatchObject({ rail: '0V8_AON_A', channel: 16, value: 0.00579975 });
+    expect(pmic[25]).toEqual({
+      kind: 'pmic-adc',
+      line: 107,
+      rail: 'BATT_V',
+      channel: 25,
+      quantity: 'volt',
+      value: 3.011108,
+      unit: 'V',
+    });
+  });
+
+  it('Raspberry Pi sysfs: `grep .` of a zone with trip points, `cat` transcripts (good kernel, then missing files), Pi 5 sensors', () => {
+    const all = parseFixture('thermal', 'thermal/raspberry-pi-sysfs/04_raspberry_pi_thermal_cpufreq_sysfs.txt');
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'thermal-zone')).toEqual([
+      {
+        kind: 'thermal-zone',
+        line: 8,
+        zone: 'thermal_zone0',
+        type: 'cpu-thermal',
+        tempC: 74.01,
+        error: null,
+        trips: [{ index: 0, tempC: 70, type: 'active', hystC: 10 }],
+      },
+      { kind: 'thermal-zone', line: 70, zone: 'thermal_zone0', type: null, tempC: 42.932, error: null, trips: [] },
+      { kind: 'thermal-zone', line: 81, zone: 'thermal_zone0', type: null, tempC: null, error: 'ENOENT', trips: [] },
+    ]);
+    expect(ofKind(all, 'cpufreq')).toEqual([
+      {
+        kind: 'cpufreq',
+        line: 73,
+        cpu: 0,
+        policy: null,
+        attr: 'scaling_cur_freq',
+        freqKHz: 1200000,
+        value: '1200000',
+        error: null,
+      },
+      {
+        kind: 'cpufreq',
+        line: 76,
+        cpu: 0,
+        policy: null,
+        attr: 'scaling_governor',
+        freqKHz: null,
+        value: 'ondemand',
+        error: null,
+      },
+      {
+        kind: 'cpufreq',
+        line: 84,
+        cpu: 0,
+        policy: null,
+        attr: 'scaling_cur_freq',
+        freqKHz: null,
+        value: null,
+        error: 'ENOENT',
+      },
+    ]);
+    expect(ofKind(all, 'sensor').map(sensorRow)).toEqual([
+      [111, 'sht4x-i2c-1-44', 'temp1', 19, 'C', null, null, null, false],
+      [112, 'sht4x-i2c-1-44', 'humidity1', 49.7, '%RH', null, null, null, false],
+      [115, 'cpu_thermal-virtual-0', 'temp1', 25.4, 'C', null, null, null, false],
+      [118, 'rp1_adc-isa-0000', 'in1', 0.946, 'V', null, null, null, false],
+      [119, 'rp1_adc-isa-0000', 'in2', 2.53, 'V', null, null, null, false],
+      [120, 'rp1_adc-isa-0000', 'in3', 1.38, 'V', null, null, null, false],
+      [121, 'rp1_adc-isa-0000', 'in4', 1.45, 'V', null, null, null, false],
+      [122, 'rp1_adc-isa-0000', 'temp1', 34.6, 'C', null, null, null, false],
+    ]);
+  });
+
+  it('Jetson: zone types by index (L4T 32 and mainline), INA3221 rails with N/A and duplicate NC labels, ALARM, EAGAIN on Thor', () => {
+    const all = parseFixture('thermal', 'thermal/jetson-zones-eagain/05_jetson_thermal_zones_devfreq_eagain.txt');
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'thermal-zone').map((z) => [z.line, z.zone, z.type, z.tempC, z.error])).toEqual([
+      [7, 'thermal_zone0', 'AO-therm', null, null],
+      [8, 'thermal_zone1', 'CPU-therm', null, null],
+      [9, 'thermal_zone2', 'GPU-therm', null, null],
+      [10, 'thermal_zone3', 'PLL-therm', null, null],
+      [11, 'thermal_zone4', 'PMIC-Die', null, null],
+      [12, 'thermal_zone5', 'thermal-fan-est', null, null],
+      [19, 'thermal_zone0', 'cpu-thermal', null, null],
+      // `cat: .../temp: Resource temporarily unavailable`: the path comes from the prompt line
+      [149, 'thermal_zone1', null, null, 'EAGAIN'],
+    ]);
+    const sensors = ofKind(all, 'sensor');
+    expect(sensors.map((s) => s.line)).toEqual([
+      58, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 91, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 108, 109,
+      110, 111, 112, 113, 114, 115, 116, 117, 118, 127,
+    ]);
+    const by = (line: number) => sensors.find((s) => s.line === line)!;
+    expect(sensorRow(by(61))).toEqual([61, 'ina3221-i2c-1-40', 'VDD_IN', 5.05, 'V', null, null, null, false]);
+    expect(sensorRow(by(65))).toEqual([65, 'ina3221-i2c-1-40', 'in5', 0.92, 'V', null, null, null, false]);
+    expect(sensorRow(by(67))).toEqual([
+      67,
+      'ina3221-i2c-1-40',
+      'sum of shunt voltages',
+      7.28,
+      'V',
+      null,
+      null,
+      null,
+      false,
+    ]);
+    expect(sensorRow(by(68))).toEqual([68, 'ina3221-i2c-1-40', 'curr1', 1.01, 'A', 3.99, 2.99, null, false]);
+    expect(sensorRow(by(69))).toEqual([69, 'ina3221-i2c-1-40', 'curr2', 0.184, 'A', 32.76, 32.76, null, false]);
+    expect(sensorRow(by(91))).toEqual([91, '6810000ethernet00-mdio-0', 'temp1', 95.7, 'C', null, 60, 10, true]);
+    expect([by(95).label, by(97).label, by(95).chip]).toEqual(['NC', 'NC', 'ina3221-i2c-1-41']);
+    expect(sensorRow(by(101))).toEqual([
+      101,
+      'ina3221-i2c-1-41',
+      'sum of shunt voltages',
+      null,
+      null,
+      null,
+      null,
+      null,
+      false,
+    ]);
+    expect(sensorRow(by(105))).toEqual([105, 'ina3221-i2c-1-41', 'curr4', null, 'A', 0, null, null, false]);
+    expect(sensorRow(by(127))).toEqual([127, 'thermal-fan-est-virtual-0', 'temp1', 40.6, 'C', null, null, null, false]);
+    expect(
+      ofKind(all, 'devfreq').map((d) => [d.line, d.device, d.governor, d.curFreqHz, d.availableFreqsHz?.length]),
+    ).toEqual([
+      [76, '15340000.vic', 'wmark_active', 435e6, 26],
+      [77, '15480000.nvdec', 'userspace', 525e6, 33],
+      [78, '17000000.ga10b', 'nvhost_podgov', 306e6, 5],
+    ]);
+  });
+});
+
+describe('thermal: readings written from the kernel/driver formats', () => {
+  it('RK3588 NPU load (rknpu debugfs), devfreq sysfs attributes, cpufreq policies, hwmon inputs', () => {
+    const text = [
+      'NPU load:  Core0:  4%, Core1:  0%, Core2: 12%,',
+      'NPU load:  0%',
+      '# cat /sys/kernel/debug/rknpu/load',
+      'NPU load:  Core0: 100%, Core1: 99%, Core2:  7%,',
+      '/sys/class/devfreq/fb000000.gpu/cur_freq:300000000',
+      '/sys/class/devfreq/fb000000.gpu/load:37@800000000Hz',
+      '/sys/class/devfreq/fb000000.gpu/governor:simple_ondemand',
+      '/sys/class/devfreq/fdab0000.npu/available_frequencies:300000000 400000000 1000000000',
+      '/sys/devices/system/cpu/cpufreq/policy4/scaling_cur_freq:2256000',
+      '/sys/devices/system/cpu/cpufreq/policy6/cpuinfo_max_freq:2400000',
+      '/sys/class/hwmon/hwmon1/curr1_input:1010',
+      '/sys/class/hwmon/hwmon1/in1_input:5048',
+      '/sys/class/hwmon/hwmon0/temp1_input:45250',
+      '/sys/class/hwmon/hwmon2/power1_input:2500000',
+      'nvme-pci-0100',
+      'Composite:    +38.9°C  (low  = -273.1°C, high = +84.8°C)',
+    ].join('\n');
+    const all = parse('thermal', text);
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'npu-load')).toEqual([
+      { kind: 'npu-load', line: 1, corePct: [4, 0, 12] },
+      { kind: 'npu-load', line: 2, corePct: [0] },
+      { kind: 'npu-load', line: 4, corePct: [100, 99, 7] },
+    ]);
+    expect(
+      ofKind(all, 'devfreq').map((d) => [
+        d.line,
+        d.device,
+        d.attr,
+        d.curFreqHz,
+        d.loadPct,
+        d.governor,
+        d.availableFreqsHz,
+      ]),
+    ).toEqual([
+      [5, 'fb000000.gpu', 'cur_freq', 300000000, null, null, null],
+      [6, 'fb000000.gpu', 'load', 800000000, 37, null, null],
+      [7, 'fb000000.gpu', 'governor', null, null, 'simple_ondemand', null],
+      [8, 'fdab0000.npu', 'available_frequencies', null, null, null, [300e6, 400e6, 1000e6]],
+    ]);
+    expect(ofKind(all, 'cpufreq').map((c) => [c.line, c.cpu, c.policy, c.attr, c.freqKHz])).toEqual([
+      [9, null, 4, 'scaling_cur_freq', 2256000],
+      [10, null, 6, 'cpuinfo_max_freq', 2400000],
+    ]);
+    expect(ofKind(all, 'sensor').map(sensorRow)).toEqual([
+      [11, 'hwmon1', 'curr1', 1.01, 'A', null, null, null, false],
+      [12, 'hwmon1', 'in1', 5.048, 'V', null, null, null, false],
+      [13, 'hwmon0', 'temp1', 45.25, 'C', null, null, null, false],
+      [14, 'hwmon2', 'power1', 2.5, 'W', null, null, null, false],
+      [16, 'nvme-pci-0100', 'Composite', 38.9, 'C', null, 84.8, -273.1, false],
+    ]);
+  });
+
+  it('L4T 36 zone names read by grep, several zones, a negative temperature', () => {
+    const text = [
+      '/sys/class/thermal/thermal_zone0/type:cpu-thermal',
+      '/sys/class/thermal/thermal_zone0/temp:43531',
+      '/sys/class/thermal/thermal_zone1/type:gpu-thermal',
+      '/sys/class/thermal/thermal_zone1/temp:-1500',
+    ].join('\n');
+    expect(ofKind(parse('thermal', text), 'thermal-zone').map((z) => [z.line, z.zone, z.type, z.tempC])).toEqual([
+      [1, 'thermal_zone0', 'cpu-thermal', 43.531],
+      [3, 'thermal_zone1', 'gpu-thermal', -1.5],
+    ]);
+  });
+
+  it('reads single sysfs temperature reads and decodes throttled bits', () => {
+    expect(parseSysfsTempRead('74010\n')).toEqual({ tempC: 74.01, error: null });
+    expect(parseSysfsTempRead('cat: /sys/class/thermal/thermal_zone1/temp: Resource temporarily unavailable')).toEqual({
+      tempC: null,
+      error: 'EAGAIN',
+    });
+    expect(parseSysfsTempRead('Invalid argument')).toEqual({ tempC: null, error: 'EINVAL' });
+    expect(parseSysfsTempRead('EAGAIN')).toEqual({ tempC: null, error: 'EAGAIN' });
+    expect(parseSysfsTempRead('')).toEqual({ tempC: null, error: 'ENODATA' });
+    expect(errnoName('errno 11')).toBe('EAGAIN');
+    expect(errnoName('Something odd')).toBe('Something odd');
+    expect(decodeThrottled(0xe000e, '0xe000e', 'vcgencmd', 1)).toMatchObject({
+      underVoltageNow: false,
+      armFreqCappedNow: true,
+      throttledNow: true,
+      softTempLimitNow: true,
+      underVoltageOccurred: false,
+      armFreqCappedOccurred: true,
+      throttledOccurred: true,
+      softTempLimitOccurred: true,
+      otherBits: 0,
+    });
+    expect(decodeThrottled(0x100000, '0x100000', 'vcgencmd', 1).otherBits).toBe(0x100000);
+  });
+});
+
+describe('thermal: robustness', () => {
+  it('never throws on sysfs/sensors/vcgencmd-shaped noise', () => {
+    const piece = fc.constantFrom(
+      '/sys/class/thermal/thermal_zone1/',
+      'temp',
+      ':',
+      'type',
+      'trip_point_0_temp',
+      '42000',
+      'x',
+      '$ cat ',
+      'cat: ',
+      ': Invalid argument',
+      'temp=',
+      "'C",
+      'throttled=0x',
+      '5',
+      'frequency(48)=',
+      'NPU load:',
+      ' Core0: 4%,',
+      'cpu_thermal-virtual-0',
+      'temp1:',
+      ' +40.0 C',
+      '(crit = +1 C)',
+      '   From  :   To',
+      '* 1000:   1   2',
+      'Total transition : 3',
+      '  * dmc: x / 5 MHz (a / 1 2)',
+      '/sys/class/devfreq/d/load:',
+      '@5Hz',
+      '/sys/class/hwmon/hwmon0/temp1_input:',
+    );
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.array(piece, { maxLength: 6 }).map((p) => p.join('')),
+          { maxLength: 20 },
+        ),
+        (lines) => {
+          const p = createThermalParser();
+          for (const r of [...lines.flatMap((l) => p.push(l)), ...p.end()]) expect(r.line).toBeGreaterThanOrEqual(1);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
