@@ -4,7 +4,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { listSshConfigHosts, readSshConfigText, resolveSshAlias } from '../../../../../electron/node/transport/ssh-config';
+import {
+  listSshConfigHosts,
+  readSshConfigText,
+  resolveSshAlias,
+} from '../../../../../electron/node/transport/ssh-config';
 import { makeTempDir } from '../../../../helpers/sshd';
 
 const CONFIG = `
