@@ -33,7 +33,7 @@ for (const bench of benches) {
     });
   }
 }
-const w = [
+const w: [number, number, number] = [
   Math.max(5, ...rows.map((r) => r.group.length)),
   Math.max(9, ...rows.map((r) => r.name.length)),
   Math.max(5, ...rows.map((r) => r.value.length)),

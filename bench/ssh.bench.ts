@@ -17,7 +17,7 @@ const RANGE_BYTES = 16 * 1024 * 1024;
 const READS = 3;
 
 function quantile(sorted: number[], q: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 }
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 

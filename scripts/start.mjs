@@ -21,7 +21,7 @@ const BUILD_INPUTS = ['renderer', 'shared', 'electron', 'package.json', 'electro
 class StartError extends Error {}
 
 /** Runs a child; resolves with its exit code and captured output (or inherits stdio). */
-function run(command, args, { capture = false, onSlow } = {}) {
+function run(command, args, { capture = false, onSlow, timeoutMs } = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: ROOT, stdio: capture ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
     let stdout = '';
@@ -29,6 +29,7 @@ function run(command, args, { capture = false, onSlow } = {}) {
     child.stdout?.setEncoding('utf8').on('data', (t) => (stdout += t));
     child.stderr?.setEncoding('utf8').on('data', (t) => (stderr += t));
     const slow = onSlow ? setTimeout(onSlow, DOWNLOAD_NOTICE_AFTER_MS) : null;
+    const limit = timeoutMs ? setTimeout(() => child.kill('SIGKILL'), timeoutMs) : null;
     const forward = (signal) => child.kill(signal);
     process.on('SIGINT', forward);
     process.on('SIGTERM', forward);
@@ -38,6 +39,7 @@ function run(command, args, { capture = false, onSlow } = {}) {
     });
     child.once('exit', (code, signal) => {
       if (slow) clearTimeout(slow);
+      if (limit) clearTimeout(limit);
       process.off('SIGINT', forward);
       process.off('SIGTERM', forward);
       resolve({ code: code ?? (signal ? 128 : 1), stdout, stderr });
@@ -48,7 +50,7 @@ function run(command, args, { capture = false, onSlow } = {}) {
 /** npm as the running npm started us (npm_execpath), so no shell is needed on any platform. */
 function npmCommand(args) {
   const npmCli = process.env.npm_execpath;
-  return npmCli && /\.(c|m)?js$/.test(npmCli)
+  return npmCli && /\.[cm]?js$/.test(npmCli)
     ? [process.execPath, [npmCli, ...args]]
     : [process.platform === 'win32' ? 'npm.cmd' : 'npm', args];
 }
@@ -59,7 +61,7 @@ function shortReason(text) {
     .split('\n')
     .map((l) => l.trim())
     .filter(Boolean);
-  const error = lines.map((l) => /^(?:\w*Error|Error)(?: \[\w+\])?: (.+)$/.exec(l)).find(Boolean);
+  const error = lines.map((l) => /^\w*Error(?: \[\w+\])?: (.+)$/.exec(l)).find(Boolean);
   return (error ? error[1] : (lines.at(-1) ?? 'no reason given')).slice(0, 160);
 }
 
@@ -76,6 +78,7 @@ async function findElectron() {
   // the installer's stack trace when that fails): do it in a child whose output we keep.
   const probe = await run(process.execPath, ['-e', "process.stdout.write(String(require('electron')))"], {
     capture: true,
+    timeoutMs: ELECTRON_PROBE_TIMEOUT_MS,
     onSlow: () => process.stderr.write('Downloading the Electron binary (first start only)…\n'),
   }).catch((error) => ({ code: 1, stdout: '', stderr: error.message }));
   const binary = probe.stdout.trim();

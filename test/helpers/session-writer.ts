@@ -4,7 +4,7 @@
 // Usage: node --import tsx test/helpers/session-writer.ts <session file>
 import { createSession } from '../../electron/node/session/session-store';
 
-const path = process.argv[2];
+const path = process.argv[2] ?? '';
 const store = createSession(path, {
   appVersion: 'crash-test',
   onCommit: (totals) => process.stdout.write(`committed ${totals.samples}\n`),

@@ -66,15 +66,15 @@ const sizeUnits: Record<string, number> = {
 
 /** "2GiB", "1.5 GB", "512MiB", "1000000" → bytes. */
 export function parseBytes(text: string, what = 'size'): number {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*([a-zA-Z]*)\s*$/.exec(text);
-  const unit = m ? sizeUnits[m[2].toLowerCase()] : undefined;
+  const m = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(text.trim());
+  const unit = m ? sizeUnits[(m[2] ?? '').toLowerCase()] : undefined;
   if (!m || unit === undefined) throw new CliError(`${what}: cannot read "${text}" (e.g. 2GiB, 512MiB, 4000000000)`, 2);
   return Math.round(Number(m[1]) * unit);
 }
 
 /** "60s", "2m", "1500ms", "90" (seconds) → milliseconds. */
 export function parseDurationMs(text: string, what = 'duration'): number {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(text);
+  const m = /^(\d+(?:\.\d+)?)\s*(ms|[smh])?$/.exec(text.trim());
   if (!m) throw new CliError(`${what}: cannot read "${text}" (e.g. 60s, 2m, 1500ms)`, 2);
   const factor = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] ?? 's'] as number;
   return Math.round(Number(m[1]) * factor);

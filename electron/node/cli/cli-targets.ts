@@ -10,7 +10,6 @@ import {
   sshCliOptions,
   targetFromCli,
   TargetSpecError,
-  type SshCliValues,
 } from '../transport/target-spec';
 import { probeTarget } from '../probe/probe';
 import { CliError } from './cli-io';
@@ -20,14 +19,14 @@ export const cliTargetSupport = {
   options: sshCliOptions,
   async targetFromCli(text: string, values: Record<string, unknown>): Promise<TargetSpec> {
     try {
-      return await targetFromCli(text, values as SshCliValues);
+      return await targetFromCli(text, values);
     } catch (error) {
       if (error instanceof TargetSpecError) throw new CliError(error.message, 2);
       throw error;
     }
   },
   targetFactory(values: Record<string, unknown>, err?: (line: string) => void): TargetFactory {
-    return (spec) => createTarget(spec, createTargetOptionsFromCli(values as SshCliValues, err));
+    return (spec) => createTarget(spec, createTargetOptionsFromCli(values, err));
   },
   /** The probe's facts for the summary; the local machine's basics if the probe fails. */
   async targetFacts(target: Target): Promise<Record<string, unknown>> {

@@ -98,7 +98,7 @@ export function demoOptionsFromCli(values: DemoCliValues): DemoOptions {
   );
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new CliError(`demo option ${issue.path.join('.') || ''}: ${issue.message}`, 2);
+    throw new CliError(`demo option ${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`, 2);
   }
   const o = parsed.data;
   // llama.cpp refuses quantized K/V when the head dim is not a multiple of the block: so do we.

@@ -27,7 +27,7 @@ export function demoEngineBundle(): Promise<string> {
       logLevel: 'silent',
       legalComments: 'none',
     });
-    return '#!/usr/bin/env node\n' + result.outputFiles[0].text;
+    return '#!/usr/bin/env node\n' + (result.outputFiles[0]?.text ?? '');
   })();
   return cached;
 }

@@ -189,7 +189,7 @@ export function runDemoEngine(
   const readWeights = () => {
     // One read per 64-byte cache line: bandwidth-bound, like decode.
     let s = 0;
-    for (let i = 0; i < weightWords.length; i += 16) s = (s + weightWords[i]) | 0;
+    for (let i = 0; i < weightWords.length; i += 16) s = (s + (weightWords[i] ?? 0)) | 0;
     checksum = (checksum + s) | 0;
   };
 
@@ -208,7 +208,7 @@ export function runDemoEngine(
     const ts = io.now();
     writeRow(cfg.promptTokens + generated);
     readWeights();
-    const line = WORD_LINES[(generated * 7 + (checksum & 3)) % WORD_LINES.length];
+    const line = WORD_LINES[(generated * 7 + (checksum & 3)) % WORD_LINES.length] ?? '';
     sampleMs += io.now() - ts;
     io.out(line);
     next += interval;

@@ -3,9 +3,9 @@ import type { CliIo } from '../cli-io';
 import { demoEngineConfig, parseDemoArgs } from '../../demo-engine/demo-config';
 import { nodeIo, runDemoEngine } from '../../demo-engine/demo-engine';
 
-export async function run(args: string[], io: CliIo): Promise<number> {
+export function run(args: string[], io: CliIo): Promise<number> {
   const options = parseDemoArgs(args);
-  const engineIo = { ...nodeIo(), out: io.out, err: io.err };
+  const engineIo = { ...nodeIo(), out: (text: string) => io.out(text), err: (text: string) => io.err(text) };
   runDemoEngine(demoEngineConfig(options), engineIo, () => io.signal.aborted);
-  return 0;
+  return Promise.resolve(0);
 }

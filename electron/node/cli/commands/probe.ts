@@ -63,7 +63,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
 function progress(io: CliIo, line: string): void {
   // Only what a user wants to see while waiting; the rest is for --json's stderr / debugging.
   if (
-    /^(connecting to|added the host key|known_hosts:|--password-env|~\/\.ssh\/config)/.test(line) ||
+    /^(?:connecting to|added the host key|known_hosts:|--password-env|~\/\.ssh\/config)/.test(line) ||
     process.env.KVSCOPE_DEBUG
   )
     io.err(`${line}\n`);
@@ -71,7 +71,7 @@ function progress(io: CliIo, line: string): void {
 
 function oneLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  return message.split('\n')[0];
+  return message.split('\n')[0] ?? '';
 }
 
 const GiB = 1024 ** 3;
