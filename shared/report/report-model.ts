@@ -12,18 +12,20 @@ import type { KvType, RunAnalysis, RunEvent, Sample } from '../api/schemas';
 import { KV_TYPE_LAYOUT } from '../kv/kv-theory';
 import { healthFindings } from '../probe/health';
 import { ProbeResultSchema, type HealthFinding } from '../probe/probe-schema';
+import { formatFact, formatTimestamp } from '../format/text';
 import {
   formatBytes,
   formatBytesExact,
   formatCount,
-  formatFact,
   formatFactor,
   formatMs,
   formatPercent,
-  formatRate,
-  formatTimestamp,
+  formatRunTimeMs,
+  formatSignedPercent,
   formatTokens,
-} from './format';
+  formatTokensPerSecond,
+  MISSING,
+} from '../format/units';
 import { isRecoveredRun, requestField, runSummary, type SessionData, type SessionRun } from './session-data';
 
 // Thresholds and sizes, each with its reason.
@@ -293,10 +295,6 @@ function roundUpTo(n: number, step: number): number {
   return Math.ceil(n / step) * step;
 }
 
-function eventTime(tMs: number): string {
-  return `${(tMs / 1000).toFixed(1)} s`;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Findings
 
@@ -318,7 +316,7 @@ function kvTypeFinding(run: SessionRun, a: RunAnalysis, kvType: string | null): 
     const q4 = cost('q4_0');
     return {
       severity: 'info',
-      title: `KV at ${kvType} costs ${formatBytes(perToken)}/token: q8_0 cuts it to ${formatBytes(q8)} (−${formatPercent(1 - q8 / perToken)})`,
+      title: `KV at ${kvType} costs ${formatBytes(perToken)}/token: q8_0 cuts it to ${formatBytes(q8)} (${formatSignedPercent(q8 / perToken - 1, 0)})`,
       detail: `Use ${how('q8_0')}. q8_0 keeps quality close to f16 on most models; q4_0 (${formatBytes(q4)}/token) saves more but can cost accuracy on long contexts — measure before shipping it.`,
     };
   }
@@ -326,7 +324,7 @@ function kvTypeFinding(run: SessionRun, a: RunAnalysis, kvType: string | null): 
     const q4 = cost('q4_0');
     return {
       severity: 'info',
-      title: `KV at q8_0 costs ${formatBytes(perToken)}/token; q4_0 would be ${formatBytes(q4)} (−${formatPercent(1 - q4 / perToken)})`,
+      title: `KV at q8_0 costs ${formatBytes(perToken)}/token; q4_0 would be ${formatBytes(q4)} (${formatSignedPercent(q4 / perToken - 1, 0)})`,
       detail: `Only if memory is the limit: ${how('q4_0')} trades accuracy on long contexts for memory. Check the output quality on the customer's prompts first.`,
     };
   }
@@ -470,7 +468,7 @@ function overheadFindings(a: RunAnalysis): Finding[] {
   if (a.kv.fitR2 !== null && a.kv.fitR2 !== undefined && a.kv.fitR2 < FIT_R2_LOW) {
     out.push({
       severity: 'info',
-      title: `The memory fit is noisy (r² ${a.kv.fitR2.toFixed(2)}): a longer run or a shorter --interval-ms gives firmer numbers`,
+      title: `The memory fit is noisy (r² ${formatCount(a.kv.fitR2, 2)}): a longer run or a shorter --interval-ms gives firmer numbers`,
     });
   }
   if (a.leak?.leaking) {
@@ -489,7 +487,7 @@ function eventFindings(run: SessionRun, a: RunAnalysis, lostSamples: number): Fi
   for (const e of count('oom')) {
     out.push({
       severity: 'critical',
-      title: `The kernel OOM killer ended the engine at ${eventTime(e.tMs)}`,
+      title: `The kernel OOM killer ended the engine at ${formatRunTimeMs(e.tMs)}`,
       detail:
         `${e.message ?? ''}${a.peakRssBytes !== null ? ` Peak RSS ${formatBytes(a.peakRssBytes)}.` : ''} Lower the context or the KV type, or stop other memory users on the board.`.trim(),
     });
@@ -732,7 +730,7 @@ function runReport(run: SessionRun, target: Record<string, unknown> | null): Run
         ? `exit status ${summary.engine.exitCode}`
         : recovered
           ? 'unknown (recording stopped)'
-          : '–';
+          : MISSING;
   const sections: Section[] = [
     {
       title: 'Run',
@@ -778,9 +776,11 @@ function runReport(run: SessionRun, target: Record<string, unknown> | null): Run
         {
           label: 'Fit on',
           value:
-            a.kv.rssMetric === 'rssAnonBytes' ? 'anonymous RSS' : a.kv.rssMetric === 'rssBytes' ? 'total RSS' : '–',
+            a.kv.rssMetric === 'rssAnonBytes' ? 'anonymous RSS' : a.kv.rssMetric === 'rssBytes' ? 'total RSS' : MISSING,
         },
-        ...(a.kv.fitR2 !== null && a.kv.fitR2 !== undefined ? [{ label: 'Fit r²', value: a.kv.fitR2.toFixed(3) }] : []),
+        ...(a.kv.fitR2 !== null && a.kv.fitR2 !== undefined
+          ? [{ label: 'Fit r²', value: formatCount(a.kv.fitR2, 3) }]
+          : []),
       ],
     },
     {
@@ -793,8 +793,8 @@ function runReport(run: SessionRun, target: Record<string, unknown> | null): Run
           value:
             a.oomHorizonTokens === null
               ? a.budgetBytes === null
-                ? '– (no budget)'
-                : '– (RSS does not grow toward it)'
+                ? `${MISSING} (no budget)`
+                : `${MISSING} (RSS does not grow toward it)`
               : formatTokens(a.oomHorizonTokens),
         },
         { label: 'Max safe context', value: formatTokens(a.maxSafeContextTokens) },
@@ -804,8 +804,8 @@ function runReport(run: SessionRun, target: Record<string, unknown> | null): Run
       title: 'Throughput',
       rows: [
         { label: 'Time to first token', value: formatMs(a.throughput.ttftMs) },
-        { label: 'Prefill', value: formatRate(a.throughput.prefillTokensPerSecond) },
-        { label: 'Decode', value: formatRate(a.throughput.decodeTokensPerSecond) },
+        { label: 'Prefill', value: formatTokensPerSecond(a.throughput.prefillTokensPerSecond) },
+        { label: 'Decode', value: formatTokensPerSecond(a.throughput.decodeTokensPerSecond) },
         { label: 'Tokens generated', value: formatCount(a.throughput.tokens) },
       ],
     },
@@ -845,7 +845,12 @@ function runReport(run: SessionRun, target: Record<string, unknown> | null): Run
     startedAt: run.startedAt,
     numbers,
     sections,
-    events: run.events.map((e) => ({ tMs: e.tMs, time: eventTime(e.tMs), kind: e.kind, message: e.message ?? '' })),
+    events: run.events.map((e) => ({
+      tMs: e.tMs,
+      time: formatRunTimeMs(e.tMs),
+      kind: e.kind,
+      message: e.message ?? '',
+    })),
     findings,
     charts,
     stderrTail: summary.engine.stderrTail ?? [],
@@ -918,7 +923,7 @@ function sweepReport(session: SessionData): SweepReport | null {
     { label: 'Overhead factor', value: formatFactor(analysis.overheadFactor) },
     { label: 'Memory at zero context', value: formatBytes(analysis.baselineBytes) },
     { label: 'Largest context within the budget', value: formatTokens(analysis.maxContextForBudget) },
-    ...(analysis.fitR2 !== null ? [{ label: 'Fit r²', value: analysis.fitR2.toFixed(3) }] : []),
+    ...(analysis.fitR2 !== null ? [{ label: 'Fit r²', value: formatCount(analysis.fitR2, 3) }] : []),
   ];
   const metric = analysis.rssMetric;
   const table = {
@@ -929,7 +934,7 @@ function sweepReport(session: SessionData): SweepReport | null {
       formatBytes(p.peakAnonRssBytes),
       formatBytes(p.engineKvBytes),
       p.oomKilled ? 'OOM-killed' : p.ok ? 'ok' : 'failed',
-      formatRate(p.decodeTokensPerSecond),
+      formatTokensPerSecond(p.decodeTokensPerSecond),
     ]),
   };
   const measuredPts: Array<[number, number]> = analysis.points
@@ -1002,7 +1007,7 @@ export function buildReportModel(session: SessionData): ReportModel {
             formatFactor(r.numbers.overheadFactor),
             formatBytes(r.numbers.peakRssBytes),
             formatTokens(r.numbers.maxSafeContextTokens),
-            formatRate(r.numbers.decodeTokensPerSecond),
+            formatTokensPerSecond(r.numbers.decodeTokensPerSecond),
           ]),
         }
       : null;

@@ -2,7 +2,8 @@
 // markers, a legend underneath. No script, no external resources, every label escaped — it is
 // embedded in the HTML report and printed to PDF by Chromium as it is.
 import { escapeHtml } from './escape';
-import { formatCount } from './format';
+import { niceStep } from '../format/axis';
+import { formatCount } from '../format/units';
 import type { ChartModel, ChartSeries } from './report-model';
 
 export const CHART_WIDTH = 720;
@@ -29,15 +30,6 @@ const MARKER_COLOR: Record<string, string> = {
   alert: '#bf8700',
   throttle: '#bf8700',
 };
-
-/** 1-2-5 steps giving about `target` ticks over [0, max]. */
-export function niceStep(max: number, target = 5): number {
-  if (!(max > 0)) return 1;
-  const raw = max / target;
-  const mag = 10 ** Math.floor(Math.log10(raw));
-  for (const m of [1, 2, 2.5, 5, 10]) if (raw <= m * mag) return m * mag;
-  return 10 * mag;
-}
 
 /** Byte ticks on round numbers of one unit (KiB, MiB or GiB), every label in that unit. */
 function byteTicks(max: number): Array<{ value: number; label: string }> {

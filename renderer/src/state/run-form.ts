@@ -8,7 +8,7 @@ import {
   type RunRequestInput,
   type TargetSpec,
 } from '../../../shared/api/schemas';
-import { parseByteSize } from '../format';
+import { parseByteSize } from '../../../shared/format/byte-size';
 
 export interface RunForm {
   engineKind: 'demo' | 'command';

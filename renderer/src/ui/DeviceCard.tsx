@@ -3,7 +3,14 @@
 // chart, because these facts (THP, swap, cgroup limit, governor, heat) change how the run reads.
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { HealthFinding } from '../../../shared/probe/probe-schema';
-import { formatBytes, formatHz, formatKHz, formatTempC, formatUptime, MISSING } from '../format';
+import {
+  formatBytes,
+  formatFreqHz,
+  formatFreqKHz,
+  formatSeconds,
+  formatTempC,
+  MISSING,
+} from '../../../shared/format/units';
 import type { ProbeOutcome } from '../state/types';
 import { useAppStore } from './store-context';
 
@@ -115,7 +122,7 @@ function Facts({ result }: { result: ProbeOutcome }) {
           {p.hostname ?? MISSING} · {p.user ?? '?'}
         </Fact>
         <Fact label="Uptime">
-          {formatUptime(p.uptimeSec)}
+          {formatSeconds(p.uptimeSec)}
           {p.loadAvg ? ` · load ${p.loadAvg.map((l) => l.toFixed(2)).join(' ')}` : ''}
         </Fact>
       </Group>
@@ -128,8 +135,8 @@ function Facts({ result }: { result: ProbeOutcome }) {
         {p.cpu.policies.map((pol) => (
           <Fact key={pol.policy} label={`${pol.policy}`}>
             <span className="mono small">CPUs {pol.cpus.join(',') || '?'}</span> · {pol.governor ?? '?'} ·{' '}
-            {formatKHz(pol.curKHz)} ({formatKHz(pol.minKHz)}–{formatKHz(pol.maxKHz)}
-            {pol.hwMaxKHz !== null && pol.hwMaxKHz !== pol.maxKHz ? `, hw ${formatKHz(pol.hwMaxKHz)}` : ''})
+            {formatFreqKHz(pol.curKHz)} ({formatFreqKHz(pol.minKHz)}–{formatFreqKHz(pol.maxKHz)}
+            {pol.hwMaxKHz !== null && pol.hwMaxKHz !== pol.maxKHz ? `, hw ${formatFreqKHz(pol.hwMaxKHz)}` : ''})
           </Fact>
         ))}
       </Group>
@@ -209,8 +216,8 @@ function Facts({ result }: { result: ProbeOutcome }) {
         })}
         {p.devfreq.map((d) => (
           <Fact key={d.name} label={`${d.kind} clock`}>
-            <span className="mono small">{d.name}</span> · {d.governor ?? '?'} · {formatHz(d.curHz)} of{' '}
-            {formatHz(d.maxHz)}
+            <span className="mono small">{d.name}</span> · {d.governor ?? '?'} · {formatFreqHz(d.curHz)} of{' '}
+            {formatFreqHz(d.maxHz)}
           </Fact>
         ))}
       </Group>

@@ -113,7 +113,7 @@ describe('healthFindings', () => {
       ),
     );
     expect(f.map((x) => x.id)).toEqual(['cgroup-memory-limit']);
-    expect(f[0].title).toBe('Memory limited to 3.0 GiB by a cgroup (RAM is 8.0 GiB)');
+    expect(f[0].title).toBe('Memory limited to 3.00 GiB by a cgroup (RAM is 8.00 GiB)');
   });
 
   it('low free memory: < 15 % or < 512 MiB warns, < 5 % or < 128 MiB is an error', () => {
