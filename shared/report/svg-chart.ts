@@ -4,7 +4,7 @@
 import { escapeHtml } from './escape';
 import { niceStep } from '../format/axis';
 import { formatCount } from '../format/units';
-import type { ChartModel, ChartSeries } from './report-model';
+import type { ChartModel, ChartSeries } from './report-charts';
 
 export const CHART_WIDTH = 720;
 const PLOT_HEIGHT = 240;
