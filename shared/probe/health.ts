@@ -190,7 +190,7 @@ export function healthFindings(probe: ProbeResult, options: HealthOptions = {}):
 
   if (bench && probe.loadAvg && probe.cpu.count) {
     const load1 = probe.loadAvg[0];
-    if (load1 > T.busyLoadPerCore * probe.cpu.count) {
+    if (load1 !== undefined && load1 > T.busyLoadPerCore * probe.cpu.count) {
       add({
         id: 'board-busy',
         severity: 'warn',

@@ -130,6 +130,7 @@ export function buildCompareModel(a: SessionData, b: SessionData, names: { a: st
   for (let i = 0; i < n; i++) {
     const x = ra.runs[i];
     const y = rb.runs[i];
+    if (!x || !y) continue;
     pairs.push({
       title: n > 1 ? `Run ${i + 1}: ${x.label} ↔ ${y.label}` : `${x.label} ↔ ${y.label}`,
       a: x,

@@ -118,7 +118,8 @@ function kvTypeOf(run: SessionRun): string | null {
 
 function engineKind(run: SessionRun): EngineKind {
   if (requestField(run, ['engine', 'kind']) === 'demo') return 'demo';
-  const command = run.engine?.command ?? String(requestField(run, ['engine', 'command']) ?? '');
+  const asked = requestField(run, ['engine', 'command']);
+  const command = run.engine?.command ?? (typeof asked === 'string' ? asked : '');
   return /llama|\s-c\s|--ctx-size/.test(command) || run.engine?.ctxPad !== undefined ? 'llama' : 'other';
 }
 

@@ -117,22 +117,20 @@ export function renderSvgChart(chart: ChartModel): string {
     const st = STYLE[s.role];
     const pts = s.points
       .filter((p) => Number.isFinite(p[0]) && Number.isFinite(p[1]))
-      .map((p) => `${r1(xs(p[0]))},${r1(ys(p[1]))}`);
-    if (pts.length === 0) continue;
+      .map((p) => ({ x: r1(xs(p[0])), y: r1(ys(p[1])) }));
+    const [only] = pts;
+    if (!only) continue;
     if (pts.length === 1) {
-      const [x, y] = pts[0].split(',');
-      out.push(`<circle cx="${x}" cy="${y}" r="3" fill="${st.color}"/>`);
+      out.push(`<circle cx="${only.x}" cy="${only.y}" r="3" fill="${st.color}"/>`);
       continue;
     }
     out.push(
-      `<polyline fill="none" stroke="${st.color}" stroke-width="${st.width}"${st.dash ? ` stroke-dasharray="${st.dash}"` : ''} stroke-linejoin="round" points="${pts.join(' ')}"/>`,
+      `<polyline fill="none" stroke="${st.color}" stroke-width="${st.width}"${st.dash ? ` stroke-dasharray="${st.dash}"` : ''} stroke-linejoin="round" points="${pts.map((p) => `${p.x},${p.y}`).join(' ')}"/>`,
     );
     // Few measured points (a sweep): show each one, so a fit line on top does not hide them.
     if ((s.role === 'rss' || s.role === 'anon') && pts.length <= MAX_DOTTED_POINTS) {
-      for (const pt of pts) {
-        const [x, y] = pt.split(',');
-        out.push(`<circle cx="${x}" cy="${y}" r="3.5" fill="#ffffff" stroke="${st.color}" stroke-width="2"/>`);
-      }
+      for (const p of pts)
+        out.push(`<circle cx="${p.x}" cy="${p.y}" r="3.5" fill="#ffffff" stroke="${st.color}" stroke-width="2"/>`);
     }
   }
   // Legend.
