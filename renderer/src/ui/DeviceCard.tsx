@@ -61,8 +61,14 @@ function CopyButton({ text, select }: { text: string; select: () => void }) {
  */
 export function splitFix(fix: string): { command: string | null; note: string | null } {
   if (/^[A-Z]/.test(fix)) return { command: null, note: fix };
-  const m = /^(.*?)\s{3,}\((.*)\)\s*$/.exec(fix);
-  return m ? { command: m[1], note: m[2] } : { command: fix, note: null };
+  // The first "(" after three or more spaces opens the note, which runs to the final ")".
+  for (let open = fix.indexOf('('); open >= 0; open = fix.indexOf('(', open + 1)) {
+    if (!/^\s{3}$/.test(fix.slice(Math.max(0, open - 3), open))) continue;
+    const rest = fix.slice(open + 1).trimEnd();
+    if (!rest.endsWith(')')) break;
+    return { command: fix.slice(0, open).trimEnd(), note: rest.slice(0, -1) };
+  }
+  return { command: fix, note: null };
 }
 
 function Finding({ finding }: { finding: HealthFinding }) {

@@ -1,6 +1,7 @@
 // `kvscope compare` model: two sessions (before/after q8_0) side by side.
 import { describe, expect, it } from 'vitest';
 import { buildCompareModel } from '../../../../shared/report/compare-model';
+import { defined } from '../../../helpers/defined';
 import { finishedRun, session } from '../../../helpers/session-fixtures';
 
 describe('compare: before/after q8_0', () => {
@@ -30,7 +31,7 @@ describe('compare: before/after q8_0', () => {
     theoryBytesPerToken: 17408,
   };
   const model = buildCompareModel(before, session([afterRun]), { a: 'before.kvscope', b: 'after.kvscope' });
-  const pair = model.pairs[0];
+  const pair = defined(model.pairs[0], 'a pair');
   const row = (label: string) => pair.rows.find((r) => r.label === label);
 
   it('side by side with the change in percent and its direction', () => {

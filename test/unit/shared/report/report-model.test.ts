@@ -1,6 +1,7 @@
 // The report model from hand-built sessions: the numbers a customer reads and the advice they get.
 import { describe, expect, it } from 'vitest';
 import { buildReportModel, type RunReport } from '../../../../shared/report/report-model';
+import { defined } from '../../../helpers/defined';
 import { crashedRun, finishedRun, GIB, session } from '../../../helpers/session-fixtures';
 
 const row = (run: RunReport, section: string, label: string) =>
@@ -8,7 +9,7 @@ const row = (run: RunReport, section: string, label: string) =>
 
 describe('report model of a finished llama.cpp run (stored summary)', () => {
   const model = buildReportModel(session([finishedRun()]));
-  const run = model.runs[0];
+  const run = defined(model.runs[0], 'run 1');
 
   it('target facts, formatted', () => {
     expect(model.title).toBe('KVScope report — orin');
@@ -82,7 +83,8 @@ describe('report model of a finished llama.cpp run (stored summary)', () => {
       ['9.0 s', 'reconnect'],
       ['131.0 s', 'oom'],
     ]);
-    const [tokensChart, timeChart] = run.charts;
+    const tokensChart = defined(run.charts[0], 'the tokens chart');
+    const timeChart = defined(run.charts[1], 'the time chart');
     expect(tokensChart.title).toBe('RSS against generated tokens');
     // The four procfs samples, at their token counts.
     expect(tokensChart.series.find((s) => s.role === 'rss')?.points).toEqual([
@@ -116,7 +118,7 @@ describe('report model of a finished llama.cpp run (stored summary)', () => {
 
 describe('report model of a run whose recording was cut short', () => {
   const model = buildReportModel(session([crashedRun()]));
-  const run = model.runs[0];
+  const run = defined(model.runs[0], 'run 1');
 
   it('recomputes the analysis from the stored samples and says so', () => {
     expect(run.recovered).toBe(true);
@@ -152,7 +154,7 @@ describe('report model of several runs', () => {
     const kv = model.highlights.filter((h) => h.id === 'kv-type');
     expect(kv).toHaveLength(2); // different advice wording (llama flags vs demo flag)
     expect(kv.map((h) => h.runs)).toEqual([['llama 1B f16'], ['demo growth (interrupted)']]);
-    expect(model.highlights[0].severity).toBe('critical');
+    expect(model.highlights[0]?.severity).toBe('critical');
     expect(model.highlights.every((h) => h.severity !== 'ok')).toBe(true);
   });
 
@@ -192,7 +194,7 @@ describe('report model of several runs', () => {
         model: [],
       },
     });
-    const run = buildReportModel(session([reserved])).runs[0];
+    const run = defined(buildReportModel(session([reserved])).runs[0]);
     const f = run.findings.find((x) => x.id === 'reserved');
     expect(f?.severity).toBe('warning');
     expect(f?.title).toBe('Reserved mode: llama.cpp reserves n_ctx up front — lower -c to what you need');
@@ -216,7 +218,7 @@ describe('report model of several runs', () => {
         peakRssBytes: 900000000,
       },
     });
-    const f = buildReportModel(session([tight])).runs[0].findings.find((x) => x.id === 'budget');
+    const f = defined(buildReportModel(session([tight])).runs[0]).findings.find((x) => x.id === 'budget');
     expect(f).toMatchObject({
       severity: 'critical',
       title: 'The reserved context (4,096 tokens) does not fit the 1.00 GiB budget: at most 3,000 tokens does',
