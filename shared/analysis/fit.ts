@@ -10,6 +10,8 @@
 // drawn by a fixed-seed generator — deterministic (same input, same answer, testable) and fast for
 // 50k-point series, with the same robustness in expectation as the full estimator.
 
+import { numAt } from '../util/num-at';
+
 export interface LineFit {
   slope: number;
   intercept: number;
@@ -28,7 +30,10 @@ export const THEIL_SEN_MAX_PAIRS = 100_000;
 /** Median of the finite values, or null when there are none. Does not modify the input. */
 export function median(values: ArrayLike<number>): number | null {
   const a: number[] = [];
-  for (let i = 0; i < values.length; i++) if (Number.isFinite(values[i])) a.push(values[i]);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (v !== undefined && Number.isFinite(v)) a.push(v);
+  }
   if (a.length === 0) return null;
   return medianInPlace(Float64Array.from(a));
 }
@@ -36,19 +41,22 @@ export function median(values: ArrayLike<number>): number | null {
 function medianInPlace(a: Float64Array): number {
   a.sort();
   const mid = a.length >> 1;
-  return a.length % 2 ? a[mid] : (a[mid - 1] + a[mid]) / 2;
+  return a.length % 2 ? numAt(a, mid) : (numAt(a, mid - 1) + numAt(a, mid)) / 2;
 }
 
 /** q-quantile (0..1) of the finite values by linear interpolation, or null when empty. */
 export function quantile(values: ArrayLike<number>, q: number): number | null {
   const a: number[] = [];
-  for (let i = 0; i < values.length; i++) if (Number.isFinite(values[i])) a.push(values[i]);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (v !== undefined && Number.isFinite(v)) a.push(v);
+  }
   if (a.length === 0) return null;
   const s = Float64Array.from(a).sort();
   const pos = Math.min(Math.max(q, 0), 1) * (s.length - 1);
   const lo = Math.floor(pos);
   const hi = Math.ceil(pos);
-  return s[lo] + (s[hi] - s[lo]) * (pos - lo);
+  return numAt(s, lo) + (numAt(s, hi) - numAt(s, lo)) * (pos - lo);
 }
 
 function finitePairs(xs: ArrayLike<number>, ys: ArrayLike<number>): { x: Float64Array; y: Float64Array } {
@@ -56,9 +64,11 @@ function finitePairs(xs: ArrayLike<number>, ys: ArrayLike<number>): { x: Float64
   const x: number[] = [];
   const y: number[] = [];
   for (let i = 0; i < n; i++) {
-    if (Number.isFinite(xs[i]) && Number.isFinite(ys[i])) {
-      x.push(xs[i]);
-      y.push(ys[i]);
+    const xi = xs[i];
+    const yi = ys[i];
+    if (xi !== undefined && yi !== undefined && Number.isFinite(xi) && Number.isFinite(yi)) {
+      x.push(xi);
+      y.push(yi);
     }
   }
   return { x: Float64Array.from(x), y: Float64Array.from(y) };
@@ -96,8 +106,8 @@ export function theilSen(
     slopes = new Float64Array(totalPairs);
     for (let i = 0; i < n; i++) {
       for (let j = i + 1; j < n; j++) {
-        const dx = x[j] - x[i];
-        if (dx !== 0) slopes[count++] = (y[j] - y[i]) / dx;
+        const dx = numAt(x, j) - numAt(x, i);
+        if (dx !== 0) slopes[count++] = (numAt(y, j) - numAt(y, i)) / dx;
       }
     }
   } else {
@@ -107,15 +117,15 @@ export function theilSen(
     for (let draws = 0; draws < maxPairs * 4 && count < maxPairs; draws++) {
       const i = Math.floor(rand() * n);
       const j = Math.floor(rand() * n);
-      const dx = x[j] - x[i];
-      if (dx !== 0) slopes[count++] = (y[j] - y[i]) / dx;
+      const dx = numAt(x, j) - numAt(x, i);
+      if (dx !== 0) slopes[count++] = (numAt(y, j) - numAt(y, i)) / dx;
     }
   }
   if (count === 0) return null;
   // `+ 0` turns −0 (a flat line through points with x decreasing) into 0.
   const slope = medianInPlace(slopes.subarray(0, count)) + 0;
   const residuals = new Float64Array(n);
-  for (let i = 0; i < n; i++) residuals[i] = y[i] - slope * x[i];
+  for (let i = 0; i < n; i++) residuals[i] = numAt(y, i) - slope * numAt(x, i);
   const intercept = medianInPlace(residuals) + 0;
   return { slope, intercept, n };
 }
@@ -128,17 +138,17 @@ export function ols(xs: ArrayLike<number>, ys: ArrayLike<number>): LineFitWithR2
   let mx = 0;
   let my = 0;
   for (let i = 0; i < n; i++) {
-    mx += x[i];
-    my += y[i];
+    mx += numAt(x, i);
+    my += numAt(y, i);
   }
   mx /= n;
   my /= n;
   let sxx = 0;
   let sxy = 0;
   for (let i = 0; i < n; i++) {
-    const dx = x[i] - mx;
+    const dx = numAt(x, i) - mx;
     sxx += dx * dx;
-    sxy += dx * (y[i] - my);
+    sxy += dx * (numAt(y, i) - my);
   }
   if (sxx === 0) return null;
   const slope = sxy / sxx;
@@ -157,13 +167,13 @@ export function rSquared(
   const n = x.length;
   if (n === 0) return null;
   let my = 0;
-  for (let i = 0; i < n; i++) my += y[i];
+  for (let i = 0; i < n; i++) my += numAt(y, i);
   my /= n;
   let ssTot = 0;
   let ssRes = 0;
   for (let i = 0; i < n; i++) {
-    ssTot += (y[i] - my) ** 2;
-    ssRes += (y[i] - (slope * x[i] + intercept)) ** 2;
+    ssTot += (numAt(y, i) - my) ** 2;
+    ssRes += (numAt(y, i) - (slope * numAt(x, i) + intercept)) ** 2;
   }
   if (ssTot === 0) return null;
   return 1 - ssRes / ssTot;

@@ -7,6 +7,8 @@
 // One addition for a memory profiler: the global maximum and minimum are always kept (each
 // replaces its bucket's pick; with threshold ≥ 4), so the peak RSS on a chart is the real peak.
 
+import { numAt } from '../util/num-at';
+
 /** Indices (ascending) of the points LTTB keeps; all indices when n ≤ threshold. */
 export function lttbIndices(
   xs: ArrayLike<number>,
@@ -22,6 +24,7 @@ export function lttbIndices(
   if (threshold === 1) return [0];
   if (threshold === 2) return [0, n - 1];
 
+  // Every index below is within [0, n) by the bucket arithmetic.
   const out: number[] = [0];
   // Bucket b (0-based) of the n − 2 inner points spans [floor(b·every) + 1, floor((b+1)·every) + 1).
   const buckets = threshold - 2;
@@ -37,18 +40,18 @@ export function lttbIndices(
     let avgX = 0;
     let avgY = 0;
     for (let i = nStart; i < nEnd; i++) {
-      avgX += xs[i];
-      avgY += ys[i];
+      avgX += numAt(xs, i);
+      avgY += numAt(ys, i);
     }
     const count = nEnd - nStart;
     avgX /= count;
     avgY /= count;
     let best = start;
     let bestArea = -1;
-    const ax = xs[a];
-    const ay = ys[a];
+    const ax = numAt(xs, a);
+    const ay = numAt(ys, a);
     for (let i = start; i < end; i++) {
-      const area = Math.abs((ax - avgX) * (ys[i] - ay) - (ax - xs[i]) * (avgY - ay));
+      const area = Math.abs((ax - avgX) * (numAt(ys, i) - ay) - (ax - numAt(xs, i)) * (avgY - ay));
       if (area > bestArea) {
         bestArea = area;
         best = i;
@@ -63,8 +66,8 @@ export function lttbIndices(
     let iMax = 0;
     let iMin = 0;
     for (let i = 1; i < n; i++) {
-      if (ys[i] > ys[iMax]) iMax = i;
-      if (ys[i] < ys[iMin]) iMin = i;
+      if (numAt(ys, i) > numAt(ys, iMax)) iMax = i;
+      if (numAt(ys, i) < numAt(ys, iMin)) iMin = i;
     }
     const isExtreme = (i: number) => i === iMax || i === iMin;
     for (const e of [iMax, iMin]) {
@@ -75,8 +78,9 @@ export function lttbIndices(
       while (b > 0 && bucketStart(b) > e) b--;
       let slot = b + 1;
       // Both extremes in one bucket: the other one takes a neighbouring bucket's slot.
-      if (isExtreme(out[slot])) slot = slot + 1 <= out.length - 2 && !isExtreme(out[slot + 1]) ? slot + 1 : slot - 1;
-      if (slot >= 1 && slot <= out.length - 2 && !isExtreme(out[slot])) out[slot] = e;
+      if (isExtreme(numAt(out, slot)))
+        slot = slot + 1 <= out.length - 2 && !isExtreme(numAt(out, slot + 1)) ? slot + 1 : slot - 1;
+      if (slot >= 1 && slot <= out.length - 2 && !isExtreme(numAt(out, slot))) out[slot] = e;
     }
     out.sort((p, q) => p - q);
   }
@@ -93,5 +97,10 @@ export function lttb<T>(
 ): T[] {
   const xs = data.map(x);
   const ys = data.map(y);
-  return lttbIndices(xs, ys, threshold, options).map((i) => data[i]);
+  const out: T[] = [];
+  for (const i of lttbIndices(xs, ys, threshold, options)) {
+    const d = data[i];
+    if (d !== undefined) out.push(d);
+  }
+  return out;
 }

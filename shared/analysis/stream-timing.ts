@@ -24,6 +24,7 @@
 //   GC): seen at 94 ms in a 300-token turn of a Node-based server on a busy 2-core VM.
 // - Context depth of a turn = the prompt tokens of the request (cached + evaluated): the depth at
 //   which that turn decodes, for tokens/s against depth.
+import { numAt } from '../util/num-at';
 import { median } from './fit';
 
 /** Tokens per window of the steady rate: longer than the runs of chunks one TCP read glues together (≤ 5 seen over SSH). */
@@ -34,7 +35,7 @@ export function steadyTokensPerSecond(timesMs: readonly number[], k = STEADY_WIN
   if (timesMs.length < 2 * k) return null;
   const rates: number[] = [];
   for (let i = 0; i + k < timesMs.length; i++) {
-    const dt = timesMs[i + k] - timesMs[i];
+    const dt = numAt(timesMs, i + k) - numAt(timesMs, i);
     if (dt > 0) rates.push((k * 1000) / dt);
   }
   return median(rates);
@@ -109,20 +110,16 @@ function fin(v: unknown): v is number {
 
 export function analyzeTurn(m: TurnMeasurement): TurnAnalysis {
   const rel = m.chunkTimesMs.map((t) => t - m.requestStartMs);
-  const ttft = rel.length ? rel[0] : null;
+  const ttft = rel[0] ?? null;
   const steady = steadyTokensPerSecond(rel);
-  const span = rel.length >= 2 ? rel[rel.length - 1] - rel[0] : 0;
+  const span = rel.length >= 2 ? numAt(rel, rel.length - 1) - numAt(rel, 0) : 0;
   const decode = span > 0 ? ((rel.length - 1) * 1000) / span : null;
   const stall = steady !== null && span > 0 ? Math.max(0, span - ((rel.length - 1) * 1000) / steady) : null;
   const st = m.serverTimings;
   const promptN = st && fin(st.prompt_n) ? st.prompt_n : null;
   const cacheN = st && fin(st.cache_n) ? st.cache_n : null;
-  const depth =
-    promptN !== null
-      ? promptN + (cacheN ?? 0)
-      : fin(m.usage?.prompt_tokens)
-        ? (m.usage?.prompt_tokens as number)
-        : null;
+  const usagePrompt = m.usage?.prompt_tokens;
+  const depth = promptN !== null ? promptN + (cacheN ?? 0) : fin(usagePrompt) ? usagePrompt : null;
   const prefill = promptN !== null && ttft !== null && ttft > 0 ? (promptN * 1000) / ttft : null;
   const serverDecode =
     st && fin(st.predicted_per_second) && st.predicted_per_second > 0 ? st.predicted_per_second : null;

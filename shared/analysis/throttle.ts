@@ -145,10 +145,12 @@ export function throughputInsideOutside(
   events: readonly TokenEvent[],
 ): ThrottleCost {
   const decode = events.filter((e) => e.tokens >= 1);
-  if (decode.length < 2)
+  const first = decode[0];
+  const last = decode[decode.length - 1];
+  if (decode.length < 2 || !first || !last)
     return { insideMs: 0, outsideMs: 0, insideTokensPerSecond: null, outsideTokensPerSecond: null, costFraction: null };
-  const t0 = decode[0].tMs;
-  const t1 = decode[decode.length - 1].tMs;
+  const t0 = first.tMs;
+  const t1 = last.tMs;
   const total = tokensAt(events, t1) - tokensAt(events, t0);
   let insideMs = 0;
   let insideTokens = 0;
@@ -198,7 +200,10 @@ export function throttlePointsFromSamples(samples: readonly Sample[], keys: Thro
   for (const [tMs, v] of [...byTime.entries()].sort((a, b) => a[0] - b[0])) {
     const tempKeys = keys.tempKeys ?? Object.keys(v).filter((k) => /TempC$/.test(k));
     let tempC: number | null = null;
-    for (const k of tempKeys) if (k in v) tempC = tempC === null ? v[k] : Math.max(tempC, v[k]);
+    for (const k of tempKeys) {
+      const t = v[k];
+      if (t !== undefined) tempC = tempC === null ? t : Math.max(tempC, t);
+    }
     const clockKeys =
       keys.clockKeys ??
       Object.keys(v)
@@ -206,11 +211,13 @@ export function throttlePointsFromSamples(samples: readonly Sample[], keys: Thro
         .map((k) => ({ cur: k, max: k.replace(/FreqKHz$/, 'MaxFreqKHz') }));
     let clockFraction: number | null = null;
     for (const { cur, max } of clockKeys) {
-      if (!(cur in v) || !(max in v) || v[max] <= 0) continue;
-      const f = v[cur] / v[max];
+      const curKHz = v[cur];
+      const maxKHz = v[max];
+      if (curKHz === undefined || maxKHz === undefined || maxKHz <= 0) continue;
+      const f = curKHz / maxKHz;
       clockFraction = clockFraction === null ? f : Math.min(clockFraction, f);
     }
-    const rpi = rpiKey in v ? v[rpiKey] : null;
+    const rpi = v[rpiKey] ?? null;
     if (tempC === null && clockFraction === null && rpi === null) continue;
     out.push({ tMs, tempC, clockFraction, rpiThrottled: rpi });
   }

@@ -17,7 +17,8 @@ export interface TokenEvent {
 
 /** A llama.cpp timing record (`kvscope parse llama-log`, kind "timings"). */
 export interface TimingRecord {
-  phase: 'load' | 'prompt' | 'eval' | 'sample' | 'total' | string;
+  /** 'load', 'prompt', 'eval', 'sample', 'total', or another phase name llama.cpp prints. */
+  phase: string;
   ms: number | null;
   tokens: number | null;
   tokensPerSecond: number | null;
@@ -68,15 +69,16 @@ export function firstTokenMs(events: readonly TokenEvent[]): number | null {
 export function tokensAt(events: readonly TokenEvent[], tMs: number): number {
   let lo = 0;
   let hi = events.length - 1;
-  let found = -1;
+  let found: TokenEvent | undefined;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    if (events[mid].tMs <= tMs) {
-      found = mid;
+    const e = events[mid];
+    if (e && e.tMs <= tMs) {
+      found = e;
       lo = mid + 1;
     } else hi = mid - 1;
   }
-  return found < 0 ? 0 : events[found].tokens;
+  return found?.tokens ?? 0;
 }
 
 /**
@@ -111,8 +113,9 @@ export function tokensPerSecondOverTime(
   const stepMs = options.stepMs ?? windowMs / 2;
   if (!(windowMs > 0) || !(stepMs > 0)) throw new Error('windowMs and stepMs must be positive');
   const start = firstTokenMs(events);
-  if (start === null) return [];
-  const end = events[events.length - 1].tMs;
+  const lastEvent = events[events.length - 1];
+  if (start === null || !lastEvent) return [];
+  const end = lastEvent.tMs;
   const out: RatePoint[] = [];
   for (let t = start + windowMs; t <= end + 1e-9; t += stepMs) {
     const made = tokensAt(events, t) - tokensAt(events, t - windowMs);
@@ -123,13 +126,13 @@ export function tokensPerSecondOverTime(
 
 /** Time at which the cumulative count first reached `tokens`, interpolated between events. */
 function timeOfToken(events: readonly TokenEvent[], tokens: number): number | null {
-  for (let i = 0; i < events.length; i++) {
-    if (events[i].tokens >= tokens) {
-      if (i === 0 || events[i].tokens === events[i - 1].tokens) return events[i].tMs;
-      const a = events[i - 1];
-      const b = events[i];
+  let a: TokenEvent | undefined;
+  for (const b of events) {
+    if (b.tokens >= tokens) {
+      if (!a || b.tokens === a.tokens) return b.tMs;
       return a.tMs + ((tokens - a.tokens) / (b.tokens - a.tokens)) * (b.tMs - a.tMs);
     }
+    a = b;
   }
   return null;
 }
@@ -150,8 +153,9 @@ export function tokensPerSecondByDepth(
   const prompt = options.promptTokens ?? 0;
   if (!(bucket >= 1)) throw new Error('bucketTokens must be ≥ 1');
   const out: DepthRate[] = [];
-  if (events.length === 0) return out;
-  const last = events[events.length - 1].tokens;
+  const lastEvent = events[events.length - 1];
+  if (!lastEvent) return out;
+  const last = lastEvent.tokens;
   // Bucket k covers generated tokens (k·B, (k+1)·B]; its start is the arrival of token k·B (or of token 1).
   for (let k = 0; (k + 1) * bucket <= last; k++) {
     const from = Math.max(1, k * bucket);
@@ -178,7 +182,7 @@ export function phaseTokensPerSecond(timings: readonly TimingRecord[] | undefine
   if (!timings) return null;
   for (let i = timings.length - 1; i >= 0; i--) {
     const t = timings[i];
-    if (t.phase !== phase) continue;
+    if (!t || t.phase !== phase) continue;
     if (t.tokensPerSecond !== null && Number.isFinite(t.tokensPerSecond) && t.tokensPerSecond > 0)
       return t.tokensPerSecond;
     if (t.tokens !== null && t.ms !== null && t.tokens > 0 && t.ms > 0) return (t.tokens * 1000) / t.ms;

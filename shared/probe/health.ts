@@ -1,5 +1,6 @@
 // Health findings from a probe (DESIGN.md, "Board-level facts that change the picture"): what
 // will distort a measurement or kill a run, said plainly, with the command that fixes it.
+import { formatBytes, formatCount, formatFreqKHz, formatPercent, formatTempC } from '../format/units';
 import type { HealthFinding, ProbeResult } from './probe-schema';
 
 /** Every threshold in one place, with its reason. */
@@ -12,6 +13,8 @@ export const HEALTH_THRESHOLDS = {
   criticalAvailableBytes: 128 * 1024 ** 2,
   /** A zone within 10 °C of its first passive/hot/critical trip throttles soon after load starts. */
   hotMarginC: 10,
+  /** More than this already in swap comes back as major faults during the run; less is noise. */
+  swapInUseBytes: 64 * 1024 ** 2,
   /** Uploads (demo engine, run scripts) and spools go to /tmp. */
   tmpFreeBytes: 256 * 1024 ** 2,
   /** A 1-minute load above half the cores means something else competes with the benchmark. */
@@ -19,10 +22,6 @@ export const HEALTH_THRESHOLDS = {
   /** perf_event_paranoid above 1 keeps unprivileged perf from kernel-side counts (2) or everything (3, 4). */
   perfParanoidMax: 1,
 } as const;
-
-const MIB = 1024 ** 2;
-const fmtBytes = (b: number) => (b >= 1024 ** 3 ? `${(b / 1024 ** 3).toFixed(1)} GiB` : `${Math.round(b / MIB)} MiB`);
-const fmtKHz = (k: number) => (k >= 1_000_000 ? `${(k / 1_000_000).toFixed(2)} GHz` : `${Math.round(k / 1000)} MHz`);
 
 export interface HealthOptions {
   /** The probe precedes a benchmark: clocks, governors and background load matter more. */
@@ -63,12 +62,12 @@ export function healthFindings(probe: ProbeResult, options: HealthOptions = {}):
   } else if (
     mem.swapTotalBytes !== null &&
     mem.swapFreeBytes !== null &&
-    mem.swapTotalBytes - mem.swapFreeBytes > 64 * MIB
+    mem.swapTotalBytes - mem.swapFreeBytes > T.swapInUseBytes
   ) {
     add({
       id: 'swap-in-use',
       severity: 'info',
-      title: `${fmtBytes(mem.swapTotalBytes - mem.swapFreeBytes)} already in swap`,
+      title: `${formatBytes(mem.swapTotalBytes - mem.swapFreeBytes)} already in swap`,
       detail: 'Pages swapped out before the run come back as major faults while it runs and blur the memory curve.',
       fix: `${sudo}swapoff -a && ${sudo}swapon -a   (only when there is enough free RAM to take them back)`,
     });
@@ -82,7 +81,7 @@ export function healthFindings(probe: ProbeResult, options: HealthOptions = {}):
       add({
         id: 'low-available-memory',
         severity: critical ? 'error' : 'warn',
-        title: `Only ${fmtBytes(mem.availableBytes)} of ${fmtBytes(mem.totalBytes)} RAM available (${(frac * 100).toFixed(0)} %)`,
+        title: `Only ${formatBytes(mem.availableBytes)} of ${formatBytes(mem.totalBytes)} RAM available (${formatPercent(frac)})`,
         detail: `Other processes hold the memory the engine needs; the OOM horizon is computed from what is available now${mem.availableEstimated ? ' (estimated: this kernel has no MemAvailable)' : ''}.`,
         fix: 'Stop other services on the board (e.g. a desktop session: sudo systemctl isolate multi-user.target) before the run.',
       });
@@ -104,8 +103,8 @@ export function healthFindings(probe: ProbeResult, options: HealthOptions = {}):
     add({
       id: 'cgroup-memory-limit',
       severity: 'warn',
-      title: `Memory limited to ${fmtBytes(limit)} by a cgroup (RAM is ${fmtBytes(mem.totalBytes)})`,
-      detail: `The login session runs in a cgroup (${probe.cgroup.limitSource ?? probe.cgroup.path ?? '?'}, cgroup v${probe.cgroup.version ?? '?'}) whose limit is below RAM: the OOM killer acts at ${fmtBytes(limit)}, so that is the real budget.`,
+      title: `Memory limited to ${formatBytes(limit)} by a cgroup (RAM is ${formatBytes(mem.totalBytes)})`,
+      detail: `The login session runs in a cgroup (${probe.cgroup.limitSource ?? probe.cgroup.path ?? '?'}, cgroup v${probe.cgroup.version ?? '?'}) whose limit is below RAM: the OOM killer acts at ${formatBytes(limit)}, so that is the real budget.`,
       fix:
         probe.cgroup.version === 2
           ? "Raise the limit of the unit or container (systemctl set-property <unit> MemoryMax=…, or the container runtime's memory option), or pass --budget with the limit."
@@ -165,8 +164,9 @@ export function healthFindings(probe: ProbeResult, options: HealthOptions = {}):
       severity: bench ? 'warn' : 'info',
       title: 'CPU maximum clock capped below what the hardware can do',
       detail:
-        capped.map((p) => `${p.policy}: ${fmtKHz(p.maxKHz as number)} of ${fmtKHz(p.hwMaxKHz as number)}`).join('; ') +
-        ' (a power mode such as nvpmodel, or a thermal/user limit).',
+        capped
+          .map((p) => `${p.policy}: ${formatFreqKHz(p.maxKHz as number)} of ${formatFreqKHz(p.hwMaxKHz as number)}`)
+          .join('; ') + ' (a power mode such as nvpmodel, or a thermal/user limit).',
       fix: `cat /sys/devices/system/cpu/cpufreq/policy*/cpuinfo_max_freq | ${sudo}tee /sys/devices/system/cpu/cpufreq/policy*/scaling_max_freq   (Jetson: ${sudo}nvpmodel -m 0 && ${sudo}jetson_clocks)`,
     });
   }
@@ -190,11 +190,11 @@ export function healthFindings(probe: ProbeResult, options: HealthOptions = {}):
 
   if (bench && probe.loadAvg && probe.cpu.count) {
     const load1 = probe.loadAvg[0];
-    if (load1 > T.busyLoadPerCore * probe.cpu.count) {
+    if (load1 !== undefined && load1 > T.busyLoadPerCore * probe.cpu.count) {
       add({
         id: 'board-busy',
         severity: 'warn',
-        title: `The board is busy (load ${load1.toFixed(2)} on ${probe.cpu.count} CPUs)`,
+        title: `The board is busy (load ${formatCount(load1, 2)} on ${probe.cpu.count} CPUs)`,
         detail:
           'Other work competes with the engine for cores and memory bandwidth; tokens/s will be lower and noisier.',
         fix: 'Find it with `top` and stop it before the run.',
@@ -214,7 +214,7 @@ export function healthFindings(probe: ProbeResult, options: HealthOptions = {}):
       add({
         id: `thermal-hot-${z.zone}`,
         severity: z.tempC >= (first.tempC as number) ? 'error' : 'warn',
-        title: `${z.type ?? z.zone} at ${z.tempC.toFixed(1)} °C, ${first.type} trip at ${(first.tempC as number).toFixed(1)} °C`,
+        title: `${z.type ?? z.zone} at ${formatTempC(z.tempC)}, ${first.type} trip at ${formatTempC(first.tempC)}`,
         detail:
           "The board starts the run hot and will throttle early; throttled clocks lower tokens/s for reasons that are not the model's.",
         fix: 'Let the board cool down, add a heatsink or fan, and check airflow.',
@@ -322,7 +322,7 @@ export function healthFindings(probe: ProbeResult, options: HealthOptions = {}):
     add({
       id: 'tmp-low',
       severity: 'warn',
-      title: `Only ${fmtBytes(probe.tmpDisk.availableBytes)} free in /tmp`,
+      title: `Only ${formatBytes(probe.tmpDisk.availableBytes)} free in /tmp`,
       detail: `KVScope uploads its run scripts and spools samples under /tmp (${probe.tmpDisk.mount}); a full /tmp loses samples.`,
       fix: 'Free space in /tmp.',
     });

@@ -8,9 +8,10 @@ import {
   formatDeltaPercent,
   formatFactor,
   formatMs,
-  formatRate,
   formatTokens,
-} from './format';
+  formatTokensPerSecond,
+  MISSING,
+} from '../format/units';
 import { buildReportModel, type ReportModel, type RunNumbers, type RunReport } from './report-model';
 import type { SessionData } from './session-data';
 
@@ -21,7 +22,7 @@ export interface CompareRow {
   label: string;
   a: string;
   b: string;
-  /** "+12.5 %", "−47.0 %", or "" for text rows. */
+  /** "+12.5 %", "-47.0 %", "differs" or "" for text rows. */
   delta: string;
   /** For the better / worse / unchanged, or null when the direction has no meaning. */
   verdict: 'better' | 'worse' | 'same' | null;
@@ -63,8 +64,8 @@ const METRICS: Metric[] = [
   { label: 'OOM horizon', key: 'oomHorizonTokens', format: formatTokens, better: 'higher' },
   { label: 'Max safe context', key: 'maxSafeContextTokens', format: formatTokens, better: 'higher' },
   { label: 'Time to first token', key: 'ttftMs', format: formatMs, better: 'lower' },
-  { label: 'Prefill', key: 'prefillTokensPerSecond', format: formatRate, better: 'higher' },
-  { label: 'Decode', key: 'decodeTokensPerSecond', format: formatRate, better: 'higher' },
+  { label: 'Prefill', key: 'prefillTokensPerSecond', format: formatTokensPerSecond, better: 'higher' },
+  { label: 'Decode', key: 'decodeTokensPerSecond', format: formatTokensPerSecond, better: 'higher' },
   { label: 'Tokens generated', key: 'tokens', format: (v) => formatCount(v), better: null },
 ];
 
@@ -76,7 +77,7 @@ function verdict(a: number | null, b: number | null, better: Better): CompareRow
 }
 
 function text(label: string, a: string | null, b: string | null): CompareRow {
-  return { label, a: a ?? '–', b: b ?? '–', delta: a === b ? '' : 'differs', verdict: null };
+  return { label, a: a ?? MISSING, b: b ?? MISSING, delta: a === b ? '' : 'differs', verdict: null };
 }
 
 function pairRows(a: RunReport, b: RunReport): CompareRow[] {
@@ -116,7 +117,7 @@ function headline(a: RunReport, b: RunReport): string[] {
   say('KV per token', 'measuredBytesPerToken', formatBytes, 'lower');
   say('Peak RSS', 'peakRssBytes', formatBytes, 'lower');
   say('Max safe context', 'maxSafeContextTokens', formatTokens, 'higher');
-  say('Decode', 'decodeTokensPerSecond', formatRate, 'higher');
+  say('Decode', 'decodeTokensPerSecond', formatTokensPerSecond, 'higher');
   say('Time to first token', 'ttftMs', formatMs, 'lower');
   return out;
 }
@@ -129,6 +130,7 @@ export function buildCompareModel(a: SessionData, b: SessionData, names: { a: st
   for (let i = 0; i < n; i++) {
     const x = ra.runs[i];
     const y = rb.runs[i];
+    if (!x || !y) continue;
     pairs.push({
       title: n > 1 ? `Run ${i + 1}: ${x.label} ↔ ${y.label}` : `${x.label} ↔ ${y.label}`,
       a: x,

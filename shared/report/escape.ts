@@ -9,11 +9,19 @@ const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': 
  */
 export function escapeHtml(value: unknown): string {
   return (
-    String(value ?? '')
-      // eslint-disable-next-line no-control-regex
-      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ufffe\uffff]/g, '')
-      .replace(/[&<>"']/g, (c) => HTML_ENTITIES[c])
+    plainText(value)
+      // eslint-disable-next-line no-control-regex -- matching control characters is what this pattern is for
+      .replace(/[\u0000-\u0008\v\f\u000e-\u001f\u007f\ufffe\uffff]/g, '')
+      .replace(/[&<>"']/g, (c) => HTML_ENTITIES[c] ?? c)
   );
+}
+
+/** Any value as text: nothing as "", numbers and booleans as written, objects as JSON (never "[object Object]"). */
+function plainText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return JSON.stringify(value) ?? '';
 }
 
 /**
@@ -27,7 +35,7 @@ export function escapeMarkdown(value: unknown): string {
     .replace(/\r\n|\r|\n/g, ' ')
     .replace(/[\\`*[\]~|]/g, '\\$&')
     .replace(/_/g, (u, i: number, all: string) =>
-      /[A-Za-z0-9]/.test(all[i - 1] ?? '') && /[A-Za-z0-9]/.test(all[i + 1] ?? '') ? u : '\\_',
+      /[a-z0-9]/i.test(all[i - 1] ?? '') && /[a-z0-9]/i.test(all[i + 1] ?? '') ? u : '\\_',
     );
 }
 
@@ -36,7 +44,7 @@ export function escapeMarkdown(value: unknown): string {
  * inside it (CommonMark), on one line. Markdown does not interpret HTML inside code spans.
  */
 export function markdownCode(value: unknown, inTableCell = false): string {
-  const text = String(value ?? '').replace(/\r\n|\r|\n/g, ' ');
+  const text = plainText(value).replace(/\r\n|\r|\n/g, ' ');
   const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((m) => m.length));
   const fence = '`'.repeat(longest + 1);
   const pad = text.startsWith('`') || text.endsWith('`') || text.startsWith(' ') ? ' ' : '';

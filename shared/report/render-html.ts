@@ -3,7 +3,7 @@
 // every string from the session escaped. Chromium prints the same file to PDF (electron/node/session/pdf.ts).
 import type { CompareModel } from './compare-model';
 import { escapeHtml as e } from './escape';
-import { formatTimestamp } from './format';
+import { formatTimestamp } from '../format/text';
 import { runList, type ReportModel, type RunReport, type Section, type Finding, type Row } from './report-model';
 import { renderSvgChart } from './svg-chart';
 

@@ -1,7 +1,7 @@
 // The report as Markdown (GitHub-flavoured tables): the same model as the HTML report, without
 // the charts. Every string from the session is escaped (escapeMarkdown) or put in a code span.
 import { escapeMarkdown as m, markdownBlock, markdownCode } from './escape';
-import { formatTimestamp } from './format';
+import { formatTimestamp } from '../format/text';
 import type { CompareModel } from './compare-model';
 import { runList, type Finding, type ReportModel, type Row, type RunReport } from './report-model';
 

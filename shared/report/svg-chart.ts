@@ -2,8 +2,9 @@
 // markers, a legend underneath. No script, no external resources, every label escaped — it is
 // embedded in the HTML report and printed to PDF by Chromium as it is.
 import { escapeHtml } from './escape';
-import { formatCount } from './format';
-import type { ChartModel, ChartSeries } from './report-model';
+import { niceStep } from '../format/axis';
+import { formatCount } from '../format/units';
+import type { ChartModel, ChartSeries } from './report-charts';
 
 export const CHART_WIDTH = 720;
 const PLOT_HEIGHT = 240;
@@ -29,15 +30,6 @@ const MARKER_COLOR: Record<string, string> = {
   alert: '#bf8700',
   throttle: '#bf8700',
 };
-
-/** 1-2-5 steps giving about `target` ticks over [0, max]. */
-export function niceStep(max: number, target = 5): number {
-  if (!(max > 0)) return 1;
-  const raw = max / target;
-  const mag = 10 ** Math.floor(Math.log10(raw));
-  for (const m of [1, 2, 2.5, 5, 10]) if (raw <= m * mag) return m * mag;
-  return 10 * mag;
-}
 
 /** Byte ticks on round numbers of one unit (KiB, MiB or GiB), every label in that unit. */
 function byteTicks(max: number): Array<{ value: number; label: string }> {
@@ -125,22 +117,20 @@ export function renderSvgChart(chart: ChartModel): string {
     const st = STYLE[s.role];
     const pts = s.points
       .filter((p) => Number.isFinite(p[0]) && Number.isFinite(p[1]))
-      .map((p) => `${r1(xs(p[0]))},${r1(ys(p[1]))}`);
-    if (pts.length === 0) continue;
+      .map((p) => ({ x: r1(xs(p[0])), y: r1(ys(p[1])) }));
+    const [only] = pts;
+    if (!only) continue;
     if (pts.length === 1) {
-      const [x, y] = pts[0].split(',');
-      out.push(`<circle cx="${x}" cy="${y}" r="3" fill="${st.color}"/>`);
+      out.push(`<circle cx="${only.x}" cy="${only.y}" r="3" fill="${st.color}"/>`);
       continue;
     }
     out.push(
-      `<polyline fill="none" stroke="${st.color}" stroke-width="${st.width}"${st.dash ? ` stroke-dasharray="${st.dash}"` : ''} stroke-linejoin="round" points="${pts.join(' ')}"/>`,
+      `<polyline fill="none" stroke="${st.color}" stroke-width="${st.width}"${st.dash ? ` stroke-dasharray="${st.dash}"` : ''} stroke-linejoin="round" points="${pts.map((p) => `${p.x},${p.y}`).join(' ')}"/>`,
     );
     // Few measured points (a sweep): show each one, so a fit line on top does not hide them.
     if ((s.role === 'rss' || s.role === 'anon') && pts.length <= MAX_DOTTED_POINTS) {
-      for (const pt of pts) {
-        const [x, y] = pt.split(',');
-        out.push(`<circle cx="${x}" cy="${y}" r="3.5" fill="#ffffff" stroke="${st.color}" stroke-width="2"/>`);
-      }
+      for (const p of pts)
+        out.push(`<circle cx="${p.x}" cy="${p.y}" r="3.5" fill="#ffffff" stroke="${st.color}" stroke-width="2"/>`);
     }
   }
   // Legend.

@@ -4,7 +4,7 @@
 
 export function shellQuote(arg: string): string {
   if (arg.includes('\0')) throw new Error('shell arguments cannot contain NUL bytes');
-  if (arg !== '' && /^[A-Za-z0-9_\/.,:=+@%-]+$/.test(arg)) return arg;
+  if (arg !== '' && /^[\w/.,:=+@%-]+$/.test(arg)) return arg;
   return "'" + arg.replace(/'/g, "'\\''") + "'";
 }
 
@@ -17,7 +17,7 @@ export function shellJoin(argv: readonly string[]): string {
 export function shellEnv(env: Readonly<Record<string, string>>): string {
   return Object.entries(env)
     .map(([k, v]) => {
-      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) throw new Error(`invalid environment variable name: ${k}`);
+      if (!/^[a-z_]\w*$/i.test(k)) throw new Error(`invalid environment variable name: ${k}`);
       return `${k}=${shellQuote(v)}`;
     })
     .join(' ');

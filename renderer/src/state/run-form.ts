@@ -8,7 +8,7 @@ import {
   type RunRequestInput,
   type TargetSpec,
 } from '../../../shared/api/schemas';
-import { parseByteSize } from '../format';
+import { parseByteSize } from '../../../shared/format/byte-size';
 
 export interface RunForm {
   engineKind: 'demo' | 'command';
@@ -97,7 +97,7 @@ export function buildRunRequest(form: RunForm, target: TargetSpec | null): Built
   };
   const decimal = (field: keyof RunForm): number | undefined => {
     const text = String(form[field]).trim();
-    if (!/^\d+(\.\d+)?$/.test(text)) {
+    if (!/^\d+(?:\.\d+)?$/.test(text)) {
       errors[field] = text === '' ? 'required' : 'a number';
       return undefined;
     }

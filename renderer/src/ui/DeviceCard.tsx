@@ -3,7 +3,14 @@
 // chart, because these facts (THP, swap, cgroup limit, governor, heat) change how the run reads.
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { HealthFinding } from '../../../shared/probe/probe-schema';
-import { formatBytes, formatHz, formatKHz, formatTempC, formatUptime, MISSING } from '../format';
+import {
+  formatBytes,
+  formatFreqHz,
+  formatFreqKHz,
+  formatSeconds,
+  formatTempC,
+  MISSING,
+} from '../../../shared/format/units';
 import type { ProbeOutcome } from '../state/types';
 import { useAppStore } from './store-context';
 
@@ -54,8 +61,14 @@ function CopyButton({ text, select }: { text: string; select: () => void }) {
  */
 export function splitFix(fix: string): { command: string | null; note: string | null } {
   if (/^[A-Z]/.test(fix)) return { command: null, note: fix };
-  const m = /^(.*?)\s{3,}\((.*)\)\s*$/.exec(fix);
-  return m ? { command: m[1], note: m[2] } : { command: fix, note: null };
+  // The first "(" after three or more spaces opens the note, which runs to the final ")".
+  for (let open = fix.indexOf('('); open >= 0; open = fix.indexOf('(', open + 1)) {
+    if (!/^\s{3}$/.test(fix.slice(Math.max(0, open - 3), open))) continue;
+    const rest = fix.slice(open + 1).trimEnd();
+    if (!rest.endsWith(')')) break;
+    return { command: fix.slice(0, open).trimEnd(), note: rest.slice(0, -1) };
+  }
+  return { command: fix, note: null };
 }
 
 function Finding({ finding }: { finding: HealthFinding }) {
@@ -115,7 +128,7 @@ function Facts({ result }: { result: ProbeOutcome }) {
           {p.hostname ?? MISSING} · {p.user ?? '?'}
         </Fact>
         <Fact label="Uptime">
-          {formatUptime(p.uptimeSec)}
+          {formatSeconds(p.uptimeSec)}
           {p.loadAvg ? ` · load ${p.loadAvg.map((l) => l.toFixed(2)).join(' ')}` : ''}
         </Fact>
       </Group>
@@ -128,8 +141,8 @@ function Facts({ result }: { result: ProbeOutcome }) {
         {p.cpu.policies.map((pol) => (
           <Fact key={pol.policy} label={`${pol.policy}`}>
             <span className="mono small">CPUs {pol.cpus.join(',') || '?'}</span> · {pol.governor ?? '?'} ·{' '}
-            {formatKHz(pol.curKHz)} ({formatKHz(pol.minKHz)}–{formatKHz(pol.maxKHz)}
-            {pol.hwMaxKHz !== null && pol.hwMaxKHz !== pol.maxKHz ? `, hw ${formatKHz(pol.hwMaxKHz)}` : ''})
+            {formatFreqKHz(pol.curKHz)} ({formatFreqKHz(pol.minKHz)}–{formatFreqKHz(pol.maxKHz)}
+            {pol.hwMaxKHz !== null && pol.hwMaxKHz !== pol.maxKHz ? `, hw ${formatFreqKHz(pol.hwMaxKHz)}` : ''})
           </Fact>
         ))}
       </Group>
@@ -209,8 +222,8 @@ function Facts({ result }: { result: ProbeOutcome }) {
         })}
         {p.devfreq.map((d) => (
           <Fact key={d.name} label={`${d.kind} clock`}>
-            <span className="mono small">{d.name}</span> · {d.governor ?? '?'} · {formatHz(d.curHz)} of{' '}
-            {formatHz(d.maxHz)}
+            <span className="mono small">{d.name}</span> · {d.governor ?? '?'} · {formatFreqHz(d.curHz)} of{' '}
+            {formatFreqHz(d.maxHz)}
           </Fact>
         ))}
       </Group>

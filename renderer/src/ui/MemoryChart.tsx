@@ -10,7 +10,8 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import { formatBytes, formatBytesShort, formatTokens, formatTokensShort, niceByteTicks } from '../format';
+import { formatBytesShort, formatTokensShort, niceByteTicks } from '../../../shared/format/axis';
+import { formatBytes, formatTokens } from '../../../shared/format/units';
 import { BUDGET_SCALE_FACTOR } from '../live/live-config';
 import { useAppStore } from './store-context';
 

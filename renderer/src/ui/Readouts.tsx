@@ -6,7 +6,7 @@ import {
   formatTokens,
   formatTokensPerSecond,
   MISSING,
-} from '../format';
+} from '../../../shared/format/units';
 import { useAppStore } from './store-context';
 
 interface Readout {

@@ -50,7 +50,7 @@ function TextInput({
   disabled?: boolean;
   wide?: boolean;
 }) {
-  const value = useAppStore((s) => s.form[field]) as string;
+  const value = useAppStore((s) => String(s.form[field]));
   const invalid = useAppStore((s) => Boolean(s.formErrors[field]));
   const setFormField = useAppStore((s) => s.setFormField);
   return (

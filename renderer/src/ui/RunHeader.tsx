@@ -1,4 +1,4 @@
-import { formatBytesPerToken } from '../format';
+import { formatBytesPerToken } from '../../../shared/format/units';
 import { useAppStore } from './store-context';
 
 const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;

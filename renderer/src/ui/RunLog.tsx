@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { formatMs } from '../format';
+import { formatRunTimeMs } from '../../../shared/format/units';
 import { useAppStore } from './store-context';
 
 export function RunLog() {
@@ -26,7 +26,7 @@ export function RunLog() {
           <ol className="event-list" data-testid="event-list">
             {events.map((event, i) => (
               <li key={`${event.tMs}-${i}`}>
-                <span className="event-time mono">{formatMs(event.tMs)}</span>
+                <span className="event-time mono">{formatRunTimeMs(event.tMs)}</span>
                 <span className={`event-kind event-${event.kind}`}>{event.kind}</span>
                 <span className="event-message">{event.message ?? ''}</span>
               </li>

@@ -103,9 +103,11 @@ describe('kvscope profile --out --report, then report and compare', () => {
     await ok(['report', at('f16.kvscope'), '--format', 'md', '-o', at('r.md')]);
     const md = readFileSync(at('r.md'), 'utf8');
     expect(md.startsWith('# KVScope report')).toBe(true);
-    expect(md).toContain('| Bytes per token, theory | 32 KiB (32,768 B) |');
+    expect(md).toContain('| Bytes per token, theory | 32.0 KiB (32,768 B) |');
     expect(md).toContain('| Budget | 256 MiB |');
-    expect(md).toContain('KV at f16 costs 32 KiB/token: q8\\_0 cuts it to 17 KiB (−47 %)'.replace('q8\\_0', 'q8_0'));
+    expect(md).toContain(
+      'KV at f16 costs 32.0 KiB/token: q8\\_0 cuts it to 17.0 KiB (-47 %)'.replace('q8\\_0', 'q8_0'),
+    );
   });
 
   it('report --format perfetto: Chrome trace JSON with counters and instant events', async () => {
@@ -141,12 +143,12 @@ describe('kvscope profile --out --report, then report and compare', () => {
   it('compare: before/after q8_0, side by side with the change in percent', async () => {
     await ok(['compare', at('f16.kvscope'), at('q8.kvscope'), '-o', at('cmp.md')]);
     const md = readFileSync(at('cmp.md'), 'utf8');
-    // 16 × 8 × 2 × 64 values: f16 = 2 bytes each (32,768 B), q8_0 = 34/32 bytes (17,408 B): −46.9 %.
-    expect(md).toContain('| KV bytes/token, theory | 32 KiB | 17 KiB | −46.9 % (better) |');
+    // 16 × 8 × 2 × 64 values: f16 = 2 bytes each (32,768 B), q8_0 = 34/32 bytes (17,408 B): -46.9 %.
+    expect(md).toContain('| KV bytes/token, theory | 32.0 KiB | 17.0 KiB | -46.9 % (better) |');
     expect(md).toContain('| KV cache type | f16 | q8\\_0 | differs |'.replace('q8\\_0', 'q8_0'));
     await ok(['compare', at('f16.kvscope'), at('q8.kvscope'), '-o', at('cmp.html')]);
     const html = readFileSync(at('cmp.html'), 'utf8');
-    expect(html).toContain('<td class="num better">−46.9 % (better)</td>');
+    expect(html).toContain('<td class="num better">-46.9 % (better)</td>');
   });
 });
 

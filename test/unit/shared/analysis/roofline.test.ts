@@ -44,7 +44,7 @@ describe('decode roofline', () => {
 
   it('compares measured depth buckets with the ceiling at their middle', () => {
     const [pt] = rooflineFromDepthRates(params, [{ depthStart: 0, depthEnd: 8192, tokensPerSecond: 30 }]);
-    expect(pt.depthTokens).toBe(4096);
-    expect(pt.efficiency).toBeCloseTo(30 / 59.95321561, 6);
+    expect(pt?.depthTokens).toBe(4096);
+    expect(pt?.efficiency).toBeCloseTo(30 / 59.95321561, 6);
   });
 });

@@ -34,7 +34,7 @@ describe('token events', () => {
     ]);
     expect(engineStartMs(samples)).toBe(100);
     // procfs token counts are used when there are no engine token samples
-    expect(tokenEventsFromSamples([samples[4]])).toEqual([{ tMs: 260, tokens: 99 }]);
+    expect(tokenEventsFromSamples(samples.slice(4, 5))).toEqual([{ tMs: 260, tokens: 99 }]);
   });
 
   it('tokensAt is a step function; firstTokenMs', () => {

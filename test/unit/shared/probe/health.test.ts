@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { healthFindings } from '../../../../shared/probe/health';
 import { parseProbeOutput } from '../../../../shared/probe/probe-parser';
 import type { ProbeResult } from '../../../../shared/probe/probe-schema';
+import { defined } from '../../../helpers/defined';
 
 const MiB = 1024 ** 2;
 const GiB = 1024 ** 3;
@@ -56,7 +57,7 @@ describe('healthFindings', () => {
     const f = healthFindings(board((p) => (p.thp.enabled = 'always')));
     expect(f).toHaveLength(1);
     expect(f[0]).toMatchObject({ id: 'thp-always', severity: 'warn' });
-    expect(f[0].fix).toBe('echo madvise | sudo tee /sys/kernel/mm/transparent_hugepage/enabled');
+    expect(f[0]?.fix).toBe('echo madvise | sudo tee /sys/kernel/mm/transparent_hugepage/enabled');
   });
 
   it('no swap and no zram → warn; swap already in use → info', () => {
@@ -67,20 +68,20 @@ describe('healthFindings', () => {
   });
 
   it('governor: info normally, warn while benchmarking, naming the cluster', () => {
-    const p = board((b) => (b.cpu.policies[0].governor = 'schedutil'));
+    const p = board((b) => (defined(b.cpu.policies[0]).governor = 'schedutil'));
     expect(healthFindings(p)[0]).toMatchObject({ id: 'cpu-governor', severity: 'info' });
     const w = healthFindings(p, { benchmarking: true })[0];
     expect(w).toMatchObject({ id: 'cpu-governor', severity: 'warn' });
-    expect(w.detail).toContain('policy0 (CPUs 0,1,2,3): schedutil');
+    expect(w?.detail).toContain('policy0 (CPUs 0,1,2,3): schedutil');
   });
 
   it('scaling_max below cpuinfo_max → capped clocks', () => {
     const f = healthFindings(
-      board((p) => (p.cpu.policies[0].maxKHz = 1_200_000)),
+      board((p) => (defined(p.cpu.policies[0]).maxKHz = 1_200_000)),
       { benchmarking: true },
     );
     expect(f.map((x) => x.id)).toEqual(['cpu-max-capped']);
-    expect(f[0].detail).toContain('1.20 GHz of 1.80 GHz');
+    expect(f[0]?.detail).toContain('1.20 GHz of 1.80 GHz');
   });
 
   it('perf_event_paranoid > 1: warn for a normal user, info for root; perf missing or broken', () => {
@@ -92,7 +93,7 @@ describe('healthFindings', () => {
       id: 'perf-paranoid',
       severity: 'info',
     });
-    expect(healthFindings(board((p) => (p.perf.eventParanoid = 2)))[0].fix).toContain(
+    expect(healthFindings(board((p) => (p.perf.eventParanoid = 2)))[0]?.fix).toContain(
       'sysctl -w kernel.perf_event_paranoid=1',
     );
     expect(ids(board((p) => (p.perf = { path: null, version: null, usable: null, eventParanoid: 3 })))).toEqual([
@@ -113,7 +114,7 @@ describe('healthFindings', () => {
       ),
     );
     expect(f.map((x) => x.id)).toEqual(['cgroup-memory-limit']);
-    expect(f[0].title).toBe('Memory limited to 3.0 GiB by a cgroup (RAM is 8.0 GiB)');
+    expect(f[0]?.title).toBe('Memory limited to 3.00 GiB by a cgroup (RAM is 8.00 GiB)');
   });
 
   it('low free memory: < 15 % or < 512 MiB warns, < 5 % or < 128 MiB is an error', () => {
@@ -157,7 +158,7 @@ describe('healthFindings', () => {
       ['rpi-under-voltage', 'error'],
       ['rpi-throttled', 'warn'],
     ]);
-    expect(f[1].title).toBe('Firmware throttling now: throttled');
+    expect(f[1]?.title).toBe('Firmware throttling now: throttled');
     // 0x50000: nothing now, both in the past
     expect(
       healthFindings(board((b) => (b.raspberryPi.throttledBits = 0x50000))).map((x) => [x.id, x.severity]),
@@ -166,7 +167,7 @@ describe('healthFindings', () => {
       ['rpi-throttled', 'info'],
     ]);
     // 0x80008: soft temperature limit now and in the past
-    expect(healthFindings(board((b) => (b.raspberryPi.throttledBits = 0x80008)))[0].title).toBe(
+    expect(healthFindings(board((b) => (b.raspberryPi.throttledBits = 0x80008)))[0]?.title).toBe(
       'Firmware throttling now: soft temperature limit',
     );
   });

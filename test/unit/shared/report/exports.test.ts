@@ -5,6 +5,7 @@ import { csvField, renderSamplesCsv } from '../../../../shared/report/render-csv
 import { buildPerfettoTrace, renderPerfettoJson } from '../../../../shared/report/render-perfetto';
 import { sessionSummaryJson } from '../../../../shared/report/render-json';
 import { crashedRun, finishedRun, session } from '../../../helpers/session-fixtures';
+import { defined } from '../../../helpers/defined';
 
 function tiny(): SessionData {
   const run = crashedRun({
@@ -125,7 +126,7 @@ describe('Perfetto / Chrome trace JSON', () => {
       },
     ]);
     // Valid JSON, one document.
-    expect(JSON.parse(renderPerfettoJson(tiny())).traceEvents).toHaveLength(10);
+    expect((JSON.parse(renderPerfettoJson(tiny())) as { traceEvents: unknown[] }).traceEvents).toHaveLength(10);
   });
 
   it('runs of one session follow each other on the time line', () => {
@@ -148,9 +149,9 @@ describe('JSON summary per run', () => {
       [1, 'stored', 'failed'],
       [2, 'recomputed', 'running'],
     ]);
-    expect(json.runs[0].summary.oomHorizonTokens).toBe(41000);
-    expect(json.runs[0].summary.engine.oomKilled).toBe(true);
-    const rebuilt = json.runs[1].summary;
+    expect(json.runs[0]?.summary.oomHorizonTokens).toBe(41000);
+    expect(json.runs[0]?.summary.engine.oomKilled).toBe(true);
+    const rebuilt = defined(json.runs[1]).summary;
     expect(rebuilt.engine).toEqual({
       command: 'kvscope demo-engine --kv-type f16',
       exitCode: null,

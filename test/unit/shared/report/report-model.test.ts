@@ -1,6 +1,7 @@
 // The report model from hand-built sessions: the numbers a customer reads and the advice they get.
 import { describe, expect, it } from 'vitest';
 import { buildReportModel, type RunReport } from '../../../../shared/report/report-model';
+import { defined } from '../../../helpers/defined';
 import { crashedRun, finishedRun, GIB, session } from '../../../helpers/session-fixtures';
 
 const row = (run: RunReport, section: string, label: string) =>
@@ -8,7 +9,7 @@ const row = (run: RunReport, section: string, label: string) =>
 
 describe('report model of a finished llama.cpp run (stored summary)', () => {
   const model = buildReportModel(session([finishedRun()]));
-  const run = model.runs[0];
+  const run = defined(model.runs[0], 'run 1');
 
   it('target facts, formatted', () => {
     expect(model.title).toBe('KVScope report — orin');
@@ -17,7 +18,7 @@ describe('report model of a finished llama.cpp run (stored summary)', () => {
       { label: 'Connection', value: 'ssh' },
       { label: 'Host name', value: 'orin-nano' },
       { label: 'Architecture', value: 'aarch64' },
-      { label: 'Memory', value: '8 GiB' },
+      { label: 'Memory', value: '8.00 GiB' },
     ]);
     // Not a full probe: no board check.
     expect(model.board).toEqual([]);
@@ -25,15 +26,15 @@ describe('report model of a finished llama.cpp run (stored summary)', () => {
 
   it('KV theory against measurement, budget, throughput, peak RSS', () => {
     expect(run.engineCommand).toBe('llama-cli -m /models/llama-3.2-1b-f16.gguf -c 4096 -n 2000');
-    expect(row(run, 'KV cache: theory against measurement', 'Bytes per token, theory')).toBe('32 KiB (32,768 B)');
+    expect(row(run, 'KV cache: theory against measurement', 'Bytes per token, theory')).toBe('32.0 KiB (32,768 B)');
     expect(row(run, 'KV cache: theory against measurement', 'Bytes per token, measured')).toBe('32.3 KiB (33,110 B)');
-    expect(row(run, 'KV cache: theory against measurement', 'Overhead factor (measured ÷ theory)')).toBe('×1.01');
+    expect(row(run, 'KV cache: theory against measurement', 'Overhead factor (measured ÷ theory)')).toBe('1.01×');
     expect(row(run, 'KV cache: theory against measurement', 'Residency mode')).toBe(
       'growth — the cache grows as tokens arrive',
     );
     expect(row(run, 'KV cache: theory against measurement', 'Baseline (weights, runtime, buffers)')).toBe('700 MiB');
     expect(row(run, 'KV cache: theory against measurement', 'KV size the engine logged')).toBe('128 MiB');
-    expect(row(run, 'Memory budget', 'Budget')).toBe('2 GiB');
+    expect(row(run, 'Memory budget', 'Budget')).toBe('2.00 GiB');
     expect(row(run, 'Memory budget', 'Peak RSS')).toBe('870 MiB');
     expect(row(run, 'Memory budget', 'OOM horizon')).toBe('41,000 tokens');
     expect(row(run, 'Memory budget', 'Max safe context')).toBe('39,000 tokens');
@@ -61,16 +62,16 @@ describe('report model of a finished llama.cpp run (stored summary)', () => {
       ['warning', 'The link to the board dropped 1 time (1 reconnect)'],
       [
         'info',
-        'At the measured slope (32.3 KiB/token) the 2 GiB budget is reached at 41,000 tokens: cap the context at 38,912',
+        'At the measured slope (32.3 KiB/token) the 2.00 GiB budget is reached at 41,000 tokens: cap the context at 38,912',
       ],
-      ['info', 'KV at f16 costs 32 KiB/token: q8_0 cuts it to 17 KiB (−47 %)'],
-      ['ok', 'Measured KV 32.3 KiB/token matches the theory (32 KiB/token, ×1.01)'],
+      ['info', 'KV at f16 costs 32.0 KiB/token: q8_0 cuts it to 17.0 KiB (-47 %)'],
+      ['ok', 'Measured KV 32.3 KiB/token matches the theory (32.0 KiB/token, 1.01×)'],
     ]);
     const budget = run.findings.find((f) => f.id === 'budget');
     expect(budget?.detail).toBe('38,912 is a multiple of 256: llama.cpp rounds -c up to one.');
     const kv = run.findings.find((f) => f.id === 'kv-type');
     expect(kv?.detail).toContain('-ctk q8_0 -ctv q8_0');
-    expect(kv?.detail).toContain('q4_0 (9 KiB/token)');
+    expect(kv?.detail).toContain('q4_0 (9.00 KiB/token)');
     const oom = run.findings.find((f) => f.severity === 'critical');
     expect(oom?.detail).toContain('Out of memory: Killed process 4242 (llama-cli) Peak RSS 870 MiB.');
   });
@@ -82,7 +83,8 @@ describe('report model of a finished llama.cpp run (stored summary)', () => {
       ['9.0 s', 'reconnect'],
       ['131.0 s', 'oom'],
     ]);
-    const [tokensChart, timeChart] = run.charts;
+    const tokensChart = defined(run.charts[0], 'the tokens chart');
+    const timeChart = defined(run.charts[1], 'the time chart');
     expect(tokensChart.title).toBe('RSS against generated tokens');
     // The four procfs samples, at their token counts.
     expect(tokensChart.series.find((s) => s.role === 'rss')?.points).toEqual([
@@ -116,7 +118,7 @@ describe('report model of a finished llama.cpp run (stored summary)', () => {
 
 describe('report model of a run whose recording was cut short', () => {
   const model = buildReportModel(session([crashedRun()]));
-  const run = model.runs[0];
+  const run = defined(model.runs[0], 'run 1');
 
   it('recomputes the analysis from the stored samples and says so', () => {
     expect(run.recovered).toBe(true);
@@ -146,13 +148,13 @@ describe('report model of several runs', () => {
   it('an overview row per run and highlights shared by runs listed once', () => {
     const model = buildReportModel(session([finishedRun(), crashedRun()]));
     expect(model.overview?.rows).toEqual([
-      ['llama 1B f16', 'growth', '32.3 KiB', '×1.01', '870 MiB', '39,000 tokens', '15.2 tok/s'],
-      ['demo growth (interrupted)', 'growth', '32 KiB', '×1.00', '181 MiB', '–', '50.0 tok/s'],
+      ['llama 1B f16', 'growth', '32.3 KiB', '1.01×', '870 MiB', '39,000 tokens', '15.2 tok/s'],
+      ['demo growth (interrupted)', 'growth', '32.0 KiB', '1.00×', '181 MiB', '–', '50.0 tok/s'],
     ]);
     const kv = model.highlights.filter((h) => h.id === 'kv-type');
     expect(kv).toHaveLength(2); // different advice wording (llama flags vs demo flag)
     expect(kv.map((h) => h.runs)).toEqual([['llama 1B f16'], ['demo growth (interrupted)']]);
-    expect(model.highlights[0].severity).toBe('critical');
+    expect(model.highlights[0]?.severity).toBe('critical');
     expect(model.highlights.every((h) => h.severity !== 'ok')).toBe(true);
   });
 
@@ -192,16 +194,16 @@ describe('report model of several runs', () => {
         model: [],
       },
     });
-    const run = buildReportModel(session([reserved])).runs[0];
+    const run = defined(buildReportModel(session([reserved])).runs[0]);
     const f = run.findings.find((x) => x.id === 'reserved');
     expect(f?.severity).toBe('warning');
     expect(f?.title).toBe('Reserved mode: llama.cpp reserves n_ctx up front — lower -c to what you need');
     // 200 generated + 56 prompt = 256 of 4,096; 256 × 1.25 = 320 → 512 (a multiple of 256); frees (4,096 − 512) × 32 KiB = 112 MiB.
     expect(f?.detail).toBe(
-      'It reserved 128 MiB when the context was created (4,096 tokens), before the first token, and RSS stayed flat while decoding. Each 1,024 tokens of context cost 32 MiB whether used or not. This run used 256 of 4,096 cells (prompt + generated): a context of 512 would hold it with 25 % to spare and free 112 MiB.',
+      'It reserved 128 MiB when the context was created (4,096 tokens), before the first token, and RSS stayed flat while decoding. Each 1,024 tokens of context cost 32.0 MiB whether used or not. This run used 256 of 4,096 cells (prompt + generated): a context of 512 would hold it with 25 % to spare and free 112 MiB.',
     );
     expect(run.findings.find((x) => x.id === 'budget')?.title).toBe(
-      'The reserved context (4,096 tokens) fits the 2 GiB budget; up to 40,000 tokens would',
+      'The reserved context (4,096 tokens) fits the 2.00 GiB budget; up to 40,000 tokens would',
     );
   });
 
@@ -216,10 +218,10 @@ describe('report model of several runs', () => {
         peakRssBytes: 900000000,
       },
     });
-    const f = buildReportModel(session([tight])).runs[0].findings.find((x) => x.id === 'budget');
+    const f = defined(buildReportModel(session([tight])).runs[0]).findings.find((x) => x.id === 'budget');
     expect(f).toMatchObject({
       severity: 'critical',
-      title: 'The reserved context (4,096 tokens) does not fit the 1 GiB budget: at most 3,000 tokens does',
+      title: 'The reserved context (4,096 tokens) does not fit the 1.00 GiB budget: at most 3,000 tokens does',
       detail: 'Lower the context to 2,816 or less.',
     });
   });

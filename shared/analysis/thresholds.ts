@@ -1,0 +1,22 @@
+// The thresholds that turn a run's analysis into findings (./findings.ts), each with its reason.
+// Chart sizes and layout limits are not here: they belong to the report (shared/report/report-charts.ts).
+
+/** Measured within ±5 % of theory: the cache costs what the theory says. */
+export const OVERHEAD_MATCH = 0.05;
+/** 20 % above theory is more than allocator padding (usually < 10 %): worth a look. */
+export const OVERHEAD_HIGH = 1.2;
+/** Under 80 % of theory in growth mode: the cache is not all resident (lazy pages) or differs from the model. */
+export const OVERHEAD_LOW = 0.8;
+/** A fit with r² below this is noisy: say so next to the numbers it gave. */
+export const FIT_R2_LOW = 0.9;
+/** Reserved mode: a run that used less than this share of the reserved context wastes most of it. */
+export const RESERVED_USED_LOW = 0.5;
+/** A context suggested for a reserved run holds what the run used plus this margin (25 %). */
+export const RESERVED_SPARE = 1.25;
+/** Contexts are suggested in multiples of this for llama.cpp (it pads n_ctx to 256 cells). */
+export const CTX_STEP = 256;
+/**
+ * Without a safe maximum below the OOM horizon, the suggested cap stays 5 % under the horizon:
+ * the horizon is extrapolated from a fit, and the last tokens before it leave no room for noise.
+ */
+export const HORIZON_CAP_FRACTION = 0.95;

@@ -1,0 +1,51 @@
+// Chart axes: round tick steps and the short labels that go under them, for the live charts
+// (renderer/src/ui/MemoryChart.tsx) and the report's SVG charts (shared/report/svg-chart.ts).
+// Tooltips and tables use the full formatters of ./units.
+
+const BYTE_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'] as const;
+
+/** 1-2-2.5-5 steps giving about `target` ticks over [0, max]: 41000 → 10000, 10 → 2. */
+export function niceStep(max: number, target = 5): number {
+  if (!(max > 0)) return 1;
+  const raw = max / target;
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  for (const m of [1, 2, 2.5, 5, 10]) if (raw <= m * mag) return m * mag;
+  return 10 * mag;
+}
+
+/**
+ * Ticks for a byte axis from 0 to at least maxBytes that are round numbers of the unit of the
+ * largest value (50 MiB, 100 MiB, 150 MiB … or 0.5 GiB, 1 GiB …).
+ */
+export function niceByteTicks(maxBytes: number, targetCount = 5): { ticks: number[]; top: number } {
+  if (!Number.isFinite(maxBytes) || maxBytes <= 0) return { ticks: [0], top: 1 };
+  const unit = maxBytes >= 1024 ** 3 ? 1024 ** 3 : maxBytes >= 1024 ** 2 ? 1024 ** 2 : maxBytes >= 1024 ? 1024 : 1;
+  const step = niceStep(maxBytes / unit, targetCount) * unit;
+  const ticks: number[] = [];
+  let v = 0;
+  for (; v < maxBytes + step * 1e-9; v += step) ticks.push(v);
+  if (v - step < maxBytes) ticks.push(v);
+  return { ticks, top: ticks[ticks.length - 1] ?? 1 };
+}
+
+/** Axis labels as short as possible: 0 → "0", 50 MiB → "50 MiB", 1.5 GiB → "1.5 GiB". */
+export function formatBytesShort(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes === 0) return '0';
+  let value = Math.abs(bytes);
+  let unit = 0;
+  while (value >= 1024 && unit < BYTE_UNITS.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  const text = value >= 10 || Number.isInteger(value) ? String(Math.round(value)) : value.toFixed(1);
+  return `${bytes < 0 ? '-' : ''}${text} ${BYTE_UNITS[unit] ?? 'B'}`;
+}
+
+/** Axis labels for token counts: 500 → "500", 1500 → "1.5k", 12000 → "12k", 1.2e6 → "1.2M". */
+export function formatTokensShort(n: number): string {
+  if (!Number.isFinite(n)) return '';
+  const abs = Math.abs(n);
+  if (abs >= 1e6) return `${(n / 1e6).toFixed(abs >= 1e7 ? 0 : 1)}M`;
+  if (abs >= 1e3) return `${(n / 1e3).toFixed(abs >= 1e4 ? 0 : 1)}k`;
+  return String(Math.round(n));
+}

@@ -1,0 +1,34 @@
+// Sizes typed by people ("2 GiB", "512MiB", "1.5 GB") → bytes, for the run form's budget field.
+// Same units as the CLI's --budget (electron/node/cli/cli-io.ts parseBytes): SI for KB/MB/GB,
+// binary for KiB/MiB/GiB, so a value pasted from one works in the other.
+
+const SIZE_UNITS: Readonly<Record<string, number>> = {
+  '': 1,
+  b: 1,
+  k: 1e3,
+  kb: 1e3,
+  kib: 1024,
+  m: 1e6,
+  mb: 1e6,
+  mib: 1024 ** 2,
+  g: 1e9,
+  gb: 1e9,
+  gib: 1024 ** 3,
+  t: 1e12,
+  tb: 1e12,
+  tib: 1024 ** 4,
+};
+
+export type ParsedSize = { ok: true; bytes: number } | { ok: false; error: string };
+
+/** "2 GiB" → 2147483648, "1.5 GB" → 1500000000, "4000000000" → 4000000000; 0 and text are errors. */
+export function parseByteSize(text: string): ParsedSize {
+  const trimmed = text.trim();
+  const m = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(trimmed);
+  const unit = m ? SIZE_UNITS[(m[2] ?? '').toLowerCase()] : undefined;
+  if (!m || unit === undefined)
+    return { ok: false, error: `cannot read "${trimmed}": use e.g. 2 GiB, 512 MiB or 4000000000` };
+  const bytes = Math.round(Number(m[1]) * unit);
+  if (bytes <= 0) return { ok: false, error: 'must be more than 0 bytes' };
+  return { ok: true, bytes };
+}

@@ -1,0 +1,166 @@
+// The words of a finding (shared/analysis/findings.ts decides which apply and with what numbers):
+// a title a field engineer can hand over, and a detail that says what to do about it.
+import type { EngineKind, RunFinding, Severity } from '../analysis/findings';
+import {
+  formatBytes,
+  formatCount,
+  formatFactor,
+  formatPercent,
+  formatRunTimeMs,
+  formatSignedPercent,
+  formatTokens,
+} from '../format/units';
+
+export interface Finding {
+  /** What the finding is about: recovered, failed, events, budget, reserved, kv-type, overhead, board. */
+  id?: string;
+  severity: Severity;
+  title: string;
+  detail?: string;
+  /** A command that fixes it, shown verbatim (code). */
+  fix?: string;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+function kvTypeFlag(engine: EngineKind, type: string): string {
+  return engine === 'llama'
+    ? `-ctk ${type} -ctv ${type} (a quantized V cache needs flash attention: -fa on)`
+    : engine === 'demo'
+      ? `--kv-type ${type}`
+      : `the engine's KV cache type setting`;
+}
+
+function lowerContext(engine: EngineKind): string {
+  return engine === 'llama' ? 'lower -c' : engine === 'demo' ? 'lower --ctx' : 'lower the context size';
+}
+
+/** Title and detail of one finding; `engine` decides which flags the advice names. */
+export function wordFinding(f: RunFinding, engine: EngineKind): Finding {
+  const base = { id: f.id, severity: f.severity };
+  const word = (title: string, detail?: string): Finding => ({ ...base, title, ...(detail ? { detail } : {}) });
+  switch (f.kind) {
+    case 'recovered':
+      return word(
+        'This run was not finished cleanly: KVScope stopped while recording it',
+        `The numbers are recomputed from the ${formatCount(f.samples)} memory samples stored before it stopped; the engine's exit status is unknown.`,
+      );
+    case 'failed':
+      return word('The run failed', f.error);
+    case 'oom':
+      return word(
+        `The kernel OOM killer ended the engine at ${formatRunTimeMs(f.tMs)}`,
+        `${f.message ?? ''}${f.peakRssBytes !== null ? ` Peak RSS ${formatBytes(f.peakRssBytes)}.` : ''} Lower the context or the KV type, or stop other memory users on the board.`.trim(),
+      );
+    case 'disconnects':
+      return word(
+        `The link to the board dropped ${plural(f.disconnects, 'time')} (${plural(f.reconnects, 'reconnect')})`,
+        'The run went on on the board and its samples were kept there; check the cable/Wi-Fi if this repeats.',
+      );
+    case 'lost-samples':
+      return word(`${formatCount(f.lostSamples)} samples were lost (the board's spool was full)`);
+    case 'throttles':
+      return word(`The board throttled ${plural(f.throttles, 'time')}`, f.messages.slice(0, 3).join('; '));
+    case 'watchdog':
+      return word('The board-side watchdog ended the engine', f.message ?? undefined);
+    case 'no-budget':
+      return word(
+        'No memory budget was given',
+        'Profile again with --budget (the memory the engine may use on the board, e.g. 2GiB) to get the OOM horizon and the largest safe context.',
+      );
+    case 'over-budget':
+      return word(
+        `RSS reached ${formatBytes(f.peakRssBytes)}, over the ${formatBytes(f.budgetBytes)} budget`,
+        f.maxSafeContextTokens !== null
+          ? `At ${formatBytes(f.perTokenBytes)}/token the budget holds ${formatTokens(f.maxSafeContextTokens)} of context: cap the context there or give the engine more memory.`
+          : undefined,
+      );
+    case 'reserved-too-large':
+      return word(
+        `The reserved context (${formatTokens(f.ctx)}) does not fit the ${formatBytes(f.budgetBytes)} budget: at most ${formatTokens(f.maxSafeContextTokens)} does`,
+        `Lower the context to ${formatCount(f.suggestedCtx)} or less.`,
+      );
+    case 'reserved-fits':
+      return word(
+        `The reserved context (${formatTokens(f.ctx)}) fits the ${formatBytes(f.budgetBytes)} budget; up to ${formatTokens(f.maxSafeContextTokens)} would`,
+      );
+    case 'horizon': {
+      const detail = [
+        f.ctxTooLarge
+          ? `The configured context (${formatTokens(f.ctx)}) is larger than that: a long conversation will be OOM-killed before it fills the context.`
+          : '',
+        f.ctxStep > 1
+          ? `${formatCount(f.capTokens)} is a multiple of ${f.ctxStep}: llama.cpp rounds -c up to one.`
+          : '',
+      ]
+        .filter(Boolean)
+        .join(' ');
+      return word(
+        `At the measured slope (${formatBytes(f.slopeBytesPerToken)}/token) the ${formatBytes(f.budgetBytes)} budget is reached at ${formatCount(f.horizonTokens)} tokens: cap the context at ${formatCount(f.capTokens)}`,
+        detail,
+      );
+    }
+    case 'window-caps':
+      return word(
+        `The sliding window caps the cache: memory stays flat after ${formatTokens(f.windowTokens)}, within the ${formatBytes(f.budgetBytes)} budget`,
+      );
+    case 'budget-holds':
+      return word(
+        `The ${formatBytes(f.budgetBytes)} budget holds about ${formatTokens(f.maxSafeContextTokens)} of context at ${formatBytes(f.perTokenBytes)}/token`,
+      );
+    case 'reserved': {
+      const parts: string[] = [];
+      if (f.reservedJumpBytes !== null)
+        parts.push(
+          `It reserved ${formatBytes(f.reservedJumpBytes)} when the context was created${f.ctx !== null ? ` (${formatTokens(f.ctx)})` : ''}, before the first token, and RSS stayed flat while decoding.`,
+        );
+      if (f.perTokenBytes !== null)
+        parts.push(`Each 1,024 tokens of context cost ${formatBytes(1024 * f.perTokenBytes)} whether used or not.`);
+      if (f.underused && f.ctx !== null)
+        parts.push(
+          `This run used ${formatCount(f.underused.usedTokens)} of ${formatCount(f.ctx)} cells (prompt + generated): a context of ${formatCount(f.underused.suggestedCtx)} would hold it with 25 % to spare${f.underused.freedBytes !== null ? ` and free ${formatBytes(f.underused.freedBytes)}` : ''}.`,
+        );
+      return word(
+        `Reserved mode: ${engine === 'llama' ? 'llama.cpp reserves n_ctx up front' : 'the engine reserves the whole context up front'} — ${lowerContext(engine)} to what you need`,
+        parts.join(' '),
+      );
+    }
+    case 'kv-type': {
+      const [first, second] = f.options;
+      if (!first) return word(`KV at ${f.kvType} costs ${formatBytes(f.perTokenBytes)}/token`);
+      const saving = `${formatSignedPercent(first.bytesPerToken / f.perTokenBytes - 1, 0)}`;
+      if (second)
+        return word(
+          `KV at ${f.kvType} costs ${formatBytes(f.perTokenBytes)}/token: ${first.kvType} cuts it to ${formatBytes(first.bytesPerToken)} (${saving})`,
+          `Use ${kvTypeFlag(engine, first.kvType)}. ${first.kvType} keeps quality close to f16 on most models; ${second.kvType} (${formatBytes(second.bytesPerToken)}/token) saves more but can cost accuracy on long contexts — measure before shipping it.`,
+        );
+      return word(
+        `KV at ${f.kvType} costs ${formatBytes(f.perTokenBytes)}/token; ${first.kvType} would be ${formatBytes(first.bytesPerToken)} (${saving})`,
+        `Only if memory is the limit: ${kvTypeFlag(engine, first.kvType)} trades accuracy on long contexts for memory. Check the output quality on the customer's prompts first.`,
+      );
+    }
+    case 'overhead-match':
+      return word(
+        `Measured KV ${formatBytes(f.measuredBytesPerToken)}/token matches the theory (${formatBytes(f.theoryBytesPerToken)}/token, ${formatFactor(f.factor)})`,
+      );
+    case 'overhead-high':
+      return word(
+        `Memory grows ${formatFactor(f.factor)} faster than the KV cache explains (${formatBytes(f.measuredBytesPerToken)}/token measured, ${formatBytes(f.theoryBytesPerToken)} in theory)`,
+        'Allocator padding, duplicated buffers or per-token allocations outside the cache. Budgets and horizons here use the measured slope.',
+      );
+    case 'overhead-low':
+      return word(
+        `Memory grows slower than the theory (${formatFactor(f.factor)}): ${formatBytes(f.measuredBytesPerToken)}/token measured, ${formatBytes(f.theoryBytesPerToken)} in theory`,
+        'The cache may not be fully touched yet (pages become resident on first write), or the model shape / KV type differs from what the theory assumed.',
+      );
+    case 'fit-noisy':
+      return word(
+        `The memory fit is noisy (r² ${formatCount(f.r2, 2)}): a longer run or a shorter --interval-ms gives firmer numbers`,
+      );
+    case 'leak':
+      return word(
+        `Memory keeps growing beyond the KV cache: ${formatBytes(f.bytesPerToken)}/token (confidence ${formatPercent(f.confidence)})`,
+        f.reason,
+      );
+  }
+}

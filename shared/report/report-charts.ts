@@ -1,0 +1,252 @@
+// The charts of a report, built from a run's stored samples and analysis (or a sweep's): which
+// series, which markers, how far the axes reach. The SVG renderer (./svg-chart.ts) only draws them.
+import { firstTokenMs, tokenEventsFromSamples } from '../analysis/throughput';
+import { lttb } from '../analysis/lttb';
+import type { SweepAnalysis } from '../analysis/sweep';
+import type { RunAnalysis, Sample } from '../api/schemas';
+import { formatBytes, formatCount } from '../format/units';
+import type { SessionRun } from './session-data';
+
+// Sizes and reach, each with its reason.
+/** Points per chart series: enough for a smooth line on an A4 page, small enough for a light file. */
+export const CHART_POINTS = 400;
+/** The chart extends to the OOM horizon when it lies within this many times the tokens observed. */
+export const CHART_MAX_EXTEND = 8;
+/** The budget line is drawn when the budget is within this factor of the highest sample. */
+export const CHART_BUDGET_FACTOR = 3;
+
+export interface ChartSeries {
+  name: string;
+  role: 'rss' | 'anon' | 'theory' | 'budget' | 'projection' | 'fit';
+  points: Array<[number, number]>;
+}
+
+export interface ChartMarker {
+  x: number;
+  kind: string;
+  label: string;
+}
+
+export interface ChartModel {
+  title: string;
+  xLabel: string;
+  /** How x values are printed on the axis. */
+  xUnit: 'tokens' | 'seconds' | 'context';
+  series: ChartSeries[];
+  markers: ChartMarker[];
+  xMax: number;
+  yMax: number;
+  notes: string[];
+}
+
+function num(v: unknown): number | null {
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+}
+
+function procfsSamples(samples: readonly Sample[]): Sample[] {
+  const own = samples.filter((s) => s.source === 'procfs' && num(s.values.rssBytes) !== null);
+  return own.length ? own : samples.filter((s) => num(s.values.rssBytes) !== null);
+}
+
+function down(points: Array<[number, number]>): Array<[number, number]> {
+  return lttb(
+    points,
+    CHART_POINTS,
+    (p) => p[0],
+    (p) => p[1],
+  );
+}
+
+export function rssVsTokensChart(run: SessionRun, a: RunAnalysis): ChartModel | null {
+  const mem = procfsSamples(run.samples);
+  const events = tokenEventsFromSamples(run.samples);
+  const tokensOf = (s: Sample): number | null => {
+    const own = num(s.values.tokens);
+    if (own !== null) return own;
+    let n: number | null = null;
+    for (const e of events) if (e.tMs <= s.tMs) n = e.tokens;
+    return n ?? 0;
+  };
+  const rss: Array<[number, number]> = [];
+  const anon: Array<[number, number]> = [];
+  for (const s of mem) {
+    const t = tokensOf(s);
+    if (t === null) continue;
+    rss.push([t, s.values.rssBytes as number]);
+    const an = num(s.values.rssAnonBytes);
+    if (an !== null) anon.push([t, an]);
+  }
+  if (rss.length < 2) return null;
+  const maxTokens = Math.max(...rss.map((p) => p[0]));
+  if (maxTokens <= 0 && a.kv.mode !== 'reserved') return null;
+  const series: ChartSeries[] = [{ name: 'RSS', role: 'rss', points: down(rss) }];
+  if (anon.length >= 2) series.push({ name: 'anonymous RSS', role: 'anon', points: down(anon) });
+  const notes: string[] = [];
+  const budget = a.budgetBytes;
+  const dataMax = Math.max(...rss.map((p) => p[1]), ...anon.map((p) => p[1]));
+  let xMax = Math.max(maxTokens, 1);
+  // The horizon projection: from the highest decode sample to the budget.
+  const horizon = a.oomHorizonTokens;
+  if (
+    budget !== null &&
+    horizon !== null &&
+    horizon > maxTokens &&
+    horizon <= CHART_MAX_EXTEND * Math.max(maxTokens, 1)
+  ) {
+    const top = rss.reduce((m, p) => (p[1] > m[1] ? p : m));
+    series.push({
+      name: `projection to the budget (${formatCount(horizon)} tokens)`,
+      role: 'projection',
+      points: [top, [horizon, budget]],
+    });
+    xMax = horizon;
+  }
+  const theory = a.kv.theoryBytesPerToken;
+  const base = a.kv.baselineBytes;
+  const onAnon = a.kv.rssMetric === 'rssAnonBytes' && anon.length >= 2;
+  if (theory !== null && base !== null) {
+    const label = onAnon ? 'theory (on anonymous RSS)' : 'theory';
+    if (a.kv.mode === 'reserved') {
+      const reserved = a.kv.theoryReservedBytes ?? (run.engine?.ctx ? theory * run.engine.ctx : null);
+      if (reserved !== null)
+        series.push({
+          name: `${label}: baseline + reserved ${formatBytes(reserved)}`,
+          role: 'theory',
+          points: [
+            [0, base + reserved],
+            [xMax, base + reserved],
+          ],
+        });
+    } else {
+      const end =
+        a.kv.mode === 'window' && typeof a.kv.windowTokens === 'number' ? Math.min(a.kv.windowTokens, xMax) : xMax;
+      const pts: Array<[number, number]> = [
+        [0, base],
+        [end, base + theory * end],
+      ];
+      if (end < xMax) pts.push([xMax, base + theory * end]);
+      series.push({ name: `${label}: baseline + tokens × ${formatBytes(theory)}`, role: 'theory', points: pts });
+    }
+  }
+  let yMax = dataMax;
+  for (const s of series) for (const p of s.points) if (p[0] <= xMax) yMax = Math.max(yMax, p[1]);
+  if (budget !== null) {
+    if (budget <= CHART_BUDGET_FACTOR * yMax || series.some((s) => s.role === 'projection')) {
+      series.push({
+        name: `budget ${formatBytes(budget)}`,
+        role: 'budget',
+        points: [
+          [0, budget],
+          [xMax, budget],
+        ],
+      });
+      yMax = Math.max(yMax, budget);
+    } else
+      notes.push(`The ${formatBytes(budget)} budget is far above this chart (peak ${formatBytes(a.peakRssBytes)}).`);
+  }
+  return {
+    title: 'RSS against generated tokens',
+    xLabel: 'tokens generated',
+    xUnit: 'tokens',
+    series,
+    markers: [],
+    xMax,
+    yMax: yMax * 1.05,
+    notes,
+  };
+}
+
+export function rssOverTimeChart(run: SessionRun, a: RunAnalysis): ChartModel | null {
+  const mem = procfsSamples(run.samples);
+  if (mem.length < 2) return null;
+  const rss: Array<[number, number]> = mem.map((s) => [s.tMs / 1000, s.values.rssBytes as number]);
+  const anon: Array<[number, number]> = [];
+  for (const s of mem) {
+    const v = num(s.values.rssAnonBytes);
+    if (v !== null) anon.push([s.tMs / 1000, v]);
+  }
+  const lastT = Math.max(...rss.map((p) => p[0]), ...run.events.map((e) => e.tMs / 1000));
+  const xMax = Math.max(lastT, 0.001);
+  const series: ChartSeries[] = [{ name: 'RSS', role: 'rss', points: down(rss) }];
+  if (anon.length >= 2) series.push({ name: 'anonymous RSS', role: 'anon', points: down(anon) });
+  let yMax = Math.max(...rss.map((p) => p[1]), ...anon.map((p) => p[1]));
+  const budget = a.budgetBytes;
+  if (budget !== null && budget <= CHART_BUDGET_FACTOR * yMax) {
+    series.push({
+      name: `budget ${formatBytes(budget)}`,
+      role: 'budget',
+      points: [
+        [0, budget],
+        [xMax, budget],
+      ],
+    });
+    yMax = Math.max(yMax, budget);
+  }
+  const first = firstTokenMs(tokenEventsFromSamples(run.samples));
+  const markers: ChartMarker[] = [];
+  if (first !== null) markers.push({ x: first / 1000, kind: 'token', label: 'first token' });
+  for (const e of run.events) {
+    if (e.kind === 'start' || e.kind === 'info') continue;
+    markers.push({ x: e.tMs / 1000, kind: e.kind, label: e.kind });
+  }
+  return {
+    title: 'RSS over time',
+    xLabel: 'seconds since the run started',
+    xUnit: 'seconds',
+    series,
+    markers,
+    xMax,
+    yMax: yMax * 1.05,
+    notes: [],
+  };
+}
+
+/** Peak memory against context size: the measured points, the fit through them, the budget. */
+export function sweepChart(analysis: SweepAnalysis): ChartModel {
+  const metric = analysis.rssMetric;
+  const measuredPts: Array<[number, number]> = analysis.points
+    .map(
+      (p) =>
+        [p.ctx, metric === 'peakAnonRssBytes' ? p.peakAnonRssBytes : p.peakRssBytes] as [
+          number,
+          number | null | undefined,
+        ],
+    )
+    .filter((p): p is [number, number] => typeof p[1] === 'number');
+  const xMax = Math.max(...analysis.points.map((p) => p.ctx));
+  const series: ChartSeries[] = [
+    { name: metric === 'peakAnonRssBytes' ? 'peak anonymous RSS' : 'peak RSS', role: 'rss', points: measuredPts },
+  ];
+  if (analysis.measuredBytesPerToken !== null && analysis.baselineBytes !== null) {
+    series.push({
+      name: `fit: ${formatBytes(analysis.measuredBytesPerToken)}/token`,
+      role: 'fit',
+      points: [
+        [0, analysis.baselineBytes],
+        [xMax, analysis.baselineBytes + analysis.measuredBytesPerToken * xMax],
+      ],
+    });
+  }
+  let yMax = Math.max(0, ...series.flatMap((s) => s.points.map((p) => p[1])));
+  if (analysis.budgetBytes !== null && analysis.budgetBytes <= CHART_BUDGET_FACTOR * yMax) {
+    series.push({
+      name: `budget ${formatBytes(analysis.budgetBytes)}`,
+      role: 'budget',
+      points: [
+        [0, analysis.budgetBytes],
+        [xMax, analysis.budgetBytes],
+      ],
+    });
+    yMax = Math.max(yMax, analysis.budgetBytes);
+  }
+  return {
+    title: 'Peak memory against context size',
+    xLabel: 'context size (tokens)',
+    xUnit: 'context',
+    series,
+    markers: [],
+    xMax,
+    yMax: yMax * 1.05,
+    notes: [],
+  };
+}

@@ -1,0 +1,40 @@
+// Chart axes (shared/format/axis.ts): round steps and short labels, expectations by hand.
+import { describe, expect, it } from 'vitest';
+import { formatBytesShort, formatTokensShort, niceByteTicks, niceStep } from '../../../../shared/format/axis';
+
+const MiB = 1024 ** 2;
+const GiB = 1024 ** 3;
+
+describe('chart axes', () => {
+  it('1-2-2.5-5 steps for about five ticks', () => {
+    expect(niceStep(10)).toBe(2);
+    expect(niceStep(1000)).toBe(200);
+    expect(niceStep(41000)).toBe(10000);
+    expect(niceStep(12)).toBe(2.5);
+    expect(niceStep(0)).toBe(1);
+    expect(niceStep(NaN)).toBe(1);
+  });
+
+  it('byte ticks on round numbers of the unit, up to at least the maximum', () => {
+    // 146 MiB / 5 = 29.2 → step 50 MiB; 150 covers 146.
+    expect(niceByteTicks(146 * MiB).ticks).toEqual([0, 50, 100, 150].map((m) => m * MiB));
+    // 2.2 GiB / 5 = 0.44 → step 0.5 GiB; 2.5 covers 2.2.
+    expect(niceByteTicks(2.2 * GiB).ticks).toEqual([0, 0.5, 1, 1.5, 2, 2.5].map((g) => g * GiB));
+    // 600 MiB / 5 = 120 → step 200 MiB; exactly 600 is the top.
+    expect(niceByteTicks(600 * MiB)).toEqual({ ticks: [0, 200, 400, 600].map((m) => m * MiB), top: 600 * MiB });
+    expect(niceByteTicks(0)).toEqual({ ticks: [0], top: 1 });
+    expect(niceByteTicks(-5)).toEqual({ ticks: [0], top: 1 });
+  });
+
+  it('short labels', () => {
+    expect(formatBytesShort(0)).toBe('0');
+    expect(formatBytesShort(50 * MiB)).toBe('50 MiB');
+    expect(formatBytesShort(1.5 * GiB)).toBe('1.5 GiB');
+    expect(formatBytesShort(-2 * MiB)).toBe('-2 MiB');
+    expect(formatTokensShort(500)).toBe('500');
+    expect(formatTokensShort(1500)).toBe('1.5k');
+    expect(formatTokensShort(12000)).toBe('12k');
+    expect(formatTokensShort(1_200_000)).toBe('1.2M');
+    expect(formatTokensShort(NaN)).toBe('');
+  });
+});

@@ -1,0 +1,29 @@
+// Sizes typed into the run form (shared/format/byte-size.ts).
+import { describe, expect, it } from 'vitest';
+import { parseByteSize } from '../../../../shared/format/byte-size';
+import { formatBytes } from '../../../../shared/format/units';
+
+describe('parseByteSize', () => {
+  it('reads binary and SI units, with or without a space', () => {
+    expect(parseByteSize('2 GiB')).toEqual({ ok: true, bytes: 2 * 1024 ** 3 });
+    expect(parseByteSize('512MiB')).toEqual({ ok: true, bytes: 512 * 1024 ** 2 });
+    expect(parseByteSize('1.5 GB')).toEqual({ ok: true, bytes: 1_500_000_000 });
+    expect(parseByteSize(' 4000000000 ')).toEqual({ ok: true, bytes: 4_000_000_000 });
+    expect(parseByteSize('8g')).toEqual({ ok: true, bytes: 8e9 });
+  });
+
+  it('reads back what formatBytes prints', () => {
+    expect(parseByteSize(formatBytes(32768))).toEqual({ ok: true, bytes: 32768 }); // "32.0 KiB"
+    expect(parseByteSize(formatBytes(1.25 * 1024 ** 3))).toEqual({ ok: true, bytes: 1.25 * 1024 ** 3 });
+  });
+
+  it('explains what it cannot read', () => {
+    const bad = parseByteSize('two gigs');
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.error).toBe('cannot read "two gigs": use e.g. 2 GiB, 512 MiB or 4000000000');
+    expect(parseByteSize('0 MiB')).toEqual({ ok: false, error: 'must be more than 0 bytes' });
+    expect(parseByteSize('-1 GiB').ok).toBe(false);
+    expect(parseByteSize('2 GiBs').ok).toBe(false);
+    expect(parseByteSize('2  GiB  x').ok).toBe(false);
+  });
+});

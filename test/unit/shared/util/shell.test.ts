@@ -1,0 +1,24 @@
+// POSIX quoting (shared/util/shell.ts); the round trip through a real shell is in
+// test/integration/ssh/ssh-target.test.ts.
+import { describe, expect, it } from 'vitest';
+import { shellEnv, shellJoin, shellQuote } from '../../../../shared/util/shell';
+
+describe('shellQuote', () => {
+  it('leaves plain words alone and single-quotes everything else', () => {
+    expect(shellQuote('/tmp/kvscope-1/run.sh')).toBe('/tmp/kvscope-1/run.sh');
+    expect(shellQuote('a_b-c.d,e:f=g+h@i%j')).toBe('a_b-c.d,e:f=g+h@i%j');
+    expect(shellQuote('')).toBe("''");
+    expect(shellQuote('two words')).toBe("'two words'");
+    expect(shellQuote("it's")).toBe("'it'\\''s'");
+    expect(shellQuote('$(rm -rf /)')).toBe("'$(rm -rf /)'");
+    expect(shellQuote('Ünïcode')).toBe("'Ünïcode'");
+    expect(() => shellQuote('a\0b')).toThrow('NUL');
+  });
+
+  it('joins argv and validates env names', () => {
+    expect(shellJoin(['echo', 'a b', 'c'])).toBe("echo 'a b' c");
+    expect(shellEnv({ INTERVAL_S: '0.1', _X9: 'a b' })).toBe("INTERVAL_S=0.1 _X9='a b'");
+    expect(() => shellEnv({ '9LIVES': 'x' })).toThrow('invalid environment variable name');
+    expect(() => shellEnv({ 'A;B': 'x' })).toThrow('invalid environment variable name');
+  });
+});
