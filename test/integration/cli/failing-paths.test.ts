@@ -10,8 +10,9 @@
 import { existsSync, mkdirSync, mkdtempSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kvscopeBin, runCli, type CliResult } from '../../helpers/cli';
+import { kvscopeBin, projectRoot, runCli, type CliResult } from '../../helpers/cli';
 import { freePort, generateKey, startTrustedSshd, waitFor, writeKnownHosts, type Sshd } from '../../helpers/sshd';
 
 const dir = mkdtempSync(join(tmpdir(), 'kvscope-failing-'));
@@ -285,4 +286,21 @@ describe('every failing path: non-zero exit, one line on stderr', () => {
     expect(lines.length).toBeGreaterThan(1);
     expect(lines.slice(1).some((l) => /^\s+at /.test(l))).toBe(true);
   });
+});
+
+describe('a reader that stops reading', () => {
+  it('ends the command quietly, as SIGPIPE ends a Unix tool (kvscope parse … | head -1)', async () => {
+    // 200,000 lines of NDJSON: far more than a pipe buffer, so writes meet the closed pipe.
+    writeFileSync(at('big.txt'), 'not meminfo\n'.repeat(200_000));
+    const child = spawn(process.execPath, [kvscopeBin, 'parse', 'meminfo', at('big.txt')], {
+      cwd: projectRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+  }, 60_000);
 });

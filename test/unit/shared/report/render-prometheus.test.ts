@@ -9,7 +9,7 @@ import {
   seriesMetric,
   snakeCase,
 } from '../../../../shared/report/render-prometheus';
-import { crashedRun, finishedRun, session } from '../../../helpers/session-fixtures';
+import { crashedRun, finishedRun, HOSTILE_COMMAND, session } from '../../../helpers/session-fixtures';
 import { parsePrometheusText, type PromSample } from '../../../helpers/prometheus-text';
 
 function only(samples: PromSample[], name: string, labels: Record<string, string> = {}): PromSample {
@@ -62,6 +62,12 @@ describe('renderPrometheus: headline numbers', () => {
       session: '2026-01-01T11:59:00.000Z',
     });
     expect(only(parsed.samples, 'kvscope_tokens_total', { seq: '2' }).labels.model).toBe('demo ?L×?H×? f16');
+    // The model named by the engine's -m flag (quoted or not), or by the GGUF header.
+    const base = finishedRun();
+    const model = (run: ReturnType<typeof finishedRun>) =>
+      only(parsePrometheusText(renderPrometheus(session([run]))).samples, 'kvscope_tokens_total').labels.model;
+    expect(model(finishedRun({ engine: { ...base.engine!, command: HOSTILE_COMMAND } }))).toBe('m.gguf');
+    expect(model(finishedRun({ engine: { ...base.engine!, model: { name: 'Llama 3.2 1B' } } }))).toBe('Llama 3.2 1B');
   });
 
   it('exports a run recovered from a crash from its samples', () => {
