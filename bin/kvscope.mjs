@@ -4,5 +4,6 @@
 import { register } from 'tsx/esm/api';
 
 register();
-const { main } = await import('../electron/node/cli/main.ts');
+const { main, installProcessGuards } = await import('../electron/node/cli/main.ts');
+installProcessGuards();
 process.exitCode = await main(process.argv.slice(2));

@@ -9,6 +9,8 @@ export interface CliIo {
   stdin: NodeJS.ReadableStream;
   /** Aborted on SIGINT/SIGTERM so long commands can stop cleanly. */
   signal: AbortSignal;
+  /** stderr is a terminal: progress may redraw one live line (electron/node/cli/cli-progress.ts). */
+  errIsTty?: boolean;
 }
 
 export function defaultIo(): CliIo {
@@ -21,6 +23,7 @@ export function defaultIo(): CliIo {
     err: (t) => void process.stderr.write(t),
     stdin: process.stdin,
     signal: controller.signal,
+    errIsTty: process.stderr.isTTY === true,
   };
 }
 
@@ -34,7 +37,10 @@ export class CliError extends Error {
   }
 }
 
-/** node:util parseArgs with our error style (unknown options become a CliError, exit 2). */
+/**
+ * node:util parseArgs with our error style: a usage error is one short line (exit 2) that names the
+ * option and, for a misspelt one, the closest option the command has.
+ */
 export function parseCliArgs<T extends NonNullable<ParseArgsConfig['options']>>(
   args: string[],
   options: T,
@@ -43,8 +49,61 @@ export function parseCliArgs<T extends NonNullable<ParseArgsConfig['options']>>(
   try {
     return parseArgs({ args, options, allowPositionals, strict: true });
   } catch (error) {
-    throw new CliError((error as Error).message, 2);
+    throw new CliError(parseArgsMessage(error, Object.keys(options)), 2);
   }
+}
+
+/** Node's parseArgs messages run over three lines and suggest `--`; say the same in one. */
+export function parseArgsMessage(error: unknown, optionNames: readonly string[]): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as NodeJS.ErrnoException)?.code;
+  // "Option '-o, --output <value>' argument missing" names both spellings: keep the one typed last.
+  const flag = /'(-[^' ,]+)(?:, (--[^' ]+))?/.exec(message)?.slice(1).filter(Boolean).pop();
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag) {
+    const near = closestOption(flag.replace(/^-+/, '').split('=')[0] ?? '', optionNames);
+    return `unknown option ${flag}${near ? ` (did you mean --${near}?)` : ''}`;
+  }
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && flag) {
+    if (message.includes('argument missing')) return `${flag} needs a value`;
+    if (message.includes('ambiguous'))
+      return `${flag} needs a value (a value that starts with a dash is written ${flag}=-value)`;
+    if (message.includes('does not take an argument')) return `${flag} takes no value`;
+  }
+  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
+    const arg = /'([^']*)'/.exec(message)?.[1];
+    return `unexpected argument "${arg ?? ''}" (this command takes none)`;
+  }
+  return message.split('\n')[0] ?? message;
+}
+
+/** Typos up to this many edits away get a suggestion; more would suggest unrelated options. */
+const SUGGEST_MAX_EDITS = 2;
+
+function closestOption(name: string, optionNames: readonly string[]): string | null {
+  let best: string | null = null;
+  let bestDistance = SUGGEST_MAX_EDITS + 1;
+  for (const candidate of optionNames) {
+    const d = editDistance(name, candidate);
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+/** Levenshtein distance (option names are short: the quadratic table is a few hundred cells). */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
 }
 
 const sizeUnits: Record<string, number> = {

@@ -1,69 +1,158 @@
 // `kvscope <command>`: the stable command line of DESIGN.md. Each command lives in
-// commands/<name>.ts and exports `run(args, io)`; this file only dispatches.
+// commands/<name>.ts and exports `run(args, io)`; this file dispatches, answers --help from the
+// one usage table (cli-help.ts), handles the global --quiet, and is the one place that turns a
+// failure into the one line on stderr that every non-zero exit prints:
+//
+//   kvscope <command>: <reason>
+//
+// Nothing else reaches stderr on a failure (no usage dump, no stack) unless KVSCOPE_DEBUG=1.
 import { CliError, type CliIo, defaultIo } from './cli-io';
+import { commandHelp, type CommandName, isCommandName, type OptionGroup, overviewHelp } from './cli-help';
 
-type CommandModule = { run(args: string[], io: CliIo): Promise<number> };
+export interface CommandModule {
+  run(args: string[], io: CliIo): Promise<number>;
+  /** Option groups known only at run time (profile's collector switches), appended to --help. */
+  helpOptions?: () => OptionGroup[];
+}
 
-const commands: Record<string, { summary: string; load: () => Promise<CommandModule> }> = {
-  probe: {
-    summary: 'probe <target> [--json]   facts and health findings of a board',
-    load: () => import('./commands/probe'),
-  },
-  profile: {
-    summary: 'profile <target> (--engine "<cmd>" | --demo …) [--json]   run and measure',
-    load: () => import('./commands/profile'),
-  },
-  kv: {
-    summary: 'kv (--gguf <file> | --layers L --kv-heads H --head-dim D) [--kv-type T] [--ctx N]   KV cache sizes',
-    load: () => import('./commands/kv'),
-  },
-  parse: {
-    summary: 'parse <tegrastats|perf|pmap|smaps|meminfo|llama-log|llama-bench> [file|-]   → NDJSON',
-    load: () => import('./commands/parse'),
-  },
-  report: {
-    summary: 'report <session> --format html|md|csv|json|pdf|perfetto -o <file>',
-    load: () => import('./commands/report'),
-  },
-  compare: { summary: 'compare <sessionA> <sessionB> -o <file>', load: () => import('./commands/compare') },
-  'demo-engine': {
-    summary: 'demo-engine [--layers 16 --kv-heads 8 --head-dim 64 …]   the synthetic reference workload',
-    load: () => import('./commands/demo-engine'),
-  },
-  web: { summary: 'web [--port N]   browser mode on loopback', load: () => import('./commands/web') },
+/** Every command of the contract; null = in the contract, not in this build yet (its --help says so). */
+const COMMANDS: Record<CommandName, (() => Promise<CommandModule>) | null> = {
+  probe: () => import('./commands/probe'),
+  profile: () => import('./commands/profile'),
+  kv: () => import('./commands/kv'),
+  parse: () => import('./commands/parse'),
+  report: () => import('./commands/report'),
+  compare: () => import('./commands/compare'),
+  'demo-engine': () => import('./commands/demo-engine'),
+  web: () => import('./commands/web'),
+  import: null,
+  recover: null,
 };
 
-export function usage(): string {
-  return [
-    'usage: kvscope <command> [options]',
-    '',
-    ...Object.values(commands).map((c) => `  kvscope ${c.summary}`),
-  ].join('\n');
+const HELP_FLAGS = new Set(['--help', '-h']);
+const QUIET_FLAGS = new Set(['--quiet', '-q']);
+
+/** Tokens before `--` (after it everything is an operand, even `--help`). */
+function optionTokens(args: readonly string[]): readonly string[] {
+  const end = args.indexOf('--');
+  return end < 0 ? args : args.slice(0, end);
+}
+
+/**
+ * The global flags, taken out of the arguments. A bare `--quiet` token can never be the value of
+ * another option: node:util parseArgs (strict) refuses a dash-led value unless written `--opt=…`.
+ */
+export function globalFlags(argv: readonly string[]): { args: string[]; quiet: boolean; help: boolean } {
+  const before = optionTokens(argv);
+  const quiet = before.some((a) => QUIET_FLAGS.has(a));
+  const help = before.some((a) => HELP_FLAGS.has(a));
+  const args = quiet ? [...before.filter((a) => !QUIET_FLAGS.has(a)), ...argv.slice(before.length)] : [...argv];
+  return { args, quiet, help };
+}
+
+export function debugEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.KVSCOPE_DEBUG !== undefined && env.KVSCOPE_DEBUG !== '' && env.KVSCOPE_DEBUG !== '0';
+}
+
+/** The first non-empty line of a message (a failure is one line). */
+export function firstLine(message: string): string {
+  return (
+    message
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => l !== '') ?? ''
+  );
 }
 
 export async function main(argv: string[], io: CliIo = defaultIo()): Promise<number> {
-  const [name, ...rest] = argv;
-  if (!name || name === '--help' || name === '-h' || name === 'help') {
-    io.out(usage() + '\n');
-    return name ? 0 : 2;
-  }
-  const command = commands[name];
-  if (!command) {
-    io.err(`kvscope: unknown command "${name}"\n${usage()}\n`);
-    return 2;
-  }
-  try {
-    const mod = await command.load();
-    return await mod.run(rest, io);
-  } catch (error) {
-    // One line on stderr, never a stack trace, for every expected failure (DESIGN.md CLI contract).
-    if (error instanceof CliError) {
-      io.err(`kvscope ${name}: ${error.message}\n`);
-      return error.exitCode;
+  const { args, quiet, help } = globalFlags(argv);
+  const [name, ...rest] = args;
+  const fail = (reason: string, code: number, error?: unknown): number => {
+    io.err(`kvscope${name && isCommandName(name) ? ` ${name}` : ''}: ${firstLine(reason) || 'failed'}\n`);
+    if (debugEnabled() && error !== undefined) io.err(describe(error) + '\n');
+    return code;
+  };
+
+  if (name === undefined || name.startsWith('-')) {
+    if (help || name === undefined) {
+      if (name === undefined && !help) return fail('missing command (kvscope --help lists them)', 2);
+      io.out(overviewHelp() + '\n');
+      return 0;
     }
-    const message = error instanceof Error ? error.message : String(error);
-    io.err(`kvscope ${name}: ${message.split('\n')[0]}\n`);
-    if (process.env.KVSCOPE_DEBUG) io.err(String((error as Error)?.stack ?? error) + '\n');
-    return 1;
+    return fail(`unknown option ${name} before the command (kvscope --help lists the commands)`, 2);
   }
+  if (name === 'help') {
+    const topic = rest.find((a) => !a.startsWith('-'));
+    if (topic === undefined) {
+      io.out(overviewHelp() + '\n');
+      return 0;
+    }
+    if (!isCommandName(topic)) return fail(`no command "${topic}" (kvscope --help lists them)`, 2);
+    io.out((await helpText(topic)) + '\n');
+    return 0;
+  }
+  if (!isCommandName(name)) return fail(`unknown command "${name}" (kvscope --help lists them)`, 2);
+  if (help) {
+    io.out((await helpText(name)) + '\n');
+    return 0;
+  }
+  const load = COMMANDS[name];
+  if (!load) return fail(`not available in this build yet (kvscope ${name} --help shows its usage)`, 1);
+
+  const commandIo: CliIo = quiet ? { ...io, err: () => {} } : io;
+  try {
+    const mod = await load();
+    const code = await mod.run(rest, commandIo);
+    // A command that returns a failure status without saying why still gets its line.
+    if (code !== 0) return fail(`failed (exit status ${code})`, code);
+    return 0;
+  } catch (error) {
+    if (error instanceof CliError) return fail(error.message, error.exitCode, debugEnabled() ? error : undefined);
+    const message = error instanceof Error ? error.message : String(error);
+    return fail(message, 1, error);
+  }
+}
+
+/** The whole error for KVSCOPE_DEBUG: its stack (which starts with the message), or what was thrown. */
+function describe(error: unknown): string {
+  if (error instanceof Error) return error.stack ?? error.message;
+  try {
+    return typeof error === 'string' ? error : JSON.stringify(error);
+  } catch {
+    return typeof error;
+  }
+}
+
+/** The command's usage, with the option groups its module adds (a module that fails to load adds none). */
+async function helpText(name: CommandName): Promise<string> {
+  let extra: OptionGroup[] = [];
+  const load = COMMANDS[name];
+  if (load) {
+    try {
+      extra = (await load()).helpOptions?.() ?? [];
+    } catch {
+      // The static usage is still right; the failure shows when the command is run.
+    }
+  }
+  return commandHelp(name, extra);
+}
+
+/**
+ * For bin/kvscope.mjs only (tests call main() in-process): a crash that escapes main — an error
+ * thrown from a callback, a rejected promise nobody awaited — is one line too, and a reader that
+ * closed our stdout (`kvscope parse … | head`) ends the command quietly, as SIGPIPE would.
+ */
+export function installProcessGuards(err: (text: string) => void = (t) => void process.stderr.write(t)): void {
+  const crash = (error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    err(`kvscope: ${firstLine(message) || 'internal error'}\n`);
+    if (debugEnabled()) err(describe(error) + '\n');
+    process.exit(1);
+  };
+  process.on('uncaughtException', crash);
+  process.on('unhandledRejection', crash);
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    crash(error);
+  });
 }

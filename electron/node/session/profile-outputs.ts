@@ -29,7 +29,7 @@ export function openProfileOutputs(options: { out?: string; report?: string }, i
     reportFormat = formatFromFileName(report);
     if (!reportFormat)
       throw new CliError(
-        `--report ${report}: the report is written as .html, .md, .pdf, .json, .csv or .trace.json (Perfetto) — by its extension`,
+        `--report ${report}: the report is written as .html, .md, .pdf, .json, .csv, .trace.json (Perfetto) or .prom (Prometheus) — by its extension`,
         2,
       );
     if (reportFormat === 'pdf') {

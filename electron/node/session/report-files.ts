@@ -9,10 +9,11 @@ import { renderCompareMarkdown, renderReportMarkdown } from '../../../shared/rep
 import { renderSamplesCsv, type CsvLayout } from '../../../shared/report/render-csv';
 import { renderSummaryJson } from '../../../shared/report/render-json';
 import { renderPerfettoJson } from '../../../shared/report/render-perfetto';
+import { renderPrometheus } from '../../../shared/report/render-prometheus';
 import type { SessionData } from '../../../shared/report/session-data';
 import { htmlToPdf } from './pdf';
 
-export const REPORT_FORMATS = ['html', 'md', 'csv', 'json', 'pdf', 'perfetto'] as const;
+export const REPORT_FORMATS = ['html', 'md', 'csv', 'json', 'pdf', 'perfetto', 'prometheus'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 export function isReportFormat(text: string): text is ReportFormat {
@@ -33,6 +34,7 @@ export function formatFromFileName(file: string): ReportFormat | null {
     '.csv': 'csv',
     '.json': 'json',
     '.pdf': 'pdf',
+    '.prom': 'prometheus',
   };
   return map[ext] ?? null;
 }
@@ -54,6 +56,8 @@ export function renderReport(
       return renderSummaryJson(session);
     case 'perfetto':
       return renderPerfettoJson(session);
+    case 'prometheus':
+      return renderPrometheus(session);
   }
 }
 

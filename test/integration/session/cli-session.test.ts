@@ -170,7 +170,7 @@ describe('bad input: one line on stderr, non-zero exit', () => {
     const format = await runCli(['report', at('not-a-session.kvscope'), '--format', 'docx', '-o', at('x.docx')]);
     expect(format.code).toBe(2);
     expect(format.stderr).toBe(
-      'kvscope report: unknown format "docx" (expected one of html, md, csv, json, pdf, perfetto)\n',
+      'kvscope report: unknown format "docx" (expected one of html, md, csv, json, pdf, perfetto, prometheus)\n',
     );
 
     const noOut = await runCli(['report', at('not-a-session.kvscope'), '--format', 'md']);
@@ -192,7 +192,7 @@ describe('bad input: one line on stderr, non-zero exit', () => {
     const r = await runCli(['profile', 'local', '--demo', '--report', at('r.docx')]);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
-      `kvscope profile: --report ${at('r.docx')}: the report is written as .html, .md, .pdf, .json, .csv or .trace.json (Perfetto) — by its extension\n`,
+      `kvscope profile: --report ${at('r.docx')}: the report is written as .html, .md, .pdf, .json, .csv, .trace.json (Perfetto) or .prom (Prometheus) — by its extension\n`,
     );
   });
 
@@ -232,9 +232,15 @@ describe('a profile killed mid-run', () => {
     );
     let stderr = '';
     child.stderr!.on('data', (d) => (stderr += d));
-    // Kill once the file holds a good stretch of decode (the progress lines count the tokens).
+    // Kill once the file holds a good stretch of decode (the progress lines count the tokens:
+    // "kvscope profile: 4 s · 1,234 tokens · RSS …", electron/node/cli/cli-progress.ts).
     const tokensSoFar = () =>
-      Math.max(0, ...[...stderr.matchAll(/kvscope profile: \d+\.\d s, (\d+) tokens/g)].map((m) => Number(m[1])));
+      Math.max(
+        0,
+        ...[...stderr.matchAll(/kvscope profile: [^·\n]+ · ([\d,]+) tokens ·/g)].map((m) =>
+          Number((m[1] ?? '').replace(/,/g, '')),
+        ),
+      );
     await new Promise<void>((resolve, reject) => {
       const check = () => {
         if (tokensSoFar() >= 600) resolve();

@@ -25,6 +25,7 @@ import { DEFAULT_SERVER_READY_TIMEOUT_MS, profileServerRun } from '../../engines
 import type { RunController } from '../../run/run-controller';
 import { cliTargetSupport } from '../cli-targets';
 import { openProfileOutputs, type ProfileOutputs } from '../../session/profile-outputs';
+import { ProfileProgress, runFailure } from '../cli-progress'; // H6: progress on stderr, the run's exit line
 
 const options = {
   ...demoCliOptions,
@@ -141,12 +142,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   io.err(`kvscope profile: run ${run.runId} on ${run.target.label}, run directory ${run.dir}\n`);
   const onAbort = () => void run.stop('interrupted');
   io.signal.addEventListener('abort', onAbort);
-  const ticker = setInterval(() => {
-    const last = [...run.samples].reverse().find((s) => s.source === 'procfs');
-    io.err(
-      `kvscope profile: ${(run.lastTMs / 1000).toFixed(1)} s, ${run.tokens} tokens, RSS ${fmtMiB(last?.values.rssBytes)}\n`,
-    );
-  }, 2000);
+  const progress = new ProfileProgress(io); // H6: live line + alerts on stderr
+  progress.follow(run);
   let server: Awaited<ReturnType<typeof profileServerRun>> | null = null;
   let serverError: string | null = null;
   try {
@@ -175,7 +172,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     }
     await run.done;
   } finally {
-    clearInterval(ticker);
+    progress.stop(); // H6
     io.signal.removeEventListener('abort', onAbort);
     await service.dispose();
   }
@@ -199,7 +196,10 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (values.json) io.out(JSON.stringify(summary, null, 2) + '\n');
   else io.out(humanSummary(summary));
   await outputs?.finish();
-  return run.status.state === 'failed' ? 1 : 0;
+  // H6: a failed or killed run exits non-zero with its reason as the one stderr line (main.ts).
+  const failure = runFailure(run);
+  if (failure) throw failure;
+  return 0;
 }
 
 function serverApi(text: string | undefined): 'chat' | 'completions' {
@@ -233,6 +233,7 @@ async function sweep(
   let result;
   // The board's facts, gathered during the first run (each run's target closes with it).
   let factsPromise: Promise<Record<string, unknown>> | null = null;
+  const progress = new ProfileProgress(io); // H6
   try {
     result = await runSweep({
       runner: service,
@@ -243,6 +244,7 @@ async function sweep(
       onRun: (run, ctx) => {
         factsPromise ??= cliTargetSupport.targetFacts(run.target);
         outputs?.recordRun(run);
+        progress.follow(run); // H6
         io.err(`kvscope profile: run ${run.runId} (context ${ctx}) on ${run.target.label}, run directory ${run.dir}\n`);
       },
     });
@@ -250,6 +252,7 @@ async function sweep(
     if (error instanceof SweepError) throw new CliError(error.message);
     throw error;
   } finally {
+    progress.stop(); // H6
     await service.dispose();
   }
   // The top-level fields describe the last run that completed (the largest context that ran).
@@ -269,7 +272,10 @@ async function sweep(
   if (values.json) io.out(JSON.stringify(summary, null, 2) + '\n');
   else io.out(humanSummary(summary));
   await outputs?.finish();
-  return result.analysis.measuredBytesPerToken !== null ? 0 : 1;
+  // H6: the failure as one line on stderr (main.ts), not a silent exit status.
+  if (result.analysis.measuredBytesPerToken === null)
+    throw new CliError('the sweep measured no memory per context token (see the summary for each run)');
+  return 0;
 }
 
 function humanSummary(summary: ProfileSummaryOutput): string {

@@ -1,6 +1,6 @@
-// `kvscope report <session> --format html|md|csv|json|pdf|perfetto -o <file>` (DESIGN.md): a
+// `kvscope report <session> --format html|md|csv|json|pdf|perfetto|prometheus -o <file>` (DESIGN.md): a
 // report of a stored session. The format may be left out when the file name says it (.html, .md,
-// .csv, .json, .pdf, .trace.json). CSV: `--layout wide` (default, one row per sample) or `long`.
+// .csv, .json, .pdf, .trace.json, .prom). CSV: `--layout wide` (default, one row per sample) or `long`.
 import { readSession, SessionError } from '../../session/session-store';
 import {
   formatFromFileName,
@@ -22,7 +22,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCliArgs(args, options);
   if (positionals.length !== 1)
     throw new CliError(
-      'expected exactly one session file: kvscope report <session> --format html|md|csv|json|pdf|perfetto -o <file>',
+      `expected exactly one session file: kvscope report <session> --format ${REPORT_FORMATS.join('|')} -o <file>`,
       2,
     );
   const out = values.output;
