@@ -7,7 +7,7 @@
 // Also here: what the end of a run means for the command (runFailure), so that a killed engine
 // becomes the one line main.ts prints on stderr instead of a silent exit status.
 import type { RunAnalysis, RunEvent, RunStatus, Sample } from '../../../shared/api/schemas';
-import { formatBytes, formatCount, formatMs } from '../../../shared/report/format';
+import { formatBytes, formatCount, formatMs } from '../../../shared/format/units';
 import type { RunCallbacks } from '../run/run-controller';
 import { CliError, type CliIo } from './cli-io';
 

@@ -34,7 +34,7 @@ describe('kvscope profile progress on stderr', () => {
 
     const progress = lines.map((l) => PROGRESS.exec(l)).filter((m): m is RegExpExecArray => m !== null);
     expect(progress.length).toBeGreaterThan(0);
-    for (const m of progress) expect(m[1]).toMatch(/^OOM horizon (?:[\d,]+ tokens|not known yet) \(budget 64 MiB\)$/);
+    for (const m of progress) expect(m[1]).toMatch(/^OOM horizon (?:[\d,]+ tokens|not known yet) \(budget 64.0 MiB\)$/);
     expect(progress.some((m) => /^OOM horizon [\d,]+ tokens/.test(m[1] ?? ''))).toBe(true);
     // Tokens only go up from one line to the next.
     const tokens = progress.map((m) => Number(/· ([\d,]+) tokens/.exec(m[0])?.[1]?.replace(/,/g, '')));

@@ -77,18 +77,18 @@ describe('ProfileProgress in a pipe', () => {
     ]);
     now = 13_400;
     p.tick();
-    expect(err).toEqual(['kvscope profile: 12.4 s · 812 tokens · RSS 60 MiB · no budget, no OOM horizon\n']);
+    expect(err).toEqual(['kvscope profile: 12.4 s · 812 tokens · RSS 60.0 MiB · no budget, no OOM horizon\n']);
     run.l.onAnalysis?.(analysis({ oomHorizonTokens: null }));
     p.tick();
     expect(err.at(-1)).toBe(
-      'kvscope profile: 12.4 s · 812 tokens · RSS 60 MiB · OOM horizon not known yet (budget 256 MiB)\n',
+      'kvscope profile: 12.4 s · 812 tokens · RSS 60.0 MiB · OOM horizon not known yet (budget 256 MiB)\n',
     );
     run.l.onAnalysis?.(analysis({ oomHorizonTokens: 41000, budgetBytes: 2 * 1024 * MIB }));
     run.l.onSamples?.([{ tMs: 200, source: 'procfs', values: { rssBytes: 1.5 * 1024 * MIB, tokens: 40000 } }]);
     now = 126_000;
     p.tick();
     expect(err.at(-1)).toBe(
-      'kvscope profile: 2 min 5 s · 40,000 tokens · RSS 1.5 GiB · OOM horizon 41,000 tokens (budget 2 GiB)\n',
+      'kvscope profile: 2 min 5 s · 40,000 tokens · RSS 1.50 GiB · OOM horizon 41,000 tokens (budget 2.00 GiB)\n',
     );
     p.stop();
     expect(run.subscribed).toBe(0);
@@ -111,9 +111,9 @@ describe('ProfileProgress in a pipe', () => {
     for (const e of events) run.l.onEvent?.(e);
     expect(err).toEqual([
       'kvscope profile: alert at 1.38 s: RSS reached 90% of the memory budget\n',
-      'kvscope profile: throttling at 2.5 s: cpu0 capped at 1.2 GHz\n',
-      'kvscope profile: link lost at 3 s: link lost ECONNRESET\n',
-      'kvscope profile: link back at 9 s: link back\n',
+      'kvscope profile: throttling at 2.50 s: cpu0 capped at 1.2 GHz\n',
+      'kvscope profile: link lost at 3.00 s: link lost ECONNRESET\n',
+      'kvscope profile: link back at 9.00 s: link back\n',
       'kvscope profile: OOM kill at 1 min 5 s: Memory cgroup out of memory: Killed process 42 (node)\n',
     ]);
     p.stop();
@@ -148,12 +148,12 @@ describe('ProfileProgress on a terminal', () => {
     now = 2000;
     p.tick();
     p.tick(); // nothing changed: nothing written
-    expect(err).toEqual(['\r\x1b[Kkvscope profile: 2 s · 0 tokens · RSS – · no budget, no OOM horizon']);
+    expect(err).toEqual(['\r\x1b[Kkvscope profile: 2.00 s · 0 tokens · RSS – · no budget, no OOM horizon']);
     run.l.onEvent?.({ tMs: 2100, kind: 'alert', message: 'RSS reached 100% of the memory budget' });
     expect(err.slice(1)).toEqual([
       '\r\x1b[K',
-      'kvscope profile: alert at 2.1 s: RSS reached 100% of the memory budget\n',
-      'kvscope profile: 2 s · 0 tokens · RSS – · no budget, no OOM horizon',
+      'kvscope profile: alert at 2.10 s: RSS reached 100% of the memory budget\n',
+      'kvscope profile: 2.00 s · 0 tokens · RSS – · no budget, no OOM horizon',
     ]);
     p.stop();
     expect(err.at(-1)).toBe('\r\x1b[K');
@@ -190,7 +190,7 @@ describe('runFailure: the exit line of a run', () => {
       }),
     );
     expect(e?.message).toBe(
-      "the engine was killed by the kernel's OOM killer after 1,234 tokens (peak RSS 70 MiB of a 256 MiB budget)",
+      "the engine was killed by the kernel's OOM killer after 1,234 tokens (peak RSS 70.0 MiB of a 256 MiB budget)",
     );
     expect(e?.exitCode).toBe(1);
   });
