@@ -59,7 +59,7 @@ describe('kvscope web', () => {
     const { page, problems } = await watchedPage(context);
     await page.goto(web.url);
     expect(page.url()).toBe(`${web.origin}/`);
-    await expect(page.getByTestId('target-local').textContent()).resolves.toContain('This computer');
+    await expect(page.getByTestId('board-local').textContent()).resolves.toContain('This computer');
     await page.getByTestId('connection-state').getByText('connected').waitFor();
     expect(await page.getByTestId('shell-badge').textContent()).toContain('Browser mode');
     expect(await page.getByTestId('chart-empty').textContent()).toContain('Nothing measured yet');
@@ -81,7 +81,7 @@ describe('kvscope web', () => {
     const context = await browser.newContext();
     const { page, problems } = await watchedPage(context);
     await page.goto(web.url);
-    await page.getByTestId('target-local').waitFor();
+    await page.getByTestId('board-local').waitFor();
     await page.getByTestId('field-layers').fill('0');
     await page.getByTestId('field-budget').fill('two gigs');
     await page.getByTestId('start-run').click();
@@ -109,7 +109,7 @@ describe('kvscope web', () => {
     const context = await browser.newContext();
     const own = await context.newPage();
     await own.goto(web.url);
-    await own.getByTestId('target-local').waitFor();
+    await own.getByTestId('board-local').waitFor();
     const other: Server = createServer((_req, res) => {
       res.writeHead(200, { 'Content-Type': 'text/html' });
       res.end('<!doctype html><title>other</title>');

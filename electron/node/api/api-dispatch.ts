@@ -25,7 +25,7 @@ export function parseApiCall(method: unknown, input: unknown): ParsedApiCall {
     const shown = typeof method === 'string' ? `"${method.slice(0, 64)}"` : typeof method;
     return { ok: false, error: `unknown method ${shown}` };
   }
-  // A call without input means "no arguments" (appInfo, listTargets): same as {}.
+  // A call without input means "no arguments" (appInfo, listBoards): same as {}.
   const parsed = apiMethods[method].input.safeParse(input === undefined ? {} : input);
   if (!parsed.success) return { ok: false, error: `invalid input for ${method}: ${describeZodError(parsed.error)}` };
   return { ok: true, method, input: parsed.data };

@@ -1,4 +1,4 @@
-// The device card: what "Test & probe" learned about the selected target (shared/probe's
+// The device card: what "Test & probe" learned about the selected board (shared/probe's
 // ProbeResult) and the health findings, each with its fix as a command to copy. Shown above the
 // chart, because these facts (THP, swap, cgroup limit, governor, heat) change how the run reads.
 import { useEffect, useRef, useState, type ReactNode } from 'react';
@@ -219,9 +219,9 @@ function Facts({ result }: { result: ProbeOutcome }) {
 }
 
 export function DeviceCard() {
-  const target = useAppStore((s) => s.targets.find((t) => t.id === s.selectedTargetId));
-  const probe = useAppStore((s) => (s.selectedTargetId ? s.probes[s.selectedTargetId] : undefined));
-  const probeTarget = useAppStore((s) => s.probeTarget);
+  const board = useAppStore((s) => s.boards.find((b) => b.id === s.selectedBoardId));
+  const probe = useAppStore((s) => (s.selectedBoardId ? s.probes[s.selectedBoardId] : undefined));
+  const probeBoard = useAppStore((s) => s.probeBoard);
   const [collapsed, setCollapsed] = useState(false);
   const runStarting = useAppStore((s) => s.run.phase === 'starting');
   const probedAt = probe?.status === 'done' ? probe.result.probedAt : null;
@@ -232,19 +232,19 @@ export function DeviceCard() {
   useEffect(() => {
     if (probedAt !== null) setCollapsed(false);
   }, [probedAt]);
-  if (!target || !probe) return null;
+  if (!board || !probe) return null;
 
   if (probe.status === 'probing') {
     return (
       <div className="banner banner-info" role="status" data-testid="probe-status">
-        Connecting to <strong>{target.label}</strong> and reading its facts…
+        Connecting to <strong>{board.label}</strong> and reading its facts…
       </div>
     );
   }
   if (probe.status === 'error') {
     return (
       <div className="banner banner-error" role="alert" data-testid="probe-error">
-        <strong>Could not probe {target.label}.</strong>{' '}
+        <strong>Could not probe {board.label}.</strong>{' '}
         <div className="multiline" data-testid="probe-error-text">
           {probe.error}
         </div>
@@ -271,7 +271,7 @@ export function DeviceCard() {
               {counts.error} error · {counts.warn} warning · {counts.info} info
             </span>
           )}
-          <button type="button" className="link-button" onClick={() => void probeTarget(target.id)}>
+          <button type="button" className="link-button" onClick={() => void probeBoard(board.id)}>
             Probe again
           </button>
           <button

@@ -282,7 +282,7 @@ describe('WebSocket messages', () => {
   afterAll(() => ws.close());
 
   it('calls a method of the real services', async () => {
-    const reply = await call(ws, { id: 1, method: 'listTargets', input: {} });
+    const reply = await call(ws, { id: 1, method: 'listBoards', input: {} });
     expect(reply).toEqual({
       id: 1,
       ok: true,
@@ -298,7 +298,7 @@ describe('WebSocket messages', () => {
   });
 
   it('rejects a request without an id or method, naming the field', async () => {
-    const reply = await call(ws, { method: 'listTargets', input: {} });
+    const reply = await call(ws, { method: 'listBoards', input: {} });
     expect(reply.ok).toBe(false);
     expect(reply.error).toMatch(/^invalid request: id: /);
     const noMethod = await call(ws, { id: 7, input: {} });
@@ -333,7 +333,7 @@ describe('WebSocket messages', () => {
       input: { target: { kind: 'ssh', host: '-oProxyCommand=evil' }, engine: { kind: 'demo', demo: {} } },
     });
     expect(ssh.error).toContain('target.host');
-    const extra = await call(ws, { id: 6, method: 'listTargets', input: { sneaky: true } });
+    const extra = await call(ws, { id: 6, method: 'listBoards', input: { sneaky: true } });
     expect(extra.ok).toBe(false);
     expect(extra.error).toContain('sneaky');
   });
