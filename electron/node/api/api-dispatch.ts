@@ -31,7 +31,26 @@ export function parseApiCall(method: unknown, input: unknown): ParsedApiCall {
   return { ok: true, method, input: parsed.data };
 }
 
-/** Calls a handler with already-parsed input; a thrown error becomes `{ ok: false, error }` (message only, no stack). */
+/**
+ * One line for anything thrown: an Error's message, a string, or a short fallback. Never throws,
+ * whatever was thrown (an object without a prototype, a throwing `message` getter or toString):
+ * it runs where a second failure would escape to the process.
+ */
+export function describeError(error: unknown): string {
+  try {
+    if (error instanceof Error) return String(error.message);
+    if (typeof error === 'string') return error;
+    if (typeof error === 'number' || typeof error === 'boolean' || typeof error === 'bigint') return String(error);
+    return `a non-Error value was thrown (${error === null ? 'null' : typeof error})`;
+  } catch {
+    return 'an unreadable error was thrown';
+  }
+}
+
+/**
+ * Calls a handler with already-parsed input; whatever it throws or rejects with — synchronously or
+ * not, an Error or not — becomes `{ ok: false, error }` (message only, no stack). Never rejects.
+ */
 export async function callHandler(
   handlers: ApiHandlers,
   method: ApiMethodName,
@@ -41,8 +60,7 @@ export async function callHandler(
     const handler = handlers[method] as (input: unknown) => Promise<unknown>;
     return { ok: true, output: await handler(input) };
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return { ok: false, error: message || `${method} failed` };
+    return { ok: false, error: describeError(error) || `${method} failed` };
   }
 }
 

@@ -192,6 +192,36 @@ describe('the Electron main process', () => {
     expect(result).toEqual({ ok: false, error: 'engine not found: llama-cli' });
   });
 
+  it('survives a failing service call: sync throws and non-Error rejections come back as text', async () => {
+    const [win] = h.windows;
+    const listBoards = h.ipcHandlers.get(ipcChannel.invoke('listBoards'))!;
+    const messageThrows = new Error('x');
+    Object.defineProperty(messageThrows, 'message', {
+      get() {
+        throw new Error('getter');
+      },
+    });
+    const failures: Array<[string, () => never | Promise<never>]> = [
+      [
+        'sync throw',
+        () => {
+          throw new TypeError('boom');
+        },
+      ],
+      ['object without a prototype', () => Promise.reject(Object.create(null) as never)],
+      ['a throwing message getter', () => Promise.reject(messageThrows)],
+      ['undefined', () => Promise.reject(undefined)],
+    ];
+    for (const [name, impl] of failures) {
+      h.services.handlers.listBoards.mockImplementationOnce(impl as never);
+      const result = await listBoards(ipcEvent(win), {});
+      expect(result.ok, name).toBe(false);
+      expect(typeof result.error, name).toBe('string');
+    }
+    // The next call is served as usual.
+    expect(await listBoards(ipcEvent(win), {})).toMatchObject({ ok: true });
+  });
+
   it('refuses foreign senders and invalid payloads without calling the handler', async () => {
     const [win] = h.windows;
     const listBoards = h.ipcHandlers.get(ipcChannel.invoke('listBoards'))!;
