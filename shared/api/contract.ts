@@ -24,7 +24,7 @@ import {
   BoardInfoSchema,
 } from './schemas';
 
-const runIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
+const runIdSchema = z.string().regex(/^[\w-]{1,64}$/);
 
 /**
  * A connection prompt (host key, password, passphrase) not answered within this is cancelled:

@@ -4,6 +4,7 @@
 import type { z } from 'zod';
 import { apiMethods, type ApiHandlers, type ApiMethodName } from '../../../shared/api/contract';
 import type { ApiCallResult } from '../../../shared/api/bridge-protocol';
+import { describeError } from '../util/describe-error';
 
 export type ParsedApiCall = { ok: true; method: ApiMethodName; input: unknown } | { ok: false; error: string };
 
@@ -29,22 +30,6 @@ export function parseApiCall(method: unknown, input: unknown): ParsedApiCall {
   const parsed = apiMethods[method].input.safeParse(input === undefined ? {} : input);
   if (!parsed.success) return { ok: false, error: `invalid input for ${method}: ${describeZodError(parsed.error)}` };
   return { ok: true, method, input: parsed.data };
-}
-
-/**
- * One line for anything thrown: an Error's message, a string, or a short fallback. Never throws,
- * whatever was thrown (an object without a prototype, a throwing `message` getter or toString):
- * it runs where a second failure would escape to the process.
- */
-export function describeError(error: unknown): string {
-  try {
-    if (error instanceof Error) return String(error.message);
-    if (typeof error === 'string') return error;
-    if (typeof error === 'number' || typeof error === 'boolean' || typeof error === 'bigint') return String(error);
-    return `a non-Error value was thrown (${error === null ? 'null' : typeof error})`;
-  } catch {
-    return 'an unreadable error was thrown';
-  }
 }
 
 /**

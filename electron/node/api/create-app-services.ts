@@ -19,6 +19,7 @@ import { PromptBroker } from '../boards/prompt-broker';
 import { noSecretStore, secretKeys, type SecretStore } from '../boards/secret-store';
 import { importSshConfig } from '../boards/ssh-config-import';
 import { BoardStore, type SavedBoard } from '../boards/board-store';
+import { describeError } from '../util/describe-error';
 import { redact } from '../util/redact';
 
 export interface CreateAppServicesOptions extends AppServicesOptions {
@@ -33,6 +34,15 @@ export interface CreateAppServicesOptions extends AppServicesOptions {
   promptTimeoutMs?: number;
   /** Connection progress lines (redacted); default: on stderr only with KVSCOPE_DEBUG. */
   log?: (line: string) => void;
+}
+
+/** A synchronous handler's result as a promise; what it throws becomes the rejection, as in an async function. */
+function settled<T>(fn: () => T): Promise<T> {
+  try {
+    return Promise.resolve(fn());
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(describeError(error)));
+  }
 }
 
 const LOCAL_BOARD: BoardInfo = { id: 'local', label: 'This computer', spec: { kind: 'local' } };
@@ -71,7 +81,8 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
   };
 
   const handlers: ApiHandlers = {
-    appInfo: async () => ({ version: options.version ?? '0.1.0', shell: options.shell, platform: process.platform }),
+    appInfo: () =>
+      settled(() => ({ version: options.version ?? '0.1.0', shell: options.shell, platform: process.platform })),
     listBoards: async () => {
       let saved: SavedBoard[] = [];
       try {
@@ -109,30 +120,30 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
         await connected.close().catch(() => undefined);
       }
     },
-    answerHostKey: async ({ requestId, accept }) => ({ ok: prompts.answerHostKey(requestId, accept) }),
-    answerCredential: async ({ requestId, value, remember }) => ({
-      ok: prompts.answerCredential(requestId, value, remember === true),
-    }),
-    listPrompts: async () => prompts.list(),
-    secretStorage: async () => secrets.status(),
+    answerHostKey: ({ requestId, accept }) => settled(() => ({ ok: prompts.answerHostKey(requestId, accept) })),
+    answerCredential: ({ requestId, value, remember }) =>
+      settled(() => ({ ok: prompts.answerCredential(requestId, value, remember === true) })),
+    listPrompts: () => settled(() => prompts.list()),
+    secretStorage: () => settled(() => secrets.status()),
     forgetSecrets: async ({ boardId }) => ({ removed: await secrets.deletePrefix(secretKeys.boardPrefix(boardId)) }),
-    computeKv: async (input) => computeKv(input),
+    computeKv: (input) => settled(() => computeKv(input)),
     startRun: async (request) => {
       const run = await runs.start(request);
       return { runId: run.runId };
     },
     stopRun: async ({ runId }) => ({ ok: await runs.stop(runId) }),
-    listRuns: async () => runs.list(),
-    getRun: async ({ runId }) => {
-      const run = requireRun(runId);
-      return {
-        status: run.status,
-        samples: run.samples,
-        events: run.events,
-        analysis: run.analysis,
-        theory: { bytesPerToken: run.theoryBytesPerToken, ctx: run.ctx },
-      };
-    },
+    listRuns: () => settled(() => runs.list()),
+    getRun: ({ runId }) =>
+      settled(() => {
+        const run = requireRun(runId);
+        return {
+          status: run.status,
+          samples: run.samples,
+          events: run.events,
+          analysis: run.analysis,
+          theory: { bytesPerToken: run.theoryBytesPerToken, ctx: run.ctx },
+        };
+      }),
   };
   return {
     handlers,

@@ -69,7 +69,7 @@ function newId(label: string, taken: ReadonlySet<string>): string {
     label
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-+|-+$/g, '')
+      .replace(/^-|-$/g, '')
       .slice(0, 40) || 'board';
   for (;;) {
     const id = `${slug}-${randomBytes(3).toString('hex')}`;
@@ -96,7 +96,7 @@ export function normalizeSavedSpec(spec: unknown, home = homedir()): BoardSpec {
               typeof v === 'string'
                 ? v.trim()
                 : Array.isArray(v)
-                  ? v.map((x) => (typeof x === 'string' ? x.trim() : x)).filter((x) => x !== '')
+                  ? v.map((x: unknown) => (typeof x === 'string' ? x.trim() : x)).filter((x) => x !== '')
                   : v,
             ]),
         )
@@ -217,7 +217,7 @@ export class BoardStore {
     try {
       spec = normalizeSavedSpec(input.spec, this.home);
     } catch (error) {
-      return Promise.reject(error);
+      return Promise.reject(error instanceof Error ? error : new BoardStoreError(String(error)));
     }
     return this.writes.run(async () => {
       const loaded = await this.load();

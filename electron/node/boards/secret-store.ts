@@ -64,13 +64,11 @@ export function noSecretStore(reason: string = NO_STORAGE_REASONS.browser, backe
   const status: SecretStorageStatus = { available: false, backend, reason };
   return {
     status: () => status,
-    get: async () => undefined,
-    set: async () => {
-      throw new Error(reason);
-    },
-    delete: async () => false,
-    deletePrefix: async () => 0,
-    countPrefix: async () => 0,
+    get: () => Promise.resolve(undefined),
+    set: () => Promise.reject(new Error(reason)),
+    delete: () => Promise.resolve(false),
+    deletePrefix: () => Promise.resolve(0),
+    countPrefix: () => Promise.resolve(0),
   };
 }
 

@@ -35,7 +35,8 @@ import {
   type BridgeResponse,
 } from '../../../shared/api/bridge-protocol';
 import type { ApiEventName } from '../../../shared/api/contract';
-import { describeError, describeZodError, dispatchApiCall } from '../api/api-dispatch';
+import { describeZodError, dispatchApiCall } from '../api/api-dispatch';
+import { describeError } from '../util/describe-error';
 import type { AppServices } from '../api/app-services';
 import { CONTENT_SECURITY_POLICY } from './content-security-policy';
 import { createBrowserCredentials } from './page-key';

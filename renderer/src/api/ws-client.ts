@@ -48,10 +48,10 @@ export interface WsApiOptions {
 
 export interface WsApiClient {
   api: KvScopeApi;
-  state(): ConnectionState;
+  state: () => ConnectionState;
   /** Called on every state change; returns an unsubscribe. */
-  onState(listener: (state: ConnectionState) => void): () => void;
-  close(): void;
+  onState: (listener: (state: ConnectionState) => void) => () => void;
+  close: () => void;
 }
 
 const OPEN = 1;

@@ -3,7 +3,7 @@
 // what the main side would refuse and each message lands next to its field. Paths may start
 // with ~/: the main side expands them (the renderer has no home directory).
 import type { MethodInput } from '../../../shared/api/contract';
-import { BoardSpecSchema, BoardLabelSchema, type BoardSpec, type BoardInfo } from '../../../shared/api/schemas';
+import { BoardSpecSchema, BoardLabelSchema, type BoardInfo } from '../../../shared/api/schemas';
 
 type MethodInputSaveBoard = MethodInput<'saveBoard'>;
 
@@ -63,7 +63,7 @@ const FIELD_OF_PATH: Record<string, BoardField> = {
   keepaliveSec: 'keepaliveSec',
 };
 
-const PATH_LIKE = /^(\/|~\/|~$)/;
+const PATH_LIKE = /^(?:\/|~\/|~$)/;
 
 export type BuiltBoard = { ok: true; input: MethodInputSaveBoard } | { ok: false; errors: BoardErrors };
 
@@ -114,5 +114,5 @@ export function buildBoard(draft: BoardDraft, id: string | null): BuiltBoard {
     }
   }
   if (Object.keys(errors).length > 0 || !checked.success) return { ok: false, errors };
-  return { ok: true, input: { ...(id ? { id } : {}), label, spec: checked.data as BoardSpec } };
+  return { ok: true, input: { ...(id ? { id } : {}), label, spec: checked.data } };
 }

@@ -26,8 +26,8 @@ export interface StoreDeps {
 export interface AppSlice {
   connection: ConnectionState;
   appInfo: MethodOutput<'appInfo'> | null;
-  setConnection(state: ConnectionState): void;
-  loadAppInfo(): Promise<void>;
+  setConnection: (state: ConnectionState) => void;
+  loadAppInfo: () => Promise<void>;
 }
 
 /** This computer and the saved boards, and which one a run goes to. */
@@ -36,8 +36,8 @@ export interface BoardListSlice {
   boardsStatus: 'idle' | 'loading' | 'ready' | 'error';
   boardsError: string | null;
   selectedBoardId: string | null;
-  loadBoards(): Promise<void>;
-  selectBoard(id: string): void;
+  loadBoards: () => Promise<void>;
+  selectBoard: (id: string) => void;
 }
 
 export type ProbeOutcome = MethodOutput<'probeBoard'>;
@@ -72,16 +72,16 @@ export interface BoardsSlice {
   importer: SshConfigImporter | null;
   /** Last probe per board id. */
   probes: Record<string, ProbeState>;
-  openEditor(boardId?: string): void;
-  setBoardField<K extends keyof BoardDraft>(field: K, value: BoardDraft[K]): void;
-  saveBoard(): Promise<boolean>;
-  closeEditor(): void;
-  removeBoard(boardId: string): Promise<void>;
-  forgetSecrets(boardId: string): Promise<void>;
-  openImporter(): Promise<void>;
-  importHost(alias: string): Promise<void>;
-  closeImporter(): void;
-  probeBoard(boardId: string): Promise<void>;
+  openEditor: (boardId?: string) => void;
+  setBoardField: <K extends keyof BoardDraft>(field: K, value: BoardDraft[K]) => void;
+  saveBoard: () => Promise<boolean>;
+  closeEditor: () => void;
+  removeBoard: (boardId: string) => Promise<void>;
+  forgetSecrets: (boardId: string) => Promise<void>;
+  openImporter: () => Promise<void>;
+  importHost: (alias: string) => Promise<void>;
+  closeImporter: () => void;
+  probeBoard: (boardId: string) => Promise<void>;
 }
 
 /** Questions a connection asks (host key, password, passphrase), answered in dialogs. */
@@ -91,11 +91,11 @@ export interface PromptsSlice {
   secretStorage: SecretStorageStatus | null;
   /** Why the last answer could not be delivered (the prompt had closed meanwhile). */
   promptError: string | null;
-  loadPrompts(): Promise<void>;
-  loadSecretStorage(): Promise<void>;
-  handlePromptEvent(event: 'hostKeyPrompt' | 'credentialPrompt' | 'promptClosed', payload: unknown): void;
-  answerHostKey(requestId: string, accept: boolean): Promise<void>;
-  answerCredential(requestId: string, value: string | null, remember: boolean): Promise<void>;
+  loadPrompts: () => Promise<void>;
+  loadSecretStorage: () => Promise<void>;
+  handlePromptEvent: (event: 'hostKeyPrompt' | 'credentialPrompt' | 'promptClosed', payload: unknown) => void;
+  answerHostKey: (requestId: string, accept: boolean) => Promise<void>;
+  answerCredential: (requestId: string, value: string | null, remember: boolean) => Promise<void>;
 }
 
 export interface RunFormSlice {

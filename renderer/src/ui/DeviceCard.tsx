@@ -1,7 +1,7 @@
 // The device card: what "Test & probe" learned about the selected board (shared/probe's
 // ProbeResult) and the health findings, each with its fix as a command to copy. Shown above the
 // chart, because these facts (THP, swap, cgroup limit, governor, heat) change how the run reads.
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import type { HealthFinding } from '../../../shared/probe/probe-schema';
 import { formatBytes, formatHz, formatKHz, formatTempC, formatUptime, MISSING } from '../format';
 import type { ProbeOutcome } from '../state/types';
@@ -54,8 +54,11 @@ function CopyButton({ text, select }: { text: string; select: () => void }) {
  */
 export function splitFix(fix: string): { command: string | null; note: string | null } {
   if (/^[A-Z]/.test(fix)) return { command: null, note: fix };
-  const m = /^(.*?)\s{3,}\((.*)\)\s*$/.exec(fix);
-  return m ? { command: m[1], note: m[2] } : { command: fix, note: null };
+  // indexOf, not a regex: a lazy prefix before `\s{3,}` backtracks quadratically on long blanks.
+  const at = fix.indexOf('   (');
+  const end = fix.trimEnd();
+  if (at < 0 || !end.endsWith(')')) return { command: fix, note: null };
+  return { command: fix.slice(0, at).trimEnd(), note: end.slice(at + 4, -1) };
 }
 
 function Finding({ finding }: { finding: HealthFinding }) {
@@ -222,16 +225,17 @@ export function DeviceCard() {
   const board = useAppStore((s) => s.boards.find((b) => b.id === s.selectedBoardId));
   const probe = useAppStore((s) => (s.selectedBoardId ? s.probes[s.selectedBoardId] : undefined));
   const probeBoard = useAppStore((s) => s.probeBoard);
-  const [collapsed, setCollapsed] = useState(false);
   const runStarting = useAppStore((s) => s.run.phase === 'starting');
   const probedAt = probe?.status === 'done' ? probe.result.probedAt : null;
   // A run makes the chart what matters: fold the card to its summary line. A new probe opens it.
-  useEffect(() => {
-    if (runStarting) setCollapsed(true);
-  }, [runStarting]);
-  useEffect(() => {
-    if (probedAt !== null) setCollapsed(false);
-  }, [probedAt]);
+  // Adjusted while rendering when either changes (React's pattern for state that follows props).
+  const [collapsed, setCollapsed] = useState(() => runStarting && probedAt === null);
+  const [seen, setSeen] = useState({ runStarting, probedAt });
+  if (seen.runStarting !== runStarting || seen.probedAt !== probedAt) {
+    setSeen({ runStarting, probedAt });
+    if (runStarting && !seen.runStarting) setCollapsed(true);
+    if (probedAt !== null && probedAt !== seen.probedAt) setCollapsed(false);
+  }
   if (!board || !probe) return null;
 
   if (probe.status === 'probing') {
