@@ -5,13 +5,7 @@
 // load nothing else (electron.vite.config.ts bundles zod in).
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import type { ApiCallResult, BridgeEventMessage } from '../../shared/api/bridge-protocol';
-import {
-  apiEventNames,
-  apiMethodNames,
-  ipcChannel,
-  type ApiMethodName,
-  type KvScopeApi,
-} from '../../shared/api/contract';
+import { apiEventNames, apiMethodNames, ipcChannel, type ApiMethodName } from '../../shared/api/contract';
 
 const knownEvents = new Set<string>(apiEventNames);
 
@@ -38,4 +32,5 @@ api.on = (event: string, handler: (payload: unknown) => void): (() => void) => {
   };
 };
 
-contextBridge.exposeInMainWorld('kvscope', api as unknown as KvScopeApi);
+// The renderer sees it as the contract's KvScopeApi (renderer/src/api/index.ts declares window.kvscope).
+contextBridge.exposeInMainWorld('kvscope', api);

@@ -12,6 +12,15 @@ import type { ApiEventName } from './contract';
 export const BRIDGE_PATH = '/api';
 
 /**
+ * The page key: the WebSocket's second factor next to the cookie (electron/node/web/page-key.ts).
+ * The server hands it to the page in the URL fragment of the token exchange's redirect
+ * (`/#kvscope-key=…`, never sent to any server, never in a cookie); the page keeps it in
+ * sessionStorage and offers it as the WebSocket subprotocol `kvscope-key.<key>`.
+ */
+export const PAGE_KEY_FRAGMENT_PARAM = 'kvscope-key';
+export const PAGE_KEY_PROTOCOL_PREFIX = 'kvscope-key.';
+
+/**
  * Largest frame either side accepts. Requests are small (a run request is < 20 KB even with a long
  * engine command); responses can be larger (getRun of a long run), so the client allows more.
  */

@@ -9,11 +9,11 @@ import {
   PendingPromptSchema,
   PromptClosedSchema,
   PromptIdSchema,
-  SavedSshTargetSpecSchema,
+  BoardSpecSchema,
   SecretStorageStatusSchema,
   SshConfigHostSchema,
-  TargetIdSchema,
-  TargetLabelSchema,
+  BoardIdSchema,
+  BoardLabelSchema,
   KvComputeInputSchema,
   KvComputeResultSchema,
   RunAnalysisSchema,
@@ -21,10 +21,10 @@ import {
   RunRequestSchema,
   RunStatusSchema,
   SampleSchema,
-  TargetInfoSchema,
+  BoardInfoSchema,
 } from './schemas';
 
-const runIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
+const runIdSchema = z.string().regex(/^[\w-]{1,64}$/);
 
 /**
  * A connection prompt (host key, password, passphrase) not answered within this is cancelled:
@@ -34,11 +34,11 @@ const runIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
 export const PROMPT_TIMEOUT_MS = 3 * 60_000;
 
 /**
- * Methods that may wait for a person (they connect to a target, which can ask for a host key,
+ * Methods that may wait for a person (they connect to a board, which can ask for a host key,
  * a password or a passphrase, each up to PROMPT_TIMEOUT_MS): transports must not time them
  * out like quick calls.
  */
-export const PROMPTING_METHODS: ReadonlySet<string> = new Set(['startRun', 'probeTarget']);
+export const PROMPTING_METHODS: ReadonlySet<string> = new Set(['startRun', 'probeBoard']);
 
 export const apiMethods = {
   appInfo: {
@@ -46,20 +46,18 @@ export const apiMethods = {
     output: z.object({ version: z.string(), shell: z.enum(['electron', 'web']), platform: z.string() }),
   },
   /** This computer first, then the saved boards. */
-  listTargets: {
+  listBoards: {
     input: z.object({}).strict(),
-    output: z.array(TargetInfoSchema),
+    output: z.array(BoardInfoSchema),
   },
-  /** Add (no id) or replace (id) a saved SSH target. Never holds a secret: the schema is strict. */
-  saveTarget: {
-    input: z
-      .object({ id: TargetIdSchema.optional(), label: TargetLabelSchema, spec: SavedSshTargetSpecSchema })
-      .strict(),
-    output: TargetInfoSchema,
+  /** Add (no id) or replace (id) a saved board. Never holds a secret: the schema is strict. */
+  saveBoard: {
+    input: z.object({ id: BoardIdSchema.optional(), label: BoardLabelSchema, spec: BoardSpecSchema }).strict(),
+    output: BoardInfoSchema,
   },
-  /** Remove a saved target and every credential remembered for it. */
-  removeTarget: {
-    input: z.object({ id: TargetIdSchema }).strict(),
+  /** Remove a saved board and every credential remembered for it. */
+  removeBoard: {
+    input: z.object({ id: BoardIdSchema }).strict(),
     output: z.object({ ok: z.boolean() }),
   },
   /** The concrete Host entries of ~/.ssh/config ($KVSCOPE_SSH_CONFIG), resolved, for the user to pick and save. */
@@ -68,10 +66,10 @@ export const apiMethods = {
     output: z.object({ path: z.string(), found: z.boolean(), hosts: z.array(SshConfigHostSchema) }),
   },
   /** Connect (host key and credential prompts arrive as events), read the board's facts, judge them. */
-  probeTarget: {
-    input: z.object({ targetId: z.union([z.literal('local'), TargetIdSchema]) }).strict(),
+  probeBoard: {
+    input: z.object({ boardId: z.union([z.literal('local'), BoardIdSchema]) }).strict(),
     output: z.object({
-      targetId: z.string(),
+      boardId: z.string(),
       label: z.string(),
       /** Epoch ms on this computer. */
       probedAt: z.number(),
@@ -90,7 +88,7 @@ export const apiMethods = {
         requestId: PromptIdSchema,
         /** null = cancel. */
         value: z.string().max(4096).nullable(),
-        /** Keep it (encrypted by the OS keychain) for this saved target; refused when storage is unavailable. */
+        /** Keep it (encrypted by the OS keychain) for this saved board; refused when storage is unavailable. */
         remember: z.boolean().optional(),
       })
       .strict(),
@@ -106,9 +104,9 @@ export const apiMethods = {
     input: z.object({}).strict(),
     output: SecretStorageStatusSchema,
   },
-  /** Forget the credentials remembered for a saved target. */
+  /** Forget the credentials remembered for a saved board. */
   forgetSecrets: {
-    input: z.object({ targetId: TargetIdSchema }).strict(),
+    input: z.object({ boardId: BoardIdSchema }).strict(),
     output: z.object({ removed: z.number() }),
   },
   computeKv: {

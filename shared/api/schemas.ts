@@ -51,34 +51,38 @@ export const TargetSpecSchema = z.discriminatedUnion('kind', [
 ]);
 export type TargetSpec = z.infer<typeof TargetSpecSchema>;
 
-export const TargetInfoSchema = z.object({
+/**
+ * A board as the app lists it: This computer (id "local") or a saved one (board-store.ts in
+ * electron/node/boards/). `spec` is the target a run on it connects to.
+ */
+export const BoardInfoSchema = z.object({
   id: z.string(),
   label: z.string(),
   spec: TargetSpecSchema,
   /** Saved boards only: how many remembered credentials (passwords, passphrases) the app holds for it. */
   rememberedSecrets: z.number().int().min(0).optional(),
 });
-export type TargetInfo = z.infer<typeof TargetInfoSchema>;
+export type BoardInfo = z.infer<typeof BoardInfoSchema>;
 
-// ---- saved targets, prompts, secrets (the app's side of SSH: electron/node/boards/) ----------
+// ---- boards, prompts, secrets (the app's side of SSH: electron/node/boards/) ------------------
 
-/** Ids of saved targets: safe in a file, a data-testid and a secret key. "local" is This computer. */
-export const TargetIdSchema = z
+/** Ids of boards: safe in a file, a data-testid and a secret key. "local" is This computer. */
+export const BoardIdSchema = z
   .string()
-  .regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'target id: lower-case letters, digits and -');
+  .regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'board id: lower-case letters, digits and -');
 
 /**
- * An SSH target as the app saves it: SshTargetSpecSchema without what only the CLI may use
+ * How a saved board is reached: SshTargetSpecSchema without what only the CLI may use
  * (passwordEnv reads the app's own environment; acceptNewHostKey skips the fingerprint dialog),
  * and strict, so a `password` or any other unknown field is refused rather than silently dropped.
  */
-export const SavedSshTargetSpecSchema = SshTargetSpecSchema.omit({
+export const BoardSpecSchema = SshTargetSpecSchema.omit({
   passwordEnv: true,
   acceptNewHostKey: true,
 }).strict();
-export type SavedSshTargetSpec = z.infer<typeof SavedSshTargetSpecSchema>;
+export type BoardSpec = z.infer<typeof BoardSpecSchema>;
 
-export const TargetLabelSchema = z.string().trim().min(1, 'a name is required').max(100);
+export const BoardLabelSchema = z.string().trim().min(1, 'a name is required').max(100);
 
 /** One concrete Host of ~/.ssh/config, resolved the way ssh(1) would, ready to be saved. */
 export const SshConfigHostSchema = z.object({
@@ -87,16 +91,16 @@ export const SshConfigHostSchema = z.object({
   user: z.string().optional(),
   port: z.number().optional(),
   proxyJump: z.array(z.string()),
-  /** Every IdentityFile, expanded; the first is what a saved target uses. */
+  /** Every IdentityFile, expanded; the first is what a board uses. */
   identityFiles: z.array(z.string()),
   knownHostsFile: z.string().optional(),
   /** Directives KVScope ignores for this host (ProxyCommand…). */
   unsupported: z.array(z.string()),
-  /** What saveTarget would store, or null when the entry cannot be a target (then `problem` says why). */
-  spec: SavedSshTargetSpecSchema.nullable(),
+  /** What saveBoard would store, or null when the entry cannot be a board (then `problem` says why). */
+  spec: BoardSpecSchema.nullable(),
   problem: z.string().optional(),
-  /** A saved target with this alias already exists. */
-  savedTargetId: z.string().optional(),
+  /** A board with this alias is already saved. */
+  savedBoardId: z.string().optional(),
 });
 export type SshConfigHost = z.infer<typeof SshConfigHostSchema>;
 
@@ -114,8 +118,8 @@ export const PromptIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
 /** An unknown host key: the user compares the fingerprint with the board's before accepting. */
 export const HostKeyPromptSchema = z.object({
   requestId: PromptIdSchema,
-  /** The target being connected (its saved name, or user@host:port). */
-  targetLabel: z.string(),
+  /** The board being connected (its saved name, or user@host:port). */
+  boardLabel: z.string(),
   /** The hop whose key this is (a jump host's, or the board's). */
   host: z.string(),
   port: z.number(),
@@ -133,7 +137,7 @@ export type HostKeyPrompt = z.infer<typeof HostKeyPromptSchema>;
 export const CredentialPromptSchema = z.object({
   requestId: PromptIdSchema,
   kind: z.enum(['password', 'passphrase']),
-  targetLabel: z.string(),
+  boardLabel: z.string(),
   /** password: user@host[:port] of the hop that asks. */
   account: z.string().optional(),
   /** passphrase: the encrypted identity file. */

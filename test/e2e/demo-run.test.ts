@@ -31,10 +31,10 @@ const phaseOf = (page: Page) => page.getByTestId('run-phase').getAttribute('data
 async function openApp(): Promise<{ page: Page; problems: string[] }> {
   const problems: string[] = [];
   const page = await openWatchedPage(browser, web.url, problems);
-  await page.getByTestId('target-local').waitFor();
+  await page.getByTestId('board-local').waitFor();
   await page.waitForTimeout(300); // resumeLatestRun: a run left by a failed test shows up here
   await stopIfActive(page);
-  await page.getByTestId('target-local').click();
+  await page.getByTestId('board-local').click();
   return { page, problems };
 }
 

@@ -88,8 +88,8 @@ describe('the built preload (out/preload/index.cjs)', () => {
   it('invokes the method channel and unwraps the answer', async () => {
     const api = preload.exposed.get('kvscope');
     preload.setReply({ ok: true, output: [{ id: 'local' }] });
-    await expect(api.listTargets({})).resolves.toEqual([{ id: 'local' }]);
-    expect(preload.invoked.at(-1)).toEqual([ipcChannel.invoke('listTargets'), {}]);
+    await expect(api.listBoards({})).resolves.toEqual([{ id: 'local' }]);
+    expect(preload.invoked.at(-1)).toEqual([ipcChannel.invoke('listBoards'), {}]);
     preload.setReply({ ok: false, error: 'invalid input for stopRun: runId: Invalid string' });
     await expect(api.stopRun({ runId: '!' })).rejects.toThrow('invalid input for stopRun: runId: Invalid string');
   });

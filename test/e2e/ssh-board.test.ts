@@ -1,11 +1,11 @@
 // A board over SSH from the user's side, in real Chromium against the real `kvscope web` and a
-// REAL OpenSSH sshd on loopback (test/helpers/sshd.ts): add the board in the target manager,
+// REAL OpenSSH sshd on loopback (test/helpers/sshd.ts): add the board in the board list,
 // "Test & probe" → the fingerprint dialog shows what `ssh-keygen -lf` says about the server's
 // host key (an oracle independent of our code) → accept → the device card with the board's
 // facts and findings; a demo run on the board; a second connection that does not ask again; a
 // key protected by a passphrase (masked dialog, no "remember" in browser mode); import from
 // ~/.ssh/config; and a CHANGED host key, refused in plain words with both fingerprints.
-// The web child gets its own KVSCOPE_HOME (saved targets, the app's known_hosts), so the store
+// The web child gets its own KVSCOPE_HOME (saved boards, the app's known_hosts), so the store
 // starts clean and the test can read what the app wrote.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { appendFile, rm, writeFile } from 'node:fs/promises';
@@ -66,7 +66,7 @@ beforeAll(async () => {
   web = await startWebMode();
   browser = await launchChromium();
   page = await openWatchedPage(browser, web.url, problems);
-  await page.getByTestId('target-local').waitFor();
+  await page.getByTestId('board-local').waitFor();
 });
 
 afterAll(async () => {
@@ -81,7 +81,7 @@ function shot(name: string) {
   return page.screenshot({ path: new URL(name, ARTIFACTS).pathname });
 }
 
-const targetButton = (label: string) => page.locator('[data-testid^="target-"][aria-pressed]', { hasText: label });
+const boardButton = (label: string) => page.locator('[data-testid^="board-"][aria-pressed]', { hasText: label });
 const appKnownHosts = () => {
   try {
     return readFileSync(join(home, 'app', 'known_hosts'), 'utf8');
@@ -92,7 +92,7 @@ const appKnownHosts = () => {
 
 describe('an SSH board in the app', () => {
   it(
-    'is added in the target manager and saved without any secret',
+    'is added in the board list and saved without any secret',
     async () => {
       await page.getByTestId('add-board').click();
       await page.getByTestId('board-editor').waitFor();
@@ -113,14 +113,14 @@ describe('an SSH board in the app', () => {
       await page.getByTestId('board-save').click();
       await page.getByTestId('board-editor').waitFor({ state: 'detached' });
 
-      await targetButton('Lab board').waitFor();
-      expect(await targetButton('Lab board').getAttribute('aria-pressed')).toBe('true');
-      expect(await targetButton('Lab board').textContent()).toContain(`${user}@127.0.0.1:${sshd.port}`);
+      await boardButton('Lab board').waitFor();
+      expect(await boardButton('Lab board').getAttribute('aria-pressed')).toBe('true');
+      expect(await boardButton('Lab board').textContent()).toContain(`${user}@127.0.0.1:${sshd.port}`);
       expect(await page.getByTestId('run-target').textContent()).toBe('on Lab board');
 
-      const file = JSON.parse(readFileSync(join(home, 'app', 'targets.json'), 'utf8'));
-      expect(file.targets).toHaveLength(1);
-      expect(file.targets[0]).toMatchObject({
+      const file = JSON.parse(readFileSync(join(home, 'app', 'boards.json'), 'utf8'));
+      expect(file.boards).toHaveLength(1);
+      expect(file.boards[0]).toMatchObject({
         label: 'Lab board',
         spec: { kind: 'ssh', host: '127.0.0.1', port: sshd.port, user, identityFile: sshd.clientKey.privatePath },
       });
@@ -132,7 +132,7 @@ describe('an SSH board in the app', () => {
     'asks for the unknown host key with the fingerprint ssh-keygen prints, then shows the device card',
     async () => {
       expect(appKnownHosts()).toBe('');
-      await page.getByTestId('probe-target').click();
+      await page.getByTestId('probe-board').click();
       const dialog = page.getByTestId('hostkey-dialog');
       await dialog.waitFor({ timeout: WAIT_MS });
       expect(await page.getByTestId('hostkey-fingerprint').textContent()).toBe(sshd.hostKey.fingerprint);
@@ -227,7 +227,7 @@ describe('an SSH board in the app', () => {
       await page.getByTestId('board-knownHostsFile').fill(join(home, 'user_known_hosts'));
       await page.getByTestId('board-save').click();
       await page.getByTestId('board-editor').waitFor({ state: 'detached' });
-      await page.getByTestId('probe-target').click();
+      await page.getByTestId('probe-board').click();
 
       await page.getByTestId('credential-dialog').waitFor({ timeout: WAIT_MS });
       expect(await page.getByTestId('credential-dialog').textContent()).toContain(encryptedKey.privatePath);
@@ -242,7 +242,7 @@ describe('an SSH board in the app', () => {
       // Same host and port: its key is known already, so no fingerprint question this time.
       await page.getByTestId('device-card').waitFor({ timeout: WAIT_MS });
       expect(await page.getByTestId('hostkey-dialog').count()).toBe(0);
-      expect(readFileSync(join(home, 'app', 'targets.json'), 'utf8')).not.toContain(PASSPHRASE);
+      expect(readFileSync(join(home, 'app', 'boards.json'), 'utf8')).not.toContain(PASSPHRASE);
     },
     TEST_MS,
   );
@@ -261,8 +261,8 @@ describe('an SSH board in the app', () => {
       await page.getByTestId('import-host-lab-board').click();
       await row.getByText('saved').waitFor();
       await page.getByTestId('ssh-config-close').click();
-      await targetButton('lab-board').click();
-      await page.getByTestId('probe-target').click();
+      await boardButton('lab-board').click();
+      await page.getByTestId('probe-board').click();
       await page.waitForFunction(
         () => document.querySelector('[data-testid=device-card] .device-name')?.textContent === 'lab-board',
         null,
@@ -281,8 +281,8 @@ describe('an SSH board in the app', () => {
       const impostor = await startSshd({ extraConfig: [`Port ${sshd.port}`] });
       try {
         expect(impostor.hostKey.fingerprint).not.toBe(sshd.hostKey.fingerprint);
-        await targetButton('Lab board').click();
-        await page.getByTestId('probe-target').click();
+        await boardButton('Lab board').click();
+        await page.getByTestId('probe-board').click();
         const error = page.getByTestId('probe-error-text');
         await error.waitFor({ timeout: WAIT_MS });
         const text = (await error.textContent()) ?? '';

@@ -1,10 +1,11 @@
 // Browser mode end to end: the real `kvscope web` CLI in a child process, the built UI
 // (out/renderer, from `npm run build`) in real Chromium.
 import { mkdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import NodeWebSocket from 'ws';
 import { launchChromium } from '../helpers/chromium';
 import { startWebMode, type WebMode } from '../helpers/web-mode';
 
@@ -54,22 +55,28 @@ describe('kvscope web', () => {
     expect(wrong.status).toBe(403);
   });
 
-  it('opens the UI from the printed URL, moves the token into a cookie and lists this computer', async () => {
+  it('opens the UI from the printed URL, trades the token for a cookie and a page key, and lists this computer', async () => {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const { page, problems } = await watchedPage(context);
     await page.goto(web.url);
     expect(page.url()).toBe(`${web.origin}/`);
-    await expect(page.getByTestId('target-local').textContent()).resolves.toContain('This computer');
+    await expect(page.getByTestId('board-local').textContent()).resolves.toContain('This computer');
     await page.getByTestId('connection-state').getByText('connected').waitFor();
     expect(await page.getByTestId('shell-badge').textContent()).toContain('Browser mode');
     expect(await page.getByTestId('chart-empty').textContent()).toContain('Nothing measured yet');
     expect(await page.getByTestId('readout-measured-bytes-per-token').textContent()).toBe('—');
 
     const cookies = await context.cookies();
-    const token = cookies.find((c) => c.name === `kvscope-token-${web.port}`);
-    expect(token).toMatchObject({ value: web.token, httpOnly: true, sameSite: 'Strict', path: '/' });
+    const cookie = cookies.find((c) => c.name === `kvscope-page-${web.port}`);
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/' });
+    expect(cookie?.value).not.toBe(web.token);
     // HttpOnly: page scripts cannot read it.
     expect(await page.evaluate(() => document.cookie)).toBe('');
+    // The page key left the address bar (the URL above has no fragment) for this tab's storage,
+    // and it survives a reload.
+    expect(await page.evaluate(() => sessionStorage.getItem('kvscope-page-key'))).toMatch(/^[\w-]+\.[\w-]+$/);
+    await page.reload();
+    await page.getByTestId('connection-state').getByText('connected').waitFor();
 
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: new URL('web-mode-idle.png', ARTIFACTS).pathname });
@@ -81,7 +88,7 @@ describe('kvscope web', () => {
     const context = await browser.newContext();
     const { page, problems } = await watchedPage(context);
     await page.goto(web.url);
-    await page.getByTestId('target-local').waitFor();
+    await page.getByTestId('board-local').waitFor();
     await page.getByTestId('field-layers').fill('0');
     await page.getByTestId('field-budget').fill('two gigs');
     await page.getByTestId('start-run').click();
@@ -109,7 +116,7 @@ describe('kvscope web', () => {
     const context = await browser.newContext();
     const own = await context.newPage();
     await own.goto(web.url);
-    await own.getByTestId('target-local').waitFor();
+    await own.getByTestId('board-local').waitFor();
     const other: Server = createServer((_req, res) => {
       res.writeHead(200, { 'Content-Type': 'text/html' });
       res.end('<!doctype html><title>other</title>');
@@ -120,6 +127,45 @@ describe('kvscope web', () => {
       await page.goto(`http://127.0.0.1:${(other.address() as AddressInfo).port}/`);
       const outcome = await webSocketOutcome(page, `ws://127.0.0.1:${web.port}/api`);
       expect(outcome).toBe('refused');
+    } finally {
+      other.close();
+      await context.close();
+    }
+  });
+
+  it('a local service on another port receives the cookie, but what it gets does not open the API', async () => {
+    // Cookies ignore ports: every page the browser loads from 127.0.0.1 sends KVScope's cookie.
+    const context = await browser.newContext();
+    const own = await context.newPage();
+    await own.goto(web.url);
+    await own.getByTestId('board-local').waitFor();
+    const seen: IncomingHttpHeaders[] = [];
+    const other: Server = createServer((req, res) => {
+      seen.push(req.headers);
+      res.writeHead(200, { 'Content-Type': 'text/html' });
+      res.end('<!doctype html><title>other</title>');
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    try {
+      const page = await context.newPage();
+      await page.goto(`http://127.0.0.1:${(other.address() as AddressInfo).port}/`);
+      const captured = seen.map((h) => h.cookie ?? '').find((c) => c.includes(`-${web.port}=`));
+      expect(captured, 'the browser sent the cookie to the other port').toBeDefined();
+      const cookie = captured!;
+
+      // The foreign service now replays it from outside any browser, forging what it likes.
+      const served = await httpGet(web.port, '/', { Cookie: cookie });
+      expect(served.status).toBe(200); // the UI's public files only
+      expect(served.body).not.toContain('kvscope-key');
+      const foreignOrigin = web.origin; // a non-browser client can claim our own origin
+      expect(await apiOutcome(`ws://127.0.0.1:${web.port}/api`, { Cookie: cookie }, foreignOrigin)).toBe('refused 401');
+      expect(await apiOutcome(`ws://127.0.0.1:${web.port}/api`, { Cookie: cookie })).toBe('refused 401');
+      for (const value of cookie.split(';').map((c) => c.trim().slice(c.trim().indexOf('=') + 1)))
+        expect(await apiOutcome(`ws://127.0.0.1:${web.port}/api?token=${encodeURIComponent(value)}`, {})).toBe(
+          'refused 403',
+        );
+      // The user's own page is unaffected.
+      expect(await own.getByTestId('connection-state').textContent()).toContain('connected');
     } finally {
       other.close();
       await context.close();
@@ -150,4 +196,42 @@ function webSocketOutcome(page: Page, url: string): Promise<string> {
       }),
     url,
   );
+}
+
+function httpGet(
+  port: number,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/**
+ * What a non-browser client gets from the API with these headers: 'answered' when listBoards
+ * answers over the socket, 'refused <status>' when the upgrade is refused.
+ */
+function apiOutcome(url: string, headers: Record<string, string>, origin?: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const ws = new NodeWebSocket(url, { headers, origin });
+    ws.once('open', () => ws.send(JSON.stringify({ id: 1, method: 'listBoards', input: {} })));
+    ws.once('message', () => {
+      resolve('answered');
+      ws.close();
+    });
+    ws.once('unexpected-response', (_req, res) => {
+      resolve(`refused ${res.statusCode}`);
+      res.resume();
+      ws.terminate();
+    });
+    ws.once('error', reject);
+  });
 }

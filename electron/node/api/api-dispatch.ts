@@ -4,6 +4,7 @@
 import type { z } from 'zod';
 import { apiMethods, type ApiHandlers, type ApiMethodName } from '../../../shared/api/contract';
 import type { ApiCallResult } from '../../../shared/api/bridge-protocol';
+import { describeError } from '../util/describe-error';
 
 export type ParsedApiCall = { ok: true; method: ApiMethodName; input: unknown } | { ok: false; error: string };
 
@@ -25,13 +26,16 @@ export function parseApiCall(method: unknown, input: unknown): ParsedApiCall {
     const shown = typeof method === 'string' ? `"${method.slice(0, 64)}"` : typeof method;
     return { ok: false, error: `unknown method ${shown}` };
   }
-  // A call without input means "no arguments" (appInfo, listTargets): same as {}.
+  // A call without input means "no arguments" (appInfo, listBoards): same as {}.
   const parsed = apiMethods[method].input.safeParse(input === undefined ? {} : input);
   if (!parsed.success) return { ok: false, error: `invalid input for ${method}: ${describeZodError(parsed.error)}` };
   return { ok: true, method, input: parsed.data };
 }
 
-/** Calls a handler with already-parsed input; a thrown error becomes `{ ok: false, error }` (message only, no stack). */
+/**
+ * Calls a handler with already-parsed input; whatever it throws or rejects with — synchronously or
+ * not, an Error or not — becomes `{ ok: false, error }` (message only, no stack). Never rejects.
+ */
 export async function callHandler(
   handlers: ApiHandlers,
   method: ApiMethodName,
@@ -41,8 +45,7 @@ export async function callHandler(
     const handler = handlers[method] as (input: unknown) => Promise<unknown>;
     return { ok: true, output: await handler(input) };
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return { ok: false, error: message || `${method} failed` };
+    return { ok: false, error: describeError(error) || `${method} failed` };
   }
 }
 

@@ -8,7 +8,7 @@ import {
   type EventPayload,
   type EventSink,
 } from '../../../shared/api/contract';
-import type { TargetInfo } from '../../../shared/api/schemas';
+import type { BoardInfo } from '../../../shared/api/schemas';
 import { computeKv } from '../../../shared/kv/kv-theory';
 import { healthFindings } from '../../../shared/probe/health';
 import type { AppServices, AppServicesOptions } from './app-services';
@@ -18,7 +18,8 @@ import { AppConnector } from '../boards/app-connector';
 import { PromptBroker } from '../boards/prompt-broker';
 import { noSecretStore, secretKeys, type SecretStore } from '../boards/secret-store';
 import { importSshConfig } from '../boards/ssh-config-import';
-import { TargetStore, type SavedTarget } from '../boards/target-store';
+import { BoardStore, type SavedBoard } from '../boards/board-store';
+import { describeError } from '../util/describe-error';
 import { redact } from '../util/redact';
 
 export interface CreateAppServicesOptions extends AppServicesOptions {
@@ -26,8 +27,8 @@ export interface CreateAppServicesOptions extends AppServicesOptions {
   targetFactory?: TargetFactory;
   /** Where remembered credentials go. Default: none (browser mode); Electron passes its safeStorage store. */
   secretStore?: SecretStore;
-  /** Saved targets; default: targets.json in the app data dir. */
-  targetStore?: TargetStore;
+  /** Saved boards; default: boards.json in the app data dir. */
+  boardStore?: BoardStore;
   /** Environment for paths (KVSCOPE_HOME, KVSCOPE_SSH_CONFIG) and ssh (SSH_AUTH_SOCK). */
   env?: NodeJS.ProcessEnv;
   promptTimeoutMs?: number;
@@ -35,7 +36,16 @@ export interface CreateAppServicesOptions extends AppServicesOptions {
   log?: (line: string) => void;
 }
 
-const LOCAL_TARGET: TargetInfo = { id: 'local', label: 'This computer', spec: { kind: 'local' } };
+/** A synchronous handler's result as a promise; what it throws becomes the rejection, as in an async function. */
+function settled<T>(fn: () => T): Promise<T> {
+  try {
+    return Promise.resolve(fn());
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(describeError(error)));
+  }
+}
+
+const LOCAL_BOARD: BoardInfo = { id: 'local', label: 'This computer', spec: { kind: 'local' } };
 
 export function createAppServices(options: CreateAppServicesOptions): AppServices {
   const bus = new EventEmitter();
@@ -46,10 +56,10 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
     options.log ??
     (env.KVSCOPE_DEBUG ? (line: string) => process.stderr.write(`kvscope: ${redact(line)}\n`) : undefined);
   const promptTimeoutMs = options.promptTimeoutMs ?? PROMPT_TIMEOUT_MS;
-  const targets = options.targetStore ?? new TargetStore({ env });
+  const boards = options.boardStore ?? new BoardStore({ env });
   const secrets = options.secretStore ?? noSecretStore();
   const prompts = new PromptBroker(emit, { timeoutMs: promptTimeoutMs });
-  const connector = new AppConnector({ prompts, secrets, targets, env, log, promptTimeoutMs });
+  const connector = new AppConnector({ prompts, secrets, boards, env, log, promptTimeoutMs });
   const runs = new RunService(emit, options.targetFactory ?? connector.factory);
 
   const requireRun = (runId: string) => {
@@ -58,49 +68,50 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
     return run;
   };
 
-  const info = async (t: SavedTarget): Promise<TargetInfo> => {
-    const rememberedSecrets = await secrets.countPrefix(secretKeys.targetPrefix(t.id)).catch(() => 0);
-    return { id: t.id, label: t.label, spec: t.spec, ...(rememberedSecrets > 0 ? { rememberedSecrets } : {}) };
+  const info = async (b: SavedBoard): Promise<BoardInfo> => {
+    const rememberedSecrets = await secrets.countPrefix(secretKeys.boardPrefix(b.id)).catch(() => 0);
+    return { id: b.id, label: b.label, spec: b.spec, ...(rememberedSecrets > 0 ? { rememberedSecrets } : {}) };
   };
 
-  const requireTarget = async (id: string): Promise<TargetInfo> => {
-    if (id === 'local') return LOCAL_TARGET;
-    const saved = await targets.get(id);
-    if (!saved) throw new Error(`no saved target "${id}" (it may have been removed in another window)`);
+  const requireBoard = async (id: string): Promise<BoardInfo> => {
+    if (id === 'local') return LOCAL_BOARD;
+    const saved = await boards.get(id);
+    if (!saved) throw new Error(`no saved board "${id}" (it may have been removed in another window)`);
     return info(saved);
   };
 
   const handlers: ApiHandlers = {
-    appInfo: async () => ({ version: options.version ?? '0.1.0', shell: options.shell, platform: process.platform }),
-    listTargets: async () => {
-      let saved: SavedTarget[] = [];
+    appInfo: () =>
+      settled(() => ({ version: options.version ?? '0.1.0', shell: options.shell, platform: process.platform })),
+    listBoards: async () => {
+      let saved: SavedBoard[] = [];
       try {
-        saved = await targets.list();
+        saved = await boards.list();
       } catch (error) {
-        // This computer stays usable when the file is damaged; saveTarget reports the problem.
+        // This computer stays usable when the file is damaged; saveBoard reports the problem.
         process.stderr.write(`kvscope: ${(error as Error).message}\n`);
       }
-      return [LOCAL_TARGET, ...(await Promise.all(saved.map(info)))];
+      return [LOCAL_BOARD, ...(await Promise.all(saved.map(info)))];
     },
-    saveTarget: async (input) => info(await targets.save(input)),
-    removeTarget: async ({ id }) => {
-      const ok = await targets.remove(id);
-      await secrets.deletePrefix(secretKeys.targetPrefix(id)).catch(() => 0);
+    saveBoard: async (input) => info(await boards.save(input)),
+    removeBoard: async ({ id }) => {
+      const ok = await boards.remove(id);
+      await secrets.deletePrefix(secretKeys.boardPrefix(id)).catch(() => 0);
       return { ok };
     },
-    importSshConfig: async () => importSshConfig(targets, { env, homeDir: env.HOME || undefined }),
-    probeTarget: async ({ targetId }) => {
-      const target = await requireTarget(targetId);
-      const connected = await connector.connect(target.spec, {
-        targetId: target.id === 'local' ? undefined : target.id,
-        label: target.label,
+    importSshConfig: async () => importSshConfig(boards, { env, homeDir: env.HOME || undefined }),
+    probeBoard: async ({ boardId }) => {
+      const board = await requireBoard(boardId);
+      const connected = await connector.connect(board.spec, {
+        boardId: board.id === 'local' ? undefined : board.id,
+        label: board.label,
       });
       try {
         const probe = await probeTarget(connected);
         // A probe in the app precedes a benchmark: clocks and background load are judged as such.
         return {
-          targetId: target.id,
-          label: target.label,
+          boardId: board.id,
+          label: board.label,
           probedAt: Date.now(),
           probe,
           findings: healthFindings(probe, { benchmarking: true }),
@@ -109,30 +120,30 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
         await connected.close().catch(() => undefined);
       }
     },
-    answerHostKey: async ({ requestId, accept }) => ({ ok: prompts.answerHostKey(requestId, accept) }),
-    answerCredential: async ({ requestId, value, remember }) => ({
-      ok: prompts.answerCredential(requestId, value, remember === true),
-    }),
-    listPrompts: async () => prompts.list(),
-    secretStorage: async () => secrets.status(),
-    forgetSecrets: async ({ targetId }) => ({ removed: await secrets.deletePrefix(secretKeys.targetPrefix(targetId)) }),
-    computeKv: async (input) => computeKv(input),
+    answerHostKey: ({ requestId, accept }) => settled(() => ({ ok: prompts.answerHostKey(requestId, accept) })),
+    answerCredential: ({ requestId, value, remember }) =>
+      settled(() => ({ ok: prompts.answerCredential(requestId, value, remember === true) })),
+    listPrompts: () => settled(() => prompts.list()),
+    secretStorage: () => settled(() => secrets.status()),
+    forgetSecrets: async ({ boardId }) => ({ removed: await secrets.deletePrefix(secretKeys.boardPrefix(boardId)) }),
+    computeKv: (input) => settled(() => computeKv(input)),
     startRun: async (request) => {
       const run = await runs.start(request);
       return { runId: run.runId };
     },
     stopRun: async ({ runId }) => ({ ok: await runs.stop(runId) }),
-    listRuns: async () => runs.list(),
-    getRun: async ({ runId }) => {
-      const run = requireRun(runId);
-      return {
-        status: run.status,
-        samples: run.samples,
-        events: run.events,
-        analysis: run.analysis,
-        theory: { bytesPerToken: run.theoryBytesPerToken, ctx: run.ctx },
-      };
-    },
+    listRuns: () => settled(() => runs.list()),
+    getRun: ({ runId }) =>
+      settled(() => {
+        const run = requireRun(runId);
+        return {
+          status: run.status,
+          samples: run.samples,
+          events: run.events,
+          analysis: run.analysis,
+          theory: { bytesPerToken: run.theoryBytesPerToken, ctx: run.ctx },
+        };
+      }),
   };
   return {
     handlers,

@@ -1,9 +1,9 @@
-// How the app (desktop window or browser mode) connects to a target: createTarget from target/,
+// How the app (desktop window or browser mode) connects to a board: createTarget from transport/,
 // with the interactive parts wired to the UI instead of CLI flags. An unknown host key becomes a
 // hostKeyPrompt event and waits for answerHostKey (accepted keys land in the app's known_hosts);
 // a CHANGED key is never asked about — verifyHostKey refuses it before any callback, and the
 // error names both fingerprints. Passwords and passphrases become credentialPrompt events; they
-// are remembered only when the user asks, the storage is a real keychain, and the target is a
+// are remembered only when the user asks, the storage is a real keychain, and the board is a
 // saved one, and only after the connection authenticated (a mistyped password is never kept).
 import type { TargetSpec } from '../../../shared/api/schemas';
 import { appKnownHostsPath } from '../config/app-paths';
@@ -14,14 +14,14 @@ import type { Target } from '../transport/target';
 import { describeConnectError } from './connect-errors';
 import type { PromptBroker, PromptOutcome } from './prompt-broker';
 import { secretKeys, type SecretStore } from './secret-store';
-import type { TargetStore } from './target-store';
+import type { BoardStore } from './board-store';
 
 export interface AppConnectorOptions {
   prompts: PromptBroker;
   secrets: SecretStore;
-  targets: TargetStore;
+  boards: BoardStore;
   env?: NodeJS.ProcessEnv;
-  /** Per hop, not counting time spent in prompts (target/ssh-target.ts pauses its deadline). */
+  /** Per hop, not counting time spent in prompts (transport/ssh-connection-chain.ts pauses its deadline). */
   connectTimeoutMs?: number;
   /** Progress lines (already redacted). */
   log?: (line: string) => void;
@@ -37,7 +37,7 @@ export function accountName(user: string, host: string, port: number): string {
   return `${user}@${h}${port === 22 ? '' : `:${port}`}`;
 }
 
-export function defaultTargetLabel(spec: Extract<TargetSpec, { kind: 'ssh' }>): string {
+export function defaultBoardLabel(spec: Extract<TargetSpec, { kind: 'ssh' }>): string {
   const h = spec.host.includes(':') && !spec.host.startsWith('[') ? `[${spec.host}]` : spec.host;
   return spec.alias ?? `${spec.user ? spec.user + '@' : ''}${h}${spec.port && spec.port !== 22 ? `:${spec.port}` : ''}`;
 }
@@ -45,35 +45,35 @@ export function defaultTargetLabel(spec: Extract<TargetSpec, { kind: 'ssh' }>): 
 export class AppConnector {
   constructor(private readonly options: AppConnectorOptions) {}
 
-  /** The RunService's TargetFactory: a run request carries a spec, matched to a saved target for its name and secrets. */
+  /** The RunService's TargetFactory: a run request carries a spec, matched to a saved board for its name and secrets. */
   readonly factory: TargetFactory = (spec) => this.connect(spec);
 
-  async connect(spec: TargetSpec, context: { targetId?: string; label?: string } = {}): Promise<Target> {
+  async connect(spec: TargetSpec, context: { boardId?: string; label?: string } = {}): Promise<Target> {
     if (spec.kind === 'local') return new LocalTarget();
-    const { prompts, secrets, targets } = this.options;
+    const { prompts, secrets, boards } = this.options;
     const env = this.options.env ?? process.env;
     // CLI-only fields are never honoured here: passwordEnv would send one of the app's own
     // environment variables to whatever host a request names; acceptNewHostKey would skip the
     // fingerprint dialog.
     const { passwordEnv: _passwordEnv, acceptNewHostKey: _acceptNew, ...appSpec } = spec;
-    const saved = context.targetId
-      ? await targets.get(context.targetId)
-      : await targets.findBySpec(appSpec).catch(() => undefined);
-    const targetId = saved?.id;
-    const label = context.label ?? saved?.label ?? defaultTargetLabel(spec);
+    const saved = context.boardId
+      ? await boards.get(context.boardId)
+      : await boards.findBySpec(appSpec).catch(() => undefined);
+    const boardId = saved?.id;
+    const label = context.label ?? saved?.label ?? defaultBoardLabel(spec);
 
     const storage = secrets.status();
-    const canRemember = storage.available && targetId !== undefined;
+    const canRemember = storage.available && boardId !== undefined;
     const rememberNote = !storage.available
       ? storage.reason
-      : targetId === undefined
-        ? 'Save this board in the target list to remember its password.'
+      : boardId === undefined
+        ? 'Save this board in the board list to remember its password.'
         : null;
     let hostKeyOutcome: PromptOutcome | undefined;
     const usedRemembered = new Set<string>();
     const toRemember = new Map<string, string>();
     // A run's link can drop and reconnect: the passphrase typed once serves the whole life of
-    // this target (ssh-target.ts caches passwords itself).
+    // this connection (transport/ssh-link.ts caches passwords itself).
     const passphrases = new Map<string, string | undefined>();
 
     const options: CreateTargetOptions = {
@@ -82,7 +82,7 @@ export class AppConnector {
       connectTimeoutMs: this.options.connectTimeoutMs,
       confirmHostKey: async (info) => {
         const answer = await prompts.askHostKey({
-          targetLabel: label,
+          boardLabel: label,
           host: info.host,
           port: info.port,
           keyType: info.keyType,
@@ -94,7 +94,7 @@ export class AppConnector {
       },
       password: async (request) => {
         const account = accountName(request.username, request.host, request.port);
-        const key = targetId !== undefined ? secretKeys.password(targetId, account) : undefined;
+        const key = boardId !== undefined ? secretKeys.password(boardId, account) : undefined;
         if (key && canRemember) {
           const remembered = await secrets.get(key).catch(() => undefined);
           if (remembered) {
@@ -104,7 +104,7 @@ export class AppConnector {
         }
         const answer = await prompts.askCredential({
           kind: 'password',
-          targetLabel: label,
+          boardLabel: label,
           account,
           canRemember,
           rememberNote,
@@ -115,7 +115,7 @@ export class AppConnector {
       },
       passphrase: async ({ keyFile }) => {
         if (passphrases.has(keyFile)) return passphrases.get(keyFile);
-        const key = targetId !== undefined ? secretKeys.passphrase(targetId, keyFile) : undefined;
+        const key = boardId !== undefined ? secretKeys.passphrase(boardId, keyFile) : undefined;
         let value: string | undefined;
         if (key && canRemember) {
           value = await secrets.get(key).catch(() => undefined);
@@ -124,7 +124,7 @@ export class AppConnector {
         if (!value) {
           const answer = await prompts.askCredential({
             kind: 'passphrase',
-            targetLabel: label,
+            boardLabel: label,
             keyFile,
             canRemember,
             rememberNote,

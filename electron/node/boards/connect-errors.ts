@@ -2,6 +2,7 @@
 // one-line messages of target/, which name its flags). Four cases matter and each says what to
 // do next: unreachable, a refused host key (with BOTH fingerprints when it changed), failed
 // authentication, a timeout. Everything else keeps its own message behind a plain prefix.
+import { describeError } from '../util/describe-error';
 import { knownHostName } from '../transport/known-hosts';
 import { redact } from '../util/redact';
 import type { PromptOutcome } from './prompt-broker';
@@ -60,7 +61,7 @@ function keyWords(message: string): { presented?: string; held?: string } {
 export function describeConnectError(error: unknown, context: ConnectErrorContext): ConnectError {
   if (error instanceof ConnectError) return error;
   const e = (error ?? {}) as ErrorFacts;
-  const message = String(e.message ?? error ?? 'unknown error');
+  const message = typeof e.message === 'string' ? e.message : describeError(error ?? 'unknown error');
   const label = context.label;
   const code = e.code ?? '';
   const where = e.host !== undefined ? knownHostName(e.host, e.port ?? 22) : label;

@@ -103,6 +103,7 @@ export class PromptBroker {
     if (signal?.aborted) return Promise.resolve(unanswered('cancelled'));
     return new Promise<A>((resolve) => {
       const requestId = randomBytes(12).toString('base64url');
+      // eslint-disable-next-line prefer-const -- assigned after finish() is defined, which clears it
       let timer: NodeJS.Timeout | undefined;
       let done = false;
       const onAbort = () => finish(unanswered('cancelled'));

@@ -8,9 +8,9 @@
 // keyring: backend 'basic_text') or there is no safeStorage at all (browser mode, the CLI),
 // nothing is stored, and the status says why so the UI can say it next to the checkbox.
 //
-// Keys are "<target id>|password|user@host:port" and "<target id>|passphrase|<key file>": a
+// Keys are "<board id>|password|user@host:port" and "<board id>|passphrase|<key file>": a
 // remembered password is only ever offered to the same account on the same host, after that
-// host's key was verified, and forgetting a target forgets all of its keys.
+// host's key was verified, and forgetting a board forgets all of its keys.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -54,9 +54,9 @@ export const NO_STORAGE_REASONS = {
 } as const;
 
 export const secretKeys = {
-  password: (targetId: string, account: string) => `${targetId}|password|${account}`,
-  passphrase: (targetId: string, keyFile: string) => `${targetId}|passphrase|${keyFile}`,
-  targetPrefix: (targetId: string) => `${targetId}|`,
+  password: (boardId: string, account: string) => `${boardId}|password|${account}`,
+  passphrase: (boardId: string, keyFile: string) => `${boardId}|passphrase|${keyFile}`,
+  boardPrefix: (boardId: string) => `${boardId}|`,
 };
 
 /** The store used where nothing may be remembered (browser mode, CLI, tests). */
@@ -64,13 +64,11 @@ export function noSecretStore(reason: string = NO_STORAGE_REASONS.browser, backe
   const status: SecretStorageStatus = { available: false, backend, reason };
   return {
     status: () => status,
-    get: async () => undefined,
-    set: async () => {
-      throw new Error(reason);
-    },
-    delete: async () => false,
-    deletePrefix: async () => 0,
-    countPrefix: async () => 0,
+    get: () => Promise.resolve(undefined),
+    set: () => Promise.reject(new Error(reason)),
+    delete: () => Promise.resolve(false),
+    deletePrefix: () => Promise.resolve(0),
+    countPrefix: () => Promise.resolve(0),
   };
 }
 

@@ -1,10 +1,10 @@
 // "Import from ~/.ssh/config": every concrete Host entry, resolved the way ssh(1) resolves it
 // (HostName, User, Port, ProxyJump, IdentityFile, UserKnownHostsFile, ServerAliveInterval), as
-// a ready-to-save spec. Nothing is saved here: the user picks, then the UI calls saveTarget.
+// a ready-to-save spec. Nothing is saved here: the user picks, then the UI calls saveBoard.
 import { stat } from 'node:fs/promises';
 import type { SshConfigHost, SshTargetSpec } from '../../../shared/api/schemas';
 import { listSshConfigHosts, readSshConfigText, resolveSshAlias, sshConfigPath } from '../transport/ssh-config';
-import { normalizeSavedSpec, type TargetStore } from './target-store';
+import { normalizeSavedSpec, type BoardStore } from './board-store';
 
 export interface SshConfigImport {
   path: string;
@@ -13,7 +13,7 @@ export interface SshConfigImport {
 }
 
 export async function importSshConfig(
-  targets: TargetStore,
+  boards: BoardStore,
   options: { env?: NodeJS.ProcessEnv; homeDir?: string } = {},
 ): Promise<SshConfigImport> {
   const path = sshConfigPath(options.env ?? process.env);
@@ -23,7 +23,7 @@ export async function importSshConfig(
   );
   if (!found) return { path, found, hosts: [] };
   const text = await readSshConfigText(path, { homeDir: options.homeDir });
-  const saved = await targets.list().catch(() => []);
+  const saved = await boards.list().catch(() => []);
   const hosts: SshConfigHost[] = [];
   for (const entry of listSshConfigHosts(text, { homeDir: options.homeDir })) {
     const r = resolveSshAlias(entry.alias, text, { homeDir: options.homeDir });
@@ -45,7 +45,7 @@ export async function importSshConfig(
     } catch (error) {
       problem = (error as Error).message;
     }
-    const savedTarget = saved.find((t) => t.spec.alias === entry.alias);
+    const savedBoard = saved.find((t) => t.spec.alias === entry.alias);
     hosts.push({
       alias: entry.alias,
       hostName: r.hostName,
@@ -57,7 +57,7 @@ export async function importSshConfig(
       unsupported: r.unsupported,
       spec,
       ...(problem ? { problem } : {}),
-      ...(savedTarget ? { savedTargetId: savedTarget.id } : {}),
+      ...(savedBoard ? { savedBoardId: savedBoard.id } : {}),
     });
   }
   return { path, found, hosts };

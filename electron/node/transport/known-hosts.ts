@@ -39,7 +39,13 @@ export interface KnownHostsParse {
 
 /** `SHA256:` + unpadded base64 of sha256(key blob): what `ssh-keygen -l` and ssh(1) print. */
 export function fingerprintSha256(keyBlob: Buffer): string {
-  return 'SHA256:' + createHash('sha256').update(keyBlob).digest('base64').replace(/=+$/, '');
+  return (
+    'SHA256:' +
+    createHash('sha256')
+      .update(keyBlob)
+      .digest('base64')
+      .replace(/={1,2}$/, '')
+  );
 }
 
 /** The key type named inside an SSH public key blob (first length-prefixed string). */
@@ -71,15 +77,15 @@ export function keyTypeLabel(keyType: string): string {
 export function parseKnownHosts(text: string, file: string): KnownHostsParse {
   const entries: KnownHostEntry[] = [];
   const notes: string[] = [];
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
+  for (const [i, line] of text.split('\n').entries()) {
     const lineNo = i + 1;
-    const raw = lines[i].replace(/\r$/, '').trim();
+    const raw = line.replace(/\r$/, '').trim();
     if (raw === '' || raw.startsWith('#')) continue;
     const fields = raw.split(/[ \t]+/);
     let marker: KnownHostMarker | undefined;
-    if (fields[0].startsWith('@')) {
-      const m = fields.shift() as string;
+    const m = fields[0];
+    if (m?.startsWith('@')) {
+      fields.shift();
       if (m === '@revoked') marker = 'revoked';
       else if (m === '@cert-authority') marker = 'cert-authority';
       else {
@@ -87,12 +93,12 @@ export function parseKnownHosts(text: string, file: string): KnownHostsParse {
         continue;
       }
     }
-    if (fields.length < 3) {
+    const [hosts, keyType, b64] = fields;
+    if (hosts === undefined || keyType === undefined || b64 === undefined) {
       notes.push(`${file}:${lineNo}: expected "hosts keytype key", line ignored`);
       continue;
     }
-    const [hosts, keyType, b64] = fields;
-    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(b64)) {
+    if (!/^[\d+/a-z]+={0,2}$/i.test(b64)) {
       notes.push(`${file}:${lineNo}: key is not base64, line ignored`);
       continue;
     }
@@ -129,8 +135,8 @@ export function parseKnownHosts(text: string, file: string): KnownHostsParse {
 }
 
 function parseHashedName(field: string): { salt: Buffer; hash: Buffer } | null {
-  const m = /^\|1\|([A-Za-z0-9+/]+={0,2})\|([A-Za-z0-9+/]+={0,2})$/.exec(field);
-  if (!m) return null;
+  const m = /^\|1\|([\d+/a-z]+={0,2})\|([\d+/a-z]+={0,2})$/i.exec(field);
+  if (!m?.[1] || !m[2]) return null;
   const salt = Buffer.from(m[1], 'base64');
   const hash = Buffer.from(m[2], 'base64');
   // OpenSSH uses a 20-byte salt and SHA-1 (20-byte) HMAC.
@@ -177,7 +183,7 @@ export function hostFieldMatches(hosts: string, name: string): boolean {
 export type HostKeyCheck =
   | { status: 'known'; entry: KnownHostEntry }
   | { status: 'unknown' }
-  | { status: 'changed'; oldEntries: KnownHostEntry[] }
+  | { status: 'changed'; oldEntries: [KnownHostEntry, ...KnownHostEntry[]] }
   | { status: 'revoked'; entry: KnownHostEntry };
 
 /** The decision for one presented key, from already-parsed entries (pure; the store reads files). */
@@ -198,8 +204,11 @@ export function checkHostKey(
     // Any mismatch where the host has keys is refused. Entries of the same type come first so
     // that the error names the entry the user most likely needs to look at.
     const type = keyTypeOfBlob(keyBlob);
-    const ordered = [...hostKeys.filter((e) => e.keyType === type), ...hostKeys.filter((e) => e.keyType !== type)];
-    return { status: 'changed', oldEntries: ordered };
+    const [first, ...rest] = [
+      ...hostKeys.filter((e) => e.keyType === type),
+      ...hostKeys.filter((e) => e.keyType !== type),
+    ];
+    if (first) return { status: 'changed', oldEntries: [first, ...rest] };
   }
   return { status: 'unknown' };
 }

@@ -75,20 +75,22 @@ export class LocalTarget implements Target {
     if (mode !== undefined) await chmod(path, mode);
   }
 
-  async signal(pid: number, signal: NodeJS.Signals): Promise<void> {
+  signal(pid: number, signal: NodeJS.Signals): Promise<void> {
     try {
       process.kill(pid, signal);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+      // A process that already ended is what the caller wanted.
+      const e: NodeJS.ErrnoException = error instanceof Error ? error : new Error(String(error));
+      if (e.code !== 'ESRCH') return Promise.reject(e);
     }
+    return Promise.resolve();
   }
 
-  async forwardPort(remoteHost: string, remotePort: number) {
+  forwardPort(remoteHost: string, remotePort: number): Promise<{ localPort: number; close(): Promise<void> }> {
     // Loopback on this computer is already reachable: nothing to forward.
-    if (!['127.0.0.1', 'localhost', '::1'].includes(remoteHost)) {
-      throw new Error(`local target reaches ${remoteHost} directly; no forward needed`);
-    }
-    return { localPort: remotePort, close: async () => {} };
+    if (!['127.0.0.1', 'localhost', '::1'].includes(remoteHost))
+      return Promise.reject(new Error(`local target reaches ${remoteHost} directly; no forward needed`));
+    return Promise.resolve({ localPort: remotePort, close: () => Promise.resolve() });
   }
 
   async close(): Promise<void> {}

@@ -203,16 +203,18 @@ export async function readSshConfigText(path: string, options: { homeDir?: strin
   } catch {
     return '';
   }
-  if (depth >= MAX_INCLUDE_DEPTH || !/^\s*include\s/im.test(text)) return text;
+  const lines = text.split('\n');
+  const isInclude = (line: string) => /^\s*include\s/i.test(line);
+  if (depth >= MAX_INCLUDE_DEPTH || !lines.some(isInclude)) return text;
   const home = options.homeDir ?? homedir();
   const out: string[] = [];
-  for (const line of text.split('\n')) {
-    const m = /^\s*include\s+(.+?)\s*$/i.exec(line);
-    if (!m) {
+  for (const line of lines) {
+    if (!isInclude(line)) {
       out.push(line);
       continue;
     }
-    for (const rawPattern of m[1].split(/\s+/)) {
+    const patterns = line.trim().slice('include'.length).trim().split(/\s+/).filter(Boolean);
+    for (const rawPattern of patterns) {
       const unquoted = rawPattern.replace(/^"(.*)"$/, '$1').replace(/^~(?=\/)/, home);
       const pattern = isAbsolute(unquoted) ? unquoted : join(home, '.ssh', unquoted);
       for (const file of await globFiles(pattern)) out.push(await readSshConfigText(file, options, depth + 1));

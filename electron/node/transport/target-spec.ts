@@ -88,7 +88,7 @@ function validate(spec: SshTargetSpec, text: string): SshTargetSpec {
   const parsed = SshTargetSpecSchema.safeParse(spec);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new TargetSpecError(`target "${text}": ${issue.path.join('.') || 'value'}: ${issue.message}`);
+    throw new TargetSpecError(`target "${text}": ${issue?.path.join('.') || 'value'}: ${issue?.message ?? 'invalid'}`);
   }
   return parsed.data;
 }
@@ -137,7 +137,7 @@ export interface SshCliValues {
   jump?: string[];
 }
 
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const ENV_NAME = /^[a-z_]\w*$/i;
 
 /**
  * `<target>` plus the SSH options → TargetSpec. Reads ~/.ssh/config (or $KVSCOPE_SSH_CONFIG).

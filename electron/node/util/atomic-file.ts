@@ -1,4 +1,4 @@
-// Writing the app's own small state files (saved targets, remembered secrets) so that a crash, a
+// Writing the app's own small state files (saved boards, remembered secrets) so that a crash, a
 // full disk or two writers at once never leave a half-written file: write a temp file next to
 // the target (same directory = same file system, so rename is atomic), fsync it, rename it over
 // the old one. The mode is set when the temp file is created, so the content is never readable

@@ -3,6 +3,7 @@
 // SSH code passes every log line and every error message through here, so a password typed
 // into a prompt or read from an environment variable never reaches a log, a session file, the
 // UI or stderr — not even inside an ssh2 debug line or a server's echo of it.
+import { describeError } from './describe-error';
 
 const MASK = '***';
 const secrets = new Set<string>();
@@ -52,7 +53,7 @@ export function redact(text: string): string {
  * which could hold key material.
  */
 export function redactError(error: unknown): Error {
-  if (!(error instanceof Error)) return new Error(redact(String(error)));
+  if (!(error instanceof Error)) return new Error(redact(describeError(error)));
   const message = redact(error.message);
   if (message === error.message && (!error.stack || redact(error.stack) === error.stack)) return error;
   const copy = new Error(message) as Error & Record<string, unknown>;
@@ -62,6 +63,6 @@ export function redactError(error: unknown): Error {
     else if (typeof v === 'number' || typeof v === 'boolean') copy[k] = v;
   }
   copy.stack = error.stack ? redact(error.stack) : undefined;
-  Object.setPrototypeOf(copy, Object.getPrototypeOf(error));
+  Object.setPrototypeOf(copy, Object.getPrototypeOf(error) as object | null);
   return copy;
 }

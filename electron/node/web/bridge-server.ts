@@ -4,14 +4,17 @@
 // - the Host header must be 127.0.0.1:<port> or localhost:<port>: a page on another site whose
 //   DNS name was re-pointed at 127.0.0.1 (DNS rebinding) is refused even though it reaches us;
 // - a random token, as Jupyter does: the printed URL carries `?token=…`; the first visit trades it
-//   for an HttpOnly SameSite=Strict cookie and redirects to the clean URL, so the token leaves the
-//   address bar and history. Every request and the WebSocket upgrade need the token (cookie or
-//   `?token=`, compared in constant time): 401 without one, 403 with a wrong one;
+//   for an HttpOnly SameSite=Strict page cookie (a different secret) and redirects to the clean
+//   URL, so the token leaves the address bar and history. Every request needs the token or the
+//   cookie (compared in constant time): 401 without one, 403 with a wrong one;
+// - the cookie reaches every port of 127.0.0.1 (cookies ignore ports), so it opens the UI's files
+//   only: the WebSocket needs `?token=` (a non-browser client) or the cookie AND the page key that
+//   the exchange's redirect gave the page in its URL fragment (page-key.ts says why that is safe);
 // - the WebSocket upgrade must come from our own origin (browsers always send Origin on a
-//   WebSocket; a missing Origin means a non-browser client, which still needs the token);
+//   WebSocket; a missing Origin means a non-browser client, which still needs the credentials);
 // - every message is parsed against the contract's zod schemas before a handler sees it
-//   (api-dispatch.ts), and frames are capped at BRIDGE_MAX_REQUEST_BYTES.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+//   (api-dispatch.ts), and frames are capped at BRIDGE_MAX_REQUEST_BYTES. A request that makes a
+//   handler (or the bridge) fail gets an error answer; nothing one request does closes the server.
 import { createReadStream } from 'node:fs';
 import {
   createServer,
@@ -27,16 +30,18 @@ import {
   BRIDGE_MAX_REQUEST_BYTES,
   BRIDGE_PATH,
   BridgeRequestSchema,
+  PAGE_KEY_FRAGMENT_PARAM,
+  PAGE_KEY_PROTOCOL_PREFIX,
   type BridgeResponse,
 } from '../../../shared/api/bridge-protocol';
 import type { ApiEventName } from '../../../shared/api/contract';
 import { describeZodError, dispatchApiCall } from '../api/api-dispatch';
+import { describeError } from '../util/describe-error';
 import type { AppServices } from '../api/app-services';
 import { CONTENT_SECURITY_POLICY } from './content-security-policy';
+import { createBrowserCredentials } from './page-key';
 import { resolveStaticFile } from './static-files';
 
-/** 24 random bytes = 192 bits, base64url: as strong as Jupyter's token and cookie-safe as is. */
-const TOKEN_BYTES = 24;
 /**
  * A client that cannot keep up (events queued in its socket beyond this) is disconnected rather
  * than letting the main process buffer without bound; it reconnects and reloads the run with getRun.
@@ -71,8 +76,6 @@ const SECURITY_HEADERS: OutgoingHttpHeaders = {
   'Cache-Control': 'no-store',
 };
 
-const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
-
 /** Splits a request target into path and query without letting a `//host/…` path pick a host. */
 function splitTarget(target: string): { pathname: string; query: URLSearchParams } | null {
   if (!target.startsWith('/')) return null;
@@ -94,14 +97,11 @@ function parseCookies(header: string | undefined): Map<string, string> {
 
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   const { services, staticDir } = options;
-  const token = randomBytes(TOKEN_BYTES).toString('base64url');
-  const tokenDigest = digest(token);
+  const credentials = createBrowserCredentials();
+  const { token } = credentials;
   let port = 0;
   // The port is part of the name: two KVScope instances on one machine keep separate cookies.
-  const cookieName = () => `kvscope-token-${port}`;
-
-  /** Constant time whatever the candidate's length: both sides are hashed to 32 bytes first. */
-  const tokenMatches = (candidate: string) => timingSafeEqual(digest(candidate), tokenDigest);
+  const cookieName = () => `kvscope-page-${port}`;
 
   /** The Host header, when it names this server; null otherwise (DNS rebinding, proxies, typos). */
   const checkHost = (host: string | undefined): string | null => {
@@ -109,19 +109,12 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     return normalized === `127.0.0.1:${port}` || normalized === `localhost:${port}` ? normalized : null;
   };
 
-  type Auth = { ok: true; fromUrl: boolean } | { ok: false; status: 401 | 403; message: string };
+  const printedUrlHint = () => `Open the URL that \`kvscope web\` printed (http://127.0.0.1:${port}/?token=…).`;
+  type Auth = { ok: true; by: 'token' | 'cookie' } | { ok: false; status: 401 | 403; message: string };
   const authenticate = (req: IncomingMessage, query: URLSearchParams): Auth => {
     const fromUrl = query.get('token');
-    const fromCookie = parseCookies(req.headers.cookie).get(cookieName());
-    const candidate = fromUrl ?? fromCookie;
-    if (candidate === undefined) {
-      return {
-        ok: false,
-        status: 401,
-        message: `KVScope: access token required. Open the URL that \`kvscope web\` printed (http://127.0.0.1:${port}/?token=…).`,
-      };
-    }
-    if (!tokenMatches(candidate)) {
+    if (fromUrl !== null) {
+      if (credentials.tokenMatches(fromUrl)) return { ok: true, by: 'token' };
       return {
         ok: false,
         status: 403,
@@ -129,8 +122,25 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
           'KVScope: wrong access token. Open the URL that `kvscope web` printed; it changes every time KVScope starts.',
       };
     }
-    return { ok: true, fromUrl: fromUrl !== null };
+    const fromCookie = parseCookies(req.headers.cookie).get(cookieName());
+    if (fromCookie === undefined)
+      return { ok: false, status: 401, message: `KVScope: access token required. ${printedUrlHint()}` };
+    if (!credentials.cookieMatches(fromCookie))
+      return {
+        ok: false,
+        status: 403,
+        message: `KVScope: this browser's session belongs to an earlier KVScope. ${printedUrlHint()}`,
+      };
+    return { ok: true, by: 'cookie' };
   };
+
+  /** The page keys offered in Sec-WebSocket-Protocol (a comma-separated list). */
+  const offeredPageKeys = (req: IncomingMessage): string[] =>
+    (req.headers['sec-websocket-protocol'] ?? '')
+      .split(',')
+      .map((p) => p.trim())
+      .filter((p) => p.startsWith(PAGE_KEY_PROTOCOL_PREFIX))
+      .map((p) => p.slice(PAGE_KEY_PROTOCOL_PREFIX.length));
 
   const sendText = (res: ServerResponse, status: number, text: string, extra: OutgoingHttpHeaders = {}) => {
     res.writeHead(status, {
@@ -155,14 +165,16 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       return sendText(res, 405, 'KVScope: method not allowed.', { Allow: 'GET, HEAD' });
     const auth = authenticate(req, target.query);
     if (!auth.ok) return sendText(res, auth.status, auth.message);
-    if (auth.fromUrl) {
-      // Jupyter's flow: trade the URL token for a cookie and drop it from the address bar.
+    if (auth.by === 'token') {
+      // Jupyter's flow: trade the URL token for a cookie and drop it from the address bar; the
+      // fragment carries this page's key (page-key.ts), which no request will ever send back.
       target.query.delete('token');
       const rest = target.query.toString();
+      const fragment = new URLSearchParams({ [PAGE_KEY_FRAGMENT_PARAM]: credentials.newPageKey() });
       res.writeHead(302, {
         ...SECURITY_HEADERS,
-        Location: target.pathname + (rest ? `?${rest}` : ''),
-        'Set-Cookie': `${cookieName()}=${token}; HttpOnly; SameSite=Strict; Path=/`,
+        Location: `${target.pathname}${rest ? `?${rest}` : ''}#${fragment.toString()}`,
+        'Set-Cookie': `${cookieName()}=${credentials.cookieValue}; HttpOnly; SameSite=Strict; Path=/`,
         'Content-Length': 0,
       });
       return res.end();
@@ -191,7 +203,14 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   });
 
   // ---- WebSocket: the API ----
-  const wss = new WebSocketServer({ noServer: true, maxPayload: BRIDGE_MAX_REQUEST_BYTES, perMessageDeflate: false });
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: BRIDGE_MAX_REQUEST_BYTES,
+    perMessageDeflate: false,
+    // A browser fails a WebSocket whose server picks none of the subprotocols it offered: pick the
+    // page key (already checked in 'upgrade'); a client offering none (?token=) gets none.
+    handleProtocols: (protocols) => [...protocols].find((p) => p.startsWith(PAGE_KEY_PROTOCOL_PREFIX)) ?? false,
+  });
   const clients = new Set<WebSocket>();
   const alive = new WeakMap<WebSocket, boolean>();
 
@@ -213,6 +232,13 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     if (!target) return rejectUpgrade(socket, 400, 'bad request target');
     const auth = authenticate(req, target.query);
     if (!auth.ok) return rejectUpgrade(socket, auth.status, auth.message);
+    if (auth.by === 'cookie') {
+      const keys = offeredPageKeys(req);
+      if (keys.length === 0)
+        return rejectUpgrade(socket, 401, `KVScope: this page has no key for the API. ${printedUrlHint()}`);
+      if (!keys.some((k) => credentials.pageKeyMatches(k)))
+        return rejectUpgrade(socket, 403, `KVScope: wrong page key. ${printedUrlHint()}`);
+    }
     if (target.pathname !== BRIDGE_PATH) return rejectUpgrade(socket, 404, 'not found');
     wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws));
   });
@@ -226,7 +252,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       text = JSON.stringify({
         id: message.id,
         ok: false,
-        error: `response could not be encoded: ${(error as Error).message}`,
+        error: `response could not be encoded: ${describeError(error)}`,
       });
     }
     ws.send(text);
@@ -256,11 +282,22 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     reply(ws, { id: request.data.id, ...result });
   };
 
+  /** Whatever goes wrong with one message is answered on its socket: it never reaches the process. */
+  const onMessage = (ws: WebSocket, data: RawData, isBinary: boolean) => {
+    handleMessage(ws, data, isBinary).catch((error: unknown) => {
+      try {
+        reply(ws, { id: null, ok: false, error: `internal error: ${describeError(error)}` });
+      } catch {
+        ws.terminate();
+      }
+    });
+  };
+
   const onConnection = (ws: WebSocket) => {
     clients.add(ws);
     alive.set(ws, true);
     ws.on('pong', () => alive.set(ws, true));
-    ws.on('message', (data, isBinary) => void handleMessage(ws, data, isBinary));
+    ws.on('message', (data, isBinary) => onMessage(ws, data, isBinary));
     ws.on('close', () => clients.delete(ws));
     ws.on('error', () => ws.terminate());
   };

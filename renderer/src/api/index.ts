@@ -2,7 +2,7 @@
 // window.kvscope (IPC); in a browser (`kvscope web`, end-to-end tests) it is a WebSocket client to
 // /api on the origin that served the page. Either way the UI holds a KvScopeApi.
 import type { KvScopeApi } from '../../../shared/api/contract';
-import { BRIDGE_PATH } from '../../../shared/api/bridge-protocol';
+import { BRIDGE_PATH, PAGE_KEY_FRAGMENT_PARAM, PAGE_KEY_PROTOCOL_PREFIX } from '../../../shared/api/bridge-protocol';
 import { createWsApiClient, type ConnectionState } from './ws-client';
 
 declare global {
@@ -27,14 +27,57 @@ export function bridgeUrl(location: Pick<Location, 'protocol' | 'host'>): string
   return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${BRIDGE_PATH}`;
 }
 
+/** Where the page keeps its key across reloads: this tab only, gone when the tab closes. */
+const PAGE_KEY_STORAGE = 'kvscope-page-key';
+
+/**
+ * The page key of browser mode (electron/node/web/page-key.ts): taken from the URL fragment the
+ * token exchange redirected to, which is then removed from the address bar (and from history),
+ * and kept in sessionStorage for reloads of this tab. Null when the page was opened without it.
+ */
+export function takePageKey(
+  location: Pick<Location, 'hash' | 'pathname' | 'search'>,
+  storage: Pick<Storage, 'getItem' | 'setItem'> | null,
+  history: Pick<History, 'replaceState'> | null,
+): string | null {
+  const fromFragment = new URLSearchParams(location.hash.slice(1)).get(PAGE_KEY_FRAGMENT_PARAM);
+  if (fromFragment) {
+    try {
+      storage?.setItem(PAGE_KEY_STORAGE, fromFragment);
+    } catch {
+      // Storage refused (quota, privacy mode): the key serves this page until it reloads.
+    }
+    history?.replaceState(null, '', location.pathname + location.search);
+    return fromFragment;
+  }
+  try {
+    return storage?.getItem(PAGE_KEY_STORAGE) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function sessionStorageOrNull(): Storage | null {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return null;
+  }
+}
+
 export function getApiConnection(): ApiConnection {
   if (connection) return connection;
   if (window.kvscope) {
     // IPC has no connection to lose.
     connection = { api: window.kvscope, shell: 'electron', state: () => 'open', onState: () => () => {} };
   } else {
-    // The HttpOnly cookie set when the page was opened with ?token= authenticates the upgrade.
-    const client = createWsApiClient({ url: bridgeUrl(window.location) });
+    // The upgrade carries the HttpOnly cookie set when the page was opened with ?token=, and the
+    // page key as a subprotocol: the cookie alone does not open the API.
+    const pageKey = takePageKey(window.location, sessionStorageOrNull(), window.history);
+    const client = createWsApiClient({
+      url: bridgeUrl(window.location),
+      protocols: pageKey ? [PAGE_KEY_PROTOCOL_PREFIX + pageKey] : [],
+    });
     connection = { api: client.api, shell: 'web', state: client.state, onState: client.onState };
   }
   return connection;

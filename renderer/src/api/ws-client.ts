@@ -26,10 +26,12 @@ export interface SocketLike {
   onerror: ((event: unknown) => void) | null;
   onmessage: ((event: { data: unknown }) => void) | null;
 }
-export type SocketFactory = (url: string) => SocketLike;
+export type SocketFactory = (url: string, protocols?: string[]) => SocketLike;
 
 export interface WsApiOptions {
   url: string;
+  /** WebSocket subprotocols to offer (browser mode: the page key, shared/api/bridge-protocol.ts). */
+  protocols?: string[];
   createSocket?: SocketFactory;
   /** First retry delay; doubles per failed attempt up to maxBackoffMs. */
   minBackoffMs?: number;
@@ -46,10 +48,10 @@ export interface WsApiOptions {
 
 export interface WsApiClient {
   api: KvScopeApi;
-  state(): ConnectionState;
+  state: () => ConnectionState;
   /** Called on every state change; returns an unsubscribe. */
-  onState(listener: (state: ConnectionState) => void): () => void;
-  close(): void;
+  onState: (listener: (state: ConnectionState) => void) => () => void;
+  close: () => void;
 }
 
 const OPEN = 1;
@@ -70,7 +72,8 @@ interface Pending {
 }
 
 export function createWsApiClient(options: WsApiOptions): WsApiClient {
-  const createSocket: SocketFactory = options.createSocket ?? ((url) => new WebSocket(url) as unknown as SocketLike);
+  const createSocket: SocketFactory =
+    options.createSocket ?? ((url, protocols) => new WebSocket(url, protocols) as unknown as SocketLike);
   const minBackoffMs = options.minBackoffMs ?? DEFAULTS.minBackoffMs;
   const maxBackoffMs = options.maxBackoffMs ?? DEFAULTS.maxBackoffMs;
   const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs;
@@ -155,7 +158,7 @@ export function createWsApiClient(options: WsApiOptions): WsApiClient {
     if (state === 'closed') return;
     let ws: SocketLike;
     try {
-      ws = createSocket(options.url);
+      ws = createSocket(options.url, options.protocols);
     } catch {
       setState('reconnecting');
       scheduleReconnect();

@@ -1,16 +1,11 @@
 // The "add / edit a board" form as the user types it (strings) and its translation into the
-// saveTarget input. Checked with the contract's own SavedSshTargetSpecSchema, so the form refuses
+// saveBoard input. Checked with the contract's own BoardSpecSchema, so the form refuses
 // what the main side would refuse and each message lands next to its field. Paths may start
 // with ~/: the main side expands them (the renderer has no home directory).
 import type { MethodInput } from '../../../shared/api/contract';
-import {
-  SavedSshTargetSpecSchema,
-  TargetLabelSchema,
-  type SavedSshTargetSpec,
-  type TargetInfo,
-} from '../../../shared/api/schemas';
+import { BoardSpecSchema, BoardLabelSchema, type BoardInfo } from '../../../shared/api/schemas';
 
-type MethodInputSaveTarget = MethodInput<'saveTarget'>;
+type MethodInputSaveBoard = MethodInput<'saveBoard'>;
 
 export interface BoardDraft {
   label: string;
@@ -41,11 +36,11 @@ export const EMPTY_BOARD: BoardDraft = {
   keepaliveSec: '',
 };
 
-export function draftFromTarget(target: TargetInfo): BoardDraft {
-  if (target.spec.kind !== 'ssh') return { ...EMPTY_BOARD, label: target.label };
-  const s = target.spec;
+export function draftFromBoard(board: BoardInfo): BoardDraft {
+  if (board.spec.kind !== 'ssh') return { ...EMPTY_BOARD, label: board.label };
+  const s = board.spec;
   return {
-    label: target.label,
+    label: board.label,
     host: s.host,
     port: String(s.port ?? 22),
     user: s.user ?? '',
@@ -68,14 +63,14 @@ const FIELD_OF_PATH: Record<string, BoardField> = {
   keepaliveSec: 'keepaliveSec',
 };
 
-const PATH_LIKE = /^(\/|~\/|~$)/;
+const PATH_LIKE = /^(?:\/|~\/|~$)/;
 
-export type BuiltBoard = { ok: true; input: MethodInputSaveTarget } | { ok: false; errors: BoardErrors };
+export type BuiltBoard = { ok: true; input: MethodInputSaveBoard } | { ok: false; errors: BoardErrors };
 
 export function buildBoard(draft: BoardDraft, id: string | null): BuiltBoard {
   const errors: BoardErrors = {};
   const label = draft.label.trim() || draft.host.trim();
-  const labelCheck = TargetLabelSchema.safeParse(label);
+  const labelCheck = BoardLabelSchema.safeParse(label);
   if (!labelCheck.success) errors.label = labelCheck.error.issues[0]?.message ?? 'invalid';
 
   let port: number | undefined;
@@ -110,7 +105,7 @@ export function buildBoard(draft: BoardDraft, id: string | null): BuiltBoard {
     ...(draft.knownHostsFile.trim() ? { knownHostsFile: draft.knownHostsFile.trim() } : {}),
     ...(keepaliveSec !== undefined ? { keepaliveSec } : {}),
   };
-  const checked = SavedSshTargetSpecSchema.safeParse(spec);
+  const checked = BoardSpecSchema.safeParse(spec);
   if (!checked.success) {
     for (const issue of checked.error.issues) {
       const field = FIELD_OF_PATH[String(issue.path[0])] ?? 'general';
@@ -119,5 +114,5 @@ export function buildBoard(draft: BoardDraft, id: string | null): BuiltBoard {
     }
   }
   if (Object.keys(errors).length > 0 || !checked.success) return { ok: false, errors };
-  return { ok: true, input: { ...(id ? { id } : {}), label, spec: checked.data as SavedSshTargetSpec } };
+  return { ok: true, input: { ...(id ? { id } : {}), label, spec: checked.data } };
 }

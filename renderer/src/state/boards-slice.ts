@@ -1,7 +1,7 @@
 // Saved boards in the store: the add/edit dialog, removing, importing ~/.ssh/config entries, and
 // "Test & probe" (connect, read the board's facts and findings). Connection questions that come
 // up while probing (host key, password) arrive as events and are handled by prompts-slice.ts.
-import { buildBoard, draftFromTarget, EMPTY_BOARD } from './board-form';
+import { buildBoard, draftFromBoard, EMPTY_BOARD } from './board-form';
 import { errorText } from './slices';
 import type { BoardsSlice, SliceCreator } from './types';
 
@@ -10,11 +10,11 @@ export const createBoardsSlice: SliceCreator<BoardsSlice> = (set, get, { api }) 
   importer: null,
   probes: {},
 
-  openEditor(targetId) {
-    const target = targetId ? get().targets.find((t) => t.id === targetId && t.spec.kind === 'ssh') : undefined;
+  openEditor(boardId) {
+    const board = boardId ? get().boards.find((b) => b.id === boardId && b.spec.kind === 'ssh') : undefined;
     set({
-      editor: target
-        ? { mode: 'edit', id: target.id, draft: draftFromTarget(target), errors: {}, saving: false }
+      editor: board
+        ? { mode: 'edit', id: board.id, draft: draftFromBoard(board), errors: {}, saving: false }
         : { mode: 'add', id: null, draft: EMPTY_BOARD, errors: {}, saving: false },
     });
   },
@@ -36,9 +36,9 @@ export const createBoardsSlice: SliceCreator<BoardsSlice> = (set, get, { api }) 
     }
     set({ editor: { ...editor, saving: true, errors: {} } });
     try {
-      const saved = await api.saveTarget(built.input);
-      await get().loadTargets();
-      get().selectTarget(saved.id);
+      const saved = await api.saveBoard(built.input);
+      await get().loadBoards();
+      get().selectBoard(saved.id);
       set({ editor: null });
       return true;
     } catch (error) {
@@ -52,23 +52,23 @@ export const createBoardsSlice: SliceCreator<BoardsSlice> = (set, get, { api }) 
     set({ editor: null });
   },
 
-  async removeBoard(targetId) {
+  async removeBoard(boardId) {
     const editor = get().editor;
     try {
-      await api.removeTarget({ id: targetId });
-      const { [targetId]: _gone, ...probes } = get().probes;
-      set({ probes, editor: editor?.id === targetId ? null : editor });
-      await get().loadTargets();
+      await api.removeBoard({ id: boardId });
+      const { [boardId]: _gone, ...probes } = get().probes;
+      set({ probes, editor: editor?.id === boardId ? null : editor });
+      await get().loadBoards();
     } catch (error) {
       if (editor) set({ editor: { ...editor, errors: { general: errorText(error) } } });
     }
   },
 
-  async forgetSecrets(targetId) {
+  async forgetSecrets(boardId) {
     try {
-      await api.forgetSecrets({ targetId });
+      await api.forgetSecrets({ boardId });
     } finally {
-      await get().loadTargets();
+      await get().loadBoards();
     }
   },
 
@@ -94,21 +94,21 @@ export const createBoardsSlice: SliceCreator<BoardsSlice> = (set, get, { api }) 
   async importHost(alias) {
     const importer = get().importer;
     const host = importer?.hosts.find((h) => h.alias === alias);
-    if (!importer || !host?.spec || host.savedTargetId || importer.adding.includes(alias)) return;
+    if (!importer || !host?.spec || host.savedBoardId || importer.adding.includes(alias)) return;
     set({ importer: { ...importer, adding: [...importer.adding, alias] } });
     try {
-      const saved = await api.saveTarget({ label: alias, spec: host.spec });
+      const saved = await api.saveBoard({ label: alias, spec: host.spec });
       const now = get().importer;
       if (now) {
         set({
           importer: {
             ...now,
             adding: now.adding.filter((a) => a !== alias),
-            hosts: now.hosts.map((h) => (h.alias === alias ? { ...h, savedTargetId: saved.id } : h)),
+            hosts: now.hosts.map((h) => (h.alias === alias ? { ...h, savedBoardId: saved.id } : h)),
           },
         });
       }
-      await get().loadTargets();
+      await get().loadBoards();
     } catch (error) {
       const now = get().importer;
       if (now) {
@@ -127,15 +127,15 @@ export const createBoardsSlice: SliceCreator<BoardsSlice> = (set, get, { api }) 
     set({ importer: null });
   },
 
-  async probeTarget(targetId) {
-    if (get().probes[targetId]?.status === 'probing') return;
-    set((s) => ({ probes: { ...s.probes, [targetId]: { status: 'probing', startedAt: Date.now() } } }));
+  async probeBoard(boardId) {
+    if (get().probes[boardId]?.status === 'probing') return;
+    set((s) => ({ probes: { ...s.probes, [boardId]: { status: 'probing', startedAt: Date.now() } } }));
     try {
-      const result = await api.probeTarget({ targetId });
-      set((s) => ({ probes: { ...s.probes, [targetId]: { status: 'done', result } } }));
+      const result = await api.probeBoard({ boardId });
+      set((s) => ({ probes: { ...s.probes, [boardId]: { status: 'done', result } } }));
     } catch (error) {
       set((s) => ({
-        probes: { ...s.probes, [targetId]: { status: 'error', error: errorText(error), at: Date.now() } },
+        probes: { ...s.probes, [boardId]: { status: 'error', error: errorText(error), at: Date.now() } },
       }));
     }
   },

@@ -145,7 +145,7 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
     async startRun() {
       const state = get();
       if (isActivePhase(state.run.phase)) return;
-      const target = state.targets.find((t) => t.id === state.selectedTargetId)?.spec ?? null;
+      const target = state.boards.find((b) => b.id === state.selectedBoardId)?.spec ?? null;
       const built = buildRunRequest(state.form, target);
       if (!built.ok) {
         set({ formErrors: built.errors });

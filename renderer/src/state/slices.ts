@@ -1,8 +1,8 @@
-// The small slices of the app store: connection/app info, targets, and the run form. The live
+// The small slices of the app store: connection/app info, the board list, and the run form. The live
 // run (the busy one) is in live-run-slice.ts. Each slice is a function of the store's set/get
 // and the injected dependencies, so the whole store is testable without React or a server.
 import { DEFAULT_RUN_FORM } from './run-form';
-import type { AppSlice, RunFormSlice, SliceCreator, TargetsSlice } from './types';
+import type { AppSlice, RunFormSlice, SliceCreator, BoardListSlice } from './types';
 
 export const errorText = (error: unknown): string =>
   (error instanceof Error ? error.message : String(error)) || 'unknown error';
@@ -21,28 +21,28 @@ export const createAppSlice: SliceCreator<AppSlice> = (set, _get, { api }) => ({
   },
 });
 
-// ---- targets ----
-export const createTargetsSlice: SliceCreator<TargetsSlice> = (set, get, { api }) => ({
-  targets: [],
-  targetsStatus: 'idle',
-  targetsError: null,
-  selectedTargetId: null,
-  async loadTargets() {
-    set({ targetsStatus: 'loading', targetsError: null });
+// ---- board list ----
+export const createBoardListSlice: SliceCreator<BoardListSlice> = (set, get, { api }) => ({
+  boards: [],
+  boardsStatus: 'idle',
+  boardsError: null,
+  selectedBoardId: null,
+  async loadBoards() {
+    set({ boardsStatus: 'loading', boardsError: null });
     try {
-      const targets = await api.listTargets({});
-      const selected = get().selectedTargetId;
+      const boards = await api.listBoards({});
+      const selected = get().selectedBoardId;
       set({
-        targets,
-        targetsStatus: 'ready',
-        selectedTargetId: targets.some((t) => t.id === selected) ? selected : (targets[0]?.id ?? null),
+        boards,
+        boardsStatus: 'ready',
+        selectedBoardId: boards.some((b) => b.id === selected) ? selected : (boards[0]?.id ?? null),
       });
     } catch (error) {
-      set({ targetsStatus: 'error', targetsError: errorText(error) });
+      set({ boardsStatus: 'error', boardsError: errorText(error) });
     }
   },
-  selectTarget(id) {
-    if (get().targets.some((t) => t.id === id)) set({ selectedTargetId: id });
+  selectBoard(id) {
+    if (get().boards.some((b) => b.id === id)) set({ selectedBoardId: id });
   },
 });
 

@@ -6,7 +6,7 @@ import { CHART_TICK_MS } from '../live/live-config';
 import { createBoardsSlice } from './boards-slice';
 import { createLiveRunSlice } from './live-run-slice';
 import { createPromptsSlice } from './prompts-slice';
-import { createAppSlice, createRunFormSlice, createTargetsSlice } from './slices';
+import { createAppSlice, createRunFormSlice, createBoardListSlice } from './slices';
 import type { AppState, StoreDeps } from './types';
 
 export type AppStore = StoreApi<AppState>;
@@ -15,7 +15,7 @@ export type { AppState, StoreDeps };
 export function createAppStore(deps: StoreDeps): AppStore {
   return createStore<AppState>()((set, get) => ({
     ...createAppSlice(set, get, deps),
-    ...createTargetsSlice(set, get, deps),
+    ...createBoardListSlice(set, get, deps),
     ...createRunFormSlice(set, get, deps),
     ...createLiveRunSlice(set, get, deps),
     ...createBoardsSlice(set, get, deps),

@@ -9,7 +9,7 @@ import type {
   RunStatus,
   SecretStorageStatus,
   SshConfigHost,
-  TargetInfo,
+  BoardInfo,
 } from '../../../shared/api/schemas';
 import type { BoardDraft, BoardErrors } from './board-form';
 import type { ConnectionState } from '../api/ws-client';
@@ -26,20 +26,21 @@ export interface StoreDeps {
 export interface AppSlice {
   connection: ConnectionState;
   appInfo: MethodOutput<'appInfo'> | null;
-  setConnection(state: ConnectionState): void;
-  loadAppInfo(): Promise<void>;
+  setConnection: (state: ConnectionState) => void;
+  loadAppInfo: () => Promise<void>;
 }
 
-export interface TargetsSlice {
-  targets: TargetInfo[];
-  targetsStatus: 'idle' | 'loading' | 'ready' | 'error';
-  targetsError: string | null;
-  selectedTargetId: string | null;
-  loadTargets(): Promise<void>;
-  selectTarget(id: string): void;
+/** This computer and the saved boards, and which one a run goes to. */
+export interface BoardListSlice {
+  boards: BoardInfo[];
+  boardsStatus: 'idle' | 'loading' | 'ready' | 'error';
+  boardsError: string | null;
+  selectedBoardId: string | null;
+  loadBoards: () => Promise<void>;
+  selectBoard: (id: string) => void;
 }
 
-export type ProbeOutcome = MethodOutput<'probeTarget'>;
+export type ProbeOutcome = MethodOutput<'probeBoard'>;
 
 export type ProbeState =
   | { status: 'probing'; startedAt: number }
@@ -48,7 +49,7 @@ export type ProbeState =
 
 export interface BoardEditor {
   mode: 'add' | 'edit';
-  /** The saved target being edited (mode edit). */
+  /** The saved board being edited (mode edit). */
   id: string | null;
   draft: BoardDraft;
   errors: BoardErrors;
@@ -69,18 +70,18 @@ export interface SshConfigImporter {
 export interface BoardsSlice {
   editor: BoardEditor | null;
   importer: SshConfigImporter | null;
-  /** Last probe per target id. */
+  /** Last probe per board id. */
   probes: Record<string, ProbeState>;
-  openEditor(targetId?: string): void;
-  setBoardField<K extends keyof BoardDraft>(field: K, value: BoardDraft[K]): void;
-  saveBoard(): Promise<boolean>;
-  closeEditor(): void;
-  removeBoard(targetId: string): Promise<void>;
-  forgetSecrets(targetId: string): Promise<void>;
-  openImporter(): Promise<void>;
-  importHost(alias: string): Promise<void>;
-  closeImporter(): void;
-  probeTarget(targetId: string): Promise<void>;
+  openEditor: (boardId?: string) => void;
+  setBoardField: <K extends keyof BoardDraft>(field: K, value: BoardDraft[K]) => void;
+  saveBoard: () => Promise<boolean>;
+  closeEditor: () => void;
+  removeBoard: (boardId: string) => Promise<void>;
+  forgetSecrets: (boardId: string) => Promise<void>;
+  openImporter: () => Promise<void>;
+  importHost: (alias: string) => Promise<void>;
+  closeImporter: () => void;
+  probeBoard: (boardId: string) => Promise<void>;
 }
 
 /** Questions a connection asks (host key, password, passphrase), answered in dialogs. */
@@ -90,11 +91,11 @@ export interface PromptsSlice {
   secretStorage: SecretStorageStatus | null;
   /** Why the last answer could not be delivered (the prompt had closed meanwhile). */
   promptError: string | null;
-  loadPrompts(): Promise<void>;
-  loadSecretStorage(): Promise<void>;
-  handlePromptEvent(event: 'hostKeyPrompt' | 'credentialPrompt' | 'promptClosed', payload: unknown): void;
-  answerHostKey(requestId: string, accept: boolean): Promise<void>;
-  answerCredential(requestId: string, value: string | null, remember: boolean): Promise<void>;
+  loadPrompts: () => Promise<void>;
+  loadSecretStorage: () => Promise<void>;
+  handlePromptEvent: (event: 'hostKeyPrompt' | 'credentialPrompt' | 'promptClosed', payload: unknown) => void;
+  answerHostKey: (requestId: string, accept: boolean) => Promise<void>;
+  answerCredential: (requestId: string, value: string | null, remember: boolean) => Promise<void>;
 }
 
 export interface RunFormSlice {
@@ -141,7 +142,7 @@ export interface LiveRunSlice {
   flushChart(): void;
 }
 
-export type AppState = AppSlice & TargetsSlice & RunFormSlice & LiveRunSlice & BoardsSlice & PromptsSlice;
+export type AppState = AppSlice & BoardListSlice & RunFormSlice & LiveRunSlice & BoardsSlice & PromptsSlice;
 
 export type SetState = (partial: Partial<AppState> | ((state: AppState) => Partial<AppState>)) => void;
 export type GetState = () => AppState;

@@ -11,7 +11,7 @@ import { RunHeader } from './RunHeader';
 import { RunLog } from './RunLog';
 import { SshConfigImportDialog } from './SshConfigImportDialog';
 import { StoreProvider } from './store-context';
-import { TargetList } from './TargetList';
+import { BoardList } from './BoardList';
 import { TopBar } from './TopBar';
 
 /** Wires the store to the API once: events in, a 4 Hz chart tick, and a resync after a reconnect. */
@@ -26,14 +26,14 @@ function useLiveWiring(store: AppStore, connection: ApiConnection) {
       store.getState().setConnection(next);
       if (next === 'open' && !wasOpen) {
         // Events sent while we were away are lost: reload what the main side knows.
-        void store.getState().loadTargets();
+        void store.getState().loadBoards();
         void store.getState().loadPrompts();
         void store.getState().resyncRun();
       }
       wasOpen = next === 'open';
     });
     void state.loadAppInfo();
-    void state.loadTargets();
+    void state.loadBoards();
     void state.loadPrompts();
     void state.loadSecretStorage();
     void state.resumeLatestRun();
@@ -53,7 +53,7 @@ export function App({ store, connection }: { store: AppStore; connection: ApiCon
         <TopBar />
         <div className="layout">
           <aside className="sidebar">
-            <TargetList />
+            <BoardList />
             <RunFormPanel />
           </aside>
           <main className="main">

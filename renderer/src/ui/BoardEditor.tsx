@@ -53,7 +53,7 @@ function Field({
 
 export function BoardEditor() {
   const editor = useAppStore((s) => s.editor);
-  const target = useAppStore((s) => (s.editor?.id ? s.targets.find((t) => t.id === s.editor?.id) : undefined));
+  const board = useAppStore((s) => (s.editor?.id ? s.boards.find((b) => b.id === s.editor?.id) : undefined));
   const saveBoard = useAppStore((s) => s.saveBoard);
   const closeEditor = useAppStore((s) => s.closeEditor);
   const removeBoard = useAppStore((s) => s.removeBoard);
@@ -61,11 +61,11 @@ export function BoardEditor() {
   const secretStorage = useAppStore((s) => s.secretStorage);
   if (!editor) return null;
   const general = editor.errors.general;
-  const remembered = target?.rememberedSecrets ?? 0;
+  const remembered = board?.rememberedSecrets ?? 0;
 
   return (
     <Modal
-      title={editor.mode === 'add' ? 'Add a board' : `Edit ${target?.label ?? 'board'}`}
+      title={editor.mode === 'add' ? 'Add a board' : `Edit ${board?.label ?? 'board'}`}
       onCancel={closeEditor}
       testId="board-editor"
       wide
@@ -116,13 +116,13 @@ export function BoardEditor() {
               ? 'Tick “remember” in that dialog to keep it in the OS keychain.'
               : (secretStorage?.reason ?? '')}
           </p>
-          {remembered > 0 && target && (
+          {remembered > 0 && board && (
             <p className="small">
               {remembered} remembered credential{remembered === 1 ? '' : 's'}.{' '}
               <button
                 type="button"
                 className="link-button"
-                onClick={() => void forgetSecrets(target.id)}
+                onClick={() => void forgetSecrets(board.id)}
                 data-testid="forget-secrets"
               >
                 Forget

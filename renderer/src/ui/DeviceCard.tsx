@@ -1,7 +1,7 @@
-// The device card: what "Test & probe" learned about the selected target (shared/probe's
+// The device card: what "Test & probe" learned about the selected board (shared/probe's
 // ProbeResult) and the health findings, each with its fix as a command to copy. Shown above the
 // chart, because these facts (THP, swap, cgroup limit, governor, heat) change how the run reads.
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import type { HealthFinding } from '../../../shared/probe/probe-schema';
 import {
   formatBytes,
@@ -61,14 +61,11 @@ function CopyButton({ text, select }: { text: string; select: () => void }) {
  */
 export function splitFix(fix: string): { command: string | null; note: string | null } {
   if (/^[A-Z]/.test(fix)) return { command: null, note: fix };
-  // The first "(" after three or more spaces opens the note, which runs to the final ")".
-  for (let open = fix.indexOf('('); open >= 0; open = fix.indexOf('(', open + 1)) {
-    if (!/^\s{3}$/.test(fix.slice(Math.max(0, open - 3), open))) continue;
-    const rest = fix.slice(open + 1).trimEnd();
-    if (!rest.endsWith(')')) break;
-    return { command: fix.slice(0, open).trimEnd(), note: rest.slice(0, -1) };
-  }
-  return { command: fix, note: null };
+  // indexOf, not a regex: a lazy prefix before `\s{3,}` backtracks quadratically on long blanks.
+  const at = fix.indexOf('   (');
+  const end = fix.trimEnd();
+  if (at < 0 || !end.endsWith(')')) return { command: fix, note: null };
+  return { command: fix.slice(0, at).trimEnd(), note: end.slice(at + 4, -1) };
 }
 
 function Finding({ finding }: { finding: HealthFinding }) {
@@ -232,32 +229,33 @@ function Facts({ result }: { result: ProbeOutcome }) {
 }
 
 export function DeviceCard() {
-  const target = useAppStore((s) => s.targets.find((t) => t.id === s.selectedTargetId));
-  const probe = useAppStore((s) => (s.selectedTargetId ? s.probes[s.selectedTargetId] : undefined));
-  const probeTarget = useAppStore((s) => s.probeTarget);
-  const [collapsed, setCollapsed] = useState(false);
+  const board = useAppStore((s) => s.boards.find((b) => b.id === s.selectedBoardId));
+  const probe = useAppStore((s) => (s.selectedBoardId ? s.probes[s.selectedBoardId] : undefined));
+  const probeBoard = useAppStore((s) => s.probeBoard);
   const runStarting = useAppStore((s) => s.run.phase === 'starting');
   const probedAt = probe?.status === 'done' ? probe.result.probedAt : null;
   // A run makes the chart what matters: fold the card to its summary line. A new probe opens it.
-  useEffect(() => {
-    if (runStarting) setCollapsed(true);
-  }, [runStarting]);
-  useEffect(() => {
-    if (probedAt !== null) setCollapsed(false);
-  }, [probedAt]);
-  if (!target || !probe) return null;
+  // Adjusted while rendering when either changes (React's pattern for state that follows props).
+  const [collapsed, setCollapsed] = useState(() => runStarting && probedAt === null);
+  const [seen, setSeen] = useState({ runStarting, probedAt });
+  if (seen.runStarting !== runStarting || seen.probedAt !== probedAt) {
+    setSeen({ runStarting, probedAt });
+    if (runStarting && !seen.runStarting) setCollapsed(true);
+    if (probedAt !== null && probedAt !== seen.probedAt) setCollapsed(false);
+  }
+  if (!board || !probe) return null;
 
   if (probe.status === 'probing') {
     return (
       <div className="banner banner-info" role="status" data-testid="probe-status">
-        Connecting to <strong>{target.label}</strong> and reading its facts…
+        Connecting to <strong>{board.label}</strong> and reading its facts…
       </div>
     );
   }
   if (probe.status === 'error') {
     return (
       <div className="banner banner-error" role="alert" data-testid="probe-error">
-        <strong>Could not probe {target.label}.</strong>{' '}
+        <strong>Could not probe {board.label}.</strong>{' '}
         <div className="multiline" data-testid="probe-error-text">
           {probe.error}
         </div>
@@ -284,7 +282,7 @@ export function DeviceCard() {
               {counts.error} error · {counts.warn} warning · {counts.info} info
             </span>
           )}
-          <button type="button" className="link-button" onClick={() => void probeTarget(target.id)}>
+          <button type="button" className="link-button" onClick={() => void probeBoard(board.id)}>
             Probe again
           </button>
           <button

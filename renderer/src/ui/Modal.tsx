@@ -19,7 +19,9 @@ export function Modal({
 }) {
   const box = useRef<HTMLDivElement>(null);
   const cancel = useRef(onCancel);
-  cancel.current = onCancel;
+  useEffect(() => {
+    cancel.current = onCancel;
+  });
 
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null;

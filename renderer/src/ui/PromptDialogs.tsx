@@ -55,10 +55,10 @@ function HostKeyDialog({ prompt }: { prompt: HostKeyPrompt }) {
           {where}
         </strong>{' '}
         before
-        {prompt.targetLabel !== where ? (
+        {prompt.boardLabel !== where ? (
           <>
             {' '}
-            (for <strong>{prompt.targetLabel}</strong>)
+            (for <strong>{prompt.boardLabel}</strong>)
           </>
         ) : null}
         . Before you accept its key, compare the fingerprint with the board&apos;s own.
@@ -136,11 +136,11 @@ function CredentialDialog({ prompt }: { prompt: CredentialPrompt }) {
           {isPassword ? (
             <>
               Password for <strong className="mono">{prompt.account}</strong>
-              {prompt.targetLabel !== prompt.account ? <> ({prompt.targetLabel})</> : null}
+              {prompt.boardLabel !== prompt.account ? <> ({prompt.boardLabel})</> : null}
             </>
           ) : (
             <>
-              Passphrase of <strong className="mono">{prompt.keyFile}</strong> for {prompt.targetLabel}
+              Passphrase of <strong className="mono">{prompt.keyFile}</strong> for {prompt.boardLabel}
             </>
           )}
         </p>

@@ -173,7 +173,7 @@ export function RunFormPanel() {
   const startRun = useAppStore((s) => s.startRun);
   const stopRun = useAppStore((s) => s.stopRun);
   const active = isActivePhase(phase);
-  const targetLabel = useAppStore((s) => s.targets.find((t) => t.id === s.selectedTargetId)?.label ?? null);
+  const targetLabel = useAppStore((s) => s.boards.find((b) => b.id === s.selectedBoardId)?.label ?? null);
 
   return (
     <section className="panel run-form" aria-labelledby="workload-heading">

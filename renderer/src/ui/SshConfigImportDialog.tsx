@@ -47,7 +47,7 @@ export function SshConfigImportDialog() {
                   {h.unsupported.length > 0 && <span className="field-hint">{h.unsupported.join(', ')} ignored</span>}
                   {h.problem && <span className="field-error">{h.problem}</span>}
                 </div>
-                {h.savedTargetId ? (
+                {h.savedBoardId ? (
                   <span className="muted small">saved</span>
                 ) : (
                   <button

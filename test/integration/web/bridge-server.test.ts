@@ -9,6 +9,7 @@ import WebSocket from 'ws';
 import type { EventSink } from '../../../shared/api/contract';
 import type { AppServices } from '../../../electron/node/api/app-services';
 import { createAppServices } from '../../../electron/node/api/create-app-services';
+import { PAGE_KEY_FRAGMENT_PARAM, PAGE_KEY_PROTOCOL_PREFIX } from '../../../shared/api/bridge-protocol';
 import { startWebServer, type WebServer } from '../../../electron/node/web/bridge-server';
 import { CONTENT_SECURITY_POLICY } from '../../../electron/node/web/content-security-policy';
 
@@ -24,6 +25,9 @@ let services: AppServices;
 let sinks: Set<EventSink>;
 let server: WebServer;
 let cookie: string;
+/** The page key the token exchange gave "the page" (page-key.ts): the WebSocket's second factor. */
+let pageKey: string;
+const cookieName = () => `kvscope-page-${server.port}`;
 
 function get(path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Reply> {
   return new Promise((resolve, reject) => {
@@ -43,10 +47,16 @@ function get(path: string, headers: Record<string, string> = {}, method = 'GET')
 
 /** Opens a WebSocket; resolves with the open socket or the HTTP status of the refused upgrade. */
 function connect(
-  options: { path?: string; headers?: Record<string, string>; origin?: string; maxPayload?: number } = {},
+  options: {
+    path?: string;
+    headers?: Record<string, string>;
+    origin?: string;
+    maxPayload?: number;
+    protocols?: string[];
+  } = {},
 ): Promise<{ ws?: WebSocket; status?: number }> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${server.port}${options.path ?? '/api'}`, {
+    const ws = new WebSocket(`ws://127.0.0.1:${server.port}${options.path ?? '/api'}`, options.protocols ?? [], {
       headers: options.headers,
       origin: options.origin,
       maxPayload: options.maxPayload,
@@ -63,8 +73,19 @@ function connect(
 
 const origin = () => `http://127.0.0.1:${server.port}`;
 
+const pageKeyProtocol = (key = pageKey) => [`${PAGE_KEY_PROTOCOL_PREFIX}${key}`];
+
+/** Trades the printed URL's token, as a browser does: the cookie it sets and the page key in the fragment. */
+async function exchangeToken(path = `/?token=${server.token}`): Promise<{ cookie: string; pageKey: string }> {
+  const reply = await get(path);
+  if (reply.status !== 302) throw new Error(`token exchange answered ${reply.status}`);
+  const setCookie = String(reply.headers['set-cookie']);
+  const fragment = new URLSearchParams(String(reply.headers.location).split('#')[1] ?? '');
+  return { cookie: setCookie.split(';')[0] ?? '', pageKey: fragment.get(PAGE_KEY_FRAGMENT_PARAM) ?? '' };
+}
+
 async function openApi(): Promise<WebSocket> {
-  const { ws, status } = await connect({ headers: { Cookie: cookie }, origin: origin() });
+  const { ws, status } = await connect({ headers: { Cookie: cookie }, origin: origin(), protocols: pageKeyProtocol() });
   if (!ws) throw new Error(`upgrade refused with ${status}`);
   return ws;
 }
@@ -106,7 +127,7 @@ beforeAll(async () => {
     dispose: () => real.dispose(),
   };
   server = await startWebServer({ services, staticDir, port: 0 });
-  cookie = `kvscope-token-${server.port}=${server.token}`;
+  ({ cookie, pageKey } = await exchangeToken());
 });
 
 afterAll(async () => {
@@ -138,16 +159,20 @@ describe('HTTP authentication', () => {
 
   it('answers 403 to a wrong token, in the URL or in the cookie', async () => {
     expect((await get('/?token=not-the-token')).status).toBe(403);
-    expect((await get('/', { Cookie: `kvscope-token-${server.port}=not-the-token` })).status).toBe(403);
-    expect((await get('/', { Cookie: `kvscope-token-${server.port}=${server.token}x` })).status).toBe(403);
+    expect((await get('/', { Cookie: `${cookieName()}=not-the-token` })).status).toBe(403);
+    expect((await get('/', { Cookie: `${cookie}x` })).status).toBe(403);
   });
 
   it('trades the URL token for an HttpOnly SameSite=Strict cookie and redirects to the clean URL', async () => {
     const reply = await get(`/?token=${server.token}`);
     expect(reply.status).toBe(302);
-    expect(reply.headers.location).toBe('/');
+    // The page key rides in the fragment: browsers never send a fragment to a server.
+    expect(reply.headers.location).toMatch(new RegExp(`^/#${PAGE_KEY_FRAGMENT_PARAM}=[\\w-]{22}\\.[\\w-]{43}$`));
     const setCookie = String(reply.headers['set-cookie']);
-    expect(setCookie).toContain(`kvscope-token-${server.port}=${server.token}`);
+    expect(setCookie).toMatch(new RegExp(`^${cookieName()}=[\\w-]{32};`));
+    // The cookie reaches every port of 127.0.0.1: it is not the token, and it is no page key.
+    expect(setCookie).not.toContain(server.token);
+    expect(setCookie).not.toContain(pageKey);
     expect(setCookie).toContain('HttpOnly');
     expect(setCookie).toContain('SameSite=Strict');
     expect(setCookie).toContain('Path=/');
@@ -156,7 +181,7 @@ describe('HTTP authentication', () => {
   it('keeps other query parameters when redirecting', async () => {
     const reply = await get(`/?run=abc&token=${server.token}`);
     expect(reply.status).toBe(302);
-    expect(reply.headers.location).toBe('/?run=abc');
+    expect(reply.headers.location).toMatch(new RegExp(`^/\\?run=abc#${PAGE_KEY_FRAGMENT_PARAM}=`));
   });
 
   it('serves the page with the cookie, with CSP, nosniff and the right content types', async () => {
@@ -238,16 +263,47 @@ describe('WebSocket upgrade', () => {
 
   it('is refused with 403 with a wrong token', async () => {
     expect(
-      (await connect({ headers: { Cookie: `kvscope-token-${server.port}=wrong` }, origin: origin() })).status,
+      (await connect({ headers: { Cookie: `${cookieName()}=wrong` }, origin: origin(), protocols: pageKeyProtocol() }))
+        .status,
     ).toBe(403);
     expect((await connect({ path: '/api?token=wrong', origin: origin() })).status).toBe(403);
   });
 
-  it('is refused with 403 from another origin, even with the cookie', async () => {
-    expect((await connect({ headers: { Cookie: cookie }, origin: 'http://attacker.example' })).status).toBe(403);
-    expect((await connect({ headers: { Cookie: cookie }, origin: `http://127.0.0.1:${server.port + 1}` })).status).toBe(
+  it('is refused with the cookie alone (every port of 127.0.0.1 receives it): 401 without a page key, 403 with a wrong one', async () => {
+    expect((await connect({ headers: { Cookie: cookie }, origin: origin() })).status).toBe(401);
+    expect((await connect({ headers: { Cookie: cookie } })).status).toBe(401);
+    const [nonce] = pageKey.split('.');
+    for (const wrong of [`${nonce}.${'A'.repeat(43)}`, 'x', `${pageKey}x`, `.${pageKey}`])
+      expect(
+        (await connect({ headers: { Cookie: cookie }, origin: origin(), protocols: pageKeyProtocol(wrong) })).status,
+        wrong,
+      ).toBe(403);
+    // The cookie's value is no token either.
+    const value = cookie.slice(cookie.indexOf('=') + 1);
+    expect((await connect({ path: `/api?token=${value}` })).status).toBe(403);
+  });
+
+  it('accepts a page key only with the cookie, and every page gets its own', async () => {
+    expect((await connect({ origin: origin(), protocols: pageKeyProtocol() })).status).toBe(401);
+    const second = await exchangeToken();
+    expect(second.pageKey).not.toBe(pageKey);
+    const { ws } = await connect({
+      headers: { Cookie: cookie },
+      origin: origin(),
+      protocols: pageKeyProtocol(second.pageKey),
+    });
+    expect(ws?.protocol).toBe(pageKeyProtocol(second.pageKey)[0]);
+    ws?.close();
+  });
+
+  it('is refused with 403 from another origin, even with the cookie and the page key', async () => {
+    const protocols = pageKeyProtocol();
+    expect((await connect({ headers: { Cookie: cookie }, origin: 'http://attacker.example', protocols })).status).toBe(
       403,
     );
+    expect(
+      (await connect({ headers: { Cookie: cookie }, origin: `http://127.0.0.1:${server.port + 1}`, protocols })).status,
+    ).toBe(403);
   });
 
   it('is refused with 403 for a foreign Host header', async () => {
@@ -262,10 +318,13 @@ describe('WebSocket upgrade', () => {
   });
 
   it('is refused on any path but /api', async () => {
-    expect((await connect({ path: '/other', headers: { Cookie: cookie }, origin: origin() })).status).toBe(404);
+    expect(
+      (await connect({ path: '/other', headers: { Cookie: cookie }, origin: origin(), protocols: pageKeyProtocol() }))
+        .status,
+    ).toBe(404);
   });
 
-  it('opens with the cookie from the same origin, or with ?token= from a non-browser client', async () => {
+  it('opens with the cookie and the page key from the same origin, or with ?token= from a non-browser client', async () => {
     const a = await openApi();
     a.close();
     const { ws } = await connect({ path: `/api?token=${server.token}` });
@@ -282,7 +341,7 @@ describe('WebSocket messages', () => {
   afterAll(() => ws.close());
 
   it('calls a method of the real services', async () => {
-    const reply = await call(ws, { id: 1, method: 'listTargets', input: {} });
+    const reply = await call(ws, { id: 1, method: 'listBoards', input: {} });
     expect(reply).toEqual({
       id: 1,
       ok: true,
@@ -298,7 +357,7 @@ describe('WebSocket messages', () => {
   });
 
   it('rejects a request without an id or method, naming the field', async () => {
-    const reply = await call(ws, { method: 'listTargets', input: {} });
+    const reply = await call(ws, { method: 'listBoards', input: {} });
     expect(reply.ok).toBe(false);
     expect(reply.error).toMatch(/^invalid request: id: /);
     const noMethod = await call(ws, { id: 7, input: {} });
@@ -333,7 +392,7 @@ describe('WebSocket messages', () => {
       input: { target: { kind: 'ssh', host: '-oProxyCommand=evil' }, engine: { kind: 'demo', demo: {} } },
     });
     expect(ssh.error).toContain('target.host');
-    const extra = await call(ws, { id: 6, method: 'listTargets', input: { sneaky: true } });
+    const extra = await call(ws, { id: 6, method: 'listBoards', input: { sneaky: true } });
     expect(extra.ok).toBe(false);
     expect(extra.error).toContain('sneaky');
   });
@@ -355,6 +414,55 @@ describe('WebSocket messages', () => {
     const closed = new Promise<number>((resolve) => big.once('close', (code) => resolve(code)));
     big.send(JSON.stringify({ id: 1, method: 'appInfo', input: { pad: 'x'.repeat(2 * 1024 * 1024) } }));
     expect(await closed).toBe(1009);
+  });
+});
+
+describe('a failing service call', () => {
+  // Handlers that fail every way a bug can make them fail. None may take the server down (an
+  // unhandled rejection ends a Node process) or leave the caller without an answer.
+  const messageThrows = new Error('x');
+  Object.defineProperty(messageThrows, 'message', {
+    get() {
+      throw new Error('getter');
+    },
+  });
+  let failing: WebServer;
+  let ws: WebSocket;
+  beforeAll(async () => {
+    const handlers = {
+      ...services.handlers,
+      appInfo: () => {
+        throw new TypeError('thrown synchronously');
+      },
+      listBoards: () => Promise.reject(Object.create(null) as Error),
+      listRuns: () => Promise.reject(messageThrows),
+      listPrompts: () => Promise.reject('a plain string'),
+      secretStorage: () => Promise.resolve({ available: false, backend: 10n, reason: null }),
+    } as unknown as AppServices['handlers'];
+    failing = await startWebServer({ services: { ...services, handlers }, staticDir, port: 0 });
+    const opened = new WebSocket(`ws://127.0.0.1:${failing.port}/api?token=${failing.token}`);
+    await new Promise((resolve) => opened.once('open', resolve));
+    ws = opened;
+  });
+  afterAll(async () => {
+    ws.close();
+    await failing.close();
+  });
+
+  it.each([
+    ['appInfo', 'thrown synchronously'],
+    ['listBoards', 'a non-Error value was thrown (object)'],
+    ['listRuns', 'an unreadable error was thrown'],
+    ['listPrompts', 'a plain string'],
+    ['secretStorage', 'response could not be encoded: Do not know how to serialize a BigInt'],
+  ])('%s answers { ok: false, error } and the server goes on', async (method, error) => {
+    expect(await call(ws, { id: 9, method, input: {} })).toEqual({ id: 9, ok: false, error });
+    // Malformed frames in between change nothing.
+    expect((await call(ws, '\u0000{')).ok).toBe(false);
+    expect((await call(ws, 'null')).ok).toBe(false);
+    expect(
+      await call(ws, { id: 10, method: 'computeKv', input: { layers: 1, kvHeads: 1, headDimK: 64, ctx: 16 } }),
+    ).toMatchObject({ id: 10, ok: true });
   });
 });
 

@@ -53,7 +53,7 @@ describe('against the bridge server', () => {
 
   it('calls methods and resolves with their output', async () => {
     const c = client();
-    expect(await c.api.listTargets({})).toEqual([{ id: 'local', label: 'This computer', spec: { kind: 'local' } }]);
+    expect(await c.api.listBoards({})).toEqual([{ id: 'local', label: 'This computer', spec: { kind: 'local' } }]);
     expect((await c.api.appInfo({})).shell).toBe('web');
     expect(c.state()).toBe('open');
     c.close();
@@ -184,7 +184,7 @@ describe('reconnection', () => {
   it('rejects a call that gets no answer in time', async () => {
     answer = false;
     const c = createWsApiClient({ url: `ws://127.0.0.1:${port}/`, createSocket: nodeSocket, requestTimeoutMs: 50 });
-    await expect(c.api.listTargets({})).rejects.toThrow('no answer to listTargets within 0.05 s');
+    await expect(c.api.listBoards({})).rejects.toThrow('no answer to listBoards within 0.05 s');
     answer = true;
     c.close();
   });
@@ -197,10 +197,10 @@ describe('reconnection', () => {
       requestTimeoutMs: 50,
       promptingRequestTimeoutMs: 400,
     });
-    const quick = c.api.listTargets({}).catch((e: Error) => e.message);
-    const probe = c.api.probeTarget({ targetId: 'local' }).catch((e: Error) => e.message);
-    expect(await quick).toBe('no answer to listTargets within 0.05 s');
-    expect(await probe).toBe('no answer to probeTarget within 0.4 s');
+    const quick = c.api.listBoards({}).catch((e: Error) => e.message);
+    const probe = c.api.probeBoard({ boardId: 'local' }).catch((e: Error) => e.message);
+    expect(await quick).toBe('no answer to listBoards within 0.05 s');
+    expect(await probe).toBe('no answer to probeBoard within 0.4 s');
     answer = true;
     c.close();
   });

@@ -94,7 +94,7 @@ const h = vi.hoisted(() => {
   const services = {
     handlers: {
       appInfo: vi.fn(async () => ({ version: '9.9.9', shell: 'electron', platform: 'linux' })),
-      listTargets: vi.fn(async () => [{ id: 'local', label: 'This computer', spec: { kind: 'local' } }]),
+      listBoards: vi.fn(async () => [{ id: 'local', label: 'This computer', spec: { kind: 'local' } }]),
       computeKv: vi.fn(),
       startRun: vi.fn(async () => {
         throw new Error('engine not found: llama-cli');
@@ -179,7 +179,7 @@ describe('the Electron main process', () => {
 
   it('answers a valid call from our window with the handler output', async () => {
     const [win] = h.windows;
-    const result = await h.ipcHandlers.get(ipcChannel.invoke('listTargets'))!(ipcEvent(win), {});
+    const result = await h.ipcHandlers.get(ipcChannel.invoke('listBoards'))!(ipcEvent(win), {});
     expect(result).toEqual({ ok: true, output: [{ id: 'local', label: 'This computer', spec: { kind: 'local' } }] });
   });
 
@@ -192,22 +192,52 @@ describe('the Electron main process', () => {
     expect(result).toEqual({ ok: false, error: 'engine not found: llama-cli' });
   });
 
+  it('survives a failing service call: sync throws and non-Error rejections come back as text', async () => {
+    const [win] = h.windows;
+    const listBoards = h.ipcHandlers.get(ipcChannel.invoke('listBoards'))!;
+    const messageThrows = new Error('x');
+    Object.defineProperty(messageThrows, 'message', {
+      get() {
+        throw new Error('getter');
+      },
+    });
+    const failures: Array<[string, () => never | Promise<never>]> = [
+      [
+        'sync throw',
+        () => {
+          throw new TypeError('boom');
+        },
+      ],
+      ['object without a prototype', () => Promise.reject(Object.create(null) as never)],
+      ['a throwing message getter', () => Promise.reject(messageThrows)],
+      ['undefined', () => Promise.reject(undefined)],
+    ];
+    for (const [name, impl] of failures) {
+      h.services.handlers.listBoards.mockImplementationOnce(impl as never);
+      const result = await listBoards(ipcEvent(win), {});
+      expect(result.ok, name).toBe(false);
+      expect(typeof result.error, name).toBe('string');
+    }
+    // The next call is served as usual.
+    expect(await listBoards(ipcEvent(win), {})).toMatchObject({ ok: true });
+  });
+
   it('refuses foreign senders and invalid payloads without calling the handler', async () => {
     const [win] = h.windows;
-    const listTargets = h.ipcHandlers.get(ipcChannel.invoke('listTargets'))!;
-    h.services.handlers.listTargets.mockClear();
+    const listBoards = h.ipcHandlers.get(ipcChannel.invoke('listBoards'))!;
+    h.services.handlers.listBoards.mockClear();
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const stranger = { webContents: { id: 999 } };
-    expect((await listTargets(ipcEvent(stranger), {})).error).toMatch(/^refused: sender 999/);
-    expect((await listTargets(ipcEvent(win, { url: 'https://attacker.example/', parent: null }), {})).error).toMatch(
+    expect((await listBoards(ipcEvent(stranger), {})).error).toMatch(/^refused: sender 999/);
+    expect((await listBoards(ipcEvent(win, { url: 'https://attacker.example/', parent: null }), {})).error).toMatch(
       /^refused/,
     );
-    expect((await listTargets(ipcEvent(win, { url: 'kvscope://app/index.html', parent: {} }), {})).error).toMatch(
+    expect((await listBoards(ipcEvent(win, { url: 'kvscope://app/index.html', parent: {} }), {})).error).toMatch(
       /^refused: sender is not the main frame/,
     );
-    expect((await listTargets(ipcEvent(win, null), {})).error).toMatch(/^refused/);
-    expect((await listTargets(ipcEvent(win), { extra: true })).error).toMatch(/^invalid input for listTargets/);
-    expect(h.services.handlers.listTargets).not.toHaveBeenCalled();
+    expect((await listBoards(ipcEvent(win, null), {})).error).toMatch(/^refused/);
+    expect((await listBoards(ipcEvent(win), { extra: true })).error).toMatch(/^invalid input for listBoards/);
+    expect(h.services.handlers.listBoards).not.toHaveBeenCalled();
     warn.mockRestore();
   });
 

@@ -146,7 +146,7 @@ describe('IPC guard', () => {
   });
 
   it('parses the payload with the contract once the sender is accepted', () => {
-    expect(guardIpcCall('listTargets', ours, {}, policy)).toEqual({ ok: true, method: 'listTargets', input: {} });
+    expect(guardIpcCall('listBoards', ours, {}, policy)).toEqual({ ok: true, method: 'listBoards', input: {} });
     const parsed = guardIpcCall(
       'startRun',
       ours,

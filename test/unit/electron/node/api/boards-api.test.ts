@@ -1,4 +1,4 @@
-// The targets part of the API (createAppServices + electron/node/boards/): handler input
+// The boards part of the API (createAppServices + electron/node/boards/): handler input
 // validation through the same dispatch every transport uses, listing/removing, the ~/.ssh/config
 // import, and the app's connector with a scripted connection: prompts as events, remembered
 // credentials, and connection errors in plain words.
@@ -19,7 +19,7 @@ import {
   secretKeys,
   type SecretCipher,
 } from '../../../../../electron/node/boards/secret-store';
-import { TargetStore } from '../../../../../electron/node/boards/target-store';
+import { BoardStore } from '../../../../../electron/node/boards/board-store';
 import {
   HostKeyChangedError,
   HostKeyUnknownError,
@@ -46,7 +46,7 @@ function services(extra: Partial<Parameters<typeof createAppServices>[0]> = {}) 
   const s = createAppServices({
     shell: 'web',
     env,
-    targetStore: new TargetStore({ dir: join(dir, 'app'), homeDir: dir }),
+    boardStore: new BoardStore({ dir: join(dir, 'app'), homeDir: dir }),
     ...extra,
   });
   const call = (method: string, input: unknown) => dispatchApiCall(s.handlers, method, input);
@@ -64,23 +64,23 @@ const memoryCipher: SecretCipher = {
 describe('handler input validation', () => {
   it.each([
     [
-      'saveTarget',
+      'saveBoard',
       { label: 'x', spec: { ...board, password: 'hunter2' } },
-      /^invalid input for saveTarget: spec: Unrecognized key.*password/,
+      /^invalid input for saveBoard: spec: Unrecognized key.*password/,
     ],
-    ['saveTarget', { label: 'x', spec: { ...board, passwordEnv: 'HOME' } }, /spec: Unrecognized key.*passwordEnv/],
-    ['saveTarget', { label: 'x', spec: { kind: 'local' } }, /^invalid input for saveTarget: spec/],
-    ['saveTarget', { label: 'x', spec: { ...board, host: 'a;reboot' } }, /spec.host: host may contain/],
-    ['saveTarget', { label: '', spec: board }, /label: a name is required/],
-    ['saveTarget', { id: '../../etc', label: 'x', spec: board }, /^invalid input for saveTarget: id/],
-    ['saveTarget', { label: 'x', spec: board, extra: 1 }, /Unrecognized key.*extra/],
-    ['removeTarget', { id: 'Not An Id' }, /^invalid input for removeTarget: id/],
-    ['probeTarget', { targetId: 'x y' }, /^invalid input for probeTarget: targetId/],
+    ['saveBoard', { label: 'x', spec: { ...board, passwordEnv: 'HOME' } }, /spec: Unrecognized key.*passwordEnv/],
+    ['saveBoard', { label: 'x', spec: { kind: 'local' } }, /^invalid input for saveBoard: spec/],
+    ['saveBoard', { label: 'x', spec: { ...board, host: 'a;reboot' } }, /spec.host: host may contain/],
+    ['saveBoard', { label: '', spec: board }, /label: a name is required/],
+    ['saveBoard', { id: '../../etc', label: 'x', spec: board }, /^invalid input for saveBoard: id/],
+    ['saveBoard', { label: 'x', spec: board, extra: 1 }, /Unrecognized key.*extra/],
+    ['removeBoard', { id: 'Not An Id' }, /^invalid input for removeBoard: id/],
+    ['probeBoard', { boardId: 'x y' }, /^invalid input for probeBoard: boardId/],
     ['answerHostKey', { requestId: 'abc', accept: 'yes' }, /accept/],
     ['answerHostKey', { requestId: '../x', accept: true }, /requestId/],
     ['answerCredential', { requestId: 'abc', value: 'x'.repeat(5000) }, /value/],
     ['answerCredential', { requestId: 'abc', value: 'pw', remember: true, store: 'plain' }, /Unrecognized key.*store/],
-    ['forgetSecrets', { targetId: 'Orin Lab' }, /^invalid input for forgetSecrets: targetId/],
+    ['forgetSecrets', { boardId: 'Orin Lab' }, /^invalid input for forgetSecrets: boardId/],
     ['importSshConfig', { path: '/etc/shadow' }, /Unrecognized key.*path/],
   ])('%s refuses %j', async (method, input, message) => {
     const { call } = services();
@@ -91,7 +91,7 @@ describe('handler input validation', () => {
 
   it('the error text of a refused secret field never contains the secret', async () => {
     const { call } = services();
-    const result = await call('saveTarget', { label: 'x', spec: { ...board, password: 'hunter2-secret' } });
+    const result = await call('saveBoard', { label: 'x', spec: { ...board, password: 'hunter2-secret' } });
     expect(JSON.stringify(result)).not.toContain('hunter2-secret');
   });
 });
@@ -100,15 +100,15 @@ describe('listing, saving, removing', () => {
   it('lists This computer first, then the saved boards, with how many credentials each has remembered', async () => {
     const secretStore = new EncryptedFileSecretStore(memoryCipher, { dir: join(dir, 'app') });
     const { call } = services({ secretStore });
-    expect(await call('listTargets', {})).toEqual({
+    expect(await call('listBoards', {})).toEqual({
       ok: true,
       output: [{ id: 'local', label: 'This computer', spec: { kind: 'local' } }],
     });
-    const saved = await call('saveTarget', { label: 'Orin', spec: { ...board, identityFile: '~/.ssh/id_ed25519' } });
+    const saved = await call('saveBoard', { label: 'Orin', spec: { ...board, identityFile: '~/.ssh/id_ed25519' } });
     expect(saved.ok).toBe(true);
     const id = (saved as { output: { id: string } }).output.id;
     await secretStore.set(secretKeys.password(id, 'nvidia@10.0.0.5:2222'), 'pw');
-    const list = await call('listTargets', {});
+    const list = await call('listBoards', {});
     expect(list).toEqual({
       ok: true,
       output: [
@@ -120,29 +120,29 @@ describe('listing, saving, removing', () => {
       ok: true,
       output: { available: true, backend: 'keychain', reason: null },
     });
-    expect(await call('removeTarget', { id })).toEqual({ ok: true, output: { ok: true } });
-    expect(await secretStore.countPrefix(secretKeys.targetPrefix(id))).toBe(0);
-    expect(await call('probeTarget', { targetId: id })).toEqual({
+    expect(await call('removeBoard', { id })).toEqual({ ok: true, output: { ok: true } });
+    expect(await secretStore.countPrefix(secretKeys.boardPrefix(id))).toBe(0);
+    expect(await call('probeBoard', { boardId: id })).toEqual({
       ok: false,
-      error: `no saved target "${id}" (it may have been removed in another window)`,
+      error: `no saved board "${id}" (it may have been removed in another window)`,
     });
   });
 
-  it('keeps This computer usable when targets.json is damaged', async () => {
+  it('keeps This computer usable when boards.json is damaged', async () => {
     const { call } = services();
-    await call('saveTarget', { label: 'Orin', spec: board });
-    writeFileSync(join(dir, 'app', 'targets.json'), '{ damaged');
+    await call('saveBoard', { label: 'Orin', spec: board });
+    writeFileSync(join(dir, 'app', 'boards.json'), '{ damaged');
     const stderr = process.stderr.write;
     process.stderr.write = (() => true) as typeof process.stderr.write;
     try {
-      expect(await call('listTargets', {})).toEqual({
+      expect(await call('listBoards', {})).toEqual({
         ok: true,
         output: [{ id: 'local', label: 'This computer', spec: { kind: 'local' } }],
       });
     } finally {
       process.stderr.write = stderr;
     }
-    expect((await call('saveTarget', { label: 'B', spec: board })) as { error: string }).toMatchObject({
+    expect((await call('saveBoard', { label: 'B', spec: board })) as { error: string }).toMatchObject({
       ok: false,
       error: expect.stringMatching(/not valid JSON/),
     });
@@ -204,10 +204,10 @@ describe('import from ~/.ssh/config', () => {
     });
     expect(result.output.hosts[1].spec).toMatchObject({ kind: 'ssh', host: 'pi5', user: 'pi', alias: 'pi5' });
     // Saving one marks it as saved in the next import.
-    await call('saveTarget', { label: 'orin', spec: orin.spec });
+    await call('saveBoard', { label: 'orin', spec: orin.spec });
     const again = (await call('importSshConfig', {})) as { ok: true; output: { hosts: any[] } };
-    expect(again.output.hosts[0].savedTargetId).toMatch(/^orin-/);
-    expect(again.output.hosts[1].savedTargetId).toBeUndefined();
+    expect(again.output.hosts[0].savedBoardId).toMatch(/^orin-/);
+    expect(again.output.hosts[1].savedBoardId).toBeUndefined();
   });
 
   it('says when there is no config file', async () => {
@@ -229,12 +229,12 @@ function connector(options: {
 }) {
   const events: Array<{ event: ApiEventName; payload: any }> = [];
   const prompts = new PromptBroker((event, payload) => events.push({ event, payload }));
-  const targets = new TargetStore({ dir: join(dir, 'app') });
+  const boards = new BoardStore({ dir: join(dir, 'app') });
   const secrets = options.secrets ?? new EncryptedFileSecretStore(memoryCipher, { dir: join(dir, 'app') });
   const c = new AppConnector({
     prompts,
     secrets,
-    targets,
+    boards,
     env: { KVSCOPE_HOME: join(dir, 'app') } as NodeJS.ProcessEnv,
     createTarget: options.script,
     promptTimeoutMs: 180_000,
@@ -255,7 +255,7 @@ function connector(options: {
     c,
     events,
     prompts,
-    targets,
+    boards,
     secrets,
     answer,
     of: (name: ApiEventName) => events.filter((e) => e.event === name).map((e) => e.payload),
@@ -278,7 +278,7 @@ describe('connecting from the app', () => {
         return fakeTarget();
       },
     });
-    const saved = await k.targets.save({ label: 'Orin', spec: board });
+    const saved = await k.boards.save({ label: 'Orin', spec: board });
     const stop = k.answer(
       (event, payload) => event === 'hostKeyPrompt' && k.prompts.answerHostKey(payload.requestId, true),
     );
@@ -288,7 +288,7 @@ describe('connecting from the app', () => {
     expect(k.of('hostKeyPrompt')).toEqual([
       {
         requestId: expect.any(String),
-        targetLabel: saved.label,
+        boardLabel: saved.label,
         host: '10.0.0.5',
         port: 2222,
         keyType: 'ssh-ed25519',
@@ -313,7 +313,7 @@ describe('connecting from the app', () => {
         return fakeTarget();
       },
     });
-    const saved = await k.targets.save({ label: 'Orin', spec: board });
+    const saved = await k.boards.save({ label: 'Orin', spec: board });
     const key = secretKeys.password(saved.id, 'nvidia@10.0.0.5:2222');
     // A wrong password, with "remember": not kept.
     let stop = k.answer(
@@ -326,7 +326,7 @@ describe('connecting from the app', () => {
     expect(await k.secrets.get(key)).toBeUndefined();
     expect(k.of('credentialPrompt')[0]).toMatchObject({
       kind: 'password',
-      targetLabel: 'Orin',
+      boardLabel: 'Orin',
       account: 'nvidia@10.0.0.5:2222',
       canRemember: true,
       rememberNote: null,
@@ -352,7 +352,7 @@ describe('connecting from the app', () => {
         throw new SshError('authentication failed for nvidia@10.0.0.5:2222: tried password', 'SSH_AUTH_FAILED');
       },
     });
-    const saved = await k.targets.save({ label: 'Orin', spec: board });
+    const saved = await k.boards.save({ label: 'Orin', spec: board });
     const key = secretKeys.password(saved.id, 'nvidia@10.0.0.5:2222');
     await k.secrets.set(key, 'changed-on-the-board');
     await expect(k.c.connect(board)).rejects.toThrow(
@@ -367,12 +367,12 @@ describe('connecting from the app', () => {
       secrets: noSecretStore(),
       script: async (_spec, o) => {
         await o.passphrase!({ keyFile: '/home/e/.ssh/id_ed25519' });
-        // A reconnect of the same target asks again? No: the passphrase is kept for its life.
+        // A reconnect of the same board asks again? No: the passphrase is kept for its life.
         await o.passphrase!({ keyFile: '/home/e/.ssh/id_ed25519' });
         return fakeTarget();
       },
     });
-    await k.targets.save({ label: 'Orin', spec: board });
+    await k.boards.save({ label: 'Orin', spec: board });
     const stop = k.answer(
       (event, p) => event === 'credentialPrompt' && k.prompts.answerCredential(p.requestId, 'pp', true),
     );
@@ -396,7 +396,7 @@ describe('connecting from the app', () => {
     await unsaved.c.connect({ kind: 'ssh', host: 'h', user: 'u' });
     stop2();
     expect(unsaved.of('credentialPrompt')[0]).toMatchObject({
-      targetLabel: 'u@h',
+      boardLabel: 'u@h',
       account: 'u@h',
       canRemember: false,
       rememberNote: expect.stringMatching(/Save this board/),

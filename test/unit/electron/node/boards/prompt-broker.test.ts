@@ -12,7 +12,7 @@ function broker(timeoutMs = 60_000) {
 }
 
 const hostKey = {
-  targetLabel: 'Orin',
+  boardLabel: 'Orin',
   host: '10.0.0.5',
   port: 22,
   keyType: 'ssh-ed25519',
@@ -73,7 +73,7 @@ describe('host key questions', () => {
     const viaSignal = b.askHostKey(hostKey, controller.signal);
     const viaClose = b.askCredential({
       kind: 'password',
-      targetLabel: 'Orin',
+      boardLabel: 'Orin',
       account: 'nvidia@orin',
       canRemember: false,
       rememberNote: null,
@@ -90,7 +90,7 @@ describe('host key questions', () => {
 describe('credential questions', () => {
   const question = {
     kind: 'password' as const,
-    targetLabel: 'Orin',
+    boardLabel: 'Orin',
     account: 'nvidia@orin.lan',
     canRemember: true,
     rememberNote: null,

@@ -61,14 +61,14 @@ describe('an OS-backed store', () => {
     expect(redact(SECRET)).toBe('***');
   });
 
-  it('forgets by target: deletePrefix and countPrefix', async () => {
+  it('forgets by board: deletePrefix and countPrefix', async () => {
     const store = new EncryptedFileSecretStore(aesCipher(), { dir });
     await store.set(secretKeys.password('a-1', 'u@h'), 'x1');
     await store.set(secretKeys.passphrase('a-1', '/k/id'), 'x2');
     await store.set(secretKeys.password('b-2', 'u@h'), 'x3');
-    expect(await store.countPrefix(secretKeys.targetPrefix('a-1'))).toBe(2);
-    expect(await store.deletePrefix(secretKeys.targetPrefix('a-1'))).toBe(2);
-    expect(await store.countPrefix(secretKeys.targetPrefix('a-1'))).toBe(0);
+    expect(await store.countPrefix(secretKeys.boardPrefix('a-1'))).toBe(2);
+    expect(await store.deletePrefix(secretKeys.boardPrefix('a-1'))).toBe(2);
+    expect(await store.countPrefix(secretKeys.boardPrefix('a-1'))).toBe(0);
     expect(await store.get(secretKeys.password('b-2', 'u@h'))).toBe('x3');
   });
 

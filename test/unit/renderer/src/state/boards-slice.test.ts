@@ -1,27 +1,27 @@
-// The target manager's state without React: the board form (renderer/src/state/board-form.ts),
+// The board list's state without React: the board form (renderer/src/state/board-form.ts),
 // the boards slice (save, remove, import, probe) and the prompts slice (dialog queue, answers,
 // promptClosed from another window) over a fake KvScopeApi.
 import { describe, expect, it, vi } from 'vitest';
 import type { KvScopeApi } from '../../../../../shared/api/contract';
-import type { TargetInfo } from '../../../../../shared/api/schemas';
-import { buildBoard, draftFromTarget, EMPTY_BOARD } from '../../../../../renderer/src/state/board-form';
+import type { BoardInfo } from '../../../../../shared/api/schemas';
+import { buildBoard, draftFromBoard, EMPTY_BOARD } from '../../../../../renderer/src/state/board-form';
 import { createMemoryRing } from '../../../../../renderer/src/live/ring-buffer';
 import { connectApiEvents, createAppStore } from '../../../../../renderer/src/state/store';
 import { splitFix } from '../../../../../renderer/src/ui/DeviceCard';
 
-const LOCAL: TargetInfo = { id: 'local', label: 'This computer', spec: { kind: 'local' } };
+const LOCAL: BoardInfo = { id: 'local', label: 'This computer', spec: { kind: 'local' } };
 
 function fakeApi() {
   const listeners = new Map<string, Set<(p: unknown) => void>>();
-  let saved: TargetInfo[] = [];
+  let saved: BoardInfo[] = [];
   const api = {
-    listTargets: vi.fn(async () => [LOCAL, ...saved]),
-    saveTarget: vi.fn(async (input: { id?: string; label: string; spec: any }) => {
+    listBoards: vi.fn(async () => [LOCAL, ...saved]),
+    saveBoard: vi.fn(async (input: { id?: string; label: string; spec: any }) => {
       const info = { id: input.id ?? `board-${saved.length + 1}`, label: input.label, spec: input.spec };
       saved = [...saved.filter((t) => t.id !== info.id), info];
       return info;
     }),
-    removeTarget: vi.fn(async ({ id }: { id: string }) => {
+    removeBoard: vi.fn(async ({ id }: { id: string }) => {
       saved = saved.filter((t) => t.id !== id);
       return { ok: true };
     }),
@@ -40,7 +40,7 @@ function fakeApi() {
         },
       ],
     })),
-    probeTarget: vi.fn(),
+    probeBoard: vi.fn(),
     answerHostKey: vi.fn(async () => ({ ok: true })),
     answerCredential: vi.fn(async () => ({ ok: true })),
     listPrompts: vi.fn(async () => []),
@@ -62,7 +62,7 @@ function fakeApi() {
 }
 
 describe('the board form', () => {
-  it('builds the saveTarget input from what was typed, defaulting the name to the host', () => {
+  it('builds the saveBoard input from what was typed, defaulting the name to the host', () => {
     const built = buildBoard(
       {
         ...EMPTY_BOARD,
@@ -107,8 +107,8 @@ describe('the board form', () => {
     });
   });
 
-  it('round-trips a saved target through the draft', () => {
-    const target: TargetInfo = {
+  it('round-trips a saved board through the draft', () => {
+    const saved: BoardInfo = {
       id: 'o-1',
       label: 'Orin',
       spec: {
@@ -121,9 +121,9 @@ describe('the board form', () => {
         keepaliveSec: 30,
       },
     };
-    expect(buildBoard(draftFromTarget(target), 'o-1')).toEqual({
+    expect(buildBoard(draftFromBoard(saved), 'o-1')).toEqual({
       ok: true,
-      input: { id: 'o-1', label: 'Orin', spec: target.spec },
+      input: { id: 'o-1', label: 'Orin', spec: saved.spec },
     });
   });
 });
@@ -131,14 +131,14 @@ describe('the board form', () => {
 describe('the boards slice', () => {
   it('saves a new board, reloads the list and selects it; a server refusal lands in the dialog', async () => {
     const { api, store } = fakeApi();
-    await store.getState().loadTargets();
+    await store.getState().loadBoards();
     store.getState().openEditor();
     store.getState().setBoardField('host', '10.0.0.5');
     store.getState().setBoardField('label', 'Orin');
     expect(await store.getState().saveBoard()).toBe(true);
     expect(store.getState().editor).toBeNull();
-    expect(store.getState().selectedTargetId).toBe('board-1');
-    expect(store.getState().targets.map((t) => t.label)).toEqual(['This computer', 'Orin']);
+    expect(store.getState().selectedBoardId).toBe('board-1');
+    expect(store.getState().boards.map((t) => t.label)).toEqual(['This computer', 'Orin']);
 
     store.getState().openEditor('board-1');
     expect(store.getState().editor).toMatchObject({
@@ -146,38 +146,38 @@ describe('the boards slice', () => {
       id: 'board-1',
       draft: { host: '10.0.0.5', label: 'Orin' },
     });
-    api.saveTarget.mockRejectedValueOnce(new Error('identityFile: "x" must be an absolute path'));
+    api.saveBoard.mockRejectedValueOnce(new Error('identityFile: "x" must be an absolute path'));
     expect(await store.getState().saveBoard()).toBe(false);
     expect(store.getState().editor?.errors.general).toMatch(/absolute path/);
     await store.getState().removeBoard('board-1');
     expect(store.getState().editor).toBeNull();
-    expect(store.getState().targets).toEqual([LOCAL]);
+    expect(store.getState().boards).toEqual([LOCAL]);
   });
 
   it('imports a Host from the ssh config and marks it saved', async () => {
     const { api, store } = fakeApi();
     await store.getState().openImporter();
     await store.getState().importHost('orin');
-    expect(api.saveTarget).toHaveBeenCalledWith({
+    expect(api.saveBoard).toHaveBeenCalledWith({
       label: 'orin',
       spec: { kind: 'ssh', host: '10.0.0.5', user: 'nvidia', alias: 'orin' },
     });
-    expect(store.getState().importer?.hosts[0].savedTargetId).toBe('board-1');
+    expect(store.getState().importer?.hosts[0].savedBoardId).toBe('board-1');
     await store.getState().importHost('orin'); // already saved: nothing
-    expect(api.saveTarget).toHaveBeenCalledTimes(1);
+    expect(api.saveBoard).toHaveBeenCalledTimes(1);
   });
 
-  it('keeps the last probe per target: probing, done or the error text', async () => {
+  it('keeps the last probe per board: probing, done or the error text', async () => {
     const { api, store } = fakeApi();
     let finish!: (v: unknown) => void;
-    api.probeTarget.mockReturnValueOnce(new Promise((r) => (finish = r)));
-    const probing = store.getState().probeTarget('local');
+    api.probeBoard.mockReturnValueOnce(new Promise((r) => (finish = r)));
+    const probing = store.getState().probeBoard('local');
     expect(store.getState().probes.local.status).toBe('probing');
-    finish({ targetId: 'local', label: 'This computer', probedAt: 1, probe: {}, findings: [] });
+    finish({ boardId: 'local', label: 'This computer', probedAt: 1, probe: {}, findings: [] });
     await probing;
-    expect(store.getState().probes.local).toMatchObject({ status: 'done', result: { targetId: 'local' } });
-    api.probeTarget.mockRejectedValueOnce(new Error('The host key of Orin has CHANGED'));
-    await store.getState().probeTarget('board-9');
+    expect(store.getState().probes.local).toMatchObject({ status: 'done', result: { boardId: 'local' } });
+    api.probeBoard.mockRejectedValueOnce(new Error('The host key of Orin has CHANGED'));
+    await store.getState().probeBoard('board-9');
     expect(store.getState().probes['board-9']).toMatchObject({
       status: 'error',
       error: 'The host key of Orin has CHANGED',
@@ -188,7 +188,7 @@ describe('the boards slice', () => {
 describe('the prompts slice', () => {
   const hostKey = {
     requestId: 'req-1',
-    targetLabel: 'Orin',
+    boardLabel: 'Orin',
     host: '10.0.0.5',
     port: 22,
     keyType: 'ssh-ed25519',
@@ -199,7 +199,7 @@ describe('the prompts slice', () => {
   const password = {
     requestId: 'req-2',
     kind: 'password',
-    targetLabel: 'Orin',
+    boardLabel: 'Orin',
     account: 'nvidia@10.0.0.5',
     canRemember: false,
     rememberNote: 'no keychain',

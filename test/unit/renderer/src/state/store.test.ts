@@ -11,7 +11,7 @@ function fakeApi() {
   const listeners = new Map<string, Set<Handler>>();
   const api = {
     appInfo: vi.fn(async () => ({ version: '0.1.0', shell: 'web' as const, platform: 'linux' })),
-    listTargets: vi.fn(async () => [
+    listBoards: vi.fn(async () => [
       { id: 'local', label: 'This computer', spec: { kind: 'local' as const } },
       { id: 'orin', label: 'Jetson Orin', spec: { kind: 'ssh' as const, host: 'orin.lan' } },
     ]),
@@ -69,33 +69,33 @@ const analysis: RunAnalysis = {
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-describe('targets slice', () => {
-  it('loads the targets and selects the first one', async () => {
+describe('board list slice', () => {
+  it('loads the boards and selects the first one', async () => {
     const { store } = setup();
-    await store.getState().loadTargets();
+    await store.getState().loadBoards();
     const state = store.getState();
-    expect(state.targetsStatus).toBe('ready');
-    expect(state.targets.map((t) => t.label)).toEqual(['This computer', 'Jetson Orin']);
-    expect(state.selectedTargetId).toBe('local');
-    state.selectTarget('orin');
-    expect(store.getState().selectedTargetId).toBe('orin');
-    store.getState().selectTarget('nonexistent');
-    expect(store.getState().selectedTargetId).toBe('orin');
+    expect(state.boardsStatus).toBe('ready');
+    expect(state.boards.map((b) => b.label)).toEqual(['This computer', 'Jetson Orin']);
+    expect(state.selectedBoardId).toBe('local');
+    state.selectBoard('orin');
+    expect(store.getState().selectedBoardId).toBe('orin');
+    store.getState().selectBoard('nonexistent');
+    expect(store.getState().selectedBoardId).toBe('orin');
   });
 
   it('keeps the error text when listing fails', async () => {
     const { store, api } = setup();
-    api.listTargets.mockRejectedValueOnce(new Error('ssh config unreadable'));
-    await store.getState().loadTargets();
-    expect(store.getState().targetsStatus).toBe('error');
-    expect(store.getState().targetsError).toBe('ssh config unreadable');
+    api.listBoards.mockRejectedValueOnce(new Error('ssh config unreadable'));
+    await store.getState().loadBoards();
+    expect(store.getState().boardsStatus).toBe('error');
+    expect(store.getState().boardsError).toBe('ssh config unreadable');
   });
 });
 
 describe('run form slice', () => {
   it('updates a field and clears its error', async () => {
     const { store, api } = setup();
-    await store.getState().loadTargets();
+    await store.getState().loadBoards();
     store.getState().setFormField('layers', 'x');
     await store.getState().startRun();
     expect(api.startRun).not.toHaveBeenCalled();
@@ -107,9 +107,9 @@ describe('run form slice', () => {
 });
 
 describe('live run slice', () => {
-  it('starts a run with the request built from the form and the selected target', async () => {
+  it('starts a run with the request built from the form and the selected board', async () => {
     const { store, api } = setup();
-    await store.getState().loadTargets();
+    await store.getState().loadBoards();
     store.getState().setFormField('tps', '1000');
     store.getState().setFormField('intervalMs', '100');
     await store.getState().startRun();
@@ -128,7 +128,7 @@ describe('live run slice', () => {
 
   it('lands samples in the ring buffer and touches the store only on flush', async () => {
     const { store, emit, ring } = setup();
-    await store.getState().loadTargets();
+    await store.getState().loadBoards();
     await store.getState().startRun();
     store.getState().flushChart();
     const updates = vi.fn();
@@ -156,7 +156,7 @@ describe('live run slice', () => {
 
   it('downsamples the chart to the configured number of points per series', async () => {
     const { store, emit } = setup(50);
-    await store.getState().loadTargets();
+    await store.getState().loadBoards();
     await store.getState().startRun();
     emit('runSamples', {
       runId: 'r1',
@@ -169,7 +169,7 @@ describe('live run slice', () => {
 
   it('ignores events of other runs', async () => {
     const { store, emit, ring } = setup();
-    await store.getState().loadTargets();
+    await store.getState().loadBoards();
     await store.getState().startRun();
     emit('runSamples', { runId: 'other', samples: [sample(1, 1, 1)] });
     emit('runStatus', { runId: 'other', state: 'failed', label: 'x', error: 'boom' });
@@ -179,7 +179,7 @@ describe('live run slice', () => {
 
   it('keeps events that arrive before startRun answers, and does not count samples twice', async () => {
     const { store, emit, api, ring } = setup();
-    await store.getState().loadTargets();
+    await store.getState().loadBoards();
     let answer!: (value: { runId: string }) => void;
     api.startRun.mockImplementationOnce(() => new Promise((resolve) => (answer = resolve)));
     let snapshot!: (value: MethodOutput<'getRun'>) => void;
@@ -208,7 +208,7 @@ describe('live run slice', () => {
 
   it('shows why a run could not start', async () => {
     const { store, api } = setup();
-    await store.getState().loadTargets();
+    await store.getState().loadBoards();
     api.startRun.mockRejectedValueOnce(new Error('invalid input for startRun: engine.demo.layers: Too small'));
     await store.getState().startRun();
     expect(store.getState().run.phase).toBe('failed');
@@ -217,7 +217,7 @@ describe('live run slice', () => {
 
   it('follows the status to failure and to the engine exit code', async () => {
     const { store, emit } = setup();
-    await store.getState().loadTargets();
+    await store.getState().loadBoards();
     await store.getState().startRun();
     emit('runStatus', {
       runId: 'r1',
@@ -229,7 +229,7 @@ describe('live run slice', () => {
     expect(store.getState().run.error).toBe('engine exited with code 137 (OOM killed)');
 
     const second = setup();
-    await second.store.getState().loadTargets();
+    await second.store.getState().loadBoards();
     await second.store.getState().startRun();
     second.emit('runStatus', { runId: 'r1', state: 'done', label: 'demo', engineExitCode: 0 });
     expect(second.store.getState().run.phase).toBe('done');
@@ -239,13 +239,13 @@ describe('live run slice', () => {
 
   it('stops the run on screen and reports a failed stop', async () => {
     const { store, api } = setup();
-    await store.getState().loadTargets();
+    await store.getState().loadBoards();
     await store.getState().startRun();
     await store.getState().stopRun();
     expect(api.stopRun).toHaveBeenCalledWith({ runId: 'r1' });
     expect(store.getState().run.phase).toBe('stopping');
     const other = setup();
-    await other.store.getState().loadTargets();
+    await other.store.getState().loadBoards();
     await other.store.getState().startRun();
     other.api.stopRun.mockRejectedValueOnce(new Error('target unreachable'));
     await other.store.getState().stopRun();
@@ -254,7 +254,7 @@ describe('live run slice', () => {
 
   it('does not start a second run while one is active', async () => {
     const { store, api } = setup();
-    await store.getState().loadTargets();
+    await store.getState().loadBoards();
     await store.getState().startRun();
     await store.getState().startRun();
     expect(api.startRun).toHaveBeenCalledTimes(1);
@@ -262,7 +262,7 @@ describe('live run slice', () => {
 
   it('collects engine output into lines, across chunk boundaries', async () => {
     const { store, emit } = setup();
-    await store.getState().loadTargets();
+    await store.getState().loadBoards();
     await store.getState().startRun();
     emit('runOutput', { runId: 'r1', stream: 'stdout', text: 'llama_print_timings: eval ti' });
     emit('runOutput', { runId: 'r1', stream: 'stdout', text: 'me = 10 ms\nsecond line\r\npartial' });

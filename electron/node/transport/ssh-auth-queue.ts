@@ -1,0 +1,186 @@
+// Authentication of one hop, as ssh(1) does it: an explicit ordered queue — ssh-agent, identity
+// files, password, keyboard-interactive — filtered by the methods the server still accepts
+// (ssh2's authHandler function form). It starts with "none" to learn those methods, so no
+// password or passphrase is asked for a method the server would refuse anyway. Secrets that a
+// human typed are registered with util/redact.ts before they are used.
+import { readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import ssh2, { type ParsedKey } from 'ssh2';
+import { registerSecret } from '../util/redact';
+import {
+  bareHost,
+  DEFAULT_IDENTITY_NAMES,
+  hopName,
+  type CredentialRequest,
+  type SshCallbacks,
+  type SshHop,
+} from './ssh-options';
+
+// ssh2 is CommonJS: Node's ESM loader (the CLI runs under tsx) cannot see all of its named exports.
+const { utils: ssh2utils } = ssh2;
+
+type Step =
+  | { kind: 'agent'; socket: string }
+  | { kind: 'key'; file: string }
+  | { kind: 'password' }
+  | { kind: 'keyboard-interactive' };
+
+/** The argument of ssh2's authHandler `next` (typed loosely by @types/ssh2): a method or false. */
+export type AuthMethod = Record<string, unknown> | false;
+
+export interface AuthQueue {
+  /** The next method to try, given the methods the server still accepts (null on the first call). */
+  next(methodsLeft: string[] | null): Promise<AuthMethod>;
+  /** "authenticated with key ~/.ssh/id_ed25519", for the connect log line. */
+  succeeded(): string;
+  /** What was tried and what the server accepts, for the "authentication failed" message. */
+  summary(): string;
+}
+
+export interface AuthQueueContext {
+  callbacks: SshCallbacks;
+  /** ssh-agent socket; undefined → $SSH_AUTH_SOCK; null disables the agent. */
+  agentSocket: string | null | undefined;
+  /**
+   * Passwords by hop name, shared by every connection of one target: asked once, reused by
+   * reconnects (null: asked and none given).
+   */
+  passwords: Map<string, string | null>;
+  log: (line: string) => void;
+}
+
+export function createAuthQueue(hop: SshHop, context: AuthQueueContext): AuthQueue {
+  const { callbacks, passwords, log } = context;
+  const steps: Step[] = [];
+  const agentSocket = context.agentSocket === undefined ? process.env.SSH_AUTH_SOCK : context.agentSocket;
+  if (agentSocket && !hop.identitiesOnly) steps.push({ kind: 'agent', socket: agentSocket });
+  const files = hop.identityFiles ?? DEFAULT_IDENTITY_NAMES.map((n) => join(homedir(), '.ssh', n));
+  for (const file of files) steps.push({ kind: 'key', file });
+  if (callbacks.password) steps.push({ kind: 'password' }, { kind: 'keyboard-interactive' });
+
+  const tried: string[] = [];
+  let serverMethods: string[] | null = null;
+  let current = '';
+  const methodOf = (s: Step) => (s.kind === 'agent' || s.kind === 'key' ? 'publickey' : s.kind);
+  const credential: CredentialRequest = { host: bareHost(hop.host), port: hop.port, username: hop.username };
+
+  const getPassword = async (): Promise<string | undefined> => {
+    const k = hopName(hop);
+    if (!passwords.has(k)) {
+      const pw = await callbacks.password?.(credential);
+      if (pw !== undefined && pw !== '') registerSecret(pw);
+      passwords.set(k, pw ?? null);
+    }
+    return passwords.get(k) ?? undefined;
+  };
+
+  /** An identity file as an ssh2 publickey method, or undefined (skipped, with the reason noted). */
+  const keyMethod = async (file: string): Promise<AuthMethod | undefined> => {
+    let data: Buffer;
+    try {
+      data = await readFile(file);
+    } catch (error) {
+      if (hop.identityFiles)
+        log(`identity file ${file}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}, skipped`);
+      return undefined;
+    }
+    let parsed = ssh2utils.parseKey(data);
+    if (parsed instanceof Error && /encrypted|passphrase/i.test(parsed.message)) {
+      if (!callbacks.passphrase) {
+        log(`identity file ${file} is encrypted and no passphrase source is set, skipped`);
+        tried.push(`key ${file} (encrypted, no passphrase)`);
+        return undefined;
+      }
+      const passphrase = await callbacks.passphrase({ keyFile: file });
+      if (passphrase === undefined || passphrase === '') {
+        tried.push(`key ${file} (encrypted, no passphrase given)`);
+        return undefined;
+      }
+      registerSecret(passphrase);
+      parsed = ssh2utils.parseKey(data, passphrase);
+      if (parsed instanceof Error) {
+        log(`identity file ${file}: wrong passphrase, skipped`);
+        tried.push(`key ${file} (wrong passphrase)`);
+        return undefined;
+      }
+    }
+    // ssh2 returns an array for a file holding several keys (its typings leave that out).
+    const found: unknown = parsed;
+    const key = Array.isArray(found) ? (found[0] as ParsedKey | undefined) : parsed;
+    if (key instanceof Error || !key || !key.isPrivateKey()) {
+      log(`identity file ${file} is not a private key ssh2 can use, skipped`);
+      tried.push(`key ${file} (unusable)`);
+      return undefined;
+    }
+    current = `key ${file}`;
+    tried.push(current);
+    log(`trying identity file ${file} for ${hopName(hop)}`);
+    return { type: 'publickey', username: hop.username, key };
+  };
+
+  let askedNone = false;
+  const next = async (methodsLeft: string[] | null): Promise<AuthMethod> => {
+    if (methodsLeft) serverMethods = methodsLeft;
+    if (methodsLeft === null && !askedNone) {
+      askedNone = true;
+      return { type: 'none', username: hop.username };
+    }
+    for (let step = steps.shift(); step; step = steps.shift()) {
+      if (methodsLeft && !methodsLeft.includes(methodOf(step))) continue;
+      switch (step.kind) {
+        case 'agent':
+          current = 'agent';
+          tried.push('ssh-agent');
+          log(`trying the ssh-agent keys for ${hopName(hop)}`);
+          return { type: 'agent', username: hop.username, agent: step.socket };
+        case 'key': {
+          const method = await keyMethod(step.file);
+          if (method) return method;
+          continue;
+        }
+        case 'password': {
+          const pw = await getPassword();
+          if (pw === undefined) continue;
+          current = 'password';
+          tried.push('password');
+          log(`trying password authentication for ${hopName(hop)}`);
+          return { type: 'password', username: hop.username, password: pw };
+        }
+        case 'keyboard-interactive': {
+          const pw = await getPassword();
+          if (pw === undefined) continue;
+          current = 'keyboard-interactive';
+          tried.push('keyboard-interactive');
+          log(`trying keyboard-interactive authentication for ${hopName(hop)}`);
+          return {
+            type: 'keyboard-interactive',
+            username: hop.username,
+            // Answer password prompts with the password; anything else (an OTP) cannot be answered.
+            prompt: (
+              _name: string,
+              _instructions: string,
+              _lang: string,
+              prompts: Array<{ prompt: string; echo?: boolean }>,
+              finish: (answers: string[]) => void,
+            ) => finish(prompts.map((p) => (!p.echo && /pass(?:word|code|phrase)?/i.test(p.prompt) ? pw : ''))),
+          };
+        }
+      }
+    }
+    current = '';
+    return false;
+  };
+
+  return {
+    next,
+    succeeded: () => (current ? `authenticated with ${current}` : 'authenticated'),
+    summary: () => {
+      const triedText = tried.length
+        ? `tried ${tried.join(', ')}`
+        : 'no usable credential (no agent, no readable identity file, no password)';
+      const server = serverMethods ? `; the server accepts ${serverMethods.join(', ')}` : '';
+      return triedText + server;
+    },
+  };
+}
