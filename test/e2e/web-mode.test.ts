@@ -64,7 +64,7 @@ describe('kvscope web', () => {
     await page.getByTestId('connection-state').getByText('connected').waitFor();
     expect(await page.getByTestId('shell-badge').textContent()).toContain('Browser mode');
     expect(await page.getByTestId('chart-empty').textContent()).toContain('Nothing measured yet');
-    expect(await page.getByTestId('readout-measured-bytes-per-token').textContent()).toBe('—');
+    expect(await page.getByTestId('readout-measured-bytes-per-token').textContent()).toBe('–');
 
     const cookies = await context.cookies();
     const cookie = cookies.find((c) => c.name === `kvscope-page-${web.port}`);
