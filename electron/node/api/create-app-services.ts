@@ -133,6 +133,12 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
         theory: { bytesPerToken: run.theoryBytesPerToken, ctx: run.ctx },
       };
     },
+    addMarker: ({ runId, label, tMs }) => {
+      const run = requireRun(runId);
+      const event = { tMs: tMs ?? run.lastTMs, kind: 'marker' as const, message: label ?? 'marker' };
+      run.addEvent(event);
+      return Promise.resolve(event);
+    },
   };
   return {
     handlers,
