@@ -78,7 +78,7 @@ export function EventsStrip({
             y2={STRIP_HEIGHT_PX / 2}
           />
           {visible.map((e, i) => (
-            <g key={`${e.tMs}-${e.kind}-${i}`} className={`event-mark event-${e.kind}`} data-kind={e.kind}>
+            <g key={`${e.tMs}-${e.kind}-${i}`} className={`event-mark dash-ev-${e.kind}`} data-kind={e.kind}>
               <title>{`${formatRunTime(e.tMs)} ${KIND_LABEL[e.kind]}: ${e.message ?? ''}`}</title>
               <line x1={x(e.tMs)} x2={x(e.tMs)} y1={4} y2={STRIP_HEIGHT_PX - 4} />
             </g>
@@ -88,19 +88,19 @@ export function EventsStrip({
           )}
         </svg>
       )}
-      <ol className="event-list" aria-label="Run events, newest first">
+      <ol className="dash-event-list" aria-label="Run events, newest first">
         {list.map((e, i) => (
           <li
             key={`${e.tMs}-${e.kind}-${i}`}
-            className={`event-row event-${e.kind}`}
+            className={`dash-event-row dash-ev-${e.kind}`}
             data-testid="event-item"
             data-kind={e.kind}
           >
-            <button type="button" className="event-time" onClick={() => store.getState().setCursor(e.tMs)}>
+            <button type="button" className="dash-event-time" onClick={() => store.getState().setCursor(e.tMs)}>
               {formatRunTime(e.tMs)}
             </button>
-            <span className="event-kind">{KIND_LABEL[e.kind]}</span>
-            <span className="event-message">{e.message ?? ''}</span>
+            <span className="dash-event-kind">{KIND_LABEL[e.kind]}</span>
+            <span className="dash-event-message">{e.message ?? ''}</span>
           </li>
         ))}
       </ol>
