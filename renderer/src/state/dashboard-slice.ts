@@ -64,6 +64,8 @@ export function createDashboardSlice(set: SetState, get: GetState, deps: StoreDe
       if (syncing === mine) {
         seriesStore.ingest(mine.buffered);
         syncing = null;
+        // Paint a run opened from getRun now, not at the next tick.
+        get().flushDashboard();
       }
     }
   };

@@ -30,8 +30,7 @@ const ZOOMS: Array<{ label: string; spanMs: number | null }> = [
   { label: 'Last 1 min', spanMs: 60_000 },
 ];
 
-const EMPTY_TEXT: Record<PanelId, string> = {
-  memory: 'No memory samples yet. Pick a target and a workload and press Start (Ctrl+Enter).',
+const EMPTY_TEXT: Record<Exclude<PanelId, 'memory'>, string> = {
   throughput: 'No tokens yet. Tokens/s appears with the first generated token.',
   thermal:
     'No temperature or clock readings from this target: it exposes no /sys/class/thermal zones or cpufreq policies (common in VMs). Run on a board to see them.',
@@ -136,17 +135,19 @@ export function Dashboard() {
   };
   const content: Record<PanelId, { empty: string | null; summary?: JSX.Element; body: JSX.Element | null }> = {
     memory: {
-      empty: tracks && tracks.memory.length > 0 ? null : EMPTY_TEXT.memory,
+      // The RSS-against-tokens chart (renderer/src/ui/MemoryChart.tsx) comes first and says itself
+      // what to do when nothing was measured; the time tracks follow once samples exist.
+      empty: null,
       summary: (
         <span className="muted small" data-testid="oom-summary">
           OOM horizon {formatTokens(analysis?.oomHorizonTokens)}
           {oomT !== null && oomT > nowT ? ` · in about ${formatMs(oomT - nowT)}` : ''}
         </span>
       ),
-      body: tracks && (
+      body: (
         <>
-          <PanelTracks panel="memory" tracks={tracks.memory} {...common} />
           <MemoryChart />
+          {tracks && tracks.memory.length > 0 && <PanelTracks panel="memory" tracks={tracks.memory} {...common} />}
         </>
       ),
     },

@@ -10,7 +10,14 @@ export function useDashboardTicker(store: AppStore) {
   useEffect(() => {
     store.getState().flushDashboard();
     const timer = setInterval(() => store.getState().flushDashboard(), DASHBOARD_TICK_MS);
-    return () => clearInterval(timer);
+    // A new run on screen (Start, a reload, an opened session) is followed at once, not at the next tick.
+    const off = store.subscribe((state, prev) => {
+      if (state.run.runId !== prev.run.runId) state.flushDashboard();
+    });
+    return () => {
+      clearInterval(timer);
+      off();
+    };
   }, [store]);
 }
 
