@@ -2,7 +2,7 @@
 // on purpose (the binary cannot run in CI): every decision worth testing lives in
 // window-options.ts, ipc-guard.ts, ../node/api/api-dispatch.ts and ../node/web/static-files.ts,
 // which run under plain Node.
-import { app, BrowserWindow, ipcMain, protocol, safeStorage, session, type WebContents } from 'electron';
+import { app, BrowserWindow, ipcMain, Notification, protocol, safeStorage, session, type WebContents } from 'electron';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { ApiCallResult } from '../../shared/api/bridge-protocol';
@@ -12,6 +12,7 @@ import type { AppServices } from '../node/api/app-services';
 import { createAppServices } from '../node/api/create-app-services';
 import { EncryptedFileSecretStore } from '../node/boards/secret-store';
 import { resolveStaticFile } from '../node/web/static-files';
+import { alertNotifier } from './alert-notifications';
 import { guardIpcCall, type IpcGuardPolicy, type IpcSenderFacts } from './ipc-guard';
 import { safeStorageCipher } from './safe-storage-cipher';
 import {
@@ -152,6 +153,8 @@ if (!app.requestSingleInstanceLock()) {
     const secretStore = new EncryptedFileSecretStore(safeStorageCipher(safeStorage));
     services = createAppServices({ shell: 'electron', version: app.getVersion(), secretStore });
     registerIpc(services);
+    if (Notification.isSupported())
+      services.subscribe(alertNotifier((title, body) => new Notification({ title, body }).show()));
     createWindow();
     app.on('activate', () => {
       if (windows.size === 0) createWindow();

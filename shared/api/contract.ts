@@ -136,6 +136,17 @@ export const apiMethods = {
       theory: z.object({ bytesPerToken: z.number().nullable(), ctx: z.number().nullable() }),
     }),
   },
+  /** A user's marker into the run's events (at the run's latest sample time unless tMs is given). */
+  addMarker: {
+    input: z
+      .object({
+        runId: runIdSchema,
+        label: z.string().trim().min(1).max(200).optional(),
+        tMs: z.number().min(0).optional(),
+      })
+      .strict(),
+    output: RunEventSchema,
+  },
 } as const;
 
 export const apiEvents = {

@@ -243,6 +243,8 @@ export const RunEventKindSchema = z.enum([
   'oom',
   'error',
   'info',
+  /** A user's marker (the dashboard's Marker button / M key, the addMarker API method). */
+  'marker',
 ]);
 export const RunEventSchema = z.object({
   tMs: z.number(),

@@ -144,6 +144,13 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
           theory: { bytesPerToken: run.theoryBytesPerToken, ctx: run.ctx },
         };
       }),
+    addMarker: ({ runId, label, tMs }) =>
+      settled(() => {
+        const run = requireRun(runId);
+        const event = { tMs: tMs ?? run.lastTMs, kind: 'marker' as const, message: label ?? 'marker' };
+        run.addEvent(event);
+        return event;
+      }),
   };
   return {
     handlers,

@@ -3,6 +3,7 @@
 // and stops the engine's whole process group on request. Knows nothing of local vs SSH.
 import type { RunAnalysis, RunEvent, RunRequest, RunStatus, Sample } from '../../../shared/api/schemas';
 import { analyzeRun } from '../../../shared/analysis/run-analysis';
+import { alertToRunEvent, evaluateAlerts, INITIAL_ALERT_STATE } from '../../../shared/analysis/alerts';
 import { createProcfsSamplerParser } from '../../../shared/collectors/procfs-sampler-parser';
 import { parseSpoolLine } from '../../../shared/collectors/run-spool';
 import { shellQuote } from '../../../shared/util/shell';
@@ -84,7 +85,7 @@ export class RunController {
   private flushTimer?: NodeJS.Timeout;
   private sampler = createProcfsSamplerParser();
   private tokenRegex: RegExp | null = null;
-  private budgetAlerted = new Set<string>();
+  private alertState = INITIAL_ALERT_STATE;
   /** What the engine's own log said (llama.cpp and compatible): timings, KV size, model facts. */
   readonly engineLog: { timings: TimingsRecord[]; kv: KvRecord[]; model: ModelRecord[] } = {
     timings: [],
@@ -407,26 +408,21 @@ export class RunController {
     const values = record.values;
     values.tokens = this.tokens;
     this.pushSample({ tMs, source: 'procfs', values });
-    this.checkBudget(tMs, values.rssBytes ?? null);
+    // ALERTS (shared/analysis/alerts.ts, the same rules the dashboard applies): new alerts become run events.
+    this.raiseAlerts(tMs, values);
   }
 
-  private checkBudget(tMs: number, rssBytes: number | null) {
-    const budget = this.request.budgetBytes;
-    if (!budget || rssBytes === null) return;
-    for (const [key, fraction] of [
-      ['90%', 0.9],
-      ['100%', 1],
-    ] as const) {
-      if (rssBytes >= budget * fraction && !this.budgetAlerted.has(key)) {
-        this.budgetAlerted.add(key);
-        this.addEvent({
-          tMs,
-          kind: 'alert',
-          message: `RSS reached ${key} of the memory budget`,
-          data: { rssBytes, budgetBytes: budget },
-        });
-      }
-    }
+  private raiseAlerts(tMs: number, values: Record<string, number | null>) {
+    const { alerts, state } = evaluateAlerts(this.alertState, {
+      tMs,
+      rssBytes: values.rssBytes,
+      budgetBytes: this.request.budgetBytes ?? null,
+      tokens: this.tokens,
+      oomHorizonTokens: this.analysis?.oomHorizonTokens ?? null,
+      engineSwapBytes: values.swapBytes,
+    });
+    this.alertState = state;
+    for (const alert of alerts) this.addEvent(alertToRunEvent(alert));
   }
 
   private pushSample(sample: Sample) {
@@ -461,7 +457,8 @@ export class RunController {
     return this.analysis;
   }
 
-  private addEvent(event: RunEvent) {
+  /** Public for the addMarker API method (electron/node/api/create-app-services.ts). */
+  addEvent(event: RunEvent) {
     this.events.push(event);
     this.callbacks.onEvent(event);
   }

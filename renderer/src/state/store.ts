@@ -4,6 +4,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import { apiEventNames } from '../../../shared/api/contract';
 import { CHART_TICK_MS } from '../live/live-config';
 import { createBoardsSlice } from './boards-slice';
+import { createDashboardSlice } from './dashboard-slice';
 import { createLiveRunSlice } from './live-run-slice';
 import { createPromptsSlice } from './prompts-slice';
 import { createAppSlice, createRunFormSlice, createBoardListSlice } from './slices';
@@ -20,6 +21,7 @@ export function createAppStore(deps: StoreDeps): AppStore {
     ...createLiveRunSlice(set, get, deps),
     ...createBoardsSlice(set, get, deps),
     ...createPromptsSlice(set, get, deps),
+    ...createDashboardSlice(set, get, deps),
   }));
 }
 
@@ -30,7 +32,10 @@ export function connectApiEvents(store: AppStore, api: StoreDeps['api']): () => 
       const state = store.getState();
       if (event === 'hostKeyPrompt' || event === 'credentialPrompt' || event === 'promptClosed')
         state.handlePromptEvent(event, payload);
-      else state.handleApiEvent(event, payload as never);
+      else {
+        state.handleApiEvent(event, payload as never);
+        state.handleDashboardEvent(event, payload as never);
+      }
     }),
   );
   return () => offs.forEach((off) => off());

@@ -12,6 +12,7 @@ import type {
   BoardInfo,
 } from '../../../shared/api/schemas';
 import type { BoardDraft, BoardErrors } from './board-form';
+import type { DashboardSlice } from './dashboard-types';
 import type { ConnectionState } from '../api/ws-client';
 import type { ChartSeries } from '../live/chart-series';
 import type { MemoryRing } from '../live/ring-buffer';
@@ -142,7 +143,13 @@ export interface LiveRunSlice {
   flushChart(): void;
 }
 
-export type AppState = AppSlice & BoardListSlice & RunFormSlice & LiveRunSlice & BoardsSlice & PromptsSlice;
+export type AppState = AppSlice &
+  BoardListSlice &
+  RunFormSlice &
+  LiveRunSlice &
+  BoardsSlice &
+  PromptsSlice &
+  DashboardSlice;
 
 export type SetState = (partial: Partial<AppState> | ((state: AppState) => Partial<AppState>)) => void;
 export type GetState = () => AppState;

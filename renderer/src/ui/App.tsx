@@ -2,10 +2,9 @@ import { useEffect } from 'react';
 import type { ApiConnection } from '../api';
 import { connectApiEvents, startChartTicker, type AppStore } from '../state/store';
 import { BoardEditor } from './BoardEditor';
+import { Dashboard } from './dashboard/Dashboard';
 import { DeviceCard } from './DeviceCard';
-import { MemoryChart } from './MemoryChart';
 import { PromptDialogs } from './PromptDialogs';
-import { Readouts } from './Readouts';
 import { RunFormPanel } from './RunFormPanel';
 import { RunHeader } from './RunHeader';
 import { RunLog } from './RunLog';
@@ -59,8 +58,7 @@ export function App({ store, connection }: { store: AppStore; connection: ApiCon
           <main className="main">
             <RunHeader />
             <DeviceCard />
-            <MemoryChart />
-            <Readouts />
+            <Dashboard />
             <RunLog />
           </main>
         </div>

@@ -17,7 +17,7 @@ export function RunLog() {
     <div className="log-grid">
       <section className="panel" aria-labelledby="events-heading">
         <div className="panel-head">
-          <h2 id="events-heading">Events</h2>
+          <h2 id="events-heading">Event log</h2>
           <span className="muted small">{events.length}</span>
         </div>
         {events.length === 0 ? (

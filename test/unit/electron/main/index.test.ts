@@ -70,6 +70,8 @@ const h = vi.hoisted(() => {
       },
     },
     BrowserWindow: FakeBrowserWindow,
+    // Desktop notifications for alerts (electron/main/alert-notifications.ts): none on this fake desktop.
+    Notification: { isSupported: () => false },
     ipcMain: { handle: (channel: string, fn: Listener) => ipcHandlers.set(channel, fn) },
     protocol: {
       registerSchemesAsPrivileged: (schemes: unknown[]) => recorded.privileged.push(...schemes),

@@ -1,0 +1,212 @@
+// The dashboard's state: every collected series of the run on screen in a SeriesStore outside
+// React (fed from runSamples events and getRun, like live-run-slice.ts feeds the memory ring),
+// the shared time view (zoom, pan, cursor), the remembered layout, theme and alert thresholds,
+// the alerts the dashboard raises with the user's thresholds, and markers.
+import type { EventPayload } from '../../../shared/api/contract';
+import type { RunEvent, Sample } from '../../../shared/api/schemas';
+import {
+  alertToRunEvent,
+  DEFAULT_ALERT_THRESHOLDS,
+  evaluateAlerts,
+  INITIAL_ALERT_STATE,
+  sanitizeThresholds,
+  type AlertState,
+  type AlertThresholds,
+} from '../../../shared/analysis/alerts';
+import { tokensAtTime } from '../ui/dashboard/derived';
+import { DEFAULT_PANEL_ORDER, type PanelId } from '../ui/dashboard/series-catalog';
+import { SeriesStore } from '../ui/dashboard/series-store';
+import { loadJson, saveJson, STORAGE_KEYS } from '../ui/dashboard/persist';
+import { errorText } from './slices';
+import type { DashboardLayout, DashboardSlice, DashboardState, ThemeChoice } from './dashboard-types';
+import type { AppState, GetState, SetState, StoreDeps } from './types';
+
+/** Dashboard alert events kept (the run keeps its own). */
+const MAX_UI_ALERTS = 200;
+
+function loadLayout(): DashboardLayout {
+  const raw = loadJson(STORAGE_KEYS.layout) as Partial<DashboardLayout> | null;
+  const known = new Set<string>(DEFAULT_PANEL_ORDER);
+  const order = Array.isArray(raw?.order) ? raw.order.filter((id): id is PanelId => known.has(id)) : [];
+  for (const id of DEFAULT_PANEL_ORDER) if (!order.includes(id)) order.push(id);
+  const collapsed: Partial<Record<PanelId, boolean>> = {};
+  if (raw?.collapsed && typeof raw.collapsed === 'object')
+    for (const id of DEFAULT_PANEL_ORDER) if (raw.collapsed[id] === true) collapsed[id] = true;
+  return { order, collapsed };
+}
+
+function loadTheme(): ThemeChoice {
+  const raw = loadJson(STORAGE_KEYS.theme);
+  return raw === 'light' || raw === 'dark' ? raw : 'system';
+}
+
+export function createDashboardSlice(set: SetState, get: GetState, deps: StoreDeps): DashboardSlice {
+  const seriesStore = new SeriesStore();
+  let runId: string | null = null;
+  let syncing: { runId: string; buffered: Sample[] } | null = null;
+  let publishedVersion = -1;
+  let alertState: AlertState = INITIAL_ALERT_STATE;
+  let alertedThrough = -Infinity;
+  let alertThresholds: AlertThresholds | null = null;
+
+  const setDash = (patch: Partial<DashboardState>) => set((s: AppState) => ({ dash: { ...s.dash, ...patch } }));
+
+  const sync = async (id: string) => {
+    syncing = { runId: id, buffered: [] };
+    const mine = syncing;
+    try {
+      const snapshot = await deps.api.getRun({ runId: id });
+      if (runId !== id || syncing !== mine) return;
+      seriesStore.ingest(snapshot.samples);
+    } catch (error) {
+      console.warn(`kvscope: dashboard getRun failed: ${errorText(error)}`);
+    } finally {
+      if (syncing === mine) {
+        seriesStore.ingest(mine.buffered);
+        syncing = null;
+        // Paint a run opened from getRun now, not at the next tick.
+        get().flushDashboard();
+      }
+    }
+  };
+
+  /** The run on screen changed (Start, a reload, a session opened): start afresh. */
+  const followRun = (id: string | null) => {
+    runId = id;
+    seriesStore.clear();
+    alertState = INITIAL_ALERT_STATE;
+    alertedThrough = -Infinity;
+    setDash({ runId: id, uiAlerts: [], cursorTMs: null, view: { follow: true, spanMs: null }, markerError: null });
+    if (id) void sync(id);
+  };
+
+  /** The dashboard's alert rules over the points that arrived since the last tick. */
+  const evaluate = (state: AppState) => {
+    const thresholds = state.dash.thresholds;
+    if (thresholds !== alertThresholds) {
+      // Changed thresholds re-judge from here on (what already fired stays in the strip).
+      alertThresholds = thresholds;
+      alertState = INITIAL_ALERT_STATE;
+    }
+    const rss = seriesStore.get('rssBytes');
+    if (!rss) return;
+    const tokens = seriesStore.get('tokens');
+    const swap = seriesStore.get('swapBytes');
+    const fresh: RunEvent[] = [];
+    for (let i = 0; i < rss.length; i++) {
+      const tMs = rss.t[i] ?? 0;
+      if (tMs <= alertedThrough) continue;
+      const out = evaluateAlerts(
+        alertState,
+        {
+          tMs,
+          rssBytes: rss.v[i],
+          budgetBytes: state.run.budgetBytes ?? state.run.analysis?.budgetBytes ?? null,
+          tokens: tokens ? tokensAtTime(tokens, tMs) : null,
+          oomHorizonTokens: state.run.analysis?.oomHorizonTokens ?? null,
+          engineSwapBytes: swap?.v[i] ?? null,
+        },
+        thresholds,
+      );
+      alertState = out.state;
+      for (const alert of out.alerts) fresh.push(alertToRunEvent(alert));
+      alertedThrough = tMs;
+    }
+    const exit = state.run.events.find((e) => e.kind === 'exit');
+    if (exit) {
+      const stopped = state.run.events.some((e) => e.kind === 'stop');
+      const data = exit.data as { code?: number } | undefined;
+      const out = evaluateAlerts(
+        alertState,
+        { tMs: exit.tMs, engineExit: { code: data?.code ?? null, stoppedByUser: stopped } },
+        thresholds,
+      );
+      alertState = out.state;
+      for (const alert of out.alerts) fresh.push(alertToRunEvent(alert));
+    }
+    if (fresh.length > 0) setDash({ uiAlerts: [...get().dash.uiAlerts, ...fresh].slice(-MAX_UI_ALERTS) });
+  };
+
+  return {
+    seriesStore,
+    dash: {
+      version: 0,
+      runId: null,
+      view: { follow: true, spanMs: null },
+      cursorTMs: null,
+      layout: loadLayout(),
+      theme: loadTheme(),
+      thresholds: sanitizeThresholds(loadJson(STORAGE_KEYS.alerts) ?? DEFAULT_ALERT_THRESHOLDS),
+      uiAlerts: [],
+      markerError: null,
+    },
+
+    handleDashboardEvent(event, payload) {
+      if (event !== 'runSamples') return;
+      const { runId: of, samples } = payload as EventPayload<'runSamples'>;
+      if (of !== runId) return; // before the run id is known, getRun brings these
+      if (syncing?.runId === of) syncing.buffered.push(...samples);
+      else seriesStore.ingest(samples);
+    },
+
+    flushDashboard() {
+      const state = get();
+      if (state.run.runId !== runId) followRun(state.run.runId);
+      if (seriesStore.version !== publishedVersion) {
+        publishedVersion = seriesStore.version;
+        evaluate(get());
+        setDash({ version: seriesStore.version });
+      }
+    },
+
+    setCursor(tMs) {
+      if (get().dash.cursorTMs !== tMs) setDash({ cursorTMs: tMs });
+    },
+    setView(view) {
+      setDash({ view });
+    },
+    togglePanel(id) {
+      const { layout } = get().dash;
+      const next = { ...layout, collapsed: { ...layout.collapsed, [id]: !layout.collapsed[id] } };
+      saveJson(STORAGE_KEYS.layout, next);
+      setDash({ layout: next });
+    },
+    movePanel(id, delta) {
+      const { layout } = get().dash;
+      const order = [...layout.order];
+      const i = order.indexOf(id);
+      const j = i + delta;
+      const other = order[j];
+      if (i < 0 || other === undefined) return;
+      order[j] = id;
+      order[i] = other;
+      const next = { ...layout, order };
+      saveJson(STORAGE_KEYS.layout, next);
+      setDash({ layout: next });
+    },
+    setTheme(theme) {
+      saveJson(STORAGE_KEYS.theme, theme);
+      setDash({ theme });
+    },
+    setThresholds(thresholds) {
+      const clean = sanitizeThresholds(thresholds);
+      saveJson(STORAGE_KEYS.alerts, clean);
+      setDash({ thresholds: clean });
+    },
+    async addMarker(label) {
+      const { runId: id } = get().run;
+      if (!id) {
+        setDash({ markerError: 'Start a run first: a marker belongs to a run.' });
+        return;
+      }
+      try {
+        const event = await deps.api.addMarker({ runId: id, ...(label ? { label } : {}) });
+        // The runEvent event brings it too; the live slice drops the duplicate by time, kind and text.
+        get().handleApiEvent('runEvent', { runId: id, event });
+        setDash({ markerError: null });
+      } catch (error) {
+        setDash({ markerError: `Marker not added: ${errorText(error)}` });
+      }
+    },
+  };
+}

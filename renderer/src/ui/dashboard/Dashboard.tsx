@@ -1,0 +1,278 @@
+// The dashboard: Memory, Throughput, Thermal and clocks, Power and counters and Events on ONE
+// time axis with ONE cursor (hover shows every panel's value at that instant; wheel zooms,
+// drag selects, Shift+wheel pans, double-click returns to the whole run, for every panel at
+// once). Panels collapse and move; the layout is remembered. Data comes from the dashboard
+// slice's series store, read 4 times a second; nothing here runs per sample.
+import { useMemo, useState } from 'react';
+import { DEVICE_PRESETS } from '../../../../shared/analysis/presets';
+import type { RooflineParams } from '../../../../shared/analysis/roofline';
+import { rooflineEfficiency, decodeCeilingTokensPerSecond } from '../../../../shared/analysis/roofline';
+import { tempKey } from '../../../../shared/collectors/procfs-sampler-parser';
+import { formatMs, formatTokens, formatTokensPerSecond } from '../../../../shared/format/units';
+import { MemoryChart } from '../MemoryChart';
+import { Readouts } from '../Readouts';
+import { useAppStore, useAppStoreApi } from '../store-context';
+import { AlertSettings } from './AlertSettings';
+import { DepthChart } from './DepthChart';
+import { oomHorizonTime, throttleFromStore, tokenEvents, tokensAtTime } from './derived';
+import { SHORTCUTS, useDashboardTicker, useShortcuts, useTheme, useWidth } from './dashboard-hooks';
+import { EventsStrip, mergeEvents } from './EventsStrip';
+import { loadJson, saveJson } from './persist';
+import { Panel, PanelTracks } from './Panel';
+import { buildPanelTracks, BUDGET_COLOR, domainFor } from './panel-model';
+import { unitFromName, type PanelId } from './series-catalog';
+import { PLOT_LEFT_PX, PLOT_RIGHT_PX } from './TimeChart';
+
+const ROOFLINE_KEY = 'kvscope.dashboard.roofline.v1';
+const ZOOMS: Array<{ label: string; spanMs: number | null }> = [
+  { label: 'Whole run', spanMs: null },
+  { label: 'Last 10 min', spanMs: 600_000 },
+  { label: 'Last 1 min', spanMs: 60_000 },
+];
+
+const EMPTY_TEXT: Record<Exclude<PanelId, 'memory'>, string> = {
+  throughput: 'No tokens yet. Tokens/s appears with the first generated token.',
+  thermal:
+    'No temperature or clock readings from this target: it exposes no /sys/class/thermal zones or cpufreq policies (common in VMs). Run on a board to see them.',
+  power:
+    'No power rails or performance counters collected. They appear when the target has them (tegrastats rails on Jetson, perf counters with perf_event_paranoid ≤ 1).',
+  events: 'No events yet. Start a run; press M (or Marker) to mark a moment.',
+};
+
+export function Dashboard() {
+  const store = useAppStoreApi();
+  useDashboardTicker(store);
+  useShortcuts(store);
+  const theme = useAppStore((s) => s.dash.theme);
+  useTheme(theme);
+  const version = useAppStore((s) => s.dash.version);
+  const view = useAppStore((s) => s.dash.view);
+  const order = useAppStore((s) => s.dash.layout.order);
+  const runEvents = useAppStore((s) => s.run.events);
+  const uiAlerts = useAppStore((s) => s.dash.uiAlerts);
+  const analysis = useAppStore((s) => s.run.analysis);
+  const budgetBytes = useAppStore((s) => s.run.analysis?.budgetBytes ?? s.run.budgetBytes);
+  const runId = useAppStore((s) => s.run.runId);
+  const markerError = useAppStore((s) => s.dash.markerError);
+  const probe = useAppStore((s) => (s.selectedBoardId ? s.probes[s.selectedBoardId] : undefined));
+  const seriesStore = useAppStore((s) => s.seriesStore);
+  const [ref, width] = useWidth<HTMLDivElement>();
+  const [presetId, setPresetId] = useState(() => {
+    const v = loadJson(ROOFLINE_KEY);
+    return typeof v === 'string' ? v : '';
+  });
+  const preset = DEVICE_PRESETS.find((p) => p.id === presetId) ?? null;
+
+  const tripsC = useMemo(() => {
+    const trips: Record<string, number> = {};
+    if (probe?.status === 'done')
+      for (const zone of probe.result.probe.thermal) {
+        const passive = zone.trips
+          .filter((t) => t.tempC !== null && t.type !== 'critical')
+          .map((t) => t.tempC as number);
+        if (zone.type && passive.length) trips[tempKey(zone.type)] = Math.min(...passive);
+      }
+    if (preset)
+      for (const key of seriesStore.keys())
+        if (/^temp\..*\.C$/.test(key) && !(key in trips)) trips[key] = preset.thermalTripC;
+    return trips;
+    // The series store mutates in place; `version` is its change counter (new zones appear with samples).
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- version stands for the store's contents
+  }, [probe, preset, seriesStore, version]);
+
+  const roofline = useMemo<RooflineParams | null>(() => {
+    const weights = analysis?.kv.baselineBytes;
+    const perToken = analysis?.kv.theoryBytesPerToken;
+    if (!preset || !weights || !perToken) return null;
+    // Weights read per token ≈ the RSS before the KV cache (the resident model): DESIGN's roofline.
+    return {
+      bandwidthBytesPerSecond: preset.memBandwidthGBs * 1e9,
+      weightBytesPerToken: weights,
+      kvBytesAtDepth: perToken,
+    };
+  }, [preset, analysis?.kv.baselineBytes, analysis?.kv.theoryBytesPerToken]);
+
+  const domain = domainFor(view, seriesStore.timeRange());
+  const plotWidthPx = Math.max(10, width - PLOT_LEFT_PX - PLOT_RIGHT_PX);
+  const tracks = useMemo(
+    () =>
+      domain
+        ? buildPanelTracks({ store: seriesStore, domain, plotWidthPx, budgetBytes, tripsC, roofline, promptTokens: 0 })
+        : null,
+    // domain is recomputed per render from view and version; its bounds are the real inputs.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- domain's t0/t1 are listed instead of the object
+    [seriesStore, version, domain?.t0, domain?.t1, plotWidthPx, budgetBytes, tripsC, roofline],
+  );
+  const minTripC = Object.values(tripsC).length ? Math.min(...Object.values(tripsC)) : null;
+  const throttle = useMemo(
+    () => throttleFromStore(seriesStore, minTripC, (k) => ['khz', 'mhz', 'hz'].includes(unitFromName(k) ?? '')),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- version stands for the store's contents (mutated in place)
+    [seriesStore, version, minTripC],
+  );
+  const events = useMemo(() => mergeEvents(runEvents, uiAlerts, throttle.intervals), [runEvents, uiAlerts, throttle]);
+  const eventTimes = useMemo(() => events.filter((e) => e.kind !== 'info').map((e) => e.tMs), [events]);
+
+  const tokens = seriesStore.get('tokens');
+  const range = seriesStore.timeRange();
+  const nowT = range?.[1] ?? 0;
+  const tokensNow = tokens ? tokensAtTime(tokens, nowT) : 0;
+  const decode = analysis?.throughput.decodeTokensPerSecond ?? null;
+  const oomT = oomHorizonTime(nowT, tokensNow, analysis?.oomHorizonTokens, decode);
+  if (tracks && oomT !== null) {
+    const memTrack = tracks.memory.find((t) => t.id === 'process-memory');
+    if (memTrack) memTrack.vLines = [{ tMs: oomT, label: 'OOM horizon', color: BUDGET_COLOR }];
+  }
+  const ceilingNow = roofline ? decodeCeilingTokensPerSecond(roofline, tokensNow) : null;
+  const efficiency = rooflineEfficiency(decode, ceilingNow);
+  const lost = throttle.cost;
+
+  const common = {
+    domain: domain ?? { t0: 0, t1: 1 },
+    widthPx: width,
+    throttle: throttle.intervals,
+    eventTimes,
+    store: seriesStore,
+  };
+  const content: Record<PanelId, { empty: string | null; summary?: JSX.Element; body: JSX.Element | null }> = {
+    memory: {
+      // The RSS-against-tokens chart (renderer/src/ui/MemoryChart.tsx) comes first and says itself
+      // what to do when nothing was measured; the time tracks follow once samples exist.
+      empty: null,
+      summary: (
+        <span className="muted small" data-testid="oom-summary">
+          OOM horizon {formatTokens(analysis?.oomHorizonTokens)}
+          {oomT !== null && oomT > nowT ? ` · in about ${formatMs(oomT - nowT)}` : ''}
+        </span>
+      ),
+      body: (
+        <>
+          <MemoryChart />
+          {tracks && tracks.memory.length > 0 && <PanelTracks panel="memory" tracks={tracks.memory} {...common} />}
+        </>
+      ),
+    },
+    throughput: {
+      empty: tracks && tracks.throughput.length > 0 ? null : EMPTY_TEXT.throughput,
+      summary: (
+        <span className="muted small" data-testid="throughput-summary">
+          TTFT {formatMs(analysis?.throughput.ttftMs)} · prefill{' '}
+          {formatTokensPerSecond(analysis?.throughput.prefillTokensPerSecond)} · decode {formatTokensPerSecond(decode)}
+          {efficiency !== null && ` · ${Math.round(efficiency * 100)} % of the roofline`}
+        </span>
+      ),
+      body: tracks && (
+        <>
+          <label className="roofline-select small">
+            Roofline board{' '}
+            <select
+              value={presetId}
+              onChange={(e) => {
+                setPresetId(e.target.value);
+                saveJson(ROOFLINE_KEY, e.target.value);
+              }}
+              data-testid="roofline-board"
+            >
+              <option value="">none</option>
+              {DEVICE_PRESETS.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name} ({p.memBandwidthGBs} GB/s)
+                </option>
+              ))}
+            </select>
+          </label>
+          <PanelTracks panel="throughput" tracks={tracks.throughput} {...common} />
+          <DepthChart events={tokenEvents(tokens)} roofline={roofline} />
+        </>
+      ),
+    },
+    thermal: {
+      empty: tracks && tracks.thermal.length > 0 ? null : EMPTY_TEXT.thermal,
+      summary:
+        throttle.intervals.length > 0 ? (
+          <span className="muted small" data-testid="throttle-summary">
+            {throttle.intervals.length} throttle interval{throttle.intervals.length === 1 ? '' : 's'}
+            {lost?.insideTokensPerSecond != null &&
+              lost.outsideTokensPerSecond != null &&
+              ` · ${formatTokensPerSecond(lost.outsideTokensPerSecond - lost.insideTokensPerSecond)} lost while throttled`}
+          </span>
+        ) : undefined,
+      body: tracks && <PanelTracks panel="thermal" tracks={tracks.thermal} {...common} />,
+    },
+    power: {
+      empty: tracks && tracks.power.length > 0 ? null : EMPTY_TEXT.power,
+      body: tracks && <PanelTracks panel="power" tracks={tracks.power} {...common} />,
+    },
+    events: {
+      empty: events.length > 0 ? null : EMPTY_TEXT.events,
+      body: <EventsStrip events={events} domain={domain} widthPx={width} />,
+    },
+  };
+
+  return (
+    <div className="dashboard" ref={ref} data-testid="dashboard">
+      <div className="dash-toolbar" role="toolbar" aria-label="Dashboard">
+        <div className="zoom-group" role="group" aria-label="Time window">
+          {ZOOMS.map((z) => (
+            <button
+              key={z.label}
+              type="button"
+              className="button-secondary button-small"
+              aria-pressed={view.follow && view.spanMs === z.spanMs}
+              onClick={() => store.getState().setView({ follow: true, spanMs: z.spanMs })}
+            >
+              {z.label}
+            </button>
+          ))}
+          {!view.follow && (
+            <span className="muted small" data-testid="zoomed">
+              zoomed · double-click a chart to reset
+            </span>
+          )}
+        </div>
+        <button
+          type="button"
+          className="button-secondary button-small"
+          disabled={!runId}
+          onClick={() => void store.getState().addMarker()}
+          title={`Add a marker at the latest sample (${SHORTCUTS.marker.keys})`}
+          data-testid="add-marker"
+        >
+          Marker
+        </button>
+        <AlertSettings />
+        <button
+          type="button"
+          className="button-secondary button-small"
+          onClick={() =>
+            store.getState().setTheme(theme === 'system' ? 'light' : theme === 'light' ? 'dark' : 'system')
+          }
+          data-testid="theme-toggle"
+          aria-label={`Theme: ${theme}`}
+        >
+          Theme: {theme}
+        </button>
+        <span className="muted small shortcuts-hint">
+          Start {SHORTCUTS.start.keys} · Stop {SHORTCUTS.stop.keys} · Marker {SHORTCUTS.marker.keys}
+        </span>
+      </div>
+      {markerError && (
+        <p className="banner banner-warn" role="status" data-testid="marker-error">
+          {markerError}
+        </p>
+      )}
+      <Readouts />
+      {order.map((id, index) => (
+        <Panel
+          key={id}
+          id={id}
+          index={index}
+          count={order.length}
+          empty={content[id].empty}
+          summary={content[id].summary}
+        >
+          {content[id].body}
+        </Panel>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,109 @@
+// The Events panel's content: every event of the run on the shared time axis (start/stop,
+// alerts, throttling, disconnect/reconnect, OOM, markers) and as a list, newest first. Clicking
+// one puts the shared cursor on it.
+import type { RunEvent } from '../../../../shared/api/schemas';
+import { useAppStore, useAppStoreApi } from '../store-context';
+import { formatRunTime } from './format-unit';
+import { PLOT_LEFT_PX, PLOT_RIGHT_PX, type Domain } from './TimeChart';
+
+/** Rows in the list: a long run's events stay on the strip; the list shows the newest. */
+const LIST_ROWS = 60;
+const STRIP_HEIGHT_PX = 28;
+
+const KIND_LABEL: Record<RunEvent['kind'], string> = {
+  start: 'start',
+  stop: 'stop',
+  exit: 'exit',
+  disconnect: 'disconnect',
+  reconnect: 'reconnect',
+  throttle: 'throttling',
+  alert: 'alert',
+  oom: 'OOM',
+  error: 'error',
+  info: 'info',
+  marker: 'marker',
+};
+
+/**
+ * The run's events, the dashboard's own alerts where the run raised none for that rule, and the
+ * throttle intervals the dashboard found, in time order.
+ */
+export function mergeEvents(
+  runEvents: readonly RunEvent[],
+  uiAlerts: readonly RunEvent[],
+  throttle: ReadonlyArray<{ startMs: number; endMs: number }>,
+): RunEvent[] {
+  const ruleOf = (e: RunEvent) => (e.data as { rule?: unknown } | undefined)?.rule;
+  const runRules = new Set(runEvents.filter((e) => e.kind === 'alert').map(ruleOf));
+  const mine = uiAlerts.filter((e) => !runRules.has(ruleOf(e)));
+  const bands: RunEvent[] = throttle.map((i) => ({
+    tMs: i.startMs,
+    kind: 'throttle',
+    message: `throttled for ${((i.endMs - i.startMs) / 1000).toFixed(1)} s`,
+  }));
+  return [...runEvents, ...mine, ...bands].sort((a, b) => a.tMs - b.tMs);
+}
+
+export function EventsStrip({
+  events,
+  domain,
+  widthPx,
+}: {
+  events: RunEvent[];
+  domain: Domain | null;
+  widthPx: number;
+}) {
+  const store = useAppStoreApi();
+  const cursor = useAppStore((s) => s.dash.cursorTMs);
+  const plotW = Math.max(10, widthPx - PLOT_LEFT_PX - PLOT_RIGHT_PX);
+  const x = (t: number) => (domain ? PLOT_LEFT_PX + ((t - domain.t0) / (domain.t1 - domain.t0 || 1)) * plotW : 0);
+  const visible = domain ? events.filter((e) => e.tMs >= domain.t0 && e.tMs <= domain.t1) : [];
+  const list = events.slice(-LIST_ROWS).reverse();
+  return (
+    <div className="events">
+      {domain && (
+        <svg
+          width={widthPx}
+          height={STRIP_HEIGHT_PX}
+          className="events-strip"
+          data-testid="events-strip"
+          role="img"
+          aria-label="Events on the time axis"
+        >
+          <line
+            className="events-axis"
+            x1={PLOT_LEFT_PX}
+            x2={PLOT_LEFT_PX + plotW}
+            y1={STRIP_HEIGHT_PX / 2}
+            y2={STRIP_HEIGHT_PX / 2}
+          />
+          {visible.map((e, i) => (
+            <g key={`${e.tMs}-${e.kind}-${i}`} className={`event-mark dash-ev-${e.kind}`} data-kind={e.kind}>
+              <title>{`${formatRunTime(e.tMs)} ${KIND_LABEL[e.kind]}: ${e.message ?? ''}`}</title>
+              <line x1={x(e.tMs)} x2={x(e.tMs)} y1={4} y2={STRIP_HEIGHT_PX - 4} />
+            </g>
+          ))}
+          {cursor !== null && cursor >= domain.t0 && cursor <= domain.t1 && (
+            <line className="cursor-line" x1={x(cursor)} x2={x(cursor)} y1={0} y2={STRIP_HEIGHT_PX} />
+          )}
+        </svg>
+      )}
+      <ol className="dash-event-list" aria-label="Run events, newest first">
+        {list.map((e, i) => (
+          <li
+            key={`${e.tMs}-${e.kind}-${i}`}
+            className={`dash-event-row dash-ev-${e.kind}`}
+            data-testid="event-item"
+            data-kind={e.kind}
+          >
+            <button type="button" className="dash-event-time" onClick={() => store.getState().setCursor(e.tMs)}>
+              {formatRunTime(e.tMs)}
+            </button>
+            <span className="dash-event-kind">{KIND_LABEL[e.kind]}</span>
+            <span className="dash-event-message">{e.message ?? ''}</span>
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}

@@ -1,0 +1,175 @@
+// One dashboard panel: a landmark region with its exact accessible name, a header (collapse,
+// move), the values of its series at the shared cursor (or the newest values), its legend and
+// its tracks on the shared time axis.
+import type { ReactNode } from 'react';
+import type { ThrottleInterval } from '../../../../shared/analysis/throttle';
+import { useAppStore, useAppStoreApi } from '../store-context';
+import { indexAtOrBefore } from './downsample';
+import { RATE_WINDOW_MS, tokensAtTime } from './derived';
+import { formatUnit } from './format-unit';
+import { PANEL_NAMES, toDisplay, unitFromName, type PanelId } from './series-catalog';
+import type { SeriesStore } from './series-store';
+import { TimeChart, type Domain, type TrackModel } from './TimeChart';
+
+interface PanelProps {
+  id: PanelId;
+  index: number;
+  count: number;
+  children?: ReactNode;
+  /** What to do next when the panel has nothing to draw. */
+  empty: string | null;
+  summary?: ReactNode;
+}
+
+export function Panel({ id, index, count, children, empty, summary }: PanelProps) {
+  const collapsed = useAppStore((s) => s.dash.layout.collapsed[id] === true);
+  const store = useAppStoreApi();
+  const togglePanel = (panel: PanelId) => store.getState().togglePanel(panel);
+  const movePanel = (panel: PanelId, delta: -1 | 1) => store.getState().movePanel(panel, delta);
+  const name = PANEL_NAMES[id];
+  const bodyId = `panel-body-${id}`;
+  return (
+    <section
+      role="region"
+      aria-label={name}
+      className="dash-panel"
+      data-testid={`panel-${id}`}
+      data-collapsed={collapsed}
+    >
+      <header className="dash-panel-head">
+        <button
+          type="button"
+          className="panel-toggle"
+          aria-expanded={!collapsed}
+          aria-controls={bodyId}
+          onClick={() => togglePanel(id)}
+          data-testid={`toggle-${id}`}
+        >
+          <span aria-hidden="true">{collapsed ? '▸' : '▾'}</span> {name}
+        </button>
+        <div className="panel-summary">{summary}</div>
+        <div className="panel-move">
+          <button
+            type="button"
+            className="icon-button"
+            disabled={index === 0}
+            onClick={() => movePanel(id, -1)}
+            aria-label={`Move ${name} up`}
+          >
+            ↑
+          </button>
+          <button
+            type="button"
+            className="icon-button"
+            disabled={index === count - 1}
+            onClick={() => movePanel(id, 1)}
+            aria-label={`Move ${name} down`}
+          >
+            ↓
+          </button>
+        </div>
+      </header>
+      {!collapsed && (
+        <div id={bodyId} className="dash-panel-body">
+          {empty ? (
+            <p className="panel-empty" data-testid={`empty-${id}`}>
+              {empty}
+            </p>
+          ) : (
+            children
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
+
+interface TracksProps {
+  panel: PanelId;
+  tracks: TrackModel[];
+  domain: Domain;
+  widthPx: number;
+  throttle: readonly ThrottleInterval[];
+  eventTimes: readonly number[];
+  store: SeriesStore;
+}
+
+/** Value of a drawn series at tMs, in its display unit (derived series computed on the spot). */
+function valueAt(store: SeriesStore, key: string, tMs: number, track: TrackModel): number | null {
+  if (key === 'tokensPerSecond') {
+    const tokens = store.get('tokens');
+    if (!tokens) return null;
+    return ((tokensAtTime(tokens, tMs) - tokensAtTime(tokens, tMs - RATE_WINDOW_MS)) * 1000) / RATE_WINDOW_MS;
+  }
+  const b = store.get(key);
+  if (b) {
+    const i = indexAtOrBefore(b.t, b.length, tMs);
+    if (i < 0) return null;
+    const unit = unitFromName(key);
+    const v = b.v[i] ?? null;
+    return v === null || unit === null ? v : toDisplay(unit, v);
+  }
+  // A derived line without a buffer (the roofline ceiling): the drawn point at or before tMs.
+  const s = track.series.find((x) => x.key === key);
+  if (!s) return null;
+  const i = indexAtOrBefore(s.points.xs, s.points.count, tMs);
+  return i < 0 ? null : (s.points.ys[i] ?? null);
+}
+
+/** "at 12.3 s · RSS 150 MiB · …": the same instant in every panel (the shared cursor). */
+export function CursorReadout({
+  panel,
+  tracks,
+  store,
+  domain,
+}: Pick<TracksProps, 'panel' | 'tracks' | 'store' | 'domain'>) {
+  const cursor = useAppStore((s) => s.dash.cursorTMs);
+  const tMs = cursor ?? domain.t1;
+  const parts: string[] = [];
+  for (const track of tracks)
+    for (const s of track.series) {
+      const v = valueAt(store, s.key, tMs, track);
+      parts.push(`${s.label} ${formatUnit(track.unit, v)}`);
+    }
+  return (
+    <p className="cursor-readout" data-testid={`cursor-readout-${panel}`} data-tms={Math.round(tMs)} aria-live="off">
+      <span className="cursor-time">{cursor === null ? 'latest' : `at ${(tMs / 1000).toFixed(1)} s`}</span>
+      {parts.length > 0 && ` · ${parts.join(' · ')}`}
+    </p>
+  );
+}
+
+export function PanelTracks(props: TracksProps) {
+  const { tracks } = props;
+  return (
+    <>
+      <CursorReadout panel={props.panel} tracks={tracks} store={props.store} domain={props.domain} />
+      <ul className="legend" aria-label={`${PANEL_NAMES[props.panel]} legend`}>
+        {tracks.flatMap((t) =>
+          t.series.map((s) => (
+            <li key={`${t.id}-${s.key}`} data-testid="legend-entry">
+              <span
+                className={`swatch${s.dashed ? ' swatch-dashed' : ''}`}
+                style={{ borderColor: s.color }}
+                aria-hidden="true"
+              />
+              {s.label}
+            </li>
+          )),
+        )}
+      </ul>
+      {tracks.map((track) => (
+        <div key={track.id} className="track">
+          <div className="track-title">{track.title}</div>
+          <TimeChart
+            track={track}
+            domain={props.domain}
+            widthPx={props.widthPx}
+            throttle={props.throttle}
+            eventTimes={props.eventTimes}
+          />
+        </div>
+      ))}
+    </>
+  );
+}

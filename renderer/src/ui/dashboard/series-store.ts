@@ -1,0 +1,146 @@
+// Every collected series of the run on screen, outside React: one pair of Float64Arrays (time,
+// value) per series name, appended as samples arrive and read by the panels a few times per
+// second. Any key a collector adds becomes a series with no code change here.
+import type { Sample } from '../../../../shared/api/schemas';
+
+/**
+ * Points kept per series. 2^19 × 2 Float64 = 8 MiB at most per series; a 10 Hz sampler fills it in
+ * ~14.5 hours, a 1 Hz one in 6 days. Past it the oldest half is dropped at once (amortised O(1)).
+ */
+export const SERIES_MAX_POINTS = 1 << 19;
+const INITIAL_POINTS = 1024;
+
+/**
+ * Token counts arrive per batch of engine output (up to one per 10 ms spool tick): points closer
+ * than this are merged (the newest slides forward), which keeps a rolling tokens/s exact at
+ * windows of a second or more and the series 10× smaller.
+ */
+export const TOKEN_POINT_SPACING_MS = 100;
+
+/** Keys of a sample that are not series: engine bookkeeping. */
+const NOT_SERIES: ReadonlySet<string> = new Set(['started']);
+
+export class SeriesBuffer {
+  t: Float64Array;
+  v: Float64Array;
+  length = 0;
+  /** Points dropped from the front because the buffer was full. */
+  dropped = 0;
+
+  constructor(
+    private readonly maxPoints = SERIES_MAX_POINTS,
+    private readonly minSpacingMs = 0,
+  ) {
+    const initial = Math.min(INITIAL_POINTS, maxPoints);
+    this.t = new Float64Array(initial);
+    this.v = new Float64Array(initial);
+  }
+
+  get lastT(): number {
+    return this.length > 0 ? (this.t[this.length - 1] ?? -Infinity) : -Infinity;
+  }
+
+  /**
+   * Appends (tMs, value) when tMs is newer than the last point; the same tMs replaces the value
+   * (a tick reported twice). Older points are ignored: live events and getRun overlap.
+   */
+  push(tMs: number, value: number): boolean {
+    const n = this.length;
+    const last = this.lastT;
+    if (tMs < last) return false;
+    if (tMs === last) {
+      this.v[n - 1] = value;
+      return true;
+    }
+    // Merge into the newest point when the one before it is within the spacing.
+    if (this.minSpacingMs > 0 && n >= 2 && tMs - (this.t[n - 2] ?? -Infinity) < this.minSpacingMs) {
+      this.t[n - 1] = tMs;
+      this.v[n - 1] = value;
+      return true;
+    }
+    if (n === this.t.length) this.grow();
+    this.t[this.length] = tMs;
+    this.v[this.length] = value;
+    this.length += 1;
+    return true;
+  }
+
+  private grow() {
+    if (this.t.length < this.maxPoints) {
+      const size = Math.min(this.maxPoints, this.t.length * 2);
+      const t = new Float64Array(size);
+      const v = new Float64Array(size);
+      t.set(this.t);
+      v.set(this.v);
+      this.t = t;
+      this.v = v;
+      return;
+    }
+    const half = this.length >> 1;
+    this.t.copyWithin(0, half, this.length);
+    this.v.copyWithin(0, half, this.length);
+    this.length -= half;
+    this.dropped += half;
+  }
+}
+
+export class SeriesStore {
+  private readonly map = new Map<string, SeriesBuffer>();
+  /** Changes whenever a point is added or the store is cleared: readers skip work when it did not. */
+  version = 0;
+  private minT = Infinity;
+  private maxT = -Infinity;
+
+  constructor(private readonly maxPoints = SERIES_MAX_POINTS) {}
+
+  ingest(samples: readonly Sample[]): void {
+    for (const sample of samples) {
+      if (!Number.isFinite(sample.tMs)) continue;
+      const engine = sample.source === 'engine';
+      let added = false;
+      for (const [key, value] of Object.entries(sample.values)) {
+        if (typeof value !== 'number' || !Number.isFinite(value) || NOT_SERIES.has(key)) continue;
+        // The sampler repeats the engine's token count at its tick; the engine's own samples are exact.
+        if (key === 'tokens' && !engine) continue;
+        let buffer = this.map.get(key);
+        if (!buffer) {
+          buffer = new SeriesBuffer(this.maxPoints, key === 'tokens' ? TOKEN_POINT_SPACING_MS : 0);
+          this.map.set(key, buffer);
+        }
+        if (buffer.push(sample.tMs, value)) added = true;
+      }
+      if (added) {
+        if (sample.tMs < this.minT) this.minT = sample.tMs;
+        if (sample.tMs > this.maxT) this.maxT = sample.tMs;
+        this.version += 1;
+      }
+    }
+  }
+
+  get(key: string): SeriesBuffer | undefined {
+    return this.map.get(key);
+  }
+
+  keys(): string[] {
+    return [...this.map.keys()];
+  }
+
+  /** First and last time with any point, or null when empty. */
+  timeRange(): [number, number] | null {
+    return this.minT <= this.maxT ? [this.minT, this.maxT] : null;
+  }
+
+  /** Total points held (for the status line and the benchmark). */
+  get points(): number {
+    let n = 0;
+    for (const b of this.map.values()) n += b.length;
+    return n;
+  }
+
+  clear(): void {
+    this.map.clear();
+    this.minT = Infinity;
+    this.maxT = -Infinity;
+    this.version += 1;
+  }
+}

@@ -1,0 +1,267 @@
+// Alert rules: when a live run deserves the user's attention. ONE pure module used by the run
+// (electron/node/run/run-controller.ts turns new alerts into `alert` run events, so they reach
+// `kvscope profile --json` and sessions) and by the dashboard (renderer/src/ui/dashboard/, with
+// the thresholds the user set). Each call looks at one observation and the previous state and
+// returns the alerts that are new; a rule fires once when its condition starts and re-arms only
+// after it has cleared (by a margin where a value could hover on the line).
+import type { RunEvent } from '../api/schemas';
+
+export type AlertRule = 'rss-budget' | 'oom-horizon' | 'near-trip' | 'throttling' | 'swap-in' | 'engine-exited';
+
+export const ALERT_RULES: readonly AlertRule[] = [
+  'rss-budget',
+  'oom-horizon',
+  'near-trip',
+  'throttling',
+  'swap-in',
+  'engine-exited',
+];
+
+export interface AlertThresholds {
+  enabled: Record<AlertRule, boolean>;
+  /** rss-budget: fire when RSS ≥ this fraction of the memory budget (0..1]. */
+  rssBudgetFraction: number;
+  /** oom-horizon: fire when the budget is this many generated tokens away or fewer. */
+  oomHorizonTokens: number;
+  /** near-trip: fire when a zone is within this many °C of its trip point. */
+  nearTripC: number;
+  /** swap-in: fire when swap-in activity reaches this many bytes per second. */
+  swapInBytesPerSecond: number;
+}
+
+/** The defaults, each with its reason (shown in the settings popover). */
+export const DEFAULT_ALERT_THRESHOLDS: AlertThresholds = {
+  enabled: {
+    'rss-budget': true,
+    'oom-horizon': true,
+    'near-trip': true,
+    throttling: true,
+    'swap-in': true,
+    'engine-exited': true,
+  },
+  rssBudgetFraction: 0.8,
+  oomHorizonTokens: 1024,
+  nearTripC: 5,
+  swapInBytesPerSecond: 1024 * 1024,
+};
+
+export const ALERT_REASONS: Record<AlertRule, { label: string; reason: string }> = {
+  'rss-budget': {
+    label: 'RSS near the budget',
+    reason:
+      '80 % is the habit of the field’s RSS monitors: late enough not to nag, early enough to stop a run before the OOM killer does.',
+  },
+  'oom-horizon': {
+    label: 'OOM horizon close',
+    reason:
+      'At the measured bytes per token the budget is crossed within this many tokens; 1024 is about one long answer of a chat model.',
+  },
+  'near-trip': {
+    label: 'Temperature near a trip point',
+    reason:
+      'Kernel passive trip points cap clocks a few degrees before the trip (shared/analysis/throttle.ts uses the same 5 °C).',
+  },
+  throttling: {
+    label: 'Throttling started',
+    reason: 'Tokens/s measured while throttled are not the board’s speed: the interval is shaded on every panel.',
+  },
+  'swap-in': {
+    label: 'Swap-in activity',
+    reason: 'Pages coming back from swap or zram stall decoding; 1 MiB/s is well above background noise.',
+  },
+  'engine-exited': {
+    label: 'Engine exited',
+    reason: 'An engine that leaves without being stopped crashed, hit a limit or was killed.',
+  },
+};
+
+/** What one moment of a run looks like to the rules; absent fields mean "not collected". */
+export interface AlertObservation {
+  tMs: number;
+  rssBytes?: number | null;
+  budgetBytes?: number | null;
+  /** Generated tokens so far. */
+  tokens?: number | null;
+  /** The analysis' OOM horizon: the generated-token count at which RSS crosses the budget. */
+  oomHorizonTokens?: number | null;
+  /** Temperature per zone (sample key or zone name), °C. */
+  tempsC?: Readonly<Record<string, number | null>>;
+  /** Trip point per zone (same keys as tempsC), °C. */
+  tripsC?: Readonly<Record<string, number | null>>;
+  /** Whether the run is inside a throttle interval now (shared/analysis/throttle.ts). */
+  throttling?: boolean | null;
+  /** Swap-in rate where collected (/proc/vmstat pswpin), bytes per second. */
+  swapInBytesPerSecond?: number | null;
+  /** The engine's swapped-out memory (VmSwap), bytes: a rise means its pages are being pushed to swap. */
+  engineSwapBytes?: number | null;
+  /** Set once the engine has exited: its status code or the signal that ended it. */
+  engineExit?: { code: number | null; signal?: string | null; stoppedByUser?: boolean } | null;
+}
+
+export interface AlertState {
+  /** Rule (or rule:zone) keys currently raised; they re-arm when their condition clears. */
+  readonly raised: ReadonlySet<string>;
+  /** Last engine VmSwap seen, with its time (for the swap rate where vmstat is not collected). */
+  readonly lastEngineSwap: { tMs: number; bytes: number } | null;
+}
+
+export const INITIAL_ALERT_STATE: AlertState = { raised: new Set(), lastEngineSwap: null };
+
+export interface Alert {
+  tMs: number;
+  rule: AlertRule;
+  severity: 'warning' | 'critical';
+  message: string;
+  data: Record<string, number | string | null>;
+}
+
+/** A trip point is re-armed once the zone has cooled this far below "near": no flapping on the line. */
+const NEAR_TRIP_HYSTERESIS_C = 2;
+
+const finite = (v: number | null | undefined): v is number => typeof v === 'number' && Number.isFinite(v);
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+
+/** The alerts that start at this observation, and the state for the next call. Pure. */
+export function evaluateAlerts(
+  state: AlertState,
+  o: AlertObservation,
+  thresholds: AlertThresholds = DEFAULT_ALERT_THRESHOLDS,
+): { alerts: Alert[]; state: AlertState } {
+  const raised = new Set(state.raised);
+  const alerts: Alert[] = [];
+  // on: the condition holds now; off: it has cleared (may differ from !on by a hysteresis margin).
+  const judge = (key: string, rule: AlertRule, on: boolean, off: boolean, make: () => Omit<Alert, 'tMs' | 'rule'>) => {
+    if (!thresholds.enabled[rule]) return;
+    if (on && !raised.has(key)) {
+      raised.add(key);
+      alerts.push({ tMs: o.tMs, rule, ...make() });
+    } else if (off) raised.delete(key);
+  };
+
+  const budget = o.budgetBytes;
+  if (finite(budget) && budget > 0 && finite(o.rssBytes)) {
+    const rss = o.rssBytes;
+    const fraction = rss / budget;
+    judge(
+      'rss-budget',
+      'rss-budget',
+      fraction >= thresholds.rssBudgetFraction,
+      fraction < thresholds.rssBudgetFraction,
+      () => ({
+        severity: fraction >= 1 ? 'critical' : 'warning',
+        message: `RSS ${mib(rss)} is ${Math.round(fraction * 100)} % of the ${mib(budget)} memory budget (alert at ${Math.round(thresholds.rssBudgetFraction * 100)} %)`,
+        data: { rssBytes: rss, budgetBytes: budget, fraction, thresholdFraction: thresholds.rssBudgetFraction },
+      }),
+    );
+  }
+
+  const horizon = o.oomHorizonTokens;
+  const tokens = o.tokens;
+  if (finite(horizon) && finite(tokens)) {
+    const left = Math.max(0, horizon - tokens);
+    judge(
+      'oom-horizon',
+      'oom-horizon',
+      left <= thresholds.oomHorizonTokens,
+      left > thresholds.oomHorizonTokens,
+      () => ({
+        severity: left === 0 ? 'critical' : 'warning',
+        message:
+          left === 0
+            ? 'RSS has reached the memory budget'
+            : `the memory budget is ${left} tokens away at the measured bytes per token`,
+        data: { tokensLeft: left, oomHorizonTokens: horizon, tokens },
+      }),
+    );
+  }
+
+  for (const [zone, tempC] of Object.entries(o.tempsC ?? {})) {
+    const tripC = o.tripsC?.[zone];
+    if (!finite(tempC) || !finite(tripC)) continue;
+    const near = tripC - thresholds.nearTripC;
+    judge(`near-trip:${zone}`, 'near-trip', tempC >= near, tempC < near - NEAR_TRIP_HYSTERESIS_C, () => ({
+      severity: tempC >= tripC ? 'critical' : 'warning',
+      message: `${zone} at ${tempC.toFixed(1)} °C, ${(tripC - tempC).toFixed(1)} °C below its ${tripC} °C trip point`,
+      data: { zone, tempC, tripC },
+    }));
+  }
+
+  if (typeof o.throttling === 'boolean') {
+    const throttling = o.throttling;
+    judge('throttling', 'throttling', throttling, !throttling, () => ({
+      severity: 'warning',
+      message: 'throttling started: clocks are capped while the board is hot',
+      data: {},
+    }));
+  }
+
+  let lastEngineSwap = state.lastEngineSwap;
+  let swapRate: number | null = finite(o.swapInBytesPerSecond) ? o.swapInBytesPerSecond : null;
+  let swapSource = 'swap-in';
+  if (finite(o.engineSwapBytes)) {
+    if (swapRate === null && lastEngineSwap && o.tMs > lastEngineSwap.tMs) {
+      swapRate = ((o.engineSwapBytes - lastEngineSwap.bytes) * 1000) / (o.tMs - lastEngineSwap.tMs);
+      swapSource = 'engine swap-out';
+    }
+    lastEngineSwap = { tMs: o.tMs, bytes: o.engineSwapBytes };
+  }
+  if (swapRate !== null) {
+    const rate = swapRate;
+    judge(
+      'swap-in',
+      'swap-in',
+      rate >= thresholds.swapInBytesPerSecond,
+      rate < thresholds.swapInBytesPerSecond,
+      () => ({
+        severity: 'warning',
+        message: `${swapSource} activity at ${mib(rate)}/s: the board is short of memory`,
+        data: { bytesPerSecond: rate, source: swapSource },
+      }),
+    );
+  }
+
+  const exit = o.engineExit;
+  if (exit && !exit.stoppedByUser) {
+    const clean = exit.code === 0 && !exit.signal;
+    judge('engine-exited', 'engine-exited', true, false, () => ({
+      severity: clean ? 'warning' : 'critical',
+      message: exit.signal
+        ? `the engine was ended by ${exit.signal}`
+        : `the engine exited with status ${exit.code ?? 'unknown'}`,
+      data: { code: exit.code, signal: exit.signal ?? null },
+    }));
+  }
+
+  return { alerts, state: { raised, lastEngineSwap } };
+}
+
+/** An alert as a run event (the run's events, `profile --json`, sessions): data.rule names the rule. */
+export function alertToRunEvent(alert: Alert): RunEvent {
+  return {
+    tMs: alert.tMs,
+    kind: 'alert',
+    message: alert.message,
+    data: { rule: alert.rule, severity: alert.severity, ...alert.data },
+  };
+}
+
+/** Thresholds read back from storage or a form: unknown or out-of-range fields take the default. */
+export function sanitizeThresholds(input: unknown): AlertThresholds {
+  const d = DEFAULT_ALERT_THRESHOLDS;
+  const o = (typeof input === 'object' && input !== null ? input : {}) as Partial<
+    Record<keyof AlertThresholds, unknown>
+  >;
+  const num = (v: unknown, min: number, max: number, fallback: number) =>
+    typeof v === 'number' && Number.isFinite(v) && v >= min && v <= max ? v : fallback;
+  const enabledIn = (typeof o.enabled === 'object' && o.enabled !== null ? o.enabled : {}) as Record<string, unknown>;
+  const enabled = Object.fromEntries(
+    ALERT_RULES.map((rule) => [rule, typeof enabledIn[rule] === 'boolean' ? enabledIn[rule] : d.enabled[rule]]),
+  ) as Record<AlertRule, boolean>;
+  return {
+    enabled,
+    rssBudgetFraction: num(o.rssBudgetFraction, 0.05, 1, d.rssBudgetFraction),
+    oomHorizonTokens: num(o.oomHorizonTokens, 0, 100_000_000, d.oomHorizonTokens),
+    nearTripC: num(o.nearTripC, 0, 100, d.nearTripC),
+    swapInBytesPerSecond: num(o.swapInBytesPerSecond, 0, 1e12, d.swapInBytesPerSecond),
+  };
+}

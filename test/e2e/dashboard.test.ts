@@ -1,0 +1,261 @@
+// The dashboard from the user's side, in real Chromium against the real `kvscope web`: a local
+// demo run fills Memory, Throughput and Events; hovering one panel reads every panel at the same
+// instant; the M key adds a marker that lands in the run's events (it survives a reload, which
+// rebuilds the page from getRun); Ctrl+. stops the run; a budget crossed at 80 % raises an alert.
+//
+// This VM has no /sys/class/thermal zones and no cpufreq policies (test/helpers note in the
+// report), so Thermal and clocks and Power and counters are fed with a recorded session: the
+// first four lines of a real Jetson Xavier NX tegrastats capture
+// (test/fixtures/tegrastats/xavier-nx-and-nano-jp4.6), parsed by the real parser and pushed to
+// the page as `runSamples` of the live run through the WebSocket it already has (the only part
+// that is not the real server: the board itself cannot exist here).
+import { mkdirSync, readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page, WebSocketRoute } from 'playwright-core';
+import type { Sample } from '../../shared/api/schemas';
+import { parseTegrastatsLine } from '../../shared/parsers/tegrastats-parser';
+import { launchChromium, openWatchedPage } from '../helpers/chromium';
+import { startWebMode, type WebMode } from '../helpers/web-mode';
+
+const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url);
+const WAIT_MS = 90_000;
+const TEST_MS = 180_000;
+const FIXTURE = new URL(
+  '../fixtures/tegrastats/xavier-nx-and-nano-jp4.6/nano_tx2nx_xaviernx_aiblox_stresstest.txt',
+  import.meta.url,
+);
+/** The recorded board's lines are 1 s apart (tegrastats' default interval). */
+const RECORDED_INTERVAL_MS = 1000;
+
+let web: WebMode;
+let browser: Browser;
+
+beforeAll(async () => {
+  web = await startWebMode();
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await web?.stop();
+});
+
+/** The Xavier NX lines of the capture (same board: the first four records) as samples. */
+function recordedSamples(): Sample[] {
+  const lines = readFileSync(FIXTURE, 'utf8')
+    .split('\n')
+    .filter((l) => l.startsWith('RAM '))
+    .slice(0, 4);
+  return lines.map((text, i) => {
+    const record = parseTegrastatsLine(text, i + 1);
+    if (record.kind !== 'tegrastats') throw new Error(`fixture line ${i + 1} did not parse`);
+    const values: Record<string, number | null> = {};
+    for (const [zone, c] of Object.entries(record.tempsC)) values[`temp.${zone}.C`] = c;
+    for (const [rail, r] of Object.entries(record.railsMw)) values[`rail.${rail}.mW`] = r.cur;
+    values['cpufreq.cpu0.MHz'] = record.cpus[0]?.freqMHz ?? null;
+    values.gpuLoadPct = record.gpuLoadPct;
+    return { tMs: 1000 + i * RECORDED_INTERVAL_MS, source: 'tegrastats', values };
+  });
+}
+
+const phaseOf = (page: Page) => page.getByTestId('run-phase').getAttribute('data-phase');
+
+async function waitPhase(page: Page, phases: string[]) {
+  await page.waitForFunction(
+    (wanted) => wanted.includes(document.querySelector('[data-testid=run-phase]')?.getAttribute('data-phase') ?? ''),
+    phases,
+    { timeout: WAIT_MS },
+  );
+}
+
+const region = (page: Page, name: string) => page.getByRole('region', { name, exact: true });
+const legend = (page: Page, name: string) => region(page, name).getByTestId('legend-entry').allTextContents();
+
+describe('the dashboard', () => {
+  it(
+    'fills every panel, reads them at one instant, takes a marker, raises the budget alert and stops',
+    async () => {
+      const problems: string[] = [];
+      let socket: WebSocketRoute | null = null;
+      const page = await browser.newPage({ viewport: { width: 1440, height: 1400 } });
+      page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+      page.on('console', (m) => {
+        if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+      });
+      await page.routeWebSocket(/\/api/, (ws) => {
+        ws.connectToServer();
+        socket = ws;
+      });
+      await page.goto(web.url);
+      await page.getByTestId('target-local').click();
+
+      // Before any run: every panel says what to do next.
+      expect(await region(page, 'Memory').getByTestId('chart-empty').textContent()).toContain('press Start');
+      expect(await page.getByTestId('empty-throughput').textContent()).toContain('first generated token');
+      expect(await page.getByTestId('empty-thermal').textContent()).toContain('no /sys/class/thermal zones');
+      expect(await page.getByTestId('empty-power').textContent()).toContain('No power rails');
+      expect(await page.getByTestId('empty-events').textContent()).toContain('press M');
+      for (const name of ['Memory', 'Throughput', 'Thermal and clocks', 'Power and counters', 'Events'])
+        expect(await region(page, name).count()).toBe(1);
+
+      await page.getByTestId('engine-kind-demo').click();
+      await page.getByTestId('field-tokens').fill('100000');
+      await page.getByTestId('field-tps').fill('200');
+      await page.getByTestId('field-intervalMs').fill('100');
+      // The demo's RSS starts near 74 MiB and grows 32 KiB/token × 200 tokens/s: 80 % of 100 MiB
+      // (80 MiB) is crossed within seconds.
+      await page.getByTestId('field-budget').fill('100 MiB');
+      await page.locator('body').click({ position: { x: 1200, y: 20 } });
+      await page.keyboard.press('Control+Enter'); // the Start shortcut
+      await waitPhase(page, ['running']);
+
+      await page.waitForFunction(
+        () =>
+          Number(document.querySelector('[data-testid=series-rssBytes]')?.getAttribute('data-points')) >= 10 &&
+          Number(document.querySelector('[data-testid=series-tokensPerSecond]')?.getAttribute('data-points')) >= 2,
+        null,
+        { timeout: WAIT_MS },
+      );
+
+      // The recorded board session joins the live run.
+      const runId = (await page.locator('.run-title .mono').textContent())?.trim() ?? '';
+      expect(runId).toMatch(/^\d{14}-[0-9a-f]{8}$/);
+      const recorded = recordedSamples();
+      expect(socket).not.toBeNull();
+      socket!.send(JSON.stringify({ event: 'runSamples', payload: { runId, samples: recorded } }));
+      await page.waitForFunction(
+        () => Number(document.querySelector('[data-testid="series-temp.GPU.C"]')?.getAttribute('data-points')) === 4,
+        null,
+        { timeout: WAIT_MS },
+      );
+
+      // Legends: what each panel draws.
+      expect(await legend(page, 'Memory')).toEqual(expect.arrayContaining(['RSS', 'anon RSS', 'file-backed RSS']));
+      expect(await legend(page, 'Throughput')).toContain('tokens/s (2 s window)');
+      expect(await legend(page, 'Thermal and clocks')).toEqual(
+        expect.arrayContaining(['AO', 'GPU', 'PMIC', 'AUX', 'CPU', 'thermal', 'cpu0', 'gpu Load']),
+      );
+      expect(await legend(page, 'Power and counters')).toEqual(['VDD_CPU_GPU_CV', 'VDD_IN', 'VDD_SOC']);
+      // The budget line is drawn in the engine-memory track.
+      expect(await region(page, 'Memory').getByTestId('ref-line').count()).toBeGreaterThanOrEqual(1);
+
+      // The alert: RSS crossed 80 % of the budget (the run's rule, in the strip).
+      await page.waitForFunction(
+        () =>
+          Array.from(document.querySelectorAll<HTMLElement>('[data-testid=event-item][data-kind=alert]')).some((e) =>
+            /of the 100\.0 MiB memory budget \(alert at 80 %\)/.test(e.textContent ?? ''),
+          ),
+        null,
+        { timeout: WAIT_MS },
+      );
+
+      // Drag-select the first half of the run on the Memory track: every panel zooms with it.
+      await page.getByTestId('add-marker').waitFor();
+      const memoryTrack = region(page, 'Memory').getByTestId('track-process-memory');
+      await memoryTrack.scrollIntoViewIfNeeded();
+      const box = (await memoryTrack.boundingBox())!;
+      await page.mouse.move(box.x + 64 + 2, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2, { steps: 5 });
+      await page.mouse.up();
+      await page.getByTestId('zoomed').waitFor();
+
+      // Hover the middle of the Memory track: the Thermal panel reads the same instant.
+      await page.mouse.move(box.x + 64 + (box.width - 76) * 0.5, box.y + box.height / 2);
+      const memTms = await region(page, 'Memory').getByTestId('cursor-readout-memory').getAttribute('data-tms');
+      const thermalReadout = region(page, 'Thermal and clocks').getByTestId('cursor-readout-thermal');
+      expect(await thermalReadout.getAttribute('data-tms')).toBe(memTms);
+      const tMs = Number(memTms);
+      const memText = (await region(page, 'Memory').getByTestId('cursor-readout-memory').textContent()) ?? '';
+      const thermalText = (await thermalReadout.textContent()) ?? '';
+      const at = `at ${(tMs / 1000).toFixed(1)} s`;
+      expect(memText.startsWith(at)).toBe(true);
+      expect(thermalText.startsWith(at)).toBe(true);
+      expect(memText).toMatch(/RSS \d+(\.\d+)? MiB/);
+      // The recorded GPU temperature at that instant: the last recorded line at or before it
+      // (lines at 1, 2, 3, 4 s: 44.5, 45, 45, 44.5 °C in the capture).
+      const gpuByLine = [44.5, 45, 45, 44.5];
+      const line = Math.min(3, Math.floor((tMs - 1000) / 1000));
+      if (tMs >= 1000) expect(thermalText).toContain(`GPU ${(gpuByLine[line] ?? Number.NaN).toFixed(1)} °C`);
+      else expect(thermalText).toContain('GPU —');
+
+      // A marker with the M key (focus on the page, not a field).
+      await page.mouse.move(0, 0);
+      await page.locator('body').click({ position: { x: 1400, y: 20 } });
+      await page.keyboard.press('m');
+      await region(page, 'Events')
+        .locator('[data-testid=event-item][data-kind=marker]')
+        .first()
+        .waitFor({ timeout: WAIT_MS });
+
+      mkdirSync(ARTIFACTS, { recursive: true });
+      await page.dblclick('[data-testid=track-process-memory]'); // back to the whole run
+      for (const [name, file] of [
+        ['Memory', 'dashboard-memory.png'],
+        ['Throughput', 'dashboard-throughput.png'],
+        ['Thermal and clocks', 'dashboard-thermal.png'],
+        ['Power and counters', 'dashboard-power.png'],
+        ['Events', 'dashboard-events.png'],
+      ] as const)
+        await region(page, name).screenshot({ path: new URL(file, ARTIFACTS).pathname });
+
+      // Stop with Ctrl+. ; the run ends as stopped.
+      await page.keyboard.press('Control+.');
+      await waitPhase(page, ['done', 'failed']);
+      expect(await phaseOf(page)).toBe('done');
+      await page.waitForFunction(
+        () => document.querySelectorAll('[data-testid=event-item][data-kind=stop]').length === 1,
+        null,
+        { timeout: WAIT_MS },
+      );
+
+      // The marker is in the run's own events: a reload rebuilds the page from getRun.
+      await page.reload();
+      await region(page, 'Events')
+        .locator('[data-testid=event-item][data-kind=marker]')
+        .first()
+        .waitFor({ timeout: WAIT_MS });
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+    TEST_MS,
+  );
+
+  it(
+    'remembers collapsed panels, their order and the theme across a reload',
+    async () => {
+      const problems: string[] = [];
+      const page = await openWatchedPage(browser, web.url, problems);
+      await page.getByTestId('toggle-power').waitFor();
+      await page.getByTestId('toggle-power').click();
+      expect(await page.getByTestId('toggle-power').getAttribute('aria-expanded')).toBe('false');
+      await page.getByRole('button', { name: 'Move Events up', exact: true }).click();
+      // "system" follows prefers-color-scheme, live.
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+      await page.emulateMedia({ colorScheme: 'light' });
+      await page.waitForFunction(() => document.documentElement.dataset.theme === 'light');
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+      await page.getByTestId('theme-toggle').click(); // system → light, whatever the system says
+      expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
+      const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      await page.screenshot({ path: new URL('dashboard-light.png', ARTIFACTS).pathname });
+
+      await page.reload();
+      await page.getByTestId('toggle-power').waitFor();
+      expect(await page.getByTestId('toggle-power').getAttribute('aria-expanded')).toBe('false');
+      expect(await page.getByTestId('panel-power').locator('.dash-panel-body').count()).toBe(0);
+      const names = await page
+        .locator('section.dash-panel')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+      expect(names).toEqual(['Memory', 'Throughput', 'Thermal and clocks', 'Events', 'Power and counters']);
+      expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
+      // Light really is lighter than the dark default (rgb(13, 17, 23)).
+      expect(bg).toBe('rgb(245, 247, 250)');
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+    TEST_MS,
+  );
+});

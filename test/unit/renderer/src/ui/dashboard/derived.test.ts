@@ -1,0 +1,51 @@
+// Derived series on hand-made data: tokens/s, throttle intervals from temperatures and clocks,
+// and when the OOM horizon is reached.
+import { describe, expect, it } from 'vitest';
+import {
+  oomHorizonTime,
+  rollingTokensPerSecond,
+  throttleFromStore,
+} from '../../../../../../renderer/src/ui/dashboard/derived';
+import { SeriesStore } from '../../../../../../renderer/src/ui/dashboard/series-store';
+
+describe('derived series', () => {
+  it('rolls tokens/s over a 2 s window from the cumulative count', () => {
+    const s = new SeriesStore();
+    // 10 tokens/s for 10 s: a count every 100 ms.
+    s.ingest(Array.from({ length: 101 }, (_, i) => ({ tMs: i * 100, source: 'engine', values: { tokens: i } })));
+    const r = rollingTokensPerSecond(s.get('tokens'), 0, 10_000, 5);
+    // First token at 100 ms → first rate at 2100 ms; 5 points from 2100 to 10000 ms.
+    expect(r.count).toBe(5);
+    expect(r.xs[0]).toBe(2100);
+    expect(r.xs[4]).toBe(10_000);
+    // 20 tokens in every 2 s window = 10 tokens/s.
+    for (let i = 0; i < r.count; i++) expect(r.ys[i]).toBeCloseTo(10, 9);
+  });
+
+  it('finds a throttle interval: hot (≥ trip − 5 °C) and the clock below 90 % of its highest', () => {
+    const s = new SeriesStore();
+    // 1 s ticks 0…9 s; 97 °C from 3 s to 6 s (trip 99: hot from 94), clock 2000 MHz except 1000 at 4–6 s.
+    s.ingest(
+      Array.from({ length: 10 }, (_, i) => ({
+        tMs: i * 1000,
+        source: 'procfs',
+        values: {
+          'temp.cpu.C': i >= 3 && i <= 6 ? 97 : 60,
+          'cpufreq.policy0.KHz': i >= 4 && i <= 6 ? 1_000_000 : 2_000_000,
+        },
+      })),
+    );
+    const v = throttleFromStore(s, 99, (k) => k.endsWith('.KHz'));
+    // Throttled samples 4, 5, 6 s; the interval ends at the first sample after (7 s).
+    expect(v.intervals.map((i) => [i.startMs, i.endMs, i.reasons])).toEqual([[4000, 7000, ['thermal']]]);
+    expect(throttleFromStore(s, null, () => true).intervals).toEqual([]);
+  });
+
+  it('projects the OOM horizon in time at the decode speed', () => {
+    // 500 tokens to go at 50 tokens/s = 10 s after now (20 s).
+    expect(oomHorizonTime(20_000, 1500, 2000, 50)).toBe(30_000);
+    expect(oomHorizonTime(20_000, 2500, 2000, 50)).toBe(20_000);
+    expect(oomHorizonTime(20_000, 1500, null, 50)).toBeNull();
+    expect(oomHorizonTime(20_000, 1500, 2000, null)).toBeNull();
+  });
+});

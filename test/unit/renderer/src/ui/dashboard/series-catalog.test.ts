@@ -1,0 +1,28 @@
+// A series lands in its panel by unit: today's sampler keys and a collector's new ones alike.
+import { describe, expect, it } from 'vitest';
+import { describeSeries } from '../../../../../../renderer/src/ui/dashboard/series-catalog';
+
+const place = (key: string, unit?: string) => {
+  const d = describeSeries(key, unit ? { key, unit } : undefined);
+  return d && [d.panel, d.track, d.unit, d.label];
+};
+
+describe('describeSeries', () => {
+  it('places the procfs sampler’s series', () => {
+    expect(place('rssBytes')).toEqual(['memory', 'process-memory', 'bytes', 'RSS']);
+    expect(place('memAvailableBytes')).toEqual(['memory', 'system-memory', 'bytes', 'MemAvailable']);
+    expect(place('temp.cpu-thermal.C')).toEqual(['thermal', 'temperature', 'celsius', 'cpu-thermal']);
+    expect(place('cpufreq.policy0.KHz')).toEqual(['thermal', 'clocks', 'khz', 'CPU policy0']);
+    expect(place('cpuBusyPct')).toEqual(['thermal', 'load', 'percent', 'CPU busy']);
+  });
+
+  it('places a new collector series by its unit, and hides bookkeeping', () => {
+    expect(place('rail.VDD_IN.mW')).toEqual(['power', 'power', 'mw', 'VDD_IN']);
+    expect(place('emcFreqMHz')).toEqual(['thermal', 'clocks', 'mhz', 'emc Freq']);
+    expect(place('psi.memory.some10')).toBeNull(); // no unit in the name, none given
+    expect(place('psi.memory.some10', '%')).toEqual(['memory', 'memory-pressure', 'percent', 'memory']);
+    expect(place('llcMisses', 'count')).toEqual(['power', 'counters', 'count', 'llc Misses']);
+    expect(place('tokens')).toBeNull();
+    expect(place('vmSizeBytes')).toBeNull();
+  });
+});
