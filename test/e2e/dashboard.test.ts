@@ -87,7 +87,7 @@ describe('the dashboard', () => {
         socket = ws;
       });
       await page.goto(web.url);
-      await page.getByTestId('target-local').click();
+      await page.getByTestId('board-local').click();
 
       // Before any run: every panel says what to do next.
       expect(await region(page, 'Memory').getByTestId('chart-empty').textContent()).toContain('press Start');
@@ -177,7 +177,7 @@ describe('the dashboard', () => {
       const gpuByLine = [44.5, 45, 45, 44.5];
       const line = Math.min(3, Math.floor((tMs - 1000) / 1000));
       if (tMs >= 1000) expect(thermalText).toContain(`GPU ${(gpuByLine[line] ?? Number.NaN).toFixed(1)} °C`);
-      else expect(thermalText).toContain('GPU —');
+      else expect(thermalText).toContain('GPU –');
 
       // A marker with the M key (focus on the page, not a field).
       await page.mouse.move(0, 0);
