@@ -8,18 +8,21 @@ import {
   type EventPayload,
   type EventSink,
 } from '../../../shared/api/contract';
-import type { TargetInfo } from '../../../shared/api/schemas';
+import type { TargetInfo, TargetSpec } from '../../../shared/api/schemas';
 import { computeKv } from '../../../shared/kv/kv-theory';
 import { healthFindings } from '../../../shared/probe/health';
 import type { AppServices, AppServicesOptions } from './app-services';
 import { probeTarget } from '../probe/probe';
 import { RunService, type TargetFactory } from '../run/run-service';
-import { AppConnector } from '../boards/app-connector';
+import { AppConnector, defaultTargetLabel } from '../boards/app-connector';
 import { PromptBroker } from '../boards/prompt-broker';
 import { noSecretStore, secretKeys, type SecretStore } from '../boards/secret-store';
 import { importSshConfig } from '../boards/ssh-config-import';
 import { TargetStore, type SavedTarget } from '../boards/target-store';
 import { redact } from '../util/redact';
+import { readModelHeader } from '../model/model-header';
+import { recordAppRun } from '../session/app-run-recording';
+import { SessionLibrary, sessionsDir } from '../session/session-library';
 
 export interface CreateAppServicesOptions extends AppServicesOptions {
   /** How a run reaches its target; default: the app's connector (SSH with prompts as events). */
@@ -33,6 +36,15 @@ export interface CreateAppServicesOptions extends AppServicesOptions {
   promptTimeoutMs?: number;
   /** Connection progress lines (redacted); default: on stderr only with KVSCOPE_DEBUG. */
   log?: (line: string) => void;
+  /** Where runs started from the app are recorded; default: <app data>/sessions. */
+  sessionsDir?: string;
+  /** A session file to show when the window opens (`kvscope web --open <file>`). */
+  openSessionFile?: string;
+  /**
+   * The desktop app's save dialog: writes `data` where the user chooses and returns the path, or
+   * null when cancelled. Without it (browser mode) exports come back as content for a download.
+   */
+  saveFile?: (suggestedName: string, data: Buffer) => Promise<string | null>;
 }
 
 const LOCAL_TARGET: TargetInfo = { id: 'local', label: 'This computer', spec: { kind: 'local' } };
@@ -51,6 +63,12 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
   const prompts = new PromptBroker(emit, { timeoutMs: promptTimeoutMs });
   const connector = new AppConnector({ prompts, secrets, targets, env, log, promptTimeoutMs });
   const runs = new RunService(emit, options.targetFactory ?? connector.factory);
+  const library = new SessionLibrary(options.sessionsDir ?? sessionsDir(env));
+  // Checked at start-up: a wrong --open path fails the command, not a window later.
+  const openOnStart = options.openSessionFile ? library.addExternal(options.openSessionFile) : null;
+  const appVersion = options.version ?? '0.1.0';
+  /** Sessions still being written: dispose() waits for them so no file is left half-closed. */
+  const recordings = new Set<Promise<void>>();
 
   const requireRun = (runId: string) => {
     const run = runs.get(runId);
@@ -63,6 +81,13 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
     return { id: t.id, label: t.label, spec: t.spec, ...(rememberedSecrets > 0 ? { rememberedSecrets } : {}) };
   };
 
+  /** The name the user knows a run's target by: the saved board's label, This computer, or user@host. */
+  const targetLabelOf = async (spec: TargetSpec): Promise<string> => {
+    if (spec.kind === 'local') return LOCAL_TARGET.label;
+    const saved = await targets.findBySpec(spec).catch(() => undefined);
+    return saved?.label ?? defaultTargetLabel(spec);
+  };
+
   const requireTarget = async (id: string): Promise<TargetInfo> => {
     if (id === 'local') return LOCAL_TARGET;
     const saved = await targets.get(id);
@@ -71,7 +96,7 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
   };
 
   const handlers: ApiHandlers = {
-    appInfo: async () => ({ version: options.version ?? '0.1.0', shell: options.shell, platform: process.platform }),
+    appInfo: async () => ({ version: appVersion, shell: options.shell, platform: process.platform }),
     listTargets: async () => {
       let saved: SavedTarget[] = [];
       try {
@@ -119,6 +144,16 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
     computeKv: async (input) => computeKv(input),
     startRun: async (request) => {
       const run = await runs.start(request);
+      // Every run started from the app is kept (a failure to record never fails the run).
+      const recording = recordAppRun(library, run, {
+        appVersion,
+        targetLabel: await targetLabelOf(request.target),
+        log: log ?? ((line) => process.stderr.write(`kvscope: ${redact(line)}\n`)),
+      });
+      if (recording) {
+        recordings.add(recording.closed);
+        void recording.closed.then(() => recordings.delete(recording.closed));
+      }
       return { runId: run.runId };
     },
     stopRun: async ({ runId }) => ({ ok: await runs.stop(runId) }),
@@ -133,6 +168,44 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
         theory: { bytesPerToken: run.theoryBytesPerToken, ctx: run.ctx },
       };
     },
+    listSessions: async () => ({ sessions: library.list(), openOnStart }),
+    openSession: async ({ id }) => library.read(id),
+    renameSession: async ({ id, name }) => library.rename(id, name),
+    deleteSession: async ({ id }) => {
+      library.remove(id);
+      return { ok: true };
+    },
+    exportSession: async ({ id, format }) => {
+      const file = await library.export(id, format);
+      const base = { fileName: file.fileName, mimeType: file.mimeType, sizeBytes: file.data.length };
+      if (options.saveFile) {
+        const savedPath = await options.saveFile(file.fileName, file.data);
+        return {
+          ...base,
+          delivery: savedPath ? 'saved' : 'cancelled',
+          encoding: 'utf8',
+          content: '',
+          savedPath,
+        } as const;
+      }
+      const text = format !== 'pdf';
+      return {
+        ...base,
+        delivery: 'content',
+        encoding: text ? 'utf8' : 'base64',
+        content: file.data.toString(text ? 'utf8' : 'base64'),
+        savedPath: null,
+      } as const;
+    },
+    readModelHeader: async ({ targetId, path }) => {
+      const target = await requireTarget(targetId);
+      return readModelHeader(path, target.id, () =>
+        connector.connect(target.spec, {
+          targetId: target.id === 'local' ? undefined : target.id,
+          label: target.label,
+        }),
+      );
+    },
   };
   return {
     handlers,
@@ -144,6 +217,7 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
     dispose: async () => {
       prompts.cancelAll();
       await runs.dispose();
+      await Promise.all(recordings);
     },
   };
 }
