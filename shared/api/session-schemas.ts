@@ -12,10 +12,7 @@ import type { SessionData } from '../report/session-data';
  */
 export const SessionIdSchema = z
   .string()
-  .regex(
-    /^[A-Za-z0-9][A-Za-z0-9_-]{0,79}$/,
-    'session id: letters, digits, _ and - (a file name in the sessions folder)',
-  );
+  .regex(/^[a-z\d][\w-]{0,79}$/i, 'session id: letters, digits, _ and - (a file name in the sessions folder)');
 
 /** What the user calls a session; shown in lists and reports, never used as a file name. */
 export const SessionNameSchema = z.string().trim().min(1, 'a name is required').max(120);

@@ -47,6 +47,9 @@ export interface CreateAppServicesOptions extends AppServicesOptions {
   saveFile?: (suggestedName: string, data: Buffer) => Promise<string | null>;
 }
 
+/** A synchronous handler as a promise: what it throws becomes the rejection. */
+const settle = <T>(fn: () => T): Promise<T> => new Promise((resolve) => resolve(fn()));
+
 const LOCAL_TARGET: TargetInfo = { id: 'local', label: 'This computer', spec: { kind: 'local' } };
 
 export function createAppServices(options: CreateAppServicesOptions): AppServices {
@@ -168,13 +171,14 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
         theory: { bytesPerToken: run.theoryBytesPerToken, ctx: run.ctx },
       };
     },
-    listSessions: async () => ({ sessions: library.list(), openOnStart }),
-    openSession: async ({ id }) => library.read(id),
-    renameSession: async ({ id, name }) => library.rename(id, name),
-    deleteSession: async ({ id }) => {
-      library.remove(id);
-      return { ok: true };
-    },
+    listSessions: () => settle(() => ({ sessions: library.list(), openOnStart })),
+    openSession: ({ id }) => settle(() => library.read(id)),
+    renameSession: ({ id, name }) => settle(() => library.rename(id, name)),
+    deleteSession: ({ id }) =>
+      settle(() => {
+        library.remove(id);
+        return { ok: true };
+      }),
     exportSession: async ({ id, format }) => {
       const file = await library.export(id, format);
       const base = { fileName: file.fileName, mimeType: file.mimeType, sizeBytes: file.data.length };

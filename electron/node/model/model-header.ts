@@ -19,12 +19,12 @@ export async function readModelHeader(
   let fileBytes: number | null = null;
   if (targetId === 'local') {
     const header = await readGgufHeaderFromFile(path);
-    metadata = header.metadata as Record<string, unknown>;
+    metadata = header.metadata;
     fileBytes = header.fileBytes;
   } else {
     const target = await connect();
     try {
-      metadata = (await readGgufHeaderFromTarget(target, path)).metadata as Record<string, unknown>;
+      metadata = (await readGgufHeaderFromTarget(target, path)).metadata;
     } finally {
       await target.close().catch(() => undefined);
     }

@@ -60,13 +60,23 @@ export interface ExportedReport {
   data: Buffer;
 }
 
+/** Without leading and trailing '-' and '.' (no hidden files, no "..", no dangling dash). A loop, not a regex: linear. */
+function trimDashesAndDots(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && (text[start] === '-' || text[start] === '.')) start++;
+  while (end > start && (text[end - 1] === '-' || text[end - 1] === '.')) end--;
+  return text.slice(start, end);
+}
+
 /** A file name made from a session's name: letters, digits, '-', '_' and '.', never empty. */
 export function exportFileName(name: string, format: ExportFormat): string {
-  const stem = name
-    .normalize('NFKD')
-    .replace(/[^A-Za-z0-9._-]+/g, '-')
-    .replace(/^[-.]+|[-.]+$/g, '')
-    .slice(0, 80);
+  const stem = trimDashesAndDots(
+    name
+      .normalize('NFKD')
+      .replace(/[^\w.-]+/g, '-')
+      .slice(0, 80),
+  );
   return `${stem || 'kvscope-session'}${EXPORT_FILES[format].ext}`;
 }
 

@@ -6,6 +6,9 @@ import { CHART_TICK_MS } from '../live/live-config';
 import { createBoardsSlice } from './boards-slice';
 import { createLiveRunSlice } from './live-run-slice';
 import { createPromptsSlice } from './prompts-slice';
+import { createCompareSlice } from './compare-slice';
+import { createKvSlice } from './kv-slice';
+import { createSessionsSlice } from './sessions-slice';
 import { createAppSlice, createRunFormSlice, createTargetsSlice } from './slices';
 import type { AppState, StoreDeps } from './types';
 
@@ -20,6 +23,9 @@ export function createAppStore(deps: StoreDeps): AppStore {
     ...createLiveRunSlice(set, get, deps),
     ...createBoardsSlice(set, get, deps),
     ...createPromptsSlice(set, get, deps),
+    ...createSessionsSlice(set, get, deps),
+    ...createCompareSlice(set, get, deps),
+    ...createKvSlice(set, get, deps),
   }));
 }
 
