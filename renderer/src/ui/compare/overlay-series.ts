@@ -25,7 +25,8 @@ export function overlayPoints(run: SessionRun, align: CompareAlign): Array<{ x: 
     const t = sample.values.tokens;
     if (typeof t === 'number' && t > tokens) tokens = t;
     const rss = sample.values.rssBytes;
-    if (typeof rss !== 'number') continue;
+    // 0 is the sampler's reading after the process has gone, not memory the run held.
+    if (typeof rss !== 'number' || rss <= 0) continue;
     points.push({ x: align === 'tokens' ? tokens : sample.tMs / 1000, y: rss });
   }
   return lttb(
