@@ -113,6 +113,7 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
     saveTarget: async (input) => info(await targets.save(input)),
     removeTarget: async ({ id }) => {
       const ok = await targets.remove(id);
+      connector.forgetTyped(id);
       await secrets.deletePrefix(secretKeys.targetPrefix(id)).catch(() => 0);
       return { ok };
     },
@@ -143,7 +144,10 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
     }),
     listPrompts: async () => prompts.list(),
     secretStorage: async () => secrets.status(),
-    forgetSecrets: async ({ targetId }) => ({ removed: await secrets.deletePrefix(secretKeys.targetPrefix(targetId)) }),
+    forgetSecrets: async ({ targetId }) => {
+      connector.forgetTyped(targetId);
+      return { removed: await secrets.deletePrefix(secretKeys.targetPrefix(targetId)) };
+    },
     computeKv: async (input) => computeKv(input),
     startRun: async (request) => {
       const run = await runs.start(request);
