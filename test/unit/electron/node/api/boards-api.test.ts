@@ -355,7 +355,9 @@ describe('connecting from the app', () => {
     });
     const saved = await k.targets.save({ label: 'Orin', spec: board });
     const stop = k.answer(
-      (event, p) => event === 'credentialPrompt' && k.prompts.answerCredential(p.requestId, 'right', false),
+      (event, p) =>
+        event === 'credentialPrompt' &&
+        k.prompts.answerCredential((p as { requestId: string }).requestId, 'right', false),
     );
     await k.c.connect(board);
     await k.c.connect(board);
@@ -379,7 +381,10 @@ describe('connecting from the app', () => {
       },
     });
     await k.targets.save({ label: 'Orin', spec: board });
-    const stop = k.answer((event, p) => event === 'credentialPrompt' && k.prompts.answerCredential(p.requestId, null));
+    const stop = k.answer(
+      (event, p) =>
+        event === 'credentialPrompt' && k.prompts.answerCredential((p as { requestId: string }).requestId, null),
+    );
     await expect(k.c.connect(board)).rejects.toThrow(/^Not connected to Orin: the password question was cancelled\.$/);
     stop();
   });
