@@ -379,7 +379,7 @@ function KvResults({ calc }: { calc: Extract<ReturnType<typeof calculateKv>, { o
       </dl>
       {calc.impossible.length > 0 && (
         <p className="muted small" data-testid="kv-impossible">
-          Not possible for this model: {calc.impossible.map((i) => `${i.kvType} (${i.reason})`).join('; ')}.
+          Not possible for this model: {calc.impossible.map((i) => i.kvType).join(', ')}. {calc.impossible[0]?.reason}
         </p>
       )}
       <div
