@@ -140,10 +140,10 @@ describe('sessions from the UI', () => {
   );
 
   it(
-    'exports HTML and CSV as downloads that parse',
+    'exports HTML, CSV and PDF as downloads that parse',
     async () => {
       const f16 = row('f16 baseline');
-      const download = async (format: 'html' | 'csv') => {
+      const download = async (format: 'html' | 'csv' | 'pdf') => {
         await f16.getByLabel('Export format', { exact: true }).selectOption(format);
         const [file] = await Promise.all([
           page.waitForEvent('download'),
@@ -151,7 +151,7 @@ describe('sessions from the UI', () => {
         ]);
         const path = join(home, `download.${format}`);
         await file.saveAs(path);
-        return { name: file.suggestedFilename(), text: readFileSync(path, 'utf8') };
+        return { name: file.suggestedFilename(), text: readFileSync(path, 'utf8'), bytes: readFileSync(path) };
       };
       const html = await download('html');
       expect(html.name).toBe('f16-baseline.html');
@@ -171,6 +171,12 @@ describe('sessions from the UI', () => {
       const rows = lines.slice(1).map((l) => l.split(','));
       expect(rows.every((r) => r.length === columns.length)).toBe(true);
       expect(rows.some((r) => Number(r[rss]) > 1024 * 1024)).toBe(true);
+
+      // PDF travels as base64 through the bridge and arrives byte for byte.
+      const pdf = await download('pdf');
+      expect(pdf.name).toBe('f16-baseline.pdf');
+      expect(pdf.bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+      expect(pdf.bytes.subarray(-8).toString('latin1')).toContain('%%EOF');
       expect(problems).toEqual([]);
     },
     TEST_MS,
