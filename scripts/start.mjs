@@ -2,12 +2,13 @@
 // `npm start`: the desktop app when Electron can run here, otherwise browser mode.
 // - Electron: `electron-vite build`, then the Electron binary on this package.
 // - Otherwise one line saying why, a build if out/ is missing or older than the sources, then
-//   `node bin/kvscope.mjs web` (arguments after `npm start --` are passed on, e.g. --port 8080).
+//   `node bin/kvscope.mjs web` (arguments after `npm start --` are passed on, e.g. --port 8080,
+//   or --open <file.kvscope> — passed to the Electron app too, which opens that session).
 // Expected failures print one line, never a stack trace.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -113,16 +114,30 @@ async function build() {
   }
 }
 
+/**
+ * Arguments after `npm start --`, with the file of `--open <file.kvscope>` made absolute against
+ * the directory npm was started from (INIT_CWD): the children run in the package root.
+ */
+function passedArgs() {
+  const args = process.argv.slice(2);
+  const base = process.env.INIT_CWD || process.cwd();
+  return args.map((arg, i) =>
+    args[i - 1] === '--open'
+      ? resolve(base, arg)
+      : arg.replace(/^--open=(.+)$/, (_m, f) => `--open=${resolve(base, f)}`),
+  );
+}
+
 async function main() {
   const electron = await findElectron();
   if (electron.binary) {
     await build();
-    const result = await run(electron.binary, [ROOT]);
+    const result = await run(electron.binary, [ROOT, ...passedArgs()]);
     return result.code;
   }
   process.stderr.write(`Electron cannot start on this machine (${electron.reason}); serving browser mode instead\n`);
   if (!buildIsCurrent()) await build();
-  const result = await run(process.execPath, [join(ROOT, 'bin', 'kvscope.mjs'), 'web', ...process.argv.slice(2)]);
+  const result = await run(process.execPath, [join(ROOT, 'bin', 'kvscope.mjs'), 'web', ...passedArgs()]);
   return result.code;
 }
 

@@ -2,8 +2,18 @@
 // on purpose (the binary cannot run in CI): every decision worth testing lives in
 // window-options.ts, ipc-guard.ts, ../node/api/api-dispatch.ts and ../node/web/static-files.ts,
 // which run under plain Node.
-import { app, BrowserWindow, ipcMain, Notification, protocol, safeStorage, session, type WebContents } from 'electron';
-import { readFile } from 'node:fs/promises';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  Notification,
+  protocol,
+  safeStorage,
+  session,
+  type WebContents,
+} from 'electron';
+import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { ApiCallResult } from '../../shared/api/bridge-protocol';
 import { apiMethodNames, ipcChannel } from '../../shared/api/contract';
@@ -26,6 +36,13 @@ import {
   DEV_CONTENT_SECURITY_POLICY,
   isAppUrl,
 } from './window-options';
+
+/** The file of `--open <file>` / `--open=<file>` on the command line, if any. */
+function openArgument(argv: readonly string[]): string | undefined {
+  const at = argv.indexOf('--open');
+  if (at >= 0) return argv[at + 1];
+  return argv.find((a) => a.startsWith('--open='))?.slice('--open='.length);
+}
 
 // Both must happen before 'ready'.
 protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES]);
@@ -151,7 +168,23 @@ if (!app.requestSingleInstanceLock()) {
     // Remembered SSH passwords are encrypted by the OS keychain (never stored when Linux has only
     // safeStorage's plain-text fallback: secret-store.ts); safeStorage is usable only after 'ready'.
     const secretStore = new EncryptedFileSecretStore(safeStorageCipher(safeStorage));
-    services = createAppServices({ shell: 'electron', version: app.getVersion(), secretStore });
+    services = createAppServices({
+      shell: 'electron',
+      version: app.getVersion(),
+      secretStore,
+      // `npm start -- --open <file.kvscope>` (scripts/start.mjs passes it on).
+      openSessionFile: openArgument(process.argv),
+      // Exports go where the user says, through the system's save dialog.
+      saveFile: async (suggestedName, data) => {
+        const owner = BrowserWindow.getFocusedWindow();
+        const choice = owner
+          ? await dialog.showSaveDialog(owner, { defaultPath: suggestedName })
+          : await dialog.showSaveDialog({ defaultPath: suggestedName });
+        if (choice.canceled || !choice.filePath) return null;
+        await writeFile(choice.filePath, data);
+        return choice.filePath;
+      },
+    });
     registerIpc(services);
     if (Notification.isSupported())
       services.subscribe(alertNotifier((title, body) => new Notification({ title, body }).show()));

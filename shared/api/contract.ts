@@ -23,6 +23,15 @@ import {
   SampleSchema,
   BoardInfoSchema,
 } from './schemas';
+import {
+  ExportedFileSchema,
+  ExportFormatSchema,
+  ModelHeaderSchema,
+  SessionDataSchema,
+  SessionIdSchema,
+  SessionListingSchema,
+  SessionNameSchema,
+} from './session-schemas';
 
 const runIdSchema = z.string().regex(/^[\w-]{1,64}$/);
 
@@ -36,9 +45,15 @@ export const PROMPT_TIMEOUT_MS = 3 * 60_000;
 /**
  * Methods that may wait for a person (they connect to a board, which can ask for a host key,
  * a password or a passphrase, each up to PROMPT_TIMEOUT_MS): transports must not time them
- * out like quick calls.
+ * out like quick calls. exportSession is here too: a PDF is printed by a Chromium that may take
+ * a minute on a busy machine, or the desktop save dialog waits for the user.
  */
-export const PROMPTING_METHODS: ReadonlySet<string> = new Set(['startRun', 'probeBoard']);
+export const PROMPTING_METHODS: ReadonlySet<string> = new Set([
+  'startRun',
+  'probeBoard',
+  'readModelHeader',
+  'exportSession',
+]);
 
 export const apiMethods = {
   appInfo: {
@@ -146,6 +161,40 @@ export const apiMethods = {
       })
       .strict(),
     output: RunEventSchema,
+  },
+  // ---- sessions: every run started from the app is recorded (electron/node/session/session-library.ts) ----
+  /** Every recorded session, newest first (and files opened with `kvscope web --open`). */
+  listSessions: {
+    input: z.object({}).strict(),
+    output: z.object({ sessions: z.array(SessionListingSchema), openOnStart: SessionIdSchema.nullable() }),
+  },
+  /** A session's full content, for the dashboard (read-only) and comparisons. */
+  openSession: {
+    input: z.object({ id: SessionIdSchema }).strict(),
+    output: z.object({ listing: SessionListingSchema, data: SessionDataSchema }),
+  },
+  renameSession: {
+    input: z.object({ id: SessionIdSchema, name: SessionNameSchema }).strict(),
+    output: SessionListingSchema,
+  },
+  deleteSession: {
+    input: z.object({ id: SessionIdSchema }).strict(),
+    output: z.object({ ok: z.boolean() }),
+  },
+  /**
+   * A report of the session in any `kvscope report` format. In the desktop app a save dialog
+   * writes it (delivery 'saved' or 'cancelled'); in browser mode the content comes back for a download.
+   */
+  exportSession: {
+    input: z.object({ id: SessionIdSchema, format: ExportFormatSchema }).strict(),
+    output: ExportedFileSchema,
+  },
+  /** The KV shape and facts of a GGUF model on a target ('local' = this computer); reads the header only. */
+  readModelHeader: {
+    input: z
+      .object({ boardId: z.union([z.literal('local'), BoardIdSchema]), path: z.string().trim().min(1).max(4096) })
+      .strict(),
+    output: ModelHeaderSchema,
   },
 } as const;
 

@@ -1,7 +1,9 @@
 // Starts browser mode the way a user does: the real CLI (`node bin/kvscope.mjs web --port 0`) in a
 // child process, reading the URL it prints. Needs `npm run build` output (out/renderer).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -25,15 +27,20 @@ const URL_LINE = /^KVScope at (http:\/\/127\.0\.0\.1:(\d+)\/\?token=([A-Za-z0-9_
 export async function startWebMode(extraArgs: string[] = []): Promise<WebMode> {
   if (!existsSync(RENDERER_INDEX))
     throw new Error('out/renderer is missing: run `npm run build` first (`npm test` does)');
+  // Every run started in the app is recorded into the app data folder: without a KVSCOPE_HOME of
+  // the test's own, one of ours, removed when the server stops (never the user's ~/.config).
+  const ownHome = process.env.KVSCOPE_HOME ? null : mkdtempSync(join(tmpdir(), 'kvscope-web-home-'));
   const child = spawn(process.execPath, ['bin/kvscope.mjs', 'web', '--port', '0', ...extraArgs], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
+    env: ownHome ? { ...process.env, KVSCOPE_HOME: ownHome } : process.env,
   });
   let out = '';
   let err = '';
   child.stdout!.setEncoding('utf8').on('data', (t: string) => (out += t));
   child.stderr!.setEncoding('utf8').on('data', (t: string) => (err += t));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  if (ownHome) void exited.then(() => rmSync(ownHome, { recursive: true, force: true }));
   // A test process that ends without stop() (a hook timeout, a crash) must not leave a server behind.
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);

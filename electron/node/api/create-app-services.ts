@@ -8,19 +8,22 @@ import {
   type EventPayload,
   type EventSink,
 } from '../../../shared/api/contract';
-import type { BoardInfo } from '../../../shared/api/schemas';
+import type { BoardInfo, TargetSpec } from '../../../shared/api/schemas';
 import { computeKv } from '../../../shared/kv/kv-theory';
 import { healthFindings } from '../../../shared/probe/health';
 import type { AppServices, AppServicesOptions } from './app-services';
 import { probeTarget } from '../probe/probe';
 import { RunService, type TargetFactory } from '../run/run-service';
-import { AppConnector } from '../boards/app-connector';
+import { AppConnector, defaultBoardLabel } from '../boards/app-connector';
 import { PromptBroker } from '../boards/prompt-broker';
 import { noSecretStore, secretKeys, type SecretStore } from '../boards/secret-store';
 import { importSshConfig } from '../boards/ssh-config-import';
 import { BoardStore, type SavedBoard } from '../boards/board-store';
 import { describeError } from '../util/describe-error';
 import { redact } from '../util/redact';
+import { readModelHeader } from '../model/model-header';
+import { recordAppRun } from '../session/app-run-recording';
+import { SessionLibrary, sessionsDir } from '../session/session-library';
 
 export interface CreateAppServicesOptions extends AppServicesOptions {
   /** How a run reaches its target; default: the app's connector (SSH with prompts as events). */
@@ -34,6 +37,15 @@ export interface CreateAppServicesOptions extends AppServicesOptions {
   promptTimeoutMs?: number;
   /** Connection progress lines (redacted); default: on stderr only with KVSCOPE_DEBUG. */
   log?: (line: string) => void;
+  /** Where runs started from the app are recorded; default: <app data>/sessions. */
+  sessionsDir?: string;
+  /** A session file to show when the window opens (`kvscope web --open <file>`). */
+  openSessionFile?: string;
+  /**
+   * The desktop app's save dialog: writes `data` where the user chooses and returns the path, or
+   * null when cancelled. Without it (browser mode) exports come back as content for a download.
+   */
+  saveFile?: (suggestedName: string, data: Buffer) => Promise<string | null>;
 }
 
 /** A synchronous handler's result as a promise; what it throws becomes the rejection, as in an async function. */
@@ -61,6 +73,12 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
   const prompts = new PromptBroker(emit, { timeoutMs: promptTimeoutMs });
   const connector = new AppConnector({ prompts, secrets, boards, env, log, promptTimeoutMs });
   const runs = new RunService(emit, options.targetFactory ?? connector.factory);
+  const library = new SessionLibrary(options.sessionsDir ?? sessionsDir(env));
+  // Checked at start-up: a wrong --open path fails the command, not a window later.
+  const openOnStart = options.openSessionFile ? library.addExternal(options.openSessionFile) : null;
+  const appVersion = options.version ?? '0.1.0';
+  /** Sessions still being written: dispose() waits for them so no file is left half-closed. */
+  const recordings = new Set<Promise<void>>();
 
   const requireRun = (runId: string) => {
     const run = runs.get(runId);
@@ -73,6 +91,13 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
     return { id: b.id, label: b.label, spec: b.spec, ...(rememberedSecrets > 0 ? { rememberedSecrets } : {}) };
   };
 
+  /** The name the user knows a run's target by: the saved board's label, This computer, or user@host. */
+  const targetLabelOf = async (spec: TargetSpec): Promise<string> => {
+    if (spec.kind === 'local') return LOCAL_BOARD.label;
+    const saved = await boards.findBySpec(spec).catch(() => undefined);
+    return saved?.label ?? defaultBoardLabel(spec);
+  };
+
   const requireBoard = async (id: string): Promise<BoardInfo> => {
     if (id === 'local') return LOCAL_BOARD;
     const saved = await boards.get(id);
@@ -81,8 +106,7 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
   };
 
   const handlers: ApiHandlers = {
-    appInfo: () =>
-      settled(() => ({ version: options.version ?? '0.1.0', shell: options.shell, platform: process.platform })),
+    appInfo: () => settled(() => ({ version: appVersion, shell: options.shell, platform: process.platform })),
     listBoards: async () => {
       let saved: SavedBoard[] = [];
       try {
@@ -96,6 +120,7 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
     saveBoard: async (input) => info(await boards.save(input)),
     removeBoard: async ({ id }) => {
       const ok = await boards.remove(id);
+      connector.forgetTyped(id);
       await secrets.deletePrefix(secretKeys.boardPrefix(id)).catch(() => 0);
       return { ok };
     },
@@ -125,10 +150,23 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
       settled(() => ({ ok: prompts.answerCredential(requestId, value, remember === true) })),
     listPrompts: () => settled(() => prompts.list()),
     secretStorage: () => settled(() => secrets.status()),
-    forgetSecrets: async ({ boardId }) => ({ removed: await secrets.deletePrefix(secretKeys.boardPrefix(boardId)) }),
+    forgetSecrets: async ({ boardId }) => {
+      connector.forgetTyped(boardId);
+      return { removed: await secrets.deletePrefix(secretKeys.boardPrefix(boardId)) };
+    },
     computeKv: (input) => settled(() => computeKv(input)),
     startRun: async (request) => {
       const run = await runs.start(request);
+      // Every run started from the app is kept (a failure to record never fails the run).
+      const recording = recordAppRun(library, run, {
+        appVersion,
+        targetLabel: await targetLabelOf(request.target),
+        log: log ?? ((line) => process.stderr.write(`kvscope: ${redact(line)}\n`)),
+      });
+      if (recording) {
+        recordings.add(recording.closed);
+        void recording.closed.then(() => recordings.delete(recording.closed));
+      }
       return { runId: run.runId };
     },
     stopRun: async ({ runId }) => ({ ok: await runs.stop(runId) }),
@@ -151,6 +189,45 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
         run.addEvent(event);
         return event;
       }),
+    listSessions: () => settled(() => ({ sessions: library.list(), openOnStart })),
+    openSession: ({ id }) => settled(() => library.read(id)),
+    renameSession: ({ id, name }) => settled(() => library.rename(id, name)),
+    deleteSession: ({ id }) =>
+      settled(() => {
+        library.remove(id);
+        return { ok: true };
+      }),
+    exportSession: async ({ id, format }) => {
+      const file = await library.export(id, format);
+      const base = { fileName: file.fileName, mimeType: file.mimeType, sizeBytes: file.data.length };
+      if (options.saveFile) {
+        const savedPath = await options.saveFile(file.fileName, file.data);
+        return {
+          ...base,
+          delivery: savedPath ? 'saved' : 'cancelled',
+          encoding: 'utf8',
+          content: '',
+          savedPath,
+        } as const;
+      }
+      const text = format !== 'pdf';
+      return {
+        ...base,
+        delivery: 'content',
+        encoding: text ? 'utf8' : 'base64',
+        content: file.data.toString(text ? 'utf8' : 'base64'),
+        savedPath: null,
+      } as const;
+    },
+    readModelHeader: async ({ boardId, path }) => {
+      const target = await requireBoard(boardId);
+      return readModelHeader(path, target.id, () =>
+        connector.connect(target.spec, {
+          boardId: target.id === 'local' ? undefined : target.id,
+          label: target.label,
+        }),
+      );
+    },
   };
   return {
     handlers,
@@ -162,6 +239,7 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
     dispose: async () => {
       prompts.cancelAll();
       await runs.dispose();
+      await Promise.all(recordings);
     },
   };
 }

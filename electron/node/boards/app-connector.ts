@@ -43,7 +43,20 @@ export function defaultBoardLabel(spec: Extract<TargetSpec, { kind: 'ssh' }>): s
 }
 
 export class AppConnector {
+  /**
+   * Passwords and passphrases typed in this app's lifetime, per target and account, kept in
+   * memory only (never in a file): a board asks once, not on every probe and run. Forgotten when
+   * refused by the board, and by forgetTyped (the board's "Forget" and removal).
+   */
+  private readonly typed = new Map<string, string>();
+
   constructor(private readonly options: AppConnectorOptions) {}
+
+  /** Drops what was typed for a saved board (or for every board). */
+  forgetTyped(boardId?: string): void {
+    if (boardId === undefined) this.typed.clear();
+    else for (const key of [...this.typed.keys()]) if (key.startsWith(`${boardId}\0`)) this.typed.delete(key);
+  }
 
   /** The RunService's TargetFactory: a run request carries a spec, matched to a saved board for its name and secrets. */
   readonly factory: TargetFactory = (spec) => this.connect(spec);
@@ -70,6 +83,11 @@ export class AppConnector {
         ? 'Save this board in the board list to remember its password.'
         : null;
     let hostKeyOutcome: PromptOutcome | undefined;
+    let credentialOutcome: PromptOutcome | undefined;
+    // What was typed here, by board (saved id, or the address for an unsaved one) and account.
+    const typedKey = (what: string) => `${boardId ?? defaultBoardLabel(spec)}\0${what}`;
+    const usedTyped = new Set<string>();
+    const typedNow = new Map<string, string>();
     const usedRemembered = new Set<string>();
     const toRemember = new Map<string, string>();
     // A run's link can drop and reconnect: the passphrase typed once serves the whole life of
@@ -94,6 +112,11 @@ export class AppConnector {
       },
       password: async (request) => {
         const account = accountName(request.username, request.host, request.port);
+        const inMemory = this.typed.get(typedKey(account));
+        if (inMemory !== undefined && !usedTyped.has(typedKey(account))) {
+          usedTyped.add(typedKey(account));
+          return inMemory;
+        }
         const key = boardId !== undefined ? secretKeys.password(boardId, account) : undefined;
         if (key && canRemember) {
           const remembered = await secrets.get(key).catch(() => undefined);
@@ -109,12 +132,23 @@ export class AppConnector {
           canRemember,
           rememberNote,
         });
-        if (answer.value === null) return undefined;
+        if (answer.value === null) {
+          // The dialog's Cancel answers with no value: to the user that is "cancelled".
+          credentialOutcome = answer.outcome === 'answered' ? 'cancelled' : answer.outcome;
+          return undefined;
+        }
         if (answer.remember && key && canRemember) toRemember.set(key, answer.value);
+        typedNow.set(typedKey(account), answer.value);
         return answer.value;
       },
       passphrase: async ({ keyFile }) => {
         if (passphrases.has(keyFile)) return passphrases.get(keyFile);
+        const inMemory = this.typed.get(typedKey(keyFile));
+        if (inMemory !== undefined) {
+          usedTyped.add(typedKey(keyFile));
+          passphrases.set(keyFile, inMemory);
+          return inMemory;
+        }
         const key = boardId !== undefined ? secretKeys.passphrase(boardId, keyFile) : undefined;
         let value: string | undefined;
         if (key && canRemember) {
@@ -130,6 +164,8 @@ export class AppConnector {
             rememberNote,
           });
           value = answer.value ?? undefined;
+          if (value === undefined) credentialOutcome = answer.outcome === 'answered' ? 'cancelled' : answer.outcome;
+          else typedNow.set(typedKey(keyFile), value);
           if (value !== undefined && answer.remember && key && canRemember) toRemember.set(key, value);
         }
         passphrases.set(keyFile, value);
@@ -142,17 +178,23 @@ export class AppConnector {
       target = await (this.options.createTarget ?? createTarget)(appSpec, options);
     } catch (error) {
       let forgot = false;
-      if ((error as { code?: string })?.code === 'SSH_AUTH_FAILED' && usedRemembered.size > 0) {
-        for (const key of usedRemembered) await secrets.delete(key).catch(() => false);
-        forgot = true;
+      if ((error as { code?: string })?.code === 'SSH_AUTH_FAILED') {
+        // Refused: what was offered from memory is wrong now (changed on the board).
+        for (const key of usedTyped) this.typed.delete(key);
+        if (usedRemembered.size > 0) {
+          for (const key of usedRemembered) await secrets.delete(key).catch(() => false);
+          forgot = true;
+        }
       }
       throw describeConnectError(error, {
         label,
         hostKeyOutcome,
+        credentialOutcome,
         promptTimeoutMs: this.options.promptTimeoutMs,
         forgotRemembered: forgot,
       });
     }
+    for (const [key, value] of typedNow) this.typed.set(key, value);
     for (const [key, value] of toRemember) {
       await secrets
         .set(key, value)

@@ -13,6 +13,7 @@ export type ConnectErrorKind =
   | 'host-key-revoked'
   | 'host-key-not-accepted'
   | 'auth-failed'
+  | 'cancelled'
   | 'timeout'
   | 'other';
 
@@ -45,6 +46,8 @@ export interface ConnectErrorContext {
   promptTimeoutMs?: number;
   /** Remembered credentials were offered and refused, and have been forgotten. */
   forgotRemembered?: boolean;
+  /** How the last password/passphrase question ended, when one went unanswered (cancelled, timed out). */
+  credentialOutcome?: PromptOutcome;
 }
 
 function minutes(ms: number | undefined): string {
@@ -115,6 +118,13 @@ export function describeConnectError(error: unknown, context: ConnectErrorContex
         'timeout',
       );
     case 'SSH_AUTH_FAILED':
+      if (context.credentialOutcome === 'cancelled' || context.credentialOutcome === 'timeout')
+        return new ConnectError(
+          context.credentialOutcome === 'cancelled'
+            ? `Not connected to ${label}: the password question was cancelled.`
+            : `Not connected to ${label}: the password question was not answered within ${minutes(context.promptTimeoutMs)}.`,
+          'cancelled',
+        );
       return new ConnectError(
         `Authentication failed for ${label}: ${stripPrefix(message, /^authentication failed for .*?:\s/)}.` +
           (context.forgotRemembered

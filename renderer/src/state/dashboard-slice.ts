@@ -162,7 +162,7 @@ export function createDashboardSlice(set: SetState, get: GetState, deps: StoreDe
     setCursor(tMs) {
       if (get().dash.cursorTMs !== tMs) setDash({ cursorTMs: tMs });
     },
-    setView(view) {
+    setTimeView(view) {
       setDash({ view });
     },
     togglePanel(id) {

@@ -38,7 +38,7 @@ export interface DashboardSlice {
   /** The few-times-a-second tick: follows a run change, publishes new points, evaluates alerts. */
   flushDashboard(): void;
   setCursor(tMs: number | null): void;
-  setView(view: TimeView): void;
+  setTimeView(view: TimeView): void;
   togglePanel(id: PanelId): void;
   movePanel(id: PanelId, delta: -1 | 1): void;
   setTheme(theme: ThemeChoice): void;

@@ -187,6 +187,22 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
       }
     },
 
+    showRecordedRun(snapshot) {
+      if (isActivePhase(get().run.phase)) return false;
+      // A recorded run (sessions-slice.ts) shown like one that just ended: same ring, chart and readouts.
+      resetRunState();
+      set({ chart: EMPTY_CHART, run: { ...IDLE_RUN, runId: snapshot.status.runId, label: snapshot.status.label } });
+      ingestSamples(snapshot.samples);
+      addEvents(snapshot.events);
+      pendingAnalysis = snapshot.analysis;
+      set((state) => ({
+        run: { ...state.run, theory: snapshot.theory, budgetBytes: snapshot.analysis?.budgetBytes ?? null },
+      }));
+      applyStatus(snapshot.status);
+      slice.flushChart();
+      return true;
+    },
+
     async attachRun(status) {
       resetRunState();
       set({ chart: EMPTY_CHART, run: { ...IDLE_RUN, runId: status.runId, phase: status.state, label: status.label } });

@@ -29,9 +29,14 @@ export interface RunForm {
   commandCtx: string;
   commandKvType: KvType | '';
   commandTokens: string;
+  /** Path of the GGUF model on the target (exact KV theory from its header). */
+  gguf: string;
+  /** Regex matching once per generated token in stdout (engines that are not llama.cpp). */
+  tokenRegex: string;
   // Both
   budget: string;
   intervalMs: string;
+  keepRunning: boolean;
 }
 
 /** 'general' holds a problem that belongs to no single field. */
@@ -56,8 +61,11 @@ export const DEFAULT_RUN_FORM: RunForm = {
   commandCtx: '',
   commandKvType: '',
   commandTokens: '',
+  gguf: '',
+  tokenRegex: '',
   budget: '2 GiB',
   intervalMs: '200',
+  keepRunning: false,
 };
 
 /** Where a schema issue about request path P belongs in the form. */
@@ -77,6 +85,8 @@ const FIELD_OF_PATH: Record<string, RunFormField> = {
   'engine.command': 'command',
   'engine.ctx': 'commandCtx',
   'engine.kvType': 'commandKvType',
+  'engine.gguf': 'gguf',
+  'engine.tokenRegex': 'tokenRegex',
   tokens: 'commandTokens',
   budgetBytes: 'budget',
   intervalMs: 'intervalMs',
@@ -136,11 +146,23 @@ export function buildRunRequest(form: RunForm, target: TargetSpec | null): Built
       },
       budgetBytes,
       intervalMs,
+      ...(form.keepRunning ? { keepRunning: true } : {}),
     };
   } else {
     if (form.command.trim() === '') errors.command = 'required';
     const ctx = integer('commandCtx', true);
     const tokens = integer('commandTokens', true);
+    // Said here, on the field, rather than by the main side in the CLI's words.
+    if (form.command.includes('{ctx}') && ctx === undefined && !errors.commandCtx)
+      errors.commandCtx = 'the command contains {ctx}: give the context size to put there';
+    const tokenRegex = form.tokenRegex.trim();
+    if (tokenRegex !== '') {
+      try {
+        new RegExp(tokenRegex);
+      } catch (error) {
+        errors.tokenRegex = `not a valid pattern: ${(error as Error).message.replace(/^Invalid regular expression: /, '')}`;
+      }
+    }
     request = {
       target: target ?? { kind: 'local' },
       engine: {
@@ -148,10 +170,13 @@ export function buildRunRequest(form: RunForm, target: TargetSpec | null): Built
         command: form.command.trim(),
         ...(ctx !== undefined ? { ctx } : {}),
         ...(form.commandKvType ? { kvType: form.commandKvType } : {}),
+        ...(form.gguf.trim() ? { gguf: form.gguf.trim() } : {}),
+        ...(tokenRegex ? { tokenRegex } : {}),
       },
       ...(tokens !== undefined ? { tokens } : {}),
       budgetBytes,
       intervalMs,
+      ...(form.keepRunning ? { keepRunning: true } : {}),
     };
   }
   // The contract's own limits, even when some fields could not be read, so every problem shows

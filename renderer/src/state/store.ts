@@ -7,6 +7,9 @@ import { createBoardsSlice } from './boards-slice';
 import { createDashboardSlice } from './dashboard-slice';
 import { createLiveRunSlice } from './live-run-slice';
 import { createPromptsSlice } from './prompts-slice';
+import { createCompareSlice } from './compare-slice';
+import { createKvSlice } from './kv-slice';
+import { createSessionsSlice } from './sessions-slice';
 import { createAppSlice, createRunFormSlice, createBoardListSlice } from './slices';
 import type { AppState, StoreDeps } from './types';
 
@@ -22,6 +25,9 @@ export function createAppStore(deps: StoreDeps): AppStore {
     ...createBoardsSlice(set, get, deps),
     ...createPromptsSlice(set, get, deps),
     ...createDashboardSlice(set, get, deps),
+    ...createSessionsSlice(set, get, deps),
+    ...createCompareSlice(set, get, deps),
+    ...createKvSlice(set, get, deps),
   }));
 }
 

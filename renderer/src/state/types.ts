@@ -17,6 +17,7 @@ import type { ConnectionState } from '../api/ws-client';
 import type { ChartSeries } from '../live/chart-series';
 import type { MemoryRing } from '../live/ring-buffer';
 import type { RunForm, RunFormErrors } from './run-form';
+import type { CompareSlice, KvSlice, SessionsSlice } from './view-types';
 
 export interface StoreDeps {
   api: KvScopeApi;
@@ -135,6 +136,8 @@ export interface LiveRunSlice {
   stopRun(): Promise<void>;
   /** Show a run that is already known to the main side (after a reload): everything so far comes from getRun. */
   attachRun(status: RunStatus): Promise<void>;
+  /** Show a recorded run (a session) in the dashboard; false while a run is going. */
+  showRecordedRun(snapshot: MethodOutput<'getRun'>): boolean;
   /** On startup: attach to the newest run, running or not. */
   resumeLatestRun(): Promise<void>;
   /** Resynchronise the run on screen (after the bridge reconnected: events may have been missed). */
@@ -149,7 +152,10 @@ export type AppState = AppSlice &
   LiveRunSlice &
   BoardsSlice &
   PromptsSlice &
-  DashboardSlice;
+  DashboardSlice &
+  SessionsSlice &
+  CompareSlice &
+  KvSlice;
 
 export type SetState = (partial: Partial<AppState> | ((state: AppState) => Partial<AppState>)) => void;
 export type GetState = () => AppState;

@@ -1,21 +1,28 @@
 import { useEffect } from 'react';
 import type { ApiConnection } from '../api';
 import { connectApiEvents, startChartTicker, type AppStore } from '../state/store';
+import type { MainView } from '../state/sessions-slice';
+import { keepTabMemory } from '../state/tab-memory';
 import { BoardEditor } from './BoardEditor';
+import { CompareView } from './compare/CompareView';
 import { Dashboard } from './dashboard/Dashboard';
 import { DeviceCard } from './DeviceCard';
+import { KvCalculatorView } from './kv-calculator/KvCalculatorView';
 import { PromptDialogs } from './PromptDialogs';
 import { RunFormPanel } from './RunFormPanel';
-import { RunHeader } from './RunHeader';
+import { RunHeader, useRunTarget } from './RunHeader';
 import { RunLog } from './RunLog';
+import { SessionsView } from './sessions/SessionsView';
 import { SshConfigImportDialog } from './SshConfigImportDialog';
-import { StoreProvider } from './store-context';
+import { StoreProvider, useAppStore } from './store-context';
 import { BoardList } from './BoardList';
 import { TopBar } from './TopBar';
 
 /** Wires the store to the API once: events in, a 4 Hz chart tick, and a resync after a reconnect. */
 function useLiveWiring(store: AppStore, connection: ApiConnection) {
   useEffect(() => {
+    // Before the targets load: a reload keeps the form and the selected target (tab-memory.ts).
+    const forgetTab = keepTabMemory(store, window.sessionStorage);
     const state = store.getState();
     const offEvents = connectApiEvents(store, connection.api);
     const stopTicker = startChartTicker(store);
@@ -28,20 +35,119 @@ function useLiveWiring(store: AppStore, connection: ApiConnection) {
         void store.getState().loadBoards();
         void store.getState().loadPrompts();
         void store.getState().resyncRun();
+        void store.getState().loadSessions();
       }
       wasOpen = next === 'open';
     });
+    // A run that starts or ends changes the session list (every app run is recorded).
+    const offStatus = connection.api.on('runStatus', () => void store.getState().loadSessions());
     void state.loadAppInfo();
     void state.loadBoards();
     void state.loadPrompts();
     void state.loadSecretStorage();
-    void state.resumeLatestRun();
+    void (async () => {
+      // `kvscope web --open <file>`: that session first; otherwise the newest run, as before.
+      await store.getState().loadSessions();
+      const openOnStart = store.getState().openOnStart;
+      if (openOnStart) await store.getState().viewSession(openOnStart);
+      else await store.getState().resumeLatestRun();
+    })();
     return () => {
+      forgetTab();
       offEvents();
+      offStatus();
       stopTicker();
       offState();
     };
   }, [store, connection]);
+}
+
+const VIEWS: Array<[MainView, string]> = [
+  ['run', 'Run'],
+  ['sessions', 'Sessions'],
+  ['compare', 'Compare'],
+  ['kv', 'KV calculator'],
+];
+
+function ViewTabs() {
+  const view = useAppStore((s) => s.view);
+  const setView = useAppStore((s) => s.setView);
+  const sessions = useAppStore((s) => s.sessions.length);
+  return (
+    <div className="view-tabs" role="tablist" aria-label="Views">
+      {VIEWS.map(([id, text]) => (
+        <button
+          key={id}
+          type="button"
+          role="tab"
+          id={`tab-${id}`}
+          aria-selected={view === id}
+          aria-controls={`view-${id}`}
+          onClick={() => setView(id)}
+          data-testid={`view-${id}`}
+        >
+          {text}
+          {id === 'sessions' && sessions > 0 && <span className="muted"> ({sessions})</span>}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** The run dashboard; a finished run of another target is not shown under this target's card. */
+function RunView() {
+  const runTarget = useRunTarget();
+  const selected = useAppStore((s) => s.boards.find((t) => t.id === s.selectedBoardId) ?? null);
+  const phase = useAppStore((s) => s.run.phase);
+  const viewing = useAppStore((s) => s.viewedSession !== null);
+  const otherTarget =
+    !viewing &&
+    phase !== 'idle' &&
+    phase !== 'starting' &&
+    phase !== 'running' &&
+    phase !== 'stopping' &&
+    runTarget !== null &&
+    selected !== null &&
+    (runTarget.targetId !== null ? runTarget.targetId !== selected.id : runTarget.label !== selected.label);
+  const setView = useAppStore((s) => s.setView);
+  return (
+    <>
+      <RunHeader />
+      <DeviceCard />
+      {otherTarget && runTarget && selected ? (
+        <div className="chart-empty" data-testid="run-on-other-target">
+          <div className="chart-empty-title">No run on {selected.label} yet</div>
+          <p>
+            The last run was on {runTarget.label}. Press Start to run on {selected.label}, or find that run in{' '}
+            <button type="button" className="link-button" onClick={() => setView('sessions')}>
+              Sessions
+            </button>
+            .
+          </p>
+        </div>
+      ) : (
+        <>
+          <Dashboard />
+          <RunLog />
+        </>
+      )}
+    </>
+  );
+}
+
+function MainColumn() {
+  const view = useAppStore((s) => s.view);
+  return (
+    <main className="main">
+      <ViewTabs />
+      <div role="tabpanel" id={`view-${view}`} aria-labelledby={`tab-${view}`} className="view-panel">
+        {view === 'run' && <RunView />}
+        {view === 'sessions' && <SessionsView />}
+        {view === 'compare' && <CompareView />}
+        {view === 'kv' && <KvCalculatorView />}
+      </div>
+    </main>
+  );
 }
 
 export function App({ store, connection }: { store: AppStore; connection: ApiConnection }) {
@@ -55,12 +161,7 @@ export function App({ store, connection }: { store: AppStore; connection: ApiCon
             <BoardList />
             <RunFormPanel />
           </aside>
-          <main className="main">
-            <RunHeader />
-            <DeviceCard />
-            <Dashboard />
-            <RunLog />
-          </main>
+          <MainColumn />
         </div>
         <BoardEditor />
         <SshConfigImportDialog />

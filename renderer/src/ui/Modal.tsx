@@ -1,6 +1,9 @@
 // A modal dialog: a dimmed backdrop, a titled box, Escape = cancel, focus moved into the box on
-// open and given back on close. Plain elements (role="dialog"), no portal: the app has one root.
+// open, kept inside while open (Tab wraps), and given back on close. Plain elements
+// (role="dialog"), no portal: the app has one root.
 import { useEffect, useRef, type ReactNode } from 'react';
+
+const FOCUSABLE = 'a[href], button, input, select, textarea, [tabindex]:not([tabindex="-1"])';
 
 export function Modal({
   title,
@@ -33,6 +36,22 @@ export function Modal({
       if (e.key === 'Escape') {
         e.stopPropagation();
         cancel.current();
+      } else if (e.key === 'Tab' && box.current) {
+        // Focus stays in the dialog (aria-modal): Tab from the last control wraps to the first.
+        const focusable = [...box.current.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
+          (el) => !el.hasAttribute('disabled') && el.offsetParent !== null,
+        );
+        const first = focusable[0];
+        const last = focusable[focusable.length - 1];
+        if (!first || !last) return;
+        const inside = box.current.contains(document.activeElement);
+        if (e.shiftKey && (document.activeElement === first || !inside)) {
+          e.preventDefault();
+          last.focus();
+        } else if (!e.shiftKey && (document.activeElement === last || !inside)) {
+          e.preventDefault();
+          first.focus();
+        }
       }
     };
     document.addEventListener('keydown', onKey);

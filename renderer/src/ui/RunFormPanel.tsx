@@ -1,11 +1,22 @@
-import type { ReactNode } from 'react';
+import { useCallback, type ReactNode } from 'react';
+import type { AppState } from '../state/store';
 import { KvModeSchema, KvTypeSchema, type KvMode, type KvType } from '../../../shared/api/schemas';
 import type { RunForm, RunFormField } from '../state/run-form';
 import { isActivePhase } from '../state/live-run-slice';
-import { useAppStore } from './store-context';
+import { useAppStore, useAppStoreApi } from './store-context';
+
+/** setFormField, called through the store (never detached from it). */
+function useFormSetter(): AppState['setFormField'] {
+  const store = useAppStoreApi();
+  return useCallback<AppState['setFormField']>((field, value) => store.getState().setFormField(field, value), [store]);
+}
 
 type TextField = { [K in keyof RunForm]: RunForm[K] extends string ? K : never }[keyof RunForm];
 
+/**
+ * A field whose accessible name is exactly `label`: the unit, hint and error are outside the
+ * <label> and reach assistive technology as the control's description (aria-describedby).
+ */
 function FieldShell({
   field,
   label,
@@ -15,21 +26,29 @@ function FieldShell({
   field: RunFormField;
   label: string;
   hint?: string;
-  children: ReactNode;
+  children: (ids: { id: string; describedBy: string | undefined }) => ReactNode;
 }) {
+  const id = `run-field-${field}`;
   const error = useAppStore((s) => s.formErrors[field]);
+  const describedBy = error ? `${id}-error` : hint ? `${id}-hint` : undefined;
   return (
-    <label className={`field${error ? ' field-invalid' : ''}`}>
-      <span className="field-label">{label}</span>
-      {children}
+    <div className={`field${error ? ' field-invalid' : ''}`}>
+      <label className="field-label" htmlFor={id}>
+        {label}
+      </label>
+      {children({ id, describedBy })}
       {error ? (
-        <span className="field-error" data-testid={`error-${field}`}>
+        <span className="field-error" id={`${id}-error`} data-testid={`error-${field}`}>
           {error}
         </span>
       ) : (
-        hint && <span className="field-hint">{hint}</span>
+        hint && (
+          <span className="field-hint" id={`${id}-hint`}>
+            {hint}
+          </span>
+        )
       )}
-    </label>
+    </div>
   );
 }
 
@@ -52,24 +71,32 @@ function TextInput({
 }) {
   const value = useAppStore((s) => String(s.form[field]));
   const invalid = useAppStore((s) => Boolean(s.formErrors[field]));
-  const setFormField = useAppStore((s) => s.setFormField);
+  const setFormField = useFormSetter();
   return (
     <div className={wide ? 'span-2' : undefined}>
       <FieldShell field={field} label={label} hint={hint}>
-        <span className="input-wrap">
-          <input
-            type="text"
-            inputMode={suffix ? 'decimal' : undefined}
-            value={value}
-            placeholder={placeholder}
-            disabled={disabled}
-            aria-invalid={invalid}
-            spellCheck={false}
-            onChange={(e) => setFormField(field, e.target.value as never)}
-            data-testid={`field-${field}`}
-          />
-          {suffix && <span className="input-suffix">{suffix}</span>}
-        </span>
+        {({ id, describedBy }) => (
+          <span className="input-wrap">
+            <input
+              id={id}
+              type="text"
+              inputMode={suffix ? 'decimal' : undefined}
+              value={value}
+              placeholder={placeholder}
+              disabled={disabled}
+              aria-invalid={invalid}
+              aria-describedby={[describedBy, suffix ? `${id}-unit` : undefined].filter(Boolean).join(' ') || undefined}
+              spellCheck={false}
+              onChange={(e) => setFormField(field, e.target.value as never)}
+              data-testid={`field-${field}`}
+            />
+            {suffix && (
+              <span className="input-suffix" id={`${id}-unit`}>
+                {suffix}
+              </span>
+            )}
+          </span>
+        )}
       </FieldShell>
     </div>
   );
@@ -87,21 +114,49 @@ function Select<T extends string>({
   labels?: Partial<Record<T, string>>;
 }) {
   const value = useAppStore((s) => s.form[field]);
-  const setFormField = useAppStore((s) => s.setFormField);
+  const setFormField = useFormSetter();
   return (
     <FieldShell field={field} label={label}>
-      <select
-        value={value}
-        onChange={(e) => setFormField(field, e.target.value as never)}
-        data-testid={`field-${field}`}
-      >
-        {options.map((option) => (
-          <option key={option} value={option}>
-            {labels?.[option] ?? (option || 'from model')}
-          </option>
-        ))}
-      </select>
+      {({ id, describedBy }) => (
+        <select
+          id={id}
+          value={value}
+          aria-describedby={describedBy}
+          onChange={(e) => setFormField(field, e.target.value as never)}
+          data-testid={`field-${field}`}
+        >
+          {options.map((option) => (
+            <option key={option} value={option}>
+              {labels?.[option] ?? (option || 'from model')}
+            </option>
+          ))}
+        </select>
+      )}
     </FieldShell>
+  );
+}
+
+function Checkbox({ field, label, hint }: { field: 'keepRunning'; label: string; hint: string }) {
+  const checked = useAppStore((s) => s.form[field]);
+  const setFormField = useFormSetter();
+  const id = `run-field-${field}`;
+  return (
+    <div className="field span-2">
+      <span className="check">
+        <input
+          id={id}
+          type="checkbox"
+          checked={checked}
+          aria-describedby={`${id}-hint`}
+          onChange={(e) => setFormField(field, e.target.checked)}
+          data-testid={`field-${field}`}
+        />
+        <label htmlFor={id}>{label}</label>
+      </span>
+      <span className="field-hint" id={`${id}-hint`}>
+        {hint}
+      </span>
+    </div>
   );
 }
 
@@ -141,26 +196,78 @@ function DemoFields() {
 function CommandFields() {
   const command = useAppStore((s) => s.form.command);
   const invalid = useAppStore((s) => Boolean(s.formErrors.command));
-  const setFormField = useAppStore((s) => s.setFormField);
+  const setFormField = useFormSetter();
   return (
     <div className="field-grid">
       <div className="span-2">
         <FieldShell field="command" label="Engine command on the target" hint="{ctx} is replaced by the context size.">
-          <textarea
-            className="mono"
-            rows={3}
-            value={command}
-            spellCheck={false}
-            aria-invalid={invalid}
-            placeholder="llama-cli -m model.gguf -c {ctx} -n 512 -p 'Hello'"
-            onChange={(e) => setFormField('command', e.target.value)}
-            data-testid="field-command"
-          />
+          {({ id, describedBy }) => (
+            <textarea
+              id={id}
+              className="mono"
+              rows={3}
+              value={command}
+              spellCheck={false}
+              aria-invalid={invalid}
+              aria-describedby={describedBy}
+              placeholder="llama-cli -m model.gguf -c {ctx} -n 512 -p 'Hello'"
+              onChange={(e) => setFormField('command', e.target.value)}
+              data-testid="field-command"
+            />
+          )}
         </FieldShell>
       </div>
       <TextInput field="commandCtx" label="Context" suffix="tok" placeholder="optional" />
       <Select<KvType | ''> field="commandKvType" label="KV type" options={['', ...KvTypeSchema.options]} />
       <TextInput field="commandTokens" label="Stop after" suffix="tok" placeholder="optional" wide />
+      <TextInput
+        field="gguf"
+        label="GGUF model on the target"
+        hint="Its header gives the exact KV theory (only the header is read)."
+        placeholder="optional: /models/model.gguf"
+        wide
+      />
+      <GgufHeaderPreview />
+      <TextInput
+        field="tokenRegex"
+        label="Token pattern"
+        hint="A regular expression matching once per generated token in the engine's output; empty = each output chunk counts."
+        placeholder="optional"
+        wide
+      />
+    </div>
+  );
+}
+
+/** The header of the run's GGUF, read on the selected target before the run starts. */
+function GgufHeaderPreview() {
+  const path = useAppStore((s) => s.form.gguf.trim());
+  const targetId = useAppStore((s) => s.selectedBoardId);
+  const header = useAppStore((s) => s.runGgufHeader);
+  const readRunGgufHeader = useAppStore((s) => s.readRunGgufHeader);
+  if (!path || !targetId) return null;
+  const current = header && header.path === path && header.targetId === targetId ? header : null;
+  return (
+    <div className="span-2 gguf-preview" data-testid="gguf-preview">
+      <button
+        type="button"
+        className="link-button"
+        disabled={current?.status === 'loading'}
+        onClick={() => void readRunGgufHeader()}
+        data-testid="gguf-read-header"
+      >
+        {current?.status === 'loading' ? 'Reading the header…' : 'Show its header'}
+      </button>
+      {current?.status === 'ready' && (
+        <p className="muted small" data-testid="gguf-header">
+          {current.summary}
+        </p>
+      )}
+      {current?.status === 'error' && (
+        <p className="field-error" data-testid="gguf-header-error">
+          {current.error}
+        </p>
+      )}
     </div>
   );
 }
@@ -169,9 +276,10 @@ export function RunFormPanel() {
   const engineKind = useAppStore((s) => s.form.engineKind);
   const phase = useAppStore((s) => s.run.phase);
   const generalError = useAppStore((s) => s.formErrors.general ?? s.formErrors.target);
-  const setFormField = useAppStore((s) => s.setFormField);
-  const startRun = useAppStore((s) => s.startRun);
-  const stopRun = useAppStore((s) => s.stopRun);
+  const setFormField = useFormSetter();
+  const store = useAppStoreApi();
+  const startRun = () => store.getState().startRun();
+  const stopRun = () => store.getState().stopRun();
   const active = isActivePhase(phase);
   const targetLabel = useAppStore((s) => s.boards.find((b) => b.id === s.selectedBoardId)?.label ?? null);
 
@@ -229,6 +337,11 @@ export function RunFormPanel() {
               wide
             />
             <TextInput field="intervalMs" label="Sample every" suffix="ms" wide />
+            <Checkbox
+              field="keepRunning"
+              label="Keep running"
+              hint="The engine goes on if the app quits or the link is lost for good."
+            />
           </div>
         </fieldset>
         {generalError && (

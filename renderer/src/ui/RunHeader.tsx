@@ -1,5 +1,32 @@
+import { useMemo } from 'react';
+import type { RunEvent } from '../../../shared/api/schemas';
 import { formatBytesPerToken } from '../../../shared/format/units';
 import { useAppStore } from './store-context';
+
+/** The stop reason RunController.stop() records for the Stop button (electron/node/run/run-controller.ts). */
+const USER_STOP_REASON = 'stopped by user';
+
+/** A run that ended because the user pressed Stop (not because it finished its work). */
+export function stoppedByUser(events: readonly RunEvent[]): boolean {
+  return events.some((e) => e.kind === 'stop' && e.message === USER_STOP_REASON);
+}
+
+/**
+ * The target of the run on screen: the recorded session's, the one this tab started it on
+ * (tab-memory.ts), or what the session list says about the run (a run started elsewhere).
+ */
+export function useRunTarget(): { targetId: string | null; label: string } | null {
+  const targetId = useAppStore((s) =>
+    s.viewedSession || !s.run.runId ? null : (s.runTargets[s.run.runId]?.targetId ?? null),
+  );
+  const label = useAppStore((s) => {
+    if (s.viewedSession) return s.viewedSession.target;
+    const runId = s.run.runId;
+    if (!runId) return null;
+    return s.runTargets[runId]?.label ?? s.sessions.find((x) => x.id === runId)?.target ?? null;
+  });
+  return useMemo(() => (label === null ? null : { targetId, label }), [targetId, label]);
+}
 
 const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
 
@@ -18,6 +45,10 @@ export function RunHeader() {
   const tokens = useAppStore((s) => Math.max(s.chart.xMax, s.run.analysis?.throughput.tokens ?? 0));
   const leak = useAppStore((s) => s.run.analysis?.leak);
   const samples = useAppStore((s) => s.chart.samples);
+  const target = useRunTarget();
+  const viewed = useAppStore((s) => s.viewedSession);
+  const leaveSession = useAppStore((s) => s.leaveSession);
+  const stopped = run.phase === 'done' && stoppedByUser(run.events);
 
   return (
     <div className="run-header">
@@ -25,13 +56,19 @@ export function RunHeader() {
         <h1 className="run-label" title={run.label ?? undefined}>
           {run.label ?? (run.phase === 'idle' ? 'No run yet' : 'Run')}
         </h1>
+        {target && (
+          <span className="run-target-name" data-testid="run-target-name">
+            on {target.label}
+          </span>
+        )}
         <span
-          className={`phase phase-${run.phase}`}
+          className={`phase phase-${stopped ? 'stopped' : run.phase}`}
           data-testid="run-phase"
           data-phase={run.phase}
+          data-outcome={stopped ? 'stopped' : run.phase}
           hidden={run.phase === 'idle'}
         >
-          {PHASE_TEXT[run.phase]}
+          {stopped ? 'stopped' : PHASE_TEXT[run.phase]}
         </span>
         {run.runId && <span className="muted mono small">{run.runId}</span>}
         {run.phase !== 'idle' && (
@@ -40,6 +77,14 @@ export function RunHeader() {
           </span>
         )}
       </div>
+      {viewed && (
+        <div className="banner banner-info" role="status" data-testid="viewing-session">
+          <strong>Recorded session, read-only:</strong> {viewed.name}. Start a run to measure again.{' '}
+          <button type="button" className="link-button" onClick={leaveSession}>
+            Close
+          </button>
+        </div>
+      )}
       {connection === 'reconnecting' && (
         <div className="banner banner-warn" role="status" data-testid="connection-lost">
           <strong>Connection to KVScope lost, reconnecting…</strong> The run continues on the machine. If KVScope was

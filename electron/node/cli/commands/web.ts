@@ -1,10 +1,11 @@
-// `kvscope web [--port N]`: browser mode. Serves the already built renderer (out/renderer) and
+// `kvscope web [--port N] [--open <file.kvscope>]`: browser mode. Serves the already built renderer (out/renderer) and
 // the API bridge on loopback until SIGINT/SIGTERM. It builds nothing itself: `npm run build`
 // (or `npm start`, which builds when needed) produces out/renderer.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createAppServices } from '../../api/create-app-services';
+import { isSessionFile } from '../../session/session-store';
 import { startWebServer, type WebServer } from '../../web/bridge-server';
 import { CliError, parseCliArgs, type CliIo } from '../cli-io';
 
@@ -21,12 +22,18 @@ function parsePort(text: string | undefined): number {
   return Number(text);
 }
 
+function checkedSessionFile(path: string | undefined): string | undefined {
+  if (path !== undefined && !isSessionFile(path)) throw new CliError(`--open ${path}: not a KVScope session file`, 2);
+  return path;
+}
+
 export async function run(args: string[], io: CliIo): Promise<number> {
-  const { values } = parseCliArgs(args, { port: { type: 'string' } }, false);
+  const { values } = parseCliArgs(args, { port: { type: 'string' }, open: { type: 'string' } }, false);
   const port = parsePort(values.port);
   if (!existsSync(join(RENDERER_DIR, 'index.html'))) throw new CliError('run `npm run build` first');
 
-  const services = createAppServices({ shell: 'web' });
+  // --open <file.kvscope>: the window shows that session when it opens.
+  const services = createAppServices({ shell: 'web', openSessionFile: checkedSessionFile(values.open) });
   let server: WebServer;
   try {
     server = await startWebServer({ services, staticDir: RENDERER_DIR, port });

@@ -218,7 +218,7 @@ export function Dashboard() {
               type="button"
               className="button-secondary button-small"
               aria-pressed={view.follow && view.spanMs === z.spanMs}
-              onClick={() => store.getState().setView({ follow: true, spanMs: z.spanMs })}
+              onClick={() => store.getState().setTimeView({ follow: true, spanMs: z.spanMs })}
             >
               {z.label}
             </button>

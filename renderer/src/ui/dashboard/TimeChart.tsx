@@ -218,7 +218,7 @@ export function TimeChart(props: Props) {
     if (selection && Math.abs(selection[1] - selection[0]) >= MIN_SELECTION_PX) {
       const a = timeAt(Math.min(selection[0], selection[1]));
       const b = timeAt(Math.max(selection[0], selection[1]));
-      store.getState().setView({ follow: false, t0: a, t1: b });
+      store.getState().setTimeView({ follow: false, t0: a, t1: b });
     }
     setSelection(null);
   };
@@ -227,12 +227,12 @@ export function TimeChart(props: Props) {
     if (Math.abs(dx) > Math.abs(e.shiftKey ? 0 : e.deltaY)) {
       // Horizontal scroll (or Shift+wheel) pans.
       const shift = (dx / plotW) * span;
-      store.getState().setView({ follow: false, t0: domain.t0 + shift, t1: domain.t1 + shift });
+      store.getState().setTimeView({ follow: false, t0: domain.t0 + shift, t1: domain.t1 + shift });
       return;
     }
     const factor = WHEEL_ZOOM_PER_100PX ** (e.deltaY / 100);
     const center = timeAt(pxOf(e));
-    store.getState().setView({
+    store.getState().setTimeView({
       follow: false,
       t0: center - (center - domain.t0) * factor,
       t1: center + (domain.t1 - center) * factor,
@@ -252,7 +252,7 @@ export function TimeChart(props: Props) {
       onMouseDown={onMouseDown}
       onMouseUp={onMouseUp}
       onWheel={onWheel}
-      onDoubleClick={() => store.getState().setView({ follow: true, spanMs: null })}
+      onDoubleClick={() => store.getState().setTimeView({ follow: true, spanMs: null })}
     >
       <MemoChartBody {...props} />
       <Overlay domain={domain} widthPx={widthPx} selection={selection} />

@@ -151,6 +151,9 @@ describe('the Electron main process', () => {
       shell: 'electron',
       version: '9.9.9',
       secretStore: expect.anything(),
+      // No --open on the test's command line; exports go through the save dialog.
+      openSessionFile: undefined,
+      saveFile: expect.any(Function),
     });
     expect(h.windows).toHaveLength(1);
     const [win] = h.windows;

@@ -345,6 +345,50 @@ describe('connecting from the app', () => {
     expect(readFileSync(join(dir, 'app', 'secrets.json'), 'utf8')).not.toContain('right');
   });
 
+  it('asks for a password once per app lifetime (memory only) until the board is forgotten', async () => {
+    const k = connector({
+      script: async (_spec, o) => {
+        const pw = await o.password!({ host: '10.0.0.5', port: 2222, username: 'nvidia' });
+        if (pw !== 'right') throw new SshError('authentication failed for nvidia@10.0.0.5:2222', 'SSH_AUTH_FAILED');
+        return fakeTarget();
+      },
+    });
+    const saved = await k.boards.save({ label: 'Orin', spec: board });
+    const stop = k.answer(
+      (event, p) =>
+        event === 'credentialPrompt' &&
+        k.prompts.answerCredential((p as { requestId: string }).requestId, 'right', false),
+    );
+    await k.c.connect(board);
+    await k.c.connect(board);
+    await k.c.connect(board, { boardId: saved.id });
+    expect(k.of('credentialPrompt')).toHaveLength(1);
+    // Not kept anywhere but in memory: "remember" was not ticked.
+    expect(await k.secrets.get(secretKeys.password(saved.id, 'nvidia@10.0.0.5:2222'))).toBeUndefined();
+    k.c.forgetTyped(saved.id);
+    await k.c.connect(board);
+    stop();
+    expect(k.of('credentialPrompt')).toHaveLength(2);
+  });
+
+  it('says "cancelled" when the password question is cancelled, not that no credential worked', async () => {
+    const k = connector({
+      script: async (_spec, o) => {
+        const pw = await o.password!({ host: '10.0.0.5', port: 2222, username: 'nvidia' });
+        if (pw === undefined)
+          throw new SshError('authentication failed for nvidia@10.0.0.5:2222: no usable credential', 'SSH_AUTH_FAILED');
+        return fakeTarget();
+      },
+    });
+    await k.boards.save({ label: 'Orin', spec: board });
+    const stop = k.answer(
+      (event, p) =>
+        event === 'credentialPrompt' && k.prompts.answerCredential((p as { requestId: string }).requestId, null),
+    );
+    await expect(k.c.connect(board)).rejects.toThrow(/^Not connected to Orin: the password question was cancelled\.$/);
+    stop();
+  });
+
   it('forgets a remembered password the server refuses, and says so', async () => {
     const k = connector({
       script: async (_spec, o) => {

@@ -105,4 +105,46 @@ describe('buildRunRequest', () => {
     expect(empty.ok).toBe(false);
     if (!empty.ok) expect(empty.errors.command).toBe('required');
   });
+
+  it('passes the GGUF path, token pattern and keep-running, as the CLI’s --gguf, --token-regex and --keep-running', () => {
+    const built = buildRunRequest(
+      form({
+        engineKind: 'command',
+        command: 'my-engine --ctx {ctx}',
+        commandCtx: '1024',
+        gguf: ' /models/m.gguf ',
+        tokenRegex: String.raw`^tok\b`,
+        keepRunning: true,
+      }),
+      local,
+    );
+    expect(built).toEqual({
+      ok: true,
+      request: {
+        target: local,
+        engine: {
+          kind: 'command',
+          command: 'my-engine --ctx {ctx}',
+          ctx: 1024,
+          gguf: '/models/m.gguf',
+          tokenRegex: String.raw`^tok\b`,
+        },
+        budgetBytes: 2 * 1024 ** 3,
+        intervalMs: 200,
+        keepRunning: true,
+      },
+    });
+  });
+
+  it('says on the field what is missing or wrong, in the form’s words rather than the CLI’s', () => {
+    const noCtx = buildRunRequest(form({ engineKind: 'command', command: 'llama-cli -c {ctx}' }), local);
+    expect(noCtx.ok).toBe(false);
+    if (!noCtx.ok) {
+      expect(noCtx.errors.commandCtx).toBe('the command contains {ctx}: give the context size to put there');
+      expect(JSON.stringify(noCtx.errors)).not.toMatch(/--/);
+    }
+    const badRegex = buildRunRequest(form({ engineKind: 'command', command: 'x', tokenRegex: '(' }), local);
+    expect(badRegex.ok).toBe(false);
+    if (!badRegex.ok) expect(badRegex.errors.tokenRegex).toMatch(/^not a valid pattern: /);
+  });
 });

@@ -1,0 +1,345 @@
+// The app's session library: every run started from the app is recorded into its own session file
+// in <app data>/sessions/<id>.kvscope (electron/node/config/app-paths.ts), the way
+// `kvscope profile --out` records one. This file lists, reads, renames, deletes and exports them.
+//
+// Ids come from windows (the API): an id is only ever a file name inside the sessions folder
+// (SessionIdSchema: no "/", no "..", no leading "-"), resolved and checked to stay in the folder,
+// and a symbolic link or anything else that is not a regular file is refused. Files opened from
+// the command line (`kvscope web --open <file>`) are registered by the process itself and get an
+// id of their own; the app never renames or deletes them.
+//
+// Reading goes through session-store.ts (readSession); list rows are cached per file version
+// (size and mtime of the file and its WAL), so a list of long sessions is read once.
+import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import {
+  SessionIdSchema,
+  type ExportFormat,
+  type SessionHeadline,
+  type SessionListing,
+} from '../../../shared/api/session-schemas';
+import { buildReportModel } from '../../../shared/report/report-model';
+import { requestField, type SessionData, type SessionRun } from '../../../shared/report/session-data';
+import { appDataDir } from '../config/app-paths';
+import { htmlToPdf } from './pdf';
+import { renderReport } from './report-files';
+import { readSession, SESSION_APPLICATION_ID } from './session-store';
+import { renderReportHtml } from '../../../shared/report/render-html';
+
+export const SESSION_FILE_EXT = '.kvscope';
+/** The meta key (session-store.ts's open key/value table) holding the user's name for a session. */
+export const SESSION_NAME_META_KEY = 'name';
+/** The stop reason RunController.stop() records when the user pressed Stop (electron/node/run/run-controller.ts). */
+export const USER_STOP_REASON = 'stopped by user';
+
+export function sessionsDir(env: NodeJS.ProcessEnv = process.env): string {
+  return join(appDataDir(env), 'sessions');
+}
+
+/** A request the library refuses (unknown id, a path outside the folder, a file opened from elsewhere). */
+export class SessionLibraryError extends Error {
+  override name = 'SessionLibraryError';
+}
+
+const EXPORT_FILES: Record<ExportFormat, { ext: string; mimeType: string }> = {
+  html: { ext: '.html', mimeType: 'text/html' },
+  md: { ext: '.md', mimeType: 'text/markdown' },
+  csv: { ext: '.csv', mimeType: 'text/csv' },
+  json: { ext: '.json', mimeType: 'application/json' },
+  pdf: { ext: '.pdf', mimeType: 'application/pdf' },
+  perfetto: { ext: '.trace.json', mimeType: 'application/json' },
+};
+
+export interface ExportedReport {
+  fileName: string;
+  mimeType: string;
+  data: Buffer;
+}
+
+/** Without leading and trailing '-' and '.' (no hidden files, no "..", no dangling dash). A loop, not a regex: linear. */
+function trimDashesAndDots(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && (text[start] === '-' || text[start] === '.')) start++;
+  while (end > start && (text[end - 1] === '-' || text[end - 1] === '.')) end--;
+  return text.slice(start, end);
+}
+
+/** A file name made from a session's name: letters, digits, '-', '_' and '.', never empty. */
+export function exportFileName(name: string, format: ExportFormat): string {
+  const stem = trimDashesAndDots(
+    name
+      .normalize('NFKD')
+      .replace(/[^\w.-]+/g, '-')
+      .slice(0, 80),
+  );
+  return `${stem || 'kvscope-session'}${EXPORT_FILES[format].ext}`;
+}
+
+/** What ran, in a few words: the demo's shape, the GGUF's file name, or the engine's program. */
+export function modelOf(run: Pick<SessionRun, 'request'> | undefined): string {
+  if (!run) return '–';
+  const kind = requestField(run, ['engine', 'kind']);
+  if (kind === 'demo') {
+    const d = (k: string) => requestField(run, ['engine', 'demo', k]);
+    return `demo ${String(d('layers'))}L × ${String(d('kvHeads'))} KV heads × ${String(d('headDim'))}, ${String(d('kvType'))}`;
+  }
+  const gguf = requestField(run, ['engine', 'gguf']);
+  if (typeof gguf === 'string' && gguf) return gguf.split('/').pop() ?? gguf;
+  const command = requestField(run, ['engine', 'command']);
+  if (typeof command !== 'string') return '–';
+  const model = /(?:^|\s)(?:-m|--model)\s+(\S+)/.exec(command)?.[1];
+  return (model ?? command.trim().split(/\s+/)[0] ?? '–').split('/').pop() ?? '–';
+}
+
+function lastSampleMs(run: SessionRun): number {
+  let last = 0;
+  for (const s of run.samples) if (s.tMs > last) last = s.tMs;
+  return last;
+}
+
+function stateOf(run: SessionRun | undefined, recording: boolean): SessionListing['state'] {
+  if (recording) return 'recording';
+  if (!run) return 'failed';
+  if (run.state === 'failed') return 'failed';
+  if (run.summary === null) return 'recovered';
+  const userStop = run.events.some((e) => e.kind === 'stop' && e.message === USER_STOP_REASON);
+  return userStop ? 'stopped' : 'done';
+}
+
+/** The list row of a session, from what session-store.ts read (numbers from the report model, as reports show them). */
+export function listingOf(
+  id: string,
+  data: SessionData,
+  file: { name: string | null; sizeBytes: number; recording: boolean; external: boolean },
+): SessionListing {
+  const last = data.runs.at(-1);
+  const report = buildReportModel(data);
+  const numbers = report.runs.at(-1)?.numbers;
+  const headline: SessionHeadline | null = numbers
+    ? {
+        peakRssBytes: numbers.peakRssBytes,
+        theoryBytesPerToken: numbers.theoryBytesPerToken,
+        measuredBytesPerToken: numbers.measuredBytesPerToken,
+        decodeTokensPerSecond: numbers.decodeTokensPerSecond,
+        maxSafeContextTokens: numbers.maxSafeContextTokens,
+        tokens: numbers.tokens,
+      }
+    : null;
+  const target = data.meta.target;
+  const targetName =
+    typeof target?.label === 'string' ? target.label : typeof target?.hostname === 'string' ? target.hostname : '–';
+  return {
+    id,
+    name: file.name ?? data.runs[0]?.label ?? id,
+    target: targetName,
+    model: modelOf(last),
+    createdAt: data.meta.createdAt,
+    durationMs: data.runs.reduce((sum, r) => sum + (r.summary?.durationMs ?? lastSampleMs(r)), 0),
+    runs: data.runs.length,
+    state: stateOf(last, file.recording),
+    headline,
+    sizeBytes: file.sizeBytes,
+    external: file.external,
+    error: null,
+  };
+}
+
+function fileVersion(path: string): { key: string; sizeBytes: number } {
+  const main = statSync(path);
+  const wal = statSync(`${path}-wal`, { throwIfNoEntry: false });
+  return {
+    key: `${main.size}:${main.mtimeMs}:${wal?.size ?? 0}:${wal?.mtimeMs ?? 0}`,
+    sizeBytes: main.size + (wal?.size ?? 0),
+  };
+}
+
+/** The user's name stored in the file, or null (read-only: never changes the file). */
+function readStoredName(path: string): string | null {
+  let db: Database.Database | null = null;
+  try {
+    db = new Database(path, { readonly: true, fileMustExist: true });
+    const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(SESSION_NAME_META_KEY) as
+      { value: string } | undefined;
+    const value: unknown = row ? JSON.parse(row.value) : null;
+    return typeof value === 'string' && value.trim() ? value : null;
+  } catch {
+    return null;
+  } finally {
+    db?.close();
+  }
+}
+
+export class SessionLibrary {
+  private readonly cache = new Map<string, { key: string; listing: SessionListing }>();
+  private readonly recording = new Set<string>();
+  private readonly external = new Map<string, string>();
+  readonly dir: string;
+
+  constructor(dir: string) {
+    this.dir = resolve(dir);
+  }
+
+  /** A fresh file for a run's session: <dir>/<runId>.kvscope (a suffix when taken). */
+  newSessionPath(runId: string): { id: string; path: string } {
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    const base = SessionIdSchema.parse(runId);
+    for (let n = 0; ; n++) {
+      const id = n === 0 ? base : `${base}-${n}`;
+      const path = join(this.dir, `${id}${SESSION_FILE_EXT}`);
+      if (!existsSync(path)) return { id, path };
+    }
+  }
+
+  /** While a session is recorded its row says so and is never cached. */
+  setRecording(id: string, recording: boolean): void {
+    if (recording) this.recording.add(id);
+    else this.recording.delete(id);
+    this.cache.delete(id);
+  }
+
+  /** A session file named on the command line (`kvscope web --open <file>`): its id for the API. */
+  addExternal(path: string): string {
+    const absolute = resolve(path);
+    if (!lstatSync(absolute, { throwIfNoEntry: false })?.isFile())
+      throw new SessionLibraryError(`${path}: no such session file`);
+    const id = `file-${createHash('sha256').update(absolute).digest('hex').slice(0, 16)}`;
+    this.external.set(id, absolute);
+    return id;
+  }
+
+  /** The file of a session id, checked: inside the folder (or registered from the command line), a regular file. */
+  pathOf(id: string): string {
+    const parsed = SessionIdSchema.safeParse(id);
+    if (!parsed.success) throw new SessionLibraryError(`"${id.slice(0, 80)}" is not a session id`);
+    const external = this.external.get(parsed.data);
+    if (external) return external;
+    const path = resolve(this.dir, `${parsed.data}${SESSION_FILE_EXT}`);
+    // The schema already rules out separators; this keeps the promise whatever the schema becomes.
+    if (dirname(path) !== this.dir) throw new SessionLibraryError(`"${id}" is not a session id`);
+    const info = lstatSync(path, { throwIfNoEntry: false });
+    if (!info) throw new SessionLibraryError(`no session "${id}" (it may have been deleted in another window)`);
+    if (!info.isFile()) throw new SessionLibraryError(`session "${id}" is not a regular file: not touching it`);
+    return path;
+  }
+
+  isExternal(id: string): boolean {
+    return this.external.has(id);
+  }
+
+  /** Every session, newest first; an unreadable file is a row with `error` (so it can be deleted). */
+  list(): SessionListing[] {
+    const ids: string[] = [];
+    if (existsSync(this.dir)) {
+      for (const entry of readdirSync(this.dir, { withFileTypes: true })) {
+        if (!entry.isFile() || !entry.name.endsWith(SESSION_FILE_EXT)) continue;
+        const id = entry.name.slice(0, -SESSION_FILE_EXT.length);
+        if (SessionIdSchema.safeParse(id).success) ids.push(id);
+      }
+    }
+    ids.push(...this.external.keys());
+    const rows = ids.map((id) => this.listing(id));
+    return rows.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id));
+  }
+
+  /** One list row (cached per file version). */
+  listing(id: string): SessionListing {
+    const path = this.pathOf(id);
+    const recording = this.recording.has(id);
+    let version: { key: string; sizeBytes: number };
+    try {
+      version = fileVersion(path);
+    } catch (error) {
+      return this.broken(id, 0, (error as Error).message);
+    }
+    const cached = this.cache.get(id);
+    if (cached && cached.key === version.key && !recording) return cached.listing;
+    let listing: SessionListing;
+    try {
+      const data = readSession(path);
+      listing = listingOf(id, data, {
+        name: readStoredName(path),
+        sizeBytes: version.sizeBytes,
+        recording,
+        external: this.external.has(id),
+      });
+    } catch (error) {
+      listing = this.broken(id, version.sizeBytes, (error as Error).message);
+    }
+    if (!recording) this.cache.set(id, { key: version.key, listing });
+    return listing;
+  }
+
+  /** Everything in the session (session-store.ts readSession) with its list row. */
+  read(id: string): { listing: SessionListing; data: SessionData } {
+    const path = this.pathOf(id);
+    const data = readSession(path);
+    return { listing: this.listing(id), data };
+  }
+
+  /** Stores the user's name for the session in the file itself, so it travels with the file. */
+  rename(id: string, name: string): SessionListing {
+    if (this.external.has(id)) throw new SessionLibraryError('a session opened from a file is not renamed by the app');
+    const path = this.pathOf(id);
+    const db = new Database(path, { fileMustExist: true, timeout: 5000 });
+    try {
+      if (db.pragma('application_id', { simple: true }) !== SESSION_APPLICATION_ID)
+        throw new SessionLibraryError(`session "${id}" is not a KVScope session file`);
+      db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(
+        SESSION_NAME_META_KEY,
+        JSON.stringify(name.trim()),
+      );
+    } finally {
+      db.close();
+    }
+    this.cache.delete(id);
+    return this.listing(id);
+  }
+
+  /** Deletes the file (and its WAL/SHM). Refused while the session is being recorded. */
+  remove(id: string): void {
+    if (this.external.has(id)) throw new SessionLibraryError('a session opened from a file is not deleted by the app');
+    if (this.recording.has(id))
+      throw new SessionLibraryError('this session is still being recorded: stop its run first');
+    const path = this.pathOf(id);
+    for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
+    this.cache.delete(id);
+  }
+
+  /** The session as a report file in any `kvscope report` format (PDF through the system Chromium). */
+  async export(id: string, format: ExportFormat): Promise<ExportedReport> {
+    const { listing, data } = this.read(id);
+    const fileName = exportFileName(listing.name, format);
+    const { mimeType } = EXPORT_FILES[format];
+    if (format !== 'pdf') return { fileName, mimeType, data: Buffer.from(renderReport(data, format), 'utf8') };
+    const dir = await mkdtemp(join(tmpdir(), 'kvscope-export-'));
+    try {
+      const out = join(dir, 'report.pdf');
+      await htmlToPdf(renderReportHtml(buildReportModel(data)), out);
+      return { fileName, mimeType, data: readFileSync(out) };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  private broken(id: string, sizeBytes: number, error: string): SessionListing {
+    return {
+      id,
+      name: id,
+      target: '–',
+      model: '–',
+      createdAt: '',
+      durationMs: 0,
+      runs: 0,
+      state: 'failed',
+      headline: null,
+      sizeBytes,
+      external: this.external.has(id),
+      error,
+    };
+  }
+}

@@ -1,0 +1,177 @@
+// Which view the main column shows (the run dashboard, the session library, a comparison, the KV
+// calculator) and the session library: every run started from the app is recorded by the main
+// side (electron/node/session/session-library.ts); here they are listed, opened into the same
+// dashboard (read-only), renamed, deleted after a confirmation, and exported. In the desktop app
+// an export goes through the system's save dialog; in browser mode it arrives as a download.
+import type { ExportedFile } from '../../../shared/api/session-schemas';
+import type { SessionData, SessionRun } from '../../../shared/report/session-data';
+import { errorText } from './slices';
+import type { SliceCreator } from './types';
+import type { RunSnapshot, SessionsSlice } from './view-types';
+
+export type { MainView } from './view-types';
+
+/** A stored run in the shape of getRun's answer, so the dashboard shows it like a live run. */
+export function snapshotOfStoredRun(run: SessionRun): RunSnapshot {
+  const exit = [...run.events].reverse().find((e) => e.kind === 'exit');
+  const code = exit && typeof exit.data?.code === 'number' ? exit.data.code : null;
+  return {
+    status: {
+      runId: run.id,
+      state: run.state === 'done' || run.state === 'failed' ? run.state : 'done',
+      label: run.label,
+      ...(run.error ? { error: run.error } : {}),
+      engineExitCode: run.summary?.engine.exitCode ?? code,
+    },
+    samples: run.samples,
+    events: run.events,
+    analysis: run.analysis,
+    theory: {
+      bytesPerToken: run.analysisInputs?.theoryBytesPerToken ?? run.engine?.theoryBytesPerToken ?? null,
+      ctx: run.analysisInputs?.ctx ?? run.engine?.ctx ?? null,
+    },
+  };
+}
+
+/** The run a session shows in the dashboard: its last one (a sweep's largest context). */
+export function shownRun(data: SessionData): SessionRun | null {
+  return data.runs.at(-1) ?? null;
+}
+
+/** Hands an exported file to the user: a download in the browser. Returns what to say. */
+export function deliverExport(file: ExportedFile, doc: Document = document): string {
+  if (file.delivery === 'cancelled') return 'Export cancelled.';
+  if (file.delivery === 'saved') return `Saved ${file.savedPath ?? file.fileName}.`;
+  const bytes = file.encoding === 'base64' ? Uint8Array.from(atob(file.content), (c) => c.charCodeAt(0)) : file.content;
+  const url = URL.createObjectURL(new Blob([bytes], { type: file.mimeType }));
+  const link = doc.createElement('a');
+  link.href = url;
+  link.download = file.fileName;
+  link.rel = 'noopener';
+  doc.body.appendChild(link);
+  link.click();
+  link.remove();
+  // The download has its own copy once started; the URL is not needed after this turn.
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+  return `Downloaded ${file.fileName}.`;
+}
+
+export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get, { api }) => ({
+  view: 'run',
+  runTargets: {},
+  sessions: [],
+  openOnStart: null,
+  sessionsStatus: 'idle',
+  sessionsError: null,
+  viewedSession: null,
+  confirmDelete: null,
+  renaming: null,
+  lastExport: null,
+  sessionActionError: null,
+
+  setView(view) {
+    set({ view });
+    if (view === 'sessions' || view === 'compare') void get().loadSessions();
+  },
+
+  async loadSessions() {
+    set({ sessionsStatus: 'loading', sessionsError: null });
+    try {
+      const { sessions, openOnStart } = await api.listSessions({});
+      const viewed = get().viewedSession;
+      set({
+        sessions,
+        openOnStart,
+        sessionsStatus: 'ready',
+        viewedSession: viewed ? (sessions.find((s) => s.id === viewed.id) ?? viewed) : null,
+      });
+    } catch (error) {
+      set({ sessionsStatus: 'error', sessionsError: errorText(error) });
+    }
+  },
+
+  async viewSession(id) {
+    set({ sessionActionError: null });
+    try {
+      const { listing, data } = await api.openSession({ id });
+      const run = shownRun(data);
+      if (!run) {
+        set({ sessionActionError: `“${listing.name}” holds no run to show.` });
+        return;
+      }
+      if (!get().showRecordedRun(snapshotOfStoredRun(run))) {
+        set({ sessionActionError: 'A run is going: stop it before opening a recorded session.' });
+        return;
+      }
+      set({ viewedSession: listing, view: 'run' });
+    } catch (error) {
+      set({ sessionActionError: `Could not open the session: ${errorText(error)}` });
+    }
+  },
+
+  leaveSession() {
+    set({ viewedSession: null });
+  },
+
+  startRename(id) {
+    const session = get().sessions.find((s) => s.id === id);
+    if (session) set({ renaming: { id, name: session.name, error: null } });
+  },
+  setRenameText(name) {
+    const renaming = get().renaming;
+    if (renaming) set({ renaming: { ...renaming, name, error: null } });
+  },
+  cancelRename() {
+    set({ renaming: null });
+  },
+  async commitRename() {
+    const renaming = get().renaming;
+    if (!renaming) return;
+    if (renaming.name.trim() === '') {
+      set({ renaming: { ...renaming, error: 'a name is required' } });
+      return;
+    }
+    try {
+      const listing = await api.renameSession({ id: renaming.id, name: renaming.name });
+      set((s) => ({
+        renaming: null,
+        sessions: s.sessions.map((x) => (x.id === listing.id ? listing : x)),
+        viewedSession: s.viewedSession?.id === listing.id ? listing : s.viewedSession,
+      }));
+    } catch (error) {
+      set({ renaming: { ...renaming, error: errorText(error) } });
+    }
+  },
+
+  askDelete(id) {
+    set({ confirmDelete: get().sessions.find((s) => s.id === id) ?? null });
+  },
+  cancelDelete() {
+    set({ confirmDelete: null });
+  },
+  async confirmDeleteSession() {
+    const target = get().confirmDelete;
+    if (!target) return;
+    set({ confirmDelete: null, sessionActionError: null });
+    try {
+      await api.deleteSession({ id: target.id });
+      set((s) => ({
+        sessions: s.sessions.filter((x) => x.id !== target.id),
+        viewedSession: s.viewedSession?.id === target.id ? null : s.viewedSession,
+      }));
+    } catch (error) {
+      set({ sessionActionError: `Could not delete “${target.name}”: ${errorText(error)}` });
+    }
+    void get().loadSessions();
+  },
+
+  async exportSession(id, format) {
+    set({ lastExport: { sessionId: id, format, status: 'working', message: `Exporting ${format.toUpperCase()}…` } });
+    try {
+      const file = await api.exportSession({ id, format });
+      set({ lastExport: { sessionId: id, format, status: 'done', message: deliverExport(file) } });
+    } catch (error) {
+      set({ lastExport: { sessionId: id, format, status: 'error', message: `Export failed: ${errorText(error)}` } });
+    }
+  },
+});

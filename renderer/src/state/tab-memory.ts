@@ -1,0 +1,74 @@
+// What this browser tab (or desktop window) remembers across a reload, in sessionStorage: the run
+// form, the selected target, and which target each run started here ran on. A reload while a run
+// goes on then shows the settings the run was started with, on the right target — not defaults.
+import type { AppStore } from './store';
+import { DEFAULT_RUN_FORM, type RunForm } from './run-form';
+import type { RunTarget } from './view-types';
+
+const FORM_KEY = 'kvscope.runForm.v1';
+const RUN_TARGETS_KEY = 'kvscope.runTargets.v1';
+/** Runs whose target is remembered; older ones are forgotten (a tab seldom starts more). */
+const MAX_REMEMBERED_RUNS = 50;
+
+function readJson(storage: Storage, key: string): unknown {
+  try {
+    const text = storage.getItem(key);
+    return text ? (JSON.parse(text) as unknown) : null;
+  } catch {
+    return null;
+  }
+}
+
+function writeJson(storage: Storage, key: string, value: unknown): void {
+  try {
+    storage.setItem(key, JSON.stringify(value));
+  } catch {
+    // Storage full or disabled (private mode): the tab simply forgets.
+  }
+}
+
+/** The remembered form, field by field: anything of the wrong type (an older version) keeps its default. */
+export function restoredForm(saved: unknown): RunForm {
+  if (!saved || typeof saved !== 'object') return DEFAULT_RUN_FORM;
+  const form: RunForm = { ...DEFAULT_RUN_FORM };
+  for (const key of Object.keys(DEFAULT_RUN_FORM) as Array<keyof RunForm>) {
+    const value = (saved as Record<string, unknown>)[key];
+    if (typeof value === typeof DEFAULT_RUN_FORM[key]) (form as unknown as Record<string, unknown>)[key] = value;
+  }
+  return form;
+}
+
+export function rememberedRunTargets(storage: Storage): Record<string, RunTarget> {
+  const saved = readJson(storage, RUN_TARGETS_KEY);
+  return saved && typeof saved === 'object' ? (saved as Record<string, RunTarget>) : {};
+}
+
+/**
+ * Restores the form and selected target (call before the targets load: loadTargets keeps a
+ * selection that still exists) and keeps them saved; returns an unsubscribe.
+ */
+export function keepTabMemory(store: AppStore, storage: Storage): () => void {
+  const saved = readJson(storage, FORM_KEY) as { form?: unknown; selectedBoardId?: unknown } | null;
+  store.setState({ runTargets: rememberedRunTargets(storage) });
+  if (saved) {
+    store.setState({
+      form: restoredForm(saved.form),
+      ...(typeof saved.selectedBoardId === 'string' ? { selectedBoardId: saved.selectedBoardId } : {}),
+    });
+  }
+  return store.subscribe((state, previous) => {
+    if (state.form !== previous.form || state.selectedBoardId !== previous.selectedBoardId)
+      writeJson(storage, FORM_KEY, { form: state.form, selectedBoardId: state.selectedBoardId });
+    // A run id appears once startRun is answered: the selected target is the one it runs on.
+    const runId = state.run.runId;
+    if (runId && runId !== previous.run.runId && previous.run.phase === 'starting' && state.selectedBoardId) {
+      const target = state.boards.find((t) => t.id === state.selectedBoardId);
+      if (target) {
+        const entries = Object.entries(rememberedRunTargets(storage)).slice(-(MAX_REMEMBERED_RUNS - 1));
+        const runTargets = { ...Object.fromEntries(entries), [runId]: { targetId: target.id, label: target.label } };
+        writeJson(storage, RUN_TARGETS_KEY, runTargets);
+        store.setState({ runTargets });
+      }
+    }
+  });
+}

@@ -1,0 +1,114 @@
+// The shapes of the views' state (session library, comparison, KV calculator) — interfaces only,
+// like types.ts, so the slices, the store and types.ts import them without cycles.
+import type { MethodOutput } from '../../../shared/api/contract';
+import type { KvType } from '../../../shared/api/schemas';
+import type { ExportFormat, ModelHeader, SessionListing } from '../../../shared/api/session-schemas';
+import type { SessionData } from '../../../shared/report/session-data';
+
+export type MainView = 'run' | 'sessions' | 'compare' | 'kv';
+
+export type RunSnapshot = MethodOutput<'getRun'>;
+
+export type CompareAlign = 'tokens' | 'time';
+
+export type KvFormField = keyof KvForm;
+
+export interface ExportState {
+  sessionId: string;
+  format: ExportFormat;
+  status: 'working' | 'done' | 'error';
+  message: string;
+}
+
+export interface SessionsSlice {
+  view: MainView;
+  /** The target each run started in this tab ran on (tab-memory.ts keeps it across reloads). */
+  runTargets: Record<string, RunTarget>;
+  sessions: SessionListing[];
+  /** The session named by `kvscope web --open <file>`, shown when the window opens. */
+  openOnStart: string | null;
+  sessionsStatus: 'idle' | 'loading' | 'ready' | 'error';
+  sessionsError: string | null;
+  /** The recorded session shown in the dashboard (read-only), or null for the live run. */
+  viewedSession: SessionListing | null;
+  /** The session waiting for "Delete" to be confirmed. */
+  confirmDelete: SessionListing | null;
+  /** The session whose name is being edited. */
+  renaming: { id: string; name: string; error: string | null } | null;
+  lastExport: ExportState | null;
+  /** A session problem that belongs to no single row (opening failed…). */
+  sessionActionError: string | null;
+  setView: (view: MainView) => void;
+  loadSessions: () => Promise<void>;
+  viewSession: (id: string) => Promise<void>;
+  /** Back to the live run (the dashboard keeps what it showed until a run starts). */
+  leaveSession: () => void;
+  startRename: (id: string) => void;
+  setRenameText: (name: string) => void;
+  commitRename: () => Promise<void>;
+  cancelRename: () => void;
+  askDelete: (id: string) => void;
+  cancelDelete: () => void;
+  confirmDeleteSession: () => Promise<void>;
+  exportSession: (id: string, format: ExportFormat) => Promise<void>;
+}
+
+export type LoadedSession =
+  { status: 'loading' } | { status: 'ready'; name: string; data: SessionData } | { status: 'error'; error: string };
+
+export interface CompareSlice {
+  compareIds: string[];
+  compareAlign: CompareAlign;
+  compared: Record<string, LoadedSession>;
+  toggleCompare: (id: string) => void;
+  setCompareAlign: (align: CompareAlign) => void;
+  /** Put a picked session first: the reference of the delta table. */
+  makeReference: (id: string) => void;
+  /** Starts a comparison of these sessions and shows the comparison view. */
+  compareSessions: (ids: string[]) => void;
+}
+
+export interface KvForm {
+  source: 'gguf' | 'manual';
+  /** 'local' (this computer) or a saved board's id. */
+  ggufTarget: string;
+  ggufPath: string;
+  layers: string;
+  kvHeads: string;
+  headDimK: string;
+  /** Empty: same as headDimK. */
+  headDimV: string;
+  kvType: KvType;
+  ctx: string;
+  /** Empty: no window (every layer keeps the whole context), unless the model has one. */
+  window: string;
+  nSeq: string;
+  budget: string;
+  /** A board preset whose RAM is the budget; '' = the budget as typed. */
+  presetId: string;
+}
+
+export type KvHeaderState =
+  | { status: 'idle' }
+  | { status: 'loading' }
+  | { status: 'ready'; header: ModelHeader }
+  | { status: 'error'; error: string };
+
+/** The header of the run form's GGUF (engine command runs), read on the selected target. */
+export type RunGgufHeader = { path: string; targetId: string } & (
+  { status: 'loading' } | { status: 'ready'; summary: string } | { status: 'error'; error: string }
+);
+
+export interface KvSlice {
+  kvForm: KvForm;
+  kvHeader: KvHeaderState;
+  runGgufHeader: RunGgufHeader | null;
+  setKvField: <K extends KvFormField>(field: K, value: KvForm[K]) => void;
+  readKvHeader: () => Promise<void>;
+  readRunGgufHeader: () => Promise<void>;
+}
+
+export interface RunTarget {
+  targetId: string;
+  label: string;
+}

@@ -1,0 +1,240 @@
+// Two or more sessions side by side: their RSS curves overlaid (aligned by tokens generated or by
+// time since start) and the delta table of the headline numbers against the first session — the
+// rows, values and changes of `kvscope compare` (shared/report/compare-model.ts).
+import { useMemo } from 'react';
+import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { formatBytesShort, formatTokensShort } from '../../../../shared/format/axis';
+import { formatBytes } from '../../../../shared/format/units';
+import type { CompareAlign, LoadedSession } from '../../state/compare-slice';
+import { useAppStore } from '../store-context';
+import { deltaTable, overlayCurves } from './overlay-series';
+import '../sessions/sessions.css';
+
+/** One colour per compared session, in pick order (distinct on the dark and light themes). */
+export const COMPARE_COLORS = ['#5aa9ff', '#f5a524', '#3ecf8e', '#c58cff', '#ff5d5d', '#e0e060'] as const;
+
+const VERDICT_TEXT = { better: 'better', worse: 'worse', same: 'same' } as const;
+
+type Ready = Extract<LoadedSession, { status: 'ready' }> & { id: string };
+
+function AlignSwitch() {
+  const align = useAppStore((s) => s.compareAlign);
+  const setAlign = useAppStore((s) => s.setCompareAlign);
+  const options: Array<[CompareAlign, string]> = [
+    ['tokens', 'By tokens'],
+    ['time', 'By time'],
+  ];
+  return (
+    <div className="segmented" role="radiogroup" aria-label="Align curves">
+      {options.map(([value, text]) => (
+        <button
+          key={value}
+          type="button"
+          role="radio"
+          aria-checked={align === value}
+          onClick={() => setAlign(value)}
+          data-testid={`align-${value}`}
+        >
+          {text}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+function OverlayChart({ sessions }: { sessions: Ready[] }) {
+  const align = useAppStore((s) => s.compareAlign);
+  const curves = useMemo(() => overlayCurves(sessions, align), [sessions, align]);
+  const total = curves.reduce((n, c) => n + c.points.length, 0);
+  if (total === 0)
+    return (
+      <div className="chart-empty" data-testid="compare-chart-empty">
+        <div className="chart-empty-title">No memory samples</div>
+        <p>None of these sessions holds an RSS sample to draw. Their numbers are compared below.</p>
+      </div>
+    );
+  return (
+    <div
+      className="chart-box"
+      data-testid="compare-chart"
+      data-align={align}
+      data-curves={curves.length}
+      data-points={curves.map((c) => c.points.length).join(',')}
+      style={{ height: 340 }}
+    >
+      <ResponsiveContainer width="100%" height="100%">
+        <LineChart margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
+          <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" />
+          <XAxis
+            type="number"
+            dataKey="x"
+            domain={[0, 'dataMax']}
+            tickFormatter={(v: number) => (align === 'tokens' ? formatTokensShort(v) : `${Math.round(v)} s`)}
+            stroke="var(--text-muted)"
+            label={{
+              value: align === 'tokens' ? 'tokens generated' : 'seconds since start',
+              position: 'insideBottom',
+              offset: -4,
+            }}
+          />
+          <YAxis
+            type="number"
+            dataKey="y"
+            tickFormatter={(v: number) => formatBytesShort(v)}
+            stroke="var(--text-muted)"
+            width={72}
+          />
+          <Tooltip
+            formatter={(value) => formatBytes(Number(value))}
+            labelFormatter={(x) =>
+              align === 'tokens' ? `${formatTokensShort(Number(x))} tokens` : `${Number(x).toFixed(1)} s`
+            }
+            contentStyle={{ background: 'var(--panel-raised)', border: '1px solid var(--border)' }}
+          />
+          <Legend />
+          {curves.map((curve, i) => (
+            <Line
+              key={curve.id}
+              data={curve.points}
+              dataKey="y"
+              name={curve.name}
+              stroke={COMPARE_COLORS[i % COMPARE_COLORS.length]}
+              dot={false}
+              strokeWidth={1.6}
+              isAnimationActive={false}
+            />
+          ))}
+        </LineChart>
+      </ResponsiveContainer>
+    </div>
+  );
+}
+
+function DeltaTableView({ sessions }: { sessions: Ready[] }) {
+  const table = useMemo(() => deltaTable(sessions), [sessions]);
+  if (!table) return null;
+  return (
+    <>
+      {table.notes.map((note) => (
+        <p key={note} className="muted small">
+          {note}
+        </p>
+      ))}
+      <table className="delta-table" data-testid="delta-table">
+        <thead>
+          <tr>
+            <th scope="col">Headline</th>
+            <th scope="col">{table.names[0]} (reference)</th>
+            {table.names.slice(1).map((name, i) => (
+              <th scope="col" key={`${name}-${i}`} colSpan={2}>
+                {name}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {table.rows.map((row) => (
+            <tr key={row.label} data-testid="delta-row" data-label={row.label}>
+              <th scope="row">{row.label}</th>
+              <td data-testid="delta-reference">{row.reference}</td>
+              {row.others.map((cell, i) => (
+                <CellPair key={i} value={cell.b} delta={cell.delta} verdict={cell.verdict} />
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className="muted small">Change = (session − reference) ÷ reference, as `kvscope compare` reports it.</p>
+    </>
+  );
+}
+
+function CellPair({
+  value,
+  delta,
+  verdict,
+}: {
+  value: string;
+  delta: string;
+  verdict: 'better' | 'worse' | 'same' | null;
+}) {
+  return (
+    <>
+      <td data-testid="delta-value">{value}</td>
+      <td data-testid="delta-change" className={verdict ? `delta-${verdict}` : undefined}>
+        {delta}
+        {verdict && verdict !== 'same' && <span className="visually-hidden"> ({VERDICT_TEXT[verdict]})</span>}
+      </td>
+    </>
+  );
+}
+
+export function CompareView() {
+  const ids = useAppStore((s) => s.compareIds);
+  const compared = useAppStore((s) => s.compared);
+  const setView = useAppStore((s) => s.setView);
+  const makeReference = useAppStore((s) => s.makeReference);
+  const ready = useMemo(
+    () =>
+      ids.flatMap((id): Ready[] => {
+        const entry = compared[id];
+        return entry?.status === 'ready' ? [{ ...entry, id }] : [];
+      }),
+    [ids, compared],
+  );
+  const loading = ids.some((id) => compared[id]?.status === 'loading');
+  const failed = ids.flatMap((id) => {
+    const entry = compared[id];
+    return entry?.status === 'error' ? [`${id}: ${entry.error}`] : [];
+  });
+
+  return (
+    <section className="panel compare-view" aria-labelledby="compare-heading" data-testid="compare-view">
+      <div className="panel-head">
+        <h2 id="compare-heading">Compare sessions</h2>
+        <div className="panel-tools">
+          <AlignSwitch />
+        </div>
+      </div>
+      {ids.length < 2 && (
+        <div className="chart-empty" data-testid="compare-empty">
+          <div className="chart-empty-title">Pick two or more sessions</div>
+          <p>
+            Tick the sessions to compare in the session list (f16 against q8_0, fan against no fan, one board against
+            another), then press Compare.{' '}
+            <button type="button" className="link-button" onClick={() => setView('sessions')}>
+              Go to the sessions
+            </button>
+          </p>
+        </div>
+      )}
+      {failed.length > 0 && (
+        <div className="banner banner-error" role="alert" data-testid="compare-error">
+          Could not open {failed.join('; ')}. Remove it from the comparison in the session list.
+        </div>
+      )}
+      {loading && <p className="muted">Opening the sessions…</p>}
+      {ids.length >= 2 && ready.length >= 2 && (
+        <>
+          <p className="muted small">
+            Reference:{' '}
+            <select
+              aria-label="Reference session"
+              value={ids[0]}
+              onChange={(e) => makeReference(e.target.value)}
+              data-testid="compare-reference"
+            >
+              {ready.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.name}
+                </option>
+              ))}
+            </select>
+          </p>
+          <OverlayChart sessions={ready} />
+          <DeltaTableView sessions={ready} />
+        </>
+      )}
+    </section>
+  );
+}

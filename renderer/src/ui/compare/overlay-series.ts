@@ -1,0 +1,74 @@
+// What the comparison view draws and tabulates, from sessions as openSession returned them:
+// one RSS curve per session (its last run), aligned by tokens generated or by time since the
+// run started, and the delta table — every value from shared/report/compare-model.ts, the model
+// behind `kvscope compare`, so the view and the command never disagree.
+import { lttb } from '../../../../shared/analysis/lttb';
+import { buildCompareModel, type CompareRow } from '../../../../shared/report/compare-model';
+import type { SessionData, SessionRun } from '../../../../shared/report/session-data';
+import type { CompareAlign } from '../../state/compare-slice';
+
+/** Points per curve after LTTB: a few per pixel of a chart column, however long the session. */
+export const OVERLAY_POINTS_PER_CURVE = 600;
+
+export interface OverlayCurve {
+  id: string;
+  name: string;
+  /** x: tokens generated, or seconds since the run started; y: RSS bytes. */
+  points: Array<{ x: number; y: number }>;
+}
+
+/** RSS samples of a run against tokens (the engine's count carried forward) or seconds. */
+export function overlayPoints(run: SessionRun, align: CompareAlign): Array<{ x: number; y: number }> {
+  const points: Array<{ x: number; y: number }> = [];
+  let tokens = 0;
+  for (const sample of run.samples) {
+    const t = sample.values.tokens;
+    if (typeof t === 'number' && t > tokens) tokens = t;
+    const rss = sample.values.rssBytes;
+    // 0 is the sampler's reading after the process has gone, not memory the run held.
+    if (typeof rss !== 'number' || rss <= 0) continue;
+    points.push({ x: align === 'tokens' ? tokens : sample.tMs / 1000, y: rss });
+  }
+  return lttb(
+    points,
+    OVERLAY_POINTS_PER_CURVE,
+    (p) => p.x,
+    (p) => p.y,
+  );
+}
+
+export function overlayCurves(
+  sessions: ReadonlyArray<{ id: string; name: string; data: SessionData }>,
+  align: CompareAlign,
+): OverlayCurve[] {
+  return sessions.map(({ id, name, data }) => {
+    const run = data.runs.at(-1);
+    return { id, name, points: run ? overlayPoints(run, align) : [] };
+  });
+}
+
+export interface DeltaTable {
+  /** The reference session first, then each other one. */
+  names: string[];
+  rows: Array<{ label: string; reference: string; others: Array<Pick<CompareRow, 'b' | 'delta' | 'verdict'>> }>;
+  notes: string[];
+}
+
+/** Each session against the first, row by row, as buildCompareModel words them (first pair of runs). */
+export function deltaTable(sessions: ReadonlyArray<{ name: string; data: SessionData }>): DeltaTable | null {
+  const [reference, ...others] = sessions;
+  if (!reference || others.length === 0) return null;
+  const models = others.map((o) => buildCompareModel(reference.data, o.data, { a: reference.name, b: o.name }));
+  const first = models[0]?.pairs[0];
+  const notes = [...new Set(models.flatMap((m) => m.notes))];
+  if (!first) return { names: sessions.map((s) => s.name), rows: [], notes };
+  const rows = first.rows.map((row, i) => ({
+    label: row.label,
+    reference: row.a,
+    others: models.map((m) => {
+      const r = m.pairs[0]?.rows[i];
+      return r ? { b: r.b, delta: r.delta, verdict: r.verdict } : { b: '–', delta: '', verdict: null };
+    }),
+  }));
+  return { names: sessions.map((s) => s.name), rows, notes };
+}

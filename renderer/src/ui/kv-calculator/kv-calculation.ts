@@ -1,0 +1,147 @@
+// From the KV calculator's form to its numbers and chart. Every byte count comes from
+// shared/kv/kv-theory.ts (the same functions as `kvscope kv` and the runs' theory line); this
+// file only reads the form, picks the shape and asks kv-theory.
+import { KvTypeSchema, type KvType } from '../../../../shared/api/schemas';
+import { DEVICE_PRESETS } from '../../../../shared/analysis/presets';
+import {
+  kvBytes,
+  kvBytesPerToken,
+  layerKv,
+  maxTokensForBudget,
+  type KvBytesOptions,
+  type ModelShape,
+} from '../../../../shared/kv/kv-theory';
+import type { KvForm, KvFormField, KvHeaderState } from '../../state/kv-slice';
+import { parseByteSize } from '../../../../shared/format/byte-size';
+
+/** Points per curve of the chart: smooth enough for a step at the window, light to draw. */
+export const KV_CHART_POINTS = 64;
+/** The chart runs to this multiple of the chosen context, so the choice sits inside the curve. */
+export const KV_CHART_CTX_FACTOR = 2;
+
+export interface KvCurve {
+  kvType: KvType;
+  bytesPerToken: number;
+  points: Array<{ ctx: number; bytes: number }>;
+}
+
+export interface KvCalculation {
+  shape: ModelShape;
+  ctx: number;
+  nSeq: number;
+  window: number | null;
+  budgetBytes: number | null;
+  bytesPerToken: number;
+  totalBytes: number;
+  /** Longest context whose cache fits the budget; null without a budget. */
+  maxContext: number | null;
+  /** The cache never outgrows the budget (a window caps it below). */
+  maxContextUnbounded: boolean;
+  curves: KvCurve[];
+  /** KV types this model cannot use, and why (e.g. head dim 8 is not a multiple of q8_0's block of 32). */
+  impossible: Array<{ kvType: KvType; reason: string }>;
+}
+
+export type KvCalculationResult =
+  { ok: true; calc: KvCalculation } | { ok: false; errors: Partial<Record<KvFormField, string>>; needsModel?: boolean };
+
+function positiveInt(text: string): number | null {
+  return /^\s*\d+\s*$/.test(text) && Number(text) > 0 ? Number(text) : null;
+}
+
+/** The shape the form describes with both K and V of `kvType`, or why not. */
+function baseShape(
+  form: KvForm,
+  header: KvHeaderState,
+  errors: Partial<Record<KvFormField, string>>,
+): ModelShape | null {
+  if (form.source === 'gguf') {
+    if (header.status !== 'ready') return null;
+    return { ...header.header.shape, typeK: form.kvType, typeV: form.kvType };
+  }
+  const layers = positiveInt(form.layers);
+  const kvHeads = positiveInt(form.kvHeads);
+  const headDimK = positiveInt(form.headDimK);
+  const headDimV = form.headDimV.trim() === '' ? headDimK : positiveInt(form.headDimV);
+  if (layers === null) errors.layers = 'a whole number above 0';
+  if (kvHeads === null) errors.kvHeads = 'a whole number above 0';
+  if (headDimK === null) errors.headDimK = 'a whole number above 0';
+  if (headDimV === null && form.headDimV.trim() !== '') errors.headDimV = 'a whole number above 0, or empty';
+  if (layers === null || kvHeads === null || headDimK === null || headDimV === null) return null;
+  return { layers, kvHeads, headDimK, headDimV, typeK: form.kvType, typeV: form.kvType };
+}
+
+export function calculateKv(form: KvForm, header: KvHeaderState): KvCalculationResult {
+  const errors: Partial<Record<KvFormField, string>> = {};
+  const shape = baseShape(form, header, errors);
+  const ctx = positiveInt(form.ctx);
+  if (ctx === null) errors.ctx = 'a whole number of tokens above 0';
+  const nSeq = positiveInt(form.nSeq);
+  if (nSeq === null) errors.nSeq = 'a whole number above 0';
+  const window = form.window.trim() === '' ? null : positiveInt(form.window);
+  if (form.window.trim() !== '' && window === null) errors.window = 'a whole number of tokens, or empty';
+  let budgetBytes: number | null = null;
+  const preset = DEVICE_PRESETS.find((p) => p.id === form.presetId);
+  if (preset) budgetBytes = preset.ramBytes;
+  else if (form.budget.trim() !== '') {
+    const parsed = parseByteSize(form.budget);
+    if (parsed.ok) budgetBytes = parsed.bytes;
+    else errors.budget = parsed.error;
+  }
+  if (!shape || ctx === null || nSeq === null || Object.keys(errors).length > 0)
+    return { ok: false, errors, needsModel: !shape && form.source === 'gguf' };
+
+  const options: KvBytesOptions = window === null ? { nSeq } : { nSeq, mode: 'window', window };
+  let bytesPerToken: number;
+  try {
+    layerKv(shape);
+    bytesPerToken = kvBytesPerToken(shape);
+  } catch (error) {
+    return { ok: false, errors: { kvType: (error as Error).message } };
+  }
+  const totalBytes = kvBytes(shape, ctx, options);
+  let maxContext: number | null = null;
+  let maxContextUnbounded = false;
+  if (budgetBytes !== null) {
+    // Below its window a windowed cache grows as an unwindowed one: the growth answer holds there.
+    const growth = maxTokensForBudget(shape, budgetBytes, { nSeq });
+    const capped = window !== null && kvBytes(shape, window, options) <= budgetBytes;
+    maxContextUnbounded = growth === null || capped;
+    maxContext = maxContextUnbounded ? null : growth;
+  }
+
+  const xMax = ctx * KV_CHART_CTX_FACTOR;
+  const xs = Array.from({ length: KV_CHART_POINTS + 1 }, (_, i) => Math.round((xMax * i) / KV_CHART_POINTS));
+  const curves: KvCurve[] = [];
+  const impossible: KvCalculation['impossible'] = [];
+  for (const kvType of KvTypeSchema.options) {
+    const typed: ModelShape = { ...shape, typeK: kvType, typeV: kvType };
+    try {
+      layerKv(typed);
+    } catch (error) {
+      impossible.push({ kvType, reason: (error as Error).message });
+      continue;
+    }
+    curves.push({
+      kvType,
+      bytesPerToken: kvBytesPerToken(typed),
+      points: xs.map((x) => ({ ctx: x, bytes: kvBytes(typed, x, options) })),
+    });
+  }
+  return {
+    ok: true,
+    calc: {
+      shape,
+      ctx,
+      nSeq,
+      window,
+      budgetBytes,
+      bytesPerToken,
+      totalBytes,
+      maxContext,
+      maxContextUnbounded,
+      curves,
+      impossible,
+    },
+  };
+}

@@ -1,0 +1,329 @@
+// The session library: every run started from the app, newest first, with what a field engineer
+// looks for first (target, model, when, how long, peak RSS, KV per token, decode speed, max safe
+// context). Open one into the dashboard, rename it, export it in any report format, delete it
+// after a confirmation, or tick two or more and compare them.
+import { useState } from 'react';
+import { EXPORT_FORMATS, type ExportFormat, type SessionListing } from '../../../../shared/api/session-schemas';
+import {
+  formatBytes,
+  formatBytesPerToken,
+  formatMs,
+  formatTokens,
+  formatTokensPerSecond,
+} from '../../../../shared/format/units';
+import { MAX_COMPARED_SESSIONS } from '../../state/compare-slice';
+import { Modal } from '../Modal';
+import { useAppStore } from '../store-context';
+import './sessions.css';
+
+const STATE_TEXT: Record<SessionListing['state'], string> = {
+  recording: 'recording',
+  done: 'finished',
+  stopped: 'stopped',
+  failed: 'failed',
+  recovered: 'recovered',
+};
+
+const FORMAT_TEXT: Record<ExportFormat, string> = {
+  html: 'HTML report',
+  md: 'Markdown report',
+  csv: 'CSV samples',
+  json: 'JSON summary',
+  pdf: 'PDF report',
+  perfetto: 'Perfetto trace',
+};
+
+export function formatDate(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '—';
+  return d.toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+function RenameRow({ session }: { session: SessionListing }) {
+  const renaming = useAppStore((s) => s.renaming);
+  const setRenameText = useAppStore((s) => s.setRenameText);
+  const commitRename = useAppStore((s) => s.commitRename);
+  const cancelRename = useAppStore((s) => s.cancelRename);
+  if (!renaming) return null;
+  const errorId = `rename-error-${session.id}`;
+  return (
+    <form
+      className="rename-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void commitRename();
+      }}
+    >
+      <label className="field">
+        <span className="field-label">Session name</span>
+        <input
+          type="text"
+          value={renaming.name}
+          autoFocus
+          aria-invalid={Boolean(renaming.error)}
+          aria-describedby={renaming.error ? errorId : undefined}
+          onChange={(e) => setRenameText(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') cancelRename();
+          }}
+          data-testid="rename-input"
+        />
+      </label>
+      {renaming.error && (
+        <span className="field-error" id={errorId}>
+          {renaming.error}
+        </span>
+      )}
+      <button type="submit" className="button-secondary" data-testid="rename-save">
+        Save
+      </button>
+      <button type="button" className="link-button" onClick={cancelRename}>
+        Cancel
+      </button>
+    </form>
+  );
+}
+
+function ExportControl({ session }: { session: SessionListing }) {
+  const [format, setFormat] = useState<ExportFormat>('html');
+  const exportSession = useAppStore((s) => s.exportSession);
+  const working = useAppStore((s) => s.lastExport?.sessionId === session.id && s.lastExport.status === 'working');
+  const selectId = `export-format-${session.id}`;
+  return (
+    <span className="export-control">
+      <label className="visually-hidden" htmlFor={selectId}>
+        Export format
+      </label>
+      <select
+        id={selectId}
+        value={format}
+        onChange={(e) => setFormat(e.target.value as ExportFormat)}
+        data-testid={`export-format-${session.id}`}
+      >
+        {EXPORT_FORMATS.map((f) => (
+          <option key={f} value={f}>
+            {FORMAT_TEXT[f]}
+          </option>
+        ))}
+      </select>
+      <button
+        type="button"
+        className="button-secondary"
+        disabled={working || session.error !== null}
+        onClick={() => void exportSession(session.id, format)}
+        data-testid={`export-${session.id}`}
+      >
+        {working ? 'Exporting…' : 'Export'}
+      </button>
+    </span>
+  );
+}
+
+function SessionRow({ session, picked, canPick }: { session: SessionListing; picked: boolean; canPick: boolean }) {
+  const renamingId = useAppStore((s) => s.renaming?.id ?? null);
+  const viewSession = useAppStore((s) => s.viewSession);
+  const startRename = useAppStore((s) => s.startRename);
+  const askDelete = useAppStore((s) => s.askDelete);
+  const toggleCompare = useAppStore((s) => s.toggleCompare);
+  const h = session.headline;
+  return (
+    <li className="session-row" data-testid={`session-${session.id}`} data-state={session.state}>
+      <div className="session-pick">
+        <input
+          type="checkbox"
+          checked={picked}
+          disabled={(!picked && !canPick) || session.error !== null}
+          onChange={() => toggleCompare(session.id)}
+          aria-label={`Compare ${session.name}`}
+          data-testid={`compare-pick-${session.id}`}
+        />
+      </div>
+      <div className="session-main">
+        {renamingId === session.id ? (
+          <RenameRow session={session} />
+        ) : (
+          <h3 className="session-name" data-testid="session-name">
+            {session.name}
+          </h3>
+        )}
+        {session.error ? (
+          <p className="field-error" data-testid="session-error">
+            This file cannot be read: {session.error}. Delete it, or open it with a newer KVScope.
+          </p>
+        ) : (
+          <p className="session-meta muted small">
+            <span data-testid="session-target">{session.target}</span> ·{' '}
+            <span data-testid="session-model">{session.model}</span> · {formatDate(session.createdAt)} ·{' '}
+            <span data-testid="session-duration">{formatMs(session.durationMs)}</span>
+            {session.runs > 1 && ` · ${session.runs} runs`} ·{' '}
+            <span className={`phase phase-${session.state}`} data-testid="session-state">
+              {STATE_TEXT[session.state]}
+            </span>
+          </p>
+        )}
+        {h && (
+          <dl className="session-numbers">
+            <div>
+              <dt>Peak RSS</dt>
+              <dd data-testid="session-peak-rss">{formatBytes(h.peakRssBytes)}</dd>
+            </div>
+            <div>
+              <dt>KV measured</dt>
+              <dd data-testid="session-measured">{formatBytesPerToken(h.measuredBytesPerToken)}</dd>
+            </div>
+            <div>
+              <dt>KV theory</dt>
+              <dd data-testid="session-theory">{formatBytesPerToken(h.theoryBytesPerToken)}</dd>
+            </div>
+            <div>
+              <dt>Decode</dt>
+              <dd data-testid="session-decode">{formatTokensPerSecond(h.decodeTokensPerSecond)}</dd>
+            </div>
+            <div>
+              <dt>Max safe context</dt>
+              <dd data-testid="session-max-context">{formatTokens(h.maxSafeContextTokens)}</dd>
+            </div>
+            <div>
+              <dt>Tokens</dt>
+              <dd data-testid="session-tokens">{formatTokens(h.tokens)}</dd>
+            </div>
+          </dl>
+        )}
+      </div>
+      <div className="session-actions">
+        <button
+          type="button"
+          className="button-secondary"
+          disabled={session.error !== null}
+          onClick={() => void viewSession(session.id)}
+          data-testid={`open-${session.id}`}
+        >
+          Open
+        </button>
+        <button
+          type="button"
+          className="link-button"
+          disabled={session.external || session.error !== null}
+          onClick={() => startRename(session.id)}
+          data-testid={`rename-${session.id}`}
+        >
+          Rename
+        </button>
+        <ExportControl session={session} />
+        <button
+          type="button"
+          className="link-button danger"
+          disabled={session.external || session.state === 'recording'}
+          title={session.state === 'recording' ? 'Stop the run first' : undefined}
+          onClick={() => askDelete(session.id)}
+          data-testid={`delete-${session.id}`}
+        >
+          Delete
+        </button>
+      </div>
+    </li>
+  );
+}
+
+function ConfirmDeleteDialog() {
+  const session = useAppStore((s) => s.confirmDelete);
+  const cancel = useAppStore((s) => s.cancelDelete);
+  const confirm = useAppStore((s) => s.confirmDeleteSession);
+  if (!session) return null;
+  return (
+    <Modal title="Delete this session?" onCancel={cancel} testId="confirm-delete" tone="warn">
+      <p>
+        “<strong>{session.name}</strong>” ({session.target}, {formatDate(session.createdAt)}) and all its samples will
+        be removed from this computer. Exported reports are not affected. This cannot be undone.
+      </p>
+      <div className="modal-actions">
+        <button type="button" className="button-secondary" onClick={cancel} data-autofocus>
+          Cancel
+        </button>
+        <button type="button" className="button-danger" onClick={() => void confirm()} data-testid="confirm-delete-yes">
+          Delete session
+        </button>
+      </div>
+    </Modal>
+  );
+}
+
+export function SessionsView() {
+  const sessions = useAppStore((s) => s.sessions);
+  const status = useAppStore((s) => s.sessionsStatus);
+  const error = useAppStore((s) => s.sessionsError);
+  const actionError = useAppStore((s) => s.sessionActionError);
+  const lastExport = useAppStore((s) => s.lastExport);
+  const picked = useAppStore((s) => s.compareIds);
+  const loadSessions = useAppStore((s) => s.loadSessions);
+  const compareSessions = useAppStore((s) => s.compareSessions);
+  const setView = useAppStore((s) => s.setView);
+  const canPick = picked.length < MAX_COMPARED_SESSIONS;
+
+  return (
+    <section className="panel sessions-view" aria-labelledby="sessions-heading" data-testid="sessions-view">
+      <div className="panel-head">
+        <h2 id="sessions-heading">Sessions</h2>
+        <div className="panel-tools">
+          <span className="muted small" data-testid="compare-count">
+            {picked.length} picked for comparison
+          </span>
+          <button
+            type="button"
+            className="button-secondary"
+            disabled={picked.length < 2}
+            title={picked.length < 2 ? 'Tick two or more sessions' : undefined}
+            onClick={() => compareSessions(picked)}
+            data-testid="compare-picked"
+          >
+            Compare
+          </button>
+          <button type="button" className="link-button" onClick={() => void loadSessions()}>
+            Refresh
+          </button>
+        </div>
+      </div>
+      {status === 'error' && (
+        <div className="banner banner-error" role="alert" data-testid="sessions-error">
+          Could not list the sessions: {error}.{' '}
+          <button type="button" className="link-button" onClick={() => void loadSessions()}>
+            Try again
+          </button>
+        </div>
+      )}
+      {actionError && (
+        <div className="banner banner-error" role="alert" data-testid="session-action-error">
+          {actionError}
+        </div>
+      )}
+      {lastExport && lastExport.status !== 'working' && (
+        <div
+          className={`banner ${lastExport.status === 'error' ? 'banner-error' : 'banner-info'}`}
+          role="status"
+          data-testid="export-status"
+        >
+          {lastExport.message}
+        </div>
+      )}
+      {status === 'loading' && sessions.length === 0 && <p className="muted">Reading the sessions…</p>}
+      {status === 'ready' && sessions.length === 0 && (
+        <div className="chart-empty" data-testid="sessions-empty">
+          <div className="chart-empty-title">No sessions yet</div>
+          <p>
+            Every run you start is kept here with its samples and numbers. Choose a target and a workload, then press
+            Start.{' '}
+            <button type="button" className="link-button" onClick={() => setView('run')}>
+              Go to the run
+            </button>
+          </p>
+        </div>
+      )}
+      <ul className="session-list" data-testid="session-list">
+        {sessions.map((session) => (
+          <SessionRow key={session.id} session={session} picked={picked.includes(session.id)} canPick={canPick} />
+        ))}
+      </ul>
+      <ConfirmDeleteDialog />
+    </section>
+  );
+}

@@ -1,0 +1,83 @@
+// The shapes of the session library API (listSessions, openSession, renameSession, deleteSession,
+// exportSession, readModelHeader): what crosses IPC / the WebSocket bridge. Ids and names are
+// checked here, so a handler never sees a path, a "..", a slash or a NUL from a window.
+import { z } from 'zod';
+import type { ModelShape } from '../kv/kv-theory';
+import type { GgufModelSummary } from '../kv/model-config';
+import type { SessionData } from '../report/session-data';
+
+/**
+ * A session's id is its file name without `.kvscope` in the app's sessions folder: letters,
+ * digits, `_` and `-`, starting with a letter or digit (so never ".", "..", "-x" or a path).
+ */
+export const SessionIdSchema = z
+  .string()
+  .regex(/^[a-z\d][\w-]{0,79}$/i, 'session id: letters, digits, _ and - (a file name in the sessions folder)');
+
+/** What the user calls a session; shown in lists and reports, never used as a file name. */
+export const SessionNameSchema = z.string().trim().min(1, 'a name is required').max(120);
+
+export const EXPORT_FORMATS = ['html', 'md', 'csv', 'json', 'pdf', 'perfetto'] as const;
+export const ExportFormatSchema = z.enum(EXPORT_FORMATS);
+export type ExportFormat = z.infer<typeof ExportFormatSchema>;
+
+/** The numbers a list row shows (the session's last run; null where the run did not produce one). */
+export const SessionHeadlineSchema = z.object({
+  peakRssBytes: z.number().nullable(),
+  theoryBytesPerToken: z.number().nullable(),
+  measuredBytesPerToken: z.number().nullable(),
+  decodeTokensPerSecond: z.number().nullable(),
+  maxSafeContextTokens: z.number().nullable(),
+  tokens: z.number(),
+});
+export type SessionHeadline = z.infer<typeof SessionHeadlineSchema>;
+
+export const SessionListingSchema = z.object({
+  id: SessionIdSchema,
+  /** The user's name for it (renameSession), else the first run's label. */
+  name: z.string(),
+  /** The target's name (saved board label, or This computer). */
+  target: z.string(),
+  /** What ran: the demo's shape, the GGUF's file name or the engine command's program. */
+  model: z.string(),
+  /** ISO 8601 UTC: when the session was created. */
+  createdAt: z.string(),
+  durationMs: z.number(),
+  runs: z.number().int(),
+  /** The last run's state; 'recording' while this app still records into the file. */
+  state: z.enum(['recording', 'done', 'stopped', 'failed', 'recovered']),
+  headline: SessionHeadlineSchema.nullable(),
+  sizeBytes: z.number(),
+  /** Opened from elsewhere (`kvscope web --open <file>`): never deleted or renamed by the app. */
+  external: z.boolean(),
+  /** Set when the file could not be read (damaged, newer schema): the row says so and offers delete. */
+  error: z.string().nullable(),
+});
+export type SessionListing = z.infer<typeof SessionListingSchema>;
+
+/** A session's full content. Produced by session-store.ts, never parsed from a window: not re-validated. */
+export const SessionDataSchema = z.custom<SessionData>((v) => typeof v === 'object' && v !== null);
+
+export const ExportedFileSchema = z.object({
+  fileName: z.string(),
+  mimeType: z.string(),
+  /** 'saved': written through the desktop save dialog (content empty); 'cancelled': the dialog was dismissed. */
+  delivery: z.enum(['content', 'saved', 'cancelled']),
+  encoding: z.enum(['utf8', 'base64']),
+  content: z.string(),
+  savedPath: z.string().nullable(),
+  sizeBytes: z.number(),
+});
+export type ExportedFile = z.infer<typeof ExportedFileSchema>;
+
+/** A GGUF's header as the KV calculator needs it: the model's KV shape (for shared/kv/kv-theory.ts) and its facts. */
+export const ModelHeaderSchema = z.object({
+  path: z.string(),
+  /** Where it was read: 'local' or a saved board's id. */
+  targetId: z.string(),
+  fileBytes: z.number().nullable(),
+  /** Produced by shared/kv/model-config.ts on the main side: not re-validated. */
+  shape: z.custom<ModelShape>((v) => typeof v === 'object' && v !== null),
+  summary: z.custom<GgufModelSummary>((v) => typeof v === 'object' && v !== null),
+});
+export type ModelHeader = z.infer<typeof ModelHeaderSchema>;

@@ -1,0 +1,163 @@
+// Comparing sessions in the UI, against `kvscope compare` on the same files: two demo sessions
+// recorded by the real CLI (f16 and q8_0 KV) into the app's sessions folder, a third opened
+// directly with `kvscope web --open <file>`. The overlay draws one legend entry per session and
+// the delta table says exactly what the command's Markdown says. Needs `npm run build`.
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium, openWatchedPage } from '../helpers/chromium';
+import { runCli } from '../helpers/cli';
+import { startWebMode, type WebMode } from '../helpers/web-mode';
+
+const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url);
+const TEST_MS = 180_000;
+
+let home: string;
+let web: WebMode;
+let browser: Browser;
+let page: Page;
+const problems: string[] = [];
+
+async function recordDemo(file: string, kvType: string) {
+  const result = await runCli([
+    'profile',
+    'local',
+    '--demo',
+    '--kv-type',
+    kvType,
+    '--tokens',
+    '600',
+    '--tps',
+    '800',
+    '--interval-ms',
+    '100',
+    '--budget',
+    '2GiB',
+    '--out',
+    file,
+  ]);
+  expect(result.code, result.stderr).toBe(0);
+}
+
+beforeAll(async () => {
+  home = mkdtempSync(join(tmpdir(), 'kvscope-e2e-compare-'));
+  mkdirSync(join(home, 'sessions'));
+  await recordDemo(join(home, 'sessions', 'a-f16.kvscope'), 'f16');
+  await recordDemo(join(home, 'sessions', 'b-q8.kvscope'), 'q8_0');
+  // A session outside the app's folder, as someone hands one over.
+  copyFileSync(join(home, 'sessions', 'a-f16.kvscope'), join(home, 'handed-over.kvscope'));
+  process.env.KVSCOPE_HOME = home;
+  web = await startWebMode(['--open', join(home, 'handed-over.kvscope')]);
+  browser = await launchChromium();
+  page = await openWatchedPage(browser, web.url, problems);
+}, TEST_MS);
+
+afterAll(async () => {
+  await browser?.close();
+  await web?.stop();
+  rmSync(home, { recursive: true, force: true });
+});
+
+/** The rows of the first table of `kvscope compare`'s Markdown: label → [A, B, Change]. */
+function markdownRows(markdown: string): Map<string, string[]> {
+  const rows = new Map<string, string[]>();
+  for (const line of markdown.split('\n')) {
+    if (!line.startsWith('| ') || line.startsWith('| ---')) continue;
+    const cells = line
+      .slice(2, -2)
+      .split(' | ')
+      .map((c) => c.trim());
+    const [label, ...rest] = cells;
+    if (label !== undefined && !rows.has(label)) rows.set(label, rest);
+  }
+  return rows;
+}
+
+describe('kvscope web --open', () => {
+  it(
+    'shows the named session when the window opens, read-only, never deletable',
+    async () => {
+      await page.getByTestId('viewing-session').waitFor();
+      await page.waitForFunction(
+        () => Number(document.querySelector('[data-testid=memory-chart]')?.getAttribute('data-rss-points')) >= 5,
+      );
+      expect(await page.getByTestId('readout-theory-bytes-per-token').textContent()).toBe('32.0 KiB/token');
+      await page.getByTestId('view-sessions').click();
+      const rows = page.locator('[data-testid^=session-][data-state]');
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid^=session-][data-state]').length === 3);
+      const external = rows.filter({ has: page.locator('[data-testid^=delete-file-]') });
+      expect(await external.count()).toBe(1);
+      expect(await external.getByRole('button', { name: 'Delete', exact: true }).isDisabled()).toBe(true);
+      expect(problems).toEqual([]);
+    },
+    TEST_MS,
+  );
+});
+
+describe('comparing two sessions', () => {
+  it(
+    'overlays both curves and tabulates what `kvscope compare` reports',
+    async () => {
+      await page.getByTestId('compare-pick-a-f16').check();
+      await page.getByTestId('compare-pick-b-q8').check();
+      await page.getByTestId('compare-picked').click();
+      const chart = page.getByTestId('compare-chart');
+      await chart.waitFor();
+      // One legend entry per session, one drawn line each.
+      await page.waitForFunction(
+        () => document.querySelectorAll('[data-testid=compare-chart] .recharts-legend-item').length === 2,
+      );
+      const legend = await chart.locator('.recharts-legend-item-text').allTextContents();
+      expect(legend).toHaveLength(2);
+      expect(legend.some((t) => t.includes('f16'))).toBe(true);
+      expect(legend.some((t) => t.includes('q8_0'))).toBe(true);
+      expect(await chart.locator('path.recharts-line-curve').count()).toBe(2);
+      const points = (await chart.getAttribute('data-points'))?.split(',').map(Number) ?? [];
+      expect(points).toHaveLength(2);
+      expect(points.every((n) => n >= 5)).toBe(true);
+      await page.screenshot({ path: new URL('compare.png', ARTIFACTS).pathname });
+
+      // Aligned by time, the same two curves.
+      await page.getByTestId('align-time').click();
+      expect(await chart.getAttribute('data-align')).toBe('time');
+      expect(await chart.locator('path.recharts-line-curve').count()).toBe(2);
+      await page.getByTestId('align-tokens').click();
+
+      const out = join(home, 'diff.md');
+      const cli = await runCli([
+        'compare',
+        join(home, 'sessions', 'a-f16.kvscope'),
+        join(home, 'sessions', 'b-q8.kvscope'),
+        '-o',
+        out,
+      ]);
+      expect(cli.code, cli.stderr).toBe(0);
+      const expected = markdownRows(readFileSync(out, 'utf8'));
+      const metrics = [
+        'KV cache type',
+        'KV bytes/token, theory',
+        'KV bytes/token, measured',
+        'Overhead factor',
+        'Peak RSS',
+        'Budget',
+        'OOM horizon',
+        'Max safe context',
+        'Decode',
+        'Tokens generated',
+      ];
+      for (const label of metrics) {
+        const row = page.locator(`[data-testid=delta-row][data-label="${label}"]`);
+        const [a, b, change] = expected.get(label) ?? [];
+        expect(await row.getByTestId('delta-reference').textContent(), label).toBe(a);
+        expect(await row.getByTestId('delta-value').textContent(), label).toBe(b);
+        expect(await row.getByTestId('delta-change').textContent(), label).toBe(change);
+      }
+      // By hand: q8_0 against f16 theory, 17,408 B against 32,768 B per token.
+      expect(expected.get('KV bytes/token, theory')?.slice(0, 2)).toEqual(['32 KiB', '17 KiB']);
+      expect(problems).toEqual([]);
+    },
+    TEST_MS,
+  );
+});

@@ -1,0 +1,128 @@
+// The KV calculator in real Chromium with the real tiny GGUF (../shared/models/stories260K.gguf):
+// its header read on This computer through the API, and the numbers checked against hand
+// arithmetic from that header (5 layers, 4 KV heads, head dim 8 — see its README), never against
+// the code under test. Needs `npm run build`.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium, openWatchedPage } from '../helpers/chromium';
+import { startWebMode, type WebMode } from '../helpers/web-mode';
+
+const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url);
+const STORIES_GGUF = fileURLToPath(new URL('../../../shared/models/stories260K.gguf', import.meta.url));
+const TEST_MS = 120_000;
+
+let home: string;
+let web: WebMode;
+let browser: Browser;
+let page: Page;
+const problems: string[] = [];
+
+beforeAll(async () => {
+  home = mkdtempSync(join(tmpdir(), 'kvscope-e2e-kv-'));
+  process.env.KVSCOPE_HOME = home;
+  web = await startWebMode();
+  browser = await launchChromium();
+  page = await openWatchedPage(browser, web.url, problems);
+  await page.getByTestId('target-local').waitFor();
+  await page.getByTestId('view-kv').click();
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await web?.stop();
+  rmSync(home, { recursive: true, force: true });
+});
+
+const text = (testId: string) => page.getByTestId(testId).textContent();
+/** The calculator's own fields (the run form beside it has a "KV type" and "Layers" too). */
+const kv = () => page.getByTestId('kv-view');
+
+describe('the KV calculator', () => {
+  it(
+    'reads the GGUF header on this computer and computes from it',
+    async () => {
+      await page.getByTestId('kv-source-gguf').click();
+      await page.getByTestId('kv-needs-model').waitFor();
+      await kv().getByLabel('Where', { exact: true }).selectOption('local');
+      await kv().getByLabel('GGUF path', { exact: true }).fill(STORIES_GGUF);
+      await page.getByRole('button', { name: 'Read header', exact: true }).click();
+      await page.getByTestId('kv-model-facts').waitFor();
+      expect(await text('kv-model-arch')).toBe('llama');
+      expect(await text('kv-model-layers')).toBe('5');
+      expect(await text('kv-model-kv-heads')).toBe('4');
+      expect(await text('kv-model-head-dim')).toBe('8 / 8');
+
+      await kv().getByLabel('KV type', { exact: true }).selectOption('f16');
+      await kv().getByLabel('Context', { exact: true }).fill('4096');
+      await kv().getByLabel('Parallel sequences', { exact: true }).fill('1');
+      await kv().getByLabel('Budget', { exact: true }).fill('1 MiB');
+      // By hand: 5 layers × 4 KV heads × (8 + 8) values × 2 bytes = 640 B per token.
+      expect(await page.getByTestId('kv-bytes-per-token').getAttribute('data-bytes')).toBe('640');
+      expect(await text('kv-bytes-per-token')).toBe('640 B/token');
+      // 640 B × 4,096 tokens = 2,621,440 B = 2.50 MiB (llama.cpp reports 1.25 MiB at 2,048 cells).
+      expect(await page.getByTestId('kv-total').getAttribute('data-bytes')).toBe('2621440');
+      expect(await text('kv-total')).toBe('2.50 MiB');
+      // 1 MiB = 1,048,576 B; 1,048,576 / 640 = 1,638.4 → 1,638 tokens fit.
+      expect(await page.getByTestId('kv-max-context').getAttribute('data-tokens')).toBe('1638');
+      expect(await text('kv-max-context')).toBe('1,638 tokens');
+
+      // Two parallel sequences hold twice the cache: 5,242,880 B = 5.00 MiB; each fits half: 819 tokens.
+      await kv().getByLabel('Parallel sequences', { exact: true }).fill('2');
+      expect(await page.getByTestId('kv-total').getAttribute('data-bytes')).toBe('5242880');
+      expect(await page.getByTestId('kv-max-context').getAttribute('data-tokens')).toBe('819');
+      await kv().getByLabel('Parallel sequences', { exact: true }).fill('1');
+
+      // f32: 4 bytes per value → 1,280 B per token.
+      await kv().getByLabel('KV type', { exact: true }).selectOption('f32');
+      expect(await page.getByTestId('kv-bytes-per-token').getAttribute('data-bytes')).toBe('1280');
+
+      // A window of 1,024 tokens caps the cache at 1,024 × 640 B = 655,360 B (f16), under the budget.
+      await kv().getByLabel('KV type', { exact: true }).selectOption('f16');
+      await kv().getByLabel('Window', { exact: true }).fill('1024');
+      expect(await page.getByTestId('kv-total').getAttribute('data-bytes')).toBe('655360');
+      expect(await text('kv-max-context')).toBe('unlimited (window)');
+      await kv().getByLabel('Window', { exact: true }).fill('');
+
+      // Head dim 8 is not a multiple of the quantized types' 32-value blocks: only f32, f16, bf16 are drawn.
+      expect(await page.getByTestId('kv-chart').getAttribute('data-curves')).toBe('f32,f16,bf16');
+      expect(await text('kv-impossible')).toMatch(/q8_0/);
+      const legend = await page.locator('[data-testid=kv-chart] .recharts-legend-item-text').allTextContents();
+      expect(legend.sort()).toEqual(['bf16 (640 B/token)', 'f16 (640 B/token)', 'f32 (1.25 KiB/token)']);
+      expect(await page.locator('[data-testid=kv-chart] path.recharts-line-curve').count()).toBe(3);
+
+      mkdirSync(ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: new URL('kv-calculator.png', ARTIFACTS).pathname });
+      expect(problems).toEqual([]);
+    },
+    TEST_MS,
+  );
+
+  it(
+    'says what went wrong with a path that is not a model, and computes a typed shape',
+    async () => {
+      await kv().getByLabel('GGUF path', { exact: true }).fill(join(home, 'no-such.gguf'));
+      await page.getByRole('button', { name: 'Read header', exact: true }).click();
+      expect(await page.getByTestId('kv-header-error').textContent()).toMatch(/no-such\.gguf/);
+
+      await page.getByTestId('kv-source-manual').click();
+      await kv().getByLabel('Layers', { exact: true }).fill('16');
+      await kv().getByLabel('KV heads', { exact: true }).fill('8');
+      await kv().getByLabel('Head dim (K)', { exact: true }).fill('64');
+      await kv().getByLabel('Head dim (V)', { exact: true }).fill('');
+      await kv().getByLabel('KV type', { exact: true }).selectOption('q8_0');
+      // By hand: q8_0 rows of 64 values are 2 blocks × 34 B = 68 B; 16 × 8 × (68 + 68) = 17,408 B.
+      expect(await page.getByTestId('kv-bytes-per-token').getAttribute('data-bytes')).toBe('17408');
+      await kv().getByLabel('Board', { exact: true }).selectOption('jetson-orin-nano-8gb');
+      // 8 GiB = 8,589,934,592 B; / 17,408 = 493,447.9 → 493,447 tokens.
+      expect(await page.getByTestId('kv-max-context').getAttribute('data-tokens')).toBe('493447');
+      await kv().getByLabel('Layers', { exact: true }).fill('0');
+      expect(await page.getByTestId('kv-error-layers').textContent()).toBe('a whole number above 0');
+      expect(problems).toEqual([]);
+    },
+    TEST_MS,
+  );
+});

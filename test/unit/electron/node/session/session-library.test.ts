@@ -1,0 +1,185 @@
+// The app's session library over real SQLite files in a temp folder: list rows, rename, delete,
+// exports, and ids that try to leave the folder (they reach no file).
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createSession } from '../../../../../electron/node/session/session-store';
+import {
+  exportFileName,
+  SessionLibrary,
+  SessionLibraryError,
+} from '../../../../../electron/node/session/session-library';
+import { apiMethods } from '../../../../../shared/api/contract';
+import { finishedRun } from '../../../../helpers/session-fixtures';
+
+let root: string;
+let dir: string;
+let library: SessionLibrary;
+
+/** A session as the app records one: one demo run with the fixture's stored summary and analysis. */
+function writeSession(id: string, options: { userStop?: boolean; createdBy?: string } = {}): string {
+  const path = join(dir, `${id}.kvscope`);
+  const store = createSession(path, {
+    appVersion: options.createdBy ?? 'test',
+    target: { kind: 'local', label: 'This computer' },
+  });
+  const run = finishedRun();
+  const seq = store.addRun({
+    id,
+    label: `demo ${id}`,
+    request: {
+      target: { kind: 'local' },
+      engine: { kind: 'demo', demo: { layers: 16, kvHeads: 8, headDim: 64, kvType: 'f16' } },
+    },
+    state: 'running',
+  });
+  store.appendSamples(seq, run.samples);
+  const events = options.userStop
+    ? [...run.events, { tMs: 130600, kind: 'stop' as const, message: 'stopped by user' }]
+    : run.events;
+  store.appendEvents(seq, events);
+  store.writeSummary(seq, run.summary!, run.analysis);
+  store.updateRun(seq, { state: 'done', endedAt: '2026-01-01T12:02:11.000Z' });
+  store.close();
+  return path;
+}
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'kvscope-library-'));
+  dir = join(root, 'sessions');
+  mkdirSync(dir);
+  library = new SessionLibrary(dir);
+});
+
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+describe('listing', () => {
+  it('lists each session with its target, model, duration and headline numbers', () => {
+    writeSession('run-a');
+    writeSession('run-b', { userStop: true });
+    const rows = library.list();
+    expect(rows.map((r) => r.id).sort()).toEqual(['run-a', 'run-b']);
+    const a = rows.find((r) => r.id === 'run-a')!;
+    expect(a.name).toBe('demo run-a');
+    expect(a.target).toBe('This computer');
+    expect(a.model).toBe('demo 16L × 8 KV heads × 64, f16');
+    expect(a.state).toBe('done');
+    expect(a.runs).toBe(1);
+    // The fixture's stored numbers, as written in test/helpers/session-fixtures.ts.
+    expect(a.headline).toEqual({
+      peakRssBytes: 912261120,
+      theoryBytesPerToken: 32768,
+      measuredBytesPerToken: 33110,
+      decodeTokensPerSecond: 15.2,
+      maxSafeContextTokens: 39000,
+      tokens: 2000,
+    });
+    expect(a.error).toBeNull();
+    expect(rows.find((r) => r.id === 'run-b')!.state).toBe('stopped');
+  });
+
+  it('shows a damaged file as a row with its error, and ignores files that are not sessions by name', () => {
+    writeFileSync(join(dir, 'broken.kvscope'), 'not sqlite at all');
+    writeFileSync(join(dir, 'notes.txt'), 'x');
+    writeFileSync(join(dir, '-dash.kvscope'), 'x');
+    const rows = library.list();
+    expect(rows.map((r) => [r.id, r.error?.includes('is not a KVScope session')])).toEqual([['broken', true]]);
+  });
+
+  it('is empty when the folder does not exist yet', () => {
+    expect(new SessionLibrary(join(root, 'nothing-here')).list()).toEqual([]);
+  });
+});
+
+describe('rename and delete', () => {
+  it('keeps the new name in the file itself', () => {
+    const path = writeSession('run-a');
+    expect(library.rename('run-a', '  f16 on the Orin  ').name).toBe('f16 on the Orin');
+    // A fresh library (a restarted app) reads the name from the file.
+    expect(new SessionLibrary(dir).list()).toMatchObject([{ id: 'run-a', name: 'f16 on the Orin' }]);
+    expect(existsSync(path)).toBe(true);
+  });
+
+  it('deletes the file and its WAL, and refuses while recording', () => {
+    writeSession('run-a');
+    writeFileSync(join(dir, 'run-a.kvscope-wal'), '');
+    library.setRecording('run-a', true);
+    expect(() => library.remove('run-a')).toThrow(/still being recorded/);
+    library.setRecording('run-a', false);
+    library.remove('run-a');
+    expect(readdirSync(dir)).toEqual([]);
+    expect(() => library.remove('run-a')).toThrow(/no session "run-a"/);
+  });
+});
+
+describe('ids never leave the sessions folder', () => {
+  const hostile = [
+    '../outside',
+    '..',
+    '.',
+    '/etc/passwd',
+    'a/b',
+    'a\\b',
+    '-rf',
+    '',
+    'run-a\0',
+    '%2e%2e',
+    'x'.repeat(81),
+  ];
+
+  it.each(hostile)('the API schema refuses %j', (id) => {
+    expect(apiMethods.deleteSession.input.safeParse({ id }).success).toBe(false);
+    expect(apiMethods.openSession.input.safeParse({ id }).success).toBe(false);
+    expect(apiMethods.exportSession.input.safeParse({ id, format: 'html' }).success).toBe(false);
+  });
+
+  it.each(hostile)('the library refuses %j even without the schema, touching nothing', (id) => {
+    writeFileSync(join(root, 'outside.kvscope'), 'precious');
+    expect(() => library.remove(id)).toThrow(SessionLibraryError);
+    expect(() => library.read(id)).toThrow(SessionLibraryError);
+    expect(existsSync(join(root, 'outside.kvscope'))).toBe(true);
+  });
+
+  it('refuses a symbolic link in the folder that points elsewhere', () => {
+    const elsewhere = join(root, 'elsewhere.kvscope');
+    writeFileSync(elsewhere, 'precious');
+    symlinkSync(elsewhere, join(dir, 'link.kvscope'));
+    expect(() => library.remove('link')).toThrow(/not a regular file/);
+    expect(() => library.rename('link', 'x')).toThrow(/not a regular file/);
+    expect(library.list()).toEqual([]);
+    expect(existsSync(elsewhere)).toBe(true);
+  });
+
+  it('never renames or deletes a file opened from the command line', () => {
+    const path = writeSession('run-a');
+    const other = new SessionLibrary(join(root, 'other'));
+    const id = other.addExternal(path);
+    expect(other.list().map((r) => r.id)).toEqual([id]);
+    expect(() => other.remove(id)).toThrow(/not deleted/);
+    expect(() => other.rename(id, 'x')).toThrow(/not renamed/);
+    expect(existsSync(path)).toBe(true);
+  });
+});
+
+describe('export', () => {
+  it('renders html, md, csv, json and perfetto with a file name from the session name', async () => {
+    writeSession('run-a');
+    library.rename('run-a', 'f16 / Orin: "fan off"');
+    const html = await library.export('run-a', 'html');
+    expect(html.fileName).toBe('f16-Orin-fan-off.html');
+    expect(html.data.toString()).toMatch(/^<!doctype html>/i);
+    const csv = (await library.export('run-a', 'csv')).data.toString().trim().split('\n');
+    expect(csv.length).toBeGreaterThan(1);
+    expect(JSON.parse((await library.export('run-a', 'json')).data.toString())).toBeTypeOf('object');
+    const perfetto = await library.export('run-a', 'perfetto');
+    expect(perfetto.fileName).toBe('f16-Orin-fan-off.trace.json');
+    expect(JSON.parse(perfetto.data.toString())).toBeTypeOf('object');
+    expect((await library.export('run-a', 'md')).data.toString()).toMatch(/^# /m);
+  });
+
+  it('makes a file name of anything', () => {
+    expect(exportFileName('../../etc/passwd', 'md')).toBe('etc-passwd.md');
+    expect(exportFileName('...', 'csv')).toBe('kvscope-session.csv');
+  });
+});

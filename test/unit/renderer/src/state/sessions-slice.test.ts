@@ -1,0 +1,140 @@
+// The session library in the store (no React, no server): opening a recorded session into the
+// dashboard, renaming, deleting only after confirming, and what the tab remembers across a reload.
+import { describe, expect, it, vi } from 'vitest';
+import type { KvScopeApi, MethodOutput } from '../../../../../shared/api/contract';
+import type { SessionListing } from '../../../../../shared/api/session-schemas';
+import { createMemoryRing } from '../../../../../renderer/src/live/ring-buffer';
+import { snapshotOfStoredRun } from '../../../../../renderer/src/state/sessions-slice';
+import { createAppStore } from '../../../../../renderer/src/state/store';
+import { keepTabMemory, restoredForm } from '../../../../../renderer/src/state/tab-memory';
+import { DEFAULT_RUN_FORM } from '../../../../../renderer/src/state/run-form';
+import { finishedRun, session } from '../../../../helpers/session-fixtures';
+
+const listing = (id: string, name: string): SessionListing => ({
+  id,
+  name,
+  target: 'orin',
+  model: 'm.gguf',
+  createdAt: '2026-01-01T12:00:00.000Z',
+  durationMs: 130500,
+  runs: 1,
+  state: 'done',
+  headline: null,
+  sizeBytes: 4096,
+  external: false,
+  error: null,
+});
+
+function setup() {
+  let sessions = [listing('s1', 'first'), listing('s2', 'second')];
+  const api = {
+    listSessions: vi.fn((): Promise<MethodOutput<'listSessions'>> => Promise.resolve({ sessions, openOnStart: null })),
+    openSession: vi.fn(({ id }: { id: string }) =>
+      Promise.resolve({ listing: listing(id, 'first'), data: session([finishedRun({ state: 'done', error: null })]) }),
+    ),
+    renameSession: vi.fn(({ id, name }: { id: string; name: string }) => Promise.resolve(listing(id, name))),
+    deleteSession: vi.fn(({ id }: { id: string }) => {
+      sessions = sessions.filter((s) => s.id !== id);
+      return Promise.resolve({ ok: true });
+    }),
+    on: vi.fn(() => () => {}),
+  };
+  const store = createAppStore({ api: api as unknown as KvScopeApi, ring: createMemoryRing(1000) });
+  return { api, store };
+}
+
+/** sessionStorage's interface over a Map. */
+function memoryStorage(): Storage {
+  const map = new Map<string, string>();
+  return {
+    get length() {
+      return map.size;
+    },
+    clear: () => map.clear(),
+    getItem: (k) => map.get(k) ?? null,
+    key: (i) => [...map.keys()][i] ?? null,
+    removeItem: (k) => void map.delete(k),
+    setItem: (k, v) => void map.set(k, v),
+  };
+}
+
+describe('sessions in the store', () => {
+  it('opens a recorded run into the dashboard as a finished run, with its analysis and theory', async () => {
+    const { store } = setup();
+    await store.getState().viewSession('s1');
+    const state = store.getState();
+    expect(state.viewedSession?.id).toBe('s1');
+    expect(state.view).toBe('run');
+    expect(state.run.phase).toBe('done');
+    expect(state.run.runId).toBe('20260101120000-aaaaaaaa');
+    // The fixture's stored numbers (test/helpers/session-fixtures.ts).
+    expect(state.run.analysis?.kv.measuredBytesPerToken).toBe(33110);
+    expect(state.run.theory).toEqual({ bytesPerToken: 32768, ctx: 4096 });
+    expect(state.chart.rss.length).toBeGreaterThan(0);
+  });
+
+  it('refuses to replace a run that is going', async () => {
+    const { store } = setup();
+    store.setState({ run: { ...store.getState().run, runId: 'live', phase: 'running' } });
+    await store.getState().viewSession('s1');
+    expect(store.getState().viewedSession).toBeNull();
+    expect(store.getState().sessionActionError).toMatch(/stop it before opening/);
+    expect(store.getState().run.runId).toBe('live');
+  });
+
+  it('deletes only after the confirmation, and renames through the API', async () => {
+    const { store, api } = setup();
+    await store.getState().loadSessions();
+    store.getState().askDelete('s2');
+    expect(store.getState().confirmDelete?.name).toBe('second');
+    store.getState().cancelDelete();
+    expect(api.deleteSession).not.toHaveBeenCalled();
+    store.getState().askDelete('s2');
+    await store.getState().confirmDeleteSession();
+    expect(api.deleteSession).toHaveBeenCalledWith({ id: 's2' });
+    expect(store.getState().sessions.map((s) => s.id)).toEqual(['s1']);
+
+    store.getState().startRename('s1');
+    store.getState().setRenameText('   ');
+    await store.getState().commitRename();
+    expect(store.getState().renaming?.error).toBe('a name is required');
+    store.getState().setRenameText('f16 baseline');
+    await store.getState().commitRename();
+    expect(store.getState().renaming).toBeNull();
+    expect(store.getState().sessions[0]?.name).toBe('f16 baseline');
+  });
+
+  it('shows a stored run without a summary (the app was killed) with its recomputed numbers', () => {
+    const run = { ...finishedRun(), summary: null, state: 'running' as const };
+    const snapshot = snapshotOfStoredRun(run);
+    expect(snapshot.status.state).toBe('done');
+    expect(snapshot.status.engineExitCode).toBeNull();
+  });
+});
+
+describe('tab memory', () => {
+  it('restores the form and the selected target after a reload, and which target each run ran on', () => {
+    const storage = memoryStorage();
+    const first = setup().store;
+    const stop = keepTabMemory(first, storage);
+    first.setState({
+      boards: [{ id: 'orin', label: 'Jetson Orin', spec: { kind: 'ssh', host: 'orin.lan' } }],
+      selectedBoardId: 'orin',
+    });
+    first.getState().setFormField('tokens', '12345');
+    first.setState({ run: { ...first.getState().run, phase: 'starting' } });
+    first.setState({ run: { ...first.getState().run, runId: 'r9', phase: 'running' } });
+    stop();
+
+    const reloaded = setup().store;
+    keepTabMemory(reloaded, storage)();
+    expect(reloaded.getState().form.tokens).toBe('12345');
+    expect(reloaded.getState().selectedBoardId).toBe('orin');
+    expect(reloaded.getState().runTargets).toEqual({ r9: { targetId: 'orin', label: 'Jetson Orin' } });
+  });
+
+  it('keeps defaults for fields an older version saved with another type', () => {
+    expect(restoredForm({ tokens: 12, kvType: 'q8_0', unknown: 'x' })).toEqual({ ...DEFAULT_RUN_FORM, kvType: 'q8_0' });
+    expect(restoredForm('garbage')).toEqual(DEFAULT_RUN_FORM);
+  });
+});

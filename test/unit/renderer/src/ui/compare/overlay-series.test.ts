@@ -1,0 +1,45 @@
+// The comparison's curves and delta table from hand-built sessions (test/helpers/session-fixtures.ts).
+import { describe, expect, it } from 'vitest';
+import { deltaTable, overlayPoints } from '../../../../../../renderer/src/ui/compare/overlay-series';
+import { finishedRun, session } from '../../../../../helpers/session-fixtures';
+
+describe('overlayPoints', () => {
+  it('puts RSS against the token count carried forward, or against seconds', () => {
+    const run = finishedRun();
+    // The fixture's procfs samples: tokens 0, 0, 1000, 2000 (the engine's count carried forward).
+    expect(overlayPoints(run, 'tokens')).toEqual([
+      { x: 0, y: 209715200 },
+      { x: 0, y: 838860800 },
+      { x: 1000, y: 870000000 },
+      { x: 2000, y: 912261120 },
+    ]);
+    expect(overlayPoints(run, 'time').map((p) => p.x)).toEqual([0.1, 0.5, 60, 130]);
+  });
+
+  it('leaves out the zero a sampler reads after the process has gone', () => {
+    const run = finishedRun();
+    run.samples.push({ tMs: 131000, source: 'procfs', values: { rssBytes: 0, tokens: 2000 } });
+    expect(overlayPoints(run, 'tokens')).toHaveLength(4);
+  });
+});
+
+describe('deltaTable', () => {
+  it('puts each session against the first, with compare-model’s words', () => {
+    const a = session([finishedRun()]);
+    const slower = finishedRun();
+    slower.analysis = {
+      ...slower.analysis,
+      throughput: { ...slower.analysis.throughput, decodeTokensPerSecond: 7.6 },
+    };
+    if (slower.summary) slower.summary = { ...slower.summary, throughput: slower.analysis.throughput };
+    const table = deltaTable([
+      { name: 'fan', data: a },
+      { name: 'no fan', data: session([slower]) },
+    ]);
+    expect(table?.names).toEqual(['fan', 'no fan']);
+    const decode = table?.rows.find((r) => r.label === 'Decode');
+    // 15.2 → 7.6 tokens/s is −50 %, worse (higher is better).
+    expect(decode?.others[0]).toMatchObject({ delta: '−50.0 %', verdict: 'worse' });
+    expect(deltaTable([{ name: 'alone', data: a }])).toBeNull();
+  });
+});

@@ -1,0 +1,68 @@
+// The KV calculator's form → numbers, with expected values by hand arithmetic (DESIGN.md's
+// row_bytes: f16 = 2 B per value; q8_0 = 34 B per 32 values; q4_0 = 18 B per 32 values).
+import { describe, expect, it } from 'vitest';
+import { calculateKv, KV_CHART_POINTS } from '../../../../../../renderer/src/ui/kv-calculator/kv-calculation';
+import { DEFAULT_KV_FORM } from '../../../../../../renderer/src/state/kv-slice';
+import type { KvForm } from '../../../../../../renderer/src/state/kv-slice';
+
+const manual = (over: Partial<KvForm> = {}): KvForm => ({ ...DEFAULT_KV_FORM, source: 'manual', ...over });
+const idle = { status: 'idle' } as const;
+
+describe('calculateKv', () => {
+  it('computes bytes per token, the cache at the context and the max context for the budget', () => {
+    const result = calculateKv(manual({ budget: '1 GiB' }), idle);
+    if (!result.ok) throw new Error(JSON.stringify(result.errors));
+    // 16 layers × 8 KV heads × (64 + 64) values × 2 B = 32,768 B; × 4,096 = 134,217,728 B.
+    expect(result.calc.bytesPerToken).toBe(32768);
+    expect(result.calc.totalBytes).toBe(134217728);
+    // 1 GiB / 32 KiB = 32,768 tokens exactly.
+    expect(result.calc.maxContext).toBe(32768);
+    expect(result.calc.maxContextUnbounded).toBe(false);
+  });
+
+  it('draws one curve per possible KV type, from 0 to twice the context', () => {
+    const result = calculateKv(manual(), idle);
+    if (!result.ok) throw new Error('not ok');
+    const byType = Object.fromEntries(result.calc.curves.map((c) => [c.kvType, c]));
+    expect(Object.keys(byType).sort()).toEqual(['bf16', 'f16', 'f32', 'q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0']);
+    // q8_0: 64 values = 2 blocks × 34 B = 68 B per row; 16 × 8 × 136 = 17,408 B. q4_0: 2 × 18 = 36; 16 × 8 × 72 = 9,216 B.
+    expect(byType.q8_0?.bytesPerToken).toBe(17408);
+    expect(byType.q4_0?.bytesPerToken).toBe(9216);
+    const f16 = byType.f16?.points ?? [];
+    expect(f16).toHaveLength(KV_CHART_POINTS + 1);
+    expect(f16[0]).toEqual({ ctx: 0, bytes: 0 });
+    expect(f16.at(-1)).toEqual({ ctx: 8192, bytes: 8192 * 32768 });
+    expect(result.calc.impossible).toEqual([]);
+  });
+
+  it('lists the KV types a head dim of 8 cannot use, and why', () => {
+    const result = calculateKv(manual({ layers: '5', kvHeads: '4', headDimK: '8' }), idle);
+    if (!result.ok) throw new Error('not ok');
+    expect(result.calc.bytesPerToken).toBe(640);
+    expect(result.calc.curves.map((c) => c.kvType)).toEqual(['f32', 'f16', 'bf16']);
+    expect(result.calc.impossible.map((i) => i.kvType)).toEqual(['q8_0', 'q4_0', 'q4_1', 'q5_0', 'q5_1']);
+  });
+
+  it('caps the cache at the window and says the budget then never runs out', () => {
+    const result = calculateKv(manual({ window: '1024', budget: '1 GiB' }), idle);
+    if (!result.ok) throw new Error('not ok');
+    expect(result.calc.totalBytes).toBe(1024 * 32768);
+    expect(result.calc.maxContextUnbounded).toBe(true);
+    expect(result.calc.maxContext).toBeNull();
+  });
+
+  it('uses a board preset’s RAM as the budget', () => {
+    const result = calculateKv(manual({ presetId: 'jetson-orin-nano-4gb', budget: 'ignored' }), idle);
+    if (!result.ok) throw new Error('not ok');
+    expect(result.calc.budgetBytes).toBe(4 * 1024 ** 3);
+    expect(result.calc.maxContext).toBe(131072);
+  });
+
+  it('names the fields it cannot read, and waits for a model in GGUF mode', () => {
+    const bad = calculateKv(manual({ layers: '0', ctx: 'x', budget: 'lots' }), idle);
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(Object.keys(bad.errors).sort()).toEqual(['budget', 'ctx', 'layers']);
+    const waiting = calculateKv({ ...DEFAULT_KV_FORM, source: 'gguf' }, idle);
+    expect(waiting).toEqual({ ok: false, errors: {}, needsModel: true });
+  });
+});
