@@ -155,7 +155,7 @@ describe('comparing two sessions', () => {
         expect(await row.getByTestId('delta-change').textContent(), label).toBe(change);
       }
       // By hand: q8_0 against f16 theory, 17,408 B against 32,768 B per token.
-      expect(expected.get('KV bytes/token, theory')?.slice(0, 2)).toEqual(['32 KiB', '17 KiB']);
+      expect(expected.get('KV bytes/token, theory')?.slice(0, 2)).toEqual(['32.0 KiB', '17.0 KiB']);
       expect(problems).toEqual([]);
     },
     TEST_MS,

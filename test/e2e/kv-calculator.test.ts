@@ -27,7 +27,7 @@ beforeAll(async () => {
   web = await startWebMode();
   browser = await launchChromium();
   page = await openWatchedPage(browser, web.url, problems);
-  await page.getByTestId('target-local').waitFor();
+  await page.getByTestId('board-local').waitFor();
   await page.getByTestId('view-kv').click();
 }, 60_000);
 

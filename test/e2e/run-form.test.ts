@@ -38,7 +38,7 @@ beforeAll(async () => {
   web = await startWebMode();
   browser = await launchChromium();
   page = await openWatchedPage(browser, web.url, problems);
-  await page.getByTestId('target-imx8').waitFor();
+  await page.getByTestId('board-imx8').waitFor();
 }, 60_000);
 
 afterAll(async () => {
@@ -53,7 +53,7 @@ describe('the run form', () => {
   it(
     'names every control exactly, with units and hints as descriptions',
     async () => {
-      await page.getByTestId('target-local').click();
+      await page.getByTestId('board-local').click();
       await page.getByTestId('engine-kind-demo').click();
       const names: Array<['textbox' | 'combobox', string, string]> = [
         ['textbox', 'Speed', 'field-tps'],
@@ -134,11 +134,11 @@ describe('the run form', () => {
   it(
     'keeps the selected board across a reload',
     async () => {
-      await page.getByTestId('target-rock5').click();
+      await page.getByTestId('board-rock5').click();
       await page.reload();
-      await page.getByTestId('target-rock5').waitFor();
+      await page.getByTestId('board-rock5').waitFor();
       await page.waitForFunction(
-        () => document.querySelector('[data-testid=target-rock5]')?.getAttribute('aria-pressed') === 'true',
+        () => document.querySelector('[data-testid=board-rock5]')?.getAttribute('aria-pressed') === 'true',
       );
       expect(await page.getByTestId('run-target').textContent()).toBe('on Board rock5');
     },
@@ -148,7 +148,7 @@ describe('the run form', () => {
   it(
     'keeps the form and the target while a run goes on across a reload',
     async () => {
-      await page.getByTestId('target-local').click();
+      await page.getByTestId('board-local').click();
       await page.getByTestId('field-kvType').selectOption('q8_0');
       await page.getByTestId('field-tokens').fill('20000');
       await page.getByTestId('field-tps').fill('150');
@@ -169,7 +169,7 @@ describe('the run form', () => {
       expect(await page.getByTestId('field-tokens').inputValue()).toBe('20000');
       expect(await page.getByTestId('field-tps').inputValue()).toBe('150');
       expect(await page.getByTestId('field-intervalMs').inputValue()).toBe('150');
-      expect(await page.getByTestId('target-local').getAttribute('aria-pressed')).toBe('true');
+      expect(await page.getByTestId('board-local').getAttribute('aria-pressed')).toBe('true');
       expect(await page.getByTestId('run-target-name').textContent()).toBe('on This computer');
       await page.getByTestId('stop-run').click();
       await page.waitForFunction(
@@ -178,10 +178,10 @@ describe('the run form', () => {
         { timeout: WAIT_MS },
       );
       // The finished run of This computer is not shown under another board's card.
-      await page.getByTestId('target-orin').click();
+      await page.getByTestId('board-orin').click();
       await page.getByTestId('run-on-other-target').waitFor();
       expect(await page.getByTestId('memory-chart').count()).toBe(0);
-      await page.getByTestId('target-local').click();
+      await page.getByTestId('board-local').click();
       await page.getByTestId('memory-chart').waitFor();
       expect(problems).toEqual([]);
     },

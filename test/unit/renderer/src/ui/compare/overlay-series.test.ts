@@ -39,7 +39,7 @@ describe('deltaTable', () => {
     expect(table?.names).toEqual(['fan', 'no fan']);
     const decode = table?.rows.find((r) => r.label === 'Decode');
     // 15.2 → 7.6 tokens/s is −50 %, worse (higher is better).
-    expect(decode?.others[0]).toMatchObject({ delta: '−50.0 %', verdict: 'worse' });
+    expect(decode?.others[0]).toMatchObject({ delta: '-50.0 %', verdict: 'worse' });
     expect(deltaTable([{ name: 'alone', data: a }])).toBeNull();
   });
 });
