@@ -24,6 +24,7 @@ import { parseSweepSizes, runSweep, SweepError } from '../../run/sweep';
 import { DEFAULT_SERVER_READY_TIMEOUT_MS, profileServerRun } from '../../engines/server-profile';
 import type { RunController } from '../../run/run-controller';
 import { cliTargetSupport } from '../cli-targets';
+import { stopOnSignals } from '../cli-signals';
 import { openProfileOutputs, type ProfileOutputs } from '../../session/profile-outputs';
 
 const options = {
@@ -139,8 +140,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   // The board's facts are gathered while the engine runs: the target is closed with the run.
   const factsPromise = cliTargetSupport.targetFacts(run.target);
   io.err(`kvscope profile: run ${run.runId} on ${run.target.label}, run directory ${run.dir}\n`);
-  const onAbort = () => void run.stop('interrupted');
-  io.signal.addEventListener('abort', onAbort);
+  const stopSignals = stopOnSignals(io, 'profile', () => run.stop('interrupted'));
   const ticker = setInterval(() => {
     const last = [...run.samples].reverse().find((s) => s.source === 'procfs');
     io.err(
@@ -176,7 +176,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     await run.done;
   } finally {
     clearInterval(ticker);
-    io.signal.removeEventListener('abort', onAbort);
+    stopSignals();
     await service.dispose();
   }
   if (serverError) throw new CliError(`server mode: ${serverError}`);
