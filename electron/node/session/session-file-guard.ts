@@ -92,7 +92,9 @@ export function verifySessionFile(path: string): void {
     const message = (error as Error).message;
     if (/not a database|file is encrypted/i.test(message))
       throw new SessionFileRejected(`${path} is not a KVScope session (not an SQLite file)`);
-    throw new SessionFileRejected(`${path}: ${message.split('\n')[0] ?? message}`);
+    // SQLite quotes the damaged schema text in its messages: keep them on one line.
+    // eslint-disable-next-line no-control-regex -- control characters are what is replaced
+    throw new SessionFileRejected(`${path}: ${message.replace(/[\u0000-\u001f\u007f]+/g, ' ')}`);
   } finally {
     db.close();
   }
