@@ -49,7 +49,7 @@ export async function benchGgufSsh(): Promise<BenchRow[]> {
     return [
       {
         name: 'header read over SSH (256k vocabulary)',
-        value: `${ms[Math.floor(ms.length / 2)].toFixed(1)} ms`,
+        value: `${(ms[Math.floor(ms.length / 2)] ?? NaN).toFixed(1)} ms`,
         note: `median of ${RUNS}, loopback sshd, connection open; header ${(header.length / 1e6).toFixed(1)} MB of a ${((header.length + 1024 ** 3) / 1e9).toFixed(2)} GB file`,
       },
     ];

@@ -5,8 +5,15 @@
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { readGgufHeader, readGgufHeaderFromFile, type ReadRange } from '../electron/node/model/gguf-reader';
-import { vocabModelHeader } from '../test/helpers/gguf-fixture';
+import { modelShapeFromGguf } from '../shared/kv/model-config';
+import {
+  bigStringArrayHeader,
+  layerBombHeader,
+  manyArraysHeader,
+  vocabModelHeader,
+} from '../test/helpers/gguf-fixture';
 import type { BenchRow } from './bench-util';
 
 const VOCAB = 256_000;
@@ -15,7 +22,7 @@ const RUNS = 7;
 
 function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
+  return s[Math.floor(s.length / 2)] ?? NaN;
 }
 
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
@@ -63,7 +70,9 @@ export async function benchGguf(): Promise<BenchRow[]> {
     }
 
     const note = `${VOCAB.toLocaleString('en-US')}-token vocabulary, header ${mb(header.length)}; median of ${RUNS}`;
+    const hostile = await hostileRows(dir);
     return [
+      ...hostile,
       { name: 'header read, local file', value: `${median(localMs).toFixed(1)} ms`, note },
       {
         name: 'header read, byte-range reader',
@@ -79,4 +88,46 @@ export async function benchGguf(): Promise<BenchRow[]> {
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+const HOSTILE_BYTES = 127_000_000;
+
+/**
+ * Hostile headers (test/helpers/gguf-fixture.ts), each read from a local file and turned into a
+ * shape as `kvscope kv --gguf` does: the time until the answer (target: under 1 s each) and the
+ * longest the event loop was held meanwhile (monitorEventLoopDelay, 1 ms resolution). Before
+ * the limits, the 200-byte file ran out of heap after ≈ 55 s and the 127 MB one held the loop
+ * for seconds.
+ */
+async function hostileRows(dir: string): Promise<BenchRow[]> {
+  const cases: Array<[string, Uint8Array]> = [
+    ['200-byte header claiming 2^28 layers', layerBombHeader()],
+    ['127 MB of 1,024-entry arrays', manyArraysHeader(HOSTILE_BYTES)],
+    ['127 MB string array (walked in full)', bigStringArrayHeader(HOSTILE_BYTES)],
+  ];
+  const rows: BenchRow[] = [];
+  for (const [name, bytes] of cases) {
+    const path = join(dir, 'hostile.gguf');
+    const fh = await open(path, 'w');
+    await fh.write(bytes, 0, bytes.length, 0);
+    await fh.close();
+    const delay = monitorEventLoopDelay({ resolution: 1 });
+    delay.enable();
+    const t = performance.now();
+    let outcome = 'read';
+    try {
+      const header = await readGgufHeaderFromFile(path);
+      modelShapeFromGguf(header.metadata);
+    } catch (error) {
+      outcome = `refused: ${(error as Error).message.replace(`${path}: `, '').slice(0, 70)}`;
+    }
+    const ms = performance.now() - t;
+    delay.disable();
+    rows.push({
+      name: `hostile: ${name}`,
+      value: `${ms.toFixed(1)} ms`,
+      note: `longest event-loop block ${(delay.max / 1e6).toFixed(1)} ms; ${outcome}`,
+    });
+  }
+  return rows;
 }

@@ -37,6 +37,7 @@ import {
   type KvMode,
   type KvType,
 } from '../api/schemas';
+import { MODEL_LIMITS } from './model-limits';
 
 export type { KvMode, KvType };
 
@@ -77,7 +78,8 @@ function isPositiveInt(n: unknown): n is number {
 export function rowError(dim: number, type: KvType, what = 'head dimension'): string | null {
   const layout = KV_TYPE_LAYOUT[type];
   if (!layout) return `unknown KV type "${String(type)}"`;
-  if (!isPositiveInt(dim)) return `${what} must be a positive integer, got ${dim}`;
+  if (!isPositiveInt(dim)) return `${what} must be a positive integer, got ${String(dim)}`;
+  if (dim > MODEL_LIMITS.headDim) return `${what} ${dim} is beyond KVScope's limit of ${MODEL_LIMITS.headDim}`;
   if (dim % layout.blockValues !== 0) {
     return `${type} with block size ${layout.blockValues} does not divide ${what} ${dim} (llama.cpp refuses this KV type for this model)`;
   }
@@ -133,7 +135,11 @@ export interface LayerKv {
 
 /** Check a shape and return the per-layer cache bytes per token. Throws KvShapeError. */
 export function layerKv(shape: ModelShape): LayerKv[] {
-  if (!isPositiveInt(shape.layers)) throw new KvShapeError(`layers must be a positive integer, got ${shape.layers}`);
+  if (!isPositiveInt(shape.layers))
+    throw new KvShapeError(`layers must be a positive integer, got ${String(shape.layers)}`);
+  // One entry per layer follows: a shape from a hostile file must not decide how many (shared/kv/model-limits.ts).
+  if (shape.layers > MODEL_LIMITS.layers)
+    throw new KvShapeError(`${shape.layers} layers is beyond KVScope's limit of ${MODEL_LIMITS.layers}`);
   for (const [name, list] of [
     ['kvHeadsPerLayer', shape.kvHeadsPerLayer],
     ['swaLayers', shape.swaLayers],
@@ -168,6 +174,8 @@ export function layerKv(shape: ModelShape): LayerKv[] {
     const heads = shape.kvHeadsPerLayer?.[il] ?? shape.kvHeads;
     if (!Number.isInteger(heads) || heads < 0)
       throw new KvShapeError(`layer ${il}: KV heads must be a whole number, got ${heads}`);
+    if (heads > MODEL_LIMITS.heads)
+      throw new KvShapeError(`layer ${il}: ${heads} KV heads is beyond KVScope's limit of ${MODEL_LIMITS.heads}`);
     if (heads === 0) continue; // e.g. layers without attention in hybrid models
     const dk = swa ? (shape.headDimKSwa ?? shape.headDimK) : shape.headDimK;
     const dv = swa ? (shape.headDimVSwa ?? shape.headDimV) : shape.headDimV;
@@ -413,6 +421,8 @@ export function computeKvForShape(shape: ModelShape, options: KvComputeForShapeO
 
 /** Which layers are SWA for llama.cpp's set_swa_pattern(period, dense_first) (src/llama-hparams.cpp). */
 export function swaPatternLayers(layers: number, period: number, denseFirst = false): boolean[] {
+  if (!Number.isInteger(layers) || layers < 0 || layers > MODEL_LIMITS.layers)
+    throw new KvShapeError(`layers must be a whole number ≤ ${MODEL_LIMITS.layers}, got ${layers}`);
   const out: boolean[] = [];
   for (let il = 0; il < layers; il++) {
     if (period === 0) out.push(true);

@@ -14,8 +14,13 @@
 // - `<arch>.attention.shared_kv_layers` (Gemma 3n/4): the last N layers reuse earlier KV and hold
 //   no cache of their own (llama_hparams::has_kv).
 // Pure: the caller reads the header (electron/node/model/gguf-reader.ts) and passes the metadata.
+//
+// The metadata is untrusted: every number the shape is built from is checked against
+// shared/kv/model-limits.ts MODEL_LIMITS before any per-layer list is made, and text from the
+// file appears in messages only through quoteUntrusted (one line, no control characters).
 import type { KvType } from '../api/schemas';
 import { swaPatternLayers, type ModelShape } from './kv-theory';
+import { MODEL_LIMITS, quoteUntrusted } from './model-limits';
 
 /** How the GGUF reader reports an array it counted but did not materialise (vocabularies, merges). */
 export interface GgufArraySummary {
@@ -130,28 +135,52 @@ function num(meta: Record<string, unknown>, key: string): number | undefined {
   return undefined;
 }
 
-function numOrArray(meta: Record<string, unknown>, key: string): number | number[] | undefined {
+/** A whole number in [min, max], or a ModelConfigError that names the key and the limit. */
+function bounded(value: number, key: string, max: number, min = 1): number {
+  if (!Number.isInteger(value) || value < min)
+    throw new ModelConfigError(`${key} must be a whole number ≥ ${min}, got ${value}`);
+  if (value > max)
+    throw new ModelConfigError(`${key} is ${value}, beyond KVScope's limit of ${max}: damaged model file`);
+  return value;
+}
+
+/** One count, or one per layer; each entry a whole number in [0, max]. */
+function countOrArray(meta: Record<string, unknown>, key: string, max: number): number | number[] | undefined {
   const v = meta[key];
   if (Array.isArray(v)) {
+    if (v.length > MODEL_LIMITS.layers)
+      throw new ModelConfigError(
+        `${key} has ${v.length} entries, beyond KVScope's limit of ${MODEL_LIMITS.layers} layers`,
+      );
     if (!v.every((x) => typeof x === 'number' && Number.isFinite(x)))
-      throw new ModelConfigError(`${key}: expected numbers, got ${JSON.stringify(v).slice(0, 80)}`);
-    return v as number[];
+      throw new ModelConfigError(`${key}: expected numbers, got ${quoteUntrusted(JSON.stringify(v))}`);
+    return (v as number[]).map((x) => bounded(x, key, max, 0));
   }
   if (isGgufArraySummary(v))
     throw new ModelConfigError(`${key}: array of ${v.length} entries was not read in full (raise maxArrayElements)`);
-  return num(meta, key);
+  const n = num(meta, key);
+  return n === undefined ? undefined : bounded(n, key, max, 0);
 }
+
+/** Architecture names as llama.cpp spells them (llama, gemma3, gpt-oss, deepseek2, …). */
+const ARCH_NAME = /^[a-z\d][\w.-]{0,63}$/i;
 
 function str(meta: Record<string, unknown>, key: string): string | undefined {
   const v = meta[key];
   return typeof v === 'string' ? v : undefined;
 }
 
-function positiveInt(value: number | undefined, key: string): number {
+function positiveInt(value: number | undefined, key: string, max: number): number {
   if (value === undefined) throw new ModelConfigError(`GGUF metadata lacks ${key}`);
   if (!Number.isInteger(value) || value <= 0)
     throw new ModelConfigError(`${key} must be a positive integer, got ${value}`);
-  return value;
+  return bounded(value, key, max);
+}
+
+/** An optional count: undefined when absent, else bounded like any other. */
+function optionalCount(meta: Record<string, unknown>, key: string, max: number, min = 1): number | undefined {
+  const n = num(meta, key);
+  return n === undefined ? undefined : bounded(n, key, max, min);
 }
 
 /**
@@ -164,17 +193,19 @@ export function modelShapeFromGguf(
 ): { shape: ModelShape; summary: GgufModelSummary } {
   const arch = str(metadata, 'general.architecture');
   if (!arch) throw new ModelConfigError('GGUF metadata lacks general.architecture');
+  if (!ARCH_NAME.test(arch))
+    throw new ModelConfigError(`general.architecture ${quoteUntrusted(arch)} is not an architecture name`);
   const key = (k: string) => `${arch}.${k}`;
   const notes: string[] = [];
 
-  const nLayer = positiveInt(num(metadata, key('block_count')), key('block_count'));
-  const headCount = numOrArray(metadata, key('attention.head_count'));
+  const nLayer = positiveInt(num(metadata, key('block_count')), key('block_count'), MODEL_LIMITS.layers);
+  const headCount = countOrArray(metadata, key('attention.head_count'), MODEL_LIMITS.heads);
   if (headCount === undefined) throw new ModelConfigError(`GGUF metadata lacks ${key('attention.head_count')}`);
   // Per-layer head counts (hybrid models put 0 on recurrent layers): the first attention layer's count.
   const nHead = Array.isArray(headCount) ? (headCount.find((h) => h > 0) ?? 0) : headCount;
-  positiveInt(nHead, key('attention.head_count'));
+  positiveInt(nHead, key('attention.head_count'), MODEL_LIMITS.heads);
 
-  let headCountKv = numOrArray(metadata, key('attention.head_count_kv'));
+  let headCountKv = countOrArray(metadata, key('attention.head_count_kv'), MODEL_LIMITS.heads);
   if (headCountKv === undefined) {
     headCountKv = headCount;
     notes.push('no head_count_kv: assuming as many KV heads as attention heads (llama.cpp default)');
@@ -184,9 +215,9 @@ export function modelShapeFromGguf(
       `${key('attention.head_count_kv')} has ${headCountKv.length} entries for ${nLayer} layers`,
     );
   }
-  const nEmbd = num(metadata, key('embedding_length')) ?? null;
-  let headDimK = num(metadata, key('attention.key_length'));
-  let headDimV = num(metadata, key('attention.value_length'));
+  const nEmbd = optionalCount(metadata, key('embedding_length'), MODEL_LIMITS.embeddingLength) ?? null;
+  let headDimK = optionalCount(metadata, key('attention.key_length'), MODEL_LIMITS.headDim);
+  let headDimV = optionalCount(metadata, key('attention.value_length'), MODEL_LIMITS.headDim);
   if (headDimK === undefined || headDimV === undefined) {
     if (nEmbd === null)
       throw new ModelConfigError(`GGUF metadata lacks ${key('embedding_length')} and ${key('attention.key_length')}`);
@@ -196,22 +227,21 @@ export function modelShapeFromGguf(
     headDimK ??= derived;
     headDimV ??= derived;
   }
-  positiveInt(headDimK, key('attention.key_length'));
-  positiveInt(headDimV, key('attention.value_length'));
+  positiveInt(headDimK, key('attention.key_length'), MODEL_LIMITS.headDim);
+  positiveInt(headDimV, key('attention.value_length'), MODEL_LIMITS.headDim);
 
   const typeK = options.typeK ?? 'f16';
   const typeV = options.typeV ?? typeK;
   const kvHeadsArray = Array.isArray(headCountKv) ? headCountKv : undefined;
-  const kvHeads = kvHeadsArray ? Math.max(...kvHeadsArray) : (headCountKv as number);
-  if (!Number.isInteger(kvHeads) || kvHeads < 0)
-    throw new ModelConfigError(`${key('attention.head_count_kv')} must be whole numbers`);
+  // countOrArray has checked every entry (whole numbers within MODEL_LIMITS.heads).
+  const kvHeads = kvHeadsArray ? kvHeadsArray.reduce((a, b) => Math.max(a, b), 0) : (headCountKv as number);
 
   const shape: ModelShape = { layers: nLayer, kvHeads, headDimK, headDimV, typeK, typeV };
   if (kvHeadsArray && kvHeadsArray.some((h) => h !== kvHeads)) shape.kvHeadsPerLayer = kvHeadsArray;
 
   // MLA (DeepSeek-V2/V3 family).
-  const kvLoraRank = num(metadata, key('attention.kv_lora_rank')) ?? null;
-  const ropeDim = num(metadata, key('rope.dimension_count')) ?? null;
+  const kvLoraRank = optionalCount(metadata, key('attention.kv_lora_rank'), MODEL_LIMITS.headDim, 0) ?? null;
+  const ropeDim = optionalCount(metadata, key('rope.dimension_count'), MODEL_LIMITS.headDim, 0) ?? null;
   const keyLengthMla = num(metadata, key('attention.key_length_mla'));
   let mla = false;
   if (kvLoraRank !== null && kvLoraRank > 0) {
@@ -236,8 +266,8 @@ export function modelShapeFromGguf(
   }
 
   // Sliding windows.
-  const swaDefaults = ARCH_SWA_DEFAULTS[arch];
-  const windowKey = num(metadata, key('attention.sliding_window'));
+  const swaDefaults = Object.hasOwn(ARCH_SWA_DEFAULTS, arch) ? ARCH_SWA_DEFAULTS[arch] : undefined;
+  const windowKey = optionalCount(metadata, key('attention.sliding_window'), MODEL_LIMITS.contextTokens, 0);
   const window = windowKey ?? swaDefaults?.window;
   const patternValue = metadata[key('attention.sliding_window_pattern')];
   let swaLayers: boolean[] | undefined;
@@ -249,7 +279,8 @@ export function modelShapeFromGguf(
         );
       swaLayers = patternValue.map((v) => Boolean(v));
     } else if (typeof patternValue === 'number') {
-      swaLayers = swaPatternLayers(nLayer, patternValue);
+      const period = bounded(patternValue, key('attention.sliding_window_pattern'), MODEL_LIMITS.layers, 0);
+      swaLayers = swaPatternLayers(nLayer, period);
     } else if (swaDefaults) {
       swaLayers = swaPatternLayers(nLayer, swaDefaults.period);
       notes.push(`${swaDefaults.note} (pattern as llama.cpp hard-codes it for ${arch})`);
@@ -264,13 +295,13 @@ export function modelShapeFromGguf(
   if (swaLayers && swaLayers.some(Boolean)) {
     shape.swaLayers = swaLayers;
     shape.slidingWindow = window;
-    const kSwa = num(metadata, key('attention.key_length_swa'));
-    const vSwa = num(metadata, key('attention.value_length_swa'));
+    const kSwa = optionalCount(metadata, key('attention.key_length_swa'), MODEL_LIMITS.headDim);
+    const vSwa = optionalCount(metadata, key('attention.value_length_swa'), MODEL_LIMITS.headDim);
     if (kSwa !== undefined) shape.headDimKSwa = kSwa;
     if (vSwa !== undefined) shape.headDimVSwa = vSwa;
   }
 
-  const sharedKv = num(metadata, key('attention.shared_kv_layers'));
+  const sharedKv = optionalCount(metadata, key('attention.shared_kv_layers'), MODEL_LIMITS.layers, 0);
   if (sharedKv !== undefined && sharedKv > 0) {
     if (sharedKv >= nLayer) throw new ModelConfigError(`shared_kv_layers ${sharedKv} ≥ block_count ${nLayer}`);
     shape.kvLayers = Array.from({ length: nLayer }, (_, il) => il < nLayer - sharedKv);
@@ -280,8 +311,18 @@ export function modelShapeFromGguf(
   const fileType = num(metadata, 'general.file_type') ?? null;
   const tokens = metadata['tokenizer.ggml.tokens'];
   const vocabSize =
-    num(metadata, key('vocab_size')) ??
-    (isGgufArraySummary(tokens) ? tokens.length : Array.isArray(tokens) ? tokens.length : null);
+    optionalCount(metadata, key('vocab_size'), MODEL_LIMITS.vocabulary, 0) ??
+    (isGgufArraySummary(tokens) || Array.isArray(tokens)
+      ? bounded(tokens.length, 'tokenizer.ggml.tokens', MODEL_LIMITS.vocabulary, 0)
+      : null);
+  // The training context is only reported (and used as -c 0's context): an implausible one is dropped, not fatal.
+  const ctxTrain = num(metadata, key('context_length'));
+  const nCtxTrain =
+    ctxTrain !== undefined && Number.isInteger(ctxTrain) && ctxTrain > 0 && ctxTrain <= MODEL_LIMITS.contextTokens
+      ? ctxTrain
+      : null;
+  if (ctxTrain !== undefined && nCtxTrain === null)
+    notes.push(`${key('context_length')} ${ctxTrain} is not a plausible context: ignored`);
   const swaCount = shape.swaLayers?.filter(Boolean).length ?? 0;
   const layersWithKv = shape.kvLayers ? shape.kvLayers.filter(Boolean).length : nLayer;
 
@@ -294,7 +335,7 @@ export function modelShapeFromGguf(
     nEmbd,
     headDimK,
     headDimV,
-    nCtxTrain: num(metadata, key('context_length')) ?? null,
+    nCtxTrain,
     slidingWindow: shape.slidingWindow ?? null,
     swaLayers: swaCount,
     globalLayers: nLayer - swaCount,

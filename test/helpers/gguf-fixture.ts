@@ -174,14 +174,14 @@ export function virtualFile(header: Uint8Array, tensorBytes: number) {
   const size = header.length + tensorBytes;
   const reads: Array<{ offset: number; length: number }> = [];
   let bytesRead = 0;
-  const readRange = async (offset: number, length: number): Promise<Uint8Array> => {
+  const readRange = (offset: number, length: number): Promise<Uint8Array> => {
     const end = Math.min(size, offset + length);
     const n = Math.max(0, end - offset);
     const out = new Uint8Array(n);
     if (offset < header.length) out.set(header.subarray(offset, Math.min(header.length, end)), 0);
     reads.push({ offset, length: n });
     bytesRead += n;
-    return out;
+    return Promise.resolve(out);
   };
   return {
     size,
@@ -191,4 +191,79 @@ export function virtualFile(header: Uint8Array, tensorBytes: number) {
       return bytesRead;
     },
   };
+}
+
+// Hostile headers (test/integration/hostile, bench/gguf-hostile.bench.ts): small files that claim
+// huge shapes, and big files built to exhaust memory or hold the event loop. The big ones are
+// written byte by byte from one template, so building 127 MB costs a copy, not millions of values.
+
+/** A ~200-byte header claiming `layers` layers (2^28 made the KV model build an entry per layer until V8 died). */
+export function layerBombHeader(layers = 2 ** 28): Uint8Array {
+  return buildGgufHeader([
+    ['general.architecture', str('llama')],
+    ['llama.block_count', u32(layers)],
+    ['llama.embedding_length', u32(4096)],
+    ['llama.attention.head_count', u32(32)],
+    ['llama.attention.head_count_kv', u32(8)],
+  ]);
+}
+
+/**
+ * About `totalBytes` of keys `k00000000`, `k00000001`, … each holding an array of `elements` u32
+ * (1,024: the longest array the reader materialises). Before the limits, every element was kept
+ * and awaited one by one: 127 MB held the event loop for 34 s.
+ */
+export function manyArraysHeader(totalBytes: number, elements = 1024): Uint8Array {
+  const keyLen = 9;
+  const entryBytes = 8 + keyLen + 4 + 4 + 8 + 4 * elements;
+  const entries = Math.max(1, Math.floor(totalBytes / entryBytes));
+  const head = buildGgufHeader([]);
+  const out = new Uint8Array(head.length + entries * entryBytes);
+  out.set(head);
+  const view = new DataView(out.buffer);
+  view.setBigUint64(16, BigInt(entries), true); // v3 preamble: magic, version, tensor count, kv count (u64)
+  const template = new Uint8Array(entryBytes);
+  const t = new DataView(template.buffer);
+  t.setBigUint64(0, BigInt(keyLen), true);
+  t.setUint32(8 + keyLen, 9, true); // array
+  t.setUint32(8 + keyLen + 4, 4, true); // of u32
+  t.setBigUint64(8 + keyLen + 8, BigInt(elements), true);
+  for (let i = 0; i < entries; i++) {
+    const at = head.length + i * entryBytes;
+    out.set(template, at);
+    const key = `k${i.toString().padStart(8, '0')}`;
+    for (let j = 0; j < keyLen; j++) view.setUint8(at + 8 + j, key.charCodeAt(j));
+  }
+  return out;
+}
+
+/**
+ * One key whose value is an array of about `totalBytes / 13` five-byte strings: a valid header the
+ * reader must walk in full (string arrays cannot be jumped over), followed by one more key.
+ */
+export function bigStringArrayHeader(totalBytes: number): Uint8Array {
+  const elementBytes = 8 + 5;
+  const n = Math.max(1, Math.floor(totalBytes / elementBytes));
+  const first = buildGgufHeader([['tokenizer.ggml.tokens', arr('string', [])]]);
+  const last = buildGgufHeader([['after', u32(7)]]);
+  const lastEntry = last.subarray(24); // without its preamble
+  const out = new Uint8Array(first.length + n * elementBytes + lastEntry.length);
+  out.set(first);
+  const view = new DataView(out.buffer);
+  view.setBigUint64(16, 2n, true); // two keys
+  view.setBigUint64(first.length - 8, BigInt(n), true); // the array length, last field of `first`
+  const element = new Uint8Array(elementBytes);
+  new DataView(element.buffer).setBigUint64(0, 5n, true);
+  element.set(new TextEncoder().encode('tok_a'), 8);
+  out.set(element, first.length);
+  // Fill by doubling copies: log2(n) copyWithin calls instead of n sets.
+  let filled = elementBytes;
+  const total = n * elementBytes;
+  while (filled < total) {
+    const chunk = Math.min(filled, total - filled);
+    out.copyWithin(first.length + filled, first.length, first.length + chunk);
+    filled += chunk;
+  }
+  out.set(lastEntry, first.length + total);
+  return out;
 }

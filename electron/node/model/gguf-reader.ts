@@ -14,8 +14,15 @@
 // can be several MB), arrays longer than `maxArrayElements` are counted and skipped (fixed-size
 // elements without reading them at all), and reading stops right after the last KV pair.
 // Damaged input gives a GgufError naming the offset, never a RangeError or a hang.
+//
+// Model files are untrusted (they come from boards and downloads): every count, length and
+// nesting depth is checked against shared/kv/model-limits.ts GGUF_LIMITS before anything is
+// allocated for it, the values kept in memory are charged against one budget, and parsing yields
+// to the event loop every GGUF_YIELD_EVERY_MS, so a hostile header costs bounded memory and never
+// blocks timers, sockets or IPC for long.
 import { open } from 'node:fs/promises';
 import type { GgufArraySummary } from '../../../shared/kv/model-config';
+import { GGUF_LIMITS, quoteUntrusted } from '../../../shared/kv/model-limits';
 import type { Target } from '../transport/target';
 
 /** Reads `length` bytes at `offset`; may return fewer at the end of the file. */
@@ -24,7 +31,7 @@ export type ReadRange = (offset: number, length: number) => Promise<Uint8Array>;
 export type GgufValue = number | string | boolean | GgufValue[] | GgufArraySummary;
 
 export interface GgufHeaderOptions {
-  /** Refuse files whose metadata runs past this many bytes. */
+  /** Refuse files whose metadata runs past this many bytes (at most GGUF_LIMITS.headerBytes). */
   maxBytes?: number;
   initialChunkBytes?: number;
   maxChunkBytes?: number;
@@ -56,17 +63,12 @@ export class GgufError extends Error {
 export const GGUF_INITIAL_CHUNK_BYTES = 1 << 20;
 /** Doubling stops here: the read that ends the metadata overshoots it by at most 4 MiB (≈ 0.4 s on a 10 MB/s link). */
 export const GGUF_MAX_CHUNK_BYTES = 4 << 20;
-/** Largest metadata we accept: real headers (256k vocabularies + merges) stay well below 64 MiB. */
-export const GGUF_MAX_HEADER_BYTES = 256 << 20;
+/** Largest metadata we accept (GGUF_LIMITS.headerBytes; a smaller maxBytes may be asked for, never a larger one). */
+export const GGUF_MAX_HEADER_BYTES = GGUF_LIMITS.headerBytes;
 /** Per-layer arrays (head_count_kv, sliding_window_pattern) have ≤ a few hundred entries; vocabularies have 32k–256k. */
 export const GGUF_MAX_ARRAY_ELEMENTS = 1024;
-/** GGUF keys are at most 65535 bytes (docs/gguf.md); longer means a damaged file. */
-const MAX_KEY_BYTES = 65_535;
-/** A single string value this large only occurs in damaged files (chat templates are ~10 kB). */
-const MAX_STRING_BYTES = 64 << 20;
-const MAX_KV_COUNT = 1_000_000;
-const MAX_TENSOR_COUNT = 2 ** 32;
-const MAX_ARRAY_DEPTH = 4;
+/** Continuous parsing longer than this yields to the event loop (timers, sockets and IPC keep running). */
+export const GGUF_YIELD_EVERY_MS = 8;
 
 const TYPE_NAMES = [
   'u8',
@@ -162,7 +164,7 @@ class RangeCursor {
   }
 
   u8(): number {
-    const v = this.buf[this.at()];
+    const v = this.view.getUint8(this.at());
     this.pos += 1;
     return v;
   }
@@ -220,15 +222,36 @@ class RangeCursor {
   }
 }
 
+/**
+ * Gives the event loop a turn when parsing has run GGUF_YIELD_EVERY_MS without one. A byte-range
+ * reader that answers from memory resolves without ever reaching the event loop, so awaiting reads
+ * is not enough: a big header would otherwise hold timers, sockets and IPC for seconds.
+ */
+class Pacer {
+  private since = performance.now();
+  private ticks = 0;
+
+  /** Cheap enough to call per element: looks at the clock every 256 calls. */
+  due(): boolean {
+    return (++this.ticks & 0xff) === 0 && performance.now() - this.since >= GGUF_YIELD_EVERY_MS;
+  }
+
+  async yield(): Promise<void> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.since = performance.now();
+  }
+}
+
 /** Read the GGUF header (up to the end of the key/value metadata) through a byte-range reader. */
 export async function readGgufHeader(readRange: ReadRange, options: GgufHeaderOptions = {}): Promise<GgufHeader> {
-  const maxArray = options.maxArrayElements ?? GGUF_MAX_ARRAY_ELEMENTS;
+  const maxArray = Math.min(options.maxArrayElements ?? GGUF_MAX_ARRAY_ELEMENTS, GGUF_LIMITS.arrayLength);
   const c = new RangeCursor(
     readRange,
-    options.maxBytes ?? GGUF_MAX_HEADER_BYTES,
+    Math.min(options.maxBytes ?? GGUF_MAX_HEADER_BYTES, GGUF_LIMITS.headerBytes),
     options.initialChunkBytes ?? GGUF_INITIAL_CHUNK_BYTES,
     options.maxChunkBytes ?? GGUF_MAX_CHUNK_BYTES,
   );
+  const pacer = new Pacer();
 
   try {
     await c.fill(8, 'magic and version');
@@ -253,22 +276,37 @@ export async function readGgufHeader(readRange: ReadRange, options: GgufHeaderOp
   }
   if (version !== 1 && version !== 2 && version !== 3)
     throw new GgufError(`unsupported GGUF version ${version} (this reader knows 1, 2 and 3)`);
-  const wide = version >= 2;
+  const lenBytes = version >= 2 ? 8 : 4;
+  /** A count or length field: u32 in v1, u64 from v2. */
   const count = async (what: string): Promise<number> => {
-    if (!c.has(wide ? 8 : 4)) await c.fill(wide ? 8 : 4, what);
-    return wide ? c.u64() : c.u32();
+    if (!c.has(lenBytes)) await c.fill(lenBytes, what);
+    return lenBytes === 8 ? c.u64() : c.u32();
   };
 
   const tensorCount = await count('tensor count');
-  if (tensorCount > MAX_TENSOR_COUNT)
-    throw new GgufError(`implausible tensor count ${tensorCount}: damaged GGUF header`);
+  if (tensorCount > GGUF_LIMITS.tensorCount)
+    throw new GgufError(
+      `implausible tensor count ${tensorCount} (limit ${GGUF_LIMITS.tensorCount}): damaged GGUF header`,
+    );
   const kvCount = await count('metadata count');
-  if (kvCount > MAX_KV_COUNT) throw new GgufError(`implausible metadata count ${kvCount}: damaged GGUF header`);
+  if (kvCount > GGUF_LIMITS.kvCount)
+    throw new GgufError(`implausible metadata count ${kvCount} (limit ${GGUF_LIMITS.kvCount}): damaged GGUF header`);
+
+  // Everything materialised is charged here, so no header can make us hold more than the limit.
+  let keptBytes = 0;
+  const keep = (bytes: number, what: string) => {
+    keptBytes += bytes;
+    if (keptBytes > GGUF_LIMITS.keptValueBytes)
+      throw new GgufError(
+        `GGUF metadata keeps more than ${GGUF_LIMITS.keptValueBytes} bytes of values (at ${what}): not a real model header`,
+      );
+  };
 
   const readString = async (what: string, limit: number): Promise<string> => {
     const start = c.pos;
     const n = await count(what);
     if (n > limit) throw new GgufError(`implausible length ${n} for ${what} at offset ${start}: damaged GGUF`);
+    keep(n, what);
     if (!c.has(n)) await c.fill(n, what);
     return c.text(n);
   };
@@ -280,6 +318,16 @@ export async function readGgufHeader(readRange: ReadRange, options: GgufHeaderOp
     if (t >= TYPE_NAMES.length)
       throw new GgufError(`invalid GGUF value type ${t} for ${what} at offset ${at}: damaged file`);
     return t;
+  };
+
+  const readArrayLength = async (what: string): Promise<number> => {
+    const at = c.pos;
+    const n = await count(`${what} length`);
+    if (n > GGUF_LIMITS.arrayLength)
+      throw new GgufError(
+        `implausible array length ${n} for ${what} at offset ${at} (limit ${GGUF_LIMITS.arrayLength}): damaged GGUF`,
+      );
+    return n;
   };
 
   const readScalar = (t: number): number | boolean => {
@@ -313,25 +361,35 @@ export async function readGgufHeader(readRange: ReadRange, options: GgufHeaderOp
 
   // Returns the value and its type name.
   const readValue = async (t: number, what: string, depth: number): Promise<{ value: GgufValue; type: string }> => {
-    if (t === T_STRING) return { value: await readString(what, MAX_STRING_BYTES), type: 'string' };
+    if (t === T_STRING) return { value: await readString(what, GGUF_LIMITS.stringBytes), type: 'string' };
     if (t !== T_ARRAY) {
-      const size = FIXED_SIZE[t];
+      const size = FIXED_SIZE[t] ?? 0;
       if (!c.has(size)) await c.fill(size, what);
-      return { value: readScalar(t), type: TYPE_NAMES[t] };
+      return { value: readScalar(t), type: TYPE_NAMES[t] ?? 'unknown' };
     }
-    if (depth >= MAX_ARRAY_DEPTH)
-      throw new GgufError(`${what}: arrays nested deeper than ${MAX_ARRAY_DEPTH}: damaged GGUF`);
+    if (depth >= GGUF_LIMITS.arrayDepth)
+      throw new GgufError(`${what}: arrays nested deeper than ${GGUF_LIMITS.arrayDepth}: damaged GGUF`);
     const elemType = await readType(`${what} element type`);
-    const at = c.pos;
-    const n = await count(`${what} length`);
-    if (n > 2 ** 32) throw new GgufError(`implausible array length ${n} for ${what} at offset ${at}: damaged GGUF`);
-    const type = `array<${TYPE_NAMES[elemType]}>`;
+    const n = await readArrayLength(what);
+    const elementType = TYPE_NAMES[elemType] ?? 'unknown';
+    const type = `array<${elementType}>`;
     if (n > maxArray) {
       await skipArray(elemType, n, what, depth + 1);
-      return { value: { kind: 'gguf-array', elementType: TYPE_NAMES[elemType], length: n }, type };
+      return { value: { kind: 'gguf-array', elementType, length: n }, type };
     }
+    keep(8 * n, what);
     const out: GgufValue[] = [];
-    for (let i = 0; i < n; i++) out.push((await readValue(elemType, what, depth + 1)).value);
+    const size = FIXED_SIZE[elemType];
+    if (size !== undefined) {
+      // Fixed-size elements: one fill, then a plain loop (no await per element).
+      if (!c.has(size * n)) await c.fill(size * n, what);
+      for (let i = 0; i < n; i++) out.push(readScalar(elemType));
+      return { value: out, type };
+    }
+    for (let i = 0; i < n; i++) {
+      if (pacer.due()) await pacer.yield();
+      out.push((await readValue(elemType, what, depth + 1)).value);
+    }
     return { value: out, type };
   };
 
@@ -342,35 +400,38 @@ export async function readGgufHeader(readRange: ReadRange, options: GgufHeaderOp
       return;
     }
     if (elemType === T_STRING) {
-      const lenBytes = wide ? 8 : 4;
       for (let i = 0; i < n; i++) {
         const at = c.pos;
         if (!c.has(lenBytes)) await c.fill(lenBytes, what);
-        const len = wide ? c.u64() : c.u32();
-        if (len > MAX_STRING_BYTES)
+        const len = lenBytes === 8 ? c.u64() : c.u32();
+        if (len > GGUF_LIMITS.stringBytes)
           throw new GgufError(`implausible string length ${len} in ${what}[${i}] at offset ${at}: damaged GGUF`);
         c.skip(len, what);
+        if (pacer.due()) await pacer.yield();
       }
       return;
     }
-    if (depth >= MAX_ARRAY_DEPTH)
-      throw new GgufError(`${what}: arrays nested deeper than ${MAX_ARRAY_DEPTH}: damaged GGUF`);
+    if (depth >= GGUF_LIMITS.arrayDepth)
+      throw new GgufError(`${what}: arrays nested deeper than ${GGUF_LIMITS.arrayDepth}: damaged GGUF`);
     for (let i = 0; i < n; i++) {
       const inner = await readType(`${what} element type`);
-      const len = await count(`${what} length`);
-      if (inner === T_ARRAY || inner === T_STRING || FIXED_SIZE[inner] !== undefined)
-        await skipArray(inner, len, what, depth + 1);
+      await skipArray(inner, await readArrayLength(what), what, depth + 1);
+      if (pacer.due()) await pacer.yield();
     }
   };
 
-  const metadata: Record<string, GgufValue> = {};
-  const types: Record<string, string> = {};
+  // No prototype: a key named "__proto__" is just a key.
+  const metadata = Object.create(null) as Record<string, GgufValue>;
+  const types = Object.create(null) as Record<string, string>;
   for (let i = 0; i < kvCount; i++) {
-    const key = await readString(`key #${i}`, MAX_KEY_BYTES);
-    const t = await readType(`"${key}"`);
-    const { value, type } = await readValue(t, `"${key}"`, 0);
+    const key = await readString(`key #${i}`, GGUF_LIMITS.keyBytes);
+    const shown = quoteUntrusted(key);
+    if (Object.hasOwn(metadata, key)) throw new GgufError(`duplicate key ${shown} (key #${i}): damaged GGUF`);
+    const t = await readType(shown);
+    const { value, type } = await readValue(t, shown, 0);
     metadata[key] = value;
     types[key] = type;
+    if (pacer.due()) await pacer.yield();
   }
   return {
     version,

@@ -79,6 +79,8 @@ export class RunController {
   private stopping = false;
   private heartbeat?: NodeJS.Timeout;
   private hbCount = 0;
+  /** The heartbeat write in flight: removing the run directory waits for it (it would re-create a file there). */
+  private beating: Promise<void> = Promise.resolve();
   private analysisTimer?: NodeJS.Timeout;
   private limitTimer?: NodeJS.Timeout;
   private pendingSamples: Sample[] = [];
@@ -175,6 +177,7 @@ export class RunController {
     this.stopping = true;
     this.setState('stopping');
     this.addEvent({ tMs: this.lastTMs, kind: 'stop', message: reason });
+    if (!this.enginePid && this.launcherPid !== null) await this.awaitEnginePid();
     if (this.enginePid) {
       await this.target.signal(-this.enginePid, 'SIGTERM').catch(() => {});
       const killer = setTimeout(() => {
@@ -188,10 +191,26 @@ export class RunController {
     }
   }
 
+  /**
+   * A stop that comes while the launcher is still starting the engine (its `engine` event comes
+   * after up to a second of wrapper detection) must still find the engine's group: the wrapper
+   * writes engine.pid first thing, so read it, for at most the stop's grace period.
+   */
+  private async awaitEnginePid(): Promise<void> {
+    const until = Date.now() + this.options.stopGraceMs;
+    while (!this.enginePid && !this.ended && Date.now() < until) {
+      const text = await this.target.readFile(`${this.dir}/engine.pid`).catch(() => null);
+      const pid = Number(text?.toString().trim());
+      if (Number.isInteger(pid) && pid > 0) this.enginePid = pid;
+      else await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
   private async beat() {
     if (this.ended || !this.dir) return;
     this.hbCount += 1;
-    await this.target.writeFile(`${this.dir}/hb`, `${this.hbCount}\n`).catch(() => {});
+    this.beating = this.target.writeFile(`${this.dir}/hb`, `${this.hbCount}\n`).catch(() => {});
+    await this.beating;
   }
 
   private follow(fromOffset: number) {
@@ -466,6 +485,8 @@ export class RunController {
   private async onEnd() {
     if (this.ended) return;
     this.follower?.stop();
+    clearInterval(this.heartbeat);
+    await this.beating;
     // The launcher has written everything: the run directory is no longer needed.
     // KVSCOPE_KEEP_RUN_DIR=1 keeps it for debugging a run.
     if (this.dir && !process.env.KVSCOPE_KEEP_RUN_DIR)
@@ -496,15 +517,20 @@ export class RunController {
 
   private fail(error: unknown) {
     const message = error instanceof Error ? error.message : String(error);
-    // Nothing was launched (setup failed): the directory holds only what we uploaded.
-    if (this.dir && this.launcherPid === null && !process.env.KVSCOPE_KEEP_RUN_DIR) {
-      void this.target.exec(`rm -rf ${shellQuote(this.dir)}`).catch(() => {});
-    }
+    // Nothing was launched (setup failed): the directory holds only what we uploaded. `done`
+    // waits for its removal, since the target is closed once the run is done.
+    const removed =
+      this.dir && this.launcherPid === null && !process.env.KVSCOPE_KEEP_RUN_DIR
+        ? this.target.exec(`rm -rf ${shellQuote(this.dir)}`, { timeoutMs: 10_000 }).then(
+            () => {},
+            () => {},
+          )
+        : Promise.resolve();
     this.ended = true;
     clearInterval(this.heartbeat);
     this.addEvent({ tMs: this.lastTMs, kind: 'error', message });
     this.setState('failed', message);
-    this.resolveDone();
+    void removed.then(() => this.resolveDone());
   }
 
   private setState(state: RunStatus['state'], error?: string) {

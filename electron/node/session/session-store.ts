@@ -40,6 +40,7 @@ import {
   type StoredRunState,
 } from '../../../shared/report/session-data';
 import { redact } from '../util/redact';
+import { verifySessionFile } from './session-file-guard';
 import { scrubSecrets } from './scrub';
 
 export const SESSION_SCHEMA_VERSION = 1;
@@ -570,6 +571,7 @@ export function createSession(path: string, options: CreateSessionOptions): Sess
 
 /** Everything in a session file; runs without a stored summary get their analysis recomputed. */
 export function readSession(path: string): SessionData {
+  verifySessionFile(path); // untrusted file: schema checked before any query runs (session-file-guard.ts)
   let store: SessionStore;
   try {
     store = SessionStore.open(path);

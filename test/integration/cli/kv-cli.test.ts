@@ -1,7 +1,11 @@
 // The `kvscope kv` command as users run it: the real bin/kvscope.mjs in a child process.
 import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildGgufHeader, layerBombHeader, str, u32 } from '../../helpers/gguf-fixture';
 
 const run = promisify(execFile);
 
@@ -32,7 +36,7 @@ describe('kvscope kv', () => {
       '--json',
     );
     expect(r.code).toBe(0);
-    const doc = JSON.parse(r.stdout);
+    const doc = JSON.parse(r.stdout) as { model?: unknown };
     expect(doc).toMatchObject({ bytesPerToken: 32768, totalBytes: 134217728, ctx: 4096, maxContextForBudget: null });
   });
 
@@ -66,7 +70,7 @@ describe('kvscope kv', () => {
   it('--gguf stories260K at 2048: 640 and 1310720, with the model facts', async () => {
     const r = await kvscope('kv', '--gguf', '../shared/models/stories260K.gguf', '--ctx', '2048', '--json');
     expect(r.code).toBe(0);
-    const doc = JSON.parse(r.stdout);
+    const doc = JSON.parse(r.stdout) as { model?: unknown };
     expect(doc).toMatchObject({ bytesPerToken: 640, totalBytes: 1310720, ctx: 2048 });
     expect(doc.model).toMatchObject({ architecture: 'llama', nLayer: 5, nHeadKv: 4, headDimK: 8, nCtxTrain: 2048 });
     expect(r.stderr).toBe('');
@@ -110,6 +114,44 @@ describe('kvscope kv', () => {
   it('a file that is not GGUF is named in the error', async () => {
     const r = await kvscope('kv', '--gguf', 'package.json');
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/package.json: not a GGUF file: starts with "\{\\x0a  "/);
+    expect(r.stderr).toMatch(/package.json: not a GGUF file: starts with "\{\\x0a {2}"/);
+  });
+});
+
+// Model files are untrusted (shared/kv/model-limits.ts): a hostile header is one line on stderr and exit 1.
+describe('kvscope kv --gguf on hostile files', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'kvscope-kv-hostile-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('a 200-byte header claiming 2^28 layers (it used to run out of heap and abort)', async () => {
+    const path = join(dir, 'bad.gguf');
+    await writeFile(path, layerBombHeader());
+    const r = await kvscope('kv', '--gguf', path);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      "kvscope kv: llama.block_count is 268435456, beyond KVScope's limit of 1024: damaged model file\n",
+    );
+  });
+
+  it('a key with a line break and a terminal escape stays on one line', async () => {
+    const path = join(dir, 'evil-arch.gguf');
+    await writeFile(
+      path,
+      buildGgufHeader([
+        ['general.architecture', str('llama\n\u001b[2Jrm -rf')],
+        ['llama.block_count', u32(2)],
+      ]),
+    );
+    const r = await kvscope('kv', '--gguf', path);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      'kvscope kv: general.architecture "llama\\u000a\\u001b[2Jrm -rf" is not an architecture name\n',
+    );
   });
 });

@@ -13,14 +13,14 @@ const options = {
 
 export async function run(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCliArgs(args, options);
-  if (positionals.length !== 2)
+  const [pathA, pathB] = positionals;
+  if (positionals.length !== 2 || pathA === undefined || pathB === undefined)
     throw new CliError('expected two session files: kvscope compare <sessionA> <sessionB> -o <file.md|file.html>', 2);
   const out = values.output;
   if (!out) throw new CliError('-o <file.md|file.html> is required', 2);
   const format = compareFormatFromFileName(out);
   if (!format)
     throw new CliError(`-o ${out}: the comparison is written as Markdown (.md), HTML (.html) or PDF (.pdf)`, 2);
-  const [pathA, pathB] = positionals;
   const a = loadSession(pathA);
   const b = loadSession(pathB);
   try {

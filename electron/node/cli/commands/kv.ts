@@ -16,6 +16,7 @@ import {
   type ModelShape,
 } from '../../../../shared/kv/kv-theory';
 import { ModelConfigError, modelShapeFromGguf, type GgufModelSummary } from '../../../../shared/kv/model-config';
+import { escapeUntrusted } from '../../../../shared/kv/model-limits';
 import { GgufError, readGgufHeaderFromFile } from '../../model/gguf-reader';
 import { CliError, type CliIo, parseBytes, parseCliArgs, parseIntArg } from '../cli-io';
 
@@ -154,7 +155,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (model) {
     rows.push([
       'model',
-      `${model.name ?? values.gguf} (${model.architecture}, ${model.fileTypeName ?? 'file type not stated'})`,
+      // The name comes from the file: printed escaped, so it cannot forge lines or drive the terminal.
+      `${model.name === null ? values.gguf : escapeUntrusted(model.name, 120)} (${model.architecture}, ${model.fileTypeName ?? 'file type not stated'})`,
     ]);
     const heads = Array.isArray(model.nHeadKv)
       ? `per layer ${Math.min(...model.nHeadKv)}–${Math.max(...model.nHeadKv)}`

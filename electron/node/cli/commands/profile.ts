@@ -24,6 +24,7 @@ import { parseSweepSizes, runSweep, SweepError } from '../../run/sweep';
 import { DEFAULT_SERVER_READY_TIMEOUT_MS, profileServerRun } from '../../engines/server-profile';
 import type { RunController } from '../../run/run-controller';
 import { cliTargetSupport } from '../cli-targets';
+import { stopOnSignals } from '../cli-signals';
 import { openProfileOutputs, type ProfileOutputs } from '../../session/profile-outputs';
 import { ProfileProgress, runFailure } from '../cli-progress'; // H6: progress on stderr, the run's exit line
 
@@ -140,8 +141,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   // The board's facts are gathered while the engine runs: the target is closed with the run.
   const factsPromise = cliTargetSupport.targetFacts(run.target);
   io.err(`kvscope profile: run ${run.runId} on ${run.target.label}, run directory ${run.dir}\n`);
-  const onAbort = () => void run.stop('interrupted');
-  io.signal.addEventListener('abort', onAbort);
+  const stopSignals = stopOnSignals(io, 'profile', () => run.stop('interrupted'));
   const progress = new ProfileProgress(io); // H6: live line + alerts on stderr
   progress.follow(run);
   let server: Awaited<ReturnType<typeof profileServerRun>> | null = null;
@@ -173,7 +173,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     await run.done;
   } finally {
     progress.stop(); // H6
-    io.signal.removeEventListener('abort', onAbort);
+    stopSignals();
     await service.dispose();
   }
   if (serverError) throw new CliError(`server mode: ${serverError}`);

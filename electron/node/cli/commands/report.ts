@@ -1,6 +1,7 @@
 // `kvscope report <session> --format html|md|csv|json|pdf|perfetto|prometheus -o <file>` (DESIGN.md): a
 // report of a stored session. The format may be left out when the file name says it (.html, .md,
 // .csv, .json, .pdf, .trace.json, .prom). CSV: `--layout wide` (default, one row per sample) or `long`.
+import { SessionFileRejected } from '../../session/session-file-guard';
 import { readSession, SessionError } from '../../session/session-store';
 import {
   formatFromFileName,
@@ -20,7 +21,8 @@ const options = {
 
 export async function run(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCliArgs(args, options);
-  if (positionals.length !== 1)
+  const [sessionPath] = positionals;
+  if (positionals.length !== 1 || sessionPath === undefined)
     throw new CliError(
       `expected exactly one session file: kvscope report <session> --format ${REPORT_FORMATS.join('|')} -o <file>`,
       2,
@@ -45,7 +47,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (layout !== 'wide' && layout !== 'long') throw new CliError(`--layout: expected wide or long, got "${layout}"`, 2);
   if (values.layout !== undefined && format !== 'csv') throw new CliError('--layout applies to --format csv only', 2);
 
-  const session = loadSession(positionals[0]);
+  const session = loadSession(sessionPath);
   try {
     await writeReport(session, format, out, { csvLayout: layout });
   } catch (error) {
@@ -64,7 +66,7 @@ export function loadSession(path: string) {
   try {
     return readSession(path);
   } catch (error) {
-    if (error instanceof SessionError) throw new CliError(error.message);
+    if (error instanceof SessionError || error instanceof SessionFileRejected) throw new CliError(error.message);
     throw new CliError(`${path}: ${(error as Error).message}`);
   }
 }

@@ -10,6 +10,7 @@ import {
   kvBytesDetailed,
   kvBytesPerToken,
   kvPerToken,
+  layerKv,
   maxTokensForBudget,
   rowBytes,
   swaPatternLayers,
@@ -299,5 +300,17 @@ describe('swaPatternLayers', () => {
     expect(swaPatternLayers(4, 2)).toEqual([true, false, true, false]);
     expect(swaPatternLayers(4, 2, true)).toEqual([false, true, false, true]); // dense first
     expect(swaPatternLayers(3, 0)).toEqual([true, true, true]); // period 0: all SWA
+  });
+});
+
+describe('shapes beyond the limits (shared/kv/model-limits.ts)', () => {
+  const shape = { layers: 2 ** 28, kvHeads: 8, headDimK: 64, headDimV: 64, typeK: 'f16', typeV: 'f16' } as const;
+
+  it('are refused before one entry per layer is built', () => {
+    expect(() => layerKv(shape)).toThrow(/268435456 layers is beyond KVScope's limit of 1024/);
+    expect(() => kvBytesPerToken(shape)).toThrow(KvShapeError);
+    expect(() => swaPatternLayers(2 ** 28, 2)).toThrow(KvShapeError);
+    expect(() => layerKv({ ...shape, layers: 2, kvHeads: 1e6 })).toThrow(/1000000 KV heads is beyond/);
+    expect(() => layerKv({ ...shape, layers: 2, headDimK: 2 ** 20 })).toThrow(/1048576 is beyond/);
   });
 });

@@ -221,3 +221,76 @@ describe('modelShapeFromGguf', () => {
     ).toThrow(/3 entries for 2 layers/);
   });
 });
+
+// Model files are untrusted: a header may claim any shape. Limits: shared/kv/model-limits.ts.
+describe('modelShapeFromGguf on hostile metadata', () => {
+  const base = {
+    'general.architecture': 'llama',
+    'llama.block_count': 16,
+    'llama.embedding_length': 2048,
+    'llama.attention.head_count': 32,
+  };
+
+  it('refuses 2^28 layers before building anything per layer (it used to exhaust the heap)', () => {
+    expect(() => modelShapeFromGguf({ ...base, 'llama.block_count': 2 ** 28 })).toThrow(
+      /llama.block_count is 268435456, beyond KVScope's limit of 1024/,
+    );
+    // Also through the paths that build per-layer lists: an SWA pattern, shared-KV layers.
+    expect(() =>
+      modelShapeFromGguf({
+        ...base,
+        'general.architecture': 'gemma2',
+        'gemma2.block_count': 2 ** 28,
+        'gemma2.embedding_length': 2048,
+        'gemma2.attention.head_count': 8,
+      }),
+    ).toThrow(ModelConfigError);
+    expect(() => modelShapeFromGguf({ ...base, 'llama.block_count': 1e300 })).toThrow(/beyond KVScope's limit/);
+    expect(() => modelShapeFromGguf({ ...base, 'llama.block_count': 1024 })).not.toThrow();
+  });
+
+  it('bounds every other number the shape is built from', () => {
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [{ 'llama.attention.head_count': 1e9 }, /head_count is 1000000000, beyond KVScope's limit of 4096/],
+      [{ 'llama.attention.head_count_kv': 5000 }, /head_count_kv is 5000, beyond KVScope's limit of 4096/],
+      [{ 'llama.attention.head_count_kv': [8, -1] }, /head_count_kv must be a whole number ≥ 0, got -1/],
+      [{ 'llama.attention.key_length': 2 ** 20, 'llama.attention.value_length': 64 }, /key_length is 1048576/],
+      [{ 'llama.embedding_length': 2 ** 40 }, /embedding_length is 1099511627776/],
+      [{ 'llama.attention.sliding_window': 1.5 }, /sliding_window must be a whole number/],
+      [{ 'llama.attention.sliding_window': 4096, 'llama.attention.sliding_window_pattern': -2 }, /pattern must be/],
+      [{ 'llama.attention.shared_kv_layers': 2 ** 31 }, /shared_kv_layers is 2147483648/],
+      [{ 'llama.vocab_size': 2 ** 30 }, /vocab_size is 1073741824, beyond KVScope's limit of 4194304/],
+      [
+        { 'tokenizer.ggml.tokens': { kind: 'gguf-array', elementType: 'string', length: 2 ** 24 } },
+        /tokenizer.ggml.tokens is 16777216/,
+      ],
+    ];
+    for (const [extra, message] of cases) expect(() => modelShapeFromGguf({ ...base, ...extra })).toThrow(message);
+  });
+
+  it('drops an implausible training context with a note instead of failing', () => {
+    const { summary } = modelShapeFromGguf({ ...base, 'llama.context_length': 2 ** 60 });
+    expect(summary.nCtxTrain).toBeNull();
+    expect(summary.notes.join('\n')).toMatch(/context_length 1152921504606847000 is not a plausible context/);
+  });
+
+  it('shows text from the file on one line, without control characters', () => {
+    let message = '';
+    try {
+      modelShapeFromGguf({ 'general.architecture': 'llama\n\u001b[31mfake line' });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toBe('general.architecture "llama\\u000a\\u001b[31mfake line" is not an architecture name');
+    // A name that is also an Object.prototype property is just an unknown architecture.
+    const { summary } = modelShapeFromGguf({
+      'general.architecture': 'constructor',
+      'constructor.block_count': 2,
+      'constructor.embedding_length': 64,
+      'constructor.attention.head_count': 2,
+      'constructor.attention.sliding_window': 8,
+    });
+    expect(summary.swaLayers).toBe(0);
+    expect(summary.notes.join('\n')).toMatch(/layer pattern for "constructor" is unknown/);
+  });
+});

@@ -15,7 +15,18 @@ import {
 import type { Target } from '../../../../../electron/node/transport/target';
 import { kvBytes, kvBytesPerToken } from '../../../../../shared/kv/kv-theory';
 import { modelShapeFromGguf } from '../../../../../shared/kv/model-config';
-import { arr, buildGgufHeader, f32, str, u32, virtualFile, vocabModelHeader } from '../../../../helpers/gguf-fixture';
+import {
+  arr,
+  bigStringArrayHeader,
+  buildGgufHeader,
+  f32,
+  layerBombHeader,
+  manyArraysHeader,
+  str,
+  u32,
+  virtualFile,
+  vocabModelHeader,
+} from '../../../../helpers/gguf-fixture';
 
 // Relative to the project root, where vitest runs (shared/models/README.md).
 const STORIES = '../shared/models/stories260K.gguf';
@@ -255,5 +266,92 @@ describe('local files', () => {
     const path = join(dir, 'garbage.gguf');
     await writeFile(path, 'GGUF');
     await expect(readGgufHeaderFromFile(path)).rejects.toThrow(new RegExp(`${path}: not a GGUF file`));
+  });
+});
+
+// Model files are untrusted. Limits: shared/kv/model-limits.ts GGUF_LIMITS.
+describe('hostile headers: bounded memory, bounded counts, the event loop keeps turning', () => {
+  const preambleWith = (tensorCount: bigint, kvCount: bigint) => {
+    const bytes = buildGgufHeader([['a', u32(1)]]);
+    const view = new DataView(bytes.buffer);
+    view.setBigUint64(8, tensorCount, true);
+    view.setBigUint64(16, kvCount, true);
+    return bytes;
+  };
+
+  it('the 200-byte header claiming 2^28 layers reads, and the model step refuses it', async () => {
+    const bomb = layerBombHeader();
+    expect(bomb.length).toBeLessThan(256);
+    const h = await readGgufHeader(virtualFile(bomb, 0).readRange);
+    expect(h.metadata['llama.block_count']).toBe(2 ** 28);
+    expect(() => modelShapeFromGguf(h.metadata)).toThrow(/block_count is 268435456, beyond KVScope's limit of 1024/);
+  });
+
+  it('refuses implausible tensor, key/value and array counts before allocating for them', async () => {
+    await expect(readGgufHeader(virtualFile(preambleWith(2n ** 21n, 1n), 0).readRange)).rejects.toThrow(
+      /implausible tensor count 2097152 \(limit 1048576\)/,
+    );
+    await expect(readGgufHeader(virtualFile(preambleWith(0n, 2n ** 17n), 0).readRange)).rejects.toThrow(
+      /implausible metadata count 131072 \(limit 65536\)/,
+    );
+    const bigArray = buildGgufHeader([['big', arr('u8', [])]]);
+    new DataView(bigArray.buffer).setBigUint64(bigArray.length - 8, 2n ** 25n, true);
+    await expect(readGgufHeader(virtualFile(bigArray, 1 << 26).readRange)).rejects.toThrow(
+      /implausible array length 33554432 for "big" at offset \d+ \(limit 16777216\)/,
+    );
+  });
+
+  it('stops keeping values at 16 MiB: thousands of 1,024-entry arrays are refused, not materialised', async () => {
+    const header = manyArraysHeader(40 << 20); // ≈ 10,000 arrays of 1,024 u32
+    await expect(readGgufHeader(virtualFile(header, 0).readRange)).rejects.toThrow(
+      /keeps more than 16777216 bytes of values \(at "k0000204\d"\): not a real model header/,
+    );
+    // A real header's arrays (per-layer lists) are far below the budget.
+    const fine = manyArraysHeader(1 << 20);
+    const h = await readGgufHeader(virtualFile(fine, 0).readRange);
+    expect((h.metadata.k00000000 as number[]).length).toBe(1024);
+  });
+
+  it('yields to the event loop while walking a 127 MB header held in memory', async () => {
+    const header = bigStringArrayHeader(127_000_000);
+    let turns = 0;
+    let parsing = true;
+    const spin = () => {
+      if (!parsing) return;
+      turns++;
+      setImmediate(spin);
+    };
+    setImmediate(spin);
+    const h = await readGgufHeader(virtualFile(header, 0).readRange);
+    parsing = false;
+    expect(h.metadata.after).toBe(7);
+    expect(h.metadata['tokenizer.ggml.tokens']).toEqual({ kind: 'gguf-array', elementType: 'string', length: 9769230 });
+    // Before the pacing, an in-memory reader never let a setImmediate run until the header was done.
+    expect(turns).toBeGreaterThan(0);
+  });
+
+  it('duplicate keys are refused; "__proto__" is an ordinary key', async () => {
+    const dup = buildGgufHeader([
+      ['llama.block_count', u32(5)],
+      ['llama.block_count', u32(2 ** 28)],
+    ]);
+    await expect(readGgufHeader(virtualFile(dup, 0).readRange)).rejects.toThrow(
+      /duplicate key "llama.block_count" \(key #1\)/,
+    );
+    const proto = buildGgufHeader([['__proto__', arr('u32', [1, 2])]]);
+    const h = await readGgufHeader(virtualFile(proto, 0).readRange);
+    expect(Object.getPrototypeOf(h.metadata)).toBeNull();
+    expect(Object.hasOwn(h.metadata, '__proto__')).toBe(true);
+  });
+
+  it('keys appear in messages on one line, control characters escaped', async () => {
+    const bad = buildGgufHeader([['evil\n\u001b[2Jkey', u32(1)]]);
+    // The value type of the first key: preamble (24) + key length (8) + 12 key bytes.
+    new DataView(bad.buffer).setUint32(24 + 8 + 12, 99, true);
+    const error = await readGgufHeader(virtualFile(bad, 0).readRange).catch((e: unknown) => e as Error);
+    expect(error).toBeInstanceOf(GgufError);
+    expect((error as Error).message).toBe(
+      'invalid GGUF value type 99 for "evil\\u000a\\u001b[2Jkey" at offset 44: damaged file',
+    );
   });
 });

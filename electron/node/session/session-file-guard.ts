@@ -1,0 +1,101 @@
+// A session file is untrusted input: `kvscope report` and `compare` read files mailed in, copied
+// off boards, downloaded. SQLite runs whatever the schema says, so a crafted file can make our
+// plain `SELECT … FROM samples` run forever (a `samples` VIEW over a recursive CTE), or run code
+// on every insert (a trigger). Before the store (session-store.ts) opens a file for reading, this
+// guard opens it on its own read-only connection with PRAGMA trusted_schema=OFF and checks that
+// its schema is a session's: the application id, real tables (sqlite_master type='table') with
+// the columns the reader selects and no generated ones, and no view, trigger or virtual table
+// anywhere. Then every query the store makes reads stored rows only — linear in the file.
+// Extra plain tables and columns are let through: they compute nothing, and a newer writer
+// may add some.
+//
+// Why no timeout or progress handler: better-sqlite3 exposes neither SQLite's progress handler
+// nor sqlite3_interrupt (checked at 12.11), and a query runs synchronously on the calling thread,
+// so nothing can stop it from outside. Refusing every schema object that computes (views,
+// triggers, virtual tables, generated columns) removes the unbounded work instead, and the
+// guard's own queries are bounded (LIMIT on sqlite_master, which alone it scans).
+import Database from 'better-sqlite3';
+import { existsSync } from 'node:fs';
+
+/** 'KVSC', as session-store.ts SESSION_APPLICATION_ID (not imported: session-store.ts imports this file). */
+const APPLICATION_ID = 0x4b565343;
+
+/** The tables of a session (session-store.ts SCHEMA_V1) and the columns the reader selects from them. */
+export const SESSION_TABLE_COLUMNS: Readonly<Record<string, readonly string[]>> = {
+  meta: ['key', 'value'],
+  runs: ['seq', 'id', 'label', 'request', 'engine', 'analysis_inputs', 'state', 'error', 'started_at', 'ended_at'],
+  samples: ['id', 'run', 't_ms', 'source', 'vals'],
+  events: ['id', 'run', 't_ms', 'kind', 'message', 'data'],
+  engine_log: ['id', 'run', 'kind', 'record'],
+  summaries: ['run', 'summary', 'analysis'],
+};
+
+/** A session has 6 tables and their indexes (plus SQLite's autoindexes): 20 objects, far fewer than this. */
+const MAX_SCHEMA_OBJECTS = 64;
+
+/** A file that is not a session, or a session whose schema was tampered with: one line for the user. */
+export class SessionFileRejected extends Error {
+  override name = 'SessionFileRejected';
+}
+
+interface SchemaRow {
+  type: string;
+  name: string;
+  sql: string | null;
+}
+
+/** The reason `db`'s schema is not a session's, or null when it is. */
+function schemaProblem(db: Database.Database): string | null {
+  if (db.pragma('application_id', { simple: true }) !== APPLICATION_ID) return 'is not a KVScope session';
+  const tampered = (what: string) => `is not a KVScope session as KVScope writes them: it ${what} (a tampered file?)`;
+  const rows = db
+    .prepare('SELECT type, name, sql FROM sqlite_master LIMIT ?')
+    .all(MAX_SCHEMA_OBJECTS + 1) as SchemaRow[];
+  if (rows.length > MAX_SCHEMA_OBJECTS) return tampered(`has more than ${MAX_SCHEMA_OBJECTS} schema objects`);
+  const shown = (name: string) => JSON.stringify(name.slice(0, 40));
+  for (const row of rows) {
+    if (row.type === 'view' || row.type === 'trigger') return tampered(`contains a ${row.type} (${shown(row.name)})`);
+    if (row.type === 'table' && /^\s*CREATE\s+VIRTUAL/i.test(row.sql ?? ''))
+      return tampered(`contains a virtual table (${shown(row.name)})`);
+  }
+  for (const [table, expected] of Object.entries(SESSION_TABLE_COLUMNS)) {
+    if (!rows.some((r) => r.type === 'table' && r.name === table)) return tampered(`has no ${table} table`);
+    // table_xinfo also lists generated columns (hidden 2 or 3), which compute on every read.
+    const columns = db.pragma(`table_xinfo(${table})`) as Array<{ name: string; hidden: number }>;
+    if (columns.some((c) => c.hidden !== 0)) return tampered(`has generated or hidden columns in ${table}`);
+    const missing = expected.find((name) => !columns.some((c) => c.name === name));
+    if (missing !== undefined) return tampered(`has no ${missing} column in ${table}`);
+  }
+  return null;
+}
+
+/**
+ * Throws SessionFileRejected (one line) unless `path` is an SQLite file whose schema is a
+ * session's and computes nothing. Opens the file read-only and closes it again; never writes.
+ * A missing file passes: the store reports it in its own words.
+ */
+export function verifySessionFile(path: string): void {
+  if (!existsSync(path)) return;
+  let db: Database.Database;
+  try {
+    db = new Database(path, { readonly: true, fileMustExist: true });
+  } catch (error) {
+    throw new SessionFileRejected(`cannot open ${path}: ${(error as Error).message}`);
+  }
+  try {
+    // Functions named in the schema run only if innocuous (sqlite.org/pragma.html#pragma_trusted_schema).
+    db.pragma('trusted_schema = OFF');
+    const problem = schemaProblem(db);
+    if (problem) throw new SessionFileRejected(`${path} ${problem}`);
+  } catch (error) {
+    if (error instanceof SessionFileRejected) throw error;
+    const message = (error as Error).message;
+    if (/not a database|file is encrypted/i.test(message))
+      throw new SessionFileRejected(`${path} is not a KVScope session (not an SQLite file)`);
+    // SQLite quotes the damaged schema text in its messages: keep them on one line.
+    // eslint-disable-next-line no-control-regex -- control characters are what is replaced
+    throw new SessionFileRejected(`${path}: ${message.replace(/[\u0000-\u001f\u007f]+/g, ' ')}`);
+  } finally {
+    db.close();
+  }
+}
