@@ -214,3 +214,20 @@ export function analyzeSweep(
     fittedPoints: canFit ? usable.length : 0,
   };
 }
+
+/** `sweep` in the summary: the KV curve over context sizes. */
+export interface SweepSummary {
+  points: SweepPoint[];
+  measuredBytesPerToken: number | null;
+  theoryBytesPerToken: number | null;
+  overheadFactor: number | null;
+  mode: SweepAnalysis['mode'];
+  maxContextForBudget: number | null;
+  baselineBytes: number | null;
+  fitR2: number | null;
+  rssMetric: SweepAnalysis['rssMetric'];
+  engineReportedBytesPerToken: number | null;
+  budgetBytes: number | null;
+  /** Why the sweep ended before its last size, or null. */
+  stoppedEarly: string | null;
+}
