@@ -303,8 +303,13 @@ export class SessionStore {
       db = new Database(path, { readonly: true, fileMustExist: true });
       openedAs = checkSession(db, path);
       if (openedAs < SESSION_SCHEMA_VERSION) {
-        // An older file we may not write: migrate a copy in memory, leave the file as it is.
-        const copy = new Database(db.serialize());
+        // An older file we may not write: migrate a copy in memory, leave the file as it is. The
+        // copy says "WAL" in its header (bytes 18-19 = 2), which a database in memory cannot be:
+        // set them to the rollback journal (1): the file format read/write versions.
+        const image = db.serialize();
+        image[18] = 1;
+        image[19] = 1;
+        const copy = new Database(image);
         db.close();
         db = copy;
         migrateSession(db, openedAs);
