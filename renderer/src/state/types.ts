@@ -15,6 +15,7 @@ import type { BoardDraft, BoardErrors } from './board-form';
 import type { ConnectionState } from '../api/ws-client';
 import type { ChartSeries } from '../live/chart-series';
 import type { MemoryRing } from '../live/ring-buffer';
+import type { SeriesReadout } from '../live/series-readouts';
 import type { RunForm, RunFormErrors } from './run-form';
 
 export interface StoreDeps {
@@ -124,6 +125,8 @@ export interface LiveRun {
   /** From the request (the analysis repeats it once it runs). */
   budgetBytes: number | null;
   windowTokens: number | null;
+  /** The newest value of every registered series the run's samples hold (shared/collectors/registry.ts). */
+  series: SeriesReadout[];
 }
 
 export interface LiveRunSlice {

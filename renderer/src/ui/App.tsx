@@ -9,6 +9,7 @@ import { Readouts } from './Readouts';
 import { RunFormPanel } from './RunFormPanel';
 import { RunHeader } from './RunHeader';
 import { RunLog } from './RunLog';
+import { SeriesPanel } from './SeriesPanel';
 import { SshConfigImportDialog } from './SshConfigImportDialog';
 import { StoreProvider } from './store-context';
 import { TargetList } from './TargetList';
@@ -61,6 +62,7 @@ export function App({ store, connection }: { store: AppStore; connection: ApiCon
             <DeviceCard />
             <MemoryChart />
             <Readouts />
+            <SeriesPanel />
             <RunLog />
           </main>
         </div>
