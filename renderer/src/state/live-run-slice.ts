@@ -4,7 +4,7 @@
 // second) turns them into one store update with an LTTB-downsampled chart.
 import type { ApiEventName, EventPayload } from '../../../shared/api/contract';
 import type { RunAnalysis, RunEvent, RunStatus, Sample } from '../../../shared/api/schemas';
-import { buildChartSeries, EMPTY_CHART, type ChartSeries } from '../live/chart-series';
+import { buildChartSeries, EMPTY_CHART } from '../live/chart-series';
 import { MAX_EVENTS, MAX_POINTS_PER_SERIES, OUTPUT_TAIL_LINES } from '../live/live-config';
 import { seriesReadouts, updateLatest, type LatestValues } from '../live/series-readouts';
 import { buildRunRequest } from './run-form';
