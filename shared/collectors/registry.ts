@@ -4,10 +4,11 @@
 import type { CollectorDefinition, SeriesDef, SeriesSource } from './collector';
 import { seriesKeyMatches } from './collector';
 import { engineSource } from './engine-source';
+import { pressureCollector } from './pressure-collector';
 import { procfsCollector } from './procfs-collector';
 
 /** Collectors: a script each, started on the target for every run where they can run. */
-export const COLLECTORS: readonly CollectorDefinition[] = [procfsCollector];
+export const COLLECTORS: readonly CollectorDefinition[] = [procfsCollector, pressureCollector];
 
 /** Everything that puts series into samples: the engine's output, then every collector. */
 export const SERIES_SOURCES: readonly SeriesSource[] = [engineSource, ...COLLECTORS];
