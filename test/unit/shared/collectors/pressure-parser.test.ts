@@ -1,5 +1,5 @@
 // The pressure collector's parser on real kernel text: this VM's /proc/pressure/* and /proc/loadavg
-// (test/fixtures/proc/pressure/x86-vm-6.18) and the format of the kernel's
+// (test/fixtures/pressure/x86-vm-6.18) and the format of the kernel's
 // Documentation/accounting/psi.rst, including the CPU file of kernels before 5.13 (no `full` line).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,7 +8,7 @@ import { createPressureParser, parseLoadavg, parsePsiLine } from '../../../../sh
 import { projectRoot } from '../../../helpers/cli';
 
 const fixture = (name: string) =>
-  readFileSync(join(projectRoot, 'test/fixtures/proc/pressure/x86-vm-6.18', name), 'utf8').trim();
+  readFileSync(join(projectRoot, 'test/fixtures/pressure/x86-vm-6.18', name), 'utf8').trim();
 
 /** The tick line the collector prints: the files' lines joined by `|`, each after its file name. */
 function tickLine(uptime: string, files: Record<string, string>): string {
