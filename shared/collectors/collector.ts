@@ -94,8 +94,9 @@ export interface CollectorDefinition extends SeriesSource {
 /** `! absent <reason>` / `! denied <reason>`: a script saying its source is not there. */
 export function parseStatusLine(line: string): CollectorRecord | null {
   const m = /^! (absent|denied) ?(.*)$/.exec(line);
-  if (!m) return null;
-  return { kind: 'status', status: m[1] as 'absent' | 'denied', reason: m[2] || m[1] };
+  const status = m?.[1] as 'absent' | 'denied' | undefined;
+  if (!status) return null;
+  return { kind: 'status', status, reason: m?.[2] || status };
 }
 
 /** True when a sample key matches a series key (one `*` = any non-empty name, e.g. `temp.*.C`). */

@@ -41,21 +41,22 @@ export function parseSpoolLine(line: string): SpoolLine {
   }
   if (tag === 'X' && line.charAt(1) === ' ') {
     const parts = line.split(' ');
-    const t = uptimeMs(parts[1]);
-    if (t === null || !parts[2])
-      return { tag: 'diagnostic', reason: 'launcher event without a time or name', text: line };
+    const [, time, event] = parts;
+    const t = uptimeMs(time);
+    if (t === null || !event) return { tag: 'diagnostic', reason: 'launcher event without a time or name', text: line };
     const fields: Record<string, string> = {};
-    for (let i = 3; i < parts.length; i++) {
-      const eq = parts[i].indexOf('=');
+    for (const [i, part] of parts.entries()) {
+      if (i < 3) continue;
+      const eq = part.indexOf('=');
       if (eq <= 0) continue;
-      const key = parts[i].slice(0, eq);
+      const key = part.slice(0, eq);
       if (REST_OF_LINE_KEYS.has(key)) {
-        fields[key] = [parts[i].slice(eq + 1), ...parts.slice(i + 1)].join(' ');
+        fields[key] = [part.slice(eq + 1), ...parts.slice(i + 1)].join(' ');
         break;
       }
-      fields[key] = parts[i].slice(eq + 1);
+      fields[key] = part.slice(eq + 1);
     }
-    return { tag: 'X', uptimeMs: t, event: parts[2], fields };
+    return { tag: 'X', uptimeMs: t, event, fields };
   }
   return { tag: 'diagnostic', reason: 'not a spool line', text: line };
 }

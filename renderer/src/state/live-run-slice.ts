@@ -208,9 +208,9 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
     async resumeLatestRun() {
       try {
         const runs = await api.listRuns({});
-        if (runs.length === 0 || get().run.phase !== 'idle') return;
-        const active = runs.filter((r) => isActivePhase(r.state));
-        await slice.attachRun(active[active.length - 1] ?? runs[runs.length - 1]);
+        const newest = runs.filter((r) => isActivePhase(r.state)).at(-1) ?? runs.at(-1);
+        if (!newest || get().run.phase !== 'idle') return;
+        await slice.attachRun(newest);
       } catch (error) {
         console.warn(`kvscope: listRuns failed: ${errorText(error)}`);
       }

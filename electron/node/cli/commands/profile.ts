@@ -135,7 +135,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
   if (values.prompt !== undefined && !serverMode && !values.demo)
     throw new CliError('--prompt applies to --demo (prompt tokens) and server mode (--server-url)', 2);
-  const target = await cliTargetSupport.targetFromCli(positionals[0], values);
+  const [targetText = ''] = positionals;
+  const target = await cliTargetSupport.targetFromCli(targetText, values);
   const ctx = parseIntArg(values.ctx, '--ctx');
   const budgetBytes = values.budget ? parseBytes(values.budget, '--budget') : undefined;
   const intervalMs = parseIntArg(values['interval-ms'], '--interval-ms', 20) ?? 200;
@@ -173,8 +174,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   };
   const parsed = RunRequestSchema.safeParse(requestInput);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new CliError(`${issue.path.join('.')}: ${issue.message}`, 2);
+    const [issue] = parsed.error.issues;
+    throw new CliError(issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid run request', 2);
   }
   const request: RunRequest = parsed.data;
   // --out / --report: checked now, the session recorded while the runs run, the report at the end.
