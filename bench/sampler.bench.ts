@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { procfsSamplerScript, smapsEveryTicks } from '../electron/node/sampler/procfs-sampler-script';
+import { procfsSamplerScript, smapsEveryTicks } from '../shared/collectors/procfs-sampler-script';
 import { groupCpuSeconds, type BenchRow } from './bench-util';
 
 const NAIVE_CAT = `while :; do cat /proc/$1/statm /proc/$1/smaps_rollup /proc/meminfo /proc/stat > /dev/null; sleep "$2"; done`;

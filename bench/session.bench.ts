@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Sample } from '../shared/api/schemas';
+import { RunRequestSchema, type Sample } from '../shared/api/schemas';
 import { buildReportModel } from '../shared/report/report-model';
 import { renderReportHtml } from '../shared/report/render-html';
 import { createSession, readSession } from '../electron/node/session/session-store';
@@ -59,7 +59,10 @@ export function benchSession(): Promise<BenchRow[]> {
     const run = store.addRun({
       id: 'bench',
       label: 'bench run',
-      request: { engine: { kind: 'demo', demo: { kvType: 'f16', mode: 'growth', ctx: 4096 } } },
+      request: RunRequestSchema.parse({
+        target: { kind: 'local' },
+        engine: { kind: 'demo', demo: { kvType: 'f16', mode: 'growth', ctx: 4096 } },
+      }),
       state: 'running',
     });
     store.updateRun(run, {

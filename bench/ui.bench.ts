@@ -6,6 +6,7 @@
 //     listed by listRuns (the page's own WebSocket, answered from the file).
 //  2. A live demo run sampled at 10 Hz for 60 s → main-thread busy share (Chrome's TaskDuration
 //     over wall time; target ≤ 20 %) and the JS heap after forced GCs every 10 s.
+import { RunRequestSchema } from '../shared/api/schemas';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,7 +55,7 @@ function writeSession(dir: string): { path: string; bytes: number } {
   const run = store.addRun({
     id: 'bench-8h',
     label: '8 h at 1 Hz',
-    request: { engine: { kind: 'demo' } },
+    request: RunRequestSchema.parse({ target: { kind: 'local' }, engine: { kind: 'demo', demo: {} } }),
     state: 'done',
   });
   store.appendEvents(run, [{ tMs: 0, kind: 'start', message: 'bench session' }]);

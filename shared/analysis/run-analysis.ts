@@ -101,15 +101,17 @@ function findJump(
   target: number | null,
 ): { before: number; after: number; bytes: number } | null {
   const candidates: Array<{ before: number; after: number; bytes: number }> = [];
+  const memAt = (i: number) => points.at(i)?.mem ?? NaN;
   for (let a = 0; a < points.length - 1; a++) {
     for (let b = a + 1; b < points.length && b - a <= 4; b++) {
-      if (points[b].mem - points[b - 1].mem <= 0) break;
-      candidates.push({ before: a, after: b, bytes: points[b].mem - points[a].mem });
+      if (memAt(b) - memAt(b - 1) <= 0) break;
+      candidates.push({ before: a, after: b, bytes: memAt(b) - memAt(a) });
     }
   }
-  if (candidates.length === 0) return null;
+  const [first] = candidates;
+  if (!first) return null;
   if (target !== null && target > 0) {
-    let best = candidates[0];
+    let best = first;
     let bestErr = Infinity;
     for (const c of candidates) {
       const err = Math.abs(Math.log(c.bytes / target));
@@ -168,7 +170,7 @@ export function analyzeRun(input: AnalyzeRunInput): RunAnalysis {
   // Decode ends with the last token: samples after it see the engine print its timings, free
   // and exit (RSS falls while the token count stands still), which would bend the fit and
   // read as a window that stopped growing.
-  const lastTok = events.length ? events[events.length - 1].tMs : null;
+  const lastTok = events.at(-1)?.tMs ?? null;
   const decode = mem
     .filter(
       (p) =>
@@ -180,7 +182,9 @@ export function analyzeRun(input: AnalyzeRunInput): RunAnalysis {
     .sort((a, b) => (a.tokens as number) - (b.tokens as number) || a.tMs - b.tMs);
   const dTokens = decode.map((p) => p.tokens as number);
   const dMem = decode.map((p) => p.mem);
-  const tokenSpan = decode.length ? dTokens[dTokens.length - 1] - dTokens[0] : 0;
+  const firstDecodeTokens = dTokens.at(0) ?? 0;
+  const lastDecodeTokens = dTokens.at(-1) ?? 0;
+  const tokenSpan = lastDecodeTokens - firstDecodeTokens;
   const canFit = decode.length >= 3 && tokenSpan >= MIN_FIT_TOKENS;
   const fitAll = canFit ? robustFit(dTokens, dMem) : null;
 
@@ -224,7 +228,7 @@ export function analyzeRun(input: AnalyzeRunInput): RunAnalysis {
       // The knee: where the growth line of the first segment meets the line of the last one.
       const knee = (lastSeg.intercept - first.intercept) / (first.slope - lastSeg.slope);
       windowTokens = Number.isFinite(knee)
-        ? Math.round(Math.min(Math.max(knee, dTokens[0]), dTokens[dTokens.length - 1]))
+        ? Math.round(Math.min(Math.max(knee, firstDecodeTokens), lastDecodeTokens))
         : null;
     } else if (jumpMatches && (input.theoryMode === 'reserved' || slopeAll < GROWING_FRACTION * (theory as number)))
       mode = 'reserved';
@@ -240,7 +244,7 @@ export function analyzeRun(input: AnalyzeRunInput): RunAnalysis {
     // The reservation measured against what it should weigh, expressed per token of theory.
     if (jump && theory !== null && theoryReserved !== null) measured = (theory * jump.bytes) / theoryReserved;
     else if (jump && ctx !== null) measured = jump.bytes / ctx;
-    if (jump) baseline = pre[jump.before].mem;
+    if (jump) baseline = pre.at(jump.before)?.mem ?? null;
   } else if (mode === 'window' && windowTokens !== null && first) {
     measured = first.slope;
     baseline = first.intercept;
@@ -251,8 +255,8 @@ export function analyzeRun(input: AnalyzeRunInput): RunAnalysis {
   }
 
   // Budget questions.
-  const lastMem = mem.length ? mem[mem.length - 1] : null;
-  const lastTokens = lastMem?.tokens ?? (events.length ? events[events.length - 1].tokens : 0);
+  const lastMem = mem.at(-1) ?? null;
+  const lastTokens = lastMem?.tokens ?? events.at(-1)?.tokens ?? 0;
   const fileBacked =
     metric === 'rssAnonBytes' && lastMem && lastMem.rss !== null && lastMem.anon !== null
       ? Math.max(0, lastMem.rss - lastMem.anon)
@@ -278,7 +282,7 @@ export function analyzeRun(input: AnalyzeRunInput): RunAnalysis {
   // Throughput.
   const ttft = firstTok !== null && start !== null && firstTok >= start ? firstTok - start : null;
   const decodeTps = decodeTokensPerSecond(events) ?? phaseTokensPerSecond(input.timings, 'eval');
-  const tokens = events.length ? events[events.length - 1].tokens : (lastMem?.tokens ?? 0);
+  const tokens = events.at(-1)?.tokens ?? lastMem?.tokens ?? 0;
 
   const leakPoints: LeakPoint[] = decode.map((p) => ({ tokens: p.tokens as number, bytes: p.mem }));
   const leak = detectLeak({

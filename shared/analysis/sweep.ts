@@ -107,32 +107,35 @@ const xOf = (p: SweepPoint) => (fin(p.cells) && p.cells > 0 ? p.cells : p.ctx);
 export function weightedTheilSen(xs: readonly number[], ys: readonly number[]): LineFit | null {
   const pairs: Array<{ slope: number; weight: number }> = [];
   const n = Math.min(xs.length, ys.length);
-  for (let i = 0; i < n; i++) {
-    for (let j = i + 1; j < n; j++) {
-      const dx = xs[j] - xs[i];
-      if (dx === 0 || !fin(xs[i]) || !fin(xs[j]) || !fin(ys[i]) || !fin(ys[j])) continue;
-      pairs.push({ slope: (ys[j] - ys[i]) / dx, weight: Math.abs(dx) });
+  const points = xs.slice(0, n).map((x, i) => ({ x, y: ys.at(i) ?? NaN }));
+  for (const [i, p] of points.entries()) {
+    for (const q of points.slice(i + 1)) {
+      const dx = q.x - p.x;
+      if (dx === 0 || !fin(p.x) || !fin(q.x) || !fin(p.y) || !fin(q.y)) continue;
+      pairs.push({ slope: (q.y - p.y) / dx, weight: Math.abs(dx) });
     }
   }
-  if (pairs.length === 0) return null;
   pairs.sort((a, b) => a.slope - b.slope);
+  const last = pairs.at(-1);
+  if (!last) return null;
   const total = pairs.reduce((t, p) => t + p.weight, 0);
   // Weighted median: the slope where the cumulative weight reaches half; on an exact tie, the mean of the two.
   let acc = 0;
-  let slope = pairs[pairs.length - 1].slope;
-  for (let k = 0; k < pairs.length; k++) {
-    acc += pairs[k].weight;
-    if (acc === total / 2 && k + 1 < pairs.length) {
-      slope = (pairs[k].slope + pairs[k + 1].slope) / 2;
+  let slope = last.slope;
+  for (const [k, pair] of pairs.entries()) {
+    acc += pair.weight;
+    const next = pairs.at(k + 1);
+    if (acc === total / 2 && next) {
+      slope = (pair.slope + next.slope) / 2;
       break;
     }
     if (acc > total / 2) {
-      slope = pairs[k].slope;
+      slope = pair.slope;
       break;
     }
   }
   const residuals: number[] = [];
-  for (let i = 0; i < n; i++) if (fin(xs[i]) && fin(ys[i])) residuals.push(ys[i] - slope * xs[i]);
+  for (const p of points) if (fin(p.x) && fin(p.y)) residuals.push(p.y - slope * p.x);
   return { slope: slope + 0, intercept: (median(residuals) as number) + 0, n: residuals.length };
 }
 
@@ -213,4 +216,21 @@ export function analyzeSweep(
     maxContextForBudget: maxContext,
     fittedPoints: canFit ? usable.length : 0,
   };
+}
+
+/** `sweep` in the summary: the KV curve over context sizes. */
+export interface SweepSummary {
+  points: SweepPoint[];
+  measuredBytesPerToken: number | null;
+  theoryBytesPerToken: number | null;
+  overheadFactor: number | null;
+  mode: SweepAnalysis['mode'];
+  maxContextForBudget: number | null;
+  baselineBytes: number | null;
+  fitR2: number | null;
+  rssMetric: SweepAnalysis['rssMetric'];
+  engineReportedBytesPerToken: number | null;
+  budgetBytes: number | null;
+  /** Why the sweep ended before its last size, or null. */
+  stoppedEarly: string | null;
 }

@@ -216,6 +216,16 @@ export const RunRequestSchema = z.object({
   label: z.string().max(200).optional(),
   /** Keep the engine running on the target when the app quits or the link is lost for good. */
   keepRunning: z.boolean().default(false),
+  /**
+   * Per collector (shared/collectors/registry.ts ids): turn it off, or set its interval within its
+   * range. Collectors not named start with their defaults where the target has their source.
+   */
+  collectors: z
+    .record(
+      z.string().regex(/^[a-z][a-z0-9]*$/),
+      z.object({ enabled: z.boolean().optional(), intervalMs: z.number().int().min(20).max(3_600_000).optional() }),
+    )
+    .optional(),
 });
 export type RunRequest = z.infer<typeof RunRequestSchema>;
 export type RunRequestInput = z.input<typeof RunRequestSchema>;
@@ -320,6 +330,17 @@ export const RunStatusSchema = z.object({
 });
 export type RunStatus = z.infer<typeof RunStatusSchema>;
 
+/** `profile --json` `collectors.<id>`: how a collector fared in a run (shared/collectors/registry.ts). */
+export const CollectorStatusSchema = z.object({
+  status: z.enum(['ok', 'absent', 'denied', 'failed']),
+  /** Samples it produced. */
+  samples: z.number().int().min(0),
+  /** Lines of its output that its parser could not read. */
+  diagnostics: z.number().int().min(0),
+  reason: z.string().optional(),
+});
+export type CollectorStatus = z.infer<typeof CollectorStatusSchema>;
+
 /** `kvscope profile --json` (DESIGN.md): at least these fields. */
 export const ProfileSummarySchema = z.object({
   target: z.record(z.string(), z.unknown()),
@@ -347,12 +368,14 @@ export const ProfileSummarySchema = z.object({
   engineReported: z
     .object({ kvBytes: z.number().nullable(), kv: z.array(z.unknown()), timings: z.array(z.unknown()) })
     .optional(),
-  // Present when the run made them (their full types live with their producers:
-  // electron/node/run/profile-summary.ts): leak check, GGUF model facts, sweep, server mode.
+  // Present when the run made them (their full types live with their producer,
+  // shared/analysis/run-summary.ts): leak check, GGUF model facts, sweep, server mode.
   leak: z.unknown().optional(),
   model: z.unknown().optional(),
   sweep: z.unknown().optional(),
   server: z.unknown().optional(),
+  /** Per collector that was meant to run: ok, absent, denied or failed, with its counts. */
+  collectors: z.record(z.string(), CollectorStatusSchema).optional(),
 });
 export type ProfileSummary = z.infer<typeof ProfileSummarySchema>;
 

@@ -103,14 +103,15 @@ export function createProcfsSamplerParser() {
       values.rssAnonBytes = values.smapsAnonBytes;
     values.threads = num(f.get('thr'));
     const statm = (f.get('st') ?? '').split(',').map((s) => num(s));
-    if (statm.length >= 3 && statm[0] !== null && statm[1] !== null) {
-      values.vmSizeBytes = statm[0] * header.pageSizeBytes;
-      values.statmResidentBytes = statm[1] * header.pageSizeBytes;
+    const [size = null, resident = null, shared = null] = statm;
+    if (statm.length >= 3 && size !== null && resident !== null) {
+      values.vmSizeBytes = size * header.pageSizeBytes;
+      values.statmResidentBytes = resident * header.pageSizeBytes;
       // Kernels before 4.5 have no RssAnon/RssFile in status: statm's resident - shared.
       if (values.rssBytes === null) values.rssBytes = values.statmResidentBytes;
-      if (values.rssFileBytes === null && statm[2] !== null) values.rssFileBytes = statm[2] * header.pageSizeBytes;
-      if (values.rssAnonBytes === null && statm[2] !== null)
-        values.rssAnonBytes = (statm[1] - statm[2]) * header.pageSizeBytes;
+      if (values.rssFileBytes === null && shared !== null) values.rssFileBytes = shared * header.pageSizeBytes;
+      if (values.rssAnonBytes === null && shared !== null)
+        values.rssAnonBytes = (resident - shared) * header.pageSizeBytes;
     } else {
       return { kind: 'diagnostic', reason: 'sampler line without statm', text: line };
     }
@@ -125,8 +126,9 @@ export function createProcfsSamplerParser() {
       prevCpu = cpu;
     }
     const pc = (f.get('pc') ?? '').split(',').map((s) => Number(s));
-    if (pc.length === 2 && pc.every(Number.isFinite)) {
-      const ticks = pc[0] + pc[1];
+    const [utime = NaN, stime = NaN] = pc;
+    if (pc.length === 2 && Number.isFinite(utime) && Number.isFinite(stime)) {
+      const ticks = utime + stime;
       if (prevProc && uptimeMs > prevProc.uptimeMs) {
         const seconds = (uptimeMs - prevProc.uptimeMs) / 1000;
         values.engineCpuPct = (100 * (ticks - prevProc.ticks)) / header.clockTicksPerSecond / seconds;

@@ -1,7 +1,8 @@
 // `kvscope report --format json`: the session's meta and, per run, the `profile --json` summary
-// (stored at the end of the run, or rebuilt from the stored samples after a crash).
-import type { ProfileSummary } from '../api/schemas';
-import { runSummary, type SessionData, type SessionMeta } from './session-data';
+// of its run record (shared/analysis/run-summary.ts; a run whose recording was cut short gets what
+// its stored samples and events say).
+import { summarizeRun, type ProfileSummaryOutput } from '../analysis/run-summary';
+import type { SessionData, SessionMeta } from './session-data';
 
 export interface SessionSummaryJson {
   session: SessionMeta;
@@ -14,7 +15,7 @@ export interface SessionSummaryJson {
     endedAt: string | null;
     /** 'stored': as the run ended; 'recomputed': from the stored samples (the recording was cut short). */
     analysisSource: 'stored' | 'recomputed';
-    summary: ProfileSummary;
+    summary: ProfileSummaryOutput;
   }>;
 }
 
@@ -29,7 +30,7 @@ export function sessionSummaryJson(session: SessionData): SessionSummaryJson {
       startedAt: r.startedAt,
       endedAt: r.endedAt,
       analysisSource: r.analysisSource,
-      summary: runSummary(r, session.meta.target),
+      summary: summarizeRun(r),
     })),
   };
 }

@@ -2,7 +2,7 @@
 // node_exporter textfile collector reads it (`*.prom` in its --collector.textfile.directory).
 //
 // - One metric family per headline number of each run (the `profile --json` summary that
-//   shared/report/session-data.ts runSummary gives: stored, or recomputed after a crash), in base
+//   shared/analysis/run-summary.ts summarizeRun gives: stored, or recomputed after a crash), in base
 //   units (bytes, seconds, ratio), counters with `_total`.
 // - Per sample series (source × key): the last value, and min/max for gauges, the unit taken from
 //   the key's suffix (rssBytes, tempC, freqMHz, powerMw, tMs, …Pct) and converted to the base unit.
@@ -14,7 +14,9 @@
 // Checked with the real parser: test/integration/cli/report-prometheus.test.ts runs `promtool
 // check metrics` (parse and lint) on a real session's export.
 import type { ProfileSummary, Sample } from '../api/schemas';
-import { requestField, runSummary, type SessionData, type SessionRun } from './session-data';
+import { summarizeRun } from '../analysis/run-summary';
+import { modelLabel } from '../run/run-labels';
+import type { SessionData, SessionRun } from './session-data';
 
 /** Every metric name starts with this (one namespace, as the Prometheus naming guide asks). */
 export const METRIC_PREFIX = 'kvscope_';
@@ -228,32 +230,6 @@ function sampleLine(name: string, labels: Labels, value: number): string {
   return `${name}{${body}} ${formatValue(value)}`;
 }
 
-const MODEL_FLAG = /(?:^|\s)(?:-m|--model)(?:=|\s+)("[^"]*"|'[^']*'|\S+)/;
-const basename = (path: string) => path.split('/').pop() || path;
-
-/** The model a run measured: the GGUF header's name, the --gguf file, the engine's -m file, or the demo shape. */
-export function modelLabel(run: SessionRun): string {
-  const model = run.engine?.model;
-  if (model && typeof model === 'object') {
-    const { name, architecture } = model as { name?: unknown; architecture?: unknown };
-    if (typeof name === 'string' && name) return name;
-    if (typeof architecture === 'string' && architecture) return architecture;
-  }
-  const gguf = requestField(run, ['engine', 'gguf']);
-  if (typeof gguf === 'string' && gguf) return basename(gguf);
-  // llama.cpp and its kin name the model with -m / --model.
-  const m = MODEL_FLAG.exec(run.engine?.command ?? '');
-  if (m?.[1]) return basename(m[1].replace(/^(["'])(.*)\1$/, '$2'));
-  if (requestField(run, ['engine', 'kind']) === 'demo') {
-    const d = (k: string) => {
-      const v = requestField(run, ['engine', 'demo', k]);
-      return typeof v === 'string' || typeof v === 'number' ? String(v) : '?';
-    };
-    return `demo ${d('layers')}L×${d('kvHeads')}H×${d('headDim')} ${d('kvType')}`;
-  }
-  return '';
-}
-
 function targetLabel(target: Record<string, unknown> | null): string {
   for (const key of ['label', 'hostname'] as const) {
     const v = target?.[key];
@@ -325,7 +301,7 @@ export function renderPrometheus(session: SessionData, options: PrometheusOption
 
   const series: Array<{ labels: Labels; stats: SeriesStats }> = [];
   for (const run of session.runs) {
-    const summary = runSummary(run, session.meta.target);
+    const summary = summarizeRun(run);
     const labels: Labels = [
       ['target', target],
       ['model', modelLabel(run)],

@@ -8,7 +8,8 @@
 // this file only words and arranges them (the words of findings: ./finding-text.ts, the charts:
 // ./report-charts.ts).
 import { compareSeverity, runFindings, type EngineKind } from '../analysis/findings';
-import { analyzeSweep, type SweepAnalysis, type SweepPoint } from '../analysis/sweep';
+import { isRecoveredRun, summarizeRun } from '../analysis/run-summary';
+import type { SweepAnalysis } from '../analysis/sweep';
 import { firstTokenMs, tokenEventsFromSamples } from '../analysis/throughput';
 import { formatTimestamp } from '../format/text';
 import {
@@ -25,7 +26,7 @@ import {
 import { wordFinding, type Finding } from './finding-text';
 import { boardFindings, targetRows, type Row } from './report-target';
 import { rssOverTimeChart, rssVsTokensChart, sweepChart, type ChartModel } from './report-charts';
-import { isRecoveredRun, requestField, runSummary, type SessionData, type SessionRun } from './session-data';
+import { sessionSweep, type SessionData, type SessionRun } from './session-data';
 
 export type { Severity } from '../analysis/findings';
 export type { Finding } from './finding-text';
@@ -107,43 +108,40 @@ function num(v: unknown): number | null {
 }
 
 function kvTypeOf(run: SessionRun): string | null {
-  const demoType = requestField(run, ['engine', 'demo', 'kvType']);
-  if (typeof demoType === 'string') return demoType;
-  const asked = requestField(run, ['engine', 'kvType']);
-  if (typeof asked === 'string') return asked;
+  const engine = run.request.engine;
+  const asked = engine.kind === 'demo' ? engine.demo.kvType : engine.kvType;
+  if (asked) return asked;
   const logged = run.engineLog.kv.find((k) => k.typeK !== null);
   if (logged && (logged.typeV === null || logged.typeV === logged.typeK)) return logged.typeK;
   return null;
 }
 
 function engineKind(run: SessionRun): EngineKind {
-  if (requestField(run, ['engine', 'kind']) === 'demo') return 'demo';
-  const asked = requestField(run, ['engine', 'command']);
-  const command = run.engine?.command ?? (typeof asked === 'string' ? asked : '');
+  if (run.request.engine.kind === 'demo') return 'demo';
+  const command = run.engine?.command ?? run.request.engine.command;
   return /llama|\s-c\s|--ctx-size/.test(command) || run.engine?.ctxPad !== undefined ? 'llama' : 'other';
 }
 
 function engineCommandOf(run: SessionRun): string {
   if (run.engine?.command) return run.engine.command;
-  const c = requestField(run, ['engine', 'command']);
-  if (typeof c === 'string') return c;
+  if (run.request.engine.kind === 'command') return run.request.engine.command;
   return run.label;
 }
 
 function promptTokens(run: SessionRun): number | null {
   const prompt = [...run.engineLog.timings].reverse().find((t) => t.phase === 'prompt');
   if (prompt && prompt.tokens !== null) return prompt.tokens;
-  return num(requestField(run, ['engine', 'demo', 'promptTokens']));
+  return run.request.engine.kind === 'demo' ? run.request.engine.demo.promptTokens : null;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Runs
 
-function runReport(run: SessionRun, target: Record<string, unknown> | null): RunReport {
+function runReport(run: SessionRun): RunReport {
   const a = run.analysis;
-  const summary = runSummary(run, target);
+  const summary = summarizeRun(run);
   const kvType = kvTypeOf(run);
-  const ctx = run.engine?.ctx ?? num(requestField(run, ['engine', 'ctx']));
+  const ctx = run.engine?.ctx ?? (run.request.engine.kind === 'command' ? (run.request.engine.ctx ?? null) : null);
   const recovered = isRecoveredRun(run);
   const engineReportedKvBytes = summary.engineReported?.kvBytes ?? null;
   const numbers: RunNumbers = {
@@ -304,58 +302,10 @@ function runReport(run: SessionRun, target: Record<string, unknown> | null): Run
 // ---------------------------------------------------------------------------------------------
 // Sweeps: runs of one session that differ only in context size
 
-/** A sweep point from a stored run (the stored-data twin of electron/node/run/sweep.ts sweepPoint). */
-export function sweepPointOfRun(run: SessionRun): SweepPoint | null {
-  const ctx =
-    num(run.engine?.requestedCtx) ??
-    num(requestField(run, ['engine', 'demo', 'ctx'])) ??
-    num(requestField(run, ['engine', 'ctx'])) ??
-    num(run.engine?.ctx);
-  if (ctx === null) return null;
-  const a = run.analysis;
-  const first = firstTokenMs(tokenEventsFromSamples(run.samples));
-  let peakAnon: number | null = null;
-  let anonAtLoad: number | null = null;
-  for (const s of run.samples) {
-    if (s.source !== 'procfs') continue;
-    const anon = num(s.values.rssAnonBytes);
-    if (anon === null) continue;
-    peakAnon = peakAnon === null ? anon : Math.max(peakAnon, anon);
-    if (first === null || s.tMs < first) anonAtLoad = anon;
-  }
-  const kvTotals = run.engineLog.kv.filter((k) => k.scope === 'total' && k.sizeBytes !== null);
-  const oomKilled = run.events.some((e) => e.kind === 'oom') || run.summary?.engine.oomKilled === true;
-  const exitCode = run.summary?.engine.exitCode ?? null;
-  const stoppedByUs = exitCode === null && run.events.some((e) => e.kind === 'stop');
-  const theory = run.engine?.theoryBytesPerToken ?? null;
-  const cells = num(run.engine?.ctx);
-  return {
-    ctx,
-    cells,
-    theoryReservedBytes:
-      num(run.engine?.theoryReservedBytes) ?? (theory !== null && cells !== null ? theory * cells : null),
-    peakRssBytes: a.peakRssBytes,
-    peakAnonRssBytes: peakAnon,
-    anonRssAtLoadBytes: anonAtLoad,
-    engineKvBytes: kvTotals.length ? kvTotals.reduce((sum, k) => sum + (k.sizeBytes as number), 0) : null,
-    exitCode,
-    signal: run.summary?.engine.signal ?? null,
-    oomKilled,
-    ok: run.summary !== null && run.state === 'done' && !oomKilled && (exitCode === 0 || stoppedByUs),
-    tokens: a.throughput.tokens,
-    decodeTokensPerSecond: a.throughput.decodeTokensPerSecond,
-  };
-}
-
 function sweepReport(session: SessionData): SweepReport | null {
-  if (session.runs.length < 2) return null;
-  const points = session.runs.map(sweepPointOfRun);
-  if (points.some((p) => p === null)) return null;
-  const pts = points as SweepPoint[];
-  if (new Set(pts.map((p) => p.ctx)).size < 2) return null;
-  const theory = session.runs.find((r) => r.engine?.theoryBytesPerToken)?.engine?.theoryBytesPerToken ?? null;
-  const budgets = session.runs.map((r) => r.analysis.budgetBytes).filter((b): b is number => b !== null);
-  const analysis = analyzeSweep(pts, theory, budgets[0] ?? null);
+  const sweep = sessionSweep(session);
+  if (!sweep) return null;
+  const analysis = sweep.analysis;
   const rows: Row[] = [
     {
       label: 'Bytes per token of context, measured',
@@ -387,7 +337,7 @@ function sweepReport(session: SessionData): SweepReport | null {
 
 export function buildReportModel(session: SessionData): ReportModel {
   const target = session.meta.target;
-  const runs = session.runs.map((r) => runReport(r, target));
+  const runs = session.runs.map(runReport);
   const targetLabel =
     typeof target?.label === 'string' ? target.label : typeof target?.hostname === 'string' ? target.hostname : null;
   const overview =

@@ -108,6 +108,11 @@ describe('a demo run from the UI', () => {
       expect(await page.getByTestId('readout-peak-rss').textContent()).toMatch(/MiB|GiB/);
       expect(await page.getByTestId('readout-decode-tps').textContent()).toMatch(/ tok\/s$/);
       expect(await page.getByTestId('run-error').count()).toBe(0);
+      // Every registered series the collectors produced, with its unit (shared/collectors/registry.ts):
+      // the procfs sampler's and the pressure collector's (this machine has /proc/pressure).
+      const series = page.getByRole('region', { name: 'All series' });
+      expect(await series.getByTestId('series-rssBytes').textContent()).toMatch(/RSSprocfs\d+(\.\d+)? MiB$/);
+      expect(await series.getByTestId('series-psi.memory.some.avg10Pct').textContent()).toMatch(/pressure\d+\.\d %$/);
 
       // The budget (2 GiB) is far above this small run: drawn to scale on request.
       await page.getByTestId('chart-scale-budget').check();

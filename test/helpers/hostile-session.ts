@@ -1,13 +1,19 @@
 // Session files for the hostile-input tests and benchmarks: a real small session written by the
 // store, and the same file tampered with the ways a crafted file can make SQLite compute
 // (a view standing in for a table, a trigger, a virtual table, a generated column).
+import { RunRequestSchema } from '../../shared/api/schemas';
 import Database from 'better-sqlite3';
 import { createSession } from '../../electron/node/session/session-store';
 
 /** Writes a real session (one finished run, `samples` samples, two events) to `path`. */
 export function writeSmallSession(path: string, samples = 50): void {
   const store = createSession(path, { appVersion: 'hostile-test' });
-  const run = store.addRun({ id: 'run-1', label: 'demo', request: { engine: { kind: 'demo' } }, state: 'running' });
+  const run = store.addRun({
+    id: 'run-1',
+    label: 'demo',
+    request: RunRequestSchema.parse({ target: { kind: 'local' }, engine: { kind: 'demo', demo: {} } }),
+    state: 'running',
+  });
   store.appendEvents(run, [
     { tMs: 0, kind: 'start', message: 'engine started' },
     { tMs: 900, kind: 'info', message: 'done' },

@@ -1,15 +1,40 @@
 // Hand-built sessions for the report tests. Every number is written literally; where a run has
-// no stored summary (a crash), its samples are exactly linear so the expected analysis is known
+// no stored outcome (a crash), its samples are exactly linear so the expected analysis is known
 // without running the analysis: 100 MiB + 32,768 B per token of anonymous RSS.
-import type { ProfileSummary, RunAnalysis, RunEvent, Sample } from '../../shared/api/schemas';
-import { recomputeAnalysis, type SessionData, type SessionRun } from '../../shared/report/session-data';
+import { RunRequestSchema, type RunAnalysis, type RunEvent, type Sample } from '../../shared/api/schemas';
+import { recomputeAnalysis } from '../../shared/analysis/run-summary';
+import type { KvRecord } from '../../shared/parsers/records';
+import type { RunOutcome } from '../../shared/run/run-record';
+import type { TargetFacts } from '../../shared/run/target-facts';
+import type { SessionData, SessionRun } from '../../shared/report/session-data';
 
 export const GIB = 1024 ** 3;
 export const MIB = 1024 ** 2;
 
 export const HOSTILE_COMMAND = `llama-cli -m "/models/m.gguf" -c 4096 -p '<script>alert(1)</script>' --x '"><img src=x onerror=alert(2)>'`;
 
-/** A finished llama.cpp run with a stored summary: f16, growth, 2 GiB budget, an OOM and a dropped link. */
+/** The KV cache llama.cpp logged for a 4096-cell f16 context of a 16-layer model: 128 MiB. */
+const LOGGED_KV: KvRecord = {
+  kind: 'kv',
+  line: 42,
+  scope: 'total',
+  sizeBytes: 134217728,
+  cells: 4096,
+  layers: 16,
+  seqs: 1,
+  streams: 1,
+  typeK: 'f16',
+  typeV: 'f16',
+  kBytes: 67108864,
+  vBytes: 67108864,
+  device: null,
+  swa: null,
+  recurrent: false,
+  parts: [],
+  source: 'llama_kv_cache',
+};
+
+/** A finished llama.cpp run with a stored outcome: f16, growth, 2 GiB budget, an OOM and a dropped link. */
 export function finishedRun(overrides: Partial<SessionRun> = {}): SessionRun {
   const analysis: RunAnalysis = {
     kv: {
@@ -55,31 +80,21 @@ export function finishedRun(overrides: Partial<SessionRun> = {}): SessionRun {
     { tMs: 130000, source: 'procfs', values: { rssBytes: 912261120, rssAnonBytes: 800000000, tokens: 2000 } },
     { tMs: 130500, source: 'engine', values: { tokens: 2000 } },
   ];
-  const summary: ProfileSummary = {
-    target: { kind: 'ssh', label: 'orin' },
-    engine: {
-      command: 'llama-cli -m /models/llama-3.2-1b-f16.gguf -c 4096 -n 2000',
-      exitCode: null,
-      oomKilled: true,
-      signal: 'SIGKILL',
-    },
-    samples: 3,
+  const outcome: RunOutcome = {
+    exitCode: null,
+    signal: 'SIGKILL',
+    oomKilled: true,
     lostSamples: 0,
+    diagnostics: 0,
     durationMs: 131000,
-    events,
-    kv: analysis.kv,
-    budgetBytes: analysis.budgetBytes,
-    oomHorizonTokens: analysis.oomHorizonTokens,
-    maxSafeContextTokens: analysis.maxSafeContextTokens,
-    throughput: analysis.throughput,
-    peakRssBytes: analysis.peakRssBytes,
-    engineReported: { kvBytes: 134217728, kv: [], timings: [] },
+    stderrTail: [],
+    collectors: {},
   };
   return {
     seq: 1,
     id: '20260101120000-aaaaaaaa',
     label: 'llama 1B f16',
-    request: {
+    request: RunRequestSchema.parse({
       target: { kind: 'ssh', host: 'orin', user: 'dev' },
       engine: {
         kind: 'command',
@@ -89,7 +104,8 @@ export function finishedRun(overrides: Partial<SessionRun> = {}): SessionRun {
       },
       budgetBytes: 2147483648,
       intervalMs: 200,
-    },
+    }),
+    target: null,
     engine: {
       command: 'llama-cli -m /models/llama-3.2-1b-f16.gguf -c 4096 -n 2000',
       theoryBytesPerToken: 32768,
@@ -104,13 +120,14 @@ export function finishedRun(overrides: Partial<SessionRun> = {}): SessionRun {
       budgetBytes: 2147483648,
     },
     state: 'failed',
-    error: 'engine killed by the OOM killer',
+    // The OOM kill speaks for itself (an `oom` event): no error text besides it.
+    error: null,
     startedAt: '2026-01-01T12:00:00.000Z',
     endedAt: '2026-01-01T12:02:11.000Z',
     samples,
     events,
-    engineLog: { timings: [], kv: [], model: [] },
-    summary,
+    engineLog: { timings: [], kv: [LOGGED_KV], model: [] },
+    outcome,
     analysis,
     analysisSource: 'stored',
     ...overrides,
@@ -134,17 +151,18 @@ export function linearSamples(): Sample[] {
   return samples;
 }
 
-/** A demo run whose recording was cut short: no summary, analysis recomputed as readSession does. */
+/** A demo run whose recording was cut short: no outcome, analysis recomputed as readSession does. */
 export function crashedRun(overrides: Partial<SessionRun> = {}): SessionRun {
   const base: Omit<SessionRun, 'analysis' | 'analysisSource'> = {
     seq: 2,
     id: '20260101121000-bbbbbbbb',
     label: 'demo growth (interrupted)',
-    request: {
+    request: RunRequestSchema.parse({
       target: { kind: 'local' },
       engine: { kind: 'demo', demo: { kvType: 'f16', ctx: 4096, mode: 'growth' } },
       intervalMs: 200,
-    },
+    }),
+    target: null,
     engine: { command: 'kvscope demo-engine --kv-type f16', theoryBytesPerToken: 32768, ctx: 4096, modeHint: 'growth' },
     analysisInputs: {
       theoryBytesPerToken: 32768,
@@ -160,15 +178,16 @@ export function crashedRun(overrides: Partial<SessionRun> = {}): SessionRun {
     samples: linearSamples(),
     events: [{ tMs: 0, kind: 'start', message: 'engine: kvscope demo-engine' }],
     engineLog: { timings: [], kv: [], model: [] },
-    summary: null,
+    outcome: null,
     ...overrides,
   };
   return { ...base, analysis: recomputeAnalysis(base), analysisSource: 'recomputed' };
 }
 
+/** A session of these runs; every run shows the session's target facts (as readSession gives them). */
 export function session(
   runs: SessionRun[],
-  target: Record<string, unknown> | null = {
+  target: TargetFacts | null = {
     kind: 'ssh',
     label: 'orin',
     hostname: 'orin-nano',
@@ -184,6 +203,6 @@ export function session(
       createdAt: '2026-01-01T11:59:00.000Z',
       target,
     },
-    runs,
+    runs: runs.map((r) => ({ ...r, target })),
   };
 }

@@ -64,13 +64,13 @@ function commandWords(command: string): string[] {
   const words: string[] = [];
   const re = /'([^']*)'|"((?:[^"\\]|\\.)*)"|(\S+)/g;
   let m: RegExpExecArray | null;
-  while ((m = re.exec(command))) words.push(m[1] ?? m[2] ?? m[3]);
+  while ((m = re.exec(command))) words.push(m[1] ?? m[2] ?? m[3] ?? '');
   return words;
 }
 
 function programName(word: string): string {
   const base = word.split('/').pop() ?? word;
-  return base.replace(/\.(m?js|cjs|exe)$/, '');
+  return base.replace(/\.(?:m?js|cjs|exe)$/, '');
 }
 
 /** True when a word of the command names a llama.cpp program that reserves its cache (a heuristic). */
@@ -81,10 +81,11 @@ export function isLlamaCppLikeCommand(command: string): boolean {
 /** The value of the first of `flags` in a llama.cpp-style command line (`-c 4096`, `--ctx-size=4096`). */
 export function llamaFlagValue(command: string, flags: readonly string[]): string | undefined {
   const words = commandWords(command);
-  for (let i = 0; i < words.length; i++) {
+  for (const [i, word] of words.entries()) {
     for (const f of flags) {
-      if (words[i] === f && i + 1 < words.length) return words[i + 1];
-      if (words[i].startsWith(`${f}=`)) return words[i].slice(f.length + 1);
+      const next = words.at(i + 1);
+      if (word === f && next !== undefined) return next;
+      if (word.startsWith(`${f}=`)) return word.slice(f.length + 1);
     }
   }
   return undefined;
@@ -177,7 +178,7 @@ export async function prepareEngine(target: Target, request: RunRequest, dir: st
     engine.kvType ??
     (llamaLike ? kvTypeOf(llamaFlagValue(command, ['-ctv', '--cache-type-v', '--ctv'])) : undefined) ??
     typeK;
-  const { shape, summary } = modelShapeFromGguf(header.metadata as Record<string, unknown>, { typeK, typeV });
+  const { shape, summary } = modelShapeFromGguf(header.metadata, { typeK, typeV });
   prepared.model = summary;
   prepared.theoryBytesPerToken = kvBytesPerToken(shape);
   // llama.cpp's `-c 0` means the model's training context.

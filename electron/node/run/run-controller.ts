@@ -1,16 +1,28 @@
-// One run: prepares the run directory on the target, launches engine + sampler detached from
-// this process, follows the spool, turns lines into samples and events, beats the watchdog,
-// and stops the engine's whole process group on request. Knows nothing of local vs SSH.
-import type { RunAnalysis, RunEvent, RunRequest, RunStatus, Sample } from '../../../shared/api/schemas';
+// One run: prepares the run directory on the target, launches the engine and the run's
+// collectors (shared/collectors/registry.ts) detached from this process, follows the spool,
+// turns lines into samples and events through each collector's parser, beats the watchdog, and
+// stops the engine's whole process group on request. Knows nothing of local vs SSH. What it has
+// seen is one run record (shared/run/run-record.ts, `record()`), the same shape a session stores.
+import type {
+  CollectorStatus,
+  RunAnalysis,
+  RunEvent,
+  RunRequest,
+  RunStatus,
+  Sample,
+} from '../../../shared/api/schemas';
 import { analyzeRun } from '../../../shared/analysis/run-analysis';
 import { alertToRunEvent, evaluateAlerts, INITIAL_ALERT_STATE } from '../../../shared/analysis/alerts';
-import { createProcfsSamplerParser } from '../../../shared/collectors/procfs-sampler-parser';
+import type { ServerProfile } from '../../../shared/analysis/stream-timing';
+import type { CollectorParser } from '../../../shared/collectors/collector';
+import { planCollectors } from '../../../shared/collectors/collector-plan';
 import { parseSpoolLine } from '../../../shared/collectors/run-spool';
+import type { AnalysisInputs, RunEngine, RunOutcome, RunRecord } from '../../../shared/run/run-record';
+import type { TargetFacts } from '../../../shared/run/target-facts';
 import { shellQuote } from '../../../shared/util/shell';
 import type { Target } from '../transport/target';
 import { followSpool, type SpoolFollower } from './spool-follower';
 import { launcherScript, runConf } from './run-scripts';
-import { procfsSamplerScript, smapsEveryTicks } from '../sampler/procfs-sampler-script';
 import { prepareEngine, type PreparedEngine } from './engine-setup';
 import { createLlamaLogParser } from '../../../shared/parsers/llama-log-parser';
 import type { KvRecord, ModelRecord, TimingsRecord } from '../../../shared/parsers/records';
@@ -52,6 +64,18 @@ export const RUN_DEFAULTS: RunControllerOptions = {
 };
 
 const STDERR_TAIL_LINES = 20;
+/** The collector whose samples are the memory curve: they carry the token count and feed the budget alerts. */
+const MEMORY_COLLECTOR = 'procfs';
+
+/** One started collector: its parser and what it has produced so far. */
+interface CollectorRun {
+  parser: CollectorParser;
+  samples: number;
+  diagnostics: number;
+  /** Any line its parser read (a header counts): the collector is alive. */
+  heard: boolean;
+  said: { status: 'absent' | 'denied'; reason: string } | null;
+}
 
 export class RunController {
   readonly samples: Sample[] = [];
@@ -85,7 +109,13 @@ export class RunController {
   private limitTimer?: NodeJS.Timeout;
   private pendingSamples: Sample[] = [];
   private flushTimer?: NodeJS.Timeout;
-  private sampler = createProcfsSamplerParser();
+  /** The run's collectors by id, once launched; and those the facts said cannot run. */
+  private readonly collectors = new Map<string, CollectorRun>();
+  private readonly unavailableCollectors: Array<{ id: string; status: 'absent' | 'denied'; reason: string }> = [];
+  /** Server mode: the client's timing of every streamed turn (attachServerProfile). */
+  private server: ServerProfile | null = null;
+  readonly startedAt = new Date().toISOString();
+  private endedAt: string | null = null;
   private tokenRegex: RegExp | null = null;
   private alertState = INITIAL_ALERT_STATE;
   /** What the engine's own log said (llama.cpp and compatible): timings, KV size, model facts. */
@@ -107,6 +137,8 @@ export class RunController {
     readonly runId: string,
     callbacks: RunCallbacks,
     private readonly options: RunControllerOptions = RUN_DEFAULTS,
+    /** The target's probe facts when known before the run: collectors whose source they lack are not started. */
+    private readonly targetFacts: TargetFacts | null = null,
   ) {
     this.callbacks = withListeners(callbacks, this.listeners);
     this.status = { runId, state: 'starting', label: request.label ?? defaultLabel(request) };
@@ -140,14 +172,31 @@ export class RunController {
         throw new Error(`cannot create the run directory on the target: ${made.stderr.toString().trim()}`);
       this.dir = made.stdout.toString().trim();
       this.engine = await prepareEngine(this.target, this.request, this.dir);
-      await this.target.writeFile(`${this.dir}/sampler.sh`, procfsSamplerScript(), 0o700);
+      const plan = planCollectors(this.request, this.targetFacts);
+      this.unavailableCollectors.push(...plan.unavailable);
+      for (const { def } of plan.start) {
+        if (def.script === null) continue;
+        await this.target.writeFile(`${this.dir}/${def.id}.sh`, def.script, 0o700);
+        this.collectors.set(def.id, {
+          parser: def.createParser(),
+          samples: 0,
+          diagnostics: 0,
+          heard: false,
+          said: null,
+        });
+      }
       await this.target.writeFile(`${this.dir}/launcher.sh`, launcherScript(), 0o700);
       await this.target.writeFile(
         `${this.dir}/run.conf`,
         runConf({
           engineCommand: this.engine.command,
-          intervalS: this.request.intervalMs / 1000,
-          smapsEvery: smapsEveryTicks(this.request.intervalMs),
+          collectors: plan.start
+            .filter((c) => c.def.script !== null)
+            .map((c) => ({
+              id: c.def.id,
+              intervalS: c.intervalMs / 1000,
+              args: c.def.scriptArgs?.(c.intervalMs) ?? [],
+            })),
           watchdogS: this.request.keepRunning ? 0 : this.options.watchdogS,
           spoolMaxBytes: this.options.spoolMaxBytes,
         }),
@@ -297,9 +346,12 @@ export class RunController {
       case 'O':
       case 'E':
         return this.onEngineLine(parsed.tag, parsed.uptimeMs, parsed.text);
+      case 'C':
+        return this.onCollectorLine(parsed.collector, parsed.text);
       case 'H':
       case 'S':
-        return this.onSamplerLine(parsed.text);
+        // A spool written before the collector seam: these are the procfs sampler's.
+        return this.onCollectorLine(MEMORY_COLLECTOR, parsed.text);
       default:
         this.diagnostics += 1;
     }
@@ -354,7 +406,7 @@ export class RunController {
         });
         break;
       case 'dropped':
-        if (fields.stream === 'S') this.lostSamples += Number(fields.lines) || 0;
+        if (fields.stream === MEMORY_COLLECTOR || fields.stream === 'S') this.lostSamples += Number(fields.lines) || 0;
         this.addEvent({ tMs, kind: 'alert', message: `spool full: ${fields.lines} ${fields.stream} lines not kept` });
         break;
       case 'error':
@@ -414,21 +466,111 @@ export class RunController {
     }
   }
 
-  private onSamplerLine(text: string) {
-    const record = this.sampler.push(text);
-    if (!record) return;
-    if (record.kind === 'diagnostic') {
+  private onCollectorLine(id: string, text: string) {
+    const collector = this.collectors.get(id);
+    if (!collector) {
       this.diagnostics += 1;
       return;
     }
+    const record = collector.parser.push(text);
+    if (!record) return;
+    if (record.kind === 'diagnostic') {
+      collector.diagnostics += 1;
+      this.diagnostics += 1;
+      return;
+    }
+    collector.heard = true;
+    if (record.kind === 'status') {
+      collector.said = { status: record.status, reason: record.reason };
+      return;
+    }
     if (record.kind !== 'sample') return;
+    collector.samples += 1;
     const tMs = this.toTMs(record.uptimeMs);
     this.lastTMs = Math.max(this.lastTMs, tMs);
     const values = record.values;
-    values.tokens = this.tokens;
-    this.pushSample({ tMs, source: 'procfs', values });
+    if (id === MEMORY_COLLECTOR) values.tokens = this.tokens;
+    this.pushSample({ tMs, source: id, values });
     // ALERTS (shared/analysis/alerts.ts, the same rules the dashboard applies): new alerts become run events.
-    this.raiseAlerts(tMs, values);
+    if (id === MEMORY_COLLECTOR) this.raiseAlerts(tMs, values);
+  }
+
+  /** How each collector of the run fared so far (the launched ones and those the facts ruled out). */
+  collectorStatuses(): Record<string, CollectorStatus> {
+    const out: Record<string, CollectorStatus> = {};
+    for (const u of this.unavailableCollectors)
+      out[u.id] = { status: u.status, samples: 0, diagnostics: 0, reason: u.reason };
+    if (this.launcherPid === null) return out;
+    for (const [id, c] of this.collectors) {
+      const base = { samples: c.samples, diagnostics: c.diagnostics };
+      if (c.said) out[id] = { status: c.said.status, ...base, reason: c.said.reason };
+      else if (c.heard) out[id] = { status: 'ok', ...base };
+      else
+        out[id] = {
+          status: 'failed',
+          ...base,
+          reason: c.diagnostics > 0 ? `${c.diagnostics} unreadable lines and no sample` : 'it printed nothing',
+        };
+    }
+    return out;
+  }
+
+  /** Server mode: the client's timing of the streamed turns, part of this run's record. */
+  attachServerProfile(profile: ServerProfile): void {
+    this.server = profile;
+  }
+
+  /** Everything this run has seen, as one run record; `outcome` is null until the run ended. */
+  record(): RunRecord {
+    const ended = this.status.state === 'done' || this.status.state === 'failed';
+    const outcome: RunOutcome | null = ended
+      ? {
+          exitCode: this.exitCode,
+          signal: this.exitSignal,
+          oomKilled: this.oomKilled,
+          lostSamples: this.lostSamples,
+          diagnostics: this.diagnostics,
+          durationMs: this.lastTMs,
+          stderrTail: [...this.stderrTail],
+          collectors: this.collectorStatuses(),
+          ...(this.server ? { server: this.server } : {}),
+        }
+      : null;
+    return {
+      id: this.runId,
+      label: this.status.label,
+      request: this.request,
+      target: this.targetFacts,
+      engine: this.runEngine(),
+      analysisInputs: this.analysisInputs(),
+      state: this.status.state,
+      error: this.status.error ?? null,
+      startedAt: this.startedAt,
+      endedAt: this.endedAt,
+      samples: this.samples,
+      events: this.events,
+      engineLog: this.engineLog,
+      outcome,
+      analysis: this.analysis ?? this.analyze(),
+    };
+  }
+
+  /** The engine facts worth keeping: everything but the launcher's shell line (temporary paths). */
+  runEngine(): RunEngine | null {
+    if (!this.engine) return null;
+    const { command: _shellLine, displayCommand, ...rest } = this.engine;
+    return { ...rest, command: displayCommand };
+  }
+
+  /** What analyze() passes to analyzeRun besides samples and timings: a recompute needs exactly these. */
+  analysisInputs(): AnalysisInputs {
+    return {
+      theoryBytesPerToken: this.theoryBytesPerToken,
+      ...(this.engine?.modeHint ? { theoryMode: this.engine.modeHint } : {}),
+      ctx: this.ctx,
+      theoryReservedBytes: this.engine?.theoryReservedBytes ?? null,
+      budgetBytes: this.request.budgetBytes ?? null,
+    };
   }
 
   private raiseAlerts(tMs: number, values: Record<string, number | null>) {
@@ -463,15 +605,7 @@ export class RunController {
   }
 
   analyze(): RunAnalysis {
-    this.analysis = analyzeRun({
-      samples: this.samples,
-      theoryBytesPerToken: this.theoryBytesPerToken,
-      theoryMode: this.engine?.modeHint,
-      ctx: this.ctx,
-      theoryReservedBytes: this.engine?.theoryReservedBytes ?? null,
-      budgetBytes: this.request.budgetBytes ?? null,
-      timings: this.engineLog.timings,
-    });
+    this.analysis = analyzeRun({ ...this.analysisInputs(), samples: this.samples, timings: this.engineLog.timings });
     this.callbacks.onAnalysis(this.analysis);
     return this.analysis;
   }
@@ -497,6 +631,7 @@ export class RunController {
   private finish() {
     if (this.ended) return;
     this.ended = true;
+    this.endedAt = new Date().toISOString();
     clearInterval(this.heartbeat);
     clearTimeout(this.limitTimer);
     clearTimeout(this.analysisTimer);
@@ -527,6 +662,7 @@ export class RunController {
           )
         : Promise.resolve();
     this.ended = true;
+    this.endedAt = new Date().toISOString();
     clearInterval(this.heartbeat);
     this.addEvent({ tMs: this.lastTMs, kind: 'error', message });
     this.setState('failed', message);

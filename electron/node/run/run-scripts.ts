@@ -1,14 +1,15 @@
 // What runs ON the target for one run. Everything lives in one run directory:
 //
 //   run.conf     settings, each value shell-quoted by the client
-//   launcher.sh  starts the engine in its own session (process group), the sampler and the
+//   launcher.sh  starts the engine in its own session (process group), the collectors and the
 //                timestamping filters; records exit status and OOM kills; watchdog
-//   sampler.sh   the procfs sampler (one awk)
+//   <id>.sh      one script per collector of the run (shared/collectors/registry.ts), e.g.
+//                procfs.sh, the procfs sampler (one awk)
 //   spool        every line of the run, tagged and timestamped on the target's clock:
 //                  X <uptime> <event> [k=v…]   launcher events (start, engine, exit, oom, end…)
 //                  O <uptime> <text>           engine stdout line
 //                  E <uptime> <text>           engine stderr line
-//                  H …/S t=<uptime> …          sampler header and ticks
+//                  C <id> <text>               a line of collector <id> (its own time inside)
 //   hb           heartbeat counter the client rewrites every second
 //
 // The client follows the spool with `tail -c +<offset> -f` and remembers its byte offset, so
@@ -16,24 +17,34 @@
 // beating for WATCHDOG_S seconds (app killed, link gone for good), the watchdog ends the engine
 // group and removes the directory, unless the user asked to keep the engine running.
 // Only POSIX sh, awk and coreutils/busybox are assumed on the target.
-import { shellQuote } from '../../../shared/util/shell';
+import { shellJoin, shellQuote } from '../../../shared/util/shell';
+
+/** One collector as the launcher starts it: `sh <id>.sh <pid> <intervalS> <args…>`. */
+export interface LaunchedCollector {
+  id: string;
+  intervalS: number;
+  args: readonly string[];
+}
 
 export interface RunConf {
   engineCommand: string;
-  intervalS: number;
-  /** Read smaps_rollup every N sampler ticks (see procfs-sampler-script.ts). */
-  smapsEvery: number;
+  collectors: readonly LaunchedCollector[];
   /** 0 = keep running without a client. */
   watchdogS: number;
   /** Stop writing sampler/engine lines past this size (the spool is bounded). */
   spoolMaxBytes: number;
 }
 
+/** Collector ids become shell variable names and file names: nothing else may pass. */
+const COLLECTOR_ID = /^[a-z][a-z0-9]*$/;
+
 export function runConf(conf: RunConf): string {
+  for (const c of conf.collectors) if (!COLLECTOR_ID.test(c.id)) throw new Error(`bad collector id "${c.id}"`);
   return [
     `ENGINE=${shellQuote(conf.engineCommand)}`,
-    `INTERVAL_S=${shellQuote(conf.intervalS.toFixed(3))}`,
-    `SMAPS_EVERY=${shellQuote(String(conf.smapsEvery))}`,
+    `COLLECTORS=${shellQuote(conf.collectors.map((c) => c.id).join(' '))}`,
+    // Each collector's arguments as one shell-quoted word list, split again by `eval set --`.
+    ...conf.collectors.map((c) => `C_${c.id}_ARGS=${shellQuote(shellJoin([c.intervalS.toFixed(3), ...c.args]))}`),
     `WATCHDOG_S=${shellQuote(String(Math.max(0, Math.round(conf.watchdogS))))}`,
     `SPOOL_MAX=${shellQuote(String(Math.round(conf.spoolMaxBytes)))}`,
     '',
@@ -53,6 +64,16 @@ const tsAwk = String.raw`{
   printf "%s", tag " " t " " $0 "\n"; fflush()
 }
 END { if (dropped > 0) { printf "%s", "X " t " dropped stream=" tag " lines=" dropped "\n"; fflush() } }`;
+
+// A collector's lines go to the spool tagged `C <id> `, one write(2) each (see above); past
+// SPOOL_MAX they are counted instead, except the procfs sampler's "gone" line that ends the run's
+// memory curve.
+const collectorFilterAwk = String.raw`{
+  n += length($0) + length(tag) + 4
+  if (max > 0 && n > max && $0 !~ /gone=1/) { d++; next }
+  printf "%s", "C " tag " " $0 "\n"; fflush()
+}
+END { if (d > 0) { printf "%s", "X 0 dropped stream=" tag " lines=" d "\n"; fflush() } }`;
 
 export function launcherScript(): string {
   return `#!/bin/sh
@@ -116,8 +137,13 @@ if [ $i -ge 20 ]; then
   [ $# -eq 1 ] && MP=$1
 fi
 ev engine pid=$EP measured=$MP
-sh sampler.sh "$MP" "$INTERVAL_S" "$SMAPS_EVERY" 2>/dev/null | awk $AWKI -v max="$SPOOL_MAX" '{ n += length($0) + 1; if (max > 0 && n > max && $0 !~ /gone=1/) { d++; next } printf "%s", $0 "\\n"; fflush() } END { if (d > 0) { printf "%s", "X 0 dropped stream=S lines=" d "\\n"; fflush() } }' >> spool &
-SP=$!
+# One pipeline per collector: its script, then one awk that tags its lines and caps them.
+CP=""
+for c in $COLLECTORS; do
+  eval "ca=\\$C_\${c}_ARGS"; eval "set -- $ca"
+  sh "$c.sh" "$MP" "$@" 2>/dev/null | awk $AWKI -v tag="$c" -v max="$SPOOL_MAX" '${collectorFilterAwk.replace(/'/g, "'\\''")}' >> spool &
+  CP="$CP $!"
+done
 WD=""
 if [ "$WATCHDOG_S" -gt 0 ]; then
   (
@@ -146,7 +172,7 @@ if [ "$code" -eq 137 ]; then
 fi
 # Children the engine left behind in its group end with it.
 kill -TERM -"$EP" 2>/dev/null
-wait "$SP" 2>/dev/null
+for p in $CP; do wait "$p" 2>/dev/null; done
 [ -n "$WD" ] && kill "$WD" 2>/dev/null
 wait 2>/dev/null
 ev end

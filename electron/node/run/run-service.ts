@@ -9,10 +9,10 @@ import { RUN_DEFAULTS, RunController, type RunControllerOptions } from './run-co
 
 export type TargetFactory = (spec: TargetSpec) => Promise<Target>;
 
-export const localTargetFactory: TargetFactory = async (spec) => {
-  if (spec.kind !== 'local') throw new Error('this build can only run on "This computer"');
-  return new LocalTarget();
-};
+export const localTargetFactory: TargetFactory = (spec) =>
+  spec.kind === 'local'
+    ? Promise.resolve(new LocalTarget())
+    : Promise.reject(new Error('this build can only run on "This computer"'));
 
 export class RunService {
   private readonly runs = new Map<string, RunController>();

@@ -2,13 +2,18 @@
 // once would share the board's memory and spoil both), each with `{ctx}` (engine commands) or
 // the demo's --ctx set to the size; then shared/analysis/sweep.ts fits the KV curve.
 import type { RunRequest } from '../../../shared/api/schemas';
-import { analyzeSweep, type SweepAnalysis, type SweepPoint } from '../../../shared/analysis/sweep';
-import { firstTokenMs, tokenEventsFromSamples } from '../../../shared/analysis/throughput';
+import type { SweepPoint } from '../../../shared/analysis/sweep';
+import {
+  summarizeSweep,
+  sweepPointOf,
+  type SweepPlan,
+  type SweepResultOfRecords,
+} from '../../../shared/analysis/sweep-summary';
 import type { RunController } from './run-controller';
 
 /** What a sweep needs from the run service (RunService fits). */
 export interface SweepRunner {
-  start(request: RunRequest): Promise<RunController>;
+  start: (request: RunRequest) => Promise<RunController>;
 }
 
 export interface SweepInputs {
@@ -18,9 +23,9 @@ export interface SweepInputs {
   /** The run to repeat: an engine command containing `{ctx}`, or the demo (its --ctx is swept). */
   request: RunRequest;
   /** Progress lines (CLI: stderr). */
-  onProgress?(line: string): void;
+  onProgress?: (line: string) => void;
   /** Called with each run as soon as it started (to stop it from outside, show it live…). */
-  onRun?(run: RunController, ctx: number): void;
+  onRun?: (run: RunController, ctx: number) => void;
   signal?: AbortSignal;
 }
 
@@ -31,11 +36,10 @@ export interface SweepStep {
   run: RunController | null;
 }
 
-export interface SweepResult {
+export interface SweepResult extends SweepResultOfRecords {
   steps: SweepStep[];
-  analysis: SweepAnalysis;
-  /** Why the sweep ended before its last size (an OOM kill, an abort), or null. */
-  stoppedEarly: string | null;
+  /** What the sweep knew besides its runs (stored with the session: the stored sweep is the same sweep). */
+  plan: SweepPlan;
 }
 
 export class SweepError extends Error {
@@ -45,7 +49,7 @@ export class SweepError extends Error {
 /** Parse `512,2048,8192` (also `4k`, `64K` = × 1024) into ascending distinct sizes. */
 export function parseSweepSizes(text: string): number[] {
   const sizes = text.split(',').map((part) => {
-    const m = /^\s*(\d+)\s*([kK])?\s*$/.exec(part);
+    const m = /^(\d+)(k)?$/i.exec(part.trim());
     const n = m ? Number(m[1]) * (m[2] ? 1024 : 1) : NaN;
     if (!Number.isInteger(n) || n < 1)
       throw new SweepError(`--sweep: "${part}" is not a context size (expected e.g. 512,2048,8192)`);
@@ -65,45 +69,6 @@ export function requestForSize(request: RunRequest, ctx: number): RunRequest {
   return { ...request, engine, label: `${request.label ?? 'sweep'} ctx ${ctx}` };
 }
 
-/** One sweep point from a finished run. */
-export function sweepPoint(run: RunController, ctx: number): SweepPoint {
-  const analysis = run.analysis ?? run.analyze();
-  let peakAnon: number | null = null;
-  let anonAtLoad: number | null = null;
-  const first = firstTokenMs(tokenEventsFromSamples(run.samples));
-  for (const s of run.samples) {
-    if (s.source !== 'procfs') continue;
-    const anon = s.values.rssAnonBytes;
-    if (typeof anon !== 'number' || !Number.isFinite(anon)) continue;
-    peakAnon = peakAnon === null ? anon : Math.max(peakAnon, anon);
-    if (first === null || s.tMs < first) anonAtLoad = anon;
-  }
-  const kvTotals = run.engineLog.kv.filter((k) => k.scope === 'total' && k.sizeBytes !== null);
-  const engineKv = kvTotals.length ? kvTotals.reduce((sum, k) => sum + (k.sizeBytes as number), 0) : null;
-  const stoppedByUs = run.exitCode === null && run.exitSignal !== null && run.events.some((e) => e.kind === 'stop');
-  const ok = !run.oomKilled && run.status.state !== 'failed' && (run.exitCode === 0 || stoppedByUs);
-  return {
-    ctx,
-    cells: run.engine?.ctx ?? null,
-    theoryReservedBytes:
-      run.engine?.theoryReservedBytes ??
-      (run.engine?.theoryBytesPerToken && run.engine.ctx ? run.engine.theoryBytesPerToken * run.engine.ctx : null),
-    peakRssBytes: analysis.peakRssBytes,
-    peakAnonRssBytes: peakAnon,
-    anonRssAtLoadBytes: anonAtLoad,
-    engineKvBytes: engineKv,
-    exitCode: run.exitCode,
-    signal: run.exitSignal,
-    oomKilled: run.oomKilled,
-    ok,
-    ...(run.status.error ? { error: run.status.error } : {}),
-    tokens: analysis.throughput.tokens,
-    decodeTokensPerSecond: analysis.throughput.decodeTokensPerSecond,
-    samples: run.samples.filter((s) => s.source === 'procfs').length,
-    durationMs: run.lastTMs,
-  };
-}
-
 export async function runSweep(inputs: SweepInputs): Promise<SweepResult> {
   const { runner, request, onProgress, signal } = inputs;
   const sizes = [...new Set(inputs.sizes)].sort((a, b) => a - b);
@@ -119,12 +84,10 @@ export async function runSweep(inputs: SweepInputs): Promise<SweepResult> {
     );
   }
   const steps: SweepStep[] = [];
-  let stoppedEarly: string | null = null;
-  let theoryBytesPerToken: number | null = null;
-  let ctxPad = 1;
+  const plan: SweepPlan = { sizes, failedStarts: [], interrupted: false };
   for (const ctx of sizes) {
     if (signal?.aborted) {
-      stoppedEarly = 'interrupted';
+      plan.interrupted = true;
       break;
     }
     onProgress?.(`sweep: context ${ctx} (${steps.length + 1}/${sizes.length})\n`);
@@ -134,6 +97,7 @@ export async function runSweep(inputs: SweepInputs): Promise<SweepResult> {
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (steps.length === 0) throw new SweepError(`the first sweep run (context ${ctx}) did not start: ${message}`);
+      plan.failedStarts.push({ ctx, error: message });
       steps.push({
         ctx,
         run: null,
@@ -149,24 +113,16 @@ export async function runSweep(inputs: SweepInputs): Promise<SweepResult> {
     } finally {
       signal?.removeEventListener('abort', onAbort);
     }
-    theoryBytesPerToken ??= run.engine?.theoryBytesPerToken ?? null;
-    ctxPad = Math.max(ctxPad, run.engine?.ctxPad ?? 1);
-    const point = sweepPoint(run, ctx);
+    // A run that ran has a context size (its request's): its point is never null.
+    const point = sweepPointOf(run.record()) as SweepPoint;
     steps.push({ ctx, run, point });
     const mib = (b: number | null | undefined) => (typeof b === 'number' ? `${(b / 1048576).toFixed(1)} MiB` : '–');
     onProgress?.(
       `sweep: context ${ctx}: ${point.oomKilled ? 'OOM-killed' : point.ok ? 'done' : `failed (${point.error ?? `exit ${point.exitCode}`})`}, peak RSS ${mib(point.peakRssBytes)}, anon ${mib(point.peakAnonRssBytes)}, engine KV ${mib(point.engineKvBytes)}\n`,
     );
-    if (point.oomKilled) {
-      stoppedEarly = `the run at context ${ctx} was killed by the OOM killer: larger contexts were not tried`;
-      break;
-    }
+    if (point.oomKilled) break;
   }
-  const analysis = analyzeSweep(
-    steps.map((s) => s.point),
-    { bytesPerToken: theoryBytesPerToken },
-    request.budgetBytes ?? null,
-    { ctxPad },
-  );
-  return { steps, analysis, stoppedEarly };
+  const records = steps.flatMap((s) => (s.run ? [s.run.record()] : []));
+  const result = summarizeSweep(records, plan) as SweepResultOfRecords;
+  return { ...result, steps, plan };
 }

@@ -2,18 +2,22 @@
 // and a report of it at the end. Options are checked before anything runs (a bad --report
 // extension or a missing Chromium fails in a second, not after a 10-minute sweep).
 // Without --out but with --report, the session lives in memory just long enough for the report.
+import type { SweepPlan } from '../../../shared/analysis/sweep-summary';
+import type { TargetFacts } from '../../../shared/run/target-facts';
 import type { RunController } from '../run/run-controller';
 import { CliError, type CliIo } from '../cli/cli-io';
 import { appVersion } from './app-version';
-import { findChromium, PdfError } from './pdf';
+import { findChromium, type PdfError } from './pdf';
 import { formatFromFileName, writeReport, type ReportFormat } from './report-files';
 import { SessionRecorder, type RecordedRun, type RunRecorder } from './session-recorder';
 import { readSession, SessionError } from './session-store';
 
 export interface ProfileOutputs extends RunRecorder {
   recordRun(run: RunController): RecordedRun;
-  /** Target facts for the session (meta and every stored summary). */
-  setTarget(facts: Record<string, unknown>): void;
+  /** Target facts for the session (every run's summary shows them). */
+  setTarget(facts: TargetFacts): void;
+  /** The plan of the sweep being recorded (the stored sweep is then the same sweep). */
+  setSweep(plan: SweepPlan): void;
   /** Waits for the recorded runs to be stored, closes the session, writes the report. */
   finish(): Promise<void>;
   /** Closes the session without a report (the command failed). */
@@ -51,6 +55,7 @@ export function openProfileOutputs(options: { out?: string; report?: string }, i
   return {
     recordRun: (run) => recorder.recordRun(run),
     setTarget: (facts) => recorder.setTarget(facts),
+    setSweep: (plan) => recorder.setSweep(plan),
     abort: () => {
       if (closed) return;
       closed = true;

@@ -24,12 +24,15 @@ const SECRET_PAIRS = new Set(['private key', 'api key', 'access key', 'secret ke
 
 /** camelCase, snake_case, kebab-case and dotted names → lower-case words. */
 function words(name: string): string[] {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .split(/[^A-Za-z0-9]+/)
-    .filter(Boolean)
-    .map((w) => w.toLowerCase());
+  return (
+    name
+      .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+      // An acronym before a word (APIKey → API Key): the acronym's last capital starts the word.
+      .replace(/([A-Z])(?=[A-Z][a-z])/g, '$1 ')
+      .split(/[^a-z0-9]+/i)
+      .filter(Boolean)
+      .map((w) => w.toLowerCase())
+  );
 }
 
 /**
@@ -41,8 +44,8 @@ function words(name: string): string[] {
 export function isSecretFieldName(name: string): boolean {
   const w = words(name);
   if (w.length === 0) return false;
-  const last = w[w.length - 1];
-  const before = w.length > 1 ? w[w.length - 2] : '';
+  const last = w.at(-1) ?? '';
+  const before = w.at(-2) ?? '';
   if (before === 'per') return false; // bytesPerToken: a rate
   if (SECRET_WORDS.has(last)) return true;
   return SECRET_PAIRS.has(`${before} ${last}`);

@@ -23,7 +23,9 @@ import {
   type SessionListing,
 } from '../../../shared/api/session-schemas';
 import { buildReportModel } from '../../../shared/report/report-model';
-import { requestField, type SessionData, type SessionRun } from '../../../shared/report/session-data';
+import { isRecoveredRun } from '../../../shared/analysis/run-summary';
+import { modelLabel } from '../../../shared/run/run-labels';
+import type { SessionData, SessionRun } from '../../../shared/report/session-data';
 import { appDataDir } from '../config/app-paths';
 import { htmlToPdf } from './pdf';
 import { renderReport } from './report-files';
@@ -81,19 +83,8 @@ export function exportFileName(name: string, format: ExportFormat): string {
 }
 
 /** What ran, in a few words: the demo's shape, the GGUF's file name, or the engine's program. */
-export function modelOf(run: Pick<SessionRun, 'request'> | undefined): string {
-  if (!run) return '–';
-  const kind = requestField(run, ['engine', 'kind']);
-  if (kind === 'demo') {
-    const d = (k: string) => requestField(run, ['engine', 'demo', k]);
-    return `demo ${String(d('layers'))}L × ${String(d('kvHeads'))} KV heads × ${String(d('headDim'))}, ${String(d('kvType'))}`;
-  }
-  const gguf = requestField(run, ['engine', 'gguf']);
-  if (typeof gguf === 'string' && gguf) return gguf.split('/').pop() ?? gguf;
-  const command = requestField(run, ['engine', 'command']);
-  if (typeof command !== 'string') return '–';
-  const model = /(?:^|\s)(?:-m|--model)\s+(\S+)/.exec(command)?.[1];
-  return (model ?? command.trim().split(/\s+/)[0] ?? '–').split('/').pop() ?? '–';
+export function modelOf(run: Pick<SessionRun, 'request' | 'engine'> | undefined): string {
+  return (run && modelLabel(run)) || '–';
 }
 
 function lastSampleMs(run: SessionRun): number {
@@ -106,7 +97,7 @@ function stateOf(run: SessionRun | undefined, recording: boolean): SessionListin
   if (recording) return 'recording';
   if (!run) return 'failed';
   if (run.state === 'failed') return 'failed';
-  if (run.summary === null) return 'recovered';
+  if (isRecoveredRun(run)) return 'recovered';
   const userStop = run.events.some((e) => e.kind === 'stop' && e.message === USER_STOP_REASON);
   return userStop ? 'stopped' : 'done';
 }
@@ -139,7 +130,7 @@ export function listingOf(
     target: targetName,
     model: modelOf(last),
     createdAt: data.meta.createdAt,
-    durationMs: data.runs.reduce((sum, r) => sum + (r.summary?.durationMs ?? lastSampleMs(r)), 0),
+    durationMs: data.runs.reduce((sum, r) => sum + (r.outcome?.durationMs ?? lastSampleMs(r)), 0),
     runs: data.runs.length,
     state: stateOf(last, file.recording),
     headline,

@@ -2,12 +2,12 @@
 // per run (a sweep calls it for each step). It listens to the RunController (addListener) and
 // copies what the controller has accumulated since the last time — samples, events, engine-log
 // records — by position in the controller's append-only arrays, so nothing is stored twice or
-// skipped whenever recording starts. At the end of a run it stores the `profile --json` summary
-// and the final analysis; a run that never gets there (the process was killed) is recomputed
-// from its stored samples when the file is read.
+// skipped whenever recording starts. At the end of a run it stores the run record's outcome and
+// final analysis; a run that never gets there (the process was killed) is recomputed from its
+// stored samples when the file is read.
+import type { SweepPlan } from '../../../shared/analysis/sweep-summary';
+import type { TargetFacts } from '../../../shared/run/target-facts';
 import type { RunCallbacks, RunController } from '../run/run-controller';
-import { buildProfileSummary } from '../run/profile-summary';
-import type { AnalysisInputs, StoredEngine } from '../../../shared/report/session-data';
 import { createSession, openSession, type CreateSessionOptions, type SessionStore } from './session-store';
 
 export interface RecordedRun {
@@ -22,26 +22,7 @@ export interface RunRecorder {
   recordRun(run: RunController): RecordedRun;
 }
 
-/** The engine facts worth keeping: everything but the launcher's shell line (temporary paths). */
-export function storedEngineOf(run: RunController): StoredEngine | null {
-  if (!run.engine) return null;
-  const { command: _shellLine, displayCommand, ...rest } = run.engine;
-  return { ...rest, command: displayCommand } as StoredEngine;
-}
-
-/** The inputs RunController.analyze() passes to analyzeRun, besides samples and timings. Keep in step with it. */
-export function analysisInputsOf(run: RunController): AnalysisInputs {
-  return {
-    theoryBytesPerToken: run.theoryBytesPerToken,
-    ...(run.engine?.modeHint ? { theoryMode: run.engine.modeHint } : {}),
-    ctx: run.ctx,
-    theoryReservedBytes: run.engine?.theoryReservedBytes ?? null,
-    budgetBytes: run.request.budgetBytes ?? null,
-  };
-}
-
 export class SessionRecorder implements RunRecorder {
-  private targetFacts: Record<string, unknown> | null = null;
   private readonly recorded: RecordedRun[] = [];
   /** The first recording error (disk full, file removed…); the run itself goes on. */
   error: Error | null = null;
@@ -62,9 +43,12 @@ export class SessionRecorder implements RunRecorder {
     return this.recorded;
   }
 
-  setTarget(facts: Record<string, unknown>): void {
-    this.targetFacts = facts;
+  setTarget(facts: TargetFacts): void {
     this.guard(() => this.store.setTarget(facts));
+  }
+
+  setSweep(plan: SweepPlan): void {
+    this.guard(() => this.store.setSweep(plan));
   }
 
   recordRun(run: RunController): RecordedRun {
@@ -78,7 +62,7 @@ export class SessionRecorder implements RunRecorder {
     const sync = () => {
       if (!stored.engine && run.engine) {
         stored.engine = true;
-        this.store.updateRun(seq, { engine: storedEngineOf(run), analysisInputs: analysisInputsOf(run) });
+        this.store.updateRun(seq, { engine: run.runEngine(), analysisInputs: run.analysisInputs() });
       }
       if (run.samples.length > stored.samples) {
         this.store.appendSamples(seq, run.samples.slice(stored.samples));
@@ -104,14 +88,15 @@ export class SessionRecorder implements RunRecorder {
       unsubscribe();
       this.guard(() => {
         sync();
-        const analysis = run.analysis ?? run.analyze();
-        // buildProfileSummary copies the controller's arrays; the store commits what is queued first.
-        this.store.writeSummary(seq, buildProfileSummary(run, this.targetFacts ?? {}), analysis);
-        this.store.updateRun(seq, {
-          state: run.status.state,
-          error: run.status.error ?? null,
-          endedAt: new Date().toISOString(),
-          label: run.status.label,
+        const record = run.record();
+        if (!record.outcome) throw new Error(`run ${run.runId} ended without an outcome`);
+        this.store.finishRun(seq, {
+          label: record.label,
+          state: record.state,
+          error: record.error,
+          endedAt: record.endedAt ?? new Date().toISOString(),
+          outcome: record.outcome,
+          analysis: record.analysis,
         });
       });
       resolveFinished();
@@ -133,6 +118,7 @@ export class SessionRecorder implements RunRecorder {
         label: run.status.label,
         request: run.request,
         state: run.status.state,
+        startedAt: run.startedAt,
       });
     });
     const recorded: RecordedRun = { seq, run, finished };

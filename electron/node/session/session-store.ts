@@ -15,35 +15,50 @@
 // (0.66 s) for a 6 % smaller file. The stream is open-ended (collectors add keys), which JSON
 // keeps trivial. bench/session.bench.ts measures the store as built.
 //
-// Schema versions (PRAGMA user_version): 1 = this layout. A file is recognised by
-// PRAGMA application_id = SESSION_APPLICATION_ID and meta.format = 'kvscope-session'.
+// Each run is stored as its run record (shared/run/run-record.ts): the request, the engine, the
+// analysis inputs, samples, events and engine-log records as they arrive, and at the end its
+// outcome and final analysis. Nothing derived is stored: summaries come from the record.
+//
+// Schema versions (PRAGMA user_version): 1 = runs + summaries (the `profile --json` summary of
+// each finished run); 2 = this layout, runs.outcome and runs.analysis instead of summaries.
+// Older files are migrated when opened (electron/node/session/session-migrations.ts). A file is
+// recognised by PRAGMA application_id = SESSION_APPLICATION_ID and meta.format = 'kvscope-session'.
 import Database from 'better-sqlite3';
 import { existsSync, rmSync } from 'node:fs';
 import {
-  ProfileSummarySchema,
   RunAnalysisSchema,
   RunEventSchema,
-  type ProfileSummary,
+  RunRequestSchema,
   type RunAnalysis,
   type RunEvent,
+  type RunRequest,
+  type RunState,
   type Sample,
 } from '../../../shared/api/schemas';
+import { recomputeAnalysis } from '../../../shared/analysis/run-summary';
+import type { SweepPlan } from '../../../shared/analysis/sweep-summary';
 import {
-  recomputeAnalysis,
-  SESSION_FORMAT,
+  AnalysisInputsSchema,
+  RunEngineSchema,
+  RunOutcomeSchema,
   type AnalysisInputs,
   type EngineLog,
+  type RunEngine,
+  type RunOutcome,
+} from '../../../shared/run/run-record';
+import { targetFactsOf, type TargetFacts } from '../../../shared/run/target-facts';
+import {
+  SESSION_FORMAT,
   type SessionData,
   type SessionMeta,
   type SessionRun,
-  type StoredEngine,
-  type StoredRunState,
 } from '../../../shared/report/session-data';
 import { redact } from '../util/redact';
 import { verifySessionFile } from './session-file-guard';
+import { migrateSession, SESSION_SCHEMA_VERSION } from './session-migrations';
 import { scrubSecrets } from './scrub';
 
-export const SESSION_SCHEMA_VERSION = 1;
+export { SESSION_SCHEMA_VERSION };
 /** 'KVSC' — lets `file`/readers tell a session from any other SQLite database. */
 export const SESSION_APPLICATION_ID = 0x4b565343;
 /** A crash loses at most this much recording; 4 commits a second cost nothing measurable. */
@@ -51,7 +66,7 @@ export const FLUSH_EVERY_MS = 250;
 /** …or this many samples, so a fast sampler does not build a large batch in 250 ms. */
 export const FLUSH_EVERY_SAMPLES = 500;
 
-const SCHEMA_V1 = `
+const SCHEMA = `
 CREATE TABLE meta (
   key   TEXT PRIMARY KEY,
   value TEXT NOT NULL                      -- JSON
@@ -66,7 +81,9 @@ CREATE TABLE runs (
   state           TEXT NOT NULL,
   error           TEXT,
   started_at      TEXT NOT NULL,
-  ended_at        TEXT
+  ended_at        TEXT,
+  outcome         TEXT,                    -- RunOutcome JSON, once the run ended
+  analysis        TEXT                     -- RunAnalysis JSON, the final one
 );
 CREATE TABLE samples (
   id     INTEGER PRIMARY KEY,              -- append order
@@ -92,11 +109,6 @@ CREATE TABLE engine_log (
   record TEXT NOT NULL                     -- the parser's record, JSON
 );
 CREATE INDEX engine_log_by_run ON engine_log(run, id);
-CREATE TABLE summaries (
-  run      INTEGER PRIMARY KEY REFERENCES runs(seq),
-  summary  TEXT NOT NULL,                  -- ProfileSummary JSON (as profile --json prints it)
-  analysis TEXT NOT NULL                   -- RunAnalysis JSON
-);
 `;
 
 /** A file that is not a session, a newer schema, a missing file: one line for the user. */
@@ -106,7 +118,7 @@ export class SessionError extends Error {
 
 export interface CreateSessionOptions {
   appVersion: string;
-  target?: Record<string, unknown> | null;
+  target?: TargetFacts | null;
   /** Called after each commit with the totals stored so far (progress, tests). */
   onCommit?: (totals: CommitTotals) => void;
 }
@@ -124,18 +136,28 @@ export interface CommitTotals {
 export interface NewRun {
   id: string;
   label: string;
-  request: unknown;
-  state: StoredRunState;
+  request: RunRequest;
+  state: RunState;
   startedAt?: string;
 }
 
 export interface RunUpdate {
   label?: string;
-  state?: StoredRunState;
+  state?: RunState;
   error?: string | null;
   endedAt?: string | null;
-  engine?: StoredEngine | null;
+  engine?: RunEngine | null;
   analysisInputs?: AnalysisInputs | null;
+}
+
+/** How a run ended: written once, with whatever is still queued committed first. */
+export interface RunEnd {
+  label: string;
+  state: RunState;
+  error: string | null;
+  endedAt: string;
+  outcome: RunOutcome;
+  analysis: RunAnalysis;
 }
 
 type Db = Database.Database;
@@ -153,7 +175,7 @@ function describeOpenError(path: string, error: unknown): SessionError {
   return new SessionError(`${path}: ${message}`);
 }
 
-/** Checks that an open database is a session this version reads; returns its schema version. */
+/** Checks that an open database is a session this version reads (any older schema); returns its schema version. */
 function checkSession(db: Db, path: string): number {
   let appId: number;
   let version: number;
@@ -205,6 +227,8 @@ export class SessionStore {
     private readonly db: Db,
     readonly path: string,
     private readonly onCommit?: (totals: CommitTotals) => void,
+    /** The file's schema version when it was opened (older files are migrated on open). */
+    private readonly openedAs: number = SESSION_SCHEMA_VERSION,
   ) {
     this.insertSample = db.prepare('INSERT INTO samples (run, t_ms, source, vals) VALUES (?, ?, ?, ?)');
     this.insertEvent = db.prepare('INSERT INTO events (run, t_ms, kind, message, data) VALUES (?, ?, ?, ?, ?)');
@@ -232,17 +256,16 @@ export class SessionStore {
     } catch (error) {
       throw describeOpenError(path, error);
     }
-    const meta: Omit<SessionMeta, 'target'> & { target: Record<string, unknown> | null } = {
+    const meta: Omit<SessionMeta, 'schemaVersion' | 'sweep'> = {
       format: SESSION_FORMAT,
-      schemaVersion: SESSION_SCHEMA_VERSION,
       appVersion: options.appVersion,
       createdAt: new Date().toISOString(),
       target: options.target ? scrubSecrets(options.target) : null,
     };
     db.transaction(() => {
-      db.exec(SCHEMA_V1);
+      db.exec(SCHEMA);
       const put = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
-      for (const [k, v] of Object.entries(meta)) if (k !== 'schemaVersion') put.run(k, json(v));
+      for (const [k, v] of Object.entries(meta)) put.run(k, json(v));
       // Header fields, written in the same transaction: a half-created file has neither.
       db.pragma(`application_id = ${SESSION_APPLICATION_ID}`);
       db.pragma(`user_version = ${SESSION_SCHEMA_VERSION}`);
@@ -259,42 +282,57 @@ export class SessionStore {
     } catch (error) {
       throw describeOpenError(path, error);
     }
+    let openedAs: number;
     try {
-      checkSession(db, path);
+      openedAs = checkSession(db, path);
       db.pragma('synchronous = NORMAL');
       db.pragma('foreign_keys = ON');
+      migrateSession(db, openedAs);
     } catch (error) {
       db.close();
       throw error;
     }
-    return new SessionStore(db, path, options.onCommit);
+    return new SessionStore(db, path, options.onCommit, openedAs);
   }
 
   /** Read-only access, for files on read-only media or owned by someone else. */
   static openReadOnly(path: string): SessionStore {
     if (!existsSync(path)) throw new SessionError(`${path}: no such file`);
     let db: Db;
+    let openedAs: number;
     try {
       db = new Database(path, { readonly: true, fileMustExist: true });
-      checkSession(db, path);
+      openedAs = checkSession(db, path);
+      if (openedAs < SESSION_SCHEMA_VERSION) {
+        // An older file we may not write: migrate a copy in memory, leave the file as it is. The
+        // copy says "WAL" in its header (bytes 18-19 = 2), which a database in memory cannot be:
+        // set them to the rollback journal (1): the file format read/write versions.
+        const image = db.serialize();
+        image[18] = 1;
+        image[19] = 1;
+        const copy = new Database(image);
+        db.close();
+        db = copy;
+        migrateSession(db, openedAs);
+      }
     } catch (error) {
       throw error instanceof SessionError ? error : describeOpenError(path, error);
     }
-    return new SessionStore(db, path);
+    return new SessionStore(db, path, undefined, openedAs);
   }
 
-  /** Target facts of the session; also filled into stored summaries written before they were known. */
-  setTarget(target: Record<string, unknown> | null): void {
-    const value = json(target ? scrubSecrets(target) : null);
-    this.db.transaction(() => {
-      this.db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run('target', value);
-      if (target)
-        this.db
-          .prepare(
-            `UPDATE summaries SET summary = json_set(summary, '$.target', json(?)) WHERE json_extract(summary, '$.target') = '{}'`,
-          )
-          .run(value);
-    })();
+  /** Target facts of the session (every run's summary shows them). */
+  setTarget(target: TargetFacts | null): void {
+    this.putMeta('target', target ? scrubSecrets(target) : null);
+  }
+
+  /** The plan of the sweep this session records (shared/analysis/sweep-summary.ts). */
+  setSweep(plan: SweepPlan | null): void {
+    this.putMeta('sweep', plan);
+  }
+
+  private putMeta(key: string, value: unknown) {
+    this.db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(key, json(value));
   }
 
   /** Adds a run (committed at once) and returns its seq. */
@@ -351,12 +389,20 @@ export class SessionStore {
     this.arm();
   }
 
-  /** Stores a finished run's summary and analysis (commits everything queued first). */
-  writeSummary(run: number, summary: ProfileSummary, analysis: RunAnalysis): void {
+  /** Stores how a run ended: its outcome and final analysis (commits everything queued first). */
+  finishRun(run: number, end: RunEnd): void {
     this.flush();
     this.db
-      .prepare('INSERT OR REPLACE INTO summaries (run, summary, analysis) VALUES (?, ?, ?)')
-      .run(run, json(summary), json(analysis));
+      .prepare('UPDATE runs SET label = ?, state = ?, error = ?, ended_at = ?, outcome = ?, analysis = ? WHERE seq = ?')
+      .run(
+        text(end.label),
+        end.state,
+        end.error === null ? null : text(end.error),
+        end.endedAt,
+        json(end.outcome),
+        json(end.analysis),
+        run,
+      );
   }
 
   /** Commits everything queued, in one transaction. Throws what a background commit hit. */
@@ -414,7 +460,7 @@ export class SessionStore {
   /** Everything in the file (committed data only; queued appends are committed first). */
   read(): SessionData {
     if (!this.db.readonly && !this.closed) this.flushQuietly();
-    return readAll(this.db, this.path);
+    return readAll(this.db, this.path, this.openedAs);
   }
 
   private arm() {
@@ -450,11 +496,15 @@ function parseJson(textValue: string | null, what: string, path: string): unknow
   }
 }
 
+function stringOr(v: unknown, fallback: string): string {
+  return typeof v === 'string' ? v : fallback;
+}
+
 function isRecord(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-const RUN_STATES = new Set<StoredRunState>(['starting', 'running', 'stopping', 'done', 'failed']);
+const RUN_STATES = new Set<RunState>(['starting', 'running', 'stopping', 'done', 'failed']);
 
 interface RunRow {
   seq: number;
@@ -467,9 +517,16 @@ interface RunRow {
   error: string | null;
   started_at: string;
   ended_at: string | null;
+  outcome: string | null;
+  analysis: string | null;
 }
 
-function readAll(db: Db, path: string): SessionData {
+/** A stored value of this schema, kept whole (fields of later versions survive), or null. */
+function valid<T>(schema: { safeParse(v: unknown): { success: boolean } }, value: unknown): T | null {
+  return value !== null && schema.safeParse(value).success ? (value as T) : null;
+}
+
+function readAll(db: Db, path: string, openedAs: number): SessionData {
   let metaRows: Array<{ key: string; value: string }>;
   let version: number;
   try {
@@ -481,19 +538,20 @@ function readAll(db: Db, path: string): SessionData {
   const metaValues = new Map(metaRows.map((r) => [r.key, parseJson(r.value, `meta ${r.key}`, path)]));
   if (metaValues.get('format') !== SESSION_FORMAT)
     throw new SessionError(`${path} is not a KVScope session (meta format missing)`);
-  const target = metaValues.get('target');
+  const target = targetFactsOf(metaValues.get('target'));
+  const sweep = metaValues.get('sweep');
   const meta: SessionMeta = {
     format: SESSION_FORMAT,
-    schemaVersion: version,
-    appVersion: String(metaValues.get('appVersion') ?? 'unknown'),
-    createdAt: String(metaValues.get('createdAt') ?? ''),
-    target: isRecord(target) ? target : null,
+    schemaVersion: Math.min(version, openedAs),
+    appVersion: stringOr(metaValues.get('appVersion'), 'unknown'),
+    createdAt: stringOr(metaValues.get('createdAt'), ''),
+    target,
+    sweep: isRecord(sweep) ? (sweep as unknown as SweepPlan) : null,
   };
 
   const sampleRows = db.prepare('SELECT t_ms, source, vals FROM samples WHERE run = ? ORDER BY id').raw();
   const eventRows = db.prepare('SELECT t_ms, kind, message, data FROM events WHERE run = ? ORDER BY id').raw();
   const logRows = db.prepare('SELECT kind, record FROM engine_log WHERE run = ? ORDER BY id').raw();
-  const summaryRow = db.prepare('SELECT summary, analysis FROM summaries WHERE run = ?');
 
   const runs: SessionRun[] = [];
   for (const row of db.prepare('SELECT * FROM runs ORDER BY seq').all() as RunRow[]) {
@@ -521,37 +579,33 @@ function readAll(db: Db, path: string): SessionData {
       if (kind === 'timings' || kind === 'kv' || kind === 'model')
         (engineLog[kind] as unknown[]).push(parseJson(record, 'engine log record', path));
     }
-    const stored = summaryRow.get(row.seq) as { summary: string; analysis: string } | undefined;
-    let summary: ProfileSummary | null = null;
-    let analysis: RunAnalysis | null = null;
-    if (stored) {
-      const s = parseJson(stored.summary, 'summary', path);
-      const a = parseJson(stored.analysis, 'analysis', path);
-      // Validated, but kept whole: fields added by later versions (leak, sweep…) survive.
-      summary = ProfileSummarySchema.safeParse(s).success ? (s as ProfileSummary) : null;
-      analysis = RunAnalysisSchema.safeParse(a).success ? (a as RunAnalysis) : null;
-    }
-    const request = parseJson(row.request, 'run request', path);
-    const engine = parseJson(row.engine, 'engine', path);
-    const inputs = parseJson(row.analysis_inputs, 'analysis inputs', path);
+    // Validated, but kept whole: fields added by later versions (leak, model…) survive.
+    const outcome = valid<RunOutcome>(RunOutcomeSchema, parseJson(row.outcome, 'run outcome', path));
+    const analysis = valid<RunAnalysis>(RunAnalysisSchema, parseJson(row.analysis, 'analysis', path));
+    const request = valid<RunRequest>(RunRequestSchema, parseJson(row.request, 'run request', path));
+    if (!request) throw new SessionError(`${path}: damaged run request (run ${row.seq})`);
     const run: Omit<SessionRun, 'analysis' | 'analysisSource'> = {
       seq: row.seq,
       id: row.id,
       label: row.label,
-      request: isRecord(request) ? request : {},
-      engine: isRecord(engine) ? (engine as StoredEngine) : null,
-      analysisInputs: isRecord(inputs) ? (inputs as unknown as AnalysisInputs) : null,
-      state: RUN_STATES.has(row.state as StoredRunState) ? (row.state as StoredRunState) : 'failed',
+      request,
+      target,
+      engine: valid<RunEngine>(RunEngineSchema, parseJson(row.engine, 'engine', path)),
+      analysisInputs: valid<AnalysisInputs>(
+        AnalysisInputsSchema,
+        parseJson(row.analysis_inputs, 'analysis inputs', path),
+      ),
+      state: RUN_STATES.has(row.state as RunState) ? (row.state as RunState) : 'failed',
       error: row.error,
       startedAt: row.started_at,
       endedAt: row.ended_at,
       samples,
       events,
       engineLog,
-      summary,
+      outcome,
     };
     runs.push(
-      analysis && summary
+      analysis && outcome
         ? { ...run, analysis, analysisSource: 'stored' }
         : { ...run, analysis: recomputeAnalysis(run), analysisSource: 'recomputed' },
     );

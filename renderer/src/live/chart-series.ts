@@ -82,15 +82,16 @@ function downsample(xs: Float64Array, ys: Float64Array, maxPoints: number): Char
   const keepX = new Float64Array(xs.length);
   const keepY = new Float64Array(xs.length);
   let n = 0;
-  for (let i = 0; i < xs.length; i++) {
-    if (!Number.isFinite(ys[i])) continue;
-    keepX[n] = xs[i];
-    keepY[n] = ys[i];
+  xs.forEach((x, i) => {
+    const y = ys.at(i) ?? NaN;
+    if (!Number.isFinite(y)) return;
+    keepX[n] = x;
+    keepY[n] = y;
     n += 1;
-  }
+  });
   const fx = keepX.subarray(0, n);
   const fy = keepY.subarray(0, n);
-  return lttbIndices(fx, fy, maxPoints).map((i) => ({ x: fx[i], y: fy[i] }));
+  return lttbIndices(fx, fy, maxPoints).map((i) => ({ x: fx.at(i) ?? NaN, y: fy.at(i) ?? NaN }));
 }
 
 export function buildChartSeries(ring: MemoryRing, theory: TheoryInput, maxPointsPerSeries: number): ChartSeries {
@@ -99,15 +100,15 @@ export function buildChartSeries(ring: MemoryRing, theory: TheoryInput, maxPoint
   const rawTokens = ring.column('tokens');
   const xs = new Float64Array(rawTokens.length);
   let lastTokens = 0;
-  for (let i = 0; i < rawTokens.length; i++) {
-    if (Number.isFinite(rawTokens[i])) lastTokens = rawTokens[i];
+  rawTokens.forEach((tokens, i) => {
+    if (Number.isFinite(tokens)) lastTokens = tokens;
     xs[i] = lastTokens;
-  }
+  });
   const rss = downsample(xs, ring.column('rssBytes'), maxPointsPerSeries);
   const anon = downsample(xs, ring.column('rssAnonBytes'), maxPointsPerSeries);
   const file = downsample(xs, ring.column('rssFileBytes'), maxPointsPerSeries);
-  const xMin = xs[0];
-  const xMax = xs[xs.length - 1];
+  const xMin = xs.at(0) ?? 0;
+  const xMax = xs.at(-1) ?? 0;
   const line = theoryLine(theory, xMin, xMax);
   let yMax = 0;
   for (const series of [rss, anon, file, line]) for (const p of series) if (p.y > yMax) yMax = p.y;

@@ -55,7 +55,7 @@ export class RingBuffer<K extends string> {
   /** Value of `key` in row i, 0 = oldest row held. */
   get(key: K, i: number): number {
     if (i < 0 || i >= this.count) throw new RangeError(`row ${i} is outside 0..${this.count - 1}`);
-    return this.columns[key][(this.start + i) % this.capacity];
+    return this.columns[key].at((this.start + i) % this.capacity) ?? NaN;
   }
 
   /** Value of `key` in the newest row, or undefined when empty. */

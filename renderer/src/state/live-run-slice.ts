@@ -4,8 +4,9 @@
 // second) turns them into one store update with an LTTB-downsampled chart.
 import type { ApiEventName, EventPayload } from '../../../shared/api/contract';
 import type { RunAnalysis, RunEvent, RunStatus, Sample } from '../../../shared/api/schemas';
-import { buildChartSeries, EMPTY_CHART, type ChartSeries } from '../live/chart-series';
+import { buildChartSeries, EMPTY_CHART } from '../live/chart-series';
 import { MAX_EVENTS, MAX_POINTS_PER_SERIES, OUTPUT_TAIL_LINES } from '../live/live-config';
+import { seriesReadouts, updateLatest, type LatestValues } from '../live/series-readouts';
 import { buildRunRequest } from './run-form';
 import { errorText } from './slices';
 import type { LiveRun, LiveRunSlice, OutputLine, RunPhase, SliceCreator } from './types';
@@ -22,6 +23,7 @@ export const IDLE_RUN: LiveRun = {
   output: [],
   budgetBytes: null,
   windowTokens: null,
+  series: [],
 };
 
 const ACTIVE: ReadonlySet<RunPhase> = new Set(['starting', 'running', 'stopping']);
@@ -45,6 +47,9 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
   let early: Array<[ApiEventName, unknown]> = [];
   let flushedRingVersion = -1;
   let chartInputsChanged = false;
+  /** Newest value of every series, from every collector: the "All series" panel. */
+  let latest: LatestValues = {};
+  let latestChanged = false;
 
   const resetRunState = () => {
     ring.clear();
@@ -57,10 +62,16 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
     syncing = null;
     early = [];
     chartInputsChanged = true;
+    latest = {};
+    latestChanged = true;
   };
 
   /** Memory samples go to the ring once each (tMs strictly increasing), whether live or from getRun. */
   const ingestSamples = (samples: readonly Sample[]) => {
+    if (samples.length > 0) {
+      updateLatest(latest, samples);
+      latestChanged = true;
+    }
     for (const sample of samples) {
       const tokens = sample.values.tokens;
       if (typeof tokens === 'number' && tokens > lastTokens) lastTokens = tokens;
@@ -213,9 +224,9 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
     async resumeLatestRun() {
       try {
         const runs = await api.listRuns({});
-        if (runs.length === 0 || get().run.phase !== 'idle') return;
-        const active = runs.filter((r) => isActivePhase(r.state));
-        await slice.attachRun(active[active.length - 1] ?? runs[runs.length - 1]);
+        const newest = runs.filter((r) => isActivePhase(r.state)).at(-1) ?? runs.at(-1);
+        if (!newest || get().run.phase !== 'idle') return;
+        await slice.attachRun(newest);
       } catch (error) {
         console.warn(`kvscope: listRuns failed: ${errorText(error)}`);
       }
@@ -266,6 +277,10 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
         run = { ...run, analysis: pendingAnalysis, budgetBytes: run.budgetBytes ?? pendingAnalysis.budgetBytes };
         pendingAnalysis = null;
         chartInputsChanged = true;
+      }
+      if (latestChanged) {
+        run = { ...run, series: seriesReadouts(latest) };
+        latestChanged = false;
       }
       if (pendingOutput.length > 0) {
         run = { ...run, output: [...run.output, ...pendingOutput].slice(-OUTPUT_TAIL_LINES) };

@@ -21,7 +21,7 @@ export function snapshotOfStoredRun(run: SessionRun): RunSnapshot {
       state: run.state === 'done' || run.state === 'failed' ? run.state : 'done',
       label: run.label,
       ...(run.error ? { error: run.error } : {}),
-      engineExitCode: run.summary?.engine.exitCode ?? code,
+      engineExitCode: run.outcome?.exitCode ?? code,
     },
     samples: run.samples,
     events: run.events,

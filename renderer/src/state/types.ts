@@ -16,6 +16,7 @@ import type { DashboardSlice } from './dashboard-types';
 import type { ConnectionState } from '../api/ws-client';
 import type { ChartSeries } from '../live/chart-series';
 import type { MemoryRing } from '../live/ring-buffer';
+import type { SeriesReadout } from '../live/series-readouts';
 import type { RunForm, RunFormErrors } from './run-form';
 import type { CompareSlice, KvSlice, SessionsSlice } from './view-types';
 
@@ -127,6 +128,8 @@ export interface LiveRun {
   /** From the request (the analysis repeats it once it runs). */
   budgetBytes: number | null;
   windowTokens: number | null;
+  /** The newest value of every registered series the run's samples hold (shared/collectors/registry.ts). */
+  series: SeriesReadout[];
 }
 
 export interface LiveRunSlice {

@@ -13,6 +13,7 @@ import { RunFormPanel } from './RunFormPanel';
 import { RunHeader, useRunTarget } from './RunHeader';
 import { RunLog } from './RunLog';
 import { SessionsView } from './sessions/SessionsView';
+import { SeriesPanel } from './SeriesPanel';
 import { SshConfigImportDialog } from './SshConfigImportDialog';
 import { StoreProvider, useAppStore } from './store-context';
 import { BoardList } from './BoardList';
@@ -128,6 +129,7 @@ function RunView() {
       ) : (
         <>
           <Dashboard />
+          <SeriesPanel />
           <RunLog />
         </>
       )}

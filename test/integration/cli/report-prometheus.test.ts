@@ -14,6 +14,10 @@ import { runCli } from '../../helpers/cli';
 import { parsePrometheusText, promtoolCheck, type PromSample } from '../../helpers/prometheus-text';
 import { finishedRun, session } from '../../helpers/session-fixtures';
 
+/** A GGUF summary that only names the model: what these tests label runs by. */ import type { GgufModelSummary } from '../../../shared/kv/model-config';
+
+const namedModel = (name: string) => ({ name }) as unknown as GgufModelSummary;
+
 const dir = mkdtempSync(join(tmpdir(), 'kvscope-prometheus-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const at = (name: string) => join(dir, name);
@@ -144,8 +148,7 @@ describe('hostile label values through promtool', () => {
         seq: i + 1,
         id: `run-${i}-${h}`,
         label: h,
-        engine: { ...base.engine!, command: h, model: { name: h } },
-        summary: { ...base.summary!, engine: { ...base.summary!.engine, command: h } },
+        engine: { ...base.engine!, command: h, model: namedModel(h) },
         samples: [
           { tMs: 0, source: h, values: { rssBytes: 1 } },
           { tMs: 1, source: h, values: { rssBytes: 3 } },

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, symlinkSync, writeFileSync, rmSync, existsSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { procfsSamplerScript } from '../../../electron/node/sampler/procfs-sampler-script';
+import { procfsSamplerScript } from '../../../shared/collectors/procfs-sampler-script';
 import { createProcfsSamplerParser, type SamplerRecord } from '../../../shared/collectors/procfs-sampler-parser';
 
 const MIB = 1024 * 1024;

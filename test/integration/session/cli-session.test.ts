@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSession } from '../../../electron/node/session/session-store';
-import { recomputeAnalysis } from '../../../shared/report/session-data';
+import { recomputeAnalysis, summarizeRun } from '../../../shared/analysis/run-summary';
 import { processesMatching, runCli, startCli } from '../../helpers/cli';
 
 const dir = mkdtempSync(join(tmpdir(), 'kvscope-cli-session-'));
@@ -72,7 +72,7 @@ describe('kvscope profile --out --report, then report and compare', () => {
     const run = data.runs[0];
     expect(run.state).toBe('done');
     expect(run.analysisSource).toBe('stored');
-    expect(run.summary).toEqual(printed);
+    expect(summarizeRun(run)).toEqual(printed);
     expect(run.samples.filter((s) => s.source === 'procfs')).toHaveLength(printed.samples);
     expect(recomputeAnalysis(run)).toEqual(run.analysis);
     expect(data.meta.target).toEqual(printed.target);
@@ -256,7 +256,7 @@ describe('a profile killed mid-run', () => {
     const data = readSession(out);
     const run = data.runs[0];
     expect(run.state).toBe('running');
-    expect(run.summary).toBeNull();
+    expect(run.outcome).toBeNull();
     expect(run.analysisSource).toBe('recomputed');
     expect(run.samples.filter((s) => s.source === 'procfs').length).toBeGreaterThan(10);
     expect(run.analysis.kv.theoryBytesPerToken).toBe(32768);

@@ -5,9 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RunRequestSchema } from '../../../shared/api/schemas';
-import { recomputeAnalysis } from '../../../shared/report/session-data';
+import { recomputeAnalysis, summarizeRun } from '../../../shared/analysis/run-summary';
 import { RunService } from '../../../electron/node/run/run-service';
-import { buildProfileSummary } from '../../../electron/node/run/profile-summary';
 import { SessionRecorder } from '../../../electron/node/session/session-recorder';
 import { readSession } from '../../../electron/node/session/session-store';
 
@@ -56,8 +55,10 @@ describe('SessionRecorder', () => {
       expect(stored.engineLog).toEqual(JSON.parse(JSON.stringify(run.engineLog)));
       expect(stored.analysis).toEqual(JSON.parse(JSON.stringify(run.analysis)));
       // The summary as profile --json prints it, target facts filled in when they came.
-      expect(stored.summary).toEqual(
-        JSON.parse(JSON.stringify(buildProfileSummary(run, { kind: 'local', label: 'This computer' }))),
+      expect(summarizeRun(stored)).toEqual(
+        JSON.parse(
+          JSON.stringify(summarizeRun({ ...run.record(), target: { kind: 'local', label: 'This computer' } })),
+        ),
       );
       expect(stored.engine?.command).toBe(run.engine?.displayCommand);
       // The shell line with temporary paths is not kept.

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { RunRequest } from '../../../shared/api/schemas';
 import { isSecretFieldName, SCRUBBED, scrubSecrets } from '../../../electron/node/session/scrub';
 import { createSession, readSession } from '../../../electron/node/session/session-store';
 import { registerSecret, unregisterSecret } from '../../../electron/node/util/redact';
@@ -130,10 +131,13 @@ describe('the session file holds no secrets', () => {
       const seq = store.addRun({
         id: 'r',
         label: 'run',
+        // Fields a future request or engine might carry: scrubbed by their names whatever the type says.
         request: {
           target: { kind: 'ssh', host: 'orin', passwordEnv: 'ORIN_PW', password },
           engine: { kind: 'command', command: 'llama-server', apiKey },
-        },
+          intervalMs: 200,
+          keepRunning: false,
+        } as RunRequest,
         state: 'running',
       });
       // A server echoing the password in an error, an engine printing it: masked on the way in.
@@ -149,6 +153,8 @@ describe('the session file holds no secrets', () => {
       expect(run.request).toEqual({
         target: { kind: 'ssh', host: 'orin', passwordEnv: 'ORIN_PW', password: SCRUBBED },
         engine: { kind: 'command', command: 'llama-server', apiKey: SCRUBBED },
+        intervalMs: 200,
+        keepRunning: false,
       });
       expect(run.events[0]).toEqual({
         tMs: 1,

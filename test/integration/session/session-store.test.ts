@@ -1,12 +1,13 @@
 // The session file on real SQLite: round trip, batching, a writer killed with SIGKILL, files that
-// are not sessions, and runs whose summary never got written.
+// are not sessions, and runs whose outcome never got written.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ProfileSummary, RunAnalysis, Sample } from '../../../shared/api/schemas';
+import { RunRequestSchema, type RunAnalysis, type Sample } from '../../../shared/api/schemas';
+import type { RunOutcome } from '../../../shared/run/run-record';
 import {
   createSession,
   FLUSH_EVERY_SAMPLES,
@@ -48,22 +49,25 @@ const analysis: RunAnalysis = {
   lastRssBytes: 190054400,
   peakRssBytes: 190054400,
 };
-const summary: ProfileSummary = {
-  target: {},
-  engine: { command: 'kvscope demo-engine', exitCode: 0, oomKilled: false },
-  samples: 21,
+const outcome: RunOutcome = {
+  exitCode: 0,
+  signal: null,
+  oomKilled: false,
   lostSamples: 0,
+  diagnostics: 0,
   durationMs: 20100,
-  events: [],
-  kv: analysis.kv,
-  budgetBytes: null,
-  oomHorizonTokens: null,
-  maxSafeContextTokens: null,
-  throughput: analysis.throughput,
+  stderrTail: [],
+  collectors: { procfs: { status: 'ok', samples: 21, diagnostics: 0 } },
 };
+/** A demo run request as the app sends it (RunRequestSchema fills the demo's defaults). */
+const request = RunRequestSchema.parse({
+  target: { kind: 'local' },
+  engine: { kind: 'demo', demo: { kvType: 'f16' } },
+  budgetBytes: 2147483648,
+});
 
 describe('session store round trip', () => {
-  it('stores meta, runs, samples in order, events, engine log and summary; reads them back exactly', () => {
+  it('stores meta, runs, samples in order, events, engine log and outcome; reads them back exactly', () => {
     const path = file();
     const store = createSession(path, {
       appVersion: '9.9.9',
@@ -72,7 +76,7 @@ describe('session store round trip', () => {
     const seq = store.addRun({
       id: 'r1',
       label: 'demo',
-      request: { engine: { kind: 'demo', demo: { kvType: 'f16' } }, budgetBytes: 2147483648 },
+      request,
       state: 'running',
     });
     store.updateRun(seq, {
@@ -101,14 +105,20 @@ describe('session store round trip', () => {
         data: { rssBytes: 1, budgetBytes: 2 },
       },
     ]);
-    store.writeSummary(seq, summary, analysis);
-    store.updateRun(seq, { state: 'done', endedAt: '2026-01-01T00:00:10.000Z' });
+    store.finishRun(seq, {
+      label: 'demo',
+      state: 'done',
+      error: null,
+      endedAt: '2026-01-01T00:00:10.000Z',
+      outcome,
+      analysis,
+    });
     store.close();
 
     const data = readSession(path);
     expect(data.meta).toMatchObject({
       format: 'kvscope-session',
-      schemaVersion: 1,
+      schemaVersion: 2,
       appVersion: '9.9.9',
       target: { kind: 'local', label: 'This computer', memTotalBytes: 8589934592 },
     });
@@ -135,7 +145,7 @@ describe('session store round trip', () => {
     expect(run.engineLog.timings).toEqual([
       { kind: 'timings', line: 1, phase: 'eval', ms: 1725.35, tokens: 500, tokensPerSecond: 289.8 },
     ]);
-    expect(run.summary).toEqual(summary);
+    expect(run.outcome).toEqual(outcome);
     expect(run.analysis).toEqual(analysis);
     expect(run.engine).toEqual({
       command: 'kvscope demo-engine',
@@ -143,12 +153,12 @@ describe('session store round trip', () => {
       ctx: 4096,
       modeHint: 'growth',
     });
-    expect(run.request).toEqual({ engine: { kind: 'demo', demo: { kvType: 'f16' } }, budgetBytes: 2147483648 });
+    expect(run.request).toEqual(request);
     // The file is in WAL mode with synchronous=NORMAL, and identifies itself.
     const db = new Database(path, { readonly: true });
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('application_id', { simple: true })).toBe(0x4b565343);
-    expect(db.pragma('user_version', { simple: true })).toBe(1);
+    expect(db.pragma('user_version', { simple: true })).toBe(2);
     db.close();
   });
 
@@ -156,7 +166,7 @@ describe('session store round trip', () => {
     const path = file();
     const commits: number[] = [];
     const store = createSession(path, { appVersion: 't', onCommit: (t) => commits.push(t.samples) });
-    const seq = store.addRun({ id: 'r', label: 'r', request: {}, state: 'running' });
+    const seq = store.addRun({ id: 'r', label: 'r', request, state: 'running' });
     const mk = (from: number, count: number) =>
       Array.from({ length: count }, (_, k) => ({ tMs: from + k, source: 'procfs', values: { i: from + k } }));
     store.appendSamples(seq, mk(0, 10));
@@ -177,10 +187,10 @@ describe('session store round trip', () => {
     );
   });
 
-  it('a run without a stored summary gets its analysis recomputed from its samples', () => {
+  it('a run without a stored outcome gets its analysis recomputed from its samples', () => {
     const path = file();
     const store = createSession(path, { appVersion: 't' });
-    const seq = store.addRun({ id: 'cut', label: 'cut short', request: {}, state: 'running' });
+    const seq = store.addRun({ id: 'cut', label: 'cut short', request, state: 'running' });
     store.updateRun(seq, {
       engine: { command: 'x', theoryBytesPerToken: 32768, ctx: 4096, modeHint: 'growth' },
       analysisInputs: { theoryBytesPerToken: 32768, theoryMode: 'growth', ctx: 4096, budgetBytes: null },
@@ -188,7 +198,7 @@ describe('session store round trip', () => {
     store.appendSamples(seq, linearSamples());
     store.close();
     const run = readSession(path).runs[0];
-    expect(run.summary).toBeNull();
+    expect(run.outcome).toBeNull();
     expect(run.analysisSource).toBe('recomputed');
     // linearSamples: anonymous RSS = 100 MiB + 32,768 B/token exactly.
     expect(run.analysis.kv.measuredBytesPerToken).toBe(32768);
@@ -199,10 +209,10 @@ describe('session store round trip', () => {
   it('an existing session is replaced by create; reopened, it takes more runs', () => {
     const path = file();
     const first = createSession(path, { appVersion: 'one' });
-    first.addRun({ id: 'a', label: 'a', request: {}, state: 'done' });
+    first.addRun({ id: 'a', label: 'a', request, state: 'done' });
     first.close();
     const again = openSession(path);
-    again.addRun({ id: 'b', label: 'b', request: {}, state: 'done' });
+    again.addRun({ id: 'b', label: 'b', request, state: 'done' });
     again.close();
     expect(readSession(path).runs.map((r) => r.id)).toEqual(['a', 'b']);
     createSession(path, { appVersion: 'two' }).close();
@@ -234,7 +244,7 @@ describe('files that are not sessions', () => {
     raw.pragma('user_version = 99');
     raw.close();
     expect(() => readSession(newer)).toThrow(
-      `${newer} was written by a newer KVScope (session schema 99; this one reads up to 1)`,
+      `${newer} was written by a newer KVScope (session schema 99; this one reads up to 2)`,
     );
   });
 
@@ -291,7 +301,7 @@ describe('crash safety', () => {
     expect(data.meta.appVersion).toBe('crash-test');
     const run = data.runs[0];
     expect(run.state).toBe('running');
-    expect(run.summary).toBeNull();
+    expect(run.outcome).toBeNull();
     expect(run.analysisSource).toBe('recomputed');
     expect(run.events).toEqual([{ tMs: 0, kind: 'start', message: 'writer started' }]);
     const stored = run.samples.map((s) => s.values.i);
@@ -303,7 +313,7 @@ describe('crash safety', () => {
 
     // The recovered file takes new runs.
     const store = SessionStore.open(path);
-    store.addRun({ id: 'after', label: 'after the crash', request: {}, state: 'done' });
+    store.addRun({ id: 'after', label: 'after the crash', request, state: 'done' });
     store.close();
     expect(readSession(path).runs.map((r) => r.id)).toEqual(['crash-run', 'after']);
   });

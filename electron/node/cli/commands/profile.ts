@@ -13,13 +13,22 @@
 //   grows, then stops the run. `throughput` is measured by the client (first turn) and
 //   `server` holds every turn: TTFT, prefill and decode tokens/s, per-token times, and the
 //   server's own `timings`.
+// - `--no-<id>` and `--<id>-interval-ms N` per collector (shared/collectors/registry.ts; `profile
+//   --help` lists them), and `collectors.<id>` in the summary: how each collector fared.
+//
+// The summary is the run record's (shared/analysis/run-summary.ts, sweep-summary.ts): the same
+// functions give the same document from the session `--out` wrote.
 import { readFile } from 'node:fs/promises';
 import type { EventSink } from '../../../../shared/api/contract';
 import { RunRequestSchema, type RunRequest } from '../../../../shared/api/schemas';
 import { CliError, type CliIo, parseBytes, parseCliArgs, parseDurationMs, parseIntArg } from '../cli-io';
 import { demoCliOptions, demoOptionsFromCli } from '../../demo-engine/demo-config';
 import { RunService } from '../../run/run-service';
-import { buildProfileSummary, sweepSummary, type ProfileSummaryOutput } from '../../run/profile-summary';
+import { summarizeRun, type ProfileSummaryOutput } from '../../../../shared/analysis/run-summary';
+import { summarizeProfile } from '../../../../shared/analysis/sweep-summary';
+import { collectorSettingsProblem, type CollectorSettings } from '../../../../shared/collectors/collector-plan';
+import { COLLECTORS } from '../../../../shared/collectors/registry';
+import { targetFactsOf, type TargetFacts } from '../../../../shared/run/target-facts';
 import { parseSweepSizes, runSweep, SweepError } from '../../run/sweep';
 import { DEFAULT_SERVER_READY_TIMEOUT_MS, profileServerRun } from '../../engines/server-profile';
 import type { RunController } from '../../run/run-controller';
@@ -49,7 +58,51 @@ const options = {
   turns: { type: 'string' },
   'ignore-eos': { type: 'boolean' },
   'server-timeout': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
 } as const;
+
+/** Per collector: `--no-<id>`, and `--<id>-interval-ms N` for those with an interval of their own. */
+const collectorOptions: Record<string, { type: 'boolean' | 'string' }> = {};
+for (const c of COLLECTORS) {
+  collectorOptions[`no-${c.id}`] = { type: 'boolean' };
+  if (c.interval !== 'run') collectorOptions[`${c.id}-interval-ms`] = { type: 'string' };
+}
+
+export function profileUsage(): string {
+  const lines = [
+    'usage: kvscope profile <target> (--engine "<command on target>" | --demo [demo options])',
+    '         [--gguf <path on target>] [--kv-type T] [--ctx N] [--budget 2GiB] [--interval-ms 200]',
+    '         [--tokens N | --duration 60s] [--sweep 512,2048,8192,…] [--out <session>] [--report <file>]',
+    '         [--token-regex RE] [--keep-running] [--json]',
+    '         [--server-url URL [--api chat|completions] [--prompt T | --prompt-file F] [--turns N]',
+    '          [--ignore-eos] [--server-timeout 120s]]',
+    '',
+    'collectors (each starts by default where the target has its source):',
+  ];
+  for (const c of COLLECTORS) {
+    const interval =
+      c.interval === 'run'
+        ? 'samples at --interval-ms'
+        : `--${c.id}-interval-ms N (${c.interval.minMs}..${c.interval.maxMs}, default ${c.interval.defaultMs})`;
+    lines.push(`  --no-${c.id.padEnd(12)} ${c.title}; ${interval}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** RunRequest.collectors from the CLI's collector switches; undefined when none was given. */
+function collectorSettingsFromCli(values: Record<string, unknown>): Record<string, CollectorSettings> | undefined {
+  const settings: Record<string, CollectorSettings> = {};
+  for (const c of COLLECTORS) {
+    const s: CollectorSettings = {};
+    if (values[`no-${c.id}`] === true) s.enabled = false;
+    const interval = values[`${c.id}-interval-ms`];
+    if (typeof interval === 'string') s.intervalMs = parseIntArg(interval, `--${c.id}-interval-ms`, 1);
+    if (Object.keys(s).length > 0) settings[c.id] = s;
+  }
+  const problem = collectorSettingsProblem(settings);
+  if (problem) throw new CliError(problem, 2);
+  return Object.keys(settings).length > 0 ? settings : undefined;
+}
 
 const MIB = 1024 * 1024;
 const fmtMiB = (b: number | null | undefined) => (b === null || b === undefined ? '–' : `${(b / MIB).toFixed(1)} MiB`);
@@ -63,7 +116,11 @@ export const DEFAULT_SERVER_TOKENS = 128;
 const NO_TOKENS_REGEX = '(?!)';
 
 export async function run(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCliArgs(args, options);
+  const { values, positionals } = parseCliArgs(args, { ...options, ...collectorOptions });
+  if (values.help) {
+    io.out(profileUsage());
+    return 0;
+  }
   if (positionals.length !== 1)
     throw new CliError('expected exactly one target (local, user@host[:port], ssh://…, or a ~/.ssh/config alias)', 2);
   if (!values.demo === !values.engine) throw new CliError('give either --engine "<command on target>" or --demo', 2);
@@ -80,7 +137,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
   if (values.prompt !== undefined && !serverMode && !values.demo)
     throw new CliError('--prompt applies to --demo (prompt tokens) and server mode (--server-url)', 2);
-  const target = await cliTargetSupport.targetFromCli(positionals[0], values);
+  const [targetText = ''] = positionals;
+  const target = await cliTargetSupport.targetFromCli(targetText, values);
   const ctx = parseIntArg(values.ctx, '--ctx');
   const budgetBytes = values.budget ? parseBytes(values.budget, '--budget') : undefined;
   const intervalMs = parseIntArg(values['interval-ms'], '--interval-ms', 20) ?? 200;
@@ -114,11 +172,12 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     tokens: values.demo || serverMode ? undefined : tokens,
     durationMs,
     keepRunning: values['keep-running'] ?? false,
+    collectors: collectorSettingsFromCli(values),
   };
   const parsed = RunRequestSchema.safeParse(requestInput);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new CliError(`${issue.path.join('.')}: ${issue.message}`, 2);
+    const [issue] = parsed.error.issues;
+    throw new CliError(issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid run request', 2);
   }
   const request: RunRequest = parsed.data;
   // --out / --report: checked now, the session recorded while the runs run, the report at the end.
@@ -168,6 +227,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       } catch (error) {
         serverError = error instanceof Error ? error.message : String(error);
       }
+      if (server) run.attachServerProfile(server.profile);
       await run.stop(serverError ? 'server mode failed' : 'server profile done');
     }
     await run.done;
@@ -180,19 +240,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (run.status.state === 'failed' && run.samples.length === 0) {
     throw new CliError(run.status.error ?? 'the run failed');
   }
-  const facts = await factsPromise;
+  const facts = targetFactsOf(await factsPromise) ?? {};
   outputs?.setTarget(facts);
-  const summary: ProfileSummaryOutput = buildProfileSummary(run, facts);
-  if (server) {
-    const p = server.profile;
-    summary.server = p;
-    summary.throughput = {
-      ttftMs: p.ttftMs,
-      prefillTokensPerSecond: p.prefillTokensPerSecond,
-      decodeTokensPerSecond: p.decodeTokensPerSecond,
-      tokens: p.tokens,
-    };
-  }
+  const summary: ProfileSummaryOutput = summarizeRun({ ...run.record(), target: facts });
   if (values.json) io.out(JSON.stringify(summary, null, 2) + '\n');
   else io.out(humanSummary(summary));
   await outputs?.finish();
@@ -234,6 +284,7 @@ async function sweep(
   // The board's facts, gathered during the first run (each run's target closes with it).
   let factsPromise: Promise<Record<string, unknown>> | null = null;
   const progress = new ProfileProgress(io); // H6
+  const runs: RunController[] = [];
   try {
     result = await runSweep({
       runner: service,
@@ -243,6 +294,7 @@ async function sweep(
       onProgress: (line) => io.err(`kvscope profile: ${line}`),
       onRun: (run, ctx) => {
         factsPromise ??= cliTargetSupport.targetFacts(run.target);
+        runs.push(run);
         outputs?.recordRun(run);
         progress.follow(run); // H6
         io.err(`kvscope profile: run ${run.runId} (context ${ctx}) on ${run.target.label}, run directory ${run.dir}\n`);
@@ -256,19 +308,18 @@ async function sweep(
     await service.dispose();
   }
   // The top-level fields describe the last run that completed (the largest context that ran).
-  const runs = result.steps.map((s) => s.run).filter((r): r is RunController => r !== null);
-  const main =
-    [...result.steps].reverse().find((s) => s.run && s.point.ok)?.run ??
-    [...runs].reverse().find((r) => r.samples.length > 0) ??
-    null;
-  if (!main)
+  const firstRun = runs[0];
+  if (!result.main || !firstRun)
     throw new CliError(
       `no sweep run produced samples: ${result.steps.map((s) => `${s.ctx}: ${s.point.error ?? 'failed'}`).join('; ')}`,
     );
-  const facts = await (factsPromise ?? cliTargetSupport.targetFacts(main.target));
+  const facts: TargetFacts = targetFactsOf(await (factsPromise ?? cliTargetSupport.targetFacts(firstRun.target))) ?? {};
   outputs?.setTarget(facts);
-  const summary: ProfileSummaryOutput = buildProfileSummary(main, facts);
-  summary.sweep = sweepSummary(result.analysis, result.stoppedEarly);
+  outputs?.setSweep(result.plan);
+  const summary = summarizeProfile(
+    runs.map((r) => ({ ...r.record(), target: facts })),
+    result.plan,
+  ) as ProfileSummaryOutput;
   if (values.json) io.out(JSON.stringify(summary, null, 2) + '\n');
   else io.out(humanSummary(summary));
   await outputs?.finish();

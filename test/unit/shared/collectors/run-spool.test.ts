@@ -40,4 +40,23 @@ describe('run spool lines', () => {
     expect(parseSpoolLine('X nope')).toMatchObject({ tag: 'diagnostic' });
     expect(parseSpoolLine('Q 1 2')).toMatchObject({ tag: 'diagnostic', text: 'Q 1 2' });
   });
+
+  it('reads collector lines: the collector id, then its own text untouched', () => {
+    expect(parseSpoolLine('C procfs S t=12.34 st=1,2,3')).toEqual({
+      tag: 'C',
+      collector: 'procfs',
+      text: 'S t=12.34 st=1,2,3',
+    });
+    expect(parseSpoolLine('C pressure t=1.00|loadavg 0.00 0.01 0.05 1/97 812')).toEqual({
+      tag: 'C',
+      collector: 'pressure',
+      text: 't=1.00|loadavg 0.00 0.01 0.05 1/97 812',
+    });
+    expect(parseSpoolLine('C pressure')).toEqual({ tag: 'C', collector: 'pressure', text: '' });
+    expect(parseSpoolLine('C Bad-Id x')).toMatchObject({
+      tag: 'diagnostic',
+      reason: 'collector line without a collector id',
+    });
+    expect(parseSpoolLine('C  x')).toMatchObject({ tag: 'diagnostic' });
+  });
 });

@@ -76,14 +76,8 @@ function hostileSession() {
     label: `run ${SCRIPT}`,
     engine: { ...base.engine!, command: HOSTILE_COMMAND },
     events: [...base.events, { tMs: 5000, kind: 'alert', message: `engine said ${IMG}` }],
-    summary: {
-      ...base.summary!,
-      engine: {
-        ...base.summary!.engine,
-        error: `failed ${SCRIPT}`,
-        stderrTail: [`error: ${IMG}`, '</pre><script>alert(3)</script>'],
-      },
-    },
+    error: `failed ${SCRIPT}`,
+    outcome: { ...base.outcome!, stderrTail: [`error: ${IMG}`, '</pre><script>alert(3)</script>'] },
   });
   return session([run], { kind: 'ssh', label: `board ${IMG}`, hostname: SCRIPT, arch: 'aarch64' });
 }

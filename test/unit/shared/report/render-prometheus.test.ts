@@ -12,6 +12,10 @@ import {
 import { crashedRun, finishedRun, HOSTILE_COMMAND, session } from '../../../helpers/session-fixtures';
 import { parsePrometheusText, type PromSample } from '../../../helpers/prometheus-text';
 
+/** A GGUF summary that only names the model: what these tests label runs by. */ import type { GgufModelSummary } from '../../../../shared/kv/model-config';
+
+const namedModel = (name: string) => ({ name }) as unknown as GgufModelSummary;
+
 function only(samples: PromSample[], name: string, labels: Record<string, string> = {}): PromSample {
   const hits = samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
   const [hit] = hits;
@@ -67,7 +71,7 @@ describe('renderPrometheus: headline numbers', () => {
     const model = (run: ReturnType<typeof finishedRun>) =>
       only(parsePrometheusText(renderPrometheus(session([run]))).samples, 'kvscope_tokens_total').labels.model;
     expect(model(finishedRun({ engine: { ...base.engine!, command: HOSTILE_COMMAND } }))).toBe('m.gguf');
-    expect(model(finishedRun({ engine: { ...base.engine!, model: { name: 'Llama 3.2 1B' } } }))).toBe('Llama 3.2 1B');
+    expect(model(finishedRun({ engine: { ...base.engine!, model: namedModel('Llama 3.2 1B') } }))).toBe('Llama 3.2 1B');
   });
 
   it('exports a run recovered from a crash from its samples', () => {
@@ -177,8 +181,7 @@ describe('renderPrometheus: hostile strings', () => {
     const run = finishedRun({
       label: HOSTILE,
       id: HOSTILE,
-      engine: { ...base.engine!, command: HOSTILE, model: { name: HOSTILE } },
-      summary: { ...base.summary!, engine: { ...base.summary!.engine, command: HOSTILE } },
+      engine: { ...base.engine!, command: HOSTILE, model: namedModel(HOSTILE) },
       samples: [{ tMs: 0, source: HOSTILE, values: { [HOSTILE]: 1, rssBytes: 5 } }],
     });
     const text = renderPrometheus(session([run], { label: HOSTILE }));

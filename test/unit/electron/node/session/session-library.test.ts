@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync, existsSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DemoOptionsSchema } from '../../../../../shared/api/schemas';
 import { createSession } from '../../../../../electron/node/session/session-store';
 import {
   exportFileName,
@@ -30,7 +31,9 @@ function writeSession(id: string, options: { userStop?: boolean; createdBy?: str
     label: `demo ${id}`,
     request: {
       target: { kind: 'local' },
-      engine: { kind: 'demo', demo: { layers: 16, kvHeads: 8, headDim: 64, kvType: 'f16' } },
+      engine: { kind: 'demo', demo: DemoOptionsSchema.parse({ layers: 16, kvHeads: 8, headDim: 64, kvType: 'f16' }) },
+      intervalMs: 200,
+      keepRunning: false,
     },
     state: 'running',
   });
@@ -39,8 +42,14 @@ function writeSession(id: string, options: { userStop?: boolean; createdBy?: str
     ? [...run.events, { tMs: 130600, kind: 'stop' as const, message: 'stopped by user' }]
     : run.events;
   store.appendEvents(seq, events);
-  store.writeSummary(seq, run.summary!, run.analysis);
-  store.updateRun(seq, { state: 'done', endedAt: '2026-01-01T12:02:11.000Z' });
+  store.finishRun(seq, {
+    label: `demo ${id}`,
+    state: 'done',
+    error: null,
+    endedAt: '2026-01-01T12:02:11.000Z',
+    outcome: run.outcome!,
+    analysis: run.analysis,
+  });
   store.close();
   return path;
 }
@@ -63,7 +72,7 @@ describe('listing', () => {
     const a = rows.find((r) => r.id === 'run-a')!;
     expect(a.name).toBe('demo run-a');
     expect(a.target).toBe('This computer');
-    expect(a.model).toBe('demo 16L × 8 KV heads × 64, f16');
+    expect(a.model).toBe('demo 16L×8H×64 f16');
     expect(a.state).toBe('done');
     expect(a.runs).toBe(1);
     // The fixture's stored numbers, as written in test/helpers/session-fixtures.ts.

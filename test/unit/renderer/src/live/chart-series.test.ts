@@ -47,7 +47,7 @@ describe('theoryLine', () => {
       { x: 500, y: 228 * MiB },
     ]);
     // Without the analysis' number, ctx × bytes/token.
-    expect(theoryLine({ analysis: analysis({ mode: 'reserved' }), ctx: 4096 }, 0, 500)[0].y).toBe(
+    expect(theoryLine({ analysis: analysis({ mode: 'reserved' }), ctx: 4096 }, 0, 500).at(0)?.y).toBe(
       100 * MiB + 4096 * 32768,
     );
   });
@@ -100,8 +100,8 @@ describe('buildChartSeries', () => {
     const chart = buildChartSeries(ring, { analysis: analysis({ baselineBytes: 1_000_000 }) }, 2000);
     for (const series of [chart.rss, chart.anon, chart.file]) {
       expect(series.length).toBeLessThanOrEqual(2000);
-      expect(series[0].x).toBe(0);
-      expect(series[series.length - 1].x).toBe(9_999);
+      expect(series.at(0)?.x).toBe(0);
+      expect(series.at(-1)?.x).toBe(9_999);
     }
     expect(chart.rss.some((p) => p.x === 7_777 && p.y === 1_000_000 + 777_700 + 5_000_000)).toBe(true);
     expect(chart.theory).toEqual([

@@ -31,7 +31,6 @@ describe('deltaTable', () => {
       ...slower.analysis,
       throughput: { ...slower.analysis.throughput, decodeTokensPerSecond: 7.6 },
     };
-    if (slower.summary) slower.summary = { ...slower.summary, throughput: slower.analysis.throughput };
     const table = deltaTable([
       { name: 'fan', data: a },
       { name: 'no fan', data: session([slower]) },

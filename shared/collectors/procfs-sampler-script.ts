@@ -1,6 +1,7 @@
 // The procfs sampler that runs ON the target: one POSIX sh that lists thermal zones and
 // cpufreq policies once, then ONE long-lived awk that reads every file with getline per tick
-// (no process spawned per tick; DESIGN.md "What sampling costs"). Ticks come from bash's
+// (no process spawned per tick: ~0.06 ms a tick against ~6 ms for one `cat` a tick, measured on
+// a 2-core x86 VM). Ticks come from bash's
 // `read -t` on a pipe that never has data (no fork); without bash, from `sleep` (one fork a
 // tick). Each tick prints one line, parsed by shared/collectors/procfs-sampler-parser.ts:
 //
@@ -11,6 +12,7 @@
 //
 // Checked with mawk 1.3.4 (Debian), gawk 5 and busybox awk; bash 5 and dash 0.5.12.
 // /proc/uptime is CLOCK_BOOTTIME with 10 ms resolution: the target's monotonic time.
+import { AWK_INTERACTIVE_SH, awkWord, TICKER_SH } from './collector-script';
 
 const awkProgram = String.raw`
 function rd(f,   l, r) { r = ""; if ((getline l < f) > 0) r = l; close(f); return r }
@@ -92,30 +94,9 @@ for p in /sys/devices/system/cpu/cpufreq/policy*; do
 "; pnames="$pnames\${p##*/},"
 done
 echo "H v=1 pid=$P pagesize=$PS clk=$CLK zones=$ztypes policies=$pnames"
-# bash ticker: aims at absolute deadlines (EPOCHREALTIME, bash 5+) so ticks do not drift by
-# the work done per tick; sleeps with read -t on a pipe that never has data (no fork);
-# printf -v is a builtin. Falls behind by more than a tick: start afresh, never burst.
-TICK_BASH='exec 3<> <(:)
-iv=$1; case $iv in *.*) int=\${iv%.*}; frac=\${iv#*.};; *) int=$iv; frac=0;; esac
-frac=\${frac}000000; us=$(( 10#\${int:-0} * 1000000 + 10#\${frac:0:6} ))
-if [ -z "$EPOCHREALTIME" ]; then while :; do echo || exit 0; read -r -t "$iv" -u 3; done; fi
-next=\${EPOCHREALTIME/./}
-while :; do
-  echo || exit 0
-  next=$((next + us)); now=\${EPOCHREALTIME/./}; d=$((next - now))
-  if [ $d -le 0 ]; then [ $d -lt -$us ] && next=$now; continue; fi
-  printf -v t "%d.%06d" $((d / 1000000)) $((d % 1000000))
-  read -r -t "$t" -u 3
-done'
-tick() {
-  if command -v bash >/dev/null 2>&1; then
-    exec bash -c "$TICK_BASH" kvscope-tick "$I"
-  fi
-  while :; do echo || exit 0; sleep "$I"; done
-}
-# mawk reads a pipe in blocks unless told to be interactive; gawk and busybox awk read lines.
-AWKI=""; case "$(awk -W version 2>&1 </dev/null | head -n 1)" in *mawk*) AWKI="-W interactive";; esac
-tick | awk $AWKI -v pid="$P" -v every="$E" -v zones="$zones" -v pols="$pols" '${awkProgram.replace(/'/g, "'\\''")}'
+${TICKER_SH}
+${AWK_INTERACTIVE_SH}
+tick | awk $AWKI -v pid="$P" -v every="$E" -v zones="$zones" -v pols="$pols" ${awkWord(awkProgram)}
 `;
 }
 

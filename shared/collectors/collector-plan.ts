@@ -1,0 +1,56 @@
+// Which collectors a run starts, at what interval: the registry's defaults, the request's
+// per-collector settings (`RunRequest.collectors`, the CLI's `--no-<id>` and `--<id>-interval-ms`),
+// and what the probe facts say the target has. Pure.
+import type { CollectorDefinition } from './collector';
+import { COLLECTORS, collectorById } from './registry';
+import type { TargetFacts } from '../run/target-facts';
+
+export interface CollectorSettings {
+  enabled?: boolean;
+  intervalMs?: number;
+}
+
+export interface PlannedCollector {
+  def: CollectorDefinition;
+  intervalMs: number;
+}
+
+export interface CollectorPlan {
+  /** Started on the target, in registry order. */
+  start: PlannedCollector[];
+  /** Not started because the facts say they cannot run there. */
+  unavailable: Array<{ id: string; status: 'absent' | 'denied'; reason: string }>;
+}
+
+/** Why these settings are wrong (an unknown collector, an interval out of its range), or null. */
+export function collectorSettingsProblem(settings: Record<string, CollectorSettings> | undefined): string | null {
+  for (const [id, s] of Object.entries(settings ?? {})) {
+    const def = collectorById(id);
+    if (!def) return `unknown collector "${id}" (known: ${COLLECTORS.map((c) => c.id).join(', ')})`;
+    if (s.intervalMs === undefined) continue;
+    if (def.interval === 'run') return `${id} samples at the run's --interval-ms; it has no interval of its own`;
+    const { minMs, maxMs } = def.interval;
+    if (!(s.intervalMs >= minMs && s.intervalMs <= maxMs))
+      return `${id} interval ${s.intervalMs} ms is outside ${minMs}..${maxMs} ms`;
+  }
+  return null;
+}
+
+export function planCollectors(
+  request: { intervalMs: number; collectors?: Record<string, CollectorSettings> },
+  facts: TargetFacts | null,
+): CollectorPlan {
+  const plan: CollectorPlan = { start: [], unavailable: [] };
+  for (const def of COLLECTORS) {
+    const settings = request.collectors?.[def.id];
+    if (settings?.enabled === false) continue;
+    const missing = def.unavailable?.(facts) ?? null;
+    if (missing) {
+      plan.unavailable.push({ id: def.id, ...missing });
+      continue;
+    }
+    const intervalMs = def.interval === 'run' ? request.intervalMs : (settings?.intervalMs ?? def.interval.defaultMs);
+    plan.start.push({ def, intervalMs });
+  }
+  return plan;
+}

@@ -1,0 +1,109 @@
+// What a collector is: ONE definition that every room of KVScope reads (shared/collectors/registry.ts
+// lists them). The launcher (electron/node/run/run-scripts.ts) uploads its script and starts it
+// once per run, the run (electron/node/run/run-controller.ts) feeds its spool lines to its parser,
+// the session stores its samples, and the UI and the reports find its series, with their units,
+// here. Pure: the script is text, run on the target by the launcher.
+//
+// The script's contract (checked by test/integration/run/collectors.test.ts):
+// - it is started as `sh <id>.sh <pid> <interval seconds> [scriptArgs…]` with stdout going to the
+//   spool (each line prefixed `C <id> ` by the launcher) and stderr to /dev/null;
+// - it stays alive, ONE long-lived awk reading files with getline per tick (no process per tick;
+//   the costs are in shared/collectors/procfs-sampler-script.ts), ticks from TICKER_SH
+//   (shared/collectors/collector-script.ts), and exits by itself once /proc/<pid> is gone;
+// - it prints `! absent <reason>` or `! denied <reason>` and exits when its source is missing or
+//   unreadable on this target; every other line is its parser's business.
+import type { TargetFacts } from '../run/target-facts';
+
+/** How a series' numbers are read. Units are part of the key's name (see SERIES_UNIT_SUFFIX). */
+export type SeriesUnit = 'bytes' | 'pct' | 'C' | 'kHz' | 'MHz' | 'mW' | 'us' | 'count';
+/** gauge: a level sampled now; counter: grows monotonically (rates come from differences); event: a marker. */
+export type SeriesKind = 'gauge' | 'counter' | 'event';
+
+/**
+ * The ending every sample key of a unit carries, so a CSV column name (render-csv.ts) or a chart
+ * legend says its unit without a lookup. `count` keys (tokens, threads, load averages) have none.
+ */
+export const SERIES_UNIT_SUFFIX: Record<SeriesUnit, string> = {
+  bytes: 'Bytes',
+  pct: 'Pct',
+  C: '.C',
+  kHz: '.KHz',
+  MHz: 'MHz',
+  mW: 'mW',
+  us: 'Us',
+  count: '',
+};
+
+export interface SeriesDef {
+  /** Sample value key; `*` stands for one dotted name part (a thermal zone, a cpufreq policy). */
+  key: string;
+  label: string;
+  unit: SeriesUnit;
+  kind: SeriesKind;
+}
+
+export type CollectorStatusValue = 'ok' | 'absent' | 'denied' | 'failed';
+
+/** What a collector's parser makes of one line. Never thrown: a bad line is a diagnostic. */
+export type CollectorRecord =
+  | { kind: 'sample'; uptimeMs: number; values: Record<string, number | null> }
+  | { kind: 'header' }
+  | { kind: 'gone'; uptimeMs: number }
+  | { kind: 'status'; status: 'absent' | 'denied'; reason: string }
+  | { kind: 'diagnostic'; reason: string; text: string };
+
+export interface CollectorParser {
+  push(line: string): CollectorRecord | null;
+}
+
+export interface IntervalRange {
+  defaultMs: number;
+  minMs: number;
+  maxMs: number;
+}
+
+/** Anything that puts series into a run's samples: the engine's output, and every collector. */
+export interface SeriesSource {
+  /** Lower-case letters and digits: the Sample source; for a collector also its spool tag and the CLI's `--no-<id>`. */
+  id: string;
+  title: string;
+  series: readonly SeriesDef[];
+}
+
+export interface CollectorDefinition extends SeriesSource {
+  /**
+   * The script run on the target, or null when the launcher itself writes this source's lines
+   * (the engine's stdout/stderr, tags O and E).
+   */
+  script: string | null;
+  /**
+   * The sampling interval: its own range, or 'run' to follow the run's `intervalMs` (the procfs
+   * sampler, whose ticks are the memory curve).
+   */
+  interval: IntervalRange | 'run';
+  /** Arguments after `<pid> <interval seconds>`. */
+  scriptArgs?(intervalMs: number): string[];
+  /**
+   * Why this collector cannot run on a target with these probe facts, or null when it can (or
+   * the facts do not say: then the script finds out on the target and says so itself).
+   */
+  unavailable?(facts: TargetFacts | null): { status: 'absent' | 'denied'; reason: string } | null;
+  createParser(): CollectorParser;
+}
+
+/** `! absent <reason>` / `! denied <reason>`: a script saying its source is not there. */
+export function parseStatusLine(line: string): CollectorRecord | null {
+  const m = /^! (absent|denied) ?(.*)$/.exec(line);
+  const status = m?.[1] as 'absent' | 'denied' | undefined;
+  if (!status) return null;
+  return { kind: 'status', status, reason: m?.[2] || status };
+}
+
+/** True when a sample key matches a series key (one `*` = any non-empty name, e.g. `temp.*.C`). */
+export function seriesKeyMatches(pattern: string, key: string): boolean {
+  const star = pattern.indexOf('*');
+  if (star < 0) return pattern === key;
+  const head = pattern.slice(0, star);
+  const tail = pattern.slice(star + 1);
+  return key.length > head.length + tail.length && key.startsWith(head) && key.endsWith(tail);
+}

@@ -1,0 +1,77 @@
+// CPU load and pressure stalls: /proc/loadavg and /proc/pressure/{memory,cpu,io}. Memory pressure
+// ("some" > 0: tasks wait for memory being reclaimed or swapped in) rises before the OOM killer
+// strikes, so it is an early sign that a context size is too large for the board. PSI exists
+// since Linux 4.20 (and can be off: CONFIG_PSI, psi=0); without /proc/pressure/memory the
+// collector says "absent" and stops. Lines: shared/collectors/pressure-parser.ts.
+import type { CollectorDefinition } from './collector';
+import { AWK_INTERACTIVE_SH, awkWord, TICKER_SH } from './collector-script';
+import { createPressureParser } from './pressure-parser';
+
+/** Why a kernel older than this has no PSI. */
+const PSI_SINCE: [number, number] = [4, 20];
+
+const ABSENT_REASON =
+  'no /proc/pressure/memory: the kernel has no pressure stall information (Linux 4.20+, not booted with psi=0)';
+
+// One awk for the collector's life: per tick, the files with getline (no fork); it exits when the
+// engine's /proc entry is gone.
+const awkProgram = String.raw`
+function rd(f,   l, r) { r = ""; if ((getline l < f) > 0) r = l; close(f); return r }
+BEGIN { n = split(files, fs, ","); base = "/proc/" pid }
+{
+  if (rd(base "/stat") == "") exit 0
+  up = rd("/proc/uptime"); split(up, ua, " ")
+  out = "t=" ua[1] "|loadavg " rd("/proc/loadavg")
+  for (i = 1; i <= n; i++) {
+    f = "/proc/pressure/" fs[i]
+    while ((getline l < f) > 0) out = out "|" fs[i] " " l
+    close(f)
+  }
+  print out; fflush()
+}
+`;
+
+function pressureScript(): string {
+  return `#!/bin/sh
+# KVScope pressure collector: one awk, no process per tick. $1 = pid, $2 = interval in seconds.
+P="$1"; I="$2"
+if ! read -r _ < /proc/pressure/memory 2>/dev/null; then echo "! absent ${ABSENT_REASON}"; exit 0; fi
+files=""
+for r in memory cpu io; do read -r _ < "/proc/pressure/$r" 2>/dev/null && files="$files$r,"; done
+echo "H v=1 files=$files"
+${TICKER_SH}
+${AWK_INTERACTIVE_SH}
+tick | awk $AWKI -v pid="$P" -v files="$files" ${awkWord(awkProgram)}
+`;
+}
+
+function kernelBefore(kernel: string | null | undefined, [major, minor]: [number, number]): boolean {
+  const m = /^(\d+)\.(\d+)/.exec(kernel ?? '');
+  if (!m) return false;
+  const [a, b] = [Number(m[1]), Number(m[2])];
+  return a < major || (a === major && b < minor);
+}
+
+export const pressureCollector: CollectorDefinition = {
+  id: 'pressure',
+  title: 'CPU load and pressure stalls (/proc/loadavg, /proc/pressure)',
+  script: pressureScript(),
+  // The kernel updates the PSI averages every 2 s: sampling faster shows nothing new.
+  interval: { defaultMs: 1000, minMs: 500, maxMs: 60_000 },
+  unavailable: (facts) =>
+    kernelBefore(facts?.kernel, PSI_SINCE)
+      ? { status: 'absent', reason: `kernel ${facts?.kernel}: ${ABSENT_REASON}` }
+      : null,
+  createParser: createPressureParser,
+  series: [
+    { key: 'load1', label: 'load average, 1 min', unit: 'count', kind: 'gauge' },
+    { key: 'load5', label: 'load average, 5 min', unit: 'count', kind: 'gauge' },
+    { key: 'load15', label: 'load average, 15 min', unit: 'count', kind: 'gauge' },
+    { key: 'tasksRunnable', label: 'runnable tasks', unit: 'count', kind: 'gauge' },
+    { key: 'tasks', label: 'tasks', unit: 'count', kind: 'gauge' },
+    { key: 'psi.*.avg10Pct', label: 'stalled, 10 s average', unit: 'pct', kind: 'gauge' },
+    { key: 'psi.*.avg60Pct', label: 'stalled, 1 min average', unit: 'pct', kind: 'gauge' },
+    { key: 'psi.*.avg300Pct', label: 'stalled, 5 min average', unit: 'pct', kind: 'gauge' },
+    { key: 'psi.*.totalUs', label: 'stalled since boot', unit: 'us', kind: 'counter' },
+  ],
+};

@@ -1,0 +1,57 @@
+// Every collector and series source KVScope knows, in one list. The launcher, the run, the
+// session, the UI and the reports iterate it; adding a collector is one definition file (see
+// shared/collectors/collector.ts) and one line here.
+import type { CollectorDefinition, SeriesDef, SeriesSource } from './collector';
+import { seriesKeyMatches } from './collector';
+import { engineSource } from './engine-source';
+import { pressureCollector } from './pressure-collector';
+import { procfsCollector } from './procfs-collector';
+
+/** Collectors: a script each, started on the target for every run where they can run. */
+export const COLLECTORS: readonly CollectorDefinition[] = [procfsCollector, pressureCollector];
+
+/** Everything that puts series into samples: the engine's output, then every collector. */
+export const SERIES_SOURCES: readonly SeriesSource[] = [engineSource, ...COLLECTORS];
+
+export function collectorById(id: string): CollectorDefinition | undefined {
+  return COLLECTORS.find((c) => c.id === id);
+}
+
+export interface RegisteredSeries extends SeriesDef {
+  /** The sample key itself (a `*` of the definition resolved). */
+  key: string;
+  /** The definition's key, `*` included. */
+  pattern: string;
+  /** The source that defines it. */
+  sourceId: string;
+}
+
+/** The registered definition of a sample key, or null for a key no source declares. */
+export function seriesOf(key: string): RegisteredSeries | null {
+  for (const source of SERIES_SOURCES) {
+    for (const def of source.series) {
+      if (seriesKeyMatches(def.key, key)) return { ...def, key, pattern: def.key, sourceId: source.id };
+    }
+  }
+  return null;
+}
+
+/**
+ * Every registered series that has at least one number in `samples`, in registry order (a
+ * pattern's keys sorted by name). Keys no source declares are left out: they have no unit.
+ */
+export function seriesPresent(samples: ReadonlyArray<{ values: Record<string, number | null> }>): RegisteredSeries[] {
+  const keys = new Set<string>();
+  for (const s of samples) for (const [k, v] of Object.entries(s.values)) if (typeof v === 'number') keys.add(k);
+  const out: RegisteredSeries[] = [];
+  for (const source of SERIES_SOURCES) {
+    for (const def of source.series) {
+      const matching = [...keys].filter((k) => seriesKeyMatches(def.key, k)).sort();
+      for (const key of matching) {
+        keys.delete(key);
+        out.push({ ...def, key, pattern: def.key, sourceId: source.id });
+      }
+    }
+  }
+  return out;
+}

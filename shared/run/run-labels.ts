@@ -1,0 +1,26 @@
+// How a run is named to people: one place, so the session list, the reports and the exports
+// name a model alike. Pure.
+import type { RunRecord } from './run-record';
+
+const MODEL_FLAG = /(?:^|\s)(?:-m|--model)(?:=|\s+)("[^"]*"|'[^']*'|\S+)/;
+const basename = (path: string) => path.split('/').pop() || path;
+
+/** The model a run measured: the GGUF header's name, the --gguf file, the engine's -m file, or the demo shape. */
+export function modelLabel(run: Pick<RunRecord, 'request' | 'engine'>): string {
+  const model = run.engine?.model;
+  if (model && typeof model === 'object') {
+    const { name, architecture } = model as { name?: unknown; architecture?: unknown };
+    if (typeof name === 'string' && name) return name;
+    if (typeof architecture === 'string' && architecture) return architecture;
+  }
+  const engine = run.request.engine;
+  if (engine.kind === 'command' && engine.gguf) return basename(engine.gguf);
+  // llama.cpp and its kin name the model with -m / --model.
+  const m = MODEL_FLAG.exec(run.engine?.command ?? '');
+  if (m?.[1]) return basename(m[1].replace(/^(["'])(.*)\1$/, '$2'));
+  if (engine.kind === 'demo') {
+    const d = engine.demo;
+    return `demo ${d.layers}L×${d.kvHeads}H×${d.headDim} ${d.kvType}`;
+  }
+  return '';
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { formatSeriesValue, seriesReadouts, updateLatest } from '../../../../../renderer/src/live/series-readouts';
+
+describe('series readouts', () => {
+  it('the newest value of every registered series present, in registry order, with its unit', () => {
+    const latest = {};
+    updateLatest(latest, [
+      { tMs: 0, source: 'engine', values: { started: 1, tokens: 0 } },
+      {
+        tMs: 100,
+        source: 'procfs',
+        values: { rssBytes: 1048576, cpuBusyPct: 12.345, 'temp.cpu-thermal.C': 41.5, unknownKey: 3, swapBytes: null },
+      },
+      { tMs: 200, source: 'engine', values: { tokens: 12 } },
+    ]);
+    expect(seriesReadouts(latest).map((r) => [r.key, r.sourceId, r.value])).toEqual([
+      ['tokens', 'engine', '12'],
+      ['started', 'engine', '1'],
+      ['rssBytes', 'procfs', '1.00 MiB'],
+      ['cpuBusyPct', 'procfs', '12.3 %'],
+      ['temp.cpu-thermal.C', 'procfs', '41.5 °C'],
+    ]);
+    // A pattern series is named by its key (which zone, which policy).
+    expect(seriesReadouts(latest).find((r) => r.key === 'temp.cpu-thermal.C')?.label).toBe(
+      'temperature temp.cpu-thermal.C',
+    );
+  });
+
+  it('words each unit', () => {
+    expect(formatSeriesValue('kHz', 1800000)).toBe('1.80 GHz');
+    expect(formatSeriesValue('us', 2_500_000)).toBe('2.50 s');
+    expect(formatSeriesValue('count', 0.57)).toBe('0.57');
+    expect(formatSeriesValue('mW', 4999.6)).toBe('5000 mW');
+    expect(formatSeriesValue('bytes', null)).toBe('—');
+  });
+});

@@ -1,0 +1,45 @@
+// The collector registry's promises to the rest of KVScope: ids that are safe as spool tags, file
+// and shell variable names; series whose keys say their unit (CSV columns are the keys).
+import { describe, expect, it } from 'vitest';
+import { SERIES_UNIT_SUFFIX } from '../../../../shared/collectors/collector';
+import { COLLECTORS, SERIES_SOURCES, seriesOf, seriesPresent } from '../../../../shared/collectors/registry';
+
+describe('collector registry', () => {
+  it('ids are lower-case words, unique; each collector has a script and an interval', () => {
+    const ids = SERIES_SOURCES.map((s) => s.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) expect(id).toMatch(/^[a-z][a-z0-9]*$/);
+    for (const c of COLLECTORS) {
+      expect(c.script, c.id).toMatch(/^#!\/bin\/sh\n/);
+      if (c.interval !== 'run') expect(c.interval.minMs).toBeLessThanOrEqual(c.interval.defaultMs);
+    }
+  });
+
+  it('every series key ends with its unit (Bytes, Pct, .C, .KHz, MHz, mW, Us; counts with none of them)', () => {
+    const suffixes = Object.values(SERIES_UNIT_SUFFIX).filter((s) => s !== '');
+    for (const source of SERIES_SOURCES) {
+      for (const s of source.series) {
+        const suffix = SERIES_UNIT_SUFFIX[s.unit];
+        if (suffix) expect(s.key.endsWith(suffix), `${source.id} ${s.key}`).toBe(true);
+        else
+          expect(
+            suffixes.some((x) => s.key.endsWith(x)),
+            `${source.id} ${s.key}`,
+          ).toBe(false);
+      }
+    }
+  });
+
+  it('finds the definition of a sample key, patterns included; unknown keys have none', () => {
+    expect(seriesOf('rssAnonBytes')).toMatchObject({ sourceId: 'procfs', unit: 'bytes', kind: 'gauge' });
+    expect(seriesOf('temp.gpu-thermal.C')).toMatchObject({ pattern: 'temp.*.C', unit: 'C' });
+    expect(seriesOf('tokens')).toMatchObject({ sourceId: 'engine', kind: 'counter' });
+    expect(seriesOf('temp..C')).toBeNull();
+    expect(seriesOf('i')).toBeNull();
+    expect(
+      seriesPresent([
+        { values: { 'cpufreq.policy4.KHz': 1, 'cpufreq.policy0.KHz': 2, rssBytes: null, tokens: 3, other: 4 } },
+      ]).map((s) => s.key),
+    ).toEqual(['tokens', 'cpufreq.policy0.KHz', 'cpufreq.policy4.KHz']);
+  });
+});
