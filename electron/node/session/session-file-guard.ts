@@ -14,23 +14,44 @@
 // so nothing can stop it from outside. Refusing every schema object that computes (views,
 // triggers, virtual tables, generated columns) removes the unbounded work instead, and the
 // guard's own queries are bounded (LIMIT on sqlite_master, which alone it scans).
+import { SESSION_SCHEMA_VERSION } from './session-migrations';
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 
 /** 'KVSC', as session-store.ts SESSION_APPLICATION_ID (not imported: session-store.ts imports this file). */
 const APPLICATION_ID = 0x4b565343;
 
-/** The tables of a session (session-store.ts SCHEMA_V1) and the columns the reader selects from them. */
-export const SESSION_TABLE_COLUMNS: Readonly<Record<string, readonly string[]>> = {
+const V1_RUN_COLUMNS = [
+  'seq',
+  'id',
+  'label',
+  'request',
+  'engine',
+  'analysis_inputs',
+  'state',
+  'error',
+  'started_at',
+  'ended_at',
+];
+const COMMON_TABLES = {
   meta: ['key', 'value'],
-  runs: ['seq', 'id', 'label', 'request', 'engine', 'analysis_inputs', 'state', 'error', 'started_at', 'ended_at'],
   samples: ['id', 'run', 't_ms', 'source', 'vals'],
   events: ['id', 'run', 't_ms', 'kind', 'message', 'data'],
   engine_log: ['id', 'run', 'kind', 'record'],
-  summaries: ['run', 'summary', 'analysis'],
 };
 
-/** A session has 6 tables and their indexes (plus SQLite's autoindexes): 20 objects, far fewer than this. */
+/**
+ * The tables of a session and the columns the reader (or the migration) selects from them, per
+ * schema version (`PRAGMA user_version`; session-store.ts and session-migrations.ts): schema 1
+ * kept each run's summary in `summaries`, schema 2 keeps the run record's outcome and analysis in
+ * `runs`. A version not listed here is checked against the newest (the store refuses it anyway).
+ */
+export const SESSION_TABLE_COLUMNS_BY_VERSION: Readonly<Record<number, Readonly<Record<string, readonly string[]>>>> = {
+  1: { ...COMMON_TABLES, runs: V1_RUN_COLUMNS, summaries: ['run', 'summary', 'analysis'] },
+  2: { ...COMMON_TABLES, runs: [...V1_RUN_COLUMNS, 'outcome', 'analysis'] },
+};
+
+/** A session has 5 or 6 tables and their indexes (plus SQLite's autoindexes): 20 objects, far fewer than this. */
 const MAX_SCHEMA_OBJECTS = 64;
 
 /** A file that is not a session, or a session whose schema was tampered with: one line for the user. */
@@ -58,7 +79,10 @@ function schemaProblem(db: Database.Database): string | null {
     if (row.type === 'table' && /^\s*CREATE\s+VIRTUAL/i.test(row.sql ?? ''))
       return tampered(`contains a virtual table (${shown(row.name)})`);
   }
-  for (const [table, expected] of Object.entries(SESSION_TABLE_COLUMNS)) {
+  const version = Number(db.pragma('user_version', { simple: true }));
+  const tables =
+    SESSION_TABLE_COLUMNS_BY_VERSION[version] ?? SESSION_TABLE_COLUMNS_BY_VERSION[SESSION_SCHEMA_VERSION] ?? {};
+  for (const [table, expected] of Object.entries(tables)) {
     if (!rows.some((r) => r.type === 'table' && r.name === table)) return tampered(`has no ${table} table`);
     // table_xinfo also lists generated columns (hidden 2 or 3), which compute on every read.
     const columns = db.pragma(`table_xinfo(${table})`) as Array<{ name: string; hidden: number }>;

@@ -42,7 +42,7 @@ describe('renderPrometheus: headline numbers', () => {
     expect(v('prefill_tokens_per_second')).toBe(250.1);
     expect(v('decode_tokens_per_second')).toBe(15.2);
     expect(v('tokens_total')).toBe(2000);
-    expect(v('samples_total')).toBe(3);
+    expect(v('samples_total')).toBe(4); // the fixture's four procfs samples
     expect(v('lost_samples_total')).toBe(0);
     expect(v('duration_seconds')).toBe(131);
     expect(v('engine_oom_killed')).toBe(1);
@@ -65,7 +65,7 @@ describe('renderPrometheus: headline numbers', () => {
       seq: '1',
       session: '2026-01-01T11:59:00.000Z',
     });
-    expect(only(parsed.samples, 'kvscope_tokens_total', { seq: '2' }).labels.model).toBe('demo ?L×?H×? f16');
+    expect(only(parsed.samples, 'kvscope_tokens_total', { seq: '2' }).labels.model).toBe('demo 16L×8H×64 f16');
     // The model named by the engine's -m flag (quoted or not), or by the GGUF header.
     const base = finishedRun();
     const model = (run: ReturnType<typeof finishedRun>) =>

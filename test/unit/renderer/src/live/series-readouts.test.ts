@@ -31,6 +31,6 @@ describe('series readouts', () => {
     expect(formatSeriesValue('us', 2_500_000)).toBe('2.50 s');
     expect(formatSeriesValue('count', 0.57)).toBe('0.57');
     expect(formatSeriesValue('mW', 4999.6)).toBe('5000 mW');
-    expect(formatSeriesValue('bytes', null)).toBe('—');
+    expect(formatSeriesValue('bytes', null)).toBe('–');
   });
 });
