@@ -83,10 +83,10 @@ describe('sessions from the UI', () => {
       await waitForSessions(['done', 'done']);
       expect(sessionFiles()).toHaveLength(2);
 
-      const f16 = row('64, f16');
-      const q8 = row('64, q8_0');
+      const f16 = row('×64 f16');
+      const q8 = row('×64 q8_0');
       expect(await f16.getByTestId('session-target').textContent()).toBe('This computer');
-      expect(await f16.getByTestId('session-model').textContent()).toBe('demo 16L × 8 KV heads × 64, f16');
+      expect(await f16.getByTestId('session-model').textContent()).toBe('demo 16L×8H×64 f16');
       // By hand: 16 layers × 8 KV heads × (64 + 64) values × 2 bytes (f16) = 32,768 B = 32.0 KiB.
       expect(await f16.getByTestId('session-theory').textContent()).toBe('32.0 KiB/token');
       // q8_0: blocks of 32 values in 34 bytes → a row of 64 values is 68 B; 16 × 8 × (68 + 68) = 17,408 B = 17.0 KiB.
@@ -108,7 +108,7 @@ describe('sessions from the UI', () => {
   it(
     'opens a session read-only into the dashboard',
     async () => {
-      await row('64, f16').getByRole('button', { name: 'Open', exact: true }).click();
+      await row('×64 f16').getByRole('button', { name: 'Open', exact: true }).click();
       await page.getByTestId('viewing-session').waitFor();
       await page.waitForFunction(
         () => Number(document.querySelector('[data-testid=memory-chart]')?.getAttribute('data-rss-points')) >= 5,
@@ -128,7 +128,7 @@ describe('sessions from the UI', () => {
     'renames a session; the name is kept in the file across a reload',
     async () => {
       await page.getByTestId('view-sessions').click();
-      await row('64, f16').getByRole('button', { name: 'Rename', exact: true }).click();
+      await row('×64 f16').getByRole('button', { name: 'Rename', exact: true }).click();
       await page.getByLabel('Session name', { exact: true }).fill('f16 baseline');
       await page.getByTestId('rename-save').click();
       await row('f16 baseline').waitFor();
@@ -185,7 +185,7 @@ describe('sessions from the UI', () => {
   it(
     'deletes a session only after the confirmation',
     async () => {
-      const q8 = row('64, q8_0');
+      const q8 = row('×64 q8_0');
       await q8.getByRole('button', { name: 'Delete', exact: true }).click();
       const dialog = page.getByRole('dialog', { name: 'Delete this session?' });
       await dialog.waitFor();

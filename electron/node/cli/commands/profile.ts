@@ -18,6 +18,7 @@
 //
 // The summary is the run record's (shared/analysis/run-summary.ts, sweep-summary.ts): the same
 // functions give the same document from the session `--out` wrote.
+import type { OptionGroup } from '../cli-help';
 import { readFile } from 'node:fs/promises';
 import type { EventSink } from '../../../../shared/api/contract';
 import { RunRequestSchema, type RunRequest } from '../../../../shared/api/schemas';
@@ -68,25 +69,27 @@ for (const c of COLLECTORS) {
   if (c.interval !== 'run') collectorOptions[`${c.id}-interval-ms`] = { type: 'string' };
 }
 
-export function profileUsage(): string {
-  const lines = [
-    'usage: kvscope profile <target> (--engine "<command on target>" | --demo [demo options])',
-    '         [--gguf <path on target>] [--kv-type T] [--ctx N] [--budget 2GiB] [--interval-ms 200]',
-    '         [--tokens N | --duration 60s] [--sweep 512,2048,8192,…] [--out <session>] [--report <file>]',
-    '         [--token-regex RE] [--keep-running] [--json]',
-    '         [--server-url URL [--api chat|completions] [--prompt T | --prompt-file F] [--turns N]',
-    '          [--ignore-eos] [--server-timeout 120s]]',
-    '',
-    'collectors (each starts by default where the target has its source):',
+/** The collector switches for `profile --help` (electron/node/cli/cli-help.ts appends them). */
+export function helpOptions(): OptionGroup[] {
+  return [
+    {
+      title: 'Collectors (each starts by default where the target has its source)',
+      options: COLLECTORS.flatMap((c) => [
+        {
+          flags: `--no-${c.id}`,
+          description: `${c.title}: off${c.interval === 'run' ? ' (samples at --interval-ms)' : ''}`,
+        },
+        ...(c.interval === 'run'
+          ? []
+          : [
+              {
+                flags: `--${c.id}-interval-ms <N>`,
+                description: `${c.title} every N ms (${c.interval.minMs}..${c.interval.maxMs}, default ${c.interval.defaultMs})`,
+              },
+            ]),
+      ]),
+    },
   ];
-  for (const c of COLLECTORS) {
-    const interval =
-      c.interval === 'run'
-        ? 'samples at --interval-ms'
-        : `--${c.id}-interval-ms N (${c.interval.minMs}..${c.interval.maxMs}, default ${c.interval.defaultMs})`;
-    lines.push(`  --no-${c.id.padEnd(12)} ${c.title}; ${interval}`);
-  }
-  return lines.join('\n') + '\n';
 }
 
 /** RunRequest.collectors from the CLI's collector switches; undefined when none was given. */
@@ -117,10 +120,6 @@ const NO_TOKENS_REGEX = '(?!)';
 
 export async function run(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCliArgs(args, { ...options, ...collectorOptions });
-  if (values.help) {
-    io.out(profileUsage());
-    return 0;
-  }
   if (positionals.length !== 1)
     throw new CliError('expected exactly one target (local, user@host[:port], ssh://…, or a ~/.ssh/config alias)', 2);
   if (!values.demo === !values.engine) throw new CliError('give either --engine "<command on target>" or --demo', 2);
