@@ -4,6 +4,7 @@
 
 import { createLlamaBenchParser } from './llama-bench-parser';
 import { createLlamaLogParser } from './llama-log-parser';
+import { capText } from './line-cap';
 import { LineSplitter } from './line-splitter';
 import { createPerfStatParser } from './perf-stat-parser';
 import { createPmapParser } from './pmap-parser';
@@ -13,7 +14,8 @@ import { createTegrastatsParser } from './tegrastats-parser';
 import { createThermalParser } from './thermal-parsers';
 
 export * from './records';
-export { LineSplitter, splitLines, MAX_LINE_CHARS } from './line-splitter';
+export { LineSplitter, splitLines, type SplitLine } from './line-splitter';
+export { MAX_LINE_CHARS, capLines, capText, cutReason } from './line-cap';
 export { createTegrastatsParser, parseTegrastatsLine } from './tegrastats-parser';
 export { createPerfStatParser, parsePerfNumber } from './perf-stat-parser';
 export { createPmapParser } from './pmap-parser';
@@ -86,12 +88,13 @@ export function createParser(format: string, options?: ParserOptions): LineParse
   const inner = entry.create(options);
   let lineNo = 0;
   return {
-    push(line) {
+    push(line, droppedChars = 0) {
       lineNo++;
       try {
-        return inner.push(line);
+        return inner.push(line, droppedChars);
       } catch (error) {
-        return [diagnostic(lineNo, `parser error: ${error instanceof Error ? error.message : String(error)}`, line)];
+        const reason = `parser error: ${error instanceof Error ? error.message : String(error)}`;
+        return [diagnostic(lineNo, reason, capText(line).kept)];
       }
     },
     end() {
@@ -112,8 +115,8 @@ export function parseText(format: string, text: string, options?: ParserOptions)
   if (!parser) return [];
   const splitter = new LineSplitter();
   const out: ParseRecord[] = [];
-  for (const line of splitter.push(text)) out.push(...parser.push(line));
-  for (const line of splitter.end()) out.push(...parser.push(line));
+  for (const l of splitter.pushLines(text)) out.push(...parser.push(l.text, l.droppedChars));
+  for (const l of splitter.endLines()) out.push(...parser.push(l.text, l.droppedChars));
   out.push(...parser.end());
   return out;
 }

@@ -15,6 +15,7 @@
 // Lines that are none of these (backend init chatter, shell prompts) are skipped. A table row, CSV
 // row or JSON object that cannot be read becomes a diagnostic.
 
+import { capLines } from './line-cap';
 import {
   diagnostic,
   isBlankLine,
@@ -362,7 +363,7 @@ export function createLlamaBenchParser(): LineParser<BenchParseRecord> {
     return [];
   };
 
-  return {
+  return capLines({
     push(text: string) {
       lineNo++;
       return push(text);
@@ -374,5 +375,5 @@ export function createLlamaBenchParser(): LineParser<BenchParseRecord> {
         ? [diagnostic(j.object.line, 'llama-bench JSON object never closed', j.object.raw.join('\n'))]
         : [];
     },
-  };
+  });
 }

@@ -17,6 +17,7 @@
 // first field of each CSV line. A line that is neither human nor CSV counter output becomes a
 // diagnostic — except the perf notices listed in SKIPPED_NOTICES.
 
+import { capLines } from './line-cap';
 import {
   diagnostic,
   isBlankLine,
@@ -299,7 +300,7 @@ export function createPerfStatParser(): LineParser<PerfParseRecord> {
     return out;
   };
 
-  return {
+  return capLines({
     push(text: string) {
       lineNo++;
       return push(text);
@@ -309,5 +310,5 @@ export function createPerfStatParser(): LineParser<PerfParseRecord> {
       metricHeader = null;
       return h ? [diagnostic(h.line, 'not a perf stat line', h.text)] : [];
     },
-  };
+  });
 }

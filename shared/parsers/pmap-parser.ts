@@ -14,6 +14,7 @@
 // A record is emitted at the footer; output that ends without one (a cut paste, a killed pmap)
 // is flushed at the next `PID:` line, the next header, or the end, with `complete: false`.
 
+import { capLines } from './line-cap';
 import {
   diagnostic,
   isBlankLine,
@@ -238,7 +239,7 @@ export function createPmapParser(options: PmapParserOptions = {}): LineParser<Pm
     return [diagnostic(lineNo, 'not a pmap line', text)];
   };
 
-  return {
+  return capLines({
     push(text: string) {
       lineNo++;
       return push(text);
@@ -246,5 +247,5 @@ export function createPmapParser(options: PmapParserOptions = {}): LineParser<Pm
     end() {
       return flushIncomplete();
     },
-  };
+  });
 }

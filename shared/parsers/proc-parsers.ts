@@ -15,6 +15,7 @@
 // diagnostic), or at the end. smaps_rollup appeared in kernel 4.14 (JetPack 4 runs 4.9): a full
 // smaps is summed over its VMAs instead, giving the same fields.
 
+import { capLines } from './line-cap';
 import {
   diagnostic,
   isBlankLine,
@@ -98,13 +99,13 @@ export function createSmapsParser(): LineParser<SmapsRecord | Diagnostic> {
     }
     return [...flush(), diagnostic(lineNo, 'not an smaps line', text)];
   };
-  return {
+  return capLines({
     push(text) {
       lineNo++;
       return push(text);
     },
     end: flush,
-  };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -151,13 +152,13 @@ export function createMeminfoParser(): LineParser<MeminfoRecord | Diagnostic> {
     else block.counts[key] = Number(m[2]);
     return out;
   };
-  return {
+  return capLines({
     push(text) {
       lineNo++;
       return push(text);
     },
     end: flush,
-  };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -233,13 +234,13 @@ export function createStatusParser(): LineParser<ProcStatusRecord | Diagnostic> 
     else block.fields[key] = value;
     return out;
   };
-  return {
+  return capLines({
     push(text) {
       lineNo++;
       return push(text);
     },
     end: flush,
-  };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -276,12 +277,12 @@ export function parseStatmLine(text: string, line: number, pageSizeBytes: number
 
 export function createStatmParser(options: { pageSizeBytes?: number } = {}): LineParser<StatmRecord | Diagnostic> {
   let lineNo = 0;
-  return {
+  return capLines({
     push(text) {
       lineNo++;
       if (isBlankLine(text) || isCommentLine(text)) return [];
       return [parseStatmLine(text, lineNo, options.pageSizeBytes ?? null)];
     },
     end: () => [],
-  };
+  });
 }

@@ -569,10 +569,11 @@ export type ParseRecord =
 /**
  * A streaming parser over lines. `push` takes the next line (without its terminator) and returns
  * the records it completes; `end` flushes what a stateful parser still holds. Line numbers are
- * counted by the parser: push every line, blank ones included.
+ * counted by the parser: push every line, blank ones included. `droppedChars`: characters the line
+ * splitter cut from this line (line-cap.ts); such a line becomes a diagnostic.
  */
 export interface LineParser<R extends { kind: string; line: number } = ParseRecord> {
-  push(line: string): R[];
+  push(line: string, droppedChars?: number): R[];
   end(): R[];
 }
 

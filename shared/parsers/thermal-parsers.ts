@@ -25,6 +25,7 @@
 // These dumps are mostly prose (sbc-bench reports, shell sessions), so like a log only a line that
 // looks like a known reading but cannot be read is a diagnostic; other lines are skipped.
 
+import { capLines } from './line-cap';
 import {
   diagnostic,
   isBlankLine,
@@ -513,7 +514,7 @@ export function createThermalParser(): LineParser<ThermalParseRecord> {
     return [...out, ...flushZone()];
   };
 
-  return {
+  return capLines({
     push(text: string) {
       lineNo++;
       return push(text);
@@ -521,5 +522,5 @@ export function createThermalParser(): LineParser<ThermalParseRecord> {
     end() {
       return [...flushU(), ...flushZone()];
     },
-  };
+  });
 }
