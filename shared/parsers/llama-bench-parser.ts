@@ -31,7 +31,8 @@ export type BenchParseRecord = BenchRecord | BenchBuildRecord | Diagnostic;
 /** A JSON result list left open is given up after this many lines (then a diagnostic). */
 export const MAX_JSON_LINES = 100_000;
 
-const MD_SEPARATOR_RE = /^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$/;
+/** A markdown table's separator row (`| ---: | :--- |`), on the trimmed line: only `|`, `:`, `-` and blanks. */
+const MD_SEPARATOR_RE = /^[|:\s-]+$/;
 const BUILD_RE = /^\s*build:\s+([0-9a-fA-F]+)\s+\((\d+)\)\s*$/;
 const SIZE_RE = /^([\d.]+)\s*(B|KiB|MiB|GiB|TiB)$/;
 const PARAMS_RE = /^([\d.]+)\s*([KMBT])$/;
@@ -72,13 +73,22 @@ function emptyBench(line: number, format: BenchRecord['format']): BenchRecord {
 
 function finiteOrNull(v: unknown): number | null {
   if (typeof v === 'number') return Number.isFinite(v) ? v : null;
-  if (typeof v === 'string' && /^-?\d+(\.\d+)?(e[-+]?\d+)?$/i.test(v.trim())) return Number(v);
+  if (typeof v === 'string' && /^-?\d+(?:\.\d+)?(?:e[-+]?\d+)?$/i.test(v.trim())) return Number(v);
   return null;
 }
 
 function textOrNull(v: unknown): string | null {
   if (v === null || v === undefined) return null;
-  return String(v);
+  switch (typeof v) {
+    case 'string':
+      return v;
+    case 'number':
+    case 'boolean':
+    case 'bigint':
+      return String(v);
+    default:
+      return JSON.stringify(v) ?? null;
+  }
 }
 
 /** The test name llama-bench prints for n_prompt / n_gen / n_depth. */
@@ -163,21 +173,22 @@ function benchFromMarkdown(header: string[], cells: string[], line: number, raw:
     return diagnostic(line, `table row has ${cells.length} cells, header has ${header.length}`, raw);
   const r = emptyBench(line, 'markdown');
   for (let k = 0; k < header.length; k++) {
-    const name = header[k].toLowerCase();
-    const v = cells[k];
+    const column = header[k] ?? '';
+    const name = column.toLowerCase();
+    const v = cells[k] ?? '';
     switch (name) {
       case 'model':
         r.model = v;
         break;
       case 'size': {
         const m = SIZE_RE.exec(v);
-        r.sizeBytes = m ? Math.round(Number(m[1]) * SIZE_UNITS[m[2]]) : null;
+        r.sizeBytes = m ? Math.round(Number(m[1]) * (SIZE_UNITS[m[2] ?? ''] ?? NaN)) : null;
         if (!m) r.extra.size = v;
         break;
       }
       case 'params': {
         const m = PARAMS_RE.exec(v);
-        r.paramsCount = m ? Math.round(Number(m[1]) * PARAM_SCALE[m[2]]) : null;
+        r.paramsCount = m ? Math.round(Number(m[1]) * (PARAM_SCALE[m[2] ?? ''] ?? NaN)) : null;
         if (!m) r.extra.params = v;
         break;
       }
@@ -226,7 +237,7 @@ function benchFromMarkdown(header: string[], cells: string[], line: number, raw:
         break;
       }
       default:
-        r.extra[header[k]] = v;
+        r.extra[column] = v;
     }
   }
   return r;
@@ -306,11 +317,11 @@ export function createLlamaBenchParser(): LineParser<BenchParseRecord> {
     if (isBlankLine(text) || isCommentLine(text)) return [];
 
     const build = BUILD_RE.exec(text);
-    if (build) return [{ kind: 'bench-build', line: lineNo, commit: build[1], number: Number(build[2]) }];
+    if (build) return [{ kind: 'bench-build', line: lineNo, commit: build[1] ?? '', number: Number(build[2]) }];
 
     const t = text.trim();
     if (t.startsWith('|')) {
-      if (MD_SEPARATOR_RE.test(t)) return [];
+      if (MD_SEPARATOR_RE.test(t) && t.includes('-')) return [];
       const cells = markdownCells(t);
       if (cells.some((c) => c.toLowerCase() === 't/s')) {
         md = cells;
