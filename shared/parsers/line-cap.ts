@@ -19,6 +19,12 @@ import { diagnostic, type Diagnostic, type LineParser } from './records';
 /** Characters (UTF-16 code units) of one line kept for parsing. 64 KiB: see the comment above. */
 export const MAX_LINE_CHARS = 64 * 1024;
 
+/** Every parser factory takes this: tests raise the cap to time a parser on lines of megabytes. */
+export interface LineCapOptions {
+  /** Default MAX_LINE_CHARS. */
+  maxLineChars?: number;
+}
+
 /** The diagnostic reason of a cut line (its kept text is the diagnostic's `text`). */
 export function cutReason(droppedChars: number, maxChars: number = MAX_LINE_CHARS): string {
   return `line longer than ${maxChars} characters: ${droppedChars} characters dropped`;

@@ -15,7 +15,7 @@
 // Lines that are none of these (backend init chatter, shell prompts) are skipped. A table row, CSV
 // row or JSON object that cannot be read becomes a diagnostic.
 
-import { capLines } from './line-cap';
+import { capLines, type LineCapOptions } from './line-cap';
 import {
   diagnostic,
   isBlankLine,
@@ -255,7 +255,7 @@ interface JsonState {
   startLine: number;
 }
 
-export function createLlamaBenchParser(): LineParser<BenchParseRecord> {
+export function createLlamaBenchParser(options: LineCapOptions = {}): LineParser<BenchParseRecord> {
   let lineNo = 0;
   let md: string[] | null = null;
   let csv: string[] | null = null;
@@ -386,5 +386,5 @@ export function createLlamaBenchParser(): LineParser<BenchParseRecord> {
         ? [diagnostic(j.object.line, 'llama-bench JSON object never closed', j.object.raw.join('\n'))]
         : [];
     },
-  });
+  }, options.maxLineChars);
 }

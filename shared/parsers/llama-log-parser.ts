@@ -30,7 +30,7 @@
 // Checked against captures from Raspberry Pi Zero 2 W and Pi 5, Jetson Orin (ollama, node-llama-cpp,
 // llama-box), RK3588-era logs, x86 servers and Apple M-series (see test/fixtures/llama-cpp/*/SOURCE).
 
-import { capLines } from './line-cap';
+import { capLines, type LineCapOptions } from './line-cap';
 import {
   diagnostic,
   type Diagnostic,
@@ -539,7 +539,7 @@ interface OllamaPending {
 
 // ---------------------------------------------------------------------------------------------
 
-export function createLlamaLogParser(): LineParser<LlamaLogRecord> {
+export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<LlamaLogRecord> {
   let lineNo = 0;
   let split: { slotId: number; taskId: number } | null = null;
   let model: ModelBlock | null = null;
@@ -818,5 +818,5 @@ export function createLlamaLogParser(): LineParser<LlamaLogRecord> {
       }
       return out;
     },
-  });
+  }, options.maxLineChars);
 }

@@ -17,7 +17,7 @@
 // first field of each CSV line. A line that is neither human nor CSV counter output becomes a
 // diagnostic — except the perf notices listed in SKIPPED_NOTICES.
 
-import { capLines } from './line-cap';
+import { capLines, type LineCapOptions } from './line-cap';
 import {
   diagnostic,
   isBlankLine,
@@ -246,7 +246,7 @@ function readCsv(text: string, line: number): PerfRecord | null {
   return r;
 }
 
-export function createPerfStatParser(): LineParser<PerfParseRecord> {
+export function createPerfStatParser(options: LineCapOptions = {}): LineParser<PerfParseRecord> {
   let lineNo = 0;
   let sawInterval = false;
   /** Column names of a `--topdown` CSV table waiting for its row of values. */
@@ -352,5 +352,5 @@ export function createPerfStatParser(): LineParser<PerfParseRecord> {
       metricHeader = null;
       return h ? [diagnostic(h.line, 'not a perf stat line', h.text)] : [];
     },
-  });
+  }, options.maxLineChars);
 }

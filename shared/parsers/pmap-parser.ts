@@ -18,7 +18,7 @@
 // A record is emitted at the footer; output that ends without one (a cut paste, a killed pmap)
 // is flushed at the next `PID:` line, the next header, or the end, with `complete: false`.
 
-import { capLines } from './line-cap';
+import { capLines, type LineCapOptions } from './line-cap';
 import {
   diagnostic,
   isBlankLine,
@@ -29,7 +29,7 @@ import {
   type PmapRecord,
 } from './records';
 
-export interface PmapParserOptions {
+export interface PmapParserOptions extends LineCapOptions {
   /** Also return every mapping (`mappingsList`). */
   listMappings?: boolean;
 }
@@ -333,5 +333,5 @@ export function createPmapParser(options: PmapParserOptions = {}): LineParser<Pm
     end() {
       return flushIncomplete();
     },
-  });
+  }, options.maxLineChars);
 }

@@ -15,7 +15,7 @@
 // diagnostic), or at the end. smaps_rollup appeared in kernel 4.14 (JetPack 4 runs 4.9): a full
 // smaps is summed over its VMAs instead, giving the same fields.
 
-import { capLines } from './line-cap';
+import { capLines, type LineCapOptions } from './line-cap';
 import {
   diagnostic,
   isBlankLine,
@@ -64,7 +64,7 @@ function smapsRecord(b: SmapsBlock): SmapsRecord {
   };
 }
 
-export function createSmapsParser(): LineParser<SmapsRecord | Diagnostic> {
+export function createSmapsParser(options: LineCapOptions = {}): LineParser<SmapsRecord | Diagnostic> {
   let lineNo = 0;
   let block: SmapsBlock | null = null;
   const flush = (): SmapsRecord[] => {
@@ -107,13 +107,13 @@ export function createSmapsParser(): LineParser<SmapsRecord | Diagnostic> {
       return push(text);
     },
     end: flush,
-  });
+  }, options.maxLineChars);
 }
 
 // ---------------------------------------------------------------------------------------------
 // meminfo
 
-export function createMeminfoParser(): LineParser<MeminfoRecord | Diagnostic> {
+export function createMeminfoParser(options: LineCapOptions = {}): LineParser<MeminfoRecord | Diagnostic> {
   let lineNo = 0;
   let block: { line: number; kb: Record<string, number>; counts: Record<string, number> } | null = null;
   const flush = (): MeminfoRecord[] => {
@@ -160,7 +160,7 @@ export function createMeminfoParser(): LineParser<MeminfoRecord | Diagnostic> {
       return push(text);
     },
     end: flush,
-  });
+  }, options.maxLineChars);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -212,7 +212,7 @@ function statusRecord(b: StatusBlock): ProcStatusRecord {
   };
 }
 
-export function createStatusParser(): LineParser<ProcStatusRecord | Diagnostic> {
+export function createStatusParser(options: LineCapOptions = {}): LineParser<ProcStatusRecord | Diagnostic> {
   let lineNo = 0;
   let block: StatusBlock | null = null;
   const flush = (): ProcStatusRecord[] => {
@@ -243,7 +243,7 @@ export function createStatusParser(): LineParser<ProcStatusRecord | Diagnostic> 
       return push(text);
     },
     end: flush,
-  });
+  }, options.maxLineChars);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -286,7 +286,9 @@ export function parseStatmLine(text: string, line: number, pageSizeBytes: number
   };
 }
 
-export function createStatmParser(options: { pageSizeBytes?: number } = {}): LineParser<StatmRecord | Diagnostic> {
+export function createStatmParser(
+  options: { pageSizeBytes?: number } & LineCapOptions = {},
+): LineParser<StatmRecord | Diagnostic> {
   let lineNo = 0;
   return capLines({
     push(text) {
@@ -295,5 +297,5 @@ export function createStatmParser(options: { pageSizeBytes?: number } = {}): Lin
       return [parseStatmLine(text, lineNo, options.pageSizeBytes ?? null)];
     },
     end: () => [],
-  });
+  }, options.maxLineChars);
 }

@@ -440,6 +440,9 @@ export interface DevfreqRecord {
   availableFreqsHz: number[] | null;
   /** devfreq `load` (`37@800000000Hz`). */
   loadPct: number | null;
+  /** `min_freq` / `max_freq` (the governor's bounds, Hz). */
+  minFreqHz?: number | null;
+  maxFreqHz?: number | null;
   error: string | null;
 }
 
@@ -474,6 +477,8 @@ export interface SensorRecord {
   max: number | null;
   min: number | null;
   alarm: boolean;
+  /** The rail or sensor name from hwmon `<feature>_label` / iio `rail_name_N` (INA3221: `VDD_IN`). */
+  name?: string | null;
 }
 
 export interface VcTempRecord {
@@ -533,7 +538,21 @@ export interface NpuLoadRecord {
   corePct: number[];
 }
 
+/** Rockchip RGA `/sys/kernel/debug/rkrga/load`: one record per scheduler (RGA core). */
+export interface RgaLoadRecord {
+  kind: 'rga-load';
+  line: number;
+  scheduler: number;
+  /** Driver name (`rga3_core0`, `rga2`). */
+  name: string;
+  /** Newer drivers print `load = N%`. */
+  loadPct: number | null;
+  /** Older drivers print `load = N` without a unit: kept raw, never guessed into a percentage. */
+  loadRaw: number | null;
+}
+
 export type ThermalRecordKind =
+  | RgaLoadRecord
   | ThermalZoneRecord
   | CpufreqRecord
   | DevfreqRecord

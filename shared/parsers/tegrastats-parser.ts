@@ -15,7 +15,7 @@
 // One small reader per field, like jetson-stats' tegra_parse.py; the line is walked token by token
 // so that a token nobody knows is kept in `unknown` instead of derailing the rest.
 
-import { capLines } from './line-cap';
+import { capLines, type LineCapOptions } from './line-cap';
 import {
   diagnostic,
   isBlankLine,
@@ -570,7 +570,7 @@ export function parseTegrastatsLine(text: string, line: number): TegrastatsRecor
  * end, an unclosed `[`) is held: if the next line does not start a record it is the rest of the
  * wrapped record and both are read as one. At most MAX_WRAPPED_LINES are joined.
  */
-export function createTegrastatsParser(): LineParser<TegrastatsRecord | Diagnostic> {
+export function createTegrastatsParser(options: LineCapOptions = {}): LineParser<TegrastatsRecord | Diagnostic> {
   let lineNo = 0;
   let held: { text: string; line: number; parts: number } | null = null;
 
@@ -617,5 +617,5 @@ export function createTegrastatsParser(): LineParser<TegrastatsRecord | Diagnost
     end() {
       return flushHeld();
     },
-  });
+  }, options.maxLineChars);
 }

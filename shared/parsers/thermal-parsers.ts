@@ -25,7 +25,7 @@
 // These dumps are mostly prose (sbc-bench reports, shell sessions), so like a log only a line that
 // looks like a known reading but cannot be read is a diagnostic; other lines are skipped.
 
-import { capLines } from './line-cap';
+import { capLines, type LineCapOptions } from './line-cap';
 import {
   diagnostic,
   isBlankLine,
@@ -115,13 +115,22 @@ const TRIP_ATTR_RE = /^trip_point_(\d+)_(temp|type|hyst)$/;
 const CPUFREQ_PATH_RE = /^\/sys\/devices\/system\/cpu\/(?:cpu(\d+)\/cpufreq|cpufreq\/policy(\d+))\/(\w+)$/;
 const DEVFREQ_PATH_RE = /^\/sys\/(?:class\/devfreq|devices\/.*\/devfreq)\/([^/\s]+)\/(\w+)$/;
 const DEVFREQ_DIR_RE = /^\/sys\/(?:class\/devfreq|devices\/.*\/devfreq)\/([^/\s]+)\/?$/;
-const HWMON_PATH_RE = /^\/sys\/class\/hwmon\/(hwmon\d+)\/((temp|in|curr|power|fan|humidity)\d+)_input$/;
+/** Any hwmon attribute (`/sys/class/hwmon/hwmon3/…`, `/sys/bus/i2c/drivers/ina3221/1-0040/hwmon/hwmon3/…`). */
+const HWMON_PATH_RE = /\/(hwmon\d+)\/((temp|in|curr|power|fan|humidity)\d+)_(input|label)$/;
+/** Jetson L4T ≤ 32 INA3221 through iio: `…/iio:device0/in_power0_input` (mW), `in_current0_input` (mA), `in_voltage0_input` (mV), `rail_name_0`. */
+const IIO_INA_PATH_RE = /\/(iio:device\d+)\/in_(power|current|voltage)(\d+)_input$/;
+const IIO_RAIL_NAME_RE = /\/(iio:device\d+)\/rail_name_(\d+)$/;
+/** A shell prompt `user@host:cwd# command` (the cwd names the directory of a `grep . *` dump). */
+const SHELL_PROMPT_RE = /^[\w.-]+@[\w.-]+:([^\s#$]*)[#$]\s?(.*)$/;
+/** `grep . *` inside a sysfs directory: `cur_freq:800000000`. */
+const RELATIVE_VALUE_RE = /^([\w.-]+):(.*)$/;
+const RGA_SCHEDULER_RE = /^scheduler\[(\d+)\]:\s*(\S+)$/;
+const RGA_LOAD_RE = /^load\s*=\s*(\S+)$/;
 // The line patterns below are matched against the line trimmed at both ends (`t` in push), so none
 // needs a trailing `\s*` next to a `.*` (the pair that backtracks quadratically on a run of spaces).
 const CAT_PROMPT_RE = /^(?:.*?[$#%]\s+)?cat\s+(["']?)(\/[^"'\s]+)\1$/;
 const CAT_ERROR_RE = /^cat:\s+(\S+?):\s+(\S.*)$/;
 const GREP_ERROR_RE = /^grep:\s+\S+:\s+Is a directory$/;
-const SYSFS_VALUE_RE = /^(\/sys\/[^\s:]+):\s?(.*)$/;
 const VC_TEMP_RE = /^temp=(-?\d+(?:\.\d+)?)'C\s*$/;
 const VC_THROTTLED_RE = /^throttled=(0x[0-9a-fA-F]+|\d+)\s*$/;
 const VC_CLOCK_RE = /^frequency\((\d+)\)=(\d+)\s*$/;
@@ -188,6 +197,53 @@ function sensorReading(text: string): { value: string; rest: string } | null {
   return { value: text.slice(0, k), rest: text.slice(k) };
 }
 
+/** A path one of the readers below knows (the rest of a sysfs dump is skipped). */
+function isKnownPath(path: string): boolean {
+  return (
+    ZONE_PATH_RE.test(path) ||
+    CPUFREQ_PATH_RE.test(path) ||
+    DEVFREQ_PATH_RE.test(path) ||
+    DEVFREQ_DIR_RE.test(path) ||
+    HWMON_PATH_RE.test(path) ||
+    IIO_INA_PATH_RE.test(path) ||
+    IIO_RAIL_NAME_RE.test(path) ||
+    path.endsWith('/get_throttled') ||
+    path.endsWith('/rknpu/load')
+  );
+}
+
+/** Colons tried when splitting `path:value` (sysfs paths hold a few: `soc:firmware`, `iio:device0`). */
+const MAX_PATH_COLONS = 8;
+
+/**
+ * `grep . <files>` prints `path:value`, and sysfs paths may hold colons themselves
+ * (`/sys/devices/platform/soc/soc:firmware/get_throttled:0x0`, `…/iio:device0/in_power0_input:2914`):
+ * the split is the first colon whose left side is a path a reader knows, else the first colon.
+ */
+function splitSysfs(t: string): { path: string; value: string; known: boolean } | null {
+  if (!t.startsWith('/sys/')) return null;
+  let first: { path: string; value: string; known: boolean } | null = null;
+  let at = t.indexOf(':');
+  for (let k = 0; at >= 0 && k < MAX_PATH_COLONS; k++, at = t.indexOf(':', at + 1)) {
+    const path = t.slice(0, at);
+    if (/\s/.test(path)) break;
+    const split = { path, value: t.slice(at + 1).replace(/^\s/, ''), known: isKnownPath(path) };
+    if (split.known) return split;
+    first ??= split;
+  }
+  return first;
+}
+
+/** hwmon sysfs units: millidegree, millivolt, milliamp, microwatt, RPM, milli-percent. */
+const HWMON_SCALE: Record<string, [string, number]> = {
+  temp: ['C', 1e-3],
+  in: ['V', 1e-3],
+  curr: ['A', 1e-3],
+  power: ['W', 1e-6],
+  fan: ['RPM', 1],
+  humidity: ['%RH', 1e-3],
+};
+
 function sensor(line: number, chip: string, label: string): SensorRecord {
   return { kind: 'sensor', line, chip, label, value: null, unit: null, crit: null, max: null, min: null, alarm: false };
 }
@@ -201,7 +257,7 @@ interface ZoneState {
   trips: Map<number, ThermalTrip>;
 }
 
-export function createThermalParser(): LineParser<ThermalParseRecord> {
+export function createThermalParser(options: LineCapOptions = {}): LineParser<ThermalParseRecord> {
   let lineNo = 0;
   let zone: ZoneState | null = null;
   let pendingCat: string | null = null;
@@ -211,6 +267,13 @@ export function createThermalParser(): LineParser<ThermalParseRecord> {
   let trans: { device: string | null } | null = null;
   /** Device of the last `/sys/…/devfreq/<dev>:` heading: the trans_stat table under it is that device's. */
   let transDevice: string | null = null;
+  /** hwmon readings not yet emitted, and the `_label` names seen (chip/feature → name). */
+  let hwmon: SensorRecord[] = [];
+  const labels = new Map<string, string>();
+  /** Inside an RGA load dump, and the scheduler whose `load =` comes next. */
+  let rga: { scheduler: { index: number; name: string } | null } | null = null;
+  /** The working directory a shell prompt or `cd` named (resolves `grep . *` dumps). */
+  let cwd: string | null = null;
 
   const flushZone = (): ThermalZoneRecord[] => {
     const z = zone;
@@ -277,6 +340,8 @@ export function createThermalParser(): LineParser<ThermalParseRecord> {
       return out;
     }
     out.push(...flushZone());
+    if (!HWMON_PATH_RE.test(path) && !IIO_INA_PATH_RE.test(path) && !IIO_RAIL_NAME_RE.test(path))
+      out.push(...flushHwmon());
 
     const c = CPUFREQ_PATH_RE.exec(path);
     if (c) {
@@ -316,10 +381,18 @@ export function createThermalParser(): LineParser<ThermalParseRecord> {
         if (d[2] === 'cur_freq' || d[2] === 'target_freq') {
           if (!/^\d+$/.test(v)) return [...out, diagnostic(lineNo, 'unreadable devfreq frequency', raw)];
           r.curFreqHz = Number(v);
+        } else if (d[2] === 'min_freq' || d[2] === 'max_freq') {
+          if (!/^\d+$/.test(v)) return [...out, diagnostic(lineNo, 'unreadable devfreq frequency', raw)];
+          if (d[2] === 'min_freq') r.minFreqHz = Number(v);
+          else r.maxFreqHz = Number(v);
         } else if (d[2] === 'governor') r.governor = v;
         else if (d[2] === 'available_governors') r.availableGovernors = v.split(/\s+/).filter(Boolean);
-        else if (d[2] === 'available_frequencies') r.availableFreqsHz = v.split(/\s+/).filter(Boolean).map(Number);
-        else if (d[2] === 'load') {
+        else if (d[2] === 'available_frequencies') {
+          const freqs = v.split(/\s+/).filter(Boolean);
+          if (!freqs.every((f) => /^\d+$/.test(f)))
+            return [...out, diagnostic(lineNo, 'unreadable devfreq frequency list', raw)];
+          r.availableFreqsHz = freqs.map(Number);
+        } else if (d[2] === 'load') {
           const m = /^(\d+(?:\.\d+)?)%?(?:@(\d+)Hz)?$/.exec(v);
           if (!m) return [...out, diagnostic(lineNo, 'unreadable devfreq load', raw)];
           r.loadPct = Number(m[1]);
@@ -344,24 +417,89 @@ export function createThermalParser(): LineParser<ThermalParseRecord> {
     if (/\/rknpu\/load$/.test(path) && error === null) return [...out, ...npu(value, raw)];
 
     const h = HWMON_PATH_RE.exec(path);
-    if (h && error === null) {
-      if (!/^-?\d+$/.test(value.trim())) return [...out, diagnostic(lineNo, 'unreadable hwmon value', raw)];
-      // hwmon sysfs: millidegree, millivolt, milliamp, microwatt, RPM, milli-percent.
-      const scale: Record<string, [string, number]> = {
-        temp: ['C', 1e-3],
-        in: ['V', 1e-3],
-        curr: ['A', 1e-3],
-        power: ['W', 1e-6],
-        fan: ['RPM', 1],
-        humidity: ['%RH', 1e-3],
-      };
-      const [unit, k] = scale[h[3] ?? ''] ?? ['', NaN];
-      const r = sensor(lineNo, h[1] ?? '', h[2] ?? '');
-      r.value = Number((Number(value) * k).toPrecision(12));
+    const iio = h ? null : IIO_INA_PATH_RE.exec(path);
+    const railName = IIO_RAIL_NAME_RE.exec(path);
+    if (railName && error === null) {
+      // `rail_name_0` names in_power0/in_current0/in_voltage0.
+      labels.set(`${railName[1] ?? ''}/in${railName[2] ?? ''}`, value.trim());
+      return out;
+    }
+    const chipName = h?.[1] ?? iio?.[1] ?? null;
+    if (chipName !== null && error === null) {
+      const v = value.trim();
+      if (h?.[4] === 'label') {
+        // `in1_label` names in1/curr1/power1 (INA3221).
+        labels.set(`${chipName}/${h[2] ?? ''}`, v);
+        return out;
+      }
+      if (!/^-?\d+$/.test(v)) return [...out, ...flushHwmon(), diagnostic(lineNo, 'unreadable hwmon value', raw)];
+      let feature: string;
+      let unit: string;
+      let k: number;
+      if (h) {
+        feature = h[2] ?? '';
+        [unit, k] = HWMON_SCALE[h[3] ?? ''] ?? ['', NaN];
+      } else {
+        // iio ina3221x prints mW, mA, mV.
+        const kind = iio?.[2] ?? '';
+        feature = `${kind === 'voltage' ? 'in' : kind === 'current' ? 'curr' : 'power'}${iio?.[3] ?? ''}`;
+        [unit, k] = kind === 'power' ? ['W', 1e-3] : kind === 'current' ? ['A', 1e-3] : ['V', 1e-3];
+      }
+      const r = sensor(lineNo, chipName, feature);
+      r.value = Number((Number(v) * k).toPrecision(12));
       r.unit = unit;
-      return [...out, r];
+      r.name = null;
+      hwmon.push(r);
+      return out;
     }
     return out;
+  };
+
+  /** hwmon readings wait for their `_label` (grep lists `curr1_input` before `in1_label`). */
+  const flushHwmon = (): SensorRecord[] => {
+    const rs = hwmon;
+    hwmon = [];
+    for (const r of rs) {
+      const index = /^[a-z]+(\d+)$/.exec(r.label)?.[1] ?? '';
+      r.name = labels.get(`${r.chip}/${r.label}`) ?? labels.get(`${r.chip}/in${index}`) ?? null;
+    }
+    return rs;
+  };
+
+  /** `/sys/kernel/debug/rkrga/load`: `scheduler[0]: rga3_core0` then `load = 12%`. */
+  const rgaLine = (t: string, raw: string): ThermalParseRecord[] | null => {
+    if (/^num of scheduler\s*=/.test(t)) {
+      rga = { scheduler: null };
+      return [];
+    }
+    if (!rga) return null;
+    const sch = RGA_SCHEDULER_RE.exec(t);
+    if (sch) {
+      rga.scheduler = { index: Number(sch[1]), name: sch[2] ?? '' };
+      return [];
+    }
+    const load = RGA_LOAD_RE.exec(t);
+    if (load && rga.scheduler) {
+      const v = load[1] ?? '';
+      const pct = v.endsWith('%');
+      const n = pct ? v.slice(0, -1) : v;
+      if (!/^\d+$/.test(n)) return [diagnostic(lineNo, 'unreadable RGA load', raw)];
+      const { index, name } = rga.scheduler;
+      return [
+        {
+          kind: 'rga-load',
+          line: lineNo,
+          scheduler: index,
+          name,
+          loadPct: pct ? Number(n) : null,
+          loadRaw: pct ? null : Number(n),
+        },
+      ];
+    }
+    // The separators of the dump (`==== load ====`, `-----`) and the per-process lines that follow.
+    if (/^[=-]/.test(t) || /^process\b|^\[pid/i.test(t)) return [];
+    rga = null;
+    return null;
   };
 
   const npu = (rest: string, raw: string): ThermalParseRecord[] => {
@@ -372,6 +510,8 @@ export function createThermalParser(): LineParser<ThermalParseRecord> {
     return [diagnostic(lineNo, 'unreadable NPU load', raw)];
   };
 
+  const flushPending = (): ThermalParseRecord[] => [...flushZone(), ...flushHwmon()];
+
   const push = (raw: string): ThermalParseRecord[] => {
     // Mail-quoted pastes (`> /sys/…`).
     const text = raw.replace(/^(?:>\s?)+/, '');
@@ -381,16 +521,26 @@ export function createThermalParser(): LineParser<ThermalParseRecord> {
 
     if (isBlankLine(text)) {
       chip = null;
-      return [...flushU(), ...flushZone()];
+      return [...flushU(), ...flushPending()];
     }
 
     // `cat <path>` on a prompt line: the next line is that file's content.
     const prompt = CAT_PROMPT_RE.exec(t);
     if (prompt) {
       pendingCat = prompt[2] ?? '';
-      return [...flushU(), ...flushZone()];
+      return [...flushU(), ...flushPending()];
+    }
+    // `root@board:/sys/class/devfreq/fb000000.gpu# grep . *`, `… # cd /sys/…`: where relative names live.
+    const shell = SHELL_PROMPT_RE.exec(t);
+    if (shell) {
+      const dir = shell[1] ?? '';
+      const cd = /^cd\s+(\/\S*)$/.exec((shell[2] ?? '').trim());
+      cwd = cd ? (cd[1] ?? null) : dir.startsWith('/') ? dir : null;
+      return [...flushU(), ...flushPending()];
     }
     if (isCommentLine(text)) return [];
+    const rgaOut = rgaLine(t, raw);
+    if (rgaOut) return rgaOut;
 
     const catError = CAT_ERROR_RE.exec(t);
     if (catError) {
@@ -400,16 +550,29 @@ export function createThermalParser(): LineParser<ThermalParseRecord> {
     }
     if (GREP_ERROR_RE.test(t)) return [];
 
-    const sysfs = SYSFS_VALUE_RE.exec(t);
-    if (sysfs) return [...flushU(), ...attr(sysfs[1] ?? '', sysfs[2] ?? '', null, raw)];
-    if (pending && /^\S+$/.test(t)) return attr(pending, t, null, raw);
+    const sysfs = splitSysfs(t);
+    if (sysfs?.known) return [...flushU(), ...attr(sysfs.path, sysfs.value, null, raw)];
+    // `for f in …; do echo $f; cat $f; done`: a path alone, its value on the next line.
+    if (/^\/sys\/\S+$/.test(t) && isKnownPath(t)) {
+      pendingCat = t;
+      return [];
+    }
+    if (sysfs) return [...flushU(), ...attr(sysfs.path, sysfs.value, null, raw)];
+    if (pending) {
+      // A trans_stat table printed by `cat`: its rows follow (read below) under that device.
+      if (pending.endsWith('/trans_stat')) transDevice = /\/devfreq\/([^/]+)\/trans_stat$/.exec(pending)?.[1] ?? null;
+      // Any other file: this line is its value, multi-value attributes (available_frequencies) included.
+      else return attr(pending, t, null, raw);
+    }
+    const rel = cwd !== null && cwd.startsWith('/sys') && !chip ? RELATIVE_VALUE_RE.exec(t) : null;
+    if (rel) return attr(`${cwd}/${rel[1] ?? ''}`, rel[2] ?? '', null, raw);
 
     const out: ThermalParseRecord[] = [];
 
     // lm-sensors blocks: a chip line, then its features until a blank line.
     const chipLine = CHIP_RE.exec(t);
     if (chipLine) {
-      out.push(...flushU(), ...flushZone());
+      out.push(...flushU(), ...flushPending());
       chip = chipLine[0].trim();
       return out;
     }
@@ -464,20 +627,24 @@ export function createThermalParser(): LineParser<ThermalParseRecord> {
 
     let m: RegExpExecArray | null;
     if ((m = VC_TEMP_RE.exec(t)))
-      return [...out, ...flushZone(), { kind: 'vc-temp', line: lineNo, tempC: Number(m[1]) }];
+      return [...out, ...flushPending(), { kind: 'vc-temp', line: lineNo, tempC: Number(m[1]) }];
     if ((m = VC_THROTTLED_RE.exec(t))) {
       const bits = (m[1] ?? '').startsWith('0x') ? parseInt((m[1] ?? '').slice(2), 16) : Number(m[1] ?? '');
-      return [...out, ...flushZone(), decodeThrottled(bits, m[1] ?? '', 'vcgencmd', lineNo)];
+      return [...out, ...flushPending(), decodeThrottled(bits, m[1] ?? '', 'vcgencmd', lineNo)];
     }
     if ((m = VC_CLOCK_RE.exec(t)))
-      return [...out, ...flushZone(), { kind: 'vc-clock', line: lineNo, clockId: Number(m[1]), freqHz: Number(m[2]) }];
+      return [
+        ...out,
+        ...flushPending(),
+        { kind: 'vc-clock', line: lineNo, clockId: Number(m[1]), freqHz: Number(m[2]) },
+      ];
     if ((m = VC_VOLTS_RE.exec(t)))
-      return [...out, ...flushZone(), { kind: 'vc-volts', line: lineNo, volts: Number(m[1]) }];
+      return [...out, ...flushPending(), { kind: 'vc-volts', line: lineNo, volts: Number(m[1]) }];
     if (VC_PREFIX_RE.test(t)) return [...out, diagnostic(lineNo, 'unreadable vcgencmd output', raw)];
     if ((m = PMIC_RE.exec(text))) {
       return [
         ...out,
-        ...flushZone(),
+        ...flushPending(),
         {
           kind: 'pmic-adc',
           line: lineNo,
@@ -492,10 +659,10 @@ export function createThermalParser(): LineParser<ThermalParseRecord> {
     if ((m = KERNEL_UV_RE.exec(text)))
       return [
         ...out,
-        ...flushZone(),
+        ...flushPending(),
         decodeThrottled(parseInt((m[1] ?? '').slice(2), 16), m[1] ?? '', 'kernel', lineNo),
       ];
-    if ((m = NPU_RE.exec(t))) return [...out, ...flushZone(), ...npu((m[1] ?? '').trim(), raw)];
+    if ((m = NPU_RE.exec(t))) return [...out, ...flushPending(), ...npu((m[1] ?? '').trim(), raw)];
 
     // devfreq trans_stat table.
     if (TRANS_HEADER_RE.test(text)) {
@@ -529,7 +696,7 @@ export function createThermalParser(): LineParser<ThermalParseRecord> {
     if ((m = SBC_DEVFREQ_RE.exec(t))) {
       return [
         ...out,
-        ...flushZone(),
+        ...flushPending(),
         {
           kind: 'devfreq',
           line: lineNo,
@@ -547,16 +714,19 @@ export function createThermalParser(): LineParser<ThermalParseRecord> {
         },
       ];
     }
-    return [...out, ...flushZone()];
+    return [...out, ...flushPending()];
   };
 
-  return capLines({
-    push(text: string) {
-      lineNo++;
-      return push(text);
+  return capLines(
+    {
+      push(text: string) {
+        lineNo++;
+        return push(text);
+      },
+      end() {
+        return [...flushU(), ...flushPending()];
+      },
     },
-    end() {
-      return [...flushU(), ...flushZone()];
-    },
-  });
+    options.maxLineChars,
+  );
 }

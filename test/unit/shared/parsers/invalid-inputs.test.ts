@@ -127,6 +127,9 @@ describe('invalid inputs', () => {
       'statm',
       'thermal',
       'vcgencmd',
+      'devfreq',
+      'rknpu',
+      'hwmon',
     ]);
     fc.assert(
       fc.property(
