@@ -75,7 +75,8 @@ export const parserFormats: Record<string, ParserFormat> = {
     create: (o) => createThermalParser(o),
   },
   devfreq: {
-    description: 'devfreq sysfs (cur/min/max/available frequencies, governor, load, trans_stat; same reader as thermal)',
+    description:
+      'devfreq sysfs (cur/min/max/available frequencies, governor, load, trans_stat; same reader as thermal)',
     create: (o) => createThermalParser(o),
   },
   rknpu: {

@@ -374,17 +374,20 @@ export function createLlamaBenchParser(options: LineCapOptions = {}): LineParser
     return [];
   };
 
-  return capLines({
-    push(text: string) {
-      lineNo++;
-      return push(text);
+  return capLines(
+    {
+      push(text: string) {
+        lineNo++;
+        return push(text);
+      },
+      end() {
+        const j = json;
+        json = null;
+        return j && j.object
+          ? [diagnostic(j.object.line, 'llama-bench JSON object never closed', j.object.raw.join('\n'))]
+          : [];
+      },
     },
-    end() {
-      const j = json;
-      json = null;
-      return j && j.object
-        ? [diagnostic(j.object.line, 'llama-bench JSON object never closed', j.object.raw.join('\n'))]
-        : [];
-    },
-  }, options.maxLineChars);
+    options.maxLineChars,
+  );
 }

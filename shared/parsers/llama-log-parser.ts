@@ -805,18 +805,21 @@ export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<L
     return out;
   };
 
-  return capLines({
-    push(text: string) {
-      lineNo++;
-      return push(text);
+  return capLines(
+    {
+      push(text: string) {
+        lineNo++;
+        return push(text);
+      },
+      end() {
+        const out: LlamaLogRecord[] = [...flushModel(), ...flushOllama()];
+        if (json) {
+          out.push(diagnostic(json.line, 'server timings object never closed', json.raw.join('\n')));
+          json = null;
+        }
+        return out;
+      },
     },
-    end() {
-      const out: LlamaLogRecord[] = [...flushModel(), ...flushOllama()];
-      if (json) {
-        out.push(diagnostic(json.line, 'server timings object never closed', json.raw.join('\n')));
-        json = null;
-      }
-      return out;
-    },
-  }, options.maxLineChars);
+    options.maxLineChars,
+  );
 }

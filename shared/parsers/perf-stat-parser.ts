@@ -342,15 +342,18 @@ export function createPerfStatParser(options: LineCapOptions = {}): LineParser<P
     return out;
   };
 
-  return capLines({
-    push(text: string) {
-      lineNo++;
-      return push(text);
+  return capLines(
+    {
+      push(text: string) {
+        lineNo++;
+        return push(text);
+      },
+      end() {
+        const h = metricHeader;
+        metricHeader = null;
+        return h ? [diagnostic(h.line, 'not a perf stat line', h.text)] : [];
+      },
     },
-    end() {
-      const h = metricHeader;
-      metricHeader = null;
-      return h ? [diagnostic(h.line, 'not a perf stat line', h.text)] : [];
-    },
-  }, options.maxLineChars);
+    options.maxLineChars,
+  );
 }

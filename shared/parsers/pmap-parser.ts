@@ -325,13 +325,16 @@ export function createPmapParser(options: PmapParserOptions = {}): LineParser<Pm
     return [diagnostic(lineNo, 'not a pmap line', text)];
   };
 
-  return capLines({
-    push(text: string) {
-      lineNo++;
-      return push(text);
+  return capLines(
+    {
+      push(text: string) {
+        lineNo++;
+        return push(text);
+      },
+      end() {
+        return flushIncomplete();
+      },
     },
-    end() {
-      return flushIncomplete();
-    },
-  }, options.maxLineChars);
+    options.maxLineChars,
+  );
 }

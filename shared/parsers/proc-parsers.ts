@@ -101,13 +101,16 @@ export function createSmapsParser(options: LineCapOptions = {}): LineParser<Smap
     }
     return [...flush(), diagnostic(lineNo, 'not an smaps line', text)];
   };
-  return capLines({
-    push(text) {
-      lineNo++;
-      return push(text);
+  return capLines(
+    {
+      push(text) {
+        lineNo++;
+        return push(text);
+      },
+      end: flush,
     },
-    end: flush,
-  }, options.maxLineChars);
+    options.maxLineChars,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -154,13 +157,16 @@ export function createMeminfoParser(options: LineCapOptions = {}): LineParser<Me
     else block.counts[key] = Number(m[2]);
     return out;
   };
-  return capLines({
-    push(text) {
-      lineNo++;
-      return push(text);
+  return capLines(
+    {
+      push(text) {
+        lineNo++;
+        return push(text);
+      },
+      end: flush,
     },
-    end: flush,
-  }, options.maxLineChars);
+    options.maxLineChars,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -237,13 +243,16 @@ export function createStatusParser(options: LineCapOptions = {}): LineParser<Pro
     else block.fields[key] = value;
     return out;
   };
-  return capLines({
-    push(text) {
-      lineNo++;
-      return push(text);
+  return capLines(
+    {
+      push(text) {
+        lineNo++;
+        return push(text);
+      },
+      end: flush,
     },
-    end: flush,
-  }, options.maxLineChars);
+    options.maxLineChars,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -290,12 +299,15 @@ export function createStatmParser(
   options: { pageSizeBytes?: number } & LineCapOptions = {},
 ): LineParser<StatmRecord | Diagnostic> {
   let lineNo = 0;
-  return capLines({
-    push(text) {
-      lineNo++;
-      if (isBlankLine(text) || isCommentLine(text)) return [];
-      return [parseStatmLine(text, lineNo, options.pageSizeBytes ?? null)];
+  return capLines(
+    {
+      push(text) {
+        lineNo++;
+        if (isBlankLine(text) || isCommentLine(text)) return [];
+        return [parseStatmLine(text, lineNo, options.pageSizeBytes ?? null)];
+      },
+      end: () => [],
     },
-    end: () => [],
-  }, options.maxLineChars);
+    options.maxLineChars,
+  );
 }

@@ -82,8 +82,10 @@ export interface TegrastatsRecord {
   railsMw: Record<string, TegrastatsRail>;
   /** APE, VIC, NVENC, NVDEC, NVJPG, OFA, NVDLA0, PVA0, AVP, MSENC… (`_FREQ` suffix dropped). */
   engines: Record<string, TegrastatsEngine>;
-  /** Tokens the parser could not read, verbatim. */
+  /** Tokens the parser could not read, verbatim (the first MAX_UNKNOWN_TOKENS of tegrastats-parser.ts). */
   unknown: string[];
+  /** How many tokens could not be read (`unknown` lists at most the first 32). */
+  unknownCount: number;
   /** The line does not hold a whole record (starts mid-record or ends early). */
   partial: boolean;
 }

@@ -63,22 +63,33 @@ const isDigit = (c: number) => c >= 48 && c <= 57;
  * Whitespace-separated tokens; `(` also starts a token (`IRAM 0/252kB(lfb 252kB)` has no space
  * before the parenthesis on some releases).
  */
-function tokenize(text: string): string[] {
+function tokenize(text: string): { tokens: string[]; more: number } {
   const tokens: string[] = [];
+  let more = 0;
+  const add = (from: number, to: number) => {
+    if (tokens.length < MAX_TOKENS) tokens.push(text.slice(from, to));
+    else more++;
+  };
   let start = -1;
   for (let k = 0; k < text.length; k++) {
     const c = text.charCodeAt(k);
     if (isSpace(c)) {
-      if (start >= 0) tokens.push(text.slice(start, k));
+      if (start >= 0) add(start, k);
       start = -1;
     } else if (c === 40 /* ( */) {
-      if (start >= 0) tokens.push(text.slice(start, k));
+      if (start >= 0) add(start, k);
       start = k;
     } else if (start < 0) start = k;
   }
-  if (start >= 0) tokens.push(text.slice(start));
-  return tokens;
+  if (start >= 0) add(start, text.length);
+  return { tokens, more };
 }
+
+/**
+ * Tokens read per line; the rest are only counted (in `unknownCount`). The longest real line (a
+ * Thor with every engine and rail) has about 150; a line with thousands is damage.
+ */
+export const MAX_TOKENS = 1024;
 
 /** End index of the run of digits starting at `k` (k itself when there is none). */
 function digitsEnd(s: string, k: number): number {
@@ -259,6 +270,7 @@ function emptyRecord(line: number): TegrastatsRecord {
     railsMw: {},
     engines: {},
     unknown: [],
+    unknownCount: 0,
     partial: false,
   };
 }
@@ -320,6 +332,12 @@ function readCpuEntry(e: string, shared: number | null): TegrastatsCpu | null | 
   return { loadPct: Number(e.slice(0, d)), freqMHz: Number(e.slice(d + 2)) };
 }
 
+/**
+ * Unknown tokens kept verbatim per record (all are counted in `unknownCount`): a real line has a
+ * handful at most; a damaged one can have thousands, and listing them all helps no reader.
+ */
+export const MAX_UNKNOWN_TOKENS = 32;
+
 /** A CPU list spread over more tokens than this is not a CPU list (a 14-core Thor needs one). */
 const MAX_CPU_LIST_TOKENS = 64;
 
@@ -356,7 +374,7 @@ interface LineParse {
  */
 function readLine(text: string, line: number): LineParse {
   const r = emptyRecord(line);
-  const tokens = tokenize(text);
+  const { tokens, more } = tokenize(text);
   const n = tokens.length;
   const tok = (k: number): string => tokens[k] ?? '';
   let fields = 0;
@@ -389,7 +407,10 @@ function readLine(text: string, line: number): LineParse {
     return q >= 0 && q - k < MAX_CPU_LIST_TOKENS ? q : -1;
   };
 
-  const unknown = (t: string) => r.unknown.push(t);
+  const unknown = (t: string) => {
+    if (r.unknown.length < MAX_UNKNOWN_TOKENS) r.unknown.push(t);
+    r.unknownCount++;
+  };
 
   while (i < n) {
     const t = tok(i);
@@ -515,7 +536,8 @@ function readLine(text: string, line: number): LineParse {
       const rail = readRail(next);
       if (rail) {
         const key = uniqueKey(r.railsMw, railKeys, t);
-        r.railsMw[key] = rail.max === null ? { cur: rail.cur, avg: rail.avg } : { cur: rail.cur, avg: rail.avg, max: rail.max };
+        r.railsMw[key] =
+          rail.max === null ? { cur: rail.cur, avg: rail.avg } : { cur: rail.cur, avg: rail.avg, max: rail.max };
         fields++;
         i += 2;
         continue;
@@ -548,6 +570,7 @@ function readLine(text: string, line: number): LineParse {
     unknown(t);
     i++;
   }
+  r.unknownCount += more;
   if (!sawCpus && !r.partial) incomplete = true;
   if (incomplete) r.partial = true;
   const tail =
@@ -581,41 +604,44 @@ export function createTegrastatsParser(options: LineCapOptions = {}): LineParser
     return [out];
   };
 
-  return capLines({
-    push(text: string) {
-      lineNo++;
-      if (isBlankLine(text) || isCommentLine(text)) return flushHeld();
-      const startsRecord = RECORD_START_RE.test(text);
-      const out: Array<TegrastatsRecord | Diagnostic> = [];
-      let candidate: { text: string; line: number; parts: number };
-      if (held && !startsRecord) {
-        // Continuation of a wrapped record. A terminal wrap keeps every character, so the space of a
-        // cut between tokens is on one side; a paste may have trimmed it, and a cut inside a token has
-        // none. Without a space at the cut, take whichever reading leaves fewer unknown tokens.
-        let joined = held.text + text;
-        if (!/\s$/.test(held.text) && !/^\s/.test(text)) {
-          const spaced = held.text + ' ' + text;
-          if (readLine(spaced, held.line).record.unknown.length <= readLine(joined, held.line).record.unknown.length)
-            joined = spaced;
+  return capLines(
+    {
+      push(text: string) {
+        lineNo++;
+        if (isBlankLine(text) || isCommentLine(text)) return flushHeld();
+        const startsRecord = RECORD_START_RE.test(text);
+        const out: Array<TegrastatsRecord | Diagnostic> = [];
+        let candidate: { text: string; line: number; parts: number };
+        if (held && !startsRecord) {
+          // Continuation of a wrapped record. A terminal wrap keeps every character, so the space of a
+          // cut between tokens is on one side; a paste may have trimmed it, and a cut inside a token has
+          // none. Without a space at the cut, take whichever reading leaves fewer unknown tokens.
+          let joined = held.text + text;
+          if (!/\s$/.test(held.text) && !/^\s/.test(text)) {
+            const spaced = held.text + ' ' + text;
+            if (readLine(spaced, held.line).record.unknownCount <= readLine(joined, held.line).record.unknownCount)
+              joined = spaced;
+          }
+          candidate = { text: joined, line: held.line, parts: held.parts + 1 };
+          held = null;
+        } else {
+          out.push(...flushHeld());
+          candidate = { text, line: lineNo, parts: 1 };
         }
-        candidate = { text: joined, line: held.line, parts: held.parts + 1 };
-        held = null;
-      } else {
-        out.push(...flushHeld());
-        candidate = { text, line: lineNo, parts: 1 };
-      }
-      const parsed = readLine(candidate.text, candidate.line);
-      if (parsed.mayContinue && RECORD_START_RE.test(candidate.text) && candidate.parts < MAX_WRAPPED_LINES) {
-        held = candidate;
+        const parsed = readLine(candidate.text, candidate.line);
+        if (parsed.mayContinue && RECORD_START_RE.test(candidate.text) && candidate.parts < MAX_WRAPPED_LINES) {
+          held = candidate;
+          return out;
+        }
+        out.push(
+          parsed.fields === 0 ? diagnostic(candidate.line, 'not a tegrastats line', candidate.text) : parsed.record,
+        );
         return out;
-      }
-      out.push(
-        parsed.fields === 0 ? diagnostic(candidate.line, 'not a tegrastats line', candidate.text) : parsed.record,
-      );
-      return out;
+      },
+      end() {
+        return flushHeld();
+      },
     },
-    end() {
-      return flushHeld();
-    },
-  }, options.maxLineChars);
+    options.maxLineChars,
+  );
 }
