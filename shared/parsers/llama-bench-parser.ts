@@ -30,6 +30,8 @@ export type BenchParseRecord = BenchRecord | BenchBuildRecord | Diagnostic;
 
 /** A JSON result list left open is given up after this many lines (then a diagnostic). */
 export const MAX_JSON_LINES = 100_000;
+/** …or once one result object holds this many characters (a real one is under 2 KiB). */
+export const MAX_JSON_CHARS = 1024 * 1024;
 
 /** A markdown table's separator row (`| ---: | :--- |`), on the trimmed line: only `|`, `:`, `-` and blanks. */
 const MD_SEPARATOR_RE = /^[|:\s-]+$/;
@@ -139,27 +141,41 @@ function looksLikeBenchObject(o: unknown): o is Record<string, unknown> {
 
 /** One CSV line with `"…"` quoting (llama-bench quotes every value; `""` is an escaped quote). Null if a quote is left open. */
 export function splitCsvLine(text: string): string[] | null {
+  // Field by field with indexOf and slices (no string built a character at a time).
   const out: string[] = [];
-  let cur = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"') {
-        if (text[i + 1] === '"') {
-          cur += '"';
-          i++;
-        } else quoted = false;
-      } else cur += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      out.push(cur);
-      cur = '';
-    } else cur += c;
+  let i = 0;
+  for (;;) {
+    if (text[i] === '"') {
+      let field = '';
+      let k = i + 1;
+      for (;;) {
+        const q = text.indexOf('"', k);
+        if (q < 0) return null;
+        field += text.slice(k, q);
+        if (text[q + 1] === '"') {
+          field += '"';
+          k = q + 2;
+          continue;
+        }
+        k = q + 1;
+        break;
+      }
+      // Characters after the closing quote up to the comma belong to the field (as before).
+      const comma = text.indexOf(',', k);
+      const end = comma < 0 ? text.length : comma;
+      out.push(field + text.slice(k, end));
+      if (comma < 0) return out;
+      i = comma + 1;
+    } else {
+      const comma = text.indexOf(',', i);
+      if (comma < 0) {
+        out.push(text.slice(i));
+        return out;
+      }
+      out.push(text.slice(i, comma));
+      i = comma + 1;
+    }
   }
-  if (quoted) return null;
-  out.push(cur);
-  return out;
 }
 
 function markdownCells(text: string): string[] {
@@ -276,9 +292,10 @@ export function createLlamaBenchParser(options: LineCapOptions = {}): LineParser
   const feedJson = (j: JsonState, text: string, format: 'json' | 'jsonl'): BenchParseRecord[] => {
     const out: BenchParseRecord[] = [];
     if (j.object) j.object.raw.push(text);
+    // The object's text is taken by slices of the line (from `from`), never a character at a time.
+    let from = 0;
     for (let i = 0; i < text.length; i++) {
       const c = text[i];
-      if (j.object) j.object.text += c;
       if (j.inString) {
         if (j.escape) j.escape = false;
         else if (c === '\\') j.escape = true;
@@ -287,12 +304,16 @@ export function createLlamaBenchParser(options: LineCapOptions = {}): LineParser
       }
       if (c === '"') j.inString = true;
       else if (c === '{' || c === '[') {
-        if (c === '{' && j.depth === j.base && !j.object) j.object = { line: lineNo, text: '{', raw: [text] };
+        if (c === '{' && j.depth === j.base && !j.object) {
+          j.object = { line: lineNo, text: '', raw: [text] };
+          from = i;
+        }
         j.depth++;
       } else if (c === '}' || c === ']') {
         j.depth--;
         if (j.object && j.depth === j.base) {
-          out.push(...fromJsonText(j.object.text, j.object.line, j.object.raw.join('\n'), format));
+          const objectText = j.object.text + text.slice(from, i + 1);
+          out.push(...fromJsonText(objectText, j.object.line, j.object.raw.join('\n'), format));
           j.object = null;
         }
         if (j.depth < j.base || (j.base === 0 && j.depth === 0)) {
@@ -301,9 +322,10 @@ export function createLlamaBenchParser(options: LineCapOptions = {}): LineParser
         }
       }
     }
-    if (j.object) j.object.text += '\n';
+    if (j.object) j.object.text += text.slice(from) + '\n';
     j.lines++;
-    if (j.lines >= MAX_JSON_LINES) {
+    const tooLong = (j.object?.text.length ?? 0) > MAX_JSON_CHARS;
+    if (j.lines >= MAX_JSON_LINES || tooLong) {
       json = null;
       out.push(
         diagnostic(j.object?.line ?? j.startLine, 'llama-bench JSON never closed', (j.object?.raw ?? []).join('\n')),

@@ -80,11 +80,16 @@ interface Snapshot {
   rows: PmapMapping[];
 }
 
-/** Whitespace-separated tokens of `t` and where each starts (the mapping keeps its own spacing). */
+/** Tokens a row is split into at most: more columns than any pmap prints (-XX has about 25). */
+const MAX_ROW_TOKENS = 64;
+
+/** The first whitespace-separated tokens of `t` and where each starts (the mapping keeps its own spacing). */
 function tokensAt(t: string): { tokens: string[]; starts: number[] } {
   const tokens: string[] = [];
   const starts: number[] = [];
-  for (const m of t.matchAll(/\S+/g)) {
+  const re = /\S+/g;
+  let m: RegExpExecArray | null;
+  while (tokens.length < MAX_ROW_TOKENS && (m = re.exec(t))) {
     tokens.push(m[0]);
     starts.push(m.index);
   }

@@ -7,8 +7,9 @@
 // the time with the input, where linear and super-linear differ by a factor that noise cannot fake:
 // - each step compares an input of N bytes with one of 4N bytes (the best of three runs each):
 //   linear ≈ 4×, quadratic ≈ 16×, so the step fails only above 8×; when the 4N run takes under
-//   FLOOR_MS the step passes (at that size a scheduler hiccup or a garbage collection is larger than
-//   the signal);
+//   FLOOR_MS (100 ms) the step passes: at that size one garbage collection of the test runner's
+//   heap (~50 ms, measured) or a scheduler hiccup is larger than the signal, while super-linear
+//   code is far above it by the 32 KiB step;
 // - an absolute ceiling far above linear and far below super-linear: 2 MiB in under 5 s (linear
 //   parsers take tens of milliseconds; the quadratic tegrastats reader of before took hours), and
 //   8 KiB in under 1 s while looking for the slowest inputs (so that super-linear code fails fast).
@@ -26,7 +27,7 @@ const CEILING_BYTES = 2 * MiB;
 const CEILING_MS = 5000;
 const SCAN_CEILING_MS = 1000;
 const MAX_GROWTH = 8;
-const FLOOR_MS = 50;
+const FLOOR_MS = 100;
 /** The pathological variants timed through the whole ladder, per format (the slowest of the scan). */
 const WORST_PER_FORMAT = 2;
 
