@@ -72,6 +72,8 @@ interface Layout {
 
 interface Snapshot {
   line: number;
+  /** The line that opened it (the diagnostic's text when no mapping follows). */
+  text: string;
   pid: number | null;
   command: string | null;
   /** Record columns the layout has (for totals); null for plain `pmap` (Kbytes only). */
@@ -118,8 +120,9 @@ export function createPmapParser(options: PmapParserOptions = {}): LineParser<Pm
   let lineNo = 0;
   let snap: Snapshot | null = null;
 
-  const start = (line: number, pid: number | null, command: string | null): Snapshot => ({
+  const start = (line: number, pid: number | null, command: string | null, text: string): Snapshot => ({
     line,
+    text,
     pid,
     command,
     columns: null,
@@ -171,10 +174,12 @@ export function createPmapParser(options: PmapParserOptions = {}): LineParser<Pm
     return record;
   };
 
-  const flushIncomplete = (): PmapRecord[] => {
+  const flushIncomplete = (): Array<PmapRecord | Diagnostic> => {
     const s = snap;
     snap = null;
-    return s && s.rows.length > 0 ? [finish(s, null)] : [];
+    if (!s) return [];
+    // A `PID:` line or a header with no mapping under it: the output was cut — said, not dropped.
+    return s.rows.length > 0 ? [finish(s, null)] : [diagnostic(s.line, 'pmap output without mappings', s.text)];
   };
 
   const mappingRow = (
@@ -236,10 +241,10 @@ export function createPmapParser(options: PmapParserOptions = {}): LineParser<Pm
 
   /** A header line: a new snapshot (unless the `PID:` line just opened one) with its layout. */
   const header = (text: string, t: string): Array<PmapRecord | Diagnostic> => {
-    const out: PmapRecord[] = [];
+    const out: Array<PmapRecord | Diagnostic> = [];
     if (!snap || snap.rows.length > 0 || snap.layout) {
       out.push(...flushIncomplete());
-      snap = start(lineNo, null, null);
+      snap = start(lineNo, null, null, text);
     }
     const names = t.split(/\s+/).slice(1);
     if (SMAPS_HEADER_RE.test(text)) {
@@ -265,6 +270,8 @@ export function createPmapParser(options: PmapParserOptions = {}): LineParser<Pm
         return out;
       }
     }
+    // Said once here; the rows under it are then read (and reported) as rows without a header.
+    snap = null;
     return [...out, diagnostic(lineNo, 'pmap header with unknown columns', text)];
   };
 
@@ -300,7 +307,7 @@ export function createPmapParser(options: PmapParserOptions = {}): LineParser<Pm
     const pid = PID_RE.exec(t);
     if (pid) {
       const out = flushIncomplete();
-      snap = start(lineNo, Number(pid[1]), pid[2] ?? '');
+      snap = start(lineNo, Number(pid[1]), pid[2] ?? '', text);
       return out;
     }
 
@@ -319,7 +326,7 @@ export function createPmapParser(options: PmapParserOptions = {}): LineParser<Pm
 
     const xRow = snap?.layout?.kind === 'X' && X_ADDRESS_RE.test(t.split(/\s/, 1)[0] ?? '');
     if (ROW_START_RE.test(text) || xRow) {
-      snap ??= start(lineNo, null, null);
+      snap ??= start(lineNo, null, null, text);
       const row = readRow(snap, t);
       if (row) {
         snap.rows.push(row);

@@ -47,6 +47,8 @@ interface SmapsBlock {
   kb: Record<string, number>;
   /** Keys seen in the current VMA (a repeated key starts a new read of a rollup without header). */
   vmaKeys: Set<string>;
+  /** The line that opened the block (the diagnostic's text when no value follows). */
+  text: string;
 }
 
 function smapsRecord(b: SmapsBlock): SmapsRecord {
@@ -67,22 +69,26 @@ function smapsRecord(b: SmapsBlock): SmapsRecord {
 export function createSmapsParser(options: LineCapOptions = {}): LineParser<SmapsRecord | Diagnostic> {
   let lineNo = 0;
   let block: SmapsBlock | null = null;
-  const flush = (): SmapsRecord[] => {
+  const flush = (): Array<SmapsRecord | Diagnostic> => {
     const b = block;
     block = null;
-    return b && Object.keys(b.kb).length > 0 ? [smapsRecord(b)] : [];
+    if (!b) return [];
+    // VMA headers with no `Key: N kB` line under them: the read was cut — said, not dropped.
+    return Object.keys(b.kb).length > 0
+      ? [smapsRecord(b)]
+      : [diagnostic(b.line, 'smaps mapping without values', b.text)];
   };
   const push = (text: string): Array<SmapsRecord | Diagnostic> => {
     if (isBlankLine(text) || isCommentLine(text)) return [];
     const vma = VMA_RE.exec(text.trim());
     if (vma) {
-      const out: SmapsRecord[] = [];
+      const out: Array<SmapsRecord | Diagnostic> = [];
       const start = BigInt(`0x${vma[1] ?? 0}`);
       const rollup = vma[2] === '[rollup]';
       // Addresses ascend within one smaps read; a rollup is a read of its own.
       if (block && (rollup || block.rollup || (block.lastStart !== null && start <= block.lastStart)))
         out.push(...flush());
-      block ??= { line: lineNo, rollup, vmas: 0, lastStart: null, kb: {}, vmaKeys: new Set() };
+      block ??= { line: lineNo, rollup, vmas: 0, lastStart: null, kb: {}, vmaKeys: new Set(), text };
       block.vmas++;
       block.lastStart = start;
       block.vmaKeys = new Set();
@@ -91,10 +97,10 @@ export function createSmapsParser(options: LineCapOptions = {}): LineParser<Smap
     if (SMAPS_NON_SIZE_RE.test(text)) return [];
     const kv = KB_LINE_RE.exec(text);
     if (kv) {
-      const out: SmapsRecord[] = [];
+      const out: Array<SmapsRecord | Diagnostic> = [];
       const key = kv[1] ?? '';
       if (block && block.vmaKeys.has(key)) out.push(...flush());
-      block ??= { line: lineNo, rollup: false, vmas: 0, lastStart: null, kb: {}, vmaKeys: new Set() };
+      block ??= { line: lineNo, rollup: false, vmas: 0, lastStart: null, kb: {}, vmaKeys: new Set(), text };
       block.vmaKeys.add(key);
       block.kb[key] = (block.kb[key] ?? 0) + Number(kv[2]);
       return out;
