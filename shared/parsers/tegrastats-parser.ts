@@ -341,17 +341,28 @@ export const MAX_UNKNOWN_TOKENS = 32;
 /** A CPU list spread over more tokens than this is not a CPU list (a 14-core Thor needs one). */
 const MAX_CPU_LIST_TOKENS = 64;
 
-/** Next free key for a repeated name (`NC`, `NC#2`, `NC#3`…), counted per name (no rescans). */
-function uniqueKey(map: Record<string, unknown>, seen: Map<string, number>, name: string): string {
-  let k = seen.get(name);
-  if (k === undefined && !Object.prototype.hasOwnProperty.call(map, name)) {
-    seen.set(name, 1);
-    return name;
-  }
-  k = (k ?? 1) + 1;
+/**
+ * Next free key for a repeated name (`NC`, `NC#2`, `NC#3`…). The last suffix per name is kept in
+ * `seen` (made on the first repeat), so a line of thousands of repeats is not rescanned each time.
+ */
+function uniqueKey(map: Record<string, unknown>, seen: { counts: Map<string, number> | null }, name: string): string {
+  if (!Object.prototype.hasOwnProperty.call(map, name)) return name;
+  seen.counts ??= new Map();
+  let k = (seen.counts.get(name) ?? 1) + 1;
   while (Object.prototype.hasOwnProperty.call(map, `${name}#${k}`)) k++;
-  seen.set(name, k);
+  seen.counts.set(name, k);
   return `${name}#${k}`;
+}
+
+/** Index of the first token at or after k holding `]` within MAX_CPU_LIST_TOKENS, else -1 (a bounded scan). */
+function nextClose(tokens: string[], k: number): number {
+  for (let q = k; q < tokens.length && q - k < MAX_CPU_LIST_TOKENS; q++) if ((tokens[q] ?? '').includes(']')) return q;
+  return -1;
+}
+
+function addUnknown(r: TegrastatsRecord, t: string): void {
+  if (r.unknown.length < MAX_UNKNOWN_TOKENS) r.unknown.push(t);
+  r.unknownCount++;
 }
 
 interface LineParse {
@@ -376,45 +387,27 @@ function readLine(text: string, line: number): LineParse {
   const r = emptyRecord(line);
   const { tokens, more } = tokenize(text);
   const n = tokens.length;
-  const tok = (k: number): string => tokens[k] ?? '';
   let fields = 0;
   let incomplete = false;
   let sawCpus = false;
   let i = 0;
-  const railKeys = new Map<string, number>();
-  const engineKeys = new Map<string, number>();
+  const railKeys: { counts: Map<string, number> | null } = { counts: null };
+  const engineKeys: { counts: Map<string, number> | null } = { counts: null };
 
-  if (n >= 2 && isDatePart(tok(0)) && isTimePart(tok(1))) {
-    const d = tok(0);
-    const t = tok(1);
+  if (n >= 2 && isDatePart(tokens[0] ?? '') && isTimePart(tokens[1] ?? '')) {
+    const d = tokens[0] ?? '';
+    const t = tokens[1] ?? '';
     r.timestamp = `${d} ${t}`;
     r.localTimeIso = `${d.slice(6)}-${d.slice(0, 2)}-${d.slice(3, 5)}T${t}`;
     fields++;
     i = 2;
   }
   const first = i;
-  r.partial = tok(i) !== 'RAM';
-
-  // For CPU lists: the index of the first token at or after k holding `]` (-1: none within
-  // MAX_CPU_LIST_TOKENS), from one backward pass over the tokens made the first time it is needed.
-  let closeIndex: Int32Array | null = null;
-  const nextClose = (k: number): number => {
-    if (!closeIndex) {
-      closeIndex = new Int32Array(n + 1).fill(-1);
-      for (let q = n - 1; q >= 0; q--) closeIndex[q] = tok(q).includes(']') ? q : (closeIndex[q + 1] ?? -1);
-    }
-    const q = closeIndex[k] ?? -1;
-    return q >= 0 && q - k < MAX_CPU_LIST_TOKENS ? q : -1;
-  };
-
-  const unknown = (t: string) => {
-    if (r.unknown.length < MAX_UNKNOWN_TOKENS) r.unknown.push(t);
-    r.unknownCount++;
-  };
+  r.partial = (tokens[i] ?? '') !== 'RAM';
 
   while (i < n) {
-    const t = tok(i);
-    const next = i + 1 < n ? tok(i + 1) : undefined;
+    const t = tokens[i] ?? '';
+    const next = i + 1 < n ? (tokens[i + 1] ?? '') : undefined;
 
     // Memory: `RAM a/bMB (lfb NxZMB)`, `SWAP a/bMB (cached NMB)`, `IRAM a/bkB (lfb NkB)`.
     if ((t === 'RAM' || t === 'SWAP' || t === 'IRAM') && next !== undefined) {
@@ -431,7 +424,7 @@ function readLine(text: string, line: number): LineParse {
         if (open === '(lfb' || open === '(cached') {
           if (inner === undefined) {
             incomplete = true;
-            unknown(open);
+            addUnknown(r, open);
             i += 1;
             continue;
           }
@@ -440,7 +433,7 @@ function readLine(text: string, line: number): LineParse {
           if (lfbBlocks) [r.ramLfbBlocks, r.ramLfbBlockBytes] = lfbBlocks;
           else if (open === '(lfb' && single !== null && t === 'IRAM') r.iramLfbBytes = single;
           else if (open === '(cached' && single !== null && t === 'SWAP') r.swapCachedBytes = single;
-          else unknown(`${open} ${inner}`);
+          else addUnknown(r, `${open} ${inner}`);
           i += 2;
         }
         continue;
@@ -451,11 +444,11 @@ function readLine(text: string, line: number): LineParse {
     const bareList = i === first && t.startsWith('[');
     if (t === 'CPU' || t === 'cpu' || bareList) {
       const j = bareList ? i : i + 1;
-      if (j < n && tok(j).startsWith('[')) {
+      if (j < n && (tokens[j] ?? '').startsWith('[')) {
         // The list has no spaces in any release seen, but a paste may add some: join until `]`.
-        const close = nextClose(j);
+        const close = nextClose(tokens, j);
         if (close >= 0) {
-          const list = close === j ? tok(j) : tokens.slice(j, close + 1).join('');
+          const list = close === j ? (tokens[j] ?? '') : tokens.slice(j, close + 1).join('');
           const shut = list.indexOf(']');
           const after = list.slice(shut + 1);
           const sharedEnd = after.startsWith('@') ? digitsEnd(after, 1) : 0;
@@ -463,18 +456,19 @@ function readLine(text: string, line: number): LineParse {
             const shared = after === '' ? null : Number(after.slice(1));
             const body = list.slice(1, shut);
             sawCpus = true;
-            r.cpus =
-              body === ''
-                ? []
-                : body.split(',').map((entry, idx) => {
-                    const e = entry.trim();
-                    const c = readCpuEntry(e, shared);
-                    if (c === undefined) {
-                      unknown(`CPU[${idx}]=${e}`);
-                      return null;
-                    }
-                    return c;
-                  });
+            r.cpus = [];
+            if (body !== '') {
+              let from = 0;
+              for (let idx = 0; ; idx++) {
+                const comma = body.indexOf(',', from);
+                const e = (comma < 0 ? body.slice(from) : body.slice(from, comma)).trim();
+                const c = readCpuEntry(e, shared);
+                if (c === undefined) addUnknown(r, `CPU[${idx}]=${e}`);
+                r.cpus.push(c ?? null);
+                if (comma < 0) break;
+                from = comma + 1;
+              }
+            }
             fields++;
             i = close + 1;
             continue;
@@ -483,15 +477,15 @@ function readLine(text: string, line: number): LineParse {
         // Not a list after all: fall through and keep the tokens as unknown below.
       } else if (j >= n && !bareList) {
         incomplete = true;
-        unknown(t);
+        addUnknown(r, t);
         i++;
         continue;
       }
     }
 
-    if (t === 'MTS' && i + 4 < n && tok(i + 1) === 'fg' && tok(i + 3) === 'bg') {
-      const fg = readPct(tok(i + 2));
-      const bg = readPct(tok(i + 4));
+    if (t === 'MTS' && i + 4 < n && (tokens[i + 1] ?? '') === 'fg' && (tokens[i + 3] ?? '') === 'bg') {
+      const fg = readPct(tokens[i + 2] ?? '');
+      const bg = readPct(tokens[i + 4] ?? '');
       if (fg !== null && bg !== null) {
         r.mtsFgPct = fg;
         r.mtsBgPct = bg;
@@ -501,8 +495,8 @@ function readLine(text: string, line: number): LineParse {
       }
     }
 
-    if (t === 'EDP' && tok(i + 1) === 'limit' && i + 2 < n && allDigits(tok(i + 2))) {
-      r.edpLimitMHz = Number(tok(i + 2));
+    if (t === 'EDP' && (tokens[i + 1] ?? '') === 'limit' && i + 2 < n && allDigits(tokens[i + 2] ?? '')) {
+      r.edpLimitMHz = Number(tokens[i + 2] ?? '');
       fields++;
       i += 3;
       continue;
@@ -528,7 +522,7 @@ function readLine(text: string, line: number): LineParse {
         // A tegrastats field name (upper case, or the old `cpu`) with nothing after it at the end of
         // the line: the record goes on elsewhere (a wrap or a cut paste).
         if (isUpperName(t) || t === 'cpu') incomplete = true;
-        unknown(t);
+        addUnknown(r, t);
         i++;
         continue;
       }
@@ -567,7 +561,7 @@ function readLine(text: string, line: number): LineParse {
       }
     }
 
-    unknown(t);
+    addUnknown(r, t);
     i++;
   }
   r.unknownCount += more;
@@ -595,13 +589,14 @@ export function parseTegrastatsLine(text: string, line: number): TegrastatsRecor
  */
 export function createTegrastatsParser(options: LineCapOptions = {}): LineParser<TegrastatsRecord | Diagnostic> {
   let lineNo = 0;
-  let held: { text: string; line: number; parts: number } | null = null;
+  /** A record start that may go on on the next line, with its reading so far (not read twice). */
+  let held: { text: string; line: number; parts: number; parsed: LineParse } | null = null;
 
   const flushHeld = (): Array<TegrastatsRecord | Diagnostic> => {
     if (!held) return [];
-    const out = parseTegrastatsLine(held.text, held.line);
+    const { parsed, text, line } = held;
     held = null;
-    return [out];
+    return [parsed.fields === 0 ? diagnostic(line, 'not a tegrastats line', text) : parsed.record];
   };
 
   return capLines(
@@ -630,7 +625,7 @@ export function createTegrastatsParser(options: LineCapOptions = {}): LineParser
         }
         const parsed = readLine(candidate.text, candidate.line);
         if (parsed.mayContinue && RECORD_START_RE.test(candidate.text) && candidate.parts < MAX_WRAPPED_LINES) {
-          held = candidate;
+          held = { ...candidate, parsed };
           return out;
         }
         out.push(

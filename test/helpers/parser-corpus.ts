@@ -1,7 +1,10 @@
 // Real lines per parser format, from the fixtures (test/fixtures/<tool>/…, each with its SOURCE):
 // the seeds of the pathological-input and fuzz tests of test/unit/shared/parsers.
+// No test framework here: bench/parsers.bench.ts reads the same lines.
 import { readdirSync, readFileSync } from 'node:fs';
-import { FIXTURES } from './parser-test-kit';
+import { fileURLToPath } from 'node:url';
+
+const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 
 /** Fixture folders whose lines are real input of each format. */
 const FORMAT_DIRS: Record<string, string[]> = {
