@@ -90,7 +90,9 @@ describe('LineSplitter', () => {
     for (let i = 0; i < 64; i++) expect(s.pushLines(chunk)).toEqual([]);
     // The kept part never grows past the cap, whatever arrives: the private carry is the evidence.
     expect((s as unknown as { carry: string }).carry.length).toBe(MAX_LINE_CHARS);
-    expect(s.endLines()).toEqual([{ text: 'a'.repeat(MAX_LINE_CHARS), droppedChars: 64 * 1024 * 1024 - MAX_LINE_CHARS }]);
+    expect(s.endLines()).toEqual([
+      { text: 'a'.repeat(MAX_LINE_CHARS), droppedChars: 64 * 1024 * 1024 - MAX_LINE_CHARS },
+    ]);
   });
 
   it('the fallback UTF-8 decoder (for runtimes without TextDecoder) agrees with TextDecoder, in any chunking', () => {

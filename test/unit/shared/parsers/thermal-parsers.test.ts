@@ -64,8 +64,8 @@ describe('thermal, clocks, power: real captures', () => {
       [104, 'fb000000.gpu', 'performance', 1000e6],
       [105, 'fdab0000.npu', 'performance', 1000e6],
     ]);
-    expect(devfreq[0].availableFreqsHz).toEqual([528e6, 1068e6, 1560e6, 2112e6]);
-    expect(devfreq[1].availableGovernors).toEqual([
+    expect(devfreq[0]?.availableFreqsHz).toEqual([528e6, 1068e6, 1560e6, 2112e6]);
+    expect(devfreq[1]?.availableGovernors).toEqual([
       'rknpu_ondemand',
       'dmc_ondemand',
       'userspace',
@@ -73,7 +73,7 @@ describe('thermal, clocks, power: real captures', () => {
       'performance',
       'simple_ondemand',
     ]);
-    expect(devfreq[3].availableFreqsHz).toEqual([534e6, 1320e6, 1968e6, 2400e6]);
+    expect(devfreq[3]?.availableFreqsHz).toEqual([534e6, 1320e6, 1968e6, 2400e6]);
   });
 
   it('Raspberry Pi vcgencmd: temps, throttled bits, clocks (id 45 → 48), volts, kernel under-voltage, EINVAL, Pi 5 PMIC', () => {
