@@ -147,7 +147,7 @@ describe('LineSplitter', () => {
     const files = mine
       .flatMap((dir) => readdirSync(FIXTURES + dir, { recursive: true, withFileTypes: true }))
       .filter((e) => e.isFile() && e.name !== 'SOURCE');
-    expect(files).toHaveLength(38);
+    expect(files).toHaveLength(40);
     for (const f of files) {
       const bytes = readFileSync(`${f.parentPath}/${f.name}`);
       const text = new TextDecoder().decode(bytes);

@@ -287,3 +287,15 @@ describe('perf stat: robustness', () => {
     );
   });
 });
+
+describe('perf stat 3.x–4.x human output (test/fixtures/perf/perf3-perf4-human-formats/SOURCE)', () => {
+  it('reads `task-clock (msec)` (unit after the event) and `[83.40%]` multiplexing instead of dropping them', () => {
+    const all = parseFixture('perf', 'perf/perf3-perf4-human-formats/perf3_perf4_human.txt');
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'perf').map((r) => [r.line, r.event, r.unit, r.value, r.runPct, r.metricUnit])).toEqual([
+      [4, 'task-clock', 'msec', 0.912345, null, 'CPUs utilized'],
+      [5, 'cycles', null, 1234567, 83.4, 'GHz'],
+      [6, 'instructions', null, 987654, 66.67, 'insns per cycle'],
+    ]);
+  });
+});

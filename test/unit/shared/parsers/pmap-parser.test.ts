@@ -249,3 +249,20 @@ describe('pmap: robustness', () => {
     );
   });
 });
+
+describe('pmap -X and -d (test/fixtures/pmap/procps-ng-X-and-d/SOURCE)', () => {
+  it('-X: smaps columns by name, the ==== rule and the KB totals; -d: Offset/Device kept out of the mapping name', () => {
+    const all = parseFixture('pmap', 'pmap/procps-ng-X-and-d/pmap_X_and_d.txt');
+    expect(diagnostics(all)).toEqual([]);
+    const [x, d] = ofKind(all, 'pmap');
+    expect(x).toMatchObject({ line: 1, totalKb: 1050756, rssKb: 1049612, pssKb: 1049612, swapKb: 0 });
+    expect(x).toMatchObject({
+      anonKb: 1048588,
+      anonFrom: 'column',
+      largestAnonKb: 1048576,
+      mappings: 3,
+      complete: true,
+    });
+    expect(d).toMatchObject({ line: 8, totalKb: 1050624, largestAnonKb: 1048576, mappings: 2, complete: true });
+  });
+});
