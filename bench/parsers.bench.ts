@@ -1,12 +1,20 @@
 // Parser throughput: the llama.cpp log parser over a ≥ 50 MB synthetic log and the tegrastats
 // parser over 200 000 lines, both fed as 64 KiB byte chunks through the line splitter — the path
-// of `kvscope parse` and of a live engine's stderr. The logs are built from real line shapes (the
+// of `kvscope parse` and of a live engine's stderr. Then (issues 8 and 11): the tegrastats parse
+// rate in-process on the real corpus lines (target ≥ 200,000 lines/s), `kvscope parse tegrastats`
+// with its NDJSON output, and the worst parse time per format for a 2 MiB pathological line
+// (target < 1 s each), found among the same generated inputs as test/unit/shared/parsers/linear-time.test.ts. The logs are built from real line shapes (the
 // fixtures' llama_perf_*/slot/KV/print_info/server-JSON lines and prose, tegrastats lines of an
 // AGX Orin, an Orin Nano and a JetPack 7 board) with numbers varied per line, so no line repeats.
 import { createLlamaLogParser } from '../shared/parsers/llama-log-parser';
 import { LineSplitter } from '../shared/parsers/line-splitter';
 import type { LineParser, ParseRecord } from '../shared/parsers/records';
 import { createTegrastatsParser } from '../shared/parsers/tegrastats-parser';
+import { Readable } from 'node:stream';
+import { main } from '../electron/node/cli/main';
+import type { CliIo } from '../electron/node/cli/cli-io';
+import { parserFormats } from '../shared/parsers/index';
+import { CORPUS_FORMATS, corpusLines, corpusText } from '../test/helpers/parser-corpus';
 import type { BenchRow } from './bench-util';
 
 const LLAMA_LOG_MIN_BYTES = 50 * 1024 * 1024;
@@ -83,7 +91,8 @@ function timeParse(chunks: Uint8Array[], make: () => LineParser<ParseRecord>): R
 }
 
 function median(runs: Run[]): Run {
-  return [...runs].sort((a, b) => a.seconds - b.seconds)[Math.floor(runs.length / 2)];
+  const sorted = [...runs].sort((a, b) => a.seconds - b.seconds);
+  return sorted[Math.floor(runs.length / 2)] ?? { seconds: NaN, lines: 0, records: 0 };
 }
 
 function rows(name: string, bytes: number, runs: Run[]): BenchRow[] {
@@ -93,6 +102,105 @@ function rows(name: string, bytes: number, runs: Run[]): BenchRow[] {
     { name: `${name} lines/s`, value: Math.round(m.lines / m.seconds).toLocaleString('en-US'), note },
     { name: `${name} MB/s`, value: (bytes / 1e6 / m.seconds).toFixed(1) },
   ];
+}
+
+const CORPUS_RATE_LINES = 200_000;
+const PATHOLOGICAL_BYTES = 2 * 1024 * 1024;
+const PATHOLOGICAL_SCAN_BYTES = 16 * 1024;
+
+/** The tegrastats lines of the corpus (every board), repeated to `count` lines. */
+function tegrastatsCorpus(count: number): string[] {
+  const real = corpusLines('tegrastats').filter((l) => /\bRAM\s/.test(l));
+  return Array.from({ length: count }, (_, i) => real[i % real.length] ?? '');
+}
+
+function benchCorpusRate(): BenchRow {
+  const lines = tegrastatsCorpus(CORPUS_RATE_LINES);
+  const runs = Array.from({ length: RUNS }, () => {
+    const parser = createTegrastatsParser();
+    const t0 = performance.now();
+    for (const l of lines) parser.push(l);
+    parser.end();
+    return (performance.now() - t0) / 1000;
+  }).sort((a, b) => a - b);
+  const s = runs[Math.floor(runs.length / 2)] ?? NaN;
+  const distinct = new Set(lines).size;
+  return {
+    name: 'tegrastats corpus lines/s (in-process)',
+    value: Math.round(lines.length / s).toLocaleString('en-US'),
+    note: `${lines.length.toLocaleString('en-US')} lines = the ${distinct} real lines of test/fixtures/tegrastats (TX1 … Thor shapes) repeated, pushed line by line, median of ${RUNS}; target ≥ 200,000`,
+  };
+}
+
+async function benchParseCommand(): Promise<BenchRow> {
+  const text = tegrastatsCorpus(CORPUS_RATE_LINES).join('\n') + '\n';
+  const bytes = new TextEncoder().encode(text);
+  const chunks = Array.from({ length: Math.ceil(bytes.length / CHUNK_BYTES) }, (_, k) =>
+    bytes.subarray(k * CHUNK_BYTES, (k + 1) * CHUNK_BYTES),
+  );
+  let outChars = 0;
+  const io: CliIo = {
+    out: (t) => void (outChars += t.length),
+    err: () => undefined,
+    stdin: Readable.from(chunks),
+    signal: new AbortController().signal,
+  };
+  const t0 = performance.now();
+  await main(['parse', 'tegrastats', '-'], io);
+  const s = (performance.now() - t0) / 1000;
+  return {
+    name: 'kvscope parse tegrastats lines/s (NDJSON)',
+    value: Math.round(CORPUS_RATE_LINES / s).toLocaleString('en-US'),
+    note: `main(['parse','tegrastats','-']) in-process on the corpus lines from stdin in 64 KiB chunks, ${(outChars / 1e6).toFixed(0)} MB of NDJSON written to a counter (no terminal)`,
+  };
+}
+
+/** Inputs of one format that make parsers work hardest: real lines with one token or character run to `bytes`. */
+function pathologicalInputs(format: string): Array<{ label: string; make: (bytes: number) => string }> {
+  const fill = (unit: string, n: number) => unit.repeat(Math.ceil(n / Math.max(unit.length, 1))).slice(0, n);
+  const out: Array<{ label: string; make: (bytes: number) => string }> = [];
+  for (const line of corpusLines(format, 12)) {
+    out.push({ label: 'tokens repeated', make: (n) => fill(line + ' ', n) });
+    out.push({ label: 'spaces widened', make: (n) => line.slice(0, 40) + ' '.repeat(n) + 'x' });
+    out.push({ label: 'no newline', make: (n) => fill(corpusText(format).replace(/\r?\n/g, ' ') + ' ', n) });
+    for (const c of ['[', '(', '{', '"', '|', ':', ',', '#', '=', '0'])
+      out.push({ label: `${c} run`, make: (n) => line.slice(0, 40) + fill(c, n) });
+    for (const tok of line.trim().split(/\s+/).slice(0, 16))
+      out.push({ label: `"${tok.slice(0, 10)}" repeated`, make: (n) => fill(tok + ' ', n) });
+  }
+  return out;
+}
+
+function timeOne(format: string, text: string, maxLineChars?: number): number {
+  const parser = parserFormats[format]?.create({ maxLineChars, pageSizeBytes: 4096 });
+  if (!parser) return NaN;
+  const t0 = performance.now();
+  parser.push(text);
+  parser.end();
+  return performance.now() - t0;
+}
+
+function benchPathological(): BenchRow[] {
+  const rows: BenchRow[] = [];
+  for (const format of CORPUS_FORMATS) {
+    const inputs = pathologicalInputs(format);
+    let worst = inputs[0];
+    let worstMs = -1;
+    for (const input of inputs) {
+      const ms = timeOne(format, input.make(PATHOLOGICAL_SCAN_BYTES), Number.MAX_SAFE_INTEGER);
+      if (ms > worstMs) [worst, worstMs] = [input, ms];
+    }
+    if (!worst) continue;
+    const line = worst.make(PATHOLOGICAL_BYTES);
+    const uncapped = Math.min(...[0, 1, 2].map(() => timeOne(format, line, Number.MAX_SAFE_INTEGER)));
+    const capped = Math.min(...[0, 1, 2].map(() => timeOne(format, line)));
+    rows.push({
+      name: `${format}: worst 2 MiB line, ms`,
+      value: uncapped.toFixed(1),
+      note: `${worst.label} (slowest of ${inputs.length} generated inputs); with the 64 KiB line cap: ${capped.toFixed(1)} ms; target < 1000`,
+    });
+  }
+  return rows;
 }
 
 export async function benchParsers(): Promise<BenchRow[]> {
@@ -113,5 +221,11 @@ export async function benchParsers(): Promise<BenchRow[]> {
   const tegraBytes = tegraChunks.reduce((n, c) => n + c.length, 0);
   const tegraRuns = Array.from({ length: RUNS }, () => timeParse(tegraChunks, createTegrastatsParser));
 
-  return [...rows('llama-log', llamaBytes, llamaRuns), ...rows('tegrastats', tegraBytes, tegraRuns)];
+  return [
+    ...rows('llama-log', llamaBytes, llamaRuns),
+    ...rows('tegrastats', tegraBytes, tegraRuns),
+    benchCorpusRate(),
+    await benchParseCommand(),
+    ...benchPathological(),
+  ];
 }

@@ -1,9 +1,10 @@
 // Parser registry: format name → parser factory. The names are the `kvscope parse <format>`
 // contract (DESIGN.md): tegrastats, perf, pmap, smaps, meminfo, llama-log, llama-bench; the others
-// (status, statm, thermal, vcgencmd) are additions.
+// (status, statm, thermal, vcgencmd, devfreq, rknpu, hwmon) are additions.
 
 import { createLlamaBenchParser } from './llama-bench-parser';
 import { createLlamaLogParser } from './llama-log-parser';
+import { capText, type LineCapOptions } from './line-cap';
 import { LineSplitter } from './line-splitter';
 import { createPerfStatParser } from './perf-stat-parser';
 import { createPmapParser } from './pmap-parser';
@@ -13,7 +14,8 @@ import { createTegrastatsParser } from './tegrastats-parser';
 import { createThermalParser } from './thermal-parsers';
 
 export * from './records';
-export { LineSplitter, splitLines, MAX_LINE_CHARS } from './line-splitter';
+export { LineSplitter, splitLines, type SplitLine } from './line-splitter';
+export { MAX_LINE_CHARS, capLines, capText, cutReason, type LineCapOptions } from './line-cap';
 export { createTegrastatsParser, parseTegrastatsLine } from './tegrastats-parser';
 export { createPerfStatParser, parsePerfNumber } from './perf-stat-parser';
 export { createPmapParser } from './pmap-parser';
@@ -28,7 +30,7 @@ export { createLlamaLogParser, stripLogPrefixes, parseGoDurationMs } from './lla
 export { createLlamaBenchParser, benchTestName } from './llama-bench-parser';
 export { createThermalParser, parseSysfsTempRead, decodeThrottled, errnoName } from './thermal-parsers';
 
-export interface ParserOptions {
+export interface ParserOptions extends LineCapOptions {
   /** statm: bytes per page as the target reports it (`getconf PAGESIZE`). Never assumed. */
   pageSizeBytes?: number;
   /** pmap: include every mapping in the record. */
@@ -41,34 +43,49 @@ export interface ParserFormat {
 }
 
 export const parserFormats: Record<string, ParserFormat> = {
-  tegrastats: { description: 'NVIDIA Jetson tegrastats lines', create: () => createTegrastatsParser() },
-  perf: { description: 'perf stat output (human, -x CSV, -I interval)', create: () => createPerfStatParser() },
+  tegrastats: { description: 'NVIDIA Jetson tegrastats lines', create: (o) => createTegrastatsParser(o) },
+  perf: { description: 'perf stat output (human, -x CSV, -I interval)', create: (o) => createPerfStatParser(o) },
   pmap: {
-    description: 'pmap -x (procps, busybox, toybox)',
-    create: (o) => createPmapParser({ listMappings: o?.listMappings }),
+    description: 'pmap -x / -X / -d (procps 3.2–4.x, busybox, toybox)',
+    create: (o) => createPmapParser({ listMappings: o?.listMappings, maxLineChars: o?.maxLineChars }),
   },
-  smaps: { description: '/proc/<pid>/smaps_rollup or a full smaps (summed)', create: () => createSmapsParser() },
-  meminfo: { description: '/proc/meminfo', create: () => createMeminfoParser() },
+  smaps: { description: '/proc/<pid>/smaps_rollup or a full smaps (summed)', create: (o) => createSmapsParser(o) },
+  meminfo: { description: '/proc/meminfo', create: (o) => createMeminfoParser(o) },
   'llama-log': {
     description: 'llama.cpp / llama-server / ollama logs: timings, KV cache, model',
-    create: () => createLlamaLogParser(),
+    create: (o) => createLlamaLogParser(o),
   },
   'llama-bench': {
     description: 'llama-bench results (markdown, csv, json, jsonl)',
-    create: () => createLlamaBenchParser(),
+    create: (o) => createLlamaBenchParser(o),
   },
-  status: { description: '/proc/<pid>/status', create: () => createStatusParser() },
+  status: { description: '/proc/<pid>/status', create: (o) => createStatusParser(o) },
   statm: {
     description: '/proc/<pid>/statm (bytes need --page-size)',
-    create: (o) => createStatmParser({ pageSizeBytes: o?.pageSizeBytes }),
+    create: (o) => createStatmParser({ pageSizeBytes: o?.pageSizeBytes, maxLineChars: o?.maxLineChars }),
   },
+  // One reader for every board transcript (sysfs `grep . *` / `cat` / for-loop dumps, lm-sensors,
+  // vendor tools): the names below say what the file holds, the reader is the same.
   thermal: {
-    description: 'thermal zones, cpufreq, devfreq, lm-sensors, vcgencmd, RK3588 NPU load',
-    create: () => createThermalParser(),
+    description: 'thermal zones and trip points, cpufreq, devfreq, hwmon, lm-sensors, vcgencmd, NPU/RGA load',
+    create: (o) => createThermalParser(o),
   },
   vcgencmd: {
-    description: 'Raspberry Pi vcgencmd output (same reader as thermal)',
-    create: () => createThermalParser(),
+    description: 'Raspberry Pi vcgencmd output: measure_temp, measure_clock, get_throttled (same reader as thermal)',
+    create: (o) => createThermalParser(o),
+  },
+  devfreq: {
+    description:
+      'devfreq sysfs (cur/min/max/available frequencies, governor, load, trans_stat; same reader as thermal)',
+    create: (o) => createThermalParser(o),
+  },
+  rknpu: {
+    description: 'Rockchip NPU load (debugfs rknpu/load) and RGA load (rkrga/load; same reader as thermal)',
+    create: (o) => createThermalParser(o),
+  },
+  hwmon: {
+    description: 'hwmon sensors (INA3221/INA2xx power rails, labels; iio ina3221x; same reader as thermal)',
+    create: (o) => createThermalParser(o),
   },
 };
 
@@ -86,12 +103,13 @@ export function createParser(format: string, options?: ParserOptions): LineParse
   const inner = entry.create(options);
   let lineNo = 0;
   return {
-    push(line) {
+    push(line, droppedChars = 0) {
       lineNo++;
       try {
-        return inner.push(line);
+        return inner.push(line, droppedChars);
       } catch (error) {
-        return [diagnostic(lineNo, `parser error: ${error instanceof Error ? error.message : String(error)}`, line)];
+        const reason = `parser error: ${error instanceof Error ? error.message : String(error)}`;
+        return [diagnostic(lineNo, reason, capText(line).kept)];
       }
     },
     end() {
@@ -112,8 +130,8 @@ export function parseText(format: string, text: string, options?: ParserOptions)
   if (!parser) return [];
   const splitter = new LineSplitter();
   const out: ParseRecord[] = [];
-  for (const line of splitter.push(text)) out.push(...parser.push(line));
-  for (const line of splitter.end()) out.push(...parser.push(line));
+  for (const l of splitter.pushLines(text)) out.push(...parser.push(l.text, l.droppedChars));
+  for (const l of splitter.endLines()) out.push(...parser.push(l.text, l.droppedChars));
   out.push(...parser.end());
   return out;
 }

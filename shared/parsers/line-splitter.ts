@@ -9,12 +9,15 @@
 // - A leading UTF-8 byte-order mark is dropped.
 // - Bytes are decoded as UTF-8 (invalid sequences become U+FFFD) with a streaming decoder, so a
 //   character split across chunks is decoded once, whole.
+// - A line longer than MAX_LINE_CHARS (line-cap.ts, with its reason) keeps its first characters;
+//   the rest is counted and dropped as it streams in — a line without a newline never makes the
+//   splitter hold more than the cap. `pushLines`/`endLines` say how many characters each line lost
+//   (parsers turn that into a diagnostic, see capLines); `push`/`end` give the kept text only.
 //
 // shared/ sees no DOM or Node types; TextDecoder is looked up on globalThis (every runtime we run
 // in has it: Node ≥ 11, Electron, browsers) and a small decoder below stands in if it is missing.
 
-/** Longest line kept whole; a longer run without a terminator is cut here (a runaway binary stream must not eat memory). */
-export const MAX_LINE_CHARS = 4 * 1024 * 1024;
+import { MAX_LINE_CHARS } from './line-cap';
 
 interface Utf8Decoder {
   decode(input?: Uint8Array, options?: { stream?: boolean }): string;
@@ -41,7 +44,7 @@ export class FallbackUtf8Decoder implements Utf8Decoder {
   decode(input: Uint8Array = new Uint8Array(0), options: { stream?: boolean } = {}): string {
     let out = '';
     for (let i = 0; i < input.length; i++) {
-      const b = input[i];
+      const b = input[i] ?? 0;
       if (this.needed === 0) {
         if (b <= 0x7f) out += String.fromCharCode(b);
         else if (b >= 0xc2 && b <= 0xdf) {
@@ -91,8 +94,17 @@ export class FallbackUtf8Decoder implements Utf8Decoder {
   }
 }
 
+/** A line as split: its text (at most the cap) and the characters dropped beyond the cap. */
+export interface SplitLine {
+  text: string;
+  droppedChars: number;
+}
+
 export class LineSplitter {
+  /** The current line so far (never longer than the cap). */
   private carry = '';
+  /** Characters of the current line dropped beyond the cap. */
+  private dropped = 0;
   /** The previous chunk ended with \r: a \n at the start of the next chunk belongs to it. */
   private pendingCr = false;
   private started = false;
@@ -100,11 +112,21 @@ export class LineSplitter {
   private readonly maxLineChars: number;
 
   constructor(options: { maxLineChars?: number } = {}) {
-    this.maxLineChars = Math.max(1, options.maxLineChars ?? MAX_LINE_CHARS);
+    this.maxLineChars = Math.max(2, options.maxLineChars ?? MAX_LINE_CHARS);
   }
 
-  /** Feed a chunk (bytes or already-decoded text); returns the lines it completed. */
+  /** Feed a chunk (bytes or already-decoded text); returns the lines it completed (kept text only). */
   push(chunk: string | Uint8Array): string[] {
+    return this.pushLines(chunk).map((l) => l.text);
+  }
+
+  /** Flush: the last line if it had no terminator (kept text only). */
+  end(): string[] {
+    return this.endLines().map((l) => l.text);
+  }
+
+  /** Feed a chunk; returns the lines it completed with the characters each lost to the cap. */
+  pushLines(chunk: string | Uint8Array): SplitLine[] {
     let text: string;
     if (typeof chunk === 'string') text = chunk;
     else {
@@ -114,15 +136,15 @@ export class LineSplitter {
     return this.split(text, false);
   }
 
-  /** Flush: the last line if it had no terminator. */
-  end(): string[] {
+  /** Flush: the last line if it had no terminator, with the characters it lost to the cap. */
+  endLines(): SplitLine[] {
     const tail = this.decoder ? this.decoder.decode(new Uint8Array(0), { stream: false }) : '';
     this.decoder = null;
     return this.split(tail, true);
   }
 
-  private split(text: string, final: boolean): string[] {
-    const lines: string[] = [];
+  private split(text: string, final: boolean): SplitLine[] {
+    const lines: SplitLine[] = [];
     if (!this.started && text.length > 0) {
       this.started = true;
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
@@ -133,15 +155,13 @@ export class LineSplitter {
       if (text.charCodeAt(0) === 10) start = 1;
     }
     const n = text.length;
-    let i = start;
-    // Fast path for the common case of \n-only text: indexOf is much faster than a char loop.
-    while (i < n) {
-      const nl = text.indexOf('\n', i);
-      const cr = text.indexOf('\r', i);
+    // indexOf for both terminators, each searched again only once passed (one pass over the text).
+    let nl = text.indexOf('\n', start);
+    let cr = text.indexOf('\r', start);
+    while (nl !== -1 || cr !== -1) {
       let end: number;
       let next: number;
       if (cr === -1 || (nl !== -1 && nl < cr)) {
-        if (nl === -1) break;
         end = nl;
         next = nl + 1;
       } else {
@@ -152,40 +172,53 @@ export class LineSplitter {
           this.pendingCr = true;
         }
       }
-      this.emit(lines, text.slice(start, end));
+      this.append(text, start, end);
+      lines.push(this.take());
       start = next;
-      i = next;
+      if (nl !== -1 && nl < start) nl = text.indexOf('\n', start);
+      if (cr !== -1 && cr < start) cr = text.indexOf('\r', start);
     }
-    if (start < n) this.carry += text.slice(start);
-    while (this.carry.length > this.maxLineChars) {
-      lines.push(this.carry.slice(0, this.maxLineChars));
-      this.carry = this.carry.slice(this.maxLineChars);
-    }
+    if (start < n) this.append(text, start, n);
     if (final) {
-      if (this.carry.length > 0) this.emit(lines, '');
+      if (this.carry.length > 0 || this.dropped > 0) lines.push(this.take());
       this.carry = '';
+      this.dropped = 0;
       this.pendingCr = false;
     }
     return lines;
   }
 
-  private emit(lines: string[], piece: string): void {
-    let line = piece;
-    if (this.carry.length > 0) {
-      line = this.carry + piece;
-      this.carry = '';
+  /** Add text[from, to) to the current line, dropping (and counting) what exceeds the cap. */
+  private append(text: string, from: number, to: number): void {
+    const room = this.maxLineChars - this.carry.length;
+    const len = to - from;
+    if (len <= room) {
+      if (len > 0) this.carry += text.slice(from, to);
+      return;
     }
-    // Cut at the same places whether the line arrived whole or in pieces (see the carry cut above).
-    while (line.length > this.maxLineChars) {
-      lines.push(line.slice(0, this.maxLineChars));
-      line = line.slice(this.maxLineChars);
+    if (room > 0) this.carry += text.slice(from, from + room);
+    this.dropped += len - Math.max(room, 0);
+  }
+
+  private take(): SplitLine {
+    let text = this.carry;
+    let droppedChars = this.dropped;
+    // Never end a cut line on half a surrogate pair (the same cut whatever the chunking).
+    if (droppedChars > 0) {
+      const last = text.charCodeAt(text.length - 1);
+      if (last >= 0xd800 && last <= 0xdbff) {
+        text = text.slice(0, -1);
+        droppedChars++;
+      }
     }
-    lines.push(line);
+    this.carry = '';
+    this.dropped = 0;
+    return { text, droppedChars };
   }
 }
 
-/** All lines of a whole text (same rules as the streaming splitter). */
-export function splitLines(text: string): string[] {
-  const s = new LineSplitter();
+/** All lines of a whole text (same rules as the streaming splitter; cut lines keep their first characters). */
+export function splitLines(text: string, options: { maxLineChars?: number } = {}): string[] {
+  const s = new LineSplitter(options);
   return [...s.push(text), ...s.end()];
 }

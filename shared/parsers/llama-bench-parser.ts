@@ -15,6 +15,7 @@
 // Lines that are none of these (backend init chatter, shell prompts) are skipped. A table row, CSV
 // row or JSON object that cannot be read becomes a diagnostic.
 
+import { capLines, type LineCapOptions } from './line-cap';
 import {
   diagnostic,
   isBlankLine,
@@ -29,8 +30,11 @@ export type BenchParseRecord = BenchRecord | BenchBuildRecord | Diagnostic;
 
 /** A JSON result list left open is given up after this many lines (then a diagnostic). */
 export const MAX_JSON_LINES = 100_000;
+/** …or once one result object holds this many characters (a real one is under 2 KiB). */
+export const MAX_JSON_CHARS = 1024 * 1024;
 
-const MD_SEPARATOR_RE = /^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$/;
+/** A markdown table's separator row (`| ---: | :--- |`), on the trimmed line: only `|`, `:`, `-` and blanks. */
+const MD_SEPARATOR_RE = /^[|:\s-]+$/;
 const BUILD_RE = /^\s*build:\s+([0-9a-fA-F]+)\s+\((\d+)\)\s*$/;
 const SIZE_RE = /^([\d.]+)\s*(B|KiB|MiB|GiB|TiB)$/;
 const PARAMS_RE = /^([\d.]+)\s*([KMBT])$/;
@@ -71,13 +75,22 @@ function emptyBench(line: number, format: BenchRecord['format']): BenchRecord {
 
 function finiteOrNull(v: unknown): number | null {
   if (typeof v === 'number') return Number.isFinite(v) ? v : null;
-  if (typeof v === 'string' && /^-?\d+(\.\d+)?(e[-+]?\d+)?$/i.test(v.trim())) return Number(v);
+  if (typeof v === 'string' && /^-?\d+(?:\.\d+)?(?:e[-+]?\d+)?$/i.test(v.trim())) return Number(v);
   return null;
 }
 
 function textOrNull(v: unknown): string | null {
   if (v === null || v === undefined) return null;
-  return String(v);
+  switch (typeof v) {
+    case 'string':
+      return v;
+    case 'number':
+    case 'boolean':
+    case 'bigint':
+      return String(v);
+    default:
+      return JSON.stringify(v) ?? null;
+  }
 }
 
 /** The test name llama-bench prints for n_prompt / n_gen / n_depth. */
@@ -128,27 +141,41 @@ function looksLikeBenchObject(o: unknown): o is Record<string, unknown> {
 
 /** One CSV line with `"…"` quoting (llama-bench quotes every value; `""` is an escaped quote). Null if a quote is left open. */
 export function splitCsvLine(text: string): string[] | null {
+  // Field by field with indexOf and slices (no string built a character at a time).
   const out: string[] = [];
-  let cur = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"') {
-        if (text[i + 1] === '"') {
-          cur += '"';
-          i++;
-        } else quoted = false;
-      } else cur += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      out.push(cur);
-      cur = '';
-    } else cur += c;
+  let i = 0;
+  for (;;) {
+    if (text[i] === '"') {
+      let field = '';
+      let k = i + 1;
+      for (;;) {
+        const q = text.indexOf('"', k);
+        if (q < 0) return null;
+        field += text.slice(k, q);
+        if (text[q + 1] === '"') {
+          field += '"';
+          k = q + 2;
+          continue;
+        }
+        k = q + 1;
+        break;
+      }
+      // Characters after the closing quote up to the comma belong to the field (as before).
+      const comma = text.indexOf(',', k);
+      const end = comma < 0 ? text.length : comma;
+      out.push(field + text.slice(k, end));
+      if (comma < 0) return out;
+      i = comma + 1;
+    } else {
+      const comma = text.indexOf(',', i);
+      if (comma < 0) {
+        out.push(text.slice(i));
+        return out;
+      }
+      out.push(text.slice(i, comma));
+      i = comma + 1;
+    }
   }
-  if (quoted) return null;
-  out.push(cur);
-  return out;
 }
 
 function markdownCells(text: string): string[] {
@@ -162,21 +189,22 @@ function benchFromMarkdown(header: string[], cells: string[], line: number, raw:
     return diagnostic(line, `table row has ${cells.length} cells, header has ${header.length}`, raw);
   const r = emptyBench(line, 'markdown');
   for (let k = 0; k < header.length; k++) {
-    const name = header[k].toLowerCase();
-    const v = cells[k];
+    const column = header[k] ?? '';
+    const name = column.toLowerCase();
+    const v = cells[k] ?? '';
     switch (name) {
       case 'model':
         r.model = v;
         break;
       case 'size': {
         const m = SIZE_RE.exec(v);
-        r.sizeBytes = m ? Math.round(Number(m[1]) * SIZE_UNITS[m[2]]) : null;
+        r.sizeBytes = m ? Math.round(Number(m[1]) * (SIZE_UNITS[m[2] ?? ''] ?? NaN)) : null;
         if (!m) r.extra.size = v;
         break;
       }
       case 'params': {
         const m = PARAMS_RE.exec(v);
-        r.paramsCount = m ? Math.round(Number(m[1]) * PARAM_SCALE[m[2]]) : null;
+        r.paramsCount = m ? Math.round(Number(m[1]) * (PARAM_SCALE[m[2] ?? ''] ?? NaN)) : null;
         if (!m) r.extra.params = v;
         break;
       }
@@ -225,7 +253,7 @@ function benchFromMarkdown(header: string[], cells: string[], line: number, raw:
         break;
       }
       default:
-        r.extra[header[k]] = v;
+        r.extra[column] = v;
     }
   }
   return r;
@@ -243,7 +271,7 @@ interface JsonState {
   startLine: number;
 }
 
-export function createLlamaBenchParser(): LineParser<BenchParseRecord> {
+export function createLlamaBenchParser(options: LineCapOptions = {}): LineParser<BenchParseRecord> {
   let lineNo = 0;
   let md: string[] | null = null;
   let csv: string[] | null = null;
@@ -264,9 +292,10 @@ export function createLlamaBenchParser(): LineParser<BenchParseRecord> {
   const feedJson = (j: JsonState, text: string, format: 'json' | 'jsonl'): BenchParseRecord[] => {
     const out: BenchParseRecord[] = [];
     if (j.object) j.object.raw.push(text);
+    // The object's text is taken by slices of the line (from `from`), never a character at a time.
+    let from = 0;
     for (let i = 0; i < text.length; i++) {
       const c = text[i];
-      if (j.object) j.object.text += c;
       if (j.inString) {
         if (j.escape) j.escape = false;
         else if (c === '\\') j.escape = true;
@@ -275,12 +304,16 @@ export function createLlamaBenchParser(): LineParser<BenchParseRecord> {
       }
       if (c === '"') j.inString = true;
       else if (c === '{' || c === '[') {
-        if (c === '{' && j.depth === j.base && !j.object) j.object = { line: lineNo, text: '{', raw: [text] };
+        if (c === '{' && j.depth === j.base && !j.object) {
+          j.object = { line: lineNo, text: '', raw: [text] };
+          from = i;
+        }
         j.depth++;
       } else if (c === '}' || c === ']') {
         j.depth--;
         if (j.object && j.depth === j.base) {
-          out.push(...fromJsonText(j.object.text, j.object.line, j.object.raw.join('\n'), format));
+          const objectText = j.object.text + text.slice(from, i + 1);
+          out.push(...fromJsonText(objectText, j.object.line, j.object.raw.join('\n'), format));
           j.object = null;
         }
         if (j.depth < j.base || (j.base === 0 && j.depth === 0)) {
@@ -289,9 +322,10 @@ export function createLlamaBenchParser(): LineParser<BenchParseRecord> {
         }
       }
     }
-    if (j.object) j.object.text += '\n';
+    if (j.object) j.object.text += text.slice(from) + '\n';
     j.lines++;
-    if (j.lines >= MAX_JSON_LINES) {
+    const tooLong = (j.object?.text.length ?? 0) > MAX_JSON_CHARS;
+    if (j.lines >= MAX_JSON_LINES || tooLong) {
       json = null;
       out.push(
         diagnostic(j.object?.line ?? j.startLine, 'llama-bench JSON never closed', (j.object?.raw ?? []).join('\n')),
@@ -305,11 +339,11 @@ export function createLlamaBenchParser(): LineParser<BenchParseRecord> {
     if (isBlankLine(text) || isCommentLine(text)) return [];
 
     const build = BUILD_RE.exec(text);
-    if (build) return [{ kind: 'bench-build', line: lineNo, commit: build[1], number: Number(build[2]) }];
+    if (build) return [{ kind: 'bench-build', line: lineNo, commit: build[1] ?? '', number: Number(build[2]) }];
 
     const t = text.trim();
     if (t.startsWith('|')) {
-      if (MD_SEPARATOR_RE.test(t)) return [];
+      if (MD_SEPARATOR_RE.test(t) && t.includes('-')) return [];
       const cells = markdownCells(t);
       if (cells.some((c) => c.toLowerCase() === 't/s')) {
         md = cells;
@@ -362,17 +396,20 @@ export function createLlamaBenchParser(): LineParser<BenchParseRecord> {
     return [];
   };
 
-  return {
-    push(text: string) {
-      lineNo++;
-      return push(text);
+  return capLines(
+    {
+      push(text: string) {
+        lineNo++;
+        return push(text);
+      },
+      end() {
+        const j = json;
+        json = null;
+        return j && j.object
+          ? [diagnostic(j.object.line, 'llama-bench JSON object never closed', j.object.raw.join('\n'))]
+          : [];
+      },
     },
-    end() {
-      const j = json;
-      json = null;
-      return j && j.object
-        ? [diagnostic(j.object.line, 'llama-bench JSON object never closed', j.object.raw.join('\n'))]
-        : [];
-    },
-  };
+    options.maxLineChars,
+  );
 }

@@ -30,6 +30,7 @@
 // Checked against captures from Raspberry Pi Zero 2 W and Pi 5, Jetson Orin (ollama, node-llama-cpp,
 // llama-box), RK3588-era logs, x86 servers and Apple M-series (see test/fixtures/llama-cpp/*/SOURCE).
 
+import { capLines, type LineCapOptions } from './line-cap';
 import {
   diagnostic,
   type Diagnostic,
@@ -57,8 +58,8 @@ const SIZE_UNITS: Record<string, number> = {
   GB: 1024 * MIB,
 };
 
-function bytesOf(value: string, unit: string): number | null {
-  const u = SIZE_UNITS[unit];
+function bytesOf(value: string | undefined, unit: string | undefined): number | null {
+  const u = SIZE_UNITS[unit ?? ''];
   const v = Number(value);
   return u === undefined || !Number.isFinite(v) ? null : Math.round(v * u);
 }
@@ -104,14 +105,14 @@ export function stripLogPrefixes(text: string): string {
 // ---------------------------------------------------------------------------------------------
 // Timings
 
-const FUNC_RE = /^([A-Za-z_]\w*):\s*/;
+const FUNC_RE = /^([a-z_]\w*):\s*/i;
 const SLOT_RE = /^slot\s+print_timing:\s+id\s+(\d+)\s+\|\s+task\s+(-?\d+)\s+\|\s*/;
 const SERVER_INFO_RE = /^(?:INFO|WARN|ERR|DEBUG)\s+\[\s*print_timings\]\s*/;
-const TIMING_LABEL_RE = /^(load|sample|sampling|samplers|prompt eval|eval|generation eval|total) time\s*=/;
+const TIMING_LABEL_RE = /^(?:load|sample|sampling|samplers|prompt eval|eval|generation eval|total) time\s*=/;
 const NUM = String.raw`[-+]?(?:\d+(?:\.\d+)?|inf|nan)`;
 const TIMING_RE = new RegExp(
   String.raw`^(load|sample|sampling|samplers|prompt eval|eval|generation eval|total) time\s*=\s*(${NUM})\s*ms` +
-    String.raw`(?:\s*\/\s*(\d+)\s*(runs|tokens))?` +
+    String.raw`(?:\s*\/\s*(\d+)\s*(?:runs|tokens))?` +
     String.raw`(?:\s*\(\s*(${NUM})\s*ms per token,\s*(${NUM})\s*tokens per second\s*\))?\s*(?:\|.*)?$`,
 );
 
@@ -142,16 +143,18 @@ function readTiming(
 ): TimingsRecord | Diagnostic {
   const m = TIMING_RE.exec(body);
   const ms = m ? finite(m[2]) : null;
-  if (!m || ms === null) return diagnostic(line, 'unreadable timing line', raw);
+  const label = m?.[1] ?? '';
+  const phase = PHASES[label];
+  if (!m || ms === null || !phase) return diagnostic(line, 'unreadable timing line', raw);
   return {
     kind: 'timings',
     line,
-    phase: PHASES[m[1]],
+    phase,
     ms,
     tokens: m[3] !== undefined ? Number(m[3]) : null,
-    tokensPerSecond: finite(m[6]),
-    msPerToken: finite(m[5]),
-    label: m[1],
+    tokensPerSecond: finite(m[5]),
+    msPerToken: finite(m[4]),
+    label,
     source,
     slotId,
     taskId,
@@ -161,16 +164,18 @@ function readTiming(
 // ---------------------------------------------------------------------------------------------
 // KV cache
 
+// The KV readers below take the body trimmed at both ends, so no pattern needs a trailing `\s*` next
+// to a `.*` (the pair that backtracks quadratically on a run of spaces).
 const KV_TRIGGER_RE =
-  /\bKV self size\b|\bKV buffer size\b|^kv_size\s*=|^memory_size\s*=|^(?:\[fp8\]\s+)?size\s*=.*\bcells\b|^creating\s+.*KV cache/i;
-const KV_SELF_RE = /^KV self size\s*=\s*([\d.]+)\s*(MiB|MB|GiB|GB|KiB)\s*(?:,\s*(.*?))?\s*$/i;
-const KV_BUFFER_RE = /^(?:\[fp8\]\s+)?(\S+)\s+KV buffer size\s*=\s*([\d.]+)\s*(MiB|MB|GiB|GB|KiB)\s*$/;
+  /\bKV self size\b|\bKV buffer size\b|^kv_size\s*=|^memory_size\s*=|^(?:\[fp8\]\s+)?size\s*=.*\bcells\b|^creating\s.*KV cache/i;
+const KV_SELF_RE = /^KV self size\s*=\s*([\d.]+)\s*(MiB|MB|GiB|GB|KiB)(?:\s*,\s*(\S.*))?$/i;
+const KV_BUFFER_RE = /^(?:\[fp8\]\s+)?(\S+)\s+KV buffer size\s*=\s*([\d.]+)\s*(MiB|MB|GiB|GB|KiB)$/;
 const KV_CONFIG_RE = /^kv_size\s*=\s*(\d+),\s*type_k\s*=\s*'([^']*)',\s*type_v\s*=\s*'([^']*)',\s*n_layer\s*=\s*(\d+)/;
 const KV_SIZE_RE =
-  /^(?:\[fp8\]\s+)?size\s*=\s*([\d.]+)\s*(MiB|MB|GiB|GB|KiB)\s*\(\s*(\d+)\s*cells,\s*(\d+)\s*layers(?:,\s*(\d+)(?:\/(\d+))?\s*seqs)?\s*\)\s*(?:,\s*(.*?))?\s*$/;
+  /^(?:\[fp8\]\s+)?size\s*=\s*([\d.]+)\s*(MiB|MB|GiB|GB|KiB)\s*\(\s*(\d+)\s*cells,\s*(\d+)\s*layers(?:,\s*(\d+)(?:\/(\d+))?\s*seqs)?\s*\)(?:\s*,\s*(\S.*))?$/;
 const KV_MEMORY_SIZE_RE = /^memory_size\s*=\s*([\d.]+)\s*(MiB|MB|GiB|GB)\b/;
 const KV_ISWA_RE = /^creating\s+(non-SWA|SWA)\s+KV cache,\s*size\s*=\s*(\d+)\s*cells/;
-const KV_PART_RE = /^(\S+)\s*\(([^)]*)\):\s*([\d.]+)\s*(MiB|MB|GiB|GB|KiB)$/;
+const KV_PART_RE = /^([^\s(]+)\s*\(([^)]*)\):\s*([\d.]+)\s*(MiB|MB|GiB|GB|KiB)$/;
 const KV_PART_UNUSED_RE = /^(\S+):\s*not used$/;
 
 function kvRecord(line: number, source: string, scope: KvRecord['scope']): KvRecord {
@@ -202,12 +207,12 @@ function readParts(text: string | undefined): KvPart[] | null {
   for (const piece of text.split(/,\s*/)) {
     const p = KV_PART_RE.exec(piece.trim());
     if (p) {
-      parts.push({ name: p[1], type: p[2], bytes: bytesOf(p[3], p[4]) });
+      parts.push({ name: p[1] ?? '', type: p[2] ?? null, bytes: bytesOf(p[3], p[4]) });
       continue;
     }
     const u = KV_PART_UNUSED_RE.exec(piece.trim());
     if (u) {
-      parts.push({ name: u[1], type: null, bytes: null });
+      parts.push({ name: u[1] ?? '', type: null, bytes: null });
       continue;
     }
     return null;
@@ -236,8 +241,18 @@ const MODEL_FUNCS = new Set([
   'llama_new_context_with_model',
   'llama_model_loader',
 ]);
-const MODEL_KV_RE = /^([A-Za-z_][\w .()-]*?)\s*=\s*(.*?)\s*$/;
-const LOADER_KV_RE = /^- kv\s+\d+:\s+(\S+)\s+(\S+)\s+=\s+(.*?)\s*$/;
+/** A print_info / llm_load_print_meta key (`n_head_kv`, `model type`, `rope scaling`, `f_norm_eps`…). */
+const MODEL_KEY_RE = /^[a-z_][\w .()-]*$/i;
+/** On the trimmed body: `- kv  12: llama.block_count u32 = 32`. */
+const LOADER_KV_RE = /^- kv\s+\d+:\s+(\S+)\s+(\S+)\s+=(?:\s+(\S.*))?$/;
+
+/** `key = value` split at the first `=`, both trimmed; null when there is no `=` or the key is not a key. */
+function modelKeyValue(body: string): [string, string] | null {
+  const eq = body.indexOf('=');
+  if (eq < 0) return null;
+  const key = body.slice(0, eq).trim();
+  return MODEL_KEY_RE.test(key) ? [key, body.slice(eq + 1).trim()] : null;
+}
 
 type ModelFields = Omit<ModelRecord, 'kind' | 'line' | 'source' | 'extra'>;
 type NumericKey = {
@@ -290,13 +305,14 @@ function perLayer(value: string): { scalar: number | null; list: number[] | null
   if (/^\d+$/.test(value)) return { scalar: Number(value), list: null };
   const arr = /^\[([\d,\s]*)\]$/.exec(value);
   if (!arr) return null;
-  const list = arr[1]
+  const list = (arr[1] ?? '')
     .split(',')
     .map((x) => x.trim())
     .filter(Boolean)
     .map(Number);
   if (list.length === 0) return null;
-  return { scalar: list.every((x) => x === list[0]) ? list[0] : null, list };
+  const first = list[0] ?? null;
+  return { scalar: list.every((x) => x === first) ? first : null, list };
 }
 
 function setModelField(r: ModelRecord, key: string, value: string): boolean {
@@ -328,7 +344,7 @@ function setModelField(r: ModelRecord, key: string, value: string): boolean {
     case 'model params': {
       const m = /^([\d.]+)\s*([KMBT])$/.exec(value);
       if (!m) return false;
-      r.nParams = Math.round(Number(m[1]) * PARAM_SCALE[m[2]]);
+      r.nParams = Math.round(Number(m[1]) * (PARAM_SCALE[m[2] ?? ''] ?? NaN));
       return true;
     }
     case 'model size':
@@ -478,8 +494,9 @@ function timingsFromJson(objectText: string, line: number, raw: string): Array<T
 // ---------------------------------------------------------------------------------------------
 // ollama --verbose
 
+/** On the trimmed line. */
 const OLLAMA_RE =
-  /^(total duration|load duration|prompt eval count|prompt eval duration|prompt eval rate|eval count|eval duration|eval rate):\s+(.*?)\s*$/;
+  /^(total duration|load duration|prompt eval count|prompt eval duration|prompt eval rate|eval count|eval duration|eval rate):\s+(\S.*)$/;
 const GO_DURATION_UNITS: Record<string, number> = {
   h: 3_600_000,
   m: 60_000,
@@ -491,17 +508,26 @@ const GO_DURATION_UNITS: Record<string, number> = {
   ns: 1e-6,
 };
 
-/** Go's time.Duration String(): `31.273112939s`, `235.137439ms`, `1m2.5s`, `1h0m0s`. */
+/** Go duration units, longest first where one is a prefix of another (`ms` before `m`). */
+const GO_UNITS_BY_LENGTH = ['ms', 'us', 'µs', 'μs', 'ns', 'h', 'm', 's'];
+
+/** Go's time.Duration String(): `31.273112939s`, `235.137439ms`, `1m2.5s`, `1h0m0s`. One pass, no regex. */
 export function parseGoDurationMs(text: string): number | null {
-  if (!/^(?:[\d.]+(?:h|m|s|ms|us|µs|μs|ns))+$/.test(text)) return null;
+  if (text === '') return null;
   let total = 0;
-  for (const m of text.matchAll(/([\d.]+)(h|ms|m|s|us|µs|μs|ns)/g)) {
-    const v = Number(m[1]);
-    if (!Number.isFinite(v)) return null;
-    total += v * GO_DURATION_UNITS[m[2]];
+  let k = 0;
+  while (k < text.length) {
+    const from = k;
+    while (k < text.length && ((text[k] ?? '') === '.' || ((text[k] ?? '') >= '0' && (text[k] ?? '') <= '9'))) k++;
+    if (k === from) return null;
+    const v = Number(text.slice(from, k));
+    const unit = GO_UNITS_BY_LENGTH.find((u) => text.startsWith(u, k));
+    if (unit === undefined || !Number.isFinite(v)) return null;
+    total += v * (GO_DURATION_UNITS[unit] ?? NaN);
+    k += unit.length;
   }
   // Go prints nanoseconds at most: round away the binary noise of the unit scaling.
-  return Math.round(total * 1e6) / 1e6;
+  return Number.isFinite(total) ? Math.round(total * 1e6) / 1e6 : null;
 }
 
 interface OllamaPending {
@@ -513,7 +539,7 @@ interface OllamaPending {
 
 // ---------------------------------------------------------------------------------------------
 
-export function createLlamaLogParser(): LineParser<LlamaLogRecord> {
+export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<LlamaLogRecord> {
   let lineNo = 0;
   let split: { slotId: number; taskId: number } | null = null;
   let model: ModelBlock | null = null;
@@ -565,7 +591,7 @@ export function createLlamaLogParser(): LineParser<LlamaLogRecord> {
         tokens: null,
         tokensPerSecond: null,
         msPerToken: null,
-        label: key.split(' ')[0],
+        label: key === 'total duration' ? 'total' : 'load',
         source: 'ollama',
         slotId: null,
         taskId: null,
@@ -604,8 +630,9 @@ export function createLlamaLogParser(): LineParser<LlamaLogRecord> {
     return out;
   };
 
-  const readKv = (func: string, body: string, raw: string): KvRecord | Diagnostic => {
+  const readKv = (func: string, untrimmed: string, raw: string): KvRecord | Diagnostic => {
     const fail = () => diagnostic(lineNo, 'unreadable KV cache line', raw);
+    const body = untrimmed.trim();
     let m = KV_SIZE_RE.exec(body);
     if (m) {
       const r = kvRecord(lineNo, func, 'total');
@@ -632,7 +659,7 @@ export function createLlamaLogParser(): LineParser<LlamaLogRecord> {
     }
     if ((m = KV_BUFFER_RE.exec(body))) {
       const r = kvRecord(lineNo, func, 'device-buffer');
-      r.device = m[1];
+      r.device = m[1] ?? null;
       r.sizeBytes = bytesOf(m[2], m[3]);
       r.swa = iswa;
       return r;
@@ -640,8 +667,8 @@ export function createLlamaLogParser(): LineParser<LlamaLogRecord> {
     if ((m = KV_CONFIG_RE.exec(body))) {
       const r = kvRecord(lineNo, func, 'config');
       r.cells = Number(m[1]);
-      r.typeK = m[2];
-      r.typeV = m[3];
+      r.typeK = m[2] ?? null;
+      r.typeV = m[3] ?? null;
       r.layers = Number(m[4]);
       return r;
     }
@@ -662,20 +689,20 @@ export function createLlamaLogParser(): LineParser<LlamaLogRecord> {
 
   const readModelLine = (func: string, body: string): LlamaLogRecord[] => {
     if (func === 'llama_model_loader') {
-      const kv = LOADER_KV_RE.exec(body);
+      const kv = LOADER_KV_RE.exec(body.trim());
       if (!kv) return [];
       model ??= { record: { kind: 'model', line: lineNo, source: func }, mapped: 0 };
-      if (setGgufField(model.record, kv[1], kv[2], kv[3])) model.mapped++;
+      if (setGgufField(model.record, kv[1] ?? '', kv[2] ?? '', kv[3] ?? '')) model.mapped++;
       return [];
     }
-    const kv = MODEL_KV_RE.exec(body);
+    const kv = modelKeyValue(body);
     if (!kv) return [];
     // A block is emitted only if some key of it was mapped (flushModel), so a block of buffer sizes
     // alone (`graph nodes = 1030`) yields nothing.
     model ??= { record: { kind: 'model', line: lineNo, source: func, extra: {} }, mapped: 0 };
     model.record.extra ??= {};
-    if (setModelField(model.record, kv[1], kv[2])) model.mapped++;
-    else model.record.extra[kv[1].replace(/\s+/g, ' ').trim()] = kv[2];
+    if (setModelField(model.record, kv[0], kv[1])) model.mapped++;
+    else model.record.extra[kv[0].replace(/\s+/g, ' ')] = kv[1];
     return [];
   };
 
@@ -764,7 +791,7 @@ export function createLlamaLogParser(): LineParser<LlamaLogRecord> {
     }
 
     if (ol) {
-      out.push(...readOllama(ol[1], ol[2], text));
+      out.push(...readOllama(ol[1] ?? '', ol[2] ?? '', text));
       return out;
     }
 
@@ -778,18 +805,21 @@ export function createLlamaLogParser(): LineParser<LlamaLogRecord> {
     return out;
   };
 
-  return {
-    push(text: string) {
-      lineNo++;
-      return push(text);
+  return capLines(
+    {
+      push(text: string) {
+        lineNo++;
+        return push(text);
+      },
+      end() {
+        const out: LlamaLogRecord[] = [...flushModel(), ...flushOllama()];
+        if (json) {
+          out.push(diagnostic(json.line, 'server timings object never closed', json.raw.join('\n')));
+          json = null;
+        }
+        return out;
+      },
     },
-    end() {
-      const out: LlamaLogRecord[] = [...flushModel(), ...flushOllama()];
-      if (json) {
-        out.push(diagnostic(json.line, 'server timings object never closed', json.raw.join('\n')));
-        json = null;
-      }
-      return out;
-    },
-  };
+    options.maxLineChars,
+  );
 }

@@ -17,6 +17,7 @@
 // first field of each CSV line. A line that is neither human nor CSV counter output becomes a
 // diagnostic — except the perf notices listed in SKIPPED_NOTICES.
 
+import { capLines, type LineCapOptions } from './line-cap';
 import {
   diagnostic,
   isBlankLine,
@@ -40,20 +41,29 @@ const SKIPPED_NOTICES = [
   /^\s*echo 1 > \/proc\/sys\/kernel\/nmi_watchdog/,
 ];
 
-const AGGR = String.raw`(?:CPU\d+|S\d+(?:-D\d+)?(?:-C\d+)?(?:-T\d+)?|N\d+)`;
-const VALUE = String.raw`(?:<not supported>|<not counted>|\d[\d,.']*)`;
-const HUMAN_RE = new RegExp(String.raw`^\s*(?:(\d+\.\d+)\s+)?(?:(${AGGR})\s+(?:(\d+)\s+)?)?(${VALUE})\s+(\S.*)$`);
-const EVENT_RE = /^[A-Za-z_][^\s]*$/;
-const HEADER_RE = /^\s*Performance counter stats for\s+(.*?)(?:\s+\((\d+) runs\))?\s*:\s*$/;
+// Aggregation ids of -A / --per-core / --per-socket / --per-die / --per-node.
+const AGGR_ALTERNATIVES = String.raw`CPU\d+|S\d+(?:-D\d+)?(?:-C\d+)?(?:-T\d+)?|N\d+`;
+const AGGR_RE = new RegExp(`^(?:${AGGR_ALTERNATIVES})$`);
+const VALUE = String.raw`<not supported>|<not counted>|\d[\d,.']*`;
+const HUMAN_RE = new RegExp(
+  String.raw`^\s*(?:(\d+\.\d+)\s+)?(?:(${AGGR_ALTERNATIVES})\s+(?:\d+\s+)?)?(${VALUE})\s+(\S.*)$`,
+);
+const EVENT_RE = /^[a-z_]\S*$/i;
+// The patterns below are matched against the line trimmed at both ends, so none needs a trailing
+// `\s*` next to a `.*` (the pair that backtracks quadratically on a run of spaces).
+const HEADER_RE = /^Performance counter stats for\s+(\S.*):$/;
+const HEADER_RUNS_RE = /\s\((\d+) runs\)$/;
 const ELAPSED_RE =
-  /^\s*(\d[\d,.]*)\s+(?:\+-\s+(\d[\d,.]*)\s+)?seconds\s+(time elapsed|user|sys)(?:\s+\(\s*\+-\s*([\d.,]+)\s*%\s*\))?\s*$/;
-const METRIC_ONLY_RE =
-  /^\s*(?:(\d+\.\d+)\s+)?(?:[A-Za-z][^#]*?)?\s*#\s+(-?\d[\d,.]*)\s*(%)?\s+([A-Za-z_][\w./:-]*)\s*$/;
+  /^(\d[\d,.]*)\s+(?:\+-\s+\d[\d,.]*\s+)?seconds\s+(time elapsed|user|sys)(?:\s+\(\s*\+-\s*([\d.,]+)\s*%\s*\))?$/;
+/** What follows the `#` of a metric-only line: `18.8 % tma_backend_bound`, `1.25  insn_per_cycle`. */
+const METRIC_TAIL_RE = /^(-?\d[\d,.]*)(\s*%)?\s+([a-z_][\w./:-]*)$/i;
+const METRIC_HEAD_TIME_RE = /^(\d+\.\d+)(?:\s+(\S.*))?$/;
 const CSV_FIRST_RE = new RegExp(
-  String.raw`^\s*(summary|${AGGR}|<not supported>|<not counted>|-?\d[\d.]*)\s*([^\w\s.<>'-])`,
+  String.raw`^\s*(?:summary|${AGGR_ALTERNATIVES}|<not supported>|<not counted>|-?\d[\d.]*)\s*([^\w\s.<>'-])`,
 );
 const STDDEV_RE = /\(\s*\+-\s*([\d.,]+)\s*%\s*\)/;
-const RUNPCT_RE = /\(\s*(\d+(?:[.,]\d+)?)\s*%\s*\)/;
+// `(66.67%)`; perf 3.x prints `[ 83.40%]`.
+const RUNPCT_RE = /[([]\s*(\d+(?:[.,]\d+)?)\s*%\s*[)\]]/;
 
 /**
  * Number as perf prints it: with thousands separators in human mode (`8,013.48`; `8.013,48` in a
@@ -67,11 +77,11 @@ export function parsePerfNumber(text: string): number | null {
   if (lastComma >= 0 && lastDot >= 0) {
     s = lastDot > lastComma ? s.replace(/,/g, '') : s.replace(/\./g, '').replace(',', '.');
   } else if (lastComma >= 0) {
-    s = /^-?\d{1,3}(,\d{3})+$/.test(s) ? s.replace(/,/g, '') : s.replace(',', '.');
-  } else if (lastDot >= 0 && /^-?\d{1,3}(\.\d{3}){2,}$/.test(s)) {
+    s = /^-?\d{1,3}(?:,\d{3})+$/.test(s) ? s.replace(/,/g, '') : s.replace(',', '.');
+  } else if (lastDot >= 0 && /^-?\d{1,3}(?:\.\d{3}){2,}$/.test(s)) {
     s = s.replace(/\./g, '');
   }
-  if (!/^-?\d+(\.\d+)?$/.test(s)) return null;
+  if (!/^-?\d+(?:\.\d+)?$/.test(s)) return null;
   return Number(s);
 }
 
@@ -85,6 +95,35 @@ function isValueLike(text: string | undefined): boolean {
   if (text === undefined) return false;
   const t = text.trim();
   return t === '<not supported>' || t === '<not counted>' || parsePerfNumber(t) !== null;
+}
+
+/**
+ * A line holding only a derived metric: `[time] [name] # 18.8 % tma_backend_bound` (`--topdown`,
+ * `#`-only continuation lines). Read by splitting at the `#`, not by one pattern.
+ */
+function readMetricOnly(text: string, line: number): PerfMetricRecord | null {
+  const t = text.trim();
+  const hash = t.indexOf('#');
+  if (hash < 0) return null;
+  const head = t.slice(0, hash).trim();
+  const tail = METRIC_TAIL_RE.exec(t.slice(hash + 1).trim());
+  if (!tail) return null;
+  let tSec: number | null = null;
+  let name = head;
+  const timed = METRIC_HEAD_TIME_RE.exec(head);
+  if (timed) {
+    tSec = Number(timed[1]);
+    name = timed[2] ?? '';
+  }
+  if (name !== '' && !/^[a-z]/i.test(name)) return null;
+  return {
+    kind: 'perf-metric',
+    line,
+    tSec,
+    name: tail[3] ?? '',
+    value: parsePerfNumber(tail[1] ?? ''),
+    unit: tail[2] !== undefined ? '%' : null,
+  };
 }
 
 function perfRecord(line: number): PerfRecord {
@@ -106,39 +145,57 @@ function perfRecord(line: number): PerfRecord {
   };
 }
 
+/** The number at the start of `text` (`-?\d[\d,.]*`) and the rest; null if none. One pass, no regex. */
+function leadingNumber(text: string): { number: string; rest: string } | null {
+  let k = text[0] === '-' ? 1 : 0;
+  const c0 = text[k] ?? '';
+  if (c0 < '0' || c0 > '9') return null;
+  while (k < text.length) {
+    const c = text[k] ?? '';
+    if (!((c >= '0' && c <= '9') || c === ',' || c === '.')) break;
+    k++;
+  }
+  return { number: text.slice(0, k), rest: text.slice(k) };
+}
+
 function readHuman(text: string, line: number): PerfRecord | null {
   const m = HUMAN_RE.exec(text);
   if (!m) return null;
-  let rest = m[5];
+  let rest = m[4] ?? '';
+  const value = m[3] ?? '';
   const r = perfRecord(line);
   r.tSec = m[1] !== undefined ? Number(m[1]) : null;
   r.aggr = m[2] ?? null;
-  r.status = statusOf(m[4]);
-  r.value = r.status === 'ok' ? parsePerfNumber(m[4]) : null;
+  r.status = statusOf(value);
+  r.value = r.status === 'ok' ? parsePerfNumber(value) : null;
   if (r.status === 'ok' && r.value === null) return null;
   const sd = STDDEV_RE.exec(rest);
   if (sd) {
-    r.stddevPct = parsePerfNumber(sd[1]);
+    r.stddevPct = parsePerfNumber(sd[1] ?? '');
     rest = rest.replace(STDDEV_RE, ' ');
   }
   const run = RUNPCT_RE.exec(rest);
   if (run) {
-    r.runPct = parsePerfNumber(run[1]);
+    r.runPct = parsePerfNumber(run[1] ?? '');
     rest = rest.replace(RUNPCT_RE, ' ');
   }
   const hash = rest.indexOf('#');
   const head = (hash >= 0 ? rest.slice(0, hash) : rest).trim().split(/\s+/).filter(Boolean);
   if (hash >= 0) {
-    const metric = /^\s*(-?\d[\d,.]*)\s*(.*?)\s*$/.exec(rest.slice(hash + 1));
+    const metric = leadingNumber(rest.slice(hash + 1).trim());
     if (metric) {
-      r.metricValue = parsePerfNumber(metric[1]);
-      r.metricUnit = metric[2] === '' ? null : metric[2];
+      r.metricValue = parsePerfNumber(metric.number);
+      const unit = metric.rest.trim();
+      r.metricUnit = unit === '' ? null : unit;
     }
   }
-  if (head.length === 1) r.event = head[0];
-  else if (head.length === 2) {
-    r.unit = head[0];
-    r.event = head[1];
+  const [a, b] = head;
+  if (head.length === 1 && a !== undefined) r.event = a;
+  else if (head.length === 2 && a !== undefined && b !== undefined) {
+    // perf 3.x–4.x print the unit after the event in parentheses: `task-clock (msec)`.
+    const old = /^\((\w+)\)$/.exec(b);
+    if (old) [r.event, r.unit] = [a, old[1] ?? null];
+    else [r.unit, r.event] = [a, b];
   } else return null;
   if (!EVENT_RE.test(r.event)) return null;
   return r;
@@ -147,7 +204,7 @@ function readHuman(text: string, line: number): PerfRecord | null {
 function readCsv(text: string, line: number): PerfRecord | null {
   const first = CSV_FIRST_RE.exec(text);
   if (!first) return null;
-  const sep = first[2];
+  const sep = first[1] ?? ',';
   const f = text
     .trim()
     .split(sep)
@@ -157,21 +214,21 @@ function readCsv(text: string, line: number): PerfRecord | null {
   if (f[0] === 'summary') {
     r.summary = true;
     i = 1;
-  } else if (/^\d+\.\d+$/.test(f[0]) && isValueLike(f[1])) {
+  } else if (/^\d+\.\d+$/.test(f[0] ?? '') && isValueLike(f[1])) {
     r.tSec = Number(f[0]);
     i = 1;
   }
-  if (new RegExp(`^${AGGR}$`).test(f[i] ?? '') && !isValueLike(f[i])) {
-    r.aggr = f[i];
+  if (AGGR_RE.test(f[i] ?? '') && !isValueLike(f[i])) {
+    r.aggr = f[i] ?? null;
     i++;
     // --per-core / --per-socket print the number of CPUs aggregated before the value.
     if (/^\d+$/.test(f[i] ?? '') && isValueLike(f[i + 1]) && !isValueLike(f[i + 2])) i++;
   }
   const value = f[i];
-  if (!isValueLike(value)) return null;
+  if (value === undefined || !isValueLike(value)) return null;
   r.status = statusOf(value);
   r.value = r.status === 'ok' ? parsePerfNumber(value) : null;
-  r.unit = f[i + 1] ? f[i + 1] : null;
+  r.unit = f[i + 1] || null;
   r.event = f[i + 2] ?? '';
   if (!EVENT_RE.test(r.event)) return null;
   const runTime = f[i + 3];
@@ -179,16 +236,17 @@ function readCsv(text: string, line: number): PerfRecord | null {
   const pct = f[i + 4];
   r.runPct = pct ? parsePerfNumber(pct) : null;
   let k = i + 5;
-  if (f[k] !== undefined && /%$/.test(f[k])) {
-    r.stddevPct = parsePerfNumber(f[k].slice(0, -1));
+  const variance = f[k];
+  if (variance !== undefined && variance.endsWith('%')) {
+    r.stddevPct = parsePerfNumber(variance.slice(0, -1));
     k++;
   }
-  r.metricValue = f[k] ? parsePerfNumber(f[k]) : null;
-  r.metricUnit = f[k + 1] ? f[k + 1] : null;
+  r.metricValue = f[k] ? parsePerfNumber(f[k] ?? '') : null;
+  r.metricUnit = f[k + 1] || null;
   return r;
 }
 
-export function createPerfStatParser(): LineParser<PerfParseRecord> {
+export function createPerfStatParser(options: LineCapOptions = {}): LineParser<PerfParseRecord> {
   let lineNo = 0;
   let sawInterval = false;
   /** Column names of a `--topdown` CSV table waiting for its row of values. */
@@ -197,43 +255,37 @@ export function createPerfStatParser(): LineParser<PerfParseRecord> {
   const push = (text: string): PerfParseRecord[] => {
     if (isBlankLine(text)) return [];
     if (isCommentLine(text)) {
-      const m = METRIC_ONLY_RE.exec(text);
-      if (m)
-        return [
-          {
-            kind: 'perf-metric',
-            line: lineNo,
-            tSec: m[1] ? Number(m[1]) : null,
-            name: m[4],
-            value: parsePerfNumber(m[2]),
-            unit: m[3] ?? null,
-          },
-        ];
+      const m = readMetricOnly(text, lineNo);
+      if (m) return [m];
       // `# started on …` (-o), `#  time  counts unit events` (-I), a pasted `# perf stat …`: a new run starts.
       sawInterval = false;
       return [];
     }
     if (SKIPPED_NOTICES.some((re) => re.test(text))) return [];
-    if (/^\s*([,;|:\t])\1*\s*$/.test(text)) return []; // an all-empty CSV record (`,,,,,`)
+    const t = text.trim();
+    if (/^([,;|:])\1*$/.test(t)) return []; // an all-empty CSV record (`,,,,,`)
 
-    const header = HEADER_RE.exec(text);
+    const header = HEADER_RE.exec(t);
     if (header) {
       sawInterval = false;
-      const target = header[1].replace(/^'(.*)'$/, '$1');
-      return [{ kind: 'perf-header', line: lineNo, target, runs: header[2] ? Number(header[2]) : null }];
+      let target = (header[1] ?? '').trim();
+      const runs = HEADER_RUNS_RE.exec(target);
+      if (runs) target = target.slice(0, runs.index).trim();
+      if (target.length >= 2 && target.startsWith("'") && target.endsWith("'")) target = target.slice(1, -1);
+      return [{ kind: 'perf-header', line: lineNo, target, runs: runs ? Number(runs[1]) : null }];
     }
-    const elapsed = ELAPSED_RE.exec(text);
+    const elapsed = ELAPSED_RE.exec(t);
     if (elapsed) {
-      const seconds = parsePerfNumber(elapsed[1]);
+      const seconds = parsePerfNumber(elapsed[1] ?? '');
       if (seconds !== null) {
-        const clock = elapsed[3] === 'time elapsed' ? 'elapsed' : (elapsed[3] as 'user' | 'sys');
+        const clock = elapsed[2] === 'time elapsed' ? 'elapsed' : (elapsed[2] as 'user' | 'sys');
         return [
           {
             kind: 'perf-elapsed',
             line: lineNo,
             clock,
             seconds,
-            stddevPct: elapsed[4] ? parsePerfNumber(elapsed[4]) : null,
+            stddevPct: elapsed[3] ? parsePerfNumber(elapsed[3]) : null,
           },
         ];
       }
@@ -246,14 +298,14 @@ export function createPerfStatParser(): LineParser<PerfParseRecord> {
       const h = metricHeader;
       metricHeader = null;
       const values = text.trim().split(h.sep);
-      if (values[values.length - 1].trim() === '') values.pop();
+      if ((values[values.length - 1] ?? '').trim() === '') values.pop();
       if (values.length === h.names.length && values.every((v) => parsePerfNumber(v) !== null)) {
         return h.names.map((name, k) => ({
           kind: 'perf-metric' as const,
           line: lineNo,
           tSec: null,
           name,
-          value: parsePerfNumber(values[k]),
+          value: parsePerfNumber(values[k] ?? ''),
           unit: null,
         }));
       }
@@ -269,29 +321,20 @@ export function createPerfStatParser(): LineParser<PerfParseRecord> {
       return out;
     }
 
-    const names = /^\s*([A-Za-z][\w -]*)([,;|\t])/.exec(text);
+    const names = /^\s*[a-z][\w -]*([,;|\t])/i.exec(text);
     if (names) {
-      const cols = text
-        .trim()
-        .split(names[2])
-        .map((c) => c.trim());
+      const sep = names[1] ?? ',';
+      const cols = t.split(sep).map((c) => c.trim());
       if (cols[cols.length - 1] === '') cols.pop();
-      if (cols.length >= 2 && cols.every((c) => /^[A-Za-z][\w -]*$/.test(c))) {
-        metricHeader = { names: cols, sep: names[2], line: lineNo, text };
+      if (cols.length >= 2 && cols.every((c) => /^[a-z][\w -]*$/i.test(c))) {
+        metricHeader = { names: cols, sep, line: lineNo, text };
         return out;
       }
     }
 
-    const metric = METRIC_ONLY_RE.exec(text);
+    const metric = readMetricOnly(text, lineNo);
     if (metric) {
-      out.push({
-        kind: 'perf-metric',
-        line: lineNo,
-        tSec: metric[1] ? Number(metric[1]) : null,
-        name: metric[4],
-        value: parsePerfNumber(metric[2]),
-        unit: metric[3] ?? null,
-      });
+      out.push(metric);
       return out;
     }
 
@@ -299,15 +342,18 @@ export function createPerfStatParser(): LineParser<PerfParseRecord> {
     return out;
   };
 
-  return {
-    push(text: string) {
-      lineNo++;
-      return push(text);
+  return capLines(
+    {
+      push(text: string) {
+        lineNo++;
+        return push(text);
+      },
+      end() {
+        const h = metricHeader;
+        metricHeader = null;
+        return h ? [diagnostic(h.line, 'not a perf stat line', h.text)] : [];
+      },
     },
-    end() {
-      const h = metricHeader;
-      metricHeader = null;
-      return h ? [diagnostic(h.line, 'not a perf stat line', h.text)] : [];
-    },
-  };
+    options.maxLineChars,
+  );
 }

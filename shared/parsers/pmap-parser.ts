@@ -5,7 +5,11 @@
 //   procps-ng 3.3  `Address Kbytes RSS Dirty Mode Mapping`, dash separator, footer `total kB N N N`
 //   procps-ng 4.x  the same with a trailing space after the separator
 //   busybox/toybox `Address Kbytes PSS Dirty Swap Mode Mapping` (tabs in the header), footer `total N N N N`
-//   plain `pmap`   `address sizeK mode mapping`, footer ` total 2192K` (also `Total:`), `-d` footer `mapped: NK …`
+//   plain `pmap`   `address sizeK mode mapping`, footer ` total 2192K` (also `Total:`)
+//   `pmap -d`      `Address Kbytes Mode Offset Device Mapping`, footer `mapped: NK writeable/private: NK shared: NK`
+//   `pmap -X/-XX`  (procps-ng ≥ 3.3) `Address Perm Offset Device Inode Size Rss Pss … Mapping` — one column
+//                  per smaps field, which fields depends on the kernel and the version; footer a `====` rule
+//                  and a row of totals ending in `KB`
 // Addresses are 8 hex digits on 32-bit systems, 16 on 64-bit. Mapping names may contain spaces
 // (`[ anon ]`, toybox `[anon:dalvik-main space (region space)]`), so the mapping is the rest of the line.
 // Checked against procps-ng 3.3.16 (Ubuntu 20.04/WSL2), procps 3.2.x pastes, busybox in an Alpine
@@ -14,6 +18,7 @@
 // A record is emitted at the footer; output that ends without one (a cut paste, a killed pmap)
 // is flushed at the next `PID:` line, the next header, or the end, with `complete: false`.
 
+import { capLines, type LineCapOptions } from './line-cap';
 import {
   diagnostic,
   isBlankLine,
@@ -24,7 +29,7 @@ import {
   type PmapRecord,
 } from './records';
 
-export interface PmapParserOptions {
+export interface PmapParserOptions extends LineCapOptions {
   /** Also return every mapping (`mappingsList`). */
   listMappings?: boolean;
 }
@@ -32,27 +37,65 @@ export interface PmapParserOptions {
 type Column = 'Kbytes' | 'RSS' | 'PSS' | 'Dirty' | 'Swap' | 'Anon' | 'Locked';
 const NUMERIC_COLUMNS = new Set<string>(['Kbytes', 'RSS', 'PSS', 'Dirty', 'Swap', 'Anon', 'Locked']);
 
-const PID_RE = /^\s*(\d+):\s+(.*?)\s*$/;
+// Matched against the line trimmed at both ends (no trailing `\s*` next to a `.*`: see line-cap.ts).
+const PID_RE = /^(\d+):(?:\s+(\S.*))?$/;
 const HEADER_RE = /^\s*Address\s+Kbytes\b/;
-const ADDRESS = '([0-9a-fA-F]{8,16})';
+/** `pmap -X` / `-XX` header. */
+const SMAPS_HEADER_RE = /^\s*Address\s+Perm\s+Offset\s+Device\s+Inode\s/;
+/** pmap -X pads addresses with spaces, not zeros, on some versions: any hex width there. */
+const X_ADDRESS_RE = /^[\da-f]{1,16}$/i;
 const MODE_RE = /^[r-][w-][x-][-spR]{0,2}$/;
-const PLAIN_ROW_RE = new RegExp(`^\\s*${ADDRESS}\\s+(\\d+)K\\s+(\\S+)(?:\\s+(.*?))?\\s*$`);
-const SEPARATOR_RE = /^\s*-{4,}(?:\s+-{4,})*\s*$/;
-const TOTAL_RE = /^\s*[Tt]otal:?\s+(?:kB\s+)?(.*?)\s*$/;
+const SEPARATOR_RE = /^(?:-{4,}(?:\s+-{4,})*|=+(?:\s+=+)*)$/;
+const TOTAL_RE = /^[Tt]otal:?(?=\s)/;
 const MAPPED_RE = /^\s*mapped:\s+(\d+)K\b/;
 const ANON_NAME_RE = /^\[\s*(?:anon|heap|stack)\b|^\[anon[:_]/;
+const ROW_START_RE = /^\s*[\da-f]{8,16}\s/i;
+
+/** `pmap -X` column names → the record's columns. */
+const SMAPS_COLUMNS: Record<string, Column> = {
+  Size: 'Kbytes',
+  Rss: 'RSS',
+  Pss: 'PSS',
+  Anonymous: 'Anon',
+  Swap: 'Swap',
+  Locked: 'Locked',
+};
+
+/** Layout of the rows under a header. */
+interface Layout {
+  /** `x`: numeric columns, then Mode, then `afterMode` columns (Offset, Device), then Mapping. `X`: pmap -X. */
+  kind: 'x' | 'X';
+  /** x: the numeric columns in order. X: every column between Inode and Mapping, by its name. */
+  names: string[];
+  afterMode: number;
+}
 
 interface Snapshot {
   line: number;
+  /** The line that opened it (the diagnostic's text when no mapping follows). */
+  text: string;
   pid: number | null;
   command: string | null;
+  /** Record columns the layout has (for totals); null for plain `pmap` (Kbytes only). */
   columns: Column[] | null;
-  rowRe: RegExp | null;
+  layout: Layout | null;
   rows: PmapMapping[];
 }
 
-function rowRegex(columns: Column[]): RegExp {
-  return new RegExp(`^\\s*${ADDRESS}${'\\s+(\\d+|-)'.repeat(columns.length)}\\s+(\\S+)(?:\\s+(.*?))?\\s*$`);
+/** Tokens a row is split into at most: more columns than any pmap prints (-XX has about 25). */
+const MAX_ROW_TOKENS = 64;
+
+/** The first whitespace-separated tokens of `t` and where each starts (the mapping keeps its own spacing). */
+function tokensAt(t: string): { tokens: string[]; starts: number[] } {
+  const tokens: string[] = [];
+  const starts: number[] = [];
+  const re = /\S+/g;
+  let m: RegExpExecArray | null;
+  while (tokens.length < MAX_ROW_TOKENS && (m = re.exec(t))) {
+    tokens.push(m[0]);
+    starts.push(m.index);
+  }
+  return { tokens, starts };
 }
 
 function num(text: string | undefined): number | null {
@@ -77,12 +120,13 @@ export function createPmapParser(options: PmapParserOptions = {}): LineParser<Pm
   let lineNo = 0;
   let snap: Snapshot | null = null;
 
-  const start = (line: number, pid: number | null, command: string | null): Snapshot => ({
+  const start = (line: number, pid: number | null, command: string | null, text: string): Snapshot => ({
     line,
+    text,
     pid,
     command,
     columns: null,
-    rowRe: null,
+    layout: null,
     rows: [],
   });
 
@@ -130,105 +174,160 @@ export function createPmapParser(options: PmapParserOptions = {}): LineParser<Pm
     return record;
   };
 
-  const flushIncomplete = (): PmapRecord[] => {
+  const flushIncomplete = (): Array<PmapRecord | Diagnostic> => {
     const s = snap;
     snap = null;
-    return s && s.rows.length > 0 ? [finish(s, null)] : [];
+    if (!s) return [];
+    // A `PID:` line or a header with no mapping under it: the output was cut — said, not dropped.
+    return s.rows.length > 0 ? [finish(s, null)] : [diagnostic(s.line, 'pmap output without mappings', s.text)];
   };
 
-  const readRow = (s: Snapshot, text: string): PmapMapping | null => {
-    if (s.rowRe && s.columns) {
-      const m = s.rowRe.exec(text);
-      if (!m || !MODE_RE.test(m[2 + s.columns.length])) return null;
-      const v = (col: Column) => {
-        const k = s.columns!.indexOf(col);
-        return k < 0 ? null : num(m[2 + k]);
-      };
-      const mapping = m[3 + s.columns.length] ?? '';
-      const sizeKb = v('Kbytes');
-      if (sizeKb === null) return null;
-      return {
-        address: m[1],
-        sizeKb,
-        rssKb: v('RSS'),
-        pssKb: v('PSS'),
-        dirtyKb: v('Dirty'),
-        swapKb: v('Swap'),
-        anonKb: v('Anon'),
-        mode: m[2 + s.columns.length],
-        mapping,
-        anonymous: mapping === '' || ANON_NAME_RE.test(mapping),
-      };
-    }
-    const p = PLAIN_ROW_RE.exec(text);
-    if (!p || !MODE_RE.test(p[3])) return null;
-    const mapping = p[4] ?? '';
+  const mappingRow = (
+    address: string,
+    mode: string,
+    mapping: string,
+    values: Partial<Record<Column, number | null>>,
+  ): PmapMapping | null => {
+    const sizeKb = values.Kbytes ?? null;
+    if (sizeKb === null || !MODE_RE.test(mode)) return null;
     return {
-      address: p[1],
-      sizeKb: Number(p[2]),
-      rssKb: null,
-      pssKb: null,
-      dirtyKb: null,
-      swapKb: null,
-      anonKb: null,
-      mode: p[3],
+      address,
+      sizeKb,
+      rssKb: values.RSS ?? null,
+      pssKb: values.PSS ?? null,
+      dirtyKb: values.Dirty ?? null,
+      swapKb: values.Swap ?? null,
+      anonKb: values.Anon ?? null,
+      mode,
       mapping,
       anonymous: mapping === '' || ANON_NAME_RE.test(mapping),
     };
   };
 
+  const readRow = (s: Snapshot, t: string): PmapMapping | null => {
+    const { tokens, starts } = tokensAt(t);
+    const address = tokens[0] ?? '';
+    const rest = (k: number) => (k < tokens.length ? t.slice(starts[k]) : '');
+    const layout = s.layout;
+    if (layout?.kind === 'X') {
+      // Address Perm Offset Device Inode <one number per name> Mapping
+      const n = layout.names.length;
+      if (tokens.length < 5 + n) return null;
+      const values: Partial<Record<Column, number | null>> = {};
+      for (let k = 0; k < n; k++) {
+        const col = SMAPS_COLUMNS[layout.names[k] ?? ''];
+        const v = num(tokens[5 + k]);
+        if (v === null) return null;
+        if (col) values[col] = v;
+      }
+      return mappingRow(address, tokens[1] ?? '', rest(5 + n), values);
+    }
+    if (layout) {
+      const n = layout.names.length;
+      if (tokens.length < 2 + n + layout.afterMode) return null;
+      const values: Partial<Record<Column, number | null>> = {};
+      for (let k = 0; k < n; k++) {
+        const v = tokens[1 + k];
+        if (v !== '-' && num(v) === null) return null;
+        values[layout.names[k] as Column] = num(v);
+      }
+      return mappingRow(address, tokens[1 + n] ?? '', rest(2 + n + layout.afterMode), values);
+    }
+    // Plain `pmap`: `address sizeK mode mapping`.
+    const size = tokens[1] ?? '';
+    if (tokens.length < 3 || !size.endsWith('K') || num(size) === null) return null;
+    return mappingRow(address, tokens[2] ?? '', rest(3), { Kbytes: num(size) });
+  };
+
+  /** A header line: a new snapshot (unless the `PID:` line just opened one) with its layout. */
+  const header = (text: string, t: string): Array<PmapRecord | Diagnostic> => {
+    const out: Array<PmapRecord | Diagnostic> = [];
+    if (!snap || snap.rows.length > 0 || snap.layout) {
+      out.push(...flushIncomplete());
+      snap = start(lineNo, null, null, text);
+    }
+    const names = t.split(/\s+/).slice(1);
+    if (SMAPS_HEADER_RE.test(text)) {
+      const cols = names.slice(4, names[names.length - 1] === 'Mapping' ? -1 : undefined);
+      if (cols.includes('Size')) {
+        snap.layout = { kind: 'X', names: cols, afterMode: 0 };
+        snap.columns = cols.map((c) => SMAPS_COLUMNS[c]).filter((c): c is Column => c !== undefined);
+        return out;
+      }
+    } else {
+      const numeric = names.filter((c) => NUMERIC_COLUMNS.has(c)) as Column[];
+      // Only numeric columns sit between Address and Mode (then, with -d, Offset and Device); anything
+      // else means a layout we do not know.
+      const modeAt = names.indexOf('Mode');
+      const after = names.slice(modeAt + 1, names[names.length - 1] === 'Mapping' ? -1 : undefined);
+      if (
+        modeAt === numeric.length &&
+        numeric[0] === 'Kbytes' &&
+        after.every((c) => c === 'Offset' || c === 'Device')
+      ) {
+        snap.layout = { kind: 'x', names: numeric, afterMode: after.length };
+        snap.columns = numeric;
+        return out;
+      }
+    }
+    // Said once here; the rows under it are then read (and reported) as rows without a header.
+    snap = null;
+    return [...out, diagnostic(lineNo, 'pmap header with unknown columns', text)];
+  };
+
+  /** Footer values by column; a string when the footer cannot be read (the diagnostic's reason). */
+  const footerOf = (s: Snapshot, t: string): Partial<Record<Column, number | null>> | string => {
+    const footer: Partial<Record<Column, number | null>> = {};
+    if (s.layout?.kind === 'X') {
+      // `22544 3588 2208 3588 540 0 0 KB`: one total per column.
+      const values = t.split(/\s+/).slice(0, -1);
+      if (values.length !== s.layout.names.length || values.some((v) => num(v) === null))
+        return 'pmap footer does not match the header';
+      s.layout.names.forEach((name, k) => {
+        const col = SMAPS_COLUMNS[name];
+        if (col) footer[col] = num(values[k]);
+      });
+      return footer;
+    }
+    let rest = t.replace(TOTAL_RE, '').trim();
+    if (rest.startsWith('kB ') || rest === 'kB') rest = rest.slice(2).trim();
+    const values = rest === '' ? [] : rest.split(/\s+/);
+    const cols = s.columns ?? ['Kbytes'];
+    if (values.length !== cols.length || values.some((v) => v !== '-' && num(v) === null))
+      return 'pmap footer does not match the header';
+    cols.forEach((c, k) => (footer[c] = num(values[k])));
+    return footer;
+  };
+
   const push = (text: string): Array<PmapRecord | Diagnostic> => {
     if (isBlankLine(text) || isCommentLine(text)) return [];
+    const t = text.trim();
 
-    const pid = PID_RE.exec(text);
-    if (pid && !HEADER_RE.test(text)) {
+    if (HEADER_RE.test(text) || SMAPS_HEADER_RE.test(text)) return header(text, t);
+    const pid = PID_RE.exec(t);
+    if (pid) {
       const out = flushIncomplete();
-      snap = start(lineNo, Number(pid[1]), pid[2]);
+      snap = start(lineNo, Number(pid[1]), pid[2] ?? '', text);
       return out;
     }
 
-    if (HEADER_RE.test(text)) {
-      const out: PmapRecord[] = [];
-      if (!snap || snap.rows.length > 0 || snap.columns) {
-        out.push(...flushIncomplete());
-        snap = start(lineNo, null, null);
-      }
-      const names = text.trim().split(/\s+/).slice(1);
-      const numeric = names.filter((c) => NUMERIC_COLUMNS.has(c)) as Column[];
-      // Only numeric columns sit between Address and Mode; anything else means a layout we do not know.
-      const modeAt = names.indexOf('Mode');
-      if (modeAt === numeric.length && numeric[0] === 'Kbytes') {
-        snap.columns = numeric;
-        snap.rowRe = rowRegex(numeric);
-        return out;
-      }
-      return [...out, diagnostic(lineNo, 'pmap header with unknown columns', text)];
-    }
-
-    if (SEPARATOR_RE.test(text)) return [];
+    if (SEPARATOR_RE.test(t)) return [];
 
     const mapped = MAPPED_RE.exec(text);
-    const total = TOTAL_RE.exec(text);
-    if (mapped || total) {
+    const xTotals = snap?.layout?.kind === 'X' && /^\d[\d\s]*\sKB$/i.test(t);
+    if (mapped || xTotals || TOTAL_RE.test(t)) {
       if (!snap) return [diagnostic(lineNo, 'pmap footer without a map', text)];
-      const footer: Partial<Record<Column, number | null>> = {};
-      if (mapped) footer.Kbytes = Number(mapped[1]);
-      else {
-        const values = total![1].split(/\s+/).filter(Boolean);
-        const cols = snap.columns ?? ['Kbytes'];
-        if (values.length !== cols.length || values.some((v) => v !== '-' && !/^\d+K?$/.test(v))) {
-          return [diagnostic(lineNo, 'pmap footer does not match the header', text)];
-        }
-        cols.forEach((c, k) => (footer[c] = num(values[k])));
-      }
+      const footer = mapped ? { Kbytes: Number(mapped[1]) } : footerOf(snap, t);
+      if (typeof footer === 'string') return [diagnostic(lineNo, footer, text)];
       const record = finish(snap, footer);
       snap = null;
       return [record];
     }
 
-    if (/^\s*[0-9a-fA-F]{8,16}\s/.test(text)) {
-      snap ??= start(lineNo, null, null);
-      const row = readRow(snap, text);
+    const xRow = snap?.layout?.kind === 'X' && X_ADDRESS_RE.test(t.split(/\s/, 1)[0] ?? '');
+    if (ROW_START_RE.test(text) || xRow) {
+      snap ??= start(lineNo, null, null, text);
+      const row = readRow(snap, t);
       if (row) {
         snap.rows.push(row);
         return [];
@@ -238,13 +337,16 @@ export function createPmapParser(options: PmapParserOptions = {}): LineParser<Pm
     return [diagnostic(lineNo, 'not a pmap line', text)];
   };
 
-  return {
-    push(text: string) {
-      lineNo++;
-      return push(text);
+  return capLines(
+    {
+      push(text: string) {
+        lineNo++;
+        return push(text);
+      },
+      end() {
+        return flushIncomplete();
+      },
     },
-    end() {
-      return flushIncomplete();
-    },
-  };
+    options.maxLineChars,
+  );
 }

@@ -15,6 +15,7 @@
 // diagnostic), or at the end. smaps_rollup appeared in kernel 4.14 (JetPack 4 runs 4.9): a full
 // smaps is summed over its VMAs instead, giving the same fields.
 
+import { capLines, type LineCapOptions } from './line-cap';
 import {
   diagnostic,
   isBlankLine,
@@ -27,12 +28,13 @@ import {
   type StatmRecord,
 } from './records';
 
-const KB_LINE_RE = /^([A-Za-z_][\w()]*):\s*(\d+)\s*kB\s*$/;
-const COUNT_LINE_RE = /^([A-Za-z_][\w()]*):\s*(\d+)\s*$/;
-const VMA_RE =
-  /^([0-9a-fA-F]+)-([0-9a-fA-F]+)\s+([r-][w-][x-][sp])\s+[0-9a-fA-F]+\s+[0-9a-fA-F]+:[0-9a-fA-F]+\s+\d+\s*(.*?)\s*$/;
+// `[^\W\d]`: a letter or `_`.
+const KB_LINE_RE = /^([^\W\d][\w()]*):\s*(\d+)\s*kB\s*$/;
+const COUNT_LINE_RE = /^([^\W\d][\w()]*):\s*(\d+)\s*$/;
+/** A VMA header line, trimmed: start address and the mapping name (none for anonymous memory). */
+const VMA_RE = /^([\da-f]+)-[\da-f]+\s+[r-][w-][x-][sp]\s+[\da-f]+\s+[\da-f]+:[\da-f]+\s+\d+(?:\s+(\S.*))?$/i;
 /** smaps keys that are not sizes: skipped, not summed, not damage. */
-const SMAPS_NON_SIZE_RE = /^(VmFlags|THPeligible|ProtectionKey|MMUPageSize|KernelPageSize):/;
+const SMAPS_NON_SIZE_RE = /^(?:VmFlags|THPeligible|ProtectionKey|MMUPageSize|KernelPageSize):/;
 
 // ---------------------------------------------------------------------------------------------
 // smaps / smaps_rollup
@@ -45,10 +47,12 @@ interface SmapsBlock {
   kb: Record<string, number>;
   /** Keys seen in the current VMA (a repeated key starts a new read of a rollup without header). */
   vmaKeys: Set<string>;
+  /** The line that opened the block (the diagnostic's text when no value follows). */
+  text: string;
 }
 
 function smapsRecord(b: SmapsBlock): SmapsRecord {
-  const get = (k: string) => (k in b.kb ? b.kb[k] : null);
+  const get = (k: string) => b.kb[k] ?? null;
   return {
     kind: 'smaps',
     line: b.line,
@@ -62,25 +66,29 @@ function smapsRecord(b: SmapsBlock): SmapsRecord {
   };
 }
 
-export function createSmapsParser(): LineParser<SmapsRecord | Diagnostic> {
+export function createSmapsParser(options: LineCapOptions = {}): LineParser<SmapsRecord | Diagnostic> {
   let lineNo = 0;
   let block: SmapsBlock | null = null;
-  const flush = (): SmapsRecord[] => {
+  const flush = (): Array<SmapsRecord | Diagnostic> => {
     const b = block;
     block = null;
-    return b && Object.keys(b.kb).length > 0 ? [smapsRecord(b)] : [];
+    if (!b) return [];
+    // VMA headers with no `Key: N kB` line under them: the read was cut — said, not dropped.
+    return Object.keys(b.kb).length > 0
+      ? [smapsRecord(b)]
+      : [diagnostic(b.line, 'smaps mapping without values', b.text)];
   };
   const push = (text: string): Array<SmapsRecord | Diagnostic> => {
     if (isBlankLine(text) || isCommentLine(text)) return [];
-    const vma = VMA_RE.exec(text);
+    const vma = VMA_RE.exec(text.trim());
     if (vma) {
-      const out: SmapsRecord[] = [];
-      const start = BigInt(`0x${vma[1]}`);
-      const rollup = vma[4] === '[rollup]';
+      const out: Array<SmapsRecord | Diagnostic> = [];
+      const start = BigInt(`0x${vma[1] ?? 0}`);
+      const rollup = vma[2] === '[rollup]';
       // Addresses ascend within one smaps read; a rollup is a read of its own.
       if (block && (rollup || block.rollup || (block.lastStart !== null && start <= block.lastStart)))
         out.push(...flush());
-      block ??= { line: lineNo, rollup, vmas: 0, lastStart: null, kb: {}, vmaKeys: new Set() };
+      block ??= { line: lineNo, rollup, vmas: 0, lastStart: null, kb: {}, vmaKeys: new Set(), text };
       block.vmas++;
       block.lastStart = start;
       block.vmaKeys = new Set();
@@ -89,40 +97,44 @@ export function createSmapsParser(): LineParser<SmapsRecord | Diagnostic> {
     if (SMAPS_NON_SIZE_RE.test(text)) return [];
     const kv = KB_LINE_RE.exec(text);
     if (kv) {
-      const out: SmapsRecord[] = [];
-      if (block && block.vmaKeys.has(kv[1])) out.push(...flush());
-      block ??= { line: lineNo, rollup: false, vmas: 0, lastStart: null, kb: {}, vmaKeys: new Set() };
-      block.vmaKeys.add(kv[1]);
-      block.kb[kv[1]] = (block.kb[kv[1]] ?? 0) + Number(kv[2]);
+      const out: Array<SmapsRecord | Diagnostic> = [];
+      const key = kv[1] ?? '';
+      if (block && block.vmaKeys.has(key)) out.push(...flush());
+      block ??= { line: lineNo, rollup: false, vmas: 0, lastStart: null, kb: {}, vmaKeys: new Set(), text };
+      block.vmaKeys.add(key);
+      block.kb[key] = (block.kb[key] ?? 0) + Number(kv[2]);
       return out;
     }
     return [...flush(), diagnostic(lineNo, 'not an smaps line', text)];
   };
-  return {
-    push(text) {
-      lineNo++;
-      return push(text);
+  return capLines(
+    {
+      push(text) {
+        lineNo++;
+        return push(text);
+      },
+      end: flush,
     },
-    end: flush,
-  };
+    options.maxLineChars,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
 // meminfo
 
-export function createMeminfoParser(): LineParser<MeminfoRecord | Diagnostic> {
+export function createMeminfoParser(options: LineCapOptions = {}): LineParser<MeminfoRecord | Diagnostic> {
   let lineNo = 0;
   let block: { line: number; kb: Record<string, number>; counts: Record<string, number> } | null = null;
   const flush = (): MeminfoRecord[] => {
     const b = block;
     block = null;
     if (!b) return [];
-    const has = (k: string) => k in b.kb;
-    let memAvailableKb: number | null = has('MemAvailable') ? b.kb.MemAvailable : null;
+    let memAvailableKb: number | null = b.kb.MemAvailable ?? null;
     let estimated = false;
     // Kernels before 3.14 have no MemAvailable: the usual estimate is free + buffers + page cache.
-    if (memAvailableKb === null && has('MemFree') && has('Buffers') && has('Cached')) {
-      memAvailableKb = b.kb.MemFree + b.kb.Buffers + b.kb.Cached;
+    const { MemFree: free, Buffers: buffers, Cached: cached } = b.kb;
+    if (memAvailableKb === null && free !== undefined && buffers !== undefined && cached !== undefined) {
+      memAvailableKb = free + buffers + cached;
       estimated = true;
     }
     return [
@@ -131,7 +143,7 @@ export function createMeminfoParser(): LineParser<MeminfoRecord | Diagnostic> {
         line: b.line,
         kb: b.kb,
         counts: b.counts,
-        memTotalKb: has('MemTotal') ? b.kb.MemTotal : null,
+        memTotalKb: b.kb.MemTotal ?? null,
         memAvailableKb,
         memAvailableEstimated: estimated,
       },
@@ -144,30 +156,33 @@ export function createMeminfoParser(): LineParser<MeminfoRecord | Diagnostic> {
     const m = kb ?? count;
     if (!m) return [...flush(), diagnostic(lineNo, 'not a meminfo line', text)];
     const out: MeminfoRecord[] = [];
-    const key = m[1];
+    const key = m[1] ?? '';
     if (block && (key === 'MemTotal' || key in block.kb || key in block.counts)) out.push(...flush());
     block ??= { line: lineNo, kb: {}, counts: {} };
     if (kb) block.kb[key] = Number(m[2]);
     else block.counts[key] = Number(m[2]);
     return out;
   };
-  return {
-    push(text) {
-      lineNo++;
-      return push(text);
+  return capLines(
+    {
+      push(text) {
+        lineNo++;
+        return push(text);
+      },
+      end: flush,
     },
-    end: flush,
-  };
+    options.maxLineChars,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
 // /proc/<pid>/status
 
 /** Keys whose value is `N kB`. */
-const STATUS_KB_KEYS = /^(Vm\w+|Rss\w+|HugetlbPages)$/;
+const STATUS_KB_KEYS = /^(?:Vm\w+|Rss\w+|HugetlbPages)$/;
 /** Keys the kernel prints after the Vm* block. */
 const STATUS_AFTER_VM_KEYS =
-  /^(Threads|SigQ|SigPnd|ShdPnd|SigBlk|SigIgn|SigCgt|Cap\w+|NoNewPrivs|Seccomp\w*|Cpus_allowed\w*|Mems_allowed\w*|voluntary_ctxt_switches|nonvoluntary_ctxt_switches)$/;
+  /^(?:Threads|SigQ|SigPnd|ShdPnd|SigBlk|SigIgn|SigCgt|Cap\w+|NoNewPrivs|Seccomp\w*|Cpus_allowed\w*|Mems_allowed\w*|voluntary_ctxt_switches|nonvoluntary_ctxt_switches)$/;
 const STATUS_INT_KEYS = new Set(['Tgid', 'Ngid', 'Pid', 'PPid', 'TracerPid', 'Threads', 'FDSize', 'Kthread']);
 
 interface StatusBlock {
@@ -177,7 +192,7 @@ interface StatusBlock {
 }
 
 function statusRecord(b: StatusBlock): ProcStatusRecord {
-  const kb = (k: string) => (k in b.kb ? b.kb[k] : null);
+  const kb = (k: string) => b.kb[k] ?? null;
   const int = (k: string) => (k in b.fields ? Number(b.fields[k]) : null);
   const hasVm = Object.keys(b.kb).some((k) => k.startsWith('Vm'));
   let kernelThread: boolean | null = null;
@@ -209,7 +224,7 @@ function statusRecord(b: StatusBlock): ProcStatusRecord {
   };
 }
 
-export function createStatusParser(): LineParser<ProcStatusRecord | Diagnostic> {
+export function createStatusParser(options: LineCapOptions = {}): LineParser<ProcStatusRecord | Diagnostic> {
   let lineNo = 0;
   let block: StatusBlock | null = null;
   const flush = (): ProcStatusRecord[] => {
@@ -219,9 +234,10 @@ export function createStatusParser(): LineParser<ProcStatusRecord | Diagnostic> 
   };
   const push = (text: string): Array<ProcStatusRecord | Diagnostic> => {
     if (isBlankLine(text) || isCommentLine(text)) return [];
-    const m = /^([A-Za-z_][\w]*):[ \t]*(.*?)\s*$/.exec(text);
+    const m = /^([^\W\d]\w*):(.*)$/.exec(text);
     if (!m) return [...flush(), diagnostic(lineNo, 'not a status line', text)];
-    const [, key, value] = m;
+    const key = m[1] ?? '';
+    const value = (m[2] ?? '').trim();
     if (STATUS_KB_KEYS.test(key) && !/^\d+ kB$/.test(value))
       return [diagnostic(lineNo, `${key}: expected "N kB"`, text)];
     if (STATUS_INT_KEYS.has(key) && !/^\d+$/.test(value))
@@ -233,13 +249,16 @@ export function createStatusParser(): LineParser<ProcStatusRecord | Diagnostic> 
     else block.fields[key] = value;
     return out;
   };
-  return {
-    push(text) {
-      lineNo++;
-      return push(text);
+  return capLines(
+    {
+      push(text) {
+        lineNo++;
+        return push(text);
+      },
+      end: flush,
     },
-    end: flush,
-  };
+    options.maxLineChars,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -254,34 +273,47 @@ const STATM_RE = /^\s*(\d+) (\d+) (\d+) (\d+) (\d+) (\d+) (\d+)\s*$/;
 export function parseStatmLine(text: string, line: number, pageSizeBytes: number | null): StatmRecord | Diagnostic {
   const m = STATM_RE.exec(text);
   if (!m) return diagnostic(line, 'not a statm line', text);
-  const pages = m.slice(1, 8).map(Number);
+  const [size, resident, shared, text_, , data] = m.slice(1, 8).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const ps = pageSizeBytes !== null && Number.isFinite(pageSizeBytes) && pageSizeBytes > 0 ? pageSizeBytes : null;
   const bytes = (p: number) => (ps === null ? null : p * ps);
   return {
     kind: 'statm',
     line,
     pageSizeBytes: ps,
-    sizePages: pages[0],
-    residentPages: pages[1],
-    sharedPages: pages[2],
-    textPages: pages[3],
-    dataPages: pages[5],
-    sizeBytes: bytes(pages[0]),
-    residentBytes: bytes(pages[1]),
-    sharedBytes: bytes(pages[2]),
-    textBytes: bytes(pages[3]),
-    dataBytes: bytes(pages[5]),
+    sizePages: size,
+    residentPages: resident,
+    sharedPages: shared,
+    textPages: text_,
+    dataPages: data,
+    sizeBytes: bytes(size),
+    residentBytes: bytes(resident),
+    sharedBytes: bytes(shared),
+    textBytes: bytes(text_),
+    dataBytes: bytes(data),
   };
 }
 
-export function createStatmParser(options: { pageSizeBytes?: number } = {}): LineParser<StatmRecord | Diagnostic> {
+export function createStatmParser(
+  options: { pageSizeBytes?: number } & LineCapOptions = {},
+): LineParser<StatmRecord | Diagnostic> {
   let lineNo = 0;
-  return {
-    push(text) {
-      lineNo++;
-      if (isBlankLine(text) || isCommentLine(text)) return [];
-      return [parseStatmLine(text, lineNo, options.pageSizeBytes ?? null)];
+  return capLines(
+    {
+      push(text) {
+        lineNo++;
+        if (isBlankLine(text) || isCommentLine(text)) return [];
+        return [parseStatmLine(text, lineNo, options.pageSizeBytes ?? null)];
+      },
+      end: () => [],
     },
-    end: () => [],
-  };
+    options.maxLineChars,
+  );
 }

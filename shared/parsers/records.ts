@@ -82,8 +82,10 @@ export interface TegrastatsRecord {
   railsMw: Record<string, TegrastatsRail>;
   /** APE, VIC, NVENC, NVDEC, NVJPG, OFA, NVDLA0, PVA0, AVP, MSENC… (`_FREQ` suffix dropped). */
   engines: Record<string, TegrastatsEngine>;
-  /** Tokens the parser could not read, verbatim. */
+  /** Tokens the parser could not read, verbatim (the first MAX_UNKNOWN_TOKENS of tegrastats-parser.ts). */
   unknown: string[];
+  /** How many tokens could not be read (`unknown` lists at most the first 32). */
+  unknownCount: number;
   /** The line does not hold a whole record (starts mid-record or ends early). */
   partial: boolean;
 }
@@ -440,6 +442,9 @@ export interface DevfreqRecord {
   availableFreqsHz: number[] | null;
   /** devfreq `load` (`37@800000000Hz`). */
   loadPct: number | null;
+  /** `min_freq` / `max_freq` (the governor's bounds, Hz). */
+  minFreqHz?: number | null;
+  maxFreqHz?: number | null;
   error: string | null;
 }
 
@@ -474,6 +479,8 @@ export interface SensorRecord {
   max: number | null;
   min: number | null;
   alarm: boolean;
+  /** The rail or sensor name from hwmon `<feature>_label` / iio `rail_name_N` (INA3221: `VDD_IN`). */
+  name?: string | null;
 }
 
 export interface VcTempRecord {
@@ -533,7 +540,21 @@ export interface NpuLoadRecord {
   corePct: number[];
 }
 
+/** Rockchip RGA `/sys/kernel/debug/rkrga/load`: one record per scheduler (RGA core). */
+export interface RgaLoadRecord {
+  kind: 'rga-load';
+  line: number;
+  scheduler: number;
+  /** Driver name (`rga3_core0`, `rga2`). */
+  name: string;
+  /** Newer drivers print `load = N%`. */
+  loadPct: number | null;
+  /** Older drivers print `load = N` without a unit: kept raw, never guessed into a percentage. */
+  loadRaw: number | null;
+}
+
 export type ThermalRecordKind =
+  | RgaLoadRecord
   | ThermalZoneRecord
   | CpufreqRecord
   | DevfreqRecord
@@ -569,10 +590,11 @@ export type ParseRecord =
 /**
  * A streaming parser over lines. `push` takes the next line (without its terminator) and returns
  * the records it completes; `end` flushes what a stateful parser still holds. Line numbers are
- * counted by the parser: push every line, blank ones included.
+ * counted by the parser: push every line, blank ones included. `droppedChars`: characters the line
+ * splitter cut from this line (line-cap.ts); such a line becomes a diagnostic.
  */
 export interface LineParser<R extends { kind: string; line: number } = ParseRecord> {
-  push(line: string): R[];
+  push(line: string, droppedChars?: number): R[];
   end(): R[];
 }
 

@@ -15,12 +15,14 @@
 // One small reader per field, like jetson-stats' tegra_parse.py; the line is walked token by token
 // so that a token nobody knows is kept in `unknown` instead of derailing the rest.
 
+import { capLines, type LineCapOptions } from './line-cap';
 import {
   diagnostic,
   isBlankLine,
   isCommentLine,
   type Diagnostic,
   type LineParser,
+  type TegrastatsCpu,
   type TegrastatsEngine,
   type TegrastatsRecord,
 } from './records';
@@ -31,23 +33,211 @@ export const SENSOR_OFF_AT_OR_BELOW_C = -200;
 /** A record split by terminal wrapping is re-joined over at most this many physical lines. */
 export const MAX_WRAPPED_LINES = 4;
 
-const UNIT_BYTES: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
+// The line is read in one pass: split into tokens by a character scan, and each token read by
+// small character-level readers (no regex per token, no split-and-rejoin), so the cost is linear in
+// the line and a 1 KiB line costs a few microseconds (bench/parsers.bench.ts).
 
-function unitBytes(unit: string): number {
-  return UNIT_BYTES[unit.toLowerCase()] ?? NaN;
+/** A record starts with `RAM`, after the JetPack 5+ timestamp when there is one. */
+const RECORD_START_RE = /^\s*(?:\d\d-\d\d-\d{4}\s+\d\d:\d\d:\d\d\s+)?RAM\s/;
+
+/** Characters JavaScript's `\s` matches (tokens are separated by them). */
+function isSpace(c: number): boolean {
+  return (
+    c === 32 ||
+    (c >= 9 && c <= 13) ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
 }
 
-const TIMESTAMP_RE = /^(\d\d)-(\d\d)-(\d{4}) (\d\d):(\d\d):(\d\d)$/;
-const RECORD_START_RE = /^\s*(?:\d\d-\d\d-\d{4}\s+\d\d:\d\d:\d\d\s+)?RAM\s/;
-const NAME_RE = /^[A-Za-z][A-Za-z0-9_]*$/;
-const USED_TOTAL_RE = /^(\d+)\/(\d+)(kB|MB|GB)$/i;
-const TEMP_RE = /^([A-Za-z][\w.-]*)@(-?\d+(?:\.\d+)?)C(?:\/(-?\d+(?:\.\d+)?)C)?$/;
-const RAIL_RE = /^(-?\d+)(?:mW)?\/(-?\d+)(?:mW)?(?:\/(-?\d+)(?:mW)?)?$/;
-const CPU_LIST_RE = /^\[([^\]]*)\](?:@(\d+))?$/;
-const CPU_ENTRY_RE = /^(\d+)%(?:@(\d+))?$/;
-// Load/clock forms: `off`, `N%`, `N%@F`, `N%@[F,…]`, `@F`, `@[F,…]`, bare `F` (MHz).
-const LOAD_FREQ_RE = /^(?:(\d+)%)?(?:@(?:(\d+)|\[(\d+(?:,\d+)*)\]))?$/;
-const BARE_MHZ_RE = /^\d+$/;
+const isDigit = (c: number) => c >= 48 && c <= 57;
+
+/**
+ * Whitespace-separated tokens; `(` also starts a token (`IRAM 0/252kB(lfb 252kB)` has no space
+ * before the parenthesis on some releases).
+ */
+function tokenize(text: string): { tokens: string[]; more: number } {
+  const tokens: string[] = [];
+  let more = 0;
+  const add = (from: number, to: number) => {
+    if (tokens.length < MAX_TOKENS) tokens.push(text.slice(from, to));
+    else more++;
+  };
+  let start = -1;
+  for (let k = 0; k < text.length; k++) {
+    const c = text.charCodeAt(k);
+    if (isSpace(c)) {
+      if (start >= 0) add(start, k);
+      start = -1;
+    } else if (c === 40 /* ( */) {
+      if (start >= 0) add(start, k);
+      start = k;
+    } else if (start < 0) start = k;
+  }
+  if (start >= 0) add(start, text.length);
+  return { tokens, more };
+}
+
+/**
+ * Tokens read per line; the rest are only counted (in `unknownCount`). The longest real line (a
+ * Thor with every engine and rail) has about 150; a line with thousands is damage.
+ */
+export const MAX_TOKENS = 1024;
+
+/** End index of the run of digits starting at `k` (k itself when there is none). */
+function digitsEnd(s: string, k: number): number {
+  while (k < s.length && isDigit(s.charCodeAt(k))) k++;
+  return k;
+}
+
+function allDigits(s: string): boolean {
+  return s.length > 0 && digitsEnd(s, 0) === s.length;
+}
+
+/** `DD-DD-DDDD` */
+function isDatePart(s: string): boolean {
+  return s.length === 10 && s[2] === '-' && s[5] === '-' && allDigits(s.slice(0, 2) + s.slice(3, 5) + s.slice(6));
+}
+
+/** `DD:DD:DD` */
+function isTimePart(s: string): boolean {
+  return s.length === 8 && s[2] === ':' && s[5] === ':' && allDigits(s.slice(0, 2) + s.slice(3, 5) + s.slice(6));
+}
+
+/** `kB`/`MB`/`GB` (any case) → bytes; NaN otherwise. */
+function unitBytes(unit: string): number {
+  switch (unit.toLowerCase()) {
+    case 'b':
+      return 1;
+    case 'kb':
+      return 1024;
+    case 'mb':
+      return 1024 ** 2;
+    case 'gb':
+      return 1024 ** 3;
+    default:
+      return NaN;
+  }
+}
+
+/** `a/bMB` → [a, b] in bytes; null if not of that form. */
+function readUsedTotal(t: string): [number, number] | null {
+  const e1 = digitsEnd(t, 0);
+  if (e1 === 0 || t[e1] !== '/') return null;
+  const e2 = digitsEnd(t, e1 + 1);
+  if (e2 === e1 + 1) return null;
+  const unit = unitBytes(t.slice(e2));
+  if (Number.isNaN(unit)) return null;
+  return [Number(t.slice(0, e1)) * unit, Number(t.slice(e1 + 1, e2)) * unit];
+}
+
+/** `NxZMB)` → [N, Z bytes]; null if not of that form. */
+function readLfbBlocks(t: string): [number, number] | null {
+  const e1 = digitsEnd(t, 0);
+  if (e1 === 0 || t[e1] !== 'x') return null;
+  const e2 = digitsEnd(t, e1 + 1);
+  if (e2 === e1 + 1 || !t.endsWith(')')) return null;
+  const unit = unitBytes(t.slice(e2, -1));
+  return Number.isNaN(unit) ? null : [Number(t.slice(0, e1)), Number(t.slice(e1 + 1, e2)) * unit];
+}
+
+/** `NMB)` → bytes; null if not of that form. */
+function readSizeClosed(t: string): number | null {
+  const e = digitsEnd(t, 0);
+  if (e === 0 || !t.endsWith(')')) return null;
+  const unit = unitBytes(t.slice(e, -1));
+  return Number.isNaN(unit) ? null : Number(t.slice(0, e)) * unit;
+}
+
+/** A decimal `-?D+(.D+)?` spanning s[from, to) exactly; null otherwise. */
+function decimalIn(s: string, from: number, to: number): number | null {
+  let k = from;
+  if (s[k] === '-') k++;
+  const e = digitsEnd(s, k);
+  if (e === k) return null;
+  let end = e;
+  if (s[e] === '.') {
+    end = digitsEnd(s, e + 1);
+    if (end === e + 1) return null;
+  }
+  return end === to ? Number(s.slice(from, to)) : null;
+}
+
+/** `name@42.5C` / JetPack 7 `name@52.9C/53.1C` → name, value, max; null if not of that form. */
+function readTemp(t: string): { name: string; c: number; maxC: number | null } | null {
+  const at = t.indexOf('@');
+  if (at <= 0 || !isNameStart(t.charCodeAt(0))) return null;
+  for (let k = 1; k < at; k++) {
+    const c = t.charCodeAt(k);
+    if (!(isWordChar(c) || c === 46 /* . */ || c === 45) /* - */) return null;
+  }
+  const slash = t.indexOf('/', at);
+  const firstEnd = slash < 0 ? t.length : slash;
+  if (t[firstEnd - 1] !== 'C') return null;
+  const c = decimalIn(t, at + 1, firstEnd - 1);
+  if (c === null) return null;
+  if (slash < 0) return { name: t.slice(0, at), c, maxC: null };
+  if (!t.endsWith('C')) return null;
+  const maxC = decimalIn(t, slash + 1, t.length - 1);
+  return maxC === null ? null : { name: t.slice(0, at), c, maxC };
+}
+
+/** Rail values `cur/avg`, `curmW/avgmW`, `cur/avg/max` (JetPack 7); null if not of that form. */
+function readRail(t: string): { cur: number; avg: number; max: number | null } | null {
+  const values: number[] = [];
+  let k = 0;
+  while (k <= t.length) {
+    const from = k;
+    if (t[k] === '-') k++;
+    const e = digitsEnd(t, k);
+    if (e === k) return null;
+    values.push(Number(t.slice(from, e)));
+    k = e;
+    if (t.startsWith('mW', k)) k += 2;
+    if (k === t.length) break;
+    if (t[k] !== '/' || values.length === 3) return null;
+    k++;
+  }
+  if (values.length < 2) return null;
+  return { cur: values[0] ?? 0, avg: values[1] ?? 0, max: values[2] ?? null };
+}
+
+function isNameStart(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
+function isWordChar(c: number): boolean {
+  return isNameStart(c) || isDigit(c) || c === 95;
+}
+/** `^[A-Za-z]\w*$` */
+function isName(t: string): boolean {
+  if (t.length === 0 || !isNameStart(t.charCodeAt(0))) return false;
+  for (let k = 1; k < t.length; k++) if (!isWordChar(t.charCodeAt(k))) return false;
+  return true;
+}
+/** `^[A-Z][A-Z0-9_]*$`: how tegrastats spells its field names. */
+function isUpperName(t: string): boolean {
+  if (t.length === 0) return false;
+  const c0 = t.charCodeAt(0);
+  if (c0 < 65 || c0 > 90) return false;
+  for (let k = 1; k < t.length; k++) {
+    const c = t.charCodeAt(k);
+    if (!((c >= 65 && c <= 90) || isDigit(c) || c === 95)) return false;
+  }
+  return true;
+}
+
+/** `N%` → N; null otherwise. */
+function readPct(t: string): number | null {
+  const e = digitsEnd(t, 0);
+  return e > 0 && e === t.length - 1 && t[e] === '%' ? Number(t.slice(0, e)) : null;
+}
 
 function emptyRecord(line: number): TegrastatsRecord {
   return {
@@ -80,6 +270,7 @@ function emptyRecord(line: number): TegrastatsRecord {
     railsMw: {},
     engines: {},
     unknown: [],
+    unknownCount: 0,
     partial: false,
   };
 }
@@ -94,17 +285,84 @@ interface LoadFreq {
 /** `off`, `N%`, `N%@F`, `N%@[F,F]`, `@F`, `@[F,F,F]`, bare `F` → load and clock; null if none of these. */
 function readLoadFreq(token: string): LoadFreq | null {
   if (token === 'off') return { on: false, loadPct: null, freqMHz: null, freqsMHz: null };
-  if (BARE_MHZ_RE.test(token)) return { on: true, loadPct: null, freqMHz: Number(token), freqsMHz: null };
-  const m = LOAD_FREQ_RE.exec(token);
-  if (!m || (m[1] === undefined && m[2] === undefined && m[3] === undefined)) return null;
-  const freqs = m[3] !== undefined ? m[3].split(',').map(Number) : null;
-  const freq = m[2] !== undefined ? Number(m[2]) : freqs ? Math.max(...freqs) : null;
-  return { on: true, loadPct: m[1] !== undefined ? Number(m[1]) : null, freqMHz: freq, freqsMHz: freqs };
+  if (token.length === 0) return null;
+  let k = 0;
+  let loadPct: number | null = null;
+  const e = digitsEnd(token, 0);
+  if (e === token.length) return { on: true, loadPct: null, freqMHz: Number(token), freqsMHz: null };
+  if (e > 0) {
+    if (token[e] !== '%') return null;
+    loadPct = Number(token.slice(0, e));
+    k = e + 1;
+  }
+  if (k === token.length) return { on: true, loadPct, freqMHz: null, freqsMHz: null };
+  if (token[k] !== '@') return null;
+  k++;
+  if (token[k] === '[') {
+    if (!token.endsWith(']')) return null;
+    const freqs: number[] = [];
+    let max = -Infinity;
+    let p = k + 1;
+    for (;;) {
+      const d = digitsEnd(token, p);
+      if (d === p) return null;
+      const f = Number(token.slice(p, d));
+      freqs.push(f);
+      if (f > max) max = f;
+      if (d === token.length - 1) break;
+      if (token[d] !== ',') return null;
+      p = d + 1;
+    }
+    return { on: true, loadPct, freqMHz: max, freqsMHz: freqs };
+  }
+  const d = digitsEnd(token, k);
+  if (d === k || d !== token.length) return null;
+  return { on: true, loadPct, freqMHz: Number(token.slice(k, d)), freqsMHz: null };
 }
 
-function uniqueKey(map: Record<string, unknown>, name: string): string {
-  if (!(name in map)) return name;
-  for (let k = 2; ; k++) if (!(`${name}#${k}` in map)) return `${name}#${k}`;
+/** One CPU list entry: `N%@F`, `N%` (clock shared, after the list), `off`; undefined if unreadable. */
+function readCpuEntry(e: string, shared: number | null): TegrastatsCpu | null | undefined {
+  if (e === 'off') return null;
+  const d = digitsEnd(e, 0);
+  if (d === 0 || e[d] !== '%') return undefined;
+  if (d + 1 === e.length) return { loadPct: Number(e.slice(0, d)), freqMHz: shared };
+  if (e[d + 1] !== '@') return undefined;
+  const f = digitsEnd(e, d + 2);
+  if (f === d + 2 || f !== e.length) return undefined;
+  return { loadPct: Number(e.slice(0, d)), freqMHz: Number(e.slice(d + 2)) };
+}
+
+/**
+ * Unknown tokens kept verbatim per record (all are counted in `unknownCount`): a real line has a
+ * handful at most; a damaged one can have thousands, and listing them all helps no reader.
+ */
+export const MAX_UNKNOWN_TOKENS = 32;
+
+/** A CPU list spread over more tokens than this is not a CPU list (a 14-core Thor needs one). */
+const MAX_CPU_LIST_TOKENS = 64;
+
+/**
+ * Next free key for a repeated name (`NC`, `NC#2`, `NC#3`…). The last suffix per name is kept in
+ * `seen` (made on the first repeat), so a line of thousands of repeats is not rescanned each time.
+ */
+function uniqueKey(map: Record<string, unknown>, seen: { counts: Map<string, number> | null }, name: string): string {
+  if (!Object.prototype.hasOwnProperty.call(map, name)) return name;
+  seen.counts ??= new Map();
+  let k = (seen.counts.get(name) ?? 1) + 1;
+  while (Object.prototype.hasOwnProperty.call(map, `${name}#${k}`)) k++;
+  seen.counts.set(name, k);
+  return `${name}#${k}`;
+}
+
+/** Index of the first token at or after k holding `]` within MAX_CPU_LIST_TOKENS, else -1 (a bounded scan). */
+function nextClose(tokens: string[], k: number): number {
+  for (let q = k; q < tokens.length && q - k < MAX_CPU_LIST_TOKENS; q++) if ((tokens[q] ?? '').includes(']')) return q;
+  return -1;
+}
+
+function addUnknown(r: TegrastatsRecord, t: string): void {
+  if (r.unknown.length < MAX_UNKNOWN_TOKENS) r.unknown.push(t);
+  r.unknownCount++;
 }
 
 interface LineParse {
@@ -127,42 +385,35 @@ interface LineParse {
  */
 function readLine(text: string, line: number): LineParse {
   const r = emptyRecord(line);
-  // `IRAM 0/252kB(lfb 252kB)`: no space before the parenthesis on some releases.
-  const tokens = text
-    .replace(/\(/g, ' (')
-    .trim()
-    .split(/\s+/)
-    .filter((t) => t.length > 0);
+  const { tokens, more } = tokenize(text);
+  const n = tokens.length;
   let fields = 0;
   let incomplete = false;
   let sawCpus = false;
   let i = 0;
-  const n = tokens.length;
+  const railKeys: { counts: Map<string, number> | null } = { counts: null };
+  const engineKeys: { counts: Map<string, number> | null } = { counts: null };
 
-  if (n >= 2 && /^\d\d-\d\d-\d{4}$/.test(tokens[0]) && /^\d\d:\d\d:\d\d$/.test(tokens[1])) {
-    const m = TIMESTAMP_RE.exec(`${tokens[0]} ${tokens[1]}`);
-    if (m) {
-      r.timestamp = `${tokens[0]} ${tokens[1]}`;
-      r.localTimeIso = `${m[3]}-${m[1]}-${m[2]}T${m[4]}:${m[5]}:${m[6]}`;
-      fields++;
-    }
+  if (n >= 2 && isDatePart(tokens[0] ?? '') && isTimePart(tokens[1] ?? '')) {
+    const d = tokens[0] ?? '';
+    const t = tokens[1] ?? '';
+    r.timestamp = `${d} ${t}`;
+    r.localTimeIso = `${d.slice(6)}-${d.slice(0, 2)}-${d.slice(3, 5)}T${t}`;
+    fields++;
     i = 2;
   }
-  r.partial = tokens[i] !== 'RAM';
-
-  const unknown = (t: string) => r.unknown.push(t);
+  const first = i;
+  r.partial = (tokens[i] ?? '') !== 'RAM';
 
   while (i < n) {
-    const t = tokens[i];
-    const next = i + 1 < n ? tokens[i + 1] : undefined;
+    const t = tokens[i] ?? '';
+    const next = i + 1 < n ? (tokens[i + 1] ?? '') : undefined;
 
     // Memory: `RAM a/bMB (lfb NxZMB)`, `SWAP a/bMB (cached NMB)`, `IRAM a/bkB (lfb NkB)`.
     if ((t === 'RAM' || t === 'SWAP' || t === 'IRAM') && next !== undefined) {
-      const m = USED_TOTAL_RE.exec(next);
-      if (m) {
-        const unit = unitBytes(m[3]);
-        const used = Number(m[1]) * unit;
-        const total = Number(m[2]) * unit;
+      const ut = readUsedTotal(next);
+      if (ut) {
+        const [used, total] = ut;
         if (t === 'RAM') [r.ramUsedBytes, r.ramTotalBytes] = [used, total];
         else if (t === 'SWAP') [r.swapUsedBytes, r.swapTotalBytes] = [used, total];
         else [r.iramUsedBytes, r.iramTotalBytes] = [used, total];
@@ -170,25 +421,19 @@ function readLine(text: string, line: number): LineParse {
         i += 2;
         const open = tokens[i];
         const inner = tokens[i + 1];
-        if ((open === '(lfb' || open === '(cached') && inner === undefined) {
-          incomplete = true;
-          unknown(open);
-          i += 1;
-          continue;
-        }
-        if ((open === '(lfb' || open === '(cached') && inner !== undefined) {
-          const lfbBlocks = /^(\d+)x(\d+)(kB|MB|GB)\)$/i.exec(inner);
-          const single = /^(\d+)(kB|MB|GB)\)$/i.exec(inner);
-          if (open === '(lfb' && lfbBlocks && t === 'RAM') {
-            r.ramLfbBlocks = Number(lfbBlocks[1]);
-            r.ramLfbBlockBytes = Number(lfbBlocks[2]) * unitBytes(lfbBlocks[3]);
-          } else if (open === '(lfb' && single && t === 'IRAM') {
-            r.iramLfbBytes = Number(single[1]) * unitBytes(single[2]);
-          } else if (open === '(cached' && single && t === 'SWAP') {
-            r.swapCachedBytes = Number(single[1]) * unitBytes(single[2]);
-          } else {
-            unknown(`${open} ${inner}`);
+        if (open === '(lfb' || open === '(cached') {
+          if (inner === undefined) {
+            incomplete = true;
+            addUnknown(r, open);
+            i += 1;
+            continue;
           }
+          const lfbBlocks = open === '(lfb' && t === 'RAM' ? readLfbBlocks(inner) : null;
+          const single = lfbBlocks ? null : readSizeClosed(inner);
+          if (lfbBlocks) [r.ramLfbBlocks, r.ramLfbBlockBytes] = lfbBlocks;
+          else if (open === '(lfb' && single !== null && t === 'IRAM') r.iramLfbBytes = single;
+          else if (open === '(cached' && single !== null && t === 'SWAP') r.swapCachedBytes = single;
+          else addUnknown(r, `${open} ${inner}`);
           i += 2;
         }
         continue;
@@ -196,71 +441,75 @@ function readLine(text: string, line: number): LineParse {
     }
 
     // CPU list: `CPU [a%@f,off,…]`, old `cpu [2%,5%]@1734`; a fragment may start at the bare list.
-    if (t === 'CPU' || t === 'cpu' || (i === (r.timestamp ? 2 : 0) && t.startsWith('['))) {
-      let j = t.startsWith('[') ? i : i + 1;
-      if (j < n && tokens[j].startsWith('[')) {
+    const bareList = i === first && t.startsWith('[');
+    if (t === 'CPU' || t === 'cpu' || bareList) {
+      const j = bareList ? i : i + 1;
+      if (j < n && (tokens[j] ?? '').startsWith('[')) {
         // The list has no spaces in any release seen, but a paste may add some: join until `]`.
-        let list = tokens[j];
-        while (!list.includes(']') && j + 1 < n) list += tokens[++j];
-        const m = CPU_LIST_RE.exec(list);
-        if (m) {
-          sawCpus = true;
-          const shared = m[2] !== undefined ? Number(m[2]) : null;
-          r.cpus =
-            m[1] === ''
-              ? []
-              : m[1].split(',').map((entry, idx) => {
-                  const e = entry.trim();
-                  if (e === 'off') return null;
-                  const c = CPU_ENTRY_RE.exec(e);
-                  if (!c) {
-                    unknown(`CPU[${idx}]=${e}`);
-                    return null;
-                  }
-                  return { loadPct: Number(c[1]), freqMHz: c[2] !== undefined ? Number(c[2]) : shared };
-                });
-          fields++;
-          i = j + 1;
-          continue;
-        }
-        if (!list.includes(']')) incomplete = true;
+        const close = nextClose(tokens, j);
+        if (close >= 0) {
+          const list = close === j ? (tokens[j] ?? '') : tokens.slice(j, close + 1).join('');
+          const shut = list.indexOf(']');
+          const after = list.slice(shut + 1);
+          const sharedEnd = after.startsWith('@') ? digitsEnd(after, 1) : 0;
+          if (after === '' || (sharedEnd > 1 && sharedEnd === after.length)) {
+            const shared = after === '' ? null : Number(after.slice(1));
+            const body = list.slice(1, shut);
+            sawCpus = true;
+            r.cpus = [];
+            if (body !== '') {
+              let from = 0;
+              for (let idx = 0; ; idx++) {
+                const comma = body.indexOf(',', from);
+                const e = (comma < 0 ? body.slice(from) : body.slice(from, comma)).trim();
+                const c = readCpuEntry(e, shared);
+                if (c === undefined) addUnknown(r, `CPU[${idx}]=${e}`);
+                r.cpus.push(c ?? null);
+                if (comma < 0) break;
+                from = comma + 1;
+              }
+            }
+            fields++;
+            i = close + 1;
+            continue;
+          }
+        } else incomplete = true;
         // Not a list after all: fall through and keep the tokens as unknown below.
-      } else if (j >= n && (t === 'CPU' || t === 'cpu')) {
+      } else if (j >= n && !bareList) {
         incomplete = true;
-        unknown(t);
+        addUnknown(r, t);
         i++;
         continue;
       }
     }
 
-    if (t === 'MTS' && i + 4 < n && tokens[i + 1] === 'fg' && tokens[i + 3] === 'bg') {
-      const fg = /^(\d+)%$/.exec(tokens[i + 2]);
-      const bg = /^(\d+)%$/.exec(tokens[i + 4]);
-      if (fg && bg) {
-        r.mtsFgPct = Number(fg[1]);
-        r.mtsBgPct = Number(bg[1]);
+    if (t === 'MTS' && i + 4 < n && (tokens[i + 1] ?? '') === 'fg' && (tokens[i + 3] ?? '') === 'bg') {
+      const fg = readPct(tokens[i + 2] ?? '');
+      const bg = readPct(tokens[i + 4] ?? '');
+      if (fg !== null && bg !== null) {
+        r.mtsFgPct = fg;
+        r.mtsBgPct = bg;
         fields++;
         i += 5;
         continue;
       }
     }
 
-    if (t === 'EDP' && tokens[i + 1] === 'limit' && i + 2 < n && BARE_MHZ_RE.test(tokens[i + 2])) {
-      r.edpLimitMHz = Number(tokens[i + 2]);
+    if (t === 'EDP' && (tokens[i + 1] ?? '') === 'limit' && i + 2 < n && allDigits(tokens[i + 2] ?? '')) {
+      r.edpLimitMHz = Number(tokens[i + 2] ?? '');
       fields++;
       i += 3;
       continue;
     }
 
     // Temperatures: `name@42.5C`, JetPack 7 `name@52.9C/53.1C`.
-    if (t.includes('@') && t.endsWith('C')) {
-      const m = TEMP_RE.exec(t);
-      if (m) {
-        const v = Number(m[2]);
-        if (v <= SENSOR_OFF_AT_OR_BELOW_C) r.sensorsOff.push(m[1]);
+    if (t.endsWith('C') && t.includes('@')) {
+      const temp = readTemp(t);
+      if (temp) {
+        if (temp.c <= SENSOR_OFF_AT_OR_BELOW_C) r.sensorsOff.push(temp.name);
         else {
-          r.tempsC[m[1]] = v;
-          if (m[3] !== undefined) r.tempsMaxC[m[1]] = Number(m[3]);
+          r.tempsC[temp.name] = temp.c;
+          if (temp.maxC !== null) r.tempsMaxC[temp.name] = temp.maxC;
         }
         fields++;
         i++;
@@ -268,28 +517,28 @@ function readLine(text: string, line: number): LineParse {
       }
     }
 
-    if (NAME_RE.test(t)) {
+    if (isName(t)) {
       if (next === undefined) {
         // A tegrastats field name (upper case, or the old `cpu`) with nothing after it at the end of
         // the line: the record goes on elsewhere (a wrap or a cut paste).
-        if (/^[A-Z][A-Z0-9_]*$/.test(t) || t === 'cpu') incomplete = true;
-        unknown(t);
+        if (isUpperName(t) || t === 'cpu') incomplete = true;
+        addUnknown(r, t);
         i++;
         continue;
       }
       // Power rails: `VDD_IN 1931/1931` (old L4T, mW), `VDD_IN 4744mW/6179mW`, `… cur/avg/max` (JetPack 7).
-      const rail = RAIL_RE.exec(next);
+      const rail = readRail(next);
       if (rail) {
-        const key = uniqueKey(r.railsMw, t);
-        r.railsMw[key] = { cur: Number(rail[1]), avg: Number(rail[2]) };
-        if (rail[3] !== undefined) r.railsMw[key].max = Number(rail[3]);
+        const key = uniqueKey(r.railsMw, railKeys, t);
+        r.railsMw[key] =
+          rail.max === null ? { cur: rail.cur, avg: rail.avg } : { cur: rail.cur, avg: rail.avg, max: rail.max };
         fields++;
         i += 2;
         continue;
       }
       const lf = readLoadFreq(next);
       if (lf) {
-        const base = t.replace(/_FREQ$/, '');
+        const base = t.endsWith('_FREQ') ? t.slice(0, -5) : t;
         if (base === 'GR3D') {
           r.gpuLoadPct = lf.loadPct;
           r.gpuFreqMHz = lf.freqMHz;
@@ -304,7 +553,7 @@ function readLine(text: string, line: number): LineParse {
             freqMHz: lf.freqMHz,
             freqsMHz: lf.freqsMHz,
           };
-          r.engines[uniqueKey(r.engines, base)] = engine;
+          r.engines[uniqueKey(r.engines, engineKeys, base)] = engine;
         }
         fields++;
         i += 2;
@@ -312,9 +561,10 @@ function readLine(text: string, line: number): LineParse {
       }
     }
 
-    unknown(t);
+    addUnknown(r, t);
     i++;
   }
+  r.unknownCount += more;
   if (!sawCpus && !r.partial) incomplete = true;
   if (incomplete) r.partial = true;
   const tail =
@@ -337,52 +587,56 @@ export function parseTegrastatsLine(text: string, line: number): TegrastatsRecor
  * end, an unclosed `[`) is held: if the next line does not start a record it is the rest of the
  * wrapped record and both are read as one. At most MAX_WRAPPED_LINES are joined.
  */
-export function createTegrastatsParser(): LineParser<TegrastatsRecord | Diagnostic> {
+export function createTegrastatsParser(options: LineCapOptions = {}): LineParser<TegrastatsRecord | Diagnostic> {
   let lineNo = 0;
-  let held: { text: string; line: number; parts: number } | null = null;
+  /** A record start that may go on on the next line, with its reading so far (not read twice). */
+  let held: { text: string; line: number; parts: number; parsed: LineParse } | null = null;
 
   const flushHeld = (): Array<TegrastatsRecord | Diagnostic> => {
     if (!held) return [];
-    const out = parseTegrastatsLine(held.text, held.line);
+    const { parsed, text, line } = held;
     held = null;
-    return [out];
+    return [parsed.fields === 0 ? diagnostic(line, 'not a tegrastats line', text) : parsed.record];
   };
 
-  return {
-    push(text: string) {
-      lineNo++;
-      if (isBlankLine(text) || isCommentLine(text)) return flushHeld();
-      const startsRecord = RECORD_START_RE.test(text);
-      const out: Array<TegrastatsRecord | Diagnostic> = [];
-      let candidate: { text: string; line: number; parts: number };
-      if (held && !startsRecord) {
-        // Continuation of a wrapped record. A terminal wrap keeps every character, so the space of a
-        // cut between tokens is on one side; a paste may have trimmed it, and a cut inside a token has
-        // none. Without a space at the cut, take whichever reading leaves fewer unknown tokens.
-        let joined = held.text + text;
-        if (!/\s$/.test(held.text) && !/^\s/.test(text)) {
-          const spaced = held.text + ' ' + text;
-          if (readLine(spaced, held.line).record.unknown.length <= readLine(joined, held.line).record.unknown.length)
-            joined = spaced;
+  return capLines(
+    {
+      push(text: string) {
+        lineNo++;
+        if (isBlankLine(text) || isCommentLine(text)) return flushHeld();
+        const startsRecord = RECORD_START_RE.test(text);
+        const out: Array<TegrastatsRecord | Diagnostic> = [];
+        let candidate: { text: string; line: number; parts: number };
+        if (held && !startsRecord) {
+          // Continuation of a wrapped record. A terminal wrap keeps every character, so the space of a
+          // cut between tokens is on one side; a paste may have trimmed it, and a cut inside a token has
+          // none. Without a space at the cut, take whichever reading leaves fewer unknown tokens.
+          let joined = held.text + text;
+          if (!/\s$/.test(held.text) && !/^\s/.test(text)) {
+            const spaced = held.text + ' ' + text;
+            if (readLine(spaced, held.line).record.unknownCount <= readLine(joined, held.line).record.unknownCount)
+              joined = spaced;
+          }
+          candidate = { text: joined, line: held.line, parts: held.parts + 1 };
+          held = null;
+        } else {
+          out.push(...flushHeld());
+          candidate = { text, line: lineNo, parts: 1 };
         }
-        candidate = { text: joined, line: held.line, parts: held.parts + 1 };
-        held = null;
-      } else {
-        out.push(...flushHeld());
-        candidate = { text, line: lineNo, parts: 1 };
-      }
-      const parsed = readLine(candidate.text, candidate.line);
-      if (parsed.mayContinue && RECORD_START_RE.test(candidate.text) && candidate.parts < MAX_WRAPPED_LINES) {
-        held = candidate;
+        const parsed = readLine(candidate.text, candidate.line);
+        if (parsed.mayContinue && RECORD_START_RE.test(candidate.text) && candidate.parts < MAX_WRAPPED_LINES) {
+          held = { ...candidate, parsed };
+          return out;
+        }
+        out.push(
+          parsed.fields === 0 ? diagnostic(candidate.line, 'not a tegrastats line', candidate.text) : parsed.record,
+        );
         return out;
-      }
-      out.push(
-        parsed.fields === 0 ? diagnostic(candidate.line, 'not a tegrastats line', candidate.text) : parsed.record,
-      );
-      return out;
+      },
+      end() {
+        return flushHeld();
+      },
     },
-    end() {
-      return flushHeld();
-    },
-  };
+    options.maxLineChars,
+  );
 }

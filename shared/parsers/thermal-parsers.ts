@@ -25,6 +25,7 @@
 // These dumps are mostly prose (sbc-bench reports, shell sessions), so like a log only a line that
 // looks like a known reading but cannot be read is a diagnostic; other lines are skipped.
 
+import { capLines, type LineCapOptions } from './line-cap';
 import {
   diagnostic,
   isBlankLine,
@@ -73,8 +74,10 @@ export function parseSysfsTempRead(raw: string): { tempC: number | null; error: 
   const t = raw.trim();
   if (/^-?\d+$/.test(t)) return { tempC: Number(t) / 1000, error: null };
   if (t === '') return { tempC: null, error: 'ENODATA' };
-  const cat = /^(?:cat|head|grep|awk):\s*.*?:\s*([^:]+)$/.exec(t);
-  return { tempC: null, error: errnoName(cat ? cat[1] : t) };
+  // `cat: /sys/…/temp: Resource temporarily unavailable`: the message is what follows the last colon.
+  const tool = /^(?:cat|head|grep|awk):/.exec(t);
+  const message = tool ? t.slice(t.lastIndexOf(':') + 1).trim() : t;
+  return { tempC: null, error: errnoName(message === '' ? t : message) };
 }
 
 const THROTTLE_BITS = 0xf000f;
@@ -112,11 +115,22 @@ const TRIP_ATTR_RE = /^trip_point_(\d+)_(temp|type|hyst)$/;
 const CPUFREQ_PATH_RE = /^\/sys\/devices\/system\/cpu\/(?:cpu(\d+)\/cpufreq|cpufreq\/policy(\d+))\/(\w+)$/;
 const DEVFREQ_PATH_RE = /^\/sys\/(?:class\/devfreq|devices\/.*\/devfreq)\/([^/\s]+)\/(\w+)$/;
 const DEVFREQ_DIR_RE = /^\/sys\/(?:class\/devfreq|devices\/.*\/devfreq)\/([^/\s]+)\/?$/;
-const HWMON_PATH_RE = /^\/sys\/class\/hwmon\/(hwmon\d+)\/((temp|in|curr|power|fan|humidity)\d+)_input$/;
-const CAT_PROMPT_RE = /^(?:.*?[$#%]\s+)?cat\s+(["']?)(\/[^"'\s]+)\1\s*$/;
-const CAT_ERROR_RE = /^cat:\s+(\S+?):\s+(.+?)\s*$/;
-const GREP_ERROR_RE = /^grep:\s+\S+:\s+Is a directory\s*$/;
-const SYSFS_VALUE_RE = /^(\/sys\/[^\s:]+):\s?(.*?)\s*$/;
+/** Any hwmon attribute (`/sys/class/hwmon/hwmon3/…`, `/sys/bus/i2c/drivers/ina3221/1-0040/hwmon/hwmon3/…`). */
+const HWMON_PATH_RE = /\/(hwmon\d+)\/((temp|in|curr|power|fan|humidity)\d+)_(input|label)$/;
+/** Jetson L4T ≤ 32 INA3221 through iio: `…/iio:device0/in_power0_input` (mW), `in_current0_input` (mA), `in_voltage0_input` (mV), `rail_name_0`. */
+const IIO_INA_PATH_RE = /\/(iio:device\d+)\/in_(power|current|voltage)(\d+)_input$/;
+const IIO_RAIL_NAME_RE = /\/(iio:device\d+)\/rail_name_(\d+)$/;
+/** A shell prompt `user@host:cwd# command` (the cwd names the directory of a `grep . *` dump). */
+const SHELL_PROMPT_RE = /^[\w.-]+@[\w.-]+:([^\s#$]*)[#$]\s?(.*)$/;
+/** `grep . *` inside a sysfs directory: `cur_freq:800000000`. */
+const RELATIVE_VALUE_RE = /^([\w.-]+):(.*)$/;
+const RGA_SCHEDULER_RE = /^scheduler\[(\d+)\]:\s*(\S+)$/;
+const RGA_LOAD_RE = /^load\s*=\s*(\S+)$/;
+// The line patterns below are matched against the line trimmed at both ends (`t` in push), so none
+// needs a trailing `\s*` next to a `.*` (the pair that backtracks quadratically on a run of spaces).
+const CAT_PROMPT_RE = /^(?:.*?[$#%]\s+)?cat\s+(["']?)(\/[^"'\s]+)\1$/;
+const CAT_ERROR_RE = /^cat:\s+(\S+?):\s+(\S.*)$/;
+const GREP_ERROR_RE = /^grep:\s+\S+:\s+Is a directory$/;
 const VC_TEMP_RE = /^temp=(-?\d+(?:\.\d+)?)'C\s*$/;
 const VC_THROTTLED_RE = /^throttled=(0x[0-9a-fA-F]+|\d+)\s*$/;
 const VC_CLOCK_RE = /^frequency\((\d+)\)=(\d+)\s*$/;
@@ -124,20 +138,21 @@ const VC_VOLTS_RE = /^volt=(\d+(?:\.\d+)?)V\s*$/;
 const VC_PREFIX_RE = /^(?:temp=|throttled=|frequency\(|volt=)/;
 const PMIC_RE = /^\s*(\S+)\s+(current|volt)\((\d+)\)=(\d+(?:\.\d+)?)([AV])\s*$/;
 const KERNEL_UV_RE = /(?:Under-voltage detected!|Voltage normalised)\s*\((0x[0-9a-fA-F]+)\)/;
-const NPU_RE = /^\s*NPU load:\s*(.*?)\s*$/;
+const NPU_RE = /^NPU load:(.*)$/;
 const TRANS_HEADER_RE = /^\s*From\s*:\s*To\s*$/;
 const TRANS_FREQS_RE = /^\s*:\s*\d+\s+time\(ms\)\s*$/;
-const TRANS_ROW_RE = /^\s*(\*)?\s*(\d+):\s+((?:\d+\s+)*\d+)\s*$/;
+const TRANS_ROW_RE = /^(\*)?\s*(\d+):\s+(\d[\d\s]*)$/;
 const TRANS_TOTAL_RE = /^\s*Total transition\s*:\s*(\d+)\s*$/;
-const SBC_DEVFREQ_RE = /^\s*\*\s+([\w.-]+):\s+(\S+)\s+\/\s+(\d+)\s+MHz\s+\((.*?)\s+\/\s+([\d\s]+?)\)\s*$/;
-const CHIP_RE =
-  /^([A-Za-z0-9_.-]+)-(virtual|isa|i2c|pci|spi|mdio|acpi|platform|hid|scsi|sdio|usb|of|mmc|virtio)-([0-9a-fA-F_-]+)\s*$/;
-const SENSOR_RE = /^([^:(]+?):\s+([+-]?\d+(?:\.\d+)?|N\/A)\s*(°C|C|V|mV|A|mA|W|mW|uW|%RH|RPM)?\s*(.*?)\s*$/;
+const SBC_DEVFREQ_RE = /^\*\s+([\w.-]+):\s+(\S+)\s+\/\s+(\d+)\s+MHz\s+\(([^/]*)\/([\d\s]*)\)$/;
+const CHIP_RE = /^[\w.-]+-(?:virtual|isa|i2c|pci|spi|mdio|acpi|platform|hid|scsi|sdio|usb|of|mmc|virtio)-[\w-]+$/;
+/** `temp1:  +26.8 C  (crit = …)`: label, value, and the rest (unit and limits, read apart). */
+const SENSOR_RE = /^([^:(]+):\s+(\S.*)$/;
+const SENSOR_UNIT_RE = /^(?:°C|mV|mA|mW|uW|%RH|RPM|[CVAW])/;
 const SENSOR_U_LABEL_RE = /^([^:\s][^:]*):\s*$/;
 const SENSOR_U_VALUE_RE =
-  /^\s+([a-z]+\d*)_(input|crit|max|min|alarm|crit_alarm|max_alarm|min_alarm|lcrit|highest|lowest)\s*:\s*([+-]?\d+(?:\.\d+)?)\s*$/;
+  /^\s+[a-z]+\d*_(input|crit|max|min|alarm|crit_alarm|max_alarm|min_alarm|lcrit|highest|lowest)\s*:\s*([+-]?\d+(?:\.\d+)?)\s*$/;
 const SENSOR_LIMIT_RE =
-  /(crit max|crit low|crit|max|min|high|low)\s*=\s*([+-]?\d+(?:\.\d+)?)\s*(°C|C|V|mV|A|mA|W|mW|uW)?/g;
+  /(crit max|crit low|crit|max|min|high|low)\s*=\s*([+-]?\d+(?:\.\d+)?)\s*(°C|mV|mA|mW|uW|[CVAW])?/g;
 
 const UNIT_SCALE: Record<string, [string, number]> = {
   '°C': ['C', 1],
@@ -157,7 +172,7 @@ const UNIT_SCALE: Record<string, [string, number]> = {
 function unitOfFeature(label: string): string | null {
   const m = /^(temp|in|curr|power|fan|humidity)\d*$/.exec(label);
   if (!m) return null;
-  return { temp: 'C', in: 'V', curr: 'A', power: 'W', fan: 'RPM', humidity: '%RH' }[m[1]] ?? null;
+  return { temp: 'C', in: 'V', curr: 'A', power: 'W', fan: 'RPM', humidity: '%RH' }[m[1] ?? ''] ?? null;
 }
 
 function scaled(value: string, unit: string | undefined): { value: number; unit: string | null } {
@@ -167,6 +182,67 @@ function scaled(value: string, unit: string | undefined): { value: number; unit:
     ? { value: Number((Number(value) * u[1]).toPrecision(12)), unit: u[0] }
     : { value: Number(value), unit: null };
 }
+
+/** `+26.8°C  (crit = …)` → the value (`+26.8` or `N/A`) and the rest; null when it starts with neither. */
+function sensorReading(text: string): { value: string; rest: string } | null {
+  if (text.startsWith('N/A')) return { value: 'N/A', rest: text.slice(3) };
+  let k = text[0] === '+' || text[0] === '-' ? 1 : 0;
+  const digitsFrom = k;
+  while (k < text.length && (text[k] ?? '') >= '0' && (text[k] ?? '') <= '9') k++;
+  if (k === digitsFrom) return null;
+  if (text[k] === '.' && (text[k + 1] ?? '') >= '0' && (text[k + 1] ?? '') <= '9') {
+    k++;
+    while (k < text.length && (text[k] ?? '') >= '0' && (text[k] ?? '') <= '9') k++;
+  }
+  return { value: text.slice(0, k), rest: text.slice(k) };
+}
+
+/** A path one of the readers below knows (the rest of a sysfs dump is skipped). */
+function isKnownPath(path: string): boolean {
+  return (
+    ZONE_PATH_RE.test(path) ||
+    CPUFREQ_PATH_RE.test(path) ||
+    DEVFREQ_PATH_RE.test(path) ||
+    DEVFREQ_DIR_RE.test(path) ||
+    HWMON_PATH_RE.test(path) ||
+    IIO_INA_PATH_RE.test(path) ||
+    IIO_RAIL_NAME_RE.test(path) ||
+    path.endsWith('/get_throttled') ||
+    path.endsWith('/rknpu/load')
+  );
+}
+
+/** Colons tried when splitting `path:value` (sysfs paths hold a few: `soc:firmware`, `iio:device0`). */
+const MAX_PATH_COLONS = 8;
+
+/**
+ * `grep . <files>` prints `path:value`, and sysfs paths may hold colons themselves
+ * (`/sys/devices/platform/soc/soc:firmware/get_throttled:0x0`, `…/iio:device0/in_power0_input:2914`):
+ * the split is the first colon whose left side is a path a reader knows, else the first colon.
+ */
+function splitSysfs(t: string): { path: string; value: string; known: boolean } | null {
+  if (!t.startsWith('/sys/')) return null;
+  let first: { path: string; value: string; known: boolean } | null = null;
+  let at = t.indexOf(':');
+  for (let k = 0; at >= 0 && k < MAX_PATH_COLONS; k++, at = t.indexOf(':', at + 1)) {
+    const path = t.slice(0, at);
+    if (/\s/.test(path)) break;
+    const split = { path, value: t.slice(at + 1).replace(/^\s/, ''), known: isKnownPath(path) };
+    if (split.known) return split;
+    first ??= split;
+  }
+  return first;
+}
+
+/** hwmon sysfs units: millidegree, millivolt, milliamp, microwatt, RPM, milli-percent. */
+const HWMON_SCALE: Record<string, [string, number]> = {
+  temp: ['C', 1e-3],
+  in: ['V', 1e-3],
+  curr: ['A', 1e-3],
+  power: ['W', 1e-6],
+  fan: ['RPM', 1],
+  humidity: ['%RH', 1e-3],
+};
 
 function sensor(line: number, chip: string, label: string): SensorRecord {
   return { kind: 'sensor', line, chip, label, value: null, unit: null, crit: null, max: null, min: null, alarm: false };
@@ -181,7 +257,7 @@ interface ZoneState {
   trips: Map<number, ThermalTrip>;
 }
 
-export function createThermalParser(): LineParser<ThermalParseRecord> {
+export function createThermalParser(options: LineCapOptions = {}): LineParser<ThermalParseRecord> {
   let lineNo = 0;
   let zone: ZoneState | null = null;
   let pendingCat: string | null = null;
@@ -191,6 +267,13 @@ export function createThermalParser(): LineParser<ThermalParseRecord> {
   let trans: { device: string | null } | null = null;
   /** Device of the last `/sys/…/devfreq/<dev>:` heading: the trans_stat table under it is that device's. */
   let transDevice: string | null = null;
+  /** hwmon readings not yet emitted, and the `_label` names seen (chip/feature → name). */
+  let hwmon: SensorRecord[] = [];
+  const labels = new Map<string, string>();
+  /** Inside an RGA load dump, and the scheduler whose `load =` comes next. */
+  let rga: { scheduler: { index: number; name: string } | null } | null = null;
+  /** The working directory a shell prompt or `cd` named (resolves `grep . *` dumps). */
+  let cwd: string | null = null;
 
   const flushZone = (): ThermalZoneRecord[] => {
     const z = zone;
@@ -220,40 +303,49 @@ export function createThermalParser(): LineParser<ThermalParseRecord> {
     const z = ZONE_PATH_RE.exec(path);
     if (z) {
       if (zone && zone.zone !== z[1]) out.push(...flushZone());
-      zone ??= { zone: z[1], line: lineNo, type: null, tempC: null, error: null, trips: new Map() };
+      const zs = (zone ??= {
+        zone: z[1] ?? '',
+        line: lineNo,
+        type: null,
+        tempC: null,
+        error: null,
+        trips: new Map<number, ThermalTrip>(),
+      });
       const a = z[2] ?? 'type';
       if (a === 'temp') {
         if (error !== null) {
-          zone.error = errnoName(error);
-          zone.tempC = null;
+          zs.error = errnoName(error);
+          zs.tempC = null;
         } else {
           const t = parseSysfsTempRead(value);
           if (t.error !== null && !/^-?\d+$/.test(value.trim()))
             return [...out, diagnostic(lineNo, 'unreadable thermal zone temperature', raw)];
-          zone.tempC = t.tempC;
+          zs.tempC = t.tempC;
         }
-      } else if (a === 'type' && error === null) zone.type = value.trim();
+      } else if (a === 'type' && error === null) zs.type = value.trim();
       else {
         const trip = TRIP_ATTR_RE.exec(a);
         if (trip && error === null) {
           const index = Number(trip[1]);
-          const entry = zone.trips.get(index) ?? { index, tempC: null, type: null, hystC: null };
+          const entry = zs.trips.get(index) ?? { index, tempC: null, type: null, hystC: null };
           if (trip[2] === 'type') entry.type = value.trim();
           else {
             if (!/^-?\d+$/.test(value.trim())) return [...out, diagnostic(lineNo, 'unreadable trip point', raw)];
             if (trip[2] === 'temp') entry.tempC = Number(value) / 1000;
             else entry.hystC = Number(value) / 1000;
           }
-          zone.trips.set(index, entry);
+          zs.trips.set(index, entry);
         }
       }
       return out;
     }
     out.push(...flushZone());
+    if (!HWMON_PATH_RE.test(path) && !IIO_INA_PATH_RE.test(path) && !IIO_RAIL_NAME_RE.test(path))
+      out.push(...flushHwmon());
 
     const c = CPUFREQ_PATH_RE.exec(path);
     if (c) {
-      const isFreq = /_freq$/.test(c[3]);
+      const isFreq = /_freq$/.test(c[3] ?? '');
       const v = value.trim();
       if (error === null && isFreq && !/^\d+$/.test(v))
         return [...out, diagnostic(lineNo, 'unreadable cpufreq value', raw)];
@@ -262,7 +354,7 @@ export function createThermalParser(): LineParser<ThermalParseRecord> {
         line: lineNo,
         cpu: c[1] !== undefined ? Number(c[1]) : null,
         policy: c[2] !== undefined ? Number(c[2]) : null,
-        attr: c[3],
+        attr: c[3] ?? '',
         freqKHz: error === null && isFreq ? Number(v) : null,
         value: error === null ? v : null,
         error: error === null ? null : errnoName(error),
@@ -276,8 +368,8 @@ export function createThermalParser(): LineParser<ThermalParseRecord> {
       const r: DevfreqRecord = {
         kind: 'devfreq',
         line: lineNo,
-        device: d[1],
-        attr: d[2],
+        device: d[1] ?? '',
+        attr: d[2] ?? '',
         curFreqHz: null,
         governor: null,
         availableGovernors: null,
@@ -289,11 +381,19 @@ export function createThermalParser(): LineParser<ThermalParseRecord> {
         if (d[2] === 'cur_freq' || d[2] === 'target_freq') {
           if (!/^\d+$/.test(v)) return [...out, diagnostic(lineNo, 'unreadable devfreq frequency', raw)];
           r.curFreqHz = Number(v);
+        } else if (d[2] === 'min_freq' || d[2] === 'max_freq') {
+          if (!/^\d+$/.test(v)) return [...out, diagnostic(lineNo, 'unreadable devfreq frequency', raw)];
+          if (d[2] === 'min_freq') r.minFreqHz = Number(v);
+          else r.maxFreqHz = Number(v);
         } else if (d[2] === 'governor') r.governor = v;
         else if (d[2] === 'available_governors') r.availableGovernors = v.split(/\s+/).filter(Boolean);
-        else if (d[2] === 'available_frequencies') r.availableFreqsHz = v.split(/\s+/).filter(Boolean).map(Number);
-        else if (d[2] === 'load') {
-          const m = /^(\d+(?:\.\d+)?)(?:%)?(?:@(\d+)Hz)?$/.exec(v);
+        else if (d[2] === 'available_frequencies') {
+          const freqs = v.split(/\s+/).filter(Boolean);
+          if (!freqs.every((f) => /^\d+$/.test(f)))
+            return [...out, diagnostic(lineNo, 'unreadable devfreq frequency list', raw)];
+          r.availableFreqsHz = freqs.map(Number);
+        } else if (d[2] === 'load') {
+          const m = /^(\d+(?:\.\d+)?)%?(?:@(\d+)Hz)?$/.exec(v);
           if (!m) return [...out, diagnostic(lineNo, 'unreadable devfreq load', raw)];
           r.loadPct = Number(m[1]);
           if (m[2] !== undefined) r.curFreqHz = Number(m[2]);
@@ -303,7 +403,7 @@ export function createThermalParser(): LineParser<ThermalParseRecord> {
     }
     if (DEVFREQ_DIR_RE.test(path) && value.trim() === '' && error === null) {
       // `/sys/devices/platform/dmc/devfreq/dmc:` heads a trans_stat dump.
-      transDevice = DEVFREQ_DIR_RE.exec(path)![1];
+      transDevice = DEVFREQ_DIR_RE.exec(path)?.[1] ?? null;
       return out;
     }
 
@@ -317,24 +417,89 @@ export function createThermalParser(): LineParser<ThermalParseRecord> {
     if (/\/rknpu\/load$/.test(path) && error === null) return [...out, ...npu(value, raw)];
 
     const h = HWMON_PATH_RE.exec(path);
-    if (h && error === null) {
-      if (!/^-?\d+$/.test(value.trim())) return [...out, diagnostic(lineNo, 'unreadable hwmon value', raw)];
-      // hwmon sysfs: millidegree, millivolt, milliamp, microwatt, RPM, milli-percent.
-      const scale: Record<string, [string, number]> = {
-        temp: ['C', 1e-3],
-        in: ['V', 1e-3],
-        curr: ['A', 1e-3],
-        power: ['W', 1e-6],
-        fan: ['RPM', 1],
-        humidity: ['%RH', 1e-3],
-      };
-      const [unit, k] = scale[h[3]];
-      const r = sensor(lineNo, h[1], h[2]);
-      r.value = Number((Number(value) * k).toPrecision(12));
+    const iio = h ? null : IIO_INA_PATH_RE.exec(path);
+    const railName = IIO_RAIL_NAME_RE.exec(path);
+    if (railName && error === null) {
+      // `rail_name_0` names in_power0/in_current0/in_voltage0.
+      labels.set(`${railName[1] ?? ''}/in${railName[2] ?? ''}`, value.trim());
+      return out;
+    }
+    const chipName = h?.[1] ?? iio?.[1] ?? null;
+    if (chipName !== null && error === null) {
+      const v = value.trim();
+      if (h?.[4] === 'label') {
+        // `in1_label` names in1/curr1/power1 (INA3221).
+        labels.set(`${chipName}/${h[2] ?? ''}`, v);
+        return out;
+      }
+      if (!/^-?\d+$/.test(v)) return [...out, ...flushHwmon(), diagnostic(lineNo, 'unreadable hwmon value', raw)];
+      let feature: string;
+      let unit: string;
+      let k: number;
+      if (h) {
+        feature = h[2] ?? '';
+        [unit, k] = HWMON_SCALE[h[3] ?? ''] ?? ['', NaN];
+      } else {
+        // iio ina3221x prints mW, mA, mV.
+        const kind = iio?.[2] ?? '';
+        feature = `${kind === 'voltage' ? 'in' : kind === 'current' ? 'curr' : 'power'}${iio?.[3] ?? ''}`;
+        [unit, k] = kind === 'power' ? ['W', 1e-3] : kind === 'current' ? ['A', 1e-3] : ['V', 1e-3];
+      }
+      const r = sensor(lineNo, chipName, feature);
+      r.value = Number((Number(v) * k).toPrecision(12));
       r.unit = unit;
-      return [...out, r];
+      r.name = null;
+      hwmon.push(r);
+      return out;
     }
     return out;
+  };
+
+  /** hwmon readings wait for their `_label` (grep lists `curr1_input` before `in1_label`). */
+  const flushHwmon = (): SensorRecord[] => {
+    const rs = hwmon;
+    hwmon = [];
+    for (const r of rs) {
+      const index = /^[a-z]+(\d+)$/.exec(r.label)?.[1] ?? '';
+      r.name = labels.get(`${r.chip}/${r.label}`) ?? labels.get(`${r.chip}/in${index}`) ?? null;
+    }
+    return rs;
+  };
+
+  /** `/sys/kernel/debug/rkrga/load`: `scheduler[0]: rga3_core0` then `load = 12%`. */
+  const rgaLine = (t: string, raw: string): ThermalParseRecord[] | null => {
+    if (/^num of scheduler\s*=/.test(t)) {
+      rga = { scheduler: null };
+      return [];
+    }
+    if (!rga) return null;
+    const sch = RGA_SCHEDULER_RE.exec(t);
+    if (sch) {
+      rga.scheduler = { index: Number(sch[1]), name: sch[2] ?? '' };
+      return [];
+    }
+    const load = RGA_LOAD_RE.exec(t);
+    if (load && rga.scheduler) {
+      const v = load[1] ?? '';
+      const pct = v.endsWith('%');
+      const n = pct ? v.slice(0, -1) : v;
+      if (!/^\d+$/.test(n)) return [diagnostic(lineNo, 'unreadable RGA load', raw)];
+      const { index, name } = rga.scheduler;
+      return [
+        {
+          kind: 'rga-load',
+          line: lineNo,
+          scheduler: index,
+          name,
+          loadPct: pct ? Number(n) : null,
+          loadRaw: pct ? null : Number(n),
+        },
+      ];
+    }
+    // The separators of the dump (`==== load ====`, `-----`) and the per-process lines that follow.
+    if (/^[=-]/.test(t) || /^process\b|^\[pid/i.test(t)) return [];
+    rga = null;
+    return null;
   };
 
   const npu = (rest: string, raw: string): ThermalParseRecord[] => {
@@ -345,43 +510,69 @@ export function createThermalParser(): LineParser<ThermalParseRecord> {
     return [diagnostic(lineNo, 'unreadable NPU load', raw)];
   };
 
+  const flushPending = (): ThermalParseRecord[] => [...flushZone(), ...flushHwmon()];
+
   const push = (raw: string): ThermalParseRecord[] => {
     // Mail-quoted pastes (`> /sys/…`).
     const text = raw.replace(/^(?:>\s?)+/, '');
+    const t = text.trim();
     const pending = pendingCat;
     pendingCat = null;
 
     if (isBlankLine(text)) {
       chip = null;
-      return [...flushU(), ...flushZone()];
+      return [...flushU(), ...flushPending()];
     }
 
     // `cat <path>` on a prompt line: the next line is that file's content.
-    const prompt = CAT_PROMPT_RE.exec(text);
+    const prompt = CAT_PROMPT_RE.exec(t);
     if (prompt) {
-      pendingCat = prompt[2];
-      return [...flushU(), ...flushZone()];
+      pendingCat = prompt[2] ?? '';
+      return [...flushU(), ...flushPending()];
+    }
+    // `root@board:/sys/class/devfreq/fb000000.gpu# grep . *`, `… # cd /sys/…`: where relative names live.
+    const shell = SHELL_PROMPT_RE.exec(t);
+    if (shell) {
+      const dir = shell[1] ?? '';
+      const cd = /^cd\s+(\/\S*)$/.exec((shell[2] ?? '').trim());
+      cwd = cd ? (cd[1] ?? null) : dir.startsWith('/') ? dir : null;
+      return [...flushU(), ...flushPending()];
     }
     if (isCommentLine(text)) return [];
+    const rgaOut = rgaLine(t, raw);
+    if (rgaOut) return rgaOut;
 
-    const catError = CAT_ERROR_RE.exec(text.trim());
+    const catError = CAT_ERROR_RE.exec(t);
     if (catError) {
       // Paths elided as `.../temp` take the file named on the prompt line.
-      const path = catError[1].startsWith('/') ? catError[1] : pending;
-      return path ? attr(path, '', catError[2], raw) : [];
+      const path = (catError[1] ?? '').startsWith('/') ? (catError[1] ?? '') : pending;
+      return path ? attr(path, '', catError[2] ?? '', raw) : [];
     }
-    if (GREP_ERROR_RE.test(text.trim())) return [];
+    if (GREP_ERROR_RE.test(t)) return [];
 
-    const sysfs = SYSFS_VALUE_RE.exec(text.trim());
-    if (sysfs) return [...flushU(), ...attr(sysfs[1], sysfs[2], null, raw)];
-    if (pending && /^\S+$/.test(text.trim())) return attr(pending, text.trim(), null, raw);
+    const sysfs = splitSysfs(t);
+    if (sysfs?.known) return [...flushU(), ...attr(sysfs.path, sysfs.value, null, raw)];
+    // `for f in …; do echo $f; cat $f; done`: a path alone, its value on the next line.
+    if (/^\/sys\/\S+$/.test(t) && isKnownPath(t)) {
+      pendingCat = t;
+      return [];
+    }
+    if (sysfs) return [...flushU(), ...attr(sysfs.path, sysfs.value, null, raw)];
+    if (pending) {
+      // A trans_stat table printed by `cat`: its rows follow (read below) under that device.
+      if (pending.endsWith('/trans_stat')) transDevice = /\/devfreq\/([^/]+)\/trans_stat$/.exec(pending)?.[1] ?? null;
+      // Any other file: this line is its value, multi-value attributes (available_frequencies) included.
+      else return attr(pending, t, null, raw);
+    }
+    const rel = cwd !== null && cwd.startsWith('/sys') && !chip ? RELATIVE_VALUE_RE.exec(t) : null;
+    if (rel) return attr(`${cwd}/${rel[1] ?? ''}`, rel[2] ?? '', null, raw);
 
     const out: ThermalParseRecord[] = [];
 
     // lm-sensors blocks: a chip line, then its features until a blank line.
-    const chipLine = CHIP_RE.exec(text);
+    const chipLine = CHIP_RE.exec(t);
     if (chipLine) {
-      out.push(...flushU(), ...flushZone());
+      out.push(...flushU(), ...flushPending());
       chip = chipLine[0].trim();
       return out;
     }
@@ -389,39 +580,44 @@ export function createThermalParser(): LineParser<ThermalParseRecord> {
       if (/^Adapter:/.test(text) || /^\s+\(.*\)\s*$/.test(text)) return out;
       const u = SENSOR_U_VALUE_RE.exec(text);
       if (u && uEntry) {
-        const v = Number(u[3]);
+        const v = Number(u[2]);
+        const what = u[1] ?? '';
         const unit = unitOfFeature(uEntry.label);
-        if (u[2] === 'input') {
+        if (what === 'input') {
           uEntry.value = v;
           uEntry.unit = unit;
-        } else if (u[2] === 'crit') uEntry.crit = v;
-        else if (u[2] === 'max') uEntry.max = v;
-        else if (u[2] === 'min') uEntry.min = v;
-        else if (/alarm$/.test(u[2])) uEntry.alarm ||= v !== 0;
+        } else if (what === 'crit') uEntry.crit = v;
+        else if (what === 'max') uEntry.max = v;
+        else if (what === 'min') uEntry.min = v;
+        else if (what.endsWith('alarm')) uEntry.alarm ||= v !== 0;
         return out;
       }
       const label = SENSOR_U_LABEL_RE.exec(text);
       if (label) {
         out.push(...flushU());
-        uEntry = sensor(lineNo, chip, label[1].trim());
+        uEntry = sensor(lineNo, chip, (label[1] ?? '').trim());
         return out;
       }
-      const s = SENSOR_RE.exec(text);
-      if (s) {
+      const s = SENSOR_RE.exec(t);
+      const reading = s ? sensorReading(s[2] ?? '') : null;
+      if (s && reading) {
         out.push(...flushU());
-        const r = sensor(lineNo, chip, s[1].trim());
-        if (s[2] !== 'N/A') {
-          const v = scaled(s[2], s[3]);
+        const r = sensor(lineNo, chip, (s[1] ?? '').trim());
+        const after = reading.rest.trimStart();
+        const unitText = SENSOR_UNIT_RE.exec(after)?.[0];
+        const rest = unitText === undefined ? after : after.slice(unitText.length);
+        if (reading.value !== 'N/A') {
+          const v = scaled(reading.value, unitText);
           r.value = v.value;
           r.unit = v.unit ?? unitOfFeature(r.label);
         } else r.unit = unitOfFeature(r.label);
-        for (const lim of s[4].matchAll(SENSOR_LIMIT_RE)) {
-          const v = scaled(lim[2], lim[3]).value;
+        for (const lim of rest.matchAll(SENSOR_LIMIT_RE)) {
+          const v = scaled(lim[2] ?? '', lim[3]).value;
           if (lim[1] === 'crit' || lim[1] === 'crit max') r.crit = v;
           else if (lim[1] === 'max' || lim[1] === 'high') r.max = v;
           else if (lim[1] === 'min' || lim[1] === 'low') r.min = v;
         }
-        r.alarm = /\bALARM\b/.test(s[4]);
+        r.alarm = /\bALARM\b/.test(rest);
         out.push(r);
         return out;
       }
@@ -430,25 +626,29 @@ export function createThermalParser(): LineParser<ThermalParseRecord> {
     }
 
     let m: RegExpExecArray | null;
-    if ((m = VC_TEMP_RE.exec(text.trim())))
-      return [...out, ...flushZone(), { kind: 'vc-temp', line: lineNo, tempC: Number(m[1]) }];
-    if ((m = VC_THROTTLED_RE.exec(text.trim()))) {
-      const bits = m[1].startsWith('0x') ? parseInt(m[1].slice(2), 16) : Number(m[1]);
-      return [...out, ...flushZone(), decodeThrottled(bits, m[1], 'vcgencmd', lineNo)];
+    if ((m = VC_TEMP_RE.exec(t)))
+      return [...out, ...flushPending(), { kind: 'vc-temp', line: lineNo, tempC: Number(m[1]) }];
+    if ((m = VC_THROTTLED_RE.exec(t))) {
+      const bits = (m[1] ?? '').startsWith('0x') ? parseInt((m[1] ?? '').slice(2), 16) : Number(m[1] ?? '');
+      return [...out, ...flushPending(), decodeThrottled(bits, m[1] ?? '', 'vcgencmd', lineNo)];
     }
-    if ((m = VC_CLOCK_RE.exec(text.trim())))
-      return [...out, ...flushZone(), { kind: 'vc-clock', line: lineNo, clockId: Number(m[1]), freqHz: Number(m[2]) }];
-    if ((m = VC_VOLTS_RE.exec(text.trim())))
-      return [...out, ...flushZone(), { kind: 'vc-volts', line: lineNo, volts: Number(m[1]) }];
-    if (VC_PREFIX_RE.test(text.trim())) return [...out, diagnostic(lineNo, 'unreadable vcgencmd output', raw)];
+    if ((m = VC_CLOCK_RE.exec(t)))
+      return [
+        ...out,
+        ...flushPending(),
+        { kind: 'vc-clock', line: lineNo, clockId: Number(m[1]), freqHz: Number(m[2]) },
+      ];
+    if ((m = VC_VOLTS_RE.exec(t)))
+      return [...out, ...flushPending(), { kind: 'vc-volts', line: lineNo, volts: Number(m[1]) }];
+    if (VC_PREFIX_RE.test(t)) return [...out, diagnostic(lineNo, 'unreadable vcgencmd output', raw)];
     if ((m = PMIC_RE.exec(text))) {
       return [
         ...out,
-        ...flushZone(),
+        ...flushPending(),
         {
           kind: 'pmic-adc',
           line: lineNo,
-          rail: m[1],
+          rail: m[1] ?? '',
           channel: Number(m[3]),
           quantity: m[2] as 'current' | 'volt',
           value: Number(m[4]),
@@ -457,8 +657,12 @@ export function createThermalParser(): LineParser<ThermalParseRecord> {
       ];
     }
     if ((m = KERNEL_UV_RE.exec(text)))
-      return [...out, ...flushZone(), decodeThrottled(parseInt(m[1].slice(2), 16), m[1], 'kernel', lineNo)];
-    if ((m = NPU_RE.exec(text))) return [...out, ...flushZone(), ...npu(m[1], raw)];
+      return [
+        ...out,
+        ...flushPending(),
+        decodeThrottled(parseInt((m[1] ?? '').slice(2), 16), m[1] ?? '', 'kernel', lineNo),
+      ];
+    if ((m = NPU_RE.exec(t))) return [...out, ...flushPending(), ...npu((m[1] ?? '').trim(), raw)];
 
     // devfreq trans_stat table.
     if (TRANS_HEADER_RE.test(text)) {
@@ -466,8 +670,8 @@ export function createThermalParser(): LineParser<ThermalParseRecord> {
       return out;
     }
     if (trans && TRANS_FREQS_RE.test(text)) return out;
-    if (trans && (m = TRANS_ROW_RE.exec(text))) {
-      const nums = m[3].trim().split(/\s+/).map(Number);
+    if (trans && (m = TRANS_ROW_RE.exec(t))) {
+      const nums = (m[3] ?? '').trim().split(/\s+/).map(Number);
       if (nums.length < 2) return [...out, diagnostic(lineNo, 'unreadable trans_stat row', raw)];
       return [
         ...out,
@@ -478,7 +682,7 @@ export function createThermalParser(): LineParser<ThermalParseRecord> {
           freqHz: Number(m[2]),
           current: m[1] === '*',
           transitions: nums.slice(0, -1),
-          timeMs: nums[nums.length - 1],
+          timeMs: nums[nums.length - 1] ?? 0,
         },
       ];
     }
@@ -489,19 +693,19 @@ export function createThermalParser(): LineParser<ThermalParseRecord> {
       return [...out, { kind: 'devfreq-trans-total', line: lineNo, device, total: Number(m[1]) }];
     }
 
-    if ((m = SBC_DEVFREQ_RE.exec(text))) {
+    if ((m = SBC_DEVFREQ_RE.exec(t))) {
       return [
         ...out,
-        ...flushZone(),
+        ...flushPending(),
         {
           kind: 'devfreq',
           line: lineNo,
-          device: m[1],
+          device: m[1] ?? '',
           attr: null,
           curFreqHz: Number(m[3]) * 1e6,
-          governor: m[2],
-          availableGovernors: m[4].split(/\s+/).filter(Boolean),
-          availableFreqsHz: m[5]
+          governor: m[2] ?? null,
+          availableGovernors: (m[4] ?? '').split(/\s+/).filter(Boolean),
+          availableFreqsHz: (m[5] ?? '')
             .trim()
             .split(/\s+/)
             .map((x) => Number(x) * 1e6),
@@ -510,16 +714,19 @@ export function createThermalParser(): LineParser<ThermalParseRecord> {
         },
       ];
     }
-    return [...out, ...flushZone()];
+    return [...out, ...flushPending()];
   };
 
-  return {
-    push(text: string) {
-      lineNo++;
-      return push(text);
+  return capLines(
+    {
+      push(text: string) {
+        lineNo++;
+        return push(text);
+      },
+      end() {
+        return [...flushU(), ...flushPending()];
+      },
     },
-    end() {
-      return [...flushU(), ...flushZone()];
-    },
-  };
+    options.maxLineChars,
+  );
 }

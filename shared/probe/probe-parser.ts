@@ -30,7 +30,7 @@ export function splitProbeSections(text: string): Map<string, string[]> {
     const m = PROBE_SECTION_RE.exec(line);
     if (m) {
       current = [];
-      sections.set(m[1], current);
+      sections.set(m[1] ?? '', current);
       continue;
     }
     if (current) current.push(line);
@@ -54,6 +54,9 @@ export function parseKvLines(lines: readonly string[]): Map<string, KvLine> {
   return out;
 }
 
+/** `policy0/scaling_cur_freq` → `policy0`. */
+const firstSegment = (key: string): string => key.split('/', 1)[0] ?? '';
+
 const toInt = (s: string | null | undefined): number | null => {
   if (s === null || s === undefined) return null;
   const t = s.trim();
@@ -65,7 +68,7 @@ const toInt = (s: string | null | undefined): number | null => {
 const toNum = (s: string | null | undefined): number | null => {
   if (s === null || s === undefined) return null;
   const t = s.trim();
-  if (!/^-?\d+(\.\d+)?$/.test(t)) return null;
+  if (!/^-?\d+(?:\.\d+)?$/.test(t)) return null;
   return Number(t);
 };
 
@@ -78,8 +81,13 @@ const nonEmpty = (s: string | null | undefined): string | null => {
 /** The bracketed choice of "always [madvise] never". */
 export function bracketedChoice(text: string | null | undefined): string | null {
   if (!text) return null;
-  const m = /\[([^\]]+)\]/.exec(text);
-  return m ? m[1] : null;
+  // indexOf, not a regex: a run of `[` must not cost quadratic time.
+  for (let open = text.indexOf('['); open >= 0; open = text.indexOf('[', open + 1)) {
+    const close = text.indexOf(']', open + 1);
+    if (close < 0) return null;
+    if (close > open + 1) return text.slice(open + 1, close);
+  }
+  return null;
 }
 
 /** "0-3,6,8-9" → [0,1,2,3,6,8,9]; "0 1 2 3" (related_cpus) → [0,1,2,3]. */
@@ -103,8 +111,8 @@ export function parseMeminfo(lines: readonly string[]): { values: Record<string,
   const bad: string[] = [];
   for (const line of lines) {
     if (line.trim() === '') continue;
-    const m = /^([A-Za-z0-9_()]+):\s*(\d+)(?:\s*kB)?\s*$/.exec(line.trim());
-    if (m) values[m[1]] = Number(m[2]);
+    const m = /^([\w()]+):\s*(\d+)(?:\s*kB)?$/.exec(line.trim());
+    if (m) values[m[1] ?? ''] = Number(m[2]);
     else bad.push(line);
   }
   return { values, bad };
@@ -139,7 +147,7 @@ export function parseProbeOutput(text: string): ProbeResult {
   const osRelease = new Map<string, string>();
   for (const line of sec('os-release')) {
     const m = /^([A-Z0-9_]+)=(.*)$/.exec(line.trim());
-    if (m) osRelease.set(m[1], m[2].replace(/^"(.*)"$/, '$1').replace(/^'(.*)'$/, '$1'));
+    if (m) osRelease.set(m[1] ?? '', (m[2] ?? '').replace(/^"(.*)"$/, '$1').replace(/^'(.*)'$/, '$1'));
   }
   const distro =
     osRelease.get('PRETTY_NAME') ??
@@ -155,7 +163,7 @@ export function parseProbeOutput(text: string): ProbeResult {
     nonEmpty(val(cpuKv, 'model name')) ?? nonEmpty(val(cpuKv, 'Hardware')) ?? nonEmpty(val(cpuKv, 'Model'));
 
   const cpufreq = kvs('cpufreq');
-  const policyNames = [...new Set([...cpufreq.keys()].map((k) => k.split('/')[0]))].sort(
+  const policyNames = [...new Set([...cpufreq.keys()].map(firstSegment))].sort(
     (a, b) => (toInt(a.replace(/\D+/g, '')) ?? 0) - (toInt(b.replace(/\D+/g, '')) ?? 0),
   );
   const policies: CpufreqPolicy[] = [];
@@ -206,12 +214,18 @@ export function parseProbeOutput(text: string): ProbeResult {
       diag('swaps', 'unreadable /proc/swaps line', line);
       continue;
     }
-    swaps.push({ filename: f[0], type: f[1], sizeBytes: size * 1024, usedBytes: used * 1024, priority: toInt(f[4]) });
+    swaps.push({
+      filename: f[0] ?? '',
+      type: f[1] ?? '',
+      sizeBytes: size * 1024,
+      usedBytes: used * 1024,
+      priority: toInt(f[4]),
+    });
   }
 
   // --- zram
   const zramKv = kvs('zram');
-  const zramNames = [...new Set([...zramKv.keys()].map((k) => k.split('/')[0]))].sort();
+  const zramNames = [...new Set([...zramKv.keys()].map(firstSegment))].sort();
   const zram: ProbeResult['zram'] = zramNames.map((d) => {
     const algText = val(zramKv, `${d}/comp_algorithm`);
     const mm = (val(zramKv, `${d}/mm_stat`) ?? '').trim().split(/\s+/);
@@ -237,8 +251,9 @@ export function parseProbeOutput(text: string): ProbeResult {
   const cgroupLines = cg.filter((l) => l.startsWith('line=')).map((l) => l.slice(5));
   const v2Path = cgroupLines.map((l) => /^0::(.*)$/.exec(l)?.[1]).find((p) => p !== undefined) ?? null;
   const v1Path =
-    cgroupLines.map((l) => /^\d+:([^:]*):(.*)$/.exec(l)).find((m) => m && m[1].split(',').includes('memory'))?.[2] ??
-    null;
+    cgroupLines
+      .map((l) => /^\d+:([^:]*):(.*)$/.exec(l))
+      .find((m) => m && (m[1] ?? '').split(',').includes('memory'))?.[2] ?? null;
   const levels: ProbeResult['cgroup']['levels'] = [];
   let version: 1 | 2 | null = null;
   let hierarchical: number | null = null;
@@ -248,14 +263,14 @@ export function parseProbeOutput(text: string): ProbeResult {
     if (m) {
       version = 2;
       const n = v.value === null ? null : v.value.trim() === 'max' ? null : toInt(v.value);
-      levels.push({ path: m[1] || '/', file: m[2], limitBytes: n !== null && n >= UNLIMITED_BYTES ? null : n });
+      levels.push({ path: m[1] || '/', file: m[2] ?? '', limitBytes: n !== null && n >= UNLIMITED_BYTES ? null : n });
       continue;
     }
     m = /^v1:(.*)\/(memory\.limit_in_bytes)$/.exec(k);
     if (m) {
       version = 1;
       const n = toInt(v.value);
-      levels.push({ path: m[1] || '/', file: m[2], limitBytes: n !== null && n >= UNLIMITED_BYTES ? null : n });
+      levels.push({ path: m[1] || '/', file: m[2] ?? '', limitBytes: n !== null && n >= UNLIMITED_BYTES ? null : n });
       continue;
     }
     if (k === 'v1:hierarchical_memory_limit') {
@@ -294,7 +309,7 @@ export function parseProbeOutput(text: string): ProbeResult {
 
   // --- thermal
   const thermalKv = kvs('thermal');
-  const zoneNames = [...new Set([...thermalKv.keys()].map((k) => k.split('/')[0]))].sort(
+  const zoneNames = [...new Set([...thermalKv.keys()].map(firstSegment))].sort(
     (a, b) => (toInt(a.replace(/\D+/g, '')) ?? 0) - (toInt(b.replace(/\D+/g, '')) ?? 0),
   );
   const thermal: ThermalZone[] = zoneNames.map((z) => {
@@ -306,8 +321,8 @@ export function parseProbeOutput(text: string): ProbeResult {
       if (!m) continue;
       const t = toInt(val(thermalKv, k));
       trips.push({
-        name: m[1],
-        type: nonEmpty(val(thermalKv, `${z}/${m[1]}_type`)),
+        name: m[1] ?? '',
+        type: nonEmpty(val(thermalKv, `${z}/${m[1] ?? ''}_type`)),
         tempC: t === null ? null : t / 1000,
       });
     }
@@ -346,7 +361,7 @@ export function parseProbeOutput(text: string): ProbeResult {
   const upKv = kvs('uptime');
   const uptimeSec = toNum((val(upKv, 'uptime') ?? '').split(/\s+/)[0]);
   const loadParts = (val(upKv, 'loadavg') ?? '').split(/\s+/).slice(0, 3).map(toNum);
-  const loadAvg = loadParts.length === 3 && loadParts.every((n) => n !== null) ? (loadParts as number[]) : null;
+  const loadAvg = loadParts.length === 3 && loadParts.every((n) => n !== null) ? loadParts : null;
 
   let tmpDisk: ProbeResult['tmpDisk'] = null;
   const dfLines = sec('df').filter((l) => l.trim() !== '');
@@ -357,7 +372,7 @@ export function parseProbeOutput(text: string): ProbeResult {
     const avail = toInt(joined[3]);
     if (total !== null && avail !== null)
       tmpDisk = {
-        filesystem: joined[0],
+        filesystem: joined[0] ?? '',
         mount: joined.slice(5).join(' ') || '/tmp',
         totalBytes: total * 1024,
         availableBytes: avail * 1024,

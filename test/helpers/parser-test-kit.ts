@@ -27,8 +27,9 @@ function run(format: string, chunks: Array<string | Uint8Array>, options?: Parse
   if (!parser) throw new Error(`no parser "${format}"`);
   const splitter = new LineSplitter();
   const out: ParseRecord[] = [];
-  for (const chunk of chunks) for (const line of splitter.push(chunk)) out.push(...parser.push(line));
-  for (const line of splitter.end()) out.push(...parser.push(line));
+  for (const chunk of chunks)
+    for (const l of splitter.pushLines(chunk)) out.push(...parser.push(l.text, l.droppedChars));
+  for (const l of splitter.endLines()) out.push(...parser.push(l.text, l.droppedChars));
   out.push(...parser.end());
   return out;
 }

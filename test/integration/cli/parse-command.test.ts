@@ -43,8 +43,8 @@ describe('kvscope parse', () => {
       ['diagnostic', 7],
       ['tegrastats', 8],
     ]);
-    expect(records[0].text).toBe('agruet@gpu02:~$ tegrastats');
-    expect(records[1].ramUsedBytes).toBe(14700 * MiB);
+    expect(records[0]?.text).toBe('agruet@gpu02:~$ tegrastats');
+    expect(records[1]?.ramUsedBytes).toBe(14700 * MiB);
     expect(io.errText).toBe('kvscope parse: 1 line could not be read (kept in the output as "kind":"diagnostic")\n');
   });
 
@@ -115,17 +115,37 @@ describe('kvscope parse', () => {
     expect((first.mappingsList as unknown[]).length).toBe(7);
   });
 
+  it('a 2 MiB line without a newline (stdin in chunks) is one diagnostic with its first 64 KiB; devfreq, rknpu and hwmon are formats', async () => {
+    const chunk = new TextEncoder().encode('CPU ['.repeat(13_108));
+    const { io, cli } = capture(Array.from({ length: 32 }, () => chunk));
+    expect(await main(['parse', 'tegrastats', '-'], cli)).toBe(0);
+    const [only, ...rest] = ndjson(io.outText);
+    expect(rest).toEqual([]);
+    expect(only).toMatchObject({
+      kind: 'diagnostic',
+      line: 1,
+      reason: `line longer than 65536 characters: ${32 * 5 * 13_108 - 65536} characters dropped`,
+    });
+    expect(String(only?.text)).toHaveLength(65536);
+    expect(io.errText).toContain('1 line could not be read');
+    for (const format of ['devfreq', 'rknpu', 'hwmon']) {
+      const { io: o, cli: c } = capture(['NPU load:  Core0:  7%, Core1:  0%, Core2:  0%,\n']);
+      expect(await main(['parse', format, '-'], c)).toBe(0);
+      expect(ndjson(o.outText)).toEqual([{ kind: 'npu-load', line: 1, corePct: [7, 0, 0] }]);
+    }
+  });
+
   it('an unknown format is a usage error (exit 2) that lists the formats; a missing file exits 1 with one line', async () => {
     const unknown = capture();
     expect(await main(['parse', 'nvidia-smi', 'x.txt'], unknown.cli)).toBe(2);
     expect(unknown.io.outText).toBe('');
     expect(unknown.io.errText).toBe(
-      'kvscope parse: unknown format "nvidia-smi" (formats: tegrastats, perf, pmap, smaps, meminfo, llama-log, llama-bench, status, statm, thermal, vcgencmd)\n',
+      'kvscope parse: unknown format "nvidia-smi" (formats: tegrastats, perf, pmap, smaps, meminfo, llama-log, llama-bench, status, statm, thermal, vcgencmd, devfreq, rknpu, hwmon)\n',
     );
     const none = capture();
     expect(await main(['parse'], none.cli)).toBe(2);
     expect(none.io.errText.split('\n')[0]).toBe(
-      'kvscope parse: missing format (one of tegrastats, perf, pmap, smaps, meminfo, llama-log, llama-bench, status, statm, thermal, vcgencmd)',
+      'kvscope parse: missing format (one of tegrastats, perf, pmap, smaps, meminfo, llama-log, llama-bench, status, statm, thermal, vcgencmd, devfreq, rknpu, hwmon)',
     );
     const missing = capture();
     expect(await main(['parse', 'perf', FIXTURES + 'perf/no-such-file.txt'], missing.cli)).toBe(1);

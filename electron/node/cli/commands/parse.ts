@@ -69,7 +69,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   try {
     for await (const chunk of input as AsyncIterable<string | Uint8Array>) {
       if (io.signal.aborted) break;
-      for (const line of splitter.push(chunk)) emit(parser.push(line));
+      for (const l of splitter.pushLines(chunk)) emit(parser.push(l.text, l.droppedChars));
     }
   } catch (error) {
     if (fromStdin) throw new CliError(`cannot read stdin: ${(error as Error)?.message ?? String(error)}`, 1);
@@ -77,7 +77,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   } finally {
     if (!fromStdin) (input as ReturnType<typeof createReadStream>).destroy();
   }
-  for (const line of splitter.end()) emit(parser.push(line));
+  for (const l of splitter.endLines()) emit(parser.push(l.text, l.droppedChars));
   emit(parser.end());
   if (pending) io.out(pending);
   if (diagnostics > 0) {

@@ -16,9 +16,9 @@ describe('invalid inputs', () => {
     ]);
     const rs = ofKind(all, 'tegrastats');
     expect(rs.map((r) => r.line)).toEqual([1, 4, 6]);
-    expect(rs[2].cpus).toEqual([null, { loadPct: 100, freqMHz: 1420 }]);
-    expect(rs[2].unknown).toEqual(['CPU[0]=bogus']);
-    expect(rs[2].railsMw.VDD_IN).toEqual({ cur: 14703, avg: 14683 });
+    expect(rs[2]?.cpus).toEqual([null, { loadPct: 100, freqMHz: 1420 }]);
+    expect(rs[2]?.unknown).toEqual(['CPU[0]=bogus']);
+    expect(rs[2]?.railsMw.VDD_IN).toEqual({ cur: 14703, avg: 14683 });
   });
 
   it('perf: a misspelt status, trailing words, mixed separators, a record without an event', () => {
@@ -127,6 +127,9 @@ describe('invalid inputs', () => {
       'statm',
       'thermal',
       'vcgencmd',
+      'devfreq',
+      'rknpu',
+      'hwmon',
     ]);
     fc.assert(
       fc.property(
@@ -134,7 +137,9 @@ describe('invalid inputs', () => {
         fc.array(fc.string({ unit: 'binary', maxLength: 300 }), { maxLength: 30 }),
         (format, lines) => {
           // The raw factory, without the registry's safety net, so a throw would fail here.
-          const p = parserFormats[format].create({ pageSizeBytes: 4096 });
+          const entry = parserFormats[format];
+          if (!entry) throw new Error(`no parser ${format}`);
+          const p = entry.create({ pageSizeBytes: 4096 });
           const out = [...lines.flatMap((l) => p.push(l)), ...p.end()];
           for (const r of out) {
             expect(typeof r.kind).toBe('string');
@@ -164,7 +169,7 @@ describe('invalid inputs', () => {
         { kind: 'diagnostic', line: 1, reason: 'parser error: boom', text: 'MemTotal: 1 kB' },
       ]);
     } finally {
-      parserFormats.meminfo = original;
+      if (original) parserFormats.meminfo = original;
     }
     expect(createParser('nope')).toBeNull();
     expect(createParser('toString')).toBeNull();

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { MAX_LINE_CHARS } from '../../../../shared/parsers/line-cap';
 import { FallbackUtf8Decoder, LineSplitter, splitLines } from '../../../../shared/parsers/line-splitter';
 import { cut, FIXTURES } from '../../../helpers/parser-test-kit';
 
@@ -56,17 +57,42 @@ describe('LineSplitter', () => {
     );
   });
 
-  it('cuts a runaway line at the same places whether it arrives whole or in pieces', () => {
+  it('cuts a line over the cap to its first characters and counts the rest, the same in any chunking', () => {
     const long = 'x'.repeat(25) + '\n' + 'y'.repeat(10) + '\n' + 'z'.repeat(20);
-    const expected = ['x'.repeat(10), 'x'.repeat(10), 'x'.repeat(5), 'y'.repeat(10), 'z'.repeat(10), 'z'.repeat(10)];
-    expect(feed([long], { maxLineChars: 10 })).toEqual(expected);
-    expect(feed(Array.from(long), { maxLineChars: 10 })).toEqual(expected);
+    const expected = [
+      { text: 'x'.repeat(10), droppedChars: 15 },
+      { text: 'y'.repeat(10), droppedChars: 0 },
+      { text: 'z'.repeat(10), droppedChars: 10 },
+    ];
+    const lines = (chunks: Array<string | Uint8Array>) => {
+      const s = new LineSplitter({ maxLineChars: 10 });
+      return [...chunks.flatMap((c) => s.pushLines(c)), ...s.endLines()];
+    };
+    expect(lines([long])).toEqual(expected);
+    expect(lines(Array.from(long))).toEqual(expected);
+    expect(feed([long], { maxLineChars: 10 })).toEqual(expected.map((l) => l.text));
     fc.assert(
       fc.property(fc.array(fc.nat({ max: long.length }), { maxLength: 10 }), (cuts) => {
-        expect(feed(cut(enc(long), cuts), { maxLineChars: 10 })).toEqual(expected);
+        expect(lines(cut(enc(long), cuts))).toEqual(expected);
       }),
       { numRuns: 200 },
     );
+  });
+
+  it('never ends a cut line on half a surrogate pair', () => {
+    const s = new LineSplitter({ maxLineChars: 4 });
+    expect([...s.pushLines('abc🙂def\n'), ...s.endLines()]).toEqual([{ text: 'abc', droppedChars: 5 }]);
+  });
+
+  it('holds at most the cap while a line without a newline streams in (a 64 MiB run of bytes)', () => {
+    const s = new LineSplitter();
+    const chunk = new Uint8Array(1024 * 1024).fill(0x61);
+    for (let i = 0; i < 64; i++) expect(s.pushLines(chunk)).toEqual([]);
+    // The kept part never grows past the cap, whatever arrives: the private carry is the evidence.
+    expect((s as unknown as { carry: string }).carry.length).toBe(MAX_LINE_CHARS);
+    expect(s.endLines()).toEqual([
+      { text: 'a'.repeat(MAX_LINE_CHARS), droppedChars: 64 * 1024 * 1024 - MAX_LINE_CHARS },
+    ]);
   });
 
   it('the fallback UTF-8 decoder (for runtimes without TextDecoder) agrees with TextDecoder, in any chunking', () => {
@@ -121,7 +147,7 @@ describe('LineSplitter', () => {
     const files = mine
       .flatMap((dir) => readdirSync(FIXTURES + dir, { recursive: true, withFileTypes: true }))
       .filter((e) => e.isFile() && e.name !== 'SOURCE');
-    expect(files).toHaveLength(38);
+    expect(files).toHaveLength(40);
     for (const f of files) {
       const bytes = readFileSync(`${f.parentPath}/${f.name}`);
       const text = new TextDecoder().decode(bytes);

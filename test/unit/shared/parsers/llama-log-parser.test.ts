@@ -76,7 +76,7 @@ describe('llama.cpp logs: real captures', () => {
       [41, 'prompt', 1491.9, 37, 40.32, 24.8],
     ]);
     expect(rs.every((r) => r.source === 'llama_print_timings' && r.slotId === null)).toBe(true);
-    expect(rs[1].label).toBe('sample');
+    expect(rs[1]?.label).toBe('sample');
   });
 
   it('KV cache lines 2023–2026: every era, per-device buffers, MLA parts, journald/docker/[pid]/level prefixes', () => {
@@ -192,7 +192,7 @@ describe('llama.cpp logs: real captures', () => {
       [60, 'device-buffer', 448 * MiB, null, null, null, null, null, null, null, null, 'CUDA0', 'llama_kv_cache'],
       [61, 'total', 448 * MiB, 4096, 28, 1, 1, 'f16', 'f16', 224 * MiB, 224 * MiB, null, 'llama_kv_cache'],
     ]);
-    expect(kv[8].parts).toEqual([
+    expect(kv[8]?.parts).toEqual([
       { name: 'c^KV', type: 'f16', bytes: 2196 * MiB },
       { name: 'kv^T', type: null, bytes: null },
     ]);
@@ -258,11 +258,11 @@ describe('llama.cpp logs: real captures', () => {
       [233, 'prompt', 7779.621548, 32768, null, 4212.03, 'ollama', null, null],
       [236, 'eval', 17148.014223, 1769, null, 103.16, 'ollama', null, null],
     ]);
-    expect(rs[0].extra).toEqual({});
-    expect(rs[6].extra).toEqual({ cache_n: 314 });
-    expect(rs[8].extra).toEqual({ draft_n: 3, draft_n_accepted: 1 });
-    expect(rs[11].label).toBe('generation eval');
-    expect(rs[27].label).toBe('sampling');
+    expect(rs[0]?.extra).toEqual({});
+    expect(rs[6]?.extra).toEqual({ cache_n: 314 });
+    expect(rs[8]?.extra).toEqual({ draft_n: 3, draft_n_accepted: 1 });
+    expect(rs[11]?.label).toBe('generation eval');
+    expect(rs[27]?.label).toBe('sampling');
   });
 });
 
@@ -348,7 +348,7 @@ describe('llama.cpp logs: lines written from the format strings in llama.cpp sou
       nUbatch: 512,
       flashAttn: 'auto',
     });
-    expect(ctx.extra).toEqual({ 'CPU output buffer size': '1.00 MiB' });
+    expect(ctx?.extra).toEqual({ 'CPU output buffer size': '1.00 MiB' });
     const kv = ofKind(all, 'kv');
     expect(kv.map((r) => [r.line, r.scope, r.sizeBytes, r.cells, r.layers, r.swa, r.typeK, r.kBytes])).toEqual([
       [29, 'config', null, 4096, null, false, null, null],
@@ -447,7 +447,7 @@ describe('llama.cpp logs: lines written from the format strings in llama.cpp sou
       [9, 'load', 126, null, null, null, 'llama_perf_context_print'],
     ]);
     const [rec] = ofKind(all, 'kv');
-    expect([rec.line, rec.recurrent, rec.sizeBytes, rec.cells, rec.layers, rec.seqs]).toEqual([
+    expect([rec?.line, rec?.recurrent, rec?.sizeBytes, rec?.cells, rec?.layers, rec?.seqs]).toEqual([
       4,
       true,
       16 * MiB,
@@ -455,7 +455,7 @@ describe('llama.cpp logs: lines written from the format strings in llama.cpp sou
       32,
       1,
     ]);
-    expect(rec.parts).toEqual([
+    expect(rec?.parts).toEqual([
       { name: 'R', type: 'f32', bytes: 4 * MiB },
       { name: 'S', type: 'f32', bytes: 12 * MiB },
     ]);

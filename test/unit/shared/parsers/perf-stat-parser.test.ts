@@ -5,7 +5,16 @@ import type { PerfRecord } from '../../../../shared/parsers/records';
 import { diagnostics, ofKind, parse, parseFixture } from '../../../helpers/parser-test-kit';
 
 const perfFixture = (rel: string) => parseFixture('perf', `perf/${rel}`);
-const pick = (r: PerfRecord) => [r.line, r.tSec, r.event, r.value, r.status, r.unit, r.runPct, r.summary];
+const pick = (r: PerfRecord | undefined) => [
+  r?.line,
+  r?.tSec,
+  r?.event,
+  r?.value,
+  r?.status,
+  r?.unit,
+  r?.runPct,
+  r?.summary,
+];
 
 describe('perf stat: real captures', () => {
   it('x86 perf 5.12 `-x, -I1000 --summary`, before and after the summary-alignment patch and with --no-cvs-summary', () => {
@@ -15,13 +24,13 @@ describe('perf stat: real captures', () => {
     expect(rs).toHaveLength(48);
     // (A) interval rows, then summary rows that lost their time column (read as summary, not as intervals)
     expect(pick(rs[0])).toEqual([14, 1.001323097, 'cpu-clock', 8013.48, 'ok', 'msec', 100, false]);
-    expect([rs[0].runTimeNs, rs[0].metricValue, rs[0].metricUnit]).toEqual([8013483384, 8.013, 'CPUs utilized']);
+    expect([rs[0]?.runTimeNs, rs[0]?.metricValue, rs[0]?.metricUnit]).toEqual([8013483384, 8.013, 'CPUs utilized']);
     expect(pick(rs[1])).toEqual([15, 1.001323097, 'context-switches', 270, 'ok', null, 100, false]);
-    expect([rs[1].metricValue, rs[1].metricUnit]).toEqual([0.034, 'K/sec']);
+    expect([rs[1]?.metricValue, rs[1]?.metricUnit]).toEqual([0.034, 'K/sec']);
     expect(pick(rs[7])).toEqual([21, 1.001323097, 'branch-misses', 106152, 'ok', null, 100, false]);
-    expect(rs[7].metricUnit).toBe('of all branches');
+    expect(rs[7]?.metricUnit).toBe('of all branches');
     expect(pick(rs[8])).toEqual([22, null, 'cpu-clock', 8013.48, 'ok', 'msec', 100, true]);
-    expect(rs[8].metricValue).toBe(7.984);
+    expect(rs[8]?.metricValue).toBe(7.984);
     expect(pick(rs[15])).toEqual([29, null, 'branch-misses', 106152, 'ok', null, 100, true]);
     // (B) `summary,` rows
     expect(pick(rs[16])).toEqual([32, 1.001196053, 'cpu-clock', 8012.72, 'ok', 'msec', 100, false]);
@@ -29,9 +38,9 @@ describe('perf stat: real captures', () => {
     expect(pick(rs[31])).toEqual([47, null, 'branch-misses', 82601, 'ok', null, 100, true]);
     // (C)
     expect(pick(rs[32])).toEqual([50, 1.001213261, 'cpu-clock', 8012.67, 'ok', 'msec', 100, false]);
-    expect([rs[33].metricValue, rs[33].metricUnit]).toEqual([24.586, '/sec']);
+    expect([rs[33]?.metricValue, rs[33]?.metricUnit]).toEqual([24.586, '/sec']);
     expect(pick(rs[47])).toEqual([65, null, 'branch-misses', 102107, 'ok', null, 100, true]);
-    expect([rs[46].value, rs[46].metricValue, rs[46].metricUnit]).toEqual([2458033, 306.768, 'K/sec']);
+    expect([rs[46]?.value, rs[46]?.metricValue, rs[46]?.metricUnit]).toEqual([2458033, 306.768, 'K/sec']);
   });
 
   it('x86 VM: every hardware event <not supported>, system-wide header, elapsed summary', () => {
@@ -84,7 +93,7 @@ describe('perf stat: real captures', () => {
     expect(rs.every((r) => r.status === 'not-counted' && r.value === null && r.runTimeNs === 0 && r.runPct === 0)).toBe(
       true,
     );
-    expect(rs[0].line).toBe(8);
+    expect(rs[0]?.line).toBe(8);
     expect(diagnostics(all)).toEqual([]);
   });
 
@@ -97,8 +106,8 @@ describe('perf stat: real captures', () => {
       [11, null, 'branch-misses', 24532, 'ok', null, null, false],
       [17, null, 'ld_spec', 235733, 'ok', null, 100, false],
     ]);
-    expect([rs[0].metricValue, rs[0].metricUnit]).toEqual([0.88, 'insn per cycle']);
-    expect(rs[3].runTimeNs).toBe(1248820);
+    expect([rs[0]?.metricValue, rs[0]?.metricUnit]).toEqual([0.88, 'insn per cycle']);
+    expect(rs[3]?.runTimeNs).toBe(1248820);
     expect(diagnostics(all).map((d) => [d.line, d.text])).toEqual([
       [7, 'root@vudu:~# perf stat /bin/ls'],
       [8, '<...>   '],
@@ -203,8 +212,8 @@ describe('perf stat: output written from perf-stat(1) and the printers in tools/
       [null, 'branches', null, null, 100, 3.0001, 'not-supported'],
       [null, 'instructions', 5, null, 50, null, 'ok'],
     ]);
-    expect([rs[0].metricValue, rs[0].metricUnit]).toEqual([1.23, 'GHz']);
-    expect([rs[4].stddevPct, rs[4].metricValue, rs[4].metricUnit]).toEqual([1.5, 0.1, 'insn per cycle']);
+    expect([rs[0]?.metricValue, rs[0]?.metricUnit]).toEqual([1.23, 'GHz']);
+    expect([rs[4]?.stddevPct, rs[4]?.metricValue, rs[4]?.metricUnit]).toEqual([1.5, 0.1, 'insn per cycle']);
   });
 
   it('reads numbers with or without thousands separators, in either locale', () => {
@@ -218,7 +227,7 @@ describe('perf stat: output written from perf-stat(1) and the printers in tools/
     expect(parsePerfNumber('<not counted>')).toBeNull();
     expect(parsePerfNumber('1.2.3,4,5')).toBeNull();
     const [r] = ofKind(parse('perf', '         1.234.567      cycles\n'), 'perf');
-    expect(r.value).toBe(1234567);
+    expect(r?.value).toBe(1234567);
   });
 
   it("perf's own hints are not counters and not damage", () => {
@@ -276,5 +285,17 @@ describe('perf stat: robustness', () => {
       ),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('perf stat 3.x–4.x human output (test/fixtures/perf/perf3-perf4-human-formats/SOURCE)', () => {
+  it('reads `task-clock (msec)` (unit after the event) and `[83.40%]` multiplexing instead of dropping them', () => {
+    const all = parseFixture('perf', 'perf/perf3-perf4-human-formats/perf3_perf4_human.txt');
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'perf').map((r) => [r.line, r.event, r.unit, r.value, r.runPct, r.metricUnit])).toEqual([
+      [4, 'task-clock', 'msec', 0.912345, null, 'CPUs utilized'],
+      [5, 'cycles', null, 1234567, 83.4, 'GHz'],
+      [6, 'instructions', null, 987654, 66.67, 'insns per cycle'],
+    ]);
   });
 });

@@ -26,7 +26,7 @@ describe('pmap -x: real captures', () => {
       },
     ]);
     expect(diagnostics(all).map((d) => d.line)).toEqual([8, 9, 10, 11, 12]);
-    expect(diagnostics(all)[1].text).toBe('[1] 4299');
+    expect(diagnostics(all)[1]?.text).toBe('[1] 4299');
   });
 
   it('busybox (x86 container, ARM 32-bit) and toybox (Android): PSS instead of RSS, tab header, 8-digit addresses, no footer', () => {
@@ -88,7 +88,7 @@ describe('pmap -x: real captures', () => {
   it('lists the mappings on request, names with spaces kept whole', () => {
     const all = parseFixture('pmap', 'pmap/busybox-toybox/04_pmap_x_busybox_toybox.txt', { listMappings: true });
     const android = ofKind(all, 'pmap')[2];
-    expect(android.mappingsList![0]).toEqual({
+    expect(android?.mappingsList![0]).toEqual({
       address: '0000000012c00000',
       sizeKb: 524288,
       rssKb: null,
@@ -100,9 +100,9 @@ describe('pmap -x: real captures', () => {
       mapping: '[anon:dalvik-main space (region space)]',
       anonymous: true,
     });
-    expect(android.mappingsList![1].mapping).toBe('boot.art]');
-    expect(android.mappingsList![1].anonymous).toBe(false);
-    expect(ofKind(all, 'pmap')[1].mappingsList!.map((m) => m.mapping)).toEqual([
+    expect(android?.mappingsList![1]?.mapping).toBe('boot.art]');
+    expect(android?.mappingsList![1]?.anonymous).toBe(false);
+    expect(ofKind(all, 'pmap')[1]?.mappingsList!.map((m) => m.mapping)).toEqual([
       '/bin/busybox',
       '/bin/busybox',
       '[heap]',
@@ -215,7 +215,7 @@ describe('pmap: output written from the procps sources (3.2.x, 4.x) and the defa
       [5, 'pmap footer does not match the header'],
     ]);
     expect(ofKind(all, 'pmap')).toHaveLength(1);
-    expect(ofKind(all, 'pmap')[0].complete).toBe(false);
+    expect(ofKind(all, 'pmap')[0]?.complete).toBe(false);
   });
 });
 
@@ -247,5 +247,22 @@ describe('pmap: robustness', () => {
       }),
       { numRuns: 400 },
     );
+  });
+});
+
+describe('pmap -X and -d (test/fixtures/pmap/procps-ng-X-and-d/SOURCE)', () => {
+  it('-X: smaps columns by name, the ==== rule and the KB totals; -d: Offset/Device kept out of the mapping name', () => {
+    const all = parseFixture('pmap', 'pmap/procps-ng-X-and-d/pmap_X_and_d.txt');
+    expect(diagnostics(all)).toEqual([]);
+    const [x, d] = ofKind(all, 'pmap');
+    expect(x).toMatchObject({ line: 1, totalKb: 1050756, rssKb: 1049612, pssKb: 1049612, swapKb: 0 });
+    expect(x).toMatchObject({
+      anonKb: 1048588,
+      anonFrom: 'column',
+      largestAnonKb: 1048576,
+      mappings: 3,
+      complete: true,
+    });
+    expect(d).toMatchObject({ line: 8, totalKb: 1050624, largestAnonKb: 1048576, mappings: 2, complete: true });
   });
 });

@@ -19,11 +19,11 @@ describe('smaps_rollup / smaps', () => {
       [51, true, 1, 78512, 43402, 14688, 0],
       [76, true, 1, 1912, 194, 112, null],
     ]);
-    expect(rs[0].kb).toMatchObject({ SwapPss: 1194, Writeback: 0, Private_Dirty: 5200, Shared_Clean: 31232 });
-    expect('Pss_Anon' in rs[0].kb).toBe(false);
-    expect(rs[1].kb).toMatchObject({ Pss_Anon: 8107, Pss_File: 4155, Pss_Shmem: 23295, FilePmdMapped: 0 });
-    expect(rs[2].kb.Private_Dirty).toBe(15132);
-    expect(Object.keys(rs[3].kb)).toEqual([
+    expect(rs[0]?.kb).toMatchObject({ SwapPss: 1194, Writeback: 0, Private_Dirty: 5200, Shared_Clean: 31232 });
+    expect('Pss_Anon' in (rs[0]?.kb ?? {})).toBe(false);
+    expect(rs[1]?.kb).toMatchObject({ Pss_Anon: 8107, Pss_File: 4155, Pss_Shmem: 23295, FilePmdMapped: 0 });
+    expect(rs[2]?.kb.Private_Dirty).toBe(15132);
+    expect(Object.keys(rs[3]?.kb ?? {})).toEqual([
       'Rss',
       'Pss',
       'Shared_Clean',
@@ -76,7 +76,7 @@ describe('smaps_rollup / smaps', () => {
       [1, false, 3, 320, 172, 24, 8, 464],
       [24, false, 3, 340, 192, 44, 8, 464],
     ]);
-    expect('KernelPageSize' in rs[0].kb).toBe(false);
+    expect('KernelPageSize' in (rs[0]?.kb ?? {})).toBe(false);
   });
 
   it('never throws on any text', () => {
@@ -94,13 +94,13 @@ describe('meminfo', () => {
   it('Jetson TX2 (NvMap keys), Pi Zero 2 W on 6.12, OpenWrt without MemAvailable, a `tr -s` squeezed Pi dump', () => {
     const all = parseFixture('meminfo', 'proc/meminfo-tx2-pizero2w-openwrt-pi/07_proc_meminfo_small_boards.txt');
     const [tx2, zero, openwrt, pi] = ofKind(all, 'meminfo');
-    expect([tx2.line, tx2.memTotalKb, tx2.memAvailableKb, tx2.memAvailableEstimated]).toEqual([
+    expect([tx2?.line, tx2?.memTotalKb, tx2?.memAvailableKb, tx2?.memAvailableEstimated]).toEqual([
       8,
       8038788,
       5642288,
       false,
     ]);
-    expect(tx2.kb).toMatchObject({
+    expect(tx2?.kb).toMatchObject({
       NvMapMemFree: 94784,
       NvMapMemUsed: 805068,
       CmaTotal: 753664,
@@ -108,20 +108,20 @@ describe('meminfo', () => {
       Hugepagesize: 2048,
       'Active(anon)': 1008140,
     });
-    expect(tx2.counts).toEqual({ HugePages_Total: 0, HugePages_Free: 0, HugePages_Rsvd: 0, HugePages_Surp: 0 });
-    expect(Object.keys(tx2.kb)).toHaveLength(42); // lines 8–53 of the capture, less the four unitless HugePages_* counts
-    expect([zero.line, zero.memTotalKb, zero.memAvailableKb]).toEqual([58, 426068, 233696]);
-    expect(zero.kb).toMatchObject({ Zswap: 0, Zswapped: 0, SecPageTables: 0, Percpu: 720, CmaFree: 82800 });
+    expect(tx2?.counts).toEqual({ HugePages_Total: 0, HugePages_Free: 0, HugePages_Rsvd: 0, HugePages_Surp: 0 });
+    expect(Object.keys(tx2?.kb ?? {})).toHaveLength(42); // lines 8–53 of the capture, less the four unitless HugePages_* counts
+    expect([zero?.line, zero?.memTotalKb, zero?.memAvailableKb]).toEqual([58, 426068, 233696]);
+    expect(zero?.kb).toMatchObject({ Zswap: 0, Zswapped: 0, SecPageTables: 0, Percpu: 720, CmaFree: 82800 });
     // Pre-3.14 kernel: MemFree 80288 + Buffers 7652 + Cached 21700.
-    expect([openwrt.line, openwrt.memTotalKb, openwrt.memAvailableKb, openwrt.memAvailableEstimated]).toEqual([
+    expect([openwrt?.line, openwrt?.memTotalKb, openwrt?.memAvailableKb, openwrt?.memAvailableEstimated]).toEqual([
       104,
       125128,
       109640,
       true,
     ]);
-    expect('MemAvailable' in openwrt.kb).toBe(false);
-    expect(openwrt.kb.VmallocChunk).toBe(829276);
-    expect([pi.line, pi.memTotalKb, pi.memAvailableKb, pi.kb.VmallocChunk]).toEqual([141, 949328, 884628, 886668]);
+    expect('MemAvailable' in (openwrt?.kb ?? {})).toBe(false);
+    expect(openwrt?.kb.VmallocChunk).toBe(829276);
+    expect([pi?.line, pi?.memTotalKb, pi?.memAvailableKb, pi?.kb.VmallocChunk]).toEqual([141, 949328, 884628, 886668]);
     expect(diagnostics(all).map((d) => [d.line, d.text])).toEqual([
       [7, 'jpark@ubuntu:~$ cat /proc/meminfo '],
       [103, 'cat /proc/meminfo'],
@@ -171,8 +171,8 @@ describe('/proc/<pid>/status', () => {
       vmSwapKb: 2400,
     });
     // Lines carrying the poster's "<-- here" are not status lines: kept as diagnostics, not read.
-    expect([systemd.vmPeakKb, systemd.threads]).toEqual([null, null]);
-    expect(systemd.fields.SigIgn).toBe('0000000000001000');
+    expect([systemd?.vmPeakKb, systemd?.threads]).toEqual([null, null]);
+    expect(systemd?.fields.SigIgn).toBe('0000000000001000');
     expect(kthreadd).toMatchObject({
       line: 51,
       name: 'kthreadd',
@@ -182,7 +182,7 @@ describe('/proc/<pid>/status', () => {
       rssAnonKb: null,
       vmSwapKb: null,
     });
-    expect(kthreadd.kb).toEqual({});
+    expect(kthreadd?.kb).toEqual({});
     expect(cat).toMatchObject({
       line: 76,
       name: 'cat',
@@ -196,9 +196,9 @@ describe('/proc/<pid>/status', () => {
       rssFileKb: 816,
       vmSwapKb: 0,
     });
-    expect(cat.fields.untag_mask).toBe('0xffffffffffffff');
-    expect(cat.fields.Groups).toBe('0 1 2 3 4 6 10 11 20 26 27');
-    expect(cat.fields.nonvoluntary_ctxt_switches).toBe('0');
+    expect(cat?.fields.untag_mask).toBe('0xffffffffffffff');
+    expect(cat?.fields.Groups).toBe('0 1 2 3 4 6 10 11 20 26 27');
+    expect(cat?.fields.nonvoluntary_ctxt_switches).toBe('0');
     expect(diagnostics(all).map((d) => [d.line, d.reason])).toEqual([
       [9, 'not a status line'],
       [26, 'VmPeak: expected "N kB"'],
@@ -210,9 +210,9 @@ describe('/proc/<pid>/status', () => {
 
   it('a `head` that stops before Threads: cannot tell a kernel thread', () => {
     const [r] = ofKind(parse('status', 'Name:\tkworker/0:1\nState:\tI (idle)\nPid:\t17\n'), 'status');
-    expect([r.kernelThread, r.vmRssKb]).toEqual([null, null]);
+    expect([r?.kernelThread, r?.vmRssKb]).toEqual([null, null]);
     const [k] = ofKind(parse('status', 'Name:\tkworker/0:1\nKthread:\t1\nThreads:\t1\n'), 'status');
-    expect(k.kernelThread).toBe(true);
+    expect(k?.kernelThread).toBe(true);
   });
 
   it('never throws on any text', () => {
@@ -248,9 +248,9 @@ describe('/proc/<pid>/statm', () => {
       },
     ]);
     const [pi5] = ofKind(parse('statm', text, { pageSizeBytes: 16384 }), 'statm');
-    expect([pi5.residentBytes, pi5.sizeBytes, pi5.dataBytes]).toEqual([1217 * 16384, 4931 * 16384, 327 * 16384]);
+    expect([pi5?.residentBytes, pi5?.sizeBytes, pi5?.dataBytes]).toEqual([1217 * 16384, 4931 * 16384, 327 * 16384]);
     const [x86] = ofKind(parse('statm', text, { pageSizeBytes: 4096 }), 'statm');
-    expect(x86.residentBytes).toBe(1217 * 4096);
+    expect(x86?.residentBytes).toBe(1217 * 4096);
     expect(parseStatmLine('1 2 3', 4, 4096)).toEqual({
       kind: 'diagnostic',
       line: 4,

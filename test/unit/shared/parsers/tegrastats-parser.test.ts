@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createTegrastatsParser, parseTegrastatsLine } from '../../../../shared/parsers/tegrastats-parser';
+import { parseTegrastatsLine } from '../../../../shared/parsers/tegrastats-parser';
 import type { TegrastatsRecord } from '../../../../shared/parsers/records';
 import { diagnostics, GiB, KiB, MiB, ofKind, parse, parseFixture } from '../../../helpers/parser-test-kit';
 
@@ -13,20 +13,20 @@ describe('tegrastats: real captures', () => {
     expect(diagnostics(all)).toEqual([]);
     const [r] = ofKind(all, 'tegrastats');
     expect(ofKind(all, 'tegrastats')).toHaveLength(1);
-    expect(r.line).toBe(7);
-    expect(r.timestamp).toBe('04-11-2025 10:36:27');
-    expect(r.localTimeIso).toBe('2025-04-11T10:36:27');
-    expect(r.ramUsedBytes).toBe(4321 * MiB);
-    expect(r.ramTotalBytes).toBe(62801 * MiB);
-    expect([r.ramLfbBlocks, r.ramLfbBlockBytes]).toEqual([1759, 4 * MiB]);
-    expect([r.swapUsedBytes, r.swapTotalBytes, r.swapCachedBytes]).toEqual([19 * MiB, 31400 * MiB, 0]);
-    expect(r.cpus).toHaveLength(12);
-    expect(r.cpus.every((c) => c?.loadPct === 0 && c.freqMHz === 729)).toBe(true);
-    expect([r.emcLoadPct, r.emcFreqMHz]).toEqual([0, 2133]);
-    expect([r.gpuLoadPct, r.gpuFreqsMHz]).toEqual([0, [0, 0]]);
-    expect(r.engines.VIC).toEqual({ on: true, loadPct: null, freqMHz: 729, freqsMHz: null });
-    expect(r.engines.APE.freqMHz).toBe(174);
-    expect(r.tempsC).toEqual({
+    expect(r?.line).toBe(7);
+    expect(r?.timestamp).toBe('04-11-2025 10:36:27');
+    expect(r?.localTimeIso).toBe('2025-04-11T10:36:27');
+    expect(r?.ramUsedBytes).toBe(4321 * MiB);
+    expect(r?.ramTotalBytes).toBe(62801 * MiB);
+    expect([r?.ramLfbBlocks, r?.ramLfbBlockBytes]).toEqual([1759, 4 * MiB]);
+    expect([r?.swapUsedBytes, r?.swapTotalBytes, r?.swapCachedBytes]).toEqual([19 * MiB, 31400 * MiB, 0]);
+    expect(r?.cpus).toHaveLength(12);
+    expect(r?.cpus.every((c) => c?.loadPct === 0 && c.freqMHz === 729)).toBe(true);
+    expect([r?.emcLoadPct, r?.emcFreqMHz]).toEqual([0, 2133]);
+    expect([r?.gpuLoadPct, r?.gpuFreqsMHz]).toEqual([0, [0, 0]]);
+    expect(r?.engines.VIC).toEqual({ on: true, loadPct: null, freqMHz: 729, freqsMHz: null });
+    expect(r?.engines.APE?.freqMHz).toBe(174);
+    expect(r?.tempsC).toEqual({
       CPU: 44.562,
       Tboard: 32,
       SOC2: 40.093,
@@ -35,8 +35,8 @@ describe('tegrastats: real captures', () => {
       tj: 44.343,
       SOC1: 41.25,
     });
-    expect(r.sensorsOff).toEqual(['CV0', 'CV1', 'GPU', 'CV2']);
-    expect(r.railsMw).toEqual({
+    expect(r?.sensorsOff).toEqual(['CV0', 'CV1', 'GPU', 'CV2']);
+    expect(r?.railsMw).toEqual({
       VDD_GPU_SOC: { cur: 2340, avg: 2340 },
       VDD_CPU_CV: { cur: 390, avg: 390 },
       VIN_SYS_5V0: { cur: 4025, avg: 4025 },
@@ -44,8 +44,8 @@ describe('tegrastats: real captures', () => {
       VDDQ_VDD2_1V8AO: { cur: 301, avg: 301 },
       'NC#2': { cur: 0, avg: 0 },
     });
-    expect(r.unknown).toEqual([]);
-    expect(r.partial).toBe(false);
+    expect(r?.unknown).toEqual([]);
+    expect(r?.partial).toBe(false);
   });
 
   it('AGX Orin L4T 36.4.4: lowercase temperature names, NVENC load@clock, engines that are off', () => {
@@ -53,25 +53,25 @@ describe('tegrastats: real captures', () => {
     expect(rs.map((r) => r.line)).toEqual([7, 8, 9]);
     expect(rs.map((r) => r.timestamp)).toEqual(['05-09-2026 18:42:06', '05-09-2026 18:42:07', '05-09-2026 18:42:08']);
     const [a, b, c] = rs;
-    expect(a.ramUsedBytes).toBe(18207 * MiB);
-    expect(b.ramUsedBytes).toBe(18202 * MiB);
-    expect(a.cpus.slice(0, 4)).toEqual([
+    expect(a?.ramUsedBytes).toBe(18207 * MiB);
+    expect(b?.ramUsedBytes).toBe(18202 * MiB);
+    expect(a?.cpus.slice(0, 4)).toEqual([
       { loadPct: 14, freqMHz: 2188 },
       { loadPct: 5, freqMHz: 2112 },
       { loadPct: 8, freqMHz: 2035 },
       { loadPct: 14, freqMHz: 2201 },
     ]);
-    expect(c.cpus[0]).toEqual({ loadPct: 14, freqMHz: 729 });
-    expect(c.cpus[7]).toEqual({ loadPct: 70, freqMHz: 1113 });
-    expect([a.emcLoadPct, a.emcFreqMHz, c.emcLoadPct]).toEqual([3, 2133, 2]);
-    expect(a.engines.NVENC).toEqual({ on: true, loadPct: 79, freqMHz: 166, freqsMHz: null });
-    expect(c.engines.NVENC).toEqual({ on: true, loadPct: 78, freqMHz: 179, freqsMHz: null });
-    expect(a.engines.VIC).toEqual({ on: true, loadPct: 36, freqMHz: 115, freqsMHz: null });
+    expect(c?.cpus[0]).toEqual({ loadPct: 14, freqMHz: 729 });
+    expect(c?.cpus[7]).toEqual({ loadPct: 70, freqMHz: 1113 });
+    expect([a?.emcLoadPct, a?.emcFreqMHz, c?.emcLoadPct]).toEqual([3, 2133, 2]);
+    expect(a?.engines.NVENC).toEqual({ on: true, loadPct: 79, freqMHz: 166, freqsMHz: null });
+    expect(c?.engines.NVENC).toEqual({ on: true, loadPct: 78, freqMHz: 179, freqsMHz: null });
+    expect(a?.engines.VIC).toEqual({ on: true, loadPct: 36, freqMHz: 115, freqsMHz: null });
     for (const off of ['NVDEC', 'NVJPG', 'NVJPG1', 'OFA', 'NVDLA0', 'NVDLA1', 'PVA0'])
-      expect(a.engines[off].on).toBe(false);
-    expect(a.tempsC).toEqual({ cpu: 52.562, soc2: 48.437, soc0: 49.093, tj: 52.562, soc1: 49.656 });
-    expect(b.railsMw.VIN_SYS_5V0).toEqual({ cur: 4607, avg: 4657 });
-    expect(c.railsMw.VIN_SYS_5V0).toEqual({ cur: 4707, avg: 4674 });
+      expect(a?.engines[off]?.on).toBe(false);
+    expect(a?.tempsC).toEqual({ cpu: 52.562, soc2: 48.437, soc0: 49.093, tj: 52.562, soc1: 49.656 });
+    expect(b?.railsMw.VIN_SYS_5V0).toEqual({ cur: 4607, avg: 4657 });
+    expect(c?.railsMw.VIN_SYS_5V0).toEqual({ cur: 4707, avg: 4674 });
   });
 
   it('AGX Xavier JetPack 4.2: rails named GPU/CPU next to temperatures named GPU/CPU; the shell prompt is a diagnostic', () => {
@@ -80,18 +80,18 @@ describe('tegrastats: real captures', () => {
       { kind: 'diagnostic', line: 7, reason: 'not a tegrastats line', text: 'agruet@gpu02:~$ tegrastats' },
     ]);
     const [r] = ofKind(all, 'tegrastats');
-    expect(r.line).toBe(8);
-    expect([r.ramUsedBytes, r.ramTotalBytes, r.ramLfbBlocks, r.ramLfbBlockBytes]).toEqual([
+    expect(r?.line).toBe(8);
+    expect([r?.ramUsedBytes, r?.ramTotalBytes, r?.ramLfbBlocks, r?.ramLfbBlockBytes]).toEqual([
       14700 * MiB,
       15692 * MiB,
       3,
       2 * MiB,
     ]);
-    expect(r.swapCachedBytes).toBe(23 * MiB);
-    expect(r.cpus).toEqual(Array(8).fill({ loadPct: 0, freqMHz: 1190 }));
+    expect(r?.swapCachedBytes).toBe(23 * MiB);
+    expect(r?.cpus).toEqual(Array(8).fill({ loadPct: 0, freqMHz: 1190 }));
     // Not root: no clocks.
-    expect([r.emcLoadPct, r.emcFreqMHz, r.gpuLoadPct, r.gpuFreqMHz]).toEqual([0, null, 0, null]);
-    expect(r.tempsC).toEqual({
+    expect([r?.emcLoadPct, r?.emcFreqMHz, r?.gpuLoadPct, r?.gpuFreqMHz]).toEqual([0, null, 0, null]);
+    expect(r?.tempsC).toEqual({
       AO: 30,
       GPU: 30.5,
       Tboard: 31,
@@ -101,7 +101,7 @@ describe('tegrastats: real captures', () => {
       thermal: 30.8,
       PMIC: 100,
     });
-    expect(r.railsMw).toEqual({
+    expect(r?.railsMw).toEqual({
       GPU: { cur: 463, avg: 463 },
       CPU: { cur: 618, avg: 618 },
       SOC: { cur: 2936, avg: 2936 },
@@ -114,31 +114,31 @@ describe('tegrastats: real captures', () => {
   it('Xavier NX and Nano under stress (JetPack 4.6): rail order varies, a run without rails, a truncated last token', () => {
     const rs = records('xavier-nx-and-nano-jp4.6/nano_tx2nx_xaviernx_aiblox_stresstest.txt');
     expect(rs.map((r) => r.line)).toEqual([9, 10, 11, 12, 14, 15, 16, 18, 19, 21, 22]);
-    expect(rs[0].gpuLoadPct).toBe(99);
-    expect(rs[0].railsMw).toEqual({
+    expect(rs[0]?.gpuLoadPct).toBe(99);
+    expect(rs[0]?.railsMw).toEqual({
       VDD_IN: { cur: 14703, avg: 14683 },
       VDD_CPU_GPU_CV: { cur: 10874, avg: 10893 },
       VDD_SOC: { cur: 1405, avg: 1405 },
     });
     // The paste cut the last value: it is read as printed, the rest of the line is intact.
-    expect(rs[3].railsMw.VDD_SOC).toEqual({ cur: 1405, avg: 140 });
-    expect(rs[3].ramLfbBlocks).toBe(356);
-    expect(rs[4].ramTotalBytes).toBe(3964 * MiB);
-    expect(rs[4].cpus).toEqual(Array(4).fill({ loadPct: 100, freqMHz: 1479 }));
-    expect(rs[4].tempsC).toEqual({ PLL: 41.5, CPU: 48, PMIC: 100, GPU: 63, AO: 54.5, thermal: 48.25 });
-    expect(rs[4].railsMw).toEqual({
+    expect(rs[3]?.railsMw.VDD_SOC).toEqual({ cur: 1405, avg: 140 });
+    expect(rs[3]?.ramLfbBlocks).toBe(356);
+    expect(rs[4]?.ramTotalBytes).toBe(3964 * MiB);
+    expect(rs[4]?.cpus).toEqual(Array(4).fill({ loadPct: 100, freqMHz: 1479 }));
+    expect(rs[4]?.tempsC).toEqual({ PLL: 41.5, CPU: 48, PMIC: 100, GPU: 63, AO: 54.5, thermal: 48.25 });
+    expect(rs[4]?.railsMw).toEqual({
       POM_5V_GPU: { cur: 8949, avg: 8742 },
       POM_5V_IN: { cur: 3227, avg: 3086 },
       POM_5V_CPU: { cur: 3148, avg: 3134 },
     });
-    expect(rs[5].gpuLoadPct).toBe(83);
-    expect(rs[8].railsMw.VDD_IN).toEqual({ cur: 14664, avg: 13950 });
-    expect([rs[9].ramUsedBytes, rs[9].ramTotalBytes, rs[9].swapCachedBytes]).toEqual([
+    expect(rs[5]?.gpuLoadPct).toBe(83);
+    expect(rs[8]?.railsMw.VDD_IN).toEqual({ cur: 14664, avg: 13950 });
+    expect([rs[9]?.ramUsedBytes, rs[9]?.ramTotalBytes, rs[9]?.swapCachedBytes]).toEqual([
       6774 * MiB,
       7773 * MiB,
       46 * MiB,
     ]);
-    expect(rs[9].railsMw).toEqual({});
+    expect(rs[9]?.railsMw).toEqual({});
     expect(rs.every((r) => r.unknown.length === 0 && !r.partial)).toBe(true);
   });
 
@@ -146,57 +146,63 @@ describe('tegrastats: real captures', () => {
     const all = tegra('orin-nano-8gb-jp6/orin_nano_8gb_jp6_two_sources.txt');
     expect(diagnostics(all)).toEqual([]);
     const [full, headless, cut] = ofKind(all, 'tegrastats');
-    expect(full.line).toBe(6);
-    expect(full.partial).toBe(false);
-    expect([full.ramUsedBytes, full.ramTotalBytes, full.ramLfbBlocks]).toEqual([2513 * MiB, 7620 * MiB, 1]);
-    expect(full.cpus.map((c) => c!.loadPct)).toEqual([11, 7, 8, 4, 3, 14]);
-    expect([full.gpuLoadPct, full.gpuFreqMHz, full.emcLoadPct]).toEqual([0, null, null]);
-    expect(full.tempsC.gpu).toBe(51.593);
-    expect(full.railsMw.VDD_IN).toEqual({ cur: 4744, avg: 6179 });
+    expect(full?.line).toBe(6);
+    expect(full?.partial).toBe(false);
+    expect([full?.ramUsedBytes, full?.ramTotalBytes, full?.ramLfbBlocks]).toEqual([2513 * MiB, 7620 * MiB, 1]);
+    expect(full?.cpus.map((c) => c!.loadPct)).toEqual([11, 7, 8, 4, 3, 14]);
+    expect([full?.gpuLoadPct, full?.gpuFreqMHz, full?.emcLoadPct]).toEqual([0, null, null]);
+    expect(full?.tempsC.gpu).toBe(51.593);
+    expect(full?.railsMw.VDD_IN).toEqual({ cur: 4744, avg: 6179 });
 
-    expect(headless.line).toBe(14);
-    expect(headless.partial).toBe(true);
-    expect(headless.ramUsedBytes).toBeNull();
-    expect(headless.cpus.map((c) => c!.freqMHz)).toEqual([1728, 1728, 1728, 1728, 729, 729]);
-    expect(headless.unknown).toEqual(['**GR3D_FREQ', '99%**']);
-    expect(headless.tempsC.tj).toBe(55.093);
-    expect(headless.railsMw.VDD_SOC).toEqual({ cur: 5651, avg: 3175 });
+    expect(headless?.line).toBe(14);
+    expect(headless?.partial).toBe(true);
+    expect(headless?.ramUsedBytes).toBeNull();
+    expect(headless?.cpus.map((c) => c!.freqMHz)).toEqual([1728, 1728, 1728, 1728, 729, 729]);
+    expect(headless?.unknown).toEqual(['**GR3D_FREQ', '99%**']);
+    expect(headless?.tempsC.tj).toBe(55.093);
+    expect(headless?.railsMw.VDD_SOC).toEqual({ cur: 5651, avg: 3175 });
 
-    expect(cut.line).toBe(15);
-    expect(cut.partial).toBe(true);
-    expect([cut.ramUsedBytes, cut.ramLfbBlocks, cut.ramLfbBlockBytes]).toEqual([7124 * MiB, 1, 1 * MiB]);
-    expect([cut.swapUsedBytes, cut.swapTotalBytes, cut.swapCachedBytes]).toEqual([3906 * MiB, 20194 * MiB, 159 * MiB]);
-    expect(cut.cpus).toEqual([]);
-    expect(cut.unknown).toEqual(['CPU']);
+    expect(cut?.line).toBe(15);
+    expect(cut?.partial).toBe(true);
+    expect([cut?.ramUsedBytes, cut?.ramLfbBlocks, cut?.ramLfbBlockBytes]).toEqual([7124 * MiB, 1, 1 * MiB]);
+    expect([cut?.swapUsedBytes, cut?.swapTotalBytes, cut?.swapCachedBytes]).toEqual([
+      3906 * MiB,
+      20194 * MiB,
+      159 * MiB,
+    ]);
+    expect(cut?.cpus).toEqual([]);
+    expect(cut?.unknown).toEqual(['CPU']);
   });
 
   it('TX1, L4T 24 (oldest format): lowercase cpu with one shared clock, EMC/GR3D without _FREQ, EDP limit', () => {
     const [r] = records('tx1-l4t24/tx1_l4t24_gtop_comment.txt');
-    expect(r.line).toBe(7);
-    expect([r.ramUsedBytes, r.ramTotalBytes, r.swapUsedBytes]).toEqual([1104 * MiB, 3995 * MiB, null]);
-    expect(r.cpus).toEqual([
+    expect(r?.line).toBe(7);
+    expect([r?.ramUsedBytes, r?.ramTotalBytes, r?.swapUsedBytes]).toEqual([1104 * MiB, 3995 * MiB, null]);
+    expect(r?.cpus).toEqual([
       { loadPct: 2, freqMHz: 1734 },
       { loadPct: 5, freqMHz: 1734 },
       { loadPct: 8, freqMHz: 1734 },
       { loadPct: 11, freqMHz: 1734 },
     ]);
-    expect([r.emcLoadPct, r.emcFreqMHz, r.gpuLoadPct, r.gpuFreqMHz, r.edpLimitMHz]).toEqual([0, 1600, 0, 998, 1734]);
-    expect(r.engines).toEqual({
+    expect([r?.emcLoadPct, r?.emcFreqMHz, r?.gpuLoadPct, r?.gpuFreqMHz, r?.edpLimitMHz]).toEqual([
+      0, 1600, 0, 998, 1734,
+    ]);
+    expect(r?.engines).toEqual({
       AVP: { on: true, loadPct: 1, freqMHz: 115, freqsMHz: null },
       NVDEC: { on: true, loadPct: null, freqMHz: 192, freqsMHz: null },
       MSENC: { on: true, loadPct: null, freqMHz: 192, freqsMHz: null },
     });
-    expect([r.tempsC, r.railsMw, r.unknown]).toEqual([{}, {}, []]);
+    expect([r?.tempsC, r?.railsMw, r?.unknown]).toEqual([{}, {}, []]);
   });
 
   it('TX2 L4T 28 as root: MTS, APE, unitless mW rails', () => {
     const rs = records('tx2-l4t28/tx2_l4t28_gustavz_issue24.txt');
     expect(rs.map((r) => r.line)).toEqual([6, 7, 8]);
-    expect(rs[0].cpus.map((c) => c!.freqMHz)).toEqual([1303, 345, 345, 1419, 1420, 1421]);
-    expect([rs[0].emcLoadPct, rs[0].emcFreqMHz, rs[0].gpuFreqMHz]).toEqual([0, 1866, 140]);
-    expect([rs[0].mtsFgPct, rs[0].mtsBgPct, rs[1].mtsFgPct]).toEqual([1, 8, 0]);
-    expect(rs[0].engines.APE.freqMHz).toBe(150);
-    expect(rs[0].tempsC).toEqual({
+    expect(rs[0]?.cpus.map((c) => c!.freqMHz)).toEqual([1303, 345, 345, 1419, 1420, 1421]);
+    expect([rs[0]?.emcLoadPct, rs[0]?.emcFreqMHz, rs[0]?.gpuFreqMHz]).toEqual([0, 1866, 140]);
+    expect([rs[0]?.mtsFgPct, rs[0]?.mtsBgPct, rs[1]?.mtsFgPct]).toEqual([1, 8, 0]);
+    expect(rs[0]?.engines.APE?.freqMHz).toBe(150);
+    expect(rs[0]?.tempsC).toEqual({
       BCPU: 41,
       MCPU: 41,
       GPU: 39,
@@ -206,7 +212,7 @@ describe('tegrastats: real captures', () => {
       PMIC: 100,
       thermal: 39.9,
     });
-    expect(rs[0].railsMw).toEqual({
+    expect(rs[0]?.railsMw).toEqual({
       VDD_IN: { cur: 1931, avg: 1931 },
       VDD_CPU: { cur: 231, avg: 231 },
       VDD_GPU: { cur: 154, avg: 154 },
@@ -214,17 +220,17 @@ describe('tegrastats: real captures', () => {
       VDD_WIFI: { cur: 38, avg: 38 },
       VDD_DDR: { cur: 326, avg: 326 },
     });
-    expect([rs[1].emcLoadPct, rs[1].emcFreqMHz]).toEqual([16, 102]);
-    expect(rs[2].railsMw.VDD_DDR).toEqual({ cur: 250, avg: 275 });
-    expect(rs[2].tempsC.thermal).toBe(40.2);
+    expect([rs[1]?.emcLoadPct, rs[1]?.emcFreqMHz]).toEqual([16, 102]);
+    expect(rs[2]?.railsMw.VDD_DDR).toEqual({ cur: 250, avg: 275 });
+    expect(rs[2]?.tempsC.thermal).toBe(40.2);
   });
 
   it('TX2 L4T 32 without root: no SWAP field, JetPack-4 rail names', () => {
     const [r] = records('tx2-l4t32/tx2_l4t32_txutils_issue3.txt');
-    expect(r.line).toBe(6);
-    expect([r.ramUsedBytes, r.ramTotalBytes, r.swapTotalBytes]).toEqual([2020 * MiB, 7852 * MiB, null]);
-    expect(r.cpus.map((c) => c!.loadPct)).toEqual([9, 21, 25, 3, 1, 1]);
-    expect(Object.keys(r.railsMw)).toEqual([
+    expect(r?.line).toBe(6);
+    expect([r?.ramUsedBytes, r?.ramTotalBytes, r?.swapTotalBytes]).toEqual([2020 * MiB, 7852 * MiB, null]);
+    expect(r?.cpus.map((c) => c!.loadPct)).toEqual([9, 21, 25, 3, 1, 1]);
+    expect(Object.keys(r?.railsMw ?? {})).toEqual([
       'VDD_SYS_GPU',
       'VDD_SYS_SOC',
       'VDD_4V0_WIFI',
@@ -232,14 +238,14 @@ describe('tegrastats: real captures', () => {
       'VDD_SYS_CPU',
       'VDD_SYS_DDR',
     ]);
-    expect(r.railsMw.VDD_4V0_WIFI).toEqual({ cur: 633, avg: 527 });
-    expect(r.tempsC.Tdiode).toBe(41.25);
+    expect(r?.railsMw.VDD_4V0_WIFI).toEqual({ cur: 633, avg: 527 });
+    expect(r?.tempsC.Tdiode).toBe(41.25);
   });
 
   it('TX2 NX JetPack 4.6: offline cores are null, no rails at all', () => {
     const rs = records('tx2nx-jp4.6/tx2nx_jp4.6_jetsonstats_issue187.txt');
     expect(rs.map((r) => r.line)).toEqual([6, 7, 8, 9, 10, 11]);
-    expect(rs[0].cpus).toEqual([
+    expect(rs[0]?.cpus).toEqual([
       { loadPct: 3, freqMHz: 345 },
       null,
       null,
@@ -247,29 +253,29 @@ describe('tegrastats: real captures', () => {
       { loadPct: 1, freqMHz: 345 },
       { loadPct: 1, freqMHz: 345 },
     ]);
-    expect(rs[5].cpus[3]).toEqual({ loadPct: 2, freqMHz: 345 });
+    expect(rs[5]?.cpus[3]).toEqual({ loadPct: 2, freqMHz: 345 });
     expect(rs.every((r) => Object.keys(r.railsMw).length === 0)).toBe(true);
-    expect(rs[0].tempsC).toEqual({ PLL: 50.5, MCPU: 50.5, PMIC: 50, GPU: 50, BCPU: 50.5, thermal: 50.3 });
+    expect(rs[0]?.tempsC).toEqual({ PLL: 50.5, MCPU: 50.5, PMIC: 50, GPU: 50, BCPU: 50.5, thermal: 50.3 });
   });
 
   it('Xavier NX JetPack 4.1.1 and 5.1.2, Nano 4.6.1: GR3D@[F], IRAM with its glued "(lfb", lfb 2x2MB', () => {
     const [nx4, nx5, nano] = records('xavier-nx-jp4-jp5.1-nano-jp4.6/xavier_nx_and_nano_waggle_exporter.txt');
-    expect([nx4.line, nx5.line, nano.line]).toEqual([10, 11, 12]);
-    expect([nx4.gpuFreqMHz, nx4.gpuFreqsMHz, nx4.swapCachedBytes]).toEqual([1109, null, 280 * MiB]);
-    expect(nx4.railsMw.VDD_IN).toEqual({ cur: 6140, avg: 5510 });
-    expect(nx5.timestamp).toBe('07-09-2024 13:31:31');
-    expect([nx5.gpuLoadPct, nx5.gpuFreqMHz, nx5.gpuFreqsMHz]).toEqual([0, 114, [114]]);
-    expect([nx5.emcLoadPct, nx5.emcFreqMHz]).toEqual([2, 204]);
-    expect(nx5.engines.VIC.freqMHz).toBe(115);
-    expect(nx5.railsMw).toEqual({
+    expect([nx4?.line, nx5?.line, nano?.line]).toEqual([10, 11, 12]);
+    expect([nx4?.gpuFreqMHz, nx4?.gpuFreqsMHz, nx4?.swapCachedBytes]).toEqual([1109, null, 280 * MiB]);
+    expect(nx4?.railsMw.VDD_IN).toEqual({ cur: 6140, avg: 5510 });
+    expect(nx5?.timestamp).toBe('07-09-2024 13:31:31');
+    expect([nx5?.gpuLoadPct, nx5?.gpuFreqMHz, nx5?.gpuFreqsMHz]).toEqual([0, 114, [114]]);
+    expect([nx5?.emcLoadPct, nx5?.emcFreqMHz]).toEqual([2, 204]);
+    expect(nx5?.engines.VIC?.freqMHz).toBe(115);
+    expect(nx5?.railsMw).toEqual({
       VDD_IN: { cur: 2763, avg: 2846 },
       VDD_CPU_GPU_CV: { cur: 650, avg: 670 },
       VDD_SOC: { cur: 650, avg: 711 },
     });
-    expect([nano.iramUsedBytes, nano.iramTotalBytes, nano.iramLfbBytes]).toEqual([0, 252 * KiB, 252 * KiB]);
-    expect([nano.ramLfbBlocks, nano.ramLfbBlockBytes]).toEqual([2, 2 * MiB]);
-    expect([nano.gpuFreqMHz, nano.engines.APE.freqMHz]).toEqual([76, 25]);
-    expect(nano.railsMw.POM_5V_CPU).toEqual({ cur: 366, avg: 406 });
+    expect([nano?.iramUsedBytes, nano?.iramTotalBytes, nano?.iramLfbBytes]).toEqual([0, 252 * KiB, 252 * KiB]);
+    expect([nano?.ramLfbBlocks, nano?.ramLfbBlockBytes]).toEqual([2, 2 * MiB]);
+    expect([nano?.gpuFreqMHz, nano?.engines.APE?.freqMHz]).toEqual([76, 25]);
+    expect(nano?.railsMw.POM_5V_CPU).toEqual({ cur: 366, avg: 406 });
   });
 });
 
@@ -283,32 +289,32 @@ describe('tegrastats: lines written from the format documentation', () => {
       ),
       'tegrastats',
     );
-    expect([r.ramUsedBytes, r.ramTotalBytes, r.ramLfbBlocks]).toEqual([220 * MiB, 38955 * MiB, 847]);
-    expect(r.iramLfbBytes).toBe(252 * KiB);
-    expect(r.cpus).toEqual(
+    expect([r?.ramUsedBytes, r?.ramTotalBytes, r?.ramLfbBlocks]).toEqual([220 * MiB, 38955 * MiB, 847]);
+    expect(r?.iramLfbBytes).toBe(252 * KiB);
+    expect(r?.cpus).toEqual(
       Array(4)
         .fill(null)
         .map((_, i) => ({ loadPct: [1, 5, 0, 0][i], freqMHz: 102 })),
     );
-    expect([r.gpuLoadPct, r.gpuFreqMHz, r.gpuFreqsMHz]).toEqual([0, 305, [305, 305]]);
-    expect([r.mtsFgPct, r.mtsBgPct]).toEqual([0, 0]);
+    expect([r?.gpuLoadPct, r?.gpuFreqMHz, r?.gpuFreqsMHz]).toEqual([0, 305, [305, 305]]);
+    expect([r?.mtsFgPct, r?.mtsBgPct]).toEqual([0, 0]);
   });
 
   it('JetPack 7 (Thor) shapes: clocks without load, three GPCs, cur/max temperatures, cur/avg/max rails', () => {
     const line =
       '09-01-2026 08:15:00 RAM 9000/125000MB (lfb 12x4MB) SWAP 0/0MB (cached 0MB) CPU [12%@2600,off,3%@972]@2600 EMC_FREQ @4266 GR3D_FREQ 40%@[1575,1575,1575] NVENC0_FREQ @0 VIC off cpu@52.968C/53.5C gpu@-256C tj@55.1C/56C VDD_GPU 12000mW/8000mW/15000mW VIN 60000mW/40000mW/90000mW';
     const [r] = ofKind(parse('tegrastats', line), 'tegrastats');
-    expect(r.cpus).toEqual([{ loadPct: 12, freqMHz: 2600 }, null, { loadPct: 3, freqMHz: 972 }]);
-    expect([r.emcLoadPct, r.emcFreqMHz]).toEqual([null, 4266]);
-    expect([r.gpuLoadPct, r.gpuFreqMHz, r.gpuFreqsMHz]).toEqual([40, 1575, [1575, 1575, 1575]]);
-    expect(r.engines.NVENC0).toEqual({ on: true, loadPct: null, freqMHz: 0, freqsMHz: null });
-    expect(r.engines.VIC.on).toBe(false);
-    expect(r.tempsC).toEqual({ cpu: 52.968, tj: 55.1 });
-    expect(r.tempsMaxC).toEqual({ cpu: 53.5, tj: 56 });
-    expect(r.sensorsOff).toEqual(['gpu']);
-    expect(r.railsMw.VDD_GPU).toEqual({ cur: 12000, avg: 8000, max: 15000 });
-    expect(r.railsMw.VIN).toEqual({ cur: 60000, avg: 40000, max: 90000 });
-    expect(r.unknown).toEqual([]);
+    expect(r?.cpus).toEqual([{ loadPct: 12, freqMHz: 2600 }, null, { loadPct: 3, freqMHz: 972 }]);
+    expect([r?.emcLoadPct, r?.emcFreqMHz]).toEqual([null, 4266]);
+    expect([r?.gpuLoadPct, r?.gpuFreqMHz, r?.gpuFreqsMHz]).toEqual([40, 1575, [1575, 1575, 1575]]);
+    expect(r?.engines.NVENC0).toEqual({ on: true, loadPct: null, freqMHz: 0, freqsMHz: null });
+    expect(r?.engines.VIC?.on).toBe(false);
+    expect(r?.tempsC).toEqual({ cpu: 52.968, tj: 55.1 });
+    expect(r?.tempsMaxC).toEqual({ cpu: 53.5, tj: 56 });
+    expect(r?.sensorsOff).toEqual(['gpu']);
+    expect(r?.railsMw.VDD_GPU).toEqual({ cur: 12000, avg: 8000, max: 15000 });
+    expect(r?.railsMw.VIN).toEqual({ cur: 60000, avg: 40000, max: 90000 });
+    expect(r?.unknown).toEqual([]);
   });
 
   it('the documented shared-clock form with blank entries, lfb in kB, runs of spaces, GB totals', () => {
@@ -319,18 +325,18 @@ describe('tegrastats: lines written from the format documentation', () => {
       ),
       'tegrastats',
     );
-    expect([r.ramLfbBlocks, r.ramLfbBlockBytes]).toEqual([1, 512 * KiB]);
-    expect([r.swapUsedBytes, r.swapTotalBytes]).toEqual([1 * GiB, 2 * GiB]);
-    expect(r.cpus).toEqual([{ loadPct: 25, freqMHz: 1479 }, null, null]);
-    expect(r.unknown).toEqual(['CPU[2]=']);
-    expect([r.gpuLoadPct, r.gpuFreqMHz]).toEqual([7, 76]);
+    expect([r?.ramLfbBlocks, r?.ramLfbBlockBytes]).toEqual([1, 512 * KiB]);
+    expect([r?.swapUsedBytes, r?.swapTotalBytes]).toEqual([1 * GiB, 2 * GiB]);
+    expect(r?.cpus).toEqual([{ loadPct: 25, freqMHz: 1479 }, null, null]);
+    expect(r?.unknown).toEqual(['CPU[2]=']);
+    expect([r?.gpuLoadPct, r?.gpuFreqMHz]).toEqual([7, 76]);
   });
 
   it('a record wrapped by an 80-column terminal is read once, whole, from two lines', () => {
     const line =
       '05-09-2026 18:42:06 RAM 18207/62841MB (lfb 466x4MB) SWAP 86/31420MB (cached 0MB) CPU [14%@2188,5%@2112,8%@2035,14%@2201] EMC_FREQ 3%@2133 GR3D_FREQ 0%@[0,0] cpu@52.562C VDD_GPU_SOC 2412mW/2412mW';
     const whole = ofKind(parse('tegrastats', line + '\n'), 'tegrastats');
-    expect(whole[0].partial).toBe(false);
+    expect(whole[0]?.partial).toBe(false);
     // Cut between two tokens (the space stays on the second line), inside the CPU list, inside a number.
     for (const at of [80, 97, 108]) {
       const wrapped = parse('tegrastats', line.slice(0, at) + '\n' + line.slice(at) + '\n');
@@ -348,7 +354,7 @@ describe('tegrastats: lines written from the format documentation', () => {
       'RAM 2020/3964MB (lfb 19x4MB) SWAP 43/1982MB (cached 1MB) CPU\n[100%@1479,100%@1479] GR3D_FREQ 99%\n',
     );
     expect(ofKind(trimmed, 'tegrastats')).toHaveLength(1);
-    expect(ofKind(trimmed, 'tegrastats')[0].cpus).toEqual([
+    expect(ofKind(trimmed, 'tegrastats')[0]?.cpus).toEqual([
       { loadPct: 100, freqMHz: 1479 },
       { loadPct: 100, freqMHz: 1479 },
     ]);

@@ -64,8 +64,8 @@ describe('thermal, clocks, power: real captures', () => {
       [104, 'fb000000.gpu', 'performance', 1000e6],
       [105, 'fdab0000.npu', 'performance', 1000e6],
     ]);
-    expect(devfreq[0].availableFreqsHz).toEqual([528e6, 1068e6, 1560e6, 2112e6]);
-    expect(devfreq[1].availableGovernors).toEqual([
+    expect(devfreq[0]?.availableFreqsHz).toEqual([528e6, 1068e6, 1560e6, 2112e6]);
+    expect(devfreq[1]?.availableGovernors).toEqual([
       'rknpu_ondemand',
       'dmc_ondemand',
       'userspace',
@@ -73,7 +73,7 @@ describe('thermal, clocks, power: real captures', () => {
       'performance',
       'simple_ondemand',
     ]);
-    expect(devfreq[3].availableFreqsHz).toEqual([534e6, 1320e6, 1968e6, 2400e6]);
+    expect(devfreq[3]?.availableFreqsHz).toEqual([534e6, 1320e6, 1968e6, 2400e6]);
   });
 
   it('Raspberry Pi vcgencmd: temps, throttled bits, clocks (id 45 → 48), volts, kernel under-voltage, EINVAL, Pi 5 PMIC', () => {
@@ -430,5 +430,71 @@ describe('thermal: robustness', () => {
       ),
       { numRuns: 500 },
     );
+  });
+});
+
+describe("board readers written from the drivers' formats (test/fixtures/board-sysfs/driver-formats/SOURCE)", () => {
+  const board = (format: string, file: string) => parseFixture(format, `board-sysfs/driver-formats/${file}`);
+
+  it('RGA load: one record per scheduler, `N%` as a percentage, the old unitless `N` kept raw, a word is a diagnostic', () => {
+    const all = board('rknpu', 'rga_load.txt');
+    expect(ofKind(all, 'rga-load').map((r) => [r.line, r.scheduler, r.name, r.loadPct, r.loadRaw])).toEqual([
+      [5, 0, 'rga3_core0', 12, null],
+      [8, 1, 'rga3_core1', 0, null],
+      [11, 2, 'rga2', 100, null],
+      [18, 0, 'rga2', null, 4500],
+    ]);
+    expect(diagnostics(all).map((d) => [d.line, d.reason])).toEqual([[21, 'unreadable RGA load']]);
+  });
+
+  it('hwmon: INA3221 rails named by in<N>_label (which grep lists after the readings), iio ina3221x mW with rail_name, INA2xx µW', () => {
+    const all = board('hwmon', 'hwmon_ina3221.txt');
+    expect(ofKind(all, 'sensor').map((r) => [r.line, r.chip, r.label, r.name, r.value, r.unit])).toEqual([
+      [1, 'hwmon3', 'curr1', 'VDD_IN', 1.01, 'A'],
+      [2, 'hwmon3', 'curr2', 'VDD_CPU_GPU_CV', 0.24, 'A'],
+      [3, 'hwmon3', 'in1', 'VDD_IN', 5.048, 'V'],
+      [5, 'hwmon3', 'in2', 'VDD_CPU_GPU_CV', 5.04, 'V'],
+      [8, 'iio:device0', 'power0', 'POM_5V_IN', 2.914, 'W'],
+      [11, 'hwmon1', 'in1', null, 12.016, 'V'],
+      [12, 'hwmon1', 'power1', null, 4.5125, 'W'],
+    ]);
+    expect(diagnostics(all).map((d) => [d.line, d.reason])).toEqual([[13, 'unreadable hwmon value']]);
+  });
+
+  it('devfreq as pasted: `grep . *` under a prompt whose cwd is the device, a for/echo/cat loop, cat of a list and of trans_stat', () => {
+    const all = board('devfreq', 'devfreq_shell.txt');
+    const rows = ofKind(all, 'devfreq');
+    expect(rows.map((r) => [r.line, r.device, r.attr])).toEqual([
+      [2, 'fb000000.gpu', 'available_frequencies'],
+      [3, 'fb000000.gpu', 'available_governors'],
+      [4, 'fb000000.gpu', 'cur_freq'],
+      [5, 'fb000000.gpu', 'governor'],
+      [6, 'fb000000.gpu', 'load'],
+      [7, 'fb000000.gpu', 'max_freq'],
+      [8, 'fb000000.gpu', 'min_freq'],
+      [10, 'fb000000.gpu', 'target_freq'],
+      [13, 'dmc', 'cur_freq'],
+      [15, 'dmc', 'governor'],
+      [17, 'fdab0000.npu', 'available_frequencies'],
+    ]);
+    const at = (line: number) => rows.find((r) => r.line === line);
+    expect(at(2)?.availableFreqsHz).toHaveLength(8);
+    expect(at(6)).toMatchObject({ loadPct: 0, curFreqHz: 300_000_000 });
+    expect([at(7)?.maxFreqHz, at(8)?.minFreqHz]).toEqual([1_000_000_000, 300_000_000]);
+    expect([at(13)?.curFreqHz, at(15)?.governor]).toEqual([2_112_000_000, 'dmc_ondemand']);
+    expect(at(17)?.availableFreqsHz?.[7]).toBe(1_000_000_000);
+    expect(ofKind(all, 'devfreq-trans').map((r) => [r.device, r.freqHz, r.current, r.transitions, r.timeMs])).toEqual([
+      ['fdab0000.npu', 300_000_000, true, [0, 5], 123456],
+      ['fdab0000.npu', 1_000_000_000, false, [5, 0], 7890],
+    ]);
+    expect(ofKind(all, 'devfreq-trans-total').map((r) => [r.device, r.total])).toEqual([['fdab0000.npu', 10]]);
+    expect(diagnostics(all).map((d) => [d.line, d.reason])).toEqual([[25, 'unreadable devfreq frequency']]);
+  });
+
+  it('a sysfs path with colons in it (soc:firmware, iio:device0) splits at the attribute, not at the first colon', () => {
+    const all = parse('thermal', '/sys/devices/platform/soc/soc:firmware/get_throttled:50005\n');
+    expect(ofKind(all, 'throttled').map((r) => [r.bits, r.underVoltageNow, r.underVoltageOccurred])).toEqual([
+      [0x50005, true, true],
+    ]);
   });
 });

@@ -85,7 +85,7 @@ describe('probe parser on real captures', () => {
       },
     ]);
     expect(p.raspberryPi.throttledBits).toBe(0x50005);
-    expect(p.thermal[0].tempC).toBe(42.932);
+    expect(p.thermal[0]?.tempC).toBe(42.932);
   });
 
   it('RK3588: three cpufreq policies, devfreq GPU/NPU/DRAM, seven zones with a critical trip', () => {
@@ -101,7 +101,7 @@ describe('probe parser on real captures', () => {
       ['fb000000.gpu', 'gpu', 'simple_ondemand', 300_000_000],
       ['fdab0000.npu', 'npu', 'rknpu_ondemand', 300_000_000],
     ]);
-    expect(p.devfreq[0].availableHz).toEqual([528e6, 1068e6, 1560e6, 2112e6]);
+    expect(p.devfreq[0]?.availableHz).toEqual([528e6, 1068e6, 1560e6, 2112e6]);
     expect(p.thermal.map((z) => z.type)).toEqual([
       'soc-thermal',
       'bigcore0-thermal',
@@ -111,8 +111,8 @@ describe('probe parser on real captures', () => {
       'gpu-thermal',
       'npu-thermal',
     ]);
-    expect(p.thermal[0].trips).toEqual([{ name: 'trip_point_0', type: 'critical', tempC: 115 }]);
-    expect(p.thermal[3].tempC).toBe(27.8);
+    expect(p.thermal[0]?.trips).toEqual([{ name: 'trip_point_0', type: 'critical', tempC: 115 }]);
+    expect(p.thermal[3]?.tempC).toBe(27.8);
   });
 
   it('Jetson Orin: power-gated zones that answer EAGAIN are unreadable, not 0 °C', () => {
@@ -141,7 +141,7 @@ describe('probe parser on damaged input (never throws)', () => {
 
   it('not probe output at all', () => {
     const p = parseProbeOutput(fixture('invalid', 'not-probe-output.txt'));
-    expect(p.diagnostics[0].section).toBe('header');
+    expect(p.diagnostics[0]?.section).toBe('header');
     expect(p.memory.totalBytes).toBeNull();
     expect(p.cpu.policies).toEqual([]);
   });
@@ -158,7 +158,7 @@ describe('probe parser on damaged input (never throws)', () => {
       expect(ProbeResultSchema.safeParse(p).success).toBe(true);
     }
     // -256 °C is a sensor-off sentinel, not a temperature
-    expect(parseProbeOutput('@@kvscope:thermal@@\nthermal_zone0/temp=-256000\n').thermal[0].tempC).toBeNull();
+    expect(parseProbeOutput('@@kvscope:thermal@@\nthermal_zone0/temp=-256000\n').thermal[0]?.tempC).toBeNull();
   });
 });
 
