@@ -1,5 +1,5 @@
 // The layering of DESIGN.md, enforced: `npm run lint:layers` fails on any violation.
-// test/unit/layering.test.ts proves each rule fires on a deliberately broken tree.
+// test/integration/layering/layering.test.ts proves each rule fires on a deliberately broken tree.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [

@@ -1,4 +1,4 @@
-// Parser of the procfs sampler's lines (electron/node/sampler/procfs-sampler-script.ts).
+// Parser of the procfs sampler's lines (shared/collectors/procfs-sampler-script.ts).
 // Pure and stateful: CPU percentages are deltas between ticks. Sizes arrive in kB (as the
 // kernel prints them in status/smaps_rollup/meminfo) or pages (statm, times the page size the
 // target reported) and leave as bytes. A line it cannot read becomes a diagnostic, kept.

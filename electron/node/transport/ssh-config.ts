@@ -1,7 +1,7 @@
 // ~/.ssh/config import (ssh_config(5)) through the `ssh-config` package: what a Host alias
 // resolves to, and the list of concrete aliases the UI offers to import.
 //
-// Checked against `ssh -G` of OpenSSH 9.2 (test/unit/ssh/ssh-config.test.ts). First obtained
+// Checked against `ssh -G` of OpenSSH 9.2 (test/unit/electron/node/transport/ssh-config.test.ts). First obtained
 // value wins, as in ssh(1). Not supported: `Match exec` (never executed: config text is not
 // trusted to run commands), `ProxyCommand` (reported), canonicalisation.
 import { readdir, readFile } from 'node:fs/promises';

@@ -1,4 +1,4 @@
-// Values of any series unit for people, through renderer/src/format.ts (the one place numbers
+// Values of any series unit for people, through shared/format/units.ts (the one place numbers
 // become text until shared/format/ lands).
 import { formatBytesShort } from '../../../../shared/format/axis';
 import { formatBytes, formatCount, MISSING } from '../../../../shared/format/units';
