@@ -2,7 +2,8 @@
 // the boards slice (save, remove, import, probe) and the prompts slice (dialog queue, answers,
 // promptClosed from another window) over a fake KvScopeApi.
 import { describe, expect, it, vi } from 'vitest';
-import type { KvScopeApi } from '../../../../../shared/api/contract';
+import type { EventPayload, MethodOutput } from '../../../../../shared/api/contract';
+import { fakeApi } from '../../../../helpers/fake-api';
 import type { BoardInfo } from '../../../../../shared/api/schemas';
 import { buildBoard, draftFromBoard, EMPTY_BOARD } from '../../../../../renderer/src/state/board-form';
 import { createMemoryRing } from '../../../../../renderer/src/live/ring-buffer';
@@ -11,12 +12,11 @@ import { splitFix } from '../../../../../renderer/src/ui/DeviceCard';
 
 const LOCAL: BoardInfo = { id: 'local', label: 'This computer', spec: { kind: 'local' } };
 
-function fakeApi() {
-  const listeners = new Map<string, Set<(p: unknown) => void>>();
+function boardsApi() {
   let saved: BoardInfo[] = [];
-  const api = {
+  const { api, emit } = fakeApi({
     listBoards: vi.fn(async () => [LOCAL, ...saved]),
-    saveBoard: vi.fn(async (input: { id?: string; label: string; spec: any }) => {
+    saveBoard: vi.fn(async (input) => {
       const info = { id: input.id ?? `board-${saved.length + 1}`, label: input.label, spec: input.spec };
       saved = [...saved.filter((t) => t.id !== info.id), info];
       return info;
@@ -49,15 +49,9 @@ function fakeApi() {
       backend: 'none',
       reason: 'Browser mode does not remember passwords',
     })),
-    on: vi.fn((event: string, handler: (p: unknown) => void) => {
-      if (!listeners.has(event)) listeners.set(event, new Set());
-      listeners.get(event)!.add(handler);
-      return () => listeners.get(event)!.delete(handler);
-    }),
-  };
-  const emit = (event: string, payload: unknown) => listeners.get(event)?.forEach((h) => h(payload));
-  const store = createAppStore({ api: api as unknown as KvScopeApi, ring: createMemoryRing(100) });
-  connectApiEvents(store, api as unknown as KvScopeApi);
+  });
+  const store = createAppStore({ api, ring: createMemoryRing(100) });
+  connectApiEvents(store, api);
   return { api, emit, store };
 }
 
@@ -130,7 +124,7 @@ describe('the board form', () => {
 
 describe('the boards slice', () => {
   it('saves a new board, reloads the list and selects it; a server refusal lands in the dialog', async () => {
-    const { api, store } = fakeApi();
+    const { api, store } = boardsApi();
     await store.getState().loadBoards();
     store.getState().openEditor();
     store.getState().setBoardField('host', '10.0.0.5');
@@ -155,7 +149,7 @@ describe('the boards slice', () => {
   });
 
   it('imports a Host from the ssh config and marks it saved', async () => {
-    const { api, store } = fakeApi();
+    const { api, store } = boardsApi();
     await store.getState().openImporter();
     await store.getState().importHost('orin');
     expect(api.saveBoard).toHaveBeenCalledWith({
@@ -168,12 +162,19 @@ describe('the boards slice', () => {
   });
 
   it('keeps the last probe per board: probing, done or the error text', async () => {
-    const { api, store } = fakeApi();
-    let finish!: (v: unknown) => void;
+    const { api, store } = boardsApi();
+    let finish!: (v: MethodOutput<'probeBoard'>) => void;
     api.probeBoard.mockReturnValueOnce(new Promise((r) => (finish = r)));
     const probing = store.getState().probeBoard('local');
     expect(store.getState().probes.local.status).toBe('probing');
-    finish({ boardId: 'local', label: 'This computer', probedAt: 1, probe: {}, findings: [] });
+    // Only the fields the slice reads: the probe itself is the device card's business.
+    finish({
+      boardId: 'local',
+      label: 'This computer',
+      probedAt: 1,
+      probe: {},
+      findings: [],
+    } as unknown as MethodOutput<'probeBoard'>);
     await probing;
     expect(store.getState().probes.local).toMatchObject({ status: 'done', result: { boardId: 'local' } });
     api.probeBoard.mockRejectedValueOnce(new Error('The host key of Orin has CHANGED'));
@@ -198,7 +199,7 @@ describe('the prompts slice', () => {
   };
   const password = {
     requestId: 'req-2',
-    kind: 'password',
+    kind: 'password' as const,
     boardLabel: 'Orin',
     account: 'nvidia@10.0.0.5',
     canRemember: false,
@@ -207,11 +208,11 @@ describe('the prompts slice', () => {
   };
 
   it('queues prompt events oldest first and drops the one answered', async () => {
-    const { api, emit, store } = fakeApi();
+    const { api, emit, store } = boardsApi();
     emit('hostKeyPrompt', hostKey);
     emit('credentialPrompt', password);
     emit('hostKeyPrompt', hostKey); // a repeat (reconnect + listPrompts) is not a second dialog
-    emit('hostKeyPrompt', { requestId: 'bad id!' }); // not a prompt: ignored
+    emit('hostKeyPrompt', { requestId: 'bad id!' } as unknown as EventPayload<'hostKeyPrompt'>); // not a prompt: ignored
     expect(store.getState().prompts.map((p) => p.kind)).toEqual(['hostKey', 'credential']);
     await store.getState().answerHostKey('req-1', true);
     expect(api.answerHostKey).toHaveBeenCalledWith({ requestId: 'req-1', accept: true });
@@ -226,14 +227,14 @@ describe('the prompts slice', () => {
   });
 
   it('closes a dialog answered in another window or timed out', () => {
-    const { emit, store } = fakeApi();
+    const { emit, store } = boardsApi();
     emit('hostKeyPrompt', hostKey);
     emit('promptClosed', { requestId: 'req-1', reason: 'timeout' });
     expect(store.getState().prompts).toEqual([]);
   });
 
   it('says so when an answer arrives after the prompt closed', async () => {
-    const { api, emit, store } = fakeApi();
+    const { api, emit, store } = boardsApi();
     emit('hostKeyPrompt', hostKey);
     api.answerHostKey.mockResolvedValueOnce({ ok: false });
     await store.getState().answerHostKey('req-1', true);

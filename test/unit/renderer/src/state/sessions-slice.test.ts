@@ -1,7 +1,7 @@
 // The session library in the store (no React, no server): opening a recorded session into the
 // dashboard, renaming, deleting only after confirming, and what the tab remembers across a reload.
-import { describe, expect, it, vi } from 'vitest';
-import type { KvScopeApi, MethodOutput } from '../../../../../shared/api/contract';
+import { describe, expect, it } from 'vitest';
+import { fakeApi } from '../../../../helpers/fake-api';
 import type { SessionListing } from '../../../../../shared/api/session-schemas';
 import { createMemoryRing } from '../../../../../renderer/src/live/ring-buffer';
 import { snapshotOfStoredRun } from '../../../../../renderer/src/state/sessions-slice';
@@ -27,19 +27,17 @@ const listing = (id: string, name: string): SessionListing => ({
 
 function setup() {
   let sessions = [listing('s1', 'first'), listing('s2', 'second')];
-  const api = {
-    listSessions: vi.fn((): Promise<MethodOutput<'listSessions'>> => Promise.resolve({ sessions, openOnStart: null })),
-    openSession: vi.fn(({ id }: { id: string }) =>
+  const { api } = fakeApi({
+    listSessions: () => Promise.resolve({ sessions, openOnStart: null }),
+    openSession: ({ id }) =>
       Promise.resolve({ listing: listing(id, 'first'), data: session([finishedRun({ state: 'done', error: null })]) }),
-    ),
-    renameSession: vi.fn(({ id, name }: { id: string; name: string }) => Promise.resolve(listing(id, name))),
-    deleteSession: vi.fn(({ id }: { id: string }) => {
+    renameSession: ({ id, name }) => Promise.resolve(listing(id, name)),
+    deleteSession: ({ id }) => {
       sessions = sessions.filter((s) => s.id !== id);
       return Promise.resolve({ ok: true });
-    }),
-    on: vi.fn(() => () => {}),
-  };
-  const store = createAppStore({ api: api as unknown as KvScopeApi, ring: createMemoryRing(1000) });
+    },
+  });
+  const store = createAppStore({ api, ring: createMemoryRing(1000) });
   return { api, store };
 }
 

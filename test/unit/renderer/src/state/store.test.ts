@@ -1,47 +1,37 @@
 // The app store without React: a vanilla zustand store over a fake KvScopeApi.
 import { describe, expect, it, vi } from 'vitest';
-import type { ApiEventName, EventPayload, KvScopeApi, MethodOutput } from '../../../../../shared/api/contract';
+import type { MethodOutput } from '../../../../../shared/api/contract';
+import { fakeApi } from '../../../../helpers/fake-api';
 import type { RunAnalysis, Sample } from '../../../../../shared/api/schemas';
 import { createMemoryRing } from '../../../../../renderer/src/live/ring-buffer';
 import { connectApiEvents, createAppStore } from '../../../../../renderer/src/state/store';
 
-type Handler = (payload: unknown) => void;
-
-function fakeApi() {
-  const listeners = new Map<string, Set<Handler>>();
-  const api = {
-    appInfo: vi.fn(async () => ({ version: '0.1.0', shell: 'web' as const, platform: 'linux' })),
-    listBoards: vi.fn(async () => [
+/** The methods the store calls on its own: boards at start, runs. */
+function storeApi() {
+  return fakeApi({
+    appInfo: async () => ({ version: '0.1.0', shell: 'web' as const, platform: 'linux' }),
+    listBoards: async () => [
       { id: 'local', label: 'This computer', spec: { kind: 'local' as const } },
       { id: 'orin', label: 'Jetson Orin', spec: { kind: 'ssh' as const, host: 'orin.lan' } },
-    ]),
-    computeKv: vi.fn(),
-    startRun: vi.fn(async () => ({ runId: 'r1' })),
-    stopRun: vi.fn(async () => ({ ok: true })),
-    listRuns: vi.fn(async () => [] as MethodOutput<'listRuns'>),
-    getRun: vi.fn(async ({ runId }: { runId: string }): Promise<MethodOutput<'getRun'>> => ({
+    ],
+    startRun: async () => ({ runId: 'r1' }),
+    stopRun: async () => ({ ok: true }),
+    listRuns: async () => [],
+    getRun: async ({ runId }) => ({
       status: { runId, state: 'running', label: 'demo' },
       samples: [],
       events: [],
       analysis: null,
       theory: { bytesPerToken: 32768, ctx: 4096 },
-    })),
-    on: vi.fn((event: string, handler: Handler) => {
-      if (!listeners.has(event)) listeners.set(event, new Set());
-      listeners.get(event)!.add(handler);
-      return () => listeners.get(event)!.delete(handler);
     }),
-  };
-  const emit = <E extends ApiEventName>(event: E, payload: EventPayload<E>) =>
-    listeners.get(event)?.forEach((h) => h(payload));
-  return { api, emit, asApi: api as unknown as KvScopeApi };
+  });
 }
 
 function setup(maxPointsPerSeries?: number) {
-  const fake = fakeApi();
+  const fake = storeApi();
   const ring = createMemoryRing(1000);
-  const store = createAppStore({ api: fake.asApi, ring, maxPointsPerSeries });
-  connectApiEvents(store, fake.asApi);
+  const store = createAppStore({ api: fake.api, ring, maxPointsPerSeries });
+  connectApiEvents(store, fake.api);
   return { ...fake, ring, store };
 }
 
@@ -304,5 +294,20 @@ describe('live run slice', () => {
     await store.getState().resumeLatestRun();
     expect(api.getRun).not.toHaveBeenCalled();
     expect(store.getState().run.phase).toBe('idle');
+  });
+});
+
+describe('the fake API', () => {
+  it('is typed by the contract and rejects what a test did not fake', async () => {
+    // Compile-time checks (npm run typecheck fails when the contract stops rejecting these):
+    // @ts-expect-error listTargets is not a method of the contract (saved boards are listBoards)
+    fakeApi({ listTargets: async () => [] });
+    // @ts-expect-error stopRun answers { ok: boolean }
+    fakeApi({ stopRun: async () => ({ ok: 'yes' }) });
+    const { api } = fakeApi({ stopRun: async () => ({ ok: true }) });
+    await expect(api.stopRun({ runId: 'r1' })).resolves.toEqual({ ok: true });
+    await expect(api.computeKv({ layers: 1, kvHeads: 1, headDimK: 1 })).rejects.toThrow(
+      'computeKv is not faked in this test',
+    );
   });
 });
