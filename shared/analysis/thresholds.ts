@@ -20,3 +20,12 @@ export const CTX_STEP = 256;
  * the horizon is extrapolated from a fit, and the last tokens before it leave no room for noise.
  */
 export const HORIZON_CAP_FRACTION = 0.95;
+/**
+ * Recommendations (./recommendations.ts) below these effects are noise, not advice:
+ * file-backed RSS under 10 % of the peak is the binary and libraries, not mmap'd weights;
+ */
+export const MMAP_SHARE_WORTH_SAYING = 0.1;
+/** any swapped-out engine page stalls decoding when touched, but under 1 % of RSS is idle startup pages; */
+export const SWAP_SHARE_WORTH_SAYING = 0.01;
+/** a tokens/s gain under 2 % is within run-to-run jitter on a board. */
+export const THROTTLE_GAIN_WORTH_SAYING = 0.02;

@@ -1,14 +1,17 @@
 // The words of a finding (shared/analysis/findings.ts decides which apply and with what numbers):
 // a title a field engineer can hand over, and a detail that says what to do about it.
 import type { EngineKind, RunFinding, Severity } from '../analysis/findings';
+import type { Recommendation } from '../analysis/recommendations';
 import {
   formatBytes,
   formatCount,
   formatFactor,
   formatPercent,
+  formatMs,
   formatRunTimeMs,
   formatSignedPercent,
   formatTokens,
+  formatTokensPerSecond,
 } from '../format/units';
 
 export interface Finding {
@@ -162,5 +165,111 @@ export function wordFinding(f: RunFinding, engine: EngineKind): Finding {
         `Memory keeps growing beyond the KV cache: ${formatBytes(f.bytesPerToken)}/token (confidence ${formatPercent(f.confidence)})`,
         f.reason,
       );
+  }
+}
+
+/** One recommendation as a report shows it: what to change, the number it changes, what it buys, and why. */
+export interface RecommendationText {
+  kind: Recommendation['kind'];
+  /** What to change (imperative). */
+  title: string;
+  /** The number it changes, before → after. */
+  change: { label: string; before: string; after: string };
+  /** What it buys: "+88 %" or "prevents the OOM kill". */
+  effect: string;
+  /** The measurement it stands on. */
+  evidence: string;
+  /** The flag or command that makes the change, when there is one. */
+  fix?: string;
+  /** The ranking key (recommendations.ts): kept so a reader can re-sort a merged list. */
+  effectFraction: number;
+  prevents: 'oom' | null;
+}
+
+/** The words of one recommendation (shared/analysis/recommendations.ts computes its numbers). */
+export function wordRecommendation(r: Recommendation, engine: EngineKind): RecommendationText {
+  const base = {
+    kind: r.kind,
+    effectFraction: r.effectFraction,
+    prevents: r.prevents,
+    effect: r.prevents === 'oom' ? 'prevents the OOM kill' : formatSignedPercent(r.effectFraction),
+  };
+  switch (r.kind) {
+    case 'kv-type': {
+      const alt = r.alternative
+        ? ` ${r.alternative.toType} would cost ${formatBytes(r.alternative.bytesPerToken)}/token${r.alternative.maxContext !== null ? ` (max context ${formatTokens(r.alternative.maxContext)})` : ''}, with a larger quality cost.`
+        : '';
+      return {
+        ...base,
+        title: `Use a ${r.toType} KV cache instead of ${r.fromType}`,
+        change:
+          r.maxContextBefore !== null && r.maxContextAfter !== null
+            ? {
+                label: `Max context at the ${formatBytes(r.budgetBytes)} budget`,
+                before: formatTokens(r.maxContextBefore),
+                after: formatTokens(r.maxContextAfter),
+              }
+            : {
+                label: 'KV cache per token',
+                before: formatBytes(r.bytesPerTokenBefore),
+                after: formatBytes(r.bytesPerTokenAfter),
+              },
+        evidence: `The cache costs ${formatBytes(r.bytesPerTokenBefore)}/token in ${r.fromType} as this run measured it; ${r.toType} stores the same values in ${formatBytes(r.bytesPerTokenAfter)}/token.${alt}`,
+        fix: kvTypeFlag(engine, r.toType),
+      };
+    }
+    case 'context-cap':
+      return {
+        ...base,
+        title: `Cap the context at ${formatTokens(r.capTokens)}`,
+        change: {
+          label: 'Context',
+          before: r.ctx !== null ? formatTokens(r.ctx) : 'unbounded',
+          after: formatTokens(r.capTokens),
+        },
+        evidence: `At ${formatBytes(r.perTokenBytes)}/token the ${formatBytes(r.budgetBytes)} budget runs out at ${formatTokens(r.limitTokens)}: a conversation past it is OOM-killed.`,
+        fix: engine === 'llama' ? `-c ${r.capTokens}` : engine === 'demo' ? `--ctx ${r.capTokens}` : undefined,
+      };
+    case 'reserved-ctx':
+      return {
+        ...base,
+        title: `Reserve ${formatTokens(r.suggestedCtx)} of context, not ${formatTokens(r.ctx)}`,
+        change: { label: 'Memory freed', before: formatBytes(0), after: formatBytes(r.freedBytes) },
+        evidence: `The run used ${formatTokens(r.usedTokens)} of the ${formatTokens(r.ctx)} it reserved up front; the freed ${formatBytes(r.freedBytes)} is ${formatPercent(r.effectFraction)} of ${formatBytes(r.ofBytes)}.`,
+        fix: engine === 'llama' ? `-c ${r.suggestedCtx}` : engine === 'demo' ? `--ctx ${r.suggestedCtx}` : undefined,
+      };
+    case 'mmap':
+      return {
+        ...base,
+        effect: `${formatPercent(r.effectFraction)} of RSS at risk`,
+        title: 'Load the weights into anonymous memory (no mmap), or lock them',
+        change: {
+          label: 'File-backed RSS the kernel may drop',
+          before: formatBytes(r.fileBackedBytes),
+          after: formatBytes(0),
+        },
+        evidence: `${formatBytes(r.fileBackedBytes)} of the ${formatBytes(r.peakRssBytes)} peak RSS is file-backed (mmap'd weights): under memory pressure the kernel drops these pages and reads them again from storage, a stall in tokens/s that the budget math does not count.`,
+        fix: engine === 'llama' ? '--no-mmap (charged to the budget) or --mlock (pinned)' : undefined,
+      };
+    case 'swap':
+      return {
+        ...base,
+        effect: `${formatPercent(r.effectFraction)} of RSS swapped`,
+        title: 'Keep the engine out of swap (more memory headroom, or zram instead of a swap file)',
+        change: { label: 'Engine memory in swap', before: formatBytes(r.swapBytes), after: formatBytes(0) },
+        evidence: `${formatBytes(r.swapBytes)} of the engine was in swap (peak RSS ${formatBytes(r.peakRssBytes)}): each access to those pages waits for the swap device.`,
+        fix: engine === 'llama' ? '--mlock' : undefined,
+      };
+    case 'throttle':
+      return {
+        ...base,
+        title: 'Cool the board (or cap its clocks) so it does not throttle while decoding',
+        change: {
+          label: 'Decode tokens/s',
+          before: formatTokensPerSecond(r.overallTokensPerSecond),
+          after: formatTokensPerSecond(r.outsideTokensPerSecond),
+        },
+        evidence: `${formatTokensPerSecond(r.insideTokensPerSecond)} while throttled (${formatMs(r.insideMs)}) against ${formatTokensPerSecond(r.outsideTokensPerSecond)} outside (${formatMs(r.outsideMs)}).`,
+      };
   }
 }

@@ -4,7 +4,15 @@
 import type { CompareModel } from './compare-model';
 import { escapeHtml as e } from './escape';
 import { formatTimestamp } from '../format/text';
-import { runList, type ReportModel, type RunReport, type Section, type Finding, type Row } from './report-model';
+import {
+  runList,
+  type ReportModel,
+  type RunReport,
+  type Section,
+  type Finding,
+  type Row,
+  type RecommendationText,
+} from './report-model';
 import { renderSvgChart } from './svg-chart';
 
 const SEVERITY_LABEL: Record<Finding['severity'], string> = {
@@ -44,6 +52,7 @@ ul.findings li.ok { border-color: #1a7f37; background: #effaf1; }
 li.critical .tag { color: #cf222e; } li.warning .tag { color: #9a6700; } li.info .tag { color: #0550ae; } li.ok .tag { color: #1a7f37; }
 code.fix { display: block; white-space: pre-wrap; word-break: break-all; margin-top: 4px; color: #24292f; }
 .detail { display: block; color: #424a53; font-size: 13px; margin-top: 2px; }
+ol.recommendations li { margin: 6px 0 10px; break-inside: avoid; } .effect { font-weight: 600; color: #1a7f37; }
 .run-label { font-weight: 600; color: #424a53; }
 figure { margin: 10px 0 16px; break-inside: avoid; }
 figcaption { font-weight: 600; font-size: 13px; margin-bottom: 4px; }
@@ -90,6 +99,10 @@ function findingItem(f: Finding, runLabel?: string): string {
   return `<li class="${e(f.severity)}"><span class="tag">${e(SEVERITY_LABEL[f.severity])}</span>${runLabel ? `<span class="run-label">${e(runLabel)}: </span>` : ''}${e(f.title)}${f.detail ? `<span class="detail">${e(f.detail)}</span>` : ''}${f.fix ? `<code class="fix">${e(f.fix)}</code>` : ''}</li>`;
 }
 
+function recommendationItem(r: RecommendationText): string {
+  return `<li><strong>${e(r.title)}</strong><span class="detail">${e(r.change.label)}: ${e(r.change.before)} → ${e(r.change.after)} <span class="effect">(${e(r.effect)})</span></span><span class="detail">${e(r.evidence)}</span>${r.fix ? `<code class="fix">${e(r.fix)}</code>` : ''}</li>`;
+}
+
 function sectionHtml(s: Section): string {
   return `<div><h3>${e(s.title)}</h3>${htmlRows(s.rows)}</div>`;
 }
@@ -101,6 +114,10 @@ function runHtml(run: RunReport, many: boolean): string {
   parts.push(`<code class="cmd">${e(run.engineCommand)}</code>`);
   if (run.findings.length)
     parts.push(`<h3>Findings</h3><ul class="findings">${run.findings.map((f) => findingItem(f)).join('')}</ul>`);
+  if (run.recommendations.length)
+    parts.push(
+      `<h3>Recommendations</h3><p class="muted">Ranked by effect: what prevents an OOM kill first, then the largest gain.</p><ol class="recommendations">${run.recommendations.map(recommendationItem).join('')}</ol>`,
+    );
   for (const chart of run.charts) {
     parts.push(
       `<figure><figcaption>${e(chart.title)}</figcaption>${renderSvgChart(chart)}${chart.notes.map((n) => `<p class="muted">${e(n)}</p>`).join('')}</figure>`,

@@ -3,7 +3,14 @@
 import { escapeMarkdown as m, markdownBlock, markdownCode } from './escape';
 import { formatTimestamp } from '../format/text';
 import type { CompareModel } from './compare-model';
-import { runList, type Finding, type ReportModel, type Row, type RunReport } from './report-model';
+import {
+  runList,
+  type Finding,
+  type ReportModel,
+  type Row,
+  type RecommendationText,
+  type RunReport,
+} from './report-model';
 
 const SEVERITY_LABEL: Record<Finding['severity'], string> = {
   critical: '**Critical**',
@@ -37,11 +44,25 @@ function findingLine(f: Finding, runLabel?: string): string {
   return `- ${SEVERITY_LABEL[f.severity]}: ${runLabel ? `${m(runLabel)}: ` : ''}${m(f.title)}${f.detail ? `  \n  ${m(f.detail)}` : ''}${f.fix ? `  \n  Fix: ${markdownCode(f.fix)}` : ''}`;
 }
 
+function recommendationLine(r: RecommendationText, rank: number): string {
+  const change = `${r.change.label}: ${r.change.before} → ${r.change.after} (${r.effect})`;
+  return `${rank}. ${m(r.title)}  \n   ${m(change)}  \n   ${m(r.evidence)}${r.fix ? `  \n   Change: ${markdownCode(r.fix)}` : ''}`;
+}
+
 function runMarkdown(run: RunReport, many: boolean): string {
   const out: string[] = [];
   out.push(`## ${many ? `Run ${run.seq}: ` : 'Run: '}${m(run.label)}`, '');
   out.push(`Engine: ${markdownCode(run.engineCommand)}`, '');
   if (run.findings.length) out.push('### Findings', '', ...run.findings.map((f) => findingLine(f)), '');
+  if (run.recommendations.length)
+    out.push(
+      '### Recommendations',
+      '',
+      'Ranked by effect: what prevents an OOM kill first, then the largest gain.',
+      '',
+      ...run.recommendations.map((r, i) => recommendationLine(r, i + 1)),
+      '',
+    );
   for (const s of run.sections) out.push(`### ${m(s.title)}`, '', markdownRows(s.rows, ['', 'Value']), '');
   if (run.events.length)
     out.push(

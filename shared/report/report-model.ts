@@ -8,9 +8,9 @@
 // this file only words and arranges them (the words of findings: ./finding-text.ts, the charts:
 // ./report-charts.ts).
 import { compareSeverity, runFindings, type EngineKind } from '../analysis/findings';
+import { runRecommendations } from '../analysis/recommendations';
 import { isRecoveredRun, summarizeRun } from '../analysis/run-summary';
 import type { SweepAnalysis } from '../analysis/sweep';
-import { firstTokenMs, tokenEventsFromSamples } from '../analysis/throughput';
 import { formatTimestamp } from '../format/text';
 import {
   formatBytes,
@@ -23,13 +23,13 @@ import {
   formatTokensPerSecond,
   MISSING,
 } from '../format/units';
-import { wordFinding, type Finding } from './finding-text';
+import { wordFinding, wordRecommendation, type Finding, type RecommendationText } from './finding-text';
 import { boardFindings, targetRows, type Row } from './report-target';
 import { rssOverTimeChart, rssVsTokensChart, sweepChart, type ChartModel } from './report-charts';
 import { sessionSweep, type SessionData, type SessionRun } from './session-data';
 
 export type { Severity } from '../analysis/findings';
-export type { Finding } from './finding-text';
+export type { Finding, RecommendationText } from './finding-text';
 export type { Row } from './report-target';
 export type { ChartMarker, ChartModel, ChartSeries } from './report-charts';
 
@@ -75,6 +75,8 @@ export interface RunReport {
   sections: Section[];
   events: Array<{ tMs: number; time: string; kind: string; message: string }>;
   findings: Finding[];
+  /** What to change and what it buys, ranked by effect (shared/analysis/recommendations.ts). */
+  recommendations: RecommendationText[];
   charts: ChartModel[];
   stderrTail: string[];
 }
@@ -102,10 +104,6 @@ export interface ReportModel {
 }
 
 // ---------------------------------------------------------------------------------------------
-
-function num(v: unknown): number | null {
-  return typeof v === 'number' && Number.isFinite(v) ? v : null;
-}
 
 function kvTypeOf(run: SessionRun): string | null {
   const engine = run.request.engine;
@@ -261,7 +259,7 @@ function runReport(run: SessionRun): RunReport {
   ];
 
   const engine = engineKind(run);
-  const findings = runFindings({
+  const findingInput = {
     analysis: a,
     events: run.events,
     samples: summary.samples,
@@ -272,7 +270,11 @@ function runReport(run: SessionRun): RunReport {
     promptTokens: promptTokens(run),
     recovered,
     failure: run.state === 'failed' && summary.engine.error ? summary.engine.error : null,
-  }).map((f) => wordFinding(f, engine));
+  };
+  const findings = runFindings(findingInput).map((f) => wordFinding(f, engine));
+  const recommendations = runRecommendations({ ...findingInput, series: run.samples }).map((r) =>
+    wordRecommendation(r, engine),
+  );
 
   const charts = [rssVsTokensChart(run, a), rssOverTimeChart(run, a)].filter((c): c is ChartModel => c !== null);
   return {
@@ -294,6 +296,7 @@ function runReport(run: SessionRun): RunReport {
       message: e.message ?? '',
     })),
     findings,
+    recommendations,
     charts,
     stderrTail: summary.engine.stderrTail ?? [],
   };
