@@ -3,12 +3,21 @@
 // shared/collectors/collector.ts) and one line here.
 import type { CollectorDefinition, SeriesDef, SeriesSource } from './collector';
 import { seriesKeyMatches } from './collector';
+import { boardSysfsCollector } from './board-sysfs-collector';
 import { engineSource } from './engine-source';
 import { pressureCollector } from './pressure-collector';
 import { procfsCollector } from './procfs-collector';
+import { tegrastatsCollector } from './tegrastats-collector';
+import { vcgencmdCollector } from './vcgencmd-collector';
 
 /** Collectors: a script each, started on the target for every run where they can run. */
-export const COLLECTORS: readonly CollectorDefinition[] = [procfsCollector, pressureCollector];
+export const COLLECTORS: readonly CollectorDefinition[] = [
+  procfsCollector,
+  pressureCollector,
+  tegrastatsCollector,
+  vcgencmdCollector,
+  boardSysfsCollector,
+];
 
 /** Everything that puts series into samples: the engine's output, then every collector. */
 export const SERIES_SOURCES: readonly SeriesSource[] = [engineSource, ...COLLECTORS];

@@ -1,0 +1,79 @@
+// Parser of the board sysfs collector's lines (shared/collectors/board-sysfs-collector.ts): a tick
+// line of `path:value` parts read by shared/parsers/thermal-parsers.ts (through
+// shared/collectors/board-sysfs-tick.ts), turned into sample values:
+//   devfreq.<device>.{cur,min,max}FreqMHz   from cur_freq/min_freq/max_freq (Hz)
+//   npu.core<N>.loadPct                      from rknpu's `NPU load:  Core0:  4%, …`
+//   power.<rail>.mW                          power*_input (µW), or an INA3221 channel's bus voltage
+//                                            times its current (the chip has no power attribute)
+//   trip.<zone type>.<index>.C               thermal trip points (first tick)
+// Pure; never throws: a part the thermal parser cannot read makes the line a diagnostic.
+import { parseStatusLine, type CollectorParser, type CollectorRecord } from './collector';
+import { readBoardTick } from './board-sysfs-tick';
+import type { SensorRecord } from '../parsers/records';
+
+const HZ_PER_MHZ = 1e6;
+
+export const boardKey = {
+  devfreq: (device: string, which: 'cur' | 'min' | 'max') => `devfreq.${device}.${which}FreqMHz`,
+  npu: (core: number) => `npu.core${core}.loadPct`,
+  power: (rail: string) => `power.${rail}.mW`,
+  trip: (zone: string, index: number) => `trip.${zone}.${index}.C`,
+};
+
+/** hwmon power readings: power<N> directly, else in<N> (V) × curr<N> (A) of the same chip. */
+function powerValues(sensors: SensorRecord[], values: Record<string, number | null>): void {
+  const byChip = new Map<string, Map<string, SensorRecord>>();
+  for (const s of sensors) {
+    const chip = byChip.get(s.chip) ?? new Map<string, SensorRecord>();
+    chip.set(s.label, s);
+    byChip.set(s.chip, chip);
+  }
+  for (const [chip, features] of byChip) {
+    for (const [label, s] of features) {
+      const m = /^(in|power)(\d+)$/.exec(label);
+      if (!m || s.value === null) continue;
+      const rail = s.name ?? `${chip}.${label}`;
+      if (m[1] === 'power') {
+        values[boardKey.power(rail)] = Math.round(s.value * 1e6) / 1e3;
+        continue;
+      }
+      if (features.has(`power${m[2]}`)) continue;
+      const curr = features.get(`curr${m[2]}`);
+      if (curr?.value == null) continue;
+      // mV × mA / 1000 in integers: the files hold whole mV and mA.
+      values[boardKey.power(rail)] = (Math.round(s.value * 1e3) * Math.round(curr.value * 1e3)) / 1e3;
+    }
+  }
+}
+
+export function createBoardSysfsCollectorParser(): CollectorParser {
+  return {
+    push(line: string): CollectorRecord | null {
+      if (line === '') return null;
+      if (line.startsWith('!'))
+        return parseStatusLine(line) ?? { kind: 'diagnostic', reason: 'bad status line', text: line };
+      if (line.startsWith('H ')) return { kind: 'header' };
+      const tick = readBoardTick(line);
+      if (tick.kind === 'diagnostic') return tick;
+      const values: Record<string, number | null> = {};
+      const sensors: SensorRecord[] = [];
+      for (const r of tick.records) {
+        if (r.kind === 'diagnostic') return { kind: 'diagnostic', reason: r.reason, text: line };
+        if (r.kind === 'devfreq' && r.error === null) {
+          if (r.attr === 'cur_freq' && r.curFreqHz !== null)
+            values[boardKey.devfreq(r.device, 'cur')] = r.curFreqHz / HZ_PER_MHZ;
+          if (r.minFreqHz != null) values[boardKey.devfreq(r.device, 'min')] = r.minFreqHz / HZ_PER_MHZ;
+          if (r.maxFreqHz != null) values[boardKey.devfreq(r.device, 'max')] = r.maxFreqHz / HZ_PER_MHZ;
+        } else if (r.kind === 'npu-load') r.corePct.forEach((pct, core) => (values[boardKey.npu(core)] = pct));
+        else if (r.kind === 'sensor') sensors.push(r);
+        else if (r.kind === 'thermal-zone')
+          for (const trip of r.trips)
+            if (trip.tempC !== null) values[boardKey.trip(r.type ?? r.zone ?? 'zone', trip.index)] = trip.tempC;
+      }
+      powerValues(sensors, values);
+      if (Object.keys(values).length === 0)
+        return { kind: 'diagnostic', reason: 'board line without a reading', text: line };
+      return { kind: 'sample', uptimeMs: tick.uptimeMs, values };
+    },
+  };
+}

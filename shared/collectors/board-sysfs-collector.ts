@@ -1,0 +1,103 @@
+// The board's own sysfs and debugfs readers, in one collector with one long-lived awk (a getline per
+// file per tick, no process per tick):
+// - devfreq, every /sys/class/devfreq/* (GPU, NPU, DMC, Jetson's VIC/NVDEC…): cur/min/max clock;
+// - the Rockchip NPU's load, /sys/kernel/debug/rknpu/load (debugfs: readable as root only);
+// - INA3221/INA2xx power sensors through hwmon (and L4T 32's ina3221x iio), only where tegrastats is
+//   absent (tegrastats reports the same rails, shared/collectors/tegrastats-collector.ts);
+// - thermal trip points, read once (the first tick carries them).
+// Thermal zone temperatures and cpufreq are the procfs collector's (shared/collectors/procfs-collector.ts).
+//
+// The script takes a root directory ($3, default `/`, or KVSCOPE_SYSFS_ROOT on the target for
+// tests, see docs/DEVELOPING.md) and prints paths relative to it, as `grep .` prints them, so the
+// tick is read by shared/parsers/thermal-parsers.ts (shared/collectors/board-sysfs-tick.ts).
+// Lines: shared/collectors/board-sysfs-collector-parser.ts.
+import type { CollectorDefinition } from './collector';
+import { createBoardSysfsCollectorParser } from './board-sysfs-collector-parser';
+import { AWK_INTERACTIVE_SH, awkWord, TICKER_SH } from './collector-script';
+
+const ABSENT_REASON =
+  'no devfreq device, no readable Rockchip NPU load, no INA power sensor and no thermal trip point under /sys';
+
+// KV_BOARD_FILES: one file a line, `e <path>` read every tick, `o <path>` on the first tick only.
+const awkProgram = String.raw`
+function rd(f,   l, r) { r = ""; if ((getline l < f) > 0) r = l; close(f); return r }
+BEGIN { n = split(ENVIRON["KV_BOARD_FILES"], fs, "\n"); first = 1 }
+{
+  if (rd("/proc/" pid "/stat") == "") exit 0
+  split(rd("/proc/uptime"), ua, " ")
+  out = "t=" ua[1]
+  for (i = 1; i <= n; i++) {
+    if (fs[i] == "" || (substr(fs[i], 1, 1) == "o" && !first)) continue
+    p = substr(fs[i], 3)
+    out = out "|" p ":" rd(root p)
+  }
+  first = 0
+  print out; fflush()
+}
+`;
+
+function boardSysfsScript(): string {
+  return `#!/bin/sh
+# KVScope board sysfs collector: one awk, files listed once. $1 = pid, $2 = interval in seconds, $3 = root (default /).
+P="$1"; I="$2"; R="\${3:-\${KVSCOPE_SYSFS_ROOT:-/}}"; R="\${R%/}"
+L=""; nd=0; nn=0; nh=0; nt=0
+add() { L="$L$1 $2
+"; }
+ok() { read -r _ < "$R$1" 2>/dev/null; }
+for d in "$R"/sys/class/devfreq/*; do
+  [ -d "$d" ] || continue
+  n=\${d##*/}; c=0
+  for a in cur_freq min_freq max_freq; do ok "/sys/class/devfreq/$n/$a" && add e "/sys/class/devfreq/$n/$a" && c=1; done
+  nd=$((nd + c))
+done
+ok /sys/kernel/debug/rknpu/load && add e /sys/kernel/debug/rknpu/load && nn=1
+if ! command -v tegrastats >/dev/null 2>&1; then
+  for h in "$R"/sys/class/hwmon/hwmon*; do
+    nm=""; read -r nm < "$h/name" 2>/dev/null || continue
+    case "$nm" in ina*) ;; *) continue;; esac
+    hn=\${h##*/}; nh=$((nh + 1))
+    for f in "$h"/in*_label "$h"/curr*_label "$h"/power*_label "$h"/in*_input "$h"/curr*_input "$h"/power*_input; do
+      ok "/sys/class/hwmon/$hn/\${f##*/}" && add e "/sys/class/hwmon/$hn/\${f##*/}"
+    done
+  done
+  for x in "$R"/sys/bus/i2c/drivers/ina3221x/*/iio:device*; do
+    [ -d "$x" ] || continue
+    rel=\${x#"$R"}; nh=$((nh + 1))
+    for f in "$x"/rail_name_* "$x"/in_power*_input; do ok "$rel/\${f##*/}" && add e "$rel/\${f##*/}"; done
+  done
+fi
+for z in "$R"/sys/class/thermal/thermal_zone*; do
+  zn=\${z##*/}; c=0
+  for f in "$z"/trip_point_*_temp; do
+    ok "/sys/class/thermal/$zn/\${f##*/}" || continue
+    [ $c = 0 ] && add o "/sys/class/thermal/$zn/type"
+    add o "/sys/class/thermal/$zn/\${f##*/}"; c=1
+  done
+  nt=$((nt + c))
+done
+[ -n "$L" ] || { echo "! absent ${ABSENT_REASON}"; exit 0; }
+echo "H v=1 devfreq=$nd npu=$nn power=$nh tripzones=$nt"
+export KV_BOARD_FILES="$L"
+${TICKER_SH}
+${AWK_INTERACTIVE_SH}
+tick | awk $AWKI -v pid="$P" -v root="$R" ${awkWord(awkProgram)}
+`;
+}
+
+export const boardSysfsCollector: CollectorDefinition = {
+  id: 'boardsysfs',
+  title: 'Board clocks, NPU load, power sensors, trip points (devfreq, rknpu, hwmon INA, thermal)',
+  script: boardSysfsScript(),
+  // A getline per file: a few dozen files cost well under a millisecond a tick; devfreq governors
+  // move clocks every 10–100 ms, so 1 s shows the trend, faster shows the steps.
+  interval: { defaultMs: 1000, minMs: 200, maxMs: 60_000 },
+  createParser: createBoardSysfsCollectorParser,
+  series: [
+    { key: 'devfreq.*.curFreqMHz', label: 'devfreq clock', unit: 'MHz', kind: 'gauge' },
+    { key: 'devfreq.*.minFreqMHz', label: 'devfreq clock floor', unit: 'MHz', kind: 'gauge' },
+    { key: 'devfreq.*.maxFreqMHz', label: 'devfreq clock ceiling', unit: 'MHz', kind: 'gauge' },
+    { key: 'npu.*.loadPct', label: 'NPU core load (rknpu)', unit: 'pct', kind: 'gauge' },
+    { key: 'power.*.mW', label: 'power sensor (INA)', unit: 'mW', kind: 'gauge' },
+    { key: 'trip.*.C', label: 'thermal trip point', unit: 'C', kind: 'gauge' },
+  ],
+};

@@ -1,0 +1,91 @@
+// NVIDIA Jetson's tegrastats, streamed: the script execs `tegrastats --interval <ms>` once for the
+// run and one long-lived awk stamps each line it prints with the target's uptime (getline on
+// /proc/uptime, no process per tick) and ends the stream once the engine's /proc entry is gone
+// (tegrastats then dies of SIGPIPE at its next line, so a run ends at most one interval later).
+// Lines: shared/collectors/tegrastats-collector-parser.ts.
+//
+// Jetson memory is unified: the GPU's buffers (CUDA, cuBLAS workspaces, a GPU-offloaded KV cache)
+// are NvMap allocations that never show in the engine's RSS. The procfs collector samples
+// `nvmapBytes` (NvMapMemUsed of /proc/meminfo) next to RSS; tegrastats' RAM used includes them.
+import type { CollectorDefinition } from './collector';
+import { AWK_INTERACTIVE_SH, awkWord } from './collector-script';
+import { createTegrastatsCollectorParser } from './tegrastats-collector-parser';
+
+const ABSENT_REASON = 'no tegrastats on PATH: not an NVIDIA Jetson, or L4T without its tegrastats';
+
+/** What a non-root login is told when tegrastats refuses it or prints nothing. */
+export const TEGRASTATS_DENIED_HOW =
+  'run the profile as root, or allow this user `sudo -n tegrastats` (NOPASSWD in /etc/sudoers.d)';
+
+// Stamps each tegrastats line; says `denied` when a non-root login is refused (before any reading).
+const awkProgram = String.raw`
+BEGIN { st = "/proc/" pid "/stat" }
+{
+  if ((getline s < st) <= 0) { gone = 1; exit 0 }
+  close(st)
+  if ($0 ~ /^[ \t\r]*$/) next
+  if (n == 0 && uid != 0 && $0 ~ /[Pp]ermission denied|[Oo]peration not permitted|[Mm]ust be (run as )?root/) {
+    print "! denied tegrastats as uid " uid ": " $0 ": " how; fflush(); said = 1; exit 0
+  }
+  if ((getline u < "/proc/uptime") > 0) split(u, ua, " ")
+  close("/proc/uptime")
+  print "t=" ua[1] " " $0; fflush(); n++
+}
+END {
+  if (n == 0 && !gone && !said && uid != 0) print "! denied tegrastats printed nothing as uid " uid ": " how
+}
+`;
+
+function tegrastatsScript(): string {
+  return `#!/bin/sh
+# KVScope tegrastats collector: tegrastats streams, one awk stamps its lines. $1 = pid, $2 = interval in seconds.
+P="$1"; I="$2"
+T=$(command -v tegrastats 2>/dev/null) || { echo "! absent ${ABSENT_REASON}"; exit 0; }
+MS=$(awk -v s="$I" 'BEGIN { printf "%d", s * 1000 + 0.5 }')
+U=$(id -u 2>/dev/null || echo 0)
+# Not root: tegrastats reads debugfs and privileged sysfs on many L4T releases; sudo only when it asks for nothing.
+S=""
+if [ "$U" != 0 ] && command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then S="sudo -n"; fi
+echo "H v=1 tegrastats=$T ms=$MS uid=$U sudo=\${S:+1}"
+${AWK_INTERACTIVE_SH}
+$S "$T" --interval "$MS" 2>&1 | awk $AWKI -v pid="$P" -v uid="$U" -v how=${awkWord(TEGRASTATS_DENIED_HOW)} ${awkWord(awkProgram)}
+`;
+}
+
+export const tegrastatsCollector: CollectorDefinition = {
+  id: 'tegrastats',
+  title: 'NVIDIA Jetson tegrastats (memory, CPU, GPU, EMC, engines, temperatures, power rails)',
+  script: tegrastatsScript(),
+  // tegrastats itself samples at this rate (it reads every source once per interval): below 100 ms
+  // its own cost shows on a small Jetson, and the rails' averaging window is longer anyway.
+  interval: { defaultMs: 1000, minMs: 100, maxMs: 60_000 },
+  unavailable: (facts) =>
+    facts?.tools && facts.tools.tegrastats === null ? { status: 'absent', reason: ABSENT_REASON } : null,
+  createParser: createTegrastatsCollectorParser,
+  series: [
+    { key: 'tegra.ramUsedBytes', label: 'RAM used (tegrastats, incl. NvMap)', unit: 'bytes', kind: 'gauge' },
+    { key: 'tegra.ramTotalBytes', label: 'RAM total (tegrastats)', unit: 'bytes', kind: 'gauge' },
+    { key: 'tegra.lfbBlocks', label: 'largest free blocks (lfb)', unit: 'count', kind: 'gauge' },
+    { key: 'tegra.lfbBlockBytes', label: 'largest free block size (lfb)', unit: 'bytes', kind: 'gauge' },
+    { key: 'tegra.swapUsedBytes', label: 'swap used (tegrastats)', unit: 'bytes', kind: 'gauge' },
+    { key: 'tegra.swapTotalBytes', label: 'swap total (tegrastats)', unit: 'bytes', kind: 'gauge' },
+    { key: 'tegra.swapCachedBytes', label: 'swap cached (tegrastats)', unit: 'bytes', kind: 'gauge' },
+    { key: 'tegra.iramUsedBytes', label: 'IRAM used', unit: 'bytes', kind: 'gauge' },
+    { key: 'tegra.iramTotalBytes', label: 'IRAM total', unit: 'bytes', kind: 'gauge' },
+    { key: 'tegra.iramLfbBytes', label: 'IRAM largest free block', unit: 'bytes', kind: 'gauge' },
+    { key: 'tegra.cpu.*.loadPct', label: 'CPU core load', unit: 'pct', kind: 'gauge' },
+    { key: 'tegra.cpu.*.freqMHz', label: 'CPU core clock', unit: 'MHz', kind: 'gauge' },
+    { key: 'tegra.gpu.loadPct', label: 'GPU load (GR3D)', unit: 'pct', kind: 'gauge' },
+    { key: 'tegra.gpu.freqMHz', label: 'GPU clock (GR3D)', unit: 'MHz', kind: 'gauge' },
+    { key: 'tegra.emc.loadPct', label: 'memory controller load (EMC)', unit: 'pct', kind: 'gauge' },
+    { key: 'tegra.emc.freqMHz', label: 'memory clock (EMC)', unit: 'MHz', kind: 'gauge' },
+    { key: 'tegra.mtsFgPct', label: 'MTS foreground', unit: 'pct', kind: 'gauge' },
+    { key: 'tegra.mtsBgPct', label: 'MTS background', unit: 'pct', kind: 'gauge' },
+    { key: 'tegra.edpLimitMHz', label: 'EDP clock limit', unit: 'MHz', kind: 'gauge' },
+    { key: 'tegra.engine.*.loadPct', label: 'engine load', unit: 'pct', kind: 'gauge' },
+    { key: 'tegra.engine.*.freqMHz', label: 'engine clock', unit: 'MHz', kind: 'gauge' },
+    { key: 'tegra.temp.*.C', label: 'temperature (tegrastats)', unit: 'C', kind: 'gauge' },
+    { key: 'tegra.rail.*.curmW', label: 'power rail, now', unit: 'mW', kind: 'gauge' },
+    { key: 'tegra.rail.*.avgmW', label: 'power rail, average', unit: 'mW', kind: 'gauge' },
+  ],
+};

@@ -1,0 +1,205 @@
+// The board collectors' scripts run for real (sh, awk, this machine's /proc) against directory
+// fixtures of real boards (test/fixtures/board-root/*, see their SOURCE notes) and the shim board
+// tools (test/fixtures/shims), read by their parsers. Expected values are written by hand from the
+// fixtures. The "engine" is a `sleep` we start and end; the scripts must end with it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { CollectorDefinition, CollectorRecord } from '../../../shared/collectors/collector';
+import { boardSysfsCollector } from '../../../shared/collectors/board-sysfs-collector';
+import { tegrastatsCollector } from '../../../shared/collectors/tegrastats-collector';
+import { vcgencmdCollector } from '../../../shared/collectors/vcgencmd-collector';
+import { projectRoot } from '../../helpers/cli';
+
+const dir = mkdtempSync(join(tmpdir(), 'kvscope-board-scripts-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const boardRoot = (name: string) => join(projectRoot, 'test/fixtures/board-root', name);
+const SHIMS = join(projectRoot, 'test/fixtures/shims/bin');
+/** PATH without any shim: this machine has neither tegrastats nor vcgencmd. */
+const PLAIN_PATH = '/usr/local/bin:/usr/bin:/bin';
+
+/**
+ * Runs a collector's script as the launcher does (`sh <id>.sh <pid> <interval s> [root]`) for an
+ * engine that lives `engineMs`, and returns its parser's records once the script has ended.
+ */
+async function runScript(
+  def: CollectorDefinition,
+  opts: { root?: string; path?: string; engineMs: number; intervalS: number },
+): Promise<CollectorRecord[]> {
+  const file = join(dir, `${def.id}.sh`);
+  writeFileSync(file, def.script ?? '');
+  const engine: ChildProcess = spawn('sleep', [String(opts.engineMs / 1000)], { stdio: 'ignore' });
+  const args = [file, String(engine.pid), opts.intervalS.toFixed(3), ...(opts.root ? [opts.root] : [])];
+  const child = spawn('sh', args, {
+    cwd: dir,
+    stdio: ['ignore', 'pipe', 'ignore'],
+    env: { PATH: opts.path ?? PLAIN_PATH, TMPDIR: dir, KVSCOPE_SHIM_STATE: dir },
+  });
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  await new Promise((resolve) => child.on('close', resolve));
+  const parser = def.createParser();
+  return out
+    .split('\n')
+    .map((l) => parser.push(l))
+    .filter((r): r is CollectorRecord => r !== null);
+}
+
+const samples = (records: CollectorRecord[]) => records.flatMap((r) => (r.kind === 'sample' ? [r] : []));
+
+describe('board collector scripts on directory fixtures', () => {
+  it('board sysfs on an RK3588 tree: devfreq clocks, NPU load per core, the trip point once', async () => {
+    const records = await runScript(boardSysfsCollector, {
+      root: boardRoot('rk3588-orange-pi-5'),
+      engineMs: 900,
+      intervalS: 0.2,
+    });
+    expect(records.filter((r) => r.kind === 'diagnostic')).toEqual([]);
+    const got = samples(records);
+    expect(got.length).toBeGreaterThanOrEqual(2);
+    expect(got[0]?.values).toEqual({
+      'devfreq.dmc.curFreqMHz': 528,
+      'devfreq.dmc.minFreqMHz': 528,
+      'devfreq.dmc.maxFreqMHz': 2112,
+      'devfreq.fb000000.gpu.curFreqMHz': 300,
+      'devfreq.fb000000.gpu.minFreqMHz': 300,
+      'devfreq.fb000000.gpu.maxFreqMHz': 1000,
+      'devfreq.fdab0000.npu.curFreqMHz': 300,
+      'devfreq.fdab0000.npu.minFreqMHz': 300,
+      'devfreq.fdab0000.npu.maxFreqMHz': 1000,
+      'npu.core0.loadPct': 4,
+      'npu.core1.loadPct': 0,
+      'npu.core2.loadPct': 0,
+      'trip.soc-thermal.0.C': 115,
+    });
+    // The trip point is read once; later ticks carry the live readings only.
+    expect(got[1]?.values['trip.soc-thermal.0.C']).toBeUndefined();
+    expect(got[1]?.values['npu.core0.loadPct']).toBe(4);
+    // Ticks are the target's uptime, in order.
+    expect(got[1]?.uptimeMs ?? 0).toBeGreaterThan(got[0]?.uptimeMs ?? 0);
+  });
+
+  it('board sysfs on a Jetson tree without tegrastats: INA3221 rails as mV × mA', async () => {
+    const got = samples(
+      await runScript(boardSysfsCollector, { root: boardRoot('jetson-orin-nano'), engineMs: 500, intervalS: 0.2 }),
+    );
+    // VDD_IN 5.05 V × 1.01 A, VDD_CPU_GPU_CV 5.04 V × 184 mA, VDD_SOC 5.05 V × 304 mA.
+    expect(got[0]?.values).toEqual({
+      'devfreq.17000000.ga10b.curFreqMHz': 306,
+      'devfreq.17000000.ga10b.minFreqMHz': 306,
+      'devfreq.17000000.ga10b.maxFreqMHz': 625,
+      'power.VDD_IN.mW': 5100.5,
+      'power.VDD_CPU_GPU_CV.mW': 927.36,
+      'power.VDD_SOC.mW': 1535.2,
+    });
+  });
+
+  it('board sysfs leaves the INA rails to tegrastats where tegrastats is on the PATH', async () => {
+    const got = samples(
+      await runScript(boardSysfsCollector, {
+        root: boardRoot('jetson-orin-nano'),
+        path: `${SHIMS}:${PLAIN_PATH}`,
+        engineMs: 500,
+        intervalS: 0.2,
+      }),
+    );
+    expect(Object.keys(got[0]?.values ?? {}).filter((k) => k.startsWith('power.'))).toEqual([]);
+    expect(got[0]?.values['devfreq.17000000.ga10b.curFreqMHz']).toBe(306);
+  });
+
+  it('board sysfs on an empty tree says absent', async () => {
+    const records = await runScript(boardSysfsCollector, { root: dir, engineMs: 300, intervalS: 0.2 });
+    expect(records).toEqual([
+      {
+        kind: 'status',
+        status: 'absent',
+        reason:
+          'no devfreq device, no readable Rockchip NPU load, no INA power sensor and no thermal trip point under /sys',
+      },
+    ]);
+  });
+
+  it('vcgencmd on a Pi 4 tree without vcgencmd: the sysfs throttled bits and the thermal zone, no fork', async () => {
+    const got = samples(
+      await runScript(vcgencmdCollector, { root: boardRoot('raspberry-pi-4'), engineMs: 500, intervalS: 0.2 }),
+    );
+    // get_throttled 50005: under-voltage and throttled, now and since boot; cpu-thermal 74010 m°C.
+    expect(got[0]?.values).toEqual({
+      'rpi.throttledBits': 0x50005,
+      'rpi.underVoltageNow': 1,
+      'rpi.underVoltageSticky': 1,
+      'rpi.armFreqCappedNow': 0,
+      'rpi.armFreqCappedSticky': 0,
+      'rpi.throttledNow': 1,
+      'rpi.throttledSticky': 1,
+      'rpi.softTempLimitNow': 0,
+      'rpi.softTempLimitSticky': 0,
+      'rpi.soc.C': 74.01,
+    });
+  });
+
+  it('vcgencmd with the shim tool and no sysfs files: the replayed readings, in order', async () => {
+    const got = samples(
+      await runScript(vcgencmdCollector, {
+        root: dir,
+        path: `${SHIMS}:${PLAIN_PATH}`,
+        engineMs: 700,
+        intervalS: 0.2,
+      }),
+    );
+    expect(got.length).toBeGreaterThanOrEqual(2);
+    // The script's own start-up check asked get_throttled once (0x50005), so the ticks read on from 0x50000;
+    // measure_temp and measure_clock arm start at their first lines.
+    expect(got[0]?.values).toEqual({
+      'rpi.throttledBits': 0x50000,
+      'rpi.underVoltageNow': 0,
+      'rpi.underVoltageSticky': 1,
+      'rpi.armFreqCappedNow': 0,
+      'rpi.armFreqCappedSticky': 0,
+      'rpi.throttledNow': 0,
+      'rpi.throttledSticky': 1,
+      'rpi.softTempLimitNow': 0,
+      'rpi.softTempLimitSticky': 0,
+      'rpi.soc.C': 80.8,
+      'rpi.armFreqMHz': 1500.345728,
+    });
+    expect(got[1]?.values).toMatchObject({ 'rpi.throttledBits': 0, 'rpi.soc.C': 62.3, 'rpi.armFreqMHz': 1000.212864 });
+  });
+
+  it('vcgencmd with neither the tool nor the files says absent', async () => {
+    const records = await runScript(vcgencmdCollector, { root: dir, engineMs: 300, intervalS: 0.2 });
+    expect(records).toEqual([expect.objectContaining({ kind: 'status', status: 'absent' })]);
+  });
+
+  it('tegrastats streams the shim at the interval asked for, and ends with the engine', async () => {
+    const records = await runScript(tegrastatsCollector, {
+      path: `${SHIMS}:${PLAIN_PATH}`,
+      engineMs: 1000,
+      intervalS: 0.2,
+    });
+    expect(records.filter((r) => r.kind === 'diagnostic')).toEqual([]);
+    const got = samples(records);
+    expect(got.length).toBeGreaterThanOrEqual(3);
+    // Lines 1–3 of the capture (test/fixtures/shims/captures/tegrastats-xavier-nx-jp4.6.txt).
+    expect(got.slice(0, 3).map((s) => s.values['tegra.rail.VDD_IN.avgmW'])).toEqual([14683, 14690, 14683]);
+    expect(got[0]?.values).toMatchObject({
+      'tegra.ramUsedBytes': 1802 * 1024 * 1024,
+      'tegra.gpu.loadPct': 99,
+      'tegra.temp.GPU.C': 44.5,
+      'tegra.rail.VDD_IN.curmW': 14703,
+    });
+  });
+
+  it('tegrastats without the tool says absent', async () => {
+    const records = await runScript(tegrastatsCollector, { engineMs: 300, intervalS: 0.2 });
+    expect(records).toEqual([
+      {
+        kind: 'status',
+        status: 'absent',
+        reason: 'no tegrastats on PATH: not an NVIDIA Jetson, or L4T without its tegrastats',
+      },
+    ]);
+  });
+});
