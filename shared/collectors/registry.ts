@@ -5,11 +5,17 @@ import type { CollectorDefinition, SeriesDef, SeriesSource } from './collector';
 import { seriesKeyMatches } from './collector';
 import { engineSource } from './engine-source';
 import { perfCollector } from './perf-collector';
+import { pmapCollector } from './pmap-collector';
 import { pressureCollector } from './pressure-collector';
 import { procfsCollector } from './procfs-collector';
 
 /** Collectors: a script each, started on the target for every run where they can run. */
-export const COLLECTORS: readonly CollectorDefinition[] = [procfsCollector, pressureCollector, perfCollector];
+export const COLLECTORS: readonly CollectorDefinition[] = [
+  procfsCollector,
+  pressureCollector,
+  perfCollector,
+  pmapCollector,
+];
 
 /** Everything that puts series into samples: the engine's output, then every collector. */
 export const SERIES_SOURCES: readonly SeriesSource[] = [engineSource, ...COLLECTORS];
