@@ -337,6 +337,7 @@ export const CollectorStatusSchema = z.object({
   samples: z.number().int().min(0),
   /** Lines of its output that its parser could not read. */
   diagnostics: z.number().int().min(0),
+  /** Why it is not ok; for an ok collector, what it left out (e.g. perf events the board does not count). */
   reason: z.string().optional(),
 });
 export type CollectorStatus = z.infer<typeof CollectorStatusSchema>;

@@ -47,7 +47,8 @@ export type CollectorStatusValue = 'ok' | 'absent' | 'denied' | 'failed';
 /** What a collector's parser makes of one line. Never thrown: a bad line is a diagnostic. */
 export type CollectorRecord =
   | { kind: 'sample'; uptimeMs: number; values: Record<string, number | null> }
-  | { kind: 'header' }
+  /** `note`: what the run says next to an `ok` status (e.g. the perf events this board does not count). */
+  | { kind: 'header'; note?: string }
   | { kind: 'gone'; uptimeMs: number }
   | { kind: 'status'; status: 'absent' | 'denied'; reason: string }
   | { kind: 'diagnostic'; reason: string; text: string };

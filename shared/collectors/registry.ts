@@ -5,6 +5,8 @@ import type { CollectorDefinition, SeriesDef, SeriesSource } from './collector';
 import { seriesKeyMatches } from './collector';
 import { boardSysfsCollector } from './board-sysfs-collector';
 import { engineSource } from './engine-source';
+import { perfCollector } from './perf-collector';
+import { pmapCollector } from './pmap-collector';
 import { pressureCollector } from './pressure-collector';
 import { procfsCollector } from './procfs-collector';
 import { tegrastatsCollector } from './tegrastats-collector';
@@ -17,6 +19,8 @@ export const COLLECTORS: readonly CollectorDefinition[] = [
   tegrastatsCollector,
   vcgencmdCollector,
   boardSysfsCollector,
+  perfCollector,
+  pmapCollector,
 ];
 
 /** Everything that puts series into samples: the engine's output, then every collector. */

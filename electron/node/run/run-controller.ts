@@ -75,6 +75,8 @@ interface CollectorRun {
   /** Any line its parser read (a header counts): the collector is alive. */
   heard: boolean;
   said: { status: 'absent' | 'denied'; reason: string } | null;
+  /** What its header said to show next to `ok` (shared/collectors/collector.ts CollectorRecord). */
+  note?: string;
 }
 
 export class RunController {
@@ -484,6 +486,7 @@ export class RunController {
       collector.said = { status: record.status, reason: record.reason };
       return;
     }
+    if (record.kind === 'header' && record.note) collector.note = record.note;
     if (record.kind !== 'sample') return;
     collector.samples += 1;
     const tMs = this.toTMs(record.uptimeMs);
@@ -504,7 +507,7 @@ export class RunController {
     for (const [id, c] of this.collectors) {
       const base = { samples: c.samples, diagnostics: c.diagnostics };
       if (c.said) out[id] = { status: c.said.status, ...base, reason: c.said.reason };
-      else if (c.heard) out[id] = { status: 'ok', ...base };
+      else if (c.heard) out[id] = { status: 'ok', ...base, ...(c.note ? { reason: c.note } : {}) };
       else
         out[id] = {
           status: 'failed',

@@ -1,0 +1,120 @@
+// Parser of the perf collector's lines (shared/collectors/perf-collector.ts). Counter lines are
+// read by the one perf stat parser (shared/parsers/perf-stat-parser.ts); this file only groups
+// them into one sample per interval and names their series. The collector prints:
+//
+//   H v=1 t0=<uptime s> events=<kept,…> dropped=<not supported,…>
+//   <perf stat -I -x, lines: time,value,unit,event,run time,run %,metric,metric unit>
+//
+// perf's `-I` time is seconds since perf started: t0 (the target's uptime just before the script
+// exec'd perf) puts the samples on the run's clock. perf prints an interval's lines together and
+// nothing until the next one; how many lines an interval has is learned from the first interval
+// (hybrid PMUs expand one event into a line per PMU), so every later interval is a sample as soon
+// as its last line arrives, and the first one when the second begins.
+//
+// Pure and never throws: a line it cannot read is a diagnostic.
+import { createPerfStatParser } from '../parsers/perf-stat-parser';
+import type { PerfRecord } from '../parsers/records';
+import { parseStatusLine, type CollectorParser, type CollectorRecord } from './collector';
+
+/** perf's modifiers after an event name (`cycles:u` when perf_event_paranoid made it count user space only). */
+const MODIFIERS = /:[ukhHGpPS]+$/;
+
+/**
+ * The sample key of one perf counter: `perf.<event>` (`perf.cache-misses`), `perf.<pmu>.<event>`
+ * for a PMU-qualified event of a hybrid CPU (`cpu_core/cycles/`, `armv8_cortex_a53/cycles/` are
+ * different cores: never summed), and `perf.<event>Us` for perf's `msec` clocks (task-clock,
+ * cpu-clock), converted to microseconds. Null for a name that cannot be a key.
+ */
+export function perfKey(event: string, unit: string | null): string | null {
+  const name = event.replace(MODIFIERS, '');
+  const qualified = /^([\w.-]+)\/([\w.-]+)\/?$/.exec(name);
+  const base = qualified ? `perf.${qualified[1]}.${qualified[2]}` : /^[\w.-]+$/.test(name) ? `perf.${name}` : null;
+  if (base === null) return null;
+  return unit === 'msec' ? `${base}Us` : base;
+}
+
+/** A counter's value in its key's unit (msec → µs). */
+function valueOf(r: PerfRecord): number | null {
+  if (r.value === null) return null;
+  return r.unit === 'msec' ? Math.round(r.value * 1000) : r.value;
+}
+
+export interface PerfHeader {
+  t0Ms: number;
+  events: string[];
+  dropped: string[];
+}
+
+/** `H v=1 t0=123.45 events=a,b dropped=c` → its fields, or null. */
+export function parsePerfHeader(line: string): PerfHeader | null {
+  const m = /^H v=1 t0=(\d+(?:\.\d+)?) events=(\S*) dropped=(\S*)$/.exec(line);
+  if (!m) return null;
+  const list = (s: string | undefined) => (s ? s.split(',').filter(Boolean) : []);
+  return { t0Ms: Math.round(Number(m[1]) * 1000), events: list(m[2]), dropped: list(m[3]) };
+}
+
+/** The note a run shows next to an `ok` perf collector: which events this board does not count. */
+export function droppedNote(dropped: readonly string[]): string | undefined {
+  return dropped.length > 0 ? `not supported on this target, left out: ${dropped.join(', ')}` : undefined;
+}
+
+export function createPerfParser(): CollectorParser {
+  const stat = createPerfStatParser();
+  let t0Ms: number | null = null;
+  let perInterval: number | null = null;
+  let group: { tSec: number; values: Record<string, number | null>; lines: number } | null = null;
+
+  const flush = (): CollectorRecord | null => {
+    const g = group;
+    group = null;
+    if (!g || t0Ms === null) return null;
+    return { kind: 'sample', uptimeMs: t0Ms + Math.round(g.tSec * 1000), values: g.values };
+  };
+
+  const counter = (r: PerfRecord, text: string): CollectorRecord | null => {
+    if (r.tSec === null || r.summary) return { kind: 'diagnostic', reason: 'perf line without an interval time', text };
+    const key = perfKey(r.event, r.unit);
+    if (key === null) return { kind: 'diagnostic', reason: 'perf event name not usable as a series', text };
+    let out: CollectorRecord | null = null;
+    if (group && group.tSec !== r.tSec) {
+      perInterval ??= group.lines;
+      out = flush();
+    }
+    group ??= { tSec: r.tSec, values: {}, lines: 0 };
+    group.lines += 1;
+    // `<not supported>` (a counter the script could not drop, e.g. one PMU of two) is left out;
+    // `<not counted>` (the engine did not run in the interval) is a known gap: null.
+    if (r.status !== 'not-supported') group.values[key] = valueOf(r);
+    if (perInterval !== null && group.lines >= perInterval) return out ?? flush();
+    return out;
+  };
+
+  return {
+    push(line: string): CollectorRecord | null {
+      if (line === '') return null;
+      if (line.startsWith('!'))
+        return parseStatusLine(line) ?? { kind: 'diagnostic', reason: 'bad status line', text: line };
+      if (line.startsWith('H ')) {
+        const h = parsePerfHeader(line);
+        if (!h) return { kind: 'diagnostic', reason: 'bad perf header', text: line };
+        t0Ms = h.t0Ms;
+        const note = droppedNote(h.dropped);
+        return note ? { kind: 'header', note } : { kind: 'header' };
+      }
+      if (t0Ms === null) return { kind: 'diagnostic', reason: 'perf line before the header', text: line };
+      const records = stat.push(line);
+      let out: CollectorRecord | null = null;
+      for (const r of records) {
+        const got =
+          r.kind === 'perf'
+            ? counter(r, line)
+            : r.kind === 'diagnostic'
+              ? ({ kind: 'diagnostic', reason: r.reason, text: line } as const)
+              : null;
+        // One line is one counter: at most one record comes back.
+        out ??= got;
+      }
+      return out;
+    },
+  };
+}

@@ -1,0 +1,81 @@
+// The engine's memory map at a low rate: the largest anonymous mapping (on growth-mode engines
+// the KV cache, one mapping that grows with the tokens), the anonymous total and the number of
+// mappings. Where /proc/<pid>/smaps is readable one long-lived awk reads it per tick with getline
+// (no process per tick) and prints it as a `pmap -x` table; else `pmap -x` runs once a tick (one
+// fork every 5 s by default). Either way the table is read by the one pmap parser
+// (shared/parsers/pmap-parser.ts) through shared/collectors/pmap-collector-parser.ts. The table
+// sums every mapping of smaps, so it also gives the totals on kernels without smaps_rollup (< 4.14).
+import type { CollectorDefinition } from './collector';
+import { AWK_INTERACTIVE_SH, awkWord, TICKER_SH } from './collector-script';
+import { createPmapCollectorParser } from './pmap-collector-parser';
+
+// Per tick: `t=<uptime>`, then smaps as `pmap -x` (procps-ng 3.3 columns) with its `total` footer.
+const smapsAwk = String.raw`
+function row() {
+  if (addr == "") return
+  printf "%s %d %d %d %s %s\n", addr, size, rss, dirty, mode, (name == "" ? "[ anon ]" : name)
+  ts += size; tr += rss; td += dirty; addr = ""
+}
+{
+  f = "/proc/" pid "/smaps"
+  if ((getline l < "/proc/uptime") > 0) { split(l, ua, " "); close("/proc/uptime") }
+  if ((getline l < f) <= 0) { close(f); exit 0 }
+  print "t=" ua[1]
+  print "Address           Kbytes     RSS   Dirty Mode  Mapping"
+  addr = ""; ts = 0; tr = 0; td = 0
+  do {
+    n = split(l, w, " ")
+    if (l ~ /^[0-9a-f]+-[0-9a-f]+ /) {
+      row()
+      split(w[1], range, "-"); addr = range[1]
+      p = w[2]; mode = substr(p, 1, 3) (substr(p, 4, 1) == "s" ? "s" : "-") "-"
+      name = ""; for (i = 6; i <= n; i++) name = name (i > 6 ? " " : "") w[i]
+      size = 0; rss = 0; dirty = 0
+    } else if (w[1] == "Size:") size = w[2]
+    else if (w[1] == "Rss:") rss = w[2]
+    else if (w[1] == "Shared_Dirty:" || w[1] == "Private_Dirty:") dirty += w[2]
+  } while ((getline l < f) > 0)
+  close(f); row()
+  print "---------------- ------- ------- ------- "
+  printf "total kB %d %d %d\n", ts, tr, td
+  fflush()
+}
+`;
+
+function pmapScript(): string {
+  return `#!/bin/sh
+# KVScope pmap collector. $1 = pid, $2 = interval in seconds.
+P="$1"; I="$2"
+if read -r _ < "/proc/$P/smaps" 2>/dev/null; then M=smaps
+elif command -v pmap >/dev/null 2>&1; then M=pmap
+elif [ -e "/proc/$P/smaps" ]; then echo "! denied /proc/$P/smaps is not readable (another user's process) and there is no pmap"; exit 0
+elif [ -d "/proc/$P" ]; then echo "! absent no /proc/<pid>/smaps (kernel without CONFIG_PROC_PAGE_MONITOR) and no pmap"; exit 0
+else exit 0; fi
+echo "H v=1 source=$M"
+${TICKER_SH}
+${AWK_INTERACTIVE_SH}
+if [ "$M" = smaps ]; then
+  tick | awk $AWKI -v pid="$P" ${awkWord(smapsAwk)}
+else
+  tick | while read -r _; do
+    [ -d "/proc/$P" ] || exit 0
+    read -r up _ < /proc/uptime; echo "t=$up"; pmap -x "$P" 2>&1
+  done
+fi
+`;
+}
+
+export const pmapCollector: CollectorDefinition = {
+  id: 'pmap',
+  title: 'Memory map of the engine (smaps / pmap -x)',
+  script: pmapScript(),
+  // Reading a full smaps walks every page table of the process (milliseconds for a few GB): every
+  // 5 s sees a KV cache grow without costing the engine; faster than 1 s is never useful.
+  interval: { defaultMs: 5000, minMs: 1000, maxMs: 300_000 },
+  createParser: createPmapCollectorParser,
+  series: [
+    { key: 'pmap.largestAnonBytes', label: 'largest anonymous mapping (resident)', unit: 'bytes', kind: 'gauge' },
+    { key: 'pmap.anonBytes', label: 'anonymous mappings (resident)', unit: 'bytes', kind: 'gauge' },
+    { key: 'pmap.mappings', label: 'mappings', unit: 'count', kind: 'gauge' },
+  ],
+};

@@ -1,0 +1,124 @@
+// The perf collector with the real perf of this VM (perf 6.1, no hardware counters: a KVM guest
+// without PMU passthrough; kernel.perf_event_paranoid=2): a real local run of the demo engine
+// counts its software events, says which hardware events are not supported, and stores the
+// series; its script says denied (with how to enable) for a user perf may not serve, and absent
+// where perf is not installed.
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { counterSummary } from '../../../shared/analysis/counters';
+import { PERF_DEFAULT_EVENTS, PERF_ENABLE_HOW, perfCollector } from '../../../shared/collectors/perf-collector';
+import { readSession } from '../../../electron/node/session/session-store';
+import { runCli } from '../../helpers/cli';
+
+const dir = mkdtempSync(join(tmpdir(), 'kvscope-perf-'));
+const script = join(dir, 'perf.sh');
+writeFileSync(script, perfCollector.script ?? '', { mode: 0o755 });
+chmodSync(dir, 0o755); // readable by the unprivileged user the denied case runs it as
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const DEMO = ['local', '--demo', '--tokens', '1200', '--tps', '300', '--interval-ms', '100', '--weights-mb', '8'];
+const HARDWARE = PERF_DEFAULT_EVENTS.slice(0, 6);
+
+interface Printed {
+  collectors?: Record<string, { status: string; samples: number; diagnostics: number; reason?: string }>;
+}
+
+/** Runs the collector's script against a live process (a sleeping child) and returns its stdout. */
+function runScript(env: NodeJS.ProcessEnv, asNobody: boolean): string {
+  const target = spawn('sleep', ['30'], { stdio: 'ignore' });
+  try {
+    const args = [script, String(target.pid), '1', '1000', PERF_DEFAULT_EVENTS.join(',')];
+    const cmd = asNobody
+      ? ['/usr/bin/setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', '/bin/sh', ...args]
+      : ['/bin/sh', ...args];
+    const r = spawnSync(cmd[0] ?? '/bin/sh', cmd.slice(1), { env, encoding: 'utf8', timeout: 20_000 });
+    if (r.error) throw r.error;
+    return r.stdout;
+  } finally {
+    target.kill('SIGKILL');
+  }
+}
+
+describe('the perf collector with real perf', () => {
+  it('counts the demo engine: software events as series, hardware events reported not supported', async () => {
+    const out = join(dir, 'perf.kvscope');
+    const r = await runCli(['profile', ...DEMO, '--perf-interval-ms', '500', '--out', out, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const status = (JSON.parse(r.stdout) as Printed).collectors?.perf;
+    expect(status?.status).toBe('ok');
+    expect(status?.diagnostics).toBe(0);
+    expect(status?.reason).toBe(`not supported on this target, left out: ${HARDWARE.join(', ')}`);
+
+    const run = readSession(out).runs[0];
+    const perf = run?.samples.filter((s) => s.source === 'perf') ?? [];
+    expect(perf.length).toBe(status?.samples);
+    // 1200 tokens at 300 tokens/s: about 4 s of decode, counted every 0.5 s.
+    expect(perf.length).toBeGreaterThanOrEqual(6);
+    for (const s of perf) {
+      expect(Object.keys(s.values).sort()).toEqual(['perf.context-switches', 'perf.page-faults', 'perf.task-clockUs']);
+    }
+    const num = (v: number | null | undefined) => (typeof v === 'number' ? v : 0);
+    const faults = perf.reduce((a, s) => a + num(s.values['perf.page-faults']), 0);
+    const cpuUs = perf.reduce((a, s) => a + num(s.values['perf.task-clockUs']), 0);
+    const durationUs = ((perf.at(-1)?.tMs ?? 0) - (perf[0]?.tMs ?? 0) + 500) * 1000;
+    expect(cpuUs).toBeGreaterThan(0);
+    expect(cpuUs).toBeLessThanOrEqual(durationUs * 2); // two cores at most
+    // The demo appends its KV cache: each page first touched is a page fault, so the faults cover
+    // the anonymous memory the engine grew by (4 KiB pages; some of it touched before perf began).
+    const rss = run?.samples.filter((s) => s.source === 'procfs' && typeof s.values.rssAnonBytes === 'number') ?? [];
+    const grownBytes = num(rss.at(-1)?.values.rssAnonBytes) - num(rss[0]?.values.rssAnonBytes);
+    expect(grownBytes).toBeGreaterThan(4 << 20);
+    expect(faults * 4096).toBeGreaterThan(grownBytes * 0.5);
+    // Faults keep coming while tokens are generated, not only at start-up.
+    const busy = perf.slice(2, -1).filter((s) => num(s.values['perf.page-faults']) > 100);
+    expect(busy.length).toBeGreaterThanOrEqual(3);
+
+    const summary = counterSummary(run?.samples ?? []);
+    expect(summary?.tokens).toBeGreaterThan(600);
+    expect(summary?.perToken['perf.page-faults']).toBeGreaterThan(0);
+    expect(summary?.ipc).toEqual({});
+
+    await runCli(['report', out, '--format', 'csv', '-o', join(dir, 'samples.csv')]);
+    const header = readFileSync(join(dir, 'samples.csv'), 'utf8').split('\r\n')[0]?.split(',') ?? [];
+    expect(header).toEqual(expect.arrayContaining(['perf.page-faults', 'perf.task-clockUs', 'perf.context-switches']));
+  });
+
+  it("denied for a user perf_event_paranoid keeps off another user's process, with how to enable it", () => {
+    const paranoid = Number(readFileSync('/proc/sys/kernel/perf_event_paranoid', 'utf8'));
+    expect(paranoid).toBe(2); // this VM's setting, which the expected line below is about
+    expect(runScript(process.env, true)).toMatch(
+      new RegExp(
+        `^! denied kernel\\.perf_event_paranoid=2: perf may not watch another user's process \\(pid \\d+\\); ${PERF_ENABLE_HOW.replace(/[().]/g, '\\$&')}\\n$`,
+      ),
+    );
+  });
+
+  it('absent where perf is not installed', () => {
+    // A PATH with the shell's usual tools but no perf.
+    const bin = join(dir, 'bin');
+    mkdirSync(bin);
+    for (const tool of ['uname', 'id', 'tr', 'cut', 'sleep']) symlinkSync(`/usr/bin/${tool}`, join(bin, tool));
+    const kernel = spawnSync('uname', ['-r'], { encoding: 'utf8' }).stdout.trim();
+    expect(runScript({ PATH: bin }, false)).toBe(
+      `! absent perf is not installed (Debian: linux-perf; Ubuntu: linux-tools-${kernel})\n`,
+    );
+  });
+
+  it('the probe facts rule it out before the run where perf is missing or does not run', () => {
+    expect(
+      perfCollector.unavailable?.({ perf: { path: null, version: null, usable: null, eventParanoid: 2 } }),
+    ).toEqual({
+      status: 'absent',
+      reason: 'perf is not installed (Debian: linux-perf; Ubuntu: linux-tools-<kernel>)',
+    });
+    expect(
+      perfCollector.unavailable?.({ perf: { path: '/usr/bin/perf', version: null, usable: false, eventParanoid: 2 } }),
+    ).toMatchObject({ status: 'absent' });
+    expect(
+      perfCollector.unavailable?.({ perf: { path: '/usr/bin/perf', version: '6.1', usable: true, eventParanoid: 2 } }),
+    ).toBeNull();
+  });
+});

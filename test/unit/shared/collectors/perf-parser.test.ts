@@ -1,0 +1,149 @@
+// The perf collector's parser on real perf output: this VM's perf 6.1 as the collector streams it
+// (test/fixtures/perf/x86-vm-perf6.1-collector-interval), perf 5.12 `-x, -I` interval rows
+// (x86-perf5.12-csv-interval-summary), and the names ARM boards with PMUs print: a big.LITTLE
+// board's PMU-qualified events (arm-biglittle-perf6.15), Apple M1's `:u` events
+// (apple-m1-asahi-not-counted), a Raspberry Pi 4's `<not supported>` branches (rpi4-and-arm-semicolon-csv).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { CollectorRecord } from '../../../../shared/collectors/collector';
+import { createPerfParser, parsePerfHeader, perfKey } from '../../../../shared/collectors/perf-parser';
+import { createPerfStatParser } from '../../../../shared/parsers/perf-stat-parser';
+import type { PerfRecord } from '../../../../shared/parsers/records';
+import { projectRoot } from '../../../helpers/cli';
+
+const fixture = (dir: string, name: string) =>
+  readFileSync(join(projectRoot, 'test/fixtures/perf', dir, name), 'utf8').split('\n');
+
+function pushAll(lines: readonly string[]): CollectorRecord[] {
+  const parser = createPerfParser();
+  return lines.map((l) => parser.push(l)).filter((r): r is CollectorRecord => r !== null);
+}
+
+/** The counter records the one perf stat parser reads from a capture. */
+function counters(lines: readonly string[]): PerfRecord[] {
+  const p = createPerfStatParser();
+  return [...lines.flatMap((l) => p.push(l)), ...p.end()].filter((r): r is PerfRecord => r.kind === 'perf');
+}
+
+describe('perf collector parser', () => {
+  it("reads this VM's streamed perf 6.1 output: one sample per interval on the target's clock", () => {
+    const records = pushAll(fixture('x86-vm-perf6.1-collector-interval', 'perf-collector-stdout.txt'));
+    expect(records[0]).toEqual({
+      kind: 'header',
+      note: 'not supported on this target, left out: cycles, instructions, cache-references, cache-misses, LLC-load-misses, L1-dcache-load-misses',
+    });
+    const samples = records.filter((r) => r.kind === 'sample');
+    // Three intervals: the first is known complete when the second starts, the others on their last line.
+    expect(samples).toEqual([
+      {
+        kind: 'sample',
+        uptimeMs: 5825150 + 503,
+        values: { 'perf.task-clockUs': 366630, 'perf.page-faults': 0, 'perf.context-switches': 196 },
+      },
+      {
+        kind: 'sample',
+        uptimeMs: 5825150 + 1007,
+        values: { 'perf.task-clockUs': 321840, 'perf.page-faults': 0, 'perf.context-switches': 219 },
+      },
+      {
+        kind: 'sample',
+        uptimeMs: 5825150 + 1507,
+        values: { 'perf.task-clockUs': 276050, 'perf.page-faults': 0, 'perf.context-switches': 153 },
+      },
+    ]);
+    expect(records.filter((r) => r.kind === 'diagnostic')).toEqual([]);
+  });
+
+  it('groups perf 5.12 `-x, -I` interval rows into one sample, summary rows are diagnostics', () => {
+    const lines = fixture('x86-perf5.12-csv-interval-summary', '01_csv_interval_summary_lkml_jinyao_2021.txt');
+    const after = lines.slice(lines.findIndex((l) => l.startsWith('# (B)')) + 1);
+    const rows = after.slice(0, after.findIndex((l) => l.includes('summary,')) + 1);
+    const records = pushAll(['H v=1 t0=100.5 events=cpu-clock dropped=', ...rows, '1.5,1,,cycles,1,100.00,,']);
+    const samples = records.filter((r) => r.kind === 'sample');
+    expect(samples[0]).toEqual({
+      kind: 'sample',
+      uptimeMs: 100500 + 1001,
+      values: {
+        'perf.cpu-clockUs': 8012720,
+        'perf.context-switches': 218,
+        'perf.cpu-migrations': 9,
+        'perf.page-faults': 0,
+        'perf.cycles': 15004518,
+        'perf.instructions': 7954691,
+        'perf.branches': 1590259,
+        'perf.branch-misses': 82601,
+      },
+    });
+    expect(records.filter((r) => r.kind === 'diagnostic')).toEqual([
+      {
+        kind: 'diagnostic',
+        reason: 'perf line without an interval time',
+        text: '           summary,8012.72,msec,cpu-clock,8012722903,100.00,7.986,CPUs utilized',
+      },
+    ]);
+  });
+
+  it('keeps the PMUs of a big.LITTLE board apart', () => {
+    const keys = counters(
+      fixture('arm-biglittle-perf6.15', '09_arm_biglittle_a53_a57_all_not_counted_lkml_clark_2025.txt'),
+    ).map((r) => perfKey(r.event, r.unit));
+    expect(keys).toEqual([
+      'perf.task-clockUs',
+      'perf.context-switches',
+      'perf.cpu-migrations',
+      'perf.page-faults',
+      'perf.armv8_cortex_a53.instructions',
+      'perf.armv8_cortex_a57.instructions',
+      'perf.armv8_cortex_a53.cycles',
+      'perf.armv8_cortex_a57.cycles',
+      'perf.armv8_cortex_a53.branches',
+      'perf.armv8_cortex_a53.branch-misses',
+      'perf.armv8_cortex_a57.branch-misses',
+    ]);
+  });
+
+  it("names Apple M1's user-only `cycles:u` as cycles, and a Pi 4's `<not supported>` row is left out of the sample", () => {
+    const m1 = counters(fixture('apple-m1-asahi-not-counted', '04_arm64_apple_m1_not_counted_asahi_issue38.txt'));
+    expect(m1.map((r) => perfKey(r.event, r.unit))).toEqual(['perf.cycles', 'perf.instructions']);
+    const pi = counters(fixture('rpi4-and-arm-semicolon-csv', '07_rpi4_partial_and_arm_semicolon_csv.txt'));
+    const at = (r: PerfRecord | undefined) => `1.000000000,${r?.value ?? '<not supported>'},,${r?.event},1000,100.00,,`;
+    const [instructions, branches, misses] = pi;
+    const records = pushAll([
+      'H v=1 t0=10 events=instructions,branch-misses dropped=',
+      at(instructions),
+      at(branches),
+      at(misses),
+      at(instructions).replace(/^1\./, '2.'),
+    ]);
+    expect(records.find((r) => r.kind === 'sample')).toEqual({
+      kind: 'sample',
+      uptimeMs: 11000,
+      values: { 'perf.instructions': 3801323, 'perf.branch-misses': 24532 },
+    });
+  });
+
+  it('says absent/denied as the script does, and reads nothing before the header', () => {
+    const p = createPerfParser();
+    expect(p.push('! denied kernel.perf_event_paranoid=3 forbids perf')).toEqual({
+      kind: 'status',
+      status: 'denied',
+      reason: 'kernel.perf_event_paranoid=3 forbids perf',
+    });
+    expect(p.push('1.0,5,,page-faults,1,100.00,,')).toMatchObject({
+      kind: 'diagnostic',
+      reason: 'perf line before the header',
+    });
+    expect(p.push('H v=1 t0=abc')).toMatchObject({ kind: 'diagnostic', reason: 'bad perf header' });
+    expect(parsePerfHeader('H v=1 t0=1.5 events=a,b dropped=')).toEqual({
+      t0Ms: 1500,
+      events: ['a', 'b'],
+      dropped: [],
+    });
+    expect(p.push('H v=1 t0=1 events=page-faults dropped=')).toEqual({ kind: 'header' });
+    expect(p.push('garbage that is no perf line')).toMatchObject({
+      kind: 'diagnostic',
+      reason: 'not a perf stat line',
+    });
+  });
+});

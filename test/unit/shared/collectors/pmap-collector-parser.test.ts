@@ -1,0 +1,48 @@
+// The pmap collector's parser on a real procps-ng 3.3 `pmap -x` (test/fixtures/pmap/procps-ng-3.3-ubuntu20.04):
+// the collector's fallback prints it after a `t=` line each tick.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { CollectorRecord } from '../../../../shared/collectors/collector';
+import { createPmapCollectorParser } from '../../../../shared/collectors/pmap-collector-parser';
+import { projectRoot } from '../../../helpers/cli';
+
+const capture = readFileSync(
+  join(projectRoot, 'test/fixtures/pmap/procps-ng-3.3-ubuntu20.04/01_pmap_x_procps3.3_ubuntu20.04_wsl.txt'),
+  'utf8',
+).split('\n');
+/** pmap's own output: from its `PID:   command` line on (the lines before are the shell's). */
+const table = capture.slice(capture.findIndex((l) => l.startsWith('4299:')));
+
+const pushAll = (lines: readonly string[]) => {
+  const p = createPmapCollectorParser();
+  return lines.map((l) => p.push(l)).filter((r): r is CollectorRecord => r !== null);
+};
+
+describe('pmap collector parser', () => {
+  it('one sample per table, at the time before it, in bytes', () => {
+    const records = pushAll(['H v=1 source=pmap', 't=12.5', ...table, 't=17.5', ...table]);
+    const sample = {
+      kind: 'sample',
+      values: {
+        // The 4 GB `[ anon ]` mapping of memory-user, 1,006,616 kB resident.
+        'pmap.largestAnonBytes': 1006616 * 1024,
+        // Resident kB of the seven anonymous rows ([ anon ] and [ stack ]): 4+1006616+20+4+16+0+4.
+        'pmap.anonBytes': 1006664 * 1024,
+        'pmap.mappings': 22,
+      },
+    };
+    expect(records).toEqual([{ kind: 'header' }, { ...sample, uptimeMs: 12500 }, { ...sample, uptimeMs: 17500 }]);
+  });
+
+  it('a table cut short, a table before any time and a status line', () => {
+    const cut = table.slice(0, 6);
+    expect(pushAll(['t=1', ...cut, 't=2'])).toEqual([
+      { kind: 'diagnostic', reason: 'pmap table cut short', text: 't=2' },
+    ]);
+    expect(pushAll(table)).toEqual([
+      { kind: 'diagnostic', reason: 'pmap table without a time', text: table.find((l) => l.startsWith('total kB')) },
+    ]);
+    expect(pushAll(['! absent no pmap'])).toEqual([{ kind: 'status', status: 'absent', reason: 'no pmap' }]);
+  });
+});
