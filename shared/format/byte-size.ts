@@ -1,6 +1,6 @@
 // Sizes typed by people ("2 GiB", "512MiB", "1.5 GB") → bytes, for the run form's budget field.
-// Same units as the CLI's --budget (electron/node/cli/cli-io.ts parseBytes): SI for KB/MB/GB,
-// binary for KiB/MiB/GiB, so a value pasted from one works in the other.
+// The CLI's --budget reads sizes through bytesOfSizeText too (electron/node/cli/cli-io.ts parseBytes):
+// SI for KB/MB/GB, binary for KiB/MiB/GiB, so a value pasted from one works in the other.
 
 const SIZE_UNITS: Readonly<Record<string, number>> = {
   '': 1,
@@ -21,14 +21,18 @@ const SIZE_UNITS: Readonly<Record<string, number>> = {
 
 export type ParsedSize = { ok: true; bytes: number } | { ok: false; error: string };
 
+/** "2 GiB" → 2147483648, "0" → 0; undefined for what is not a size. The one grammar of sizes. */
+export function bytesOfSizeText(text: string): number | undefined {
+  const m = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(text.trim());
+  const unit = m ? SIZE_UNITS[(m[2] ?? '').toLowerCase()] : undefined;
+  return m && unit !== undefined ? Math.round(Number(m[1]) * unit) : undefined;
+}
+
 /** "2 GiB" → 2147483648, "1.5 GB" → 1500000000, "4000000000" → 4000000000; 0 and text are errors. */
 export function parseByteSize(text: string): ParsedSize {
-  const trimmed = text.trim();
-  const m = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(trimmed);
-  const unit = m ? SIZE_UNITS[(m[2] ?? '').toLowerCase()] : undefined;
-  if (!m || unit === undefined)
-    return { ok: false, error: `cannot read "${trimmed}": use e.g. 2 GiB, 512 MiB or 4000000000` };
-  const bytes = Math.round(Number(m[1]) * unit);
+  const bytes = bytesOfSizeText(text);
+  if (bytes === undefined)
+    return { ok: false, error: `cannot read "${text.trim()}": use e.g. 2 GiB, 512 MiB or 4000000000` };
   if (bytes <= 0) return { ok: false, error: 'must be more than 0 bytes' };
   return { ok: true, bytes };
 }

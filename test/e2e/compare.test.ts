@@ -2,23 +2,18 @@
 // recorded by the real CLI (f16 and q8_0 KV) into the app's sessions folder, a third opened
 // directly with `kvscope web --open <file>`. The overlay draws one legend entry per session and
 // the delta table says exactly what the command's Markdown says. Needs `npm run build`.
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium, openWatchedPage } from '../helpers/chromium';
+import type { Page } from 'playwright-core';
+import { openBrowserApp, saveScreenshot, type BrowserApp } from '../helpers/browser-app';
 import { runCli } from '../helpers/cli';
-import { startWebMode, type WebMode } from '../helpers/web-mode';
 
-const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url);
 const TEST_MS = 180_000;
 
-let home: string;
-let web: WebMode;
-let browser: Browser;
+let app: BrowserApp;
 let page: Page;
-const problems: string[] = [];
+let problems: string[];
 
 async function recordDemo(file: string, kvType: string) {
   const result = await runCli([
@@ -42,23 +37,22 @@ async function recordDemo(file: string, kvType: string) {
 }
 
 beforeAll(async () => {
-  home = mkdtempSync(join(tmpdir(), 'kvscope-e2e-compare-'));
-  mkdirSync(join(home, 'sessions'));
-  await recordDemo(join(home, 'sessions', 'a-f16.kvscope'), 'f16');
-  await recordDemo(join(home, 'sessions', 'b-q8.kvscope'), 'q8_0');
-  // A session outside the app's folder, as someone hands one over.
-  copyFileSync(join(home, 'sessions', 'a-f16.kvscope'), join(home, 'handed-over.kvscope'));
-  process.env.KVSCOPE_HOME = home;
-  web = await startWebMode(['--open', join(home, 'handed-over.kvscope')]);
-  browser = await launchChromium();
-  page = await openWatchedPage(browser, web.url, problems);
+  app = await openBrowserApp({
+    homePrefix: 'kvscope-e2e-compare-',
+    prepareHome: async (home) => {
+      mkdirSync(join(home, 'sessions'));
+      await recordDemo(join(home, 'sessions', 'a-f16.kvscope'), 'f16');
+      await recordDemo(join(home, 'sessions', 'b-q8.kvscope'), 'q8_0');
+      // A session outside the app's folder, as someone hands one over.
+      copyFileSync(join(home, 'sessions', 'a-f16.kvscope'), join(home, 'handed-over.kvscope'));
+    },
+    webArgs: (home) => ['--open', join(home, 'handed-over.kvscope')],
+    readyTestId: 'viewing-session',
+  });
+  ({ page, problems } = app);
 }, TEST_MS);
 
-afterAll(async () => {
-  await browser?.close();
-  await web?.stop();
-  rmSync(home, { recursive: true, force: true });
-});
+afterAll(() => app?.close());
 
 /** The rows of the first table of `kvscope compare`'s Markdown: label → [A, B, Change]. */
 function markdownRows(markdown: string): Map<string, string[]> {
@@ -117,7 +111,7 @@ describe('comparing two sessions', () => {
       const points = (await chart.getAttribute('data-points'))?.split(',').map(Number) ?? [];
       expect(points).toHaveLength(2);
       expect(points.every((n) => n >= 5)).toBe(true);
-      await page.screenshot({ path: new URL('compare.png', ARTIFACTS).pathname });
+      await saveScreenshot(page, 'compare.png');
 
       // Aligned by time, the same two curves.
       await page.getByTestId('align-time').click();
@@ -125,11 +119,11 @@ describe('comparing two sessions', () => {
       expect(await chart.locator('path.recharts-line-curve').count()).toBe(2);
       await page.getByTestId('align-tokens').click();
 
-      const out = join(home, 'diff.md');
+      const out = join(app.home, 'diff.md');
       const cli = await runCli([
         'compare',
-        join(home, 'sessions', 'a-f16.kvscope'),
-        join(home, 'sessions', 'b-q8.kvscope'),
+        join(app.home, 'sessions', 'a-f16.kvscope'),
+        join(app.home, 'sessions', 'b-q8.kvscope'),
         '-o',
         out,
       ]);

@@ -1,36 +1,37 @@
 // The whole loop from the user's side: start a demo workload from the UI in real Chromium against
 // the real `kvscope web`, and see memory samples, the theoretical KV line and the analysis.
 // Needs the run service behind startRun/getRun/stopRun (createAppServices) and `npm run build`.
-import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium, openWatchedPage } from '../helpers/chromium';
-import { startWebMode, type WebMode } from '../helpers/web-mode';
+import type { Page } from 'playwright-core';
+import {
+  openBrowserApp,
+  saveScreenshot,
+  waitForMeasuredBytesPerToken,
+  waitForPhase,
+  waitForRssPoints,
+  type BrowserApp,
+} from '../helpers/browser-app';
+import { openWatchedPage } from '../helpers/chromium';
 
-const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url);
 /** Generous: the machine has 2 cores and other suites run alongside; these are not speed checks. */
 const WAIT_MS = 90_000;
 const TEST_MS = 150_000;
 const ACTIVE = ['starting', 'running', 'stopping'];
 
-let web: WebMode;
-let browser: Browser;
+let app: BrowserApp;
 
 beforeAll(async () => {
-  web = await startWebMode();
-  browser = await launchChromium();
-});
+  app = await openBrowserApp({ homePrefix: 'kvscope-e2e-demo-' });
+}, 60_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await web?.stop();
-});
+afterAll(() => app?.close());
 
 const phaseOf = (page: Page) => page.getByTestId('run-phase').getAttribute('data-phase');
 
 async function openApp(): Promise<{ page: Page; problems: string[] }> {
   const problems: string[] = [];
-  const page = await openWatchedPage(browser, web.url, problems);
+  // A page per test, beside the app's first one, so one test's page state never leaks into the next.
+  const page = await openWatchedPage(app.browser, app.web.url, problems);
   await page.getByTestId('board-local').waitFor();
   await page.waitForTimeout(300); // resumeLatestRun: a run left by a failed test shows up here
   await stopIfActive(page);
@@ -82,19 +83,8 @@ describe('a demo run from the UI', () => {
         null,
         { timeout: WAIT_MS },
       );
-      await page.waitForFunction(
-        () =>
-          /KiB\/token$/.test(
-            document.querySelector('[data-testid=readout-measured-bytes-per-token]')?.textContent ?? '',
-          ),
-        null,
-        { timeout: WAIT_MS },
-      );
-      await page.waitForFunction(
-        () => document.querySelector('[data-testid=run-phase]')?.getAttribute('data-phase') === 'done',
-        null,
-        { timeout: WAIT_MS },
-      );
+      await waitForMeasuredBytesPerToken(page, WAIT_MS);
+      await waitForPhase(page, ['done'], WAIT_MS);
       await page.waitForTimeout(500); // one more 4 Hz tick so the final analysis is painted
 
       // Painted lines, not only data: RSS, anon, file-backed and the dashed theory line.
@@ -126,8 +116,7 @@ describe('a demo run from the UI', () => {
       expect(await chart.locator('.recharts-default-tooltip').textContent()).toMatch(/tokens.*(MiB|KiB)/);
       await page.mouse.move(0, 0);
 
-      mkdirSync(ARTIFACTS, { recursive: true });
-      await page.screenshot({ path: new URL('demo-run.png', ARTIFACTS).pathname });
+      await saveScreenshot(page, 'demo-run.png');
       expect(problems).toEqual([]);
       await page.close();
     },
@@ -140,21 +129,10 @@ describe('a demo run from the UI', () => {
       const { page, problems } = await openApp();
       await fillDemo(page, { tokens: '10000', tps: '200', intervalMs: '100', budget: '' });
       await page.getByTestId('start-run').click();
-      await page.waitForFunction(
-        () => Number(document.querySelector('[data-testid=memory-chart]')?.getAttribute('data-rss-points')) >= 3,
-        null,
-        { timeout: WAIT_MS },
-      );
+      await waitForRssPoints(page, 3, WAIT_MS);
       expect(await phaseOf(page)).toBe('running');
       await page.getByTestId('stop-run').click();
-      await page.waitForFunction(
-        () =>
-          ['done', 'failed'].includes(
-            document.querySelector('[data-testid=run-phase]')?.getAttribute('data-phase') ?? '',
-          ),
-        null,
-        { timeout: WAIT_MS },
-      );
+      await waitForPhase(page, ['done', 'failed'], WAIT_MS);
       expect(await phaseOf(page)).toBe('done');
       expect(await page.getByTestId('start-run').isEnabled()).toBe(true);
       expect(problems).toEqual([]);
@@ -169,24 +147,12 @@ describe('a demo run from the UI', () => {
       const { page } = await openApp();
       await fillDemo(page, { tokens: '10000', tps: '200', intervalMs: '100', budget: '' });
       await page.getByTestId('start-run').click();
-      await page.waitForFunction(
-        () => Number(document.querySelector('[data-testid=memory-chart]')?.getAttribute('data-rss-points')) >= 5,
-        null,
-        { timeout: WAIT_MS },
-      );
+      await waitForRssPoints(page, 5, WAIT_MS);
       await page.reload();
-      await page.waitForFunction(
-        () => Number(document.querySelector('[data-testid=memory-chart]')?.getAttribute('data-rss-points')) >= 5,
-        null,
-        { timeout: WAIT_MS },
-      );
+      await waitForRssPoints(page, 5, WAIT_MS);
       expect(await phaseOf(page)).toBe('running');
       await page.getByTestId('stop-run').click();
-      await page.waitForFunction(
-        () => document.querySelector('[data-testid=run-phase]')?.getAttribute('data-phase') === 'done',
-        null,
-        { timeout: WAIT_MS },
-      );
+      await waitForPhase(page, ['done'], WAIT_MS);
       await page.close();
     },
     TEST_MS,

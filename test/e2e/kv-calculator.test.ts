@@ -2,40 +2,26 @@
 // its header read on This computer through the API, and the numbers checked against hand
 // arithmetic from that header (5 layers, 4 KV heads, head dim 8 — see its README), never against
 // the code under test. Needs `npm run build`.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium, openWatchedPage } from '../helpers/chromium';
-import { startWebMode, type WebMode } from '../helpers/web-mode';
+import type { Page } from 'playwright-core';
+import { openBrowserApp, saveScreenshot, type BrowserApp } from '../helpers/browser-app';
 
-const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url);
 const STORIES_GGUF = fileURLToPath(new URL('../../../shared/models/stories260K.gguf', import.meta.url));
 const TEST_MS = 120_000;
 
-let home: string;
-let web: WebMode;
-let browser: Browser;
+let app: BrowserApp;
 let page: Page;
-const problems: string[] = [];
+let problems: string[];
 
 beforeAll(async () => {
-  home = mkdtempSync(join(tmpdir(), 'kvscope-e2e-kv-'));
-  process.env.KVSCOPE_HOME = home;
-  web = await startWebMode();
-  browser = await launchChromium();
-  page = await openWatchedPage(browser, web.url, problems);
-  await page.getByTestId('board-local').waitFor();
+  app = await openBrowserApp({ homePrefix: 'kvscope-e2e-kv-' });
+  ({ page, problems } = app);
   await page.getByTestId('view-kv').click();
 }, 60_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await web?.stop();
-  rmSync(home, { recursive: true, force: true });
-});
+afterAll(() => app?.close());
 
 const text = (testId: string) => page.getByTestId(testId).textContent();
 /** The calculator's own fields (the run form beside it has a "KV type" and "Layers" too). */
@@ -94,8 +80,7 @@ describe('the KV calculator', () => {
       expect(legend.sort()).toEqual(['bf16 (640 B/token)', 'f16 (640 B/token)', 'f32 (1.25 KiB/token)']);
       expect(await page.locator('[data-testid=kv-chart] path.recharts-line-curve').count()).toBe(3);
 
-      mkdirSync(ARTIFACTS, { recursive: true });
-      await page.screenshot({ path: new URL('kv-calculator.png', ARTIFACTS).pathname });
+      await saveScreenshot(page, 'kv-calculator.png');
       expect(problems).toEqual([]);
     },
     TEST_MS,
@@ -104,7 +89,7 @@ describe('the KV calculator', () => {
   it(
     'says what went wrong with a path that is not a model, and computes a typed shape',
     async () => {
-      await kv().getByLabel('GGUF path', { exact: true }).fill(join(home, 'no-such.gguf'));
+      await kv().getByLabel('GGUF path', { exact: true }).fill(join(app.home, 'no-such.gguf'));
       await page.getByRole('button', { name: 'Read header', exact: true }).click();
       expect(await page.getByTestId('kv-header-error').textContent()).toMatch(/no-such\.gguf/);
 

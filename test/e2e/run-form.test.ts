@@ -3,49 +3,47 @@
 // a reload during a run that keeps the form and the target, an error on the field in the form's
 // words, the GGUF header shown before a run, and the Add-board dialog keeping focus inside.
 // Needs `npm run build`.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium, openWatchedPage } from '../helpers/chromium';
-import { startWebMode, type WebMode } from '../helpers/web-mode';
+import type { Page } from 'playwright-core';
+import {
+  openBrowserApp,
+  saveScreenshot,
+  waitForPhase,
+  waitForRssPoints,
+  type BrowserApp,
+} from '../helpers/browser-app';
 
-const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url);
 const STORIES_GGUF = fileURLToPath(new URL('../../../shared/models/stories260K.gguf', import.meta.url));
 const WAIT_MS = 90_000;
 const TEST_MS = 150_000;
 
-let home: string;
-let web: WebMode;
-let browser: Browser;
+let app: BrowserApp;
 let page: Page;
-const problems: string[] = [];
+let problems: string[];
 
 beforeAll(async () => {
-  home = mkdtempSync(join(tmpdir(), 'kvscope-e2e-form-'));
-  // Four saved boards (never connected to here): the list pushes the form down.
-  const boards = ['orin', 'rock5', 'rpi5', 'imx8'].map((id, i) => ({
-    id,
-    label: `Board ${id}`,
-    spec: { kind: 'ssh', host: `10.0.0.${i + 10}`, user: 'edge' },
-    createdAt: '2026-01-01T00:00:00.000Z',
-    updatedAt: '2026-01-01T00:00:00.000Z',
-  }));
-  writeFileSync(join(home, 'targets.json'), JSON.stringify({ version: 1, targets: boards }));
-  process.env.KVSCOPE_HOME = home;
-  web = await startWebMode();
-  browser = await launchChromium();
-  page = await openWatchedPage(browser, web.url, problems);
-  await page.getByTestId('board-imx8').waitFor();
+  app = await openBrowserApp({
+    homePrefix: 'kvscope-e2e-form-',
+    // Four saved boards (never connected to here): the list pushes the form down.
+    prepareHome: (home) => {
+      const boards = ['orin', 'rock5', 'rpi5', 'imx8'].map((id, i) => ({
+        id,
+        label: `Board ${id}`,
+        spec: { kind: 'ssh', host: `10.0.0.${i + 10}`, user: 'edge' },
+        createdAt: '2026-01-01T00:00:00.000Z',
+        updatedAt: '2026-01-01T00:00:00.000Z',
+      }));
+      writeFileSync(join(home, 'targets.json'), JSON.stringify({ version: 1, targets: boards }));
+    },
+    readyTestId: 'board-imx8',
+  });
+  ({ page, problems } = app);
 }, 60_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await web?.stop();
-  rmSync(home, { recursive: true, force: true });
-});
+afterAll(() => app?.close());
 
 const form = () => page.locator('.run-form');
 
@@ -93,8 +91,7 @@ describe('the run form', () => {
       const viewport = page.viewportSize();
       expect(box).not.toBeNull();
       expect(box!.y + box!.height).toBeLessThanOrEqual(viewport!.height);
-      mkdirSync(ARTIFACTS, { recursive: true });
-      await page.screenshot({ path: new URL('run-form.png', ARTIFACTS).pathname });
+      await saveScreenshot(page, 'run-form.png');
     },
     TEST_MS,
   );
@@ -154,17 +151,9 @@ describe('the run form', () => {
       await page.getByTestId('field-tps').fill('150');
       await page.getByTestId('field-intervalMs').fill('150');
       await page.getByTestId('start-run').click();
-      await page.waitForFunction(
-        () => Number(document.querySelector('[data-testid=memory-chart]')?.getAttribute('data-rss-points')) >= 3,
-        null,
-        { timeout: WAIT_MS },
-      );
+      await waitForRssPoints(page, 3, WAIT_MS);
       await page.reload();
-      await page.waitForFunction(
-        () => document.querySelector('[data-testid=run-phase]')?.getAttribute('data-phase') === 'running',
-        null,
-        { timeout: WAIT_MS },
-      );
+      await waitForPhase(page, ['running'], WAIT_MS);
       expect(await page.getByTestId('field-kvType').inputValue()).toBe('q8_0');
       expect(await page.getByTestId('field-tokens').inputValue()).toBe('20000');
       expect(await page.getByTestId('field-tps').inputValue()).toBe('150');
@@ -172,11 +161,7 @@ describe('the run form', () => {
       expect(await page.getByTestId('board-local').getAttribute('aria-pressed')).toBe('true');
       expect(await page.getByTestId('run-target-name').textContent()).toBe('on This computer');
       await page.getByTestId('stop-run').click();
-      await page.waitForFunction(
-        () => document.querySelector('[data-testid=run-phase]')?.getAttribute('data-phase') === 'done',
-        null,
-        { timeout: WAIT_MS },
-      );
+      await waitForPhase(page, ['done'], WAIT_MS);
       // The finished run of This computer is not shown under another board's card.
       await page.getByTestId('board-orin').click();
       await page.getByTestId('run-on-other-target').waitFor();

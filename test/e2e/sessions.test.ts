@@ -3,43 +3,37 @@
 // headline numbers; one opens read-only into the dashboard; rename, export (HTML and CSV
 // downloads), delete after a confirmation; a run stopped by the user is badged STOPPED.
 // Needs `npm run build`.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium, openWatchedPage } from '../helpers/chromium';
-import { startWebMode, type WebMode } from '../helpers/web-mode';
+import type { Page } from 'playwright-core';
+import {
+  openBrowserApp,
+  saveScreenshot,
+  waitForPhase,
+  waitForRssPoints,
+  type BrowserApp,
+} from '../helpers/browser-app';
 
-const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url);
 /** Generous: 2 shared cores; these are not speed checks. */
 const WAIT_MS = 90_000;
 const TEST_MS = 180_000;
 
-let home: string;
-let web: WebMode;
-let browser: Browser;
+let app: BrowserApp;
 let page: Page;
-const problems: string[] = [];
+let problems: string[];
 
-const sessionsDir = () => join(home, 'sessions');
+const sessionsDir = () => join(app.home, 'sessions');
 const sessionFiles = () => readdirSync(sessionsDir()).filter((f) => f.endsWith('.kvscope'));
 
 beforeAll(async () => {
-  home = mkdtempSync(join(tmpdir(), 'kvscope-e2e-sessions-'));
-  // The child inherits it: sessions land in this folder, not in the user's.
-  process.env.KVSCOPE_HOME = home;
-  web = await startWebMode();
-  browser = await launchChromium();
-  page = await openWatchedPage(browser, web.url, problems);
+  // Sessions land in the app's own data folder, not in the user's.
+  app = await openBrowserApp({ homePrefix: 'kvscope-e2e-sessions-' });
+  ({ page, problems } = app);
   await page.getByTestId('board-local').click();
 }, 60_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await web?.stop();
-  rmSync(home, { recursive: true, force: true });
-});
+afterAll(() => app?.close());
 
 async function runDemo(kvType: 'f16' | 'q8_0', tokens: string) {
   await page.getByTestId('view-run').click();
@@ -50,11 +44,7 @@ async function runDemo(kvType: 'f16' | 'q8_0', tokens: string) {
   await page.getByTestId('field-intervalMs').fill('100');
   await page.getByTestId('field-budget').fill('2 GiB');
   await page.getByTestId('start-run').click();
-  await page.waitForFunction(
-    () => document.querySelector('[data-testid=run-phase]')?.getAttribute('data-phase') === 'done',
-    null,
-    { timeout: WAIT_MS },
-  );
+  await waitForPhase(page, ['done'], WAIT_MS);
 }
 
 /** The list refreshes on run events; a session is 'recording' until its file is closed. */
@@ -98,8 +88,7 @@ describe('sessions from the UI', () => {
         expect(await r.getByTestId('session-decode').textContent()).toMatch(/ tok\/s$/);
         expect(await r.getByTestId('session-state').textContent()).toBe('finished');
       }
-      mkdirSync(ARTIFACTS, { recursive: true });
-      await page.screenshot({ path: new URL('sessions-list.png', ARTIFACTS).pathname });
+      await saveScreenshot(page, 'sessions-list.png');
       expect(problems).toEqual([]);
     },
     TEST_MS,
@@ -110,15 +99,11 @@ describe('sessions from the UI', () => {
     async () => {
       await row('×64 f16').getByRole('button', { name: 'Open', exact: true }).click();
       await page.getByTestId('viewing-session').waitFor();
-      await page.waitForFunction(
-        () => Number(document.querySelector('[data-testid=memory-chart]')?.getAttribute('data-rss-points')) >= 5,
-        null,
-        { timeout: WAIT_MS },
-      );
+      await waitForRssPoints(page, 5, WAIT_MS);
       expect(await page.getByTestId('readout-theory-bytes-per-token').textContent()).toBe('32.0 KiB/token');
       expect(await page.getByTestId('run-target-name').textContent()).toBe('on This computer');
       expect(await page.getByTestId('run-phase').getAttribute('data-outcome')).toBe('done');
-      await page.screenshot({ path: new URL('session-open.png', ARTIFACTS).pathname });
+      await saveScreenshot(page, 'session-open.png');
       expect(problems).toEqual([]);
     },
     TEST_MS,
@@ -149,7 +134,7 @@ describe('sessions from the UI', () => {
           page.waitForEvent('download'),
           f16.getByRole('button', { name: 'Export', exact: true }).click(),
         ]);
-        const path = join(home, `download.${format}`);
+        const path = join(app.home, `download.${format}`);
         await file.saveAs(path);
         return { name: file.suggestedFilename(), text: readFileSync(path, 'utf8'), bytes: readFileSync(path) };
       };
@@ -189,7 +174,7 @@ describe('sessions from the UI', () => {
       await q8.getByRole('button', { name: 'Delete', exact: true }).click();
       const dialog = page.getByRole('dialog', { name: 'Delete this session?' });
       await dialog.waitFor();
-      await page.screenshot({ path: new URL('session-delete-confirm.png', ARTIFACTS).pathname });
+      await saveScreenshot(page, 'session-delete-confirm.png');
       await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
       expect(await q8.count()).toBe(1);
       expect(sessionFiles()).toHaveLength(2);
@@ -210,17 +195,9 @@ describe('sessions from the UI', () => {
       await page.getByTestId('field-tokens').fill('20000');
       await page.getByTestId('field-tps').fill('200');
       await page.getByTestId('start-run').click();
-      await page.waitForFunction(
-        () => Number(document.querySelector('[data-testid=memory-chart]')?.getAttribute('data-rss-points')) >= 3,
-        null,
-        { timeout: WAIT_MS },
-      );
+      await waitForRssPoints(page, 3, WAIT_MS);
       await page.getByTestId('stop-run').click();
-      await page.waitForFunction(
-        () => document.querySelector('[data-testid=run-phase]')?.getAttribute('data-phase') === 'done',
-        null,
-        { timeout: WAIT_MS },
-      );
+      await waitForPhase(page, ['done'], WAIT_MS);
       const badge = page.getByTestId('run-phase');
       expect(await badge.getAttribute('data-outcome')).toBe('stopped');
       expect(await badge.textContent()).toBe('stopped');

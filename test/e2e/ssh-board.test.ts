@@ -7,17 +7,17 @@
 // ~/.ssh/config; and a CHANGED host key, refused in plain words with both fingerprints.
 // The web child gets its own KVSCOPE_HOME (saved boards, the app's known_hosts), so the store
 // starts clean and the test can read what the app wrote.
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { appendFile, rm, writeFile } from 'node:fs/promises';
 import { arch, release } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { saveScreenshot, waitForMeasuredBytesPerToken, waitForPhase, waitForRssPoints } from '../helpers/browser-app';
 import { launchChromium, openWatchedPage } from '../helpers/chromium';
 import { ensureKeyUser, generateKey, makeTempDir, startSshd, type SshKey, type Sshd } from '../helpers/sshd';
 import { startWebMode, type WebMode } from '../helpers/web-mode';
 
-const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url);
 /** Generous: the machine has 2 cores and other suites run alongside; these are not speed checks. */
 const WAIT_MS = 45_000;
 const TEST_MS = 90_000;
@@ -76,10 +76,7 @@ afterAll(async () => {
   if (home) await rm(home, { recursive: true, force: true });
 });
 
-function shot(name: string) {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  return page.screenshot({ path: new URL(name, ARTIFACTS).pathname });
-}
+const shot = (name: string) => saveScreenshot(page, name);
 
 const boardButton = (label: string) => page.locator('[data-testid^="board-"][aria-pressed]', { hasText: label });
 const appKnownHosts = () => {
@@ -179,27 +176,9 @@ describe('an SSH board in the app', () => {
       await page.getByTestId('field-budget').fill('2 GiB');
       await page.getByTestId('start-run').click();
 
-      await page.waitForFunction(
-        () => Number(document.querySelector('[data-testid=memory-chart]')?.getAttribute('data-rss-points')) >= 5,
-        null,
-        { timeout: WAIT_MS },
-      );
-      await page.waitForFunction(
-        () =>
-          /KiB\/token$/.test(
-            document.querySelector('[data-testid=readout-measured-bytes-per-token]')?.textContent ?? '',
-          ),
-        null,
-        { timeout: WAIT_MS },
-      );
-      await page.waitForFunction(
-        () =>
-          ['done', 'failed'].includes(
-            document.querySelector('[data-testid=run-phase]')?.getAttribute('data-phase') ?? '',
-          ),
-        null,
-        { timeout: WAIT_MS },
-      );
+      await waitForRssPoints(page, 5, WAIT_MS);
+      await waitForMeasuredBytesPerToken(page, WAIT_MS);
+      await waitForPhase(page, ['done', 'failed'], WAIT_MS);
       expect(await page.getByTestId('run-phase').getAttribute('data-phase')).toBe('done');
       await page.waitForTimeout(500); // one more 4 Hz tick so the final analysis is painted
       expect(await page.getByTestId('readout-theory-bytes-per-token').textContent()).toBe('32.0 KiB/token');

@@ -1,33 +1,51 @@
 // Browser mode end to end: the real `kvscope web` CLI in a child process, the built UI
 // (out/renderer, from `npm run build`) in real Chromium.
-import { mkdirSync } from 'node:fs';
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import NodeWebSocket from 'ws';
-import { launchChromium } from '../helpers/chromium';
+import { saveScreenshot } from '../helpers/browser-app';
+import { launchChromium, watchPage } from '../helpers/chromium';
 import { startWebMode, type WebMode } from '../helpers/web-mode';
-
-const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url);
 
 let web: WebMode;
 let browser: Browser;
 
-/** Records console errors and CSP violations of a page. */
+/** A new page of `context` that records console errors, uncaught errors and CSP violations. */
 async function watchedPage(context: BrowserContext): Promise<{ page: Page; problems: string[] }> {
   const page = await context.newPage();
   const problems: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (e) =>
-      console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`),
-    );
-  });
+  await watchPage(page, problems);
   return { page, problems };
+}
+
+/**
+ * The app open in one page of a fresh context, and a second page of that context on a plain HTTP
+ * server at another port of 127.0.0.1: the same site to cookies, another origin to the API.
+ */
+async function withPageOnAnotherPort(
+  onRequest: (headers: IncomingHttpHeaders) => void,
+  use: (pages: { own: Page; other: Page }) => Promise<void>,
+): Promise<void> {
+  const context = await browser.newContext();
+  const own = await context.newPage();
+  await own.goto(web.url);
+  await own.getByTestId('board-local').waitFor();
+  const server: Server = createServer((req, res) => {
+    onRequest(req.headers);
+    res.writeHead(200, { 'Content-Type': 'text/html' });
+    res.end('<!doctype html><title>other</title>');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const other = await context.newPage();
+    await other.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+    await use({ own, other });
+  } finally {
+    server.close();
+    await context.close();
+  }
 }
 
 beforeAll(async () => {
@@ -78,8 +96,7 @@ describe('kvscope web', () => {
     await page.reload();
     await page.getByTestId('connection-state').getByText('connected').waitFor();
 
-    mkdirSync(ARTIFACTS, { recursive: true });
-    await page.screenshot({ path: new URL('web-mode-idle.png', ARTIFACTS).pathname });
+    await saveScreenshot(page, 'web-mode-idle.png');
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -113,63 +130,42 @@ describe('kvscope web', () => {
   it("refuses the API to another site's page even when the browser holds the cookie", async () => {
     // Another port on 127.0.0.1 is the same *site*, so SameSite=Strict still sends the cookie: the
     // Origin check is what stops this page.
-    const context = await browser.newContext();
-    const own = await context.newPage();
-    await own.goto(web.url);
-    await own.getByTestId('board-local').waitFor();
-    const other: Server = createServer((_req, res) => {
-      res.writeHead(200, { 'Content-Type': 'text/html' });
-      res.end('<!doctype html><title>other</title>');
-    });
-    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
-    try {
-      const page = await context.newPage();
-      await page.goto(`http://127.0.0.1:${(other.address() as AddressInfo).port}/`);
-      const outcome = await webSocketOutcome(page, `ws://127.0.0.1:${web.port}/api`);
-      expect(outcome).toBe('refused');
-    } finally {
-      other.close();
-      await context.close();
-    }
+    await withPageOnAnotherPort(
+      () => {},
+      async ({ other }) => {
+        const outcome = await webSocketOutcome(other, `ws://127.0.0.1:${web.port}/api`);
+        expect(outcome).toBe('refused');
+      },
+    );
   });
 
   it('a local service on another port receives the cookie, but what it gets does not open the API', async () => {
     // Cookies ignore ports: every page the browser loads from 127.0.0.1 sends KVScope's cookie.
-    const context = await browser.newContext();
-    const own = await context.newPage();
-    await own.goto(web.url);
-    await own.getByTestId('board-local').waitFor();
     const seen: IncomingHttpHeaders[] = [];
-    const other: Server = createServer((req, res) => {
-      seen.push(req.headers);
-      res.writeHead(200, { 'Content-Type': 'text/html' });
-      res.end('<!doctype html><title>other</title>');
-    });
-    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
-    try {
-      const page = await context.newPage();
-      await page.goto(`http://127.0.0.1:${(other.address() as AddressInfo).port}/`);
-      const captured = seen.map((h) => h.cookie ?? '').find((c) => c.includes(`-${web.port}=`));
-      expect(captured, 'the browser sent the cookie to the other port').toBeDefined();
-      const cookie = captured!;
+    await withPageOnAnotherPort(
+      (headers) => seen.push(headers),
+      async ({ own }) => {
+        const captured = seen.map((h) => h.cookie ?? '').find((c) => c.includes(`-${web.port}=`));
+        expect(captured, 'the browser sent the cookie to the other port').toBeDefined();
+        const cookie = captured!;
 
-      // The foreign service now replays it from outside any browser, forging what it likes.
-      const served = await httpGet(web.port, '/', { Cookie: cookie });
-      expect(served.status).toBe(200); // the UI's public files only
-      expect(served.body).not.toContain('kvscope-key');
-      const foreignOrigin = web.origin; // a non-browser client can claim our own origin
-      expect(await apiOutcome(`ws://127.0.0.1:${web.port}/api`, { Cookie: cookie }, foreignOrigin)).toBe('refused 401');
-      expect(await apiOutcome(`ws://127.0.0.1:${web.port}/api`, { Cookie: cookie })).toBe('refused 401');
-      for (const value of cookie.split(';').map((c) => c.trim().slice(c.trim().indexOf('=') + 1)))
-        expect(await apiOutcome(`ws://127.0.0.1:${web.port}/api?token=${encodeURIComponent(value)}`, {})).toBe(
-          'refused 403',
+        // The foreign service now replays it from outside any browser, forging what it likes.
+        const served = await httpGet(web.port, '/', { Cookie: cookie });
+        expect(served.status).toBe(200); // the UI's public files only
+        expect(served.body).not.toContain('kvscope-key');
+        const foreignOrigin = web.origin; // a non-browser client can claim our own origin
+        expect(await apiOutcome(`ws://127.0.0.1:${web.port}/api`, { Cookie: cookie }, foreignOrigin)).toBe(
+          'refused 401',
         );
-      // The user's own page is unaffected.
-      expect(await own.getByTestId('connection-state').textContent()).toContain('connected');
-    } finally {
-      other.close();
-      await context.close();
-    }
+        expect(await apiOutcome(`ws://127.0.0.1:${web.port}/api`, { Cookie: cookie })).toBe('refused 401');
+        for (const value of cookie.split(';').map((c) => c.trim().slice(c.trim().indexOf('=') + 1)))
+          expect(await apiOutcome(`ws://127.0.0.1:${web.port}/api?token=${encodeURIComponent(value)}`, {})).toBe(
+            'refused 403',
+          );
+        // The user's own page is unaffected.
+        expect(await own.getByTestId('connection-state').textContent()).toContain('connected');
+      },
+    );
   });
 
   it('stops cleanly on SIGTERM, and an open page says the connection is lost', async () => {

@@ -16,6 +16,13 @@ export function launchChromium(): Promise<Browser> {
  */
 export async function openWatchedPage(browser: Browser, url: string, problems: string[]): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  await watchPage(page, problems);
+  await page.goto(url);
+  return page;
+}
+
+/** Records on `page`, before it loads anything, what openWatchedPage records. */
+export async function watchPage(page: Page, problems: string[]): Promise<void> {
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   page.on('console', (m) => {
     if (m.type() === 'error') problems.push(`console: ${m.text()}`);
@@ -25,6 +32,4 @@ export async function openWatchedPage(browser: Browser, url: string, problems: s
       console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`),
     );
   });
-  await page.goto(url);
-  return page;
 }

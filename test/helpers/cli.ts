@@ -6,6 +6,12 @@ import { dirname, join } from 'node:path';
 export const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '../..');
 export const kvscopeBin = join(projectRoot, 'bin/kvscope.mjs');
 
+/**
+ * A quick demo workload for tests that need a recorded run, not a particular one: 800 tokens/s,
+ * a sample every 50 ms, 8 MB of "weights".
+ */
+export const FAST_DEMO_ARGS = ['--tps', '800', '--interval-ms', '50', '--weights-mb', '8'];
+
 export interface CliResult {
   code: number | null;
   stdout: string;

@@ -1,6 +1,7 @@
 // Where a CLI command writes. `--json` output goes to out() and nothing else does; progress
 // and errors go to err(). Tests pass their own CliIo to capture both.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { bytesOfSizeText } from '../../../shared/format/byte-size';
 
 export interface CliIo {
   out(text: string): void;
@@ -106,29 +107,12 @@ function editDistance(a: string, b: string): number {
   return previous[b.length] ?? 0;
 }
 
-const sizeUnits: Record<string, number> = {
-  '': 1,
-  b: 1,
-  k: 1e3,
-  kb: 1e3,
-  kib: 1024,
-  m: 1e6,
-  mb: 1e6,
-  mib: 1024 ** 2,
-  g: 1e9,
-  gb: 1e9,
-  gib: 1024 ** 3,
-  t: 1e12,
-  tb: 1e12,
-  tib: 1024 ** 4,
-};
-
 /** "2GiB", "1.5 GB", "512MiB", "1000000" → bytes. */
 export function parseBytes(text: string, what = 'size'): number {
-  const m = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(text.trim());
-  const unit = m ? sizeUnits[(m[2] ?? '').toLowerCase()] : undefined;
-  if (!m || unit === undefined) throw new CliError(`${what}: cannot read "${text}" (e.g. 2GiB, 512MiB, 4000000000)`, 2);
-  return Math.round(Number(m[1]) * unit);
+  // The shared grammar (also the run form's); unlike the form, the CLI lets 0 through as a size.
+  const bytes = bytesOfSizeText(text);
+  if (bytes === undefined) throw new CliError(`${what}: cannot read "${text}" (e.g. 2GiB, 512MiB, 4000000000)`, 2);
+  return bytes;
 }
 
 /** "60s", "2m", "1500ms", "90" (seconds) → milliseconds. */

@@ -96,30 +96,24 @@ export const createBoardsSlice: SliceCreator<BoardsSlice> = (set, get, { api }) 
     const host = importer?.hosts.find((h) => h.alias === alias);
     if (!importer || !host?.spec || host.savedBoardId || importer.adding.includes(alias)) return;
     set({ importer: { ...importer, adding: [...importer.adding, alias] } });
+    /** The host is no longer being added; `change` records how it went. */
+    const finish = (change: Partial<(typeof importer.hosts)[number]>) => {
+      const now = get().importer;
+      if (!now) return;
+      set({
+        importer: {
+          ...now,
+          adding: now.adding.filter((a) => a !== alias),
+          hosts: now.hosts.map((h) => (h.alias === alias ? { ...h, ...change } : h)),
+        },
+      });
+    };
     try {
       const saved = await api.saveBoard({ label: alias, spec: host.spec });
-      const now = get().importer;
-      if (now) {
-        set({
-          importer: {
-            ...now,
-            adding: now.adding.filter((a) => a !== alias),
-            hosts: now.hosts.map((h) => (h.alias === alias ? { ...h, savedBoardId: saved.id } : h)),
-          },
-        });
-      }
+      finish({ savedBoardId: saved.id });
       await get().loadBoards();
     } catch (error) {
-      const now = get().importer;
-      if (now) {
-        set({
-          importer: {
-            ...now,
-            adding: now.adding.filter((a) => a !== alias),
-            hosts: now.hosts.map((h) => (h.alias === alias ? { ...h, problem: errorText(error) } : h)),
-          },
-        });
-      }
+      finish({ problem: errorText(error) });
     }
   },
 

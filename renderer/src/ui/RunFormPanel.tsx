@@ -3,6 +3,7 @@ import type { AppState } from '../state/store';
 import { KvModeSchema, KvTypeSchema, type KvMode, type KvType } from '../../../shared/api/schemas';
 import type { RunForm, RunFormField } from '../state/run-form';
 import { isActivePhase } from '../state/live-run-slice';
+import { LabelledField } from './LabelledField';
 import { useAppStore, useAppStoreApi } from './store-context';
 
 /** setFormField, called through the store (never detached from it). */
@@ -13,10 +14,7 @@ function useFormSetter(): AppState['setFormField'] {
 
 type TextField = { [K in keyof RunForm]: RunForm[K] extends string ? K : never }[keyof RunForm];
 
-/**
- * A field whose accessible name is exactly `label`: the unit, hint and error are outside the
- * <label> and reach assistive technology as the control's description (aria-describedby).
- */
+/** A run-form field (see LabelledField), its error from the store's form errors. */
 function FieldShell({
   field,
   label,
@@ -30,25 +28,10 @@ function FieldShell({
 }) {
   const id = `run-field-${field}`;
   const error = useAppStore((s) => s.formErrors[field]);
-  const describedBy = error ? `${id}-error` : hint ? `${id}-hint` : undefined;
   return (
-    <div className={`field${error ? ' field-invalid' : ''}`}>
-      <label className="field-label" htmlFor={id}>
-        {label}
-      </label>
-      {children({ id, describedBy })}
-      {error ? (
-        <span className="field-error" id={`${id}-error`} data-testid={`error-${field}`}>
-          {error}
-        </span>
-      ) : (
-        hint && (
-          <span className="field-hint" id={`${id}-hint`}>
-            {hint}
-          </span>
-        )
-      )}
-    </div>
+    <LabelledField id={id} label={label} hint={hint} error={error} errorTestId={`error-${field}`}>
+      {(describedBy) => children({ id, describedBy })}
+    </LabelledField>
   );
 }
 

@@ -1,40 +1,19 @@
 // The `kvscope kv` command as users run it: the real bin/kvscope.mjs in a child process.
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../helpers/cli';
 import { buildGgufHeader, layerBombHeader, str, u32 } from '../../helpers/gguf-fixture';
 
-const run = promisify(execFile);
+const kvscope = (...args: string[]) => runCli(args, { timeoutMs: 30_000 });
 
-async function kvscope(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['bin/kvscope.mjs', ...args], { timeout: 30_000 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+/** Llama-3.2-1B's KV shape: 16 layers × 8 KV heads × head dim 64. */
+const LLAMA_1B_SHAPE = ['--layers', '16', '--kv-heads', '8', '--head-dim', '64'];
 
 describe('kvscope kv', () => {
   it('Llama-3.2-1B shape at f16: 32768 B/token, 134217728 at 4096', async () => {
-    const r = await kvscope(
-      'kv',
-      '--layers',
-      '16',
-      '--kv-heads',
-      '8',
-      '--head-dim',
-      '64',
-      '--kv-type',
-      'f16',
-      '--ctx',
-      '4096',
-      '--json',
-    );
+    const r = await kvscope('kv', ...LLAMA_1B_SHAPE, '--kv-type', 'f16', '--ctx', '4096', '--json');
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout) as { model?: unknown };
     expect(doc).toMatchObject({ bytesPerToken: 32768, totalBytes: 134217728, ctx: 4096, maxContextForBudget: null });
@@ -43,12 +22,7 @@ describe('kvscope kv', () => {
   it('q8_0: 17408 B/token, and the budget answer', async () => {
     const r = await kvscope(
       'kv',
-      '--layers',
-      '16',
-      '--kv-heads',
-      '8',
-      '--head-dim',
-      '64',
+      ...LLAMA_1B_SHAPE,
       '--kv-type',
       'q8_0',
       '--ctx',
@@ -77,19 +51,7 @@ describe('kvscope kv', () => {
   });
 
   it('human output is a short table', async () => {
-    const r = await kvscope(
-      'kv',
-      '--layers',
-      '16',
-      '--kv-heads',
-      '8',
-      '--head-dim',
-      '64',
-      '--ctx',
-      '4096',
-      '--budget',
-      '1GiB',
-    );
+    const r = await kvscope('kv', ...LLAMA_1B_SHAPE, '--ctx', '4096', '--budget', '1GiB');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/bytes\/token\s+32,768 B \(32\.00 KiB\)/);
     expect(r.stdout).toMatch(/total at 4,096\s+134,217,728 B \(128\.0 MiB\)/);
@@ -106,9 +68,7 @@ describe('kvscope kv', () => {
 
   it('usage errors exit 2', async () => {
     expect((await kvscope('kv', '--layers', '16')).code).toBe(2);
-    expect(
-      (await kvscope('kv', '--layers', '16', '--kv-heads', '8', '--head-dim', '64', '--kv-type', 'q3')).stderr,
-    ).toMatch(/unknown KV type "q3"/);
+    expect((await kvscope('kv', ...LLAMA_1B_SHAPE, '--kv-type', 'q3')).stderr).toMatch(/unknown KV type "q3"/);
   });
 
   it('a file that is not GGUF is named in the error', async () => {

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProfileSummary } from '../../../shared/api/schemas';
 import { renderPrometheus } from '../../../shared/report/render-prometheus';
-import { runCli } from '../../helpers/cli';
+import { FAST_DEMO_ARGS, runCli } from '../../helpers/cli';
 import { parsePrometheusText, promtoolCheck, type PromSample } from '../../helpers/prometheus-text';
 import { finishedRun, session } from '../../helpers/session-fixtures';
 
@@ -47,12 +47,7 @@ describe('kvscope report --format prometheus of a real session', () => {
       '600',
       '--budget',
       '256MiB',
-      '--tps',
-      '800',
-      '--interval-ms',
-      '50',
-      '--weights-mb',
-      '8',
+      ...FAST_DEMO_ARGS,
       '--out',
       at('demo.kvscope'),
     ]);

@@ -31,6 +31,20 @@ const TURNS = 3;
 // scheduling between the server's clock and the client's are well under 5 % of TTFT.
 const PROMPT = storyPrompt(16);
 
+/** The conversation both tests hold with the server: port 0 (the one it prints), TURNS × TOKENS. */
+const conversationArgs = (promptFile: string) => [
+  '--server-url',
+  'http://127.0.0.1:0/v1',
+  '--prompt-file',
+  promptFile,
+  '--turns',
+  String(TURNS),
+  '--tokens',
+  String(TOKENS),
+  '--ignore-eos',
+  '--json',
+];
+
 /** What both ends of the connection must agree on, turn by turn. */
 function expectConsistentWithServer(p: ServerProfile) {
   expect(p.turns.length).toBe(TURNS);
@@ -87,16 +101,7 @@ describe('server mode against a real OpenAI-compatible llama.cpp server', () => 
       openaiServerCommand({ ctx: 4096 }),
       '--gguf',
       modelRelative,
-      '--server-url',
-      'http://127.0.0.1:0/v1',
-      '--prompt-file',
-      promptFile,
-      '--turns',
-      String(TURNS),
-      '--tokens',
-      String(TOKENS),
-      '--ignore-eos',
-      '--json',
+      ...conversationArgs(promptFile),
     ]);
     if (r.code !== 0) throw new Error(`kvscope profile (server mode) failed (${r.code}): ${r.stderr}`);
     const s = JSON.parse(r.stdout);
@@ -181,16 +186,7 @@ describe('server mode on the loopback SSH target (through an SSH port forward)',
       ...sshCliTarget(sshd, knownHosts),
       '--engine',
       openaiServerCommand({ ctx: 4096 }),
-      '--server-url',
-      'http://127.0.0.1:0/v1',
-      '--prompt-file',
-      promptFile,
-      '--turns',
-      String(TURNS),
-      '--tokens',
-      String(TOKENS),
-      '--ignore-eos',
-      '--json',
+      ...conversationArgs(promptFile),
     ]);
     if (r.code !== 0) throw new Error(`kvscope profile (server mode over SSH) failed (${r.code}): ${r.stderr}`);
     const s = JSON.parse(r.stdout);

@@ -7,15 +7,17 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSession } from '../../../electron/node/session/session-store';
 import { recomputeAnalysis, summarizeRun } from '../../../shared/analysis/run-summary';
-import { processesMatching, runCli, startCli } from '../../helpers/cli';
+import { FAST_DEMO_ARGS, processesMatching, runCli, startCli } from '../../helpers/cli';
 
 const dir = mkdtempSync(join(tmpdir(), 'kvscope-cli-session-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const at = (name: string) => join(dir, name);
 
-const FAST = ['--tps', '800', '--interval-ms', '50', '--weights-mb', '8'];
 /** Values that must never reach a session file, placed in the environment of the profiling process. */
 const FAKE_SECRET = `fake-password-${process.pid}-${Date.now()}-do-not-store`;
+
+/** Both recorded sessions: the same 1,500-token demo under a 256 MiB budget (f16 and q8_0 KV). */
+const DEMO_1500 = ['profile', 'local', '--demo', '--tokens', '1500', '--budget', '256MiB', ...FAST_DEMO_ARGS];
 
 async function ok(args: string[], env?: NodeJS.ProcessEnv) {
   const r = await runCli(args, { env });
@@ -26,44 +28,14 @@ async function ok(args: string[], env?: NodeJS.ProcessEnv) {
 describe('kvscope profile --out --report, then report and compare', () => {
   let printed: Record<string, any>;
   beforeAll(async () => {
-    const r = await ok(
-      [
-        'profile',
-        'local',
-        '--demo',
-        '--tokens',
-        '1500',
-        '--budget',
-        '256MiB',
-        ...FAST,
-        '--out',
-        at('f16.kvscope'),
-        '--report',
-        at('r.html'),
-        '--json',
-      ],
-      {
-        KVSCOPE_SSH_PASSWORD: FAKE_SECRET,
-        MY_API_TOKEN: FAKE_SECRET,
-      },
-    );
+    const r = await ok([...DEMO_1500, '--out', at('f16.kvscope'), '--report', at('r.html'), '--json'], {
+      KVSCOPE_SSH_PASSWORD: FAKE_SECRET,
+      MY_API_TOKEN: FAKE_SECRET,
+    });
     printed = JSON.parse(r.stdout);
     expect(r.stderr).toContain(`session written to ${at('f16.kvscope')}`);
     expect(r.stderr).toContain(`html report written to ${at('r.html')}`);
-    await ok([
-      'profile',
-      'local',
-      '--demo',
-      '--tokens',
-      '1500',
-      '--budget',
-      '256MiB',
-      '--kv-type',
-      'q8_0',
-      ...FAST,
-      '--out',
-      at('q8.kvscope'),
-    ]);
+    await ok([...DEMO_1500, '--kv-type', 'q8_0', '--out', at('q8.kvscope')]);
   });
 
   it('the session holds the run that --json printed; its numbers recompute from its samples', () => {

@@ -9,7 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSession } from '../../../electron/node/session/session-store';
 import { launchChromium } from '../../helpers/chromium';
-import { runCli } from '../../helpers/cli';
+import { FAST_DEMO_ARGS, runCli } from '../../helpers/cli';
 
 const dir = mkdtempSync(join(tmpdir(), 'kvscope-pdf-'));
 const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/', import.meta.url));
@@ -85,12 +85,7 @@ describe('PDF through the system Chromium', () => {
       '--demo',
       '--tokens',
       '1500',
-      '--tps',
-      '800',
-      '--interval-ms',
-      '50',
-      '--weights-mb',
-      '8',
+      ...FAST_DEMO_ARGS,
       '--budget',
       '200MiB',
       '--out',

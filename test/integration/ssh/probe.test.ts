@@ -96,17 +96,18 @@ describe('kvscope probe (CLI)', () => {
       (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
     );
   const target = () => `${sshd.user}@127.0.0.1:${sshd.port}`;
+  /** `kvscope probe` of the test sshd with the client key, trusting the keys in `knownHostsFile`. */
+  const probe = (knownHostsFile: string, extra: string[] = [], env: Record<string, string> = {}) =>
+    cli(['probe', target(), '--identity', sshd.clientKey.privatePath, '--known-hosts', knownHostsFile, ...extra], env);
+  /** The CLI's own error lines on stderr. */
+  const probeLines = (stderr: string) =>
+    stderr
+      .trim()
+      .split('\n')
+      .filter((l) => l.startsWith('kvscope probe:'));
 
   it('prints one JSON document with the facts and the findings', async () => {
-    const r = await cli([
-      'probe',
-      target(),
-      '--identity',
-      sshd.clientKey.privatePath,
-      '--known-hosts',
-      knownHosts,
-      '--json',
-    ]);
+    const r = await probe(knownHosts, ['--json']);
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout); // the whole of stdout is one document
     const report = ProbeReportSchema.parse(doc);
@@ -118,21 +119,10 @@ describe('kvscope probe (CLI)', () => {
 
   it('a refused (unknown) host key: non-zero exit, one line on stderr naming the fingerprint, nothing on stdout', async () => {
     const empty = await writeKnownHosts(join(dir, 'empty_known_hosts'), []);
-    const r = await cli([
-      'probe',
-      target(),
-      '--identity',
-      sshd.clientKey.privatePath,
-      '--known-hosts',
-      empty,
-      '--json',
-    ]);
+    const r = await probe(empty, ['--json']);
     expect(r.code).not.toBe(0);
     expect(r.stdout).toBe('');
-    const lines = r.stderr
-      .trim()
-      .split('\n')
-      .filter((l) => l.startsWith('kvscope probe:'));
+    const lines = probeLines(r.stderr);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(sshd.hostKey.fingerprint);
     expect(lines[0]).toContain('--accept-new-host-key');
@@ -141,26 +131,11 @@ describe('kvscope probe (CLI)', () => {
   it('--accept-new-host-key trusts the unknown key, stores it in the app store, and works the next time without it', async () => {
     const empty = await writeKnownHosts(join(dir, 'empty_known_hosts2'), []);
     const home = join(dir, 'home-accept');
-    const first = await cli(
-      [
-        'probe',
-        target(),
-        '--identity',
-        sshd.clientKey.privatePath,
-        '--known-hosts',
-        empty,
-        '--accept-new-host-key',
-        '--json',
-      ],
-      { KVSCOPE_HOME: home },
-    );
+    const first = await probe(empty, ['--accept-new-host-key', '--json'], { KVSCOPE_HOME: home });
     expect(first.code).toBe(0);
     expect(readFileSync(join(home, 'known_hosts'), 'utf8')).toBe(`${sshd.knownHostsLine}\n`);
     expect(readFileSync(empty, 'utf8')).toBe('\n');
-    const second = await cli(
-      ['probe', target(), '--identity', sshd.clientKey.privatePath, '--known-hosts', empty, '--json'],
-      { KVSCOPE_HOME: home },
-    );
+    const second = await probe(empty, ['--json'], { KVSCOPE_HOME: home });
     expect(second.code).toBe(0);
   });
 
@@ -169,21 +144,10 @@ describe('kvscope probe (CLI)', () => {
     const kh = await writeKnownHosts(join(dir, 'changed_known_hosts'), [
       `${sshd.knownHostsName} ${other.type} ${other.blob.toString('base64')}`,
     ]);
-    const r = await cli([
-      'probe',
-      target(),
-      '--identity',
-      sshd.clientKey.privatePath,
-      '--known-hosts',
-      kh,
-      '--accept-new-host-key',
-    ]);
+    const r = await probe(kh, ['--accept-new-host-key']);
     expect(r.code).not.toBe(0);
     expect(r.stdout).toBe('');
-    const line = r.stderr
-      .trim()
-      .split('\n')
-      .filter((l) => l.startsWith('kvscope probe:'));
+    const line = probeLines(r.stderr);
     expect(line).toHaveLength(1);
     expect(line[0]).toContain(other.fingerprint);
     expect(line[0]).toContain(sshd.hostKey.fingerprint);
@@ -193,12 +157,7 @@ describe('kvscope probe (CLI)', () => {
   it('an unreachable host and a failed authentication each give one line and a non-zero exit', async () => {
     const closed = await cli(['probe', `${sshd.user}@127.0.0.1:1`, '--known-hosts', knownHosts]);
     expect(closed.code).not.toBe(0);
-    expect(
-      closed.stderr
-        .trim()
-        .split('\n')
-        .filter((l) => l.startsWith('kvscope probe:')),
-    ).toEqual([
+    expect(probeLines(closed.stderr)).toEqual([
       'kvscope probe: cannot reach host root@127.0.0.1:1: connection refused (is sshd running on port 1?)'.replace(
         'root',
         sshd.user,
@@ -207,10 +166,7 @@ describe('kvscope probe (CLI)', () => {
     const stranger = await generateKey(join(dir, 'stranger'));
     const denied = await cli(['probe', target(), '--identity', stranger.privatePath, '--known-hosts', knownHosts]);
     expect(denied.code).not.toBe(0);
-    const lines = denied.stderr
-      .trim()
-      .split('\n')
-      .filter((l) => l.startsWith('kvscope probe:'));
+    const lines = probeLines(denied.stderr);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(`authentication failed for ${target()}: tried key ${stranger.privatePath}`);
   });

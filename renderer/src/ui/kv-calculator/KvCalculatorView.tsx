@@ -19,6 +19,7 @@ import { DEVICE_PRESETS } from '../../../../shared/analysis/presets';
 import { formatBytesShort, formatTokensShort } from '../../../../shared/format/axis';
 import { formatBytes, formatBytesPerToken, formatCount, formatTokens } from '../../../../shared/format/units';
 import type { KvForm, KvFormField } from '../../state/kv-slice';
+import { LabelledField } from '../LabelledField';
 import { useAppStore } from '../store-context';
 import { calculateKv } from './kv-calculation';
 import '../sessions/sessions.css';
@@ -53,35 +54,22 @@ function KvText({
   const id = useId();
   const value = useAppStore((s) => s.kvForm[field]);
   const setKvField = useAppStore((s) => s.setKvField);
-  const describedBy = error ? `${id}-error` : hint ? `${id}-hint` : undefined;
   return (
-    <div className={`field${error ? ' field-invalid' : ''}`}>
-      <label className="field-label" htmlFor={id}>
-        {label}
-      </label>
-      <input
-        id={id}
-        type="text"
-        value={value}
-        placeholder={placeholder}
-        spellCheck={false}
-        aria-invalid={Boolean(error)}
-        aria-describedby={describedBy}
-        onChange={(e) => setKvField(field, e.target.value)}
-        data-testid={`kv-${field}`}
-      />
-      {error ? (
-        <span className="field-error" id={`${id}-error`} data-testid={`kv-error-${field}`}>
-          {error}
-        </span>
-      ) : (
-        hint && (
-          <span className="field-hint" id={`${id}-hint`}>
-            {hint}
-          </span>
-        )
+    <LabelledField id={id} label={label} hint={hint} error={error} errorTestId={`kv-error-${field}`}>
+      {(describedBy) => (
+        <input
+          id={id}
+          type="text"
+          value={value}
+          placeholder={placeholder}
+          spellCheck={false}
+          aria-invalid={Boolean(error)}
+          aria-describedby={describedBy}
+          onChange={(e) => setKvField(field, e.target.value)}
+          data-testid={`kv-${field}`}
+        />
       )}
-    </div>
+    </LabelledField>
   );
 }
 

@@ -1,7 +1,7 @@
 // parseCliArgs: node:util parseArgs errors become one short line (exit 2) naming the option, with
-// the closest option for a typo.
+// the closest option for a typo. parseBytes: the sizes --budget accepts, and its one-line error.
 import { describe, expect, it } from 'vitest';
-import { CliError, parseCliArgs } from '../../../../../electron/node/cli/cli-io';
+import { CliError, parseBytes, parseCliArgs } from '../../../../../electron/node/cli/cli-io';
 
 const OPTIONS = {
   'interval-ms': { type: 'string' },
@@ -48,5 +48,34 @@ describe('parseCliArgs errors', () => {
 
   it('parse what is right', () => {
     expect(parseCliArgs(['a', '--output=-', '--json'], OPTIONS).values).toEqual({ output: '-', json: true });
+  });
+});
+
+describe('parseBytes', () => {
+  it.each([
+    ['2GiB', 2 * 1024 ** 3],
+    ['2 GiB', 2 * 1024 ** 3],
+    ['512mib', 512 * 1024 ** 2],
+    ['1.5 GB', 1_500_000_000],
+    ['4000000000', 4_000_000_000],
+    ['64k', 64_000],
+    ['3 TiB', 3 * 1024 ** 4],
+    [' 10 b ', 10],
+    // The CLI lets 0 through (the run form refuses it): a budget of 0 is the caller's to judge.
+    ['0', 0],
+  ])('reads %j as %d bytes', (text, bytes) => {
+    expect(parseBytes(text)).toBe(bytes);
+  });
+
+  it.each(['two gigs', '2 GiBs', '-1', '1e9', ''])('refuses %j with exit 2, naming the option', (text) => {
+    let caught: unknown;
+    try {
+      parseBytes(text, '--budget');
+    } catch (e) {
+      caught = e;
+    }
+    expect(caught).toBeInstanceOf(CliError);
+    expect((caught as CliError).message).toBe(`--budget: cannot read "${text}" (e.g. 2GiB, 512MiB, 4000000000)`);
+    expect((caught as CliError).exitCode).toBe(2);
   });
 });
