@@ -7,7 +7,7 @@
 //                                            times its current (the chip has no power attribute)
 //   trip.<zone type>.<index>.C               thermal trip points (first tick)
 // Pure; never throws: a part the thermal parser cannot read makes the line a diagnostic.
-import { parseStatusLine, type CollectorParser, type CollectorRecord } from './collector';
+import { collectorLineParser, type CollectorParser } from './collector';
 import { readBoardTick } from './board-sysfs-tick';
 import type { SensorRecord } from '../parsers/records';
 
@@ -47,33 +47,27 @@ function powerValues(sensors: SensorRecord[], values: Record<string, number | nu
 }
 
 export function createBoardSysfsCollectorParser(): CollectorParser {
-  return {
-    push(line: string): CollectorRecord | null {
-      if (line === '') return null;
-      if (line.startsWith('!'))
-        return parseStatusLine(line) ?? { kind: 'diagnostic', reason: 'bad status line', text: line };
-      if (line.startsWith('H ')) return { kind: 'header' };
-      const tick = readBoardTick(line);
-      if (tick.kind === 'diagnostic') return tick;
-      const values: Record<string, number | null> = {};
-      const sensors: SensorRecord[] = [];
-      for (const r of tick.records) {
-        if (r.kind === 'diagnostic') return { kind: 'diagnostic', reason: r.reason, text: line };
-        if (r.kind === 'devfreq' && r.error === null) {
-          if (r.attr === 'cur_freq' && r.curFreqHz !== null)
-            values[boardKey.devfreq(r.device, 'cur')] = r.curFreqHz / HZ_PER_MHZ;
-          if (r.minFreqHz != null) values[boardKey.devfreq(r.device, 'min')] = r.minFreqHz / HZ_PER_MHZ;
-          if (r.maxFreqHz != null) values[boardKey.devfreq(r.device, 'max')] = r.maxFreqHz / HZ_PER_MHZ;
-        } else if (r.kind === 'npu-load') r.corePct.forEach((pct, core) => (values[boardKey.npu(core)] = pct));
-        else if (r.kind === 'sensor') sensors.push(r);
-        else if (r.kind === 'thermal-zone')
-          for (const trip of r.trips)
-            if (trip.tempC !== null) values[boardKey.trip(r.type ?? r.zone ?? 'zone', trip.index)] = trip.tempC;
-      }
-      powerValues(sensors, values);
-      if (Object.keys(values).length === 0)
-        return { kind: 'diagnostic', reason: 'board line without a reading', text: line };
-      return { kind: 'sample', uptimeMs: tick.uptimeMs, values };
-    },
-  };
+  return collectorLineParser((line) => {
+    const tick = readBoardTick(line);
+    if (tick.kind === 'diagnostic') return tick;
+    const values: Record<string, number | null> = {};
+    const sensors: SensorRecord[] = [];
+    for (const r of tick.records) {
+      if (r.kind === 'diagnostic') return { kind: 'diagnostic', reason: r.reason, text: line };
+      if (r.kind === 'devfreq' && r.error === null) {
+        if (r.attr === 'cur_freq' && r.curFreqHz !== null)
+          values[boardKey.devfreq(r.device, 'cur')] = r.curFreqHz / HZ_PER_MHZ;
+        if (r.minFreqHz != null) values[boardKey.devfreq(r.device, 'min')] = r.minFreqHz / HZ_PER_MHZ;
+        if (r.maxFreqHz != null) values[boardKey.devfreq(r.device, 'max')] = r.maxFreqHz / HZ_PER_MHZ;
+      } else if (r.kind === 'npu-load') r.corePct.forEach((pct, core) => (values[boardKey.npu(core)] = pct));
+      else if (r.kind === 'sensor') sensors.push(r);
+      else if (r.kind === 'thermal-zone')
+        for (const trip of r.trips)
+          if (trip.tempC !== null) values[boardKey.trip(r.type ?? r.zone ?? 'zone', trip.index)] = trip.tempC;
+    }
+    powerValues(sensors, values);
+    if (Object.keys(values).length === 0)
+      return { kind: 'diagnostic', reason: 'board line without a reading', text: line };
+    return { kind: 'sample', uptimeMs: tick.uptimeMs, values };
+  });
 }

@@ -100,6 +100,26 @@ export function parseStatusLine(line: string): CollectorRecord | null {
   return { kind: 'status', status, reason: m?.[2] || status };
 }
 
+/**
+ * A collector's parser from the reader of its own lines. Every collector script's blank lines,
+ * `! absent|denied <reason>` status lines and `H …` header lines are read here, once; `readHeader`
+ * replaces the plain header record for a collector whose header carries facts.
+ */
+export function collectorLineParser(
+  readOwn: (line: string) => CollectorRecord | null,
+  readHeader?: (line: string) => CollectorRecord | null,
+): CollectorParser {
+  return {
+    push(line: string): CollectorRecord | null {
+      if (line === '') return null;
+      if (line.startsWith('!'))
+        return parseStatusLine(line) ?? { kind: 'diagnostic', reason: 'bad status line', text: line };
+      if (line.startsWith('H ')) return readHeader ? readHeader(line) : { kind: 'header' };
+      return readOwn(line);
+    },
+  };
+}
+
 /** True when a sample key matches a series key (one `*` = any non-empty name, e.g. `temp.*.C`). */
 export function seriesKeyMatches(pattern: string, key: string): boolean {
   const star = pattern.indexOf('*');

@@ -8,7 +8,7 @@
 // each table's footer, at the time of the `t=` line before it. Pure and never throws.
 import { createPmapParser } from '../parsers/pmap-parser';
 import type { LineParser, PmapRecord, Diagnostic } from '../parsers/records';
-import { parseStatusLine, type CollectorParser, type CollectorRecord } from './collector';
+import { collectorLineParser, type CollectorParser, type CollectorRecord } from './collector';
 
 const KIB = 1024;
 
@@ -31,24 +31,18 @@ export function createPmapCollectorParser(): CollectorParser {
     };
   };
 
-  return {
-    push(line: string): CollectorRecord | null {
-      if (line === '') return null;
-      if (line.startsWith('!'))
-        return parseStatusLine(line) ?? { kind: 'diagnostic', reason: 'bad status line', text: line };
-      if (line.startsWith('H ')) return { kind: 'header' };
-      const t = /^t=(\d+(?:\.\d+)?)$/.exec(line);
-      if (t) {
-        // A table left without its footer (pmap killed mid-way) is a diagnostic of its own.
-        const cut = table.end();
-        table = createPmapParser();
-        uptimeMs = Math.round(Number(t[1]) * 1000);
-        const first = cut[0];
-        return first ? fromRecord(first, line) : null;
-      }
-      let out: CollectorRecord | null = null;
-      for (const r of table.push(line)) out ??= fromRecord(r, line);
-      return out;
-    },
-  };
+  return collectorLineParser((line) => {
+    const t = /^t=(\d+(?:\.\d+)?)$/.exec(line);
+    if (t) {
+      // A table left without its footer (pmap killed mid-way) is a diagnostic of its own.
+      const cut = table.end();
+      table = createPmapParser();
+      uptimeMs = Math.round(Number(t[1]) * 1000);
+      const first = cut[0];
+      return first ? fromRecord(first, line) : null;
+    }
+    let out: CollectorRecord | null = null;
+    for (const r of table.push(line)) out ??= fromRecord(r, line);
+    return out;
+  });
 }

@@ -12,7 +12,7 @@
 //   t=<uptime s>|loadavg 0.52 0.58 0.59 2/281 5096|memory some avg10=… total=…|memory full …|cpu some …
 //
 // Pure and never throws: a line it cannot read is a diagnostic.
-import { parseStatusLine, type CollectorParser, type CollectorRecord } from './collector';
+import { collectorLineParser, type CollectorParser, type CollectorRecord } from './collector';
 
 /** The sample key of one PSI number, e.g. `psi.memory.some.avg10Pct`, `psi.io.full.totalUs`. */
 export const psiKey = (resource: string, kind: 'some' | 'full', field: 'avg10' | 'avg60' | 'avg300' | 'total') =>
@@ -64,14 +64,8 @@ function parseTick(line: string): CollectorRecord {
 }
 
 export function createPressureParser(): CollectorParser {
-  return {
-    push(line: string): CollectorRecord | null {
-      if (line === '') return null;
-      if (line.startsWith('!'))
-        return parseStatusLine(line) ?? { kind: 'diagnostic', reason: 'bad status line', text: line };
-      if (line.startsWith('H ')) return { kind: 'header' };
-      if (line.startsWith('t=')) return parseTick(line);
-      return { kind: 'diagnostic', reason: 'not a pressure line', text: line };
-    },
-  };
+  return collectorLineParser((line) => {
+    if (line.startsWith('t=')) return parseTick(line);
+    return { kind: 'diagnostic', reason: 'not a pressure line', text: line };
+  });
 }

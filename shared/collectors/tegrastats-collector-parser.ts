@@ -7,7 +7,7 @@
 // format); this file only turns its record into sample values with unit suffixes
 // (SERIES_UNIT_SUFFIX in shared/collectors/collector.ts). Pure; never throws: a line it cannot read
 // is a diagnostic.
-import { parseStatusLine, type CollectorParser, type CollectorRecord } from './collector';
+import { collectorLineParser, type CollectorParser } from './collector';
 import { parseTegrastatsLine } from '../parsers/tegrastats-parser';
 import type { TegrastatsRecord } from '../parsers/records';
 
@@ -67,21 +67,15 @@ export function tegrastatsValues(r: TegrastatsRecord): Record<string, number | n
 
 export function createTegrastatsCollectorParser(): CollectorParser {
   let lineNo = 0;
-  return {
-    push(line: string): CollectorRecord | null {
-      if (line === '') return null;
-      if (line.startsWith('!'))
-        return parseStatusLine(line) ?? { kind: 'diagnostic', reason: 'bad status line', text: line };
-      if (line.startsWith('H ')) return { kind: 'header' };
-      const time = TIME_PREFIX.exec(line);
-      if (!time) return { kind: 'diagnostic', reason: 'tegrastats line without a time', text: line };
-      // A live stream has no terminal wrap: each line is read alone (no holding for a continuation).
-      const record = parseTegrastatsLine(line.slice(time[0].length), ++lineNo);
-      if (record.kind === 'diagnostic') return { kind: 'diagnostic', reason: record.reason, text: line };
-      const values = tegrastatsValues(record);
-      if (Object.keys(values).length === 0)
-        return { kind: 'diagnostic', reason: 'tegrastats line without a reading', text: line };
-      return { kind: 'sample', uptimeMs: Math.round(Number(time[1]) * 1000), values };
-    },
-  };
+  return collectorLineParser((line) => {
+    const time = TIME_PREFIX.exec(line);
+    if (!time) return { kind: 'diagnostic', reason: 'tegrastats line without a time', text: line };
+    // A live stream has no terminal wrap: each line is read alone (no holding for a continuation).
+    const record = parseTegrastatsLine(line.slice(time[0].length), ++lineNo);
+    if (record.kind === 'diagnostic') return { kind: 'diagnostic', reason: record.reason, text: line };
+    const values = tegrastatsValues(record);
+    if (Object.keys(values).length === 0)
+      return { kind: 'diagnostic', reason: 'tegrastats line without a reading', text: line };
+    return { kind: 'sample', uptimeMs: Math.round(Number(time[1]) * 1000), values };
+  });
 }

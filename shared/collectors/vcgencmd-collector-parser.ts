@@ -2,7 +2,7 @@
 // parts (shared/collectors/board-sysfs-tick.ts) holding the firmware's get_throttled bits (the sysfs
 // mirror or `throttled=0x…`), the SoC temperature (a thermal zone or `temp=48.3'C`) and the ARM clock
 // the firmware measured (`frequency(48)=1500345728`). Pure; never throws.
-import { parseStatusLine, type CollectorParser, type CollectorRecord } from './collector';
+import { collectorLineParser, type CollectorParser } from './collector';
 import { readBoardTick } from './board-sysfs-tick';
 import type { ThrottledRecord } from '../parsers/records';
 
@@ -21,27 +21,21 @@ export const THROTTLE_SERIES: ReadonlyArray<{ key: string; label: string; of: (t
 const HZ_PER_MHZ = 1e6;
 
 export function createVcgencmdCollectorParser(): CollectorParser {
-  return {
-    push(line: string): CollectorRecord | null {
-      if (line === '') return null;
-      if (line.startsWith('!'))
-        return parseStatusLine(line) ?? { kind: 'diagnostic', reason: 'bad status line', text: line };
-      if (line.startsWith('H ')) return { kind: 'header' };
-      const tick = readBoardTick(line);
-      if (tick.kind === 'diagnostic') return tick;
-      const values: Record<string, number | null> = {};
-      for (const r of tick.records) {
-        if (r.kind === 'diagnostic') return { kind: 'diagnostic', reason: r.reason, text: line };
-        if (r.kind === 'throttled') {
-          values['rpi.throttledBits'] = r.bits;
-          for (const s of THROTTLE_SERIES) values[s.key] = s.of(r) ? 1 : 0;
-        } else if (r.kind === 'vc-temp') values['rpi.soc.C'] = r.tempC;
-        else if (r.kind === 'thermal-zone' && r.tempC !== null) values['rpi.soc.C'] = r.tempC;
-        else if (r.kind === 'vc-clock') values['rpi.armFreqMHz'] = r.freqHz / HZ_PER_MHZ;
-      }
-      if (Object.keys(values).length === 0)
-        return { kind: 'diagnostic', reason: 'vcgencmd line without a reading', text: line };
-      return { kind: 'sample', uptimeMs: tick.uptimeMs, values };
-    },
-  };
+  return collectorLineParser((line) => {
+    const tick = readBoardTick(line);
+    if (tick.kind === 'diagnostic') return tick;
+    const values: Record<string, number | null> = {};
+    for (const r of tick.records) {
+      if (r.kind === 'diagnostic') return { kind: 'diagnostic', reason: r.reason, text: line };
+      if (r.kind === 'throttled') {
+        values['rpi.throttledBits'] = r.bits;
+        for (const s of THROTTLE_SERIES) values[s.key] = s.of(r) ? 1 : 0;
+      } else if (r.kind === 'vc-temp') values['rpi.soc.C'] = r.tempC;
+      else if (r.kind === 'thermal-zone' && r.tempC !== null) values['rpi.soc.C'] = r.tempC;
+      else if (r.kind === 'vc-clock') values['rpi.armFreqMHz'] = r.freqHz / HZ_PER_MHZ;
+    }
+    if (Object.keys(values).length === 0)
+      return { kind: 'diagnostic', reason: 'vcgencmd line without a reading', text: line };
+    return { kind: 'sample', uptimeMs: tick.uptimeMs, values };
+  });
 }
