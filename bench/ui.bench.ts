@@ -85,11 +85,17 @@ const MARK_SNAPSHOT = `{
   };
 }`;
 
-/** Resolves (in the page) with the time of the first frame with every panel drawn. */
+/**
+ * Resolves (in the page) with the time of the first frame with every panel drawn: the RSS-against-
+ * tokens chart (recharts) and a series of each time panel (canvas; the painter writes the points
+ * it drew on the series' element, renderer/src/ui/dashboard/TimeChart.tsx).
+ */
 const FULL_PAINT = `new Promise((resolve) => {
   const drawn = (id) => Number(document.querySelector('[data-testid="' + id + '"]')?.getAttribute('data-points')) > 0;
+  const memoryChart = () => Number(document.querySelector('[data-testid=memory-chart]')?.getAttribute('data-rss-points')) > 0
+    && document.querySelector('[data-testid=memory-chart] path.recharts-line-curve') !== null;
   const check = () => {
-    if (['series-rssBytes', 'series-tokensPerSecond', 'series-temp.cpu.C', 'series-rail.VDD_IN.mW'].every(drawn))
+    if (memoryChart() && ['series-rssBytes', 'series-tokensPerSecond', 'series-temp.cpu.C', 'series-rail.VDD_IN.mW'].every(drawn))
       requestAnimationFrame(() => resolve(performance.now()));
     else requestAnimationFrame(check);
   };
@@ -97,7 +103,7 @@ const FULL_PAINT = `new Promise((resolve) => {
 })`;
 
 const SNAPSHOT_AT = 'window.__kvSnapshotAt ?? NaN';
-const POINTS_DRAWN = `Array.from(document.querySelectorAll('polyline[data-points]'))
+const POINTS_DRAWN = `Array.from(document.querySelectorAll('[data-series][data-points]'))
   .reduce((n, e) => n + Number(e.getAttribute('data-points')), 0)`;
 
 async function openSession(browser: Browser, web: WebMode, path: string) {
@@ -114,14 +120,16 @@ async function openSession(browser: Browser, web: WebMode, path: string) {
   });
   const page = await browser.newPage({ viewport: { width: 1440, height: 1400 } });
   await page.addInitScript({ content: MARK_SNAPSHOT });
+  let getRuns = 0;
   await page.routeWebSocket(/\/api/, (ws) => {
     const server = ws.connectToServer();
     ws.onMessage((message) => {
       const request = JSON.parse(String(message)) as { id: number | string; method: string };
       if (request.method === 'listRuns') ws.send(JSON.stringify({ id: request.id, ok: true, output: [status] }));
-      else if (request.method === 'getRun')
+      else if (request.method === 'getRun') {
+        getRuns += 1;
         ws.send(`{"id":${JSON.stringify(request.id)},"ok":true,"output":${snapshot}}`);
-      else server.send(message);
+      } else server.send(message);
     });
   });
   await page.goto(web.url);
@@ -129,13 +137,19 @@ async function openSession(browser: Browser, web: WebMode, path: string) {
   const snapshotAt = await page.evaluate<number>(SNAPSHOT_AT);
   const points = await page.evaluate<number>(POINTS_DRAWN);
   await page.close();
-  return { paintMs: paintedAt - snapshotAt, fromNavigationMs: paintedAt, points, samples: stored.samples.length };
+  return {
+    paintMs: paintedAt - snapshotAt,
+    fromNavigationMs: paintedAt,
+    points,
+    samples: stored.samples.length,
+    getRuns,
+  };
 }
 
 async function liveRun(browser: Browser, web: WebMode) {
   const page: Page = await browser.newPage({ viewport: { width: 1440, height: 1400 } });
   await page.goto(web.url);
-  await page.getByTestId('target-local').click();
+  await page.getByTestId('board-local').click();
   await page.getByTestId('engine-kind-demo').click();
   await page.getByTestId('field-tokens').fill(String(40 * (LIVE_SECONDS + 30)));
   await page.getByTestId('field-tps').fill('40');
@@ -189,7 +203,7 @@ export async function benchUi(): Promise<BenchRow[]> {
       {
         name: 'open 8 h session: navigation → full paint',
         value: `${(first?.fromNavigationMs ?? NaN).toFixed(0)} ms`,
-        note: 'page load, listRuns and two getRun answers through Playwright’s WebSocket routing (live slice and dashboard each ask) included',
+        note: `page load, listRuns and ${first?.getRuns ?? 0} getRun answer(s) through Playwright’s WebSocket routing included`,
       },
       {
         name: `live demo at 10 Hz for ${Math.round(live.wallS)} s → main-thread busy`,

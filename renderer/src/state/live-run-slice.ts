@@ -4,7 +4,7 @@
 // second) turns them into one store update with an LTTB-downsampled chart.
 import type { ApiEventName, EventPayload } from '../../../shared/api/contract';
 import type { RunAnalysis, RunEvent, RunStatus, Sample } from '../../../shared/api/schemas';
-import { buildChartSeries, EMPTY_CHART, type ChartSeries } from '../live/chart-series';
+import { buildChartSeries, EMPTY_CHART } from '../live/chart-series';
 import { MAX_EVENTS, MAX_POINTS_PER_SERIES, OUTPUT_TAIL_LINES } from '../live/live-config';
 import { buildRunRequest } from './run-form';
 import { errorText } from './slices';
@@ -107,7 +107,10 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
     if (pendingOutput.length > OUTPUT_TAIL_LINES) pendingOutput = pendingOutput.slice(-OUTPUT_TAIL_LINES);
   };
 
-  /** Replaces what the ring holds with getRun's snapshot plus whatever arrived live meanwhile. */
+  /**
+   * Replaces what the ring holds with getRun's snapshot plus whatever arrived live meanwhile, and
+   * hands the same snapshot to the dashboard (dashboard-slice.ts): one fetch of a possibly large run.
+   */
   const syncRun = async (runId: string) => {
     syncing = { runId, buffered: [] };
     const mine = syncing;
@@ -118,6 +121,7 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
       lastMemoryTMs = -Infinity;
       ingestSamples(snapshot.samples);
       ingestSamples(mine.buffered);
+      get().receiveRunSnapshot(runId, snapshot.samples, mine.buffered);
       addEvents(snapshot.events);
       if (snapshot.analysis) pendingAnalysis = snapshot.analysis;
       set((state) => ({
@@ -130,11 +134,18 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
       applyStatus(snapshot.status);
     } catch (error) {
       // Without a snapshot the live stream still works; samples sent before the run id was known are missing.
-      if (syncing === mine) ingestSamples(mine.buffered);
+      if (syncing === mine) {
+        ingestSamples(mine.buffered);
+        get().receiveRunSnapshot(runId, [], mine.buffered);
+      }
       console.warn(`kvscope: getRun failed: ${errorText(error)}`);
     } finally {
-      if (syncing === mine) syncing = null;
-      chartInputsChanged = true;
+      if (syncing === mine) {
+        syncing = null;
+        chartInputsChanged = true;
+        // Draw the snapshot now, not at the next tick.
+        get().flushChart();
+      }
     }
   };
 
@@ -199,7 +210,8 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
         const runs = await api.listRuns({});
         if (runs.length === 0 || get().run.phase !== 'idle') return;
         const active = runs.filter((r) => isActivePhase(r.state));
-        await slice.attachRun(active[active.length - 1] ?? runs[runs.length - 1]);
+        const latest = active[active.length - 1] ?? runs[runs.length - 1];
+        if (latest) await slice.attachRun(latest);
       } catch (error) {
         console.warn(`kvscope: listRuns failed: ${errorText(error)}`);
       }

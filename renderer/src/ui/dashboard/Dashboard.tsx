@@ -2,7 +2,9 @@
 // time axis with ONE cursor (hover shows every panel's value at that instant; wheel zooms,
 // drag selects, Shift+wheel pans, double-click returns to the whole run, for every panel at
 // once). Panels collapse and move; the layout is remembered. Data comes from the dashboard
-// slice's series store, read 4 times a second; nothing here runs per sample.
+// slice's series store, read 4 times a second; nothing here runs per sample. React renders the
+// layout (tracks, legends, readouts), which changes only when a series appears; the points are
+// downsampled and drawn on canvas in one animation frame (TimeChart.tsx, track-painter.ts).
 import { useMemo, useState } from 'react';
 import { DEVICE_PRESETS } from '../../../../shared/analysis/presets';
 import type { RooflineParams } from '../../../../shared/analysis/roofline';
@@ -19,9 +21,9 @@ import { SHORTCUTS, useDashboardTicker, useShortcuts, useTheme, useWidth } from 
 import { EventsStrip, mergeEvents } from './EventsStrip';
 import { loadJson, saveJson } from './persist';
 import { Panel, PanelTracks } from './Panel';
-import { buildPanelTracks, BUDGET_COLOR, domainFor } from './panel-model';
+import { buildPanelTracks, BUDGET_COLOR, domainFor, layoutSignature, type VLine } from './panel-model';
+import { PointsCache } from './points-cache';
 import { unitFromName, type PanelId } from './series-catalog';
-import { PLOT_LEFT_PX, PLOT_RIGHT_PX } from './TimeChart';
 
 const ROOFLINE_KEY = 'kvscope.dashboard.roofline.v1';
 const ZOOMS: Array<{ label: string; spanMs: number | null }> = [
@@ -57,6 +59,8 @@ export function Dashboard() {
   const probe = useAppStore((s) => (s.selectedBoardId ? s.probes[s.selectedBoardId] : undefined));
   const seriesStore = useAppStore((s) => s.seriesStore);
   const [ref, width] = useWidth<HTMLDivElement>();
+  // The downsampled points of every drawn series, reused while neither the series nor the view changed.
+  const [pointsCache] = useState(() => new PointsCache());
   const [presetId, setPresetId] = useState(() => {
     const v = loadJson(ROOFLINE_KEY);
     return typeof v === 'string' ? v : '';
@@ -93,15 +97,14 @@ export function Dashboard() {
   }, [preset, analysis?.kv.baselineBytes, analysis?.kv.theoryBytesPerToken]);
 
   const domain = domainFor(view, seriesStore.timeRange());
-  const plotWidthPx = Math.max(10, width - PLOT_LEFT_PX - PLOT_RIGHT_PX);
+  // The layout changes when a series appears, not with every sample: its signature says when.
+  const layout = layoutSignature(seriesStore);
+  const hasDomain = domain !== null;
   const tracks = useMemo(
-    () =>
-      domain
-        ? buildPanelTracks({ store: seriesStore, domain, plotWidthPx, budgetBytes, tripsC, roofline, promptTokens: 0 })
-        : null,
-    // domain is recomputed per render from view and version; its bounds are the real inputs.
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- domain's t0/t1 are listed instead of the object
-    [seriesStore, version, domain?.t0, domain?.t1, plotWidthPx, budgetBytes, tripsC, roofline],
+    () => (hasDomain ? buildPanelTracks({ store: seriesStore, budgetBytes, tripsC, roofline }) : null),
+    // The store mutates in place: layout is the signature of the series it holds.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- layout stands for the store's series
+    [seriesStore, layout, hasDomain, budgetBytes, tripsC, roofline],
   );
   const minTripC = Object.values(tripsC).length ? Math.min(...Object.values(tripsC)) : null;
   const throttle = useMemo(
@@ -118,10 +121,8 @@ export function Dashboard() {
   const tokensNow = tokens ? tokensAtTime(tokens, nowT) : 0;
   const decode = analysis?.throughput.decodeTokensPerSecond ?? null;
   const oomT = oomHorizonTime(nowT, tokensNow, analysis?.oomHorizonTokens, decode);
-  if (tracks && oomT !== null) {
-    const memTrack = tracks.memory.find((t) => t.id === 'process-memory');
-    if (memTrack) memTrack.vLines = [{ tMs: oomT, label: 'OOM horizon', color: BUDGET_COLOR }];
-  }
+  const vLines: Record<string, VLine[]> =
+    oomT !== null ? { 'process-memory': [{ tMs: oomT, label: 'OOM horizon', color: BUDGET_COLOR }] } : {};
   const ceilingNow = roofline ? decodeCeilingTokensPerSecond(roofline, tokensNow) : null;
   const efficiency = rooflineEfficiency(decode, ceilingNow);
   const lost = throttle.cost;
@@ -132,6 +133,10 @@ export function Dashboard() {
     throttle: throttle.intervals,
     eventTimes,
     store: seriesStore,
+    cache: pointsCache,
+    roofline,
+    promptTokens: 0,
+    vLines,
   };
   const content: Record<PanelId, { empty: string | null; summary?: JSX.Element; body: JSX.Element | null }> = {
     memory: {

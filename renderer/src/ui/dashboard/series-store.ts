@@ -26,6 +26,8 @@ export class SeriesBuffer {
   length = 0;
   /** Points dropped from the front because the buffer was full. */
   dropped = 0;
+  /** Bumps on every change (a point added, replaced or merged): the downsample cache's key (points-cache.ts). */
+  version = 0;
 
   constructor(
     private readonly maxPoints = SERIES_MAX_POINTS,
@@ -48,6 +50,7 @@ export class SeriesBuffer {
     const n = this.length;
     const last = this.lastT;
     if (tMs < last) return false;
+    this.version += 1;
     if (tMs === last) {
       this.v[n - 1] = value;
       return true;
