@@ -166,18 +166,22 @@ async function liveRun(browser: Browser, web: WebMode) {
   const metric = async (name: string) =>
     (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === name)?.value ?? NaN;
   const heapMb: number[] = [];
+  /** What the dashboard's series buffers take (their capacity) at each heap reading. */
+  const seriesMb: number[] = [];
+  const seriesBytes = "Number(document.querySelector('[data-testid=dashboard]')?.getAttribute('data-series-bytes'))";
   const t0 = Date.now();
   const busy0 = await metric('TaskDuration');
   for (let s = 10; s <= LIVE_SECONDS; s += 10) {
     await page.waitForTimeout(t0 + s * 1000 - Date.now());
     await cdp.send('HeapProfiler.collectGarbage');
     heapMb.push((await metric('JSHeapUsedSize')) / 1024 / 1024);
+    seriesMb.push((await page.evaluate<number>(seriesBytes)) / 1024 / 1024);
   }
   const busy = (await metric('TaskDuration')) - busy0;
   const wallS = (Date.now() - t0) / 1000;
   await page.getByTestId('stop-run').click();
   await page.close();
-  return { busyShare: busy / wallS, heapMb, wallS };
+  return { busyShare: busy / wallS, heapMb, seriesMb, wallS };
 }
 
 export async function benchUi(): Promise<BenchRow[]> {
@@ -192,8 +196,10 @@ export async function benchUi(): Promise<BenchRow[]> {
     const median = paints[Math.floor(paints.length / 2)] ?? NaN;
     const first = opens[0];
     const live = await liveRun(browser, web);
-    const lastHalf = live.heapMb.slice(Math.floor(live.heapMb.length / 2));
-    const growth = (lastHalf[lastHalf.length - 1] ?? NaN) - (lastHalf[0] ?? NaN);
+    const half = Math.floor(live.heapMb.length / 2);
+    const growthOf = (mb: number[]) => (mb[mb.length - 1] ?? NaN) - (mb[half] ?? NaN);
+    const growth = growthOf(live.heapMb);
+    const seriesGrowth = growthOf(live.seriesMb);
     return [
       {
         name: `open 8 h session (${first?.samples ?? 0} samples, 12 series) → first full paint`,
@@ -213,7 +219,11 @@ export async function benchUi(): Promise<BenchRow[]> {
       {
         name: 'live demo: JS heap after GC every 10 s',
         value: `${live.heapMb.map((m) => m.toFixed(1)).join(' → ')} MB`,
-        note: `last half grew ${growth.toFixed(2)} MB; bound: series buffers cap at 2^19 points (8 MiB) per series, the memory ring at 2^18 rows`,
+        note:
+          `last half grew ${growth.toFixed(2)} MB, of which the series buffers ${seriesGrowth.toFixed(2)} MB ` +
+          `(${(live.seriesMb[live.seriesMb.length - 1] ?? NaN).toFixed(2)} MB at the end); bound: everything else is ` +
+          'capped (events, output, alerts, downsample cache: one entry per series), the data grows 16 B per point ' +
+          'per series up to 2^19 points (8 MiB) per series, the memory ring up to 2^18 rows',
       },
     ];
   } finally {

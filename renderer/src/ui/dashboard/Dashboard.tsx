@@ -5,7 +5,7 @@
 // slice's series store, read 4 times a second; nothing here runs per sample. React renders the
 // layout (tracks, legends, readouts), which changes only when a series appears; the points are
 // downsampled and drawn on canvas in one animation frame (TimeChart.tsx, track-painter.ts).
-import { useMemo, useState } from 'react';
+import { memo, useMemo, useState } from 'react';
 import { DEVICE_PRESETS } from '../../../../shared/analysis/presets';
 import type { RooflineParams } from '../../../../shared/analysis/roofline';
 import { rooflineEfficiency, decodeCeilingTokensPerSecond } from '../../../../shared/analysis/roofline';
@@ -16,7 +16,7 @@ import { Readouts } from '../Readouts';
 import { useAppStore, useAppStoreApi } from '../store-context';
 import { AlertSettings } from './AlertSettings';
 import { DepthChart } from './DepthChart';
-import { oomHorizonTime, throttleFromStore, tokenEvents, tokensAtTime } from './derived';
+import { oomHorizonTime, throttleFromStore, tokensAtTime } from './derived';
 import { SHORTCUTS, useDashboardTicker, useShortcuts, useTheme, useWidth } from './dashboard-hooks';
 import { EventsStrip, mergeEvents } from './EventsStrip';
 import { loadJson, saveJson } from './persist';
@@ -24,6 +24,12 @@ import { Panel, PanelTracks } from './Panel';
 import { buildPanelTracks, BUDGET_COLOR, domainFor, layoutSignature, type VLine } from './panel-model';
 import { PointsCache } from './points-cache';
 import { unitFromName, type PanelId } from './series-catalog';
+
+/**
+ * The recharts chart reads the store itself: memo keeps the dashboard's 4 Hz re-render from
+ * re-rendering it (recharts would redo its whole update for unchanged data).
+ */
+const MemoMemoryChart = memo(MemoryChart);
 
 const ROOFLINE_KEY = 'kvscope.dashboard.roofline.v1';
 const ZOOMS: Array<{ label: string; spanMs: number | null }> = [
@@ -151,7 +157,7 @@ export function Dashboard() {
       ),
       body: (
         <>
-          <MemoryChart />
+          <MemoMemoryChart />
           {tracks && tracks.memory.length > 0 && <PanelTracks panel="memory" tracks={tracks.memory} {...common} />}
         </>
       ),
@@ -186,7 +192,7 @@ export function Dashboard() {
             </select>
           </label>
           <PanelTracks panel="throughput" tracks={tracks.throughput} {...common} />
-          <DepthChart events={tokenEvents(tokens)} roofline={roofline} />
+          <DepthChart tokens={tokens} roofline={roofline} />
         </>
       ),
     },
@@ -214,7 +220,7 @@ export function Dashboard() {
   };
 
   return (
-    <div className="dashboard" ref={ref} data-testid="dashboard">
+    <div className="dashboard" ref={ref} data-testid="dashboard" data-series-bytes={seriesStore.bytes}>
       <div className="dash-toolbar" role="toolbar" aria-label="Dashboard">
         <div className="zoom-group" role="group" aria-label="Time window">
           {ZOOMS.map((z) => (

@@ -101,7 +101,10 @@ export class SeriesStore {
       if (!Number.isFinite(sample.tMs)) continue;
       const engine = sample.source === 'engine';
       let added = false;
-      for (const [key, value] of Object.entries(sample.values)) {
+      // for…in, not Object.entries: a session's snapshot is ~10^5 samples, and the pairs are garbage.
+      const values = sample.values;
+      for (const key in values) {
+        const value = values[key];
         if (typeof value !== 'number' || !Number.isFinite(value) || NOT_SERIES.has(key)) continue;
         // The sampler repeats the engine's token count at its tick; the engine's own samples are exact.
         if (key === 'tokens' && !engine) continue;
@@ -137,6 +140,13 @@ export class SeriesStore {
   get points(): number {
     let n = 0;
     for (const b of this.map.values()) n += b.length;
+    return n;
+  }
+
+  /** Bytes of the buffers (their capacity, not only the points held): the heap the series take. */
+  get bytes(): number {
+    let n = 0;
+    for (const b of this.map.values()) n += b.t.byteLength + b.v.byteLength;
     return n;
   }
 
