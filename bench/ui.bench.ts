@@ -86,11 +86,17 @@ const MARK_SNAPSHOT = `{
   };
 }`;
 
-/** Resolves (in the page) with the time of the first frame with every panel drawn. */
+/**
+ * Resolves (in the page) with the time of the first frame with every panel drawn: the RSS-against-
+ * tokens chart (recharts) and a series of each time panel (canvas; the painter writes the points
+ * it drew on the series' element, renderer/src/ui/dashboard/TimeChart.tsx).
+ */
 const FULL_PAINT = `new Promise((resolve) => {
   const drawn = (id) => Number(document.querySelector('[data-testid="' + id + '"]')?.getAttribute('data-points')) > 0;
+  const memoryChart = () => Number(document.querySelector('[data-testid=memory-chart]')?.getAttribute('data-rss-points')) > 0
+    && document.querySelector('[data-testid=memory-chart] path.recharts-line-curve') !== null;
   const check = () => {
-    if (['series-rssBytes', 'series-tokensPerSecond', 'series-temp.cpu.C', 'series-rail.VDD_IN.mW'].every(drawn))
+    if (memoryChart() && ['series-rssBytes', 'series-tokensPerSecond', 'series-temp.cpu.C', 'series-rail.VDD_IN.mW'].every(drawn))
       requestAnimationFrame(() => resolve(performance.now()));
     else requestAnimationFrame(check);
   };
@@ -98,7 +104,7 @@ const FULL_PAINT = `new Promise((resolve) => {
 })`;
 
 const SNAPSHOT_AT = 'window.__kvSnapshotAt ?? NaN';
-const POINTS_DRAWN = `Array.from(document.querySelectorAll('polyline[data-points]'))
+const POINTS_DRAWN = `Array.from(document.querySelectorAll('[data-series][data-points]'))
   .reduce((n, e) => n + Number(e.getAttribute('data-points')), 0)`;
 
 async function openSession(browser: Browser, web: WebMode, path: string) {
@@ -115,14 +121,16 @@ async function openSession(browser: Browser, web: WebMode, path: string) {
   });
   const page = await browser.newPage({ viewport: { width: 1440, height: 1400 } });
   await page.addInitScript({ content: MARK_SNAPSHOT });
+  let getRuns = 0;
   await page.routeWebSocket(/\/api/, (ws) => {
     const server = ws.connectToServer();
     ws.onMessage((message) => {
       const request = JSON.parse(String(message)) as { id: number | string; method: string };
       if (request.method === 'listRuns') ws.send(JSON.stringify({ id: request.id, ok: true, output: [status] }));
-      else if (request.method === 'getRun')
+      else if (request.method === 'getRun') {
+        getRuns += 1;
         ws.send(`{"id":${JSON.stringify(request.id)},"ok":true,"output":${snapshot}}`);
-      else server.send(message);
+      } else server.send(message);
     });
   });
   await page.goto(web.url);
@@ -130,13 +138,19 @@ async function openSession(browser: Browser, web: WebMode, path: string) {
   const snapshotAt = await page.evaluate<number>(SNAPSHOT_AT);
   const points = await page.evaluate<number>(POINTS_DRAWN);
   await page.close();
-  return { paintMs: paintedAt - snapshotAt, fromNavigationMs: paintedAt, points, samples: stored.samples.length };
+  return {
+    paintMs: paintedAt - snapshotAt,
+    fromNavigationMs: paintedAt,
+    points,
+    samples: stored.samples.length,
+    getRuns,
+  };
 }
 
 async function liveRun(browser: Browser, web: WebMode) {
   const page: Page = await browser.newPage({ viewport: { width: 1440, height: 1400 } });
   await page.goto(web.url);
-  await page.getByTestId('target-local').click();
+  await page.getByTestId('board-local').click();
   await page.getByTestId('engine-kind-demo').click();
   await page.getByTestId('field-tokens').fill(String(40 * (LIVE_SECONDS + 30)));
   await page.getByTestId('field-tps').fill('40');
@@ -153,18 +167,22 @@ async function liveRun(browser: Browser, web: WebMode) {
   const metric = async (name: string) =>
     (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === name)?.value ?? NaN;
   const heapMb: number[] = [];
+  /** What the dashboard's series buffers take (their capacity) at each heap reading. */
+  const seriesMb: number[] = [];
+  const seriesBytes = "Number(document.querySelector('[data-testid=dashboard]')?.getAttribute('data-series-bytes'))";
   const t0 = Date.now();
   const busy0 = await metric('TaskDuration');
   for (let s = 10; s <= LIVE_SECONDS; s += 10) {
     await page.waitForTimeout(t0 + s * 1000 - Date.now());
     await cdp.send('HeapProfiler.collectGarbage');
     heapMb.push((await metric('JSHeapUsedSize')) / 1024 / 1024);
+    seriesMb.push((await page.evaluate<number>(seriesBytes)) / 1024 / 1024);
   }
   const busy = (await metric('TaskDuration')) - busy0;
   const wallS = (Date.now() - t0) / 1000;
   await page.getByTestId('stop-run').click();
   await page.close();
-  return { busyShare: busy / wallS, heapMb, wallS };
+  return { busyShare: busy / wallS, heapMb, seriesMb, wallS };
 }
 
 export async function benchUi(): Promise<BenchRow[]> {
@@ -179,8 +197,10 @@ export async function benchUi(): Promise<BenchRow[]> {
     const median = paints[Math.floor(paints.length / 2)] ?? NaN;
     const first = opens[0];
     const live = await liveRun(browser, web);
-    const lastHalf = live.heapMb.slice(Math.floor(live.heapMb.length / 2));
-    const growth = (lastHalf[lastHalf.length - 1] ?? NaN) - (lastHalf[0] ?? NaN);
+    const half = Math.floor(live.heapMb.length / 2);
+    const growthOf = (mb: number[]) => (mb[mb.length - 1] ?? NaN) - (mb[half] ?? NaN);
+    const growth = growthOf(live.heapMb);
+    const seriesGrowth = growthOf(live.seriesMb);
     return [
       {
         name: `open 8 h session (${first?.samples ?? 0} samples, 12 series) → first full paint`,
@@ -190,7 +210,7 @@ export async function benchUi(): Promise<BenchRow[]> {
       {
         name: 'open 8 h session: navigation → full paint',
         value: `${(first?.fromNavigationMs ?? NaN).toFixed(0)} ms`,
-        note: 'page load, listRuns and two getRun answers through Playwright’s WebSocket routing (live slice and dashboard each ask) included',
+        note: `page load, listRuns and ${first?.getRuns ?? 0} getRun answer(s) through Playwright’s WebSocket routing included`,
       },
       {
         name: `live demo at 10 Hz for ${Math.round(live.wallS)} s → main-thread busy`,
@@ -200,7 +220,11 @@ export async function benchUi(): Promise<BenchRow[]> {
       {
         name: 'live demo: JS heap after GC every 10 s',
         value: `${live.heapMb.map((m) => m.toFixed(1)).join(' → ')} MB`,
-        note: `last half grew ${growth.toFixed(2)} MB; bound: series buffers cap at 2^19 points (8 MiB) per series, the memory ring at 2^18 rows`,
+        note:
+          `last half grew ${growth.toFixed(2)} MB, of which the series buffers ${seriesGrowth.toFixed(2)} MB ` +
+          `(${(live.seriesMb[live.seriesMb.length - 1] ?? NaN).toFixed(2)} MB at the end); bound: everything else is ` +
+          'capped (events, output, alerts, downsample cache: one entry per series), the data grows 16 B per point ' +
+          'per series up to 2^19 points (8 MiB) per series, the memory ring up to 2^18 rows',
       },
     ];
   } finally {

@@ -136,8 +136,16 @@ describe('the dashboard', () => {
         expect.arrayContaining(['AO', 'GPU', 'PMIC', 'AUX', 'CPU', 'thermal', 'cpu0', 'gpu Load']),
       );
       expect(await legend(page, 'Power and counters')).toEqual(['VDD_CPU_GPU_CV', 'VDD_IN', 'VDD_SOC']);
-      // The budget line is drawn in the engine-memory track.
-      expect(await region(page, 'Memory').getByTestId('ref-line').count()).toBeGreaterThanOrEqual(1);
+      // The budget line is drawn in the engine-memory track (its canvas reports the lines inside its range).
+      expect(
+        await region(page, 'Memory').locator('[data-testid=ref-line][data-drawn=true]').allTextContents(),
+      ).toContain('budget');
+      // Each track is a canvas named for readers after what it plots.
+      expect(
+        await region(page, 'Memory')
+          .getByRole('img', { name: /^Engine memory: .*\bRSS\b/ })
+          .count(),
+      ).toBe(1);
 
       // The alert: RSS crossed 80 % of the budget (the run's rule, in the strip).
       await page.waitForFunction(

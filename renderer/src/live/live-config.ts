@@ -9,8 +9,12 @@ export const RING_CAPACITY = 1 << 18;
 /** The store (and so React) sees new samples 4 times a second, never per sample (zustand "transient updates"). */
 export const CHART_TICK_MS = 250;
 
-/** recharts needs ~1.5 s to paint 5,000 raw points here (ENVIRONMENT.md): LTTB down to this many per series. */
-export const MAX_POINTS_PER_SERIES = 2000;
+/**
+ * recharts needs ~1.5 s to paint 5,000 raw points here (ENVIRONMENT.md): LTTB down to this many per
+ * series. 500 is about one point per 2 px of the chart's width, where LTTB keeps the curve's shape,
+ * and keeps opening an 8-hour session within issue 9's 300 ms first paint (bench/ui.bench.ts).
+ */
+export const MAX_POINTS_PER_SERIES = 500;
 
 /** Engine output lines kept for the log panel. */
 export const OUTPUT_TAIL_LINES = 300;

@@ -1,9 +1,10 @@
 // The dashboard's state: every collected series of the run on screen in a SeriesStore outside
-// React (fed from runSamples events and getRun, like live-run-slice.ts feeds the memory ring),
+// React (fed from runSamples events and from the getRun snapshot that live-run-slice.ts fetches
+// once for both: a session's snapshot is megabytes),
 // the shared time view (zoom, pan, cursor), the remembered layout, theme and alert thresholds,
 // the alerts the dashboard raises with the user's thresholds, and markers.
 import type { EventPayload } from '../../../shared/api/contract';
-import type { RunEvent, Sample } from '../../../shared/api/schemas';
+import type { RunEvent } from '../../../shared/api/schemas';
 import {
   alertToRunEvent,
   DEFAULT_ALERT_THRESHOLDS,
@@ -43,32 +44,12 @@ function loadTheme(): ThemeChoice {
 export function createDashboardSlice(set: SetState, get: GetState, deps: StoreDeps): DashboardSlice {
   const seriesStore = new SeriesStore();
   let runId: string | null = null;
-  let syncing: { runId: string; buffered: Sample[] } | null = null;
   let publishedVersion = -1;
   let alertState: AlertState = INITIAL_ALERT_STATE;
   let alertedThrough = -Infinity;
   let alertThresholds: AlertThresholds | null = null;
 
   const setDash = (patch: Partial<DashboardState>) => set((s: AppState) => ({ dash: { ...s.dash, ...patch } }));
-
-  const sync = async (id: string) => {
-    syncing = { runId: id, buffered: [] };
-    const mine = syncing;
-    try {
-      const snapshot = await deps.api.getRun({ runId: id });
-      if (runId !== id || syncing !== mine) return;
-      seriesStore.ingest(snapshot.samples);
-    } catch (error) {
-      console.warn(`kvscope: dashboard getRun failed: ${errorText(error)}`);
-    } finally {
-      if (syncing === mine) {
-        seriesStore.ingest(mine.buffered);
-        syncing = null;
-        // Paint a run opened from getRun now, not at the next tick.
-        get().flushDashboard();
-      }
-    }
-  };
 
   /** The run on screen changed (Start, a reload, a session opened): start afresh. */
   const followRun = (id: string | null) => {
@@ -77,7 +58,6 @@ export function createDashboardSlice(set: SetState, get: GetState, deps: StoreDe
     alertState = INITIAL_ALERT_STATE;
     alertedThrough = -Infinity;
     setDash({ runId: id, uiAlerts: [], cursorTMs: null, view: { follow: true, spanMs: null }, markerError: null });
-    if (id) void sync(id);
   };
 
   /** The dashboard's alert rules over the points that arrived since the last tick. */
@@ -145,8 +125,19 @@ export function createDashboardSlice(set: SetState, get: GetState, deps: StoreDe
       if (event !== 'runSamples') return;
       const { runId: of, samples } = payload as EventPayload<'runSamples'>;
       if (of !== runId) return; // before the run id is known, getRun brings these
-      if (syncing?.runId === of) syncing.buffered.push(...samples);
-      else seriesStore.ingest(samples);
+      seriesStore.ingest(samples);
+    },
+
+    receiveRunSnapshot(id, snapshotSamples, liveSamples) {
+      if (get().run.runId !== runId) followRun(get().run.runId);
+      if (id !== runId) return;
+      // The snapshot and what arrived live since it was asked for replace what was drawn (the same
+      // points, plus any a reconnect had missed).
+      seriesStore.clear();
+      seriesStore.ingest(snapshotSamples);
+      seriesStore.ingest(liveSamples);
+      // Paint a run opened from getRun now, not at the next tick.
+      get().flushDashboard();
     },
 
     flushDashboard() {

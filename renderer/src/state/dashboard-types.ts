@@ -1,7 +1,7 @@
 // The dashboard slice's shape (renderer/src/state/dashboard-slice.ts), apart from types.ts so the
 // store's types can include it without an import cycle.
 import type { ApiEventName, EventPayload } from '../../../shared/api/contract';
-import type { RunEvent } from '../../../shared/api/schemas';
+import type { RunEvent, Sample } from '../../../shared/api/schemas';
 import type { AlertThresholds } from '../../../shared/analysis/alerts';
 import type { PanelId } from '../ui/dashboard/series-catalog';
 import type { SeriesStore } from '../ui/dashboard/series-store';
@@ -35,6 +35,11 @@ export interface DashboardSlice {
   /** The series of the run on screen; read it in render through `dash.version`. */
   seriesStore: SeriesStore;
   handleDashboardEvent<E extends ApiEventName>(event: E, payload: EventPayload<E>): void;
+  /**
+   * The run's getRun snapshot, fetched once by the live-run slice for both (empty when getRun
+   * failed), with the samples that arrived live while it was on its way.
+   */
+  receiveRunSnapshot(runId: string, snapshotSamples: readonly Sample[], liveSamples: readonly Sample[]): void;
   /** The few-times-a-second tick: follows a run change, publishes new points, evaluates alerts. */
   flushDashboard(): void;
   setCursor(tMs: number | null): void;

@@ -118,7 +118,10 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
     if (pendingOutput.length > OUTPUT_TAIL_LINES) pendingOutput = pendingOutput.slice(-OUTPUT_TAIL_LINES);
   };
 
-  /** Replaces what the ring holds with getRun's snapshot plus whatever arrived live meanwhile. */
+  /**
+   * Replaces what the ring holds with getRun's snapshot plus whatever arrived live meanwhile, and
+   * hands the same snapshot to the dashboard (dashboard-slice.ts): one fetch of a possibly large run.
+   */
   const syncRun = async (runId: string) => {
     syncing = { runId, buffered: [] };
     const mine = syncing;
@@ -129,6 +132,7 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
       lastMemoryTMs = -Infinity;
       ingestSamples(snapshot.samples);
       ingestSamples(mine.buffered);
+      get().receiveRunSnapshot(runId, snapshot.samples, mine.buffered);
       addEvents(snapshot.events);
       if (snapshot.analysis) pendingAnalysis = snapshot.analysis;
       set((state) => ({
@@ -141,11 +145,18 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
       applyStatus(snapshot.status);
     } catch (error) {
       // Without a snapshot the live stream still works; samples sent before the run id was known are missing.
-      if (syncing === mine) ingestSamples(mine.buffered);
+      if (syncing === mine) {
+        ingestSamples(mine.buffered);
+        get().receiveRunSnapshot(runId, [], mine.buffered);
+      }
       console.warn(`kvscope: getRun failed: ${errorText(error)}`);
     } finally {
-      if (syncing === mine) syncing = null;
-      chartInputsChanged = true;
+      if (syncing === mine) {
+        syncing = null;
+        chartInputsChanged = true;
+        // Draw the snapshot now, not at the next tick.
+        get().flushChart();
+      }
     }
   };
 

@@ -13,6 +13,8 @@ import {
 import { formatBytesShort, formatTokensShort, niceByteTicks } from '../../../shared/format/axis';
 import { formatBytes, formatTokens } from '../../../shared/format/units';
 import { BUDGET_SCALE_FACTOR } from '../live/live-config';
+import type { AppState } from '../state/store';
+import { useThrottledWhileLive } from './dashboard/dashboard-hooks';
 import { useAppStore } from './store-context';
 
 export const SERIES_COLORS = {
@@ -46,8 +48,11 @@ function EmptyState() {
   );
 }
 
+const selectChart = (s: AppState) => s.chart;
+
 export function MemoryChart() {
-  const chart = useAppStore((s) => s.chart);
+  // recharts is costly per update: new data at most once a second while live (dashboard-hooks.ts).
+  const chart = useThrottledWhileLive(selectChart);
   const budgetBytes = useAppStore((s) => s.run.analysis?.budgetBytes ?? s.run.budgetBytes);
   const [scaleToBudget, setScaleToBudget] = useState(false);
   const hasData = chart.rss.length > 0;

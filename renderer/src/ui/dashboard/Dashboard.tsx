@@ -2,8 +2,10 @@
 // time axis with ONE cursor (hover shows every panel's value at that instant; wheel zooms,
 // drag selects, Shift+wheel pans, double-click returns to the whole run, for every panel at
 // once). Panels collapse and move; the layout is remembered. Data comes from the dashboard
-// slice's series store, read 4 times a second; nothing here runs per sample.
-import { useMemo, useState } from 'react';
+// slice's series store, read 4 times a second; nothing here runs per sample. React renders the
+// layout (tracks, legends, readouts), which changes only when a series appears; the points are
+// downsampled and drawn on canvas in one animation frame (TimeChart.tsx, track-painter.ts).
+import { memo, useMemo, useState } from 'react';
 import { DEVICE_PRESETS } from '../../../../shared/analysis/presets';
 import type { RooflineParams } from '../../../../shared/analysis/roofline';
 import { rooflineEfficiency, decodeCeilingTokensPerSecond } from '../../../../shared/analysis/roofline';
@@ -14,14 +16,20 @@ import { Readouts } from '../Readouts';
 import { useAppStore, useAppStoreApi } from '../store-context';
 import { AlertSettings } from './AlertSettings';
 import { DepthChart } from './DepthChart';
-import { oomHorizonTime, throttleFromStore, tokenEvents, tokensAtTime } from './derived';
+import { oomHorizonTime, throttleFromStore, tokensAtTime } from './derived';
 import { SHORTCUTS, useDashboardTicker, useShortcuts, useTheme, useWidth } from './dashboard-hooks';
 import { EventsStrip, mergeEvents } from './EventsStrip';
 import { loadJson, saveJson } from './persist';
 import { Panel, PanelTracks } from './Panel';
-import { buildPanelTracks, BUDGET_COLOR, domainFor } from './panel-model';
+import { buildPanelTracks, BUDGET_COLOR, domainFor, layoutSignature, type VLine } from './panel-model';
+import { PointsCache } from './points-cache';
 import { unitFromName, type PanelId } from './series-catalog';
-import { PLOT_LEFT_PX, PLOT_RIGHT_PX } from './TimeChart';
+
+/**
+ * The recharts chart reads the store itself: memo keeps the dashboard's 4 Hz re-render from
+ * re-rendering it (recharts would redo its whole update for unchanged data).
+ */
+const MemoMemoryChart = memo(MemoryChart);
 
 const ROOFLINE_KEY = 'kvscope.dashboard.roofline.v1';
 const ZOOMS: Array<{ label: string; spanMs: number | null }> = [
@@ -57,6 +65,8 @@ export function Dashboard() {
   const probe = useAppStore((s) => (s.selectedBoardId ? s.probes[s.selectedBoardId] : undefined));
   const seriesStore = useAppStore((s) => s.seriesStore);
   const [ref, width] = useWidth<HTMLDivElement>();
+  // The downsampled points of every drawn series, reused while neither the series nor the view changed.
+  const [pointsCache] = useState(() => new PointsCache());
   const [presetId, setPresetId] = useState(() => {
     const v = loadJson(ROOFLINE_KEY);
     return typeof v === 'string' ? v : '';
@@ -93,15 +103,14 @@ export function Dashboard() {
   }, [preset, analysis?.kv.baselineBytes, analysis?.kv.theoryBytesPerToken]);
 
   const domain = domainFor(view, seriesStore.timeRange());
-  const plotWidthPx = Math.max(10, width - PLOT_LEFT_PX - PLOT_RIGHT_PX);
+  // The layout changes when a series appears, not with every sample: its signature says when.
+  const layout = layoutSignature(seriesStore);
+  const hasDomain = domain !== null;
   const tracks = useMemo(
-    () =>
-      domain
-        ? buildPanelTracks({ store: seriesStore, domain, plotWidthPx, budgetBytes, tripsC, roofline, promptTokens: 0 })
-        : null,
-    // domain is recomputed per render from view and version; its bounds are the real inputs.
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- domain's t0/t1 are listed instead of the object
-    [seriesStore, version, domain?.t0, domain?.t1, plotWidthPx, budgetBytes, tripsC, roofline],
+    () => (hasDomain ? buildPanelTracks({ store: seriesStore, budgetBytes, tripsC, roofline }) : null),
+    // The store mutates in place: layout is the signature of the series it holds.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- layout stands for the store's series
+    [seriesStore, layout, hasDomain, budgetBytes, tripsC, roofline],
   );
   const minTripC = Object.values(tripsC).length ? Math.min(...Object.values(tripsC)) : null;
   const throttle = useMemo(
@@ -118,10 +127,8 @@ export function Dashboard() {
   const tokensNow = tokens ? tokensAtTime(tokens, nowT) : 0;
   const decode = analysis?.throughput.decodeTokensPerSecond ?? null;
   const oomT = oomHorizonTime(nowT, tokensNow, analysis?.oomHorizonTokens, decode);
-  if (tracks && oomT !== null) {
-    const memTrack = tracks.memory.find((t) => t.id === 'process-memory');
-    if (memTrack) memTrack.vLines = [{ tMs: oomT, label: 'OOM horizon', color: BUDGET_COLOR }];
-  }
+  const vLines: Record<string, VLine[]> =
+    oomT !== null ? { 'process-memory': [{ tMs: oomT, label: 'OOM horizon', color: BUDGET_COLOR }] } : {};
   const ceilingNow = roofline ? decodeCeilingTokensPerSecond(roofline, tokensNow) : null;
   const efficiency = rooflineEfficiency(decode, ceilingNow);
   const lost = throttle.cost;
@@ -132,6 +139,10 @@ export function Dashboard() {
     throttle: throttle.intervals,
     eventTimes,
     store: seriesStore,
+    cache: pointsCache,
+    roofline,
+    promptTokens: 0,
+    vLines,
   };
   const content: Record<PanelId, { empty: string | null; summary?: JSX.Element; body: JSX.Element | null }> = {
     memory: {
@@ -146,7 +157,7 @@ export function Dashboard() {
       ),
       body: (
         <>
-          <MemoryChart />
+          <MemoMemoryChart />
           {tracks && tracks.memory.length > 0 && <PanelTracks panel="memory" tracks={tracks.memory} {...common} />}
         </>
       ),
@@ -181,7 +192,7 @@ export function Dashboard() {
             </select>
           </label>
           <PanelTracks panel="throughput" tracks={tracks.throughput} {...common} />
-          <DepthChart events={tokenEvents(tokens)} roofline={roofline} />
+          <DepthChart tokens={tokens} roofline={roofline} />
         </>
       ),
     },
@@ -209,7 +220,7 @@ export function Dashboard() {
   };
 
   return (
-    <div className="dashboard" ref={ref} data-testid="dashboard">
+    <div className="dashboard" ref={ref} data-testid="dashboard" data-series-bytes={seriesStore.bytes}>
       <div className="dash-toolbar" role="toolbar" aria-label="Dashboard">
         <div className="zoom-group" role="group" aria-label="Time window">
           {ZOOMS.map((z) => (

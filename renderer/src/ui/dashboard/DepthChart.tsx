@@ -2,8 +2,10 @@
 // roofline ceiling at each depth: not on the time axis, so a small chart of its own.
 import type { RooflineParams } from '../../../../shared/analysis/roofline';
 import { rooflineFromDepthRates } from '../../../../shared/analysis/roofline';
-import { tokensPerSecondByDepth, type TokenEvent } from '../../../../shared/analysis/throughput';
+import { tokensPerSecondByDepth } from '../../../../shared/analysis/throughput';
+import { tokenEventsAt } from './derived';
 import { formatTick } from './format-unit';
+import type { SeriesBuffer } from './series-store';
 
 const W = 360;
 const H = 120;
@@ -12,9 +14,23 @@ const PAD = { left: 44, right: 8, top: 8, bottom: 18 };
 const BUCKETS = 16;
 const MIN_BUCKET_TOKENS = 8;
 
-export function DepthChart({ events, roofline }: { events: TokenEvent[]; roofline: RooflineParams | null }) {
-  const last = events[events.length - 1]?.tokens ?? 0;
+/** Bucket k covers tokens (k·B, (k+1)·B] (shared/analysis/throughput.ts): the counts its rate reads. */
+function bucketEdges(last: number, bucket: number): number[] {
+  const edges = [1];
+  for (let k = 1; k * bucket <= last; k++) edges.push(k * bucket);
+  return edges;
+}
+
+export function DepthChart({
+  tokens,
+  roofline,
+}: {
+  tokens: SeriesBuffer | undefined;
+  roofline: RooflineParams | null;
+}) {
+  const last = tokens?.v[tokens.length - 1] ?? 0;
   const bucket = Math.max(MIN_BUCKET_TOKENS, Math.floor(last / BUCKETS));
+  const events = tokenEventsAt(tokens, bucketEdges(last, bucket));
   const rates = tokensPerSecondByDepth(events, { bucketTokens: bucket });
   if (rates.length < 2) return null;
   const points = roofline ? rooflineFromDepthRates(roofline, rates) : null;

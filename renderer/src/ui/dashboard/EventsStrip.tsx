@@ -4,7 +4,8 @@
 import type { RunEvent } from '../../../../shared/api/schemas';
 import { useAppStore, useAppStoreApi } from '../store-context';
 import { formatRunTime } from './format-unit';
-import { PLOT_LEFT_PX, PLOT_RIGHT_PX, type Domain } from './TimeChart';
+import type { Domain } from './panel-model';
+import { PLOT_LEFT_PX, PLOT_RIGHT_PX } from './track-painter';
 
 /** Rows in the list: a long run's events stay on the strip; the list shows the newest. */
 const LIST_ROWS = 60;

@@ -2,14 +2,15 @@
 // move), the values of its series at the shared cursor (or the newest values), its legend and
 // its tracks on the shared time axis.
 import type { ReactNode } from 'react';
+import { decodeCeilingTokensPerSecond } from '../../../../shared/analysis/roofline';
 import type { ThrottleInterval } from '../../../../shared/analysis/throttle';
 import { useAppStore, useAppStoreApi } from '../store-context';
 import { indexAtOrBefore } from './downsample';
 import { RATE_WINDOW_MS, tokensAtTime } from './derived';
 import { formatUnit } from './format-unit';
 import { PANEL_NAMES, toDisplay, unitFromName, type PanelId } from './series-catalog';
-import type { SeriesStore } from './series-store';
-import { TimeChart, type Domain, type TrackModel } from './TimeChart';
+import { CEILING, TOKENS_PER_SECOND, type PointsInputs, type TrackModel, type VLine } from './panel-model';
+import { TimeChart } from './TimeChart';
 
 interface PanelProps {
   id: PanelId;
@@ -84,51 +85,50 @@ export function Panel({ id, index, count, children, empty, summary }: PanelProps
   );
 }
 
-interface TracksProps {
+interface TracksProps extends Omit<PointsInputs, 'plotWidthPx'> {
   panel: PanelId;
   tracks: TrackModel[];
-  domain: Domain;
   widthPx: number;
   throttle: readonly ThrottleInterval[];
   eventTimes: readonly number[];
-  store: SeriesStore;
+  /** Time markers per track id (the OOM horizon on the engine-memory track). */
+  vLines: Readonly<Record<string, readonly VLine[]>>;
 }
 
+const NO_VLINES: readonly VLine[] = [];
+
 /** Value of a drawn series at tMs, in its display unit (derived series computed on the spot). */
-function valueAt(store: SeriesStore, key: string, tMs: number, track: TrackModel): number | null {
-  if (key === 'tokensPerSecond') {
+function valueAt(input: Pick<TracksProps, 'store' | 'roofline' | 'promptTokens'>, key: string, tMs: number) {
+  const { store } = input;
+  if (key === TOKENS_PER_SECOND || key === CEILING) {
     const tokens = store.get('tokens');
     if (!tokens) return null;
+    if (key === CEILING)
+      return input.roofline
+        ? decodeCeilingTokensPerSecond(input.roofline, input.promptTokens + tokensAtTime(tokens, tMs))
+        : null;
     return ((tokensAtTime(tokens, tMs) - tokensAtTime(tokens, tMs - RATE_WINDOW_MS)) * 1000) / RATE_WINDOW_MS;
   }
   const b = store.get(key);
-  if (b) {
-    const i = indexAtOrBefore(b.t, b.length, tMs);
-    if (i < 0) return null;
-    const unit = unitFromName(key);
-    const v = b.v[i] ?? null;
-    return v === null || unit === null ? v : toDisplay(unit, v);
-  }
-  // A derived line without a buffer (the roofline ceiling): the drawn point at or before tMs.
-  const s = track.series.find((x) => x.key === key);
-  if (!s) return null;
-  const i = indexAtOrBefore(s.points.xs, s.points.count, tMs);
-  return i < 0 ? null : (s.points.ys[i] ?? null);
+  if (!b) return null;
+  const i = indexAtOrBefore(b.t, b.length, tMs);
+  if (i < 0) return null;
+  const unit = unitFromName(key);
+  const v = b.v[i] ?? null;
+  return v === null || unit === null ? v : toDisplay(unit, v);
 }
 
 /** "at 12.3 s · RSS 150 MiB · …": the same instant in every panel (the shared cursor). */
-export function CursorReadout({
-  panel,
-  tracks,
-  store,
-  domain,
-}: Pick<TracksProps, 'panel' | 'tracks' | 'store' | 'domain'>) {
+export function CursorReadout(
+  props: Pick<TracksProps, 'panel' | 'tracks' | 'store' | 'domain' | 'roofline' | 'promptTokens'>,
+) {
+  const { panel, tracks, domain } = props;
   const cursor = useAppStore((s) => s.dash.cursorTMs);
   const tMs = cursor ?? domain.t1;
   const parts: string[] = [];
   for (const track of tracks)
     for (const s of track.series) {
-      const v = valueAt(store, s.key, tMs, track);
+      const v = valueAt(props, s.key, tMs);
       parts.push(`${s.label} ${formatUnit(track.unit, v)}`);
     }
   return (
@@ -140,11 +140,11 @@ export function CursorReadout({
 }
 
 export function PanelTracks(props: TracksProps) {
-  const { tracks } = props;
+  const { tracks, panel, vLines, ...chart } = props;
   return (
     <>
-      <CursorReadout panel={props.panel} tracks={tracks} store={props.store} domain={props.domain} />
-      <ul className="legend" aria-label={`${PANEL_NAMES[props.panel]} legend`}>
+      <CursorReadout {...props} />
+      <ul className="legend" aria-label={`${PANEL_NAMES[panel]} legend`}>
         {tracks.flatMap((t) =>
           t.series.map((s) => (
             <li key={`${t.id}-${s.key}`} data-testid="legend-entry">
@@ -161,13 +161,7 @@ export function PanelTracks(props: TracksProps) {
       {tracks.map((track) => (
         <div key={track.id} className="track">
           <div className="track-title">{track.title}</div>
-          <TimeChart
-            track={track}
-            domain={props.domain}
-            widthPx={props.widthPx}
-            throttle={props.throttle}
-            eventTimes={props.eventTimes}
-          />
+          <TimeChart track={track} vLines={vLines[track.id] ?? NO_VLINES} {...chart} />
         </div>
       ))}
     </>

@@ -1,165 +1,101 @@
-// One track of a panel: series against run time on the dashboard's shared x axis, drawn as SVG
-// polylines of at most ~2 points per pixel (downsample.ts). The throttle intervals are shaded,
-// events drawn as thin vertical lines, reference levels (budget, trip points) as dashed lines.
-// The cursor and the drag selection live in an overlay that re-renders alone on mouse moves.
-import { memo, useRef, useState, type MouseEvent as ReactMouseEvent, type WheelEvent } from 'react';
+// One track of a panel on the dashboard's shared x axis: a <canvas> drawn by TrackPainter
+// (track-painter.ts, which says why canvas) in the dashboard's one animation frame, only when its
+// inputs changed. The cursor and the drag selection live in an SVG overlay that re-renders alone
+// on mouse moves; wheel, drag and double-click set the shared view.
+import { useLayoutEffect, useRef, useState, type MouseEvent as ReactMouseEvent, type WheelEvent } from 'react';
 import type { ThrottleInterval } from '../../../../shared/analysis/throttle';
 import { useAppStore, useAppStoreApi } from '../store-context';
-import type { PlotPoints } from './downsample';
-import { formatRunTime, formatTick, niceTicks, timeTicks } from './format-unit';
-import type { SeriesUnit } from './series-catalog';
+import { frameScheduler } from './frame-scheduler';
+import type { Domain, PointsInputs, TrackModel, VLine } from './panel-model';
+import {
+  PAD_BOTTOM_PX,
+  PAD_TOP_PX,
+  PLOT_LEFT_PX,
+  PLOT_RIGHT_PX,
+  themeColors,
+  TRACK_HEIGHT_PX,
+  TrackPainter,
+  type PaintResult,
+} from './track-painter';
 
-/** Left gutter (y labels) and right margin, the same for every track so x positions line up. */
-export const PLOT_LEFT_PX = 64;
-export const PLOT_RIGHT_PX = 12;
-export const TRACK_HEIGHT_PX = 132;
-const PAD_TOP = 8;
-const PAD_BOTTOM = 20;
 /** Each wheel notch zooms by this factor (trackpads send many small deltas: scaled by deltaY). */
 const WHEEL_ZOOM_PER_100PX = 1.25;
 /** A drag shorter than this is a click, not a selection. */
 const MIN_SELECTION_PX = 4;
 
-export interface TrackSeries {
-  key: string;
-  label: string;
-  color: string;
-  points: PlotPoints;
-  dashed?: boolean;
-}
-
-export interface RefLine {
-  y: number;
-  label: string;
-  color: string;
-}
-
-export interface TrackModel {
-  id: string;
-  title: string;
-  unit: SeriesUnit | 'tokens-per-second';
-  series: TrackSeries[];
-  refLines: RefLine[];
-  /** Vertical markers at times (OOM horizon…). */
-  vLines?: Array<{ tMs: number; label: string; color: string }>;
-}
-
-export interface Domain {
-  t0: number;
-  t1: number;
-}
-
-interface Props {
+interface Props extends Omit<PointsInputs, 'plotWidthPx'> {
   track: TrackModel;
-  domain: Domain;
   widthPx: number;
   throttle: readonly ThrottleInterval[];
   eventTimes: readonly number[];
+  vLines: readonly VLine[];
 }
 
-function yRange(track: TrackModel): [number, number] {
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (const s of track.series)
-    for (let i = 0; i < s.points.count; i++) {
-      const y = s.points.ys[i] ?? 0;
-      if (y < lo) lo = y;
-      if (y > hi) hi = y;
-    }
-  if (!(hi >= lo)) return [0, 1];
-  // Reference lines widen the range only when near the data (a budget far above stays a label).
-  for (const r of track.refLines) if (r.y <= hi * 1.5 && r.y >= lo - Math.abs(hi - lo)) hi = Math.max(hi, r.y);
-  const zeroBased = track.unit !== 'celsius';
-  const min = zeroBased ? Math.min(0, lo) : Math.floor(lo - 2);
-  const max = hi === min ? min + 1 : hi + (hi - min) * 0.06;
-  return [min, max];
+/**
+ * What the canvas drew, as DOM: one element per series with the points drawn (data-points) and
+ * one per reference line (data-drawn), written by the painter after each paint, not by React.
+ */
+function writeResult(root: HTMLElement | null, result: PaintResult) {
+  if (!root) return;
+  for (const el of root.querySelectorAll<HTMLElement>('[data-series]')) {
+    const n = String(result.points[el.dataset.series ?? ''] ?? 0);
+    if (el.dataset.points !== n) el.dataset.points = n;
+  }
+  for (const el of root.querySelectorAll<HTMLElement>('[data-ref]')) {
+    const drawn = String(result.refDrawn[el.dataset.ref ?? ''] === true);
+    if (el.dataset.drawn !== drawn) el.dataset.drawn = drawn;
+  }
 }
 
-function ChartBody({ track, domain, widthPx, throttle, eventTimes }: Props) {
-  const plotW = Math.max(10, widthPx - PLOT_LEFT_PX - PLOT_RIGHT_PX);
-  const plotH = TRACK_HEIGHT_PX - PAD_TOP - PAD_BOTTOM;
-  const [y0, y1] = yRange(track);
-  const span = domain.t1 - domain.t0 || 1;
-  const x = (t: number) => PLOT_LEFT_PX + ((t - domain.t0) / span) * plotW;
-  const y = (v: number) => PAD_TOP + plotH - ((v - y0) / (y1 - y0)) * plotH;
-  const clamp = (px: number) => Math.min(PLOT_LEFT_PX + plotW, Math.max(PLOT_LEFT_PX, px));
+function TrackCanvas(props: Props) {
+  const { track } = props;
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const painterRef = useRef<TrackPainter | null>(null);
+  useLayoutEffect(() => {
+    const canvas = canvasRef.current;
+    if (!canvas) return;
+    const painter = new TrackPainter(
+      canvas,
+      themeColors,
+      () => window.devicePixelRatio || 1,
+      (result) => writeResult(canvas, result),
+    );
+    painterRef.current = painter;
+    frameScheduler.register(painter);
+    return () => {
+      frameScheduler.unregister(painter);
+      painterRef.current = null;
+    };
+  }, []);
+  // Every render hands the painter its inputs and asks for a frame; the painter draws only when
+  // they changed (a new tick, a zoom, a resize, a theme), and a frame serves every chart at once.
+  useLayoutEffect(() => {
+    const painter = painterRef.current;
+    if (!painter) return;
+    painter.setInputs(props);
+    frameScheduler.request(painter);
+  });
+  const label = `${track.title}: ${track.series.map((s) => s.label).join(', ')}`;
   return (
-    <svg width={widthPx} height={TRACK_HEIGHT_PX} className="time-chart" role="img" aria-label={track.title}>
-      <defs>
-        <clipPath id={`clip-${track.id}`}>
-          <rect x={PLOT_LEFT_PX} y={0} width={plotW} height={TRACK_HEIGHT_PX} />
-        </clipPath>
-      </defs>
-      {throttle.map((i) => (
-        <rect
-          key={`${i.startMs}`}
-          className="throttle-band"
-          data-testid="throttle-band"
-          x={clamp(x(i.startMs))}
-          y={PAD_TOP}
-          width={Math.max(1, clamp(x(i.endMs)) - clamp(x(i.startMs)))}
-          height={plotH}
-        />
+    <canvas
+      ref={canvasRef}
+      className="time-chart"
+      style={{ width: props.widthPx, height: TRACK_HEIGHT_PX }}
+      role="img"
+      aria-label={label}
+      data-testid="track-canvas"
+    >
+      {track.series.map((s) => (
+        <span key={s.key} data-testid={`series-${s.key}`} data-series={s.key} />
       ))}
-      {niceTicks(y0, y1).map((v) => (
-        <g key={v} className="grid">
-          <line x1={PLOT_LEFT_PX} x2={PLOT_LEFT_PX + plotW} y1={y(v)} y2={y(v)} />
-          <text x={PLOT_LEFT_PX - 6} y={y(v) + 4} textAnchor="end">
-            {formatTick(track.unit, v)}
-          </text>
-        </g>
+      {track.refLines.map((r) => (
+        <span key={r.label} data-testid="ref-line" data-ref={r.label}>
+          {r.label}
+        </span>
       ))}
-      {timeTicks(domain.t0, domain.t1).map((t) => (
-        <text key={t} className="time-tick" x={x(t)} y={TRACK_HEIGHT_PX - 5} textAnchor="middle">
-          {formatRunTime(t)}
-        </text>
-      ))}
-      <g clipPath={`url(#clip-${track.id})`}>
-        {eventTimes.map((t, i) => (
-          <line key={`${t}-${i}`} className="event-line" x1={x(t)} x2={x(t)} y1={PAD_TOP} y2={PAD_TOP + plotH} />
-        ))}
-        {track.refLines.map((r) =>
-          r.y >= y0 && r.y <= y1 ? (
-            <g key={r.label} className="ref-line" data-testid="ref-line">
-              <line x1={PLOT_LEFT_PX} x2={PLOT_LEFT_PX + plotW} y1={y(r.y)} y2={y(r.y)} stroke={r.color} />
-              <text x={PLOT_LEFT_PX + 4} y={y(r.y) - 3} fill={r.color}>
-                {r.label}
-              </text>
-            </g>
-          ) : null,
-        )}
-        {(track.vLines ?? []).map((v) => (
-          <g key={v.label} className="ref-line" data-testid="v-line">
-            <line x1={x(v.tMs)} x2={x(v.tMs)} y1={PAD_TOP} y2={PAD_TOP + plotH} stroke={v.color} />
-            <text x={x(v.tMs) - 4} y={PAD_TOP + 10} fill={v.color} textAnchor="end">
-              {v.label}
-            </text>
-          </g>
-        ))}
-        {track.series.map((s) => {
-          let points = '';
-          for (let i = 0; i < s.points.count; i++)
-            points += `${x(s.points.xs[i] ?? 0).toFixed(1)},${y(s.points.ys[i] ?? 0).toFixed(1)} `;
-          return (
-            <polyline
-              key={s.key}
-              data-testid={`series-${s.key}`}
-              data-points={s.points.count}
-              points={points}
-              fill="none"
-              stroke={s.color}
-              strokeWidth={s.dashed ? 1.5 : 1.75}
-              strokeDasharray={s.dashed ? '6 4' : undefined}
-            />
-          );
-        })}
-      </g>
-    </svg>
+    </canvas>
   );
 }
-
-/** Redrawn only when its inputs change (a new tick, a zoom, a resize), never on mouse moves. */
-const MemoChartBody = memo(ChartBody);
 
 /** The cursor line and the drag selection. */
 function Overlay({
@@ -178,15 +114,21 @@ function Overlay({
   return (
     <svg className="chart-overlay" width={widthPx} height={TRACK_HEIGHT_PX} aria-hidden="true">
       {cursor !== null && cursor >= domain.t0 && cursor <= domain.t1 && (
-        <line className="cursor-line" x1={x(cursor)} x2={x(cursor)} y1={PAD_TOP} y2={TRACK_HEIGHT_PX - PAD_BOTTOM} />
+        <line
+          className="cursor-line"
+          x1={x(cursor)}
+          x2={x(cursor)}
+          y1={PAD_TOP_PX}
+          y2={TRACK_HEIGHT_PX - PAD_BOTTOM_PX}
+        />
       )}
       {selection && (
         <rect
           className="selection"
           x={Math.min(selection[0], selection[1])}
-          y={PAD_TOP}
+          y={PAD_TOP_PX}
           width={Math.abs(selection[1] - selection[0])}
-          height={TRACK_HEIGHT_PX - PAD_TOP - PAD_BOTTOM}
+          height={TRACK_HEIGHT_PX - PAD_TOP_PX - PAD_BOTTOM_PX}
         />
       )}
     </svg>
@@ -254,7 +196,7 @@ export function TimeChart(props: Props) {
       onWheel={onWheel}
       onDoubleClick={() => store.getState().setTimeView({ follow: true, spanMs: null })}
     >
-      <MemoChartBody {...props} />
+      <TrackCanvas {...props} />
       <Overlay domain={domain} widthPx={widthPx} selection={selection} />
     </div>
   );

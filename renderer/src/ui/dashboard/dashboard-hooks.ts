@@ -1,7 +1,10 @@
 // The dashboard's wiring to the page: the few-times-a-second tick, the theme on <html>, the
-// keyboard shortcuts, and the width every track shares.
+// keyboard shortcuts, the width every track shares, and the slower lane of the recharts chart.
 import { useEffect, useRef, useState } from 'react';
-import type { AppStore } from '../../state/store';
+import { isActivePhase } from '../../state/live-run-slice';
+import type { AppState, AppStore } from '../../state/store';
+import { useAppStoreApi } from '../store-context';
+import { frameScheduler } from './frame-scheduler';
 
 /** The dashboard reads the series store 4 times a second (zustand "transient updates"). */
 export const DASHBOARD_TICK_MS = 250;
@@ -27,6 +30,8 @@ export function useTheme(choice: 'system' | 'light' | 'dark') {
     const media = window.matchMedia('(prefers-color-scheme: light)');
     const apply = () => {
       document.documentElement.dataset.theme = choice === 'system' ? (media.matches ? 'light' : 'dark') : choice;
+      // The canvas tracks read the theme's colours when they paint: a system switch repaints them.
+      frameScheduler.requestAll();
     };
     apply();
     media.addEventListener('change', apply);
@@ -84,4 +89,60 @@ export function useWidth<T extends HTMLElement>(fallback = 900) {
     return () => observer.disconnect();
   }, []);
   return [ref, width] as const;
+}
+
+/**
+ * How often, at most, the recharts RSS-against-tokens chart (renderer/src/ui/MemoryChart.tsx)
+ * takes new data while a run is live. recharts redoes its selectors, axis measuring and every
+ * path on each update, ≈ 40 ms here whatever changed (issue 9's UI benchmark: at the 4 Hz tick it
+ * alone kept the main thread ≈ 25 % busy); once a second keeps it live at a few percent. A
+ * finished run or an opened session is drawn at once. The canvas tracks keep the 4 Hz tick.
+ */
+export const SVG_CHART_LIVE_UPDATE_MS = 1000;
+
+/**
+ * Calls `onValue` with the selected store value whenever it changes, but while the run on screen
+ * is live at most every `intervalMs` (the last change always lands, after the wait); at once
+ * otherwise. Calls it once at the start. Returns the unsubscribe.
+ */
+export function subscribeThrottledWhileLive<T>(
+  store: AppStore,
+  selector: (state: AppState) => T,
+  intervalMs: number,
+  onValue: (value: T) => void,
+): () => void {
+  let shownAt = -Infinity;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const show = () => {
+    timer = null;
+    shownAt = performance.now();
+    onValue(selector(store.getState()));
+  };
+  const off = store.subscribe((state, prev) => {
+    if (selector(state) === selector(prev)) return;
+    const wait = isActivePhase(state.run.phase) ? shownAt + intervalMs - performance.now() : 0;
+    if (wait > 0) {
+      timer ??= setTimeout(show, wait);
+      return;
+    }
+    if (timer) clearTimeout(timer);
+    show();
+  });
+  show();
+  return () => {
+    off();
+    if (timer) clearTimeout(timer);
+  };
+}
+
+/** subscribeThrottledWhileLive for a component. `selector` must be stable (a module-level function). */
+export function useThrottledWhileLive<T>(selector: (state: AppState) => T, intervalMs = SVG_CHART_LIVE_UPDATE_MS): T {
+  const store = useAppStoreApi();
+  const [value, setValue] = useState(() => selector(store.getState()));
+  // The first call also catches what changed between the first render and the subscription.
+  useEffect(
+    () => subscribeThrottledWhileLive(store, selector, intervalMs, (next) => setValue(() => next)),
+    [store, selector, intervalMs],
+  );
+  return value;
 }

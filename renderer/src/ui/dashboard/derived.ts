@@ -11,7 +11,7 @@ import {
   type ThrottlePoint,
 } from '../../../../shared/analysis/throttle';
 import type { TokenEvent } from '../../../../shared/analysis/throughput';
-import { indexAtOrBefore, type PlotPoints } from './downsample';
+import { indexAtOrBefore, lowerBound, type PlotPoints } from './downsample';
 import type { SeriesBuffer, SeriesStore } from './series-store';
 
 /**
@@ -67,6 +67,26 @@ export function tokenEvents(tokens: SeriesBuffer | undefined): TokenEvent[] {
   const out: TokenEvent[] = [];
   for (let i = 0; i < tokens.length; i++) out.push({ tMs: tokens.t[i] ?? 0, tokens: tokens.v[i] ?? 0 });
   return out;
+}
+
+/**
+ * Only the token events that shared/analysis/throughput.ts' timeOfToken reads for these counts:
+ * for each count, the first point that reached it and the one before (what it interpolates
+ * between). tokensPerSecondByDepth over them gives exactly what it gives over the whole series,
+ * with a few dozen objects instead of one per point (the depth chart redraws every tick).
+ */
+export function tokenEventsAt(tokens: SeriesBuffer | undefined, counts: readonly number[]): TokenEvent[] {
+  if (!tokens || tokens.length === 0) return [];
+  const indices = new Set<number>();
+  for (const c of counts) {
+    // Cumulative counts never decrease: a binary search over the values finds the first to reach c.
+    const i = lowerBound(tokens.v, tokens.length, c);
+    if (i >= tokens.length) continue;
+    if (i > 0) indices.add(i - 1);
+    indices.add(i);
+  }
+  indices.add(tokens.length - 1);
+  return [...indices].sort((a, b) => a - b).map((i) => ({ tMs: tokens.t[i] ?? 0, tokens: tokens.v[i] ?? 0 }));
 }
 
 export interface ThrottleView {

@@ -1,12 +1,57 @@
-// From the series store to what each panel draws: tracks grouped by unit, every series
-// downsampled to the visible window and the chart's width, with the reference lines of the
-// panel (budget, trip points, roofline ceiling). Pure: tested without React.
+// From the series store to what each panel draws, in two parts. The layout (which tracks, which
+// series in them, labels, colours, reference lines) changes only when a series appears or a
+// setting changes, and is what React renders (legends, readouts, one canvas per track). The
+// points of a series (min/max per pixel of the visible window, in the display unit) change with
+// every sample and view, and are computed in the frame that draws them, through PointsCache
+// (points-cache.ts), so an unchanged series costs nothing. Pure: tested without React.
 import type { RooflineParams } from '../../../../shared/analysis/roofline';
 import { minMaxPerPixel, type PlotPoints } from './downsample';
 import { ceilingOverTime, rollingTokensPerSecond } from './derived';
-import { describeSeries, displayUnit, toDisplay, trackTitle, type PanelId, type SeriesInfo } from './series-catalog';
+import type { CachedPoints, PointsCache } from './points-cache';
+import {
+  describeSeries,
+  displayUnit,
+  toDisplay,
+  trackTitle,
+  type PanelId,
+  type SeriesInfo,
+  type SeriesUnit,
+} from './series-catalog';
 import type { SeriesStore } from './series-store';
-import type { Domain, RefLine, TrackModel } from './TimeChart';
+
+export interface Domain {
+  t0: number;
+  t1: number;
+}
+
+export interface TrackSeries {
+  key: string;
+  label: string;
+  color: string;
+  dashed?: boolean;
+  /** The unit the store holds it in (converted to the track's display unit when drawn). */
+  sourceUnit: SeriesUnit | 'tokens-per-second';
+}
+
+export interface RefLine {
+  y: number;
+  label: string;
+  color: string;
+}
+
+export interface VLine {
+  tMs: number;
+  label: string;
+  color: string;
+}
+
+export interface TrackModel {
+  id: string;
+  title: string;
+  unit: SeriesUnit | 'tokens-per-second';
+  series: TrackSeries[];
+  refLines: RefLine[];
+}
 
 /** Colours by position in a track (readable on the dark and the light theme). */
 export const SERIES_PALETTE = ['#4c9bff', '#f0a020', '#2fb87e', '#c77dff', '#ff6b6b', '#18b5c9', '#d4b000', '#ff8fcf'];
@@ -22,24 +67,13 @@ export const BUDGET_COLOR = '#ff5d5d';
 
 export interface PanelInputs {
   store: SeriesStore;
-  domain: Domain;
-  /** Width of the plot area in pixels (downsampling target). */
-  plotWidthPx: number;
   budgetBytes: number | null;
   /** Trip point per temperature series key, °C. */
   tripsC: Record<string, number>;
   roofline: RooflineParams | null;
-  promptTokens: number;
 }
 
 export type PanelTracks = Record<Exclude<PanelId, 'events'>, TrackModel[]>;
-
-function scaled(points: PlotPoints, info: SeriesInfo): PlotPoints {
-  if (displayUnit(info.unit) === info.unit) return points;
-  const ys = new Float64Array(points.count);
-  for (let i = 0; i < points.count; i++) ys[i] = toDisplay(info.unit, points.ys[i] ?? 0);
-  return { xs: points.xs, ys, count: points.count };
-}
 
 /** Which series exist and where they go. */
 export function catalog(store: SeriesStore): SeriesInfo[] {
@@ -49,8 +83,19 @@ export function catalog(store: SeriesStore): SeriesInfo[] {
     .filter((s): s is SeriesInfo => s !== null);
 }
 
+/** Changes exactly when buildPanelTracks' answer can change for the same settings (a series appeared). */
+export function layoutSignature(store: SeriesStore): string {
+  return `${store.keys().join('\n')}\n${hasTokenRate(store)}`;
+}
+
+/** A token count of at least 1 at two points or more: the tokens/s track has something to draw. */
+function hasTokenRate(store: SeriesStore): boolean {
+  const tokens = store.get('tokens');
+  return !!tokens && tokens.length >= 2 && (tokens.v[tokens.length - 1] ?? 0) >= 1;
+}
+
 export function buildPanelTracks(input: PanelInputs): PanelTracks {
-  const { store, domain, plotWidthPx } = input;
+  const { store } = input;
   const out: PanelTracks = { memory: [], throughput: [], thermal: [], power: [] };
   const byTrack = new Map<string, { panel: Exclude<PanelId, 'events'>; infos: SeriesInfo[] }>();
   for (const info of catalog(store)) {
@@ -76,26 +121,19 @@ export function buildPanelTracks(input: PanelInputs): PanelTracks {
       title: trackTitle(track),
       unit: displayUnit(infos[0]?.unit ?? 'count'),
       refLines,
-      series: infos.map((info, i) => {
-        const b = store.get(info.key);
-        const points = b ? minMaxPerPixel(b.t, b.v, b.length, domain.t0, domain.t1, plotWidthPx) : emptyPoints();
-        return {
-          key: info.key,
-          label: info.label,
-          color: FIXED_COLORS[info.key] ?? SERIES_PALETTE[i % SERIES_PALETTE.length] ?? '#888',
-          points: scaled(points, info),
-        };
-      }),
+      series: infos.map((info, i) => ({
+        key: info.key,
+        label: info.label,
+        color: FIXED_COLORS[info.key] ?? SERIES_PALETTE[i % SERIES_PALETTE.length] ?? '#888',
+        sourceUnit: info.unit,
+      })),
     });
   }
   const order = ['process-memory', 'system-memory', 'memory-pressure', 'temperature', 'clocks', 'load'];
   for (const tracks of Object.values(out))
     tracks.sort((a, b) => ((order.indexOf(a.id) + 99) % 99) - ((order.indexOf(b.id) + 99) % 99));
 
-  const tokens = store.get('tokens');
-  const rate = rollingTokensPerSecond(tokens, domain.t0, domain.t1, plotWidthPx);
-  if (rate.count > 0) {
-    const ceiling = ceilingOverTime(tokens, input.roofline, input.promptTokens, domain.t0, domain.t1, plotWidthPx);
+  if (hasTokenRate(store))
     out.throughput.push({
       id: 'tokens-per-second',
       title: 'Tokens/s',
@@ -103,26 +141,66 @@ export function buildPanelTracks(input: PanelInputs): PanelTracks {
       refLines: [],
       series: [
         {
-          key: 'tokensPerSecond',
+          key: TOKENS_PER_SECOND,
           label: 'tokens/s (2 s window)',
           color: FIXED_COLORS.tokensPerSecond ?? '#4c9bff',
-          points: rate,
+          sourceUnit: 'tokens-per-second',
         },
-        ...(ceiling.count > 0
+        ...(input.roofline
           ? [
               {
-                key: 'ceiling',
+                key: CEILING,
                 label: 'roofline ceiling',
                 color: FIXED_COLORS.ceiling ?? '#c77dff',
-                points: ceiling,
                 dashed: true,
+                sourceUnit: 'tokens-per-second' as const,
               },
             ]
           : []),
       ],
     });
-  }
   return out;
+}
+
+/** Keys of the derived series (computed from the token count, not held in the store). */
+export const TOKENS_PER_SECOND = 'tokensPerSecond';
+export const CEILING = 'ceiling';
+
+export interface PointsInputs {
+  store: SeriesStore;
+  cache: PointsCache;
+  domain: Domain;
+  /** Width of the plot area in pixels (downsampling target). */
+  plotWidthPx: number;
+  roofline: RooflineParams | null;
+  promptTokens: number;
+}
+
+/**
+ * The points of one drawn series at the view, in its track's display unit: from the cache when
+ * neither the series nor the view changed since the last frame.
+ */
+export function seriesPoints(series: TrackSeries, input: PointsInputs): CachedPoints {
+  const { store, cache, domain, plotWidthPx } = input;
+  const { t0, t1 } = domain;
+  if (series.key === TOKENS_PER_SECOND || series.key === CEILING) {
+    const tokens = store.get('tokens');
+    const key = { source: tokens, version: tokens?.version ?? -1, t0, t1, widthPx: plotWidthPx };
+    if (series.key === TOKENS_PER_SECOND)
+      return cache.get(series.key, key, () => rollingTokensPerSecond(tokens, t0, t1, plotWidthPx));
+    return cache.get(series.key, { ...key, extra: input.roofline }, () =>
+      ceilingOverTime(tokens, input.roofline, input.promptTokens, t0, t1, plotWidthPx),
+    );
+  }
+  const b = store.get(series.key);
+  const unit = series.sourceUnit;
+  return cache.get(series.key, { source: b, version: b?.version ?? -1, t0, t1, widthPx: plotWidthPx }, () => {
+    const points = b ? minMaxPerPixel(b.t, b.v, b.length, t0, t1, plotWidthPx) : emptyPoints();
+    if (unit === 'tokens-per-second' || displayUnit(unit) === unit) return points;
+    const ys = new Float64Array(points.count);
+    for (let i = 0; i < points.count; i++) ys[i] = toDisplay(unit, points.ys[i] ?? 0);
+    return { xs: points.xs, ys, count: points.count };
+  });
 }
 
 function emptyPoints(): PlotPoints {

@@ -26,6 +26,8 @@ export class SeriesBuffer {
   length = 0;
   /** Points dropped from the front because the buffer was full. */
   dropped = 0;
+  /** Bumps on every change (a point added, replaced or merged): the downsample cache's key (points-cache.ts). */
+  version = 0;
 
   constructor(
     private readonly maxPoints = SERIES_MAX_POINTS,
@@ -48,6 +50,7 @@ export class SeriesBuffer {
     const n = this.length;
     const last = this.lastT;
     if (tMs < last) return false;
+    this.version += 1;
     if (tMs === last) {
       this.v[n - 1] = value;
       return true;
@@ -98,7 +101,10 @@ export class SeriesStore {
       if (!Number.isFinite(sample.tMs)) continue;
       const engine = sample.source === 'engine';
       let added = false;
-      for (const [key, value] of Object.entries(sample.values)) {
+      // for…in, not Object.entries: a session's snapshot is ~10^5 samples, and the pairs are garbage.
+      const values = sample.values;
+      for (const key in values) {
+        const value = values[key];
         if (typeof value !== 'number' || !Number.isFinite(value) || NOT_SERIES.has(key)) continue;
         // The sampler repeats the engine's token count at its tick; the engine's own samples are exact.
         if (key === 'tokens' && !engine) continue;
@@ -134,6 +140,13 @@ export class SeriesStore {
   get points(): number {
     let n = 0;
     for (const b of this.map.values()) n += b.length;
+    return n;
+  }
+
+  /** Bytes of the buffers (their capacity, not only the points held): the heap the series take. */
+  get bytes(): number {
+    let n = 0;
+    for (const b of this.map.values()) n += b.t.byteLength + b.v.byteLength;
     return n;
   }
 

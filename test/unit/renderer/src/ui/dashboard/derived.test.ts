@@ -1,10 +1,12 @@
 // Derived series on hand-made data: tokens/s, throttle intervals from temperatures and clocks,
 // and when the OOM horizon is reached.
 import { describe, expect, it } from 'vitest';
+import { tokensPerSecondByDepth } from '../../../../../../shared/analysis/throughput';
 import {
   oomHorizonTime,
   rollingTokensPerSecond,
   throttleFromStore,
+  tokenEventsAt,
 } from '../../../../../../renderer/src/ui/dashboard/derived';
 import { SeriesStore } from '../../../../../../renderer/src/ui/dashboard/series-store';
 
@@ -47,5 +49,23 @@ describe('derived series', () => {
     expect(oomHorizonTime(20_000, 2500, 2000, 50)).toBe(20_000);
     expect(oomHorizonTime(20_000, 1500, null, 50)).toBeNull();
     expect(oomHorizonTime(20_000, 1500, 2000, null)).toBeNull();
+  });
+
+  it('keeps only the token events the depth rates read, with the same rates', () => {
+    const s = new SeriesStore();
+    // 1 token per 100 ms for 60 s, then 1 per 200 ms: 600 tokens at 10 tokens/s, 300 more at 5.
+    const counts = [
+      ...Array.from({ length: 601 }, (_, i) => [i * 100, i]),
+      ...Array.from({ length: 300 }, (_, i) => [60_000 + (i + 1) * 200, 601 + i]),
+    ];
+    s.ingest(counts.map(([tMs, tokens]) => ({ tMs: tMs ?? 0, source: 'engine', values: { tokens: tokens ?? 0 } })));
+    const tokens = s.get('tokens');
+    const events = tokenEventsAt(tokens, [1, 300, 600, 900]);
+    // Each edge's first point and the one before it, and the last point.
+    expect(events.map((e) => e.tokens)).toEqual([0, 1, 299, 300, 599, 600, 899, 900]);
+    const rates = tokensPerSecondByDepth(events, { bucketTokens: 300 });
+    // 10 tokens/s over the first two buckets, 5 over the third (hand-computed above).
+    expect(rates.map((r) => Number(r.tokensPerSecond.toFixed(9)))).toEqual([10, 10, 5]);
+    expect(tokenEventsAt(undefined, [1])).toEqual([]);
   });
 });

@@ -1,0 +1,77 @@
+// The dashboard's series come from the same getRun snapshot as the memory chart: one fetch of a
+// run (a session's snapshot is megabytes), plus what arrived live while it was on its way.
+import { describe, expect, it, vi } from 'vitest';
+import type { ApiEventName, EventPayload, KvScopeApi, MethodOutput } from '../../../../../shared/api/contract';
+import type { Sample } from '../../../../../shared/api/schemas';
+import { createMemoryRing } from '../../../../../renderer/src/live/ring-buffer';
+import { connectApiEvents, createAppStore } from '../../../../../renderer/src/state/store';
+
+type Handler = (payload: unknown) => void;
+
+const sample = (tMs: number, rssBytes: number, tempC: number): Sample => ({
+  tMs,
+  source: 'procfs',
+  values: { rssBytes, 'temp.cpu.C': tempC },
+});
+
+function setup(getRun: () => Promise<MethodOutput<'getRun'>>) {
+  const listeners = new Map<string, Set<Handler>>();
+  const api = {
+    listRuns: vi.fn((): Promise<MethodOutput<'listRuns'>> =>
+      Promise.resolve([{ runId: 'r1', state: 'running', label: 'demo' }]),
+    ),
+    getRun: vi.fn(getRun),
+    on: vi.fn((event: string, handler: Handler) => {
+      if (!listeners.has(event)) listeners.set(event, new Set());
+      listeners.get(event)!.add(handler);
+      return () => listeners.get(event)!.delete(handler);
+    }),
+  };
+  const emit = <E extends ApiEventName>(event: E, payload: EventPayload<E>) =>
+    listeners.get(event)?.forEach((h) => h(payload));
+  const store = createAppStore({ api: api as unknown as KvScopeApi, ring: createMemoryRing(100) });
+  connectApiEvents(store, api as unknown as KvScopeApi);
+  return { store, api, emit };
+}
+
+describe('the dashboard slice', () => {
+  it('fills its series from the live slice’s one getRun, with the samples that arrived meanwhile', async () => {
+    let answer: (v: MethodOutput<'getRun'>) => void = () => undefined;
+    const { store, api, emit } = setup(() => new Promise((resolve) => (answer = resolve)));
+    const resumed = store.getState().resumeLatestRun();
+    await vi.waitFor(() => expect(api.getRun).toHaveBeenCalledTimes(1));
+    // The dashboard follows the run on screen (its ticker does this on a run change).
+    store.getState().flushDashboard();
+    emit('runSamples', { runId: 'r1', samples: [sample(300, 3e6, 61)] });
+    answer({
+      status: { runId: 'r1', state: 'running', label: 'demo' },
+      samples: [sample(100, 1e6, 60), sample(200, 2e6, 60)],
+      events: [],
+      analysis: null,
+      theory: { bytesPerToken: null, ctx: null },
+    });
+    await resumed;
+    const { seriesStore, dash } = store.getState();
+    expect(api.getRun).toHaveBeenCalledTimes(1);
+    const rss = seriesStore.get('rssBytes');
+    expect(Array.from(rss?.t.subarray(0, rss.length) ?? [])).toEqual([100, 200, 300]);
+    expect(seriesStore.get('temp.cpu.C')?.length).toBe(3);
+    // Published at once, not at the next tick.
+    expect(dash.version).toBe(seriesStore.version);
+  });
+
+  it('keeps the live samples when getRun fails', async () => {
+    let fail: (e: Error) => void = () => undefined;
+    const { store, api, emit } = setup(() => new Promise((_, reject) => (fail = reject)));
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const resumed = store.getState().resumeLatestRun();
+    await vi.waitFor(() => expect(api.getRun).toHaveBeenCalledTimes(1));
+    store.getState().flushDashboard();
+    emit('runSamples', { runId: 'r1', samples: [sample(300, 3e6, 61)] });
+    fail(new Error('socket closed'));
+    await resumed;
+    expect(store.getState().seriesStore.get('rssBytes')?.length).toBe(1);
+    expect(warn).toHaveBeenCalled();
+    warn.mockRestore();
+  });
+});

@@ -1,0 +1,59 @@
+// The recharts chart's slower lane: while a run is live, new chart data reaches it at most once
+// per interval, and the last change always lands; a finished run's data lands at once.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createStore } from 'zustand/vanilla';
+import type { AppState, AppStore } from '../../../../../../renderer/src/state/store';
+import { subscribeThrottledWhileLive } from '../../../../../../renderer/src/ui/dashboard/dashboard-hooks';
+
+type Mini = { run: { phase: string }; chart: { n: number } };
+const selectChart = (s: AppState) => s.chart;
+
+function setup(phase: string) {
+  const store = createStore<Mini>()(() => ({ run: { phase }, chart: { n: 0 } }));
+  const seen: number[] = [];
+  const off = subscribeThrottledWhileLive(store as unknown as AppStore, selectChart, 1000, (c) =>
+    seen.push((c as unknown as Mini['chart']).n),
+  );
+  const tick = (n: number) => store.setState({ chart: { n } });
+  return { store, seen, off, tick };
+}
+
+describe('subscribeThrottledWhileLive', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('passes at most one change per interval while live, the last one included', () => {
+    const { seen, tick, off } = setup('running');
+    expect(seen).toEqual([0]);
+    // 250 ms ticks: the first change waits for the interval since the last shown value (1 s);
+    // the timer shows what the store holds then (3), the next change waits again.
+    for (let n = 1; n <= 4; n++) {
+      vi.advanceTimersByTime(250);
+      tick(n);
+    }
+    expect(seen).toEqual([0, 3]);
+    vi.advanceTimersByTime(250);
+    tick(5);
+    expect(seen).toEqual([0, 3]);
+    vi.advanceTimersByTime(750);
+    expect(seen).toEqual([0, 3, 5]);
+    off();
+    tick(6);
+    vi.advanceTimersByTime(2000);
+    expect(seen).toEqual([0, 3, 5]);
+  });
+
+  it('passes every change at once when the run is not live', () => {
+    const { seen, tick, store } = setup('done');
+    tick(1);
+    tick(2);
+    expect(seen).toEqual([0, 1, 2]);
+    // A run that ends shows its final data at once, even right after a live update.
+    store.setState({ run: { phase: 'running' } });
+    tick(3);
+    store.setState({ run: { phase: 'done' }, chart: { n: 4 } });
+    expect(seen).toEqual([0, 1, 2, 4]);
+    vi.advanceTimersByTime(2000);
+    expect(seen).toEqual([0, 1, 2, 4]);
+  });
+});
