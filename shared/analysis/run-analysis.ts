@@ -32,10 +32,12 @@ import { robustFit, theilSen } from './fit';
 import { detectLeak, type LeakPoint } from './leak';
 import {
   decodeTokensPerSecond,
+  engineGeneratedTokens,
   engineStartMs,
   firstTokenMs,
   phaseTokensPerSecond,
   prefillTokensPerSecond,
+  reconcileTokenEvents,
   tokenEventsFromSamples,
   tokensAt,
   type TimingRecord,
@@ -57,6 +59,12 @@ export interface AnalyzeRunInput {
    */
   theoryReservedBytes?: number | null;
   budgetBytes?: number | null;
+  /**
+   * The KV cache size the engine itself logged at context creation (llama.cpp's
+   * `llama_kv_cache … size = …`): it allocated the whole cache up front, so the mode is reserved
+   * whatever the decode's memory does (a node or python host growing its heap is not the cache).
+   */
+  engineKvBytes?: number | null;
   /** llama.cpp timing records from the engine's output (prompt eval → prefill tokens/s). */
   timings?: readonly TimingRecord[];
   /** Growth mode: overhead factor normal for this engine, for the leak check (default 1). */
@@ -144,7 +152,10 @@ export function analyzeRun(input: AnalyzeRunInput): RunAnalysis {
   const metric: Metric | null =
     memSamples.length === 0 ? null : anonCount >= Math.max(1, memSamples.length / 2) ? 'rssAnonBytes' : 'rssBytes';
 
-  const events = tokenEventsFromSamples(samples);
+  // The engine's own final count wins over the live one (shared/analysis/throughput.ts).
+  const liveEvents = tokenEventsFromSamples(samples);
+  const events = reconcileTokenEvents(liveEvents, engineGeneratedTokens(input.timings));
+  const reconciled = events.at(-1)?.tokens !== liveEvents.at(-1)?.tokens;
   const firstTok = firstTokenMs(events);
   const start = engineStartMs(samples) ?? (samples.length ? 0 : null);
 
@@ -152,7 +163,8 @@ export function analyzeRun(input: AnalyzeRunInput): RunAnalysis {
   for (const s of memSamples) {
     const m = metric ? value(s, metric) : null;
     if (m === null) continue;
-    const own = value(s, 'tokens');
+    // A sample's own count is the live one: after reconciliation, the engine's count at its time.
+    const own = reconciled ? null : value(s, 'tokens');
     const tokens = own ?? (events.length ? tokensAt(events, s.tMs) : null);
     mem.push({ tMs: s.tMs, tokens, mem: m, rss: value(s, 'rssBytes'), anon: value(s, 'rssAnonBytes') });
   }
@@ -235,6 +247,10 @@ export function analyzeRun(input: AnalyzeRunInput): RunAnalysis {
     else if (Math.abs(slopeAll) < flatLimit) mode = 'reserved';
     else mode = input.theoryMode === 'window' ? 'window' : 'growth';
   }
+  if (fin(input.engineKvBytes) !== null && (input.engineKvBytes as number) > 0) {
+    mode = 'reserved';
+    windowTokens = null;
+  }
 
   // Measured bytes/token and baseline.
   let measured: number | null = null;
@@ -281,7 +297,11 @@ export function analyzeRun(input: AnalyzeRunInput): RunAnalysis {
 
   // Throughput.
   const ttft = firstTok !== null && start !== null && firstTok >= start ? firstTok - start : null;
-  const decodeTps = decodeTokensPerSecond(events) ?? phaseTokensPerSecond(input.timings, 'eval');
+  // Decode speed by the engine's own clock when it printed one (llama.cpp's eval timing: the
+  // decode compute alone, exact); else the fit over arrivals. Arrivals also include sampling and
+  // printing: that is the delivered rate.
+  const deliveredTps = decodeTokensPerSecond(events);
+  const decodeTps = phaseTokensPerSecond(input.timings, 'eval') ?? deliveredTps;
   const tokens = events.at(-1)?.tokens ?? lastMem?.tokens ?? 0;
 
   const leakPoints: LeakPoint[] = decode.map((p) => ({ tokens: p.tokens as number, bytes: p.mem }));
@@ -314,6 +334,7 @@ export function analyzeRun(input: AnalyzeRunInput): RunAnalysis {
       ttftMs: fin(ttft),
       prefillTokensPerSecond: fin(prefillTokensPerSecond(input.timings)),
       decodeTokensPerSecond: fin(decodeTps),
+      deliveredTokensPerSecond: fin(deliveredTps),
       tokens: fin(tokens) ?? 0,
     },
     lastRssBytes: lastRss,

@@ -13,6 +13,8 @@ export interface TokenEvent {
   tMs: number;
   /** Tokens generated so far (cumulative). */
   tokens: number;
+  /** Engine stdout characters so far, when the run recorded them. */
+  stdoutChars?: number;
 }
 
 /** A llama.cpp timing record (`kvscope parse llama-log`, kind "timings"). */
@@ -33,14 +35,59 @@ export function tokenEventsFromSamples(samples: readonly Sample[]): TokenEvent[]
     typeof s.values.tokens === 'number' && Number.isFinite(s.values.tokens) && Number.isFinite(s.tMs);
   let chosen = samples.filter((s) => s.source === ENGINE_SOURCE && pick(s));
   if (chosen.length === 0) chosen = samples.filter(pick);
-  const sorted = chosen.map((s) => ({ tMs: s.tMs, tokens: s.values.tokens as number })).sort((a, b) => a.tMs - b.tMs);
+  const sorted = chosen
+    .map((s) => ({ tMs: s.tMs, tokens: s.values.tokens as number, chars: s.values.stdoutChars }))
+    .sort((a, b) => a.tMs - b.tMs);
   const out: TokenEvent[] = [];
   let max = -Infinity;
+  let maxChars = -Infinity;
   for (const e of sorted) {
     max = Math.max(max, e.tokens);
-    out.push({ tMs: e.tMs, tokens: max });
+    const event: TokenEvent = { tMs: e.tMs, tokens: max };
+    if (typeof e.chars === 'number' && Number.isFinite(e.chars)) {
+      maxChars = Math.max(maxChars, e.chars);
+      event.stdoutChars = maxChars;
+    }
+    out.push(event);
   }
   return out;
+}
+
+/**
+ * The tokens the engine itself says it generated, from its timing lines: llama.cpp counts one
+ * eval run per token after the first (the first is sampled from the prompt's logits), so
+ * generated = eval runs + 1. Null when the engine printed no eval timing.
+ */
+export function engineGeneratedTokens(timings: readonly TimingRecord[] | undefined): number | null {
+  if (!timings) return null;
+  for (let i = timings.length - 1; i >= 0; i--) {
+    const t = timings[i];
+    if (t?.phase === 'eval' && t.tokens !== null && Number.isInteger(t.tokens) && t.tokens >= 0) return t.tokens + 1;
+  }
+  return null;
+}
+
+/** Live and engine counts this close agree: llama.cpp's "runs" and the tokens printed differ by the first token. */
+export const TOKEN_COUNT_TOLERANCE = 1;
+
+/**
+ * The live token count against the engine's own final count: the final count wins. Arrival
+ * times stay as measured; the count at each arrival is spread over what the engine printed by
+ * then (its stdout characters when recorded: a flushed write may hold several tokens, and
+ * characters per token stay about even over a run; else the live count), scaled so the last
+ * arrival carries the engine's count. Unchanged when there is no engine count or the two agree.
+ */
+export function reconcileTokenEvents(events: readonly TokenEvent[], engineTokens: number | null): TokenEvent[] {
+  const last = events.at(-1);
+  if (engineTokens === null || !last || Math.abs(last.tokens - engineTokens) <= TOKEN_COUNT_TOLERANCE)
+    return [...events];
+  const byChars = events.every((e) => e.stdoutChars !== undefined) && (last.stdoutChars ?? 0) > 0;
+  const total = byChars ? (last.stdoutChars as number) : last.tokens;
+  if (!(total > 0)) return [...events];
+  return events.map((e) => ({
+    ...e,
+    tokens: Math.round((((byChars ? e.stdoutChars : e.tokens) as number) * engineTokens) / total),
+  }));
 }
 
 /** When the engine started: the first engine sample carrying `started`, or null. */

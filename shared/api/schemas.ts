@@ -304,6 +304,11 @@ export const ThroughputSchema = z.object({
   ttftMs: z.number().nullable(),
   prefillTokensPerSecond: z.number().nullable(),
   decodeTokensPerSecond: z.number().nullable(),
+  /**
+   * Tokens/s as they reached stdout (fit over arrival times): below the decode rate by what the
+   * engine spends sampling and printing. Absent from analyses made before it existed.
+   */
+  deliveredTokensPerSecond: z.number().nullable().optional(),
   tokens: z.number(),
 });
 export type Throughput = z.infer<typeof ThroughputSchema>;

@@ -5,14 +5,14 @@
 // run's own `intervalMs`.
 import type { CollectorDefinition } from './collector';
 import { createProcfsSamplerParser } from './procfs-sampler-parser';
-import { procfsSamplerScript, smapsEveryTicks } from './procfs-sampler-script';
+import { procfsSamplerScript, rescanEveryTicks, smapsEveryTicks } from './procfs-sampler-script';
 
 export const procfsCollector: CollectorDefinition = {
   id: 'procfs',
   title: 'Process and board memory (procfs)',
   script: procfsSamplerScript(),
   interval: 'run',
-  scriptArgs: (intervalMs) => [String(smapsEveryTicks(intervalMs))],
+  scriptArgs: (intervalMs) => [String(smapsEveryTicks(intervalMs)), String(rescanEveryTicks(intervalMs))],
   createParser: createProcfsSamplerParser,
   series: [
     { key: 'rssBytes', label: 'RSS', unit: 'bytes', kind: 'gauge' },

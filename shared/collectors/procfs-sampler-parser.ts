@@ -102,6 +102,10 @@ export function createProcfsSamplerParser() {
     if (values.rssAnonBytes === null && typeof values.smapsAnonBytes === 'number')
       values.rssAnonBytes = values.smapsAnonBytes;
     values.threads = num(f.get('thr'));
+    // Which process of the engine's group this tick measured, and how many the group had
+    // (shared/collectors/procfs-sampler-script.ts); absent from samplers before v2 of the line.
+    if (f.has('pid')) values.measuredPid = num(f.get('pid'));
+    if (f.has('grp')) values.groupProcesses = num(f.get('grp'));
     const statm = (f.get('st') ?? '').split(',').map((s) => num(s));
     const [size = null, resident = null, shared = null] = statm;
     if (statm.length >= 3 && size !== null && resident !== null) {

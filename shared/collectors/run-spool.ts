@@ -3,6 +3,8 @@
 //
 //   X <uptime> <event> [k=v…]   launcher events
 //   O <uptime> <text>           engine stdout line;  E <uptime> <text>  engine stderr line
+//   P <uptime> <text>           engine stdout text that arrived without its newline yet (the
+//                               launcher's chunk reader): later P/O records continue its line
 //   C <id> <text>               a line of collector <id> (shared/collectors/registry.ts), its own
 //                               time inside <text>, read by that collector's parser
 //   H …/S …                     the procfs sampler's lines as launchers before the collector
@@ -10,7 +12,7 @@
 
 export type SpoolLine =
   | { tag: 'X'; uptimeMs: number; event: string; fields: Record<string, string> }
-  | { tag: 'O' | 'E'; uptimeMs: number; text: string }
+  | { tag: 'O' | 'P' | 'E'; uptimeMs: number; text: string }
   | { tag: 'H' | 'S'; text: string }
   | { tag: 'C'; collector: string; text: string }
   | { tag: 'diagnostic'; reason: string; text: string };
@@ -33,7 +35,7 @@ export function parseSpoolLine(line: string): SpoolLine {
       return { tag: 'diagnostic', reason: 'collector line without a collector id', text: line };
     return { tag: 'C', collector, text: sp < 0 ? '' : line.slice(sp + 1) };
   }
-  if ((tag === 'O' || tag === 'E') && line.charAt(1) === ' ') {
+  if ((tag === 'O' || tag === 'P' || tag === 'E') && line.charAt(1) === ' ') {
     const sp = line.indexOf(' ', 2);
     const t = uptimeMs(sp < 0 ? line.slice(2) : line.slice(2, sp));
     if (t === null) return { tag: 'diagnostic', reason: 'engine line without a time', text: line };

@@ -45,6 +45,8 @@ export const AnalysisInputsSchema = z.object({
   ctx: z.number().nullable(),
   theoryReservedBytes: z.number().nullable().optional(),
   budgetBytes: z.number().nullable(),
+  /** The KV cache size the engine logged when it created its context (llama.cpp): it reserved it. */
+  engineKvBytes: z.number().nullable().optional(),
 });
 export type AnalysisInputs = z.infer<typeof AnalysisInputsSchema>;
 
@@ -54,6 +56,15 @@ export interface EngineLog {
   kv: KvRecord[];
   model: ModelRecord[];
 }
+
+/** One process the memory sampler measured: the largest of the engine's process group from tMs on. */
+export const MeasuredProcessSchema = z.object({
+  pid: z.number(),
+  tMs: z.number(),
+  /** Processes in the engine's group when it was chosen. */
+  groupProcesses: z.number().nullable(),
+});
+export type MeasuredProcess = z.infer<typeof MeasuredProcessSchema>;
 
 /** How the run ended: known once it ended (null for a run whose recording was cut short). */
 export const RunOutcomeSchema = z.object({
@@ -71,6 +82,13 @@ export const RunOutcomeSchema = z.object({
   stderrTail: z.array(z.string()),
   /** Per collector that was meant to run (turned-off ones are absent). */
   collectors: z.record(z.string(), CollectorStatusSchema),
+  /**
+   * Tokens counted live from stdout, and by the engine itself (its timing lines; null when it
+   * printed none). The engine's count is the run's (shared/analysis/throughput.ts).
+   */
+  tokenCount: z.object({ liveTokens: z.number(), engineTokens: z.number().nullable() }).optional(),
+  /** The processes whose memory was the run's curve, each from when it was chosen (the sampler follows the engine's process group). */
+  measuredProcesses: z.array(MeasuredProcessSchema).optional(),
   /** Server mode: every streamed turn, timed by the client (electron/node/engines/server-profile.ts). */
   server: z.unknown().optional(),
 });

@@ -17,7 +17,8 @@ import type { ServerProfile } from '../../../shared/analysis/stream-timing';
 import type { CollectorParser } from '../../../shared/collectors/collector';
 import { planCollectors } from '../../../shared/collectors/collector-plan';
 import { parseSpoolLine } from '../../../shared/collectors/run-spool';
-import type { AnalysisInputs, RunEngine, RunOutcome, RunRecord } from '../../../shared/run/run-record';
+import type { AnalysisInputs, MeasuredProcess, RunEngine, RunOutcome, RunRecord } from '../../../shared/run/run-record';
+import { engineGeneratedTokens, TOKEN_COUNT_TOLERANCE } from '../../../shared/analysis/throughput';
 import type { TargetFacts } from '../../../shared/run/target-facts';
 import { shellQuote } from '../../../shared/util/shell';
 import type { Target } from '../transport/target';
@@ -93,6 +94,8 @@ export class RunController {
   lostSamples = 0;
   diagnostics = 0;
   tokens = 0;
+  /** Engine stdout characters so far (newlines included): what the token count is spread over when the engine's own count differs. */
+  stdoutChars = 0;
   firstTokenMs: number | null = null;
   lastTMs = 0;
   readonly done: Promise<void>;
@@ -119,6 +122,11 @@ export class RunController {
   readonly startedAt = new Date().toISOString();
   private endedAt: string | null = null;
   private tokenRegex: RegExp | null = null;
+  /** The stdout line being received (P records so far), for --token-regex matches that span records. */
+  private stdoutLine = '';
+  private stdoutLineTokens = 0;
+  /** Whether the stdout line being received came in P records (then its closing O is no new token). */
+  private stdoutLinePieces = false;
   private alertState = INITIAL_ALERT_STATE;
   /** What the engine's own log said (llama.cpp and compatible): timings, KV size, model facts. */
   readonly engineLog: { timings: TimingsRecord[]; kv: KvRecord[]; model: ModelRecord[] } = {
@@ -129,6 +137,8 @@ export class RunController {
   private readonly llamaLog = createLlamaLogParser();
   /** The engine's last stderr lines: what a failed engine said last is the best error message. */
   readonly stderrTail: string[] = [];
+  /** The processes whose memory the sampler measured, each from when it was chosen. */
+  readonly measuredProcesses: MeasuredProcess[] = [];
   /** Subscribers besides the constructor's callbacks (session recorder…), called after them. */
   private readonly listeners = new Set<Partial<RunCallbacks>>();
   private readonly callbacks: RunCallbacks;
@@ -346,6 +356,7 @@ export class RunController {
       case 'X':
         return this.onLauncherEvent(parsed.event, parsed.uptimeMs, parsed.fields);
       case 'O':
+      case 'P':
       case 'E':
         return this.onEngineLine(parsed.tag, parsed.uptimeMs, parsed.text);
       case 'C':
@@ -422,19 +433,27 @@ export class RunController {
     }
   }
 
-  private onEngineLine(tag: 'O' | 'E', uptimeMs: number, text: string) {
+  /**
+   * One record of the engine's output. Stdout comes as the launcher's chunk reader saw it arrive
+   * (electron/node/run/run-scripts.ts): `O` ends a line, `P` is text still waiting for its newline
+   * (a token written and flushed, or a line cut by the reader's 10 ms window).
+   */
+  private onEngineLine(tag: 'O' | 'P' | 'E', uptimeMs: number, text: string) {
     const tMs = this.toTMs(uptimeMs);
     this.lastTMs = Math.max(this.lastTMs, tMs);
-    if (tag === 'O') {
-      const n = this.tokenRegex ? (text.match(this.tokenRegex)?.length ?? 0) : 1;
+    if (tag !== 'E') {
+      this.stdoutChars += text.length + (tag === 'O' ? 1 : 0);
+      const n = this.stdoutTokens(tag, text);
       if (n > 0) {
         this.tokens += n;
         if (this.firstTokenMs === null) this.firstTokenMs = tMs;
         // Token arrivals share the spool's 10 ms clock: one engine sample per distinct time.
         const last = this.pendingSamples[this.pendingSamples.length - 1];
-        if (last && last.source === 'engine' && last.tMs === tMs && last.values.started === undefined)
+        if (last && last.source === 'engine' && last.tMs === tMs && last.values.started === undefined) {
           last.values.tokens = this.tokens;
-        else this.pushSample({ tMs, source: 'engine', values: { tokens: this.tokens } });
+          last.values.stdoutChars = this.stdoutChars;
+        } else
+          this.pushSample({ tMs, source: 'engine', values: { tokens: this.tokens, stdoutChars: this.stdoutChars } });
         if (this.request.tokens && this.tokens >= this.request.tokens && this.request.engine.kind === 'command') {
           void this.stop(`token limit ${this.request.tokens} reached`);
         }
@@ -448,7 +467,31 @@ export class RunController {
         if (this.stderrTail.length > STDERR_TAIL_LINES) this.stderrTail.shift();
       }
     }
-    this.callbacks.onOutput(tag === 'O' ? 'stdout' : 'stderr', text + '\n');
+    this.callbacks.onOutput(tag === 'E' ? 'stderr' : 'stdout', tag === 'P' ? text : text + '\n');
+  }
+
+  /**
+   * Tokens in one stdout record. With --token-regex: its matches in the line so far, less those
+   * counted already (a match may span records). Else one per line for engines that print a line
+   * per token, and one per flushed write for engines that stream text (llama.cpp's CLI): every
+   * `P` record counts, and an `O` counts only when its line came whole (no `P` before it), so a
+   * line the reader's window cut in two is one token. Writes closer together than that window
+   * merge, so a streamed count can run low: the engine's own final count then wins
+   * (shared/analysis/throughput.ts reconcileTokenEvents).
+   */
+  private stdoutTokens(tag: 'O' | 'P', text: string): number {
+    let n: number;
+    if (this.tokenRegex) {
+      const line = this.stdoutLine + text;
+      const matches = line.match(this.tokenRegex)?.length ?? 0;
+      n = Math.max(0, matches - this.stdoutLineTokens);
+      this.stdoutLine = tag === 'P' ? line : '';
+      this.stdoutLineTokens = tag === 'P' ? matches : 0;
+    } else {
+      n = tag === 'P' || !this.stdoutLinePieces ? 1 : 0;
+      this.stdoutLinePieces = tag === 'P';
+    }
+    return n;
   }
 
   private readEngineLog(text: string, tMs: number) {
@@ -492,10 +535,36 @@ export class RunController {
     const tMs = this.toTMs(record.uptimeMs);
     this.lastTMs = Math.max(this.lastTMs, tMs);
     const values = record.values;
-    if (id === MEMORY_COLLECTOR) values.tokens = this.tokens;
+    if (id === MEMORY_COLLECTOR) {
+      this.noteMeasured(tMs, values);
+      values.tokens = this.tokens;
+    }
     this.pushSample({ tMs, source: id, values });
     // ALERTS (shared/analysis/alerts.ts, the same rules the dashboard applies): new alerts become run events.
     if (id === MEMORY_COLLECTOR) this.raiseAlerts(tMs, values);
+  }
+
+  /**
+   * The memory sampler measures the largest process of the engine's group and names it in each
+   * tick (then taken out of the sample's values, which are series). A change, or a first choice
+   * other than the process the launcher started (a wrapper's child), becomes an event.
+   */
+  private noteMeasured(tMs: number, values: Record<string, number | null>) {
+    const pid = values.measuredPid;
+    const groupProcesses = values.groupProcesses ?? null;
+    delete values.measuredPid;
+    delete values.groupProcesses;
+    if (typeof pid !== 'number') return;
+    const last = this.measuredProcesses.at(-1);
+    if (last?.pid === pid) return;
+    this.measuredProcesses.push({ pid, tMs, groupProcesses });
+    if (!last && pid === this.enginePid) return;
+    this.addEvent({
+      tMs,
+      kind: 'info',
+      message: `measuring process ${pid}, the largest of ${groupProcesses ?? '?'} in the engine's process group${last ? ` (was ${last.pid})` : ` (the command started ${this.enginePid ?? '?'})`}`,
+      data: { pid, groupProcesses },
+    });
   }
 
   /** How each collector of the run fared so far (the launched ones and those the facts ruled out). */
@@ -536,6 +605,8 @@ export class RunController {
           durationMs: this.lastTMs,
           stderrTail: [...this.stderrTail],
           collectors: this.collectorStatuses(),
+          tokenCount: this.tokenCount(),
+          measuredProcesses: this.measuredProcesses,
           ...(this.server ? { server: this.server } : {}),
         }
       : null;
@@ -573,7 +644,13 @@ export class RunController {
       ctx: this.ctx,
       theoryReservedBytes: this.engine?.theoryReservedBytes ?? null,
       budgetBytes: this.request.budgetBytes ?? null,
+      engineKvBytes: this.engineLog.kv.find((k) => k.scope === 'total' && k.sizeBytes !== null)?.sizeBytes ?? null,
     };
+  }
+
+  /** The live count against the engine's own (its timing lines); null when the engine printed none. */
+  tokenCount(): { liveTokens: number; engineTokens: number | null } {
+    return { liveTokens: this.tokens, engineTokens: engineGeneratedTokens(this.engineLog.timings) };
   }
 
   private raiseAlerts(tMs: number, values: Record<string, number | null>) {
@@ -639,6 +716,7 @@ export class RunController {
     clearTimeout(this.limitTimer);
     clearTimeout(this.analysisTimer);
     this.flushSamples();
+    this.reportTokenCount();
     this.analyze();
     const failed = !this.stopping && this.exitCode !== 0 && this.exitCode !== null;
     const said = this.stderrTail.length ? `: ${this.stderrTail.slice(-3).join(' | ').slice(0, 500)}` : '';
@@ -651,6 +729,20 @@ export class RunController {
           : undefined,
     );
     this.resolveDone();
+  }
+
+  /** Says so when the engine's own count and the live one differ: the engine's count is the run's. */
+  private reportTokenCount() {
+    const { liveTokens, engineTokens } = this.tokenCount();
+    if (engineTokens === null || Math.abs(engineTokens - liveTokens) <= TOKEN_COUNT_TOLERANCE) return;
+    this.addEvent({
+      tMs: this.lastTMs,
+      kind: 'info',
+      message:
+        `the engine counted ${engineTokens} tokens (its timing lines), ${liveTokens} stdout ` +
+        `${this.tokenRegex ? 'matches' : 'writes'} were seen live: the engine's count is the run's`,
+      data: { liveTokens, engineTokens, differenceTokens: engineTokens - liveTokens },
+    });
   }
 
   private fail(error: unknown) {

@@ -65,6 +65,42 @@ const tsAwk = String.raw`{
 }
 END { if (dropped > 0) { printf "%s", "X " t " dropped stream=" tag " lines=" dropped "\n"; fflush() } }`;
 
+// The engine's stdout as it arrives, not by line: llama.cpp's CLI writes each token and flushes,
+// with no newline, so a line reader (the awk above) would sit on a whole paragraph. This bash
+// loop blocks for the first byte of a write, stamps the time it came, then takes the bytes
+// already waiting in the pipe (`read -t 0` polls without reading) and emits them: one record per
+// write while it keeps up, several writes merged when they come faster. Complete lines leave as
+// `O <uptime> <text>`, the unfinished rest as `P <uptime> <text>`: a partial line whose
+// continuation comes in later P/O records (electron/node/run/run-controller.ts counts them).
+// Cost: bash reads a pipe one byte per read(2) plus a poll per byte; measured 16 µs of CPU a
+// byte on this 2-core x86 VM under load (5,000 writes of 5 bytes: 0.42 s), ~2 % of a core at
+// 500 tokens/s of 4-byte tokens. Not `read -N 4095 -t 0.01`: on a timeout mid-data bash 5.2
+// garbled the bytes it had buffered (seen: "ends\nand\n" came out as "e", "ds nand").
+// Why bash: it is on every Debian/Ubuntu/L4T/Raspberry Pi OS board; dd/od/cat keep no write
+// boundaries in their output, a POSIX sh loop costs a fork per chunk, and neither perl nor
+// python can be assumed. Without bash, stdout is timed by line (the `engine` event says
+// stdout=lines).
+const chunkBash = String.raw`n=$'\n'
+while :; do
+  c=""; IFS= read -r -N 1 c || [ -n "$c" ] || break
+  read -r u _ < /proc/uptime
+  s=$c
+  while [ ${'${#s}'} -lt 4096 ] && read -t 0; do c=""; IFS= read -r -N 1 c || break; s+=$c; done
+  out=""
+  while [[ $s == *$n* ]]; do out+="O $u ${'${s%%$n*}'}$n"; s=${'${s#*$n}'}; done
+  [ -n "$s" ] && out+="P $u $s$n"
+  printf "%s" "$out"
+done`;
+
+// The chunk reader's records, already tagged and timed, into the spool: one write(2) per line,
+// capped like the timestamping filter.
+const passAwk = String.raw`{
+  t = $2; n += length($0) + 1
+  if (max > 0 && n > max) { dropped++; next }
+  printf "%s", $0 "\n"; fflush()
+}
+END { if (dropped > 0) { printf "%s", "X " t " dropped stream=O lines=" dropped "\n"; fflush() } }`;
+
 // A collector's lines go to the spool tagged `C <id> `, one write(2) each (see above); past
 // SPOOL_MAX they are counted instead, except the procfs sampler's "gone" line that ends the run's
 // memory curve.
@@ -84,13 +120,20 @@ cd "$D" || exit 1
 . ./run.conf
 AWKI=""; case "$(awk -W version 2>&1 </dev/null | head -n 1)" in *mawk*) AWKI="-W interactive";; esac
 ev() { read -r u _ < /proc/uptime; echo "X $u $*" >> spool; }
+pass() { awk $AWKI -v max="$SPOOL_MAX" '${passAwk.replace(/'/g, "'\\''")}' >> spool; }
 ts() { awk $AWKI -v tag="$1" -v max="$SPOOL_MAX" '${tsAwk.replace(/'/g, "'\\''")}' >> spool; }
 : > spool
 echo 0 > hb
 ev start launcher=$$
 rm -f out.fifo err.fifo engine.pid
 mkfifo out.fifo err.fifo || { ev error reason=mkfifo; ev end; exit 1; }
-ts O < out.fifo &
+OUTMODE=lines
+if command -v bash >/dev/null 2>&1; then
+  OUTMODE=chunks
+  LC_ALL=C bash -c '${chunkBash.replace(/'/g, "'\\''")}' kvscope-chunks < out.fifo | pass &
+else
+  ts O < out.fifo &
+fi
 ts E < err.fifo &
 # The engine gets its own session, so its whole process group can be signalled and nothing of
 # it outlives the run. It runs in the directory the run was started from (the login directory
@@ -110,38 +153,15 @@ EP=""
 i=0
 while [ -z "$EP" ] && [ $i -lt 200 ]; do read -r EP < engine.pid 2>/dev/null; [ -n "$EP" ] || sleep 0.05 2>/dev/null || sleep 1; i=$((i+1)); done
 [ -n "$EP" ] || EP=$BG
-# When the command line was not a simple command, the wrapper shell forks instead of exec'ing:
-# then the engine is its only child, and that is the process to measure. A wrapper that execs
-# stops being a shell within milliseconds; only one still a shell after a second has forked
-# (looking earlier would catch whatever a shell's startup files or the engine spawn briefly).
-MP=$EP
-i=0
-while [ $i -lt 20 ]; do
-  comm=""; read -r comm < /proc/$EP/comm 2>/dev/null
-  case "$comm" in sh|dash|bash|ash|busybox|zsh|kvscope-engine) ;; *) break;; esac
-  sleep 0.05 2>/dev/null || sleep 1
-  i=$((i+1))
-done
-if [ $i -ge 20 ]; then
-  kids=""
-  if [ -r /proc/$EP/task/$EP/children ]; then
-    read -r kids < /proc/$EP/task/$EP/children
-  else
-    for s in /proc/[0-9]*/stat; do
-      line=""; read -r line < "$s" 2>/dev/null || continue
-      set -- \${line##*) }
-      [ "$2" = "$EP" ] && kids="$kids \${s#/proc/}" && kids=\${kids%/stat}
-    done
-  fi
-  set -- $kids
-  [ $# -eq 1 ] && MP=$1
-fi
-ev engine pid=$EP measured=$MP
+# The engine is the process group (and session) EP leads: wrappers (sh -c, env, nohup, timeout,
+# taskset, bash run.sh) fork or exec inside it. The collectors get EP and follow the group
+# themselves (shared/collectors/procfs-sampler-script.ts measures its largest member).
+ev engine pid=$EP group=$EP stdout=$OUTMODE
 # One pipeline per collector: its script, then one awk that tags its lines and caps them.
 CP=""
 for c in $COLLECTORS; do
   eval "ca=\\$C_\${c}_ARGS"; eval "set -- $ca"
-  sh "$c.sh" "$MP" "$@" 2>/dev/null | awk $AWKI -v tag="$c" -v max="$SPOOL_MAX" '${collectorFilterAwk.replace(/'/g, "'\\''")}' >> spool &
+  sh "$c.sh" "$EP" "$@" 2>/dev/null | awk $AWKI -v tag="$c" -v max="$SPOOL_MAX" '${collectorFilterAwk.replace(/'/g, "'\\''")}' >> spool &
   CP="$CP $!"
 done
 WD=""

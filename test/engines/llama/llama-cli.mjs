@@ -3,7 +3,7 @@
 // integration tests and benchmarks (../shared/models/README.md). Not a product feature.
 //
 //   node llama-cli.mjs -m <model.gguf> -c <ctx> -n <tokens> -p <prompt>
-//                      [--threads 1] [--ctk f16] [--ctv f16] [--temp 0] [--ignore-eos]
+//                      [--threads 1] [--ctk f16] [--ctv f16] [--temp 0] [--ignore-eos] [--raw]
 //
 // What it does, like llama-cli:
 // - loads the model on the CPU (`getLlama({gpu: false, build: 'never'})`: the prebuilt CPU
@@ -17,7 +17,7 @@
 //
 // One difference, on purpose: each token is written on its own line (a newline inside a token is
 // written as the two characters `\n`), so a profiler that counts stdout lines counts tokens.
-// Real llama-cli streams text without newlines (profile it with --token-regex).
+// With --raw it writes as real llama-cli does: each token's text as it comes, no newline added.
 //
 // --threads defaults to 1: on a 2-core machine node-llama-cpp's default of 4 threads ran at
 // ≈ 1.4 tokens/s instead of ≈ 1,000 (../shared/models/README.md).
@@ -25,7 +25,7 @@ import { KV_TYPES, openLlamaContext, ownSignals } from './llama-common.mjs';
 
 function usage(message) {
   process.stderr.write(
-    `llama-cli.mjs: ${message}\nusage: node llama-cli.mjs -m <gguf> -c <ctx> -n <tokens> -p <prompt> [--threads 1] [--ctk f16] [--ctv f16] [--temp 0] [--ignore-eos]\n`,
+    `llama-cli.mjs: ${message}\nusage: node llama-cli.mjs -m <gguf> -c <ctx> -n <tokens> -p <prompt> [--threads 1] [--ctk f16] [--ctv f16] [--temp 0] [--ignore-eos] [--raw]\n`,
   );
   process.exit(2);
 }
@@ -41,6 +41,7 @@ function parseArgs(argv) {
     ctv: null,
     temp: 0,
     ignoreEos: false,
+    raw: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -90,6 +91,9 @@ function parseArgs(argv) {
       case '--ignore-eos':
         o.ignoreEos = true;
         break;
+      case '--raw':
+        o.raw = true;
+        break;
       default:
         usage(`unknown argument "${a}"`);
     }
@@ -122,9 +126,9 @@ if (opts.tokens > 0) {
   for await (const token of sequence.evaluate(promptTokens, { temperature: opts.temp })) {
     if (!opts.ignoreEos && model.isEogToken(token)) break;
     // The preceding tokens decide whether the piece starts with a space (SentencePiece).
-    const text = model.detokenize([token], false, history.slice(-8)).replace(/\n/g, '\\n');
+    const piece = model.detokenize([token], false, history.slice(-8));
     history.push(token);
-    process.stdout.write(text + '\n');
+    process.stdout.write(opts.raw ? piece : piece.replace(/\n/g, '\\n') + '\n');
     generated += 1;
     if (generated >= opts.tokens || stopping) break;
   }

@@ -7,8 +7,17 @@
 //   640 B/token = 2 (K and V) × 5 × 4 × 8 × 2 B;
 //   -c 2048 → llama.cpp reserves 2048 cells (already a multiple of its 256-cell padding)
 //   → 2048 × 640 = 1,310,720 B, which llama.cpp prints as "1.25 MiB" (1.25 × 1,048,576).
-import { release } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { Sample } from '../../../shared/api/schemas';
+import { release, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  reconcileTokenEvents,
+  tokenEventsFromSamples,
+  tokensPerSecondOverTime,
+} from '../../../shared/analysis/throughput';
 import { runCli } from '../../helpers/cli';
 import { startTrustedSshd, type Sshd, sshCliTarget } from '../../helpers/sshd';
 import {
@@ -57,7 +66,12 @@ function expectRealLlamaRun(s: {
 }
 
 describe('a real llama.cpp engine on stories260K', () => {
-  beforeAll(() => assertLlamaEngineInstalled());
+  let tmp: string;
+  beforeAll(() => {
+    assertLlamaEngineInstalled();
+    tmp = mkdtempSync(join(tmpdir(), 'kvscope-llama-cli-'));
+  });
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
   it('local: the KV size llama.cpp logs equals the GGUF theory, reserved mode, timings parsed', async () => {
     const r = await runCli([
@@ -101,6 +115,63 @@ describe('a real llama.cpp engine on stories260K', () => {
     expect(Math.abs(s.engineReported.kvBytes - 655360)).toBeLessThanOrEqual(0.01 * 1048576);
     expect(s.kv.theoryBytesPerToken).toBeNull();
     expect(s.kv.mode).toBe('reserved');
+  });
+
+  it("tokens written without newlines, as llama-cli does: the engine's count, its decode speed, a rate point per second, reserved", async () => {
+    // 1,500 tokens at 2048 cells, as the issue's run (issue 10): llama.cpp counted
+    // `eval 1499 tokens`, a line counter saw 9.
+    const tokens = 1500;
+    const out = join(tmp, 'raw.kvscope');
+    const r = await runCli([
+      'profile',
+      'local',
+      '--engine',
+      llamaCliCommand({ tokens, ctx: 2048, extra: ['--raw'] }),
+      '--interval-ms',
+      '100',
+      '--out',
+      out,
+      '--json',
+    ]);
+    if (r.code !== 0) throw new Error(`kvscope profile failed (${r.code}): ${r.stderr}`);
+    const s = JSON.parse(r.stdout) as {
+      throughput: { tokens: number; decodeTokensPerSecond: number };
+      kv: { mode: string };
+      engineReported: { timings: Array<Timing & { tokensPerSecond: number | null }> };
+      events: Array<{ data?: { engineTokens?: number; liveTokens?: number } }>;
+    };
+    const timings = s.engineReported.timings;
+    const evalTiming = timings.find((t) => t.phase === 'eval');
+    // The engine's own lines: one eval run per token after the first.
+    expect(evalTiming?.tokens).toBe(tokens - 1);
+    expect(Math.abs(s.throughput.tokens - (evalTiming?.tokens ?? NaN))).toBeLessThanOrEqual(1);
+    expect(Math.abs(s.throughput.decodeTokensPerSecond / (evalTiming?.tokensPerSecond ?? NaN) - 1)).toBeLessThan(0.05);
+    expect(s.kv.mode).toBe('reserved');
+    // The live count differed (writes closer than 10 ms merge): the run says so and by how much.
+    const said = s.events.find((e) => e.data?.engineTokens === tokens);
+    expect(said?.data?.liveTokens).toBeGreaterThan(0);
+    expect(said?.data?.liveTokens).toBeLessThan(tokens);
+
+    // Tokens/s over time from the stored samples: a point for every second of decode, none zero
+    // (a line reader saw nothing until the end: every point but the last was 0).
+    const session = new Database(out, { readonly: true });
+    const rows = session
+      .prepare("select t_ms as tMs, vals from samples where source = 'engine' order by id")
+      .all() as Array<{ tMs: number; vals: string }>;
+    session.close();
+    const samples: Sample[] = rows.map((row) => ({
+      tMs: row.tMs,
+      source: 'engine',
+      values: JSON.parse(row.vals) as Sample['values'],
+    }));
+    const events = reconcileTokenEvents(tokenEventsFromSamples(samples), tokens);
+    const arrivals = events.filter((e) => e.tokens >= 1);
+    const decodeS = ((arrivals.at(-1)?.tMs ?? 0) - (arrivals[0]?.tMs ?? 0)) / 1000;
+    expect(decodeS).toBeGreaterThan(1);
+    const rates = tokensPerSecondOverTime(events, { windowMs: 1000, stepMs: 1000 });
+    expect(rates.length).toBe(Math.floor(decodeS));
+    for (const p of rates) expect(p.tokensPerSecond).toBeGreaterThan(0);
+    expect(events.at(-1)?.tokens).toBe(tokens);
   });
 
   it('refuses a KV type llama.cpp would refuse for this model, before starting it', async () => {

@@ -303,6 +303,7 @@ describe('few samples and odd input', () => {
       ttftMs: null,
       prefillTokensPerSecond: null,
       decodeTokensPerSecond: null,
+      deliveredTokensPerSecond: null,
       tokens: 0,
     });
     expect(RunAnalysisSchema.parse(a)).toEqual(a);
@@ -342,5 +343,28 @@ describe('few samples and odd input', () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('an engine that logged its KV cache size (llama.cpp)', () => {
+  it('reads as reserved even when its host process grows while decoding; decode speed by its own clock', () => {
+    // 400 tokens at 100 tokens/s; anonymous memory grows 2 KiB a token (a JS heap, not the cache).
+    const samples: Sample[] = [{ tMs: 0, source: 'engine', values: { started: 1 } }];
+    for (let i = 1; i <= 400; i++) samples.push({ tMs: 1000 + 10 * i, source: 'engine', values: { tokens: i } });
+    for (let t = 0; t <= 5000; t += 100) {
+      const tokens = Math.max(0, Math.min(400, Math.floor((t - 1000) / 10)));
+      const anon = 40e6 + 2048 * tokens;
+      samples.push({ tMs: t, source: 'procfs', values: { rssBytes: anon + 8e6, rssAnonBytes: anon } });
+    }
+    const timings = [{ phase: 'eval', ms: 1995, tokens: 399, tokensPerSecond: 200 }];
+    const grown = analyzeRun({ samples, theoryBytesPerToken: null, ctx: 2048, timings });
+    expect(grown.kv.mode).toBe('growth');
+    const a = analyzeRun({ samples, theoryBytesPerToken: null, ctx: 2048, timings, engineKvBytes: 1310720 });
+    expect(a.kv.mode).toBe('reserved');
+    expect(a.oomHorizonTokens).toBeNull();
+    // The engine's eval rate (399 runs in 1,995 ms), and the arrivals' own: 100 tokens/s.
+    expect(a.throughput.decodeTokensPerSecond).toBe(200);
+    expect(a.throughput.deliveredTokensPerSecond).toBeCloseTo(100, 6);
+    expect(a.throughput.tokens).toBe(400);
   });
 });

@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { Sample } from '../../../../shared/api/schemas';
 import {
   decodeTokensPerSecond,
+  engineGeneratedTokens,
   engineStartMs,
   firstTokenMs,
   phaseTokensPerSecond,
+  reconcileTokenEvents,
   tokenEventsFromSamples,
   tokensAt,
   tokensPerSecondByDepth,
@@ -78,5 +80,62 @@ describe('rates', () => {
       phaseTokensPerSecond([{ phase: 'prompt', ms: 0, tokens: 1, tokensPerSecond: Infinity }], 'prompt'),
     ).toBeNull();
     expect(phaseTokensPerSecond(undefined, 'eval')).toBeNull();
+  });
+});
+
+describe("the engine's own token count", () => {
+  it('is eval runs + 1 (the first token comes from the prompt), from the last eval record', () => {
+    expect(
+      engineGeneratedTokens([
+        { phase: 'prompt', ms: 0.6, tokens: 4, tokensPerSecond: 6825.94 },
+        { phase: 'eval', ms: 2660.22, tokens: 1499, tokensPerSecond: 563.49 },
+        { phase: 'total', ms: 5844.75, tokens: 1503, tokensPerSecond: null },
+      ]),
+    ).toBe(1500);
+    expect(engineGeneratedTokens([{ phase: 'prompt', ms: 1, tokens: 4, tokensPerSecond: null }])).toBeNull();
+    expect(engineGeneratedTokens(undefined)).toBeNull();
+  });
+
+  it('wins over the live count: arrival times kept, counts spread over the stdout characters', () => {
+    // Three flushed writes seen live, of 4, 8 and 8 characters; the engine says 10 tokens.
+    const live: TokenEvent[] = [
+      { tMs: 100, tokens: 1, stdoutChars: 4 },
+      { tMs: 200, tokens: 2, stdoutChars: 12 },
+      { tMs: 300, tokens: 3, stdoutChars: 20 },
+    ];
+    expect(reconcileTokenEvents(live, 10)).toEqual([
+      { tMs: 100, tokens: 2, stdoutChars: 4 },
+      { tMs: 200, tokens: 6, stdoutChars: 12 },
+      { tMs: 300, tokens: 10, stdoutChars: 20 },
+    ]);
+  });
+
+  it('spreads over the live count when no characters were recorded', () => {
+    const live: TokenEvent[] = [
+      { tMs: 100, tokens: 1 },
+      { tMs: 200, tokens: 4 },
+    ];
+    expect(reconcileTokenEvents(live, 8)).toEqual([
+      { tMs: 100, tokens: 2 },
+      { tMs: 200, tokens: 8 },
+    ]);
+  });
+
+  it('leaves a live count that agrees within one token, and runs without an engine count, as they are', () => {
+    const live: TokenEvent[] = [{ tMs: 100, tokens: 64, stdoutChars: 300 }];
+    expect(reconcileTokenEvents(live, 65)).toEqual(live);
+    expect(reconcileTokenEvents(live, null)).toEqual(live);
+    expect(reconcileTokenEvents([], 10)).toEqual([]);
+  });
+
+  it('carries stdout characters from engine samples into the events', () => {
+    const samples: Sample[] = [
+      { tMs: 100, source: 'engine', values: { tokens: 1, stdoutChars: 5 } },
+      { tMs: 200, source: 'engine', values: { tokens: 2, stdoutChars: 9 } },
+    ];
+    expect(tokenEventsFromSamples(samples)).toEqual([
+      { tMs: 100, tokens: 1, stdoutChars: 5 },
+      { tMs: 200, tokens: 2, stdoutChars: 9 },
+    ]);
   });
 });

@@ -49,6 +49,18 @@ describe('procfs sampler parser', () => {
     expect(r.values.cpuBusyPct).toBeUndefined();
   });
 
+  it("names the process of the engine's group it measured, and the group's size", () => {
+    const p = createProcfsSamplerParser();
+    p.push(HEADER);
+    const r = p.push(TICK1.replace(/^S t=(\S+) /, 'S t=$1 pid=4242 grp=3 '));
+    if (r?.kind !== 'sample') throw new Error(`expected a sample, got ${JSON.stringify(r)}`);
+    expect(r.values.measuredPid).toBe(4242);
+    expect(r.values.groupProcesses).toBe(3);
+    const old = p.push(TICK1);
+    if (old?.kind !== 'sample') throw new Error(`expected a sample, got ${JSON.stringify(old)}`);
+    expect(old.values).not.toHaveProperty('measuredPid');
+  });
+
   it('computes CPU busy % and the engine CPU % from deltas between ticks', () => {
     const p = createProcfsSamplerParser();
     p.push(HEADER);

@@ -32,6 +32,8 @@ describe('run spool lines', () => {
       text: 'llama_kv_cache: size =    1.25 MiB',
     });
     expect(parseSpoolLine('O 10.03')).toEqual({ tag: 'O', uptimeMs: 10030, text: '' });
+    // Stdout that arrived without its newline (a token written and flushed): P.
+    expect(parseSpoolLine('P 10.04  upon a')).toEqual({ tag: 'P', uptimeMs: 10040, text: ' upon a' });
   });
 
   it('passes sampler lines through and turns anything else into a diagnostic', () => {
