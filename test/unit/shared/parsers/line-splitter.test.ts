@@ -147,7 +147,8 @@ describe('LineSplitter', () => {
     const files = mine
       .flatMap((dir) => readdirSync(FIXTURES + dir, { recursive: true, withFileTypes: true }))
       .filter((e) => e.isFile() && e.name !== 'SOURCE');
-    expect(files).toHaveLength(40);
+    // At least the 40 captures there were when this was written (new ones only add to the check).
+    expect(files.length).toBeGreaterThanOrEqual(40);
     for (const f of files) {
       const bytes = readFileSync(`${f.parentPath}/${f.name}`);
       const text = new TextDecoder().decode(bytes);
