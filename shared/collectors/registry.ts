@@ -3,12 +3,13 @@
 // shared/collectors/collector.ts) and one line here.
 import type { CollectorDefinition, SeriesDef, SeriesSource } from './collector';
 import { seriesKeyMatches } from './collector';
+import { cgroupCollector } from './cgroup-collector';
 import { engineSource } from './engine-source';
 import { pressureCollector } from './pressure-collector';
 import { procfsCollector } from './procfs-collector';
 
 /** Collectors: a script each, started on the target for every run where they can run. */
-export const COLLECTORS: readonly CollectorDefinition[] = [procfsCollector, pressureCollector];
+export const COLLECTORS: readonly CollectorDefinition[] = [procfsCollector, pressureCollector, cgroupCollector];
 
 /** Everything that puts series into samples: the engine's output, then every collector. */
 export const SERIES_SOURCES: readonly SeriesSource[] = [engineSource, ...COLLECTORS];

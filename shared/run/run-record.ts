@@ -45,6 +45,8 @@ export const AnalysisInputsSchema = z.object({
   ctx: z.number().nullable(),
   theoryReservedBytes: z.number().nullable().optional(),
   budgetBytes: z.number().nullable(),
+  /** `--memory-limit` (absent in records made before it existed). */
+  memoryLimitBytes: z.number().nullable().optional(),
 });
 export type AnalysisInputs = z.infer<typeof AnalysisInputsSchema>;
 

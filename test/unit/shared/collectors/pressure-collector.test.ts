@@ -11,17 +11,22 @@ describe('pressure collector in the plan', () => {
     expect(plan()).toEqual([
       ['procfs', 200],
       ['pressure', 1000],
+      ['cgroup', 200],
     ]);
     expect(plan({ pressure: { intervalMs: 5000 } })).toEqual([
       ['procfs', 200],
       ['pressure', 5000],
+      ['cgroup', 200],
     ]);
-    expect(plan({ pressure: { enabled: false } })).toEqual([['procfs', 200]]);
+    expect(plan({ pressure: { enabled: false } })).toEqual([
+      ['procfs', 200],
+      ['cgroup', 200],
+    ]);
   });
 
   it('is absent, with the reason, on a kernel before PSI (4.20); unknown facts leave it to the target', () => {
     const old = planCollectors({ intervalMs: 200 }, { kernel: '4.9.253-tegra' });
-    expect(old.start.map((c) => c.def.id)).toEqual(['procfs']);
+    expect(old.start.map((c) => c.def.id)).toEqual(['procfs', 'cgroup']);
     expect(old.unavailable).toEqual([
       {
         id: 'pressure',
@@ -31,7 +36,11 @@ describe('pressure collector in the plan', () => {
       },
     ]);
     expect(planCollectors({ intervalMs: 200 }, { kernel: '4.20.0' }).unavailable).toEqual([]);
-    expect(planCollectors({ intervalMs: 200 }, null).start.map((c) => c.def.id)).toEqual(['procfs', 'pressure']);
+    expect(planCollectors({ intervalMs: 200 }, null).start.map((c) => c.def.id)).toEqual([
+      'procfs',
+      'pressure',
+      'cgroup',
+    ]);
   });
 
   it('an interval outside 500 ms..60 s is refused', () => {
