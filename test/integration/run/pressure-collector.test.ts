@@ -54,7 +54,7 @@ describe('the pressure collector in a real local run', () => {
   it('--no-pressure leaves it out; an interval out of its range is refused before anything runs', async () => {
     const off = await runCli(['profile', ...DEMO, '--no-pressure', '--json']);
     expect(off.code, off.stderr).toBe(0);
-    expect(Object.keys((JSON.parse(off.stdout) as Printed).collectors ?? {})).toEqual(['procfs']);
+    expect(Object.keys((JSON.parse(off.stdout) as Printed).collectors ?? {})).toEqual(['procfs', 'cgroup']);
     const bad = await runCli(['profile', ...DEMO, '--pressure-interval-ms', '100']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toBe('kvscope profile: pressure interval 100 ms is outside 500..60000 ms\n');
