@@ -24,10 +24,20 @@
 //   ctx × theory when that is known, so a separate weights load is not mistaken for it); baseline
 //   = memory before it; measured bytes/token = theory × jump ÷ expected reservation (= jump ÷ ctx
 //   for a model without sliding windows).
-// - OOM horizon: tokens at which total RSS reaches the budget at the measured slope (null when the
-//   slope is ≤ 0, in reserved mode, or once a window is full). Max safe context =
-//   (budget − baseline − file-backed RSS) ÷ bytes/token (measured, else theory).
-import type { KvMode, RunAnalysis, Sample } from '../api/schemas';
+// - Budget, first of: `--budget` (flag: the user's word wins), `--memory-limit` (the cgroup the
+//   run made; the limit as the kernel holds it, else as asked), the limit of the engine's memory
+//   cgroup (cgroup collector, shared/collectors/cgroup-collector.ts), MemAvailable at the first
+//   sample plus what the engine was charged then (memavailable). `budgetSource` says which.
+// - OOM horizon: tokens at which the charge the kernel acts on reaches the budget, at the charge's
+//   own slope against tokens (null when the slope is ≤ 0, in reserved mode, or once a window is
+//   full). The charge is not RSS: a memory cgroup charges anonymous memory, kernel memory (page
+//   tables, slab) and page cache, and reclaims the page cache it can drop before it kills (a
+//   horizon from total RSS came 11–17 % short of real kills, from the charge within ~1 %). So:
+//   with a cgroup budget, the group's anon + kernel + page cache it cannot drop (+ NvMap);
+//   otherwise the engine's own anonymous RSS (+ NvMap, the Jetson's GPU buffers in unified
+//   memory). `kv.horizonBasis` says what each part weighed at the point projected from.
+//   Max safe context = (budget − baseline − file-backed RSS) ÷ bytes/token (measured, else theory).
+import type { BudgetSource, HorizonBasis, KvMode, RunAnalysis, Sample } from '../api/schemas';
 import { robustFit, theilSen } from './fit';
 import { detectLeak, type LeakPoint } from './leak';
 import {
@@ -58,6 +68,7 @@ export interface AnalyzeRunInput {
    * layers reserve ctx cells), llama.cpp's padding — pass kvBytes(shape, 0, {mode: 'reserved', ctx}).
    */
   theoryReservedBytes?: number | null;
+  /** `--budget`: wins over every other budget. */
   budgetBytes?: number | null;
   /**
    * The KV cache size the engine itself logged at context creation (llama.cpp's
@@ -65,6 +76,8 @@ export interface AnalyzeRunInput {
    * whatever the decode's memory does (a node or python host growing its heap is not the cache).
    */
   engineKvBytes?: number | null;
+  /** `--memory-limit`: the run made a memory cgroup of this size for the engine. */
+  memoryLimitBytes?: number | null;
   /** llama.cpp timing records from the engine's output (prompt eval → prefill tokens/s). */
   timings?: readonly TimingRecord[];
   /** Growth mode: overhead factor normal for this engine, for the leak check (default 1). */
@@ -133,14 +146,85 @@ function findJump(
   return candidates.reduce((m, c) => (c.bytes > m.bytes ? c : m));
 }
 
+/** Sample source of the cgroup collector (shared/collectors/cgroup-collector.ts). */
+const CGROUP_SOURCE = 'cgroup';
+
+/** One point of the charge the kernel acts on, with its parts. */
+interface ChargePoint {
+  tMs: number;
+  tokens: number | null;
+  charge: number;
+  basis: HorizonBasis;
+}
+
+/** The NvMap reading (procfs sampler) nearest before `tMs`, or null where there is none. */
+function nvmapAt(nvmap: ReadonlyArray<{ tMs: number; bytes: number }>, tMs: number): number | null {
+  let found: number | null = null;
+  for (const p of nvmap) {
+    if (p.tMs > tMs) break;
+    found = p.bytes;
+  }
+  return found ?? nvmap.at(0)?.bytes ?? null;
+}
+
+/** The group's charge that reclaim cannot lower: anon + kernel + page cache it cannot drop (+ NvMap). */
+function cgroupCharge(s: Sample, nvmapBytes: number | null): ChargePoint | null {
+  const anon = value(s, 'cgroupAnonBytes');
+  if (anon === null) return null;
+  const basis: HorizonBasis = {
+    source: 'cgroup',
+    anonBytes: anon,
+    kernelBytes: value(s, 'cgroupKernelBytes'),
+    unreclaimableFileBytes: value(s, 'cgroupUnreclaimableFileBytes'),
+    nvmapBytes,
+  };
+  const charge = anon + (basis.kernelBytes ?? 0) + (basis.unreclaimableFileBytes ?? 0) + (nvmapBytes ?? 0);
+  return { tMs: s.tMs, tokens: null, charge, basis };
+}
+
+/** The engine's own charge, from its process: anonymous RSS (total RSS without it) + NvMap. */
+function processCharge(p: MemPoint, nvmapBytes: number | null): ChargePoint {
+  const own = p.anon ?? p.rss ?? p.mem;
+  return {
+    tMs: p.tMs,
+    tokens: p.tokens,
+    charge: own + (nvmapBytes ?? 0),
+    basis: { source: 'process', anonBytes: own, kernelBytes: null, unreclaimableFileBytes: null, nvmapBytes },
+  };
+}
+
+/** The cgroup limit the samples last saw (null: no cgroup samples, or no limit). */
+function cgroupLimit(samples: readonly Sample[]): number | null {
+  let limit: number | null = null;
+  for (const s of samples) if (s.source === CGROUP_SOURCE) limit = value(s, 'cgroupLimitBytes') ?? limit;
+  return limit;
+}
+
+/** The budget and where it came from, in the order the header above gives. */
+function chooseBudget(
+  input: AnalyzeRunInput,
+  samples: readonly Sample[],
+  firstProcessCharge: ChargePoint | null,
+  memAvailableAtStart: number | null,
+): { bytes: number | null; source: BudgetSource | null } {
+  const positive = (v: number | null | undefined) => (fin(v) !== null && (v as number) > 0 ? (v as number) : null);
+  const flag = positive(input.budgetBytes);
+  if (flag !== null) return { bytes: flag, source: 'flag' };
+  const seen = cgroupLimit(samples);
+  const asked = positive(input.memoryLimitBytes);
+  if (asked !== null) return { bytes: seen ?? asked, source: 'memory-limit' };
+  if (seen !== null) return { bytes: seen, source: 'cgroup' };
+  if (memAvailableAtStart !== null && firstProcessCharge !== null)
+    return { bytes: memAvailableAtStart + firstProcessCharge.charge, source: 'memavailable' };
+  return { bytes: null, source: null };
+}
+
 export function analyzeRun(input: AnalyzeRunInput): RunAnalysis {
   const theory =
     fin(input.theoryBytesPerToken) !== null && (input.theoryBytesPerToken as number) > 0
       ? (input.theoryBytesPerToken as number)
       : null;
   const ctx = fin(input.ctx) !== null && (input.ctx as number) > 0 ? (input.ctx as number) : null;
-  const budget =
-    fin(input.budgetBytes) !== null && (input.budgetBytes as number) > 0 ? (input.budgetBytes as number) : null;
   const samples = input.samples;
 
   // Memory samples.
@@ -168,6 +252,32 @@ export function analyzeRun(input: AnalyzeRunInput): RunAnalysis {
     const tokens = own ?? (events.length ? tokensAt(events, s.tMs) : null);
     mem.push({ tMs: s.tMs, tokens, mem: m, rss: value(s, 'rssBytes'), anon: value(s, 'rssAnonBytes') });
   }
+
+  // The budget, and the charge the kernel acts on (see the header).
+  const nvmap: Array<{ tMs: number; bytes: number }> = [];
+  let memAvailableAtStart: number | null = null;
+  for (const s of memSamples) {
+    const nv = value(s, 'nvmapBytes');
+    if (nv !== null) nvmap.push({ tMs: s.tMs, bytes: nv });
+    memAvailableAtStart ??= value(s, 'memAvailableBytes');
+  }
+  const processCharges = mem.map((p) => processCharge(p, nvmapAt(nvmap, p.tMs)));
+  const { bytes: budget, source: budgetSource } = chooseBudget(
+    input,
+    samples,
+    processCharges.at(0) ?? null,
+    memAvailableAtStart,
+  );
+  const cgroupCharges =
+    budgetSource === 'memory-limit' || budgetSource === 'cgroup'
+      ? samples
+          .filter((s) => s.source === CGROUP_SOURCE && Number.isFinite(s.tMs))
+          .sort((a, b) => a.tMs - b.tMs)
+          .map((s) => cgroupCharge(s, nvmapAt(nvmap, s.tMs)))
+          .filter((c): c is ChargePoint => c !== null)
+          .map((c) => ({ ...c, tokens: events.length ? tokensAt(events, c.tMs) : null }))
+      : [];
+  const charges = cgroupCharges.length > 0 ? cgroupCharges : processCharges;
 
   let lastRss: number | null = null;
   let peakRss: number | null = null;
@@ -272,7 +382,6 @@ export function analyzeRun(input: AnalyzeRunInput): RunAnalysis {
 
   // Budget questions.
   const lastMem = mem.at(-1) ?? null;
-  const lastTokens = lastMem?.tokens ?? events.at(-1)?.tokens ?? 0;
   const fileBacked =
     metric === 'rssAnonBytes' && lastMem && lastMem.rss !== null && lastMem.anon !== null
       ? Math.max(0, lastMem.rss - lastMem.anon)
@@ -282,17 +391,35 @@ export function analyzeRun(input: AnalyzeRunInput): RunAnalysis {
   if (budget !== null && baseline !== null && perToken !== null && perToken > 0) {
     maxSafe = Math.max(0, Math.floor((budget - baseline - fileBacked) / perToken));
   }
-  let oomHorizon: number | null = null;
-  // Extrapolate from the decode sample with the most RSS, not the last sample: a sample taken
+  // The charge during decode (as the memory points above), fitted against tokens.
+  const chargeDecode = charges
+    .filter(
+      (c) =>
+        c.tokens !== null &&
+        c.tokens >= 1 &&
+        (firstTok === null || c.tMs >= firstTok) &&
+        (lastTok === null || c.tMs <= lastTok),
+    )
+    .sort((a, b) => (a.tokens as number) - (b.tokens as number) || a.tMs - b.tMs);
+  const cTokens = chargeDecode.map((c) => c.tokens as number);
+  const chargeFit =
+    chargeDecode.length >= 3 && (cTokens.at(-1) ?? 0) - (cTokens.at(0) ?? 0) >= MIN_FIT_TOKENS
+      ? theilSen(
+          cTokens,
+          chargeDecode.map((c) => c.charge),
+        )
+      : null;
+  // Extrapolate from the decode point with the most charge, not the last one: a sample taken
   // while the engine exits sees its memory being unmapped and would push the horizon out (seen).
-  let top: MemPoint | null = null;
-  for (const p of decode) if (p.rss !== null && (top === null || p.rss > (top.rss as number))) top = p;
-  const fromRss = top?.rss ?? lastRss;
-  const fromTokens = top?.tokens ?? lastTokens;
-  if (budget !== null && fromRss !== null && slopeAll !== null && mode !== 'reserved') {
+  let top: ChargePoint | null = null;
+  for (const c of chargeDecode) if (top === null || c.charge > top.charge) top = c;
+  let oomHorizon: number | null = null;
+  if (budget !== null && top !== null && chargeFit !== null && slopeAll !== null && mode !== 'reserved') {
     const windowFull = mode === 'window' && windowTokens !== null;
-    if (fromRss >= budget) oomHorizon = fromTokens;
-    else if (!windowFull && slopeAll > 0) oomHorizon = Math.floor(fromTokens + (budget - fromRss) / slopeAll);
+    const fromTokens = top.tokens as number;
+    if (top.charge >= budget) oomHorizon = fromTokens;
+    else if (!windowFull && chargeFit.slope > 0)
+      oomHorizon = Math.floor(fromTokens + (budget - top.charge) / chargeFit.slope);
   }
 
   // Throughput.
@@ -326,8 +453,10 @@ export function analyzeRun(input: AnalyzeRunInput): RunAnalysis {
       rssMetric: metric,
       fitR2: fin(fitR2),
       windowTokens,
+      horizonBasis: top?.basis ?? null,
     },
     budgetBytes: budget,
+    budgetSource,
     oomHorizonTokens: fin(oomHorizon),
     maxSafeContextTokens: fin(maxSafe),
     throughput: {

@@ -53,6 +53,7 @@ export function recomputeAnalysis(
     ctx: record.engine?.ctx ?? null,
     theoryReservedBytes: record.engine?.theoryReservedBytes ?? null,
     budgetBytes: record.request.budgetBytes ?? null,
+    memoryLimitBytes: record.request.memoryLimitBytes ?? null,
   };
   return analyzeRun({ ...inputs, samples: record.samples, timings: record.engineLog.timings });
 }
@@ -86,6 +87,7 @@ export function summarizeRun(record: RunRecord): ProfileSummaryOutput {
   const common = {
     kv: a.kv,
     budgetBytes: a.budgetBytes,
+    budgetSource: a.budgetSource ?? null,
     oomHorizonTokens: a.oomHorizonTokens,
     maxSafeContextTokens: a.maxSafeContextTokens,
   };

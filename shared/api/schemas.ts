@@ -226,6 +226,11 @@ export const RunRequestSchema = z.object({
       z.object({ enabled: z.boolean().optional(), intervalMs: z.number().int().min(20).max(3_600_000).optional() }),
     )
     .optional(),
+  /**
+   * Run the engine in a memory cgroup of this size on the target (`--memory-limit`): emulate a
+   * smaller board. Needs root or a delegated cgroup there (electron/node/run/run-scripts.ts).
+   */
+  memoryLimitBytes: z.number().int().positive().optional(),
 });
 export type RunRequest = z.infer<typeof RunRequestSchema>;
 export type RunRequestInput = z.input<typeof RunRequestSchema>;
@@ -267,6 +272,24 @@ export type RunEvent = z.infer<typeof RunEventSchema>;
 export const RunStateSchema = z.enum(['starting', 'running', 'stopping', 'done', 'failed']);
 export type RunState = z.infer<typeof RunStateSchema>;
 
+/**
+ * The charge the kernel acts on at the point the OOM horizon is projected from: the engine's
+ * memory cgroup (source `cgroup`) or, without a cgroup budget, the engine process (`process`:
+ * anonymous RSS). Null parts were not measured.
+ */
+export const HorizonBasisSchema = z.object({
+  source: z.enum(['cgroup', 'process']),
+  anonBytes: z.number(),
+  kernelBytes: z.number().nullable(),
+  unreclaimableFileBytes: z.number().nullable(),
+  nvmapBytes: z.number().nullable(),
+});
+export type HorizonBasis = z.infer<typeof HorizonBasisSchema>;
+
+/** Where the budget came from: `--budget`, `--memory-limit`, the engine's cgroup limit, MemAvailable at the start. */
+export const BudgetSourceSchema = z.enum(['flag', 'memory-limit', 'cgroup', 'memavailable']);
+export type BudgetSource = z.infer<typeof BudgetSourceSchema>;
+
 export const KvSummarySchema = z.object({
   theoryBytesPerToken: z.number().nullable(),
   measuredBytesPerToken: z.number().nullable(),
@@ -284,6 +307,8 @@ export const KvSummarySchema = z.object({
   fitR2: z.number().nullable().optional(),
   /** Window mode: generated tokens at which RSS stopped growing. */
   windowTokens: z.number().nullable().optional(),
+  /** What the OOM horizon was projected from, part by part (shared/analysis/run-analysis.ts). */
+  horizonBasis: HorizonBasisSchema.nullable().optional(),
 });
 export type KvSummary = z.infer<typeof KvSummarySchema>;
 
@@ -317,6 +342,7 @@ export type Throughput = z.infer<typeof ThroughputSchema>;
 export const RunAnalysisSchema = z.object({
   kv: KvSummarySchema,
   budgetBytes: z.number().nullable(),
+  budgetSource: BudgetSourceSchema.nullable().optional(),
   oomHorizonTokens: z.number().nullable(),
   maxSafeContextTokens: z.number().nullable(),
   throughput: ThroughputSchema,
@@ -365,6 +391,7 @@ export const ProfileSummarySchema = z.object({
   events: z.array(RunEventSchema),
   kv: KvSummarySchema,
   budgetBytes: z.number().nullable(),
+  budgetSource: BudgetSourceSchema.nullable().optional(),
   oomHorizonTokens: z.number().nullable(),
   maxSafeContextTokens: z.number().nullable(),
   throughput: ThroughputSchema,

@@ -4,6 +4,7 @@
 import type { CollectorDefinition, SeriesDef, SeriesSource } from './collector';
 import { seriesKeyMatches } from './collector';
 import { boardSysfsCollector } from './board-sysfs-collector';
+import { cgroupCollector } from './cgroup-collector';
 import { engineSource } from './engine-source';
 import { perfCollector } from './perf-collector';
 import { pmapCollector } from './pmap-collector';
@@ -21,6 +22,7 @@ export const COLLECTORS: readonly CollectorDefinition[] = [
   boardSysfsCollector,
   perfCollector,
   pmapCollector,
+  cgroupCollector,
 ];
 
 /** Everything that puts series into samples: the engine's output, then every collector. */

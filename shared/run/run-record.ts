@@ -47,6 +47,8 @@ export const AnalysisInputsSchema = z.object({
   budgetBytes: z.number().nullable(),
   /** The KV cache size the engine logged when it created its context (llama.cpp): it reserved it. */
   engineKvBytes: z.number().nullable().optional(),
+  /** `--memory-limit` (absent in records made before it existed). */
+  memoryLimitBytes: z.number().nullable().optional(),
 });
 export type AnalysisInputs = z.infer<typeof AnalysisInputsSchema>;
 

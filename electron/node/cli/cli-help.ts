@@ -139,7 +139,15 @@ export const COMMAND_HELP = {
           { flags: '--gguf <path on target>', description: 'model file: exact KV theory from its header' },
           { flags: '--kv-type <type>', description: 'KV cache type the engine uses (f16, q8_0, q4_0, …)' },
           { flags: '--ctx <n>', description: 'context size of the engine' },
-          { flags: '--budget <size>', description: 'memory budget for the OOM horizon (e.g. 2GiB, 512MiB)' },
+          {
+            flags: '--budget <size>',
+            description:
+              "memory budget for the OOM horizon (e.g. 2GiB, 512MiB); default: the engine's cgroup limit, else MemAvailable",
+          },
+          {
+            flags: '--memory-limit <size>',
+            description: 'run the engine in a memory cgroup of that size (root or a delegated cgroup on the target)',
+          },
           { flags: '--interval-ms <n>', description: 'sampling interval in ms (default 200, at least 20)' },
           { flags: '--tokens <n>', description: 'stop after n generated tokens (server mode: max tokens per turn)' },
           { flags: '--duration <time>', description: 'stop after this long (e.g. 60s, 2m)' },

@@ -91,6 +91,8 @@ export class RunController {
   exitCode: number | null = null;
   exitSignal: string | null = null;
   oomKilled = false;
+  /** Why the launcher gave up before the engine ran (its `error` event), or null. */
+  launchError: string | null = null;
   lostSamples = 0;
   diagnostics = 0;
   tokens = 0;
@@ -211,6 +213,7 @@ export class RunController {
             })),
           watchdogS: this.request.keepRunning ? 0 : this.options.watchdogS,
           spoolMaxBytes: this.options.spoolMaxBytes,
+          memoryLimitBytes: this.request.memoryLimitBytes ?? null,
         }),
         0o600,
       );
@@ -423,6 +426,8 @@ export class RunController {
         this.addEvent({ tMs, kind: 'alert', message: `spool full: ${fields.lines} ${fields.stream} lines not kept` });
         break;
       case 'error':
+        // The launcher could not start the engine (e.g. no memory cgroup for --memory-limit).
+        this.launchError ??= fields.reason ?? 'launcher error';
         this.addEvent({ tMs, kind: 'error', message: fields.reason ?? 'launcher error' });
         break;
       case 'end':
@@ -645,6 +650,7 @@ export class RunController {
       theoryReservedBytes: this.engine?.theoryReservedBytes ?? null,
       budgetBytes: this.request.budgetBytes ?? null,
       engineKvBytes: this.engineLog.kv.find((k) => k.scope === 'total' && k.sizeBytes !== null)?.sizeBytes ?? null,
+      memoryLimitBytes: this.request.memoryLimitBytes ?? null,
     };
   }
 
@@ -718,6 +724,11 @@ export class RunController {
     this.flushSamples();
     this.reportTokenCount();
     this.analyze();
+    if (this.launchError !== null) {
+      this.setState('failed', this.launchError);
+      this.resolveDone();
+      return;
+    }
     const failed = !this.stopping && this.exitCode !== 0 && this.exitCode !== null;
     const said = this.stderrTail.length ? `: ${this.stderrTail.slice(-3).join(' | ').slice(0, 500)}` : '';
     this.setState(

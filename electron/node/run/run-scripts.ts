@@ -17,6 +17,7 @@
 // beating for WATCHDOG_S seconds (app killed, link gone for good), the watchdog ends the engine
 // group and removes the directory, unless the user asked to keep the engine running.
 // Only POSIX sh, awk and coreutils/busybox are assumed on the target.
+import { CGROUP_ROOT } from '../../../shared/collectors/cgroup-collector';
 import { shellJoin, shellQuote } from '../../../shared/util/shell';
 
 /** One collector as the launcher starts it: `sh <id>.sh <pid> <intervalS> <args…>`. */
@@ -33,6 +34,10 @@ export interface RunConf {
   watchdogS: number;
   /** Stop writing sampler/engine lines past this size (the spool is bounded). */
   spoolMaxBytes: number;
+  /** Run the engine in a memory cgroup of this size (RunRequest.memoryLimitBytes), or null. */
+  memoryLimitBytes?: number | null;
+  /** Where the cgroup hierarchies are mounted (tests: a fixture tree laid out like it). */
+  cgroupRoot?: string;
 }
 
 /** Collector ids become shell variable names and file names: nothing else may pass. */
@@ -47,6 +52,8 @@ export function runConf(conf: RunConf): string {
     ...conf.collectors.map((c) => `C_${c.id}_ARGS=${shellQuote(shellJoin([c.intervalS.toFixed(3), ...c.args]))}`),
     `WATCHDOG_S=${shellQuote(String(Math.max(0, Math.round(conf.watchdogS))))}`,
     `SPOOL_MAX=${shellQuote(String(Math.round(conf.spoolMaxBytes)))}`,
+    `MEMLIMIT=${shellQuote(conf.memoryLimitBytes ? String(Math.round(conf.memoryLimitBytes)) : '')}`,
+    `CGROOT=${shellQuote(conf.cgroupRoot ?? CGROUP_ROOT)}`,
     '',
   ].join('\n');
 }
@@ -111,6 +118,71 @@ const collectorFilterAwk = String.raw`{
 }
 END { if (d > 0) { printf "%s", "X 0 dropped stream=" tag " lines=" d "\n"; fflush() } }`;
 
+// --- memory limit: the engine's own memory cgroup (RunRequest.memoryLimitBytes) ---------------
+// Made before the engine starts; the engine's wrapper joins it before it execs the engine, so
+// every byte the engine allocates is charged there. cgroup v2: a child of the root group (root)
+// or of the parent of the launcher's own group (a delegated subtree), with `memory` enabled in
+// the parent's subtree_control; swap off for the group (memory.swap.max / memsw), so the kernel
+// kills at the limit as a board without swap would. v1: a child of the launcher's own memory
+// group (its limits still apply above it), else of the controller's root. Removed at the end
+// (cgroupCleanupSh), also after the watchdog ended the engine: the launcher outlives the app.
+const cgroupSetupSh = String.raw`CG=""; CGV=""; CGPROCS=""
+cg_fail() { ev error reason="memory limit: $*"; ev end; exit 1; }
+cg_try2() {
+  p="$1"; c="$p/$CGN"
+  case " $(cat "$p/cgroup.subtree_control" 2>/dev/null) " in *" memory "*) ;; *) echo +memory > "$p/cgroup.subtree_control" 2>/dev/null ;; esac
+  mkdir "$c" 2>/dev/null || return 1
+  if echo "$MEMLIMIT" > "$c/memory.max" 2>/dev/null; then
+    [ -e "$c/memory.swap.max" ] && echo 0 > "$c/memory.swap.max" 2>/dev/null
+    CG="$c"; CGV=2; return 0
+  fi
+  rmdir "$c" 2>/dev/null; return 1
+}
+if [ -n "$MEMLIMIT" ]; then
+  CGN="$(basename "$D")"; case "$CGN" in kvscope-*) ;; *) CGN="kvscope-$CGN";; esac
+  own1=""; own2=""
+  while IFS=: read -r _ ctl p; do
+    case ",$ctl," in *,memory,*) own1="$p";; ,,) own2="$p";; esac
+  done < /proc/$$/cgroup
+  if [ -e "$CGROOT/cgroup.controllers" ]; then
+    case " $(cat "$CGROOT/cgroup.controllers") " in
+      *" memory "*) ;;
+      *) cg_fail "the memory controller is not enabled in $CGROOT (cgroup v2)";;
+    esac
+    cg_try2 "$CGROOT" || { [ -n "$own2" ] && [ "$own2" != / ] && cg_try2 "$CGROOT$(dirname "$own2")"; } ||
+      cg_fail "cannot make a memory cgroup in $CGROOT: run as root or in a delegated cgroup (e.g. under systemd-run --user --scope -p Delegate=yes)"
+  elif [ -e "$CGROOT/memory/memory.limit_in_bytes" ]; then
+    p="$CGROOT/memory$own1"; [ -n "$own1" ] && [ -w "$p" ] || p="$CGROOT/memory"
+    mkdir "$p/$CGN" 2>/dev/null || cg_fail "cannot make a memory cgroup in $p: run as root (cgroup v1)"
+    if ! echo "$MEMLIMIT" > "$p/$CGN/memory.limit_in_bytes" 2>/dev/null; then
+      rmdir "$p/$CGN"; cg_fail "cannot set memory.limit_in_bytes in $p/$CGN"
+    fi
+    [ -e "$p/$CGN/memory.memsw.limit_in_bytes" ] && echo "$MEMLIMIT" > "$p/$CGN/memory.memsw.limit_in_bytes" 2>/dev/null
+    CG="$p/$CGN"; CGV=1
+  else
+    cg_fail "this target has no memory cgroup controller (neither $CGROOT/cgroup.controllers nor $CGROOT/memory)"
+  fi
+  CGPROCS="$CG/cgroup.procs"
+  ev cgroup version=$CGV limit=$MEMLIMIT path=$CG
+fi`;
+
+// The group's OOM kills (v1 memory.oom_control, v2 memory.events): an OOM event even where the
+// kernel log cannot be read. Then whatever is left in the group ends, and the group goes.
+const cgroupCleanupSh = String.raw`if [ -n "$CG" ]; then
+  if [ "$code" -eq 137 ] && [ -z "$line" ]; then
+    n=0
+    while read -r k v; do [ "$k" = oom_kill ] && n=$v; done < "$CG/memory.$([ "$CGV" = 1 ] && echo oom_control || echo events)"
+    [ "$n" -gt 0 ] 2>/dev/null && ev oom pid=$EP kernel="memory cgroup $CG: oom_kill $n"
+  fi
+  i=0
+  while ! rmdir "$CG" 2>/dev/null && [ $i -lt 20 ]; do
+    while read -r p; do kill -KILL "$p" 2>/dev/null; done < "$CG/cgroup.procs"
+    sleep 0.1 2>/dev/null || sleep 1
+    i=$((i+1))
+  done
+  [ -d "$CG" ] && ev cgroup-left path=$CG
+fi`;
+
 export function launcherScript(): string {
   return `#!/bin/sh
 # KVScope run launcher (see electron/node/run/run-scripts.ts).
@@ -125,6 +197,7 @@ ts() { awk $AWKI -v tag="$1" -v max="$SPOOL_MAX" '${tsAwk.replace(/'/g, "'\\''")
 : > spool
 echo 0 > hb
 ev start launcher=$$
+${cgroupSetupSh}
 rm -f out.fifo err.fifo engine.pid
 mkfifo out.fifo err.fifo || { ev error reason=mkfifo; ev end; exit 1; }
 OUTMODE=lines
@@ -140,12 +213,14 @@ ts E < err.fifo &
 # over SSH), so relative paths in the command mean what the user meant. bash -c execs a simple
 # command line (dash's sh -c forks), so the engine's pid is usually the wrapper's own.
 ESH=sh; command -v bash >/dev/null 2>&1 && ESH=bash
-WRAP='echo $$ > "$3/engine.pid"; cd "$4" 2>/dev/null || cd "$3"; exec "$1" -c "$2"'
+# With a memory limit the wrapper joins the run's cgroup ($5) before it becomes the engine.
+WRAP='if [ -n "$5" ] && ! echo $$ > "$5"; then echo "kvscope: cannot join the memory cgroup $5" >&2; exit 125; fi
+echo $$ > "$3/engine.pid"; cd "$4" 2>/dev/null || cd "$3"; exec "$1" -c "$2"'
 if command -v setsid >/dev/null 2>&1; then
-  setsid sh -c "$WRAP" kvscope-engine "$ESH" "$ENGINE" "$D" "$W" > out.fifo 2> err.fifo < /dev/null &
+  setsid sh -c "$WRAP" kvscope-engine "$ESH" "$ENGINE" "$D" "$W" "$CGPROCS" > out.fifo 2> err.fifo < /dev/null &
 else
   set -m
-  sh -c "$WRAP" kvscope-engine "$ESH" "$ENGINE" "$D" "$W" > out.fifo 2> err.fifo < /dev/null &
+  sh -c "$WRAP" kvscope-engine "$ESH" "$ENGINE" "$D" "$W" "$CGPROCS" > out.fifo 2> err.fifo < /dev/null &
   set +m
 fi
 BG=$!
@@ -192,6 +267,7 @@ if [ "$code" -eq 137 ]; then
 fi
 # Children the engine left behind in its group end with it.
 kill -TERM -"$EP" 2>/dev/null
+${cgroupCleanupSh}
 for p in $CP; do wait "$p" 2>/dev/null; done
 [ -n "$WD" ] && kill "$WD" 2>/dev/null
 wait 2>/dev/null

@@ -1,7 +1,10 @@
 // `kvscope profile local --demo` end to end through the real CLI: launcher, sampler, spool,
 // analysis. The demo engine's true bytes per token are known, so these runs measure the
 // profiler's own accuracy (issue #2 acceptance: growth within 2 %, reserved jump within 5 %).
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readSession } from '../../../electron/node/session/session-store';
 import { describe, expect, it } from 'vitest';
 import { processesMatching, runCli, startCli } from '../../helpers/cli';
 
@@ -62,12 +65,18 @@ describe('profile local --demo', () => {
   });
 
   it('an OOM horizon and a max safe context follow from the budget', async () => {
-    const s = await profile(['--tokens', '2000', '--mode', 'growth', '--budget', '512MiB']);
+    const dir = mkdtempSync(join(tmpdir(), 'kvscope-horizon-'));
+    const out = join(dir, 'run.kvscope');
+    const s = await profile(['--tokens', '2000', '--mode', 'growth', '--budget', '512MiB', '--out', out]);
     expect(s.budgetBytes).toBe(536870912);
+    expect(s.budgetSource).toBe('flag');
     expect(s.throughput.tokens).toBe(2000);
-    // Independent expectation: from the peak RSS, the rest of the budget at the demo's true
-    // 32,768 B/token, after the 2000 tokens already generated.
-    const expected = 2000 + (536870912 - s.peakRssBytes) / 32768;
+    // Independent expectation: from the peak anonymous RSS the sampler recorded (what the kernel
+    // charges; the file-backed pages it drops before it kills), the rest of the budget at the
+    // demo's true 32,768 B/token, after the 2000 tokens already generated.
+    const anon = readSession(out).runs[0]?.samples.map((x) => x.values.rssAnonBytes ?? 0) ?? [];
+    rmSync(dir, { recursive: true, force: true });
+    const expected = 2000 + (536870912 - Math.max(...anon)) / 32768;
     expect(Math.abs(s.oomHorizonTokens / expected - 1)).toBeLessThan(0.05);
     // Max safe context: the whole context fits in the budget above the baseline.
     expect(s.maxSafeContextTokens).toBeGreaterThan(2000);

@@ -45,6 +45,7 @@ const options = {
   demo: { type: 'boolean' },
   gguf: { type: 'string' },
   budget: { type: 'string' },
+  'memory-limit': { type: 'string' },
   'interval-ms': { type: 'string' },
   duration: { type: 'string' },
   sweep: { type: 'string' },
@@ -140,6 +141,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const target = await cliTargetSupport.targetFromCli(targetText, values);
   const ctx = parseIntArg(values.ctx, '--ctx');
   const budgetBytes = values.budget ? parseBytes(values.budget, '--budget') : undefined;
+  const memoryLimitBytes = values['memory-limit'] ? parseBytes(values['memory-limit'], '--memory-limit') : undefined;
   const intervalMs = parseIntArg(values['interval-ms'], '--interval-ms', 20) ?? 200;
   const durationMs = values.duration ? parseDurationMs(values.duration, '--duration') : undefined;
   const tokens = parseIntArg(values.tokens, '--tokens');
@@ -172,6 +174,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     durationMs,
     keepRunning: values['keep-running'] ?? false,
     collectors: collectorSettingsFromCli(values),
+    memoryLimitBytes,
   };
   const parsed = RunRequestSchema.safeParse(requestInput);
   if (!parsed.success) {

@@ -46,11 +46,14 @@ describe('growth mode', () => {
   });
 
   it('answers the budget questions', () => {
-    // total RSS = 150 MiB + 32768·n reaches 512 MiB at n = (536870912 − 157286400) / 32768 = 11584
-    expectWithin(a.oomHorizonTokens, 11584, 0.01);
+    // The kernel is charged the anonymous memory, not the 50 MiB of file-backed RSS (it drops those
+    // pages before it kills): 100 MiB + 32768·n reaches 512 MiB at n = (536870912 − 104857600) / 32768 = 13184
+    expectWithin(a.oomHorizonTokens, 13184, 0.01);
+    expect(a.kv.horizonBasis).toMatchObject({ source: 'process', kernelBytes: null, nvmapBytes: null });
     // (budget − anon baseline − file-backed) / measured = (536870912 − 104857600 − 52428800) / 32768 = 11584
     expectWithin(a.maxSafeContextTokens, 11584, 0.01);
     expect(a.budgetBytes).toBe(536870912);
+    expect(a.budgetSource).toBe('flag');
   });
 
   it('measures throughput from the token samples', () => {
@@ -336,7 +339,7 @@ describe('few samples and odd input', () => {
         fc.option(fc.integer({ min: -10, max: 1 << 20 }), { nil: null }),
         fc.option(fc.double({ min: -1e10, max: 1e10 }), { nil: null }),
         (samples, theory, ctx, budget) => {
-          const a = analyzeRun({ samples: samples as Sample[], theoryBytesPerToken: theory, ctx, budgetBytes: budget });
+          const a = analyzeRun({ samples: samples, theoryBytesPerToken: theory, ctx, budgetBytes: budget });
           expect(allFinite(a)).toBe(true);
           RunAnalysisSchema.parse(JSON.parse(JSON.stringify(a)));
         },
@@ -366,5 +369,99 @@ describe('an engine that logged its KV cache size (llama.cpp)', () => {
     expect(a.throughput.decodeTokensPerSecond).toBe(200);
     expect(a.throughput.deliveredTokensPerSecond).toBeCloseTo(100, 6);
     expect(a.throughput.tokens).toBe(400);
+  });
+});
+
+describe('the budget and the charge the kernel acts on', () => {
+  // The growth run above, 2000 tokens: anonymous memory A(n) = 100 MiB + 32768·n (± 64 KiB), 50 MiB
+  // file-backed RSS. Its memory cgroup, sampled at the same ticks, is charged A(n), kernel memory
+  // of 2 MiB + A(n)/512 (page tables grow with what they map), 60 MiB of page cache of which 1 MiB
+  // cannot be dropped (dirty), under a 400 MiB limit.
+  const base = syntheticSamples({
+    mode: 'growth',
+    bytesPerToken: 32768,
+    tokens: 2000,
+    tokensPerSecond: 40,
+    baselineBytes: 100 * MiB,
+    fileBackedBytes: 50 * MiB,
+    ttftMs: 350,
+  });
+  const cgroupSamples = (limitBytes: number | null): Sample[] =>
+    base
+      .filter((s) => s.source === 'procfs')
+      .map((s) => {
+        const anon = s.values.rssAnonBytes as number;
+        return {
+          tMs: s.tMs,
+          source: 'cgroup',
+          values: {
+            cgroupLimitBytes: limitBytes,
+            cgroupAnonBytes: anon,
+            cgroupKernelBytes: 2 * MiB + Math.round(anon / 512),
+            cgroupFileBytes: 60 * MiB,
+            cgroupUnreclaimableFileBytes: 1 * MiB,
+          },
+        };
+      });
+  const withAvailable = (samples: readonly Sample[], availableBytes: number): Sample[] =>
+    samples.map((s) =>
+      s.source === 'procfs' ? { ...s, values: { ...s.values, memAvailableBytes: availableBytes } } : s,
+    );
+  const run = (samples: Sample[], more: { budgetBytes?: number; memoryLimitBytes?: number } = {}) =>
+    analyzeRun({ samples, theoryBytesPerToken: 32768, theoryMode: 'growth', ...more });
+
+  it('projects the cgroup charge: anon + kernel + page cache it cannot drop, not RSS', () => {
+    const a = run([...base, ...cgroupSamples(400 * MiB)]);
+    expect(a.budgetSource).toBe('cgroup');
+    expect(a.budgetBytes).toBe(400 * MiB);
+    // A·(1 + 1/512) + 3 MiB = 400 MiB → A = 416284672 × 512/513 = 415473202.6;
+    // n = (415473202.6 − 104857600) / 32768 = 9479
+    expectWithin(a.oomHorizonTokens, 9479, 0.01);
+    // From total RSS (150 MiB + 32768·n) it would have said (419430400 − 157286400) / 32768 = 8000.
+    const basis = a.kv.horizonBasis;
+    expect(basis?.source).toBe('cgroup');
+    expect(basis?.unreclaimableFileBytes).toBe(MiB);
+    expect(basis?.nvmapBytes).toBeNull();
+    // At the last decode tick (≈ 2000 tokens): A ≈ 100 MiB + 2000 × 32768 B = 162.5 MiB; kernel ≈ 2 MiB + A/512.
+    expectWithin(basis?.anonBytes, 162.5 * MiB, 0.01);
+    expectWithin(basis?.kernelBytes, 2 * MiB + (162.5 * MiB) / 512, 0.01);
+  });
+
+  it('NvMap (Jetson GPU buffers in unified memory) is charged too', () => {
+    const nv = [...base, ...cgroupSamples(400 * MiB)].map((s) =>
+      s.source === 'procfs' ? { ...s, values: { ...s.values, nvmapBytes: 64 * MiB } } : s,
+    );
+    const a = run(nv);
+    // 64 MiB more at every point: A·(1 + 1/512) + 67 MiB = 400 MiB → A = 349175808 × 512/513 = 348495154;
+    // n = (348495154 − 104857600) / 32768 = 7435
+    expectWithin(a.oomHorizonTokens, 7435, 0.01);
+    expect(a.kv.horizonBasis?.nvmapBytes).toBe(64 * MiB);
+  });
+
+  it('--budget wins, then --memory-limit (the limit as the kernel holds it), then the cgroup limit, then MemAvailable', () => {
+    const limited = [...base, ...cgroupSamples(300 * MiB)];
+    expect(run(limited, { budgetBytes: 512 * MiB, memoryLimitBytes: 256 * MiB })).toMatchObject({
+      budgetSource: 'flag',
+      budgetBytes: 512 * MiB,
+    });
+    // The group the run made holds 300 MiB (a kernel rounds to pages): that is what it acts on.
+    expect(run(limited, { memoryLimitBytes: 300 * MiB + 100 })).toMatchObject({
+      budgetSource: 'memory-limit',
+      budgetBytes: 300 * MiB,
+    });
+    // No cgroup samples (collector off or absent): the limit as asked, the engine's own charge.
+    const asked = run(base, { memoryLimitBytes: 256 * MiB });
+    expect(asked).toMatchObject({ budgetSource: 'memory-limit', budgetBytes: 256 * MiB });
+    expect(asked.kv.horizonBasis?.source).toBe('process');
+    expect(run(limited)).toMatchObject({ budgetSource: 'cgroup', budgetBytes: 300 * MiB });
+    // A group without a limit gives none; MemAvailable at the first tick (1 GiB) plus what the
+    // engine held then (its baseline, 100 MiB ± noise) does.
+    const free = run(withAvailable([...base, ...cgroupSamples(null)], 1024 * MiB));
+    expect(free.budgetSource).toBe('memavailable');
+    expectWithin(free.budgetBytes, 1124 * MiB, 0.001);
+    // …and is projected from the engine's own anonymous memory: (1124 − 100) MiB / 32768 = 32768 tokens.
+    expect(free.kv.horizonBasis?.source).toBe('process');
+    expectWithin(free.oomHorizonTokens, 32768, 0.01);
+    expect(run(base)).toMatchObject({ budgetSource: null, budgetBytes: null, oomHorizonTokens: null });
   });
 });

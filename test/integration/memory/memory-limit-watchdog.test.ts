@@ -1,0 +1,57 @@
+// The run's memory cgroup outlives no run: the CLI is SIGKILLed mid-run, the target's watchdog
+// (KVSCOPE_WATCHDOG_S) ends the engine, and the launcher, which outlives the app, removes the
+// group (electron/node/run/run-scripts.ts). Real cgroup v1 memory controller, as root.
+import { existsSync, readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { processesMatching, startCli } from '../../helpers/cli';
+import { waitFor } from '../../helpers/sshd';
+
+/** This process's v1 memory group: the launcher, started by the CLI we start, is in it too. */
+function ownMemoryGroup(): string {
+  const line = readFileSync('/proc/self/cgroup', 'utf8')
+    .split('\n')
+    .find((l) => l.split(':')[1]?.split(',').includes('memory'));
+  const path = line?.split(':')[2] ?? '';
+  return `/sys/fs/cgroup/memory${path === '/' ? '' : path}`;
+}
+
+describe('--memory-limit when the app dies', () => {
+  it('the watchdog ends the engine and the launcher removes the cgroup', { timeout: 60_000 }, async () => {
+    const cli = startCli(
+      [
+        'profile',
+        'local',
+        '--demo',
+        '--tokens',
+        '100000',
+        '--tps',
+        '50',
+        '--weights-mb',
+        '8',
+        '--memory-limit',
+        '300MiB',
+      ],
+      { KVSCOPE_WATCHDOG_S: '2' },
+    );
+    let stderr = '';
+    cli.stderr?.on('data', (d) => (stderr += d));
+    const runDir = await waitFor(() => /run directory (\S+)/.exec(stderr)?.[1], 'the run directory', 30_000);
+    const group = `${ownMemoryGroup()}/${basename(runDir)}`;
+    await waitFor(() => existsSync(group), `the cgroup ${group}`);
+    // The engine is a member of it.
+    const members = await waitFor(
+      () => readFileSync(`${group}/cgroup.procs`, 'utf8').trim(),
+      'a process in the cgroup',
+    );
+    const enginePid = Number(members.split('\n')[0]);
+    expect(readFileSync(`/proc/${enginePid}/cmdline`, 'utf8')).toContain('demo-engine');
+
+    cli.kill('SIGKILL');
+    await waitFor(() => !existsSync(group), 'the cgroup to be removed', 20_000);
+    expect(existsSync(`/proc/${enginePid}`)).toBe(false);
+    // The launcher ends right after (the watchdog removes the run directory too).
+    await waitFor(async () => (await processesMatching(runDir)).length === 0, 'the launcher to end', 20_000);
+    await waitFor(() => !existsSync(runDir), 'the run directory to be removed', 10_000);
+  });
+});
