@@ -26,7 +26,8 @@ export {
   createStatmParser,
   parseStatmLine,
 } from './proc-parsers';
-export { createLlamaLogParser, stripLogPrefixes, parseGoDurationMs } from './llama-log-parser';
+export { createLlamaLogParser, stripLogPrefixes } from './llama-log-parser';
+export { parseGoDurationMs } from './llama-log-server';
 export { createLlamaBenchParser, benchTestName } from './llama-bench-parser';
 export { createThermalParser, parseSysfsTempRead, decodeThrottled, errnoName } from './thermal-parsers';
 

@@ -41,28 +41,29 @@ import {
   type TimingPhase,
   type TimingsRecord,
 } from './records';
+import {
+  bytesOf,
+  LOADER_KV_RE,
+  MODEL_FUNCS,
+  modelKeyValue,
+  setGgufField,
+  setModelField,
+  type ModelBlock,
+} from './llama-log-model';
+import {
+  JSON_TIMINGS_RE,
+  OLLAMA_RE,
+  parseGoDurationMs,
+  scanJson,
+  timingsFromJson,
+  type JsonScan,
+  type OllamaPending,
+} from './llama-log-server';
 
 export type LlamaLogRecord = TimingsRecord | KvRecord | ModelRecord | Diagnostic;
 
 /** A server `timings` object spread over lines is given up after this many (then a diagnostic). */
 export const MAX_JSON_LINES = 200;
-
-const MIB = 1024 * 1024;
-const SIZE_UNITS: Record<string, number> = {
-  B: 1,
-  KiB: 1024,
-  KB: 1024,
-  MiB: MIB,
-  MB: MIB,
-  GiB: 1024 * MIB,
-  GB: 1024 * MIB,
-};
-
-function bytesOf(value: string | undefined, unit: string | undefined): number | null {
-  const u = SIZE_UNITS[unit ?? ''];
-  const v = Number(value);
-  return u === undefined || !Number.isFinite(v) ? null : Math.round(v * u);
-}
 
 // ---------------------------------------------------------------------------------------------
 // Prefixes
@@ -226,315 +227,6 @@ function applyParts(r: KvRecord, parts: KvPart[]): void {
     if (p.name === 'K') [r.typeK, r.kBytes] = [p.type, p.bytes];
     if (p.name === 'V') [r.typeV, r.vBytes] = [p.type, p.bytes];
   }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Model / context
-
-/** Functions whose `key = value` lines describe the model or the context. */
-const MODEL_FUNCS = new Set([
-  'print_info',
-  'llm_load_print_meta',
-  'llama_model_load',
-  'llama_model_load_internal',
-  'llama_context',
-  'llama_new_context_with_model',
-  'llama_model_loader',
-]);
-/** A print_info / llm_load_print_meta key (`n_head_kv`, `model type`, `rope scaling`, `f_norm_eps`…). */
-const MODEL_KEY_RE = /^[a-z_][\w .()-]*$/i;
-/** On the trimmed body: `- kv  12: llama.block_count u32 = 32`. */
-const LOADER_KV_RE = /^- kv\s+\d+:\s+(\S+)\s+(\S+)\s+=(?:\s+(\S.*))?$/;
-
-/** `key = value` split at the first `=`, both trimmed; null when there is no `=` or the key is not a key. */
-function modelKeyValue(body: string): [string, string] | null {
-  const eq = body.indexOf('=');
-  if (eq < 0) return null;
-  const key = body.slice(0, eq).trim();
-  return MODEL_KEY_RE.test(key) ? [key, body.slice(eq + 1).trim()] : null;
-}
-
-type ModelFields = Omit<ModelRecord, 'kind' | 'line' | 'source' | 'extra'>;
-type NumericKey = {
-  [K in keyof ModelFields]-?: NonNullable<ModelFields[K]> extends number ? K : never;
-}[keyof ModelFields];
-
-const PRINT_META_INTS: Record<string, NumericKey> = {
-  n_vocab: 'nVocab',
-  n_ctx_train: 'nCtxTrain',
-  n_ctx: 'nCtx',
-  n_ctx_per_seq: 'nCtxPerSeq',
-  n_seq_max: 'nSeqMax',
-  n_batch: 'nBatch',
-  n_ubatch: 'nUbatch',
-  n_embd: 'nEmbd',
-  n_layer: 'nLayer',
-  n_rot: 'nRot',
-  n_swa: 'slidingWindow',
-  n_embd_head_k: 'headDimK',
-  n_embd_head_v: 'headDimV',
-  n_expert: 'nExpert',
-  n_expert_used: 'nExpertUsed',
-};
-
-/** GGUF keys (`<arch>.` prefix removed) of llama_model_loader's kv dump. */
-const GGUF_KEYS: Record<string, NumericKey | 'nHead' | 'nHeadKv' | 'nFf'> = {
-  context_length: 'nCtxTrain',
-  embedding_length: 'nEmbd',
-  block_count: 'nLayer',
-  'attention.head_count': 'nHead',
-  'attention.head_count_kv': 'nHeadKv',
-  'attention.key_length': 'headDimK',
-  'attention.value_length': 'headDimV',
-  'attention.sliding_window': 'slidingWindow',
-  feed_forward_length: 'nFf',
-  expert_count: 'nExpert',
-  expert_used_count: 'nExpertUsed',
-  vocab_size: 'nVocab',
-};
-
-const PARAM_SCALE: Record<string, number> = { K: 1e3, M: 1e6, B: 1e9, T: 1e12 };
-
-interface ModelBlock {
-  record: ModelRecord;
-  mapped: number;
-}
-
-/** `8` → 8; `[8, 8, 0]` → per-layer list (scalar null unless all equal). */
-function perLayer(value: string): { scalar: number | null; list: number[] | null } | null {
-  if (/^\d+$/.test(value)) return { scalar: Number(value), list: null };
-  const arr = /^\[([\d,\s]*)\]$/.exec(value);
-  if (!arr) return null;
-  const list = (arr[1] ?? '')
-    .split(',')
-    .map((x) => x.trim())
-    .filter(Boolean)
-    .map(Number);
-  if (list.length === 0) return null;
-  const first = list[0] ?? null;
-  return { scalar: list.every((x) => x === first) ? first : null, list };
-}
-
-function setModelField(r: ModelRecord, key: string, value: string): boolean {
-  const k = key.replace(/\s+/g, ' ').trim();
-  const int = PRINT_META_INTS[k];
-  if (int) {
-    if (!/^\d+$/.test(value)) return false;
-    r[int] = Number(value);
-    return true;
-  }
-  switch (k) {
-    case 'arch':
-      r.arch = value;
-      return true;
-    case 'general.name':
-      r.modelName = value;
-      return true;
-    case 'model type':
-      r.modelType = value;
-      return true;
-    case 'model ftype':
-    case 'file type':
-    case 'ftype':
-      r.fileType = value;
-      return true;
-    case 'flash_attn':
-      r.flashAttn = value;
-      return true;
-    case 'model params': {
-      const m = /^([\d.]+)\s*([KMBT])$/.exec(value);
-      if (!m) return false;
-      r.nParams = Math.round(Number(m[1]) * (PARAM_SCALE[m[2] ?? ''] ?? NaN));
-      return true;
-    }
-    case 'model size':
-    case 'file size': {
-      // `3.56 GiB (4.54 BPW)`, `762.49 MiB (6.40 BPW)`, 2023: `4017.27 MB / num tensors = 291`
-      const m = /^([\d.]+)\s*(KiB|MiB|GiB|MB|GB)\b(?:\s*\(([\d.]+)\s*BPW\))?/.exec(value);
-      if (!m) return false;
-      const b = bytesOf(m[1], m[2]);
-      if (b === null) return false;
-      r.modelSizeBytes = b;
-      if (m[3] !== undefined) r.bitsPerWeight = Number(m[3]);
-      return true;
-    }
-    case 'n_head':
-    case 'n_head_kv':
-    case 'n_ff': {
-      const v = perLayer(value);
-      if (!v) return false;
-      if (k === 'n_head') {
-        r.nHead = v.scalar;
-        if (v.list) r.nHeadPerLayer = v.list;
-      } else if (k === 'n_head_kv') {
-        r.nHeadKv = v.scalar;
-        if (v.list) r.nHeadKvPerLayer = v.list;
-      } else r.nFf = v.scalar;
-      return true;
-    }
-    default:
-      return false;
-  }
-}
-
-function setGgufField(r: ModelRecord, key: string, _type: string, value: string): boolean {
-  if (key === 'general.architecture') {
-    r.arch = value;
-    return true;
-  }
-  if (key === 'general.name') {
-    r.modelName = value;
-    return true;
-  }
-  if (key === 'general.file_type') {
-    r.fileType = value;
-    return true;
-  }
-  const dot = key.indexOf('.');
-  const field = dot > 0 ? GGUF_KEYS[key.slice(dot + 1)] : undefined;
-  if (!field) return false;
-  const v = perLayer(value);
-  if (!v) return false;
-  if (field === 'nHead') {
-    r.nHead = v.scalar;
-    if (v.list) r.nHeadPerLayer = v.list;
-  } else if (field === 'nHeadKv') {
-    r.nHeadKv = v.scalar;
-    if (v.list) r.nHeadKvPerLayer = v.list;
-  } else if (field === 'nFf') r.nFf = v.scalar;
-  else if (v.scalar !== null) r[field] = v.scalar;
-  else return false;
-  return true;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Server JSON `timings`
-
-const JSON_TIMINGS_RE = /"timings"\s*:\s*\{/g;
-const STANDARD_JSON_KEYS = new Set([
-  'prompt_n',
-  'prompt_ms',
-  'prompt_per_token_ms',
-  'prompt_per_second',
-  'predicted_n',
-  'predicted_ms',
-  'predicted_per_token_ms',
-  'predicted_per_second',
-]);
-
-interface JsonScan {
-  depth: number;
-  inString: boolean;
-  escape: boolean;
-}
-
-/** Advance a brace scan over `text`; returns the index just after the closing brace, or -1. */
-function scanJson(state: JsonScan, text: string, from: number): number {
-  for (let i = from; i < text.length; i++) {
-    const c = text[i];
-    if (state.inString) {
-      if (state.escape) state.escape = false;
-      else if (c === '\\') state.escape = true;
-      else if (c === '"') state.inString = false;
-      continue;
-    }
-    if (c === '"') state.inString = true;
-    else if (c === '{') state.depth++;
-    else if (c === '}') {
-      state.depth--;
-      if (state.depth === 0) return i + 1;
-    }
-  }
-  return -1;
-}
-
-function jsonNumber(o: Record<string, unknown>, key: string): number | null {
-  const v = o[key];
-  return typeof v === 'number' && Number.isFinite(v) ? v : null;
-}
-
-/** `raw`: the input line(s) the object came from, for a diagnostic. */
-function timingsFromJson(objectText: string, line: number, raw: string): Array<TimingsRecord | Diagnostic> {
-  let o: unknown;
-  try {
-    o = JSON.parse(objectText);
-  } catch {
-    return [diagnostic(line, 'unreadable server timings object', raw)];
-  }
-  if (!o || typeof o !== 'object' || Array.isArray(o))
-    return [diagnostic(line, 'server timings is not an object', raw)];
-  const t = o as Record<string, unknown>;
-  const extra: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(t)) if (!STANDARD_JSON_KEYS.has(k)) extra[k] = v;
-  const out: TimingsRecord[] = [];
-  const make = (phase: TimingPhase, prefix: 'prompt' | 'predicted'): void => {
-    const ms = jsonNumber(t, `${prefix}_ms`);
-    if (ms === null) return;
-    out.push({
-      kind: 'timings',
-      line,
-      phase,
-      ms,
-      tokens: jsonNumber(t, `${prefix}_n`),
-      tokensPerSecond: jsonNumber(t, `${prefix}_per_second`),
-      msPerToken: jsonNumber(t, `${prefix}_per_token_ms`),
-      label: prefix,
-      source: 'server-json',
-      slotId: null,
-      taskId: null,
-      extra,
-    });
-  };
-  make('prompt', 'prompt');
-  make('eval', 'predicted');
-  if (out.length === 0) return [diagnostic(line, 'server timings without prompt_ms or predicted_ms', raw)];
-  return out;
-}
-
-// ---------------------------------------------------------------------------------------------
-// ollama --verbose
-
-/** On the trimmed line. */
-const OLLAMA_RE =
-  /^(total duration|load duration|prompt eval count|prompt eval duration|prompt eval rate|eval count|eval duration|eval rate):\s+(\S.*)$/;
-const GO_DURATION_UNITS: Record<string, number> = {
-  h: 3_600_000,
-  m: 60_000,
-  s: 1000,
-  ms: 1,
-  us: 1e-3,
-  µs: 1e-3,
-  μs: 1e-3,
-  ns: 1e-6,
-};
-
-/** Go duration units, longest first where one is a prefix of another (`ms` before `m`). */
-const GO_UNITS_BY_LENGTH = ['ms', 'us', 'µs', 'μs', 'ns', 'h', 'm', 's'];
-
-/** Go's time.Duration String(): `31.273112939s`, `235.137439ms`, `1m2.5s`, `1h0m0s`. One pass, no regex. */
-export function parseGoDurationMs(text: string): number | null {
-  if (text === '') return null;
-  let total = 0;
-  let k = 0;
-  while (k < text.length) {
-    const from = k;
-    while (k < text.length && ((text[k] ?? '') === '.' || ((text[k] ?? '') >= '0' && (text[k] ?? '') <= '9'))) k++;
-    if (k === from) return null;
-    const v = Number(text.slice(from, k));
-    const unit = GO_UNITS_BY_LENGTH.find((u) => text.startsWith(u, k));
-    if (unit === undefined || !Number.isFinite(v)) return null;
-    total += v * (GO_DURATION_UNITS[unit] ?? NaN);
-    k += unit.length;
-  }
-  // Go prints nanoseconds at most: round away the binary noise of the unit scaling.
-  return Number.isFinite(total) ? Math.round(total * 1e6) / 1e6 : null;
-}
-
-interface OllamaPending {
-  phase: 'prompt' | 'eval';
-  line: number;
-  tokens: number | null;
-  ms: number | null;
 }
 
 // ---------------------------------------------------------------------------------------------

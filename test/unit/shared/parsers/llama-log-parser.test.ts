@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createLlamaLogParser, parseGoDurationMs, stripLogPrefixes } from '../../../../shared/parsers/llama-log-parser';
+import { createLlamaLogParser, stripLogPrefixes } from '../../../../shared/parsers/llama-log-parser';
+import { parseGoDurationMs } from '../../../../shared/parsers/llama-log-server';
 import type { TimingsRecord } from '../../../../shared/parsers/records';
 import { diagnostics, MiB, ofKind, parse, parseFixture } from '../../../helpers/parser-test-kit';
 

@@ -1,0 +1,198 @@
+// llama.cpp's model and context lines (`print_info: n_layer = 16`, `llm_load_print_meta`, the GGUF
+// loader's `- kv 12: llama.block_count u32 = 16`, `llama_context: n_ctx = 4096`) into a ModelRecord. Part
+// of the llama.cpp log parser (llama-log-parser.ts), which decides which lines come here. Pure.
+import type { ModelRecord } from './records';
+
+const MIB = 1024 * 1024;
+const SIZE_UNITS: Record<string, number> = {
+  B: 1,
+  KiB: 1024,
+  KB: 1024,
+  MiB: MIB,
+  MB: MIB,
+  GiB: 1024 * MIB,
+  GB: 1024 * MIB,
+};
+
+/** A size as llama.cpp prints it (`12.50 MiB`, `1 GB`), in bytes. */
+export function bytesOf(value: string | undefined, unit: string | undefined): number | null {
+  const u = SIZE_UNITS[unit ?? ''];
+  const v = Number(value);
+  return u === undefined || !Number.isFinite(v) ? null : Math.round(v * u);
+}
+
+/** Functions whose `key = value` lines describe the model or the context. */
+export const MODEL_FUNCS = new Set([
+  'print_info',
+  'llm_load_print_meta',
+  'llama_model_load',
+  'llama_model_load_internal',
+  'llama_context',
+  'llama_new_context_with_model',
+  'llama_model_loader',
+]);
+/** A print_info / llm_load_print_meta key (`n_head_kv`, `model type`, `rope scaling`, `f_norm_eps`…). */
+const MODEL_KEY_RE = /^[a-z_][\w .()-]*$/i;
+/** On the trimmed body: `- kv  12: llama.block_count u32 = 32`. */
+export const LOADER_KV_RE = /^- kv\s+\d+:\s+(\S+)\s+(\S+)\s+=(?:\s+(\S.*))?$/;
+
+/** `key = value` split at the first `=`, both trimmed; null when there is no `=` or the key is not a key. */
+export function modelKeyValue(body: string): [string, string] | null {
+  const eq = body.indexOf('=');
+  if (eq < 0) return null;
+  const key = body.slice(0, eq).trim();
+  return MODEL_KEY_RE.test(key) ? [key, body.slice(eq + 1).trim()] : null;
+}
+
+type ModelFields = Omit<ModelRecord, 'kind' | 'line' | 'source' | 'extra'>;
+type NumericKey = {
+  [K in keyof ModelFields]-?: NonNullable<ModelFields[K]> extends number ? K : never;
+}[keyof ModelFields];
+
+const PRINT_META_INTS: Record<string, NumericKey> = {
+  n_vocab: 'nVocab',
+  n_ctx_train: 'nCtxTrain',
+  n_ctx: 'nCtx',
+  n_ctx_per_seq: 'nCtxPerSeq',
+  n_seq_max: 'nSeqMax',
+  n_batch: 'nBatch',
+  n_ubatch: 'nUbatch',
+  n_embd: 'nEmbd',
+  n_layer: 'nLayer',
+  n_rot: 'nRot',
+  n_swa: 'slidingWindow',
+  n_embd_head_k: 'headDimK',
+  n_embd_head_v: 'headDimV',
+  n_expert: 'nExpert',
+  n_expert_used: 'nExpertUsed',
+};
+
+/** GGUF keys (`<arch>.` prefix removed) of llama_model_loader's kv dump. */
+const GGUF_KEYS: Record<string, NumericKey | 'nHead' | 'nHeadKv' | 'nFf'> = {
+  context_length: 'nCtxTrain',
+  embedding_length: 'nEmbd',
+  block_count: 'nLayer',
+  'attention.head_count': 'nHead',
+  'attention.head_count_kv': 'nHeadKv',
+  'attention.key_length': 'headDimK',
+  'attention.value_length': 'headDimV',
+  'attention.sliding_window': 'slidingWindow',
+  feed_forward_length: 'nFf',
+  expert_count: 'nExpert',
+  expert_used_count: 'nExpertUsed',
+  vocab_size: 'nVocab',
+};
+
+const PARAM_SCALE: Record<string, number> = { K: 1e3, M: 1e6, B: 1e9, T: 1e12 };
+
+export interface ModelBlock {
+  record: ModelRecord;
+  mapped: number;
+}
+
+/** `8` → 8; `[8, 8, 0]` → per-layer list (scalar null unless all equal). */
+function perLayer(value: string): { scalar: number | null; list: number[] | null } | null {
+  if (/^\d+$/.test(value)) return { scalar: Number(value), list: null };
+  const arr = /^\[([\d,\s]*)\]$/.exec(value);
+  if (!arr) return null;
+  const list = (arr[1] ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)
+    .map(Number);
+  if (list.length === 0) return null;
+  const first = list[0] ?? null;
+  return { scalar: list.every((x) => x === first) ? first : null, list };
+}
+
+export function setModelField(r: ModelRecord, key: string, value: string): boolean {
+  const k = key.replace(/\s+/g, ' ').trim();
+  const int = PRINT_META_INTS[k];
+  if (int) {
+    if (!/^\d+$/.test(value)) return false;
+    r[int] = Number(value);
+    return true;
+  }
+  switch (k) {
+    case 'arch':
+      r.arch = value;
+      return true;
+    case 'general.name':
+      r.modelName = value;
+      return true;
+    case 'model type':
+      r.modelType = value;
+      return true;
+    case 'model ftype':
+    case 'file type':
+    case 'ftype':
+      r.fileType = value;
+      return true;
+    case 'flash_attn':
+      r.flashAttn = value;
+      return true;
+    case 'model params': {
+      const m = /^([\d.]+)\s*([KMBT])$/.exec(value);
+      if (!m) return false;
+      r.nParams = Math.round(Number(m[1]) * (PARAM_SCALE[m[2] ?? ''] ?? NaN));
+      return true;
+    }
+    case 'model size':
+    case 'file size': {
+      // `3.56 GiB (4.54 BPW)`, `762.49 MiB (6.40 BPW)`, 2023: `4017.27 MB / num tensors = 291`
+      const m = /^([\d.]+)\s*(KiB|MiB|GiB|MB|GB)\b(?:\s*\(([\d.]+)\s*BPW\))?/.exec(value);
+      if (!m) return false;
+      const b = bytesOf(m[1], m[2]);
+      if (b === null) return false;
+      r.modelSizeBytes = b;
+      if (m[3] !== undefined) r.bitsPerWeight = Number(m[3]);
+      return true;
+    }
+    case 'n_head':
+    case 'n_head_kv':
+    case 'n_ff': {
+      const v = perLayer(value);
+      if (!v) return false;
+      if (k === 'n_head') {
+        r.nHead = v.scalar;
+        if (v.list) r.nHeadPerLayer = v.list;
+      } else if (k === 'n_head_kv') {
+        r.nHeadKv = v.scalar;
+        if (v.list) r.nHeadKvPerLayer = v.list;
+      } else r.nFf = v.scalar;
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+export function setGgufField(r: ModelRecord, key: string, _type: string, value: string): boolean {
+  if (key === 'general.architecture') {
+    r.arch = value;
+    return true;
+  }
+  if (key === 'general.name') {
+    r.modelName = value;
+    return true;
+  }
+  if (key === 'general.file_type') {
+    r.fileType = value;
+    return true;
+  }
+  const dot = key.indexOf('.');
+  const field = dot > 0 ? GGUF_KEYS[key.slice(dot + 1)] : undefined;
+  if (!field) return false;
+  const v = perLayer(value);
+  if (!v) return false;
+  if (field === 'nHead') {
+    r.nHead = v.scalar;
+    if (v.list) r.nHeadPerLayer = v.list;
+  } else if (field === 'nHeadKv') {
+    r.nHeadKv = v.scalar;
+    if (v.list) r.nHeadKvPerLayer = v.list;
+  } else if (field === 'nFf') r.nFf = v.scalar;
+  else if (v.scalar !== null) r[field] = v.scalar;
+  else return false;
+  return true;
+}

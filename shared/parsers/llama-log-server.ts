@@ -1,0 +1,131 @@
+// What llama.cpp's server and ollama print about timings: the server's JSON `timings` objects
+// (verbose logs, possibly spread over lines) and `ollama run --verbose` summaries. Part of the
+// llama.cpp log parser (llama-log-parser.ts), which feeds it. Pure.
+import { diagnostic, type Diagnostic, type TimingPhase, type TimingsRecord } from './records';
+
+export const JSON_TIMINGS_RE = /"timings"\s*:\s*\{/g;
+const STANDARD_JSON_KEYS = new Set([
+  'prompt_n',
+  'prompt_ms',
+  'prompt_per_token_ms',
+  'prompt_per_second',
+  'predicted_n',
+  'predicted_ms',
+  'predicted_per_token_ms',
+  'predicted_per_second',
+]);
+
+export interface JsonScan {
+  depth: number;
+  inString: boolean;
+  escape: boolean;
+}
+
+/** Advance a brace scan over `text`; returns the index just after the closing brace, or -1. */
+export function scanJson(state: JsonScan, text: string, from: number): number {
+  for (let i = from; i < text.length; i++) {
+    const c = text[i];
+    if (state.inString) {
+      if (state.escape) state.escape = false;
+      else if (c === '\\') state.escape = true;
+      else if (c === '"') state.inString = false;
+      continue;
+    }
+    if (c === '"') state.inString = true;
+    else if (c === '{') state.depth++;
+    else if (c === '}') {
+      state.depth--;
+      if (state.depth === 0) return i + 1;
+    }
+  }
+  return -1;
+}
+
+function jsonNumber(o: Record<string, unknown>, key: string): number | null {
+  const v = o[key];
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+}
+
+/** `raw`: the input line(s) the object came from, for a diagnostic. */
+export function timingsFromJson(objectText: string, line: number, raw: string): Array<TimingsRecord | Diagnostic> {
+  let o: unknown;
+  try {
+    o = JSON.parse(objectText);
+  } catch {
+    return [diagnostic(line, 'unreadable server timings object', raw)];
+  }
+  if (!o || typeof o !== 'object' || Array.isArray(o))
+    return [diagnostic(line, 'server timings is not an object', raw)];
+  const t = o as Record<string, unknown>;
+  const extra: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(t)) if (!STANDARD_JSON_KEYS.has(k)) extra[k] = v;
+  const out: TimingsRecord[] = [];
+  const make = (phase: TimingPhase, prefix: 'prompt' | 'predicted'): void => {
+    const ms = jsonNumber(t, `${prefix}_ms`);
+    if (ms === null) return;
+    out.push({
+      kind: 'timings',
+      line,
+      phase,
+      ms,
+      tokens: jsonNumber(t, `${prefix}_n`),
+      tokensPerSecond: jsonNumber(t, `${prefix}_per_second`),
+      msPerToken: jsonNumber(t, `${prefix}_per_token_ms`),
+      label: prefix,
+      source: 'server-json',
+      slotId: null,
+      taskId: null,
+      extra,
+    });
+  };
+  make('prompt', 'prompt');
+  make('eval', 'predicted');
+  if (out.length === 0) return [diagnostic(line, 'server timings without prompt_ms or predicted_ms', raw)];
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// ollama --verbose
+
+/** On the trimmed line. */
+export const OLLAMA_RE =
+  /^(total duration|load duration|prompt eval count|prompt eval duration|prompt eval rate|eval count|eval duration|eval rate):\s+(\S.*)$/;
+const GO_DURATION_UNITS: Record<string, number> = {
+  h: 3_600_000,
+  m: 60_000,
+  s: 1000,
+  ms: 1,
+  us: 1e-3,
+  µs: 1e-3,
+  μs: 1e-3,
+  ns: 1e-6,
+};
+
+/** Go duration units, longest first where one is a prefix of another (`ms` before `m`). */
+const GO_UNITS_BY_LENGTH = ['ms', 'us', 'µs', 'μs', 'ns', 'h', 'm', 's'];
+
+/** Go's time.Duration String(): `31.273112939s`, `235.137439ms`, `1m2.5s`, `1h0m0s`. One pass, no regex. */
+export function parseGoDurationMs(text: string): number | null {
+  if (text === '') return null;
+  let total = 0;
+  let k = 0;
+  while (k < text.length) {
+    const from = k;
+    while (k < text.length && ((text[k] ?? '') === '.' || ((text[k] ?? '') >= '0' && (text[k] ?? '') <= '9'))) k++;
+    if (k === from) return null;
+    const v = Number(text.slice(from, k));
+    const unit = GO_UNITS_BY_LENGTH.find((u) => text.startsWith(u, k));
+    if (unit === undefined || !Number.isFinite(v)) return null;
+    total += v * (GO_DURATION_UNITS[unit] ?? NaN);
+    k += unit.length;
+  }
+  // Go prints nanoseconds at most: round away the binary noise of the unit scaling.
+  return Number.isFinite(total) ? Math.round(total * 1e6) / 1e6 : null;
+}
+
+export interface OllamaPending {
+  phase: 'prompt' | 'eval';
+  line: number;
+  tokens: number | null;
+  ms: number | null;
+}
