@@ -10,7 +10,6 @@
 import { compareSeverity, runFindings, type EngineKind } from '../analysis/findings';
 import { isRecoveredRun, summarizeRun } from '../analysis/run-summary';
 import type { SweepAnalysis } from '../analysis/sweep';
-import { firstTokenMs, tokenEventsFromSamples } from '../analysis/throughput';
 import { formatTimestamp } from '../format/text';
 import {
   formatBytes,
@@ -102,10 +101,6 @@ export interface ReportModel {
 }
 
 // ---------------------------------------------------------------------------------------------
-
-function num(v: unknown): number | null {
-  return typeof v === 'number' && Number.isFinite(v) ? v : null;
-}
 
 function kvTypeOf(run: SessionRun): string | null {
   const engine = run.request.engine;

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSession } from '../../../electron/node/session/session-store';
 import { recomputeAnalysis, summarizeRun } from '../../../shared/analysis/run-summary';
 import { processesMatching, runCli, startCli } from '../../helpers/cli';
+import { defined } from '../../helpers/defined';
 
 const dir = mkdtempSync(join(tmpdir(), 'kvscope-cli-session-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -69,7 +70,7 @@ describe('kvscope profile --out --report, then report and compare', () => {
   it('the session holds the run that --json printed; its numbers recompute from its samples', () => {
     const data = readSession(at('f16.kvscope'));
     expect(data.runs).toHaveLength(1);
-    const run = data.runs[0];
+    const run = defined(data.runs[0], 'run 0');
     expect(run.state).toBe('done');
     expect(run.analysisSource).toBe('stored');
     expect(summarizeRun(run)).toEqual(printed);
@@ -131,8 +132,9 @@ describe('kvscope profile --out --report, then report and compare', () => {
   it('report --format csv and json (format from the flag, or from the file name)', async () => {
     await ok(['report', at('f16.kvscope'), '--format', 'csv', '-o', at('samples.csv')]);
     const csv = readFileSync(at('samples.csv'), 'utf8').split('\r\n');
-    expect(csv[0].startsWith('run,run_label,t_ms,source,')).toBe(true);
-    expect(csv[0].split(',')).toContain('rssBytes');
+    const header = defined(csv[0], 'CSV header');
+    expect(header.startsWith('run,run_label,t_ms,source,')).toBe(true);
+    expect(header.split(',')).toContain('rssBytes');
     expect(csv.filter((l) => l.includes(',procfs,'))).toHaveLength(printed.samples);
     await ok(['report', at('f16.kvscope'), '-o', at('summary.json')]);
     const json = JSON.parse(readFileSync(at('summary.json'), 'utf8'));
@@ -254,7 +256,7 @@ describe('a profile killed mid-run', () => {
     await new Promise((r) => child.once('close', r));
 
     const data = readSession(out);
-    const run = data.runs[0];
+    const run = defined(data.runs[0], 'run 0');
     expect(run.state).toBe('running');
     expect(run.outcome).toBeNull();
     expect(run.analysisSource).toBe('recomputed');

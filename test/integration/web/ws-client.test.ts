@@ -8,6 +8,7 @@ import type { AppServices } from '../../../electron/node/api/app-services';
 import { createAppServices } from '../../../electron/node/api/create-app-services';
 import { startWebServer, type WebServer } from '../../../electron/node/web/bridge-server';
 import { createWsApiClient, type ConnectionState, type SocketLike } from '../../../renderer/src/api/ws-client';
+import { defined } from '../../helpers/defined';
 
 const nodeSocket = (url: string) => new WebSocket(url) as unknown as SocketLike;
 
@@ -121,7 +122,7 @@ describe('reconnection', () => {
     answer = false;
     const inFlight = c.api.listRuns({});
     await new Promise((resolve) => setTimeout(resolve, 30));
-    sockets[sockets.length - 1].terminate();
+    defined(sockets.at(-1), 'the open socket').terminate();
     await expect(inFlight).rejects.toThrow('connection to KVScope lost during listRuns');
     answer = true;
 
@@ -130,7 +131,7 @@ describe('reconnection', () => {
     expect(await queued).toEqual({ method: 'appInfo', connection: sockets.length });
     expect(states).toEqual(['reconnecting', 'open']);
 
-    sockets[sockets.length - 1].send(
+    defined(sockets.at(-1), 'the open socket').send(
       JSON.stringify({ event: 'runEvent', payload: { runId: 'r', event: { tMs: 1, kind: 'info' } } }),
     );
     await c.api.listRuns({});

@@ -218,7 +218,7 @@ describe('the Electron main process', () => {
       ['undefined', () => Promise.reject(undefined)],
     ];
     for (const [name, impl] of failures) {
-      h.services.handlers.listBoards.mockImplementationOnce(impl as never);
+      h.services.handlers.listBoards.mockImplementationOnce(impl);
       const result = await listBoards(ipcEvent(win), {});
       expect(result.ok, name).toBe(false);
       expect(typeof result.error, name).toBe('string');

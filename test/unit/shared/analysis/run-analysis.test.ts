@@ -335,7 +335,7 @@ describe('few samples and odd input', () => {
         fc.option(fc.integer({ min: -10, max: 1 << 20 }), { nil: null }),
         fc.option(fc.double({ min: -1e10, max: 1e10 }), { nil: null }),
         (samples, theory, ctx, budget) => {
-          const a = analyzeRun({ samples: samples as Sample[], theoryBytesPerToken: theory, ctx, budgetBytes: budget });
+          const a = analyzeRun({ samples: samples, theoryBytesPerToken: theory, ctx, budgetBytes: budget });
           expect(allFinite(a)).toBe(true);
           RunAnalysisSchema.parse(JSON.parse(JSON.stringify(a)));
         },

@@ -133,7 +133,7 @@ describe('listing, saving, removing', () => {
     await call('saveBoard', { label: 'Orin', spec: board });
     writeFileSync(join(dir, 'app', 'boards.json'), '{ damaged');
     const stderr = process.stderr.write;
-    process.stderr.write = (() => true) as typeof process.stderr.write;
+    process.stderr.write = () => true;
     try {
       expect(await call('listBoards', {})).toEqual({
         ok: true,
@@ -235,7 +235,7 @@ function connector(options: {
     prompts,
     secrets,
     boards,
-    env: { KVSCOPE_HOME: join(dir, 'app') } as NodeJS.ProcessEnv,
+    env: { KVSCOPE_HOME: join(dir, 'app') },
     createTarget: options.script,
     promptTimeoutMs: 180_000,
   });

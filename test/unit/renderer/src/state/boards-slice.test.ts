@@ -162,7 +162,7 @@ describe('the boards slice', () => {
       label: 'orin',
       spec: { kind: 'ssh', host: '10.0.0.5', user: 'nvidia', alias: 'orin' },
     });
-    expect(store.getState().importer?.hosts[0].savedBoardId).toBe('board-1');
+    expect(store.getState().importer?.hosts[0]?.savedBoardId).toBe('board-1');
     await store.getState().importHost('orin'); // already saved: nothing
     expect(api.saveBoard).toHaveBeenCalledTimes(1);
   });
@@ -172,7 +172,7 @@ describe('the boards slice', () => {
     let finish!: (v: unknown) => void;
     api.probeBoard.mockReturnValueOnce(new Promise((r) => (finish = r)));
     const probing = store.getState().probeBoard('local');
-    expect(store.getState().probes.local.status).toBe('probing');
+    expect(store.getState().probes.local?.status).toBe('probing');
     finish({ boardId: 'local', label: 'This computer', probedAt: 1, probe: {}, findings: [] });
     await probing;
     expect(store.getState().probes.local).toMatchObject({ status: 'done', result: { boardId: 'local' } });
