@@ -9,6 +9,7 @@ import { createAppServices } from '../../../electron/node/api/create-app-service
 import { startWebServer, type WebServer } from '../../../electron/node/web/bridge-server';
 import { createWsApiClient, type ConnectionState, type SocketLike } from '../../../renderer/src/api/ws-client';
 import { defined } from '../../helpers/defined';
+import { frameText } from '../../helpers/ws-frame';
 
 const nodeSocket = (url: string) => new WebSocket(url) as unknown as SocketLike;
 
@@ -98,7 +99,7 @@ describe('reconnection', () => {
     wss.on('connection', (ws) => {
       sockets.push(ws);
       ws.on('message', (data) => {
-        const { id, method } = JSON.parse(String(data));
+        const { id, method } = JSON.parse(frameText(data));
         if (answer) ws.send(JSON.stringify({ id, ok: true, output: { method, connection: sockets.length } }));
       });
     });

@@ -192,7 +192,7 @@ describe('KnownHostsStore and verifyHostKey', () => {
       host: 'new2',
       port: 2,
       keyBlob: rsa.blob,
-      confirmHostKey: async () => true,
+      confirmHostKey: () => Promise.resolve(true),
     });
     expect(added2).toEqual({ status: 'added', file: store, line: 2 });
     expect(await readFile(store, 'utf8')).toBe(`new ${other.type} ${b64(other)}\n[new2]:2 ${rsa.type} ${b64(rsa)}\n`);

@@ -15,40 +15,44 @@ function fakeApi() {
   const listeners = new Map<string, Set<(p: unknown) => void>>();
   let saved: BoardInfo[] = [];
   const api = {
-    listBoards: vi.fn(async () => [LOCAL, ...saved]),
-    saveBoard: vi.fn(async (input: { id?: string; label: string; spec: any }) => {
+    listBoards: vi.fn(() => Promise.resolve([LOCAL, ...saved])),
+    saveBoard: vi.fn((input: { id?: string; label: string; spec: BoardInfo['spec'] }) => {
       const info = { id: input.id ?? `board-${saved.length + 1}`, label: input.label, spec: input.spec };
       saved = [...saved.filter((t) => t.id !== info.id), info];
-      return info;
+      return Promise.resolve(info);
     }),
-    removeBoard: vi.fn(async ({ id }: { id: string }) => {
+    removeBoard: vi.fn(({ id }: { id: string }) => {
       saved = saved.filter((t) => t.id !== id);
-      return { ok: true };
+      return Promise.resolve({ ok: true });
     }),
-    importSshConfig: vi.fn(async () => ({
-      path: '/home/e/.ssh/config',
-      found: true,
-      hosts: [
-        {
-          alias: 'orin',
-          hostName: '10.0.0.5',
-          user: 'nvidia',
-          proxyJump: [],
-          identityFiles: [],
-          unsupported: [],
-          spec: { kind: 'ssh' as const, host: '10.0.0.5', user: 'nvidia', alias: 'orin' },
-        },
-      ],
-    })),
+    importSshConfig: vi.fn(() =>
+      Promise.resolve({
+        path: '/home/e/.ssh/config',
+        found: true,
+        hosts: [
+          {
+            alias: 'orin',
+            hostName: '10.0.0.5',
+            user: 'nvidia',
+            proxyJump: [],
+            identityFiles: [],
+            unsupported: [],
+            spec: { kind: 'ssh' as const, host: '10.0.0.5', user: 'nvidia', alias: 'orin' },
+          },
+        ],
+      }),
+    ),
     probeBoard: vi.fn(),
-    answerHostKey: vi.fn(async () => ({ ok: true })),
-    answerCredential: vi.fn(async () => ({ ok: true })),
-    listPrompts: vi.fn(async () => []),
-    secretStorage: vi.fn(async () => ({
-      available: false,
-      backend: 'none',
-      reason: 'Browser mode does not remember passwords',
-    })),
+    answerHostKey: vi.fn(() => Promise.resolve({ ok: true })),
+    answerCredential: vi.fn(() => Promise.resolve({ ok: true })),
+    listPrompts: vi.fn(() => Promise.resolve([])),
+    secretStorage: vi.fn(() =>
+      Promise.resolve({
+        available: false,
+        backend: 'none',
+        reason: 'Browser mode does not remember passwords',
+      }),
+    ),
     on: vi.fn((event: string, handler: (p: unknown) => void) => {
       if (!listeners.has(event)) listeners.set(event, new Set());
       listeners.get(event)!.add(handler);

@@ -10,22 +10,26 @@ type Handler = (payload: unknown) => void;
 function fakeApi() {
   const listeners = new Map<string, Set<Handler>>();
   const api = {
-    appInfo: vi.fn(async () => ({ version: '0.1.0', shell: 'web' as const, platform: 'linux' })),
-    listBoards: vi.fn(async () => [
-      { id: 'local', label: 'This computer', spec: { kind: 'local' as const } },
-      { id: 'orin', label: 'Jetson Orin', spec: { kind: 'ssh' as const, host: 'orin.lan' } },
-    ]),
+    appInfo: vi.fn(() => Promise.resolve({ version: '0.1.0', shell: 'web' as const, platform: 'linux' })),
+    listBoards: vi.fn(() =>
+      Promise.resolve([
+        { id: 'local', label: 'This computer', spec: { kind: 'local' as const } },
+        { id: 'orin', label: 'Jetson Orin', spec: { kind: 'ssh' as const, host: 'orin.lan' } },
+      ]),
+    ),
     computeKv: vi.fn(),
-    startRun: vi.fn(async () => ({ runId: 'r1' })),
-    stopRun: vi.fn(async () => ({ ok: true })),
-    listRuns: vi.fn(async () => [] as MethodOutput<'listRuns'>),
-    getRun: vi.fn(async ({ runId }: { runId: string }): Promise<MethodOutput<'getRun'>> => ({
-      status: { runId, state: 'running', label: 'demo' },
-      samples: [],
-      events: [],
-      analysis: null,
-      theory: { bytesPerToken: 32768, ctx: 4096 },
-    })),
+    startRun: vi.fn(() => Promise.resolve({ runId: 'r1' })),
+    stopRun: vi.fn(() => Promise.resolve({ ok: true })),
+    listRuns: vi.fn(() => Promise.resolve([] as MethodOutput<'listRuns'>)),
+    getRun: vi.fn(({ runId }: { runId: string }): Promise<MethodOutput<'getRun'>> =>
+      Promise.resolve({
+        status: { runId, state: 'running', label: 'demo' },
+        samples: [],
+        events: [],
+        analysis: null,
+        theory: { bytesPerToken: 32768, ctx: 4096 },
+      }),
+    ),
     on: vi.fn((event: string, handler: Handler) => {
       if (!listeners.has(event)) listeners.set(event, new Set());
       listeners.get(event)!.add(handler);
