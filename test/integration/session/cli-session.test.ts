@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSession } from '../../../electron/node/session/session-store';
-import { recomputeAnalysis, summarizeRun } from '../../../shared/analysis/run-summary';
+import { recomputeAnalysis, summarizeRun, type ProfileSummaryOutput } from '../../../shared/analysis/run-summary';
 import { processesMatching, runCli, startCli } from '../../helpers/cli';
 import { defined } from '../../helpers/defined';
 
@@ -25,7 +25,7 @@ async function ok(args: string[], env?: NodeJS.ProcessEnv) {
 }
 
 describe('kvscope profile --out --report, then report and compare', () => {
-  let printed: Record<string, any>;
+  let printed: ProfileSummaryOutput;
   beforeAll(async () => {
     const r = await ok(
       [
@@ -48,7 +48,7 @@ describe('kvscope profile --out --report, then report and compare', () => {
         MY_API_TOKEN: FAKE_SECRET,
       },
     );
-    printed = JSON.parse(r.stdout);
+    printed = JSON.parse(r.stdout) as ProfileSummaryOutput;
     expect(r.stderr).toContain(`session written to ${at('f16.kvscope')}`);
     expect(r.stderr).toContain(`html report written to ${at('r.html')}`);
     await ok([
