@@ -16,7 +16,7 @@ const hostName = z
   .max(253)
   // A host name, an IPv4/IPv6 literal or an ssh_config alias: never anything a shell or ssh
   // option parser could read as something else.
-  .regex(/^[A-Za-z0-9_.:%\-[\]]+$/, 'host may contain letters, digits, . _ - : % [ ] only')
+  .regex(/^[\w.:%\-[\]]+$/, 'host may contain letters, digits, . _ - : % [ ] only')
   .refine((h) => !h.startsWith('-'), 'host must not start with "-"');
 
 export const SshTargetSpecSchema = z.object({
@@ -27,7 +27,7 @@ export const SshTargetSpecSchema = z.object({
     .string()
     .min(1)
     .max(64)
-    .regex(/^[A-Za-z0-9_.\-]+$/)
+    .regex(/^[\w.-]+$/)
     .optional(),
   /** The ~/.ssh/config Host alias this target came from, when it came from one. */
   alias: z.string().max(253).optional(),
@@ -39,7 +39,7 @@ export const SshTargetSpecSchema = z.object({
   /** Name of an environment variable holding the password (CLI); never the password itself. */
   passwordEnv: z
     .string()
-    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+    .regex(/^[A-Z_]\w*$/i)
     .optional(),
   keepaliveSec: z.number().int().min(0).max(3600).optional(),
 });
@@ -113,7 +113,7 @@ export const SecretStorageStatusSchema = z.object({
 });
 export type SecretStorageStatus = z.infer<typeof SecretStorageStatusSchema>;
 
-export const PromptIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
+export const PromptIdSchema = z.string().regex(/^[\w-]{1,64}$/);
 
 /** An unknown host key: the user compares the fingerprint with the board's before accepting. */
 export const HostKeyPromptSchema = z.object({

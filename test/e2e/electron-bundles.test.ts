@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiMethodNames, ipcChannel } from '../../shared/api/contract';
+import { apiMethodNames, ipcChannel, type KvScopeApi } from '../../shared/api/contract';
 import { CONTENT_SECURITY_POLICY } from '../../electron/node/web/content-security-policy';
 
 const out = (path: string) => fileURLToPath(new URL(`../../out/${path}`, import.meta.url));
@@ -14,16 +14,16 @@ type Listener = (event: unknown, message: unknown) => void;
 
 function loadPreload() {
   const requested: string[] = [];
-  const exposed = new Map<string, any>();
+  const exposed = new Map<string, KvScopeApi>();
   const invoked: Array<[string, unknown]> = [];
   const listeners = new Map<string, Set<Listener>>();
   let reply: unknown = { ok: true, output: 'answer' };
   const electron = {
-    contextBridge: { exposeInMainWorld: (key: string, api: unknown) => exposed.set(key, api) },
+    contextBridge: { exposeInMainWorld: (key: string, api: KvScopeApi) => exposed.set(key, api) },
     ipcRenderer: {
-      invoke: async (channel: string, payload: unknown) => {
+      invoke: (channel: string, payload: unknown) => {
         invoked.push([channel, payload]);
-        return reply;
+        return Promise.resolve(reply);
       },
       on: (channel: string, fn: Listener) => {
         if (!listeners.has(channel)) listeners.set(channel, new Set());
@@ -52,7 +52,7 @@ function loadPreload() {
     console,
   };
   const context = vm.createContext({ ...sandbox, global: undefined });
-  (context as any).global = context;
+  (context as { global?: unknown }).global = context;
   new vm.Script(readFileSync(out('preload/index.cjs'), 'utf8'), { filename: 'preload/index.cjs' }).runInContext(
     context,
   );
@@ -67,6 +67,12 @@ function loadPreload() {
 
 let preload: ReturnType<typeof loadPreload>;
 
+function exposedApi(): KvScopeApi {
+  const api = preload.exposed.get('kvscope');
+  if (!api) throw new Error('the preload exposed no kvscope API');
+  return api;
+}
+
 beforeAll(() => {
   if (!existsSync(out('preload/index.cjs')))
     throw new Error('out/ is missing: run `npm run build` first (`npm test` does)');
@@ -80,13 +86,13 @@ describe('the built preload (out/preload/index.cjs)', () => {
 
   it('exposes one named function per API method and on(), nothing else', () => {
     expect([...preload.exposed.keys()]).toEqual(['kvscope']);
-    const api = preload.exposed.get('kvscope');
+    const api: Record<string, unknown> = exposedApi();
     expect(Object.keys(api).sort()).toEqual([...apiMethodNames, 'on'].sort());
     for (const key of Object.keys(api)) expect(typeof api[key], key).toBe('function');
   });
 
   it('invokes the method channel and unwraps the answer', async () => {
-    const api = preload.exposed.get('kvscope');
+    const api = exposedApi();
     preload.setReply({ ok: true, output: [{ id: 'local' }] });
     await expect(api.listBoards({})).resolves.toEqual([{ id: 'local' }]);
     expect(preload.invoked.at(-1)).toEqual([ipcChannel.invoke('listBoards'), {}]);
@@ -95,16 +101,18 @@ describe('the built preload (out/preload/index.cjs)', () => {
   });
 
   it('delivers only the subscribed event and unsubscribes', () => {
-    const api = preload.exposed.get('kvscope');
+    const api = exposedApi();
     const seen: unknown[] = [];
     const off = api.on('runStatus', (payload: unknown) => seen.push(payload));
-    const [listener] = preload.listeners.get(ipcChannel.event)!;
+    const [listener] = preload.listeners.get(ipcChannel.event) ?? [];
+    if (!listener) throw new Error('the preload subscribed no listener');
     listener({}, { event: 'runSamples', payload: 1 });
     listener({}, { event: 'runStatus', payload: 2 });
     expect(seen).toEqual([2]);
     off();
     expect(preload.listeners.get(ipcChannel.event)!.size).toBe(0);
-    expect(() => api.on('notAnEvent', () => {})).toThrow('unknown event "notAnEvent"');
+    // An event name outside the contract, as untyped renderer code could send it (hence the cast).
+    expect(() => api.on('notAnEvent' as 'runStatus', () => {})).toThrow('unknown event "notAnEvent"');
   });
 });
 

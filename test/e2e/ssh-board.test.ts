@@ -142,7 +142,7 @@ describe('an SSH board in the app', () => {
       const card = page.getByTestId('device-card');
       await card.waitFor({ timeout: WAIT_MS });
       // Facts of this very machine (the "board" is loopback), from Node, not from the probe.
-      const unameArch = { x64: 'x86_64', arm64: 'aarch64', arm: 'armv7l' }[arch() as string] ?? arch();
+      const unameArch = { x64: 'x86_64', arm64: 'aarch64', arm: 'armv7l' }[arch()] ?? arch();
       expect(await page.getByTestId('device-arch').textContent()).toBe(unameArch);
       expect(await page.getByTestId('device-kernel').textContent()).toBe(release());
       expect(await page.getByTestId('device-distro').textContent()).toMatch(/\w/);

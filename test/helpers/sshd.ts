@@ -46,7 +46,7 @@ export async function waitFor<T>(
   for (;;) {
     try {
       const v = await check();
-      if (v) return v as NonNullable<T>;
+      if (v) return v;
     } catch (e) {
       last = e;
     }
@@ -83,6 +83,8 @@ export async function readKey(path: string): Promise<SshKey> {
   const [t, b64] = publicLine.split(/\s+/);
   const { stdout } = await run('ssh-keygen', ['-l', '-E', 'sha256', '-f', `${path}.pub`]);
   const fingerprint = stdout.split(/\s+/)[1];
+  if (t === undefined || b64 === undefined || fingerprint === undefined)
+    throw new Error(`unexpected key files for ${path}: ${publicLine} / ${stdout}`);
   return {
     privatePath: path,
     publicPath: `${path}.pub`,

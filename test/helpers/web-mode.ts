@@ -22,7 +22,7 @@ export interface WebMode {
   stop(): Promise<number | null>;
 }
 
-const URL_LINE = /^KVScope at (http:\/\/127\.0\.0\.1:(\d+)\/\?token=([A-Za-z0-9_-]+))$/m;
+const URL_LINE = /^KVScope at (http:\/\/127\.0\.0\.1:(\d+)\/\?token=([\w-]+))$/m;
 
 export async function startWebMode(extraArgs: string[] = []): Promise<WebMode> {
   if (!existsSync(RENDERER_INDEX))
@@ -37,8 +37,8 @@ export async function startWebMode(extraArgs: string[] = []): Promise<WebMode> {
   });
   let out = '';
   let err = '';
-  child.stdout!.setEncoding('utf8').on('data', (t: string) => (out += t));
-  child.stderr!.setEncoding('utf8').on('data', (t: string) => (err += t));
+  child.stdout.setEncoding('utf8').on('data', (t: string) => (out += t));
+  child.stderr.setEncoding('utf8').on('data', (t: string) => (err += t));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   if (ownHome) void exited.then(() => rmSync(ownHome, { recursive: true, force: true }));
   // A test process that ends without stop() (a hook timeout, a crash) must not leave a server behind.
@@ -65,20 +65,23 @@ export async function startWebMode(extraArgs: string[] = []): Promise<WebMode> {
     }, 30_000);
     const cleanup = () => {
       clearTimeout(timer);
-      child.stdout!.off('data', check);
+      child.stdout.off('data', check);
       child.off('exit', onExit);
     };
-    child.stdout!.on('data', check);
+    child.stdout.on('data', check);
     child.once('exit', onExit);
     check();
   });
 
-  const port = Number(match[2]);
+  const [, url, portText, token] = match;
+  if (url === undefined || portText === undefined || token === undefined)
+    throw new Error(`kvscope web printed a URL line without its parts: ${match[0]}`);
+  const port = Number(portText);
   return {
-    url: match[1],
+    url,
     origin: `http://127.0.0.1:${port}`,
     port,
-    token: match[3],
+    token,
     child,
     stdout: () => out,
     stderr: () => err,

@@ -136,7 +136,7 @@ export function streamCompletion(options: StreamRequestOptions): Promise<StreamR
         finishReason = (choices[0] as Record<string, unknown>).finish_reason as string;
       }
       serverTimings = numbersOf(chunk.timings) ?? serverTimings;
-      if (chunk.usage && typeof chunk.usage === 'object') usage = chunk.usage as StreamResult['usage'];
+      if (chunk.usage && typeof chunk.usage === 'object') usage = chunk.usage;
     };
 
     const finish = (status: number, error?: string) => {

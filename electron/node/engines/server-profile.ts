@@ -43,13 +43,13 @@ export const DEFAULT_SERVER_READY_TIMEOUT_MS = 120_000;
 const READY_POLL_MS = 100;
 
 const LISTENING_RE =
-  /(?:listening|running|serving|started)\s+(?:on|at)\s+(?:https?:\/\/)?(\[[^\]]+\]|[^\s:/]+):(\d{1,5})/i;
+  /(?:listening|running|serving|started)\s+(?:on|at)\s+(?:https?:\/\/)?(?:\[[^\]]+\]|[^\s:/]+):(\d{1,5})/i;
 
 /** The port an engine says it listens on, from its output, or null. */
 export function listeningPortFrom(output: string): number | null {
   const m = LISTENING_RE.exec(output);
   if (!m) return null;
-  const port = Number(m[2]);
+  const port = Number(m[1]);
   return port > 0 && port < 65536 ? port : null;
 }
 

@@ -15,11 +15,18 @@ export const KV_TYPES = {
   q5_1: 'Q5_1',
 };
 
+/** The message without its trailing newlines (a loop: /\n+$/ rescans each run of newlines from every start). */
+function withoutTrailingNewlines(text) {
+  let end = text.length;
+  while (end > 0 && text[end - 1] === '\n') end--;
+  return text.slice(0, end);
+}
+
 /** llama.cpp logs arrive one message per call, without the newline; progress dots come one by one. */
 function makeLogger() {
   let dots = '';
   return (_level, message) => {
-    const text = String(message).replace(/\n+$/, '');
+    const text = withoutTrailingNewlines(String(message));
     if (/^\.+$/.test(text)) {
       dots += text;
       return;

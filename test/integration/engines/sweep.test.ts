@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/cli';
 import { assertLlamaEngineInstalled, llamaCliCommand, modelPath } from '../../helpers/llama-engine';
 import { startTrustedSshd, type Sshd, sshCliTarget } from '../../helpers/sshd';
+import { defined } from '../../helpers/defined';
 
 const SIZES = [512, 4096, 16384, 32768, 65536];
 const MIB = 1024 * 1024;
@@ -89,15 +90,15 @@ describe('context sweep of a real llama.cpp engine on the loopback SSH target', 
     // The engine's own KV lines draw the theory's line exactly (the 512 point's rounding aside).
     expect(Math.abs(sweep.engineReportedBytesPerToken / 640 - 1)).toBeLessThan(0.01);
     // RSS really follows the context: 64K cells hold ≈ 40 MiB more than 512 cells (65,024 × 640 B = 39.7 MiB).
-    const a512 = points[0].peakAnonRssBytes as number;
-    const a64k = points[points.length - 1].peakAnonRssBytes as number;
+    const a512 = defined(points[0], 'the 512 point').peakAnonRssBytes as number;
+    const a64k = defined(points.at(-1), 'the 64K point').peakAnonRssBytes as number;
     expect(a64k - a512).toBeGreaterThan(0.85 * 65024 * 640);
 
     // The largest context within 256 MiB, from the fit of peak RSS: a multiple of llama.cpp's
     // 256-cell padding, beyond the 65,536 that ran (peak RSS there is far below 256 MiB), and
     // below what the budget would hold with no baseline at all (256 MiB ÷ 640 B = 419,430).
     expect(sweep.maxContextForBudget % 256).toBe(0);
-    expect(points[points.length - 1].peakRssBytes as number).toBeLessThan(256 * MIB);
+    expect(defined(points.at(-1), 'the 64K point').peakRssBytes as number).toBeLessThan(256 * MIB);
     expect(sweep.maxContextForBudget).toBeGreaterThan(65536);
     expect(sweep.maxContextForBudget).toBeLessThan(419430);
 

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { procfsSamplerScript } from '../../../shared/collectors/procfs-sampler-script';
 import { createProcfsSamplerParser, type SamplerRecord } from '../../../shared/collectors/procfs-sampler-parser';
+import { defined } from '../../helpers/defined';
 
 const MIB = 1024 * 1024;
 let dir: string;
@@ -89,12 +90,12 @@ describe('procfs sampler on this kernel', () => {
     const samples = records.filter((r): r is Extract<SamplerRecord, { kind: 'sample' }> => r.kind === 'sample');
     expect(samples.length).toBeGreaterThanOrEqual(5);
     const anonKb = statusKb(watched.pid!, 'RssAnon');
-    const last = samples[samples.length - 1].values;
+    const last = defined(samples.at(-1), 'the last sample').values;
     expect(Math.abs((last.rssAnonBytes as number) - anonKb * 1024)).toBeLessThan(2 * MIB);
     expect(last.rssAnonBytes as number).toBeGreaterThan(64 * MIB);
     expect(last.memTotalBytes).toBe(statusKbFromMeminfo('MemTotal') * 1024);
     // Ticks 100 ms apart on the target's clock (10 ms resolution), monotonic.
-    const gaps = samples.slice(1).map((s, i) => s.uptimeMs - samples[i].uptimeMs);
+    const gaps = samples.slice(1).map((s, i) => s.uptimeMs - defined(samples[i]).uptimeMs);
     for (const g of gaps) expect(g).toBeGreaterThanOrEqual(90);
     // smaps_rollup is read every 2nd tick here ($3 = 2): PSS present on alternate lines.
     expect(samples.filter((s) => 'pssBytes' in s.values).length).toBeGreaterThanOrEqual(2);

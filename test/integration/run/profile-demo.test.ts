@@ -18,7 +18,7 @@ async function profile(args: string[]) {
 
 function runDir(stderr: string): string {
   const m = /run directory (\S+)/.exec(stderr);
-  if (!m) throw new Error(`no run directory in: ${stderr}`);
+  if (m?.[1] === undefined) throw new Error(`no run directory in: ${stderr}`);
   return m[1];
 }
 

@@ -41,7 +41,8 @@ function filesUnder(root: string): Array<{ path: string; bytes: Buffer }> {
 
 function expectNoSecret(secret: string, places: Array<{ path: string; bytes: Buffer | string }>) {
   // The whole secret, and its longest word (a secret split by quoting must not leak in parts).
-  const needles = [secret, secret.split(/[\s'"$]+/).sort((a, b) => b.length - a.length)[0]];
+  const longestPart = secret.split(/[\s'"$]+/).sort((a, b) => b.length - a.length)[0] ?? secret;
+  const needles = [secret, longestPart];
   for (const { path, bytes } of places) {
     const text = Buffer.isBuffer(bytes) ? bytes.toString('latin1') + bytes.toString('utf8') : bytes;
     for (const n of needles) expect(text.includes(n), `${n} found in ${path}`).toBe(false);

@@ -6,8 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSession } from '../../../electron/node/session/session-store';
-import { recomputeAnalysis, summarizeRun } from '../../../shared/analysis/run-summary';
+import { recomputeAnalysis, summarizeRun, type ProfileSummaryOutput } from '../../../shared/analysis/run-summary';
 import { FAST_DEMO_ARGS, processesMatching, runCli, startCli } from '../../helpers/cli';
+import { defined } from '../../helpers/defined';
 
 const dir = mkdtempSync(join(tmpdir(), 'kvscope-cli-session-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -26,13 +27,13 @@ async function ok(args: string[], env?: NodeJS.ProcessEnv) {
 }
 
 describe('kvscope profile --out --report, then report and compare', () => {
-  let printed: Record<string, any>;
+  let printed: ProfileSummaryOutput;
   beforeAll(async () => {
     const r = await ok([...DEMO_1500, '--out', at('f16.kvscope'), '--report', at('r.html'), '--json'], {
       KVSCOPE_SSH_PASSWORD: FAKE_SECRET,
       MY_API_TOKEN: FAKE_SECRET,
     });
-    printed = JSON.parse(r.stdout);
+    printed = JSON.parse(r.stdout) as ProfileSummaryOutput;
     expect(r.stderr).toContain(`session written to ${at('f16.kvscope')}`);
     expect(r.stderr).toContain(`html report written to ${at('r.html')}`);
     await ok([...DEMO_1500, '--kv-type', 'q8_0', '--out', at('q8.kvscope')]);
@@ -41,7 +42,7 @@ describe('kvscope profile --out --report, then report and compare', () => {
   it('the session holds the run that --json printed; its numbers recompute from its samples', () => {
     const data = readSession(at('f16.kvscope'));
     expect(data.runs).toHaveLength(1);
-    const run = data.runs[0];
+    const run = defined(data.runs[0], 'run 0');
     expect(run.state).toBe('done');
     expect(run.analysisSource).toBe('stored');
     expect(summarizeRun(run)).toEqual(printed);
@@ -68,7 +69,7 @@ describe('kvscope profile --out --report, then report and compare', () => {
     expect(html).toContain('KVScope report');
     expect(html).toContain('kvscope demo-engine --layers 16 --kv-heads 8 --head-dim 64 --kv-type f16 --tokens 1500');
     expect(html.match(/<svg [^>]*class="chart"/g)).toHaveLength(2);
-    expect(html).not.toMatch(/<script|<link\b|<[^>]*\b(src|href)\s*=/i);
+    expect(html).not.toMatch(/<script|<link\b|<[^<>]*\b(?:src|href)\s*=/i);
   });
 
   it('report --format md', async () => {
@@ -103,8 +104,9 @@ describe('kvscope profile --out --report, then report and compare', () => {
   it('report --format csv and json (format from the flag, or from the file name)', async () => {
     await ok(['report', at('f16.kvscope'), '--format', 'csv', '-o', at('samples.csv')]);
     const csv = readFileSync(at('samples.csv'), 'utf8').split('\r\n');
-    expect(csv[0].startsWith('run,run_label,t_ms,source,')).toBe(true);
-    expect(csv[0].split(',')).toContain('rssBytes');
+    const header = defined(csv[0], 'CSV header');
+    expect(header.startsWith('run,run_label,t_ms,source,')).toBe(true);
+    expect(header.split(',')).toContain('rssBytes');
     expect(csv.filter((l) => l.includes(',procfs,'))).toHaveLength(printed.samples);
     await ok(['report', at('f16.kvscope'), '-o', at('summary.json')]);
     const json = JSON.parse(readFileSync(at('summary.json'), 'utf8'));
@@ -226,7 +228,7 @@ describe('a profile killed mid-run', () => {
     await new Promise((r) => child.once('close', r));
 
     const data = readSession(out);
-    const run = data.runs[0];
+    const run = defined(data.runs[0], 'run 0');
     expect(run.state).toBe('running');
     expect(run.outcome).toBeNull();
     expect(run.analysisSource).toBe('recomputed');

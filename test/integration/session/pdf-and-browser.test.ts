@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSession } from '../../../electron/node/session/session-store';
 import { launchChromium } from '../../helpers/chromium';
 import { FAST_DEMO_ARGS, runCli } from '../../helpers/cli';
+import { defined } from '../../helpers/defined';
 
 const dir = mkdtempSync(join(tmpdir(), 'kvscope-pdf-'));
 const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/', import.meta.url));
@@ -41,7 +42,7 @@ describe('HTML report in real Chromium', () => {
 
   it('shows the hostile command and output as text: no script runs, no element is injected, nothing loads', async () => {
     const session = readSession(at('hostile.kvscope'));
-    expect(session.runs[0].state).toBe('failed');
+    expect(defined(session.runs[0], 'run 0').state).toBe('failed');
     const browser = await launchChromium();
     try {
       const page = await browser.newPage({ viewport: { width: 1000, height: 1400 } });

@@ -9,6 +9,7 @@ import { recomputeAnalysis, summarizeRun } from '../../../shared/analysis/run-su
 import { RunService } from '../../../electron/node/run/run-service';
 import { SessionRecorder } from '../../../electron/node/session/session-recorder';
 import { readSession } from '../../../electron/node/session/session-store';
+import { defined } from '../../helpers/defined';
 
 const dir = mkdtempSync(join(tmpdir(), 'kvscope-recorder-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -47,7 +48,7 @@ describe('SessionRecorder', () => {
     expect(data.meta.target).toEqual({ kind: 'local', label: 'This computer' });
     expect(data.runs.map((r) => r.id)).toEqual(runs.map((r) => r.runId));
     for (const [i, run] of runs.entries()) {
-      const stored = data.runs[i];
+      const stored = defined(data.runs[i], `run ${i}`);
       expect(stored.state).toBe('done');
       expect(stored.analysisSource).toBe('stored');
       expect(stored.samples).toEqual(run.samples);
@@ -87,7 +88,7 @@ describe('SessionRecorder', () => {
       await service.dispose();
     }
     await recorder.close();
-    const stored = readSession(path).runs[0];
+    const stored = defined(readSession(path).runs[0], 'run 0');
     expect(stored.samples).toEqual(run.samples);
     expect(stored.events).toEqual(run.events);
   });

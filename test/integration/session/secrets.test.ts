@@ -10,6 +10,7 @@ import type { RunRequest } from '../../../shared/api/schemas';
 import { isSecretFieldName, SCRUBBED, scrubSecrets } from '../../../electron/node/session/scrub';
 import { createSession, readSession } from '../../../electron/node/session/session-store';
 import { registerSecret, unregisterSecret } from '../../../electron/node/util/redact';
+import { defined } from '../../helpers/defined';
 
 const dir = mkdtempSync(join(tmpdir(), 'kvscope-secrets-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -149,7 +150,7 @@ describe('the session file holds no secrets', () => {
       const bytes = readFileSync(path).toString('latin1');
       expect(bytes).not.toContain(password);
       expect(bytes).not.toContain(apiKey);
-      const run = readSession(path).runs[0];
+      const run = defined(readSession(path).runs[0], 'run 0');
       expect(run.request).toEqual({
         target: { kind: 'ssh', host: 'orin', passwordEnv: 'ORIN_PW', password: SCRUBBED },
         engine: { kind: 'command', command: 'llama-server', apiKey: SCRUBBED },

@@ -18,6 +18,7 @@ import {
 } from '../../../electron/node/session/session-store';
 import { projectRoot } from '../../helpers/cli';
 import { linearSamples } from '../../helpers/session-fixtures';
+import { defined } from '../../helpers/defined';
 
 const dir = mkdtempSync(join(tmpdir(), 'kvscope-session-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -123,7 +124,7 @@ describe('session store round trip', () => {
       target: { kind: 'local', label: 'This computer', memTotalBytes: 8589934592 },
     });
     expect(data.runs).toHaveLength(1);
-    const run = data.runs[0];
+    const run = defined(data.runs[0], 'run 0');
     expect(run).toMatchObject({
       seq: 1,
       id: 'r1',
@@ -182,7 +183,7 @@ describe('session store round trip', () => {
     store.appendEvents(seq, [{ tMs: 1, kind: 'oom', message: 'killed' }]);
     expect(countSamples(path)).toBe(13 + FLUSH_EVERY_SAMPLES);
     store.close();
-    expect(readSession(path).runs[0].samples.map((s) => s.values.i)).toEqual(
+    expect(defined(readSession(path).runs[0], 'run 0').samples.map((s) => s.values.i)).toEqual(
       Array.from({ length: 13 + FLUSH_EVERY_SAMPLES }, (_, k) => k),
     );
   });
@@ -197,7 +198,7 @@ describe('session store round trip', () => {
     });
     store.appendSamples(seq, linearSamples());
     store.close();
-    const run = readSession(path).runs[0];
+    const run = defined(readSession(path).runs[0], 'run 0');
     expect(run.outcome).toBeNull();
     expect(run.analysisSource).toBe('recomputed');
     // linearSamples: anonymous RSS = 100 MiB + 32,768 B/token exactly.
@@ -299,7 +300,7 @@ describe('crash safety', () => {
 
     const data = readSession(path);
     expect(data.meta.appVersion).toBe('crash-test');
-    const run = data.runs[0];
+    const run = defined(data.runs[0], 'run 0');
     expect(run.state).toBe('running');
     expect(run.outcome).toBeNull();
     expect(run.analysisSource).toBe('recomputed');

@@ -2,9 +2,8 @@
 // password, keyboard-interactive) filtered by what the server accepts, and no secret in any
 // log line or error. Password tests log in as the local user kvscope-test (created as root).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rm } from 'node:fs/promises';
+import { rm, chmod, copyFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chmod, copyFile, writeFile } from 'node:fs/promises';
 import {
   ensureTestUser,
   generateKey,

@@ -72,7 +72,7 @@ describe('ProxyJump', () => {
     t.onLinkChange((s, why) => states.push([s, why]));
     await killConnections(jump.host, jump.port);
     await waitFor(() => states.length > 0, "the 'down' event");
-    expect(states[0][0]).toBe('down');
+    expect(states[0]?.[0]).toBe('down');
     // the forwarded connection to the board went with it
     await waitFor(async () => (await establishedTo(board.host, board.port)) === 0, 'the board connection to end');
     await t.reconnect({ initialDelayMs: 10 });

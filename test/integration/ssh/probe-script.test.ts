@@ -27,8 +27,8 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-function runScript(shell: string[], env: NodeJS.ProcessEnv): ProbeResult {
-  const r = spawnSync(shell[0], [...shell.slice(1), '-s'], { input: PROBE_SCRIPT, env, encoding: 'utf8' });
+function runScript([command, ...args]: [string, ...string[]], env: NodeJS.ProcessEnv): ProbeResult {
+  const r = spawnSync(command, [...args, '-s'], { input: PROBE_SCRIPT, env, encoding: 'utf8' });
   expect(r.status).toBe(0);
   return parseProbeOutput(r.stdout);
 }

@@ -2,10 +2,9 @@
 // through other means (node:os, files read directly, tools run directly); and the CLI contract
 // of `kvscope probe`: one JSON document, one line on stderr when it cannot connect.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rm } from 'node:fs/promises';
+import { rm, statfs } from 'node:fs/promises';
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { statfs } from 'node:fs/promises';
 import { hostname, release, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';

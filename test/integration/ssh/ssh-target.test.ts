@@ -82,7 +82,7 @@ describe('exec', () => {
   it('runs the command line with the login shell as given: stdout, stderr, exit code', async () => {
     const r = await sftpTarget.exec(`echo out; echo err >&2; printf '%s' "$0" >&2; exit 7`);
     expect(r.stdout.toString()).toBe('out\n');
-    expect(r.stderr.toString()).toMatch(/^err\n(-?\/?[a-z/]*sh|bash)$/);
+    expect(r.stderr.toString()).toMatch(/^err\n-?[a-z/]*sh$/);
     expect(r.code).toBe(7);
     expect(r.signal).toBeNull();
   });
@@ -383,8 +383,8 @@ describe('link loss', () => {
     expect((await t.exec('echo before')).stdout.toString()).toBe('before\n');
     await killConnections(cutSshd.host, cutSshd.port);
     await waitFor(() => events.length > 0, "the 'down' event");
-    expect(events[0][0]).toBe('down');
-    expect(events[0][1]).toMatch(/^ssh link lost: /);
+    expect(events[0]?.[0]).toBe('down');
+    expect(events[0]?.[1]).toMatch(/^ssh link lost: /);
     expect(t.linkState).toBe('down');
     const e = (await t.exec('echo during').catch((x) => x)) as { code?: string };
     expect(e.code).toBe('SSH_LINK_DOWN');

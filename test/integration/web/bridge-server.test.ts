@@ -12,6 +12,7 @@ import { createAppServices } from '../../../electron/node/api/create-app-service
 import { PAGE_KEY_FRAGMENT_PARAM, PAGE_KEY_PROTOCOL_PREFIX } from '../../../shared/api/bridge-protocol';
 import { startWebServer, type WebServer } from '../../../electron/node/web/bridge-server';
 import { CONTENT_SECURITY_POLICY } from '../../../electron/node/web/content-security-policy';
+import { frameText } from '../../helpers/ws-frame';
 
 interface Reply {
   status: number;
@@ -91,7 +92,7 @@ async function openApi(): Promise<WebSocket> {
 }
 
 function nextMessage(ws: WebSocket): Promise<any> {
-  return new Promise((resolve) => ws.once('message', (data) => resolve(JSON.parse(String(data)))));
+  return new Promise((resolve) => ws.once('message', (data) => resolve(JSON.parse(frameText(data)))));
 }
 
 async function call(ws: WebSocket, message: unknown): Promise<any> {
@@ -139,7 +140,7 @@ afterAll(async () => {
 describe('startWebServer', () => {
   it('listens on loopback and prints a URL with a 192-bit base64url token', () => {
     expect(server.url).toBe(`http://127.0.0.1:${server.port}/?token=${server.token}`);
-    expect(server.token).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(server.token).toMatch(/^[\w-]{32}$/);
   });
 });
 
@@ -436,6 +437,8 @@ describe('a failing service call', () => {
       },
       listBoards: () => Promise.reject(Object.create(null) as Error),
       listRuns: () => Promise.reject(messageThrows),
+      // A handler that rejects with a non-Error is the case under test: the bridge must still answer.
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
       listPrompts: () => Promise.reject('a plain string'),
       secretStorage: () => Promise.resolve({ available: false, backend: 10n, reason: null }),
     } as unknown as AppServices['handlers'];

@@ -8,6 +8,8 @@ import type { AppServices } from '../../../electron/node/api/app-services';
 import { createAppServices } from '../../../electron/node/api/create-app-services';
 import { startWebServer, type WebServer } from '../../../electron/node/web/bridge-server';
 import { createWsApiClient, type ConnectionState, type SocketLike } from '../../../renderer/src/api/ws-client';
+import { defined } from '../../helpers/defined';
+import { frameText } from '../../helpers/ws-frame';
 
 const nodeSocket = (url: string) => new WebSocket(url) as unknown as SocketLike;
 
@@ -97,7 +99,7 @@ describe('reconnection', () => {
     wss.on('connection', (ws) => {
       sockets.push(ws);
       ws.on('message', (data) => {
-        const { id, method } = JSON.parse(String(data));
+        const { id, method } = JSON.parse(frameText(data));
         if (answer) ws.send(JSON.stringify({ id, ok: true, output: { method, connection: sockets.length } }));
       });
     });
@@ -121,7 +123,7 @@ describe('reconnection', () => {
     answer = false;
     const inFlight = c.api.listRuns({});
     await new Promise((resolve) => setTimeout(resolve, 30));
-    sockets[sockets.length - 1].terminate();
+    defined(sockets.at(-1), 'the open socket').terminate();
     await expect(inFlight).rejects.toThrow('connection to KVScope lost during listRuns');
     answer = true;
 
@@ -130,7 +132,7 @@ describe('reconnection', () => {
     expect(await queued).toEqual({ method: 'appInfo', connection: sockets.length });
     expect(states).toEqual(['reconnecting', 'open']);
 
-    sockets[sockets.length - 1].send(
+    defined(sockets.at(-1), 'the open socket').send(
       JSON.stringify({ event: 'runEvent', payload: { runId: 'r', event: { tMs: 1, kind: 'info' } } }),
     );
     await c.api.listRuns({});

@@ -38,8 +38,9 @@ const h = vi.hoisted(() => {
       this.webContents = contents;
       windows.push(this);
     }
-    loadURL = vi.fn(async (url: string) => {
+    loadURL = vi.fn((url: string) => {
       this.webContents.url = url;
+      return Promise.resolve();
     });
     once(event: string, fn: Listener) {
       this.listeners.set(event, fn);
@@ -95,14 +96,12 @@ const h = vi.hoisted(() => {
 
   const services = {
     handlers: {
-      appInfo: vi.fn(async () => ({ version: '9.9.9', shell: 'electron', platform: 'linux' })),
-      listBoards: vi.fn(async () => [{ id: 'local', label: 'This computer', spec: { kind: 'local' } }]),
+      appInfo: vi.fn(() => Promise.resolve({ version: '9.9.9', shell: 'electron', platform: 'linux' })),
+      listBoards: vi.fn(() => Promise.resolve([{ id: 'local', label: 'This computer', spec: { kind: 'local' } }])),
       computeKv: vi.fn(),
-      startRun: vi.fn(async () => {
-        throw new Error('engine not found: llama-cli');
-      }),
+      startRun: vi.fn(() => Promise.reject(new Error('engine not found: llama-cli'))),
       stopRun: vi.fn(),
-      listRuns: vi.fn(async () => []),
+      listRuns: vi.fn(() => Promise.resolve([])),
       getRun: vi.fn(),
     },
     subscribe: (sink: (event: string, payload: unknown) => void) => {
@@ -213,12 +212,15 @@ describe('the Electron main process', () => {
           throw new TypeError('boom');
         },
       ],
+      // Rejections with non-Errors are the cases under test: the IPC handler must still answer.
+      /* eslint-disable @typescript-eslint/prefer-promise-reject-errors */
       ['object without a prototype', () => Promise.reject(Object.create(null) as never)],
       ['a throwing message getter', () => Promise.reject(messageThrows)],
       ['undefined', () => Promise.reject(undefined)],
+      /* eslint-enable @typescript-eslint/prefer-promise-reject-errors */
     ];
     for (const [name, impl] of failures) {
-      h.services.handlers.listBoards.mockImplementationOnce(impl as never);
+      h.services.handlers.listBoards.mockImplementationOnce(impl);
       const result = await listBoards(ipcEvent(win), {});
       expect(result.ok, name).toBe(false);
       expect(typeof result.error, name).toBe('string');

@@ -28,8 +28,7 @@ function directives(policy: string): Map<string, string[]> {
     policy
       .split(';')
       .map((d) => d.trim().split(/\s+/))
-      .filter((parts) => parts[0])
-      .map(([name, ...values]) => [name, values]),
+      .flatMap(([name, ...values]): Array<[string, string[]]> => (name ? [[name, values]] : [])),
   );
 }
 

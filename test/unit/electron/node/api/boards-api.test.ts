@@ -5,7 +5,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ApiEventName } from '../../../../../shared/api/contract';
 import type { TargetSpec } from '../../../../../shared/api/schemas';
 import { dispatchApiCall } from '../../../../../electron/node/api/api-dispatch';
@@ -132,15 +132,14 @@ describe('listing, saving, removing', () => {
     const { call } = services();
     await call('saveBoard', { label: 'Orin', spec: board });
     writeFileSync(join(dir, 'app', 'boards.json'), '{ damaged');
-    const stderr = process.stderr.write;
-    process.stderr.write = (() => true) as typeof process.stderr.write;
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
       expect(await call('listBoards', {})).toEqual({
         ok: true,
         output: [{ id: 'local', label: 'This computer', spec: { kind: 'local' } }],
       });
     } finally {
-      process.stderr.write = stderr;
+      stderr.mockRestore();
     }
     expect((await call('saveBoard', { label: 'B', spec: board })) as { error: string }).toMatchObject({
       ok: false,
@@ -235,7 +234,7 @@ function connector(options: {
     prompts,
     secrets,
     boards,
-    env: { KVSCOPE_HOME: join(dir, 'app') } as NodeJS.ProcessEnv,
+    env: { KVSCOPE_HOME: join(dir, 'app') },
     createTarget: options.script,
     promptTimeoutMs: 180_000,
   });

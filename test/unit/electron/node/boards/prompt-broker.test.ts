@@ -29,7 +29,7 @@ describe('host key questions', () => {
     const [prompt] = of('hostKeyPrompt');
     expect(prompt).toEqual({
       ...hostKey,
-      requestId: expect.stringMatching(/^[A-Za-z0-9_-]{16}$/),
+      requestId: expect.stringMatching(/^[\w-]{16}$/),
       expiresAt: 1_060_000,
     });
     expect(b.list()).toEqual([{ kind: 'hostKey', prompt }]);

@@ -18,7 +18,7 @@ describe('ByteLineReader (spool follower)', () => {
           const reader = new ByteLineReader(startOffset, (l) => got.push(l));
           let at = 0;
           for (let i = 0; at < bytes.length; i++) {
-            const n = cuts[i % cuts.length];
+            const n = cuts[i % cuts.length] ?? 1;
             reader.push(bytes.subarray(at, at + n));
             at += n;
           }

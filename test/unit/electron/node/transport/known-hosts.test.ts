@@ -17,9 +17,10 @@ import {
   KnownHostsStore,
   parseKnownHosts,
   verifyHostKey,
-  HostKeyChangedError,
+  type HostKeyChangedError,
   HostKeyUnknownError,
 } from '../../../../../electron/node/transport/known-hosts';
+import { defined } from '../../../../helpers/defined';
 
 const run = promisify(execFile);
 let dir: string;
@@ -91,10 +92,11 @@ describe('parseKnownHosts', () => {
     expect(entries).toHaveLength(4);
     expect(entries.every((e) => e.hashed)).toBe(true);
     for (const [i, name] of names.entries()) {
-      expect(hostFieldMatches(entries[i].hosts, name)).toBe(true);
+      const entry = defined(entries[i], `entry ${i}`);
+      expect(hostFieldMatches(entry.hosts, name)).toBe(true);
       // OpenSSH agrees about which line names that host
       const { stdout } = await run('ssh-keygen', ['-F', name, '-f', file]);
-      expect(stdout).toContain(entries[i].hosts);
+      expect(stdout).toContain(entry.hosts);
     }
     expect(entries.some((e) => hostFieldMatches(e.hosts, 'board.lan.evil'))).toBe(false);
     expect(entries.some((e) => hostFieldMatches(e.hosts, '10.0.0.5'))).toBe(false); // [host]:port only
@@ -190,7 +192,7 @@ describe('KnownHostsStore and verifyHostKey', () => {
       host: 'new2',
       port: 2,
       keyBlob: rsa.blob,
-      confirmHostKey: async () => true,
+      confirmHostKey: () => Promise.resolve(true),
     });
     expect(added2).toEqual({ status: 'added', file: store, line: 2 });
     expect(await readFile(store, 'utf8')).toBe(`new ${other.type} ${b64(other)}\n[new2]:2 ${rsa.type} ${b64(rsa)}\n`);

@@ -54,6 +54,13 @@ function sshG(alias: string, file: string): Record<string, string[]> {
   return map;
 }
 
+/** The first value `ssh -G` printed for a key it always prints: its absence fails the test. */
+function first(g: Record<string, string[]>, key: string): string {
+  const v = g[key]?.[0];
+  if (v === undefined) throw new Error(`ssh -G printed no ${key}`);
+  return v;
+}
+
 describe('resolveSshAlias agrees with ssh -G', () => {
   const dir = mkdtempSync(join(tmpdir(), 'kvscope-sshcfg-'));
   // `Match exec` must never run for us; ssh -G would run it, so the oracle reads a copy without it.
@@ -64,12 +71,12 @@ describe('resolveSshAlias agrees with ssh -G', () => {
     it(alias, () => {
       const r = resolveSshAlias(alias, CONFIG, { homeDir: home, localUser: 'me' });
       const g = sshG(alias, oracleFile);
-      expect(r.hostName).toBe(g.hostname[0]);
-      expect(r.user).toBe(g.user[0]);
-      expect(r.port ?? 22).toBe(Number(g.port[0]));
+      expect(r.hostName).toBe(first(g, 'hostname'));
+      expect(r.user).toBe(first(g, 'user'));
+      expect(r.port ?? 22).toBe(Number(first(g, 'port')));
       expect(r.proxyJump.join(',')).toBe(g.proxyjump?.[0] ?? '');
-      expect(r.serverAliveIntervalSec ?? 0).toBe(Number(g.serveraliveinterval[0]));
-      expect(r.serverAliveCountMax ?? 3).toBe(Number(g.serveralivecountmax[0]));
+      expect(r.serverAliveIntervalSec ?? 0).toBe(Number(first(g, 'serveraliveinterval')));
+      expect(r.serverAliveCountMax ?? 3).toBe(Number(first(g, 'serveralivecountmax')));
     });
   }
 

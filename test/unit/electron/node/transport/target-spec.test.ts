@@ -148,7 +148,7 @@ describe('what a spec becomes for SshTarget', () => {
   it('ServerAliveInterval seconds → keepaliveInterval ms, ServerAliveCountMax, identity files, jump chain through config', async () => {
     const o = await sshTargetOptionsFromSpec(parseTargetString('orin', { configText: CONFIG }) as never, {
       sshConfigText: CONFIG,
-      env: { KVSCOPE_HOME: '/tmp/kvh' } as NodeJS.ProcessEnv,
+      env: { KVSCOPE_HOME: '/tmp/kvh' },
       agentSocket: null,
     });
     expect(o.keepaliveIntervalMs).toBe(20_000);
@@ -176,7 +176,7 @@ describe('what a spec becomes for SshTarget', () => {
   it('defaults: keepalive from ssh-target defaults, --accept-new-host-key consents, --password-env reads the variable', async () => {
     const o = await sshTargetOptionsFromSpec(
       { kind: 'ssh', host: 'h', acceptNewHostKey: true, passwordEnv: 'PW' },
-      { sshConfigText: '', env: { PW: 'secret-value' } as NodeJS.ProcessEnv, agentSocket: null },
+      { sshConfigText: '', env: { PW: 'secret-value' }, agentSocket: null },
     );
     expect(o.keepaliveIntervalMs).toBeUndefined(); // SshTarget applies DEFAULT_KEEPALIVE_INTERVAL_MS
     expect(o.keepaliveCountMax).toBeUndefined();

@@ -15,40 +15,44 @@ const LOCAL: BoardInfo = { id: 'local', label: 'This computer', spec: { kind: 'l
 function boardsApi() {
   let saved: BoardInfo[] = [];
   const { api, emit } = fakeApi({
-    listBoards: vi.fn(async () => [LOCAL, ...saved]),
-    saveBoard: vi.fn(async (input) => {
+    listBoards: vi.fn(() => Promise.resolve([LOCAL, ...saved])),
+    saveBoard: vi.fn((input) => {
       const info = { id: input.id ?? `board-${saved.length + 1}`, label: input.label, spec: input.spec };
       saved = [...saved.filter((t) => t.id !== info.id), info];
-      return info;
+      return Promise.resolve(info);
     }),
-    removeBoard: vi.fn(async ({ id }: { id: string }) => {
+    removeBoard: vi.fn(({ id }: { id: string }) => {
       saved = saved.filter((t) => t.id !== id);
-      return { ok: true };
+      return Promise.resolve({ ok: true });
     }),
-    importSshConfig: vi.fn(async () => ({
-      path: '/home/e/.ssh/config',
-      found: true,
-      hosts: [
-        {
-          alias: 'orin',
-          hostName: '10.0.0.5',
-          user: 'nvidia',
-          proxyJump: [],
-          identityFiles: [],
-          unsupported: [],
-          spec: { kind: 'ssh' as const, host: '10.0.0.5', user: 'nvidia', alias: 'orin' },
-        },
-      ],
-    })),
+    importSshConfig: vi.fn(() =>
+      Promise.resolve({
+        path: '/home/e/.ssh/config',
+        found: true,
+        hosts: [
+          {
+            alias: 'orin',
+            hostName: '10.0.0.5',
+            user: 'nvidia',
+            proxyJump: [],
+            identityFiles: [],
+            unsupported: [],
+            spec: { kind: 'ssh' as const, host: '10.0.0.5', user: 'nvidia', alias: 'orin' },
+          },
+        ],
+      }),
+    ),
     probeBoard: vi.fn(),
-    answerHostKey: vi.fn(async () => ({ ok: true })),
-    answerCredential: vi.fn(async () => ({ ok: true })),
-    listPrompts: vi.fn(async () => []),
-    secretStorage: vi.fn(async () => ({
-      available: false,
-      backend: 'none',
-      reason: 'Browser mode does not remember passwords',
-    })),
+    answerHostKey: vi.fn(() => Promise.resolve({ ok: true })),
+    answerCredential: vi.fn(() => Promise.resolve({ ok: true })),
+    listPrompts: vi.fn(() => Promise.resolve([])),
+    secretStorage: vi.fn(() =>
+      Promise.resolve({
+        available: false,
+        backend: 'none',
+        reason: 'Browser mode does not remember passwords',
+      }),
+    ),
   });
   const store = createAppStore({ api, ring: createMemoryRing(100) });
   connectApiEvents(store, api);
@@ -156,7 +160,7 @@ describe('the boards slice', () => {
       label: 'orin',
       spec: { kind: 'ssh', host: '10.0.0.5', user: 'nvidia', alias: 'orin' },
     });
-    expect(store.getState().importer?.hosts[0].savedBoardId).toBe('board-1');
+    expect(store.getState().importer?.hosts[0]?.savedBoardId).toBe('board-1');
     await store.getState().importHost('orin'); // already saved: nothing
     expect(api.saveBoard).toHaveBeenCalledTimes(1);
   });
@@ -166,7 +170,7 @@ describe('the boards slice', () => {
     let finish!: (v: MethodOutput<'probeBoard'>) => void;
     api.probeBoard.mockReturnValueOnce(new Promise((r) => (finish = r)));
     const probing = store.getState().probeBoard('local');
-    expect(store.getState().probes.local.status).toBe('probing');
+    expect(store.getState().probes.local?.status).toBe('probing');
     // Only the fields the slice reads: the probe itself is the device card's business.
     finish({
       boardId: 'local',

@@ -9,21 +9,23 @@ import { connectApiEvents, createAppStore } from '../../../../../renderer/src/st
 /** The methods the store calls on its own: boards at start, runs. */
 function storeApi() {
   return fakeApi({
-    appInfo: async () => ({ version: '0.1.0', shell: 'web' as const, platform: 'linux' }),
-    listBoards: async () => [
-      { id: 'local', label: 'This computer', spec: { kind: 'local' as const } },
-      { id: 'orin', label: 'Jetson Orin', spec: { kind: 'ssh' as const, host: 'orin.lan' } },
-    ],
-    startRun: async () => ({ runId: 'r1' }),
-    stopRun: async () => ({ ok: true }),
-    listRuns: async () => [],
-    getRun: async ({ runId }) => ({
-      status: { runId, state: 'running', label: 'demo' },
-      samples: [],
-      events: [],
-      analysis: null,
-      theory: { bytesPerToken: 32768, ctx: 4096 },
-    }),
+    appInfo: () => Promise.resolve({ version: '0.1.0', shell: 'web' as const, platform: 'linux' }),
+    listBoards: () =>
+      Promise.resolve([
+        { id: 'local', label: 'This computer', spec: { kind: 'local' as const } },
+        { id: 'orin', label: 'Jetson Orin', spec: { kind: 'ssh' as const, host: 'orin.lan' } },
+      ]),
+    startRun: () => Promise.resolve({ runId: 'r1' }),
+    stopRun: () => Promise.resolve({ ok: true }),
+    listRuns: () => Promise.resolve([]),
+    getRun: ({ runId }) =>
+      Promise.resolve({
+        status: { runId, state: 'running', label: 'demo' },
+        samples: [],
+        events: [],
+        analysis: null,
+        theory: { bytesPerToken: 32768, ctx: 4096 },
+      }),
   });
 }
 
@@ -301,10 +303,10 @@ describe('the fake API', () => {
   it('is typed by the contract and rejects what a test did not fake', async () => {
     // Compile-time checks (npm run typecheck fails when the contract stops rejecting these):
     // @ts-expect-error listTargets is not a method of the contract (saved boards are listBoards)
-    fakeApi({ listTargets: async () => [] });
+    fakeApi({ listTargets: () => Promise.resolve([]) });
     // @ts-expect-error stopRun answers { ok: boolean }
-    fakeApi({ stopRun: async () => ({ ok: 'yes' }) });
-    const { api } = fakeApi({ stopRun: async () => ({ ok: true }) });
+    fakeApi({ stopRun: () => Promise.resolve({ ok: 'yes' }) });
+    const { api } = fakeApi({ stopRun: () => Promise.resolve({ ok: true }) });
     await expect(api.stopRun({ runId: 'r1' })).resolves.toEqual({ ok: true });
     await expect(api.computeKv({ layers: 1, kvHeads: 1, headDimK: 1 })).rejects.toThrow(
       'computeKv is not faked in this test',
