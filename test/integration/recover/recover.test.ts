@@ -1,0 +1,133 @@
+// Nothing lost when the app dies (issue 10, item 4): the CLI is SIGKILLed mid-run on a real
+// OpenSSH target; `kvscope recover` then turns what the run left on the target into a session
+// holding every sample of the run, and removes the run directory.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readSession } from '../../../electron/node/session/session-store';
+import { processesMatching, runCli, startCli } from '../../helpers/cli';
+import { defined } from '../../helpers/defined';
+import { makeTempDir, type Sshd, sshCliTarget, startTrustedSshd, waitFor } from '../../helpers/sshd';
+
+const INTERVAL_MS = 200;
+let sshd: Sshd;
+let knownHosts: string;
+/** The login's TMPDIR (sshd SetEnv): run directories of this test only, whatever else runs on the machine. */
+let remoteTmp: string;
+
+beforeAll(async () => {
+  remoteTmp = await makeTempDir('kvscope-recover-tmp-');
+  ({ sshd, knownHosts } = await startTrustedSshd({ extraConfig: [`SetEnv TMPDIR=${remoteTmp}`] }));
+});
+
+afterAll(async () => {
+  await sshd?.stop();
+});
+
+/** Start `kvscope profile` on the target, wait for its engine, SIGKILL it; returns the run directory. */
+async function killAppMidRun(demo: string[], watchdogS: number): Promise<string> {
+  const child = startCli(
+    [
+      'profile',
+      ...sshCliTarget(sshd, knownHosts),
+      '--demo',
+      '--weights-mb',
+      '4',
+      '--interval-ms',
+      String(INTERVAL_MS),
+      ...demo,
+    ],
+    { KVSCOPE_WATCHDOG_S: String(watchdogS) },
+  );
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += d));
+  const dir = await waitFor(() => /run directory (\S+)/.exec(stderr)?.[1], 'run directory', 30_000);
+  expect(dir.startsWith(remoteTmp)).toBe(true);
+  await waitFor(async () => (await processesMatching(`${dir}/demo-engine.cjs`)).length > 0, 'engine running', 15_000);
+  // Some tokens through the app first, so the app really was mid-run.
+  await waitFor(() => readFileSync(join(dir, 'spool'), 'utf8').split('\nO ').length > 20, 'tokens', 15_000);
+  child.kill('SIGKILL');
+  await new Promise((resolve) => child.once('close', resolve));
+  return dir;
+}
+
+/** The launcher wrote its last line and nothing of the run runs any more. */
+async function runEnded(dir: string): Promise<string> {
+  await waitFor(
+    async () =>
+      /^X \S+ end$/m.test(readFileSync(join(dir, 'spool'), 'utf8')) && (await processesMatching(dir)).length === 0,
+    'the run to end on the target',
+    30_000,
+  );
+  return readFileSync(join(dir, 'spool'), 'utf8');
+}
+
+/** What the spool says, counted here without the code under test. */
+function spoolCounts(spool: string) {
+  const lines = spool.split('\n');
+  const ticks = lines.filter((l) => l.startsWith('C procfs S t=') && !l.includes('gone=1'));
+  const tickTimesS = ticks.map((l) => Number(/t=([\d.]+)/.exec(l)?.[1]));
+  return { procfsTicks: ticks.length, tokens: lines.filter((l) => l.startsWith('O ')).length, tickTimesS };
+}
+
+async function recover(outDir: string) {
+  const r = await runCli(['recover', ...sshCliTarget(sshd, knownHosts), '--out', outDir, '--json']);
+  expect(r.stderr).not.toMatch(/^kvscope recover:/m);
+  expect(r.code).toBe(0);
+  return JSON.parse(r.stdout) as {
+    runs: Array<{ state: string; dir: string; session: string; samples: number; ageS: number }>;
+  };
+}
+
+describe('kvscope recover', () => {
+  it('a run that ended by itself after the app was killed: every sample and token in the session, the run directory removed', async () => {
+    // 300 tokens at 100/s end within seconds, long before a 60 s watchdog would fire.
+    const dir = await killAppMidRun(['--tokens', '300', '--tps', '100'], 60);
+    const spool = await runEnded(dir);
+    const expected = spoolCounts(spool);
+    expect(expected.tokens).toBe(300);
+
+    const outDir = await makeTempDir('kvscope-recovered-');
+    const result = await recover(outDir);
+    const mine = result.runs.filter((r) => r.dir === dir);
+    expect(mine).toHaveLength(1);
+    const recovered = defined(mine[0], 'the run in the listing');
+    expect(recovered.state).toBe('recovered');
+    expect(recovered.ageS).toBeGreaterThanOrEqual(0);
+    expect(existsSync(dir)).toBe(false);
+
+    const session = readSession(recovered.session);
+    expect(session.runs).toHaveLength(1);
+    const run = defined(session.runs[0], 'the recovered run');
+    expect(run.outcome).not.toBeNull();
+    const ticks = run.samples.filter((s) => s.source === 'procfs');
+    expect(ticks).toHaveLength(expected.procfsTicks);
+    // None missing: consecutive ticks one interval apart (two at most: the target's 10 ms clock).
+    const t = ticks.map((s) => s.tMs);
+    expect(Math.max(...t.slice(1).map((v, i) => v - defined(t[i])))).toBeLessThanOrEqual(2 * INTERVAL_MS);
+    // Whole run: the last tick is the spool's last, the token count the engine's.
+    const spanMs = (defined(expected.tickTimesS.at(-1)) - defined(expected.tickTimesS[0])) * 1000;
+    expect(defined(t.at(-1)) - defined(t[0])).toBeCloseTo(spanMs, 0);
+    expect(Math.max(...run.samples.map((s) => s.values.tokens ?? 0))).toBe(300);
+    expect(run.analysis.kv.mode).toBe('growth');
+  });
+
+  it('a run the watchdog ended: the kept spool becomes a session up to the kill; the run directory removed', async () => {
+    const dir = await killAppMidRun(['--tokens', '100000', '--tps', '50'], 2);
+    const spool = await runEnded(dir);
+    // The launcher kept only what recover needs.
+    expect(readdirSync(dir).sort()).toEqual(['run.json', 'spool']);
+    const expected = spoolCounts(spool);
+
+    const outDir = await makeTempDir('kvscope-recovered-');
+    const mine = (await recover(outDir)).runs.filter((r) => r.dir === dir);
+    expect(mine.map((r) => r.state)).toEqual(['recovered']);
+    expect(existsSync(dir)).toBe(false);
+    const run = defined(readSession(defined(mine[0]).session).runs[0], 'the recovered run');
+    expect(run.samples.filter((s) => s.source === 'procfs')).toHaveLength(expected.procfsTicks);
+    expect(Math.max(...run.samples.map((s) => s.values.tokens ?? 0))).toBe(expected.tokens);
+    expect(run.events.map((e) => e.message)).toContainEqual(expect.stringMatching(/watchdog ended the engine/));
+    // A second recover finds nothing of it.
+    expect((await recover(outDir)).runs.filter((r) => r.dir === dir)).toEqual([]);
+  });
+});
