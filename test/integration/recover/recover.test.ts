@@ -4,9 +4,11 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import NodeWebSocket from 'ws';
 import { readSession } from '../../../electron/node/session/session-store';
 import { processesMatching, runCli, startCli } from '../../helpers/cli';
 import { defined } from '../../helpers/defined';
+import { startWebMode } from '../../helpers/web-mode';
 import { makeTempDir, type Sshd, sshCliTarget, startTrustedSshd, waitFor } from '../../helpers/sshd';
 
 const INTERVAL_MS = 200;
@@ -107,7 +109,8 @@ describe('kvscope recover', () => {
     expect(Math.max(...t.slice(1).map((v, i) => v - defined(t[i])))).toBeLessThanOrEqual(2 * INTERVAL_MS);
     // Whole run: the last tick is the spool's last, the token count the engine's.
     const spanMs = (defined(expected.tickTimesS.at(-1)) - defined(expected.tickTimesS[0])) * 1000;
-    expect(defined(t.at(-1)) - defined(t[0])).toBeCloseTo(spanMs, 0);
+    const ends = { spool: [expected.tickTimesS[0], expected.tickTimesS.at(-1)], session: [t[0], t.at(-1)] };
+    expect(defined(t.at(-1)) - defined(t[0]), JSON.stringify(ends)).toBeCloseTo(spanMs, 0);
     expect(Math.max(...run.samples.map((s) => s.values.tokens ?? 0))).toBe(300);
     expect(run.analysis.kv.mode).toBe('growth');
   });
@@ -130,4 +133,66 @@ describe('kvscope recover', () => {
     // A second recover finds nothing of it.
     expect((await recover(outDir)).runs.filter((r) => r.dir === dir)).toEqual([]);
   });
+
+  it('browser mode: the server SIGKILLed during a run started through its API; recover makes the session', async () => {
+    // The server reads the watchdog from its environment, as the CLI does.
+    const saved = process.env.KVSCOPE_WATCHDOG_S;
+    process.env.KVSCOPE_WATCHDOG_S = '60';
+    const web = await startWebMode().finally(() => {
+      if (saved === undefined) delete process.env.KVSCOPE_WATCHDOG_S;
+      else process.env.KVSCOPE_WATCHDOG_S = saved;
+    });
+    let dir: string;
+    try {
+      const { runId } = (await apiCall(web.port, web.token, 'startRun', {
+        target: {
+          kind: 'ssh',
+          host: sshd.host,
+          port: sshd.port,
+          user: sshd.user,
+          identityFile: sshd.clientKey.privatePath,
+          knownHostsFile: knownHosts,
+        },
+        engine: { kind: 'demo', demo: { weightsMb: 4, tokens: 300, tps: 100 } },
+        intervalMs: INTERVAL_MS,
+      })) as { runId: string };
+      dir = join(remoteTmp, `kvscope-${runId}`);
+      await waitFor(
+        () => existsSync(join(dir, 'spool')) && readFileSync(join(dir, 'spool'), 'utf8').split('\nO ').length > 20,
+        'tokens',
+        30_000,
+      );
+    } finally {
+      web.child.kill('SIGKILL');
+    }
+    const expected = spoolCounts(await runEnded(dir));
+    expect(expected.tokens).toBe(300);
+
+    const outDir = await makeTempDir('kvscope-recovered-');
+    const mine = (await recover(outDir)).runs.filter((r) => r.dir === dir);
+    expect(mine.map((r) => r.state)).toEqual(['recovered']);
+    expect(existsSync(dir)).toBe(false);
+    const run = defined(readSession(defined(mine[0]).session).runs[0], 'the recovered run');
+    const ticks = run.samples.filter((s) => s.source === 'procfs');
+    expect(ticks).toHaveLength(expected.procfsTicks);
+    const t = ticks.map((s) => s.tMs);
+    expect(Math.max(...t.slice(1).map((v, i) => v - defined(t[i])))).toBeLessThanOrEqual(2 * INTERVAL_MS);
+    expect(Math.max(...run.samples.map((s) => s.values.tokens ?? 0))).toBe(300);
+  });
 });
+
+/** One API call over the browser-mode WebSocket, as a non-browser client (`?token=`). */
+function apiCall(port: number, token: string, method: string, input: unknown): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const ws = new NodeWebSocket(`ws://127.0.0.1:${port}/api?token=${encodeURIComponent(token)}`);
+    ws.once('open', () => ws.send(JSON.stringify({ id: 1, method, input })));
+    ws.on('message', (data: Buffer) => {
+      const message = JSON.parse(data.toString()) as { id?: number; ok?: boolean; output?: unknown; error?: unknown };
+      if (message.id !== 1) return;
+      ws.close();
+      if (message.ok) resolve(message.output);
+      else reject(new Error(`${method}: ${JSON.stringify(message.error)}`));
+    });
+    ws.once('error', reject);
+  });
+}
