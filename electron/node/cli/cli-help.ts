@@ -313,15 +313,25 @@ export const COMMAND_HELP = {
     available: false,
   },
   recover: {
-    summary: 'runs whose app died: their spools on the target → sessions (not in this build yet)',
-    usage: ['recover <target> [--out <dir>] [SSH options]'],
+    summary: 'runs whose app died: their spools on the target → sessions',
+    usage: ['recover <target> [--out <dir>] [--json] [SSH options]'],
+    description: [
+      'Find the runs a killed or crashed KVScope left on the target, write each into a session',
+      '<dir>/<run id>.kvscope, then remove its run directory. Runs still running are listed and left',
+      'alone; every run is listed with how long ago its spool was last written.',
+    ],
     arguments: [TARGET_ARGUMENT],
     groups: [
-      { title: 'Options', options: [{ flags: '--out <dir>', description: 'where to write the sessions' }] },
+      {
+        title: 'Options',
+        options: [
+          { flags: '--out <dir>', description: 'where to write the sessions (default: the current directory)' },
+          { flags: '--json', description: 'print one JSON document on stdout' },
+        ],
+      },
       SSH_OPTIONS,
     ],
-    examples: ['kvscope recover dev@orin --out sessions/'],
-    available: false,
+    examples: ['kvscope recover dev@orin --out sessions/', 'kvscope recover local --json'],
   },
 } satisfies Record<string, CommandHelp>;
 

@@ -26,7 +26,7 @@ const COMMANDS: Record<CommandName, (() => Promise<CommandModule>) | null> = {
   'demo-engine': () => import('./commands/demo-engine'),
   web: () => import('./commands/web'),
   import: null,
-  recover: null,
+  recover: () => import('./commands/recover'),
 };
 
 const HELP_FLAGS = new Set(['--help', '-h']);

@@ -25,6 +25,8 @@ import type { Target } from '../transport/target';
 import { followSpool, type SpoolFollower } from './spool-follower';
 import { launcherScript, runConf } from './run-scripts';
 import { prepareEngine, type PreparedEngine } from './engine-setup';
+import { collectorById } from '../../../shared/collectors/registry';
+import { RUN_MANIFEST_FILE, runManifestText, type RunManifest } from './run-manifest';
 import { createLlamaLogParser } from '../../../shared/parsers/llama-log-parser';
 import type { KvRecord, ModelRecord, TimingsRecord } from '../../../shared/parsers/records';
 
@@ -121,7 +123,9 @@ export class RunController {
   private readonly unavailableCollectors: Array<{ id: string; status: 'absent' | 'denied'; reason: string }> = [];
   /** Server mode: the client's timing of every streamed turn (attachServerProfile). */
   private server: ServerProfile | null = null;
-  readonly startedAt = new Date().toISOString();
+  private started = new Date().toISOString();
+  /** RECOVERY: true while replay() feeds a dead run's spool; nothing is done on the target then. */
+  private replaying = false;
   private endedAt: string | null = null;
   private tokenRegex: RegExp | null = null;
   /** The stdout line being received (P records so far), for --token-regex matches that span records. */
@@ -166,6 +170,10 @@ export class RunController {
   addListener(listener: Partial<RunCallbacks>): () => void {
     this.listeners.add(listener);
     return () => void this.listeners.delete(listener);
+  }
+
+  get startedAt(): string {
+    return this.started;
   }
 
   get theoryBytesPerToken(): number | null {
@@ -217,6 +225,22 @@ export class RunController {
         }),
         0o600,
       );
+      // RECOVERY: what `kvscope recover` needs to rebuild this run if the app dies (run-manifest.ts).
+      await this.target.writeFile(
+        `${this.dir}/${RUN_MANIFEST_FILE}`,
+        runManifestText({
+          version: 1,
+          runId: this.runId,
+          label: this.status.label,
+          startedAt: this.startedAt,
+          request: this.request,
+          engine: this.engine,
+          collectors: [...this.collectors.keys()],
+          unavailable: this.unavailableCollectors,
+          target: this.targetFacts,
+        }),
+        0o600,
+      );
       const d = shellQuote(this.dir);
       // Detached from this process and from the SSH channel: the launcher survives both.
       const launched = await this.target.exec(
@@ -237,7 +261,7 @@ export class RunController {
 
   /** Stop the engine's process group: TERM, then KILL after a grace period. */
   async stop(reason = 'stopped by user'): Promise<void> {
-    if (this.ended || this.stopping) return this.done;
+    if (this.ended || this.stopping || this.replaying) return this.done;
     this.stopping = true;
     this.setState('stopping');
     this.addEvent({ tMs: this.lastTMs, kind: 'stop', message: reason });
@@ -384,6 +408,8 @@ export class RunController {
     this.lastTMs = Math.max(this.lastTMs, tMs);
     switch (event) {
       case 'start':
+        // RECOVERY: a replayed run learns its launcher here (collectorStatuses needs it).
+        this.launcherPid ??= Number(fields.launcher) || null;
         this.addEvent({ tMs, kind: 'start', message: `engine: ${this.engine?.displayCommand ?? ''}` });
         break;
       case 'engine':
@@ -590,6 +616,45 @@ export class RunController {
         };
     }
     return out;
+  }
+
+  /**
+   * RECOVERY (electron/node/run/run-recovery.ts): the run of a dead app, rebuilt from its run.json
+   * and the complete lines of its spool, fed through the same handlers as a live run's lines.
+   * Nothing is done on the target (no directory is known, stop() does nothing while replaying).
+   */
+  static async replay(target: Target, manifest: RunManifest, spool: string): Promise<RunController> {
+    const noop = () => {};
+    const callbacks: RunCallbacks = {
+      onSamples: noop,
+      onEvent: noop,
+      onStatus: noop,
+      onOutput: noop,
+      onAnalysis: noop,
+    };
+    const run = new RunController(target, manifest.request, manifest.runId, callbacks, RUN_DEFAULTS, manifest.target);
+    run.replaying = true;
+    run.started = manifest.startedAt;
+    run.status = { ...run.status, label: manifest.label, state: 'running' };
+    run.engine = manifest.engine;
+    run.unavailableCollectors.push(...manifest.unavailable);
+    for (const id of manifest.collectors) {
+      const def = collectorById(id);
+      if (def)
+        run.collectors.set(id, { parser: def.createParser(), samples: 0, diagnostics: 0, heard: false, said: null });
+    }
+    // A line cut short by the launcher's death has no newline: the follower would not deliver it either.
+    const lines = spool.split('\n');
+    lines.pop();
+    for (const line of lines) run.onLine(line);
+    run.addEvent({
+      tMs: run.lastTMs,
+      kind: 'info',
+      message: 'recovered from the spool the run left on the target after the app ended (kvscope recover)',
+    });
+    // The spool's `end` line already ended it; a launcher killed before writing it ends here.
+    await run.onEnd();
+    return run;
   }
 
   /** Server mode: the client's timing of the streamed turns, part of this run's record. */

@@ -15,10 +15,21 @@
 // The client follows the spool with `tail -c +<offset> -f` and remembers its byte offset, so
 // a dropped link loses nothing: on reconnect it resumes at the offset. When the client stops
 // beating for WATCHDOG_S seconds (app killed, link gone for good), the watchdog ends the engine
-// group and removes the directory, unless the user asked to keep the engine running.
+// group, unless the user asked to keep the engine running, and removes the directory except its
+// spool and run.json (electron/node/run/run-manifest.ts): `kvscope recover` imports such runs into
+// sessions and only then removes them (electron/node/run/run-recovery.ts). A run left behind longer
+// than LEFTOVER_RUN_DAYS is removed by the next launcher started on the target.
 // Only POSIX sh, awk and coreutils/busybox are assumed on the target.
 import { CGROUP_ROOT } from '../../../shared/collectors/cgroup-collector';
 import { shellJoin, shellQuote } from '../../../shared/util/shell';
+
+/**
+ * RECOVERY: a run directory whose spool was last written this many days ago is removed by the
+ * next launcher (recover lists it with its age until then). Two weeks: long enough to cover a
+ * holiday between a crash and the next connection, short enough that a board's /tmp does not fill
+ * with spools (up to SPOOL_MAX each) nobody will ever import.
+ */
+export const LEFTOVER_RUN_DAYS = 14;
 
 /** One collector as the launcher starts it: `sh <id>.sh <pid> <intervalS> <args…>`. */
 export interface LaunchedCollector {
@@ -54,6 +65,7 @@ export function runConf(conf: RunConf): string {
     `SPOOL_MAX=${shellQuote(String(Math.round(conf.spoolMaxBytes)))}`,
     `MEMLIMIT=${shellQuote(conf.memoryLimitBytes ? String(Math.round(conf.memoryLimitBytes)) : '')}`,
     `CGROOT=${shellQuote(conf.cgroupRoot ?? CGROUP_ROOT)}`,
+    `LEFTOVER_DAYS=${shellQuote(String(LEFTOVER_RUN_DAYS))}`,
     '',
   ].join('\n');
 }
@@ -197,6 +209,8 @@ ts() { awk $AWKI -v tag="$1" -v max="$SPOOL_MAX" '${tsAwk.replace(/'/g, "'\\''")
 : > spool
 echo 0 > hb
 ev start launcher=$$
+# RECOVERY: run directories left by dead apps, their spool untouched for LEFTOVER_DAYS, go now.
+find "\${D%/*}" -maxdepth 2 -path "\${D%/*}/kvscope-*/spool" -mtime +"$LEFTOVER_DAYS" 2>/dev/null | while read -r f; do rm -rf "\${f%/spool}"; done
 ${cgroupSetupSh}
 rm -f out.fifo err.fifo engine.pid
 mkfifo out.fifo err.fifo || { ev error reason=mkfifo; ev end; exit 1; }
@@ -272,6 +286,7 @@ for p in $CP; do wait "$p" 2>/dev/null; done
 [ -n "$WD" ] && kill "$WD" 2>/dev/null
 wait 2>/dev/null
 ev end
-if [ -f watchdog.fired ]; then cd / && rm -rf "$D"; fi
+# RECOVERY: the app is gone; keep what \`kvscope recover\` needs (spool, run.json), remove the rest.
+if [ -f watchdog.fired ]; then for f in * .[!.]*; do case "$f" in spool|run.json|'.[!.]*') ;; *) rm -rf "$f";; esac; done; fi
 `;
 }

@@ -148,9 +148,15 @@ const PATHS: FailingPath[] = [
   },
   {
     what: 'a command not in this build',
-    args: () => ['recover', 'local'],
-    reason: /^kvscope recover: not available in this build yet/,
+    args: () => ['import', 'tegrastats', at('board.log'), '--out', at('board.kvscope')],
+    reason: /^kvscope import: not available in this build yet/,
     code: 1,
+  },
+  {
+    what: 'recover without a target',
+    args: () => ['recover'],
+    reason: /^kvscope recover: expected exactly one target/,
+    code: 2,
   },
   {
     what: 'unreadable session file',

@@ -1,7 +1,7 @@
 // Runs over a real OpenSSH server on loopback (issue #3): the run survives cut TCP connections
 // without losing a sample, and nothing of it outlives Stop, a link that never comes back, or
 // a killed app.
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -132,18 +132,23 @@ describe('runs on an SSH target', () => {
       expect(run.status.state).toBe('failed');
       expect(run.status.error).toMatch(/gave up reconnecting/);
       expect(run.events.map((e) => e.kind)).toContain('disconnect');
+      // electron/node/run/run-scripts.ts: the spool and run.json stay for `kvscope recover`.
       await waitFor(
-        async () => (await processesMatching(run.dir)).length === 0 && !existsSync(run.dir),
+        async () =>
+          (await processesMatching(run.dir)).length === 0 &&
+          existsSync(run.dir) &&
+          readdirSync(run.dir).sort().join(',') === 'run.json,spool',
         'watchdog cleanup',
         20_000,
       );
+      rmSync(run.dir, { recursive: true });
     } finally {
       await sshd.resume();
       await service.dispose();
     }
   });
 
-  it('a killed app leaves nothing on the board once the watchdog fires', async () => {
+  it('a killed app leaves nothing running on the board once the watchdog fires, only what recover imports', async () => {
     const child = startCli(
       [
         'profile',
@@ -163,11 +168,14 @@ describe('runs on an SSH target', () => {
     const dir = await waitFor(() => /run directory (\S+)/.exec(stderr)?.[1], 'run directory', 30_000);
     await waitFor(async () => (await processesMatching(`${dir}/demo-engine.cjs`)).length > 0, 'engine running', 15_000);
     child.kill('SIGKILL');
+    // electron/node/run/run-scripts.ts: the spool and run.json stay for `kvscope recover`.
+    const kept = () => (existsSync(dir) ? readdirSync(dir).sort().join(',') : '');
     await waitFor(
-      async () => (await processesMatching(dir)).length === 0 && !existsSync(dir),
+      async () => (await processesMatching(dir)).length === 0 && kept() === 'run.json,spool',
       'watchdog cleanup',
       20_000,
     );
+    rmSync(dir, { recursive: true });
   });
 
   it('"keep running": the engine outlives a killed app, as asked', async () => {

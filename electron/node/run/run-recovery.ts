@@ -1,0 +1,106 @@
+// `kvscope recover` (and later the app's offer on connecting): runs whose app died leave their run
+// directory on the target — the whole of it when the engine ended by itself, the spool and
+// run.json when the target's watchdog ended it (electron/node/run/run-scripts.ts). This finds
+// them, rebuilds each run record by replaying its spool through RunController (the one parser of
+// spool lines), writes one session per run and only then removes the run directory.
+import { mkdirSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { shellQuote } from '../../../shared/util/shell';
+import type { Target } from '../transport/target';
+import { appVersion } from '../session/app-version';
+import { SessionRecorder } from '../session/session-recorder';
+import { RunController } from './run-controller';
+import { parseRunManifest, RUN_MANIFEST_FILE } from './run-manifest';
+
+export interface LeftRun {
+  /** The run directory on the target. */
+  dir: string;
+  /** Its launcher still runs: a live run (another app's, or one kept running); left alone. */
+  running: boolean;
+  /** Seconds since its spool was last written (null when the target cannot tell). */
+  ageS: number | null;
+}
+
+// One line per run directory with a spool: <alive 0|1> TAB <spool mtime s> TAB <now s> TAB <dir>.
+// The launcher's pid is on the spool's first line (`X <uptime> start launcher=<pid>`); a pid that
+// is alive but no longer a launcher (reused) does not count where /proc can tell.
+const LIST_SCRIPT = `now=$(date +%s)
+for d in "\${TMPDIR:-/tmp}"/kvscope-*; do
+  [ -f "$d/spool" ] || continue
+  l=""; read -r a b c l < "$d/spool" 2>/dev/null
+  p=\${l#launcher=}; alive=0
+  case "$p" in ''|*[!0-9]*) ;; *)
+    if kill -0 "$p" 2>/dev/null; then
+      if [ -r "/proc/$p/cmdline" ]; then case "$(tr '\\0' ' ' < "/proc/$p/cmdline")" in *launcher.sh*) alive=1;; esac; else alive=1; fi
+    fi;;
+  esac
+  m=$(stat -c %Y "$d/spool" 2>/dev/null)
+  printf '%s\\t%s\\t%s\\t%s\\n' "$alive" "$m" "$now" "$d"
+done`;
+
+/** The run directories on the target that hold a spool, dead or alive. */
+export async function listLeftRuns(target: Target): Promise<LeftRun[]> {
+  const listed = await target.exec(LIST_SCRIPT, { timeoutMs: 30_000 });
+  if (listed.code !== 0) throw new Error(`cannot list run directories: ${listed.stderr.toString().trim()}`);
+  const out: LeftRun[] = [];
+  for (const line of listed.stdout.toString().split('\n')) {
+    const [alive, mtime, now, dir] = line.split('\t');
+    if (!dir) continue;
+    const age = Number(now) - Number(mtime);
+    out.push({ dir, running: alive === '1', ageS: mtime !== '' && Number.isFinite(age) ? Math.max(0, age) : null });
+  }
+  return out;
+}
+
+export type RecoveryResult =
+  | {
+      state: 'recovered';
+      dir: string;
+      ageS: number | null;
+      runId: string;
+      label: string;
+      session: string;
+      samples: number;
+    }
+  | { state: 'running'; dir: string; ageS: number | null }
+  | { state: 'failed'; dir: string; ageS: number | null; reason: string };
+
+/** Import one dead run into `<outDir>/<run id>.kvscope`; removes its directory once the session is closed. */
+export async function recoverRun(target: Target, left: LeftRun, outDir: string): Promise<RecoveryResult> {
+  const { dir, ageS } = left;
+  if (left.running) return { state: 'running', dir, ageS };
+  const fail = (reason: string): RecoveryResult => ({ state: 'failed', dir, ageS, reason });
+  const manifestText = await target.readFile(`${dir}/${RUN_MANIFEST_FILE}`).catch(() => null);
+  if (!manifestText) return fail(`no ${RUN_MANIFEST_FILE} (a run started by an older KVScope): left in place`);
+  const parsed = parseRunManifest(manifestText.toString('utf8'));
+  if ('problem' in parsed) return fail(`${parsed.problem}: left in place`);
+  const { manifest } = parsed;
+  const spool = await target.readFile(`${dir}/spool`).catch((error: Error) => error);
+  if (spool instanceof Error) return fail(`cannot read its spool: ${spool.message}`);
+  // Run ids are <UTC time>-<hex> (run-service.ts); anything else would not be a file name of ours.
+  if (!/^[\w-]+$/.test(manifest.runId)) return fail(`run id "${manifest.runId}" is not a file name: left in place`);
+  const run = await RunController.replay(target, manifest, spool.toString('utf8'));
+  const session = join(outDir, `${manifest.runId}.kvscope`);
+  if (existsSync(session)) return fail(`${session} exists already (recovered before?): left in place`);
+  mkdirSync(outDir, { recursive: true });
+  try {
+    const recorder = SessionRecorder.create(session, { appVersion: appVersion() });
+    if (manifest.target) recorder.setTarget(manifest.target);
+    recorder.recordRun(run);
+    await recorder.close();
+  } catch (error) {
+    return fail(`cannot write ${session}: ${(error as Error).message}`);
+  }
+  // Only now that the session is closed on disk does the target's copy go.
+  const removed = await target.exec(`rm -rf ${shellQuote(dir)}`, { timeoutMs: 30_000 });
+  if (removed.code !== 0) return fail(`session written to ${session}, but removing ${dir} failed`);
+  return {
+    state: 'recovered',
+    dir,
+    ageS,
+    runId: manifest.runId,
+    label: manifest.label,
+    session,
+    samples: run.samples.length,
+  };
+}

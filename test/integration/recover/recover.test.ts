@@ -1,0 +1,198 @@
+// Nothing lost when the app dies (issue 10, item 4): the CLI is SIGKILLed mid-run on a real
+// OpenSSH target; `kvscope recover` then turns what the run left on the target into a session
+// holding every sample of the run, and removes the run directory.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import NodeWebSocket from 'ws';
+import { readSession } from '../../../electron/node/session/session-store';
+import { processesMatching, runCli, startCli } from '../../helpers/cli';
+import { defined } from '../../helpers/defined';
+import { startWebMode } from '../../helpers/web-mode';
+import { makeTempDir, type Sshd, sshCliTarget, startTrustedSshd, waitFor } from '../../helpers/sshd';
+
+const INTERVAL_MS = 200;
+let sshd: Sshd;
+let knownHosts: string;
+/** The login's TMPDIR (sshd SetEnv): run directories of this test only, whatever else runs on the machine. */
+let remoteTmp: string;
+
+beforeAll(async () => {
+  remoteTmp = await makeTempDir('kvscope-recover-tmp-');
+  ({ sshd, knownHosts } = await startTrustedSshd({ extraConfig: [`SetEnv TMPDIR=${remoteTmp}`] }));
+});
+
+afterAll(async () => {
+  await sshd?.stop();
+});
+
+/** Start `kvscope profile` on the target, wait for its engine, SIGKILL it; returns the run directory. */
+async function killAppMidRun(demo: string[], watchdogS: number): Promise<string> {
+  const child = startCli(
+    [
+      'profile',
+      ...sshCliTarget(sshd, knownHosts),
+      '--demo',
+      '--weights-mb',
+      '4',
+      '--interval-ms',
+      String(INTERVAL_MS),
+      ...demo,
+    ],
+    { KVSCOPE_WATCHDOG_S: String(watchdogS) },
+  );
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += d));
+  const dir = await waitFor(() => /run directory (\S+)/.exec(stderr)?.[1], 'run directory', 30_000);
+  expect(dir.startsWith(remoteTmp)).toBe(true);
+  await waitFor(async () => (await processesMatching(`${dir}/demo-engine.cjs`)).length > 0, 'engine running', 15_000);
+  // Some tokens through the app first, so the app really was mid-run.
+  await waitFor(() => readFileSync(join(dir, 'spool'), 'utf8').split('\nO ').length > 20, 'tokens', 15_000);
+  child.kill('SIGKILL');
+  await new Promise((resolve) => child.once('close', resolve));
+  return dir;
+}
+
+/** The launcher wrote its last line and nothing of the run runs any more. */
+async function runEnded(dir: string): Promise<string> {
+  await waitFor(
+    async () =>
+      /^X \S+ end$/m.test(readFileSync(join(dir, 'spool'), 'utf8')) && (await processesMatching(dir)).length === 0,
+    'the run to end on the target',
+    30_000,
+  );
+  return readFileSync(join(dir, 'spool'), 'utf8');
+}
+
+/** What the spool says, counted here without the code under test. */
+function spoolCounts(spool: string) {
+  const lines = spool.split('\n');
+  const ticks = lines.filter((l) => l.startsWith('C procfs S t=') && !l.includes('gone=1'));
+  const tickTimesS = ticks.map((l) => Number(/t=([\d.]+)/.exec(l)?.[1]));
+  return { procfsTicks: ticks.length, tokens: lines.filter((l) => l.startsWith('O ')).length, tickTimesS };
+}
+
+async function recover(outDir: string) {
+  const r = await runCli(['recover', ...sshCliTarget(sshd, knownHosts), '--out', outDir, '--json']);
+  expect(r.stderr).not.toMatch(/^kvscope recover:/m);
+  expect(r.code).toBe(0);
+  return JSON.parse(r.stdout) as {
+    runs: Array<{ state: string; dir: string; session: string; samples: number; ageS: number }>;
+  };
+}
+
+describe('kvscope recover', () => {
+  it('a run that ended by itself after the app was killed: every sample and token in the session, the run directory removed', async () => {
+    // 300 tokens at 100/s end within seconds, long before a 60 s watchdog would fire.
+    const dir = await killAppMidRun(['--tokens', '300', '--tps', '100'], 60);
+    const spool = await runEnded(dir);
+    const expected = spoolCounts(spool);
+    expect(expected.tokens).toBe(300);
+
+    const outDir = await makeTempDir('kvscope-recovered-');
+    const result = await recover(outDir);
+    const mine = result.runs.filter((r) => r.dir === dir);
+    expect(mine).toHaveLength(1);
+    const recovered = defined(mine[0], 'the run in the listing');
+    expect(recovered.state).toBe('recovered');
+    expect(recovered.ageS).toBeGreaterThanOrEqual(0);
+    expect(existsSync(dir)).toBe(false);
+
+    const session = readSession(recovered.session);
+    expect(session.runs).toHaveLength(1);
+    const run = defined(session.runs[0], 'the recovered run');
+    expect(run.outcome).not.toBeNull();
+    const ticks = run.samples.filter((s) => s.source === 'procfs');
+    expect(ticks).toHaveLength(expected.procfsTicks);
+    // None missing: consecutive ticks one interval apart (two at most: the target's 10 ms clock).
+    const t = ticks.map((s) => s.tMs);
+    expect(Math.max(...t.slice(1).map((v, i) => v - defined(t[i])))).toBeLessThanOrEqual(2 * INTERVAL_MS);
+    // Whole run: the last tick is the spool's last, the token count the engine's.
+    const spanMs = (defined(expected.tickTimesS.at(-1)) - defined(expected.tickTimesS[0])) * 1000;
+    const ends = { spool: [expected.tickTimesS[0], expected.tickTimesS.at(-1)], session: [t[0], t.at(-1)] };
+    expect(defined(t.at(-1)) - defined(t[0]), JSON.stringify(ends)).toBeCloseTo(spanMs, 0);
+    expect(Math.max(...run.samples.map((s) => s.values.tokens ?? 0))).toBe(300);
+    expect(run.analysis.kv.mode).toBe('growth');
+  });
+
+  it('a run the watchdog ended: the kept spool becomes a session up to the kill; the run directory removed', async () => {
+    const dir = await killAppMidRun(['--tokens', '100000', '--tps', '50'], 2);
+    const spool = await runEnded(dir);
+    // The launcher kept only what recover needs.
+    expect(readdirSync(dir).sort()).toEqual(['run.json', 'spool']);
+    const expected = spoolCounts(spool);
+
+    const outDir = await makeTempDir('kvscope-recovered-');
+    const mine = (await recover(outDir)).runs.filter((r) => r.dir === dir);
+    expect(mine.map((r) => r.state)).toEqual(['recovered']);
+    expect(existsSync(dir)).toBe(false);
+    const run = defined(readSession(defined(mine[0]).session).runs[0], 'the recovered run');
+    expect(run.samples.filter((s) => s.source === 'procfs')).toHaveLength(expected.procfsTicks);
+    expect(Math.max(...run.samples.map((s) => s.values.tokens ?? 0))).toBe(expected.tokens);
+    expect(run.events.map((e) => e.message)).toContainEqual(expect.stringMatching(/watchdog ended the engine/));
+    // A second recover finds nothing of it.
+    expect((await recover(outDir)).runs.filter((r) => r.dir === dir)).toEqual([]);
+  });
+
+  it('browser mode: the server SIGKILLed during a run started through its API; recover makes the session', async () => {
+    // The server reads the watchdog from its environment, as the CLI does.
+    const saved = process.env.KVSCOPE_WATCHDOG_S;
+    process.env.KVSCOPE_WATCHDOG_S = '60';
+    const web = await startWebMode().finally(() => {
+      if (saved === undefined) delete process.env.KVSCOPE_WATCHDOG_S;
+      else process.env.KVSCOPE_WATCHDOG_S = saved;
+    });
+    let dir: string;
+    try {
+      const { runId } = (await apiCall(web.port, web.token, 'startRun', {
+        target: {
+          kind: 'ssh',
+          host: sshd.host,
+          port: sshd.port,
+          user: sshd.user,
+          identityFile: sshd.clientKey.privatePath,
+          knownHostsFile: knownHosts,
+        },
+        engine: { kind: 'demo', demo: { weightsMb: 4, tokens: 300, tps: 100 } },
+        intervalMs: INTERVAL_MS,
+      })) as { runId: string };
+      dir = join(remoteTmp, `kvscope-${runId}`);
+      await waitFor(
+        () => existsSync(join(dir, 'spool')) && readFileSync(join(dir, 'spool'), 'utf8').split('\nO ').length > 20,
+        'tokens',
+        30_000,
+      );
+    } finally {
+      web.child.kill('SIGKILL');
+    }
+    const expected = spoolCounts(await runEnded(dir));
+    expect(expected.tokens).toBe(300);
+
+    const outDir = await makeTempDir('kvscope-recovered-');
+    const mine = (await recover(outDir)).runs.filter((r) => r.dir === dir);
+    expect(mine.map((r) => r.state)).toEqual(['recovered']);
+    expect(existsSync(dir)).toBe(false);
+    const run = defined(readSession(defined(mine[0]).session).runs[0], 'the recovered run');
+    const ticks = run.samples.filter((s) => s.source === 'procfs');
+    expect(ticks).toHaveLength(expected.procfsTicks);
+    const t = ticks.map((s) => s.tMs);
+    expect(Math.max(...t.slice(1).map((v, i) => v - defined(t[i])))).toBeLessThanOrEqual(2 * INTERVAL_MS);
+    expect(Math.max(...run.samples.map((s) => s.values.tokens ?? 0))).toBe(300);
+  });
+});
+
+/** One API call over the browser-mode WebSocket, as a non-browser client (`?token=`). */
+function apiCall(port: number, token: string, method: string, input: unknown): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const ws = new NodeWebSocket(`ws://127.0.0.1:${port}/api?token=${encodeURIComponent(token)}`);
+    ws.once('open', () => ws.send(JSON.stringify({ id: 1, method, input })));
+    ws.on('message', (data: Buffer) => {
+      const message = JSON.parse(data.toString()) as { id?: number; ok?: boolean; output?: unknown; error?: unknown };
+      if (message.id !== 1) return;
+      ws.close();
+      if (message.ok) resolve(message.output);
+      else reject(new Error(`${method}: ${JSON.stringify(message.error)}`));
+    });
+    ws.once('error', reject);
+  });
+}
