@@ -14,10 +14,9 @@ import type {
 import { analyzeRun } from '../../../shared/analysis/run-analysis';
 import { alertToRunEvent, evaluateAlerts, INITIAL_ALERT_STATE } from '../../../shared/analysis/alerts';
 import type { ServerProfile } from '../../../shared/analysis/stream-timing';
-import type { CollectorParser } from '../../../shared/collectors/collector';
 import { planCollectors } from '../../../shared/collectors/collector-plan';
 import { parseSpoolLine } from '../../../shared/collectors/run-spool';
-import type { AnalysisInputs, MeasuredProcess, RunEngine, RunOutcome, RunRecord } from '../../../shared/run/run-record';
+import type { AnalysisInputs, MeasuredProcess, RunEngine, RunRecord } from '../../../shared/run/run-record';
 import { engineGeneratedTokens, TOKEN_COUNT_TOLERANCE } from '../../../shared/analysis/throughput';
 import type { TargetFacts } from '../../../shared/run/target-facts';
 import { shellQuote } from '../../../shared/util/shell';
@@ -25,62 +24,27 @@ import type { Target } from '../transport/target';
 import { followSpool, type SpoolFollower } from './spool-follower';
 import { launcherScript, runConf } from './run-scripts';
 import { prepareEngine, type PreparedEngine } from './engine-setup';
-import { collectorById } from '../../../shared/collectors/registry';
+import { CollectorBook } from './collector-book';
+import { reconnectTarget, targetAnswers } from './link-recovery';
+import { runRecordOf } from './run-record-of';
+import {
+  defaultLabel,
+  RUN_DEFAULTS,
+  signalName,
+  withListeners,
+  type RunCallbacks,
+  type RunControllerOptions,
+} from './run-options';
+import { StdoutTokenCounter } from './stdout-token-counter';
 import { RUN_MANIFEST_FILE, runManifestText, type RunManifest } from './run-manifest';
 import { createLlamaLogParser } from '../../../shared/parsers/llama-log-parser';
 import type { KvRecord, ModelRecord, TimingsRecord } from '../../../shared/parsers/records';
 
-export interface RunCallbacks {
-  onSamples(samples: Sample[]): void;
-  onEvent(event: RunEvent): void;
-  onStatus(status: RunStatus): void;
-  onOutput(stream: 'stdout' | 'stderr', text: string): void;
-  onAnalysis(analysis: RunAnalysis): void;
-}
-
-export interface RunControllerOptions {
-  /** Seconds without a heartbeat after which the target ends the run (0 = never). */
-  watchdogS: number;
-  heartbeatMs: number;
-  /** How long a stop waits for the engine to leave after SIGTERM before SIGKILL. */
-  stopGraceMs: number;
-  analysisEveryMs: number;
-  spoolMaxBytes: number;
-  /** How long to keep trying to reconnect a dropped link before giving the run up. */
-  reconnectGiveUpMs: number;
-}
-
-/** Defaults with their reasons. */
-export const RUN_DEFAULTS: RunControllerOptions = {
-  // Long enough to ride out a dropped link and a reconnect with backoff; short enough that an
-  // engine orphaned by a killed app does not run on for hours. KVSCOPE_WATCHDOG_S overrides it.
-  watchdogS: Number(process.env.KVSCOPE_WATCHDOG_S) > 0 ? Number(process.env.KVSCOPE_WATCHDOG_S) : 120,
-  heartbeatMs: 1000,
-  // llama.cpp frees its buffers and prints timings on SIGTERM within a second or two.
-  stopGraceMs: 3000,
-  // The live readouts change a few times a second; the fit over all samples is cheap but not free.
-  analysisEveryMs: 500,
-  // ~400 bytes a tick at 10 Hz is 14 MB an hour: 256 MiB holds a long day.
-  spoolMaxBytes: 256 * 1024 * 1024,
-  // Past the watchdog the target has ended the run anyway.
-  reconnectGiveUpMs: (Number(process.env.KVSCOPE_WATCHDOG_S) > 0 ? Number(process.env.KVSCOPE_WATCHDOG_S) : 120) * 1000,
-};
+export { RUN_DEFAULTS, type RunCallbacks, type RunControllerOptions } from './run-options';
 
 const STDERR_TAIL_LINES = 20;
 /** The collector whose samples are the memory curve: they carry the token count and feed the budget alerts. */
 const MEMORY_COLLECTOR = 'procfs';
-
-/** One started collector: its parser and what it has produced so far. */
-interface CollectorRun {
-  parser: CollectorParser;
-  samples: number;
-  diagnostics: number;
-  /** Any line its parser read (a header counts): the collector is alive. */
-  heard: boolean;
-  said: { status: 'absent' | 'denied'; reason: string } | null;
-  /** What its header said to show next to `ok` (shared/collectors/collector.ts CollectorRecord). */
-  note?: string;
-}
 
 export class RunController {
   readonly samples: Sample[] = [];
@@ -119,20 +83,14 @@ export class RunController {
   private pendingSamples: Sample[] = [];
   private flushTimer?: NodeJS.Timeout;
   /** The run's collectors by id, once launched; and those the facts said cannot run. */
-  private readonly collectors = new Map<string, CollectorRun>();
-  private readonly unavailableCollectors: Array<{ id: string; status: 'absent' | 'denied'; reason: string }> = [];
+  private readonly collectors = new CollectorBook();
   /** Server mode: the client's timing of every streamed turn (attachServerProfile). */
-  private server: ServerProfile | null = null;
+  server: ServerProfile | null = null;
   private started = new Date().toISOString();
   /** RECOVERY: true while replay() feeds a dead run's spool; nothing is done on the target then. */
   private replaying = false;
-  private endedAt: string | null = null;
-  private tokenRegex: RegExp | null = null;
-  /** The stdout line being received (P records so far), for --token-regex matches that span records. */
-  private stdoutLine = '';
-  private stdoutLineTokens = 0;
-  /** Whether the stdout line being received came in P records (then its closing O is no new token). */
-  private stdoutLinePieces = false;
+  endedAt: string | null = null;
+  private readonly stdoutTokens: StdoutTokenCounter;
   private alertState = INITIAL_ALERT_STATE;
   /** What the engine's own log said (llama.cpp and compatible): timings, KV size, model facts. */
   readonly engineLog: { timings: TimingsRecord[]; kv: KvRecord[]; model: ModelRecord[] } = {
@@ -156,14 +114,14 @@ export class RunController {
     callbacks: RunCallbacks,
     private readonly options: RunControllerOptions = RUN_DEFAULTS,
     /** The target's probe facts when known before the run: collectors whose source they lack are not started. */
-    private readonly targetFacts: TargetFacts | null = null,
+    readonly targetFacts: TargetFacts | null = null,
   ) {
     this.callbacks = withListeners(callbacks, this.listeners);
     this.status = { runId, state: 'starting', label: request.label ?? defaultLabel(request) };
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
-    if (request.engine.kind === 'command' && request.engine.tokenRegex) {
-      this.tokenRegex = new RegExp(request.engine.tokenRegex, 'g');
-    }
+    this.stdoutTokens = new StdoutTokenCounter(
+      request.engine.kind === 'command' ? request.engine.tokenRegex : undefined,
+    );
   }
 
   /** Subscribe to this run's callbacks too (listeners must not throw); returns the unsubscribe. */
@@ -195,17 +153,11 @@ export class RunController {
       this.dir = made.stdout.toString().trim();
       this.engine = await prepareEngine(this.target, this.request, this.dir);
       const plan = planCollectors(this.request, this.targetFacts);
-      this.unavailableCollectors.push(...plan.unavailable);
+      this.collectors.unavailable.push(...plan.unavailable);
       for (const { def } of plan.start) {
         if (def.script === null) continue;
         await this.target.writeFile(`${this.dir}/${def.id}.sh`, def.script, 0o700);
-        this.collectors.set(def.id, {
-          parser: def.createParser(),
-          samples: 0,
-          diagnostics: 0,
-          heard: false,
-          said: null,
-        });
+        this.collectors.start(def.id);
       }
       await this.target.writeFile(`${this.dir}/launcher.sh`, launcherScript(), 0o700);
       await this.target.writeFile(
@@ -235,8 +187,8 @@ export class RunController {
           startedAt: this.startedAt,
           request: this.request,
           engine: this.engine,
-          collectors: [...this.collectors.keys()],
-          unavailable: this.unavailableCollectors,
+          collectors: this.collectors.startedIds,
+          unavailable: this.collectors.unavailable,
           target: this.targetFacts,
         }),
         0o600,
@@ -318,13 +270,7 @@ export class RunController {
   private async onFollowEnded() {
     const offset = this.follower?.offset ?? 0;
     if (this.ended) return;
-    let linkDown = false;
-    try {
-      await this.target.exec('true', { timeoutMs: 10_000 });
-    } catch {
-      linkDown = true;
-    }
-    if (!linkDown) {
+    if (await targetAnswers(this.target)) {
       await new Promise((r) => setTimeout(r, 200));
       if (!this.ended) this.follow(offset);
       return;
@@ -340,20 +286,8 @@ export class RunController {
       this.fail(new Error('lost the connection to the target and cannot reconnect'));
       return;
     }
-    const giveUp = AbortSignal.timeout(this.options.reconnectGiveUpMs);
     try {
-      while (!this.ended) {
-        try {
-          await this.target.reconnect({ maxAttempts: 1000, initialDelayMs: 250, maxDelayMs: 5000, signal: giveUp });
-          await this.target.exec('true', { timeoutMs: 10_000 });
-          break;
-        } catch (error) {
-          if (giveUp.aborted) throw error;
-          const code = (error as { code?: string }).code ?? '';
-          if (code.startsWith('HOST_KEY_') || code === 'SSH_AUTH_FAILED') throw error;
-          await new Promise((r) => setTimeout(r, 500));
-        }
-      }
+      await reconnectTarget(this.target, this.options.reconnectGiveUpMs, () => this.ended);
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
       this.fail(
@@ -474,7 +408,7 @@ export class RunController {
     this.lastTMs = Math.max(this.lastTMs, tMs);
     if (tag !== 'E') {
       this.stdoutChars += text.length + (tag === 'O' ? 1 : 0);
-      const n = this.stdoutTokens(tag, text);
+      const n = this.stdoutTokens.push(tag, text);
       if (n > 0) {
         this.tokens += n;
         if (this.firstTokenMs === null) this.firstTokenMs = tMs;
@@ -501,30 +435,6 @@ export class RunController {
     this.callbacks.onOutput(tag === 'E' ? 'stderr' : 'stdout', tag === 'P' ? text : text + '\n');
   }
 
-  /**
-   * Tokens in one stdout record. With --token-regex: its matches in the line so far, less those
-   * counted already (a match may span records). Else one per line for engines that print a line
-   * per token, and one per flushed write for engines that stream text (llama.cpp's CLI): every
-   * `P` record counts, and an `O` counts only when its line came whole (no `P` before it), so a
-   * line the reader's window cut in two is one token. Writes closer together than that window
-   * merge, so a streamed count can run low: the engine's own final count then wins
-   * (shared/analysis/throughput.ts reconcileTokenEvents).
-   */
-  private stdoutTokens(tag: 'O' | 'P', text: string): number {
-    let n: number;
-    if (this.tokenRegex) {
-      const line = this.stdoutLine + text;
-      const matches = line.match(this.tokenRegex)?.length ?? 0;
-      n = Math.max(0, matches - this.stdoutLineTokens);
-      this.stdoutLine = tag === 'P' ? line : '';
-      this.stdoutLineTokens = tag === 'P' ? matches : 0;
-    } else {
-      n = tag === 'P' || !this.stdoutLinePieces ? 1 : 0;
-      this.stdoutLinePieces = tag === 'P';
-    }
-    return n;
-  }
-
   private readEngineLog(text: string, tMs: number) {
     for (const record of this.llamaLog.push(text)) {
       if (record.kind === 'timings') this.engineLog.timings.push(record);
@@ -543,29 +453,12 @@ export class RunController {
   }
 
   private onCollectorLine(id: string, text: string) {
-    const collector = this.collectors.get(id);
-    if (!collector) {
-      this.diagnostics += 1;
-      return;
-    }
-    const record = collector.parser.push(text);
-    if (!record) return;
-    if (record.kind === 'diagnostic') {
-      collector.diagnostics += 1;
-      this.diagnostics += 1;
-      return;
-    }
-    collector.heard = true;
-    if (record.kind === 'status') {
-      collector.said = { status: record.status, reason: record.reason };
-      return;
-    }
-    if (record.kind === 'header' && record.note) collector.note = record.note;
-    if (record.kind !== 'sample') return;
-    collector.samples += 1;
-    const tMs = this.toTMs(record.uptimeMs);
+    const read = this.collectors.line(id, text);
+    if (read.kind === 'diagnostic') this.diagnostics += 1;
+    if (read.kind !== 'sample') return;
+    const tMs = this.toTMs(read.uptimeMs);
     this.lastTMs = Math.max(this.lastTMs, tMs);
-    const values = record.values;
+    const values = read.values;
     if (id === MEMORY_COLLECTOR) {
       this.noteMeasured(tMs, values);
       values.tokens = this.tokens;
@@ -600,22 +493,7 @@ export class RunController {
 
   /** How each collector of the run fared so far (the launched ones and those the facts ruled out). */
   collectorStatuses(): Record<string, CollectorStatus> {
-    const out: Record<string, CollectorStatus> = {};
-    for (const u of this.unavailableCollectors)
-      out[u.id] = { status: u.status, samples: 0, diagnostics: 0, reason: u.reason };
-    if (this.launcherPid === null) return out;
-    for (const [id, c] of this.collectors) {
-      const base = { samples: c.samples, diagnostics: c.diagnostics };
-      if (c.said) out[id] = { status: c.said.status, ...base, reason: c.said.reason };
-      else if (c.heard) out[id] = { status: 'ok', ...base, ...(c.note ? { reason: c.note } : {}) };
-      else
-        out[id] = {
-          status: 'failed',
-          ...base,
-          reason: c.diagnostics > 0 ? `${c.diagnostics} unreadable lines and no sample` : 'it printed nothing',
-        };
-    }
-    return out;
+    return this.collectors.statuses(this.launcherPid !== null);
   }
 
   /**
@@ -637,12 +515,8 @@ export class RunController {
     run.started = manifest.startedAt;
     run.status = { ...run.status, label: manifest.label, state: 'running' };
     run.engine = manifest.engine;
-    run.unavailableCollectors.push(...manifest.unavailable);
-    for (const id of manifest.collectors) {
-      const def = collectorById(id);
-      if (def)
-        run.collectors.set(id, { parser: def.createParser(), samples: 0, diagnostics: 0, heard: false, said: null });
-    }
+    run.collectors.unavailable.push(...manifest.unavailable);
+    for (const id of manifest.collectors) run.collectors.start(id);
     // A line cut short by the launcher's death has no newline: the follower would not deliver it either.
     const lines = spool.split('\n');
     lines.pop();
@@ -662,41 +536,9 @@ export class RunController {
     this.server = profile;
   }
 
-  /** Everything this run has seen, as one run record; `outcome` is null until the run ended. */
+  /** Everything this run has seen, as one run record (run-record-of.ts); `outcome` is null until the run ended. */
   record(): RunRecord {
-    const ended = this.status.state === 'done' || this.status.state === 'failed';
-    const outcome: RunOutcome | null = ended
-      ? {
-          exitCode: this.exitCode,
-          signal: this.exitSignal,
-          oomKilled: this.oomKilled,
-          lostSamples: this.lostSamples,
-          diagnostics: this.diagnostics,
-          durationMs: this.lastTMs,
-          stderrTail: [...this.stderrTail],
-          collectors: this.collectorStatuses(),
-          tokenCount: this.tokenCount(),
-          measuredProcesses: this.measuredProcesses,
-          ...(this.server ? { server: this.server } : {}),
-        }
-      : null;
-    return {
-      id: this.runId,
-      label: this.status.label,
-      request: this.request,
-      target: this.targetFacts,
-      engine: this.runEngine(),
-      analysisInputs: this.analysisInputs(),
-      state: this.status.state,
-      error: this.status.error ?? null,
-      startedAt: this.startedAt,
-      endedAt: this.endedAt,
-      samples: this.samples,
-      events: this.events,
-      engineLog: this.engineLog,
-      outcome,
-      analysis: this.analysis ?? this.analyze(),
-    };
+    return runRecordOf(this);
   }
 
   /** The engine facts worth keeping: everything but the launcher's shell line (temporary paths). */
@@ -816,7 +658,7 @@ export class RunController {
       kind: 'info',
       message:
         `the engine counted ${engineTokens} tokens (its timing lines), ${liveTokens} stdout ` +
-        `${this.tokenRegex ? 'matches' : 'writes'} were seen live: the engine's count is the run's`,
+        `${this.stdoutTokens.unit} were seen live: the engine's count is the run's`,
       data: { liveTokens, engineTokens, differenceTokens: engineTokens - liveTokens },
     });
   }
@@ -844,36 +686,4 @@ export class RunController {
     this.status = { ...this.status, state, error, engineExitCode: this.exitCode };
     this.callbacks.onStatus(this.status);
   }
-}
-
-/** The constructor's callbacks, then every listener's. */
-function withListeners(primary: RunCallbacks, listeners: ReadonlySet<Partial<RunCallbacks>>): RunCallbacks {
-  return {
-    onSamples: (samples) => (primary.onSamples(samples), listeners.forEach((l) => l.onSamples?.(samples))),
-    onEvent: (event) => (primary.onEvent(event), listeners.forEach((l) => l.onEvent?.(event))),
-    onStatus: (status) => (primary.onStatus(status), listeners.forEach((l) => l.onStatus?.(status))),
-    onOutput: (stream, text) => (primary.onOutput(stream, text), listeners.forEach((l) => l.onOutput?.(stream, text))),
-    onAnalysis: (analysis) => (primary.onAnalysis(analysis), listeners.forEach((l) => l.onAnalysis?.(analysis))),
-  };
-}
-
-function defaultLabel(request: RunRequest): string {
-  if (request.engine.kind === 'demo') {
-    const d = request.engine.demo;
-    return `demo ${d.mode} ${d.layers}L×${d.kvHeads}H×${d.headDim} ${d.kvType}`;
-  }
-  return request.engine.command.slice(0, 80);
-}
-
-const SIGNALS: Record<number, string> = {
-  1: 'SIGHUP',
-  2: 'SIGINT',
-  6: 'SIGABRT',
-  9: 'SIGKILL',
-  11: 'SIGSEGV',
-  13: 'SIGPIPE',
-  15: 'SIGTERM',
-};
-function signalName(n: number): string {
-  return SIGNALS[n] ?? `signal ${n}`;
 }

@@ -1,0 +1,82 @@
+// What a run knows of its collectors (shared/collectors/registry.ts): the ones it started, each
+// with its parser and what that produced so far, and the ones the probe facts ruled out. The run
+// controller (run-controller.ts) hands it each collector line and gets back the samples; the
+// record's `outcome.collectors` (`profile --json` `collectors.<id>`) comes from `statuses()`.
+import type { CollectorStatus } from '../../../shared/api/schemas';
+import type { CollectorParser } from '../../../shared/collectors/collector';
+import { collectorById } from '../../../shared/collectors/registry';
+
+/** One started collector: its parser and what it has produced so far. */
+interface CollectorRun {
+  parser: CollectorParser;
+  samples: number;
+  diagnostics: number;
+  /** Any line its parser read (a header counts): the collector is alive. */
+  heard: boolean;
+  said: { status: 'absent' | 'denied'; reason: string } | null;
+  /** What its header said to show next to `ok` (shared/collectors/collector.ts CollectorRecord). */
+  note?: string;
+}
+
+export interface UnavailableCollector {
+  id: string;
+  status: 'absent' | 'denied';
+  reason: string;
+}
+
+/** What one collector line gave: a sample (uptime and values), a diagnostic, or nothing to show. */
+export type CollectorLineResult =
+  | { kind: 'sample'; uptimeMs: number; values: Record<string, number | null> }
+  | { kind: 'diagnostic' }
+  | { kind: 'none' };
+
+export class CollectorBook {
+  private readonly started = new Map<string, CollectorRun>();
+  readonly unavailable: UnavailableCollector[] = [];
+
+  /** A collector the run started (unknown ids are ignored: their lines become diagnostics). */
+  start(id: string): void {
+    const def = collectorById(id);
+    if (def) this.started.set(id, { parser: def.createParser(), samples: 0, diagnostics: 0, heard: false, said: null });
+  }
+
+  get startedIds(): string[] {
+    return [...this.started.keys()];
+  }
+
+  line(id: string, text: string): CollectorLineResult {
+    const collector = this.started.get(id);
+    if (!collector) return { kind: 'diagnostic' };
+    const record = collector.parser.push(text);
+    if (!record) return { kind: 'none' };
+    if (record.kind === 'diagnostic') {
+      collector.diagnostics += 1;
+      return { kind: 'diagnostic' };
+    }
+    collector.heard = true;
+    if (record.kind === 'status') collector.said = { status: record.status, reason: record.reason };
+    if (record.kind === 'header' && record.note) collector.note = record.note;
+    if (record.kind !== 'sample') return { kind: 'none' };
+    collector.samples += 1;
+    return { kind: 'sample', uptimeMs: record.uptimeMs, values: record.values };
+  }
+
+  /** How each collector fared so far; `launched` false: the launcher never ran, so only the ruled-out ones. */
+  statuses(launched: boolean): Record<string, CollectorStatus> {
+    const out: Record<string, CollectorStatus> = {};
+    for (const u of this.unavailable) out[u.id] = { status: u.status, samples: 0, diagnostics: 0, reason: u.reason };
+    if (!launched) return out;
+    for (const [id, c] of this.started) {
+      const base = { samples: c.samples, diagnostics: c.diagnostics };
+      if (c.said) out[id] = { status: c.said.status, ...base, reason: c.said.reason };
+      else if (c.heard) out[id] = { status: 'ok', ...base, ...(c.note ? { reason: c.note } : {}) };
+      else
+        out[id] = {
+          status: 'failed',
+          ...base,
+          reason: c.diagnostics > 0 ? `${c.diagnostics} unreadable lines and no sample` : 'it printed nothing',
+        };
+    }
+    return out;
+  }
+}
