@@ -306,11 +306,19 @@ export const COMMAND_HELP = {
     examples: ['kvscope web', 'kvscope web --port 8080'],
   },
   import: {
-    summary: "a board's log → a session (not in this build yet)",
-    usage: ['import <tegrastats|perf|pmap|llama-log|…> <file> --out <session>'],
-    groups: [{ title: 'Options', options: [{ flags: '--out <session file>', description: 'the session to write' }] }],
+    summary: "a board's log → a session",
+    usage: ['import <tegrastats|perf|pmap|llama-log> <file> --out <session> [--interval 1s] [--json]'],
+    groups: [
+      {
+        title: 'Options',
+        options: [
+          { flags: '--out <session file>', description: 'the session to write' },
+          { flags: '--interval <duration>', description: 'time between readings of a log without times (default 1s)' },
+          { flags: '--json', description: 'print what was imported as JSON on stdout' },
+        ],
+      },
+    ],
     examples: ['kvscope import tegrastats board.log --out board.kvscope'],
-    available: false,
   },
   recover: {
     summary: 'runs whose app died: their spools on the target → sessions (not in this build yet)',

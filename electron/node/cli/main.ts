@@ -25,7 +25,7 @@ const COMMANDS: Record<CommandName, (() => Promise<CommandModule>) | null> = {
   compare: () => import('./commands/compare'),
   'demo-engine': () => import('./commands/demo-engine'),
   web: () => import('./commands/web'),
-  import: null,
+  import: () => import('./commands/import'),
   recover: null,
 };
 
