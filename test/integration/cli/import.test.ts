@@ -8,37 +8,21 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { readSession } from '../../../electron/node/session/session-store';
 import { projectRoot, runCli } from '../../helpers/cli';
 import { defined } from '../../helpers/defined';
+import { EIGHT_HOURS_LINES, ORIN_CAPTURE, orinLogLines, realLines } from '../../helpers/tegrastats-log';
 
 const dir = mkdtempSync(join(tmpdir(), 'kvscope-import-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const fixture = (...parts: string[]) => join(projectRoot, 'test/fixtures', ...parts);
-const realLines = (path: string) =>
-  readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '' && !l.startsWith('#'));
-
 const MIB = 1024 ** 2;
-/** 8 h at tegrastats' default 1 Hz. */
-const EIGHT_HOURS_LINES = 28_800;
 
 describe('kvscope import tegrastats', () => {
-  // AGX Orin 64 GB, L4T 36.4.4: three real lines, each with tegrastats' `MM-DD-YYYY HH:MM:SS`.
-  const orin = realLines(fixture('tegrastats/agx-orin-64gb-l4t36.4.4/agx_orin_64gb_l4t36.4.4_lesomnus.txt'));
-  const start = Date.UTC(2026, 4, 9, 18, 42, 6);
-  const stamp = (i: number) => {
-    const d = new Date(start + i * 1000);
-    const p = (n: number) => String(n).padStart(2, '0');
-    return `${p(d.getUTCMonth() + 1)}-${p(d.getUTCDate())}-${d.getUTCFullYear()} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}`;
-  };
-  /** Line i: the real line i % 3 with its time moved to start + i s, as tegrastats would have printed it. */
-  const line = (i: number) =>
-    `${stamp(i)}${defined(orin[i % orin.length], 'capture line').slice('05-09-2026 18:42:06'.length)}`;
-
+  // AGX Orin 64 GB, L4T 36.4.4: three real lines with tegrastats' `MM-DD-YYYY HH:MM:SS`, repeated
+  // (test/helpers/tegrastats-log.ts).
   it('an 8-hour 1 Hz log → one run of 28,800 samples on the log’s own clock, that reports', async () => {
-    expect(orin).toHaveLength(3);
+    expect(realLines(ORIN_CAPTURE)).toHaveLength(3);
     const log = join(dir, 'orin-8h.log');
-    const lines = Array.from({ length: EIGHT_HOURS_LINES }, (_, i) => line(i));
+    const lines = orinLogLines(EIGHT_HOURS_LINES);
     lines.splice(1000, 0, 'tegrastats: cannot open /sys/kernel/debug/bpmp'); // one line that is not a reading
     writeFileSync(log, lines.join('\n') + '\n');
     const out = join(dir, 'orin-8h.kvscope');
