@@ -108,6 +108,10 @@ describe('kvscope import perf and llama-log', () => {
       values: { 'perf.task-clockUs': 366_630, 'perf.page-faults': 0, 'perf.context-switches': 196 },
     });
     expect(run.outcome?.collectors.perf?.samples).toBe(run.samples.length);
+    const html = join(dir, 'perf.html');
+    const rep = await runCli(['report', out, '--format', 'html', '-o', html]);
+    expect(rep.code, rep.stderr).toBe(0);
+    expect(readFileSync(html, 'utf8')).toContain('perf: perf-collector-stdout.txt');
   }, 60_000);
 
   it('a raw perf stat -x, -I capture (no collector header) imports, its summary lines counted as diagnostics', async () => {
