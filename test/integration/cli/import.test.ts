@@ -40,6 +40,9 @@ describe('kvscope import tegrastats', () => {
     expect(new Set(run.samples.map((s) => s.source))).toEqual(new Set(['tegrastats']));
     expect(run.outcome?.collectors.tegrastats).toEqual({ status: 'ok', samples: 28_800, diagnostics: 1 });
     expect(run.outcome?.durationMs).toBe((EIGHT_HOURS_LINES - 1) * 1000);
+    // The capture's first time, `05-09-2026 18:42:06` (board-local, no zone), dates the run.
+    expect(run.startedAt).toBe('2026-05-09T18:42:06.000Z');
+    expect(run.endedAt).toBe('2026-05-10T02:42:05.000Z');
     expect(run.events.some((e) => e.message === 'line 1001: not a tegrastats line')).toBe(true);
 
     // Read by hand off the capture: line 0 `RAM 18207/62841MB … GR3D_FREQ 0%@[0,0] NVENC 79%@166 …

@@ -22,7 +22,7 @@ import { createLlamaLogParser, type LlamaLogRecord } from '../../../../shared/pa
 import { createTegrastatsParser } from '../../../../shared/parsers/tegrastats-parser';
 import { isCommentLine } from '../../../../shared/parsers/records';
 import type { EngineLog, RunOutcome } from '../../../../shared/run/run-record';
-import { createSession, type SessionStore } from '../../session/session-store';
+import { createSession } from '../../session/session-store';
 import { appVersion } from '../../session/app-version';
 import { CliError, type CliIo, parseCliArgs } from '../cli-io';
 
@@ -33,8 +33,6 @@ export type ImportKind = (typeof IMPORT_KINDS)[number];
 export const DEFAULT_IMPORT_INTERVAL_MS = 1000;
 /** Diagnostics kept as events: enough to see what went wrong, bounded for a log of garbage. */
 export const MAX_KEPT_DIAGNOSTICS = 50;
-/** Samples handed to the store at once (it commits every FLUSH_EVERY_SAMPLES anyway). */
-const SAMPLE_BATCH = 1000;
 
 const options = {
   out: { type: 'string', short: 'o' },
@@ -60,6 +58,8 @@ type Read =
 interface LogReader {
   push(text: string, droppedChars: number, lineNo: number): Read[];
   end(): Read[];
+  /** The clock time (ms since the epoch) of tMs 0, when the log prints times of day. */
+  clockStartMs?(): number | null;
 }
 
 /** `1s`, `500ms`, `2` (seconds) → ms, or null. */
@@ -97,6 +97,7 @@ function tegrastatsReader(intervalMs: number): LogReader {
   return {
     push: (text, dropped) => (isCommentLine(text) ? [] : read(parser.push(text, dropped))),
     end: () => read(parser.end()),
+    clockStartMs: () => firstMs,
   };
 }
 
@@ -207,9 +208,6 @@ export async function importLog(
   const kept: RunEvent[] = [];
   let diagnostics = 0;
   let lineNo = 0;
-  let store: SessionStore | null = null;
-  let seq = 0;
-  let stored = 0;
   const source = kind === 'llama-log' ? null : kind;
   const request = RunRequestSchema.parse({
     target: { kind: 'local' },
@@ -217,13 +215,6 @@ export async function importLog(
     intervalMs,
   });
 
-  const open = (): { store: SessionStore; seq: number } => {
-    if (store === null) {
-      store = createSession(out, { appVersion: appVersion() });
-      seq = store.addRun({ id: 'import-1', label: `${kind}: ${basename(file)}`, request, state: 'running' });
-    }
-    return { store, seq };
-  };
   const take = (reads: Read[]) => {
     for (const r of reads) {
       if (r.kind === 'sample' && source !== null) samples.push({ tMs: r.tMs, source, values: r.values });
@@ -232,11 +223,6 @@ export async function importLog(
         if (kept.length < MAX_KEPT_DIAGNOSTICS)
           kept.push({ tMs: 0, kind: 'info', message: `line ${r.line}: ${r.reason}`, data: { text: r.text } });
       }
-    }
-    if (samples.length - stored >= SAMPLE_BATCH) {
-      const s = open();
-      s.store.appendSamples(s.seq, samples.slice(stored));
-      stored = samples.length;
     }
   };
 
@@ -258,17 +244,28 @@ export async function importLog(
 
   const records = log.timings.length + log.kv.length + log.model.length;
   if (samples.length === 0 && records === 0) {
-    (store as SessionStore | null)?.close();
     const what = lineNo === 0 ? 'the file is empty' : `none of its ${lineNo} lines is a ${kind} reading`;
     throw new CliError(`${file}: nothing to import (${what})`);
   }
 
-  const s = open();
-  if (samples.length > stored) s.store.appendSamples(s.seq, samples.slice(stored));
-  for (const k of ['timings', 'kv', 'model'] as const) if (log[k].length) s.store.appendEngineLog(s.seq, k, log[k]);
   const startTMs = samples.reduce((m, x) => Math.min(m, x.tMs), samples[0]?.tMs ?? 0);
   const endTMs = samples.reduce((m, x) => Math.max(m, x.tMs), startTMs);
   const durationMs = endTMs - startTMs;
+  // A log that prints times of day (tegrastats on JetPack 5+) dates the run; it prints the board's
+  // local time without a zone, stored as if UTC. A log without times ended when the file was last written.
+  const clockStart = reader.clockStartMs?.() ?? null;
+  const startedMs = clockStart !== null ? clockStart + startTMs : mtimeMs - durationMs;
+  const startedAt = new Date(startedMs).toISOString();
+  const endedAt = new Date(startedMs + durationMs).toISOString();
+
+  // The session is written once the whole file is read: a file with nothing to import leaves none.
+  const store = createSession(out, { appVersion: appVersion() });
+  const s = {
+    store,
+    seq: store.addRun({ id: 'import-1', label: `${kind}: ${basename(file)}`, request, state: 'running', startedAt }),
+  };
+  s.store.appendSamples(s.seq, samples);
+  for (const k of ['timings', 'kv', 'model'] as const) if (log[k].length) s.store.appendEngineLog(s.seq, k, log[k]);
   s.store.appendEvents(s.seq, [
     { tMs: startTMs, kind: 'info', message: `imported from a ${kind} log: ${basename(file)} (${lineNo} lines)` },
     ...kept.map((e) => ({ ...e, tMs: startTMs })),
@@ -300,8 +297,6 @@ export async function importLog(
             },
           },
   };
-  // The log's own times are the board's clock with no zone; a log without times ended when the file was last written.
-  const endedAt = new Date(mtimeMs).toISOString();
   s.store.finishRun(s.seq, {
     label: `${kind}: ${basename(file)}`,
     state: 'done',
