@@ -132,6 +132,28 @@ describe('kvscope import perf and llama-log', () => {
     expect(run.outcome?.collectors.perf?.diagnostics).toBeGreaterThan(0);
   }, 60_000);
 
+  it('pmap tables → one pmap sample per table, timed by --interval', async () => {
+    const out = join(dir, 'pmap.kvscope');
+    const file = fixture('pmap/procps-ng-X-and-d/pmap_X_and_d.txt');
+    const res = await runCli(['import', 'pmap', file, '--out', out]);
+    expect(res.code, res.stderr).toBe(0);
+    const run = defined(readSession(out).runs[0], 'run');
+    // Table 1 (`pmap -X`): the anonymous 1048576 KiB mapping, Anonymous total 1048588 KiB, 3 mappings;
+    // table 2 (`pmap -d`): the same mapping, no Anonymous column, 2 mappings.
+    expect(run.samples).toEqual([
+      {
+        tMs: 0,
+        source: 'pmap',
+        values: { 'pmap.largestAnonBytes': 1048576 * 1024, 'pmap.anonBytes': 1048588 * 1024, 'pmap.mappings': 3 },
+      },
+      {
+        tMs: 1000,
+        source: 'pmap',
+        values: { 'pmap.largestAnonBytes': 1048576 * 1024, 'pmap.anonBytes': null, 'pmap.mappings': 2 },
+      },
+    ]);
+  }, 60_000);
+
   it('a llama.cpp log → the run’s engine log (timings), reported like a recorded run', async () => {
     const out = join(dir, 'llama.kvscope');
     const file = fixture('llama-cpp/llama-print-timings-2023-2024/04_llama_print_timings_variants_2023_2024.txt');
