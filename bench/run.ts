@@ -15,6 +15,7 @@ const benches: Bench[] = [
   { name: 'ssh run', load: async () => (await import('./ssh-run.bench')).benchSshRun },
   { name: 'engines', load: async () => (await import('./engines.bench')).benchEngines },
   { name: 'session', load: async () => (await import('./session.bench')).benchSession },
+  { name: 'import', load: async () => (await import('./import.bench')).benchImport },
   { name: 'ui', load: async () => (await import('./ui.bench')).benchUi },
 ];
 

@@ -30,8 +30,6 @@ export interface CommandHelp {
   examples: string[];
   /** Lines computed when the help is shown (lists that live with their code: formats…). */
   details?: () => Promise<string[]>;
-  /** False: part of the command-line contract, not in this build yet. */
-  available?: boolean;
 }
 
 const TARGET_ARGUMENT: OptionHelp = {
@@ -306,11 +304,19 @@ export const COMMAND_HELP = {
     examples: ['kvscope web', 'kvscope web --port 8080'],
   },
   import: {
-    summary: "a board's log → a session (not in this build yet)",
-    usage: ['import <tegrastats|perf|pmap|llama-log|…> <file> --out <session>'],
-    groups: [{ title: 'Options', options: [{ flags: '--out <session file>', description: 'the session to write' }] }],
+    summary: "a board's log → a session",
+    usage: ['import <tegrastats|perf|pmap|llama-log> <file> --out <session> [--interval 1s] [--json]'],
+    groups: [
+      {
+        title: 'Options',
+        options: [
+          { flags: '--out <session file>', description: 'the session to write' },
+          { flags: '--interval <duration>', description: 'time between readings of a log without times (default 1s)' },
+          { flags: '--json', description: 'print what was imported as JSON on stdout' },
+        ],
+      },
+    ],
     examples: ['kvscope import tegrastats board.log --out board.kvscope'],
-    available: false,
   },
   recover: {
     summary: 'runs whose app died: their spools on the target → sessions',
@@ -368,7 +374,6 @@ export async function commandHelp(name: CommandName, extraGroups: OptionGroup[] 
     u.startsWith(' ') ? `              ${u}` : `${i === 0 ? 'usage:' : '      '} kvscope ${u}`,
   );
   lines.push('', h.summary.replace(/^./, (c) => c.toUpperCase()) + '.');
-  if (h.available === false) lines.push('Not available in this build yet: this is the usage it will have.');
   if (h.description) lines.push('', ...h.description);
   if (h.arguments) lines.push('', ...table('Arguments', h.arguments));
   for (const g of [...h.groups, ...extraGroups, GLOBAL_OPTIONS]) lines.push('', ...table(g.title, g.options));

@@ -15,8 +15,8 @@ export interface CommandModule {
   helpOptions?: () => OptionGroup[];
 }
 
-/** Every command of the contract; null = in the contract, not in this build yet (its --help says so). */
-const COMMANDS: Record<CommandName, (() => Promise<CommandModule>) | null> = {
+/** Every command of the contract. */
+const COMMANDS: Record<CommandName, () => Promise<CommandModule>> = {
   probe: () => import('./commands/probe'),
   profile: () => import('./commands/profile'),
   kv: () => import('./commands/kv'),
@@ -25,7 +25,7 @@ const COMMANDS: Record<CommandName, (() => Promise<CommandModule>) | null> = {
   compare: () => import('./commands/compare'),
   'demo-engine': () => import('./commands/demo-engine'),
   web: () => import('./commands/web'),
-  import: null,
+  import: () => import('./commands/import'),
   recover: () => import('./commands/recover'),
 };
 
@@ -97,7 +97,6 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     return 0;
   }
   const load = COMMANDS[name];
-  if (!load) return fail(`not available in this build yet (kvscope ${name} --help shows its usage)`, 1);
 
   const commandIo: CliIo = quiet ? { ...io, err: () => {} } : io;
   try {
@@ -126,13 +125,10 @@ function describe(error: unknown): string {
 /** The command's usage, with the option groups its module adds (a module that fails to load adds none). */
 async function helpText(name: CommandName): Promise<string> {
   let extra: OptionGroup[] = [];
-  const load = COMMANDS[name];
-  if (load) {
-    try {
-      extra = (await load()).helpOptions?.() ?? [];
-    } catch {
-      // The static usage is still right; the failure shows when the command is run.
-    }
+  try {
+    extra = (await COMMANDS[name]()).helpOptions?.() ?? [];
+  } catch {
+    // The static usage is still right; the failure shows when the command is run.
   }
   return commandHelp(name, extra);
 }

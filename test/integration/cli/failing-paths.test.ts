@@ -147,12 +147,6 @@ const PATHS: FailingPath[] = [
     code: 2,
   },
   {
-    what: 'a command not in this build',
-    args: () => ['import', 'tegrastats', at('board.log'), '--out', at('board.kvscope')],
-    reason: /^kvscope import: not available in this build yet/,
-    code: 1,
-  },
-  {
     what: 'recover without a target',
     args: () => ['recover'],
     reason: /^kvscope recover: expected exactly one target/,

@@ -4,7 +4,6 @@
 // parsing (a missing target, a bad value), so nothing connects or starts.
 import { describe, expect, it } from 'vitest';
 import {
-  type CommandHelp,
   COMMAND_HELP,
   commandHelp,
   DEMO_OPTIONS,
@@ -34,7 +33,6 @@ function spellings(flags: string): string[] {
 }
 
 const names = Object.keys(COMMAND_HELP) as CommandName[];
-const table: Record<CommandName, CommandHelp> = COMMAND_HELP;
 
 describe('cli-help: the usage table', () => {
   it('lists every command of the contract in the overview', () => {
@@ -68,7 +66,7 @@ describe('cli-help: the usage table', () => {
     );
   });
 
-  for (const name of names.filter((n) => table[n].available !== false)) {
+  for (const name of names) {
     it(`${name}: every listed option is accepted by the command`, async () => {
       const options = COMMAND_HELP[name].groups.flatMap((g) => g.options);
       expect(options.length).toBeGreaterThan(0);
@@ -99,11 +97,5 @@ describe('cli-help: the usage table', () => {
   it('computes the lists that live with their code (formats)', async () => {
     expect(await commandHelp('report')).toMatch(/^Formats: html, md, csv, json, pdf, perfetto, prometheus$/m);
     expect(await commandHelp('parse')).toMatch(/^Formats: tegrastats, perf, .*llama-log/m);
-  });
-
-  it('says so for a command not in this build', async () => {
-    expect(await commandHelp('import')).toContain('Not available in this build yet');
-    expect(await commandHelp('recover')).not.toContain('Not available');
-    expect(await commandHelp('profile')).not.toContain('Not available');
   });
 });

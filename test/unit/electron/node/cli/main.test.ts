@@ -68,15 +68,6 @@ describe('main: one line per failure', () => {
     );
   });
 
-  it('a command of the contract that is not built yet: exit 1 and one line', async () => {
-    for (const name of ['import'])
-      expect(await run([name, 'x'])).toEqual({
-        code: 1,
-        out: '',
-        err: `kvscope ${name}: not available in this build yet (kvscope ${name} --help shows its usage)\n`,
-      });
-  });
-
   it('a multi-line error message is cut to its first line', async () => {
     // kv puts its usage after the reason; only the reason is printed.
     const r = await run(['kv', '--ctx', '10']);

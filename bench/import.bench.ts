@@ -1,0 +1,36 @@
+// `kvscope import`: an 8-hour 1 Hz tegrastats log (28,800 real AGX Orin lines, test/helpers/tegrastats-log.ts)
+// streamed into a new session, in-process (the CLI's start-up is not counted). Target: < 2 s.
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { importLog } from '../electron/node/cli/commands/import';
+import { EIGHT_HOURS_LINES, orinLogLines } from '../test/helpers/tegrastats-log';
+import type { BenchRow } from './bench-util';
+
+const RUNS = 3;
+
+export async function benchImport(): Promise<BenchRow[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'kvscope-bench-import-'));
+  try {
+    const log = join(dir, 'orin-8h.log');
+    writeFileSync(log, orinLogLines(EIGHT_HOURS_LINES).join('\n') + '\n');
+    const times: number[] = [];
+    let samples = 0;
+    for (let i = 0; i < RUNS; i++) {
+      const t0 = performance.now();
+      samples = (await importLog('tegrastats', log, join(dir, `orin-8h-${i}.kvscope`))).samples;
+      times.push(performance.now() - t0);
+    }
+    const best = Math.min(...times);
+    const mib = (statSync(log).size / 1024 ** 2).toFixed(1);
+    return [
+      {
+        name: 'tegrastats 8 h @ 1 Hz → session',
+        value: `${(best / 1000).toFixed(2)} s`,
+        note: `${samples.toLocaleString('en-US')} samples from a ${mib} MiB log; best of ${RUNS}; target < 2 s`,
+      },
+    ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,341 @@
+// `kvscope import <tegrastats|perf|pmap|llama-log> <file> --out <session> [--interval 1s] [--json]`:
+// a log captured on a board without a link to KVScope → a session holding one run, which the
+// dashboard opens and `kvscope report` reports like a recorded one.
+//
+// Each kind is read by the reader the live run uses, so an imported run has the same series keys:
+// tegrastats by shared/parsers/tegrastats-parser.ts + tegrastatsValues (the tegrastats collector's
+// record → values mapping), perf and pmap by their collectors' parsers (shared/collectors/), and a
+// llama.cpp log by shared/parsers/llama-log-parser.ts into the run's engine log. The file is
+// streamed (LineSplitter caps every line); a line no reader understands is a counted diagnostic, the
+// first MAX_KEPT_DIAGNOSTICS of them kept as the run's events.
+import { createReadStream, statSync } from 'node:fs';
+import { basename } from 'node:path';
+import { RunRequestSchema, type RunEvent, type Sample } from '../../../../shared/api/schemas';
+import { engineKvBytes, recomputeAnalysis } from '../../../../shared/analysis/run-summary';
+import type { CollectorParser, CollectorRecord } from '../../../../shared/collectors/collector';
+import { createPerfParser, parsePerfHeader } from '../../../../shared/collectors/perf-parser';
+import { createPmapCollectorParser } from '../../../../shared/collectors/pmap-collector-parser';
+import { tegrastatsValues } from '../../../../shared/collectors/tegrastats-collector-parser';
+import { cutReason } from '../../../../shared/parsers/line-cap';
+import { LineSplitter } from '../../../../shared/parsers/line-splitter';
+import { createLlamaLogParser, type LlamaLogRecord } from '../../../../shared/parsers/llama-log-parser';
+import { createTegrastatsParser } from '../../../../shared/parsers/tegrastats-parser';
+import { isCommentLine } from '../../../../shared/parsers/records';
+import type { EngineLog, RunOutcome } from '../../../../shared/run/run-record';
+import { createSession } from '../../session/session-store';
+import { appVersion } from '../../session/app-version';
+import { CliError, type CliIo, parseCliArgs } from '../cli-io';
+
+export const IMPORT_KINDS = ['tegrastats', 'perf', 'pmap', 'llama-log'] as const;
+export type ImportKind = (typeof IMPORT_KINDS)[number];
+
+/** tegrastats' own default period (`--interval 1000`), used when the log has no times of its own. */
+export const DEFAULT_IMPORT_INTERVAL_MS = 1000;
+/** Diagnostics kept as events: enough to see what went wrong, bounded for a log of garbage. */
+export const MAX_KEPT_DIAGNOSTICS = 50;
+
+const options = {
+  out: { type: 'string', short: 'o' },
+  interval: { type: 'string' },
+  json: { type: 'boolean' },
+} as const;
+
+export interface ImportResult {
+  session: string;
+  kind: ImportKind;
+  samples: number;
+  diagnostics: number;
+  durationMs: number;
+  engineLog: { timings: number; kv: number; model: number };
+}
+
+/** One line's result, whatever reader made it: a sample at a time, or a diagnostic. */
+type Read =
+  | { kind: 'sample'; tMs: number; values: Record<string, number | null> }
+  | { kind: 'diagnostic'; line: number; reason: string; text: string };
+
+/** A reader of one kind of log: lines in, samples and diagnostics out (engine-log records kept in `log`). */
+interface LogReader {
+  push(text: string, droppedChars: number, lineNo: number): Read[];
+  end(): Read[];
+  /** The clock time (ms since the epoch) of tMs 0, when the log prints times of day. */
+  clockStartMs?(): number | null;
+}
+
+/** `1s`, `500ms`, `2` (seconds) → ms, or null. */
+export function parseIntervalMs(text: string): number | null {
+  const m = /^(\d+(?:\.\d+)?)(ms|s)?$/.exec(text.trim());
+  if (!m) return null;
+  const ms = m[2] === 'ms' ? Number(m[1]) : Number(m[1]) * 1000;
+  return Number.isFinite(ms) && ms > 0 ? Math.round(ms) : null;
+}
+
+function isImportKind(kind: string): kind is ImportKind {
+  return (IMPORT_KINDS as readonly string[]).includes(kind);
+}
+
+/** tegrastats: the log's `MM-DD-YYYY HH:MM:SS` when a line has it, else one interval after the previous line. */
+function tegrastatsReader(intervalMs: number): LogReader {
+  const parser = createTegrastatsParser();
+  let firstMs: number | null = null;
+  let lastTMs: number | null = null;
+  const read = (records: ReturnType<typeof parser.push>): Read[] =>
+    records.map((r): Read => {
+      if (r.kind === 'diagnostic') return r;
+      const clockMs = r.localTimeIso === null ? NaN : Date.parse(`${r.localTimeIso}Z`);
+      let tMs: number;
+      if (Number.isFinite(clockMs)) {
+        firstMs ??= clockMs - (lastTMs === null ? 0 : lastTMs + intervalMs);
+        tMs = clockMs - firstMs;
+      } else tMs = lastTMs === null ? 0 : lastTMs + intervalMs;
+      lastTMs = tMs;
+      const values = tegrastatsValues(r);
+      if (Object.keys(values).length === 0)
+        return { kind: 'diagnostic', line: r.line, reason: 'tegrastats line without a reading', text: '' };
+      return { kind: 'sample', tMs, values };
+    });
+  return {
+    push: (text, dropped) => (isCommentLine(text) ? [] : read(parser.push(text, dropped))),
+    end: () => read(parser.end()),
+    clockStartMs: () => firstMs,
+  };
+}
+
+/** A collector's parser fed a file: over-long lines are diagnostics here (the collector parsers take text only). */
+function collectorReader(
+  parser: CollectorParser,
+  prelude: (text: string, lineNo: number) => string[],
+  toTMs: (uptimeMs: number) => number,
+): LogReader {
+  const read = (record: CollectorRecord | null, lineNo: number): Read[] => {
+    if (record === null) return [];
+    if (record.kind === 'sample') return [{ kind: 'sample', tMs: toTMs(record.uptimeMs), values: record.values }];
+    if (record.kind === 'diagnostic')
+      return [{ kind: 'diagnostic', line: lineNo, reason: record.reason, text: record.text }];
+    if (record.kind === 'status') return [{ kind: 'diagnostic', line: lineNo, reason: record.reason, text: '' }];
+    return [];
+  };
+  return {
+    push(text, dropped, lineNo) {
+      if (dropped > 0) return [{ kind: 'diagnostic', line: lineNo, reason: cutReason(dropped), text }];
+      return [...prelude(text, lineNo), text].flatMap((l) => read(parser.push(l), lineNo));
+    },
+    end: () => [],
+  };
+}
+
+/**
+ * perf stat -I -x, (or the perf collector's own output): perf's time column is seconds since perf
+ * started; a raw capture gets the collector's header with t0 = 0 so that column is the run's clock.
+ */
+function perfReader(): LogReader {
+  let t0Ms: number | null = null;
+  return collectorReader(
+    createPerfParser(),
+    (text) => {
+      if (t0Ms !== null || text.trim() === '' || isCommentLine(text)) return [];
+      const header = text.startsWith('H ') ? parsePerfHeader(text) : null;
+      t0Ms = header?.t0Ms ?? 0;
+      return header ? [] : ['H v=1 t0=0 events= dropped='];
+    },
+    (uptimeMs) => uptimeMs - (t0Ms ?? 0),
+  );
+}
+
+/** `pmap -x` tables (one per tick): each `<pid>:` title line starts a table, timed one interval apart. */
+function pmapReader(intervalMs: number): LogReader {
+  let tables = 0;
+  let collectorOutput = false;
+  return collectorReader(
+    createPmapCollectorParser(),
+    (text, lineNo) => {
+      if (lineNo === 1 && text.startsWith('H ')) collectorOutput = true;
+      if (collectorOutput || !/^\d+:\s/.test(text)) return [];
+      return [`t=${((tables++ * intervalMs) / 1000).toFixed(3)}`];
+    },
+    (uptimeMs) => uptimeMs,
+  );
+}
+
+/** A llama.cpp log: no samples, its records go to the run's engine log. */
+function llamaLogReader(log: EngineLog): LogReader {
+  const parser = createLlamaLogParser();
+  const read = (records: LlamaLogRecord[]): Read[] => {
+    const out: Read[] = [];
+    for (const r of records) {
+      if (r.kind === 'diagnostic') out.push(r);
+      else if (r.kind === 'timings') log.timings.push(r);
+      else if (r.kind === 'kv') log.kv.push(r);
+      else if (r.kind === 'model') log.model.push(r);
+    }
+    return out;
+  };
+  return { push: (text, dropped) => read(parser.push(text, dropped)), end: () => read(parser.end()) };
+}
+
+function readerFor(kind: ImportKind, intervalMs: number, log: EngineLog): LogReader {
+  switch (kind) {
+    case 'tegrastats':
+      return tegrastatsReader(intervalMs);
+    case 'perf':
+      return perfReader();
+    case 'pmap':
+      return pmapReader(intervalMs);
+    case 'llama-log':
+      return llamaLogReader(log);
+  }
+}
+
+/** Streams `file` into a new session at `out`; throws CliError for a file with nothing to import. */
+export async function importLog(
+  kind: ImportKind,
+  file: string,
+  out: string,
+  opts: { intervalMs?: number; signal?: AbortSignal } = {},
+): Promise<ImportResult> {
+  const intervalMs = opts.intervalMs ?? DEFAULT_IMPORT_INTERVAL_MS;
+  let mtimeMs: number;
+  try {
+    const st = statSync(file);
+    if (!st.isFile()) throw new Error('not a regular file');
+    mtimeMs = st.mtimeMs;
+  } catch (error) {
+    throw new CliError(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  const log: EngineLog = { timings: [], kv: [], model: [] };
+  const reader = readerFor(kind, intervalMs, log);
+  const samples: Sample[] = [];
+  const kept: RunEvent[] = [];
+  let diagnostics = 0;
+  let lineNo = 0;
+  const source = kind === 'llama-log' ? null : kind;
+  const request = RunRequestSchema.parse({
+    target: { kind: 'local' },
+    engine: { kind: 'command', command: `kvscope import ${kind} ${basename(file)}` },
+    intervalMs,
+  });
+
+  const take = (reads: Read[]) => {
+    for (const r of reads) {
+      if (r.kind === 'sample' && source !== null) samples.push({ tMs: r.tMs, source, values: r.values });
+      else if (r.kind === 'diagnostic') {
+        diagnostics++;
+        if (kept.length < MAX_KEPT_DIAGNOSTICS)
+          kept.push({ tMs: 0, kind: 'info', message: `line ${r.line}: ${r.reason}`, data: { text: r.text } });
+      }
+    }
+  };
+
+  const splitter = new LineSplitter();
+  const input = createReadStream(file);
+  try {
+    for await (const chunk of input as AsyncIterable<Uint8Array>) {
+      if (opts.signal?.aborted) throw new CliError('interrupted');
+      for (const l of splitter.pushLines(chunk)) take(reader.push(l.text, l.droppedChars, ++lineNo));
+    }
+    for (const l of splitter.endLines()) take(reader.push(l.text, l.droppedChars, ++lineNo));
+    take(reader.end());
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    throw new CliError(`cannot read ${file}: ${(error as Error).message}`);
+  } finally {
+    input.destroy();
+  }
+
+  const records = log.timings.length + log.kv.length + log.model.length;
+  if (samples.length === 0 && records === 0) {
+    const what = lineNo === 0 ? 'the file is empty' : `none of its ${lineNo} lines is a ${kind} reading`;
+    throw new CliError(`${file}: nothing to import (${what})`);
+  }
+
+  const startTMs = samples.reduce((m, x) => Math.min(m, x.tMs), samples[0]?.tMs ?? 0);
+  const endTMs = samples.reduce((m, x) => Math.max(m, x.tMs), startTMs);
+  const durationMs = endTMs - startTMs;
+  // A log that prints times of day (tegrastats on JetPack 5+) dates the run; it prints the board's
+  // local time without a zone, stored as if UTC. A log without times ended when the file was last written.
+  const clockStart = reader.clockStartMs?.() ?? null;
+  const startedMs = clockStart !== null ? clockStart + startTMs : mtimeMs - durationMs;
+  const startedAt = new Date(startedMs).toISOString();
+  const endedAt = new Date(startedMs + durationMs).toISOString();
+
+  // The session is written once the whole file is read: a file with nothing to import leaves none.
+  const store = createSession(out, { appVersion: appVersion() });
+  const s = {
+    store,
+    seq: store.addRun({ id: 'import-1', label: `${kind}: ${basename(file)}`, request, state: 'running', startedAt }),
+  };
+  s.store.appendSamples(s.seq, samples);
+  for (const k of ['timings', 'kv', 'model'] as const) if (log[k].length) s.store.appendEngineLog(s.seq, k, log[k]);
+  s.store.appendEvents(s.seq, [
+    { tMs: startTMs, kind: 'info', message: `imported from a ${kind} log: ${basename(file)} (${lineNo} lines)` },
+    ...kept.map((e) => ({ ...e, tMs: startTMs })),
+  ]);
+  const analysisInputs = {
+    theoryBytesPerToken: null,
+    ctx: null,
+    budgetBytes: null,
+    engineKvBytes: engineKvBytes(log.kv),
+  };
+  s.store.updateRun(s.seq, { analysisInputs });
+  const outcome: RunOutcome = {
+    exitCode: null,
+    signal: null,
+    oomKilled: false,
+    lostSamples: 0,
+    diagnostics,
+    durationMs,
+    stderrTail: [],
+    collectors:
+      source === null
+        ? {}
+        : {
+            [source]: {
+              status: samples.length > 0 ? 'ok' : 'failed',
+              samples: samples.length,
+              diagnostics,
+              ...(samples.length === 0 ? { reason: `${diagnostics} unreadable lines and no sample` } : {}),
+            },
+          },
+  };
+  s.store.finishRun(s.seq, {
+    label: `${kind}: ${basename(file)}`,
+    state: 'done',
+    error: null,
+    endedAt,
+    outcome,
+    analysis: recomputeAnalysis({ samples, engineLog: log, analysisInputs, engine: null, request }),
+  });
+  s.store.close();
+  return {
+    session: out,
+    kind,
+    samples: samples.length,
+    diagnostics,
+    durationMs,
+    engineLog: { timings: log.timings.length, kv: log.kv.length, model: log.model.length },
+  };
+}
+
+export async function run(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCliArgs(args, options);
+  const [kind, file, ...extra] = positionals;
+  const kinds = IMPORT_KINDS.join('|');
+  if (kind === undefined || file === undefined)
+    throw new CliError(`expected a kind and a file: kvscope import <${kinds}> <file> --out <session>`, 2);
+  if (extra.length > 0) throw new CliError(`unexpected argument "${extra[0]}"`, 2);
+  if (!isImportKind(kind)) throw new CliError(`unknown kind "${kind}" (expected one of ${IMPORT_KINDS.join(', ')})`, 2);
+  if (!values.out) throw new CliError('--out <session> is required', 2);
+  let intervalMs = DEFAULT_IMPORT_INTERVAL_MS;
+  if (values.interval !== undefined) {
+    const ms = parseIntervalMs(values.interval);
+    if (ms === null)
+      throw new CliError(`--interval: expected a duration like 1s or 500ms, got "${values.interval}"`, 2);
+    intervalMs = ms;
+  }
+  const result = await importLog(kind, file, values.out, { intervalMs, signal: io.signal });
+  if (values.json) io.out(JSON.stringify(result) + '\n');
+  io.err(
+    `kvscope import: ${result.samples} sample(s), ${result.diagnostics} unreadable line(s) from ${file} → ${result.session}\n`,
+  );
+  return 0;
+}

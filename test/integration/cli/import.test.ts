@@ -1,0 +1,211 @@
+// `kvscope import`: logs captured on a board without a link → sessions that read and report like
+// recorded ones. Runs the real binary on real captures (test/fixtures/tegrastats, perf, llama-cpp);
+// expected values are read by hand off the captured lines.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readSession } from '../../../electron/node/session/session-store';
+import { projectRoot, runCli } from '../../helpers/cli';
+import { defined } from '../../helpers/defined';
+import { EIGHT_HOURS_LINES, ORIN_CAPTURE, orinLogLines, realLines } from '../../helpers/tegrastats-log';
+
+const dir = mkdtempSync(join(tmpdir(), 'kvscope-import-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const fixture = (...parts: string[]) => join(projectRoot, 'test/fixtures', ...parts);
+const MIB = 1024 ** 2;
+
+describe('kvscope import tegrastats', () => {
+  // AGX Orin 64 GB, L4T 36.4.4: three real lines with tegrastats' `MM-DD-YYYY HH:MM:SS`, repeated
+  // (test/helpers/tegrastats-log.ts).
+  it('an 8-hour 1 Hz log → one run of 28,800 samples on the log’s own clock, that reports', async () => {
+    expect(realLines(ORIN_CAPTURE)).toHaveLength(3);
+    const log = join(dir, 'orin-8h.log');
+    const lines = orinLogLines(EIGHT_HOURS_LINES);
+    lines.splice(1000, 0, 'tegrastats: cannot open /sys/kernel/debug/bpmp'); // one line that is not a reading
+    writeFileSync(log, lines.join('\n') + '\n');
+    const out = join(dir, 'orin-8h.kvscope');
+
+    const res = await runCli(['import', 'tegrastats', log, '--out', out, '--json']);
+    expect(res.stderr).toMatch(/^kvscope import: 28800 sample\(s\), 1 unreadable line\(s\)/);
+    expect(res.code).toBe(0);
+    expect(JSON.parse(res.stdout)).toMatchObject({ kind: 'tegrastats', samples: 28_800, diagnostics: 1 });
+
+    const session = readSession(out);
+    expect(session.runs).toHaveLength(1);
+    const run = defined(session.runs[0], 'run');
+    expect(run.state).toBe('done');
+    expect(run.samples).toHaveLength(EIGHT_HOURS_LINES);
+    expect(new Set(run.samples.map((s) => s.source))).toEqual(new Set(['tegrastats']));
+    expect(run.outcome?.collectors.tegrastats).toEqual({ status: 'ok', samples: 28_800, diagnostics: 1 });
+    expect(run.outcome?.durationMs).toBe((EIGHT_HOURS_LINES - 1) * 1000);
+    // The capture's first time, `05-09-2026 18:42:06` (board-local, no zone), dates the run.
+    expect(run.startedAt).toBe('2026-05-09T18:42:06.000Z');
+    expect(run.endedAt).toBe('2026-05-10T02:42:05.000Z');
+    expect(run.events.some((e) => e.message === 'line 1001: not a tegrastats line')).toBe(true);
+
+    // Read by hand off the capture: line 0 `RAM 18207/62841MB … GR3D_FREQ 0%@[0,0] NVENC 79%@166 …
+    // VIN_SYS_5V0 4707mW/4707mW`; line 1 `RAM 18202/… NVENC 78%@166 … VIN_SYS_5V0 4607mW/4657mW`;
+    // line 2 `RAM 18203/… CPU [14%@729,… VIN_SYS_5V0 4707mW/4674mW`.
+    const at = (i: number) => defined(run.samples[i], `sample ${i}`);
+    expect(at(0)).toMatchObject({ tMs: 0 });
+    expect(at(0).values).toMatchObject({
+      'tegra.ramUsedBytes': 18207 * MIB,
+      'tegra.ramTotalBytes': 62841 * MIB,
+      'tegra.gpu.loadPct': 0,
+      'tegra.engine.NVENC.loadPct': 79,
+      'tegra.rail.VIN_SYS_5V0.curmW': 4707,
+    });
+    expect(at(28_000).tMs).toBe(28_000_000); // 28000 % 3 = 1
+    expect(at(28_000).values).toMatchObject({
+      'tegra.ramUsedBytes': 18202 * MIB,
+      'tegra.engine.NVENC.loadPct': 78,
+      'tegra.rail.VIN_SYS_5V0.curmW': 4607,
+      'tegra.rail.VIN_SYS_5V0.avgmW': 4657,
+    });
+    expect(at(EIGHT_HOURS_LINES - 1).tMs).toBe(28_799_000); // 28799 % 3 = 2
+    expect(at(EIGHT_HOURS_LINES - 1).values).toMatchObject({
+      'tegra.ramUsedBytes': 18203 * MIB,
+      'tegra.cpu.0.freqMHz': 729,
+      'tegra.rail.VIN_SYS_5V0.avgmW': 4674,
+    });
+
+    const report = join(dir, 'orin-8h.json');
+    const rep = await runCli(['report', out, '--format', 'json', '-o', report]);
+    expect(rep.code).toBe(0);
+    expect(readFileSync(report, 'utf8').length).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('a log without times is timed by --interval', async () => {
+    // Xavier NX, JetPack 4.6 (tegrastats without a timestamp): the first two lines of the capture.
+    const nx = realLines(fixture('tegrastats/xavier-nx-and-nano-jp4.6/nano_tx2nx_xaviernx_aiblox_stresstest.txt'));
+    const log = join(dir, 'nx.log');
+    writeFileSync(log, nx.slice(0, 2).join('\n') + '\n');
+    const out = join(dir, 'nx.kvscope');
+    const res = await runCli(['import', 'tegrastats', log, '--out', out, '--interval', '500ms']);
+    expect(res.code).toBe(0);
+    const samples = defined(readSession(out).runs[0], 'run').samples;
+    expect(samples.map((s) => s.tMs)).toEqual([0, 500]);
+    // `RAM 1802/7772MB … GR3D_FREQ 99% … VDD_IN 14703/14683`, then `… VDD_IN 14703/14690`.
+    expect(defined(samples[0], 'sample 0').values).toMatchObject({
+      'tegra.ramUsedBytes': 1802 * MIB,
+      'tegra.gpu.loadPct': 99,
+      'tegra.rail.VDD_IN.avgmW': 14683,
+    });
+    expect(defined(samples[1], 'sample 1').values['tegra.rail.VDD_IN.avgmW']).toBe(14690);
+  }, 60_000);
+});
+
+describe('kvscope import perf and llama-log', () => {
+  it('a perf -I capture → perf samples on perf’s own interval clock', async () => {
+    const out = join(dir, 'perf.kvscope');
+    const file = fixture('perf/x86-vm-perf6.1-collector-interval/perf-collector-stdout.txt');
+    const res = await runCli(['import', 'perf', file, '--out', out]);
+    expect(res.code).toBe(0);
+    const run = defined(readSession(out).runs[0], 'run');
+    // The capture's header says t0=5825.15, and its intervals end at 0.502505182 s and 1.006518373 s.
+    expect(run.samples.slice(0, 2).map((s) => s.tMs)).toEqual([503, 1007]);
+    expect(run.samples[0]).toMatchObject({
+      source: 'perf',
+      values: { 'perf.task-clockUs': 366_630, 'perf.page-faults': 0, 'perf.context-switches': 196 },
+    });
+    expect(run.outcome?.collectors.perf?.samples).toBe(run.samples.length);
+    const html = join(dir, 'perf.html');
+    const rep = await runCli(['report', out, '--format', 'html', '-o', html]);
+    expect(rep.code, rep.stderr).toBe(0);
+    expect(readFileSync(html, 'utf8')).toContain('perf: perf-collector-stdout.txt');
+  }, 60_000);
+
+  it('a raw perf stat -x, -I capture (no collector header) imports, its summary lines counted as diagnostics', async () => {
+    const out = join(dir, 'perf-raw.kvscope');
+    const file = fixture('perf/x86-perf5.12-csv-interval-summary/01_csv_interval_summary_lkml_jinyao_2021.txt');
+    const res = await runCli(['import', 'perf', file, '--out', out, '--json']);
+    expect(res.code).toBe(0);
+    const run = defined(readSession(out).runs[0], 'run');
+    expect(run.samples.length).toBeGreaterThan(0);
+    // `1.001323097,8013.48,msec,cpu-clock,…`: the first interval of variant (A).
+    expect(run.samples[0]).toMatchObject({
+      tMs: 1001,
+      values: { 'perf.cpu-clockUs': 8_013_480, 'perf.cycles': 20_574_191 },
+    });
+    expect(run.outcome?.collectors.perf?.diagnostics).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('pmap tables → one pmap sample per table, timed by --interval', async () => {
+    const out = join(dir, 'pmap.kvscope');
+    const file = fixture('pmap/procps-ng-X-and-d/pmap_X_and_d.txt');
+    const res = await runCli(['import', 'pmap', file, '--out', out]);
+    expect(res.code, res.stderr).toBe(0);
+    const run = defined(readSession(out).runs[0], 'run');
+    // Table 1 (`pmap -X`): the anonymous 1048576 KiB mapping, Anonymous total 1048588 KiB, 3 mappings;
+    // table 2 (`pmap -d`): the same mapping, no Anonymous column, 2 mappings.
+    expect(run.samples).toEqual([
+      {
+        tMs: 0,
+        source: 'pmap',
+        values: { 'pmap.largestAnonBytes': 1048576 * 1024, 'pmap.anonBytes': 1048588 * 1024, 'pmap.mappings': 3 },
+      },
+      {
+        tMs: 1000,
+        source: 'pmap',
+        values: { 'pmap.largestAnonBytes': 1048576 * 1024, 'pmap.anonBytes': null, 'pmap.mappings': 2 },
+      },
+    ]);
+  }, 60_000);
+
+  it('a llama.cpp log → the run’s engine log (timings), reported like a recorded run', async () => {
+    const out = join(dir, 'llama.kvscope');
+    const file = fixture('llama-cpp/llama-print-timings-2023-2024/04_llama_print_timings_variants_2023_2024.txt');
+    const res = await runCli(['import', 'llama-log', file, '--out', out]);
+    expect(res.code).toBe(0);
+    const run = defined(readSession(out).runs[0], 'run');
+    expect(run.samples).toHaveLength(0);
+    expect(run.engineLog.timings.length).toBeGreaterThan(0);
+    const rep = await runCli(['report', out, '--format', 'csv', '-o', join(dir, 'llama.csv')]);
+    expect(rep.code).toBe(0);
+  }, 60_000);
+});
+
+describe('kvscope import refuses, with one line and a non-zero exit', () => {
+  const failsWith = async (args: string[], reason: RegExp, code: number) => {
+    const res = await runCli(['import', ...args]);
+    expect(res.code).toBe(code);
+    expect(res.stderr).toMatch(reason);
+    expect(res.stderr.trim().split('\n')).toHaveLength(1);
+  };
+
+  it('a missing file', () =>
+    failsWith(
+      ['tegrastats', join(dir, 'nope.log'), '--out', join(dir, 'x.kvscope')],
+      /^kvscope import: cannot read .*nope\.log/,
+      1,
+    ));
+
+  it('an unknown kind', () =>
+    failsWith(
+      ['iostat', join(dir, 'x.log'), '--out', join(dir, 'x.kvscope')],
+      /^kvscope import: unknown kind "iostat"/,
+      2,
+    ));
+
+  it('an empty file', async () => {
+    const empty = join(dir, 'empty.log');
+    writeFileSync(empty, '');
+    await failsWith(
+      ['tegrastats', empty, '--out', join(dir, 'empty.kvscope')],
+      /^kvscope import: .*nothing to import \(the file is empty\)/,
+      1,
+    );
+  });
+
+  it('a file of lines that are not readings', async () => {
+    const junk = join(dir, 'junk.log');
+    writeFileSync(junk, 'hello\nworld\n');
+    await failsWith(
+      ['tegrastats', junk, '--out', join(dir, 'junk.kvscope')],
+      /none of its 2 lines is a tegrastats reading/,
+      1,
+    );
+  });
+});
