@@ -1,4 +1,4 @@
-// The layering of DESIGN.md, enforced: `npm run lint:layers` fails on any violation.
+// The layering of docs/DESIGN.md, enforced: `npm run lint:layers` fails on any violation.
 // test/integration/layering/layering.test.ts proves each rule fires on a deliberately broken tree.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

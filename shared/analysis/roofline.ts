@@ -1,4 +1,4 @@
-// Decode roofline (DESIGN.md: "tokens/s ≤ memory bandwidth / (weight bytes read per token +
+// Decode roofline (docs/DESIGN.md: "tokens/s ≤ memory bandwidth / (weight bytes read per token +
 // kv_bytes(n))"). Decoding one token streams every weight that token uses once (all of them for a
 // dense model, the active experts for MoE) and reads the whole KV cache at the current depth, so
 // on boards where decode is memory-bound that sum over the bandwidth bounds tokens/s. The

@@ -1,4 +1,4 @@
-// The analysis of one run: from samples (memory, tokens, engine start) to the numbers DESIGN.md
+// The analysis of one run: from samples (memory, tokens, engine start) to the numbers docs/DESIGN.md
 // asks for — measured KV bytes/token and overhead, residency mode, baseline, OOM horizon, max safe
 // context, throughput — plus a leak verdict. Pure and cheap enough to run live on every update.
 //

@@ -1,4 +1,4 @@
-// The `profile --json` summary of one run (DESIGN.md's contract plus `leak`, `model`, `server` and
+// The `profile --json` summary of one run (docs/DESIGN.md's contract plus `leak`, `model`, `server` and
 // `collectors`), from its run record (shared/run/run-record.ts). ONE function for the summary the
 // CLI prints live, the one a report shows and the one `report --format json` writes: they are
 // the same record, so they are the same numbers. Pure.

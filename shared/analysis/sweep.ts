@@ -1,4 +1,4 @@
-// A context sweep (DESIGN.md `profile --sweep 512,2048,8192,…`): one run per context size, and
+// A context sweep (docs/DESIGN.md `profile --sweep 512,2048,8192,…`): one run per context size, and
 // the KV curve they draw together. Engines that reserve (llama.cpp allocates and zero-fills
 // n_ctx cells when the context is created) show their cache in RSS as a function of the
 // *context size*, not of the tokens generated — a single run cannot measure it, a sweep can.

@@ -1,4 +1,4 @@
-// Throttle intervals and what they cost in tokens/s (DESIGN.md: "CPU/GPU/EMC clock below its
+// Throttle intervals and what they cost in tokens/s (docs/DESIGN.md: "CPU/GPU/EMC clock below its
 // maximum while temperature is near a trip point (or Raspberry Pi get_throttled bits)").
 //
 // A sample counts as throttled when

@@ -2,11 +2,11 @@
 // session files). zod schemas are the single source; TypeScript types are inferred from them.
 import { z } from 'zod';
 
-/** KV cache element types llama.cpp can use for K and V (DESIGN.md, "row_bytes"). */
+/** KV cache element types llama.cpp can use for K and V (docs/DESIGN.md, "row_bytes"). */
 export const KvTypeSchema = z.enum(['f32', 'f16', 'bf16', 'q8_0', 'q4_0', 'q4_1', 'q5_0', 'q5_1']);
 export type KvType = z.infer<typeof KvTypeSchema>;
 
-/** How an engine makes KV memory resident (DESIGN.md, "Engines differ in when..."). */
+/** How an engine makes KV memory resident (docs/DESIGN.md, "Engines differ in when..."). */
 export const KvModeSchema = z.enum(['growth', 'reserved', 'window']);
 export type KvMode = z.infer<typeof KvModeSchema>;
 
@@ -161,7 +161,7 @@ export const PromptClosedSchema = z.object({
 });
 export type PromptClosed = z.infer<typeof PromptClosedSchema>;
 
-/** Options of the synthetic reference workload (DESIGN.md, `kvscope demo-engine`). */
+/** Options of the synthetic reference workload (docs/DESIGN.md, `kvscope demo-engine`). */
 export const DemoOptionsSchema = z.object({
   layers: z.number().int().min(1).max(512).default(16),
   kvHeads: z.number().int().min(1).max(1024).default(8),
@@ -373,7 +373,7 @@ export const CollectorStatusSchema = z.object({
 });
 export type CollectorStatus = z.infer<typeof CollectorStatusSchema>;
 
-/** `kvscope profile --json` (DESIGN.md): at least these fields. */
+/** `kvscope profile --json` (docs/DESIGN.md): at least these fields. */
 export const ProfileSummarySchema = z.object({
   target: z.record(z.string(), z.unknown()),
   engine: z.object({

@@ -1,5 +1,5 @@
 // KV-cache theory: how many bytes a model's K/V cache holds per token and at a given context,
-// for the three residency modes of DESIGN.md ("The physics the product is about").
+// for the three residency modes of docs/DESIGN.md ("The physics the product is about").
 //
 // The numbers follow llama.cpp, the engine most edge boards run, and each rule below says which
 // llama.cpp behaviour it mirrors:
@@ -230,7 +230,7 @@ export function kvPerToken(shape: ModelShape): KvPerToken {
   };
 }
 
-/** Bytes one token adds to the cache while no window caps it (DESIGN.md kv_bytes_per_token). */
+/** Bytes one token adds to the cache while no window caps it (docs/DESIGN.md kv_bytes_per_token). */
 export function kvBytesPerToken(shape: ModelShape): number {
   return kvPerToken(shape).bytesPerToken;
 }

@@ -1,5 +1,5 @@
 // Parser registry: format name → parser factory. The names are the `kvscope parse <format>`
-// contract (DESIGN.md): tegrastats, perf, pmap, smaps, meminfo, llama-log, llama-bench; the others
+// contract (docs/DESIGN.md): tegrastats, perf, pmap, smaps, meminfo, llama-log, llama-bench; the others
 // (status, statm, thermal, vcgencmd, devfreq, rknpu, hwmon) are additions.
 
 import { createLlamaBenchParser } from './llama-bench-parser';

@@ -1,4 +1,4 @@
-// The records `kvscope parse` prints, one JSON object per record (DESIGN.md, "parse NDJSON records").
+// The records `kvscope parse` prints, one JSON object per record (docs/DESIGN.md, "parse NDJSON records").
 // Field names are a stable contract: add fields, never rename. Every record has `kind` and `line`
 // (1-based number of the input line the record starts on). Units are in the names (…Bytes, …Kb,
 // …MHz, …C, …Mw, …Ms); a value the tool did not print is `null`, never 0.

@@ -1,4 +1,4 @@
-// Health findings from a probe (DESIGN.md, "Board-level facts that change the picture"): what
+// Health findings from a probe (docs/DESIGN.md, "Board-level facts that change the picture"): what
 // will distort a measurement or kill a run, said plainly, with the command that fixes it.
 import { formatBytes, formatCount, formatFreqKHz, formatPercent, formatTempC } from '../format/units';
 import type { HealthFinding, ProbeResult } from './probe-schema';

@@ -1,4 +1,4 @@
-// What `kvscope probe` learns about a board (DESIGN.md, "Board-level facts that change the
+// What `kvscope probe` learns about a board (docs/DESIGN.md, "Board-level facts that change the
 // picture"). Produced by shared/probe/probe-parser.ts from the output of the one probe script;
 // health findings (shared/probe/health.ts) read only this. Units in names: bytes, kHz, Hz, °C.
 import { z } from 'zod';

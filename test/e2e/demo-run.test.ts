@@ -50,7 +50,7 @@ async function stopIfActive(page: Page) {
   );
 }
 
-/** Demo workload as DESIGN.md's example: Llama-3.2-1B-like, 16 layers × 8 KV heads × head dim 64, f16. */
+/** Demo workload as docs/DESIGN.md's example: Llama-3.2-1B-like, 16 layers × 8 KV heads × head dim 64, f16. */
 async function fillDemo(page: Page, options: { tokens: string; tps: string; intervalMs: string; budget: string }) {
   await page.getByTestId('engine-kind-demo').click();
   await page.getByTestId('field-layers').fill('16');
@@ -89,7 +89,7 @@ describe('a demo run from the UI', () => {
 
       // Painted lines, not only data: RSS, anon, file-backed and the dashed theory line.
       expect(await chart.locator('path.recharts-line-curve').count()).toBeGreaterThanOrEqual(4);
-      // 16 layers × 8 KV heads × (64 + 64) × 2 bytes (f16) = 32 KiB per token (DESIGN.md).
+      // 16 layers × 8 KV heads × (64 + 64) × 2 bytes (f16) = 32 KiB per token (docs/DESIGN.md).
       expect(await page.getByTestId('readout-theory-bytes-per-token').textContent()).toBe('32.0 KiB/token');
       expect(await page.getByTestId('readout-measured-bytes-per-token').textContent()).toMatch(
         /^\d+(\.\d+)? KiB\/token$/,

@@ -1,5 +1,5 @@
 // Real Chromium for end-to-end tests: Debian's /usr/bin/chromium through playwright-core, with the
-// flags ENVIRONMENT.md requires (without the networking ones Chromium keeps calling home).
+// flags docs/DEVELOPING.md ("The test machine") lists (without the networking ones Chromium keeps calling home).
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 import { CHROMIUM_QUIET_FLAGS } from '../../electron/node/session/pdf';

@@ -1,4 +1,4 @@
-// A REAL OpenSSH sshd on loopback for the SSH integration tests (../shared/ENVIRONMENT.md recipe):
+// A REAL OpenSSH sshd on loopback for the SSH integration tests (docs/DEVELOPING.md, "The test machine"):
 // absolute /usr/sbin/sshd, /run/sshd, host + client ed25519 keys made with ssh-keygen in a temp
 // dir, UsePAM no, StrictModes no, Subsystem sftp internal-sftp, everything under the temp dir.
 // sshd runs in the foreground (-D) as our child, so stop() kills exactly the process we started.

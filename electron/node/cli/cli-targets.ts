@@ -1,4 +1,4 @@
-// How CLI commands turn `<target>` and the SSH options into a Target (DESIGN.md: local,
+// How CLI commands turn `<target>` and the SSH options into a Target (docs/DESIGN.md: local,
 // user@host[:port], ssh://…, ~/.ssh/config aliases; --identity, --known-hosts,
 // --accept-new-host-key, --password-env, --jump).
 import { hostname, release, arch, cpus, totalmem } from 'node:os';

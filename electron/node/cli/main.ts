@@ -1,4 +1,4 @@
-// `kvscope <command>`: the stable command line of DESIGN.md. Each command lives in
+// `kvscope <command>`: the stable command line of docs/DESIGN.md. Each command lives in
 // commands/<name>.ts and exports `run(args, io)`; this file dispatches, answers --help from the
 // one usage table (cli-help.ts), handles the global --quiet, and is the one place that turns a
 // failure into the one line on stderr that every non-zero exit prints:

@@ -54,7 +54,7 @@ export function demoEngineConfig(o: DemoOptions): DemoEngineConfig {
   };
 }
 
-/** The demo options of DESIGN.md, shared by `demo-engine` and `profile --demo`. */
+/** The demo options of docs/DESIGN.md, shared by `demo-engine` and `profile --demo`. */
 export const demoCliOptions = {
   layers: { type: 'string' },
   'kv-heads': { type: 'string' },

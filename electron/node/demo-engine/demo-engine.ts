@@ -1,4 +1,4 @@
-// The demo engine: a synthetic reference workload with known memory physics (DESIGN.md).
+// The demo engine: a synthetic reference workload with known memory physics (docs/DESIGN.md).
 // It is not a model. It holds a weights buffer and reads it once per token (memory-bound like
 // decode), makes exactly `bytesPerToken` of memory resident per token — at once for the whole
 // context (reserved), per block of tokens (growth, paged), or up to a window (window) — prints

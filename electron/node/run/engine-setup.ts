@@ -3,7 +3,7 @@
 //
 // Engine commands with `--gguf <path on target>`: the header is read over the Target with
 // byte-range reads (a multi-GB model never travels), turned into a ModelShape, and gives
-//   theoryBytesPerToken = kv_bytes_per_token (DESIGN.md), with --kv-type (or the command's own
+//   theoryBytesPerToken = kv_bytes_per_token (docs/DESIGN.md), with --kv-type (or the command's own
 //                         -ctk/-ctv for llama.cpp-like commands) as the cache type;
 //   ctx                 = for llama.cpp-like commands the cells llama.cpp really reserves
 //                         (n_ctx padded to LLAMA_CPP_CTX_PAD), else the --ctx given;
@@ -39,7 +39,7 @@ export interface PreparedEngine {
   model?: GgufModelSummary | null;
 }
 
-/** Replace `{ctx}` in an engine command line (DESIGN.md: `--engine "… -c {ctx} …"`). */
+/** Replace `{ctx}` in an engine command line (docs/DESIGN.md: `--engine "… -c {ctx} …"`). */
 export function substituteCtx(command: string, ctx: number | undefined): string {
   if (!command.includes('{ctx}')) return command;
   if (ctx === undefined)

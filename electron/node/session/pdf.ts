@@ -15,7 +15,7 @@ export const CHROMIUM_CANDIDATES = [
   '/usr/bin/google-chrome-stable',
 ];
 
-/** A quiet Chromium: no sandbox (root in CI), no GPU, none of its calls home (ENVIRONMENT.md). */
+/** A quiet Chromium: no sandbox (root in CI), no GPU, none of its calls home (docs/DEVELOPING.md, "The test machine"). */
 export const CHROMIUM_QUIET_FLAGS = [
   '--no-sandbox',
   '--disable-gpu',

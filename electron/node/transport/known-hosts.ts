@@ -300,7 +300,7 @@ export interface KnownHostsFiles {
 }
 
 /**
- * The files of DESIGN.md's CLI contract: the app's store, then `--known-hosts <file>` when
+ * The files of docs/DESIGN.md's CLI contract: the app's store, then `--known-hosts <file>` when
  * given, else ~/.ssh/known_hosts. KVScope never writes to ~/.ssh.
  */
 export function defaultKnownHostsFiles(knownHostsFile?: string, env: NodeJS.ProcessEnv = process.env): KnownHostsFiles {

@@ -1,4 +1,4 @@
-// From what a user typed to a connected Target. DESIGN.md's CLI contract:
+// From what a user typed to a connected Target. docs/DESIGN.md's CLI contract:
 //   <target> = local | user@host[:port] | ssh://user@host[:port] | [v6addr]:port | ~/.ssh/config alias
 //   SSH options: --identity <key file>, --known-hosts <file>, --accept-new-host-key,
 //                --password-env <VAR>, --jump <user@host[:port]> (repeatable)

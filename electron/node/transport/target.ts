@@ -1,4 +1,4 @@
-// The one seam between KVScope and a machine (DESIGN.md, "One Target interface"). Everything
+// The one seam between KVScope and a machine (docs/DESIGN.md, "One Target interface"). Everything
 // above it — runs, samplers, probes, engines — talks to a Target and does not know whether it
 // is this computer or a board at the end of an SSH link.
 import type { Readable, Writable } from 'node:stream';

@@ -47,7 +47,7 @@ export interface TheoryInput {
 }
 
 /**
- * The theoretical RSS over [xMin, xMax] tokens: DESIGN.md's RSS(n) ≈ baseline + kv_bytes(n), with
+ * The theoretical RSS over [xMin, xMax] tokens: docs/DESIGN.md's RSS(n) ≈ baseline + kv_bytes(n), with
  * kv_bytes(n) = n × bytes/token (growth), min(n, W) × bytes/token (window), or the reservation
  * made at start (reserved). Baseline comes from the measured fit; without it there is no line.
  */

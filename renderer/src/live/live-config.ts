@@ -1,4 +1,4 @@
-// Fixed sizes of the live view, with their reasons (STYLE.md: one place for thresholds).
+// Fixed sizes of the live view, with their reasons (docs/DEVELOPING.md: one place for thresholds).
 
 /**
  * Samples kept for the chart. 2^18 rows × 5 Float64 columns ≈ 10 MB; a 100 ms sampler fills it
@@ -10,7 +10,7 @@ export const RING_CAPACITY = 1 << 18;
 export const CHART_TICK_MS = 250;
 
 /**
- * recharts needs ~1.5 s to paint 5,000 raw points here (ENVIRONMENT.md): LTTB down to this many per
+ * recharts needs ~1.5 s to paint 5,000 raw points here (docs/DEVELOPING.md, "The test machine"): LTTB down to this many per
  * series. 500 is about one point per 2 px of the chart's width, where LTTB keeps the curve's shape,
  * and keeps opening an 8-hour session within issue 9's 300 ms first paint (bench/ui.bench.ts).
  */

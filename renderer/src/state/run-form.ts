@@ -12,7 +12,7 @@ import { parseByteSize } from '../../../shared/format/byte-size';
 
 export interface RunForm {
   engineKind: 'demo' | 'command';
-  // Demo workload (DESIGN.md `kvscope demo-engine`)
+  // Demo workload (docs/DESIGN.md `kvscope demo-engine`)
   layers: string;
   kvHeads: string;
   headDim: string;

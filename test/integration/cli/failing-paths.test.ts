@@ -6,7 +6,7 @@
 //
 // Real components: an sshd on loopback (test/helpers/sshd.ts), a closed loopback port, engines
 // started by the real launcher, and a cgroup v1 memory group whose limit the kernel enforces
-// (root, as in CI: ../shared/ENVIRONMENT.md "Real OOM kills"). Needs `npm run build`.
+// (root, as in CI: docs/DEVELOPING.md "The test machine"). Needs `npm run build`.
 import { existsSync, mkdirSync, mkdtempSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -5,7 +5,7 @@
 // Default demo shape 16 layers × 8 KV heads × 64 head_dim × f16:
 //   2 × 16 × 8 × 64 × 2 B = 32,768 B/token; with the leak, RSS grows 32,768 + 8,192 = 40,960 B/token.
 //
-// OOM: the same engine runs inside a cgroup v1 memory group with a limit (../shared/ENVIRONMENT.md);
+// OOM: the same engine runs inside a cgroup v1 memory group with a limit (docs/DEVELOPING.md, "The test machine");
 // the kernel kills it (SIGKILL, exit 137) and logs "Memory cgroup out of memory: Killed process
 // <pid>", which the launcher turns into an `oom` event. A run of the same engine without the
 // limit, given the limit as --budget, predicts the token at which that happens.
@@ -64,7 +64,7 @@ describe('a real OOM kill in a cgroup v1 memory group', () => {
   beforeAll(async () => {
     if (!existsSync(join(CGROUP_ROOT, 'memory.limit_in_bytes'))) {
       throw new Error(
-        `this test needs the cgroup v1 memory controller at ${CGROUP_ROOT}, as root (../shared/ENVIRONMENT.md)`,
+        `this test needs the cgroup v1 memory controller at ${CGROUP_ROOT}, as root (docs/DEVELOPING.md, "The test machine")`,
       );
     }
     const dir = await makeTempDir('kvscope-oom-');

@@ -1,4 +1,4 @@
-// The layering rules (DESIGN.md, docs/DEVELOPING.md) are enforced by dependency-cruiser and by
+// The layering rules (docs/DESIGN.md, docs/DEVELOPING.md) are enforced by dependency-cruiser and by
 // per-layer tsconfigs. These tests break each rule on purpose, in a scratch tree laid out like
 // the project, and check that the real checkers fail on it — and pass on a clean tree.
 import { execFileSync, spawnSync } from 'node:child_process';

@@ -1,5 +1,5 @@
 // The cgroup v2 code paths, on a tree laid out like /sys/fs/cgroup (test/fixtures/cgroup/v2-tree;
-// this VM mounts cgroup v1, see ../shared/ENVIRONMENT.md): the cgroup collector's script reads the
+// this VM mounts cgroup v1, see docs/DEVELOPING.md, "The test machine"): the cgroup collector's script reads the
 // engine's group from a fixture /proc, and the launcher makes the run's memory cgroup for
 // --memory-limit, moves the engine into it and says so — or says in one line why it cannot.
 // The scripts take their roots as arguments (run.conf CGROOT; the collector's 3rd and 4th), which

@@ -1,5 +1,5 @@
 // `profile --memory-limit` with the kernel's own OOM killer (cgroup v1 memory controller on this
-// VM, as root: ../shared/ENVIRONMENT.md "Real OOM kills"). For three demo-engine shapes in growth
+// VM, as root: docs/DEVELOPING.md "The test machine"). For three demo-engine shapes in growth
 // mode, a run killed by the kernel in a memory-limited cgroup, and an identical run stopped at
 // about half of the way (demo --tokens): the second run's OOM horizon, projected from the charge
 // the kernel acts on (shared/analysis/run-analysis.ts), must name the token of the first run's
@@ -63,7 +63,7 @@ const SHAPES = [
 let dir = '';
 beforeAll(() => {
   if (!existsSync(V1_MEMORY) || process.getuid?.() !== 0)
-    throw new Error('this test needs root and the cgroup v1 memory controller (../shared/ENVIRONMENT.md)');
+    throw new Error('this test needs root and the cgroup v1 memory controller (docs/DEVELOPING.md, "The test machine")');
   dir = mkdtempSync(join(tmpdir(), 'kvscope-memlimit-'));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

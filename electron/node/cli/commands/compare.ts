@@ -1,4 +1,4 @@
-// `kvscope compare <sessionA> <sessionB> -o <file>` (DESIGN.md): two sessions side by side —
+// `kvscope compare <sessionA> <sessionB> -o <file>` (docs/DESIGN.md): two sessions side by side —
 // KV per token, overhead, throughput, peak RSS and the change from A to B in percent ("before/after
 // q8_0", two boards). The output is Markdown or HTML (or PDF) by the file's extension.
 import { basename } from 'node:path';

@@ -1,4 +1,4 @@
-// `kvscope kv`: the KV-cache calculator (DESIGN.md, "The command line").
+// `kvscope kv`: the KV-cache calculator (docs/DESIGN.md, "The command line").
 //
 //   kvscope kv (--gguf <file> | --layers L --kv-heads H --head-dim D) [--head-dim-v D]
 //              [--kv-type T | --type-k T --type-v T] [--ctx N] [--budget 2GiB] [--np N] [--json]

@@ -1,5 +1,5 @@
 // `kvscope parse <format> [file|-]`: read a capture with one of the shared/ parsers and print its
-// records as NDJSON on stdout, one JSON object per record (DESIGN.md, "parse NDJSON records").
+// records as NDJSON on stdout, one JSON object per record (docs/DESIGN.md, "parse NDJSON records").
 //
 // The input is read as a stream (a file, or stdin for `-`/no file) through the line splitter, so a
 // multi-gigabyte log costs no more memory than its longest line. Lines that cannot be read are part

@@ -1,4 +1,4 @@
-// `kvscope probe <target> [--json] [--benchmark] [ssh options]` (DESIGN.md): the board's facts and
+// `kvscope probe <target> [--json] [--benchmark] [ssh options]` (docs/DESIGN.md): the board's facts and
 // the health findings. With --json exactly one JSON document `{...probe, target, findings}` on
 // stdout; progress (connecting, host key added) on stderr; a failure is one line, exit 1
 // (unreachable, refused host key, authentication) or 2 (usage).

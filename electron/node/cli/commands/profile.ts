@@ -1,4 +1,4 @@
-// `kvscope profile <target> (--engine "<cmd>" | --demo …) …` (DESIGN.md): one run, measured,
+// `kvscope profile <target> (--engine "<cmd>" | --demo …) …` (docs/DESIGN.md): one run, measured,
 // summarised. Progress on stderr; with --json exactly one JSON document on stdout.
 //
 // Two variants, options added to the contract (nothing of it changed):

@@ -1,4 +1,4 @@
-// `kvscope report <session> --format html|md|csv|json|pdf|perfetto|prometheus -o <file>` (DESIGN.md): a
+// `kvscope report <session> --format html|md|csv|json|pdf|perfetto|prometheus -o <file>` (docs/DESIGN.md): a
 // report of a stored session. The format may be left out when the file name says it (.html, .md,
 // .csv, .json, .pdf, .trace.json, .prom). CSV: `--layout wide` (default, one row per sample) or `long`.
 import { SessionFileRejected } from '../../session/session-file-guard';

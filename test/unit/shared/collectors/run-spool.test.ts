@@ -9,7 +9,7 @@ describe('run spool lines', () => {
       event: 'exit',
       fields: { code: '137', pid: '99' },
     });
-    // The kernel's own OOM line (format from ENVIRONMENT.md's cgroup v1 capture).
+    // The kernel's own OOM line (format from docs/DEVELOPING.md "The test machine").
     const oom =
       'X 88.10 oom pid=27695 kernel=[ 8123.456] Memory cgroup out of memory: Killed process 27695 (node) total-vm:1139772kB, anon-rss:152568kB';
     expect(parseSpoolLine(oom)).toEqual({

@@ -1,4 +1,4 @@
-// CLI target syntax (DESIGN.md): local | user@host[:port] | ssh://user@host:port | [v6]:port |
+// CLI target syntax (docs/DESIGN.md): local | user@host[:port] | ssh://user@host:port | [v6]:port |
 // ~/.ssh/config alias; the shared SSH options; and what a spec becomes for SshTarget.
 import { describe, expect, it } from 'vitest';
 import { writeFileSync, mkdtempSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// The KV calculator's form → numbers, with expected values by hand arithmetic (DESIGN.md's
+// The KV calculator's form → numbers, with expected values by hand arithmetic (docs/DESIGN.md's
 // row_bytes: f16 = 2 B per value; q8_0 = 34 B per 32 values; q4_0 = 18 B per 32 values).
 import { describe, expect, it } from 'vitest';
 import { calculateKv, KV_CHART_POINTS } from '../../../../../../renderer/src/ui/kv-calculator/kv-calculation';
