@@ -63,7 +63,9 @@ const SHAPES = [
 let dir = '';
 beforeAll(() => {
   if (!existsSync(V1_MEMORY) || process.getuid?.() !== 0)
-    throw new Error('this test needs root and the cgroup v1 memory controller (docs/DEVELOPING.md, "The test machine")');
+    throw new Error(
+      'this test needs root and the cgroup v1 memory controller (docs/DEVELOPING.md, "The test machine")',
+    );
   dir = mkdtempSync(join(tmpdir(), 'kvscope-memlimit-'));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
