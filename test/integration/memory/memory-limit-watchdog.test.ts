@@ -1,7 +1,7 @@
 // The run's memory cgroup outlives no run: the CLI is SIGKILLed mid-run, the target's watchdog
 // (KVSCOPE_WATCHDOG_S) ends the engine, and the launcher, which outlives the app, removes the
 // group (electron/node/run/run-scripts.ts). Real cgroup v1 memory controller, as root.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { processesMatching, startCli } from '../../helpers/cli';
@@ -52,6 +52,12 @@ describe('--memory-limit when the app dies', () => {
     expect(existsSync(`/proc/${enginePid}`)).toBe(false);
     // The launcher ends right after (the watchdog removes the run directory too).
     await waitFor(async () => (await processesMatching(runDir)).length === 0, 'the launcher to end', 20_000);
-    await waitFor(() => !existsSync(runDir), 'the run directory to be removed', 10_000);
+    // The watchdog keeps what `kvscope recover` needs (run-scripts.ts RECOVERY) and nothing else.
+    await waitFor(
+      () => existsSync(runDir) && readdirSync(runDir).sort().join(',') === 'run.json,spool',
+      'the run directory to keep only run.json and spool',
+      10_000,
+    );
+    rmSync(runDir, { recursive: true, force: true });
   });
 });
