@@ -218,10 +218,13 @@ OUTMODE=lines
 if command -v bash >/dev/null 2>&1; then
   OUTMODE=chunks
   LC_ALL=C bash -c '${chunkBash.replace(/'/g, "'\\''")}' kvscope-chunks < out.fifo | pass &
+  TP="$!"
 else
   ts O < out.fifo &
+  TP="$!"
 fi
 ts E < err.fifo &
+TP="$TP $!"
 # The engine gets its own session, so its whole process group can be signalled and nothing of
 # it outlives the run. It runs in the directory the run was started from (the login directory
 # over SSH), so relative paths in the command mean what the user meant. bash -c execs a simple
@@ -282,9 +285,18 @@ fi
 # Children the engine left behind in its group end with it.
 kill -TERM -"$EP" 2>/dev/null
 ${cgroupCleanupSh}
-for p in $CP; do wait "$p" 2>/dev/null; done
+# The engine's output filters end with its pipes: wait for them (its last lines, timings included).
+for p in $TP; do wait "$p" 2>/dev/null; done
+# Collectors end by themselves at their next tick once the engine's group is gone; a slow one
+# (pmap every 5 s) is not waited for more than 2 s: a stop must not take a collector's interval.
+i=0
+while [ $i -lt 20 ]; do
+  alive=""; for p in $CP; do kill -0 "$p" 2>/dev/null && alive=1; done
+  [ -z "$alive" ] && break
+  sleep 0.1 2>/dev/null || sleep 1
+  i=$((i+1))
+done
 [ -n "$WD" ] && kill "$WD" 2>/dev/null
-wait 2>/dev/null
 ev end
 # RECOVERY: the app is gone; keep what \`kvscope recover\` needs (spool, run.json), remove the rest.
 if [ -f watchdog.fired ]; then for f in * .[!.]*; do case "$f" in spool|run.json|'.[!.]*') ;; *) rm -rf "$f";; esac; done; fi
