@@ -263,6 +263,9 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
           break;
         case 'runSamples': {
           const { samples } = payload as EventPayload<'runSamples'>;
+          // Samples flow only once the run is launched: its 'running' status may have been lost
+          // between Start and the run id (more early events than are held) — samples say it.
+          if (phase === 'starting') set((s) => ({ run: { ...s.run, phase: 'running' } }));
           if (syncing?.runId === runId) syncing.buffered.push(...samples);
           else ingestSamples(samples);
           break;

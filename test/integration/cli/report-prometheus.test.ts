@@ -43,8 +43,9 @@ describe('kvscope report --format prometheus of a real session', () => {
       'profile',
       'local',
       '--demo',
+      // Long enough (≈ 2.5 s of decode) for a slope even on a loaded machine.
       '--tokens',
-      '600',
+      '2000',
       '--budget',
       '256MiB',
       ...FAST_DEMO_ARGS,
