@@ -104,7 +104,7 @@ describe('kvscope report --format prometheus of a real session', () => {
     expect(value('ttft_seconds')).toBe((s.throughput.ttftMs ?? NaN) / 1000);
     expect(value('prefill_tokens_per_second')).toBe(s.throughput.prefillTokensPerSecond);
     expect(value('decode_tokens_per_second')).toBe(s.throughput.decodeTokensPerSecond);
-    expect(value('tokens_total')).toBe(600);
+    expect(value('tokens_total')).toBe(2000);
     expect(value('tokens_total')).toBe(s.throughput.tokens);
     expect(value('samples_total')).toBe(s.samples);
     expect(value('lost_samples_total')).toBe(s.lostSamples);
@@ -121,7 +121,7 @@ describe('kvscope report --format prometheus of a real session', () => {
     const peak = samples.find((x) => x.name === 'kvscope_sample_rss_max_bytes' && x.labels.source === 'procfs');
     expect(peak?.value).toBe(jsonRun().summary.peakRssBytes);
     const tokens = samples.find((x) => x.name === 'kvscope_sample_tokens_total' && x.labels.source === 'engine');
-    expect(tokens?.value).toBe(600);
+    expect(tokens?.value).toBe(2000);
   });
 });
 
