@@ -138,7 +138,8 @@ function placeByUnit(key: string, unit: SeriesUnit): Pick<SeriesInfo, 'panel' | 
 /** The unit a key's name states (docs/DEVELOPING.md: units in names), or null. */
 export function unitFromName(key: string): SeriesUnit | null {
   if (/Bytes$/.test(key)) return 'bytes';
-  if (/^temp\..*\.C$/.test(key) || /TempC$/.test(key)) return 'celsius';
+  // Every collector's °C series ends in `.C` (shared/collectors/collector.ts SERIES_UNIT_SUFFIX).
+  if (/\.C$/.test(key) || /TempC$/.test(key)) return 'celsius';
   if (/\.KHz$/.test(key) || /KHz$/.test(key)) return 'khz';
   if (/MHz$/.test(key)) return 'mhz';
   if (/Hz$/.test(key)) return 'hz';

@@ -18,6 +18,9 @@ describe('describeSeries', () => {
 
   it('places a new collector series by its unit, and hides bookkeeping', () => {
     expect(place('rail.VDD_IN.mW')).toEqual(['power', 'power', 'mw', 'VDD_IN']);
+    // tegrastats and vcgencmd temperatures (tegra.temp.<zone>.C, rpi.soc.C) are temperatures too.
+    expect(place('tegra.temp.gpu.C')?.slice(0, 3)).toEqual(['thermal', 'temperature', 'celsius']);
+    expect(place('rpi.soc.C')?.slice(0, 3)).toEqual(['thermal', 'temperature', 'celsius']);
     expect(place('emcFreqMHz')).toEqual(['thermal', 'clocks', 'mhz', 'emc Freq']);
     expect(place('psi.memory.some10')).toBeNull(); // no unit in the name, none given
     expect(place('psi.memory.some10', '%')).toEqual(['memory', 'memory-pressure', 'percent', 'memory']);
