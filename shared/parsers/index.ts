@@ -29,7 +29,8 @@ export {
 export { createLlamaLogParser, stripLogPrefixes } from './llama-log-parser';
 export { parseGoDurationMs } from './llama-log-server';
 export { createLlamaBenchParser, benchTestName } from './llama-bench-parser';
-export { createThermalParser, parseSysfsTempRead, decodeThrottled, errnoName } from './thermal-parsers';
+export { createThermalParser } from './thermal-parsers';
+export { parseSysfsTempRead, decodeThrottled, errnoName } from './sysfs-values';
 
 export interface ParserOptions extends LineCapOptions {
   /** statm: bytes per page as the target reports it (`getconf PAGESIZE`). Never assumed. */

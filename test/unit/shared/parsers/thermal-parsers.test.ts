@@ -1,11 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  createThermalParser,
-  decodeThrottled,
-  errnoName,
-  parseSysfsTempRead,
-} from '../../../../shared/parsers/thermal-parsers';
+import { createThermalParser } from '../../../../shared/parsers/thermal-parsers';
+import { decodeThrottled, errnoName, parseSysfsTempRead } from '../../../../shared/parsers/sysfs-values';
 import type { SensorRecord } from '../../../../shared/parsers/records';
 import { diagnostics, ofKind, parse, parseFixture } from '../../../helpers/parser-test-kit';
 
