@@ -7,7 +7,6 @@
 // the procfs sampler may carry `tokens` too (the count at its tick), used when no engine
 // samples exist.
 import type { Sample } from '../api/schemas';
-import { theilSen } from './fit';
 
 export interface TokenEvent {
   tMs: number;
@@ -129,18 +128,21 @@ export function tokensAt(events: readonly TokenEvent[], tMs: number): number {
 }
 
 /**
- * Decode speed: robust slope of tokens against time from the first token on, in tokens/s.
- * Null with fewer than 3 token events or no time span.
+ * Delivered decode speed in tokens/s: the tokens that arrived after the first one, over the time
+ * from the first arrival to the last — the mean rate the user got, stalls and slow stretches
+ * included (llama.cpp's own `eval … tokens per second` is a mean too, over the decode compute
+ * alone). Not a robust fit: a stall is part of what was delivered, and decode slows as context
+ * deepens, so a median slope overstates the run. Null with fewer than 3 token events or no span.
  */
 export function decodeTokensPerSecond(events: readonly TokenEvent[]): number | null {
   const decode = events.filter((e) => e.tokens >= 1);
-  if (decode.length < 3) return null;
-  const fit = theilSen(
-    decode.map((e) => e.tMs),
-    decode.map((e) => e.tokens),
-  );
-  if (!fit || !Number.isFinite(fit.slope) || fit.slope <= 0) return null;
-  return fit.slope * 1000;
+  const first = decode[0];
+  const last = decode.at(-1);
+  if (decode.length < 3 || !first || !last) return null;
+  const spanMs = last.tMs - first.tMs;
+  const made = last.tokens - first.tokens;
+  if (!(spanMs > 0) || !(made > 0)) return null;
+  return (made * 1000) / spanMs;
 }
 
 export interface RatePoint {

@@ -4,6 +4,7 @@
 //
 //   node llama-cli.mjs -m <model.gguf> -c <ctx> -n <tokens> -p <prompt>
 //                      [--threads 1] [--ctk f16] [--ctv f16] [--temp 0] [--ignore-eos] [--raw]
+//                      [--write-times <file.json>]
 //
 // What it does, like llama-cli:
 // - loads the model on the CPU (`getLlama({gpu: false, build: 'never'})`: the prebuilt CPU
@@ -18,14 +19,18 @@
 // One difference, on purpose: each token is written on its own line (a newline inside a token is
 // written as the two characters `\n`), so a profiler that counts stdout lines counts tokens.
 // With --raw it writes as real llama-cli does: each token's text as it comes, no newline added.
+// --write-times records, by this process's own clock, when the first and the last token were
+// written: a test's independent measure of the rate a profiler should see from the outside
+// (llama.cpp's eval timing counts the decode compute only, not sampling and printing).
 //
 // --threads defaults to 1: on a 2-core machine node-llama-cpp's default of 4 threads ran at
 // ≈ 1.4 tokens/s instead of ≈ 1,000 (../shared/models/README.md).
+import { writeFileSync } from 'node:fs';
 import { KV_TYPES, openLlamaContext, ownSignals } from './llama-common.mjs';
 
 function usage(message) {
   process.stderr.write(
-    `llama-cli.mjs: ${message}\nusage: node llama-cli.mjs -m <gguf> -c <ctx> -n <tokens> -p <prompt> [--threads 1] [--ctk f16] [--ctv f16] [--temp 0] [--ignore-eos] [--raw]\n`,
+    `llama-cli.mjs: ${message}\nusage: node llama-cli.mjs -m <gguf> -c <ctx> -n <tokens> -p <prompt> [--threads 1] [--ctk f16] [--ctv f16] [--temp 0] [--ignore-eos] [--raw] [--write-times <file>]\n`,
   );
   process.exit(2);
 }
@@ -42,6 +47,7 @@ function parseArgs(argv) {
     temp: 0,
     ignoreEos: false,
     raw: false,
+    writeTimes: null,
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -94,6 +100,9 @@ function parseArgs(argv) {
       case '--raw':
         o.raw = true;
         break;
+      case '--write-times':
+        o.writeTimes = next();
+        break;
       default:
         usage(`unknown argument "${a}"`);
     }
@@ -121,6 +130,8 @@ let stopping = false;
 ownSignals(() => (stopping = true));
 
 let generated = 0;
+let firstWriteMs = null;
+let lastWriteMs = null;
 const history = [...promptTokens];
 if (opts.tokens > 0) {
   for await (const token of sequence.evaluate(promptTokens, { temperature: opts.temp })) {
@@ -129,11 +140,14 @@ if (opts.tokens > 0) {
     const piece = model.detokenize([token], false, history.slice(-8));
     history.push(token);
     process.stdout.write(opts.raw ? piece : piece.replace(/\n/g, '\\n') + '\n');
+    lastWriteMs = performance.now();
+    firstWriteMs ??= lastWriteMs;
     generated += 1;
     if (generated >= opts.tokens || stopping) break;
   }
 }
 process.stderr.write('\n');
+if (opts.writeTimes) writeFileSync(opts.writeTimes, JSON.stringify({ tokens: generated, firstWriteMs, lastWriteMs }));
 await context.printTimings();
 await context.dispose();
 await model.dispose();

@@ -50,9 +50,20 @@ describe('token events', () => {
 });
 
 describe('rates', () => {
-  it('decode tokens/s is the robust slope', () => {
-    expect(decodeTokensPerSecond(events.slice(0, 400))).toBeCloseTo(40, 10);
+  it('decode tokens/s is the mean delivered rate from the first token on, slow stretches included', () => {
+    // tokens 1..400 from 25 ms to 10,000 ms: 399 tokens in 9.975 s
+    expect(decodeTokensPerSecond(events.slice(0, 400))).toBeCloseTo(399 / 9.975, 10);
+    // the whole run, with its 20 tokens/s second part: 599 tokens from 25 ms to 20,000 ms
+    expect(decodeTokensPerSecond(events)).toBeCloseTo(599 / 19.975, 10);
     expect(decodeTokensPerSecond(events.slice(0, 2))).toBeNull();
+    // all tokens in one write: no span to measure
+    expect(
+      decodeTokensPerSecond([
+        { tMs: 5, tokens: 1 },
+        { tMs: 5, tokens: 2 },
+        { tMs: 5, tokens: 3 },
+      ]),
+    ).toBeNull();
   });
 
   it('over time, windowed', () => {
