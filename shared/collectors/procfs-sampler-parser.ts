@@ -160,5 +160,7 @@ export function createProcfsSamplerParser() {
       if (line.startsWith('S ')) return parseSample(line);
       return { kind: 'diagnostic', reason: 'not a sampler line', text: line };
     },
+    // One line per tick: nothing is held.
+    end: (): SamplerRecord[] => [],
   };
 }

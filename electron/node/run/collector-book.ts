@@ -3,7 +3,7 @@
 // controller (run-controller.ts) hands it each collector line and gets back the samples; the
 // record's `outcome.collectors` (`profile --json` `collectors.<id>`) comes from `statuses()`.
 import type { CollectorStatus } from '../../../shared/api/schemas';
-import type { CollectorParser } from '../../../shared/collectors/collector';
+import type { CollectorParser, CollectorRecord } from '../../../shared/collectors/collector';
 import { collectorById } from '../../../shared/collectors/registry';
 
 /** One started collector: its parser and what it has produced so far. */
@@ -47,7 +47,18 @@ export class CollectorBook {
   line(id: string, text: string): CollectorLineResult {
     const collector = this.started.get(id);
     if (!collector) return { kind: 'diagnostic' };
-    const record = collector.parser.push(text);
+    return this.take(collector, collector.parser.push(text));
+  }
+
+  /** The run ended: what each collector's parser still held (perf's last interval), per collector. */
+  end(): Array<{ id: string; result: CollectorLineResult }> {
+    const out: Array<{ id: string; result: CollectorLineResult }> = [];
+    for (const [id, collector] of this.started)
+      for (const record of collector.parser.end()) out.push({ id, result: this.take(collector, record) });
+    return out;
+  }
+
+  private take(collector: CollectorRun, record: CollectorRecord | null): CollectorLineResult {
     if (!record) return { kind: 'none' };
     if (record.kind === 'diagnostic') {
       collector.diagnostics += 1;

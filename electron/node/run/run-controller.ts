@@ -24,7 +24,7 @@ import type { Target } from '../transport/target';
 import { followSpool, type SpoolFollower } from './spool-follower';
 import { launcherScript, runConf } from './run-scripts';
 import { prepareEngine, type PreparedEngine } from './engine-setup';
-import { CollectorBook } from './collector-book';
+import { CollectorBook, type CollectorLineResult } from './collector-book';
 import { reconnectTarget, targetAnswers } from './link-recovery';
 import { runRecordOf } from './run-record-of';
 import {
@@ -453,7 +453,10 @@ export class RunController {
   }
 
   private onCollectorLine(id: string, text: string) {
-    const read = this.collectors.line(id, text);
+    this.onCollectorRead(id, this.collectors.line(id, text));
+  }
+
+  private onCollectorRead(id: string, read: CollectorLineResult) {
     if (read.kind === 'diagnostic') this.diagnostics += 1;
     if (read.kind !== 'sample') return;
     const tMs = this.toTMs(read.uptimeMs);
@@ -628,6 +631,8 @@ export class RunController {
     clearInterval(this.heartbeat);
     clearTimeout(this.limitTimer);
     clearTimeout(this.analysisTimer);
+    // What the collectors' parsers still hold (perf's last interval) belongs to the run.
+    for (const { id, result } of this.collectors.end()) this.onCollectorRead(id, result);
     this.flushSamples();
     this.reportTokenCount();
     this.analyze();

@@ -117,6 +117,36 @@ describe('kvscope import perf and llama-log', () => {
     expect(readFileSync(html, 'utf8')).toContain('perf: perf-collector-stdout.txt');
   }, 60_000);
 
+  // Real perf 6.1 captures of this VM (test/fixtures/perf/x86-vm-perf6.1-json-interval/SOURCE).
+  it('the last interval of a perf -I capture is imported: one event, one line an interval', async () => {
+    const out = join(dir, 'perf-one-event.kvscope');
+    const file = fixture('perf/x86-vm-perf6.1-json-interval/perf-stat-x-I200-one-event.txt');
+    const res = await runCli(['import', 'perf', file, '--out', out, '--json']);
+    expect(res.code, res.stderr).toBe(0);
+    const run = defined(readSession(out).runs[0], 'run');
+    // `0.200325579,97.50,msec,task-clock,…` and the last, `0.345183280,107.67,msec,task-clock,…`.
+    expect(run.samples.map((s) => [s.tMs, s.values['perf.task-clockUs']])).toEqual([
+      [200, 97_500],
+      [345, 107_670],
+    ]);
+    expect(run.outcome?.collectors.perf).toEqual({ status: 'ok', samples: 2, diagnostics: 0 });
+  }, 60_000);
+
+  it('a perf stat -j -I capture (JSON, perf 6.0+) imports, its last interval included', async () => {
+    const out = join(dir, 'perf-json.kvscope');
+    const file = fixture('perf/x86-vm-perf6.1-json-interval/perf-stat-j-I200-busy-loop.txt');
+    const res = await runCli(['import', 'perf', file, '--out', out, '--json']);
+    expect(res.code, res.stderr).toBe(0);
+    const run = defined(readSession(out).runs[0], 'run');
+    // Interval 1 (0.200471436 s): "159.194209" msec, "61.000000" page-faults, "100.000000" context-switches;
+    // interval 2, the last (0.301418750 s): "50.065554", "0.000000", "24.000000".
+    expect(run.samples.map((s) => [s.tMs, s.values])).toEqual([
+      [200, { 'perf.task-clockUs': 159_194, 'perf.page-faults': 61, 'perf.context-switches': 100 }],
+      [301, { 'perf.task-clockUs': 50_066, 'perf.page-faults': 0, 'perf.context-switches': 24 }],
+    ]);
+    expect(run.outcome?.collectors.perf).toEqual({ status: 'ok', samples: 2, diagnostics: 0 });
+  }, 60_000);
+
   it('a raw perf stat -x, -I capture (no collector header) imports, its summary lines counted as diagnostics', async () => {
     const out = join(dir, 'perf-raw.kvscope');
     const file = fixture('perf/x86-perf5.12-csv-interval-summary/01_csv_interval_summary_lkml_jinyao_2021.txt');

@@ -115,12 +115,15 @@ function collectorReader(
     if (record.kind === 'status') return [{ kind: 'diagnostic', line: lineNo, reason: record.reason, text: '' }];
     return [];
   };
+  let lastLineNo = 0;
   return {
     push(text, dropped, lineNo) {
+      lastLineNo = lineNo;
       if (dropped > 0) return [{ kind: 'diagnostic', line: lineNo, reason: cutReason(dropped), text }];
       return [...prelude(text, lineNo), text].flatMap((l) => read(parser.push(l), lineNo));
     },
-    end: () => [],
+    // perf's last interval, a pmap table without its footer: held by the parser until the file ends.
+    end: () => parser.end().flatMap((r) => read(r, lastLineNo)),
   };
 }
 
