@@ -79,6 +79,18 @@ function finiteOrNull(v: unknown): number | null {
   return null;
 }
 
+/**
+ * A parsed JSON value with every number JSON.parse made infinite (`1e309` in a damaged line) as its
+ * text, `"Infinity"`: kept, and it survives the session's JSON instead of becoming null there.
+ */
+function jsonSafe(v: unknown): unknown {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : String(v);
+  if (Array.isArray(v)) return v.map(jsonSafe);
+  if (typeof v === 'object' && v !== null)
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, jsonSafe(x)]));
+  return v;
+}
+
 function textOrNull(v: unknown): string | null {
   if (v === null || v === undefined) return null;
   switch (typeof v) {
@@ -131,7 +143,7 @@ function benchFromObject(o: Record<string, unknown>, line: number, format: Bench
   r.nUbatch = finiteOrNull(take('n_ubatch'));
   r.buildCommit = textOrNull(take('build_commit'));
   r.buildNumber = finiteOrNull(take('build_number'));
-  for (const [k, v] of Object.entries(o)) if (!used.has(k)) r.extra[k] = v;
+  for (const [k, v] of Object.entries(o)) if (!used.has(k)) r.extra[k] = jsonSafe(v);
   return r;
 }
 

@@ -100,4 +100,19 @@ describe('procfs sampler parser', () => {
     expect(p.push('H pagesize=x')).toMatchObject({ kind: 'diagnostic' });
     expect(p.push('')).toBeNull();
   });
+
+  it('reads only the decimal numbers the awk prints (a negative time found by the fuzz is a diagnostic)', () => {
+    const p = createProcfsSamplerParser();
+    p.push(HEADER);
+    expect(p.push(TICK1.replace('t=504.83', 't=-1'))).toMatchObject({
+      kind: 'diagnostic',
+      reason: 'sampler line without a time',
+    });
+    const r = p.push(
+      TICK2.replace('rss=1784', 'rss=0x1F').replace('thr=1', 'thr=1e3').replace('tz0=49000', 'tz0=-5000'),
+    );
+    if (r?.kind !== 'sample') throw new Error(`expected a sample, got ${JSON.stringify(r)}`);
+    // rss unreadable: statm's resident (`st=730,446,…`, pages) stands in; a zone below 0 °C is read.
+    expect([r.values.rssBytes, r.values.threads, r.values[tempKey('cpu-thermal')]]).toEqual([446 * 4096, null, -5]);
+  });
 });
