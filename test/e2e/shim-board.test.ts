@@ -18,6 +18,7 @@ import { openBrowserApp, saveScreenshot, waitForPhase, type BrowserApp } from '.
 import { readSession } from '../../electron/node/session/session-store';
 import type { Sample } from '../../shared/api/schemas';
 import { projectRoot, runCli } from '../helpers/cli';
+import { csvColumns } from '../helpers/csv-columns';
 import { startTrustedSshd, type Sshd } from '../helpers/sshd';
 
 const SHIMS = join(projectRoot, 'test/fixtures/shims/bin');
@@ -190,19 +191,7 @@ async function expectTemperatures(page: Page): Promise<void> {
   const csvPath = join(app.home, 'shim-board.csv');
   const csv = await runCli(['report', session, '--format', 'csv', '-o', csvPath]);
   expect(csv.code, csv.stderr).toBe(0);
-  const rows = readFileSync(csvPath, 'utf8')
-    .trim()
-    .split('\r\n')
-    .map((l) => l.split(','));
-  const header = rows[0] ?? [];
-  const column = (key: string) => {
-    const k = header.indexOf(key);
-    expect(k, key).toBeGreaterThanOrEqual(0);
-    return rows
-      .slice(1)
-      .map((row) => row[k] ?? '')
-      .filter((v) => v !== '');
-  };
+  const column = csvColumns(csvPath);
   for (const zone of TEGRA_ZONES)
     expect(column(`tegra.temp.${zone}.C`), zone).toEqual(tegra.map((_, i) => String(cycled(TEGRA_TEMPS_C, i)[zone])));
   expect(column('rpi.soc.C')).toEqual(vc.map((_, i) => String(cycled(VC_TEMPS_C, i))));
