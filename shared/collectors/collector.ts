@@ -44,6 +44,13 @@ export interface SeriesDef {
 
 export type CollectorStatusValue = 'ok' | 'absent' | 'denied' | 'failed';
 
+/**
+ * Diagnostics kept with their line as run events, per collector of a live run and per imported
+ * file: enough to see what went wrong, bounded for a source that prints nothing but garbage
+ * (every one is counted all the same: `collectors.<id>.diagnostics`).
+ */
+export const MAX_KEPT_DIAGNOSTICS = 50;
+
 /** What a collector's parser makes of one line. Never thrown: a bad line is a diagnostic. */
 export type CollectorRecord =
   | { kind: 'sample'; uptimeMs: number; values: Record<string, number | null> }

@@ -39,11 +39,12 @@ const kbFields: Record<string, string> = {
 };
 
 /**
- * A number as the sampler's awk prints it (decimal; negative only for a thermal zone below 0 °C).
- * Anything else — `0x1F`, `1e3`, `inf`, damage — is no reading: null (Number() would take some).
+ * A number as the sampler's awk prints it: decimal (negative only for a thermal zone below 0 °C),
+ * or awk's `%.6g` for a sum past its integer range (`2.14748e+09`). Anything else — `0x1F`, `inf`,
+ * `-nan`, damage — is no reading: null (Number() would take `0x1F` and `Infinity`).
  */
 function num(text: string | undefined): number | null {
-  if (text === undefined || !/^-?\d+(?:\.\d+)?$/.test(text)) return null;
+  if (text === undefined || !/^-?\d+(?:\.\d+)?(?:e[-+]?\d+)?$/.test(text)) return null;
   const n = Number(text);
   return Number.isFinite(n) ? n : null;
 }

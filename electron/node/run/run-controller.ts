@@ -43,6 +43,8 @@ import type { KvRecord, ModelRecord, TimingsRecord } from '../../../shared/parse
 export { RUN_DEFAULTS, type RunCallbacks, type RunControllerOptions } from './run-options';
 
 const STDERR_TAIL_LINES = 20;
+/** A kept collector diagnostic's line, cut: enough to recognise it (the spool caps lines far longer). */
+const KEPT_DIAGNOSTIC_TEXT_CHARS = 240;
 /** The collector whose samples are the memory curve: they carry the token count and feed the budget alerts. */
 const MEMORY_COLLECTOR = 'procfs';
 
@@ -457,7 +459,17 @@ export class RunController {
   }
 
   private onCollectorRead(id: string, read: CollectorLineResult) {
-    if (read.kind === 'diagnostic') this.diagnostics += 1;
+    if (read.kind === 'diagnostic') {
+      this.diagnostics += 1;
+      // Kept with its line (the first few per collector), so a run says what it could not read.
+      if (read.keep)
+        this.addEvent({
+          tMs: this.lastTMs,
+          kind: 'info',
+          message: `${id}: ${read.reason}`,
+          data: { text: read.text.slice(0, KEPT_DIAGNOSTIC_TEXT_CHARS) },
+        });
+    }
     if (read.kind !== 'sample') return;
     const tMs = this.toTMs(read.uptimeMs);
     this.lastTMs = Math.max(this.lastTMs, tMs);
