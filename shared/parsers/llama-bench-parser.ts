@@ -15,6 +15,7 @@
 // Lines that are none of these (backend init chatter, shell prompts) are skipped. A table row, CSV
 // row or JSON object that cannot be read becomes a diagnostic.
 
+import { jsonSafe } from './json-values';
 import { capLines, type LineCapOptions } from './line-cap';
 import {
   diagnostic,
@@ -77,18 +78,6 @@ function finiteOrNull(v: unknown): number | null {
   if (typeof v === 'number') return Number.isFinite(v) ? v : null;
   if (typeof v === 'string' && /^-?\d+(?:\.\d+)?(?:e[-+]?\d+)?$/i.test(v.trim())) return Number(v);
   return null;
-}
-
-/**
- * A parsed JSON value with every number JSON.parse made infinite (`1e309` in a damaged line) as its
- * text, `"Infinity"`: kept, and it survives the session's JSON instead of becoming null there.
- */
-function jsonSafe(v: unknown): unknown {
-  if (typeof v === 'number') return Number.isFinite(v) ? v : String(v);
-  if (Array.isArray(v)) return v.map(jsonSafe);
-  if (typeof v === 'object' && v !== null)
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, jsonSafe(x)]));
-  return v;
 }
 
 function textOrNull(v: unknown): string | null {
