@@ -119,5 +119,7 @@ export function createCgroupParser(): CollectorParser {
       if (typeof values === 'string') return { kind: 'diagnostic', reason: values, text: line };
       return { kind: 'sample', uptimeMs: Math.round(Number(time[1]) * 1000), values };
     },
+    // One line per tick: nothing is held.
+    end: () => [],
   };
 }

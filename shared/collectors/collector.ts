@@ -44,6 +44,13 @@ export interface SeriesDef {
 
 export type CollectorStatusValue = 'ok' | 'absent' | 'denied' | 'failed';
 
+/**
+ * Diagnostics kept with their line as run events, per collector of a live run and per imported
+ * file: enough to see what went wrong, bounded for a source that prints nothing but garbage
+ * (every one is counted all the same: `collectors.<id>.diagnostics`).
+ */
+export const MAX_KEPT_DIAGNOSTICS = 50;
+
 /** What a collector's parser makes of one line. Never thrown: a bad line is a diagnostic. */
 export type CollectorRecord =
   | { kind: 'sample'; uptimeMs: number; values: Record<string, number | null> }
@@ -55,6 +62,12 @@ export type CollectorRecord =
 
 export interface CollectorParser {
   push(line: string): CollectorRecord | null;
+  /**
+   * The stream ended (the run ended, or an imported file was read to its end): what the parser
+   * still holds — perf's last interval, a pmap table without its footer — as records. Without it
+   * the last reading of a collector that groups lines would be lost in silence.
+   */
+  end(): CollectorRecord[];
 }
 
 export interface IntervalRange {
@@ -103,11 +116,13 @@ export function parseStatusLine(line: string): CollectorRecord | null {
 /**
  * A collector's parser from the reader of its own lines. Every collector script's blank lines,
  * `! absent|denied <reason>` status lines and `H …` header lines are read here, once; `readHeader`
- * replaces the plain header record for a collector whose header carries facts.
+ * replaces the plain header record for a collector whose header carries facts; `end` gives what a
+ * reader that groups lines still holds when the stream ends (none for a line-per-reading reader).
  */
 export function collectorLineParser(
   readOwn: (line: string) => CollectorRecord | null,
-  readHeader?: (line: string) => CollectorRecord | null,
+  readHeader?: ((line: string) => CollectorRecord | null) | null,
+  end: () => CollectorRecord[] = () => [],
 ): CollectorParser {
   return {
     push(line: string): CollectorRecord | null {
@@ -117,6 +132,7 @@ export function collectorLineParser(
       if (line.startsWith('H ')) return readHeader ? readHeader(line) : { kind: 'header' };
       return readOwn(line);
     },
+    end,
   };
 }
 

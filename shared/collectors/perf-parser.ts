@@ -9,7 +9,8 @@
 // exec'd perf) puts the samples on the run's clock. perf prints an interval's lines together and
 // nothing until the next one; how many lines an interval has is learned from the first interval
 // (hybrid PMUs expand one event into a line per PMU), so every later interval is a sample as soon
-// as its last line arrives, and the first one when the second begins.
+// as its last line arrives, the first one when the second begins, and the last one held (a
+// shorter final interval, or the only one) at end().
 //
 // Pure and never throws: a line it cannot read is a diagnostic.
 import { createPerfStatParser } from '../parsers/perf-stat-parser';
@@ -115,6 +116,11 @@ export function createPerfParser(): CollectorParser {
         out ??= got;
       }
       return out;
+    },
+    // perf's last interval (and the only one of a short run) has no next interval to close it.
+    end(): CollectorRecord[] {
+      const last = flush();
+      return last ? [last] : [];
     },
   };
 }

@@ -15,6 +15,8 @@ const KIB = 1024;
 export function createPmapCollectorParser(): CollectorParser {
   let table: LineParser<PmapRecord | Diagnostic> = createPmapParser();
   let uptimeMs: number | null = null;
+  /** The last line read: the text of the diagnostic of a table the stream ended in the middle of. */
+  let lastLine = '';
 
   const fromRecord = (r: PmapRecord | Diagnostic, text: string): CollectorRecord | null => {
     if (r.kind === 'diagnostic') return { kind: 'diagnostic', reason: r.reason, text };
@@ -31,18 +33,31 @@ export function createPmapCollectorParser(): CollectorParser {
     };
   };
 
-  return collectorLineParser((line) => {
-    const t = /^t=(\d+(?:\.\d+)?)$/.exec(line);
-    if (t) {
-      // A table left without its footer (pmap killed mid-way) is a diagnostic of its own.
-      const cut = table.end();
-      table = createPmapParser();
-      uptimeMs = Math.round(Number(t[1]) * 1000);
-      const first = cut[0];
-      return first ? fromRecord(first, line) : null;
-    }
-    let out: CollectorRecord | null = null;
-    for (const r of table.push(line)) out ??= fromRecord(r, line);
-    return out;
-  });
+  /** The table read so far ended (a new tick began, or the stream ended): a table left without its footer is a diagnostic. */
+  const endTable = (text: string): CollectorRecord | null => {
+    const cut = table.end();
+    table = createPmapParser();
+    const first = cut[0];
+    return first ? fromRecord(first, text) : null;
+  };
+
+  return collectorLineParser(
+    (line) => {
+      lastLine = line;
+      const t = /^t=(\d+(?:\.\d+)?)$/.exec(line);
+      if (t) {
+        const cut = endTable(line);
+        uptimeMs = Math.round(Number(t[1]) * 1000);
+        return cut;
+      }
+      let out: CollectorRecord | null = null;
+      for (const r of table.push(line)) out ??= fromRecord(r, line);
+      return out;
+    },
+    null,
+    () => {
+      const cut = endTable(lastLine);
+      return cut ? [cut] : [];
+    },
+  );
 }

@@ -38,8 +38,13 @@ const kbFields: Record<string, string> = {
   nvmap: 'nvmapBytes',
 };
 
+/**
+ * A number as the sampler's awk prints it: decimal (negative only for a thermal zone below 0 °C),
+ * or awk's `%.6g` for a sum past its integer range (`2.14748e+09`). Anything else — `0x1F`, `inf`,
+ * `-nan`, damage — is no reading: null (Number() would take `0x1F` and `Infinity`).
+ */
 function num(text: string | undefined): number | null {
-  if (text === undefined || text === '') return null;
+  if (text === undefined || !/^-?\d+(?:\.\d+)?(?:e[-+]?\d+)?$/.test(text)) return null;
   const n = Number(text);
   return Number.isFinite(n) ? n : null;
 }
@@ -88,7 +93,8 @@ export function createProcfsSamplerParser() {
   function parseSample(line: string): SamplerRecord {
     const f = fields(line);
     const uptimeS = num(f.get('t'));
-    if (uptimeS === null) return { kind: 'diagnostic', reason: 'sampler line without a time', text: line };
+    if (uptimeS === null || uptimeS < 0)
+      return { kind: 'diagnostic', reason: 'sampler line without a time', text: line };
     const uptimeMs = Math.round(uptimeS * 1000);
     if (f.get('gone') === '1') return { kind: 'gone', uptimeMs };
     const values: Record<string, number | null> = {};
@@ -119,7 +125,7 @@ export function createProcfsSamplerParser() {
     } else {
       return { kind: 'diagnostic', reason: 'sampler line without statm', text: line };
     }
-    const cpu = (f.get('cpu') ?? '').split(',').map((s) => Number(s));
+    const cpu = (f.get('cpu') ?? '').split(',').map((s) => num(s) ?? NaN);
     if (cpu.length >= 4 && cpu.every(Number.isFinite)) {
       if (prevCpu) {
         const d = cpu.map((v, i) => v - (prevCpu![i] ?? 0));
@@ -129,7 +135,7 @@ export function createProcfsSamplerParser() {
       }
       prevCpu = cpu;
     }
-    const pc = (f.get('pc') ?? '').split(',').map((s) => Number(s));
+    const pc = (f.get('pc') ?? '').split(',').map((s) => num(s) ?? NaN);
     const [utime = NaN, stime = NaN] = pc;
     if (pc.length === 2 && Number.isFinite(utime) && Number.isFinite(stime)) {
       const ticks = utime + stime;
@@ -160,5 +166,7 @@ export function createProcfsSamplerParser() {
       if (line.startsWith('S ')) return parseSample(line);
       return { kind: 'diagnostic', reason: 'not a sampler line', text: line };
     },
+    // One line per tick: nothing is held.
+    end: (): SamplerRecord[] => [],
   };
 }

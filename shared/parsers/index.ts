@@ -46,7 +46,10 @@ export interface ParserFormat {
 
 export const parserFormats: Record<string, ParserFormat> = {
   tegrastats: { description: 'NVIDIA Jetson tegrastats lines', create: (o) => createTegrastatsParser(o) },
-  perf: { description: 'perf stat output (human, -x CSV, -I interval)', create: (o) => createPerfStatParser(o) },
+  perf: {
+    description: 'perf stat output (human, -x CSV, -j JSON, -I interval)',
+    create: (o) => createPerfStatParser(o),
+  },
   pmap: {
     description: 'pmap -x / -X / -d (procps 3.2–4.x, busybox, toybox)',
     create: (o) => createPmapParser({ listMappings: o?.listMappings, maxLineChars: o?.maxLineChars }),

@@ -15,6 +15,7 @@
 // Lines that are none of these (backend init chatter, shell prompts) are skipped. A table row, CSV
 // row or JSON object that cannot be read becomes a diagnostic.
 
+import { jsonSafe } from './json-values';
 import { capLines, type LineCapOptions } from './line-cap';
 import {
   diagnostic,
@@ -131,7 +132,7 @@ function benchFromObject(o: Record<string, unknown>, line: number, format: Bench
   r.nUbatch = finiteOrNull(take('n_ubatch'));
   r.buildCommit = textOrNull(take('build_commit'));
   r.buildNumber = finiteOrNull(take('build_number'));
-  for (const [k, v] of Object.entries(o)) if (!used.has(k)) r.extra[k] = v;
+  for (const [k, v] of Object.entries(o)) if (!used.has(k)) r.extra[k] = jsonSafe(v);
   return r;
 }
 

@@ -13,6 +13,15 @@
 // `branches` not supported), Arm `-x ';'`, and an Arm big.LITTLE board with PMU-qualified names
 // (`armv8_cortex_a53/cycles/`) and `<not counted> msec task-clock`.
 //
+// JSON (`-j` / `--json-output`, perf 6.0 and later; tools/perf/util/stat-display.c there) is read
+// too, per line: a line that starts with `{` is one object — "interval" (-I, a number),
+// "counter-value" (a string: a number, `<not counted>` or `<not supported>`), "unit", "event",
+// "variance" (-r), "event-runtime", "pcnt-running", "metric-value", "metric-unit", an aggregation
+// key ("cpu", "core", "die", "socket", "node", "thread", "cgroup") with "aggregate-number" (later
+// "cpu-count"). An object without "counter-value" holds metrics only (a metric's own line, or
+// `--metric-only`: `{"GHz" : "0.817", "insn per cycle" : "2.15"}`). Checked against perf 6.1's own
+// output (test/fixtures/perf/x86-vm-perf6.1-json-interval).
+//
 // The separator is not fixed (`-x,`, `-x;`, `-x '|'`…): it is read from the character after the
 // first field of each CSV line. A line that is neither human nor CSV counter output becomes a
 // diagnostic — except the perf notices listed in SKIPPED_NOTICES.
@@ -246,6 +255,84 @@ function readCsv(text: string, line: number): PerfRecord | null {
   return r;
 }
 
+/** JSON keys naming the aggregation of a line (`-A`, `--per-core`, …) and how the CSV prints that id. */
+const JSON_AGGR_KEYS: Record<string, (id: string) => string> = {
+  cpu: (id) => (/^\d+$/.test(id) ? `CPU${id}` : id),
+  core: (id) => id,
+  die: (id) => id,
+  socket: (id) => id,
+  node: (id) => id,
+  thread: (id) => id,
+  cgroup: (id) => id,
+};
+/** JSON keys that are neither the counter nor a metric of a `--metric-only` line. */
+const JSON_NOT_METRIC_KEYS = new Set(['interval', 'aggregate-number', 'cpu-count', ...Object.keys(JSON_AGGR_KEYS)]);
+
+/** A JSON number, or a string perf printed a number into (`"counter-value" : "74.000000"`); null otherwise. */
+function jsonNumber(v: unknown): number | null {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
+  return typeof v === 'string' ? parsePerfNumber(v) : null;
+}
+
+function jsonString(v: unknown): string | null {
+  return typeof v === 'string' && v !== '' ? v : null;
+}
+
+/** One `perf stat -j` line → its records, or null when it is not a perf stat JSON object. */
+function readJson(text: string, line: number): Array<PerfRecord | PerfMetricRecord> | null {
+  let o: unknown;
+  try {
+    o = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof o !== 'object' || o === null || Array.isArray(o)) return null;
+  const obj = o as Record<string, unknown>;
+  let tSec: number | null = null;
+  if ('interval' in obj) {
+    tSec = jsonNumber(obj.interval);
+    if (tSec === null || tSec < 0) return null;
+  }
+  if (!('counter-value' in obj)) {
+    // Metrics only: a metric's own line (`"metric-value"` with its `"metric-unit"`) or `--metric-only`.
+    const metrics: PerfMetricRecord[] = [];
+    const unit = jsonString(obj['metric-unit']);
+    if ('metric-value' in obj) {
+      if (unit === null) return null;
+      metrics.push({ kind: 'perf-metric', line, tSec, name: unit, value: jsonNumber(obj['metric-value']), unit: null });
+    } else {
+      for (const [name, v] of Object.entries(obj)) {
+        if (JSON_NOT_METRIC_KEYS.has(name)) continue;
+        const value = jsonNumber(v);
+        if (value === null) return null;
+        metrics.push({ kind: 'perf-metric', line, tSec, name, value, unit: null });
+      }
+    }
+    return metrics.length > 0 ? metrics : null;
+  }
+  const r = perfRecord(line);
+  r.tSec = tSec;
+  const value = obj['counter-value'];
+  r.status = typeof value === 'string' ? statusOf(value.trim()) : 'ok';
+  if (r.status === 'ok') {
+    r.value = jsonNumber(value);
+    if (r.value === null) return null;
+  }
+  r.event = jsonString(obj.event) ?? '';
+  if (!EVENT_RE.test(r.event)) return null;
+  r.unit = jsonString(obj.unit);
+  r.runTimeNs = jsonNumber(obj['event-runtime']);
+  r.runPct = jsonNumber(obj['pcnt-running']);
+  r.stddevPct = jsonNumber(obj.variance);
+  r.metricValue = jsonNumber(obj['metric-value']);
+  r.metricUnit = jsonString(obj['metric-unit']);
+  for (const [key, name] of Object.entries(JSON_AGGR_KEYS)) {
+    const id = obj[key];
+    if (typeof id === 'string' || typeof id === 'number') r.aggr = name(String(id));
+  }
+  return [r];
+}
+
 export function createPerfStatParser(options: LineCapOptions = {}): LineParser<PerfParseRecord> {
   let lineNo = 0;
   let sawInterval = false;
@@ -310,6 +397,18 @@ export function createPerfStatParser(options: LineCapOptions = {}): LineParser<P
         }));
       }
       out.push(diagnostic(h.line, 'not a perf stat line', h.text));
+    }
+
+    // `-j`: one JSON object a line (perf 6.0+), told apart by its `{`.
+    if (t.startsWith('{')) {
+      const json = readJson(t, lineNo);
+      if (!json) out.push(diagnostic(lineNo, 'not a perf stat JSON line', text));
+      for (const r of json ?? []) {
+        if (r.kind === 'perf' && r.tSec !== null) sawInterval = true;
+        else if (r.kind === 'perf' && sawInterval) r.summary = true;
+        out.push(r);
+      }
+      return out;
     }
 
     const r = readHuman(text, lineNo) ?? readCsv(text, lineNo);

@@ -4,19 +4,49 @@
 // captures) first on PATH and the RK3588 sysfs tree (test/fixtures/board-root/rk3588-orange-pi-5)
 // as KVSCOPE_SYSFS_ROOT; real Chromium against the real `kvscope web`. The board is added and
 // probed in the UI, a demo run on it fills every panel, and the legends and the readouts carry the
-// capture's values, written here by hand from its lines (test/fixtures/shims/SOURCE).
+// capture's values, written here by hand from its lines (test/fixtures/shims/SOURCE). The
+// temperatures are read by this test from the replayed captures' raw text (a regex on `GPU@44.5C`
+// and `temp=80.8'C`, not the parsers under test) and checked in the session the app wrote, in its
+// CSV export (`kvscope report --format csv`) and in the Thermal panel's legend and readout.
 // Needs `npm run build` (the demo engine bundle).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openBrowserApp, saveScreenshot, waitForPhase, type BrowserApp } from '../helpers/browser-app';
-import { projectRoot } from '../helpers/cli';
+import { readSession } from '../../electron/node/session/session-store';
+import type { Sample } from '../../shared/api/schemas';
+import { projectRoot, runCli } from '../helpers/cli';
+import { csvColumns } from '../helpers/csv-columns';
 import { startTrustedSshd, type Sshd } from '../helpers/sshd';
 
 const SHIMS = join(projectRoot, 'test/fixtures/shims/bin');
 const RK3588 = join(projectRoot, 'test/fixtures/board-root/rk3588-orange-pi-5');
+const CAPTURES = join(projectRoot, 'test/fixtures/shims/captures');
+
+/** The replayed lines of a capture, in the order the shim replays them (first line first, cycling). */
+const captureLines = (name: string) =>
+  readFileSync(join(CAPTURES, name), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '');
+/** tegrastats' `<zone>@<°C>C` fields of each replayed line: `GPU@44.5C` → { GPU: 44.5 }. */
+const TEGRA_TEMPS_C = captureLines('tegrastats-xavier-nx-jp4.6.txt').map((l) =>
+  Object.fromEntries(
+    l
+      .split(' ')
+      .map((field) => /^(\w+)@(-?\d+(?:\.\d+)?)C$/.exec(field))
+      .filter((m) => m !== null)
+      .map((m) => [m[1] ?? '', Number(m[2])]),
+  ),
+);
+/** vcgencmd measure_temp's `temp=80.8'C` of each replayed line. */
+const VC_TEMPS_C = captureLines('vcgencmd-measure_temp.txt').map((l) =>
+  Number(/^temp=(\d+(?:\.\d+)?)'C$/.exec(l)?.[1]),
+);
+const TEGRA_ZONES = Object.keys(TEGRA_TEMPS_C[0] ?? {});
+/** The i-th replayed value of a cycling capture. */
+const cycled = <T>(values: readonly T[], i: number): T => values[i % values.length] as T;
 /** Generous: the machine has 2 cores shared with other suites; these are not speed checks. */
 const WAIT_MS = 40_000;
 const TEST_MS = 60_000;
@@ -109,9 +139,73 @@ describe('a demo run on the shim board over SSH, in the app', () => {
       const power = (await region(page, 'Power and counters').getByTestId('cursor-readout-power').textContent()) ?? '';
       expect(thermal).toContain('gpu 99.0 %');
       expect(power).toContain(`rail.VDD_IN ${vddInMw} mW`);
+      await expectTemperatures(page);
       await saveScreenshot(page, 'shim-board-done.png');
       expect(app.problems).toEqual([]);
     },
     TEST_MS,
   );
 });
+
+/** The app's session of the run, once the recorder has closed it. */
+async function finishedSession(): Promise<string> {
+  const dir = join(app.home, 'sessions');
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    const file = readdirSync(dir).find((f) => f.endsWith('.kvscope'));
+    if (file) {
+      const path = join(dir, file);
+      try {
+        if (readSession(path).runs[0]?.outcome) return path;
+      } catch {
+        // still being written
+      }
+    }
+    if (Date.now() > deadline) throw new Error(`no finished session in ${dir}`);
+    await new Promise((r) => setTimeout(r, 300));
+  }
+}
+
+/**
+ * The replayed temperatures, read from the captures' text above: every tegrastats zone and the
+ * vcgencmd SoC temperature, sample by sample in the session and the CSV, and the latest in the
+ * Thermal panel.
+ */
+async function expectTemperatures(page: Page): Promise<void> {
+  expect(TEGRA_ZONES).toEqual(['AO', 'GPU', 'PMIC', 'AUX', 'CPU', 'thermal']);
+  expect(VC_TEMPS_C).toEqual([80.8, 62.3, 39.2, 38.6]);
+  const session = await finishedSession();
+  const run = readSession(session).runs[0];
+  const of = (id: string): Sample[] => run?.samples.filter((x) => x.source === id) ?? [];
+  const tegra = of('tegrastats');
+  const vc = of('vcgencmd');
+  expect(tegra.length).toBeGreaterThanOrEqual(3);
+  expect(vc.length).toBeGreaterThanOrEqual(1);
+  tegra.forEach((x, i) => {
+    for (const zone of TEGRA_ZONES)
+      expect(x.values[`tegra.temp.${zone}.C`], `${zone} #${i}`).toBe(cycled(TEGRA_TEMPS_C, i)[zone]);
+  });
+  expect(vc.map((x) => x.values['rpi.soc.C'])).toEqual(vc.map((_, i) => cycled(VC_TEMPS_C, i)));
+
+  // The CSV export of that session: a column per temperature, the same numbers in the same order.
+  const csvPath = join(app.home, 'shim-board.csv');
+  const csv = await runCli(['report', session, '--format', 'csv', '-o', csvPath]);
+  expect(csv.code, csv.stderr).toBe(0);
+  const column = csvColumns(csvPath);
+  for (const zone of TEGRA_ZONES)
+    expect(column(`tegra.temp.${zone}.C`), zone).toEqual(tegra.map((_, i) => String(cycled(TEGRA_TEMPS_C, i)[zone])));
+  expect(column('rpi.soc.C')).toEqual(vc.map((_, i) => String(cycled(VC_TEMPS_C, i))));
+
+  // The Thermal panel: a legend entry per zone (`tegra.temp.GPU.C` is drawn as `temp.GPU`,
+  // `rpi.soc.C` as `soc`) and the latest value of each in its readout (°C, one decimal).
+  const thermalLegend = await legend(page, 'Thermal and clocks');
+  const thermal = (await region(page, 'Thermal and clocks').getByTestId('cursor-readout-thermal').textContent()) ?? '';
+  const lastTegra = cycled(TEGRA_TEMPS_C, (await pointsOf(page, 'tegra.temp.GPU.C')) - 1);
+  const lastVc = cycled(VC_TEMPS_C, (await pointsOf(page, 'rpi.soc.C')) - 1);
+  for (const zone of TEGRA_ZONES) {
+    expect(thermalLegend).toContain(`temp.${zone}`);
+    expect(thermal).toContain(`temp.${zone} ${(lastTegra[zone] ?? NaN).toFixed(1)} °C`);
+  }
+  expect(thermalLegend).toContain('soc');
+  expect(thermal).toContain(`soc ${lastVc.toFixed(1)} °C`);
+}

@@ -3,7 +3,7 @@
 // controller (run-controller.ts) hands it each collector line and gets back the samples; the
 // record's `outcome.collectors` (`profile --json` `collectors.<id>`) comes from `statuses()`.
 import type { CollectorStatus } from '../../../shared/api/schemas';
-import type { CollectorParser } from '../../../shared/collectors/collector';
+import { MAX_KEPT_DIAGNOSTICS, type CollectorParser, type CollectorRecord } from '../../../shared/collectors/collector';
 import { collectorById } from '../../../shared/collectors/registry';
 
 /** One started collector: its parser and what it has produced so far. */
@@ -27,11 +27,14 @@ export interface UnavailableCollector {
 /** What one collector line gave: a sample (uptime and values), a diagnostic, or nothing to show. */
 export type CollectorLineResult =
   | { kind: 'sample'; uptimeMs: number; values: Record<string, number | null> }
-  | { kind: 'diagnostic' }
+  /** `keep`: one of the collector's first MAX_KEPT_DIAGNOSTICS, to be kept with its line; all are counted. */
+  | { kind: 'diagnostic'; reason: string; text: string; keep: boolean }
   | { kind: 'none' };
 
 export class CollectorBook {
   private readonly started = new Map<string, CollectorRun>();
+  /** Lines of collectors the run did not start, per id (a spool of another version). */
+  private readonly unknownLines = new Map<string, number>();
   readonly unavailable: UnavailableCollector[] = [];
 
   /** A collector the run started (unknown ids are ignored: their lines become diagnostics). */
@@ -46,12 +49,33 @@ export class CollectorBook {
 
   line(id: string, text: string): CollectorLineResult {
     const collector = this.started.get(id);
-    if (!collector) return { kind: 'diagnostic' };
-    const record = collector.parser.push(text);
+    if (!collector) {
+      const seen = (this.unknownLines.get(id) ?? 0) + 1;
+      this.unknownLines.set(id, seen);
+      return {
+        kind: 'diagnostic',
+        reason: 'a line of a collector this run did not start',
+        text,
+        keep: seen <= MAX_KEPT_DIAGNOSTICS,
+      };
+    }
+    return this.take(collector, collector.parser.push(text));
+  }
+
+  /** The run ended: what each collector's parser still held (perf's last interval), per collector. */
+  end(): Array<{ id: string; result: CollectorLineResult }> {
+    const out: Array<{ id: string; result: CollectorLineResult }> = [];
+    for (const [id, collector] of this.started)
+      for (const record of collector.parser.end()) out.push({ id, result: this.take(collector, record) });
+    return out;
+  }
+
+  private take(collector: CollectorRun, record: CollectorRecord | null): CollectorLineResult {
     if (!record) return { kind: 'none' };
     if (record.kind === 'diagnostic') {
       collector.diagnostics += 1;
-      return { kind: 'diagnostic' };
+      const keep = collector.diagnostics <= MAX_KEPT_DIAGNOSTICS;
+      return { kind: 'diagnostic', reason: record.reason, text: record.text, keep };
     }
     collector.heard = true;
     if (record.kind === 'status') collector.said = { status: record.status, reason: record.reason };

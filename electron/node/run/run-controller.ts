@@ -24,7 +24,7 @@ import type { Target } from '../transport/target';
 import { followSpool, type SpoolFollower } from './spool-follower';
 import { launcherScript, runConf } from './run-scripts';
 import { prepareEngine, type PreparedEngine } from './engine-setup';
-import { CollectorBook } from './collector-book';
+import { CollectorBook, type CollectorLineResult } from './collector-book';
 import { reconnectTarget, targetAnswers } from './link-recovery';
 import { runRecordOf } from './run-record-of';
 import {
@@ -43,6 +43,8 @@ import type { KvRecord, ModelRecord, TimingsRecord } from '../../../shared/parse
 export { RUN_DEFAULTS, type RunCallbacks, type RunControllerOptions } from './run-options';
 
 const STDERR_TAIL_LINES = 20;
+/** A kept collector diagnostic's line, cut: enough to recognise it (the spool caps lines far longer). */
+const KEPT_DIAGNOSTIC_TEXT_CHARS = 240;
 /** The collector whose samples are the memory curve: they carry the token count and feed the budget alerts. */
 const MEMORY_COLLECTOR = 'procfs';
 
@@ -453,8 +455,21 @@ export class RunController {
   }
 
   private onCollectorLine(id: string, text: string) {
-    const read = this.collectors.line(id, text);
-    if (read.kind === 'diagnostic') this.diagnostics += 1;
+    this.onCollectorRead(id, this.collectors.line(id, text));
+  }
+
+  private onCollectorRead(id: string, read: CollectorLineResult) {
+    if (read.kind === 'diagnostic') {
+      this.diagnostics += 1;
+      // Kept with its line (the first few per collector), so a run says what it could not read.
+      if (read.keep)
+        this.addEvent({
+          tMs: this.lastTMs,
+          kind: 'info',
+          message: `${id}: ${read.reason}`,
+          data: { text: read.text.slice(0, KEPT_DIAGNOSTIC_TEXT_CHARS) },
+        });
+    }
     if (read.kind !== 'sample') return;
     const tMs = this.toTMs(read.uptimeMs);
     this.lastTMs = Math.max(this.lastTMs, tMs);
@@ -628,6 +643,8 @@ export class RunController {
     clearInterval(this.heartbeat);
     clearTimeout(this.limitTimer);
     clearTimeout(this.analysisTimer);
+    // What the collectors' parsers still hold (perf's last interval) belongs to the run.
+    for (const { id, result } of this.collectors.end()) this.onCollectorRead(id, result);
     this.flushSamples();
     this.reportTokenCount();
     this.analyze();

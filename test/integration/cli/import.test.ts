@@ -117,6 +117,41 @@ describe('kvscope import perf and llama-log', () => {
     expect(readFileSync(html, 'utf8')).toContain('perf: perf-collector-stdout.txt');
   }, 60_000);
 
+  // Real perf 6.1 captures of this VM (test/fixtures/perf/x86-vm-perf6.1-json-interval/SOURCE); the
+  // expected values are read off their lines.
+  it.each([
+    {
+      what: 'perf -x, -I with one event (one line an interval): the last interval is imported',
+      file: 'perf-stat-x-I200-one-event.txt',
+      // `0.200325579,97.50,msec,task-clock,…` and the last, `0.345183280,107.67,msec,task-clock,…`.
+      samples: [
+        [200, { 'perf.task-clockUs': 97_500 }],
+        [345, { 'perf.task-clockUs': 107_670 }],
+      ],
+    },
+    {
+      what: 'perf stat -j -I (JSON, perf 6.0+): read, its last interval included',
+      file: 'perf-stat-j-I200-busy-loop.txt',
+      // Interval 1 (0.200471436 s): "159.194209" msec, "61.000000" page-faults, "100.000000"
+      // context-switches; interval 2, the last (0.301418750 s): "50.065554", "0.000000", "24.000000".
+      samples: [
+        [200, { 'perf.task-clockUs': 159_194, 'perf.page-faults': 61, 'perf.context-switches': 100 }],
+        [301, { 'perf.task-clockUs': 50_066, 'perf.page-faults': 0, 'perf.context-switches': 24 }],
+      ],
+    },
+  ])(
+    '$what',
+    async ({ file, samples }) => {
+      const out = join(dir, `${file}.kvscope`);
+      const res = await runCli(['import', 'perf', fixture('perf/x86-vm-perf6.1-json-interval', file), '--out', out]);
+      expect(res.code, res.stderr).toBe(0);
+      const run = defined(readSession(out).runs[0], 'run');
+      expect(run.samples.map((x) => [x.tMs, x.values])).toEqual(samples);
+      expect(run.outcome?.collectors.perf).toEqual({ status: 'ok', samples: samples.length, diagnostics: 0 });
+    },
+    60_000,
+  );
+
   it('a raw perf stat -x, -I capture (no collector header) imports, its summary lines counted as diagnostics', async () => {
     const out = join(dir, 'perf-raw.kvscope');
     const file = fixture('perf/x86-perf5.12-csv-interval-summary/01_csv_interval_summary_lkml_jinyao_2021.txt');

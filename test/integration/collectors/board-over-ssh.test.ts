@@ -6,12 +6,13 @@
 // exactly. Expected values are written by hand from the capture lines (see the fixtures' SOURCE).
 // Then a run on this machine, which has no tegrastats: absent, with the reason.
 // Needs `npm run build` (the demo engine bundle).
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSession } from '../../../electron/node/session/session-store';
 import { projectRoot, runCli } from '../../helpers/cli';
+import { csvColumns } from '../../helpers/csv-columns';
 import { startTrustedSshd, sshCliTarget, type Sshd } from '../../helpers/sshd';
 
 const SHIMS = join(projectRoot, 'test/fixtures/shims/bin');
@@ -125,19 +126,7 @@ describe('board collectors end to end', () => {
     const csvPath = join(dir, 'board.csv');
     const csv = await runCli(['report', out, '--format', 'csv', '-o', csvPath]);
     expect(csv.code, csv.stderr).toBe(0);
-    const rows = readFileSync(csvPath, 'utf8')
-      .trim()
-      .split('\r\n')
-      .map((l) => l.split(','));
-    const header = rows[0] ?? [];
-    const column = (key: string) => {
-      const k = header.indexOf(key);
-      expect(k, key).toBeGreaterThanOrEqual(0);
-      return rows
-        .slice(1)
-        .map((row) => row[k] ?? '')
-        .filter((v) => v !== '');
-    };
+    const column = csvColumns(csvPath);
     expect(column('tegra.ramUsedBytes')[0]).toBe(String(1802 * MB));
     expect(column('tegra.rail.VDD_IN.curmW')[0]).toBe('14703');
     expect(column('tegra.gpu.loadPct')[0]).toBe('99');

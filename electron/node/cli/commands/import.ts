@@ -12,7 +12,11 @@ import { createReadStream, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { RunRequestSchema, type RunEvent, type Sample } from '../../../../shared/api/schemas';
 import { engineKvBytes, recomputeAnalysis } from '../../../../shared/analysis/run-summary';
-import type { CollectorParser, CollectorRecord } from '../../../../shared/collectors/collector';
+import {
+  MAX_KEPT_DIAGNOSTICS,
+  type CollectorParser,
+  type CollectorRecord,
+} from '../../../../shared/collectors/collector';
 import { createPerfParser, parsePerfHeader } from '../../../../shared/collectors/perf-parser';
 import { createPmapCollectorParser } from '../../../../shared/collectors/pmap-collector-parser';
 import { tegrastatsValues } from '../../../../shared/collectors/tegrastats-collector-parser';
@@ -31,8 +35,6 @@ export type ImportKind = (typeof IMPORT_KINDS)[number];
 
 /** tegrastats' own default period (`--interval 1000`), used when the log has no times of its own. */
 export const DEFAULT_IMPORT_INTERVAL_MS = 1000;
-/** Diagnostics kept as events: enough to see what went wrong, bounded for a log of garbage. */
-export const MAX_KEPT_DIAGNOSTICS = 50;
 
 const options = {
   out: { type: 'string', short: 'o' },
@@ -115,12 +117,15 @@ function collectorReader(
     if (record.kind === 'status') return [{ kind: 'diagnostic', line: lineNo, reason: record.reason, text: '' }];
     return [];
   };
+  let lastLineNo = 0;
   return {
     push(text, dropped, lineNo) {
+      lastLineNo = lineNo;
       if (dropped > 0) return [{ kind: 'diagnostic', line: lineNo, reason: cutReason(dropped), text }];
       return [...prelude(text, lineNo), text].flatMap((l) => read(parser.push(l), lineNo));
     },
-    end: () => [],
+    // perf's last interval, a pmap table without its footer: held by the parser until the file ends.
+    end: () => parser.end().flatMap((r) => read(r, lastLineNo)),
   };
 }
 

@@ -146,4 +146,46 @@ describe('perf collector parser', () => {
       reason: 'not a perf stat line',
     });
   });
+
+  // Real perf 6.1 captures of this VM (test/fixtures/perf/x86-vm-perf6.1-json-interval/SOURCE), read
+  // as the collector would stream them after its header (t0=100).
+  const streamed = (name: string) => {
+    const parser = createPerfParser();
+    const lines = [
+      'H v=1 t0=100 events=task-clock,page-faults,context-switches dropped=',
+      ...fixture('x86-vm-perf6.1-json-interval', name),
+    ];
+    const pushed = lines.map((l) => parser.push(l)).filter((r): r is CollectorRecord => r !== null);
+    return { pushed, ended: parser.end() };
+  };
+
+  it('end() gives the last interval, which no next interval closes (one event: one line an interval)', () => {
+    // `0.200325579,97.50,msec,task-clock,…` then `0.345183280,107.67,msec,task-clock,…` (the command ended).
+    const { pushed, ended } = streamed('perf-stat-x-I200-one-event.txt');
+    expect(pushed.filter((r) => r.kind === 'sample')).toEqual([
+      { kind: 'sample', uptimeMs: 100_000 + 200, values: { 'perf.task-clockUs': 97_500 } },
+    ]);
+    expect(ended).toEqual([{ kind: 'sample', uptimeMs: 100_000 + 345, values: { 'perf.task-clockUs': 107_670 } }]);
+    // Nothing is held twice.
+    const again = createPerfParser();
+    expect(again.end()).toEqual([]);
+  });
+
+  it('reads perf stat -j lines: one sample per interval, <not counted> intervals as gaps', () => {
+    const { pushed, ended } = streamed('perf-stat-j-I200-sleep1.txt');
+    const samples = [...pushed, ...ended].filter((r) => r.kind === 'sample');
+    expect(samples.map((r) => r.uptimeMs)).toEqual([100_200, 100_401, 100_601, 100_801, 101_002]);
+    // Interval 1: "counter-value" : "0.793253" msec task-clock, "75.000000" page-faults, "1.000000" context-switches.
+    expect(samples[0]).toMatchObject({
+      values: { 'perf.task-clockUs': 793, 'perf.page-faults': 75, 'perf.context-switches': 1 },
+    });
+    expect(samples[1]).toMatchObject({
+      values: { 'perf.task-clockUs': null, 'perf.page-faults': null, 'perf.context-switches': null },
+    });
+    // The last interval (1.001605259 s): "0.037516" msec, "0.000000", "0.000000".
+    expect(samples[4]).toMatchObject({
+      values: { 'perf.task-clockUs': 38, 'perf.page-faults': 0, 'perf.context-switches': 0 },
+    });
+    expect(pushed.filter((r) => r.kind === 'diagnostic')).toEqual([]);
+  });
 });

@@ -45,4 +45,12 @@ describe('pmap collector parser', () => {
     ]);
     expect(pushAll(['! absent no pmap'])).toEqual([{ kind: 'status', status: 'absent', reason: 'no pmap' }]);
   });
+
+  it('a table the stream ends in the middle of is a diagnostic at end(), not nothing', () => {
+    const p = createPmapCollectorParser();
+    const cut = table.slice(0, 6);
+    expect(['t=1', ...cut].map((l) => p.push(l)).filter((r) => r !== null)).toEqual([]);
+    expect(p.end()).toEqual([{ kind: 'diagnostic', reason: 'pmap table cut short', text: cut[5] }]);
+    expect(p.end()).toEqual([]);
+  });
 });

@@ -100,4 +100,28 @@ describe('procfs sampler parser', () => {
     expect(p.push('H pagesize=x')).toMatchObject({ kind: 'diagnostic' });
     expect(p.push('')).toBeNull();
   });
+
+  it('reads only the numbers the awk prints (a negative time found by the fuzz is a diagnostic)', () => {
+    const p = createProcfsSamplerParser();
+    p.push(HEADER);
+    expect(p.push(TICK1.replace('t=504.83', 't=-1'))).toMatchObject({
+      kind: 'diagnostic',
+      reason: 'sampler line without a time',
+    });
+    const r = p.push(
+      TICK2.replace('rss=1784', 'rss=0x1F')
+        .replace('thr=1', 'thr=inf')
+        .replace('tz0=49000', 'tz0=-5000')
+        .replace('mt=24684096', 'mt=2.46841e+07'),
+    );
+    if (r?.kind !== 'sample') throw new Error(`expected a sample, got ${JSON.stringify(r)}`);
+    // rss unreadable: statm's resident (`st=730,446,…`, pages) stands in; `inf` threads are no
+    // reading; a zone below 0 °C is read; awk's %.6g of a large number is still a number.
+    expect([r.values.rssBytes, r.values.threads, r.values[tempKey('cpu-thermal')], r.values.memTotalBytes]).toEqual([
+      446 * 4096,
+      null,
+      -5,
+      24684100 * 1024,
+    ]);
+  });
 });

@@ -185,6 +185,15 @@ describe('llama-bench: output written from tools/llama-bench (printers and READM
 });
 
 describe('llama-bench: robustness', () => {
+  it('a number too large for a double in a jsonl line (found by the fuzz) is kept as its text, not Infinity', () => {
+    // The jsonl line of b5163 (test/fixtures/llama-bench/csv-json-jsonl-b5163-b7772), its samples_ns damaged.
+    const line =
+      '{"model_type": "qwen2 7B Q4_K - Medium", "n_prompt": 512, "n_gen": 0, "avg_ns": 1e309, "avg_ts": 7263.609157, "samples_ns": [ 71551000, 7e222800 ]}';
+    const [r] = ofKind(parse('llama-bench', line), 'bench');
+    expect(r?.extra).toMatchObject({ avg_ns: 'Infinity', samples_ns: [71551000, 'Infinity'] });
+    expect(r?.tokensPerSecond).toBe(7263.609157);
+  });
+
   it('never throws on table/CSV/JSON-shaped noise', () => {
     const piece = fc.constantFrom(
       '|',

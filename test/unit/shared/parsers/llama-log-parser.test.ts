@@ -505,6 +505,17 @@ describe('llama.cpp logs: lines written from the format strings in llama.cpp sou
 });
 
 describe('llama.cpp logs: robustness', () => {
+  it('a server timings number too large for a double (found by the fuzz) is kept as its text, not Infinity', () => {
+    // A llama-server streamed chunk of the fixtures (test/fixtures/llama-cpp), its cache_n damaged.
+    const line =
+      '{"choices":[{"finish_reason":"stop","index":0,"delta":{}}],"timings":{"cache_n":1e309,"prompt_n":15,"prompt_ms":42.206,"prompt_per_token_ms":2.8137333333333334,"prompt_per_second":355.39970620290956,"predicted_n":35,"predicted_ms":183.01,"predicted_per_token_ms":5.228857142857143,"predicted_per_second":191.2463799792361}}';
+    const timings = ofKind(parse('llama-log', line), 'timings');
+    expect(timings.map((t) => [t.phase, t.tokens, t.extra?.cache_n])).toEqual([
+      ['prompt', 15, 'Infinity'],
+      ['eval', 35, 'Infinity'],
+    ]);
+  });
+
   it('never throws on log-shaped noise', () => {
     const piece = fc.constantFrom(
       'llama_kv_cache: ',

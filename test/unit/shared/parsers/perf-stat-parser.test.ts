@@ -142,6 +142,80 @@ describe('perf stat: real captures', () => {
   });
 });
 
+describe('perf stat -j (JSON, perf 6.0+): real perf 6.1 captures (test/fixtures/perf/x86-vm-perf6.1-json-interval)', () => {
+  const json = (name: string) => perfFixture(`x86-vm-perf6.1-json-interval/${name}`);
+
+  it('`-j -I 200 -- sleep 1`: five intervals of three counters, the idle ones <not counted>', () => {
+    const all = json('perf-stat-j-I200-sleep1.txt');
+    const rs = ofKind(all, 'perf');
+    expect([rs.length, diagnostics(all)]).toEqual([15, []]);
+    // Line 1: {"interval" : 0.200265619, "counter-value" : "0.793253", "unit" : "msec", "event" : "task-clock",
+    // "event-runtime" : 793253, "pcnt-running" : 100.00, "metric-value" : 0.003961, "metric-unit" : "CPUs utilized"}
+    expect(pick(rs[0])).toEqual([1, 0.200265619, 'task-clock', 0.793253, 'ok', 'msec', 100, false]);
+    expect([rs[0]?.runTimeNs, rs[0]?.metricUnit]).toEqual([793253, 'CPUs utilized']);
+    expect(pick(rs[1])).toEqual([2, 0.200265619, 'page-faults', 75, 'ok', null, 100, false]);
+    expect(pick(rs[3])).toEqual([4, 0.400702494, 'task-clock', null, 'not-counted', 'msec', 100, false]);
+    expect(pick(rs[14])).toEqual([15, 1.001605259, 'context-switches', 0, 'ok', null, 100, false]);
+  });
+
+  it('`-j` without -I: the totals, lines without an interval', () => {
+    const rs = ofKind(json('perf-stat-j-summary.txt'), 'perf');
+    // {"counter-value" : "69.044620", "unit" : "msec", "event" : "task-clock", …}, page-faults 64, context-switches 28
+    expect(rs.map((r) => [r.tSec, r.event, r.value, r.unit, r.summary])).toEqual([
+      [null, 'task-clock', 69.04462, 'msec', false],
+      [null, 'page-faults', 64, null, false],
+      [null, 'context-switches', 28, null, false],
+    ]);
+  });
+
+  it('JSON and CSV lines in one stream are each read by their own shape', () => {
+    const rs = ofKind(
+      parse(
+        'perf',
+        [
+          '{"interval" : 1.000, "counter-value" : "5.000000", "unit" : "", "event" : "page-faults"}',
+          '     1.000,7,,context-switches,100,100.00,,',
+        ].join('\n'),
+      ),
+      'perf',
+    );
+    expect(rs.map((r) => [r.tSec, r.event, r.value])).toEqual([
+      [1, 'page-faults', 5],
+      [1, 'context-switches', 7],
+    ]);
+  });
+
+  it('JSON written from stat-display.c: aggregation ids, -r variance, metric-only objects; broken JSON is a diagnostic', () => {
+    const all = parse(
+      'perf',
+      [
+        '{"core" : "S0-D0-C15", "aggregate-number" : 2, "counter-value" : "233533.000000", "unit" : "", "event" : "instructions", "event-runtime" : 2865528, "pcnt-running" : 100.00, "metric-value" : 0.2979, "metric-unit" : "insn per cycle"}',
+        '{"cpu" : "3", "counter-value" : "<not supported>", "unit" : "", "event" : "cycles", "event-runtime" : 0, "pcnt-running" : 100.00}',
+        '{"counter-value" : "12.000000", "unit" : "", "event" : "page-faults", "variance" : 1.25, "event-runtime" : 1, "pcnt-running" : 100.00}',
+        '{"socket" : "S0", "cpu-count" : 8, "GHz" : "0.817", "insn per cycle" : "2.15"}',
+        '{"interval" : 1.0, "counter-value" : "12.0"',
+        '{"interval" : "soon", "counter-value" : "1", "event" : "cycles"}',
+        '{"counter-value" : "1", "event" : "a b"}',
+      ].join('\n'),
+    );
+    const rs = ofKind(all, 'perf');
+    expect(rs.map((r) => [r.aggr, r.event, r.value, r.status, r.stddevPct, r.metricValue])).toEqual([
+      ['S0-D0-C15', 'instructions', 233533, 'ok', null, 0.2979],
+      ['CPU3', 'cycles', null, 'not-supported', null, null],
+      [null, 'page-faults', 12, 'ok', 1.25, null],
+    ]);
+    expect(ofKind(all, 'perf-metric').map((m) => [m.name, m.value])).toEqual([
+      ['GHz', 0.817],
+      ['insn per cycle', 2.15],
+    ]);
+    expect(diagnostics(all).map((d) => [d.line, d.reason])).toEqual([
+      [5, 'not a perf stat JSON line'],
+      [6, 'not a perf stat JSON line'],
+      [7, 'not a perf stat JSON line'],
+    ]);
+  });
+});
+
 describe('perf stat: output written from perf-stat(1) and the printers in tools/perf/util/stat-display.c', () => {
   it('human output of `-r 5`: thousands separators, variance, multiplexing, hybrid PMU names, elapsed with +-', () => {
     const text = [

@@ -1,0 +1,61 @@
+// A run's collector lines, end to end through the run controller, fed as a recovered spool
+// (RunController.replay: the live handlers, nothing done on the target): the perf interval its
+// parser still holds when the run ends becomes the run's last perf sample, and a line no collector
+// parser reads is counted and kept as an event with its text. The perf lines are a real perf 6.1
+// capture of this VM (test/fixtures/perf/x86-vm-perf6.1-json-interval/SOURCE).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { RunRequestSchema } from '../../../../../shared/api/schemas';
+import { MAX_KEPT_DIAGNOSTICS } from '../../../../../shared/collectors/collector';
+import { RunController } from '../../../../../electron/node/run/run-controller';
+import type { RunManifest } from '../../../../../electron/node/run/run-manifest';
+import { LocalTarget } from '../../../../../electron/node/transport/local-target';
+import { projectRoot } from '../../../../helpers/cli';
+
+const capture = readFileSync(
+  join(projectRoot, 'test/fixtures/perf/x86-vm-perf6.1-json-interval/perf-stat-x-I200-one-event.txt'),
+  'utf8',
+)
+  .split('\n')
+  .filter((l) => l !== '');
+
+const manifest: RunManifest = {
+  version: 1,
+  runId: '20261201120000-0a1b2c3d',
+  label: 'perf replay',
+  startedAt: '2026-12-01T12:00:00.000Z',
+  request: RunRequestSchema.parse({
+    target: { kind: 'local' },
+    engine: { kind: 'command', command: 'sleep 1' },
+    intervalMs: 200,
+  }),
+  engine: { command: 'sh -c x', displayCommand: 'sleep 1', theoryBytesPerToken: null, ctx: null },
+  collectors: ['perf'],
+  unavailable: [],
+  target: null,
+};
+
+describe('run controller: collector lines', () => {
+  it("keeps perf's last interval at run end and keeps what it could not read", async () => {
+    const bad = Array.from({ length: MAX_KEPT_DIAGNOSTICS + 5 }, (_, k) => `C perf garbage ${k}`);
+    const spool = [
+      'X 100.00 start launcher=4242',
+      'C perf H v=1 t0=100.00 events=task-clock dropped=',
+      ...capture.map((l) => `C perf ${l}`),
+      ...bad,
+      'X 100.50 end',
+      '',
+    ].join('\n');
+    const run = await RunController.replay(new LocalTarget(), manifest, spool);
+    const record = run.record();
+    // `0.200325579,97.50,msec,task-clock,…` and, held until the run ended, `0.345183280,107.67,…`.
+    expect(record.samples.filter((s) => s.source === 'perf').map((s) => [s.tMs, s.values])).toEqual([
+      [200, { 'perf.task-clockUs': 97_500 }],
+      [345, { 'perf.task-clockUs': 107_670 }],
+    ]);
+    expect(record.outcome?.collectors.perf).toMatchObject({ status: 'ok', samples: 2, diagnostics: bad.length });
+    const kept = record.events.filter((e) => e.message === 'perf: not a perf stat line');
+    expect(kept.map((e) => e.data)).toEqual(bad.slice(0, MAX_KEPT_DIAGNOSTICS).map((l) => ({ text: l.slice(7) })));
+  });
+});
