@@ -116,20 +116,48 @@ function setScript(dir: string, pipelines: Pipeline[], cgProcs: (name: string) =
   return lines.join('\n') + '\n';
 }
 
-/** The files the collectors read, `cat` every tick; pmap and a one-shot perf stat every tick. */
-function naiveScripts(): Record<string, string> {
+interface Naive {
+  name: string;
+  /** A loop, $1 = the watched pid, $2 = the interval in seconds. */
+  body: string;
+  /** The groups of the set that get the same readings (their own and their vendor tool's cost). */
+  versus: string[];
+  versusLabel: string;
+}
+
+/**
+ * The naive way, tick by tick: `cat` of the files the file-reading collectors read (smaps_rollup
+ * included, every tick), `pmap -x`, and a one-shot `perf stat`; each compared with the part of the
+ * set that gets the same readings.
+ */
+function naiveScripts(): Naive[] {
   const sysfs = readdirRecursive(join(BOARD_ROOT, 'sys')).map((f) => shellJoin([f]));
   const procFiles =
     '/proc/$1/stat /proc/$1/statm /proc/$1/status /proc/$1/smaps_rollup /proc/meminfo /proc/stat /proc/loadavg /proc/uptime ' +
     '/proc/pressure/cpu /proc/pressure/memory /proc/pressure/io /sys/class/thermal/thermal_zone*/temp ' +
     '/sys/devices/system/cpu/cpufreq/policy*/scaling_cur_freq /sys/fs/cgroup/memory/memory.usage_in_bytes ' +
     '/sys/fs/cgroup/memory/memory.stat';
-  return {
-    'cat per tick': `while :; do cat ${procFiles} ${sysfs.join(' ')} > /dev/null 2>&1; sleep "$2"; done`,
-    'pmap -x per tick': `while :; do pmap -x "$1" > /dev/null 2>&1; sleep "$2"; done`,
-    // `-- sleep <interval>` counts over the tick itself, as a loop around perf stat would.
-    'perf stat one-shot per tick': `while :; do perf stat -x, -e ${shellJoin([PERF_DEFAULT_EVENTS.join(',')])} -p "$1" -- sleep "$2" > /dev/null 2>&1; done`,
-  };
+  return [
+    {
+      name: 'cat per tick',
+      body: `while :; do cat ${procFiles} ${sysfs.join(' ')} > /dev/null 2>&1; sleep "$2"; done`,
+      versus: ['procfs', 'pressure', 'boardsysfs', 'cgroup'],
+      versusLabel: 'procfs + pressure + boardsysfs + cgroup',
+    },
+    {
+      name: 'pmap -x per tick',
+      body: `while :; do pmap -x "$1" > /dev/null 2>&1; sleep "$2"; done`,
+      versus: ['pmap1s'],
+      versusLabel: 'our pmap at 1 s',
+    },
+    {
+      name: 'perf stat one-shot per tick',
+      // `-- sleep <interval>` counts over the tick itself, as a loop around perf stat would.
+      body: `while :; do perf stat -x, -e ${shellJoin([PERF_DEFAULT_EVENTS.join(',')])} -p "$1" -- sleep "$2" > /dev/null 2>&1; done`,
+      versus: ['perf', 'vendor-perf'],
+      versusLabel: 'perf stat -I, ours + perf itself',
+    },
+  ];
 }
 
 function readdirRecursive(dir: string): string[] {
@@ -260,7 +288,7 @@ export async function benchCollectors(seconds = Number(process.env.KVSCOPE_BENCH
       rows.push({
         name: `set @ ${hz}: ours (all collectors)`,
         value: pct(oursPct),
-        note: `${seconds} s, of one core, shells + tickers + awks + the launcher's tag filters${verdict}`,
+        note: `${seconds} s, of one core: shells, tickers, awks, the launcher's tag filters (and the measuring wrapper's exec per vendor call)${verdict}`,
       });
       rows.push({
         name: `set @ ${hz}: ours minus the two smaps walks`,
@@ -284,28 +312,27 @@ export async function benchCollectors(seconds = Number(process.env.KVSCOPE_BENCH
         });
       }
       const naive = naiveScripts();
-      const naiveNames = Object.keys(naive).map((_, i) => `naive${i}`);
       const naiveSet = [
         'P="$1"; I="$2"',
-        ...Object.values(naive).map(
-          (body, i) =>
-            `sh -c ${shellQuote(`echo $$ > ${shellQuote(groups.make(`naive${i}`))}; ${body}`)} kvscope-naive "$P" "$I" &`,
+        ...naive.map(
+          (x, i) =>
+            `sh -c ${shellQuote(`echo $$ > ${shellQuote(groups.make(`naive${i}`))}; ${x.body}`)} kvscope-naive "$P" "$I" &`,
         ),
         'wait',
       ].join('\n');
-      const n = await measure(
-        groups,
-        naiveNames,
-        naiveSet,
-        [String(watched.pid), (requestedMs / 1000).toFixed(3)],
-        seconds,
-        naiveEnv,
-      );
+      const naiveArgs = [String(watched.pid), (requestedMs / 1000).toFixed(3)];
+      const naiveNames = naive.map((_, i) => `naive${i}`);
+      const n = await measure(groups, naiveNames, naiveSet, naiveArgs, seconds, naiveEnv);
       let naiveTotal = 0;
-      Object.keys(naive).forEach((name, i) => {
+      naive.forEach((x, i) => {
         const v = n.get(`naive${i}`) ?? 0;
         naiveTotal += v;
-        rows.push({ name: `naive @ ${hz}: ${name}`, value: pct(v), note: `tools included; ${ratio(v, oursPct)} ours` });
+        const same = x.versus.reduce((a, g) => a + at(g), 0);
+        rows.push({
+          name: `naive @ ${hz}: ${x.name}`,
+          value: pct(v),
+          note: `tools included; ${ratio(v, same)} ${x.versusLabel} (${pct(same)})`,
+        });
       });
       rows.push({
         name: `naive @ ${hz}: all three`,

@@ -36,7 +36,7 @@ function stat(p,   l, i) {
 # RSS, never a zombie: a passing child (sleep, a shell's subshell) is small and is not chosen.
 # A process found outside the group stays outside for its life (setpgid can only join a group of
 # its own session, and a new session is never the engine's), so its stat is read once, not at
-# every rescan: on a board with 400 processes that was ~4 ms of CPU a rescan (2-core x86 VM).
+# every rescan: with 400 processes that was ~3 ms of CPU a rescan (2-core x86 VM).
 # A pid gone from the list is forgotten (reuse of a pid within one rescan would need the kernel's
 # pid counter to wrap in that time).
 function choose(   n, i, p, best, bestRss, now) {
