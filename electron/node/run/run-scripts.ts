@@ -123,7 +123,7 @@ END { if (dropped > 0) { printf "%s", "X " t " dropped stream=O lines=" dropped 
 // A collector's lines go to the spool tagged `C <id> `, one write(2) each (see above); past
 // SPOOL_MAX they are counted instead, except the procfs sampler's "gone" line that ends the run's
 // memory curve.
-const collectorFilterAwk = String.raw`{
+export const collectorFilterAwk = String.raw`{
   n += length($0) + length(tag) + 4
   if (max > 0 && n > max && $0 !~ /gone=1/) { d++; next }
   printf "%s", "C " tag " " $0 "\n"; fflush()
