@@ -21,7 +21,7 @@
 import type { OptionGroup } from '../cli-help';
 import { readFile } from 'node:fs/promises';
 import type { EventSink } from '../../../../shared/api/contract';
-import { RunRequestSchema, type RunRequest } from '../../../../shared/api/schemas';
+import { RunRequestSchema, SERVER_MODE_DEFAULTS, type RunRequest } from '../../../../shared/api/schemas';
 import { CliError, type CliIo, parseBytes, parseCliArgs, parseDurationMs, parseIntArg } from '../cli-io';
 import { demoCliOptions, demoOptionsFromCli } from '../../demo-engine/demo-config';
 import { RunService } from '../../run/run-service';
@@ -113,11 +113,11 @@ const fmtMiB = (b: number | null | undefined) => (b === null || b === undefined 
 const fmtN = (v: number | null | undefined, digits = 1) => (v === null || v === undefined ? '–' : v.toFixed(digits));
 
 /** Server mode: what the first turn asks when no --prompt is given. */
-export const DEFAULT_SERVER_PROMPT = 'Once upon a time, in a small town at the edge of the forest,';
-/** Server mode: max tokens per turn without --tokens (long enough for a stable decode slope). */
-export const DEFAULT_SERVER_TOKENS = 128;
-/** Server mode: a regex that never matches, so the server's log lines on stdout are not counted as tokens. */
-const NO_TOKENS_REGEX = '(?!)';
+export const DEFAULT_SERVER_PROMPT = SERVER_MODE_DEFAULTS.prompt;
+/** Server mode: max tokens per turn without --tokens. */
+export const DEFAULT_SERVER_TOKENS = SERVER_MODE_DEFAULTS.maxTokens;
+/** Server mode: the server's log lines on stdout are not counted as tokens. */
+const NO_TOKENS_REGEX = SERVER_MODE_DEFAULTS.noTokensRegex;
 
 export async function run(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCliArgs(args, { ...options, ...collectorOptions });
