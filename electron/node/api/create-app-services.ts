@@ -204,7 +204,11 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
       });
       if (recording) keepUntilClosed(recording.closed);
       if (server && output) {
-        const conversation = driveServerMode(run, server, output.text, log);
+        // The conversation's steps (waiting for the port, each turn) are the run's events: the
+        // window's event log and the session show how the server was driven.
+        const conversation = driveServerMode(run, server, output.text, (line) =>
+          run.addEvent({ tMs: run.lastTMs, kind: 'info', message: line.trim() }),
+        );
         conversations.add(conversation);
         void conversation.then(() => conversations.delete(conversation));
       }

@@ -15,8 +15,12 @@ const MODE_LABELS: Record<KvMode, string> = {
   window: 'sliding window',
 };
 
+/** A sweep sets the context of each run: the Context field has no say then. */
+const useSweeping = () => useAppStore((s) => s.form.sweep.trim() !== '');
+
 function DemoFields() {
   const mode = useAppStore((s) => s.form.mode);
+  const sweeping = useSweeping();
   return (
     <div className="field-grid">
       <TextInput field="layers" label="Layers" />
@@ -28,7 +32,13 @@ function DemoFields() {
       <div className="span-2">
         <Select<KvMode> field="mode" label="KV mode" options={KvModeSchema.options} labels={MODE_LABELS} />
       </div>
-      <TextInput field="ctx" label="Context" suffix="tok" />
+      <TextInput
+        field="ctx"
+        label="Context"
+        suffix="tok"
+        disabled={sweeping}
+        placeholder={sweeping ? 'swept' : undefined}
+      />
       <TextInput field="block" label="Block" suffix="tok" />
       <TextInput
         field="window"
@@ -44,6 +54,7 @@ function DemoFields() {
 
 function CommandFields() {
   const serverMode = useAppStore((s) => s.form.serverMode);
+  const sweeping = useSweeping();
   return (
     <div className="field-grid">
       <TextArea
@@ -53,7 +64,13 @@ function CommandFields() {
         placeholder="llama-cli -m model.gguf -c {ctx} -n 512 -p 'Hello'"
         rows={3}
       />
-      <TextInput field="commandCtx" label="Context" suffix="tok" placeholder="optional" />
+      <TextInput
+        field="commandCtx"
+        label="Context"
+        suffix="tok"
+        disabled={sweeping}
+        placeholder={sweeping ? 'swept' : 'optional'}
+      />
       <Select<KvType | ''> field="commandKvType" label="KV type" options={['', ...KvTypeSchema.options]} />
       {!serverMode && <TextInput field="commandTokens" label="Stop after" suffix="tok" placeholder="optional" wide />}
       <TextInput

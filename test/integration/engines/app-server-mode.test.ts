@@ -55,6 +55,9 @@ describe('server mode through the API', () => {
     const { events } = await services.handlers.getRun({ runId });
     expect(events.find((e) => e.kind === 'stop')?.message).toBe('server conversation done');
     expect(events.filter((e) => e.kind === 'error')).toEqual([]);
+    // How the server was driven is in the run's events (the window's event log, the session).
+    const turns = events.filter((e) => /^server: turn \d+: 16 tokens in \d+ ms$/.test(e.message ?? ''));
+    expect(turns.map((e) => e.message?.slice(0, 14))).toEqual(['server: turn 1', 'server: turn 2']);
 
     await services.dispose();
     const { sessions } = await services.handlers.listSessions({});
