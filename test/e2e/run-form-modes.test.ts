@@ -64,7 +64,7 @@ describe('the run form, beyond one run', () => {
       await waitForText('sweep-progress', /^Sweep done: 2 of 2 points ok$/);
       const rows = await page
         .getByTestId('sweep-row')
-        .evaluateAll((trs) => trs.map((tr) => [...tr.children].slice(0, 2).map((c) => c.textContent)));
+        .evaluateAll((trs) => trs.map((tr) => Array.from(tr.children).slice(0, 2).map((c) => c.textContent)));
       expect(rows).toEqual([
         ['512', 'ok'],
         ['1,024', 'ok'],
