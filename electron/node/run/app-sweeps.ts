@@ -52,12 +52,20 @@ function resultRow(summary: SweepSummary): NonNullable<SweepStatus['result']> {
 
 interface SweepEntry {
   status: SweepStatus;
+  keepRunning: boolean;
   abort: AbortController;
   done: Promise<void>;
 }
 
 export class SweepService {
   private readonly sweeps = new Map<string, SweepEntry>();
+  /** Set when the app closes: no sweep starts its next size any more. */
+  private closing = false;
+  /** The runner the sweeps use: refuses new runs once the app is closing. */
+  private readonly guardedRunner: SweepRunner = {
+    start: (request) =>
+      this.closing ? Promise.reject(new AppSweepError('the app closed during the sweep')) : this.runner.start(request),
+  };
 
   constructor(
     private readonly runner: SweepRunner,
@@ -90,7 +98,7 @@ export class SweepService {
       firstFailed = reject;
     });
     const done = runSweep({
-      runner: this.runner,
+      runner: this.guardedRunner,
       sizes: status.sizes,
       request,
       signal: abort.signal,
@@ -120,7 +128,7 @@ export class SweepService {
         },
       )
       .finally(publish);
-    this.sweeps.set(sweepId, { status, abort, done });
+    this.sweeps.set(sweepId, { status, keepRunning: request.keepRunning, abort, done });
     return started.then((runId) => ({ sweepId, runId }));
   }
 
@@ -141,9 +149,15 @@ export class SweepService {
     return this.sweeps.get(sweepId)?.done ?? Promise.resolve();
   }
 
-  /** Stops every sweep (app closing): no next size starts once the app is going away. */
+  /**
+   * The app is closing: no sweep starts its next size. A sweep's run going on is stopped, and
+   * waited for, unless the sweep was to keep running: its run goes on on the target like any
+   * keep-running run (run-service.ts) and is not waited for.
+   */
   async dispose(): Promise<void> {
-    for (const sweep of this.sweeps.values()) sweep.abort.abort();
-    await Promise.all([...this.sweeps.values()].map((s) => s.done));
+    this.closing = true;
+    const stopping = [...this.sweeps.values()].filter((s) => !s.keepRunning);
+    for (const sweep of stopping) sweep.abort.abort();
+    await Promise.all(stopping.map((s) => s.done));
   }
 }

@@ -111,6 +111,16 @@ describe('a sweep through the API', () => {
     expect(data.meta.sweep).toEqual({ sizes: [512, 1024, 2048], failedStarts: [], interrupted: true });
   }, 120_000);
 
+  it('closing the app stops the sweep’s run and starts no next size', async () => {
+    const { services, end } = app();
+    const { runId } = await services.handlers.startSweep(sweepInput([512, 1024], 100_000));
+    await services.dispose();
+    const final = await end;
+    expect(final.state).toBe('stopped');
+    expect(final.runs).toEqual([{ ctx: 512, runId }]);
+    expect((await services.handlers.getRun({ runId })).status.state).toBe('done');
+  }, 120_000);
+
   it('refuses an engine command without {ctx}, in the app’s words', async () => {
     const { services, statuses } = app();
     await expect(
