@@ -214,9 +214,14 @@ describe('the run form, beyond one run: what the CLI can do', () => {
       await page.setViewportSize({ width: 1440, height: 1600 });
       await page.getByTestId('board-local').click();
       await page.getByTestId('engine-kind-demo').click();
-      // The earlier tests left q8_0 and a slow demo here. A bad size is said on the field, in the form's words.
+      // The earlier tests left q8_0 and a slow demo here. A growth-mode demo does not reserve per
+      // context: the form says what the CLI warns.
+      await fillRunForm(page, { kvType: 'f16', mode: 'growth', sweep: '1024, 512' });
+      expect(await page.locator('#run-field-sweep-hint').textContent()).toBe(
+        'The demo in growth mode does not reserve memory per context: the sweep will show a flat curve (choose reserved).',
+      );
+      // A bad size is said on the field, in the form's words.
       await fillRunForm(page, {
-        kvType: 'f16',
         mode: 'reserved',
         tokens: '100',
         tps: '800',

@@ -139,6 +139,12 @@ export function RunFormPanel() {
   const serverMode = useAppStore((s) => s.form.engineKind === 'command' && s.form.serverMode);
   const phase = useAppStore((s) => s.run.phase);
   const active = useAppStore(isBusy);
+  // As `profile --sweep` warns: only a reserving engine's memory follows the context size.
+  const sweepHint = useAppStore((s) =>
+    s.form.engineKind === 'demo' && s.form.mode !== 'reserved' && s.form.sweep.trim() !== ''
+      ? `The demo in ${s.form.mode} mode does not reserve memory per context: the sweep will show a flat curve (choose reserved).`
+      : 'One run per context size, one after the other, e.g. 512, 2048, 8k; empty = one run.',
+  );
   const generalError = useAppStore((s) => s.formErrors.general ?? s.formErrors.target);
   const setFormField = useFormSetter();
   const store = useAppStoreApi();
@@ -198,13 +204,7 @@ export function RunFormPanel() {
           )}
           <h3 className="subhead">Measurement</h3>
           <div className="field-grid">
-            <TextInput
-              field="sweep"
-              label="Context sweep"
-              hint="One run per context size, one after the other, e.g. 512, 2048, 8k; empty = one run."
-              placeholder="optional"
-              wide
-            />
+            <TextInput field="sweep" label="Context sweep" hint={sweepHint} placeholder="optional" wide />
             <TextInput
               field="budget"
               label="Memory budget"
