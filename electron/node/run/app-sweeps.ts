@@ -117,7 +117,9 @@ export class SweepService {
         (result) => {
           // The last size's run stopped by the user leaves no size untried, but the sweep was stopped.
           status.state = abort.signal.aborted ? 'stopped' : 'done';
-          status.result = (result.summary as SweepSummary | undefined) ? resultRow(result.summary) : null;
+          // runSweep's type promises a summary; it has none only if no step had a context size.
+          const summary: SweepSummary | undefined = result.summary;
+          status.result = summary ? resultRow(summary) : null;
           this.hooks.onEnd?.(sweepId, result.plan);
         },
         (error: unknown) => {
