@@ -20,6 +20,9 @@ import {
   RunEventSchema,
   RunRequestSchema,
   RunStatusSchema,
+  StartRunInputSchema,
+  SweepSizesSchema,
+  SweepStatusSchema,
   SampleSchema,
   BoardInfoSchema,
 } from './schemas';
@@ -50,6 +53,7 @@ export const PROMPT_TIMEOUT_MS = 3 * 60_000;
  */
 export const PROMPTING_METHODS: ReadonlySet<string> = new Set([
   'startRun',
+  'startSweep',
   'probeBoard',
   'readModelHeader',
   'exportSession',
@@ -128,9 +132,28 @@ export const apiMethods = {
     input: KvComputeInputSchema,
     output: KvComputeResultSchema,
   },
+  /** One run; with `server`, the command starts a server and the app holds the conversation (then stops it). */
   startRun: {
-    input: RunRequestSchema,
+    input: StartRunInputSchema,
     output: z.object({ runId: runIdSchema }),
+  },
+  /**
+   * A context sweep (`profile --sweep`): one run per size, one after the other, recorded into one
+   * session. Answers once the first run started; `sweepStatus` events follow every next run.
+   */
+  startSweep: {
+    input: z.object({ request: RunRequestSchema, sizes: SweepSizesSchema }).strict(),
+    output: z.object({ sweepId: runIdSchema, runId: runIdSchema }),
+  },
+  /** Stops the sweep's run going on, and the sizes after it are not run. */
+  stopSweep: {
+    input: z.object({ sweepId: runIdSchema }).strict(),
+    output: z.object({ ok: z.boolean() }),
+  },
+  /** The sweeps of this app, oldest first (a window that reloads mid-sweep follows it again). */
+  listSweeps: {
+    input: z.object({}).strict(),
+    output: z.array(SweepStatusSchema),
   },
   stopRun: {
     input: z.object({ runId: runIdSchema }).strict(),
@@ -204,6 +227,8 @@ export const apiEvents = {
   runEvent: z.object({ runId: z.string(), event: RunEventSchema }),
   runAnalysis: z.object({ runId: z.string(), analysis: RunAnalysisSchema }),
   runOutput: z.object({ runId: z.string(), stream: z.enum(['stdout', 'stderr']), text: z.string() }),
+  /** A sweep started, moved to its next size, finished a step, or ended (with its result). */
+  sweepStatus: SweepStatusSchema,
   /** An unknown host key: answer with answerHostKey. A CHANGED key never prompts (it is an error). */
   hostKeyPrompt: HostKeyPromptSchema,
   /** A password or passphrase is needed: answer with answerCredential. */

@@ -235,6 +235,104 @@ export const RunRequestSchema = z.object({
 export type RunRequest = z.infer<typeof RunRequestSchema>;
 export type RunRequestInput = z.input<typeof RunRequestSchema>;
 
+// ---- server mode and sweeps: what `profile --server-url` and `profile --sweep` do, for the app ----
+
+/** Server mode's defaults (the CLI's and the run form's), each with its reason. */
+export const SERVER_MODE_DEFAULTS = {
+  /** A story opening: a story model goes on with it, a chat model answers it. */
+  prompt: 'Once upon a time, in a small town at the edge of the forest,',
+  /** Max tokens per turn: long enough for a stable decode slope. */
+  maxTokens: 128,
+  /** A 7B model from an SD card on a Pi takes a minute or two to load: two minutes before giving up. */
+  readyTimeoutMs: 120_000,
+  /** Port 0: the port the server prints when it starts listening (electron/node/engines/server-profile.ts). */
+  url: 'http://127.0.0.1:0/v1',
+  /** A regex that never matches, so the server's log lines on stdout are not counted as tokens. */
+  noTokensRegex: '(?!)',
+} as const;
+
+/** How long a server may take to answer: at least a second (a poll), at most an hour (a huge model off a slow disk). */
+export const SERVER_READY_TIMEOUT_BOUNDS_MS = { min: 1000, max: 3_600_000 } as const;
+
+/**
+ * Server mode (`kvscope profile --server-url`): the engine command starts an OpenAI-compatible
+ * server; the client sends `turns` streamed requests, each sending the conversation back.
+ */
+export const ServerModeSchema = z
+  .object({
+    /** As seen from the target, ending in /v1; port 0 = the one the server prints. */
+    url: z
+      .string()
+      .max(2048)
+      .regex(/^https?:\/\/[^\s/]+(?:\/\S*)?$/, 'an http:// or https:// address'),
+    api: z.enum(['chat', 'completions']).default('chat'),
+    /** The user's messages in order: turn k says prompts[k−1] (the first prompt without any). */
+    prompts: z.array(z.string().min(1).max(100_000)).max(1000).default([]),
+    /** Turns of the conversation; default: one per prompt (at least one). */
+    turns: z.number().int().min(1).max(1000).optional(),
+    /** Max tokens per turn. */
+    maxTokens: z.number().int().min(1).max(1_000_000).default(SERVER_MODE_DEFAULTS.maxTokens),
+    /** Ask the server to generate maxTokens regardless of end-of-sequence (llama-server's ignore_eos). */
+    ignoreEos: z.boolean().default(false),
+    readyTimeoutMs: z
+      .number()
+      .int()
+      .min(SERVER_READY_TIMEOUT_BOUNDS_MS.min)
+      .max(SERVER_READY_TIMEOUT_BOUNDS_MS.max)
+      .default(SERVER_MODE_DEFAULTS.readyTimeoutMs),
+  })
+  .strict();
+export type ServerMode = z.infer<typeof ServerModeSchema>;
+export type ServerModeInput = z.input<typeof ServerModeSchema>;
+
+/** What startRun takes: a run, and server mode when the command starts a server. */
+export const StartRunInputSchema = RunRequestSchema.extend({ server: ServerModeSchema.optional() });
+export type StartRunInput = z.input<typeof StartRunInputSchema>;
+
+/** The context sizes of a sweep (shared/run/sweep-sizes.ts reads them from text). */
+export const SweepSizesSchema = z.array(z.number().int().min(1).max(10_000_000)).min(2).max(32);
+
+/** One finished step of a sweep (shared/analysis/sweep.ts SweepPoint, the fields the app shows). */
+export const SweepPointSchema = z.object({
+  ctx: z.number(),
+  peakRssBytes: z.number().nullable(),
+  peakAnonRssBytes: z.number().nullable().optional(),
+  engineKvBytes: z.number().nullable().optional(),
+  exitCode: z.number().nullable(),
+  oomKilled: z.boolean(),
+  ok: z.boolean(),
+  error: z.string().optional(),
+  tokens: z.number().optional(),
+  decodeTokensPerSecond: z.number().nullable().optional(),
+});
+export type SweepPointRow = z.infer<typeof SweepPointSchema>;
+
+/** A sweep started from the app, as it goes: its runs one after the other, then the fit. */
+export const SweepStatusSchema = z.object({
+  sweepId: z.string(),
+  state: z.enum(['running', 'done', 'failed', 'stopped']),
+  sizes: z.array(z.number()),
+  /** The runs started so far, in order; the last one is the one going on while the sweep runs. */
+  runs: z.array(z.object({ ctx: z.number(), runId: z.string() })),
+  /** Finished steps, in order (a step that could not start has no run). */
+  points: z.array(SweepPointSchema),
+  /** The KV curve over the sizes, once the sweep is over (shared/analysis/sweep.ts SweepSummary). */
+  result: z
+    .object({
+      measuredBytesPerToken: z.number().nullable(),
+      theoryBytesPerToken: z.number().nullable(),
+      overheadFactor: z.number().nullable(),
+      mode: KvModeSchema.nullable(),
+      maxContextForBudget: z.number().nullable(),
+      baselineBytes: z.number().nullable(),
+      fitR2: z.number().nullable(),
+      stoppedEarly: z.string().nullable(),
+    })
+    .nullable(),
+  error: z.string().optional(),
+});
+export type SweepStatus = z.infer<typeof SweepStatusSchema>;
+
 /**
  * One observation. Open-ended on purpose: a collector adds series by adding keys.
  * tMs is milliseconds on the target's monotonic clock since the run started.

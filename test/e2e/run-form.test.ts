@@ -2,6 +2,10 @@
 // accessible names (no unit, hint or option text in them), Start in view with four saved boards,
 // a reload during a run that keeps the form and the target, an error on the field in the form's
 // words, the GGUF header shown before a run, and the Add-board dialog keeping focus inside.
+// Then what the CLI can do, the form does: a context sweep of the demo (`profile --demo --sweep`)
+// followed run by run to its result table, and server mode (`profile --server-url`) with two
+// prompts loaded from a file, against the real OpenAI-compatible llama.cpp server of the tests
+// (test/engines/llama/openai-server.mjs on stories260K.gguf).
 // Needs `npm run build`.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,12 +13,15 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import {
+  fillRunForm,
   openBrowserApp,
   saveScreenshot,
   waitForPhase,
   waitForRssPoints,
+  waitForText,
   type BrowserApp,
 } from '../helpers/browser-app';
+import { assertLlamaEngineInstalled, openaiServerCommand, storyPrompt } from '../helpers/llama-engine';
 
 const STORIES_GGUF = fileURLToPath(new URL('../../../shared/models/stories260K.gguf', import.meta.url));
 const WAIT_MS = 90_000;
@@ -46,6 +53,7 @@ beforeAll(async () => {
 afterAll(() => app?.close());
 
 const form = () => page.locator('.run-form');
+const text = async (testId: string) => (await page.getByTestId(testId).textContent()) ?? '';
 
 describe('the run form', () => {
   it(
@@ -192,6 +200,105 @@ describe('the run form', () => {
       }
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });
+      expect(problems).toEqual([]);
+    },
+    TEST_MS,
+  );
+});
+
+describe('the run form, beyond one run: what the CLI can do', () => {
+  it(
+    'runs a two-size sweep of the demo, follows each run and shows the result table',
+    async () => {
+      assertLlamaEngineInstalled();
+      await page.setViewportSize({ width: 1440, height: 1600 });
+      await page.getByTestId('board-local').click();
+      await page.getByTestId('engine-kind-demo').click();
+      // The earlier tests left q8_0 and a slow demo here. A growth-mode demo does not reserve per
+      // context: the form says what the CLI warns.
+      await fillRunForm(page, { kvType: 'f16', mode: 'growth', sweep: '1024, 512' });
+      expect(await page.locator('#run-field-sweep-hint').textContent()).toBe(
+        'The demo in growth mode does not reserve memory per context: the sweep will show a flat curve (choose reserved).',
+      );
+      // A bad size is said on the field, in the form's words.
+      await fillRunForm(page, {
+        mode: 'reserved',
+        tokens: '100',
+        tps: '800',
+        weightsMb: '8',
+        intervalMs: '50',
+        sweep: '512, lots',
+      });
+      await page.getByTestId('start-run').click();
+      expect(await text('error-sweep')).toBe('"lots" is not a context size: list sizes like 512, 2048, 8k');
+      await page.getByTestId('field-sweep').fill('1024, 512');
+      await page.getByTestId('start-run').click();
+
+      // The second point runs in the live view: the run header names its context.
+      await waitForText(page, '[data-testid=sweep-progress]', /^Sweep point 2 of 2, ctx 1024$/, WAIT_MS);
+      await waitForText(page, '.run-label', /ctx 1024$/, WAIT_MS);
+      expect(await text('run-target-name')).toBe('on This computer');
+      expect(await page.getByTestId('sweep-row').count()).toBe(1);
+      expect(await page.getByTestId('start-run').isDisabled()).toBe(true);
+
+      await waitForText(page, '[data-testid=sweep-progress]', /^Sweep done: 2 of 2 points ok$/, WAIT_MS);
+      const rows = await page.getByTestId('sweep-row').evaluateAll((trs) =>
+        trs.map((tr) =>
+          Array.from(tr.children)
+            .slice(0, 2)
+            .map((c) => c.textContent),
+        ),
+      );
+      expect(rows).toEqual([
+        ['512', 'ok'],
+        ['1,024', 'ok'],
+      ]);
+      // 2 × 16 layers × 8 KV heads × 64 × 2 B = 32 KiB per context token, measured by the fit.
+      expect(await text('sweep-measured')).toMatch(/^3\d(\.\d+)? KiB\/token$/);
+      await waitForPhase(page, ['done'], WAIT_MS);
+      expect(await page.getByTestId('start-run').isDisabled()).toBe(false);
+      await saveScreenshot(page, 'run-form-sweep.png');
+      expect(problems).toEqual([]);
+    },
+    TEST_MS,
+  );
+
+  it(
+    'runs a server with two prompts from a file, one turn each, and stops it',
+    async () => {
+      await page.getByTestId('field-sweep').fill('');
+      await page.getByTestId('engine-kind-command').click();
+      await page.getByTestId('field-command').fill(openaiServerCommand({ ctx: 1024 }));
+      await page.getByTestId('field-serverMode').check();
+      await page.getByTestId('server-mode-fields').waitFor();
+      // A long second prompt: the server's prompt count for turn 2 shows it was sent.
+      await page.getByTestId('prompts-file-input').setInputFiles({
+        name: 'prompts.txt',
+        mimeType: 'text/plain',
+        buffer: Buffer.from(`Once upon a time\n${storyPrompt(10)}\n`),
+      });
+      await waitForText(page, '[data-testid=prompts-count]', /^2 prompts$/, WAIT_MS);
+      await fillRunForm(page, { serverTokens: '16', turns: '1' });
+      await page.getByTestId('field-ignoreEos').check();
+      await page.getByTestId('start-run').click();
+      expect(await text('error-turns')).toBe('2 prompts need at least 2 turns (or leave empty: one per prompt)');
+      for (const error of await page.locator('.run-form .field-error').allTextContents())
+        expect(error).not.toContain('--');
+      await page.getByTestId('field-turns').fill('');
+      await page.getByTestId('start-run').click();
+
+      await waitForPhase(page, ['done'], WAIT_MS);
+      await waitForText(page, '[data-testid=event-list]', /server conversation done/, WAIT_MS);
+      const events = await page.getByTestId('event-list').locator('li').allTextContents();
+      expect(events.filter((e) => /server: turn \d: 16 tokens in \d+ ms/.test(e))).toHaveLength(2);
+      // The server's own timing lines: two requests, the second evaluating the long prompt.
+      const output = await text('engine-output');
+      const promptTokens = [...output.matchAll(/prompt eval time = +[\d.]+ ms \/ +(\d+) tokens/g)].map((m) =>
+        Number(m[1]),
+      );
+      expect(promptTokens).toHaveLength(2);
+      expect(promptTokens[1]).toBeGreaterThan(150);
+      await saveScreenshot(page, 'run-form-server.png');
       expect(problems).toEqual([]);
     },
     TEST_MS,

@@ -93,3 +93,24 @@ export async function waitForMeasuredBytesPerToken(page: Page, timeoutMs: number
     { timeout: timeoutMs },
   );
 }
+
+/**
+ * Types (or picks, for a select) each run-form field `field-<name>` given, in order: one fill per
+ * entry instead of a line per field in every test.
+ */
+export async function fillRunForm(page: Page, fields: Record<string, string>): Promise<void> {
+  for (const [name, value] of Object.entries(fields)) {
+    const control = page.getByTestId(`field-${name}`);
+    if ((await control.evaluate((el) => el.tagName)) === 'SELECT') await control.selectOption(value);
+    else await control.fill(value);
+  }
+}
+
+/** Until the element `selector` finds says something matching `pattern`. */
+export async function waitForText(page: Page, selector: string, pattern: RegExp, timeoutMs: number): Promise<void> {
+  await page.waitForFunction(
+    ([sel, source]) => new RegExp(source).test(document.querySelector(sel)?.textContent ?? ''),
+    [selector, pattern.source] as const,
+    { timeout: timeoutMs },
+  );
+}

@@ -8,7 +8,7 @@ import {
   type EventPayload,
   type EventSink,
 } from '../../../shared/api/contract';
-import type { BoardInfo, TargetSpec } from '../../../shared/api/schemas';
+import { SERVER_MODE_DEFAULTS, type BoardInfo, type TargetSpec } from '../../../shared/api/schemas';
 import { computeKv } from '../../../shared/kv/kv-theory';
 import { healthFindings } from '../../../shared/probe/health';
 import type { AppServices, AppServicesOptions } from './app-services';
@@ -22,7 +22,9 @@ import { BoardStore, type SavedBoard } from '../boards/board-store';
 import { describeError } from '../util/describe-error';
 import { redact } from '../util/redact';
 import { readModelHeader } from '../model/model-header';
-import { recordAppRun } from '../session/app-run-recording';
+import { openAppRecording, recordAppRun, type AppRecording } from '../session/app-run-recording';
+import { SweepService } from '../run/app-sweeps';
+import { driveServerMode, engineOutputCollector } from '../engines/server-run';
 import { SessionLibrary, sessionsDir } from '../session/session-library';
 
 export interface CreateAppServicesOptions extends AppServicesOptions {
@@ -79,6 +81,34 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
   const appVersion = options.version ?? '0.1.0';
   /** Sessions still being written: dispose() waits for them so no file is left half-closed. */
   const recordings = new Set<Promise<void>>();
+  const keepUntilClosed = (closed: Promise<void>) => {
+    recordings.add(closed);
+    void closed.then(() => recordings.delete(closed));
+  };
+  const recordingLog = log ?? ((line: string) => process.stderr.write(`kvscope: ${redact(line)}\n`));
+  /** Server conversations going on: dispose() waits for them (each ends by stopping its run). */
+  const conversations = new Set<Promise<unknown>>();
+
+  /** A sweep is recorded into one session: opened with its first run, closed with its plan. */
+  const sweepRecordings = new Map<string, AppRecording>();
+  const sweeps = new SweepService(runs, emit, {
+    onRun: ({ sweepId, targetLabel }, run) => {
+      const open = sweepRecordings.get(sweepId);
+      if (open) return open.add(run);
+      const recording = openAppRecording(library, run, {
+        appVersion,
+        targetLabel,
+        log: recordingLog,
+      });
+      if (!recording) return;
+      sweepRecordings.set(sweepId, recording);
+      keepUntilClosed(recording.closed);
+    },
+    onEnd: (sweepId, plan) => {
+      void sweepRecordings.get(sweepId)?.finish(plan);
+      sweepRecordings.delete(sweepId);
+    },
+  });
 
   const requireRun = (runId: string) => {
     const run = runs.get(runId);
@@ -155,20 +185,38 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
       return { removed: await secrets.deletePrefix(secretKeys.boardPrefix(boardId)) };
     },
     computeKv: (input) => settled(() => computeKv(input)),
-    startRun: async (request) => {
-      const run = await runs.start(request);
+    startRun: async ({ server, ...request }) => {
+      // Server mode: a regex that never matches unless one is given, so the server's log lines on
+      // stdout are not counted as tokens; the client counts them (as `profile --server-url` does).
+      const runRequest =
+        server && request.engine.kind === 'command' && request.engine.tokenRegex === undefined
+          ? { ...request, engine: { ...request.engine, tokenRegex: SERVER_MODE_DEFAULTS.noTokensRegex } }
+          : request;
+      if (server && request.engine.kind !== 'command')
+        throw new Error('server mode needs an engine command that starts the server');
+      const output = server ? engineOutputCollector() : null;
+      const run = await runs.start(runRequest, output?.listener);
       // Every run started from the app is kept (a failure to record never fails the run).
       const recording = recordAppRun(library, run, {
         appVersion,
         targetLabel: await targetLabelOf(request.target),
-        log: log ?? ((line) => process.stderr.write(`kvscope: ${redact(line)}\n`)),
+        log: recordingLog,
       });
-      if (recording) {
-        recordings.add(recording.closed);
-        void recording.closed.then(() => recordings.delete(recording.closed));
+      if (recording) keepUntilClosed(recording.closed);
+      if (server && output) {
+        // The conversation's steps (waiting for the port, each turn) are the run's events: the
+        // window's event log and the session show how the server was driven.
+        const conversation = driveServerMode(run, server, output.text, (line) =>
+          run.addEvent({ tMs: run.lastTMs, kind: 'info', message: line.trim() }),
+        );
+        conversations.add(conversation);
+        void conversation.then(() => conversations.delete(conversation));
       }
       return { runId: run.runId };
     },
+    startSweep: async ({ request, sizes }) => sweeps.start(request, sizes, await targetLabelOf(request.target)),
+    stopSweep: ({ sweepId }) => settled(() => ({ ok: sweeps.stop(sweepId) })),
+    listSweeps: () => settled(() => sweeps.list()),
     stopRun: async ({ runId }) => ({ ok: await runs.stop(runId) }),
     listRuns: () => settled(() => runs.list()),
     getRun: ({ runId }) =>
@@ -238,7 +286,8 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
     },
     dispose: async () => {
       prompts.cancelAll();
-      await runs.dispose();
+      await Promise.all([sweeps.dispose(), runs.dispose()]);
+      await Promise.all(conversations);
       await Promise.all(recordings);
     },
   };

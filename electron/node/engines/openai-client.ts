@@ -221,6 +221,8 @@ export interface SessionOptions {
   turns: number;
   /** What the user says on turns after the first (chat), or appends to the prompt (completions). */
   followUp?: string;
+  /** The user's messages of turns 2, 3, … in order (the run form's prompts after the first); then followUp. */
+  followUps?: readonly string[];
   maxTokens: number;
   model?: string;
   ignoreEos?: boolean;
@@ -259,7 +261,7 @@ export async function runSession(
     results.push(result);
     options.onTurn?.(result);
     if (result.status !== 200) break;
-    const followUp = options.followUp ?? DEFAULT_FOLLOW_UP;
+    const followUp = options.followUps?.[turn - 1] ?? options.followUp ?? DEFAULT_FOLLOW_UP;
     messages.push({ role: 'assistant', content: result.text }, { role: 'user', content: followUp });
     prompt = `${prompt}${result.text}\n${followUp}\n`;
   }

@@ -11,6 +11,7 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { ServerProfile } from '../../../shared/analysis/stream-timing';
+import { SERVER_MODE_DEFAULTS } from '../../../shared/api/schemas';
 import type { RunController } from '../run/run-controller';
 import { runSession, type OpenAiApi, type StreamResult } from './openai-client';
 
@@ -22,6 +23,8 @@ export interface ServerProfileOptions {
   turns: number;
   maxTokens: number;
   followUp?: string;
+  /** The user's messages of turns 2, 3, … (openai-client.ts SessionOptions.followUps). */
+  followUps?: readonly string[];
   model?: string;
   ignoreEos?: boolean;
   /** How long the server may take to load its model and answer. */
@@ -37,8 +40,8 @@ export class ServerProfileError extends Error {
 }
 
 // Defaults, each with its reason.
-/** A 7B model from an SD card on a Pi takes a minute or two to load: two minutes before giving up. */
-export const DEFAULT_SERVER_READY_TIMEOUT_MS = 120_000;
+/** How long the server may take to load its model (shared/api/schemas.ts SERVER_MODE_DEFAULTS says why). */
+export const DEFAULT_SERVER_READY_TIMEOUT_MS = SERVER_MODE_DEFAULTS.readyTimeoutMs;
 /** Poll the server this often while it loads (a connection attempt costs ~nothing on loopback/SSH). */
 const READY_POLL_MS = 100;
 
@@ -142,6 +145,7 @@ export async function profileServerRun(
       prompt: options.prompt,
       turns: options.turns,
       followUp: options.followUp,
+      followUps: options.followUps,
       maxTokens: options.maxTokens,
       model: options.model,
       ignoreEos: options.ignoreEos,

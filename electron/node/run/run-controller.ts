@@ -1,8 +1,9 @@
-// One run: prepares the run directory on the target, launches the engine and the run's
-// collectors (shared/collectors/registry.ts) detached from this process, follows the spool,
-// turns lines into samples and events through each collector's parser, beats the watchdog, and
-// stops the engine's whole process group on request. Knows nothing of local vs SSH. What it has
-// seen is one run record (shared/run/run-record.ts, `record()`), the same shape a session stores.
+// One run: launches the engine and the run's collectors (shared/collectors/registry.ts) on the
+// target detached from this process (run-launch.ts), follows the spool, turns lines into samples
+// and events through each collector's parser and the engine's output reader (engine-output.ts),
+// raises alerts, beats the watchdog, rides out a dropped link (link-recovery.ts), and stops the
+// engine's whole process group on request. Knows nothing of local vs SSH. What it has seen is one
+// run record (shared/run/run-record.ts, `record()`, run-record-of.ts), the shape a session stores.
 import type {
   CollectorStatus,
   RunAnalysis,
@@ -12,18 +13,17 @@ import type {
   Sample,
 } from '../../../shared/api/schemas';
 import { analyzeRun } from '../../../shared/analysis/run-analysis';
-import { alertToRunEvent, evaluateAlerts, INITIAL_ALERT_STATE } from '../../../shared/analysis/alerts';
 import type { ServerProfile } from '../../../shared/analysis/stream-timing';
-import { planCollectors } from '../../../shared/collectors/collector-plan';
 import { parseSpoolLine } from '../../../shared/collectors/run-spool';
 import type { AnalysisInputs, MeasuredProcess, RunEngine, RunRecord } from '../../../shared/run/run-record';
-import { engineGeneratedTokens, TOKEN_COUNT_TOLERANCE } from '../../../shared/analysis/throughput';
 import type { TargetFacts } from '../../../shared/run/target-facts';
 import { shellQuote } from '../../../shared/util/shell';
 import type { Target } from '../transport/target';
 import { followSpool, type SpoolFollower } from './spool-follower';
-import { launcherScript, runConf } from './run-scripts';
-import { prepareEngine, type PreparedEngine } from './engine-setup';
+import type { PreparedEngine } from './engine-setup';
+import { EngineOutput } from './engine-output';
+import { MemoryTickEvents } from './memory-tick-events';
+import { launchRun } from './run-launch';
 import { CollectorBook, type CollectorLineResult } from './collector-book';
 import { reconnectTarget, targetAnswers } from './link-recovery';
 import { runRecordOf } from './run-record-of';
@@ -35,14 +35,10 @@ import {
   type RunCallbacks,
   type RunControllerOptions,
 } from './run-options';
-import { StdoutTokenCounter } from './stdout-token-counter';
-import { RUN_MANIFEST_FILE, runManifestText, type RunManifest } from './run-manifest';
-import { createLlamaLogParser } from '../../../shared/parsers/llama-log-parser';
-import type { KvRecord, ModelRecord, TimingsRecord } from '../../../shared/parsers/records';
+import type { RunManifest } from './run-manifest';
 
 export { RUN_DEFAULTS, type RunCallbacks, type RunControllerOptions } from './run-options';
 
-const STDERR_TAIL_LINES = 20;
 /** A kept collector diagnostic's line, cut: enough to recognise it (the spool caps lines far longer). */
 const KEPT_DIAGNOSTIC_TEXT_CHARS = 240;
 /** The collector whose samples are the memory curve: they carry the token count and feed the budget alerts. */
@@ -63,10 +59,6 @@ export class RunController {
   launchError: string | null = null;
   lostSamples = 0;
   diagnostics = 0;
-  tokens = 0;
-  /** Engine stdout characters so far (newlines included): what the token count is spread over when the engine's own count differs. */
-  stdoutChars = 0;
-  firstTokenMs: number | null = null;
   lastTMs = 0;
   readonly done: Promise<void>;
 
@@ -92,19 +84,10 @@ export class RunController {
   /** RECOVERY: true while replay() feeds a dead run's spool; nothing is done on the target then. */
   private replaying = false;
   endedAt: string | null = null;
-  private readonly stdoutTokens: StdoutTokenCounter;
-  private alertState = INITIAL_ALERT_STATE;
-  /** What the engine's own log said (llama.cpp and compatible): timings, KV size, model facts. */
-  readonly engineLog: { timings: TimingsRecord[]; kv: KvRecord[]; model: ModelRecord[] } = {
-    timings: [],
-    kv: [],
-    model: [],
-  };
-  private readonly llamaLog = createLlamaLogParser();
-  /** The engine's last stderr lines: what a failed engine said last is the best error message. */
-  readonly stderrTail: string[] = [];
-  /** The processes whose memory the sampler measured, each from when it was chosen. */
-  readonly measuredProcesses: MeasuredProcess[] = [];
+  /** Tokens, the engine's log and its last stderr lines (engine-output.ts). */
+  private readonly output: EngineOutput;
+  /** Measured-process changes and alerts of the memory sampler's ticks (memory-tick-events.ts). */
+  private readonly memoryTicks = new MemoryTickEvents();
   /** Subscribers besides the constructor's callbacks (session recorder…), called after them. */
   private readonly listeners = new Set<Partial<RunCallbacks>>();
   private readonly callbacks: RunCallbacks;
@@ -121,9 +104,31 @@ export class RunController {
     this.callbacks = withListeners(callbacks, this.listeners);
     this.status = { runId, state: 'starting', label: request.label ?? defaultLabel(request) };
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
-    this.stdoutTokens = new StdoutTokenCounter(
-      request.engine.kind === 'command' ? request.engine.tokenRegex : undefined,
-    );
+    this.output = new EngineOutput(request.engine.kind === 'command' ? request.engine.tokenRegex : undefined);
+  }
+
+  /** Generated tokens counted on the engine's stdout so far. */
+  get tokens(): number {
+    return this.output.tokens;
+  }
+
+  /** Engine stdout characters so far (newlines included): what the token count is spread over when the engine's own count differs. */
+  get stdoutChars(): number {
+    return this.output.stdoutChars;
+  }
+
+  get firstTokenMs(): number | null {
+    return this.output.firstTokenMs;
+  }
+
+  /** What the engine's own log said (llama.cpp and compatible): timings, KV size, model facts. */
+  get engineLog(): EngineOutput['engineLog'] {
+    return this.output.engineLog;
+  }
+
+  /** The engine's last stderr lines: what a failed engine said last is the best error message. */
+  get stderrTail(): readonly string[] {
+    return this.output.stderrTail;
   }
 
   /** Subscribe to this run's callbacks too (listeners must not throw); returns the unsubscribe. */
@@ -147,61 +152,18 @@ export class RunController {
   /** Prepare the run directory, launch, and start following. Resolves once the run is launched. */
   async start(): Promise<void> {
     try {
-      const made = await this.target.exec(
-        `d="\${TMPDIR:-/tmp}/kvscope-${this.runId}"; mkdir -m 700 "$d" && cd "$d" && pwd -P`,
-      );
-      if (made.code !== 0)
-        throw new Error(`cannot create the run directory on the target: ${made.stderr.toString().trim()}`);
-      this.dir = made.stdout.toString().trim();
-      this.engine = await prepareEngine(this.target, this.request, this.dir);
-      const plan = planCollectors(this.request, this.targetFacts);
-      this.collectors.unavailable.push(...plan.unavailable);
-      for (const { def } of plan.start) {
-        if (def.script === null) continue;
-        await this.target.writeFile(`${this.dir}/${def.id}.sh`, def.script, 0o700);
-        this.collectors.start(def.id);
-      }
-      await this.target.writeFile(`${this.dir}/launcher.sh`, launcherScript(), 0o700);
-      await this.target.writeFile(
-        `${this.dir}/run.conf`,
-        runConf({
-          engineCommand: this.engine.command,
-          collectors: plan.start
-            .filter((c) => c.def.script !== null)
-            .map((c) => ({
-              id: c.def.id,
-              intervalS: c.intervalMs / 1000,
-              args: c.def.scriptArgs?.(c.intervalMs) ?? [],
-            })),
-          watchdogS: this.request.keepRunning ? 0 : this.options.watchdogS,
-          spoolMaxBytes: this.options.spoolMaxBytes,
-          memoryLimitBytes: this.request.memoryLimitBytes ?? null,
-        }),
-        0o600,
-      );
-      // RECOVERY: what `kvscope recover` needs to rebuild this run if the app dies (run-manifest.ts).
-      await this.target.writeFile(
-        `${this.dir}/${RUN_MANIFEST_FILE}`,
-        runManifestText({
-          version: 1,
-          runId: this.runId,
-          label: this.status.label,
-          startedAt: this.startedAt,
-          request: this.request,
-          engine: this.engine,
-          collectors: this.collectors.startedIds,
-          unavailable: this.collectors.unavailable,
-          target: this.targetFacts,
-        }),
-        0o600,
-      );
-      const d = shellQuote(this.dir);
-      // Detached from this process and from the SSH channel: the launcher survives both.
-      const launched = await this.target.exec(
-        `${this.target.kind === 'local' ? `cd ${shellQuote(process.cwd())} 2>/dev/null; ` : ''}W=$(pwd -P); cd ${d} && if command -v setsid >/dev/null 2>&1; then setsid sh launcher.sh ${d} "$W" </dev/null >/dev/null 2>&1 & else nohup sh launcher.sh ${d} "$W" </dev/null >/dev/null 2>&1 & fi; echo $!`,
-      );
-      const pid = Number(launched.stdout.toString().trim());
-      this.launcherPid = Number.isInteger(pid) && pid > 0 ? pid : null;
+      this.launcherPid = await launchRun({
+        target: this.target,
+        request: this.request,
+        runId: this.runId,
+        label: this.status.label,
+        startedAt: this.startedAt,
+        options: this.options,
+        targetFacts: this.targetFacts,
+        collectors: this.collectors,
+        onDir: (dir) => (this.dir = dir),
+        onEngine: (engine) => (this.engine = engine),
+      });
       this.heartbeat = setInterval(() => void this.beat(), this.options.heartbeatMs);
       this.follow(0);
       this.setState('running');
@@ -401,57 +363,27 @@ export class RunController {
   }
 
   /**
-   * One record of the engine's output. Stdout comes as the launcher's chunk reader saw it arrive
-   * (electron/node/run/run-scripts.ts): `O` ends a line, `P` is text still waiting for its newline
-   * (a token written and flushed, or a line cut by the reader's 10 ms window).
+   * One record of the engine's output (engine-output.ts reads it). Stdout comes as the launcher's
+   * chunk reader saw it arrive (run-scripts.ts): `O` ends a line, `P` is text still waiting for its
+   * newline (a token written and flushed, or a line cut by the reader's 10 ms window).
    */
   private onEngineLine(tag: 'O' | 'P' | 'E', uptimeMs: number, text: string) {
     const tMs = this.toTMs(uptimeMs);
     this.lastTMs = Math.max(this.lastTMs, tMs);
-    if (tag !== 'E') {
-      this.stdoutChars += text.length + (tag === 'O' ? 1 : 0);
-      const n = this.stdoutTokens.push(tag, text);
-      if (n > 0) {
-        this.tokens += n;
-        if (this.firstTokenMs === null) this.firstTokenMs = tMs;
-        // Token arrivals share the spool's 10 ms clock: one engine sample per distinct time.
-        const last = this.pendingSamples[this.pendingSamples.length - 1];
-        if (last && last.source === 'engine' && last.tMs === tMs && last.values.started === undefined) {
-          last.values.tokens = this.tokens;
-          last.values.stdoutChars = this.stdoutChars;
-        } else
-          this.pushSample({ tMs, source: 'engine', values: { tokens: this.tokens, stdoutChars: this.stdoutChars } });
-        if (this.request.tokens && this.tokens >= this.request.tokens && this.request.engine.kind === 'command') {
-          void this.stop(`token limit ${this.request.tokens} reached`);
-        }
+    const { newTokens, events } = this.output.read(tag, tMs, text);
+    if (newTokens > 0) {
+      // Token arrivals share the spool's 10 ms clock: one engine sample per distinct time.
+      const last = this.pendingSamples[this.pendingSamples.length - 1];
+      if (last && last.source === 'engine' && last.tMs === tMs && last.values.started === undefined) {
+        last.values.tokens = this.tokens;
+        last.values.stdoutChars = this.stdoutChars;
+      } else this.pushSample({ tMs, source: 'engine', values: { tokens: this.tokens, stdoutChars: this.stdoutChars } });
+      if (this.request.tokens && this.tokens >= this.request.tokens && this.request.engine.kind === 'command') {
+        void this.stop(`token limit ${this.request.tokens} reached`);
       }
     }
-    if (tag === 'E') {
-      // llama.cpp and friends log to stderr; stdout is the generated text.
-      this.readEngineLog(text, tMs);
-      if (text.trim() !== '') {
-        this.stderrTail.push(text);
-        if (this.stderrTail.length > STDERR_TAIL_LINES) this.stderrTail.shift();
-      }
-    }
+    for (const event of events) this.addEvent(event);
     this.callbacks.onOutput(tag === 'E' ? 'stderr' : 'stdout', tag === 'P' ? text : text + '\n');
-  }
-
-  private readEngineLog(text: string, tMs: number) {
-    for (const record of this.llamaLog.push(text)) {
-      if (record.kind === 'timings') this.engineLog.timings.push(record);
-      else if (record.kind === 'kv') {
-        this.engineLog.kv.push(record);
-        if (record.scope === 'total' && record.sizeBytes !== null) {
-          this.addEvent({
-            tMs,
-            kind: 'info',
-            message: `engine reports a KV cache of ${record.sizeBytes} bytes`,
-            data: { kvBytes: record.sizeBytes, cells: record.cells },
-          });
-        }
-      } else if (record.kind === 'model') this.engineLog.model.push(record);
-    }
   }
 
   private onCollectorLine(id: string, text: string) {
@@ -475,35 +407,27 @@ export class RunController {
     this.lastTMs = Math.max(this.lastTMs, tMs);
     const values = read.values;
     if (id === MEMORY_COLLECTOR) {
-      this.noteMeasured(tMs, values);
+      const measuring = this.memoryTicks.noteMeasured(tMs, values, this.enginePid);
+      if (measuring) this.addEvent(measuring);
       values.tokens = this.tokens;
     }
     this.pushSample({ tMs, source: id, values });
     // ALERTS (shared/analysis/alerts.ts, the same rules the dashboard applies): new alerts become run events.
-    if (id === MEMORY_COLLECTOR) this.raiseAlerts(tMs, values);
+    if (id !== MEMORY_COLLECTOR) return;
+    const alerts = this.memoryTicks.alerts({
+      tMs,
+      rssBytes: values.rssBytes,
+      budgetBytes: this.request.budgetBytes ?? null,
+      tokens: this.tokens,
+      oomHorizonTokens: this.analysis?.oomHorizonTokens ?? null,
+      engineSwapBytes: values.swapBytes,
+    });
+    for (const alert of alerts) this.addEvent(alert);
   }
 
-  /**
-   * The memory sampler measures the largest process of the engine's group and names it in each
-   * tick (then taken out of the sample's values, which are series). A change, or a first choice
-   * other than the process the launcher started (a wrapper's child), becomes an event.
-   */
-  private noteMeasured(tMs: number, values: Record<string, number | null>) {
-    const pid = values.measuredPid;
-    const groupProcesses = values.groupProcesses ?? null;
-    delete values.measuredPid;
-    delete values.groupProcesses;
-    if (typeof pid !== 'number') return;
-    const last = this.measuredProcesses.at(-1);
-    if (last?.pid === pid) return;
-    this.measuredProcesses.push({ pid, tMs, groupProcesses });
-    if (!last && pid === this.enginePid) return;
-    this.addEvent({
-      tMs,
-      kind: 'info',
-      message: `measuring process ${pid}, the largest of ${groupProcesses ?? '?'} in the engine's process group${last ? ` (was ${last.pid})` : ` (the command started ${this.enginePid ?? '?'})`}`,
-      data: { pid, groupProcesses },
-    });
+  /** The processes whose memory the sampler measured, each from when it was chosen. */
+  get measuredProcesses(): MeasuredProcess[] {
+    return this.memoryTicks.measuredProcesses;
   }
 
   /** How each collector of the run fared so far (the launched ones and those the facts ruled out). */
@@ -578,20 +502,7 @@ export class RunController {
 
   /** The live count against the engine's own (its timing lines); null when the engine printed none. */
   tokenCount(): { liveTokens: number; engineTokens: number | null } {
-    return { liveTokens: this.tokens, engineTokens: engineGeneratedTokens(this.engineLog.timings) };
-  }
-
-  private raiseAlerts(tMs: number, values: Record<string, number | null>) {
-    const { alerts, state } = evaluateAlerts(this.alertState, {
-      tMs,
-      rssBytes: values.rssBytes,
-      budgetBytes: this.request.budgetBytes ?? null,
-      tokens: this.tokens,
-      oomHorizonTokens: this.analysis?.oomHorizonTokens ?? null,
-      engineSwapBytes: values.swapBytes,
-    });
-    this.alertState = state;
-    for (const alert of alerts) this.addEvent(alertToRunEvent(alert));
+    return this.output.tokenCount();
   }
 
   private pushSample(sample: Sample) {
@@ -668,16 +579,8 @@ export class RunController {
 
   /** Says so when the engine's own count and the live one differ: the engine's count is the run's. */
   private reportTokenCount() {
-    const { liveTokens, engineTokens } = this.tokenCount();
-    if (engineTokens === null || Math.abs(engineTokens - liveTokens) <= TOKEN_COUNT_TOLERANCE) return;
-    this.addEvent({
-      tMs: this.lastTMs,
-      kind: 'info',
-      message:
-        `the engine counted ${engineTokens} tokens (its timing lines), ${liveTokens} stdout ` +
-        `${this.stdoutTokens.unit} were seen live: the engine's count is the run's`,
-      data: { liveTokens, engineTokens, differenceTokens: engineTokens - liveTokens },
-    });
+    const event = this.output.tokenCountEvent(this.lastTMs);
+    if (event) this.addEvent(event);
   }
 
   private fail(error: unknown) {

@@ -5,7 +5,7 @@ import type { EventSink } from '../../../shared/api/contract';
 import type { RunRequest, RunStatus, TargetSpec } from '../../../shared/api/schemas';
 import type { Target } from '../transport/target';
 import { LocalTarget } from '../transport/local-target';
-import { RUN_DEFAULTS, RunController, type RunControllerOptions } from './run-controller';
+import { RUN_DEFAULTS, RunController, type RunCallbacks, type RunControllerOptions } from './run-controller';
 
 export type TargetFactory = (spec: TargetSpec) => Promise<Target>;
 
@@ -24,7 +24,8 @@ export class RunService {
     private readonly runOptions: Partial<RunControllerOptions> = {},
   ) {}
 
-  async start(request: RunRequest): Promise<RunController> {
+  /** Starts a run; `listener` hears it from its first line on (RunController.addListener). */
+  async start(request: RunRequest, listener?: Partial<RunCallbacks>): Promise<RunController> {
     const runId = `${new Date()
       .toISOString()
       .replace(/[-:T.Z]/g, '')
@@ -44,6 +45,7 @@ export class RunService {
       },
       { ...RUN_DEFAULTS, ...this.runOptions },
     );
+    if (listener) controller.addListener(listener);
     this.runs.set(runId, controller);
     void controller.done.then(async () => {
       // One target per run for now: close it when the run is over.

@@ -10,6 +10,7 @@ import {
   type SweepResultOfRecords,
 } from '../../../shared/analysis/sweep-summary';
 import type { RunController } from './run-controller';
+import { MAX_SWEEP_CTX, MAX_SWEEP_SIZES, readSweepSizes } from '../../../shared/run/sweep-sizes';
 
 /** What a sweep needs from the run service (RunService fits). */
 export interface SweepRunner {
@@ -26,6 +27,8 @@ export interface SweepInputs {
   onProgress?: (line: string) => void;
   /** Called with each run as soon as it started (to stop it from outside, show it live…). */
   onRun?: (run: RunController, ctx: number) => void;
+  /** Called with each step once it is over (its run ended, or it could not start). */
+  onPoint?: (step: SweepStep) => void;
   signal?: AbortSignal;
 }
 
@@ -46,18 +49,20 @@ export class SweepError extends Error {
   override name = 'SweepError';
 }
 
-/** Parse `512,2048,8192` (also `4k`, `64K` = × 1024) into ascending distinct sizes. */
+/** Parse `512,2048,8192` (also `4k`, `64K` = × 1024) into ascending distinct sizes, or say why not in the CLI's words. */
 export function parseSweepSizes(text: string): number[] {
-  const sizes = text.split(',').map((part) => {
-    const m = /^(\d+)(k)?$/i.exec(part.trim());
-    const n = m ? Number(m[1]) * (m[2] ? 1024 : 1) : NaN;
-    if (!Number.isInteger(n) || n < 1)
-      throw new SweepError(`--sweep: "${part}" is not a context size (expected e.g. 512,2048,8192)`);
-    return n;
-  });
-  const distinct = [...new Set(sizes)].sort((a, b) => a - b);
-  if (distinct.length < 2) throw new SweepError('--sweep needs at least two different context sizes');
-  return distinct;
+  const read = readSweepSizes(text);
+  if (read.ok) return read.sizes;
+  switch (read.problem) {
+    case 'not-a-size':
+      throw new SweepError(`--sweep: "${read.part}" is not a context size (expected e.g. 512,2048,8192)`);
+    case 'too-large':
+      throw new SweepError(`--sweep: "${read.part}" is larger than ${MAX_SWEEP_CTX} tokens`);
+    case 'too-many':
+      throw new SweepError(`--sweep: at most ${MAX_SWEEP_SIZES} context sizes`);
+    case 'too-few':
+      throw new SweepError('--sweep needs at least two different context sizes');
+  }
 }
 
 /** The run request of one sweep step. */
@@ -98,11 +103,13 @@ export async function runSweep(inputs: SweepInputs): Promise<SweepResult> {
       const message = error instanceof Error ? error.message : String(error);
       if (steps.length === 0) throw new SweepError(`the first sweep run (context ${ctx}) did not start: ${message}`);
       plan.failedStarts.push({ ctx, error: message });
-      steps.push({
+      const failed: SweepStep = {
         ctx,
         run: null,
         point: { ctx, peakRssBytes: null, exitCode: null, oomKilled: false, ok: false, error: message },
-      });
+      };
+      steps.push(failed);
+      inputs.onPoint?.(failed);
       continue;
     }
     inputs.onRun?.(run, ctx);
@@ -115,7 +122,9 @@ export async function runSweep(inputs: SweepInputs): Promise<SweepResult> {
     }
     // A run that ran has a context size (its request's): its point is never null.
     const point = sweepPointOf(run.record()) as SweepPoint;
-    steps.push({ ctx, run, point });
+    const step: SweepStep = { ctx, run, point };
+    steps.push(step);
+    inputs.onPoint?.(step);
     const mib = (b: number | null | undefined) => (typeof b === 'number' ? `${(b / 1048576).toFixed(1)} MiB` : '–');
     onProgress?.(
       `sweep: context ${ctx}: ${point.oomKilled ? 'OOM-killed' : point.ok ? 'done' : `failed (${point.error ?? `exit ${point.exitCode}`})`}, peak RSS ${mib(point.peakRssBytes)}, anon ${mib(point.peakAnonRssBytes)}, engine KV ${mib(point.engineKvBytes)}\n`,

@@ -3,7 +3,7 @@
 // buffer, output and analysis wait in this closure, and flushChart() (called a few times per
 // second) turns them into one store update with an LTTB-downsampled chart.
 import type { ApiEventName, EventPayload } from '../../../shared/api/contract';
-import type { RunAnalysis, RunEvent, RunStatus, Sample } from '../../../shared/api/schemas';
+import type { RunAnalysis, RunEvent, RunStatus, Sample, SweepStatus } from '../../../shared/api/schemas';
 import { buildChartSeries, EMPTY_CHART } from '../live/chart-series';
 import { MAX_EVENTS, MAX_POINTS_PER_SERIES, OUTPUT_TAIL_LINES } from '../live/live-config';
 import { seriesReadouts, updateLatest, type LatestValues } from '../live/series-readouts';
@@ -28,6 +28,9 @@ export const IDLE_RUN: LiveRun = {
 
 const ACTIVE: ReadonlySet<RunPhase> = new Set(['starting', 'running', 'stopping']);
 export const isActivePhase = (phase: RunPhase) => ACTIVE.has(phase);
+/** A run is going on, or a sweep between two of its runs: Start waits, Stop stops. */
+export const isBusy = (state: { run: LiveRun; sweep: SweepStatus | null }) =>
+  isActivePhase(state.run.phase) || state.sweep?.state === 'running';
 
 /** Events that arrive between pressing Start and learning the run id are held, up to this many. */
 const MAX_EARLY_EVENTS = 10_000;
@@ -160,13 +163,47 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
     }
   };
 
+  const stopOneRun = async () => {
+    const { runId, phase } = get().run;
+    if (!runId || !isActivePhase(phase)) return;
+    set((s) => ({ run: { ...s.run, phase: 'stopping' } }));
+    try {
+      await api.stopRun({ runId });
+    } catch (error) {
+      set((s) => ({ run: { ...s.run, error: `Stop failed: ${errorText(error)}` } }));
+    }
+  };
+
+  /**
+   * A sweep's news: the status replaces the one on screen, and when it names a run that is not the
+   * one on screen (the next context size started), the live view moves to that run: everything of
+   * it comes from getRun, the previous one stays in the sweep's session.
+   */
+  const followSweep = (status: SweepStatus) => {
+    const current = get().sweep;
+    if (!current || current.sweepId !== status.sweepId) return;
+    set({ sweep: status });
+    const latest = status.runs.at(-1);
+    const { run } = get();
+    if (!latest || latest.runId === run.runId || run.runId === null) return;
+    resetRunState();
+    // 'starting' without an id, then the id: what tab-memory.ts reads as "this tab started a run".
+    set({
+      chart: EMPTY_CHART,
+      run: { ...IDLE_RUN, phase: 'starting', budgetBytes: run.budgetBytes, windowTokens: run.windowTokens },
+    });
+    set((s) => ({ run: { ...s.run, runId: latest.runId } }));
+    void syncRun(latest.runId);
+  };
+
   const slice: LiveRunSlice = {
     run: IDLE_RUN,
+    sweep: null,
     chart: EMPTY_CHART,
 
     async startRun() {
       const state = get();
-      if (isActivePhase(state.run.phase)) return;
+      if (isBusy(state)) return;
       const target = state.boards.find((b) => b.id === state.selectedBoardId)?.spec ?? null;
       const built = buildRunRequest(state.form, target);
       if (!built.ok) {
@@ -178,6 +215,7 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
       set({
         formErrors: {},
         chart: EMPTY_CHART,
+        sweep: null,
         run: {
           ...IDLE_RUN,
           phase: 'starting',
@@ -186,8 +224,25 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
         },
       });
       try {
-        const { runId } = await api.startRun(built.request);
-        set((s) => ({ run: { ...s.run, runId } }));
+        let runId: string;
+        if (built.sweepSizes) {
+          const { server: _none, ...request } = built.request;
+          const sizes = built.sweepSizes;
+          const started = await api.startSweep({ request, sizes });
+          runId = started.runId;
+          // The sweep as known so far; its sweepStatus events (held until now, or still to come) replace it.
+          set((s) => ({
+            sweep: s.sweep ?? {
+              sweepId: started.sweepId,
+              state: 'running',
+              sizes,
+              runs: [{ ctx: sizes[0] ?? 0, runId }],
+              points: [],
+              result: null,
+            },
+          }));
+        } else runId = (await api.startRun(built.request)).runId;
+        set((s) => ({ run: { ...s.run, runId: s.run.runId ?? runId } }));
         const held = early;
         early = [];
         const sync = syncRun(runId);
@@ -199,14 +254,17 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
     },
 
     async stopRun() {
-      const { runId, phase } = get().run;
-      if (!runId || !isActivePhase(phase)) return;
-      set((s) => ({ run: { ...s.run, phase: 'stopping' } }));
-      try {
-        await api.stopRun({ runId });
-      } catch (error) {
-        set((s) => ({ run: { ...s.run, error: `Stop failed: ${errorText(error)}` } }));
+      const { sweep } = get();
+      if (sweep?.state === 'running') {
+        set((s) => ({ run: { ...s.run, phase: isActivePhase(s.run.phase) ? 'stopping' : s.run.phase } }));
+        try {
+          await api.stopSweep({ sweepId: sweep.sweepId });
+        } catch (error) {
+          set((s) => ({ run: { ...s.run, error: `Stop failed: ${errorText(error)}` } }));
+        }
+        return;
       }
+      await stopOneRun();
     },
 
     showRecordedRun(snapshot) {
@@ -234,9 +292,18 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
 
     async resumeLatestRun() {
       try {
-        const runs = await api.listRuns({});
+        // Without the sweeps (a failed call) the run still shows; only its sweep's progress is missing.
+        const [runs, sweeps] = await Promise.all([
+          api.listRuns({}),
+          Promise.resolve()
+            .then(() => api.listSweeps({}))
+            .catch(() => []),
+        ]);
         const newest = runs.filter((r) => isActivePhase(r.state)).at(-1) ?? runs.at(-1);
         if (!newest || get().run.phase !== 'idle') return;
+        // A sweep this run belongs to is followed again (its next runs, its result).
+        const sweep = sweeps.find((sw) => sw.runs.some((r) => r.runId === newest.runId)) ?? null;
+        set({ sweep });
         await slice.attachRun(newest);
       } catch (error) {
         console.warn(`kvscope: listRuns failed: ${errorText(error)}`);
@@ -250,6 +317,7 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
 
     handleApiEvent(event, payload) {
       const { runId, phase } = get().run;
+      if (event === 'sweepStatus' && get().sweep) return followSweep(payload as EventPayload<'sweepStatus'>);
       const payloadRunId = (payload as { runId?: string }).runId;
       if (runId === null) {
         // Between Start and the run id: hold on, it may be ours.

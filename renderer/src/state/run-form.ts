@@ -2,13 +2,17 @@
 // is checked with the contract's own RunRequestSchema, so the form refuses exactly what the main
 // side would refuse, and each message lands next to the field it is about.
 import {
-  RunRequestSchema,
+  SERVER_MODE_DEFAULTS,
+  SERVER_READY_TIMEOUT_BOUNDS_MS,
+  StartRunInputSchema,
   type KvMode,
   type KvType,
-  type RunRequestInput,
+  type ServerModeInput,
+  type StartRunInput,
   type TargetSpec,
 } from '../../../shared/api/schemas';
 import { parseByteSize } from '../../../shared/format/byte-size';
+import { MAX_SWEEP_CTX, MAX_SWEEP_SIZES, readSweepSizes } from '../../../shared/run/sweep-sizes';
 
 export interface RunForm {
   engineKind: 'demo' | 'command';
@@ -33,7 +37,22 @@ export interface RunForm {
   gguf: string;
   /** Regex matching once per generated token in stdout (engines that are not llama.cpp). */
   tokenRegex: string;
+  // Server mode (an engine command that starts an OpenAI-compatible server)
+  serverMode: boolean;
+  /** Its address as seen from the target; port 0 = the one it prints. */
+  serverUrl: string;
+  serverApi: 'chat' | 'completions';
+  /** One prompt per line: turn k says line k (turns past the last line ask it to go on). */
+  prompts: string;
+  /** Empty = one turn per prompt. */
+  turns: string;
+  /** Max tokens per turn. */
+  serverTokens: string;
+  ignoreEos: boolean;
+  serverTimeoutS: string;
   // Both
+  /** Context sizes of a sweep ("512, 2048, 8k"): one run per size; empty = one run. */
+  sweep: string;
   budget: string;
   intervalMs: string;
   keepRunning: boolean;
@@ -63,6 +82,15 @@ export const DEFAULT_RUN_FORM: RunForm = {
   commandTokens: '',
   gguf: '',
   tokenRegex: '',
+  serverMode: false,
+  serverUrl: SERVER_MODE_DEFAULTS.url,
+  serverApi: 'chat',
+  prompts: '',
+  turns: '',
+  serverTokens: String(SERVER_MODE_DEFAULTS.maxTokens),
+  ignoreEos: false,
+  serverTimeoutS: String(SERVER_MODE_DEFAULTS.readyTimeoutMs / 1000),
+  sweep: '',
   budget: '2 GiB',
   intervalMs: '200',
   keepRunning: false,
@@ -90,9 +118,39 @@ const FIELD_OF_PATH: Record<string, RunFormField> = {
   tokens: 'commandTokens',
   budgetBytes: 'budget',
   intervalMs: 'intervalMs',
+  'server.url': 'serverUrl',
+  'server.api': 'serverApi',
+  'server.prompts': 'prompts',
+  'server.turns': 'turns',
+  'server.maxTokens': 'serverTokens',
+  'server.readyTimeoutMs': 'serverTimeoutS',
 };
 
-export type BuiltRunRequest = { ok: true; request: RunRequestInput } | { ok: false; errors: RunFormErrors };
+/** What is wrong with the sweep's sizes, in the form's words. */
+function sweepSizesError(read: Exclude<ReturnType<typeof readSweepSizes>, { ok: true }>): string {
+  switch (read.problem) {
+    case 'not-a-size':
+      return `"${read.part}" is not a context size: list sizes like 512, 2048, 8k`;
+    case 'too-large':
+      return `"${read.part}" is more than ${MAX_SWEEP_CTX.toLocaleString('en-US')} tokens`;
+    case 'too-many':
+      return `at most ${MAX_SWEEP_SIZES} sizes`;
+    case 'too-few':
+      return 'give at least two different sizes (or none for a single run)';
+  }
+}
+
+/** The prompts of the textarea: one per line, blank lines skipped. */
+export function promptLines(text: string): string[] {
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+}
+
+/** `sweepSizes` set: start a sweep of `request` (startSweep); else one run (startRun, server mode included). */
+export type BuiltRunRequest =
+  { ok: true; request: StartRunInput; sweepSizes: number[] | null } | { ok: false; errors: RunFormErrors };
 
 export function buildRunRequest(form: RunForm, target: TargetSpec | null): BuiltRunRequest {
   const errors: RunFormErrors = {};
@@ -122,8 +180,18 @@ export function buildRunRequest(form: RunForm, target: TargetSpec | null): Built
     else errors.budget = parsed.error;
   }
   const intervalMs = integer('intervalMs');
+  const serverMode = form.engineKind === 'command' && form.serverMode;
+  let sweepSizes: number[] | null = null;
+  if (form.sweep.trim() !== '') {
+    const read = readSweepSizes(form.sweep);
+    if (!read.ok) errors.sweep = sweepSizesError(read);
+    else if (serverMode) errors.sweep = 'a sweep cannot run in server mode: profile one server per context size';
+    else if (form.engineKind === 'command' && !form.command.includes('{ctx}'))
+      errors.sweep = 'put {ctx} in the command where each context size goes';
+    else sweepSizes = read.sizes;
+  }
 
-  let request: RunRequestInput;
+  let request: StartRunInput;
   if (form.engineKind === 'demo') {
     const window = form.mode === 'window' ? integer('window') : integer('window', true);
     request = {
@@ -151,10 +219,11 @@ export function buildRunRequest(form: RunForm, target: TargetSpec | null): Built
   } else {
     if (form.command.trim() === '') errors.command = 'required';
     const ctx = integer('commandCtx', true);
-    const tokens = integer('commandTokens', true);
-    // Said here, on the field, rather than by the main side in the CLI's words.
-    if (form.command.includes('{ctx}') && ctx === undefined && !errors.commandCtx)
+    const tokens = serverMode ? undefined : integer('commandTokens', true);
+    // Said here, on the field, rather than by the main side in the CLI's words (a sweep fills {ctx}).
+    if (form.command.includes('{ctx}') && ctx === undefined && !errors.commandCtx && form.sweep.trim() === '')
       errors.commandCtx = 'the command contains {ctx}: give the context size to put there';
+    const server = serverMode ? serverModeOf(form, errors) : undefined;
     const tokenRegex = form.tokenRegex.trim();
     if (tokenRegex !== '') {
       try {
@@ -177,19 +246,65 @@ export function buildRunRequest(form: RunForm, target: TargetSpec | null): Built
       budgetBytes,
       intervalMs,
       ...(form.keepRunning ? { keepRunning: true } : {}),
+      ...(server ? { server } : {}),
     };
   }
   // The contract's own limits, even when some fields could not be read, so every problem shows
   // at once; a field's reading error wins over a schema message about the same field.
-  const checked = RunRequestSchema.safeParse(request);
+  const checked = StartRunInputSchema.safeParse(request);
   if (!checked.success || Object.keys(errors).length > 0) {
     for (const issue of checked.error?.issues ?? []) {
-      const field = FIELD_OF_PATH[issue.path.map(String).join('.')] ?? FIELD_OF_PATH[String(issue.path[0])];
+      const path = issue.path.map(String);
+      const field =
+        FIELD_OF_PATH[path.join('.')] ?? FIELD_OF_PATH[path.slice(0, 2).join('.')] ?? FIELD_OF_PATH[path[0] ?? ''];
       const message = issue.message.replace(/^Too (?:small|big): expected \w+ to (?:be|have) /, 'must be ');
       if (field) errors[field] ??= message;
       else errors.general ??= `${issue.path.join('.') || 'request'}: ${issue.message}`;
     }
     return { ok: false, errors };
   }
-  return { ok: true, request };
+  return { ok: true, request, sweepSizes };
+}
+
+/** Server mode's settings from the form; problems go into `errors` by field. */
+function serverModeOf(form: RunForm, errors: RunFormErrors): ServerModeInput {
+  const prompts = promptLines(form.prompts);
+  let url = form.serverUrl.trim();
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('not http');
+  } catch {
+    errors.serverUrl = 'an address like http://127.0.0.1:8080/v1 (port 0: the one the server prints)';
+    url = SERVER_MODE_DEFAULTS.url;
+  }
+  let turns: number | undefined;
+  const turnsText = form.turns.trim();
+  if (turnsText !== '') {
+    if (!/^\d+$/.test(turnsText) || Number(turnsText) < 1) errors.turns = 'a whole number, 1 or more';
+    else if (Number(turnsText) < prompts.length)
+      errors.turns = `${prompts.length} prompts need at least ${prompts.length} turns (or leave empty: one per prompt)`;
+    else turns = Number(turnsText);
+  }
+  const tokensText = form.serverTokens.trim();
+  let maxTokens: number | undefined;
+  if (!/^\d+$/.test(tokensText) || Number(tokensText) < 1) errors.serverTokens = 'a whole number, 1 or more';
+  else maxTokens = Number(tokensText);
+  const timeoutText = form.serverTimeoutS.trim();
+  let readyTimeoutMs: number | undefined;
+  if (!/^\d+(?:\.\d+)?$/.test(timeoutText)) errors.serverTimeoutS = 'a number of seconds';
+  else if (
+    Number(timeoutText) * 1000 < SERVER_READY_TIMEOUT_BOUNDS_MS.min ||
+    Number(timeoutText) * 1000 > SERVER_READY_TIMEOUT_BOUNDS_MS.max
+  )
+    errors.serverTimeoutS = `between ${SERVER_READY_TIMEOUT_BOUNDS_MS.min / 1000} and ${SERVER_READY_TIMEOUT_BOUNDS_MS.max / 1000} seconds`;
+  else readyTimeoutMs = Math.round(Number(timeoutText) * 1000);
+  return {
+    url,
+    api: form.serverApi,
+    prompts,
+    ...(turns !== undefined ? { turns } : {}),
+    ...(maxTokens !== undefined ? { maxTokens } : {}),
+    ignoreEos: form.ignoreEos,
+    ...(readyTimeoutMs !== undefined ? { readyTimeoutMs } : {}),
+  };
 }

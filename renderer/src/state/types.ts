@@ -9,6 +9,7 @@ import type {
   RunStatus,
   SecretStorageStatus,
   SshConfigHost,
+  SweepStatus,
   BoardInfo,
 } from '../../../shared/api/schemas';
 import type { BoardDraft, BoardErrors } from './board-form';
@@ -134,6 +135,8 @@ export interface LiveRun {
 
 export interface LiveRunSlice {
   run: LiveRun;
+  /** The sweep started from this window (or followed again after a reload); the live run is its current step. */
+  sweep: SweepStatus | null;
   chart: ChartSeries;
   startRun(): Promise<void>;
   stopRun(): Promise<void>;

@@ -1,147 +1,13 @@
-import { useCallback, type ReactNode } from 'react';
-import type { AppState } from '../state/store';
+// The run form: what runs (the demo workload or an engine command, possibly a server), where
+// (the selected board), how it is measured, and as one run or a context sweep. Everything
+// `kvscope profile` can be told, in the form's words (renderer/src/state/run-form.ts validates).
 import { KvModeSchema, KvTypeSchema, type KvMode, type KvType } from '../../../shared/api/schemas';
-import type { RunForm, RunFormField } from '../state/run-form';
-import { isActivePhase } from '../state/live-run-slice';
-import { LabelledField } from './LabelledField';
+import { isBusy } from '../state/live-run-slice';
 import { useAppStore, useAppStoreApi } from './store-context';
-
-/** setFormField, called through the store (never detached from it). */
-function useFormSetter(): AppState['setFormField'] {
-  const store = useAppStoreApi();
-  return useCallback<AppState['setFormField']>((field, value) => store.getState().setFormField(field, value), [store]);
-}
-
-type TextField = { [K in keyof RunForm]: RunForm[K] extends string ? K : never }[keyof RunForm];
-
-/** A run-form field (see LabelledField), its error from the store's form errors. */
-function FieldShell({
-  field,
-  label,
-  hint,
-  children,
-}: {
-  field: RunFormField;
-  label: string;
-  hint?: string;
-  children: (ids: { id: string; describedBy: string | undefined }) => ReactNode;
-}) {
-  const id = `run-field-${field}`;
-  const error = useAppStore((s) => s.formErrors[field]);
-  return (
-    <LabelledField id={id} label={label} hint={hint} error={error} errorTestId={`error-${field}`}>
-      {(describedBy) => children({ id, describedBy })}
-    </LabelledField>
-  );
-}
-
-function TextInput({
-  field,
-  label,
-  hint,
-  suffix,
-  placeholder,
-  disabled,
-  wide,
-}: {
-  field: TextField;
-  label: string;
-  hint?: string;
-  suffix?: string;
-  placeholder?: string;
-  disabled?: boolean;
-  wide?: boolean;
-}) {
-  const value = useAppStore((s) => String(s.form[field]));
-  const invalid = useAppStore((s) => Boolean(s.formErrors[field]));
-  const setFormField = useFormSetter();
-  return (
-    <div className={wide ? 'span-2' : undefined}>
-      <FieldShell field={field} label={label} hint={hint}>
-        {({ id, describedBy }) => (
-          <span className="input-wrap">
-            <input
-              id={id}
-              type="text"
-              inputMode={suffix ? 'decimal' : undefined}
-              value={value}
-              placeholder={placeholder}
-              disabled={disabled}
-              aria-invalid={invalid}
-              aria-describedby={[describedBy, suffix ? `${id}-unit` : undefined].filter(Boolean).join(' ') || undefined}
-              spellCheck={false}
-              onChange={(e) => setFormField(field, e.target.value as never)}
-              data-testid={`field-${field}`}
-            />
-            {suffix && (
-              <span className="input-suffix" id={`${id}-unit`}>
-                {suffix}
-              </span>
-            )}
-          </span>
-        )}
-      </FieldShell>
-    </div>
-  );
-}
-
-function Select<T extends string>({
-  field,
-  label,
-  options,
-  labels,
-}: {
-  field: 'kvType' | 'mode' | 'commandKvType';
-  label: string;
-  options: readonly T[];
-  labels?: Partial<Record<T, string>>;
-}) {
-  const value = useAppStore((s) => s.form[field]);
-  const setFormField = useFormSetter();
-  return (
-    <FieldShell field={field} label={label}>
-      {({ id, describedBy }) => (
-        <select
-          id={id}
-          value={value}
-          aria-describedby={describedBy}
-          onChange={(e) => setFormField(field, e.target.value as never)}
-          data-testid={`field-${field}`}
-        >
-          {options.map((option) => (
-            <option key={option} value={option}>
-              {labels?.[option] ?? (option || 'from model')}
-            </option>
-          ))}
-        </select>
-      )}
-    </FieldShell>
-  );
-}
-
-function Checkbox({ field, label, hint }: { field: 'keepRunning'; label: string; hint: string }) {
-  const checked = useAppStore((s) => s.form[field]);
-  const setFormField = useFormSetter();
-  const id = `run-field-${field}`;
-  return (
-    <div className="field span-2">
-      <span className="check">
-        <input
-          id={id}
-          type="checkbox"
-          checked={checked}
-          aria-describedby={`${id}-hint`}
-          onChange={(e) => setFormField(field, e.target.checked)}
-          data-testid={`field-${field}`}
-        />
-        <label htmlFor={id}>{label}</label>
-      </span>
-      <span className="field-hint" id={`${id}-hint`}>
-        {hint}
-      </span>
-    </div>
-  );
-}
+import { Checkbox, Select, TextArea, TextInput, useFormSetter } from './run-form/RunFormControls';
+import { ServerModeFields } from './run-form/ServerModeFields';
+import { SweepProgress } from './run-form/SweepProgress';
+import './run-form/run-form.css';
 
 const MODE_LABELS: Record<KvMode, string> = {
   growth: 'growth (paged blocks)',
@@ -149,8 +15,12 @@ const MODE_LABELS: Record<KvMode, string> = {
   window: 'sliding window',
 };
 
+/** A sweep sets the context of each run: the Context field has no say then. */
+const useSweeping = () => useAppStore((s) => s.form.sweep.trim() !== '');
+
 function DemoFields() {
   const mode = useAppStore((s) => s.form.mode);
+  const sweeping = useSweeping();
   return (
     <div className="field-grid">
       <TextInput field="layers" label="Layers" />
@@ -162,7 +32,13 @@ function DemoFields() {
       <div className="span-2">
         <Select<KvMode> field="mode" label="KV mode" options={KvModeSchema.options} labels={MODE_LABELS} />
       </div>
-      <TextInput field="ctx" label="Context" suffix="tok" />
+      <TextInput
+        field="ctx"
+        label="Context"
+        suffix="tok"
+        disabled={sweeping}
+        placeholder={sweeping ? 'swept' : undefined}
+      />
       <TextInput field="block" label="Block" suffix="tok" />
       <TextInput
         field="window"
@@ -177,32 +53,26 @@ function DemoFields() {
 }
 
 function CommandFields() {
-  const command = useAppStore((s) => s.form.command);
-  const invalid = useAppStore((s) => Boolean(s.formErrors.command));
-  const setFormField = useFormSetter();
+  const serverMode = useAppStore((s) => s.form.serverMode);
+  const sweeping = useSweeping();
   return (
     <div className="field-grid">
-      <div className="span-2">
-        <FieldShell field="command" label="Engine command on the target" hint="{ctx} is replaced by the context size.">
-          {({ id, describedBy }) => (
-            <textarea
-              id={id}
-              className="mono"
-              rows={3}
-              value={command}
-              spellCheck={false}
-              aria-invalid={invalid}
-              aria-describedby={describedBy}
-              placeholder="llama-cli -m model.gguf -c {ctx} -n 512 -p 'Hello'"
-              onChange={(e) => setFormField('command', e.target.value)}
-              data-testid="field-command"
-            />
-          )}
-        </FieldShell>
-      </div>
-      <TextInput field="commandCtx" label="Context" suffix="tok" placeholder="optional" />
+      <TextArea
+        field="command"
+        label="Engine command on the target"
+        hint="{ctx} is replaced by the context size."
+        placeholder="llama-cli -m model.gguf -c {ctx} -n 512 -p 'Hello'"
+        rows={3}
+      />
+      <TextInput
+        field="commandCtx"
+        label="Context"
+        suffix="tok"
+        disabled={sweeping}
+        placeholder={sweeping ? 'swept' : 'optional'}
+      />
       <Select<KvType | ''> field="commandKvType" label="KV type" options={['', ...KvTypeSchema.options]} />
-      <TextInput field="commandTokens" label="Stop after" suffix="tok" placeholder="optional" wide />
+      {!serverMode && <TextInput field="commandTokens" label="Stop after" suffix="tok" placeholder="optional" wide />}
       <TextInput
         field="gguf"
         label="GGUF model on the target"
@@ -214,9 +84,18 @@ function CommandFields() {
       <TextInput
         field="tokenRegex"
         label="Token pattern"
-        hint="A regular expression matching once per generated token in the engine's output; empty = each output chunk counts."
+        hint={
+          serverMode
+            ? "Empty in server mode: the conversation's streamed tokens are counted, not the server's output."
+            : "A regular expression matching once per generated token in the engine's output; empty = each output chunk counts."
+        }
         placeholder="optional"
         wide
+      />
+      <Checkbox
+        field="serverMode"
+        label="The command starts a server"
+        hint="An OpenAI-compatible server (llama-server, vLLM, ollama…): the app talks to it, then stops it."
       />
     </div>
   );
@@ -257,13 +136,20 @@ function GgufHeaderPreview() {
 
 export function RunFormPanel() {
   const engineKind = useAppStore((s) => s.form.engineKind);
+  const serverMode = useAppStore((s) => s.form.engineKind === 'command' && s.form.serverMode);
   const phase = useAppStore((s) => s.run.phase);
+  const active = useAppStore(isBusy);
+  // As `profile --sweep` warns: only a reserving engine's memory follows the context size.
+  const sweepHint = useAppStore((s) =>
+    s.form.engineKind === 'demo' && s.form.mode !== 'reserved' && s.form.sweep.trim() !== ''
+      ? `The demo in ${s.form.mode} mode does not reserve memory per context: the sweep will show a flat curve (choose reserved).`
+      : 'One run per context size, one after the other, e.g. 512, 2048, 8k; empty = one run.',
+  );
   const generalError = useAppStore((s) => s.formErrors.general ?? s.formErrors.target);
   const setFormField = useFormSetter();
   const store = useAppStoreApi();
   const startRun = () => store.getState().startRun();
   const stopRun = () => store.getState().stopRun();
-  const active = isActivePhase(phase);
   const targetLabel = useAppStore((s) => s.boards.find((b) => b.id === s.selectedBoardId)?.label ?? null);
 
   return (
@@ -310,8 +196,15 @@ export function RunFormPanel() {
       >
         <fieldset disabled={active}>
           {engineKind === 'demo' ? <DemoFields /> : <CommandFields />}
+          {serverMode && (
+            <>
+              <h3 className="subhead">Server</h3>
+              <ServerModeFields />
+            </>
+          )}
           <h3 className="subhead">Measurement</h3>
           <div className="field-grid">
+            <TextInput field="sweep" label="Context sweep" hint={sweepHint} placeholder="optional" wide />
             <TextInput
               field="budget"
               label="Memory budget"
@@ -347,6 +240,7 @@ export function RunFormPanel() {
           </button>
         </div>
       </form>
+      <SweepProgress />
     </section>
   );
 }

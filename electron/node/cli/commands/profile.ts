@@ -12,7 +12,8 @@
 //   max tokens per turn, `--ignore-eos`), each turn sending the conversation back so the context
 //   grows, then stops the run. `throughput` is measured by the client (first turn) and
 //   `server` holds every turn: TTFT, prefill and decode tokens/s, per-token times, and the
-//   server's own `timings`.
+//   server's own `timings`. The conversation is driven by electron/node/engines/server-run.ts,
+//   as for a server run started from the app.
 // - `--no-<id>` and `--<id>-interval-ms N` per collector (shared/collectors/registry.ts; `profile
 //   --help` lists them), and `collectors.<id>` in the summary: how each collector fared.
 //
@@ -20,8 +21,12 @@
 // functions give the same document from the session `--out` wrote.
 import type { OptionGroup } from '../cli-help';
 import { readFile } from 'node:fs/promises';
-import type { EventSink } from '../../../../shared/api/contract';
-import { RunRequestSchema, type RunRequest } from '../../../../shared/api/schemas';
+import {
+  RunRequestSchema,
+  SERVER_MODE_DEFAULTS,
+  type RunRequest,
+  type ServerMode,
+} from '../../../../shared/api/schemas';
 import { CliError, type CliIo, parseBytes, parseCliArgs, parseDurationMs, parseIntArg } from '../cli-io';
 import { demoCliOptions, demoOptionsFromCli } from '../../demo-engine/demo-config';
 import { RunService } from '../../run/run-service';
@@ -31,7 +36,8 @@ import { collectorSettingsProblem, type CollectorSettings } from '../../../../sh
 import { COLLECTORS } from '../../../../shared/collectors/registry';
 import { targetFactsOf, type TargetFacts } from '../../../../shared/run/target-facts';
 import { parseSweepSizes, runSweep, SweepError } from '../../run/sweep';
-import { DEFAULT_SERVER_READY_TIMEOUT_MS, profileServerRun } from '../../engines/server-profile';
+import { DEFAULT_SERVER_READY_TIMEOUT_MS } from '../../engines/server-profile';
+import { driveServerMode, engineOutputCollector } from '../../engines/server-run';
 import type { RunController } from '../../run/run-controller';
 import { cliTargetSupport } from '../cli-targets';
 import { stopOnSignals } from '../cli-signals';
@@ -113,11 +119,11 @@ const fmtMiB = (b: number | null | undefined) => (b === null || b === undefined 
 const fmtN = (v: number | null | undefined, digits = 1) => (v === null || v === undefined ? '–' : v.toFixed(digits));
 
 /** Server mode: what the first turn asks when no --prompt is given. */
-export const DEFAULT_SERVER_PROMPT = 'Once upon a time, in a small town at the edge of the forest,';
-/** Server mode: max tokens per turn without --tokens (long enough for a stable decode slope). */
-export const DEFAULT_SERVER_TOKENS = 128;
-/** Server mode: a regex that never matches, so the server's log lines on stdout are not counted as tokens. */
-const NO_TOKENS_REGEX = '(?!)';
+export const DEFAULT_SERVER_PROMPT = SERVER_MODE_DEFAULTS.prompt;
+/** Server mode: max tokens per turn without --tokens. */
+export const DEFAULT_SERVER_TOKENS = SERVER_MODE_DEFAULTS.maxTokens;
+/** Server mode: the server's log lines on stdout are not counted as tokens. */
+const NO_TOKENS_REGEX = SERVER_MODE_DEFAULTS.noTokensRegex;
 
 export async function run(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCliArgs(args, { ...options, ...collectorOptions });
@@ -187,17 +193,31 @@ export async function run(args: string[], io: CliIo): Promise<number> {
 
   if (sweepSizes) return sweep(request, sweepSizes, values, io, outputs);
 
-  // Server mode reads the engine's output to find the port it listens on (--server-url …:0).
-  let engineOutput = '';
-  const sink: EventSink = (event, payload) => {
-    // A server's port appears in its first lines; keep at most 1 MiB of them.
-    if (event === 'runOutput' && engineOutput.length < MIB) engineOutput += (payload as { text: string }).text;
-  };
+  // Server mode: its options checked before anything runs; the engine's output is read for the
+  // port it listens on (--server-url …:0).
+  const server: ServerMode | null = serverMode
+    ? {
+        url: values['server-url'] as string,
+        api: serverApi(values.api),
+        prompts: [
+          values['prompt-file']
+            ? await readPromptFile(values['prompt-file'])
+            : (values.prompt ?? DEFAULT_SERVER_PROMPT),
+        ],
+        turns: parseIntArg(values.turns, '--turns') ?? 1,
+        maxTokens: tokens ?? DEFAULT_SERVER_TOKENS,
+        ignoreEos: values['ignore-eos'] ?? false,
+        readyTimeoutMs: values['server-timeout']
+          ? parseDurationMs(values['server-timeout'], '--server-timeout')
+          : DEFAULT_SERVER_READY_TIMEOUT_MS,
+      }
+    : null;
+  const engineOutput = engineOutputCollector();
   const service = new RunService(
-    serverMode ? sink : () => {},
+    () => {},
     cliTargetSupport.targetFactory(values, (line) => io.err(`kvscope profile: ${line}\n`)),
   );
-  const run = await service.start(request);
+  const run = await service.start(request, server ? engineOutput.listener : undefined);
   outputs?.recordRun(run);
   // The board's facts are gathered while the engine runs: the target is closed with the run.
   const factsPromise = cliTargetSupport.targetFacts(run.target);
@@ -205,33 +225,10 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const stopSignals = stopOnSignals(io, 'profile', () => run.stop('interrupted'));
   const progress = new ProfileProgress(io); // H6: live line + alerts on stderr
   progress.follow(run);
-  let server: Awaited<ReturnType<typeof profileServerRun>> | null = null;
   let serverError: string | null = null;
   try {
-    if (serverMode) {
-      try {
-        server = await profileServerRun(run, {
-          serverUrl: values['server-url'] as string,
-          api: serverApi(values.api),
-          prompt: values['prompt-file']
-            ? await readPromptFile(values['prompt-file'])
-            : (values.prompt ?? DEFAULT_SERVER_PROMPT),
-          turns: parseIntArg(values.turns, '--turns') ?? 1,
-          maxTokens: tokens ?? DEFAULT_SERVER_TOKENS,
-          ignoreEos: values['ignore-eos'] ?? false,
-          readyTimeoutMs: values['server-timeout']
-            ? parseDurationMs(values['server-timeout'], '--server-timeout')
-            : DEFAULT_SERVER_READY_TIMEOUT_MS,
-          engineOutput: () => engineOutput,
-          onProgress: (line) => io.err(`kvscope profile: ${line}`),
-          signal: io.signal,
-        });
-      } catch (error) {
-        serverError = error instanceof Error ? error.message : String(error);
-      }
-      if (server) run.attachServerProfile(server.profile);
-      await run.stop(serverError ? 'server mode failed' : 'server profile done');
-    }
+    if (server)
+      serverError = await driveServerMode(run, server, engineOutput.text, (line) => io.err(`kvscope profile: ${line}`));
     await run.done;
   } finally {
     progress.stop(); // H6

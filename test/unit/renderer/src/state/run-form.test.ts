@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { buildRunRequest, DEFAULT_RUN_FORM, type RunForm } from '../../../../../renderer/src/state/run-form';
+import {
+  buildRunRequest,
+  DEFAULT_RUN_FORM,
+  promptLines,
+  type RunForm,
+  type RunFormField,
+} from '../../../../../renderer/src/state/run-form';
 
 const local = { kind: 'local' } as const;
 const form = (patch: Partial<RunForm>): RunForm => ({ ...DEFAULT_RUN_FORM, ...patch });
@@ -29,6 +35,7 @@ describe('buildRunRequest', () => {
         budgetBytes: 2 * 1024 ** 3,
         intervalMs: 200,
       },
+      sweepSizes: null,
     });
   });
 
@@ -100,6 +107,7 @@ describe('buildRunRequest', () => {
         budgetBytes: 2 * 1024 ** 3,
         intervalMs: 200,
       },
+      sweepSizes: null,
     });
     const empty = buildRunRequest(form({ engineKind: 'command', command: ' ' }), local);
     expect(empty.ok).toBe(false);
@@ -133,6 +141,7 @@ describe('buildRunRequest', () => {
         intervalMs: 200,
         keepRunning: true,
       },
+      sweepSizes: null,
     });
   });
 
@@ -146,5 +155,135 @@ describe('buildRunRequest', () => {
     const badRegex = buildRunRequest(form({ engineKind: 'command', command: 'x', tokenRegex: '(' }), local);
     expect(badRegex.ok).toBe(false);
     if (!badRegex.ok) expect(badRegex.errors.tokenRegex).toMatch(/^not a valid pattern: /);
+  });
+});
+
+/** The error the form puts on `field`, or a failure naming what it built instead. */
+function errorOn(patch: Partial<RunForm>, field: RunFormField): string | undefined {
+  const built = buildRunRequest(form(patch), local);
+  if (built.ok) throw new Error(`expected an error on ${field}, the form built ${JSON.stringify(built.request)}`);
+  return built.errors[field];
+}
+
+const serverCommand: Partial<RunForm> = {
+  engineKind: 'command',
+  command: 'llama-server -m m.gguf -c 4096 --port 0',
+  serverMode: true,
+};
+
+describe('buildRunRequest: a context sweep', () => {
+  it('sweeps the demo: sizes ascending and distinct, 8k = 8192', () => {
+    const built = buildRunRequest(form({ mode: 'reserved', sweep: '2048, 512 8k,512' }), local);
+    expect(built.ok && built.sweepSizes).toEqual([512, 2048, 8192]);
+  });
+
+  it('sweeps an engine command with {ctx}, without asking for the Context field', () => {
+    const built = buildRunRequest(
+      form({ engineKind: 'command', command: 'llama-cli -c {ctx} -n 64', sweep: '512,1024' }),
+      local,
+    );
+    expect(built.ok && built.sweepSizes).toEqual([512, 1024]);
+    expect(built.ok && built.request.engine).toEqual({ kind: 'command', command: 'llama-cli -c {ctx} -n 64' });
+  });
+
+  it.each<[string, Partial<RunForm>, string]>([
+    ['a word', { sweep: '512, lots' }, '"lots" is not a context size: list sizes like 512, 2048, 8k'],
+    ['one size', { sweep: '512, 512' }, 'give at least two different sizes (or none for a single run)'],
+    ['a size past the contract', { sweep: '512, 20000000' }, '"20000000" is more than 10,000,000 tokens'],
+    ['too many sizes', { sweep: Array.from({ length: 33 }, (_, i) => String(i + 1)).join(',') }, 'at most 32 sizes'],
+    [
+      'a command without {ctx}',
+      { engineKind: 'command', command: 'llama-cli -c 512', sweep: '512,1024' },
+      'put {ctx} in the command where each context size goes',
+    ],
+    [
+      'server mode',
+      { ...serverCommand, sweep: '512,1024' },
+      'a sweep cannot run in server mode: profile one server per context size',
+    ],
+  ])('refuses %s on the Context sweep field', (_case, patch, message) => {
+    expect(errorOn(patch, 'sweep')).toBe(message);
+  });
+});
+
+describe('buildRunRequest: server mode', () => {
+  it('sends the defaults: port 0 (the one the server prints), chat, 128 tokens a turn, 120 s to answer', () => {
+    const built = buildRunRequest(form(serverCommand), local);
+    expect(built.ok && built.request.server).toEqual({
+      url: 'http://127.0.0.1:0/v1',
+      api: 'chat',
+      prompts: [],
+      maxTokens: 128,
+      ignoreEos: false,
+      readyTimeoutMs: 120_000,
+    });
+    // "Stop after" belongs to one-shot engines: a server's turns have their own token count.
+    expect(built.ok && built.request.tokens).toBeUndefined();
+  });
+
+  it('sends the prompts one per line (blank lines skipped), the turns and the other settings', () => {
+    const built = buildRunRequest(
+      form({
+        ...serverCommand,
+        serverUrl: 'http://127.0.0.1:8080/v1',
+        serverApi: 'completions',
+        prompts: 'Tell me a story.\r\n\n  Now make it longer.  \n',
+        turns: '3',
+        serverTokens: '64',
+        ignoreEos: true,
+        serverTimeoutS: '2.5',
+        commandTokens: '999',
+      }),
+      local,
+    );
+    expect(built.ok && built.request.server).toEqual({
+      url: 'http://127.0.0.1:8080/v1',
+      api: 'completions',
+      prompts: ['Tell me a story.', 'Now make it longer.'],
+      turns: 3,
+      maxTokens: 64,
+      ignoreEos: true,
+      readyTimeoutMs: 2500,
+    });
+    expect(built.ok && built.request.tokens).toBeUndefined();
+  });
+
+  it('is no server mode for the demo workload, even with the box ticked earlier', () => {
+    const built = buildRunRequest(form({ serverMode: true }), local);
+    expect(built.ok && built.request.server).toBeUndefined();
+  });
+
+  it.each<[string, Partial<RunForm>, RunFormField, string]>([
+    [
+      'an address that is not http',
+      { serverUrl: 'ftp://board/v1' },
+      'serverUrl',
+      'an address like http://127.0.0.1:8080/v1 (port 0: the one the server prints)',
+    ],
+    [
+      'an address that is no address',
+      { serverUrl: '127.0.0.1:8080' },
+      'serverUrl',
+      'an address like http://127.0.0.1:8080/v1 (port 0: the one the server prints)',
+    ],
+    ['zero turns', { turns: '0' }, 'turns', 'a whole number, 1 or more'],
+    [
+      'fewer turns than prompts',
+      { prompts: 'one\ntwo\nthree', turns: '2' },
+      'turns',
+      '3 prompts need at least 3 turns (or leave empty: one per prompt)',
+    ],
+    ['no tokens per turn', { serverTokens: '' }, 'serverTokens', 'a whole number, 1 or more'],
+    ['a wait that is no number', { serverTimeoutS: 'long' }, 'serverTimeoutS', 'a number of seconds'],
+    ['a wait under a second', { serverTimeoutS: '0.5' }, 'serverTimeoutS', 'between 1 and 3600 seconds'],
+    ['too many tokens per turn', { serverTokens: '2000000' }, 'serverTokens', 'must be <=1000000'],
+  ])('refuses %s on its field, in the form’s words', (_case, patch, field, message) => {
+    const error = errorOn({ ...serverCommand, ...patch }, field);
+    expect(error).toBe(message);
+    expect(error).not.toMatch(/--/);
+  });
+
+  it('reads prompts one per line', () => {
+    expect(promptLines(' a \r\n\n b\n\n')).toEqual(['a', 'b']);
   });
 });

@@ -1,0 +1,47 @@
+// The events a memory sampler tick gives rise to, besides its sample: which process of the
+// engine's group is measured (when that changes), and the alerts of shared/analysis/alerts.ts
+// (the same rules the dashboard applies). Part of a RunController (run-controller.ts).
+import type { RunEvent } from '../../../shared/api/schemas';
+import {
+  alertToRunEvent,
+  evaluateAlerts,
+  INITIAL_ALERT_STATE,
+  type AlertObservation,
+} from '../../../shared/analysis/alerts';
+import type { MeasuredProcess } from '../../../shared/run/run-record';
+
+export class MemoryTickEvents {
+  /** The processes whose memory the sampler measured, each from when it was chosen. */
+  readonly measuredProcesses: MeasuredProcess[] = [];
+  private alertState = INITIAL_ALERT_STATE;
+
+  /**
+   * The memory sampler measures the largest process of the engine's group and names it in each
+   * tick (taken out of the sample's values here: they are series). A change, or a first choice
+   * other than the process the launcher started (a wrapper's child), becomes an event.
+   */
+  noteMeasured(tMs: number, values: Record<string, number | null>, enginePid: number | null): RunEvent | null {
+    const pid = values.measuredPid;
+    const groupProcesses = values.groupProcesses ?? null;
+    delete values.measuredPid;
+    delete values.groupProcesses;
+    if (typeof pid !== 'number') return null;
+    const last = this.measuredProcesses.at(-1);
+    if (last?.pid === pid) return null;
+    this.measuredProcesses.push({ pid, tMs, groupProcesses });
+    if (!last && pid === enginePid) return null;
+    return {
+      tMs,
+      kind: 'info',
+      message: `measuring process ${pid}, the largest of ${groupProcesses ?? '?'} in the engine's process group${last ? ` (was ${last.pid})` : ` (the command started ${enginePid ?? '?'})`}`,
+      data: { pid, groupProcesses },
+    };
+  }
+
+  /** The alerts this tick raises (each once, as shared/analysis/alerts.ts decides), as run events. */
+  alerts(observation: AlertObservation): RunEvent[] {
+    const { alerts, state } = evaluateAlerts(this.alertState, observation);
+    this.alertState = state;
+    return alerts.map(alertToRunEvent);
+  }
+}

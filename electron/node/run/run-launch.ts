@@ -1,0 +1,90 @@
+// Launching a run on its target: the run directory, the engine prepared (engine-setup.ts), the
+// collectors' scripts, the launcher and its run.conf, the recovery manifest, then the launcher
+// started detached from this process and from the SSH channel. Part of a RunController
+// (run-controller.ts), which follows the spool the launcher writes.
+import type { RunRequest } from '../../../shared/api/schemas';
+import { planCollectors } from '../../../shared/collectors/collector-plan';
+import type { TargetFacts } from '../../../shared/run/target-facts';
+import { shellQuote } from '../../../shared/util/shell';
+import type { Target } from '../transport/target';
+import type { CollectorBook } from './collector-book';
+import { prepareEngine, type PreparedEngine } from './engine-setup';
+import { launcherScript, runConf } from './run-scripts';
+import type { RunControllerOptions } from './run-options';
+import { RUN_MANIFEST_FILE, runManifestText } from './run-manifest';
+
+export interface RunLaunch {
+  target: Target;
+  request: RunRequest;
+  runId: string;
+  label: string;
+  startedAt: string;
+  options: RunControllerOptions;
+  targetFacts: TargetFacts | null;
+  /** Where the started collectors and those the facts rule out are noted. */
+  collectors: CollectorBook;
+  /** Each step's result as soon as it exists: a launch that fails later still removes its directory. */
+  onDir(dir: string): void;
+  onEngine(engine: PreparedEngine): void;
+}
+
+/** `$TMPDIR/kvscope-<run>` on the target, created private; its physical path. */
+async function makeRunDir(target: Target, runId: string): Promise<string> {
+  const made = await target.exec(`d="\${TMPDIR:-/tmp}/kvscope-${runId}"; mkdir -m 700 "$d" && cd "$d" && pwd -P`);
+  if (made.code !== 0)
+    throw new Error(`cannot create the run directory on the target: ${made.stderr.toString().trim()}`);
+  return made.stdout.toString().trim();
+}
+
+/** Prepares and starts the run; resolves with the launcher's pid (null when the shell did not say it). */
+export async function launchRun(launch: RunLaunch): Promise<number | null> {
+  const { target, request, collectors } = launch;
+  const dir = await makeRunDir(target, launch.runId);
+  launch.onDir(dir);
+  const engine = await prepareEngine(target, request, dir);
+  launch.onEngine(engine);
+  const plan = planCollectors(request, launch.targetFacts);
+  collectors.unavailable.push(...plan.unavailable);
+  for (const { def } of plan.start) {
+    if (def.script === null) continue;
+    await target.writeFile(`${dir}/${def.id}.sh`, def.script, 0o700);
+    collectors.start(def.id);
+  }
+  await target.writeFile(`${dir}/launcher.sh`, launcherScript(), 0o700);
+  await target.writeFile(
+    `${dir}/run.conf`,
+    runConf({
+      engineCommand: engine.command,
+      collectors: plan.start
+        .filter((c) => c.def.script !== null)
+        .map((c) => ({ id: c.def.id, intervalS: c.intervalMs / 1000, args: c.def.scriptArgs?.(c.intervalMs) ?? [] })),
+      watchdogS: request.keepRunning ? 0 : launch.options.watchdogS,
+      spoolMaxBytes: launch.options.spoolMaxBytes,
+      memoryLimitBytes: request.memoryLimitBytes ?? null,
+    }),
+    0o600,
+  );
+  // RECOVERY: what `kvscope recover` needs to rebuild this run if the app dies (run-manifest.ts).
+  await target.writeFile(
+    `${dir}/${RUN_MANIFEST_FILE}`,
+    runManifestText({
+      version: 1,
+      runId: launch.runId,
+      label: launch.label,
+      startedAt: launch.startedAt,
+      request,
+      engine,
+      collectors: collectors.startedIds,
+      unavailable: collectors.unavailable,
+      target: launch.targetFacts,
+    }),
+    0o600,
+  );
+  const d = shellQuote(dir);
+  // Detached from this process and from the SSH channel: the launcher survives both.
+  const launched = await target.exec(
+    `${target.kind === 'local' ? `cd ${shellQuote(process.cwd())} 2>/dev/null; ` : ''}W=$(pwd -P); cd ${d} && if command -v setsid >/dev/null 2>&1; then setsid sh launcher.sh ${d} "$W" </dev/null >/dev/null 2>&1 & else nohup sh launcher.sh ${d} "$W" </dev/null >/dev/null 2>&1 & fi; echo $!`,
+  );
+  const pid = Number(launched.stdout.toString().trim());
+  return Number.isInteger(pid) && pid > 0 ? pid : null;
+}

@@ -1,0 +1,137 @@
+// A context sweep started through the app's API (startSweep, as the run form does), with the
+// demo engine on This computer: its runs one after the other, each announced by a sweepStatus
+// event (the window follows them), the result at the end, and the whole sweep recorded into one
+// session with its plan — what `kvscope profile --sweep --out` writes. Stopping the sweep ends
+// the run going on and runs no further size.
+//
+// Expected values, by hand: the demo's default shape (16 layers × 8 KV heads × head dim 64, f16)
+// costs 2 (K and V) × 16 × 8 × 64 × 2 B = 32,768 B per context token.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { apiMethods, type EventPayload } from '../../../shared/api/contract';
+import type { SweepStatus } from '../../../shared/api/schemas';
+import { createAppServices } from '../../../electron/node/api/create-app-services';
+import { sessionSweep } from '../../../shared/report/session-data';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+/** The app's services with a sessions folder of their own, and every sweepStatus they publish. */
+function app() {
+  const home = mkdtempSync(join(tmpdir(), 'kvscope-sweep-api-'));
+  dirs.push(home);
+  const services = createAppServices({
+    shell: 'web',
+    sessionsDir: join(home, 'sessions'),
+    env: { ...process.env, KVSCOPE_HOME: home },
+  });
+  const statuses: SweepStatus[] = [];
+  let ended: (status: SweepStatus) => void = () => undefined;
+  const end = new Promise<SweepStatus>((resolve) => (ended = resolve));
+  services.subscribe((event, payload) => {
+    if (event !== 'sweepStatus') return;
+    const status = payload as EventPayload<'sweepStatus'>;
+    statuses.push(status);
+    if (status.state !== 'running') ended(status);
+  });
+  return { services, statuses, end };
+}
+
+/** As the form sends it (the contract's parse fills the defaults, as the bridge does). */
+const sweepInput = (sizes: number[], tokens: number) =>
+  apiMethods.startSweep.input.parse({
+    request: {
+      target: { kind: 'local' },
+      engine: { kind: 'demo', demo: { mode: 'reserved', tokens, tps: 800, weightsMb: 8 } },
+      intervalMs: 50,
+      budgetBytes: 256 * 1024 * 1024,
+    },
+    sizes,
+  });
+
+describe('a sweep through the API', () => {
+  it('runs each size in turn, announces each run, ends with the fit, and records one session', async () => {
+    const { services, statuses, end } = app();
+    const { sweepId, runId } = await services.handlers.startSweep(sweepInput([1024, 512], 100));
+    const final = await end;
+
+    // Each run announced as it started; the second after the first one's point was in.
+    expect(statuses[0]?.runs).toEqual([{ ctx: 512, runId }]);
+    const secondStarted = statuses.find((s) => s.runs.length === 2);
+    expect(secondStarted?.points.map((p) => p.ctx)).toEqual([512]);
+    expect(final.sweepId).toBe(sweepId);
+    expect(final.state).toBe('done');
+    expect(final.sizes).toEqual([512, 1024]);
+    expect(final.runs.map((r) => r.ctx)).toEqual([512, 1024]);
+    expect(final.points.map((p) => [p.ctx, p.ok, p.oomKilled])).toEqual([
+      [512, true, false],
+      [1024, true, false],
+    ]);
+    expect(final.result?.theoryBytesPerToken).toBe(32768);
+    expect(final.result?.mode).toBe('reserved');
+    expect(final.result?.stoppedEarly).toBeNull();
+    // The demo reserves ctx × 32,768 B up front: the fit over two sizes finds it (32,616–33,008 B
+    // measured here over runs; RSS noise of a few hundred KiB spread over 512 tokens).
+    expect(Math.abs((final.result?.measuredBytesPerToken ?? 0) / 32768 - 1)).toBeLessThan(0.1);
+    // Each run is a run of the app, ended.
+    for (const r of final.runs) expect((await services.handlers.getRun({ runId: r.runId })).status.state).toBe('done');
+    expect(await services.handlers.listSweeps({})).toEqual([final]);
+
+    await services.dispose();
+    // One session holds the sweep: both runs and the plan, the same fit the window showed.
+    const { sessions } = await services.handlers.listSessions({});
+    expect(sessions).toHaveLength(1);
+    const { data } = await services.handlers.openSession({ id: sessions[0]!.id });
+    expect(data.runs.map((r) => r.id)).toEqual(final.runs.map((r) => r.runId));
+    expect(data.meta.sweep).toEqual({ sizes: [512, 1024], failedStarts: [], interrupted: false });
+    const stored = sessionSweep(data)?.summary;
+    expect(stored?.measuredBytesPerToken).toBe(final.result?.measuredBytesPerToken);
+    expect(stored?.points.map((p) => p.peakRssBytes)).toEqual(final.points.map((p) => p.peakRssBytes));
+  }, 120_000);
+
+  it('stopSweep ends the run going on and runs no further size', async () => {
+    const { services, statuses, end } = app();
+    // 100,000 tokens at 800 tok/s: two minutes, far longer than the test waits before stopping.
+    const { sweepId, runId } = await services.handlers.startSweep(sweepInput([512, 1024, 2048], 100_000));
+    expect(await services.handlers.stopSweep({ sweepId })).toEqual({ ok: true });
+    const final = await end;
+    expect(final.state).toBe('stopped');
+    expect(final.runs).toEqual([{ ctx: 512, runId }]);
+    expect(final.points.map((p) => p.ctx)).toEqual([512]);
+    expect(final.result?.stoppedEarly).toBe('interrupted');
+    expect(statuses.some((s) => s.runs.length > 1)).toBe(false);
+    // A stopped sweep cannot be stopped again; an unknown one neither.
+    expect(await services.handlers.stopSweep({ sweepId })).toEqual({ ok: false });
+    expect(await services.handlers.stopSweep({ sweepId: 'sweep-none' })).toEqual({ ok: false });
+    await services.dispose();
+    const { sessions } = await services.handlers.listSessions({});
+    const { data } = await services.handlers.openSession({ id: sessions[0]!.id });
+    expect(data.meta.sweep).toEqual({ sizes: [512, 1024, 2048], failedStarts: [], interrupted: true });
+  }, 120_000);
+
+  it('closing the app stops the sweep’s run and starts no next size', async () => {
+    const { services, end } = app();
+    const { runId } = await services.handlers.startSweep(sweepInput([512, 1024], 100_000));
+    await services.dispose();
+    const final = await end;
+    expect(final.state).toBe('stopped');
+    expect(final.runs).toEqual([{ ctx: 512, runId }]);
+    expect((await services.handlers.getRun({ runId })).status.state).toBe('done');
+  }, 120_000);
+
+  it('refuses an engine command without {ctx}, in the app’s words', async () => {
+    const { services, statuses } = app();
+    await expect(
+      services.handlers.startSweep(
+        apiMethods.startSweep.input.parse({
+          request: { target: { kind: 'local' }, engine: { kind: 'command', command: 'sleep 1' } },
+          sizes: [512, 1024],
+        }),
+      ),
+    ).rejects.toThrow('the engine command needs {ctx} where each context size goes');
+    expect(statuses).toEqual([]);
+    await services.dispose();
+  });
+});
