@@ -11,7 +11,7 @@ import {
   YAxis,
 } from 'recharts';
 import { formatBytesShort, formatTokensShort, niceByteTicks } from '../../../shared/format/axis';
-import { formatBytes, formatTokens } from '../../../shared/format/units';
+import { formatBytes, formatCount, formatTokens } from '../../../shared/format/units';
 import { BUDGET_SCALE_FACTOR } from '../live/live-config';
 import type { AppState } from '../state/store';
 import { useThrottledWhileLive } from './dashboard/dashboard-hooks';
@@ -78,8 +78,8 @@ export function MemoryChart() {
           )}
           {chart.samples > 0 && (
             <span className="muted small" title="Points drawn per series after LTTB downsampling">
-              {chart.rss.length.toLocaleString('en-US')} of {chart.samples.toLocaleString('en-US')} points
-              {chart.dropped > 0 && ` (oldest ${chart.dropped.toLocaleString('en-US')} scrolled out)`}
+              {formatCount(chart.rss.length)} of {formatCount(chart.samples)} points
+              {chart.dropped > 0 && ` (oldest ${formatCount(chart.dropped)} scrolled out)`}
             </span>
           )}
         </div>
