@@ -9,7 +9,14 @@ import { createMemoryRing } from './live/ring-buffer';
 import { RING_CAPACITY } from './live/live-config';
 import { createAppStore } from './state/store';
 import { App } from './ui/App';
-import './styles.css';
+// The stylesheets by role, in cascade order (later files override earlier ones).
+import './styles/base.css';
+import './styles/layout.css';
+import './styles/boards.css';
+import './styles/dialogs.css';
+import './styles/forms.css';
+import './styles/run.css';
+import './styles/dashboard.css';
 
 const connection = getApiConnection();
 const store = createAppStore({ api: connection.api, ring: createMemoryRing(RING_CAPACITY) });

@@ -27,7 +27,14 @@ export type LatestValues = Record<string, number>;
 
 /** Keeps the newest number of each key (samples arrive in time order per source). */
 export function updateLatest(latest: LatestValues, samples: readonly Sample[]): void {
-  for (const s of samples) for (const [k, v] of Object.entries(s.values)) if (typeof v === 'number') latest[k] = v;
+  // for…in, not Object.entries: an opened session is ~10^5 samples, and the pairs are garbage.
+  for (const s of samples) {
+    const values = s.values;
+    for (const k in values) {
+      const v = values[k];
+      if (typeof v === 'number') latest[k] = v;
+    }
+  }
 }
 
 export function formatSeriesValue(unit: SeriesUnit, value: number | null | undefined): string {

@@ -273,6 +273,8 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
       resetRunState();
       set({ chart: EMPTY_CHART, run: { ...IDLE_RUN, runId: snapshot.status.runId, label: snapshot.status.label } });
       ingestSamples(snapshot.samples);
+      // The dashboard's panels draw from their own series store (dashboard-slice.ts), as after getRun.
+      get().receiveRunSnapshot(snapshot.status.runId, snapshot.samples, []);
       addEvents(snapshot.events);
       pendingAnalysis = snapshot.analysis;
       set((state) => ({

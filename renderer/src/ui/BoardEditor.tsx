@@ -2,6 +2,7 @@
 // known-hosts file). No password field on purpose: the app asks for one when a connection needs
 // it, and remembers it only on request, in the OS keychain.
 import type { BoardDraft, BoardField } from '../state/board-form';
+import { FormError } from './FormError';
 import { Modal } from './Modal';
 import { useAppStore } from './store-context';
 
@@ -130,11 +131,7 @@ export function BoardEditor() {
             </p>
           )}
         </fieldset>
-        {general && (
-          <p className="field-error" role="alert" data-testid="board-error">
-            {general}
-          </p>
-        )}
+        <FormError text={general} testId="board-error" />
         <div className="modal-actions">
           {editor.mode === 'edit' && editor.id && (
             <button

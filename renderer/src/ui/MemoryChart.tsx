@@ -1,20 +1,11 @@
 import { useState } from 'react';
-import {
-  CartesianGrid,
-  Legend,
-  Line,
-  LineChart,
-  ReferenceLine,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from 'recharts';
+import { Line, ReferenceLine } from 'recharts';
 import { formatBytesShort, formatTokensShort, niceByteTicks } from '../../../shared/format/axis';
-import { formatBytes, formatTokens } from '../../../shared/format/units';
+import { formatBytes, formatCount, formatTokens } from '../../../shared/format/units';
 import { BUDGET_SCALE_FACTOR } from '../live/live-config';
 import type { AppState } from '../state/store';
 import { useThrottledWhileLive } from './dashboard/dashboard-hooks';
+import { LINE_PROPS, LineChartFrame, xAxisLabel } from './LineChartFrame';
 import { useAppStore } from './store-context';
 
 export const SERIES_COLORS = {
@@ -50,6 +41,17 @@ function EmptyState() {
 
 const selectChart = (s: AppState) => s.chart;
 
+/** The chart's lines, drawn in this order (the legend's too). */
+const LINES: Array<{
+  key: 'rss' | 'anon' | 'file' | 'theory';
+  style: { name: string; stroke: string; strokeWidth: number; strokeDasharray?: string };
+}> = [
+  { key: 'rss', style: { name: 'RSS', stroke: SERIES_COLORS.rss, strokeWidth: 2 } },
+  { key: 'anon', style: { name: 'anon RSS', stroke: SERIES_COLORS.anon, strokeWidth: 1.5 } },
+  { key: 'file', style: { name: 'file-backed RSS', stroke: SERIES_COLORS.file, strokeWidth: 1.5 } },
+  { key: 'theory', style: { name: 'KV theory', stroke: SERIES_COLORS.theory, strokeWidth: 2, strokeDasharray: '7 5' } },
+];
+
 export function MemoryChart() {
   // recharts is costly per update: new data at most once a second while live (dashboard-hooks.ts).
   const chart = useThrottledWhileLive(selectChart);
@@ -78,8 +80,8 @@ export function MemoryChart() {
           )}
           {chart.samples > 0 && (
             <span className="muted small" title="Points drawn per series after LTTB downsampling">
-              {chart.rss.length.toLocaleString('en-US')} of {chart.samples.toLocaleString('en-US')} points
-              {chart.dropped > 0 && ` (oldest ${chart.dropped.toLocaleString('en-US')} scrolled out)`}
+              {formatCount(chart.rss.length)} of {formatCount(chart.samples)} points
+              {chart.dropped > 0 && ` (oldest ${formatCount(chart.dropped)} scrolled out)`}
             </span>
           )}
         </div>
@@ -96,102 +98,47 @@ export function MemoryChart() {
         {!hasData ? (
           <EmptyState />
         ) : (
-          <ResponsiveContainer width="100%" height="100%">
-            <LineChart margin={{ top: 16, right: 28, bottom: 28, left: 8 }}>
-              <CartesianGrid stroke="#222a35" strokeDasharray="3 3" />
-              <XAxis
-                type="number"
-                dataKey="x"
-                domain={[0, Math.max(1, chart.xMax)]}
-                allowDecimals={false}
-                tickFormatter={formatTokensShort}
-                stroke="#6b7788"
-                tick={{ fill: '#97a3b4', fontSize: 12 }}
+          <LineChartFrame
+            margin={{ top: 16, right: 28, bottom: 28, left: 8 }}
+            x={{
+              dataKey: 'x',
+              domain: [0, Math.max(1, chart.xMax)],
+              allowDecimals: false,
+              tickFormatter: formatTokensShort,
+              label: xAxisLabel('tokens generated', -16),
+            }}
+            y={{ domain: [0, yAxis.top], ticks: yAxis.ticks, interval: 0, tickFormatter: formatBytesShort }}
+            tooltip={{
+              labelFormatter: (x) => formatTokens(Number(x)),
+              formatter: (value) => formatBytes(Number(value)),
+            }}
+            legend={{
+              verticalAlign: 'top',
+              align: 'right',
+              height: 28,
+              iconType: 'plainline',
+              itemSorter: null,
+              wrapperStyle: { fontSize: 12, color: 'var(--text)' },
+            }}
+          >
+            {LINES.map((line) => (
+              <Line key={line.key} data={chart[line.key]} dataKey="y" {...LINE_PROPS} {...line.style} />
+            ))}
+            {showBudget && budgetBytes !== null && (
+              <ReferenceLine
+                y={budgetBytes}
+                stroke={SERIES_COLORS.budget}
+                strokeDasharray="4 4"
+                ifOverflow="extendDomain"
                 label={{
-                  value: 'tokens generated',
-                  position: 'insideBottom',
-                  offset: -16,
-                  fill: '#97a3b4',
+                  value: `budget ${formatBytes(budgetBytes)}`,
+                  position: 'insideTopLeft',
+                  fill: SERIES_COLORS.budget,
                   fontSize: 12,
                 }}
               />
-              <YAxis
-                type="number"
-                domain={[0, yAxis.top]}
-                ticks={yAxis.ticks}
-                interval={0}
-                tickFormatter={formatBytesShort}
-                stroke="#6b7788"
-                tick={{ fill: '#97a3b4', fontSize: 12 }}
-                width={72}
-              />
-              <Tooltip
-                contentStyle={{ background: '#151b23', border: '1px solid #2a3441', borderRadius: 6, color: '#dbe3ec' }}
-                labelFormatter={(x) => formatTokens(Number(x))}
-                formatter={(value) => formatBytes(Number(value))}
-                isAnimationActive={false}
-              />
-              <Legend
-                verticalAlign="top"
-                align="right"
-                height={28}
-                iconType="plainline"
-                itemSorter={null}
-                wrapperStyle={{ fontSize: 12, color: '#c6d0dc' }}
-              />
-              <Line
-                data={chart.rss}
-                dataKey="y"
-                name="RSS"
-                stroke={SERIES_COLORS.rss}
-                strokeWidth={2}
-                dot={false}
-                isAnimationActive={false}
-              />
-              <Line
-                data={chart.anon}
-                dataKey="y"
-                name="anon RSS"
-                stroke={SERIES_COLORS.anon}
-                strokeWidth={1.5}
-                dot={false}
-                isAnimationActive={false}
-              />
-              <Line
-                data={chart.file}
-                dataKey="y"
-                name="file-backed RSS"
-                stroke={SERIES_COLORS.file}
-                strokeWidth={1.5}
-                dot={false}
-                isAnimationActive={false}
-              />
-              <Line
-                data={chart.theory}
-                dataKey="y"
-                name="KV theory"
-                stroke={SERIES_COLORS.theory}
-                strokeWidth={2}
-                strokeDasharray="7 5"
-                dot={false}
-                isAnimationActive={false}
-              />
-              {showBudget && budgetBytes !== null && (
-                <ReferenceLine
-                  y={budgetBytes}
-                  stroke={SERIES_COLORS.budget}
-                  strokeDasharray="4 4"
-                  ifOverflow="extendDomain"
-                  label={{
-                    value: `budget ${formatBytes(budgetBytes)}`,
-                    position: 'insideTopLeft',
-                    fill: SERIES_COLORS.budget,
-                    fontSize: 12,
-                  }}
-                />
-              )}
-            </LineChart>
-          </ResponsiveContainer>
+            )}
+          </LineChartFrame>
         )}
       </div>
     </section>

@@ -2,6 +2,7 @@ import {
   formatBytes,
   formatBytesPerToken,
   formatFactor,
+  formatCount,
   formatMs,
   formatTokens,
   formatTokensPerSecond,
@@ -70,7 +71,7 @@ export function Readouts() {
       key: 'decode-tps',
       label: 'Decode',
       value: formatTokensPerSecond(throughput?.decodeTokensPerSecond),
-      note: throughput ? `${throughput.tokens.toLocaleString('en-US')} tokens generated` : 'tokens per second',
+      note: throughput ? `${formatCount(throughput.tokens)} tokens generated` : 'tokens per second',
     },
     {
       key: 'ttft',

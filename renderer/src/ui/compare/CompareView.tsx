@@ -2,10 +2,11 @@
 // time since start) and the delta table of the headline numbers against the first session — the
 // rows, values and changes of `kvscope compare` (shared/report/compare-model.ts).
 import { useMemo } from 'react';
-import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { Line } from 'recharts';
 import { formatBytesShort, formatTokensShort } from '../../../../shared/format/axis';
 import { formatBytes } from '../../../../shared/format/units';
 import type { CompareAlign, LoadedSession } from '../../state/compare-slice';
+import { LINE_PROPS, LineChartFrame, xAxisLabel } from '../LineChartFrame';
 import { useAppStore } from '../store-context';
 import { deltaTable, overlayCurves } from './overlay-series';
 import '../sessions/sessions.css';
@@ -62,50 +63,33 @@ function OverlayChart({ sessions }: { sessions: Ready[] }) {
       data-points={curves.map((c) => c.points.length).join(',')}
       style={{ height: 340 }}
     >
-      <ResponsiveContainer width="100%" height="100%">
-        <LineChart margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
-          <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" />
-          <XAxis
-            type="number"
-            dataKey="x"
-            domain={[0, 'dataMax']}
-            tickFormatter={(v: number) => (align === 'tokens' ? formatTokensShort(v) : `${Math.round(v)} s`)}
-            stroke="var(--text-muted)"
-            label={{
-              value: align === 'tokens' ? 'tokens generated' : 'seconds since start',
-              position: 'insideBottom',
-              offset: -4,
-            }}
-          />
-          <YAxis
-            type="number"
+      <LineChartFrame
+        margin={{ top: 8, right: 16, bottom: 8, left: 8 }}
+        x={{
+          dataKey: 'x',
+          domain: [0, 'dataMax'],
+          tickFormatter: (v: number) => (align === 'tokens' ? formatTokensShort(v) : `${Math.round(v)} s`),
+          label: xAxisLabel(align === 'tokens' ? 'tokens generated' : 'seconds since start', -4),
+        }}
+        y={{ dataKey: 'y', tickFormatter: (v: number) => formatBytesShort(v) }}
+        tooltip={{
+          formatter: (value) => formatBytes(Number(value)),
+          labelFormatter: (x) =>
+            align === 'tokens' ? `${formatTokensShort(Number(x))} tokens` : `${Number(x).toFixed(1)} s`,
+        }}
+      >
+        {curves.map((curve, i) => (
+          <Line
+            key={curve.id}
+            data={curve.points}
             dataKey="y"
-            tickFormatter={(v: number) => formatBytesShort(v)}
-            stroke="var(--text-muted)"
-            width={72}
+            name={curve.name}
+            stroke={COMPARE_COLORS[i % COMPARE_COLORS.length]}
+            strokeWidth={1.6}
+            {...LINE_PROPS}
           />
-          <Tooltip
-            formatter={(value) => formatBytes(Number(value))}
-            labelFormatter={(x) =>
-              align === 'tokens' ? `${formatTokensShort(Number(x))} tokens` : `${Number(x).toFixed(1)} s`
-            }
-            contentStyle={{ background: 'var(--panel-raised)', border: '1px solid var(--border)' }}
-          />
-          <Legend />
-          {curves.map((curve, i) => (
-            <Line
-              key={curve.id}
-              data={curve.points}
-              dataKey="y"
-              name={curve.name}
-              stroke={COMPARE_COLORS[i % COMPARE_COLORS.length]}
-              dot={false}
-              strokeWidth={1.6}
-              isAnimationActive={false}
-            />
-          ))}
-        </LineChart>
-      </ResponsiveContainer>
+        ))}
+      </LineChartFrame>
     </div>
   );
 }

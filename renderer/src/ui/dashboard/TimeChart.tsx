@@ -1,10 +1,12 @@
 // One track of a panel on the dashboard's shared x axis: a <canvas> drawn by TrackPainter
 // (track-painter.ts, which says why canvas) in the dashboard's one animation frame, only when its
 // inputs changed. The cursor and the drag selection live in an SVG overlay that re-renders alone
-// on mouse moves; wheel, drag and double-click set the shared view.
-import { useLayoutEffect, useRef, useState, type MouseEvent as ReactMouseEvent, type WheelEvent } from 'react';
+// on mouse moves; wheel, drag and double-click set the shared view (the wheel through a native
+// non-passive listener, so zooming does not also scroll the page).
+import { useLayoutEffect, useRef, useState, type MouseEvent as ReactMouseEvent } from 'react';
 import type { ThrottleInterval } from '../../../../shared/analysis/throttle';
 import { useAppStore, useAppStoreApi } from '../store-context';
+import { useNonPassiveWheel } from './dashboard-hooks';
 import { frameScheduler } from './frame-scheduler';
 import type { Domain, PointsInputs, TrackModel, VLine } from './panel-model';
 import {
@@ -172,6 +174,7 @@ export function TimeChart(props: Props) {
       store.getState().setTimeView({ follow: false, t0: domain.t0 + shift, t1: domain.t1 + shift });
       return;
     }
+    if (e.deltaY === 0) return;
     const factor = WHEEL_ZOOM_PER_100PX ** (e.deltaY / 100);
     const center = timeAt(pxOf(e));
     store.getState().setTimeView({
@@ -180,12 +183,15 @@ export function TimeChart(props: Props) {
       t1: center + (domain.t1 - center) * factor,
     });
   };
+  useNonPassiveWheel(ref, onWheel);
 
   return (
     <div
       ref={ref}
       className="chart-wrap"
       data-testid={`track-${props.track.id}`}
+      data-t0={Math.round(domain.t0)}
+      data-t1={Math.round(domain.t1)}
       onMouseMove={onMouseMove}
       onMouseLeave={() => {
         setSelection(null);
@@ -193,7 +199,6 @@ export function TimeChart(props: Props) {
       }}
       onMouseDown={onMouseDown}
       onMouseUp={onMouseUp}
-      onWheel={onWheel}
       onDoubleClick={() => store.getState().setTimeView({ follow: true, spanMs: null })}
     >
       <TrackCanvas {...props} />

@@ -1,6 +1,6 @@
 // The dashboard's wiring to the page: the few-times-a-second tick, the theme on <html>, the
 // keyboard shortcuts, the width every track shares, and the slower lane of the recharts chart.
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { isActivePhase } from '../../state/live-run-slice';
 import type { AppState, AppStore } from '../../state/store';
 import { useAppStoreApi } from '../store-context';
@@ -74,6 +74,28 @@ export function useShortcuts(store: AppStore) {
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [store]);
+}
+
+/**
+ * A 'wheel' listener that may cancel the page's scroll. React attaches onWheel as a passive
+ * listener (its root listens with { passive: true }), where preventDefault is ignored: the page
+ * would scroll while the charts zoom. The handler may change every render; the listener stays.
+ */
+export function useNonPassiveWheel(ref: RefObject<HTMLElement>, onWheel: (e: WheelEvent) => void) {
+  const handler = useRef(onWheel);
+  useLayoutEffect(() => {
+    handler.current = onWheel;
+  });
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const listener = (e: WheelEvent) => {
+      e.preventDefault();
+      handler.current(e);
+    };
+    el.addEventListener('wheel', listener, { passive: false });
+    return () => el.removeEventListener('wheel', listener);
+  }, [ref]);
 }
 
 /** Width of the element, updated on resize (every track uses the same one, so x lines up). */

@@ -24,7 +24,7 @@ export const TRACK_HEIGHT_PX = 132;
 export const PAD_TOP_PX = 8;
 export const PAD_BOTTOM_PX = 20;
 
-/** Colours of the theme (styles.css custom properties), read once per theme. */
+/** Colours of the theme (renderer/src/styles/base.css custom properties), read once per theme. */
 export interface ChartColors {
   grid: string;
   faint: string;
@@ -282,7 +282,7 @@ function draw(ctx: Context2D, canvas: CanvasLike, p: Painted): PaintResult {
   return { points: drawn, refDrawn };
 }
 
-/** The theme's colours from styles.css, cached per theme (data-theme on <html>, dashboard-hooks.ts). */
+/** The theme’s colours from renderer/src/styles/base.css, cached per theme (data-theme on <html>, dashboard-hooks.ts). */
 let colorCache: { theme: string; colors: ChartColors } | null = null;
 export function themeColors(): ChartColors {
   const theme = document.documentElement.dataset.theme ?? '';

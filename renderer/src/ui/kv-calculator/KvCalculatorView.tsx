@@ -3,22 +3,13 @@
 // context, the longest context that fits, and KV bytes against context for every KV type.
 // Numbers come from kv-calculation.ts (shared/kv/kv-theory.ts); this file only lays them out.
 import { useId, useMemo, type ReactNode } from 'react';
-import {
-  CartesianGrid,
-  Legend,
-  Line,
-  LineChart,
-  ReferenceLine,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from 'recharts';
+import { Line, ReferenceLine } from 'recharts';
 import { KvTypeSchema, type KvType } from '../../../../shared/api/schemas';
 import { DEVICE_PRESETS } from '../../../../shared/analysis/presets';
 import { formatBytesShort, formatTokensShort } from '../../../../shared/format/axis';
 import { formatBytes, formatBytesPerToken, formatCount, formatTokens } from '../../../../shared/format/units';
 import type { KvForm, KvFormField } from '../../state/kv-slice';
+import { LINE_PROPS, LineChartFrame } from '../LineChartFrame';
 import { LabelledField } from '../LabelledField';
 import { useAppStore } from '../store-context';
 import { calculateKv } from './kv-calculation';
@@ -370,40 +361,31 @@ function KvResults({ calc }: { calc: Extract<ReturnType<typeof calculateKv>, { o
         data-testid="kv-chart"
         data-curves={calc.curves.map((c) => c.kvType).join(',')}
       >
-        <ResponsiveContainer width="100%" height="100%">
-          <LineChart data={data} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
-            <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" />
-            <XAxis
-              type="number"
-              dataKey="ctx"
-              domain={[0, 'dataMax']}
-              tickFormatter={(v: number) => formatTokensShort(v)}
-              stroke="var(--text-muted)"
+        <LineChartFrame
+          data={data}
+          margin={{ top: 8, right: 16, bottom: 8, left: 8 }}
+          x={{ dataKey: 'ctx', domain: [0, 'dataMax'], tickFormatter: (v: number) => formatTokensShort(v) }}
+          y={{ tickFormatter: (v: number) => formatBytesShort(v) }}
+          tooltip={{
+            formatter: (value) => formatBytes(Number(value)),
+            labelFormatter: (x) => `${formatTokensShort(Number(x))} tokens`,
+          }}
+        >
+          <ReferenceLine x={calc.ctx} stroke="var(--text-muted)" strokeDasharray="4 4" />
+          {calc.budgetBytes !== null && calc.budgetBytes <= (calc.curves[0]?.points.at(-1)?.bytes ?? 0) * 1.5 && (
+            <ReferenceLine y={calc.budgetBytes} stroke="#ff5d5d" strokeDasharray="6 3" label="budget" />
+          )}
+          {calc.curves.map((c) => (
+            <Line
+              key={c.kvType}
+              dataKey={c.kvType}
+              name={`${c.kvType} (${formatBytesPerToken(c.bytesPerToken)})`}
+              stroke={KV_COLORS[c.kvType]}
+              strokeWidth={c.kvType === kvType ? 2.4 : 1.2}
+              {...LINE_PROPS}
             />
-            <YAxis tickFormatter={(v: number) => formatBytesShort(v)} stroke="var(--text-muted)" width={72} />
-            <Tooltip
-              formatter={(value) => formatBytes(Number(value))}
-              labelFormatter={(x) => `${formatTokensShort(Number(x))} tokens`}
-              contentStyle={{ background: 'var(--panel-raised)', border: '1px solid var(--border)' }}
-            />
-            <Legend />
-            <ReferenceLine x={calc.ctx} stroke="var(--text-muted)" strokeDasharray="4 4" />
-            {calc.budgetBytes !== null && calc.budgetBytes <= (calc.curves[0]?.points.at(-1)?.bytes ?? 0) * 1.5 && (
-              <ReferenceLine y={calc.budgetBytes} stroke="#ff5d5d" strokeDasharray="6 3" label="budget" />
-            )}
-            {calc.curves.map((c) => (
-              <Line
-                key={c.kvType}
-                dataKey={c.kvType}
-                name={`${c.kvType} (${formatBytesPerToken(c.bytesPerToken)})`}
-                stroke={KV_COLORS[c.kvType]}
-                strokeWidth={c.kvType === kvType ? 2.4 : 1.2}
-                dot={false}
-                isAnimationActive={false}
-              />
-            ))}
-          </LineChart>
-        </ResponsiveContainer>
+          ))}
+        </LineChartFrame>
       </div>
     </>
   );

@@ -69,6 +69,13 @@ describe('sessions in the store', () => {
     expect(state.run.analysis?.kv.measuredBytesPerToken).toBe(33110);
     expect(state.run.theory).toEqual({ bytesPerToken: 32768, ctx: 4096 });
     expect(state.chart.rss.length).toBeGreaterThan(0);
+    // The time panels draw from the dashboard's series store: the session's samples are in it.
+    const stored = finishedRun({ state: 'done', error: null }).samples;
+    const rssSamples = stored.filter((s) => typeof s.values.rssBytes === 'number');
+    expect(rssSamples.length).toBeGreaterThan(1);
+    expect(state.seriesStore.get('rssBytes')?.length).toBe(rssSamples.length);
+    const times = stored.map((s) => s.tMs);
+    expect(state.seriesStore.timeRange()).toEqual([Math.min(...times), Math.max(...times)]);
   });
 
   it('refuses to replace a run that is going', async () => {

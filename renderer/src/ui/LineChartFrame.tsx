@@ -1,0 +1,49 @@
+// The frame every recharts line chart shares (memory against tokens, compare, KV calculator): a
+// responsive LineChart with the grid, numeric axes, tooltip and legend in one look; the caller
+// passes what differs (data keys, domains, formatters) and the lines and reference lines as
+// children. Theme colours are the custom properties of renderer/src/styles/base.css, so the
+// light theme applies too, and nothing animates (an animation redraws every point each frame).
+import type { ComponentProps, ReactNode } from 'react';
+import { CartesianGrid, Legend, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+
+const AXIS_PROPS = { stroke: 'var(--text-muted)', tick: { fill: 'var(--text-muted)', fontSize: 12 } } as const;
+const TOOLTIP_STYLE = {
+  background: 'var(--panel-raised)',
+  border: '1px solid var(--border)',
+  borderRadius: 6,
+  color: 'var(--text)',
+} as const;
+
+/** A line of measured or computed points: no dot per point, no animation. */
+export const LINE_PROPS = { dot: false, isAnimationActive: false } as const;
+
+/** The x axis' caption under the ticks. */
+export function xAxisLabel(value: string, offset: number) {
+  return { value, position: 'insideBottom', offset, fill: 'var(--text-muted)', fontSize: 12 } as const;
+}
+
+interface Props {
+  margin: { top: number; right: number; bottom: number; left: number };
+  /** Rows shared by every line (lines with their own `data` leave it out). */
+  data?: ComponentProps<typeof LineChart>['data'];
+  x: ComponentProps<typeof XAxis>;
+  y: ComponentProps<typeof YAxis>;
+  tooltip: Pick<ComponentProps<typeof Tooltip>, 'formatter' | 'labelFormatter'>;
+  legend?: ComponentProps<typeof Legend>;
+  children: ReactNode;
+}
+
+export function LineChartFrame({ margin, data, x, y, tooltip, legend, children }: Props) {
+  return (
+    <ResponsiveContainer width="100%" height="100%">
+      <LineChart data={data} margin={margin}>
+        <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" />
+        <XAxis type="number" {...AXIS_PROPS} {...x} />
+        <YAxis type="number" width={72} {...AXIS_PROPS} {...y} />
+        <Tooltip contentStyle={TOOLTIP_STYLE} isAnimationActive={false} {...tooltip} />
+        <Legend {...legend} />
+        {children}
+      </LineChart>
+    </ResponsiveContainer>
+  );
+}
