@@ -15,7 +15,7 @@
 // Lines that are none of these (backend init chatter, shell prompts) are skipped. A table row, CSV
 // row or JSON object that cannot be read becomes a diagnostic.
 
-import { capLines, type LineCapOptions } from './line-cap';
+import { capNumberedLines, type LineCapOptions } from './line-cap';
 import {
   diagnostic,
   isBlankLine,
@@ -272,6 +272,7 @@ interface JsonState {
 }
 
 export function createLlamaBenchParser(options: LineCapOptions = {}): LineParser<BenchParseRecord> {
+  /** The number of the line being read (push sets it; the readers in this closure report it). */
   let lineNo = 0;
   let md: string[] | null = null;
   let csv: string[] | null = null;
@@ -334,7 +335,8 @@ export function createLlamaBenchParser(options: LineCapOptions = {}): LineParser
     return out;
   };
 
-  const push = (text: string): BenchParseRecord[] => {
+  const push = (text: string, line: number): BenchParseRecord[] => {
+    lineNo = line;
     if (json) return feedJson(json, text, json.base === 1 ? 'json' : 'jsonl');
     if (isBlankLine(text) || isCommentLine(text)) return [];
 
@@ -396,20 +398,13 @@ export function createLlamaBenchParser(options: LineCapOptions = {}): LineParser
     return [];
   };
 
-  return capLines(
-    {
-      push(text: string) {
-        lineNo++;
-        return push(text);
-      },
-      end() {
-        const j = json;
-        json = null;
-        return j && j.object
-          ? [diagnostic(j.object.line, 'llama-bench JSON object never closed', j.object.raw.join('\n'))]
-          : [];
-      },
-    },
-    options.maxLineChars,
-  );
+  const end = (): BenchParseRecord[] => {
+    const j = json;
+    json = null;
+    return j && j.object
+      ? [diagnostic(j.object.line, 'llama-bench JSON object never closed', j.object.raw.join('\n'))]
+      : [];
+  };
+
+  return capNumberedLines(push, end, options.maxLineChars);
 }

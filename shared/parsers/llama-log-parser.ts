@@ -30,7 +30,7 @@
 // Checked against captures from Raspberry Pi Zero 2 W and Pi 5, Jetson Orin (ollama, node-llama-cpp,
 // llama-box), RK3588-era logs, x86 servers and Apple M-series (see test/fixtures/llama-cpp/*/SOURCE).
 
-import { capLines, type LineCapOptions } from './line-cap';
+import { capNumberedLines, type LineCapOptions } from './line-cap';
 import {
   diagnostic,
   type Diagnostic,
@@ -232,6 +232,7 @@ function applyParts(r: KvRecord, parts: KvPart[]): void {
 // ---------------------------------------------------------------------------------------------
 
 export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<LlamaLogRecord> {
+  /** The number of the line being read (push sets it; the readers in this closure report it). */
   let lineNo = 0;
   let split: { slotId: number; taskId: number } | null = null;
   let model: ModelBlock | null = null;
@@ -398,7 +399,8 @@ export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<L
     return [];
   };
 
-  const push = (text: string): LlamaLogRecord[] => {
+  const push = (text: string, line: number): LlamaLogRecord[] => {
+    lineNo = line;
     // A server `timings` object spread over several lines (pretty-printed JSON).
     if (json) {
       const j = json;
@@ -497,21 +499,14 @@ export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<L
     return out;
   };
 
-  return capLines(
-    {
-      push(text: string) {
-        lineNo++;
-        return push(text);
-      },
-      end() {
-        const out: LlamaLogRecord[] = [...flushModel(), ...flushOllama()];
-        if (json) {
-          out.push(diagnostic(json.line, 'server timings object never closed', json.raw.join('\n')));
-          json = null;
-        }
-        return out;
-      },
-    },
-    options.maxLineChars,
-  );
+  const end = (): LlamaLogRecord[] => {
+    const out: LlamaLogRecord[] = [...flushModel(), ...flushOllama()];
+    if (json) {
+      out.push(diagnostic(json.line, 'server timings object never closed', json.raw.join('\n')));
+      json = null;
+    }
+    return out;
+  };
+
+  return capNumberedLines(push, end, options.maxLineChars);
 }

@@ -23,7 +23,7 @@
 // These dumps are mostly prose (sbc-bench reports, shell sessions), so like a log only a line that
 // looks like a known reading but cannot be read is a diagnostic; other lines are skipped.
 
-import { capLines, type LineCapOptions } from './line-cap';
+import { capNumberedLines, type LineCapOptions } from './line-cap';
 import {
   diagnostic,
   isBlankLine,
@@ -130,6 +130,7 @@ interface ZoneState {
 }
 
 export function createThermalParser(options: LineCapOptions = {}): LineParser<ThermalParseRecord> {
+  /** The number of the line being read (push sets it; the readers in this closure report it). */
   let lineNo = 0;
   let zone: ZoneState | null = null;
   let pendingCat: string | null = null;
@@ -376,7 +377,8 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
 
   const flushPending = (): ThermalParseRecord[] => [...flushZone(), ...flushHwmon()];
 
-  const push = (raw: string): ThermalParseRecord[] => {
+  const push = (raw: string, line: number): ThermalParseRecord[] => {
+    lineNo = line;
     // Mail-quoted pastes (`> /sys/…`).
     const text = raw.replace(/^(?:>\s?)+/, '');
     const t = text.trim();
@@ -516,16 +518,5 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
     return [...out, ...flushPending()];
   };
 
-  return capLines(
-    {
-      push(text: string) {
-        lineNo++;
-        return push(text);
-      },
-      end() {
-        return [...flushU(), ...flushPending()];
-      },
-    },
-    options.maxLineChars,
-  );
+  return capNumberedLines(push, () => [...flushU(), ...flushPending()], options.maxLineChars);
 }
