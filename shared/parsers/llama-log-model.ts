@@ -90,8 +90,13 @@ export interface ModelBlock {
   mapped: number;
 }
 
+interface PerLayer {
+  scalar: number | null;
+  list: number[] | null;
+}
+
 /** `8` → 8; `[8, 8, 0]` → per-layer list (scalar null unless all equal). */
-function perLayer(value: string): { scalar: number | null; list: number[] | null } | null {
+function perLayer(value: string): PerLayer | null {
   if (/^\d+$/.test(value)) return { scalar: Number(value), list: null };
   const arr = /^\[([\d,\s]*)\]$/.exec(value);
   if (!arr) return null;
@@ -103,6 +108,20 @@ function perLayer(value: string): { scalar: number | null; list: number[] | null
   if (list.length === 0) return null;
   const first = list[0] ?? null;
   return { scalar: list.every((x) => x === first) ? first : null, list };
+}
+
+/**
+ * Head counts and feed-forward width: the scalar (the value of every layer, or null when they
+ * differ) and, for head counts, the per-layer list when the model has one.
+ */
+function setPerLayerField(r: ModelRecord, field: 'nHead' | 'nHeadKv' | 'nFf', v: PerLayer): void {
+  if (field === 'nHead') {
+    r.nHead = v.scalar;
+    if (v.list) r.nHeadPerLayer = v.list;
+  } else if (field === 'nHeadKv') {
+    r.nHeadKv = v.scalar;
+    if (v.list) r.nHeadKvPerLayer = v.list;
+  } else r.nFf = v.scalar;
 }
 
 export function setModelField(r: ModelRecord, key: string, value: string): boolean {
@@ -153,13 +172,7 @@ export function setModelField(r: ModelRecord, key: string, value: string): boole
     case 'n_ff': {
       const v = perLayer(value);
       if (!v) return false;
-      if (k === 'n_head') {
-        r.nHead = v.scalar;
-        if (v.list) r.nHeadPerLayer = v.list;
-      } else if (k === 'n_head_kv') {
-        r.nHeadKv = v.scalar;
-        if (v.list) r.nHeadKvPerLayer = v.list;
-      } else r.nFf = v.scalar;
+      setPerLayerField(r, k === 'n_head' ? 'nHead' : k === 'n_head_kv' ? 'nHeadKv' : 'nFf', v);
       return true;
     }
     default:
@@ -185,13 +198,7 @@ export function setGgufField(r: ModelRecord, key: string, _type: string, value: 
   if (!field) return false;
   const v = perLayer(value);
   if (!v) return false;
-  if (field === 'nHead') {
-    r.nHead = v.scalar;
-    if (v.list) r.nHeadPerLayer = v.list;
-  } else if (field === 'nHeadKv') {
-    r.nHeadKv = v.scalar;
-    if (v.list) r.nHeadKvPerLayer = v.list;
-  } else if (field === 'nFf') r.nFf = v.scalar;
+  if (field === 'nHead' || field === 'nHeadKv' || field === 'nFf') setPerLayerField(r, field, v);
   else if (v.scalar !== null) r[field] = v.scalar;
   else return false;
   return true;
