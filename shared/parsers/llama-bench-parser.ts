@@ -15,6 +15,7 @@
 // Lines that are none of these (backend init chatter, shell prompts) are skipped. A table row, CSV
 // row or JSON object that cannot be read becomes a diagnostic.
 
+import { inJsonString } from './json-scan';
 import { capNumberedLines, type LineCapOptions } from './line-cap';
 import {
   diagnostic,
@@ -297,14 +298,8 @@ export function createLlamaBenchParser(options: LineCapOptions = {}): LineParser
     let from = 0;
     for (let i = 0; i < text.length; i++) {
       const c = text[i];
-      if (j.inString) {
-        if (j.escape) j.escape = false;
-        else if (c === '\\') j.escape = true;
-        else if (c === '"') j.inString = false;
-        continue;
-      }
-      if (c === '"') j.inString = true;
-      else if (c === '{' || c === '[') {
+      if (inJsonString(j, c)) continue;
+      if (c === '{' || c === '[') {
         if (c === '{' && j.depth === j.base && !j.object) {
           j.object = { line: lineNo, text: '', raw: [text] };
           from = i;

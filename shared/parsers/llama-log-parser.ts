@@ -50,15 +50,8 @@ import {
   setModelField,
   type ModelBlock,
 } from './llama-log-model';
-import {
-  JSON_TIMINGS_RE,
-  OLLAMA_RE,
-  parseGoDurationMs,
-  scanJson,
-  timingsFromJson,
-  type JsonScan,
-  type OllamaPending,
-} from './llama-log-server';
+import { JSON_TIMINGS_RE, OLLAMA_RE, parseGoDurationMs, timingsFromJson, type OllamaPending } from './llama-log-server';
+import { scanJson, type JsonScan } from './json-scan';
 
 export type LlamaLogRecord = TimingsRecord | KvRecord | ModelRecord | Diagnostic;
 
