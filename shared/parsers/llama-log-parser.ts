@@ -172,6 +172,29 @@ const KV_ISWA_RE = /^creating\s+(non-SWA|SWA)\s+KV cache,\s*size\s*=\s*(\d+)\s*c
 const KV_PART_RE = /^([^\s(]+)\s*\(([^)]*)\):\s*([\d.]+)\s*(MiB|MB|GiB|GB|KiB)$/;
 const KV_PART_UNUSED_RE = /^(\S+):\s*not used$/;
 
+/** An ollama `--verbose` timing (a phase's duration, with its token count and rate once printed). */
+function ollamaTimings(
+  line: number,
+  phase: 'prompt' | 'eval' | 'total' | 'load',
+  ms: number,
+  tokens: number | null,
+  tokensPerSecond: number | null,
+): TimingsRecord {
+  return {
+    kind: 'timings',
+    line,
+    phase,
+    ms,
+    tokens,
+    tokensPerSecond,
+    msPerToken: null,
+    label: phase === 'prompt' ? 'prompt eval' : phase,
+    source: 'ollama',
+    slotId: null,
+    taskId: null,
+  };
+}
+
 function kvRecord(line: number, source: string, scope: KvRecord['scope']): KvRecord {
   return {
     kind: 'kv',
@@ -245,21 +268,7 @@ export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<L
     const p = ollama;
     ollama = null;
     if (!p || p.ms === null) return [];
-    return [
-      {
-        kind: 'timings',
-        line: p.line,
-        phase: p.phase,
-        ms: p.ms,
-        tokens: p.tokens,
-        tokensPerSecond: null,
-        msPerToken: null,
-        label: p.phase === 'prompt' ? 'prompt eval' : 'eval',
-        source: 'ollama',
-        slotId: null,
-        taskId: null,
-      },
-    ];
+    return [ollamaTimings(p.line, p.phase, p.ms, p.tokens, null)];
   };
 
   const readOllama = (key: string, value: string, raw: string): LlamaLogRecord[] => {
@@ -269,19 +278,7 @@ export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<L
       out.push(...flushOllama());
       const ms = parseGoDurationMs(value);
       if (ms === null) return [...out, diagnostic(lineNo, 'unreadable ollama duration', raw)];
-      out.push({
-        kind: 'timings',
-        line: lineNo,
-        phase: key === 'total duration' ? 'total' : 'load',
-        ms,
-        tokens: null,
-        tokensPerSecond: null,
-        msPerToken: null,
-        label: key === 'total duration' ? 'total' : 'load',
-        source: 'ollama',
-        slotId: null,
-        taskId: null,
-      });
+      out.push(ollamaTimings(lineNo, key === 'total duration' ? 'total' : 'load', ms, null, null));
       return out;
     }
     if (ollama && ollama.phase !== phase) out.push(...flushOllama());
@@ -299,19 +296,7 @@ export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<L
       const p = ollama;
       ollama = null;
       if (!m || p.ms === null) return [...out, diagnostic(lineNo, 'unreadable ollama rate', raw)];
-      out.push({
-        kind: 'timings',
-        line: p.line,
-        phase,
-        ms: p.ms,
-        tokens: p.tokens,
-        tokensPerSecond: Number(m[1]),
-        msPerToken: null,
-        label: phase === 'prompt' ? 'prompt eval' : 'eval',
-        source: 'ollama',
-        slotId: null,
-        taskId: null,
-      });
+      out.push(ollamaTimings(p.line, phase, p.ms, p.tokens, Number(m[1])));
     }
     return out;
   };
