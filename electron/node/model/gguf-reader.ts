@@ -24,6 +24,7 @@ import { open } from 'node:fs/promises';
 import type { GgufArraySummary } from '../../../shared/kv/model-config';
 import { GGUF_LIMITS, quoteUntrusted } from '../../../shared/kv/model-limits';
 import type { Target } from '../transport/target';
+import { readRange } from '../util/read-range';
 
 /** Reads `length` bytes at `offset`; may return fewer at the end of the file. */
 export type ReadRange = (offset: number, length: number) => Promise<Uint8Array>;
@@ -459,18 +460,9 @@ export async function readGgufHeaderFromFile(
   }
   try {
     const { size } = await handle.stat();
-    const readRange: ReadRange = async (offset, length) => {
-      const n = Math.max(0, Math.min(length, size - offset));
-      const buffer = Buffer.alloc(n);
-      let done = 0;
-      while (done < n) {
-        const { bytesRead } = await handle.read(buffer, done, n - done, offset + done);
-        if (bytesRead === 0) break;
-        done += bytesRead;
-      }
-      return buffer.subarray(0, done);
-    };
-    const header = await readGgufHeader(readRange, options);
+    const readLocal: ReadRange = (offset, length) =>
+      readRange(handle, offset, Math.max(0, Math.min(length, size - offset)));
+    const header = await readGgufHeader(readLocal, options);
     return { ...header, fileBytes: size };
   } catch (error) {
     if (error instanceof GgufError) throw new GgufError(`${path}: ${error.message}`);
