@@ -13,7 +13,7 @@ describe('model fields from print_info and GGUF keys', () => {
       ['model type', '15M'],
       ['file type', 'Q8_0'],
       ['flash_attn', 'auto'],
-    ])
+    ] as const)
       expect(setModelField(r, key, value), key).toBe(true);
     expect(r).toEqual({
       ...record(),
