@@ -7,9 +7,9 @@ export interface BenchRow {
   note?: string;
 }
 
-/** CPU seconds (user+sys, plus the children they reaped) of a process group's members, by comm. */
-export function groupCpuByComm(pgid: number, clkTck = 100): Map<string, number> {
-  const out = new Map<string, number>();
+/** CPU seconds (user+sys, plus reaped children) of every process in a process group. */
+export function groupCpuSeconds(pgid: number, clkTck = 100): number {
+  let ticks = 0;
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     let stat: string;
@@ -18,21 +18,12 @@ export function groupCpuByComm(pgid: number, clkTck = 100): Map<string, number> 
     } catch {
       continue;
     }
-    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // After the comm: state(0) ppid(1) pgrp(2) … utime(11) stime(12) cutime(13) cstime(14)
     if (Number(f[2]) !== pgid) continue;
-    const ticks = Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
-    out.set(comm, (out.get(comm) ?? 0) + ticks / clkTck);
+    ticks += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
   }
-  return out;
-}
-
-/** CPU seconds (user+sys, plus reaped children) of every process in a process group. */
-export function groupCpuSeconds(pgid: number, clkTck = 100): number {
-  let seconds = 0;
-  for (const s of groupCpuByComm(pgid, clkTck).values()) seconds += s;
-  return seconds;
+  return ticks / clkTck;
 }
 
 export function machineNote(): string {

@@ -11,14 +11,14 @@
 // Next to it, the naive way: spawning the tools every tick (`cat` of the same files, `pmap -x`,
 // a one-shot `perf stat`). CPU is read from /proc/<pid>/stat (clock ticks of 10 ms).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CollectorDefinition } from '../shared/collectors/collector';
 import { COLLECTORS } from '../shared/collectors/registry';
 import { PERF_DEFAULT_EVENTS } from '../shared/collectors/perf-collector';
 import { shellJoin } from '../shared/util/shell';
-import { formatCpuPct, groupCpuByComm, type BenchRow } from './bench-util';
+import { formatCpuPct, type BenchRow } from './bench-util';
 
 const ROOT = join(import.meta.dirname, '..');
 const SHIMS = join(ROOT, 'test/fixtures/shims/bin');
@@ -29,6 +29,27 @@ const VENDOR_COMMS = ['perf', 'tegrastats'];
 const SETTLE_MS = 2500;
 /** The issue's target for the whole set at 1 Hz. */
 const TARGET_PCT_AT_1HZ = 0.1;
+
+/** CPU seconds of a process group's members (children they reaped included), by comm. */
+function groupCpuByComm(pgid: number, clkTck = 100): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // After the comm: state(0) ppid(1) pgrp(2) … utime(11) stime(12) cutime(13) cstime(14)
+    if (Number(f[2]) !== pgid) continue;
+    const ticks = Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+    out.set(comm, (out.get(comm) ?? 0) + ticks / clkTck);
+  }
+  return out;
+}
 
 /** The interval each collector runs at for a requested rate: its own range clamps it (collector-plan.ts). */
 function intervalFor(def: CollectorDefinition, requestedMs: number): number {
