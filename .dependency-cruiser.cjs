@@ -1,52 +1,42 @@
 // The layering of docs/DESIGN.md, enforced: `npm run lint:layers` fails on any violation.
 // test/integration/layering/layering.test.ts proves each rule fires on a deliberately broken tree.
+/** A dependency from `from` to `to` that fails the build. */
+const forbid = (name, comment, from, to) => ({ name, comment, severity: 'error', from, to });
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
-    {
-      name: 'shared-is-pure',
-      comment:
-        'shared/ is used by main, renderer and CLI alike: no Node built-ins, no Electron, no React, no DOM libs.',
-      severity: 'error',
-      from: { path: '^shared/' },
-      to: {
-        dependencyTypes: ['core'],
-      },
-    },
-    {
-      name: 'shared-imports-only-shared',
-      comment: 'shared/ may import only shared/ and pure npm packages (zod).',
-      severity: 'error',
-      from: { path: '^shared/' },
-      to: { pathNot: ['^shared/', '(^|/)node_modules/zod/'] },
-    },
-    {
-      name: 'renderer-not-to-electron',
-      comment: 'The renderer reaches the main side only through the typed API (preload or WebSocket bridge).',
-      severity: 'error',
-      from: { path: '^renderer/' },
-      to: { path: ['^electron/', '^electron$', '(^|/)node_modules/electron/', '^bin/'] },
-    },
-    {
-      name: 'renderer-no-node',
-      comment: 'The renderer runs sandboxed: no Node built-ins.',
-      severity: 'error',
-      from: { path: '^renderer/' },
-      to: { dependencyTypes: ['core'] },
-    },
-    {
-      name: 'node-services-without-electron',
-      comment: 'electron/node/ runs under plain Node (CLI, browser mode, tests): it must not import electron.',
-      severity: 'error',
-      from: { path: '^electron/node/' },
-      to: { path: ['^electron$', '(^|/)node_modules/electron/', '^electron/main/', '^electron/preload/'] },
-    },
-    {
-      name: 'no-circular',
-      severity: 'error',
-      from: {},
-      to: { circular: true },
-    },
+    forbid(
+      'shared-is-pure',
+      'shared/ is used by main, renderer and CLI alike: no Node built-ins, no Electron, no React, no DOM libs.',
+      { path: '^shared/' },
+      { dependencyTypes: ['core'] },
+    ),
+    forbid(
+      'shared-imports-only-shared',
+      'shared/ may import only shared/ and pure npm packages (zod).',
+      { path: '^shared/' },
+      { pathNot: ['^shared/', '(^|/)node_modules/zod/'] },
+    ),
+    forbid(
+      'renderer-not-to-electron',
+      'The renderer reaches the main side only through the typed API (preload or WebSocket bridge).',
+      { path: '^renderer/' },
+      { path: ['^electron/', '^electron$', '(^|/)node_modules/electron/', '^bin/'] },
+    ),
+    forbid(
+      'renderer-no-node',
+      'The renderer runs sandboxed: no Node built-ins.',
+      { path: '^renderer/' },
+      { dependencyTypes: ['core'] },
+    ),
+    forbid(
+      'node-services-without-electron',
+      'electron/node/ runs under plain Node (CLI, browser mode, tests): it must not import electron.',
+      { path: '^electron/node/' },
+      { path: ['^electron$', '(^|/)node_modules/electron/', '^electron/main/', '^electron/preload/'] },
+    ),
+    { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { readGgufHeaderFromTarget } from '../electron/node/model/gguf-reader';
 import { createTarget } from '../electron/node/transport/target-spec';
 import { vocabModelHeader } from '../test/helpers/gguf-fixture';
-import { ensureKeyUser, makeTempDir, startSshd, writeKnownHosts } from '../test/helpers/sshd';
+import { keyUserLogin, sshTargetSpec, startSshd } from '../test/helpers/sshd';
 import type { Target } from '../electron/node/transport/target';
 import type { BenchRow } from './bench-util';
 
@@ -27,17 +27,8 @@ export async function benchGgufSsh(): Promise<BenchRow[]> {
     await fh.truncate(header.length + 1024 ** 3);
     await fh.close();
     await chmod(path, 0o644);
-    const user = await ensureKeyUser();
-    const knownHosts = join(await makeTempDir(), 'known_hosts');
-    await writeKnownHosts(knownHosts, [sshd.knownHostsLine]);
-    target = await createTarget({
-      kind: 'ssh',
-      host: sshd.host,
-      port: sshd.port,
-      user,
-      identityFile: sshd.clientKey.privatePath,
-      knownHostsFile: knownHosts,
-    });
+    const { user, knownHosts } = await keyUserLogin(sshd);
+    target = await createTarget(sshTargetSpec(sshd, knownHosts, user));
     const ms: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       const t = performance.now();

@@ -2,12 +2,10 @@
 // while it samples — the sampler pipeline alone, and everything of the run on the target
 // (sampler, timestamp filters, watchdog, spool follower) — measured from /proc/<pid>/stat.
 import { readFileSync, readdirSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { RunRequestSchema } from '../shared/api/schemas';
 import { RunService } from '../electron/node/run/run-service';
 import { createTarget } from '../electron/node/transport/target-spec';
-import { ensureKeyUser, makeTempDir, startSshd } from '../test/helpers/sshd';
+import { keyUserLogin, sshTargetSpec, startSshd } from '../test/helpers/sshd';
 import { formatCpuPct, type BenchRow } from './bench-util';
 
 interface Proc {
@@ -66,17 +64,8 @@ export async function benchSshRun(seconds = Number(process.env.KVSCOPE_BENCH_SEC
   const sshd = await startSshd();
   const rows: BenchRow[] = [];
   try {
-    const user = await ensureKeyUser();
-    const knownHosts = join(await makeTempDir(), 'known_hosts');
-    await writeFile(knownHosts, sshd.knownHostsLine + '\n');
-    const spec = {
-      kind: 'ssh' as const,
-      host: sshd.host,
-      port: sshd.port,
-      user,
-      identityFile: sshd.clientKey.privatePath,
-      knownHostsFile: knownHosts,
-    };
+    const { user, knownHosts } = await keyUserLogin(sshd);
+    const spec = sshTargetSpec(sshd, knownHosts, user);
     for (const intervalMs of [1000, 100]) {
       let firstSampleAt = 0;
       const t0 = performance.now();

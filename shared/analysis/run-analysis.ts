@@ -219,6 +219,27 @@ function chooseBudget(
   return { bytes: null, source: null };
 }
 
+/**
+ * The points of the decode phase, in token order: at least one token, from the first token to the
+ * last (samples after it see the engine print its timings, free and exit: RSS falls while the
+ * token count stands still, which would bend the fit and read as a window that stopped growing).
+ */
+function decodePhase<P extends { tokens: number | null; tMs: number }>(
+  points: readonly P[],
+  firstTokMs: number | null,
+  lastTokMs: number | null,
+): Array<P & { tokens: number }> {
+  return points
+    .filter(
+      (p): p is P & { tokens: number } =>
+        p.tokens !== null &&
+        p.tokens >= 1 &&
+        (firstTokMs === null || p.tMs >= firstTokMs) &&
+        (lastTokMs === null || p.tMs <= lastTokMs),
+    )
+    .sort((a, b) => a.tokens - b.tokens || a.tMs - b.tMs);
+}
+
 export function analyzeRun(input: AnalyzeRunInput): RunAnalysis {
   const theory =
     fin(input.theoryBytesPerToken) !== null && (input.theoryBytesPerToken as number) > 0
@@ -288,21 +309,10 @@ export function analyzeRun(input: AnalyzeRunInput): RunAnalysis {
     peakRss = peakRss === null ? r : Math.max(peakRss, r);
   }
 
-  // Decode points, in token order.
-  // Decode ends with the last token: samples after it see the engine print its timings, free
-  // and exit (RSS falls while the token count stands still), which would bend the fit and
-  // read as a window that stopped growing.
+  // Decode points, in token order (decodePhase: up to the last token).
   const lastTok = events.at(-1)?.tMs ?? null;
-  const decode = mem
-    .filter(
-      (p) =>
-        p.tokens !== null &&
-        p.tokens >= 1 &&
-        (firstTok === null || p.tMs >= firstTok) &&
-        (lastTok === null || p.tMs <= lastTok),
-    )
-    .sort((a, b) => (a.tokens as number) - (b.tokens as number) || a.tMs - b.tMs);
-  const dTokens = decode.map((p) => p.tokens as number);
+  const decode = decodePhase(mem, firstTok, lastTok);
+  const dTokens = decode.map((p) => p.tokens);
   const dMem = decode.map((p) => p.mem);
   const firstDecodeTokens = dTokens.at(0) ?? 0;
   const lastDecodeTokens = dTokens.at(-1) ?? 0;
@@ -392,16 +402,8 @@ export function analyzeRun(input: AnalyzeRunInput): RunAnalysis {
     maxSafe = Math.max(0, Math.floor((budget - baseline - fileBacked) / perToken));
   }
   // The charge during decode (as the memory points above), fitted against tokens.
-  const chargeDecode = charges
-    .filter(
-      (c) =>
-        c.tokens !== null &&
-        c.tokens >= 1 &&
-        (firstTok === null || c.tMs >= firstTok) &&
-        (lastTok === null || c.tMs <= lastTok),
-    )
-    .sort((a, b) => (a.tokens as number) - (b.tokens as number) || a.tMs - b.tMs);
-  const cTokens = chargeDecode.map((c) => c.tokens as number);
+  const chargeDecode = decodePhase(charges, firstTok, lastTok);
+  const cTokens = chargeDecode.map((c) => c.tokens);
   const chargeFit =
     chargeDecode.length >= 3 && (cTokens.at(-1) ?? 0) - (cTokens.at(0) ?? 0) >= MIN_FIT_TOKENS
       ? theilSen(
@@ -431,7 +433,7 @@ export function analyzeRun(input: AnalyzeRunInput): RunAnalysis {
   const decodeTps = phaseTokensPerSecond(input.timings, 'eval') ?? deliveredTps;
   const tokens = events.at(-1)?.tokens ?? lastMem?.tokens ?? 0;
 
-  const leakPoints: LeakPoint[] = decode.map((p) => ({ tokens: p.tokens as number, bytes: p.mem }));
+  const leakPoints: LeakPoint[] = decode.map((p) => ({ tokens: p.tokens, bytes: p.mem }));
   const leak = detectLeak({
     points: leakPoints,
     mode,

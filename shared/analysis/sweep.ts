@@ -139,6 +139,19 @@ export function weightedTheilSen(xs: readonly number[], ys: readonly number[]): 
   return { slope: slope + 0, intercept: (median(residuals) as number) + 0, n: residuals.length };
 }
 
+/** `y` against the context size over the points that have it, when SWEEP_MIN_POINTS distinct sizes do; else null. */
+function fitAgainstSize(points: readonly SweepPoint[], y: (p: SweepPoint) => number | null | undefined) {
+  const xs: number[] = [];
+  const ys: number[] = [];
+  for (const p of points) {
+    const v = y(p);
+    if (!fin(v)) continue;
+    xs.push(xOf(p));
+    ys.push(v);
+  }
+  return xs.length >= SWEEP_MIN_POINTS && new Set(xs).size >= SWEEP_MIN_POINTS ? weightedTheilSen(xs, ys) : null;
+}
+
 export function analyzeSweep(
   points: readonly SweepPoint[],
   theory: SweepTheory | number | null,
@@ -162,24 +175,10 @@ export function analyzeSweep(
   const r2 = fit ? rSquared(xs, ys, fit.slope, fit.intercept) : null;
 
   // The theory's own slope over the same steps (llama.cpp padding, SWA caps), else bytes/token.
-  const withTheory = usable.filter((p) => fin(p.theoryReservedBytes));
-  const theoryFit =
-    withTheory.length >= SWEEP_MIN_POINTS && new Set(withTheory.map(xOf)).size >= SWEEP_MIN_POINTS
-      ? weightedTheilSen(
-          withTheory.map(xOf),
-          withTheory.map((p) => p.theoryReservedBytes as number),
-        )
-      : null;
+  const theoryFit = fitAgainstSize(usable, (p) => p.theoryReservedBytes);
   const theorySlope = theoryFit && theoryFit.slope > 0 ? theoryFit.slope : bytesPerToken;
 
-  const withEngine = sorted.filter((p) => fin(p.engineKvBytes));
-  const engineFit =
-    withEngine.length >= SWEEP_MIN_POINTS && new Set(withEngine.map(xOf)).size >= SWEEP_MIN_POINTS
-      ? weightedTheilSen(
-          withEngine.map(xOf),
-          withEngine.map((p) => p.engineKvBytes as number),
-        )
-      : null;
+  const engineFit = fitAgainstSize(sorted, (p) => p.engineKvBytes);
 
   const measured = fit ? fit.slope : null;
   let mode: KvMode | null = null;

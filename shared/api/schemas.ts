@@ -436,14 +436,19 @@ export const ThroughputSchema = z.object({
 });
 export type Throughput = z.infer<typeof ThroughputSchema>;
 
-/** The live and final analysis of a run: every number the UI shows comes from here. */
-export const RunAnalysisSchema = z.object({
+/** The headline numbers a run's analysis and its `profile --json` summary both carry, in this order. */
+const HEADLINE_SHAPE = {
   kv: KvSummarySchema,
   budgetBytes: z.number().nullable(),
   budgetSource: BudgetSourceSchema.nullable().optional(),
   oomHorizonTokens: z.number().nullable(),
   maxSafeContextTokens: z.number().nullable(),
   throughput: ThroughputSchema,
+};
+
+/** The live and final analysis of a run: every number the UI shows comes from here. */
+export const RunAnalysisSchema = z.object({
+  ...HEADLINE_SHAPE,
   lastRssBytes: z.number().nullable(),
   peakRssBytes: z.number().nullable(),
   leak: LeakSummarySchema.optional(),
@@ -487,12 +492,7 @@ export const ProfileSummarySchema = z.object({
   lostSamples: z.number(),
   durationMs: z.number(),
   events: z.array(RunEventSchema),
-  kv: KvSummarySchema,
-  budgetBytes: z.number().nullable(),
-  budgetSource: BudgetSourceSchema.nullable().optional(),
-  oomHorizonTokens: z.number().nullable(),
-  maxSafeContextTokens: z.number().nullable(),
-  throughput: ThroughputSchema,
+  ...HEADLINE_SHAPE,
   diagnostics: z.number().optional(),
   peakRssBytes: z.number().nullable().optional(),
   /** What the engine's own log said (llama.cpp `llama_kv_cache: size = …`, timing lines). */

@@ -15,7 +15,7 @@
 // reclaimed before the kernel kills.
 //
 // Pure and never throws: a line it cannot read is a diagnostic.
-import { parseStatusLine, type CollectorParser, type CollectorRecord } from './collector';
+import { collectorLineParser, type CollectorParser, type CollectorRecord } from './collector';
 
 /** v1 writes PAGE_COUNTER_MAX pages (≈ 2^63 bytes) for "no limit"; anything this large is none. */
 const NO_LIMIT_FROM_BYTES = 2 ** 60;
@@ -95,31 +95,25 @@ function v1Values(parts: Map<string, string>): Record<string, number | null> | s
 
 export function createCgroupParser(): CollectorParser {
   let version: 1 | 2 | null = null;
-  return {
-    push(line: string): CollectorRecord | null {
-      if (line === '') return null;
-      if (line.startsWith('!'))
-        return parseStatusLine(line) ?? { kind: 'diagnostic', reason: 'bad status line', text: line };
-      if (line.startsWith('H ')) {
-        const cg = / cg=([12])(?: |$)/.exec(line);
-        if (!cg) return { kind: 'diagnostic', reason: 'cgroup header without a version', text: line };
-        version = cg[1] === '1' ? 1 : 2;
-        return { kind: 'header' };
-      }
-      const fields = line.split('|');
-      const time = /^t=(\d+(?:\.\d+)?)$/.exec(fields[0] ?? '');
-      if (!time) return { kind: 'diagnostic', reason: 'not a cgroup line', text: line };
-      if (version === null) return { kind: 'diagnostic', reason: 'cgroup line before its header', text: line };
-      const parts = new Map<string, string>();
-      for (const f of fields.slice(1)) {
-        const sp = f.indexOf(' ');
-        parts.set(sp < 0 ? f : f.slice(0, sp), sp < 0 ? '' : f.slice(sp + 1));
-      }
-      const values = version === 1 ? v1Values(parts) : v2Values(parts);
-      if (typeof values === 'string') return { kind: 'diagnostic', reason: values, text: line };
-      return { kind: 'sample', uptimeMs: Math.round(Number(time[1]) * 1000), values };
-    },
-    // One line per tick: nothing is held.
-    end: () => [],
+  const readHeader = (line: string): CollectorRecord => {
+    const cg = / cg=([12])(?: |$)/.exec(line);
+    if (!cg) return { kind: 'diagnostic', reason: 'cgroup header without a version', text: line };
+    version = cg[1] === '1' ? 1 : 2;
+    return { kind: 'header' };
   };
+  const readOwn = (line: string): CollectorRecord => {
+    const fields = line.split('|');
+    const time = /^t=(\d+(?:\.\d+)?)$/.exec(fields[0] ?? '');
+    if (!time) return { kind: 'diagnostic', reason: 'not a cgroup line', text: line };
+    if (version === null) return { kind: 'diagnostic', reason: 'cgroup line before its header', text: line };
+    const parts = new Map<string, string>();
+    for (const f of fields.slice(1)) {
+      const sp = f.indexOf(' ');
+      parts.set(sp < 0 ? f : f.slice(0, sp), sp < 0 ? '' : f.slice(sp + 1));
+    }
+    const values = version === 1 ? v1Values(parts) : v2Values(parts);
+    if (typeof values === 'string') return { kind: 'diagnostic', reason: values, text: line };
+    return { kind: 'sample', uptimeMs: Math.round(Number(time[1]) * 1000), values };
+  };
+  return collectorLineParser(readOwn, readHeader);
 }

@@ -24,34 +24,47 @@ export const tegraKey = {
 
 const TIME_PREFIX = /^t=(\d+(?:\.\d+)?) /;
 
+/** The record's single-number fields (number | null). */
+type ScalarField = {
+  [K in keyof TegrastatsRecord]: TegrastatsRecord[K] extends number | null ? K : never;
+}[keyof TegrastatsRecord];
+
+/** Sample key ← record field, in the order the values are written (memory first, then clocks). */
+const MEMORY_KEYS: ReadonlyArray<readonly [key: string, field: ScalarField]> = [
+  ['tegra.ramUsedBytes', 'ramUsedBytes'],
+  ['tegra.ramTotalBytes', 'ramTotalBytes'],
+  ['tegra.lfbBlocks', 'ramLfbBlocks'],
+  ['tegra.lfbBlockBytes', 'ramLfbBlockBytes'],
+  ['tegra.swapUsedBytes', 'swapUsedBytes'],
+  ['tegra.swapTotalBytes', 'swapTotalBytes'],
+  ['tegra.swapCachedBytes', 'swapCachedBytes'],
+  ['tegra.iramUsedBytes', 'iramUsedBytes'],
+  ['tegra.iramTotalBytes', 'iramTotalBytes'],
+  ['tegra.iramLfbBytes', 'iramLfbBytes'],
+];
+const CLOCK_KEYS: ReadonlyArray<readonly [key: string, field: ScalarField]> = [
+  ['tegra.gpu.loadPct', 'gpuLoadPct'],
+  ['tegra.gpu.freqMHz', 'gpuFreqMHz'],
+  ['tegra.emc.loadPct', 'emcLoadPct'],
+  ['tegra.emc.freqMHz', 'emcFreqMHz'],
+  ['tegra.mtsFgPct', 'mtsFgPct'],
+  ['tegra.mtsBgPct', 'mtsBgPct'],
+  ['tegra.edpLimitMHz', 'edpLimitMHz'],
+];
+
 /** A tegrastats record → sample values (bytes, %, MHz, °C, mW); fields the line lacks are left out. */
 export function tegrastatsValues(r: TegrastatsRecord): Record<string, number | null> {
   const v: Record<string, number | null> = {};
   const put = (key: string, value: number | null) => {
     if (value !== null) v[key] = value;
   };
-  put('tegra.ramUsedBytes', r.ramUsedBytes);
-  put('tegra.ramTotalBytes', r.ramTotalBytes);
-  put('tegra.lfbBlocks', r.ramLfbBlocks);
-  put('tegra.lfbBlockBytes', r.ramLfbBlockBytes);
-  put('tegra.swapUsedBytes', r.swapUsedBytes);
-  put('tegra.swapTotalBytes', r.swapTotalBytes);
-  put('tegra.swapCachedBytes', r.swapCachedBytes);
-  put('tegra.iramUsedBytes', r.iramUsedBytes);
-  put('tegra.iramTotalBytes', r.iramTotalBytes);
-  put('tegra.iramLfbBytes', r.iramLfbBytes);
+  for (const [key, field] of MEMORY_KEYS) put(key, r[field]);
   r.cpus.forEach((cpu, core) => {
     // An offline core (`off`) has neither load nor clock: 0 % at 0 MHz, so the chart shows it parked.
     put(tegraKey.cpuLoad(core), cpu ? cpu.loadPct : 0);
     put(tegraKey.cpuFreq(core), cpu ? cpu.freqMHz : 0);
   });
-  put('tegra.gpu.loadPct', r.gpuLoadPct);
-  put('tegra.gpu.freqMHz', r.gpuFreqMHz);
-  put('tegra.emc.loadPct', r.emcLoadPct);
-  put('tegra.emc.freqMHz', r.emcFreqMHz);
-  put('tegra.mtsFgPct', r.mtsFgPct);
-  put('tegra.mtsBgPct', r.mtsBgPct);
-  put('tegra.edpLimitMHz', r.edpLimitMHz);
+  for (const [key, field] of CLOCK_KEYS) put(key, r[field]);
   for (const [name, e] of Object.entries(r.engines)) {
     // `NVDEC off`: the engine is power-gated, so its clock and load are 0, not unknown.
     put(tegraKey.engineLoad(name), e.on ? e.loadPct : 0);

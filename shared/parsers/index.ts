@@ -44,6 +44,11 @@ export interface ParserFormat {
   create(options?: ParserOptions): LineParser<ParseRecord>;
 }
 
+/** A format name for a board transcript that the thermal reader reads. */
+function thermalReader(description: string): ParserFormat {
+  return { description, create: (o) => createThermalParser(o) };
+}
+
 export const parserFormats: Record<string, ParserFormat> = {
   tegrastats: { description: 'NVIDIA Jetson tegrastats lines', create: (o) => createTegrastatsParser(o) },
   perf: {
@@ -71,27 +76,15 @@ export const parserFormats: Record<string, ParserFormat> = {
   },
   // One reader for every board transcript (sysfs `grep . *` / `cat` / for-loop dumps, lm-sensors,
   // vendor tools): the names below say what the file holds, the reader is the same.
-  thermal: {
-    description: 'thermal zones and trip points, cpufreq, devfreq, hwmon, lm-sensors, vcgencmd, NPU/RGA load',
-    create: (o) => createThermalParser(o),
-  },
-  vcgencmd: {
-    description: 'Raspberry Pi vcgencmd output: measure_temp, measure_clock, get_throttled (same reader as thermal)',
-    create: (o) => createThermalParser(o),
-  },
-  devfreq: {
-    description:
-      'devfreq sysfs (cur/min/max/available frequencies, governor, load, trans_stat; same reader as thermal)',
-    create: (o) => createThermalParser(o),
-  },
-  rknpu: {
-    description: 'Rockchip NPU load (debugfs rknpu/load) and RGA load (rkrga/load; same reader as thermal)',
-    create: (o) => createThermalParser(o),
-  },
-  hwmon: {
-    description: 'hwmon sensors (INA3221/INA2xx power rails, labels; iio ina3221x; same reader as thermal)',
-    create: (o) => createThermalParser(o),
-  },
+  thermal: thermalReader('thermal zones and trip points, cpufreq, devfreq, hwmon, lm-sensors, vcgencmd, NPU/RGA load'),
+  vcgencmd: thermalReader(
+    'Raspberry Pi vcgencmd output: measure_temp, measure_clock, get_throttled (same reader as thermal)',
+  ),
+  devfreq: thermalReader(
+    'devfreq sysfs (cur/min/max/available frequencies, governor, load, trans_stat; same reader as thermal)',
+  ),
+  rknpu: thermalReader('Rockchip NPU load (debugfs rknpu/load) and RGA load (rkrga/load; same reader as thermal)'),
+  hwmon: thermalReader('hwmon sensors (INA3221/INA2xx power rails, labels; iio ina3221x; same reader as thermal)'),
 };
 
 export function formatNames(): string[] {

@@ -45,11 +45,27 @@ export function capText(text: string, maxChars: number = MAX_LINE_CHARS): { kept
 /**
  * A parser that enforces the cap before `inner` sees a line: a line over MAX_LINE_CHARS (or one the
  * line splitter already cut, `droppedChars` > 0) becomes a diagnostic and `inner` gets an empty line.
- * Every parser factory in this folder returns its parser wrapped in this, so callers that push
- * lines directly (a live engine's stderr) are capped too.
+ * Every parser factory in this folder returns its parser wrapped in this (or capNumberedLines), so
+ * callers that push lines directly (a live engine's stderr) are capped too.
  */
 export function capLines<R extends { kind: string; line: number }>(
   inner: LineParser<R>,
+  maxChars: number = MAX_LINE_CHARS,
+): LineParser<R | Diagnostic> {
+  return capNumberedLines(
+    (text) => inner.push(text),
+    () => inner.end(),
+    maxChars,
+  );
+}
+
+/**
+ * capLines for a parser written as two functions: `push` gets each line with its 1-based number
+ * (the one a cut line's diagnostic carries), so the parser keeps no line counter of its own.
+ */
+export function capNumberedLines<R extends { kind: string; line: number }>(
+  push: (text: string, line: number) => R[],
+  end: () => R[],
   maxChars: number = MAX_LINE_CHARS,
 ): LineParser<R | Diagnostic> {
   let lineNo = 0;
@@ -58,11 +74,9 @@ export function capLines<R extends { kind: string; line: number }>(
       lineNo++;
       const { kept, droppedChars: more } = capText(line, maxChars);
       const dropped = droppedChars + more;
-      if (dropped === 0) return inner.push(line);
-      return [...inner.push(''), diagnostic(lineNo, cutReason(dropped, maxChars), kept)];
+      if (dropped === 0) return push(line, lineNo);
+      return [...push('', lineNo), diagnostic(lineNo, cutReason(dropped, maxChars), kept)];
     },
-    end() {
-      return inner.end();
-    },
+    end,
   };
 }

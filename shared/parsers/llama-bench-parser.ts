@@ -16,7 +16,8 @@
 // row or JSON object that cannot be read becomes a diagnostic.
 
 import { jsonSafe } from './json-values';
-import { capLines, type LineCapOptions } from './line-cap';
+import { inJsonString } from './json-scan';
+import { capNumberedLines, type LineCapOptions } from './line-cap';
 import {
   diagnostic,
   isBlankLine,
@@ -273,6 +274,7 @@ interface JsonState {
 }
 
 export function createLlamaBenchParser(options: LineCapOptions = {}): LineParser<BenchParseRecord> {
+  /** The number of the line being read (push sets it; the readers in this closure report it). */
   let lineNo = 0;
   let md: string[] | null = null;
   let csv: string[] | null = null;
@@ -297,14 +299,8 @@ export function createLlamaBenchParser(options: LineCapOptions = {}): LineParser
     let from = 0;
     for (let i = 0; i < text.length; i++) {
       const c = text[i];
-      if (j.inString) {
-        if (j.escape) j.escape = false;
-        else if (c === '\\') j.escape = true;
-        else if (c === '"') j.inString = false;
-        continue;
-      }
-      if (c === '"') j.inString = true;
-      else if (c === '{' || c === '[') {
+      if (inJsonString(j, c)) continue;
+      if (c === '{' || c === '[') {
         if (c === '{' && j.depth === j.base && !j.object) {
           j.object = { line: lineNo, text: '', raw: [text] };
           from = i;
@@ -335,7 +331,8 @@ export function createLlamaBenchParser(options: LineCapOptions = {}): LineParser
     return out;
   };
 
-  const push = (text: string): BenchParseRecord[] => {
+  const push = (text: string, line: number): BenchParseRecord[] => {
+    lineNo = line;
     if (json) return feedJson(json, text, json.base === 1 ? 'json' : 'jsonl');
     if (isBlankLine(text) || isCommentLine(text)) return [];
 
@@ -397,20 +394,13 @@ export function createLlamaBenchParser(options: LineCapOptions = {}): LineParser
     return [];
   };
 
-  return capLines(
-    {
-      push(text: string) {
-        lineNo++;
-        return push(text);
-      },
-      end() {
-        const j = json;
-        json = null;
-        return j && j.object
-          ? [diagnostic(j.object.line, 'llama-bench JSON object never closed', j.object.raw.join('\n'))]
-          : [];
-      },
-    },
-    options.maxLineChars,
-  );
+  const end = (): BenchParseRecord[] => {
+    const j = json;
+    json = null;
+    return j && j.object
+      ? [diagnostic(j.object.line, 'llama-bench JSON object never closed', j.object.raw.join('\n'))]
+      : [];
+  };
+
+  return capNumberedLines(push, end, options.maxLineChars);
 }

@@ -67,6 +67,26 @@ const PRINT_META_INTS: Record<string, NumericKey> = {
   n_expert_used: 'nExpertUsed',
 };
 
+type TextKey = 'arch' | 'modelName' | 'modelType' | 'fileType' | 'flashAttn';
+
+/** print_info / llama_context lines whose value is kept as printed. */
+const PRINT_META_TEXTS: Record<string, TextKey> = {
+  arch: 'arch',
+  'general.name': 'modelName',
+  'model type': 'modelType',
+  'model ftype': 'fileType',
+  'file type': 'fileType',
+  ftype: 'fileType',
+  flash_attn: 'flashAttn',
+};
+
+/** GGUF keys kept as printed (whole keys: they have no `<arch>.` prefix). */
+const GGUF_TEXTS: Record<string, TextKey> = {
+  'general.architecture': 'arch',
+  'general.name': 'modelName',
+  'general.file_type': 'fileType',
+};
+
 /** GGUF keys (`<arch>.` prefix removed) of llama_model_loader's kv dump. */
 const GGUF_KEYS: Record<string, NumericKey | 'nHead' | 'nHeadKv' | 'nFf'> = {
   context_length: 'nCtxTrain',
@@ -83,6 +103,11 @@ const GGUF_KEYS: Record<string, NumericKey | 'nHead' | 'nHeadKv' | 'nFf'> = {
   vocab_size: 'nVocab',
 };
 
+/** A table entry by a key from the log (`constructor` and other Object.prototype names are not entries). */
+function own<T>(table: Record<string, T>, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
 const PARAM_SCALE: Record<string, number> = { K: 1e3, M: 1e6, B: 1e9, T: 1e12 };
 
 export interface ModelBlock {
@@ -90,8 +115,13 @@ export interface ModelBlock {
   mapped: number;
 }
 
+interface PerLayer {
+  scalar: number | null;
+  list: number[] | null;
+}
+
 /** `8` → 8; `[8, 8, 0]` → per-layer list (scalar null unless all equal). */
-function perLayer(value: string): { scalar: number | null; list: number[] | null } | null {
+function perLayer(value: string): PerLayer | null {
   if (/^\d+$/.test(value)) return { scalar: Number(value), list: null };
   const arr = /^\[([\d,\s]*)\]$/.exec(value);
   if (!arr) return null;
@@ -105,32 +135,34 @@ function perLayer(value: string): { scalar: number | null; list: number[] | null
   return { scalar: list.every((x) => x === first) ? first : null, list };
 }
 
+/**
+ * Head counts and feed-forward width: the scalar (the value of every layer, or null when they
+ * differ) and, for head counts, the per-layer list when the model has one.
+ */
+function setPerLayerField(r: ModelRecord, field: 'nHead' | 'nHeadKv' | 'nFf', v: PerLayer): void {
+  if (field === 'nHead') {
+    r.nHead = v.scalar;
+    if (v.list) r.nHeadPerLayer = v.list;
+  } else if (field === 'nHeadKv') {
+    r.nHeadKv = v.scalar;
+    if (v.list) r.nHeadKvPerLayer = v.list;
+  } else r.nFf = v.scalar;
+}
+
 export function setModelField(r: ModelRecord, key: string, value: string): boolean {
   const k = key.replace(/\s+/g, ' ').trim();
-  const int = PRINT_META_INTS[k];
+  const int = own(PRINT_META_INTS, k);
   if (int) {
     if (!/^\d+$/.test(value)) return false;
     r[int] = Number(value);
     return true;
   }
+  const text = own(PRINT_META_TEXTS, k);
+  if (text) {
+    r[text] = value;
+    return true;
+  }
   switch (k) {
-    case 'arch':
-      r.arch = value;
-      return true;
-    case 'general.name':
-      r.modelName = value;
-      return true;
-    case 'model type':
-      r.modelType = value;
-      return true;
-    case 'model ftype':
-    case 'file type':
-    case 'ftype':
-      r.fileType = value;
-      return true;
-    case 'flash_attn':
-      r.flashAttn = value;
-      return true;
     case 'model params': {
       const m = /^([\d.]+)\s*([KMBT])$/.exec(value);
       if (!m) return false;
@@ -153,13 +185,7 @@ export function setModelField(r: ModelRecord, key: string, value: string): boole
     case 'n_ff': {
       const v = perLayer(value);
       if (!v) return false;
-      if (k === 'n_head') {
-        r.nHead = v.scalar;
-        if (v.list) r.nHeadPerLayer = v.list;
-      } else if (k === 'n_head_kv') {
-        r.nHeadKv = v.scalar;
-        if (v.list) r.nHeadKvPerLayer = v.list;
-      } else r.nFf = v.scalar;
+      setPerLayerField(r, k === 'n_head' ? 'nHead' : k === 'n_head_kv' ? 'nHeadKv' : 'nFf', v);
       return true;
     }
     default:
@@ -168,30 +194,17 @@ export function setModelField(r: ModelRecord, key: string, value: string): boole
 }
 
 export function setGgufField(r: ModelRecord, key: string, _type: string, value: string): boolean {
-  if (key === 'general.architecture') {
-    r.arch = value;
-    return true;
-  }
-  if (key === 'general.name') {
-    r.modelName = value;
-    return true;
-  }
-  if (key === 'general.file_type') {
-    r.fileType = value;
+  const text = own(GGUF_TEXTS, key);
+  if (text) {
+    r[text] = value;
     return true;
   }
   const dot = key.indexOf('.');
-  const field = dot > 0 ? GGUF_KEYS[key.slice(dot + 1)] : undefined;
+  const field = dot > 0 ? own(GGUF_KEYS, key.slice(dot + 1)) : undefined;
   if (!field) return false;
   const v = perLayer(value);
   if (!v) return false;
-  if (field === 'nHead') {
-    r.nHead = v.scalar;
-    if (v.list) r.nHeadPerLayer = v.list;
-  } else if (field === 'nHeadKv') {
-    r.nHeadKv = v.scalar;
-    if (v.list) r.nHeadKvPerLayer = v.list;
-  } else if (field === 'nFf') r.nFf = v.scalar;
+  if (field === 'nHead' || field === 'nHeadKv' || field === 'nFf') setPerLayerField(r, field, v);
   else if (v.scalar !== null) r[field] = v.scalar;
   else return false;
   return true;

@@ -30,7 +30,7 @@
 // Checked against captures from Raspberry Pi Zero 2 W and Pi 5, Jetson Orin (ollama, node-llama-cpp,
 // llama-box), RK3588-era logs, x86 servers and Apple M-series (see test/fixtures/llama-cpp/*/SOURCE).
 
-import { capLines, type LineCapOptions } from './line-cap';
+import { capNumberedLines, type LineCapOptions } from './line-cap';
 import {
   diagnostic,
   type Diagnostic,
@@ -50,15 +50,8 @@ import {
   setModelField,
   type ModelBlock,
 } from './llama-log-model';
-import {
-  JSON_TIMINGS_RE,
-  OLLAMA_RE,
-  parseGoDurationMs,
-  scanJson,
-  timingsFromJson,
-  type JsonScan,
-  type OllamaPending,
-} from './llama-log-server';
+import { JSON_TIMINGS_RE, OLLAMA_RE, parseGoDurationMs, timingsFromJson, type OllamaPending } from './llama-log-server';
+import { scanJson, type JsonScan } from './json-scan';
 
 export type LlamaLogRecord = TimingsRecord | KvRecord | ModelRecord | Diagnostic;
 
@@ -179,6 +172,29 @@ const KV_ISWA_RE = /^creating\s+(non-SWA|SWA)\s+KV cache,\s*size\s*=\s*(\d+)\s*c
 const KV_PART_RE = /^([^\s(]+)\s*\(([^)]*)\):\s*([\d.]+)\s*(MiB|MB|GiB|GB|KiB)$/;
 const KV_PART_UNUSED_RE = /^(\S+):\s*not used$/;
 
+/** An ollama `--verbose` timing (a phase's duration, with its token count and rate once printed). */
+function ollamaTimings(
+  line: number,
+  phase: 'prompt' | 'eval' | 'total' | 'load',
+  ms: number,
+  tokens: number | null,
+  tokensPerSecond: number | null,
+): TimingsRecord {
+  return {
+    kind: 'timings',
+    line,
+    phase,
+    ms,
+    tokens,
+    tokensPerSecond,
+    msPerToken: null,
+    label: phase === 'prompt' ? 'prompt eval' : phase,
+    source: 'ollama',
+    slotId: null,
+    taskId: null,
+  };
+}
+
 function kvRecord(line: number, source: string, scope: KvRecord['scope']): KvRecord {
   return {
     kind: 'kv',
@@ -232,6 +248,7 @@ function applyParts(r: KvRecord, parts: KvPart[]): void {
 // ---------------------------------------------------------------------------------------------
 
 export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<LlamaLogRecord> {
+  /** The number of the line being read (push sets it; the readers in this closure report it). */
   let lineNo = 0;
   let split: { slotId: number; taskId: number } | null = null;
   let model: ModelBlock | null = null;
@@ -251,21 +268,7 @@ export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<L
     const p = ollama;
     ollama = null;
     if (!p || p.ms === null) return [];
-    return [
-      {
-        kind: 'timings',
-        line: p.line,
-        phase: p.phase,
-        ms: p.ms,
-        tokens: p.tokens,
-        tokensPerSecond: null,
-        msPerToken: null,
-        label: p.phase === 'prompt' ? 'prompt eval' : 'eval',
-        source: 'ollama',
-        slotId: null,
-        taskId: null,
-      },
-    ];
+    return [ollamaTimings(p.line, p.phase, p.ms, p.tokens, null)];
   };
 
   const readOllama = (key: string, value: string, raw: string): LlamaLogRecord[] => {
@@ -275,19 +278,7 @@ export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<L
       out.push(...flushOllama());
       const ms = parseGoDurationMs(value);
       if (ms === null) return [...out, diagnostic(lineNo, 'unreadable ollama duration', raw)];
-      out.push({
-        kind: 'timings',
-        line: lineNo,
-        phase: key === 'total duration' ? 'total' : 'load',
-        ms,
-        tokens: null,
-        tokensPerSecond: null,
-        msPerToken: null,
-        label: key === 'total duration' ? 'total' : 'load',
-        source: 'ollama',
-        slotId: null,
-        taskId: null,
-      });
+      out.push(ollamaTimings(lineNo, key === 'total duration' ? 'total' : 'load', ms, null, null));
       return out;
     }
     if (ollama && ollama.phase !== phase) out.push(...flushOllama());
@@ -305,19 +296,7 @@ export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<L
       const p = ollama;
       ollama = null;
       if (!m || p.ms === null) return [...out, diagnostic(lineNo, 'unreadable ollama rate', raw)];
-      out.push({
-        kind: 'timings',
-        line: p.line,
-        phase,
-        ms: p.ms,
-        tokens: p.tokens,
-        tokensPerSecond: Number(m[1]),
-        msPerToken: null,
-        label: phase === 'prompt' ? 'prompt eval' : 'eval',
-        source: 'ollama',
-        slotId: null,
-        taskId: null,
-      });
+      out.push(ollamaTimings(p.line, phase, p.ms, p.tokens, Number(m[1])));
     }
     return out;
   };
@@ -398,7 +377,8 @@ export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<L
     return [];
   };
 
-  const push = (text: string): LlamaLogRecord[] => {
+  const push = (text: string, line: number): LlamaLogRecord[] => {
+    lineNo = line;
     // A server `timings` object spread over several lines (pretty-printed JSON).
     if (json) {
       const j = json;
@@ -497,21 +477,14 @@ export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<L
     return out;
   };
 
-  return capLines(
-    {
-      push(text: string) {
-        lineNo++;
-        return push(text);
-      },
-      end() {
-        const out: LlamaLogRecord[] = [...flushModel(), ...flushOllama()];
-        if (json) {
-          out.push(diagnostic(json.line, 'server timings object never closed', json.raw.join('\n')));
-          json = null;
-        }
-        return out;
-      },
-    },
-    options.maxLineChars,
-  );
+  const end = (): LlamaLogRecord[] => {
+    const out: LlamaLogRecord[] = [...flushModel(), ...flushOllama()];
+    if (json) {
+      out.push(diagnostic(json.line, 'server timings object never closed', json.raw.join('\n')));
+      json = null;
+    }
+    return out;
+  };
+
+  return capNumberedLines(push, end, options.maxLineChars);
 }

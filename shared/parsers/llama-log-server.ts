@@ -16,32 +16,6 @@ const STANDARD_JSON_KEYS = new Set([
   'predicted_per_second',
 ]);
 
-export interface JsonScan {
-  depth: number;
-  inString: boolean;
-  escape: boolean;
-}
-
-/** Advance a brace scan over `text`; returns the index just after the closing brace, or -1. */
-export function scanJson(state: JsonScan, text: string, from: number): number {
-  for (let i = from; i < text.length; i++) {
-    const c = text[i];
-    if (state.inString) {
-      if (state.escape) state.escape = false;
-      else if (c === '\\') state.escape = true;
-      else if (c === '"') state.inString = false;
-      continue;
-    }
-    if (c === '"') state.inString = true;
-    else if (c === '{') state.depth++;
-    else if (c === '}') {
-      state.depth--;
-      if (state.depth === 0) return i + 1;
-    }
-  }
-  return -1;
-}
-
 function jsonNumber(o: Record<string, unknown>, key: string): number | null {
   const v = o[key];
   return typeof v === 'number' && Number.isFinite(v) ? v : null;

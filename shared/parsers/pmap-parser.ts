@@ -18,7 +18,7 @@
 // A record is emitted at the footer; output that ends without one (a cut paste, a killed pmap)
 // is flushed at the next `PID:` line, the next header, or the end, with `complete: false`.
 
-import { capLines, type LineCapOptions } from './line-cap';
+import { capNumberedLines, type LineCapOptions } from './line-cap';
 import {
   diagnostic,
   isBlankLine,
@@ -117,6 +117,7 @@ function sum(rows: PmapMapping[], pick: (m: PmapMapping) => number | null): numb
 }
 
 export function createPmapParser(options: PmapParserOptions = {}): LineParser<PmapRecord | Diagnostic> {
+  /** The number of the line being read (push sets it; the readers in this closure report it). */
   let lineNo = 0;
   let snap: Snapshot | null = null;
 
@@ -299,7 +300,8 @@ export function createPmapParser(options: PmapParserOptions = {}): LineParser<Pm
     return footer;
   };
 
-  const push = (text: string): Array<PmapRecord | Diagnostic> => {
+  const push = (text: string, line: number): Array<PmapRecord | Diagnostic> => {
+    lineNo = line;
     if (isBlankLine(text) || isCommentLine(text)) return [];
     const t = text.trim();
 
@@ -337,16 +339,5 @@ export function createPmapParser(options: PmapParserOptions = {}): LineParser<Pm
     return [diagnostic(lineNo, 'not a pmap line', text)];
   };
 
-  return capLines(
-    {
-      push(text: string) {
-        lineNo++;
-        return push(text);
-      },
-      end() {
-        return flushIncomplete();
-      },
-    },
-    options.maxLineChars,
-  );
+  return capNumberedLines(push, flushIncomplete, options.maxLineChars);
 }

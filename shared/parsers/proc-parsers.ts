@@ -15,7 +15,7 @@
 // diagnostic), or at the end. smaps_rollup appeared in kernel 4.14 (JetPack 4 runs 4.9): a full
 // smaps is summed over its VMAs instead, giving the same fields.
 
-import { capLines, type LineCapOptions } from './line-cap';
+import { capNumberedLines, type LineCapOptions } from './line-cap';
 import {
   diagnostic,
   isBlankLine,
@@ -67,7 +67,6 @@ function smapsRecord(b: SmapsBlock): SmapsRecord {
 }
 
 export function createSmapsParser(options: LineCapOptions = {}): LineParser<SmapsRecord | Diagnostic> {
-  let lineNo = 0;
   let block: SmapsBlock | null = null;
   const flush = (): Array<SmapsRecord | Diagnostic> => {
     const b = block;
@@ -78,7 +77,7 @@ export function createSmapsParser(options: LineCapOptions = {}): LineParser<Smap
       ? [smapsRecord(b)]
       : [diagnostic(b.line, 'smaps mapping without values', b.text)];
   };
-  const push = (text: string): Array<SmapsRecord | Diagnostic> => {
+  const push = (text: string, line: number): Array<SmapsRecord | Diagnostic> => {
     if (isBlankLine(text) || isCommentLine(text)) return [];
     const vma = VMA_RE.exec(text.trim());
     if (vma) {
@@ -88,7 +87,7 @@ export function createSmapsParser(options: LineCapOptions = {}): LineParser<Smap
       // Addresses ascend within one smaps read; a rollup is a read of its own.
       if (block && (rollup || block.rollup || (block.lastStart !== null && start <= block.lastStart)))
         out.push(...flush());
-      block ??= { line: lineNo, rollup, vmas: 0, lastStart: null, kb: {}, vmaKeys: new Set(), text };
+      block ??= { line, rollup, vmas: 0, lastStart: null, kb: {}, vmaKeys: new Set(), text };
       block.vmas++;
       block.lastStart = start;
       block.vmaKeys = new Set();
@@ -100,30 +99,20 @@ export function createSmapsParser(options: LineCapOptions = {}): LineParser<Smap
       const out: Array<SmapsRecord | Diagnostic> = [];
       const key = kv[1] ?? '';
       if (block && block.vmaKeys.has(key)) out.push(...flush());
-      block ??= { line: lineNo, rollup: false, vmas: 0, lastStart: null, kb: {}, vmaKeys: new Set(), text };
+      block ??= { line, rollup: false, vmas: 0, lastStart: null, kb: {}, vmaKeys: new Set(), text };
       block.vmaKeys.add(key);
       block.kb[key] = (block.kb[key] ?? 0) + Number(kv[2]);
       return out;
     }
-    return [...flush(), diagnostic(lineNo, 'not an smaps line', text)];
+    return [...flush(), diagnostic(line, 'not an smaps line', text)];
   };
-  return capLines(
-    {
-      push(text) {
-        lineNo++;
-        return push(text);
-      },
-      end: flush,
-    },
-    options.maxLineChars,
-  );
+  return capNumberedLines(push, flush, options.maxLineChars);
 }
 
 // ---------------------------------------------------------------------------------------------
 // meminfo
 
 export function createMeminfoParser(options: LineCapOptions = {}): LineParser<MeminfoRecord | Diagnostic> {
-  let lineNo = 0;
   let block: { line: number; kb: Record<string, number>; counts: Record<string, number> } | null = null;
   const flush = (): MeminfoRecord[] => {
     const b = block;
@@ -149,30 +138,21 @@ export function createMeminfoParser(options: LineCapOptions = {}): LineParser<Me
       },
     ];
   };
-  const push = (text: string): Array<MeminfoRecord | Diagnostic> => {
+  const push = (text: string, line: number): Array<MeminfoRecord | Diagnostic> => {
     if (isBlankLine(text) || isCommentLine(text)) return [];
     const kb = KB_LINE_RE.exec(text);
     const count = kb ? null : COUNT_LINE_RE.exec(text);
     const m = kb ?? count;
-    if (!m) return [...flush(), diagnostic(lineNo, 'not a meminfo line', text)];
+    if (!m) return [...flush(), diagnostic(line, 'not a meminfo line', text)];
     const out: MeminfoRecord[] = [];
     const key = m[1] ?? '';
     if (block && (key === 'MemTotal' || key in block.kb || key in block.counts)) out.push(...flush());
-    block ??= { line: lineNo, kb: {}, counts: {} };
+    block ??= { line, kb: {}, counts: {} };
     if (kb) block.kb[key] = Number(m[2]);
     else block.counts[key] = Number(m[2]);
     return out;
   };
-  return capLines(
-    {
-      push(text) {
-        lineNo++;
-        return push(text);
-      },
-      end: flush,
-    },
-    options.maxLineChars,
-  );
+  return capNumberedLines(push, flush, options.maxLineChars);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -225,40 +205,29 @@ function statusRecord(b: StatusBlock): ProcStatusRecord {
 }
 
 export function createStatusParser(options: LineCapOptions = {}): LineParser<ProcStatusRecord | Diagnostic> {
-  let lineNo = 0;
   let block: StatusBlock | null = null;
   const flush = (): ProcStatusRecord[] => {
     const b = block;
     block = null;
     return b ? [statusRecord(b)] : [];
   };
-  const push = (text: string): Array<ProcStatusRecord | Diagnostic> => {
+  const push = (text: string, line: number): Array<ProcStatusRecord | Diagnostic> => {
     if (isBlankLine(text) || isCommentLine(text)) return [];
     const m = /^([^\W\d]\w*):(.*)$/.exec(text);
-    if (!m) return [...flush(), diagnostic(lineNo, 'not a status line', text)];
+    if (!m) return [...flush(), diagnostic(line, 'not a status line', text)];
     const key = m[1] ?? '';
     const value = (m[2] ?? '').trim();
-    if (STATUS_KB_KEYS.test(key) && !/^\d+ kB$/.test(value))
-      return [diagnostic(lineNo, `${key}: expected "N kB"`, text)];
+    if (STATUS_KB_KEYS.test(key) && !/^\d+ kB$/.test(value)) return [diagnostic(line, `${key}: expected "N kB"`, text)];
     if (STATUS_INT_KEYS.has(key) && !/^\d+$/.test(value))
-      return [diagnostic(lineNo, `${key}: expected a whole number`, text)];
+      return [diagnostic(line, `${key}: expected a whole number`, text)];
     const out: ProcStatusRecord[] = [];
     if (block && (key === 'Name' || key in block.fields || key in block.kb)) out.push(...flush());
-    block ??= { line: lineNo, kb: {}, fields: {} };
+    block ??= { line, kb: {}, fields: {} };
     if (STATUS_KB_KEYS.test(key)) block.kb[key] = Number(value.split(' ')[0]);
     else block.fields[key] = value;
     return out;
   };
-  return capLines(
-    {
-      push(text) {
-        lineNo++;
-        return push(text);
-      },
-      end: flush,
-    },
-    options.maxLineChars,
-  );
+  return capNumberedLines(push, flush, options.maxLineChars);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -304,16 +273,10 @@ export function parseStatmLine(text: string, line: number, pageSizeBytes: number
 export function createStatmParser(
   options: { pageSizeBytes?: number } & LineCapOptions = {},
 ): LineParser<StatmRecord | Diagnostic> {
-  let lineNo = 0;
-  return capLines(
-    {
-      push(text) {
-        lineNo++;
-        if (isBlankLine(text) || isCommentLine(text)) return [];
-        return [parseStatmLine(text, lineNo, options.pageSizeBytes ?? null)];
-      },
-      end: () => [],
-    },
+  return capNumberedLines(
+    (text, line) =>
+      isBlankLine(text) || isCommentLine(text) ? [] : [parseStatmLine(text, line, options.pageSizeBytes ?? null)],
+    () => [],
     options.maxLineChars,
   );
 }

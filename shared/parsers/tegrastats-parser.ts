@@ -22,222 +22,33 @@ import {
   isCommentLine,
   type Diagnostic,
   type LineParser,
-  type TegrastatsCpu,
   type TegrastatsEngine,
   type TegrastatsRecord,
 } from './records';
+import {
+  RECORD_START_RE,
+  tokenize,
+  digitsEnd,
+  allDigits,
+  isDatePart,
+  isTimePart,
+  readUsedTotal,
+  readLfbBlocks,
+  readSizeClosed,
+  readTemp,
+  readRail,
+  isName,
+  isUpperName,
+  readPct,
+  readLoadFreq,
+  readCpuEntry,
+} from './tegrastats-fields';
 
 /** Readings at or below this are "sensor off" sentinels (tegrastats prints -256C for a disabled zone). */
 export const SENSOR_OFF_AT_OR_BELOW_C = -200;
 
 /** A record split by terminal wrapping is re-joined over at most this many physical lines. */
 export const MAX_WRAPPED_LINES = 4;
-
-// The line is read in one pass: split into tokens by a character scan, and each token read by
-// small character-level readers (no regex per token, no split-and-rejoin), so the cost is linear in
-// the line and a 1 KiB line costs a few microseconds (bench/parsers.bench.ts).
-
-/** A record starts with `RAM`, after the JetPack 5+ timestamp when there is one. */
-const RECORD_START_RE = /^\s*(?:\d\d-\d\d-\d{4}\s+\d\d:\d\d:\d\d\s+)?RAM\s/;
-
-/** Characters JavaScript's `\s` matches (tokens are separated by them). */
-function isSpace(c: number): boolean {
-  return (
-    c === 32 ||
-    (c >= 9 && c <= 13) ||
-    c === 0xa0 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000 ||
-    c === 0xfeff
-  );
-}
-
-const isDigit = (c: number) => c >= 48 && c <= 57;
-
-/**
- * Whitespace-separated tokens; `(` also starts a token (`IRAM 0/252kB(lfb 252kB)` has no space
- * before the parenthesis on some releases).
- */
-function tokenize(text: string): { tokens: string[]; more: number } {
-  const tokens: string[] = [];
-  let more = 0;
-  const add = (from: number, to: number) => {
-    if (tokens.length < MAX_TOKENS) tokens.push(text.slice(from, to));
-    else more++;
-  };
-  let start = -1;
-  for (let k = 0; k < text.length; k++) {
-    const c = text.charCodeAt(k);
-    if (isSpace(c)) {
-      if (start >= 0) add(start, k);
-      start = -1;
-    } else if (c === 40 /* ( */) {
-      if (start >= 0) add(start, k);
-      start = k;
-    } else if (start < 0) start = k;
-  }
-  if (start >= 0) add(start, text.length);
-  return { tokens, more };
-}
-
-/**
- * Tokens read per line; the rest are only counted (in `unknownCount`). The longest real line (a
- * Thor with every engine and rail) has about 150; a line with thousands is damage.
- */
-export const MAX_TOKENS = 1024;
-
-/** End index of the run of digits starting at `k` (k itself when there is none). */
-function digitsEnd(s: string, k: number): number {
-  while (k < s.length && isDigit(s.charCodeAt(k))) k++;
-  return k;
-}
-
-function allDigits(s: string): boolean {
-  return s.length > 0 && digitsEnd(s, 0) === s.length;
-}
-
-/** `DD-DD-DDDD` */
-function isDatePart(s: string): boolean {
-  return s.length === 10 && s[2] === '-' && s[5] === '-' && allDigits(s.slice(0, 2) + s.slice(3, 5) + s.slice(6));
-}
-
-/** `DD:DD:DD` */
-function isTimePart(s: string): boolean {
-  return s.length === 8 && s[2] === ':' && s[5] === ':' && allDigits(s.slice(0, 2) + s.slice(3, 5) + s.slice(6));
-}
-
-/** `kB`/`MB`/`GB` (any case) → bytes; NaN otherwise. */
-function unitBytes(unit: string): number {
-  switch (unit.toLowerCase()) {
-    case 'b':
-      return 1;
-    case 'kb':
-      return 1024;
-    case 'mb':
-      return 1024 ** 2;
-    case 'gb':
-      return 1024 ** 3;
-    default:
-      return NaN;
-  }
-}
-
-/** `a/bMB` → [a, b] in bytes; null if not of that form. */
-function readUsedTotal(t: string): [number, number] | null {
-  const e1 = digitsEnd(t, 0);
-  if (e1 === 0 || t[e1] !== '/') return null;
-  const e2 = digitsEnd(t, e1 + 1);
-  if (e2 === e1 + 1) return null;
-  const unit = unitBytes(t.slice(e2));
-  if (Number.isNaN(unit)) return null;
-  return [Number(t.slice(0, e1)) * unit, Number(t.slice(e1 + 1, e2)) * unit];
-}
-
-/** `NxZMB)` → [N, Z bytes]; null if not of that form. */
-function readLfbBlocks(t: string): [number, number] | null {
-  const e1 = digitsEnd(t, 0);
-  if (e1 === 0 || t[e1] !== 'x') return null;
-  const e2 = digitsEnd(t, e1 + 1);
-  if (e2 === e1 + 1 || !t.endsWith(')')) return null;
-  const unit = unitBytes(t.slice(e2, -1));
-  return Number.isNaN(unit) ? null : [Number(t.slice(0, e1)), Number(t.slice(e1 + 1, e2)) * unit];
-}
-
-/** `NMB)` → bytes; null if not of that form. */
-function readSizeClosed(t: string): number | null {
-  const e = digitsEnd(t, 0);
-  if (e === 0 || !t.endsWith(')')) return null;
-  const unit = unitBytes(t.slice(e, -1));
-  return Number.isNaN(unit) ? null : Number(t.slice(0, e)) * unit;
-}
-
-/** A decimal `-?D+(.D+)?` spanning s[from, to) exactly; null otherwise. */
-function decimalIn(s: string, from: number, to: number): number | null {
-  let k = from;
-  if (s[k] === '-') k++;
-  const e = digitsEnd(s, k);
-  if (e === k) return null;
-  let end = e;
-  if (s[e] === '.') {
-    end = digitsEnd(s, e + 1);
-    if (end === e + 1) return null;
-  }
-  return end === to ? Number(s.slice(from, to)) : null;
-}
-
-/** `name@42.5C` / JetPack 7 `name@52.9C/53.1C` → name, value, max; null if not of that form. */
-function readTemp(t: string): { name: string; c: number; maxC: number | null } | null {
-  const at = t.indexOf('@');
-  if (at <= 0 || !isNameStart(t.charCodeAt(0))) return null;
-  for (let k = 1; k < at; k++) {
-    const c = t.charCodeAt(k);
-    if (!(isWordChar(c) || c === 46 /* . */ || c === 45) /* - */) return null;
-  }
-  const slash = t.indexOf('/', at);
-  const firstEnd = slash < 0 ? t.length : slash;
-  if (t[firstEnd - 1] !== 'C') return null;
-  const c = decimalIn(t, at + 1, firstEnd - 1);
-  if (c === null) return null;
-  if (slash < 0) return { name: t.slice(0, at), c, maxC: null };
-  if (!t.endsWith('C')) return null;
-  const maxC = decimalIn(t, slash + 1, t.length - 1);
-  return maxC === null ? null : { name: t.slice(0, at), c, maxC };
-}
-
-/** Rail values `cur/avg`, `curmW/avgmW`, `cur/avg/max` (JetPack 7); null if not of that form. */
-function readRail(t: string): { cur: number; avg: number; max: number | null } | null {
-  const values: number[] = [];
-  let k = 0;
-  while (k <= t.length) {
-    const from = k;
-    if (t[k] === '-') k++;
-    const e = digitsEnd(t, k);
-    if (e === k) return null;
-    values.push(Number(t.slice(from, e)));
-    k = e;
-    if (t.startsWith('mW', k)) k += 2;
-    if (k === t.length) break;
-    if (t[k] !== '/' || values.length === 3) return null;
-    k++;
-  }
-  if (values.length < 2) return null;
-  return { cur: values[0] ?? 0, avg: values[1] ?? 0, max: values[2] ?? null };
-}
-
-function isNameStart(c: number): boolean {
-  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-}
-function isWordChar(c: number): boolean {
-  return isNameStart(c) || isDigit(c) || c === 95;
-}
-/** `^[A-Za-z]\w*$` */
-function isName(t: string): boolean {
-  if (t.length === 0 || !isNameStart(t.charCodeAt(0))) return false;
-  for (let k = 1; k < t.length; k++) if (!isWordChar(t.charCodeAt(k))) return false;
-  return true;
-}
-/** `^[A-Z][A-Z0-9_]*$`: how tegrastats spells its field names. */
-function isUpperName(t: string): boolean {
-  if (t.length === 0) return false;
-  const c0 = t.charCodeAt(0);
-  if (c0 < 65 || c0 > 90) return false;
-  for (let k = 1; k < t.length; k++) {
-    const c = t.charCodeAt(k);
-    if (!((c >= 65 && c <= 90) || isDigit(c) || c === 95)) return false;
-  }
-  return true;
-}
-
-/** `N%` → N; null otherwise. */
-function readPct(t: string): number | null {
-  const e = digitsEnd(t, 0);
-  return e > 0 && e === t.length - 1 && t[e] === '%' ? Number(t.slice(0, e)) : null;
-}
 
 function emptyRecord(line: number): TegrastatsRecord {
   return {
@@ -273,63 +84,6 @@ function emptyRecord(line: number): TegrastatsRecord {
     unknownCount: 0,
     partial: false,
   };
-}
-
-interface LoadFreq {
-  on: boolean;
-  loadPct: number | null;
-  freqMHz: number | null;
-  freqsMHz: number[] | null;
-}
-
-/** `off`, `N%`, `N%@F`, `N%@[F,F]`, `@F`, `@[F,F,F]`, bare `F` → load and clock; null if none of these. */
-function readLoadFreq(token: string): LoadFreq | null {
-  if (token === 'off') return { on: false, loadPct: null, freqMHz: null, freqsMHz: null };
-  if (token.length === 0) return null;
-  let k = 0;
-  let loadPct: number | null = null;
-  const e = digitsEnd(token, 0);
-  if (e === token.length) return { on: true, loadPct: null, freqMHz: Number(token), freqsMHz: null };
-  if (e > 0) {
-    if (token[e] !== '%') return null;
-    loadPct = Number(token.slice(0, e));
-    k = e + 1;
-  }
-  if (k === token.length) return { on: true, loadPct, freqMHz: null, freqsMHz: null };
-  if (token[k] !== '@') return null;
-  k++;
-  if (token[k] === '[') {
-    if (!token.endsWith(']')) return null;
-    const freqs: number[] = [];
-    let max = -Infinity;
-    let p = k + 1;
-    for (;;) {
-      const d = digitsEnd(token, p);
-      if (d === p) return null;
-      const f = Number(token.slice(p, d));
-      freqs.push(f);
-      if (f > max) max = f;
-      if (d === token.length - 1) break;
-      if (token[d] !== ',') return null;
-      p = d + 1;
-    }
-    return { on: true, loadPct, freqMHz: max, freqsMHz: freqs };
-  }
-  const d = digitsEnd(token, k);
-  if (d === k || d !== token.length) return null;
-  return { on: true, loadPct, freqMHz: Number(token.slice(k, d)), freqsMHz: null };
-}
-
-/** One CPU list entry: `N%@F`, `N%` (clock shared, after the list), `off`; undefined if unreadable. */
-function readCpuEntry(e: string, shared: number | null): TegrastatsCpu | null | undefined {
-  if (e === 'off') return null;
-  const d = digitsEnd(e, 0);
-  if (d === 0 || e[d] !== '%') return undefined;
-  if (d + 1 === e.length) return { loadPct: Number(e.slice(0, d)), freqMHz: shared };
-  if (e[d + 1] !== '@') return undefined;
-  const f = digitsEnd(e, d + 2);
-  if (f === d + 2 || f !== e.length) return undefined;
-  return { loadPct: Number(e.slice(0, d)), freqMHz: Number(e.slice(d + 2)) };
 }
 
 /**

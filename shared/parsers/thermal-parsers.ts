@@ -13,11 +13,9 @@
 //   firmware-throttled one); devfreq attributes are Hz (`load` is `37@800000000Hz`).
 // - devfreq trans_stat tables (header frequencies run together; rows carry them) and sbc-bench's
 //   governor summary (`* dmc: dmc_ondemand / 528 MHz (<governors> / <MHz list>)`).
-// - lm-sensors `sensors` (`temp1: +26.8 C  (crit = +115.0 C)`, `N/A`, `ALARM`) and `sensors -u`.
-// - Raspberry Pi `vcgencmd`: measure_temp (`temp=48.3'C`), get_throttled (`throttled=0x50005`; bits
-//   0–3 now, 16–19 occurred), measure_clock (`frequency(48)=…`; the clock id changed 45→48 on Pi 4),
-//   measure_volts, pmic_read_adc (Pi 5), and the kernel's `Under-voltage detected! (0x00050005)`.
-// - RK3588 `/sys/kernel/debug/rknpu/load`: `NPU load:  Core0:  4%, Core1:  0%, Core2:  0%,` or `NPU load:  0%`.
+// - lm-sensors `sensors` and `sensors -u` blocks (the feature lines are read in lm-sensors-lines.ts).
+// - single firmware/driver lines — Raspberry Pi `vcgencmd`, Pi 5 PMIC, the kernel's under-voltage
+//   line, RK3588 `rknpu/load` — read in firmware-lines.ts.
 // Checked against: Orange Pi 5 / 5 Max (RK3588S/RK3588, vendor 5.10 and 6.1, sbc-bench 0.9.44/0.9.67),
 // Raspberry Pi 2B/3/3B+/4/5 (2016–2024 firmware), Jetson Nano (L4T 32 and mainline 5.17), Orin Nano
 // (L4T 35), AGX Orin (JP5.0 DP), AGX Xavier, AGX Thor (L4T 38.4, EAGAIN on gpu-thermal).
@@ -25,7 +23,7 @@
 // These dumps are mostly prose (sbc-bench reports, shell sessions), so like a log only a line that
 // looks like a known reading but cannot be read is a diagnostic; other lines are skipped.
 
-import { capLines, type LineCapOptions } from './line-cap';
+import { capNumberedLines, type LineCapOptions } from './line-cap';
 import {
   diagnostic,
   isBlankLine,
@@ -40,6 +38,8 @@ import {
   type ThermalZoneRecord,
 } from './records';
 
+import { readFirmwareLine, readNpuLoad } from './firmware-lines';
+import { applySensorsUValue, readSensorLine, sensor, sensorsUFeatureLabel } from './lm-sensors-lines';
 import { errnoName, parseSysfsTempRead, decodeThrottled } from './sysfs-values';
 
 export type ThermalParseRecord = ThermalRecordKind | Diagnostic;
@@ -67,72 +67,12 @@ const RGA_LOAD_RE = /^load\s*=\s*(\S+)$/;
 const CAT_PROMPT_RE = /^(?:.*?[$#%]\s+)?cat\s+(["']?)(\/[^"'\s]+)\1$/;
 const CAT_ERROR_RE = /^cat:\s+(\S+?):\s+(\S.*)$/;
 const GREP_ERROR_RE = /^grep:\s+\S+:\s+Is a directory$/;
-const VC_TEMP_RE = /^temp=(-?\d+(?:\.\d+)?)'C\s*$/;
-const VC_THROTTLED_RE = /^throttled=(0x[0-9a-fA-F]+|\d+)\s*$/;
-const VC_CLOCK_RE = /^frequency\((\d+)\)=(\d+)\s*$/;
-const VC_VOLTS_RE = /^volt=(\d+(?:\.\d+)?)V\s*$/;
-const VC_PREFIX_RE = /^(?:temp=|throttled=|frequency\(|volt=)/;
-const PMIC_RE = /^\s*(\S+)\s+(current|volt)\((\d+)\)=(\d+(?:\.\d+)?)([AV])\s*$/;
-const KERNEL_UV_RE = /(?:Under-voltage detected!|Voltage normalised)\s*\((0x[0-9a-fA-F]+)\)/;
-const NPU_RE = /^NPU load:(.*)$/;
 const TRANS_HEADER_RE = /^\s*From\s*:\s*To\s*$/;
 const TRANS_FREQS_RE = /^\s*:\s*\d+\s+time\(ms\)\s*$/;
 const TRANS_ROW_RE = /^(\*)?\s*(\d+):\s+(\d[\d\s]*)$/;
 const TRANS_TOTAL_RE = /^\s*Total transition\s*:\s*(\d+)\s*$/;
 const SBC_DEVFREQ_RE = /^\*\s+([\w.-]+):\s+(\S+)\s+\/\s+(\d+)\s+MHz\s+\(([^/]*)\/([\d\s]*)\)$/;
 const CHIP_RE = /^[\w.-]+-(?:virtual|isa|i2c|pci|spi|mdio|acpi|platform|hid|scsi|sdio|usb|of|mmc|virtio)-[\w-]+$/;
-/** `temp1:  +26.8 C  (crit = …)`: label, value, and the rest (unit and limits, read apart). */
-const SENSOR_RE = /^([^:(]+):\s+(\S.*)$/;
-const SENSOR_UNIT_RE = /^(?:°C|mV|mA|mW|uW|%RH|RPM|[CVAW])/;
-const SENSOR_U_LABEL_RE = /^([^:\s][^:]*):\s*$/;
-const SENSOR_U_VALUE_RE =
-  /^\s+[a-z]+\d*_(input|crit|max|min|alarm|crit_alarm|max_alarm|min_alarm|lcrit|highest|lowest)\s*:\s*([+-]?\d+(?:\.\d+)?)\s*$/;
-const SENSOR_LIMIT_RE =
-  /(crit max|crit low|crit|max|min|high|low)\s*=\s*([+-]?\d+(?:\.\d+)?)\s*(°C|mV|mA|mW|uW|[CVAW])?/g;
-
-const UNIT_SCALE: Record<string, [string, number]> = {
-  '°C': ['C', 1],
-  C: ['C', 1],
-  V: ['V', 1],
-  mV: ['V', 1e-3],
-  A: ['A', 1],
-  mA: ['A', 1e-3],
-  W: ['W', 1],
-  mW: ['W', 1e-3],
-  uW: ['W', 1e-6],
-  '%RH': ['%RH', 1],
-  RPM: ['RPM', 1],
-};
-
-/** Unit of an lm-sensors feature by its name prefix (`sensors -u` and `N/A` values print none). */
-function unitOfFeature(label: string): string | null {
-  const m = /^(temp|in|curr|power|fan|humidity)\d*$/.exec(label);
-  if (!m) return null;
-  return { temp: 'C', in: 'V', curr: 'A', power: 'W', fan: 'RPM', humidity: '%RH' }[m[1] ?? ''] ?? null;
-}
-
-function scaled(value: string, unit: string | undefined): { value: number; unit: string | null } {
-  const u = unit !== undefined ? UNIT_SCALE[unit] : undefined;
-  // Round away binary noise of the mV/mA → V/A scaling (920.00 mV must read 0.92, not 0.9200000000000002).
-  return u
-    ? { value: Number((Number(value) * u[1]).toPrecision(12)), unit: u[0] }
-    : { value: Number(value), unit: null };
-}
-
-/** `+26.8°C  (crit = …)` → the value (`+26.8` or `N/A`) and the rest; null when it starts with neither. */
-function sensorReading(text: string): { value: string; rest: string } | null {
-  if (text.startsWith('N/A')) return { value: 'N/A', rest: text.slice(3) };
-  let k = text[0] === '+' || text[0] === '-' ? 1 : 0;
-  const digitsFrom = k;
-  while (k < text.length && (text[k] ?? '') >= '0' && (text[k] ?? '') <= '9') k++;
-  if (k === digitsFrom) return null;
-  if (text[k] === '.' && (text[k + 1] ?? '') >= '0' && (text[k + 1] ?? '') <= '9') {
-    k++;
-    while (k < text.length && (text[k] ?? '') >= '0' && (text[k] ?? '') <= '9') k++;
-  }
-  return { value: text.slice(0, k), rest: text.slice(k) };
-}
-
 /** A path one of the readers below knows (the rest of a sysfs dump is skipped). */
 function isKnownPath(path: string): boolean {
   return (
@@ -180,10 +120,6 @@ const HWMON_SCALE: Record<string, [string, number]> = {
   humidity: ['%RH', 1e-3],
 };
 
-function sensor(line: number, chip: string, label: string): SensorRecord {
-  return { kind: 'sensor', line, chip, label, value: null, unit: null, crit: null, max: null, min: null, alarm: false };
-}
-
 interface ZoneState {
   zone: string;
   line: number;
@@ -194,6 +130,7 @@ interface ZoneState {
 }
 
 export function createThermalParser(options: LineCapOptions = {}): LineParser<ThermalParseRecord> {
+  /** The number of the line being read (push sets it; the readers in this closure report it). */
   let lineNo = 0;
   let zone: ZoneState | null = null;
   let pendingCat: string | null = null;
@@ -350,7 +287,7 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
       if (!/^(?:0x)?[0-9a-fA-F]+$/.test(v)) return [...out, diagnostic(lineNo, 'unreadable get_throttled value', raw)];
       return [...out, decodeThrottled(parseInt(v.replace(/^0x/, ''), 16), v, 'sysfs', lineNo)];
     }
-    if (/\/rknpu\/load$/.test(path) && error === null) return [...out, ...npu(value, raw)];
+    if (/\/rknpu\/load$/.test(path) && error === null) return [...out, ...readNpuLoad(value, lineNo, raw)];
 
     const h = HWMON_PATH_RE.exec(path);
     const iio = h ? null : IIO_INA_PATH_RE.exec(path);
@@ -438,17 +375,10 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
     return null;
   };
 
-  const npu = (rest: string, raw: string): ThermalParseRecord[] => {
-    const cores = [...rest.matchAll(/Core\d+:\s*(\d+)%/g)].map((m) => Number(m[1]));
-    if (cores.length > 0) return [{ kind: 'npu-load', line: lineNo, corePct: cores }];
-    const single = /^(?:NPU load:\s*)?(\d+)%\s*$/.exec(rest.trim());
-    if (single) return [{ kind: 'npu-load', line: lineNo, corePct: [Number(single[1])] }];
-    return [diagnostic(lineNo, 'unreadable NPU load', raw)];
-  };
-
   const flushPending = (): ThermalParseRecord[] => [...flushZone(), ...flushHwmon()];
 
-  const push = (raw: string): ThermalParseRecord[] => {
+  const push = (raw: string, line: number): ThermalParseRecord[] => {
+    lineNo = line;
     // Mail-quoted pastes (`> /sys/…`).
     const text = raw.replace(/^(?:>\s?)+/, '');
     const t = text.trim();
@@ -514,92 +444,27 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
     }
     if (chip) {
       if (/^Adapter:/.test(text) || /^\s+\(.*\)\s*$/.test(text)) return out;
-      const u = SENSOR_U_VALUE_RE.exec(text);
-      if (u && uEntry) {
-        const v = Number(u[2]);
-        const what = u[1] ?? '';
-        const unit = unitOfFeature(uEntry.label);
-        if (what === 'input') {
-          uEntry.value = v;
-          uEntry.unit = unit;
-        } else if (what === 'crit') uEntry.crit = v;
-        else if (what === 'max') uEntry.max = v;
-        else if (what === 'min') uEntry.min = v;
-        else if (what.endsWith('alarm')) uEntry.alarm ||= v !== 0;
+      if (uEntry && applySensorsUValue(uEntry, text)) return out;
+      const label = sensorsUFeatureLabel(text);
+      if (label !== null) {
+        out.push(...flushU());
+        uEntry = sensor(lineNo, chip, label);
         return out;
       }
-      const label = SENSOR_U_LABEL_RE.exec(text);
-      if (label) {
-        out.push(...flushU());
-        uEntry = sensor(lineNo, chip, (label[1] ?? '').trim());
-        return out;
-      }
-      const s = SENSOR_RE.exec(t);
-      const reading = s ? sensorReading(s[2] ?? '') : null;
-      if (s && reading) {
-        out.push(...flushU());
-        const r = sensor(lineNo, chip, (s[1] ?? '').trim());
-        const after = reading.rest.trimStart();
-        const unitText = SENSOR_UNIT_RE.exec(after)?.[0];
-        const rest = unitText === undefined ? after : after.slice(unitText.length);
-        if (reading.value !== 'N/A') {
-          const v = scaled(reading.value, unitText);
-          r.value = v.value;
-          r.unit = v.unit ?? unitOfFeature(r.label);
-        } else r.unit = unitOfFeature(r.label);
-        for (const lim of rest.matchAll(SENSOR_LIMIT_RE)) {
-          const v = scaled(lim[2] ?? '', lim[3]).value;
-          if (lim[1] === 'crit' || lim[1] === 'crit max') r.crit = v;
-          else if (lim[1] === 'max' || lim[1] === 'high') r.max = v;
-          else if (lim[1] === 'min' || lim[1] === 'low') r.min = v;
-        }
-        r.alarm = /\bALARM\b/.test(rest);
-        out.push(r);
+      const r = readSensorLine(lineNo, chip, t);
+      if (r) {
+        out.push(...flushU(), r);
         return out;
       }
       out.push(...flushU());
       chip = null;
     }
 
-    let m: RegExpExecArray | null;
-    if ((m = VC_TEMP_RE.exec(t)))
-      return [...out, ...flushPending(), { kind: 'vc-temp', line: lineNo, tempC: Number(m[1]) }];
-    if ((m = VC_THROTTLED_RE.exec(t))) {
-      const bits = (m[1] ?? '').startsWith('0x') ? parseInt((m[1] ?? '').slice(2), 16) : Number(m[1] ?? '');
-      return [...out, ...flushPending(), decodeThrottled(bits, m[1] ?? '', 'vcgencmd', lineNo)];
-    }
-    if ((m = VC_CLOCK_RE.exec(t)))
-      return [
-        ...out,
-        ...flushPending(),
-        { kind: 'vc-clock', line: lineNo, clockId: Number(m[1]), freqHz: Number(m[2]) },
-      ];
-    if ((m = VC_VOLTS_RE.exec(t)))
-      return [...out, ...flushPending(), { kind: 'vc-volts', line: lineNo, volts: Number(m[1]) }];
-    if (VC_PREFIX_RE.test(t)) return [...out, diagnostic(lineNo, 'unreadable vcgencmd output', raw)];
-    if ((m = PMIC_RE.exec(text))) {
-      return [
-        ...out,
-        ...flushPending(),
-        {
-          kind: 'pmic-adc',
-          line: lineNo,
-          rail: m[1] ?? '',
-          channel: Number(m[3]),
-          quantity: m[2] as 'current' | 'volt',
-          value: Number(m[4]),
-          unit: m[5] as 'A' | 'V',
-        },
-      ];
-    }
-    if ((m = KERNEL_UV_RE.exec(text)))
-      return [
-        ...out,
-        ...flushPending(),
-        decodeThrottled(parseInt((m[1] ?? '').slice(2), 16), m[1] ?? '', 'kernel', lineNo),
-      ];
-    if ((m = NPU_RE.exec(t))) return [...out, ...flushPending(), ...npu((m[1] ?? '').trim(), raw)];
+    const firmware = readFirmwareLine(t, text, lineNo, raw);
+    if (firmware && 'unreadable' in firmware) return [...out, firmware.unreadable];
+    if (firmware) return [...out, ...flushPending(), ...firmware.readings];
 
+    let m: RegExpExecArray | null;
     // devfreq trans_stat table.
     if (TRANS_HEADER_RE.test(text)) {
       trans = { device: transDevice };
@@ -653,16 +518,5 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
     return [...out, ...flushPending()];
   };
 
-  return capLines(
-    {
-      push(text: string) {
-        lineNo++;
-        return push(text);
-      },
-      end() {
-        return [...flushU(), ...flushPending()];
-      },
-    },
-    options.maxLineChars,
-  );
+  return capNumberedLines(push, () => [...flushU(), ...flushPending()], options.maxLineChars);
 }

@@ -49,33 +49,31 @@ function recommendationLine(r: RecommendationText, rank: number): string {
   return `${rank}. ${m(r.title)}  \n   ${m(change)}  \n   ${m(r.evidence)}${r.fix ? `  \n   Change: ${markdownCode(r.fix)}` : ''}`;
 }
 
+/** A heading or paragraph, then its body, each block followed by a blank line. */
+function section(heading: string, ...body: string[]): string[] {
+  return [heading, '', ...body.flatMap((b) => [b, ''])];
+}
+
+const runs = (n: number) => `${n} run${n === 1 ? '' : 's'}`;
+
 function runMarkdown(run: RunReport, many: boolean): string {
   const out: string[] = [];
-  out.push(`## ${many ? `Run ${run.seq}: ` : 'Run: '}${m(run.label)}`, '');
+  out.push(...section(`## ${many ? `Run ${run.seq}: ` : 'Run: '}${m(run.label)}`));
   out.push(`Engine: ${markdownCode(run.engineCommand)}`, '');
   if (run.findings.length) out.push('### Findings', '', ...run.findings.map((f) => findingLine(f)), '');
   if (run.recommendations.length)
     out.push(
-      '### Recommendations',
-      '',
-      'Ranked by effect: what prevents an OOM kill first, then the largest gain.',
-      '',
+      ...section('### Recommendations', 'Ranked by effect: what prevents an OOM kill first, then the largest gain.'),
       ...run.recommendations.map((r, i) => recommendationLine(r, i + 1)),
       '',
     );
-  for (const s of run.sections) out.push(`### ${m(s.title)}`, '', markdownRows(s.rows, ['', 'Value']), '');
-  if (run.events.length)
-    out.push(
-      '### Events',
-      '',
-      markdownTable(
-        ['Time', 'Event', 'Message'],
-        run.events.map((e) => [e.time, e.kind, e.message]),
-        9,
-      ),
-      '',
-    );
-  if (run.stderrTail.length) out.push("### The engine's last output", '', markdownBlock(run.stderrTail.join('\n')), '');
+  for (const s of run.sections) out.push(...section(`### ${m(s.title)}`, markdownRows(s.rows, ['', 'Value'])));
+  if (run.events.length) {
+    const events = run.events.map((e) => [e.time, e.kind, e.message]);
+    out.push(...section('### Events', markdownTable(['Time', 'Event', 'Message'], events, 9)));
+  }
+  if (run.stderrTail.length)
+    out.push(...section("### The engine's last output", markdownBlock(run.stderrTail.join('\n'))));
   out.push(
     `Run id ${markdownCode(run.id)}, analysis ${run.analysisSource === 'stored' ? 'as stored at the end of the run' : 'recomputed from the stored samples'}.`,
     '',
@@ -85,10 +83,11 @@ function runMarkdown(run: RunReport, many: boolean): string {
 
 export function renderReportMarkdown(model: ReportModel): string {
   const out: string[] = [];
-  out.push(`# ${m(model.title)}`, '');
   out.push(
-    `Session created ${m(formatTimestamp(model.createdAt))} · KVScope ${m(model.appVersion)} · ${model.runs.length} run${model.runs.length === 1 ? '' : 's'}`,
-    '',
+    ...section(
+      `# ${m(model.title)}`,
+      `Session created ${m(formatTimestamp(model.createdAt))} · KVScope ${m(model.appVersion)} · ${runs(model.runs.length)}`,
+    ),
   );
   if (model.highlights.length) {
     const many = model.runs.length > 1;
@@ -99,25 +98,24 @@ export function renderReportMarkdown(model: ReportModel): string {
       '',
     );
   }
-  if (model.target.length) out.push('## Target', '', markdownRows(model.target, ['Fact', 'Value']), '');
+  if (model.target.length) out.push(...section('## Target', markdownRows(model.target, ['Fact', 'Value'])));
   if (model.board.length) out.push('### Board check', '', ...model.board.map((f) => findingLine(f)), '');
-  if (model.overview) out.push('## Runs', '', markdownTable(model.overview.columns, model.overview.rows, 2), '');
+  if (model.overview) out.push(...section('## Runs', markdownTable(model.overview.columns, model.overview.rows, 2)));
   if (model.sweep)
     out.push(
-      '## Context sweep',
-      '',
-      markdownRows(model.sweep.rows, ['', 'Value']),
-      '',
-      markdownTable(model.sweep.table.columns, model.sweep.table.rows),
-      '',
+      ...section(
+        '## Context sweep',
+        markdownRows(model.sweep.rows, ['', 'Value']),
+        markdownTable(model.sweep.table.columns, model.sweep.table.rows),
+      ),
     );
   for (const run of model.runs) out.push(runMarkdown(run, model.runs.length > 1));
   if (model.runs.length === 0) out.push('This session holds no runs.', '');
   out.push(
-    '---',
-    '',
-    "Every number in this report comes from KVScope's analysis of the samples stored in the session file. Charts are in the HTML report (`kvscope report <session> --format html`).",
-    '',
+    ...section(
+      '---',
+      "Every number in this report comes from KVScope's analysis of the samples stored in the session file. Charts are in the HTML report (`kvscope report <session> --format html`).",
+    ),
   );
   return out.join('\n');
 }
@@ -127,17 +125,18 @@ const VERDICT_MD: Record<'better' | 'worse' | 'same', string> = { better: ' (bet
 /** `kvscope compare` as Markdown. */
 export function renderCompareMarkdown(model: CompareModel): string {
   const out: string[] = [];
-  out.push(`# ${m(model.title)}`, '');
-  out.push(
-    `- A: ${markdownCode(model.a.name)} (${model.a.report.runs.length} run${model.a.report.runs.length === 1 ? '' : 's'}, created ${m(formatTimestamp(model.a.report.createdAt))})`,
-  );
-  out.push(
-    `- B: ${markdownCode(model.b.name)} (${model.b.report.runs.length} run${model.b.report.runs.length === 1 ? '' : 's'}, created ${m(formatTimestamp(model.b.report.createdAt))})`,
-    '',
-  );
+  out.push(...section(`# ${m(model.title)}`));
+  for (const [letter, side] of [
+    ['A', model.a],
+    ['B', model.b],
+  ] as const)
+    out.push(
+      `- ${letter}: ${markdownCode(side.name)} (${runs(side.report.runs.length)}, created ${m(formatTimestamp(side.report.createdAt))})`,
+    );
+  out.push('');
   for (const note of model.notes) out.push(`> ${m(note)}`, '');
   for (const pair of model.pairs) {
-    out.push(`## ${m(pair.title)}`, '');
+    out.push(...section(`## ${m(pair.title)}`));
     if (pair.headline.length) out.push(...pair.headline.map((h) => `- ${m(h)}`), '');
     out.push(
       markdownTable(
@@ -147,21 +146,15 @@ export function renderCompareMarkdown(model: CompareModel): string {
       '',
     );
   }
-  if (model.target.length)
-    out.push(
-      '## Targets',
-      '',
-      markdownTable(
-        ['', 'A', 'B'],
-        model.target.map((r) => [r.label, r.a, r.b]),
-      ),
-      '',
-    );
+  if (model.target.length) {
+    const targets = model.target.map((r) => [r.label, r.a, r.b]);
+    out.push(...section('## Targets', markdownTable(['', 'A', 'B'], targets)));
+  }
   out.push(
-    '---',
-    '',
-    "Change = (B − A) ÷ A. Every number comes from KVScope's analysis of the samples stored in each session.",
-    '',
+    ...section(
+      '---',
+      "Change = (B − A) ÷ A. Every number comes from KVScope's analysis of the samples stored in each session.",
+    ),
   );
   return out.join('\n');
 }

@@ -41,94 +41,57 @@ interface Headline {
 
 const ms = (v: number | null | undefined) => (v === null || v === undefined ? null : v / 1000);
 
+const headline =
+  (type: MetricType) =>
+  (name: string, help: string, value: Headline['value']): Headline => ({ name, help, type, value });
+const gauge = headline('gauge');
+const counter = headline('counter');
+
 /** The headline numbers, in the order they are written. Names follow the Prometheus naming guide. */
 const HEADLINES: readonly Headline[] = [
-  {
-    name: 'kv_theory_bytes_per_token',
-    help: 'KV cache bytes per token from the model shape and KV type (theory).',
-    type: 'gauge',
-    value: (s) => s.kv.theoryBytesPerToken,
-  },
-  {
-    name: 'kv_measured_bytes_per_token',
-    help: 'KV cache bytes per token measured from the memory growth against generated tokens.',
-    type: 'gauge',
-    value: (s) => s.kv.measuredBytesPerToken,
-  },
-  {
-    name: 'kv_overhead_ratio',
-    help: 'Measured over theory bytes per token (1 = the cache costs what the theory says).',
-    type: 'gauge',
-    value: (s) => s.kv.overheadFactor,
-  },
-  {
-    name: 'kv_baseline_bytes',
-    help: 'Memory of the engine before its KV cache (weights, buffers).',
-    type: 'gauge',
-    value: (s) => s.kv.baselineBytes,
-  },
-  { name: 'budget_bytes', help: 'Memory budget of the run.', type: 'gauge', value: (s) => s.budgetBytes },
-  {
-    name: 'oom_horizon_tokens',
-    help: 'Token count at which the engine is expected to be killed (or to exhaust the budget).',
-    type: 'gauge',
-    value: (s) => s.oomHorizonTokens,
-  },
-  {
-    name: 'max_safe_context_tokens',
-    help: 'Largest context that fits the budget.',
-    type: 'gauge',
-    value: (s) => s.maxSafeContextTokens,
-  },
-  { name: 'peak_rss_bytes', help: 'Peak resident memory of the engine.', type: 'gauge', value: (s) => s.peakRssBytes },
-  {
-    name: 'ttft_seconds',
-    help: 'Time to the first generated token.',
-    type: 'gauge',
-    value: (s) => ms(s.throughput.ttftMs),
-  },
-  {
-    name: 'prefill_tokens_per_second',
-    help: 'Prompt processing speed.',
-    type: 'gauge',
-    value: (s) => s.throughput.prefillTokensPerSecond,
-  },
-  {
-    name: 'decode_tokens_per_second',
-    help: 'Generation speed.',
-    type: 'gauge',
-    value: (s) => s.throughput.decodeTokensPerSecond,
-  },
-  { name: 'tokens_total', help: 'Tokens generated in the run.', type: 'counter', value: (s) => s.throughput.tokens },
-  { name: 'samples_total', help: 'Memory samples taken in the run.', type: 'counter', value: (s) => s.samples },
-  {
-    name: 'lost_samples_total',
-    help: 'Samples lost in the run (spool full).',
-    type: 'counter',
-    value: (s) => s.lostSamples,
-  },
-  { name: 'duration_seconds', help: 'Length of the run.', type: 'gauge', value: (s) => ms(s.durationMs) },
-  {
-    name: 'engine_exit_code',
-    help: 'Exit status of the engine (absent when it was ended by a signal or is unknown).',
-    type: 'gauge',
-    value: (s) => s.engine.exitCode,
-  },
-  {
-    name: 'engine_oom_killed',
-    help: '1 when the kernel OOM killer ended the engine, else 0.',
-    type: 'gauge',
-    value: (s) => (s.engine.oomKilled ? 1 : 0),
-  },
-  {
-    name: 'run_start_timestamp_seconds',
-    help: 'When the run started (Unix time).',
-    type: 'gauge',
-    value: (_s, run) => {
-      const t = Date.parse(run.startedAt);
-      return Number.isFinite(t) ? t / 1000 : null;
-    },
-  },
+  gauge(
+    'kv_theory_bytes_per_token',
+    'KV cache bytes per token from the model shape and KV type (theory).',
+    (s) => s.kv.theoryBytesPerToken,
+  ),
+  gauge(
+    'kv_measured_bytes_per_token',
+    'KV cache bytes per token measured from the memory growth against generated tokens.',
+    (s) => s.kv.measuredBytesPerToken,
+  ),
+  gauge(
+    'kv_overhead_ratio',
+    'Measured over theory bytes per token (1 = the cache costs what the theory says).',
+    (s) => s.kv.overheadFactor,
+  ),
+  gauge('kv_baseline_bytes', 'Memory of the engine before its KV cache (weights, buffers).', (s) => s.kv.baselineBytes),
+  gauge('budget_bytes', 'Memory budget of the run.', (s) => s.budgetBytes),
+  gauge(
+    'oom_horizon_tokens',
+    'Token count at which the engine is expected to be killed (or to exhaust the budget).',
+    (s) => s.oomHorizonTokens,
+  ),
+  gauge('max_safe_context_tokens', 'Largest context that fits the budget.', (s) => s.maxSafeContextTokens),
+  gauge('peak_rss_bytes', 'Peak resident memory of the engine.', (s) => s.peakRssBytes),
+  gauge('ttft_seconds', 'Time to the first generated token.', (s) => ms(s.throughput.ttftMs)),
+  gauge('prefill_tokens_per_second', 'Prompt processing speed.', (s) => s.throughput.prefillTokensPerSecond),
+  gauge('decode_tokens_per_second', 'Generation speed.', (s) => s.throughput.decodeTokensPerSecond),
+  counter('tokens_total', 'Tokens generated in the run.', (s) => s.throughput.tokens),
+  counter('samples_total', 'Memory samples taken in the run.', (s) => s.samples),
+  counter('lost_samples_total', 'Samples lost in the run (spool full).', (s) => s.lostSamples),
+  gauge('duration_seconds', 'Length of the run.', (s) => ms(s.durationMs)),
+  gauge(
+    'engine_exit_code',
+    'Exit status of the engine (absent when it was ended by a signal or is unknown).',
+    (s) => s.engine.exitCode,
+  ),
+  gauge('engine_oom_killed', '1 when the kernel OOM killer ended the engine, else 0.', (s) =>
+    s.engine.oomKilled ? 1 : 0,
+  ),
+  gauge('run_start_timestamp_seconds', 'When the run started (Unix time).', (_s, run) => {
+    const t = Date.parse(run.startedAt);
+    return Number.isFinite(t) ? t / 1000 : null;
+  }),
 ];
 
 /**

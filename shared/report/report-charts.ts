@@ -57,6 +57,18 @@ function down(points: Array<[number, number]>): Array<[number, number]> {
   );
 }
 
+/** The budget as a flat line across the chart. */
+function budgetLine(budget: number, xMax: number): ChartSeries {
+  return {
+    name: `budget ${formatBytes(budget)}`,
+    role: 'budget',
+    points: [
+      [0, budget],
+      [xMax, budget],
+    ],
+  };
+}
+
 export function rssVsTokensChart(run: SessionRun, a: RunAnalysis): ChartModel | null {
   const mem = procfsSamples(run.samples);
   const events = tokenEventsFromSamples(run.samples);
@@ -132,14 +144,7 @@ export function rssVsTokensChart(run: SessionRun, a: RunAnalysis): ChartModel | 
   for (const s of series) for (const p of s.points) if (p[0] <= xMax) yMax = Math.max(yMax, p[1]);
   if (budget !== null) {
     if (budget <= CHART_BUDGET_FACTOR * yMax || series.some((s) => s.role === 'projection')) {
-      series.push({
-        name: `budget ${formatBytes(budget)}`,
-        role: 'budget',
-        points: [
-          [0, budget],
-          [xMax, budget],
-        ],
-      });
+      series.push(budgetLine(budget, xMax));
       yMax = Math.max(yMax, budget);
     } else
       notes.push(`The ${formatBytes(budget)} budget is far above this chart (peak ${formatBytes(a.peakRssBytes)}).`);
@@ -172,14 +177,7 @@ export function rssOverTimeChart(run: SessionRun, a: RunAnalysis): ChartModel | 
   let yMax = Math.max(...rss.map((p) => p[1]), ...anon.map((p) => p[1]));
   const budget = a.budgetBytes;
   if (budget !== null && budget <= CHART_BUDGET_FACTOR * yMax) {
-    series.push({
-      name: `budget ${formatBytes(budget)}`,
-      role: 'budget',
-      points: [
-        [0, budget],
-        [xMax, budget],
-      ],
-    });
+    series.push(budgetLine(budget, xMax));
     yMax = Math.max(yMax, budget);
   }
   const first = firstTokenMs(tokenEventsFromSamples(run.samples));

@@ -388,6 +388,25 @@ export async function startTrustedSshd(options: SshdOptions = {}): Promise<{ ssh
   return { sshd, knownHosts };
 }
 
+/** A key-only, non-root login to this sshd (ensureKeyUser) and a known_hosts file that trusts it. */
+export async function keyUserLogin(sshd: Sshd): Promise<{ user: string; knownHosts: string }> {
+  const user = await ensureKeyUser();
+  const knownHosts = await writeKnownHosts(join(await makeTempDir(), 'known_hosts'), [sshd.knownHostsLine]);
+  return { user, knownHosts };
+}
+
+/** The target spec of a run over SSH to this sshd as `user`, with the client key and `knownHosts`. */
+export function sshTargetSpec(sshd: Sshd, knownHosts: string, user = sshd.user) {
+  return {
+    kind: 'ssh' as const,
+    host: sshd.host,
+    port: sshd.port,
+    user,
+    identityFile: sshd.clientKey.privatePath,
+    knownHostsFile: knownHosts,
+  };
+}
+
 /** `<target> --identity … --known-hosts …` for a CLI command against this sshd (as `user`). */
 export function sshCliTarget(sshd: Sshd, knownHosts: string, user = sshd.user): string[] {
   return [`${user}@${sshd.host}:${sshd.port}`, '--identity', sshd.clientKey.privatePath, '--known-hosts', knownHosts];

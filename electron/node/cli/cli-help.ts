@@ -32,64 +32,65 @@ export interface CommandHelp {
   details?: () => Promise<string[]>;
 }
 
-const TARGET_ARGUMENT: OptionHelp = {
-  flags: '<target>',
-  description: 'local, user@host[:port], ssh://user@host:port, or a Host alias from ~/.ssh/config',
-};
+/** Option and argument rows are written as `[flags, description]` pairs: one table line each. */
+type HelpRow = readonly [flags: string, description: string];
+
+function rows(pairs: readonly HelpRow[]): OptionHelp[] {
+  return pairs.map(([flags, description]) => ({ flags, description }));
+}
+
+const TARGET_ARGUMENT: HelpRow = [
+  '<target>',
+  'local, user@host[:port], ssh://user@host:port, or a Host alias from ~/.ssh/config',
+];
 
 /** electron/node/transport/target-spec.ts sshCliOptions. */
 export const SSH_OPTIONS: OptionGroup = {
   title: 'SSH options',
-  options: [
-    { flags: '--identity <key file>', description: 'private key to log in with (else ssh-agent and ~/.ssh keys)' },
-    {
-      flags: '--known-hosts <file>',
-      description: "host keys to trust (default: the app's store, then ~/.ssh/known_hosts)",
-    },
-    {
-      flags: '--accept-new-host-key',
-      description: 'trust a host seen for the first time (a changed key is always refused)',
-    },
-    { flags: '--password-env <VAR>', description: 'read the login password from environment variable VAR' },
-    { flags: '--passphrase-env <VAR>', description: 'read the passphrase of an encrypted --identity from VAR' },
-    { flags: '--jump <user@host[:port]>', description: 'connect through this jump host (repeatable, in order)' },
-  ],
+  options: rows([
+    ['--identity <key file>', 'private key to log in with (else ssh-agent and ~/.ssh keys)'],
+    ['--known-hosts <file>', "host keys to trust (default: the app's store, then ~/.ssh/known_hosts)"],
+    ['--accept-new-host-key', 'trust a host seen for the first time (a changed key is always refused)'],
+    ['--password-env <VAR>', 'read the login password from environment variable VAR'],
+    ['--passphrase-env <VAR>', 'read the passphrase of an encrypted --identity from VAR'],
+    ['--jump <user@host[:port]>', 'connect through this jump host (repeatable, in order)'],
+  ]),
 };
 
 /** electron/node/demo-engine/demo-config.ts demoCliOptions (defaults: shared/api/schemas.ts DemoOptionsSchema). */
 export const DEMO_OPTIONS: OptionGroup = {
   title: 'Demo engine options',
-  options: [
-    { flags: '--layers <n>', description: 'transformer layers (default 16)' },
-    { flags: '--kv-heads <n>', description: 'KV heads per layer (default 8)' },
-    { flags: '--head-dim <n>', description: 'head dimension (default 64)' },
-    { flags: '--kv-type <type>', description: 'KV cache type: f16, q8_0, q4_0, … (default f16)' },
-    { flags: '--tokens <n>', description: 'tokens to generate (default 2000)' },
-    { flags: '--tps <n>', description: 'tokens per second (default 40)' },
-    { flags: '--mode <mode>', description: 'growth, reserved (llama.cpp: all at start) or window (default growth)' },
-    { flags: '--ctx <n>', description: 'context size; what reserved mode reserves (default 4096)' },
-    { flags: '--block <n>', description: 'tokens per allocation block (default 16)' },
-    { flags: '--window <n>', description: 'window mode: tokens after which the cache stops growing' },
-    { flags: '--weights-mb <n>', description: 'size of the weights buffer in MB (default 64)' },
-    { flags: '--leak <bytes>', description: 'bytes leaked per token on top of the KV cache (default 0)' },
-    { flags: '--prompt <n>', description: 'prompt tokens processed before the first token (default 32)' },
-    { flags: '--load-gap-ms <n>', description: 'pause between loading weights and creating the cache (default 600)' },
-  ],
+  options: rows([
+    ['--layers <n>', 'transformer layers (default 16)'],
+    ['--kv-heads <n>', 'KV heads per layer (default 8)'],
+    ['--head-dim <n>', 'head dimension (default 64)'],
+    ['--kv-type <type>', 'KV cache type: f16, q8_0, q4_0, … (default f16)'],
+    ['--tokens <n>', 'tokens to generate (default 2000)'],
+    ['--tps <n>', 'tokens per second (default 40)'],
+    ['--mode <mode>', 'growth, reserved (llama.cpp: all at start) or window (default growth)'],
+    ['--ctx <n>', 'context size; what reserved mode reserves (default 4096)'],
+    ['--block <n>', 'tokens per allocation block (default 16)'],
+    ['--window <n>', 'window mode: tokens after which the cache stops growing'],
+    ['--weights-mb <n>', 'size of the weights buffer in MB (default 64)'],
+    ['--leak <bytes>', 'bytes leaked per token on top of the KV cache (default 0)'],
+    ['--prompt <n>', 'prompt tokens processed before the first token (default 32)'],
+    ['--load-gap-ms <n>', 'pause between loading weights and creating the cache (default 600)'],
+  ]),
 };
 
 /** Understood by every command; main.ts handles them. */
 export const GLOBAL_OPTIONS: OptionGroup = {
   title: 'Global options',
-  options: [
-    { flags: '-h, --help', description: 'this help' },
-    { flags: '-q, --quiet', description: 'no progress on stderr (a failure still prints its one line)' },
-  ],
+  options: rows([
+    ['-h, --help', 'this help'],
+    ['-q, --quiet', 'no progress on stderr (a failure still prints its one line)'],
+  ]),
 };
 
 /** The environment variables a user may set (listed by `kvscope --help`). */
-const ENVIRONMENT: OptionHelp[] = [
-  { flags: 'KVSCOPE_DEBUG=1', description: 'on failure, also print the full error and its stack trace' },
-];
+const ENVIRONMENT: OptionHelp[] = rows([
+  ['KVSCOPE_DEBUG=1', 'on failure, also print the full error and its stack trace'],
+]);
 
 export const COMMAND_HELP = {
   probe: {
@@ -99,14 +100,14 @@ export const COMMAND_HELP = {
       'Connect to a board and report what it is (SoC, memory, clocks, thermal zones, tools) and what',
       'stands in the way of a good measurement (governor, swap, thermal headroom).',
     ],
-    arguments: [TARGET_ARGUMENT],
+    arguments: rows([TARGET_ARGUMENT]),
     groups: [
       {
         title: 'Options',
-        options: [
-          { flags: '--json', description: 'print one JSON document on stdout' },
-          { flags: '--benchmark', description: 'judge clocks and background load as for a benchmark run' },
-        ],
+        options: rows([
+          ['--json', 'print one JSON document on stdout'],
+          ['--benchmark', 'judge clocks and background load as for a benchmark run'],
+        ]),
       },
       SSH_OPTIONS,
     ],
@@ -124,50 +125,46 @@ export const COMMAND_HELP = {
       'summarise: KV bytes per token (theory and measured), OOM horizon, max safe context, TTFT and',
       'tokens/s. Progress goes to stderr, the summary to stdout (--json: one JSON document).',
     ],
-    arguments: [TARGET_ARGUMENT],
+    arguments: rows([TARGET_ARGUMENT]),
     groups: [
       {
         title: 'Options',
-        options: [
-          {
-            flags: '--engine "<command>"',
-            description: 'engine command line on the target ({ctx} = --ctx or the sweep step)',
-          },
-          { flags: '--demo', description: 'run the synthetic demo engine (its options below)' },
-          { flags: '--gguf <path on target>', description: 'model file: exact KV theory from its header' },
-          { flags: '--kv-type <type>', description: 'KV cache type the engine uses (f16, q8_0, q4_0, …)' },
-          { flags: '--ctx <n>', description: 'context size of the engine' },
-          {
-            flags: '--budget <size>',
-            description:
-              "memory budget for the OOM horizon (e.g. 2GiB, 512MiB); default: the engine's cgroup limit, else MemAvailable",
-          },
-          {
-            flags: '--memory-limit <size>',
-            description: 'run the engine in a memory cgroup of that size (root or a delegated cgroup on the target)',
-          },
-          { flags: '--interval-ms <n>', description: 'sampling interval in ms (default 200, at least 20)' },
-          { flags: '--tokens <n>', description: 'stop after n generated tokens (server mode: max tokens per turn)' },
-          { flags: '--duration <time>', description: 'stop after this long (e.g. 60s, 2m)' },
-          { flags: '--sweep <sizes>', description: 'one run per context size, e.g. 512,2048,8192 (needs {ctx})' },
-          { flags: '--token-regex <regex>', description: 'count a token per match in stdout (default: per write)' },
-          { flags: '--out <session file>', description: 'record the session (SQLite) to this file' },
-          { flags: '--report <file>', description: 'write a report at the end (.html .md .pdf .json .csv .prom)' },
-          { flags: '--keep-running', description: 'leave the engine running when kvscope stops' },
-          { flags: '--json', description: 'print the summary as one JSON document on stdout' },
-        ],
+        options: rows([
+          ['--engine "<command>"', 'engine command line on the target ({ctx} = --ctx or the sweep step)'],
+          ['--demo', 'run the synthetic demo engine (its options below)'],
+          ['--gguf <path on target>', 'model file: exact KV theory from its header'],
+          ['--kv-type <type>', 'KV cache type the engine uses (f16, q8_0, q4_0, …)'],
+          ['--ctx <n>', 'context size of the engine'],
+          [
+            '--budget <size>',
+            "memory budget for the OOM horizon (e.g. 2GiB, 512MiB); default: the engine's cgroup limit, else MemAvailable",
+          ],
+          [
+            '--memory-limit <size>',
+            'run the engine in a memory cgroup of that size (root or a delegated cgroup on the target)',
+          ],
+          ['--interval-ms <n>', 'sampling interval in ms (default 200, at least 20)'],
+          ['--tokens <n>', 'stop after n generated tokens (server mode: max tokens per turn)'],
+          ['--duration <time>', 'stop after this long (e.g. 60s, 2m)'],
+          ['--sweep <sizes>', 'one run per context size, e.g. 512,2048,8192 (needs {ctx})'],
+          ['--token-regex <regex>', 'count a token per match in stdout (default: per write)'],
+          ['--out <session file>', 'record the session (SQLite) to this file'],
+          ['--report <file>', 'write a report at the end (.html .md .pdf .json .csv .prom)'],
+          ['--keep-running', 'leave the engine running when kvscope stops'],
+          ['--json', 'print the summary as one JSON document on stdout'],
+        ]),
       },
       {
         title: 'Server mode (an OpenAI-compatible server started by --engine)',
-        options: [
-          { flags: '--server-url <url>', description: 'its URL as seen from the target (port 0: the one it prints)' },
-          { flags: '--api <chat|completions>', description: 'endpoint to call (default chat)' },
-          { flags: '--prompt <text>', description: 'first prompt (with --demo: prompt tokens, see below)' },
-          { flags: '--prompt-file <file>', description: 'read the first prompt from a local file' },
-          { flags: '--turns <n>', description: 'requests, each sending the conversation back (default 1)' },
-          { flags: '--ignore-eos', description: 'ask the server to generate --tokens tokens regardless of EOS' },
-          { flags: '--server-timeout <time>', description: 'how long to wait for the server to answer' },
-        ],
+        options: rows([
+          ['--server-url <url>', 'its URL as seen from the target (port 0: the one it prints)'],
+          ['--api <chat|completions>', 'endpoint to call (default chat)'],
+          ['--prompt <text>', 'first prompt (with --demo: prompt tokens, see below)'],
+          ['--prompt-file <file>', 'read the first prompt from a local file'],
+          ['--turns <n>', 'requests, each sending the conversation back (default 1)'],
+          ['--ignore-eos', 'ask the server to generate --tokens tokens regardless of EOS'],
+          ['--server-timeout <time>', 'how long to wait for the server to answer'],
+        ]),
       },
       DEMO_OPTIONS,
       SSH_OPTIONS,
@@ -187,20 +184,20 @@ export const COMMAND_HELP = {
     groups: [
       {
         title: 'Options',
-        options: [
-          { flags: '--gguf <file>', description: 'read the model shape from a local GGUF file (header only)' },
-          { flags: '--layers <n>', description: 'layers with a KV cache' },
-          { flags: '--kv-heads <n>', description: 'KV heads per layer' },
-          { flags: '--head-dim <n>', description: 'head dimension of K (and V unless --head-dim-v)' },
-          { flags: '--head-dim-v <n>', description: 'head dimension of V' },
-          { flags: '--kv-type <type>', description: 'type of K and V (f16, q8_0, q4_0, …; default f16)' },
-          { flags: '--type-k <type>', description: 'type of K alone' },
-          { flags: '--type-v <type>', description: 'type of V alone' },
-          { flags: '--ctx <n>', description: 'context size (default 4096)' },
-          { flags: '--budget <size>', description: 'memory for the cache: the largest context that fits' },
-          { flags: '--np <n>', description: 'parallel sequences, each up to --ctx tokens (llama.cpp -np)' },
-          { flags: '--json', description: 'print one JSON document on stdout' },
-        ],
+        options: rows([
+          ['--gguf <file>', 'read the model shape from a local GGUF file (header only)'],
+          ['--layers <n>', 'layers with a KV cache'],
+          ['--kv-heads <n>', 'KV heads per layer'],
+          ['--head-dim <n>', 'head dimension of K (and V unless --head-dim-v)'],
+          ['--head-dim-v <n>', 'head dimension of V'],
+          ['--kv-type <type>', 'type of K and V (f16, q8_0, q4_0, …; default f16)'],
+          ['--type-k <type>', 'type of K alone'],
+          ['--type-v <type>', 'type of V alone'],
+          ['--ctx <n>', 'context size (default 4096)'],
+          ['--budget <size>', 'memory for the cache: the largest context that fits'],
+          ['--np <n>', 'parallel sequences, each up to --ctx tokens (llama.cpp -np)'],
+          ['--json', 'print one JSON document on stdout'],
+        ]),
       },
     ],
     examples: [
@@ -215,17 +212,17 @@ export const COMMAND_HELP = {
       'Read a capture (a file, or stdin for - or no file) and print one JSON object per record.',
       'Lines that cannot be read become "kind":"diagnostic" records; their count goes to stderr.',
     ],
-    arguments: [
-      { flags: '<format>', description: 'the tool that wrote the input (list below)' },
-      { flags: '[file|-]', description: 'the capture; stdin when - or left out' },
-    ],
+    arguments: rows([
+      ['<format>', 'the tool that wrote the input (list below)'],
+      ['[file|-]', 'the capture; stdin when - or left out'],
+    ]),
     groups: [
       {
         title: 'Options',
-        options: [
-          { flags: '--page-size <bytes>', description: "statm: the target's page size (getconf PAGESIZE)" },
-          { flags: '--mappings', description: 'pmap: include every mapping in the record' },
-        ],
+        options: rows([
+          ['--page-size <bytes>', "statm: the target's page size (getconf PAGESIZE)"],
+          ['--mappings', 'pmap: include every mapping in the record'],
+        ]),
       },
     ],
     examples: ['tegrastats --interval 500 | kvscope parse tegrastats', 'kvscope parse llama-log run.log > run.ndjson'],
@@ -240,15 +237,15 @@ export const COMMAND_HELP = {
     description: [
       'The format may be left out when the file name says it (.html .md .csv .json .pdf .trace.json .prom).',
     ],
-    arguments: [{ flags: '<session>', description: 'a session file (profile --out)' }],
+    arguments: rows([['<session>', 'a session file (profile --out)']]),
     groups: [
       {
         title: 'Options',
-        options: [
-          { flags: '-f, --format <format>', description: 'report format (list below)' },
-          { flags: '-o, --output <file>', description: 'where to write the report' },
-          { flags: '--layout <wide|long>', description: 'csv: one row per sample (wide) or per value (long)' },
-        ],
+        options: rows([
+          ['-f, --format <format>', 'report format (list below)'],
+          ['-o, --output <file>', 'where to write the report'],
+          ['--layout <wide|long>', 'csv: one row per sample (wide) or per value (long)'],
+        ]),
       },
     ],
     examples: [
@@ -266,14 +263,14 @@ export const COMMAND_HELP = {
   compare: {
     summary: 'two sessions side by side (before/after, two boards)',
     usage: ['compare <sessionA> <sessionB> -o <file.md|file.html|file.pdf>'],
-    arguments: [
-      { flags: '<sessionA>', description: 'the "before" session' },
-      { flags: '<sessionB>', description: 'the "after" session' },
-    ],
+    arguments: rows([
+      ['<sessionA>', 'the "before" session'],
+      ['<sessionB>', 'the "after" session'],
+    ]),
     groups: [
       {
         title: 'Options',
-        options: [{ flags: '-o, --output <file>', description: 'where to write it; the extension picks the format' }],
+        options: rows([['-o, --output <file>', 'where to write it; the extension picks the format']]),
       },
     ],
     examples: ['kvscope compare f16.kvscope q8_0.kvscope -o kv-types.md'],
@@ -298,7 +295,7 @@ export const COMMAND_HELP = {
     groups: [
       {
         title: 'Options',
-        options: [{ flags: '--port <n>', description: 'port to listen on (default: any free port)' }],
+        options: rows([['--port <n>', 'port to listen on (default: any free port)']]),
       },
     ],
     examples: ['kvscope web', 'kvscope web --port 8080'],
@@ -309,11 +306,11 @@ export const COMMAND_HELP = {
     groups: [
       {
         title: 'Options',
-        options: [
-          { flags: '--out <session file>', description: 'the session to write' },
-          { flags: '--interval <duration>', description: 'time between readings of a log without times (default 1s)' },
-          { flags: '--json', description: 'print what was imported as JSON on stdout' },
-        ],
+        options: rows([
+          ['--out <session file>', 'the session to write'],
+          ['--interval <duration>', 'time between readings of a log without times (default 1s)'],
+          ['--json', 'print what was imported as JSON on stdout'],
+        ]),
       },
     ],
     examples: ['kvscope import tegrastats board.log --out board.kvscope'],
@@ -326,14 +323,14 @@ export const COMMAND_HELP = {
       '<dir>/<run id>.kvscope, then remove its run directory. Runs still running are listed and left',
       'alone; every run is listed with how long ago its spool was last written.',
     ],
-    arguments: [TARGET_ARGUMENT],
+    arguments: rows([TARGET_ARGUMENT]),
     groups: [
       {
         title: 'Options',
-        options: [
-          { flags: '--out <dir>', description: 'where to write the sessions (default: the current directory)' },
-          { flags: '--json', description: 'print one JSON document on stdout' },
-        ],
+        options: rows([
+          ['--out <dir>', 'where to write the sessions (default: the current directory)'],
+          ['--json', 'print one JSON document on stdout'],
+        ]),
       },
       SSH_OPTIONS,
     ],

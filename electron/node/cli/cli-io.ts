@@ -42,6 +42,11 @@ export class CliError extends Error {
  * node:util parseArgs with our error style: a usage error is one short line (exit 2) that names the
  * option and, for a misspelt one, the closest option the command has.
  */
+/** Options that each take a value (`--name <value>`), as parseArgs wants them: one name per option. */
+export function valueOptions<const K extends string>(...names: K[]): { [P in K]: { type: 'string' } } {
+  return Object.fromEntries(names.map((name) => [name, { type: 'string' }])) as { [P in K]: { type: 'string' } };
+}
+
 export function parseCliArgs<T extends NonNullable<ParseArgsConfig['options']>>(
   args: string[],
   options: T,

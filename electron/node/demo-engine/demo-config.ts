@@ -3,7 +3,7 @@
 // which is what lets a profile of the demo measure the profiler itself.
 import { DemoOptionsSchema, type DemoOptions } from '../../../shared/api/schemas';
 import { kvBytesPerToken, type ModelShape } from '../../../shared/kv/kv-theory';
-import { CliError, parseCliArgs } from '../cli/cli-io';
+import { CliError, parseCliArgs, valueOptions } from '../cli/cli-io';
 import type { DemoEngineConfig } from './demo-engine';
 
 export function demoShape(o: DemoOptions): ModelShape {
@@ -55,22 +55,22 @@ export function demoEngineConfig(o: DemoOptions): DemoEngineConfig {
 }
 
 /** The demo options of docs/DESIGN.md, shared by `demo-engine` and `profile --demo`. */
-export const demoCliOptions = {
-  layers: { type: 'string' },
-  'kv-heads': { type: 'string' },
-  'head-dim': { type: 'string' },
-  'kv-type': { type: 'string' },
-  tokens: { type: 'string' },
-  tps: { type: 'string' },
-  mode: { type: 'string' },
-  ctx: { type: 'string' },
-  block: { type: 'string' },
-  window: { type: 'string' },
-  'weights-mb': { type: 'string' },
-  leak: { type: 'string' },
-  prompt: { type: 'string' },
-  'load-gap-ms': { type: 'string' },
-} as const;
+export const demoCliOptions = valueOptions(
+  'layers',
+  'kv-heads',
+  'head-dim',
+  'kv-type',
+  'tokens',
+  'tps',
+  'mode',
+  'ctx',
+  'block',
+  'window',
+  'weights-mb',
+  'leak',
+  'prompt',
+  'load-gap-ms',
+);
 
 type DemoCliValues = Partial<Record<keyof typeof demoCliOptions, string | boolean | undefined>>;
 

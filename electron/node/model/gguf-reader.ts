@@ -24,6 +24,7 @@ import { open } from 'node:fs/promises';
 import type { GgufArraySummary } from '../../../shared/kv/model-config';
 import { GGUF_LIMITS, quoteUntrusted } from '../../../shared/kv/model-limits';
 import type { Target } from '../transport/target';
+import { readRange } from '../util/read-range';
 
 /** Reads `length` bytes at `offset`; may return fewer at the end of the file. */
 export type ReadRange = (offset: number, length: number) => Promise<Uint8Array>;
@@ -159,66 +160,47 @@ class RangeCursor {
     this.pos += n;
   }
 
-  private at(): number {
-    return this.pos - this.bufStart;
+  /** Moves past the next n bytes (already in the buffer); returns where they start in it. */
+  private advance(n: number): number {
+    const at = this.pos - this.bufStart;
+    this.pos += n;
+    return at;
   }
 
   u8(): number {
-    const v = this.view.getUint8(this.at());
-    this.pos += 1;
-    return v;
+    return this.view.getUint8(this.advance(1));
   }
   i8(): number {
-    const v = this.view.getInt8(this.at());
-    this.pos += 1;
-    return v;
+    return this.view.getInt8(this.advance(1));
   }
   u16(): number {
-    const v = this.view.getUint16(this.at(), this.littleEndian);
-    this.pos += 2;
-    return v;
+    return this.view.getUint16(this.advance(2), this.littleEndian);
   }
   i16(): number {
-    const v = this.view.getInt16(this.at(), this.littleEndian);
-    this.pos += 2;
-    return v;
+    return this.view.getInt16(this.advance(2), this.littleEndian);
   }
   u32(): number {
-    const v = this.view.getUint32(this.at(), this.littleEndian);
-    this.pos += 4;
-    return v;
+    return this.view.getUint32(this.advance(4), this.littleEndian);
   }
   i32(): number {
-    const v = this.view.getInt32(this.at(), this.littleEndian);
-    this.pos += 4;
-    return v;
+    return this.view.getInt32(this.advance(4), this.littleEndian);
   }
   f32(): number {
-    const v = this.view.getFloat32(this.at(), this.littleEndian);
-    this.pos += 4;
-    return v;
+    return this.view.getFloat32(this.advance(4), this.littleEndian);
   }
   f64(): number {
-    const v = this.view.getFloat64(this.at(), this.littleEndian);
-    this.pos += 8;
-    return v;
+    return this.view.getFloat64(this.advance(8), this.littleEndian);
   }
   /** u64 as a number: exact below 2^53, which covers every count and size a real file has. */
   u64(): number {
-    const v = Number(this.view.getBigUint64(this.at(), this.littleEndian));
-    this.pos += 8;
-    return v;
+    return Number(this.view.getBigUint64(this.advance(8), this.littleEndian));
   }
   i64(): number {
-    const v = Number(this.view.getBigInt64(this.at(), this.littleEndian));
-    this.pos += 8;
-    return v;
+    return Number(this.view.getBigInt64(this.advance(8), this.littleEndian));
   }
   text(n: number): string {
-    const start = this.at();
-    const v = this.decoder.decode(this.buf.subarray(start, start + n));
-    this.pos += n;
-    return v;
+    const start = this.advance(n);
+    return this.decoder.decode(this.buf.subarray(start, start + n));
   }
 }
 
@@ -459,18 +441,9 @@ export async function readGgufHeaderFromFile(
   }
   try {
     const { size } = await handle.stat();
-    const readRange: ReadRange = async (offset, length) => {
-      const n = Math.max(0, Math.min(length, size - offset));
-      const buffer = Buffer.alloc(n);
-      let done = 0;
-      while (done < n) {
-        const { bytesRead } = await handle.read(buffer, done, n - done, offset + done);
-        if (bytesRead === 0) break;
-        done += bytesRead;
-      }
-      return buffer.subarray(0, done);
-    };
-    const header = await readGgufHeader(readRange, options);
+    const readLocal: ReadRange = (offset, length) =>
+      readRange(handle, offset, Math.max(0, Math.min(length, size - offset)));
+    const header = await readGgufHeader(readLocal, options);
     return { ...header, fileBytes: size };
   } catch (error) {
     if (error instanceof GgufError) throw new GgufError(`${path}: ${error.message}`);

@@ -39,26 +39,25 @@ export function formatFromFileName(file: string): ReportFormat | null {
   return map[ext] ?? null;
 }
 
+type ReportOptions = { csvLayout?: CsvLayout };
+
+/** The renderer of each format written as text (every format but PDF). */
+const TEXT_RENDERERS: Record<Exclude<ReportFormat, 'pdf'>, (session: SessionData, options: ReportOptions) => string> = {
+  html: (session) => renderReportHtml(buildReportModel(session)),
+  md: (session) => renderReportMarkdown(buildReportModel(session)),
+  csv: (session, options) => renderSamplesCsv(session, options.csvLayout),
+  json: (session) => renderSummaryJson(session),
+  perfetto: (session) => renderPerfettoJson(session),
+  prometheus: (session) => renderPrometheus(session),
+};
+
 /** The report as text (every format but PDF). */
 export function renderReport(
   session: SessionData,
   format: Exclude<ReportFormat, 'pdf'>,
-  options: { csvLayout?: CsvLayout } = {},
+  options: ReportOptions = {},
 ): string {
-  switch (format) {
-    case 'html':
-      return renderReportHtml(buildReportModel(session));
-    case 'md':
-      return renderReportMarkdown(buildReportModel(session));
-    case 'csv':
-      return renderSamplesCsv(session, options.csvLayout);
-    case 'json':
-      return renderSummaryJson(session);
-    case 'perfetto':
-      return renderPerfettoJson(session);
-    case 'prometheus':
-      return renderPrometheus(session);
-  }
+  return TEXT_RENDERERS[format](session, options);
 }
 
 export async function writeReport(

@@ -25,38 +25,19 @@
 // recognised by PRAGMA application_id = SESSION_APPLICATION_ID and meta.format = 'kvscope-session'.
 import Database from 'better-sqlite3';
 import { existsSync, rmSync } from 'node:fs';
-import {
-  RunAnalysisSchema,
-  RunEventSchema,
-  RunRequestSchema,
-  type RunAnalysis,
-  type RunEvent,
-  type RunRequest,
-  type RunState,
-  type Sample,
-} from '../../../shared/api/schemas';
-import { recomputeAnalysis } from '../../../shared/analysis/run-summary';
+import type { RunAnalysis, RunEvent, RunRequest, RunState, Sample } from '../../../shared/api/schemas';
 import type { SweepPlan } from '../../../shared/analysis/sweep-summary';
-import {
-  AnalysisInputsSchema,
-  RunEngineSchema,
-  RunOutcomeSchema,
-  type AnalysisInputs,
-  type EngineLog,
-  type RunEngine,
-  type RunOutcome,
-} from '../../../shared/run/run-record';
-import { targetFactsOf, type TargetFacts } from '../../../shared/run/target-facts';
-import {
-  SESSION_FORMAT,
-  type SessionData,
-  type SessionMeta,
-  type SessionRun,
-} from '../../../shared/report/session-data';
+import type { AnalysisInputs, RunEngine, RunOutcome } from '../../../shared/run/run-record';
+import type { TargetFacts } from '../../../shared/run/target-facts';
+import { SESSION_FORMAT, type SessionData, type SessionMeta } from '../../../shared/report/session-data';
 import { redact } from '../util/redact';
 import { verifySessionFile } from './session-file-guard';
 import { migrateSession, SESSION_SCHEMA_VERSION } from './session-migrations';
 import { scrubSecrets } from './scrub';
+import { describeOpenError, SessionError } from './session-errors';
+import { readSessionData } from './session-read';
+
+export { SessionError };
 
 export { SESSION_SCHEMA_VERSION };
 /** 'KVSC' — lets `file`/readers tell a session from any other SQLite database. */
@@ -111,11 +92,6 @@ CREATE TABLE engine_log (
 CREATE INDEX engine_log_by_run ON engine_log(run, id);
 `;
 
-/** A file that is not a session, a newer schema, a missing file: one line for the user. */
-export class SessionError extends Error {
-  override name = 'SessionError';
-}
-
 export interface CreateSessionOptions {
   appVersion: string;
   target?: TargetFacts | null;
@@ -164,16 +140,6 @@ type Db = Database.Database;
 
 const json = (value: unknown) => redact(JSON.stringify(value));
 const text = (value: string) => redact(value);
-
-function describeOpenError(path: string, error: unknown): SessionError {
-  const message = error instanceof Error ? error.message : String(error);
-  const code = (error as { code?: string })?.code;
-  if (code === 'SQLITE_NOTADB' || /not a database/i.test(message))
-    return new SessionError(`${path} is not a KVScope session (not an SQLite file)`);
-  if (code === 'SQLITE_CANTOPEN' || /unable to open/i.test(message))
-    return new SessionError(`cannot open ${path}: ${message}`);
-  return new SessionError(`${path}: ${message}`);
-}
 
 /** Checks that an open database is a session this version reads (any older schema); returns its schema version. */
 function checkSession(db: Db, path: string): number {
@@ -460,7 +426,7 @@ export class SessionStore {
   /** Everything in the file (committed data only; queued appends are committed first). */
   read(): SessionData {
     if (!this.db.readonly && !this.closed) this.flushQuietly();
-    return readAll(this.db, this.path, this.openedAs);
+    return readSessionData(this.db, this.path, this.openedAs);
   }
 
   private arm() {
@@ -485,132 +451,6 @@ export class SessionStore {
   private assertOpen() {
     if (this.closed) throw new SessionError(`${this.path}: the session is closed`);
   }
-}
-
-function parseJson(textValue: string | null, what: string, path: string): unknown {
-  if (textValue === null) return null;
-  try {
-    return JSON.parse(textValue);
-  } catch {
-    throw new SessionError(`${path}: damaged ${what} (not JSON)`);
-  }
-}
-
-function stringOr(v: unknown, fallback: string): string {
-  return typeof v === 'string' ? v : fallback;
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
-const RUN_STATES = new Set<RunState>(['starting', 'running', 'stopping', 'done', 'failed']);
-
-interface RunRow {
-  seq: number;
-  id: string;
-  label: string;
-  request: string;
-  engine: string | null;
-  analysis_inputs: string | null;
-  state: string;
-  error: string | null;
-  started_at: string;
-  ended_at: string | null;
-  outcome: string | null;
-  analysis: string | null;
-}
-
-/** A stored value of this schema, kept whole (fields of later versions survive), or null. */
-function valid<T>(schema: { safeParse(v: unknown): { success: boolean } }, value: unknown): T | null {
-  return value !== null && schema.safeParse(value).success ? (value as T) : null;
-}
-
-function readAll(db: Db, path: string, openedAs: number): SessionData {
-  let metaRows: Array<{ key: string; value: string }>;
-  let version: number;
-  try {
-    metaRows = db.prepare('SELECT key, value FROM meta').all() as Array<{ key: string; value: string }>;
-    version = db.pragma('user_version', { simple: true }) as number;
-  } catch (error) {
-    throw describeOpenError(path, error);
-  }
-  const metaValues = new Map(metaRows.map((r) => [r.key, parseJson(r.value, `meta ${r.key}`, path)]));
-  if (metaValues.get('format') !== SESSION_FORMAT)
-    throw new SessionError(`${path} is not a KVScope session (meta format missing)`);
-  const target = targetFactsOf(metaValues.get('target'));
-  const sweep = metaValues.get('sweep');
-  const meta: SessionMeta = {
-    format: SESSION_FORMAT,
-    schemaVersion: Math.min(version, openedAs),
-    appVersion: stringOr(metaValues.get('appVersion'), 'unknown'),
-    createdAt: stringOr(metaValues.get('createdAt'), ''),
-    target,
-    sweep: isRecord(sweep) ? (sweep as unknown as SweepPlan) : null,
-  };
-
-  const sampleRows = db.prepare('SELECT t_ms, source, vals FROM samples WHERE run = ? ORDER BY id').raw();
-  const eventRows = db.prepare('SELECT t_ms, kind, message, data FROM events WHERE run = ? ORDER BY id').raw();
-  const logRows = db.prepare('SELECT kind, record FROM engine_log WHERE run = ? ORDER BY id').raw();
-
-  const runs: SessionRun[] = [];
-  for (const row of db.prepare('SELECT * FROM runs ORDER BY seq').all() as RunRow[]) {
-    const samples: Sample[] = [];
-    for (const [tMs, source, vals] of sampleRows.iterate(row.seq) as Iterable<[number, string, string]>) {
-      const values = parseJson(vals, 'sample', path);
-      samples.push({ tMs, source, values: isRecord(values) ? (values as Sample['values']) : {} });
-    }
-    const events: RunEvent[] = [];
-    for (const [tMs, kind, message, data] of eventRows.iterate(row.seq) as Iterable<
-      [number, string, string | null, string | null]
-    >) {
-      const event = {
-        tMs,
-        kind,
-        ...(message !== null ? { message } : {}),
-        ...(data !== null ? { data: parseJson(data, 'event', path) } : {}),
-      };
-      // A kind this version does not know (a newer writer) is kept as an info event.
-      const parsed = RunEventSchema.safeParse(event);
-      events.push(parsed.success ? (event as RunEvent) : { tMs, kind: 'info', message: `${kind}: ${message ?? ''}` });
-    }
-    const engineLog: EngineLog = { timings: [], kv: [], model: [] };
-    for (const [kind, record] of logRows.iterate(row.seq) as Iterable<[string, string]>) {
-      if (kind === 'timings' || kind === 'kv' || kind === 'model')
-        (engineLog[kind] as unknown[]).push(parseJson(record, 'engine log record', path));
-    }
-    // Validated, but kept whole: fields added by later versions (leak, model…) survive.
-    const outcome = valid<RunOutcome>(RunOutcomeSchema, parseJson(row.outcome, 'run outcome', path));
-    const analysis = valid<RunAnalysis>(RunAnalysisSchema, parseJson(row.analysis, 'analysis', path));
-    const request = valid<RunRequest>(RunRequestSchema, parseJson(row.request, 'run request', path));
-    if (!request) throw new SessionError(`${path}: damaged run request (run ${row.seq})`);
-    const run: Omit<SessionRun, 'analysis' | 'analysisSource'> = {
-      seq: row.seq,
-      id: row.id,
-      label: row.label,
-      request,
-      target,
-      engine: valid<RunEngine>(RunEngineSchema, parseJson(row.engine, 'engine', path)),
-      analysisInputs: valid<AnalysisInputs>(
-        AnalysisInputsSchema,
-        parseJson(row.analysis_inputs, 'analysis inputs', path),
-      ),
-      state: RUN_STATES.has(row.state as RunState) ? (row.state as RunState) : 'failed',
-      error: row.error,
-      startedAt: row.started_at,
-      endedAt: row.ended_at,
-      samples,
-      events,
-      engineLog,
-      outcome,
-    };
-    runs.push(
-      analysis && outcome
-        ? { ...run, analysis, analysisSource: 'stored' }
-        : { ...run, analysis: recomputeAnalysis(run), analysisSource: 'recomputed' },
-    );
-  }
-  return { meta, runs };
 }
 
 /** An existing session for appending (crash-recovered files included). */

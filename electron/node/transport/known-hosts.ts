@@ -15,6 +15,7 @@ import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { appKnownHostsPath } from '../config/app-paths';
+import { sshGlobRegExp } from './ssh-glob';
 
 export type KnownHostMarker = 'revoked' | 'cert-authority';
 
@@ -146,16 +147,7 @@ function parseHashedName(field: string): { salt: Buffer; hash: Buffer } | null {
 
 // OpenSSH match_pattern(): `*` any run, `?` one character; host names compare case-insensitively.
 function globMatch(pattern: string, text: string): boolean {
-  const re = new RegExp(
-    '^' +
-      pattern
-        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-        .replace(/\*/g, '.*')
-        .replace(/\?/g, '.') +
-      '$',
-    's',
-  );
-  return re.test(text);
+  return sshGlobRegExp(pattern, 's').test(text);
 }
 
 /** Does a known_hosts host field name `name` (as produced by knownHostName)? */

@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { open, writeFile, chmod } from 'node:fs/promises';
 import type { ExecOptions, ExecResult, ReadOptions, RemoteProcess, StreamOptions, Target } from './target';
+import { readRange } from '../util/read-range';
 
 const SHELL = '/bin/sh';
 
@@ -57,14 +58,7 @@ export class LocalTarget implements Target {
     try {
       const offset = options.offset ?? 0;
       const length = options.length ?? Math.max(0, (await handle.stat()).size - offset);
-      const buffer = Buffer.alloc(length);
-      let read = 0;
-      while (read < length) {
-        const { bytesRead } = await handle.read(buffer, read, length - read, offset + read);
-        if (bytesRead === 0) break;
-        read += bytesRead;
-      }
-      return buffer.subarray(0, read);
+      return await readRange(handle, offset, length);
     } finally {
       await handle.close();
     }

@@ -8,6 +8,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { homedir, hostname as localHostname, userInfo } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve as resolvePath } from 'node:path';
 import SSHConfig from 'ssh-config';
+import { sshGlobRegExp } from './ssh-glob';
 
 export interface SshAliasResolution {
   /** The name that was looked up. */
@@ -227,14 +228,7 @@ async function globFiles(pattern: string): Promise<string[]> {
   const base = basename(pattern);
   if (!/[*?]/.test(base)) return [pattern];
   const dir = dirname(pattern);
-  const re = new RegExp(
-    '^' +
-      base
-        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-        .replace(/\*/g, '.*')
-        .replace(/\?/g, '.') +
-      '$',
-  );
+  const re = sshGlobRegExp(base);
   try {
     return (await readdir(dir))
       .filter((f) => re.test(f))

@@ -26,96 +26,24 @@
 // --threads defaults to 1: on a 2-core machine node-llama-cpp's default of 4 threads ran at
 // ≈ 1.4 tokens/s instead of ≈ 1,000 (../shared/models/README.md).
 import { writeFileSync } from 'node:fs';
-import { KV_TYPES, openLlamaContext, ownSignals } from './llama-common.mjs';
+import { openLlamaContext, ownSignals, parseEngineArgs } from './llama-common.mjs';
 
-function usage(message) {
-  process.stderr.write(
-    `llama-cli.mjs: ${message}\nusage: node llama-cli.mjs -m <gguf> -c <ctx> -n <tokens> -p <prompt> [--threads 1] [--ctk f16] [--ctv f16] [--temp 0] [--ignore-eos] [--raw] [--write-times <file>]\n`,
-  );
-  process.exit(2);
-}
-
-function parseArgs(argv) {
-  const o = {
-    model: null,
-    ctx: 4096,
-    tokens: 128,
-    prompt: 'Once upon a time',
-    threads: 1,
-    ctk: 'f16',
-    ctv: null,
-    temp: 0,
-    ignoreEos: false,
-    raw: false,
-    writeTimes: null,
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const next = () => {
-      if (i + 1 >= argv.length) usage(`${a} needs a value`);
-      return argv[++i];
-    };
-    const int = (v, what) => {
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 0) usage(`${what} must be a whole number, got "${v}"`);
-      return n;
-    };
-    switch (a) {
-      case '-m':
-      case '--model':
-        o.model = next();
-        break;
-      case '-c':
-      case '--ctx-size':
-        o.ctx = int(next(), a);
-        break;
-      case '-n':
-      case '--n-predict':
-        o.tokens = int(next(), a);
-        break;
-      case '-p':
-      case '--prompt':
-        o.prompt = next();
-        break;
-      case '-t':
-      case '--threads':
-        o.threads = int(next(), a);
-        break;
-      case '-ctk':
-      case '--ctk':
-      case '--cache-type-k':
-        o.ctk = next();
-        break;
-      case '-ctv':
-      case '--ctv':
-      case '--cache-type-v':
-        o.ctv = next();
-        break;
-      case '--temp':
-        o.temp = Number(next());
-        break;
-      case '--ignore-eos':
-        o.ignoreEos = true;
-        break;
-      case '--raw':
-        o.raw = true;
-        break;
-      case '--write-times':
-        o.writeTimes = next();
-        break;
-      default:
-        usage(`unknown argument "${a}"`);
-    }
-  }
-  if (!o.model) usage('-m <model.gguf> is required');
-  if (o.ctx < 1) usage('-c must be ≥ 1');
-  o.ctv ??= o.ctk;
-  for (const t of [o.ctk, o.ctv])
-    if (!KV_TYPES[t]) usage(`unknown KV type "${t}" (one of ${Object.keys(KV_TYPES).join(', ')})`);
-  return o;
-}
-
-const opts = parseArgs(process.argv.slice(2));
+const opts = parseEngineArgs(process.argv.slice(2), {
+  program: 'llama-cli.mjs',
+  synopsis:
+    'node llama-cli.mjs -m <gguf> -c <ctx> -n <tokens> -p <prompt> [--threads 1] [--ctk f16] [--ctv f16] [--temp 0] [--ignore-eos] [--raw] [--write-times <file>]',
+  defaults: { tokens: 128, prompt: 'Once upon a time', temp: 0, ignoreEos: false, raw: false, writeTimes: null },
+  options: {
+    '-n': ['tokens', 'int'],
+    '--n-predict': ['tokens', 'int'],
+    '-p': ['prompt', 'string'],
+    '--prompt': ['prompt', 'string'],
+    '--temp': ['temp', 'number'],
+    '--ignore-eos': ['ignoreEos', 'flag'],
+    '--raw': ['raw', 'flag'],
+    '--write-times': ['writeTimes', 'string'],
+  },
+});
 const { llama, model, context, sequence } = await openLlamaContext(opts);
 const promptTokens = model.tokenize(opts.prompt);
 if (promptTokens.length + opts.tokens > context.contextSize) {

@@ -62,3 +62,55 @@ export function ownSignals(handler) {
     process.on(sig, handler);
   }
 }
+
+/** The model and context options both programs take, as llama.cpp spells them → [key, kind]. */
+const CONTEXT_OPTIONS = {
+  '-m': ['model', 'string'],
+  '--model': ['model', 'string'],
+  '-c': ['ctx', 'int'],
+  '--ctx-size': ['ctx', 'int'],
+  '-t': ['threads', 'int'],
+  '--threads': ['threads', 'int'],
+  '-ctk': ['ctk', 'string'],
+  '--ctk': ['ctk', 'string'],
+  '--cache-type-k': ['ctk', 'string'],
+  '-ctv': ['ctv', 'string'],
+  '--ctv': ['ctv', 'string'],
+  '--cache-type-v': ['ctv', 'string'],
+};
+
+/**
+ * The command line of one of these programs. `options` adds its own spellings → [key, kind]:
+ * 'string' and 'int' (a whole number ≥ 0) take the next argument, 'number' too, 'flag' none.
+ * A usage error prints `<program>: <why>`, then `usage: <synopsis>`, and exits 2.
+ */
+export function parseEngineArgs(argv, { program, synopsis, defaults, options = {} }) {
+  const usage = (message) => {
+    process.stderr.write(`${program}: ${message}\nusage: ${synopsis}\n`);
+    process.exit(2);
+  };
+  const known = { ...CONTEXT_OPTIONS, ...options };
+  const o = { model: null, ctx: 4096, threads: 1, ctk: 'f16', ctv: null, ...defaults };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (!Object.hasOwn(known, a)) usage(`unknown argument "${a}"`);
+    const [key, kind] = known[a];
+    if (kind === 'flag') {
+      o[key] = true;
+      continue;
+    }
+    if (i + 1 >= argv.length) usage(`${a} needs a value`);
+    const v = argv[++i];
+    if (kind === 'int') {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0) usage(`${a} must be a whole number, got "${v}"`);
+      o[key] = n;
+    } else o[key] = kind === 'number' ? Number(v) : v;
+  }
+  if (!o.model) usage('-m <model.gguf> is required');
+  if (o.ctx < 1) usage('-c must be ≥ 1');
+  o.ctv ??= o.ctk;
+  for (const t of [o.ctk, o.ctv])
+    if (!KV_TYPES[t]) usage(`unknown KV type "${t}" (one of ${Object.keys(KV_TYPES).join(', ')})`);
+  return o;
+}

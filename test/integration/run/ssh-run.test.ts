@@ -2,17 +2,15 @@
 // without losing a sample, and nothing of it outlives Stop, a link that never comes back, or
 // a killed app.
 import { existsSync, readdirSync, rmSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunRequestSchema, type Sample } from '../../../shared/api/schemas';
 import { RunService } from '../../../electron/node/run/run-service';
 import { RUN_DEFAULTS } from '../../../electron/node/run/run-controller';
 import { createTarget } from '../../../electron/node/transport/target-spec';
 import {
-  ensureKeyUser,
+  keyUserLogin,
   killConnections,
-  makeTempDir,
+  sshTargetSpec,
   startSshd,
   waitFor,
   type Sshd,
@@ -28,10 +26,7 @@ let knownHosts: string;
 beforeAll(async () => {
   sshd = await startSshd();
   // A login without root's heavy shell profile, like a field engineer's account on a board.
-  user = await ensureKeyUser();
-  const dir = await makeTempDir();
-  knownHosts = join(dir, 'known_hosts');
-  await writeFile(knownHosts, sshd.knownHostsLine + '\n');
+  ({ user, knownHosts } = await keyUserLogin(sshd));
 });
 
 afterAll(async () => {
@@ -39,14 +34,7 @@ afterAll(async () => {
 });
 
 function sshSpec() {
-  return {
-    kind: 'ssh' as const,
-    host: sshd.host,
-    port: sshd.port,
-    user,
-    identityFile: sshd.clientKey.privatePath,
-    knownHostsFile: knownHosts,
-  };
+  return sshTargetSpec(sshd, knownHosts, user);
 }
 
 function demoRequest(demo: Record<string, unknown>, intervalMs = 100) {

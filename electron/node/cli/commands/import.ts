@@ -178,18 +178,13 @@ function llamaLogReader(log: EngineLog): LogReader {
   return { push: (text, dropped) => read(parser.push(text, dropped)), end: () => read(parser.end()) };
 }
 
-function readerFor(kind: ImportKind, intervalMs: number, log: EngineLog): LogReader {
-  switch (kind) {
-    case 'tegrastats':
-      return tegrastatsReader(intervalMs);
-    case 'perf':
-      return perfReader();
-    case 'pmap':
-      return pmapReader(intervalMs);
-    case 'llama-log':
-      return llamaLogReader(log);
-  }
-}
+/** The reader of each log kind (a log without times gets one reading per `intervalMs`). */
+const READERS: Record<ImportKind, (intervalMs: number, log: EngineLog) => LogReader> = {
+  tegrastats: (intervalMs) => tegrastatsReader(intervalMs),
+  perf: () => perfReader(),
+  pmap: (intervalMs) => pmapReader(intervalMs),
+  'llama-log': (_intervalMs, log) => llamaLogReader(log),
+};
 
 /** Streams `file` into a new session at `out`; throws CliError for a file with nothing to import. */
 export async function importLog(
@@ -208,7 +203,7 @@ export async function importLog(
     throw new CliError(`cannot read ${file}: ${(error as Error).message}`);
   }
   const log: EngineLog = { timings: [], kv: [], model: [] };
-  const reader = readerFor(kind, intervalMs, log);
+  const reader = READERS[kind](intervalMs, log);
   const samples: Sample[] = [];
   const kept: RunEvent[] = [];
   let diagnostics = 0;

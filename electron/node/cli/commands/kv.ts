@@ -18,7 +18,7 @@ import {
 import { ModelConfigError, modelShapeFromGguf, type GgufModelSummary } from '../../../../shared/kv/model-config';
 import { escapeUntrusted } from '../../../../shared/kv/model-limits';
 import { GgufError, readGgufHeaderFromFile } from '../../model/gguf-reader';
-import { CliError, type CliIo, parseBytes, parseCliArgs, parseIntArg } from '../cli-io';
+import { CliError, type CliIo, parseBytes, parseCliArgs, parseIntArg, valueOptions } from '../cli-io';
 
 /** The context the calculator assumes without --ctx: llama.cpp's default -c since 2024. */
 const DEFAULT_CTX = 4096;
@@ -58,17 +58,19 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const { values } = parseCliArgs(
     args,
     {
-      gguf: { type: 'string' },
-      layers: { type: 'string' },
-      'kv-heads': { type: 'string' },
-      'head-dim': { type: 'string' },
-      'head-dim-v': { type: 'string' },
-      'kv-type': { type: 'string' },
-      'type-k': { type: 'string' },
-      'type-v': { type: 'string' },
-      ctx: { type: 'string' },
-      budget: { type: 'string' },
-      np: { type: 'string' },
+      ...valueOptions(
+        'gguf',
+        'layers',
+        'kv-heads',
+        'head-dim',
+        'head-dim-v',
+        'kv-type',
+        'type-k',
+        'type-v',
+        'ctx',
+        'budget',
+        'np',
+      ),
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },

@@ -27,7 +27,7 @@ import {
   type RunRequest,
   type ServerMode,
 } from '../../../../shared/api/schemas';
-import { CliError, type CliIo, parseBytes, parseCliArgs, parseDurationMs, parseIntArg } from '../cli-io';
+import { CliError, type CliIo, parseBytes, parseCliArgs, parseDurationMs, parseIntArg, valueOptions } from '../cli-io';
 import { demoCliOptions, demoOptionsFromCli } from '../../demo-engine/demo-config';
 import { RunService } from '../../run/run-service';
 import { summarizeRun, type ProfileSummaryOutput } from '../../../../shared/analysis/run-summary';
@@ -47,25 +47,27 @@ import { ProfileProgress, runFailure } from '../cli-progress'; // H6: progress o
 const options = {
   ...demoCliOptions,
   ...cliTargetSupport.options,
-  engine: { type: 'string' },
+  ...valueOptions(
+    'engine',
+    'gguf',
+    'budget',
+    'memory-limit',
+    'interval-ms',
+    'duration',
+    'sweep',
+    'out',
+    'report',
+    'token-regex',
+    'server-url',
+    'api',
+    'prompt-file',
+    'turns',
+    'server-timeout',
+  ),
   demo: { type: 'boolean' },
-  gguf: { type: 'string' },
-  budget: { type: 'string' },
-  'memory-limit': { type: 'string' },
-  'interval-ms': { type: 'string' },
-  duration: { type: 'string' },
-  sweep: { type: 'string' },
-  out: { type: 'string' },
-  report: { type: 'string' },
-  'token-regex': { type: 'string' },
   'keep-running': { type: 'boolean' },
   json: { type: 'boolean' },
-  'server-url': { type: 'string' },
-  api: { type: 'string' },
-  'prompt-file': { type: 'string' },
-  turns: { type: 'string' },
   'ignore-eos': { type: 'boolean' },
-  'server-timeout': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

@@ -3,17 +3,13 @@
 // `<dir>/<run id>.kvscope`, then its run directory is removed (electron/node/run/run-recovery.ts).
 // Runs still running are listed and left alone; every run is listed with its age. One line per
 // run on stdout (--json: one JSON document). Exit 1 when a run could not be recovered.
-import { CliError, type CliIo, parseCliArgs } from '../cli-io';
+import { CliError, type CliIo, parseCliArgs, valueOptions } from '../cli-io';
 import { cliTargetSupport } from '../cli-targets';
 import { createTarget, createTargetOptionsFromCli } from '../../transport/target-spec';
 import { listLeftRuns, recoverRun, type RecoveryResult } from '../../run/run-recovery';
 import type { Target } from '../../transport/target';
 
-const options = {
-  ...cliTargetSupport.options,
-  out: { type: 'string' },
-  json: { type: 'boolean' },
-} as const;
+const options = { ...cliTargetSupport.options, ...valueOptions('out'), json: { type: 'boolean' } } as const;
 
 export async function run(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCliArgs(args, options);

@@ -1,0 +1,72 @@
+// Single-line firmware and driver readings of small boards → `vc-temp`, `throttled`, `vc-clock`,
+// `vc-volts`, `pmic-adc`, `npu-load` records:
+// - Raspberry Pi `vcgencmd`: measure_temp (`temp=48.3'C`), get_throttled (`throttled=0x50005`),
+//   measure_clock (`frequency(48)=…`), measure_volts (`volt=0.8563V`), pmic_read_adc (Pi 5,
+//   `VDD_CORE_A current(7)=2.1A`), and the kernel's `Under-voltage detected! (0x00050005)`.
+// - RK3588 `/sys/kernel/debug/rknpu/load`: `NPU load:  Core0:  4%, Core1:  0%,` or `NPU load:  0%`.
+// Each line stands alone (no state), so the stateful dump reader in shared/parsers/thermal-parsers.ts
+// asks here first and flushes what it holds before the reading.
+
+import { diagnostic, type Diagnostic, type ThermalRecordKind } from './records';
+import { decodeThrottled } from './sysfs-values';
+
+const VC_TEMP_RE = /^temp=(-?\d+(?:\.\d+)?)'C\s*$/;
+const VC_THROTTLED_RE = /^throttled=(0x[0-9a-fA-F]+|\d+)\s*$/;
+const VC_CLOCK_RE = /^frequency\((\d+)\)=(\d+)\s*$/;
+const VC_VOLTS_RE = /^volt=(\d+(?:\.\d+)?)V\s*$/;
+/** A vcgencmd answer none of the above reads: a diagnostic, not prose. */
+const VC_PREFIX_RE = /^(?:temp=|throttled=|frequency\(|volt=)/;
+const PMIC_RE = /^\s*(\S+)\s+(current|volt)\((\d+)\)=(\d+(?:\.\d+)?)([AV])\s*$/;
+const KERNEL_UV_RE = /(?:Under-voltage detected!|Voltage normalised)\s*\((0x[0-9a-fA-F]+)\)/;
+const NPU_RE = /^NPU load:(.*)$/;
+
+type Reading = ThermalRecordKind | Diagnostic;
+
+/** The text after `NPU load:` (or the whole rknpu/load file) → one `npu-load` record, or a diagnostic. */
+export function readNpuLoad(rest: string, line: number, raw: string): Reading[] {
+  const cores = [...rest.matchAll(/Core\d+:\s*(\d+)%/g)].map((m) => Number(m[1]));
+  if (cores.length > 0) return [{ kind: 'npu-load', line, corePct: cores }];
+  const single = /^(?:NPU load:\s*)?(\d+)%\s*$/.exec(rest.trim());
+  if (single) return [{ kind: 'npu-load', line, corePct: [Number(single[1])] }];
+  return [diagnostic(line, 'unreadable NPU load', raw)];
+}
+
+/**
+ * `t` is the trimmed line, `text` the line with its indentation (PMIC and kernel lines are matched
+ * on it). `readings` are what the line says; `unreadable` a vcgencmd answer that cannot be read
+ * (the caller keeps what it holds open); null when the line is none of these.
+ */
+export function readFirmwareLine(
+  t: string,
+  text: string,
+  line: number,
+  raw: string,
+): { readings: Reading[] } | { unreadable: Diagnostic } | null {
+  let m: RegExpExecArray | null;
+  if ((m = VC_TEMP_RE.exec(t))) return { readings: [{ kind: 'vc-temp', line, tempC: Number(m[1]) }] };
+  if ((m = VC_THROTTLED_RE.exec(t))) {
+    const v = m[1] ?? '';
+    const bits = v.startsWith('0x') ? parseInt(v.slice(2), 16) : Number(v);
+    return { readings: [decodeThrottled(bits, v, 'vcgencmd', line)] };
+  }
+  if ((m = VC_CLOCK_RE.exec(t)))
+    return { readings: [{ kind: 'vc-clock', line, clockId: Number(m[1]), freqHz: Number(m[2]) }] };
+  if ((m = VC_VOLTS_RE.exec(t))) return { readings: [{ kind: 'vc-volts', line, volts: Number(m[1]) }] };
+  if (VC_PREFIX_RE.test(t)) return { unreadable: diagnostic(line, 'unreadable vcgencmd output', raw) };
+  if ((m = PMIC_RE.exec(text))) {
+    const pmic: Reading = {
+      kind: 'pmic-adc',
+      line,
+      rail: m[1] ?? '',
+      channel: Number(m[3]),
+      quantity: m[2] as 'current' | 'volt',
+      value: Number(m[4]),
+      unit: m[5] as 'A' | 'V',
+    };
+    return { readings: [pmic] };
+  }
+  if ((m = KERNEL_UV_RE.exec(text)))
+    return { readings: [decodeThrottled(parseInt((m[1] ?? '').slice(2), 16), m[1] ?? '', 'kernel', line)] };
+  if ((m = NPU_RE.exec(t))) return { readings: readNpuLoad((m[1] ?? '').trim(), line, raw) };
+  return null;
+}

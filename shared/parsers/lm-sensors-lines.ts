@@ -1,0 +1,108 @@
+// lm-sensors `sensors` and `sensors -u` lines → `sensor` records: the feature line of `sensors`
+// (`temp1:  +26.8 C  (crit = +115.0 C)`, `N/A`, `ALARM`), and the label / `_input`, `_crit`, … lines
+// of `sensors -u`. The chip heading and the blank line that ends a block are the caller's
+// (shared/parsers/thermal-parsers.ts), which knows where a block starts and ends.
+
+import type { SensorRecord } from './records';
+
+/** `temp1:  +26.8 C  (crit = …)`: label, value, and the rest (unit and limits, read apart). */
+const SENSOR_RE = /^([^:(]+):\s+(\S.*)$/;
+const SENSOR_UNIT_RE = /^(?:°C|mV|mA|mW|uW|%RH|RPM|[CVAW])/;
+const SENSOR_U_LABEL_RE = /^([^:\s][^:]*):\s*$/;
+const SENSOR_U_VALUE_RE =
+  /^\s+[a-z]+\d*_(input|crit|max|min|alarm|crit_alarm|max_alarm|min_alarm|lcrit|highest|lowest)\s*:\s*([+-]?\d+(?:\.\d+)?)\s*$/;
+const SENSOR_LIMIT_RE =
+  /(crit max|crit low|crit|max|min|high|low)\s*=\s*([+-]?\d+(?:\.\d+)?)\s*(°C|mV|mA|mW|uW|[CVAW])?/g;
+
+const UNIT_SCALE: Record<string, [string, number]> = {
+  '°C': ['C', 1],
+  C: ['C', 1],
+  V: ['V', 1],
+  mV: ['V', 1e-3],
+  A: ['A', 1],
+  mA: ['A', 1e-3],
+  W: ['W', 1],
+  mW: ['W', 1e-3],
+  uW: ['W', 1e-6],
+  '%RH': ['%RH', 1],
+  RPM: ['RPM', 1],
+};
+
+/** Unit of an lm-sensors feature by its name prefix (`sensors -u` and `N/A` values print none). */
+function unitOfFeature(label: string): string | null {
+  const m = /^(temp|in|curr|power|fan|humidity)\d*$/.exec(label);
+  if (!m) return null;
+  return { temp: 'C', in: 'V', curr: 'A', power: 'W', fan: 'RPM', humidity: '%RH' }[m[1] ?? ''] ?? null;
+}
+
+function scaled(value: string, unit: string | undefined): { value: number; unit: string | null } {
+  const u = unit !== undefined ? UNIT_SCALE[unit] : undefined;
+  // Round away binary noise of the mV/mA → V/A scaling (920.00 mV must read 0.92, not 0.9200000000000002).
+  return u
+    ? { value: Number((Number(value) * u[1]).toPrecision(12)), unit: u[0] }
+    : { value: Number(value), unit: null };
+}
+
+/** `+26.8°C  (crit = …)` → the value (`+26.8` or `N/A`) and the rest; null when it starts with neither. */
+function sensorReading(text: string): { value: string; rest: string } | null {
+  if (text.startsWith('N/A')) return { value: 'N/A', rest: text.slice(3) };
+  let k = text[0] === '+' || text[0] === '-' ? 1 : 0;
+  const digitsFrom = k;
+  while (k < text.length && (text[k] ?? '') >= '0' && (text[k] ?? '') <= '9') k++;
+  if (k === digitsFrom) return null;
+  if (text[k] === '.' && (text[k + 1] ?? '') >= '0' && (text[k + 1] ?? '') <= '9') {
+    k++;
+    while (k < text.length && (text[k] ?? '') >= '0' && (text[k] ?? '') <= '9') k++;
+  }
+  return { value: text.slice(0, k), rest: text.slice(k) };
+}
+
+export function sensor(line: number, chip: string, label: string): SensorRecord {
+  return { kind: 'sensor', line, chip, label, value: null, unit: null, crit: null, max: null, min: null, alarm: false };
+}
+
+/** `sensors -u`: the `temp1:` line that opens a feature (its values follow), or null. */
+export function sensorsUFeatureLabel(text: string): string | null {
+  const label = SENSOR_U_LABEL_RE.exec(text);
+  return label ? (label[1] ?? '').trim() : null;
+}
+
+/** `sensors -u`: an `  temp1_input: 26.800` line into the feature it belongs to; false when it is not one. */
+export function applySensorsUValue(entry: SensorRecord, text: string): boolean {
+  const u = SENSOR_U_VALUE_RE.exec(text);
+  if (!u) return false;
+  const v = Number(u[2]);
+  const what = u[1] ?? '';
+  if (what === 'input') {
+    entry.value = v;
+    entry.unit = unitOfFeature(entry.label);
+  } else if (what === 'crit') entry.crit = v;
+  else if (what === 'max') entry.max = v;
+  else if (what === 'min') entry.min = v;
+  else if (what.endsWith('alarm')) entry.alarm ||= v !== 0;
+  return true;
+}
+
+/** `sensors`: a feature line of `chip` (value, unit, limits, ALARM), or null when the line is not one. */
+export function readSensorLine(line: number, chip: string, t: string): SensorRecord | null {
+  const s = SENSOR_RE.exec(t);
+  const reading = s ? sensorReading(s[2] ?? '') : null;
+  if (!s || !reading) return null;
+  const r = sensor(line, chip, (s[1] ?? '').trim());
+  const after = reading.rest.trimStart();
+  const unitText = SENSOR_UNIT_RE.exec(after)?.[0];
+  const rest = unitText === undefined ? after : after.slice(unitText.length);
+  if (reading.value !== 'N/A') {
+    const v = scaled(reading.value, unitText);
+    r.value = v.value;
+    r.unit = v.unit ?? unitOfFeature(r.label);
+  } else r.unit = unitOfFeature(r.label);
+  for (const lim of rest.matchAll(SENSOR_LIMIT_RE)) {
+    const v = scaled(lim[2] ?? '', lim[3]).value;
+    if (lim[1] === 'crit' || lim[1] === 'crit max') r.crit = v;
+    else if (lim[1] === 'max' || lim[1] === 'high') r.max = v;
+    else if (lim[1] === 'min' || lim[1] === 'low') r.min = v;
+  }
+  r.alarm = /\bALARM\b/.test(rest);
+  return r;
+}
