@@ -23,6 +23,7 @@ import { shellQuote } from '../../../shared/util/shell';
 import type { Target } from '../transport/target';
 import { followSpool, type SpoolFollower } from './spool-follower';
 import { launcherScript, runConf } from './run-scripts';
+import { treeSignalCommand } from './process-tree';
 import { prepareEngine, type PreparedEngine } from './engine-setup';
 import { CollectorBook } from './collector-book';
 import { reconnectTarget, targetAnswers } from './link-recovery';
@@ -211,7 +212,7 @@ export class RunController {
     }
   }
 
-  /** Stop the engine's process group: TERM, then KILL after a grace period. */
+  /** Stop the engine's process tree: TERM, then KILL after a grace period. */
   async stop(reason = 'stopped by user'): Promise<void> {
     if (this.ended || this.stopping || this.replaying) return this.done;
     this.stopping = true;
@@ -219,9 +220,12 @@ export class RunController {
     this.addEvent({ tMs: this.lastTMs, kind: 'stop', message: reason });
     if (!this.enginePid && this.launcherPid !== null) await this.awaitEnginePid();
     if (this.enginePid) {
-      await this.target.signal(-this.enginePid, 'SIGTERM').catch(() => {});
+      // The whole tree the run started, not only the engine's group (electron/node/run/process-tree.ts).
+      const signalTree = (signal: 'TERM' | 'KILL', pid: number) =>
+        this.target.exec(treeSignalCommand(pid, signal), { timeoutMs: this.options.stopGraceMs }).catch(() => {});
+      await signalTree('TERM', this.enginePid);
       const killer = setTimeout(() => {
-        if (!this.ended && this.enginePid) void this.target.signal(-this.enginePid, 'SIGKILL').catch(() => {});
+        if (!this.ended && this.enginePid) void signalTree('KILL', this.enginePid);
       }, this.options.stopGraceMs);
       await this.done;
       clearTimeout(killer);
