@@ -23,7 +23,10 @@ import { describeError } from '../util/describe-error';
 import { redact } from '../util/redact';
 import { readModelHeader } from '../model/model-header';
 import { recordAppRun } from '../session/app-run-recording';
-import { SessionLibrary, sessionsDir } from '../session/session-library';
+import { SESSION_FILE_EXT, SessionLibrary, sessionsDir } from '../session/session-library';
+import { basename } from 'node:path';
+import type { Target } from '../transport/target';
+import { discardRun, findLeftRun, leftRunDetails, listLeftRuns, recoverRun } from '../run/run-recovery';
 
 export interface CreateAppServicesOptions extends AppServicesOptions {
   /** How a run reaches its target; default: the app's connector (SSH with prompts as events). */
@@ -105,6 +108,20 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
     return info(saved);
   };
 
+  /** One connection to a saved board (or This computer) for `use`, closed afterwards. */
+  const withBoard = async <T>(boardId: string, use: (target: Target, board: BoardInfo) => Promise<T>): Promise<T> => {
+    const board = await requireBoard(boardId);
+    const connected = await connector.connect(board.spec, {
+      boardId: board.id === 'local' ? undefined : board.id,
+      label: board.label,
+    });
+    try {
+      return await use(connected, board);
+    } finally {
+      await connected.close().catch(() => undefined);
+    }
+  };
+
   const handlers: ApiHandlers = {
     appInfo: () => settled(() => ({ version: appVersion, shell: options.shell, platform: process.platform })),
     listBoards: async () => {
@@ -125,13 +142,8 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
       return { ok };
     },
     importSshConfig: async () => importSshConfig(boards, { env, homeDir: env.HOME || undefined }),
-    probeBoard: async ({ boardId }) => {
-      const board = await requireBoard(boardId);
-      const connected = await connector.connect(board.spec, {
-        boardId: board.id === 'local' ? undefined : board.id,
-        label: board.label,
-      });
-      try {
+    probeBoard: ({ boardId }) =>
+      withBoard(boardId, async (connected, board) => {
         const probe = await probeTarget(connected);
         // A probe in the app precedes a benchmark: clocks and background load are judged as such.
         return {
@@ -141,10 +153,7 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
           probe,
           findings: healthFindings(probe, { benchmarking: true }),
         };
-      } finally {
-        await connected.close().catch(() => undefined);
-      }
-    },
+      }),
     answerHostKey: ({ requestId, accept }) => settled(() => ({ ok: prompts.answerHostKey(requestId, accept) })),
     answerCredential: ({ requestId, value, remember }) =>
       settled(() => ({ ok: prompts.answerCredential(requestId, value, remember === true) })),
@@ -219,6 +228,27 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
         savedPath: null,
       } as const;
     },
+    listLeftRuns: ({ boardId }) =>
+      withBoard(boardId, async (target) => {
+        const left = (await listLeftRuns(target)).filter((r) => !r.running);
+        return Promise.all(left.map((r) => leftRunDetails(target, r)));
+      }),
+    recoverLeftRun: ({ boardId, dir }) =>
+      withBoard(boardId, async (target) => {
+        const result = await recoverRun(target, await findLeftRun(target, dir), library.dir);
+        if (result.state !== 'recovered') throw new Error(result.state === 'failed' ? result.reason : 'still running');
+        return {
+          dir,
+          sessionId: basename(result.session, SESSION_FILE_EXT),
+          label: result.label,
+          samples: result.samples,
+        };
+      }),
+    discardLeftRun: ({ boardId, dir }) =>
+      withBoard(boardId, async (target) => {
+        await discardRun(target, await findLeftRun(target, dir));
+        return { ok: true };
+      }),
     readModelHeader: async ({ boardId, path }) => {
       const target = await requireBoard(boardId);
       return readModelHeader(path, target.id, () =>

@@ -13,6 +13,8 @@ import {
 } from '../../../../shared/format/units';
 import { MAX_COMPARED_SESSIONS } from '../../state/compare-slice';
 import { Modal } from '../Modal';
+import { formatDate } from './session-format';
+import { LeftRunsNotice } from './LeftRunsNotice';
 import { useAppStore } from '../store-context';
 import './sessions.css';
 
@@ -32,12 +34,6 @@ const FORMAT_TEXT: Record<ExportFormat, string> = {
   pdf: 'PDF report',
   perfetto: 'Perfetto trace',
 };
-
-export function formatDate(iso: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return '—';
-  return d.toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
-}
 
 function RenameRow({ session }: { session: SessionListing }) {
   const renaming = useAppStore((s) => s.renaming);
@@ -283,6 +279,7 @@ export function SessionsView() {
           </button>
         </div>
       </div>
+      <LeftRunsNotice />
       {status === 'error' && (
         <div className="banner banner-error" role="alert" data-testid="sessions-error">
           Could not list the sessions: {error}.{' '}
