@@ -307,3 +307,15 @@ export function setupRecommendations(input: SetupInput): Array<Ranked<SetupRecom
     governorRecommendation(input),
   ].filter((r): r is Ranked<SetupRecommendation> => r !== null);
 }
+
+/**
+ * The board's throttle trip point for shared/analysis/throttle.ts: the lowest `passive` trip of its
+ * thermal zones (where the kernel starts clocking down), or null when the probe found none.
+ */
+export function passiveTripC(target: TargetFacts | null | undefined): number | null {
+  let trip: number | null = null;
+  for (const zone of target?.thermal ?? [])
+    for (const t of zone.trips)
+      if (t.type === 'passive' && t.tempC !== null) trip = trip === null ? t.tempC : Math.min(trip, t.tempC);
+  return trip;
+}

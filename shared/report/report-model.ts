@@ -9,6 +9,7 @@
 // ./report-charts.ts).
 import { compareSeverity, runFindings, type EngineKind } from '../analysis/findings';
 import { runRecommendations } from '../analysis/recommendations';
+import { passiveTripC } from '../analysis/recommendations-setup';
 import type { TargetFacts } from '../run/target-facts';
 import { isRecoveredRun, summarizeRun } from '../analysis/run-summary';
 import type { SweepAnalysis } from '../analysis/sweep';
@@ -280,6 +281,7 @@ function runReport(run: SessionRun, sessionTarget: TargetFacts | null = null): R
     engineLog: run.engineLog,
     model: run.engine?.model ?? null,
     target: run.target ?? sessionTarget,
+    tripC: passiveTripC(run.target ?? sessionTarget),
   }).map((r) => wordRecommendation(r, engine));
 
   const charts = [rssVsTokensChart(run, a), rssOverTimeChart(run, a)].filter((c): c is ChartModel => c !== null);

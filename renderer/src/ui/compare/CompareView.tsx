@@ -8,6 +8,7 @@ import { formatBytes } from '../../../../shared/format/units';
 import type { CompareAlign, LoadedSession } from '../../state/compare-slice';
 import { useAppStore } from '../store-context';
 import { deltaTable, overlayCurves } from './overlay-series';
+import { BeforeAfterView } from './BeforeAfterView';
 import '../sessions/sessions.css';
 
 /** One colour per compared session, in pick order (distinct on the dark and light themes). */
@@ -232,6 +233,7 @@ export function CompareView() {
             </select>
           </p>
           <OverlayChart sessions={ready} />
+          <BeforeAfterView sessions={ready} />
           <DeltaTableView sessions={ready} />
         </>
       )}
