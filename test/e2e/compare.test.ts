@@ -154,4 +154,59 @@ describe('comparing two sessions', () => {
     },
     TEST_MS,
   );
+
+  it(
+    'a before/after table: what changed in the setup and what it bought, as `kvscope compare` says',
+    async () => {
+      await page.getByTestId('view-sessions').click();
+      await page.getByTestId('compare-pick-a-f16').check();
+      await page.getByTestId('compare-pick-b-q8').check();
+      await page.getByTestId('compare-picked').click();
+      const table = page.getByTestId('before-after');
+      await table.waitFor();
+      const out = join(app.home, 'before-after.md');
+      const cli = await runCli([
+        'compare',
+        join(app.home, 'sessions', 'a-f16.kvscope'),
+        join(app.home, 'sessions', 'b-q8.kvscope'),
+        '-o',
+        out,
+      ]);
+      expect(cli.code, cli.stderr).toBe(0);
+      // The Markdown's "### Before → after" section: its two tables, label → cells.
+      const section = readFileSync(out, 'utf8').split('### Before → after')[1]?.split('\n## ')[0] ?? '';
+      const expected = markdownRows(section);
+      const rowsOf = (testId: string) =>
+        table
+          .getByTestId(testId)
+          .locator('tbody tr')
+          .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent ?? '')));
+      const changed = await rowsOf('before-after-changed');
+      // The runs differ in their KV type (by hand: the sessions were recorded with f16 and q8_0).
+      expect(changed.find((r) => r[0] === 'KV cache type')?.slice(1)).toEqual(['f16', 'q8_0']);
+      for (const [label, ...cells] of changed) expect(cells, label).toEqual(expected.get(label ?? '')?.slice(0, 2));
+      const bought = await rowsOf('before-after-bought');
+      expect(bought.map((r) => r[0])).toEqual([
+        'Max safe context',
+        'Decode',
+        'Peak RSS',
+        'OOM horizon',
+        'Time throttled',
+      ]);
+      for (const [label, a, b, change] of bought)
+        expect([a, b, change?.replace(/ \((?:better|worse)\)$/, '')], label).toEqual(
+          expected.get(label ?? '')?.map((c) => c.replace(/ \((?:better|worse)\)$/, '')),
+        );
+      // At the same 2 GiB budget q8_0's 17,408 B/token hold more context than f16's 32,768 B.
+      expect(
+        await table
+          .locator('[data-testid=before-after-bought] tr[data-label="Max safe context"] td')
+          .last()
+          .getAttribute('data-verdict'),
+      ).toBe('better');
+      await saveScreenshot(page, 'compare-before-after.png');
+      expect(problems).toEqual([]);
+    },
+    TEST_MS,
+  );
 });
