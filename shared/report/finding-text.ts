@@ -287,13 +287,13 @@ function wordSetupRecommendation(r: SetupRecommendation, base: WordBase, engine:
     case 'swa':
       return {
         ...base,
-        title: `Keep the sliding-window layers at their ${formatTokens(r.windowTokens)}-token window`,
+        title: `Keep the sliding-window layers at their window of ${formatTokens(r.windowTokens)}`,
         change: {
           label: 'KV cache at this context',
           before: formatBytes(r.kvBytesBefore),
           after: formatBytes(r.kvBytesAfter),
         },
-        evidence: `The engine's sliding-window cache held ${formatTokens(r.swaCellsBefore)} cells; windowed it needs ${formatTokens(r.swaCellsAfter)} (window × sequences + ubatch, padded to 256): ${freed(r.kvBytesBefore, r.kvBytesAfter, r.ofBytes)}.`,
+        evidence: `The engine's sliding-window cache held ${formatCount(r.swaCellsBefore)} cells; windowed it needs ${formatCount(r.swaCellsAfter)} (window × sequences + ubatch, padded to 256): ${freed(r.kvBytesBefore, r.kvBytesAfter, r.ofBytes)}.`,
         fix: engine === 'llama' ? 'drop --swa-full' : undefined,
       };
     case 'parallel':
@@ -301,7 +301,7 @@ function wordSetupRecommendation(r: SetupRecommendation, base: WordBase, engine:
         ...base,
         title: `Serve one sequence instead of ${r.seqs} parallel ones (same context per conversation)`,
         change: { label: 'KV cache', before: formatBytes(r.kvBytesBefore), after: formatBytes(r.kvBytesAfter) },
-        evidence: `The cache holds ${r.seqs} sequences × ${formatTokens(r.ctxPerSeq)} cells (n_seq_max × n_ctx_per_seq); one sequence of ${formatTokens(r.ctxPerSeq)} ${freed(r.kvBytesBefore, r.kvBytesAfter, r.ofBytes)}. Keep the parallel sequences only if that many conversations really run at once.`,
+        evidence: `The cache holds ${r.seqs} sequences × ${formatCount(r.ctxPerSeq)} cells (n_seq_max × n_ctx_per_seq); one sequence of ${formatTokens(r.ctxPerSeq)} ${freed(r.kvBytesBefore, r.kvBytesAfter, r.ofBytes)}. Keep the parallel sequences only if that many conversations really run at once.`,
         fix: engine === 'llama' ? `-np 1 -c ${r.ctxPerSeq}` : undefined,
       };
     case 'compute-buffer':
