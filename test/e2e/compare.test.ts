@@ -180,7 +180,7 @@ describe('comparing two sessions', () => {
         table
           .getByTestId(testId)
           .locator('tbody tr')
-          .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent ?? '')));
+          .evaluateAll((trs) => trs.map((tr) => Array.from(tr.children, (c) => c.textContent ?? '')));
       const changed = await rowsOf('before-after-changed');
       // The runs differ in their KV type (by hand: the sessions were recorded with f16 and q8_0).
       expect(changed.find((r) => r[0] === 'KV cache type')?.slice(1)).toEqual(['f16', 'q8_0']);
