@@ -40,6 +40,13 @@ export const TREE_KILL_FUNCTION_SH = `kvscope_tree_kill() {
   return 0
 }`;
 
+/**
+ * STOP: how long one signalling of the tree may take on the target (a shell and one awk over
+ * /proc): generous, because a board busy enough to need a Stop can be slow to fork; the engine's
+ * group is signalled directly first, and the KILL is repeated, so a slow pass delays nothing.
+ */
+export const TREE_SIGNAL_TIMEOUT_MS = 30_000;
+
 /** A command line that signals the run's whole process tree (Stop, and its KILL after the grace period). */
 export function treeSignalCommand(rootPid: number, signal: 'TERM' | 'KILL'): string {
   if (!Number.isInteger(rootPid) || rootPid <= 1) throw new Error(`not an engine pid: ${rootPid}`);

@@ -23,7 +23,7 @@ import { shellQuote } from '../../../shared/util/shell';
 import type { Target } from '../transport/target';
 import { followSpool, type SpoolFollower } from './spool-follower';
 import { launcherScript, runConf } from './run-scripts';
-import { treeSignalCommand } from './process-tree';
+import { TREE_SIGNAL_TIMEOUT_MS, treeSignalCommand } from './process-tree';
 import { prepareEngine, type PreparedEngine } from './engine-setup';
 import { CollectorBook } from './collector-book';
 import { reconnectTarget, targetAnswers } from './link-recovery';
@@ -220,15 +220,21 @@ export class RunController {
     this.addEvent({ tMs: this.lastTMs, kind: 'stop', message: reason });
     if (!this.enginePid && this.launcherPid !== null) await this.awaitEnginePid();
     if (this.enginePid) {
-      // The whole tree the run started, not only the engine's group (electron/node/run/process-tree.ts).
-      const signalTree = (signal: 'TERM' | 'KILL', pid: number) =>
-        this.target.exec(treeSignalCommand(pid, signal), { timeoutMs: this.options.stopGraceMs }).catch(() => {});
-      await signalTree('TERM', this.enginePid);
-      const killer = setTimeout(() => {
-        if (!this.ended && this.enginePid) void signalTree('KILL', this.enginePid);
+      const pid = this.enginePid;
+      // The engine's group at once, then every process of the tree the run started
+      // (electron/node/run/process-tree.ts: timeout & co. lead groups of their own).
+      const signalAll = async (signal: 'TERM' | 'KILL') => {
+        await this.target.signal(-pid, `SIG${signal}`).catch(() => {});
+        await this.target.exec(treeSignalCommand(pid, signal), { timeoutMs: TREE_SIGNAL_TIMEOUT_MS }).catch(() => {});
+      };
+      // KILL after the grace period, and again each period until the launcher reports the end
+      // (a loaded board may not even have run the first one).
+      const killer = setInterval(() => {
+        if (!this.ended) void signalAll('KILL');
       }, this.options.stopGraceMs);
+      await signalAll('TERM');
       await this.done;
-      clearTimeout(killer);
+      clearInterval(killer);
     } else {
       // Not launched yet (or the pid never arrived): nothing to signal; end here.
       this.finish();
