@@ -179,7 +179,8 @@ const KV_ISWA_RE = /^creating\s+(non-SWA|SWA)\s+KV cache,\s*size\s*=\s*(\d+)\s*c
 const KV_PART_RE = /^([^\s(]+)\s*\(([^)]*)\):\s*([\d.]+)\s*(MiB|MB|GiB|GB|KiB)$/;
 const KV_PART_UNUSED_RE = /^(\S+):\s*not used$/;
 
-function kvRecord(line: number, source: string, scope: KvRecord['scope']): KvRecord {
+/** An empty KV record (every size and count unknown), filled in by the lines of its block; tests build theirs from it. */
+export function kvRecord(line: number, source: string, scope: KvRecord['scope']): KvRecord {
   return {
     kind: 'kv',
     line,

@@ -54,6 +54,27 @@ beforeAll(async () => {
 
 afterAll(() => app?.close());
 
+/** Ticks the two recorded sessions in the session list and compares them. */
+async function compareAB(): Promise<void> {
+  await page.getByTestId('compare-pick-a-f16').check();
+  await page.getByTestId('compare-pick-b-q8').check();
+  await page.getByTestId('compare-picked').click();
+}
+
+/** What `kvscope compare a-f16 b-q8` writes as Markdown. */
+async function compareMarkdown(): Promise<string> {
+  const out = join(app.home, 'diff.md');
+  const cli = await runCli([
+    'compare',
+    join(app.home, 'sessions', 'a-f16.kvscope'),
+    join(app.home, 'sessions', 'b-q8.kvscope'),
+    '-o',
+    out,
+  ]);
+  expect(cli.code, cli.stderr).toBe(0);
+  return readFileSync(out, 'utf8');
+}
+
 /** The rows of the first table of `kvscope compare`'s Markdown: label → [A, B, Change]. */
 function markdownRows(markdown: string): Map<string, string[]> {
   const rows = new Map<string, string[]>();
@@ -94,9 +115,7 @@ describe('comparing two sessions', () => {
   it(
     'overlays both curves and tabulates what `kvscope compare` reports',
     async () => {
-      await page.getByTestId('compare-pick-a-f16').check();
-      await page.getByTestId('compare-pick-b-q8').check();
-      await page.getByTestId('compare-picked').click();
+      await compareAB();
       const chart = page.getByTestId('compare-chart');
       await chart.waitFor();
       // One legend entry per session, one drawn line each.
@@ -119,16 +138,7 @@ describe('comparing two sessions', () => {
       expect(await chart.locator('path.recharts-line-curve').count()).toBe(2);
       await page.getByTestId('align-tokens').click();
 
-      const out = join(app.home, 'diff.md');
-      const cli = await runCli([
-        'compare',
-        join(app.home, 'sessions', 'a-f16.kvscope'),
-        join(app.home, 'sessions', 'b-q8.kvscope'),
-        '-o',
-        out,
-      ]);
-      expect(cli.code, cli.stderr).toBe(0);
-      const expected = markdownRows(readFileSync(out, 'utf8'));
+      const expected = markdownRows(await compareMarkdown());
       const metrics = [
         'KV cache type',
         'KV bytes/token, theory',
@@ -159,22 +169,11 @@ describe('comparing two sessions', () => {
     'a before/after table: what changed in the setup and what it bought, as `kvscope compare` says',
     async () => {
       await page.getByTestId('view-sessions').click();
-      await page.getByTestId('compare-pick-a-f16').check();
-      await page.getByTestId('compare-pick-b-q8').check();
-      await page.getByTestId('compare-picked').click();
+      await compareAB();
       const table = page.getByTestId('before-after');
       await table.waitFor();
-      const out = join(app.home, 'before-after.md');
-      const cli = await runCli([
-        'compare',
-        join(app.home, 'sessions', 'a-f16.kvscope'),
-        join(app.home, 'sessions', 'b-q8.kvscope'),
-        '-o',
-        out,
-      ]);
-      expect(cli.code, cli.stderr).toBe(0);
       // The Markdown's "### Before → after" section: its two tables, label → cells.
-      const section = readFileSync(out, 'utf8').split('### Before → after')[1]?.split('\n## ')[0] ?? '';
+      const section = (await compareMarkdown()).split('### Before → after')[1]?.split('\n## ')[0] ?? '';
       const expected = markdownRows(section);
       const rowsOf = (testId: string) =>
         table

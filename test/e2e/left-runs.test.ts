@@ -8,7 +8,7 @@ import { existsSync, utimesSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSession } from '../../electron/node/session/session-store';
-import { openBrowserApp, saveScreenshot, type BrowserApp } from '../helpers/browser-app';
+import { addTrustedBoardAndProbe, openBrowserApp, saveScreenshot, type BrowserApp } from '../helpers/browser-app';
 import { defined } from '../helpers/defined';
 import { killAppMidRun, runEnded, spoolCounts } from '../helpers/left-run';
 import { makeTempDir, startTrustedSshd, waitFor, type Sshd } from '../helpers/sshd';
@@ -54,16 +54,13 @@ describe('runs left on a board by a dead app', () => {
       app = await openBrowserApp({ homePrefix: 'kvscope-e2e-left-runs-' });
       const { page } = app;
       await page.setViewportSize({ width: 1440, height: 1200 });
-      await page.getByTestId('add-board').click();
-      await page.getByTestId('board-label').fill('Lab board');
-      await page.getByTestId('board-host').fill('127.0.0.1');
-      await page.getByTestId('board-port').fill(String(sshd.port));
-      await page.getByTestId('board-user').fill(sshd.user);
-      await page.getByTestId('board-identityFile').fill(sshd.clientKey.privatePath);
-      await page.getByTestId('board-knownHostsFile').fill(knownHosts);
-      await page.getByTestId('board-save').click();
-      await page.getByTestId('board-editor').waitFor({ state: 'detached' });
-      await page.getByTestId('probe-board').click();
+      await addTrustedBoardAndProbe(page, {
+        label: 'Lab board',
+        port: sshd.port,
+        user: sshd.user,
+        identityFile: sshd.clientKey.privatePath,
+        knownHostsFile: knownHosts,
+      });
 
       const offer = page.getByTestId('left-runs');
       await offer.waitFor({ timeout: WAIT_MS });

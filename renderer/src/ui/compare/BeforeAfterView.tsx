@@ -3,13 +3,44 @@
 // context, decode tokens/s, peak RSS, OOM horizon, time throttled) — the rows of `kvscope compare`
 // (shared/report/before-after.ts).
 import { useMemo } from 'react';
-import type { BeforeAfter } from '../../../../shared/report/before-after';
+import type { BeforeAfter, CompareRow } from '../../../../shared/report/before-after';
 import { buildCompareModel } from '../../../../shared/report/compare-model';
 import type { SessionData } from '../../../../shared/report/session-data';
 
 interface Compared {
   name: string;
   data: SessionData;
+}
+
+function Head({ columns }: { columns: string[] }) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((c, i) => (
+          <th scope="col" key={`${c}-${i}`}>
+            {c}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
+/** Label, A, B and (for numbers) the change with its verdict. */
+function Row({ row: r, change }: { row: CompareRow; change: boolean }) {
+  return (
+    <tr data-label={r.label}>
+      <th scope="row">{r.label}</th>
+      <td>{r.a}</td>
+      <td>{r.b}</td>
+      {change && (
+        <td className={r.verdict ? `delta-${r.verdict}` : undefined} data-verdict={r.verdict ?? ''}>
+          {r.delta}
+          {r.verdict && r.verdict !== 'same' && <span className="visually-hidden"> ({r.verdict})</span>}
+        </td>
+      )}
+    </tr>
+  );
 }
 
 function BeforeAfterTables({ from, to, table }: { from: string; to: string; table: BeforeAfter }) {
@@ -24,44 +55,19 @@ function BeforeAfterTables({ from, to, table }: { from: string; to: string; tabl
         </p>
       ) : (
         <table className="delta-table" data-testid="before-after-changed">
-          <thead>
-            <tr>
-              <th scope="col">What changed</th>
-              <th scope="col">{from}</th>
-              <th scope="col">{to}</th>
-            </tr>
-          </thead>
+          <Head columns={['What changed', from, to]} />
           <tbody>
             {table.changed.map((r) => (
-              <tr key={r.label} data-label={r.label}>
-                <th scope="row">{r.label}</th>
-                <td>{r.a}</td>
-                <td>{r.b}</td>
-              </tr>
+              <Row key={r.label} row={r} change={false} />
             ))}
           </tbody>
         </table>
       )}
       <table className="delta-table" data-testid="before-after-bought">
-        <thead>
-          <tr>
-            <th scope="col">What it bought</th>
-            <th scope="col">{from}</th>
-            <th scope="col">{to}</th>
-            <th scope="col">Change</th>
-          </tr>
-        </thead>
+        <Head columns={['What it bought', from, to, 'Change']} />
         <tbody>
           {table.bought.map((r) => (
-            <tr key={r.label} data-label={r.label}>
-              <th scope="row">{r.label}</th>
-              <td>{r.a}</td>
-              <td>{r.b}</td>
-              <td className={r.verdict ? `delta-${r.verdict}` : undefined} data-verdict={r.verdict ?? ''}>
-                {r.delta}
-                {r.verdict && r.verdict !== 'same' && <span className="visually-hidden"> ({r.verdict})</span>}
-              </td>
-            </tr>
+            <Row key={r.label} row={r} change />
           ))}
         </tbody>
       </table>

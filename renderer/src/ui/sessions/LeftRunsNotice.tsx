@@ -3,7 +3,7 @@
 // start) with its age, and offered: Recover imports it into a session (then its run directory on
 // the board goes), Discard removes it after a confirmation.
 import type { LeftRun } from '../../../../shared/api/session-schemas';
-import { Modal } from '../Modal';
+import { ConfirmDialog } from './ConfirmDialog';
 import { useAppStore } from '../store-context';
 import { formatAge, formatDate } from './session-format';
 import './sessions.css';
@@ -58,25 +58,16 @@ function ConfirmDiscardDialog() {
   const confirm = useAppStore((s) => s.discardLeftRun);
   if (!pending) return null;
   return (
-    <Modal title="Discard this run?" onCancel={cancel} testId="confirm-discard" tone="warn">
-      <p>
-        “<strong>{runName(pending.run)}</strong>” ({formatAge(pending.run.ageS)}) will be removed from the board with
-        its samples ({pending.run.dir}). It will not be in the session list. This cannot be undone.
-      </p>
-      <div className="modal-actions">
-        <button type="button" className="button-secondary" onClick={cancel} data-autofocus>
-          Cancel
-        </button>
-        <button
-          type="button"
-          className="button-danger"
-          onClick={() => void confirm()}
-          data-testid="confirm-discard-yes"
-        >
-          Discard run
-        </button>
-      </div>
-    </Modal>
+    <ConfirmDialog
+      title="Discard this run?"
+      testId="confirm-discard"
+      confirmLabel="Discard run"
+      onCancel={cancel}
+      onConfirm={() => void confirm()}
+    >
+      “<strong>{runName(pending.run)}</strong>” ({formatAge(pending.run.ageS)}) will be removed from the board with its
+      samples ({pending.run.dir}). It will not be in the session list. This cannot be undone.
+    </ConfirmDialog>
   );
 }
 

@@ -12,38 +12,18 @@ import {
   thpRecommendation,
   type SetupInput,
 } from '../../../../shared/analysis/recommendations-setup';
-import { runRecommendations, type RecommendationInput } from '../../../../shared/analysis/recommendations';
-import { analyzeRun } from '../../../../shared/analysis/run-analysis';
+import { runRecommendations } from '../../../../shared/analysis/recommendations';
+import { kvRecord } from '../../../../shared/parsers/llama-log-parser';
 import type { KvRecord, ModelRecord } from '../../../../shared/parsers/records';
 import type { EngineLog } from '../../../../shared/run/run-record';
 import type { TargetFacts } from '../../../../shared/run/target-facts';
-import { syntheticSamples } from './synthetic-run';
+import { recommendationInput, syntheticSamples } from './synthetic-run';
 
 const MIB = 1024 * 1024;
 const GIB = 1024 * MIB;
 
-function kv(fields: Partial<KvRecord>): KvRecord {
-  return {
-    kind: 'kv',
-    line: 1,
-    scope: 'total',
-    sizeBytes: null,
-    cells: null,
-    layers: null,
-    seqs: null,
-    streams: null,
-    typeK: 'f16',
-    typeV: 'f16',
-    kBytes: null,
-    vBytes: null,
-    device: null,
-    swa: null,
-    recurrent: false,
-    parts: [],
-    source: 'llama_kv_cache',
-    ...fields,
-  };
-}
+/** A KV cache line's record as the llama.cpp log parser makes it, with these fields set. */
+const kv = (fields: Partial<KvRecord>): KvRecord => ({ ...kvRecord(1, 'llama_kv_cache', 'total'), ...fields });
 
 const model = (fields: Partial<ModelRecord>): ModelRecord => ({
   kind: 'model',
@@ -246,27 +226,8 @@ describe('ranked together with the others', () => {
       baselineBytes: 100 * MIB,
       noiseBytes: 0,
     });
-    const analysis = analyzeRun({
-      samples,
-      theoryBytesPerToken: 32768,
-      theoryMode: 'growth',
-      ctx: 8192,
-      budgetBytes: 228 * MIB,
-    });
-    const input: RecommendationInput = {
-      analysis,
-      events: [],
-      samples: samples.length,
-      lostSamples: 0,
-      ctx: 8192,
-      kvType: 'f16',
-      engine: 'demo',
-      promptTokens: null,
-      recovered: false,
-      failure: null,
-      series: samples,
-      target: board(),
-    };
+    // engine 'demo': no llama.cpp compute-buffer estimate joins the list.
+    const input = recommendationInput(samples, 228 * MIB, 8192, { engine: 'demo', target: board() });
     const recs = runRecommendations(input);
     expect(recs.map((r) => r.kind)).toEqual(['context-cap', 'kv-type', 'swap-setup', 'thp']);
     // kv-type: 7,710 / 4,096 − 1 ≈ 0.88; zram: 2 GiB / 4 GiB = 0.5; THP: 2 MiB / 228 MiB ≈ 0.0088.
