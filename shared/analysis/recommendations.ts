@@ -4,13 +4,19 @@
 //   1. changes that keep the engine from being OOM-killed (`prevents: 'oom'`), then
 //   2. the rest by `effectFraction`, the share by which the number it changes improves
 //      (+88 % of context, +12 % tokens/s, 30 % of the budget freed…), largest first.
-// The words are the report's (shared/report/finding-text.ts, wordRecommendation).
+// The words are the report's (shared/report/finding-text.ts, wordRecommendation). How the engine
+// and the board were set up (window, parallel sequences, compute buffers, THP, swap, governor) is
+// in ./recommendations-setup.ts.
 import type { Sample } from '../api/schemas';
 import { KV_TYPE_LAYOUT } from '../kv/kv-theory';
 import { budgetFindings, reservedFinding, type FindingInput } from './findings';
 import { MMAP_SHARE_WORTH_SAYING, SWAP_SHARE_WORTH_SAYING, THROTTLE_GAIN_WORTH_SAYING } from './thresholds';
 import { detectThrottleIntervals, throttlePointsFromSamples, throughputInsideOutside } from './throttle';
 import { tokenEventsFromSamples } from './throughput';
+import type { GgufModelSummary } from '../kv/model-config';
+import type { EngineLog } from '../run/run-record';
+import type { TargetFacts } from '../run/target-facts';
+import { setupRecommendations, type SetupRecommendation } from './recommendations-setup';
 
 type SmallerKvType = 'q8_0' | 'q4_0';
 
@@ -63,6 +69,7 @@ export type Recommendation = {
       /** Tokens/s over the whole decode, and without throttling (the outside rate). */
       overallTokensPerSecond: number;
     }
+  | SetupRecommendation
 );
 
 export interface RecommendationInput extends FindingInput {
@@ -70,6 +77,12 @@ export interface RecommendationInput extends FindingInput {
   series: readonly Sample[];
   /** Trip point for the throttle detection (°C), when the board's facts name one. */
   tripC?: number | null;
+  /** The engine's own log records (llama.cpp): KV sub-caches, n_seq_max, n_ubatch, compute buffers. */
+  engineLog?: EngineLog | null;
+  /** The GGUF's facts, when the run read its header. */
+  model?: GgufModelSummary | null;
+  /** The target's probe facts (THP, swap/zram, CPU governors). */
+  target?: TargetFacts | null;
 }
 
 function bytesPerValue(type: string): number | null {
@@ -248,9 +261,32 @@ export function compareEffect(a: Recommendation, b: Recommendation): number {
   return pa !== pb ? pa - pb : b.effectFraction - a.effectFraction;
 }
 
+/** The run came near or past its budget: a horizon inside the context, over the budget, or an OOM kill. */
+function memoryTight(input: RecommendationInput): boolean {
+  if (input.events.some((e) => e.kind === 'oom')) return true;
+  return budgetFindings(input).some(
+    (f) => (f.kind === 'horizon' && f.ctxTooLarge) || f.kind === 'over-budget' || f.kind === 'reserved-too-large',
+  );
+}
+
 /** Every recommendation for one run, ranked by effect. */
 export function runRecommendations(input: RecommendationInput): Recommendation[] {
-  const out: Recommendation[] = [...contextRecommendations(input)];
+  const a = input.analysis;
+  const out: Recommendation[] = [
+    ...contextRecommendations(input),
+    ...setupRecommendations({
+      engine: input.engine,
+      ctx: input.ctx,
+      series: input.series,
+      budgetBytes: a.budgetBytes,
+      peakRssBytes: a.peakRssBytes,
+      decodeTokensPerSecond: a.throughput.decodeTokensPerSecond,
+      memoryTight: memoryTight(input),
+      engineLog: input.engineLog,
+      model: input.model,
+      target: input.target,
+    }),
+  ];
   for (const r of [
     kvTypeRecommendation(input),
     mmapRecommendation(input),

@@ -29,3 +29,20 @@ export const MMAP_SHARE_WORTH_SAYING = 0.1;
 export const SWAP_SHARE_WORTH_SAYING = 0.01;
 /** a tokens/s gain under 2 % is within run-to-run jitter on a board. */
 export const THROTTLE_GAIN_WORTH_SAYING = 0.02;
+/**
+ * Engine and board recommendations (./recommendations-setup.ts): memory a change frees under 2 %
+ * of the budget (or peak RSS) is within what allocators and the page cache move run to run;
+ */
+export const FREED_SHARE_WORTH_SAYING = 0.02;
+/**
+ * the n_ubatch suggested when compute buffers are worth shrinking: a quarter of llama.cpp's default
+ * 512 (shared/kv/kv-theory.ts LLAMA_CPP_DEFAULT_UBATCH), so the buffers shrink to about a quarter
+ * while prefill still runs in batches of many tokens (slower prompt processing is its cost, and the
+ * recommendation says so);
+ */
+export const SUGGESTED_UBATCH = 128;
+/**
+ * a clock that averaged 97 % of its maximum or more ran at the maximum: ondemand/schedutil ramps
+ * leave a few percent, not a governor worth changing.
+ */
+export const CLOCK_AT_MAX_SHARE = 0.97;

@@ -28,6 +28,8 @@ import {
 } from './schemas';
 import {
   ExportedFileSchema,
+  LeftRunSchema,
+  RecoveredRunSchema,
   ExportFormatSchema,
   ModelHeaderSchema,
   SessionDataSchema,
@@ -57,6 +59,9 @@ export const PROMPTING_METHODS: ReadonlySet<string> = new Set([
   'probeBoard',
   'readModelHeader',
   'exportSession',
+  'listLeftRuns',
+  'recoverLeftRun',
+  'discardLeftRun',
 ]);
 
 export const apiMethods = {
@@ -218,6 +223,28 @@ export const apiMethods = {
       .object({ boardId: z.union([z.literal('local'), BoardIdSchema]), path: z.string().trim().min(1).max(4096) })
       .strict(),
     output: ModelHeaderSchema,
+  },
+  /**
+   * Runs left on a board by an app that died (killed mid-run, a lost link the watchdog ended): the
+   * app offers them after a probe, each with its age, to recover into a session or discard.
+   */
+  listLeftRuns: {
+    input: z.object({ boardId: z.union([z.literal('local'), BoardIdSchema]) }).strict(),
+    output: z.array(LeftRunSchema),
+  },
+  /** Imports one left run into a session of the library, then removes its run directory on the board. */
+  recoverLeftRun: {
+    input: z
+      .object({ boardId: z.union([z.literal('local'), BoardIdSchema]), dir: z.string().min(1).max(4096) })
+      .strict(),
+    output: RecoveredRunSchema,
+  },
+  /** Removes one left run's directory on the board without importing it. */
+  discardLeftRun: {
+    input: z
+      .object({ boardId: z.union([z.literal('local'), BoardIdSchema]), dir: z.string().min(1).max(4096) })
+      .strict(),
+    output: z.object({ ok: z.boolean() }),
   },
 } as const;
 

@@ -81,3 +81,31 @@ export const ModelHeaderSchema = z.object({
   summary: z.custom<GgufModelSummary>((v) => typeof v === 'object' && v !== null),
 });
 export type ModelHeader = z.infer<typeof ModelHeaderSchema>;
+
+/**
+ * A run left on a target by an app that died (electron/node/run/run-recovery.ts): its run
+ * directory, how long ago its spool was last written, and what its run.json says.
+ */
+export const LeftRunSchema = z.object({
+  /** The run directory on the target; the key of recoverLeftRun / discardLeftRun. */
+  dir: z.string(),
+  /** Its launcher still runs (another app's run, or one kept running): not offered. */
+  running: z.boolean(),
+  /** Seconds since its spool was last written; null when the target cannot tell. */
+  ageS: z.number().nullable(),
+  runId: z.string().nullable(),
+  label: z.string().nullable(),
+  startedAt: z.string().nullable(),
+  /** Why it cannot be recovered (no or unreadable run.json), else null. */
+  problem: z.string().nullable(),
+});
+export type LeftRun = z.infer<typeof LeftRunSchema>;
+
+/** What recoverLeftRun made: the session that now holds the run. */
+export const RecoveredRunSchema = z.object({
+  dir: z.string(),
+  sessionId: z.string(),
+  label: z.string(),
+  samples: z.number().int(),
+});
+export type RecoveredRun = z.infer<typeof RecoveredRunSchema>;

@@ -195,7 +195,8 @@ function ollamaTimings(
   };
 }
 
-function kvRecord(line: number, source: string, scope: KvRecord['scope']): KvRecord {
+/** An empty KV record (every size and count unknown), filled in by the lines of its block; tests build theirs from it. */
+export function kvRecord(line: number, source: string, scope: KvRecord['scope']): KvRecord {
   return {
     kind: 'kv',
     line,

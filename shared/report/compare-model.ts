@@ -14,19 +14,12 @@ import {
 } from '../format/units';
 import { buildReportModel, type ReportModel, type RunNumbers, type RunReport } from './report-model';
 import type { SessionData } from './session-data';
+import { beforeAfter, type BeforeAfter, type CompareRow } from './before-after';
+
+export type { CompareRow };
 
 /** Changes smaller than this are noise between two runs of the same setup. */
 export const COMPARE_NOISE = 0.02;
-
-export interface CompareRow {
-  label: string;
-  a: string;
-  b: string;
-  /** "+12.5 %", "-47.0 %", "differs" or "" for text rows. */
-  delta: string;
-  /** For the better / worse / unchanged, or null when the direction has no meaning. */
-  verdict: 'better' | 'worse' | 'same' | null;
-}
 
 export interface ComparePair {
   title: string;
@@ -34,6 +27,8 @@ export interface ComparePair {
   b: RunReport;
   rows: CompareRow[];
   headline: string[];
+  /** What changed from A to B and what it bought (./before-after.ts). */
+  beforeAfter: BeforeAfter;
 }
 
 export interface CompareModel {
@@ -130,13 +125,20 @@ export function buildCompareModel(a: SessionData, b: SessionData, names: { a: st
   for (let i = 0; i < n; i++) {
     const x = ra.runs[i];
     const y = rb.runs[i];
-    if (!x || !y) continue;
+    const runA = a.runs[i];
+    const runB = b.runs[i];
+    if (!x || !y || !runA || !runB) continue;
     pairs.push({
       title: n > 1 ? `Run ${i + 1}: ${x.label} ↔ ${y.label}` : `${x.label} ↔ ${y.label}`,
       a: x,
       b: y,
       rows: pairRows(x, y),
       headline: headline(x, y),
+      beforeAfter: beforeAfter(
+        { run: runA, report: x, sessionTarget: a.meta.target },
+        { run: runB, report: y, sessionTarget: b.meta.target },
+        verdict,
+      ),
     });
   }
   const notes: string[] = [];

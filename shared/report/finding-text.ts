@@ -2,6 +2,7 @@
 // a title a field engineer can hand over, and a detail that says what to do about it.
 import type { EngineKind, RunFinding, Severity } from '../analysis/findings';
 import type { Recommendation } from '../analysis/recommendations';
+import type { SetupRecommendation } from '../analysis/recommendations-setup';
 import {
   formatBytes,
   formatCount,
@@ -270,6 +271,94 @@ export function wordRecommendation(r: Recommendation, engine: EngineKind): Recom
           after: formatTokensPerSecond(r.outsideTokensPerSecond),
         },
         evidence: `${formatTokensPerSecond(r.insideTokensPerSecond)} while throttled (${formatMs(r.insideMs)}) against ${formatTokensPerSecond(r.outsideTokensPerSecond)} outside (${formatMs(r.outsideMs)}).`,
+      };
+    default:
+      return wordSetupRecommendation(r, base, engine);
+  }
+}
+
+type WordBase = Pick<RecommendationText, 'kind' | 'effectFraction' | 'prevents' | 'effect'>;
+
+/** The words of the engine and board set-up recommendations (shared/analysis/recommendations-setup.ts). */
+function wordSetupRecommendation(r: SetupRecommendation, base: WordBase, engine: EngineKind): RecommendationText {
+  const freed = (before: number, after: number, of: number) =>
+    `frees ${formatBytes(before - after)}, ${formatPercent((before - after) / of)} of ${formatBytes(of)}`;
+  switch (r.kind) {
+    case 'swa':
+      return {
+        ...base,
+        title: `Keep the sliding-window layers at their window of ${formatTokens(r.windowTokens)}`,
+        change: {
+          label: 'KV cache at this context',
+          before: formatBytes(r.kvBytesBefore),
+          after: formatBytes(r.kvBytesAfter),
+        },
+        evidence: `The engine's sliding-window cache held ${formatCount(r.swaCellsBefore)} cells; windowed it needs ${formatCount(r.swaCellsAfter)} (window × sequences + ubatch, padded to 256): ${freed(r.kvBytesBefore, r.kvBytesAfter, r.ofBytes)}.`,
+        fix: engine === 'llama' ? 'drop --swa-full' : undefined,
+      };
+    case 'parallel':
+      return {
+        ...base,
+        title: `Serve one sequence instead of ${r.seqs} parallel ones (same context per conversation)`,
+        change: { label: 'KV cache', before: formatBytes(r.kvBytesBefore), after: formatBytes(r.kvBytesAfter) },
+        evidence: `The cache holds ${r.seqs} sequences × ${formatCount(r.ctxPerSeq)} cells (n_seq_max × n_ctx_per_seq); one sequence of ${formatTokens(r.ctxPerSeq)} ${freed(r.kvBytesBefore, r.kvBytesAfter, r.ofBytes)}. Keep the parallel sequences only if that many conversations really run at once.`,
+        fix: engine === 'llama' ? `-np 1 -c ${r.ctxPerSeq}` : undefined,
+      };
+    case 'compute-buffer':
+      return {
+        ...base,
+        title: `Lower the micro-batch from ${r.ubatch} to ${r.suggestedUbatch} tokens`,
+        change: {
+          label: `Compute buffers (${r.source === 'log' ? 'as the engine logged them' : 'estimated'})`,
+          before: formatBytes(r.bytesBefore),
+          after: formatBytes(r.bytesAfter),
+        },
+        evidence:
+          r.source === 'log'
+            ? `The engine reserved ${formatBytes(r.bytesBefore)} of compute buffers (${r.buffers.join(', ')}) for ${r.ubatch}-token micro-batches; they scale with n_ubatch: ${freed(r.bytesBefore, r.bytesAfter, r.ofBytes)}. Prompt processing gets slower.`
+            : `The engine did not log its compute buffers: estimated as one ${r.ubatch}-token micro-batch of f32 ${r.buffers.join(' and ')} (${formatBytes(r.bytesBefore)}); they scale with n_ubatch: ${freed(r.bytesBefore, r.bytesAfter, r.ofBytes)}. Prompt processing gets slower.`,
+        fix: engine === 'llama' ? `-ub ${r.suggestedUbatch} -b ${r.suggestedUbatch}` : undefined,
+      };
+    case 'thp':
+      return {
+        ...base,
+        effect: `up to ${formatPercent(base.effectFraction)} of ${formatBytes(r.ofBytes)} per region`,
+        title: 'Set transparent huge pages to madvise, not always',
+        change: {
+          label: 'Anonymous memory grows in steps of',
+          before: formatBytes(r.hugePageBytes),
+          after: formatBytes(r.pageBytes),
+        },
+        evidence: `THP is "${r.enabled}" on the board: the KV cache and the engine's buffers are backed by ${formatBytes(r.hugePageBytes)} pages where the kernel can, so RSS (and the OOM horizon read from it) moves in ${formatBytes(r.hugePageBytes)} steps and a region touched in one page holds a whole huge page.`,
+        fix: 'echo madvise > /sys/kernel/mm/transparent_hugepage/enabled',
+      };
+    case 'swap-setup':
+      return {
+        ...base,
+        effect: `up to ${formatPercent(base.effectFraction)} more room before the kill`,
+        title: 'Add compressed swap in RAM (zram)',
+        change: { label: 'Swap', before: formatBytes(0), after: `${formatBytes(r.zramBytes)} zram` },
+        evidence: `The run came near its memory budget and the board has no swap and no zram: the first allocation past RAM (${formatBytes(r.memTotalBytes)}) is an OOM kill. A zram device of min(RAM / 2, 4 GiB) turns that into a slowdown; what it holds depends on how well the pages compress.`,
+        fix: 'zram-tools or systemd-zram-generator (zram-size = min(ram / 2, 4096))',
+      };
+    case 'governor':
+      return {
+        ...base,
+        effect: `up to ${formatSignedPercent(base.effectFraction)}`,
+        title: 'Benchmark with the performance CPU governor',
+        change: {
+          label: r.decodeTokensPerSecond !== null ? 'Decode tokens/s (CPU-bound, at most)' : 'Mean clock',
+          before:
+            r.decodeTokensPerSecond !== null
+              ? formatTokensPerSecond(r.decodeTokensPerSecond)
+              : formatPercent(r.meanClockShare),
+          after:
+            r.decodeTokensPerSecond !== null
+              ? formatTokensPerSecond(r.decodeTokensPerSecond / r.meanClockShare)
+              : formatPercent(1),
+        },
+        evidence: `The CPU governor was ${r.governors.join(', ')}: the clocks averaged ${formatPercent(r.meanClockShare)} of their maximum over the run, so tokens/s depended on the governor. A CPU-bound decode scales at most with the clock.`,
+        fix: 'cpupower frequency-set -g performance (for the benchmark; restore afterwards)',
       };
   }
 }

@@ -1,7 +1,8 @@
 // The report as ONE self-contained HTML file: inline CSS, inline SVG charts, no script, no
 // external resources (a Content-Security-Policy forbids them even if something slipped through),
 // every string from the session escaped. Chromium prints the same file to PDF (electron/node/session/pdf.ts).
-import type { CompareModel } from './compare-model';
+import type { BeforeAfter } from './before-after';
+import type { CompareModel, CompareRow } from './compare-model';
 import { escapeHtml as e } from './escape';
 import { formatTimestamp } from '../format/text';
 import {
@@ -176,6 +177,26 @@ const VERDICT_CLASS: Record<'better' | 'worse' | 'same', string> = { better: 'be
 const COMPARE_CSS = `td.better { color: #1a7f37; font-weight: 600; } td.worse { color: #cf222e; font-weight: 600; } td.same { color: #57606a; }
 table.compare td:nth-child(2), table.compare td:nth-child(3) { word-break: break-word; }`;
 
+/** One row of a compare table: label, A, B (the engine's command as code) and the change with its verdict. */
+function compareRowHtml(r: CompareRow): string {
+  const cell = (v: string) => (r.label === 'Engine' ? `<code>${e(v)}</code>` : e(v));
+  const verdict = r.verdict === 'better' || r.verdict === 'worse' ? ` (${r.verdict})` : '';
+  return `<tr><td>${e(r.label)}</td><td>${cell(r.a)}</td><td>${cell(r.b)}</td><td class="num${r.verdict ? ` ${VERDICT_CLASS[r.verdict]}` : ''}">${e(r.delta)}${verdict}</td></tr>`;
+}
+
+/** The before/after tables of one compared pair (shared/report/before-after.ts). */
+function beforeAfterHtml(ba: BeforeAfter): string {
+  const changed = ba.changed.length
+    ? htmlTable(
+        ['What changed', 'A', 'B'],
+        ba.changed.map((r) => [r.label, r.a, r.b]),
+        9,
+      )
+    : '<p class="muted">Nothing changed in the setup: the same run, twice.</p>';
+  const bought = `<table class="compare before-after"><thead><tr><th>What it bought</th><th>A</th><th>B</th><th class="num">Change</th></tr></thead><tbody>${ba.bought.map(compareRowHtml).join('')}</tbody></table>`;
+  return `<h3>Before → after</h3>${changed}${bought}`;
+}
+
 /** `kvscope compare` as one self-contained HTML file. */
 export function renderCompareHtml(model: CompareModel): string {
   const body: string[] = [];
@@ -197,13 +218,9 @@ export function renderCompareHtml(model: CompareModel): string {
     body.push(`<h2>${e(pair.title)}</h2>`);
     if (pair.headline.length) body.push(`<ul>${pair.headline.map((h) => `<li>${e(h)}</li>`).join('')}</ul>`);
     body.push(
-      `<table class="compare"><thead><tr><th></th><th>A</th><th>B</th><th class="num">Change</th></tr></thead><tbody>${pair.rows
-        .map(
-          (r) =>
-            `<tr><td>${e(r.label)}</td><td>${r.label === 'Engine' ? `<code>${e(r.a)}</code>` : e(r.a)}</td><td>${r.label === 'Engine' ? `<code>${e(r.b)}</code>` : e(r.b)}</td><td class="num${r.verdict ? ` ${VERDICT_CLASS[r.verdict]}` : ''}">${e(r.delta)}${r.verdict === 'better' || r.verdict === 'worse' ? ` (${r.verdict})` : ''}</td></tr>`,
-        )
-        .join('')}</tbody></table>`,
+      `<table class="compare"><thead><tr><th></th><th>A</th><th>B</th><th class="num">Change</th></tr></thead><tbody>${pair.rows.map(compareRowHtml).join('')}</tbody></table>`,
     );
+    body.push(beforeAfterHtml(pair.beforeAfter));
   }
   if (model.target.length)
     body.push(

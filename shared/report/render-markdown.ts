@@ -2,7 +2,7 @@
 // the charts. Every string from the session is escaped (escapeMarkdown) or put in a code span.
 import { escapeMarkdown as m, markdownBlock, markdownCode } from './escape';
 import { formatTimestamp } from '../format/text';
-import type { CompareModel } from './compare-model';
+import type { CompareModel, CompareRow } from './compare-model';
 import {
   runList,
   type Finding,
@@ -122,6 +122,14 @@ export function renderReportMarkdown(model: ReportModel): string {
 
 const VERDICT_MD: Record<'better' | 'worse' | 'same', string> = { better: ' (better)', worse: ' (worse)', same: '' };
 
+/** A compare row's cells: label, A, B, the change with its verdict. */
+const compareCells = (r: CompareRow): string[] => [
+  r.label,
+  r.a,
+  r.b,
+  `${r.delta}${r.verdict ? VERDICT_MD[r.verdict] : ''}`,
+];
+
 /** `kvscope compare` as Markdown. */
 export function renderCompareMarkdown(model: CompareModel): string {
   const out: string[] = [];
@@ -138,11 +146,19 @@ export function renderCompareMarkdown(model: CompareModel): string {
   for (const pair of model.pairs) {
     out.push(...section(`## ${m(pair.title)}`));
     if (pair.headline.length) out.push(...pair.headline.map((h) => `- ${m(h)}`), '');
+    out.push(markdownTable(['', 'A', 'B', 'Change'], pair.rows.map(compareCells)), '');
+    const ba = pair.beforeAfter;
     out.push(
-      markdownTable(
-        ['', 'A', 'B', 'Change'],
-        pair.rows.map((r) => [r.label, r.a, r.b, `${r.delta}${r.verdict ? VERDICT_MD[r.verdict] : ''}`]),
-      ),
+      '### Before → after',
+      '',
+      ba.changed.length
+        ? markdownTable(
+            ['What changed', 'A', 'B'],
+            ba.changed.map((r) => [r.label, r.a, r.b]),
+          )
+        : '_Nothing changed in the setup: the same run, twice._',
+      '',
+      markdownTable(['What it bought', 'A', 'B', 'Change'], ba.bought.map(compareCells)),
       '',
     );
   }

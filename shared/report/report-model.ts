@@ -9,6 +9,8 @@
 // ./report-charts.ts).
 import { compareSeverity, runFindings, type EngineKind } from '../analysis/findings';
 import { runRecommendations } from '../analysis/recommendations';
+import { passiveTripC } from '../analysis/recommendations-setup';
+import type { TargetFacts } from '../run/target-facts';
 import { isRecoveredRun, summarizeRun } from '../analysis/run-summary';
 import type { SweepAnalysis } from '../analysis/sweep';
 import { formatTimestamp } from '../format/text';
@@ -135,7 +137,8 @@ function promptTokens(run: SessionRun): number | null {
 // ---------------------------------------------------------------------------------------------
 // Runs
 
-function runReport(run: SessionRun): RunReport {
+/** One run's report; `sessionTarget`: the session's target facts, for runs that did not keep their own. */
+function runReport(run: SessionRun, sessionTarget: TargetFacts | null = null): RunReport {
   const a = run.analysis;
   const summary = summarizeRun(run);
   const kvType = kvTypeOf(run);
@@ -272,9 +275,14 @@ function runReport(run: SessionRun): RunReport {
     failure: run.state === 'failed' && summary.engine.error ? summary.engine.error : null,
   };
   const findings = runFindings(findingInput).map((f) => wordFinding(f, engine));
-  const recommendations = runRecommendations({ ...findingInput, series: run.samples }).map((r) =>
-    wordRecommendation(r, engine),
-  );
+  const recommendations = runRecommendations({
+    ...findingInput,
+    series: run.samples,
+    engineLog: run.engineLog,
+    model: run.engine?.model ?? null,
+    target: run.target ?? sessionTarget,
+    tripC: passiveTripC(run.target ?? sessionTarget),
+  }).map((r) => wordRecommendation(r, engine));
 
   const charts = [rssVsTokensChart(run, a), rssOverTimeChart(run, a)].filter((c): c is ChartModel => c !== null);
   return {
@@ -340,7 +348,7 @@ function sweepReport(session: SessionData): SweepReport | null {
 
 export function buildReportModel(session: SessionData): ReportModel {
   const target = session.meta.target;
-  const runs = session.runs.map(runReport);
+  const runs = session.runs.map((r) => runReport(r, session.meta.target));
   const targetLabel =
     typeof target?.label === 'string' ? target.label : typeof target?.hostname === 'string' ? target.hostname : null;
   const overview =

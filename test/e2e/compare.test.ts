@@ -54,6 +54,27 @@ beforeAll(async () => {
 
 afterAll(() => app?.close());
 
+/** Ticks the two recorded sessions in the session list and compares them. */
+async function compareAB(): Promise<void> {
+  await page.getByTestId('compare-pick-a-f16').check();
+  await page.getByTestId('compare-pick-b-q8').check();
+  await page.getByTestId('compare-picked').click();
+}
+
+/** What `kvscope compare a-f16 b-q8` writes as Markdown. */
+async function compareMarkdown(): Promise<string> {
+  const out = join(app.home, 'diff.md');
+  const cli = await runCli([
+    'compare',
+    join(app.home, 'sessions', 'a-f16.kvscope'),
+    join(app.home, 'sessions', 'b-q8.kvscope'),
+    '-o',
+    out,
+  ]);
+  expect(cli.code, cli.stderr).toBe(0);
+  return readFileSync(out, 'utf8');
+}
+
 /** The rows of the first table of `kvscope compare`'s Markdown: label → [A, B, Change]. */
 function markdownRows(markdown: string): Map<string, string[]> {
   const rows = new Map<string, string[]>();
@@ -94,9 +115,7 @@ describe('comparing two sessions', () => {
   it(
     'overlays both curves and tabulates what `kvscope compare` reports',
     async () => {
-      await page.getByTestId('compare-pick-a-f16').check();
-      await page.getByTestId('compare-pick-b-q8').check();
-      await page.getByTestId('compare-picked').click();
+      await compareAB();
       const chart = page.getByTestId('compare-chart');
       await chart.waitFor();
       // One legend entry per session, one drawn line each.
@@ -119,16 +138,7 @@ describe('comparing two sessions', () => {
       expect(await chart.locator('path.recharts-line-curve').count()).toBe(2);
       await page.getByTestId('align-tokens').click();
 
-      const out = join(app.home, 'diff.md');
-      const cli = await runCli([
-        'compare',
-        join(app.home, 'sessions', 'a-f16.kvscope'),
-        join(app.home, 'sessions', 'b-q8.kvscope'),
-        '-o',
-        out,
-      ]);
-      expect(cli.code, cli.stderr).toBe(0);
-      const expected = markdownRows(readFileSync(out, 'utf8'));
+      const expected = markdownRows(await compareMarkdown());
       const metrics = [
         'KV cache type',
         'KV bytes/token, theory',
@@ -150,6 +160,50 @@ describe('comparing two sessions', () => {
       }
       // By hand: q8_0 against f16 theory, 17,408 B against 32,768 B per token.
       expect(expected.get('KV bytes/token, theory')?.slice(0, 2)).toEqual(['32.0 KiB', '17.0 KiB']);
+      expect(problems).toEqual([]);
+    },
+    TEST_MS,
+  );
+
+  it(
+    'a before/after table: what changed in the setup and what it bought, as `kvscope compare` says',
+    async () => {
+      await page.getByTestId('view-sessions').click();
+      await compareAB();
+      const table = page.getByTestId('before-after');
+      await table.waitFor();
+      // The Markdown's "### Before → after" section: its two tables, label → cells.
+      const section = (await compareMarkdown()).split('### Before → after')[1]?.split('\n## ')[0] ?? '';
+      const expected = markdownRows(section);
+      const rowsOf = (testId: string) =>
+        table
+          .getByTestId(testId)
+          .locator('tbody tr')
+          .evaluateAll((trs) => trs.map((tr) => Array.from(tr.children, (c) => c.textContent ?? '')));
+      const changed = await rowsOf('before-after-changed');
+      // The runs differ in their KV type (by hand: the sessions were recorded with f16 and q8_0).
+      expect(changed.find((r) => r[0] === 'KV cache type')?.slice(1)).toEqual(['f16', 'q8_0']);
+      for (const [label, ...cells] of changed) expect(cells, label).toEqual(expected.get(label ?? '')?.slice(0, 2));
+      const bought = await rowsOf('before-after-bought');
+      expect(bought.map((r) => r[0])).toEqual([
+        'Max safe context',
+        'Decode',
+        'Peak RSS',
+        'OOM horizon',
+        'Time throttled',
+      ]);
+      for (const [label, a, b, change] of bought)
+        expect([a, b, change?.replace(/ \((?:better|worse)\)$/, '')], label).toEqual(
+          expected.get(label ?? '')?.map((c) => c.replace(/ \((?:better|worse)\)$/, '')),
+        );
+      // At the same 2 GiB budget q8_0's 17,408 B/token hold more context than f16's 32,768 B.
+      expect(
+        await table
+          .locator('[data-testid=before-after-bought] tr[data-label="Max safe context"] td')
+          .last()
+          .getAttribute('data-verdict'),
+      ).toBe('better');
+      await saveScreenshot(page, 'compare-before-after.png');
       expect(problems).toEqual([]);
     },
     TEST_MS,

@@ -14,7 +14,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { openBrowserApp, saveScreenshot, waitForPhase, type BrowserApp } from '../helpers/browser-app';
+import {
+  addTrustedBoardAndProbe,
+  openBrowserApp,
+  saveScreenshot,
+  waitForPhase,
+  type BrowserApp,
+} from '../helpers/browser-app';
 import { readSession } from '../../electron/node/session/session-store';
 import type { Sample } from '../../shared/api/schemas';
 import { projectRoot, runCli } from '../helpers/cli';
@@ -84,17 +90,13 @@ describe('a demo run on the shim board over SSH, in the app', () => {
     'fills every panel with the replayed tegrastats, NPU and vcgencmd values',
     async () => {
       const { page } = app;
-      await page.getByTestId('add-board').click();
-      await page.getByTestId('board-label').fill('Shim board');
-      await page.getByTestId('board-host').fill('127.0.0.1');
-      await page.getByTestId('board-port').fill(String(sshd.port));
-      await page.getByTestId('board-user').fill(sshd.user);
-      await page.getByTestId('board-identityFile').fill(sshd.clientKey.privatePath);
-      // The server's key is known already (startTrustedSshd): no fingerprint question.
-      await page.getByTestId('board-knownHostsFile').fill(knownHosts);
-      await page.getByTestId('board-save').click();
-      await page.getByTestId('board-editor').waitFor({ state: 'detached' });
-      await page.getByTestId('probe-board').click();
+      await addTrustedBoardAndProbe(page, {
+        label: 'Shim board',
+        port: sshd.port,
+        user: sshd.user,
+        identityFile: sshd.clientKey.privatePath,
+        knownHostsFile: knownHosts,
+      });
       await page.getByTestId('device-card').waitFor({ timeout: WAIT_MS });
 
       await page.getByTestId('engine-kind-demo').click();

@@ -114,3 +114,23 @@ export async function waitForText(page: Page, selector: string, pattern: RegExp,
     { timeout: timeoutMs },
   );
 }
+
+/**
+ * Adds a board for a loopback sshd whose host key the app trusts already (startTrustedSshd: no
+ * fingerprint question) through the board editor, then presses "Test & probe".
+ */
+export async function addTrustedBoardAndProbe(
+  page: Page,
+  board: { label: string; port: number; user: string; identityFile: string; knownHostsFile: string },
+): Promise<void> {
+  await page.getByTestId('add-board').click();
+  await page.getByTestId('board-label').fill(board.label);
+  await page.getByTestId('board-host').fill('127.0.0.1');
+  await page.getByTestId('board-port').fill(String(board.port));
+  await page.getByTestId('board-user').fill(board.user);
+  await page.getByTestId('board-identityFile').fill(board.identityFile);
+  await page.getByTestId('board-knownHostsFile').fill(board.knownHostsFile);
+  await page.getByTestId('board-save').click();
+  await page.getByTestId('board-editor').waitFor({ state: 'detached' });
+  await page.getByTestId('probe-board').click();
+}

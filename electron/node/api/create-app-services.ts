@@ -25,7 +25,10 @@ import { readModelHeader } from '../model/model-header';
 import { openAppRecording, recordAppRun, type AppRecording } from '../session/app-run-recording';
 import { SweepService } from '../run/app-sweeps';
 import { driveServerMode, engineOutputCollector } from '../engines/server-run';
-import { SessionLibrary, sessionsDir } from '../session/session-library';
+import { SESSION_FILE_EXT, SessionLibrary, sessionsDir } from '../session/session-library';
+import { basename } from 'node:path';
+import type { Target } from '../transport/target';
+import { discardRun, findLeftRun, leftRunDetails, listLeftRuns, recoverRun } from '../run/run-recovery';
 
 export interface CreateAppServicesOptions extends AppServicesOptions {
   /** How a run reaches its target; default: the app's connector (SSH with prompts as events). */
@@ -135,6 +138,20 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
     return info(saved);
   };
 
+  /** One connection to a saved board (or This computer) for `use`, closed afterwards. */
+  const withBoard = async <T>(boardId: string, use: (target: Target, board: BoardInfo) => Promise<T>): Promise<T> => {
+    const board = await requireBoard(boardId);
+    const connected = await connector.connect(board.spec, {
+      boardId: board.id === 'local' ? undefined : board.id,
+      label: board.label,
+    });
+    try {
+      return await use(connected, board);
+    } finally {
+      await connected.close().catch(() => undefined);
+    }
+  };
+
   const handlers: ApiHandlers = {
     appInfo: () => settled(() => ({ version: appVersion, shell: options.shell, platform: process.platform })),
     listBoards: async () => {
@@ -155,13 +172,8 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
       return { ok };
     },
     importSshConfig: async () => importSshConfig(boards, { env, homeDir: env.HOME || undefined }),
-    probeBoard: async ({ boardId }) => {
-      const board = await requireBoard(boardId);
-      const connected = await connector.connect(board.spec, {
-        boardId: board.id === 'local' ? undefined : board.id,
-        label: board.label,
-      });
-      try {
+    probeBoard: ({ boardId }) =>
+      withBoard(boardId, async (connected, board) => {
         const probe = await probeTarget(connected);
         // A probe in the app precedes a benchmark: clocks and background load are judged as such.
         return {
@@ -171,10 +183,7 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
           probe,
           findings: healthFindings(probe, { benchmarking: true }),
         };
-      } finally {
-        await connected.close().catch(() => undefined);
-      }
-    },
+      }),
     answerHostKey: ({ requestId, accept }) => settled(() => ({ ok: prompts.answerHostKey(requestId, accept) })),
     answerCredential: ({ requestId, value, remember }) =>
       settled(() => ({ ok: prompts.answerCredential(requestId, value, remember === true) })),
@@ -267,6 +276,27 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
         savedPath: null,
       } as const;
     },
+    listLeftRuns: ({ boardId }) =>
+      withBoard(boardId, async (target) => {
+        const left = (await listLeftRuns(target)).filter((r) => !r.running);
+        return Promise.all(left.map((r) => leftRunDetails(target, r)));
+      }),
+    recoverLeftRun: ({ boardId, dir }) =>
+      withBoard(boardId, async (target) => {
+        const result = await recoverRun(target, await findLeftRun(target, dir), library.dir);
+        if (result.state !== 'recovered') throw new Error(result.state === 'failed' ? result.reason : 'still running');
+        return {
+          dir,
+          sessionId: basename(result.session, SESSION_FILE_EXT),
+          label: result.label,
+          samples: result.samples,
+        };
+      }),
+    discardLeftRun: ({ boardId, dir }) =>
+      withBoard(boardId, async (target) => {
+        await discardRun(target, await findLeftRun(target, dir));
+        return { ok: true };
+      }),
     readModelHeader: async ({ boardId, path }) => {
       const target = await requireBoard(boardId);
       return readModelHeader(path, target.id, () =>

@@ -24,6 +24,7 @@ import type { PreparedEngine } from './engine-setup';
 import { EngineOutput } from './engine-output';
 import { MemoryTickEvents } from './memory-tick-events';
 import { launchRun } from './run-launch';
+import { TREE_SIGNAL_TIMEOUT_MS, treeSignalCommand } from './process-tree';
 import { CollectorBook, type CollectorLineResult } from './collector-book';
 import { reconnectTarget, targetAnswers } from './link-recovery';
 import { runRecordOf } from './run-record-of';
@@ -175,7 +176,7 @@ export class RunController {
     }
   }
 
-  /** Stop the engine's process group: TERM, then KILL after a grace period. */
+  /** Stop the engine's process tree: TERM, then KILL after a grace period. */
   async stop(reason = 'stopped by user'): Promise<void> {
     if (this.ended || this.stopping || this.replaying) return this.done;
     this.stopping = true;
@@ -183,12 +184,21 @@ export class RunController {
     this.addEvent({ tMs: this.lastTMs, kind: 'stop', message: reason });
     if (!this.enginePid && this.launcherPid !== null) await this.awaitEnginePid();
     if (this.enginePid) {
-      await this.target.signal(-this.enginePid, 'SIGTERM').catch(() => {});
-      const killer = setTimeout(() => {
-        if (!this.ended && this.enginePid) void this.target.signal(-this.enginePid, 'SIGKILL').catch(() => {});
+      const pid = this.enginePid;
+      // The engine's group at once, then every process of the tree the run started
+      // (electron/node/run/process-tree.ts: timeout & co. lead groups of their own).
+      const signalAll = async (signal: 'TERM' | 'KILL') => {
+        await this.target.signal(-pid, `SIG${signal}`).catch(() => {});
+        await this.target.exec(treeSignalCommand(pid, signal), { timeoutMs: TREE_SIGNAL_TIMEOUT_MS }).catch(() => {});
+      };
+      // KILL after the grace period, and again each period until the launcher reports the end
+      // (a loaded board may not even have run the first one).
+      const killer = setInterval(() => {
+        if (!this.ended) void signalAll('KILL');
       }, this.options.stopGraceMs);
+      await signalAll('TERM');
       await this.done;
-      clearTimeout(killer);
+      clearInterval(killer);
     } else {
       // Not launched yet (or the pid never arrived): nothing to signal; end here.
       this.finish();

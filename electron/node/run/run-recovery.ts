@@ -1,4 +1,5 @@
-// `kvscope recover` (and later the app's offer on connecting): runs whose app died leave their run
+// `kvscope recover` and the app's offer after a probe (listLeftRuns/recoverLeftRun/discardLeftRun in
+// shared/api/contract.ts): runs whose app died leave their run
 // directory on the target — the whole of it when the engine ended by itself, the spool and
 // run.json when the target's watchdog ended it (electron/node/run/run-scripts.ts). This finds
 // them, rebuilds each run record by replaying its spool through RunController (the one parser of
@@ -92,8 +93,8 @@ export async function recoverRun(target: Target, left: LeftRun, outDir: string):
     return fail(`cannot write ${session}: ${(error as Error).message}`);
   }
   // Only now that the session is closed on disk does the target's copy go.
-  const removed = await target.exec(`rm -rf ${shellQuote(dir)}`, { timeoutMs: 30_000 });
-  if (removed.code !== 0) return fail(`session written to ${session}, but removing ${dir} failed`);
+  if ((await removeRunDir(target, dir)) !== null)
+    return fail(`session written to ${session}, but removing ${dir} failed`);
   return {
     state: 'recovered',
     dir,
@@ -103,4 +104,49 @@ export async function recoverRun(target: Target, left: LeftRun, outDir: string):
     session,
     samples: run.samples.length,
   };
+}
+
+/** A left run as the app offers it: what its run.json says (label, start), when it has one. */
+export interface LeftRunDetails extends LeftRun {
+  runId: string | null;
+  label: string | null;
+  startedAt: string | null;
+  /** Why it cannot be recovered as it is (no or unreadable run.json), else null. */
+  problem: string | null;
+}
+
+/** The label and start of a left run, read from its run.json (never throws: the directory is whatever the target holds). */
+export async function leftRunDetails(target: Target, left: LeftRun): Promise<LeftRunDetails> {
+  const text = await target.readFile(`${left.dir}/${RUN_MANIFEST_FILE}`).catch(() => null);
+  const none = { runId: null, label: null, startedAt: null };
+  if (!text) return { ...left, ...none, problem: `no ${RUN_MANIFEST_FILE} (a run started by an older KVScope)` };
+  const parsed = parseRunManifest(text.toString('utf8'));
+  if ('problem' in parsed) return { ...left, ...none, problem: parsed.problem };
+  const { runId, label, startedAt } = parsed.manifest;
+  return { ...left, runId, label, startedAt, problem: null };
+}
+
+/**
+ * The left run in `dir`, as the target lists it now: a directory named by a window is acted on only
+ * when the target itself lists it as a left run (never a path of the window's choosing), and never
+ * while its launcher runs.
+ */
+export async function findLeftRun(target: Target, dir: string): Promise<LeftRun> {
+  const left = (await listLeftRuns(target)).find((r) => r.dir === dir);
+  if (!left) throw new Error(`${dir} is not a run left on this target (recovered or discarded already?)`);
+  if (left.running) throw new Error(`the run in ${dir} is still running: left alone`);
+  return left;
+}
+
+/** Removes a dead run's directory without importing it (the user chose to discard it). */
+export async function discardRun(target: Target, left: LeftRun): Promise<void> {
+  if (left.running) throw new Error(`the run in ${left.dir} is still running: left alone`);
+  const problem = await removeRunDir(target, left.dir);
+  if (problem !== null) throw new Error(`removing ${left.dir} failed: ${problem}`);
+}
+
+/** rm -rf of a run directory on the target; null when it went, else what rm said. */
+async function removeRunDir(target: Target, dir: string): Promise<string | null> {
+  const removed = await target.exec(`rm -rf ${shellQuote(dir)}`, { timeoutMs: 30_000 });
+  return removed.code === 0 ? null : removed.stderr.toString().trim() || `rm exited ${removed.code}`;
 }

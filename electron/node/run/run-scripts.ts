@@ -22,6 +22,7 @@
 // Only POSIX sh, awk and coreutils/busybox are assumed on the target.
 import { CGROUP_ROOT } from '../../../shared/collectors/cgroup-collector';
 import { shellJoin, shellQuote } from '../../../shared/util/shell';
+import { TREE_KILL_FUNCTION_SH, WATCHDOG_KILL_GRACE_S } from './process-tree';
 
 /**
  * RECOVERY: a run directory whose spool was last written this many days ago is removed by the
@@ -206,6 +207,7 @@ AWKI=""; case "$(awk -W version 2>&1 </dev/null | head -n 1)" in *mawk*) AWKI="-
 ev() { read -r u _ < /proc/uptime; echo "X $u $*" >> spool; }
 pass() { awk $AWKI -v max="$SPOOL_MAX" '${passAwk.replace(/'/g, "'\\''")}' >> spool; }
 ts() { awk $AWKI -v tag="$1" -v max="$SPOOL_MAX" '${tsAwk.replace(/'/g, "'\\''")}' >> spool; }
+${TREE_KILL_FUNCTION_SH}
 : > spool
 echo 0 > hb
 ev start launcher=$$
@@ -267,7 +269,7 @@ if [ "$WATCHDOG_S" -gt 0 ]; then
       if [ "$stale" -ge "$WATCHDOG_S" ]; then
         ev watchdog seconds=$WATCHDOG_S
         : > watchdog.fired
-        kill -TERM -"$EP" 2>/dev/null; sleep 2; kill -KILL -"$EP" 2>/dev/null
+        kvscope_tree_kill "$EP" TERM; sleep ${WATCHDOG_KILL_GRACE_S}; kvscope_tree_kill "$EP" KILL
         break
       fi
     done
@@ -282,8 +284,8 @@ if [ "$code" -eq 137 ]; then
   line=$(dmesg 2>/dev/null | grep -E "Killed process $EP[^0-9]" | tail -n 1)
   [ -n "$line" ] && ev oom pid=$EP kernel="$line"
 fi
-# Children the engine left behind in its group end with it.
-kill -TERM -"$EP" 2>/dev/null
+# Children the engine left behind in its tree end with it (electron/node/run/process-tree.ts).
+kvscope_tree_kill "$EP" TERM
 ${cgroupCleanupSh}
 # The engine's output filters end with its pipes: wait for them (its last lines, timings included).
 for p in $TP; do wait "$p" 2>/dev/null; done

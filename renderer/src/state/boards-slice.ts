@@ -127,6 +127,8 @@ export const createBoardsSlice: SliceCreator<BoardsSlice> = (set, get, { api }) 
     try {
       const result = await api.probeBoard({ boardId });
       set((s) => ({ probes: { ...s.probes, [boardId]: { status: 'done', result } } }));
+      // The board answered: offer what a dead app left on it (left-runs-slice.ts).
+      void get().loadLeftRuns(boardId);
     } catch (error) {
       set((s) => ({
         probes: { ...s.probes, [boardId]: { status: 'error', error: errorText(error), at: Date.now() } },

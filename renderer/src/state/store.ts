@@ -9,6 +9,7 @@ import { createLiveRunSlice } from './live-run-slice';
 import { createPromptsSlice } from './prompts-slice';
 import { createCompareSlice } from './compare-slice';
 import { createKvSlice } from './kv-slice';
+import { createLeftRunsSlice } from './left-runs-slice';
 import { createSessionsSlice } from './sessions-slice';
 import { createAppSlice, createRunFormSlice, createBoardListSlice } from './slices';
 import type { AppState, StoreDeps } from './types';
@@ -28,6 +29,7 @@ export function createAppStore(deps: StoreDeps): AppStore {
     ...createSessionsSlice(set, get, deps),
     ...createCompareSlice(set, get, deps),
     ...createKvSlice(set, get, deps),
+    ...createLeftRunsSlice(set, get, deps),
   }));
 }
 

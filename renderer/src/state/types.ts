@@ -20,6 +20,7 @@ import type { MemoryRing } from '../live/ring-buffer';
 import type { SeriesReadout } from '../live/series-readouts';
 import type { RunForm, RunFormErrors } from './run-form';
 import type { CompareSlice, KvSlice, SessionsSlice } from './view-types';
+import type { LeftRun } from '../../../shared/api/session-schemas';
 
 export interface StoreDeps {
   api: KvScopeApi;
@@ -152,6 +153,29 @@ export interface LiveRunSlice {
   flushChart(): void;
 }
 
+/** Runs a dead app left on a board (left-runs-slice.ts). */
+export interface LeftRunsState {
+  status: 'loading' | 'ready' | 'error';
+  runs: LeftRun[];
+  /** The run directory being recovered or discarded right now. */
+  busyDir: string | null;
+  error: string | null;
+  /** What the last action did, in words ("Recovered … into the session list."). */
+  notice: string | null;
+}
+
+export interface LeftRunsSlice {
+  /** Per board id. */
+  leftRuns: Record<string, LeftRunsState>;
+  /** A discard waiting for the user's confirmation. */
+  confirmDiscard: { boardId: string; run: LeftRun } | null;
+  loadLeftRuns: (boardId: string) => Promise<void>;
+  recoverLeftRun: (boardId: string, dir: string) => Promise<void>;
+  askDiscardLeftRun: (boardId: string, dir: string) => void;
+  cancelDiscardLeftRun: () => void;
+  discardLeftRun: () => Promise<void>;
+}
+
 export type AppState = AppSlice &
   BoardListSlice &
   RunFormSlice &
@@ -161,7 +185,8 @@ export type AppState = AppSlice &
   DashboardSlice &
   SessionsSlice &
   CompareSlice &
-  KvSlice;
+  KvSlice &
+  LeftRunsSlice;
 
 export type SetState = (partial: Partial<AppState> | ((state: AppState) => Partial<AppState>)) => void;
 export type GetState = () => AppState;

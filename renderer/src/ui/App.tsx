@@ -13,6 +13,7 @@ import { RunFormPanel } from './RunFormPanel';
 import { RunHeader, useRunTarget } from './RunHeader';
 import { RunLog } from './RunLog';
 import { SessionsView } from './sessions/SessionsView';
+import { LeftRunsNotice } from './sessions/LeftRunsNotice';
 import { SeriesPanel } from './SeriesPanel';
 import { SshConfigImportDialog } from './SshConfigImportDialog';
 import { StoreProvider, useAppStore } from './store-context';
@@ -115,6 +116,7 @@ function RunView() {
     <>
       <RunHeader />
       <DeviceCard />
+      <LeftRunsNotice />
       {otherTarget && runTarget && selected ? (
         <div className="chart-empty" data-testid="run-on-other-target">
           <div className="chart-empty-title">No run on {selected.label} yet</div>

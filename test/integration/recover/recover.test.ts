@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import NodeWebSocket from 'ws';
 import { readSession } from '../../../electron/node/session/session-store';
-import { processesMatching, runCli, startCli } from '../../helpers/cli';
+import { runCli } from '../../helpers/cli';
+import { killAppMidRun as killAppOnTarget, runEnded, spoolCounts } from '../../helpers/left-run';
 import { defined } from '../../helpers/defined';
 import { startWebMode } from '../../helpers/web-mode';
 import { makeTempDir, type Sshd, sshCliTarget, startTrustedSshd, waitFor } from '../../helpers/sshd';
@@ -26,51 +27,12 @@ afterAll(async () => {
   await sshd?.stop();
 });
 
-/** Start `kvscope profile` on the target, wait for its engine, SIGKILL it; returns the run directory. */
-async function killAppMidRun(demo: string[], watchdogS: number): Promise<string> {
-  const child = startCli(
-    [
-      'profile',
-      ...sshCliTarget(sshd, knownHosts),
-      '--demo',
-      '--weights-mb',
-      '4',
-      '--interval-ms',
-      String(INTERVAL_MS),
-      ...demo,
-    ],
-    { KVSCOPE_WATCHDOG_S: String(watchdogS) },
-  );
-  let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
-  const dir = await waitFor(() => /run directory (\S+)/.exec(stderr)?.[1], 'run directory', 30_000);
+/** The run directory a SIGKILLed `kvscope profile` left, in this test's TMPDIR. */
+const killAppMidRun = async (demo: string[], watchdogS: number) => {
+  const dir = await killAppOnTarget({ sshd, knownHosts, intervalMs: INTERVAL_MS }, demo, watchdogS);
   expect(dir.startsWith(remoteTmp)).toBe(true);
-  await waitFor(async () => (await processesMatching(`${dir}/demo-engine.cjs`)).length > 0, 'engine running', 15_000);
-  // Some tokens through the app first, so the app really was mid-run.
-  await waitFor(() => readFileSync(join(dir, 'spool'), 'utf8').split('\nO ').length > 20, 'tokens', 15_000);
-  child.kill('SIGKILL');
-  await new Promise((resolve) => child.once('close', resolve));
   return dir;
-}
-
-/** The launcher wrote its last line and nothing of the run runs any more. */
-async function runEnded(dir: string): Promise<string> {
-  await waitFor(
-    async () =>
-      /^X \S+ end$/m.test(readFileSync(join(dir, 'spool'), 'utf8')) && (await processesMatching(dir)).length === 0,
-    'the run to end on the target',
-    30_000,
-  );
-  return readFileSync(join(dir, 'spool'), 'utf8');
-}
-
-/** What the spool says, counted here without the code under test. */
-function spoolCounts(spool: string) {
-  const lines = spool.split('\n');
-  const ticks = lines.filter((l) => l.startsWith('C procfs S t=') && !l.includes('gone=1'));
-  const tickTimesS = ticks.map((l) => Number(/t=([\d.]+)/.exec(l)?.[1]));
-  return { procfsTicks: ticks.length, tokens: lines.filter((l) => l.startsWith('O ')).length, tickTimesS };
-}
+};
 
 async function recover(outDir: string) {
   const r = await runCli(['recover', ...sshCliTarget(sshd, knownHosts), '--out', outDir, '--json']);

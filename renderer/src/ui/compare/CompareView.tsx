@@ -9,6 +9,7 @@ import type { CompareAlign, LoadedSession } from '../../state/compare-slice';
 import { LINE_PROPS, LineChartFrame, xAxisLabel } from '../LineChartFrame';
 import { useAppStore } from '../store-context';
 import { deltaTable, overlayCurves } from './overlay-series';
+import { BeforeAfterView } from './BeforeAfterView';
 import '../sessions/sessions.css';
 
 /** One colour per compared session, in pick order (distinct on the dark and light themes). */
@@ -216,6 +217,7 @@ export function CompareView() {
             </select>
           </p>
           <OverlayChart sessions={ready} />
+          <BeforeAfterView sessions={ready} />
           <DeltaTableView sessions={ready} />
         </>
       )}

@@ -12,7 +12,9 @@ import {
   formatTokensPerSecond,
 } from '../../../../shared/format/units';
 import { MAX_COMPARED_SESSIONS } from '../../state/compare-slice';
-import { Modal } from '../Modal';
+import { ConfirmDialog } from './ConfirmDialog';
+import { formatDate } from './session-format';
+import { LeftRunsNotice } from './LeftRunsNotice';
 import { useAppStore } from '../store-context';
 import './sessions.css';
 
@@ -32,12 +34,6 @@ const FORMAT_TEXT: Record<ExportFormat, string> = {
   pdf: 'PDF report',
   perfetto: 'Perfetto trace',
 };
-
-export function formatDate(iso: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return '—';
-  return d.toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
-}
 
 function RenameRow({ session }: { session: SessionListing }) {
   const renaming = useAppStore((s) => s.renaming);
@@ -231,20 +227,16 @@ function ConfirmDeleteDialog() {
   const confirm = useAppStore((s) => s.confirmDeleteSession);
   if (!session) return null;
   return (
-    <Modal title="Delete this session?" onCancel={cancel} testId="confirm-delete" tone="warn">
-      <p>
-        “<strong>{session.name}</strong>” ({session.target}, {formatDate(session.createdAt)}) and all its samples will
-        be removed from this computer. Exported reports are not affected. This cannot be undone.
-      </p>
-      <div className="modal-actions">
-        <button type="button" className="button-secondary" onClick={cancel} data-autofocus>
-          Cancel
-        </button>
-        <button type="button" className="button-danger" onClick={() => void confirm()} data-testid="confirm-delete-yes">
-          Delete session
-        </button>
-      </div>
-    </Modal>
+    <ConfirmDialog
+      title="Delete this session?"
+      testId="confirm-delete"
+      confirmLabel="Delete session"
+      onCancel={cancel}
+      onConfirm={() => void confirm()}
+    >
+      “<strong>{session.name}</strong>” ({session.target}, {formatDate(session.createdAt)}) and all its samples will be
+      removed from this computer. Exported reports are not affected. This cannot be undone.
+    </ConfirmDialog>
   );
 }
 
@@ -283,6 +275,7 @@ export function SessionsView() {
           </button>
         </div>
       </div>
+      <LeftRunsNotice />
       {status === 'error' && (
         <div className="banner banner-error" role="alert" data-testid="sessions-error">
           Could not list the sessions: {error}.{' '}

@@ -2,29 +2,14 @@
 // numbers they change (checked by hand arithmetic), and the ranking by effect.
 import { describe, expect, it } from 'vitest';
 import type { Sample } from '../../../../shared/api/schemas';
-import { runRecommendations, type RecommendationInput } from '../../../../shared/analysis/recommendations';
-import { analyzeRun } from '../../../../shared/analysis/run-analysis';
-import { syntheticSamples } from './synthetic-run';
+import { runRecommendations } from '../../../../shared/analysis/recommendations';
+import { recommendationInput, syntheticSamples } from './synthetic-run';
 
 const MIB = 1024 * 1024;
 const PER_TOKEN_F16 = 32768;
 
-function input(samples: Sample[], budgetBytes: number | null, ctx: number | null): RecommendationInput {
-  const analysis = analyzeRun({ samples, theoryBytesPerToken: PER_TOKEN_F16, theoryMode: 'growth', ctx, budgetBytes });
-  return {
-    analysis,
-    events: [],
-    samples: samples.length,
-    lostSamples: 0,
-    ctx,
-    kvType: 'f16',
-    engine: 'llama',
-    promptTokens: null,
-    recovered: false,
-    failure: null,
-    series: samples,
-  };
-}
+const input = (samples: Sample[], budgetBytes: number | null, ctx: number | null) =>
+  recommendationInput(samples, budgetBytes, ctx);
 
 const growth = (extra: Partial<Parameters<typeof syntheticSamples>[0]> = {}) =>
   syntheticSamples({

@@ -4,6 +4,8 @@
 // file-backed on top). Noise is a fixed-seed uniform jitter so every run of a test sees the same
 // series.
 import type { Sample } from '../../../../shared/api/schemas';
+import type { RecommendationInput } from '../../../../shared/analysis/recommendations';
+import { analyzeRun } from '../../../../shared/analysis/run-analysis';
 
 export interface SyntheticRun {
   mode: 'growth' | 'reserved' | 'window';
@@ -81,4 +83,28 @@ export function syntheticSamples(o: SyntheticRun): Sample[] {
     samples.push({ tMs: t, source: 'procfs', values });
   }
   return samples.sort((a, b) => a.tMs - b.tMs);
+}
+
+/** A demo-like f16 growth run's recommendation input: analysed at 32,768 B/token theory with this budget and context. */
+export function recommendationInput(
+  samples: Sample[],
+  budgetBytes: number | null,
+  ctx: number | null,
+  extra: Partial<RecommendationInput> = {},
+): RecommendationInput {
+  const analysis = analyzeRun({ samples, theoryBytesPerToken: 32768, theoryMode: 'growth', ctx, budgetBytes });
+  return {
+    analysis,
+    events: [],
+    samples: samples.length,
+    lostSamples: 0,
+    ctx,
+    kvType: 'f16',
+    engine: 'llama',
+    promptTokens: null,
+    recovered: false,
+    failure: null,
+    series: samples,
+    ...extra,
+  };
 }

@@ -1,0 +1,111 @@
+// Runs a dead app left on a board, offered by the app (issue 10, item 4), in real Chromium against
+// the real `kvscope web` and a REAL OpenSSH sshd on loopback: two runs are left on the board by a
+// `kvscope profile` SIGKILLed mid-run (one of them made three days old), the board is probed in the
+// UI, the offer names both with their ages; Recover makes a session that the library lists and
+// that holds every sample of the run, and removes its run directory; Discard asks first, then
+// removes the other. Needs `npm run build` (the web bundle and the demo engine).
+import { existsSync, utimesSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readSession } from '../../electron/node/session/session-store';
+import { addTrustedBoardAndProbe, openBrowserApp, saveScreenshot, type BrowserApp } from '../helpers/browser-app';
+import { defined } from '../helpers/defined';
+import { killAppMidRun, runEnded, spoolCounts } from '../helpers/left-run';
+import { makeTempDir, startTrustedSshd, waitFor, type Sshd } from '../helpers/sshd';
+
+/** Generous: 2 shared cores; these are not speed checks. */
+const WAIT_MS = 45_000;
+const TEST_MS = 180_000;
+const INTERVAL_MS = 200;
+const DAY_S = 86_400;
+
+let sshd: Sshd;
+let knownHosts: string;
+let app: BrowserApp;
+/** The login's TMPDIR (sshd SetEnv): run directories of this test only. */
+let remoteTmp: string;
+
+beforeAll(async () => {
+  remoteTmp = await makeTempDir('kvscope-left-runs-tmp-');
+  ({ sshd, knownHosts } = await startTrustedSshd({ extraConfig: [`SetEnv TMPDIR=${remoteTmp}`] }));
+  delete process.env.SSH_AUTH_SOCK;
+}, 60_000);
+
+afterAll(async () => {
+  await app?.close();
+  await sshd?.stop();
+});
+
+describe('runs left on a board by a dead app', () => {
+  it(
+    'are offered with their age after a probe; Recover makes a session with every sample, Discard asks first',
+    async () => {
+      // Two runs of 300 tokens at 100/s: each ends by itself seconds after its app was killed.
+      const target = { sshd, knownHosts, intervalMs: INTERVAL_MS };
+      const oldDir = await killAppMidRun(target, ['--tokens', '300', '--tps', '100'], 60);
+      const expected = spoolCounts(await runEnded(oldDir));
+      expect(expected.tokens).toBe(300);
+      const newDir = await killAppMidRun(target, ['--tokens', '300', '--tps', '100'], 60);
+      await runEnded(newDir);
+      // The first was left three days ago (its spool's mtime is what the age is read from).
+      const threeDaysAgo = Date.now() / 1000 - 3 * DAY_S;
+      utimesSync(join(oldDir, 'spool'), threeDaysAgo, threeDaysAgo);
+
+      app = await openBrowserApp({ homePrefix: 'kvscope-e2e-left-runs-' });
+      const { page } = app;
+      await page.setViewportSize({ width: 1440, height: 1200 });
+      await addTrustedBoardAndProbe(page, {
+        label: 'Lab board',
+        port: sshd.port,
+        user: sshd.user,
+        identityFile: sshd.clientKey.privatePath,
+        knownHostsFile: knownHosts,
+      });
+
+      const offer = page.getByTestId('left-runs');
+      await offer.waitFor({ timeout: WAIT_MS });
+      expect(await offer.getByRole('heading').textContent()).toMatch(/^2 runs left on Lab board/);
+      const oldRow = offer.locator(`[data-testid=left-run][data-dir="${oldDir}"]`);
+      const newRow = offer.locator(`[data-testid=left-run][data-dir="${newDir}"]`);
+      expect(await oldRow.getByTestId('left-run-age').textContent()).toBe(' · last written 3 days ago');
+      expect(await newRow.getByTestId('left-run-age').textContent()).toMatch(/ · last written \d+ seconds? ago$/);
+      // Named by the run's label (the demo's shape), as the session list will name it.
+      expect(await oldRow.locator('strong').textContent()).toMatch(/demo/i);
+      await saveScreenshot(page, 'left-runs-offer.png');
+
+      await oldRow.getByTestId('left-run-recover').click();
+      await page.getByTestId('left-runs-notice').waitFor({ timeout: WAIT_MS });
+      expect(await page.getByTestId('left-runs-notice').textContent()).toMatch(
+        /^Recovered ".+" \(\d+ samples\) into the session list\.$/,
+      );
+      expect(existsSync(oldDir)).toBe(false);
+      expect(await offer.getByTestId('left-run').count()).toBe(1);
+
+      // The library lists the recovered run; its file holds every procfs tick and token of the spool.
+      const runId = basename(oldDir).replace(/^kvscope-/, '');
+      await page.getByTestId('view-sessions').click();
+      await page.getByTestId(`session-${runId}`).waitFor({ timeout: WAIT_MS });
+      const session = readSession(join(app.home, 'sessions', `${runId}.kvscope`));
+      const run = defined(session.runs[0], 'the recovered run');
+      const ticks = run.samples.filter((s) => s.source === 'procfs');
+      expect(ticks).toHaveLength(expected.procfsTicks);
+      const t = ticks.map((s) => s.tMs);
+      expect(Math.max(...t.slice(1).map((v, i) => v - defined(t[i])))).toBeLessThanOrEqual(2 * INTERVAL_MS);
+      expect(Math.max(...run.samples.map((s) => s.values.tokens ?? 0))).toBe(300);
+
+      // Discard: a confirmation first; Cancel keeps the run, the second time it goes.
+      const newRowHere = page.locator(`[data-testid=left-run][data-dir="${newDir}"]`);
+      await newRowHere.getByTestId('left-run-discard').click();
+      await page.getByTestId('confirm-discard').waitFor();
+      await page.getByTestId('confirm-discard').getByRole('button', { name: 'Cancel' }).click();
+      expect(existsSync(newDir)).toBe(true);
+      await newRowHere.getByTestId('left-run-discard').click();
+      await page.getByTestId('confirm-discard-yes').click();
+      await waitFor(() => !existsSync(newDir), 'the discarded run directory to go', WAIT_MS);
+      await page.getByTestId('left-runs-notice').filter({ hasText: 'Discarded' }).waitFor({ timeout: WAIT_MS });
+      expect(await page.getByTestId('left-run').count()).toBe(0);
+      expect(app.problems).toEqual([]);
+    },
+    TEST_MS,
+  );
+});
