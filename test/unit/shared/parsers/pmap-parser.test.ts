@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createPmapParser } from '../../../../shared/parsers/pmap-parser';
 import { diagnostics, ofKind, parse, parseFixture } from '../../../helpers/parser-test-kit';
+import { noisePieces } from '../../../helpers/parser-noise';
 
 describe('pmap -x: real captures', () => {
   it('procps-ng 3.3 (Ubuntu 20.04): totals from the footer, anonymous mappings summed, program output interleaved', () => {
@@ -222,16 +223,7 @@ describe('pmap: output written from the procps sources (3.2.x, 4.x) and the defa
 describe('pmap: robustness', () => {
   it('never throws on pmap-shaped lines', () => {
     const line = fc.oneof(
-      fc.constantFrom(
-        'Address Kbytes RSS Dirty Mode Mapping',
-        'Address\t\tKbytes PSS Dirty Swap Mode Mapping',
-        '---- ----',
-        'total kB 1 2 3',
-        'total 1 2 3 4',
-        ' total 9K',
-        '1: x',
-        '......',
-      ),
+      fc.constantFrom(...noisePieces('pmap')),
       fc
         .tuple(
           fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: 8, maxLength: 16 }),
