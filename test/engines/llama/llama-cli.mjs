@@ -21,7 +21,7 @@
 //
 // --threads defaults to 1: on a 2-core machine node-llama-cpp's default of 4 threads ran at
 // ≈ 1.4 tokens/s instead of ≈ 1,000 (../shared/models/README.md).
-import { KV_TYPES, openLlamaContext, ownSignals } from './llama-common.mjs';
+import { COMMON_ARGS, KV_TYPES, openLlamaContext, ownSignals, parseEngineArgs } from './llama-common.mjs';
 
 function usage(message) {
   process.stderr.write(
@@ -31,7 +31,15 @@ function usage(message) {
 }
 
 function parseArgs(argv) {
-  const o = {
+  const spec = {
+    ...COMMON_ARGS,
+    tokens: ['int', '-n', '--n-predict'],
+    prompt: ['string', '-p', '--prompt'],
+    temp: ['number', '--temp'],
+    ignoreEos: ['flag', '--ignore-eos'],
+    raw: ['flag', '--raw'],
+  };
+  const defaults = {
     model: null,
     ctx: 4096,
     tokens: 128,
@@ -39,65 +47,8 @@ function parseArgs(argv) {
     threads: 1,
     ctk: 'f16',
     ctv: null,
-    temp: 0,
-    ignoreEos: false,
-    raw: false,
   };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const next = () => {
-      if (i + 1 >= argv.length) usage(`${a} needs a value`);
-      return argv[++i];
-    };
-    const int = (v, what) => {
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 0) usage(`${what} must be a whole number, got "${v}"`);
-      return n;
-    };
-    switch (a) {
-      case '-m':
-      case '--model':
-        o.model = next();
-        break;
-      case '-c':
-      case '--ctx-size':
-        o.ctx = int(next(), a);
-        break;
-      case '-n':
-      case '--n-predict':
-        o.tokens = int(next(), a);
-        break;
-      case '-p':
-      case '--prompt':
-        o.prompt = next();
-        break;
-      case '-t':
-      case '--threads':
-        o.threads = int(next(), a);
-        break;
-      case '-ctk':
-      case '--ctk':
-      case '--cache-type-k':
-        o.ctk = next();
-        break;
-      case '-ctv':
-      case '--ctv':
-      case '--cache-type-v':
-        o.ctv = next();
-        break;
-      case '--temp':
-        o.temp = Number(next());
-        break;
-      case '--ignore-eos':
-        o.ignoreEos = true;
-        break;
-      case '--raw':
-        o.raw = true;
-        break;
-      default:
-        usage(`unknown argument "${a}"`);
-    }
-  }
+  const o = parseEngineArgs(argv, spec, { ...defaults, temp: 0, ignoreEos: false, raw: false }, usage);
   if (!o.model) usage('-m <model.gguf> is required');
   if (o.ctx < 1) usage('-c must be ≥ 1');
   o.ctv ??= o.ctk;

@@ -62,3 +62,41 @@ export function ownSignals(handler) {
     process.on(sig, handler);
   }
 }
+
+/**
+ * The options every program here takes, spelled as llama.cpp spells them:
+ * key → [how the value reads, ...flags]. See parseEngineArgs.
+ */
+export const COMMON_ARGS = {
+  model: ['string', '-m', '--model'],
+  ctx: ['int', '-c', '--ctx-size'],
+  threads: ['int', '-t', '--threads'],
+  ctk: ['string', '-ctk', '--ctk', '--cache-type-k'],
+  ctv: ['string', '-ctv', '--ctv', '--cache-type-v'],
+};
+
+/**
+ * Reads llama.cpp-style arguments by a table (key → [kind, ...flags]; kind 'string', 'int' for a
+ * whole number ≥ 0, 'number', or 'flag' for a switch) over `defaults`. An unknown argument, a
+ * missing value or a bad whole number ends the program through `usage`, as llama.cpp does.
+ */
+export function parseEngineArgs(argv, spec, defaults, usage) {
+  const byFlag = new Map();
+  for (const [key, [kind, ...flags]] of Object.entries(spec)) for (const flag of flags) byFlag.set(flag, { key, kind });
+  const o = { ...defaults };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const option = byFlag.get(a);
+    if (!option) return usage(`unknown argument "${a}"`);
+    if (option.kind === 'flag') {
+      o[option.key] = true;
+      continue;
+    }
+    if (i + 1 >= argv.length) return usage(`${a} needs a value`);
+    const v = argv[++i];
+    if (option.kind === 'int' && !(Number.isInteger(Number(v)) && Number(v) >= 0))
+      return usage(`${a} must be a whole number, got "${v}"`);
+    o[option.key] = option.kind === 'string' ? v : Number(v);
+  }
+  return o;
+}

@@ -23,7 +23,7 @@
 // - Chat messages are joined as plain text (the test model has no chat template).
 import { createServer } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { KV_TYPES, openLlamaContext, ownSignals } from './llama-common.mjs';
+import { COMMON_ARGS, KV_TYPES, openLlamaContext, ownSignals, parseEngineArgs } from './llama-common.mjs';
 
 function usage(message) {
   process.stderr.write(
@@ -33,51 +33,9 @@ function usage(message) {
 }
 
 function parseArgs(argv) {
-  const o = { model: null, ctx: 4096, port: 8080, host: '127.0.0.1', threads: 1, ctk: 'f16', ctv: null };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const next = () => {
-      if (i + 1 >= argv.length) usage(`${a} needs a value`);
-      return argv[++i];
-    };
-    const int = (v) => {
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 0) usage(`${a} must be a whole number, got "${v}"`);
-      return n;
-    };
-    switch (a) {
-      case '-m':
-      case '--model':
-        o.model = next();
-        break;
-      case '-c':
-      case '--ctx-size':
-        o.ctx = int(next());
-        break;
-      case '--port':
-        o.port = int(next());
-        break;
-      case '--host':
-        o.host = next();
-        break;
-      case '-t':
-      case '--threads':
-        o.threads = int(next());
-        break;
-      case '-ctk':
-      case '--ctk':
-      case '--cache-type-k':
-        o.ctk = next();
-        break;
-      case '-ctv':
-      case '--ctv':
-      case '--cache-type-v':
-        o.ctv = next();
-        break;
-      default:
-        usage(`unknown argument "${a}"`);
-    }
-  }
+  const spec = { ...COMMON_ARGS, port: ['int', '--port'], host: ['string', '--host'] };
+  const defaults = { model: null, ctx: 4096, port: 8080, host: '127.0.0.1', threads: 1, ctk: 'f16', ctv: null };
+  const o = parseEngineArgs(argv, spec, defaults, usage);
   if (!o.model) usage('-m <model.gguf> is required');
   o.ctv ??= o.ctk;
   for (const t of [o.ctk, o.ctv]) if (!KV_TYPES[t]) usage(`unknown KV type "${t}"`);
