@@ -1,7 +1,7 @@
 // A vitest suite that runs against one real sshd on loopback (test/helpers/sshd.ts): started before
 // the suite's tests, with a known_hosts file that already trusts it, and stopped after them.
 import { afterAll, beforeAll } from 'vitest';
-import { ensureKeyUser, type Sshd, sshCliTarget, startTrustedSshd } from './sshd';
+import { ensureKeyUser, type Sshd, sshCliTarget, type SshdOptions, startTrustedSshd } from './sshd';
 
 export interface SshSuite {
   /** The running server (read it inside tests and hooks: it exists once beforeAll has run). */
@@ -19,6 +19,8 @@ export interface SshSuiteOptions {
   keyUser?: boolean;
   /** Runs first in beforeAll (e.g. a check that the engine the suite needs is installed). */
   before?: () => void;
+  /** How to start the server (e.g. `extraConfig: ['SetEnv TMPDIR=…']` for the sessions' environment). */
+  sshd?: SshdOptions;
 }
 
 export function useTrustedSshd(options: SshSuiteOptions = {}): SshSuite {
@@ -29,7 +31,7 @@ export function useTrustedSshd(options: SshSuiteOptions = {}): SshSuite {
   };
   beforeAll(async () => {
     options.before?.();
-    const { sshd, knownHosts } = await startTrustedSshd();
+    const { sshd, knownHosts } = await startTrustedSshd(options.sshd);
     started = { sshd, knownHosts, user: options.keyUser ? await ensureKeyUser() : sshd.user };
   });
   afterAll(async () => {

@@ -19,6 +19,8 @@ const boardRoot = (name: string) => join(projectRoot, 'test/fixtures/board-root'
 const SHIMS = join(projectRoot, 'test/fixtures/shims/bin');
 /** PATH without any shim: this machine has neither tegrastats nor vcgencmd. */
 const PLAIN_PATH = '/usr/local/bin:/usr/bin:/bin';
+/** PATH with the shim board tools first. */
+const SHIM_PATH = `${SHIMS}:${PLAIN_PATH}`;
 
 /**
  * Runs a collector's script as the launcher does (`sh <id>.sh <pid> <interval s> [root]`) for an
@@ -99,7 +101,7 @@ describe('board collector scripts on directory fixtures', () => {
   it('board sysfs leaves the INA rails to tegrastats where tegrastats is on the PATH', async () => {
     const got = await samplesOf(boardSysfsCollector, {
       root: boardRoot('jetson-orin-nano'),
-      path: `${SHIMS}:${PLAIN_PATH}`,
+      path: SHIM_PATH,
       engineMs: 500,
     });
     expect(Object.keys(got[0]?.values ?? {}).filter((k) => k.startsWith('power.'))).toEqual([]);
@@ -136,11 +138,7 @@ describe('board collector scripts on directory fixtures', () => {
   });
 
   it('vcgencmd with the shim tool and no sysfs files: the replayed readings, in order', async () => {
-    const got = await samplesOf(vcgencmdCollector, {
-      root: dir,
-      path: `${SHIMS}:${PLAIN_PATH}`,
-      engineMs: 700,
-    });
+    const got = await samplesOf(vcgencmdCollector, { root: dir, path: SHIM_PATH, engineMs: 700 });
     expect(got.length).toBeGreaterThanOrEqual(2);
     // The script's own start-up check asked get_throttled once (0x50005), so the ticks read on from 0x50000;
     // measure_temp and measure_clock arm start at their first lines.
@@ -167,7 +165,7 @@ describe('board collector scripts on directory fixtures', () => {
 
   it('tegrastats streams the shim at the interval asked for, and ends with the engine', async () => {
     const records = await runScript(tegrastatsCollector, {
-      path: `${SHIMS}:${PLAIN_PATH}`,
+      path: SHIM_PATH,
       engineMs: 1000,
       intervalS: 0.2,
     });

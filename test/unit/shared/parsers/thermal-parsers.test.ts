@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createThermalParser } from '../../../../shared/parsers/thermal-parsers';
 import { decodeThrottled, errnoName, parseSysfsTempRead } from '../../../../shared/parsers/sysfs-values';
 import type { SensorRecord } from '../../../../shared/parsers/records';
-import { diagnostics, ofKind, parse, parseClean, parseFixture } from '../../../helpers/parser-test-kit';
+import { diagnostics, ofKind, parse, parseFixture } from '../../../helpers/parser-test-kit';
 import { expectSurvivesNoise, noisePieces } from '../../../helpers/parser-noise';
 
 const sensorRow = (s: SensorRecord) => [s.line, s.chip, s.label, s.value, s.unit, s.crit, s.max, s.min, s.alarm];
@@ -288,24 +288,9 @@ describe('thermal, clocks, power: real captures', () => {
 
 describe('thermal: readings written from the kernel/driver formats', () => {
   it('RK3588 NPU load (rknpu debugfs), devfreq sysfs attributes, cpufreq policies, hwmon inputs', () => {
-    const all = parseClean('thermal', [
-      'NPU load:  Core0:  4%, Core1:  0%, Core2: 12%,',
-      'NPU load:  0%',
-      '# cat /sys/kernel/debug/rknpu/load',
-      'NPU load:  Core0: 100%, Core1: 99%, Core2:  7%,',
-      '/sys/class/devfreq/fb000000.gpu/cur_freq:300000000',
-      '/sys/class/devfreq/fb000000.gpu/load:37@800000000Hz',
-      '/sys/class/devfreq/fb000000.gpu/governor:simple_ondemand',
-      '/sys/class/devfreq/fdab0000.npu/available_frequencies:300000000 400000000 1000000000',
-      '/sys/devices/system/cpu/cpufreq/policy4/scaling_cur_freq:2256000',
-      '/sys/devices/system/cpu/cpufreq/policy6/cpuinfo_max_freq:2400000',
-      '/sys/class/hwmon/hwmon1/curr1_input:1010',
-      '/sys/class/hwmon/hwmon1/in1_input:5048',
-      '/sys/class/hwmon/hwmon0/temp1_input:45250',
-      '/sys/class/hwmon/hwmon2/power1_input:2500000',
-      'nvme-pci-0100',
-      'Composite:    +38.9°C  (low  = -273.1°C, high = +84.8°C)',
-    ]);
+    // Lines as the drivers print them (test/fixtures/board-sysfs/driver-formats/SOURCE).
+    const all = parseFixture('thermal', 'board-sysfs/driver-formats/npu_devfreq_cpufreq_hwmon.txt');
+    expect(diagnostics(all)).toEqual([]);
     expect(ofKind(all, 'npu-load')).toEqual([
       { kind: 'npu-load', line: 1, corePct: [4, 0, 12] },
       { kind: 'npu-load', line: 2, corePct: [0] },
