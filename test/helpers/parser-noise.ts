@@ -27,16 +27,17 @@ export interface NoiseShape {
 }
 
 /**
- * Property: lines glued from `pieces` (text shaped like the format, in any order) never make a fresh
- * parser throw, every record points at a line (≥ 1), and, when `kinds` is given, is one of them.
+ * Property: lines glued from the pieces of `format` (noisePieces: text shaped like the format, in any
+ * order) never make a fresh parser throw, every record points at a line (≥ 1), and, when `kinds` is
+ * given, is one of them.
  */
 export function expectSurvivesNoise<R extends { kind: string; line: number }>(
   create: () => LineParser<R>,
-  pieces: readonly string[],
+  format: string,
   shape: NoiseShape,
   kinds?: readonly string[],
 ): void {
-  const line = fc.array(fc.constantFrom(...pieces), { maxLength: shape.perLine }).map((p) => p.join(''));
+  const line = fc.array(fc.constantFrom(...noisePieces(format)), { maxLength: shape.perLine }).map((p) => p.join(''));
   expectSurvives(create, line, shape, kinds);
 }
 

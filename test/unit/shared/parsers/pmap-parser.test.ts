@@ -4,6 +4,9 @@ import { createPmapParser } from '../../../../shared/parsers/pmap-parser';
 import { diagnostics, ofKind, parse, parseFixture } from '../../../helpers/parser-test-kit';
 import { noisePieces } from '../../../helpers/parser-noise';
 
+/** The pmap records of `lines` (parsed whole and in chunks, as parse() does). */
+const pmapRecords = (lines: string[]) => ofKind(parse('pmap', lines.join('\n')), 'pmap');
+
 describe('pmap -x: real captures', () => {
   it('procps-ng 3.3 (Ubuntu 20.04): totals from the footer, anonymous mappings summed, program output interleaved', () => {
     const all = parseFixture('pmap', 'pmap/procps-ng-3.3-ubuntu20.04/01_pmap_x_procps3.3_ubuntu20.04_wsl.txt');
@@ -118,7 +121,7 @@ describe('pmap -x: real captures', () => {
 
 describe('pmap: output written from the procps sources (3.2.x, 4.x) and the default format', () => {
   it('procps 3.2.x `-x` prints "-" where it cannot tell: no resident figures, no anon estimate', () => {
-    const text = [
+    const maps = pmapRecords([
       '5732:   -bash',
       'Address   Kbytes     RSS    Anon  Locked Mode   Mapping',
       '00393000     104       -       -       - r-x--  ld-2.5.so',
@@ -126,8 +129,8 @@ describe('pmap: output written from the procps sources (3.2.x, 4.x) and the defa
       'bfd10000      84       -       -       - rw---    [ stack ]',
       '-------- ------- ------- ------- -------',
       'total kB    1460       -       -       -',
-    ].join('\n');
-    expect(ofKind(parse('pmap', text), 'pmap')).toEqual([
+    ]);
+    expect(maps).toEqual([
       {
         kind: 'pmap',
         line: 1,
@@ -148,14 +151,14 @@ describe('pmap: output written from the procps sources (3.2.x, 4.x) and the defa
   });
 
   it('procps 3.2 `-x` with numbers in the Anon column uses the column', () => {
-    const text = [
+    const maps = pmapRecords([
       '77:   ./a.out',
       'Address           Kbytes     RSS    Anon  Locked Mode   Mapping',
       '0000000000400000       4       4       0       0 r-x--  a.out',
       '00007f0000000000    2048    2048    2048       0 rw---    [ anon ]',
       'total kB            2052    2052    2048       0',
-    ].join('\n');
-    expect(ofKind(parse('pmap', text), 'pmap')[0]).toMatchObject({
+    ]);
+    expect(maps[0]).toMatchObject({
       totalKb: 2052,
       rssKb: 2052,
       anonKb: 2048,
