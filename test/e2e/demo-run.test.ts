@@ -12,6 +12,7 @@ import {
   type BrowserApp,
 } from '../helpers/browser-app';
 import { openWatchedPage } from '../helpers/chromium';
+import { fillRunForm } from '../helpers/run-form-page';
 
 /** Generous: the machine has 2 cores and other suites run alongside; these are not speed checks. */
 const WAIT_MS = 90_000;
@@ -53,108 +54,86 @@ async function stopIfActive(page: Page) {
 /** Demo workload as docs/DESIGN.md's example: Llama-3.2-1B-like, 16 layers × 8 KV heads × head dim 64, f16. */
 async function fillDemo(page: Page, options: { tokens: string; tps: string; intervalMs: string; budget: string }) {
   await page.getByTestId('engine-kind-demo').click();
-  await page.getByTestId('field-layers').fill('16');
-  await page.getByTestId('field-kvHeads').fill('8');
-  await page.getByTestId('field-headDim').fill('64');
-  await page.getByTestId('field-kvType').selectOption('f16');
-  await page.getByTestId('field-mode').selectOption('growth');
-  await page.getByTestId('field-tokens').fill(options.tokens);
-  await page.getByTestId('field-tps').fill(options.tps);
-  await page.getByTestId('field-intervalMs').fill(options.intervalMs);
-  await page.getByTestId('field-budget').fill(options.budget);
+  await fillRunForm(page, { layers: '16', kvHeads: '8', headDim: '64', kvType: 'f16', mode: 'growth', ...options });
 }
 
 describe('a demo run from the UI', () => {
-  it(
-    'draws RSS and the theory line and shows the measured bytes per token',
-    async () => {
-      const { page, problems } = await openApp();
-      await fillDemo(page, { tokens: '2000', tps: '1000', intervalMs: '100', budget: '2 GiB' });
-      await page.getByTestId('start-run').click();
+  it('draws RSS and the theory line and shows the measured bytes per token', { timeout: TEST_MS }, async () => {
+    const { page, problems } = await openApp();
+    await fillDemo(page, { tokens: '2000', tps: '1000', intervalMs: '100', budget: '2 GiB' });
+    await page.getByTestId('start-run').click();
 
-      const chart = page.getByTestId('memory-chart');
-      await page.waitForFunction(
-        () => {
-          const el = document.querySelector('[data-testid=memory-chart]');
-          return (
-            Number(el?.getAttribute('data-rss-points')) >= 5 && Number(el?.getAttribute('data-theory-points')) >= 2
-          );
-        },
-        null,
-        { timeout: WAIT_MS },
-      );
-      await waitForMeasuredBytesPerToken(page, WAIT_MS);
-      await waitForPhase(page, ['done'], WAIT_MS);
-      await page.waitForTimeout(500); // one more 4 Hz tick so the final analysis is painted
+    const chart = page.getByTestId('memory-chart');
+    await page.waitForFunction(
+      () => {
+        const el = document.querySelector('[data-testid=memory-chart]');
+        return Number(el?.getAttribute('data-rss-points')) >= 5 && Number(el?.getAttribute('data-theory-points')) >= 2;
+      },
+      null,
+      { timeout: WAIT_MS },
+    );
+    await waitForMeasuredBytesPerToken(page, WAIT_MS);
+    await waitForPhase(page, ['done'], WAIT_MS);
+    await page.waitForTimeout(500); // one more 4 Hz tick so the final analysis is painted
 
-      // Painted lines, not only data: RSS, anon, file-backed and the dashed theory line.
-      expect(await chart.locator('path.recharts-line-curve').count()).toBeGreaterThanOrEqual(4);
-      // 16 layers × 8 KV heads × (64 + 64) × 2 bytes (f16) = 32 KiB per token (docs/DESIGN.md).
-      expect(await page.getByTestId('readout-theory-bytes-per-token').textContent()).toBe('32.0 KiB/token');
-      expect(await page.getByTestId('readout-measured-bytes-per-token').textContent()).toMatch(
-        /^\d+(\.\d+)? KiB\/token$/,
-      );
-      expect(await page.getByTestId('readout-overhead-factor').textContent()).toMatch(/^\d+\.\d\d×$/);
-      expect(await page.getByTestId('readout-peak-rss').textContent()).toMatch(/MiB|GiB/);
-      expect(await page.getByTestId('readout-decode-tps').textContent()).toMatch(/ tok\/s$/);
-      expect(await page.getByTestId('run-error').count()).toBe(0);
-      // Every registered series the collectors produced, with its unit (shared/collectors/registry.ts):
-      // the procfs sampler's and the pressure collector's (this machine has /proc/pressure).
-      const series = page.getByRole('region', { name: 'All series' });
-      expect(await series.getByTestId('series-rssBytes').textContent()).toMatch(/RSSprocfs\d+(\.\d+)? MiB$/);
-      expect(await series.getByTestId('series-psi.memory.some.avg10Pct').textContent()).toMatch(/pressure\d+\.\d %$/);
+    // Painted lines, not only data: RSS, anon, file-backed and the dashed theory line.
+    expect(await chart.locator('path.recharts-line-curve').count()).toBeGreaterThanOrEqual(4);
+    // 16 layers × 8 KV heads × (64 + 64) × 2 bytes (f16) = 32 KiB per token (docs/DESIGN.md).
+    expect(await page.getByTestId('readout-theory-bytes-per-token').textContent()).toBe('32.0 KiB/token');
+    expect(await page.getByTestId('readout-measured-bytes-per-token').textContent()).toMatch(
+      /^\d+(\.\d+)? KiB\/token$/,
+    );
+    expect(await page.getByTestId('readout-overhead-factor').textContent()).toMatch(/^\d+\.\d\d×$/);
+    expect(await page.getByTestId('readout-peak-rss').textContent()).toMatch(/MiB|GiB/);
+    expect(await page.getByTestId('readout-decode-tps').textContent()).toMatch(/ tok\/s$/);
+    expect(await page.getByTestId('run-error').count()).toBe(0);
+    // Every registered series the collectors produced, with its unit (shared/collectors/registry.ts):
+    // the procfs sampler's and the pressure collector's (this machine has /proc/pressure).
+    const series = page.getByRole('region', { name: 'All series' });
+    expect(await series.getByTestId('series-rssBytes').textContent()).toMatch(/RSSprocfs\d+(\.\d+)? MiB$/);
+    expect(await series.getByTestId('series-psi.memory.some.avg10Pct').textContent()).toMatch(/pressure\d+\.\d %$/);
 
-      // The budget (2 GiB) is far above this small run: drawn to scale on request.
-      await page.getByTestId('chart-scale-budget').check();
-      expect(await chart.getAttribute('data-budget-line')).toBe('shown');
-      expect(await chart.locator('.recharts-reference-line').count()).toBe(1);
-      await page.getByTestId('chart-scale-budget').uncheck();
-      // The tooltip renders too (all of it under the CSP, checked through `problems` below).
-      const box = (await chart.boundingBox())!;
-      await page.mouse.move(box.x + box.width * 0.6, box.y + box.height * 0.5);
-      await chart.locator('.recharts-tooltip-wrapper .recharts-default-tooltip').waitFor();
-      expect(await chart.locator('.recharts-default-tooltip').textContent()).toMatch(/tokens.*(MiB|KiB)/);
-      await page.mouse.move(0, 0);
+    // The budget (2 GiB) is far above this small run: drawn to scale on request.
+    await page.getByTestId('chart-scale-budget').check();
+    expect(await chart.getAttribute('data-budget-line')).toBe('shown');
+    expect(await chart.locator('.recharts-reference-line').count()).toBe(1);
+    await page.getByTestId('chart-scale-budget').uncheck();
+    // The tooltip renders too (all of it under the CSP, checked through `problems` below).
+    const box = (await chart.boundingBox())!;
+    await page.mouse.move(box.x + box.width * 0.6, box.y + box.height * 0.5);
+    await chart.locator('.recharts-tooltip-wrapper .recharts-default-tooltip').waitFor();
+    expect(await chart.locator('.recharts-default-tooltip').textContent()).toMatch(/tokens.*(MiB|KiB)/);
+    await page.mouse.move(0, 0);
 
-      await saveScreenshot(page, 'demo-run.png');
-      expect(problems).toEqual([]);
-      await page.close();
-    },
-    TEST_MS,
-  );
+    await saveScreenshot(page, 'demo-run.png');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
 
-  it(
-    'stops a running demo with the Stop button',
-    async () => {
-      const { page, problems } = await openApp();
-      await fillDemo(page, { tokens: '10000', tps: '200', intervalMs: '100', budget: '' });
-      await page.getByTestId('start-run').click();
-      await waitForRssPoints(page, 3, WAIT_MS);
-      expect(await phaseOf(page)).toBe('running');
-      await page.getByTestId('stop-run').click();
-      await waitForPhase(page, ['done', 'failed'], WAIT_MS);
-      expect(await phaseOf(page)).toBe('done');
-      expect(await page.getByTestId('start-run').isEnabled()).toBe(true);
-      expect(problems).toEqual([]);
-      await page.close();
-    },
-    TEST_MS,
-  );
+  it('stops a running demo with the Stop button', { timeout: TEST_MS }, async () => {
+    const { page, problems } = await openApp();
+    await fillDemo(page, { tokens: '10000', tps: '200', intervalMs: '100', budget: '' });
+    await page.getByTestId('start-run').click();
+    await waitForRssPoints(page, 3, WAIT_MS);
+    expect(await phaseOf(page)).toBe('running');
+    await page.getByTestId('stop-run').click();
+    await waitForPhase(page, ['done', 'failed'], WAIT_MS);
+    expect(await phaseOf(page)).toBe('done');
+    expect(await page.getByTestId('start-run').isEnabled()).toBe(true);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
 
-  it(
-    'shows a run already going after a reload, from getRun',
-    async () => {
-      const { page } = await openApp();
-      await fillDemo(page, { tokens: '10000', tps: '200', intervalMs: '100', budget: '' });
-      await page.getByTestId('start-run').click();
-      await waitForRssPoints(page, 5, WAIT_MS);
-      await page.reload();
-      await waitForRssPoints(page, 5, WAIT_MS);
-      expect(await phaseOf(page)).toBe('running');
-      await page.getByTestId('stop-run').click();
-      await waitForPhase(page, ['done'], WAIT_MS);
-      await page.close();
-    },
-    TEST_MS,
-  );
+  it('shows a run already going after a reload, from getRun', { timeout: TEST_MS }, async () => {
+    const { page } = await openApp();
+    await fillDemo(page, { tokens: '10000', tps: '200', intervalMs: '100', budget: '' });
+    await page.getByTestId('start-run').click();
+    await waitForRssPoints(page, 5, WAIT_MS);
+    await page.reload();
+    await waitForRssPoints(page, 5, WAIT_MS);
+    expect(await phaseOf(page)).toBe('running');
+    await page.getByTestId('stop-run').click();
+    await waitForPhase(page, ['done'], WAIT_MS);
+    await page.close();
+  });
 });

@@ -16,9 +16,8 @@ let page: Page;
 let problems: string[];
 
 beforeAll(async () => {
-  app = await openBrowserApp({ homePrefix: 'kvscope-e2e-kv-' });
+  app = await openBrowserApp({ homePrefix: 'kvscope-e2e-kv-', firstClick: 'view-kv' });
   ({ page, problems } = app);
-  await page.getByTestId('view-kv').click();
 }, 60_000);
 
 afterAll(() => app?.close());
@@ -28,66 +27,63 @@ const text = (testId: string) => page.getByTestId(testId).textContent();
 const kv = () => page.getByTestId('kv-view');
 
 describe('the KV calculator', () => {
-  it(
-    'reads the GGUF header on this computer and computes from it',
-    async () => {
-      await page.getByTestId('kv-source-gguf').click();
-      await page.getByTestId('kv-needs-model').waitFor();
-      await kv().getByLabel('Where', { exact: true }).selectOption('local');
-      await kv().getByLabel('GGUF path', { exact: true }).fill(STORIES_GGUF);
-      await page.getByRole('button', { name: 'Read header', exact: true }).click();
-      await page.getByTestId('kv-model-facts').waitFor();
-      expect(await text('kv-model-arch')).toBe('llama');
-      expect(await text('kv-model-layers')).toBe('5');
-      expect(await text('kv-model-kv-heads')).toBe('4');
-      expect(await text('kv-model-head-dim')).toBe('8 / 8');
+  it('reads the GGUF header on this computer and computes from it', { timeout: TEST_MS }, async () => {
+    await page.getByTestId('kv-source-gguf').click();
+    await page.getByTestId('kv-needs-model').waitFor();
+    await kv().getByLabel('Where', { exact: true }).selectOption('local');
+    await kv().getByLabel('GGUF path', { exact: true }).fill(STORIES_GGUF);
+    await page.getByRole('button', { name: 'Read header', exact: true }).click();
+    await page.getByTestId('kv-model-facts').waitFor();
+    expect(await text('kv-model-arch')).toBe('llama');
+    expect(await text('kv-model-layers')).toBe('5');
+    expect(await text('kv-model-kv-heads')).toBe('4');
+    expect(await text('kv-model-head-dim')).toBe('8 / 8');
 
-      await kv().getByLabel('KV type', { exact: true }).selectOption('f16');
-      await kv().getByLabel('Context', { exact: true }).fill('4096');
-      await kv().getByLabel('Parallel sequences', { exact: true }).fill('1');
-      await kv().getByLabel('Budget', { exact: true }).fill('1 MiB');
-      // By hand: 5 layers × 4 KV heads × (8 + 8) values × 2 bytes = 640 B per token.
-      expect(await page.getByTestId('kv-bytes-per-token').getAttribute('data-bytes')).toBe('640');
-      expect(await text('kv-bytes-per-token')).toBe('640 B/token');
-      // 640 B × 4,096 tokens = 2,621,440 B = 2.50 MiB (llama.cpp reports 1.25 MiB at 2,048 cells).
-      expect(await page.getByTestId('kv-total').getAttribute('data-bytes')).toBe('2621440');
-      expect(await text('kv-total')).toBe('2.50 MiB');
-      // 1 MiB = 1,048,576 B; 1,048,576 / 640 = 1,638.4 → 1,638 tokens fit.
-      expect(await page.getByTestId('kv-max-context').getAttribute('data-tokens')).toBe('1638');
-      expect(await text('kv-max-context')).toBe('1,638 tokens');
+    await kv().getByLabel('KV type', { exact: true }).selectOption('f16');
+    await kv().getByLabel('Context', { exact: true }).fill('4096');
+    await kv().getByLabel('Parallel sequences', { exact: true }).fill('1');
+    await kv().getByLabel('Budget', { exact: true }).fill('1 MiB');
+    // By hand: 5 layers × 4 KV heads × (8 + 8) values × 2 bytes = 640 B per token.
+    expect(await page.getByTestId('kv-bytes-per-token').getAttribute('data-bytes')).toBe('640');
+    expect(await text('kv-bytes-per-token')).toBe('640 B/token');
+    // 640 B × 4,096 tokens = 2,621,440 B = 2.50 MiB (llama.cpp reports 1.25 MiB at 2,048 cells).
+    expect(await page.getByTestId('kv-total').getAttribute('data-bytes')).toBe('2621440');
+    expect(await text('kv-total')).toBe('2.50 MiB');
+    // 1 MiB = 1,048,576 B; 1,048,576 / 640 = 1,638.4 → 1,638 tokens fit.
+    expect(await page.getByTestId('kv-max-context').getAttribute('data-tokens')).toBe('1638');
+    expect(await text('kv-max-context')).toBe('1,638 tokens');
 
-      // Two parallel sequences hold twice the cache: 5,242,880 B = 5.00 MiB; each fits half: 819 tokens.
-      await kv().getByLabel('Parallel sequences', { exact: true }).fill('2');
-      expect(await page.getByTestId('kv-total').getAttribute('data-bytes')).toBe('5242880');
-      expect(await page.getByTestId('kv-max-context').getAttribute('data-tokens')).toBe('819');
-      await kv().getByLabel('Parallel sequences', { exact: true }).fill('1');
+    // Two parallel sequences hold twice the cache: 5,242,880 B = 5.00 MiB; each fits half: 819 tokens.
+    await kv().getByLabel('Parallel sequences', { exact: true }).fill('2');
+    expect(await page.getByTestId('kv-total').getAttribute('data-bytes')).toBe('5242880');
+    expect(await page.getByTestId('kv-max-context').getAttribute('data-tokens')).toBe('819');
+    await kv().getByLabel('Parallel sequences', { exact: true }).fill('1');
 
-      // f32: 4 bytes per value → 1,280 B per token.
-      await kv().getByLabel('KV type', { exact: true }).selectOption('f32');
-      expect(await page.getByTestId('kv-bytes-per-token').getAttribute('data-bytes')).toBe('1280');
+    // f32: 4 bytes per value → 1,280 B per token.
+    await kv().getByLabel('KV type', { exact: true }).selectOption('f32');
+    expect(await page.getByTestId('kv-bytes-per-token').getAttribute('data-bytes')).toBe('1280');
 
-      // A window of 1,024 tokens caps the cache at 1,024 × 640 B = 655,360 B (f16), under the budget.
-      await kv().getByLabel('KV type', { exact: true }).selectOption('f16');
-      await kv().getByLabel('Window', { exact: true }).fill('1024');
-      expect(await page.getByTestId('kv-total').getAttribute('data-bytes')).toBe('655360');
-      expect(await text('kv-max-context')).toBe('unlimited (window)');
-      await kv().getByLabel('Window', { exact: true }).fill('');
+    // A window of 1,024 tokens caps the cache at 1,024 × 640 B = 655,360 B (f16), under the budget.
+    await kv().getByLabel('KV type', { exact: true }).selectOption('f16');
+    await kv().getByLabel('Window', { exact: true }).fill('1024');
+    expect(await page.getByTestId('kv-total').getAttribute('data-bytes')).toBe('655360');
+    expect(await text('kv-max-context')).toBe('unlimited (window)');
+    await kv().getByLabel('Window', { exact: true }).fill('');
 
-      // Head dim 8 is not a multiple of the quantized types' 32-value blocks: only f32, f16, bf16 are drawn.
-      expect(await page.getByTestId('kv-chart').getAttribute('data-curves')).toBe('f32,f16,bf16');
-      expect(await text('kv-impossible')).toMatch(/q8_0/);
-      const legend = await page.locator('[data-testid=kv-chart] .recharts-legend-item-text').allTextContents();
-      expect(legend.sort()).toEqual(['bf16 (640 B/token)', 'f16 (640 B/token)', 'f32 (1.25 KiB/token)']);
-      expect(await page.locator('[data-testid=kv-chart] path.recharts-line-curve').count()).toBe(3);
+    // Head dim 8 is not a multiple of the quantized types' 32-value blocks: only f32, f16, bf16 are drawn.
+    expect(await page.getByTestId('kv-chart').getAttribute('data-curves')).toBe('f32,f16,bf16');
+    expect(await text('kv-impossible')).toMatch(/q8_0/);
+    const legend = await page.locator('[data-testid=kv-chart] .recharts-legend-item-text').allTextContents();
+    expect(legend.sort()).toEqual(['bf16 (640 B/token)', 'f16 (640 B/token)', 'f32 (1.25 KiB/token)']);
+    expect(await page.locator('[data-testid=kv-chart] path.recharts-line-curve').count()).toBe(3);
 
-      await saveScreenshot(page, 'kv-calculator.png');
-      expect(problems).toEqual([]);
-    },
-    TEST_MS,
-  );
+    await saveScreenshot(page, 'kv-calculator.png');
+    expect(problems).toEqual([]);
+  });
 
   it(
     'says what went wrong with a path that is not a model, and computes a typed shape',
+    { timeout: TEST_MS },
     async () => {
       await kv().getByLabel('GGUF path', { exact: true }).fill(join(app.home, 'no-such.gguf'));
       await page.getByRole('button', { name: 'Read header', exact: true }).click();
@@ -108,6 +104,5 @@ describe('the KV calculator', () => {
       expect(await page.getByTestId('kv-error-layers').textContent()).toBe('a whole number above 0');
       expect(problems).toEqual([]);
     },
-    TEST_MS,
   );
 });

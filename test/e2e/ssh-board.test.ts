@@ -17,6 +17,7 @@ import { saveScreenshot, waitForMeasuredBytesPerToken, waitForPhase, waitForRssP
 import { launchChromium, openWatchedPage } from '../helpers/chromium';
 import { ensureKeyUser, generateKey, makeTempDir, startSshd, type SshKey, type Sshd } from '../helpers/sshd';
 import { startWebMode, type WebMode } from '../helpers/web-mode';
+import { startDemoRun } from '../helpers/run-form-page';
 
 /** Generous: the machine has 2 cores and other suites run alongside; these are not speed checks. */
 const WAIT_MS = 45_000;
@@ -88,45 +89,42 @@ const appKnownHosts = () => {
 };
 
 describe('an SSH board in the app', () => {
-  it(
-    'is added in the board list and saved without any secret',
-    async () => {
-      await page.getByTestId('add-board').click();
-      await page.getByTestId('board-editor').waitFor();
-      // A mistake first: the field says what is wrong, nothing is saved.
-      await page.getByTestId('board-port').fill('70000');
-      await page.getByTestId('board-save').click();
-      expect(await page.getByTestId('board-error-port').textContent()).toMatch(/1–65535/);
-      expect(await page.getByTestId('board-error-host').textContent()).toMatch(/required/);
+  it('is added in the board list and saved without any secret', { timeout: TEST_MS }, async () => {
+    await page.getByTestId('add-board').click();
+    await page.getByTestId('board-editor').waitFor();
+    // A mistake first: the field says what is wrong, nothing is saved.
+    await page.getByTestId('board-port').fill('70000');
+    await page.getByTestId('board-save').click();
+    expect(await page.getByTestId('board-error-port').textContent()).toMatch(/1–65535/);
+    expect(await page.getByTestId('board-error-host').textContent()).toMatch(/required/);
 
-      await page.getByTestId('board-label').fill('Lab board');
-      await page.getByTestId('board-host').fill('127.0.0.1');
-      await page.getByTestId('board-port').fill(String(sshd.port));
-      await page.getByTestId('board-user').fill(user);
-      await page.getByTestId('board-identityFile').fill(sshd.clientKey.privatePath);
-      // An empty user known_hosts: only the app's own store decides (and ~/.ssh stays untouched).
-      await page.getByTestId('board-knownHostsFile').fill(join(home, 'user_known_hosts'));
-      await shot('ssh-board-editor.png');
-      await page.getByTestId('board-save').click();
-      await page.getByTestId('board-editor').waitFor({ state: 'detached' });
+    await page.getByTestId('board-label').fill('Lab board');
+    await page.getByTestId('board-host').fill('127.0.0.1');
+    await page.getByTestId('board-port').fill(String(sshd.port));
+    await page.getByTestId('board-user').fill(user);
+    await page.getByTestId('board-identityFile').fill(sshd.clientKey.privatePath);
+    // An empty user known_hosts: only the app's own store decides (and ~/.ssh stays untouched).
+    await page.getByTestId('board-knownHostsFile').fill(join(home, 'user_known_hosts'));
+    await shot('ssh-board-editor.png');
+    await page.getByTestId('board-save').click();
+    await page.getByTestId('board-editor').waitFor({ state: 'detached' });
 
-      await boardButton('Lab board').waitFor();
-      expect(await boardButton('Lab board').getAttribute('aria-pressed')).toBe('true');
-      expect(await boardButton('Lab board').textContent()).toContain(`${user}@127.0.0.1:${sshd.port}`);
-      expect(await page.getByTestId('run-target').textContent()).toBe('on Lab board');
+    await boardButton('Lab board').waitFor();
+    expect(await boardButton('Lab board').getAttribute('aria-pressed')).toBe('true');
+    expect(await boardButton('Lab board').textContent()).toContain(`${user}@127.0.0.1:${sshd.port}`);
+    expect(await page.getByTestId('run-target').textContent()).toBe('on Lab board');
 
-      const file = JSON.parse(readFileSync(join(home, 'app', 'boards.json'), 'utf8'));
-      expect(file.boards).toHaveLength(1);
-      expect(file.boards[0]).toMatchObject({
-        label: 'Lab board',
-        spec: { kind: 'ssh', host: '127.0.0.1', port: sshd.port, user, identityFile: sshd.clientKey.privatePath },
-      });
-    },
-    TEST_MS,
-  );
+    const file = JSON.parse(readFileSync(join(home, 'app', 'boards.json'), 'utf8'));
+    expect(file.boards).toHaveLength(1);
+    expect(file.boards[0]).toMatchObject({
+      label: 'Lab board',
+      spec: { kind: 'ssh', host: '127.0.0.1', port: sshd.port, user, identityFile: sshd.clientKey.privatePath },
+    });
+  });
 
   it(
     'asks for the unknown host key with the fingerprint ssh-keygen prints, then shows the device card',
+    { timeout: TEST_MS },
     async () => {
       expect(appKnownHosts()).toBe('');
       await page.getByTestId('probe-board').click();
@@ -161,41 +159,31 @@ describe('an SSH board in the app', () => {
       await card.scrollIntoViewIfNeeded();
       await shot('ssh-device-card.png');
     },
-    TEST_MS,
   );
 
-  it(
-    'runs the demo workload on the board without asking for the host key again',
-    async () => {
-      const knownBefore = appKnownHosts();
-      await page.getByTestId('engine-kind-demo').click();
-      await page.getByTestId('field-tokens').fill('1500');
-      await page.getByTestId('field-tps').fill('300');
-      await page.getByTestId('field-weightsMb').fill('4');
-      await page.getByTestId('field-intervalMs').fill('100');
-      await page.getByTestId('field-budget').fill('2 GiB');
-      await page.getByTestId('start-run').click();
+  it('runs the demo workload on the board without asking for the host key again', { timeout: TEST_MS }, async () => {
+    const knownBefore = appKnownHosts();
+    await startDemoRun(page, { tokens: '1500', tps: '300', weightsMb: '4', intervalMs: '100', budget: '2 GiB' });
 
-      await waitForRssPoints(page, 5, WAIT_MS);
-      await waitForMeasuredBytesPerToken(page, WAIT_MS);
-      await waitForPhase(page, ['done', 'failed'], WAIT_MS);
-      expect(await page.getByTestId('run-phase').getAttribute('data-phase')).toBe('done');
-      await page.waitForTimeout(500); // one more 4 Hz tick so the final analysis is painted
-      expect(await page.getByTestId('readout-theory-bytes-per-token').textContent()).toBe('32.0 KiB/token');
-      expect(await page.getByTestId('readout-measured-bytes-per-token').textContent()).toMatch(
-        /^\d+(\.\d+)? KiB\/token$/,
-      );
-      expect(await page.getByTestId('hostkey-dialog').count()).toBe(0);
-      expect(appKnownHosts()).toBe(knownBefore);
-      // The device card folded to its summary when the run started, so the chart is in view.
-      expect(await page.getByTestId('device-card-toggle').textContent()).toBe('Show');
-      await shot('ssh-demo-run.png');
-    },
-    TEST_MS,
-  );
+    await waitForRssPoints(page, 5, WAIT_MS);
+    await waitForMeasuredBytesPerToken(page, WAIT_MS);
+    await waitForPhase(page, ['done', 'failed'], WAIT_MS);
+    expect(await page.getByTestId('run-phase').getAttribute('data-phase')).toBe('done');
+    await page.waitForTimeout(500); // one more 4 Hz tick so the final analysis is painted
+    expect(await page.getByTestId('readout-theory-bytes-per-token').textContent()).toBe('32.0 KiB/token');
+    expect(await page.getByTestId('readout-measured-bytes-per-token').textContent()).toMatch(
+      /^\d+(\.\d+)? KiB\/token$/,
+    );
+    expect(await page.getByTestId('hostkey-dialog').count()).toBe(0);
+    expect(appKnownHosts()).toBe(knownBefore);
+    // The device card folded to its summary when the run started, so the chart is in view.
+    expect(await page.getByTestId('device-card-toggle').textContent()).toBe('Show');
+    await shot('ssh-demo-run.png');
+  });
 
   it(
     'asks for the passphrase of an encrypted key in a masked field and says why it cannot remember it',
+    { timeout: TEST_MS },
     async () => {
       await page.getByTestId('add-board').click();
       await page.getByTestId('board-label').fill('Encrypted key');
@@ -223,11 +211,11 @@ describe('an SSH board in the app', () => {
       expect(await page.getByTestId('hostkey-dialog').count()).toBe(0);
       expect(readFileSync(join(home, 'app', 'boards.json'), 'utf8')).not.toContain(PASSPHRASE);
     },
-    TEST_MS,
   );
 
   it(
     'imports a Host from ~/.ssh/config, resolved, and connects to it without a prompt',
+    { timeout: TEST_MS },
     async () => {
       await page.getByTestId('import-ssh-config').click();
       const row = page.getByTestId('ssh-host-lab-board');
@@ -249,11 +237,11 @@ describe('an SSH board in the app', () => {
       );
       expect(await page.getByTestId('hostkey-dialog').count()).toBe(0);
     },
-    TEST_MS,
   );
 
   it(
     'refuses a CHANGED host key in plain words, naming both fingerprints, without a prompt',
+    { timeout: TEST_MS },
     async () => {
       // The "board was reinstalled": another sshd, with a new host key, on the same host and port.
       await sshd.pause();
@@ -283,6 +271,5 @@ describe('an SSH board in the app', () => {
       }
       expect(problems).toEqual([]);
     },
-    TEST_MS,
   );
 });

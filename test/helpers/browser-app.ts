@@ -30,6 +30,8 @@ export interface BrowserAppOptions {
   webArgs?: (home: string) => string[];
   /** The test id the page shows once the board list is loaded. */
   readyTestId?: string;
+  /** A test id to click once the page is ready: the view or the board the file's tests start from. */
+  firstClick?: string;
 }
 
 /**
@@ -46,6 +48,7 @@ export async function openBrowserApp(options: BrowserAppOptions): Promise<Browse
   const problems: string[] = [];
   const page = await openWatchedPage(browser, web.url, problems);
   await page.getByTestId(options.readyTestId ?? 'board-local').waitFor();
+  if (options.firstClick) await page.getByTestId(options.firstClick).click();
   return {
     home,
     web,

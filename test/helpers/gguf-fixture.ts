@@ -37,6 +37,21 @@ const SIZE: Record<ScalarType, number> = {
   f64: 8,
 };
 
+/** How each scalar type is written at `at` (little- or big-endian as `le` says; a bool is a u8). */
+const WRITE: Record<ScalarType, (view: DataView, at: number, n: number, le: boolean) => void> = {
+  u8: (v, at, n) => v.setUint8(at, n),
+  i8: (v, at, n) => v.setInt8(at, n),
+  u16: (v, at, n, le) => v.setUint16(at, n, le),
+  i16: (v, at, n, le) => v.setInt16(at, n, le),
+  u32: (v, at, n, le) => v.setUint32(at, n, le),
+  i32: (v, at, n, le) => v.setInt32(at, n, le),
+  f32: (v, at, n, le) => v.setFloat32(at, n, le),
+  bool: (v, at, n) => v.setUint8(at, n),
+  u64: (v, at, n, le) => v.setBigUint64(at, BigInt(n), le),
+  i64: (v, at, n, le) => v.setBigInt64(at, BigInt(n), le),
+  f64: (v, at, n, le) => v.setFloat64(at, n, le),
+};
+
 export interface BuildOptions {
   version?: 1 | 2 | 3;
   littleEndian?: boolean;
@@ -67,39 +82,7 @@ export function buildGgufHeader(
   const scalar = (type: ScalarType, v: number | boolean) => {
     reserve(8);
     const n = typeof v === 'boolean' ? (v ? 1 : 0) : v;
-    switch (type) {
-      case 'u8':
-      case 'bool':
-        view.setUint8(at, n);
-        break;
-      case 'i8':
-        view.setInt8(at, n);
-        break;
-      case 'u16':
-        view.setUint16(at, n, le);
-        break;
-      case 'i16':
-        view.setInt16(at, n, le);
-        break;
-      case 'u32':
-        view.setUint32(at, n, le);
-        break;
-      case 'i32':
-        view.setInt32(at, n, le);
-        break;
-      case 'f32':
-        view.setFloat32(at, n, le);
-        break;
-      case 'u64':
-        view.setBigUint64(at, BigInt(n), le);
-        break;
-      case 'i64':
-        view.setBigInt64(at, BigInt(n), le);
-        break;
-      case 'f64':
-        view.setFloat64(at, n, le);
-        break;
-    }
+    WRITE[type](view, at, n, le);
     at += SIZE[type];
   };
   const len = (n: number) => scalar(wide ? 'u64' : 'u32', n);

@@ -69,6 +69,13 @@ export function parse(format: string, input: string | Uint8Array, options?: Pars
   return whole;
 }
 
+/** Parse `lines` (joined with LF) like parse() and expect no diagnostics. */
+export function parseClean(format: string, lines: readonly string[], options?: ParserOptions): ParseRecord[] {
+  const records = parse(format, lines.join('\n'), options);
+  expect(diagnostics(records)).toEqual([]);
+  return records;
+}
+
 export function parseFixture(format: string, rel: string, options?: ParserOptions): ParseRecord[] {
   const records = parse(format, fixtureBytes(rel), options);
   expectLinesConsistent(fixture(rel), records);

@@ -14,6 +14,14 @@ const dir = mkdtempSync(join(tmpdir(), 'kvscope-import-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const fixture = (...parts: string[]) => join(projectRoot, 'test/fixtures', ...parts);
+
+/** `kvscope import <format> <fixture> --out <dir>/<name>.kvscope [more…]`, which must succeed: the session file and its run. */
+async function importFixture(format: string, rel: string, name: string, ...more: string[]) {
+  const out = join(dir, `${name}.kvscope`);
+  const res = await runCli(['import', format, fixture(rel), '--out', out, ...more]);
+  expect(res.code, res.stderr).toBe(0);
+  return { out, run: defined(readSession(out).runs[0], 'run') };
+}
 const MIB = 1024 ** 2;
 
 describe('kvscope import tegrastats', () => {
@@ -99,11 +107,11 @@ describe('kvscope import tegrastats', () => {
 
 describe('kvscope import perf and llama-log', () => {
   it('a perf -I capture → perf samples on perf’s own interval clock', async () => {
-    const out = join(dir, 'perf.kvscope');
-    const file = fixture('perf/x86-vm-perf6.1-collector-interval/perf-collector-stdout.txt');
-    const res = await runCli(['import', 'perf', file, '--out', out]);
-    expect(res.code).toBe(0);
-    const run = defined(readSession(out).runs[0], 'run');
+    const { out, run } = await importFixture(
+      'perf',
+      'perf/x86-vm-perf6.1-collector-interval/perf-collector-stdout.txt',
+      'perf',
+    );
     // The capture's header says t0=5825.15, and its intervals end at 0.502505182 s and 1.006518373 s.
     expect(run.samples.slice(0, 2).map((s) => s.tMs)).toEqual([503, 1007]);
     expect(run.samples[0]).toMatchObject({
@@ -153,11 +161,12 @@ describe('kvscope import perf and llama-log', () => {
   );
 
   it('a raw perf stat -x, -I capture (no collector header) imports, its summary lines counted as diagnostics', async () => {
-    const out = join(dir, 'perf-raw.kvscope');
-    const file = fixture('perf/x86-perf5.12-csv-interval-summary/01_csv_interval_summary_lkml_jinyao_2021.txt');
-    const res = await runCli(['import', 'perf', file, '--out', out, '--json']);
-    expect(res.code).toBe(0);
-    const run = defined(readSession(out).runs[0], 'run');
+    const { run } = await importFixture(
+      'perf',
+      'perf/x86-perf5.12-csv-interval-summary/01_csv_interval_summary_lkml_jinyao_2021.txt',
+      'perf-raw',
+      '--json',
+    );
     expect(run.samples.length).toBeGreaterThan(0);
     // `1.001323097,8013.48,msec,cpu-clock,…`: the first interval of variant (A).
     expect(run.samples[0]).toMatchObject({
@@ -168,11 +177,7 @@ describe('kvscope import perf and llama-log', () => {
   }, 60_000);
 
   it('pmap tables → one pmap sample per table, timed by --interval', async () => {
-    const out = join(dir, 'pmap.kvscope');
-    const file = fixture('pmap/procps-ng-X-and-d/pmap_X_and_d.txt');
-    const res = await runCli(['import', 'pmap', file, '--out', out]);
-    expect(res.code, res.stderr).toBe(0);
-    const run = defined(readSession(out).runs[0], 'run');
+    const { run } = await importFixture('pmap', 'pmap/procps-ng-X-and-d/pmap_X_and_d.txt', 'pmap');
     // Table 1 (`pmap -X`): the anonymous 1048576 KiB mapping, Anonymous total 1048588 KiB, 3 mappings;
     // table 2 (`pmap -d`): the same mapping, no Anonymous column, 2 mappings.
     expect(run.samples).toEqual([
@@ -190,11 +195,11 @@ describe('kvscope import perf and llama-log', () => {
   }, 60_000);
 
   it('a llama.cpp log → the run’s engine log (timings), reported like a recorded run', async () => {
-    const out = join(dir, 'llama.kvscope');
-    const file = fixture('llama-cpp/llama-print-timings-2023-2024/04_llama_print_timings_variants_2023_2024.txt');
-    const res = await runCli(['import', 'llama-log', file, '--out', out]);
-    expect(res.code).toBe(0);
-    const run = defined(readSession(out).runs[0], 'run');
+    const { out, run } = await importFixture(
+      'llama-log',
+      'llama-cpp/llama-print-timings-2023-2024/04_llama_print_timings_variants_2023_2024.txt',
+      'llama',
+    );
     expect(run.samples).toHaveLength(0);
     expect(run.engineLog.timings.length).toBeGreaterThan(0);
     const rep = await runCli(['report', out, '--format', 'csv', '-o', join(dir, 'llama.csv')]);

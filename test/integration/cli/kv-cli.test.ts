@@ -1,8 +1,7 @@
 // The `kvscope kv` command as users run it: the real bin/kvscope.mjs in a child process.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { useTempDir } from '../../helpers/temp-dir';
 import { runCli } from '../../helpers/cli';
 import { buildGgufHeader, layerBombHeader, str, u32 } from '../../helpers/gguf-fixture';
 
@@ -80,16 +79,10 @@ describe('kvscope kv', () => {
 
 // Model files are untrusted (shared/kv/model-limits.ts): a hostile header is one line on stderr and exit 1.
 describe('kvscope kv --gguf on hostile files', () => {
-  let dir: string;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'kvscope-kv-hostile-'));
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const tmp = useTempDir('kvscope-kv-hostile-');
 
   it('a 200-byte header claiming 2^28 layers (it used to run out of heap and abort)', async () => {
-    const path = join(dir, 'bad.gguf');
+    const path = tmp.at('bad.gguf');
     await writeFile(path, layerBombHeader());
     const r = await kvscope('kv', '--gguf', path);
     expect(r.code).toBe(1);
@@ -100,7 +93,7 @@ describe('kvscope kv --gguf on hostile files', () => {
   });
 
   it('a key with a line break and a terminal escape stays on one line', async () => {
-    const path = join(dir, 'evil-arch.gguf');
+    const path = tmp.at('evil-arch.gguf');
     await writeFile(
       path,
       buildGgufHeader([

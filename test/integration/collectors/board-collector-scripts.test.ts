@@ -19,19 +19,22 @@ const boardRoot = (name: string) => join(projectRoot, 'test/fixtures/board-root'
 const SHIMS = join(projectRoot, 'test/fixtures/shims/bin');
 /** PATH without any shim: this machine has neither tegrastats nor vcgencmd. */
 const PLAIN_PATH = '/usr/local/bin:/usr/bin:/bin';
+/** PATH with the shim board tools first. */
+const SHIM_PATH = `${SHIMS}:${PLAIN_PATH}`;
 
 /**
  * Runs a collector's script as the launcher does (`sh <id>.sh <pid> <interval s> [root]`) for an
  * engine that lives `engineMs`, and returns its parser's records once the script has ended.
+ * The interval is 0.2 s unless a test asks for another.
  */
 async function runScript(
   def: CollectorDefinition,
-  opts: { root?: string; path?: string; engineMs: number; intervalS: number },
+  opts: { root?: string; path?: string; engineMs: number; intervalS?: number },
 ): Promise<CollectorRecord[]> {
   const file = join(dir, `${def.id}.sh`);
   writeFileSync(file, def.script ?? '');
   const engine: ChildProcess = spawn('sleep', [String(opts.engineMs / 1000)], { stdio: 'ignore' });
-  const args = [file, String(engine.pid), opts.intervalS.toFixed(3), ...(opts.root ? [opts.root] : [])];
+  const args = [file, String(engine.pid), (opts.intervalS ?? 0.2).toFixed(3), ...(opts.root ? [opts.root] : [])];
   const child = spawn('sh', args, {
     cwd: dir,
     stdio: ['ignore', 'pipe', 'ignore'],
@@ -48,13 +51,14 @@ async function runScript(
 }
 
 const samples = (records: CollectorRecord[]) => records.flatMap((r) => (r.kind === 'sample' ? [r] : []));
+/** The sample records of a script run (runScript). */
+const samplesOf = async (...args: Parameters<typeof runScript>) => samples(await runScript(...args));
 
 describe('board collector scripts on directory fixtures', () => {
   it('board sysfs on an RK3588 tree: devfreq clocks, NPU load per core, the trip point once', async () => {
     const records = await runScript(boardSysfsCollector, {
       root: boardRoot('rk3588-orange-pi-5'),
       engineMs: 900,
-      intervalS: 0.2,
     });
     expect(records.filter((r) => r.kind === 'diagnostic')).toEqual([]);
     const got = samples(records);
@@ -82,9 +86,7 @@ describe('board collector scripts on directory fixtures', () => {
   });
 
   it('board sysfs on a Jetson tree without tegrastats: INA3221 rails as mV × mA', async () => {
-    const got = samples(
-      await runScript(boardSysfsCollector, { root: boardRoot('jetson-orin-nano'), engineMs: 500, intervalS: 0.2 }),
-    );
+    const got = await samplesOf(boardSysfsCollector, { root: boardRoot('jetson-orin-nano'), engineMs: 500 });
     // VDD_IN 5.05 V × 1.01 A, VDD_CPU_GPU_CV 5.04 V × 184 mA, VDD_SOC 5.05 V × 304 mA.
     expect(got[0]?.values).toEqual({
       'devfreq.17000000.ga10b.curFreqMHz': 306,
@@ -97,20 +99,17 @@ describe('board collector scripts on directory fixtures', () => {
   });
 
   it('board sysfs leaves the INA rails to tegrastats where tegrastats is on the PATH', async () => {
-    const got = samples(
-      await runScript(boardSysfsCollector, {
-        root: boardRoot('jetson-orin-nano'),
-        path: `${SHIMS}:${PLAIN_PATH}`,
-        engineMs: 500,
-        intervalS: 0.2,
-      }),
-    );
+    const got = await samplesOf(boardSysfsCollector, {
+      root: boardRoot('jetson-orin-nano'),
+      path: SHIM_PATH,
+      engineMs: 500,
+    });
     expect(Object.keys(got[0]?.values ?? {}).filter((k) => k.startsWith('power.'))).toEqual([]);
     expect(got[0]?.values['devfreq.17000000.ga10b.curFreqMHz']).toBe(306);
   });
 
   it('board sysfs on an empty tree says absent', async () => {
-    const records = await runScript(boardSysfsCollector, { root: dir, engineMs: 300, intervalS: 0.2 });
+    const records = await runScript(boardSysfsCollector, { root: dir, engineMs: 300 });
     expect(records).toEqual([
       {
         kind: 'status',
@@ -122,9 +121,7 @@ describe('board collector scripts on directory fixtures', () => {
   });
 
   it('vcgencmd on a Pi 4 tree without vcgencmd: the sysfs throttled bits and the thermal zone, no fork', async () => {
-    const got = samples(
-      await runScript(vcgencmdCollector, { root: boardRoot('raspberry-pi-4'), engineMs: 500, intervalS: 0.2 }),
-    );
+    const got = await samplesOf(vcgencmdCollector, { root: boardRoot('raspberry-pi-4'), engineMs: 500 });
     // get_throttled 50005: under-voltage and throttled, now and since boot; cpu-thermal 74010 m°C.
     expect(got[0]?.values).toEqual({
       'rpi.throttledBits': 0x50005,
@@ -141,14 +138,7 @@ describe('board collector scripts on directory fixtures', () => {
   });
 
   it('vcgencmd with the shim tool and no sysfs files: the replayed readings, in order', async () => {
-    const got = samples(
-      await runScript(vcgencmdCollector, {
-        root: dir,
-        path: `${SHIMS}:${PLAIN_PATH}`,
-        engineMs: 700,
-        intervalS: 0.2,
-      }),
-    );
+    const got = await samplesOf(vcgencmdCollector, { root: dir, path: SHIM_PATH, engineMs: 700 });
     expect(got.length).toBeGreaterThanOrEqual(2);
     // The script's own start-up check asked get_throttled once (0x50005), so the ticks read on from 0x50000;
     // measure_temp and measure_clock arm start at their first lines.
@@ -169,13 +159,13 @@ describe('board collector scripts on directory fixtures', () => {
   });
 
   it('vcgencmd with neither the tool nor the files says absent', async () => {
-    const records = await runScript(vcgencmdCollector, { root: dir, engineMs: 300, intervalS: 0.2 });
+    const records = await runScript(vcgencmdCollector, { root: dir, engineMs: 300 });
     expect(records).toEqual([expect.objectContaining({ kind: 'status', status: 'absent' })]);
   });
 
   it('tegrastats streams the shim at the interval asked for, and ends with the engine', async () => {
     const records = await runScript(tegrastatsCollector, {
-      path: `${SHIMS}:${PLAIN_PATH}`,
+      path: SHIM_PATH,
       engineMs: 1000,
       intervalS: 0.2,
     });
@@ -193,7 +183,7 @@ describe('board collector scripts on directory fixtures', () => {
   });
 
   it('tegrastats without the tool says absent', async () => {
-    const records = await runScript(tegrastatsCollector, { engineMs: 300, intervalS: 0.2 });
+    const records = await runScript(tegrastatsCollector, { engineMs: 300 });
     expect(records).toEqual([
       {
         kind: 'status',

@@ -9,11 +9,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { readSession } from '../../../electron/node/session/session-store';
 import { projectRoot, runCli } from '../../helpers/cli';
 import { csvColumns } from '../../helpers/csv-columns';
-import { startTrustedSshd, sshCliTarget, type Sshd } from '../../helpers/sshd';
+import { useTrustedSshd } from '../../helpers/ssh-suite';
 
 const SHIMS = join(projectRoot, 'test/fixtures/shims/bin');
 const RK3588 = join(projectRoot, 'test/fixtures/board-root/rk3588-orange-pi-5');
@@ -42,28 +42,21 @@ const THROTTLED: Record<number, Record<string, number>> = {
 const CYCLE = [0x50005, 0x50000, 0x0, 0x80008];
 
 describe('board collectors end to end', () => {
-  let sshd: Sshd;
-  let knownHosts: string;
   const dir = mkdtempSync(join(tmpdir(), 'kvscope-board-e2e-'));
   // The SSH sessions' TMPDIR: run directories and the vcgencmd shim's counters go there.
   const sshTmp = mkdtempSync(join(tmpdir(), 'kvscope-board-e2e-ssh-'));
-  beforeAll(async () => {
-    ({ sshd, knownHosts } = await startTrustedSshd({
-      extraConfig: [`SetEnv PATH=${SHIMS}:/usr/local/bin:/usr/bin:/bin KVSCOPE_SYSFS_ROOT=${RK3588} TMPDIR=${sshTmp}`],
-    }));
-  });
-  afterAll(async () => {
-    await sshd?.stop();
+  const sessionEnv = `PATH=${SHIMS}:/usr/local/bin:/usr/bin:/bin KVSCOPE_SYSFS_ROOT=${RK3588} TMPDIR=${sshTmp}`;
+  const ssh = useTrustedSshd({ sshd: { extraConfig: [`SetEnv ${sessionEnv}`] } });
+  afterAll(() => {
     rmSync(dir, { recursive: true, force: true });
     rmSync(sshTmp, { recursive: true, force: true });
   });
 
   it('over SSH: tegrastats, vcgencmd and board sysfs are ok; the session and the CSV carry the replayed values', async () => {
     const out = join(dir, 'board.kvscope');
-    const r = await runCli(
-      ['profile', ...sshCliTarget(sshd, knownHosts), ...DEMO, ...INTERVALS, '--out', out, '--json'],
-      { timeoutMs: 90_000 },
-    );
+    const r = await runCli(['profile', ...ssh.cliTarget(), ...DEMO, ...INTERVALS, '--out', out, '--json'], {
+      timeoutMs: 90_000,
+    });
     expect(r.code, r.stderr).toBe(0);
     const printed = (JSON.parse(r.stdout) as Printed).collectors ?? {};
     for (const id of ['tegrastats', 'vcgencmd', 'boardsysfs']) {

@@ -18,8 +18,8 @@ import {
   tokenEventsFromSamples,
   tokensPerSecondOverTime,
 } from '../../../shared/analysis/throughput';
-import { runCli } from '../../helpers/cli';
-import { startTrustedSshd, type Sshd, sshCliTarget } from '../../helpers/sshd';
+import { profileArgs, runCli, runCliJson } from '../../helpers/cli';
+import { useTrustedSshd } from '../../helpers/ssh-suite';
 import {
   assertLlamaEngineInstalled,
   llamaCliCommand,
@@ -74,21 +74,19 @@ describe('a real llama.cpp engine on stories260K', () => {
   afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
   it('local: the KV size llama.cpp logs equals the GGUF theory, reserved mode, timings parsed', async () => {
-    const r = await runCli([
-      'profile',
-      'local',
-      '--engine',
-      llamaCliCommand({ tokens: TOKENS }),
-      '--gguf',
-      modelRelative,
-      '--ctx',
-      '2048',
-      '--interval-ms',
-      '50',
-      '--json',
-    ]);
-    if (r.code !== 0) throw new Error(`kvscope profile failed (${r.code}): ${r.stderr}`);
-    const s = JSON.parse(r.stdout);
+    const s = await runCliJson(
+      profileArgs(
+        'local',
+        llamaCliCommand({ tokens: TOKENS }),
+        '--gguf',
+        modelRelative,
+        '--ctx',
+        '2048',
+        '--interval-ms',
+        '50',
+        '--json',
+      ),
+    );
     expectRealLlamaRun(s);
     expect(s.engine.command).toContain('-c 2048');
     expect(
@@ -99,17 +97,9 @@ describe('a real llama.cpp engine on stories260K', () => {
   });
 
   it("without --ctx, the context comes from the command's own -c; without --gguf there is no theory but the engine-reported size", async () => {
-    const r = await runCli([
-      'profile',
-      'local',
-      '--engine',
-      llamaCliCommand({ tokens: 16, ctx: 1000 }),
-      '--interval-ms',
-      '50',
-      '--json',
-    ]);
-    if (r.code !== 0) throw new Error(`kvscope profile failed (${r.code}): ${r.stderr}`);
-    const s = JSON.parse(r.stdout);
+    const s = await runCliJson(
+      profileArgs('local', llamaCliCommand({ tokens: 16, ctx: 1000 }), '--interval-ms', '50', '--json'),
+    );
     // -c 1000 → llama.cpp pads to 1024 cells (next multiple of 256) → 1024 × 640 = 655,360 B
     // = 0.625 MiB, printed with two decimals ("0.62 MiB"): equal within 0.01 MiB.
     expect(Math.abs(s.engineReported.kvBytes - 655360)).toBeLessThanOrEqual(0.01 * 1048576);
@@ -123,19 +113,17 @@ describe('a real llama.cpp engine on stories260K', () => {
     const tokens = 1500;
     const out = join(tmp, 'raw.kvscope');
     const writeTimes = join(tmp, 'write-times.json');
-    const r = await runCli([
-      'profile',
-      'local',
-      '--engine',
-      llamaCliCommand({ tokens, ctx: 2048, extra: ['--raw', '--write-times', writeTimes] }),
-      '--interval-ms',
-      '100',
-      '--out',
-      out,
-      '--json',
-    ]);
-    if (r.code !== 0) throw new Error(`kvscope profile failed (${r.code}): ${r.stderr}`);
-    const s = JSON.parse(r.stdout) as {
+    const s = (await runCliJson(
+      profileArgs(
+        'local',
+        llamaCliCommand({ tokens, ctx: 2048, extra: ['--raw', '--write-times', writeTimes] }),
+        '--interval-ms',
+        '100',
+        '--out',
+        out,
+        '--json',
+      ),
+    )) as {
       throughput: { tokens: number; decodeTokensPerSecond: number; deliveredTokensPerSecond: number };
       kv: { mode: string };
       engineReported: { timings: Array<Timing & { tokensPerSecond: number | null }> };
@@ -188,50 +176,40 @@ describe('a real llama.cpp engine on stories260K', () => {
 
   it('refuses a KV type llama.cpp would refuse for this model, before starting it', async () => {
     // head_dim 8 is not a multiple of q8_0's 32-value blocks.
-    const r = await runCli([
-      'profile',
-      'local',
-      '--engine',
-      llamaCliCommand({ tokens: 8, ctx: 512 }),
-      '--gguf',
-      modelRelative,
-      '--kv-type',
-      'q8_0',
-      '--json',
-    ]);
+    const r = await runCli(
+      profileArgs(
+        'local',
+        llamaCliCommand({ tokens: 8, ctx: 512 }),
+        '--gguf',
+        modelRelative,
+        '--kv-type',
+        'q8_0',
+        '--json',
+      ),
+    );
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/q8_0 with block size 32 does not divide/);
   });
 });
 
 describe('a real llama.cpp engine on the loopback SSH target', () => {
-  let sshd: Sshd;
-  let knownHosts: string;
-  beforeAll(async () => {
-    assertLlamaEngineInstalled();
-    ({ sshd, knownHosts } = await startTrustedSshd());
-  });
-  afterAll(async () => {
-    await sshd?.stop();
-  });
+  const ssh = useTrustedSshd({ before: assertLlamaEngineInstalled });
 
   it('kvscope profile user@host:port: GGUF header read over the link, KV size equals theory, reserved, timings parsed', async () => {
     // The SSH login lands in the user's home, so the model path on the "board" is absolute.
-    const r = await runCli([
-      'profile',
-      ...sshCliTarget(sshd, knownHosts),
-      '--engine',
-      llamaCliCommand({ tokens: TOKENS }),
-      '--gguf',
-      modelPath,
-      '--ctx',
-      '2048',
-      '--interval-ms',
-      '50',
-      '--json',
-    ]);
-    if (r.code !== 0) throw new Error(`kvscope profile over SSH failed (${r.code}): ${r.stderr}`);
-    const s = JSON.parse(r.stdout);
+    const s = await runCliJson(
+      profileArgs(
+        ssh.cliTarget(),
+        llamaCliCommand({ tokens: TOKENS }),
+        '--gguf',
+        modelPath,
+        '--ctx',
+        '2048',
+        '--interval-ms',
+        '50',
+        '--json',
+      ),
+    );
     expect(s.target.kind).toBe('ssh');
     // The board's probe facts, gathered while the run was live (the target closes with the run).
     expect(s.target.kernel).toBe(release());

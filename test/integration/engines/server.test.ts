@@ -15,7 +15,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { runCli } from '../../helpers/cli';
+import { profileArgs, runCli, runCliFailing, runCliJson } from '../../helpers/cli';
 import { makeTempDir, startSshd, writeKnownHosts, type Sshd, sshCliTarget } from '../../helpers/sshd';
 import {
   assertLlamaEngineInstalled,
@@ -103,17 +103,15 @@ describe('server mode against a real OpenAI-compatible llama.cpp server', () => 
   it('local, --server-url …:0: waits for the port the server prints, 3 turns, client timings = server timings within 5 %', async () => {
     const promptFile = join(dir, 'prompt.txt');
     await writeFile(promptFile, PROMPT);
-    const r = await runCli([
-      'profile',
-      'local',
-      '--engine',
-      openaiServerCommand({ ctx: 4096 }),
-      '--gguf',
-      modelRelative,
-      ...conversationArgs(promptFile),
-    ]);
-    if (r.code !== 0) throw new Error(`kvscope profile (server mode) failed (${r.code}): ${r.stderr}`);
-    const s = JSON.parse(r.stdout);
+    const s = await runCliJson(
+      profileArgs(
+        'local',
+        openaiServerCommand({ ctx: 4096 }),
+        '--gguf',
+        modelRelative,
+        ...conversationArgs(promptFile),
+      ),
+    );
     expectConsistentWithServer(s.server);
     expect(s.server.api).toBe('chat');
     expect(s.server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
@@ -133,42 +131,31 @@ describe('server mode against a real OpenAI-compatible llama.cpp server', () => 
   });
 
   it('the completions API streams too', async () => {
-    const r = await runCli([
-      'profile',
-      'local',
-      '--engine',
-      openaiServerCommand({ ctx: 1024 }),
-      '--server-url',
-      'http://127.0.0.1:0/v1',
-      '--api',
-      'completions',
-      '--prompt',
-      'Once upon a time',
-      '--tokens',
-      '32',
-      '--ignore-eos',
-      '--json',
-    ]);
-    if (r.code !== 0) throw new Error(`kvscope profile (server mode) failed (${r.code}): ${r.stderr}`);
-    const s = JSON.parse(r.stdout);
+    const s = await runCliJson(
+      profileArgs(
+        'local',
+        openaiServerCommand({ ctx: 1024 }),
+        '--server-url',
+        'http://127.0.0.1:0/v1',
+        '--api',
+        'completions',
+        '--prompt',
+        'Once upon a time',
+        '--tokens',
+        '32',
+        '--ignore-eos',
+        '--json',
+      ),
+    );
     expect(s.server.api).toBe('completions');
     expect(s.server.turns[0].tokens).toBe(32);
     expect(s.server.turns[0].serverTimings.predicted_n).toBe(32);
   });
 
   it('a server that exits before answering is reported with its last words', async () => {
-    const r = await runCli([
-      'profile',
-      'local',
-      '--engine',
-      'echo "model file not found" >&2; exit 1',
-      '--server-url',
-      'http://127.0.0.1:0/v1',
-      '--json',
-    ]);
-    expect(r.code).toBe(1);
-    expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/server mode: the server ended before it answered.*model file not found/);
+    const crash = 'echo "model file not found" >&2; exit 1';
+    const stderr = await runCliFailing(profileArgs('local', crash, '--server-url', 'http://127.0.0.1:0/v1', '--json'));
+    expect(stderr).toMatch(/server mode: the server ended before it answered.*model file not found/);
   });
 });
 
@@ -190,14 +177,11 @@ describe('server mode on the loopback SSH target (through an SSH port forward)',
   it('the server on the board is reached through target.forwardPort; client timings = server timings within 5 %', async () => {
     const promptFile = join(dir, 'prompt.txt');
     await writeFile(promptFile, PROMPT);
-    const r = await runCli([
-      'profile',
-      ...sshCliTarget(sshd, knownHosts),
-      '--engine',
-      openaiServerCommand({ ctx: 4096 }),
-      ...conversationArgs(promptFile),
-    ]);
+    const r = await runCli(
+      profileArgs(sshCliTarget(sshd, knownHosts), openaiServerCommand({ ctx: 4096 }), ...conversationArgs(promptFile)),
+    );
     if (r.code !== 0) throw new Error(`kvscope profile (server mode over SSH) failed (${r.code}): ${r.stderr}`);
+    // Read below: stderr says which port the server printed.
     const s = JSON.parse(r.stdout);
     expect(s.target.kind).toBe('ssh');
     expectConsistentWithServer(s.server);

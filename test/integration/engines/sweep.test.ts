@@ -11,10 +11,10 @@
 //   (src/llama-kv-cells.h: pos int32 4 B + ext {x, y, tok int32, bool} 16 B + shift int32 4 B +
 //   seq std::bitset<256> 32 B = 56 B), so the memory a context token really costs is
 //   640 + 56 = 696 B, 8.75 % above the K/V theory: inside the 15 % the issue asks for.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../helpers/cli';
+import { describe, expect, it } from 'vitest';
+import { profileArgs, runCli, runCliJson } from '../../helpers/cli';
 import { assertLlamaEngineInstalled, llamaCliCommand, modelPath } from '../../helpers/llama-engine';
-import { startTrustedSshd, type Sshd, sshCliTarget } from '../../helpers/sshd';
+import { useTrustedSshd } from '../../helpers/ssh-suite';
 import { defined } from '../../helpers/defined';
 
 const SIZES = [512, 4096, 16384, 32768, 65536];
@@ -33,20 +33,12 @@ interface Point {
 }
 
 describe('context sweep of a real llama.cpp engine on the loopback SSH target', () => {
-  let sshd: Sshd;
-  let knownHosts: string;
-  beforeAll(async () => {
-    assertLlamaEngineInstalled();
-    ({ sshd, knownHosts } = await startTrustedSshd());
-  });
-  afterAll(async () => {
-    await sshd?.stop();
-  });
+  const ssh = useTrustedSshd({ before: assertLlamaEngineInstalled });
 
   it('512 … 65,536: measured bytes/token within 15 % of the 640 B theory, mode reserved, engine log = theory', async () => {
-    const r = await runCli([
+    const s = await runCliJson([
       'profile',
-      ...sshCliTarget(sshd, knownHosts),
+      ...ssh.cliTarget(),
       // 400 tokens (≈ 0.4–1.5 s of decode): a few dozen 20 ms samples land while the context
       // exists, so each run's peak is its steady level rather than a one-sample transient
       // (with 64 tokens, 1–3 samples, the slope ranged 657–742 B over nine sweeps on a busy
@@ -64,8 +56,6 @@ describe('context sweep of a real llama.cpp engine on the loopback SSH target', 
       '20',
       '--json',
     ]);
-    if (r.code !== 0) throw new Error(`kvscope profile --sweep failed (${r.code}): ${r.stderr}`);
-    const s = JSON.parse(r.stdout);
     expect(s.target.kind).toBe('ssh');
     const sweep = s.sweep;
     const points = sweep.points as Point[];
@@ -111,15 +101,9 @@ describe('context sweep of a real llama.cpp engine on the loopback SSH target', 
   });
 
   it('--sweep without {ctx} in the engine command is refused with a one-line reason', async () => {
-    const r = await runCli([
-      'profile',
-      'local',
-      '--engine',
-      llamaCliCommand({ tokens: 8, ctx: 512 }),
-      '--sweep',
-      '512,1024',
-      '--json',
-    ]);
+    const r = await runCli(
+      profileArgs('local', llamaCliCommand({ tokens: 8, ctx: 512 }), '--sweep', '512,1024', '--json'),
+    );
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/--sweep needs \{ctx\}/);

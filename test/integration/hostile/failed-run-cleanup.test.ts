@@ -5,9 +5,9 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/cli';
-import { startTrustedSshd, sshCliTarget, type Sshd } from '../../helpers/sshd';
+import { useTrustedSshd } from '../../helpers/ssh-suite';
 
 const CASES: Array<{ name: string; args: string[]; stderr: RegExp }> = [
   {
@@ -31,22 +31,17 @@ const CASES: Array<{ name: string; args: string[]; stderr: RegExp }> = [
 const runDirs = (dir: string) => readdirSync(dir).filter((n) => /^kvscope-\d{14}-[0-9a-f]{8}$/.test(n));
 
 describe('failed runs leave nothing on the target', () => {
-  let sshd: Sshd;
-  let knownHosts: string;
   const localTmp = mkdtempSync(join(tmpdir(), 'kvscope-cleanup-'));
   // The SSH sessions get their own TMPDIR, where the run directories go (run-controller.ts).
   const sshTmp = mkdtempSync(join(tmpdir(), 'kvscope-cleanup-ssh-'));
-  beforeAll(async () => {
-    ({ sshd, knownHosts } = await startTrustedSshd({ extraConfig: [`SetEnv TMPDIR=${sshTmp}`] }));
-  });
-  afterAll(async () => {
-    await sshd?.stop();
+  const ssh = useTrustedSshd({ sshd: { extraConfig: [`SetEnv TMPDIR=${sshTmp}`] } });
+  afterAll(() => {
     rmSync(localTmp, { recursive: true, force: true });
     rmSync(sshTmp, { recursive: true, force: true });
   });
 
   it.each(CASES)('over SSH: $name', async ({ args, stderr }) => {
-    const r = await runCli(['profile', ...sshCliTarget(sshd, knownHosts), ...args], { timeoutMs: 60_000 });
+    const r = await runCli(['profile', ...ssh.cliTarget(), ...args], { timeoutMs: 60_000 });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(stderr);
     expect(runDirs(sshTmp)).toEqual([]);

@@ -66,36 +66,37 @@ describe('layering check (dependency-cruiser)', () => {
     expect(r.code).toBe(0);
   });
 
-  it('fails when shared/ imports a Node built-in', () => {
-    write('shared/kv/bad.ts', "import { readFileSync } from 'node:fs';\nexport const bad = readFileSync;\n");
+  // A file that breaks a rule ([path, source]), and the rules the check must name.
+  const broken: Array<{ what: string; file: [string, string]; rules: string[] }> = [
+    {
+      what: 'shared/ imports a Node built-in',
+      file: ['shared/kv/bad.ts', "import { readFileSync } from 'node:fs';\nexport const bad = readFileSync;\n"],
+      rules: ['shared-is-pure'],
+    },
+    {
+      what: 'shared/ imports from electron/',
+      file: ['shared/kv/bad.ts', "import { f } from '../../electron/node/service';\nexport const bad = f;\n"],
+      rules: ['shared-imports-only-shared'],
+    },
+    {
+      what: 'the renderer imports the main side or Node',
+      file: [
+        'renderer/src/bad.ts',
+        "import { f } from '../../electron/node/service';\nimport { join } from 'node:path';\nexport const bad = [f, join];\n",
+      ],
+      rules: ['renderer-not-to-electron', 'renderer-no-node'],
+    },
+    {
+      what: 'a plain-Node service imports electron',
+      file: ['electron/node/bad.ts', "import { app } from 'electron';\nexport const bad = app;\n"],
+      rules: ['node-services-without-electron'],
+    },
+  ];
+  it.each(broken)('fails when $what', ({ file: [path, source], rules }) => {
+    write(path, source);
     const r = depcruise();
     expect(r.code).not.toBe(0);
-    expect(r.out).toContain('shared-is-pure');
-  });
-
-  it('fails when shared/ imports from electron/', () => {
-    write('shared/kv/bad.ts', "import { f } from '../../electron/node/service';\nexport const bad = f;\n");
-    const r = depcruise();
-    expect(r.code).not.toBe(0);
-    expect(r.out).toContain('shared-imports-only-shared');
-  });
-
-  it('fails when the renderer imports the main side or Node', () => {
-    write(
-      'renderer/src/bad.ts',
-      "import { f } from '../../electron/node/service';\nimport { join } from 'node:path';\nexport const bad = [f, join];\n",
-    );
-    const r = depcruise();
-    expect(r.code).not.toBe(0);
-    expect(r.out).toContain('renderer-not-to-electron');
-    expect(r.out).toContain('renderer-no-node');
-  });
-
-  it('fails when a plain-Node service imports electron', () => {
-    write('electron/node/bad.ts', "import { app } from 'electron';\nexport const bad = app;\n");
-    const r = depcruise();
-    expect(r.code).not.toBe(0);
-    expect(r.out).toContain('node-services-without-electron');
+    for (const rule of rules) expect(r.out).toContain(rule);
   });
 });
 

@@ -4,7 +4,7 @@
 import { existsSync, readdirSync, rmSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { processesMatching, startCli } from '../../helpers/cli';
+import { processesMatching, startEndlessDemo } from '../../helpers/cli';
 import { waitFor } from '../../helpers/sshd';
 
 /** This process's v1 memory group: the launcher, started by the CLI we start, is in it too. */
@@ -18,25 +18,10 @@ function ownMemoryGroup(): string {
 
 describe('--memory-limit when the app dies', () => {
   it('the watchdog ends the engine and the launcher removes the cgroup', { timeout: 60_000 }, async () => {
-    const cli = startCli(
-      [
-        'profile',
-        'local',
-        '--demo',
-        '--tokens',
-        '100000',
-        '--tps',
-        '50',
-        '--weights-mb',
-        '8',
-        '--memory-limit',
-        '300MiB',
-      ],
-      { KVSCOPE_WATCHDOG_S: '2' },
-    );
-    let stderr = '';
-    cli.stderr?.on('data', (d) => (stderr += d));
-    const runDir = await waitFor(() => /run directory (\S+)/.exec(stderr)?.[1], 'the run directory', 30_000);
+    const { child: cli, runDir } = await startEndlessDemo([
+      'local',
+      ...['--tps', '50', '--weights-mb', '8', '--memory-limit', '300MiB'],
+    ]);
     const group = `${ownMemoryGroup()}/${basename(runDir)}`;
     await waitFor(() => existsSync(group), `the cgroup ${group}`);
     // The engine is a member of it.

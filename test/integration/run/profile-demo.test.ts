@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readSession } from '../../../electron/node/session/session-store';
 import { describe, expect, it } from 'vitest';
-import { processesMatching, runCli, startCli } from '../../helpers/cli';
+import { processesMatching, profileArgs, runCli, startCli } from '../../helpers/cli';
 
 const FAST = ['--tps', '750', '--interval-ms', '50', '--weights-mb', '8'];
 
@@ -84,15 +84,7 @@ describe('profile local --demo', () => {
   });
 
   it('an engine that fails is reported with its status and a non-zero exit', async () => {
-    const r = await runCli([
-      'profile',
-      'local',
-      '--engine',
-      'echo starting >&2; exit 3',
-      '--json',
-      '--interval-ms',
-      '50',
-    ]);
+    const r = await runCli(profileArgs('local', 'echo starting >&2; exit 3', '--json', '--interval-ms', '50'));
     expect(r.code).toBe(1);
     const s = JSON.parse(r.stdout);
     expect(s.engine.exitCode).toBe(3);
@@ -101,15 +93,7 @@ describe('profile local --demo', () => {
 
   it('the engine runs in the directory kvscope was started from: relative paths work', async () => {
     // package.json exists in the project root (the CLI's working directory), not in the run directory.
-    const r = await runCli([
-      'profile',
-      'local',
-      '--engine',
-      'test -f package.json && echo found',
-      '--json',
-      '--interval-ms',
-      '50',
-    ]);
+    const r = await runCli(profileArgs('local', 'test -f package.json && echo found', '--json', '--interval-ms', '50'));
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).engine.exitCode).toBe(0);
   });

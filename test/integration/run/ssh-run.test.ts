@@ -2,39 +2,21 @@
 // without losing a sample, and nothing of it outlives Stop, a link that never comes back, or
 // a killed app.
 import { existsSync, readdirSync, rmSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RunRequestSchema, type Sample } from '../../../shared/api/schemas';
 import { RunService } from '../../../electron/node/run/run-service';
 import { RUN_DEFAULTS } from '../../../electron/node/run/run-controller';
 import { createTarget } from '../../../electron/node/transport/target-spec';
-import {
-  keyUserLogin,
-  killConnections,
-  sshTargetSpec,
-  startSshd,
-  waitFor,
-  type Sshd,
-  sshCliTarget,
-} from '../../helpers/sshd';
-import { processesMatching, startCli } from '../../helpers/cli';
+import { killConnections, sshTargetSpec, waitFor } from '../../helpers/sshd';
+import { useTrustedSshd } from '../../helpers/ssh-suite';
+import { processesMatching, startEndlessDemo } from '../../helpers/cli';
 import { defined } from '../../helpers/defined';
 
-let sshd: Sshd;
-let user: string;
-let knownHosts: string;
-
-beforeAll(async () => {
-  sshd = await startSshd();
-  // A login without root's heavy shell profile, like a field engineer's account on a board.
-  ({ user, knownHosts } = await keyUserLogin(sshd));
-});
-
-afterAll(async () => {
-  await sshd?.stop();
-});
+// A login without root's heavy shell profile, like a field engineer's account on a board.
+const ssh = useTrustedSshd({ keyUser: true });
 
 function sshSpec() {
-  return sshTargetSpec(sshd, knownHosts, user);
+  return sshTargetSpec(ssh.sshd, ssh.knownHosts, ssh.user);
 }
 
 function demoRequest(demo: Record<string, unknown>, intervalMs = 100) {
@@ -57,7 +39,7 @@ describe('runs on an SSH target', () => {
     // Cut the TCP connection twice while the engine runs (the kernel answers ECONNABORTED).
     for (const atTokens of [300, 700]) {
       await waitFor(() => run.tokens >= atTokens, `${atTokens} tokens`, 30_000);
-      await killConnections(sshd.host, sshd.port);
+      await killConnections(ssh.sshd.host, ssh.sshd.port);
       await waitFor(
         () =>
           run.events.some(
@@ -113,9 +95,9 @@ describe('runs on an SSH target', () => {
     );
     const run = await service.start(demoRequest({ tokens: 100000, tps: 50 }));
     await waitFor(() => run.tokens > 10, 'tokens', 30_000);
-    await sshd.pause();
+    await ssh.sshd.pause();
     try {
-      await killConnections(sshd.host, sshd.port);
+      await killConnections(ssh.sshd.host, ssh.sshd.port);
       await run.done;
       expect(run.status.state).toBe('failed');
       expect(run.status.error).toMatch(/gave up reconnecting/);
@@ -131,29 +113,13 @@ describe('runs on an SSH target', () => {
       );
       rmSync(run.dir, { recursive: true });
     } finally {
-      await sshd.resume();
+      await ssh.sshd.resume();
       await service.dispose();
     }
   });
 
   it('a killed app leaves nothing running on the board once the watchdog fires, only what recover imports', async () => {
-    const child = startCli(
-      [
-        'profile',
-        ...sshCliTarget(sshd, knownHosts, user),
-        '--demo',
-        '--tokens',
-        '100000',
-        '--tps',
-        '50',
-        '--weights-mb',
-        '4',
-      ],
-      { KVSCOPE_WATCHDOG_S: '2' },
-    );
-    let stderr = '';
-    child.stderr!.on('data', (d) => (stderr += d));
-    const dir = await waitFor(() => /run directory (\S+)/.exec(stderr)?.[1], 'run directory', 30_000);
+    const { child, runDir: dir } = await startEndlessDemo([...ssh.cliTarget(), '--tps', '50', '--weights-mb', '4']);
     await waitFor(async () => (await processesMatching(`${dir}/demo-engine.cjs`)).length > 0, 'engine running', 15_000);
     child.kill('SIGKILL');
     // electron/node/run/run-scripts.ts: the spool and run.json stay for `kvscope recover`.
@@ -167,24 +133,10 @@ describe('runs on an SSH target', () => {
   });
 
   it('"keep running": the engine outlives a killed app, as asked', async () => {
-    const child = startCli(
-      [
-        'profile',
-        ...sshCliTarget(sshd, knownHosts, user),
-        '--demo',
-        '--tokens',
-        '100000',
-        '--tps',
-        '50',
-        '--weights-mb',
-        '4',
-        '--keep-running',
-      ],
-      { KVSCOPE_WATCHDOG_S: '2' },
-    );
-    let stderr = '';
-    child.stderr!.on('data', (d) => (stderr += d));
-    const dir = await waitFor(() => /run directory (\S+)/.exec(stderr)?.[1], 'run directory', 30_000);
+    const { child, runDir: dir } = await startEndlessDemo([
+      ...ssh.cliTarget(),
+      ...['--tps', '50', '--weights-mb', '4', '--keep-running'],
+    ]);
     const engine = await waitFor(
       async () => (await processesMatching(`${dir}/demo-engine.cjs`))[0],
       'engine running',

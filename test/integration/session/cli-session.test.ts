@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSession } from '../../../electron/node/session/session-store';
 import { recomputeAnalysis, summarizeRun, type ProfileSummaryOutput } from '../../../shared/analysis/run-summary';
-import { FAST_DEMO_ARGS, processesMatching, runCli, startCli } from '../../helpers/cli';
+import { FAST_DEMO_ARGS, processesMatching, runCli, startEndlessDemo } from '../../helpers/cli';
 import { defined } from '../../helpers/defined';
 
 const dir = mkdtempSync(join(tmpdir(), 'kvscope-cli-session-'));
@@ -186,44 +186,27 @@ describe('a profile killed mid-run', () => {
     const out = at('killed.kvscope');
     // The engine outlives kvscope (it runs detached on the target); the watchdog ends it 2 s after
     // the heartbeats stop.
-    const child = startCli(
-      [
-        'profile',
-        'local',
-        '--demo',
-        '--tokens',
-        '100000',
-        '--tps',
-        '300',
-        '--interval-ms',
-        '50',
-        '--weights-mb',
-        '8',
-        '--out',
-        out,
-      ],
-      { KVSCOPE_WATCHDOG_S: '2' },
-    );
-    let stderr = '';
-    child.stderr!.on('data', (d) => (stderr += d));
+    const { child, runDir, stderr } = await startEndlessDemo([
+      'local',
+      ...['--tps', '300', '--interval-ms', '50', '--weights-mb', '8', '--out', out],
+    ]);
     // Kill once the file holds a good stretch of decode (the progress lines count the tokens:
     // "kvscope profile: 4 s · 1,234 tokens · RSS …", electron/node/cli/cli-progress.ts).
     const tokensSoFar = () =>
       Math.max(
         0,
-        ...[...stderr.matchAll(/kvscope profile: [^·\n]+ · ([\d,]+) tokens ·/g)].map((m) =>
+        ...[...stderr().matchAll(/kvscope profile: [^·\n]+ · ([\d,]+) tokens ·/g)].map((m) =>
           Number((m[1] ?? '').replace(/,/g, '')),
         ),
       );
     await new Promise<void>((resolve, reject) => {
       const check = () => {
         if (tokensSoFar() >= 600) resolve();
-        else if (child.exitCode !== null) reject(new Error(`profile ended early: ${stderr}`));
+        else if (child.exitCode !== null) reject(new Error(`profile ended early: ${stderr()}`));
         else setTimeout(check, 100);
       };
       check();
     });
-    const runDir = /run directory (\S+)/.exec(stderr)?.[1] as string;
     child.kill('SIGKILL');
     await new Promise((r) => child.once('close', r));
 

@@ -9,7 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSession } from '../../../electron/node/session/session-store';
 import { launchChromium } from '../../helpers/chromium';
-import { FAST_DEMO_ARGS, runCli } from '../../helpers/cli';
+import { FAST_DEMO_ARGS, runCli, profileArgs } from '../../helpers/cli';
 import { defined } from '../../helpers/defined';
 
 const dir = mkdtempSync(join(tmpdir(), 'kvscope-pdf-'));
@@ -22,17 +22,9 @@ const HOSTILE_ENGINE = `echo '<script>alert(1)</script>' >&2; echo '"><img src=x
 
 describe('HTML report in real Chromium', () => {
   beforeAll(async () => {
-    const r = await runCli([
-      'profile',
-      'local',
-      '--engine',
-      HOSTILE_ENGINE,
-      '--interval-ms',
-      '50',
-      '--out',
-      at('hostile.kvscope'),
-      '--json',
-    ]);
+    const r = await runCli(
+      profileArgs('local', HOSTILE_ENGINE, '--interval-ms', '50', '--out', at('hostile.kvscope'), '--json'),
+    );
     // The engine failed (exit 3) after running long enough to be sampled: exit 1, the run summarised.
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout).engine.exitCode).toBe(3);
@@ -80,15 +72,12 @@ describe('HTML report in real Chromium', () => {
 
 describe('PDF through the system Chromium', () => {
   beforeAll(async () => {
+    // A demo run whose profile writes its PDF report as it ends.
+    const demo = ['--demo', '--tokens', '1500', ...FAST_DEMO_ARGS, '--budget', '200MiB'];
     const r = await runCli([
       'profile',
       'local',
-      '--demo',
-      '--tokens',
-      '1500',
-      ...FAST_DEMO_ARGS,
-      '--budget',
-      '200MiB',
+      ...demo,
       '--out',
       at('demo.kvscope'),
       '--report',

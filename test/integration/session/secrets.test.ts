@@ -81,15 +81,8 @@ describe('secret-named fields', () => {
   });
 
   it('property: no value under a secret-named key survives, at any depth', () => {
-    const secretKey = fc.constantFrom(
-      'password',
-      'sshPassword',
-      'passphrase',
-      'clientSecret',
-      'authToken',
-      'apiKey',
-      'privateKey',
-    );
+    const secretKeys = ['password', 'sshPassword', 'passphrase', 'clientSecret', 'authToken', 'apiKey', 'privateKey'];
+    const secretKey = fc.constantFrom(...secretKeys);
     const plainKey = fc.constantFrom('host', 'label', 'command', 'tokens', 'passwordEnv', 'tokenRegex', 'ctx');
     const secretValue = fc.string({ minLength: 4, maxLength: 20 }).map((s) => `S3CR3T-${s}`);
     const tree: fc.Arbitrary<unknown> = fc.letrec<{ node: unknown }>((tie) => ({

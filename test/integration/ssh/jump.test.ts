@@ -43,6 +43,13 @@ function options(
   }));
 }
 
+/** Connecting with only `knownHostsLines` trusted must fail on a host key: the error, for its details. */
+async function refusedHostKey(knownHostsLines: string[], file: string): Promise<HostKeyUnknownError> {
+  const e: unknown = await SshTarget.connect(await options(knownHostsLines, file)).catch((x: unknown) => x);
+  expect(e).toBeInstanceOf(HostKeyUnknownError);
+  return e as HostKeyUnknownError;
+}
+
 describe('ProxyJump', () => {
   it('reaches the board through the jump host, and close() tears down the whole chain', async () => {
     const jumpLog = jump.logSize();
@@ -82,20 +89,14 @@ describe('ProxyJump', () => {
   });
 
   it("verifies each hop's host key: an unknown JUMP host key is refused and names the jump host", async () => {
-    const e = (await SshTarget.connect(await options([board.knownHostsLine], 'kh3')).catch(
-      (x) => x,
-    )) as HostKeyUnknownError;
-    expect(e).toBeInstanceOf(HostKeyUnknownError);
+    const e = await refusedHostKey([board.knownHostsLine], 'kh3');
     expect(e.host).toBe('127.0.0.1');
     expect(e.port).toBe(jump.port);
     expect(e.fingerprint).toBe(jump.hostKey.fingerprint);
   });
 
   it("verifies each hop's host key: an unknown BOARD key behind a known jump host is refused, and the jump connection is closed", async () => {
-    const e = (await SshTarget.connect(await options([jump.knownHostsLine], 'kh4')).catch(
-      (x) => x,
-    )) as HostKeyUnknownError;
-    expect(e).toBeInstanceOf(HostKeyUnknownError);
+    const e = await refusedHostKey([jump.knownHostsLine], 'kh4');
     expect(e.host).toBe('127.0.0.2');
     expect(e.fingerprint).toBe(board.hostKey.fingerprint);
     await waitFor(

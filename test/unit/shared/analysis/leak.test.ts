@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { detectLeak, LEAK_MIN_BYTES_PER_TOKEN, type LeakPoint } from '../../../../shared/analysis/leak';
 import { analyzeRun } from '../../../../shared/analysis/run-analysis';
-import { syntheticSamples, type SyntheticRun } from './synthetic-run';
+import { RESERVED_RUN, syntheticSamples } from './synthetic-run';
 
 const MiB = 1024 * 1024;
 
@@ -83,16 +83,6 @@ describe('detectLeak on points', () => {
 });
 
 describe('leak verdicts from analyzeRun (demo-engine-like runs)', () => {
-  const base: SyntheticRun = {
-    mode: 'reserved',
-    bytesPerToken: 32768,
-    ctx: 4096,
-    tokens: 2000,
-    tokensPerSecond: 40,
-    baselineBytes: 20 * MiB,
-    weightsBytes: 64 * MiB,
-  };
-
   it.each([
     { mode: 'reserved' as const, leak: 0, expected: false },
     { mode: 'reserved' as const, leak: 8192, expected: true },
@@ -101,7 +91,7 @@ describe('leak verdicts from analyzeRun (demo-engine-like runs)', () => {
     { mode: 'window' as const, leak: 0, expected: false },
     { mode: 'window' as const, leak: 8192, expected: true },
   ])('$mode with leakBytesPerToken $leak → leaking $expected', ({ mode, leak, expected }) => {
-    const samples = syntheticSamples({ ...base, mode, window: 512, leakBytesPerToken: leak });
+    const samples = syntheticSamples({ ...RESERVED_RUN, mode, window: 512, leakBytesPerToken: leak });
     const a = analyzeRun({ samples, theoryBytesPerToken: 32768, theoryMode: mode, ctx: 4096 });
     expect(a.kv.mode).toBe(mode);
     expect(a.leak?.leaking).toBe(expected);

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RunAnalysisSchema, type Sample } from '../../../../shared/api/schemas';
 import { analyzeRun } from '../../../../shared/analysis/run-analysis';
-import { syntheticSamples } from './synthetic-run';
+import { GROWTH_RUN, RESERVED_RUN, syntheticSamples } from './synthetic-run';
 
 const MiB = 1024 * 1024;
 
@@ -14,6 +14,9 @@ function expectWithin(actual: number | null | undefined, expected: number, relat
   expect(actual).not.toBeUndefined();
   expect(Math.abs((actual as number) - expected)).toBeLessThanOrEqual(Math.abs(expected) * relative);
 }
+
+// The growth run with 50 MiB of file-backed RSS and the first token 350 ms after the start sample.
+const growthWithFiles = syntheticSamples({ ...GROWTH_RUN, fileBackedBytes: 50 * MiB, ttftMs: 350 });
 
 function allFinite(value: unknown): boolean {
   if (typeof value === 'number') return Number.isFinite(value);
@@ -25,15 +28,7 @@ function allFinite(value: unknown): boolean {
 describe('growth mode', () => {
   // 100 MiB anonymous baseline + 32768 B/token (Llama-3.2-1B f16) ± 64 KiB noise, 50 MiB file-backed,
   // 2000 tokens at 40 tokens/s, engine started at 100 ms, first token 350 ms later.
-  const samples = syntheticSamples({
-    mode: 'growth',
-    bytesPerToken: 32768,
-    tokens: 2000,
-    tokensPerSecond: 40,
-    baselineBytes: 100 * MiB,
-    fileBackedBytes: 50 * MiB,
-    ttftMs: 350,
-  });
+  const samples = growthWithFiles;
   const a = analyzeRun({ samples, theoryBytesPerToken: 32768, theoryMode: 'growth', budgetBytes: 512 * MiB });
 
   it('recovers the slope, overhead, baseline and mode', () => {
@@ -76,14 +71,7 @@ describe('growth mode', () => {
 
   it('works when procfs samples carry the token count themselves', () => {
     const b = analyzeRun({
-      samples: syntheticSamples({
-        mode: 'growth',
-        bytesPerToken: 32768,
-        tokens: 2000,
-        tokensPerSecond: 40,
-        baselineBytes: 100 * MiB,
-        procfsTokens: true,
-      }),
+      samples: syntheticSamples({ ...GROWTH_RUN, procfsTokens: true }),
       theoryBytesPerToken: 32768,
     });
     expectWithin(b.kv.measuredBytesPerToken, 32768, 0.01);
@@ -91,14 +79,7 @@ describe('growth mode', () => {
 
   it('paged allocation (blocks of 16 tokens) still averages to the bytes/token', () => {
     const b = analyzeRun({
-      samples: syntheticSamples({
-        mode: 'growth',
-        bytesPerToken: 32768,
-        block: 16,
-        tokens: 2000,
-        tokensPerSecond: 40,
-        baselineBytes: 100 * MiB,
-      }),
+      samples: syntheticSamples({ ...GROWTH_RUN, block: 16 }),
       theoryBytesPerToken: 32768,
     });
     expect(b.kv.mode).toBe('growth');
@@ -108,13 +89,7 @@ describe('growth mode', () => {
   it('measures an overhead the engine really has', () => {
     // The engine uses 1.25 × the theory (e.g. allocator padding): 40960 B/token.
     const b = analyzeRun({
-      samples: syntheticSamples({
-        mode: 'growth',
-        bytesPerToken: 40960,
-        tokens: 2000,
-        tokensPerSecond: 40,
-        baselineBytes: 100 * MiB,
-      }),
+      samples: syntheticSamples({ ...GROWTH_RUN, bytesPerToken: 40960 }),
       theoryBytesPerToken: 32768,
       expectedOverhead: 1.25,
     });
@@ -123,13 +98,7 @@ describe('growth mode', () => {
   });
 
   it('falls back to total RSS when anonymous RSS is not sampled', () => {
-    const samples2 = syntheticSamples({
-      mode: 'growth',
-      bytesPerToken: 32768,
-      tokens: 1000,
-      tokensPerSecond: 40,
-      baselineBytes: 100 * MiB,
-    }).map((s) => {
+    const samples2 = syntheticSamples({ ...GROWTH_RUN, tokens: 1000 }).map((s) => {
       const { rssAnonBytes: _drop, ...rest } = s.values;
       return { ...s, values: rest };
     });
@@ -142,25 +111,18 @@ describe('growth mode', () => {
 describe('reserved mode (llama.cpp)', () => {
   // 20 MiB runtime, 64 MiB of weights at +200 ms, then n_ctx 4096 × 32768 = 128 MiB reserved at +800 ms,
   // first token at +1500 ms, flat afterwards; 50 MiB file-backed.
-  const samples = syntheticSamples({
-    mode: 'reserved',
-    bytesPerToken: 32768,
+  const samples = syntheticSamples({ ...RESERVED_RUN, fileBackedBytes: 50 * MiB });
+  // Told the mode and the context, with a 1 GiB budget.
+  const told = analyzeRun({
+    samples,
+    theoryBytesPerToken: 32768,
+    theoryMode: 'reserved',
     ctx: 4096,
-    tokens: 2000,
-    tokensPerSecond: 40,
-    baselineBytes: 20 * MiB,
-    weightsBytes: 64 * MiB,
-    fileBackedBytes: 50 * MiB,
+    budgetBytes: 1 << 30,
   });
 
   it('finds the reservation jump, not the weights load', () => {
-    const a = analyzeRun({
-      samples,
-      theoryBytesPerToken: 32768,
-      theoryMode: 'reserved',
-      ctx: 4096,
-      budgetBytes: 1024 * MiB,
-    });
+    const a = told;
     expect(a.kv.mode).toBe('reserved');
     expect(a.kv.theoryReservedBytes).toBe(134217728); // 4096 × 32768
     expectWithin(a.kv.reservedJumpBytes, 134217728, 0.002);
@@ -171,13 +133,7 @@ describe('reserved mode (llama.cpp)', () => {
   });
 
   it('turns the budget question into a max safe context', () => {
-    const a = analyzeRun({
-      samples,
-      theoryBytesPerToken: 32768,
-      theoryMode: 'reserved',
-      ctx: 4096,
-      budgetBytes: 1024 * MiB,
-    });
+    const a = told;
     expect(a.oomHorizonTokens).toBeNull(); // RSS does not grow with tokens
     // (1073741824 − 88080384 − 52428800) / 32768 = 28480
     expectWithin(a.maxSafeContextTokens, 28480, 0.005);
@@ -201,22 +157,9 @@ describe('reserved mode with sliding-window layers', () => {
   it('weighs the reservation against the SWA-aware expectation (Gemma 3 1B at -c 4096)', () => {
     // llama.cpp reserves 4 global layers × 1024 B × 4096 cells + 22 SWA layers × 1024 B × 1024 cells = 39845888 B
     // (not 26624 B/token × 4096). The synthetic engine reserves 4096 cells × 9728 B = 39845888 B.
-    const samples = syntheticSamples({
-      mode: 'reserved',
-      bytesPerToken: 9728,
-      ctx: 4096,
-      tokens: 1000,
-      tokensPerSecond: 40,
-      baselineBytes: 20 * MiB,
-      weightsBytes: 64 * MiB,
-    });
-    const a = analyzeRun({
-      samples,
-      theoryBytesPerToken: 26624,
-      theoryMode: 'reserved',
-      ctx: 4096,
-      theoryReservedBytes: 39845888,
-    });
+    const samples = syntheticSamples({ ...RESERVED_RUN, bytesPerToken: 9728, tokens: 1000 });
+    const theory = { theoryBytesPerToken: 26624, theoryReservedBytes: 39845888 };
+    const a = analyzeRun({ samples, ...theory, theoryMode: 'reserved', ctx: 4096 });
     expect(a.kv.mode).toBe('reserved');
     expect(a.kv.theoryReservedBytes).toBe(39845888);
     expectWithin(a.kv.reservedJumpBytes, 39845888, 0.01);
@@ -227,14 +170,7 @@ describe('reserved mode with sliding-window layers', () => {
 
 describe('window mode', () => {
   // Grows at 32768 B/token until W = 1024 tokens, flat afterwards; 3000 tokens.
-  const samples = syntheticSamples({
-    mode: 'window',
-    window: 1024,
-    bytesPerToken: 32768,
-    tokens: 3000,
-    tokensPerSecond: 50,
-    baselineBytes: 100 * MiB,
-  });
+  const samples = syntheticSamples({ ...GROWTH_RUN, mode: 'window', window: 1024, tokens: 3000, tokensPerSecond: 50 });
 
   it('finds the growth slope and where it flattens', () => {
     const a = analyzeRun({ samples, theoryBytesPerToken: 32768, budgetBytes: 4096 * MiB });
@@ -249,26 +185,12 @@ describe('window mode', () => {
 
 describe('throughput details', () => {
   it('prefill tokens/s from llama.cpp timing records', () => {
-    const samples = syntheticSamples({
-      mode: 'growth',
-      bytesPerToken: 32768,
-      tokens: 100,
-      tokensPerSecond: 40,
-      baselineBytes: 100 * MiB,
-    });
-    const printed = analyzeRun({
-      samples,
-      theoryBytesPerToken: 32768,
-      timings: [{ phase: 'prompt', ms: 128, tokens: 32, tokensPerSecond: 250 }],
-    });
-    expect(printed.throughput.prefillTokensPerSecond).toBe(250);
-    // without the printed rate: 32 tokens / 0.128 s = 250
-    const derived = analyzeRun({
-      samples,
-      theoryBytesPerToken: 32768,
-      timings: [{ phase: 'prompt', ms: 128, tokens: 32, tokensPerSecond: null }],
-    });
-    expect(derived.throughput.prefillTokensPerSecond).toBe(250);
+    const samples = syntheticSamples({ ...GROWTH_RUN, tokens: 100 });
+    // The rate llama.cpp printed (250), then without it: 32 tokens / 0.128 s = 250.
+    for (const tokensPerSecond of [250, null]) {
+      const timings = [{ phase: 'prompt', ms: 128, tokens: 32, tokensPerSecond }];
+      expect(analyzeRun({ samples, theoryBytesPerToken: 32768, timings }).throughput.prefillTokensPerSecond).toBe(250);
+    }
   });
 
   it('decode tokens/s falls back to the eval timing record when token samples are too few', () => {
@@ -377,15 +299,7 @@ describe('the budget and the charge the kernel acts on', () => {
   // file-backed RSS. Its memory cgroup, sampled at the same ticks, is charged A(n), kernel memory
   // of 2 MiB + A(n)/512 (page tables grow with what they map), 60 MiB of page cache of which 1 MiB
   // cannot be dropped (dirty), under a 400 MiB limit.
-  const base = syntheticSamples({
-    mode: 'growth',
-    bytesPerToken: 32768,
-    tokens: 2000,
-    tokensPerSecond: 40,
-    baselineBytes: 100 * MiB,
-    fileBackedBytes: 50 * MiB,
-    ttftMs: 350,
-  });
+  const base = growthWithFiles;
   const cgroupSamples = (limitBytes: number | null): Sample[] =>
     base
       .filter((s) => s.source === 'procfs')

@@ -36,6 +36,28 @@ export interface SyntheticRun {
   seed?: number;
 }
 
+const MiB = 1024 * 1024;
+
+/** The growth run most tests start from: Llama-3.2-1B f16 (32768 B/token), 2000 tokens at 40 tokens/s
+ *  over 100 MiB of anonymous memory. Spread it and override what a test varies. */
+export const GROWTH_RUN: SyntheticRun = {
+  mode: 'growth',
+  bytesPerToken: 32768,
+  tokens: 2000,
+  tokensPerSecond: 40,
+  baselineBytes: 100 * MiB,
+};
+
+/** A llama.cpp-like run: 20 MiB runtime, 64 MiB of weights at +200 ms, then n_ctx 4096 × 32768 B
+ *  = 128 MiB reserved at +800 ms; 2000 tokens at 40 tokens/s, flat while decoding. */
+export const RESERVED_RUN: SyntheticRun = {
+  ...GROWTH_RUN,
+  mode: 'reserved',
+  ctx: 4096,
+  baselineBytes: 20 * MiB,
+  weightsBytes: 64 * MiB,
+};
+
 function rng(seed: number): () => number {
   let s = seed >>> 0;
   return () => {

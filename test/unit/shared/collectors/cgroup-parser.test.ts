@@ -4,11 +4,10 @@
 // files by hand.
 import { describe, expect, it } from 'vitest';
 import { createCgroupParser } from '../../../../shared/collectors/cgroup-parser';
+import { V2_TREE_LINE as V2_LINE, V2_TREE_SAMPLE } from '../../../helpers/cgroup-fixtures';
 
 const V1_LINE =
   't=5796.66|use 5582848|fail 0|oomctl oom_kill_disable 0 under_oom 0 oom_kill 0|kmem 1540096|st hierarchical_memory_limit 9223372036854771712 total_cache 1753088 total_rss 2117632 total_shmem 0 total_dirty 24576 total_writeback 0';
-const V2_LINE =
-  't=120.5|use 299892736|lim max 419430400|ev low 0 high 0 max 17 oom 1 oom_kill 1 oom_group_kill 0|st anon 283115520 file 12582912 kernel 4194304 kernel_stack 98304 pagetables 1179648 sec_pagetables 0 percpu 0 sock 0 shmem 2097152 file_dirty 524288 file_writeback 65536 slab 3145728';
 
 describe('cgroup parser', () => {
   it('reads a v1 group: usage, anon (total_rss), kernel (kmem), what cannot be dropped, no limit', () => {
@@ -42,21 +41,7 @@ describe('cgroup parser', () => {
   it('reads a v2 group: the smallest memory.max up the tree, memory.events max and oom_kill', () => {
     const p = createCgroupParser();
     p.push('H v=1 cg=2 path=/boards.slice/engine');
-    expect(p.push(V2_LINE)).toEqual({
-      kind: 'sample',
-      uptimeMs: 120_500,
-      values: {
-        cgroupLimitBytes: 419_430_400,
-        cgroupUsageBytes: 299_892_736,
-        cgroupAnonBytes: 283_115_520,
-        cgroupFileBytes: 12_582_912,
-        cgroupKernelBytes: 4_194_304,
-        // shmem 2097152 + file_dirty 524288 + file_writeback 65536
-        cgroupUnreclaimableFileBytes: 2_686_976,
-        cgroupLimitHits: 17,
-        cgroupOomKills: 1,
-      },
-    });
+    expect(p.push(V2_LINE)).toEqual(V2_TREE_SAMPLE);
   });
 
   it('before Linux 5.18 (no `kernel` line) kernel memory is the sum of its parts; "max" everywhere is no limit', () => {

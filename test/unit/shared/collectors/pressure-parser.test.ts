@@ -72,11 +72,8 @@ describe('pressure collector parser', () => {
 
   it('says absent, and counts what it cannot read as diagnostics (never throws)', () => {
     const p = createPressureParser();
-    expect(p.push('! absent no /proc/pressure/memory')).toEqual({
-      kind: 'status',
-      status: 'absent',
-      reason: 'no /proc/pressure/memory',
-    });
+    const reason = 'no /proc/pressure/memory';
+    expect(p.push(`! absent ${reason}`)).toEqual({ kind: 'status', status: 'absent', reason });
     expect(p.push('H v=1 files=memory,cpu,io,')).toEqual({ kind: 'header' });
     for (const bad of [
       't=abc|loadavg 0.00 0.01 0.05 1/97 812',

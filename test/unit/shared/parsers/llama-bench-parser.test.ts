@@ -1,8 +1,8 @@
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { benchTestName, createLlamaBenchParser, splitCsvLine } from '../../../../shared/parsers/llama-bench-parser';
 import type { BenchRecord } from '../../../../shared/parsers/records';
 import { diagnostics, GiB, MiB, ofKind, parse, parseFixture } from '../../../helpers/parser-test-kit';
+import { expectSurvivesNoise } from '../../../helpers/parser-noise';
 
 const row = (r: BenchRecord) => [
   r.line,
@@ -121,18 +121,7 @@ describe('llama-bench: real captures', () => {
 
 describe('llama-bench: output written from tools/llama-bench (printers and README)', () => {
   it('markdown with depth tests and KV-type columns; a new table header replaces the old one', () => {
-    const text = [
-      '| model                  |       size |     params | backend    | threads | type_k | type_v | fa |            test |                  t/s |',
-      '| ---------------------- | ---------: | ---------: | ---------- | ------: | -----: | -----: | -: | --------------: | -------------------: |',
-      '| llama 1B Q8_0          |   1.22 GiB |     1.24 B | CPU        |       4 |   q8_0 |   q8_0 |  1 |   pp512 @ d4096 |         55.10 ± 0.50 |',
-      '| llama 1B Q8_0          |   1.22 GiB |     1.24 B | CPU        |       4 |   q8_0 |   q8_0 |  1 |   tg128 @ d4096 |          9.80 ± 0.02 |',
-      '',
-      'build: 1a2b3c4d (6000)',
-      '| model | backend | n_gpu_layers | test | t/s |',
-      '| --- | --- | --: | --- | --: |',
-      '| llama 7B mostly Q4_0 | CUDA | 99 | tg 128 | 11.77 |',
-    ].join('\n');
-    const all = parse('llama-bench', text);
+    const all = parseFixture('llama-bench', 'llama-bench/printers-and-readme/markdown_depth_kv_types.txt');
     expect(diagnostics(all)).toEqual([]);
     const rs = ofKind(all, 'bench');
     expect(
@@ -184,6 +173,8 @@ describe('llama-bench: output written from tools/llama-bench (printers and READM
   });
 });
 
+const BENCH_KINDS = ['bench', 'bench-build', 'diagnostic'];
+
 describe('llama-bench: robustness', () => {
   it('a number too large for a double in a jsonl line (found by the fuzz) is kept as its text, not Infinity', () => {
     // The jsonl line of b5163 (test/fixtures/llama-bench/csv-json-jsonl-b5163-b7772), its samples_ns damaged.
@@ -195,42 +186,6 @@ describe('llama-bench: robustness', () => {
   });
 
   it('never throws on table/CSV/JSON-shaped noise', () => {
-    const piece = fc.constantFrom(
-      '|',
-      ' t/s ',
-      ' model ',
-      ' test ',
-      '---',
-      ':',
-      '1.5 ± 0.2',
-      'pp512',
-      '"',
-      ',',
-      'avg_ts',
-      'build_commit',
-      '[',
-      ']',
-      '{',
-      '}',
-      '"avg_ts": 1',
-      'build: ab (1)',
-      '\\',
-      'MiB',
-      ' B',
-    );
-    fc.assert(
-      fc.property(
-        fc.array(
-          fc.array(piece, { maxLength: 10 }).map((p) => p.join('')),
-          { maxLength: 15 },
-        ),
-        (lines) => {
-          const p = createLlamaBenchParser();
-          for (const r of [...lines.flatMap((l) => p.push(l)), ...p.end()])
-            expect(['bench', 'bench-build', 'diagnostic']).toContain(r.kind);
-        },
-      ),
-      { numRuns: 500 },
-    );
+    expectSurvivesNoise(createLlamaBenchParser, 'llama-bench', { perLine: 10, lines: 15, runs: 500 }, BENCH_KINDS);
   });
 });

@@ -1,9 +1,9 @@
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createLlamaLogParser, stripLogPrefixes } from '../../../../shared/parsers/llama-log-parser';
 import { parseGoDurationMs } from '../../../../shared/parsers/llama-log-server';
 import type { TimingsRecord } from '../../../../shared/parsers/records';
-import { diagnostics, MiB, ofKind, parse, parseFixture } from '../../../helpers/parser-test-kit';
+import { diagnostics, MiB, ofKind, parse, parseClean, parseFixture } from '../../../helpers/parser-test-kit';
+import { expectSurvivesNoise } from '../../../helpers/parser-noise';
 
 const log = (rel: string) => parseFixture('llama-log', `llama-cpp/${rel}`);
 const t = (r: TimingsRecord) => [r.line, r.phase, r.ms, r.tokens, r.msPerToken, r.tokensPerSecond];
@@ -84,6 +84,12 @@ describe('llama.cpp logs: real captures', () => {
     const all = log('kv-cache-lines-2023-2026/08_kv_cache_line_variants_2023_2026.txt');
     expect(diagnostics(all)).toEqual([]);
     const kv = ofKind(all, 'kv');
+    // The functions that printed the lines, by era.
+    const [KV_INIT, NEW_CONTEXT, UNIFIED] = [
+      'llama_kv_cache_init',
+      'llama_new_context_with_model',
+      'llama_kv_cache_unified',
+    ];
     const row = (r: (typeof kv)[number]) => [
       r.line,
       r.scope,
@@ -102,94 +108,24 @@ describe('llama.cpp logs: real captures', () => {
     expect(kv.map(row)).toEqual([
       [4, 'total', 512 * MiB, null, null, null, null, null, null, null, null, null, 'llama_model_load'],
       [6, 'total', 256 * MiB, null, null, null, null, null, null, null, null, null, 'llama_init_from_file'],
-      [11, 'device-buffer', 9 * MiB, null, null, null, null, null, null, null, null, 'CPU', 'llama_kv_cache_init'],
-      [
-        12,
-        'total',
-        9 * MiB,
-        null,
-        null,
-        null,
-        null,
-        'f16',
-        'f16',
-        4.5 * MiB,
-        4.5 * MiB,
-        null,
-        'llama_new_context_with_model',
-      ],
-      [24, 'device-buffer', 144 * MiB, null, null, null, null, null, null, null, null, 'CUDA11', 'llama_kv_cache_init'],
-      [25, 'device-buffer', 144 * MiB, null, null, null, null, null, null, null, null, 'CUDA12', 'llama_kv_cache_init'],
-      [26, 'device-buffer', 108 * MiB, null, null, null, null, null, null, null, null, 'CUDA13', 'llama_kv_cache_init'],
-      [27, 'device-buffer', 180 * MiB, null, null, null, null, null, null, null, null, 'CUDA14', 'llama_kv_cache_init'],
-      [28, 'total', 2196 * MiB, null, null, null, null, null, null, null, null, null, 'llama_new_context_with_model'],
-      [32, 'config', null, 8192, 32, null, null, 'f16', 'f16', null, null, null, 'llama_kv_cache_unified'],
-      [
-        33,
-        'device-buffer',
-        1024 * MiB,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        'CPU',
-        'llama_kv_cache_unified',
-      ],
-      [
-        34,
-        'total',
-        1024 * MiB,
-        null,
-        null,
-        null,
-        null,
-        'f16',
-        'f16',
-        512 * MiB,
-        512 * MiB,
-        null,
-        'llama_kv_cache_unified',
-      ],
-      [
-        38,
-        'device-buffer',
-        1024 * MiB,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        'CPU',
-        'llama_kv_cache_unified',
-      ],
-      [
-        39,
-        'total',
-        1024 * MiB,
-        8192,
-        32,
-        null,
-        null,
-        'f16',
-        'f16',
-        512 * MiB,
-        512 * MiB,
-        null,
-        'llama_kv_cache_unified',
-      ],
-      [42, 'device-buffer', 512 * MiB, null, null, null, null, null, null, null, null, 'CPU', 'llama_kv_cache_unified'],
-      [43, 'total', 512 * MiB, 4096, 32, 1, null, 'f16', 'f16', 256 * MiB, 256 * MiB, null, 'llama_kv_cache_unified'],
-      [47, 'device-buffer', 448 * MiB, null, null, null, null, null, null, null, null, 'CPU', 'llama_kv_cache_unified'],
-      [48, 'total', 448 * MiB, 4096, 28, 1, 1, 'f16', 'f16', 224 * MiB, 224 * MiB, null, 'llama_kv_cache_unified'],
-      [53, 'device-buffer', 112 * MiB, null, null, null, null, null, null, null, null, 'CPU', 'llama_kv_cache_unified'],
-      [54, 'total', 112 * MiB, 1024, 28, 1, 1, 'f16', 'f16', 56 * MiB, 56 * MiB, null, 'llama_kv_cache_unified'],
+      [11, 'device-buffer', 9 * MiB, null, null, null, null, null, null, null, null, 'CPU', KV_INIT],
+      [12, 'total', 9 * MiB, null, null, null, null, 'f16', 'f16', 4.5 * MiB, 4.5 * MiB, null, NEW_CONTEXT],
+      [24, 'device-buffer', 144 * MiB, null, null, null, null, null, null, null, null, 'CUDA11', KV_INIT],
+      [25, 'device-buffer', 144 * MiB, null, null, null, null, null, null, null, null, 'CUDA12', KV_INIT],
+      [26, 'device-buffer', 108 * MiB, null, null, null, null, null, null, null, null, 'CUDA13', KV_INIT],
+      [27, 'device-buffer', 180 * MiB, null, null, null, null, null, null, null, null, 'CUDA14', KV_INIT],
+      [28, 'total', 2196 * MiB, null, null, null, null, null, null, null, null, null, NEW_CONTEXT],
+      [32, 'config', null, 8192, 32, null, null, 'f16', 'f16', null, null, null, UNIFIED],
+      [33, 'device-buffer', 1024 * MiB, null, null, null, null, null, null, null, null, 'CPU', UNIFIED],
+      [34, 'total', 1024 * MiB, null, null, null, null, 'f16', 'f16', 512 * MiB, 512 * MiB, null, UNIFIED],
+      [38, 'device-buffer', 1024 * MiB, null, null, null, null, null, null, null, null, 'CPU', UNIFIED],
+      [39, 'total', 1024 * MiB, 8192, 32, null, null, 'f16', 'f16', 512 * MiB, 512 * MiB, null, UNIFIED],
+      [42, 'device-buffer', 512 * MiB, null, null, null, null, null, null, null, null, 'CPU', UNIFIED],
+      [43, 'total', 512 * MiB, 4096, 32, 1, null, 'f16', 'f16', 256 * MiB, 256 * MiB, null, UNIFIED],
+      [47, 'device-buffer', 448 * MiB, null, null, null, null, null, null, null, null, 'CPU', UNIFIED],
+      [48, 'total', 448 * MiB, 4096, 28, 1, 1, 'f16', 'f16', 224 * MiB, 224 * MiB, null, UNIFIED],
+      [53, 'device-buffer', 112 * MiB, null, null, null, null, null, null, null, null, 'CPU', UNIFIED],
+      [54, 'total', 112 * MiB, 1024, 28, 1, 1, 'f16', 'f16', 56 * MiB, 56 * MiB, null, UNIFIED],
       [60, 'device-buffer', 448 * MiB, null, null, null, null, null, null, null, null, 'CUDA0', 'llama_kv_cache'],
       [61, 'total', 448 * MiB, 4096, 28, 1, 1, 'f16', 'f16', 224 * MiB, 224 * MiB, null, 'llama_kv_cache'],
     ]);
@@ -269,7 +205,7 @@ describe('llama.cpp logs: real captures', () => {
 
 describe('llama.cpp logs: lines written from the format strings in llama.cpp sources', () => {
   it('print_info (2025+) and llama_context blocks, iSWA caches (non-SWA then SWA), common_perf_print', () => {
-    const text = [
+    const all = parseClean('llama-log', [
       'print_info: file format = GGUF V3 (latest)',
       'print_info: file type   = Q4_K - Medium',
       'print_info: file size   = 762.49 MiB (6.40 BPW) ',
@@ -312,9 +248,7 @@ describe('llama.cpp logs: lines written from the format strings in llama.cpp sou
       'common_perf_print:       total time =    3622.10 ms /   149 tokens',
       'common_perf_print: unaccounted time =      41.66 ms /   1.2 %      (total - sampling - prompt eval - eval) / (total)',
       'common_perf_print:    graphs reused =        126',
-    ].join('\n');
-    const all = parse('llama-log', text);
-    expect(diagnostics(all)).toEqual([]);
+    ]);
     const [meta, ctx] = ofKind(all, 'model');
     expect(meta).toEqual({
       kind: 'model',
@@ -424,7 +358,7 @@ describe('llama.cpp logs: lines written from the format strings in llama.cpp sou
   });
 
   it('inf/nan throughput of an empty phase, recurrent state, older server print_timings, prefixes', () => {
-    const text = [
+    const all = parseClean('llama-log', [
       'llama_perf_context_print: prompt eval time =       0.00 ms /     1 tokens (    0.00 ms per token,      inf tokens per second)',
       'llama_perf_context_print:        eval time =       0.00 ms /     0 runs   (     nan ms per token,      nan tokens per second)',
       'llama_memory_recurrent:        CPU RS buffer size =    16.00 MiB',
@@ -434,9 +368,7 @@ describe('llama.cpp logs: lines written from the format strings in llama.cpp sou
       '2025-07-16T04:20:43.123456789Z llama_perf_context_print:        load time =     124.00 ms',
       'web-1  | [77] 0.00.032.820 I llama_perf_context_print:        load time =     125.00 ms',
       '[2025-06-14 23:20:30.830830] I llama_perf_context_print:        load time =     126.00 ms',
-    ].join('\n');
-    const all = parse('llama-log', text);
-    expect(diagnostics(all)).toEqual([]);
+    ]);
     const rs = ofKind(all, 'timings');
     expect(rs.map((r) => [r.line, r.phase, r.ms, r.tokens, r.msPerToken, r.tokensPerSecond, r.source])).toEqual([
       [1, 'prompt', 0, 1, 0, null, 'llama_perf_context_print'],
@@ -476,12 +408,16 @@ describe('llama.cpp logs: lines written from the format strings in llama.cpp sou
     expect(stripLogPrefixes('132.05.318.177 W warning text')).toBe('warning text');
     expect(stripLogPrefixes('llama[2]: llama_kv_cache_unified: z')).toBe('llama_kv_cache_unified: z');
     expect(stripLogPrefixes('Once upon a time | there was')).toBe('Once upon a time | there was');
-    expect(parseGoDurationMs('31.273112939s')).toBe(31273.112939);
-    expect(parseGoDurationMs('235.137439ms')).toBe(235.137439);
-    expect(parseGoDurationMs('1m2.5s')).toBe(62500);
-    expect(parseGoDurationMs('1h0m0s')).toBe(3600000);
-    expect(parseGoDurationMs('850µs')).toBe(0.85);
-    expect(parseGoDurationMs('soon')).toBeNull();
+    // ollama --verbose prints Go durations: [text, milliseconds]
+    const durations: Array<[string, number | null]> = [
+      ['31.273112939s', 31273.112939],
+      ['235.137439ms', 235.137439],
+      ['1m2.5s', 62500],
+      ['1h0m0s', 3600000],
+      ['850µs', 0.85],
+      ['soon', null],
+    ];
+    for (const [text, ms] of durations) expect(parseGoDurationMs(text)).toBe(ms);
   });
 
   it('prose is skipped, not diagnosed; a line that looks like a record but cannot be read is', () => {
@@ -504,6 +440,8 @@ describe('llama.cpp logs: lines written from the format strings in llama.cpp sou
   });
 });
 
+const LOG_KINDS = ['timings', 'kv', 'model', 'diagnostic'];
+
 describe('llama.cpp logs: robustness', () => {
   it('a server timings number too large for a double (found by the fuzz) is kept as its text, not Infinity', () => {
     // A llama-server streamed chunk of the fixtures (test/fixtures/llama-cpp), its cache_n damaged.
@@ -517,47 +455,6 @@ describe('llama.cpp logs: robustness', () => {
   });
 
   it('never throws on log-shaped noise', () => {
-    const piece = fc.constantFrom(
-      'llama_kv_cache: ',
-      'print_info: ',
-      'slot print_timing: id  0 | task 1 | ',
-      'prompt eval time = ',
-      '12.5 ms',
-      ' / 3 tokens',
-      '(',
-      ')',
-      'size = ',
-      '(4 cells, 2 layers)',
-      'K (f16): 1.00 MiB',
-      '"timings": {',
-      '}',
-      '{',
-      '"prompt_ms": 1',
-      'n_head_kv = [',
-      '8, 0',
-      ']',
-      'eval count:',
-      '12 token(s)',
-      'eval duration:',
-      '1.5s',
-      'eval rate:',
-      '3 tokens/s',
-      '[12] ',
-      'Sep 13 09:19:08 h x[1]: ',
-    );
-    fc.assert(
-      fc.property(
-        fc.array(
-          fc.array(piece, { maxLength: 8 }).map((p) => p.join('')),
-          { maxLength: 15 },
-        ),
-        (lines) => {
-          const p = createLlamaLogParser();
-          for (const r of [...lines.flatMap((l) => p.push(l)), ...p.end()])
-            expect(['timings', 'kv', 'model', 'diagnostic']).toContain(r.kind);
-        },
-      ),
-      { numRuns: 500 },
-    );
+    expectSurvivesNoise(createLlamaLogParser, 'llama-log', { perLine: 8, lines: 15, runs: 500 }, LOG_KINDS);
   });
 });

@@ -2,6 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createPmapParser } from '../../../../shared/parsers/pmap-parser';
 import { diagnostics, ofKind, parse, parseFixture } from '../../../helpers/parser-test-kit';
+import { noisePieces } from '../../../helpers/parser-noise';
+
+/** The pmap records of `lines` (parsed whole and in chunks, as parse() does). */
+const pmapRecords = (lines: string[]) => ofKind(parse('pmap', lines.join('\n')), 'pmap');
 
 describe('pmap -x: real captures', () => {
   it('procps-ng 3.3 (Ubuntu 20.04): totals from the footer, anonymous mappings summed, program output interleaved', () => {
@@ -117,7 +121,7 @@ describe('pmap -x: real captures', () => {
 
 describe('pmap: output written from the procps sources (3.2.x, 4.x) and the default format', () => {
   it('procps 3.2.x `-x` prints "-" where it cannot tell: no resident figures, no anon estimate', () => {
-    const text = [
+    const maps = pmapRecords([
       '5732:   -bash',
       'Address   Kbytes     RSS    Anon  Locked Mode   Mapping',
       '00393000     104       -       -       - r-x--  ld-2.5.so',
@@ -125,8 +129,8 @@ describe('pmap: output written from the procps sources (3.2.x, 4.x) and the defa
       'bfd10000      84       -       -       - rw---    [ stack ]',
       '-------- ------- ------- ------- -------',
       'total kB    1460       -       -       -',
-    ].join('\n');
-    expect(ofKind(parse('pmap', text), 'pmap')).toEqual([
+    ]);
+    expect(maps).toEqual([
       {
         kind: 'pmap',
         line: 1,
@@ -147,14 +151,14 @@ describe('pmap: output written from the procps sources (3.2.x, 4.x) and the defa
   });
 
   it('procps 3.2 `-x` with numbers in the Anon column uses the column', () => {
-    const text = [
+    const maps = pmapRecords([
       '77:   ./a.out',
       'Address           Kbytes     RSS    Anon  Locked Mode   Mapping',
       '0000000000400000       4       4       0       0 r-x--  a.out',
       '00007f0000000000    2048    2048    2048       0 rw---    [ anon ]',
       'total kB            2052    2052    2048       0',
-    ].join('\n');
-    expect(ofKind(parse('pmap', text), 'pmap')[0]).toMatchObject({
+    ]);
+    expect(maps[0]).toMatchObject({
       totalKb: 2052,
       rssKb: 2052,
       anonKb: 2048,
@@ -222,16 +226,7 @@ describe('pmap: output written from the procps sources (3.2.x, 4.x) and the defa
 describe('pmap: robustness', () => {
   it('never throws on pmap-shaped lines', () => {
     const line = fc.oneof(
-      fc.constantFrom(
-        'Address Kbytes RSS Dirty Mode Mapping',
-        'Address\t\tKbytes PSS Dirty Swap Mode Mapping',
-        '---- ----',
-        'total kB 1 2 3',
-        'total 1 2 3 4',
-        ' total 9K',
-        '1: x',
-        '......',
-      ),
+      fc.constantFrom(...noisePieces('pmap')),
       fc
         .tuple(
           fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: 8, maxLength: 16 }),

@@ -8,6 +8,7 @@ import {
   parseStatmLine,
 } from '../../../../shared/parsers/proc-parsers';
 import { diagnostics, ofKind, parse, parseFixture } from '../../../helpers/parser-test-kit';
+import { expectSurvivesAnyText, feed } from '../../../helpers/parser-noise';
 
 describe('smaps_rollup / smaps', () => {
   it('three real smaps_rollup reads: Android arm64, x86_64 ≥ 5.4 (Pss_* split, read twice), CentOS 8', () => {
@@ -80,13 +81,7 @@ describe('smaps_rollup / smaps', () => {
   });
 
   it('never throws on any text', () => {
-    fc.assert(
-      fc.property(fc.array(fc.string({ unit: 'binary', maxLength: 120 }), { maxLength: 20 }), (lines) => {
-        const p = createSmapsParser();
-        for (const r of [...lines.flatMap((l) => p.push(l)), ...p.end()]) expect(r.line).toBeGreaterThanOrEqual(1);
-      }),
-      { numRuns: 300 },
-    );
+    expectSurvivesAnyText(createSmapsParser, 120, { lines: 20, runs: 300 });
   });
 });
 
@@ -141,13 +136,7 @@ describe('meminfo', () => {
   });
 
   it('never throws on any text', () => {
-    fc.assert(
-      fc.property(fc.array(fc.string({ unit: 'binary', maxLength: 80 }), { maxLength: 20 }), (lines) => {
-        const p = createMeminfoParser();
-        for (const r of [...lines.flatMap((l) => p.push(l)), ...p.end()]) expect(r.line).toBeGreaterThanOrEqual(1);
-      }),
-      { numRuns: 300 },
-    );
+    expectSurvivesAnyText(createMeminfoParser, 80, { lines: 20, runs: 300 });
   });
 });
 
@@ -216,13 +205,7 @@ describe('/proc/<pid>/status', () => {
   });
 
   it('never throws on any text', () => {
-    fc.assert(
-      fc.property(fc.array(fc.string({ unit: 'binary', maxLength: 80 }), { maxLength: 20 }), (lines) => {
-        const p = createStatusParser();
-        for (const r of [...lines.flatMap((l) => p.push(l)), ...p.end()]) expect(r.line).toBeGreaterThanOrEqual(1);
-      }),
-      { numRuns: 300 },
-    );
+    expectSurvivesAnyText(createStatusParser, 80, { lines: 20, runs: 300 });
   });
 });
 
@@ -265,8 +248,7 @@ describe('/proc/<pid>/statm', () => {
         fc.array(fc.string({ unit: 'binary', maxLength: 60 }), { maxLength: 10 }),
         fc.option(fc.integer()),
         (lines, ps) => {
-          const p = createStatmParser({ pageSizeBytes: ps ?? undefined });
-          for (const r of [...lines.flatMap((l) => p.push(l)), ...p.end()])
+          for (const r of feed(createStatmParser({ pageSizeBytes: ps ?? undefined }), lines))
             expect(['statm', 'diagnostic']).toContain(r.kind);
         },
       ),

@@ -3,10 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { parseTegrastatsLine } from '../../../../shared/parsers/tegrastats-parser';
 import type { TegrastatsRecord } from '../../../../shared/parsers/records';
 import { diagnostics, GiB, KiB, MiB, ofKind, parse, parseFixture } from '../../../helpers/parser-test-kit';
+import { noisePieces } from '../../../helpers/parser-noise';
 
 const tegra = (rel: string) => parseFixture('tegrastats', `tegrastats/${rel}`);
 const records = (rel: string) => ofKind(tegra(rel), 'tegrastats');
 
+/** The one record a single tegrastats line gives (parsed like every input here: whole and in chunks). */
+const readOne = (line: string) => ofKind(parse('tegrastats', line), 'tegrastats')[0];
 describe('tegrastats: real captures', () => {
   it('AGX Orin 64GB, JetPack 5/6 as root: -256C sensors dropped, two-GPC GR3D, duplicate NC rails', () => {
     const all = tegra('agx-orin-64gb-jp5/agx_orin_64gb_jp5_gdwr_issue14.txt');
@@ -282,12 +285,8 @@ describe('tegrastats: real captures', () => {
 describe('tegrastats: lines written from the format documentation', () => {
   it("NVIDIA's L4T reference table examples (RAM, SWAP, IRAM, per-core CPU, GR3D per GPC)", () => {
     // Fields as the L4T 32.5 "tegrastats Utility" table documents them, in one line.
-    const [r] = ofKind(
-      parse(
-        'tegrastats',
-        'RAM 220/38955MB (lfb 847x4MB) SWAP 0/1978MB (cached 0MB) IRAM 0/252kB(lfb 252kB) CPU [1%@102,5%@102,0%@102,0%@102] EMC_FREQ 1%@1600 GR3D_FREQ 0%@[305,305] APE 150 MTS fg 0% bg 0%\n',
-      ),
-      'tegrastats',
+    const r = readOne(
+      'RAM 220/38955MB (lfb 847x4MB) SWAP 0/1978MB (cached 0MB) IRAM 0/252kB(lfb 252kB) CPU [1%@102,5%@102,0%@102,0%@102] EMC_FREQ 1%@1600 GR3D_FREQ 0%@[305,305] APE 150 MTS fg 0% bg 0%\n',
     );
     expect([r?.ramUsedBytes, r?.ramTotalBytes, r?.ramLfbBlocks]).toEqual([220 * MiB, 38955 * MiB, 847]);
     expect(r?.iramLfbBytes).toBe(252 * KiB);
@@ -303,7 +302,7 @@ describe('tegrastats: lines written from the format documentation', () => {
   it('JetPack 7 (Thor) shapes: clocks without load, three GPCs, cur/max temperatures, cur/avg/max rails', () => {
     const line =
       '09-01-2026 08:15:00 RAM 9000/125000MB (lfb 12x4MB) SWAP 0/0MB (cached 0MB) CPU [12%@2600,off,3%@972]@2600 EMC_FREQ @4266 GR3D_FREQ 40%@[1575,1575,1575] NVENC0_FREQ @0 VIC off cpu@52.968C/53.5C gpu@-256C tj@55.1C/56C VDD_GPU 12000mW/8000mW/15000mW VIN 60000mW/40000mW/90000mW';
-    const [r] = ofKind(parse('tegrastats', line), 'tegrastats');
+    const r = readOne(line);
     expect(r?.cpus).toEqual([{ loadPct: 12, freqMHz: 2600 }, null, { loadPct: 3, freqMHz: 972 }]);
     expect([r?.emcLoadPct, r?.emcFreqMHz]).toEqual([null, 4266]);
     expect([r?.gpuLoadPct, r?.gpuFreqMHz, r?.gpuFreqsMHz]).toEqual([40, 1575, [1575, 1575, 1575]]);
@@ -318,12 +317,8 @@ describe('tegrastats: lines written from the format documentation', () => {
   });
 
   it('the documented shared-clock form with blank entries, lfb in kB, runs of spaces, GB totals', () => {
-    const [r] = ofKind(
-      parse(
-        'tegrastats',
-        'RAM   1536/3964MB  (lfb 1x512kB)   SWAP 1/2GB (cached 0MB)    CPU [25%,off,  ]@1479   GR3D 7%@76\n',
-      ),
-      'tegrastats',
+    const r = readOne(
+      'RAM   1536/3964MB  (lfb 1x512kB)   SWAP 1/2GB (cached 0MB)    CPU [25%,off,  ]@1479   GR3D 7%@76\n',
     );
     expect([r?.ramLfbBlocks, r?.ramLfbBlockBytes]).toEqual([1, 512 * KiB]);
     expect([r?.swapUsedBytes, r?.swapTotalBytes]).toEqual([1 * GiB, 2 * GiB]);
@@ -374,33 +369,9 @@ describe('tegrastats: lines written from the format documentation', () => {
 
 describe('tegrastats: robustness', () => {
   it('never throws on lines made of tegrastats tokens in any order', () => {
-    const token = fc.constantFrom(
-      'RAM',
-      'SWAP',
-      'CPU',
-      'cpu',
-      '[1%@2,off]@3',
-      '(lfb',
-      '1x4MB)',
-      '12/34MB',
-      'GR3D_FREQ',
-      '0%@[1,2]',
-      '@[',
-      'x@-256C',
-      'VDD_IN',
-      '1/2/3',
-      'off',
-      'MTS',
-      'fg',
-      '1%',
-      '(cached',
-      'EDP',
-      'limit',
-      '[',
-    );
     fc.assert(
-      fc.property(fc.array(token, { maxLength: 30 }), (tokens) => {
-        const r = parseTegrastatsLine(tokens.join(' '), 1);
+      fc.property(fc.array(fc.constantFrom(...noisePieces('tegrastats')), { maxLength: 30 }), (line) => {
+        const r = parseTegrastatsLine(line.join(' '), 1);
         expect(['tegrastats', 'diagnostic']).toContain(r.kind);
       }),
       { numRuns: 500 },

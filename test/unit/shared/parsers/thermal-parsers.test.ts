@@ -1,9 +1,9 @@
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createThermalParser } from '../../../../shared/parsers/thermal-parsers';
 import { decodeThrottled, errnoName, parseSysfsTempRead } from '../../../../shared/parsers/sysfs-values';
 import type { SensorRecord } from '../../../../shared/parsers/records';
 import { diagnostics, ofKind, parse, parseFixture } from '../../../helpers/parser-test-kit';
+import { expectSurvivesNoise } from '../../../helpers/parser-noise';
 
 const sensorRow = (s: SensorRecord) => [s.line, s.chip, s.label, s.value, s.unit, s.crit, s.max, s.min, s.alarm];
 
@@ -85,16 +85,16 @@ describe('thermal, clocks, power: real captures', () => {
       [74, 42.9],
     ]);
     const throttled = ofKind(all, 'throttled');
-    expect(throttled.map((r) => [r.line, r.source, r.raw, r.bits])).toEqual([
-      [10, 'vcgencmd', '0x50000', 0x50000],
-      [13, 'vcgencmd', '0x50005', 0x50005],
-      [22, 'vcgencmd', '0x0', 0],
-      [58, 'vcgencmd', '0x80008', 0x80008],
-      [60, 'sysfs', '0', 0],
-      [64, 'kernel', '0x00050005', 0x50005],
-      [65, 'kernel', '0x00000000', 0],
-      [66, 'kernel', '0x00050005', 0x50005],
-      [67, 'kernel', '0x00000000', 0],
+    expect(throttled.map((r) => [r.line, r.raw, r.bits, r.source])).toEqual([
+      [10, '0x50000', 0x50000, 'vcgencmd'],
+      [13, '0x50005', 0x50005, 'vcgencmd'],
+      [22, '0x0', 0, 'vcgencmd'],
+      [58, '0x80008', 0x80008, 'vcgencmd'],
+      [60, '0', 0, 'sysfs'],
+      [64, '0x00050005', 0x50005, 'kernel'],
+      [65, '0x00000000', 0, 'kernel'],
+      [66, '0x00050005', 0x50005, 'kernel'],
+      [67, '0x00000000', 0, 'kernel'],
     ]);
     // 0x50005: under-voltage now + throttled now, both have occurred.
     expect(throttled[1]).toMatchObject({
@@ -288,25 +288,8 @@ describe('thermal, clocks, power: real captures', () => {
 
 describe('thermal: readings written from the kernel/driver formats', () => {
   it('RK3588 NPU load (rknpu debugfs), devfreq sysfs attributes, cpufreq policies, hwmon inputs', () => {
-    const text = [
-      'NPU load:  Core0:  4%, Core1:  0%, Core2: 12%,',
-      'NPU load:  0%',
-      '# cat /sys/kernel/debug/rknpu/load',
-      'NPU load:  Core0: 100%, Core1: 99%, Core2:  7%,',
-      '/sys/class/devfreq/fb000000.gpu/cur_freq:300000000',
-      '/sys/class/devfreq/fb000000.gpu/load:37@800000000Hz',
-      '/sys/class/devfreq/fb000000.gpu/governor:simple_ondemand',
-      '/sys/class/devfreq/fdab0000.npu/available_frequencies:300000000 400000000 1000000000',
-      '/sys/devices/system/cpu/cpufreq/policy4/scaling_cur_freq:2256000',
-      '/sys/devices/system/cpu/cpufreq/policy6/cpuinfo_max_freq:2400000',
-      '/sys/class/hwmon/hwmon1/curr1_input:1010',
-      '/sys/class/hwmon/hwmon1/in1_input:5048',
-      '/sys/class/hwmon/hwmon0/temp1_input:45250',
-      '/sys/class/hwmon/hwmon2/power1_input:2500000',
-      'nvme-pci-0100',
-      'Composite:    +38.9°C  (low  = -273.1°C, high = +84.8°C)',
-    ].join('\n');
-    const all = parse('thermal', text);
+    // Lines as the drivers print them (test/fixtures/board-sysfs/driver-formats/SOURCE).
+    const all = parseFixture('thermal', 'board-sysfs/driver-formats/npu_devfreq_cpufreq_hwmon.txt');
     expect(diagnostics(all)).toEqual([]);
     expect(ofKind(all, 'npu-load')).toEqual([
       { kind: 'npu-load', line: 1, corePct: [4, 0, 12] },
@@ -383,49 +366,7 @@ describe('thermal: readings written from the kernel/driver formats', () => {
 
 describe('thermal: robustness', () => {
   it('never throws on sysfs/sensors/vcgencmd-shaped noise', () => {
-    const piece = fc.constantFrom(
-      '/sys/class/thermal/thermal_zone1/',
-      'temp',
-      ':',
-      'type',
-      'trip_point_0_temp',
-      '42000',
-      'x',
-      '$ cat ',
-      'cat: ',
-      ': Invalid argument',
-      'temp=',
-      "'C",
-      'throttled=0x',
-      '5',
-      'frequency(48)=',
-      'NPU load:',
-      ' Core0: 4%,',
-      'cpu_thermal-virtual-0',
-      'temp1:',
-      ' +40.0 C',
-      '(crit = +1 C)',
-      '   From  :   To',
-      '* 1000:   1   2',
-      'Total transition : 3',
-      '  * dmc: x / 5 MHz (a / 1 2)',
-      '/sys/class/devfreq/d/load:',
-      '@5Hz',
-      '/sys/class/hwmon/hwmon0/temp1_input:',
-    );
-    fc.assert(
-      fc.property(
-        fc.array(
-          fc.array(piece, { maxLength: 6 }).map((p) => p.join('')),
-          { maxLength: 20 },
-        ),
-        (lines) => {
-          const p = createThermalParser();
-          for (const r of [...lines.flatMap((l) => p.push(l)), ...p.end()]) expect(r.line).toBeGreaterThanOrEqual(1);
-        },
-      ),
-      { numRuns: 500 },
-    );
+    expectSurvivesNoise(createThermalParser, 'thermal', { perLine: 6, lines: 20, runs: 500 });
   });
 });
 

@@ -5,13 +5,17 @@ import { shellEnv, shellJoin, shellQuote } from '../../../../shared/util/shell';
 
 describe('shellQuote', () => {
   it('leaves plain words alone and single-quotes everything else', () => {
-    expect(shellQuote('/tmp/kvscope-1/run.sh')).toBe('/tmp/kvscope-1/run.sh');
-    expect(shellQuote('a_b-c.d,e:f=g+h@i%j')).toBe('a_b-c.d,e:f=g+h@i%j');
-    expect(shellQuote('')).toBe("''");
-    expect(shellQuote('two words')).toBe("'two words'");
-    expect(shellQuote("it's")).toBe("'it'\\''s'");
-    expect(shellQuote('$(rm -rf /)')).toBe("'$(rm -rf /)'");
-    expect(shellQuote('Ünïcode')).toBe("'Ünïcode'");
+    // [word, what the shell is given]
+    const quoted: Array<[string, string]> = [
+      ['/tmp/kvscope-1/run.sh', '/tmp/kvscope-1/run.sh'],
+      ['a_b-c.d,e:f=g+h@i%j', 'a_b-c.d,e:f=g+h@i%j'],
+      ['', "''"],
+      ['two words', "'two words'"],
+      ["it's", "'it'\\''s'"],
+      ['$(rm -rf /)', "'$(rm -rf /)'"],
+      ['Ünïcode', "'Ünïcode'"],
+    ];
+    for (const [word, expected] of quoted) expect(shellQuote(word), word).toBe(expected);
     expect(() => shellQuote('a\0b')).toThrow('NUL');
   });
 

@@ -64,18 +64,24 @@ function analysis(over: Partial<RunAnalysis>): RunAnalysis {
   };
 }
 
+/** A ProfileProgress on a fake clock (set `clock.nowMs`) writing to `err`, following a fake run. */
+function followFakeRun(tty: boolean, startMs = 0) {
+  const clock = { nowMs: startMs };
+  const { io, err } = capture(tty);
+  const p = new ProfileProgress(io, { now: () => clock.nowMs });
+  const run = fakeRun();
+  p.follow(run);
+  return { clock, err, p, run };
+}
+
 describe('ProfileProgress in a pipe', () => {
   it('writes a line per tick with elapsed time, tokens, RSS and the OOM horizon', () => {
-    let now = 1000;
-    const { io, err } = capture(false);
-    const p = new ProfileProgress(io, { now: () => now });
-    const run = fakeRun();
-    p.follow(run);
+    const { clock, err, p, run } = followFakeRun(false, 1000);
     run.l.onSamples?.([
       { tMs: 100, source: 'procfs', values: { rssBytes: 60 * MIB, tokens: 0 } },
       { tMs: 150, source: 'engine', values: { tokens: 812 } },
     ]);
-    now = 13_400;
+    clock.nowMs = 13_400;
     p.tick();
     expect(err).toEqual(['kvscope profile: 12.4 s · 812 tokens · RSS 60.0 MiB · no budget, no OOM horizon\n']);
     run.l.onAnalysis?.(analysis({ oomHorizonTokens: null }));
@@ -85,7 +91,7 @@ describe('ProfileProgress in a pipe', () => {
     );
     run.l.onAnalysis?.(analysis({ oomHorizonTokens: 41000, budgetBytes: 2 * 1024 * MIB }));
     run.l.onSamples?.([{ tMs: 200, source: 'procfs', values: { rssBytes: 1.5 * 1024 * MIB, tokens: 40000 } }]);
-    now = 126_000;
+    clock.nowMs = 126_000;
     p.tick();
     expect(err.at(-1)).toBe(
       'kvscope profile: 2 min 5 s · 40,000 tokens · RSS 1.50 GiB · OOM horizon 41,000 tokens (budget 2.00 GiB)\n',
@@ -95,10 +101,7 @@ describe('ProfileProgress in a pipe', () => {
   });
 
   it('prints each alert, throttle, link and OOM event when it fires, on one line', () => {
-    const { io, err } = capture(false);
-    const p = new ProfileProgress(io, { now: () => 0 });
-    const run = fakeRun();
-    p.follow(run);
+    const { err, p, run } = followFakeRun(false);
     const events: RunEvent[] = [
       { tMs: 1380, kind: 'alert', message: 'RSS reached 90% of the memory budget' },
       { tMs: 2000, kind: 'info', message: 'engine reports a KV cache of 1 bytes' },
@@ -140,12 +143,8 @@ describe('ProfileProgress in a pipe', () => {
 
 describe('ProfileProgress on a terminal', () => {
   it('redraws one live line in place, puts alerts above it and leaves the line empty at the end', () => {
-    let now = 0;
-    const { io, err } = capture(true);
-    const p = new ProfileProgress(io, { now: () => now });
-    const run = fakeRun();
-    p.follow(run);
-    now = 2000;
+    const { clock, err, p, run } = followFakeRun(true);
+    clock.nowMs = 2000;
     p.tick();
     p.tick(); // nothing changed: nothing written
     expect(err).toEqual(['\r\x1b[Kkvscope profile: 2.00 s · 0 tokens · RSS – · no budget, no OOM horizon']);

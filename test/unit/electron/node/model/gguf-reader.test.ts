@@ -1,10 +1,9 @@
 // The GGUF header reader: the real stories260K model, a generated header with a 256k-entry
 // vocabulary read through a counting byte-range reader, old/odd variants, and damaged input.
 import fc from 'fast-check';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { useTempDir } from '../../../../helpers/temp-dir';
 import {
   GGUF_MAX_CHUNK_BYTES,
   GgufError,
@@ -242,16 +241,10 @@ describe('damaged input gives a GgufError that says what is wrong', () => {
 });
 
 describe('local files', () => {
-  let dir: string;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'kvscope-gguf-'));
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const tmp = useTempDir('kvscope-gguf-');
 
   it('reads a generated file and reports its size', async () => {
-    const path = join(dir, 'small.gguf');
+    const path = tmp.at('small.gguf');
     const bytes = buildGgufHeader([
       ['general.architecture', str('llama')],
       ['llama.block_count', u32(16)],
@@ -263,7 +256,7 @@ describe('local files', () => {
   });
 
   it('prefixes errors with the path', async () => {
-    const path = join(dir, 'garbage.gguf');
+    const path = tmp.at('garbage.gguf');
     await writeFile(path, 'GGUF');
     await expect(readGgufHeaderFromFile(path)).rejects.toThrow(new RegExp(`${path}: not a GGUF file`));
   });

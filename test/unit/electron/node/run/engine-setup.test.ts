@@ -3,27 +3,24 @@ import { describe, expect, it } from 'vitest';
 import { isLlamaCppLikeCommand, llamaFlagValue, substituteCtx } from '../../../../../electron/node/run/engine-setup';
 import { parseSweepSizes } from '../../../../../electron/node/run/sweep';
 
+// [command, whether its program reserves the whole KV cache up front as llama.cpp does]
+const COMMANDS: Array<[string, boolean]> = [
+  ['llama-cli -m m.gguf', true],
+  ['/opt/llama.cpp/build/bin/llama-server -m m.gguf --port 8080', true],
+  ['./main -m x', true],
+  ['env OMP_NUM_THREADS=4 llama-completion -m x', true],
+  ["node '/tmp/a b/llama-cli.mjs' -m x", true],
+  ['taskset -c 0 ./llama-simple -m x', true],
+  ['ollama run llama3', false],
+  ['python -m vllm.entrypoints.openai.api_server', false],
+  ['./llama-bench -m x', false],
+  ['mainframe --x', false],
+  ['node server.js', false],
+];
+
 describe('llama.cpp-like commands', () => {
   it('recognises the programs that reserve, wherever they live', () => {
-    for (const c of [
-      'llama-cli -m m.gguf',
-      '/opt/llama.cpp/build/bin/llama-server -m m.gguf --port 8080',
-      './main -m x',
-      'env OMP_NUM_THREADS=4 llama-completion -m x',
-      "node '/tmp/a b/llama-cli.mjs' -m x",
-      'taskset -c 0 ./llama-simple -m x',
-    ]) {
-      expect(isLlamaCppLikeCommand(c), c).toBe(true);
-    }
-    for (const c of [
-      'ollama run llama3',
-      'python -m vllm.entrypoints.openai.api_server',
-      './llama-bench -m x',
-      'mainframe --x',
-      'node server.js',
-    ]) {
-      expect(isLlamaCppLikeCommand(c), c).toBe(false);
-    }
+    for (const [c, reserves] of COMMANDS) expect(isLlamaCppLikeCommand(c), c).toBe(reserves);
   });
 
   it('reads -c / --ctx-size and cache types, spaced or with =', () => {

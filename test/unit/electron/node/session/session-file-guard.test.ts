@@ -10,6 +10,12 @@ import { readSession } from '../../../../../electron/node/session/session-store'
 import { TAMPERINGS, tamper, writeSmallSession } from '../../../../helpers/hostile-session';
 
 const dir = mkdtempSync(join(tmpdir(), 'kvscope-guard-'));
+/** Writes `content` to `name` in the test folder; returns its path. */
+const written = (name: string, content: string) => {
+  const path = join(dir, name);
+  writeFileSync(path, content);
+  return path;
+};
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('verifySessionFile', () => {
@@ -54,11 +60,9 @@ describe('verifySessionFile', () => {
   });
 
   it('names a file that is not SQLite or not a session, and lets a missing file through to the store', () => {
-    const text = join(dir, 'text.kvscope');
-    writeFileSync(text, 'not a database at all\n'.repeat(100));
+    const text = written('text.kvscope', 'not a database at all\n'.repeat(100));
     expect(() => verifySessionFile(text)).toThrow(`${text} is not a KVScope session (not an SQLite file)`);
-    const empty = join(dir, 'empty.kvscope');
-    writeFileSync(empty, '');
+    const empty = written('empty.kvscope', '');
     expect(() => verifySessionFile(empty)).toThrow(`${empty} is not a KVScope session`);
     expect(() => verifySessionFile(join(dir, 'missing.kvscope'))).not.toThrow();
   });

@@ -4,11 +4,21 @@ import {
   DEFAULT_RUN_FORM,
   promptLines,
   type RunForm,
+  type RunFormErrors,
   type RunFormField,
 } from '../../../../../renderer/src/state/run-form';
 
 const local = { kind: 'local' } as const;
 const form = (patch: Partial<RunForm>): RunForm => ({ ...DEFAULT_RUN_FORM, ...patch });
+/** The form with "Engine command" chosen. */
+const commandForm = (patch: Partial<RunForm>): RunForm => form({ engineKind: 'command', ...patch });
+
+/** The field errors of a form that must not make a request (fails the test if it does). */
+function refused(f: RunForm, target: Parameters<typeof buildRunRequest>[1] = local): RunFormErrors {
+  const built = buildRunRequest(f, target);
+  if (built.ok) throw new Error(`expected the form to be refused, got ${JSON.stringify(built.request)}`);
+  return built.errors;
+}
 
 describe('buildRunRequest', () => {
   it('turns the default demo form into a valid request', () => {
@@ -45,32 +55,23 @@ describe('buildRunRequest', () => {
   });
 
   it('names each field it cannot read', () => {
-    const built = buildRunRequest(form({ layers: 'sixteen', tps: '', budget: 'lots', intervalMs: '1.5' }), local);
-    expect(built.ok).toBe(false);
-    if (!built.ok) {
-      expect(built.errors.layers).toBe('a whole number');
-      expect(built.errors.tps).toBe('required');
-      expect(built.errors.budget).toContain('cannot read "lots"');
-      expect(built.errors.intervalMs).toBe('a whole number');
-    }
+    const errors = refused(form({ layers: 'sixteen', tps: '', budget: 'lots', intervalMs: '1.5' }));
+    expect(errors.layers).toBe('a whole number');
+    expect(errors.tps).toBe('required');
+    expect(errors.budget).toContain('cannot read "lots"');
+    expect(errors.intervalMs).toBe('a whole number');
   });
 
   it("applies the contract's limits and puts the message on the field", () => {
-    const built = buildRunRequest(form({ layers: '0', intervalMs: '5' }), local);
-    expect(built.ok).toBe(false);
-    if (!built.ok) {
-      expect(built.errors.layers).toBe('must be >=1');
-      expect(built.errors.intervalMs).toBe('must be >=20');
-    }
+    const errors = refused(form({ layers: '0', intervalMs: '5' }));
+    expect(errors.layers).toBe('must be >=1');
+    expect(errors.intervalMs).toBe('must be >=20');
   });
 
   it('reports every problem at once: unreadable fields and the contract limits', () => {
-    const built = buildRunRequest(form({ layers: '0', budget: 'two gigs' }), local);
-    expect(built.ok).toBe(false);
-    if (!built.ok) {
-      expect(built.errors.layers).toBe('must be >=1');
-      expect(built.errors.budget).toContain('cannot read "two gigs"');
-    }
+    const errors = refused(form({ layers: '0', budget: 'two gigs' }));
+    expect(errors.layers).toBe('must be >=1');
+    expect(errors.budget).toContain('cannot read "two gigs"');
   });
 
   it('requires a window in window mode only', () => {
@@ -82,22 +83,17 @@ describe('buildRunRequest', () => {
   });
 
   it('requires a target', () => {
-    const built = buildRunRequest(DEFAULT_RUN_FORM, null);
-    expect(built.ok).toBe(false);
-    if (!built.ok) expect(built.errors.target).toBe('choose a target');
+    expect(refused(DEFAULT_RUN_FORM, null).target).toBe('choose a target');
   });
 
   it('builds an engine command request with its optional fields', () => {
-    const built = buildRunRequest(
-      form({
-        engineKind: 'command',
-        command: "  llama-cli -c {ctx} -p 'hi'  ",
-        commandCtx: '2048',
-        commandKvType: 'q8_0',
-        commandTokens: '256',
-      }),
-      local,
-    );
+    const withOptions = commandForm({
+      command: "  llama-cli -c {ctx} -p 'hi'  ",
+      commandCtx: '2048',
+      commandKvType: 'q8_0',
+      commandTokens: '256',
+    });
+    const built = buildRunRequest(withOptions, local);
     expect(built).toEqual({
       ok: true,
       request: {
@@ -109,15 +105,12 @@ describe('buildRunRequest', () => {
       },
       sweepSizes: null,
     });
-    const empty = buildRunRequest(form({ engineKind: 'command', command: ' ' }), local);
-    expect(empty.ok).toBe(false);
-    if (!empty.ok) expect(empty.errors.command).toBe('required');
+    expect(refused(commandForm({ command: ' ' })).command).toBe('required');
   });
 
   it('passes the GGUF path, token pattern and keep-running, as the CLI’s --gguf, --token-regex and --keep-running', () => {
     const built = buildRunRequest(
-      form({
-        engineKind: 'command',
+      commandForm({
         command: 'my-engine --ctx {ctx}',
         commandCtx: '1024',
         gguf: ' /models/m.gguf ',
@@ -146,15 +139,10 @@ describe('buildRunRequest', () => {
   });
 
   it('says on the field what is missing or wrong, in the form’s words rather than the CLI’s', () => {
-    const noCtx = buildRunRequest(form({ engineKind: 'command', command: 'llama-cli -c {ctx}' }), local);
-    expect(noCtx.ok).toBe(false);
-    if (!noCtx.ok) {
-      expect(noCtx.errors.commandCtx).toBe('the command contains {ctx}: give the context size to put there');
-      expect(JSON.stringify(noCtx.errors)).not.toMatch(/--/);
-    }
-    const badRegex = buildRunRequest(form({ engineKind: 'command', command: 'x', tokenRegex: '(' }), local);
-    expect(badRegex.ok).toBe(false);
-    if (!badRegex.ok) expect(badRegex.errors.tokenRegex).toMatch(/^not a valid pattern: /);
+    const noCtx = refused(commandForm({ command: 'llama-cli -c {ctx}' }));
+    expect(noCtx.commandCtx).toBe('the command contains {ctx}: give the context size to put there');
+    expect(JSON.stringify(noCtx)).not.toMatch(/--/);
+    expect(refused(commandForm({ command: 'x', tokenRegex: '(' })).tokenRegex).toMatch(/^not a valid pattern: /);
   });
 });
 
