@@ -55,7 +55,7 @@ const TEGRA_ZONES = Object.keys(TEGRA_TEMPS_C[0] ?? {});
 const cycled = <T>(values: readonly T[], i: number): T => values[i % values.length] as T;
 /** Generous: the machine has 2 cores shared with other suites; these are not speed checks. */
 const WAIT_MS = 40_000;
-const TEST_MS = 60_000;
+const TEST_MS = 120_000;
 
 let sshd: Sshd;
 let knownHosts: string;
@@ -117,6 +117,10 @@ describe('a demo run on the shim board over SSH, in the app', () => {
         { timeout: WAIT_MS },
       );
       await saveScreenshot(page, 'shim-board-running.png');
+      // A marker with the M key (focus on the page, not a field), in the Events strip.
+      await page.locator('body').click({ position: { x: 1400, y: 20 } });
+      await page.keyboard.press('m');
+      await markerIn(page);
       await page.getByTestId('stop-run').click();
       await waitForPhase(page, ['done', 'stopped', 'failed'], WAIT_MS);
       await page.waitForTimeout(500); // one more 4 Hz paint after the last samples
@@ -142,12 +146,112 @@ describe('a demo run on the shim board over SSH, in the app', () => {
       expect(thermal).toContain('gpu 99.0 %');
       expect(power).toContain(`rail.VDD_IN ${vddInMw} mW`);
       await expectTemperatures(page);
+      await expectHoverReadsOneInstant(page);
       await saveScreenshot(page, 'shim-board-done.png');
       expect(app.problems).toEqual([]);
     },
     TEST_MS,
   );
+
+  it(
+    'reopens the stored run with every panel and its marker, and compares it with a second run on the board',
+    async () => {
+      const { page } = app;
+      await page.getByTestId('view-sessions').click();
+      const rows = page.locator('[data-testid^=session-][data-state]');
+      await rows.first().waitFor({ timeout: WAIT_MS });
+      await rows.first().getByRole('button', { name: 'Open', exact: true }).click();
+      await page.getByTestId('viewing-session').waitFor({ timeout: WAIT_MS });
+      await page.waitForFunction(
+        () =>
+          Number(document.querySelector('[data-testid="series-tegra.gpu.loadPct"]')?.getAttribute('data-points')) >= 3,
+        null,
+        { timeout: WAIT_MS },
+      );
+      for (const key of ['rssBytes', 'tegra.rail.VDD_IN.curmW', 'npu.core0.loadPct', 'tegra.temp.GPU.C'])
+        expect(await pointsOf(page, key), key).toBeGreaterThan(0);
+      await markerIn(page);
+      await expectHoverReadsOneInstant(page);
+      await saveScreenshot(page, 'shim-board-reopened.png');
+
+      // A second, shorter run on the same board; then the two side by side.
+      await page.getByTestId('view-run').click();
+      await page.getByTestId('field-tokens').fill('1500');
+      await page.getByTestId('start-run').click();
+      await page.getByTestId('viewing-session').waitFor({ state: 'detached', timeout: WAIT_MS });
+      await page.getByTestId('view-sessions').click();
+      // Both runs kept, neither still recording (the list refreshes on request).
+      const deadline = Date.now() + WAIT_MS;
+      for (;;) {
+        const states = await rows.evaluateAll((r) => r.map((e) => e.getAttribute('data-state')));
+        if (states.length === 2 && !states.includes('recording')) {
+          expect(states.sort()).toEqual(['done', 'stopped']);
+          break;
+        }
+        if (Date.now() > deadline) throw new Error(`sessions ${JSON.stringify(states)}`);
+        await page.getByRole('button', { name: 'Refresh', exact: true }).last().click();
+        await page.waitForTimeout(400);
+      }
+      const picks = page.locator('[data-testid^=compare-pick-]');
+      await picks.nth(0).check();
+      await picks.nth(1).check();
+      await page.getByTestId('compare-picked').click();
+      const chart = page.getByTestId('compare-chart');
+      await chart.waitFor({ timeout: WAIT_MS });
+      await page.waitForFunction(
+        () => document.querySelectorAll('[data-testid=compare-chart] .recharts-legend-item').length === 2,
+        null,
+        { timeout: WAIT_MS },
+      );
+      expect(await chart.locator('path.recharts-line-curve').count()).toBe(2);
+      const points = (await chart.getAttribute('data-points'))?.split(',').map(Number) ?? [];
+      expect(points).toHaveLength(2);
+      expect(points.every((n) => n >= 2)).toBe(true);
+      await saveScreenshot(page, 'shim-board-compare.png');
+      expect(app.problems).toEqual([]);
+    },
+    TEST_MS,
+  );
 });
+
+/** Until the Events strip shows a user marker. */
+async function markerIn(page: Page): Promise<void> {
+  await region(page, 'Events')
+    .locator('[data-testid=event-item][data-kind=marker]')
+    .first()
+    .waitFor({ timeout: WAIT_MS });
+}
+
+/**
+ * Hovering the middle of the Memory track: the Thermal and the Power panels read the same instant
+ * (one cursor), and each readout says that instant.
+ */
+async function expectHoverReadsOneInstant(page: Page): Promise<void> {
+  const track = region(page, 'Memory').getByTestId('track-process-memory');
+  await track.scrollIntoViewIfNeeded();
+  const box = await track.boundingBox();
+  if (!box) throw new Error('the Memory track is not on screen');
+  await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2);
+  const memory = region(page, 'Memory').getByTestId('cursor-readout-memory');
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid=cursor-readout-memory]')?.getAttribute('data-tms') !== null,
+    null,
+    { timeout: WAIT_MS },
+  );
+  const tMs = await memory.getAttribute('data-tms');
+  expect(tMs).not.toBeNull();
+  const at = `at ${(Number(tMs) / 1000).toFixed(1)} s`;
+  for (const [name, id] of [
+    ['Thermal and clocks', 'cursor-readout-thermal'],
+    ['Power and counters', 'cursor-readout-power'],
+  ] as const) {
+    const readout = region(page, name).getByTestId(id);
+    expect(await readout.getAttribute('data-tms'), name).toBe(tMs);
+    expect((await readout.textContent()) ?? '', name).toMatch(new RegExp(`^${at.replace('.', '\\.')}`));
+  }
+  expect((await memory.textContent()) ?? '').toMatch(/RSS \d+(\.\d+)? MiB/);
+  await page.mouse.move(0, 0);
+}
 
 /** The app's session of the run, once the recorder has closed it. */
 async function finishedSession(): Promise<string> {

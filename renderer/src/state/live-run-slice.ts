@@ -216,6 +216,8 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
         formErrors: {},
         chart: EMPTY_CHART,
         sweep: null,
+        // A new run replaces the recorded session on screen (it stays in the Sessions list).
+        viewedSession: null,
         run: {
           ...IDLE_RUN,
           phase: 'starting',

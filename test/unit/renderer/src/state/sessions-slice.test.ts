@@ -32,6 +32,8 @@ function setup() {
     openSession: ({ id }) =>
       Promise.resolve({ listing: listing(id, 'first'), data: session([finishedRun({ state: 'done', error: null })]) }),
     renameSession: ({ id, name }) => Promise.resolve(listing(id, name)),
+    listBoards: () => Promise.resolve([{ id: 'local', label: 'This computer', spec: { kind: 'local' as const } }]),
+    startRun: () => Promise.resolve({ runId: 'new-run' }),
     deleteSession: ({ id }) => {
       sessions = sessions.filter((s) => s.id !== id);
       return Promise.resolve({ ok: true });
@@ -76,6 +78,17 @@ describe('sessions in the store', () => {
     expect(state.seriesStore.get('rssBytes')?.length).toBe(rssSamples.length);
     const times = stored.map((s) => s.tMs);
     expect(state.seriesStore.timeRange()).toEqual([Math.min(...times), Math.max(...times)]);
+  });
+
+  it('a run started while a recorded session is on screen replaces it (the read-only banner goes)', async () => {
+    const { store } = setup();
+    await store.getState().loadBoards();
+    await store.getState().viewSession('s1');
+    expect(store.getState().viewedSession?.id).toBe('s1');
+    await store.getState().startRun();
+    expect(store.getState().formErrors).toEqual({});
+    expect(store.getState().viewedSession).toBeNull();
+    expect(store.getState().run.runId).toBe('new-run');
   });
 
   it('refuses to replace a run that is going', async () => {
