@@ -30,6 +30,8 @@ export const MODEL_FUNCS = new Set([
   'llama_context',
   'llama_new_context_with_model',
   'llama_model_loader',
+  // llama.cpp from late 2025 prints the compute buffers under this name, no longer llama_context's.
+  'sched_reserve',
 ]);
 /** A print_info / llm_load_print_meta key (`n_head_kv`, `model type`, `rope scaling`, `f_norm_eps`…). */
 const MODEL_KEY_RE = /^[a-z_][\w .()-]*$/i;

@@ -369,12 +369,18 @@ export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<L
     }
     const kv = modelKeyValue(body);
     if (!kv) return [];
-    // A block is emitted only if some key of it was mapped (flushModel), so a block of buffer sizes
-    // alone (`graph nodes = 1030`) yields nothing.
+    // A block is emitted only if some key of it was mapped (flushModel), so a block of graph sizes
+    // alone (`graph nodes = 1030`) yields nothing. Compute buffer sizes are readings (the tuning
+    // report's batch advice reads them), and since late 2025 llama.cpp prints them in a block of
+    // their own (`sched_reserve:`, after the KV cache lines).
     model ??= { record: { kind: 'model', line: lineNo, source: func, extra: {} }, mapped: 0 };
     model.record.extra ??= {};
+    const key = kv[0].replace(/\s+/g, ' ');
     if (setModelField(model.record, kv[0], kv[1])) model.mapped++;
-    else model.record.extra[kv[0].replace(/\s+/g, ' ')] = kv[1];
+    else {
+      model.record.extra[key] = kv[1];
+      if (key.endsWith(' compute buffer size')) model.mapped++;
+    }
     return [];
   };
 

@@ -133,10 +133,25 @@ describe('llama.cpp logs: real captures', () => {
       { name: 'c^KV', type: 'f16', bytes: 2196 * MiB },
       { name: 'kv^T', type: null, bytes: null },
     ]);
-    expect(ofKind(all, 'model').map((m) => [m.line, m.source, m.nCtx, m.nSeqMax])).toEqual([
+    const models = ofKind(all, 'model');
+    expect(models.map((m) => [m.line, m.source, m.nCtx, m.nSeqMax])).toEqual([
       [10, 'llama_new_context_with_model', 512, undefined],
+      [17, 'llama_new_context_with_model', undefined, undefined],
+      [62, 'sched_reserve', undefined, undefined],
       [68, 'llama_context', 32768, 4],
     ]);
+    // Compute buffers are readings even in a block of their own: ollama on a Jetson (2024) and
+    // llama.cpp's `sched_reserve:` lines (2026), as the lines print them.
+    expect(models[1]?.extra).toEqual({
+      'CUDA0 compute buffer size': '560.00 MiB',
+      'CUDA_Host compute buffer size': '24.01 MiB',
+      'graph nodes': '1030',
+      'graph splits': '2',
+    });
+    expect(models[2]?.extra).toEqual({
+      'CUDA0 compute buffer size': '300.75 MiB',
+      'CUDA_Host compute buffer size': '16.01 MiB',
+    });
   });
 
   it('llama-server 2024–2026: JSON timings (cache_n, draft_n), print_timings, slot lines, the split form, perf blocks, ollama --verbose', () => {
