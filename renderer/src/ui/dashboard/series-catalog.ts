@@ -158,9 +158,15 @@ function labelFromName(key: string): string {
   if (temp) return temp[1] ?? key;
   const freq = /^cpufreq\.(.+)\.KHz$/.exec(key);
   if (freq) return `CPU ${freq[1] ?? ''}`.trim();
-  // Collector keys "<group>.<name>.<unit>" (rail.VDD_IN.mW, temp.cpu.C): the name says it.
-  const dotted = /^[^.]+\.(.+)\.[^.]+$/.exec(key);
-  if (dotted) return dotted[1] ?? key;
+  // Collector keys "<group>.<name>.<unit>" (rail.VDD_IN.mW, temp.cpu.C): the name says it. A last
+  // part that is a statistic beside its unit (avg10Pct, avgmW) tells apart series of one name:
+  // pressure's 10 s / 1 min / 5 min averages, a rail's average next to its current reading.
+  const dotted = /^[^.]+\.(.+)\.([^.]+)$/.exec(key);
+  if (dotted) {
+    const name = dotted[1] ?? key;
+    const statistic = /^((?:avg|min|max)\d*)[A-Za-z]*$/.exec(dotted[2] ?? '')?.[1];
+    return statistic ? `${name} ${statistic}` : name;
+  }
   return key
     .replace(/(?:Bytes|TempC|KHz|MHz|Hz|Mw|mW|Mj|mJ|Pct|PerSecond|Count)$/, '')
     .replace(/([a-z])([A-Z])/g, '$1 $2')

@@ -24,6 +24,11 @@ describe('describeSeries', () => {
     expect(place('emcFreqMHz')).toEqual(['thermal', 'clocks', 'mhz', 'emc Freq']);
     expect(place('psi.memory.some10')).toBeNull(); // no unit in the name, none given
     expect(place('psi.memory.some10', '%')).toEqual(['memory', 'memory-pressure', 'percent', 'memory']);
+    // Series of one name told apart by their statistic (the legend listed "memory.full" three times).
+    expect(place('psi.memory.full.avg10Pct')).toEqual(['memory', 'memory-pressure', 'percent', 'memory.full avg10']);
+    expect(place('psi.cpu.some.avg300Pct')?.[3]).toBe('cpu.some avg300');
+    expect(place('tegra.rail.VDD_IN.avgmW')?.[3]).toBe('rail.VDD_IN avg');
+    expect(place('tegra.rail.VDD_IN.curmW')?.[3]).toBe('rail.VDD_IN');
     expect(place('llcMisses', 'count')).toEqual(['power', 'counters', 'count', 'llc Misses']);
     expect(place('tokens')).toBeNull();
     expect(place('vmSizeBytes')).toBeNull();
