@@ -44,7 +44,8 @@ describe('an imported tegrastats log in the dashboard', () => {
         ['tegra.rail.VIN_SYS_5V0.avgmW', '4674 mW'],
       ];
       for (const [key, value] of shown) {
-        const row = page.getByTestId(`series-${key}`);
+        // The "All series" table's row (the panels' tracks carry the same test id on their series).
+        const row = page.getByRole('region', { name: 'All series' }).getByTestId(`series-${key}`);
         await row.waitFor();
         const cells = await row.locator('td').allTextContents();
         expect(cells, key).toEqual(['tegrastats', value]);

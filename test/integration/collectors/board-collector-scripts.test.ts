@@ -140,22 +140,27 @@ describe('board collector scripts on directory fixtures', () => {
   it('vcgencmd with the shim tool and no sysfs files: the replayed readings, in order', async () => {
     const got = await samplesOf(vcgencmdCollector, { root: dir, path: SHIM_PATH, engineMs: 700 });
     expect(got.length).toBeGreaterThanOrEqual(2);
-    // The script's own start-up check asked get_throttled once (0x50005), so the ticks read on from 0x50000;
-    // measure_temp and measure_clock arm start at their first lines.
+    // The shim keeps a counter per calling process (test/fixtures/shims/SOURCE): the script's own
+    // start-up check does not advance the ticks' replay, so every command starts at its first line.
+    // 0x50005: bit 0 under-voltage now, bit 2 throttled now, bits 16 and 18 the same since boot.
     expect(got[0]?.values).toEqual({
-      'rpi.throttledBits': 0x50000,
-      'rpi.underVoltageNow': 0,
+      'rpi.throttledBits': 0x50005,
+      'rpi.underVoltageNow': 1,
       'rpi.underVoltageSticky': 1,
       'rpi.armFreqCappedNow': 0,
       'rpi.armFreqCappedSticky': 0,
-      'rpi.throttledNow': 0,
+      'rpi.throttledNow': 1,
       'rpi.throttledSticky': 1,
       'rpi.softTempLimitNow': 0,
       'rpi.softTempLimitSticky': 0,
       'rpi.soc.C': 80.8,
       'rpi.armFreqMHz': 1500.345728,
     });
-    expect(got[1]?.values).toMatchObject({ 'rpi.throttledBits': 0, 'rpi.soc.C': 62.3, 'rpi.armFreqMHz': 1000.212864 });
+    expect(got[1]?.values).toMatchObject({
+      'rpi.throttledBits': 0x50000,
+      'rpi.soc.C': 62.3,
+      'rpi.armFreqMHz': 1000.212864,
+    });
   });
 
   it('vcgencmd with neither the tool nor the files says absent', async () => {
