@@ -9,6 +9,7 @@
 // run's, plus every descendant of those (a child that called setsid is still a child), signalled
 // one by one. POSIX sh and awk only; one read per /proc entry, no fork per process.
 import { shellQuote } from '../../../shared/util/shell';
+import type { Target } from '../transport/target';
 
 /**
  * STOP: seconds between TERM and KILL when the target's watchdog ends a run (the app is gone, so
@@ -51,4 +52,14 @@ export const TREE_SIGNAL_TIMEOUT_MS = 30_000;
 export function treeSignalCommand(rootPid: number, signal: 'TERM' | 'KILL'): string {
   if (!Number.isInteger(rootPid) || rootPid <= 1) throw new Error(`not an engine pid: ${rootPid}`);
   return `${TREE_KILL_FUNCTION_SH}\nkvscope_tree_kill ${shellQuote(String(rootPid))} ${signal}`;
+}
+
+/**
+ * Signals the engine's group at once, then every process of the tree the run started (timeout &
+ * co. lead groups of their own). Never rejects: a target that cannot answer is retried by the
+ * caller's next pass.
+ */
+export async function signalProcessTree(target: Target, rootPid: number, signal: 'TERM' | 'KILL'): Promise<void> {
+  await target.signal(-rootPid, `SIG${signal}`).catch(() => {});
+  await target.exec(treeSignalCommand(rootPid, signal), { timeoutMs: TREE_SIGNAL_TIMEOUT_MS }).catch(() => {});
 }

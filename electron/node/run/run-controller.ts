@@ -23,8 +23,8 @@ import { followSpool, type SpoolFollower } from './spool-follower';
 import type { PreparedEngine } from './engine-setup';
 import { EngineOutput } from './engine-output';
 import { MemoryTickEvents } from './memory-tick-events';
-import { launchRun } from './run-launch';
-import { TREE_SIGNAL_TIMEOUT_MS, treeSignalCommand } from './process-tree';
+import { launchRun, readEnginePid } from './run-launch';
+import { signalProcessTree } from './process-tree';
 import { CollectorBook, type CollectorLineResult } from './collector-book';
 import { reconnectTarget, targetAnswers } from './link-recovery';
 import { runRecordOf } from './run-record-of';
@@ -182,41 +182,23 @@ export class RunController {
     this.stopping = true;
     this.setState('stopping');
     this.addEvent({ tMs: this.lastTMs, kind: 'stop', message: reason });
-    if (!this.enginePid && this.launcherPid !== null) await this.awaitEnginePid();
+    if (!this.enginePid && this.launcherPid !== null)
+      this.enginePid =
+        (await readEnginePid(this.target, this.dir, this.options.stopGraceMs, () => this.ended || !!this.enginePid)) ??
+        this.enginePid;
     if (this.enginePid) {
       const pid = this.enginePid;
-      // The engine's group at once, then every process of the tree the run started
-      // (electron/node/run/process-tree.ts: timeout & co. lead groups of their own).
-      const signalAll = async (signal: 'TERM' | 'KILL') => {
-        await this.target.signal(-pid, `SIG${signal}`).catch(() => {});
-        await this.target.exec(treeSignalCommand(pid, signal), { timeoutMs: TREE_SIGNAL_TIMEOUT_MS }).catch(() => {});
-      };
       // KILL after the grace period, and again each period until the launcher reports the end
       // (a loaded board may not even have run the first one).
       const killer = setInterval(() => {
-        if (!this.ended) void signalAll('KILL');
+        if (!this.ended) void signalProcessTree(this.target, pid, 'KILL');
       }, this.options.stopGraceMs);
-      await signalAll('TERM');
+      await signalProcessTree(this.target, pid, 'TERM');
       await this.done;
       clearInterval(killer);
     } else {
       // Not launched yet (or the pid never arrived): nothing to signal; end here.
       this.finish();
-    }
-  }
-
-  /**
-   * A stop that comes while the launcher is still starting the engine (its `engine` event comes
-   * after up to a second of wrapper detection) must still find the engine's group: the wrapper
-   * writes engine.pid first thing, so read it, for at most the stop's grace period.
-   */
-  private async awaitEnginePid(): Promise<void> {
-    const until = Date.now() + this.options.stopGraceMs;
-    while (!this.enginePid && !this.ended && Date.now() < until) {
-      const text = await this.target.readFile(`${this.dir}/engine.pid`).catch(() => null);
-      const pid = Number(text?.toString().trim());
-      if (Number.isInteger(pid) && pid > 0) this.enginePid = pid;
-      else await new Promise((r) => setTimeout(r, 50));
     }
   }
 

@@ -88,3 +88,24 @@ export async function launchRun(launch: RunLaunch): Promise<number | null> {
   const pid = Number(launched.stdout.toString().trim());
   return Number.isInteger(pid) && pid > 0 ? pid : null;
 }
+
+/**
+ * The engine's pid from the run directory's engine.pid, for a stop that comes while the launcher
+ * is still starting the engine (its `engine` event comes after up to a second of wrapper
+ * detection; the wrapper writes engine.pid first thing). Null after `waitMs` or once `gaveUp()`.
+ */
+export async function readEnginePid(
+  target: Target,
+  dir: string,
+  waitMs: number,
+  gaveUp: () => boolean,
+): Promise<number | null> {
+  const until = Date.now() + waitMs;
+  while (!gaveUp() && Date.now() < until) {
+    const text = await target.readFile(`${dir}/engine.pid`).catch(() => null);
+    const pid = Number(text?.toString().trim());
+    if (Number.isInteger(pid) && pid > 0) return pid;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return null;
+}
