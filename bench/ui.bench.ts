@@ -1,11 +1,12 @@
 // The dashboard in real Chromium (browser mode, `kvscope web`; needs `npm run build`):
 //  1. An 8-hour session at 1 Hz with 12 drawn series, written with the session store and finished
 //     the way the app finishes a recorded run (outcome and analysis stored), opened with
-//     `kvscope web --open <file>` → time from the openSession answer's arrival in the page to the
-//     first paint with every panel drawn (target ≤ 300 ms), as the median of several page loads;
-//     the renderer's CPU time from the request to that paint (what the page itself costs, which
-//     other load on the machine stretches far less than wall time); and the server's part
-//     (request → answer: the file read and sent).
+//     `kvscope web --open <file>` → time from the page's openSession request to the first paint
+//     with every panel drawn (target ≤ 300 ms: what the user waits for, server included), as the
+//     median of several page loads, split into the server's part (request → answer: the file read
+//     and sent) and the page's (answer → paint); and the renderer's CPU time from the request to
+//     that paint (what the page itself costs, which other load on the machine stretches far less
+//     than wall time).
 //  2. A live demo run sampled at 10 Hz for 60 s → main-thread busy share (Chrome's TaskDuration
 //     over wall time; target ≤ 20 %) and the JS heap after forced GCs every 10 s.
 // Every row says the machine's load average around it: 2 cores shared with other work make wall
@@ -166,6 +167,7 @@ async function openSession(browser: Browser, web: WebMode) {
   await page.close();
   await browserCdp.detach();
   return {
+    openToPaintMs: paintedAt - openAt,
     paintMs: paintedAt - snapshotAt,
     serverMs: snapshotAt - openAt,
     fromNavigationMs: paintedAt,
@@ -239,9 +241,14 @@ export async function benchUi(): Promise<BenchRow[]> {
     const seriesGrowth = growthOf(live.seriesMb);
     return [
       {
-        name: `open 8 h session (${samples} samples, 12 series) → first full paint`,
+        name: `8 h session (${samples} samples, 12 series) opened from disk → first full paint`,
+        value: `${median(opens.map((o) => o.openToPaintMs)).toFixed(0)} ms`,
+        note: `median of ${OPEN_REPEATS} page loads (${list(opens.map((o) => o.openToPaintMs))} ms) from the openSession request to the paint with every panel drawn, server included; target ≤ 300 ms; ${opens[0]?.points ?? 0} points drawn; file ${(written.bytes / 1e6).toFixed(1)} MB; load average ${loads} on ${cpus().length} cores`,
+      },
+      {
+        name: 'open 8 h session: openSession answer → first full paint',
         value: `${median(paints).toFixed(0)} ms`,
-        note: `median of ${OPEN_REPEATS} page loads (${list(paints)} ms) from the openSession answer's arrival; target ≤ 300 ms; ${opens[0]?.points ?? 0} points drawn; file ${(written.bytes / 1e6).toFixed(1)} MB; load average ${loads} on ${cpus().length} cores`,
+        note: `median (${list(paints)} ms): the page's part, from the answer's arrival`,
       },
       {
         name: 'open 8 h session: renderer CPU, request → full paint',

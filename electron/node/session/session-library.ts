@@ -8,8 +8,11 @@
 // the command line (`kvscope web --open <file>`) are registered by the process itself and get an
 // id of their own; the app never renames or deletes them.
 //
-// Reading goes through session-store.ts (readSession); list rows are cached per file version
-// (size and mtime of the file and its WAL), so a list of long sessions is read once.
+// Reading goes through session-store.ts. A list row reads the runs without their samples
+// (readSessionHead: the stored outcome and analysis hold its numbers); only a session whose writer
+// was killed before it stored them is read whole, to recompute them. Rows are cached per file
+// version (size and mtime of the file and its WAL, taken after the read: opening a file for
+// reading may checkpoint its WAL), so a list of long sessions is read once.
 import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -29,7 +32,7 @@ import type { SessionData, SessionRun } from '../../../shared/report/session-dat
 import { appDataDir } from '../config/app-paths';
 import { htmlToPdf } from './pdf';
 import { renderReport } from './report-files';
-import { readSession, SESSION_APPLICATION_ID } from './session-store';
+import { readSession, readSessionHead, SESSION_APPLICATION_ID } from './session-store';
 import { renderReportHtml } from '../../../shared/report/render-html';
 
 export const SESSION_FILE_EXT = '.kvscope';
@@ -102,23 +105,26 @@ function stateOf(run: SessionRun | undefined, recording: boolean): SessionListin
   return userStop ? 'stopped' : 'done';
 }
 
-/** The list row of a session, from what session-store.ts read (numbers from the report model, as reports show them). */
+/**
+ * The list row of a session, from what session-store.ts read: whole, or its head (runs without
+ * samples, every run with its stored outcome and analysis). The numbers are the last run's
+ * analysis, the same values reports show (shared/report/report-model.ts runReport copies them).
+ */
 export function listingOf(
   id: string,
   data: SessionData,
   file: { name: string | null; sizeBytes: number; recording: boolean; external: boolean },
 ): SessionListing {
   const last = data.runs.at(-1);
-  const report = buildReportModel(data);
-  const numbers = report.runs.at(-1)?.numbers;
-  const headline: SessionHeadline | null = numbers
+  const a = last?.analysis;
+  const headline: SessionHeadline | null = a
     ? {
-        peakRssBytes: numbers.peakRssBytes,
-        theoryBytesPerToken: numbers.theoryBytesPerToken,
-        measuredBytesPerToken: numbers.measuredBytesPerToken,
-        decodeTokensPerSecond: numbers.decodeTokensPerSecond,
-        maxSafeContextTokens: numbers.maxSafeContextTokens,
-        tokens: numbers.tokens,
+        peakRssBytes: a.peakRssBytes,
+        theoryBytesPerToken: a.kv.theoryBytesPerToken,
+        measuredBytesPerToken: a.kv.measuredBytesPerToken,
+        decodeTokensPerSecond: a.throughput.decodeTokensPerSecond,
+        maxSafeContextTokens: a.maxSafeContextTokens,
+        tokens: a.throughput.tokens,
       }
     : null;
   const target = data.meta.target;
@@ -237,8 +243,11 @@ export class SessionLibrary {
     return rows.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id));
   }
 
-  /** One list row (cached per file version). */
-  listing(id: string): SessionListing {
+  /**
+   * One list row (cached per file version). `readData` reads the session for a row not cached:
+   * by default its head (no samples), or the whole session when it must be read anyway.
+   */
+  listing(id: string, readData?: () => SessionData): SessionListing {
     const path = this.pathOf(id);
     const recording = this.recording.has(id);
     let version: { key: string; sizeBytes: number };
@@ -251,9 +260,11 @@ export class SessionLibrary {
     if (cached && cached.key === version.key && !recording) return cached.listing;
     let listing: SessionListing;
     try {
-      const data = readSession(path);
+      const data = readData ? readData() : (readSessionHead(path) ?? readSession(path));
+      const name = readStoredName(path);
+      version = fileVersion(path);
       listing = listingOf(id, data, {
-        name: readStoredName(path),
+        name,
         sizeBytes: version.sizeBytes,
         recording,
         external: this.external.has(id),
@@ -265,11 +276,13 @@ export class SessionLibrary {
     return listing;
   }
 
-  /** Everything in the session (session-store.ts readSession) with its list row. */
+  /** Everything in the session (session-store.ts readSession) with its list row (made from it when not cached). */
   read(id: string): { listing: SessionListing; data: SessionData } {
     const path = this.pathOf(id);
-    const data = readSession(path);
-    return { listing: this.listing(id), data };
+    let data: SessionData | null = null;
+    const readWhole = () => (data ??= readSession(path));
+    const listing = this.listing(id, readWhole);
+    return { listing, data: readWhole() };
   }
 
   /** Stores the user's name for the session in the file itself, so it travels with the file. */

@@ -76,6 +76,19 @@ function valid<T>(schema: { safeParse(v: unknown): { success: boolean } }, value
  * was opened (older files are migrated in place or in a copy first; session-store.ts).
  */
 export function readSessionData(db: Database.Database, path: string, openedAs: number): SessionData {
+  return readRuns(db, path, openedAs, true) as SessionData;
+}
+
+/**
+ * The session without its samples and engine log (what a list row needs: the stored outcome and
+ * analysis, events, request, engine), or null when a run has no stored outcome or analysis (a
+ * killed writer): its numbers must then be recomputed from the samples (readSessionData).
+ */
+export function readSessionHead(db: Database.Database, path: string, openedAs: number): SessionData | null {
+  return readRuns(db, path, openedAs, false);
+}
+
+function readRuns(db: Database.Database, path: string, openedAs: number, withSamples: boolean): SessionData | null {
   let metaRows: Array<{ key: string; value: string }>;
   let version: number;
   try {
@@ -105,10 +118,11 @@ export function readSessionData(db: Database.Database, path: string, openedAs: n
   const runs: SessionRun[] = [];
   for (const row of db.prepare('SELECT * FROM runs ORDER BY seq').all() as RunRow[]) {
     const samples: Sample[] = [];
-    for (const [tMs, source, vals] of sampleRows.iterate(row.seq) as Iterable<[number, string, string]>) {
-      const values = parseJson(vals, 'sample', path);
-      samples.push({ tMs, source, values: isRecord(values) ? (values as Sample['values']) : {} });
-    }
+    if (withSamples)
+      for (const [tMs, source, vals] of sampleRows.iterate(row.seq) as Iterable<[number, string, string]>) {
+        const values = parseJson(vals, 'sample', path);
+        samples.push({ tMs, source, values: isRecord(values) ? (values as Sample['values']) : {} });
+      }
     const events: RunEvent[] = [];
     for (const [tMs, kind, message, data] of eventRows.iterate(row.seq) as Iterable<
       [number, string, string | null, string | null]
@@ -124,7 +138,7 @@ export function readSessionData(db: Database.Database, path: string, openedAs: n
       events.push(parsed.success ? (event as RunEvent) : { tMs, kind: 'info', message: `${kind}: ${message ?? ''}` });
     }
     const engineLog: EngineLog = { timings: [], kv: [], model: [] };
-    for (const [kind, record] of logRows.iterate(row.seq) as Iterable<[string, string]>) {
+    for (const [kind, record] of (withSamples ? logRows.iterate(row.seq) : []) as Iterable<[string, string]>) {
       if (kind === 'timings' || kind === 'kv' || kind === 'model')
         (engineLog[kind] as unknown[]).push(parseJson(record, 'engine log record', path));
     }
@@ -133,6 +147,7 @@ export function readSessionData(db: Database.Database, path: string, openedAs: n
     const analysis = valid<RunAnalysis>(RunAnalysisSchema, parseJson(row.analysis, 'analysis', path));
     const request = valid<RunRequest>(RunRequestSchema, parseJson(row.request, 'run request', path));
     if (!request) throw new SessionError(`${path}: damaged run request (run ${row.seq})`);
+    if (!withSamples && !(analysis && outcome)) return null;
     const run: Omit<SessionRun, 'analysis' | 'analysisSource'> = {
       seq: row.seq,
       id: row.id,

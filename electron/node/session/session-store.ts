@@ -35,7 +35,7 @@ import { verifySessionFile } from './session-file-guard';
 import { migrateSession, SESSION_SCHEMA_VERSION } from './session-migrations';
 import { scrubSecrets } from './scrub';
 import { describeOpenError, SessionError } from './session-errors';
-import { readSessionData } from './session-read';
+import { readSessionData, readSessionHead as readHeadData } from './session-read';
 
 export { SessionError };
 
@@ -429,6 +429,12 @@ export class SessionStore {
     return readSessionData(this.db, this.path, this.openedAs);
   }
 
+  /** The runs without samples and engine log, or null when one must be recomputed (session-read.ts readSessionHead). */
+  readHead(): SessionData | null {
+    if (!this.db.readonly && !this.closed) this.flushQuietly();
+    return readHeadData(this.db, this.path, this.openedAs);
+  }
+
   private arm() {
     if (this.timer || this.closed) return;
     this.timer = setTimeout(() => {
@@ -465,6 +471,15 @@ export function createSession(path: string, options: CreateSessionOptions): Sess
 
 /** Everything in a session file; runs without a stored summary get their analysis recomputed. */
 export function readSession(path: string): SessionData {
+  return withStoreForReading(path, (store) => store.read());
+}
+
+/** A session file's runs without samples, or null when a run's numbers must be recomputed (SessionStore.readHead). */
+export function readSessionHead(path: string): SessionData | null {
+  return withStoreForReading(path, (store) => store.readHead());
+}
+
+function withStoreForReading<T>(path: string, read: (store: SessionStore) => T): T {
   verifySessionFile(path); // untrusted file: schema checked before any query runs (session-file-guard.ts)
   let store: SessionStore;
   try {
@@ -475,7 +490,7 @@ export function readSession(path: string): SessionData {
     store = SessionStore.openReadOnly(path);
   }
   try {
-    return store.read();
+    return read(store);
   } finally {
     store.close();
   }

@@ -3,6 +3,7 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DemoOptionsSchema } from '../../../../../shared/api/schemas';
 import { createSession } from '../../../../../electron/node/session/session-store';
@@ -94,6 +95,39 @@ describe('listing', () => {
     writeFileSync(join(dir, '-dash.kvscope'), 'x');
     const rows = library.list();
     expect(rows.map((r) => [r.id, r.error?.includes('is not a KVScope session')])).toEqual([['broken', true]]);
+  });
+
+  it('makes a row from the stored outcome and analysis without reading a sample', () => {
+    const path = writeSession('run-a');
+    // A damaged sample: opening the session fails on it, the row never reads it.
+    const db = new Database(path);
+    db.prepare("UPDATE samples SET vals = '{not json' WHERE id = (SELECT min(id) FROM samples)").run();
+    db.close();
+    const [row] = library.list();
+    expect(row?.error).toBeNull();
+    expect(row?.headline?.peakRssBytes).toBe(912261120);
+    expect(() => library.read('run-a')).toThrow(/damaged sample/);
+  });
+
+  it('recomputes the numbers from the samples of a run whose writer died before storing them', () => {
+    const path = join(dir, 'killed.kvscope');
+    const store = createSession(path, { appVersion: 'test', target: null });
+    const run = finishedRun();
+    const seq = store.addRun({ id: 'killed', label: 'killed', request: run.request, state: 'running' });
+    store.appendSamples(seq, run.samples);
+    store.close();
+    const [row] = library.list();
+    const lastTokens = Math.max(...run.samples.map((s) => Number(s.values.tokens ?? 0)));
+    expect(row?.state).toBe('recovered');
+    expect(row?.headline?.tokens).toBe(lastTokens);
+    expect(row?.durationMs).toBe(Math.max(...run.samples.map((s) => s.tMs)));
+  });
+
+  it('reads a session once for its row and its content, and keeps the row for the next list', () => {
+    writeSession('run-a');
+    const opened = library.read('run-a');
+    expect(opened.data.runs[0]?.samples.length).toBe(finishedRun().samples.length);
+    expect(library.list()[0]).toBe(opened.listing);
   });
 
   it('is empty when the folder does not exist yet', () => {
