@@ -66,6 +66,7 @@ export class RunController {
   private resolveDone!: () => void;
   private t0Uptime: number | null = null;
   private launcherPid: number | null = null;
+  private launching: Promise<number | null> | null = null;
   private follower: SpoolFollower | null = null;
   private ended = false;
   private stopping = false;
@@ -153,7 +154,7 @@ export class RunController {
   /** Prepare the run directory, launch, and start following. Resolves once the run is launched. */
   async start(): Promise<void> {
     try {
-      this.launcherPid = await launchRun({
+      this.launching = launchRun({
         target: this.target,
         request: this.request,
         runId: this.runId,
@@ -165,9 +166,11 @@ export class RunController {
         onDir: (dir) => (this.dir = dir),
         onEngine: (engine) => (this.engine = engine),
       });
+      this.launcherPid = await this.launching;
       this.heartbeat = setInterval(() => void this.beat(), this.options.heartbeatMs);
       this.follow(0);
-      this.setState('running');
+      // A Stop that came during the launch waits for it (stop()), then ends the engine it started.
+      if (!this.stopping) this.setState('running');
       if (this.request.durationMs)
         this.limitTimer = setTimeout(() => void this.stop('duration reached'), this.request.durationMs);
     } catch (error) {
@@ -182,6 +185,9 @@ export class RunController {
     this.stopping = true;
     this.setState('stopping');
     this.addEvent({ tMs: this.lastTMs, kind: 'stop', message: reason });
+    // Stopped while launching: once launched there is an engine to end (a failed launch ends the run).
+    await this.launching?.catch(() => {});
+    if (this.ended) return this.done;
     if (!this.enginePid && this.launcherPid !== null)
       this.enginePid =
         (await readEnginePid(this.target, this.dir, this.options.stopGraceMs, () => this.ended || !!this.enginePid)) ??

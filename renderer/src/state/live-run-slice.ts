@@ -48,6 +48,8 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
   const partialLine: Record<OutputLine['stream'], string> = { stdout: '', stderr: '' };
   let syncing: { runId: string; buffered: Sample[] } | null = null;
   let early: Array<[ApiEventName, unknown]> = [];
+  /** Stop pressed while the run was still starting (no run id yet): sent as soon as the id is known. */
+  let stopWanted = false;
   let flushedRingVersion = -1;
   let chartInputsChanged = false;
   /** Newest value of every series, from every collector: the "All series" panel. */
@@ -165,8 +167,12 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
 
   const stopOneRun = async () => {
     const { runId, phase } = get().run;
-    if (!runId || !isActivePhase(phase)) return;
+    if (!isActivePhase(phase)) return;
     set((s) => ({ run: { ...s.run, phase: 'stopping' } }));
+    if (!runId) {
+      stopWanted = true;
+      return;
+    }
     try {
       await api.stopRun({ runId });
     } catch (error) {
@@ -211,6 +217,7 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
         return;
       }
       resetRunState();
+      stopWanted = false;
       const demo = built.request.engine.kind === 'demo' ? built.request.engine.demo : null;
       set({
         formErrors: {},
@@ -245,6 +252,13 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
           }));
         } else runId = (await api.startRun(built.request)).runId;
         set((s) => ({ run: { ...s.run, runId: s.run.runId ?? runId } }));
+        if (stopWanted) {
+          stopWanted = false;
+          const sweepId = get().sweep?.sweepId;
+          await (sweepId ? api.stopSweep({ sweepId }) : api.stopRun({ runId })).catch((error: unknown) =>
+            set((s) => ({ run: { ...s.run, error: `Stop failed: ${errorText(error)}` } })),
+          );
+        }
         const held = early;
         early = [];
         const sync = syncRun(runId);
@@ -325,7 +339,8 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
       const payloadRunId = (payload as { runId?: string }).runId;
       if (runId === null) {
         // Between Start and the run id: hold on, it may be ours.
-        if (phase === 'starting' && early.length < MAX_EARLY_EVENTS) early.push([event, payload]);
+        if ((phase === 'starting' || phase === 'stopping') && early.length < MAX_EARLY_EVENTS)
+          early.push([event, payload]);
         return;
       }
       if (payloadRunId !== runId) return;

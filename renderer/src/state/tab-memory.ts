@@ -61,7 +61,9 @@ export function keepTabMemory(store: AppStore, storage: Storage): () => void {
       writeJson(storage, FORM_KEY, { form: state.form, selectedBoardId: state.selectedBoardId });
     // A run id appears once startRun is answered: the selected target is the one it runs on.
     const runId = state.run.runId;
-    if (runId && runId !== previous.run.runId && previous.run.phase === 'starting' && state.selectedBoardId) {
+    // ('stopping' without an id: Stop was pressed before the answer, live-run-slice.ts sends it then.)
+    const startedHere = !previous.run.runId && (previous.run.phase === 'starting' || previous.run.phase === 'stopping');
+    if (runId && runId !== previous.run.runId && startedHere && state.selectedBoardId) {
       const target = state.boards.find((t) => t.id === state.selectedBoardId);
       if (target) {
         const entries = Object.entries(rememberedRunTargets(storage)).slice(-(MAX_REMEMBERED_RUNS - 1));

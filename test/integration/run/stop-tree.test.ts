@@ -12,7 +12,9 @@ import { DemoOptionsSchema, RunRequestSchema, type TargetSpec } from '../../../s
 import { shellJoin, shellQuote } from '../../../shared/util/shell';
 import { demoEngineConfig } from '../../../electron/node/demo-engine/demo-config';
 import { demoEngineBundle } from '../../../electron/node/demo-engine/demo-engine-bundle';
+import { RUN_DEFAULTS, RunController } from '../../../electron/node/run/run-controller';
 import { RunService } from '../../../electron/node/run/run-service';
+import { LocalTarget } from '../../../electron/node/transport/local-target';
 import { createTarget } from '../../../electron/node/transport/target-spec';
 import { ensureKeyUser, startSshd, waitFor, type Sshd } from '../../helpers/sshd';
 import { processesMatching } from '../../helpers/cli';
@@ -102,4 +104,38 @@ describe('Stop ends every process of the run', () => {
           await service.dispose();
         }
       });
+});
+
+describe('Stop during the launch', () => {
+  it(
+    'waits for the launch and ends the engine it started (the run never reads as running)',
+    { timeout: 60_000 },
+    async () => {
+      const states: string[] = [];
+      const run = new RunController(
+        new LocalTarget(),
+        RunRequestSchema.parse({ target: { kind: 'local' }, engine: { kind: 'command', command: engine } }),
+        '20261201120000-5709d0e1',
+        {
+          onSamples: () => {},
+          onEvent: () => {},
+          onStatus: (status) => states.push(status.state),
+          onOutput: () => {},
+          onAnalysis: () => {},
+        },
+        RUN_DEFAULTS,
+      );
+      // Stop pressed right after Start, while the run directory and the launcher are being made.
+      const starting = run.start();
+      const stopping = run.stop();
+      await starting;
+      await stopping;
+      expect(states).not.toContain('running');
+      expect(run.status.state).not.toBe('running');
+      // The engine was launched (its pid known) and ended with the rest of the tree.
+      expect(run.enginePid).not.toBeNull();
+      await waitFor(async () => (await processesMatching(bundle)).length === 0, 'no process of the tree', 10_000);
+      expect(await processesMatching(run.dir)).toEqual([]);
+    },
+  );
 });

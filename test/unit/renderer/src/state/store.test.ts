@@ -118,6 +118,22 @@ describe('live run slice', () => {
     expect(run.theory).toEqual({ bytesPerToken: 32768, ctx: 4096 });
   });
 
+  it('Stop pressed while the run is still starting is sent once the run id is known', async () => {
+    const { store, api } = setup();
+    await store.getState().loadBoards();
+    let answer: (v: { runId: string }) => void = () => {};
+    api.startRun.mockImplementationOnce(() => new Promise((resolve) => (answer = resolve)));
+    const starting = store.getState().startRun();
+    expect(store.getState().run.phase).toBe('starting');
+    await store.getState().stopRun();
+    expect(store.getState().run.phase).toBe('stopping');
+    expect(api.stopRun).not.toHaveBeenCalled();
+    answer({ runId: 'r1' });
+    await starting;
+    expect(api.stopRun).toHaveBeenCalledWith({ runId: 'r1' });
+    expect(api.stopRun).toHaveBeenCalledTimes(1);
+  });
+
   it('lands samples in the ring buffer and touches the store only on flush', async () => {
     const { store, emit, ring } = setup();
     await store.getState().loadBoards();
