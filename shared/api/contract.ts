@@ -32,11 +32,11 @@ import {
   RecoveredRunSchema,
   ExportFormatSchema,
   ModelHeaderSchema,
-  SessionDataSchema,
   SessionIdSchema,
   SessionListingSchema,
   SessionNameSchema,
 } from './session-schemas';
+import { PackedSessionDataSchema } from './packed-samples';
 
 const runIdSchema = z.string().regex(/^[\w-]{1,64}$/);
 
@@ -196,10 +196,10 @@ export const apiMethods = {
     input: z.object({}).strict(),
     output: z.object({ sessions: z.array(SessionListingSchema), openOnStart: SessionIdSchema.nullable() }),
   },
-  /** A session's full content, for the dashboard (read-only) and comparisons. */
+  /** A session's full content, for the dashboard (read-only) and comparisons; samples packed (packed-samples.ts). */
   openSession: {
     input: z.object({ id: SessionIdSchema }).strict(),
-    output: z.object({ listing: SessionListingSchema, data: SessionDataSchema }),
+    output: z.object({ listing: SessionListingSchema, data: PackedSessionDataSchema }),
   },
   renameSession: {
     input: z.object({ id: SessionIdSchema, name: SessionNameSchema }).strict(),

@@ -4,7 +4,6 @@
 import { z } from 'zod';
 import type { ModelShape } from '../kv/kv-theory';
 import type { GgufModelSummary } from '../kv/model-config';
-import type { SessionData } from '../report/session-data';
 
 /**
  * A session's id is its file name without `.kvscope` in the app's sessions folder: letters,
@@ -54,9 +53,6 @@ export const SessionListingSchema = z.object({
   error: z.string().nullable(),
 });
 export type SessionListing = z.infer<typeof SessionListingSchema>;
-
-/** A session's full content. Produced by session-store.ts, never parsed from a window: not re-validated. */
-export const SessionDataSchema = z.custom<SessionData>((v) => typeof v === 'object' && v !== null);
 
 export const ExportedFileSchema = z.object({
   fileName: z.string(),

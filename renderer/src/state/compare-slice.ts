@@ -2,6 +2,7 @@
 // which sessions are picked, in what order (the first is the reference every delta is taken
 // against), how the curves are aligned, and the sessions' content as openSession returned it.
 // The numbers of the delta table come from shared/report/compare-model.ts (as `kvscope compare`).
+import { unpackSessionData } from '../../../shared/api/packed-samples';
 import { errorText } from './slices';
 import type { SliceCreator } from './types';
 import type { CompareSlice } from './view-types';
@@ -17,7 +18,8 @@ export const createCompareSlice: SliceCreator<CompareSlice> = (set, get, { api }
     set((s) => ({ compared: { ...s.compared, [id]: { status: 'loading' } } }));
     try {
       const { listing, data } = await api.openSession({ id });
-      set((s) => ({ compared: { ...s.compared, [id]: { status: 'ready', name: listing.name, data } } }));
+      const session = unpackSessionData(data);
+      set((s) => ({ compared: { ...s.compared, [id]: { status: 'ready', name: listing.name, data: session } } }));
     } catch (error) {
       set((s) => ({ compared: { ...s.compared, [id]: { status: 'error', error: errorText(error) } } }));
     }

@@ -3,6 +3,7 @@
 // side (electron/node/session/session-library.ts); here they are listed, opened into the same
 // dashboard (read-only), renamed, deleted after a confirmation, and exported. In the desktop app
 // an export goes through the system's save dialog; in browser mode it arrives as a download.
+import { unpackSessionData } from '../../../shared/api/packed-samples';
 import type { ExportedFile } from '../../../shared/api/session-schemas';
 import type { SessionData, SessionRun } from '../../../shared/report/session-data';
 import { errorText } from './slices';
@@ -94,7 +95,7 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get, { api
     set({ sessionActionError: null });
     try {
       const { listing, data } = await api.openSession({ id });
-      const run = shownRun(data);
+      const run = shownRun(unpackSessionData(data));
       if (!run) {
         set({ sessionActionError: `“${listing.name}” holds no run to show.` });
         return;

@@ -14,6 +14,7 @@ import { apiMethods, type EventPayload } from '../../../shared/api/contract';
 import type { SweepStatus } from '../../../shared/api/schemas';
 import { createAppServices } from '../../../electron/node/api/create-app-services';
 import { sessionSweep } from '../../../shared/report/session-data';
+import { unpackSessionData } from '../../../shared/api/packed-samples';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -86,7 +87,7 @@ describe('a sweep through the API', () => {
     const { data } = await services.handlers.openSession({ id: sessions[0]!.id });
     expect(data.runs.map((r) => r.id)).toEqual(final.runs.map((r) => r.runId));
     expect(data.meta.sweep).toEqual({ sizes: [512, 1024], failedStarts: [], interrupted: false });
-    const stored = sessionSweep(data)?.summary;
+    const stored = sessionSweep(unpackSessionData(data))?.summary;
     expect(stored?.measuredBytesPerToken).toBe(final.result?.measuredBytesPerToken);
     expect(stored?.points.map((p) => p.peakRssBytes)).toEqual(final.points.map((p) => p.peakRssBytes));
   }, 120_000);

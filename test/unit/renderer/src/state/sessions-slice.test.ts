@@ -2,6 +2,7 @@
 // dashboard, renaming, deleting only after confirming, and what the tab remembers across a reload.
 import { describe, expect, it } from 'vitest';
 import { fakeApi } from '../../../../helpers/fake-api';
+import { packSessionData } from '../../../../../shared/api/packed-samples';
 import type { SessionListing } from '../../../../../shared/api/session-schemas';
 import { createMemoryRing } from '../../../../../renderer/src/live/ring-buffer';
 import { snapshotOfStoredRun } from '../../../../../renderer/src/state/sessions-slice';
@@ -30,7 +31,10 @@ function setup() {
   const { api } = fakeApi({
     listSessions: () => Promise.resolve({ sessions, openOnStart: null }),
     openSession: ({ id }) =>
-      Promise.resolve({ listing: listing(id, 'first'), data: session([finishedRun({ state: 'done', error: null })]) }),
+      Promise.resolve({
+        listing: listing(id, 'first'),
+        data: packSessionData(session([finishedRun({ state: 'done', error: null })])),
+      }),
     renameSession: ({ id, name }) => Promise.resolve(listing(id, name)),
     listBoards: () => Promise.resolve([{ id: 'local', label: 'This computer', spec: { kind: 'local' as const } }]),
     startRun: () => Promise.resolve({ runId: 'new-run' }),
