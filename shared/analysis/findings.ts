@@ -148,25 +148,18 @@ export function kvTypeFinding(input: FindingInput): RunFinding | null {
   const from = bytesPerValue(kvType);
   if (from === null) return null;
   const cost = (t: 'q8_0' | 'q4_0') => ({ kvType: t, bytesPerToken: (perToken * (bytesPerValue(t) ?? from)) / from });
-  if (kvType === 'f32' || kvType === 'f16' || kvType === 'bf16')
-    return {
-      id: 'kv-type',
-      kind: 'kv-type',
-      severity: 'info',
-      kvType,
-      perTokenBytes: perToken,
-      options: [cost('q8_0'), cost('q4_0')],
-    };
-  if (kvType === 'q8_0')
-    return {
-      id: 'kv-type',
-      kind: 'kv-type',
-      severity: 'info',
-      kvType,
-      perTokenBytes: perToken,
-      options: [cost('q4_0')],
-    };
-  return null;
+  // From a float type both quantized ones are smaller; from q8_0 only q4_0; from q4_0 and the rest nothing.
+  const smaller: Array<'q8_0' | 'q4_0'> =
+    kvType === 'f32' || kvType === 'f16' || kvType === 'bf16' ? ['q8_0', 'q4_0'] : kvType === 'q8_0' ? ['q4_0'] : [];
+  if (smaller.length === 0) return null;
+  return {
+    id: 'kv-type',
+    kind: 'kv-type',
+    severity: 'info',
+    kvType,
+    perTokenBytes: perToken,
+    options: smaller.map(cost),
+  };
 }
 
 /** The run against its memory budget: over it, the OOM horizon and the context to cap at. */
