@@ -54,6 +54,22 @@ const samples = (records: CollectorRecord[]) => records.flatMap((r) => (r.kind =
 /** The sample records of a script run (runScript). */
 const samplesOf = async (...args: Parameters<typeof runScript>) => samples(await runScript(...args));
 
+/**
+ * get_throttled 0x50005 decoded by hand: bit 0 under-voltage now, bit 2 throttled now, bits 16 and
+ * 18 the same since boot; the ARM clock cap (1, 17) and the soft temperature limit (3, 19) clear.
+ */
+const THROTTLED_0x50005 = {
+  'rpi.throttledBits': 0x50005,
+  'rpi.underVoltageNow': 1,
+  'rpi.underVoltageSticky': 1,
+  'rpi.armFreqCappedNow': 0,
+  'rpi.armFreqCappedSticky': 0,
+  'rpi.throttledNow': 1,
+  'rpi.throttledSticky': 1,
+  'rpi.softTempLimitNow': 0,
+  'rpi.softTempLimitSticky': 0,
+};
+
 describe('board collector scripts on directory fixtures', () => {
   it('board sysfs on an RK3588 tree: devfreq clocks, NPU load per core, the trip point once', async () => {
     const records = await runScript(boardSysfsCollector, {
@@ -124,15 +140,7 @@ describe('board collector scripts on directory fixtures', () => {
     const got = await samplesOf(vcgencmdCollector, { root: boardRoot('raspberry-pi-4'), engineMs: 500 });
     // get_throttled 50005: under-voltage and throttled, now and since boot; cpu-thermal 74010 m°C.
     expect(got[0]?.values).toEqual({
-      'rpi.throttledBits': 0x50005,
-      'rpi.underVoltageNow': 1,
-      'rpi.underVoltageSticky': 1,
-      'rpi.armFreqCappedNow': 0,
-      'rpi.armFreqCappedSticky': 0,
-      'rpi.throttledNow': 1,
-      'rpi.throttledSticky': 1,
-      'rpi.softTempLimitNow': 0,
-      'rpi.softTempLimitSticky': 0,
+      ...THROTTLED_0x50005,
       'rpi.soc.C': 74.01,
     });
   });
@@ -144,15 +152,7 @@ describe('board collector scripts on directory fixtures', () => {
     // start-up check does not advance the ticks' replay, so every command starts at its first line.
     // 0x50005: bit 0 under-voltage now, bit 2 throttled now, bits 16 and 18 the same since boot.
     expect(got[0]?.values).toEqual({
-      'rpi.throttledBits': 0x50005,
-      'rpi.underVoltageNow': 1,
-      'rpi.underVoltageSticky': 1,
-      'rpi.armFreqCappedNow': 0,
-      'rpi.armFreqCappedSticky': 0,
-      'rpi.throttledNow': 1,
-      'rpi.throttledSticky': 1,
-      'rpi.softTempLimitNow': 0,
-      'rpi.softTempLimitSticky': 0,
+      ...THROTTLED_0x50005,
       'rpi.soc.C': 80.8,
       'rpi.armFreqMHz': 1500.345728,
     });
