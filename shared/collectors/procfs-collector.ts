@@ -5,14 +5,23 @@
 // run's own `intervalMs`.
 import type { CollectorDefinition } from './collector';
 import { createProcfsSamplerParser } from './procfs-sampler-parser';
-import { procfsSamplerScript, rescanEveryTicks, smapsEveryTicks } from './procfs-sampler-script';
+import {
+  GROUP_RESCAN_SLOW_PERIOD_MS,
+  procfsSamplerScript,
+  rescanEveryTicks,
+  smapsEveryTicks,
+} from './procfs-sampler-script';
 
 export const procfsCollector: CollectorDefinition = {
   id: 'procfs',
   title: 'Process and board memory (procfs)',
   script: procfsSamplerScript(),
   interval: 'run',
-  scriptArgs: (intervalMs) => [String(smapsEveryTicks(intervalMs)), String(rescanEveryTicks(intervalMs))],
+  scriptArgs: (intervalMs) => [
+    String(smapsEveryTicks(intervalMs)),
+    String(rescanEveryTicks(intervalMs)),
+    String(rescanEveryTicks(intervalMs, GROUP_RESCAN_SLOW_PERIOD_MS)),
+  ],
   createParser: createProcfsSamplerParser,
   series: [
     { key: 'rssBytes', label: 'RSS', unit: 'bytes', kind: 'gauge' },

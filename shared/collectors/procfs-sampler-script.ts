@@ -12,7 +12,7 @@
 //
 //
 // The pid given is the engine's process group (and session) leader: the sampler measures the
-// group's largest member, re-chosen every GROUP_RESCAN_PERIOD_MS and whenever the measured one
+// group's largest member, re-chosen at each rescan (see GROUP_RESCAN_PERIOD_MS) and whenever the measured one
 // ends, and says which (pid=). At a rescan tick only, the shell globs /proc/[0-9]* (a readdir, no
 // fork: ~0.3 ms of CPU for 400 processes under dash on the 2-core x86 VM) and the awk reads the
 // stat line of each process it has not seen yet and of each member (~10 µs a process).
@@ -54,6 +54,9 @@ function choose(   n, i, p, best, bestRss, now) {
 }
 BEGIN {
   nz = split(zones, zp, "\n"); np = split(pols, pp, "\n"); sr = 1; tick = 0; if (every < 1) every = 1
+  # The lines read from status and meminfo.
+  nw = split("VmRSS: RssAnon: RssFile: RssShmem: VmHWM: Threads: VmSwap: MemTotal: MemAvailable: MemFree: Cached: SwapTotal: SwapFree: NvMapMemUsed:", wl, " ")
+  for (i = 1; i <= nw; i++) want[wl[i]] = 1
   cur = pid; members = 1
 }
 {
@@ -80,14 +83,12 @@ BEGIN {
   # Counters from status every tick (cheap). smaps_rollup walks the page tables of the whole
   # address space — milliseconds for a process with large mappings (mmap'd weights, V8's
   # reservations) — so it runs every "every"-th tick only (kernel >= 4.14; else never).
-  f = base "/status"; rs = ""; ra = ""; rf = ""; rh = ""; hw = ""; th = ""; vs = ""
-  while ((getline l < f) > 0) {
-    split(l, a, " ")
-    if (a[1] == "VmRSS:") rs = a[2]; else if (a[1] == "RssAnon:") ra = a[2]; else if (a[1] == "RssFile:") rf = a[2]
-    else if (a[1] == "RssShmem:") rh = a[2]; else if (a[1] == "VmHWM:") hw = a[2]; else if (a[1] == "Threads:") th = a[2]
-    else if (a[1] == "VmSwap:") vs = a[2]
-  }
+  # (getline into $0 splits in C; one lookup a line: ~half the CPU of split() and a chain of ifs.)
+  split("", v); f = base "/status"
+  while ((getline < f) > 0) if ($1 in want) v[$1] = $2
   close(f)
+  rs = v["VmRSS:"]; ra = v["RssAnon:"]; rf = v["RssFile:"]; rh = v["RssShmem:"]; hw = v["VmHWM:"]; th = v["Threads:"]
+  vs = v["VmSwap:"]
   ps = ""; san = ""
   if (sr && (tick % every) == 0) {
     f = base "/smaps_rollup"; got = 0
@@ -99,15 +100,11 @@ BEGIN {
   }
   out = out " rss=" rs " anon=" ra " file=" rf " shmem=" rh " swap=" vs " hwm=" hw " thr=" th
   if (ps != "") out = out " pss=" ps " sanon=" san
-  f = "/proc/meminfo"; mt = ""; ma = ""; mf = ""; ca = ""; swt = ""; swf = ""; nv = ""
-  while ((getline l < f) > 0) {
-    split(l, a, " ")
-    if (a[1] == "MemTotal:") mt = a[2]; else if (a[1] == "MemAvailable:") ma = a[2]; else if (a[1] == "MemFree:") mf = a[2]
-    else if (a[1] == "Cached:") ca = a[2]; else if (a[1] == "SwapTotal:") swt = a[2]; else if (a[1] == "SwapFree:") swf = a[2]
-    else if (a[1] == "NvMapMemUsed:") nv = a[2]
-  }
+  split("", v); f = "/proc/meminfo"
+  while ((getline < f) > 0) if ($1 in want) v[$1] = $2
   close(f)
-  out = out " mt=" mt " ma=" ma " mf=" mf " ca=" ca " swt=" swt " swf=" swf " nvmap=" nv
+  out = out " mt=" v["MemTotal:"] " ma=" v["MemAvailable:"] " mf=" v["MemFree:"] " ca=" v["Cached:"]
+  out = out " swt=" v["SwapTotal:"] " swf=" v["SwapFree:"] " nvmap=" v["NvMapMemUsed:"]
   l = rd("/proc/stat"); split(l, a, " ")
   out = out " cpu=" a[2] "," a[3] "," a[4] "," a[5] "," a[6] "," a[7] "," a[8] "," a[9]
   if (stat(cur)) out = out " pc=" sa[12] "," sa[13]
@@ -120,13 +117,14 @@ BEGIN {
 /**
  * The sampler as one sh script. Positional parameters: $1 = the engine's process group (its
  * leader's pid), $2 = interval in seconds (decimal string such as 0.2), $3 = read smaps_rollup
- * every N ticks (default 1), $4 = re-choose the measured process every N ticks (default 1).
+ * every N ticks (default 1), $4 = re-choose the measured process every N ticks (default 1) for
+ * the first GROUP_RESCAN_FAST_COUNT rescans, $5 = every N ticks after them (default: $4).
  * Output goes to stdout, one line per tick.
  */
 export function procfsSamplerScript(): string {
   return `#!/bin/sh
 # KVScope procfs sampler: one awk, no process per tick.
-P="$1"; I="$2"; E="\${3:-1}"; R="\${4:-1}"
+P="$1"; I="$2"; E="\${3:-1}"; R="\${4:-1}"; S="\${5:-$R}"
 PS=$(getconf PAGESIZE 2>/dev/null || getconf PAGE_SIZE 2>/dev/null || echo 4096)
 CLK=$(getconf CLK_TCK 2>/dev/null || echo 100)
 zones=""; ztypes=""
@@ -146,10 +144,13 @@ echo "H v=1 pid=$P pagesize=$PS clk=$CLK zones=$ztypes policies=$pnames"
 ${TICKER_SH}
 ${AWK_INTERACTIVE_SH}
 # The /proc listing (a readdir of every process: ~0.3 ms of CPU for 400 processes under dash on
-# the 2-core x86 VM) only at a rescan tick; an empty line otherwise.
-n=0
+# the 2-core x86 VM) only at a rescan tick: every R ticks for the first ${GROUP_RESCAN_FAST_COUNT} rescans, then every
+# S ticks; and at every tick once the group's leader is gone (the engine ended: "gone" at once).
+n=0; k=0
 tick | while read -r _; do
-  if [ $n = 0 ]; then echo +; echo /proc/[0-9]*; else echo; fi
+  if [ $n = 0 ] || [ ! -d "/proc/$P" ]; then
+    echo +; echo /proc/[0-9]*; n=0; k=$((k + 1)); [ $k = ${GROUP_RESCAN_FAST_COUNT} ] && R=$S
+  else echo; fi
   n=$(( (n + 1) % R ))
 done | awk $AWKI -v pid="$P" -v every="$E" -v zones="$zones" -v pols="$pols" ${awkWord(awkProgram)}
 `;
@@ -170,12 +171,17 @@ export function smapsEveryTicks(intervalMs: number): number {
 /**
  * How often the sampler looks for a larger member of the engine's group (an engine a wrapper
  * starts after its own set-up). A rescan lists /proc (~0.3 ms of CPU with 400 processes) and
- * reads the stat of new processes and members only; once a second is quick enough to follow a
- * wrapper's start and cheap. A measured process that ends is replaced at once by the largest
- * member of the last list; the run is "gone" only when a fresh list has no member either.
+ * reads the stat of new processes and members only. Wrappers start their engine within seconds,
+ * so the first GROUP_RESCAN_FAST_COUNT rescans come every GROUP_RESCAN_PERIOD_MS, later ones every
+ * GROUP_RESCAN_SLOW_PERIOD_MS (at 1 Hz a rescan a second was ~0.03 % of a core, the sampler's
+ * largest part after smaps_rollup). A measured process that ends is replaced at once by the
+ * largest member of the last list; when the group's leader is gone a fresh list comes every tick,
+ * so the run is "gone" at the next tick, not at the next slow rescan.
  */
 export const GROUP_RESCAN_PERIOD_MS = 1000;
+export const GROUP_RESCAN_FAST_COUNT = 10;
+export const GROUP_RESCAN_SLOW_PERIOD_MS = 10_000;
 
-export function rescanEveryTicks(intervalMs: number): number {
-  return Math.max(1, Math.round(GROUP_RESCAN_PERIOD_MS / intervalMs));
+export function rescanEveryTicks(intervalMs: number, periodMs = GROUP_RESCAN_PERIOD_MS): number {
+  return Math.max(1, Math.round(periodMs / intervalMs));
 }

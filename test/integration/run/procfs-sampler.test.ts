@@ -1,5 +1,5 @@
 // The procfs sampler script run for real, on this machine's kernel, under the shells and awks
-// boards have: dash + mawk with bash's no-fork ticker (Debian/Ubuntu/L4T), and busybox sh +
+// boards have: dash + mawk with the no-fork ticker (perl or bash; Debian/Ubuntu/L4T), and busybox sh +
 // busybox awk with no bash at all (Yocto/Buildroot gateways).
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, symlinkSync, writeFileSync, rmSync, existsSync } from 'node:fs';
@@ -25,8 +25,9 @@ async function sample(
   env: NodeJS.ProcessEnv,
   pid: number,
   ticks: number,
+  rescans: string[] = [],
 ): Promise<{ records: SamplerRecord[]; exit: number | null }> {
-  const child = spawn(shell, [join(dir, 'sampler.sh'), String(pid), '0.1', '2'], {
+  const child = spawn(shell, [join(dir, 'sampler.sh'), String(pid), '0.1', '2', ...rescans], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
@@ -80,7 +81,7 @@ afterAll(() => {
 });
 
 describe('procfs sampler on this kernel', () => {
-  it('dash + mawk + bash ticker: one line per tick with RSS matching /proc/<pid>/status', async () => {
+  it('dash + mawk (ticks from perl where installed): one line per tick with RSS matching /proc/<pid>/status', async () => {
     const { records } = await sample('/bin/dash', process.env, watched.pid!, 5);
     const header = records.find((r) => r.kind === 'header');
     expect(header).toMatchObject({
@@ -121,6 +122,17 @@ describe('procfs sampler on this kernel', () => {
   it('says "gone" and exits when the process ends', async () => {
     const short = spawn('sleep', ['0.5']);
     const { records, exit } = await sample('/bin/sh', process.env, short.pid!, 1000);
+    expect(records[records.length - 1]).toMatchObject({ kind: 'gone' });
+    expect(exit).toBe(0);
+  });
+
+  it('says "gone" at the next tick after the fast rescans too, not at the next slow rescan', async () => {
+    // Rescans every tick for the first 10, then every 100,000 ticks (~3 h): the process outlives
+    // the fast ones, and its end must still be seen at once (its group's leader is gone).
+    const short = spawn('sleep', ['2']);
+    const { records, exit } = await sample('/bin/sh', process.env, short.pid!, 1000, ['1', '100000']);
+    const samples = records.filter((r) => r.kind === 'sample');
+    expect(samples.length).toBeGreaterThan(10);
     expect(records[records.length - 1]).toMatchObject({ kind: 'gone' });
     expect(exit).toBe(0);
   });
