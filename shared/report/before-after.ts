@@ -1,5 +1,5 @@
 // The before/after table of two compared runs: what changed between them (the model, the board,
-// the KV type, the context, the limits, the collectors) and how much it bought (max safe context,
+// the engine command, the KV type, the context, the limits, the stop, the interval, the collectors) and how much it bought (max safe context,
 // decode tokens/s, peak RSS, OOM horizon, time spent throttled). Rows of compare-model.ts's shape,
 // for `kvscope compare` (markdown, html) and the Compare view. Pure.
 import { passiveTripC } from '../analysis/recommendations-setup';
@@ -59,6 +59,13 @@ function collectorsOf(run: SessionRun): string {
 
 const limitOf = (run: SessionRun) => run.analysisInputs?.memoryLimitBytes ?? run.request.memoryLimitBytes ?? null;
 
+/** The profile's own stop (`--tokens`, `--duration-ms`), null when the engine ended by itself. */
+function stopOf(run: SessionRun): string | null {
+  const { tokens, durationMs } = run.request;
+  const parts = [tokens ? formatTokens(tokens) : null, durationMs ? formatMs(durationMs) : null];
+  return parts.filter((p) => p !== null).join(' or ') || null;
+}
+
 type Verdict = CompareRow['verdict'];
 
 export interface BeforeAfterSide {
@@ -79,6 +86,9 @@ export function beforeAfter(
   const settings: Array<[string, (s: BeforeAfterSide) => string | null]> = [
     ['Model', (s) => modelLabel(s.run) || null],
     ['Board', (s) => boardOf(s.run, s.sessionTarget)],
+    // The command line as run (scrubbed of secrets when the session was written): threads, batch,
+    // flash attention, the demo engine's token count — whatever flag differs shows here.
+    ['Engine command', (s) => s.report.engineCommand || null],
     ['KV cache type', (s) => s.report.numbers.kvType],
     ['Context (cells)', (s) => (s.report.numbers.ctx === null ? null : formatCount(s.report.numbers.ctx))],
     [
@@ -86,6 +96,8 @@ export function beforeAfter(
       (s) => (s.run.analysisInputs?.budgetBytes ? formatBytes(s.run.analysisInputs.budgetBytes) : null),
     ],
     ['Memory limit (cgroup)', (s) => (limitOf(s.run) ? formatBytes(limitOf(s.run)) : null)],
+    ['Stop after', (s) => stopOf(s.run)],
+    ['Sample interval', (s) => formatMs(s.run.request.intervalMs)],
     ['Collectors', (s) => collectorsOf(s.run)],
   ];
   const changed: CompareRow[] = [];

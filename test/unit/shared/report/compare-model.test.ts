@@ -162,9 +162,14 @@ describe('compare: the before/after table', () => {
   const model = buildCompareModel(session([a], board('orin')), session([b], board('orin-2')), { a: 'A', b: 'B' });
   const ba = defined(model.pairs[0], 'a pair').beforeAfter;
 
-  it('lists only what changed: board, KV type, context, limit, collectors', () => {
+  it('lists only what changed: board, command, KV type, context, limit, collectors', () => {
     expect(ba.changed.map((r) => [r.label, r.a, r.b])).toEqual([
       ['Board', 'orin', 'orin-2'],
+      [
+        'Engine command',
+        'llama-cli -m /models/llama-3.2-1b-f16.gguf -c 4096 -n 2000',
+        'llama-cli -m /models/llama-3.2-1b-f16.gguf -c 8192 -n 2000',
+      ],
       ['KV cache type', 'f16', 'q8_0'],
       ['Context (cells)', '4,096', '8,192'],
       ['Memory limit (cgroup)', '–', '4.00 GiB'],
@@ -196,6 +201,16 @@ describe('compare: the before/after table', () => {
     const html = renderCompareHtml(model);
     expect(html).toContain('<h3>Before → after</h3>');
     expect(html).toContain('<tr><td>Max safe context</td><td>39,000 tokens</td><td>78,000 tokens</td>');
+  });
+
+  it('a setting outside the engine: the stop and the sample interval', () => {
+    const later = finishedRun();
+    later.request = { ...later.request, tokens: 500, intervalMs: 1000 };
+    const pair = buildCompareModel(session([finishedRun()]), session([later]), { a: 'A', b: 'B' });
+    expect(defined(pair.pairs[0]).beforeAfter.changed.map((r) => [r.label, r.a, r.b])).toEqual([
+      ['Stop after', '–', '500 tokens'],
+      ['Sample interval', '200 ms', '1.00 s'],
+    ]);
   });
 
   it('the same setup twice: nothing changed, and says so', () => {
