@@ -1,7 +1,8 @@
 // The before/after table of two compared runs: what changed between them (the model, the board,
-// the engine command, the KV type, the context, the limits, the stop, the interval, the collectors) and how much it bought (max safe context,
-// decode tokens/s, peak RSS, OOM horizon, time spent throttled). Rows of compare-model.ts's shape,
-// for `kvscope compare` (markdown, html) and the Compare view. Pure.
+// the engine command, the KV type, the context, the limits, the stop, the interval, the
+// collectors) and how much it bought (max safe context, decode tokens/s, peak RSS, OOM horizon,
+// time spent throttled). Rows of compare-model.ts's shape, for `kvscope compare` (markdown,
+// html) and the Compare view. Pure.
 import { passiveTripC } from '../analysis/recommendations-setup';
 import { detectThrottleIntervals, throttlePointsFromSamples } from '../analysis/throttle';
 import {
