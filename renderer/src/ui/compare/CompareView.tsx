@@ -8,7 +8,7 @@ import { formatBytes } from '../../../../shared/format/units';
 import type { CompareAlign, LoadedSession } from '../../state/compare-slice';
 import { LINE_PROPS, LineChartFrame, xAxisLabel } from '../LineChartFrame';
 import { useAppStore } from '../store-context';
-import { deltaTable, overlayCurves } from './overlay-series';
+import { deltaTable, distinctNames, overlayCurves } from './overlay-series';
 import { BeforeAfterView } from './BeforeAfterView';
 import '../sessions/sessions.css';
 
@@ -159,14 +159,16 @@ export function CompareView() {
   const compared = useAppStore((s) => s.compared);
   const setView = useAppStore((s) => s.setView);
   const makeReference = useAppStore((s) => s.makeReference);
-  const ready = useMemo(
-    () =>
-      ids.flatMap((id): Ready[] => {
-        const entry = compared[id];
-        return entry?.status === 'ready' ? [{ ...entry, id }] : [];
-      }),
-    [ids, compared],
-  );
+  const ready = useMemo(() => {
+    const sessions = ids.flatMap((id): Ready[] => {
+      const entry = compared[id];
+      return entry?.status === 'ready' ? [{ ...entry, id }] : [];
+    });
+    // Two sessions of the same name (a board's default run name, twice) get told apart in every
+    // legend, header and option of the view.
+    const names = distinctNames(sessions.map((s) => s.name));
+    return sessions.map((s, i) => ({ ...s, name: names[i] ?? s.name }));
+  }, [ids, compared]);
   const loading = ids.some((id) => compared[id]?.status === 'loading');
   const failed = ids.flatMap((id) => {
     const entry = compared[id];

@@ -37,6 +37,16 @@ export function overlayPoints(run: SessionRun, align: CompareAlign): Array<{ x: 
   );
 }
 
+/** The names, with " (2)", " (3)"… after the second and later uses of one name. */
+export function distinctNames(names: readonly string[]): string[] {
+  const seen = new Map<string, number>();
+  return names.map((name) => {
+    const n = (seen.get(name) ?? 0) + 1;
+    seen.set(name, n);
+    return n === 1 ? name : `${name} (${n})`;
+  });
+}
+
 export function overlayCurves(
   sessions: ReadonlyArray<{ id: string; name: string; data: SessionData }>,
   align: CompareAlign,

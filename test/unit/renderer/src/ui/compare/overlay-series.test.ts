@@ -1,6 +1,6 @@
 // The comparison's curves and delta table from hand-built sessions (test/helpers/session-fixtures.ts).
 import { describe, expect, it } from 'vitest';
-import { deltaTable, overlayPoints } from '../../../../../../renderer/src/ui/compare/overlay-series';
+import { deltaTable, distinctNames, overlayPoints } from '../../../../../../renderer/src/ui/compare/overlay-series';
 import { finishedRun, session } from '../../../../../helpers/session-fixtures';
 
 describe('overlayPoints', () => {
@@ -40,5 +40,16 @@ describe('deltaTable', () => {
     // 15.2 → 7.6 tokens/s is −50 %, worse (higher is better).
     expect(decode?.others[0]).toMatchObject({ delta: '-50.0 %', verdict: 'worse' });
     expect(deltaTable([{ name: 'alone', data: a }])).toBeNull();
+  });
+});
+
+describe('distinctNames', () => {
+  it('tells apart sessions of the same name, in order, and leaves unique names alone', () => {
+    expect(distinctNames(['orin f16', 'orin f16', 'pi5', 'orin f16'])).toEqual([
+      'orin f16',
+      'orin f16 (2)',
+      'pi5',
+      'orin f16 (3)',
+    ]);
   });
 });
