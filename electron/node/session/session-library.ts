@@ -286,11 +286,7 @@ export class SessionLibrary {
 
   /** Everything in the session (session-store.ts readSession) with its list row (made from it when not cached). */
   read(id: string): { listing: SessionListing; data: SessionData } {
-    const path = this.pathOf(id);
-    let data: SessionData | null = null;
-    const readWhole = () => (data ??= readSession(path));
-    const listing = this.listing(id, readWhole);
-    return { listing, data: readWhole() };
+    return this.readWith(id, readSession);
   }
 
   /**
@@ -298,9 +294,17 @@ export class SessionLibrary {
    * is made from the packed session itself when not cached (it reads no sample).
    */
   readPacked(id: string): { listing: SessionListing; data: PackedSessionData } {
+    return this.readWith(id, readPackedSession);
+  }
+
+  /** The file read once, by `readFile`, for both the list row (when not cached) and the content. */
+  private readWith<D extends ListedSession>(
+    id: string,
+    readFile: (path: string) => D,
+  ): { listing: SessionListing; data: D } {
     const path = this.pathOf(id);
-    let data: PackedSessionData | null = null;
-    const readWhole = () => (data ??= readPackedSession(path));
+    let data: D | null = null;
+    const readWhole = () => (data ??= readFile(path));
     const listing = this.listing(id, readWhole);
     return { listing, data: readWhole() };
   }

@@ -74,20 +74,12 @@ describe('packed samples', () => {
   });
 
   it('walk each whole sample once: its shape, its time and where its values start', () => {
-    const visits: number[][] = [];
-    const count = forEachPackedSample(packSamples(MIXED), (shape, tMs, at) => visits.push([shape, tMs, at]));
+    const visits: string[] = [];
+    const count = forEachPackedSample(packSamples(MIXED), (shape, tMs, at) => visits.push(`${shape} ${tMs} ${at}`));
     // Cells by hand, each sample's first cell: engine [0,0,0] at 0 · procfs [1,0,·,·] at 3 ·
     // [1,1000,·,·] at 7 · engine [0,1000,·] at 11 · procfs [2,2000,·] at 14 · empty [3,2500] at 17 ·
     // procfs [4,3000,·,·] at 19; its values start 2 cells later.
-    expect(visits).toEqual([
-      [0, 0, 2],
-      [1, 0, 5],
-      [1, 1000, 9],
-      [0, 1000, 13],
-      [2, 2000, 16],
-      [3, 2500, 19],
-      [4, 3000, 21],
-    ]);
+    expect(visits).toEqual(['0 0 2', '1 0 5', '1 1000 9', '0 1000 13', '2 2000 16', '3 2500 19', '4 3000 21']);
     expect(count).toBe(7);
     // A sample cut inside its values is not visited.
     const cut = packSamples(MIXED);
