@@ -12,8 +12,8 @@ import { buildRunRequest } from './run-form';
 import { errorText } from './slices';
 import type { LiveRun, LiveRunSlice, OutputLine, RunPhase, SliceCreator } from './types';
 
-/** The sample values the memory ring keeps, besides tMs (ring-buffer.ts MEMORY_KEYS). */
-const MEMORY_VALUE_KEYS = ['tokens', 'rssBytes', 'rssAnonBytes', 'rssFileBytes'] as const;
+/** A packed sample's value of key index k (its values start at cells[at]); undefined when its shape lacks the key (k < 0). */
+const cellAt = (cells: ReadonlyArray<number | null>, at: number, k: number) => (k < 0 ? undefined : cells[at + k]);
 
 export const IDLE_RUN: LiveRun = {
   runId: null,
@@ -103,19 +103,20 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
   const memorySink: PackedSampleSink = {
     shape(_source, keys) {
       // Where the memory values sit in this shape's cells (-1: the shape has no such key).
-      const [tokensAt, rssAt, anonAt, fileAt] = MEMORY_VALUE_KEYS.map((k) => keys.indexOf(k)) as [
-        number,
-        number,
-        number,
-        number,
-      ];
-      const cell = (cells: ReadonlyArray<number | null>, at: number, k: number) => (k < 0 ? undefined : cells[at + k]);
-      return (tMs, cells, valuesAt) => {
+      const tokensAt = keys.indexOf('tokens');
+      const rssAt = keys.indexOf('rssBytes');
+      const anonAt = keys.indexOf('rssAnonBytes');
+      const fileAt = keys.indexOf('rssFileBytes');
+      return (tMs, cells, at) => {
         latestChanged = true;
-        updateLatestFromCells(latest, keys, cells, valuesAt);
-        const tokens = cell(cells, valuesAt, tokensAt);
-        const rssBytes = cell(cells, valuesAt, rssAt);
-        memoryRow(tMs, tokens, rssBytes, cell(cells, valuesAt, anonAt), cell(cells, valuesAt, fileAt));
+        updateLatestFromCells(latest, keys, cells, at);
+        memoryRow(
+          tMs,
+          cellAt(cells, at, tokensAt),
+          cellAt(cells, at, rssAt),
+          cellAt(cells, at, anonAt),
+          cellAt(cells, at, fileAt),
+        );
       };
     },
   };
