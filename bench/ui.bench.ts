@@ -3,10 +3,13 @@
 //     the way the app finishes a recorded run (outcome and analysis stored), opened with
 //     `kvscope web --open <file>` → time from the page's openSession request to the first paint
 //     with every panel drawn (target ≤ 300 ms: what the user waits for, server included), as the
-//     median of several page loads, split into the server's part (request → answer: the file read
-//     and sent) and the page's (answer → paint); and the renderer's CPU time from the request to
-//     that paint (what the page itself costs, which other load on the machine stretches far less
-//     than wall time).
+//     median of several page loads. Every load reads the file from disk. Split into the server's
+//     part (request → the answer's arrival: the SQLite rows packed as they are read,
+//     electron/node/session/session-read.ts, then JSON over the WebSocket, ~3.5 MB) and the page's
+//     (arrival → paint: parsing, the one pass that feeds the series store and the memory ring from
+//     the packed cells, React, recharts and the canvas panels); and the renderer's CPU time from the
+//     request to that paint (what the page itself costs, which other load on the machine stretches
+//     far less than wall time).
 //  2. A live demo run sampled at 10 Hz for 60 s → main-thread busy share (Chrome's TaskDuration
 //     over wall time; target ≤ 20 %) and the JS heap after forced GCs every 10 s.
 // Every row says the machine's load average around it: 2 cores shared with other work make wall

@@ -26,7 +26,6 @@ import { openAppRecording, recordAppRun, type AppRecording } from '../session/ap
 import { SweepService } from '../run/app-sweeps';
 import { driveServerMode, engineOutputCollector } from '../engines/server-run';
 import { SESSION_FILE_EXT, SessionLibrary, sessionsDir } from '../session/session-library';
-import { packSessionData } from '../../../shared/api/packed-samples';
 import { basename } from 'node:path';
 import type { Target } from '../transport/target';
 import { discardRun, findLeftRun, leftRunDetails, listLeftRuns, recoverRun } from '../run/run-recovery';
@@ -250,8 +249,7 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
     listSessions: () => settled(() => ({ sessions: library.list(), openOnStart })),
     openSession: ({ id }) =>
       settled(() => {
-        const { listing, data } = library.read(id);
-        return { listing, data: packSessionData(data) };
+        return library.readPacked(id);
       }),
     renameSession: ({ id, name }) => settled(() => library.rename(id, name)),
     deleteSession: ({ id }) =>

@@ -29,10 +29,11 @@ import { buildReportModel } from '../../../shared/report/report-model';
 import { isRecoveredRun } from '../../../shared/analysis/run-summary';
 import { modelLabel } from '../../../shared/run/run-labels';
 import type { SessionData, SessionRun } from '../../../shared/report/session-data';
+import { forEachPackedSample, type PackedSessionData } from '../../../shared/api/packed-samples';
 import { appDataDir } from '../config/app-paths';
 import { htmlToPdf } from './pdf';
 import { renderReport } from './report-files';
-import { readSession, readSessionHead, SESSION_APPLICATION_ID } from './session-store';
+import { readPackedSession, readSession, readSessionHead, SESSION_APPLICATION_ID } from './session-store';
 import { renderReportHtml } from '../../../shared/report/render-html';
 
 export const SESSION_FILE_EXT = '.kvscope';
@@ -90,13 +91,20 @@ export function modelOf(run: Pick<SessionRun, 'request' | 'engine'> | undefined)
   return (run && modelLabel(run)) || '–';
 }
 
-function lastSampleMs(run: SessionRun): number {
+/** A session as read whole, or with its samples packed (openSession's read): a list row is made from either. */
+type ListedSession = SessionData | PackedSessionData;
+
+function lastSampleMs(run: ListedSession['runs'][number]): number {
   let last = 0;
-  for (const s of run.samples) if (s.tMs > last) last = s.tMs;
+  const later = (tMs: number) => {
+    if (tMs > last) last = tMs;
+  };
+  if (Array.isArray(run.samples)) for (const s of run.samples) later(s.tMs);
+  else forEachPackedSample(run.samples, (_shape, tMs) => later(tMs));
   return last;
 }
 
-function stateOf(run: SessionRun | undefined, recording: boolean): SessionListing['state'] {
+function stateOf(run: ListedSession['runs'][number] | undefined, recording: boolean): SessionListing['state'] {
   if (recording) return 'recording';
   if (!run) return 'failed';
   if (run.state === 'failed') return 'failed';
@@ -112,7 +120,7 @@ function stateOf(run: SessionRun | undefined, recording: boolean): SessionListin
  */
 export function listingOf(
   id: string,
-  data: SessionData,
+  data: ListedSession,
   file: { name: string | null; sizeBytes: number; recording: boolean; external: boolean },
 ): SessionListing {
   const last = data.runs.at(-1);
@@ -247,7 +255,7 @@ export class SessionLibrary {
    * One list row (cached per file version). `readData` reads the session for a row not cached:
    * by default its head (no samples), or the whole session when it must be read anyway.
    */
-  listing(id: string, readData?: () => SessionData): SessionListing {
+  listing(id: string, readData?: () => ListedSession): SessionListing {
     const path = this.pathOf(id);
     const recording = this.recording.has(id);
     let version: { key: string; sizeBytes: number };
@@ -278,9 +286,25 @@ export class SessionLibrary {
 
   /** Everything in the session (session-store.ts readSession) with its list row (made from it when not cached). */
   read(id: string): { listing: SessionListing; data: SessionData } {
+    return this.readWith(id, readSession);
+  }
+
+  /**
+   * The same for openSession, samples packed straight from the file (session-read.ts): the list row
+   * is made from the packed session itself when not cached (it reads no sample).
+   */
+  readPacked(id: string): { listing: SessionListing; data: PackedSessionData } {
+    return this.readWith(id, readPackedSession);
+  }
+
+  /** The file read once, by `readFile`, for both the list row (when not cached) and the content. */
+  private readWith<D extends ListedSession>(
+    id: string,
+    readFile: (path: string) => D,
+  ): { listing: SessionListing; data: D } {
     const path = this.pathOf(id);
-    let data: SessionData | null = null;
-    const readWhole = () => (data ??= readSession(path));
+    let data: D | null = null;
+    const readWhole = () => (data ??= readFile(path));
     const listing = this.listing(id, readWhole);
     return { listing, data: readWhole() };
   }

@@ -31,6 +31,12 @@ import {
   type SessionMeta,
   type SessionRun,
 } from '../../../shared/report/session-data';
+import {
+  PackedSamplesWriter,
+  unpackSamples,
+  type PackedSamples,
+  type PackedSessionData,
+} from '../../../shared/api/packed-samples';
 import { describeOpenError, SessionError } from './session-errors';
 function parseJson(textValue: string | null, what: string, path: string): unknown {
   if (textValue === null) return null;
@@ -76,7 +82,16 @@ function valid<T>(schema: { safeParse(v: unknown): { success: boolean } }, value
  * was opened (older files are migrated in place or in a copy first; session-store.ts).
  */
 export function readSessionData(db: Database.Database, path: string, openedAs: number): SessionData {
-  return readRuns(db, path, openedAs, true) as SessionData;
+  return readRuns(db, path, openedAs, OBJECT_SAMPLES) as SessionData;
+}
+
+/**
+ * The same, with each run's samples packed straight from their rows (shared/api/packed-samples.ts)
+ * for openSession: no Sample object is built on the way (a run that must have its analysis
+ * recomputed is unpacked for that).
+ */
+export function readPackedSessionData(db: Database.Database, path: string, openedAs: number): PackedSessionData {
+  return readRuns(db, path, openedAs, PACKED_SAMPLES) as PackedSessionData;
 }
 
 /**
@@ -85,10 +100,38 @@ export function readSessionData(db: Database.Database, path: string, openedAs: n
  * killed writer): its numbers must then be recomputed from the samples (readSessionData).
  */
 export function readSessionHead(db: Database.Database, path: string, openedAs: number): SessionData | null {
-  return readRuns(db, path, openedAs, false);
+  return readRuns(db, path, openedAs, null);
 }
 
-function readRuns(db: Database.Database, path: string, openedAs: number, withSamples: boolean): SessionData | null {
+/** How a run's sample rows are kept: as Sample objects or packed; and as Samples again for a recomputation. */
+interface SampleKeeping<S> {
+  start(): { add(tMs: number, source: string, values: Sample['values']): void; finish(): S };
+  asSamples(kept: S): Sample[];
+}
+
+const OBJECT_SAMPLES: SampleKeeping<Sample[]> = {
+  start() {
+    const samples: Sample[] = [];
+    return { add: (tMs, source, values) => samples.push({ tMs, source, values }), finish: () => samples };
+  },
+  asSamples: (kept) => kept,
+};
+
+const PACKED_SAMPLES: SampleKeeping<PackedSamples> = {
+  start: () => new PackedSamplesWriter(),
+  asSamples: unpackSamples,
+};
+
+type ReadRun<S> = Omit<SessionRun, 'samples'> & { samples: S };
+
+/** The runs with their samples kept as `keeping` says, or (keeping null) without samples and engine log. */
+function readRuns<S>(
+  db: Database.Database,
+  path: string,
+  openedAs: number,
+  keeping: SampleKeeping<S> | null,
+): { meta: SessionMeta; runs: Array<ReadRun<S>> } | null {
+  const withSamples = keeping !== null;
   let metaRows: Array<{ key: string; value: string }>;
   let version: number;
   try {
@@ -115,14 +158,15 @@ function readRuns(db: Database.Database, path: string, openedAs: number, withSam
   const eventRows = db.prepare('SELECT t_ms, kind, message, data FROM events WHERE run = ? ORDER BY id').raw();
   const logRows = db.prepare('SELECT kind, record FROM engine_log WHERE run = ? ORDER BY id').raw();
 
-  const runs: SessionRun[] = [];
+  const runs: Array<ReadRun<S>> = [];
   for (const row of db.prepare('SELECT * FROM runs ORDER BY seq').all() as RunRow[]) {
-    const samples: Sample[] = [];
-    if (withSamples)
+    const kept = keeping?.start();
+    if (kept)
       for (const [tMs, source, vals] of sampleRows.iterate(row.seq) as Iterable<[number, string, string]>) {
         const values = parseJson(vals, 'sample', path);
-        samples.push({ tMs, source, values: isRecord(values) ? (values as Sample['values']) : {} });
+        kept.add(tMs, source, isRecord(values) ? (values as Sample['values']) : {});
       }
+    const samples = (kept ? kept.finish() : []) as S;
     const events: RunEvent[] = [];
     for (const [tMs, kind, message, data] of eventRows.iterate(row.seq) as Iterable<
       [number, string, string | null, string | null]
@@ -148,7 +192,7 @@ function readRuns(db: Database.Database, path: string, openedAs: number, withSam
     const request = valid<RunRequest>(RunRequestSchema, parseJson(row.request, 'run request', path));
     if (!request) throw new SessionError(`${path}: damaged run request (run ${row.seq})`);
     if (!withSamples && !(analysis && outcome)) return null;
-    const run: Omit<SessionRun, 'analysis' | 'analysisSource'> = {
+    const run: Omit<ReadRun<S>, 'analysis' | 'analysisSource'> = {
       seq: row.seq,
       id: row.id,
       label: row.label,
@@ -171,7 +215,11 @@ function readRuns(db: Database.Database, path: string, openedAs: number, withSam
     runs.push(
       analysis && outcome
         ? { ...run, analysis, analysisSource: 'stored' }
-        : { ...run, analysis: recomputeAnalysis(run), analysisSource: 'recomputed' },
+        : {
+            ...run,
+            analysis: recomputeAnalysis({ ...run, samples: keeping ? keeping.asSamples(samples) : [] }),
+            analysisSource: 'recomputed',
+          },
     );
   }
   return { meta, runs };

@@ -25,6 +25,7 @@
 // recognised by PRAGMA application_id = SESSION_APPLICATION_ID and meta.format = 'kvscope-session'.
 import Database from 'better-sqlite3';
 import { existsSync, rmSync } from 'node:fs';
+import type { PackedSessionData } from '../../../shared/api/packed-samples';
 import type { RunAnalysis, RunEvent, RunRequest, RunState, Sample } from '../../../shared/api/schemas';
 import type { SweepPlan } from '../../../shared/analysis/sweep-summary';
 import type { AnalysisInputs, RunEngine, RunOutcome } from '../../../shared/run/run-record';
@@ -35,7 +36,7 @@ import { verifySessionFile } from './session-file-guard';
 import { migrateSession, SESSION_SCHEMA_VERSION } from './session-migrations';
 import { scrubSecrets } from './scrub';
 import { describeOpenError, SessionError } from './session-errors';
-import { readSessionData, readSessionHead as readHeadData } from './session-read';
+import { readPackedSessionData, readSessionData, readSessionHead as readHeadData } from './session-read';
 
 export { SessionError };
 
@@ -429,6 +430,12 @@ export class SessionStore {
     return readSessionData(this.db, this.path, this.openedAs);
   }
 
+  /** Everything in the file with the samples packed (what openSession sends; session-read.ts readPackedSessionData). */
+  readPacked(): PackedSessionData {
+    if (!this.db.readonly && !this.closed) this.flushQuietly();
+    return readPackedSessionData(this.db, this.path, this.openedAs);
+  }
+
   /** The runs without samples and engine log, or null when one must be recomputed (session-read.ts readSessionHead). */
   readHead(): SessionData | null {
     if (!this.db.readonly && !this.closed) this.flushQuietly();
@@ -472,6 +479,11 @@ export function createSession(path: string, options: CreateSessionOptions): Sess
 /** Everything in a session file; runs without a stored summary get their analysis recomputed. */
 export function readSession(path: string): SessionData {
   return withStoreForReading(path, (store) => store.read());
+}
+
+/** Everything in a session file, samples packed (shared/api/packed-samples.ts): openSession's answer. */
+export function readPackedSession(path: string): PackedSessionData {
+  return withStoreForReading(path, (store) => store.readPacked());
 }
 
 /** A session file's runs without samples, or null when a run's numbers must be recomputed (SessionStore.readHead). */

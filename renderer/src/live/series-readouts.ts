@@ -37,6 +37,19 @@ export function updateLatest(latest: LatestValues, samples: readonly Sample[]): 
   }
 }
 
+/** updateLatest for one packed sample: its shape's keys, its values at cells[valuesAt…]. */
+export function updateLatestFromCells(
+  latest: LatestValues,
+  keys: readonly string[],
+  cells: ReadonlyArray<number | null>,
+  valuesAt: number,
+): void {
+  for (let k = 0; k < keys.length; k++) {
+    const v = cells[valuesAt + k];
+    if (typeof v === 'number') latest[keys[k] as string] = v;
+  }
+}
+
 export function formatSeriesValue(unit: SeriesUnit, value: number | null | undefined): string {
   if (typeof value !== 'number' || !Number.isFinite(value)) return MISSING;
   switch (unit) {

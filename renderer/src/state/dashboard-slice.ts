@@ -4,6 +4,7 @@
 // the shared time view (zoom, pan, cursor), the remembered layout, theme and alert thresholds,
 // the alerts the dashboard raises with the user's thresholds, and markers.
 import type { EventPayload } from '../../../shared/api/contract';
+import { feedPackedSamples } from '../../../shared/api/packed-samples';
 import type { RunEvent } from '../../../shared/api/schemas';
 import {
   alertToRunEvent,
@@ -137,6 +138,15 @@ export function createDashboardSlice(set: SetState, get: GetState, deps: StoreDe
       seriesStore.ingest(snapshotSamples);
       seriesStore.ingest(liveSamples);
       // Paint a run opened from getRun now, not at the next tick.
+      get().flushDashboard();
+    },
+
+    receiveRecordedRun(id, samples, alsoFeed) {
+      if (get().run.runId !== runId) followRun(get().run.runId);
+      if (id !== runId) return;
+      seriesStore.clear();
+      // One pass over the packed samples feeds the series and whatever the live-run slice keeps.
+      feedPackedSamples(samples, [seriesStore.packedSink(), ...alsoFeed]);
       get().flushDashboard();
     },
 

@@ -1,6 +1,7 @@
 // The dashboard slice's shape (renderer/src/state/dashboard-slice.ts), apart from types.ts so the
 // store's types can include it without an import cycle.
 import type { ApiEventName, EventPayload } from '../../../shared/api/contract';
+import type { PackedSampleSink, PackedSamples } from '../../../shared/api/packed-samples';
 import type { RunEvent, Sample } from '../../../shared/api/schemas';
 import type { AlertThresholds } from '../../../shared/analysis/alerts';
 import type { PanelId } from '../ui/dashboard/series-catalog';
@@ -40,6 +41,11 @@ export interface DashboardSlice {
    * failed), with the samples that arrived live while it was on its way.
    */
   receiveRunSnapshot(runId: string, snapshotSamples: readonly Sample[], liveSamples: readonly Sample[]): void;
+  /**
+   * A recorded run's packed samples (an opened session): ingested in one pass that also feeds
+   * `alsoFeed` (the live-run slice's memory ring and readouts), with no Sample object built.
+   */
+  receiveRecordedRun(runId: string, samples: PackedSamples, alsoFeed: readonly PackedSampleSink[]): void;
   /** The few-times-a-second tick: follows a run change, publishes new points, evaluates alerts. */
   flushDashboard(): void;
   setCursor(tMs: number | null): void;

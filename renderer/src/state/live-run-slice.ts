@@ -3,13 +3,17 @@
 // buffer, output and analysis wait in this closure, and flushChart() (called a few times per
 // second) turns them into one store update with an LTTB-downsampled chart.
 import type { ApiEventName, EventPayload } from '../../../shared/api/contract';
+import type { PackedSampleSink } from '../../../shared/api/packed-samples';
 import type { RunAnalysis, RunEvent, RunStatus, Sample, SweepStatus } from '../../../shared/api/schemas';
 import { buildChartSeries, EMPTY_CHART } from '../live/chart-series';
 import { MAX_EVENTS, MAX_POINTS_PER_SERIES, OUTPUT_TAIL_LINES } from '../live/live-config';
-import { seriesReadouts, updateLatest, type LatestValues } from '../live/series-readouts';
+import { seriesReadouts, updateLatest, updateLatestFromCells, type LatestValues } from '../live/series-readouts';
 import { buildRunRequest } from './run-form';
 import { errorText } from './slices';
 import type { LiveRun, LiveRunSlice, OutputLine, RunPhase, SliceCreator } from './types';
+
+/** A packed sample's value of key index k (its values start at cells[at]); undefined when its shape lacks the key (k < 0). */
+const cellAt = (cells: ReadonlyArray<number | null>, at: number, k: number) => (k < 0 ? undefined : cells[at + k]);
 
 export const IDLE_RUN: LiveRun = {
   runId: null,
@@ -71,26 +75,50 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
     latestChanged = true;
   };
 
+  /** One memory row to the ring, once per tMs (strictly increasing), with the newest token count. */
+  const memoryRow = (
+    tMs: number,
+    tokens: number | null | undefined,
+    rssBytes: number | null | undefined,
+    rssAnonBytes: number | null | undefined,
+    rssFileBytes: number | null | undefined,
+  ) => {
+    if (typeof tokens === 'number' && tokens > lastTokens) lastTokens = tokens;
+    if (typeof rssBytes !== 'number' || tMs <= lastMemoryTMs) return;
+    lastMemoryTMs = tMs;
+    ring.push({ tMs, tokens: typeof tokens === 'number' ? tokens : lastTokens, rssBytes, rssAnonBytes, rssFileBytes });
+  };
+
   /** Memory samples go to the ring once each (tMs strictly increasing), whether live or from getRun. */
   const ingestSamples = (samples: readonly Sample[]) => {
     if (samples.length > 0) {
       updateLatest(latest, samples);
       latestChanged = true;
     }
-    for (const sample of samples) {
-      const tokens = sample.values.tokens;
-      if (typeof tokens === 'number' && tokens > lastTokens) lastTokens = tokens;
-      const rssBytes = sample.values.rssBytes;
-      if (typeof rssBytes !== 'number' || sample.tMs <= lastMemoryTMs) continue;
-      lastMemoryTMs = sample.tMs;
-      ring.push({
-        tMs: sample.tMs,
-        tokens: typeof tokens === 'number' ? tokens : lastTokens,
-        rssBytes,
-        rssAnonBytes: sample.values.rssAnonBytes,
-        rssFileBytes: sample.values.rssFileBytes,
-      });
-    }
+    for (const { tMs, values } of samples)
+      memoryRow(tMs, values.tokens, values.rssBytes, values.rssAnonBytes, values.rssFileBytes);
+  };
+
+  /** The same for a recorded run's packed samples, fed in the dashboard's single pass over them. */
+  const memorySink: PackedSampleSink = {
+    shape(_source, keys) {
+      // Where the memory values sit in this shape's cells (-1: the shape has no such key).
+      const tokensAt = keys.indexOf('tokens');
+      const rssAt = keys.indexOf('rssBytes');
+      const anonAt = keys.indexOf('rssAnonBytes');
+      const fileAt = keys.indexOf('rssFileBytes');
+      return (tMs, cells, at) => {
+        latestChanged = true;
+        updateLatestFromCells(latest, keys, cells, at);
+        memoryRow(
+          tMs,
+          cellAt(cells, at, tokensAt),
+          cellAt(cells, at, rssAt),
+          cellAt(cells, at, anonAt),
+          cellAt(cells, at, fileAt),
+        );
+      };
+    },
   };
 
   const addEvents = (events: readonly RunEvent[]) => {
@@ -288,9 +316,8 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
       // A recorded run (sessions-slice.ts) shown like one that just ended: same ring, chart and readouts.
       resetRunState();
       set({ chart: EMPTY_CHART, run: { ...IDLE_RUN, runId: snapshot.status.runId, label: snapshot.status.label } });
-      ingestSamples(snapshot.samples);
-      // The dashboard's panels draw from their own series store (dashboard-slice.ts), as after getRun.
-      get().receiveRunSnapshot(snapshot.status.runId, snapshot.samples, []);
+      // The dashboard's panels draw from their own series store (dashboard-slice.ts): one pass feeds both.
+      get().receiveRecordedRun(snapshot.status.runId, snapshot.samples, [memorySink]);
       addEvents(snapshot.events);
       pendingAnalysis = snapshot.analysis;
       set((state) => ({

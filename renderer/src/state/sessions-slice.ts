@@ -3,17 +3,16 @@
 // side (electron/node/session/session-library.ts); here they are listed, opened into the same
 // dashboard (read-only), renamed, deleted after a confirmation, and exported. In the desktop app
 // an export goes through the system's save dialog; in browser mode it arrives as a download.
-import { unpackSessionData } from '../../../shared/api/packed-samples';
+import type { PackedSessionRun } from '../../../shared/api/packed-samples';
 import type { ExportedFile } from '../../../shared/api/session-schemas';
-import type { SessionData, SessionRun } from '../../../shared/report/session-data';
 import { errorText } from './slices';
 import type { SliceCreator } from './types';
-import type { RunSnapshot, SessionsSlice } from './view-types';
+import type { RecordedRunSnapshot, SessionsSlice } from './view-types';
 
 export type { MainView } from './view-types';
 
-/** A stored run in the shape of getRun's answer, so the dashboard shows it like a live run. */
-export function snapshotOfStoredRun(run: SessionRun): RunSnapshot {
+/** A stored run in the shape of getRun's answer, so the dashboard shows it like a live run (samples kept packed). */
+export function snapshotOfStoredRun(run: PackedSessionRun): RecordedRunSnapshot {
   const exit = [...run.events].reverse().find((e) => e.kind === 'exit');
   const code = exit && typeof exit.data?.code === 'number' ? exit.data.code : null;
   return {
@@ -35,7 +34,7 @@ export function snapshotOfStoredRun(run: SessionRun): RunSnapshot {
 }
 
 /** The run a session shows in the dashboard: its last one (a sweep's largest context). */
-export function shownRun(data: SessionData): SessionRun | null {
+export function shownRun<R>(data: { runs: readonly R[] }): R | null {
   return data.runs.at(-1) ?? null;
 }
 
@@ -95,7 +94,7 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get, { api
     set({ sessionActionError: null });
     try {
       const { listing, data } = await api.openSession({ id });
-      const run = shownRun(unpackSessionData(data));
+      const run = shownRun(data);
       if (!run) {
         set({ sessionActionError: `“${listing.name}” holds no run to show.` });
         return;

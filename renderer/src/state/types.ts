@@ -19,7 +19,7 @@ import type { ChartSeries } from '../live/chart-series';
 import type { MemoryRing } from '../live/ring-buffer';
 import type { SeriesReadout } from '../live/series-readouts';
 import type { RunForm, RunFormErrors } from './run-form';
-import type { CompareSlice, KvSlice, SessionsSlice } from './view-types';
+import type { CompareSlice, KvSlice, RecordedRunSnapshot, SessionsSlice } from './view-types';
 import type { LeftRun } from '../../../shared/api/session-schemas';
 
 export interface StoreDeps {
@@ -144,7 +144,7 @@ export interface LiveRunSlice {
   /** Show a run that is already known to the main side (after a reload): everything so far comes from getRun. */
   attachRun(status: RunStatus): Promise<void>;
   /** Show a recorded run (a session) in the dashboard; false while a run is going. */
-  showRecordedRun(snapshot: MethodOutput<'getRun'>): boolean;
+  showRecordedRun(snapshot: RecordedRunSnapshot): boolean;
   /** On startup: attach to the newest run, running or not. */
   resumeLatestRun(): Promise<void>;
   /** Resynchronise the run on screen (after the bridge reconnected: events may have been missed). */

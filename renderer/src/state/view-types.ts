@@ -1,6 +1,7 @@
 // The shapes of the views' state (session library, comparison, KV calculator) — interfaces only,
 // like types.ts, so the slices, the store and types.ts import them without cycles.
 import type { MethodOutput } from '../../../shared/api/contract';
+import type { PackedSamples } from '../../../shared/api/packed-samples';
 import type { KvType } from '../../../shared/api/schemas';
 import type { ExportFormat, ModelHeader, SessionListing } from '../../../shared/api/session-schemas';
 import type { SessionData } from '../../../shared/report/session-data';
@@ -8,6 +9,9 @@ import type { SessionData } from '../../../shared/report/session-data';
 export type MainView = 'run' | 'sessions' | 'compare' | 'kv';
 
 export type RunSnapshot = MethodOutput<'getRun'>;
+
+/** A recorded run (an opened session) in getRun's shape, its samples packed as openSession sent them. */
+export type RecordedRunSnapshot = Omit<RunSnapshot, 'samples'> & { samples: PackedSamples };
 
 export type CompareAlign = 'tokens' | 'time';
 

@@ -8,10 +8,12 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RunRequestSchema, type RunAnalysis, type Sample } from '../../../shared/api/schemas';
 import type { RunOutcome } from '../../../shared/run/run-record';
+import { unpackSessionData } from '../../../shared/api/packed-samples';
 import {
   createSession,
   FLUSH_EVERY_SAMPLES,
   openSession,
+  readPackedSession,
   readSession,
   SessionError,
   SessionStore,
@@ -117,6 +119,8 @@ describe('session store round trip', () => {
     store.close();
 
     const data = readSession(path);
+    // openSession's read packs the samples straight from the rows: the same session once unpacked.
+    expect(unpackSessionData(readPackedSession(path))).toEqual(data);
     expect(data.meta).toMatchObject({
       format: 'kvscope-session',
       schemaVersion: 2,

@@ -1,6 +1,7 @@
 // Every collected series of the run on screen, outside React: one pair of Float64Arrays (time,
 // value) per series name, appended as samples arrive and read by the panels a few times per
 // second. Any key a collector adds becomes a series with no code change here.
+import type { PackedSampleSink } from '../../../../shared/api/packed-samples';
 import type { Sample } from '../../../../shared/api/schemas';
 
 /**
@@ -19,6 +20,12 @@ export const TOKEN_POINT_SPACING_MS = 100;
 
 /** Keys of a sample that are not series: engine bookkeeping. */
 const NOT_SERIES: ReadonlySet<string> = new Set(['started']);
+
+/** Whether a sample's key is drawn as a series. */
+function isSeriesKey(key: string, fromEngine: boolean): boolean {
+  // The sampler repeats the engine's token count at its tick; the engine's own samples are exact.
+  return !NOT_SERIES.has(key) && (key !== 'tokens' || fromEngine);
+}
 
 export class SeriesBuffer {
   t: Float64Array;
@@ -105,22 +112,55 @@ export class SeriesStore {
       const values = sample.values;
       for (const key in values) {
         const value = values[key];
-        if (typeof value !== 'number' || !Number.isFinite(value) || NOT_SERIES.has(key)) continue;
-        // The sampler repeats the engine's token count at its tick; the engine's own samples are exact.
-        if (key === 'tokens' && !engine) continue;
-        let buffer = this.map.get(key);
-        if (!buffer) {
-          buffer = new SeriesBuffer(this.maxPoints, key === 'tokens' ? TOKEN_POINT_SPACING_MS : 0);
-          this.map.set(key, buffer);
-        }
-        if (buffer.push(sample.tMs, value)) added = true;
+        if (typeof value !== 'number' || !Number.isFinite(value) || !isSeriesKey(key, engine)) continue;
+        if (this.bufferOf(key).push(sample.tMs, value)) added = true;
       }
-      if (added) {
-        if (sample.tMs < this.minT) this.minT = sample.tMs;
-        if (sample.tMs > this.maxT) this.maxT = sample.tMs;
-        this.version += 1;
-      }
+      if (added) this.noteTime(sample.tMs);
     }
+  }
+
+  /**
+   * The same ingestion for packed samples (an opened session, shared/api/packed-samples.ts): the
+   * shape's series keys are picked once, then each sample's values go straight from the cells to
+   * the buffers, with no Sample object on the way.
+   */
+  packedSink(): PackedSampleSink {
+    return {
+      shape: (source, keys) => {
+        const engine = source === 'engine';
+        const wanted = keys.flatMap((key, k) => (isSeriesKey(key, engine) ? [{ key, k }] : []));
+        if (wanted.length === 0) return null;
+        // Resolved on the first finite value: a key whose values are all null makes no series.
+        const buffers: Array<SeriesBuffer | undefined> = wanted.map(() => undefined);
+        return (tMs, cells, valuesAt) => {
+          if (!Number.isFinite(tMs)) return;
+          let added = false;
+          for (let w = 0; w < wanted.length; w++) {
+            const { key, k } = wanted[w] as { key: string; k: number };
+            const value = cells[valuesAt + k];
+            if (typeof value !== 'number' || !Number.isFinite(value)) continue;
+            const buffer = (buffers[w] ??= this.bufferOf(key));
+            if (buffer.push(tMs, value)) added = true;
+          }
+          if (added) this.noteTime(tMs);
+        };
+      },
+    };
+  }
+
+  private bufferOf(key: string): SeriesBuffer {
+    let buffer = this.map.get(key);
+    if (!buffer) {
+      buffer = new SeriesBuffer(this.maxPoints, key === 'tokens' ? TOKEN_POINT_SPACING_MS : 0);
+      this.map.set(key, buffer);
+    }
+    return buffer;
+  }
+
+  private noteTime(tMs: number) {
+    if (tMs < this.minT) this.minT = tMs;
+    if (tMs > this.maxT) this.maxT = tMs;
+    this.version += 1;
   }
 
   get(key: string): SeriesBuffer | undefined {

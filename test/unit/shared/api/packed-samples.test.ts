@@ -1,8 +1,19 @@
 // openSession's packed samples (shared/api/packed-samples.ts): what is unpacked is what was packed,
-// order, nulls and missing values included, and the packed JSON is smaller than the samples' own.
+// order, nulls and missing values included, and the packed JSON is smaller than the samples' own;
+// the walk over them (forEachPackedSample, feedPackedSamples) visits each whole sample once.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Sample } from '../../../../shared/api/schemas';
-import { packSamples, packSessionData, unpackSamples, unpackSessionData } from '../../../../shared/api/packed-samples';
+import {
+  feedPackedSamples,
+  forEachPackedSample,
+  packSamples,
+  packSessionData,
+  unpackSamples,
+  unpackSessionData,
+  type PackedSampleSink,
+} from '../../../../shared/api/packed-samples';
+import { sampleStreamArbitrary } from '../../../helpers/sample-arbitrary';
 import { finishedRun, session } from '../../../helpers/session-fixtures';
 
 /** Interleaved sources, a null value, a sample missing a value its source usually has, an empty one. */
@@ -44,5 +55,74 @@ describe('packed samples', () => {
     const packed = packSessionData(data);
     expect(JSON.stringify(packed).length).toBeLessThan(JSON.stringify(data).length);
     expect(unpackSessionData(JSON.parse(JSON.stringify(packed)) as typeof packed)).toEqual(data);
+  });
+
+  it('reuse a shape when a source alternates between two key orders', () => {
+    const packed = packSamples([
+      { tMs: 0, source: 'procfs', values: { a: 1, b: 2 } },
+      { tMs: 1, source: 'procfs', values: { b: 3, a: 4 } },
+      { tMs: 2, source: 'procfs', values: { a: 5, b: 6 } },
+      { tMs: 3, source: 'other', values: { a: 7, b: 8 } },
+      { tMs: 4, source: 'procfs', values: { b: 9, a: 10 } },
+    ]);
+    expect(packed.shapes).toEqual([
+      { source: 'procfs', keys: ['a', 'b'] },
+      { source: 'procfs', keys: ['b', 'a'] },
+      { source: 'other', keys: ['a', 'b'] },
+    ]);
+    expect(packed.cells).toEqual([0, 0, 1, 2, 1, 1, 3, 4, 0, 2, 5, 6, 2, 3, 7, 8, 1, 4, 9, 10]);
+  });
+
+  it('walk each whole sample once: its shape, its time and where its values start', () => {
+    const visits: string[] = [];
+    const count = forEachPackedSample(packSamples(MIXED), (shape, tMs, at) => visits.push(`${shape} ${tMs} ${at}`));
+    // Cells by hand, each sample's first cell: engine [0,0,0] at 0 · procfs [1,0,·,·] at 3 ·
+    // [1,1000,·,·] at 7 · engine [0,1000,·] at 11 · procfs [2,2000,·] at 14 · empty [3,2500] at 17 ·
+    // procfs [4,3000,·,·] at 19; its values start 2 cells later.
+    expect(visits).toEqual(['0 0 2', '1 0 5', '1 1000 9', '0 1000 13', '2 2000 16', '3 2500 19', '4 3000 21']);
+    expect(count).toBe(7);
+    // A sample cut inside its values is not visited.
+    const cut = packSamples(MIXED);
+    expect(forEachPackedSample({ ...cut, cells: cut.cells.slice(0, 7) }, () => undefined)).toBe(2);
+    expect(forEachPackedSample({ ...cut, cells: cut.cells.slice(0, 6) }, () => undefined)).toBe(1);
+    expect(forEachPackedSample({ shapes: cut.shapes, cells: [9, 0, 1] }, () => undefined)).toBe(0);
+  });
+
+  it('feed every sink its own handler per shape, and skip the sinks that want none of a shape', () => {
+    const got: string[] = [];
+    const rssOnly: PackedSampleSink = {
+      shape: (_source, keys) => {
+        const k = keys.indexOf('rssBytes');
+        return k < 0 ? null : (tMs, cells, at) => got.push(`rss ${tMs} ${cells[at + k]}`);
+      },
+    };
+    const engine: PackedSampleSink = {
+      shape: (source) => (source === 'engine' ? (tMs, cells, at) => got.push(`tokens ${tMs} ${cells[at]}`) : null),
+    };
+    expect(feedPackedSamples(packSamples(MIXED), [rssOnly, engine])).toBe(7);
+    expect(got).toEqual([
+      'tokens 0 0',
+      'rss 0 900000000',
+      'rss 1000 null',
+      'tokens 1000 12',
+      'rss 2000 901000000',
+      'rss 3000 902000000',
+    ]);
+  });
+
+  it('round-trip any sample stream, through JSON too, and walk it sample by sample', () => {
+    fc.assert(
+      fc.property(sampleStreamArbitrary, (samples) => {
+        const packed = packSamples(samples);
+        // JSON turns non-finite numbers into null, as it does for the samples themselves.
+        const viaJson = JSON.parse(JSON.stringify(samples)) as Sample[];
+        expect(unpackSamples(JSON.parse(JSON.stringify(packed)) as typeof packed)).toEqual(viaJson);
+        expect(unpackSamples(packed)).toEqual(samples);
+        const times: number[] = [];
+        expect(forEachPackedSample(packed, (_shape, tMs) => times.push(tMs))).toBe(samples.length);
+        expect(times).toEqual(samples.map((s) => s.tMs));
+      }),
+      { numRuns: 300 },
+    );
   });
 });

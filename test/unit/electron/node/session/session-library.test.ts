@@ -13,6 +13,8 @@ import {
   SessionLibraryError,
 } from '../../../../../electron/node/session/session-library';
 import { apiMethods } from '../../../../../shared/api/contract';
+import { packSessionData, unpackSessionData } from '../../../../../shared/api/packed-samples';
+import { defined } from '../../../../helpers/defined';
 import { finishedRun } from '../../../../helpers/session-fixtures';
 
 let root: string;
@@ -53,6 +55,16 @@ function writeSession(id: string, options: { userStop?: boolean; createdBy?: str
   });
   store.close();
   return path;
+}
+
+/** A session whose writer was killed: its run has samples but no outcome and no analysis. */
+function writeKilledSession() {
+  const store = createSession(join(dir, 'killed.kvscope'), { appVersion: 'test', target: null });
+  const run = finishedRun();
+  const seq = store.addRun({ id: 'killed', label: 'killed', request: run.request, state: 'running' });
+  store.appendSamples(seq, run.samples);
+  store.close();
+  return run;
 }
 
 beforeEach(() => {
@@ -107,20 +119,29 @@ describe('listing', () => {
     expect(row?.error).toBeNull();
     expect(row?.headline?.peakRssBytes).toBe(912261120);
     expect(() => library.read('run-a')).toThrow(/damaged sample/);
+    expect(() => library.readPacked('run-a')).toThrow(/damaged sample/);
   });
 
   it('recomputes the numbers from the samples of a run whose writer died before storing them', () => {
-    const path = join(dir, 'killed.kvscope');
-    const store = createSession(path, { appVersion: 'test', target: null });
-    const run = finishedRun();
-    const seq = store.addRun({ id: 'killed', label: 'killed', request: run.request, state: 'running' });
-    store.appendSamples(seq, run.samples);
-    store.close();
+    const run = writeKilledSession();
     const [row] = library.list();
     const lastTokens = Math.max(...run.samples.map((s) => Number(s.values.tokens ?? 0)));
     expect(row?.state).toBe('recovered');
     expect(row?.headline?.tokens).toBe(lastTokens);
     expect(row?.durationMs).toBe(Math.max(...run.samples.map((s) => s.tMs)));
+  });
+
+  it.each([
+    ['finished', () => writeSession('run-a')],
+    ['killed before its summary', () => writeKilledSession()],
+  ])('opens a %s session packed (openSession) with the same row and content as read whole', (_kind, write) => {
+    write();
+    const [id] = library.list().map((r) => r.id);
+    const whole = new SessionLibrary(dir).read(defined(id, 'session id'));
+    const packed = new SessionLibrary(dir).readPacked(defined(id, 'session id'));
+    expect(packed.listing).toEqual(whole.listing);
+    expect(packed.data).toEqual(packSessionData(whole.data));
+    expect(unpackSessionData(packed.data)).toEqual(whole.data);
   });
 
   it('reads a session once for its row and its content, and keeps the row for the next list', () => {

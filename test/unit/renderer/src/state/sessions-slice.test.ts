@@ -1,14 +1,17 @@
 // The session library in the store (no React, no server): opening a recorded session into the
 // dashboard, renaming, deleting only after confirming, and what the tab remembers across a reload.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fakeApi } from '../../../../helpers/fake-api';
-import { packSessionData } from '../../../../../shared/api/packed-samples';
+import { packSamples, packSessionData } from '../../../../../shared/api/packed-samples';
 import type { SessionListing } from '../../../../../shared/api/session-schemas';
 import { createMemoryRing } from '../../../../../renderer/src/live/ring-buffer';
 import { snapshotOfStoredRun } from '../../../../../renderer/src/state/sessions-slice';
 import { createAppStore } from '../../../../../renderer/src/state/store';
 import { keepTabMemory, restoredForm } from '../../../../../renderer/src/state/tab-memory';
 import { DEFAULT_RUN_FORM } from '../../../../../renderer/src/state/run-form';
+import { defined } from '../../../../helpers/defined';
+import { sampleStreamArbitrary } from '../../../../helpers/sample-arbitrary';
 import { finishedRun, session } from '../../../../helpers/session-fixtures';
 
 const listing = (id: string, name: string): SessionListing => ({
@@ -126,9 +129,48 @@ describe('sessions in the store', () => {
     expect(store.getState().sessions[0]?.name).toBe('f16 baseline');
   });
 
+  it('shows a recorded run (packed) exactly as the same run attached live through getRun (objects)', async () => {
+    const listedAs = listing('s1', 'first');
+    await fc.assert(
+      fc.asyncProperty(sampleStreamArbitrary, async (samples) => {
+        const run = finishedRun({ state: 'done', error: null, samples });
+        const packed = packSessionData(session([run]));
+        const opened = createAppStore({
+          api: fakeApi({ openSession: () => Promise.resolve({ listing: listedAs, data: packed }) }).api,
+          ring: createMemoryRing(1000),
+        });
+        const { status, ...rest } = snapshotOfStoredRun(defined(packed.runs[0], 'run 0'));
+        const attached = createAppStore({
+          api: fakeApi({
+            listRuns: () => Promise.resolve([status]),
+            listSweeps: () => Promise.resolve([]),
+            getRun: () => Promise.resolve({ ...rest, status, samples }),
+          }).api,
+          ring: createMemoryRing(1000),
+        });
+        await opened.getState().viewSession('s1');
+        await attached.getState().resumeLatestRun();
+        const shown = (store: typeof opened) => {
+          const { chart, run: live, seriesStore } = store.getState();
+          const series = seriesStore.keys().sort();
+          return {
+            chart,
+            readouts: live.series,
+            phase: live.phase,
+            series: series.map((key) => [key, seriesStore.get(key)?.length, seriesStore.get(key)?.lastT]),
+            range: seriesStore.timeRange(),
+          };
+        };
+        expect(opened.getState().viewedSession?.id).toBe('s1');
+        expect(shown(opened)).toEqual(shown(attached));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it('shows a stored run without a summary (the app was killed) with its recomputed numbers', () => {
     const run = { ...finishedRun(), summary: null, state: 'running' as const };
-    const snapshot = snapshotOfStoredRun(run);
+    const snapshot = snapshotOfStoredRun({ ...run, samples: packSamples(run.samples) });
     expect(snapshot.status.state).toBe('done');
     expect(snapshot.status.engineExitCode).toBeNull();
   });

@@ -1,16 +1,40 @@
 // The series store: any key becomes a series; overlap between live events and getRun is ignored;
-// token counts are thinned to one point per 100 ms; a full buffer drops its oldest half.
+// token counts are thinned to one point per 100 ms; a full buffer drops its oldest half. Samples
+// arrive as objects (live events, getRun) or packed (an opened session): both give the same store.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { feedPackedSamples, packSamples } from '../../../../../../shared/api/packed-samples';
+import type { Sample } from '../../../../../../shared/api/schemas';
 import { SeriesBuffer, SeriesStore } from '../../../../../../renderer/src/ui/dashboard/series-store';
+import { sampleStreamArbitrary } from '../../../../../helpers/sample-arbitrary';
 
-describe('SeriesStore', () => {
+type Ingest = (store: SeriesStore, samples: Sample[]) => void;
+const INGESTS: Array<[string, Ingest]> = [
+  ['as objects', (store, samples) => store.ingest(samples)],
+  ['packed', (store, samples) => void feedPackedSamples(packSamples(samples), [store.packedSink()])],
+];
+
+/** Every series of the store as [key, times, values], keys sorted, plus its time range. */
+function contents(store: SeriesStore) {
+  const series = store
+    .keys()
+    .sort()
+    .map((key) => {
+      const b = store.get(key)!;
+      return [key, [...b.t.subarray(0, b.length)], [...b.v.subarray(0, b.length)]];
+    });
+  return { series, range: store.timeRange() };
+}
+
+describe.each(INGESTS)('SeriesStore, samples %s', (_how, ingest) => {
   it('makes a series of every numeric key and ignores repeats, nulls and the sampler’s token copy', () => {
     const s = new SeriesStore();
-    s.ingest([
+    ingest(s, [
       { tMs: 0, source: 'procfs', values: { rssBytes: 100, 'temp.cpu.C': 40, tokens: 9, swapBytes: null } },
       { tMs: 100, source: 'procfs', values: { rssBytes: 110, 'rail.VDD_IN.mW': 5000 } },
       { tMs: 50, source: 'procfs', values: { rssBytes: 999 } }, // older than the last: overlap
       { tMs: 60, source: 'engine', values: { tokens: 3, started: 1 } },
+      { tMs: 70, source: 'procfs', values: { swapBytes: null, cpuBusyPct: Infinity } }, // no finite value: no series
     ]);
     expect(s.keys().sort()).toEqual(['rail.VDD_IN.mW', 'rssBytes', 'temp.cpu.C', 'tokens']);
     const rss = s.get('rssBytes')!;
@@ -22,7 +46,10 @@ describe('SeriesStore', () => {
   it('thins token points closer than 100 ms: the newest slides forward', () => {
     const s = new SeriesStore();
     // Tokens at 0, 10, 20, …, 250 ms (one per 10 ms spool tick).
-    s.ingest(Array.from({ length: 26 }, (_, i) => ({ tMs: i * 10, source: 'engine', values: { tokens: i } })));
+    ingest(
+      s,
+      Array.from({ length: 26 }, (_, i) => ({ tMs: i * 10, source: 'engine', values: { tokens: i } })),
+    );
     const b = s.get('tokens')!;
     // A new point is appended when it is ≥ 100 ms after the point before the newest, else it
     // replaces the newest. By hand: [0] → [0,10] → 20…90 replace: [0,90] → 100 (100−0 ≥ 100)
@@ -30,6 +57,24 @@ describe('SeriesStore', () => {
     // appends → 200…250 replace (250−180 < 100): [0,90,180,250].
     expect([...b.t.subarray(0, b.length)]).toEqual([0, 90, 180, 250]);
     expect([...b.v.subarray(0, b.length)]).toEqual([0, 9, 18, 25]);
+  });
+});
+
+describe('SeriesStore', () => {
+  it('holds the same series whether the samples came as objects or packed', () => {
+    fc.assert(
+      fc.property(sampleStreamArbitrary, sampleStreamArbitrary, (first, second) => {
+        const [objects, packed] = INGESTS.map(([, ingest]) => {
+          const store = new SeriesStore();
+          ingest(store, first);
+          ingest(store, second); // a second batch: overlap with the first is ignored the same way
+          return store;
+        }) as [SeriesStore, SeriesStore];
+        expect(contents(packed)).toEqual(contents(objects));
+        expect(packed.version).toBe(objects.version);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('drops the oldest half when full', () => {
