@@ -12,6 +12,9 @@
  *  - bash 5 (EPOCHREALTIME), sleeping with `read -t` on a pipe that never has data (no fork;
  *    `printf -v` is a builtin): ~0.15 ms, most of it bash evaluating the deadline arithmetic;
  *  - else (busybox, no perl): one `sleep` a tick, a fork and an exec: ~1.3 ms.
+ * The price of perl is memory: ~1.2 MB private (anonymous) per ticker against bash's ~0.3 MB, and
+ * libperl's pages (shared by every perl ticker) — a few MB on the board for ~0.1 ms of CPU a tick
+ * saved per collector (measured with smaps_rollup on the same VM).
  */
 export const TICKER_SH = `TICK_PERL='$|=1; my $iv=$ARGV[0]; my $next=time();
 while (1) {
