@@ -80,6 +80,12 @@ export interface AnalyzeRunInput {
   memoryLimitBytes?: number | null;
   /** llama.cpp timing records from the engine's output (prompt eval → prefill tokens/s). */
   timings?: readonly TimingRecord[];
+  /**
+   * The live token count is exact and the engine's timing lines do not total it: server mode,
+   * where the client counted every streamed token and a server logs its timings per request.
+   * The live count is then kept as it is, not scaled to the engine's.
+   */
+  liveTokensExact?: boolean;
   /** Growth mode: overhead factor normal for this engine, for the leak check (default 1). */
   expectedOverhead?: number;
 }
@@ -257,9 +263,12 @@ export function analyzeRun(input: AnalyzeRunInput): RunAnalysis {
   const metric: Metric | null =
     memSamples.length === 0 ? null : anonCount >= Math.max(1, memSamples.length / 2) ? 'rssAnonBytes' : 'rssBytes';
 
-  // The engine's own final count wins over the live one (shared/analysis/throughput.ts).
+  // The engine's own final count wins over the live one (shared/analysis/throughput.ts), unless
+  // the live one is exact (liveTokensExact).
   const liveEvents = tokenEventsFromSamples(samples);
-  const events = reconcileTokenEvents(liveEvents, engineGeneratedTokens(input.timings));
+  const events = input.liveTokensExact
+    ? liveEvents
+    : reconcileTokenEvents(liveEvents, engineGeneratedTokens(input.timings));
   const reconciled = events.at(-1)?.tokens !== liveEvents.at(-1)?.tokens;
   const firstTok = firstTokenMs(events);
   const start = engineStartMs(samples) ?? (samples.length ? 0 : null);

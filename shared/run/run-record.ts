@@ -49,6 +49,8 @@ export const AnalysisInputsSchema = z.object({
   engineKvBytes: z.number().nullable().optional(),
   /** `--memory-limit` (absent in records made before it existed). */
   memoryLimitBytes: z.number().nullable().optional(),
+  /** Server mode: the client's count of streamed tokens is the run's (run-analysis.ts liveTokensExact). */
+  liveTokensExact: z.boolean().optional(),
 });
 export type AnalysisInputs = z.infer<typeof AnalysisInputsSchema>;
 

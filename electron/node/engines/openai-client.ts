@@ -43,6 +43,8 @@ export interface StreamRequestOptions {
   /** Give up on a request that has not finished after this long. */
   timeoutMs?: number;
   turn?: number;
+  /** Called on each content chunk as it arrives (a token, for llama-server and vLLM). */
+  onToken?(): void;
 }
 
 export interface StreamResult extends TurnMeasurement {
@@ -126,6 +128,7 @@ export function streamCompletion(options: StreamRequestOptions): Promise<StreamR
       if (piece !== null) {
         chunkTimesMs.push(now);
         text += piece;
+        options.onToken?.();
       }
       const choices = chunk.choices;
       if (
@@ -229,6 +232,8 @@ export interface SessionOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
   onTurn?(result: StreamResult): void;
+  /** Each content chunk of every turn as it arrives (StreamRequestOptions.onToken). */
+  onToken?(): void;
 }
 
 /** The follow-up message of later turns: keeps a story model going, harmless for a chat model. */
@@ -257,6 +262,7 @@ export async function runSession(
       signal: options.signal,
       timeoutMs: options.timeoutMs,
       turn,
+      onToken: () => options.onToken?.(),
     });
     results.push(result);
     options.onTurn?.(result);

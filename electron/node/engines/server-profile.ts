@@ -150,6 +150,9 @@ export async function profileServerRun(
       model: options.model,
       ignoreEos: options.ignoreEos,
       signal: options.signal,
+      // The run counts the streamed tokens live, as it counts a CLI engine's stdout: the token
+      // count, tokens/s and RSS against tokens fill while the conversation goes on.
+      onToken: () => run.addStreamedTokens(1),
       onTurn: (r) =>
         options.onProgress?.(
           `server: turn ${r.turn}: ${r.status === 200 ? `${r.chunkTimesMs.length} tokens in ${(r.endMs - r.requestStartMs).toFixed(0)} ms` : (r.error ?? `HTTP ${r.status}`)}\n`,

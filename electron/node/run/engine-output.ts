@@ -14,6 +14,8 @@ const STDERR_TAIL_LINES = 20;
 
 export class EngineOutput {
   tokens = 0;
+  /** Of `tokens`, those a server streamed to the client (server mode), not seen on stdout. */
+  streamedTokens = 0;
   /** Engine stdout characters so far (newlines included): what the token count is spread over when the engine's own count differs. */
   stdoutChars = 0;
   firstTokenMs: number | null = null;
@@ -49,6 +51,13 @@ export class EngineOutput {
     return { newTokens, events: [] };
   }
 
+  /** Server mode: `n` tokens the client saw streamed at run time `tMs` (server-profile.ts). */
+  addStreamed(n: number, tMs: number): void {
+    this.tokens += n;
+    this.streamedTokens += n;
+    this.firstTokenMs ??= tMs;
+  }
+
   /** llama.cpp and friends log to stderr; stdout is the generated text. */
   private readStderr(text: string, tMs: number): RunEvent[] {
     const events: RunEvent[] = [];
@@ -80,6 +89,9 @@ export class EngineOutput {
 
   /** The event saying the engine's own count and the live one differ (the engine's count is the run's), or null. */
   tokenCountEvent(tMs: number): RunEvent | null {
+    // Server mode: the client counted every streamed token of every request, while a server's
+    // timing lines are per request; nothing to reconcile.
+    if (this.streamedTokens > 0) return null;
     const { liveTokens, engineTokens } = this.tokenCount();
     if (engineTokens === null || Math.abs(engineTokens - liveTokens) <= TOKEN_COUNT_TOLERANCE) return null;
     return {

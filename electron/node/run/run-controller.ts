@@ -61,6 +61,10 @@ export class RunController {
   lostSamples = 0;
   diagnostics = 0;
   lastTMs = 0;
+  /** When (performance.now()) lastTMs last advanced: server mode's streamed tokens are timed from it. */
+  private clockAnchor: { atMs: number } | null = null;
+  /** Run time of the latest engine token sample. */
+  private lastTokenTMs = 0;
   readonly done: Promise<void>;
 
   private resolveDone!: () => void;
@@ -301,7 +305,7 @@ export class RunController {
   private onLauncherEvent(event: string, uptimeMs: number, fields: Record<string, string>) {
     // "dropped" from the sampler's cap filter carries no time of its own.
     const tMs = uptimeMs > 0 ? this.toTMs(uptimeMs) : this.lastTMs;
-    this.lastTMs = Math.max(this.lastTMs, tMs);
+    this.advanceTo(tMs);
     switch (event) {
       case 'start':
         // RECOVERY: a replayed run learns its launcher here (collectorStatuses needs it).
@@ -367,21 +371,46 @@ export class RunController {
    */
   private onEngineLine(tag: 'O' | 'P' | 'E', uptimeMs: number, text: string) {
     const tMs = this.toTMs(uptimeMs);
-    this.lastTMs = Math.max(this.lastTMs, tMs);
+    this.advanceTo(tMs);
     const { newTokens, events } = this.output.read(tag, tMs, text);
-    if (newTokens > 0) {
-      // Token arrivals share the spool's 10 ms clock: one engine sample per distinct time.
-      const last = this.pendingSamples[this.pendingSamples.length - 1];
-      if (last && last.source === 'engine' && last.tMs === tMs && last.values.started === undefined) {
-        last.values.tokens = this.tokens;
-        last.values.stdoutChars = this.stdoutChars;
-      } else this.pushSample({ tMs, source: 'engine', values: { tokens: this.tokens, stdoutChars: this.stdoutChars } });
-      if (this.request.tokens && this.tokens >= this.request.tokens && this.request.engine.kind === 'command') {
-        void this.stop(`token limit ${this.request.tokens} reached`);
-      }
-    }
+    if (newTokens > 0) this.recordTokens(tMs);
     for (const event of events) this.addEvent(event);
     this.callbacks.onOutput(tag === 'E' ? 'stderr' : 'stdout', tag === 'P' ? text : text + '\n');
+  }
+
+  /** An engine sample of the token count at `tMs`, and the token limit's stop. */
+  private recordTokens(tMs: number) {
+    // Token arrivals share the spool's 10 ms clock: one engine sample per distinct time.
+    const last = this.pendingSamples[this.pendingSamples.length - 1];
+    if (last && last.source === 'engine' && last.tMs === tMs && last.values.started === undefined) {
+      last.values.tokens = this.tokens;
+      last.values.stdoutChars = this.stdoutChars;
+    } else this.pushSample({ tMs, source: 'engine', values: { tokens: this.tokens, stdoutChars: this.stdoutChars } });
+    this.lastTokenTMs = tMs;
+    if (this.request.tokens && this.tokens >= this.request.tokens && this.request.engine.kind === 'command') {
+      void this.stop(`token limit ${this.request.tokens} reached`);
+    }
+  }
+
+  /**
+   * Server mode: `n` tokens the client saw streamed just now (server-profile.ts). The target's
+   * clock cannot be read here, so they are stamped with the latest target time seen plus the time
+   * since it was seen on this computer (late by the spool's delivery, tens of ms; never before the
+   * previous tokens).
+   */
+  addStreamedTokens(n: number): void {
+    if (this.ended || n <= 0) return;
+    const sinceMs = this.clockAnchor ? performance.now() - this.clockAnchor.atMs : 0;
+    const tMs = Math.max(this.lastTokenTMs, Math.round(this.lastTMs + sinceMs));
+    this.output.addStreamed(n, tMs);
+    this.recordTokens(tMs);
+  }
+
+  /** A record of the target's at run time `tMs`: the latest target time, and when it was seen here. */
+  private advanceTo(tMs: number) {
+    if (tMs <= this.lastTMs && this.clockAnchor) return;
+    this.lastTMs = Math.max(this.lastTMs, tMs);
+    this.clockAnchor = { atMs: performance.now() };
   }
 
   private onCollectorLine(id: string, text: string) {
@@ -402,7 +431,7 @@ export class RunController {
     }
     if (read.kind !== 'sample') return;
     const tMs = this.toTMs(read.uptimeMs);
-    this.lastTMs = Math.max(this.lastTMs, tMs);
+    this.advanceTo(tMs);
     const values = read.values;
     if (id === MEMORY_COLLECTOR) {
       const measuring = this.memoryTicks.noteMeasured(tMs, values, this.enginePid);
@@ -495,6 +524,7 @@ export class RunController {
       budgetBytes: this.request.budgetBytes ?? null,
       engineKvBytes: this.engineLog.kv.find((k) => k.scope === 'total' && k.sizeBytes !== null)?.sizeBytes ?? null,
       memoryLimitBytes: this.request.memoryLimitBytes ?? null,
+      ...(this.output.streamedTokens > 0 ? { liveTokensExact: true } : {}),
     };
   }
 

@@ -25,6 +25,7 @@ import {
 } from '../../helpers/llama-engine';
 import type { ServerProfile, ServerTimings } from '../../../shared/analysis/stream-timing';
 import { defined } from '../../helpers/defined';
+import { readSession } from '../../../electron/node/session/session-store';
 
 const TOKENS = 256;
 const TURNS = 3;
@@ -105,12 +106,15 @@ describe('server mode against a real OpenAI-compatible llama.cpp server', () => 
   it('local, --server-url …:0: waits for the port the server prints, 3 turns, client timings = server timings within 5 %', async () => {
     const promptFile = join(dir, 'prompt.txt');
     await writeFile(promptFile, PROMPT);
+    const out = join(dir, 'local-server.kvscope');
     const s = await runCliJson(
       profileArgs(
         'local',
         openaiServerCommand({ ctx: 4096 }),
         '--gguf',
         modelRelative,
+        '--out',
+        out,
         ...conversationArgs(promptFile),
       ),
     );
@@ -130,6 +134,19 @@ describe('server mode against a real OpenAI-compatible llama.cpp server', () => 
     expect(kinds.indexOf('stop')).toBeGreaterThan(-1);
     expect(kinds.indexOf('exit')).toBeGreaterThan(kinds.indexOf('stop'));
     expect(s.engine.oomKilled).toBe(false);
+    // The streamed tokens were counted live, as a CLI engine's stdout is: engine samples along
+    // the conversation up to every token, and the engine's own count (its timing lines) agrees.
+    const run = defined(readSession(out).runs[0], 'the run');
+    const counts = run.samples.filter((x) => x.source === 'engine' && x.values.started === undefined);
+    expect(counts.length).toBeGreaterThan(TURNS);
+    expect(counts.at(-1)?.values.tokens).toBe(TURNS * TOKENS);
+    for (let i = 1; i < counts.length; i++) {
+      expect(defined(counts[i]).tMs).toBeGreaterThanOrEqual(defined(counts[i - 1]).tMs);
+      expect(defined(counts[i]).values.tokens).toBeGreaterThan(defined(counts[i - 1]).values.tokens as number);
+    }
+    expect(s.events.filter((e: { message: string }) => e.message.includes('were seen live'))).toEqual([]);
+    // The memory samples carry the count reached when they were taken: RSS against tokens is drawn.
+    expect(run.samples.some((x) => x.source === 'procfs' && (x.values.tokens ?? 0) > 0)).toBe(true);
   });
 
   it('the completions API streams too', async () => {

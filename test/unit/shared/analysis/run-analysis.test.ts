@@ -294,6 +294,21 @@ describe('an engine that logged its KV cache size (llama.cpp)', () => {
   });
 });
 
+describe('server mode: the client counted every streamed token', () => {
+  it('keeps the live count when the engine logs its timings per request', () => {
+    // Two requests of 16 tokens streamed 10 ms apart (32 in all); the server's last timing line
+    // covers its last request only: 16 eval runs.
+    const samples: Sample[] = [{ tMs: 0, source: 'engine', values: { started: 1 } }];
+    for (let i = 1; i <= 32; i++)
+      samples.push({ tMs: 1000 + 10 * i + (i > 16 ? 500 : 0), source: 'engine', values: { tokens: i } });
+    const timings = [{ phase: 'eval', ms: 150, tokens: 16, tokensPerSecond: 106.7 }];
+    // Scaled to the engine's count otherwise: 16 runs + the first token = 17.
+    expect(analyzeRun({ samples, theoryBytesPerToken: null, ctx: 1024, timings }).throughput.tokens).toBe(17);
+    const exact = analyzeRun({ samples, theoryBytesPerToken: null, ctx: 1024, timings, liveTokensExact: true });
+    expect(exact.throughput.tokens).toBe(32);
+  });
+});
+
 describe('the budget and the charge the kernel acts on', () => {
   // The growth run above, 2000 tokens: anonymous memory A(n) = 100 MiB + 32768·n (± 64 KiB), 50 MiB
   // file-backed RSS. Its memory cgroup, sampled at the same ticks, is charged A(n), kernel memory
