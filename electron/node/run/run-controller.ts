@@ -395,7 +395,7 @@ export class RunController {
   /**
    * Server mode: `n` tokens the client saw streamed just now (server-profile.ts). The target's
    * clock cannot be read here, so they are stamped with the latest target time seen plus the time
-   * since it was seen on this computer (late by the spool's delivery, tens of ms; never before the
+   * since it was seen on this computer (early by the spool's delivery delay, tens of ms; never before the
    * previous tokens).
    */
   addStreamedTokens(n: number): void {
