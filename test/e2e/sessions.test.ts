@@ -86,6 +86,8 @@ describe('sessions from the UI', () => {
     expect(await page.getByTestId('readout-theory-bytes-per-token').textContent()).toBe('32.0 KiB/token');
     expect(await page.getByTestId('run-target-name').textContent()).toBe('on This computer');
     expect(await page.getByTestId('run-phase').getAttribute('data-outcome')).toBe('done');
+    // The horizon, without the live countdown ("in about 20 min") a finished run never reaches.
+    expect(await page.getByTestId('oom-summary').textContent()).toMatch(/^OOM horizon [\d,]+ tokens$/);
     await saveScreenshot(page, 'session-open.png');
     expect(problems).toEqual([]);
   });
