@@ -257,6 +257,8 @@ describe('the dashboard', () => {
       expect(await page.getByTestId('threshold-oom-horizon').inputValue()).toBe('2048');
       expect(await page.getByTestId('threshold-rss-budget').inputValue()).toBe('90');
       await page.getByRole('button', { name: 'Reset to defaults', exact: true }).click();
+      await page.keyboard.press('Escape');
+      await page.getByRole('dialog', { name: 'Alert thresholds' }).waitFor({ state: 'detached' });
       expect(problems).toEqual([]);
       await page.close();
     },

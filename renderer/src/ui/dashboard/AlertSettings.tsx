@@ -96,7 +96,16 @@ export function AlertSettings() {
         Alerts…
       </button>
       {open && (
-        <div id="alert-settings" className="popover" role="dialog" aria-label="Alert thresholds">
+        <div
+          id="alert-settings"
+          className="popover"
+          role="dialog"
+          aria-label="Alert thresholds"
+          // Escape leaves the popover, as it leaves every other dialog of the app.
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') setOpen(false);
+          }}
+        >
           {ALERT_RULES.map((rule) => {
             const f = FIELDS[rule];
             const inputId = `alert-${rule}`;
