@@ -229,11 +229,16 @@ describe('the dashboard', () => {
     TEST_MS,
   );
 
+  /** A page of its own on the app, with what it reports as problems. */
+  async function watchedPage() {
+    const problems: string[] = [];
+    return { page: await openWatchedPage(browser, web.url, problems), problems };
+  }
+
   it(
     'takes a threshold typed over the old one, marks one out of range, and keeps it across a reload',
     async () => {
-      const problems: string[] = [];
-      const page = await openWatchedPage(browser, web.url, problems);
+      const { page, problems } = await watchedPage();
       await page.getByTestId('alert-settings-toggle').click();
       const horizon = page.getByTestId('threshold-oom-horizon');
       const budget = page.getByTestId('threshold-rss-budget');
@@ -268,8 +273,7 @@ describe('the dashboard', () => {
   it(
     'remembers collapsed panels, their order and the theme across a reload',
     async () => {
-      const problems: string[] = [];
-      const page = await openWatchedPage(browser, web.url, problems);
+      const { page, problems } = await watchedPage();
       await page.getByTestId('toggle-power').waitFor();
       await page.getByTestId('toggle-power').click();
       expect(await page.getByTestId('toggle-power').getAttribute('aria-expanded')).toBe('false');
