@@ -27,7 +27,7 @@ export const SshTargetSpecSchema = z.object({
     .string()
     .min(1)
     .max(64)
-    .regex(/^[\w.-]+$/)
+    .regex(/^[\w.-]+$/, 'user may contain letters, digits, . _ - only')
     .optional(),
   /** The ~/.ssh/config Host alias this target came from, when it came from one. */
   alias: z.string().max(253).optional(),
@@ -82,7 +82,7 @@ export const BoardSpecSchema = SshTargetSpecSchema.omit({
 }).strict();
 export type BoardSpec = z.infer<typeof BoardSpecSchema>;
 
-export const BoardLabelSchema = z.string().trim().min(1, 'a name is required').max(100);
+export const BoardLabelSchema = z.string().trim().min(1, 'a name is required').max(100, 'at most 100 characters');
 
 /** One concrete Host of ~/.ssh/config, resolved the way ssh(1) would, ready to be saved. */
 export const SshConfigHostSchema = z.object({

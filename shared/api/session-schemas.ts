@@ -14,7 +14,7 @@ export const SessionIdSchema = z
   .regex(/^[a-z\d][\w-]{0,79}$/i, 'session id: letters, digits, _ and - (a file name in the sessions folder)');
 
 /** What the user calls a session; shown in lists and reports, never used as a file name. */
-export const SessionNameSchema = z.string().trim().min(1, 'a name is required').max(120);
+export const SessionNameSchema = z.string().trim().min(1, 'a name is required').max(120, 'at most 120 characters');
 
 export const EXPORT_FORMATS = ['html', 'md', 'csv', 'json', 'pdf', 'perfetto'] as const;
 export const ExportFormatSchema = z.enum(EXPORT_FORMATS);

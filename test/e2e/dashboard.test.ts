@@ -229,11 +229,51 @@ describe('the dashboard', () => {
     TEST_MS,
   );
 
+  /** A page of its own on the app, with what it reports as problems. */
+  async function watchedPage() {
+    const problems: string[] = [];
+    return { page: await openWatchedPage(browser, web.url, problems), problems };
+  }
+
+  it(
+    'takes a threshold typed over the old one, marks one out of range, and keeps it across a reload',
+    async () => {
+      const { page, problems } = await watchedPage();
+      await page.getByTestId('alert-settings-toggle').click();
+      const horizon = page.getByTestId('threshold-oom-horizon');
+      const budget = page.getByTestId('threshold-rss-budget');
+      // Emptied, then retyped: the field holds what is typed (it used to refuse the empty field
+      // and append, 1024 → 10242048).
+      await horizon.fill('');
+      await horizon.pressSequentially('2048');
+      expect(await horizon.inputValue()).toBe('2048');
+      // 150 % of the budget is out of range: marked, the applied 80 % said beside it, and on
+      // leaving the field it shows 80 again (it used to jump back silently).
+      await budget.fill('150');
+      expect(await budget.getAttribute('aria-invalid')).toBe('true');
+      expect(await page.locator('#alert-rss-budget-unit').textContent()).toBe('% of budget · out of range, 80 applies');
+      await horizon.focus();
+      expect(await budget.inputValue()).toBe('80');
+      await budget.fill('90');
+      expect(await budget.getAttribute('aria-invalid')).toBe('false');
+
+      await page.reload();
+      await page.getByTestId('alert-settings-toggle').click();
+      expect(await page.getByTestId('threshold-oom-horizon').inputValue()).toBe('2048');
+      expect(await page.getByTestId('threshold-rss-budget').inputValue()).toBe('90');
+      await page.getByRole('button', { name: 'Reset to defaults', exact: true }).click();
+      await page.keyboard.press('Escape');
+      await page.getByRole('dialog', { name: 'Alert thresholds' }).waitFor({ state: 'detached' });
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+    TEST_MS,
+  );
+
   it(
     'remembers collapsed panels, their order and the theme across a reload',
     async () => {
-      const problems: string[] = [];
-      const page = await openWatchedPage(browser, web.url, problems);
+      const { page, problems } = await watchedPage();
       await page.getByTestId('toggle-power').waitFor();
       await page.getByTestId('toggle-power').click();
       expect(await page.getByTestId('toggle-power').getAttribute('aria-expanded')).toBe('false');

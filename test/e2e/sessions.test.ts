@@ -86,6 +86,8 @@ describe('sessions from the UI', () => {
     expect(await page.getByTestId('readout-theory-bytes-per-token').textContent()).toBe('32.0 KiB/token');
     expect(await page.getByTestId('run-target-name').textContent()).toBe('on This computer');
     expect(await page.getByTestId('run-phase').getAttribute('data-outcome')).toBe('done');
+    // The horizon, without the live countdown ("in about 20 min") a finished run never reaches.
+    expect(await page.getByTestId('oom-summary').textContent()).toMatch(/^OOM horizon [\d,]+ tokens$/);
     await saveScreenshot(page, 'session-open.png');
     expect(problems).toEqual([]);
   });
@@ -169,6 +171,17 @@ describe('sessions from the UI', () => {
     expect(await badge.getAttribute('data-outcome')).toBe('stopped');
     expect(await badge.textContent()).toBe('stopped');
     await waitForSessions(['done', 'stopped']);
+
+    // Opened from the list, the recorded run reads the same: stopped, and no warning about the
+    // exit code the stop's signal left (143) as if the engine had failed.
+    const stoppedRow = page.locator('[data-testid^=session-][data-state=stopped]');
+    await stoppedRow.getByRole('button', { name: 'Open', exact: true }).click();
+    await page.getByTestId('viewing-session').waitFor();
+    // The live wait above counted this run's points (a new run empties the chart at once), so
+    // the recorded run holds them too.
+    await waitForRssPoints(page, 3, WAIT_MS);
+    expect(await badge.getAttribute('data-outcome')).toBe('stopped');
+    expect(await page.getByTestId('run-exit').count()).toBe(0);
     expect(problems).toEqual([]);
   });
 });

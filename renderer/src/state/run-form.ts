@@ -253,17 +253,29 @@ export function buildRunRequest(form: RunForm, target: TargetSpec | null): Built
   // at once; a field's reading error wins over a schema message about the same field.
   const checked = StartRunInputSchema.safeParse(request);
   if (!checked.success || Object.keys(errors).length > 0) {
-    for (const issue of checked.error?.issues ?? []) {
+    // A number past 2^53 breaks zod's `.int()` first ("<=9007199254740991", no limit of the
+    // field): the field's own limit says more, so those issues come last, and alone read "too large".
+    const issues = [...(checked.error?.issues ?? [])].sort(
+      (a, b) => Number(isUnsafeInteger(a)) - Number(isUnsafeInteger(b)),
+    );
+    for (const issue of issues) {
       const path = issue.path.map(String);
       const field =
         FIELD_OF_PATH[path.join('.')] ?? FIELD_OF_PATH[path.slice(0, 2).join('.')] ?? FIELD_OF_PATH[path[0] ?? ''];
-      const message = issue.message.replace(/^Too (?:small|big): expected \w+ to (?:be|have) /, 'must be ');
+      const message = isUnsafeInteger(issue)
+        ? 'too large'
+        : issue.message.replace(/^Too (?:small|big): expected \w+ to (?:be|have) /, 'must be ');
       if (field) errors[field] ??= message;
       else errors.general ??= `${issue.path.join('.') || 'request'}: ${issue.message}`;
     }
     return { ok: false, errors };
   }
   return { ok: true, request, sweepSizes };
+}
+
+/** zod's issue for an integer beyond Number.MAX_SAFE_INTEGER (not a limit of the field). */
+function isUnsafeInteger(issue: { code: string; maximum?: unknown }): boolean {
+  return issue.code === 'too_big' && issue.maximum === Number.MAX_SAFE_INTEGER;
 }
 
 /** Server mode's settings from the form; problems go into `errors` by field. */

@@ -4,7 +4,7 @@
 // dashboard (read-only), renamed, deleted after a confirmation, and exported. In the desktop app
 // an export goes through the system's save dialog; in browser mode it arrives as a download.
 import type { PackedSessionRun } from '../../../shared/api/packed-samples';
-import type { ExportedFile } from '../../../shared/api/session-schemas';
+import { SessionNameSchema, type ExportedFile } from '../../../shared/api/session-schemas';
 import { errorText } from './slices';
 import type { SliceCreator } from './types';
 import type { RecordedRunSnapshot, SessionsSlice } from './view-types';
@@ -127,8 +127,10 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get, { api
   async commitRename() {
     const renaming = get().renaming;
     if (!renaming) return;
-    if (renaming.name.trim() === '') {
-      set({ renaming: { ...renaming, error: 'a name is required' } });
+    // The contract's own check, so its limits read as the field's words, not as an API error.
+    const checked = SessionNameSchema.safeParse(renaming.name);
+    if (!checked.success) {
+      set({ renaming: { ...renaming, error: checked.error.issues[0]?.message ?? 'not a valid name' } });
       return;
     }
     try {

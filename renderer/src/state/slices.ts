@@ -52,6 +52,10 @@ export const createRunFormSlice: SliceCreator<RunFormSlice> = (set) => ({
   formErrors: {},
   setFormField(field, value) {
     set((state) => {
+      // Another engine kind or server mode asks other questions of the same fields (a sweep is
+      // refused in server mode only): the last Start's answers no longer hold; the next Start checks.
+      if (field === 'engineKind' || field === 'serverMode')
+        return { form: { ...state.form, [field]: value }, formErrors: {} };
       const { [field]: _cleared, general: _general, ...rest } = state.formErrors;
       return { form: { ...state.form, [field]: value }, formErrors: rest };
     });

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Line, ReferenceLine } from 'recharts';
 import { formatBytesShort, formatTokensShort, niceByteTicks } from '../../../shared/format/axis';
 import { formatBytes, formatCount, formatTokens } from '../../../shared/format/units';
+import { EMPTY_CHART, type ChartSeries } from '../live/chart-series';
 import { BUDGET_SCALE_FACTOR } from '../live/live-config';
 import type { AppState } from '../state/store';
 import { useThrottledWhileLive } from './dashboard/dashboard-hooks';
@@ -40,6 +41,8 @@ function EmptyState() {
 }
 
 const selectChart = (s: AppState) => s.chart;
+/** A new run empties the chart: that lands at once, never the last run's curve under its header. */
+const isEmptied = (chart: ChartSeries) => chart === EMPTY_CHART;
 
 /** The chart's lines, drawn in this order (the legend's too). */
 const LINES: Array<{
@@ -54,7 +57,7 @@ const LINES: Array<{
 
 export function MemoryChart() {
   // recharts is costly per update: new data at most once a second while live (dashboard-hooks.ts).
-  const chart = useThrottledWhileLive(selectChart);
+  const chart = useThrottledWhileLive(selectChart, isEmptied);
   const budgetBytes = useAppStore((s) => s.run.analysis?.budgetBytes ?? s.run.budgetBytes);
   const [scaleToBudget, setScaleToBudget] = useState(false);
   const hasData = chart.rss.length > 0;

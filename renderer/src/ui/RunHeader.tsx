@@ -111,7 +111,8 @@ export function RunHeader() {
           {leak.reason} (confidence {Math.round(leak.confidence * 100)}%)
         </div>
       )}
-      {run.phase === 'done' && run.engineExitCode !== null && (
+      {/* A run the user stopped ends with the stop's signal (143 = SIGTERM): the badge says so, not a warning. */}
+      {run.phase === 'done' && !stopped && run.engineExitCode !== null && (
         <div
           className={`banner ${run.engineExitCode === 0 ? 'banner-info' : 'banner-warn'}`}
           role="status"

@@ -5,6 +5,7 @@ import {
   ALERT_REASONS,
   ALERT_RULES,
   DEFAULT_ALERT_THRESHOLDS,
+  sanitizeThresholds,
   type AlertRule,
   type AlertThresholds,
 } from '../../../../shared/analysis/alerts';
@@ -12,13 +13,15 @@ import { useAppStore, useAppStoreApi } from '../store-context';
 
 type NumericField = Exclude<keyof AlertThresholds, 'enabled'>;
 
+interface ThresholdField {
+  field: NumericField;
+  unit: string;
+  toInput: (v: number) => number;
+  fromInput: (v: number) => number;
+}
+
 /** The threshold field of each rule, shown in the unit people think in. */
-const FIELDS: Partial<
-  Record<
-    AlertRule,
-    { field: NumericField; unit: string; toInput: (v: number) => number; fromInput: (v: number) => number }
-  >
-> = {
+const FIELDS: Partial<Record<AlertRule, ThresholdField>> = {
   'rss-budget': {
     field: 'rssBudgetFraction',
     unit: '% of budget',
@@ -34,6 +37,46 @@ const FIELDS: Partial<
     fromInput: (v) => v * 1048576,
   },
 };
+
+/**
+ * One threshold as typed: the text is the field's own while it has focus, so it can be emptied
+ * and retyped; a value the thresholds accept applies at once, one they would replace by the
+ * default (empty, out of range) is marked and left out; on blur the field shows what applies.
+ */
+function ThresholdInput({ rule, inputId, field: f }: { rule: AlertRule; inputId: string; field: ThresholdField }) {
+  const thresholds = useAppStore((s) => s.dash.thresholds);
+  const store = useAppStoreApi();
+  const [text, setText] = useState<string | null>(null);
+  const accepted = (value: string) => {
+    const v = f.fromInput(Number(value));
+    return value.trim() !== '' && sanitizeThresholds({ ...thresholds, [f.field]: v })[f.field] === v ? v : null;
+  };
+  const invalid = text !== null && accepted(text) === null;
+  return (
+    <span className="alert-threshold">
+      <input
+        id={inputId}
+        type="number"
+        className="input-small"
+        aria-label={`${ALERT_REASONS[rule].label} threshold`}
+        aria-describedby={`${inputId}-unit`}
+        aria-invalid={invalid}
+        value={text ?? f.toInput(thresholds[f.field])}
+        data-testid={`threshold-${rule}`}
+        onChange={(e) => {
+          setText(e.target.value);
+          const v = accepted(e.target.value);
+          if (v !== null) store.getState().setThresholds({ ...thresholds, [f.field]: v });
+        }}
+        onBlur={() => setText(null)}
+      />
+      <span id={`${inputId}-unit`} className="muted small">
+        {f.unit}
+        {invalid ? ` · out of range, ${f.toInput(thresholds[f.field])} applies` : ''}
+      </span>
+    </span>
+  );
+}
 
 export function AlertSettings() {
   const thresholds = useAppStore((s) => s.dash.thresholds);
@@ -53,7 +96,16 @@ export function AlertSettings() {
         Alerts…
       </button>
       {open && (
-        <div id="alert-settings" className="popover" role="dialog" aria-label="Alert thresholds">
+        <div
+          id="alert-settings"
+          className="popover"
+          role="dialog"
+          aria-label="Alert thresholds"
+          // Escape leaves the popover, as it leaves every other dialog of the app.
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') setOpen(false);
+          }}
+        >
           {ALERT_RULES.map((rule) => {
             const f = FIELDS[rule];
             const inputId = `alert-${rule}`;
@@ -69,27 +121,7 @@ export function AlertSettings() {
                   />
                   {ALERT_REASONS[rule].label}
                 </label>
-                {f && (
-                  <span className="alert-threshold">
-                    <input
-                      id={inputId}
-                      type="number"
-                      className="input-small"
-                      aria-label={`${ALERT_REASONS[rule].label} threshold`}
-                      aria-describedby={`${inputId}-unit`}
-                      value={f.toInput(thresholds[f.field])}
-                      data-testid={`threshold-${rule}`}
-                      onChange={(e) => {
-                        const v = Number(e.target.value);
-                        if (e.target.value !== '' && Number.isFinite(v))
-                          setThresholds({ ...thresholds, [f.field]: f.fromInput(v) });
-                      }}
-                    />
-                    <span id={`${inputId}-unit`} className="muted small">
-                      {f.unit}
-                    </span>
-                  </span>
-                )}
+                {f && <ThresholdInput rule={rule} inputId={inputId} field={f} />}
                 <p className="muted small">{ALERT_REASONS[rule].reason}</p>
               </div>
             );

@@ -17,6 +17,7 @@ import { useAppStore, useAppStoreApi } from '../store-context';
 import { AlertSettings } from './AlertSettings';
 import { DepthChart } from './DepthChart';
 import { oomHorizonTime, throttleFromStore, tokensAtTime } from './derived';
+import { isActivePhase } from '../../state/live-run-slice';
 import { SHORTCUTS, useDashboardTicker, useShortcuts, useTheme, useWidth } from './dashboard-hooks';
 import { EventsStrip, mergeEvents } from './EventsStrip';
 import { loadJson, saveJson } from './persist';
@@ -61,6 +62,7 @@ export function Dashboard() {
   const analysis = useAppStore((s) => s.run.analysis);
   const budgetBytes = useAppStore((s) => s.run.analysis?.budgetBytes ?? s.run.budgetBytes);
   const runId = useAppStore((s) => s.run.runId);
+  const live = useAppStore((s) => isActivePhase(s.run.phase));
   const markerError = useAppStore((s) => s.dash.markerError);
   const probe = useAppStore((s) => (s.selectedBoardId ? s.probes[s.selectedBoardId] : undefined));
   const seriesStore = useAppStore((s) => s.seriesStore);
@@ -152,7 +154,8 @@ export function Dashboard() {
       summary: (
         <span className="muted small" data-testid="oom-summary">
           OOM horizon {formatTokens(analysis?.oomHorizonTokens)}
-          {oomT !== null && oomT > nowT ? ` · in about ${formatMs(oomT - nowT)}` : ''}
+          {/* A countdown only while the engine runs: a finished run or an opened session never gets there. */}
+          {live && oomT !== null && oomT > nowT ? ` · in about ${formatMs(oomT - nowT)}` : ''}
         </span>
       ),
       body: (

@@ -125,13 +125,16 @@ export const SVG_CHART_LIVE_UPDATE_MS = 1000;
 /**
  * Calls `onValue` with the selected store value whenever it changes, but while the run on screen
  * is live at most every `intervalMs` (the last change always lands, after the wait); at once
- * otherwise. Calls it once at the start. Returns the unsubscribe.
+ * otherwise. Calls it once at the start. Returns the unsubscribe. A value `landsAtOnce` accepts
+ * (a chart emptied for a new run) is never held back: else the last run's curve stays up to
+ * `intervalMs` under the new run's header.
  */
 export function subscribeThrottledWhileLive<T>(
   store: AppStore,
   selector: (state: AppState) => T,
   intervalMs: number,
   onValue: (value: T) => void,
+  landsAtOnce: (value: T) => boolean = () => false,
 ): () => void {
   let shownAt = -Infinity;
   let timer: ReturnType<typeof setTimeout> | null = null;
@@ -141,8 +144,9 @@ export function subscribeThrottledWhileLive<T>(
     onValue(selector(store.getState()));
   };
   const off = store.subscribe((state, prev) => {
-    if (selector(state) === selector(prev)) return;
-    const wait = isActivePhase(state.run.phase) ? shownAt + intervalMs - performance.now() : 0;
+    const value = selector(state);
+    if (value === selector(prev)) return;
+    const wait = isActivePhase(state.run.phase) && !landsAtOnce(value) ? shownAt + intervalMs - performance.now() : 0;
     if (wait > 0) {
       timer ??= setTimeout(show, wait);
       return;
@@ -157,14 +161,18 @@ export function subscribeThrottledWhileLive<T>(
   };
 }
 
-/** subscribeThrottledWhileLive for a component. `selector` must be stable (a module-level function). */
-export function useThrottledWhileLive<T>(selector: (state: AppState) => T, intervalMs = SVG_CHART_LIVE_UPDATE_MS): T {
+/** subscribeThrottledWhileLive for a component. `selector` and `landsAtOnce` must be stable (module-level functions). */
+export function useThrottledWhileLive<T>(
+  selector: (state: AppState) => T,
+  landsAtOnce?: (value: T) => boolean,
+  intervalMs = SVG_CHART_LIVE_UPDATE_MS,
+): T {
   const store = useAppStoreApi();
   const [value, setValue] = useState(() => selector(store.getState()));
   // The first call also catches what changed between the first render and the subscription.
   useEffect(
-    () => subscribeThrottledWhileLive(store, selector, intervalMs, (next) => setValue(() => next)),
-    [store, selector, intervalMs],
+    () => subscribeThrottledWhileLive(store, selector, intervalMs, (next) => setValue(() => next), landsAtOnce),
+    [store, selector, intervalMs, landsAtOnce],
   );
   return value;
 }

@@ -13,6 +13,7 @@ import {
 } from '../../../../shared/kv/kv-theory';
 import type { KvForm, KvFormField, KvHeaderState } from '../../state/kv-slice';
 import { parseByteSize } from '../../../../shared/format/byte-size';
+import { MODEL_LIMITS } from '../../../../shared/kv/model-limits';
 
 /** Points per curve of the chart: smooth enough for a step at the window, light to draw. */
 export const KV_CHART_POINTS = 64;
@@ -67,7 +68,16 @@ function baseShape(
   if (kvHeads === null) errors.kvHeads = 'a whole number above 0';
   if (headDimK === null) errors.headDimK = 'a whole number above 0';
   if (headDimV === null && form.headDimV.trim() !== '') errors.headDimV = 'a whole number above 0, or empty';
+  // KVScope's limits on the field that breaks them (kv-theory would throw them for the whole shape,
+  // which this form shows under the KV type: the place of its own, per-type refusals).
+  const beyond = (value: number | null, limit: number) => value !== null && value > limit;
+  if (beyond(layers, MODEL_LIMITS.layers)) errors.layers = `at most ${MODEL_LIMITS.layers}`;
+  if (beyond(kvHeads, MODEL_LIMITS.heads)) errors.kvHeads = `at most ${MODEL_LIMITS.heads}`;
+  if (beyond(headDimK, MODEL_LIMITS.headDim)) errors.headDimK = `at most ${MODEL_LIMITS.headDim}`;
+  if (form.headDimV.trim() !== '' && beyond(headDimV, MODEL_LIMITS.headDim))
+    errors.headDimV = `at most ${MODEL_LIMITS.headDim}, or empty`;
   if (layers === null || kvHeads === null || headDimK === null || headDimV === null) return null;
+  if (errors.layers || errors.kvHeads || errors.headDimK || errors.headDimV) return null;
   return { layers, kvHeads, headDimK, headDimV, typeK: form.kvType, typeV: form.kvType };
 }
 

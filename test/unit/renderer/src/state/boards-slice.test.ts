@@ -91,16 +91,25 @@ describe('the board form', () => {
 
   it('puts each problem next to its field', () => {
     const built = buildBoard(
-      { ...EMPTY_BOARD, host: '', port: '99999', identityFile: 'id_rsa', user: 'bad user', keepaliveSec: 'x' },
+      {
+        ...EMPTY_BOARD,
+        label: 'x'.repeat(101),
+        host: '',
+        port: '99999',
+        identityFile: 'id_rsa',
+        user: 'bad user',
+        keepaliveSec: 'x',
+      },
       'b-1',
     );
     expect(built.ok).toBe(false);
     if (built.ok) return;
     expect(built.errors).toMatchObject({
+      label: 'at most 100 characters',
       host: 'required',
       port: '1–65535',
       identityFile: expect.stringMatching(/absolute path/),
-      user: expect.any(String),
+      user: 'user may contain letters, digits, . _ - only',
       keepaliveSec: expect.any(String),
     });
   });

@@ -68,6 +68,12 @@ describe('buildRunRequest', () => {
     expect(errors.intervalMs).toBe('must be >=20');
   });
 
+  it('gives the field its own limit for a number past 2^53, never the safe-integer bound', () => {
+    const errors = refused(form({ layers: '99999999999999999999', budget: '99999999999999999999' }));
+    expect(errors.layers).toBe('must be <=512');
+    expect(errors.budget).toBe('too large');
+  });
+
   it('reports every problem at once: unreadable fields and the contract limits', () => {
     const errors = refused(form({ layers: '0', budget: 'two gigs' }));
     expect(errors.layers).toBe('must be >=1');

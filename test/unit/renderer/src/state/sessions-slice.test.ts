@@ -123,6 +123,11 @@ describe('sessions in the store', () => {
     store.getState().setRenameText('   ');
     await store.getState().commitRename();
     expect(store.getState().renaming?.error).toBe('a name is required');
+    // Past the contract's limit: said on the field in its words, the API is not asked.
+    store.getState().setRenameText('x'.repeat(121));
+    await store.getState().commitRename();
+    expect(store.getState().renaming?.error).toBe('at most 120 characters');
+    expect(api.renameSession).not.toHaveBeenCalled();
     store.getState().setRenameText('f16 baseline');
     await store.getState().commitRename();
     expect(store.getState().renaming).toBeNull();

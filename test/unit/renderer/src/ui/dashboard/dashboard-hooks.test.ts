@@ -8,11 +8,18 @@ import { subscribeThrottledWhileLive } from '../../../../../../renderer/src/ui/d
 type Mini = { run: { phase: string }; chart: { n: number } };
 const selectChart = (s: AppState) => s.chart;
 
+/** The value that lands at once in these tests: chart n = 0, the emptied chart of a new run. */
+const emptied = (c: unknown) => (c as Mini['chart']).n === 0;
+
 function setup(phase: string) {
   const store = createStore<Mini>()(() => ({ run: { phase }, chart: { n: 0 } }));
   const seen: number[] = [];
-  const off = subscribeThrottledWhileLive(store as unknown as AppStore, selectChart, 1000, (c) =>
-    seen.push((c as unknown as Mini['chart']).n),
+  const off = subscribeThrottledWhileLive(
+    store as unknown as AppStore,
+    selectChart,
+    1000,
+    (c) => seen.push((c as unknown as Mini['chart']).n),
+    emptied,
   );
   const tick = (n: number) => store.setState({ chart: { n } });
   return { store, seen, off, tick };
@@ -41,6 +48,14 @@ describe('subscribeThrottledWhileLive', () => {
     tick(6);
     vi.advanceTimersByTime(2000);
     expect(seen).toEqual([0, 3, 5]);
+  });
+
+  it('passes an emptied chart at once while live: a new run never shows the last run’s curve', () => {
+    const { seen, tick, store } = setup('done');
+    tick(7);
+    // Start: the store empties the chart as the phase turns active, right after a shown value.
+    store.setState({ run: { phase: 'starting' }, chart: { n: 0 } });
+    expect(seen).toEqual([0, 7, 0]);
   });
 
   it('passes every change at once when the run is not live', () => {

@@ -58,6 +58,19 @@ describe('calculateKv', () => {
     expect(result.calc.maxContext).toBe(131072);
   });
 
+  it.each([
+    ['layers', { layers: '5000' }, 'at most 1024'],
+    ['kvHeads', { kvHeads: '99999999999999999999' }, 'at most 4096'],
+    ['headDimK', { headDimK: '100000' }, 'at most 65536'],
+    ['headDimV', { headDimV: '100000' }, 'at most 65536, or empty'],
+  ] as const)(
+    'puts a shape beyond KVScope’s limits on its own field (%s), not on the KV type',
+    (field, over, message) => {
+      const result = calculateKv(manual(over), idle);
+      expect(result).toEqual({ ok: false, errors: { [field]: message }, needsModel: false });
+    },
+  );
+
   it('names the fields it cannot read, and waits for a model in GGUF mode', () => {
     const bad = calculateKv(manual({ layers: '0', ctx: 'x', budget: 'lots' }), idle);
     expect(bad.ok).toBe(false);
