@@ -81,15 +81,22 @@ function baseShape(
   return { layers, kvHeads, headDimK, headDimV, typeK: form.kvType, typeV: form.kvType };
 }
 
+/** Parallel sequences a llama.cpp context can hold (its LLAMA_MAX_SEQ: 256 today, 64 before 2025). */
+export const MAX_PARALLEL_SEQUENCES = 256;
+
 export function calculateKv(form: KvForm, header: KvHeaderState): KvCalculationResult {
   const errors: Partial<Record<KvFormField, string>> = {};
   const shape = baseShape(form, header, errors);
   const ctx = positiveInt(form.ctx);
   if (ctx === null) errors.ctx = 'a whole number of tokens above 0';
+  else if (ctx > MODEL_LIMITS.contextTokens) errors.ctx = `at most ${MODEL_LIMITS.contextTokens} tokens`;
   const nSeq = positiveInt(form.nSeq);
   if (nSeq === null) errors.nSeq = 'a whole number above 0';
+  else if (nSeq > MAX_PARALLEL_SEQUENCES) errors.nSeq = `at most ${MAX_PARALLEL_SEQUENCES}`;
   const window = form.window.trim() === '' ? null : positiveInt(form.window);
   if (form.window.trim() !== '' && window === null) errors.window = 'a whole number of tokens, or empty';
+  else if (window !== null && window > MODEL_LIMITS.contextTokens)
+    errors.window = `at most ${MODEL_LIMITS.contextTokens} tokens, or empty`;
   let budgetBytes: number | null = null;
   const preset = DEVICE_PRESETS.find((p) => p.id === form.presetId);
   if (preset) budgetBytes = preset.ramBytes;

@@ -63,8 +63,12 @@ describe('calculateKv', () => {
     ['kvHeads', { kvHeads: '99999999999999999999' }, 'at most 4096'],
     ['headDimK', { headDimK: '100000' }, 'at most 65536'],
     ['headDimV', { headDimV: '100000' }, 'at most 65536, or empty'],
+    // Beyond these the calculator printed EiB of cache and 0 tokens of context.
+    ['ctx', { ctx: '99999999999999999999' }, 'at most 100000000 tokens'],
+    ['window', { window: '100000001' }, 'at most 100000000 tokens, or empty'],
+    ['nSeq', { nSeq: '100000000' }, 'at most 256'],
   ] as const)(
-    'puts a shape beyond KVScope’s limits on its own field (%s), not on the KV type',
+    'puts a value beyond KVScope’s limits on its own field (%s), not on the KV type',
     (field, over, message) => {
       const result = calculateKv(manual(over), idle);
       expect(result).toEqual({ ok: false, errors: { [field]: message }, needsModel: false });
