@@ -67,6 +67,21 @@ const PATH_LIKE = /^(?:\/|~\/|~$)/;
 
 export type BuiltBoard = { ok: true; input: MethodInputSaveBoard } | { ok: false; errors: BoardErrors };
 
+/**
+ * Whether a jump host's port, when it has one, is a port: `[user@]host:port` or `[v6]:port`
+ * (a bare IPv6 address, colons and no brackets, has none). The main side parses the hop fully
+ * (electron/node/transport/target-spec.ts); this puts its commonest refusal on the field.
+ */
+function jumpPortOk(hop: string): boolean {
+  const rest = hop.slice(hop.lastIndexOf('@') + 1);
+  const close = rest.startsWith('[') ? rest.indexOf(']') : -1;
+  const afterHost = close >= 0 ? rest.slice(close + 1) : rest;
+  const colon = afterHost.indexOf(':');
+  if (colon < 0 || (close < 0 && afterHost.indexOf(':', colon + 1) >= 0)) return true;
+  const port = afterHost.slice(colon + 1);
+  return /^\d{1,5}$/.test(port) && Number(port) >= 1 && Number(port) <= 65535;
+}
+
 export function buildBoard(draft: BoardDraft, id: string | null): BuiltBoard {
   const errors: BoardErrors = {};
   const label = draft.label.trim() || draft.host.trim();
@@ -93,6 +108,10 @@ export function buildBoard(draft: BoardDraft, id: string | null): BuiltBoard {
     .map((s) => s.trim())
     .filter(Boolean);
   if (jump.some((hop) => /\s/.test(hop))) errors.jump = 'one jump host per line: user@host[:port]';
+  else {
+    const badPort = jump.find((hop) => !jumpPortOk(hop));
+    if (badPort) errors.jump = `port must be 1–65535 in ${badPort}`;
+  }
 
   const spec: Record<string, unknown> = {
     kind: 'ssh',

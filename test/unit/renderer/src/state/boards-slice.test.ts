@@ -114,6 +114,19 @@ describe('the board form', () => {
     });
   });
 
+  it.each([
+    ['user@bastion:99999', 'port must be 1–65535 in user@bastion:99999'],
+    ['[fe80::1]:0', 'port must be 1–65535 in [fe80::1]:0'],
+    ['bastion:', 'port must be 1–65535 in bastion:'],
+    ['user@bastion:2222', undefined],
+    ['[fe80::1]:22', undefined],
+    ['fe80::1', undefined],
+  ])('says on the jump field when a jump host has no valid port (%s)', (hop, message) => {
+    const built = buildBoard({ ...EMPTY_BOARD, label: 'orin', host: 'orin.local', jump: `ok@gate\n${hop}` }, 'b-1');
+    if (message === undefined) expect(built.ok).toBe(true);
+    else expect(built).toMatchObject({ ok: false, errors: { jump: message } });
+  });
+
   it('round-trips a saved board through the draft', () => {
     const saved: BoardInfo = {
       id: 'o-1',
