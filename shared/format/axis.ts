@@ -13,6 +13,15 @@ export function niceStep(max: number, target = 5): number {
   return 10 * mag;
 }
 
+/** Ticks 0, step, 2·step … up to the first one at or past max, which is the axis' top. */
+function ticksUpTo(max: number, step: number): { ticks: number[]; top: number } {
+  const ticks: number[] = [];
+  let v = 0;
+  for (; v < max + step * 1e-9; v += step) ticks.push(v);
+  if (v - step < max) ticks.push(v);
+  return { ticks, top: ticks[ticks.length - 1] ?? 1 };
+}
+
 /**
  * Ticks for a byte axis from 0 to at least maxBytes that are round numbers of the unit of the
  * largest value (50 MiB, 100 MiB, 150 MiB … or 0.5 GiB, 1 GiB …).
@@ -20,12 +29,13 @@ export function niceStep(max: number, target = 5): number {
 export function niceByteTicks(maxBytes: number, targetCount = 5): { ticks: number[]; top: number } {
   if (!Number.isFinite(maxBytes) || maxBytes <= 0) return { ticks: [0], top: 1 };
   const unit = maxBytes >= 1024 ** 3 ? 1024 ** 3 : maxBytes >= 1024 ** 2 ? 1024 ** 2 : maxBytes >= 1024 ? 1024 : 1;
-  const step = niceStep(maxBytes / unit, targetCount) * unit;
-  const ticks: number[] = [];
-  let v = 0;
-  for (; v < maxBytes + step * 1e-9; v += step) ticks.push(v);
-  if (v - step < maxBytes) ticks.push(v);
-  return { ticks, top: ticks[ticks.length - 1] ?? 1 };
+  return ticksUpTo(maxBytes, niceStep(maxBytes / unit, targetCount) * unit);
+}
+
+/** Ticks for a plain axis (seconds, tokens) from 0 to at least max, in 1-2-2.5-5 steps: 9.3 → 0, 2, … 10. */
+export function niceLinearTicks(max: number, targetCount = 5): { ticks: number[]; top: number } {
+  if (!Number.isFinite(max) || max <= 0) return { ticks: [0], top: 1 };
+  return ticksUpTo(max, niceStep(max, targetCount));
 }
 
 /** Axis labels as short as possible: 0 → "0", 50 MiB → "50 MiB", 1.5 GiB → "1.5 GiB". */

@@ -3,7 +3,7 @@
 // rows, values and changes of `kvscope compare` (shared/report/compare-model.ts).
 import { useMemo } from 'react';
 import { Line } from 'recharts';
-import { formatBytesShort, formatTokensShort } from '../../../../shared/format/axis';
+import { formatBytesShort, formatTokensShort, niceByteTicks, niceLinearTicks } from '../../../../shared/format/axis';
 import { formatBytes } from '../../../../shared/format/units';
 import type { CompareAlign, LoadedSession } from '../../state/compare-slice';
 import { LINE_PROPS, LineChartFrame, xAxisLabel } from '../LineChartFrame';
@@ -48,6 +48,13 @@ function OverlayChart({ sessions }: { sessions: Ready[] }) {
   const align = useAppStore((s) => s.compareAlign);
   const curves = useMemo(() => overlayCurves(sessions, align), [sessions, align]);
   const total = curves.reduce((n, c) => n + c.points.length, 0);
+  const { xAxis, yAxis } = useMemo(() => {
+    const points = curves.flatMap((c) => c.points);
+    return {
+      xAxis: niceLinearTicks(Math.max(0, ...points.map((p) => p.x))),
+      yAxis: niceByteTicks(Math.max(0, ...points.map((p) => p.y))),
+    };
+  }, [curves]);
   if (total === 0)
     return (
       <div className="chart-empty" data-testid="compare-chart-empty">
@@ -68,11 +75,18 @@ function OverlayChart({ sessions }: { sessions: Ready[] }) {
         margin={{ top: 8, right: 16, bottom: 8, left: 8 }}
         x={{
           dataKey: 'x',
-          domain: [0, 'dataMax'],
-          tickFormatter: (v: number) => (align === 'tokens' ? formatTokensShort(v) : `${Math.round(v)} s`),
+          // Round ends and steps (the data's own end as the last tick read "9 s  9 s").
+          ticks: xAxis.ticks,
+          domain: [0, xAxis.top],
+          tickFormatter: (v: number) => (align === 'tokens' ? formatTokensShort(v) : `${Math.round(v * 10) / 10} s`),
           label: xAxisLabel(align === 'tokens' ? 'tokens generated' : 'seconds since start', -4),
         }}
-        y={{ dataKey: 'y', tickFormatter: (v: number) => formatBytesShort(v) }}
+        y={{
+          dataKey: 'y',
+          ticks: yAxis.ticks,
+          domain: [0, yAxis.top],
+          tickFormatter: (v: number) => formatBytesShort(v),
+        }}
         tooltip={{
           formatter: (value) => formatBytes(Number(value)),
           labelFormatter: (x) =>

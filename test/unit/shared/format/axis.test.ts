@@ -1,6 +1,12 @@
 // Chart axes (shared/format/axis.ts): round steps and short labels, expectations by hand.
 import { describe, expect, it } from 'vitest';
-import { formatBytesShort, formatTokensShort, niceByteTicks, niceStep } from '../../../../shared/format/axis';
+import {
+  formatBytesShort,
+  formatTokensShort,
+  niceByteTicks,
+  niceLinearTicks,
+  niceStep,
+} from '../../../../shared/format/axis';
 
 const MiB = 1024 ** 2;
 const GiB = 1024 ** 3;
@@ -24,6 +30,15 @@ describe('chart axes', () => {
     expect(niceByteTicks(600 * MiB)).toEqual({ ticks: [0, 200, 400, 600].map((m) => m * MiB), top: 600 * MiB });
     expect(niceByteTicks(0)).toEqual({ ticks: [0], top: 1 });
     expect(niceByteTicks(-5)).toEqual({ ticks: [0], top: 1 });
+  });
+
+  it('plain ticks (seconds, tokens) on 1-2-2.5-5 steps, up to at least the maximum', () => {
+    // 9.3 s of data: steps of 2 (9.3 / 5 = 1.86 → 2), the top at 10, not at 9.3.
+    expect(niceLinearTicks(9.3)).toEqual({ ticks: [0, 2, 4, 6, 8, 10], top: 10 });
+    // 41,000 tokens: steps of 10,000 (8,200 → 10,000).
+    expect(niceLinearTicks(41_000)).toEqual({ ticks: [0, 10_000, 20_000, 30_000, 40_000, 50_000], top: 50_000 });
+    expect(niceLinearTicks(40_000)).toEqual({ ticks: [0, 10_000, 20_000, 30_000, 40_000], top: 40_000 });
+    expect(niceLinearTicks(0)).toEqual({ ticks: [0], top: 1 });
   });
 
   it('short labels', () => {
