@@ -1,5 +1,6 @@
 // How a run is named to people: one place, so the session list, the reports and the exports
 // name a model alike. Pure.
+import type { RunRequest } from '../api/schemas';
 import type { RunRecord } from './run-record';
 
 const MODEL_FLAG = /(?:^|\s)(?:-m|--model)(?:=|\s+)("[^"]*"|'[^']*'|\S+)/;
@@ -23,4 +24,13 @@ export function modelLabel(run: Pick<RunRecord, 'request' | 'engine'>): string {
     return `demo ${d.layers}L×${d.kvHeads}H×${d.headDim} ${d.kvType}`;
   }
   return '';
+}
+
+/** The label of a run nobody named: the demo's shape, or the start of the engine command. */
+export function defaultRunLabel(request: RunRequest): string {
+  if (request.engine.kind === 'demo') {
+    const d = request.engine.demo;
+    return `demo ${d.mode} ${d.layers}L×${d.kvHeads}H×${d.headDim} ${d.kvType}`;
+  }
+  return request.engine.command.slice(0, 80);
 }

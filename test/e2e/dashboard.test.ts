@@ -264,6 +264,12 @@ describe('the dashboard', () => {
       await page.getByRole('button', { name: 'Reset to defaults', exact: true }).click();
       await page.keyboard.press('Escape');
       await page.getByRole('dialog', { name: 'Alert thresholds' }).waitFor({ state: 'detached' });
+      // A click outside it leaves it too; a click inside does not.
+      await page.getByTestId('alert-settings-toggle').click();
+      await page.getByTestId('threshold-oom-horizon').click();
+      expect(await page.getByRole('dialog', { name: 'Alert thresholds' }).count()).toBe(1);
+      await page.locator('body').click({ position: { x: 5, y: 5 } });
+      await page.getByRole('dialog', { name: 'Alert thresholds' }).waitFor({ state: 'detached' });
       expect(problems).toEqual([]);
       await page.close();
     },

@@ -28,14 +28,8 @@ import { signalProcessTree } from './process-tree';
 import { CollectorBook, type CollectorLineResult } from './collector-book';
 import { reconnectTarget, targetAnswers } from './link-recovery';
 import { runRecordOf } from './run-record-of';
-import {
-  defaultLabel,
-  RUN_DEFAULTS,
-  signalName,
-  withListeners,
-  type RunCallbacks,
-  type RunControllerOptions,
-} from './run-options';
+import { defaultRunLabel } from '../../../shared/run/run-labels';
+import { RUN_DEFAULTS, signalName, withListeners, type RunCallbacks, type RunControllerOptions } from './run-options';
 import type { RunManifest } from './run-manifest';
 
 export { RUN_DEFAULTS, type RunCallbacks, type RunControllerOptions } from './run-options';
@@ -108,7 +102,7 @@ export class RunController {
     readonly targetFacts: TargetFacts | null = null,
   ) {
     this.callbacks = withListeners(callbacks, this.listeners);
-    this.status = { runId, state: 'starting', label: request.label ?? defaultLabel(request) };
+    this.status = { runId, state: 'starting', label: request.label ?? defaultRunLabel(request) };
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
     this.output = new EngineOutput(request.engine.kind === 'command' ? request.engine.tokenRegex : undefined);
   }

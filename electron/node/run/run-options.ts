@@ -1,6 +1,6 @@
 // A run's callbacks and tunables (defaults with their reasons), and the small words a run uses
 // for itself: its default label and a signal's name. Used by run-controller.ts.
-import type { RunAnalysis, RunEvent, RunRequest, RunStatus, Sample } from '../../../shared/api/schemas';
+import type { RunAnalysis, RunEvent, RunStatus, Sample } from '../../../shared/api/schemas';
 
 export interface RunCallbacks {
   onSamples(samples: Sample[]): void;
@@ -47,15 +47,6 @@ export function withListeners(primary: RunCallbacks, listeners: ReadonlySet<Part
     onOutput: (stream, text) => (primary.onOutput(stream, text), listeners.forEach((l) => l.onOutput?.(stream, text))),
     onAnalysis: (analysis) => (primary.onAnalysis(analysis), listeners.forEach((l) => l.onAnalysis?.(analysis))),
   };
-}
-
-/** The label of a run nobody named: the demo's shape, or the start of the engine command. */
-export function defaultLabel(request: RunRequest): string {
-  if (request.engine.kind === 'demo') {
-    const d = request.engine.demo;
-    return `demo ${d.mode} ${d.layers}L×${d.kvHeads}H×${d.headDim} ${d.kvType}`;
-  }
-  return request.engine.command.slice(0, 80);
 }
 
 const SIGNALS: Record<number, string> = {

@@ -4,7 +4,15 @@
 // second) turns them into one store update with an LTTB-downsampled chart.
 import type { ApiEventName, EventPayload } from '../../../shared/api/contract';
 import type { PackedSampleSink } from '../../../shared/api/packed-samples';
-import type { RunAnalysis, RunEvent, RunStatus, Sample, SweepStatus } from '../../../shared/api/schemas';
+import {
+  RunRequestSchema,
+  type RunAnalysis,
+  type RunEvent,
+  type RunStatus,
+  type Sample,
+  type SweepStatus,
+} from '../../../shared/api/schemas';
+import { defaultRunLabel } from '../../../shared/run/run-labels';
 import { buildChartSeries, EMPTY_CHART } from '../live/chart-series';
 import { MAX_EVENTS, MAX_POINTS_PER_SERIES, OUTPUT_TAIL_LINES } from '../live/live-config';
 import { seriesReadouts, updateLatest, updateLatestFromCells, type LatestValues } from '../live/series-readouts';
@@ -293,7 +301,10 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
         for (const [event, payload] of held) slice.handleApiEvent(event, payload as never);
         await sync;
       } catch (error) {
-        set((s) => ({ run: { ...s.run, phase: 'failed', error: errorText(error) } }));
+        // A run refused before it had a status (an unreachable board) is still named by what it was to run.
+        const parsed = RunRequestSchema.safeParse(built.request);
+        const label = parsed.success ? (parsed.data.label ?? defaultRunLabel(parsed.data)) : null;
+        set((s) => ({ run: { ...s.run, label: s.run.label ?? label, phase: 'failed', error: errorText(error) } }));
       }
     },
 

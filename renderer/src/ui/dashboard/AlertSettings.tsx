@@ -1,6 +1,6 @@
 // The alert thresholds popover: each rule on/off with its threshold and the reason for its
 // default (shared/analysis/alerts.ts). Remembered in localStorage by the dashboard slice.
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import {
   ALERT_REASONS,
   ALERT_RULES,
@@ -83,8 +83,18 @@ export function AlertSettings() {
   const store = useAppStoreApi();
   const setThresholds = (t: AlertThresholds) => store.getState().setThresholds(t);
   const [open, setOpen] = useState(false);
+  const anchor = useRef<HTMLDivElement>(null);
+  // A press outside the popover (and its toggle) leaves it, as menus do.
+  useEffect(() => {
+    if (!open) return;
+    const onPress = (e: PointerEvent) => {
+      if (!anchor.current?.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener('pointerdown', onPress);
+    return () => document.removeEventListener('pointerdown', onPress);
+  }, [open]);
   return (
-    <div className="popover-anchor">
+    <div className="popover-anchor" ref={anchor}>
       <button
         type="button"
         className="button-secondary button-small"

@@ -153,3 +153,21 @@ describe('a sweep in the live run slice', () => {
     expect(store.getState().sweep).toEqual(going);
   });
 });
+
+describe('a run refused before it started', () => {
+  it('is named by what it was to run, not "Run"', async () => {
+    const { store, api } = setup();
+    api.startRun.mockRejectedValueOnce(new Error('Cannot reach board.local: host name not found'));
+    await store.getState().loadBoards();
+    store.getState().setFormField('layers', '28');
+    store.getState().setFormField('kvType', 'q8_0');
+    await store.getState().startRun();
+    // The demo's shape as the main side names an unnamed run: 28 layers, the form's 8 KV heads
+    // and head dim 64, growth mode.
+    expect(store.getState().run).toMatchObject({
+      phase: 'failed',
+      label: 'demo growth 28L×8H×64 q8_0',
+      error: expect.stringContaining('host name not found'),
+    });
+  });
+});
