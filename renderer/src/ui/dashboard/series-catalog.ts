@@ -5,6 +5,8 @@
 // (shared/collectors/procfs-sampler-parser.ts) and the naming habit of docs/DEVELOPING.md
 // (units in names: rssBytes, tempC, freqKHz, powerMw).
 
+import { seriesOf } from '../../../../shared/collectors/registry';
+
 export type SeriesUnit = 'bytes' | 'celsius' | 'khz' | 'mhz' | 'hz' | 'mw' | 'mj' | 'percent' | 'count' | 'per-second';
 
 export type PanelId = 'memory' | 'throughput' | 'thermal' | 'power' | 'events';
@@ -167,6 +169,10 @@ function labelFromName(key: string): string {
     const statistic = /^((?:avg|min|max)\d*)[A-Za-z]*$/.exec(dotted[2] ?? '')?.[1];
     return statistic ? `${name} ${statistic}` : name;
   }
+  // A key its collector declares by name (shared/collectors/registry.ts): the collector's own words
+  // ("largest anonymous mapping (resident)", not "pmap.largest Anon").
+  const registered = seriesOf(key);
+  if (registered && !registered.pattern.includes('*')) return registered.label;
   return key
     .replace(/(?:Bytes|TempC|KHz|MHz|Hz|Mw|mW|Mj|mJ|Pct|PerSecond|Count)$/, '')
     .replace(/([a-z])([A-Z])/g, '$1 $2')

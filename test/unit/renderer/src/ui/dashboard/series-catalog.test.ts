@@ -30,6 +30,11 @@ describe('describeSeries', () => {
     expect(place('tegra.rail.VDD_IN.avgmW')?.[3]).toBe('rail.VDD_IN avg');
     expect(place('tegra.rail.VDD_IN.curmW')?.[3]).toBe('rail.VDD_IN');
     expect(place('llcMisses', 'count')).toEqual(['power', 'counters', 'count', 'llc Misses']);
+    // Keys a collector declares by name read in its words (shared/collectors/pmap-collector.ts,
+    // cgroup-collector.ts, vcgencmd-collector.ts), not camel case split ("pmap.largest Anon").
+    expect(place('pmap.largestAnonBytes')?.[3]).toBe('largest anonymous mapping (resident)');
+    expect(place('cgroupUsageBytes')?.[3]).toBe('cgroup charge (usage)');
+    expect(place('rpi.armFreqMHz')?.[3]).toBe('ARM clock, measured');
     expect(place('tokens')).toBeNull();
     expect(place('vmSizeBytes')).toBeNull();
   });
