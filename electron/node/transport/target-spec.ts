@@ -7,6 +7,7 @@
 import { homedir, userInfo } from 'node:os';
 import { isAbsolute, resolve as resolvePath } from 'node:path';
 import { SshTargetSpecSchema, type SshTargetSpec, type TargetSpec } from '../../../shared/api/schemas';
+import { isPortText } from '../../../shared/util/port';
 import { registerSecret } from '../util/redact';
 import { defaultKnownHostsFiles, KnownHostsStore } from './known-hosts';
 import { LocalTarget } from './local-target';
@@ -27,8 +28,7 @@ export interface HostPort {
 }
 
 function parsePortText(text: string, whole: string): number {
-  if (!/^\d{1,5}$/.test(text) || Number(text) < 1 || Number(text) > 65535)
-    throw new TargetSpecError(`target "${whole}": port must be 1–65535, got "${text}"`);
+  if (!isPortText(text)) throw new TargetSpecError(`target "${whole}": port must be 1–65535, got "${text}"`);
   return Number(text);
 }
 

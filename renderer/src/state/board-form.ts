@@ -4,6 +4,7 @@
 // with ~/: the main side expands them (the renderer has no home directory).
 import type { MethodInput } from '../../../shared/api/contract';
 import { BoardSpecSchema, BoardLabelSchema, type BoardInfo } from '../../../shared/api/schemas';
+import { isPortText } from '../../../shared/util/port';
 
 type MethodInputSaveBoard = MethodInput<'saveBoard'>;
 
@@ -78,8 +79,7 @@ function jumpPortOk(hop: string): boolean {
   const afterHost = close >= 0 ? rest.slice(close + 1) : rest;
   const colon = afterHost.indexOf(':');
   if (colon < 0 || (close < 0 && afterHost.indexOf(':', colon + 1) >= 0)) return true;
-  const port = afterHost.slice(colon + 1);
-  return /^\d{1,5}$/.test(port) && Number(port) >= 1 && Number(port) <= 65535;
+  return isPortText(afterHost.slice(colon + 1));
 }
 
 export function buildBoard(draft: BoardDraft, id: string | null): BuiltBoard {
