@@ -91,6 +91,9 @@ function writeVendorWrappers(bin: string, tools: Record<string, string>, cgProcs
   return true;
 }
 
+/** Each collector's interval in a run at 1 s, as the app plans it. */
+const PLANNED_AT_1S = new Map(planCollectors({ intervalMs: 1000 }, null).start.map((p) => [p.def.id, p.intervalMs]));
+
 /**
  * A collector's interval in the set. At 1 Hz: as a run at 1 s starts it (shared/collectors/
  * collector-plan.ts): the run-rate collectors at 1 s, the others at their defaults. At 10 Hz, the
@@ -98,10 +101,7 @@ function writeVendorWrappers(bin: string, tools: Record<string, string>, cgProcs
  */
 function intervalFor(def: CollectorDefinition, requestedMs: number): number {
   if (def.interval === 'run') return requestedMs;
-  if (requestedMs === 1000) {
-    const planned = planCollectors({ intervalMs: requestedMs }, null).start.find((p) => p.def.id === def.id);
-    return planned?.intervalMs ?? def.interval.defaultMs;
-  }
+  if (requestedMs === 1000) return PLANNED_AT_1S.get(def.id) ?? def.interval.defaultMs;
   const ms = def.id === PMAP_ID ? def.interval.defaultMs : requestedMs;
   return Math.min(def.interval.maxMs, Math.max(def.interval.minMs, ms));
 }

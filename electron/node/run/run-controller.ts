@@ -56,7 +56,7 @@ export class RunController {
   diagnostics = 0;
   lastTMs = 0;
   /** When (performance.now()) lastTMs last advanced: server mode's streamed tokens are timed from it. */
-  private clockAnchor: { atMs: number } | null = null;
+  private lastTMsSeenAt: number | null = null;
   /** Run time of the latest engine token sample. */
   private lastTokenTMs = 0;
   readonly done: Promise<void>;
@@ -394,7 +394,7 @@ export class RunController {
    */
   addStreamedTokens(n: number): void {
     if (this.ended || n <= 0) return;
-    const sinceMs = this.clockAnchor ? performance.now() - this.clockAnchor.atMs : 0;
+    const sinceMs = this.lastTMsSeenAt === null ? 0 : performance.now() - this.lastTMsSeenAt;
     const tMs = Math.max(this.lastTokenTMs, Math.round(this.lastTMs + sinceMs));
     this.output.addStreamed(n, tMs);
     this.recordTokens(tMs);
@@ -402,9 +402,9 @@ export class RunController {
 
   /** A record of the target's at run time `tMs`: the latest target time, and when it was seen here. */
   private advanceTo(tMs: number) {
-    if (tMs <= this.lastTMs && this.clockAnchor) return;
+    if (tMs <= this.lastTMs && this.lastTMsSeenAt !== null) return;
     this.lastTMs = Math.max(this.lastTMs, tMs);
-    this.clockAnchor = { atMs: performance.now() };
+    this.lastTMsSeenAt = performance.now();
   }
 
   private onCollectorLine(id: string, text: string) {
