@@ -161,7 +161,10 @@ export function createDashboardSlice(set: SetState, get: GetState, deps: StoreDe
     },
 
     setCursor(tMs) {
-      if (get().dash.cursorTMs !== tMs) setDash({ cursorTMs: tMs });
+      // Whole milliseconds, like the samples' times: the instant every readout looks up is the
+      // instant it shows (no value found at 999.6 ms and shown as "at 1.0 s", data-tms 1000).
+      const at = tMs === null ? null : Math.round(tMs);
+      if (get().dash.cursorTMs !== at) setDash({ cursorTMs: at });
     },
     setTimeView(view) {
       setDash({ view });

@@ -48,6 +48,7 @@ export interface DashboardSlice {
   receiveRecordedRun(runId: string, samples: PackedSamples, alsoFeed: readonly PackedSampleSink[]): void;
   /** The few-times-a-second tick: follows a run change, publishes new points, evaluates alerts. */
   flushDashboard(): void;
+  /** The shared cursor, rounded to whole milliseconds (null: follow the latest sample). */
   setCursor(tMs: number | null): void;
   setTimeView(view: TimeView): void;
   togglePanel(id: PanelId): void;

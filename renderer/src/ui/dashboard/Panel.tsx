@@ -132,7 +132,7 @@ export function CursorReadout(
       parts.push(`${s.label} ${formatUnit(track.unit, v)}`);
     }
   return (
-    <p className="cursor-readout" data-testid={`cursor-readout-${panel}`} data-tms={Math.round(tMs)} aria-live="off">
+    <p className="cursor-readout" data-testid={`cursor-readout-${panel}`} data-tms={tMs} aria-live="off">
       <span className="cursor-time">{cursor === null ? 'latest' : `at ${(tMs / 1000).toFixed(1)} s`}</span>
       {parts.length > 0 && ` · ${parts.join(' · ')}`}
     </p>

@@ -74,4 +74,15 @@ describe('the dashboard slice', () => {
     expect(warn).toHaveBeenCalled();
     warn.mockRestore();
   });
+
+  it('holds the cursor at whole milliseconds, the unit of the samples it reads', () => {
+    const { store } = setup(() => Promise.reject(new Error('unused')));
+    // A pixel maps to 999.6 ms: the readout shows "at 1.0 s" and must read the sample at 1000 ms.
+    store.getState().setCursor(999.6);
+    expect(store.getState().dash.cursorTMs).toBe(1000);
+    store.getState().setCursor(1999.4);
+    expect(store.getState().dash.cursorTMs).toBe(1999);
+    store.getState().setCursor(null);
+    expect(store.getState().dash.cursorTMs).toBeNull();
+  });
 });
