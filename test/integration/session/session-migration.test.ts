@@ -45,6 +45,14 @@ const snapshotCount = (path: string) => {
     db.close();
   }
 };
+/** Migrated in place to schema 3, whose snapshot table stays empty: a run finished before has none. */
+function expectMigratedWithoutSnapshot(path: string) {
+  expect(userVersion(path)).toEqual({
+    version: 3,
+    tables: ['engine_log', 'events', 'meta', 'run_packed', 'runs', 'samples'],
+  });
+  expect(snapshotCount(path)).toBe(0);
+}
 const userVersion = (path: string) => {
   const db = new Database(path, { readonly: true });
   try {
@@ -71,12 +79,8 @@ describe('sessions of schema 1', () => {
     expect(summarizeRun(run)).toMatchObject(printedOf('v1/demo'));
     expect(summarizeSession(data)).toMatchObject(printedOf('v1/demo'));
     expect(sessionSummaryJson(data).runs).toMatchObject(reportOf('v1/demo').runs);
-    // Migrated in place: schema 3, the stored summaries became run outcomes, no snapshot was added.
-    expect(userVersion(path)).toEqual({
-      version: 3,
-      tables: ['engine_log', 'events', 'meta', 'run_packed', 'runs', 'samples'],
-    });
-    expect(snapshotCount(path)).toBe(0);
+    // Migrated in place: the stored summaries became run outcomes.
+    expectMigratedWithoutSnapshot(path);
     expect(summarizeRun(firstRun(readSession(path).runs))).toMatchObject(printedOf('v1/demo'));
   });
 
@@ -124,12 +128,7 @@ describe('sessions of schema 2', () => {
     expect(run.samples).toHaveLength(121);
     expect(summarizeRun(run)).toMatchObject(printedOf('v2/demo'));
     expect(sessionSummaryJson(data).runs).toMatchObject(reportOf('v2/demo').runs);
-    // Schema 3 adds the snapshot table, empty: a run finished before has none.
-    expect(userVersion(path)).toEqual({
-      version: 3,
-      tables: ['engine_log', 'events', 'meta', 'run_packed', 'runs', 'samples'],
-    });
-    expect(snapshotCount(path)).toBe(0);
+    expectMigratedWithoutSnapshot(path);
     // openSession's read: the run without snapshot is packed from its rows, the same samples.
     const packed = readPackedSession(path);
     expect(firstRun(packed.runs).samples).not.toBeInstanceOf(RawJson);

@@ -94,14 +94,12 @@ describe('against the bridge server', () => {
 });
 
 describe('openSession of a finished run against the bridge server', () => {
-  let dir: string;
-  let path: string;
+  const dir = mkdtempSync(join(tmpdir(), 'kvscope-ws-open-'));
+  const path = join(dir, 'finished.kvscope');
   let server: WebServer;
   let services: AppServices;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'kvscope-ws-open-'));
-    path = join(dir, 'finished.kvscope');
     const store = createSession(path, { appVersion: 'test' });
     const run = finishedRun();
     // A label the answer must escape around the spliced samples.
