@@ -292,9 +292,7 @@ export type KvScopeApi = {
 interface HandlerOutputs {
   openSession: Omit<MethodOutput<'openSession'>, 'data'> & { data: StoredPackedSessionData };
 }
-export type HandlerOutput<M extends ApiMethodName> = M extends keyof HandlerOutputs
-  ? HandlerOutputs[M]
-  : MethodOutput<M>;
+type HandlerOutput<M extends ApiMethodName> = M extends keyof HandlerOutputs ? HandlerOutputs[M] : MethodOutput<M>;
 
 /** The main side: handlers receive validated input. */
 export type ApiHandlers = {

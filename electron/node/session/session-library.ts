@@ -290,8 +290,8 @@ export class SessionLibrary {
   }
 
   /**
-   * The same for openSession, samples packed straight from the file (session-read.ts): the list row
-   * is made from the packed session itself when not cached (it reads no sample).
+   * The same for openSession, samples packed (session-read.ts: a finished run's stored snapshot, any
+   * other run's rows): the list row is made from the packed session itself when not cached.
    */
   readPacked(id: string): { listing: SessionListing; data: StoredPackedSessionData } {
     return this.readWith(id, readPackedSession);
