@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import type { ApiCallResult } from '../../shared/api/bridge-protocol';
 import { apiMethodNames, ipcChannel } from '../../shared/api/contract';
 import { callHandler } from '../node/api/api-dispatch';
+import { resolveRawJson } from '../../shared/api/raw-json';
 import type { AppServices } from '../node/api/app-services';
 import { createAppServices } from '../node/api/create-app-services';
 import { EncryptedFileSecretStore } from '../node/boards/secret-store';
@@ -127,7 +128,8 @@ function registerIpc(appServices: AppServices): void {
         if (guard.error.startsWith('refused')) console.warn(`kvscope: IPC ${method} ${guard.error}`);
         return guard;
       }
-      return callHandler(appServices.handlers, guard.method, guard.input);
+      // IPC clones values: stored JSON text kept raw for the WebSocket bridge is parsed here, once (shared/api/raw-json.ts).
+      return resolveRawJson(await callHandler(appServices.handlers, guard.method, guard.input));
     });
   }
   appServices.subscribe((event, payload) => {

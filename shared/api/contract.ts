@@ -36,7 +36,7 @@ import {
   SessionListingSchema,
   SessionNameSchema,
 } from './session-schemas';
-import { PackedSessionDataSchema } from './packed-samples';
+import { PackedSessionDataSchema, type StoredPackedSessionData } from './packed-samples';
 
 const runIdSchema = z.string().regex(/^[\w-]{1,64}$/);
 
@@ -284,9 +284,19 @@ export type KvScopeApi = {
   on<E extends ApiEventName>(event: E, handler: (payload: EventPayload<E>) => void): () => void;
 };
 
+/**
+ * Where a handler's output differs from what a window receives: openSession may keep a finished
+ * run's samples as their stored JSON text, which the transport puts into the answer
+ * (shared/api/raw-json.ts; a caller in the same process resolves it with resolveRawJson).
+ */
+interface HandlerOutputs {
+  openSession: Omit<MethodOutput<'openSession'>, 'data'> & { data: StoredPackedSessionData };
+}
+type HandlerOutput<M extends ApiMethodName> = M extends keyof HandlerOutputs ? HandlerOutputs[M] : MethodOutput<M>;
+
 /** The main side: handlers receive validated input. */
 export type ApiHandlers = {
-  [M in ApiMethodName]: (input: MethodParsedInput<M>) => Promise<MethodOutput<M>>;
+  [M in ApiMethodName]: (input: MethodParsedInput<M>) => Promise<HandlerOutput<M>>;
 };
 
 /** Where handlers publish events; transports fan them out to their clients. */

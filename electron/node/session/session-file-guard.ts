@@ -15,6 +15,7 @@
 // triggers, virtual tables, generated columns) removes the unbounded work instead, and the
 // guard's own queries are bounded (LIMIT on sqlite_master, which alone it scans).
 import { SESSION_SCHEMA_VERSION } from './session-migrations';
+import { RUN_SNAPSHOT_COLUMNS } from './run-snapshot';
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 
@@ -33,6 +34,7 @@ const V1_RUN_COLUMNS = [
   'started_at',
   'ended_at',
 ];
+const V2_RUN_COLUMNS = [...V1_RUN_COLUMNS, 'outcome', 'analysis'];
 const COMMON_TABLES = {
   meta: ['key', 'value'],
   samples: ['id', 'run', 't_ms', 'source', 'vals'],
@@ -44,11 +46,13 @@ const COMMON_TABLES = {
  * The tables of a session and the columns the reader (or the migration) selects from them, per
  * schema version (`PRAGMA user_version`; session-store.ts and session-migrations.ts): schema 1
  * kept each run's summary in `summaries`, schema 2 keeps the run record's outcome and analysis in
- * `runs`. A version not listed here is checked against the newest (the store refuses it anyway).
+ * `runs`, schema 3 adds the finished runs' packed samples (`run_packed`, run-snapshot.ts). A version
+ * not listed here is checked against the newest (the store refuses it anyway).
  */
 export const SESSION_TABLE_COLUMNS_BY_VERSION: Readonly<Record<number, Readonly<Record<string, readonly string[]>>>> = {
   1: { ...COMMON_TABLES, runs: V1_RUN_COLUMNS, summaries: ['run', 'summary', 'analysis'] },
-  2: { ...COMMON_TABLES, runs: [...V1_RUN_COLUMNS, 'outcome', 'analysis'] },
+  2: { ...COMMON_TABLES, runs: V2_RUN_COLUMNS },
+  3: { ...COMMON_TABLES, runs: V2_RUN_COLUMNS, run_packed: RUN_SNAPSHOT_COLUMNS },
 };
 
 /** A session has 5 or 6 tables and their indexes (plus SQLite's autoindexes): 20 objects, far fewer than this. */

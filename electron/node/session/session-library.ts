@@ -29,7 +29,7 @@ import { buildReportModel } from '../../../shared/report/report-model';
 import { isRecoveredRun } from '../../../shared/analysis/run-summary';
 import { modelLabel } from '../../../shared/run/run-labels';
 import type { SessionData, SessionRun } from '../../../shared/report/session-data';
-import { forEachPackedSample, type PackedSessionData } from '../../../shared/api/packed-samples';
+import { forEachPackedSample, packedSamplesOf, type StoredPackedSessionData } from '../../../shared/api/packed-samples';
 import { appDataDir } from '../config/app-paths';
 import { htmlToPdf } from './pdf';
 import { renderReport } from './report-files';
@@ -92,7 +92,7 @@ export function modelOf(run: Pick<SessionRun, 'request' | 'engine'> | undefined)
 }
 
 /** A session as read whole, or with its samples packed (openSession's read): a list row is made from either. */
-type ListedSession = SessionData | PackedSessionData;
+type ListedSession = SessionData | StoredPackedSessionData;
 
 function lastSampleMs(run: ListedSession['runs'][number]): number {
   let last = 0;
@@ -100,7 +100,7 @@ function lastSampleMs(run: ListedSession['runs'][number]): number {
     if (tMs > last) last = tMs;
   };
   if (Array.isArray(run.samples)) for (const s of run.samples) later(s.tMs);
-  else forEachPackedSample(run.samples, (_shape, tMs) => later(tMs));
+  else forEachPackedSample(packedSamplesOf(run.samples), (_shape, tMs) => later(tMs));
   return last;
 }
 
@@ -290,10 +290,10 @@ export class SessionLibrary {
   }
 
   /**
-   * The same for openSession, samples packed straight from the file (session-read.ts): the list row
-   * is made from the packed session itself when not cached (it reads no sample).
+   * The same for openSession, samples packed (session-read.ts: a finished run's stored snapshot, any
+   * other run's rows): the list row is made from the packed session itself when not cached.
    */
-  readPacked(id: string): { listing: SessionListing; data: PackedSessionData } {
+  readPacked(id: string): { listing: SessionListing; data: StoredPackedSessionData } {
     return this.readWith(id, readPackedSession);
   }
 

@@ -33,11 +33,14 @@ import {
 } from '../../../shared/report/session-data';
 import {
   PackedSamplesWriter,
+  packedSamplesOf,
   unpackSamples,
   type PackedSamples,
-  type PackedSessionData,
+  type StoredPackedSamples,
+  type StoredPackedSessionData,
 } from '../../../shared/api/packed-samples';
 import { describeOpenError, SessionError } from './session-errors';
+import { readRunSnapshot } from './run-snapshot';
 function parseJson(textValue: string | null, what: string, path: string): unknown {
   if (textValue === null) return null;
   try {
@@ -86,12 +89,34 @@ export function readSessionData(db: Database.Database, path: string, openedAs: n
 }
 
 /**
- * The same, with each run's samples packed straight from their rows (shared/api/packed-samples.ts)
- * for openSession: no Sample object is built on the way (a run that must have its analysis
+ * The same, with each run's samples packed (shared/api/packed-samples.ts) for openSession: a
+ * finished run's as the JSON text of its stored snapshot (run-snapshot.ts), any other run's packed
+ * straight from its rows. No Sample object is built on the way (a run that must have its analysis
  * recomputed is unpacked for that).
  */
-export function readPackedSessionData(db: Database.Database, path: string, openedAs: number): PackedSessionData {
-  return readRuns(db, path, openedAs, PACKED_SAMPLES) as PackedSessionData;
+export function readPackedSessionData(db: Database.Database, path: string, openedAs: number): StoredPackedSessionData {
+  return readRuns(db, path, openedAs, PACKED_SAMPLES) as StoredPackedSessionData;
+}
+
+/** One run's samples packed from its rows (what its snapshot stores; session-store.ts finishRun). */
+export function packRunSamples(db: Database.Database, path: string, run: number): PackedSamples {
+  const writer = new PackedSamplesWriter();
+  addSampleRows(db.prepare(SAMPLE_ROWS).raw(), run, path, writer);
+  return writer.finish();
+}
+
+const SAMPLE_ROWS = 'SELECT t_ms, source, vals FROM samples WHERE run = ? ORDER BY id';
+
+function addSampleRows(
+  sampleRows: Database.Statement,
+  run: number,
+  path: string,
+  kept: { add(tMs: number, source: string, values: Sample['values']): void },
+): void {
+  for (const [tMs, source, vals] of sampleRows.iterate(run) as Iterable<[number, string, string]>) {
+    const values = parseJson(vals, 'sample', path);
+    kept.add(tMs, source, isRecord(values) ? (values as Sample['values']) : {});
+  }
 }
 
 /**
@@ -103,10 +128,14 @@ export function readSessionHead(db: Database.Database, path: string, openedAs: n
   return readRuns(db, path, openedAs, null);
 }
 
-/** How a run's sample rows are kept: as Sample objects or packed; and as Samples again for a recomputation. */
+/**
+ * How a run's sample rows are kept: as Sample objects or packed; and as Samples again for a
+ * recomputation. `stored` gives the run's samples without reading its rows when it can (null: read them).
+ */
 interface SampleKeeping<S> {
   start(): { add(tMs: number, source: string, values: Sample['values']): void; finish(): S };
   asSamples(kept: S): Sample[];
+  stored?(db: Database.Database, run: number): S | null;
 }
 
 const OBJECT_SAMPLES: SampleKeeping<Sample[]> = {
@@ -117,9 +146,10 @@ const OBJECT_SAMPLES: SampleKeeping<Sample[]> = {
   asSamples: (kept) => kept,
 };
 
-const PACKED_SAMPLES: SampleKeeping<PackedSamples> = {
+const PACKED_SAMPLES: SampleKeeping<StoredPackedSamples> = {
   start: () => new PackedSamplesWriter(),
-  asSamples: unpackSamples,
+  asSamples: (kept) => unpackSamples(packedSamplesOf(kept)),
+  stored: readRunSnapshot,
 };
 
 type ReadRun<S> = Omit<SessionRun, 'samples'> & { samples: S };
@@ -154,19 +184,16 @@ function readRuns<S>(
     sweep: isRecord(sweep) ? (sweep as unknown as SweepPlan) : null,
   };
 
-  const sampleRows = db.prepare('SELECT t_ms, source, vals FROM samples WHERE run = ? ORDER BY id').raw();
+  const sampleRows = db.prepare(SAMPLE_ROWS).raw();
   const eventRows = db.prepare('SELECT t_ms, kind, message, data FROM events WHERE run = ? ORDER BY id').raw();
   const logRows = db.prepare('SELECT kind, record FROM engine_log WHERE run = ? ORDER BY id').raw();
 
   const runs: Array<ReadRun<S>> = [];
   for (const row of db.prepare('SELECT * FROM runs ORDER BY seq').all() as RunRow[]) {
-    const kept = keeping?.start();
-    if (kept)
-      for (const [tMs, source, vals] of sampleRows.iterate(row.seq) as Iterable<[number, string, string]>) {
-        const values = parseJson(vals, 'sample', path);
-        kept.add(tMs, source, isRecord(values) ? (values as Sample['values']) : {});
-      }
-    const samples = (kept ? kept.finish() : []) as S;
+    const stored = keeping?.stored?.(db, row.seq) ?? null;
+    const kept = stored === null ? keeping?.start() : undefined;
+    if (kept) addSampleRows(sampleRows, row.seq, path, kept);
+    const samples = (stored ?? (kept ? kept.finish() : [])) as S;
     const events: RunEvent[] = [];
     for (const [tMs, kind, message, data] of eventRows.iterate(row.seq) as Iterable<
       [number, string, string | null, string | null]

@@ -17,15 +17,19 @@
 //
 // Each run is stored as its run record (shared/run/run-record.ts): the request, the engine, the
 // analysis inputs, samples, events and engine-log records as they arrive, and at the end its
-// outcome and final analysis. Nothing derived is stored: summaries come from the record.
+// outcome and final analysis. Nothing else derived is stored: summaries come from the record.
+//
+// One thing is stored twice: a finished run's samples, once more packed in one JSON text
+// (run-snapshot.ts), which openSession sends as it is; the rows stay the record.
 //
 // Schema versions (PRAGMA user_version): 1 = runs + summaries (the `profile --json` summary of
-// each finished run); 2 = this layout, runs.outcome and runs.analysis instead of summaries.
+// each finished run); 2 = runs.outcome and runs.analysis instead of summaries; 3 = this layout,
+// with the finished runs' snapshots (run_packed).
 // Older files are migrated when opened (electron/node/session/session-migrations.ts). A file is
 // recognised by PRAGMA application_id = SESSION_APPLICATION_ID and meta.format = 'kvscope-session'.
 import Database from 'better-sqlite3';
 import { existsSync, rmSync } from 'node:fs';
-import type { PackedSessionData } from '../../../shared/api/packed-samples';
+import type { StoredPackedSessionData } from '../../../shared/api/packed-samples';
 import type { RunAnalysis, RunEvent, RunRequest, RunState, Sample } from '../../../shared/api/schemas';
 import type { SweepPlan } from '../../../shared/analysis/sweep-summary';
 import type { AnalysisInputs, RunEngine, RunOutcome } from '../../../shared/run/run-record';
@@ -36,7 +40,13 @@ import { verifySessionFile } from './session-file-guard';
 import { migrateSession, SESSION_SCHEMA_VERSION } from './session-migrations';
 import { scrubSecrets } from './scrub';
 import { describeOpenError, SessionError } from './session-errors';
-import { readPackedSessionData, readSessionData, readSessionHead as readHeadData } from './session-read';
+import {
+  packRunSamples,
+  readPackedSessionData,
+  readSessionData,
+  readSessionHead as readHeadData,
+} from './session-read';
+import { RUN_SNAPSHOT_TABLE, writeRunSnapshot } from './run-snapshot';
 
 export { SessionError };
 
@@ -91,7 +101,7 @@ CREATE TABLE engine_log (
   record TEXT NOT NULL                     -- the parser's record, JSON
 );
 CREATE INDEX engine_log_by_run ON engine_log(run, id);
-`;
+${RUN_SNAPSHOT_TABLE}`;
 
 export interface CreateSessionOptions {
   appVersion: string;
@@ -356,7 +366,10 @@ export class SessionStore {
     this.arm();
   }
 
-  /** Stores how a run ended: its outcome and final analysis (commits everything queued first). */
+  /**
+   * Stores how a run ended: its outcome and final analysis (commits everything queued first), then
+   * the snapshot of its samples (run-snapshot.ts).
+   */
   finishRun(run: number, end: RunEnd): void {
     this.flush();
     this.db
@@ -370,6 +383,12 @@ export class SessionStore {
         json(end.analysis),
         run,
       );
+    try {
+      this.db.transaction(() => writeRunSnapshot(this.db, run, packRunSamples(this.db, this.path, run)))();
+    } catch {
+      // The snapshot is a copy, for speed: without it the run is read from its rows (a damaged
+      // sample row then says so when the run is opened), and the end stored above stands.
+    }
   }
 
   /** Commits everything queued, in one transaction. Throws what a background commit hit. */
@@ -431,7 +450,7 @@ export class SessionStore {
   }
 
   /** Everything in the file with the samples packed (what openSession sends; session-read.ts readPackedSessionData). */
-  readPacked(): PackedSessionData {
+  readPacked(): StoredPackedSessionData {
     if (!this.db.readonly && !this.closed) this.flushQuietly();
     return readPackedSessionData(this.db, this.path, this.openedAs);
   }
@@ -482,7 +501,7 @@ export function readSession(path: string): SessionData {
 }
 
 /** Everything in a session file, samples packed (shared/api/packed-samples.ts): openSession's answer. */
-export function readPackedSession(path: string): PackedSessionData {
+export function readPackedSession(path: string): StoredPackedSessionData {
   return withStoreForReading(path, (store) => store.readPacked());
 }
 

@@ -36,6 +36,7 @@ import {
 } from '../../../shared/api/bridge-protocol';
 import type { ApiEventName } from '../../../shared/api/contract';
 import { describeZodError, dispatchApiCall } from '../api/api-dispatch';
+import { stringifyWithRawJson } from '../../../shared/api/raw-json';
 import { describeError } from '../util/describe-error';
 import type { AppServices } from '../api/app-services';
 import { CONTENT_SECURITY_POLICY } from './content-security-policy';
@@ -247,7 +248,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     if (ws.readyState !== WebSocket.OPEN) return;
     let text: string;
     try {
-      text = JSON.stringify(message);
+      // A finished run's stored samples go in as the text they are (shared/api/raw-json.ts).
+      text = stringifyWithRawJson(message);
     } catch (error) {
       text = JSON.stringify({
         id: message.id,

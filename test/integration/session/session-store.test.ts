@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { RunRequestSchema, type RunAnalysis, type Sample } from '../../../shared/api/schemas';
 import type { RunOutcome } from '../../../shared/run/run-record';
 import { unpackSessionData } from '../../../shared/api/packed-samples';
+import { RawJson } from '../../../shared/api/raw-json';
 import {
   createSession,
   FLUSH_EVERY_SAMPLES,
@@ -119,11 +120,24 @@ describe('session store round trip', () => {
     store.close();
 
     const data = readSession(path);
-    // openSession's read packs the samples straight from the rows: the same session once unpacked.
-    expect(unpackSessionData(readPackedSession(path))).toEqual(data);
+    // Finishing the run stored its samples once more, packed (run-snapshot.ts): 3 rows, the last id 3.
+    const packedText =
+      '{"shapes":[{"source":"engine","keys":["started","tokens"]},' +
+      '{"source":"procfs","keys":["rssBytes","rssAnonBytes","temp.cpu-thermal.C"]},' +
+      '{"source":"procfs","keys":["rssBytes","cpuBusyPct"]}],' +
+      '"cells":[0,0,1,0,1,200.5,123456789,null,41.25,2,400,0.30000000000000004,99.99999999999999]}';
+    const snapshots = new Database(path, { readonly: true });
+    expect(snapshots.prepare('SELECT * FROM run_packed').all()).toEqual([
+      { run: 1, samples: 3, last_sample_id: 3, packed: packedText },
+    ]);
+    snapshots.close();
+    // openSession's read gives that text as it is, and it is the same session once unpacked.
+    const packed = readPackedSession(path);
+    expect(packed.runs[0]?.samples).toEqual(new RawJson(packedText));
+    expect(unpackSessionData(packed)).toEqual(data);
     expect(data.meta).toMatchObject({
       format: 'kvscope-session',
-      schemaVersion: 2,
+      schemaVersion: 3,
       appVersion: '9.9.9',
       target: { kind: 'local', label: 'This computer', memTotalBytes: 8589934592 },
     });
@@ -163,7 +177,7 @@ describe('session store round trip', () => {
     const db = new Database(path, { readonly: true });
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('application_id', { simple: true })).toBe(0x4b565343);
-    expect(db.pragma('user_version', { simple: true })).toBe(2);
+    expect(db.pragma('user_version', { simple: true })).toBe(3);
     db.close();
   });
 
@@ -249,7 +263,7 @@ describe('files that are not sessions', () => {
     raw.pragma('user_version = 99');
     raw.close();
     expect(() => readSession(newer)).toThrow(
-      `${newer} was written by a newer KVScope (session schema 99; this one reads up to 2)`,
+      `${newer} was written by a newer KVScope (session schema 99; this one reads up to 3)`,
     );
   });
 

@@ -9,6 +9,13 @@ import { createAppServices } from '../../../electron/node/api/create-app-service
 import { startWebServer, type WebServer } from '../../../electron/node/web/bridge-server';
 import { createWsApiClient, type ConnectionState, type SocketLike } from '../../../renderer/src/api/ws-client';
 import { defined } from '../../helpers/defined';
+import { finishedRun } from '../../helpers/session-fixtures';
+import { createSession, readPackedSession, readSession } from '../../../electron/node/session/session-store';
+import { packSessionData } from '../../../shared/api/packed-samples';
+import { RawJson } from '../../../shared/api/raw-json';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { frameText } from '../../helpers/ws-frame';
 
 const nodeSocket = (url: string) => new WebSocket(url) as unknown as SocketLike;
@@ -82,6 +89,57 @@ describe('against the bridge server', () => {
     expect(seen).toEqual(['running']);
     expect(other).toEqual([]);
     expect(() => c.api.on('noSuchEvent' as never, () => {})).toThrow('unknown event "noSuchEvent"');
+    c.close();
+  });
+});
+
+describe('openSession of a finished run against the bridge server', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kvscope-ws-open-'));
+  const path = join(dir, 'finished.kvscope');
+  let server: WebServer;
+  let services: AppServices;
+
+  beforeAll(async () => {
+    const store = createSession(path, { appVersion: 'test' });
+    const run = finishedRun();
+    // A label the answer must escape around the spliced samples.
+    const seq = store.addRun({
+      id: 'finished',
+      label: 'a "quoted" run \u2014 ok',
+      request: run.request,
+      state: 'running',
+    });
+    store.appendSamples(seq, run.samples);
+    store.finishRun(seq, {
+      label: 'a "quoted" run \u2014 ok',
+      state: 'done',
+      error: null,
+      endedAt: '2026-01-01T00:00:10.000Z',
+      outcome: defined(run.outcome ?? undefined, 'outcome'),
+      analysis: run.analysis,
+    });
+    store.close();
+    services = createAppServices({ shell: 'web', sessionsDir: join(dir, 'sessions'), openSessionFile: path });
+    server = await startWebServer({ services, staticDir: '/nonexistent', port: 0 });
+  });
+  afterAll(async () => {
+    await server.close();
+    await services.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('parses in the page to the session as read from its rows (the stored snapshot spliced in unparsed)', async () => {
+    // The server reads the run's samples as their stored text…
+    expect(readPackedSession(path).runs[0]?.samples).toBeInstanceOf(RawJson);
+    const c = createWsApiClient({
+      url: `ws://127.0.0.1:${server.port}/api?token=${server.token}`,
+      createSocket: nodeSocket,
+    });
+    const { openOnStart } = await c.api.listSessions({});
+    const { data } = await c.api.openSession({ id: defined(openOnStart ?? undefined, 'the opened file') });
+    // …and the client receives plain packed samples, the ones the rows hold.
+    expect(data).toEqual(packSessionData(readSession(path)));
+    expect(data.runs[0]?.label).toBe('a "quoted" run \u2014 ok');
     c.close();
   });
 });

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiMethodNames, ipcChannel } from '../../../../shared/api/contract';
 import { CONTENT_SECURITY_POLICY } from '../../../../electron/node/web/content-security-policy';
+import { RawJson } from '../../../../shared/api/raw-json';
 
 const h = vi.hoisted(() => {
   type Listener = (...args: any[]) => any;
@@ -185,6 +186,17 @@ describe('the Electron main process', () => {
     const [win] = h.windows;
     const result = await h.ipcHandlers.get(ipcChannel.invoke('listBoards'))!(ipcEvent(win), {});
     expect(result).toEqual({ ok: true, output: [{ id: 'local', label: 'This computer', spec: { kind: 'local' } }] });
+  });
+
+  it('sends stored JSON text kept raw for the WebSocket bridge as its parsed value (IPC clones values)', async () => {
+    const [win] = h.windows;
+    const samples = new RawJson('{"shapes":[{"source":"procfs","keys":["rssBytes"]}],"cells":[0,0,null]}');
+    h.services.handlers.listBoards.mockImplementationOnce(() => Promise.resolve([{ id: 'x', samples }] as never));
+    const result = await h.ipcHandlers.get(ipcChannel.invoke('listBoards'))!(ipcEvent(win), {});
+    expect(result).toEqual({
+      ok: true,
+      output: [{ id: 'x', samples: { shapes: [{ source: 'procfs', keys: ['rssBytes'] }], cells: [0, 0, null] } }],
+    });
   });
 
   it('returns handler errors as text', async () => {

@@ -7,6 +7,7 @@ import type { Sample } from '../../../../shared/api/schemas';
 import {
   feedPackedSamples,
   forEachPackedSample,
+  isPackedSamplesJson,
   packSamples,
   packSessionData,
   unpackSamples,
@@ -125,4 +126,33 @@ describe('packed samples', () => {
       { numRuns: 300 },
     );
   });
+
+  it('any stream packed and stringified passes isPackedSamplesJson', () => {
+    fc.assert(
+      fc.property(sampleStreamArbitrary, (samples) => isPackedSamplesJson(JSON.stringify(packSamples(samples)))),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('isPackedSamplesJson (a stored snapshot is checked before it goes into an answer unparsed)', () => {
+  it.each([
+    '{"shapes":[],"cells":[]}',
+    '{"shapes":[{"source":"a\\",\\"cells\\":[","keys":["x"]}],"cells":[0,-1.5e+21,null]}',
+    '{"shapes":[{"source":"s","keys":[]}],"cells":[0,0,0,1E-7,0,0.25]}',
+  ])('accepts %s', (text) => expect(isPackedSamplesJson(text)).toBe(true));
+
+  it.each([
+    ['no shapes', '{"cells":[1]}'],
+    ['a shape without keys', '{"shapes":[{"source":"s"}],"cells":[]}'],
+    ['a key that is not a string', '{"shapes":[{"source":"s","keys":[1]}],"cells":[]}'],
+    ['a string cell', '{"shapes":[],"cells":["1"]}'],
+    ['a nested array', '{"shapes":[],"cells":[[1]]}'],
+    ['a trailing comma', '{"shapes":[],"cells":[1,]}'],
+    ['a leading zero', '{"shapes":[],"cells":[01]}'],
+    ['NaN', '{"shapes":[],"cells":[NaN]}'],
+    ['whitespace', '{"shapes":[],"cells":[1, 2]}'],
+    ['text after the value', '{"shapes":[],"cells":[1]},{"shapes":[],"cells":[1]}'],
+    ['an escape from the cells', '{"shapes":[],"cells":[1]}],"id":7,"x":[{"y":[1]}'],
+  ])('refuses %s', (_what, text) => expect(isPackedSamplesJson(text)).toBe(false));
 });

@@ -14,6 +14,7 @@ import {
 } from '../../../../../electron/node/session/session-library';
 import { apiMethods } from '../../../../../shared/api/contract';
 import { packSessionData, unpackSessionData } from '../../../../../shared/api/packed-samples';
+import { resolveRawJson } from '../../../../../shared/api/raw-json';
 import { defined } from '../../../../helpers/defined';
 import { finishedRun } from '../../../../helpers/session-fixtures';
 
@@ -111,7 +112,8 @@ describe('listing', () => {
 
   it('makes a row from the stored outcome and analysis without reading a sample', () => {
     const path = writeSession('run-a');
-    // A damaged sample: opening the session fails on it, the row never reads it.
+    // A damaged sample: reading the session whole fails on it, the row never reads it, nor does
+    // openSession's read of the finished run (its samples come from the snapshot taken at its end).
     const db = new Database(path);
     db.prepare("UPDATE samples SET vals = '{not json' WHERE id = (SELECT min(id) FROM samples)").run();
     db.close();
@@ -119,7 +121,7 @@ describe('listing', () => {
     expect(row?.error).toBeNull();
     expect(row?.headline?.peakRssBytes).toBe(912261120);
     expect(() => library.read('run-a')).toThrow(/damaged sample/);
-    expect(() => library.readPacked('run-a')).toThrow(/damaged sample/);
+    expect(unpackSessionData(library.readPacked('run-a').data).runs[0]?.samples).toEqual(finishedRun().samples);
   });
 
   it('recomputes the numbers from the samples of a run whose writer died before storing them', () => {
@@ -140,7 +142,7 @@ describe('listing', () => {
     const whole = new SessionLibrary(dir).read(defined(id, 'session id'));
     const packed = new SessionLibrary(dir).readPacked(defined(id, 'session id'));
     expect(packed.listing).toEqual(whole.listing);
-    expect(packed.data).toEqual(packSessionData(whole.data));
+    expect(resolveRawJson(packed.data)).toEqual(packSessionData(whole.data));
     expect(unpackSessionData(packed.data)).toEqual(whole.data);
   });
 

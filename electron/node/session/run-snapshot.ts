@@ -1,0 +1,59 @@
+// A finished run's samples, stored once more packed (shared/api/packed-samples.ts) as one JSON text:
+// the snapshot. openSession sends a run's samples packed; walking an 8-hour run's 57,600 sample
+// rows and parsing each row's JSON costs ~80 ms, reading one stored text a few ms, and the text goes
+// into the answer unparsed (shared/api/raw-json.ts). The rows stay the record: reports, exports
+// and CSV read them (session-read.ts readSessionData), and the snapshot is only ever a copy.
+//
+// Written when the store finishes a run (session-store.ts finishRun), from the rows just committed.
+// Used only while it still covers every row of its run: it keeps how many rows it packed and the
+// id of the last one, and a run with rows added after it (a writer appending to a finished run)
+// is read from its rows. A run without one (files of schema 2 and older, a writer killed before
+// the end) is read from its rows too. Schema 3 added the table (session-migrations.ts).
+import type Database from 'better-sqlite3';
+import { isPackedSamplesJson, type PackedSamples } from '../../../shared/api/packed-samples';
+import { RawJson } from '../../../shared/api/raw-json';
+
+export const RUN_SNAPSHOT_TABLE = `
+CREATE TABLE run_packed (
+  run            INTEGER PRIMARY KEY REFERENCES runs(seq),
+  samples        INTEGER NOT NULL,       -- how many sample rows of the run it packs
+  last_sample_id INTEGER,                -- the id of the last of them (NULL: none)
+  packed         TEXT NOT NULL           -- PackedSamples JSON
+);
+`;
+
+/** The columns session-file-guard.ts checks and readRunSnapshot selects. */
+export const RUN_SNAPSHOT_COLUMNS = ['run', 'samples', 'last_sample_id', 'packed'];
+
+/** What the run's sample rows are now: how many, and the id of the last. */
+function rowsOf(db: Database.Database, run: number): { samples: number; lastId: number | null } {
+  // Both from the index samples_by_run(run, id) (session-store.ts SCHEMA): no row is read.
+  return db.prepare('SELECT count(*) AS samples, max(id) AS lastId FROM samples WHERE run = ?').get(run) as {
+    samples: number;
+    lastId: number | null;
+  };
+}
+
+/** Stores the run's samples as packed from its rows (replacing an earlier snapshot of the run). */
+export function writeRunSnapshot(db: Database.Database, run: number, packed: PackedSamples): void {
+  const rows = rowsOf(db, run);
+  db.prepare('INSERT OR REPLACE INTO run_packed (run, samples, last_sample_id, packed) VALUES (?, ?, ?, ?)').run(
+    run,
+    rows.samples,
+    rows.lastId,
+    JSON.stringify(packed),
+  );
+}
+
+/**
+ * The run's stored snapshot as JSON text, or null: when there is none, when rows were added to the
+ * run after it, or when its text is not packed samples (a damaged or crafted file: the rows decide).
+ */
+export function readRunSnapshot(db: Database.Database, run: number): RawJson<PackedSamples> | null {
+  const stored = db.prepare('SELECT samples, last_sample_id, packed FROM run_packed WHERE run = ?').get(run) as
+    { samples: unknown; last_sample_id: unknown; packed: unknown } | undefined;
+  if (!stored || typeof stored.packed !== 'string') return null;
+  const rows = rowsOf(db, run);
+  if (stored.samples !== rows.samples || stored.last_sample_id !== rows.lastId) return null;
+  return isPackedSamplesJson(stored.packed) ? new RawJson<PackedSamples>(stored.packed) : null;
+}

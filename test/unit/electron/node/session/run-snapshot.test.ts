@@ -1,0 +1,126 @@
+// The snapshot of a finished run's samples (electron/node/session/run-snapshot.ts), on real SQLite
+// files: openSession's read (readPackedSession) gives the stored text, which unpacks to the samples
+// readSession reads from the rows; it is used only while it covers every row of its run, and a
+// text that is not packed samples (a crafted file) is never used.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { RunRequestSchema, type Sample } from '../../../../../shared/api/schemas';
+import { unpackSamples, unpackSessionData } from '../../../../../shared/api/packed-samples';
+import { RawJson } from '../../../../../shared/api/raw-json';
+import {
+  createSession,
+  openSession,
+  readPackedSession,
+  readSession,
+  type SessionStore,
+} from '../../../../../electron/node/session/session-store';
+import { sampleStreamArbitrary } from '../../../../helpers/sample-arbitrary';
+import { finishedRun } from '../../../../helpers/session-fixtures';
+
+const dir = mkdtempSync(join(tmpdir(), 'kvscope-snapshot-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let files = 0;
+const file = () => join(dir, `s-${++files}.kvscope`);
+
+const request = RunRequestSchema.parse({ target: { kind: 'local' }, engine: { kind: 'demo', demo: {} } });
+const outcome = {
+  exitCode: 0,
+  signal: null,
+  oomKilled: false,
+  lostSamples: 0,
+  diagnostics: 0,
+  durationMs: 2000,
+  stderrTail: [],
+  collectors: {},
+};
+const end = { label: 'r', state: 'done', error: null, endedAt: '2026-01-01T00:00:10.000Z', outcome } as const;
+
+/** A session of one run holding `samples`, finished (as the app's recorder ends a run) or not (a killed writer). */
+function writeRun(samples: readonly Sample[], finished: boolean): { path: string; store: SessionStore; seq: number } {
+  const path = file();
+  const store = createSession(path, { appVersion: 'test' });
+  const seq = store.addRun({ id: 'r', label: 'r', request, state: 'running' });
+  store.appendSamples(seq, samples);
+  if (finished) store.finishRun(seq, { ...end, analysis: finishedRun().analysis });
+  return { path, store, seq };
+}
+
+const firstRunSamples = (path: string) => readPackedSession(path).runs[0]?.samples;
+
+const A: Sample = { tMs: 0, source: 'procfs', values: { rssBytes: 100, swapBytes: null } };
+const B: Sample = { tMs: 1000, source: 'engine', values: { tokens: 3 } };
+const C: Sample = { tMs: 2000, source: 'procfs', values: { rssBytes: 250, swapBytes: 8 } };
+
+describe('snapshot of a finished run', () => {
+  it('unpacks to the samples readSession reads from the rows, for any stream', () => {
+    fc.assert(
+      fc.property(sampleStreamArbitrary, (samples) => {
+        const { path, store } = writeRun(samples, true);
+        store.close();
+        const stored = firstRunSamples(path);
+        expect(stored).toBeInstanceOf(RawJson);
+        expect(unpackSessionData(readPackedSession(path))).toEqual(readSession(path));
+        rmSync(path);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('is the packed rows as one JSON text', () => {
+    const { path, store } = writeRun([A, B, C], true);
+    store.close();
+    expect(firstRunSamples(path)).toEqual(
+      new RawJson(
+        '{"shapes":[{"source":"procfs","keys":["rssBytes","swapBytes"]},{"source":"engine","keys":["tokens"]}],' +
+          '"cells":[0,0,100,null,1,1000,3,0,2000,250,8]}',
+      ),
+    );
+  });
+
+  it('is not used once samples were appended to the run after it: all of them come from the rows', () => {
+    const { path, store, seq } = writeRun([A, B], true);
+    store.close();
+    const again = openSession(path);
+    again.appendSamples(seq, [C]);
+    again.close();
+    const stored = firstRunSamples(path);
+    expect(stored).not.toBeInstanceOf(RawJson);
+    expect(unpackSamples(stored as Exclude<typeof stored, RawJson<unknown> | undefined>)).toEqual([A, B, C]);
+  });
+
+  it('does not exist for a run whose writer was killed: its samples come from the rows', () => {
+    const { path, store } = writeRun([A, B, C], false);
+    store.close();
+    expect(unpackSessionData(readPackedSession(path)).runs[0]?.samples).toEqual([A, B, C]);
+    expect(firstRunSamples(path)).not.toBeInstanceOf(RawJson);
+  });
+
+  it.each([
+    ['text that would reach outside its place in the answer', '{"shapes":[],"cells":[]},"id":7,"x":{"cells":[]}'],
+    ['a string among the cells', '{"shapes":[],"cells":["x"]}'],
+    ['not JSON', '{"shapes":[{"source":"procfs","keys":["rssBytes"]}],"cells":[0,0,1e]}'],
+  ])('is not used when its text is %s (a crafted file): the rows decide', (_what, text) => {
+    const { path, store } = writeRun([A, B, C], true);
+    store.close();
+    const db = new Database(path);
+    db.prepare('UPDATE run_packed SET packed = ?').run(text);
+    db.close();
+    expect(firstRunSamples(path)).not.toBeInstanceOf(RawJson);
+    expect(unpackSessionData(readPackedSession(path)).runs[0]?.samples).toEqual([A, B, C]);
+  });
+
+  it('leaves what readSession reads (reports, exports, CSV) to the rows', () => {
+    const { path, store } = writeRun([A, B, C], true);
+    store.close();
+    const db = new Database(path);
+    db.prepare('UPDATE run_packed SET packed = ?').run('{"shapes":[],"cells":[]}');
+    db.close();
+    expect(readSession(path).runs[0]?.samples).toEqual([A, B, C]);
+    // …while openSession trusts a well-formed snapshot that still covers its 3 rows.
+    expect(firstRunSamples(path)).toEqual(new RawJson('{"shapes":[],"cells":[]}'));
+  });
+});
