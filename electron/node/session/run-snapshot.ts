@@ -7,14 +7,19 @@
 // Written when the store finishes a run (session-store.ts finishRun), from the rows just committed.
 // Used only while it still covers every row of its run: it keeps how many rows it packed and the
 // id of the last one, and a run with rows added after it (a writer appending to a finished run)
-// is read from its rows. A run without one (files of schema 2 and older, a writer killed before
-// the end) is read from its rows too. Schema 3 added the table (session-migrations.ts).
+// is read from its rows. A run without one (files written before the table existed, a writer
+// killed before the end) is read from its rows too.
+//
+// The table is optional, not a new schema version: a file without it is a whole session (its runs
+// are read from their rows), and an older KVScope reading a file with it sees an extra plain table,
+// which it lets through and ignores (session-file-guard.ts). So the format stays at schema 2 and
+// files go both ways between versions. finishRun creates the table when a file lacks it.
 import type Database from 'better-sqlite3';
 import { isPackedSamplesJson, type PackedSamples } from '../../../shared/api/packed-samples';
 import { RawJson } from '../../../shared/api/raw-json';
 
 export const RUN_SNAPSHOT_TABLE = `
-CREATE TABLE run_packed (
+CREATE TABLE IF NOT EXISTS run_packed (
   run            INTEGER PRIMARY KEY REFERENCES runs(seq),
   samples        INTEGER NOT NULL,       -- how many sample rows of the run it packs
   last_sample_id INTEGER,                -- the id of the last of them (NULL: none)
@@ -50,8 +55,14 @@ export function writeRunSnapshot(db: Database.Database, run: number, packed: Pac
  * run after it, or when its text is not packed samples (a damaged or crafted file: the rows decide).
  */
 export function readRunSnapshot(db: Database.Database, run: number): RawJson<PackedSamples> | null {
-  const stored = db.prepare('SELECT samples, last_sample_id, packed FROM run_packed WHERE run = ?').get(run) as
-    { samples: unknown; last_sample_id: unknown; packed: unknown } | undefined;
+  let stored: { samples: unknown; last_sample_id: unknown; packed: unknown } | undefined;
+  try {
+    stored = db.prepare('SELECT samples, last_sample_id, packed FROM run_packed WHERE run = ?').get(run) as
+      typeof stored | undefined;
+  } catch {
+    // No such table (a file written before it existed) or not with these columns: the rows decide.
+    return null;
+  }
   if (!stored || typeof stored.packed !== 'string') return null;
   const rows = rowsOf(db, run);
   if (stored.samples !== rows.samples || stored.last_sample_id !== rows.lastId) return null;

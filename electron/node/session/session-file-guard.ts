@@ -34,7 +34,6 @@ const V1_RUN_COLUMNS = [
   'started_at',
   'ended_at',
 ];
-const V2_RUN_COLUMNS = [...V1_RUN_COLUMNS, 'outcome', 'analysis'];
 const COMMON_TABLES = {
   meta: ['key', 'value'],
   samples: ['id', 'run', 't_ms', 'source', 'vals'],
@@ -46,14 +45,18 @@ const COMMON_TABLES = {
  * The tables of a session and the columns the reader (or the migration) selects from them, per
  * schema version (`PRAGMA user_version`; session-store.ts and session-migrations.ts): schema 1
  * kept each run's summary in `summaries`, schema 2 keeps the run record's outcome and analysis in
- * `runs`, schema 3 adds the finished runs' packed samples (`run_packed`, run-snapshot.ts). A version
- * not listed here is checked against the newest (the store refuses it anyway).
+ * `runs`. A version not listed here is checked against the newest (the store refuses it anyway).
  */
 export const SESSION_TABLE_COLUMNS_BY_VERSION: Readonly<Record<number, Readonly<Record<string, readonly string[]>>>> = {
   1: { ...COMMON_TABLES, runs: V1_RUN_COLUMNS, summaries: ['run', 'summary', 'analysis'] },
-  2: { ...COMMON_TABLES, runs: V2_RUN_COLUMNS },
-  3: { ...COMMON_TABLES, runs: V2_RUN_COLUMNS, run_packed: RUN_SNAPSHOT_COLUMNS },
+  2: { ...COMMON_TABLES, runs: [...V1_RUN_COLUMNS, 'outcome', 'analysis'] },
 };
+
+/**
+ * Tables a session may have, in any schema version, that the reader selects from when present
+ * (run-snapshot.ts: without them it reads the rows): checked like the others when they exist.
+ */
+const OPTIONAL_TABLE_COLUMNS: Readonly<Record<string, readonly string[]>> = { run_packed: RUN_SNAPSHOT_COLUMNS };
 
 /** A session has 5 or 6 tables and their indexes (plus SQLite's autoindexes): 20 objects, far fewer than this. */
 const MAX_SCHEMA_OBJECTS = 64;
@@ -86,8 +89,10 @@ function schemaProblem(db: Database.Database): string | null {
   const version = Number(db.pragma('user_version', { simple: true }));
   const tables =
     SESSION_TABLE_COLUMNS_BY_VERSION[version] ?? SESSION_TABLE_COLUMNS_BY_VERSION[SESSION_SCHEMA_VERSION] ?? {};
-  for (const [table, expected] of Object.entries(tables)) {
-    if (!rows.some((r) => r.type === 'table' && r.name === table)) return tampered(`has no ${table} table`);
+  const present = (table: string) => rows.some((r) => r.type === 'table' && r.name === table);
+  const optional = Object.entries(OPTIONAL_TABLE_COLUMNS).filter(([table]) => present(table));
+  for (const [table, expected] of [...Object.entries(tables), ...optional]) {
+    if (!present(table)) return tampered(`has no ${table} table`);
     // table_xinfo also lists generated columns (hidden 2 or 3), which compute on every read.
     const columns = db.pragma(`table_xinfo(${table})`) as Array<{ name: string; hidden: number }>;
     if (columns.some((c) => c.hidden !== 0)) return tampered(`has generated or hidden columns in ${table}`);

@@ -9,16 +9,10 @@
 // Collector statuses did not exist then: they stay empty, so the summary of a migrated run is
 // the one that was stored. Test: test/integration/session/session-migration.test.ts on files
 // written by the schema-1 code (test/fixtures/sessions/v1).
-//
-// 2 → 3: finished runs get a snapshot of their samples, packed (table `run_packed`,
-// run-snapshot.ts). The table is added empty: the runs already in the file keep being read from
-// their rows (a run without snapshot reads as before); runs finished from then on get one. Test:
-// the same file, on a file written by the schema-2 code (test/fixtures/sessions/v2).
 import type Database from 'better-sqlite3';
 import type { RunOutcome } from '../../../shared/run/run-record';
-import { RUN_SNAPSHOT_TABLE } from './run-snapshot';
 
-export const SESSION_SCHEMA_VERSION = 3;
+export const SESSION_SCHEMA_VERSION = 2;
 
 type Db = Database.Database;
 
@@ -64,11 +58,7 @@ function v1ToV2(db: Db) {
   db.exec('DROP TABLE summaries');
 }
 
-function v2ToV3(db: Db) {
-  db.exec(RUN_SNAPSHOT_TABLE);
-}
-
-const STEPS: Record<number, (db: Db) => void> = { 1: v1ToV2, 2: v2ToV3 };
+const STEPS: Record<number, (db: Db) => void> = { 1: v1ToV2 };
 
 /** Migrates an open session of schema `from` to SESSION_SCHEMA_VERSION, one step per version. */
 export function migrateSession(db: Db, from: number): void {

@@ -20,11 +20,11 @@
 // outcome and final analysis. Nothing else derived is stored: summaries come from the record.
 //
 // One thing is stored twice: a finished run's samples, once more packed in one JSON text
-// (run-snapshot.ts), which openSession sends as it is; the rows stay the record.
+// (run-snapshot.ts, the optional table run_packed), which openSession sends as it is; the rows
+// stay the record.
 //
 // Schema versions (PRAGMA user_version): 1 = runs + summaries (the `profile --json` summary of
-// each finished run); 2 = runs.outcome and runs.analysis instead of summaries; 3 = this layout,
-// with the finished runs' snapshots (run_packed).
+// each finished run); 2 = this layout, runs.outcome and runs.analysis instead of summaries.
 // Older files are migrated when opened (electron/node/session/session-migrations.ts). A file is
 // recognised by PRAGMA application_id = SESSION_APPLICATION_ID and meta.format = 'kvscope-session'.
 import Database from 'better-sqlite3';
@@ -384,7 +384,10 @@ export class SessionStore {
         run,
       );
     try {
-      this.db.transaction(() => writeRunSnapshot(this.db, run, packRunSamples(this.db, this.path, run)))();
+      this.db.transaction(() => {
+        this.db.exec(RUN_SNAPSHOT_TABLE); // a file written before the table existed gains it here
+        writeRunSnapshot(this.db, run, packRunSamples(this.db, this.path, run));
+      })();
     } catch {
       // The snapshot is a copy, for speed: without it the run is read from its rows (a damaged
       // sample row then says so when the run is opened), and the end stored above stands.

@@ -1,7 +1,9 @@
 // Session files written by the schema-1 and schema-2 code (test/fixtures/sessions/v1 and v2, see
 // their SOURCE) open with today's code and give the summaries that code gave: what `profile --json`
 // printed live and what `report --format json` read back. Opening a file for writing migrates it in
-// place (schema 3); reading a file it may not write migrates a copy in memory and leaves the file alone.
+// place (schema 2); reading a file it may not write migrates a copy in memory and leaves the file
+// alone. Neither adds the optional snapshot table (run-snapshot.ts): runs finished before it are
+// read from their rows.
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,21 +39,9 @@ const json = <T>(name: string) => JSON.parse(readFileSync(join(fixtures, name), 
 /** `profile --json` and `report --format json` as the code of that schema wrote them. */
 const printedOf = (name: string) => json<ProfileSummaryOutput>(`${name}.profile.json`);
 const reportOf = (name: string) => json<{ runs: unknown[] }>(`${name}.report.json`);
-const snapshotCount = (path: string) => {
-  const db = new Database(path, { readonly: true });
-  try {
-    return (db.prepare('SELECT count(*) AS n FROM run_packed').get() as { n: number }).n;
-  } finally {
-    db.close();
-  }
-};
-/** Migrated in place to schema 3, whose snapshot table stays empty: a run finished before has none. */
-function expectMigratedWithoutSnapshot(path: string) {
-  expect(userVersion(path)).toEqual({
-    version: 3,
-    tables: ['engine_log', 'events', 'meta', 'run_packed', 'runs', 'samples'],
-  });
-  expect(snapshotCount(path)).toBe(0);
+/** At schema 2 without the snapshot table: a run finished before it existed has no snapshot. */
+function expectSchema2WithoutSnapshot(path: string) {
+  expect(userVersion(path)).toEqual({ version: 2, tables: ['engine_log', 'events', 'meta', 'runs', 'samples'] });
 }
 const userVersion = (path: string) => {
   const db = new Database(path, { readonly: true });
@@ -80,7 +70,7 @@ describe('sessions of schema 1', () => {
     expect(summarizeSession(data)).toMatchObject(printedOf('v1/demo'));
     expect(sessionSummaryJson(data).runs).toMatchObject(reportOf('v1/demo').runs);
     // Migrated in place: the stored summaries became run outcomes.
-    expectMigratedWithoutSnapshot(path);
+    expectSchema2WithoutSnapshot(path);
     expect(summarizeRun(firstRun(readSession(path).runs))).toMatchObject(printedOf('v1/demo'));
   });
 
@@ -119,7 +109,7 @@ describe('sessions of schema 1', () => {
 });
 
 describe('sessions of schema 2', () => {
-  it('a demo run: the summary profile --json printed; migrated in place, its run read from the rows', () => {
+  it('a demo run: the summary profile --json printed; its run read from the rows, the file unchanged', () => {
     const path = copy('v2/demo');
     const data = readSession(path);
     expect(data.meta.schemaVersion).toBe(2);
@@ -128,12 +118,12 @@ describe('sessions of schema 2', () => {
     expect(run.samples).toHaveLength(121);
     expect(summarizeRun(run)).toMatchObject(printedOf('v2/demo'));
     expect(sessionSummaryJson(data).runs).toMatchObject(reportOf('v2/demo').runs);
-    expectMigratedWithoutSnapshot(path);
+    expectSchema2WithoutSnapshot(path);
     // openSession's read: the run without snapshot is packed from its rows, the same samples.
     const packed = readPackedSession(path);
     expect(firstRun(packed.runs).samples).not.toBeInstanceOf(RawJson);
     expect(unpackSessionData(packed)).toEqual(readSession(path));
-    expect(snapshotCount(path)).toBe(0);
+    expectSchema2WithoutSnapshot(path);
   });
 
   it('a file it may not write: read from its rows in memory, the file left at schema 2', () => {

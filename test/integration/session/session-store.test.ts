@@ -137,7 +137,7 @@ describe('session store round trip', () => {
     expect(unpackSessionData(packed)).toEqual(data);
     expect(data.meta).toMatchObject({
       format: 'kvscope-session',
-      schemaVersion: 3,
+      schemaVersion: 2,
       appVersion: '9.9.9',
       target: { kind: 'local', label: 'This computer', memTotalBytes: 8589934592 },
     });
@@ -177,7 +177,7 @@ describe('session store round trip', () => {
     const db = new Database(path, { readonly: true });
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('application_id', { simple: true })).toBe(0x4b565343);
-    expect(db.pragma('user_version', { simple: true })).toBe(3);
+    expect(db.pragma('user_version', { simple: true })).toBe(2);
     db.close();
   });
 
@@ -263,7 +263,7 @@ describe('files that are not sessions', () => {
     raw.pragma('user_version = 99');
     raw.close();
     expect(() => readSession(newer)).toThrow(
-      `${newer} was written by a newer KVScope (session schema 99; this one reads up to 3)`,
+      `${newer} was written by a newer KVScope (session schema 99; this one reads up to 2)`,
     );
   });
 

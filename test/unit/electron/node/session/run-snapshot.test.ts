@@ -123,4 +123,39 @@ describe('snapshot of a finished run', () => {
     // …while openSession trusts a well-formed snapshot that still covers its 3 rows.
     expect(firstRunSamples(path)).toEqual(new RawJson('{"shapes":[],"cells":[]}'));
   });
+
+  it('comes with finishing a run in a file written before the table existed, which keeps schema 2', () => {
+    const path = file();
+    const store = createSession(path, { appVersion: 'test' });
+    store.close();
+    const old = new Database(path);
+    old.exec('DROP TABLE run_packed');
+    old.close();
+    const again = openSession(path);
+    const seq = again.addRun({ id: 'r', label: 'r', request, state: 'running' });
+    again.appendSamples(seq, [A, B, C]);
+    again.flush();
+    // Before the end: no table, and the run is read from its rows.
+    expect(unpackSessionData(readPackedSession(path)).runs[0]?.samples).toEqual([A, B, C]);
+    again.finishRun(seq, { ...end, analysis: finishedRun().analysis });
+    again.close();
+    expect(firstRunSamples(path)).toBeInstanceOf(RawJson);
+    expect(unpackSessionData(readPackedSession(path))).toEqual(readSession(path));
+    const db = new Database(path, { readonly: true });
+    expect(db.pragma('user_version', { simple: true })).toBe(2);
+    db.close();
+  });
+
+  it('is refused with the file when its table computes (a generated column)', () => {
+    const { path, store } = writeRun([A, B, C], true);
+    store.close();
+    const db = new Database(path);
+    db.exec('DROP TABLE run_packed');
+    db.exec(
+      'CREATE TABLE run_packed (run INTEGER PRIMARY KEY, samples INTEGER, last_sample_id INTEGER, ' +
+        "raw TEXT, packed TEXT GENERATED ALWAYS AS (raw || '') VIRTUAL)",
+    );
+    db.close();
+    expect(() => readPackedSession(path)).toThrow(/generated or hidden columns in run_packed/);
+  });
 });
