@@ -127,15 +127,18 @@ export function evaluateAlerts(
   o: AlertObservation,
   thresholds: AlertThresholds = DEFAULT_ALERT_THRESHOLDS,
 ): { alerts: Alert[]; state: AlertState } {
-  const raised = new Set(state.raised);
+  // The state's set is shared until a key is raised or cleared: a session's 28,800 observations
+  // replayed at open copy it only where something changes.
+  let raised = state.raised;
+  const changed = (): Set<string> => (raised === state.raised ? (raised = new Set(raised)) : raised) as Set<string>;
   const alerts: Alert[] = [];
   // on: the condition holds now; off: it has cleared (may differ from !on by a hysteresis margin).
   const judge = (key: string, rule: AlertRule, on: boolean, off: boolean, make: () => Omit<Alert, 'tMs' | 'rule'>) => {
     if (!thresholds.enabled[rule]) return;
     if (on && !raised.has(key)) {
-      raised.add(key);
+      changed().add(key);
       alerts.push({ tMs: o.tMs, rule, ...make() });
-    } else if (off) raised.delete(key);
+    } else if (off && raised.has(key)) changed().delete(key);
   };
 
   const budget = o.budgetBytes;

@@ -32,10 +32,14 @@ export function niceByteTicks(maxBytes: number, targetCount = 5): { ticks: numbe
   return ticksUpTo(maxBytes, niceStep(maxBytes / unit, targetCount) * unit);
 }
 
-/** Ticks for a plain axis (seconds, tokens) from 0 to at least max, in 1-2-2.5-5 steps: 9.3 → 0, 2, … 10. */
-export function niceLinearTicks(max: number, targetCount = 5): { ticks: number[]; top: number } {
+/**
+ * Ticks for a plain axis (seconds, tokens) from 0 to at least max, in 1-2-2.5-5 steps: 9.3 → 0, 2,
+ * … 10. With `integers` (counts: tokens) a step is a whole number: 1 at least, 2.5 becomes 3.
+ */
+export function niceLinearTicks(max: number, targetCount = 5, integers = false): { ticks: number[]; top: number } {
   if (!Number.isFinite(max) || max <= 0) return { ticks: [0], top: 1 };
-  return ticksUpTo(max, niceStep(max, targetCount));
+  const step = niceStep(max, targetCount);
+  return ticksUpTo(max, integers ? Math.max(1, Math.ceil(step)) : step);
 }
 
 /** Axis labels as short as possible: 0 → "0", 50 MiB → "50 MiB", 1.5 GiB → "1.5 GiB". */

@@ -4,7 +4,8 @@
 // children. Theme colours are the custom properties of renderer/src/styles/base.css, so the
 // light theme applies too, and nothing animates (an animation redraws every point each frame).
 import type { ComponentProps, ReactNode } from 'react';
-import { CartesianGrid, Legend, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { CartesianGrid, Legend, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
+import { useElementSize } from './use-element-size';
 
 const AXIS_PROPS = { stroke: 'var(--text-muted)', tick: { fill: 'var(--text-muted)', fontSize: 12 } } as const;
 const TOOLTIP_STYLE = {
@@ -34,16 +35,20 @@ interface Props {
 }
 
 export function LineChartFrame({ margin, data, x, y, tooltip, legend, children }: Props) {
+  // Sized by its container (CSS), measured before the first paint (use-element-size.ts).
+  const [ref, size] = useElementSize<HTMLDivElement>();
   return (
-    <ResponsiveContainer width="100%" height="100%">
-      <LineChart data={data} margin={margin}>
-        <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" />
-        <XAxis type="number" {...AXIS_PROPS} {...x} />
-        <YAxis type="number" width={72} {...AXIS_PROPS} {...y} />
-        <Tooltip contentStyle={TOOLTIP_STYLE} isAnimationActive={false} {...tooltip} />
-        <Legend {...legend} />
-        {children}
-      </LineChart>
-    </ResponsiveContainer>
+    <div ref={ref} className="line-chart-frame">
+      {size && size.width > 0 && size.height > 0 && (
+        <LineChart width={size.width} height={size.height} data={data} margin={margin}>
+          <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" />
+          <XAxis type="number" {...AXIS_PROPS} {...x} />
+          <YAxis type="number" width={72} {...AXIS_PROPS} {...y} />
+          <Tooltip contentStyle={TOOLTIP_STYLE} isAnimationActive={false} {...tooltip} />
+          <Legend {...legend} />
+          {children}
+        </LineChart>
+      )}
+    </div>
   );
 }

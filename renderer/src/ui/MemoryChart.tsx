@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Line, ReferenceLine } from 'recharts';
-import { formatBytesShort, formatTokensShort, niceByteTicks } from '../../../shared/format/axis';
+import { formatBytesShort, formatTokensShort, niceByteTicks, niceLinearTicks } from '../../../shared/format/axis';
 import { formatBytes, formatCount, formatTokens } from '../../../shared/format/units';
 import { EMPTY_CHART, type ChartSeries } from '../live/chart-series';
 import { BUDGET_SCALE_FACTOR } from '../live/live-config';
@@ -64,6 +64,9 @@ export function MemoryChart() {
   const budgetOffScale = budgetBytes !== null && chart.yMax > 0 && budgetBytes > chart.yMax * BUDGET_SCALE_FACTOR;
   const showBudget = budgetBytes !== null && (!budgetOffScale || scaleToBudget);
   const yAxis = niceByteTicks(Math.max(chart.yMax, showBudget && budgetBytes !== null ? budgetBytes : 0) * 1.04);
+  // Round ticks given, all shown (interval 0): recharts then measures no tick label in the DOM
+  // to thin them out, a forced layout per label on every render.
+  const xAxis = niceLinearTicks(Math.max(1, chart.xMax), 5, true);
 
   return (
     <section className="panel chart-panel" aria-labelledby="chart-heading">
@@ -105,8 +108,9 @@ export function MemoryChart() {
             margin={{ top: 16, right: 28, bottom: 28, left: 8 }}
             x={{
               dataKey: 'x',
-              domain: [0, Math.max(1, chart.xMax)],
-              allowDecimals: false,
+              domain: [0, xAxis.top],
+              ticks: xAxis.ticks,
+              interval: 0,
               tickFormatter: formatTokensShort,
               label: xAxisLabel('tokens generated', -16),
             }}

@@ -5,6 +5,7 @@ import { isActivePhase } from '../../state/live-run-slice';
 import type { AppState, AppStore } from '../../state/store';
 import { useAppStoreApi } from '../store-context';
 import { frameScheduler } from './frame-scheduler';
+import { useElementSize } from '../use-element-size';
 
 /** The dashboard reads the series store 4 times a second (zustand "transient updates"). */
 export const DASHBOARD_TICK_MS = 250;
@@ -100,17 +101,8 @@ export function useNonPassiveWheel(ref: RefObject<HTMLElement>, onWheel: (e: Whe
 
 /** Width of the element, updated on resize (every track uses the same one, so x lines up). */
 export function useWidth<T extends HTMLElement>(fallback = 900) {
-  const ref = useRef<T>(null);
-  const [width, setWidth] = useState(fallback);
-  useEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    setWidth(Math.floor(el.clientWidth));
-    const observer = new ResizeObserver(() => setWidth(Math.floor(el.clientWidth)));
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, []);
-  return [ref, width] as const;
+  const [ref, size] = useElementSize<T>();
+  return [ref, size?.width ?? fallback] as const;
 }
 
 /**

@@ -61,21 +61,35 @@ export function minMaxPerPixel(
     count += 1;
   };
   const span = t1 - t0 || 1;
+  const columnOf = (x: number) => Math.min(columns - 1, Math.floor(((x - t0) / span) * columns));
+  // Below a column's end less a margin far wider than the rounding of columnOf, a later point is
+  // in the same column without computing it: one comparison per point instead of a division.
+  const margin = (Math.abs(t0) + Math.abs(span)) * 1e-9;
   let i = start;
   // The point before the window (when there is one) stays as it is.
   if ((t[i] ?? 0) < t0) put(i++);
   const last = end - 1;
   const inner = (t[last] ?? 0) > t1 ? last : end;
   while (i < inner) {
-    const column = Math.min(columns - 1, Math.floor((((t[i] ?? 0) - t0) / span) * columns));
+    const column = columnOf(t[i] as number);
+    const sameBelow = column >= columns - 1 ? Infinity : t0 + ((column + 1) / columns) * span - margin;
     let iMin = i;
     let iMax = i;
+    let vMin = v[i] as number;
+    let vMax = vMin;
     let j = i + 1;
     for (; j < inner; j++) {
-      const c = Math.min(columns - 1, Math.floor((((t[j] ?? 0) - t0) / span) * columns));
-      if (c !== column) break;
-      if ((v[j] ?? 0) < (v[iMin] ?? 0)) iMin = j;
-      if ((v[j] ?? 0) > (v[iMax] ?? 0)) iMax = j;
+      const tj = t[j] as number;
+      if (tj >= sameBelow && columnOf(tj) !== column) break;
+      const vj = v[j] as number;
+      if (vj < vMin) {
+        vMin = vj;
+        iMin = j;
+      }
+      if (vj > vMax) {
+        vMax = vj;
+        iMax = j;
+      }
     }
     if (iMin === iMax) put(iMin);
     else if (iMin < iMax) {

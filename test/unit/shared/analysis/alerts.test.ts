@@ -165,3 +165,18 @@ describe('alerts as run events and thresholds from storage', () => {
     expect(sanitizeThresholds(null)).toEqual(DEFAULT_ALERT_THRESHOLDS);
   });
 });
+
+describe('the state', () => {
+  it('is never changed in place: a raised or cleared key is in the next state only', () => {
+    const budgetBytes = 100 * MiB;
+    const quiet = evaluateAlerts(INITIAL_ALERT_STATE, { tMs: 0, rssBytes: 10 * MiB, budgetBytes });
+    // Nothing changed: the very same set goes on (no copy per observation).
+    expect(quiet.state.raised).toBe(INITIAL_ALERT_STATE.raised);
+    const fired = evaluateAlerts(quiet.state, { tMs: 1, rssBytes: 90 * MiB, budgetBytes });
+    expect([...fired.state.raised]).toEqual(['rss-budget']);
+    expect(INITIAL_ALERT_STATE.raised.size).toBe(0);
+    const cleared = evaluateAlerts(fired.state, { tMs: 2, rssBytes: 10 * MiB, budgetBytes });
+    expect(cleared.state.raised.size).toBe(0);
+    expect([...fired.state.raised]).toEqual(['rss-budget']);
+  });
+});

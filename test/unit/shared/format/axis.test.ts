@@ -41,6 +41,14 @@ describe('chart axes', () => {
     expect(niceLinearTicks(0)).toEqual({ ticks: [0], top: 1 });
   });
 
+  it('whole-number ticks for counts: no 2.5 tokens, no fraction of one', () => {
+    // 12 tokens: 12 / 5 = 2.4 → a step of 2.5 for a plain axis, 3 for a count.
+    expect(niceLinearTicks(12).ticks).toEqual([0, 2.5, 5, 7.5, 10, 12.5]);
+    expect(niceLinearTicks(12, 5, true)).toEqual({ ticks: [0, 3, 6, 9, 12], top: 12 });
+    expect(niceLinearTicks(2, 5, true)).toEqual({ ticks: [0, 1, 2], top: 2 });
+    expect(niceLinearTicks(41_000, 5, true)).toEqual(niceLinearTicks(41_000));
+  });
+
   it('short labels', () => {
     expect(formatBytesShort(0)).toBe('0');
     expect(formatBytesShort(50 * MiB)).toBe('50 MiB');
