@@ -99,8 +99,14 @@ describe('sessions from the UI', () => {
     await page.getByTestId('rename-save').click();
     await row('f16 baseline').waitFor();
     await page.reload();
-    await page.getByTestId('view-sessions').click();
+    // The reload shows what the tab showed: the Sessions list, and the open session behind it.
+    await row('f16 baseline').waitFor({ timeout: WAIT_MS });
+    expect(await page.getByTestId('view-sessions').getAttribute('aria-selected')).toBe('true');
     expect(await row('f16 baseline').getByTestId('session-name').textContent()).toBe('f16 baseline');
+    await page.getByTestId('view-run').click();
+    expect(await page.getByTestId('viewing-session').textContent()).toContain('f16 baseline');
+    await waitForRssPoints(page, 5, WAIT_MS);
+    await page.getByTestId('view-sessions').click();
   });
 
   it('exports HTML, CSV and PDF as downloads that parse', { timeout: TEST_MS }, async () => {

@@ -5,6 +5,7 @@
 // an export goes through the system's save dialog; in browser mode it arrives as a download.
 import type { PackedSessionRun } from '../../../shared/api/packed-samples';
 import { SessionNameSchema, type ExportedFile } from '../../../shared/api/session-schemas';
+import { isActivePhase } from './live-run-slice';
 import { errorText } from './slices';
 import type { SliceCreator } from './types';
 import type { RecordedRunSnapshot, SessionsSlice } from './view-types';
@@ -107,6 +108,22 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get, { api
     } catch (error) {
       set({ sessionActionError: `Could not open the session: ${errorText(error)}` });
     }
+  },
+
+  async showStartScreen(remembered) {
+    await get().loadSessions();
+    const { openOnStart, sessions } = get();
+    const sessionId = remembered ? remembered.sessionId : openOnStart;
+    let shown = false;
+    if (sessionId !== null && sessions.some((s) => s.id === sessionId)) {
+      const runs = await api.listRuns({}).catch(() => []);
+      if (!runs.some((r) => isActivePhase(r.state))) {
+        await get().viewSession(sessionId);
+        shown = get().viewedSession?.id === sessionId;
+      }
+    }
+    if (!shown) await get().resumeLatestRun();
+    if (remembered && remembered.view !== get().view) get().setView(remembered.view);
   },
 
   leaveSession() {

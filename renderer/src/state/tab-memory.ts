@@ -1,12 +1,16 @@
 // What this browser tab (or desktop window) remembers across a reload, in sessionStorage: the run
-// form, the selected target, and which target each run started here ran on. A reload while a run
-// goes on then shows the settings the run was started with, on the right target — not defaults.
+// form, the selected target, which target each run started here ran on, and the screen (the view
+// and the session open in the dashboard). A reload while a run goes on then shows the settings the
+// run was started with, on the right target — not defaults; a reload while a recorded session is
+// open shows that session again, not the newest run.
 import type { AppStore } from './store';
 import { DEFAULT_RUN_FORM, type RunForm } from './run-form';
-import type { RunTarget } from './view-types';
+import type { MainView, RememberedScreen, RunTarget } from './view-types';
 
 const FORM_KEY = 'kvscope.runForm.v1';
 const RUN_TARGETS_KEY = 'kvscope.runTargets.v1';
+const SCREEN_KEY = 'kvscope.screen.v1';
+const VIEWS: ReadonlySet<string> = new Set<MainView>(['run', 'sessions', 'compare', 'kv']);
 /** Runs whose target is remembered; older ones are forgotten (a tab seldom starts more). */
 const MAX_REMEMBERED_RUNS = 50;
 
@@ -43,6 +47,13 @@ export function rememberedRunTargets(storage: Storage): Record<string, RunTarget
   return saved && typeof saved === 'object' ? (saved as Record<string, RunTarget>) : {};
 }
 
+/** The screen this tab showed before a reload, or null (a new tab, or nothing readable). */
+export function rememberedScreen(storage: Storage): RememberedScreen | null {
+  const saved = readJson(storage, SCREEN_KEY) as { view?: unknown; sessionId?: unknown } | null;
+  if (!saved || typeof saved.view !== 'string' || !VIEWS.has(saved.view)) return null;
+  return { view: saved.view as MainView, sessionId: typeof saved.sessionId === 'string' ? saved.sessionId : null };
+}
+
 /**
  * Restores the form and selected target (call before the targets load: loadTargets keeps a
  * selection that still exists) and keeps them saved; returns an unsubscribe.
@@ -59,6 +70,9 @@ export function keepTabMemory(store: AppStore, storage: Storage): () => void {
   return store.subscribe((state, previous) => {
     if (state.form !== previous.form || state.selectedBoardId !== previous.selectedBoardId)
       writeJson(storage, FORM_KEY, { form: state.form, selectedBoardId: state.selectedBoardId });
+    const sessionId = state.viewedSession?.id ?? null;
+    if (state.view !== previous.view || sessionId !== (previous.viewedSession?.id ?? null))
+      writeJson(storage, SCREEN_KEY, { view: state.view, sessionId } satisfies RememberedScreen);
     // A run id appears once startRun is answered: the selected target is the one it runs on.
     const runId = state.run.runId;
     // ('stopping' without an id: Stop was pressed before the answer, live-run-slice.ts sends it then.)

@@ -8,6 +8,13 @@ import type { SessionData } from '../../../shared/report/session-data';
 
 export type MainView = 'run' | 'sessions' | 'compare' | 'kv';
 
+/** What a tab showed, kept across a reload (tab-memory.ts): the view, and the session in the dashboard. */
+export interface RememberedScreen {
+  view: MainView;
+  /** The recorded session the dashboard showed, or null: the live run. */
+  sessionId: string | null;
+}
+
 export type RunSnapshot = MethodOutput<'getRun'>;
 
 /** A recorded run (an opened session) in getRun's shape, its samples packed as openSession sent them. */
@@ -45,6 +52,12 @@ export interface SessionsSlice {
   setView: (view: MainView) => void;
   loadSessions: () => Promise<void>;
   viewSession: (id: string) => Promise<void>;
+  /**
+   * What the window shows when it opens: after a reload, what this tab showed (its view, the
+   * session it had open); in a new tab the session `kvscope web --open` named; else the newest
+   * run. A run going on wins over a session, as a run started here replaces it.
+   */
+  showStartScreen: (remembered: RememberedScreen | null) => Promise<void>;
   /** Back to the live run (the dashboard keeps what it showed until a run starts). */
   leaveSession: () => void;
   startRename: (id: string) => void;

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import type { ApiConnection } from '../api';
 import { connectApiEvents, startChartTicker, type AppStore } from '../state/store';
 import type { MainView } from '../state/sessions-slice';
-import { keepTabMemory } from '../state/tab-memory';
+import { keepTabMemory, rememberedScreen } from '../state/tab-memory';
 import { BoardEditor } from './BoardEditor';
 import { CompareView } from './compare/CompareView';
 import { Dashboard } from './dashboard/Dashboard';
@@ -24,6 +24,7 @@ import { TopBar } from './TopBar';
 function useLiveWiring(store: AppStore, connection: ApiConnection) {
   useEffect(() => {
     // Before the targets load: a reload keeps the form and the selected target (tab-memory.ts).
+    const remembered = rememberedScreen(window.sessionStorage);
     const forgetTab = keepTabMemory(store, window.sessionStorage);
     const state = store.getState();
     const offEvents = connectApiEvents(store, connection.api);
@@ -47,13 +48,7 @@ function useLiveWiring(store: AppStore, connection: ApiConnection) {
     void state.loadBoards();
     void state.loadPrompts();
     void state.loadSecretStorage();
-    void (async () => {
-      // `kvscope web --open <file>`: that session first; otherwise the newest run, as before.
-      await store.getState().loadSessions();
-      const openOnStart = store.getState().openOnStart;
-      if (openOnStart) await store.getState().viewSession(openOnStart);
-      else await store.getState().resumeLatestRun();
-    })();
+    void store.getState().showStartScreen(remembered);
     return () => {
       forgetTab();
       offEvents();

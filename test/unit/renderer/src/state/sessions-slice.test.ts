@@ -8,7 +8,7 @@ import type { SessionListing } from '../../../../../shared/api/session-schemas';
 import { createMemoryRing } from '../../../../../renderer/src/live/ring-buffer';
 import { snapshotOfStoredRun } from '../../../../../renderer/src/state/sessions-slice';
 import { createAppStore } from '../../../../../renderer/src/state/store';
-import { keepTabMemory, restoredForm } from '../../../../../renderer/src/state/tab-memory';
+import { keepTabMemory, rememberedScreen, restoredForm } from '../../../../../renderer/src/state/tab-memory';
 import { DEFAULT_RUN_FORM } from '../../../../../renderer/src/state/run-form';
 import { defined } from '../../../../helpers/defined';
 import { sampleStreamArbitrary } from '../../../../helpers/sample-arbitrary';
@@ -200,6 +200,56 @@ describe('tab memory', () => {
     expect(reloaded.getState().form.tokens).toBe('12345');
     expect(reloaded.getState().selectedBoardId).toBe('orin');
     expect(reloaded.getState().runTargets).toEqual({ r9: { targetId: 'orin', label: 'Jetson Orin' } });
+  });
+
+  it('shows the session the tab had open again after a reload, in the view it was on', async () => {
+    const storage = memoryStorage();
+    const first = setup().store;
+    const stop = keepTabMemory(first, storage);
+    expect(rememberedScreen(storage)).toBeNull(); // a new tab: nothing remembered
+    await first.getState().viewSession('s2');
+    first.getState().setView('sessions');
+    stop();
+    expect(rememberedScreen(storage)).toEqual({ view: 'sessions', sessionId: 's2' });
+
+    const { store, api } = setup();
+    api.listRuns.mockResolvedValue([{ runId: 'old', state: 'done', label: 'an older run' }]);
+    await store.getState().showStartScreen(rememberedScreen(storage));
+    expect(api.openSession).toHaveBeenCalledWith({ id: 's2' });
+    expect(store.getState().viewedSession?.id).toBe('s2');
+    expect(store.getState().run.phase).toBe('done');
+    expect(store.getState().view).toBe('sessions');
+  });
+
+  it('shows the run going on instead of the remembered session, and the live run when the tab showed it', async () => {
+    const { store, api } = setup();
+    api.listRuns.mockResolvedValue([{ runId: 'live', state: 'running', label: 'going on' }]);
+    api.getRun.mockRejectedValue(new Error('not needed here'));
+    api.listSweeps.mockResolvedValue([]);
+    await store.getState().showStartScreen({ view: 'run', sessionId: 's1' });
+    expect(api.openSession).not.toHaveBeenCalled();
+    expect(store.getState().viewedSession).toBeNull();
+    expect(store.getState().run.runId).toBe('live');
+
+    // The tab showed the live run: `--open`'s session is not forced on it after a reload.
+    const other = setup();
+    other.api.listSessions.mockResolvedValue({ sessions: [listing('s1', 'first')], openOnStart: 's1' });
+    other.api.listRuns.mockResolvedValue([]);
+    await other.store.getState().showStartScreen({ view: 'run', sessionId: null });
+    expect(other.api.openSession).not.toHaveBeenCalled();
+    // …while a new tab opens it.
+    await other.store.getState().showStartScreen(null);
+    expect(other.api.openSession).toHaveBeenCalledWith({ id: 's1' });
+  });
+
+  it('remembers nothing it cannot read back', () => {
+    const storage = memoryStorage();
+    storage.setItem('kvscope.screen.v1', JSON.stringify({ view: 'elsewhere', sessionId: 's1' }));
+    expect(rememberedScreen(storage)).toBeNull();
+    storage.setItem('kvscope.screen.v1', '{not json');
+    expect(rememberedScreen(storage)).toBeNull();
+    storage.setItem('kvscope.screen.v1', JSON.stringify({ view: 'kv', sessionId: 7 }));
+    expect(rememberedScreen(storage)).toEqual({ view: 'kv', sessionId: null });
   });
 
   it('keeps defaults for fields an older version saved with another type', () => {
