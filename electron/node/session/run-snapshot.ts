@@ -27,8 +27,8 @@ CREATE TABLE IF NOT EXISTS run_packed (
 );
 `;
 
-/** The columns session-file-guard.ts checks and readRunSnapshot selects. */
-export const RUN_SNAPSHOT_COLUMNS = ['run', 'samples', 'last_sample_id', 'packed'];
+/** The table's name, for session-file-guard.ts (which refuses a file where it computes). */
+export const RUN_SNAPSHOT_TABLE_NAME = 'run_packed';
 
 /** What the run's sample rows are now: how many, and the id of the last. */
 function rowsOf(db: Database.Database, run: number): { samples: number; lastId: number | null } {

@@ -15,7 +15,7 @@
 // triggers, virtual tables, generated columns) removes the unbounded work instead, and the
 // guard's own queries are bounded (LIMIT on sqlite_master, which alone it scans).
 import { SESSION_SCHEMA_VERSION } from './session-migrations';
-import { RUN_SNAPSHOT_COLUMNS } from './run-snapshot';
+import { RUN_SNAPSHOT_TABLE_NAME } from './run-snapshot';
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 
@@ -53,10 +53,11 @@ export const SESSION_TABLE_COLUMNS_BY_VERSION: Readonly<Record<number, Readonly<
 };
 
 /**
- * Tables a session may have, in any schema version, that the reader selects from when present
- * (run-snapshot.ts: without them it reads the rows): checked like the others when they exist.
+ * Tables a session may have in any schema version, which the reader selects from when present and
+ * does without otherwise (run-snapshot.ts reads the rows instead, also when a column is missing):
+ * only checked for columns that compute.
  */
-const OPTIONAL_TABLE_COLUMNS: Readonly<Record<string, readonly string[]>> = { run_packed: RUN_SNAPSHOT_COLUMNS };
+const OPTIONAL_TABLES: readonly string[] = [RUN_SNAPSHOT_TABLE_NAME];
 
 /** A session has 5 or 6 tables and their indexes (plus SQLite's autoindexes): 20 objects, far fewer than this. */
 const MAX_SCHEMA_OBJECTS = 64;
@@ -90,15 +91,18 @@ function schemaProblem(db: Database.Database): string | null {
   const tables =
     SESSION_TABLE_COLUMNS_BY_VERSION[version] ?? SESSION_TABLE_COLUMNS_BY_VERSION[SESSION_SCHEMA_VERSION] ?? {};
   const present = (table: string) => rows.some((r) => r.type === 'table' && r.name === table);
-  const optional = Object.entries(OPTIONAL_TABLE_COLUMNS).filter(([table]) => present(table));
-  for (const [table, expected] of [...Object.entries(tables), ...optional]) {
+  // table_xinfo also lists generated columns (hidden 2 or 3), which compute on every read.
+  const columnsOf = (table: string) => db.pragma(`table_xinfo(${table})`) as Array<{ name: string; hidden: number }>;
+  const computing = 'has generated or hidden columns in';
+  for (const [table, expected] of Object.entries(tables)) {
     if (!present(table)) return tampered(`has no ${table} table`);
-    // table_xinfo also lists generated columns (hidden 2 or 3), which compute on every read.
-    const columns = db.pragma(`table_xinfo(${table})`) as Array<{ name: string; hidden: number }>;
-    if (columns.some((c) => c.hidden !== 0)) return tampered(`has generated or hidden columns in ${table}`);
+    const columns = columnsOf(table);
+    if (columns.some((c) => c.hidden !== 0)) return tampered(`${computing} ${table}`);
     const missing = expected.find((name) => !columns.some((c) => c.name === name));
     if (missing !== undefined) return tampered(`has no ${missing} column in ${table}`);
   }
+  for (const table of OPTIONAL_TABLES)
+    if (present(table) && columnsOf(table).some((c) => c.hidden !== 0)) return tampered(`${computing} ${table}`);
   return null;
 }
 

@@ -158,4 +158,16 @@ describe('snapshot of a finished run', () => {
     db.close();
     expect(() => readPackedSession(path)).toThrow(/generated or hidden columns in run_packed/);
   });
+
+  it('is passed over, the file still read, when its table lacks a column (a newer or damaged layout)', () => {
+    const { path, store } = writeRun([A, B, C], true);
+    store.close();
+    const db = new Database(path);
+    db.exec('DROP TABLE run_packed');
+    db.exec('CREATE TABLE run_packed (run INTEGER PRIMARY KEY, packed TEXT)');
+    db.prepare('INSERT INTO run_packed VALUES (1, ?)').run('{"shapes":[],"cells":[]}');
+    db.close();
+    expect(firstRunSamples(path)).not.toBeInstanceOf(RawJson);
+    expect(unpackSessionData(readPackedSession(path)).runs[0]?.samples).toEqual([A, B, C]);
+  });
 });
