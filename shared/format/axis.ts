@@ -55,11 +55,20 @@ export function formatBytesShort(bytes: number): string {
   return `${bytes < 0 ? '-' : ''}${text} ${BYTE_UNITS[unit] ?? 'B'}`;
 }
 
-/** Axis labels for token counts: 500 → "500", 1500 → "1.5k", 12000 → "12k", 1.2e6 → "1.2M". */
+const COUNT_SUFFIXES = ['', 'k', 'M', 'G'] as const;
+
+/**
+ * Axis labels for token counts, at most three significant digits and no trailing zero, so a round
+ * tick reads as itself: 500 → "500", 1500 → "1.5k", 1250 → "1.25k", 12500 → "12.5k", 12000 →
+ * "12k", 1.2e6 → "1.2M" (not "13k" for 12,500 nor "1.3k" for 1,250).
+ */
 export function formatTokensShort(n: number): string {
   if (!Number.isFinite(n)) return '';
-  const abs = Math.abs(n);
-  if (abs >= 1e6) return `${(n / 1e6).toFixed(abs >= 1e7 ? 0 : 1)}M`;
-  if (abs >= 1e3) return `${(n / 1e3).toFixed(abs >= 1e4 ? 0 : 1)}k`;
-  return String(Math.round(n));
+  let unit = 0;
+  let value = Number(n.toPrecision(3));
+  while (Math.abs(value) >= 1000 && unit < COUNT_SUFFIXES.length - 1) {
+    unit += 1;
+    value = Number((n / 1000 ** unit).toPrecision(3));
+  }
+  return `${value}${COUNT_SUFFIXES[unit]}`;
 }

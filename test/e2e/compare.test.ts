@@ -160,6 +160,23 @@ describe('comparing two sessions', () => {
       }
       // By hand: q8_0 against f16 theory, 17,408 B against 32,768 B per token.
       expect(expected.get('KV bytes/token, theory')?.slice(0, 2)).toEqual(['32.0 KiB', '17.0 KiB']);
+
+      // In a narrow window the tables scroll inside their panel; the page does not scroll sideways.
+      const size = page.viewportSize();
+      await page.setViewportSize({ width: 700, height: size?.height ?? 900 });
+      await page.getByTestId('before-after-bought').waitFor();
+      const sideways = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+      const wide = await page.evaluate(() =>
+        Array.from(document.querySelectorAll('*'))
+          .filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth)
+          .map((e) => `${e.tagName}.${String(e.className)} ${e.getBoundingClientRect().right}`)
+          .slice(0, 15)
+          .join(' | '),
+      );
+      if (size) await page.setViewportSize(size);
+      expect(sideways, wide).toBe(0);
       expect(problems).toEqual([]);
     },
     TEST_MS,

@@ -140,6 +140,18 @@ describe('the dashboard', () => {
       expect(
         await region(page, 'Memory').locator('[data-testid=ref-line][data-drawn=true]').allTextContents(),
       ).toContain('budget');
+      // Every track spans its panel's content box exactly: not past its border, not short of it.
+      const overhang = await page.locator('[data-testid=track-canvas]').evaluateAll((canvases) =>
+        canvases.map((c) => {
+          const panel = c.closest('.dash-panel') as HTMLElement;
+          const style = getComputedStyle(panel);
+          const inner =
+            panel.getBoundingClientRect().right - parseFloat(style.borderRightWidth) - parseFloat(style.paddingRight);
+          return Math.round(c.getBoundingClientRect().right - inner);
+        }),
+      );
+      expect(overhang.length).toBeGreaterThan(3);
+      expect(new Set(overhang)).toEqual(new Set([0]));
       // Each track is a canvas named for readers after what it plots.
       expect(
         await region(page, 'Memory')

@@ -339,6 +339,13 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
       return true;
     },
 
+    clearRecordedRun() {
+      if (isActivePhase(get().run.phase)) return false;
+      resetRunState();
+      set({ chart: EMPTY_CHART, sweep: null, run: IDLE_RUN });
+      return true;
+    },
+
     async attachRun(status) {
       resetRunState();
       set({ chart: EMPTY_CHART, run: { ...IDLE_RUN, runId: status.runId, phase: status.state, label: status.label } });

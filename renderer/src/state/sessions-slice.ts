@@ -128,6 +128,8 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get, { api
 
   leaveSession() {
     set({ viewedSession: null });
+    // Its run leaves the dashboard with it: the newest run of the app is shown instead, or none.
+    if (get().clearRecordedRun()) void get().resumeLatestRun();
   },
 
   startRename(id) {
@@ -174,10 +176,9 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get, { api
     set({ confirmDelete: null, sessionActionError: null });
     try {
       await api.deleteSession({ id: target.id });
-      set((s) => ({
-        sessions: s.sessions.filter((x) => x.id !== target.id),
-        viewedSession: s.viewedSession?.id === target.id ? null : s.viewedSession,
-      }));
+      set((s) => ({ sessions: s.sessions.filter((x) => x.id !== target.id) }));
+      // The deleted session was on the dashboard: it goes, as when closed.
+      if (get().viewedSession?.id === target.id) get().leaveSession();
     } catch (error) {
       set({ sessionActionError: `Could not delete “${target.name}”: ${errorText(error)}` });
     }

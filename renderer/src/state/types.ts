@@ -145,6 +145,8 @@ export interface LiveRunSlice {
   attachRun(status: RunStatus): Promise<void>;
   /** Show a recorded run (a session) in the dashboard; false while a run is going. */
   showRecordedRun(snapshot: RecordedRunSnapshot): boolean;
+  /** Takes a recorded run (an opened session) off the dashboard: back to no run. False while a run is going on. */
+  clearRecordedRun(): boolean;
   /** On startup: attach to the newest run, running or not. */
   resumeLatestRun(): Promise<void>;
   /** Resynchronise the run on screen (after the bridge reconnected: events may have been missed). */

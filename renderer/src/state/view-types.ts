@@ -58,7 +58,7 @@ export interface SessionsSlice {
    * run. A run going on wins over a session, as a run started here replaces it.
    */
   showStartScreen: (remembered: RememberedScreen | null) => Promise<void>;
-  /** Back to the live run (the dashboard keeps what it showed until a run starts). */
+  /** Closes the recorded session: the dashboard shows the app's newest run again (none if there is none). */
   leaveSession: () => void;
   startRename: (id: string) => void;
   setRenameText: (name: string) => void;

@@ -54,23 +54,27 @@ function BeforeAfterTables({ from, to, table }: { from: string; to: string; tabl
           Nothing changed in the setup: the same run, twice.
         </p>
       ) : (
-        <table className="delta-table" data-testid="before-after-changed">
-          <Head columns={['What changed', from, to]} />
+        <div className="table-scroll">
+          <table className="delta-table" data-testid="before-after-changed">
+            <Head columns={['What changed', from, to]} />
+            <tbody>
+              {table.changed.map((r) => (
+                <Row key={r.label} row={r} change={false} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <div className="table-scroll">
+        <table className="delta-table" data-testid="before-after-bought">
+          <Head columns={['What it bought', from, to, 'Change']} />
           <tbody>
-            {table.changed.map((r) => (
-              <Row key={r.label} row={r} change={false} />
+            {table.bought.map((r) => (
+              <Row key={r.label} row={r} change />
             ))}
           </tbody>
         </table>
-      )}
-      <table className="delta-table" data-testid="before-after-bought">
-        <Head columns={['What it bought', from, to, 'Change']} />
-        <tbody>
-          {table.bought.map((r) => (
-            <Row key={r.label} row={r} change />
-          ))}
-        </tbody>
-      </table>
+      </div>
     </div>
   );
 }

@@ -119,30 +119,32 @@ function DeltaTableView({ sessions }: { sessions: Ready[] }) {
           {note}
         </p>
       ))}
-      <table className="delta-table" data-testid="delta-table">
-        <thead>
-          <tr>
-            <th scope="col">Headline</th>
-            <th scope="col">{table.names[0]} (reference)</th>
-            {table.names.slice(1).map((name, i) => (
-              <th scope="col" key={`${name}-${i}`} colSpan={2}>
-                {name}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {table.rows.map((row) => (
-            <tr key={row.label} data-testid="delta-row" data-label={row.label}>
-              <th scope="row">{row.label}</th>
-              <td data-testid="delta-reference">{row.reference}</td>
-              {row.others.map((cell, i) => (
-                <CellPair key={i} value={cell.b} delta={cell.delta} verdict={cell.verdict} />
+      <div className="table-scroll">
+        <table className="delta-table" data-testid="delta-table">
+          <thead>
+            <tr>
+              <th scope="col">Headline</th>
+              <th scope="col">{table.names[0]} (reference)</th>
+              {table.names.slice(1).map((name, i) => (
+                <th scope="col" key={`${name}-${i}`} colSpan={2}>
+                  {name}
+                </th>
               ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {table.rows.map((row) => (
+              <tr key={row.label} data-testid="delta-row" data-label={row.label}>
+                <th scope="row">{row.label}</th>
+                <td data-testid="delta-reference">{row.reference}</td>
+                {row.others.map((cell, i) => (
+                  <CellPair key={i} value={cell.b} delta={cell.delta} verdict={cell.verdict} />
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       <p className="muted small">Change = (session − reference) ÷ reference, as `kvscope compare` reports it.</p>
     </>
   );

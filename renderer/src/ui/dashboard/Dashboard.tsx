@@ -223,7 +223,8 @@ export function Dashboard() {
   };
 
   return (
-    <div className="dashboard" ref={ref} data-testid="dashboard" data-series-bytes={seriesStore.bytes}>
+    <div className="dashboard" data-testid="dashboard" data-series-bytes={seriesStore.bytes}>
+      <div className="dash-track-width" ref={ref} aria-hidden="true" data-testid="track-width" />
       <div className="dash-toolbar" role="toolbar" aria-label="Dashboard">
         <div className="zoom-group" role="group" aria-label="Time window">
           {ZOOMS.map((z) => (

@@ -58,6 +58,14 @@ describe('chart axes', () => {
     expect(formatTokensShort(1500)).toBe('1.5k');
     expect(formatTokensShort(12000)).toBe('12k');
     expect(formatTokensShort(1_200_000)).toBe('1.2M');
+    // Round ticks of a 2.5 step read as themselves (they were "13k" and "1.3k").
+    expect(formatTokensShort(12_500)).toBe('12.5k');
+    expect(formatTokensShort(1_250)).toBe('1.25k');
+    expect(formatTokensShort(5_000)).toBe('5k');
+    // Rounding up to the next unit: 999,600 is "1M", not "1000k".
+    expect(formatTokensShort(999_600)).toBe('1M');
+    expect(formatTokensShort(0)).toBe('0');
+    expect(formatTokensShort(-2_500)).toBe('-2.5k');
     expect(formatTokensShort(NaN)).toBe('');
   });
 });

@@ -1,7 +1,7 @@
 // The session library in the store (no React, no server): opening a recorded session into the
 // dashboard, renaming, deleting only after confirming, and what the tab remembers across a reload.
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fakeApi } from '../../../../helpers/fake-api';
 import { packSamples, packSessionData } from '../../../../../shared/api/packed-samples';
 import type { SessionListing } from '../../../../../shared/api/session-schemas';
@@ -181,6 +181,37 @@ describe('sessions in the store', () => {
   });
 });
 
+describe('closing a recorded session', () => {
+  it('takes its run off the dashboard: the newest run of the app is shown, or none', async () => {
+    const { store, api } = setup();
+    await store.getState().viewSession('s1');
+    expect(store.getState().run.runId).toBe('20260101120000-aaaaaaaa');
+    api.listRuns.mockResolvedValue([]);
+    api.listSweeps.mockResolvedValue([]);
+    store.getState().leaveSession();
+    await vi.waitFor(() => expect(api.listRuns).toHaveBeenCalled());
+    const state = store.getState();
+    expect(state.viewedSession).toBeNull();
+    expect(state.run.runId).toBeNull();
+    expect(state.run.phase).toBe('idle');
+    expect(state.chart.rss).toHaveLength(0);
+  });
+
+  it('does the same when the session on the dashboard is deleted', async () => {
+    const { store, api } = setup();
+    api.listRuns.mockResolvedValue([{ runId: 'newest', state: 'done', label: 'the newest run' }]);
+    api.listSweeps.mockResolvedValue([]);
+    api.getRun.mockRejectedValue(new Error('not needed here'));
+    await store.getState().loadSessions();
+    await store.getState().viewSession('s1');
+    store.getState().askDelete('s1');
+    await store.getState().confirmDeleteSession();
+    await vi.waitFor(() => expect(store.getState().run.runId).toBe('newest'));
+    expect(store.getState().viewedSession).toBeNull();
+    expect(store.getState().sessions.map((s) => s.id)).toEqual(['s2']);
+  });
+});
+
 describe('tab memory', () => {
   it('restores the form and the selected target after a reload, and which target each run ran on', () => {
     const storage = memoryStorage();
@@ -240,6 +271,20 @@ describe('tab memory', () => {
     // …while a new tab opens it.
     await other.store.getState().showStartScreen(null);
     expect(other.api.openSession).toHaveBeenCalledWith({ id: 's1' });
+  });
+
+  it('forgets the remembered session once a start-up showed a run going on instead', async () => {
+    const storage = memoryStorage();
+    storage.setItem('kvscope.screen.v1', JSON.stringify({ view: 'run', sessionId: 's1' }));
+    const { store, api } = setup();
+    keepTabMemory(store, storage);
+    api.listRuns.mockResolvedValue([{ runId: 'live', state: 'running', label: 'going on' }]);
+    api.getRun.mockRejectedValue(new Error('not needed here'));
+    api.listSweeps.mockResolvedValue([]);
+    await store.getState().showStartScreen(rememberedScreen(storage));
+    expect(store.getState().run.runId).toBe('live');
+    // The next reload, once that run has ended, shows it again, not the session of two reloads ago.
+    expect(rememberedScreen(storage)).toEqual({ view: 'run', sessionId: null });
   });
 
   it('remembers nothing it cannot read back', () => {
