@@ -1,0 +1,34 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { launchChromium } from '../test/helpers/chromium';
+import { startWebMode } from '../test/helpers/web-mode';
+import { sessionsDir } from '../electron/node/session/session-library';
+import { writeSessionForProfile } from './writer';
+const dir = mkdtempSync(join(tmpdir(), 'prof-'));
+const home = join(dir, 'home');
+writeSessionForProfile(sessionsDir({ KVSCOPE_HOME: home }));
+process.env.KVSCOPE_HOME = home;
+const web = await startWebMode();
+const browser = await launchChromium();
+const totals: number[] = []; const cpus: number[] = [];
+const N = Number(process.env.N ?? 8);
+for (let r = 0; r < N; r++) {
+  const bcdp = await browser.newBrowserCDPSession();
+  const cpu = async () => ((await bcdp.send('SystemInfo.getProcessInfo')) as any).processInfo.filter((p: any) => p.type === 'renderer').reduce((s: number, p: any) => s + p.cpuTime, 0);
+  const page = await browser.newPage({ viewport: { width: 1440, height: 1400 } });
+  await page.goto(web.url);
+  await page.getByTestId('view-sessions').click();
+  const open = page.locator('[data-testid^="open-"]').first();
+  await open.waitFor();
+  await page.waitForTimeout(500);
+  const c0 = await cpu();
+  const t0 = Date.now();
+  await open.click();
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid="series-rail.VDD_IN.mW"]')?.getAttribute('data-points')) > 0 && document.querySelector('[data-testid=memory-chart] path.recharts-line-curve') !== null, null, { timeout: 10000, polling: 'raf' as any });
+  totals.push(Date.now() - t0); cpus.push((await cpu() - c0) * 1000);
+  await page.close(); await bcdp.detach();
+}
+const med = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
+console.log('total', med(totals), totals.join(','), 'cpu', med(cpus), cpus.map((c) => c.toFixed(0)).join(','));
+await browser.close(); await web.stop(); process.exit(0);
