@@ -1,5 +1,7 @@
 // Shared pieces of `npm run bench`.
 import { readFileSync, readdirSync } from 'node:fs';
+import type { RunAnalysis } from '../shared/api/schemas';
+import type { RunEnd } from '../electron/node/session/session-store';
 
 export interface BenchRow {
   name: string;
@@ -56,4 +58,25 @@ export function machineSpeedMs(): number {
     best = Math.min(best, ms);
   }
   return best;
+}
+
+/** How the app's recorder ends a clean run of `durationMs` (session-store.ts finishRun): outcome and analysis stored. */
+export function cleanRunEnd(label: string, durationMs: number, analysis: RunAnalysis): RunEnd {
+  return {
+    label,
+    state: 'done',
+    error: null,
+    endedAt: new Date().toISOString(),
+    outcome: {
+      exitCode: 0,
+      signal: null,
+      oomKilled: false,
+      lostSamples: 0,
+      diagnostics: 0,
+      durationMs,
+      stderrTail: [],
+      collectors: {},
+    },
+    analysis,
+  };
 }

@@ -9,7 +9,7 @@ import { buildReportModel } from '../shared/report/report-model';
 import { renderReportHtml } from '../shared/report/render-html';
 import { createSession, openSession, readSession } from '../electron/node/session/session-store';
 import { TAMPERINGS, tamper, writeSmallSession } from '../test/helpers/hostile-session';
-import type { BenchRow } from './bench-util';
+import { cleanRunEnd, type BenchRow } from './bench-util';
 
 const SAMPLES = 100_000;
 /** One procfs sample per four engine (token) samples, as a demo run at 40 tok/s sampled at 10 Hz gives. */
@@ -120,23 +120,7 @@ function finishRow(path: string, run: number, analysis: RunAnalysis | null, size
   if (!analysis) throw new Error('the bench session read back without an analysis');
   const store = openSession(path);
   const t = performance.now();
-  store.finishRun(run, {
-    label: 'bench run',
-    state: 'done',
-    error: null,
-    endedAt: new Date().toISOString(),
-    outcome: {
-      exitCode: 0,
-      signal: null,
-      oomKilled: false,
-      lostSamples: 0,
-      diagnostics: 0,
-      durationMs: SAMPLES * 25,
-      stderrTail: [],
-      collectors: {},
-    },
-    analysis,
-  });
+  store.finishRun(run, cleanRunEnd('bench run', SAMPLES * 25, analysis));
   const ms = performance.now() - t;
   store.close();
   const added = statSync(path).size - sizeBefore;

@@ -25,7 +25,7 @@ import { createSession, readSession } from '../electron/node/session/session-sto
 import { sessionsDir } from '../electron/node/session/session-library';
 import { launchChromium } from '../test/helpers/chromium';
 import { startWebMode, type WebMode } from '../test/helpers/web-mode';
-import { machineSpeedMs, type BenchRow } from './bench-util';
+import { cleanRunEnd, machineSpeedMs, type BenchRow } from './bench-util';
 
 const HOURS = 8;
 const SESSION_SECONDS = HOURS * 3600;
@@ -75,29 +75,20 @@ function writeSession(dir: string): { path: string; bytes: number } {
     samples.push(...batch);
   }
   // As the app's recording ends a run: outcome and analysis stored, so opening does not recompute them.
-  store.finishRun(run, {
-    label: '8 h at 1 Hz',
-    state: 'done',
-    error: null,
-    endedAt: new Date().toISOString(),
-    outcome: {
-      exitCode: 0,
-      signal: null,
-      oomKilled: false,
-      lostSamples: 0,
-      diagnostics: 0,
-      durationMs: SESSION_SECONDS * 1000,
-      stderrTail: [],
-      collectors: {},
-    },
-    analysis: recomputeAnalysis({
-      samples,
-      engineLog: { timings: [], kv: [], model: [] },
-      analysisInputs: null,
-      engine: null,
-      request,
-    }),
-  });
+  store.finishRun(
+    run,
+    cleanRunEnd(
+      '8 h at 1 Hz',
+      SESSION_SECONDS * 1000,
+      recomputeAnalysis({
+        samples,
+        engineLog: { timings: [], kv: [], model: [] },
+        analysisInputs: null,
+        engine: null,
+        request,
+      }),
+    ),
+  );
   store.close();
   return { path, bytes: statSync(path).size };
 }
