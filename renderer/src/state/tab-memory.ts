@@ -68,7 +68,8 @@ export function rememberedScreen(storage: Storage): RememberedScreen | null {
 
 /**
  * Restores the form and selected target (call before the targets load: loadTargets keeps a
- * selection that still exists) and keeps them saved; returns an unsubscribe.
+ * selection that still exists) and keeps them saved, with the screen as shown (read it with
+ * rememberedScreen first: the start-up's own changes overwrite it); returns an unsubscribe.
  */
 export function keepTabMemory(store: AppStore, storage: Storage): () => void {
   const saved = readJson(storage, FORM_KEY) as { form?: unknown; selectedBoardId?: unknown } | null;
