@@ -15,32 +15,20 @@ const VIEWS: ReadonlySet<string> = new Set<MainView>(['run', 'sessions', 'compar
 const MAX_REMEMBERED_RUNS = 50;
 
 function readJson(storage: Storage, key: string): unknown {
-  const text = readText(storage, key);
   try {
+    const text = storage.getItem(key);
     return text ? (JSON.parse(text) as unknown) : null;
   } catch {
     return null;
   }
 }
 
-function readText(storage: Storage, key: string): string | null {
+function writeJson(storage: Storage, key: string, value: unknown): void {
   try {
-    return storage.getItem(key);
-  } catch {
-    return null;
-  }
-}
-
-function writeText(storage: Storage, key: string, text: string): void {
-  try {
-    storage.setItem(key, text);
+    storage.setItem(key, JSON.stringify(value));
   } catch {
     // Storage full or disabled (private mode): the tab simply forgets.
   }
-}
-
-function writeJson(storage: Storage, key: string, value: unknown): void {
-  writeText(storage, key, JSON.stringify(value));
 }
 
 /** The remembered form, field by field: anything of the wrong type (an older version) keeps its default. */
@@ -80,19 +68,16 @@ export function keepTabMemory(store: AppStore, storage: Storage): () => void {
       ...(typeof saved.selectedBoardId === 'string' ? { selectedBoardId: saved.selectedBoardId } : {}),
     });
   }
-  let shownScreen = readText(storage, SCREEN_KEY);
+  let shown = rememberedScreen(storage);
   return store.subscribe((state, previous) => {
     if (state.form !== previous.form || state.selectedBoardId !== previous.selectedBoardId)
       writeJson(storage, FORM_KEY, { form: state.form, selectedBoardId: state.selectedBoardId });
     // The screen is mirrored as it is, not only when it changes: a start-up that showed something
     // else than what was remembered (a run going on won) must not leave the old session to come back.
-    const screen = JSON.stringify({
-      view: state.view,
-      sessionId: state.viewedSession?.id ?? null,
-    } satisfies RememberedScreen);
-    if (screen !== shownScreen) {
-      shownScreen = screen;
-      writeText(storage, SCREEN_KEY, screen);
+    const sessionId = state.viewedSession?.id ?? null;
+    if (state.view !== shown?.view || sessionId !== shown.sessionId) {
+      shown = { view: state.view, sessionId };
+      writeJson(storage, SCREEN_KEY, shown);
     }
     // A run id appears once startRun is answered: the selected target is the one it runs on.
     const runId = state.run.runId;
