@@ -143,4 +143,26 @@ describe('a recorded session in the dashboard', () => {
     },
     TEST_MS,
   );
+
+  it(
+    'draws no warm-up chart when the session shown at start-up drew its own (ChartWarmup.tsx)',
+    async () => {
+      const page = await browser.newPage();
+      await page.addInitScript(() => {
+        const w = window as unknown as { warmupSeen: number };
+        w.warmupSeen = 0;
+        new MutationObserver(() => {
+          if (document.querySelector('[data-testid="chart-warmup"]')) w.warmupSeen += 1;
+        }).observe(document, { childList: true, subtree: true });
+      });
+      await page.goto(web.url);
+      await page.getByTestId('viewing-session').waitFor({ timeout: WAIT_MS });
+      await page.locator('[data-testid="memory-chart"] path.recharts-line-curve').first().waitFor({ timeout: WAIT_MS });
+      // Idle comes within a second here; the warm-up would draw at its latest 3 s after start-up.
+      await page.waitForTimeout(3500);
+      expect(await page.evaluate(() => (window as unknown as { warmupSeen: number }).warmupSeen)).toBe(0);
+      await page.close();
+    },
+    TEST_MS,
+  );
 });

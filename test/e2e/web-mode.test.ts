@@ -101,6 +101,47 @@ describe('kvscope web', () => {
     await context.close();
   });
 
+  it('draws one recharts chart out of sight once the page is idle, then removes it (ChartWarmup.tsx)', async () => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const { page, problems } = await watchedPage(context);
+    // Every frame: what the warm-up element holds while it is there.
+    await page.addInitScript(() => {
+      const seen: Array<{ lines: number; hidden: string | null; inView: boolean; visibility: string; x: number }> = [];
+      (window as unknown as { warmupSeen: typeof seen }).warmupSeen = seen;
+      const look = () => {
+        const el = document.querySelector('[data-testid="chart-warmup"]');
+        if (el)
+          seen.push({
+            lines: el.querySelectorAll('path.recharts-line-curve').length,
+            hidden: el.getAttribute('aria-hidden'),
+            inView: el.closest('[role="tabpanel"]') !== null,
+            visibility: getComputedStyle(el).visibility,
+            x: el.getBoundingClientRect().right,
+          });
+        requestAnimationFrame(look);
+      };
+      requestAnimationFrame(look);
+    });
+    await page.goto(web.url);
+    await page.getByTestId('connection-state').getByText('connected').waitFor();
+    await page.waitForFunction(() => (window as unknown as { warmupSeen: unknown[] }).warmupSeen.length > 0);
+    await page.getByTestId('chart-warmup').waitFor({ state: 'detached' });
+    const seen = await page.evaluate(
+      () => (window as unknown as { warmupSeen: Array<Record<string, unknown>> }).warmupSeen,
+    );
+    // Drawn with its lines, for a few frames, never in a view, hidden from sight and from assistive technology.
+    expect(Math.max(...seen.map((s) => Number(s.lines)))).toBe(2);
+    expect(seen.length).toBeGreaterThanOrEqual(5);
+    for (const s of seen) expect(s).toMatchObject({ hidden: 'true', inView: false, visibility: 'hidden' });
+    expect(Math.max(...seen.map((s) => Number(s.x)))).toBeLessThanOrEqual(0);
+    // Once: still gone a second later, and the start screen shows no chart of it.
+    await page.waitForTimeout(1000);
+    expect(await page.getByTestId('chart-warmup').count()).toBe(0);
+    expect(await page.getByTestId('chart-empty').textContent()).toContain('Nothing measured yet');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('shows a field error instead of sending an invalid run', async () => {
     const context = await browser.newContext();
     const { page, problems } = await watchedPage(context);

@@ -65,6 +65,7 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get, { api
   sessionsStatus: 'idle',
   sessionsError: null,
   viewedSession: null,
+  startScreenShown: false,
   confirmDelete: null,
   renaming: null,
   lastExport: null,
@@ -111,19 +112,23 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get, { api
   },
 
   async showStartScreen(remembered) {
-    await get().loadSessions();
-    const { openOnStart, sessions } = get();
-    const sessionId = remembered ? remembered.sessionId : openOnStart;
-    let shown = false;
-    if (sessionId !== null && sessions.some((s) => s.id === sessionId)) {
-      const runs = await api.listRuns({}).catch(() => []);
-      if (!runs.some((r) => isActivePhase(r.state))) {
-        await get().viewSession(sessionId);
-        shown = get().viewedSession?.id === sessionId;
+    try {
+      await get().loadSessions();
+      const { openOnStart, sessions } = get();
+      const sessionId = remembered ? remembered.sessionId : openOnStart;
+      let shown = false;
+      if (sessionId !== null && sessions.some((s) => s.id === sessionId)) {
+        const runs = await api.listRuns({}).catch(() => []);
+        if (!runs.some((r) => isActivePhase(r.state))) {
+          await get().viewSession(sessionId);
+          shown = get().viewedSession?.id === sessionId;
+        }
       }
+      if (!shown) await get().resumeLatestRun();
+      if (remembered && remembered.view !== get().view) get().setView(remembered.view);
+    } finally {
+      set({ startScreenShown: true });
     }
-    if (!shown) await get().resumeLatestRun();
-    if (remembered && remembered.view !== get().view) get().setView(remembered.view);
   },
 
   leaveSession() {

@@ -42,6 +42,8 @@ export interface SessionsSlice {
   sessionsError: string | null;
   /** The recorded session shown in the dashboard (read-only), or null for the live run. */
   viewedSession: SessionListing | null;
+  /** True once showStartScreen has shown what the window opens with (ChartWarmup.tsx waits for it). */
+  startScreenShown: boolean;
   /** The session waiting for "Delete" to be confirmed. */
   confirmDelete: SessionListing | null;
   /** The session whose name is being edited. */

@@ -4,6 +4,7 @@ import { connectApiEvents, startChartTicker, type AppStore } from '../state/stor
 import type { MainView } from '../state/sessions-slice';
 import { keepTabMemory, rememberedScreen } from '../state/tab-memory';
 import { BoardEditor } from './BoardEditor';
+import { ChartWarmup } from './ChartWarmup';
 import { CompareView } from './compare/CompareView';
 import { Dashboard } from './dashboard/Dashboard';
 import { DeviceCard } from './DeviceCard';
@@ -165,6 +166,8 @@ export function App({ store, connection }: { store: AppStore; connection: ApiCon
         <BoardEditor />
         <SshConfigImportDialog />
         <PromptDialogs />
+        {/* The first chart a user opens comes faster when recharts' code has run once (ChartWarmup.tsx). */}
+        <ChartWarmup />
       </div>
     </StoreProvider>
   );
