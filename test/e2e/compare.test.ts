@@ -136,6 +136,13 @@ describe('comparing two sessions', () => {
       await page.getByTestId('align-time').click();
       expect(await chart.getAttribute('data-align')).toBe('time');
       expect(await chart.locator('path.recharts-line-curve').count()).toBe(2);
+      // A reload compares the same sessions, in the same order, aligned the same way (tab-memory.ts).
+      await page.reload();
+      await page.waitForFunction(
+        () => document.querySelectorAll('[data-testid=compare-chart] .recharts-legend-item').length === 2,
+      );
+      expect(await chart.getAttribute('data-align')).toBe('time');
+      expect(await chart.locator('.recharts-legend-item-text').allTextContents()).toEqual(legend);
       await page.getByTestId('align-tokens').click();
 
       const expected = markdownRows(await compareMarkdown());

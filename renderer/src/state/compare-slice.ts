@@ -56,5 +56,11 @@ export const createCompareSlice: SliceCreator<CompareSlice> = (set, get, { api }
       // Fresh copies: a session may have been renamed or still been recording when last read.
       for (const id of picked) void load(id, true);
     },
+
+    restoreCompare(ids, align) {
+      const picked = [...new Set(ids)].slice(0, MAX_COMPARED_SESSIONS);
+      set({ compareIds: picked, compareAlign: align });
+      for (const id of picked) void load(id);
+    },
   };
 };

@@ -115,6 +115,12 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get, { api
     try {
       await get().loadSessions();
       const { openOnStart, sessions } = get();
+      // The comparison picks again, less sessions deleted since (in another tab); kept for a later
+      // reload when the list could not be read.
+      const compare = remembered?.compare;
+      const stillThere = compare?.ids.filter((id) => sessions.some((s) => s.id === id)) ?? [];
+      if (compare && get().sessionsStatus === 'ready' && stillThere.length > 0)
+        get().restoreCompare(stillThere, compare.align);
       const sessionId = remembered ? remembered.sessionId : openOnStart;
       let shown = false;
       if (sessionId !== null && sessions.some((s) => s.id === sessionId)) {

@@ -1,16 +1,22 @@
 // What this browser tab (or desktop window) remembers across a reload, in sessionStorage: the run
-// form, the selected target, which target each run started here ran on, and the screen (the view
-// and the session open in the dashboard). A reload while a run goes on then shows the settings the
-// run was started with, on the right target — not defaults; a reload while a recorded session is
-// open shows that session again, not the newest run.
+// form, the selected target, which target each run started here ran on, the screen (the view and
+// the session open in the dashboard), the sessions picked for comparison and the KV calculator's
+// form. A reload while a run goes on then shows the settings the run was started with, on the
+// right target — not defaults; a reload while a recorded session is open shows that session again,
+// not the newest run; a reload of a comparison compares the same sessions the same way.
+import { KvTypeSchema } from '../../../shared/api/schemas';
 import type { AppStore } from './store';
+import { DEFAULT_KV_FORM } from './kv-slice';
 import { DEFAULT_RUN_FORM, type RunForm } from './run-form';
-import type { MainView, RememberedScreen, RunTarget } from './view-types';
+import type { CompareAlign, KvForm, MainView, RememberedScreen, RunTarget } from './view-types';
 
 const FORM_KEY = 'kvscope.runForm.v1';
 const RUN_TARGETS_KEY = 'kvscope.runTargets.v1';
 const SCREEN_KEY = 'kvscope.screen.v1';
+const COMPARE_KEY = 'kvscope.compare.v1';
+const KV_FORM_KEY = 'kvscope.kvForm.v1';
 const VIEWS: ReadonlySet<string> = new Set<MainView>(['run', 'sessions', 'compare', 'kv']);
+const ALIGNS: ReadonlySet<string> = new Set<CompareAlign>(['tokens', 'time']);
 /** Runs whose target is remembered; older ones are forgotten (a tab seldom starts more). */
 const MAX_REMEMBERED_RUNS = 50;
 
@@ -31,14 +37,26 @@ function writeJson(storage: Storage, key: string, value: unknown): void {
   }
 }
 
-/** The remembered form, field by field: anything of the wrong type (an older version) keeps its default. */
-export function restoredForm(saved: unknown): RunForm {
-  if (!saved || typeof saved !== 'object') return DEFAULT_RUN_FORM;
-  const form: RunForm = { ...DEFAULT_RUN_FORM };
-  for (const key of Object.keys(DEFAULT_RUN_FORM) as Array<keyof RunForm>) {
-    const value = (saved as Record<string, unknown>)[key];
-    if (typeof value === typeof DEFAULT_RUN_FORM[key]) (form as unknown as Record<string, unknown>)[key] = value;
+/** A remembered form, field by field: anything of the wrong type (an older version) keeps its default. */
+function restoredFields<T extends object>(saved: unknown, defaults: T): T {
+  if (!saved || typeof saved !== 'object') return defaults;
+  const form: T = { ...defaults };
+  for (const key of Object.keys(defaults) as Array<keyof T>) {
+    const value = (saved as Record<string, unknown>)[key as string];
+    if (typeof value === typeof defaults[key]) (form as Record<keyof T, unknown>)[key] = value;
   }
+  return form;
+}
+
+export function restoredForm(saved: unknown): RunForm {
+  return restoredFields(saved, DEFAULT_RUN_FORM);
+}
+
+export function restoredKvForm(saved: unknown): KvForm {
+  const form = restoredFields(saved, DEFAULT_KV_FORM);
+  // The two choices among fixed values: one that is not (any more) among them keeps its default.
+  if (!KvTypeSchema.safeParse(form.kvType).success) form.kvType = DEFAULT_KV_FORM.kvType;
+  if (form.source !== 'gguf' && form.source !== 'manual') form.source = DEFAULT_KV_FORM.source;
   return form;
 }
 
@@ -51,7 +69,19 @@ export function rememberedRunTargets(storage: Storage): Record<string, RunTarget
 export function rememberedScreen(storage: Storage): RememberedScreen | null {
   const saved = readJson(storage, SCREEN_KEY) as { view?: unknown; sessionId?: unknown } | null;
   if (!saved || typeof saved.view !== 'string' || !VIEWS.has(saved.view)) return null;
-  return { view: saved.view as MainView, sessionId: typeof saved.sessionId === 'string' ? saved.sessionId : null };
+  const screen: RememberedScreen = {
+    view: saved.view as MainView,
+    sessionId: typeof saved.sessionId === 'string' ? saved.sessionId : null,
+  };
+  const compare = readJson(storage, COMPARE_KEY) as { ids?: unknown; align?: unknown } | null;
+  const ids = Array.isArray(compare?.ids) ? compare.ids.filter((id): id is string => typeof id === 'string') : [];
+  if (ids.length > 0)
+    screen.compare = {
+      ids,
+      align:
+        typeof compare?.align === 'string' && ALIGNS.has(compare.align) ? (compare.align as CompareAlign) : 'tokens',
+    };
+  return screen;
 }
 
 /**
@@ -61,7 +91,9 @@ export function rememberedScreen(storage: Storage): RememberedScreen | null {
  */
 export function keepTabMemory(store: AppStore, storage: Storage): () => void {
   const saved = readJson(storage, FORM_KEY) as { form?: unknown; selectedBoardId?: unknown } | null;
+  const savedKvForm = readJson(storage, KV_FORM_KEY);
   store.setState({ runTargets: rememberedRunTargets(storage) });
+  if (savedKvForm) store.setState({ kvForm: restoredKvForm(savedKvForm) });
   if (saved) {
     store.setState({
       form: restoredForm(saved.form),
@@ -72,6 +104,9 @@ export function keepTabMemory(store: AppStore, storage: Storage): () => void {
   return store.subscribe((state, previous) => {
     if (state.form !== previous.form || state.selectedBoardId !== previous.selectedBoardId)
       writeJson(storage, FORM_KEY, { form: state.form, selectedBoardId: state.selectedBoardId });
+    if (state.kvForm !== previous.kvForm) writeJson(storage, KV_FORM_KEY, state.kvForm);
+    if (state.compareIds !== previous.compareIds || state.compareAlign !== previous.compareAlign)
+      writeJson(storage, COMPARE_KEY, { ids: state.compareIds, align: state.compareAlign });
     // The screen is mirrored as it is, not only when it changes: a start-up that showed something
     // else than what was remembered (a run going on won) must not leave the old session to come back.
     const sessionId = state.viewedSession?.id ?? null;

@@ -13,6 +13,8 @@ export interface RememberedScreen {
   view: MainView;
   /** The recorded session the dashboard showed, or null: the live run. */
   sessionId: string | null;
+  /** The sessions picked for comparison and how they were aligned (absent: none picked). */
+  compare?: { ids: string[]; align: CompareAlign };
 }
 
 export type RunSnapshot = MethodOutput<'getRun'>;
@@ -85,6 +87,8 @@ export interface CompareSlice {
   makeReference: (id: string) => void;
   /** Starts a comparison of these sessions and shows the comparison view. */
   compareSessions: (ids: string[]) => void;
+  /** Picks these sessions again, aligned so, without changing the view (a reload: tab-memory.ts). */
+  restoreCompare: (ids: string[], align: CompareAlign) => void;
 }
 
 export interface KvForm {

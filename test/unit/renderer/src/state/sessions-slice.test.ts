@@ -8,7 +8,13 @@ import type { SessionListing } from '../../../../../shared/api/session-schemas';
 import { createMemoryRing } from '../../../../../renderer/src/live/ring-buffer';
 import { snapshotOfStoredRun } from '../../../../../renderer/src/state/sessions-slice';
 import { createAppStore } from '../../../../../renderer/src/state/store';
-import { keepTabMemory, rememberedScreen, restoredForm } from '../../../../../renderer/src/state/tab-memory';
+import {
+  keepTabMemory,
+  rememberedScreen,
+  restoredForm,
+  restoredKvForm,
+} from '../../../../../renderer/src/state/tab-memory';
+import { DEFAULT_KV_FORM } from '../../../../../renderer/src/state/kv-slice';
 import { DEFAULT_RUN_FORM } from '../../../../../renderer/src/state/run-form';
 import { defined } from '../../../../helpers/defined';
 import { sampleStreamArbitrary } from '../../../../helpers/sample-arbitrary';
@@ -295,6 +301,73 @@ describe('tab memory', () => {
     expect(rememberedScreen(storage)).toBeNull();
     storage.setItem('kvscope.screen.v1', JSON.stringify({ view: 'kv', sessionId: 7 }));
     expect(rememberedScreen(storage)).toEqual({ view: 'kv', sessionId: null });
+  });
+
+  it('compares the same sessions, aligned the same way, after a reload; a session deleted since is dropped', async () => {
+    const storage = memoryStorage();
+    const first = setup().store;
+    const stop = keepTabMemory(first, storage);
+    first.getState().toggleCompare('s2');
+    first.getState().toggleCompare('s1');
+    first.getState().setCompareAlign('time');
+    first.getState().setView('compare');
+    stop();
+    expect(rememberedScreen(storage)).toEqual({
+      view: 'compare',
+      sessionId: null,
+      compare: { ids: ['s2', 's1'], align: 'time' },
+    });
+
+    // Reloaded with every session there: the same picks in the same order (the first is the reference).
+    const again = setup();
+    keepTabMemory(again.store, storage);
+    again.api.listRuns.mockResolvedValue([]);
+    await again.store.getState().showStartScreen(rememberedScreen(storage));
+    expect(again.store.getState()).toMatchObject({ view: 'compare', compareIds: ['s2', 's1'], compareAlign: 'time' });
+    await vi.waitFor(() => expect(again.store.getState().compared.s1?.status).toBe('ready'));
+    expect(again.api.openSession).toHaveBeenCalledWith({ id: 's2' });
+
+    // s2 deleted in another tab meanwhile: s1 alone is picked.
+    const later = setup();
+    later.api.listSessions.mockResolvedValue({ sessions: [listing('s1', 'first')], openOnStart: null });
+    later.api.listRuns.mockResolvedValue([]);
+    await later.store.getState().showStartScreen(rememberedScreen(storage));
+    expect(later.store.getState().compareIds).toEqual(['s1']);
+    expect(later.api.openSession).not.toHaveBeenCalledWith({ id: 's2' });
+
+    // The list could not be read: nothing is picked, and the picks stay remembered for the next reload.
+    const offline = setup();
+    keepTabMemory(offline.store, storage);
+    offline.api.listSessions.mockRejectedValue(new Error('connection lost'));
+    offline.api.listRuns.mockResolvedValue([]);
+    await offline.store.getState().showStartScreen(rememberedScreen(storage));
+    expect(offline.store.getState().compareIds).toEqual([]);
+    expect(rememberedScreen(storage)?.compare).toEqual({ ids: ['s2', 's1'], align: 'time' });
+  });
+
+  it("keeps the KV calculator's form across a reload; a value it no longer knows keeps its default", () => {
+    const storage = memoryStorage();
+    const first = setup().store;
+    const stop = keepTabMemory(first, storage);
+    first.getState().setKvField('ctx', '32768');
+    first.getState().setKvField('kvType', 'q8_0');
+    first.getState().setKvField('source', 'gguf');
+    first.getState().setKvField('ggufPath', '/models/llama-3.2-1b.gguf');
+    stop();
+    const reloaded = setup().store;
+    keepTabMemory(reloaded, storage)();
+    expect(reloaded.getState().kvForm).toEqual({
+      ...DEFAULT_KV_FORM,
+      ctx: '32768',
+      kvType: 'q8_0',
+      source: 'gguf',
+      ggufPath: '/models/llama-3.2-1b.gguf',
+    });
+    expect(restoredKvForm({ kvType: 'q9_9', source: 'cloud', ctx: 8192, nSeq: '4' })).toEqual({
+      ...DEFAULT_KV_FORM,
+      nSeq: '4',
+    });
+    expect(restoredKvForm(null)).toEqual(DEFAULT_KV_FORM);
   });
 
   it('keeps defaults for fields an older version saved with another type', () => {
