@@ -110,6 +110,35 @@ describe('a demo run from the UI', () => {
     await page.close();
   });
 
+  it(
+    'draws a run whose samples all came at one token count as dots clear of the y axis',
+    { timeout: TEST_MS },
+    async () => {
+      const { page, problems } = await openApp();
+      // 3 tokens at 150 tok/s: over in 20 ms, before a sample comes after a token.
+      await fillDemo(page, { tokens: '3', tps: '150', intervalMs: '100', budget: '' });
+      await page.getByTestId('start-run').click();
+      await waitForPhase(page, ['done'], WAIT_MS);
+      const chart = page.getByTestId('memory-chart');
+      await page.waitForFunction(
+        () => Number(document.querySelector('[data-testid=memory-chart]')?.getAttribute('data-rss-points')) >= 1,
+        null,
+        { timeout: WAIT_MS },
+      );
+      const rssDots = chart.locator('.recharts-line-dots').first().locator('circle');
+      await rssDots.first().waitFor();
+      const rssPoints = Number(await chart.getAttribute('data-rss-points'));
+      expect(await rssDots.count()).toBe(rssPoints);
+      // The dots sit right of the y axis' line, not on it.
+      const axisLine = (await chart.locator('.recharts-yAxis .recharts-cartesian-axis-line').boundingBox())!;
+      const dot = (await rssDots.first().boundingBox())!;
+      expect(dot.x).toBeGreaterThan(axisLine.x + axisLine.width);
+      await saveScreenshot(page, 'demo-run-one-token-count.png');
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+  );
+
   it('stops a running demo with the Stop button', { timeout: TEST_MS }, async () => {
     const { page, problems } = await openApp();
     await fillDemo(page, { tokens: '10000', tps: '200', intervalMs: '100', budget: '' });

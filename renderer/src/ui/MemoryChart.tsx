@@ -40,6 +40,9 @@ function EmptyState() {
   );
 }
 
+/** Space between the y axis and x = 0 tokens. */
+const X_AXIS_PAD_PX = 8;
+
 const selectChart = (s: AppState) => s.chart;
 /** A new run empties the chart: that lands at once, never the last run's curve under its header. */
 const isEmptied = (chart: ChartSeries) => chart === EMPTY_CHART;
@@ -67,6 +70,9 @@ export function MemoryChart() {
   // Round ticks given, all shown (interval 0): recharts then measures no tick label in the DOM
   // to thin them out, a forced layout per label on every render.
   const xAxis = niceLinearTicks(Math.max(1, chart.xMax), 5, true);
+  // Every point at one token count (a run so short or fast that no sample came after a token, or
+  // prefill alone): each line is a vertical stroke, so its points are drawn as dots too.
+  const oneTokenCount = hasData && chart.rss.every((p) => p.x === chart.rss[0]?.x);
 
   return (
     <section className="panel chart-panel" aria-labelledby="chart-heading">
@@ -108,6 +114,8 @@ export function MemoryChart() {
             margin={{ top: 16, right: 28, bottom: 28, left: 8 }}
             x={{
               dataKey: 'x',
+              // Off the y axis' line: what happens at 0 tokens (prefill, start-up) stays visible.
+              padding: { left: X_AXIS_PAD_PX },
               domain: [0, xAxis.top],
               ticks: xAxis.ticks,
               interval: 0,
@@ -129,7 +137,14 @@ export function MemoryChart() {
             }}
           >
             {LINES.map((line) => (
-              <Line key={line.key} data={chart[line.key]} dataKey="y" {...LINE_PROPS} {...line.style} />
+              <Line
+                key={line.key}
+                data={chart[line.key]}
+                dataKey="y"
+                {...LINE_PROPS}
+                {...line.style}
+                dot={oneTokenCount ? { r: 3, strokeDasharray: '' } : false}
+              />
             ))}
             {showBudget && budgetBytes !== null && (
               <ReferenceLine
