@@ -28,13 +28,39 @@ export class RawJson<T> {
 /** The stringifyWithRawJson call under way (JSON.stringify is synchronous: at most one). */
 let splicing: { placeholder(text: string): string } | null = null;
 
+/** A character outside ASCII. */
+const NON_ASCII = /[\u0080-\uffff]/;
+const NON_ASCII_ALL = new RegExp(NON_ASCII.source, 'g');
+const escapeChar = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
+/**
+ * JSON text with every character outside ASCII written as its \uXXXX escape: the same value. (A
+ * pair of surrogates becomes two escapes, which JSON reads back as the one character.)
+ */
+export function asciiJson(text: string): string {
+  return NON_ASCII.test(text) ? text.replace(NON_ASCII_ALL, escapeChar) : text;
+}
+
+export interface StringifyOptions {
+  /**
+   * Only ASCII in the text (asciiJson). The WebSocket bridge asks for it: a browser makes a
+   * received text of pure ASCII a one-byte string, and one character outside it (the "–" of a
+   * session without a target, the "×" of a model shape) makes the whole answer two-byte — for an
+   * 8-hour session 3.5 MB of cells, twice the memory and a slower JSON.parse (renderer CPU to
+   * open it 310 → 280 ms, bench/ui.bench.ts). Each piece is escaped before the texts are spliced in
+   * (finished runs' stored texts are ASCII as JSON.stringify wrote them: checked, not rewritten).
+   */
+  asciiOnly?: boolean;
+}
+
 /**
  * JSON.stringify(value) with the text of every RawJson in it written as it is. Each RawJson first
  * becomes a placeholder string ("<marker><index>", the marker random per call), which the text is
  * split at. Should a string of the value happen to hold the marker, there are more pieces than
  * texts, and the value is stringified the slow way instead (each RawJson parsed): always correct.
  */
-export function stringifyWithRawJson(value: unknown): string {
+export function stringifyWithRawJson(value: unknown, options: StringifyOptions = {}): string {
+  const finish = options.asciiOnly ? asciiJson : (text: string) => text;
   const marker = `kvscope-raw-json-${Math.random().toString(36).slice(2)}-`;
   const texts: string[] = [];
   splicing = {
@@ -49,15 +75,15 @@ export function stringifyWithRawJson(value: unknown): string {
   } finally {
     splicing = null;
   }
-  if (texts.length === 0) return text;
+  if (texts.length === 0) return finish(text);
   const pieces = text.split(`"${marker}`);
-  if (pieces.length !== texts.length + 1) return JSON.stringify(value);
-  const out: string[] = [pieces[0] as string];
+  if (pieces.length !== texts.length + 1) return finish(JSON.stringify(value));
+  const out: string[] = [finish(pieces[0] as string)];
   for (let i = 0; i < texts.length; i++) {
     const piece = pieces[i + 1] as string;
     const rest = `${i}"`;
-    if (!piece.startsWith(rest)) return JSON.stringify(value);
-    out.push(texts[i] as string, piece.slice(rest.length));
+    if (!piece.startsWith(rest)) return finish(JSON.stringify(value));
+    out.push(finish(texts[i] as string), finish(piece.slice(rest.length)));
   }
   return out.join('');
 }

@@ -36,7 +36,7 @@ import {
 } from '../../../shared/api/bridge-protocol';
 import type { ApiEventName } from '../../../shared/api/contract';
 import { describeZodError, dispatchApiCall } from '../api/api-dispatch';
-import { stringifyWithRawJson } from '../../../shared/api/raw-json';
+import { asciiJson, stringifyWithRawJson } from '../../../shared/api/raw-json';
 import { describeError } from '../util/describe-error';
 import type { AppServices } from '../api/app-services';
 import { CONTENT_SECURITY_POLICY } from './content-security-policy';
@@ -248,14 +248,13 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     if (ws.readyState !== WebSocket.OPEN) return;
     let text: string;
     try {
-      // A finished run's stored samples go in as the text they are (shared/api/raw-json.ts).
-      text = stringifyWithRawJson(message);
+      // A finished run's stored samples go in as the text they are; all of it ASCII, which the
+      // page's WebSocket makes a one-byte string (shared/api/raw-json.ts).
+      text = stringifyWithRawJson(message, { asciiOnly: true });
     } catch (error) {
-      text = JSON.stringify({
-        id: message.id,
-        ok: false,
-        error: `response could not be encoded: ${describeError(error)}`,
-      });
+      text = asciiJson(
+        JSON.stringify({ id: message.id, ok: false, error: `response could not be encoded: ${describeError(error)}` }),
+      );
     }
     ws.send(text);
   };
@@ -306,7 +305,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
 
   const broadcast = (event: ApiEventName, payload: unknown) => {
     if (clients.size === 0) return;
-    const text = JSON.stringify({ event, payload });
+    const text = asciiJson(JSON.stringify({ event, payload }));
     for (const ws of clients) {
       if (ws.readyState !== WebSocket.OPEN) continue;
       if (ws.bufferedAmount > MAX_CLIENT_BUFFERED_BYTES) {

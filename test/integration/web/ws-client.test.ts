@@ -131,15 +131,27 @@ describe('openSession of a finished run against the bridge server', () => {
   it('parses in the page to the session as read from its rows (the stored snapshot spliced in unparsed)', async () => {
     // The server reads the run's samples as their stored text…
     expect(readPackedSession(path).runs[0]?.samples).toBeInstanceOf(RawJson);
+    const frames: string[] = [];
     const c = createWsApiClient({
       url: `ws://127.0.0.1:${server.port}/api?token=${server.token}`,
-      createSocket: nodeSocket,
+      createSocket: (url) => {
+        const ws = new WebSocket(url);
+        ws.on('message', (data: Buffer) => frames.push(data.toString('utf8')));
+        return ws as unknown as SocketLike;
+      },
     });
     const { openOnStart } = await c.api.listSessions({});
     const { data } = await c.api.openSession({ id: defined(openOnStart ?? undefined, 'the opened file') });
     // …and the client receives plain packed samples, the ones the rows hold.
     expect(data).toEqual(packSessionData(readSession(path)));
     expect(data.runs[0]?.label).toBe('a "quoted" run \u2014 ok');
+    // Every frame is ASCII (a browser keeps such a text one byte per character): the dash escaped.
+    const answer = defined(
+      frames.find((f) => f.includes('"finished"')),
+      'the answer frame',
+    );
+    expect(answer).toContain('a \\"quoted\\" run \\u2014 ok');
+    for (const frame of frames) expect([...frame].every((ch) => ch.charCodeAt(0) < 0x80)).toBe(true);
     c.close();
   });
 });

@@ -1,7 +1,8 @@
 // JSON text kept as text (shared/api/raw-json.ts): spliced into an answer as it is, parsed for a
 // transport that sends values, and always the same value as the parsed text would give.
+import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { RawJson, resolveRawJson, stringifyWithRawJson } from '../../../../shared/api/raw-json';
+import { asciiJson, RawJson, resolveRawJson, stringifyWithRawJson } from '../../../../shared/api/raw-json';
 
 const answer = () => ({
   id: 4,
@@ -30,6 +31,56 @@ describe('stringifyWithRawJson', () => {
 
   it('is what JSON.stringify gives for a RawJson outside it: the parsed value', () => {
     expect(JSON.stringify(answer())).toBe(expected);
+  });
+});
+
+const isAscii = (text: string) => [...text].every((c) => c.charCodeAt(0) < 0x80);
+/** JSON values whose strings and keys hold any UTF-16 code unit (surrogate pairs and lone halves included). */
+const anyJson = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small' },
+    fc.string({ unit: 'binary' }),
+    fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)) }),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(tie('value'), { maxLength: 4 }),
+    fc.dictionary(fc.string({ unit: 'binary' }), tie('value'), { maxKeys: 4 }),
+  ),
+})).value;
+
+describe('asciiJson', () => {
+  it('writes only ASCII, and the text reads back as the same value', () => {
+    fc.assert(
+      fc.property(anyJson, (value) => {
+        const text = JSON.stringify(value);
+        const ascii = asciiJson(text);
+        expect(isAscii(ascii)).toBe(true);
+        expect(JSON.parse(ascii)).toEqual(JSON.parse(text));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('escapes as JSON does, and leaves ASCII text as it is (the same string)', () => {
+    expect(asciiJson('{"target":"–","model":"16L×8H","t":"20 °C 😀"}')).toBe(
+      '{"target":"\\u2013","model":"16L\\u00d78H","t":"20 \\u00b0C \\ud83d\\ude00"}',
+    );
+    const plain = '{"cells":[1,null,2.5]}';
+    expect(asciiJson(plain)).toBe(plain);
+  });
+
+  it('makes the answer of stringifyWithRawJson all ASCII, raw texts included, when asked', () => {
+    const value = {
+      listing: { target: '–', model: '16L×8H×64' },
+      samples: new RawJson('{"shapes":[{"source":"tz","keys":["temp.ΣCPU.C"]}]}'),
+    };
+    const text = stringifyWithRawJson(value, { asciiOnly: true });
+    expect(isAscii(text)).toBe(true);
+    expect(JSON.parse(text)).toEqual(JSON.parse(stringifyWithRawJson(value)));
+    expect(JSON.parse(text).listing.target).toBe('–');
+    // Not asked: the text as JSON.stringify writes it.
+    expect(stringifyWithRawJson(value)).toContain('16L×8H×64');
   });
 });
 
