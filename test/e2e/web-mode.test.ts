@@ -142,6 +142,19 @@ describe('kvscope web', () => {
     await context.close();
   });
 
+  it('Test & probe from another view goes to the Run view, where the device card answers', async () => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const { page, problems } = await watchedPage(context);
+    await page.goto(web.url);
+    await page.getByTestId('connection-state').getByText('connected').waitFor();
+    await page.getByTestId('view-kv').click();
+    await page.getByTestId('probe-board').click();
+    await page.getByTestId('device-card').waitFor();
+    expect(await page.getByTestId('view-run').getAttribute('aria-selected')).toBe('true');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('shows a field error instead of sending an invalid run', async () => {
     const context = await browser.newContext();
     const { page, problems } = await watchedPage(context);

@@ -57,6 +57,15 @@ export const createCompareSlice: SliceCreator<CompareSlice> = (set, get, { api }
       for (const id of picked) void load(id, true);
     },
 
+    forgetCompared(ids) {
+      const gone = new Set(ids.filter((id) => id in get().compared || get().compareIds.includes(id)));
+      if (gone.size === 0) return;
+      set((s) => ({
+        compareIds: s.compareIds.filter((id) => !gone.has(id)),
+        compared: Object.fromEntries(Object.entries(s.compared).filter(([id]) => !gone.has(id))),
+      }));
+    },
+
     restoreCompare(ids, align) {
       const picked = [...new Set(ids)].slice(0, MAX_COMPARED_SESSIONS);
       set({ compareIds: picked, compareAlign: align });

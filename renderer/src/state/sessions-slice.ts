@@ -87,6 +87,9 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get, { api
         sessionsStatus: 'ready',
         viewedSession: viewed ? (sessions.find((s) => s.id === viewed.id) ?? viewed) : null,
       });
+      // Picks of sessions deleted in another tab go too.
+      const listed = new Set(sessions.map((s) => s.id));
+      get().forgetCompared(get().compareIds.filter((id) => !listed.has(id)));
     } catch (error) {
       set({ sessionsStatus: 'error', sessionsError: errorText(error) });
     }
@@ -188,6 +191,7 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get, { api
     try {
       await api.deleteSession({ id: target.id });
       set((s) => ({ sessions: s.sessions.filter((x) => x.id !== target.id) }));
+      get().forgetCompared([target.id]);
       // The deleted session was on the dashboard: it goes, as when closed.
       if (get().viewedSession?.id === target.id) get().leaveSession();
     } catch (error) {

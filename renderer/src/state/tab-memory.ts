@@ -1,10 +1,12 @@
 // What this browser tab (or desktop window) remembers across a reload, in sessionStorage: the run
 // form, the selected target, which target each run started here ran on, the screen (the view and
 // the session open in the dashboard), the sessions picked for comparison and the KV calculator's
-// form. A reload while a run goes on then shows the settings the run was started with, on the
-// right target — not defaults; a reload while a recorded session is open shows that session again,
-// not the newest run; a reload of a comparison compares the same sessions the same way.
+// form (with the GGUF header it read). A reload while a run goes on then shows the settings the
+// run was started with, on the right target — not defaults; a reload while a recorded session is
+// open shows that session again, not the newest run; a reload of a comparison compares the same
+// sessions the same way.
 import { KvTypeSchema } from '../../../shared/api/schemas';
+import { ModelHeaderSchema } from '../../../shared/api/session-schemas';
 import type { AppStore } from './store';
 import { DEFAULT_KV_FORM } from './kv-slice';
 import { DEFAULT_RUN_FORM, type RunForm } from './run-form';
@@ -15,6 +17,8 @@ const RUN_TARGETS_KEY = 'kvscope.runTargets.v1';
 const SCREEN_KEY = 'kvscope.screen.v1';
 const COMPARE_KEY = 'kvscope.compare.v1';
 const KV_FORM_KEY = 'kvscope.kvForm.v1';
+/** The GGUF header the KV calculator read, with the target and path it was read from. */
+const KV_HEADER_KEY = 'kvscope.kvHeader.v1';
 const VIEWS: ReadonlySet<string> = new Set<MainView>(['run', 'sessions', 'compare', 'kv']);
 const ALIGNS: ReadonlySet<string> = new Set<CompareAlign>(['tokens', 'time']);
 /** Runs whose target is remembered; older ones are forgotten (a tab seldom starts more). */
@@ -93,7 +97,17 @@ export function keepTabMemory(store: AppStore, storage: Storage): () => void {
   const saved = readJson(storage, FORM_KEY) as { form?: unknown; selectedBoardId?: unknown } | null;
   const savedKvForm = readJson(storage, KV_FORM_KEY);
   store.setState({ runTargets: rememberedRunTargets(storage) });
-  if (savedKvForm) store.setState({ kvForm: restoredKvForm(savedKvForm) });
+  if (savedKvForm) {
+    const kvForm = restoredKvForm(savedKvForm);
+    // The header read for this very file comes back with it (read again, it would reach the board).
+    const read = readJson(storage, KV_HEADER_KEY) as { target?: unknown; path?: unknown; header?: unknown } | null;
+    const header = ModelHeaderSchema.safeParse(read?.header);
+    const sameFile = read?.target === kvForm.ggufTarget && read.path === kvForm.ggufPath.trim();
+    store.setState({
+      kvForm,
+      ...(header.success && sameFile ? { kvHeader: { status: 'ready', header: header.data } } : {}),
+    });
+  }
   if (saved) {
     store.setState({
       form: restoredForm(saved.form),
@@ -105,6 +119,10 @@ export function keepTabMemory(store: AppStore, storage: Storage): () => void {
     if (state.form !== previous.form || state.selectedBoardId !== previous.selectedBoardId)
       writeJson(storage, FORM_KEY, { form: state.form, selectedBoardId: state.selectedBoardId });
     if (state.kvForm !== previous.kvForm) writeJson(storage, KV_FORM_KEY, state.kvForm);
+    if (state.kvHeader !== previous.kvHeader && state.kvHeader.status === 'ready') {
+      const { ggufTarget, ggufPath } = state.kvForm;
+      writeJson(storage, KV_HEADER_KEY, { target: ggufTarget, path: ggufPath.trim(), header: state.kvHeader.header });
+    }
     if (state.compareIds !== previous.compareIds || state.compareAlign !== previous.compareAlign)
       writeJson(storage, COMPARE_KEY, { ids: state.compareIds, align: state.compareAlign });
     // The screen is mirrored as it is, not only when it changes: a start-up that showed something

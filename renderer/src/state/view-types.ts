@@ -89,6 +89,8 @@ export interface CompareSlice {
   compareSessions: (ids: string[]) => void;
   /** Picks these sessions again, aligned so, without changing the view (a reload: tab-memory.ts). */
   restoreCompare: (ids: string[], align: CompareAlign) => void;
+  /** Drops sessions that are gone (deleted here or in another tab) from the picks and the loaded comparison. */
+  forgetCompared: (ids: readonly string[]) => void;
 }
 
 export interface KvForm {

@@ -19,6 +19,7 @@ export function BoardList() {
   const openEditor = useAppStore((s) => s.openEditor);
   const openImporter = useAppStore((s) => s.openImporter);
   const probeBoard = useAppStore((s) => s.probeBoard);
+  const setView = useAppStore((s) => s.setView);
   const probing = useAppStore((s) => (s.selectedBoardId ? s.probes[s.selectedBoardId]?.status === 'probing' : false));
   const locked = useAppStore(
     (s) => s.run.phase === 'starting' || s.run.phase === 'running' || s.run.phase === 'stopping',
@@ -95,7 +96,12 @@ export function BoardList() {
           type="button"
           className="button-secondary"
           disabled={!selected || probing}
-          onClick={() => selected && void probeBoard(selected.id)}
+          onClick={() => {
+            if (!selected) return;
+            // The answer (the device card and its findings) is on the Run view.
+            setView('run');
+            void probeBoard(selected.id);
+          }}
           data-testid="probe-board"
           title="Connect, read the board's facts and check them"
         >

@@ -53,7 +53,9 @@ export function Readouts() {
       key: 'oom-horizon',
       label: 'OOM horizon',
       value: formatTokens(analysis?.oomHorizonTokens),
-      note: noBudget ?? 'tokens until RSS crosses the budget',
+      // The charge the kernel kills on (shared/analysis/run-analysis.ts), not RSS: file-backed
+      // weights it can drop may take RSS past the budget first.
+      note: noBudget ?? 'tokens until what the OOM killer counts (anon, not page cache) reaches the budget',
     },
     {
       key: 'max-safe-context',

@@ -92,6 +92,8 @@ function OverlayChart({ sessions }: { sessions: Ready[] }) {
           labelFormatter: (x) =>
             align === 'tokens' ? `${formatTokensShort(Number(x))} tokens` : `${Number(x).toFixed(1)} s`,
         }}
+        // Above the plot, as on the memory chart: below, it covered the x axis' title.
+        legend={{ verticalAlign: 'top', align: 'right', iconType: 'plainline', wrapperStyle: { fontSize: 12 } }}
       >
         {curves.map((curve, i) => (
           <Line
@@ -181,8 +183,8 @@ export function CompareView() {
       return entry?.status === 'ready' ? [{ ...entry, id }] : [];
     });
     // Two sessions of the same name (a board's default run name, twice) get told apart in every
-    // legend, header and option of the view.
-    const names = distinctNames(sessions.map((s) => s.name));
+    // legend, header and option of the view; a session keeps its "(2)" when another becomes the reference.
+    const names = distinctNames(sessions);
     return sessions.map((s, i) => ({ ...s, name: names[i] ?? s.name }));
   }, [ids, compared]);
   const loading = ids.some((id) => compared[id]?.status === 'loading');

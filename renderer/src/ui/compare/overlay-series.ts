@@ -37,14 +37,21 @@ export function overlayPoints(run: SessionRun, align: CompareAlign): Array<{ x: 
   );
 }
 
-/** The names, with " (2)", " (3)"… after the second and later uses of one name. */
-export function distinctNames(names: readonly string[]): string[] {
+/**
+ * The sessions' names, in their order, with " (2)", " (3)"… after the second and later uses of one
+ * name, counted in the order the sessions were recorded (their ids start with their time): a
+ * session keeps its number whichever is picked first or made the reference.
+ */
+export function distinctNames(sessions: ReadonlyArray<{ id: string; name: string }>): string[] {
+  const recorded = [...sessions].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const seen = new Map<string, number>();
-  return names.map((name) => {
+  const nameOf = new Map<string, string>();
+  for (const { id, name } of recorded) {
     const n = (seen.get(name) ?? 0) + 1;
     seen.set(name, n);
-    return n === 1 ? name : `${name} (${n})`;
-  });
+    nameOf.set(id, n === 1 ? name : `${name} (${n})`);
+  }
+  return sessions.map((s) => nameOf.get(s.id) ?? s.name);
 }
 
 export function overlayCurves(

@@ -187,6 +187,27 @@ describe('sessions in the store', () => {
   });
 });
 
+describe('a compared session that goes', () => {
+  it('leaves the comparison when deleted here, at once, and when the list shows it gone from another tab', async () => {
+    const { store, api } = setup();
+    await store.getState().loadSessions();
+    store.getState().compareSessions(['s1', 's2']);
+    await vi.waitFor(() => expect(store.getState().compared.s2?.status).toBe('ready'));
+    store.getState().askDelete('s2');
+    const deleting = store.getState().confirmDeleteSession();
+    await vi.waitFor(() => expect(api.deleteSession).toHaveBeenCalled());
+    await deleting;
+    expect(store.getState().compareIds).toEqual(['s1']);
+    expect(Object.keys(store.getState().compared)).toEqual(['s1']);
+
+    // s1 deleted elsewhere: the next list drops it from the picks too.
+    api.listSessions.mockResolvedValue({ sessions: [], openOnStart: null });
+    await store.getState().loadSessions();
+    expect(store.getState().compareIds).toEqual([]);
+    expect(store.getState().compared).toEqual({});
+  });
+});
+
 describe('closing a recorded session', () => {
   it('takes its run off the dashboard: the newest run of the app is shown, or none', async () => {
     const { store, api } = setup();
@@ -363,11 +384,45 @@ describe('tab memory', () => {
       source: 'gguf',
       ggufPath: '/models/llama-3.2-1b.gguf',
     });
+    expect(reloaded.getState().kvHeader).toEqual({ status: 'idle' }); // never read
     expect(restoredKvForm({ kvType: 'q9_9', source: 'cloud', ctx: 8192, nSeq: '4' })).toEqual({
       ...DEFAULT_KV_FORM,
       nSeq: '4',
     });
     expect(restoredKvForm(null)).toEqual(DEFAULT_KV_FORM);
+  });
+
+  it('keeps the GGUF header the KV calculator read, for that file only', async () => {
+    const storage = memoryStorage();
+    const header = {
+      path: '/models/stories260K.gguf',
+      targetId: 'local',
+      fileBytes: 1185376,
+      shape: { nLayer: 5, nHeadKv: 4, headDimK: 8, headDimV: 8 },
+      summary: { architecture: 'llama', nLayer: 5 },
+    };
+    const first = setup();
+    first.api.readModelHeader.mockResolvedValue(header as never);
+    const stop = keepTabMemory(first.store, storage);
+    first.store.getState().setKvField('source', 'gguf');
+    first.store.getState().setKvField('ggufPath', ' /models/stories260K.gguf ');
+    await first.store.getState().readKvHeader();
+    stop();
+
+    const reloaded = setup();
+    keepTabMemory(reloaded.store, storage)();
+    expect(reloaded.store.getState().kvHeader).toEqual({ status: 'ready', header });
+    expect(reloaded.api.readModelHeader).not.toHaveBeenCalled();
+
+    // The path typed since is another file: its header is not that one.
+    const edited = setup();
+    const again = keepTabMemory(edited.store, storage);
+    edited.store.getState().setKvField('ggufPath', '/models/other.gguf');
+    again();
+    const third = setup();
+    keepTabMemory(third.store, storage)();
+    expect(third.store.getState().kvForm.ggufPath).toBe('/models/other.gguf');
+    expect(third.store.getState().kvHeader).toEqual({ status: 'idle' });
   });
 
   it('keeps defaults for fields an older version saved with another type', () => {

@@ -45,11 +45,19 @@ describe('deltaTable', () => {
 
 describe('distinctNames', () => {
   it('tells apart sessions of the same name, in order, and leaves unique names alone', () => {
-    expect(distinctNames(['orin f16', 'orin f16', 'pi5', 'orin f16'])).toEqual([
-      'orin f16',
-      'orin f16 (2)',
-      'pi5',
-      'orin f16 (3)',
-    ]);
+    const picked = [
+      { id: '20260101-a', name: 'orin f16' },
+      { id: '20260102-b', name: 'orin f16' },
+      { id: '20260103-c', name: 'pi5' },
+      { id: '20260104-d', name: 'orin f16' },
+    ];
+    expect(distinctNames(picked)).toEqual(['orin f16', 'orin f16 (2)', 'pi5', 'orin f16 (3)']);
+  });
+
+  it('numbers by recording order: a session keeps its name when another is made the reference', () => {
+    const older = { id: '20260101-a', name: 'orin f16' };
+    const newer = { id: '20260102-b', name: 'orin f16' };
+    expect(distinctNames([older, newer])).toEqual(['orin f16', 'orin f16 (2)']);
+    expect(distinctNames([newer, older])).toEqual(['orin f16 (2)', 'orin f16']);
   });
 });
