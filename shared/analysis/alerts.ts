@@ -70,8 +70,9 @@ export const ALERT_REASONS: Record<AlertRule, { label: string; reason: string }>
     reason: 'Pages coming back from swap or zram stall decoding; 1 MiB/s is well above background noise.',
   },
   'engine-exited': {
-    label: 'Engine exited',
-    reason: 'An engine that leaves without being stopped crashed, hit a limit or was killed.',
+    label: 'Engine failed',
+    reason:
+      'An engine that leaves without being stopped, with a non-zero status or a signal, crashed, hit a limit or was killed (status 0 is a normal end).',
   },
 };
 
@@ -82,7 +83,7 @@ export interface AlertObservation {
   budgetBytes?: number | null;
   /** Generated tokens so far. */
   tokens?: number | null;
-  /** The analysis' OOM horizon: the generated-token count at which RSS crosses the budget. */
+  /** The analysis' OOM horizon: the generated-token count at which the charge the kernel acts on reaches the budget (run-analysis.ts). */
   oomHorizonTokens?: number | null;
   /** Temperature per zone (sample key or zone name), °C. */
   tempsC?: Readonly<Record<string, number | null>>;
@@ -224,10 +225,11 @@ export function evaluateAlerts(
   }
 
   const exit = o.engineExit;
-  if (exit && !exit.stoppedByUser) {
-    const clean = exit.code === 0 && !exit.signal;
+  // Status 0 is an engine that did what it was asked (its tokens, its prompts) and left: not an
+  // alert, or every finished run and sweep point would raise one (the rule's reason above).
+  if (exit && !exit.stoppedByUser && (exit.code !== 0 || exit.signal)) {
     judge('engine-exited', 'engine-exited', true, false, () => ({
-      severity: clean ? 'warning' : 'critical',
+      severity: 'critical',
       message: exit.signal
         ? `the engine was ended by ${exit.signal}`
         : `the engine exited with status ${exit.code ?? 'unknown'}`,

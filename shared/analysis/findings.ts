@@ -256,8 +256,10 @@ export function reservedFinding(input: FindingInput): RunFinding | null {
   const used = a.throughput.tokens + (input.promptTokens ?? 0);
   const ctx = input.ctx;
   let underused: { usedTokens: number; suggestedCtx: number; freedBytes: number | null } | null = null;
-  if (ctx !== null && used > 0 && used < ctx * RESERVED_USED_LOW) {
-    const suggestedCtx = roundUpTo(used * RESERVED_SPARE, CTX_STEP);
+  const suggestedCtx = roundUpTo(used * RESERVED_SPARE, CTX_STEP);
+  // Rounded up to a step with its spare, the suggestion can come back to the context itself (200
+  // tokens used of 512): then there is nothing to free and nothing to suggest.
+  if (ctx !== null && used > 0 && used < ctx * RESERVED_USED_LOW && suggestedCtx < ctx) {
     underused = {
       usedTokens: used,
       suggestedCtx,

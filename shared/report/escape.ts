@@ -31,7 +31,10 @@ function plainText(value: unknown): string {
 export function escapeMarkdown(value: unknown): string {
   // Every string lands after a list marker or inside a table cell, so only inline syntax matters:
   // emphasis, code spans, links, strikethrough, cell separators. Intra-word `_` (q8_0) is inert.
+  // Quotes stay as they are: with `<` an entity no tag (hence no attribute) can open, and a
+  // viewer showing the text raw would print "mmap&#39;d".
   return escapeHtml(value)
+    .replace(/&quot;|&#39;/g, (e) => (e === '&quot;' ? '"' : "'"))
     .replace(/\r\n|\r|\n/g, ' ')
     .replace(/[\\`*[\]~|]/g, '\\$&')
     .replace(/_/g, (u, i: number, all: string) =>

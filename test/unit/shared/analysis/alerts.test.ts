@@ -128,6 +128,11 @@ describe('throttling, swap, engine exit', () => {
       [7, 'critical', 'the engine was ended by SIGKILL'],
     ]);
     expect(run([{ tMs: 7, engineExit: { code: 0, signal: null, stoppedByUser: true } }]).fired).toEqual([]);
+    // A clean exit (status 0: the tokens asked for, then gone) is the normal end, not an alert.
+    expect(run([{ tMs: 7, engineExit: { code: 0, signal: null } }]).fired).toEqual([]);
+    expect(run([{ tMs: 7, engineExit: { code: 1, signal: null } }]).alerts.map((a) => a.message)).toEqual([
+      'the engine exited with status 1',
+    ]);
   });
 });
 

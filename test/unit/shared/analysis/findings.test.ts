@@ -253,6 +253,20 @@ describe('reserved mode', () => {
     });
   });
 
+  it('no suggestion when the context that holds the run with its spare is the context itself', () => {
+    // 200 used of 512 (< 256): 200 × 1.25 = 250 → up to 256 frees half; 220 × 1.25 = 275 → up to 512 frees nothing.
+    const of512 = (used: number) =>
+      reservedFinding(
+        input(
+          { promptTokens: 0, ctx: 512 },
+          { throughput: { ttftMs: 1, prefillTokensPerSecond: 1, decodeTokensPerSecond: 1, tokens: used } },
+          { mode: 'reserved', reservedJumpBytes: 16777216 },
+        ),
+      );
+    expect(of512(200)).toMatchObject({ severity: 'warning', underused: { suggestedCtx: 256 } });
+    expect(of512(220)).toMatchObject({ severity: 'info', underused: null, ctx: 512 });
+  });
+
   it('half or more used: information only; not reserved: nothing', () => {
     expect(reserved(2048)).toMatchObject({ severity: 'info', underused: null });
     expect(reservedFinding(input())).toBeNull();

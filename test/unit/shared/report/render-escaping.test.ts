@@ -171,6 +171,10 @@ describe('Markdown report escaping', () => {
     );
     expect(escapeMarkdown('q8_0 and f16')).toBe('q8_0 and f16');
     expect(escapeMarkdown('line1\nline2')).toBe('line1 line2');
+    // Quotes are prose in Markdown: printed as they are (a raw viewer showed "mmap&#39;d"); tags stay inert.
+    expect(escapeMarkdown(`mmap'd "weights" <b>x</b> &amp;quot;`)).toBe(
+      `mmap'd "weights" &lt;b&gt;x&lt;/b&gt; &amp;amp;quot;`,
+    );
     expect(
       withoutCode(
         renderCompareMarkdown(
