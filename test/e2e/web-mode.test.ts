@@ -155,6 +155,30 @@ describe('kvscope web', () => {
     await context.close();
   });
 
+  it('stacks the sidebar above the views in a narrow window, and nothing scrolls sideways', async () => {
+    const context = await browser.newContext({ viewport: { width: 700, height: 900 } });
+    const { page, problems } = await watchedPage(context);
+    await page.goto(web.url);
+    await page.getByTestId('connection-state').getByText('connected').waitFor();
+    for (const view of ['run', 'sessions', 'compare', 'kv']) {
+      await page.getByTestId(`view-${view}`).click();
+      // Both boxes at one instant (the click may still be scrolling the page).
+      const [sidebarBottom, mainTop, mainWidth] = await page.evaluate(() => {
+        const sidebar = document.querySelector('aside.sidebar')!.getBoundingClientRect();
+        const main = document.querySelector('main.main')!.getBoundingClientRect();
+        return [sidebar.bottom, main.top, main.width];
+      });
+      expect(mainTop, view).toBeGreaterThanOrEqual(sidebarBottom - 1);
+      expect(mainWidth, view).toBeGreaterThan(650);
+      const sideways = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+      expect(sideways, view).toBe(0);
+    }
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('shows a field error instead of sending an invalid run', async () => {
     const context = await browser.newContext();
     const { page, problems } = await watchedPage(context);
