@@ -258,6 +258,28 @@ describe('the run form, beyond one run: what the CLI can do', () => {
       await waitForPhase(page, ['done'], WAIT_MS);
       expect(await page.getByTestId('start-run').isDisabled()).toBe(false);
       await saveScreenshot(page, 'run-form-sweep.png');
+
+      // The sweep is one session of two runs: opened, it shows its last point and offers the other.
+      await page.getByTestId('view-sessions').click();
+      const sweepRow = page.locator('[data-testid^=session-][data-state]').filter({ hasText: '2 runs' });
+      await sweepRow.locator('[data-testid^=open-]').click();
+      const picker = page.getByTestId('session-run-picker');
+      await picker.waitFor({ timeout: WAIT_MS });
+      const label = () => page.locator('h1.run-label').textContent();
+      expect(await picker.locator('option').allTextContents()).toEqual([
+        expect.stringMatching(/^1 of 2: .*512/),
+        expect.stringMatching(/^2 of 2: .*1024/),
+      ]);
+      expect(await label()).toMatch(/1024/);
+      await picker.selectOption('0');
+      await page.waitForFunction(() => /512/.test(document.querySelector('h1.run-label')?.textContent ?? ''));
+      // A reload shows the point the tab showed.
+      await page.reload();
+      await picker.waitFor({ timeout: WAIT_MS });
+      expect(await picker.inputValue()).toBe('0');
+      expect(await label()).toMatch(/512/);
+      await page.getByTestId('viewing-session').getByRole('button', { name: 'Close' }).click();
+      await picker.waitFor({ state: 'detached' });
       expect(problems).toEqual([]);
     },
     TEST_MS,

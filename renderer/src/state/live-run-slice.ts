@@ -261,6 +261,7 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
         sweep: null,
         // A new run replaces the recorded session on screen (it stays in the Sessions list).
         viewedSession: null,
+        viewedRuns: null,
         run: {
           ...IDLE_RUN,
           phase: 'starting',

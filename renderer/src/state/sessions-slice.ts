@@ -34,11 +34,6 @@ export function snapshotOfStoredRun(run: PackedSessionRun): RecordedRunSnapshot 
   };
 }
 
-/** The run a session shows in the dashboard: its last one (a sweep's largest context). */
-export function shownRun<R>(data: { runs: readonly R[] }): R | null {
-  return data.runs.at(-1) ?? null;
-}
-
 /** Hands an exported file to the user: a download in the browser. Returns what to say. */
 export function deliverExport(file: ExportedFile, doc: Document = document): string {
   if (file.delivery === 'cancelled') return 'Export cancelled.';
@@ -65,6 +60,7 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get, { api
   sessionsStatus: 'idle',
   sessionsError: null,
   viewedSession: null,
+  viewedRuns: null,
   startScreenShown: false,
   confirmDelete: null,
   renaming: null,
@@ -95,11 +91,13 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get, { api
     }
   },
 
-  async viewSession(id) {
+  async viewSession(id, runIndex) {
     set({ sessionActionError: null });
     try {
       const { listing, data } = await api.openSession({ id });
-      const run = shownRun(data);
+      const last = data.runs.length - 1;
+      const shown = runIndex !== undefined && runIndex >= 0 && runIndex < last ? runIndex : last;
+      const run = data.runs[shown];
       if (!run) {
         set({ sessionActionError: `“${listing.name}” holds no run to show.` });
         return;
@@ -108,10 +106,22 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get, { api
         set({ sessionActionError: 'A run is going: stop it before opening a recorded session.' });
         return;
       }
-      set({ viewedSession: listing, view: 'run' });
+      set({
+        viewedSession: listing,
+        // A sweep's other points stay at hand (RunHeader.tsx offers them); one run: nothing to keep.
+        viewedRuns: data.runs.length > 1 ? { sessionId: listing.id, runs: data.runs, shown } : null,
+        view: 'run',
+      });
     } catch (error) {
       set({ sessionActionError: `Could not open the session: ${errorText(error)}` });
     }
+  },
+
+  showViewedRun(index) {
+    const { viewedRuns, viewedSession } = get();
+    const run = viewedRuns?.runs[index];
+    if (!viewedRuns || !run || viewedSession?.id !== viewedRuns.sessionId || index === viewedRuns.shown) return;
+    if (get().showRecordedRun(snapshotOfStoredRun(run))) set({ viewedRuns: { ...viewedRuns, shown: index } });
   },
 
   async showStartScreen(remembered) {
@@ -129,7 +139,7 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get, { api
       if (sessionId !== null && sessions.some((s) => s.id === sessionId)) {
         const runs = await api.listRuns({}).catch(() => []);
         if (!runs.some((r) => isActivePhase(r.state))) {
-          await get().viewSession(sessionId);
+          await get().viewSession(sessionId, remembered?.sessionId === sessionId ? remembered.runIndex : undefined);
           shown = get().viewedSession?.id === sessionId;
         }
       }
@@ -141,7 +151,7 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get, { api
   },
 
   leaveSession() {
-    set({ viewedSession: null });
+    set({ viewedSession: null, viewedRuns: null });
     // Its run leaves the dashboard with it: the newest run of the app is shown instead, or none.
     if (get().clearRecordedRun()) void get().resumeLatestRun();
   },

@@ -71,12 +71,14 @@ export function rememberedRunTargets(storage: Storage): Record<string, RunTarget
 
 /** The screen this tab showed before a reload, or null (a new tab, or nothing readable). */
 export function rememberedScreen(storage: Storage): RememberedScreen | null {
-  const saved = readJson(storage, SCREEN_KEY) as { view?: unknown; sessionId?: unknown } | null;
+  const saved = readJson(storage, SCREEN_KEY) as { view?: unknown; sessionId?: unknown; runIndex?: unknown } | null;
   if (!saved || typeof saved.view !== 'string' || !VIEWS.has(saved.view)) return null;
   const screen: RememberedScreen = {
     view: saved.view as MainView,
     sessionId: typeof saved.sessionId === 'string' ? saved.sessionId : null,
   };
+  if (screen.sessionId !== null && Number.isSafeInteger(saved.runIndex) && (saved.runIndex as number) >= 0)
+    screen.runIndex = saved.runIndex as number;
   const compare = readJson(storage, COMPARE_KEY) as { ids?: unknown; align?: unknown } | null;
   const ids = Array.isArray(compare?.ids) ? compare.ids.filter((id): id is string => typeof id === 'string') : [];
   if (ids.length > 0)
@@ -128,8 +130,11 @@ export function keepTabMemory(store: AppStore, storage: Storage): () => void {
     // The screen is mirrored as it is, not only when it changes: a start-up that showed something
     // else than what was remembered (a run going on won) must not leave the old session to come back.
     const sessionId = state.viewedSession?.id ?? null;
-    if (state.view !== shown?.view || sessionId !== shown.sessionId) {
-      shown = { view: state.view, sessionId };
+    // Another run than the last of a sweep session: which one.
+    const picked = state.viewedRuns?.sessionId === sessionId ? state.viewedRuns : null;
+    const runIndex = picked && picked.shown !== picked.runs.length - 1 ? picked.shown : undefined;
+    if (state.view !== shown?.view || sessionId !== shown.sessionId || runIndex !== shown.runIndex) {
+      shown = { view: state.view, sessionId, ...(runIndex !== undefined ? { runIndex } : {}) };
       writeJson(storage, SCREEN_KEY, shown);
     }
     // A run id appears once startRun is answered: the selected target is the one it runs on.

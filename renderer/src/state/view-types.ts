@@ -1,7 +1,7 @@
 // The shapes of the views' state (session library, comparison, KV calculator) — interfaces only,
 // like types.ts, so the slices, the store and types.ts import them without cycles.
 import type { MethodOutput } from '../../../shared/api/contract';
-import type { PackedSamples } from '../../../shared/api/packed-samples';
+import type { PackedSamples, PackedSessionRun } from '../../../shared/api/packed-samples';
 import type { KvType } from '../../../shared/api/schemas';
 import type { ExportFormat, ModelHeader, SessionListing } from '../../../shared/api/session-schemas';
 import type { SessionData } from '../../../shared/report/session-data';
@@ -13,6 +13,8 @@ export interface RememberedScreen {
   view: MainView;
   /** The recorded session the dashboard showed, or null: the live run. */
   sessionId: string | null;
+  /** Which of that session's runs, when it holds several (absent: the last). */
+  runIndex?: number;
   /** The sessions picked for comparison and how they were aligned (absent: none picked). */
   compare?: { ids: string[]; align: CompareAlign };
 }
@@ -44,6 +46,11 @@ export interface SessionsSlice {
   sessionsError: string | null;
   /** The recorded session shown in the dashboard (read-only), or null for the live run. */
   viewedSession: SessionListing | null;
+  /**
+   * The runs of the viewed session when it holds more than one (a context sweep): the dashboard
+   * shows one at a time, `shown` the index (the last at first). Belongs to `sessionId` only.
+   */
+  viewedRuns: { sessionId: string; runs: PackedSessionRun[]; shown: number } | null;
   /** True once showStartScreen has shown what the window opens with (ChartWarmup.tsx waits for it). */
   startScreenShown: boolean;
   /** The session waiting for "Delete" to be confirmed. */
@@ -55,7 +62,10 @@ export interface SessionsSlice {
   sessionActionError: string | null;
   setView: (view: MainView) => void;
   loadSessions: () => Promise<void>;
-  viewSession: (id: string) => Promise<void>;
+  /** Opens a session into the dashboard: its run `runIndex` (default: the last). */
+  viewSession: (id: string, runIndex?: number) => Promise<void>;
+  /** Shows another run of the viewed session (viewedRuns). */
+  showViewedRun: (index: number) => void;
   /**
    * What the window shows when it opens: after a reload, what this tab showed (its view, the
    * session it had open); in a new tab the session `kvscope web --open` named; else the newest

@@ -40,6 +40,32 @@ const PHASE_TEXT = {
   failed: 'failed',
 } as const;
 
+/** A session of several runs (a context sweep): which one the dashboard shows, and the choice of the others. */
+function SessionRunPicker() {
+  const viewedId = useAppStore((s) => s.viewedSession?.id);
+  const viewedRuns = useAppStore((s) => s.viewedRuns);
+  const showViewedRun = useAppStore((s) => s.showViewedRun);
+  if (!viewedRuns || viewedRuns.sessionId !== viewedId) return null;
+  return (
+    <span className="session-run-picker">
+      Showing run{' '}
+      <select
+        aria-label="Run shown"
+        value={viewedRuns.shown}
+        onChange={(e) => showViewedRun(Number(e.target.value))}
+        data-testid="session-run-picker"
+      >
+        {viewedRuns.runs.map((r, i) => (
+          <option key={r.id} value={i}>
+            {i + 1} of {viewedRuns.runs.length}: {r.label}
+          </option>
+        ))}
+      </select>
+      .
+    </span>
+  );
+}
+
 export function RunHeader() {
   const run = useAppStore((s) => s.run);
   const connection = useAppStore((s) => s.connection);
@@ -80,7 +106,8 @@ export function RunHeader() {
       </div>
       {viewed && (
         <div className="banner banner-info" role="status" data-testid="viewing-session">
-          <strong>Recorded session, read-only:</strong> {viewed.name}. Start a run to measure again.{' '}
+          <strong>Recorded session, read-only:</strong> {viewed.name}. <SessionRunPicker /> Start a run to measure
+          again.{' '}
           <button type="button" className="link-button" onClick={leaveSession}>
             Close
           </button>

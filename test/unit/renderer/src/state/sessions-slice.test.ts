@@ -322,6 +322,13 @@ describe('tab memory', () => {
     expect(rememberedScreen(storage)).toBeNull();
     storage.setItem('kvscope.screen.v1', JSON.stringify({ view: 'kv', sessionId: 7 }));
     expect(rememberedScreen(storage)).toEqual({ view: 'kv', sessionId: null });
+    // A sweep point: a whole index of a session only.
+    storage.setItem('kvscope.screen.v1', JSON.stringify({ view: 'run', sessionId: 's1', runIndex: 1 }));
+    expect(rememberedScreen(storage)).toEqual({ view: 'run', sessionId: 's1', runIndex: 1 });
+    for (const runIndex of [-1, 1.5, '1']) {
+      storage.setItem('kvscope.screen.v1', JSON.stringify({ view: 'run', sessionId: 's1', runIndex }));
+      expect(rememberedScreen(storage)).toEqual({ view: 'run', sessionId: 's1' });
+    }
   });
 
   it('compares the same sessions, aligned the same way, after a reload; a session deleted since is dropped', async () => {
