@@ -1,8 +1,11 @@
 // The whole loop from the user's side: start a demo workload from the UI in real Chromium against
 // the real `kvscope web`, and see memory samples, the theoretical KV line and the analysis.
 // Needs the run service behind startRun/getRun/stopRun (createAppServices) and `npm run build`.
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { RunRequestSchema, type Sample } from '../../shared/api/schemas';
+import { createSession } from '../../electron/node/session/session-store';
 import {
   openBrowserApp,
   saveScreenshot,
@@ -114,26 +117,46 @@ describe('a demo run from the UI', () => {
     'draws a run whose samples all came at one token count as dots clear of the y axis',
     { timeout: TEST_MS },
     async () => {
+      // As a 3-token demo run at 150 tok/s records it when every memory sample comes before its
+      // first token (over in 20 ms after a 1.3 s prefill): written to the app's session folder, so
+      // the timing of this machine cannot put a sample after a token.
+      const store = createSession(join(app.home, 'sessions', 'one-token-count.kvscope'), { appVersion: 'test' });
+      const request = RunRequestSchema.parse({ target: { kind: 'local' }, engine: { kind: 'demo', demo: {} } });
+      const run = store.addRun({ id: 'one-token-count', label: 'three fast tokens', request, state: 'done' });
+      const samples: Sample[] = [];
+      for (let i = 0; i < 13; i++) {
+        const rss = 110 * 2 ** 20 + i * 4096;
+        samples.push(
+          { tMs: i * 100, source: 'engine', values: { tokens: 0 } },
+          {
+            tMs: i * 100,
+            source: 'procfs',
+            values: { rssBytes: rss, rssAnonBytes: rss - 36 * 2 ** 20, rssFileBytes: 36 * 2 ** 20 },
+          },
+        );
+      }
+      samples.push({ tMs: 1320, source: 'engine', values: { tokens: 3 } });
+      store.appendSamples(run, samples);
+      store.close();
+
       const { page, problems } = await openApp();
-      // 3 tokens at 150 tok/s: over in 20 ms, before a sample comes after a token.
-      await fillDemo(page, { tokens: '3', tps: '150', intervalMs: '100', budget: '' });
-      await page.getByTestId('start-run').click();
-      await waitForPhase(page, ['done'], WAIT_MS);
+      await page.getByTestId('view-sessions').click();
+      await page.getByTestId('open-one-token-count').click();
       const chart = page.getByTestId('memory-chart');
       await page.waitForFunction(
-        () => Number(document.querySelector('[data-testid=memory-chart]')?.getAttribute('data-rss-points')) >= 1,
+        () => Number(document.querySelector('[data-testid=memory-chart]')?.getAttribute('data-rss-points')) === 13,
         null,
         { timeout: WAIT_MS },
       );
       const rssDots = chart.locator('.recharts-line-dots').first().locator('circle');
       await rssDots.first().waitFor();
-      const rssPoints = Number(await chart.getAttribute('data-rss-points'));
-      expect(await rssDots.count()).toBe(rssPoints);
+      expect(await rssDots.count()).toBe(13);
       // The dots sit right of the y axis' line, not on it.
       const axisLine = (await chart.locator('.recharts-yAxis .recharts-cartesian-axis-line').boundingBox())!;
       const dot = (await rssDots.first().boundingBox())!;
       expect(dot.x).toBeGreaterThan(axisLine.x + axisLine.width);
       await saveScreenshot(page, 'demo-run-one-token-count.png');
+      await page.getByTestId('viewing-session').getByRole('button', { name: 'Close' }).click();
       expect(problems).toEqual([]);
       await page.close();
     },
