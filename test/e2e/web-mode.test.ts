@@ -20,6 +20,19 @@ async function watchedPage(context: BrowserContext): Promise<{ page: Page; probl
   return { page, problems };
 }
 
+/** The app open and connected in a page of a fresh context; `beforeLoad` runs before the page loads. */
+async function connectedPage(
+  viewport: { width: number; height: number },
+  beforeLoad?: (page: Page) => Promise<unknown>,
+): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+  const context = await browser.newContext({ viewport });
+  const { page, problems } = await watchedPage(context);
+  await beforeLoad?.(page);
+  await page.goto(web.url);
+  await page.getByTestId('connection-state').getByText('connected').waitFor();
+  return { context, page, problems };
+}
+
 /**
  * The app open in one page of a fresh context, and a second page of that context on a plain HTTP
  * server at another port of 127.0.0.1: the same site to cookies, another origin to the API.
@@ -102,28 +115,27 @@ describe('kvscope web', () => {
   });
 
   it('draws one recharts chart out of sight once the page is idle, then removes it (ChartWarmup.tsx)', async () => {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    const { page, problems } = await watchedPage(context);
     // Every frame: what the warm-up element holds while it is there.
-    await page.addInitScript(() => {
-      const seen: Array<{ lines: number; hidden: string | null; inView: boolean; visibility: string; x: number }> = [];
-      (window as unknown as { warmupSeen: typeof seen }).warmupSeen = seen;
-      const look = () => {
-        const el = document.querySelector('[data-testid="chart-warmup"]');
-        if (el)
-          seen.push({
-            lines: el.querySelectorAll('path.recharts-line-curve').length,
-            hidden: el.getAttribute('aria-hidden'),
-            inView: el.closest('[role="tabpanel"]') !== null,
-            visibility: getComputedStyle(el).visibility,
-            x: el.getBoundingClientRect().right,
-          });
+    const watchWarmup = (page: Page) =>
+      page.addInitScript(() => {
+        const seen: Array<{ lines: number; hidden: string | null; inView: boolean; visibility: string; x: number }> =
+          [];
+        (window as unknown as { warmupSeen: typeof seen }).warmupSeen = seen;
+        const look = () => {
+          const el = document.querySelector('[data-testid="chart-warmup"]');
+          if (el)
+            seen.push({
+              lines: el.querySelectorAll('path.recharts-line-curve').length,
+              hidden: el.getAttribute('aria-hidden'),
+              inView: el.closest('[role="tabpanel"]') !== null,
+              visibility: getComputedStyle(el).visibility,
+              x: el.getBoundingClientRect().right,
+            });
+          requestAnimationFrame(look);
+        };
         requestAnimationFrame(look);
-      };
-      requestAnimationFrame(look);
-    });
-    await page.goto(web.url);
-    await page.getByTestId('connection-state').getByText('connected').waitFor();
+      });
+    const { context, page, problems } = await connectedPage({ width: 1440, height: 900 }, watchWarmup);
     await page.waitForFunction(() => (window as unknown as { warmupSeen: unknown[] }).warmupSeen.length > 0);
     await page.getByTestId('chart-warmup').waitFor({ state: 'detached' });
     const seen = await page.evaluate(
@@ -143,10 +155,7 @@ describe('kvscope web', () => {
   });
 
   it('Test & probe from another view goes to the Run view, where the device card answers', async () => {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    const { page, problems } = await watchedPage(context);
-    await page.goto(web.url);
-    await page.getByTestId('connection-state').getByText('connected').waitFor();
+    const { context, page, problems } = await connectedPage({ width: 1440, height: 900 });
     await page.getByTestId('view-kv').click();
     await page.getByTestId('probe-board').click();
     await page.getByTestId('device-card').waitFor();
@@ -156,10 +165,7 @@ describe('kvscope web', () => {
   });
 
   it('stacks the sidebar above the views in a narrow window, and nothing scrolls sideways', async () => {
-    const context = await browser.newContext({ viewport: { width: 700, height: 900 } });
-    const { page, problems } = await watchedPage(context);
-    await page.goto(web.url);
-    await page.getByTestId('connection-state').getByText('connected').waitFor();
+    const { context, page, problems } = await connectedPage({ width: 700, height: 900 });
     for (const view of ['run', 'sessions', 'compare', 'kv']) {
       await page.getByTestId(`view-${view}`).click();
       // Both boxes at one instant (the click may still be scrolling the page).
