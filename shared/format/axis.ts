@@ -2,7 +2,7 @@
 // (renderer/src/ui/MemoryChart.tsx) and the report's SVG charts (shared/report/svg-chart.ts).
 // Tooltips and tables use the full formatters of ./units.
 
-const BYTE_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'] as const;
+const BYTE_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'] as const;
 
 /** 1-2-2.5-5 steps giving about `target` ticks over [0, max]: 41000 → 10000, 10 → 2. */
 export function niceStep(max: number, target = 5): number {
@@ -28,7 +28,8 @@ function ticksUpTo(max: number, step: number): { ticks: number[]; top: number } 
  */
 export function niceByteTicks(maxBytes: number, targetCount = 5): { ticks: number[]; top: number } {
   if (!Number.isFinite(maxBytes) || maxBytes <= 0) return { ticks: [0], top: 1 };
-  const unit = maxBytes >= 1024 ** 3 ? 1024 ** 3 : maxBytes >= 1024 ** 2 ? 1024 ** 2 : maxBytes >= 1024 ? 1024 : 1;
+  let unit = 1;
+  while (maxBytes >= unit * 1024 && unit < 1024 ** (BYTE_UNITS.length - 1)) unit *= 1024;
   return ticksUpTo(maxBytes, niceStep(maxBytes / unit, targetCount) * unit);
 }
 

@@ -86,7 +86,9 @@ export function buildBoard(draft: BoardDraft, id: string | null): BuiltBoard {
   const errors: BoardErrors = {};
   const label = draft.label.trim() || draft.host.trim();
   const labelCheck = BoardLabelSchema.safeParse(label);
-  if (!labelCheck.success) errors.label = labelCheck.error.issues[0]?.message ?? 'invalid';
+  // A blank name defaults to the host: with both blank, the host is what is missing (said there).
+  const hostMissing = draft.label.trim() === '' && draft.host.trim() === '';
+  if (!labelCheck.success && !hostMissing) errors.label = labelCheck.error.issues[0]?.message ?? 'invalid';
 
   let port: number | undefined;
   const portText = draft.port.trim();

@@ -52,15 +52,26 @@ export function formatRunTime(tMs: number): string {
   return `${h > 0 ? `${h}:` : ''}${mm}:${String(s).padStart(2, '0')}`;
 }
 
-/** Evenly spaced "nice" ticks (1, 2, 5 × 10^k) over [min, max]. */
-export function niceTicks(min: number, max: number, count = 4): number[] {
+/**
+ * Evenly spaced "nice" ticks (1, 2, 5 × 10^k) over [min, max], counted in `scale`: for bytes the
+ * binary unit of the range (byteScaleOf), so a byte axis reads 50 MiB, 100 MiB — not 48 and 95 MiB.
+ */
+export function niceTicks(min: number, max: number, count = 4, scale = 1): number[] {
   if (!(max > min)) return [min];
-  const raw = (max - min) / count;
+  const raw = (max - min) / scale / count;
   const mag = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? raw;
+  const step = ([1, 2, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? raw) * scale;
   const out: number[] = [];
   for (let v = Math.ceil(min / step) * step; v <= max + step * 1e-9; v += step) out.push(v);
   return out;
+}
+
+/** The binary unit (1, KiB, MiB, GiB, TiB in bytes) of the larger end of a byte range. */
+export function byteScaleOf(min: number, max: number): number {
+  const top = Math.max(Math.abs(min), Math.abs(max));
+  let scale = 1;
+  while (top >= scale * 1024 && scale < 1024 ** 4) scale *= 1024;
+  return scale;
 }
 
 /** Time ticks in ms: steps of 1, 2, 5, 10, 15, 30 s, 1, 2, 5, 10, 15, 30 min, 1 h… */

@@ -13,7 +13,7 @@
 // series and reference line reports what was drawn (data-points, data-drawn) through onPainted.
 import type { ThrottleInterval } from '../../../../shared/analysis/throttle';
 import type { Paintable } from './frame-scheduler';
-import { formatRunTime, formatTick, niceTicks, timeTicks } from './format-unit';
+import { byteScaleOf, formatRunTime, formatTick, niceTicks, timeTicks } from './format-unit';
 import { seriesPoints, type PointsInputs, type TrackModel, type VLine } from './panel-model';
 import type { CachedPoints } from './points-cache';
 
@@ -209,7 +209,7 @@ function draw(ctx: Context2D, canvas: CanvasLike, p: Painted): PaintResult {
   ctx.strokeStyle = colors.grid;
   ctx.fillStyle = colors.faint;
   ctx.textAlign = 'right';
-  for (const v of niceTicks(y0, y1)) {
+  for (const v of niceTicks(y0, y1, 4, track.unit === 'bytes' ? byteScaleOf(y0, y1) : 1)) {
     const yy = Math.round(y(v)) + 0.5;
     ctx.beginPath();
     ctx.moveTo(PLOT_LEFT_PX, yy);

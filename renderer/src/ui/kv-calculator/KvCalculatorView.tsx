@@ -6,7 +6,7 @@ import { useId, useMemo, type ReactNode } from 'react';
 import { Line, ReferenceLine } from 'recharts';
 import { KvTypeSchema, type KvType } from '../../../../shared/api/schemas';
 import { DEVICE_PRESETS } from '../../../../shared/analysis/presets';
-import { formatBytesShort, formatTokensShort } from '../../../../shared/format/axis';
+import { formatBytesShort, formatTokensShort, niceByteTicks, niceLinearTicks } from '../../../../shared/format/axis';
 import { formatBytes, formatBytesPerToken, formatCount, formatTokens } from '../../../../shared/format/units';
 import type { KvForm, KvFormField } from '../../state/kv-slice';
 import { LINE_PROPS, LineChartFrame } from '../LineChartFrame';
@@ -320,6 +320,11 @@ function KvResults({ calc }: { calc: Extract<ReturnType<typeof calculateKv>, { o
       })) ?? [],
     [calc],
   );
+  const topBytes = Math.max(0, ...calc.curves.map((c) => c.points.at(-1)?.bytes ?? 0));
+  // The budget line when it is near the curves (within 1.5× the largest); far above, it would flatten them.
+  const showBudget = calc.budgetBytes !== null && calc.budgetBytes <= (calc.curves[0]?.points.at(-1)?.bytes ?? 0) * 1.5;
+  const xAxis = niceLinearTicks(Math.max(1, data.at(-1)?.ctx ?? 1), 5, true);
+  const yAxis = niceByteTicks(Math.max(topBytes, showBudget ? (calc.budgetBytes ?? 0) : 0) * 1.02);
   return (
     <>
       <h3 className="subhead">Result ({kvType})</h3>
@@ -364,15 +369,27 @@ function KvResults({ calc }: { calc: Extract<ReturnType<typeof calculateKv>, { o
         <LineChartFrame
           data={data}
           margin={{ top: 8, right: 16, bottom: 8, left: 8 }}
-          x={{ dataKey: 'ctx', domain: [0, 'dataMax'], tickFormatter: (v: number) => formatTokensShort(v) }}
-          y={{ tickFormatter: (v: number) => formatBytesShort(v) }}
+          // Round ticks given (the context itself is the dashed line, not a tick: it read "7.5k 8.19k").
+          x={{
+            dataKey: 'ctx',
+            domain: [0, xAxis.top],
+            ticks: xAxis.ticks,
+            interval: 0,
+            tickFormatter: (v: number) => formatTokensShort(v),
+          }}
+          y={{
+            domain: [0, yAxis.top],
+            ticks: yAxis.ticks,
+            interval: 0,
+            tickFormatter: (v: number) => formatBytesShort(v),
+          }}
           tooltip={{
             formatter: (value) => formatBytes(Number(value)),
             labelFormatter: (x) => `${formatTokensShort(Number(x))} tokens`,
           }}
         >
           <ReferenceLine x={calc.ctx} stroke="var(--text-muted)" strokeDasharray="4 4" />
-          {calc.budgetBytes !== null && calc.budgetBytes <= (calc.curves[0]?.points.at(-1)?.bytes ?? 0) * 1.5 && (
+          {showBudget && calc.budgetBytes !== null && (
             <ReferenceLine y={calc.budgetBytes} stroke="#ff5d5d" strokeDasharray="6 3" label="budget" />
           )}
           {calc.curves.map((c) => (

@@ -14,6 +14,7 @@ import {
 import type { KvForm, KvFormField, KvHeaderState } from '../../state/kv-slice';
 import { parseByteSize } from '../../../../shared/format/byte-size';
 import { MODEL_LIMITS } from '../../../../shared/kv/model-limits';
+import { readContextSize } from '../../../../shared/run/sweep-sizes';
 
 /** Points per curve of the chart: smooth enough for a step at the window, light to draw. */
 export const KV_CHART_POINTS = 64;
@@ -87,14 +88,14 @@ export const MAX_PARALLEL_SEQUENCES = 256;
 export function calculateKv(form: KvForm, header: KvHeaderState): KvCalculationResult {
   const errors: Partial<Record<KvFormField, string>> = {};
   const shape = baseShape(form, header, errors);
-  const ctx = positiveInt(form.ctx);
-  if (ctx === null) errors.ctx = 'a whole number of tokens above 0';
+  const ctx = readContextSize(form.ctx);
+  if (ctx === null) errors.ctx = 'a whole number of tokens above 0 (4k = 4096)';
   else if (ctx > MODEL_LIMITS.contextTokens) errors.ctx = `at most ${MODEL_LIMITS.contextTokens} tokens`;
   const nSeq = positiveInt(form.nSeq);
   if (nSeq === null) errors.nSeq = 'a whole number above 0';
   else if (nSeq > MAX_PARALLEL_SEQUENCES) errors.nSeq = `at most ${MAX_PARALLEL_SEQUENCES}`;
-  const window = form.window.trim() === '' ? null : positiveInt(form.window);
-  if (form.window.trim() !== '' && window === null) errors.window = 'a whole number of tokens, or empty';
+  const window = form.window.trim() === '' ? null : readContextSize(form.window);
+  if (form.window.trim() !== '' && window === null) errors.window = 'a whole number of tokens (4k = 4096), or empty';
   else if (window !== null && window > MODEL_LIMITS.contextTokens)
     errors.window = `at most ${MODEL_LIMITS.contextTokens} tokens, or empty`;
   let budgetBytes: number | null = null;

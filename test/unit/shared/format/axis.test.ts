@@ -30,6 +30,18 @@ describe('chart axes', () => {
     expect(niceByteTicks(600 * MiB)).toEqual({ ticks: [0, 200, 400, 600].map((m) => m * MiB), top: 600 * MiB });
     expect(niceByteTicks(0)).toEqual({ ticks: [0], top: 1 });
     expect(niceByteTicks(-5)).toEqual({ ticks: [0], top: 1 });
+    // The KV calculator's largest shapes: counted and written in PiB/EiB, not as 13-digit TiB.
+    const EiB = 1024 ** 6;
+    const huge = niceByteTicks(9155 * EiB);
+    expect(huge.ticks.map(formatBytesShort)).toEqual([
+      '0',
+      '2000 EiB',
+      '4000 EiB',
+      '6000 EiB',
+      '8000 EiB',
+      '10000 EiB',
+    ]);
+    expect(formatBytesShort(3 * 1024 ** 5)).toBe('3 PiB');
   });
 
   it('plain ticks (seconds, tokens) on 1-2-2.5-5 steps, up to at least the maximum', () => {

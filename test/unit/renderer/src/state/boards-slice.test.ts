@@ -114,6 +114,11 @@ describe('the board form', () => {
     });
   });
 
+  it('flags the host, not the name, when both are blank (the name defaults to the host)', () => {
+    const built = buildBoard({ ...EMPTY_BOARD }, null);
+    expect(built).toEqual({ ok: false, errors: { host: 'required' } });
+  });
+
   it.each([
     ['user@bastion:99999', 'port must be 1–65535 in user@bastion:99999'],
     ['[fe80::1]:0', 'port must be 1–65535 in [fe80::1]:0'],

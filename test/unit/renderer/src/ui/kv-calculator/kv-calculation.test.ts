@@ -75,6 +75,14 @@ describe('calculateKv', () => {
     },
   );
 
+  it('reads a context and a window as the run form and the CLI do (4k = 4096)', () => {
+    const result = calculateKv(manual({ ctx: '4k', window: ' 1K ' }), idle);
+    if (!result.ok) throw new Error(JSON.stringify(result.errors));
+    const plain = calculateKv(manual({ ctx: '4096', window: '1024' }), idle);
+    expect(result).toEqual(plain);
+    expect(calculateKv(manual({ ctx: '4 k' }), idle)).toMatchObject({ ok: false, errors: { ctx: expect.any(String) } });
+  });
+
   it('names the fields it cannot read, and waits for a model in GGUF mode', () => {
     const bad = calculateKv(manual({ layers: '0', ctx: 'x', budget: 'lots' }), idle);
     expect(bad.ok).toBe(false);
