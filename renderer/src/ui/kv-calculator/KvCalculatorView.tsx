@@ -323,7 +323,9 @@ function KvResults({ calc }: { calc: Extract<ReturnType<typeof calculateKv>, { o
   const topBytes = Math.max(0, ...calc.curves.map((c) => c.points.at(-1)?.bytes ?? 0));
   // The budget line when it is near the curves (within 1.5× the largest); far above, it would flatten them.
   const showBudget = calc.budgetBytes !== null && calc.budgetBytes <= (calc.curves[0]?.points.at(-1)?.bytes ?? 0) * 1.5;
-  const xAxis = niceLinearTicks(Math.max(1, data.at(-1)?.ctx ?? 1), 5, true);
+  // The curves end at the largest context computed: round ticks up to it, none past it.
+  const xMax = Math.max(1, data.at(-1)?.ctx ?? 1);
+  const xTicks = niceLinearTicks(xMax, 5, true).ticks.filter((t) => t <= xMax);
   const yAxis = niceByteTicks(Math.max(topBytes, showBudget ? (calc.budgetBytes ?? 0) : 0) * 1.02);
   return (
     <>
@@ -372,8 +374,8 @@ function KvResults({ calc }: { calc: Extract<ReturnType<typeof calculateKv>, { o
           // Round ticks given (the context itself is the dashed line, not a tick: it read "7.5k 8.19k").
           x={{
             dataKey: 'ctx',
-            domain: [0, xAxis.top],
-            ticks: xAxis.ticks,
+            domain: [0, xMax],
+            ticks: xTicks,
             interval: 0,
             tickFormatter: (v: number) => formatTokensShort(v),
           }}
