@@ -168,6 +168,60 @@ describe('a demo run from the UI', () => {
     await page.getByTestId('start-run').click();
     await waitForRssPoints(page, 3, WAIT_MS);
     expect(await phaseOf(page)).toBe('running');
+
+    // The engine output follows its tail while lines come, and stays put once the user scrolls up.
+    const box = page.locator('.output-scroll');
+    const lastLineShown = () =>
+      box.evaluate((el) => {
+        const last = el.querySelector('pre > span:last-child');
+        if (!last) return false;
+        const a = el.getBoundingClientRect();
+        const b = last.getBoundingClientRect();
+        return b.bottom <= a.bottom + 1 && b.top >= a.top - 1;
+      });
+    const lineCount = () => page.locator('[data-testid=engine-output] > span').count();
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid=engine-output] > span').length > 40,
+      null,
+      {
+        timeout: WAIT_MS,
+      },
+    );
+    expect(await lastLineShown()).toBe(true);
+    const before = await page.locator('[data-testid=engine-output] > span').last().textContent();
+    await page.waitForFunction(
+      (seen) => document.querySelector('[data-testid=engine-output] > span:last-child')?.textContent !== seen,
+      before,
+    );
+    expect(await lastLineShown()).toBe(true);
+    await box.hover();
+    await page.mouse.wheel(0, -400);
+    await page.waitForFunction(() => (document.querySelector('.output-scroll')?.scrollTop ?? 0) < -100);
+    /** The lines in view, top to bottom. */
+    const linesInView = () =>
+      box.evaluate((el) => {
+        const a = el.getBoundingClientRect();
+        return Array.from(el.querySelectorAll('pre > span'))
+          .filter((s) => {
+            const b = s.getBoundingClientRect();
+            return b.top >= a.top - 1 && b.bottom <= a.bottom + 1;
+          })
+          .map((s) => s.textContent);
+      });
+    const readingBefore = await linesInView();
+    const shownLine = await page.locator('[data-testid=engine-output] > span').last().textContent();
+    await page.waitForFunction(
+      (seen) => document.querySelector('[data-testid=engine-output] > span:last-child')?.textContent !== seen,
+      shownLine,
+    );
+    // New lines came below: the ones being read stay in view, and the tail is not shown.
+    const readingAfter = await linesInView();
+    expect(readingAfter.filter((l) => readingBefore.includes(l)).length).toBeGreaterThanOrEqual(
+      readingBefore.length - 1,
+    );
+    expect(await lastLineShown()).toBe(false);
+    expect(await lineCount()).toBeGreaterThan(40);
+
     await page.getByTestId('stop-run').click();
     await waitForPhase(page, ['done', 'failed'], WAIT_MS);
     expect(await phaseOf(page)).toBe('done');

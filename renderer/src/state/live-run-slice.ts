@@ -33,6 +33,7 @@ export const IDLE_RUN: LiveRun = {
   theory: null,
   events: [],
   output: [],
+  outputLines: 0,
   budgetBytes: null,
   windowTokens: null,
   series: [],
@@ -57,6 +58,8 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
   let eventKeys = new Set<string>();
   let pendingAnalysis: RunAnalysis | null = null;
   let pendingOutput: OutputLine[] = [];
+  /** Lines printed since the last flush (pendingOutput keeps the last OUTPUT_TAIL_LINES of them). */
+  let pendingLines = 0;
   const partialLine: Record<OutputLine['stream'], string> = { stdout: '', stderr: '' };
   let syncing: { runId: string; buffered: Sample[] } | null = null;
   let early: Array<[ApiEventName, unknown]> = [];
@@ -75,6 +78,7 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
     eventKeys = new Set();
     pendingAnalysis = null;
     pendingOutput = [];
+    pendingLines = 0;
     partialLine.stdout = partialLine.stderr = '';
     syncing = null;
     early = [];
@@ -156,6 +160,7 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
     const parts = (partialLine[stream] + text).split('\n');
     partialLine[stream] = parts.pop() ?? '';
     for (const line of parts) pendingOutput.push({ stream, text: line.replace(/\r$/, '') });
+    pendingLines += parts.length;
     if (pendingOutput.length > OUTPUT_TAIL_LINES) pendingOutput = pendingOutput.slice(-OUTPUT_TAIL_LINES);
   };
 
@@ -430,8 +435,13 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
         latestChanged = false;
       }
       if (pendingOutput.length > 0) {
-        run = { ...run, output: [...run.output, ...pendingOutput].slice(-OUTPUT_TAIL_LINES) };
+        run = {
+          ...run,
+          output: [...run.output, ...pendingOutput].slice(-OUTPUT_TAIL_LINES),
+          outputLines: run.outputLines + pendingLines,
+        };
         pendingOutput = [];
+        pendingLines = 0;
       }
       let chart = state.chart;
       if (ring.version !== flushedRingVersion || chartInputsChanged) {

@@ -126,7 +126,10 @@ export interface LiveRun {
   analysis: RunAnalysis | null;
   theory: MethodOutput<'getRun'>['theory'] | null;
   events: RunEvent[];
+  /** The engine's last lines (OUTPUT_TAIL_LINES at most). */
   output: OutputLine[];
+  /** How many lines the engine has printed in this run: output[0] is line outputLines − output.length. */
+  outputLines: number;
   /** From the request (the analysis repeats it once it runs). */
   budgetBytes: number | null;
   windowTokens: number | null;

@@ -1,17 +1,13 @@
-import { useEffect, useRef } from 'react';
 import { formatRunTimeMs } from '../../../shared/format/units';
 import { useAppStore } from './store-context';
 
 export function RunLog() {
   const events = useAppStore((s) => s.run.events);
   const output = useAppStore((s) => s.run.output);
-  const outputRef = useRef<HTMLPreElement>(null);
-
-  useEffect(() => {
-    const el = outputRef.current;
-    // Follow the tail unless the user scrolled up to read.
-    if (el && el.scrollHeight - el.scrollTop - el.clientHeight < 48) el.scrollTop = el.scrollHeight;
-  }, [output]);
+  const outputLines = useAppStore((s) => s.run.outputLines);
+  // Each line keyed by its number in the run: a flush adds the new lines and removes the oldest,
+  // not rewrites all 300 (it did, four times a second while an engine printed a line per token).
+  const first = outputLines - output.length;
 
   return (
     <div className="log-grid">
@@ -42,14 +38,18 @@ export function RunLog() {
         {output.length === 0 ? (
           <p className="muted">The engine's stdout and stderr appear here.</p>
         ) : (
-          <pre className="output mono" ref={outputRef} data-testid="engine-output">
-            {output.map((line, i) => (
-              <span key={i} className={line.stream === 'stderr' ? 'output-stderr' : undefined}>
-                {line.text}
-                {'\n'}
-              </span>
-            ))}
-          </pre>
+          // The box scrolls from its bottom (.output-scroll): it follows the tail as lines come,
+          // and stays where a user scrolled up to read, with no layout read in script per update.
+          <div className="output-scroll">
+            <pre className="output mono" data-testid="engine-output">
+              {output.map((line, i) => (
+                <span key={first + i} className={line.stream === 'stderr' ? 'output-stderr' : undefined}>
+                  {line.text}
+                  {'\n'}
+                </span>
+              ))}
+            </pre>
+          </div>
         )}
       </section>
     </div>

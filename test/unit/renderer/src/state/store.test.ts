@@ -4,6 +4,7 @@ import type { MethodOutput } from '../../../../../shared/api/contract';
 import { fakeApi } from '../../../../helpers/fake-api';
 import type { RunAnalysis, Sample } from '../../../../../shared/api/schemas';
 import { createMemoryRing } from '../../../../../renderer/src/live/ring-buffer';
+import { OUTPUT_TAIL_LINES } from '../../../../../renderer/src/live/live-config';
 import { connectApiEvents, createAppStore } from '../../../../../renderer/src/state/store';
 
 /** The methods the store calls on its own: boards at start, runs. */
@@ -281,6 +282,24 @@ describe('live run slice', () => {
       { stream: 'stdout', text: 'second line' },
       { stream: 'stderr', text: 'warning' },
     ]);
+    expect(store.getState().run.outputLines).toBe(3);
+  });
+
+  it('keeps the last OUTPUT_TAIL_LINES lines and counts every line printed (their numbers key the view)', async () => {
+    const { store, emit } = setup();
+    await store.getState().loadBoards();
+    await store.getState().startRun();
+    const lines = (from: number, n: number) => Array.from({ length: n }, (_, i) => `token ${from + i}\n`).join('');
+    emit('runOutput', { runId: 'r1', stream: 'stdout', text: lines(0, OUTPUT_TAIL_LINES + 50) });
+    store.getState().flushChart();
+    emit('runOutput', { runId: 'r1', stream: 'stdout', text: lines(OUTPUT_TAIL_LINES + 50, 20) });
+    store.getState().flushChart();
+    const { output, outputLines } = store.getState().run;
+    expect(outputLines).toBe(OUTPUT_TAIL_LINES + 70);
+    expect(output).toHaveLength(OUTPUT_TAIL_LINES);
+    // output[0] is line outputLines − output.length of the run.
+    expect(output[0]?.text).toBe(`token ${outputLines - output.length}`);
+    expect(output.at(-1)?.text).toBe(`token ${OUTPUT_TAIL_LINES + 69}`);
   });
 
   it('attaches to the newest active run after a reload, with everything so far from getRun', async () => {
