@@ -8,12 +8,13 @@ const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': 
  * tab and newline are dropped (they are invalid in XML, hence in inline SVG).
  */
 export function escapeHtml(value: unknown): string {
-  return (
-    plainText(value)
-      // eslint-disable-next-line no-control-regex -- matching control characters is what this pattern is for
-      .replace(/[\u0000-\u0008\v\f\u000e-\u001f\u007f\ufffe\uffff]/g, '')
-      .replace(/[&<>"']/g, (c) => HTML_ENTITIES[c] ?? c)
-  );
+  return withoutControls(plainText(value)).replace(/[&<>"']/g, (c) => HTML_ENTITIES[c] ?? c);
+}
+
+/** Control characters other than tab and newline dropped. */
+function withoutControls(text: string): string {
+  // eslint-disable-next-line no-control-regex -- matching control characters is what this pattern is for
+  return text.replace(/[\u0000-\u0008\v\f\u000e-\u001f\u007f\ufffe\uffff]/g, '');
 }
 
 /** Any value as text: nothing as "", numbers and booleans as written, objects as JSON (never "[object Object]"). */
@@ -31,10 +32,10 @@ function plainText(value: unknown): string {
 export function escapeMarkdown(value: unknown): string {
   // Every string lands after a list marker or inside a table cell, so only inline syntax matters:
   // emphasis, code spans, links, strikethrough, cell separators. Intra-word `_` (q8_0) is inert.
-  // Quotes stay as they are: with `<` an entity no tag (hence no attribute) can open, and a
-  // viewer showing the text raw would print "mmap&#39;d".
-  return escapeHtml(value)
-    .replace(/&quot;|&#39;/g, (e) => (e === '&quot;' ? '"' : "'"))
+  // Of HTML's characters only & < > become entities: with `<` escaped no tag (hence no attribute)
+  // can open, so quotes stay as they are (a viewer showing the text raw printed "mmap&#39;d").
+  return withoutControls(plainText(value))
+    .replace(/[&<>]/g, (c) => HTML_ENTITIES[c] ?? c)
     .replace(/\r\n|\r|\n/g, ' ')
     .replace(/[\\`*[\]~|]/g, '\\$&')
     .replace(/_/g, (u, i: number, all: string) =>

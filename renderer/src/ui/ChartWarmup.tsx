@@ -5,9 +5,9 @@
 // session opened from the Sessions list). Done here, at idle after start-up, the first session a
 // user opens (and the first comparison, the KV calculator's chart) does not pay it. Not before the
 // start screen is shown (a session opened at start-up would wait behind it), and not at all when
-// the start screen drew a chart (its code has run). The chart is
-// hidden from sight, from assistive technology and from tests' queries of the real charts (it sits
-// outside the views, data-testid="chart-warmup"), and lives for about a third of a second.
+// the start screen drew a chart (its code has run). The chart is hidden from sight, from assistive
+// technology and from tests' queries of the real charts (it sits outside the views,
+// data-testid="chart-warmup"), and lives for about a third of a second.
 import { useEffect, useState } from 'react';
 import { Line, ReferenceLine } from 'recharts';
 import { LINE_PROPS, LineChartFrame, xAxisLabel } from './LineChartFrame';
