@@ -24,6 +24,7 @@ import { open } from 'node:fs/promises';
 import type { GgufArraySummary } from '../../../shared/kv/model-config';
 import { GGUF_LIMITS, quoteUntrusted } from '../../../shared/kv/model-limits';
 import type { Target } from '../transport/target';
+import { describeFileError } from '../util/describe-error';
 import { readRange } from '../util/read-range';
 
 /** Reads `length` bytes at `offset`; may return fewer at the end of the file. */
@@ -437,10 +438,13 @@ export async function readGgufHeaderFromFile(
   try {
     handle = await open(path, 'r');
   } catch (error) {
-    throw new GgufError(`cannot open ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new GgufError(`cannot open ${path}: ${describeFileError(error)}`);
   }
   try {
-    const { size } = await handle.stat();
+    const stat = await handle.stat();
+    // open() succeeds on a directory; its first read would fail with Node's bare EISDIR text.
+    if (stat.isDirectory()) throw new GgufError('is a directory, not a GGUF file');
+    const { size } = stat;
     const readLocal: ReadRange = (offset, length) =>
       readRange(handle, offset, Math.max(0, Math.min(length, size - offset)));
     const header = await readGgufHeader(readLocal, options);

@@ -11,3 +11,24 @@ export function describeError(error: unknown): string {
     return 'an unreadable error was thrown';
   }
 }
+
+/** What a file system error code means, in the words `ls` and `cat` use. */
+const FILE_ERROR_WORDS: Record<string, string> = {
+  ENOENT: 'no such file',
+  EISDIR: 'is a directory',
+  ENOTDIR: 'a part of the path is not a directory',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  ELOOP: 'too many levels of symbolic links',
+  ENAMETOOLONG: 'file name too long',
+  EMFILE: 'too many open files',
+};
+
+/**
+ * A file system error in words ("no such file") rather than Node's "ENOENT: no such file or
+ * directory, open '…'", which repeats the path the caller already names.
+ */
+export function describeFileError(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return (typeof code === 'string' ? FILE_ERROR_WORDS[code] : undefined) ?? describeError(error);
+}

@@ -12,6 +12,7 @@
 //     --mappings      pmap: include every mapping in the record
 import { createReadStream } from 'node:fs';
 import { createParser, formatNames, LineSplitter, type ParseRecord } from '../../../../shared/parsers/index';
+import { describeFileError } from '../../util/describe-error';
 import { CliError, type CliIo, parseCliArgs, parseIntArg } from '../cli-io';
 
 const USAGE = `usage: kvscope parse <${formatNames().join('|')}> [file|-] [--page-size N] [--mappings]`;
@@ -20,16 +21,7 @@ const USAGE = `usage: kvscope parse <${formatNames().join('|')}> [file|-] [--pag
 const OUT_CHUNK_CHARS = 64 * 1024;
 
 function readError(file: string, error: unknown): CliError {
-  const code = (error as NodeJS.ErrnoException)?.code;
-  const why =
-    code === 'ENOENT'
-      ? 'no such file'
-      : code === 'EISDIR'
-        ? 'is a directory'
-        : code === 'EACCES'
-          ? 'permission denied'
-          : ((error as Error)?.message ?? String(error));
-  return new CliError(`cannot read "${file}": ${why}`, 1);
+  return new CliError(`cannot read "${file}": ${describeFileError(error)}`, 1);
 }
 
 export async function run(args: string[], io: CliIo): Promise<number> {

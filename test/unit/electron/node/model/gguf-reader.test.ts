@@ -215,8 +215,13 @@ describe('damaged input gives a GgufError that says what is wrong', () => {
 
   it('missing files name the path', async () => {
     await expect(readGgufHeaderFromFile('/nonexistent/model.gguf')).rejects.toThrow(
-      /cannot open \/nonexistent\/model.gguf: ENOENT/,
+      /^cannot open \/nonexistent\/model.gguf: no such file$/,
     );
+  });
+
+  it("a directory is named as one, not with Node's EISDIR text", async () => {
+    const dir = '../shared/models';
+    await expect(readGgufHeaderFromFile(dir)).rejects.toThrow(new GgufError(`${dir}: is a directory, not a GGUF file`));
   });
 
   it('any truncation or corruption yields a GgufError or a valid header, never another exception (property)', async () => {
