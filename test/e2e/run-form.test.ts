@@ -254,7 +254,8 @@ describe('the run form, beyond one run: what the CLI can do', () => {
         ['1,024', 'ok'],
       ]);
       // 2 × 16 layers × 8 KV heads × 64 × 2 B = 32 KiB per context token, measured by the fit.
-      expect(await text('sweep-measured')).toMatch(/^3\d(\.\d+)? KiB\/token$/);
+      const measured = await text('sweep-measured');
+      expect(measured).toMatch(/^3\d(\.\d+)? KiB\/token$/);
       await waitForPhase(page, ['done'], WAIT_MS);
       expect(await page.getByTestId('start-run').isDisabled()).toBe(false);
       await saveScreenshot(page, 'run-form-sweep.png');
@@ -271,6 +272,19 @@ describe('the run form, beyond one run: what the CLI can do', () => {
         expect.stringMatching(/^2 of 2: .*1024/),
       ]);
       expect(await label()).toMatch(/1024/);
+      // Its result table comes back with it: the rows and the fit the form showed as the sweep ended.
+      const recorded = page.getByTestId('session-sweep');
+      expect(await recorded.locator('summary').textContent()).toBe('Sweep result: 2 context sizes');
+      const recordedRows = await recorded
+        .getByTestId('sweep-row')
+        .evaluateAll((trs) => trs.map((tr) => Array.from(tr.children).map((c) => c.textContent)));
+      const liveRows = await page
+        .getByTestId('sweep')
+        .getByTestId('sweep-row')
+        .evaluateAll((trs) => trs.map((tr) => Array.from(tr.children).map((c) => c.textContent)));
+      expect(recordedRows).toEqual(liveRows);
+      expect(await recorded.getByTestId('sweep-measured').textContent()).toBe(measured);
+      await saveScreenshot(page, 'session-sweep.png');
       await picker.selectOption('0');
       await page.waitForFunction(() => /512/.test(document.querySelector('h1.run-label')?.textContent ?? ''));
       // A reload shows the point the tab showed.
@@ -280,6 +294,7 @@ describe('the run form, beyond one run: what the CLI can do', () => {
       expect(await label()).toMatch(/512/);
       await page.getByTestId('viewing-session').getByRole('button', { name: 'Close' }).click();
       await picker.waitFor({ state: 'detached' });
+      expect(await recorded.count()).toBe(0);
       expect(problems).toEqual([]);
     },
     TEST_MS,

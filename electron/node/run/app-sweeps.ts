@@ -4,8 +4,9 @@
 // one session, as `kvscope profile --sweep --out` does.
 import { randomBytes } from 'node:crypto';
 import type { EventSink } from '../../../shared/api/contract';
-import type { RunRequest, SweepPointRow, SweepStatus } from '../../../shared/api/schemas';
-import type { SweepPoint, SweepSummary } from '../../../shared/analysis/sweep';
+import type { SweepSummary } from '../../../shared/analysis/sweep';
+import type { RunRequest, SweepStatus } from '../../../shared/api/schemas';
+import { sweepPointRow, sweepResultRow } from '../../../shared/api/sweep-rows';
 import type { SweepPlan } from '../../../shared/analysis/sweep-summary';
 import type { RunController } from './run-controller';
 import { runSweep, type SweepRunner } from './sweep';
@@ -20,34 +21,6 @@ export interface SweepHooks {
 /** Thrown to the caller of start() in the app's words (the CLI says its own, sweep.ts). */
 export class AppSweepError extends Error {
   override name = 'AppSweepError';
-}
-
-function pointRow(point: SweepPoint): SweepPointRow {
-  return {
-    ctx: point.ctx,
-    peakRssBytes: point.peakRssBytes,
-    peakAnonRssBytes: point.peakAnonRssBytes ?? null,
-    engineKvBytes: point.engineKvBytes ?? null,
-    exitCode: point.exitCode,
-    oomKilled: point.oomKilled,
-    ok: point.ok,
-    ...(point.error !== undefined ? { error: point.error } : {}),
-    ...(point.tokens !== undefined ? { tokens: point.tokens } : {}),
-    decodeTokensPerSecond: point.decodeTokensPerSecond ?? null,
-  };
-}
-
-function resultRow(summary: SweepSummary): NonNullable<SweepStatus['result']> {
-  return {
-    measuredBytesPerToken: summary.measuredBytesPerToken,
-    theoryBytesPerToken: summary.theoryBytesPerToken,
-    overheadFactor: summary.overheadFactor,
-    mode: summary.mode,
-    maxContextForBudget: summary.maxContextForBudget,
-    baselineBytes: summary.baselineBytes,
-    fitR2: summary.fitR2,
-    stoppedEarly: summary.stoppedEarly,
-  };
 }
 
 interface SweepEntry {
@@ -109,7 +82,7 @@ export class SweepService {
         firstStarted(run.runId);
       },
       onPoint: (step) => {
-        status.points.push(pointRow(step.point));
+        status.points.push(sweepPointRow(step.point));
         publish();
       },
     })
@@ -119,7 +92,7 @@ export class SweepService {
           status.state = abort.signal.aborted ? 'stopped' : 'done';
           // runSweep's type promises a summary; it has none only if no step had a context size.
           const summary: SweepSummary | undefined = result.summary;
-          status.result = summary ? resultRow(summary) : null;
+          status.result = summary ? sweepResultRow(summary) : null;
           this.hooks.onEnd?.(sweepId, result.plan);
         },
         (error: unknown) => {

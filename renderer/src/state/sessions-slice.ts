@@ -3,7 +3,10 @@
 // side (electron/node/session/session-library.ts); here they are listed, opened into the same
 // dashboard (read-only), renamed, deleted after a confirmation, and exported. In the desktop app
 // an export goes through the system's save dialog; in browser mode it arrives as a download.
-import type { PackedSessionRun } from '../../../shared/api/packed-samples';
+import { unpackSessionData, type PackedSessionData, type PackedSessionRun } from '../../../shared/api/packed-samples';
+import type { SweepStatus } from '../../../shared/api/schemas';
+import { sweepPointRow, sweepResultRow } from '../../../shared/api/sweep-rows';
+import { sessionSweep } from '../../../shared/report/session-data';
 import { SessionNameSchema, type ExportedFile } from '../../../shared/api/session-schemas';
 import { isActivePhase } from './live-run-slice';
 import { errorText } from './slices';
@@ -32,6 +35,12 @@ export function snapshotOfStoredRun(run: PackedSessionRun): RecordedRunSnapshot 
       ctx: run.analysisInputs?.ctx ?? run.engine?.ctx ?? null,
     },
   };
+}
+
+/** A recorded sweep's points and fit, as the app showed them when the sweep ended (SweepProgress.tsx). */
+function sweepTableOf(data: PackedSessionData): Pick<SweepStatus, 'points' | 'result'> | null {
+  const sweep = sessionSweep(unpackSessionData(data));
+  return sweep ? { points: sweep.summary.points.map(sweepPointRow), result: sweepResultRow(sweep.summary) } : null;
 }
 
 /** Hands an exported file to the user: a download in the browser. Returns what to say. */
@@ -109,7 +118,8 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get, { api
       set({
         viewedSession: listing,
         // A sweep's other points stay at hand (RunHeader.tsx offers them); one run: nothing to keep.
-        viewedRuns: data.runs.length > 1 ? { sessionId: listing.id, runs: data.runs, shown } : null,
+        viewedRuns:
+          data.runs.length > 1 ? { sessionId: listing.id, runs: data.runs, shown, sweep: sweepTableOf(data) } : null,
         view: 'run',
       });
     } catch (error) {

@@ -2,7 +2,7 @@
 // like types.ts, so the slices, the store and types.ts import them without cycles.
 import type { MethodOutput } from '../../../shared/api/contract';
 import type { PackedSamples, PackedSessionRun } from '../../../shared/api/packed-samples';
-import type { KvType } from '../../../shared/api/schemas';
+import type { KvType, SweepStatus } from '../../../shared/api/schemas';
 import type { ExportFormat, ModelHeader, SessionListing } from '../../../shared/api/session-schemas';
 import type { SessionData } from '../../../shared/report/session-data';
 
@@ -50,7 +50,13 @@ export interface SessionsSlice {
    * The runs of the viewed session when it holds more than one (a context sweep): the dashboard
    * shows one at a time, `shown` the index (the last at first). Belongs to `sessionId` only.
    */
-  viewedRuns: { sessionId: string; runs: PackedSessionRun[]; shown: number } | null;
+  viewedRuns: {
+    sessionId: string;
+    runs: PackedSessionRun[];
+    shown: number;
+    /** The sweep's result table, as the form shows it at the end of a sweep (null: no run has a context size). */
+    sweep: Pick<SweepStatus, 'points' | 'result'> | null;
+  } | null;
   /** True once showStartScreen has shown what the window opens with (ChartWarmup.tsx waits for it). */
   startScreenShown: boolean;
   /** The session waiting for "Delete" to be confirmed. */

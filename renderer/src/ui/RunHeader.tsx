@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import type { RunEvent } from '../../../shared/api/schemas';
 import { formatBytesPerToken, formatCount } from '../../../shared/format/units';
+import { SweepResultTable } from './run-form/SweepProgress';
 import { useAppStore } from './store-context';
 
 /** The stop reason RunController.stop() records for the Stop button (electron/node/run/run-controller.ts). */
@@ -66,6 +67,19 @@ function SessionRunPicker() {
   );
 }
 
+/** A recorded sweep's result table, as the form showed it when the sweep ended. */
+function SessionSweepResult() {
+  const viewedId = useAppStore((s) => s.viewedSession?.id);
+  const viewedRuns = useAppStore((s) => s.viewedRuns);
+  if (!viewedRuns?.sweep || viewedRuns.sessionId !== viewedId || viewedRuns.sweep.points.length === 0) return null;
+  return (
+    <details className="session-sweep" open data-testid="session-sweep">
+      <summary>Sweep result: {plural(viewedRuns.sweep.points.length, 'context size')}</summary>
+      <SweepResultTable points={viewedRuns.sweep.points} result={viewedRuns.sweep.result} />
+    </details>
+  );
+}
+
 export function RunHeader() {
   const run = useAppStore((s) => s.run);
   const connection = useAppStore((s) => s.connection);
@@ -113,6 +127,7 @@ export function RunHeader() {
           </button>
         </div>
       )}
+      {viewed && <SessionSweepResult />}
       {connection === 'reconnecting' && (
         <div className="banner banner-warn" role="status" data-testid="connection-lost">
           <strong>Connection to KVScope lost, reconnecting…</strong> The run continues on the machine. If KVScope was

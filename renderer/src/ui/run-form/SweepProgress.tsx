@@ -33,8 +33,8 @@ export function sweepProgressText(sweep: SweepStatus): string {
   }
 }
 
-function ResultTable({ sweep }: { sweep: SweepStatus }) {
-  const result = sweep.result;
+/** The points of a sweep, one row per context size, and the KV curve fitted over them. */
+export function SweepResultTable({ points, result }: Pick<SweepStatus, 'points' | 'result'>) {
   return (
     <>
       <table className="sweep-table" aria-label="Sweep result by context size" data-testid="sweep-table">
@@ -48,7 +48,7 @@ function ResultTable({ sweep }: { sweep: SweepStatus }) {
           </tr>
         </thead>
         <tbody>
-          {sweep.points.map((p) => (
+          {points.map((p) => (
             <tr key={p.ctx} data-testid="sweep-row" data-ctx={p.ctx}>
               <th scope="row">{formatCount(p.ctx)}</th>
               <td className={p.ok ? undefined : 'sweep-bad'}>{outcomeOf(p)}</td>
@@ -89,7 +89,7 @@ export function SweepProgress() {
       <p className="sweep-status" role="status" data-testid="sweep-progress">
         Sweep {sweepProgressText(sweep)}
       </p>
-      {sweep.points.length > 0 && <ResultTable sweep={sweep} />}
+      {sweep.points.length > 0 && <SweepResultTable points={sweep.points} result={sweep.result} />}
     </section>
   );
 }
