@@ -211,6 +211,9 @@ function readLine(text: string, line: number): LineParse {
             const body = list.slice(1, shut);
             sawCpus = true;
             r.cpus = [];
+            // A list none of whose entries reads ("[", then bytes up to a "]") is no reading: it
+            // must not make a line of noise count as a sample.
+            let readable = 0;
             if (body !== '') {
               let from = 0;
               for (let idx = 0; ; idx++) {
@@ -218,12 +221,13 @@ function readLine(text: string, line: number): LineParse {
                 const e = (comma < 0 ? body.slice(from) : body.slice(from, comma)).trim();
                 const c = readCpuEntry(e, shared);
                 if (c === undefined) addUnknown(r, `CPU[${idx}]=${e}`);
+                else readable++;
                 r.cpus.push(c ?? null);
                 if (comma < 0) break;
                 from = comma + 1;
               }
             }
-            fields++;
+            if (readable > 0) fields++;
             i = close + 1;
             continue;
           }

@@ -218,7 +218,14 @@ describe('kvscope import refuses, with one line and a non-zero exit', () => {
   it('a missing file', () =>
     failsWith(
       ['tegrastats', join(dir, 'nope.log'), '--out', join(dir, 'x.kvscope')],
-      /^kvscope import: cannot read .*nope\.log/,
+      /^kvscope import: cannot read .*nope\.log: no such file\n$/,
+      1,
+    ));
+
+  it('a directory', () =>
+    failsWith(
+      ['pmap', dir, '--out', join(dir, 'x.kvscope')],
+      /^kvscope import: cannot read .*: not a regular file\n$/,
       1,
     ));
 
@@ -239,9 +246,9 @@ describe('kvscope import refuses, with one line and a non-zero exit', () => {
     );
   });
 
-  it('a file of lines that are not readings', async () => {
+  it('a file of lines that are not readings (a bracketed list of noise is none either)', async () => {
     const junk = join(dir, 'junk.log');
-    writeFileSync(junk, 'hello\nworld\n');
+    writeFileSync(junk, 'hello\n[\u0019\u00fe,z]\n');
     await failsWith(
       ['tegrastats', junk, '--out', join(dir, 'junk.kvscope')],
       /none of its 2 lines is a tegrastats reading/,

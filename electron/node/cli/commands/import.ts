@@ -28,6 +28,7 @@ import { isCommentLine } from '../../../../shared/parsers/records';
 import type { EngineLog, RunOutcome } from '../../../../shared/run/run-record';
 import { createSession } from '../../session/session-store';
 import { appVersion } from '../../session/app-version';
+import { describeFileError } from '../../util/describe-error';
 import { CliError, type CliIo, parseCliArgs } from '../cli-io';
 
 export const IMPORT_KINDS = ['tegrastats', 'perf', 'pmap', 'llama-log'] as const;
@@ -200,7 +201,7 @@ export async function importLog(
     if (!st.isFile()) throw new Error('not a regular file');
     mtimeMs = st.mtimeMs;
   } catch (error) {
-    throw new CliError(`cannot read ${file}: ${(error as Error).message}`);
+    throw new CliError(`cannot read ${file}: ${describeFileError(error)}`);
   }
   const log: EngineLog = { timings: [], kv: [], model: [] };
   const reader = READERS[kind](intervalMs, log);
@@ -237,7 +238,7 @@ export async function importLog(
     take(reader.end());
   } catch (error) {
     if (error instanceof CliError) throw error;
-    throw new CliError(`cannot read ${file}: ${(error as Error).message}`);
+    throw new CliError(`cannot read ${file}: ${describeFileError(error)}`);
   } finally {
     input.destroy();
   }

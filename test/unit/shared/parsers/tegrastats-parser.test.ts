@@ -378,6 +378,19 @@ describe('tegrastats: robustness', () => {
     );
   });
 
+  it('a bracketed list none of whose entries reads is noise, not a sample (found in random bytes)', () => {
+    expect(parseTegrastatsLine('[\u0019\u00fe,z\u00e9]', 7)).toMatchObject({
+      kind: 'diagnostic',
+      line: 7,
+      reason: 'not a tegrastats line',
+    });
+    expect(parseTegrastatsLine('CPU [junk,??]', 1).kind).toBe('diagnostic');
+    // One readable entry is a reading; the others are kept as unknown.
+    const cpus = parseTegrastatsLine('CPU [junk,5%@1200]', 1);
+    expect(cpus).toMatchObject({ kind: 'tegrastats', unknown: ['CPU[0]=junk'] });
+    expect((cpus as TegrastatsRecord).cpus).toEqual([null, { loadPct: 5, freqMHz: 1200 }]);
+  });
+
   it('counts lines: blank and comment lines advance the line number', () => {
     const rs = ofKind(
       parse('tegrastats', '# note\n\nRAM 1/2MB (lfb 1x4MB)\r\n\r\nRAM 1/2MB (lfb 1x4MB)'),
