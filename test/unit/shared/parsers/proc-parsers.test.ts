@@ -204,6 +204,19 @@ describe('/proc/<pid>/status', () => {
     expect(k?.kernelThread).toBe(true);
   });
 
+  it('bytes that are not a status file are diagnostics, not a record of unknown fields (found parsing /dev/urandom)', () => {
+    const noise = 'z:q\ufffdu\u0006\ufffd\nM:\u0002x\nName:\tllama\u0007cli\nVmRSS:\t12 kB\n';
+    expect(parse('status', noise).map((r) => [r.kind, r.line])).toEqual([
+      ['diagnostic', 1],
+      ['diagnostic', 2],
+      ['diagnostic', 3],
+      ['status', 4],
+    ]);
+    // A name with a tab-separated value and escapes, as the kernel prints it, is read.
+    const [r] = ofKind(parse('status', 'Name:\tllama\\nserver\nUid:\t0\t0\t0\t0\n'), 'status');
+    expect([r?.name, r?.fields.Uid]).toEqual(['llama\\nserver', '0\t0\t0\t0']);
+  });
+
   it('never throws on any text', () => {
     expectSurvivesAnyText(createStatusParser, 80, { lines: 20, runs: 300 });
   });
