@@ -89,6 +89,25 @@ describe('pmap -x: real captures', () => {
     ]);
   });
 
+  it('procps 3.2.7 plain `pmap` (RHEL 5 x86_64): sizes with K, full paths, shared `r--s-` rows, the ` total NK` footer', () => {
+    const all = parseFixture('pmap', 'pmap/procps-3.2.7-rhel5-x86_64/pmap_plain_bash.txt', { listMappings: true });
+    expect(diagnostics(all).map((d) => [d.line, d.text])).toEqual([[1, '$ pmap 11443']]);
+    const [r] = ofKind(all, 'pmap');
+    expect(r).toMatchObject({
+      line: 2,
+      pid: 11443,
+      command: 'bash',
+      totalKb: 72380,
+      rssKb: null,
+      anonKb: null,
+      // The vsyscall page at ffffffffff600000, `[ anon ]` to 3.2.7: nothing resident is printed, so sizes.
+      largestAnonKb: 8192,
+      mappings: 28,
+      complete: true,
+    });
+    expect(r?.mappingsList?.[23]).toMatchObject({ sizeKb: 212, mode: 'r--s-', mapping: '/var/db/nscd/passwd' });
+  });
+
   it('lists the mappings on request, names with spaces kept whole', () => {
     const all = parseFixture('pmap', 'pmap/busybox-toybox/04_pmap_x_busybox_toybox.txt', { listMappings: true });
     const android = ofKind(all, 'pmap')[2];
