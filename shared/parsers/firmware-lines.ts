@@ -26,7 +26,10 @@ const VC_ERROR_RE =
   /^(?:VCHI initialization failed|\*?\s*failed to open vchiq instance|error=\d+\s+error_msg=|(?:-?\w*sh: (?:line \d+: )?)?vcgencmd: )/i;
 const PMIC_RE = /^\s*(\S+)\s+(current|volt)\((\d+)\)=(\d+(?:\.\d+)?)([AV])\s*$/;
 const KERNEL_UV_RE = /(?:Under-voltage detected!|Voltage normalised)\s*\((0x[0-9a-fA-F]+)\)/;
-const NPU_RE = /^NPU load:(.*)$/;
+/** Anywhere in the line: pastes quote it (`` `NPU load:  0%` `` in a markdown list); a closing backtick ends it. */
+const NPU_RE = /NPU load:([^`]*)/;
+/** rknpu's load is busy time over its interval: above 100 the driver's counter wrapped (`Core2: 429496%`). */
+const MAX_NPU_LOAD_PCT = 100;
 
 type Reading = ThermalRecordKind | Diagnostic;
 
@@ -37,10 +40,12 @@ export function readNpuLoad(rest: string, line: number, raw: string): Reading[] 
   const named = rest.match(/Core\d+:/g)?.length ?? 0;
   const cores = [...rest.matchAll(/Core\d+:\s*(\d+)%/g)].map((m) => Number(m[1]));
   if (named > 0 && cores.length !== named) return [diagnostic(line, 'unreadable NPU load', raw)];
-  if (cores.length > 0) return [{ kind: 'npu-load', line, corePct: cores }];
-  const single = /^(?:NPU load:\s*)?(\d+)%\s*$/.exec(rest.trim());
-  if (single) return [{ kind: 'npu-load', line, corePct: [Number(single[1])] }];
-  return [diagnostic(line, 'unreadable NPU load', raw)];
+  const single = named === 0 ? /^(?:NPU load:\s*)?(\d+)%$/.exec(rest.trim()) : null;
+  const pct = single ? [Number(single[1])] : cores;
+  if (pct.length === 0) return [diagnostic(line, 'unreadable NPU load', raw)];
+  if (pct.some((p) => p > MAX_NPU_LOAD_PCT))
+    return [diagnostic(line, 'NPU load above 100% (the driver counter wrapped)', raw)];
+  return [{ kind: 'npu-load', line, corePct: pct }];
 }
 
 /**

@@ -514,3 +514,36 @@ describe('sysfs as people paste it: prompts, grep, loops, failed reads (lines as
     ]);
   });
 });
+
+describe('real rknpu / rkrga pastes from GitHub threads (test/fixtures/rknpu/github-issues/SOURCE)', () => {
+  const real = (file: string) => parseFixture('rknpu', `rknpu/github-issues/${file}`);
+
+  it('RK3588 `cat` of rknpu load and rkrga load (MarcA711/Rockchip-FFmpeg-Builds#3)', () => {
+    const all = real('rk3588_marca711_issue3.txt');
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'npu-load').map((r) => [r.line, r.corePct])).toEqual([[2, [4, 0, 0]]]);
+    expect(ofKind(all, 'rga-load').map((r) => [r.line, r.scheduler, r.name, r.loadPct])).toEqual([
+      [11, 0, 'rga3_core0', 0],
+      [14, 1, 'rga3_core1', 0],
+      [17, 2, 'rga2', 59],
+    ]);
+  });
+
+  it('a wrapped counter (Core2: 429496%, rockchip-linux/rknpu2#102) is a diagnostic, not a reading', () => {
+    const all = real('rk3588_rknpu2_issue102.txt');
+    expect(ofKind(all, 'npu-load')).toEqual([]);
+    expect(diagnostics(all).map((d) => [d.line, d.reason])).toEqual([
+      [2, 'NPU load above 100% (the driver counter wrapped)'],
+    ]);
+  });
+
+  it('single-core RV1126B inside a markdown list (glances#3499) and a backticked RK3588 answer (rktop#5)', () => {
+    expect(ofKind(real('rv1126b_glances_pr3499.txt'), 'npu-load').map((r) => [r.line, r.corePct])).toEqual([
+      [1, [0]],
+      [2, [48]],
+    ]);
+    expect(ofKind(real('rk3588_rktop_issue5.txt'), 'npu-load').map((r) => [r.line, r.corePct])).toEqual([
+      [2, [63, 65, 64]],
+    ]);
+  });
+});
