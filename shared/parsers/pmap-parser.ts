@@ -81,12 +81,14 @@ const SMAPS_COLUMNS: Record<string, Column> = {
 };
 
 /**
- * Columns of a row printed without a header (`-q`), told by how many numbers precede the mode:
- * 3 → procps-ng `-x` (Kbytes RSS Dirty); 4 → busybox/toybox `-x` (Kbytes PSS Dirty Swap), or procps
- * 3.2.0–3.2.7 `-x` when the last three are `-` (Kbytes RSS Anon Locked).
+ * Columns of a row printed without a header (`-q`, or a paste of the last lines), told by how many numbers
+ * precede the mode: 3 → procps-ng `-x` (Kbytes RSS Dirty); 4 → busybox/toybox `-x` (Kbytes PSS Dirty Swap),
+ * or procps 3.2.0–3.2.7 `-x` when the last three are `-` (Kbytes RSS Anon Locked); 5 → SUSE's patched pmap
+ * (SLES 11 procps 3.2.7 with `K` on every number, openSUSE 15 procps-ng 3.3.12 without): Kbytes RSS PSS Dirty Swap.
  */
 function quietColumns(values: string[]): Column[] | null {
   if (values.length === 3) return ['Kbytes', 'RSS', 'Dirty'];
+  if (values.length === 5) return ['Kbytes', 'RSS', 'PSS', 'Dirty', 'Swap'];
   if (values.length !== 4) return null;
   return values.slice(1).every((v) => v === '-')
     ? ['Kbytes', 'RSS', 'Anon', 'Locked']
@@ -294,7 +296,9 @@ export function createPmapParser(options: PmapParserOptions = {}): LineParser<Pm
     const modeAt = tokens.findIndex((w, k) => k > 0 && MODE_RE.test(w));
     if (modeAt < 2) return null;
     const values = tokens.slice(1, modeAt);
-    if (!values.every((v) => v === '-' || (num(v) !== null && !v.endsWith('K')))) return null;
+    if (!values.every((v) => v === '-' || num(v) !== null)) return null;
+    // One `sizeK` column is plain `pmap`; several columns all with `K` are SUSE's (see quietColumns).
+    if (values.length === 1 && values[0]?.endsWith('K')) return null;
     // `pmap -d -q`: Kbytes, the mode, then Offset and Device.
     if (values.length === 1 && D_OFFSET_RE.test(tokens[modeAt + 1] ?? '') && D_DEVICE_RE.test(tokens[modeAt + 2] ?? ''))
       return { kind: 'x', names: ['Kbytes'], afterMode: 2, flagsEnd: null };

@@ -108,6 +108,46 @@ describe('pmap -x: real captures', () => {
     expect(r?.mappingsList?.[23]).toMatchObject({ sizeKb: 212, mode: 'r--s-', mapping: '/var/db/nscd/passwd' });
   });
 
+  it("SUSE's patched pmap (openSUSE 15 procps-ng 3.3.12, SLES 11.4 procps 3.2.7): five columns told by the rows, both footers", () => {
+    const all = parseFixture('pmap', 'pmap/suse-github-sysmon-issue1/pmap_suse.txt');
+    expect(ofKind(all, 'pmap')).toEqual([
+      {
+        kind: 'pmap',
+        line: 3,
+        pid: null,
+        command: null,
+        totalKb: 222568,
+        rssKb: 6704,
+        pssKb: 2402,
+        dirtyKb: 1832,
+        swapKb: 640,
+        anonKb: 4, // resident kB of the pasted `[ anon ]` rows: 0 + 4 + 0
+        anonFrom: 'mappings',
+        largestAnonKb: 4,
+        mappings: 3,
+        complete: true,
+      },
+      {
+        kind: 'pmap',
+        line: 13,
+        pid: null,
+        command: null,
+        totalKb: 10560,
+        rssKb: 636,
+        pssKb: 79,
+        dirtyKb: 48,
+        swapKb: 88,
+        anonKb: 0, // [vdso] and [vsyscall] are not anonymous memory
+        anonFrom: 'mappings',
+        largestAnonKb: null,
+        mappings: 2,
+        complete: true,
+      },
+    ]);
+    // The poster's prose and `...`, and SLES's summary line: kept, not read.
+    expect(diagnostics(all).map((d) => d.line)).toEqual([1, 2, 9, 11, 12, 17]);
+  });
+
   it('lists the mappings on request, names with spaces kept whole', () => {
     const all = parseFixture('pmap', 'pmap/busybox-toybox/04_pmap_x_busybox_toybox.txt', { listMappings: true });
     const android = ofKind(all, 'pmap')[2];
