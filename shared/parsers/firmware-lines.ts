@@ -17,13 +17,14 @@ const VC_VOLTS_RE = /^volt=(\d+(?:\.\d+)?)V\s*$/;
 /** A vcgencmd answer none of the above reads: a diagnostic, not prose. */
 const VC_PREFIX_RE = /^(?:temp=|throttled=|frequency\(|volt=)/;
 /**
- * vcgencmd's failures instead of a reading: `VCHI initialization failed` (no access to /dev/vchiq, older
- * userland), `failed to open vchiq instance` (newer userland, with or without a leading `* `), the firmware's
- * `error=2 error_msg="Invalid arguments"` / `error=1 error_msg="Command not registered"`, and the shell's
- * `vcgencmd: command not found` / `-bash: vcgencmd: …`.
+ * vcgencmd's failures instead of a reading. Anywhere in the line (pastes wrap it: `Error:   VCHI initialization
+ * failed.`, a log's `Command failed: … VCHI initialization failed`): `VCHI initialization failed` (no access to
+ * /dev/vchiq, older userland), `failed to open vchiq instance` (newer userland, with or without a leading `* `).
+ * At the start: the firmware's `error=2 error_msg="Invalid arguments"` / `error=1 error_msg="Command not
+ * registered"`, and the shell's `vcgencmd: command not found` / `-bash: vcgencmd: …`.
  */
-const VC_ERROR_RE =
-  /^(?:VCHI initialization failed|\*?\s*failed to open vchiq instance|error=\d+\s+error_msg=|(?:-?\w*sh: (?:line \d+: )?)?vcgencmd: )/i;
+const VC_ERROR_ANYWHERE_RE = /VCHI initialization failed|failed to open vchiq instance/i;
+const VC_ERROR_START_RE = /^(?:error=\d+\s+error_msg=|(?:-?\w*sh: (?:line \d+: )?)?vcgencmd: )/;
 const PMIC_RE = /^\s*(\S+)\s+(current|volt)\((\d+)\)=(\d+(?:\.\d+)?)([AV])\s*$/;
 const KERNEL_UV_RE = /(?:Under-voltage detected!|Voltage normalised)\s*\((0x[0-9a-fA-F]+)\)/;
 /** Anywhere in the line: pastes quote it (`` `NPU load:  0%` `` in a markdown list); a closing backtick ends it. */
@@ -70,7 +71,8 @@ export function readFirmwareLine(
     return { readings: [{ kind: 'vc-clock', line, clockId: Number(m[1]), freqHz: Number(m[2]) }] };
   if ((m = VC_VOLTS_RE.exec(t))) return { readings: [{ kind: 'vc-volts', line, volts: Number(m[1]) }] };
   if (VC_PREFIX_RE.test(t)) return { unreadable: diagnostic(line, 'unreadable vcgencmd output', raw) };
-  if (VC_ERROR_RE.test(t)) return { unreadable: diagnostic(line, 'vcgencmd error', raw) };
+  if (VC_ERROR_ANYWHERE_RE.test(t) || VC_ERROR_START_RE.test(t))
+    return { unreadable: diagnostic(line, 'vcgencmd error', raw) };
   if ((m = PMIC_RE.exec(text))) {
     const pmic: Reading = {
       kind: 'pmic-adc',

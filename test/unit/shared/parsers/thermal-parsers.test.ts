@@ -547,3 +547,16 @@ describe('real rknpu / rkrga pastes from GitHub threads (test/fixtures/rknpu/git
     ]);
   });
 });
+
+describe('real vcgencmd failures (test/fixtures/vcgencmd/github-issues/SOURCE)', () => {
+  it('`VCHI initialization failed`, bare, behind `Error:` or inside a log line, is a diagnostic; the reading before it stays', () => {
+    const all = parseFixture('vcgencmd', 'vcgencmd/github-issues/vchi_failed_transcripts.txt');
+    expect(ofKind(all, 'throttled').map((r) => [r.line, r.bits, r.source])).toEqual([[2, 0, 'vcgencmd']]);
+    expect(diagnostics(all).map((d) => [d.line, d.reason])).toEqual([
+      [4, 'vcgencmd error'],
+      [7, 'vcgencmd error'],
+      [8, 'vcgencmd error'],
+      [9, 'vcgencmd error'],
+    ]);
+  });
+});
