@@ -436,21 +436,21 @@ describe("board readers written from the drivers' formats (test/fixtures/board-s
   });
 });
 
+/** Lines pasted one after the other, read by the board transcript parser. */
+const pasted = (...lines: string[]) => parse('thermal', lines.join('\n'));
+
 describe('sysfs as people paste it: prompts, grep, loops, failed reads (lines as each tool prints them)', () => {
   it('`sudo cat`, `cat <name>` under a prompt whose cwd is the device, /proc/rknpu, the pre-4.x hwmon `device/` layout', () => {
-    const all = parse(
-      'thermal',
-      [
-        'orangepi@orangepi5:~$ sudo cat /sys/class/devfreq/fb000000.gpu/cur_freq',
-        '300000000',
-        'root@orangepi5:/sys/class/devfreq/fdab0000.npu# cat cur_freq',
-        '1000000000',
-        // rknpu built with its procfs option (CONFIG_ROCKCHIP_RKNPU_PROC_FS): the same `load` under /proc.
-        '/proc/rknpu/load:NPU load:  Core0: 35%, Core1:  0%, Core2:  0%,',
-        // hwmon before kernel 3.x moved the attributes up: `hwmonN/device/in1_input` (mV), `curr1_input` (mA).
-        '/sys/class/hwmon/hwmon0/device/in1_input:12016',
-        '/sys/class/hwmon/hwmon0/device/curr1_input:375',
-      ].join('\n'),
+    const all = pasted(
+      'orangepi@orangepi5:~$ sudo cat /sys/class/devfreq/fb000000.gpu/cur_freq',
+      '300000000',
+      'root@orangepi5:/sys/class/devfreq/fdab0000.npu# cat cur_freq',
+      '1000000000',
+      // rknpu built with its procfs option (CONFIG_ROCKCHIP_RKNPU_PROC_FS): the same `load` under /proc.
+      '/proc/rknpu/load:NPU load:  Core0: 35%, Core1:  0%, Core2:  0%,',
+      // hwmon before kernel 3.x moved the attributes up: `hwmonN/device/in1_input` (mV), `curr1_input` (mA).
+      '/sys/class/hwmon/hwmon0/device/in1_input:12016',
+      '/sys/class/hwmon/hwmon0/device/curr1_input:375',
     );
     expect(diagnostics(all)).toEqual([]);
     expect(ofKind(all, 'devfreq').map((r) => [r.line, r.device, r.curFreqHz])).toEqual([
@@ -466,22 +466,19 @@ describe('sysfs as people paste it: prompts, grep, loops, failed reads (lines as
 
   it('RGA load behind `grep .` (driver 1.2: `\\t load = N%`, per-process lines): one record per scheduler', () => {
     const p = '/sys/kernel/debug/rkrga/load:';
-    const all = parse(
-      'thermal',
-      [
-        `${p}num of scheduler = 3`,
-        `${p}================= load ==================`,
-        `${p}scheduler[0]: rga3_core0`,
-        `${p}\t load = 12%`,
-        `${p}-----------------------------------`,
-        `${p}scheduler[1]: rga3_core1`,
-        `${p}\t load = 0%`,
-        `${p}-----------------------------------`,
-        `${p}scheduler[2]: rga2`,
-        `${p}\t load = 3%`,
-        `${p}-----------------------------------`,
-        `${p}\t process 1: pid = 2211, name: /usr/bin/gst-launch-1.0`,
-      ].join('\n'),
+    const all = pasted(
+      `${p}num of scheduler = 3`,
+      `${p}================= load ==================`,
+      `${p}scheduler[0]: rga3_core0`,
+      `${p}\t load = 12%`,
+      `${p}-----------------------------------`,
+      `${p}scheduler[1]: rga3_core1`,
+      `${p}\t load = 0%`,
+      `${p}-----------------------------------`,
+      `${p}scheduler[2]: rga2`,
+      `${p}\t load = 3%`,
+      `${p}-----------------------------------`,
+      `${p}\t process 1: pid = 2211, name: /usr/bin/gst-launch-1.0`,
     );
     expect(diagnostics(all)).toEqual([]);
     expect(ofKind(all, 'rga-load').map((r) => [r.line, r.scheduler, r.name, r.loadPct])).toEqual([
@@ -492,17 +489,14 @@ describe('sysfs as people paste it: prompts, grep, loops, failed reads (lines as
   });
 
   it('a read that failed where a reading was is a diagnostic with its errno (coreutils, busybox and grep wording)', () => {
-    const all = parse(
-      'thermal',
-      [
-        'cat: /sys/kernel/debug/rknpu/load: Permission denied',
-        "cat: can't open '/sys/class/hwmon/hwmon1/in1_input': Remote I/O error",
-        'grep: /sys/kernel/debug/rkrga/load: Permission denied',
-        'cat: /sys/class/thermal/thermal_zone0/trip_point_0_temp: Invalid argument',
-        'cat: /sys/devices/platform/soc/soc:firmware/get_throttled: No such device',
-        'cat: /sys/bus/i2c/drivers/ina3221x/6-0040/iio:device0/in_power0_input: Resource temporarily unavailable',
-        'grep: /sys/class/devfreq/dmc/device: Is a directory',
-      ].join('\n'),
+    const all = pasted(
+      'cat: /sys/kernel/debug/rknpu/load: Permission denied',
+      "cat: can't open '/sys/class/hwmon/hwmon1/in1_input': Remote I/O error",
+      'grep: /sys/kernel/debug/rkrga/load: Permission denied',
+      'cat: /sys/class/thermal/thermal_zone0/trip_point_0_temp: Invalid argument',
+      'cat: /sys/devices/platform/soc/soc:firmware/get_throttled: No such device',
+      'cat: /sys/bus/i2c/drivers/ina3221x/6-0040/iio:device0/in_power0_input: Resource temporarily unavailable',
+      'grep: /sys/class/devfreq/dmc/device: Is a directory',
     );
     expect(diagnostics(all).map((d) => [d.line, d.reason])).toEqual([
       [1, 'NPU load read failed: EACCES'],

@@ -4,12 +4,16 @@
 import { describe, expect, it } from 'vitest';
 import { diagnostics, ofKind, parse } from '../../../helpers/parser-test-kit';
 
+/** Lines as pasted, one text. */
+const lines = (...pasted: string[]) => pasted.join('\n');
+const pasted = (...text: string[]) => parse('thermal', lines(...text));
+
 const rowsOf = (text: string) =>
   ofKind(parse('thermal', text), 'devfreq-trans').map((r) => [r.device, r.freqHz, r.current, r.transitions, r.timeMs]);
 
 describe('devfreq trans_stat, every layout and every way it is pasted', () => {
   it('kernel 3.x `show_trans_table` (`%8u` columns, kHz table of exynos busfreq) after `cat`', () => {
-    const text = [
+    const text = lines(
       'root@odroid:~# cat /sys/class/devfreq/exynos4-busfreq/trans_stat',
       '   From  :   To',
       '         :  160000  267000  400000   time(ms)',
@@ -17,7 +21,7 @@ describe('devfreq trans_stat, every layout and every way it is pasted', () => {
       '   267000:       2       0       2     40120',
       '   400000:       2       1       0     95320',
       'Total transition : 11',
-    ].join('\n');
+    );
     expect(rowsOf(text)).toEqual([
       ['exynos4-busfreq', 160000, true, [0, 3, 1], 812340],
       ['exynos4-busfreq', 267000, false, [2, 0, 2], 40120],
@@ -30,7 +34,7 @@ describe('devfreq trans_stat, every layout and every way it is pasted', () => {
 
   it('kernel 4.x–6.x layout behind `grep .`: every line carries the path, the rows are read, not dropped', () => {
     // `%10lu` frequencies of 9 digits keep a space between them; `*` on the current one (800 MHz).
-    const text = [
+    const text = lines(
       '/sys/class/devfreq/fde60000.gpu/trans_stat:     From  :   To',
       '/sys/class/devfreq/fde60000.gpu/trans_stat:           : 200000000 300000000 400000000 600000000 800000000   time(ms)',
       '/sys/class/devfreq/fde60000.gpu/trans_stat:  200000000:         0         4         0         0         1   1203340',
@@ -40,7 +44,7 @@ describe('devfreq trans_stat, every layout and every way it is pasted', () => {
       '/sys/class/devfreq/fde60000.gpu/trans_stat:* 800000000:         1         0         0         4         0     15775',
       '/sys/class/devfreq/fde60000.gpu/trans_stat:Total transition : 26',
       '/sys/class/devfreq/fde60000.gpu/cur_freq:800000000',
-    ].join('\n');
+    );
     const all = parse('thermal', text);
     expect(diagnostics(all)).toEqual([]);
     expect(rowsOf(text)).toEqual([
@@ -57,20 +61,17 @@ describe('devfreq trans_stat, every layout and every way it is pasted', () => {
   });
 
   it('`grep . *` in the device directory, and `Not Supported.` from a driver without a table, and EFBIG', () => {
-    const all = parse(
-      'thermal',
-      [
-        'root@radxa:/sys/class/devfreq/dmc# grep . trans_stat',
-        'trans_stat:     From  :   To',
-        'trans_stat:           : 528000000106800000015600000002112000000   time(ms)',
-        'trans_stat:* 528000000:         0         1         0         0     21940',
-        'trans_stat: 1068000000:         1         0         0         0       300',
-        'trans_stat: 1560000000:         0         0         0         0         0',
-        'trans_stat: 2112000000:         0         0         0         0         0',
-        'trans_stat:Total transition : 2',
-        '/sys/class/devfreq/ff9a0000.gpu/trans_stat:Not Supported.',
-        'cat: /sys/class/devfreq/dmc/trans_stat: File too large',
-      ].join('\n'),
+    const all = pasted(
+      'root@radxa:/sys/class/devfreq/dmc# grep . trans_stat',
+      'trans_stat:     From  :   To',
+      'trans_stat:           : 528000000106800000015600000002112000000   time(ms)',
+      'trans_stat:* 528000000:         0         1         0         0     21940',
+      'trans_stat: 1068000000:         1         0         0         0       300',
+      'trans_stat: 1560000000:         0         0         0         0         0',
+      'trans_stat: 2112000000:         0         0         0         0         0',
+      'trans_stat:Total transition : 2',
+      '/sys/class/devfreq/ff9a0000.gpu/trans_stat:Not Supported.',
+      'cat: /sys/class/devfreq/dmc/trans_stat: File too large',
     );
     expect(ofKind(all, 'devfreq-trans').map((r) => [r.device, r.freqHz, r.current, r.timeMs])).toEqual([
       ['dmc', 528_000_000, true, 21940],
@@ -88,16 +89,13 @@ describe('devfreq trans_stat, every layout and every way it is pasted', () => {
 
   it("cpufreq's stats/trans_table (no time column, kHz) is said to be unread, never read as devfreq rows", () => {
     // drivers/cpufreq/cpufreq_stats.c: `   From  :    To`, `         : ` + `%9u ` per frequency, rows `%9u: ` + `%9u `.
-    const all = parse(
-      'thermal',
-      [
-        '$ cat /sys/devices/system/cpu/cpu0/cpufreq/stats/trans_table',
-        '   From  :    To',
-        '         :    408000    600000    816000 ',
-        '   408000:         0        12         3 ',
-        '   600000:        10         0         5 ',
-        '   816000:         5         3         0 ',
-      ].join('\n'),
+    const all = pasted(
+      '$ cat /sys/devices/system/cpu/cpu0/cpufreq/stats/trans_table',
+      '   From  :    To',
+      '         :    408000    600000    816000 ',
+      '   408000:         0        12         3 ',
+      '   600000:        10         0         5 ',
+      '   816000:         5         3         0 ',
     );
     expect(ofKind(all, 'devfreq-trans')).toEqual([]);
     expect(diagnostics(all).map((d) => [d.line, d.reason])).toEqual([
