@@ -439,19 +439,22 @@ describe("board readers written from the drivers' formats (test/fixtures/board-s
 /** Lines pasted one after the other, read by the board transcript parser. */
 const pasted = (...lines: string[]) => parse('thermal', lines.join('\n'));
 
+/** `sudo cat`, `cat <name>` under a sysfs cwd, /proc/rknpu, the pre-4.x hwmon layout: as each is printed. */
+const PROMPT_FORMS = [
+  'orangepi@orangepi5:~$ sudo cat /sys/class/devfreq/fb000000.gpu/cur_freq',
+  '300000000',
+  'root@orangepi5:/sys/class/devfreq/fdab0000.npu# cat cur_freq',
+  '1000000000',
+  // rknpu built with its procfs option (CONFIG_ROCKCHIP_RKNPU_PROC_FS): the same `load` under /proc.
+  '/proc/rknpu/load:NPU load:  Core0: 35%, Core1:  0%, Core2:  0%,',
+  // hwmon before kernel 3.x moved the attributes up: `hwmonN/device/in1_input` (mV), `curr1_input` (mA).
+  '/sys/class/hwmon/hwmon0/device/in1_input:12016',
+  '/sys/class/hwmon/hwmon0/device/curr1_input:375',
+];
+
 describe('sysfs as people paste it: prompts, grep, loops, failed reads (lines as each tool prints them)', () => {
   it('`sudo cat`, `cat <name>` under a prompt whose cwd is the device, /proc/rknpu, the pre-4.x hwmon `device/` layout', () => {
-    const all = pasted(
-      'orangepi@orangepi5:~$ sudo cat /sys/class/devfreq/fb000000.gpu/cur_freq',
-      '300000000',
-      'root@orangepi5:/sys/class/devfreq/fdab0000.npu# cat cur_freq',
-      '1000000000',
-      // rknpu built with its procfs option (CONFIG_ROCKCHIP_RKNPU_PROC_FS): the same `load` under /proc.
-      '/proc/rknpu/load:NPU load:  Core0: 35%, Core1:  0%, Core2:  0%,',
-      // hwmon before kernel 3.x moved the attributes up: `hwmonN/device/in1_input` (mV), `curr1_input` (mA).
-      '/sys/class/hwmon/hwmon0/device/in1_input:12016',
-      '/sys/class/hwmon/hwmon0/device/curr1_input:375',
-    );
+    const all = pasted(...PROMPT_FORMS);
     expect(diagnostics(all)).toEqual([]);
     expect(ofKind(all, 'devfreq').map((r) => [r.line, r.device, r.curFreqHz])).toEqual([
       [2, 'fb000000.gpu', 300_000_000],

@@ -11,17 +11,20 @@ const pasted = (...text: string[]) => parse('thermal', lines(...text));
 const rowsOf = (text: string) =>
   ofKind(parse('thermal', text), 'devfreq-trans').map((r) => [r.device, r.freqHz, r.current, r.transitions, r.timeMs]);
 
+/** kernel 3.x devfreq (`%8u` columns), exynos4 bus in kHz, as `cat` shows it after a root prompt. */
+const EXYNOS_3X = lines(
+  'root@odroid:~# cat /sys/class/devfreq/exynos4-busfreq/trans_stat',
+  '   From  :   To',
+  '         :  160000  267000  400000   time(ms)',
+  '*  160000:       0       3       1    812340',
+  '   267000:       2       0       2     40120',
+  '   400000:       2       1       0     95320',
+  'Total transition : 11',
+);
+
 describe('devfreq trans_stat, every layout and every way it is pasted', () => {
   it('kernel 3.x `show_trans_table` (`%8u` columns, kHz table of exynos busfreq) after `cat`', () => {
-    const text = lines(
-      'root@odroid:~# cat /sys/class/devfreq/exynos4-busfreq/trans_stat',
-      '   From  :   To',
-      '         :  160000  267000  400000   time(ms)',
-      '*  160000:       0       3       1    812340',
-      '   267000:       2       0       2     40120',
-      '   400000:       2       1       0     95320',
-      'Total transition : 11',
-    );
+    const text = EXYNOS_3X;
     expect(rowsOf(text)).toEqual([
       ['exynos4-busfreq', 160000, true, [0, 3, 1], 812340],
       ['exynos4-busfreq', 267000, false, [2, 0, 2], 40120],
