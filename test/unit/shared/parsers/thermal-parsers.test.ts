@@ -436,9 +436,6 @@ describe("board readers written from the drivers' formats (test/fixtures/board-s
   });
 });
 
-/** Lines pasted one after the other, read by the board transcript parser. */
-const pasted = (...lines: string[]) => parse('thermal', lines.join('\n'));
-
 /** `sudo cat`, `cat <name>` under a sysfs cwd, /proc/rknpu, the pre-4.x hwmon layout: as each is printed. */
 const PROMPT_FORMS = [
   'orangepi@orangepi5:~$ sudo cat /sys/class/devfreq/fb000000.gpu/cur_freq',
@@ -451,6 +448,9 @@ const PROMPT_FORMS = [
   '/sys/class/hwmon/hwmon0/device/in1_input:12016',
   '/sys/class/hwmon/hwmon0/device/curr1_input:375',
 ];
+
+/** Lines pasted one after the other, read by the board transcript parser. */
+const pasted = (...lines: string[]) => parse('thermal', lines.join('\n'));
 
 describe('sysfs as people paste it: prompts, grep, loops, failed reads (lines as each tool prints them)', () => {
   it('`sudo cat`, `cat <name>` under a prompt whose cwd is the device, /proc/rknpu, the pre-4.x hwmon `device/` layout', () => {

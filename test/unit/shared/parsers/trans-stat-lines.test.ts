@@ -8,9 +8,6 @@ import { diagnostics, ofKind, parse } from '../../../helpers/parser-test-kit';
 const lines = (...pasted: string[]) => pasted.join('\n');
 const pasted = (...text: string[]) => parse('thermal', lines(...text));
 
-const rowsOf = (text: string) =>
-  ofKind(parse('thermal', text), 'devfreq-trans').map((r) => [r.device, r.freqHz, r.current, r.transitions, r.timeMs]);
-
 /** kernel 3.x devfreq (`%8u` columns), exynos4 bus in kHz, as `cat` shows it after a root prompt. */
 const EXYNOS_3X = lines(
   'root@odroid:~# cat /sys/class/devfreq/exynos4-busfreq/trans_stat',
@@ -21,6 +18,9 @@ const EXYNOS_3X = lines(
   '   400000:       2       1       0     95320',
   'Total transition : 11',
 );
+
+const rowsOf = (text: string) =>
+  ofKind(parse('thermal', text), 'devfreq-trans').map((r) => [r.device, r.freqHz, r.current, r.transitions, r.timeMs]);
 
 describe('devfreq trans_stat, every layout and every way it is pasted', () => {
   it('kernel 3.x `show_trans_table` (`%8u` columns, kHz table of exynos busfreq) after `cat`', () => {
