@@ -60,6 +60,14 @@ const DEVFREQ_DIR_RE = /^\/sys\/(?:class\/devfreq|devices\/.*\/devfreq)\/([^/\s]
  * pre-4.x layout where the chip's attributes sit one level down (`/sys/class/hwmon/hwmon0/device/in1_input`).
  */
 const HWMON_PATH_RE = /\/(hwmon\d+)\/(?:device\/)?((temp|in|curr|power|fan|humidity)\d+)_(input|label)$/;
+/**
+ * Any attribute of a sensor chip's directory (limits, alarms, `in1_enable`, `shunt1_resistor`, `name`…): grep
+ * lists them between the readings and their labels, so they must not end the chip's readings.
+ */
+const SENSOR_DIR_ATTR_RE = /\/(hwmon\d+|iio:device\d+)\/(?:device\/)?(\w+)$/;
+/** The INA3221's shunt-voltage channels in4–in7 are µV (Documentation/hwmon/ina3221.rst), not the mV of in*. */
+const INA3221_SHUNT_RE = /^in[4-7]$/;
+const UV_PER_MV = 1000;
 /** Jetson L4T ≤ 32 INA3221 through iio: `…/iio:device0/in_power0_input` (mW), `in_current0_input` (mA), `in_voltage0_input` (mV), `rail_name_0`. */
 const IIO_INA_PATH_RE = /\/(iio:device\d+)\/in_(power|current|voltage)(\d+)_input$/;
 const IIO_RAIL_NAME_RE = /\/(iio:device\d+)\/rail_name_(\d+)$/;
@@ -90,6 +98,7 @@ function isKnownPath(path: string): boolean {
     HWMON_PATH_RE.test(path) ||
     IIO_INA_PATH_RE.test(path) ||
     IIO_RAIL_NAME_RE.test(path) ||
+    /\/hwmon\d+\/(?:device\/)?name$/.test(path) ||
     path.endsWith('/get_throttled') ||
     path.endsWith('/rknpu/load') ||
     path.endsWith('/rkrga/load')
@@ -150,6 +159,8 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
   /** hwmon readings not yet emitted, and the `_label` names seen (chip/feature → name). */
   let hwmon: SensorRecord[] = [];
   const labels = new Map<string, string>();
+  /** hwmon chip directory → its `name` (`ina3221`), for units that depend on the chip. */
+  const chipNames = new Map<string, string>();
   /** Inside an RGA load dump, and the scheduler whose `load =` comes next. */
   let rga: { scheduler: { index: number; name: string } | null } | null = null;
   /** The working directory a shell prompt or `cd` named (resolves `grep . *` dumps). */
@@ -225,8 +236,12 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
       return out;
     }
     out.push(...flushZone());
-    if (!HWMON_PATH_RE.test(path) && !IIO_INA_PATH_RE.test(path) && !IIO_RAIL_NAME_RE.test(path))
-      out.push(...flushHwmon());
+    const sensorDir = SENSOR_DIR_ATTR_RE.exec(path);
+    if (!sensorDir) out.push(...flushHwmon());
+    else if (!HWMON_PATH_RE.test(path) && !IIO_INA_PATH_RE.test(path) && !IIO_RAIL_NAME_RE.test(path)) {
+      if (sensorDir[2] === 'name' && error === null) chipNames.set(sensorDir[1] ?? '', value.trim());
+      return out;
+    }
 
     const c = CPUFREQ_PATH_RE.exec(path);
     if (c) {
@@ -359,6 +374,8 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
     for (const r of rs) {
       const index = /^[a-z]+(\d+)$/.exec(r.label)?.[1] ?? '';
       r.name = labels.get(`${r.chip}/${r.label}`) ?? labels.get(`${r.chip}/in${index}`) ?? null;
+      if (chipNames.get(r.chip) === 'ina3221' && INA3221_SHUNT_RE.test(r.label) && r.value !== null)
+        r.value = Number((r.value / UV_PER_MV).toPrecision(12));
     }
     return rs;
   };

@@ -1,28 +1,24 @@
 // The board sysfs collector's tick lines (shared/collectors/board-sysfs-collector.ts prints `t=<uptime>|<path>:<value>|…`)
 // with the attributes the mainline ina3221 driver exposes (Documentation/hwmon/ina3221.rst: in1–in3 bus mV,
-// curr1–curr3 mA, in4–in6 shunt µV, in7 their sum with in7_label, curr4 the summed current), the rknpu load
+// curr1–curr3 mA, in4–in6 shunt µV, in7 their sum, curr4 the summed current), the rknpu load
 // line of rknpu_debugger.c and devfreq Hz. Expected values are worked out by hand in the comments.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createBoardSysfsCollectorParser } from '../../../../shared/collectors/board-sysfs-collector-parser';
+import { projectRoot } from '../../../helpers/cli';
 
 const read = (line: string) => createBoardSysfsCollectorParser().push(line);
 
 describe('board sysfs collector parser', () => {
   it('INA3221: rails from in1–in3 × curr1–curr3 only; shunt µV (in4–in7) and the summed curr4 make no rail', () => {
-    const h = '/sys/class/hwmon/hwmon3/';
-    const parts = [
-      `${h}in1_label:VDD_IN`,
-      `${h}in2_label:VDD_CPU_GPU_CV`,
-      `${h}in7_label:sum of shunt voltages`,
-      `${h}curr1_input:1010`,
-      `${h}curr2_input:184`,
-      `${h}curr4_input:1194`,
-      `${h}in1_input:5048`,
-      `${h}in2_input:5040`,
-      `${h}in4_input:5050`,
-      `${h}in5_input:920`,
-      `${h}in7_input:5970`,
-    ];
+    // grep's listing of the chip (test/fixtures/board-sysfs/driver-formats/SOURCE) as the parts of one tick.
+    const parts = readFileSync(
+      join(projectRoot, 'test/fixtures/board-sysfs/driver-formats/ina3221_grep_all.txt'),
+      'utf8',
+    )
+      .split('\n')
+      .filter((l) => l.startsWith('/sys/'));
     expect(read(`t=812.25|${parts.join('|')}`)).toEqual({
       kind: 'sample',
       uptimeMs: 812250,

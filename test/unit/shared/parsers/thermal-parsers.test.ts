@@ -512,6 +512,23 @@ describe('sysfs as people paste it: prompts, grep, loops, failed reads (lines as
   });
 });
 
+describe('hwmon directories as `grep . /sys/class/hwmon/hwmonN/*` lists them (every attribute, sorted)', () => {
+  it('INA3221 (Documentation/hwmon/ina3221.rst): limits and alarms between the readings keep the labels; in4–in7 are µV', () => {
+    const all = parseFixture('hwmon', 'board-sysfs/driver-formats/ina3221_grep_all.txt');
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'sensor').map((r) => [r.label, r.name, r.value, r.unit])).toEqual([
+      ['curr1', 'VDD_IN', 1.01, 'A'],
+      ['curr2', 'VDD_CPU_GPU_CV', 0.184, 'A'],
+      ['curr4', null, 1.194, 'A'],
+      ['in1', 'VDD_IN', 5.048, 'V'],
+      ['in2', 'VDD_CPU_GPU_CV', 5.04, 'V'],
+      ['in4', null, 0.00505, 'V'], // 5050 µV of shunt drop, not 5.05 V
+      ['in5', null, 0.00092, 'V'],
+      ['in7', null, 0.00597, 'V'],
+    ]);
+  });
+});
+
 describe('real rknpu / rkrga pastes from GitHub threads (test/fixtures/rknpu/github-issues/SOURCE)', () => {
   const real = (file: string) => parseFixture('rknpu', `rknpu/github-issues/${file}`);
 
