@@ -152,6 +152,8 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
   let lineNo = 0;
   let zone: ZoneState | null = null;
   let pendingCat: string | null = null;
+  /** `cat /sys/class/thermal/thermal_zone?/temp` (a glob): the numbers that follow belong to files no line names. */
+  let globCat = false;
   let chip: string | null = null;
   /** `sensors -u`: the feature being collected (its lines follow the label). */
   let uEntry: SensorRecord | null = null;
@@ -428,15 +430,21 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
 
     if (isBlankLine(text)) {
       chip = null;
+      globCat = false;
       return [...flushU(), ...flushPending()];
     }
 
     // `cat <path>` on a prompt line: the next line is that file's content.
     const prompt = CAT_PROMPT_RE.exec(t);
     if (prompt) {
-      pendingCat = prompt[2] ?? '';
+      const path = prompt[2] ?? '';
+      globCat = /[*?[]/.test(path);
+      pendingCat = globCat ? null : path;
       return [...flushU(), ...flushPending()];
     }
+    if (globCat && /^-?\d+$/.test(t))
+      return [diagnostic(lineNo, 'value of a cat over several files (whose is unknown)', raw)];
+    globCat = false;
     // `root@board:/sys/class/devfreq/fb000000.gpu# grep . *`, `… # cd /sys/…`: where relative names live.
     const shell = SHELL_PROMPT_RE.exec(t);
     if (shell) {

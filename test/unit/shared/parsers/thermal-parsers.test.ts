@@ -512,6 +512,25 @@ describe('sysfs as people paste it: prompts, grep, loops, failed reads (lines as
   });
 });
 
+describe('a `cat` over a glob', () => {
+  it('prints bare numbers no line attributes: each is a diagnostic, not dropped and not given to one zone', () => {
+    const all = pasted(
+      'root@rock5b:~# cat /sys/class/thermal/thermal_zone*/temp',
+      '46250',
+      '45320',
+      '47150',
+      '',
+      '46250',
+    );
+    expect(ofKind(all, 'thermal-zone')).toEqual([]);
+    expect(diagnostics(all).map((d) => [d.line, d.reason])).toEqual([
+      [2, 'value of a cat over several files (whose is unknown)'],
+      [3, 'value of a cat over several files (whose is unknown)'],
+      [4, 'value of a cat over several files (whose is unknown)'],
+    ]);
+  });
+});
+
 describe('hwmon directories as `grep . /sys/class/hwmon/hwmonN/*` lists them (every attribute, sorted)', () => {
   it('INA3221 (Documentation/hwmon/ina3221.rst): limits and alarms between the readings keep the labels; in4–in7 are µV', () => {
     const all = parseFixture('hwmon', 'board-sysfs/driver-formats/ina3221_grep_all.txt');
