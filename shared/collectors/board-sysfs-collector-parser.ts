@@ -20,6 +20,13 @@ export const boardKey = {
   trip: (zone: string, index: number) => `trip.${zone}.${index}.C`,
 };
 
+/**
+ * Channels whose in<N> × curr<N> is a rail's power: the INA3221's three (in1–in3 bus voltage in mV, curr1–curr3
+ * in mA). Its in4–in6 are shunt voltages in µV and curr4 the sum of the currents (in7 the sum of the shunt
+ * voltages), so in4 × curr4 would be a made-up rail; INA2xx chips print power1 themselves.
+ */
+const INA3221_CHANNELS = new Set(['1', '2', '3']);
+
 /** hwmon power readings: power<N> directly, else in<N> (V) × curr<N> (A) of the same chip. */
 function powerValues(sensors: SensorRecord[], values: Record<string, number | null>): void {
   const byChip = new Map<string, Map<string, SensorRecord>>();
@@ -37,7 +44,7 @@ function powerValues(sensors: SensorRecord[], values: Record<string, number | nu
         values[boardKey.power(rail)] = Math.round(s.value * 1e6) / 1e3;
         continue;
       }
-      if (features.has(`power${m[2]}`)) continue;
+      if (features.has(`power${m[2]}`) || !INA3221_CHANNELS.has(m[2] ?? '')) continue;
       const curr = features.get(`curr${m[2]}`);
       if (curr?.value == null) continue;
       // mV × mA / 1000 in integers: the files hold whole mV and mA.

@@ -16,19 +16,37 @@ const VC_CLOCK_RE = /^frequency\((\d+)\)=(\d+)\s*$/;
 const VC_VOLTS_RE = /^volt=(\d+(?:\.\d+)?)V\s*$/;
 /** A vcgencmd answer none of the above reads: a diagnostic, not prose. */
 const VC_PREFIX_RE = /^(?:temp=|throttled=|frequency\(|volt=)/;
+/**
+ * vcgencmd's failures instead of a reading. Anywhere in the line (pastes wrap it: `Error:   VCHI initialization
+ * failed.`, a log's `Command failed: … VCHI initialization failed`): `VCHI initialization failed` (no access to
+ * /dev/vchiq, older userland), `failed to open vchiq instance` (newer userland, with or without a leading `* `).
+ * At the start: the firmware's `error=2 error_msg="Invalid arguments"` / `error=1 error_msg="Command not
+ * registered"`, and the shell's `vcgencmd: command not found` / `-bash: vcgencmd: …`.
+ */
+const VC_ERROR_ANYWHERE_RE = /VCHI initialization failed|failed to open vchiq instance/i;
+const VC_ERROR_START_RE = /^(?:error=\d+\s+error_msg=|(?:-?\w*sh: (?:line \d+: )?)?vcgencmd: )/;
 const PMIC_RE = /^\s*(\S+)\s+(current|volt)\((\d+)\)=(\d+(?:\.\d+)?)([AV])\s*$/;
 const KERNEL_UV_RE = /(?:Under-voltage detected!|Voltage normalised)\s*\((0x[0-9a-fA-F]+)\)/;
-const NPU_RE = /^NPU load:(.*)$/;
+/** Anywhere in the line: pastes quote it (`` `NPU load:  0%` `` in a markdown list); a closing backtick ends it. */
+const NPU_RE = /NPU load:([^`]*)/;
+/** rknpu's load is busy time over its interval: above 100 the driver's counter wrapped (`Core2: 429496%`). */
+const MAX_NPU_LOAD_PCT = 100;
 
 type Reading = ThermalRecordKind | Diagnostic;
 
 /** The text after `NPU load:` (or the whole rknpu/load file) → one `npu-load` record, or a diagnostic. */
 export function readNpuLoad(rest: string, line: number, raw: string): Reading[] {
+  // rknpu_debugger.c prints ` Core%d: ` then `%2.d%%,` per core (`%2.d%%` alone on single-core SoCs): every
+  // `CoreN:` must have its percentage, or the line is not read at all (a core silently missing would shift the rest).
+  const named = rest.match(/Core\d+:/g)?.length ?? 0;
   const cores = [...rest.matchAll(/Core\d+:\s*(\d+)%/g)].map((m) => Number(m[1]));
-  if (cores.length > 0) return [{ kind: 'npu-load', line, corePct: cores }];
-  const single = /^(?:NPU load:\s*)?(\d+)%\s*$/.exec(rest.trim());
-  if (single) return [{ kind: 'npu-load', line, corePct: [Number(single[1])] }];
-  return [diagnostic(line, 'unreadable NPU load', raw)];
+  if (named > 0 && cores.length !== named) return [diagnostic(line, 'unreadable NPU load', raw)];
+  const single = named === 0 ? /^(?:NPU load:\s*)?(\d+)%$/.exec(rest.trim()) : null;
+  const pct = single ? [Number(single[1])] : cores;
+  if (pct.length === 0) return [diagnostic(line, 'unreadable NPU load', raw)];
+  if (pct.some((p) => p > MAX_NPU_LOAD_PCT))
+    return [diagnostic(line, 'NPU load above 100% (the driver counter wrapped)', raw)];
+  return [{ kind: 'npu-load', line, corePct: pct }];
 }
 
 /**
@@ -53,6 +71,8 @@ export function readFirmwareLine(
     return { readings: [{ kind: 'vc-clock', line, clockId: Number(m[1]), freqHz: Number(m[2]) }] };
   if ((m = VC_VOLTS_RE.exec(t))) return { readings: [{ kind: 'vc-volts', line, volts: Number(m[1]) }] };
   if (VC_PREFIX_RE.test(t)) return { unreadable: diagnostic(line, 'unreadable vcgencmd output', raw) };
+  if (VC_ERROR_ANYWHERE_RE.test(t) || VC_ERROR_START_RE.test(t))
+    return { unreadable: diagnostic(line, 'vcgencmd error', raw) };
   if ((m = PMIC_RE.exec(text))) {
     const pmic: Reading = {
       kind: 'pmic-adc',

@@ -2,14 +2,23 @@
 //
 // Columns are read by the header's names, because they differ between implementations:
 //   procps 3.2.x   `Address Kbytes RSS Anon Locked Mode Mapping`  (`-` where it cannot tell), footer `total kB N - - -`
+//   procps 3.2.8   `Address Kbytes RSS Dirty Mode Mapping`, but on 32-bit still the 5-group separator and the
+//                  footer `total kB N - - -` (one more `-` than the header has columns)
 //   procps-ng 3.3  `Address Kbytes RSS Dirty Mode Mapping`, dash separator, footer `total kB N N N`
 //   procps-ng 4.x  the same with a trailing space after the separator
 //   busybox/toybox `Address Kbytes PSS Dirty Swap Mode Mapping` (tabs in the header), footer `total N N N N`
 //   plain `pmap`   `address sizeK mode mapping`, footer ` total 2192K` (also `Total:`)
 //   `pmap -d`      `Address Kbytes Mode Offset Device Mapping`, footer `mapped: NK writeable/private: NK shared: NK`
 //   `pmap -X/-XX`  (procps-ng ≥ 3.3) `Address Perm Offset Device Inode Size Rss Pss … Mapping` — one column
-//                  per smaps field, which fields depends on the kernel and the version; footer a `====` rule
-//                  and a row of totals ending in `KB`
+//                  per smaps field, which fields depends on the kernel and the version (`THPeligible`,
+//                  `ProtectionKey`, `Pss_Dirty` …); footer a `====` rule and a row of totals ending in `KB`.
+//                  -XX adds `VmFlags` before Mapping: several two-letter words (`rd wr mr mw me ac sd`),
+//                  right-aligned under its header, and no total in the footer.
+//   `-q`           (procps-ng, busybox, toybox) no header and no footer: the layout is told by the row itself.
+// Errors: procps-ng prints only the `PID:` line when it cannot open maps/smaps (another user's process);
+// busybox `PID: no such process`; toybox `pmap: no /proc/PID/cmdline`; a kernel thread (and, on old
+// kernels, a process whose maps read empty) gives a table with no mapping and a total of 0. Each is a
+// diagnostic: a 0 kB "reading" of a process that has memory would be a lie.
 // Addresses are 8 hex digits on 32-bit systems, 16 on 64-bit. Mapping names may contain spaces
 // (`[ anon ]`, toybox `[anon:dalvik-main space (region space)]`), so the mapping is the rest of the line.
 // Checked against procps-ng 3.3.16 (Ubuntu 20.04/WSL2), procps 3.2.x pastes, busybox in an Alpine
@@ -47,27 +56,54 @@ const X_ADDRESS_RE = /^[\da-f]{1,16}$/i;
 const MODE_RE = /^[r-][w-][x-][-spR]{0,2}$/;
 const SEPARATOR_RE = /^(?:-{4,}(?:\s+-{4,})*|=+(?:\s+=+)*)$/;
 const TOTAL_RE = /^[Tt]otal:?(?=\s)/;
-const MAPPED_RE = /^\s*mapped:\s+(\d+)K\b/;
+/** `-d` footer; procps 3.2.0–3.2.5 printed it without the colon (`mapped 1736K    writeable/private: …`). */
+const MAPPED_RE = /^\s*mapped:?\s+(\d+)K\b/;
 const ANON_NAME_RE = /^\[\s*(?:anon|heap|stack)\b|^\[anon[:_]/;
 const ROW_START_RE = /^\s*[\da-f]{8,16}\s/i;
+/** One `VmFlags` word (mnemonics of two lowercase letters, fs/proc/task_mmu.c). */
+const VM_FLAG_RE = /^[a-z]{2}$/;
+/** An error line of the tool itself (`pmap: no /proc/1/cmdline`, `pmap: Unknown format in smaps file!`). */
+const TOOL_ERROR_RE = /^pmap:\s/;
+/** -d's Offset (16 hex digits) and Device (`major:minor`, `%03x:%05x`). */
+const D_OFFSET_RE = /^[\da-f]{16}$/i;
+const D_DEVICE_RE = /^[\da-f]{3}:[\da-f]{5}$/i;
 
-/** `pmap -X` column names → the record's columns. */
+/** `pmap -X` column names → the record's columns (-XX's two dirty columns add up to Dirty). */
 const SMAPS_COLUMNS: Record<string, Column> = {
   Size: 'Kbytes',
   Rss: 'RSS',
   Pss: 'PSS',
+  Shared_Dirty: 'Dirty',
+  Private_Dirty: 'Dirty',
   Anonymous: 'Anon',
   Swap: 'Swap',
   Locked: 'Locked',
 };
 
+/**
+ * Columns of a row printed without a header (`-q`, or a paste of the last lines), told by how many numbers
+ * precede the mode: 3 → procps-ng `-x` (Kbytes RSS Dirty); 4 → busybox/toybox `-x` (Kbytes PSS Dirty Swap),
+ * or procps 3.2.0–3.2.7 `-x` when the last three are `-` (Kbytes RSS Anon Locked); 5 → SUSE's patched pmap
+ * (SLES 11 procps 3.2.7 with `K` on every number, openSUSE 15 procps-ng 3.3.12 without): Kbytes RSS PSS Dirty Swap.
+ */
+function quietColumns(values: string[]): Column[] | null {
+  if (values.length === 3) return ['Kbytes', 'RSS', 'Dirty'];
+  if (values.length === 5) return ['Kbytes', 'RSS', 'PSS', 'Dirty', 'Swap'];
+  if (values.length !== 4) return null;
+  return values.slice(1).every((v) => v === '-')
+    ? ['Kbytes', 'RSS', 'Anon', 'Locked']
+    : ['Kbytes', 'PSS', 'Dirty', 'Swap'];
+}
+
 /** Layout of the rows under a header. */
 interface Layout {
   /** `x`: numeric columns, then Mode, then `afterMode` columns (Offset, Device), then Mapping. `X`: pmap -X. */
   kind: 'x' | 'X';
-  /** x: the numeric columns in order. X: every column between Inode and Mapping, by its name. */
+  /** x: the numeric columns in order. X: every numeric column between Inode and Mapping, by its name. */
   names: string[];
   afterMode: number;
+  /** X with `VmFlags` (-XX): where its header ends in the header line (its values end there too), else null. */
+  flagsEnd: number | null;
 }
 
 interface Snapshot {
@@ -205,13 +241,26 @@ export function createPmapParser(options: PmapParserOptions = {}): LineParser<Pm
     };
   };
 
-  const readRow = (s: Snapshot, t: string): PmapMapping | null => {
+  /** -XX: the tokens from `k` on that are VmFlags words, by the header's position, else every flag-shaped one. */
+  const flagsCount = (layout: Layout, text: string, tokens: string[], starts: number[], offset: number, k: number) => {
+    let n = 0;
+    const end = layout.flagsEnd;
+    if (end !== null && (text[end] === undefined || /\s/.test(text[end] ?? ''))) {
+      while (k + n < tokens.length && (starts[k + n] ?? 0) + offset < end) n++;
+      if (tokens.slice(k, k + n).every((w) => VM_FLAG_RE.test(w))) return n;
+    }
+    for (n = 0; k + n < tokens.length && VM_FLAG_RE.test(tokens[k + n] ?? ''); n++);
+    return n;
+  };
+
+  /** `text` is the line as printed, `t` the same trimmed (the header's VmFlags position is in `text`). */
+  const readRow = (s: Snapshot, text: string, t: string): PmapMapping | null => {
     const { tokens, starts } = tokensAt(t);
     const address = tokens[0] ?? '';
     const rest = (k: number) => (k < tokens.length ? t.slice(starts[k]) : '');
     const layout = s.layout;
     if (layout?.kind === 'X') {
-      // Address Perm Offset Device Inode <one number per name> Mapping
+      // Address Perm Offset Device Inode <one number per name> [VmFlags words] Mapping
       const n = layout.names.length;
       if (tokens.length < 5 + n) return null;
       const values: Partial<Record<Column, number | null>> = {};
@@ -219,9 +268,10 @@ export function createPmapParser(options: PmapParserOptions = {}): LineParser<Pm
         const col = SMAPS_COLUMNS[layout.names[k] ?? ''];
         const v = num(tokens[5 + k]);
         if (v === null) return null;
-        if (col) values[col] = v;
+        if (col) values[col] = (values[col] ?? 0) + v;
       }
-      return mappingRow(address, tokens[1] ?? '', rest(5 + n), values);
+      const flags = layout.flagsEnd === null ? 0 : flagsCount(layout, text, tokens, starts, text.indexOf(t), 5 + n);
+      return mappingRow(address, tokens[1] ?? '', rest(5 + n + flags), values);
     }
     if (layout) {
       const n = layout.names.length;
@@ -240,6 +290,22 @@ export function createPmapParser(options: PmapParserOptions = {}): LineParser<Pm
     return mappingRow(address, tokens[2] ?? '', rest(3), { Kbytes: num(size) });
   };
 
+  /** A row under no header (`-q`, or a paste that starts below it): the layout its shape tells, else null. */
+  const quietLayout = (t: string): Layout | null => {
+    const tokens = t.split(/\s+/, 8);
+    const modeAt = tokens.findIndex((w, k) => k > 0 && MODE_RE.test(w));
+    if (modeAt < 2) return null;
+    const values = tokens.slice(1, modeAt);
+    if (!values.every((v) => v === '-' || num(v) !== null)) return null;
+    // One `sizeK` column is plain `pmap`; several columns all with `K` are SUSE's (see quietColumns).
+    if (values.length === 1 && values[0]?.endsWith('K')) return null;
+    // `pmap -d -q`: Kbytes, the mode, then Offset and Device.
+    if (values.length === 1 && D_OFFSET_RE.test(tokens[modeAt + 1] ?? '') && D_DEVICE_RE.test(tokens[modeAt + 2] ?? ''))
+      return { kind: 'x', names: ['Kbytes'], afterMode: 2, flagsEnd: null };
+    const names = quietColumns(values);
+    return names ? { kind: 'x', names, afterMode: 0, flagsEnd: null } : null;
+  };
+
   /** A header line: a new snapshot (unless the `PID:` line just opened one) with its layout. */
   const header = (text: string, t: string): Array<PmapRecord | Diagnostic> => {
     const out: Array<PmapRecord | Diagnostic> = [];
@@ -249,10 +315,14 @@ export function createPmapParser(options: PmapParserOptions = {}): LineParser<Pm
     }
     const names = t.split(/\s+/).slice(1);
     if (SMAPS_HEADER_RE.test(text)) {
-      const cols = names.slice(4, names[names.length - 1] === 'Mapping' ? -1 : undefined);
-      if (cols.includes('Size')) {
-        snap.layout = { kind: 'X', names: cols, afterMode: 0 };
-        snap.columns = cols.map((c) => SMAPS_COLUMNS[c]).filter((c): c is Column => c !== undefined);
+      const all = names.slice(4, names[names.length - 1] === 'Mapping' ? -1 : undefined);
+      const flagsAt = all.indexOf('VmFlags');
+      // VmFlags comes last (procps-ng pmap.c prints it after the smaps numbers); it has no total.
+      const cols = flagsAt === all.length - 1 ? all.slice(0, -1) : all;
+      if (cols.includes('Size') && !cols.includes('VmFlags')) {
+        const flagsEnd = flagsAt < 0 ? null : text.lastIndexOf('VmFlags') + 'VmFlags'.length;
+        snap.layout = { kind: 'X', names: cols, afterMode: 0, flagsEnd };
+        snap.columns = [...new Set(cols.map((c) => SMAPS_COLUMNS[c]).filter((c): c is Column => c !== undefined))];
         return out;
       }
     } else {
@@ -266,7 +336,7 @@ export function createPmapParser(options: PmapParserOptions = {}): LineParser<Pm
         numeric[0] === 'Kbytes' &&
         after.every((c) => c === 'Offset' || c === 'Device')
       ) {
-        snap.layout = { kind: 'x', names: numeric, afterMode: after.length };
+        snap.layout = { kind: 'x', names: numeric, afterMode: after.length, flagsEnd: null };
         snap.columns = numeric;
         return out;
       }
@@ -286,7 +356,7 @@ export function createPmapParser(options: PmapParserOptions = {}): LineParser<Pm
         return 'pmap footer does not match the header';
       s.layout.names.forEach((name, k) => {
         const col = SMAPS_COLUMNS[name];
-        if (col) footer[col] = num(values[k]);
+        if (col) footer[col] = (footer[col] ?? 0) + (num(values[k]) ?? 0);
       });
       return footer;
     }
@@ -294,7 +364,10 @@ export function createPmapParser(options: PmapParserOptions = {}): LineParser<Pm
     if (rest.startsWith('kB ') || rest === 'kB') rest = rest.slice(2).trim();
     const values = rest === '' ? [] : rest.split(/\s+/);
     const cols = s.columns ?? ['Kbytes'];
-    if (values.length !== cols.length || values.some((v) => v !== '-' && num(v) === null))
+    // procps 3.2.8 on 32-bit: `total kB N - - -` under a three-column header; a `-` is "not summed".
+    const extra = values.slice(cols.length);
+    if (values.length < cols.length || extra.some((v) => v !== '-')) return 'pmap footer does not match the header';
+    if (values.slice(0, cols.length).some((v) => v !== '-' && num(v) === null))
       return 'pmap footer does not match the header';
     cols.forEach((c, k) => (footer[c] = num(values[k])));
     return footer;
@@ -321,15 +394,26 @@ export function createPmapParser(options: PmapParserOptions = {}): LineParser<Pm
       if (!snap) return [diagnostic(lineNo, 'pmap footer without a map', text)];
       const footer = mapped ? { Kbytes: Number(mapped[1]) } : footerOf(snap, t);
       if (typeof footer === 'string') return [diagnostic(lineNo, footer, text)];
-      const record = finish(snap, footer);
+      const s = snap;
       snap = null;
-      return [record];
+      if (s.rows.length === 0 && !footer.Kbytes)
+        return [diagnostic(s.line, 'pmap table without mappings (a kernel thread, or maps unreadable)', s.text)];
+      return [finish(s, footer)];
     }
+    // The tool's own error ends what was open (it comes between two processes' outputs).
+    if (TOOL_ERROR_RE.test(t)) return [...flushIncomplete(), diagnostic(lineNo, 'pmap error message', text)];
 
     const xRow = snap?.layout?.kind === 'X' && X_ADDRESS_RE.test(t.split(/\s/, 1)[0] ?? '');
     if (ROW_START_RE.test(text) || xRow) {
       snap ??= start(lineNo, null, null, text);
-      const row = readRow(snap, t);
+      if (!snap.layout) {
+        const quiet = quietLayout(t);
+        if (quiet) {
+          snap.layout = quiet;
+          snap.columns = quiet.names as Column[];
+        }
+      }
+      const row = readRow(snap, text, t);
       if (row) {
         snap.rows.push(row);
         return [];

@@ -15,6 +15,15 @@ const ERRNO_BY_MESSAGE: Record<string, string> = {
   'device or resource busy': 'EBUSY',
   'operation not supported': 'EOPNOTSUPP',
   'connection timed out': 'ETIMEDOUT',
+  // i2c sensors (INA3221, hwmon) that do not answer, debugfs/sysfs attributes that refuse a read.
+  'remote i/o error': 'EREMOTEIO',
+  'no such device or address': 'ENXIO',
+  'timer expired': 'ETIME',
+  'bad address': 'EFAULT',
+  'function not implemented': 'ENOSYS',
+  // trans_stat larger than a page (kernels after 5.10).
+  'file too large': 'EFBIG',
+  'is a directory': 'EISDIR',
 };
 
 /** `Resource temporarily unavailable` → `EAGAIN`; an errno name or `errno 11` is kept/mapped; else the message. */

@@ -11,7 +11,10 @@
 //   crash. Zones are identified by `type` when the capture has it — numbers move between releases.
 //   cpufreq attributes are kHz (on a Pi, scaling_cur_freq is the requested clock, not the
 //   firmware-throttled one); devfreq attributes are Hz (`load` is `37@800000000Hz`).
-// - devfreq trans_stat tables (header frequencies run together; rows carry them) and sbc-bench's
+//   Also `sudo cat`, `cat <name>` under a prompt whose cwd is the sysfs directory, `grep -r`, busybox's
+//   `cat: can't open '<path>': <error>`. A failed read of a file that holds a reading (hwmon, rknpu/rkrga
+//   load, get_throttled, trip points) is a diagnostic naming the errno, never nothing.
+// - devfreq trans_stat tables in every layout and paste form (trans-stat-lines.ts) and sbc-bench's
 //   governor summary (`* dmc: dmc_ondemand / 528 MHz (<governors> / <MHz list>)`).
 // - lm-sensors `sensors` and `sensors -u` blocks (the feature lines are read in lm-sensors-lines.ts).
 // - single firmware/driver lines — Raspberry Pi `vcgencmd`, Pi 5 PMIC, the kernel's under-voltage
@@ -41,6 +44,7 @@ import {
 import { readFirmwareLine, readNpuLoad } from './firmware-lines';
 import { applySensorsUValue, readSensorLine, sensor, sensorsUFeatureLabel } from './lm-sensors-lines';
 import { errnoName, parseSysfsTempRead, decodeThrottled } from './sysfs-values';
+import { createTransStatReader } from './trans-stat-lines';
 
 export type ThermalParseRecord = ThermalRecordKind | Diagnostic;
 
@@ -51,8 +55,19 @@ const TRIP_ATTR_RE = /^trip_point_(\d+)_(temp|type|hyst)$/;
 const CPUFREQ_PATH_RE = /^\/sys\/devices\/system\/cpu\/(?:cpu(\d+)\/cpufreq|cpufreq\/policy(\d+))\/(\w+)$/;
 const DEVFREQ_PATH_RE = /^\/sys\/(?:class\/devfreq|devices\/.*\/devfreq)\/([^/\s]+)\/(\w+)$/;
 const DEVFREQ_DIR_RE = /^\/sys\/(?:class\/devfreq|devices\/.*\/devfreq)\/([^/\s]+)\/?$/;
-/** Any hwmon attribute (`/sys/class/hwmon/hwmon3/…`, `/sys/bus/i2c/drivers/ina3221/1-0040/hwmon/hwmon3/…`). */
-const HWMON_PATH_RE = /\/(hwmon\d+)\/((temp|in|curr|power|fan|humidity)\d+)_(input|label)$/;
+/**
+ * Any hwmon attribute (`/sys/class/hwmon/hwmon3/…`, `/sys/bus/i2c/drivers/ina3221/1-0040/hwmon/hwmon3/…`), and the
+ * pre-4.x layout where the chip's attributes sit one level down (`/sys/class/hwmon/hwmon0/device/in1_input`).
+ */
+const HWMON_PATH_RE = /\/(hwmon\d+)\/(?:device\/)?((temp|in|curr|power|fan|humidity)\d+)_(input|label)$/;
+/**
+ * Any attribute of a sensor chip's directory (limits, alarms, `in1_enable`, `shunt1_resistor`, `name`…): grep
+ * lists them between the readings and their labels, so they must not end the chip's readings.
+ */
+const SENSOR_DIR_ATTR_RE = /\/(hwmon\d+|iio:device\d+)\/(?:device\/)?(\w+)$/;
+/** The INA3221's shunt-voltage channels in4–in7 are µV (Documentation/hwmon/ina3221.rst), not the mV of in*. */
+const INA3221_SHUNT_RE = /^in[4-7]$/;
+const UV_PER_MV = 1000;
 /** Jetson L4T ≤ 32 INA3221 through iio: `…/iio:device0/in_power0_input` (mW), `in_current0_input` (mA), `in_voltage0_input` (mV), `rail_name_0`. */
 const IIO_INA_PATH_RE = /\/(iio:device\d+)\/in_(power|current|voltage)(\d+)_input$/;
 const IIO_RAIL_NAME_RE = /\/(iio:device\d+)\/rail_name_(\d+)$/;
@@ -64,13 +79,13 @@ const RGA_SCHEDULER_RE = /^scheduler\[(\d+)\]:\s*(\S+)$/;
 const RGA_LOAD_RE = /^load\s*=\s*(\S+)$/;
 // The line patterns below are matched against the line trimmed at both ends (`t` in push), so none
 // needs a trailing `\s*` next to a `.*` (the pair that backtracks quadratically on a run of spaces).
-const CAT_PROMPT_RE = /^(?:.*?[$#%]\s+)?cat\s+(["']?)(\/[^"'\s]+)\1$/;
-const CAT_ERROR_RE = /^cat:\s+(\S+?):\s+(\S.*)$/;
+/** `… $ cat /sys/…`, also through `sudo` (its options included). */
+const CAT_PROMPT_RE = /^(?:.*?[$#%]\s+)?(?:sudo\s+(?:-\S+\s+)*)?cat\s+(["']?)(\/[^"'\s]+)\1$/;
+/** `cat`'s (or grep's, head's) error for a file: coreutils/toybox `cat: <path>: <error>`. */
+const CAT_ERROR_RE = /^(?:cat|grep|head|tail):\s+(\S+?):\s+(\S.*)$/;
+/** busybox: `cat: can't open '<path>': <error>`. */
+const BUSYBOX_CAT_ERROR_RE = /^cat: can't open '([^']+)': (\S.*)$/;
 const GREP_ERROR_RE = /^grep:\s+\S+:\s+Is a directory$/;
-const TRANS_HEADER_RE = /^\s*From\s*:\s*To\s*$/;
-const TRANS_FREQS_RE = /^\s*:\s*\d+\s+time\(ms\)\s*$/;
-const TRANS_ROW_RE = /^(\*)?\s*(\d+):\s+(\d[\d\s]*)$/;
-const TRANS_TOTAL_RE = /^\s*Total transition\s*:\s*(\d+)\s*$/;
 const SBC_DEVFREQ_RE = /^\*\s+([\w.-]+):\s+(\S+)\s+\/\s+(\d+)\s+MHz\s+\(([^/]*)\/([\d\s]*)\)$/;
 const CHIP_RE = /^[\w.-]+-(?:virtual|isa|i2c|pci|spi|mdio|acpi|platform|hid|scsi|sdio|usb|of|mmc|virtio)-[\w-]+$/;
 /** A path one of the readers below knows (the rest of a sysfs dump is skipped). */
@@ -83,8 +98,10 @@ function isKnownPath(path: string): boolean {
     HWMON_PATH_RE.test(path) ||
     IIO_INA_PATH_RE.test(path) ||
     IIO_RAIL_NAME_RE.test(path) ||
+    /\/hwmon\d+\/(?:device\/)?name$/.test(path) ||
     path.endsWith('/get_throttled') ||
-    path.endsWith('/rknpu/load')
+    path.endsWith('/rknpu/load') ||
+    path.endsWith('/rkrga/load')
   );
 }
 
@@ -97,7 +114,8 @@ const MAX_PATH_COLONS = 8;
  * the split is the first colon whose left side is a path a reader knows, else the first colon.
  */
 function splitSysfs(t: string): { path: string; value: string; known: boolean } | null {
-  if (!t.startsWith('/sys/')) return null;
+  // rknpu's files are under /proc/rknpu/ when the kernel is built with its procfs option.
+  if (!t.startsWith('/sys/') && !t.startsWith('/proc/rknpu/')) return null;
   let first: { path: string; value: string; known: boolean } | null = null;
   let at = t.indexOf(':');
   for (let k = 0; at >= 0 && k < MAX_PATH_COLONS; k++, at = t.indexOf(':', at + 1)) {
@@ -134,15 +152,17 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
   let lineNo = 0;
   let zone: ZoneState | null = null;
   let pendingCat: string | null = null;
+  /** `cat /sys/class/thermal/thermal_zone?/temp` (a glob): the numbers that follow belong to files no line names. */
+  let globCat = false;
   let chip: string | null = null;
   /** `sensors -u`: the feature being collected (its lines follow the label). */
   let uEntry: SensorRecord | null = null;
-  let trans: { device: string | null } | null = null;
-  /** Device of the last `/sys/…/devfreq/<dev>:` heading: the trans_stat table under it is that device's. */
-  let transDevice: string | null = null;
+  const trans = createTransStatReader();
   /** hwmon readings not yet emitted, and the `_label` names seen (chip/feature → name). */
   let hwmon: SensorRecord[] = [];
   const labels = new Map<string, string>();
+  /** hwmon chip directory → its `name` (`ina3221`), for units that depend on the chip. */
+  const chipNames = new Map<string, string>();
   /** Inside an RGA load dump, and the scheduler whose `load =` comes next. */
   let rga: { scheduler: { index: number; name: string } | null } | null = null;
   /** The working directory a shell prompt or `cd` named (resolves `grep . *` dumps). */
@@ -169,6 +189,10 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
     uEntry = null;
     return e ? [e] : [];
   };
+
+  /** A read that failed where a reading was (`cat: …/in1_input: Remote I/O error`): said, with its errno name. */
+  const readFailed = (what: string, error: string, raw: string): Diagnostic =>
+    diagnostic(lineNo, `${what} read failed: ${errnoName(error)}`, raw);
 
   /** A sysfs attribute's value (or read error) by path. */
   const attr = (path: string, value: string, error: string | null, raw: string): ThermalParseRecord[] => {
@@ -198,7 +222,8 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
       } else if (a === 'type' && error === null) zs.type = value.trim();
       else {
         const trip = TRIP_ATTR_RE.exec(a);
-        if (trip && error === null) {
+        if ((a === 'type' || trip) && error !== null) return [...out, readFailed('thermal zone', error, raw)];
+        if (trip) {
           const index = Number(trip[1]);
           const entry = zs.trips.get(index) ?? { index, tempC: null, type: null, hystC: null };
           if (trip[2] === 'type') entry.type = value.trim();
@@ -213,8 +238,12 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
       return out;
     }
     out.push(...flushZone());
-    if (!HWMON_PATH_RE.test(path) && !IIO_INA_PATH_RE.test(path) && !IIO_RAIL_NAME_RE.test(path))
-      out.push(...flushHwmon());
+    const sensorDir = SENSOR_DIR_ATTR_RE.exec(path);
+    if (!sensorDir) out.push(...flushHwmon());
+    else if (!HWMON_PATH_RE.test(path) && !IIO_INA_PATH_RE.test(path) && !IIO_RAIL_NAME_RE.test(path)) {
+      if (sensorDir[2] === 'name' && error === null) chipNames.set(sensorDir[1] ?? '', value.trim());
+      return out;
+    }
 
     const c = CPUFREQ_PATH_RE.exec(path);
     if (c) {
@@ -236,6 +265,11 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
     }
 
     const d = DEVFREQ_PATH_RE.exec(path);
+    if (d?.[2] === 'trans_stat' && error === null) {
+      // `grep . …/trans_stat`: each line of the table behind the path.
+      const rows = trans.line(value.trim(), lineNo, raw, d[1] ?? null);
+      return [...out, ...(rows ?? [diagnostic(lineNo, 'unreadable trans_stat line', raw)])];
+    }
     if (d) {
       const v = value.trim();
       const r: DevfreqRecord = {
@@ -276,29 +310,36 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
     }
     if (DEVFREQ_DIR_RE.test(path) && value.trim() === '' && error === null) {
       // `/sys/devices/platform/dmc/devfreq/dmc:` heads a trans_stat dump.
-      transDevice = DEVFREQ_DIR_RE.exec(path)?.[1] ?? null;
+      trans.expect(DEVFREQ_DIR_RE.exec(path)?.[1] ?? null);
       return out;
     }
 
     if (/\/get_throttled$/.test(path)) {
-      if (error !== null) return out;
+      if (error !== null) return [...out, readFailed('get_throttled', error, raw)];
       const v = value.trim();
       // The firmware's sysfs mirror prints the bits in hex without 0x.
       if (!/^(?:0x)?[0-9a-fA-F]+$/.test(v)) return [...out, diagnostic(lineNo, 'unreadable get_throttled value', raw)];
       return [...out, decodeThrottled(parseInt(v.replace(/^0x/, ''), 16), v, 'sysfs', lineNo)];
     }
-    if (/\/rknpu\/load$/.test(path) && error === null) return [...out, ...readNpuLoad(value, lineNo, raw)];
+    if (/\/rknpu\/load$/.test(path))
+      // debugfs is root's: `Permission denied` is the usual answer to a user.
+      return [...out, ...(error === null ? readNpuLoad(value, lineNo, raw) : [readFailed('NPU load', error, raw)])];
+    if (/\/rkrga\/load$/.test(path)) {
+      if (error !== null) return [...out, readFailed('RGA load', error, raw)];
+      return [...out, ...(rgaLine(value.trim(), raw) ?? [diagnostic(lineNo, 'unreadable RGA load line', raw)])];
+    }
 
     const h = HWMON_PATH_RE.exec(path);
     const iio = h ? null : IIO_INA_PATH_RE.exec(path);
     const railName = IIO_RAIL_NAME_RE.exec(path);
-    if (railName && error === null) {
+    if ((railName || h || iio) && error !== null) return [...out, ...flushHwmon(), readFailed('hwmon', error, raw)];
+    if (railName) {
       // `rail_name_0` names in_power0/in_current0/in_voltage0.
       labels.set(`${railName[1] ?? ''}/in${railName[2] ?? ''}`, value.trim());
       return out;
     }
     const chipName = h?.[1] ?? iio?.[1] ?? null;
-    if (chipName !== null && error === null) {
+    if (chipName !== null) {
       const v = value.trim();
       if (h?.[4] === 'label') {
         // `in1_label` names in1/curr1/power1 (INA3221).
@@ -335,6 +376,8 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
     for (const r of rs) {
       const index = /^[a-z]+(\d+)$/.exec(r.label)?.[1] ?? '';
       r.name = labels.get(`${r.chip}/${r.label}`) ?? labels.get(`${r.chip}/in${index}`) ?? null;
+      if (chipNames.get(r.chip) === 'ina3221' && INA3221_SHUNT_RE.test(r.label) && r.value !== null)
+        r.value = Number((r.value / UV_PER_MV).toPrecision(12));
     }
     return rs;
   };
@@ -387,34 +430,50 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
 
     if (isBlankLine(text)) {
       chip = null;
+      globCat = false;
       return [...flushU(), ...flushPending()];
     }
 
     // `cat <path>` on a prompt line: the next line is that file's content.
     const prompt = CAT_PROMPT_RE.exec(t);
     if (prompt) {
-      pendingCat = prompt[2] ?? '';
+      const path = prompt[2] ?? '';
+      globCat = /[*?[]/.test(path);
+      pendingCat = globCat ? null : path;
       return [...flushU(), ...flushPending()];
     }
+    if (globCat && /^-?\d+$/.test(t))
+      return [diagnostic(lineNo, 'value of a cat over several files (whose is unknown)', raw)];
+    globCat = false;
     // `root@board:/sys/class/devfreq/fb000000.gpu# grep . *`, `… # cd /sys/…`: where relative names live.
     const shell = SHELL_PROMPT_RE.exec(t);
     if (shell) {
       const dir = shell[1] ?? '';
-      const cd = /^cd\s+(\/\S*)$/.exec((shell[2] ?? '').trim());
+      const command = (shell[2] ?? '').trim();
+      const cd = /^cd\s+(\/\S*)$/.exec(command);
       cwd = cd ? (cd[1] ?? null) : dir.startsWith('/') ? dir : null;
+      // `root@board:/sys/class/devfreq/fb000000.gpu# cat cur_freq`: the next line is that file's value.
+      const catRelative = /^(?:sudo\s+)?cat\s+([\w.-]+)$/.exec(command);
+      if (catRelative && cwd?.startsWith('/sys')) pendingCat = `${cwd}/${catRelative[1] ?? ''}`;
       return [...flushU(), ...flushPending()];
     }
     if (isCommentLine(text)) return [];
-    const rgaOut = rgaLine(t, raw);
+    // A path-prefixed line (`grep .` of the file) is the path's: attr() hands its value to rgaLine.
+    const rgaOut = t.startsWith('/') ? null : rgaLine(t, raw);
     if (rgaOut) return rgaOut;
 
-    const catError = CAT_ERROR_RE.exec(t);
+    if (GREP_ERROR_RE.test(t)) return [];
+    const catError = CAT_ERROR_RE.exec(t) ?? BUSYBOX_CAT_ERROR_RE.exec(t);
     if (catError) {
-      // Paths elided as `.../temp` take the file named on the prompt line.
-      const path = (catError[1] ?? '').startsWith('/') ? (catError[1] ?? '') : pending;
+      // A relative name is the prompt's directory's; paths elided as `.../temp` take the file named on the prompt line.
+      const named = catError[1] ?? '';
+      const path = named.startsWith('/')
+        ? named
+        : cwd?.startsWith('/sys') && /^[\w.-]+$/.test(named)
+          ? `${cwd}/${named}`
+          : pending;
       return path ? attr(path, '', catError[2] ?? '', raw) : [];
     }
-    if (GREP_ERROR_RE.test(t)) return [];
 
     const sysfs = splitSysfs(t);
     if (sysfs?.known) return [...flushU(), ...attr(sysfs.path, sysfs.value, null, raw)];
@@ -426,9 +485,10 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
     if (sysfs) return [...flushU(), ...attr(sysfs.path, sysfs.value, null, raw)];
     if (pending) {
       // A trans_stat table printed by `cat`: its rows follow (read below) under that device.
-      if (pending.endsWith('/trans_stat')) transDevice = /\/devfreq\/([^/]+)\/trans_stat$/.exec(pending)?.[1] ?? null;
-      // Any other file: this line is its value, multi-value attributes (available_frequencies) included.
-      else return attr(pending, t, null, raw);
+      if (pending.endsWith('/trans_stat')) trans.expect(/\/devfreq\/([^/]+)\/trans_stat$/.exec(pending)?.[1] ?? null);
+      // Any other file a reader knows: this line is its value, multi-value attributes (available_frequencies)
+      // included. The output of a file none knows (cpufreq's stats/trans_table) is read line by line below.
+      else if (isKnownPath(pending)) return attr(pending, t, null, raw);
     }
     const rel = cwd !== null && cwd.startsWith('/sys') && !chip ? RELATIVE_VALUE_RE.exec(t) : null;
     if (rel) return attr(`${cwd}/${rel[1] ?? ''}`, rel[2] ?? '', null, raw);
@@ -464,37 +524,12 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
     if (firmware && 'unreadable' in firmware) return [...out, firmware.unreadable];
     if (firmware) return [...out, ...flushPending(), ...firmware.readings];
 
-    let m: RegExpExecArray | null;
-    // devfreq trans_stat table.
-    if (TRANS_HEADER_RE.test(text)) {
-      trans = { device: transDevice };
-      return out;
-    }
-    if (trans && TRANS_FREQS_RE.test(text)) return out;
-    if (trans && (m = TRANS_ROW_RE.exec(t))) {
-      const nums = (m[3] ?? '').trim().split(/\s+/).map(Number);
-      if (nums.length < 2) return [...out, diagnostic(lineNo, 'unreadable trans_stat row', raw)];
-      return [
-        ...out,
-        {
-          kind: 'devfreq-trans',
-          line: lineNo,
-          device: trans.device,
-          freqHz: Number(m[2]),
-          current: m[1] === '*',
-          transitions: nums.slice(0, -1),
-          timeMs: nums[nums.length - 1] ?? 0,
-        },
-      ];
-    }
-    if ((m = TRANS_TOTAL_RE.exec(text))) {
-      const device = trans?.device ?? null;
-      trans = null;
-      transDevice = null;
-      return [...out, { kind: 'devfreq-trans-total', line: lineNo, device, total: Number(m[1]) }];
-    }
+    // devfreq trans_stat table (trans-stat-lines.ts).
+    const transRows = trans.line(t, lineNo, raw);
+    if (transRows) return [...out, ...transRows];
 
-    if ((m = SBC_DEVFREQ_RE.exec(t))) {
+    const m = SBC_DEVFREQ_RE.exec(t);
+    if (m) {
       return [
         ...out,
         ...flushPending(),

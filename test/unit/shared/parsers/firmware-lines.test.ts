@@ -2,6 +2,7 @@
 // and the RK3588 rknpu/load formats of shared/parsers/firmware-lines.ts.
 import { describe, expect, it } from 'vitest';
 import { readFirmwareLine, readNpuLoad } from '../../../../shared/parsers/firmware-lines';
+import { diagnostic } from '../../../../shared/parsers/records';
 
 const read = (line: string) => readFirmwareLine(line.trim(), line, 7, line);
 
@@ -52,6 +53,33 @@ describe('readNpuLoad', () => {
     expect(readNpuLoad('NPU load:  0%', 3, 'raw')).toEqual([{ kind: 'npu-load', line: 3, corePct: [0] }]);
     expect(readNpuLoad('busy', 3, 'raw')).toEqual([
       { kind: 'diagnostic', line: 3, reason: 'unreadable NPU load', text: 'raw' },
+    ]);
+  });
+});
+
+describe('vcgencmd and rknpu answers that are not readings', () => {
+  it.each([
+    // raspberrypi/userland vcgencmd without access to /dev/vchiq (older userland, then newer).
+    ['VCHI initialization failed'],
+    ['* failed to open vchiq instance'],
+    ['failed to open vchiq instance'],
+    // The firmware refusing a command or its arguments.
+    ['error=1 error_msg="Command not registered"'],
+    ['error=2 error_msg="Invalid arguments"'],
+    // The shell when the tool is not installed.
+    ['-bash: vcgencmd: command not found'],
+  ])('%s: a vcgencmd error diagnostic, where it used to pass as prose', (line) => {
+    expect(readFirmwareLine(line, line, 3, line)).toEqual({ unreadable: diagnostic(3, 'vcgencmd error', line) });
+  });
+
+  it('rknpu `%2.d%%` per core (0.9.x on RK3588, one core on RK3566/RK3568): every core or none', () => {
+    expect(readNpuLoad(' Core0:  0%, Core1:  0%, Core2:  0%,', 1, 'x')).toEqual([
+      { kind: 'npu-load', line: 1, corePct: [0, 0, 0] },
+    ]);
+    expect(readNpuLoad('100%', 2, 'x')).toEqual([{ kind: 'npu-load', line: 2, corePct: [100] }]);
+    // A core whose figure is damaged: before, [12, 0] came out and Core2's 0 stood in for Core1.
+    expect(readNpuLoad(' Core0: 12%, Core1: ??%, Core2:  0%,', 3, 'x')).toEqual([
+      diagnostic(3, 'unreadable NPU load', 'x'),
     ]);
   });
 });

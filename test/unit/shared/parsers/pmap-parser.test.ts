@@ -89,6 +89,65 @@ describe('pmap -x: real captures', () => {
     ]);
   });
 
+  it('procps 3.2.7 plain `pmap` (RHEL 5 x86_64): sizes with K, full paths, shared `r--s-` rows, the ` total NK` footer', () => {
+    const all = parseFixture('pmap', 'pmap/procps-3.2.7-rhel5-x86_64/pmap_plain_bash.txt', { listMappings: true });
+    expect(diagnostics(all).map((d) => [d.line, d.text])).toEqual([[1, '$ pmap 11443']]);
+    const [r] = ofKind(all, 'pmap');
+    expect(r).toMatchObject({
+      line: 2,
+      pid: 11443,
+      command: 'bash',
+      totalKb: 72380,
+      rssKb: null,
+      anonKb: null,
+      // The vsyscall page at ffffffffff600000, `[ anon ]` to 3.2.7: nothing resident is printed, so sizes.
+      largestAnonKb: 8192,
+      mappings: 28,
+      complete: true,
+    });
+    expect(r?.mappingsList?.[23]).toMatchObject({ sizeKb: 212, mode: 'r--s-', mapping: '/var/db/nscd/passwd' });
+  });
+
+  it("SUSE's patched pmap (openSUSE 15 procps-ng 3.3.12, SLES 11.4 procps 3.2.7): five columns told by the rows, both footers", () => {
+    const all = parseFixture('pmap', 'pmap/suse-github-sysmon-issue1/pmap_suse.txt');
+    expect(ofKind(all, 'pmap')).toEqual([
+      {
+        kind: 'pmap',
+        line: 3,
+        pid: null,
+        command: null,
+        totalKb: 222568,
+        rssKb: 6704,
+        pssKb: 2402,
+        dirtyKb: 1832,
+        swapKb: 640,
+        anonKb: 4, // resident kB of the pasted `[ anon ]` rows: 0 + 4 + 0
+        anonFrom: 'mappings',
+        largestAnonKb: 4,
+        mappings: 3,
+        complete: true,
+      },
+      {
+        kind: 'pmap',
+        line: 13,
+        pid: null,
+        command: null,
+        totalKb: 10560,
+        rssKb: 636,
+        pssKb: 79,
+        dirtyKb: 48,
+        swapKb: 88,
+        anonKb: 0, // [vdso] and [vsyscall] are not anonymous memory
+        anonFrom: 'mappings',
+        largestAnonKb: null,
+        mappings: 2,
+        complete: true,
+      },
+    ]);
+    // The poster's prose and `...`, and SLES's summary line: kept, not read.
+    expect(diagnostics(all).map((d) => d.line)).toEqual([1, 2, 9, 11, 12, 17]);
+  });
+
   it('lists the mappings on request, names with spaces kept whole', () => {
     const all = parseFixture('pmap', 'pmap/busybox-toybox/04_pmap_x_busybox_toybox.txt', { listMappings: true });
     const android = ofKind(all, 'pmap')[2];
@@ -259,5 +318,130 @@ describe('pmap -X and -d (test/fixtures/pmap/procps-ng-X-and-d/SOURCE)', () => {
       complete: true,
     });
     expect(d).toMatchObject({ line: 8, totalKb: 1050624, largestAnonKb: 1048576, mappings: 2, complete: true });
+  });
+});
+
+describe('pmap: every version as its source prints it (the printf of each pmap.c, rows made up, totals by hand)', () => {
+  it('procps 3.2.0–3.2.5 `-d`: the footer "mapped NK" has no colon yet', () => {
+    const [r] = pmapRecords([
+      '3401:   man pmap',
+      'Address   Kbytes Mode  Offset           Device     Mapping',
+      '08048000     620 r-x-- 0000000000000000 003:00002  bash',
+      '08e7e000    1012 rw--- 0000000000000000 000:00000    [ anon ]',
+      'mapped 1632K    writeable/private: 1012K    shared: 0K',
+    ]);
+    expect(r).toMatchObject({ pid: 3401, totalKb: 1632, largestAnonKb: 1012, mappings: 2, complete: true });
+  });
+
+  it('procps 3.2.7/3.2.8 `-x` on 32-bit: RSS and Dirty in the rows, footer `total kB N - - -` one column wider than the header', () => {
+    const [r, ...rest] = ofKind(
+      parse(
+        'pmap',
+        [
+          '2710:   -bash',
+          'Address   Kbytes     RSS   Dirty Mode   Mapping',
+          '08048000     620     412       0 r-x--  bash',
+          '080e3000      20      20      20 rw---  bash',
+          '08e7e000    1012     988     988 rw---    [ anon ]',
+          'b7d3a000    1188     456       0 r-x--  libc-2.7.so',
+          'bf9e8000      84      20      20 rw---    [ stack ]',
+          '-------- ------- ------- ------- -------',
+          'total kB    2924       -       -       -',
+        ].join('\n'),
+      ),
+      'pmap',
+    );
+    expect(rest).toEqual([]);
+    // RSS 412+20+988+456+20, Dirty 0+20+988+0+20 (the footer's `-`: summed from the rows); anon 988+20.
+    expect(r).toMatchObject({ totalKb: 2924, rssKb: 1896, dirtyKb: 1028, anonKb: 1008, largestAnonKb: 988 });
+    expect(r?.complete).toBe(true);
+  });
+
+  it('procps-ng `-XX` (kernel 6.1 arm64): VmFlags words before the mapping (a mapping named `sh` too), no VmFlags total, Dirty = Shared_Dirty + Private_Dirty', () => {
+    const text = [
+      '812:   sh -c llama-cli',
+      '     Address Perm   Offset Device Inode    Size KernelPageSize MMUPageSize    Rss    Pss Pss_Dirty Shared_Clean Shared_Dirty Private_Clean Private_Dirty Referenced Anonymous LazyFree AnonHugePages ShmemPmdMapped FilePmdMapped Shared_Hugetlb Private_Hugetlb Swap SwapPss Locked THPeligible              VmFlags Mapping',
+      'aaaab5e40000 r-xp 00000000  b3:02  1311    1276              4           4   1100    550         0         1100            0             0             0       1100         0        0             0              0             0              0               0    0       0      0           0       rd ex mr mw me sh',
+      'aaaacf1a2000 rw-p 00000000  00:00     0     132              4           4     36     36        36            0            0             0            36         36        36        0             0              0             0              0               0    8       8      0           0    rd wr mr mw me ac [heap]',
+      'ffff7c000000 rw-p 00000000  00:00     0 1048576              4           4 524288 524288    524288            0            0             0        524288     524288    524288        0        522240              0             0              0               0    0       0      0           1 rd wr mr mw me ac sd ',
+      'ffffd8a3e000 rw-p 00000000  00:00     0     132              4           4     12     12        12            0            4             0             8         12        12        0             0              0             0              0               0    0       0      0           0 rd wr mr mw me gd ac [stack]',
+      '                                        ======= ============== =========== ====== ====== ========= ============ ============ ============= ============= ========== ========= ======== ============= ============== ============= ============== =============== ==== ======= ====== =========== ',
+      '                                        1050116             16          16 525436 524886    524336         1100            4             0        524332     525436    524336        0        522240              0             0              0               0    8       8      0           1 KB ',
+    ].join('\n');
+    const all = parse('pmap', text, { listMappings: true });
+    expect(diagnostics(all)).toEqual([]);
+    const [r] = ofKind(all, 'pmap');
+    expect(r).toMatchObject({
+      pid: 812,
+      totalKb: 1050116,
+      rssKb: 525436,
+      pssKb: 524886,
+      dirtyKb: 524336, // Shared_Dirty 4 + Private_Dirty 524332
+      swapKb: 8,
+      anonKb: 524336,
+      anonFrom: 'column',
+      largestAnonKb: 524288,
+      mappings: 4,
+      complete: true,
+    });
+    expect(r?.mappingsList?.map((m) => [m.mapping, m.rssKb, m.dirtyKb])).toEqual([
+      ['sh', 1100, 0],
+      ['[heap]', 36, 36],
+      ['', 524288, 524288],
+      ['[stack]', 12, 12],
+    ]);
+  });
+
+  it.each([
+    // procps-ng 3.3/4.x `-x -q`: `%0*lx %*lu %*llu %*llu %*s %s`, widths 16/7/7/7/5.
+    ['procps-ng -x -q', '0000ffff7c000000 1048576  524288  524288 rw---   [ anon ]', 524288, null, 524288],
+    // busybox 1.x `-x -q`: `%016lx ` `%7lu %7lu %7lu %7lu ` ` %.4s  %s` (PSS, no RSS; anonymous name empty).
+    ['busybox -x -q', '0000ffff7c000000 1048576  524288  524288       0  rw-p  ', null, 524288, 524288],
+    // toybox `-x -q`: `%0*llx % *lld ` `% 7lld %7lld %7lld ` `%s- %s` with `  [anon]`.
+    ['toybox -x -q', '0000ffff7c000000 1048576  524288  524288       0 rw---   [anon]', null, 524288, 524288],
+    // procps 3.2.0–3.2.5 `-x -q`: `%016lx %7lu       -       -       - %s  %s` (nothing resident known).
+    ['procps 3.2.0 -x -q', '0000ffff7c000000 1048576       -       -       - rw---    [ anon ]', null, null, null],
+    // procps-ng `-d -q`: `%0*lx %*lu %*s %0*llx %*.*s%03x:%05x %s` (sizes only).
+    ['procps-ng -d -q', '0000ffff7c000000 1048576 rw--- 0000000000000000 000:00000   [ anon ]', null, null, 1048576],
+  ])(
+    '%s: rows without header or footer are read by their shape, the record says it had no footer',
+    (_, row, rss, pss, largest) => {
+      const [r] = pmapRecords(['77:   llama-cli', row, row]);
+      expect(r).toMatchObject({ pid: 77, totalKb: 2 * 1048576, mappings: 2, complete: false });
+      expect([r?.rssKb, r?.pssKb, r?.largestAnonKb]).toEqual([
+        rss === null ? null : 2 * rss,
+        pss === null ? null : 2 * pss,
+        largest,
+      ]);
+    },
+  );
+
+  it('a process it cannot read, a kernel thread, a process gone: diagnostics, never a 0 kB reading', () => {
+    const all = parse(
+      'pmap',
+      [
+        // procps-ng: smaps of another user's process cannot be opened, only the `PID:` line is printed.
+        '1:   /sbin/init splash',
+        // procps-ng 3.3 plain and `-x` on kthreadd: maps is empty, the footer says 0.
+        '2:   [kthreadd]',
+        ' total                0K',
+        '2:   [kthreadd]',
+        'Address           Kbytes     RSS   Dirty Mode  Mapping',
+        '---------------- ------- ------- ------- ',
+        'total kB                0       0       0',
+        // busybox: read_cmdline's fallback text, then nothing.
+        '99999: no such process',
+        // toybox: error_msg on stderr.
+        'pmap: no /proc/99998/cmdline',
+      ].join('\n'),
+    );
+    expect(ofKind(all, 'pmap')).toEqual([]);
+    expect(diagnostics(all).map((d) => [d.line, d.reason])).toEqual([
+      [1, 'pmap output without mappings'],
+      [2, 'pmap table without mappings (a kernel thread, or maps unreadable)'],
+      [4, 'pmap table without mappings (a kernel thread, or maps unreadable)'],
+      [8, 'pmap output without mappings'],
+      [9, 'pmap error message'],
+    ]);
   });
 });

@@ -435,3 +435,154 @@ describe("board readers written from the drivers' formats (test/fixtures/board-s
     ]);
   });
 });
+
+/** `cat` over a glob: three zones' millidegrees no line attributes, then a blank line and an unrelated number. */
+const GLOB_CAT = ['root@rock5b:~# cat /sys/class/thermal/thermal_zone*/temp', '46250', '45320', '47150', '', '46250'];
+
+/** `sudo cat`, `cat <name>` under a sysfs cwd, /proc/rknpu, the pre-4.x hwmon layout: as each is printed. */
+const PROMPT_FORMS = [
+  'orangepi@orangepi5:~$ sudo cat /sys/class/devfreq/fb000000.gpu/cur_freq',
+  '300000000',
+  'root@orangepi5:/sys/class/devfreq/fdab0000.npu# cat cur_freq',
+  '1000000000',
+  // rknpu built with its procfs option (CONFIG_ROCKCHIP_RKNPU_PROC_FS): the same `load` under /proc.
+  '/proc/rknpu/load:NPU load:  Core0: 35%, Core1:  0%, Core2:  0%,',
+  // hwmon before kernel 3.x moved the attributes up: `hwmonN/device/in1_input` (mV), `curr1_input` (mA).
+  '/sys/class/hwmon/hwmon0/device/in1_input:12016',
+  '/sys/class/hwmon/hwmon0/device/curr1_input:375',
+];
+
+/** Lines pasted one after the other, read by the board transcript parser. */
+const pasted = (...lines: string[]) => parse('thermal', lines.join('\n'));
+
+describe('sysfs as people paste it: prompts, grep, loops, failed reads (lines as each tool prints them)', () => {
+  it('`sudo cat`, `cat <name>` under a prompt whose cwd is the device, /proc/rknpu, the pre-4.x hwmon `device/` layout', () => {
+    const all = pasted(...PROMPT_FORMS);
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'devfreq').map((r) => [r.line, r.device, r.curFreqHz])).toEqual([
+      [2, 'fb000000.gpu', 300_000_000],
+      [4, 'fdab0000.npu', 1_000_000_000],
+    ]);
+    expect(ofKind(all, 'npu-load').map((r) => r.corePct)).toEqual([[35, 0, 0]]);
+    expect(ofKind(all, 'sensor').map((r) => [r.chip, r.label, r.value, r.unit])).toEqual([
+      ['hwmon0', 'in1', 12.016, 'V'],
+      ['hwmon0', 'curr1', 0.375, 'A'],
+    ]);
+  });
+
+  it('RGA load behind `grep .` (driver 1.2: `\\t load = N%`, per-process lines): one record per scheduler', () => {
+    const p = '/sys/kernel/debug/rkrga/load:';
+    const all = pasted(
+      `${p}num of scheduler = 3`,
+      `${p}================= load ==================`,
+      `${p}scheduler[0]: rga3_core0`,
+      `${p}\t load = 12%`,
+      `${p}-----------------------------------`,
+      `${p}scheduler[1]: rga3_core1`,
+      `${p}\t load = 0%`,
+      `${p}-----------------------------------`,
+      `${p}scheduler[2]: rga2`,
+      `${p}\t load = 3%`,
+      `${p}-----------------------------------`,
+      `${p}\t process 1: pid = 2211, name: /usr/bin/gst-launch-1.0`,
+    );
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'rga-load').map((r) => [r.line, r.scheduler, r.name, r.loadPct])).toEqual([
+      [4, 0, 'rga3_core0', 12],
+      [7, 1, 'rga3_core1', 0],
+      [10, 2, 'rga2', 3],
+    ]);
+  });
+
+  it('a read that failed where a reading was is a diagnostic with its errno (coreutils, busybox and grep wording)', () => {
+    const all = pasted(
+      'cat: /sys/kernel/debug/rknpu/load: Permission denied',
+      "cat: can't open '/sys/class/hwmon/hwmon1/in1_input': Remote I/O error",
+      'grep: /sys/kernel/debug/rkrga/load: Permission denied',
+      'cat: /sys/class/thermal/thermal_zone0/trip_point_0_temp: Invalid argument',
+      'cat: /sys/devices/platform/soc/soc:firmware/get_throttled: No such device',
+      'cat: /sys/bus/i2c/drivers/ina3221x/6-0040/iio:device0/in_power0_input: Resource temporarily unavailable',
+      'grep: /sys/class/devfreq/dmc/device: Is a directory',
+    );
+    expect(diagnostics(all).map((d) => [d.line, d.reason])).toEqual([
+      [1, 'NPU load read failed: EACCES'],
+      [2, 'hwmon read failed: EREMOTEIO'],
+      [3, 'RGA load read failed: EACCES'],
+      [4, 'thermal zone read failed: EINVAL'],
+      [5, 'get_throttled read failed: ENODEV'],
+      [6, 'hwmon read failed: EAGAIN'],
+    ]);
+  });
+
+  it('the numbers after a `cat` over a glob are diagnostics, not dropped and not given to one zone', () => {
+    const all = pasted(...GLOB_CAT);
+    expect(ofKind(all, 'thermal-zone')).toEqual([]);
+    expect(diagnostics(all).map((d) => d.line)).toEqual([2, 3, 4]);
+    expect(new Set(diagnostics(all).map((d) => d.reason))).toEqual(
+      new Set(['value of a cat over several files (whose is unknown)']),
+    );
+  });
+});
+
+describe('hwmon directories as `grep . /sys/class/hwmon/hwmonN/*` lists them (every attribute, sorted)', () => {
+  it('INA3221 (Documentation/hwmon/ina3221.rst): limits and alarms between the readings keep the labels; in4–in7 are µV', () => {
+    const all = parseFixture('hwmon', 'board-sysfs/driver-formats/ina3221_grep_all.txt');
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'sensor').map((r) => [r.label, r.name, r.value, r.unit])).toEqual([
+      ['curr1', 'VDD_IN', 1.01, 'A'],
+      ['curr2', 'VDD_CPU_GPU_CV', 0.184, 'A'],
+      ['curr4', null, 1.194, 'A'],
+      ['in1', 'VDD_IN', 5.048, 'V'],
+      ['in2', 'VDD_CPU_GPU_CV', 5.04, 'V'],
+      ['in4', null, 0.00505, 'V'], // 5050 µV of shunt drop, not 5.05 V
+      ['in5', null, 0.00092, 'V'],
+      ['in7', null, 0.00597, 'V'],
+    ]);
+  });
+});
+
+describe('real rknpu / rkrga pastes from GitHub threads (test/fixtures/rknpu/github-issues/SOURCE)', () => {
+  const real = (file: string) => parseFixture('rknpu', `rknpu/github-issues/${file}`);
+
+  it('RK3588 `cat` of rknpu load and rkrga load (MarcA711/Rockchip-FFmpeg-Builds#3)', () => {
+    const all = real('rk3588_marca711_issue3.txt');
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'npu-load').map((r) => [r.line, r.corePct])).toEqual([[2, [4, 0, 0]]]);
+    expect(ofKind(all, 'rga-load').map((r) => [r.line, r.scheduler, r.name, r.loadPct])).toEqual([
+      [11, 0, 'rga3_core0', 0],
+      [14, 1, 'rga3_core1', 0],
+      [17, 2, 'rga2', 59],
+    ]);
+  });
+
+  it('a wrapped counter (Core2: 429496%, rockchip-linux/rknpu2#102) is a diagnostic, not a reading', () => {
+    const all = real('rk3588_rknpu2_issue102.txt');
+    expect(ofKind(all, 'npu-load')).toEqual([]);
+    expect(diagnostics(all).map((d) => [d.line, d.reason])).toEqual([
+      [2, 'NPU load above 100% (the driver counter wrapped)'],
+    ]);
+  });
+
+  it('single-core RV1126B inside a markdown list (glances#3499) and a backticked RK3588 answer (rktop#5)', () => {
+    expect(ofKind(real('rv1126b_glances_pr3499.txt'), 'npu-load').map((r) => [r.line, r.corePct])).toEqual([
+      [1, [0]],
+      [2, [48]],
+    ]);
+    expect(ofKind(real('rk3588_rktop_issue5.txt'), 'npu-load').map((r) => [r.line, r.corePct])).toEqual([
+      [2, [63, 65, 64]],
+    ]);
+  });
+});
+
+describe('real vcgencmd failures (test/fixtures/vcgencmd/github-issues/SOURCE)', () => {
+  it('`VCHI initialization failed`, bare, behind `Error:` or inside a log line, is a diagnostic; the reading before it stays', () => {
+    const all = parseFixture('vcgencmd', 'vcgencmd/github-issues/vchi_failed_transcripts.txt');
+    expect(ofKind(all, 'throttled').map((r) => [r.line, r.bits, r.source])).toEqual([[2, 0, 'vcgencmd']]);
+    expect(diagnostics(all).map((d) => [d.line, d.reason])).toEqual([
+      [4, 'vcgencmd error'],
+      [7, 'vcgencmd error'],
+      [8, 'vcgencmd error'],
+      [9, 'vcgencmd error'],
+    ]);
+  });
+});

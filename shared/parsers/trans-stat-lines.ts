@@ -1,0 +1,81 @@
+// devfreq `trans_stat` tables → `devfreq-trans` rows and a `devfreq-trans-total`, however they are
+// pasted: `cat …/trans_stat` (the lines themselves), `grep . …/trans_stat` or `grep -r . /sys/class/devfreq/`
+// (each line behind `path:`), or under a `/sys/…/devfreq/<dev>:` heading. The layouts of
+// drivers/devfreq/devfreq.c trans_stat_show across kernels:
+//   3.2–3.x  `   From  :   To` / `         :` + `%8u` per frequency + `   time(ms)`, rows `*%8u:` + `%8u`… + `%10u`
+//   3.x–6.x  `     From  :   To` / `           :` + `%10lu` per frequency + `   time(ms)`, rows `*%10lu:` +
+//            `%10u` per target + `%10u` (`%10llu` from 4.x) ms; `*` marks the current frequency. Frequencies of
+//            10 digits fill the field and run together in the header (`10560000002112000000`), so the header's
+//            numbers are not counted; the rows carry their own frequency.
+//   all      `Total transition : N` last; `Not Supported.` when the driver has no frequency table;
+//   5.10+    a table larger than a page is cut (no `Total transition`), later kernels fail the read with EFBIG.
+// cpufreq's `stats/trans_table` looks alike (`   From  :    To`) but has no time column and is in kHz: its
+// rows are said to be unread rather than misread as devfreq rows. Pure; state only between the lines of one table.
+import { diagnostic, type DevfreqTransRecord, type Diagnostic, type ThermalRecordKind } from './records';
+
+const TRANS_HEADER_RE = /^From\s*:\s*To$/;
+/** The frequency header: a colon, the frequencies (run together or not), `time(ms)` (devfreq) or not (cpufreq). */
+const TRANS_FREQS_RE = /^:[\d\s]*(time\(ms\))?$/;
+const TRANS_ROW_RE = /^(\*)?\s*(\d+):\s+(\d[\d\s]*)$/;
+const TRANS_TOTAL_RE = /^Total transition\s*:\s*(\d+)$/;
+const NOT_SUPPORTED_RE = /^Not Supported\.?$/i;
+
+export interface TransStatReader {
+  /** A table heading names the device the next table belongs to (`/sys/…/devfreq/dmc:`, `cat …/dmc/trans_stat`). */
+  expect(device: string | null): void;
+  /**
+   * One line of a table, trimmed (`device` when the line itself says whose it is, as grep's `path:` does).
+   * Null when the line is no part of a trans_stat table.
+   */
+  line(t: string, lineNo: number, raw: string, device?: string | null): Array<ThermalRecordKind | Diagnostic> | null;
+}
+
+export function createTransStatReader(): TransStatReader {
+  /** The table being read: whose, and whether its header has the time column (null: header not seen yet). */
+  let table: { device: string | null; timeColumn: boolean | null } | null = null;
+  let next: string | null = null;
+
+  return {
+    expect(device) {
+      next = device;
+    },
+    line(t, lineNo, raw, device) {
+      if (TRANS_HEADER_RE.test(t)) {
+        table = { device: device ?? next, timeColumn: null };
+        return [];
+      }
+      if (NOT_SUPPORTED_RE.test(t) && (device !== undefined || next !== null)) {
+        next = null;
+        return [diagnostic(lineNo, 'devfreq trans_stat not supported by the driver', raw)];
+      }
+      const total = TRANS_TOTAL_RE.exec(t);
+      if (total) {
+        const owner = device ?? table?.device ?? next;
+        table = null;
+        next = null;
+        return [{ kind: 'devfreq-trans-total', line: lineNo, device: owner, total: Number(total[1]) }];
+      }
+      if (!table) return null;
+      const freqs = TRANS_FREQS_RE.exec(t);
+      if (freqs) {
+        table.timeColumn = freqs[1] !== undefined;
+        return [];
+      }
+      const m = TRANS_ROW_RE.exec(t);
+      if (!m) return null;
+      if (table.timeColumn === false) return [diagnostic(lineNo, 'cpufreq trans_table row (not read)', raw)];
+      const nums = (m[3] ?? '').trim().split(/\s+/).map(Number);
+      if (nums.length < 2) return [diagnostic(lineNo, 'unreadable trans_stat row', raw)];
+      const row: DevfreqTransRecord = {
+        kind: 'devfreq-trans',
+        line: lineNo,
+        device: device ?? table.device,
+        freqHz: Number(m[2]),
+        current: m[1] === '*',
+        transitions: nums.slice(0, -1),
+        timeMs: nums[nums.length - 1] ?? 0,
+      };
+      return [row];
+    },
+  };
+}

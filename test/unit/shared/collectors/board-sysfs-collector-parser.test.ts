@@ -1,0 +1,50 @@
+// The board sysfs collector's tick lines (shared/collectors/board-sysfs-collector.ts prints `t=<uptime>|<path>:<value>|…`)
+// with the attributes the mainline ina3221 driver exposes (Documentation/hwmon/ina3221.rst: in1–in3 bus mV,
+// curr1–curr3 mA, in4–in6 shunt µV, in7 their sum, curr4 the summed current), the rknpu load
+// line of rknpu_debugger.c and devfreq Hz. Expected values are worked out by hand in the comments.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createBoardSysfsCollectorParser } from '../../../../shared/collectors/board-sysfs-collector-parser';
+import { projectRoot } from '../../../helpers/cli';
+
+const read = (line: string) => createBoardSysfsCollectorParser().push(line);
+
+describe('board sysfs collector parser', () => {
+  it('INA3221: rails from in1–in3 × curr1–curr3 only; shunt µV (in4–in7) and the summed curr4 make no rail', () => {
+    // grep's listing of the chip (test/fixtures/board-sysfs/driver-formats/SOURCE) as the parts of one tick.
+    const parts = readFileSync(
+      join(projectRoot, 'test/fixtures/board-sysfs/driver-formats/ina3221_grep_all.txt'),
+      'utf8',
+    )
+      .split('\n')
+      .filter((l) => l.startsWith('/sys/'));
+    expect(read(`t=812.25|${parts.join('|')}`)).toEqual({
+      kind: 'sample',
+      uptimeMs: 812250,
+      values: {
+        'power.VDD_IN.mW': 5098.48, // 5048 mV × 1010 mA
+        'power.VDD_CPU_GPU_CV.mW': 927.36, // 5040 mV × 184 mA
+      },
+    });
+  });
+
+  it('devfreq Hz → MHz, the NPU per core, a failed NPU read makes the tick a diagnostic that says so', () => {
+    const line =
+      't=10|/sys/class/devfreq/fdab0000.npu/cur_freq:1000000000|/sys/kernel/debug/rknpu/load:NPU load:  Core0: 35%, Core1:  0%, Core2:  0%,';
+    expect(read(line)).toEqual({
+      kind: 'sample',
+      uptimeMs: 10000,
+      values: {
+        'devfreq.fdab0000.npu.curFreqMHz': 1000,
+        'npu.core0.loadPct': 35,
+        'npu.core1.loadPct': 0,
+        'npu.core2.loadPct': 0,
+      },
+    });
+    expect(read('t=11|/sys/kernel/debug/rknpu/load:NPU load:  Core0: 35%, Core1: %, Core2:  0%,')).toMatchObject({
+      kind: 'diagnostic',
+      reason: 'unreadable NPU load',
+    });
+  });
+});

@@ -1,0 +1,110 @@
+// devfreq trans_stat as each kernel's trans_stat_show prints it (drivers/devfreq/devfreq.c: the widths of
+// its printf, rows made up), read through the board transcript parser (shared/parsers/thermal-parsers.ts),
+// which hands the lines to shared/parsers/trans-stat-lines.ts. Expected values are the rows' numbers.
+import { describe, expect, it } from 'vitest';
+import { diagnostics, ofKind, parse } from '../../../helpers/parser-test-kit';
+
+/** Lines as pasted, one text. */
+const lines = (...pasted: string[]) => pasted.join('\n');
+const pasted = (...text: string[]) => parse('thermal', lines(...text));
+
+/** kernel 3.x devfreq (`%8u` columns), exynos4 bus in kHz, as `cat` shows it after a root prompt. */
+const EXYNOS_3X = lines(
+  'root@odroid:~# cat /sys/class/devfreq/exynos4-busfreq/trans_stat',
+  '   From  :   To',
+  '         :  160000  267000  400000   time(ms)',
+  '*  160000:       0       3       1    812340',
+  '   267000:       2       0       2     40120',
+  '   400000:       2       1       0     95320',
+  'Total transition : 11',
+);
+
+const rowsOf = (text: string) =>
+  ofKind(parse('thermal', text), 'devfreq-trans').map((r) => [r.device, r.freqHz, r.current, r.transitions, r.timeMs]);
+
+describe('devfreq trans_stat, every layout and every way it is pasted', () => {
+  it('kernel 3.x `show_trans_table` (`%8u` columns, kHz table of exynos busfreq) after `cat`', () => {
+    const text = EXYNOS_3X;
+    expect(rowsOf(text)).toEqual([
+      ['exynos4-busfreq', 160000, true, [0, 3, 1], 812340],
+      ['exynos4-busfreq', 267000, false, [2, 0, 2], 40120],
+      ['exynos4-busfreq', 400000, false, [2, 1, 0], 95320],
+    ]);
+    expect(ofKind(parse('thermal', text), 'devfreq-trans-total').map((r) => [r.device, r.total])).toEqual([
+      ['exynos4-busfreq', 11],
+    ]);
+  });
+
+  it('kernel 4.x–6.x layout behind `grep .`: every line carries the path, the rows are read, not dropped', () => {
+    // `%10lu` frequencies of 9 digits keep a space between them; `*` on the current one (800 MHz).
+    const text = lines(
+      '/sys/class/devfreq/fde60000.gpu/trans_stat:     From  :   To',
+      '/sys/class/devfreq/fde60000.gpu/trans_stat:           : 200000000 300000000 400000000 600000000 800000000   time(ms)',
+      '/sys/class/devfreq/fde60000.gpu/trans_stat:  200000000:         0         4         0         0         1   1203340',
+      '/sys/class/devfreq/fde60000.gpu/trans_stat:  300000000:         3         0         2         0         0     88120',
+      '/sys/class/devfreq/fde60000.gpu/trans_stat:  400000000:         0         1         0         3         0     40210',
+      '/sys/class/devfreq/fde60000.gpu/trans_stat:  600000000:         1         0         2         0         4      9650',
+      '/sys/class/devfreq/fde60000.gpu/trans_stat:* 800000000:         1         0         0         4         0     15775',
+      '/sys/class/devfreq/fde60000.gpu/trans_stat:Total transition : 26',
+      '/sys/class/devfreq/fde60000.gpu/cur_freq:800000000',
+    );
+    const all = parse('thermal', text);
+    expect(diagnostics(all)).toEqual([]);
+    expect(rowsOf(text)).toEqual([
+      ['fde60000.gpu', 200_000_000, false, [0, 4, 0, 0, 1], 1203340],
+      ['fde60000.gpu', 300_000_000, false, [3, 0, 2, 0, 0], 88120],
+      ['fde60000.gpu', 400_000_000, false, [0, 1, 0, 3, 0], 40210],
+      ['fde60000.gpu', 600_000_000, false, [1, 0, 2, 0, 4], 9650],
+      ['fde60000.gpu', 800_000_000, true, [1, 0, 0, 4, 0], 15775],
+    ]);
+    expect(ofKind(all, 'devfreq-trans-total').map((r) => [r.line, r.device, r.total])).toEqual([
+      [8, 'fde60000.gpu', 26],
+    ]);
+    expect(ofKind(all, 'devfreq').map((r) => [r.device, r.curFreqHz])).toEqual([['fde60000.gpu', 800_000_000]]);
+  });
+
+  it('`grep . *` in the device directory, and `Not Supported.` from a driver without a table, and EFBIG', () => {
+    const all = pasted(
+      'root@radxa:/sys/class/devfreq/dmc# grep . trans_stat',
+      'trans_stat:     From  :   To',
+      'trans_stat:           : 528000000106800000015600000002112000000   time(ms)',
+      'trans_stat:* 528000000:         0         1         0         0     21940',
+      'trans_stat: 1068000000:         1         0         0         0       300',
+      'trans_stat: 1560000000:         0         0         0         0         0',
+      'trans_stat: 2112000000:         0         0         0         0         0',
+      'trans_stat:Total transition : 2',
+      '/sys/class/devfreq/ff9a0000.gpu/trans_stat:Not Supported.',
+      'cat: /sys/class/devfreq/dmc/trans_stat: File too large',
+    );
+    expect(ofKind(all, 'devfreq-trans').map((r) => [r.device, r.freqHz, r.current, r.timeMs])).toEqual([
+      ['dmc', 528_000_000, true, 21940],
+      ['dmc', 1_068_000_000, false, 300],
+      ['dmc', 1_560_000_000, false, 0],
+      ['dmc', 2_112_000_000, false, 0],
+    ]);
+    expect(diagnostics(all).map((d) => [d.line, d.reason])).toEqual([
+      [9, 'devfreq trans_stat not supported by the driver'],
+    ]);
+    expect(ofKind(all, 'devfreq').map((r) => [r.line, r.device, r.attr, r.error])).toEqual([
+      [10, 'dmc', 'trans_stat', 'EFBIG'],
+    ]);
+  });
+
+  it("cpufreq's stats/trans_table (no time column, kHz) is said to be unread, never read as devfreq rows", () => {
+    // drivers/cpufreq/cpufreq_stats.c: `   From  :    To`, `         : ` + `%9u ` per frequency, rows `%9u: ` + `%9u `.
+    const all = pasted(
+      '$ cat /sys/devices/system/cpu/cpu0/cpufreq/stats/trans_table',
+      '   From  :    To',
+      '         :    408000    600000    816000 ',
+      '   408000:         0        12         3 ',
+      '   600000:        10         0         5 ',
+      '   816000:         5         3         0 ',
+    );
+    expect(ofKind(all, 'devfreq-trans')).toEqual([]);
+    expect(diagnostics(all).map((d) => [d.line, d.reason])).toEqual([
+      [4, 'cpufreq trans_table row (not read)'],
+      [5, 'cpufreq trans_table row (not read)'],
+      [6, 'cpufreq trans_table row (not read)'],
+    ]);
+  });
+});
