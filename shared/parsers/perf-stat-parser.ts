@@ -27,6 +27,7 @@
 // diagnostic — except the perf notices listed in SKIPPED_NOTICES.
 
 import { capLines, type LineCapOptions } from './line-cap';
+import { isNotANumber, parsePerfDecimal, parsePerfNumber } from './perf-stat-numbers';
 import {
   diagnostic,
   isBlankLine,
@@ -40,6 +41,8 @@ import {
   type PerfStatus,
 } from './records';
 
+export { parsePerfDecimal, parsePerfNumber } from './perf-stat-numbers';
+
 export type PerfParseRecord = PerfRecord | PerfElapsedRecord | PerfHeaderRecord | PerfMetricRecord | Diagnostic;
 
 /** perf's own hints (not data, not damage). */
@@ -49,50 +52,34 @@ const SKIPPED_NOTICES = [
   /^\s*perf stat \.\.\./,
   /^\s*echo 1 > \/proc\/sys\/kernel\/nmi_watchdog/,
 ];
+/**
+ * perf's complaints on stderr (`Error:`, `WARNING:`, `Workload failed`, the perf_event_paranoid
+ * explanation, `event syntax error`): kept as diagnostics with their own reason so a reader can
+ * tell "perf refused" from "a line we could not read".
+ */
+const PERF_MESSAGE_RE =
+  /^(?:Error:|WARNING:|Warning:|Workload failed|Failed to|failed to|event syntax error|The sys_perf_event_open\(\)|Access to performance monitoring|Consider adjusting|perf_event_paranoid setting|No permission|Permission error)/;
+export const PERF_MESSAGE_REASON = 'perf message';
+export const NOT_PERF_REASON = 'not a perf stat line';
 
-// Aggregation ids of -A / --per-core / --per-socket / --per-die / --per-node.
-const AGGR_ALTERNATIVES = String.raw`CPU\d+|S\d+(?:-D\d+)?(?:-C\d+)?(?:-T\d+)?|N\d+`;
-const AGGR_RE = new RegExp(`^(?:${AGGR_ALTERNATIVES})$`);
-const VALUE = String.raw`<not supported>|<not counted>|\d[\d,.']*`;
-const HUMAN_RE = new RegExp(
-  String.raw`^\s*(?:(\d+\.\d+)\s+)?(?:(${AGGR_ALTERNATIVES})\s+(?:\d+\s+)?)?(${VALUE})\s+(\S.*)$`,
-);
-const EVENT_RE = /^[a-z_]\S*$/i;
-// The patterns below are matched against the line trimmed at both ends, so none needs a trailing
-// `\s*` next to a `.*` (the pair that backtracks quadratically on a run of spaces).
+// Aggregation ids of -A (CPU3), --per-core (S0-D0-C1; S0-C1 before dies, perf < 5.1), --per-socket,
+// --per-die, --per-node (N0), --per-cluster (S0-D0-CLS1) and --per-cache (S0-D0-L3-ID0), perf 6.x.
+const AGGR_RE = /^(?:CPU\d+|S\d+(?:-D\d+)?(?:-CLS\d+)?(?:-L\d+-ID\d+)?(?:-C\d+)?(?:-T\d+)?|N\d+)$/;
+/** The -I time column: `%6lu.%09lu` (a C-locale dot in every version). */
+const TIME_RE = /^\d+\.\d+$/;
+/** An event name: `cycles`, `cycles:u`, `cpu_core/cycles/`, `r003c`, `cycles [armv8_cortex_a53]` (--no-merge). */
+const EVENT_RE = /^[\p{L}_]\S*(?: \[[^\]\s]+\])?$/u;
+/** The PMU perf appends to a --no-merge event name of a non-hybrid PMU: `cycles [armv8_cortex_a53]`. */
+const PMU_SUFFIX_RE = /^\[[^\]\s]+\]$/;
 const HEADER_RE = /^Performance counter stats for\s+(\S.*):$/;
 const HEADER_RUNS_RE = /\s\((\d+) runs\)$/;
+// Matched against the trimmed line, so no trailing `\s*` sits next to a `.*`.
 const ELAPSED_RE =
   /^(\d[\d,.]*)\s+(?:\+-\s+\d[\d,.]*\s+)?seconds\s+(time elapsed|user|sys)(?:\s+\(\s*\+-\s*([\d.,]+)\s*%\s*\))?$/;
-/** What follows the `#` of a metric-only line: `18.8 % tma_backend_bound`, `1.25  insn_per_cycle`. */
-const METRIC_TAIL_RE = /^(-?\d[\d,.]*)(\s*%)?\s+([a-z_][\w./:-]*)$/i;
-const METRIC_HEAD_TIME_RE = /^(\d+\.\d+)(?:\s+(\S.*))?$/;
-const CSV_FIRST_RE = new RegExp(
-  String.raw`^\s*(?:summary|${AGGR_ALTERNATIVES}|<not supported>|<not counted>|-?\d[\d.]*)\s*([^\w\s.<>'-])`,
-);
+const CSV_FIELD_CHARS_RE = /[^\w\s.<>'-]/;
 const STDDEV_RE = /\(\s*\+-\s*([\d.,]+)\s*%\s*\)/;
 // `(66.67%)`; perf 3.x prints `[ 83.40%]`.
 const RUNPCT_RE = /[([]\s*(\d+(?:[.,]\d+)?)\s*%\s*[)\]]/;
-
-/**
- * Number as perf prints it: with thousands separators in human mode (`8,013.48`; `8.013,48` in a
- * comma-decimal locale), plain in CSV. Null if not a number.
- */
-export function parsePerfNumber(text: string): number | null {
-  let s = text.trim().replace(/['\u00a0\u202f ]/g, '');
-  if (s === '' || !/^-?[\d.,]+$/.test(s)) return null;
-  const lastComma = s.lastIndexOf(',');
-  const lastDot = s.lastIndexOf('.');
-  if (lastComma >= 0 && lastDot >= 0) {
-    s = lastDot > lastComma ? s.replace(/,/g, '') : s.replace(/\./g, '').replace(',', '.');
-  } else if (lastComma >= 0) {
-    s = /^-?\d{1,3}(?:,\d{3})+$/.test(s) ? s.replace(/,/g, '') : s.replace(',', '.');
-  } else if (lastDot >= 0 && /^-?\d{1,3}(?:\.\d{3}){2,}$/.test(s)) {
-    s = s.replace(/\./g, '');
-  }
-  if (!/^-?\d+(?:\.\d+)?$/.test(s)) return null;
-  return Number(s);
-}
 
 function statusOf(value: string): PerfStatus {
   if (value === '<not supported>') return 'not-supported';
@@ -100,38 +87,75 @@ function statusOf(value: string): PerfStatus {
   return 'ok';
 }
 
-function isValueLike(text: string | undefined): boolean {
-  if (text === undefined) return false;
-  const t = text.trim();
-  return t === '<not supported>' || t === '<not counted>' || parsePerfNumber(t) !== null;
+function isBadCount(text: string | undefined): boolean {
+  return text === '<not supported>' || text === '<not counted>';
+}
+
+/** A CSV value field: ungrouped, so `,` can only be a decimal point (`-x;` in a comma locale). */
+function isCsvValue(text: string | undefined): boolean {
+  return text !== undefined && (isBadCount(text) || parsePerfDecimal(text) !== null);
+}
+
+/** `--per-thread`: `<comm>-<tid>` (`llama-cli-4242`). */
+function isThreadId(text: string): boolean {
+  const dash = text.lastIndexOf('-');
+  return dash > 0 && dash < text.length - 1 && /^\d+$/.test(text.slice(dash + 1)) && !/\s/.test(text);
+}
+
+function isAggrId(text: string | undefined): boolean {
+  return text !== undefined && (AGGR_RE.test(text) || isThreadId(text));
+}
+
+/** --per-core/socket/die/node/cluster/cache print the number of CPUs aggregated after the id; -A and --per-thread do not. */
+function hasCpuCount(aggr: string): boolean {
+  return aggr.startsWith('S') || aggr.startsWith('N');
+}
+
+function isEventName(text: string | undefined): text is string {
+  return text !== undefined && EVENT_RE.test(text);
+}
+
+/**
+ * `# <number>[%] <unit words> [trailers]` → value and unit: ` 3.998 CPUs utilized`, `74.09% frontend
+ * cycles idle`, `-nan insn per cycle` (a value perf could not compute: null, unit kept). Null if
+ * no number (or nan) leads.
+ */
+function readMetricTail(tail: string): { value: number | null; unit: string } | null {
+  const t = tail.replace(STDDEV_RE, ' ').replace(RUNPCT_RE, ' ').trim();
+  const space = t.search(/[\s%]/);
+  const head = space < 0 ? t : t.slice(0, space);
+  const unit = space < 0 ? '' : t.slice(space).trim();
+  if (isNotANumber(head)) return { value: null, unit };
+  if (!/^-?\d/.test(head)) return null;
+  const value = parsePerfDecimal(head);
+  return value === null ? null : { value, unit };
 }
 
 /**
  * A line holding only a derived metric: `[time] [name] # 18.8 % tma_backend_bound` (`--topdown`,
- * `#`-only continuation lines). Read by splitting at the `#`, not by one pattern.
+ * perf 6.5+ `TopdownL1 (cpu_core)`, `#`-only continuation lines such as `# 0.26 stalled cycles per
+ * insn`). Read by splitting at the `#`, not by one pattern.
  */
 function readMetricOnly(text: string, line: number): PerfMetricRecord | null {
   const t = text.trim();
   const hash = t.indexOf('#');
   if (hash < 0) return null;
   const head = t.slice(0, hash).trim();
-  const tail = METRIC_TAIL_RE.exec(t.slice(hash + 1).trim());
+  const tail = readMetricTail(t.slice(hash + 1));
   if (!tail) return null;
-  let tSec: number | null = null;
-  let name = head;
-  const timed = METRIC_HEAD_TIME_RE.exec(head);
-  if (timed) {
-    tSec = Number(timed[1]);
-    name = timed[2] ?? '';
-  }
-  if (name !== '' && !/^[a-z]/i.test(name)) return null;
+  const percent = tail.unit.startsWith('%');
+  const name = percent ? tail.unit.slice(1).trim() : tail.unit;
+  if (!/^\p{L}/u.test(name)) return null;
+  const timed = /^(\d+\.\d+)(?:\s+(\S.*))?$/.exec(head);
+  const label = timed ? (timed[2] ?? '') : head;
+  if (label !== '' && !/^\p{L}/u.test(label)) return null;
   return {
     kind: 'perf-metric',
     line,
-    tSec,
-    name: tail[3] ?? '',
-    value: parsePerfNumber(tail[1] ?? ''),
-    unit: tail[2] !== undefined ? '%' : null,
+    tSec: timed ? Number(timed[1]) : null,
+    name,
+    value: tail.value,
+    unit: percent ? '%' : null,
   };
 }
 
@@ -154,104 +178,157 @@ function perfRecord(line: number): PerfRecord {
   };
 }
 
-/** The number at the start of `text` (`-?\d[\d,.]*`) and the rest; null if none. One pass, no regex. */
-function leadingNumber(text: string): { number: string; rest: string } | null {
-  let k = text[0] === '-' ? 1 : 0;
-  const c0 = text[k] ?? '';
-  if (c0 < '0' || c0 > '9') return null;
-  while (k < text.length) {
-    const c = text[k] ?? '';
-    if (!((c >= '0' && c <= '9') || c === ',' || c === '.')) break;
-    k++;
-  }
-  return { number: text.slice(0, k), rest: text.slice(k) };
+/** The first token of a human counter value: a number, or `<not` of `<not counted>`. */
+function startsValue(token: string | undefined): boolean {
+  return token !== undefined && (token === '<not' || parsePerfNumber(token) !== null);
 }
 
+/**
+ * The human (aligned) line: `[time] [aggr [cpus]] value [unit] event [# metric] [( +- sd% )] [(run%)]`.
+ * Read by tokens split at ASCII blanks only, so a count grouped with U+202F/U+00A0 stays one token;
+ * a count grouped with plain spaces (fr_FR before glibc 2.28: `1 234 567`) is joined back.
+ */
 function readHuman(text: string, line: number): PerfRecord | null {
-  const m = HUMAN_RE.exec(text);
-  if (!m) return null;
-  let rest = m[4] ?? '';
-  const value = m[3] ?? '';
   const r = perfRecord(line);
-  r.tSec = m[1] !== undefined ? Number(m[1]) : null;
-  r.aggr = m[2] ?? null;
-  r.status = statusOf(value);
-  r.value = r.status === 'ok' ? parsePerfNumber(value) : null;
-  if (r.status === 'ok' && r.value === null) return null;
+  let rest = text.trim();
   const sd = STDDEV_RE.exec(rest);
   if (sd) {
-    r.stddevPct = parsePerfNumber(sd[1] ?? '');
+    r.stddevPct = parsePerfDecimal(sd[1] ?? '');
     rest = rest.replace(STDDEV_RE, ' ');
   }
   const run = RUNPCT_RE.exec(rest);
   if (run) {
-    r.runPct = parsePerfNumber(run[1] ?? '');
+    r.runPct = parsePerfDecimal(run[1] ?? '');
     rest = rest.replace(RUNPCT_RE, ' ');
   }
   const hash = rest.indexOf('#');
-  const head = (hash >= 0 ? rest.slice(0, hash) : rest).trim().split(/\s+/).filter(Boolean);
   if (hash >= 0) {
-    const metric = leadingNumber(rest.slice(hash + 1).trim());
-    if (metric) {
-      r.metricValue = parsePerfNumber(metric.number);
-      const unit = metric.rest.trim();
-      r.metricUnit = unit === '' ? null : unit;
-    }
+    const metric = readMetricTail(rest.slice(hash + 1));
+    if (metric) [r.metricValue, r.metricUnit] = [metric.value, metric.unit === '' ? null : metric.unit];
   }
-  const [a, b] = head;
-  if (head.length === 1 && a !== undefined) r.event = a;
-  else if (head.length === 2 && a !== undefined && b !== undefined) {
+  const tokens = (hash >= 0 ? rest.slice(0, hash) : rest).split(/[ \t]+/).filter(Boolean);
+  let k = 0;
+  const first = tokens[0] ?? '';
+  if (TIME_RE.test(first) && tokens.length >= 3 && (startsValue(tokens[1]) || isAggrId(tokens[1]))) {
+    r.tSec = Number(first);
+    k = 1;
+  }
+  const maybeAggr = tokens[k] ?? '';
+  if (!startsValue(maybeAggr) && isAggrId(maybeAggr)) {
+    r.aggr = maybeAggr;
+    k++;
+    if (hasCpuCount(maybeAggr) && /^\d+$/.test(tokens[k] ?? '') && startsValue(tokens[k + 1])) k++;
+  }
+  const v = tokens[k] ?? '';
+  if (v === '<not') {
+    r.status = statusOf(`<not ${tokens[k + 1] ?? ''}`);
+    if (r.status === 'ok') return null;
+    k += 2;
+  } else {
+    let grouped = v;
+    k++;
+    while (
+      /^-?\d{1,3}(?: \d{3})*$/.test(grouped) &&
+      /^\d{3}(?:[.,]\d+)?$/.test(tokens[k] ?? '') &&
+      k < tokens.length - 1
+    )
+      grouped += ` ${tokens[k++] ?? ''}`;
+    r.value = parsePerfNumber(grouped);
+    if (r.value === null) return null;
+  }
+  const [a, b, c, ...more] = tokens.slice(k);
+  if (more.length > 0 || a === undefined) return null;
+  if (b === undefined) r.event = a;
+  else if (c !== undefined) {
+    // `msec cycles [armv8_cortex_a53]` is the only three-token tail.
+    if (!PMU_SUFFIX_RE.test(c)) return null;
+    [r.unit, r.event] = [a, `${b} ${c}`];
+  } else if (PMU_SUFFIX_RE.test(b)) r.event = `${a} ${b}`;
+  else {
     // perf 3.x–4.x print the unit after the event in parentheses: `task-clock (msec)`.
     const old = /^\((\w+)\)$/.exec(b);
     if (old) [r.event, r.unit] = [a, old[1] ?? null];
     else [r.unit, r.event] = [a, b];
-  } else return null;
-  if (!EVENT_RE.test(r.event)) return null;
-  return r;
+  }
+  return isEventName(r.event) ? r : null;
 }
 
+/**
+ * `-x,` in a locale whose decimal point is a comma (de_DE, fr_FR, ru_RU…): perf prints `8013,48,msec,…,
+ * 100,00,…`, splitting the value and the run percentage in two. Both have exactly two decimals and
+ * neither a C-locale unit nor a C-locale percentage is ever two bare digits, so the pair is joined
+ * back. Returns whether anything was joined (then perf's metric value, cut at the comma by
+ * print_metric_csv, is not trusted).
+ */
+function joinCommaDecimal(f: string[], at: number): boolean {
+  const whole = f[at] ?? '';
+  const frac = f[at + 1] ?? '';
+  if (!/^-?\d+$/.test(whole) || !/^\d{2}%?$/.test(frac)) return false;
+  f.splice(at, 2, `${whole}.${frac}`);
+  return true;
+}
+
+/**
+ * The CSV line (`-x<sep>`), every version: [summary|time] [aggr [cpus]] value, then
+ * - perf 3.0–3.13: event [, variance%]
+ * - perf 3.14+: unit, event [, variance% (-r)], run time, run % (4.1+), metric value, metric unit (4.9+).
+ * perf prints -r's variance before the run time (stat-display.c: print_noise before print_running);
+ * perf-stat(1) lists it after the percentage: both are read.
+ */
 function readCsv(text: string, line: number): PerfRecord | null {
-  const first = CSV_FIRST_RE.exec(text);
-  if (!first) return null;
-  const sep = first[1] ?? ',';
-  const f = text
-    .trim()
-    .split(sep)
-    .map((x) => x.trim());
+  const t = text.trim();
+  const sepMatch = t.includes('\t') ? '\t' : CSV_FIELD_CHARS_RE.exec(t)?.[0];
+  if (sepMatch === undefined) return null;
+  const f = t.split(sepMatch).map((x) => x.trim());
   const r = perfRecord(line);
   let i = 0;
   if (f[0] === 'summary') {
     r.summary = true;
     i = 1;
-  } else if (/^\d+\.\d+$/.test(f[0] ?? '') && isValueLike(f[1])) {
+  } else if (TIME_RE.test(f[0] ?? '') && (isCsvValue(f[1]) || isAggrId(f[1]))) {
     r.tSec = Number(f[0]);
     i = 1;
   }
-  if (AGGR_RE.test(f[i] ?? '') && !isValueLike(f[i])) {
-    r.aggr = f[i] ?? null;
+  const maybeAggr = f[i];
+  if (maybeAggr !== undefined && !isCsvValue(maybeAggr) && isAggrId(maybeAggr)) {
+    r.aggr = maybeAggr;
     i++;
-    // --per-core / --per-socket print the number of CPUs aggregated before the value.
-    if (/^\d+$/.test(f[i] ?? '') && isValueLike(f[i + 1]) && !isValueLike(f[i + 2])) i++;
+    if (hasCpuCount(maybeAggr) && /^\d+$/.test(f[i] ?? '') && isCsvValue(f[i + 1]) && !isCsvValue(f[i + 2])) i++;
   }
+  const comma = sepMatch === ',';
+  let joined = comma && joinCommaDecimal(f, i);
   const value = f[i];
-  if (value === undefined || !isValueLike(value)) return null;
+  if (value === undefined || !isCsvValue(value)) return null;
   r.status = statusOf(value);
-  r.value = r.status === 'ok' ? parsePerfNumber(value) : null;
-  r.unit = f[i + 1] || null;
-  r.event = f[i + 2] ?? '';
-  if (!EVENT_RE.test(r.event)) return null;
-  const runTime = f[i + 3];
-  r.runTimeNs = runTime ? parsePerfNumber(runTime) : null;
-  const pct = f[i + 4];
-  r.runPct = pct ? parsePerfNumber(pct) : null;
-  let k = i + 5;
-  const variance = f[k];
-  if (variance !== undefined && variance.endsWith('%')) {
-    r.stddevPct = parsePerfNumber(variance.slice(0, -1));
-    k++;
+  r.value = r.status === 'ok' ? parsePerfDecimal(value) : null;
+  const rest = f.slice(i + 1);
+  let j: number;
+  if (rest.length === 1 || (rest.length === 2 && (rest[1] ?? '').endsWith('%'))) {
+    r.event = rest[0] ?? '';
+    j = 1;
+  } else {
+    r.unit = rest[0] || null;
+    r.event = rest[1] ?? '';
+    j = 2;
   }
-  r.metricValue = f[k] ? parsePerfNumber(f[k] ?? '') : null;
-  r.metricUnit = f[k + 1] || null;
+  if (!isEventName(r.event)) return null;
+  const variance = (at: number): boolean => {
+    if (comma) joined = joinCommaDecimal(rest, at) || joined;
+    const v = rest[at];
+    if (v === undefined || !v.endsWith('%')) return false;
+    r.stddevPct = parsePerfDecimal(v.slice(0, -1));
+    return true;
+  };
+  if (variance(j)) j++;
+  const runTime = rest[j];
+  r.runTimeNs = runTime ? parsePerfDecimal(runTime) : null;
+  if (comma) joined = joinCommaDecimal(rest, j + 1) || joined;
+  const pct = rest[j + 1];
+  r.runPct = pct ? parsePerfDecimal(pct) : null;
+  j += 2;
+  if (r.stddevPct === null && variance(j)) j++;
+  r.metricValue = rest[j] && !joined ? parsePerfDecimal(rest[j] ?? '') : null;
+  r.metricUnit = rest[j + 1] || null;
   return r;
 }
 
@@ -271,7 +348,16 @@ const JSON_NOT_METRIC_KEYS = new Set(['interval', 'aggregate-number', 'cpu-count
 /** A JSON number, or a string perf printed a number into (`"counter-value" : "74.000000"`); null otherwise. */
 function jsonNumber(v: unknown): number | null {
   if (typeof v === 'number') return Number.isFinite(v) ? v : null;
-  return typeof v === 'string' ? parsePerfNumber(v) : null;
+  return typeof v === 'string' ? parsePerfDecimal(v) : null;
+}
+
+/**
+ * perf writes its JSON with printf: a value it could not compute comes out as a bare `nan`/`-nan`/
+ * `inf`, and in a comma-decimal locale `%f` writes `"pcnt-running" : 100,00`. Both make the line
+ * invalid JSON; this turns them into `null` and `100.00` (tried only after JSON.parse failed).
+ */
+function repairPerfJson(text: string): string {
+  return text.replace(/(:\s*)[-+]?(?:nan|inf)\b/gi, '$1null').replace(/(:\s*-?\d+),(\d+)(?=\s*[,}])/g, '$1.$2');
 }
 
 function jsonString(v: unknown): string | null {
@@ -284,7 +370,11 @@ function readJson(text: string, line: number): Array<PerfRecord | PerfMetricReco
   try {
     o = JSON.parse(text);
   } catch {
-    return null;
+    try {
+      o = JSON.parse(repairPerfJson(text));
+    } catch {
+      return null;
+    }
   }
   if (typeof o !== 'object' || o === null || Array.isArray(o)) return null;
   const obj = o as Record<string, unknown>;
@@ -319,7 +409,7 @@ function readJson(text: string, line: number): Array<PerfRecord | PerfMetricReco
     if (r.value === null) return null;
   }
   r.event = jsonString(obj.event) ?? '';
-  if (!EVENT_RE.test(r.event)) return null;
+  if (!isEventName(r.event)) return null;
   r.unit = jsonString(obj.unit);
   r.runTimeNs = jsonNumber(obj['event-runtime']);
   r.runPct = jsonNumber(obj['pcnt-running']);
@@ -339,18 +429,22 @@ export function createPerfStatParser(options: LineCapOptions = {}): LineParser<P
   /** Column names of a `--topdown` CSV table waiting for its row of values. */
   let metricHeader: { names: string[]; sep: string; line: number; text: string } | null = null;
 
-  const push = (text: string): PerfParseRecord[] => {
+  const push = (raw: string): PerfParseRecord[] => {
+    // A CRLF capture (a Windows copy, `perf … | tee` through a terminal): the CR is not part of the line.
+    const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (isBlankLine(text)) return [];
     if (isCommentLine(text)) {
       const m = readMetricOnly(text, lineNo);
       if (m) return [m];
+      // A `#` followed by a number that is not a metric: damage, not a comment.
+      if (/^\s*#\s*[-+]?(?:\d|nan|inf)/i.test(text)) return [diagnostic(lineNo, 'unreadable perf metric', text)];
       // `# started on …` (-o), `#  time  counts unit events` (-I), a pasted `# perf stat …`: a new run starts.
       sawInterval = false;
       return [];
     }
     if (SKIPPED_NOTICES.some((re) => re.test(text))) return [];
     const t = text.trim();
-    if (/^([,;|:])\1*$/.test(t)) return []; // an all-empty CSV record (`,,,,,`)
+    if (/^([,;|:\t])\1*$/.test(t)) return []; // an all-empty CSV record (`,,,,,`)
 
     const header = HEADER_RE.exec(t);
     if (header) {
@@ -363,7 +457,7 @@ export function createPerfStatParser(options: LineCapOptions = {}): LineParser<P
     }
     const elapsed = ELAPSED_RE.exec(t);
     if (elapsed) {
-      const seconds = parsePerfNumber(elapsed[1] ?? '');
+      const seconds = parsePerfDecimal(elapsed[1] ?? '');
       if (seconds !== null) {
         const clock = elapsed[2] === 'time elapsed' ? 'elapsed' : (elapsed[2] as 'user' | 'sys');
         return [
@@ -372,7 +466,7 @@ export function createPerfStatParser(options: LineCapOptions = {}): LineParser<P
             line: lineNo,
             clock,
             seconds,
-            stddevPct: elapsed[3] ? parsePerfNumber(elapsed[3]) : null,
+            stddevPct: elapsed[3] ? parsePerfDecimal(elapsed[3]) : null,
           },
         ];
       }
@@ -386,17 +480,17 @@ export function createPerfStatParser(options: LineCapOptions = {}): LineParser<P
       metricHeader = null;
       const values = text.trim().split(h.sep);
       if ((values[values.length - 1] ?? '').trim() === '') values.pop();
-      if (values.length === h.names.length && values.every((v) => parsePerfNumber(v) !== null)) {
+      if (values.length === h.names.length && values.every((v) => parsePerfDecimal(v) !== null)) {
         return h.names.map((name, k) => ({
           kind: 'perf-metric' as const,
           line: lineNo,
           tSec: null,
           name,
-          value: parsePerfNumber(values[k] ?? ''),
+          value: parsePerfDecimal(values[k] ?? ''),
           unit: null,
         }));
       }
-      out.push(diagnostic(h.line, 'not a perf stat line', h.text));
+      out.push(diagnostic(h.line, NOT_PERF_REASON, h.text));
     }
 
     // `-j`: one JSON object a line (perf 6.0+), told apart by its `{`.
@@ -437,7 +531,7 @@ export function createPerfStatParser(options: LineCapOptions = {}): LineParser<P
       return out;
     }
 
-    out.push(diagnostic(lineNo, 'not a perf stat line', text));
+    out.push(diagnostic(lineNo, PERF_MESSAGE_RE.test(t) ? PERF_MESSAGE_REASON : NOT_PERF_REASON, text));
     return out;
   };
 
@@ -450,7 +544,7 @@ export function createPerfStatParser(options: LineCapOptions = {}): LineParser<P
       end() {
         const h = metricHeader;
         metricHeader = null;
-        return h ? [diagnostic(h.line, 'not a perf stat line', h.text)] : [];
+        return h ? [diagnostic(h.line, NOT_PERF_REASON, h.text)] : [];
       },
     },
     options.maxLineChars,

@@ -373,3 +373,147 @@ describe('perf stat 3.x–4.x human output (test/fixtures/perf/perf3-perf4-human
     ]);
   });
 });
+
+describe('perf 6.1 output modes, real captures (test/fixtures/perf/x86-vm-perf6.1-output-modes/SOURCE)', () => {
+  const modes = (name: string) => perfFixture(`x86-vm-perf6.1-output-modes/${name}`);
+  const row = (r: PerfRecord | undefined) => [
+    r?.line,
+    r?.tSec,
+    r?.aggr,
+    r?.event,
+    r?.value,
+    r?.status,
+    r?.unit,
+    r?.stddevPct,
+    r?.runTimeNs,
+    r?.runPct,
+    r?.metricValue,
+    r?.metricUnit,
+  ];
+
+  it('`-x, -r 3`: the variance field sits before run time and run %, and each lands in its own field', () => {
+    const all = modes('csv-r3.txt');
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'perf').map(row)).toEqual([
+      // 1.04,msec,task-clock,6.42%,1037857,100.00,0.020,CPUs utilized
+      [1, null, null, 'task-clock', 1.04, 'ok', 'msec', 6.42, 1037857, 100, 0.02, 'CPUs utilized'],
+      [2, null, null, 'page-faults', 76, 'ok', null, 1.32, 1037857, 100, 65.963, 'K/sec'],
+      [3, null, null, 'context-switches', 1, 'ok', null, 0, 1037857, 100, 867.94, '/sec'],
+      // <not supported>,,cycles,0.00%,0,100.00,,
+      [4, null, null, 'cycles', null, 'not-supported', null, 0, 0, 100, null, null],
+    ]);
+  });
+
+  it('`-x, -I 200 -A`: the time column, then the CPU column', () => {
+    const rs = ofKind(modes('csv-I-A.txt'), 'perf');
+    expect(rs).toHaveLength(8);
+    expect(row(rs[0])).toEqual([
+      1,
+      0.200260882,
+      'CPU0',
+      'task-clock',
+      200.42,
+      'ok',
+      'msec',
+      null,
+      200422859,
+      100,
+      1.002,
+      'CPUs utilized',
+    ]);
+    expect(row(rs[7])).toEqual([
+      8,
+      0.253242583,
+      'CPU1',
+      'context-switches',
+      36,
+      'ok',
+      null,
+      null,
+      52987172,
+      100,
+      679.415,
+      '/sec',
+    ]);
+  });
+
+  it('human `-I 200 -A`: time, CPU, count', () => {
+    const all = modes('human-I-A.txt');
+    expect(diagnostics(all)).toEqual([]);
+    const rs = ofKind(all, 'perf');
+    expect(rs.map((r) => [r.line, r.tSec, r.aggr, r.event, r.value, r.metricValue])).toEqual([
+      [2, 0.200278618, 'CPU0', 'task-clock', 200.93, 1.005],
+      [3, 0.200278618, 'CPU1', 'task-clock', 200.95, 1.005],
+      [4, 0.200278618, 'CPU0', 'context-switches', 758, 3.772],
+      [5, 0.200278618, 'CPU1', 'context-switches', 856, 4.26],
+      [6, 0.252090135, 'CPU0', 'task-clock', 51.27, 0.256],
+      [7, 0.252090135, 'CPU1', 'task-clock', 54.65, 0.273],
+      [8, 0.252090135, 'CPU0', 'context-switches', 365, 7.119],
+      [9, 0.252090135, 'CPU1', 'context-switches', 77, 1.409],
+    ]);
+  });
+
+  it.each([
+    ['csv-per-thread.txt', 1],
+    ['human-per-thread.txt', 4],
+  ])('--per-thread (%s): the `comm-tid` column is the aggregation', (file, firstLine) => {
+    const all = modes(file);
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'perf').map((r) => [r.line, r.aggr, r.event, r.status, r.unit])).toEqual([
+      [firstLine, 'bash-24614', 'task-clock', 'not-counted', 'msec'],
+      [firstLine + 1, 'bash-24614', 'page-faults', 'not-counted', null],
+    ]);
+  });
+
+  it.each([
+    ['csv-per-core.txt', 1, [102.4, 102.29], [1.002, 1.001]],
+    ['human-per-core.txt', 4, [102.75, 102.76], [1, 1]],
+  ])('--per-core (%s): core id and its CPU count before the value', (file, firstLine, values, metrics) => {
+    expect(ofKind(modes(file), 'perf').map((r) => [r.line, r.aggr, r.event, r.value, r.metricValue])).toEqual([
+      [firstLine, 'S0-D0-C0', 'task-clock', values[0], metrics[0]],
+      [firstLine + 1, 'S0-D0-C1', 'task-clock', values[1], metrics[1]],
+    ]);
+  });
+
+  it('`-x` with a tab (perf turns `-x "\\t"` into one): every field read', () => {
+    const rs = ofKind(modes('tab.txt'), 'perf');
+    expect(rs.map(row)).toEqual([
+      [1, null, null, 'task-clock', 0.77, 'ok', 'msec', null, 767004, 100, 0.014, 'CPUs utilized'],
+      [2, null, null, 'page-faults', 75, 'ok', null, null, 767004, 100, 97.783, 'K/sec'],
+    ]);
+  });
+
+  it('human `-r 3`, `-j -r 3`, `--no-merge`: variance, elapsed with +-, user/sys', () => {
+    const human = modes('human-r3.txt');
+    expect(diagnostics(human)).toEqual([]);
+    expect(ofKind(human, 'perf').map((r) => [r.event, r.value, r.status, r.stddevPct, r.metricValue])).toEqual([
+      ['task-clock', 1.22, 'ok', 4.87, 0.022],
+      ['page-faults', 76, 'ok', 0.88, 65.531],
+      ['context-switches', 1, 'ok', null, 862.251],
+      ['cycles', null, 'not-supported', null, null],
+    ]);
+    expect(ofKind(human, 'perf-elapsed')).toEqual([
+      { kind: 'perf-elapsed', line: 9, clock: 'elapsed', seconds: 0.0543, stddevPct: 2.74 },
+    ]);
+    expect(ofKind(modes('json-r3.txt'), 'perf').map((r) => [r.event, r.value, r.stddevPct, r.runTimeNs])).toEqual([
+      ['task-clock', 1.156835, 8.87, 1156835],
+      ['page-faults', 75, 0.77, 1156835],
+    ]);
+    const noMerge = modes('nomerge.txt');
+    expect(ofKind(noMerge, 'perf-elapsed').map((r) => [r.clock, r.seconds])).toEqual([
+      ['elapsed', 0.053225855],
+      ['user', 0.0014],
+      ['sys', 0],
+    ]);
+  });
+
+  it('`-r 3 --table`: the per-run wall times are kept as diagnostics, the final result is the elapsed record', () => {
+    const all = modes('table.txt');
+    expect(diagnostics(all).map((d) => [d.line, d.text.trim()])).toEqual([
+      [7, '0.05527 (+0.00213) #'],
+      [8, '0.05206 (-0.00107) #'],
+      [9, '0.05207 (-0.00106) #'],
+    ]);
+    expect(ofKind(all, 'perf-elapsed').map((r) => [r.line, r.seconds, r.stddevPct])).toEqual([[12, 0.05313, 2.01]]);
+  });
+});
