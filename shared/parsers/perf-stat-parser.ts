@@ -58,7 +58,7 @@ const SKIPPED_NOTICES = [
  * tell "perf refused" from "a line we could not read".
  */
 const PERF_MESSAGE_RE =
-  /^(?:Error:|WARNING:|Warning:|Workload failed|Failed to|failed to|event syntax error|The sys_perf_event_open\(\)|Access to performance monitoring|Consider adjusting|perf_event_paranoid setting|No permission|Permission error)/;
+  /^(?:Error:|WARNING:|Warning:|Workload failed|Failed to|failed to|event syntax error|The sys_perf_event_open\(\)|Access to performance monitoring|Consider adjusting|perf_event_paranoid setting|No permission|Permission error|Usage: perf)/;
 export const PERF_MESSAGE_REASON = 'perf message';
 export const NOT_PERF_REASON = 'not a perf stat line';
 
@@ -76,7 +76,8 @@ const HEADER_RUNS_RE = /\s\((\d+) runs\)$/;
 // Matched against the trimmed line, so no trailing `\s*` sits next to a `.*`.
 const ELAPSED_RE =
   /^(\d[\d,.]*)\s+(?:\+-\s+\d[\d,.]*\s+)?seconds\s+(time elapsed|user|sys)(?:\s+\(\s*\+-\s*([\d.,]+)\s*%\s*\))?$/;
-const CSV_FIELD_CHARS_RE = /[^\w\s.<>'-]/;
+/** The separator: the first character no field starts with; the second form skips a decimal comma (`-x;` in de_DE). */
+const CSV_SEP_RES = [/[^\w\s.<>'-]/, /[^\w\s.,<>'-]/];
 const STDDEV_RE = /\(\s*\+-\s*([\d.,]+)\s*%\s*\)/;
 // `(66.67%)`; perf 3.x prints `[ 83.40%]`.
 const RUNPCT_RE = /[([]\s*(\d+(?:[.,]\d+)?)\s*%\s*[)\]]/;
@@ -260,10 +261,10 @@ function readHuman(text: string, line: number): PerfRecord | null {
  * back. Returns whether anything was joined (then perf's metric value, cut at the comma by
  * print_metric_csv, is not trusted).
  */
-function joinCommaDecimal(f: string[], at: number): boolean {
+function joinCommaDecimal(f: string[], at: number, percent = false): boolean {
   const whole = f[at] ?? '';
   const frac = f[at + 1] ?? '';
-  if (!/^-?\d+$/.test(whole) || !/^\d{2}%?$/.test(frac)) return false;
+  if (!/^-?\d+$/.test(whole) || !(percent ? /^\d{2}%$/ : /^\d{2}$/).test(frac)) return false;
   f.splice(at, 2, `${whole}.${frac}`);
   return true;
 }
@@ -277,9 +278,22 @@ function joinCommaDecimal(f: string[], at: number): boolean {
  */
 function readCsv(text: string, line: number): PerfRecord | null {
   const t = text.trim();
-  const sepMatch = t.includes('\t') ? '\t' : CSV_FIELD_CHARS_RE.exec(t)?.[0];
-  if (sepMatch === undefined) return null;
-  const f = t.split(sepMatch).map((x) => x.trim());
+  const seps = t.includes('\t') ? ['\t'] : CSV_SEP_RES.map((re) => re.exec(t)?.[0]);
+  let tried = '';
+  for (const sep of seps) {
+    if (sep === undefined || sep === tried) continue;
+    tried = sep;
+    const r = readCsvFields(
+      t.split(sep).map((x) => x.trim()),
+      sep,
+      line,
+    );
+    if (r) return r;
+  }
+  return null;
+}
+
+function readCsvFields(f: string[], sepMatch: string, line: number): PerfRecord | null {
   const r = perfRecord(line);
   let i = 0;
   if (f[0] === 'summary') {
@@ -313,7 +327,7 @@ function readCsv(text: string, line: number): PerfRecord | null {
   }
   if (!isEventName(r.event)) return null;
   const variance = (at: number): boolean => {
-    if (comma) joined = joinCommaDecimal(rest, at) || joined;
+    if (comma) joined = joinCommaDecimal(rest, at, true) || joined;
     const v = rest[at];
     if (v === undefined || !v.endsWith('%')) return false;
     r.stddevPct = parsePerfDecimal(v.slice(0, -1));
@@ -327,6 +341,8 @@ function readCsv(text: string, line: number): PerfRecord | null {
   r.runPct = pct ? parsePerfDecimal(pct) : null;
   j += 2;
   if (r.stddevPct === null && variance(j)) j++;
+  // A comma locale under another separator (`-x;`): the same cut metric value.
+  joined ||= [value, ...rest.slice(0, j)].some((x) => /^-?\d+,\d+%?$/.test(x));
   r.metricValue = rest[j] && !joined ? parsePerfDecimal(rest[j] ?? '') : null;
   r.metricUnit = rest[j + 1] || null;
   return r;
@@ -426,13 +442,18 @@ function readJson(text: string, line: number): Array<PerfRecord | PerfMetricReco
 export function createPerfStatParser(options: LineCapOptions = {}): LineParser<PerfParseRecord> {
   let lineNo = 0;
   let sawInterval = false;
+  /** Inside perf's multi-line complaint (`Error:` and its explanation), which ends at a blank line. */
+  let inMessage = false;
   /** Column names of a `--topdown` CSV table waiting for its row of values. */
   let metricHeader: { names: string[]; sep: string; line: number; text: string } | null = null;
 
   const push = (raw: string): PerfParseRecord[] => {
     // A CRLF capture (a Windows copy, `perf … | tee` through a terminal): the CR is not part of the line.
     const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    if (isBlankLine(text)) return [];
+    if (isBlankLine(text)) {
+      inMessage = false;
+      return [];
+    }
     if (isCommentLine(text)) {
       const m = readMetricOnly(text, lineNo);
       if (m) return [m];
@@ -531,7 +552,8 @@ export function createPerfStatParser(options: LineCapOptions = {}): LineParser<P
       return out;
     }
 
-    out.push(diagnostic(lineNo, PERF_MESSAGE_RE.test(t) ? PERF_MESSAGE_REASON : NOT_PERF_REASON, text));
+    inMessage ||= PERF_MESSAGE_RE.test(t);
+    out.push(diagnostic(lineNo, inMessage ? PERF_MESSAGE_REASON : NOT_PERF_REASON, text));
     return out;
   };
 

@@ -517,3 +517,228 @@ describe('perf 6.1 output modes, real captures (test/fixtures/perf/x86-vm-perf6.
     expect(ofKind(all, 'perf-elapsed').map((r) => [r.line, r.seconds, r.stddevPct])).toEqual([[12, 0.05313, 2.01]]);
   });
 });
+
+// Lines in the shape each perf version prints them, written from its print code (tools/perf/builtin-stat.c
+// before 4.19, tools/perf/util/stat-display.c after; glibc's LC_NUMERIC of each locale for the
+// separators). Values are the ones written in the line.
+describe('perf stat across versions and locales', () => {
+  const perfOf = (lines: string[]) => {
+    const all = parse('perf', lines.join('\n'));
+    return { all, rs: ofKind(all, 'perf'), diags: diagnostics(all) };
+  };
+
+  it.each([
+    // [locale, line, value, metricValue]
+    [
+      'de_DE (`.` groups, `,` decimal)',
+      '          8.013,48 msec task-clock    #    3,998 CPUs utilized',
+      8013.48,
+      3.998,
+    ],
+    ['de_DE, a count of 4 digits', '             1.234      context-switches #  154,000 /sec', 1234, 154],
+    [
+      'fr_FR glibc >= 2.28 (U+202F)',
+      '     2\u202f345\u202f678\u202f901      cycles  #    2,927 GHz',
+      2345678901,
+      2.927,
+    ],
+    ['fr_FR glibc < 2.28 (plain spaces)', '     2 345 678 901      cycles  #    2,927 GHz', 2345678901, 2.927],
+    ['ru_RU (U+00A0)', '        1\u00a0234,56 msec task-clock  #    0,500 CPUs utilized', 1234.56, 0.5],
+    ['de_CH (U+2019)', '         1\u2019234\u2019567      instructions  #    0.80  insn per cycle', 1234567, 0.8],
+    ['de_CH before glibc 2.26 (apostrophe)', "         1'234'567      instructions", 1234567, null],
+    ['en_IN (3;2 grouping)', '     12,34,56,789      cycles', 123456789, null],
+    ['C (no -B grouping)', '        2345678901      cycles', 2345678901, null],
+  ])('human counter column in %s', (_locale, line, value, metricValue) => {
+    const { rs, diags } = perfOf([line]);
+    expect(diags).toEqual([]);
+    expect(rs.map((r) => [r.value, r.metricValue])).toEqual([[value, metricValue]]);
+  });
+
+  it('comma-decimal locale: run %, variance and elapsed seconds are decimals, never thousands', () => {
+    const { all, rs } = perfOf([
+      '          1.234,56 msec task-clock    #    0,998 CPUs utilized   ( +-  0,21% )',
+      '         5.678.901      cycles                                    (49,98%)',
+      '',
+      '           2,004 +- 0,004 seconds time elapsed  ( +-  0,21% )',
+      '       1,001234567 seconds user',
+    ]);
+    expect(rs.map((r) => [r.value, r.metricValue, r.stddevPct, r.runPct])).toEqual([
+      [1234.56, 0.998, 0.21, null],
+      [5678901, null, null, 49.98],
+    ]);
+    expect(ofKind(all, 'perf-elapsed').map((r) => [r.clock, r.seconds, r.stddevPct])).toEqual([
+      ['elapsed', 2.004, 0.21],
+      ['user', 1.001234567, null],
+    ]);
+  });
+
+  it('`-x,` in a comma-decimal locale: the value and run % split by the decimal comma are joined back, the cut metric is not trusted', () => {
+    // perf prints `%.2f` under the user's locale and the metric through print_metric_csv, which stops at
+    // the first character that is not a digit or a dot (`3,998` → `3`).
+    const { rs, diags } = perfOf([
+      '8013,48,msec,task-clock,8013483384,100,00,3,CPUs utilized',
+      '1234,,context-switches,8013483384,49,98,0,K/sec',
+      '1234,,cycles,0,12%,1000,100,00,,',
+      '8013,48;msec;task-clock;8013483384;100,00;3;CPUs utilized',
+    ]);
+    expect(diags).toEqual([]);
+    expect(
+      rs.map((r) => [r.event, r.value, r.unit, r.stddevPct, r.runTimeNs, r.runPct, r.metricValue, r.metricUnit]),
+    ).toEqual([
+      ['task-clock', 8013.48, 'msec', null, 8013483384, 100, null, 'CPUs utilized'],
+      ['context-switches', 1234, null, null, 8013483384, 49.98, null, 'K/sec'],
+      ['cycles', 1234, null, 0.12, 1000, 100, null, null],
+      ['task-clock', 8013.48, 'msec', null, 8013483384, 100, null, 'CPUs utilized'],
+    ]);
+  });
+
+  it('CSV of every era: perf 3.0–3.13 `value,event[,variance%]`, 3.14 `value,unit,event`, 4.1 with run time and %, 4.9+ with the metric', () => {
+    const { rs, diags } = perfOf([
+      '1234567,cycles',
+      '<not counted>,instructions',
+      '1234567,cycles,0.12%',
+      '     1.000123456,1234567,cycles',
+      '1234567,,cycles',
+      '0.912345,msec,task-clock',
+      '1234567,,cycles,1000000,100.00',
+      '1234567,,cycles,1000000,50.00,1.23,GHz',
+    ]);
+    expect(diags).toEqual([]);
+    expect(
+      rs.map((r) => [r.tSec, r.event, r.value, r.status, r.unit, r.stddevPct, r.runTimeNs, r.runPct, r.metricValue]),
+    ).toEqual([
+      [null, 'cycles', 1234567, 'ok', null, null, null, null, null],
+      [null, 'instructions', null, 'not-counted', null, null, null, null, null],
+      [null, 'cycles', 1234567, 'ok', null, 0.12, null, null, null],
+      [1.000123456, 'cycles', 1234567, 'ok', null, null, null, null, null],
+      [null, 'cycles', 1234567, 'ok', null, null, null, null, null],
+      [null, 'task-clock', 0.912345, 'ok', 'msec', null, null, null, null],
+      [null, 'cycles', 1234567, 'ok', null, null, 1000000, 100, null],
+      [null, 'cycles', 1234567, 'ok', null, null, 1000000, 50, 1.23],
+    ]);
+  });
+
+  it('aggregation ids of every mode: -A, --per-core (with and before dies), --per-socket, --per-node, --per-cluster, --per-cache, --per-thread', () => {
+    const { rs, diags } = perfOf([
+      'S0-C1           2        1,234      cycles',
+      '     1.000123456 S0        4      <not counted>      cycles',
+      'N0              8          5,678      cycles',
+      'S0-D0-CLS1      4          9,012      armv8_cortex_a76/cycles/',
+      'S0-D0-L3-ID0,8,1234,,cycles,1000,100.00,,',
+      '     2.000000000,llama-cli-4242,777,,page-faults,1000,100.00,,',
+      '       llama-cli-4242              888      page-faults',
+    ]);
+    expect(diags).toEqual([]);
+    expect(rs.map((r) => [r.tSec, r.aggr, r.value, r.status, r.event])).toEqual([
+      [null, 'S0-C1', 1234, 'ok', 'cycles'],
+      [1.000123456, 'S0', null, 'not-counted', 'cycles'],
+      [null, 'N0', 5678, 'ok', 'cycles'],
+      [null, 'S0-D0-CLS1', 9012, 'ok', 'armv8_cortex_a76/cycles/'],
+      [null, 'S0-D0-L3-ID0', 1234, 'ok', 'cycles'],
+      [2, 'llama-cli-4242', 777, 'ok', 'page-faults'],
+      [null, 'llama-cli-4242', 888, 'ok', 'page-faults'],
+    ]);
+  });
+
+  it('event names: hybrid and big.LITTLE PMUs, modifiers, raw events, --no-merge `[pmu]` suffix, tool events, Unicode', () => {
+    const { rs, diags } = perfOf([
+      '       987,654,321      cpu_atom/cycles/u                                              (50.03%)',
+      '        12,345,678      armv8_pmuv3_0/r0011/',
+      '            45,678      r003c:k',
+      '         1,234,567      cycles [armv8_cortex_a53]',
+      '         2,345,678      cycles [armv8_cortex_a76]',
+      '1234,,instructions [armv8_cortex_a55],1000,100.00,,',
+      '     1,001,234,567 ns   duration_time',
+      '            12,345      Zyklen_ü',
+    ]);
+    expect(diags).toEqual([]);
+    expect(rs.map((r) => [r.event, r.value, r.unit])).toEqual([
+      ['cpu_atom/cycles/u', 987654321, null],
+      ['armv8_pmuv3_0/r0011/', 12345678, null],
+      ['r003c:k', 45678, null],
+      ['cycles [armv8_cortex_a53]', 1234567, null],
+      ['cycles [armv8_cortex_a76]', 2345678, null],
+      ['instructions [armv8_cortex_a55]', 1234, null],
+      ['duration_time', 1001234567, 'ns'],
+      ['Zyklen_ü', 12345, null],
+    ]);
+  });
+
+  it('metric lines of their own (`#` continuation, perf 3.x stalled-cycles, TopdownL1): every one a metric record', () => {
+    const { all, diags } = perfOf([
+      '         1,234,567      instructions              #    0.80  insn per cycle',
+      '                                                  #    0.26  stalled cycles per insn',
+      '                                             #   45.67% frontend cycles idle',
+      '             TopdownL1 (cpu_core)                 #     22.2 %  tma_backend_bound',
+      '                                                  #     19.6 %  tma_retiring             (49.98%)',
+      '                                                  #     -nan  insn per cycle',
+    ]);
+    expect(diags).toEqual([]);
+    expect(ofKind(all, 'perf-metric').map((m) => [m.line, m.name, m.value, m.unit])).toEqual([
+      [2, 'stalled cycles per insn', 0.26, null],
+      [3, 'frontend cycles idle', 45.67, '%'],
+      [4, 'tma_backend_bound', 22.2, '%'],
+      [5, 'tma_retiring', 19.6, '%'],
+      [6, 'insn per cycle', null, null],
+    ]);
+  });
+
+  it('a `#` line holding a number that is no metric is a diagnostic, a `#` header is nothing', () => {
+    const { all, diags } = perfOf([
+      '#           time             counts unit events',
+      '# started on Tue Dec  1 10:00:00 2026',
+      '#  1.2.3 broken',
+    ]);
+    expect(all).toEqual(diags);
+    expect(diags.map((d) => [d.line, d.reason])).toEqual([[3, 'unreadable perf metric']]);
+  });
+
+  it('odd values: -nan metric, counts over 2^53 (a wrapped counter), a count too long for a double, CRLF, trailing blanks', () => {
+    const { rs, diags } = perfOf([
+      '         1,234      instructions              #     -nan  insn per cycle  ',
+      '18,446,744,073,709,551,615      cycles',
+      `${'9'.repeat(400)}      cycles`,
+      '         1,234      branches   \r',
+      '1234,,branch-misses,1000,100.00,,\r',
+    ]);
+    expect(rs.map((r) => [r.line, r.event, r.value, r.metricValue, r.metricUnit])).toEqual([
+      [1, 'instructions', 1234, null, 'insn per cycle'],
+      [2, 'cycles', 2 ** 64, null, null],
+      [4, 'branches', 1234, null, null],
+      [5, 'branch-misses', 1234, null, null],
+    ]);
+    expect(diags.map((d) => d.line)).toEqual([3]);
+  });
+
+  it('JSON perf printed with printf: a bare nan and a comma-decimal locale still give the counter', () => {
+    const { rs, diags } = perfOf([
+      '{"counter-value" : "1234.000000", "unit" : "", "event" : "instructions", "event-runtime" : 1000, "pcnt-running" : 100.00, "metric-value" : -nan, "metric-unit" : "insn per cycle"}',
+      '{"interval" : 1.000123456, "counter-value" : "0,793253", "unit" : "msec", "event" : "task-clock", "event-runtime" : 793253, "pcnt-running" : 49,98, "metric-value" : 0,003961, "metric-unit" : "CPUs utilized"}',
+      '{"thread" : "llama-cli-4242", "counter-value" : "75.000000", "unit" : "", "event" : "page-faults", "event-runtime" : 1, "pcnt-running" : 100.00}',
+    ]);
+    expect(diags).toEqual([]);
+    expect(rs.map((r) => [r.tSec, r.aggr, r.event, r.value, r.runPct, r.metricValue, r.metricUnit])).toEqual([
+      [null, null, 'instructions', 1234, 100, null, 'insn per cycle'],
+      [1.000123456, null, 'task-clock', 0.793253, 49.98, 0.003961, 'CPUs utilized'],
+      [null, 'llama-cli-4242', 'page-faults', 75, 100, null, null],
+    ]);
+  });
+
+  it("perf's complaints (real perf 6.1 stderr) are diagnostics that say so, to the blank line that ends them", () => {
+    const denied = perfFixture('x86-vm-perf6.1-output-modes/paranoid-denied.txt');
+    expect(denied.map((d) => [d.kind, d.kind === 'diagnostic' ? d.reason : ''])).toEqual(
+      Array.from({ length: 15 }, () => ['diagnostic', 'perf message']),
+    );
+    const syntax = diagnostics(perfFixture('x86-vm-perf6.1-output-modes/syntax-error.txt'));
+    expect(syntax.map((d) => [d.line, d.reason])).toEqual([
+      [1, 'perf message'],
+      [2, 'perf message'],
+      [3, 'perf message'],
+      [5, 'perf message'],
+      [7, 'not a perf stat line'],
+    ]);
+    expect(diagnostics(perfFixture('x86-vm-perf6.1-output-modes/workload-failed.txt'))).toEqual([
+      { kind: 'diagnostic', line: 1, reason: 'perf message', text: 'Workload failed: No such file or directory' },
+    ]);
+  });
+});
