@@ -109,6 +109,21 @@ describe('the perf collector with real perf', () => {
     );
   });
 
+  it("runs perf under LC_ALL=C whatever the user's locale (a de_DE perf writes `-x,` CSV with decimal commas)", () => {
+    // A perf on PATH that only writes down the locale it was started with: the script's support check
+    // runs it, finds no event counted and stops.
+    const bin = join(dir, 'bin-locale');
+    const seen = join(dir, 'perf-locale.txt');
+    mkdirSync(bin);
+    for (const tool of ['uname', 'id', 'tr', 'cut', 'sleep']) symlinkSync(`/usr/bin/${tool}`, join(bin, tool));
+    writeFileSync(join(bin, 'perf'), `#!/bin/sh\necho "LC_ALL=$LC_ALL LANG=$LANG" >> '${seen}'\n`, { mode: 0o755 });
+    const out = runScript({ PATH: bin, LC_ALL: 'de_DE.UTF-8', LANG: 'de_DE.UTF-8' }, false);
+    expect(out).toMatch(/^! absent perf counts none of /);
+    const lines = readFileSync(seen, 'utf8').trim().split('\n');
+    expect(lines.length).toBeGreaterThan(0);
+    expect(new Set(lines)).toEqual(new Set(['LC_ALL=C LANG=de_DE.UTF-8']));
+  });
+
   it('the probe facts rule it out before the run where perf is missing or does not run', () => {
     expect(
       perfCollector.unavailable?.({ perf: { path: null, version: null, usable: null, eventParanoid: 2 } }),

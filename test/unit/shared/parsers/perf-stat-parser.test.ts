@@ -142,6 +142,23 @@ describe('perf stat: real captures', () => {
   });
 });
 
+describe('Khadas Edge2, RK3588S (test/fixtures/perf/khadas-edge2-rk3588s-learn-arm/SOURCE)', () => {
+  it('`perf stat -e instructions,cycles` as a user: `:u` counts, IPC, elapsed/user/sys, nothing lost', () => {
+    const all = perfFixture('khadas-edge2-rk3588s-learn-arm/perf-stat-instructions-cycles.txt');
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'perf-header')).toEqual([{ kind: 'perf-header', line: 1, target: './stride', runs: null }]);
+    expect(ofKind(all, 'perf').map((r) => [r.line, r.event, r.value, r.status, r.metricValue, r.metricUnit])).toEqual([
+      [3, 'instructions:u', 10002762164, 'ok', 0.22, 'insn per cycle'],
+      [4, 'cycles:u', 45157063927, 'ok', null, null],
+    ]);
+    expect(ofKind(all, 'perf-elapsed').map((r) => [r.line, r.clock, r.seconds])).toEqual([
+      [6, 'elapsed', 20.172522129],
+      [8, 'user', 20.148369],
+      [9, 'sys', 0.023335],
+    ]);
+  });
+});
+
 describe('perf stat -j (JSON, perf 6.0+): real perf 6.1 captures (test/fixtures/perf/x86-vm-perf6.1-json-interval)', () => {
   const json = (name: string) => perfFixture(`x86-vm-perf6.1-json-interval/${name}`);
 
