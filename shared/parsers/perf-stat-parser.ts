@@ -3,30 +3,38 @@
 // diagnostics) and `perf-metric` (derived metrics printed without a counter: `--topdown` CSV tables,
 // lines that hold only `# 18.8 % tma_backend_bound`).
 //
-// Format reference: perf-stat(1), "CSV FORMAT": fields are [time (-I)], [aggregation id (-A,
-// --per-core/socket/die…)], [number of aggregated CPUs], value, unit, event, counter run time,
-// percentage of time running, [variance with -r], metric value, metric unit. The human format is
-// the same information aligned in columns with `# metric` and `(NN.NN%)` / `( +- N% )` trailers.
-// Checked against: perf 3.x–6.15 captures — x86 `-x, -I --summary` before/after the 2021 summary
-// alignment patch, an x86 VM where every event is `<not supported>`, Apple M1 (`:u`, `<not counted>`
-// with `(0.00%)`), Ice Lake `--topdown` CSV with an all-empty record, Raspberry Pi 4 (Cortex-A72:
-// `branches` not supported), Arm `-x ';'`, and an Arm big.LITTLE board with PMU-qualified names
-// (`armv8_cortex_a53/cycles/`) and `<not counted> msec task-clock`.
+// Format reference: perf's own printers (tools/perf/builtin-stat.c up to 4.18, util/stat-display.c
+// since), not perf-stat(1) alone: the CSV fields are [summary | time (-I)], [aggregation id (-A,
+// --per-core/socket/die/node/cluster/cache, --per-thread comm-tid)], [CPUs aggregated], value, unit
+// (3.14+), event, [cgroup (-G)], [variance% (-r) — printed here, before the run time, though the man
+// page lists it after the percentage], run time, run % (4.1+), metric value, metric unit (4.9+);
+// a counter's further metrics come on lines of empty fields. The human format is the same
+// information aligned in columns with `# metric` and `(NN.NN%)` / `( +- N% )` trailers, its counter
+// column grouped by the locale (shared/parsers/perf-stat-numbers.ts). Checked against real captures
+// in test/fixtures/perf/ (perf 3.x–6.15: x86 `-x, -I --summary`, an x86 VM with every event
+// `<not supported>`, Apple M1, Ice Lake `--topdown`, Raspberry Pi 4, Arm `-x ';'`, Arm big.LITTLE,
+// Khadas Edge2 RK3588S, and every output mode of perf 6.1 in x86-vm-perf6.1-output-modes) and
+// lines written from each version's print code (test/unit/shared/parsers/perf-stat-parser.test.ts).
 //
-// JSON (`-j` / `--json-output`, perf 6.0 and later; tools/perf/util/stat-display.c there) is read
-// too, per line: a line that starts with `{` is one object — "interval" (-I, a number),
-// "counter-value" (a string: a number, `<not counted>` or `<not supported>`), "unit", "event",
-// "variance" (-r), "event-runtime", "pcnt-running", "metric-value", "metric-unit", an aggregation
-// key ("cpu", "core", "die", "socket", "node", "thread", "cgroup") with "aggregate-number" (later
-// "cpu-count"). An object without "counter-value" holds metrics only (a metric's own line, or
-// `--metric-only`: `{"GHz" : "0.817", "insn per cycle" : "2.15"}`). Checked against perf 6.1's own
-// output (test/fixtures/perf/x86-vm-perf6.1-json-interval).
+// JSON (`-j`, perf 6.0+) is read per line by shared/parsers/perf-stat-json.ts.
 //
-// The separator is not fixed (`-x,`, `-x;`, `-x '|'`…): it is read from the character after the
-// first field of each CSV line. A line that is neither human nor CSV counter output becomes a
-// diagnostic — except the perf notices listed in SKIPPED_NOTICES.
+// The separator is not fixed (`-x,`, `-x;`, `-x '|'`, a tab…): it is the first character no field
+// starts with. A line that is neither human, CSV nor JSON counter output becomes a diagnostic —
+// perf's own complaints (`Error:` and the lines after it) with the reason PERF_MESSAGE_REASON —
+// except the perf notices listed in SKIPPED_NOTICES.
 
 import { capLines, type LineCapOptions } from './line-cap';
+import {
+  hasCpuCount,
+  isAggrId,
+  isBadCount,
+  isEventName,
+  perfRecord,
+  PMU_SUFFIX_RE,
+  statusOf,
+  TIME_RE,
+} from './perf-stat-fields';
+import { readJson } from './perf-stat-json';
 import { isNotANumber, parsePerfDecimal, parsePerfNumber } from './perf-stat-numbers';
 import {
   diagnostic,
@@ -38,7 +46,6 @@ import {
   type PerfHeaderRecord,
   type PerfMetricRecord,
   type PerfRecord,
-  type PerfStatus,
 } from './records';
 
 export { parsePerfDecimal, parsePerfNumber } from './perf-stat-numbers';
@@ -62,15 +69,6 @@ const PERF_MESSAGE_RE =
 export const PERF_MESSAGE_REASON = 'perf message';
 export const NOT_PERF_REASON = 'not a perf stat line';
 
-// Aggregation ids of -A (CPU3), --per-core (S0-D0-C1; S0-C1 before dies, perf < 5.1), --per-socket,
-// --per-die, --per-node (N0), --per-cluster (S0-D0-CLS1) and --per-cache (S0-D0-L3-ID0), perf 6.x.
-const AGGR_RE = /^(?:CPU\d+|S\d+(?:-D\d+)?(?:-CLS\d+)?(?:-L\d+-ID\d+)?(?:-C\d+)?(?:-T\d+)?|N\d+)$/;
-/** The -I time column: `%6lu.%09lu` (a C-locale dot in every version). */
-const TIME_RE = /^\d+\.\d+$/;
-/** An event name: `cycles`, `cycles:u`, `cpu_core/cycles/`, `r003c`, `cycles [armv8_cortex_a53]` (--no-merge). */
-const EVENT_RE = /^[\p{L}_]\S*(?: \[[^\]\s]+\])?$/u;
-/** The PMU perf appends to a --no-merge event name of a non-hybrid PMU: `cycles [armv8_cortex_a53]`. */
-const PMU_SUFFIX_RE = /^\[[^\]\s]+\]$/;
 const HEADER_RE = /^Performance counter stats for\s+(\S.*):$/;
 const HEADER_RUNS_RE = /\s\((\d+) runs\)$/;
 // Matched against the trimmed line, so no trailing `\s*` sits next to a `.*`.
@@ -82,38 +80,9 @@ const STDDEV_RE = /\(\s*\+-\s*([\d.,]+)\s*%\s*\)/;
 // `(66.67%)`; perf 3.x prints `[ 83.40%]`.
 const RUNPCT_RE = /[([]\s*(\d+(?:[.,]\d+)?)\s*%\s*[)\]]/;
 
-function statusOf(value: string): PerfStatus {
-  if (value === '<not supported>') return 'not-supported';
-  if (value === '<not counted>') return 'not-counted';
-  return 'ok';
-}
-
-function isBadCount(text: string | undefined): boolean {
-  return text === '<not supported>' || text === '<not counted>';
-}
-
 /** A CSV value field: ungrouped, so `,` can only be a decimal point (`-x;` in a comma locale). */
 function isCsvValue(text: string | undefined): boolean {
   return text !== undefined && (isBadCount(text) || parsePerfDecimal(text) !== null);
-}
-
-/** `--per-thread`: `<comm>-<tid>` (`llama-cli-4242`). */
-function isThreadId(text: string): boolean {
-  const dash = text.lastIndexOf('-');
-  return dash > 0 && dash < text.length - 1 && /^\d+$/.test(text.slice(dash + 1)) && !/\s/.test(text);
-}
-
-function isAggrId(text: string | undefined): boolean {
-  return text !== undefined && (AGGR_RE.test(text) || isThreadId(text));
-}
-
-/** --per-core/socket/die/node/cluster/cache print the number of CPUs aggregated after the id; -A and --per-thread do not. */
-function hasCpuCount(aggr: string): boolean {
-  return aggr.startsWith('S') || aggr.startsWith('N');
-}
-
-function isEventName(text: string | undefined): text is string {
-  return text !== undefined && EVENT_RE.test(text);
 }
 
 /**
@@ -157,25 +126,6 @@ function readMetricOnly(text: string, line: number): PerfMetricRecord | null {
     name,
     value: tail.value,
     unit: percent ? '%' : null,
-  };
-}
-
-function perfRecord(line: number): PerfRecord {
-  return {
-    kind: 'perf',
-    line,
-    tSec: null,
-    event: '',
-    value: null,
-    status: 'ok',
-    unit: null,
-    runPct: null,
-    runTimeNs: null,
-    metricValue: null,
-    metricUnit: null,
-    stddevPct: null,
-    aggr: null,
-    summary: false,
   };
 }
 
@@ -228,12 +178,14 @@ function readHuman(text: string, line: number): PerfRecord | null {
   } else {
     let grouped = v;
     k++;
-    while (
-      /^-?\d{1,3}(?: \d{3})*$/.test(grouped) &&
-      /^\d{3}(?:[.,]\d+)?$/.test(tokens[k] ?? '') &&
-      k < tokens.length - 1
-    )
-      grouped += ` ${tokens[k++] ?? ''}`;
+    // Groups are joined only after a lead of 1-3 digits, and only while they are 3 digits (the last may
+    // carry the decimals): each token is looked at once.
+    if (/^-?\d{1,3}$/.test(v))
+      while (k < tokens.length - 1 && /^\d{3}(?:[.,]\d+)?$/.test(tokens[k] ?? '')) {
+        const group = tokens[k++] ?? '';
+        grouped += ` ${group}`;
+        if (group.length > 3) break;
+      }
     r.value = parsePerfNumber(grouped);
     if (r.value === null) return null;
   }
@@ -318,14 +270,31 @@ function readCsvFields(f: string[], sepMatch: string, line: number): PerfRecord 
   const rest = f.slice(i + 1);
   let j: number;
   if (rest.length === 1 || (rest.length === 2 && (rest[1] ?? '').endsWith('%'))) {
-    r.event = rest[0] ?? '';
     j = 1;
   } else {
     r.unit = rest[0] || null;
-    r.event = rest[1] ?? '';
     j = 2;
   }
+  // An event whose own terms hold the separator (`cpu/event=0x3c,umask=0x0/` under -x,): perf prints
+  // it raw, so its pieces are joined back until its slashes pair up.
+  const slashes = (x: string) => x.split('/').length - 1;
+  let event = rest[j - 1] ?? '';
+  let open = slashes(event) % 2 === 1;
+  let end = j;
+  for (; open && end < rest.length; end++) {
+    const piece = rest[end] ?? '';
+    event += `${sepMatch}${piece}`;
+    open = (slashes(piece) % 2 === 1) !== open;
+  }
+  if (end > j) rest.splice(j - 1, end - j + 1, event);
+  r.event = rest[j - 1] ?? '';
   if (!isEventName(r.event)) return null;
+  // -G / --for-each-cgroup: the cgroup's name follows the event (print_cgroup in stat-display.c).
+  const cgroup = rest[j];
+  if (cgroup && !cgroup.endsWith('%') && parsePerfDecimal(cgroup) === null) {
+    r.aggr = r.aggr === null ? cgroup : `${r.aggr} ${cgroup}`;
+    j++;
+  }
   const variance = (at: number): boolean => {
     if (comma) joined = joinCommaDecimal(rest, at, true) || joined;
     const v = rest[at];
@@ -348,95 +317,52 @@ function readCsvFields(f: string[], sepMatch: string, line: number): PerfRecord 
   return r;
 }
 
-/** JSON keys naming the aggregation of a line (`-A`, `--per-core`, …) and how the CSV prints that id. */
-const JSON_AGGR_KEYS: Record<string, (id: string) => string> = {
-  cpu: (id) => (/^\d+$/.test(id) ? `CPU${id}` : id),
-  core: (id) => id,
-  die: (id) => id,
-  socket: (id) => id,
-  node: (id) => id,
-  thread: (id) => id,
-  cgroup: (id) => id,
-};
-/** JSON keys that are neither the counter nor a metric of a `--metric-only` line. */
-const JSON_NOT_METRIC_KEYS = new Set(['interval', 'aggregate-number', 'cpu-count', ...Object.keys(JSON_AGGR_KEYS)]);
+/**
+ * A CSV line holding a counter's second metric (new_line_csv in stat-display.c): the counter's
+ * fields left empty, then `value<sep>unit` — `,,,,0.26,stalled cycles per insn`, with -I
+ * `1.000123456,,,,,0.26,…`. Null when the line is not that shape.
+ */
+function readCsvMetric(text: string, line: number): PerfMetricRecord | null {
+  const t = text.trim();
+  const sep = CSV_SEP_RES[0]?.exec(t)?.[0];
+  if (sep === undefined) return null;
+  const f = t.split(sep).map((x) => x.trim());
+  const tSec = TIME_RE.test(f[0] ?? '') ? Number(f[0]) : null;
+  let k = tSec === null ? 0 : 1;
+  const firstEmpty = k;
+  while (f[k] === '') k++;
+  const value = parsePerfDecimal(f[k] ?? '');
+  const name = f[k + 1] ?? '';
+  if (k - firstEmpty < 2 || value === null || !/^\p{L}/u.test(name) || f.slice(k + 2).some((x) => x !== ''))
+    return null;
+  return { kind: 'perf-metric', line, tSec, name, value, unit: null };
+}
 
-/** A JSON number, or a string perf printed a number into (`"counter-value" : "74.000000"`); null otherwise. */
-function jsonNumber(v: unknown): number | null {
-  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
-  return typeof v === 'string' ? parsePerfDecimal(v) : null;
+interface MetricHeader {
+  names: string[];
+  sep: string;
+  line: number;
+  text: string;
 }
 
 /**
- * perf writes its JSON with printf: a value it could not compute comes out as a bare `nan`/`-nan`/
- * `inf`, and in a comma-decimal locale `%f` writes `"pcnt-running" : 100,00`. Both make the line
- * invalid JSON; this turns them into `null` and `100.00` (tried only after JSON.parse failed).
+ * A row of values under a `--topdown` / `--metric-only` CSV header (`retiring,bad speculation,…` or,
+ * with -I, `time,GHz,insn per cycle,`): one metric per column, the `time` column as the row's time.
  */
-function repairPerfJson(text: string): string {
-  return text.replace(/(:\s*)[-+]?(?:nan|inf)\b/gi, '$1null').replace(/(:\s*-?\d+),(\d+)(?=\s*[,}])/g, '$1.$2');
-}
-
-function jsonString(v: unknown): string | null {
-  return typeof v === 'string' && v !== '' ? v : null;
-}
-
-/** One `perf stat -j` line → its records, or null when it is not a perf stat JSON object. */
-function readJson(text: string, line: number): Array<PerfRecord | PerfMetricRecord> | null {
-  let o: unknown;
-  try {
-    o = JSON.parse(text);
-  } catch {
-    try {
-      o = JSON.parse(repairPerfJson(text));
-    } catch {
-      return null;
-    }
-  }
-  if (typeof o !== 'object' || o === null || Array.isArray(o)) return null;
-  const obj = o as Record<string, unknown>;
-  let tSec: number | null = null;
-  if ('interval' in obj) {
-    tSec = jsonNumber(obj.interval);
-    if (tSec === null || tSec < 0) return null;
-  }
-  if (!('counter-value' in obj)) {
-    // Metrics only: a metric's own line (`"metric-value"` with its `"metric-unit"`) or `--metric-only`.
-    const metrics: PerfMetricRecord[] = [];
-    const unit = jsonString(obj['metric-unit']);
-    if ('metric-value' in obj) {
-      if (unit === null) return null;
-      metrics.push({ kind: 'perf-metric', line, tSec, name: unit, value: jsonNumber(obj['metric-value']), unit: null });
-    } else {
-      for (const [name, v] of Object.entries(obj)) {
-        if (JSON_NOT_METRIC_KEYS.has(name)) continue;
-        const value = jsonNumber(v);
-        if (value === null) return null;
-        metrics.push({ kind: 'perf-metric', line, tSec, name, value, unit: null });
-      }
-    }
-    return metrics.length > 0 ? metrics : null;
-  }
-  const r = perfRecord(line);
-  r.tSec = tSec;
-  const value = obj['counter-value'];
-  r.status = typeof value === 'string' ? statusOf(value.trim()) : 'ok';
-  if (r.status === 'ok') {
-    r.value = jsonNumber(value);
-    if (r.value === null) return null;
-  }
-  r.event = jsonString(obj.event) ?? '';
-  if (!isEventName(r.event)) return null;
-  r.unit = jsonString(obj.unit);
-  r.runTimeNs = jsonNumber(obj['event-runtime']);
-  r.runPct = jsonNumber(obj['pcnt-running']);
-  r.stddevPct = jsonNumber(obj.variance);
-  r.metricValue = jsonNumber(obj['metric-value']);
-  r.metricUnit = jsonString(obj['metric-unit']);
-  for (const [key, name] of Object.entries(JSON_AGGR_KEYS)) {
-    const id = obj[key];
-    if (typeof id === 'string' || typeof id === 'number') r.aggr = name(String(id));
-  }
-  return [r];
+function readTableRow(h: MetricHeader, text: string, line: number): PerfMetricRecord[] | null {
+  const values = text.trim().split(h.sep);
+  if ((values[values.length - 1] ?? '').trim() === '') values.pop();
+  if (values.length !== h.names.length || values.some((v) => parsePerfDecimal(v) === null)) return null;
+  const timed = h.names[0] === 'time';
+  const tSec = timed ? parsePerfDecimal(values[0] ?? '') : null;
+  return h.names.slice(timed ? 1 : 0).map((name, k) => ({
+    kind: 'perf-metric' as const,
+    line,
+    tSec,
+    name,
+    value: parsePerfDecimal(values[k + (timed ? 1 : 0)] ?? ''),
+    unit: null,
+  }));
 }
 
 export function createPerfStatParser(options: LineCapOptions = {}): LineParser<PerfParseRecord> {
@@ -445,7 +371,9 @@ export function createPerfStatParser(options: LineCapOptions = {}): LineParser<P
   /** Inside perf's multi-line complaint (`Error:` and its explanation), which ends at a blank line. */
   let inMessage = false;
   /** Column names of a `--topdown` CSV table waiting for its row of values. */
-  let metricHeader: { names: string[]; sep: string; line: number; text: string } | null = null;
+  let metricHeader: MetricHeader | null = null;
+  /** The last header that had a row of values (`--metric-only -I` prints later rows without it). */
+  let metricTable: MetricHeader | null = null;
 
   const push = (raw: string): PerfParseRecord[] => {
     // A CRLF capture (a Windows copy, `perf … | tee` through a terminal): the CR is not part of the line.
@@ -499,17 +427,11 @@ export function createPerfStatParser(options: LineCapOptions = {}): LineParser<P
     if (metricHeader) {
       const h = metricHeader;
       metricHeader = null;
-      const values = text.trim().split(h.sep);
-      if ((values[values.length - 1] ?? '').trim() === '') values.pop();
-      if (values.length === h.names.length && values.every((v) => parsePerfDecimal(v) !== null)) {
-        return h.names.map((name, k) => ({
-          kind: 'perf-metric' as const,
-          line: lineNo,
-          tSec: null,
-          name,
-          value: parsePerfDecimal(values[k] ?? ''),
-          unit: null,
-        }));
+      const row = readTableRow(h, text, lineNo);
+      if (row) {
+        // perf prints the header once per 25 intervals: later rows come alone.
+        metricTable = h;
+        return row;
       }
       out.push(diagnostic(h.line, NOT_PERF_REASON, h.text));
     }
@@ -527,6 +449,11 @@ export function createPerfStatParser(options: LineCapOptions = {}): LineParser<P
     }
 
     const r = readHuman(text, lineNo) ?? readCsv(text, lineNo);
+    const csvMetric = r ? null : readCsvMetric(text, lineNo);
+    if (csvMetric) {
+      out.push(csvMetric);
+      return out;
+    }
     if (r) {
       if (r.tSec !== null) sawInterval = true;
       // Before perf 5.13 `--summary` rows came without a time column after the interval rows.
@@ -534,6 +461,9 @@ export function createPerfStatParser(options: LineCapOptions = {}): LineParser<P
       out.push(r);
       return out;
     }
+
+    const row = metricTable ? readTableRow(metricTable, text, lineNo) : null;
+    if (row) return [...out, ...row];
 
     const names = /^\s*[a-z][\w -]*([,;|\t])/i.exec(text);
     if (names) {

@@ -758,4 +758,40 @@ describe('perf stat across versions and locales', () => {
       { kind: 'diagnostic', line: 1, reason: 'perf message', text: 'Workload failed: No such file or directory' },
     ]);
   });
+
+  it('CSV: a second metric on its own line, a cgroup column, an event whose terms hold the separator', () => {
+    // new_line_csv (stat-display.c): prefix, then the counter's fields left empty, then value and unit.
+    const { all, rs, diags } = perfOf([
+      '1234567,,instructions,1000,100.00,0.80,insn per cycle',
+      ',,,,0.26,stalled cycles per insn',
+      '     1.000123456,,,,,0.26,stalled cycles per insn',
+      '1234,,cycles,/user.slice,1000,100.00,,',
+      '5678,,cpu/event=0x3c,umask=0x0/,1000,100.00,,',
+    ]);
+    expect(diags).toEqual([]);
+    expect(ofKind(all, 'perf-metric').map((m) => [m.line, m.tSec, m.name, m.value])).toEqual([
+      [2, null, 'stalled cycles per insn', 0.26],
+      [3, 1.000123456, 'stalled cycles per insn', 0.26],
+    ]);
+    expect(rs.map((r) => [r.line, r.event, r.value, r.aggr, r.runTimeNs, r.runPct])).toEqual([
+      [1, 'instructions', 1234567, null, 1000, 100],
+      [4, 'cycles', 1234, '/user.slice', 1000, 100],
+      [5, 'cpu/event=0x3c,umask=0x0/', 5678, null, 1000, 100],
+    ]);
+  });
+
+  it('`--metric-only -x, -I`: the header is printed once, every later row still becomes metrics', () => {
+    const { all, diags } = perfOf([
+      'time,GHz,insn per cycle,',
+      '     1.000123456,0.82,1.50,',
+      '     2.000234567,0.91,1.45,',
+    ]);
+    expect(diags).toEqual([]);
+    expect(ofKind(all, 'perf-metric').map((m) => [m.line, m.tSec, m.name, m.value])).toEqual([
+      [2, 1.000123456, 'GHz', 0.82],
+      [2, 1.000123456, 'insn per cycle', 1.5],
+      [3, 2.000234567, 'GHz', 0.91],
+      [3, 2.000234567, 'insn per cycle', 1.45],
+    ]);
+  });
 });
