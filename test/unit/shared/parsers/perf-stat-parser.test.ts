@@ -589,107 +589,132 @@ describe('perf stat across versions and locales', () => {
     ]);
   });
 
-  it('`-x,` in a comma-decimal locale: the value and run % split by the decimal comma are joined back, the cut metric is not trusted', () => {
-    // perf prints `%.2f` under the user's locale and the metric through print_metric_csv, which stops at
-    // the first character that is not a digit or a dot (`3,998` → `3`).
-    const { rs, diags } = perfOf([
-      '8013,48,msec,task-clock,8013483384,100,00,3,CPUs utilized',
-      '1234,,context-switches,8013483384,49,98,0,K/sec',
-      '1234,,cycles,0,12%,1000,100,00,,',
-      '8013,48;msec;task-clock;8013483384;100,00;3;CPUs utilized',
-    ]);
+  type Field = keyof PerfRecord;
+  /** [what, lines as that perf prints them, the fields compared, each record's values of those fields] */
+  const counterCases: Array<[string, string[], Field[], unknown[][]]> = [
+    [
+      // perf prints `%.2f` under the user's locale and the metric through print_metric_csv, which stops
+      // at the first character that is not a digit or a dot (`3,998` → `3`): joined back / not trusted.
+      '`-x,` and `-x;` in a comma-decimal locale: value and run % split by the decimal comma, the cut metric',
+      [
+        '8013,48,msec,task-clock,8013483384,100,00,3,CPUs utilized',
+        '1234,,context-switches,8013483384,49,98,0,K/sec',
+        '1234,,cycles,0,12%,1000,100,00,,',
+        '8013,48;msec;task-clock;8013483384;100,00;3;CPUs utilized',
+      ],
+      ['event', 'value', 'unit', 'stddevPct', 'runTimeNs', 'runPct', 'metricValue', 'metricUnit'],
+      [
+        ['task-clock', 8013.48, 'msec', null, 8013483384, 100, null, 'CPUs utilized'],
+        ['context-switches', 1234, null, null, 8013483384, 49.98, null, 'K/sec'],
+        ['cycles', 1234, null, 0.12, 1000, 100, null, null],
+        ['task-clock', 8013.48, 'msec', null, 8013483384, 100, null, 'CPUs utilized'],
+      ],
+    ],
+    [
+      'CSV of every era: 3.0–3.13 `value,event[,variance%]`, 3.14 `value,unit,event`, 4.1 run time and %, 4.9+ metric',
+      [
+        '1234567,cycles',
+        '<not counted>,instructions',
+        '1234567,cycles,0.12%',
+        '     1.000123456,1234567,cycles',
+        '1234567,,cycles',
+        '0.912345,msec,task-clock',
+        '1234567,,cycles,1000000,100.00',
+        '1234567,,cycles,1000000,50.00,1.23,GHz',
+      ],
+      ['tSec', 'event', 'value', 'status', 'unit', 'stddevPct', 'runTimeNs', 'runPct', 'metricValue'],
+      [
+        [null, 'cycles', 1234567, 'ok', null, null, null, null, null],
+        [null, 'instructions', null, 'not-counted', null, null, null, null, null],
+        [null, 'cycles', 1234567, 'ok', null, 0.12, null, null, null],
+        [1.000123456, 'cycles', 1234567, 'ok', null, null, null, null, null],
+        [null, 'cycles', 1234567, 'ok', null, null, null, null, null],
+        [null, 'task-clock', 0.912345, 'ok', 'msec', null, null, null, null],
+        [null, 'cycles', 1234567, 'ok', null, null, 1000000, 100, null],
+        [null, 'cycles', 1234567, 'ok', null, null, 1000000, 50, 1.23],
+      ],
+    ],
+    [
+      'aggregation ids: --per-core before dies, --per-socket, --per-node, --per-cluster, --per-cache, --per-thread',
+      [
+        'S0-C1           2        1,234      cycles',
+        '     1.000123456 S0        4      <not counted>      cycles',
+        'N0              8          5,678      cycles',
+        'S0-D0-CLS1      4          9,012      armv8_cortex_a76/cycles/',
+        'S0-D0-L3-ID0,8,1234,,cycles,1000,100.00,,',
+        '     2.000000000,llama-cli-4242,777,,page-faults,1000,100.00,,',
+        '       llama-cli-4242              888      page-faults',
+      ],
+      ['tSec', 'aggr', 'value', 'status', 'event'],
+      [
+        [null, 'S0-C1', 1234, 'ok', 'cycles'],
+        [1.000123456, 'S0', null, 'not-counted', 'cycles'],
+        [null, 'N0', 5678, 'ok', 'cycles'],
+        [null, 'S0-D0-CLS1', 9012, 'ok', 'armv8_cortex_a76/cycles/'],
+        [null, 'S0-D0-L3-ID0', 1234, 'ok', 'cycles'],
+        [2, 'llama-cli-4242', 777, 'ok', 'page-faults'],
+        [null, 'llama-cli-4242', 888, 'ok', 'page-faults'],
+      ],
+    ],
+    [
+      'event names: hybrid and big.LITTLE PMUs, modifiers, raw events, --no-merge `[pmu]`, tool events, Unicode',
+      [
+        '       987,654,321      cpu_atom/cycles/u                                              (50.03%)',
+        '        12,345,678      armv8_pmuv3_0/r0011/',
+        '            45,678      r003c:k',
+        '         1,234,567      cycles [armv8_cortex_a53]',
+        '         2,345,678      cycles [armv8_cortex_a76]',
+        '1234,,instructions [armv8_cortex_a55],1000,100.00,,',
+        '     1,001,234,567 ns   duration_time',
+        '            12,345      Zyklen_ü',
+      ],
+      ['event', 'value', 'unit'],
+      [
+        ['cpu_atom/cycles/u', 987654321, null],
+        ['armv8_pmuv3_0/r0011/', 12345678, null],
+        ['r003c:k', 45678, null],
+        ['cycles [armv8_cortex_a53]', 1234567, null],
+        ['cycles [armv8_cortex_a76]', 2345678, null],
+        ['instructions [armv8_cortex_a55]', 1234, null],
+        ['duration_time', 1001234567, 'ns'],
+        ['Zyklen_ü', 12345, null],
+      ],
+    ],
+    [
+      'JSON perf printed with printf: a bare nan and a comma-decimal locale still give the counter',
+      [
+        '{"counter-value" : "1234.000000", "unit" : "", "event" : "instructions", "event-runtime" : 1000, "pcnt-running" : 100.00, "metric-value" : -nan, "metric-unit" : "insn per cycle"}',
+        '{"interval" : 1.000123456, "counter-value" : "0,793253", "unit" : "msec", "event" : "task-clock", "event-runtime" : 793253, "pcnt-running" : 49,98, "metric-value" : 0,003961, "metric-unit" : "CPUs utilized"}',
+        '{"thread" : "llama-cli-4242", "counter-value" : "75.000000", "unit" : "", "event" : "page-faults", "event-runtime" : 1, "pcnt-running" : 100.00}',
+      ],
+      ['tSec', 'aggr', 'event', 'value', 'runPct', 'metricValue', 'metricUnit'],
+      [
+        [null, null, 'instructions', 1234, 100, null, 'insn per cycle'],
+        [1.000123456, null, 'task-clock', 0.793253, 49.98, 0.003961, 'CPUs utilized'],
+        [null, 'llama-cli-4242', 'page-faults', 75, 100, null, null],
+      ],
+    ],
+  ];
+
+  it.each(counterCases)('%s', (_what, lines, fields, expected) => {
+    const { rs, diags } = perfOf(lines);
     expect(diags).toEqual([]);
-    expect(
-      rs.map((r) => [r.event, r.value, r.unit, r.stddevPct, r.runTimeNs, r.runPct, r.metricValue, r.metricUnit]),
-    ).toEqual([
-      ['task-clock', 8013.48, 'msec', null, 8013483384, 100, null, 'CPUs utilized'],
-      ['context-switches', 1234, null, null, 8013483384, 49.98, null, 'K/sec'],
-      ['cycles', 1234, null, 0.12, 1000, 100, null, null],
-      ['task-clock', 8013.48, 'msec', null, 8013483384, 100, null, 'CPUs utilized'],
-    ]);
+    expect(rs.map((r) => fields.map((f) => r[f]))).toEqual(expected);
   });
 
-  it('CSV of every era: perf 3.0–3.13 `value,event[,variance%]`, 3.14 `value,unit,event`, 4.1 with run time and %, 4.9+ with the metric', () => {
-    const { rs, diags } = perfOf([
-      '1234567,cycles',
-      '<not counted>,instructions',
-      '1234567,cycles,0.12%',
-      '     1.000123456,1234567,cycles',
-      '1234567,,cycles',
-      '0.912345,msec,task-clock',
-      '1234567,,cycles,1000000,100.00',
-      '1234567,,cycles,1000000,50.00,1.23,GHz',
-    ]);
-    expect(diags).toEqual([]);
-    expect(
-      rs.map((r) => [r.tSec, r.event, r.value, r.status, r.unit, r.stddevPct, r.runTimeNs, r.runPct, r.metricValue]),
-    ).toEqual([
-      [null, 'cycles', 1234567, 'ok', null, null, null, null, null],
-      [null, 'instructions', null, 'not-counted', null, null, null, null, null],
-      [null, 'cycles', 1234567, 'ok', null, 0.12, null, null, null],
-      [1.000123456, 'cycles', 1234567, 'ok', null, null, null, null, null],
-      [null, 'cycles', 1234567, 'ok', null, null, null, null, null],
-      [null, 'task-clock', 0.912345, 'ok', 'msec', null, null, null, null],
-      [null, 'cycles', 1234567, 'ok', null, null, 1000000, 100, null],
-      [null, 'cycles', 1234567, 'ok', null, null, 1000000, 50, 1.23],
-    ]);
-  });
-
-  it('aggregation ids of every mode: -A, --per-core (with and before dies), --per-socket, --per-node, --per-cluster, --per-cache, --per-thread', () => {
-    const { rs, diags } = perfOf([
-      'S0-C1           2        1,234      cycles',
-      '     1.000123456 S0        4      <not counted>      cycles',
-      'N0              8          5,678      cycles',
-      'S0-D0-CLS1      4          9,012      armv8_cortex_a76/cycles/',
-      'S0-D0-L3-ID0,8,1234,,cycles,1000,100.00,,',
-      '     2.000000000,llama-cli-4242,777,,page-faults,1000,100.00,,',
-      '       llama-cli-4242              888      page-faults',
-    ]);
-    expect(diags).toEqual([]);
-    expect(rs.map((r) => [r.tSec, r.aggr, r.value, r.status, r.event])).toEqual([
-      [null, 'S0-C1', 1234, 'ok', 'cycles'],
-      [1.000123456, 'S0', null, 'not-counted', 'cycles'],
-      [null, 'N0', 5678, 'ok', 'cycles'],
-      [null, 'S0-D0-CLS1', 9012, 'ok', 'armv8_cortex_a76/cycles/'],
-      [null, 'S0-D0-L3-ID0', 1234, 'ok', 'cycles'],
-      [2, 'llama-cli-4242', 777, 'ok', 'page-faults'],
-      [null, 'llama-cli-4242', 888, 'ok', 'page-faults'],
-    ]);
-  });
-
-  it('event names: hybrid and big.LITTLE PMUs, modifiers, raw events, --no-merge `[pmu]` suffix, tool events, Unicode', () => {
-    const { rs, diags } = perfOf([
-      '       987,654,321      cpu_atom/cycles/u                                              (50.03%)',
-      '        12,345,678      armv8_pmuv3_0/r0011/',
-      '            45,678      r003c:k',
-      '         1,234,567      cycles [armv8_cortex_a53]',
-      '         2,345,678      cycles [armv8_cortex_a76]',
-      '1234,,instructions [armv8_cortex_a55],1000,100.00,,',
-      '     1,001,234,567 ns   duration_time',
-      '            12,345      Zyklen_ü',
-    ]);
-    expect(diags).toEqual([]);
-    expect(rs.map((r) => [r.event, r.value, r.unit])).toEqual([
-      ['cpu_atom/cycles/u', 987654321, null],
-      ['armv8_pmuv3_0/r0011/', 12345678, null],
-      ['r003c:k', 45678, null],
-      ['cycles [armv8_cortex_a53]', 1234567, null],
-      ['cycles [armv8_cortex_a76]', 2345678, null],
-      ['instructions [armv8_cortex_a55]', 1234, null],
-      ['duration_time', 1001234567, 'ns'],
-      ['Zyklen_ü', 12345, null],
-    ]);
-  });
+  // A counter's further metrics (do_new_line_std in stat-display.c), perf 3.x's `%`-glued idle share,
+  // perf 6.5+'s TopdownL1 group label, a multiplexed metric line, a metric perf could not compute.
+  const metricLines = [
+    '         1,234,567      instructions              #    0.80  insn per cycle',
+    '                                                  #    0.26  stalled cycles per insn',
+    '                                             #   45.67% frontend cycles idle',
+    '             TopdownL1 (cpu_core)                 #     22.2 %  tma_backend_bound',
+    '                                                  #     19.6 %  tma_retiring             (49.98%)',
+    '                                                  #     -nan  insn per cycle',
+  ];
 
   it('metric lines of their own (`#` continuation, perf 3.x stalled-cycles, TopdownL1): every one a metric record', () => {
-    const { all, diags } = perfOf([
-      '         1,234,567      instructions              #    0.80  insn per cycle',
-      '                                                  #    0.26  stalled cycles per insn',
-      '                                             #   45.67% frontend cycles idle',
-      '             TopdownL1 (cpu_core)                 #     22.2 %  tma_backend_bound',
-      '                                                  #     19.6 %  tma_retiring             (49.98%)',
-      '                                                  #     -nan  insn per cycle',
-    ]);
+    const { all, diags } = perfOf(metricLines);
     expect(diags).toEqual([]);
     expect(ofKind(all, 'perf-metric').map((m) => [m.line, m.name, m.value, m.unit])).toEqual([
       [2, 'stalled cycles per insn', 0.26, null],
@@ -725,20 +750,6 @@ describe('perf stat across versions and locales', () => {
       [5, 'branch-misses', 1234, null, null],
     ]);
     expect(diags.map((d) => d.line)).toEqual([3]);
-  });
-
-  it('JSON perf printed with printf: a bare nan and a comma-decimal locale still give the counter', () => {
-    const { rs, diags } = perfOf([
-      '{"counter-value" : "1234.000000", "unit" : "", "event" : "instructions", "event-runtime" : 1000, "pcnt-running" : 100.00, "metric-value" : -nan, "metric-unit" : "insn per cycle"}',
-      '{"interval" : 1.000123456, "counter-value" : "0,793253", "unit" : "msec", "event" : "task-clock", "event-runtime" : 793253, "pcnt-running" : 49,98, "metric-value" : 0,003961, "metric-unit" : "CPUs utilized"}',
-      '{"thread" : "llama-cli-4242", "counter-value" : "75.000000", "unit" : "", "event" : "page-faults", "event-runtime" : 1, "pcnt-running" : 100.00}',
-    ]);
-    expect(diags).toEqual([]);
-    expect(rs.map((r) => [r.tSec, r.aggr, r.event, r.value, r.runPct, r.metricValue, r.metricUnit])).toEqual([
-      [null, null, 'instructions', 1234, 100, null, 'insn per cycle'],
-      [1.000123456, null, 'task-clock', 0.793253, 49.98, 0.003961, 'CPUs utilized'],
-      [null, 'llama-cli-4242', 'page-faults', 75, 100, null, null],
-    ]);
   });
 
   it("perf's complaints (real perf 6.1 stderr) are diagnostics that say so, to the blank line that ends them", () => {
