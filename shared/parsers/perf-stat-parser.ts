@@ -338,6 +338,17 @@ function readCsvMetric(text: string, line: number): PerfMetricRecord | null {
   return { kind: 'perf-metric', line, tSec, name, value, unit: null };
 }
 
+/**
+ * perf colours metrics when it writes to a terminal (`\e[31m    0.26\e[m` for a high stall rate,
+ * color_fprintf in tools/perf/util/color.c) and `--interval-clear` starts each interval with
+ * `\e[H\e[2J`: a capture made through a pty (`ssh -t`, `script`) keeps them.
+ */
+const TERMINAL_CODE_RE = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[a-z]`, 'gi');
+
+function stripTerminalCodes(text: string): string {
+  return text.includes(String.fromCharCode(27)) ? text.replace(TERMINAL_CODE_RE, '') : text;
+}
+
 interface MetricHeader {
   names: string[];
   sep: string;
@@ -377,7 +388,7 @@ export function createPerfStatParser(options: LineCapOptions = {}): LineParser<P
 
   const push = (raw: string): PerfParseRecord[] => {
     // A CRLF capture (a Windows copy, `perf … | tee` through a terminal): the CR is not part of the line.
-    const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    const text = stripTerminalCodes(raw.endsWith('\r') ? raw.slice(0, -1) : raw);
     if (isBlankLine(text)) {
       inMessage = false;
       return [];

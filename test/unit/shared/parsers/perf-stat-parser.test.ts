@@ -805,4 +805,18 @@ describe('perf stat across versions and locales', () => {
       [3, 2.000234567, 'insn per cycle', 1.45],
     ]);
   });
+
+  it('a capture through a terminal: colour codes around metrics and --interval-clear codes are not part of the line', () => {
+    const esc = String.fromCharCode(27);
+    const { all, rs, diags } = perfOf([
+      `${esc}[H${esc}[2J#           time             counts unit events`,
+      `     1.000123456         1,234,567      instructions   #  ${esc}[31m  0.26${esc}[m  insn per cycle`,
+      `                                                  #  ${esc}[35m  0.50${esc}[m  stalled cycles per insn`,
+    ]);
+    expect(diags).toEqual([]);
+    expect(rs.map((r) => [r.tSec, r.event, r.value, r.metricValue, r.metricUnit])).toEqual([
+      [1.000123456, 'instructions', 1234567, 0.26, 'insn per cycle'],
+    ]);
+    expect(ofKind(all, 'perf-metric').map((m) => [m.name, m.value])).toEqual([['stalled cycles per insn', 0.5]]);
+  });
 });
