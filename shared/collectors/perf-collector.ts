@@ -70,6 +70,8 @@ $one"
 fi
 good=","; bad=","
 while IFS=, read -r v u name rest; do
+  # perf before 3.14 prints value,event (no unit field): the event is the second field there.
+  [ -n "$name" ] || name=$u
   n=\${name#*/}; n=\${n%/}; n=\${n%%:*}
   case "$v" in "<not supported>") bad="$bad$n,";; [0-9]*|"<not counted>") good="$good$n,";; esac
 done <<EOF

@@ -124,6 +124,29 @@ describe('the perf collector with real perf', () => {
     expect(new Set(lines)).toEqual(new Set(['LC_ALL=C LANG=de_DE.UTF-8']));
   });
 
+  it('keeps the events a perf older than 3.14 counts (its CSV has no unit field: `value,event`)', () => {
+    // A perf 3.10 stand-in (Jetson TX1 L4T R24's kernel): the shape its -x, prints, written from that
+    // version's print code; the interval run prints one interval and ends.
+    const bin = join(dir, 'bin-perf3');
+    mkdirSync(bin);
+    for (const tool of ['uname', 'id', 'tr', 'cut', 'sleep']) symlinkSync(`/usr/bin/${tool}`, join(bin, tool));
+    const perf3 = [
+      '#!/bin/sh',
+      'case "$*" in',
+      '  *-I*) echo "     1.000123456,1234567,cycles" >&2; echo "     1.000123456,<not supported>,LLC-load-misses" >&2;;',
+      '  *) echo "1234567,cycles" >&2; echo "<not supported>,LLC-load-misses" >&2; echo "<not counted>,instructions" >&2;;',
+      'esac',
+    ].join('\n');
+    writeFileSync(join(bin, 'perf'), `${perf3}\n`, { mode: 0o755 });
+    const lines = runScript({ PATH: bin }, false).split('\n');
+    expect(lines[0]).toMatch(/^H v=1 t0=\d+(\.\d+)? events=cycles,instructions dropped=cache-references,/);
+    expect(lines.slice(1)).toEqual([
+      '     1.000123456,1234567,cycles',
+      '     1.000123456,<not supported>,LLC-load-misses',
+      '',
+    ]);
+  });
+
   it('the probe facts rule it out before the run where perf is missing or does not run', () => {
     expect(
       perfCollector.unavailable?.({ perf: { path: null, version: null, usable: null, eventParanoid: 2 } }),
