@@ -351,9 +351,23 @@ function stripTerminalCodes(text: string): string {
 
 interface MetricHeader {
   names: string[];
-  sep: string;
+  sep: string | RegExp;
   line: number;
   text: string;
+  /** `%` for the human `--topdown` table, whose header writes `%` before each name. */
+  unit?: string;
+}
+
+/**
+ * The human `--topdown -I` table header (perf 6.x, tools/perf/Documentation/topdown.txt):
+ * `# time % tma_retiring % tma_backend_bound …`, then rows of blank-separated numbers.
+ */
+function readTopdownHeader(text: string, line: number): MetricHeader | null {
+  const m = /^\s*#\s*time\s+%(.*)$/.exec(text);
+  if (!m) return null;
+  const names = (m[1] ?? '').split('%').map((n) => n.trim());
+  if (!names.every((n) => /^\p{L}[\w.-]*$/u.test(n))) return null;
+  return { names: ['time', ...names], sep: /\s+/, line, text, unit: '%' };
 }
 
 /**
@@ -372,7 +386,7 @@ function readTableRow(h: MetricHeader, text: string, line: number): PerfMetricRe
     tSec,
     name,
     value: parsePerfDecimal(values[k + (timed ? 1 : 0)] ?? ''),
-    unit: null,
+    unit: h.unit ?? null,
   }));
 }
 
@@ -398,6 +412,7 @@ export function createPerfStatParser(options: LineCapOptions = {}): LineParser<P
       if (m) return [m];
       // A `#` followed by a number that is not a metric: damage, not a comment.
       if (/^\s*#\s*[-+]?(?:\d|nan|inf)/i.test(text)) return [diagnostic(lineNo, 'unreadable perf metric', text)];
+      metricTable = readTopdownHeader(text, lineNo) ?? metricTable;
       // `# started on …` (-o), `#  time  counts unit events` (-I), a pasted `# perf stat …`: a new run starts.
       sawInterval = false;
       return [];

@@ -791,19 +791,40 @@ describe('perf stat across versions and locales', () => {
     ]);
   });
 
-  it('`--metric-only -x, -I`: the header is printed once, every later row still becomes metrics', () => {
-    const { all, diags } = perfOf([
-      'time,GHz,insn per cycle,',
-      '     1.000123456,0.82,1.50,',
-      '     2.000234567,0.91,1.45,',
-    ]);
+  it.each([
+    [
+      '`--metric-only -x, -I`: the header is printed once, every later row still becomes metrics',
+      ['time,GHz,insn per cycle,', '     1.000123456,0.82,1.50,', '     2.000234567,0.91,1.45,'],
+      [
+        [2, 1.000123456, 'GHz', 0.82, null],
+        [2, 1.000123456, 'insn per cycle', 1.5, null],
+        [3, 2.000234567, 'GHz', 0.91, null],
+        [3, 2.000234567, 'insn per cycle', 1.45, null],
+      ],
+    ],
+    [
+      // The sample in tools/perf/Documentation/topdown.txt (Linux 6.6), `perf stat -a --topdown -I1000`.
+      'human `--topdown -I`: a `# time % name …` header, then rows of numbers',
+      [
+        '# time % tma_retiring % tma_backend_bound % tma_frontend_bound % tma_bad_speculation',
+        ' 1.001141351 11.5 34.9 46.9 6.7',
+        ' 2.006141972 13.4 28.1 50.4 8.1',
+      ],
+      [
+        [2, 1.001141351, 'tma_retiring', 11.5, '%'],
+        [2, 1.001141351, 'tma_backend_bound', 34.9, '%'],
+        [2, 1.001141351, 'tma_frontend_bound', 46.9, '%'],
+        [2, 1.001141351, 'tma_bad_speculation', 6.7, '%'],
+        [3, 2.006141972, 'tma_retiring', 13.4, '%'],
+        [3, 2.006141972, 'tma_backend_bound', 28.1, '%'],
+        [3, 2.006141972, 'tma_frontend_bound', 50.4, '%'],
+        [3, 2.006141972, 'tma_bad_speculation', 8.1, '%'],
+      ],
+    ],
+  ])('%s', (_what, lines, expected) => {
+    const { all, diags } = perfOf(lines);
     expect(diags).toEqual([]);
-    expect(ofKind(all, 'perf-metric').map((m) => [m.line, m.tSec, m.name, m.value])).toEqual([
-      [2, 1.000123456, 'GHz', 0.82],
-      [2, 1.000123456, 'insn per cycle', 1.5],
-      [3, 2.000234567, 'GHz', 0.91],
-      [3, 2.000234567, 'insn per cycle', 1.45],
-    ]);
+    expect(ofKind(all, 'perf-metric').map((m) => [m.line, m.tSec, m.name, m.value, m.unit])).toEqual(expected);
   });
 
   it('a capture through a terminal: colour codes around metrics and --interval-clear codes are not part of the line', () => {
