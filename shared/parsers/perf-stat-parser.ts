@@ -65,7 +65,7 @@ const SKIPPED_NOTICES = [
  * tell "perf refused" from "a line we could not read".
  */
 const PERF_MESSAGE_RE =
-  /^(?:Error:|WARNING:|Warning:|Workload failed|Failed to|failed to|event syntax error|The sys_perf_event_open\(\)|Access to performance monitoring|Consider adjusting|perf_event_paranoid setting|No permission|Permission error|Usage: perf)/;
+  /^(?:Error:|WARNING:|Warning:|Workload failed|Failed to|failed to|event syntax error|The sys_perf_event_open\(\)|Access to performance monitoring|Consider adjusting|perf_event_paranoid setting|No permission|Permission error|Usage: perf|The events in group)/;
 export const PERF_MESSAGE_REASON = 'perf message';
 export const NOT_PERF_REASON = 'not a perf stat line';
 
