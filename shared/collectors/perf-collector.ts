@@ -40,6 +40,9 @@ if ! command -v perf >/dev/null 2>&1; then
   echo "! absent perf is not installed (Debian: linux-perf; Ubuntu: linux-tools-$(uname -r))"; exit 0
 fi
 [ -d "/proc/$P" ] || exit 0
+# perf prints numbers in the user's locale: under de_DE its -x, CSV reads 8013,48,msec,... (the decimal
+# comma is also the separator) and strerror() turns "not permitted" into German. C keeps both readable.
+export LC_ALL=C
 par=""; read -r par < /proc/sys/kernel/perf_event_paranoid 2>/dev/null
 if [ "$(id -u)" != 0 ] && [ -n "$par" ]; then
   if [ "$par" -gt 2 ]; then
@@ -67,6 +70,8 @@ $one"
 fi
 good=","; bad=","
 while IFS=, read -r v u name rest; do
+  # perf before 3.14 prints value,event (no unit field): the event is the second field there.
+  [ -n "$name" ] || name=$u
   n=\${name#*/}; n=\${n%/}; n=\${n%%:*}
   case "$v" in "<not supported>") bad="$bad$n,";; [0-9]*|"<not counted>") good="$good$n,";; esac
 done <<EOF

@@ -35,10 +35,13 @@ export function perfKey(event: string, unit: string | null): string | null {
 }
 
 /** A counter's value in its key's unit (msec → µs). */
-function valueOf(r: PerfRecord): number | null {
+function valueOf(r: PerfRecord, unit: string | null): number | null {
   if (r.value === null) return null;
-  return r.unit === 'msec' ? Math.round(r.value * 1000) : r.value;
+  return unit === 'msec' ? Math.round(r.value * 1000) : r.value;
 }
+
+/** The clocks perf prints in msec in every version, with the unit field (3.14+) or without (before). */
+const MSEC_CLOCKS = /^(?:task|cpu)-clock(?::[ukhHGpPS]+)?$/;
 
 export interface PerfHeader {
   t0Ms: number;
@@ -74,7 +77,8 @@ export function createPerfParser(): CollectorParser {
 
   const counter = (r: PerfRecord, text: string): CollectorRecord | null => {
     if (r.tSec === null || r.summary) return { kind: 'diagnostic', reason: 'perf line without an interval time', text };
-    const key = perfKey(r.event, r.unit);
+    const unit = r.unit ?? (MSEC_CLOCKS.test(r.event) ? 'msec' : null);
+    const key = perfKey(r.event, unit);
     if (key === null) return { kind: 'diagnostic', reason: 'perf event name not usable as a series', text };
     let out: CollectorRecord | null = null;
     if (group && group.tSec !== r.tSec) {
@@ -85,7 +89,7 @@ export function createPerfParser(): CollectorParser {
     group.lines += 1;
     // `<not supported>` (a counter the script could not drop, e.g. one PMU of two) is left out;
     // `<not counted>` (the engine did not run in the interval) is a known gap: null.
-    if (r.status !== 'not-supported') group.values[key] = valueOf(r);
+    if (r.status !== 'not-supported') group.values[key] = valueOf(r, unit);
     if (perInterval !== null && group.lines >= perInterval) return out ?? flush();
     return out;
   };

@@ -3,30 +3,39 @@
 // diagnostics) and `perf-metric` (derived metrics printed without a counter: `--topdown` CSV tables,
 // lines that hold only `# 18.8 % tma_backend_bound`).
 //
-// Format reference: perf-stat(1), "CSV FORMAT": fields are [time (-I)], [aggregation id (-A,
-// --per-core/socket/die…)], [number of aggregated CPUs], value, unit, event, counter run time,
-// percentage of time running, [variance with -r], metric value, metric unit. The human format is
-// the same information aligned in columns with `# metric` and `(NN.NN%)` / `( +- N% )` trailers.
-// Checked against: perf 3.x–6.15 captures — x86 `-x, -I --summary` before/after the 2021 summary
-// alignment patch, an x86 VM where every event is `<not supported>`, Apple M1 (`:u`, `<not counted>`
-// with `(0.00%)`), Ice Lake `--topdown` CSV with an all-empty record, Raspberry Pi 4 (Cortex-A72:
-// `branches` not supported), Arm `-x ';'`, and an Arm big.LITTLE board with PMU-qualified names
-// (`armv8_cortex_a53/cycles/`) and `<not counted> msec task-clock`.
+// Format reference: perf's own printers (tools/perf/builtin-stat.c up to 4.18, util/stat-display.c
+// since), not perf-stat(1) alone: the CSV fields are [summary | time (-I)], [aggregation id (-A,
+// --per-core/socket/die/node/cluster/cache, --per-thread comm-tid)], [CPUs aggregated], value, unit
+// (3.14+), event, [cgroup (-G)], [variance% (-r) — printed here, before the run time, though the man
+// page lists it after the percentage], run time, run % (4.1+), metric value, metric unit (4.9+);
+// a counter's further metrics come on lines of empty fields. The human format is the same
+// information aligned in columns with `# metric` and `(NN.NN%)` / `( +- N% )` trailers, its counter
+// column grouped by the locale (shared/parsers/perf-stat-numbers.ts). Checked against real captures
+// in test/fixtures/perf/ (perf 3.x–6.15: x86 `-x, -I --summary`, an x86 VM with every event
+// `<not supported>`, Apple M1, Ice Lake `--topdown`, Raspberry Pi 4, Arm `-x ';'`, Arm big.LITTLE,
+// Khadas Edge2 RK3588S, and every output mode of perf 6.1 in x86-vm-perf6.1-output-modes) and
+// lines written from each version's print code (test/unit/shared/parsers/perf-stat-parser.test.ts).
 //
-// JSON (`-j` / `--json-output`, perf 6.0 and later; tools/perf/util/stat-display.c there) is read
-// too, per line: a line that starts with `{` is one object — "interval" (-I, a number),
-// "counter-value" (a string: a number, `<not counted>` or `<not supported>`), "unit", "event",
-// "variance" (-r), "event-runtime", "pcnt-running", "metric-value", "metric-unit", an aggregation
-// key ("cpu", "core", "die", "socket", "node", "thread", "cgroup") with "aggregate-number" (later
-// "cpu-count"). An object without "counter-value" holds metrics only (a metric's own line, or
-// `--metric-only`: `{"GHz" : "0.817", "insn per cycle" : "2.15"}`). Checked against perf 6.1's own
-// output (test/fixtures/perf/x86-vm-perf6.1-json-interval).
+// JSON (`-j`, perf 6.0+) is read per line by shared/parsers/perf-stat-json.ts.
 //
-// The separator is not fixed (`-x,`, `-x;`, `-x '|'`…): it is read from the character after the
-// first field of each CSV line. A line that is neither human nor CSV counter output becomes a
-// diagnostic — except the perf notices listed in SKIPPED_NOTICES.
+// The separator is not fixed (`-x,`, `-x;`, `-x '|'`, a tab…): it is the first character no field
+// starts with. A line that is neither human, CSV nor JSON counter output becomes a diagnostic —
+// perf's own complaints (`Error:` and the lines after it) with the reason PERF_MESSAGE_REASON —
+// except the perf notices listed in SKIPPED_NOTICES.
 
 import { capLines, type LineCapOptions } from './line-cap';
+import {
+  hasCpuCount,
+  isAggrId,
+  isBadCount,
+  isEventName,
+  perfRecord,
+  PMU_SUFFIX_RE,
+  statusOf,
+  TIME_RE,
+} from './perf-stat-fields';
+import { readJson } from './perf-stat-json';
+import { isNotANumber, parsePerfDecimal, parsePerfNumber } from './perf-stat-numbers';
 import {
   diagnostic,
   isBlankLine,
@@ -37,8 +46,9 @@ import {
   type PerfHeaderRecord,
   type PerfMetricRecord,
   type PerfRecord,
-  type PerfStatus,
 } from './records';
+
+export { parsePerfDecimal, parsePerfNumber } from './perf-stat-numbers';
 
 export type PerfParseRecord = PerfRecord | PerfElapsedRecord | PerfHeaderRecord | PerfMetricRecord | Diagnostic;
 
@@ -49,308 +59,367 @@ const SKIPPED_NOTICES = [
   /^\s*perf stat \.\.\./,
   /^\s*echo 1 > \/proc\/sys\/kernel\/nmi_watchdog/,
 ];
+/**
+ * perf's complaints on stderr (`Error:`, `WARNING:`, `Workload failed`, the perf_event_paranoid
+ * explanation, `event syntax error`): kept as diagnostics with their own reason so a reader can
+ * tell "perf refused" from "a line we could not read".
+ */
+const PERF_MESSAGE_RE =
+  /^(?:Error:|WARNING:|Warning:|Workload failed|Failed to|failed to|event syntax error|The sys_perf_event_open\(\)|Access to performance monitoring|Consider adjusting|perf_event_paranoid setting|No permission|Permission error|Usage: perf|The events in group)/;
+export const PERF_MESSAGE_REASON = 'perf message';
+export const NOT_PERF_REASON = 'not a perf stat line';
 
-// Aggregation ids of -A / --per-core / --per-socket / --per-die / --per-node.
-const AGGR_ALTERNATIVES = String.raw`CPU\d+|S\d+(?:-D\d+)?(?:-C\d+)?(?:-T\d+)?|N\d+`;
-const AGGR_RE = new RegExp(`^(?:${AGGR_ALTERNATIVES})$`);
-const VALUE = String.raw`<not supported>|<not counted>|\d[\d,.']*`;
-const HUMAN_RE = new RegExp(
-  String.raw`^\s*(?:(\d+\.\d+)\s+)?(?:(${AGGR_ALTERNATIVES})\s+(?:\d+\s+)?)?(${VALUE})\s+(\S.*)$`,
-);
-const EVENT_RE = /^[a-z_]\S*$/i;
-// The patterns below are matched against the line trimmed at both ends, so none needs a trailing
-// `\s*` next to a `.*` (the pair that backtracks quadratically on a run of spaces).
 const HEADER_RE = /^Performance counter stats for\s+(\S.*):$/;
 const HEADER_RUNS_RE = /\s\((\d+) runs\)$/;
+// Matched against the trimmed line, so no trailing `\s*` sits next to a `.*`.
 const ELAPSED_RE =
   /^(\d[\d,.]*)\s+(?:\+-\s+\d[\d,.]*\s+)?seconds\s+(time elapsed|user|sys)(?:\s+\(\s*\+-\s*([\d.,]+)\s*%\s*\))?$/;
-/** What follows the `#` of a metric-only line: `18.8 % tma_backend_bound`, `1.25  insn_per_cycle`. */
-const METRIC_TAIL_RE = /^(-?\d[\d,.]*)(\s*%)?\s+([a-z_][\w./:-]*)$/i;
-const METRIC_HEAD_TIME_RE = /^(\d+\.\d+)(?:\s+(\S.*))?$/;
-const CSV_FIRST_RE = new RegExp(
-  String.raw`^\s*(?:summary|${AGGR_ALTERNATIVES}|<not supported>|<not counted>|-?\d[\d.]*)\s*([^\w\s.<>'-])`,
-);
+/** The separator: the first character no field starts with; the second form skips a decimal comma (`-x;` in de_DE). */
+const CSV_SEP_RES = [/[^\w\s.<>'-]/, /[^\w\s.,<>'-]/];
 const STDDEV_RE = /\(\s*\+-\s*([\d.,]+)\s*%\s*\)/;
 // `(66.67%)`; perf 3.x prints `[ 83.40%]`.
 const RUNPCT_RE = /[([]\s*(\d+(?:[.,]\d+)?)\s*%\s*[)\]]/;
 
+/** A CSV value field: ungrouped, so `,` can only be a decimal point (`-x;` in a comma locale). */
+function isCsvValue(text: string | undefined): boolean {
+  return text !== undefined && (isBadCount(text) || parsePerfDecimal(text) !== null);
+}
+
 /**
- * Number as perf prints it: with thousands separators in human mode (`8,013.48`; `8.013,48` in a
- * comma-decimal locale), plain in CSV. Null if not a number.
+ * `# <number>[%] <unit words> [trailers]` → value and unit: ` 3.998 CPUs utilized`, `74.09% frontend
+ * cycles idle`, `-nan insn per cycle` (a value perf could not compute: null, unit kept). Null if
+ * no number (or nan) leads.
  */
-export function parsePerfNumber(text: string): number | null {
-  let s = text.trim().replace(/['\u00a0\u202f ]/g, '');
-  if (s === '' || !/^-?[\d.,]+$/.test(s)) return null;
-  const lastComma = s.lastIndexOf(',');
-  const lastDot = s.lastIndexOf('.');
-  if (lastComma >= 0 && lastDot >= 0) {
-    s = lastDot > lastComma ? s.replace(/,/g, '') : s.replace(/\./g, '').replace(',', '.');
-  } else if (lastComma >= 0) {
-    s = /^-?\d{1,3}(?:,\d{3})+$/.test(s) ? s.replace(/,/g, '') : s.replace(',', '.');
-  } else if (lastDot >= 0 && /^-?\d{1,3}(?:\.\d{3}){2,}$/.test(s)) {
-    s = s.replace(/\./g, '');
-  }
-  if (!/^-?\d+(?:\.\d+)?$/.test(s)) return null;
-  return Number(s);
-}
-
-function statusOf(value: string): PerfStatus {
-  if (value === '<not supported>') return 'not-supported';
-  if (value === '<not counted>') return 'not-counted';
-  return 'ok';
-}
-
-function isValueLike(text: string | undefined): boolean {
-  if (text === undefined) return false;
-  const t = text.trim();
-  return t === '<not supported>' || t === '<not counted>' || parsePerfNumber(t) !== null;
+function readMetricTail(tail: string): { value: number | null; unit: string } | null {
+  const t = tail.replace(STDDEV_RE, ' ').replace(RUNPCT_RE, ' ').trim();
+  const space = t.search(/[\s%]/);
+  const head = space < 0 ? t : t.slice(0, space);
+  const unit = space < 0 ? '' : t.slice(space).trim();
+  if (isNotANumber(head)) return { value: null, unit };
+  if (!/^-?\d/.test(head)) return null;
+  const value = parsePerfDecimal(head);
+  return value === null ? null : { value, unit };
 }
 
 /**
  * A line holding only a derived metric: `[time] [name] # 18.8 % tma_backend_bound` (`--topdown`,
- * `#`-only continuation lines). Read by splitting at the `#`, not by one pattern.
+ * perf 6.5+ `TopdownL1 (cpu_core)`, `#`-only continuation lines such as `# 0.26 stalled cycles per
+ * insn`). Read by splitting at the `#`, not by one pattern.
  */
 function readMetricOnly(text: string, line: number): PerfMetricRecord | null {
   const t = text.trim();
   const hash = t.indexOf('#');
   if (hash < 0) return null;
   const head = t.slice(0, hash).trim();
-  const tail = METRIC_TAIL_RE.exec(t.slice(hash + 1).trim());
+  const tail = readMetricTail(t.slice(hash + 1));
   if (!tail) return null;
-  let tSec: number | null = null;
-  let name = head;
-  const timed = METRIC_HEAD_TIME_RE.exec(head);
-  if (timed) {
-    tSec = Number(timed[1]);
-    name = timed[2] ?? '';
-  }
-  if (name !== '' && !/^[a-z]/i.test(name)) return null;
+  const percent = tail.unit.startsWith('%');
+  const name = percent ? tail.unit.slice(1).trim() : tail.unit;
+  if (!/^\p{L}/u.test(name)) return null;
+  const timed = /^(\d+\.\d+)(?:\s+(\S.*))?$/.exec(head);
+  const label = timed ? (timed[2] ?? '') : head;
+  if (label !== '' && !/^\p{L}/u.test(label)) return null;
   return {
     kind: 'perf-metric',
     line,
-    tSec,
-    name: tail[3] ?? '',
-    value: parsePerfNumber(tail[1] ?? ''),
-    unit: tail[2] !== undefined ? '%' : null,
+    tSec: timed ? Number(timed[1]) : null,
+    name,
+    value: tail.value,
+    unit: percent ? '%' : null,
   };
 }
 
-function perfRecord(line: number): PerfRecord {
-  return {
-    kind: 'perf',
-    line,
-    tSec: null,
-    event: '',
-    value: null,
-    status: 'ok',
-    unit: null,
-    runPct: null,
-    runTimeNs: null,
-    metricValue: null,
-    metricUnit: null,
-    stddevPct: null,
-    aggr: null,
-    summary: false,
-  };
+/** The first token of a human counter value: a number, or `<not` of `<not counted>`. */
+function startsValue(token: string | undefined): boolean {
+  return token !== undefined && (token === '<not' || parsePerfNumber(token) !== null);
 }
 
-/** The number at the start of `text` (`-?\d[\d,.]*`) and the rest; null if none. One pass, no regex. */
-function leadingNumber(text: string): { number: string; rest: string } | null {
-  let k = text[0] === '-' ? 1 : 0;
-  const c0 = text[k] ?? '';
-  if (c0 < '0' || c0 > '9') return null;
-  while (k < text.length) {
-    const c = text[k] ?? '';
-    if (!((c >= '0' && c <= '9') || c === ',' || c === '.')) break;
-    k++;
-  }
-  return { number: text.slice(0, k), rest: text.slice(k) };
-}
-
+/**
+ * The human (aligned) line: `[time] [aggr [cpus]] value [unit] event [# metric] [( +- sd% )] [(run%)]`.
+ * Read by tokens split at ASCII blanks only, so a count grouped with U+202F/U+00A0 stays one token;
+ * a count grouped with plain spaces (fr_FR before glibc 2.28: `1 234 567`) is joined back.
+ */
 function readHuman(text: string, line: number): PerfRecord | null {
-  const m = HUMAN_RE.exec(text);
-  if (!m) return null;
-  let rest = m[4] ?? '';
-  const value = m[3] ?? '';
   const r = perfRecord(line);
-  r.tSec = m[1] !== undefined ? Number(m[1]) : null;
-  r.aggr = m[2] ?? null;
-  r.status = statusOf(value);
-  r.value = r.status === 'ok' ? parsePerfNumber(value) : null;
-  if (r.status === 'ok' && r.value === null) return null;
+  let rest = text.trim();
   const sd = STDDEV_RE.exec(rest);
   if (sd) {
-    r.stddevPct = parsePerfNumber(sd[1] ?? '');
+    r.stddevPct = parsePerfDecimal(sd[1] ?? '');
     rest = rest.replace(STDDEV_RE, ' ');
   }
   const run = RUNPCT_RE.exec(rest);
   if (run) {
-    r.runPct = parsePerfNumber(run[1] ?? '');
+    r.runPct = parsePerfDecimal(run[1] ?? '');
     rest = rest.replace(RUNPCT_RE, ' ');
   }
   const hash = rest.indexOf('#');
-  const head = (hash >= 0 ? rest.slice(0, hash) : rest).trim().split(/\s+/).filter(Boolean);
   if (hash >= 0) {
-    const metric = leadingNumber(rest.slice(hash + 1).trim());
-    if (metric) {
-      r.metricValue = parsePerfNumber(metric.number);
-      const unit = metric.rest.trim();
-      r.metricUnit = unit === '' ? null : unit;
-    }
+    const metric = readMetricTail(rest.slice(hash + 1));
+    if (metric) [r.metricValue, r.metricUnit] = [metric.value, metric.unit === '' ? null : metric.unit];
   }
-  const [a, b] = head;
-  if (head.length === 1 && a !== undefined) r.event = a;
-  else if (head.length === 2 && a !== undefined && b !== undefined) {
+  const tokens = (hash >= 0 ? rest.slice(0, hash) : rest).split(/[ \t]+/).filter(Boolean);
+  let k = 0;
+  const first = tokens[0] ?? '';
+  if (TIME_RE.test(first) && tokens.length >= 3 && (startsValue(tokens[1]) || isAggrId(tokens[1]))) {
+    r.tSec = Number(first);
+    k = 1;
+  }
+  const maybeAggr = tokens[k] ?? '';
+  if (!startsValue(maybeAggr) && isAggrId(maybeAggr)) {
+    r.aggr = maybeAggr;
+    k++;
+    if (hasCpuCount(maybeAggr) && /^\d+$/.test(tokens[k] ?? '') && startsValue(tokens[k + 1])) k++;
+  }
+  const v = tokens[k] ?? '';
+  if (v === '<not') {
+    r.status = statusOf(`<not ${tokens[k + 1] ?? ''}`);
+    if (r.status === 'ok') return null;
+    k += 2;
+  } else {
+    let grouped = v;
+    k++;
+    // Groups are joined only after a lead of 1-3 digits, and only while they are 3 digits (the last may
+    // carry the decimals): each token is looked at once.
+    if (/^-?\d{1,3}$/.test(v))
+      while (k < tokens.length - 1 && /^\d{3}(?:[.,]\d+)?$/.test(tokens[k] ?? '')) {
+        const group = tokens[k++] ?? '';
+        grouped += ` ${group}`;
+        if (group.length > 3) break;
+      }
+    r.value = parsePerfNumber(grouped);
+    if (r.value === null) return null;
+  }
+  const [a, b, c, ...more] = tokens.slice(k);
+  if (more.length > 0 || a === undefined) return null;
+  if (b === undefined) r.event = a;
+  else if (c !== undefined) {
+    // `msec cycles [armv8_cortex_a53]` is the only three-token tail.
+    if (!PMU_SUFFIX_RE.test(c)) return null;
+    [r.unit, r.event] = [a, `${b} ${c}`];
+  } else if (PMU_SUFFIX_RE.test(b)) r.event = `${a} ${b}`;
+  else {
     // perf 3.x–4.x print the unit after the event in parentheses: `task-clock (msec)`.
     const old = /^\((\w+)\)$/.exec(b);
     if (old) [r.event, r.unit] = [a, old[1] ?? null];
     else [r.unit, r.event] = [a, b];
-  } else return null;
-  if (!EVENT_RE.test(r.event)) return null;
-  return r;
+  }
+  return isEventName(r.event) ? r : null;
 }
 
+/**
+ * `-x,` in a locale whose decimal point is a comma (de_DE, fr_FR, ru_RU…): perf prints `8013,48,msec,…,
+ * 100,00,…`, splitting the value and the run percentage in two. Both have exactly two decimals and
+ * neither a C-locale unit nor a C-locale percentage is ever two bare digits, so the pair is joined
+ * back. Returns whether anything was joined (then perf's metric value, cut at the comma by
+ * print_metric_csv, is not trusted).
+ */
+function joinCommaDecimal(f: string[], at: number, percent = false): boolean {
+  const whole = f[at] ?? '';
+  const frac = f[at + 1] ?? '';
+  if (!/^-?\d+$/.test(whole) || !(percent ? /^\d{2}%$/ : /^\d{2}$/).test(frac)) return false;
+  f.splice(at, 2, `${whole}.${frac}`);
+  return true;
+}
+
+/**
+ * The CSV line (`-x<sep>`), every version: [summary|time] [aggr [cpus]] value, then
+ * - perf 3.0–3.13: event [, variance%]
+ * - perf 3.14+: unit, event [, variance% (-r)], run time, run % (4.1+), metric value, metric unit (4.9+).
+ * perf prints -r's variance before the run time (stat-display.c: print_noise before print_running);
+ * perf-stat(1) lists it after the percentage: both are read.
+ */
 function readCsv(text: string, line: number): PerfRecord | null {
-  const first = CSV_FIRST_RE.exec(text);
-  if (!first) return null;
-  const sep = first[1] ?? ',';
-  const f = text
-    .trim()
-    .split(sep)
-    .map((x) => x.trim());
+  const t = text.trim();
+  const seps = t.includes('\t') ? ['\t'] : CSV_SEP_RES.map((re) => re.exec(t)?.[0]);
+  let tried = '';
+  for (const sep of seps) {
+    if (sep === undefined || sep === tried) continue;
+    tried = sep;
+    const r = readCsvFields(
+      t.split(sep).map((x) => x.trim()),
+      sep,
+      line,
+    );
+    if (r) return r;
+  }
+  return null;
+}
+
+function readCsvFields(f: string[], sepMatch: string, line: number): PerfRecord | null {
   const r = perfRecord(line);
   let i = 0;
   if (f[0] === 'summary') {
     r.summary = true;
     i = 1;
-  } else if (/^\d+\.\d+$/.test(f[0] ?? '') && isValueLike(f[1])) {
+  } else if (TIME_RE.test(f[0] ?? '') && (isCsvValue(f[1]) || isAggrId(f[1]))) {
     r.tSec = Number(f[0]);
     i = 1;
   }
-  if (AGGR_RE.test(f[i] ?? '') && !isValueLike(f[i])) {
-    r.aggr = f[i] ?? null;
+  const maybeAggr = f[i];
+  if (maybeAggr !== undefined && !isCsvValue(maybeAggr) && isAggrId(maybeAggr)) {
+    r.aggr = maybeAggr;
     i++;
-    // --per-core / --per-socket print the number of CPUs aggregated before the value.
-    if (/^\d+$/.test(f[i] ?? '') && isValueLike(f[i + 1]) && !isValueLike(f[i + 2])) i++;
+    if (hasCpuCount(maybeAggr) && /^\d+$/.test(f[i] ?? '') && isCsvValue(f[i + 1]) && !isCsvValue(f[i + 2])) i++;
   }
+  const comma = sepMatch === ',';
+  let joined = comma && joinCommaDecimal(f, i);
   const value = f[i];
-  if (value === undefined || !isValueLike(value)) return null;
+  if (value === undefined || !isCsvValue(value)) return null;
   r.status = statusOf(value);
-  r.value = r.status === 'ok' ? parsePerfNumber(value) : null;
-  r.unit = f[i + 1] || null;
-  r.event = f[i + 2] ?? '';
-  if (!EVENT_RE.test(r.event)) return null;
-  const runTime = f[i + 3];
-  r.runTimeNs = runTime ? parsePerfNumber(runTime) : null;
-  const pct = f[i + 4];
-  r.runPct = pct ? parsePerfNumber(pct) : null;
-  let k = i + 5;
-  const variance = f[k];
-  if (variance !== undefined && variance.endsWith('%')) {
-    r.stddevPct = parsePerfNumber(variance.slice(0, -1));
-    k++;
+  r.value = r.status === 'ok' ? parsePerfDecimal(value) : null;
+  const rest = f.slice(i + 1);
+  let j: number;
+  if (rest.length === 1 || (rest.length === 2 && (rest[1] ?? '').endsWith('%'))) {
+    j = 1;
+  } else {
+    r.unit = rest[0] || null;
+    j = 2;
   }
-  r.metricValue = f[k] ? parsePerfNumber(f[k] ?? '') : null;
-  r.metricUnit = f[k + 1] || null;
+  // An event whose own terms hold the separator (`cpu/event=0x3c,umask=0x0/` under -x,): perf prints
+  // it raw, so its pieces are joined back until its slashes pair up.
+  const slashes = (x: string) => x.split('/').length - 1;
+  let event = rest[j - 1] ?? '';
+  let open = slashes(event) % 2 === 1;
+  let end = j;
+  for (; open && end < rest.length; end++) {
+    const piece = rest[end] ?? '';
+    event += `${sepMatch}${piece}`;
+    open = (slashes(piece) % 2 === 1) !== open;
+  }
+  if (end > j) rest.splice(j - 1, end - j + 1, event);
+  r.event = rest[j - 1] ?? '';
+  if (!isEventName(r.event)) return null;
+  // -G / --for-each-cgroup: the cgroup's name follows the event (print_cgroup in stat-display.c).
+  const cgroup = rest[j];
+  if (cgroup && !cgroup.endsWith('%') && parsePerfDecimal(cgroup) === null) {
+    r.aggr = r.aggr === null ? cgroup : `${r.aggr} ${cgroup}`;
+    j++;
+  }
+  const variance = (at: number): boolean => {
+    if (comma) joined = joinCommaDecimal(rest, at, true) || joined;
+    const v = rest[at];
+    if (v === undefined || !v.endsWith('%')) return false;
+    r.stddevPct = parsePerfDecimal(v.slice(0, -1));
+    return true;
+  };
+  if (variance(j)) j++;
+  const runTime = rest[j];
+  r.runTimeNs = runTime ? parsePerfDecimal(runTime) : null;
+  if (comma) joined = joinCommaDecimal(rest, j + 1) || joined;
+  const pct = rest[j + 1];
+  r.runPct = pct ? parsePerfDecimal(pct) : null;
+  j += 2;
+  if (r.stddevPct === null && variance(j)) j++;
+  // A comma locale under another separator (`-x;`): the same cut metric value.
+  joined ||= [value, ...rest.slice(0, j)].some((x) => /^-?\d+,\d+%?$/.test(x));
+  r.metricValue = rest[j] && !joined ? parsePerfDecimal(rest[j] ?? '') : null;
+  r.metricUnit = rest[j + 1] || null;
   return r;
 }
 
-/** JSON keys naming the aggregation of a line (`-A`, `--per-core`, …) and how the CSV prints that id. */
-const JSON_AGGR_KEYS: Record<string, (id: string) => string> = {
-  cpu: (id) => (/^\d+$/.test(id) ? `CPU${id}` : id),
-  core: (id) => id,
-  die: (id) => id,
-  socket: (id) => id,
-  node: (id) => id,
-  thread: (id) => id,
-  cgroup: (id) => id,
-};
-/** JSON keys that are neither the counter nor a metric of a `--metric-only` line. */
-const JSON_NOT_METRIC_KEYS = new Set(['interval', 'aggregate-number', 'cpu-count', ...Object.keys(JSON_AGGR_KEYS)]);
-
-/** A JSON number, or a string perf printed a number into (`"counter-value" : "74.000000"`); null otherwise. */
-function jsonNumber(v: unknown): number | null {
-  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
-  return typeof v === 'string' ? parsePerfNumber(v) : null;
-}
-
-function jsonString(v: unknown): string | null {
-  return typeof v === 'string' && v !== '' ? v : null;
-}
-
-/** One `perf stat -j` line → its records, or null when it is not a perf stat JSON object. */
-function readJson(text: string, line: number): Array<PerfRecord | PerfMetricRecord> | null {
-  let o: unknown;
-  try {
-    o = JSON.parse(text);
-  } catch {
+/**
+ * A CSV line holding a counter's second metric (new_line_csv in stat-display.c): the counter's
+ * fields left empty, then `value<sep>unit` — `,,,,0.26,stalled cycles per insn`, with -I
+ * `1.000123456,,,,,0.26,…`. Null when the line is not that shape.
+ */
+function readCsvMetric(text: string, line: number): PerfMetricRecord | null {
+  const t = text.trim();
+  const sep = CSV_SEP_RES[0]?.exec(t)?.[0];
+  if (sep === undefined) return null;
+  const f = t.split(sep).map((x) => x.trim());
+  const tSec = TIME_RE.test(f[0] ?? '') ? Number(f[0]) : null;
+  let k = tSec === null ? 0 : 1;
+  const firstEmpty = k;
+  while (f[k] === '') k++;
+  const value = parsePerfDecimal(f[k] ?? '');
+  const name = f[k + 1] ?? '';
+  if (k - firstEmpty < 2 || value === null || !/^\p{L}/u.test(name) || f.slice(k + 2).some((x) => x !== ''))
     return null;
-  }
-  if (typeof o !== 'object' || o === null || Array.isArray(o)) return null;
-  const obj = o as Record<string, unknown>;
-  let tSec: number | null = null;
-  if ('interval' in obj) {
-    tSec = jsonNumber(obj.interval);
-    if (tSec === null || tSec < 0) return null;
-  }
-  if (!('counter-value' in obj)) {
-    // Metrics only: a metric's own line (`"metric-value"` with its `"metric-unit"`) or `--metric-only`.
-    const metrics: PerfMetricRecord[] = [];
-    const unit = jsonString(obj['metric-unit']);
-    if ('metric-value' in obj) {
-      if (unit === null) return null;
-      metrics.push({ kind: 'perf-metric', line, tSec, name: unit, value: jsonNumber(obj['metric-value']), unit: null });
-    } else {
-      for (const [name, v] of Object.entries(obj)) {
-        if (JSON_NOT_METRIC_KEYS.has(name)) continue;
-        const value = jsonNumber(v);
-        if (value === null) return null;
-        metrics.push({ kind: 'perf-metric', line, tSec, name, value, unit: null });
-      }
-    }
-    return metrics.length > 0 ? metrics : null;
-  }
-  const r = perfRecord(line);
-  r.tSec = tSec;
-  const value = obj['counter-value'];
-  r.status = typeof value === 'string' ? statusOf(value.trim()) : 'ok';
-  if (r.status === 'ok') {
-    r.value = jsonNumber(value);
-    if (r.value === null) return null;
-  }
-  r.event = jsonString(obj.event) ?? '';
-  if (!EVENT_RE.test(r.event)) return null;
-  r.unit = jsonString(obj.unit);
-  r.runTimeNs = jsonNumber(obj['event-runtime']);
-  r.runPct = jsonNumber(obj['pcnt-running']);
-  r.stddevPct = jsonNumber(obj.variance);
-  r.metricValue = jsonNumber(obj['metric-value']);
-  r.metricUnit = jsonString(obj['metric-unit']);
-  for (const [key, name] of Object.entries(JSON_AGGR_KEYS)) {
-    const id = obj[key];
-    if (typeof id === 'string' || typeof id === 'number') r.aggr = name(String(id));
-  }
-  return [r];
+  return { kind: 'perf-metric', line, tSec, name, value, unit: null };
+}
+
+/**
+ * perf colours metrics when it writes to a terminal (`\e[31m    0.26\e[m` for a high stall rate,
+ * color_fprintf in tools/perf/util/color.c) and `--interval-clear` starts each interval with
+ * `\e[H\e[2J`: a capture made through a pty (`ssh -t`, `script`) keeps them.
+ */
+const TERMINAL_CODE_RE = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[a-z]`, 'gi');
+
+function stripTerminalCodes(text: string): string {
+  return text.includes(String.fromCharCode(27)) ? text.replace(TERMINAL_CODE_RE, '') : text;
+}
+
+interface MetricHeader {
+  names: string[];
+  sep: string | RegExp;
+  line: number;
+  text: string;
+  /** `%` for the human `--topdown` table, whose header writes `%` before each name. */
+  unit?: string;
+}
+
+/**
+ * The human `--topdown -I` table header (perf 6.x, tools/perf/Documentation/topdown.txt):
+ * `# time % tma_retiring % tma_backend_bound …`, then rows of blank-separated numbers.
+ */
+function readTopdownHeader(text: string, line: number): MetricHeader | null {
+  const m = /^\s*#\s*time\s+%(.*)$/.exec(text);
+  if (!m) return null;
+  const names = (m[1] ?? '').split('%').map((n) => n.trim());
+  if (!names.every((n) => /^\p{L}[\w.-]*$/u.test(n))) return null;
+  return { names: ['time', ...names], sep: /\s+/, line, text, unit: '%' };
+}
+
+/**
+ * A row of values under a `--topdown` / `--metric-only` CSV header (`retiring,bad speculation,…` or,
+ * with -I, `time,GHz,insn per cycle,`): one metric per column, the `time` column as the row's time.
+ */
+function readTableRow(h: MetricHeader, text: string, line: number): PerfMetricRecord[] | null {
+  const values = text.trim().split(h.sep);
+  if ((values[values.length - 1] ?? '').trim() === '') values.pop();
+  if (values.length !== h.names.length || values.some((v) => parsePerfDecimal(v) === null)) return null;
+  const timed = h.names[0] === 'time';
+  const tSec = timed ? parsePerfDecimal(values[0] ?? '') : null;
+  return h.names.slice(timed ? 1 : 0).map((name, k) => ({
+    kind: 'perf-metric' as const,
+    line,
+    tSec,
+    name,
+    value: parsePerfDecimal(values[k + (timed ? 1 : 0)] ?? ''),
+    unit: h.unit ?? null,
+  }));
 }
 
 export function createPerfStatParser(options: LineCapOptions = {}): LineParser<PerfParseRecord> {
   let lineNo = 0;
   let sawInterval = false;
+  /** Inside perf's multi-line complaint (`Error:` and its explanation), which ends at a blank line. */
+  let inMessage = false;
   /** Column names of a `--topdown` CSV table waiting for its row of values. */
-  let metricHeader: { names: string[]; sep: string; line: number; text: string } | null = null;
+  let metricHeader: MetricHeader | null = null;
+  /** The last header that had a row of values (`--metric-only -I` prints later rows without it). */
+  let metricTable: MetricHeader | null = null;
 
-  const push = (text: string): PerfParseRecord[] => {
-    if (isBlankLine(text)) return [];
+  const push = (raw: string): PerfParseRecord[] => {
+    // A CRLF capture (a Windows copy, `perf … | tee` through a terminal): the CR is not part of the line.
+    const text = stripTerminalCodes(raw.endsWith('\r') ? raw.slice(0, -1) : raw);
+    if (isBlankLine(text)) {
+      inMessage = false;
+      return [];
+    }
     if (isCommentLine(text)) {
       const m = readMetricOnly(text, lineNo);
       if (m) return [m];
+      // A `#` followed by a number that is not a metric: damage, not a comment.
+      if (/^\s*#\s*[-+]?(?:\d|nan|inf)/i.test(text)) return [diagnostic(lineNo, 'unreadable perf metric', text)];
+      metricTable = readTopdownHeader(text, lineNo) ?? metricTable;
       // `# started on …` (-o), `#  time  counts unit events` (-I), a pasted `# perf stat …`: a new run starts.
       sawInterval = false;
       return [];
     }
     if (SKIPPED_NOTICES.some((re) => re.test(text))) return [];
     const t = text.trim();
-    if (/^([,;|:])\1*$/.test(t)) return []; // an all-empty CSV record (`,,,,,`)
+    if (/^([,;|:\t])\1*$/.test(t)) return []; // an all-empty CSV record (`,,,,,`)
 
     const header = HEADER_RE.exec(t);
     if (header) {
@@ -363,7 +432,7 @@ export function createPerfStatParser(options: LineCapOptions = {}): LineParser<P
     }
     const elapsed = ELAPSED_RE.exec(t);
     if (elapsed) {
-      const seconds = parsePerfNumber(elapsed[1] ?? '');
+      const seconds = parsePerfDecimal(elapsed[1] ?? '');
       if (seconds !== null) {
         const clock = elapsed[2] === 'time elapsed' ? 'elapsed' : (elapsed[2] as 'user' | 'sys');
         return [
@@ -372,7 +441,7 @@ export function createPerfStatParser(options: LineCapOptions = {}): LineParser<P
             line: lineNo,
             clock,
             seconds,
-            stddevPct: elapsed[3] ? parsePerfNumber(elapsed[3]) : null,
+            stddevPct: elapsed[3] ? parsePerfDecimal(elapsed[3]) : null,
           },
         ];
       }
@@ -384,19 +453,13 @@ export function createPerfStatParser(options: LineCapOptions = {}): LineParser<P
     if (metricHeader) {
       const h = metricHeader;
       metricHeader = null;
-      const values = text.trim().split(h.sep);
-      if ((values[values.length - 1] ?? '').trim() === '') values.pop();
-      if (values.length === h.names.length && values.every((v) => parsePerfNumber(v) !== null)) {
-        return h.names.map((name, k) => ({
-          kind: 'perf-metric' as const,
-          line: lineNo,
-          tSec: null,
-          name,
-          value: parsePerfNumber(values[k] ?? ''),
-          unit: null,
-        }));
+      const row = readTableRow(h, text, lineNo);
+      if (row) {
+        // perf prints the header once per 25 intervals: later rows come alone.
+        metricTable = h;
+        return row;
       }
-      out.push(diagnostic(h.line, 'not a perf stat line', h.text));
+      out.push(diagnostic(h.line, NOT_PERF_REASON, h.text));
     }
 
     // `-j`: one JSON object a line (perf 6.0+), told apart by its `{`.
@@ -412,6 +475,11 @@ export function createPerfStatParser(options: LineCapOptions = {}): LineParser<P
     }
 
     const r = readHuman(text, lineNo) ?? readCsv(text, lineNo);
+    const csvMetric = r ? null : readCsvMetric(text, lineNo);
+    if (csvMetric) {
+      out.push(csvMetric);
+      return out;
+    }
     if (r) {
       if (r.tSec !== null) sawInterval = true;
       // Before perf 5.13 `--summary` rows came without a time column after the interval rows.
@@ -419,6 +487,9 @@ export function createPerfStatParser(options: LineCapOptions = {}): LineParser<P
       out.push(r);
       return out;
     }
+
+    const row = metricTable ? readTableRow(metricTable, text, lineNo) : null;
+    if (row) return [...out, ...row];
 
     const names = /^\s*[a-z][\w -]*([,;|\t])/i.exec(text);
     if (names) {
@@ -437,7 +508,8 @@ export function createPerfStatParser(options: LineCapOptions = {}): LineParser<P
       return out;
     }
 
-    out.push(diagnostic(lineNo, 'not a perf stat line', text));
+    inMessage ||= PERF_MESSAGE_RE.test(t);
+    out.push(diagnostic(lineNo, inMessage ? PERF_MESSAGE_REASON : NOT_PERF_REASON, text));
     return out;
   };
 
@@ -450,7 +522,7 @@ export function createPerfStatParser(options: LineCapOptions = {}): LineParser<P
       end() {
         const h = metricHeader;
         metricHeader = null;
-        return h ? [diagnostic(h.line, 'not a perf stat line', h.text)] : [];
+        return h ? [diagnostic(h.line, NOT_PERF_REASON, h.text)] : [];
       },
     },
     options.maxLineChars,

@@ -109,6 +109,44 @@ describe('the perf collector with real perf', () => {
     );
   });
 
+  it("runs perf under LC_ALL=C whatever the user's locale (a de_DE perf writes `-x,` CSV with decimal commas)", () => {
+    // A perf on PATH that only writes down the locale it was started with: the script's support check
+    // runs it, finds no event counted and stops.
+    const bin = join(dir, 'bin-locale');
+    const seen = join(dir, 'perf-locale.txt');
+    mkdirSync(bin);
+    for (const tool of ['uname', 'id', 'tr', 'cut', 'sleep']) symlinkSync(`/usr/bin/${tool}`, join(bin, tool));
+    writeFileSync(join(bin, 'perf'), `#!/bin/sh\necho "LC_ALL=$LC_ALL LANG=$LANG" >> '${seen}'\n`, { mode: 0o755 });
+    const out = runScript({ PATH: bin, LC_ALL: 'de_DE.UTF-8', LANG: 'de_DE.UTF-8' }, false);
+    expect(out).toMatch(/^! absent perf counts none of /);
+    const lines = readFileSync(seen, 'utf8').trim().split('\n');
+    expect(lines.length).toBeGreaterThan(0);
+    expect(new Set(lines)).toEqual(new Set(['LC_ALL=C LANG=de_DE.UTF-8']));
+  });
+
+  it('keeps the events a perf older than 3.14 counts (its CSV has no unit field: `value,event`)', () => {
+    // A perf 3.10 stand-in (Jetson TX1 L4T R24's kernel): the shape its -x, prints, written from that
+    // version's print code; the interval run prints one interval and ends.
+    const bin = join(dir, 'bin-perf3');
+    mkdirSync(bin);
+    for (const tool of ['uname', 'id', 'tr', 'cut', 'sleep']) symlinkSync(`/usr/bin/${tool}`, join(bin, tool));
+    const perf3 = [
+      '#!/bin/sh',
+      'case "$*" in',
+      '  *-I*) echo "     1.000123456,1234567,cycles" >&2; echo "     1.000123456,<not supported>,LLC-load-misses" >&2;;',
+      '  *) echo "1234567,cycles" >&2; echo "<not supported>,LLC-load-misses" >&2; echo "<not counted>,instructions" >&2;;',
+      'esac',
+    ].join('\n');
+    writeFileSync(join(bin, 'perf'), `${perf3}\n`, { mode: 0o755 });
+    const lines = runScript({ PATH: bin }, false).split('\n');
+    expect(lines[0]).toMatch(/^H v=1 t0=\d+(\.\d+)? events=cycles,instructions dropped=cache-references,/);
+    expect(lines.slice(1)).toEqual([
+      '     1.000123456,1234567,cycles',
+      '     1.000123456,<not supported>,LLC-load-misses',
+      '',
+    ]);
+  });
+
   it('the probe facts rule it out before the run where perf is missing or does not run', () => {
     expect(
       perfCollector.unavailable?.({ perf: { path: null, version: null, usable: null, eventParanoid: 2 } }),

@@ -55,6 +55,23 @@ describe('perf collector parser', () => {
     expect(records.filter((r) => r.kind === 'diagnostic')).toEqual([]);
   });
 
+  it('reads a perf older than 3.14 (`time,value,event`, task-clock in msec without its unit field)', () => {
+    // The shape perf 3.10's `-x, -I` prints (written from its print code: no unit field before 3.14,
+    // nsec counters as msec with six decimals).
+    const records = pushAll([
+      'H v=1 t0=100.000 events=task-clock,cycles dropped=',
+      '     1.000123456,999.123456,task-clock',
+      '     1.000123456,1234567,cycles',
+      '     2.000234567,998.5,task-clock',
+      '     2.000234567,<not counted>,cycles',
+    ]);
+    expect(records.filter((r) => r.kind === 'sample')).toEqual([
+      { kind: 'sample', uptimeMs: 101000, values: { 'perf.task-clockUs': 999123, 'perf.cycles': 1234567 } },
+      { kind: 'sample', uptimeMs: 102000, values: { 'perf.task-clockUs': 998500, 'perf.cycles': null } },
+    ]);
+    expect(records.filter((r) => r.kind === 'diagnostic')).toEqual([]);
+  });
+
   it('groups perf 5.12 `-x, -I` interval rows into one sample, summary rows are diagnostics', () => {
     const lines = fixture('x86-perf5.12-csv-interval-summary', '01_csv_interval_summary_lkml_jinyao_2021.txt');
     const after = lines.slice(lines.findIndex((l) => l.startsWith('# (B)')) + 1);

@@ -142,6 +142,23 @@ describe('perf stat: real captures', () => {
   });
 });
 
+describe('Khadas Edge2, RK3588S (test/fixtures/perf/khadas-edge2-rk3588s-learn-arm/SOURCE)', () => {
+  it('`perf stat -e instructions,cycles` as a user: `:u` counts, IPC, elapsed/user/sys, nothing lost', () => {
+    const all = perfFixture('khadas-edge2-rk3588s-learn-arm/perf-stat-instructions-cycles.txt');
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'perf-header')).toEqual([{ kind: 'perf-header', line: 1, target: './stride', runs: null }]);
+    expect(ofKind(all, 'perf').map((r) => [r.line, r.event, r.value, r.status, r.metricValue, r.metricUnit])).toEqual([
+      [3, 'instructions:u', 10002762164, 'ok', 0.22, 'insn per cycle'],
+      [4, 'cycles:u', 45157063927, 'ok', null, null],
+    ]);
+    expect(ofKind(all, 'perf-elapsed').map((r) => [r.line, r.clock, r.seconds])).toEqual([
+      [6, 'elapsed', 20.172522129],
+      [8, 'user', 20.148369],
+      [9, 'sys', 0.023335],
+    ]);
+  });
+});
+
 describe('perf stat -j (JSON, perf 6.0+): real perf 6.1 captures (test/fixtures/perf/x86-vm-perf6.1-json-interval)', () => {
   const json = (name: string) => perfFixture(`x86-vm-perf6.1-json-interval/${name}`);
 
@@ -371,5 +388,456 @@ describe('perf stat 3.x–4.x human output (test/fixtures/perf/perf3-perf4-human
       [5, 'cycles', null, 1234567, 83.4, 'GHz'],
       [6, 'instructions', null, 987654, 66.67, 'insns per cycle'],
     ]);
+  });
+});
+
+describe('perf 6.1 output modes, real captures (test/fixtures/perf/x86-vm-perf6.1-output-modes/SOURCE)', () => {
+  const modes = (name: string) => perfFixture(`x86-vm-perf6.1-output-modes/${name}`);
+  const row = (r: PerfRecord | undefined) => [
+    r?.line,
+    r?.tSec,
+    r?.aggr,
+    r?.event,
+    r?.value,
+    r?.status,
+    r?.unit,
+    r?.stddevPct,
+    r?.runTimeNs,
+    r?.runPct,
+    r?.metricValue,
+    r?.metricUnit,
+  ];
+
+  it('`-x, -r 3`: the variance field sits before run time and run %, and each lands in its own field', () => {
+    const all = modes('csv-r3.txt');
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'perf').map(row)).toEqual([
+      // 1.04,msec,task-clock,6.42%,1037857,100.00,0.020,CPUs utilized
+      [1, null, null, 'task-clock', 1.04, 'ok', 'msec', 6.42, 1037857, 100, 0.02, 'CPUs utilized'],
+      [2, null, null, 'page-faults', 76, 'ok', null, 1.32, 1037857, 100, 65.963, 'K/sec'],
+      [3, null, null, 'context-switches', 1, 'ok', null, 0, 1037857, 100, 867.94, '/sec'],
+      // <not supported>,,cycles,0.00%,0,100.00,,
+      [4, null, null, 'cycles', null, 'not-supported', null, 0, 0, 100, null, null],
+    ]);
+  });
+
+  it('`-x, -I 200 -A`: the time column, then the CPU column', () => {
+    const rs = ofKind(modes('csv-I-A.txt'), 'perf');
+    expect(rs).toHaveLength(8);
+    expect(row(rs[0])).toEqual([
+      1,
+      0.200260882,
+      'CPU0',
+      'task-clock',
+      200.42,
+      'ok',
+      'msec',
+      null,
+      200422859,
+      100,
+      1.002,
+      'CPUs utilized',
+    ]);
+    expect(row(rs[7])).toEqual([
+      8,
+      0.253242583,
+      'CPU1',
+      'context-switches',
+      36,
+      'ok',
+      null,
+      null,
+      52987172,
+      100,
+      679.415,
+      '/sec',
+    ]);
+  });
+
+  it('human `-I 200 -A`: time, CPU, count', () => {
+    const all = modes('human-I-A.txt');
+    expect(diagnostics(all)).toEqual([]);
+    const rs = ofKind(all, 'perf');
+    expect(rs.map((r) => [r.line, r.tSec, r.aggr, r.event, r.value, r.metricValue])).toEqual([
+      [2, 0.200278618, 'CPU0', 'task-clock', 200.93, 1.005],
+      [3, 0.200278618, 'CPU1', 'task-clock', 200.95, 1.005],
+      [4, 0.200278618, 'CPU0', 'context-switches', 758, 3.772],
+      [5, 0.200278618, 'CPU1', 'context-switches', 856, 4.26],
+      [6, 0.252090135, 'CPU0', 'task-clock', 51.27, 0.256],
+      [7, 0.252090135, 'CPU1', 'task-clock', 54.65, 0.273],
+      [8, 0.252090135, 'CPU0', 'context-switches', 365, 7.119],
+      [9, 0.252090135, 'CPU1', 'context-switches', 77, 1.409],
+    ]);
+  });
+
+  it.each([
+    ['csv-per-thread.txt', 1],
+    ['human-per-thread.txt', 4],
+  ])('--per-thread (%s): the `comm-tid` column is the aggregation', (file, firstLine) => {
+    const all = modes(file);
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'perf').map((r) => [r.line, r.aggr, r.event, r.status, r.unit])).toEqual([
+      [firstLine, 'bash-24614', 'task-clock', 'not-counted', 'msec'],
+      [firstLine + 1, 'bash-24614', 'page-faults', 'not-counted', null],
+    ]);
+  });
+
+  it.each([
+    ['csv-per-core.txt', 1, [102.4, 102.29], [1.002, 1.001]],
+    ['human-per-core.txt', 4, [102.75, 102.76], [1, 1]],
+  ])('--per-core (%s): core id and its CPU count before the value', (file, firstLine, values, metrics) => {
+    expect(ofKind(modes(file), 'perf').map((r) => [r.line, r.aggr, r.event, r.value, r.metricValue])).toEqual([
+      [firstLine, 'S0-D0-C0', 'task-clock', values[0], metrics[0]],
+      [firstLine + 1, 'S0-D0-C1', 'task-clock', values[1], metrics[1]],
+    ]);
+  });
+
+  it('`-x` with a tab (perf turns `-x "\\t"` into one): every field read', () => {
+    const rs = ofKind(modes('tab.txt'), 'perf');
+    expect(rs.map(row)).toEqual([
+      [1, null, null, 'task-clock', 0.77, 'ok', 'msec', null, 767004, 100, 0.014, 'CPUs utilized'],
+      [2, null, null, 'page-faults', 75, 'ok', null, null, 767004, 100, 97.783, 'K/sec'],
+    ]);
+  });
+
+  it('human `-r 3`, `-j -r 3`, `--no-merge`: variance, elapsed with +-, user/sys', () => {
+    const human = modes('human-r3.txt');
+    expect(diagnostics(human)).toEqual([]);
+    expect(ofKind(human, 'perf').map((r) => [r.event, r.value, r.status, r.stddevPct, r.metricValue])).toEqual([
+      ['task-clock', 1.22, 'ok', 4.87, 0.022],
+      ['page-faults', 76, 'ok', 0.88, 65.531],
+      ['context-switches', 1, 'ok', null, 862.251],
+      ['cycles', null, 'not-supported', null, null],
+    ]);
+    expect(ofKind(human, 'perf-elapsed')).toEqual([
+      { kind: 'perf-elapsed', line: 9, clock: 'elapsed', seconds: 0.0543, stddevPct: 2.74 },
+    ]);
+    expect(ofKind(modes('json-r3.txt'), 'perf').map((r) => [r.event, r.value, r.stddevPct, r.runTimeNs])).toEqual([
+      ['task-clock', 1.156835, 8.87, 1156835],
+      ['page-faults', 75, 0.77, 1156835],
+    ]);
+    const noMerge = modes('nomerge.txt');
+    expect(ofKind(noMerge, 'perf-elapsed').map((r) => [r.clock, r.seconds])).toEqual([
+      ['elapsed', 0.053225855],
+      ['user', 0.0014],
+      ['sys', 0],
+    ]);
+  });
+
+  it('`-r 3 --table`: the per-run wall times are kept as diagnostics, the final result is the elapsed record', () => {
+    const all = modes('table.txt');
+    expect(diagnostics(all).map((d) => [d.line, d.text.trim()])).toEqual([
+      [7, '0.05527 (+0.00213) #'],
+      [8, '0.05206 (-0.00107) #'],
+      [9, '0.05207 (-0.00106) #'],
+    ]);
+    expect(ofKind(all, 'perf-elapsed').map((r) => [r.line, r.seconds, r.stddevPct])).toEqual([[12, 0.05313, 2.01]]);
+  });
+});
+
+// Lines in the shape each perf version prints them, written from its print code (tools/perf/builtin-stat.c
+// before 4.19, tools/perf/util/stat-display.c after; glibc's LC_NUMERIC of each locale for the
+// separators). Values are the ones written in the line.
+describe('perf stat across versions and locales', () => {
+  const perfOf = (lines: string[]) => {
+    const all = parse('perf', lines.join('\n'));
+    return { all, rs: ofKind(all, 'perf'), diags: diagnostics(all) };
+  };
+
+  it.each([
+    // [locale, line, value, metricValue]
+    [
+      'de_DE (`.` groups, `,` decimal)',
+      '          8.013,48 msec task-clock    #    3,998 CPUs utilized',
+      8013.48,
+      3.998,
+    ],
+    ['de_DE, a count of 4 digits', '             1.234      context-switches #  154,000 /sec', 1234, 154],
+    [
+      'fr_FR glibc >= 2.28 (U+202F)',
+      '     2\u202f345\u202f678\u202f901      cycles  #    2,927 GHz',
+      2345678901,
+      2.927,
+    ],
+    ['fr_FR glibc < 2.28 (plain spaces)', '     2 345 678 901      cycles  #    2,927 GHz', 2345678901, 2.927],
+    ['ru_RU (U+00A0)', '        1\u00a0234,56 msec task-clock  #    0,500 CPUs utilized', 1234.56, 0.5],
+    ['de_CH (U+2019)', '         1\u2019234\u2019567      instructions  #    0.80  insn per cycle', 1234567, 0.8],
+    ['de_CH before glibc 2.26 (apostrophe)', "         1'234'567      instructions", 1234567, null],
+    ['en_IN (3;2 grouping)', '     12,34,56,789      cycles', 123456789, null],
+    ['C (no -B grouping)', '        2345678901      cycles', 2345678901, null],
+  ])('human counter column in %s', (_locale, line, value, metricValue) => {
+    const { rs, diags } = perfOf([line]);
+    expect(diags).toEqual([]);
+    expect(rs.map((r) => [r.value, r.metricValue])).toEqual([[value, metricValue]]);
+  });
+
+  it('comma-decimal locale: run %, variance and elapsed seconds are decimals, never thousands', () => {
+    const { all, rs } = perfOf([
+      '          1.234,56 msec task-clock    #    0,998 CPUs utilized   ( +-  0,21% )',
+      '         5.678.901      cycles                                    (49,98%)',
+      '',
+      '           2,004 +- 0,004 seconds time elapsed  ( +-  0,21% )',
+      '       1,001234567 seconds user',
+    ]);
+    expect(rs.map((r) => [r.value, r.metricValue, r.stddevPct, r.runPct])).toEqual([
+      [1234.56, 0.998, 0.21, null],
+      [5678901, null, null, 49.98],
+    ]);
+    expect(ofKind(all, 'perf-elapsed').map((r) => [r.clock, r.seconds, r.stddevPct])).toEqual([
+      ['elapsed', 2.004, 0.21],
+      ['user', 1.001234567, null],
+    ]);
+  });
+
+  type Field = keyof PerfRecord;
+  /** [what, lines as that perf prints them, the fields compared, each record's values of those fields] */
+  const counterCases: Array<[string, string[], Field[], unknown[][]]> = [
+    [
+      // perf prints `%.2f` under the user's locale and the metric through print_metric_csv, which stops
+      // at the first character that is not a digit or a dot (`3,998` → `3`): joined back / not trusted.
+      '`-x,` and `-x;` in a comma-decimal locale: value and run % split by the decimal comma, the cut metric',
+      [
+        '8013,48,msec,task-clock,8013483384,100,00,3,CPUs utilized',
+        '1234,,context-switches,8013483384,49,98,0,K/sec',
+        '1234,,cycles,0,12%,1000,100,00,,',
+        '8013,48;msec;task-clock;8013483384;100,00;3;CPUs utilized',
+      ],
+      ['event', 'value', 'unit', 'stddevPct', 'runTimeNs', 'runPct', 'metricValue', 'metricUnit'],
+      [
+        ['task-clock', 8013.48, 'msec', null, 8013483384, 100, null, 'CPUs utilized'],
+        ['context-switches', 1234, null, null, 8013483384, 49.98, null, 'K/sec'],
+        ['cycles', 1234, null, 0.12, 1000, 100, null, null],
+        ['task-clock', 8013.48, 'msec', null, 8013483384, 100, null, 'CPUs utilized'],
+      ],
+    ],
+    [
+      'CSV of every era: 3.0–3.13 `value,event[,variance%]`, 3.14 `value,unit,event`, 4.1 run time and %, 4.9+ metric',
+      [
+        '1234567,cycles',
+        '<not counted>,instructions',
+        '1234567,cycles,0.12%',
+        '     1.000123456,1234567,cycles',
+        '1234567,,cycles',
+        '0.912345,msec,task-clock',
+        '1234567,,cycles,1000000,100.00',
+        '1234567,,cycles,1000000,50.00,1.23,GHz',
+      ],
+      ['tSec', 'event', 'value', 'status', 'unit', 'stddevPct', 'runTimeNs', 'runPct', 'metricValue'],
+      [
+        [null, 'cycles', 1234567, 'ok', null, null, null, null, null],
+        [null, 'instructions', null, 'not-counted', null, null, null, null, null],
+        [null, 'cycles', 1234567, 'ok', null, 0.12, null, null, null],
+        [1.000123456, 'cycles', 1234567, 'ok', null, null, null, null, null],
+        [null, 'cycles', 1234567, 'ok', null, null, null, null, null],
+        [null, 'task-clock', 0.912345, 'ok', 'msec', null, null, null, null],
+        [null, 'cycles', 1234567, 'ok', null, null, 1000000, 100, null],
+        [null, 'cycles', 1234567, 'ok', null, null, 1000000, 50, 1.23],
+      ],
+    ],
+    [
+      'aggregation ids: --per-core before dies, --per-socket, --per-node, --per-cluster, --per-cache, --per-thread',
+      [
+        'S0-C1           2        1,234      cycles',
+        '     1.000123456 S0        4      <not counted>      cycles',
+        'N0              8          5,678      cycles',
+        'S0-D0-CLS1      4          9,012      armv8_cortex_a76/cycles/',
+        'S0-D0-L3-ID0,8,1234,,cycles,1000,100.00,,',
+        '     2.000000000,llama-cli-4242,777,,page-faults,1000,100.00,,',
+        '       llama-cli-4242              888      page-faults',
+      ],
+      ['tSec', 'aggr', 'value', 'status', 'event'],
+      [
+        [null, 'S0-C1', 1234, 'ok', 'cycles'],
+        [1.000123456, 'S0', null, 'not-counted', 'cycles'],
+        [null, 'N0', 5678, 'ok', 'cycles'],
+        [null, 'S0-D0-CLS1', 9012, 'ok', 'armv8_cortex_a76/cycles/'],
+        [null, 'S0-D0-L3-ID0', 1234, 'ok', 'cycles'],
+        [2, 'llama-cli-4242', 777, 'ok', 'page-faults'],
+        [null, 'llama-cli-4242', 888, 'ok', 'page-faults'],
+      ],
+    ],
+    [
+      'event names: hybrid and big.LITTLE PMUs, modifiers, raw events, --no-merge `[pmu]`, tool events, Unicode',
+      [
+        '       987,654,321      cpu_atom/cycles/u                                              (50.03%)',
+        '        12,345,678      armv8_pmuv3_0/r0011/',
+        '            45,678      r003c:k',
+        '         1,234,567      cycles [armv8_cortex_a53]',
+        '         2,345,678      cycles [armv8_cortex_a76]',
+        '1234,,instructions [armv8_cortex_a55],1000,100.00,,',
+        '     1,001,234,567 ns   duration_time',
+        '            12,345      Zyklen_ü',
+      ],
+      ['event', 'value', 'unit'],
+      [
+        ['cpu_atom/cycles/u', 987654321, null],
+        ['armv8_pmuv3_0/r0011/', 12345678, null],
+        ['r003c:k', 45678, null],
+        ['cycles [armv8_cortex_a53]', 1234567, null],
+        ['cycles [armv8_cortex_a76]', 2345678, null],
+        ['instructions [armv8_cortex_a55]', 1234, null],
+        ['duration_time', 1001234567, 'ns'],
+        ['Zyklen_ü', 12345, null],
+      ],
+    ],
+    [
+      'JSON perf printed with printf: a bare nan and a comma-decimal locale still give the counter',
+      [
+        '{"counter-value" : "1234.000000", "unit" : "", "event" : "instructions", "event-runtime" : 1000, "pcnt-running" : 100.00, "metric-value" : -nan, "metric-unit" : "insn per cycle"}',
+        '{"interval" : 1.000123456, "counter-value" : "0,793253", "unit" : "msec", "event" : "task-clock", "event-runtime" : 793253, "pcnt-running" : 49,98, "metric-value" : 0,003961, "metric-unit" : "CPUs utilized"}',
+        '{"thread" : "llama-cli-4242", "counter-value" : "75.000000", "unit" : "", "event" : "page-faults", "event-runtime" : 1, "pcnt-running" : 100.00}',
+      ],
+      ['tSec', 'aggr', 'event', 'value', 'runPct', 'metricValue', 'metricUnit'],
+      [
+        [null, null, 'instructions', 1234, 100, null, 'insn per cycle'],
+        [1.000123456, null, 'task-clock', 0.793253, 49.98, 0.003961, 'CPUs utilized'],
+        [null, 'llama-cli-4242', 'page-faults', 75, 100, null, null],
+      ],
+    ],
+  ];
+
+  it.each(counterCases)('%s', (_what, lines, fields, expected) => {
+    const { rs, diags } = perfOf(lines);
+    expect(diags).toEqual([]);
+    expect(rs.map((r) => fields.map((f) => r[f]))).toEqual(expected);
+  });
+
+  // A counter's further metrics (do_new_line_std in stat-display.c), perf 3.x's `%`-glued idle share,
+  // perf 6.5+'s TopdownL1 group label, a multiplexed metric line, a metric perf could not compute.
+  const metricLines = [
+    '         1,234,567      instructions              #    0.80  insn per cycle',
+    '                                                  #    0.26  stalled cycles per insn',
+    '                                             #   45.67% frontend cycles idle',
+    '             TopdownL1 (cpu_core)                 #     22.2 %  tma_backend_bound',
+    '                                                  #     19.6 %  tma_retiring             (49.98%)',
+    '                                                  #     -nan  insn per cycle',
+  ];
+
+  it('metric lines of their own (`#` continuation, perf 3.x stalled-cycles, TopdownL1): every one a metric record', () => {
+    const { all, diags } = perfOf(metricLines);
+    expect(diags).toEqual([]);
+    expect(ofKind(all, 'perf-metric').map((m) => [m.line, m.name, m.value, m.unit])).toEqual([
+      [2, 'stalled cycles per insn', 0.26, null],
+      [3, 'frontend cycles idle', 45.67, '%'],
+      [4, 'tma_backend_bound', 22.2, '%'],
+      [5, 'tma_retiring', 19.6, '%'],
+      [6, 'insn per cycle', null, null],
+    ]);
+  });
+
+  it('a `#` line holding a number that is no metric is a diagnostic, a `#` header is nothing', () => {
+    const { all, diags } = perfOf([
+      '#           time             counts unit events',
+      '# started on Tue Dec  1 10:00:00 2026',
+      '#  1.2.3 broken',
+    ]);
+    expect(all).toEqual(diags);
+    expect(diags.map((d) => [d.line, d.reason])).toEqual([[3, 'unreadable perf metric']]);
+  });
+
+  it('odd values: -nan metric, counts over 2^53 (a wrapped counter), a count too long for a double, CRLF, trailing blanks', () => {
+    const { rs, diags } = perfOf([
+      '         1,234      instructions              #     -nan  insn per cycle  ',
+      '18,446,744,073,709,551,615      cycles',
+      `${'9'.repeat(400)}      cycles`,
+      '         1,234      branches   \r',
+      '1234,,branch-misses,1000,100.00,,\r',
+    ]);
+    expect(rs.map((r) => [r.line, r.event, r.value, r.metricValue, r.metricUnit])).toEqual([
+      [1, 'instructions', 1234, null, 'insn per cycle'],
+      [2, 'cycles', 2 ** 64, null, null],
+      [4, 'branches', 1234, null, null],
+      [5, 'branch-misses', 1234, null, null],
+    ]);
+    expect(diags.map((d) => d.line)).toEqual([3]);
+  });
+
+  it("perf's complaints (real perf 6.1 stderr) are diagnostics that say so, to the blank line that ends them", () => {
+    const denied = perfFixture('x86-vm-perf6.1-output-modes/paranoid-denied.txt');
+    expect(denied.map((d) => [d.kind, d.kind === 'diagnostic' ? d.reason : ''])).toEqual(
+      Array.from({ length: 15 }, () => ['diagnostic', 'perf message']),
+    );
+    const syntax = diagnostics(perfFixture('x86-vm-perf6.1-output-modes/syntax-error.txt'));
+    expect(syntax.map((d) => [d.line, d.reason])).toEqual([
+      [1, 'perf message'],
+      [2, 'perf message'],
+      [3, 'perf message'],
+      [5, 'perf message'],
+      [7, 'not a perf stat line'],
+    ]);
+    expect(diagnostics(perfFixture('x86-vm-perf6.1-output-modes/workload-failed.txt'))).toEqual([
+      { kind: 'diagnostic', line: 1, reason: 'perf message', text: 'Workload failed: No such file or directory' },
+    ]);
+  });
+
+  it('CSV: a second metric on its own line, a cgroup column, an event whose terms hold the separator', () => {
+    // new_line_csv (stat-display.c): prefix, then the counter's fields left empty, then value and unit.
+    const { all, rs, diags } = perfOf([
+      '1234567,,instructions,1000,100.00,0.80,insn per cycle',
+      ',,,,0.26,stalled cycles per insn',
+      '     1.000123456,,,,,0.26,stalled cycles per insn',
+      '1234,,cycles,/user.slice,1000,100.00,,',
+      '5678,,cpu/event=0x3c,umask=0x0/,1000,100.00,,',
+    ]);
+    expect(diags).toEqual([]);
+    expect(ofKind(all, 'perf-metric').map((m) => [m.line, m.tSec, m.name, m.value])).toEqual([
+      [2, null, 'stalled cycles per insn', 0.26],
+      [3, 1.000123456, 'stalled cycles per insn', 0.26],
+    ]);
+    expect(rs.map((r) => [r.line, r.event, r.value, r.aggr, r.runTimeNs, r.runPct])).toEqual([
+      [1, 'instructions', 1234567, null, 1000, 100],
+      [4, 'cycles', 1234, '/user.slice', 1000, 100],
+      [5, 'cpu/event=0x3c,umask=0x0/', 5678, null, 1000, 100],
+    ]);
+  });
+
+  it.each([
+    [
+      '`--metric-only -x, -I`: the header is printed once, every later row still becomes metrics',
+      ['time,GHz,insn per cycle,', '     1.000123456,0.82,1.50,', '     2.000234567,0.91,1.45,'],
+      [
+        [2, 1.000123456, 'GHz', 0.82, null],
+        [2, 1.000123456, 'insn per cycle', 1.5, null],
+        [3, 2.000234567, 'GHz', 0.91, null],
+        [3, 2.000234567, 'insn per cycle', 1.45, null],
+      ],
+    ],
+    [
+      // The sample in tools/perf/Documentation/topdown.txt (Linux 6.6), `perf stat -a --topdown -I1000`.
+      'human `--topdown -I`: a `# time % name …` header, then rows of numbers',
+      [
+        '# time % tma_retiring % tma_backend_bound % tma_frontend_bound % tma_bad_speculation',
+        ' 1.001141351 11.5 34.9 46.9 6.7',
+        ' 2.006141972 13.4 28.1 50.4 8.1',
+      ],
+      [
+        [2, 1.001141351, 'tma_retiring', 11.5, '%'],
+        [2, 1.001141351, 'tma_backend_bound', 34.9, '%'],
+        [2, 1.001141351, 'tma_frontend_bound', 46.9, '%'],
+        [2, 1.001141351, 'tma_bad_speculation', 6.7, '%'],
+        [3, 2.006141972, 'tma_retiring', 13.4, '%'],
+        [3, 2.006141972, 'tma_backend_bound', 28.1, '%'],
+        [3, 2.006141972, 'tma_frontend_bound', 50.4, '%'],
+        [3, 2.006141972, 'tma_bad_speculation', 8.1, '%'],
+      ],
+    ],
+  ])('%s', (_what, lines, expected) => {
+    const { all, diags } = perfOf(lines);
+    expect(diags).toEqual([]);
+    expect(ofKind(all, 'perf-metric').map((m) => [m.line, m.tSec, m.name, m.value, m.unit])).toEqual(expected);
+  });
+
+  it('a capture through a terminal: colour codes around metrics and --interval-clear codes are not part of the line', () => {
+    const esc = String.fromCharCode(27);
+    const { all, rs, diags } = perfOf([
+      `${esc}[H${esc}[2J#           time             counts unit events`,
+      `     1.000123456         1,234,567      instructions   #  ${esc}[31m  0.26${esc}[m  insn per cycle`,
+      `                                                  #  ${esc}[35m  0.50${esc}[m  stalled cycles per insn`,
+    ]);
+    expect(diags).toEqual([]);
+    expect(rs.map((r) => [r.tSec, r.event, r.value, r.metricValue, r.metricUnit])).toEqual([
+      [1.000123456, 'instructions', 1234567, 0.26, 'insn per cycle'],
+    ]);
+    expect(ofKind(all, 'perf-metric').map((m) => [m.name, m.value])).toEqual([['stalled cycles per insn', 0.5]]);
   });
 });
