@@ -7,8 +7,14 @@ import type { PerfRecord, PerfStatus } from './records';
 const AGGR_RE = /^(?:CPU\d+|S\d+(?:-D\d+)?(?:-CLS\d+)?(?:-L\d+-ID\d+)?(?:-C\d+)?(?:-T\d+)?|N\d+)$/;
 /** The -I time column: `%6lu.%09lu` (a C-locale dot in every version). */
 export const TIME_RE = /^\d+\.\d+$/;
-/** An event name: `cycles`, `cycles:u`, `cpu_core/cycles/`, `r003c`, `cycles [armv8_cortex_a53]` (--no-merge). */
-const EVENT_RE = /^[\p{L}_]\S*(?: \[[^\]\s]+\])?$/u;
+/**
+ * An event name: `cycles`, `cycles:u`, `cpu_core/cycles/`, `r003c`, `cpu/event=0x3c,umask=0x0/`,
+ * `{cycles,instructions}:S`, `sched:sched_switch`, `cycles [armv8_cortex_a53]` (--no-merge): letters,
+ * digits and the punctuation of perf's event syntax (tools/perf/util/parse-events.l), never a
+ * control character, `<`, `>`, quotes or U+FFFD (what undecodable bytes become). A line of noise
+ * with a digit and a comma in it is then not a reading of an event named by its bytes.
+ */
+const EVENT_RE = /^[\p{L}_][\p{L}\p{N}_\-:/=,.@{}*?'+~#]*(?: \[[^\]\s\p{Cc}\ufffd]+\])?$/u;
 /** The PMU perf appends to a --no-merge event name of a non-hybrid PMU: `cycles [armv8_cortex_a53]`. */
 export const PMU_SUFFIX_RE = /^\[[^\]\s]+\]$/;
 

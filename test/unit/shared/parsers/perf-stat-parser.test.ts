@@ -840,4 +840,16 @@ describe('perf stat across versions and locales', () => {
     ]);
     expect(ofKind(all, 'perf-metric').map((m) => [m.name, m.value])).toEqual([['stalled cycles per insn', 0.5]]);
   });
+
+  it('noise with a digit and a comma is not a reading of an event named by its bytes (found parsing /dev/urandom)', () => {
+    const { rs, diags } = perfOf(['3,y*\u001e\ufffd>=SF', '9,S>', '8,TKm\u00ab!;;\ufffdP', "5,'quoted'", '7,ab<c']);
+    expect(rs).toEqual([]);
+    expect(diags).toHaveLength(5);
+    // perf's own event syntax stays readable in the same CSV shape (perf 3.0–3.13: value,event).
+    expect(perfOf(['5,mem-loads:u', '6,sched:sched_switch', '7,probe_libc:malloc']).rs.map((r) => r.event)).toEqual([
+      'mem-loads:u',
+      'sched:sched_switch',
+      'probe_libc:malloc',
+    ]);
+  });
 });
