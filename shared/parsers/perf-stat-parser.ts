@@ -288,7 +288,7 @@ function readCsvFields(f: string[], sepMatch: string, line: number): PerfRecord 
   }
   if (end > j) rest.splice(j - 1, end - j + 1, event);
   r.event = rest[j - 1] ?? '';
-  if (!isEventName(r.event)) return null;
+  if (!isEventName(r.event) || (r.unit !== null && !UNIT_RE.test(r.unit))) return null;
   // -G / --for-each-cgroup: the cgroup's name follows the event (print_cgroup in stat-display.c).
   const cgroup = rest[j];
   if (cgroup && !cgroup.endsWith('%') && parsePerfDecimal(cgroup) === null) {
@@ -390,6 +390,12 @@ function readTableRow(h: MetricHeader, text: string, line: number): PerfMetricRe
   }));
 }
 
+/** A counter's unit: `msec`, `ns`, `Joules`, `MiB`, `%` (letters, digits, `%`, `/`, `.`, `_`, `-`, spaces). */
+const UNIT_RE = /^[\p{L}\d%/._ -]+$/u;
+
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this looks for
+const NOT_PERF_TEXT = /[\u0000-\u0008\u000a-\u001f\u007f\ufffd]/;
+
 export function createPerfStatParser(options: LineCapOptions = {}): LineParser<PerfParseRecord> {
   let lineNo = 0;
   let sawInterval = false;
@@ -474,6 +480,12 @@ export function createPerfStatParser(options: LineCapOptions = {}): LineParser<P
       return out;
     }
 
+    // perf prints no control character (a tab separates -x\t fields; colour codes are gone by now)
+    // and no U+FFFD (what undecodable bytes become): such a line is noise, whatever its commas say.
+    if (NOT_PERF_TEXT.test(text)) {
+      out.push(diagnostic(lineNo, NOT_PERF_REASON, text));
+      return out;
+    }
     const r = readHuman(text, lineNo) ?? readCsv(text, lineNo);
     const csvMetric = r ? null : readCsvMetric(text, lineNo);
     if (csvMetric) {

@@ -842,9 +842,17 @@ describe('perf stat across versions and locales', () => {
   });
 
   it('noise with a digit and a comma is not a reading of an event named by its bytes (found parsing /dev/urandom)', () => {
-    const { rs, diags } = perfOf(['3,y*\u001e\ufffd>=SF', '9,S>', '8,TKm\u00ab!;;\ufffdP', "5,'quoted'", '7,ab<c']);
+    const { rs, diags } = perfOf([
+      '3,y*\u001e\ufffd>=SF',
+      '9,S>',
+      '8,TKm\u00ab!;;\ufffdP',
+      "5,'quoted'",
+      '7,ab<c',
+      '8,\\-,K4',
+      '7,\u0003*-uv!,s,,,"~"un\u0011_',
+    ]);
     expect(rs).toEqual([]);
-    expect(diags).toHaveLength(5);
+    expect(diags).toHaveLength(7);
     // perf's own event syntax stays readable in the same CSV shape (perf 3.0–3.13: value,event).
     expect(perfOf(['5,mem-loads:u', '6,sched:sched_switch', '7,probe_libc:malloc']).rs.map((r) => r.event)).toEqual([
       'mem-loads:u',
