@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { setGgufField, setModelField } from '../../../../shared/parsers/llama-log-model';
 import type { ModelRecord } from '../../../../shared/parsers/records';
+import { diagnostics, MiB, ofKind, parse, parseClean } from '../../../helpers/parser-test-kit';
 
 const record = (): ModelRecord => ({ kind: 'model', line: 1, source: 'print_info' });
 
@@ -41,5 +42,144 @@ describe('model fields from print_info and GGUF keys', () => {
     expect(setGgufField(r, 'constructor', 'str', 'llama')).toBe(false);
     expect(setGgufField(r, 'x.hasOwnProperty', 'u32', '3')).toBe(false);
     expect(r).toEqual(record());
+  });
+});
+
+// Model, weights and context blocks through the parser: lines as the named versions print them.
+describe('model, weight-buffer and context blocks of every era', () => {
+  const models = (lines: string[]) => ofKind(parseClean('llama-log', lines), 'model');
+
+  it('late 2023 CUDA build: llm_load_tensors offload summary, VRAM kv self, compute and scratch buffers', () => {
+    // llama.cpp of October–November 2023 (`llm_load_tensors:`, `%s: VRAM kv self = %.2f MB`).
+    const all = parseClean('llama-log', [
+      'llm_load_tensors: ggml ctx size =    0.11 MB',
+      'llm_load_tensors: using CUDA for GPU acceleration',
+      'llm_load_tensors: mem required  =   70.42 MB',
+      'llm_load_tensors: offloading 32 repeating layers to GPU',
+      'llm_load_tensors: offloaded 35/35 layers to GPU',
+      'llm_load_tensors: VRAM used: 3577.55 MB',
+      '...................................................................................................',
+      'llama_new_context_with_model: n_ctx      = 2048',
+      'llama_new_context_with_model: freq_base  = 10000.0',
+      'llama_kv_cache_init: offloading v cache to GPU',
+      'llama_kv_cache_init: VRAM kv self = 1024.00 MB',
+      'llama_new_context_with_model: kv self size  = 1024.00 MB',
+      'llama_build_graph: non-view tensors processed: 740/740',
+      'llama_new_context_with_model: compute buffer total size = 159.07 MB',
+      'llama_new_context_with_model: VRAM scratch buffer: 156.00 MB',
+      'llama_new_context_with_model: total VRAM used: 4757.55 MB (model: 3577.55 MB, context: 1180.00 MB)',
+    ]);
+    expect(ofKind(all, 'model').map((m) => [m.line, m.source, m.nCtx, m.extra])).toEqual([
+      [
+        1,
+        'llm_load_tensors',
+        undefined,
+        {
+          'ggml ctx size': '0.11 MB',
+          'mem required': '70.42 MB',
+          'offloaded layers': '35/35',
+          'VRAM used': '3577.55 MB',
+        },
+      ],
+      [8, 'llama_new_context_with_model', 2048, { freq_base: '10000.0' }],
+      [
+        14,
+        'llama_new_context_with_model',
+        undefined,
+        {
+          'compute buffer total size': '159.07 MB',
+          'VRAM scratch buffer': '156.00 MB',
+          'total VRAM used': '4757.55 MB (model: 3577.55 MB, context: 1180.00 MB)',
+        },
+      ],
+    ]);
+    expect(ofKind(all, 'kv').map((k) => [k.line, k.scope, k.device, k.sizeBytes, k.source])).toEqual([
+      [11, 'device-buffer', 'VRAM', 1024 * MiB, 'llama_kv_cache_init'],
+      [12, 'total', null, 1024 * MiB, 'llama_new_context_with_model'],
+    ]);
+  });
+
+  it('early 2025 (b4697): load_tensors model buffers, llama_init_from_model, kv_size with offload', () => {
+    // A ggml-org/ci capture of build 4697 (0fb77f82), February 2025, common-log prefixes as printed.
+    const all = parseClean('llama-log', [
+      '0.00.026.743 I load_tensors:          AMX model buffer size =    40.50 MiB',
+      '0.00.026.765 I load_tensors:   CPU_Mapped model buffer size =    63.84 MiB',
+      '...............................................',
+      '0.00.040.063 I llama_init_from_model: n_seq_max     = 1',
+      '0.00.040.075 I llama_init_from_model: n_ctx         = 512',
+      '0.00.040.075 I llama_init_from_model: n_ctx_per_seq = 512',
+      '0.00.040.076 I llama_init_from_model: n_batch       = 2048',
+      '0.00.040.076 I llama_init_from_model: n_ubatch      = 2048',
+      '0.00.040.076 I llama_init_from_model: flash_attn    = 0',
+      "0.00.040.105 I llama_kv_cache_init: kv_size = 512, offload = 1, type_k = 'f16', type_v = 'f16', n_layer = 12, can_shift = 1",
+      '0.00.042.081 I llama_kv_cache_init:        CPU KV buffer size =     9.00 MiB',
+      '0.00.042.101 I llama_init_from_model: KV self size  =    9.00 MiB, K (f16):    4.50 MiB, V (f16):    4.50 MiB',
+      '0.00.042.108 I llama_init_from_model:        CPU  output buffer size =     0.00 MiB',
+      '0.00.044.701 I llama_init_from_model:        CPU compute buffer size =    16.01 MiB',
+      '0.00.044.722 I llama_init_from_model: graph nodes  = 429',
+      '0.00.044.722 I llama_init_from_model: graph splits = 1',
+    ]);
+    const [weights, ctx, buffers] = ofKind(all, 'model');
+    expect(ofKind(all, 'model')).toHaveLength(3);
+    expect(weights).toEqual({
+      kind: 'model',
+      line: 1,
+      source: 'load_tensors',
+      extra: { 'AMX model buffer size': '40.50 MiB', 'CPU_Mapped model buffer size': '63.84 MiB' },
+    });
+    expect(ctx).toEqual({
+      kind: 'model',
+      line: 4,
+      source: 'llama_init_from_model',
+      nSeqMax: 1,
+      nCtx: 512,
+      nCtxPerSeq: 512,
+      nBatch: 2048,
+      nUbatch: 2048,
+      flashAttn: '0',
+    });
+    expect(buffers?.extra).toEqual({
+      'CPU output buffer size': '0.00 MiB',
+      'CPU compute buffer size': '16.01 MiB',
+      'graph nodes': '429',
+      'graph splits': '1',
+    });
+    expect(ofKind(all, 'kv').map((k) => [k.line, k.scope, k.cells, k.layers, k.typeK, k.typeV, k.sizeBytes])).toEqual([
+      [10, 'config', 512, 12, 'f16', 'f16', null],
+      [11, 'device-buffer', null, null, null, null, 9 * MiB],
+      [12, 'total', null, null, 'f16', 'f16', 9 * MiB],
+    ]);
+  });
+
+  it("late 2025+: the exit memory breakdown table, one record with every device's figures", () => {
+    // Published llama-cli run on an Apple M5 (`llama_memory_breakdown_print`, values in MiB).
+    const [breakdown] = models([
+      'llama_memory_breakdown_print: | memory breakdown [MiB] | total    free    self   model   context   compute    unaccounted |',
+      'llama_memory_breakdown_print: |   - MTL0 (Apple M5)    | 18186 = 10905 + (7280 =  6095 +     786 +     398) +           0 |',
+      'llama_memory_breakdown_print: |   - Host               |                  5556 =  5440 +       0 +     116                |',
+    ]);
+    expect(breakdown).toEqual({
+      kind: 'model',
+      line: 1,
+      source: 'llama_memory_breakdown_print',
+      extra: {
+        'MTL0 (Apple M5) total': '18186 MiB',
+        'MTL0 (Apple M5) free': '10905 MiB',
+        'MTL0 (Apple M5) self': '7280 MiB',
+        'MTL0 (Apple M5) model': '6095 MiB',
+        'MTL0 (Apple M5) context': '786 MiB',
+        'MTL0 (Apple M5) compute': '398 MiB',
+        'MTL0 (Apple M5) unaccounted': '0 MiB',
+        'Host self': '5556 MiB',
+        'Host model': '5440 MiB',
+        'Host context': '0 MiB',
+        'Host compute': '116 MiB',
+      },
+    });
+    const damaged = parse(
+      'llama-log',
+      'common_memory_breakdown_print: |   - CUDA0 (RTX 4090)   | 24080 = 1245 + (lots) |',
+    );
+    expect(diagnostics(damaged).map((d) => d.reason)).toEqual(['unreadable memory breakdown line']);
   });
 });

@@ -182,12 +182,18 @@ describe('llama.cpp logs: real captures', () => {
       [152, 'prompt', 447.42, 283, 1.58, 632.52, 'slot', 0, 8],
       [153, 'eval', 473.12, 27, 17.52, 57.07, 'slot', 0, 8],
       [154, 'total', 920.53, 310, null, null, 'slot', 0, 8],
+      // progress lines (2026) are read too, under their own labels: `t =  19.70 s / 1384.50 tokens per second`
+      [165, 'prompt', 19700, 27273, null, 1384.5, 'slot', 0, 28],
       [166, 'prompt', 20002.35, 27277, 0.73, 1363.69, 'slot', 0, 28],
       [167, 'eval', 1969.9, 128, 15.39, 64.98, 'slot', 0, 28],
       [168, 'total', 21972.26, 27405, null, null, 'slot', 0, 28],
       [173, 'prompt', 252.01, 4, 63.0, 15.87, 'slot', 0, 160],
       [174, 'eval', 5729.2, 96, 60.31, 16.58, 'slot', 0, 160],
       [175, 'total', 5981.21, 100, null, null, 'slot', 0, 160],
+      // `n_gen =    100, tg =  19.04 t/s` and `n_decoded =    172, tg =  12.00 t/s`: a rate and a count, no time
+      [181, 'eval', null, 100, null, 19.04, 'slot', 0, 202],
+      [182, 'eval', null, 158, null, 18.88, 'slot', 0, 202],
+      [188, 'eval', null, 172, null, 12, 'slot', 0, 388],
       // (I) split form: timing lines without the slot prefix take the slot/task of the header line
       [190, 'prompt', 789.03, 27, 29.22, 34.22, 'slot', 0, 388],
       [191, 'eval', 16112.5, 192, 83.92, 11.92, 'slot', 0, 388],
@@ -214,7 +220,56 @@ describe('llama.cpp logs: real captures', () => {
     expect(rs[6]?.extra).toEqual({ cache_n: 314 });
     expect(rs[8]?.extra).toEqual({ draft_n: 3, draft_n_accepted: 1 });
     expect(rs[11]?.label).toBe('generation eval');
-    expect(rs[27]?.label).toBe('sampling');
+    expect(rs.find((r) => r.line === 165)?.label).toBe('prompt processing');
+    expect(rs.find((r) => r.line === 188)?.label).toBe('generation progress');
+    expect(rs.find((r) => r.line === 202)?.label).toBe('sampling');
+  });
+});
+
+describe('llama.cpp logs: real boards (fixtures from issue threads, see each SOURCE)', () => {
+  it('April 2023 main on an RK3588 (FriendlyWrt): loader facts with mem required and map size, kv self size', () => {
+    const all = log('rk3588-friendlywrt-2023-04/main-2023-04-rk3588.txt');
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'model')).toEqual([
+      {
+        kind: 'model',
+        line: 4,
+        source: 'llama_model_load',
+        nVocab: 32000,
+        nCtx: 512,
+        nEmbd: 4096,
+        nHead: 32,
+        nLayer: 32,
+        nRot: 128,
+        nFf: 11008,
+        modelSizeBytes: Math.round(4017.27 * MiB),
+        extra: {
+          n_mult: '256',
+          f16: '2',
+          n_parts: '1',
+          type: '1',
+          'ggml map size': '4017.70 MB',
+          'ggml ctx size': '81.25 KB',
+          'mem required': '5809.78 MB (+ 1026.00 MB per state)',
+        },
+      },
+    ]);
+    expect(ofKind(all, 'kv').map((k) => [k.line, k.scope, k.sizeBytes, k.source])).toEqual([
+      [20, 'total', 256 * MiB, 'llama_init_from_file'],
+    ]);
+    expect(ofKind(all, 'timings')).toEqual([]);
+  });
+
+  it('December 2024 llama-cli on an Orange Pi 3B (RK3566): the llama_perf block of a ~1 token/s board', () => {
+    const all = log('orangepi-3b-rk3566-2024-12/llama-cli-perf-2024-12.txt');
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'timings').map((r) => [...t(r), r.source])).toEqual([
+      [1, 'sample', 170.97, 136, 1.26, 795.48, 'llama_perf_sampler_print'],
+      [2, 'load', 4450.58, null, null, null, 'llama_perf_context_print'],
+      [3, 'prompt', 4245.68, 8, 530.71, 1.88, 'llama_perf_context_print'],
+      [4, 'eval', 124973.6, 127, 984.04, 1.02, 'llama_perf_context_print'],
+      [5, 'total', 129561.47, 135, null, null, 'llama_perf_context_print'],
+    ]);
   });
 });
 
@@ -394,7 +449,15 @@ describe('llama.cpp logs: lines written from the format strings in llama.cpp sou
       [8, 'load', 125, null, null, null, 'llama_perf_context_print'],
       [9, 'load', 126, null, null, null, 'llama_perf_context_print'],
     ]);
-    const [rec] = ofKind(all, 'kv');
+    // The state's buffer line (`CPU RS buffer size`) is a reading too, like a KV cache's `KV buffer size`.
+    const [buffer, rec] = ofKind(all, 'kv');
+    expect([buffer?.line, buffer?.scope, buffer?.device, buffer?.sizeBytes, buffer?.recurrent]).toEqual([
+      3,
+      'device-buffer',
+      'CPU',
+      16 * MiB,
+      true,
+    ]);
     expect([rec?.line, rec?.recurrent, rec?.sizeBytes, rec?.cells, rec?.layers, rec?.seqs]).toEqual([
       4,
       true,
