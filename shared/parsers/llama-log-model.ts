@@ -126,6 +126,8 @@ const PRINT_META_INTS: Record<string, NumericKey> = {
   n_ctx_train: 'nCtxTrain',
   n_ctx: 'nCtx',
   n_ctx_per_seq: 'nCtxPerSeq',
+  // llama_context of late 2026 (node-llama-cpp 3.21 bundles it) prints the same figure under this name.
+  n_ctx_seq: 'nCtxPerSeq',
   n_seq_max: 'nSeqMax',
   n_batch: 'nBatch',
   n_ubatch: 'nUbatch',

@@ -226,6 +226,58 @@ describe('llama.cpp logs: real captures', () => {
   });
 });
 
+describe('llama.cpp logs: this machine, the newest llama.cpp (node-llama-cpp 3.21.1, see SOURCE)', () => {
+  it('print_info with new keys, load_tensors, llama_context with n_ctx_seq, llama_kv_cache, sched_reserve, llama_perf', () => {
+    const all = log('node-llama-cpp-3.21.1-x86-64/llama-cli-mjs-stories260K.txt');
+    expect(diagnostics(all)).toEqual([]);
+    const models = ofKind(all, 'model');
+    expect(models.map((m) => [m.line, m.source])).toEqual([
+      [3, 'llama_model_loader'],
+      [33, 'print_info'],
+      [87, 'load_tensors'],
+      [90, 'llama_context'],
+      [115, 'sched_reserve'],
+    ]);
+    expect(models[1]).toMatchObject({ nCtxTrain: 2048, nLayer: 5, nHead: 8, nHeadKv: 4, nVocab: 512, nParams: 292800 });
+    expect(models[2]?.extra).toEqual({ 'CPU_Mapped model buffer size': '1.12 MiB' });
+    // `n_ctx_seq = 1024` is this version's name of n_ctx_per_seq.
+    expect(models[3]).toMatchObject({
+      nSeqMax: 1,
+      nCtx: 1024,
+      nCtxPerSeq: 1024,
+      nBatch: 512,
+      nUbatch: 512,
+      flashAttn: 'auto',
+    });
+    expect(models[3]?.extra).toMatchObject({ kv_unified: 'false', 'CPU output buffer size': '0.00 MiB' });
+    expect(models[4]?.extra).toEqual({
+      'CPU compute buffer size': '2.52 MiB',
+      'graph nodes': '161',
+      'graph splits': '1',
+    });
+    const kv = ofKind(all, 'kv').map((k) => [
+      k.line,
+      k.scope,
+      k.sizeBytes,
+      k.cells,
+      k.layers,
+      k.seqs,
+      k.streams,
+      k.kBytes,
+    ]);
+    expect(kv).toEqual([
+      [105, 'device-buffer', Math.round(0.62 * MiB), null, null, null, null, null],
+      [106, 'total', Math.round(0.62 * MiB), 1024, 5, 1, 1, Math.round(0.31 * MiB)],
+    ]);
+    expect(ofKind(all, 'timings').map(t)).toEqual([
+      [120, 'load', 23.76, null, null, null],
+      [121, 'prompt', 2.22, 4, 0.55, 1803.43],
+      [122, 'eval', 3.1, 23, 0.13, 7426.54],
+      [123, 'total', 55.25, 27, null, null],
+    ]);
+  });
+});
+
 describe('llama.cpp logs: real boards (fixtures from issue threads, see each SOURCE)', () => {
   it('April 2023 main on an RK3588 (FriendlyWrt): loader facts with mem required and map size, kv self size', () => {
     const all = log('rk3588-friendlywrt-2023-04/main-2023-04-rk3588.txt');
