@@ -23,8 +23,7 @@ const OOM_RE =
 const FATAL_LINE_RE =
   /^(?:Killed|(?:Segmentation fault|Aborted|Bus error|Illegal instruction)(?: \(core dumped\))?)$|^terminate called after throwing|\bGGML_ASSERT\b|\bGGML_ABORT\b|^CUDA error\b/;
 /** A llama.cpp function-name lead: `llama_model_load:`, `main:`, `error:`, `srv    load_model:`, `slot update_slots:`. */
-const LEAD_RE =
-  /^(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|main|error|warning)\s*:|^(?:srv|slot|que|res)\s+\w+:/;
+const LEAD_RE = /^(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|main|error|warning)\s*:|^(?:srv|slot|que|res)\s+\w+:/;
 const ERROR_WORD_RE = /\b(?:error|errors|failed|failure|cannot|unable to|abort(?:ed|ing)?)\b/i;
 
 /** The diagnostic reason for a line that reports a failure; null for any other line. On the prefix-stripped, trimmed line. */

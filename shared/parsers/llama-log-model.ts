@@ -27,7 +27,7 @@ export function bytesOf(value: string | undefined, unit: string | undefined): nu
  * the weights' buffers and the context's settings stay three records even when no other line
  * separates them.
  */
-const MODEL_FUNC_GROUPS: Record<string, 'model' | 'tensors' | 'context'> = {
+const MODEL_FUNC_GROUPS: Record<string, 'model' | 'tensors' | 'context' | 'ollama'> = {
   print_info: 'model',
   llm_load_print_meta: 'model',
   llama_model_load: 'model',
@@ -45,6 +45,8 @@ const MODEL_FUNC_GROUPS: Record<string, 'model' | 'tensors' | 'context'> = {
   // The table llama-cli and llama-server print at exit (late 2025+), one row per device.
   llama_memory_breakdown_print: 'context',
   common_memory_breakdown_print: 'context',
+  // ollama's own memory lines, rewritten as `ollama: CUDA0 model weights = 4.1 GiB` (llama-log-server.ts).
+  ollama: 'ollama',
 };
 export const MODEL_FUNCS = new Set(Object.keys(MODEL_FUNC_GROUPS));
 
@@ -57,9 +59,11 @@ export function modelGroup(func: string): string {
  * Keys whose value is a memory reading (so a block of them alone is a record): backend buffers
  * (`CUDA0 compute buffer size`, `CPU_Mapped model buffer size`, `CPU buffer size`, `CPU output buffer
  * size`, 2023's `compute buffer total size`), 2023's `mem required` and the CUDA offload summaries
- * (`VRAM used`, `total VRAM used`, `VRAM scratch buffer`), the offloaded layer count.
+ * (`VRAM used`, `total VRAM used`, `VRAM scratch buffer`), the offloaded layer count, ollama's
+ * `<device> model weights`, `<device> compute graph` and `total memory`.
  */
-const MEMORY_KEY_RE = /\bbuffer (?:total )?size$|^mem required$|VRAM|^offloaded layers$/;
+const MEMORY_KEY_RE =
+  /\bbuffer (?:total )?size$|^mem required$|VRAM|^offloaded layers$|model weights$|compute graph$|^total memory$/;
 
 export function isMemoryKey(key: string): boolean {
   return MEMORY_KEY_RE.test(key);

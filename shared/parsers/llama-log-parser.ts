@@ -55,7 +55,14 @@ import {
   type ModelBlock,
 } from './llama-log-model';
 import { engineErrorReason } from './llama-log-errors';
-import { JSON_TIMINGS_RE, OLLAMA_RE, parseGoDurationMs, timingsFromJson, type OllamaPending } from './llama-log-server';
+import {
+  JSON_TIMINGS_RE,
+  OLLAMA_RE,
+  ollamaMemoryLine,
+  parseGoDurationMs,
+  timingsFromJson,
+  type OllamaPending,
+} from './llama-log-server';
 import {
   readCliSummary,
   readJsonLogLine,
@@ -415,7 +422,11 @@ export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<L
       return [];
     }
 
-    const s = stripLogPrefixes(text);
+    const stripped = stripLogPrefixes(text);
+    const ollamaMemory = ollamaMemoryLine(stripped.trim());
+    if (ollamaMemory && 'unreadable' in ollamaMemory)
+      return [...flushModel(), diagnostic(lineNo, 'unreadable ollama memory line', text)];
+    const s = ollamaMemory ? ollamaMemory.line : stripped;
     const trimmed = s.trim();
     if (trimmed === '') return [];
     const out: LlamaLogRecord[] = [];
@@ -442,7 +453,16 @@ export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<L
       split = null;
     } else if (info) {
       body = s.slice(info[0].length);
-      origin = { line: lineNo, raw: text, source: 'print_timings', slotId: null, taskId: null };
+      // The `| tid="…" timestamp=… id_slot=0 id_task=5 …` tail (2024) names the slot and the task.
+      const slotId = /\bid_slot=(\d+)/.exec(body)?.[1];
+      const taskId = /\bid_task=(-?\d+)/.exec(body)?.[1];
+      origin = {
+        line: lineNo,
+        raw: text,
+        source: 'print_timings',
+        slotId: slotId === undefined ? null : Number(slotId),
+        taskId: taskId === undefined ? null : Number(taskId),
+      };
       split = null;
     } else if (func) {
       body = s.slice(fm![0].length);

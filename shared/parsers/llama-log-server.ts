@@ -104,3 +104,32 @@ export interface OllamaPending {
   tokens: number | null;
   ms: number | null;
 }
+
+// ---------------------------------------------------------------------------------------------
+// ollama's own memory lines (its Go engine, 2025+; logfmt: `time=… level=INFO source=device.go:256
+// msg="kv cache" device=CUDA0 size="450.0 MiB"`), printed instead of llama.cpp's when ollama runs a
+// model on its new engine: model weights, kv cache and compute graph per device, total memory, and
+// `msg="offloaded 27/27 layers to GPU"`.
+
+const OLLAMA_MEMORY_MSG_RE = /\bmsg="(?:model weights|kv cache|compute graph|total memory)"/;
+const OLLAMA_MEMORY_RE =
+  /\bmsg="(model weights|kv cache|compute graph|total memory)"(?: device=([^\s"=]+))? size="([\d.]+) (B|KiB|MiB|GiB|TiB)"/;
+const OLLAMA_OFFLOAD_RE = /\bmsg="(offloaded \d+\/\d+ layers to GPU)"/;
+
+/**
+ * An ollama memory line rewritten as the llama.cpp line that says the same (`ollama: CUDA0 KV buffer
+ * size = 450.0 MiB`, `ollama: CUDA0 model weights = 4.1 GiB`, `ollama: offloaded 27/27 layers to GPU`)
+ * so that the KV and model readers take it; `{ unreadable: true }` for a memory line whose size
+ * cannot be read; null for any other line.
+ */
+export function ollamaMemoryLine(trimmed: string): { line: string } | { unreadable: true } | null {
+  if (!trimmed.includes('msg="')) return null;
+  const off = OLLAMA_OFFLOAD_RE.exec(trimmed);
+  if (off) return { line: `ollama: ${off[1] ?? ''}` };
+  if (!OLLAMA_MEMORY_MSG_RE.test(trimmed)) return null;
+  const m = OLLAMA_MEMORY_RE.exec(trimmed);
+  if (!m) return { unreadable: true };
+  const [what, device, size, unit] = [m[1] ?? '', m[2], m[3] ?? '', m[4] ?? ''];
+  if (what === 'kv cache') return { line: `ollama: ${device ?? 'all'} KV buffer size = ${size} ${unit}` };
+  return { line: `ollama: ${device ? `${device} ` : ''}${what} = ${size} ${unit}` };
+}

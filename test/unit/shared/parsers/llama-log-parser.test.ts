@@ -172,10 +172,10 @@ describe('llama.cpp logs: real captures', () => {
       [112, 'eval', 183.01, 35, 5.228857142857143, 191.2463799792361, 'server-json', null, null],
       [120, 'prompt', 33.474, 52, 0.6437307692307692, 1553.4444643603993, 'server-json', null, null],
       [120, 'eval', 51.669, 7, 7.381285714285714, 135.47775261762374, 'server-json', null, null],
-      // (F) mid-2024 INFO [print_timings] with key=value tails, then llama_print_timings
-      [140, 'prompt', 15.62, 12, 1.3, 768.49, 'print_timings', null, null],
-      [141, 'eval', 3194.22, 783, 4.08, 245.13, 'print_timings', null, null],
-      [142, 'total', 3209.84, null, null, null, 'print_timings', null, null],
+      // (F) mid-2024 INFO [print_timings] with key=value tails (id_slot, id_task read), then llama_print_timings
+      [140, 'prompt', 15.62, 12, 1.3, 768.49, 'print_timings', 0, 0],
+      [141, 'eval', 3194.22, 783, 4.08, 245.13, 'print_timings', 0, 0],
+      [142, 'total', 3209.84, null, null, null, 'print_timings', 0, 0],
       [144, 'load', 348.01, null, null, null, 'llama_print_timings', null, null],
       [145, 'sample', 521.15, 607, 0.86, 1164.72, 'llama_print_timings', null, null],
       // (G) (H) slot print_timing with the common-log prefix and [pid]
