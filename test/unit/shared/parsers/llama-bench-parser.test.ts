@@ -175,67 +175,36 @@ describe('llama-bench: output written from tools/llama-bench (printers and READM
 
 describe('llama-bench: stdout and stderr in one capture', () => {
   it('--progress lines between the rows do not end the table; a model that failed to load is a diagnostic', () => {
-    // As a published capture of build fb7e6eed (7775) on an AMD MI50 prints it (`2>&1`): the first
-    // model failed to load (its table stays empty), the second ran with --progress and a depth.
-    const all = parse(
-      'llama-bench',
-      [
-        'ggml_cuda_init: found 1 ROCm devices:',
-        '  Device 0: AMD Instinct MI50/MI60, gfx906:sramecc+:xnack- (0x906), VMM: no, Wave Size: 64',
-        'llama-bench: benchmark 1/2: starting',
-        "main: error: failed to load model '/media/llms/openai_gpt-oss-20b-MXFP4.gguf'",
-        '| model                          |       size |     params | backend    | ngl | threads | type_k | fa |            test |                  t/s |',
-        '| ------------------------------ | ---------: | ---------: | ---------- | --: | ------: | -----: | -: | --------------: | -------------------: |',
-        'llama-bench: benchmark 1/2: starting',
-        'llama-bench: benchmark 1/2: warmup prompt run',
-        'llama-bench: benchmark 1/2: depth run 1/1',
-        'llama-bench: benchmark 1/2: prompt run 1/1',
-        '| model                          |       size |     params | backend    | ngl | threads | type_k | fa |            test |                  t/s |',
-        '| ------------------------------ | ---------: | ---------: | ---------- | --: | ------: | -----: | -: | --------------: | -------------------: |',
-        '| kimi-linear 48B.A3B MXFP4 MoE  |  25.33 GiB |    49.12 B | ROCm       |  99 |      12 |   q8_0 |  1 |   pp512 @ d8192 |        155.96 ± 0.00 |',
-        'llama-bench: benchmark 2/2: starting',
-        'llama-bench: benchmark 2/2: warmup generation run',
-        'llama-bench: benchmark 2/2: depth run 1/1 (cached)',
-        'llama-bench: benchmark 2/2: generation run 1/1',
-        '| kimi-linear 48B.A3B MXFP4 MoE  |  25.33 GiB |    49.12 B | ROCm       |  99 |      12 |   q8_0 |  1 |   tg128 @ d8192 |         45.13 ± 0.00 |',
-        '',
-        'build: fb7e6eed (7775)',
-      ].join('\n'),
-    );
-    expect(diagnostics(all).map((d) => [d.line, d.reason])).toEqual([[4, 'engine error']]);
-    expect(ofKind(all, 'bench').map((r) => [...row(r), r.nPrompt, r.nGen, r.nDepth, r.typeK])).toEqual([
-      [
-        13,
-        'markdown',
-        'kimi-linear 48B.A3B MXFP4 MoE',
-        'pp512 @ d8192',
-        155.96,
-        0,
-        'ROCm',
-        12,
-        99,
-        512,
-        0,
-        8192,
-        'q8_0',
-      ],
-      [
-        18,
-        'markdown',
-        'kimi-linear 48B.A3B MXFP4 MoE',
-        'tg128 @ d8192',
-        45.13,
-        0,
-        'ROCm',
-        12,
-        99,
-        0,
-        128,
-        8192,
-        'q8_0',
-      ],
+    // An MI50 (ROCm) capture of build 7775: three models failed to load, the others ran with --progress.
+    const all = parseFixture('llama-bench', 'llama-bench/progress-rocm-mi50-b7775/llama-bench-progress-2to1.txt');
+    const rows = ofKind(all, 'bench').map((r) => [
+      r.line,
+      r.model,
+      r.test,
+      r.tokensPerSecond,
+      r.nPrompt,
+      r.nGen,
+      r.nDepth,
     ]);
-    expect(ofKind(all, 'bench-build')).toEqual([{ kind: 'bench-build', line: 20, commit: 'fb7e6eed', number: 7775 }]);
+    expect(rows).toEqual([
+      [20, 'qwen3vlmoe 30B.A3B Q4_1', 'pp2048', 1758.66, 2048, 0, 0],
+      [24, 'qwen3vlmoe 30B.A3B Q4_1', 'tg128', 125.52, 0, 128, 0],
+      [34, 'qwen3vlmoe 30B.A3B Q4_1', 'pp512', 1504.58, 512, 0, 0],
+      [38, 'qwen3vlmoe 30B.A3B Q4_1', 'tg128', 124.43, 0, 128, 0],
+      [55, 'kimi-linear 48B.A3B MXFP4 MoE', 'pp512 @ d8192', 155.96, 512, 0, 8192],
+      [60, 'kimi-linear 48B.A3B MXFP4 MoE', 'tg128 @ d8192', 45.13, 0, 128, 8192],
+    ]);
+    // The three `main: error: failed to load model` lines say why those tables are empty.
+    expect(diagnostics(all).map((d) => `${d.line}: ${d.reason}`)).toEqual([
+      '4: engine error',
+      '10: engine error',
+      '44: engine error',
+    ]);
+    expect(ofKind(all, 'bench-build').map((b) => [b.line, b.number])).toEqual([
+      [26, 7775],
+      [40, 7775],
+      [62, 7775],
+    ]);
   });
 });
 

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { setGgufField, setModelField } from '../../../../shared/parsers/llama-log-model';
 import type { ModelRecord } from '../../../../shared/parsers/records';
-import { diagnostics, MiB, ofKind, parse, parseClean } from '../../../helpers/parser-test-kit';
+import { diagnostics, MiB, ofKind, parse, parseFixtureClean } from '../../../helpers/parser-test-kit';
+
+/** A file of test/fixtures/llama-cpp/format-strings-2023-2026 (see its SOURCE), parsed; no diagnostics expected. */
+const clean = (name: string) => parseFixtureClean('llama-log', `llama-cpp/format-strings-2023-2026/${name}`);
 
 const record = (): ModelRecord => ({ kind: 'model', line: 1, source: 'print_info' });
 
@@ -45,30 +48,14 @@ describe('model fields from print_info and GGUF keys', () => {
   });
 });
 
-// Model, weights and context blocks through the parser: lines as the named versions print them.
+// Model, weights and context blocks through the parser: lines as the named versions print them
+// (test/fixtures/llama-cpp/format-strings-2023-2026).
 describe('model, weight-buffer and context blocks of every era', () => {
-  const models = (lines: string[]) => ofKind(parseClean('llama-log', lines), 'model');
+  const models = (name: string) => ofKind(clean(name), 'model');
 
   it('late 2023 CUDA build: llm_load_tensors offload summary, VRAM kv self, compute and scratch buffers', () => {
     // llama.cpp of October–November 2023 (`llm_load_tensors:`, `%s: VRAM kv self = %.2f MB`).
-    const all = parseClean('llama-log', [
-      'llm_load_tensors: ggml ctx size =    0.11 MB',
-      'llm_load_tensors: using CUDA for GPU acceleration',
-      'llm_load_tensors: mem required  =   70.42 MB',
-      'llm_load_tensors: offloading 32 repeating layers to GPU',
-      'llm_load_tensors: offloaded 35/35 layers to GPU',
-      'llm_load_tensors: VRAM used: 3577.55 MB',
-      '...................................................................................................',
-      'llama_new_context_with_model: n_ctx      = 2048',
-      'llama_new_context_with_model: freq_base  = 10000.0',
-      'llama_kv_cache_init: offloading v cache to GPU',
-      'llama_kv_cache_init: VRAM kv self = 1024.00 MB',
-      'llama_new_context_with_model: kv self size  = 1024.00 MB',
-      'llama_build_graph: non-view tensors processed: 740/740',
-      'llama_new_context_with_model: compute buffer total size = 159.07 MB',
-      'llama_new_context_with_model: VRAM scratch buffer: 156.00 MB',
-      'llama_new_context_with_model: total VRAM used: 4757.55 MB (model: 3577.55 MB, context: 1180.00 MB)',
-    ]);
+    const all = clean('cuda-2023-11-offload-vram.txt');
     expect(ofKind(all, 'model').map((m) => [m.line, m.source, m.nCtx, m.extra])).toEqual([
       [
         1,
@@ -101,24 +88,7 @@ describe('model, weight-buffer and context blocks of every era', () => {
 
   it('early 2025 (b4697): load_tensors model buffers, llama_init_from_model, kv_size with offload', () => {
     // A ggml-org/ci capture of build 4697 (0fb77f82), February 2025, common-log prefixes as printed.
-    const all = parseClean('llama-log', [
-      '0.00.026.743 I load_tensors:          AMX model buffer size =    40.50 MiB',
-      '0.00.026.765 I load_tensors:   CPU_Mapped model buffer size =    63.84 MiB',
-      '...............................................',
-      '0.00.040.063 I llama_init_from_model: n_seq_max     = 1',
-      '0.00.040.075 I llama_init_from_model: n_ctx         = 512',
-      '0.00.040.075 I llama_init_from_model: n_ctx_per_seq = 512',
-      '0.00.040.076 I llama_init_from_model: n_batch       = 2048',
-      '0.00.040.076 I llama_init_from_model: n_ubatch      = 2048',
-      '0.00.040.076 I llama_init_from_model: flash_attn    = 0',
-      "0.00.040.105 I llama_kv_cache_init: kv_size = 512, offload = 1, type_k = 'f16', type_v = 'f16', n_layer = 12, can_shift = 1",
-      '0.00.042.081 I llama_kv_cache_init:        CPU KV buffer size =     9.00 MiB',
-      '0.00.042.101 I llama_init_from_model: KV self size  =    9.00 MiB, K (f16):    4.50 MiB, V (f16):    4.50 MiB',
-      '0.00.042.108 I llama_init_from_model:        CPU  output buffer size =     0.00 MiB',
-      '0.00.044.701 I llama_init_from_model:        CPU compute buffer size =    16.01 MiB',
-      '0.00.044.722 I llama_init_from_model: graph nodes  = 429',
-      '0.00.044.722 I llama_init_from_model: graph splits = 1',
-    ]);
+    const all = clean('b4697-2025-02-init-from-model.txt');
     const [weights, ctx, buffers] = ofKind(all, 'model');
     expect(ofKind(all, 'model')).toHaveLength(3);
     expect(weights).toEqual({
@@ -153,11 +123,7 @@ describe('model, weight-buffer and context blocks of every era', () => {
 
   it("late 2025+: the exit memory breakdown table, one record with every device's figures", () => {
     // Published llama-cli run on an Apple M5 (`llama_memory_breakdown_print`, values in MiB).
-    const [breakdown] = models([
-      'llama_memory_breakdown_print: | memory breakdown [MiB] | total    free    self   model   context   compute    unaccounted |',
-      'llama_memory_breakdown_print: |   - MTL0 (Apple M5)    | 18186 = 10905 + (7280 =  6095 +     786 +     398) +           0 |',
-      'llama_memory_breakdown_print: |   - Host               |                  5556 =  5440 +       0 +     116                |',
-    ]);
+    const [breakdown] = models('memory-breakdown-2025-11.txt');
     expect(breakdown).toEqual({
       kind: 'model',
       line: 1,
