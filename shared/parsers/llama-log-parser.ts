@@ -60,6 +60,7 @@ import {
   OLLAMA_RE,
   ollamaMemoryLine,
   parseGoDurationMs,
+  readSlotContext,
   timingsFromJson,
   type OllamaPending,
 } from './llama-log-server';
@@ -501,6 +502,11 @@ export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<L
         out.push(...timingsFromJson(s.slice(open, end), lineNo, text));
         JSON_TIMINGS_RE.lastIndex = end;
       }
+      return out;
+    }
+    const slotContext = readSlotContext(trimmed, lineNo, text);
+    if (slotContext) {
+      out.push(slotContext);
       return out;
     }
     const jsonLog = readJsonLogLine(trimmed, lineNo, text);

@@ -40,4 +40,16 @@ describe("ollama's memory lines", () => {
     expect(diagnostics(all).map((d) => [d.line, d.reason])).toEqual([[1, 'unreadable ollama memory line']]);
     expect(ofKind(all, 'kv')).toEqual([]);
   });
+
+  it("llama-server's context per slot, every era's line, is a model record with nCtxPerSeq", () => {
+    const all = clean('server-slot-context-2024-2026.txt');
+    expect(ofKind(all, 'model').map((m) => [m.line, m.source, m.nCtxPerSeq, m.extra?.slot])).toEqual([
+      [1, 'slot', 32768, '0'],
+      [2, 'slot', 8192, '0'],
+      [3, 'slot', 8192, '0'],
+      [4, 'slot', 32768, '1'],
+    ]);
+    const damaged = parse('llama-log', 'slot   load_model: id  0 | task -1 | new slot, n_ctx = lots');
+    expect(diagnostics(damaged).map((d) => d.reason)).toEqual(['unreadable slot context line']);
+  });
 });
