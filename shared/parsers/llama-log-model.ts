@@ -251,6 +251,11 @@ export function setModelField(r: ModelRecord, key: string, value: string): boole
     case 'file size': {
       // `3.56 GiB (4.54 BPW)`, `762.49 MiB (6.40 BPW)`, 2023: `4017.27 MB / num tensors = 291`
       const m = /^([\d.]+)\s*(KiB|MiB|GiB|MB|GB)\b(?:\s*\(([\d.]+)\s*BPW\))?/.exec(value);
+      // mid 2023 (`llama_model_load_internal: model size = 7B`): the model type, not a size
+      if (!m && k === 'model size' && /^\d+(?:\.\d+)?[KMBT]$/.test(value)) {
+        r.modelType = value;
+        return true;
+      }
       if (!m) return false;
       const b = bytesOf(m[1], m[2]);
       if (b === null) return false;
@@ -269,6 +274,23 @@ export function setModelField(r: ModelRecord, key: string, value: string): boole
     default:
       return false;
   }
+}
+
+/** Keys setModelField reads: a line with one of them whose value it cannot read is a diagnostic, not chatter. */
+const MODEL_SWITCH_KEYS = new Set(['model params', 'model size', 'file size', 'n_head', 'n_head_kv', 'n_ff']);
+
+/**
+ * The key is one setModelField (`print_info` …) or setGgufField (`llama_model_loader: - kv`) reads,
+ * and the value is not a list (the loader cuts long lists short with `...`, which stays unread on purpose).
+ */
+export function isReadingKey(key: string, value: string, gguf: boolean): boolean {
+  if (value.trim().startsWith('[')) return false;
+  if (gguf) {
+    const dot = key.indexOf('.');
+    return own(GGUF_TEXTS, key) !== undefined || (dot > 0 && own(GGUF_KEYS, key.slice(dot + 1)) !== undefined);
+  }
+  const k = key.replace(/\s+/g, ' ').trim();
+  return own(PRINT_META_INTS, k) !== undefined || own(PRINT_META_TEXTS, k) !== undefined || MODEL_SWITCH_KEYS.has(k);
 }
 
 export function setGgufField(r: ModelRecord, key: string, _type: string, value: string): boolean {

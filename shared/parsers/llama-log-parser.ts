@@ -46,6 +46,7 @@ import {
   bytesOf,
   colonReading,
   isMemoryKey,
+  isReadingKey,
   LOADER_KV_RE,
   MODEL_FUNCS,
   modelGroup,
@@ -363,6 +364,7 @@ export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<L
       if (!kv) return [];
       model ??= { record: { kind: 'model', line: lineNo, source: func }, mapped: 0 };
       if (setGgufField(model.record, kv[1] ?? '', kv[2] ?? '', kv[3] ?? '')) model.mapped++;
+      else if (isReadingKey(kv[1] ?? '', kv[3] ?? '', true)) return [diagnostic(lineNo, 'unreadable model line', raw)];
       return [];
     }
     let pairs: Array<[string, string]>;
@@ -384,6 +386,7 @@ export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<L
     for (const [rawKey, value] of pairs) {
       const key = rawKey.replace(/\s+/g, ' ');
       if (setModelField(model.record, rawKey, value)) model.mapped++;
+      else if (isReadingKey(rawKey, value, false)) return [diagnostic(lineNo, 'unreadable model line', raw)];
       else {
         model.record.extra[key] = value;
         if (isMemoryKey(key) || func.endsWith('_memory_breakdown_print')) model.mapped++;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { setGgufField, setModelField } from '../../../../shared/parsers/llama-log-model';
 import type { ModelRecord } from '../../../../shared/parsers/records';
-import { diagnostics, MiB, ofKind, parse, parseFixtureClean } from '../../../helpers/parser-test-kit';
+import { diagnostics, MiB, ofKind, parse, parseClean, parseFixtureClean } from '../../../helpers/parser-test-kit';
 
 /** A file of test/fixtures/llama-cpp/format-strings-2023-2026 (see its SOURCE), parsed; no diagnostics expected. */
 const clean = (name: string) => parseFixtureClean('llama-log', `llama-cpp/format-strings-2023-2026/${name}`);
@@ -147,5 +147,32 @@ describe('model, weight-buffer and context blocks of every era', () => {
       'common_memory_breakdown_print: |   - CUDA0 (RTX 4090)   | 24080 = 1245 + (lots) |',
     );
     expect(diagnostics(damaged).map((d) => d.reason)).toEqual(['unreadable memory breakdown line']);
+  });
+
+  it('a known key whose value cannot be read is a diagnostic; a loader list cut with `...` and an unknown key are not', () => {
+    const text = [
+      'print_info: n_layer          = 2x',
+      'llama_model_loader: - kv  16:                          llama.block_count u32              = lots',
+      'llama_model_loader: - kv  17:              qwen3next.attention.head_count_kv arr[i32,48]     = [0, 0, 0, 2, 0, 0, 0, 2, ...',
+      'print_info: n_swa_pattern    = 6',
+    ];
+    const all = parse('llama-log', text.join('\n'));
+    expect(diagnostics(all).map((d) => `${d.line}: ${d.reason}`)).toEqual([
+      '1: unreadable model line',
+      '2: unreadable model line',
+    ]);
+  });
+
+  it("mid 2023's `model size = 13B` is the model type, not an unreadable size", () => {
+    // llama_model_load_internal of June 2023, as a published log prints it (github.com/Future-House/paper-qa issue 99).
+    const [m] = ofKind(
+      parseClean('llama-log', [
+        'llama_model_load_internal: n_layer    = 40',
+        'llama_model_load_internal: model size = 13B',
+      ]),
+      'model',
+    );
+    expect(m).toMatchObject({ nLayer: 40, modelType: '13B' });
+    expect(m?.modelSizeBytes).toBeUndefined();
   });
 });
