@@ -110,7 +110,7 @@ export function breakdownRow(body: string): Array<[string, string]> | null {
 /** A print_info / llm_load_print_meta key (`n_head_kv`, `model type`, `rope scaling`, `f_norm_eps`…). */
 const MODEL_KEY_RE = /^[a-z_][\w .()-]*$/i;
 /** On the trimmed body: `- kv  12: llama.block_count u32 = 32`. */
-export const LOADER_KV_RE = /^- kv\s+\d+:\s+(\S+)\s+(\S+)\s+=(?:\s+(\S.*))?$/;
+export const LOADER_KV_RE = /^- kv\s+[^\s:]+:\s+(\S+)\s+(\S+)\s+=(?:\s+(\S.*))?$/;
 
 /** `key = value` split at the first `=`, both trimmed; null when there is no `=` or the key is not a key. */
 export function modelKeyValue(body: string): [string, string] | null {

@@ -34,6 +34,7 @@
 import { capNumberedLines, type LineCapOptions } from './line-cap';
 import {
   diagnostic,
+  isCommentLine,
   type Diagnostic,
   type KvPart,
   type KvRecord,
@@ -113,6 +114,22 @@ const PREFIXES: RegExp[] = [
  */
 // eslint-disable-next-line no-control-regex -- the escape character is what this pattern is for
 const ANSI_RE = /\u001b\[[0-9;?]*[\x20-\x2f]*[\x40-\x7e]|\u001b/g;
+
+/**
+ * A llama.cpp function lead inside the line (`llama_kv_cache_init:`, `print_info:`, `slot   load_model:`…),
+ * for a line whose prefix no pattern above strips (a capture tool's own, or one damaged in transit:
+ * `0.00.042.08e I llama_kv_cache_init: …`). Only names llama.cpp prints, followed by `: `.
+ */
+const LEAD_INSIDE_RE =
+  /\b(?:llama_\w+|llm_load_\w+|print_info|load_tensors|sched_reserve|common_perf_print|common_memory_breakdown_print|(?:slot|srv)\s+\w+):\s/;
+
+/** The line from its llama.cpp function lead when something unknown precedes it; else the line as it is. */
+function withLlamaLead(s: string): string {
+  // A `#` comment (provenance notes in captures, records.ts) quotes log lines: it is no log line.
+  if (FUNC_RE.test(s) || /^(?:slot|srv)\s/.test(s) || isCommentLine(s)) return s;
+  const m = LEAD_INSIDE_RE.exec(s);
+  return m && m.index > 0 ? s.slice(m.index) : s;
+}
 
 export function stripLogPrefixes(text: string): string {
   let s = text.includes('\u001b') ? text.replace(ANSI_RE, '') : text;
@@ -374,6 +391,9 @@ export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<L
       pairs = row;
     } else {
       const kv = colonReading(body) ?? modelKeyValue(body);
+      // `CUDA? compute buffer size = …`, `offloaded 35/3e layers to GPU`: a memory reading nobody can read.
+      if (!kv && (/\bbuffer size\s*=/.test(body) || /^\s*offloaded\b/.test(body)))
+        return [diagnostic(lineNo, 'unreadable model line', raw)];
       if (!kv) return [];
       pairs = [kv];
     }
@@ -430,7 +450,7 @@ export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<L
     const ollamaMemory = ollamaMemoryLine(stripped.trim());
     if (ollamaMemory && 'unreadable' in ollamaMemory)
       return [...flushModel(), diagnostic(lineNo, 'unreadable ollama memory line', text)];
-    const s = ollamaMemory ? ollamaMemory.line : stripped;
+    const s = ollamaMemory ? ollamaMemory.line : withLlamaLead(stripped);
     const trimmed = s.trim();
     if (trimmed === '') return [];
     const out: LlamaLogRecord[] = [];
@@ -482,6 +502,11 @@ export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<L
       return out;
     }
     split = null;
+    // A `slot print_timing:` line whose `id N | task M |` part cannot be read (SLOT_RE did not match).
+    if (!slot && /^slot\s+print_timing:/.test(s) && (TIMING_HINT_RE.test(s) || / time\s*=/.test(s))) {
+      out.push(diagnostic(lineNo, 'unreadable timing line', text));
+      return out;
+    }
     if (slot || info) {
       const progress = slot ? readSlotProgress(body.trim(), origin) : null;
       if (progress) out.push(progress);
