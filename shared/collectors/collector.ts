@@ -50,6 +50,8 @@ export type CollectorStatusValue = 'ok' | 'absent' | 'denied' | 'failed';
  * (every one is counted all the same: `collectors.<id>.diagnostics`).
  */
 export const MAX_KEPT_DIAGNOSTICS = 50;
+/** A kept diagnostic's line, cut: enough to recognise it (the spool caps lines far longer). */
+export const KEPT_DIAGNOSTIC_TEXT_CHARS = 240;
 
 /** What a collector's parser makes of one line. Never thrown: a bad line is a diagnostic. */
 export type CollectorRecord =

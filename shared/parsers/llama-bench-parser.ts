@@ -12,12 +12,14 @@
 // Raspberry Pi 5 (b7651, CPU, a model name wider than its column), Radxa Dragon Q8B (pp4096+tg128),
 // Orin CSV from b7772 with every value quoted, and the upstream README csv/json/jsonl of b5163.
 //
-// Lines that are none of these (backend init chatter, shell prompts) are skipped. A table row, CSV
-// row or JSON object that cannot be read becomes a diagnostic.
+// Lines that are none of these (backend init chatter, --progress lines, shell prompts) are skipped. A
+// table row, CSV row or JSON object that cannot be read becomes a diagnostic, and so does a line
+// reporting a failure (`main: error: failed to load model …`, out of memory: llama-log-errors.ts).
 
 import { jsonSafe } from './json-values';
 import { inJsonString } from './json-scan';
 import { capNumberedLines, type LineCapOptions } from './line-cap';
+import { engineErrorReason } from './llama-log-errors';
 import {
   diagnostic,
   isBlankLine,
@@ -41,6 +43,7 @@ const BUILD_RE = /^\s*build:\s+([0-9a-fA-F]+)\s+\((\d+)\)\s*$/;
 const SIZE_RE = /^([\d.]+)\s*(B|KiB|MiB|GiB|TiB)$/;
 const PARAMS_RE = /^([\d.]+)\s*([KMBT])$/;
 const TS_RE = /^([\d.]+|inf|nan)(?:\s*±\s*([\d.]+|inf|nan))?$/;
+const PROGRESS_RE = /^llama-bench: benchmark \d+\/\d+: /;
 const TEST_RE = /^(?:pp(\d+))?(?:\+?tg(\d+))?(?:\s*@\s*d(\d+))?$/;
 
 const SIZE_UNITS: Record<string, number> = { B: 1, KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3, TiB: 1024 ** 4 };
@@ -350,7 +353,9 @@ export function createLlamaBenchParser(options: LineCapOptions = {}): LineParser
       if (!md) return [diagnostic(lineNo, 'table row without a llama-bench header', text)];
       return [benchFromMarkdown(md, cells, lineNo, text)];
     }
-    md = null;
+    // With --progress (2025+) llama-bench writes `llama-bench: benchmark 2/4: starting` … to stderr
+    // between the rows it prints to stdout: in a capture of both streams they do not end the table.
+    if (!PROGRESS_RE.test(t)) md = null;
 
     // `-o json` opens with a lone `[`; `-o jsonl` lines are `{"build_commit": …}`. Other lines that
     // merely start with a bracket (`[1] 4299`, `[2025-06-14 …] I …`) are not JSON.
@@ -391,7 +396,9 @@ export function createLlamaBenchParser(options: LineCapOptions = {}): LineParser
         return [benchFromObject(o, lineNo, 'csv')];
       }
     }
-    return [];
+    // `main: error: failed to load model '…'`, an out-of-memory line, `Killed`: why rows are missing.
+    const failure = engineErrorReason(t);
+    return failure ? [diagnostic(lineNo, failure, text)] : [];
   };
 
   const end = (): BenchParseRecord[] => {

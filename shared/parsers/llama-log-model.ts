@@ -21,22 +21,96 @@ export function bytesOf(value: string | undefined, unit: string | undefined): nu
   return u === undefined || !Number.isFinite(v) ? null : Math.round(v * u);
 }
 
-/** Functions whose `key = value` lines describe the model or the context. */
-export const MODEL_FUNCS = new Set([
-  'print_info',
-  'llm_load_print_meta',
-  'llama_model_load',
-  'llama_model_load_internal',
-  'llama_context',
-  'llama_new_context_with_model',
-  'llama_model_loader',
+/**
+ * Functions whose `key = value` lines describe the model, its weights' buffers or the context, by
+ * group: a block of lines (one ModelRecord) ends where the group changes, so the loader's facts,
+ * the weights' buffers and the context's settings stay three records even when no other line
+ * separates them.
+ */
+const MODEL_FUNC_GROUPS: Record<string, 'model' | 'tensors' | 'context' | 'ollama'> = {
+  print_info: 'model',
+  llm_load_print_meta: 'model',
+  llama_model_load: 'model',
+  llama_model_load_internal: 'model',
+  llama_model_loader: 'model',
+  // The weights' buffers: `llm_load_tensors:` (late 2023–2024), `load_tensors:` (2025+).
+  llm_load_tensors: 'tensors',
+  load_tensors: 'tensors',
+  llama_new_context_with_model: 'context',
+  // January–May 2025 (between llama_new_context_with_model and llama_context).
+  llama_init_from_model: 'context',
+  llama_context: 'context',
   // llama.cpp from late 2025 prints the compute buffers under this name, no longer llama_context's.
-  'sched_reserve',
-]);
+  sched_reserve: 'context',
+  // The table llama-cli and llama-server print at exit (late 2025+), one row per device.
+  llama_memory_breakdown_print: 'context',
+  common_memory_breakdown_print: 'context',
+  // ollama's own memory lines, rewritten as `ollama: CUDA0 model weights = 4.1 GiB` (llama-log-server.ts).
+  ollama: 'ollama',
+};
+export const MODEL_FUNCS = new Set(Object.keys(MODEL_FUNC_GROUPS));
+
+/** The block group of a MODEL_FUNCS function (see MODEL_FUNC_GROUPS). */
+export function modelGroup(func: string): string {
+  return Object.hasOwn(MODEL_FUNC_GROUPS, func) ? (MODEL_FUNC_GROUPS[func] ?? func) : func;
+}
+
+/**
+ * Keys whose value is a memory reading (so a block of them alone is a record): backend buffers
+ * (`CUDA0 compute buffer size`, `CPU_Mapped model buffer size`, `CPU buffer size`, `CPU output buffer
+ * size`, 2023's `compute buffer total size`), 2023's `mem required` and the CUDA offload summaries
+ * (`VRAM used`, `total VRAM used`, `VRAM scratch buffer`), the offloaded layer count, ollama's
+ * `<device> model weights`, `<device> compute graph` and `total memory`.
+ */
+const MEMORY_KEY_RE =
+  /\bbuffer (?:total )?size$|^mem required$|VRAM|^offloaded layers$|model weights$|compute graph$|^total memory$/;
+
+export function isMemoryKey(key: string): boolean {
+  return MEMORY_KEY_RE.test(key);
+}
+
+/**
+ * Model-block lines that are readings without `key = value`: `offloaded 33/33 layers to GPU`
+ * (2023+), `VRAM used: 3577.55 MB`, `total VRAM used: 4383.49 MB (model: …, context: …)`, `VRAM scratch
+ * buffer: 70.50 MB` (mid/late 2023, CUDA builds). As a [key, value] pair; null for another line.
+ */
+export function colonReading(body: string): [string, string] | null {
+  const t = body.trim();
+  const off = /^offloaded (\d+)\/(\d+) layers to GPU$/.exec(t);
+  if (off) return ['offloaded layers', `${off[1]}/${off[2]}`];
+  const vram = /^((?:total )?VRAM used|VRAM scratch buffer):\s*(\S.*)$/.exec(t);
+  return vram ? [vram[1] ?? '', vram[2] ?? ''] : null;
+}
+
+/**
+ * A row of the memory breakdown table (late 2025+, values in MiB) as [key, value] pairs:
+ * `|   - CUDA0 (RTX 4090)   | 24080 = 1245 + (22285 = 17200 +    4608 +     476) +         550 |`
+ * (total = free + (self = model + context + compute) + unaccounted) and
+ * `|   - Host               |                  1066 =   1000 +       0 +      66                |`
+ * (self = model + context + compute). [] for the header row; null for a row that cannot be read.
+ */
+export function breakdownRow(body: string): Array<[string, string]> | null {
+  const t = body.trim();
+  if (/^\|\s*memory breakdown \[MiB\]\s*\|/.test(t)) return [];
+  // `| - <device> | <figures> |`: split at the bars (a device name has none).
+  const cells = t.split('|').map((c) => c.trim());
+  if (cells.length !== 4 || cells[0] !== '' || cells[3] !== '' || !cells[1]?.startsWith('-')) return null;
+  const dev = cells[1].slice(1).trim();
+  const n = String.raw`(\d+)`;
+  const gpu = new RegExp(
+    String.raw`^${n}\s*=\s*${n}\s*\+\s*\(\s*${n}\s*=\s*${n}\s*\+\s*${n}\s*\+\s*${n}\s*\)\s*\+\s*${n}$`,
+  ).exec(cells[2] ?? '');
+  const names = gpu
+    ? ['total', 'free', 'self', 'model', 'context', 'compute', 'unaccounted']
+    : ['self', 'model', 'context', 'compute'];
+  const m = gpu ?? new RegExp(String.raw`^${n}\s*=\s*${n}\s*\+\s*${n}\s*\+\s*${n}$`).exec(cells[2] ?? '');
+  if (!m) return null;
+  return names.map((name, i) => [`${dev} ${name}`, `${m[i + 1] ?? ''} MiB`]);
+}
 /** A print_info / llm_load_print_meta key (`n_head_kv`, `model type`, `rope scaling`, `f_norm_eps`…). */
 const MODEL_KEY_RE = /^[a-z_][\w .()-]*$/i;
 /** On the trimmed body: `- kv  12: llama.block_count u32 = 32`. */
-export const LOADER_KV_RE = /^- kv\s+\d+:\s+(\S+)\s+(\S+)\s+=(?:\s+(\S.*))?$/;
+export const LOADER_KV_RE = /^- kv\s+[^\s:]+:\s+(\S+)\s+(\S+)\s+=(?:\s+(\S.*))?$/;
 
 /** `key = value` split at the first `=`, both trimmed; null when there is no `=` or the key is not a key. */
 export function modelKeyValue(body: string): [string, string] | null {
@@ -56,6 +130,8 @@ const PRINT_META_INTS: Record<string, NumericKey> = {
   n_ctx_train: 'nCtxTrain',
   n_ctx: 'nCtx',
   n_ctx_per_seq: 'nCtxPerSeq',
+  // llama_context of late 2026 (node-llama-cpp 3.21 bundles it) prints the same figure under this name.
+  n_ctx_seq: 'nCtxPerSeq',
   n_seq_max: 'nSeqMax',
   n_batch: 'nBatch',
   n_ubatch: 'nUbatch',
@@ -175,6 +251,11 @@ export function setModelField(r: ModelRecord, key: string, value: string): boole
     case 'file size': {
       // `3.56 GiB (4.54 BPW)`, `762.49 MiB (6.40 BPW)`, 2023: `4017.27 MB / num tensors = 291`
       const m = /^([\d.]+)\s*(KiB|MiB|GiB|MB|GB)\b(?:\s*\(([\d.]+)\s*BPW\))?/.exec(value);
+      // mid 2023 (`llama_model_load_internal: model size = 7B`): the model type, not a size
+      if (!m && k === 'model size' && /^\d+(?:\.\d+)?[KMBT]$/.test(value)) {
+        r.modelType = value;
+        return true;
+      }
       if (!m) return false;
       const b = bytesOf(m[1], m[2]);
       if (b === null) return false;
@@ -193,6 +274,23 @@ export function setModelField(r: ModelRecord, key: string, value: string): boole
     default:
       return false;
   }
+}
+
+/** Keys setModelField reads: a line with one of them whose value it cannot read is a diagnostic, not chatter. */
+const MODEL_SWITCH_KEYS = new Set(['model params', 'model size', 'file size', 'n_head', 'n_head_kv', 'n_ff']);
+
+/**
+ * The key is one setModelField (`print_info` …) or setGgufField (`llama_model_loader: - kv`) reads,
+ * and the value is not a list (the loader cuts long lists short with `...`, which stays unread on purpose).
+ */
+export function isReadingKey(key: string, value: string, gguf: boolean): boolean {
+  if (value.trim().startsWith('[')) return false;
+  if (gguf) {
+    const dot = key.indexOf('.');
+    return own(GGUF_TEXTS, key) !== undefined || (dot > 0 && own(GGUF_KEYS, key.slice(dot + 1)) !== undefined);
+  }
+  const k = key.replace(/\s+/g, ' ').trim();
+  return own(PRINT_META_INTS, k) !== undefined || own(PRINT_META_TEXTS, k) !== undefined || MODEL_SWITCH_KEYS.has(k);
 }
 
 export function setGgufField(r: ModelRecord, key: string, _type: string, value: string): boolean {

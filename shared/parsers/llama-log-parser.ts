@@ -3,28 +3,29 @@
 //
 // Stateful line parser (`createLlamaLogParser().push(line)`) so that the app can feed engine stderr
 // live. A log is mostly prose (generated text, loader chatter): a line that is not a known record
-// is skipped; only a line that looks like one (a timing label, a KV size, a server `timings` object)
-// but cannot be read becomes a diagnostic.
+// is skipped; a line that looks like one (a timing label, `ms per token`, `t/s`, a KV size, a server
+// `timings` object, a memory breakdown row) but cannot be read becomes a diagnostic, and so does a
+// line reporting a failure (out of memory, load errors, asserts, `Killed`: llama-log-errors.ts).
 //
 // Format references (llama.cpp sources, format strings quoted in comments below):
-// - timings: `llama_print_timings` (2023–mid 2024, `total time` with and later without a token
-//   count), `llama_perf_context_print` / `llama_perf_sampler_print` / `common_perf_print` (late 2024+,
-//   `%10.2f ms / %5d tokens (%8.2f ms per token, %8.2f tokens per second)`, fields widen when a
-//   value outgrows them, `inf`/`nan` when a count is 0), llama-server `print_timings` (mid-2024
-//   `INFO [ print_timings] … | key=value`), `slot print_timing: id  N | task M |` (2025+) and its
-//   split form where the three timing lines follow without the slot prefix, the server's JSON
-//   `timings` object (prompt_n, prompt_ms, predicted_per_second… plus cache_n, draft_n…), and
-//   ollama's `--verbose` block (Go durations).
+// - timings: every era's lines in llama-log-timing.ts (`main:` of March 2023 to llama-cli's
+//   `[ Prompt: … t/s | Generation: … t/s ]` of 2026, the server's text and JSON logs and its slot
+//   lines, split form included); the server's JSON `timings` object and ollama's `--verbose` block
+//   in llama-log-server.ts.
 // - KV: `llama_model_load: memory_size = … MB, n_mem = …` (March 2023), `kv self size = … MB`,
-//   `llama_kv_cache_init: <dev> KV buffer size = … MiB` + `KV self size = …, K (f16): …, V (f16): …`,
-//   `llama_kv_cache_unified: kv_size = …, type_k = '…'` and `size = … MiB (N cells, L layers[, S[/T]
-//   seqs]), K (t): …, V (t): …`, `llama_kv_cache:` (late 2025), iSWA `creating [non-]SWA KV cache`,
-//   ik_llama MLA `c^KV (f16): …, kv^T: not used`, `llama_memory_recurrent: … R (f32): …, S (f32): …`.
-// - model/context: `llama_model_load:` (2023), `llm_load_print_meta:` (2023–2024), `print_info:`
-//   (2025+; per-layer values print as `[8, 8, 0, …]`), `llama_model_loader: - kv N: key type = value`,
-//   `llama_new_context_with_model:` / `llama_context:` (`n_ctx = …`).
+//   `VRAM kv self = … MB` (2023 CUDA), `llama_kv_cache_init: <dev> KV buffer size = … MiB` + `KV self
+//   size = …, K (f16): …, V (f16): …`, `kv_size = …, [offload = 1, ]type_k = '…'` and `size = … MiB (N
+//   cells, L layers[, S[/T] seqs]), K (t): …, V (t): …`, `llama_kv_cache:` (late 2025), iSWA
+//   `creating [non-]SWA KV cache`, ik_llama MLA `c^KV (f16): …, kv^T: not used`,
+//   `llama_memory_recurrent: <dev> RS buffer size = …` and `… R (f32): …, S (f32): …`.
+// - model/weights/context (llama-log-model.ts): `llama_model_load:` (2023), `llm_load_print_meta:`
+//   (2023–2024), `print_info:` (2025+; per-layer values print as `[8, 8, 0, …]`), `llama_model_loader:
+//   - kv N: key type = value`, weight buffers of `llm_load_tensors:` / `load_tensors:`,
+//   `llama_new_context_with_model:` / `llama_init_from_model:` / `llama_context:` (`n_ctx = …`),
+//   `sched_reserve:` compute buffers, the exit `llama_memory_breakdown_print:` table.
 // Log prefixes stripped first: journald (`Sep 13 09:19:08 host prog[pid]: `, localised month names),
-// docker compose (`[time] service-1   | `), `[pid] `, llama.cpp's common log `0.00.032.820 I `,
+// docker compose (`[time] service-1   | `), `[pid] `, llama.cpp's common log `0.00.032.820 I ` (or `I `
+// alone; ANSI colours removed first),
 // llama-box `[2025-06-14 23:20:30.830830] I `, app tags `llama[1]: `.
 // Sizes printed as "MB" by old llama.cpp were computed as bytes/1024/1024 and are read as MiB.
 // Checked against captures from Raspberry Pi Zero 2 W and Pi 5, Jetson Orin (ollama, node-llama-cpp,
@@ -33,24 +34,48 @@
 import { capNumberedLines, type LineCapOptions } from './line-cap';
 import {
   diagnostic,
+  isCommentLine,
   type Diagnostic,
   type KvPart,
   type KvRecord,
   type LineParser,
   type ModelRecord,
-  type TimingPhase,
   type TimingsRecord,
 } from './records';
 import {
+  breakdownRow,
   bytesOf,
+  colonReading,
+  isMemoryKey,
+  isReadingKey,
   LOADER_KV_RE,
   MODEL_FUNCS,
+  modelGroup,
   modelKeyValue,
   setGgufField,
   setModelField,
   type ModelBlock,
 } from './llama-log-model';
-import { JSON_TIMINGS_RE, OLLAMA_RE, parseGoDurationMs, timingsFromJson, type OllamaPending } from './llama-log-server';
+import { engineErrorReason } from './llama-log-errors';
+import {
+  JSON_TIMINGS_RE,
+  OLLAMA_RE,
+  ollamaMemoryLine,
+  parseGoDurationMs,
+  readSlotContext,
+  timingsFromJson,
+  type OllamaPending,
+} from './llama-log-server';
+import {
+  readCliSummary,
+  readJsonLogLine,
+  readSlotProgress,
+  readTiming,
+  TIMING_BLOCK_SKIPPED_RE,
+  TIMING_HINT_RE,
+  TIMING_LABEL_RE,
+  type TimingOrigin,
+} from './llama-log-timing';
 import { scanJson, type JsonScan } from './json-scan';
 
 export type LlamaLogRecord = TimingsRecord | KvRecord | ModelRecord | Diagnostic;
@@ -72,16 +97,42 @@ const PREFIXES: RegExp[] = [
   /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z /,
   // `[pid] ` added by some captures
   /^\[\d+\] /,
-  // llama.cpp common log: `0.00.032.820 I ` (minutes grow past two digits)
-  /^\d+\.\d+\.\d+\.\d+ [DIWEN] /,
+  // llama.cpp common log (common/log.cpp, late 2024+): `0.00.032.820 I ` with --log-timestamps
+  // (minutes grow past two digits), the level letter alone with --log-prefix only
+  /^(?:\d+\.\d+\.\d+\.\d+ )?[DIWEN] /,
   // llama-box: `[2025-06-14 23:20:30.830830] I `
   /^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?\] [DIWEN] /,
   // app tags `llama[1]: `
   /^[\w.-]+\[\d+\]: /,
 ];
 
+/**
+ * ANSI colour and cursor sequences (CSI `ESC [ … letter`, and a lone ESC): llama.cpp's common log
+ * colours its timestamp and level letter and whole warning/error lines when it writes to a terminal
+ * (`--log-colors`, on by default for a tty since 2025), and captures taken through `script`, docker
+ * or tmux keep them.
+ */
+// eslint-disable-next-line no-control-regex -- the escape character is what this pattern is for
+const ANSI_RE = /\u001b\[[0-9;?]*[\x20-\x2f]*[\x40-\x7e]|\u001b/g;
+
+/**
+ * A llama.cpp function lead inside the line (`llama_kv_cache_init:`, `print_info:`, `slot   load_model:`…),
+ * for a line whose prefix no pattern above strips (a capture tool's own, or one damaged in transit:
+ * `0.00.042.08e I llama_kv_cache_init: …`). Only names llama.cpp prints, followed by `: `.
+ */
+const LEAD_INSIDE_RE =
+  /\b(?:llama_\w+|llm_load_\w+|print_info|load_tensors|sched_reserve|common_perf_print|common_memory_breakdown_print|(?:slot|srv)\s+\w+):\s/;
+
+/** The line from its llama.cpp function lead when something unknown precedes it; else the line as it is. */
+function withLlamaLead(s: string): string {
+  // A `#` comment (provenance notes in captures, records.ts) quotes log lines: it is no log line.
+  if (FUNC_RE.test(s) || /^(?:slot|srv)\s/.test(s) || isCommentLine(s)) return s;
+  const m = LEAD_INSIDE_RE.exec(s);
+  return m && m.index > 0 ? s.slice(m.index) : s;
+}
+
 export function stripLogPrefixes(text: string): string {
-  let s = text;
+  let s = text.includes('\u001b') ? text.replace(ANSI_RE, '') : text;
   for (let round = 0; round < 4; round++) {
     let changed = false;
     for (const re of PREFIXES) {
@@ -97,63 +148,11 @@ export function stripLogPrefixes(text: string): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Timings
+// Timings (readers in llama-log-timing.ts)
 
 const FUNC_RE = /^([a-z_]\w*):\s*/i;
 const SLOT_RE = /^slot\s+print_timing:\s+id\s+(\d+)\s+\|\s+task\s+(-?\d+)\s+\|\s*/;
 const SERVER_INFO_RE = /^(?:INFO|WARN|ERR|DEBUG)\s+\[\s*print_timings\]\s*/;
-const TIMING_LABEL_RE = /^(?:load|sample|sampling|samplers|prompt eval|eval|generation eval|total) time\s*=/;
-const NUM = String.raw`[-+]?(?:\d+(?:\.\d+)?|inf|nan)`;
-const TIMING_RE = new RegExp(
-  String.raw`^(load|sample|sampling|samplers|prompt eval|eval|generation eval|total) time\s*=\s*(${NUM})\s*ms` +
-    String.raw`(?:\s*\/\s*(\d+)\s*(?:runs|tokens))?` +
-    String.raw`(?:\s*\(\s*(${NUM})\s*ms per token,\s*(${NUM})\s*tokens per second\s*\))?\s*(?:\|.*)?$`,
-);
-
-const PHASES: Record<string, TimingPhase> = {
-  load: 'load',
-  sample: 'sample',
-  sampling: 'sample',
-  samplers: 'sample',
-  'prompt eval': 'prompt',
-  eval: 'eval',
-  'generation eval': 'eval',
-  total: 'total',
-};
-
-function finite(text: string | undefined): number | null {
-  if (text === undefined) return null;
-  const v = Number(text);
-  return Number.isFinite(v) ? v : null;
-}
-
-function readTiming(
-  body: string,
-  line: number,
-  raw: string,
-  source: string,
-  slotId: number | null,
-  taskId: number | null,
-): TimingsRecord | Diagnostic {
-  const m = TIMING_RE.exec(body);
-  const ms = m ? finite(m[2]) : null;
-  const label = m?.[1] ?? '';
-  const phase = PHASES[label];
-  if (!m || ms === null || !phase) return diagnostic(line, 'unreadable timing line', raw);
-  return {
-    kind: 'timings',
-    line,
-    phase,
-    ms,
-    tokens: m[3] !== undefined ? Number(m[3]) : null,
-    tokensPerSecond: finite(m[5]),
-    msPerToken: finite(m[4]),
-    label,
-    source,
-    slotId,
-    taskId,
-  };
-}
 
 // ---------------------------------------------------------------------------------------------
 // KV cache
@@ -161,16 +160,23 @@ function readTiming(
 // The KV readers below take the body trimmed at both ends, so no pattern needs a trailing `\s*` next
 // to a `.*` (the pair that backtracks quadratically on a run of spaces).
 const KV_TRIGGER_RE =
-  /\bKV self size\b|\bKV buffer size\b|^kv_size\s*=|^memory_size\s*=|^(?:\[fp8\]\s+)?size\s*=.*\bcells\b|^creating\s.*KV cache/i;
+  /\bKV self size\b|\b(?:KV|RS) buffer size\b|^VRAM kv self\b|^kv_size\s*=|^memory_size\s*=|^(?:\[fp8\]\s+)?size\s*=.*\bcells\b|^creating\s.*KV cache/i;
 const KV_SELF_RE = /^KV self size\s*=\s*([\d.]+)\s*(MiB|MB|GiB|GB|KiB)(?:\s*,\s*(\S.*))?$/i;
-const KV_BUFFER_RE = /^(?:\[fp8\]\s+)?(\S+)\s+KV buffer size\s*=\s*([\d.]+)\s*(MiB|MB|GiB|GB|KiB)$/;
-const KV_CONFIG_RE = /^kv_size\s*=\s*(\d+),\s*type_k\s*=\s*'([^']*)',\s*type_v\s*=\s*'([^']*)',\s*n_layer\s*=\s*(\d+)/;
+// `CUDA0 KV buffer size = …` (2024+); the recurrent state's `CPU RS buffer size = …` (llama_memory_recurrent, 2025+).
+const KV_BUFFER_RE = /^(?:\[fp8\]\s+)?(\S+)\s+(?:KV|RS) buffer size\s*=\s*([\d.]+)\s*(MiB|MB|GiB|GB|KiB)$/;
+// Mid/late 2023 CUDA builds: the part of the cache offloaded to the GPU(s), `VRAM kv self = 1024.00 MB`.
+const KV_VRAM_RE = /^VRAM kv self\s*=\s*([\d.]+)\s*(MiB|MB|GiB|GB)$/;
+// `offload = 1, ` between the size and the types: llama_kv_cache_init of mid 2024 to spring 2025.
+const KV_CONFIG_RE =
+  /^kv_size\s*=\s*(\d+),\s*(?:offload\s*=\s*\d+,\s*)?type_k\s*=\s*'([^']*)',\s*type_v\s*=\s*'([^']*)',\s*n_layer\s*=\s*(\d+)/;
 const KV_SIZE_RE =
   /^(?:\[fp8\]\s+)?size\s*=\s*([\d.]+)\s*(MiB|MB|GiB|GB|KiB)\s*\(\s*(\d+)\s*cells,\s*(\d+)\s*layers(?:,\s*(\d+)(?:\/(\d+))?\s*seqs)?\s*\)(?:\s*,\s*(\S.*))?$/;
 const KV_MEMORY_SIZE_RE = /^memory_size\s*=\s*([\d.]+)\s*(MiB|MB|GiB|GB)\b/;
 const KV_ISWA_RE = /^creating\s+(non-SWA|SWA)\s+KV cache,\s*size\s*=\s*(\d+)\s*cells/;
 const KV_PART_RE = /^([^\s(]+)\s*\(([^)]*)\):\s*([\d.]+)\s*(MiB|MB|GiB|GB|KiB)$/;
 const KV_PART_UNUSED_RE = /^(\S+):\s*not used$/;
+/** A KV line no pattern above reads (a future format): the word KV and a size. Two tests, each linear. */
+const KV_HINT_RE = { word: /\bkv\b/i, size: /\d\s*(?:MiB|MB|GiB|GB|KiB)\b/ };
 
 /** An ollama `--verbose` timing (a phase's duration, with its token count and rate once printed). */
 function ollamaTimings(
@@ -334,6 +340,13 @@ export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<L
       r.device = m[1] ?? null;
       r.sizeBytes = bytesOf(m[2], m[3]);
       r.swa = iswa;
+      r.recurrent = /\sRS buffer size/.test(body);
+      return r;
+    }
+    if ((m = KV_VRAM_RE.exec(body))) {
+      const r = kvRecord(lineNo, func, 'device-buffer');
+      r.device = 'VRAM';
+      r.sizeBytes = bytesOf(m[1], m[2]);
       return r;
     }
     if ((m = KV_CONFIG_RE.exec(body))) {
@@ -359,29 +372,59 @@ export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<L
     return fail();
   };
 
-  const readModelLine = (func: string, body: string): LlamaLogRecord[] => {
+  /** A line of a model/tensors/context block; a diagnostic when a memory breakdown row cannot be read. */
+  const readModelLine = (func: string, body: string, raw: string): LlamaLogRecord[] => {
+    if (model && modelGroup(model.record.source) !== modelGroup(func))
+      return [...flushModel(), ...readModelLine(func, body, raw)];
     if (func === 'llama_model_loader') {
       const kv = LOADER_KV_RE.exec(body.trim());
       if (!kv) return [];
       model ??= { record: { kind: 'model', line: lineNo, source: func }, mapped: 0 };
       if (setGgufField(model.record, kv[1] ?? '', kv[2] ?? '', kv[3] ?? '')) model.mapped++;
+      else if (isReadingKey(kv[1] ?? '', kv[3] ?? '', true)) return [diagnostic(lineNo, 'unreadable model line', raw)];
       return [];
     }
-    const kv = modelKeyValue(body);
-    if (!kv) return [];
+    let pairs: Array<[string, string]>;
+    if (func.endsWith('_memory_breakdown_print')) {
+      const row = breakdownRow(body);
+      if (!row) return [diagnostic(lineNo, 'unreadable memory breakdown line', raw)];
+      pairs = row;
+    } else {
+      const kv = colonReading(body) ?? modelKeyValue(body);
+      // `CUDA? compute buffer size = …`, `offloaded 35/3e layers to GPU`: a memory reading nobody can read.
+      if (!kv && (/\bbuffer size\s*=/.test(body) || /^\s*offloaded\b/.test(body)))
+        return [diagnostic(lineNo, 'unreadable model line', raw)];
+      if (!kv) return [];
+      pairs = [kv];
+    }
     // A block is emitted only if some key of it was mapped (flushModel), so a block of graph sizes
-    // alone (`graph nodes = 1030`) yields nothing. Compute buffer sizes are readings (the tuning
-    // report's batch advice reads them), and since late 2025 llama.cpp prints them in a block of
-    // their own (`sched_reserve:`, after the KV cache lines).
+    // alone (`graph nodes = 1030`) yields nothing. Memory figures are readings (the tuning report's
+    // batch advice reads the compute buffers), and llama.cpp prints them in blocks of their own
+    // (`load_tensors:` weights, `sched_reserve:` compute buffers since late 2025, the exit breakdown).
     model ??= { record: { kind: 'model', line: lineNo, source: func, extra: {} }, mapped: 0 };
     model.record.extra ??= {};
-    const key = kv[0].replace(/\s+/g, ' ');
-    if (setModelField(model.record, kv[0], kv[1])) model.mapped++;
-    else {
-      model.record.extra[key] = kv[1];
-      if (key.endsWith(' compute buffer size')) model.mapped++;
+    for (const [rawKey, value] of pairs) {
+      const key = rawKey.replace(/\s+/g, ' ');
+      if (setModelField(model.record, rawKey, value)) model.mapped++;
+      else if (isReadingKey(rawKey, value, false)) return [diagnostic(lineNo, 'unreadable model line', raw)];
+      else {
+        model.record.extra[key] = value;
+        if (isMemoryKey(key) || func.endsWith('_memory_breakdown_print')) model.mapped++;
+      }
     }
     return [];
+  };
+
+  /** A llama.cpp-led line no reader took that still looks like a reading or a failure: its diagnostic, or null. */
+  const unreadLine = (func: string | null, body: string, trimmed: string, raw: string): Diagnostic | null => {
+    const error = engineErrorReason(trimmed);
+    if (error) return diagnostic(lineNo, error, raw);
+    if (func === null) return null;
+    const b = body.trim();
+    if (TIMING_BLOCK_SKIPPED_RE.test(b)) return null;
+    if (TIMING_HINT_RE.test(b) || TIMING_LABEL_RE.test(b)) return diagnostic(lineNo, 'unreadable timing line', raw);
+    if (KV_HINT_RE.word.test(b) && KV_HINT_RE.size.test(b)) return diagnostic(lineNo, 'unreadable KV cache line', raw);
+    return null;
   };
 
   const push = (text: string, line: number): LlamaLogRecord[] => {
@@ -403,53 +446,74 @@ export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<L
       return [];
     }
 
-    const s = stripLogPrefixes(text);
-    if (s.trim() === '') return [];
+    const stripped = stripLogPrefixes(text);
+    const ollamaMemory = ollamaMemoryLine(stripped.trim());
+    if (ollamaMemory && 'unreadable' in ollamaMemory)
+      return [...flushModel(), diagnostic(lineNo, 'unreadable ollama memory line', text)];
+    const s = ollamaMemory ? ollamaMemory.line : withLlamaLead(stripped);
+    const trimmed = s.trim();
+    if (trimmed === '') return [];
     const out: LlamaLogRecord[] = [];
     const fm = FUNC_RE.exec(s);
-    const func = fm ? fm[1] : null;
+    const func = fm?.[1] ?? null;
     if (model && !(func && MODEL_FUNCS.has(func))) out.push(...flushModel());
 
     const slot = SLOT_RE.exec(s);
-    const ol = slot || func ? null : OLLAMA_RE.exec(s.trim());
+    const ol = slot || func ? null : OLLAMA_RE.exec(trimmed);
     if (ollama && !ol) out.push(...flushOllama());
 
     // Timing lines.
+    let origin: TimingOrigin;
     let body: string;
-    let source: string;
-    let slotId: number | null = null;
-    let taskId: number | null = null;
     const info = SERVER_INFO_RE.exec(s);
     if (slot) {
       body = s.slice(slot[0].length);
-      source = 'slot';
-      slotId = Number(slot[1]);
-      taskId = Number(slot[2]);
+      origin = { line: lineNo, raw: text, source: 'slot', slotId: Number(slot[1]), taskId: Number(slot[2]) };
       if (body.trim() === '') {
         // Split form: the timing lines follow on their own lines, without the slot prefix.
-        split = { slotId, taskId };
+        split = { slotId: Number(slot[1]), taskId: Number(slot[2]) };
         return out;
       }
       split = null;
     } else if (info) {
       body = s.slice(info[0].length);
-      source = 'print_timings';
+      // The `| tid="…" timestamp=… id_slot=0 id_task=5 …` tail (2024) names the slot and the task.
+      const slotId = /\bid_slot=(\d+)/.exec(body)?.[1];
+      const taskId = /\bid_task=(-?\d+)/.exec(body)?.[1];
+      origin = {
+        line: lineNo,
+        raw: text,
+        source: 'print_timings',
+        slotId: slotId === undefined ? null : Number(slotId),
+        taskId: taskId === undefined ? null : Number(taskId),
+      };
       split = null;
     } else if (func) {
       body = s.slice(fm![0].length);
-      source = func;
+      origin = { line: lineNo, raw: text, source: func, slotId: null, taskId: null };
       split = null;
     } else {
       body = s.trimStart();
-      source = split ? 'slot' : 'log';
-      if (split) [slotId, taskId] = [split.slotId, split.taskId];
+      origin = { line: lineNo, raw: text, source: split ? 'slot' : 'log', slotId: null, taskId: null };
+      if (split) [origin.slotId, origin.taskId] = [split.slotId, split.taskId];
     }
     if (TIMING_LABEL_RE.test(body)) {
-      out.push(readTiming(body, lineNo, text, source, slotId, taskId));
+      out.push(readTiming(body, origin));
       return out;
     }
     split = null;
-    if (slot || info) return out;
+    // A `slot print_timing:` line whose `id N | task M |` part cannot be read (SLOT_RE did not match).
+    if (!slot && /^slot\s+print_timing:/.test(s) && (TIMING_HINT_RE.test(s) || / time\s*=/.test(s))) {
+      out.push(diagnostic(lineNo, 'unreadable timing line', text));
+      return out;
+    }
+    if (slot || info) {
+      const progress = slot ? readSlotProgress(body.trim(), origin) : null;
+      if (progress) out.push(progress);
+      else if (!TIMING_BLOCK_SKIPPED_RE.test(body.trim()) && TIMING_HINT_RE.test(body))
+        out.push(diagnostic(lineNo, 'unreadable timing line', text));
+      return out;
+    }
 
     // Server JSON `timings`, on one line (SSE chunk, compact response) or opening a pretty-printed block.
     if (s.includes('"timings"')) {
@@ -468,19 +532,40 @@ export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<L
       }
       return out;
     }
+    const slotContext = readSlotContext(trimmed, lineNo, text);
+    if (slotContext) {
+      out.push(slotContext);
+      return out;
+    }
+    const jsonLog = readJsonLogLine(trimmed, lineNo, text);
+    if (jsonLog) {
+      out.push(jsonLog);
+      return out;
+    }
+    const cli = readCliSummary(trimmed, origin);
+    if (cli) {
+      out.push(...cli);
+      return out;
+    }
 
     if (ol) {
       out.push(...readOllama(ol[1] ?? '', ol[2] ?? '', text));
       return out;
     }
 
-    if (func) {
-      if (KV_TRIGGER_RE.test(body)) {
-        out.push(readKv(func, body, text));
-        return out;
-      }
-      if (MODEL_FUNCS.has(func)) out.push(...readModelLine(func, body));
+    if (func && KV_TRIGGER_RE.test(body)) {
+      out.push(readKv(func, body, text));
+      return out;
     }
+    if (func && MODEL_FUNCS.has(func)) {
+      out.push(...readModelLine(func, body, text));
+      // A model-block line is read into the block (or is chatter) unless it reports a failure.
+      const error = engineErrorReason(trimmed);
+      if (error) out.push(diagnostic(lineNo, error, text));
+      return out;
+    }
+    const unread = unreadLine(func, body, trimmed, text);
+    if (unread) out.push(unread);
     return out;
   };
 

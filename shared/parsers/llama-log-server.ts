@@ -2,7 +2,7 @@
 // (verbose logs, possibly spread over lines) and `ollama run --verbose` summaries. Part of the
 // llama.cpp log parser (llama-log-parser.ts), which feeds it. Pure.
 import { jsonSafe } from './json-values';
-import { diagnostic, type Diagnostic, type TimingPhase, type TimingsRecord } from './records';
+import { diagnostic, type Diagnostic, type ModelRecord, type TimingPhase, type TimingsRecord } from './records';
 
 export const JSON_TIMINGS_RE = /"timings"\s*:\s*\{/g;
 const STANDARD_JSON_KEYS = new Set([
@@ -103,4 +103,57 @@ export interface OllamaPending {
   line: number;
   tokens: number | null;
   ms: number | null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// ollama's own memory lines (its Go engine, 2025+; logfmt: `time=… level=INFO source=device.go:256
+// msg="kv cache" device=CUDA0 size="450.0 MiB"`), printed instead of llama.cpp's when ollama runs a
+// model on its new engine: model weights, kv cache and compute graph per device, total memory, and
+// `msg="offloaded 27/27 layers to GPU"`.
+
+const OLLAMA_MEMORY_MSG_RE = /\bmsg="(?:model weights|kv cache|compute graph|total memory)"/;
+const OLLAMA_MEMORY_RE =
+  /\bmsg="(model weights|kv cache|compute graph|total memory)"(?: device=([^\s"=]+))? size="([\d.]+) (B|KiB|MiB|GiB|TiB)"/;
+const OLLAMA_OFFLOAD_RE = /\bmsg="(offloaded \d+\/\d+ layers to GPU)"/;
+
+/**
+ * An ollama memory line rewritten as the llama.cpp line that says the same (`ollama: CUDA0 KV buffer
+ * size = 450.0 MiB`, `ollama: CUDA0 model weights = 4.1 GiB`, `ollama: offloaded 27/27 layers to GPU`)
+ * so that the KV and model readers take it; `{ unreadable: true }` for a memory line whose size
+ * cannot be read; null for any other line.
+ */
+export function ollamaMemoryLine(trimmed: string): { line: string } | { unreadable: true } | null {
+  if (!trimmed.includes('msg="')) return null;
+  const off = OLLAMA_OFFLOAD_RE.exec(trimmed);
+  if (off) return { line: `ollama: ${off[1] ?? ''}` };
+  if (!OLLAMA_MEMORY_MSG_RE.test(trimmed)) return null;
+  const m = OLLAMA_MEMORY_RE.exec(trimmed);
+  if (!m) return { unreadable: true };
+  const [what, device, size, unit] = [m[1] ?? '', m[2], m[3] ?? '', m[4] ?? ''];
+  if (what === 'kv cache') return { line: `ollama: ${device ?? 'all'} KV buffer size = ${size} ${unit}` };
+  return { line: `ollama: ${device ? `${device} ` : ''}${what} = ${size} ${unit}` };
+}
+
+// ---------------------------------------------------------------------------------------------
+// llama-server's context per slot: `slot         init: id  0 | task -1 | new slot n_ctx_slot = 8192`
+// (late 2024 – mid 2025), `slot   load_model: id  0 | task -1 | new slot, n_ctx = 32768` (late 2025+),
+// 2024's text log `INFO [ init] new slot | tid="…" timestamp=… id_slot=0 n_ctx_slot=32768`. One line
+// per slot (`-np 4` prints four).
+
+const SLOT_CTX_RE = /^slot\s+\w+:\s+id\s+(\d+)\s+\|\s+task\s+-?\d+\s+\|\s+new slot,?\s+n_ctx(?:_slot)?\s*=\s*(\d+)$/;
+const INFO_SLOT_CTX_RE = /^INFO\s+\[\s*init\]\s+new slot\s+\|/;
+
+/** A slot's context as a model record (`nCtxPerSeq`, the slot id in `extra.slot`); a diagnostic when unreadable; null for another line. */
+export function readSlotContext(trimmed: string, line: number, raw: string): ModelRecord | Diagnostic | null {
+  if (!trimmed.includes('new slot')) return null;
+  let id: string | undefined;
+  let nCtx: string | undefined;
+  const m = SLOT_CTX_RE.exec(trimmed);
+  if (m) [id, nCtx] = [m[1], m[2]];
+  else if (INFO_SLOT_CTX_RE.test(trimmed)) {
+    id = /\bid_slot=(\d+)/.exec(trimmed)?.[1];
+    nCtx = /\bn_ctx_slot=(\d+)/.exec(trimmed)?.[1];
+  } else if (!/^slot\s+\w+:\s+id\s/.test(trimmed)) return null;
+  if (id === undefined || nCtx === undefined) return diagnostic(line, 'unreadable slot context line', raw);
+  return { kind: 'model', line, source: 'slot', nCtxPerSeq: Number(nCtx), extra: { slot: id } };
 }

@@ -266,7 +266,8 @@ export interface TimingsRecord {
   kind: 'timings';
   line: number;
   phase: TimingPhase;
-  ms: number;
+  /** Null when only a rate was printed (llama-cli's `[ Prompt: 62.6 t/s | Generation: 4.7 t/s ]`, server progress lines). */
+  ms: number | null;
   /** Tokens (or runs) the phase covered; null when not printed. */
   tokens: number | null;
   /** Null when not printed or printed as inf/nan. */

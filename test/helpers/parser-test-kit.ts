@@ -82,6 +82,13 @@ export function parseFixture(format: string, rel: string, options?: ParserOption
   return records;
 }
 
+/** parseFixture() and expect no diagnostics. */
+export function parseFixtureClean(format: string, rel: string, options?: ParserOptions): ParseRecord[] {
+  const records = parseFixture(format, rel, options);
+  expect(diagnostics(records)).toEqual([]);
+  return records;
+}
+
 /**
  * Every record points at a line of the input, and every diagnostic keeps that line's exact text
  * (or the exact lines, for a multi-line JSON object).

@@ -5,6 +5,7 @@
 // what this reads into samples and events.
 import type { RunEvent } from '../../../shared/api/schemas';
 import { engineGeneratedTokens, TOKEN_COUNT_TOLERANCE } from '../../../shared/analysis/throughput';
+import { KEPT_DIAGNOSTIC_TEXT_CHARS, MAX_KEPT_DIAGNOSTICS } from '../../../shared/collectors/collector';
 import { createLlamaLogParser } from '../../../shared/parsers/llama-log-parser';
 import type { KvRecord, ModelRecord, TimingsRecord } from '../../../shared/parsers/records';
 import { StdoutTokenCounter } from './stdout-token-counter';
@@ -27,6 +28,12 @@ export class EngineOutput {
   };
   /** The engine's last stderr lines: what a failed engine said last is the best error message. */
   readonly stderrTail: string[] = [];
+  /**
+   * Engine log lines that looked like a reading but could not be read, or reported a failure (out of
+   * memory, a load error: shared/parsers/llama-log-errors.ts). All counted; the first
+   * MAX_KEPT_DIAGNOSTICS are kept as `info` events with their line, like a collector's.
+   */
+  diagnostics = 0;
   private readonly stdoutTokens: StdoutTokenCounter;
   private readonly llamaLog = createLlamaLogParser();
 
@@ -38,17 +45,25 @@ export class EngineOutput {
   /**
    * One record of the engine's output at run time `tMs`: `O` ends a stdout line, `P` is stdout text
    * still waiting for its newline, `E` a stderr line. Returns the tokens it added and the events
-   * the engine's log gave rise to.
+   * the engine's log gave rise to, and how many of its log lines were diagnostics.
    */
-  read(tag: 'O' | 'P' | 'E', tMs: number, text: string): { newTokens: number; events: RunEvent[] } {
-    if (tag === 'E') return { newTokens: 0, events: this.readStderr(text, tMs) };
+  read(
+    tag: 'O' | 'P' | 'E',
+    tMs: number,
+    text: string,
+  ): { newTokens: number; events: RunEvent[]; diagnostics: number } {
+    if (tag === 'E') {
+      const before = this.diagnostics;
+      const events = this.readStderr(text, tMs);
+      return { newTokens: 0, events, diagnostics: this.diagnostics - before };
+    }
     this.stdoutChars += text.length + (tag === 'O' ? 1 : 0);
     const newTokens = this.stdoutTokens.push(tag, text);
     if (newTokens > 0) {
       this.tokens += newTokens;
       this.firstTokenMs ??= tMs;
     }
-    return { newTokens, events: [] };
+    return { newTokens, events: [], diagnostics: 0 };
   }
 
   /** Server mode: `n` tokens the client saw streamed at run time `tMs` (server-profile.ts). */
@@ -74,6 +89,16 @@ export class EngineOutput {
           });
         }
       } else if (record.kind === 'model') this.engineLog.model.push(record);
+      else if (record.kind === 'diagnostic') {
+        this.diagnostics += 1;
+        if (this.diagnostics <= MAX_KEPT_DIAGNOSTICS)
+          events.push({
+            tMs,
+            kind: 'info',
+            message: `engine log: ${record.reason}`,
+            data: { text: record.text.slice(0, KEPT_DIAGNOSTIC_TEXT_CHARS) },
+          });
+      }
     }
     if (text.trim() !== '') {
       this.stderrTail.push(text);

@@ -14,6 +14,7 @@ import type {
 } from '../../../shared/api/schemas';
 import { analyzeRun } from '../../../shared/analysis/run-analysis';
 import type { ServerProfile } from '../../../shared/analysis/stream-timing';
+import { KEPT_DIAGNOSTIC_TEXT_CHARS } from '../../../shared/collectors/collector';
 import { parseSpoolLine } from '../../../shared/collectors/run-spool';
 import type { AnalysisInputs, MeasuredProcess, RunEngine, RunRecord } from '../../../shared/run/run-record';
 import type { TargetFacts } from '../../../shared/run/target-facts';
@@ -34,8 +35,6 @@ import type { RunManifest } from './run-manifest';
 
 export { RUN_DEFAULTS, type RunCallbacks, type RunControllerOptions } from './run-options';
 
-/** A kept collector diagnostic's line, cut: enough to recognise it (the spool caps lines far longer). */
-const KEPT_DIAGNOSTIC_TEXT_CHARS = 240;
 /** The collector whose samples are the memory curve: they carry the token count and feed the budget alerts. */
 const MEMORY_COLLECTOR = 'procfs';
 
@@ -366,7 +365,8 @@ export class RunController {
   private onEngineLine(tag: 'O' | 'P' | 'E', uptimeMs: number, text: string) {
     const tMs = this.toTMs(uptimeMs);
     this.advanceTo(tMs);
-    const { newTokens, events } = this.output.read(tag, tMs, text);
+    const { newTokens, events, diagnostics } = this.output.read(tag, tMs, text);
+    this.diagnostics += diagnostics;
     if (newTokens > 0) this.recordTokens(tMs);
     for (const event of events) this.addEvent(event);
     this.callbacks.onOutput(tag === 'E' ? 'stderr' : 'stdout', tag === 'P' ? text : text + '\n');

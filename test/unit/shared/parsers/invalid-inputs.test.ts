@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createParser, formatNames, parserFormats } from '../../../../shared/parsers/index';
-import { diagnostics, ofKind, parseFixture } from '../../../helpers/parser-test-kit';
+import { diagnostics, MiB, ofKind, parseFixture } from '../../../helpers/parser-test-kit';
 
 const inv = (format: string, name: string) => parseFixture(format, `invalid/${name}`);
 
@@ -80,6 +80,19 @@ describe('invalid inputs', () => {
       [6, 'server timings object never closed'],
     ]);
     expect(ofKind(all, 'timings').map((r) => [r.line, r.phase, r.ms])).toEqual([[1, 'load', 618.92]]);
+  });
+
+  it('llama-log: a damaged prefix does not hide the llama.cpp line after it; damaged ids and keys are diagnostics', () => {
+    const all = inv('llama-log', 'llama-log-damaged-prefixes.txt');
+    // Lines 1–3: the timestamp or colour code is damaged, the llama.cpp line after it is whole.
+    expect(ofKind(all, 'kv').map((k) => `${k.line} ${k.device} ${k.sizeBytes}`)).toEqual([`1 CPU ${9 * MiB}`]);
+    expect(ofKind(all, 'timings').map((r) => `${r.line} ${r.phase} ${r.ms}`)).toEqual(['2 load 845.12']);
+    expect(ofKind(all, 'model').map((m) => `${m.line} ${m.source} ${m.nCtxPerSeq}`)).toEqual(['3 slot 8192']);
+    expect(diagnostics(all).map((d) => `${d.line} ${d.reason}`)).toEqual([
+      '4 unreadable timing line',
+      '5 unreadable model line',
+      '6 unreadable model line',
+    ]);
   });
 
   it('status: values that are not "N kB" / whole numbers', () => {

@@ -173,6 +173,41 @@ describe('llama-bench: output written from tools/llama-bench (printers and READM
   });
 });
 
+describe('llama-bench: stdout and stderr in one capture', () => {
+  it('--progress lines between the rows do not end the table; a model that failed to load is a diagnostic', () => {
+    // An MI50 (ROCm) capture of build 7775: three models failed to load, the others ran with --progress.
+    const all = parseFixture('llama-bench', 'llama-bench/progress-rocm-mi50-b7775/llama-bench-progress-2to1.txt');
+    const rows = ofKind(all, 'bench').map((r) => [
+      r.line,
+      r.model,
+      r.test,
+      r.tokensPerSecond,
+      r.nPrompt,
+      r.nGen,
+      r.nDepth,
+    ]);
+    expect(rows).toEqual([
+      [20, 'qwen3vlmoe 30B.A3B Q4_1', 'pp2048', 1758.66, 2048, 0, 0],
+      [24, 'qwen3vlmoe 30B.A3B Q4_1', 'tg128', 125.52, 0, 128, 0],
+      [34, 'qwen3vlmoe 30B.A3B Q4_1', 'pp512', 1504.58, 512, 0, 0],
+      [38, 'qwen3vlmoe 30B.A3B Q4_1', 'tg128', 124.43, 0, 128, 0],
+      [55, 'kimi-linear 48B.A3B MXFP4 MoE', 'pp512 @ d8192', 155.96, 512, 0, 8192],
+      [60, 'kimi-linear 48B.A3B MXFP4 MoE', 'tg128 @ d8192', 45.13, 0, 128, 8192],
+    ]);
+    // The three `main: error: failed to load model` lines say why those tables are empty.
+    expect(diagnostics(all).map((d) => `${d.line}: ${d.reason}`)).toEqual([
+      '4: engine error',
+      '10: engine error',
+      '44: engine error',
+    ]);
+    expect(ofKind(all, 'bench-build').map((b) => [b.line, b.number])).toEqual([
+      [26, 7775],
+      [40, 7775],
+      [62, 7775],
+    ]);
+  });
+});
+
 const BENCH_KINDS = ['bench', 'bench-build', 'diagnostic'];
 
 describe('llama-bench: robustness', () => {

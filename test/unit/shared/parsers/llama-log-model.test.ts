@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { setGgufField, setModelField } from '../../../../shared/parsers/llama-log-model';
 import type { ModelRecord } from '../../../../shared/parsers/records';
+import { diagnostics, MiB, ofKind, parse, parseClean, parseFixtureClean } from '../../../helpers/parser-test-kit';
+
+/** A file of test/fixtures/llama-cpp/format-strings-2023-2026 (see its SOURCE), parsed; no diagnostics expected. */
+const clean = (name: string) => parseFixtureClean('llama-log', `llama-cpp/format-strings-2023-2026/${name}`);
 
 const record = (): ModelRecord => ({ kind: 'model', line: 1, source: 'print_info' });
 
@@ -41,5 +45,134 @@ describe('model fields from print_info and GGUF keys', () => {
     expect(setGgufField(r, 'constructor', 'str', 'llama')).toBe(false);
     expect(setGgufField(r, 'x.hasOwnProperty', 'u32', '3')).toBe(false);
     expect(r).toEqual(record());
+  });
+});
+
+// Model, weights and context blocks through the parser: lines as the named versions print them
+// (test/fixtures/llama-cpp/format-strings-2023-2026).
+describe('model, weight-buffer and context blocks of every era', () => {
+  const models = (name: string) => ofKind(clean(name), 'model');
+
+  it('late 2023 CUDA build: llm_load_tensors offload summary, VRAM kv self, compute and scratch buffers', () => {
+    // llama.cpp of October–November 2023 (`llm_load_tensors:`, `%s: VRAM kv self = %.2f MB`).
+    const all = clean('cuda-2023-11-offload-vram.txt');
+    expect(ofKind(all, 'model').map((m) => [m.line, m.source, m.nCtx, m.extra])).toEqual([
+      [
+        1,
+        'llm_load_tensors',
+        undefined,
+        {
+          'ggml ctx size': '0.11 MB',
+          'mem required': '70.42 MB',
+          'offloaded layers': '35/35',
+          'VRAM used': '3577.55 MB',
+        },
+      ],
+      [8, 'llama_new_context_with_model', 2048, { freq_base: '10000.0' }],
+      [
+        14,
+        'llama_new_context_with_model',
+        undefined,
+        {
+          'compute buffer total size': '159.07 MB',
+          'VRAM scratch buffer': '156.00 MB',
+          'total VRAM used': '4757.55 MB (model: 3577.55 MB, context: 1180.00 MB)',
+        },
+      ],
+    ]);
+    expect(ofKind(all, 'kv').map((k) => [k.line, k.scope, k.device, k.sizeBytes, k.source])).toEqual([
+      [11, 'device-buffer', 'VRAM', 1024 * MiB, 'llama_kv_cache_init'],
+      [12, 'total', null, 1024 * MiB, 'llama_new_context_with_model'],
+    ]);
+  });
+
+  it('early 2025 (b4697): load_tensors model buffers, llama_init_from_model, kv_size with offload', () => {
+    // A ggml-org/ci capture of build 4697 (0fb77f82), February 2025, common-log prefixes as printed.
+    const all = clean('b4697-2025-02-init-from-model.txt');
+    const [weights, ctx, buffers] = ofKind(all, 'model');
+    expect(ofKind(all, 'model')).toHaveLength(3);
+    expect(weights).toEqual({
+      kind: 'model',
+      line: 1,
+      source: 'load_tensors',
+      extra: { 'AMX model buffer size': '40.50 MiB', 'CPU_Mapped model buffer size': '63.84 MiB' },
+    });
+    expect(ctx).toEqual({
+      kind: 'model',
+      line: 4,
+      source: 'llama_init_from_model',
+      nSeqMax: 1,
+      nCtx: 512,
+      nCtxPerSeq: 512,
+      nBatch: 2048,
+      nUbatch: 2048,
+      flashAttn: '0',
+    });
+    expect(buffers?.extra).toEqual({
+      'CPU output buffer size': '0.00 MiB',
+      'CPU compute buffer size': '16.01 MiB',
+      'graph nodes': '429',
+      'graph splits': '1',
+    });
+    expect(ofKind(all, 'kv').map((k) => [k.line, k.scope, k.cells, k.layers, k.typeK, k.typeV, k.sizeBytes])).toEqual([
+      [10, 'config', 512, 12, 'f16', 'f16', null],
+      [11, 'device-buffer', null, null, null, null, 9 * MiB],
+      [12, 'total', null, null, 'f16', 'f16', 9 * MiB],
+    ]);
+  });
+
+  it("late 2025+: the exit memory breakdown table, one record with every device's figures", () => {
+    // Published llama-cli run on an Apple M5 (`llama_memory_breakdown_print`, values in MiB).
+    const [breakdown] = models('memory-breakdown-2025-11.txt');
+    expect(breakdown).toEqual({
+      kind: 'model',
+      line: 1,
+      source: 'llama_memory_breakdown_print',
+      extra: {
+        'MTL0 (Apple M5) total': '18186 MiB',
+        'MTL0 (Apple M5) free': '10905 MiB',
+        'MTL0 (Apple M5) self': '7280 MiB',
+        'MTL0 (Apple M5) model': '6095 MiB',
+        'MTL0 (Apple M5) context': '786 MiB',
+        'MTL0 (Apple M5) compute': '398 MiB',
+        'MTL0 (Apple M5) unaccounted': '0 MiB',
+        'Host self': '5556 MiB',
+        'Host model': '5440 MiB',
+        'Host context': '0 MiB',
+        'Host compute': '116 MiB',
+      },
+    });
+    const damaged = parse(
+      'llama-log',
+      'common_memory_breakdown_print: |   - CUDA0 (RTX 4090)   | 24080 = 1245 + (lots) |',
+    );
+    expect(diagnostics(damaged).map((d) => d.reason)).toEqual(['unreadable memory breakdown line']);
+  });
+
+  it('a known key whose value cannot be read is a diagnostic; a loader list cut with `...` and an unknown key are not', () => {
+    const text = [
+      'print_info: n_layer          = 2x',
+      'llama_model_loader: - kv  16:                          llama.block_count u32              = lots',
+      'llama_model_loader: - kv  17:              qwen3next.attention.head_count_kv arr[i32,48]     = [0, 0, 0, 2, 0, 0, 0, 2, ...',
+      'print_info: n_swa_pattern    = 6',
+    ];
+    const all = parse('llama-log', text.join('\n'));
+    expect(diagnostics(all).map((d) => `${d.line}: ${d.reason}`)).toEqual([
+      '1: unreadable model line',
+      '2: unreadable model line',
+    ]);
+  });
+
+  it("mid 2023's `model size = 13B` is the model type, not an unreadable size", () => {
+    // llama_model_load_internal of June 2023, as a published log prints it (github.com/Future-House/paper-qa issue 99).
+    const [m] = ofKind(
+      parseClean('llama-log', [
+        'llama_model_load_internal: n_layer    = 40',
+        'llama_model_load_internal: model size = 13B',
+      ]),
+      'model',
+    );
+    expect(m).toMatchObject({ nLayer: 40, modelType: '13B' });
+    expect(m?.modelSizeBytes).toBeUndefined();
   });
 });

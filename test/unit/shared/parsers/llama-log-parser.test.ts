@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { createLlamaLogParser, stripLogPrefixes } from '../../../../shared/parsers/llama-log-parser';
 import { parseGoDurationMs } from '../../../../shared/parsers/llama-log-server';
 import type { TimingsRecord } from '../../../../shared/parsers/records';
-import { diagnostics, MiB, ofKind, parse, parseClean, parseFixture } from '../../../helpers/parser-test-kit';
+import {
+  diagnostics,
+  MiB,
+  ofKind,
+  parse,
+  parseClean,
+  parseFixture,
+  parseFixtureClean,
+} from '../../../helpers/parser-test-kit';
 import { expectSurvivesNoise } from '../../../helpers/parser-noise';
 
 const log = (rel: string) => parseFixture('llama-log', `llama-cpp/${rel}`);
@@ -172,22 +180,28 @@ describe('llama.cpp logs: real captures', () => {
       [112, 'eval', 183.01, 35, 5.228857142857143, 191.2463799792361, 'server-json', null, null],
       [120, 'prompt', 33.474, 52, 0.6437307692307692, 1553.4444643603993, 'server-json', null, null],
       [120, 'eval', 51.669, 7, 7.381285714285714, 135.47775261762374, 'server-json', null, null],
-      // (F) mid-2024 INFO [print_timings] with key=value tails, then llama_print_timings
-      [140, 'prompt', 15.62, 12, 1.3, 768.49, 'print_timings', null, null],
-      [141, 'eval', 3194.22, 783, 4.08, 245.13, 'print_timings', null, null],
-      [142, 'total', 3209.84, null, null, null, 'print_timings', null, null],
+      // (F) mid-2024 INFO [print_timings] with key=value tails (id_slot, id_task read), then llama_print_timings
+      [140, 'prompt', 15.62, 12, 1.3, 768.49, 'print_timings', 0, 0],
+      [141, 'eval', 3194.22, 783, 4.08, 245.13, 'print_timings', 0, 0],
+      [142, 'total', 3209.84, null, null, null, 'print_timings', 0, 0],
       [144, 'load', 348.01, null, null, null, 'llama_print_timings', null, null],
       [145, 'sample', 521.15, 607, 0.86, 1164.72, 'llama_print_timings', null, null],
       // (G) (H) slot print_timing with the common-log prefix and [pid]
       [152, 'prompt', 447.42, 283, 1.58, 632.52, 'slot', 0, 8],
       [153, 'eval', 473.12, 27, 17.52, 57.07, 'slot', 0, 8],
       [154, 'total', 920.53, 310, null, null, 'slot', 0, 8],
+      // progress lines (2026) are read too, under their own labels: `t =  19.70 s / 1384.50 tokens per second`
+      [165, 'prompt', 19700, 27273, null, 1384.5, 'slot', 0, 28],
       [166, 'prompt', 20002.35, 27277, 0.73, 1363.69, 'slot', 0, 28],
       [167, 'eval', 1969.9, 128, 15.39, 64.98, 'slot', 0, 28],
       [168, 'total', 21972.26, 27405, null, null, 'slot', 0, 28],
       [173, 'prompt', 252.01, 4, 63.0, 15.87, 'slot', 0, 160],
       [174, 'eval', 5729.2, 96, 60.31, 16.58, 'slot', 0, 160],
       [175, 'total', 5981.21, 100, null, null, 'slot', 0, 160],
+      // `n_gen =    100, tg =  19.04 t/s` and `n_decoded =    172, tg =  12.00 t/s`: a rate and a count, no time
+      [181, 'eval', null, 100, null, 19.04, 'slot', 0, 202],
+      [182, 'eval', null, 158, null, 18.88, 'slot', 0, 202],
+      [188, 'eval', null, 172, null, 12, 'slot', 0, 388],
       // (I) split form: timing lines without the slot prefix take the slot/task of the header line
       [190, 'prompt', 789.03, 27, 29.22, 34.22, 'slot', 0, 388],
       [191, 'eval', 16112.5, 192, 83.92, 11.92, 'slot', 0, 388],
@@ -214,7 +228,98 @@ describe('llama.cpp logs: real captures', () => {
     expect(rs[6]?.extra).toEqual({ cache_n: 314 });
     expect(rs[8]?.extra).toEqual({ draft_n: 3, draft_n_accepted: 1 });
     expect(rs[11]?.label).toBe('generation eval');
-    expect(rs[27]?.label).toBe('sampling');
+    expect(rs.find((r) => r.line === 165)?.label).toBe('prompt processing');
+    expect(rs.find((r) => r.line === 188)?.label).toBe('generation progress');
+    expect(rs.find((r) => r.line === 202)?.label).toBe('sampling');
+  });
+});
+
+describe('llama.cpp logs: this machine, the newest llama.cpp (node-llama-cpp 3.21.1, see SOURCE)', () => {
+  it('print_info with new keys, load_tensors, llama_context with n_ctx_seq, llama_kv_cache, sched_reserve, llama_perf', () => {
+    const all = log('node-llama-cpp-3.21.1-x86-64/llama-cli-mjs-stories260K.txt');
+    expect(diagnostics(all)).toEqual([]);
+    const models = ofKind(all, 'model');
+    expect(models.map((m) => [m.line, m.source])).toEqual([
+      [3, 'llama_model_loader'],
+      [33, 'print_info'],
+      [87, 'load_tensors'],
+      [90, 'llama_context'],
+      [115, 'sched_reserve'],
+    ]);
+    expect(models[1]).toMatchObject({ nCtxTrain: 2048, nLayer: 5, nHead: 8, nHeadKv: 4, nVocab: 512, nParams: 292800 });
+    expect(models[2]?.extra).toEqual({ 'CPU_Mapped model buffer size': '1.12 MiB' });
+    // `n_ctx_seq = 1024` is this version's name of n_ctx_per_seq.
+    expect(models[3]).toMatchObject({
+      nSeqMax: 1,
+      nCtx: 1024,
+      nCtxPerSeq: 1024,
+      nBatch: 512,
+      nUbatch: 512,
+      flashAttn: 'auto',
+    });
+    expect(models[3]?.extra).toMatchObject({ kv_unified: 'false', 'CPU output buffer size': '0.00 MiB' });
+    expect(models[4]?.extra).toEqual({
+      'CPU compute buffer size': '2.52 MiB',
+      'graph nodes': '161',
+      'graph splits': '1',
+    });
+    const kv = ofKind(all, 'kv').map((k) => [
+      k.line,
+      k.scope,
+      k.sizeBytes,
+      k.cells,
+      k.layers,
+      k.seqs,
+      k.streams,
+      k.kBytes,
+    ]);
+    expect(kv).toEqual([
+      [105, 'device-buffer', Math.round(0.62 * MiB), null, null, null, null, null],
+      [106, 'total', Math.round(0.62 * MiB), 1024, 5, 1, 1, Math.round(0.31 * MiB)],
+    ]);
+    expect(ofKind(all, 'timings').map(t)).toEqual([
+      [120, 'load', 23.76, null, null, null],
+      [121, 'prompt', 2.22, 4, 0.55, 1803.43],
+      [122, 'eval', 3.1, 23, 0.13, 7426.54],
+      [123, 'total', 55.25, 27, null, null],
+    ]);
+  });
+});
+
+describe('llama.cpp logs: real boards (fixtures from issue threads, see each SOURCE)', () => {
+  it('April 2023 main on an RK3588 (FriendlyWrt): loader facts with mem required and map size, kv self size', () => {
+    const all = parseFixtureClean('llama-log', 'llama-cpp/rk3588-friendlywrt-2023-04/main-2023-04-rk3588.txt');
+    // The KV cache of this era is one line, printed after the loader's block has ended it.
+    expect(ofKind(all, 'kv').map((k) => [k.line, k.scope, k.sizeBytes, k.source])).toEqual([
+      [20, 'total', 256 * MiB, 'llama_init_from_file'],
+    ]);
+    const models = ofKind(all, 'model');
+    expect(models.map((m) => [m.line, m.source, m.nVocab, m.nCtx, m.nEmbd, m.nHead, m.nLayer, m.nRot, m.nFf])).toEqual([
+      [4, 'llama_model_load', 32000, 512, 4096, 32, 32, 128, 11008],
+    ]);
+    expect(models[0]?.modelSizeBytes).toBe(Math.round(4017.27 * MiB));
+    // `mem required` (weights plus scratch, and what each extra state adds) is a memory reading.
+    expect(models[0]?.extra).toEqual({
+      n_mult: '256',
+      f16: '2',
+      n_parts: '1',
+      type: '1',
+      'ggml map size': '4017.70 MB',
+      'ggml ctx size': '81.25 KB',
+      'mem required': '5809.78 MB (+ 1026.00 MB per state)',
+    });
+    expect(ofKind(all, 'timings')).toEqual([]);
+  });
+
+  it('December 2024 llama-cli on an Orange Pi 3B (RK3566): the llama_perf block of a ~1 token/s board', () => {
+    const all = parseFixtureClean('llama-log', 'llama-cpp/orangepi-3b-rk3566-2024-12/llama-cli-perf-2024-12.txt');
+    expect(ofKind(all, 'timings').map((r) => [...t(r), r.source])).toEqual([
+      [1, 'sample', 170.97, 136, 1.26, 795.48, 'llama_perf_sampler_print'],
+      [2, 'load', 4450.58, null, null, null, 'llama_perf_context_print'],
+      [3, 'prompt', 4245.68, 8, 530.71, 1.88, 'llama_perf_context_print'],
+      [4, 'eval', 124973.6, 127, 984.04, 1.02, 'llama_perf_context_print'],
+      [5, 'total', 129561.47, 135, null, null, 'llama_perf_context_print'],
+    ]);
   });
 });
 
@@ -394,7 +499,15 @@ describe('llama.cpp logs: lines written from the format strings in llama.cpp sou
       [8, 'load', 125, null, null, null, 'llama_perf_context_print'],
       [9, 'load', 126, null, null, null, 'llama_perf_context_print'],
     ]);
-    const [rec] = ofKind(all, 'kv');
+    // The state's buffer line (`CPU RS buffer size`) is a reading too, like a KV cache's `KV buffer size`.
+    const [buffer, rec] = ofKind(all, 'kv');
+    expect([buffer?.line, buffer?.scope, buffer?.device, buffer?.sizeBytes, buffer?.recurrent]).toEqual([
+      3,
+      'device-buffer',
+      'CPU',
+      16 * MiB,
+      true,
+    ]);
     expect([rec?.line, rec?.recurrent, rec?.sizeBytes, rec?.cells, rec?.layers, rec?.seqs]).toEqual([
       4,
       true,

@@ -1,0 +1,39 @@
+// What a failing llama.cpp says: out-of-memory and other errors, as the reason of a diagnostic (the
+// line is kept and counted, never read into a number). Part of the llama.cpp log parser
+// (llama-log-parser.ts), which asks here only about a line that no reader took. Pure.
+//
+// Lines by era (printed texts summarised, not copied):
+// - CUDA: `CUDA error 2 at ggml-cuda.cu:…: out of memory` (2023), `CUDA error: out of memory` (2024+),
+//   `ggml_backend_cuda_buffer_type_alloc_buffer: allocating … MiB on device 0: cudaMalloc failed: out of memory`;
+//   Vulkan: `ggml_vulkan: Device memory allocation of size … failed.`, `ErrorOutOfDeviceMemory`;
+//   ggml: `ggml_gallocr_reserve_n: failed to allocate CUDA0 buffer of size …`,
+//   `ggml_new_object: not enough space in the context's memory pool` (2023);
+//   llama: `llama_kv_cache_init: failed to allocate buffer for kv cache`,
+//   `llama_model_load: error loading model: …`, `llama_init_from_model: failed to initialize the context`,
+//   `main: error: unable to load model`, `srv    load_model: failed to load model, '…'`;
+//   C++/the shell: `terminate called after throwing an instance of 'std::bad_alloc'`, `GGML_ASSERT(…) failed`,
+//   `Killed` (the kernel's OOM killer, as bash reports it), `Segmentation fault (core dumped)`.
+// Generated text can say "error" too: only a line led by a llama.cpp function name (snake_case, or
+// `main:` / `error:` / `warning:`, or a server `srv  name:` / `slot name:` tag) counts, apart from the
+// few messages above that no prose prints.
+
+const OOM_RE =
+  /\bout of memory\b|ErrorOutOf(?:Device|Host)Memory|OUT_OF_(?:DEVICE|HOST)_MEMORY|std::bad_alloc|\bfailed to allocate\b|\bunable to allocate\b|not enough space in the (?:context's|scratch) memory pool|Device memory allocation of size \d+ failed/i;
+/** Whole lines that only a dying process prints (bash's job report, the C++ runtime, ggml's asserts). */
+const FATAL_LINE_RE =
+  /^(?:Killed|(?:Segmentation fault|Aborted|Bus error|Illegal instruction)(?: \(core dumped\))?)$|^terminate called after throwing|\bGGML_ASSERT\b|\bGGML_ABORT\b|^CUDA error\b/;
+/** A llama.cpp function-name lead: `llama_model_load:`, `main:`, `error:`, `srv    load_model:`, `slot update_slots:`. */
+const LEAD_RE = /^(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|main|error|warning)\s*:|^(?:srv|slot|que|res)\s+\w+:/;
+const ERROR_WORD_RE = /\b(?:error|errors|failed|failure|cannot|unable to|abort(?:ed|ing)?)\b/i;
+
+/** The diagnostic reason for a line that reports a failure; null for any other line. On the prefix-stripped, trimmed line. */
+export function engineErrorReason(trimmed: string): string | null {
+  // The GGUF metadata dump prints the model's own strings (chat templates say `raise_exception`, `error`).
+  if (trimmed.startsWith('llama_model_loader: - kv')) return null;
+  const led = LEAD_RE.test(trimmed);
+  const fatal = FATAL_LINE_RE.test(trimmed);
+  if (!led && !fatal) return null;
+  if (OOM_RE.test(trimmed) || trimmed === 'Killed') return 'engine out of memory';
+  if (fatal || ERROR_WORD_RE.test(trimmed)) return 'engine error';
+  return null;
+}

@@ -1,0 +1,60 @@
+// Failures llama.cpp and its process print, by era: kept as counted diagnostics (the run's reason
+// of death), never silence. Lines as those versions print them (printing function in the comment).
+import { describe, expect, it } from 'vitest';
+import { engineErrorReason } from '../../../../shared/parsers/llama-log-errors';
+import { diagnostics, parse } from '../../../helpers/parser-test-kit';
+
+const OOM = 'engine out of memory';
+const ERROR = 'engine error';
+
+describe('llama.cpp failures become diagnostics', () => {
+  it.each([
+    // ggml-cuda (2024+): the allocation that failed, then the buffer it was for
+    [
+      'ggml_backend_cuda_buffer_type_alloc_buffer: allocating 4096.00 MiB on device 0: cudaMalloc failed: out of memory',
+      OOM,
+    ],
+    ['ggml_gallocr_reserve_n: failed to allocate CUDA0 buffer of size 4563402752', OOM],
+    ['llama_kv_cache_init: failed to allocate buffer for kv cache', OOM],
+    ['llama_new_context_with_model: failed to allocate compute buffers', OOM],
+    // ggml-cuda 2023 (`CUDA error 2 at …: out of memory`) and 2024+ (`CUDA error: out of memory`)
+    ['CUDA error 2 at /home/nvidia/llama.cpp/ggml-cuda.cu:7201: out of memory', OOM],
+    ['CUDA error: out of memory', OOM],
+    // ggml-vulkan (Raspberry Pi 5, Adreno and Mali boards)
+    ['ggml_vulkan: Device memory allocation of size 2147483648 failed.', OOM],
+    ['ggml_vulkan: vk::Device::allocateMemory: ErrorOutOfDeviceMemory', OOM],
+    // ggml 2023: the fixed context pool ran out
+    ["ggml_new_object: not enough space in the context's memory pool (needed 1638880, available 1638400)", OOM],
+    // C++ runtime and the shell: a process killed by the kernel's OOM killer shows as bash's `Killed`
+    ["terminate called after throwing an instance of 'std::bad_alloc'", OOM],
+    ['Killed', OOM],
+    ['Segmentation fault (core dumped)', ERROR],
+    ['/home/pi/llama.cpp/ggml/src/ggml.c:1588: GGML_ASSERT(view_src == NULL || data_size == 0) failed', ERROR],
+    // loading and context creation, every era's function names
+    ["llama_model_load: error loading model: tensor 'blk.0.attn_q.weight' data is not within the file bounds", ERROR],
+    ['llama_load_model_from_file: failed to load model', ERROR],
+    ['llama_init_from_model: failed to initialize the context: failed to allocate buffer for kv cache', OOM],
+    ['main: error: unable to load model', ERROR],
+    ["srv    load_model: failed to load model, '/models/qwen3-4b.gguf'", ERROR],
+    ['warning: failed to mlock 1417216-byte buffer (after previously locking 0 bytes): Cannot allocate memory', ERROR],
+  ])('%s', (line, reason) => {
+    expect(engineErrorReason(line)).toBe(reason);
+    // Through the parser too, with the common log's error prefix and colour in front.
+    const all = parse('llama-log', `\u001b[31mE ${line}\u001b[0m`);
+    expect(diagnostics(all).map((d) => [d.line, d.reason])).toEqual([[1, reason]]);
+  });
+
+  it('generated text and ordinary chatter are not failures', () => {
+    const text = [
+      'Error handling matters: wrap the call in try/catch.',
+      'Answer: the build failed because the linker was missing.',
+      'The process was Killed by the user.',
+      'note: this failed before',
+      'llama_context: n_ctx_per_seq (4096) < n_ctx_train (32768) -- the full capacity of the model will not be utilized',
+      "llama_model_loader: - kv  30:                    tokenizer.chat_template str              = {% if error %}{{ raise_exception('failed') }}{% endif %}",
+      'common_init_from_params: warming up the model with an empty run - please wait ... (--no-warmup to disable)',
+    ];
+    for (const line of text) expect(engineErrorReason(line), line).toBeNull();
+    expect(diagnostics(parse('llama-log', text.join('\n')))).toEqual([]);
+  });
+});

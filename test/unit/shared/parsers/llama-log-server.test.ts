@@ -1,0 +1,55 @@
+// ollama's own memory lines (its Go engine, 2025+), which replace llama.cpp's KV and buffer lines
+// when ollama runs a model on that engine. Lines as published in ollama logs (journald prefix
+// included), values as printed.
+import { describe, expect, it } from 'vitest';
+import { diagnostics, MiB, ofKind, parse, parseFixtureClean } from '../../../helpers/parser-test-kit';
+
+/** A file of test/fixtures/llama-cpp/format-strings-2023-2026 (see its SOURCE), parsed; no diagnostics expected. */
+const clean = (name: string) => parseFixtureClean('llama-log', `llama-cpp/format-strings-2023-2026/${name}`);
+
+describe("ollama's memory lines", () => {
+  it('kv cache per device is a KV buffer; model weights, compute graph and total memory one model record', () => {
+    // ollama on a ROCm machine, September 2025 (backend.go), as journald shows it; the last two lines
+    // from a CPU machine's log of February 2026 (device.go).
+    const all = clean('ollama-memory-2025-2026.txt');
+    expect(ofKind(all, 'kv').map((k) => [k.line, k.scope, k.device, k.sizeBytes, k.source])).toEqual([
+      [4, 'device-buffer', 'ROCm0', 450 * MiB, 'ollama'],
+    ]);
+    expect(ofKind(all, 'model')).toEqual([
+      {
+        kind: 'model',
+        line: 1,
+        source: 'ollama',
+        extra: {
+          'offloaded layers': '49/49',
+          'ROCm0 model weights': '59.8 GiB',
+          'CPU model weights': '1.1 GiB',
+          'ROCm0 compute graph': '121.8 MiB',
+          'CPU compute graph': '5.6 MiB',
+          'total memory': '61.5 GiB',
+        },
+      },
+    ]);
+  });
+
+  it('a memory line whose size cannot be read is a diagnostic', () => {
+    const all = parse(
+      'llama-log',
+      'time=2026-01-04T09:59:31.514-06:00 level=INFO source=device.go:256 msg="kv cache" device=CPU size="lots"',
+    );
+    expect(diagnostics(all).map((d) => [d.line, d.reason])).toEqual([[1, 'unreadable ollama memory line']]);
+    expect(ofKind(all, 'kv')).toEqual([]);
+  });
+
+  it("llama-server's context per slot, every era's line, is a model record with nCtxPerSeq", () => {
+    const all = clean('server-slot-context-2024-2026.txt');
+    expect(ofKind(all, 'model').map((m) => [m.line, m.source, m.nCtxPerSeq, m.extra?.slot])).toEqual([
+      [1, 'slot', 32768, '0'],
+      [2, 'slot', 8192, '0'],
+      [3, 'slot', 8192, '0'],
+      [4, 'slot', 32768, '1'],
+    ]);
+    const damaged = parse('llama-log', 'slot   load_model: id  0 | task -1 | new slot, n_ctx = lots');
+    expect(diagnostics(damaged).map((d) => d.reason)).toEqual(['unreadable slot context line']);
+  });
+});

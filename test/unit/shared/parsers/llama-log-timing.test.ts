@@ -1,0 +1,96 @@
+// Timing lines of every llama.cpp era the audit of December 2026 found unread (before it they gave
+// nothing, or a diagnostic for a line that was fine). Each line is written as that version printed
+// it (format string and era in the comment; values made up unless a source is named), kept in
+// test/fixtures/llama-cpp/format-strings-2023-2026.
+import { describe, expect, it } from 'vitest';
+import type { TimingsRecord } from '../../../../shared/parsers/records';
+import { diagnostics, ofKind, parse, parseFixtureClean } from '../../../helpers/parser-test-kit';
+
+/** A file of test/fixtures/llama-cpp/format-strings-2023-2026 (see its SOURCE), parsed; no diagnostics expected. */
+const clean = (name: string) => parseFixtureClean('llama-log', `llama-cpp/format-strings-2023-2026/${name}`);
+
+const row = (r: TimingsRecord) => [r.line, r.phase, r.label, r.ms, r.tokens, r.msPerToken, r.tokensPerSecond];
+
+describe('llama.cpp timing lines the parser used to lose', () => {
+  it('March 2023 main: `predict time = … ms / … ms per token` and the block around it', () => {
+    // examples/main of llama.cpp's first weeks (the gpt-2 example's printf block, `%s:  predict time = %8.2f ms / %.2f ms per token`).
+    const all = clean('main-2023-03-predict-time.txt');
+    expect(ofKind(all, 'timings').map(row)).toEqual([
+      [2, 'load', 'load', 4123.45, null, null, null],
+      [3, 'sample', 'sample', 38.02, null, null, null],
+      // every llama_eval of the run, prompt batches included: phase eval, label `predict` keeps it apart
+      [4, 'eval', 'predict', 61234.56, null, 445, null],
+      [5, 'total', 'total', 66543.21, null, null, null],
+    ]);
+  });
+
+  it('April–June 2023 llama_print_timings: `( x ms per token)` without tokens per second', () => {
+    // As published in github.com/HoiV/llama.cpp __readme__.txt (output of that era's main).
+    const all = clean('llama-print-timings-2023-04-no-rate.txt');
+    expect(ofKind(all, 'timings').map(row)).toEqual([
+      [1, 'load', 'load', 134.84, null, null, null],
+      [2, 'sample', 'sample', 12.25, 32, 0.38, null],
+      [3, 'prompt', 'prompt eval', 925.78, 24, 38.57, null],
+      [4, 'eval', 'eval', 4178.32, 31, 134.78, null],
+      [5, 'total', 'total', 5211.06, null, null, null],
+    ]);
+  });
+
+  it('colours and the bare level letter of the common log (common/log.cpp, late 2024+)', () => {
+    // --log-colors: blue timestamp, green `I `; a warning line is magenta to its end. --log-prefix
+    // without --log-timestamps prints the level letter alone.
+    const all = clean('common-log-colours-2025.txt');
+    expect(ofKind(all, 'timings').map((r) => [...row(r), r.source])).toEqual([
+      [1, 'load', 'load', 845.12, null, null, null, 'llama_perf_context_print'],
+      [2, 'prompt', 'prompt eval', 112.4, 22, 5.11, 195.73, 'llama_perf_context_print'],
+      [3, 'eval', 'eval', 3456.78, 127, 27.22, 36.74, 'llama_perf_context_print'],
+    ]);
+  });
+
+  it("llama-server's JSON log (2024, --log-format json): print_timings with slot and task, both key spellings", () => {
+    // server/utils.hpp server_log of spring 2024: `msg` plus the extra fields; ollama's runner of the
+    // same months printed the keys sorted and named the ids slot_id / task_id.
+    const all = clean('server-json-log-2024.txt');
+    expect(ofKind(all, 'timings').map((r) => [...row(r), r.source, r.slotId, r.taskId])).toEqual([
+      [1, 'prompt', 'prompt eval', 65.84, 14, 4.7, 212.64, 'print_timings', 0, 5],
+      [2, 'eval', 'generation eval', 1220.1, 61, 20, 49.99, 'print_timings', 1, 7],
+    ]);
+  });
+
+  it("llama-cli's chat summary (tools/cli, December 2025+): `[ Prompt: x t/s | Generation: y t/s ]`", () => {
+    // The figures of a published run on an Apple M5 (`[ Prompt: 54.9 t/s | Generation: 22.4 t/s ]`).
+    const all = clean('llama-cli-chat-summary-2025-12.txt');
+    expect(ofKind(all, 'timings').map((r) => [...row(r), r.source])).toEqual([
+      [3, 'prompt', 'Prompt', null, null, null, 54.9, 'cli'],
+      [3, 'eval', 'Generation', null, null, null, 22.4, 'cli'],
+    ]);
+  });
+
+  it('slot print_timing progress lines (2026) are read; counts beside the timings are skipped on purpose', () => {
+    const all = clean('slot-progress-2026.txt');
+    expect(ofKind(all, 'timings').map((r) => [...row(r), r.taskId])).toEqual([
+      [1, 'prompt', 'prompt processing', 327870, 17653, null, 53.84, 0],
+      [2, 'eval', 'generation progress', null, 109, null, 35.21, 20504],
+    ]);
+  });
+
+  it('a line shaped like a timing that no pattern reads is a diagnostic, not silence', () => {
+    const all = parse(
+      'llama-log',
+      [
+        'llama_perf_context_print:      decode time =     512.00 ms /    64 tokens (    8.00 ms per token,   125.00 tokens per second)',
+        'slot print_timing: id  0 | task 3 | n_gen =    many, tg =  fast t/s',
+        '[ Prompt: 12,5 t/s | Generation: 4,1 t/s ]',
+        '{"function":"print_timings","level":"INFO","msg":"prompt eval time = soon"}',
+        'The model printed 30 tokens per second, it said.',
+      ].join('\n'),
+    );
+    expect(diagnostics(all).map((d) => [d.line, d.reason])).toEqual([
+      [1, 'unreadable timing line'],
+      [2, 'unreadable timing line'],
+      [3, 'unreadable timing line'],
+      [4, 'unreadable timing line'],
+    ]);
+    expect(ofKind(all, 'timings')).toEqual([]);
+  });
+});
