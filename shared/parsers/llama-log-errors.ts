@@ -26,14 +26,23 @@ const FATAL_LINE_RE =
 const LEAD_RE = /^(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|main|error|warning)\s*:|^(?:srv|slot|que|res)\s+\w+:/;
 const ERROR_WORD_RE = /\b(?:error|errors|failed|failure|cannot|unable to|abort(?:ed|ing)?)\b/i;
 
+/**
+ * Lines with a failure word that every healthy start prints: the dynamic-backend loader probing
+ * each library for its entry point (`load_backend: failed to find ggml_backend_init in …`) and
+ * each CPU variant in turn (`ggml_backend_load_best: failed to load …`), builds from late 2024 on.
+ */
+const BENIGN_RE = /^(?:load_backend: failed to find ggml_backend_init\b|ggml_backend_load_best: failed to load\b)/;
+
 /** The diagnostic reason for a line that reports a failure; null for any other line. On the prefix-stripped, trimmed line. */
 export function engineErrorReason(trimmed: string): string | null {
   // The GGUF metadata dump prints the model's own strings (chat templates say `raise_exception`, `error`).
-  if (trimmed.startsWith('llama_model_loader: - kv')) return null;
+  if (trimmed.startsWith('llama_model_loader: - kv') || BENIGN_RE.test(trimmed)) return null;
   const led = LEAD_RE.test(trimmed);
   const fatal = FATAL_LINE_RE.test(trimmed);
   if (!led && !fatal) return null;
   if (OOM_RE.test(trimmed) || trimmed === 'Killed') return 'engine out of memory';
+  // `warning: failed to mlock …` and the like: the run goes on, so not an error.
+  if (!fatal && trimmed.startsWith('warning:')) return ERROR_WORD_RE.test(trimmed) ? 'engine warning' : null;
   if (fatal || ERROR_WORD_RE.test(trimmed)) return 'engine error';
   return null;
 }
