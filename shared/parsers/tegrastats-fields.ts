@@ -105,7 +105,10 @@ export function readUsedTotal(t: string): [number, number] | null {
   if (e2 === e1 + 1) return null;
   const unit = unitBytes(t.slice(e2));
   if (Number.isNaN(unit)) return null;
-  return [Number(t.slice(0, e1)) * unit, Number(t.slice(e1 + 1, e2)) * unit];
+  const used = Number(t.slice(0, e1));
+  const total = Number(t.slice(e1 + 1, e2));
+  // More in use than there is: a damaged number, not a reading.
+  return used > total ? null : [used * unit, total * unit];
 }
 
 /** `NxZMB)` → [N, Z bytes]; null if not of that form. */
@@ -204,9 +207,17 @@ export function isUpperName(t: string): boolean {
 }
 
 /** `N%` → N; null otherwise. */
+/**
+ * Every load tegrastats prints (a core, GR3D, EMC, an engine, MTS) is a share of its unit's time:
+ * above 100 % it is a damaged number, not a reading.
+ */
+const MAX_LOAD_PCT = 100;
+
 export function readPct(t: string): number | null {
   const e = digitsEnd(t, 0);
-  return e > 0 && e === t.length - 1 && t[e] === '%' ? Number(t.slice(0, e)) : null;
+  if (e === 0 || e !== t.length - 1 || t[e] !== '%') return null;
+  const pct = Number(t.slice(0, e));
+  return pct > MAX_LOAD_PCT ? null : pct;
 }
 
 interface LoadFreq {
@@ -227,6 +238,7 @@ export function readLoadFreq(token: string): LoadFreq | null {
   if (e > 0) {
     if (token[e] !== '%') return null;
     loadPct = Number(token.slice(0, e));
+    if (loadPct > MAX_LOAD_PCT) return null;
     k = e + 1;
   }
   if (k === token.length) return { on: true, loadPct, freqMHz: null, freqsMHz: null };
@@ -259,9 +271,11 @@ export function readCpuEntry(e: string, shared: number | null): TegrastatsCpu | 
   if (e === 'off') return null;
   const d = digitsEnd(e, 0);
   if (d === 0 || e[d] !== '%') return undefined;
-  if (d + 1 === e.length) return { loadPct: Number(e.slice(0, d)), freqMHz: shared };
+  const loadPct = Number(e.slice(0, d));
+  if (loadPct > MAX_LOAD_PCT) return undefined;
+  if (d + 1 === e.length) return { loadPct, freqMHz: shared };
   if (e[d + 1] !== '@') return undefined;
   const f = digitsEnd(e, d + 2);
   if (f === d + 2 || f !== e.length) return undefined;
-  return { loadPct: Number(e.slice(0, d)), freqMHz: Number(e.slice(d + 2)) };
+  return { loadPct, freqMHz: Number(e.slice(d + 2)) };
 }

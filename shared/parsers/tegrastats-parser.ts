@@ -222,7 +222,8 @@ function readLine(text: string, line: number): LineParse {
                 const c = readCpuEntry(e, shared);
                 if (c === undefined) addUnknown(r, `CPU[${idx}]=${e}`);
                 else readable++;
-                r.cpus.push(c ?? null);
+                // null means `off`: an entry that does not read is a core whose load and clock are unknown.
+                r.cpus.push(c === undefined ? { loadPct: null, freqMHz: null } : c);
                 if (comma < 0) break;
                 from = comma + 1;
               }

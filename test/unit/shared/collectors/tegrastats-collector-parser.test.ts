@@ -90,6 +90,18 @@ describe('tegrastats collector parser', () => {
     expect(Object.keys(r.values).some((k) => k.startsWith('tegra.rail.'))).toBe(false);
   });
 
+  it('a damaged core entry is no value at all, not an offline core at 0 % and 0 MHz', () => {
+    const r = createTegrastatsCollectorParser().push('t=2 RAM 1000/7620MB CPU [1x%@1500,off,7%@1400]');
+    expect(r).toMatchObject({ kind: 'sample', uptimeMs: 2000 });
+    if (r?.kind !== 'sample') return;
+    expect(
+      Object.keys(r.values)
+        .filter((k) => k.startsWith('tegra.cpu.'))
+        .sort(),
+    ).toEqual(['tegra.cpu.1.freqMHz', 'tegra.cpu.1.loadPct', 'tegra.cpu.2.freqMHz', 'tegra.cpu.2.loadPct']);
+    expect([r.values['tegra.cpu.1.loadPct'], r.values['tegra.cpu.2.loadPct']]).toEqual([0, 7]);
+  });
+
   it('TX1 (L4T 24): the shared clock of the old CPU list, EDP limit, engines with a bare clock', () => {
     const line = captureLines('tx1-l4t24')[0] ?? '';
     expect(createTegrastatsCollectorParser().push(`t=10 ${line}`)).toMatchObject({

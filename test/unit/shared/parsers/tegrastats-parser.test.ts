@@ -322,7 +322,8 @@ describe('tegrastats: lines written from the format documentation', () => {
     );
     expect([r?.ramLfbBlocks, r?.ramLfbBlockBytes]).toEqual([1, 512 * KiB]);
     expect([r?.swapUsedBytes, r?.swapTotalBytes]).toEqual([1 * GiB, 2 * GiB]);
-    expect(r?.cpus).toEqual([{ loadPct: 25, freqMHz: 1479 }, null, null]);
+    // `off` is a parked core; a blank entry is one whose load and clock are unknown (not 0 %).
+    expect(r?.cpus).toEqual([{ loadPct: 25, freqMHz: 1479 }, null, { loadPct: null, freqMHz: null }]);
     expect(r?.unknown).toEqual(['CPU[2]=']);
     expect([r?.gpuLoadPct, r?.gpuFreqMHz]).toEqual([7, 76]);
   });
@@ -388,7 +389,32 @@ describe('tegrastats: robustness', () => {
     // One readable entry is a reading; the others are kept as unknown.
     const cpus = parseTegrastatsLine('CPU [junk,5%@1200]', 1);
     expect(cpus).toMatchObject({ kind: 'tegrastats', unknown: ['CPU[0]=junk'] });
-    expect((cpus as TegrastatsRecord).cpus).toEqual([null, { loadPct: 5, freqMHz: 1200 }]);
+    expect((cpus as TegrastatsRecord).cpus).toEqual([
+      { loadPct: null, freqMHz: null },
+      { loadPct: 5, freqMHz: 1200 },
+    ]);
+  });
+
+  it('a number no board can print (a load above 100 %, more RAM in use than there is) is unknown, not a reading', () => {
+    const r = readOne(
+      'RAM 9000/7620MB (lfb 3x4MB) SWAP 0/3810MB (cached 0MB) CPU [150%@1500,2%@1500] GR3D_FREQ 250%@1300 EMC_FREQ 101% cpu@45.5C',
+    );
+    expect([r?.ramUsedBytes, r?.ramTotalBytes]).toEqual([null, null]);
+    expect([r?.swapUsedBytes, r?.swapTotalBytes]).toEqual([0, 3810 * MiB]);
+    expect(r?.cpus).toEqual([
+      { loadPct: null, freqMHz: null },
+      { loadPct: 2, freqMHz: 1500 },
+    ]);
+    expect([r?.gpuLoadPct, r?.emcLoadPct]).toEqual([null, null]);
+    expect(r?.tempsC).toEqual({ cpu: 45.5 });
+    expect(r?.unknown).toEqual(expect.arrayContaining(['CPU[0]=150%@1500', '9000/7620MB', '250%@1300', '101%']));
+    // The limits themselves are readings: 100 % load, all of RAM in use.
+    const full = readOne('RAM 7620/7620MB CPU [100%@1500] GR3D_FREQ 100%@1300');
+    expect([full?.ramUsedBytes, full?.cpus, full?.gpuLoadPct]).toEqual([
+      7620 * MiB,
+      [{ loadPct: 100, freqMHz: 1500 }],
+      100,
+    ]);
   });
 
   it('counts lines: blank and comment lines advance the line number', () => {
