@@ -258,6 +258,9 @@ export function parseStatmLine(text: string, line: number, pageSizeBytes: number
     number,
     number,
   ];
+  // Resident pages are mapped pages, and shared ones (file + shmem) resident ones (fs/proc/task_mmu.c
+  // task_statm): a line that says otherwise had a digit damaged, and no field of it can be trusted.
+  if (resident > size || shared > resident) return diagnostic(line, 'statm: more resident than mapped pages', text);
   const ps = pageSizeBytes !== null && Number.isFinite(pageSizeBytes) && pageSizeBytes > 0 ? pageSizeBytes : null;
   const bytes = (p: number) => (ps === null ? null : p * ps);
   return {

@@ -255,6 +255,19 @@ describe('/proc/<pid>/statm', () => {
     });
   });
 
+  it('more resident than mapped pages, or more shared than resident, is a damaged line, not a reading', () => {
+    // The line above with one digit changed: resident 9217 > size 4931; shared 1851 > resident 1217.
+    for (const damaged of ['  4931 9217 851 28 0 327 0', '  4931 1217 1851 28 0 327 0'])
+      expect(parseStatmLine(damaged, 1, 4096)).toEqual({
+        kind: 'diagnostic',
+        line: 1,
+        reason: 'statm: more resident than mapped pages',
+        text: damaged,
+      });
+    // Everything resident and shared (a small static binary): a reading.
+    expect(parseStatmLine('100 100 100 1 0 50 0', 1, 4096).kind).toBe('statm');
+  });
+
   it('never throws on any text', () => {
     fc.assert(
       fc.property(
