@@ -53,8 +53,8 @@ export function redact(text: string): string {
  * `9***567` and the stored document stopped being JSON. Object keys are field and series names
  * from the code or a board's tools, not places a secret is typed into: left as they are.
  */
-export function redactJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? redact(v) : v));
+export function redactJson(value: unknown, indent?: number): string {
+  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? redact(v) : v), indent);
 }
 
 /**

@@ -170,6 +170,7 @@ describe('a short or numeric secret masks text, never the numbers and syntax of 
   it.each(['2000', 'true', '131000'])('password %j', (password) => {
     const path = join(dir, `short-${password}.kvscope`);
     const run = finishedRun();
+    const outcome = defined(run.outcome ?? undefined, 'outcome');
     registerSecret(password);
     try {
       const store = createSession(path, { appVersion: 't' });
@@ -180,7 +181,7 @@ describe('a short or numeric secret masks text, never the numbers and syntax of 
         state: 'failed',
         error: null,
         endedAt: '2026-01-01T12:02:11.000Z',
-        outcome: defined(run.outcome, 'outcome'),
+        outcome,
         analysis: run.analysis,
       });
       store.close();
