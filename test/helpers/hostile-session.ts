@@ -44,13 +44,6 @@ export const TAMPERINGS: Readonly<Record<string, string>> = {
   trigger: `CREATE TRIGGER grow AFTER INSERT ON samples BEGIN INSERT INTO samples (run, t_ms, source, vals) SELECT run, t_ms, source, vals FROM samples; END;`,
   'virtual table': `CREATE VIRTUAL TABLE notes USING fts5(text);`,
   'generated column': `ALTER TABLE samples ADD COLUMN big BLOB GENERATED ALWAYS AS (zeroblob(1000000000)) VIRTUAL;`,
-  // Rows a crafted file may hold where the writer never puts them: a BLOB label, a sweep plan of
-  // the wrong shape, a `null` engine-log record, a sample value that is not a number, JSON nested 10,000 deep.
-  'wrong-typed values': `UPDATE runs SET label = x'3c623e626c6f623c2f623e';
-    INSERT OR REPLACE INTO meta (key, value) VALUES ('sweep', '{"sizes":"x","failedStarts":5}');
-    INSERT INTO engine_log (run, kind, record) VALUES (1, 'model', 'null');
-    UPDATE samples SET vals = '{"rssBytes":[1],"tokens":"x"}' WHERE id = 1;
-    UPDATE events SET data = printf('%.*c', 10000, '[') || printf('%.*c', 10000, ']');`,
   'missing column': `DROP TABLE events; CREATE TABLE events (id INTEGER PRIMARY KEY, run INTEGER, t_ms REAL, kind TEXT);`,
 };
 
@@ -63,3 +56,14 @@ export function tamper(path: string, sql: string): void {
     db.close();
   }
 }
+
+/**
+ * Rows a crafted file may hold where the writer never puts them (the schema itself untouched): a
+ * BLOB label, a sweep plan of the wrong shape, a `null` engine-log record, sample values that are
+ * not numbers, event data nested 10,000 deep.
+ */
+export const WRONG_TYPED_VALUES = `UPDATE runs SET label = x'3c623e626c6f623c2f623e';
+  INSERT OR REPLACE INTO meta (key, value) VALUES ('sweep', '{"sizes":"x","failedStarts":5}');
+  INSERT INTO engine_log (run, kind, record) VALUES (1, 'model', 'null');
+  UPDATE samples SET vals = '{"rssBytes":[1],"tokens":"x"}' WHERE id = 1;
+  UPDATE events SET data = printf('%.*c', 10000, '[') || printf('%.*c', 10000, ']');`;

@@ -7,15 +7,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/cli';
-import { TAMPERINGS, tamper, writeSmallSession } from '../../helpers/hostile-session';
+import { TAMPERINGS, tamper, WRONG_TYPED_VALUES, writeSmallSession } from '../../helpers/hostile-session';
 
 const dir = mkdtempSync(join(tmpdir(), 'kvscope-hostile-session-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function craft(name: string): string {
+function craft(name: string, sql = TAMPERINGS[name] ?? ''): string {
   const path = join(dir, `${name.replace(/\W+/g, '-')}.kvscope`);
   writeSmallSession(path);
-  tamper(path, TAMPERINGS[name] ?? '');
+  tamper(path, sql);
   return path;
 }
 
@@ -33,7 +33,7 @@ describe('crafted session files: one line on stderr and exit 1, or a report of w
   it.each(['html', 'md', 'csv', 'json', 'perfetto', 'prometheus'])(
     'report of a session with wrong-typed values as %s: written, the values left out or shown as text',
     async (format) => {
-      const path = craft('wrong-typed values');
+      const path = craft('wrong-typed values', WRONG_TYPED_VALUES);
       const out = join(dir, `wrong.${format}`);
       const r = await runCli(['report', path, '--format', format, '-o', out], { timeoutMs: 30_000 });
       expect(r.code).toBe(0);
