@@ -1,4 +1,5 @@
 // CSV (RFC 4180), the JSON summary and the Perfetto/Chrome trace of a hand-built session.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { SessionData } from '../../../../shared/report/session-data';
 import { csvField, renderSamplesCsv } from '../../../../shared/report/render-csv';
@@ -47,6 +48,29 @@ describe('CSV', () => {
     expect(csvField('=HYPERLINK("http://x")')).toBe(`"'=HYPERLINK(""http://x"")"`);
     expect(csvField('@SUM(A1)')).toBe("'@SUM(A1)");
     expect(csvField('-cmd')).toBe("'-cmd");
+  });
+
+  it('a field with a semicolon or a tab is quoted: Excel in a semicolon locale splits there, and a formula would start the next cell', () => {
+    expect(csvField('x;=1+1')).toBe('"x;=1+1"');
+    expect(csvField('a\t=cmd')).toBe('"a\t=cmd"');
+    // The defused formula keeps its apostrophe inside the quotes.
+    expect(csvField('=a;b')).toBe(`"'=a;b"`);
+  });
+
+  it('property: any text is one field that reads back as the text (apostrophe-prefixed when a formula could start it) and never starts a formula', () => {
+    fc.assert(
+      fc.property(fc.string(), (text) => {
+        const field = csvField(text);
+        const quoted = field.startsWith('"');
+        const inner = quoted ? field.slice(1, -1) : field;
+        // Unquoted: nothing a CSV reader in any locale splits on; quoted: every quote doubled.
+        if (quoted) expect(inner.replace(/""/g, '')).not.toContain('"');
+        else expect(field).not.toMatch(/[",;\t\r\n]/);
+        const value = quoted ? inner.replace(/""/g, '"') : inner;
+        expect(value).toBe(/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
+        expect(value).not.toMatch(/^[=+\-@\t\r]/);
+      }),
+    );
   });
 
   it('wide layout: one row per sample, the union of keys as columns, CRLF line ends', () => {
