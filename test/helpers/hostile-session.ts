@@ -3,6 +3,8 @@
 // (a view standing in for a table, a trigger, a virtual table, a generated column).
 import { RunRequestSchema } from '../../shared/api/schemas';
 import Database from 'better-sqlite3';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createSession } from '../../electron/node/session/session-store';
 
 /** Writes a real session (one finished run, `samples` samples, two events) to `path`. */
@@ -28,6 +30,23 @@ export function writeSmallSession(path: string, samples = 50): void {
   );
   store.updateRun(run, { state: 'done', endedAt: new Date(0).toISOString() });
   store.close();
+}
+
+/**
+ * The bytes of a small real session (writeSmallSession) in `dir`, as one self-contained file (no
+ * WAL beside it: checkpointed, rollback journal), with `extraSql` applied: what fuzz tests mutate.
+ */
+export function smallSessionBytes(dir: string, samples: number, extraSql = ''): Buffer {
+  const path = join(dir, 'base.kvscope');
+  writeSmallSession(path, samples);
+  const db = new Database(path);
+  try {
+    db.pragma('journal_mode = DELETE');
+    db.exec(extraSql);
+  } finally {
+    db.close();
+  }
+  return readFileSync(path);
 }
 
 /**

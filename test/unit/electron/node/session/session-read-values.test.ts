@@ -4,7 +4,7 @@
 // and every report format renders — never a TypeError from deep inside a renderer.
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,28 +13,19 @@ import { readSession, SessionError } from '../../../../../electron/node/session/
 import { buildCompareModel } from '../../../../../shared/report/compare-model';
 import { renderCompareHtml } from '../../../../../shared/report/render-html';
 import { renderCompareMarkdown } from '../../../../../shared/report/render-markdown';
-import { writeSmallSession } from '../../../../helpers/hostile-session';
+import { smallSessionBytes } from '../../../../helpers/hostile-session';
 
 const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'kvscope-session-values-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const basePath = join(dir, 'base.kvscope');
-writeSmallSession(basePath, 5);
-{
-  const db = new Database(basePath);
-  db.pragma('journal_mode = DELETE');
-  // A sweep plan and one record of each engine-log kind, so that each has a stored value to replace.
-  db.prepare("INSERT INTO meta (key, value) VALUES ('sweep', ?)").run(
-    JSON.stringify({ sizes: [512, 1024], failedStarts: [], interrupted: false }),
-  );
-  for (const kind of ['timings', 'kv', 'model'])
-    db.prepare('INSERT INTO engine_log (run, kind, record) VALUES (1, ?, ?)').run(
-      kind,
-      JSON.stringify({ kind, line: 1 }),
-    );
-  db.close();
-}
-const base = readFileSync(basePath);
+// A sweep plan and one record of each engine-log kind, so that each has a stored value to replace.
+const base = smallSessionBytes(
+  dir,
+  5,
+  `INSERT INTO meta (key, value) VALUES ('sweep', '{"sizes":[512,1024],"failedStarts":[],"interrupted":false}');
+  INSERT INTO engine_log (run, kind, record) VALUES
+    (1, 'timings', '{"kind":"timings","line":1}'), (1, 'kv', '{"kind":"kv","line":1}'), (1, 'model', '{"kind":"model","line":1}');`,
+);
 
 /** Where a crafted value goes: one column of one table (meta: the value of one key). */
 const PLACES = [
