@@ -27,7 +27,16 @@ import {
   type RunRequest,
   type ServerMode,
 } from '../../../../shared/api/schemas';
-import { CliError, type CliIo, parseBytes, parseCliArgs, parseDurationMs, parseIntArg, valueOptions } from '../cli-io';
+import {
+  CliError,
+  type CliIo,
+  parseBytes,
+  terminalText,
+  parseCliArgs,
+  parseDurationMs,
+  parseIntArg,
+  valueOptions,
+} from '../cli-io';
 import { demoCliOptions, demoOptionsFromCli } from '../../demo-engine/demo-config';
 import { RunService } from '../../run/run-service';
 import { summarizeRun, type ProfileSummaryOutput } from '../../../../shared/analysis/run-summary';
@@ -330,10 +339,11 @@ async function sweep(
 
 /**
  * The summary on stdout, as JSON (`--json`) or for people. The engine's command and output in it
- * may carry a secret (an API key in the command line): masked (util/redact.ts), numbers untouched.
+ * may carry a secret (an API key in the command line): masked (util/redact.ts), numbers untouched;
+ * for people also without terminal control sequences (cli-io.ts terminalText).
  */
 function printSummary(summary: ProfileSummaryOutput, json: boolean, io: CliIo): void {
-  io.out(json ? redactJson(summary, 2) + '\n' : redact(humanSummary(summary)));
+  io.out(json ? redactJson(summary, 2) + '\n' : terminalText(redact(humanSummary(summary))));
 }
 
 function humanSummary(summary: ProfileSummaryOutput): string {
