@@ -3,8 +3,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { SessionData } from '../../../../shared/report/session-data';
 import { csvField, renderSamplesCsv } from '../../../../shared/report/render-csv';
-import { buildPerfettoTrace, renderPerfettoJson } from '../../../../shared/report/render-perfetto';
-import { sessionSummaryJson } from '../../../../shared/report/render-json';
+import { buildPerfettoTrace, renderPerfettoJson, type ChromeTrace } from '../../../../shared/report/render-perfetto';
+import { renderSummaryJson, sessionSummaryJson, type SessionSummaryJson } from '../../../../shared/report/render-json';
 import { crashedRun, finishedRun, session } from '../../../helpers/session-fixtures';
 import { defined } from '../../../helpers/defined';
 
@@ -163,6 +163,40 @@ describe('Perfetto / Chrome trace JSON', () => {
       [1, 0],
       [2, 600_000_000],
     ]);
+  });
+});
+
+describe('JSON exports of any text', () => {
+  it('property: the trace and the summary are valid JSON in their UTF-8 bytes and give back every string, lone surrogates included', () => {
+    const text = fc
+      .array(fc.oneof(fc.constantFrom('\ud800', '\udfff', '</script>', '\u2028'), fc.string({ unit: 'binary' })), {
+        maxLength: 4,
+      })
+      .map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(text, text, text, (label, key, message) => {
+        const data = tiny();
+        const run = defined(data.runs[0]);
+        const hostile: SessionData = {
+          ...data,
+          runs: [
+            {
+              ...run,
+              label,
+              samples: [{ tMs: 1, source: 'procfs', values: { [key]: 5 } }],
+              events: [{ tMs: 1, kind: 'alert', message }],
+            },
+          ],
+        };
+        const bytes = (out: string) => Buffer.from(out, 'utf8').toString('utf8');
+        const trace = JSON.parse(bytes(renderPerfettoJson(hostile))) as ChromeTrace;
+        expect(trace.traceEvents[0]?.args).toEqual({ name: `run 1: ${label}` });
+        expect(trace.traceEvents.find((e) => e.ph === 'C')?.args).toEqual({ [key]: 5 });
+        expect(trace.traceEvents.find((e) => e.ph === 'i')?.args).toEqual({ message });
+        const summary = JSON.parse(bytes(renderSummaryJson(hostile))) as SessionSummaryJson;
+        expect(summary.runs[0]?.label).toBe(label);
+      }),
+    );
   });
 });
 
