@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REPORT_FORMATS, renderReport } from '../../../../../electron/node/session/report-files';
-import { readSession, SessionError } from '../../../../../electron/node/session/session-store';
+import { readPackedSession, readSession, SessionError } from '../../../../../electron/node/session/session-store';
 import { buildCompareModel } from '../../../../../shared/report/compare-model';
 import { renderCompareHtml } from '../../../../../shared/report/render-html';
 import { renderCompareMarkdown } from '../../../../../shared/report/render-markdown';
@@ -86,7 +86,9 @@ describe('crafted values in a session file', () => {
         const path = craft(place, value);
         let session;
         try {
+          // As `kvscope report` reads it, and as the app opens it (`kvscope web --open`: samples packed).
           session = readSession(path);
+          readPackedSession(path);
         } catch (error) {
           if (!(error instanceof SessionError)) throw error;
           expect(error.message).not.toMatch(/[\n\r]/);
