@@ -2,6 +2,7 @@
 // will distort a measurement or kill a run, said plainly, with the command that fixes it.
 import { formatBytes, formatCount, formatFreqKHz, formatPercent, formatTempC } from '../format/units';
 import type { HealthFinding, ProbeResult } from './probe-schema';
+import { shellQuote } from '../util/shell';
 
 /** Every threshold in one place, with its reason. */
 export const HEALTH_THRESHOLDS = {
@@ -184,7 +185,14 @@ export function healthFindings(probe: ProbeResult, options: HealthOptions = {}):
       detail:
         slowDevfreq.map((d) => `${d.name} (${d.kind}): ${d.governor}`).join('; ') +
         '. Memory-bound decode depends on the DRAM clock.',
-      fix: slowDevfreq.map((d) => `echo performance | ${sudo}tee /sys/class/devfreq/${d.name}/governor`).join(' && '),
+      // The device name is the board's word, and the user pastes this into a shell: quoted (a NUL,
+      // which no sysfs name holds and no shell word can, dropped).
+      fix: slowDevfreq
+        .map(
+          (d) =>
+            `echo performance | ${sudo}tee ${shellQuote(`/sys/class/devfreq/${d.name.replaceAll('\0', '')}/governor`)}`,
+        )
+        .join(' && '),
     });
   }
 

@@ -11,10 +11,14 @@ export function escapeHtml(value: unknown): string {
   return withoutControls(plainText(value)).replace(/[&<>"']/g, (c) => HTML_ENTITIES[c] ?? c);
 }
 
-/** Control characters other than tab and newline dropped. */
+/**
+ * Control characters other than tab, newline and CR dropped (C1 included): invalid in XML, and a
+ * terminal showing a Markdown report (`cat report.md`) would run the escape sequences an engine
+ * printed (window title, clipboard, screen).
+ */
 function withoutControls(text: string): string {
   // eslint-disable-next-line no-control-regex -- matching control characters is what this pattern is for
-  return text.replace(/[\u0000-\u0008\v\f\u000e-\u001f\u007f\ufffe\uffff]/g, '');
+  return text.replace(/[\u0000-\u0008\v\f\u000e-\u001f\u007f-\u009f\ufffe\uffff]/g, '');
 }
 
 /** Any value as text: nothing as "", numbers and booleans as written, objects as JSON (never "[object Object]"). */
@@ -48,7 +52,7 @@ export function escapeMarkdown(value: unknown): string {
  * inside it (CommonMark), on one line. Markdown does not interpret HTML inside code spans.
  */
 export function markdownCode(value: unknown, inTableCell = false): string {
-  const text = plainText(value).replace(/\r\n|\r|\n/g, ' ');
+  const text = withoutControls(plainText(value)).replace(/\r\n|\r|\n/g, ' ');
   const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((m) => m.length));
   const fence = '`'.repeat(longest + 1);
   const pad = text.startsWith('`') || text.endsWith('`') || text.startsWith(' ') ? ' ' : '';
@@ -58,7 +62,8 @@ export function markdownCode(value: unknown, inTableCell = false): string {
 
 /** A fenced code block holding `value` verbatim (the fence is longer than any backtick run inside). */
 export function markdownBlock(value: string): string {
-  const longest = Math.max(2, ...(value.match(/`+/g) ?? []).map((m) => m.length));
+  const text = withoutControls(value).replace(/\r\n|\r/g, '\n');
+  const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((m) => m.length));
   const fence = '`'.repeat(longest + 1);
-  return `${fence}text\n${value.replace(/\r\n|\r/g, '\n')}\n${fence}`;
+  return `${fence}text\n${text}\n${fence}`;
 }

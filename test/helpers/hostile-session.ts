@@ -3,6 +3,8 @@
 // (a view standing in for a table, a trigger, a virtual table, a generated column).
 import { RunRequestSchema } from '../../shared/api/schemas';
 import Database from 'better-sqlite3';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createSession } from '../../electron/node/session/session-store';
 
 /** Writes a real session (one finished run, `samples` samples, two events) to `path`. */
@@ -31,6 +33,23 @@ export function writeSmallSession(path: string, samples = 50): void {
 }
 
 /**
+ * The bytes of a small real session (writeSmallSession) in `dir`, as one self-contained file (no
+ * WAL beside it: checkpointed, rollback journal), with `extraSql` applied: what fuzz tests mutate.
+ */
+export function smallSessionBytes(dir: string, samples: number, extraSql = ''): Buffer {
+  const path = join(dir, 'base.kvscope');
+  writeSmallSession(path, samples);
+  const db = new Database(path);
+  try {
+    db.pragma('journal_mode = DELETE');
+    db.exec(extraSql);
+  } finally {
+    db.close();
+  }
+  return readFileSync(path);
+}
+
+/**
  * SQL that turns a session into a crafted one; each leaves application_id and meta intact. The
  * INSTEAD OF trigger lets the store prepare its INSERT on the view, so the read reaches the view.
  */
@@ -56,3 +75,14 @@ export function tamper(path: string, sql: string): void {
     db.close();
   }
 }
+
+/**
+ * Rows a crafted file may hold where the writer never puts them (the schema itself untouched): a
+ * BLOB label, a sweep plan of the wrong shape, a `null` engine-log record, sample values that are
+ * not numbers, event data nested 10,000 deep.
+ */
+export const WRONG_TYPED_VALUES = `UPDATE runs SET label = x'3c623e626c6f623c2f623e';
+  INSERT OR REPLACE INTO meta (key, value) VALUES ('sweep', '{"sizes":"x","failedStarts":5}');
+  INSERT INTO engine_log (run, kind, record) VALUES (1, 'model', 'null');
+  UPDATE samples SET vals = '{"rssBytes":[1],"tokens":"x"}' WHERE id = 1;
+  UPDATE events SET data = printf('%.*c', 10000, '[') || printf('%.*c', 10000, ']');`;

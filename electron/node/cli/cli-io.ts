@@ -28,6 +28,19 @@ export function defaultIo(): CliIo {
   };
 }
 
+/**
+ * Text for the user's terminal. What the CLI prints quotes boards and engines (the engine's last
+ * output in a failure line, alert messages, error texts), and a terminal runs the control
+ * sequences in such text: OSC 0 sets the window title, OSC 52 writes the clipboard, CSI 2J clears
+ * the screen, in 7-bit (ESC …) and in C1 form (U+009B). Every control character goes but tab and
+ * newline, and the one sequence the CLI draws itself: the progress line's redraw, CR then
+ * "erase line" (cli-progress.ts).
+ */
+export function terminalText(text: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what this pattern removes
+  return text.replace(/\r(?!\x1b\[K)|\x1b(?!\[K)|[\u0000-\u0008\v\f\u000e-\u001a\u001c-\u001f\u007f-\u009f]/g, '');
+}
+
 /** An expected failure: printed as one line, exit status non-zero. */
 export class CliError extends Error {
   constructor(

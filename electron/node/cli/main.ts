@@ -6,7 +6,8 @@
 //   kvscope <command>: <reason>
 //
 // Nothing else reaches stderr on a failure (no usage dump, no stack) unless KVSCOPE_DEBUG=1.
-import { CliError, type CliIo, defaultIo } from './cli-io';
+import { CliError, type CliIo, defaultIo, terminalText } from './cli-io';
+import { redact } from '../util/redact';
 import { commandHelp, type CommandName, isCommandName, type OptionGroup, overviewHelp } from './cli-help';
 
 export interface CommandModule {
@@ -64,7 +65,12 @@ export function firstLine(message: string): string {
   );
 }
 
-export async function main(argv: string[], io: CliIo = defaultIo()): Promise<number> {
+export async function main(argv: string[], ttyIo: CliIo = defaultIo()): Promise<number> {
+  // stderr is text for people: every registered secret (a password, a key in the engine's command)
+  // masked in it, and no terminal control sequence a board or an engine wrote (cli-io.ts
+  // terminalText). stdout carries documents (`--json`, NDJSON): their writers mask the strings in
+  // them (util/redact.ts redactJson), as masking their text would break numbers.
+  const io: CliIo = { ...ttyIo, err: (text) => ttyIo.err(terminalText(redact(text))) };
   const { args, quiet, help } = globalFlags(argv);
   const [name, ...rest] = args;
   const fail = (reason: string, code: number, error?: unknown): number => {

@@ -32,6 +32,8 @@ import { runRecordOf } from './run-record-of';
 import { defaultRunLabel } from '../../../shared/run/run-labels';
 import { RUN_DEFAULTS, signalName, withListeners, type RunCallbacks, type RunControllerOptions } from './run-options';
 import type { RunManifest } from './run-manifest';
+import { commandLineSecrets } from '../session/scrub';
+import { registerSecret } from '../util/redact';
 
 export { RUN_DEFAULTS, type RunCallbacks, type RunControllerOptions } from './run-options';
 
@@ -101,6 +103,10 @@ export class RunController {
     readonly targetFacts: TargetFacts | null = null,
   ) {
     this.callbacks = withListeners(callbacks, this.listeners);
+    // Every run passes here (app, CLI, sweeps, recovery): from now on its command's secrets are
+    // masked in what is logged, stored and printed (util/redact.ts); the engine still gets them.
+    if (request.engine.kind === 'command')
+      for (const s of commandLineSecrets(request.engine.command)) registerSecret(s);
     this.status = { runId, state: 'starting', label: request.label ?? defaultRunLabel(request) };
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
     this.output = new EngineOutput(request.engine.kind === 'command' ? request.engine.tokenRegex : undefined);

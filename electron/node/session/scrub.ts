@@ -67,3 +67,78 @@ function scrub(value: unknown, depth: number): unknown {
   }
   return out;
 }
+
+/**
+ * Short options that take a secret though their name does not say so: llama.cpp's `-hft` is
+ * `--hf-token` (a Hugging Face access token).
+ */
+const SECRET_SHORT_OPTIONS = new Set(['-hft']);
+
+/** Authentication schemes between `Authorization:` and the credential (`Authorization: Bearer <token>`). */
+const AUTH_SCHEMES = new Set(['bearer', 'basic', 'token', 'digest']);
+
+/**
+ * Shorter values are not registered: masking two letters everywhere would garble every message
+ * holding them, and such a value protects nothing.
+ */
+const MIN_SECRET_CHARS = 3;
+
+/** Words of a shell command line with their quotes removed (`A="x y"` → `A=x y`); enough to find options and values. */
+function shellWords(command: string): string[] {
+  return (command.match(/(?:[^\s'"\\]|\\.|'[^']*'|"(?:[^"\\]|\\.)*")+/g) ?? []).map((word) =>
+    word.replace(
+      /'([^']*)'|"((?:[^"\\]|\\.)*)"|\\(.)/g,
+      (_m, single?: string, double?: string, escaped?: string) =>
+        single ?? escaped ?? (double ?? '').replace(/\\(.)/g, '$1'),
+    ),
+  );
+}
+
+/** `--api-key`, `--hf-token`, `-hft`, `x-api-key:` (a header name): what follows is a secret. */
+function takesSecret(word: string): boolean {
+  if (SECRET_SHORT_OPTIONS.has(word)) return true;
+  const option = /^--?([a-z][\w.-]*)$/i.exec(word)?.[1] ?? /^([a-z][\w.-]*):$/i.exec(word)?.[1];
+  return option !== undefined && isSecretFieldName(option);
+}
+
+/** The password of `scheme://user:password@host…`, or undefined. */
+function urlPassword(piece: string): string | undefined {
+  const scheme = piece.indexOf('://');
+  if (scheme < 0) return undefined;
+  const authority = piece.slice(scheme + 3).split(/[/?#]/, 1)[0] ?? '';
+  const at = authority.lastIndexOf('@');
+  const colon = authority.indexOf(':');
+  return at > 0 && colon >= 0 && colon < at ? authority.slice(colon + 1, at) : undefined;
+}
+
+/**
+ * The secrets an engine command line carries, to be registered with redact() (util/redact.ts)
+ * before the run is logged, stored or printed: the value after a secret-named option
+ * (`--api-key sk-…`, `--password=…`, `-hft hf_…`), of a secret-named variable or key
+ * (`HF_TOKEN=…`, `password=…` in a connection string or a URL's query), of a secret-named header
+ * or credential scheme (`-H "x-api-key: …"`, `Authorization: Bearer …`), and a URL's password
+ * (`https://user:…@host`). The command itself runs as typed: only what is shown and kept is masked.
+ */
+export function commandLineSecrets(command: string): string[] {
+  const found = new Set<string>();
+  const add = (value: string | undefined) => {
+    if (value !== undefined && value.length >= MIN_SECRET_CHARS) found.add(value);
+  };
+  // A quoted word (a header, a connection string) is read as the words inside it too.
+  const pieces = shellWords(command).flatMap((word) => [word, ...(/\s/.test(word) ? word.split(/\s+/) : [])]);
+  pieces.forEach((piece, i) => {
+    const next = pieces[i + 1];
+    if (next !== undefined && !next.startsWith('-') && takesSecret(piece)) add(next);
+    if (/^(?:proxy-)?authorization:$/i.test(piece) && next !== undefined)
+      add(AUTH_SCHEMES.has(next.toLowerCase()) ? pieces[i + 2] : next);
+    // The whole word (`KEY="two words"`, `--password=…`), then each pair inside it (`host=db password=…`, `?token=…&`).
+    const assigned = /^-{0,2}([a-z][\w.-]*)=/i.exec(piece);
+    if (assigned?.[1] !== undefined && isSecretFieldName(assigned[1])) add(piece.slice(assigned[0].length));
+    for (const pair of piece.split(/[\s&;,?]+/)) {
+      const eq = pair.indexOf('=');
+      if (eq > 0 && isSecretFieldName(pair.slice(0, eq))) add(pair.slice(eq + 1));
+    }
+    add(urlPassword(piece));
+  });
+  return [...found];
+}

@@ -3,6 +3,7 @@
 // and the analysis recomputed for runs that ended without one (a killed writer).
 
 import type Database from 'better-sqlite3';
+import { z } from 'zod';
 import {
   RunAnalysisSchema,
   RunEventSchema,
@@ -41,8 +42,37 @@ import {
 } from '../../../shared/api/packed-samples';
 import { describeOpenError, SessionError } from './session-errors';
 import { readRunSnapshot } from './run-snapshot';
-function parseJson(textValue: string | null, what: string, path: string): unknown {
+/**
+ * What KVScope stores nests a few levels (an event's data, an engine-log record's parts); a crafted
+ * value nested thousands deep parses, but every JSON.stringify of it later (the JSON report, the
+ * trace, the API) overflows the stack.
+ */
+const MAX_JSON_DEPTH = 64;
+
+/** How deep `text`'s arrays and objects nest, counted without recursion (brackets inside strings skipped). */
+function jsonNesting(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) deepest = Math.max(deepest, ++depth);
+    else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return deepest;
+}
+
+function parseJson(stored: unknown, what: string, path: string): unknown {
+  // A TEXT column may hold a number or a BLOB in a crafted file: read as its text.
+  const textValue = textOf(stored, null);
   if (textValue === null) return null;
+  // Left out as a value this version cannot hold: a request then says it is damaged, a sample is empty.
+  if (jsonNesting(textValue) > MAX_JSON_DEPTH) return null;
   try {
     return JSON.parse(textValue);
   } catch {
@@ -53,6 +83,26 @@ function parseJson(textValue: string | null, what: string, path: string): unknow
 function stringOr(v: unknown, fallback: string): string {
   return typeof v === 'string' ? v : fallback;
 }
+
+/**
+ * A TEXT column's value as text: SQLite stores whatever a crafted file puts there (an integer, a
+ * BLOB, a NULL where the writer never leaves one), and every reader after this one takes strings.
+ */
+function textOf(v: unknown, fallback: string): string;
+function textOf(v: unknown, fallback: null): string | null;
+function textOf(v: unknown, fallback: string | null): string | null {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'bigint') return String(v);
+  if (v instanceof Uint8Array) return Buffer.from(v).toString('utf8');
+  return fallback;
+}
+
+/** What a sweep plan must be for the report to read it (shared/analysis/sweep-summary.ts SweepPlan). */
+const SweepPlanSchema = z.object({
+  sizes: z.array(z.number()),
+  failedStarts: z.array(z.object({ ctx: z.number(), error: z.string() })),
+  interrupted: z.boolean(),
+});
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -113,10 +163,23 @@ function addSampleRows(
   path: string,
   kept: { add(tMs: number, source: string, values: Sample['values']): void },
 ): void {
-  for (const [tMs, source, vals] of sampleRows.iterate(run) as Iterable<[number, string, string]>) {
-    const values = parseJson(vals, 'sample', path);
-    kept.add(tMs, source, isRecord(values) ? (values as Sample['values']) : {});
+  for (const [tMs, source, vals] of sampleRows.iterate(run) as Iterable<[unknown, unknown, string]>) {
+    // A sample without a time cannot be placed (a crafted row): left out.
+    if (typeof tMs !== 'number' || !Number.isFinite(tMs)) continue;
+    kept.add(tMs, textOf(source, ''), sampleValues(parseJson(vals, 'sample', path)));
   }
+}
+
+/** A sample's values as SampleSchema has them (a number or null per key); any other value is left out. */
+function sampleValues(parsed: unknown): Sample['values'] {
+  if (!isRecord(parsed)) return {};
+  let values = parsed as Sample['values'];
+  for (const [key, v] of Object.entries(parsed)) {
+    if (typeof v === 'number' || v === null) continue;
+    if (values === parsed) values = { ...values };
+    delete values[key];
+  }
+  return values;
 }
 
 /**
@@ -181,7 +244,7 @@ function readRuns<S>(
     appVersion: stringOr(metaValues.get('appVersion'), 'unknown'),
     createdAt: stringOr(metaValues.get('createdAt'), ''),
     target,
-    sweep: isRecord(sweep) ? (sweep as unknown as SweepPlan) : null,
+    sweep: valid<SweepPlan>(SweepPlanSchema, sweep),
   };
 
   const sampleRows = db.prepare(SAMPLE_ROWS).raw();
@@ -196,8 +259,9 @@ function readRuns<S>(
     const samples = (stored ?? (kept ? kept.finish() : [])) as S;
     const events: RunEvent[] = [];
     for (const [tMs, kind, message, data] of eventRows.iterate(row.seq) as Iterable<
-      [number, string, string | null, string | null]
+      [unknown, string, string | null, string | null]
     >) {
+      if (typeof tMs !== 'number' || !Number.isFinite(tMs)) continue; // as a sample without a time
       const event = {
         tMs,
         kind,
@@ -206,12 +270,18 @@ function readRuns<S>(
       };
       // A kind this version does not know (a newer writer) is kept as an info event.
       const parsed = RunEventSchema.safeParse(event);
-      events.push(parsed.success ? (event as RunEvent) : { tMs, kind: 'info', message: `${kind}: ${message ?? ''}` });
+      events.push(
+        parsed.success
+          ? (event as RunEvent)
+          : { tMs, kind: 'info', message: `${textOf(kind, '')}: ${textOf(message, null) ?? ''}` },
+      );
     }
     const engineLog: EngineLog = { timings: [], kv: [], model: [] };
     for (const [kind, record] of (withSamples ? logRows.iterate(row.seq) : []) as Iterable<[string, string]>) {
-      if (kind === 'timings' || kind === 'kv' || kind === 'model')
-        (engineLog[kind] as unknown[]).push(parseJson(record, 'engine log record', path));
+      if (kind !== 'timings' && kind !== 'kv' && kind !== 'model') continue;
+      // A record is the parser's object of its kind; anything else (null, a number) is left out.
+      const parsed = parseJson(record, 'engine log record', path);
+      if (isRecord(parsed) && parsed.kind === kind) (engineLog[kind] as unknown[]).push(parsed);
     }
     // Validated, but kept whole: fields added by later versions (leak, model…) survive.
     const outcome = valid<RunOutcome>(RunOutcomeSchema, parseJson(row.outcome, 'run outcome', path));
@@ -221,8 +291,8 @@ function readRuns<S>(
     if (!withSamples && !(analysis && outcome)) return null;
     const run: Omit<ReadRun<S>, 'analysis' | 'analysisSource'> = {
       seq: row.seq,
-      id: row.id,
-      label: row.label,
+      id: textOf(row.id, String(row.seq)),
+      label: textOf(row.label, ''),
       request,
       target,
       engine: valid<RunEngine>(RunEngineSchema, parseJson(row.engine, 'engine', path)),
@@ -231,9 +301,9 @@ function readRuns<S>(
         parseJson(row.analysis_inputs, 'analysis inputs', path),
       ),
       state: RUN_STATES.has(row.state as RunState) ? (row.state as RunState) : 'failed',
-      error: row.error,
-      startedAt: row.started_at,
-      endedAt: row.ended_at,
+      error: textOf(row.error, null),
+      startedAt: textOf(row.started_at, ''),
+      endedAt: textOf(row.ended_at, null),
       samples,
       events,
       engineLog,

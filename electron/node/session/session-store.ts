@@ -35,7 +35,7 @@ import type { SweepPlan } from '../../../shared/analysis/sweep-summary';
 import type { AnalysisInputs, RunEngine, RunOutcome } from '../../../shared/run/run-record';
 import type { TargetFacts } from '../../../shared/run/target-facts';
 import { SESSION_FORMAT, type SessionData, type SessionMeta } from '../../../shared/report/session-data';
-import { redact } from '../util/redact';
+import { redact, redactJson } from '../util/redact';
 import { verifySessionFile } from './session-file-guard';
 import { migrateSession, SESSION_SCHEMA_VERSION } from './session-migrations';
 import { scrubSecrets } from './scrub';
@@ -149,7 +149,7 @@ export interface RunEnd {
 
 type Db = Database.Database;
 
-const json = (value: unknown) => redact(JSON.stringify(value));
+const json = (value: unknown) => redactJson(value);
 const text = (value: string) => redact(value);
 
 /** Checks that an open database is a session this version reads (any older schema); returns its schema version. */

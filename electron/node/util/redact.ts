@@ -48,6 +48,16 @@ export function redact(text: string): string {
 }
 
 /**
+ * `JSON.stringify(value)` with every string value redacted. Masking the JSON text instead would
+ * also hit its numbers and literals: a password such as "1234" or "true" turned `91234567` into
+ * `9***567` and the stored document stopped being JSON. Object keys are field and series names
+ * from the code or a board's tools, not places a secret is typed into: left as they are.
+ */
+export function redactJson(value: unknown, indent?: number): string {
+  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? redact(v) : v), indent);
+}
+
+/**
  * An Error whose message (and stack) went through `redact`. Keeps `code`, `level` and other
  * own enumerable fields that are plain strings or numbers; never copies buffers or objects,
  * which could hold key material.

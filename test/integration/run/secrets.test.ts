@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureTestUser, generateKey, makeTempDir, startSshd, type Sshd } from '../../helpers/sshd';
 import { runCli } from '../../helpers/cli';
+import { readSession } from '../../../electron/node/session/session-store';
 
 let sshd: Sshd;
 let dir: string;
@@ -49,7 +50,15 @@ function expectNoSecret(secret: string, places: Array<{ path: string; bytes: Buf
   }
 }
 
-async function profileRun(name: string, target: string, auth: string[], env: Record<string, string>) {
+const DEMO_WORKLOAD = ['--demo', '--tokens', '300', '--tps', '300', '--weights-mb', '4'];
+
+async function profileRun(
+  name: string,
+  target: string,
+  auth: string[],
+  env: Record<string, string>,
+  workload = DEMO_WORKLOAD,
+) {
   const home = join(dir, `${name}-home`);
   const out = join(dir, `${name}.kvscope`);
   const report = join(dir, `${name}.html`);
@@ -60,13 +69,7 @@ async function profileRun(name: string, target: string, auth: string[], env: Rec
       ...auth,
       '--known-hosts',
       knownHosts,
-      '--demo',
-      '--tokens',
-      '300',
-      '--tps',
-      '300',
-      '--weights-mb',
-      '4',
+      ...workload,
       '--interval-ms',
       '100',
       '--out',
@@ -78,7 +81,7 @@ async function profileRun(name: string, target: string, auth: string[], env: Rec
     { env: { KVSCOPE_HOME: home, ...env } },
   );
   expect(r.code, r.stderr).toBe(0);
-  expect(JSON.parse(r.stdout).throughput.tokens).toBe(300);
+  if (workload === DEMO_WORKLOAD) expect(JSON.parse(r.stdout).throughput.tokens).toBe(300);
   return [
     { path: 'stdout', bytes: r.stdout },
     { path: 'stderr', bytes: r.stderr },
@@ -97,6 +100,25 @@ describe('secrets never land in output, sessions or reports', () => {
     expectNoSecret(password, places);
     // The variable's name may appear (it is how the run was asked to log in); its value never.
     expect(places.some((p) => String(p.bytes).includes(password))).toBe(false);
+  });
+
+  it('an API key and a token in the engine command line, echoed by the engine on the board', async () => {
+    const { user, password } = await ensureTestUser('kvscope-secret');
+    const apiKey = `sk-${Date.now().toString(36)}-board`;
+    const token = `hf_${Date.now().toString(36)}board`;
+    const engine = `HF_TOKEN=${token} sh -c 'echo "token $HF_TOKEN key $2" >&2; sleep 1' engine --api-key ${apiKey}`;
+    const places = await profileRun(
+      'engine',
+      `${user}@${sshd.host}:${sshd.port}`,
+      ['--password-env', 'KVSCOPE_TEST_PW'],
+      { KVSCOPE_TEST_PW: password },
+      ['--engine', engine],
+    );
+    expectNoSecret(apiKey, places);
+    expectNoSecret(token, places);
+    expectNoSecret(password, places);
+    // What the engine said is kept, masked.
+    expect(readSession(join(dir, 'engine.kvscope')).runs[0]?.outcome?.stderrTail).toContain('token *** key ***');
   });
 
   it('passphrase-protected key (--identity + --passphrase-env)', async () => {

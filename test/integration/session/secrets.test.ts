@@ -11,6 +11,7 @@ import { isSecretFieldName, SCRUBBED, scrubSecrets } from '../../../electron/nod
 import { createSession, readSession } from '../../../electron/node/session/session-store';
 import { registerSecret, unregisterSecret } from '../../../electron/node/util/redact';
 import { defined } from '../../helpers/defined';
+import { finishedRun } from '../../helpers/session-fixtures';
 
 const dir = mkdtempSync(join(tmpdir(), 'kvscope-secrets-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -157,6 +158,38 @@ describe('the session file holds no secrets', () => {
         data: { said: '"***"' },
       });
       expect(run.error).toBe('ssh: *** rejected');
+    } finally {
+      unregisterSecret(password);
+    }
+  });
+});
+
+describe('a short or numeric secret masks text, never the numbers and syntax of what is stored', () => {
+  // A dev board's password is often digits or a word ("1234", "true"): masked inside the stored
+  // JSON's text it broke numbers and literals, and the session no longer opened ("damaged analysis").
+  it.each(['2000', 'true', '131000'])('password %j', (password) => {
+    const path = join(dir, `short-${password}.kvscope`);
+    const run = finishedRun();
+    const outcome = defined(run.outcome ?? undefined, 'outcome');
+    registerSecret(password);
+    try {
+      const store = createSession(path, { appVersion: 't' });
+      const seq = store.addRun({ id: 'r', label: 'run', request: run.request, state: 'running' });
+      store.appendEvents(seq, [{ tMs: 1, kind: 'error', message: `sshd said: bad password ${password}` }]);
+      store.finishRun(seq, {
+        label: 'run',
+        state: 'failed',
+        error: null,
+        endedAt: '2026-01-01T12:02:11.000Z',
+        outcome,
+        analysis: run.analysis,
+      });
+      store.close();
+      const read = defined(readSession(path).runs[0], 'run 0');
+      expect(read.analysisSource).toBe('stored');
+      expect(read.analysis).toEqual(run.analysis);
+      expect(read.outcome).toEqual(run.outcome);
+      expect(read.events[0]?.message).toBe('sshd said: bad password ***');
     } finally {
       unregisterSecret(password);
     }

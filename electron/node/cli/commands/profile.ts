@@ -27,7 +27,16 @@ import {
   type RunRequest,
   type ServerMode,
 } from '../../../../shared/api/schemas';
-import { CliError, type CliIo, parseBytes, parseCliArgs, parseDurationMs, parseIntArg, valueOptions } from '../cli-io';
+import {
+  CliError,
+  type CliIo,
+  parseBytes,
+  terminalText,
+  parseCliArgs,
+  parseDurationMs,
+  parseIntArg,
+  valueOptions,
+} from '../cli-io';
 import { demoCliOptions, demoOptionsFromCli } from '../../demo-engine/demo-config';
 import { RunService } from '../../run/run-service';
 import { summarizeRun, type ProfileSummaryOutput } from '../../../../shared/analysis/run-summary';
@@ -41,6 +50,7 @@ import { driveServerMode, engineOutputCollector } from '../../engines/server-run
 import type { RunController } from '../../run/run-controller';
 import { cliTargetSupport } from '../cli-targets';
 import { stopOnSignals } from '../cli-signals';
+import { redact, redactJson } from '../../util/redact';
 import { openProfileOutputs, type ProfileOutputs } from '../../session/profile-outputs';
 import { ProfileProgress, runFailure } from '../cli-progress'; // H6: progress on stderr, the run's exit line
 
@@ -243,9 +253,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
   const facts = targetFactsOf(await factsPromise) ?? {};
   outputs?.setTarget(facts);
-  const summary: ProfileSummaryOutput = summarizeRun({ ...run.record(), target: facts });
-  if (values.json) io.out(JSON.stringify(summary, null, 2) + '\n');
-  else io.out(humanSummary(summary));
+  printSummary(summarizeRun({ ...run.record(), target: facts }), values.json === true, io);
   await outputs?.finish();
   // H6: a failed or killed run exits non-zero with its reason as the one stderr line (main.ts).
   const failure = runFailure(run);
@@ -321,13 +329,21 @@ async function sweep(
     runs.map((r) => ({ ...r.record(), target: facts })),
     result.plan,
   ) as ProfileSummaryOutput;
-  if (values.json) io.out(JSON.stringify(summary, null, 2) + '\n');
-  else io.out(humanSummary(summary));
+  printSummary(summary, values.json === true, io);
   await outputs?.finish();
   // H6: the failure as one line on stderr (main.ts), not a silent exit status.
   if (result.analysis.measuredBytesPerToken === null)
     throw new CliError('the sweep measured no memory per context token (see the summary for each run)');
   return 0;
+}
+
+/**
+ * The summary on stdout, as JSON (`--json`) or for people. The engine's command and output in it
+ * may carry a secret (an API key in the command line): masked (util/redact.ts), numbers untouched;
+ * for people also without terminal control sequences (cli-io.ts terminalText).
+ */
+function printSummary(summary: ProfileSummaryOutput, json: boolean, io: CliIo): void {
+  io.out(json ? redactJson(summary, 2) + '\n' : terminalText(redact(humanSummary(summary))));
 }
 
 function humanSummary(summary: ProfileSummaryOutput): string {

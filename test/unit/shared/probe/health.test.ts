@@ -209,5 +209,11 @@ describe('healthFindings', () => {
     expect(d?.fix).toBe(
       'echo performance | sudo tee /sys/class/devfreq/dmc/governor && echo performance | sudo tee /sys/class/devfreq/fb000000.gpu/governor && echo performance | sudo tee /sys/class/devfreq/fdab0000.npu/governor',
     );
+    // A device name is the board's word: the command a user copies quotes it, whatever it holds.
+    const crafted = { ...rk, devfreq: rk.devfreq.map((f) => ({ ...f, name: `${f.name};reboot $(id) \`id\`\0` })) };
+    const fix = healthFindings(crafted, { benchmarking: true }).find((f) => f.id === 'devfreq-governor')?.fix;
+    expect(fix?.split(' && ')[0]).toBe(
+      "echo performance | sudo tee '/sys/class/devfreq/dmc;reboot $(id) `id`/governor'",
+    );
   });
 });

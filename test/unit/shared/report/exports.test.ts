@@ -1,9 +1,10 @@
 // CSV (RFC 4180), the JSON summary and the Perfetto/Chrome trace of a hand-built session.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { SessionData } from '../../../../shared/report/session-data';
 import { csvField, renderSamplesCsv } from '../../../../shared/report/render-csv';
-import { buildPerfettoTrace, renderPerfettoJson } from '../../../../shared/report/render-perfetto';
-import { sessionSummaryJson } from '../../../../shared/report/render-json';
+import { buildPerfettoTrace, renderPerfettoJson, type ChromeTrace } from '../../../../shared/report/render-perfetto';
+import { renderSummaryJson, sessionSummaryJson, type SessionSummaryJson } from '../../../../shared/report/render-json';
 import { crashedRun, finishedRun, session } from '../../../helpers/session-fixtures';
 import { defined } from '../../../helpers/defined';
 
@@ -47,6 +48,29 @@ describe('CSV', () => {
     expect(csvField('=HYPERLINK("http://x")')).toBe(`"'=HYPERLINK(""http://x"")"`);
     expect(csvField('@SUM(A1)')).toBe("'@SUM(A1)");
     expect(csvField('-cmd')).toBe("'-cmd");
+  });
+
+  it('a field with a semicolon or a tab is quoted: Excel in a semicolon locale splits there, and a formula would start the next cell', () => {
+    expect(csvField('x;=1+1')).toBe('"x;=1+1"');
+    expect(csvField('a\t=cmd')).toBe('"a\t=cmd"');
+    // The defused formula keeps its apostrophe inside the quotes.
+    expect(csvField('=a;b')).toBe(`"'=a;b"`);
+  });
+
+  it('property: any text is one field that reads back as the text (apostrophe-prefixed when a formula could start it) and never starts a formula', () => {
+    fc.assert(
+      fc.property(fc.string(), (text) => {
+        const field = csvField(text);
+        const quoted = field.startsWith('"');
+        const inner = quoted ? field.slice(1, -1) : field;
+        // Unquoted: nothing a CSV reader in any locale splits on; quoted: every quote doubled.
+        if (quoted) expect(inner.replace(/""/g, '')).not.toContain('"');
+        else expect(field).not.toMatch(/[",;\t\r\n]/);
+        const value = quoted ? inner.replace(/""/g, '"') : inner;
+        expect(value).toBe(/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
+        expect(value).not.toMatch(/^[=+\-@\t\r]/);
+      }),
+    );
   });
 
   it('wide layout: one row per sample, the union of keys as columns, CRLF line ends', () => {
@@ -139,6 +163,40 @@ describe('Perfetto / Chrome trace JSON', () => {
       [1, 0],
       [2, 600_000_000],
     ]);
+  });
+});
+
+describe('JSON exports of any text', () => {
+  it('property: the trace and the summary are valid JSON in their UTF-8 bytes and give back every string, lone surrogates included', () => {
+    const text = fc
+      .array(fc.oneof(fc.constantFrom('\ud800', '\udfff', '</script>', '\u2028'), fc.string({ unit: 'binary' })), {
+        maxLength: 4,
+      })
+      .map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(text, text, text, (label, key, message) => {
+        const data = tiny();
+        const run = defined(data.runs[0]);
+        const hostile: SessionData = {
+          ...data,
+          runs: [
+            {
+              ...run,
+              label,
+              samples: [{ tMs: 1, source: 'procfs', values: { [key]: 5 } }],
+              events: [{ tMs: 1, kind: 'alert', message }],
+            },
+          ],
+        };
+        const bytes = (out: string) => Buffer.from(out, 'utf8').toString('utf8');
+        const trace = JSON.parse(bytes(renderPerfettoJson(hostile))) as ChromeTrace;
+        expect(trace.traceEvents[0]?.args).toEqual({ name: `run 1: ${label}` });
+        expect(trace.traceEvents.find((e) => e.ph === 'C')?.args).toEqual({ [key]: 5 });
+        expect(trace.traceEvents.find((e) => e.ph === 'i')?.args).toEqual({ message });
+        const summary = JSON.parse(bytes(renderSummaryJson(hostile))) as SessionSummaryJson;
+        expect(summary.runs[0]?.label).toBe(label);
+      }),
+    );
   });
 });
 

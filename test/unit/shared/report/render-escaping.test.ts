@@ -2,7 +2,7 @@
 // labels, target facts. The HTML and Markdown reports must show it as text, never run it.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, escapeMarkdown, markdownCode } from '../../../../shared/report/escape';
+import { escapeHtml, escapeMarkdown, markdownBlock, markdownCode } from '../../../../shared/report/escape';
 import { buildReportModel } from '../../../../shared/report/report-model';
 import { renderCompareHtml, renderReportHtml } from '../../../../shared/report/render-html';
 import { renderCompareMarkdown, renderReportMarkdown } from '../../../../shared/report/render-markdown';
@@ -128,7 +128,7 @@ describe('HTML report escaping', () => {
           .replace(/&#39;/g, "'")
           .replace(/&amp;/g, '&');
         // eslint-disable-next-line no-control-regex -- the characters escapeHtml drops are control characters
-        expect(back).toBe(s.replace(/[\u0000-\u0008\v\f\u000e-\u001f\u007f\ufffe\uffff]/g, ''));
+        expect(back).toBe(s.replace(/[\u0000-\u0008\v\f\u000e-\u001f\u007f-\u009f\ufffe\uffff]/g, ''));
       }),
     );
   });
@@ -144,6 +144,13 @@ describe('Markdown report escaping', () => {
     expect(prose).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     // The stderr tail is in a fenced block whose fence no backtick run inside can close.
     expect(md).toContain('```text\nerror: "><img src=x onerror=alert(2)>\n</pre><script>alert(3)</script>\n```');
+  });
+
+  it("no control character in code spans and blocks: `cat report.md` must not run an engine's escape sequences", () => {
+    expect(markdownCode('a\u001b]0;x\u0007b\u009b2J')).toBe('`a]0;xb2J`');
+    // A control character between backtick runs is dropped before the fence is chosen.
+    expect(markdownBlock('``\u0001``')).toBe('`````text\n````\n`````');
+    expect(markdownBlock('ok\u001b[2J\r\nnext')).toBe('```text\nok[2J\nnext\n```');
   });
 
   it('the engine command sits whole in a code span', () => {

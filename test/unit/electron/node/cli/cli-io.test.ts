@@ -1,7 +1,8 @@
 // parseCliArgs: node:util parseArgs errors become one short line (exit 2) naming the option, with
 // the closest option for a typo. parseBytes: the sizes --budget accepts, and its one-line error.
 import { describe, expect, it } from 'vitest';
-import { CliError, parseBytes, parseCliArgs } from '../../../../../electron/node/cli/cli-io';
+import fc from 'fast-check';
+import { CliError, parseBytes, parseCliArgs, terminalText } from '../../../../../electron/node/cli/cli-io';
 
 const OPTIONS = {
   'interval-ms': { type: 'string' },
@@ -77,5 +78,29 @@ describe('parseBytes', () => {
     expect(caught).toBeInstanceOf(CliError);
     expect((caught as CliError).message).toBe(`--budget: cannot read "${text}" (e.g. 2GiB, 512MiB, 4000000000)`);
     expect((caught as CliError).exitCode).toBe(2);
+  });
+});
+
+describe('terminalText', () => {
+  it.each([
+    ['title \u001b]0;PWNED\u0007 end', 'title ]0;PWNED end'],
+    ['clip \u001b]52;c;cm0=\u0007', 'clip ]52;c;cm0='],
+    ['C1 CSI \u009b2J and DEL \u007f', 'C1 CSI 2J and DEL '],
+    ['a\rspoofed line\n', 'aspoofed line\n'],
+    ['tab\tkept\n', 'tab\tkept\n'],
+    // The progress line's own redraw (cli-progress.ts) stays.
+    ['\r\u001b[Kkvscope profile: 12 tokens', '\r\u001b[Kkvscope profile: 12 tokens'],
+  ])('%j', (text, shown) => {
+    expect(terminalText(text)).toBe(shown);
+  });
+
+  it('property: no control character is left but tab, newline and the redraw', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (text) => {
+        const shown = terminalText(text).split('\r\u001b[K').join('');
+        // eslint-disable-next-line no-control-regex -- control characters are what is looked for
+        expect(shown).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+      }),
+    );
   });
 });

@@ -4,13 +4,13 @@
 // another exception, never a hang (a view or trigger standing in is refused before any query).
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SessionFileRejected } from '../../../../../electron/node/session/session-file-guard';
 import { readSession, SessionError } from '../../../../../electron/node/session/session-store';
-import { TAMPERINGS, writeSmallSession } from '../../../../helpers/hostile-session';
+import { smallSessionBytes, TAMPERINGS } from '../../../../helpers/hostile-session';
 
 /** 10,000 session files in all: half mutated in SQL, half in bytes. */
 const RUNS = 5_000;
@@ -18,15 +18,7 @@ const RUNS = 5_000;
 const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'kvscope-session-fuzz-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const basePath = join(dir, 'base.kvscope');
-writeSmallSession(basePath, 5);
-// One self-contained file (no WAL beside it): checkpoint into the main file, rollback journal.
-{
-  const db = new Database(basePath);
-  db.pragma('journal_mode = DELETE');
-  db.close();
-}
-const base = readFileSync(basePath);
+const base = smallSessionBytes(dir, 5);
 
 /** Mutations in SQL: the crafted-file kinds, plus rows and schema changes a damaged file may hold. */
 const SQL_MUTATIONS = [

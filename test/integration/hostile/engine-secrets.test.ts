@@ -1,0 +1,66 @@
+// Secrets typed into an engine command line (an API key, a Hugging Face token, a password in a
+// variable or a URL) run as typed but are never printed, stored or exported: the real CLI runs a
+// real engine that also echoes its token, and every byte it leaves behind is searched.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { profileArgs, runCli, type CliResult } from '../../helpers/cli';
+
+const dir = mkdtempSync(join(tmpdir(), 'kvscope-engine-secrets-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const at = (name: string) => join(dir, name);
+
+const SECRETS = ['tok-Zq81secret', 'sk-Zq82secret', 'pw-Zq83secret', 'url-Zq84secret'];
+const ENGINE = [
+  `API_TOKEN=${SECRETS[0]} sh -c`,
+  `'printf %s "$API_TOKEN" > ${at('engine-got')}; echo "auth with $API_TOKEN and $2" >&2; sleep 1.2; exit 3'`,
+  `engine --api-key ${SECRETS[1]} --password=${SECRETS[2]} --url https://me:${SECRETS[3]}@example.org/v1`,
+].join(' ');
+const leaked = (text: string) => SECRETS.filter((s) => text.includes(s));
+
+let profiled: CliResult;
+beforeAll(async () => {
+  profiled = await runCli(
+    profileArgs('local', ENGINE, '--interval-ms', '50', '--out', at('s.kvscope'), '--report', at('r.html'), '--json'),
+  );
+});
+
+describe('secrets in an engine command line', () => {
+  it('the engine gets them as typed', () => {
+    expect(readFileSync(at('engine-got'), 'utf8')).toBe(SECRETS[0]);
+  });
+
+  it('profile --json and stderr show the command masked, the failure line too', () => {
+    expect(profiled.code).toBe(1);
+    const summary = JSON.parse(profiled.stdout) as { engine: { command: string } };
+    expect(summary.engine.command).toBe(
+      ENGINE.replaceAll(SECRETS[0] as string, '***')
+        .replaceAll(SECRETS[1] as string, '***')
+        .replaceAll(SECRETS[2] as string, '***')
+        .replaceAll(SECRETS[3] as string, '***'),
+    );
+    expect(leaked(profiled.stdout)).toEqual([]);
+    expect(leaked(profiled.stderr)).toEqual([]);
+  });
+
+  it('the session file and every export of it hold none of them', async () => {
+    const files = ['s.kvscope', 'r.html'];
+    for (const [format, file] of [
+      ['md', 'r.md'],
+      ['csv', 'r.csv'],
+      ['json', 'r.json'],
+      ['perfetto', 'r.trace.json'],
+      ['prometheus', 'r.prom'],
+    ] as const) {
+      const r = await runCli(['report', at('s.kvscope'), '--format', format, '-o', at(file)]);
+      expect([format, r.code, leaked(r.stderr)]).toEqual([format, 0, []]);
+      files.push(file);
+    }
+    expect(existsSync(at('s.kvscope-wal'))).toBe(false);
+    for (const file of readdirSync(dir).filter((f) => files.includes(f)))
+      expect([file, leaked(readFileSync(at(file)).toString('latin1'))]).toEqual([file, []]);
+    // The engine's own echo of the token is in the report, masked.
+    expect(readFileSync(at('r.md'), 'utf8')).toContain('auth with *** and ***');
+  });
+});

@@ -1,0 +1,30 @@
+// The secrets an engine command line carries (scrub.ts commandLineSecrets): what a user types in
+// `--engine` to start a server or fetch a model, and what must not be mistaken for one.
+import { describe, expect, it } from 'vitest';
+import { commandLineSecrets } from '../../../../../electron/node/session/scrub';
+
+describe('commandLineSecrets', () => {
+  it.each([
+    ['llama-server -m m.gguf --api-key sk-live-123 --port 8080', ['sk-live-123']],
+    ['llama-server --api-key=sk-live-123', ['sk-live-123']],
+    ['llama-cli -hf org/model -hft hf_abcdef', ['hf_abcdef']],
+    ['llama-cli --hf-token hf_abcdef -p hi', ['hf_abcdef']],
+    ['HF_TOKEN=hf_abcdef OPENAI_API_KEY="sk two words" ./engine', ['hf_abcdef', 'sk two words']],
+    ["DB='host=db password=pg-secret user=me' ./engine", ['pg-secret']],
+    ['./engine --url "https://me:url-pass@example.org/v1?token=q-secret&x=1"', ['url-pass', 'q-secret']],
+    ['curl -H "Authorization: Bearer tok-123" http://x', ['tok-123']],
+    ["curl -H 'x-api-key: key-456' http://x", ['key-456']],
+    ['./engine --password=pw_SECRET3 --passphrase "two words"', ['pw_SECRET3', 'two words']],
+  ])('%s', (command, secrets) => {
+    expect(commandLineSecrets(command).sort()).toEqual([...secrets].sort());
+  });
+
+  it.each([
+    'llama-cli -m /models/m.gguf -c 4096 -n 256 -p "count every token" --token-regex "\\S+"',
+    'llama-server --api-key-file /etc/keys --password-env PW --tokens 100 -ctk q8_0',
+    'llama-server --no-token -m m.gguf',
+    './engine --api-key ab',
+  ])('nothing in %s', (command) => {
+    expect(commandLineSecrets(command)).toEqual([]);
+  });
+});
