@@ -16,7 +16,10 @@ describe('invalid inputs', () => {
     ]);
     const rs = ofKind(all, 'tegrastats');
     expect(rs.map((r) => r.line)).toEqual([1, 4, 6]);
-    expect(rs[2]?.cpus).toEqual([{ loadPct: null, freqMHz: null }, { loadPct: 100, freqMHz: 1420 }]);
+    expect(rs[2]?.cpus).toEqual([
+      { loadPct: null, freqMHz: null },
+      { loadPct: 100, freqMHz: 1420 },
+    ]);
     expect(rs[2]?.unknown).toEqual(['CPU[0]=bogus']);
     expect(rs[2]?.railsMw.VDD_IN).toEqual({ cur: 14703, avg: 14683 });
   });
