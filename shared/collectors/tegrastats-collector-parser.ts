@@ -11,15 +11,35 @@ import { collectorLineParser, type CollectorParser } from './collector';
 import { parseTegrastatsLine } from '../parsers/tegrastats-parser';
 import type { TegrastatsRecord } from '../parsers/records';
 
+/**
+ * A key maker that builds each key once: a line of an AGX Orin has about 100 values, and building
+ * their keys anew for every line was a sixth of an 8-hour import (bench/import.bench.ts). The
+ * names are the board's cores, engines, zones and rails: a few dozen per board, bounded by the cap.
+ */
+function cachedKeys<T extends string | number>(make: (part: T) => string): (part: T) => string {
+  const made = new Map<T, string>();
+  return (part) => {
+    let key = made.get(part);
+    if (key === undefined) {
+      key = make(part);
+      if (made.size < MAX_CACHED_KEYS) made.set(part, key);
+    }
+    return key;
+  };
+}
+
+/** Keys kept per maker: far above any board's names, so damaged input cannot grow the cache without end. */
+const MAX_CACHED_KEYS = 4096;
+
 /** Sample keys of the tegrastats collector, shared with its series list. */
 export const tegraKey = {
-  cpuLoad: (core: number) => `tegra.cpu.${core}.loadPct`,
-  cpuFreq: (core: number) => `tegra.cpu.${core}.freqMHz`,
-  engineLoad: (name: string) => `tegra.engine.${name}.loadPct`,
-  engineFreq: (name: string) => `tegra.engine.${name}.freqMHz`,
-  temp: (zone: string) => `tegra.temp.${zone}.C`,
-  railCur: (rail: string) => `tegra.rail.${rail}.curmW`,
-  railAvg: (rail: string) => `tegra.rail.${rail}.avgmW`,
+  cpuLoad: cachedKeys((core: number) => `tegra.cpu.${core}.loadPct`),
+  cpuFreq: cachedKeys((core: number) => `tegra.cpu.${core}.freqMHz`),
+  engineLoad: cachedKeys((name: string) => `tegra.engine.${name}.loadPct`),
+  engineFreq: cachedKeys((name: string) => `tegra.engine.${name}.freqMHz`),
+  temp: cachedKeys((zone: string) => `tegra.temp.${zone}.C`),
+  railCur: cachedKeys((rail: string) => `tegra.rail.${rail}.curmW`),
+  railAvg: cachedKeys((rail: string) => `tegra.rail.${rail}.avgmW`),
 };
 
 const TIME_PREFIX = /^t=(\d+(?:\.\d+)?) /;

@@ -298,14 +298,18 @@ export async function importLog(
             },
           },
   };
-  s.store.finishRun(s.seq, {
-    label: `${kind}: ${basename(file)}`,
-    state: 'done',
-    error: null,
-    endedAt,
-    outcome,
-    analysis: recomputeAnalysis({ samples, engineLog: log, analysisInputs, engine: null, request }),
-  });
+  s.store.finishRun(
+    s.seq,
+    {
+      label: `${kind}: ${basename(file)}`,
+      state: 'done',
+      error: null,
+      endedAt,
+      outcome,
+      analysis: recomputeAnalysis({ samples, engineLog: log, analysisInputs, engine: null, request }),
+    },
+    samples,
+  );
   s.store.close();
   return {
     session: out,

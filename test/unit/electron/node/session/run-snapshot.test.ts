@@ -40,12 +40,16 @@ const outcome = {
 const end = { label: 'r', state: 'done', error: null, endedAt: '2026-01-01T00:00:10.000Z', outcome } as const;
 
 /** A session of one run holding `samples`, finished (as the app's recorder ends a run) or not (a killed writer). */
-function writeRun(samples: readonly Sample[], finished: boolean): { path: string; store: SessionStore; seq: number } {
+function writeRun(
+  samples: readonly Sample[],
+  finished: boolean,
+  handedToFinish?: readonly Sample[],
+): { path: string; store: SessionStore; seq: number } {
   const path = file();
   const store = createSession(path, { appVersion: 'test' });
   const seq = store.addRun({ id: 'r', label: 'r', request, state: 'running' });
   store.appendSamples(seq, samples);
-  if (finished) store.finishRun(seq, { ...end, analysis: finishedRun().analysis });
+  if (finished) store.finishRun(seq, { ...end, analysis: finishedRun().analysis }, handedToFinish);
   return { path, store, seq };
 }
 
@@ -68,6 +72,27 @@ describe('snapshot of a finished run', () => {
       }),
       { numRuns: 40 },
     );
+  });
+
+  it('packed from the samples the writer hands over (an import) is the same text as packed from the rows, for any stream', () => {
+    fc.assert(
+      fc.property(sampleStreamArbitrary, (samples) => {
+        const fromRows = writeRun(samples, true);
+        const handed = writeRun(samples, true, samples);
+        fromRows.store.close();
+        handed.store.close();
+        expect(firstRunSamples(handed.path)).toEqual(firstRunSamples(fromRows.path));
+        rmSync(fromRows.path);
+        rmSync(handed.path);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('handed samples that are not all the rows are not used: the rows decide', () => {
+    const { path, store } = writeRun([A, B, C], true, [A, B]);
+    store.close();
+    expect(unpackSamples((firstRunSamples(path) as RawJson<never>).parse())).toEqual([A, B, C]);
   });
 
   it('is the packed rows as one JSON text', () => {
