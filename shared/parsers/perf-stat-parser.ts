@@ -40,6 +40,7 @@ import {
   diagnostic,
   isBlankLine,
   isCommentLine,
+  isNotText,
   type Diagnostic,
   type LineParser,
   type PerfElapsedRecord,
@@ -393,9 +394,6 @@ function readTableRow(h: MetricHeader, text: string, line: number): PerfMetricRe
 /** A counter's unit: `msec`, `ns`, `Joules`, `MiB`, `%` (letters, digits, `%`, `/`, `.`, `_`, `-`, spaces). */
 const UNIT_RE = /^[\p{L}\d%/._ -]+$/u;
 
-// eslint-disable-next-line no-control-regex -- control characters are exactly what this looks for
-const NOT_PERF_TEXT = /[\u0000-\u0008\u000a-\u001f\u007f\ufffd]/;
-
 export function createPerfStatParser(options: LineCapOptions = {}): LineParser<PerfParseRecord> {
   let lineNo = 0;
   let sawInterval = false;
@@ -482,7 +480,7 @@ export function createPerfStatParser(options: LineCapOptions = {}): LineParser<P
 
     // perf prints no control character (a tab separates -x\t fields; colour codes are gone by now)
     // and no U+FFFD (what undecodable bytes become): such a line is noise, whatever its commas say.
-    if (NOT_PERF_TEXT.test(text)) {
+    if (isNotText(text)) {
       out.push(diagnostic(lineNo, NOT_PERF_REASON, text));
       return out;
     }

@@ -20,6 +20,7 @@ import {
   diagnostic,
   isBlankLine,
   isCommentLine,
+  isNotText,
   type Diagnostic,
   type LineParser,
   type MeminfoRecord,
@@ -165,10 +166,6 @@ const STATUS_AFTER_VM_KEYS =
   /^(?:Threads|SigQ|SigPnd|ShdPnd|SigBlk|SigIgn|SigCgt|Cap\w+|NoNewPrivs|Seccomp\w*|Cpus_allowed\w*|Mems_allowed\w*|voluntary_ctxt_switches|nonvoluntary_ctxt_switches)$/;
 const STATUS_INT_KEYS = new Set(['Tgid', 'Ngid', 'Pid', 'PPid', 'TracerPid', 'Threads', 'FDSize', 'Kthread']);
 
-/** What no status value holds (a tab does: `Uid:\t0\t0\t0\t0`). */
-// eslint-disable-next-line no-control-regex -- control characters are exactly what this looks for
-const STATUS_NOT_TEXT = /[\u0000-\u0008\u000a-\u001f\u007f\ufffd]/;
-
 interface StatusBlock {
   line: number;
   kb: Record<string, number>;
@@ -221,7 +218,7 @@ export function createStatusParser(options: LineCapOptions = {}): LineParser<Pro
     // printable: the task name is escaped (fs/proc/array.c). Control characters or the UTF-8
     // replacement character mean bytes that are not a status file.
     const m = /^([^\W\d]\w+):(.*)$/.exec(text);
-    if (!m || STATUS_NOT_TEXT.test(m[2] ?? '')) return [...flush(), diagnostic(line, 'not a status line', text)];
+    if (!m || isNotText(m[2] ?? '')) return [...flush(), diagnostic(line, 'not a status line', text)];
     const key = m[1] ?? '';
     const value = (m[2] ?? '').trim();
     if (STATUS_KB_KEYS.test(key) && !/^\d+ kB$/.test(value)) return [diagnostic(line, `${key}: expected "N kB"`, text)];

@@ -616,3 +616,15 @@ export function isCommentLine(text: string): boolean {
 export function isBlankLine(text: string): boolean {
   return text.trim() === '';
 }
+
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this looks for
+const NOT_TEXT_RE = /[\u0000-\u0008\u000a-\u001f\u007f\ufffd]/;
+
+/**
+ * Whether a line holds what no tool prints: a control character other than a tab (colour codes
+ * are stripped before this is asked) or U+FFFD, which undecodable bytes become (line-splitter.ts).
+ * Such a line is noise, whatever its digits and separators look like.
+ */
+export function isNotText(text: string): boolean {
+  return NOT_TEXT_RE.test(text);
+}

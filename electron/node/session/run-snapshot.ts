@@ -39,9 +39,13 @@ function rowsOf(db: Database.Database, run: number): { samples: number; lastId: 
   };
 }
 
-/** Stores the run's samples as packed from its rows (replacing an earlier snapshot of the run). */
-export function writeRunSnapshot(db: Database.Database, run: number, packed: PackedSamples): void {
+/**
+ * Stores the run's samples packed (replacing an earlier snapshot of the run): `pack` is told how
+ * many sample rows the run has, the count the snapshot is stored with.
+ */
+export function writeRunSnapshot(db: Database.Database, run: number, pack: (rowCount: number) => PackedSamples): void {
   const rows = rowsOf(db, run);
+  const packed = pack(rows.samples);
   db.prepare('INSERT OR REPLACE INTO run_packed (run, samples, last_sample_id, packed) VALUES (?, ?, ?, ?)').run(
     run,
     rows.samples,

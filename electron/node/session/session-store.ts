@@ -386,7 +386,7 @@ export class SessionStore {
     try {
       this.db.transaction(() => {
         this.db.exec(RUN_SNAPSHOT_TABLE); // a file written before the table existed gains it here
-        writeRunSnapshot(this.db, run, this.snapshotOf(run, appended));
+        writeRunSnapshot(this.db, run, (rowCount) => this.snapshotOf(run, rowCount, appended));
       })();
     } catch {
       // The snapshot is a copy, for speed: without it the run is read from its rows (a damaged
@@ -400,12 +400,8 @@ export class SessionStore {
    * was a quarter of an 8-hour import, bench/import.bench.ts), else from the rows. A count that
    * differs from the rows' means they are not the same samples: the rows decide.
    */
-  private snapshotOf(run: number, appended: readonly Sample[] | undefined): PackedSamples {
-    if (appended) {
-      const { n } = this.db.prepare('SELECT count(*) AS n FROM samples WHERE run = ?').get(run) as { n: number };
-      if (n === appended.length) return packSamples(appended);
-    }
-    return packRunSamples(this.db, this.path, run);
+  private snapshotOf(run: number, rowCount: number, appended: readonly Sample[] | undefined): PackedSamples {
+    return appended?.length === rowCount ? packSamples(appended) : packRunSamples(this.db, this.path, run);
   }
 
   /** Commits everything queued, in one transaction. Throws what a background commit hit. */
