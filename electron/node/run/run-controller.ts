@@ -32,6 +32,7 @@ import { runRecordOf } from './run-record-of';
 import { defaultRunLabel } from '../../../shared/run/run-labels';
 import { RUN_DEFAULTS, signalName, withListeners, type RunCallbacks, type RunControllerOptions } from './run-options';
 import type { RunManifest } from './run-manifest';
+import { watchdogEndsWithinS } from './run-scripts';
 import { commandLineSecrets } from '../session/scrub';
 import { registerSecret } from '../util/redact';
 
@@ -260,7 +261,7 @@ export class RunController {
           `gave up reconnecting after ${Math.round((Date.now() - downAtMs) / 1000)} s (${why}); ` +
             (this.request.keepRunning
               ? 'the engine keeps running on the target'
-              : `the target ends the run by itself within ${this.options.watchdogS} s`),
+              : `the target ends the run by itself within ${watchdogEndsWithinS(this.options.watchdogS)} s`),
         ),
       );
       return;
