@@ -28,7 +28,7 @@ import {
   GROUP_RESCAN_PERIOD_MS,
   SMAPS_ROLLUP_PERIOD_MS,
 } from '../shared/collectors/procfs-sampler-script';
-import { collectorFilterAwk } from '../electron/node/run/run-scripts';
+import { collectorFilterAwk, WATCHDOG_POLL_S, watchdogSh } from '../electron/node/run/run-scripts';
 import { shellJoin, shellQuote } from '../shared/util/shell';
 import type { BenchRow } from './bench-util';
 import { CpuGroups, cpuacctProblem } from './cgroup-cpu';
@@ -354,6 +354,7 @@ export async function benchCollectors(seconds = Number(process.env.KVSCOPE_BENCH
         note: `${ratio(naiveTotal, oursPct)} ours, ${ratio(naiveTotal, oursPct + vendorPct)} ours + vendor tools`,
       });
     }
+    rows.push(...(await benchWatchdog(groups, work, watched.pid!, seconds)));
     const [l1, l5, l15] = loadavg().map((v) => v.toFixed(2));
     rows.push({ name: 'machine at the end', value: `load ${l1}`, note: `load average ${l1} / ${l5} / ${l15}` });
   } finally {
@@ -362,4 +363,49 @@ export async function benchCollectors(seconds = Number(process.env.KVSCOPE_BENCH
     rmSync(work, { recursive: true, force: true });
   }
   return rows;
+}
+
+/**
+ * Not a collector, but the run's other standing cost on the target: the launcher's watchdog
+ * (electron/node/run/run-scripts.ts watchdogSh) watching a beating heartbeat, as deployed and
+ * looking every second as it did before; the beats come from this process, as the app's do.
+ */
+async function benchWatchdog(groups: CpuGroups, work: string, enginePid: number, seconds: number): Promise<BenchRow[]> {
+  // Each in a shell of its own moved into its group first (what it forks goes there too).
+  const started = (name: string, body: string) => {
+    const lines = [`echo $$ > ${shellQuote(groups.make(name))}`, `cd ${shellQuote(work)}`, 'EP="$1"; WATCHDOG_S=120'];
+    lines.push('ev() { :; }', 'kvscope_tree_kill() { :; }', body, 'wait');
+    return `sh -c ${shellQuote(lines.join('\n'))} kvscope-bench "$1" &`;
+  };
+  const deployed = `WD_POLL_S=${WATCHDOG_POLL_S};`;
+  if (!watchdogSh.includes(deployed))
+    return [
+      { name: 'launcher watchdog', value: '–', note: `not measured: its poll is no longer set by "${deployed}"` },
+    ];
+  const everySecond = watchdogSh.replace(deployed, 'WD_POLL_S=1;');
+  const hb = join(work, 'hb');
+  writeFileSync(hb, '0\n');
+  let beat = 0;
+  const beating = setInterval(() => writeFileSync(hb, `${++beat}\n`), 1000);
+  try {
+    const got = await measure(
+      groups,
+      ['watchdog', 'watchdog1s'],
+      [started('watchdog', watchdogSh), started('watchdog1s', everySecond), 'wait', ''].join('\n'),
+      [String(enginePid)],
+      seconds,
+      process.env,
+    );
+    const ours = got.get('watchdog') ?? 0;
+    const before = got.get('watchdog1s') ?? 0;
+    return [
+      {
+        name: `launcher watchdog (not a collector), a look every ${WATCHDOG_POLL_S} s`,
+        value: pct(ours),
+        note: `${seconds} s, of one core: its sh and one sleep a look, the app beating every second; ${ratio(before, ours)} less than a look every second (${pct(before)}, before 359fe87)`,
+      },
+    ];
+  } finally {
+    clearInterval(beating);
+  }
 }
