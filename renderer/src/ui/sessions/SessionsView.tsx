@@ -128,7 +128,9 @@ function SessionRow({ session, picked, canPick }: { session: SessionListing; pic
         <input
           type="checkbox"
           checked={picked}
-          disabled={(!picked && !canPick) || session.error !== null}
+          // A picked session whose file became unreadable (damaged or replaced on disk) can still
+          // be unticked: the comparison's error tells the user to do just that.
+          disabled={!picked && (!canPick || session.error !== null)}
           onChange={() => toggleCompare(session.id)}
           aria-label={`Compare ${session.name}`}
           data-testid={`compare-pick-${session.id}`}
