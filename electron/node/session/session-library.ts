@@ -15,7 +15,7 @@
 // reading may checkpoint its WAL), so a list of long sessions is read once.
 import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -179,6 +179,15 @@ function readStoredName(path: string): string | null {
   }
 }
 
+/** The file a path names once every symbolic link is followed, or null when nothing is there. */
+function realpathOf(path: string): string | null {
+  try {
+    return realpathSync(path);
+  } catch {
+    return null;
+  }
+}
+
 export class SessionLibrary {
   private readonly cache = new Map<string, { key: string; listing: SessionListing }>();
   private readonly recording = new Set<string>();
@@ -209,9 +218,10 @@ export class SessionLibrary {
 
   /** A session file named on the command line (`kvscope web --open <file>`): its id for the API. */
   addExternal(path: string): string {
-    const absolute = resolve(path);
-    if (!lstatSync(absolute, { throwIfNoEntry: false })?.isFile())
-      throw new SessionLibraryError(`${path}: no such session file`);
+    // The user named this file (ids from windows never reach here): a symbolic link to a session
+    // (latest.kvscope → run-42.kvscope) is followed, and the file it names is the one registered.
+    const absolute = realpathOf(path);
+    if (!absolute || !statSync(absolute).isFile()) throw new SessionLibraryError(`${path}: no such session file`);
     const id = `file-${createHash('sha256').update(absolute).digest('hex').slice(0, 16)}`;
     this.external.set(id, absolute);
     return id;

@@ -217,6 +217,19 @@ describe('ids never leave the sessions folder', () => {
     expect(existsSync(elsewhere)).toBe(true);
   });
 
+  it('follows a symbolic link named on the command line to the session it points at', () => {
+    const path = writeSession('run-a');
+    const link = join(root, 'latest.kvscope');
+    symlinkSync(path, link);
+    const other = new SessionLibrary(join(root, 'other'));
+    const id = other.addExternal(link);
+    const [row] = other.list();
+    expect(row?.id).toBe(id);
+    expect(row?.error).toBeNull();
+    expect(other.readPacked(id).data.runs).toHaveLength(1);
+    expect(() => other.addExternal(join(root, 'missing.kvscope'))).toThrow(/no such session file/);
+  });
+
   it('never renames or deletes a file opened from the command line', () => {
     const path = writeSession('run-a');
     const other = new SessionLibrary(join(root, 'other'));
