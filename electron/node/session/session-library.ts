@@ -75,13 +75,20 @@ function trimDashesAndDots(text: string): string {
   return text.slice(start, end);
 }
 
-/** A file name made from a session's name: letters, digits, '-', '_' and '.', never empty. */
+/** How many characters (code points, never half a surrogate pair) of a session's name make its file name. */
+const EXPORT_STEM_MAX_CHARS = 80;
+
+/**
+ * A file name made from a session's name: letters of any script (with their accents), digits, '-',
+ * '_' and '.', never empty. Letters are kept as typed ("café", "测试"): an ASCII-only name turned an
+ * accent into a dash ("ca-fe") and a name in another script into the same "kvscope-session" for
+ * every session.
+ */
 export function exportFileName(name: string, format: ExportFormat): string {
   const stem = trimDashesAndDots(
-    name
-      .normalize('NFKD')
-      .replace(/[^\w.-]+/g, '-')
-      .slice(0, 80),
+    Array.from(name.normalize('NFKC').replace(/[^\p{L}\p{M}\p{N}_.-]+/gu, '-'))
+      .slice(0, EXPORT_STEM_MAX_CHARS)
+      .join(''),
   );
   return `${stem || 'kvscope-session'}${EXPORT_FILES[format].ext}`;
 }

@@ -261,4 +261,22 @@ describe('export', () => {
     expect(exportFileName('../../etc/passwd', 'md')).toBe('etc-passwd.md');
     expect(exportFileName('...', 'csv')).toBe('kvscope-session.csv');
   });
+
+  it.each([
+    ['Orin café résumé', 'Orin-café-résumé.html'],
+    // Decomposed accents (as macOS types them) are composed, not cut off as separate marks.
+    ['cafe\u0301', 'café.html'],
+    ['测试 q8_0', '测试-q8_0.html'],
+    ['نموذج q8', 'نموذج-q8.html'],
+    ['🚀 q8 👩‍👩‍👧 run', 'q8-run.html'],
+    ['<script>alert(1)</script>', 'script-alert-1-script.html'],
+    ['ﬁle ＡＢＣ', 'file-ABC.html'],
+  ])('keeps the letters of %j as typed: %s', (name, fileName) => {
+    expect(exportFileName(name, 'html')).toBe(fileName);
+  });
+
+  it('cuts a long name at 80 characters, never inside a character', () => {
+    const stem = exportFileName('𠀀'.repeat(100), 'md').slice(0, -'.md'.length);
+    expect(Array.from(stem)).toEqual(Array(80).fill('𠀀'));
+  });
 });
