@@ -18,7 +18,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import {
   SessionIdSchema,
   type ExportFormat,
@@ -372,9 +372,11 @@ export class SessionLibrary {
   }
 
   private broken(id: string, sizeBytes: number, error: string): SessionListing {
+    const external = this.external.get(id);
     return {
       id,
-      name: id,
+      // A file from the command line is known by its file name; its id is a hash of the path.
+      name: external ? basename(external) : id,
       target: '–',
       model: '–',
       createdAt: '',

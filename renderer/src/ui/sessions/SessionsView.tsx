@@ -160,7 +160,11 @@ function SessionRow({ session, picked, canPick }: { session: SessionListing; pic
         )}
         {session.error ? (
           <p className="field-error" data-testid="session-error">
-            This file cannot be read: {session.error}. Delete it, or open it with a newer KVScope.
+            This file cannot be read: {session.error}.{' '}
+            {/* The reason says when the file is from a newer KVScope; a damaged file no version reads. */}
+            {session.external
+              ? 'KVScope does not change a file opened from the command line.'
+              : 'Nothing in it is changed; delete it when you no longer need it.'}
           </p>
         ) : (
           <p className="session-meta muted small">
