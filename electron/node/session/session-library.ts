@@ -229,6 +229,15 @@ export class SessionLibrary {
     // (latest.kvscope → run-42.kvscope) is followed, and the file it names is the one registered.
     const absolute = realpathOf(path);
     if (!absolute || !statSync(absolute).isFile()) throw new SessionLibraryError(`${path}: no such session file`);
+    // A session of the app's own folder keeps its row (renamed and deleted like the others) instead
+    // of being listed twice, once read-only.
+    const own = basename(absolute).slice(0, -SESSION_FILE_EXT.length);
+    if (
+      dirname(absolute) === realpathOf(this.dir) &&
+      absolute.endsWith(SESSION_FILE_EXT) &&
+      SessionIdSchema.safeParse(own).success
+    )
+      return own;
     const id = `file-${createHash('sha256').update(absolute).digest('hex').slice(0, 16)}`;
     this.external.set(id, absolute);
     return id;

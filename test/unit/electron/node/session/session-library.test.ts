@@ -230,6 +230,12 @@ describe('ids never leave the sessions folder', () => {
     expect(() => other.addExternal(join(root, 'missing.kvscope'))).toThrow(/no such session file/);
   });
 
+  it('lists a session of its own folder named on the command line once, as its own', () => {
+    const path = writeSession('run-a');
+    expect(library.addExternal(path)).toBe('run-a');
+    expect(library.list().map((r) => [r.id, r.external])).toEqual([['run-a', false]]);
+  });
+
   it('never renames or deletes a file opened from the command line', () => {
     const path = writeSession('run-a');
     const other = new SessionLibrary(join(root, 'other'));
