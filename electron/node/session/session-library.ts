@@ -121,6 +121,18 @@ function stateOf(run: ListedSession['runs'][number] | undefined, recording: bool
 }
 
 /**
+ * The name of a session the user has not named: its run's label, or for several runs (a sweep)
+ * the first and the last ("sweep ctx 512 … sweep ctx 8192"), not the first alone above the
+ * numbers of the last.
+ */
+function defaultName(data: ListedSession): string | null {
+  const first = data.runs[0]?.label;
+  const last = data.runs.at(-1)?.label;
+  if (first === undefined || last === undefined) return null;
+  return first === last ? first : `${first} … ${last}`;
+}
+
+/**
  * The list row of a session, from what session-store.ts read: whole, or its head (runs without
  * samples, every run with its stored outcome and analysis). The numbers are the last run's
  * analysis, the same values reports show (shared/report/report-model.ts runReport copies them).
@@ -147,7 +159,7 @@ export function listingOf(
     typeof target?.label === 'string' ? target.label : typeof target?.hostname === 'string' ? target.hostname : '–';
   return {
     id,
-    name: file.name ?? data.runs[0]?.label ?? id,
+    name: file.name ?? defaultName(data) ?? id,
     target: targetName,
     model: modelOf(last),
     createdAt: data.meta.createdAt,

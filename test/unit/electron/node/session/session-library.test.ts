@@ -1,6 +1,15 @@
 // The app's session library over real SQLite files in a temp folder: list rows, rename, delete,
 // exports, and ids that try to leave the folder (they reach no file).
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+  existsSync,
+  readdirSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -151,6 +160,17 @@ describe('listing', () => {
     const opened = library.read('run-a');
     expect(opened.data.runs[0]?.samples.length).toBe(finishedRun().samples.length);
     expect(library.list()[0]).toBe(opened.listing);
+  });
+
+  it('names a sweep by its first and last runs, whose numbers the row shows', () => {
+    copyFileSync(
+      new URL('../../../../fixtures/sessions/v1/sweep.kvscope', import.meta.url),
+      join(dir, 'sweep.kvscope'),
+    );
+    const [row] = library.list();
+    // The fixture's two runs, read by hand with sqlite3: 'sweep ctx 512' and 'sweep ctx 1024'.
+    expect(row?.name).toBe('sweep ctx 512 … sweep ctx 1024');
+    expect(row?.runs).toBe(2);
   });
 
   it('is empty when the folder does not exist yet', () => {
