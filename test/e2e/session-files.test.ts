@@ -2,13 +2,14 @@
 // deleted or overwritten after the list was read, damaged while picked for a comparison, or
 // unreadable when named with `kvscope web --open`. The user is told what happened, the list shows
 // the file as it is now, and nothing stays stuck. Needs `npm run build`.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openBrowserApp, type BrowserApp } from '../helpers/browser-app';
 import { writeSmallSession } from '../helpers/hostile-session';
+import { openAppWithSessions } from '../helpers/sessions-app';
 
 const TEST_MS = 120_000;
 /** Not a SQLite file: what a disk error or another program can leave in place of a session. */
@@ -20,18 +21,8 @@ let page: Page;
 const sessionPath = (id: string) => join(app.home, 'sessions', `${id}.kvscope`);
 
 beforeAll(async () => {
-  app = await openBrowserApp({
-    homePrefix: 'kvscope-e2e-session-files-',
-    prepareHome: (home) => {
-      mkdirSync(join(home, 'sessions'));
-      for (const id of ['keep', 'gone', 'overwritten', 'damaged-pick']) {
-        writeSmallSession(join(home, 'sessions', `${id}.kvscope`));
-      }
-    },
-    firstClick: 'view-sessions',
-  });
+  app = await openAppWithSessions('kvscope-e2e-session-files-', ['keep', 'gone', 'overwritten', 'damaged-pick']);
   ({ page } = app);
-  await page.getByTestId('session-keep').waitFor();
 }, TEST_MS);
 
 afterAll(() => app?.close());

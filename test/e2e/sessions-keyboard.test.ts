@@ -1,12 +1,12 @@
 // The session list with the keyboard alone, in real Chromium against the real `kvscope web`: rename
 // (Enter, type, Enter or Escape) and delete (Enter, the dialog, Escape or Enter) leave the focus where
 // the user goes on from, never on the page's start. Needs `npm run build`.
-import { mkdirSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { openBrowserApp, type BrowserApp } from '../helpers/browser-app';
-import { writeSmallSession } from '../helpers/hostile-session';
+import type { BrowserApp } from '../helpers/browser-app';
+import { openAppWithSessions } from '../helpers/sessions-app';
 
 const TEST_MS = 120_000;
 
@@ -26,22 +26,13 @@ async function tabTo(testId: string): Promise<void> {
   throw new Error(`Tab never reached ${testId}; the focus is on ${await focused()}`);
 }
 
-beforeAll(async () => {
-  app = await openBrowserApp({
-    homePrefix: 'kvscope-e2e-sessions-keyboard-',
-    prepareHome: (home) => {
-      mkdirSync(join(home, 'sessions'));
-      for (const id of ['first', 'second']) writeSmallSession(join(home, 'sessions', `${id}.kvscope`));
-    },
-    firstClick: 'view-sessions',
-  });
-  ({ page } = app);
-  await page.getByTestId('session-second').waitFor();
-}, TEST_MS);
-
-afterAll(() => app?.close());
-
 describe('the session list by keyboard', () => {
+  beforeAll(async () => {
+    app = await openAppWithSessions('kvscope-e2e-sessions-keyboard-', ['first', 'second']);
+    ({ page } = app);
+  }, TEST_MS);
+  afterAll(() => app?.close());
+
   it(
     'renames with Enter and gives the focus back to Rename after Save and after Escape',
     { timeout: TEST_MS },
