@@ -34,11 +34,11 @@ import { appDataDir } from '../config/app-paths';
 import { htmlToPdf } from './pdf';
 import { renderReport } from './report-files';
 import { readPackedSession, readSession, readSessionHead, SESSION_APPLICATION_ID } from './session-store';
+import { SESSION_NAME_META_KEY } from './session-read';
 import { renderReportHtml } from '../../../shared/report/render-html';
 
 export const SESSION_FILE_EXT = '.kvscope';
-/** The meta key (session-store.ts's open key/value table) holding the user's name for a session. */
-export const SESSION_NAME_META_KEY = 'name';
+export { SESSION_NAME_META_KEY };
 /** The stop reason RunController.stop() records when the user pressed Stop (electron/node/run/run-controller.ts). */
 export const USER_STOP_REASON = 'stopped by user';
 
@@ -182,22 +182,6 @@ function fileVersion(path: string): { key: string; sizeBytes: number } {
   };
 }
 
-/** The user's name stored in the file, or null (read-only: never changes the file). */
-function readStoredName(path: string): string | null {
-  let db: Database.Database | null = null;
-  try {
-    db = new Database(path, { readonly: true, fileMustExist: true });
-    const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(SESSION_NAME_META_KEY) as
-      { value: string } | undefined;
-    const value: unknown = row ? JSON.parse(row.value) : null;
-    return typeof value === 'string' && value.trim() ? value : null;
-  } catch {
-    return null;
-  } finally {
-    db?.close();
-  }
-}
-
 /** The file a path names once every symbolic link is followed, or null when nothing is there. */
 function realpathOf(path: string): string | null {
   try {
@@ -307,10 +291,9 @@ export class SessionLibrary {
     let listing: SessionListing;
     try {
       const data = readData ? readData() : (readSessionHead(path) ?? readSession(path));
-      const name = readStoredName(path);
       version = fileVersion(path);
       listing = listingOf(id, data, {
-        name,
+        name: data.meta.name ?? null,
         sizeBytes: version.sizeBytes,
         recording,
         external: this.external.has(id),

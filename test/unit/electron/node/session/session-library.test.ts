@@ -283,6 +283,18 @@ describe('export', () => {
     expect((await library.export('run-a', 'md')).data.toString()).toMatch(/^# /m);
   });
 
+  it('heads every report with the name the user gave the session, escaped', async () => {
+    writeSession('run-a');
+    library.rename('run-a', '<b>fan off</b> & q8_0');
+    const html = (await library.export('run-a', 'html')).data.toString();
+    expect(html).toContain('<h1>KVScope report: &lt;b&gt;fan off&lt;/b&gt; &amp; q8_0 — This computer</h1>');
+    expect(html).not.toContain('<b>fan off</b>');
+    const md = (await library.export('run-a', 'md')).data.toString();
+    expect(md.split('\n')[0]).toMatch(/^# KVScope report: .*fan off.* — This computer$/);
+    const json = JSON.parse((await library.export('run-a', 'json')).data.toString()) as { session: { name?: string } };
+    expect(json.session.name).toBe('<b>fan off</b> & q8_0');
+  });
+
   it('makes a file name of anything', () => {
     expect(exportFileName('../../etc/passwd', 'md')).toBe('etc-passwd.md');
     expect(exportFileName('...', 'csv')).toBe('kvscope-session.csv');
