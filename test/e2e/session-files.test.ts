@@ -21,7 +21,13 @@ let page: Page;
 const sessionPath = (id: string) => join(app.home, 'sessions', `${id}.kvscope`);
 
 beforeAll(async () => {
-  app = await openAppWithSessions('kvscope-e2e-session-files-', ['keep', 'gone', 'overwritten', 'damaged-pick']);
+  app = await openAppWithSessions('kvscope-e2e-session-files-', [
+    'keep',
+    'gone',
+    'overwritten',
+    'damaged-pick',
+    'damaged-too',
+  ]);
   ({ page } = app);
 }, TEST_MS);
 
@@ -65,6 +71,7 @@ describe('session files changed behind the app', () => {
     await page.reload();
     await page.getByTestId('compare-error').waitFor();
     expect(await page.getByTestId('compare-error').textContent()).toContain('Remove it from the comparison');
+    await page.getByTestId('compare-remove-damaged-pick').waitFor();
 
     await page.getByTestId('view-sessions').click();
     const pick = page.getByTestId('compare-pick-damaged-pick');
@@ -74,6 +81,24 @@ describe('session files changed behind the app', () => {
     expect(await page.getByTestId('compare-count').textContent()).toBe('1 picked for comparison');
     // Unticked, it cannot be picked again while it cannot be read.
     expect(await pick.isDisabled()).toBe(true);
+  });
+
+  it('the comparison removes a session it cannot open where it says so', { timeout: TEST_MS }, async () => {
+    // 'keep' is still picked from the test above.
+    await page.getByTestId('compare-pick-damaged-too').check();
+    await page.getByTestId('compare-picked').click();
+    await page.getByTestId('compare-chart').waitFor();
+    writeFileSync(sessionPath('damaged-too'), GARBAGE);
+    await page.reload();
+    const error = page.getByTestId('compare-error');
+    await error.waitFor();
+    // Named as the session list names it (a file it cannot read goes by its id).
+    expect(await error.textContent()).toMatch(/^Could not open “damaged-too”: .*not a KVScope session/);
+    await page.getByTestId('compare-remove-damaged-too').click();
+    await error.waitFor({ state: 'detached' });
+    await page.getByTestId('compare-empty').waitFor();
+    await page.getByTestId('view-sessions').click();
+    expect(await page.getByTestId('compare-count').textContent()).toBe('1 picked for comparison');
     expect(app.problems).toEqual([]);
   });
 });
