@@ -380,7 +380,8 @@ export function buildReportModel(session: SessionData): ReportModel {
   }
   highlights.sort(compareSeverity);
   return {
-    title: `KVScope report${targetLabel ? ` — ${targetLabel}` : ''}`,
+    // The user's name for the session heads the report: it tells two reports of one board apart.
+    title: `KVScope report${session.meta.name ? `: ${session.meta.name}` : ''}${targetLabel ? ` — ${targetLabel}` : ''}`,
     createdAt: session.meta.createdAt,
     appVersion: session.meta.appVersion,
     target: targetRows(target),

@@ -33,6 +33,8 @@ export interface SessionMeta {
   target: TargetFacts | null;
   /** When the session is a context sweep: what it meant to run (null for other sessions and old files). */
   sweep?: SweepPlan | null;
+  /** The user's name for the session (the app's Rename, stored in the file), when it has one. */
+  name?: string;
 }
 
 export interface SessionRun extends RunRecord {

@@ -15,10 +15,10 @@
 // reading may checkpoint its WAL), so a list of long sessions is read once.
 import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import {
   SessionIdSchema,
   type ExportFormat,
@@ -34,11 +34,11 @@ import { appDataDir } from '../config/app-paths';
 import { htmlToPdf } from './pdf';
 import { renderReport } from './report-files';
 import { readPackedSession, readSession, readSessionHead, SESSION_APPLICATION_ID } from './session-store';
+import { SESSION_NAME_META_KEY } from './session-read';
 import { renderReportHtml } from '../../../shared/report/render-html';
 
 export const SESSION_FILE_EXT = '.kvscope';
-/** The meta key (session-store.ts's open key/value table) holding the user's name for a session. */
-export const SESSION_NAME_META_KEY = 'name';
+export { SESSION_NAME_META_KEY };
 /** The stop reason RunController.stop() records when the user pressed Stop (electron/node/run/run-controller.ts). */
 export const USER_STOP_REASON = 'stopped by user';
 
@@ -75,13 +75,20 @@ function trimDashesAndDots(text: string): string {
   return text.slice(start, end);
 }
 
-/** A file name made from a session's name: letters, digits, '-', '_' and '.', never empty. */
+/** How many characters (code points, never half a surrogate pair) of a session's name make its file name. */
+const EXPORT_STEM_MAX_CHARS = 80;
+
+/**
+ * A file name made from a session's name: letters of any script (with their accents), digits, '-',
+ * '_' and '.', never empty. Letters are kept as typed ("café", "测试"): an ASCII-only name turned an
+ * accent into a dash ("ca-fe") and a name in another script into the same "kvscope-session" for
+ * every session.
+ */
 export function exportFileName(name: string, format: ExportFormat): string {
   const stem = trimDashesAndDots(
-    name
-      .normalize('NFKD')
-      .replace(/[^\w.-]+/g, '-')
-      .slice(0, 80),
+    Array.from(name.normalize('NFKC').replace(/[^\p{L}\p{M}\p{N}_.-]+/gu, '-'))
+      .slice(0, EXPORT_STEM_MAX_CHARS)
+      .join(''),
   );
   return `${stem || 'kvscope-session'}${EXPORT_FILES[format].ext}`;
 }
@@ -114,6 +121,18 @@ function stateOf(run: ListedSession['runs'][number] | undefined, recording: bool
 }
 
 /**
+ * The name of a session the user has not named: its run's label, or for several runs (a sweep)
+ * the first and the last ("sweep ctx 512 … sweep ctx 8192"), not the first alone above the
+ * numbers of the last.
+ */
+function defaultName(data: ListedSession): string | null {
+  const first = data.runs[0]?.label;
+  const last = data.runs.at(-1)?.label;
+  if (first === undefined || last === undefined) return null;
+  return first === last ? first : `${first} … ${last}`;
+}
+
+/**
  * The list row of a session, from what session-store.ts read: whole, or its head (runs without
  * samples, every run with its stored outcome and analysis). The numbers are the last run's
  * analysis, the same values reports show (shared/report/report-model.ts runReport copies them).
@@ -140,7 +159,7 @@ export function listingOf(
     typeof target?.label === 'string' ? target.label : typeof target?.hostname === 'string' ? target.hostname : '–';
   return {
     id,
-    name: file.name ?? data.runs[0]?.label ?? id,
+    name: file.name ?? defaultName(data) ?? id,
     target: targetName,
     model: modelOf(last),
     createdAt: data.meta.createdAt,
@@ -163,19 +182,12 @@ function fileVersion(path: string): { key: string; sizeBytes: number } {
   };
 }
 
-/** The user's name stored in the file, or null (read-only: never changes the file). */
-function readStoredName(path: string): string | null {
-  let db: Database.Database | null = null;
+/** The file a path names once every symbolic link is followed, or null when nothing is there. */
+function realpathOf(path: string): string | null {
   try {
-    db = new Database(path, { readonly: true, fileMustExist: true });
-    const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(SESSION_NAME_META_KEY) as
-      { value: string } | undefined;
-    const value: unknown = row ? JSON.parse(row.value) : null;
-    return typeof value === 'string' && value.trim() ? value : null;
+    return realpathSync(path);
   } catch {
     return null;
-  } finally {
-    db?.close();
   }
 }
 
@@ -209,9 +221,19 @@ export class SessionLibrary {
 
   /** A session file named on the command line (`kvscope web --open <file>`): its id for the API. */
   addExternal(path: string): string {
-    const absolute = resolve(path);
-    if (!lstatSync(absolute, { throwIfNoEntry: false })?.isFile())
-      throw new SessionLibraryError(`${path}: no such session file`);
+    // The user named this file (ids from windows never reach here): a symbolic link to a session
+    // (latest.kvscope → run-42.kvscope) is followed, and the file it names is the one registered.
+    const absolute = realpathOf(path);
+    if (!absolute || !statSync(absolute).isFile()) throw new SessionLibraryError(`${path}: no such session file`);
+    // A session of the app's own folder keeps its row (renamed and deleted like the others) instead
+    // of being listed twice, once read-only.
+    const own = basename(absolute).slice(0, -SESSION_FILE_EXT.length);
+    if (
+      dirname(absolute) === realpathOf(this.dir) &&
+      absolute.endsWith(SESSION_FILE_EXT) &&
+      SessionIdSchema.safeParse(own).success
+    )
+      return own;
     const id = `file-${createHash('sha256').update(absolute).digest('hex').slice(0, 16)}`;
     this.external.set(id, absolute);
     return id;
@@ -269,10 +291,9 @@ export class SessionLibrary {
     let listing: SessionListing;
     try {
       const data = readData ? readData() : (readSessionHead(path) ?? readSession(path));
-      const name = readStoredName(path);
       version = fileVersion(path);
       listing = listingOf(id, data, {
-        name,
+        name: data.meta.name ?? null,
         sizeBytes: version.sizeBytes,
         recording,
         external: this.external.has(id),
@@ -355,9 +376,11 @@ export class SessionLibrary {
   }
 
   private broken(id: string, sizeBytes: number, error: string): SessionListing {
+    const external = this.external.get(id);
     return {
       id,
-      name: id,
+      // A file from the command line is known by its file name; its id is a hash of the path.
+      name: external ? basename(external) : id,
       target: '–',
       model: '–',
       createdAt: '',

@@ -80,6 +80,9 @@ function parseJson(stored: unknown, what: string, path: string): unknown {
   }
 }
 
+/** The meta key (the open key/value table) holding the user's name for a session (session-library.ts rename). */
+export const SESSION_NAME_META_KEY = 'name';
+
 function stringOr(v: unknown, fallback: string): string {
   return typeof v === 'string' ? v : fallback;
 }
@@ -238,6 +241,7 @@ function readRuns<S>(
     throw new SessionError(`${path} is not a KVScope session (meta format missing)`);
   const target = targetFactsOf(metaValues.get('target'));
   const sweep = metaValues.get('sweep');
+  const name = metaValues.get(SESSION_NAME_META_KEY);
   const meta: SessionMeta = {
     format: SESSION_FORMAT,
     schemaVersion: Math.min(version, openedAs),
@@ -245,6 +249,8 @@ function readRuns<S>(
     createdAt: stringOr(metaValues.get('createdAt'), ''),
     target,
     sweep: valid<SweepPlan>(SweepPlanSchema, sweep),
+    // Absent, not null, when unnamed: the JSON report of an unnamed session stays as it was.
+    ...(typeof name === 'string' && name.trim() ? { name } : {}),
   };
 
   const sampleRows = db.prepare(SAMPLE_ROWS).raw();

@@ -124,6 +124,10 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get, { api
       });
     } catch (error) {
       set({ sessionActionError: `Could not open the session: ${errorText(error)}` });
+      // Its file may have been deleted, damaged or replaced behind the app's back since the list was
+      // read: the list is read again, so the row shows what is there now (gone, or "cannot be
+      // read") instead of the old numbers and an Open that fails again. Rename and export alike.
+      void get().loadSessions();
     }
   },
 
@@ -146,15 +150,21 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get, { api
         get().restoreCompare(stillThere, compare.align);
       const sessionId = remembered ? remembered.sessionId : openOnStart;
       let shown = false;
+      let unreadable = false;
       if (sessionId !== null && sessions.some((s) => s.id === sessionId)) {
         const runs = await api.listRuns({}).catch(() => []);
         if (!runs.some((r) => isActivePhase(r.state))) {
           await get().viewSession(sessionId, remembered?.sessionId === sessionId ? remembered.runIndex : undefined);
           shown = get().viewedSession?.id === sessionId;
+          unreadable = !shown && get().sessionActionError !== null;
         }
       }
       if (!shown) await get().resumeLatestRun();
       if (remembered && remembered.view !== get().view) get().setView(remembered.view);
+      // The session asked for (`kvscope web --open <file>`, or the one open before a reload) could
+      // not be read: the Sessions view says why and shows its row, instead of a dashboard that
+      // says nothing of the file the user asked for.
+      if (unreadable && get().view === 'run') get().setView('sessions');
     } finally {
       set({ startScreenShown: true });
     }
@@ -195,6 +205,7 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get, { api
       }));
     } catch (error) {
       set({ renaming: { ...renaming, error: errorText(error) } });
+      void get().loadSessions();
     }
   },
 
@@ -227,6 +238,7 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get, { api
       set({ lastExport: { sessionId: id, format, status: 'done', message: deliverExport(file) } });
     } catch (error) {
       set({ lastExport: { sessionId: id, format, status: 'error', message: `Export failed: ${errorText(error)}` } });
+      void get().loadSessions();
     }
   },
 });

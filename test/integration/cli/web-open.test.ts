@@ -9,14 +9,16 @@ const dir = mkdtempSync(join(tmpdir(), 'kvscope-web-open-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('kvscope web --open', () => {
-  it('fails in one line, exit 2, for a missing file or a file that is not a session', async () => {
-    const notSession = join(dir, 'notes.kvscope');
-    writeFileSync(notSession, 'hello');
-    for (const file of [join(dir, 'missing.kvscope'), notSession]) {
-      const result = await runCli(['web', '--port', '0', '--open', file], { env: { KVSCOPE_HOME: dir } });
-      expect(result.code).toBe(2);
-      expect(result.stderr.trim()).toBe(`kvscope web: --open ${file}: not a KVScope session file`);
-      expect(result.stdout).toBe('');
-    }
+  const notSession = join(dir, 'notes.kvscope');
+  writeFileSync(notSession, 'hello');
+  it.each([
+    ['a missing file', join(dir, 'missing.kvscope'), 'no such file'],
+    ['a folder', dir, 'a folder, not a KVScope session file'],
+    ['a file that is not a session', notSession, 'not a KVScope session file'],
+  ])('fails in one line, exit 2, for %s, saying which', async (_what, file, reason) => {
+    const result = await runCli(['web', '--port', '0', '--open', file], { env: { KVSCOPE_HOME: dir } });
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim()).toBe(`kvscope web: --open ${file}: ${reason}`);
+    expect(result.stdout).toBe('');
   });
 });

@@ -1,7 +1,7 @@
 // `kvscope web [--port N] [--open <file.kvscope>]`: browser mode. Serves the already built renderer (out/renderer) and
 // the API bridge on loopback until SIGINT/SIGTERM. It builds nothing itself: `npm run build`
 // (or `npm start`, which builds when needed) produces out/renderer.
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createAppServices } from '../../api/create-app-services';
@@ -22,8 +22,13 @@ function parsePort(text: string | undefined): number {
   return Number(text);
 }
 
+/** The --open file, or a one-line refusal that says what is wrong with it (missing, a folder, something else). */
 function checkedSessionFile(path: string | undefined): string | undefined {
-  if (path !== undefined && !isSessionFile(path)) throw new CliError(`--open ${path}: not a KVScope session file`, 2);
+  if (path === undefined) return path;
+  const info = statSync(path, { throwIfNoEntry: false });
+  if (!info) throw new CliError(`--open ${path}: no such file`, 2);
+  if (info.isDirectory()) throw new CliError(`--open ${path}: a folder, not a KVScope session file`, 2);
+  if (!isSessionFile(path)) throw new CliError(`--open ${path}: not a KVScope session file`, 2);
   return path;
 }
 

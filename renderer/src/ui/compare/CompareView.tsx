@@ -188,9 +188,12 @@ export function CompareView() {
     return sessions.map((s, i) => ({ ...s, name: names[i] ?? s.name }));
   }, [ids, compared]);
   const loading = ids.some((id) => compared[id]?.status === 'loading');
+  const listed = useAppStore((s) => s.sessions);
+  const toggleCompare = useAppStore((s) => s.toggleCompare);
   const failed = ids.flatMap((id) => {
     const entry = compared[id];
-    return entry?.status === 'error' ? [`${id}: ${entry.error}`] : [];
+    const name = listed.find((s) => s.id === id)?.name ?? id;
+    return entry?.status === 'error' ? [{ id, name, error: entry.error }] : [];
   });
 
   return (
@@ -213,11 +216,20 @@ export function CompareView() {
           </p>
         </div>
       )}
-      {failed.length > 0 && (
-        <div className="banner banner-error" role="alert" data-testid="compare-error">
-          Could not open {failed.join('; ')}. Remove it from the comparison in the session list.
+      {failed.map(({ id, name, error }) => (
+        <div key={id} className="banner banner-error" role="alert" data-testid="compare-error">
+          Could not open “{name}”: {error}.{' '}
+          {/* Here, where the user reads it: no trip to the session list to untick it. */}
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => toggleCompare(id)}
+            data-testid={`compare-remove-${id}`}
+          >
+            Remove it from the comparison
+          </button>
         </div>
-      )}
+      ))}
       {loading && <p className="muted">Opening the sessions…</p>}
       {ids.length >= 2 && ready.length >= 2 && (
         <>

@@ -1,5 +1,5 @@
 // What the comparison view draws and tabulates, from sessions as openSession returned them:
-// one RSS curve per session (its last run), aligned by tokens generated or by time since the
+// one RSS curve per session (its first run, the one the tables compare), aligned by tokens generated or by time since the
 // run started, and the delta table — every value from shared/report/compare-model.ts, the model
 // behind `kvscope compare`, so the view and the command never disagree.
 import { lttb } from '../../../../shared/analysis/lttb';
@@ -54,13 +54,22 @@ export function distinctNames(sessions: ReadonlyArray<{ id: string; name: string
   return sessions.map((s) => nameOf.get(s.id) ?? s.name);
 }
 
+/**
+ * One curve per session: its first run, the one the delta table and the before/after table put
+ * side by side (compare-model.ts pairs runs by position; the view shows the first pair). The
+ * legend says so for a session of several runs (a sweep), and says when a session has no RSS
+ * sample to draw, so no one looks for a line that is not there.
+ */
 export function overlayCurves(
   sessions: ReadonlyArray<{ id: string; name: string; data: SessionData }>,
   align: CompareAlign,
 ): OverlayCurve[] {
   return sessions.map(({ id, name, data }) => {
-    const run = data.runs.at(-1);
-    return { id, name, points: run ? overlayPoints(run, align) : [] };
+    const run = data.runs[0];
+    const points = run ? overlayPoints(run, align) : [];
+    const which = data.runs.length > 1 ? ` (run 1 of ${data.runs.length})` : '';
+    const empty = points.length === 0 ? ' – no RSS samples' : '';
+    return { id, name: `${name}${which}${empty}`, points };
   });
 }
 

@@ -2,7 +2,7 @@
 // looks for first (target, model, when, how long, peak RSS, KV per token, decode speed, max safe
 // context). Open one into the dashboard, rename it, export it in any report format, delete it
 // after a confirmation, or tick two or more and compare them.
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { EXPORT_FORMATS, type ExportFormat, type SessionListing } from '../../../../shared/api/session-schemas';
 import {
   formatBytes,
@@ -121,14 +121,30 @@ function SessionRow({ session, picked, canPick }: { session: SessionListing; pic
   const startRename = useAppStore((s) => s.startRename);
   const askDelete = useAppStore((s) => s.askDelete);
   const toggleCompare = useAppStore((s) => s.toggleCompare);
+  const renameButton = useRef<HTMLButtonElement>(null);
+  const wasRenaming = useRef(false);
+  useEffect(() => {
+    const renamingThis = renamingId === session.id;
+    // The name field closed (Save, Cancel, Escape) and took the focus with it: it goes back to this
+    // row's Rename, so a keyboard user goes on from where they were, not from the top of the page.
+    if (wasRenaming.current && !renamingThis && focusIsLost()) renameButton.current?.focus();
+    wasRenaming.current = renamingThis;
+  }, [renamingId, session.id]);
   const h = session.headline;
   return (
-    <li className="session-row" data-testid={`session-${session.id}`} data-state={session.state}>
+    <li
+      className="session-row"
+      data-testid={`session-${session.id}`}
+      data-state={session.state}
+      data-session-id={session.id}
+    >
       <div className="session-pick">
         <input
           type="checkbox"
           checked={picked}
-          disabled={(!picked && !canPick) || session.error !== null}
+          // A picked session whose file became unreadable (damaged or replaced on disk) can still
+          // be unticked: the comparison's error tells the user to do just that.
+          disabled={!picked && (!canPick || session.error !== null)}
           onChange={() => toggleCompare(session.id)}
           aria-label={`Compare ${session.name}`}
           data-testid={`compare-pick-${session.id}`}
@@ -144,7 +160,11 @@ function SessionRow({ session, picked, canPick }: { session: SessionListing; pic
         )}
         {session.error ? (
           <p className="field-error" data-testid="session-error">
-            This file cannot be read: {session.error}. Delete it, or open it with a newer KVScope.
+            This file cannot be read: {session.error}.{' '}
+            {/* The reason says when the file is from a newer KVScope; a damaged file no version reads. */}
+            {session.external
+              ? 'KVScope does not change a file opened from the command line.'
+              : 'Nothing in it is changed; delete it when you no longer need it.'}
           </p>
         ) : (
           <p className="session-meta muted small">
@@ -197,6 +217,7 @@ function SessionRow({ session, picked, canPick }: { session: SessionListing; pic
           Open
         </button>
         <button
+          ref={renameButton}
           type="button"
           className="link-button"
           disabled={session.external || session.error !== null}
@@ -221,8 +242,20 @@ function SessionRow({ session, picked, canPick }: { session: SessionListing; pic
   );
 }
 
-function ConfirmDeleteDialog() {
+/** The focus went with an element that closed or was removed (the browser then puts it on the body). */
+function focusIsLost(): boolean {
+  return document.activeElement === null || document.activeElement === document.body;
+}
+
+/** The session whose row takes a deleted row's place: the next one, else the one before, else none. */
+function neighbourOf(sessions: readonly SessionListing[], id: string): string | null {
+  const index = sessions.findIndex((s) => s.id === id);
+  return sessions[index + 1]?.id ?? sessions[index - 1]?.id ?? null;
+}
+
+function ConfirmDeleteDialog({ onDeleted }: { onDeleted: (gone: string, next: string | null) => void }) {
   const session = useAppStore((s) => s.confirmDelete);
+  const sessions = useAppStore((s) => s.sessions);
   const cancel = useAppStore((s) => s.cancelDelete);
   const confirm = useAppStore((s) => s.confirmDeleteSession);
   if (!session) return null;
@@ -232,7 +265,10 @@ function ConfirmDeleteDialog() {
       testId="confirm-delete"
       confirmLabel="Delete session"
       onCancel={cancel}
-      onConfirm={() => void confirm()}
+      onConfirm={() => {
+        const next = neighbourOf(sessions, session.id);
+        void confirm().then(() => onDeleted(session.id, next));
+      }}
     >
       “<strong>{session.name}</strong>” ({session.target}, {formatDate(session.createdAt)}) and all its samples will be
       removed from this computer. Exported reports are not affected. This cannot be undone.
@@ -251,11 +287,25 @@ export function SessionsView() {
   const compareSessions = useAppStore((s) => s.compareSessions);
   const setView = useAppStore((s) => s.setView);
   const canPick = picked.length < MAX_COMPARED_SESSIONS;
+  const list = useRef<HTMLUListElement>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  // The deleted row took the focus with it (its Delete button had it back from the dialog): it goes
+  // to the row that took its place, or to the heading when the list is empty, not to the page's start.
+  // Looked at on the next frame: the list without the row is rendered by then.
+  const focusAfterDelete = (gone: string, next: string | null) =>
+    requestAnimationFrame(() => {
+      if (!focusIsLost() || list.current?.querySelector(`[data-session-id="${CSS.escape(gone)}"]`)) return;
+      const row = next ? list.current?.querySelector(`[data-session-id="${CSS.escape(next)}"]`) : null;
+      const control = row?.querySelector<HTMLElement>('button:not([disabled]), input:not([disabled]), select');
+      (control ?? heading.current)?.focus();
+    });
 
   return (
     <section className="panel sessions-view" aria-labelledby="sessions-heading" data-testid="sessions-view">
       <div className="panel-head">
-        <h2 id="sessions-heading">Sessions</h2>
+        <h2 id="sessions-heading" ref={heading} tabIndex={-1}>
+          Sessions
+        </h2>
         <div className="panel-tools">
           <span className="muted small" data-testid="compare-count">
             {picked.length} picked for comparison
@@ -311,12 +361,12 @@ export function SessionsView() {
           </p>
         </div>
       )}
-      <ul className="session-list" data-testid="session-list">
+      <ul className="session-list" data-testid="session-list" ref={list}>
         {sessions.map((session) => (
           <SessionRow key={session.id} session={session} picked={picked.includes(session.id)} canPick={canPick} />
         ))}
       </ul>
-      <ConfirmDeleteDialog />
+      <ConfirmDeleteDialog onDeleted={focusAfterDelete} />
     </section>
   );
 }

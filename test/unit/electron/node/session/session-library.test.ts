@@ -1,6 +1,15 @@
 // The app's session library over real SQLite files in a temp folder: list rows, rename, delete,
 // exports, and ids that try to leave the folder (they reach no file).
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+  existsSync,
+  readdirSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -153,6 +162,17 @@ describe('listing', () => {
     expect(library.list()[0]).toBe(opened.listing);
   });
 
+  it('names a sweep by its first and last runs, whose numbers the row shows', () => {
+    copyFileSync(
+      new URL('../../../../fixtures/sessions/v1/sweep.kvscope', import.meta.url),
+      join(dir, 'sweep.kvscope'),
+    );
+    const [row] = library.list();
+    // The fixture's two runs, read by hand with sqlite3: 'sweep ctx 512' and 'sweep ctx 1024'.
+    expect(row?.name).toBe('sweep ctx 512 … sweep ctx 1024');
+    expect(row?.runs).toBe(2);
+  });
+
   it('is empty when the folder does not exist yet', () => {
     expect(new SessionLibrary(join(root, 'nothing-here')).list()).toEqual([]);
   });
@@ -217,6 +237,25 @@ describe('ids never leave the sessions folder', () => {
     expect(existsSync(elsewhere)).toBe(true);
   });
 
+  it('follows a symbolic link named on the command line to the session it points at', () => {
+    const path = writeSession('run-a');
+    const link = join(root, 'latest.kvscope');
+    symlinkSync(path, link);
+    const other = new SessionLibrary(join(root, 'other'));
+    const id = other.addExternal(link);
+    const [row] = other.list();
+    expect(row?.id).toBe(id);
+    expect(row?.error).toBeNull();
+    expect(other.readPacked(id).data.runs).toHaveLength(1);
+    expect(() => other.addExternal(join(root, 'missing.kvscope'))).toThrow(/no such session file/);
+  });
+
+  it('lists a session of its own folder named on the command line once, as its own', () => {
+    const path = writeSession('run-a');
+    expect(library.addExternal(path)).toBe('run-a');
+    expect(library.list().map((r) => [r.id, r.external])).toEqual([['run-a', false]]);
+  });
+
   it('never renames or deletes a file opened from the command line', () => {
     const path = writeSession('run-a');
     const other = new SessionLibrary(join(root, 'other'));
@@ -244,8 +283,38 @@ describe('export', () => {
     expect((await library.export('run-a', 'md')).data.toString()).toMatch(/^# /m);
   });
 
+  it('heads every report with the name the user gave the session, escaped', async () => {
+    writeSession('run-a');
+    library.rename('run-a', '<b>fan off</b> & q8_0');
+    const html = (await library.export('run-a', 'html')).data.toString();
+    expect(html).toContain('<h1>KVScope report: &lt;b&gt;fan off&lt;/b&gt; &amp; q8_0 — This computer</h1>');
+    expect(html).not.toContain('<b>fan off</b>');
+    const md = (await library.export('run-a', 'md')).data.toString();
+    expect(md.split('\n')[0]).toMatch(/^# KVScope report: .*fan off.* — This computer$/);
+    const json = JSON.parse((await library.export('run-a', 'json')).data.toString()) as { session: { name?: string } };
+    expect(json.session.name).toBe('<b>fan off</b> & q8_0');
+  });
+
   it('makes a file name of anything', () => {
     expect(exportFileName('../../etc/passwd', 'md')).toBe('etc-passwd.md');
     expect(exportFileName('...', 'csv')).toBe('kvscope-session.csv');
+  });
+
+  it.each([
+    ['Orin café résumé', 'Orin-café-résumé.html'],
+    // Decomposed accents (as macOS types them) are composed, not cut off as separate marks.
+    ['cafe\u0301', 'café.html'],
+    ['测试 q8_0', '测试-q8_0.html'],
+    ['نموذج q8', 'نموذج-q8.html'],
+    ['🚀 q8 👩‍👩‍👧 run', 'q8-run.html'],
+    ['<script>alert(1)</script>', 'script-alert-1-script.html'],
+    ['ﬁle ＡＢＣ', 'file-ABC.html'],
+  ])('keeps the letters of %j as typed: %s', (name, fileName) => {
+    expect(exportFileName(name, 'html')).toBe(fileName);
+  });
+
+  it('cuts a long name at 80 characters, never inside a character', () => {
+    const stem = exportFileName('𠀀'.repeat(100), 'md').slice(0, -'.md'.length);
+    expect(Array.from(stem)).toEqual(Array(80).fill('𠀀'));
   });
 });

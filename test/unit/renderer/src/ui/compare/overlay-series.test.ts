@@ -1,6 +1,11 @@
 // The comparison's curves and delta table from hand-built sessions (test/helpers/session-fixtures.ts).
 import { describe, expect, it } from 'vitest';
-import { deltaTable, distinctNames, overlayPoints } from '../../../../../../renderer/src/ui/compare/overlay-series';
+import {
+  deltaTable,
+  distinctNames,
+  overlayCurves,
+  overlayPoints,
+} from '../../../../../../renderer/src/ui/compare/overlay-series';
 import { finishedRun, session } from '../../../../../helpers/session-fixtures';
 
 describe('overlayPoints', () => {
@@ -20,6 +25,34 @@ describe('overlayPoints', () => {
     const run = finishedRun();
     run.samples.push({ tMs: 131000, source: 'procfs', values: { rssBytes: 0, tokens: 2000 } });
     expect(overlayPoints(run, 'tokens')).toHaveLength(4);
+  });
+});
+
+describe('overlayCurves', () => {
+  it('draws the run the delta table compares, and names what the legend would otherwise hide', () => {
+    const first = finishedRun({ label: 'ctx 512' });
+    const second = finishedRun({ label: 'ctx 1024' });
+    // The second run's RSS is 1 byte everywhere: in its samples and in its analysis.
+    second.samples = second.samples.map((s) => ({ ...s, values: { ...s.values, rssBytes: 1 } }));
+    second.analysis = { ...second.analysis, peakRssBytes: 1 };
+    const sweep = session([first, second]);
+    const noSamples = session([finishedRun({ samples: [] })]);
+    const table = deltaTable([
+      { name: 'one run', data: session([finishedRun()]) },
+      { name: 'sweep', data: sweep },
+    ]);
+    const curves = overlayCurves(
+      [
+        { id: 'a', name: 'sweep', data: sweep },
+        { id: 'b', name: 'failed', data: noSamples },
+      ],
+      'tokens',
+    );
+    // The sweep's curve is its first run (the fixture's RSS, 912,261,120 B at its peak), as in the table.
+    expect(table?.rows.find((r) => r.label === 'Peak RSS')?.others[0]?.b).toBe('870 MiB');
+    expect(Math.max(...(curves[0]?.points.map((p) => p.y) ?? []))).toBe(912261120);
+    expect(curves.map((c) => c.name)).toEqual(['sweep (run 1 of 2)', 'failed – no RSS samples']);
+    expect(curves[1]?.points).toEqual([]);
   });
 });
 
