@@ -326,7 +326,7 @@ export class RunController {
           tMs,
           kind: 'exit',
           message: this.exitSignal ? `engine ended by ${this.exitSignal}` : `engine exited with status ${code}`,
-          data: { code },
+          data: { code, signal: this.exitSignal },
         });
         break;
       }
@@ -593,14 +593,19 @@ export class RunController {
       return;
     }
     const failed = !this.stopping && this.exitCode !== 0 && this.exitCode !== null;
+    // A signal KVScope did not send (no Stop, no limit) ended the engine: another process's kill,
+    // a board's OOM daemon, a crash. Not a finished run (the CLI says the same: cli-progress.ts runFailure).
+    const killed = !this.stopping && !this.oomKilled && this.exitSignal !== null;
     const said = this.stderrTail.length ? `: ${this.stderrTail.slice(-3).join(' | ').slice(0, 500)}` : '';
     this.setState(
-      failed || this.oomKilled ? 'failed' : 'done',
+      failed || killed || this.oomKilled ? 'failed' : 'done',
       failed
         ? `engine exited with status ${this.exitCode}${said}`
-        : this.oomKilled
-          ? 'engine killed by the OOM killer'
-          : undefined,
+        : killed
+          ? `engine ended by ${this.exitSignal}, a signal KVScope did not send (the kernel log names no OOM kill)${said}`
+          : this.oomKilled
+            ? 'engine killed by the OOM killer'
+            : undefined,
     );
     this.resolveDone();
   }
