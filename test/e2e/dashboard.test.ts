@@ -248,6 +248,46 @@ describe('the dashboard', () => {
   }
 
   it(
+    'keeps every marker of a burst of presses, numbered (the API test has them at one time), and takes none once the run ended',
+    async () => {
+      const { page, problems } = await watchedPage();
+      await page.getByTestId('board-local').click();
+      await page.getByTestId('engine-kind-demo').click();
+      await page.getByTestId('field-tokens').fill('100000');
+      await page.getByTestId('field-tps').fill('200');
+      await page.getByTestId('field-intervalMs').fill('1000');
+      await page.getByTestId('start-run').click();
+      await waitPhase(page, ['running']);
+      await page.locator('body').click({ position: { x: 1400, y: 20 } });
+      for (let i = 0; i < 4; i++) await page.keyboard.press('m');
+      await page.getByTestId('add-marker').click();
+      const markers = region(page, 'Events').locator('[data-testid=event-item][data-kind=marker]');
+      await page.waitForFunction(
+        () => document.querySelectorAll('[data-testid=event-item][data-kind=marker]').length >= 5,
+        null,
+        { timeout: WAIT_MS },
+      );
+      const texts = async () => (await markers.locator('.dash-event-message').allTextContents()).sort();
+      const pressed = ['marker 1', 'marker 2', 'marker 3', 'marker 4', 'marker 5'];
+      expect(await texts()).toEqual(pressed);
+
+      await page.keyboard.press('Control+.');
+      await waitPhase(page, ['done', 'failed']);
+      expect(await page.getByTestId('add-marker').isDisabled()).toBe(true);
+      await page.keyboard.press('m');
+      expect(await page.getByTestId('marker-error').textContent()).toBe(
+        'This run has ended: a marker marks a moment of a running run.',
+      );
+      await page.reload();
+      await markers.first().waitFor({ timeout: WAIT_MS });
+      expect(await texts()).toEqual(pressed);
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+    TEST_MS,
+  );
+
+  it(
     'takes a threshold typed over the old one, marks one out of range, and keeps it across a reload',
     async () => {
       const { page, problems } = await watchedPage();

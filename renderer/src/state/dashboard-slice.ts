@@ -20,6 +20,7 @@ import { tokensAtTime } from '../ui/dashboard/derived';
 import { DEFAULT_PANEL_ORDER, type PanelId } from '../ui/dashboard/series-catalog';
 import { SeriesStore } from '../ui/dashboard/series-store';
 import { loadJson, saveJson, STORAGE_KEYS } from '../ui/dashboard/persist';
+import { isActivePhase } from './live-run-slice';
 import { errorText } from './slices';
 import type { DashboardLayout, DashboardSlice, DashboardState, ThemeChoice } from './dashboard-types';
 import type { AppState, GetState, SetState, StoreDeps } from './types';
@@ -219,9 +220,14 @@ export function createDashboardSlice(set: SetState, get: GetState, deps: StoreDe
       setDash({ thresholds: clean });
     },
     async addMarker(label) {
-      const { runId: id } = get().run;
+      const { runId: id, phase } = get().run;
       if (!id) {
         setDash({ markerError: 'Start a run first: a marker belongs to a run.' });
+        return;
+      }
+      // The server refuses too (create-app-services.ts): the session would not keep it.
+      if (!isActivePhase(phase)) {
+        setDash({ markerError: 'This run has ended: a marker marks a moment of a running run.' });
         return;
       }
       try {
