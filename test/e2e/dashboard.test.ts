@@ -288,6 +288,47 @@ describe('the dashboard', () => {
   );
 
   it(
+    'shows the budget alert at the threshold the user set, not the run’s own at the default 80 %',
+    async () => {
+      const { page, problems } = await watchedPage();
+      await page.getByTestId('board-local').click();
+      await page.getByTestId('alert-settings-toggle').click();
+      await page.getByTestId('threshold-rss-budget').fill('95');
+      await page.keyboard.press('Escape');
+      await page.getByTestId('engine-kind-demo').click();
+      await page.getByTestId('field-tokens').fill('100000');
+      await page.getByTestId('field-tps').fill('200');
+      await page.getByTestId('field-intervalMs').fill('100');
+      // The demo's RSS starts near 110 MiB here (+ 32 KiB/token at 200 tokens/s): past 80 % of
+      // 150 MiB within about 2 s, past 95 % about 4 s later.
+      await page.getByTestId('field-budget').fill('150 MiB');
+      await page.getByTestId('start-run').click();
+      const budgetAlerts = () =>
+        region(page, 'Events')
+          .locator('[data-testid=event-item][data-kind=alert]')
+          .filter({ hasText: 'memory budget' })
+          .locator('.dash-event-message')
+          .allTextContents();
+      await page.waitForFunction(
+        () =>
+          Array.from(document.querySelectorAll('[data-testid=event-item][data-kind=alert]')).some((e) =>
+            /alert at 95 %/.test(e.textContent ?? ''),
+          ),
+        null,
+        { timeout: WAIT_MS },
+      );
+      await page.keyboard.press('Control+.');
+      await waitPhase(page, ['done', 'failed']);
+      const texts = await budgetAlerts();
+      expect(texts).toHaveLength(1);
+      expect(texts[0]).toMatch(/^RSS \d+\.\d MiB is 9\d % of the 150\.0 MiB memory budget \(alert at 95 %\)$/);
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+    TEST_MS,
+  );
+
+  it(
     'takes a threshold typed over the old one, marks one out of range, and keeps it across a reload',
     async () => {
       const { page, problems } = await watchedPage();

@@ -12,6 +12,7 @@ import {
   evaluateAlerts,
   INITIAL_ALERT_STATE,
   sanitizeThresholds,
+  type AlertRule,
   type AlertState,
   type AlertThresholds,
 } from '../../../shared/analysis/alerts';
@@ -24,6 +25,18 @@ import { isActivePhase } from './live-run-slice';
 import { errorText } from './slices';
 import type { DashboardLayout, DashboardSlice, DashboardState, ThemeChoice } from './dashboard-types';
 import type { AppState, GetState, SetState, StoreDeps } from './types';
+
+/**
+ * The rules evaluate() below judges with the user's thresholds, from the series every run has:
+ * the run raises these with the defaults (electron/node/run/memory-tick-events.ts), and the
+ * dashboard's alerts stand for those (EventsStrip.tsx mergeEvents).
+ */
+export const DASHBOARD_ALERT_RULES: ReadonlySet<AlertRule> = new Set<AlertRule>([
+  'rss-budget',
+  'oom-horizon',
+  'swap-in',
+  'engine-exited',
+]);
 
 /** Dashboard alert events kept (the run keeps its own). */
 const MAX_UI_ALERTS = 200;
