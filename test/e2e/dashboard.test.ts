@@ -329,6 +329,56 @@ describe('the dashboard', () => {
   );
 
   it(
+    'keeps the zoomed window of the run across a reload of the tab; another tab opens on the whole run',
+    async () => {
+      const { page, problems } = await watchedPage();
+      await page.getByTestId('board-local').click();
+      await page.getByTestId('engine-kind-demo').click();
+      await page.getByTestId('field-tokens').fill('100000');
+      await page.getByTestId('field-tps').fill('200');
+      await page.getByTestId('field-intervalMs').fill('100');
+      await page.getByTestId('start-run').click();
+      await waitPhase(page, ['running']);
+      const track = region(page, 'Memory').getByTestId('track-process-memory');
+      await page.waitForFunction(
+        () => Number(document.querySelector('[data-testid=track-process-memory]')?.getAttribute('data-t1')) > 3000,
+        null,
+        { timeout: WAIT_MS },
+      );
+      await track.scrollIntoViewIfNeeded();
+      const box = (await track.boundingBox())!;
+      await page.mouse.move(box.x + 80, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2, { steps: 5 });
+      await page.mouse.up();
+      await page.getByTestId('zoomed').waitFor();
+      const shownWindow = async () => [await track.getAttribute('data-t0'), await track.getAttribute('data-t1')];
+      const zoomed = await shownWindow();
+
+      await page.reload();
+      await page.getByTestId('zoomed').waitFor({ timeout: WAIT_MS });
+      await track.waitFor();
+      expect(await shownWindow()).toEqual(zoomed);
+      expect(await phaseOf(page)).toBe('running');
+
+      const other = await watchedPage();
+      await waitPhase(other.page, ['running']);
+      await region(other.page, 'Memory').getByTestId('track-process-memory').waitFor({ timeout: WAIT_MS });
+      expect(await other.page.getByTestId('zoomed').count()).toBe(0);
+      expect(await region(other.page, 'Memory').getByTestId('track-process-memory').getAttribute('data-t0')).not.toBe(
+        zoomed[0],
+      );
+
+      await page.keyboard.press('Control+.');
+      await waitPhase(page, ['done', 'failed']);
+      expect([...problems, ...other.problems]).toEqual([]);
+      await other.page.close();
+      await page.close();
+    },
+    TEST_MS,
+  );
+
+  it(
     'takes a threshold typed over the old one, marks one out of range, and keeps it across a reload',
     async () => {
       const { page, problems } = await watchedPage();

@@ -20,7 +20,7 @@ import { SIGNAL_EXIT_BASE } from '../../../shared/analysis/run-summary';
 import { tokensAtTime } from '../ui/dashboard/derived';
 import { DEFAULT_PANEL_ORDER, type PanelId } from '../ui/dashboard/series-catalog';
 import { SeriesStore } from '../ui/dashboard/series-store';
-import { loadJson, saveJson, STORAGE_KEYS } from '../ui/dashboard/persist';
+import { loadJson, loadTimeView, saveJson, saveTimeView, STORAGE_KEYS } from '../ui/dashboard/persist';
 import { isActivePhase } from './live-run-slice';
 import { errorText } from './slices';
 import type { DashboardLayout, DashboardSlice, DashboardState, ThemeChoice } from './dashboard-types';
@@ -92,7 +92,9 @@ export function createDashboardSlice(set: SetState, get: GetState, deps: StoreDe
     alertedThrough = -Infinity;
     judgedEvents = null;
     exitJudged = false;
-    setDash({ runId: id, uiAlerts: [], cursorTMs: null, view: { follow: true, spanMs: null }, markerError: null });
+    // A reload shows the window this tab was looking at (persist.ts); a new run starts on the whole run.
+    const view = (id !== null ? loadTimeView(id) : null) ?? { follow: true, spanMs: null };
+    setDash({ runId: id, uiAlerts: [], cursorTMs: null, view, markerError: null });
   };
 
   /** The dashboard's alert rules over the points that arrived since the last tick. */
@@ -202,6 +204,7 @@ export function createDashboardSlice(set: SetState, get: GetState, deps: StoreDe
       if (get().dash.cursorTMs !== at) setDash({ cursorTMs: at });
     },
     setTimeView(view) {
+      if (runId !== null) saveTimeView(runId, view);
       setDash({ view });
     },
     togglePanel(id) {
