@@ -2,7 +2,8 @@
 // run (a session's snapshot is megabytes), plus what arrived live while it was on its way.
 import { describe, expect, it, vi } from 'vitest';
 import type { ApiEventName, EventPayload, KvScopeApi, MethodOutput } from '../../../../../shared/api/contract';
-import type { RunEvent, Sample } from '../../../../../shared/api/schemas';
+import { packSamples } from '../../../../../shared/api/packed-samples';
+import type { RunAnalysis, RunEvent, Sample } from '../../../../../shared/api/schemas';
 import { createMemoryRing } from '../../../../../renderer/src/live/ring-buffer';
 import { connectApiEvents, createAppStore } from '../../../../../renderer/src/state/store';
 
@@ -126,5 +127,55 @@ describe('the dashboard slice', () => {
     emit('runSamples', { runId: 'r1', samples: [sample(200, 1e6, 60)] });
     store.getState().flushDashboard();
     expect(exitAlerts(store.getState().dash.uiAlerts)).toHaveLength(1);
+  });
+
+  describe('on a run that crossed 80 % of its 100 MB budget before the tab saw it', () => {
+    // 70, 85, 90 MB of RSS against 100 MB: the alert belongs at the second sample, 200 ms.
+    const samples = [sample(100, 70e6, 50), sample(200, 85e6, 50), sample(300, 90e6, 50)];
+    const analysis = {
+      kv: {
+        theoryBytesPerToken: null,
+        measuredBytesPerToken: null,
+        overheadFactor: null,
+        mode: 'growth',
+        baselineBytes: null,
+      },
+      budgetBytes: 100e6,
+      oomHorizonTokens: null,
+      maxSafeContextTokens: null,
+      throughput: { ttftMs: null, prefillTokensPerSecond: null, decodeTokensPerSecond: null, tokens: 0 },
+      lastRssBytes: 90e6,
+      peakRssBytes: 90e6,
+    } satisfies RunAnalysis;
+    const budgetAlerts = (events: readonly RunEvent[]) =>
+      events.filter((e) => (e.data as { rule?: string }).rule === 'rss-budget').map((e) => e.tMs);
+
+    it('raises the budget alert in a tab that opens on the run (getRun)', async () => {
+      const { store } = setup(() =>
+        Promise.resolve({
+          status: { runId: 'r1', state: 'done', label: 'demo' },
+          samples,
+          events: [],
+          analysis,
+          theory: { bytesPerToken: null, ctx: null },
+        }),
+      );
+      await store.getState().resumeLatestRun();
+      store.getState().flushDashboard();
+      expect(budgetAlerts(store.getState().dash.uiAlerts)).toEqual([200]);
+    });
+
+    it('raises the budget alert in a recorded session opened on the dashboard', () => {
+      const { store } = setup(() => Promise.reject(new Error('unused')));
+      store.getState().showRecordedRun({
+        status: { runId: 'r1', state: 'done', label: 'demo' },
+        samples: packSamples(samples),
+        events: [],
+        analysis,
+        theory: { bytesPerToken: null, ctx: null },
+      });
+      store.getState().flushDashboard();
+      expect(budgetAlerts(store.getState().dash.uiAlerts)).toEqual([200]);
+    });
   });
 });
