@@ -2,12 +2,10 @@
 // marker pressed is one event of the run and of its session, also several within one sample
 // interval (they share its time); a run that has ended takes none, since its session no longer
 // records events (session-recorder.ts) and the marker would vanish with the app.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { apiMethods, type EventPayload } from '../../../shared/api/contract';
-import { createAppServices } from '../../../electron/node/api/create-app-services';
+import { appServicesInTempHome } from '../../helpers/app-services';
 import { waitFor } from '../../helpers/sshd';
 
 const dirs: string[] = [];
@@ -15,13 +13,8 @@ afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
 
 describe('markers through the API', () => {
   it('keeps every marker of a running run in the run and its session, and refuses one after the end', async () => {
-    const home = mkdtempSync(join(tmpdir(), 'kvscope-markers-api-'));
+    const { services, home } = appServicesInTempHome('kvscope-markers-api-');
     dirs.push(home);
-    const services = createAppServices({
-      shell: 'web',
-      sessionsDir: join(home, 'sessions'),
-      env: { ...process.env, KVSCOPE_HOME: home },
-    });
     const markerEvents: string[] = [];
     services.subscribe((event, payload) => {
       const { event: e } = payload as EventPayload<'runEvent'>;
