@@ -26,7 +26,8 @@ interface Readout {
  */
 export function kvNotes(kv: RunAnalysis['kv'] | undefined): { measured: string; horizon: string | null } {
   const rss = kv?.rssMetric === 'rssAnonBytes' ? 'anon RSS' : 'RSS';
-  if (kv?.mode === 'reserved')
+  // Only with a measurement: an engine that failed before its cache has a mode and nothing else.
+  if (kv?.mode === 'reserved' && kv.measuredBytesPerToken !== null)
     return {
       measured: `${rss} reserved at start, per context token`,
       horizon: 'none: the cache was reserved at start, memory does not grow with tokens',

@@ -27,6 +27,13 @@ describe('kvNotes', () => {
     expect(kvNotes(kv(mode, metric))).toEqual({ measured, horizon });
   });
 
+  it('a reserved cache the engine never got to (it failed loading): nothing said of a reservation', () => {
+    expect(kvNotes({ ...kv('reserved', 'rssAnonBytes'), measuredBytesPerToken: null })).toEqual({
+      measured: 'slope of anon RSS against tokens',
+      horizon: null,
+    });
+  });
+
   it('before any analysis: the slope of RSS, and the horizon’s own note', () => {
     expect(kvNotes(undefined)).toEqual({ measured: 'slope of RSS against tokens', horizon: null });
   });
