@@ -385,7 +385,11 @@ export function analyzeRun(input: AnalyzeRunInput): RunAnalysis {
   let measured: number | null = null;
   let baseline: number | null = null;
   let fitR2: number | null = null;
-  if (mode === 'reserved') {
+  // The pre-token memory holds a reservation only once the engine got past it: it generated a
+  // token or reported its cache. Else its largest climb is its own start-up (an engine that
+  // failed to load its model grew ~20 MB and read as 80 KB/token, with a max safe context).
+  const pastReservation = firstTok !== null || (fin(input.engineKvBytes) ?? 0) > 0;
+  if (mode === 'reserved' && pastReservation) {
     // The reservation measured against what it should weigh, expressed per token of theory.
     if (jump && theory !== null && theoryReserved !== null) measured = (theory * jump.bytes) / theoryReserved;
     else if (jump && ctx !== null) measured = jump.bytes / ctx;
@@ -458,7 +462,7 @@ export function analyzeRun(input: AnalyzeRunInput): RunAnalysis {
       overheadFactor: measured !== null && theory !== null ? fin(measured / theory) : null,
       mode,
       baselineBytes: fin(baseline),
-      reservedJumpBytes: mode === 'reserved' && jump ? jump.bytes : null,
+      reservedJumpBytes: mode === 'reserved' && pastReservation && jump ? jump.bytes : null,
       theoryReservedBytes: fin(theoryReserved),
       decodeSlopeBytesPerToken: fin(slopeAll),
       rssMetric: metric,

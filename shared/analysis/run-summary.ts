@@ -22,7 +22,7 @@ export type ProfileSummaryOutput = ProfileSummary & {
 /** How many lines of the engine's stderr a failed run's summary repeats. */
 export const SUMMARY_STDERR_LINES = 10;
 /** sh reports a death by signal N as exit status 128 + N: above this is not an exit code. */
-const SIGNAL_EXIT_BASE = 128;
+export const SIGNAL_EXIT_BASE = 128;
 
 /** The KV cache size the engine logged: the sum of its `total` records (one per cache), or null. */
 export function engineKvBytes(kv: readonly KvRecord[]): number | null {

@@ -179,7 +179,10 @@ export const apiMethods = {
       theory: z.object({ bytesPerToken: z.number().nullable(), ctx: z.number().nullable() }),
     }),
   },
-  /** A user's marker into the run's events (at the run's latest sample time unless tMs is given). */
+  /**
+   * A user's marker into a running run's events (at the run's latest sample time unless tMs is
+   * given; refused once the run has ended). Unlabelled markers are numbered: `marker 1`, `marker 2`…
+   */
   addMarker: {
     input: z
       .object({

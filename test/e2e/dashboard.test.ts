@@ -15,6 +15,7 @@ import type { Browser, Page, WebSocketRoute } from 'playwright-core';
 import type { Sample } from '../../shared/api/schemas';
 import { parseTegrastatsLine } from '../../shared/parsers/tegrastats-parser';
 import { launchChromium, openWatchedPage } from '../helpers/chromium';
+import { startDemoRun, type RunFormValues } from '../helpers/run-form-page';
 import { startWebMode, type WebMode } from '../helpers/web-mode';
 
 const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url);
@@ -241,16 +242,139 @@ describe('the dashboard', () => {
     TEST_MS,
   );
 
+  /** A demo run that goes on until stopped (100,000 tokens at 200 tokens/s) started from the form on This computer. */
+  async function startLongDemo(page: Page, fields: RunFormValues = {}) {
+    await page.getByTestId('board-local').click();
+    await startDemoRun(page, { tokens: '100000', tps: '200', intervalMs: '100', ...fields });
+  }
+
   /** A page of its own on the app, with what it reports as problems. */
   async function watchedPage() {
     const problems: string[] = [];
     return { page: await openWatchedPage(browser, web.url, problems), problems };
   }
 
-  it(
+  /** A test on a page of its own, which ends with no page error, console error or CSP violation. */
+  function pageTest(name: string, body: (page: Page, problems: string[]) => Promise<void>) {
+    it(
+      name,
+      async () => {
+        const { page, problems } = await watchedPage();
+        await body(page, problems);
+        expect(problems).toEqual([]);
+        await page.close();
+      },
+      TEST_MS,
+    );
+  }
+
+  pageTest(
+    'keeps every marker of a burst of presses, numbered (the API test has them at one time), and takes none once the run ended',
+    async (page) => {
+      await startLongDemo(page, { intervalMs: '1000' });
+      await waitPhase(page, ['running']);
+      await page.locator('body').click({ position: { x: 1400, y: 20 } });
+      for (let i = 0; i < 4; i++) await page.keyboard.press('m');
+      await page.getByTestId('add-marker').click();
+      const markers = region(page, 'Events').locator('[data-testid=event-item][data-kind=marker]');
+      await page.waitForFunction(
+        () => document.querySelectorAll('[data-testid=event-item][data-kind=marker]').length >= 5,
+        null,
+        { timeout: WAIT_MS },
+      );
+      const texts = async () => (await markers.locator('.dash-event-message').allTextContents()).sort();
+      const pressed = ['marker 1', 'marker 2', 'marker 3', 'marker 4', 'marker 5'];
+      expect(await texts()).toEqual(pressed);
+
+      await page.keyboard.press('Control+.');
+      await waitPhase(page, ['done', 'failed']);
+      expect(await page.getByTestId('add-marker').isDisabled()).toBe(true);
+      await page.keyboard.press('m');
+      expect(await page.getByTestId('marker-error').textContent()).toBe(
+        'This run has ended: a marker marks a moment of a running run.',
+      );
+      await page.reload();
+      await markers.first().waitFor({ timeout: WAIT_MS });
+      expect(await texts()).toEqual(pressed);
+    },
+  );
+
+  pageTest(
+    'shows the budget alert at the threshold the user set, not the run’s own at the default 80 %',
+    async (page) => {
+      await page.getByTestId('alert-settings-toggle').click();
+      await page.getByTestId('threshold-rss-budget').fill('95');
+      await page.keyboard.press('Escape');
+      // The demo's RSS starts near 110 MiB here (+ 32 KiB/token at 200 tokens/s): past 80 % of
+      // 150 MiB within about 2 s, past 95 % about 4 s later.
+      await startLongDemo(page, { budget: '150 MiB' });
+      const budgetAlerts = () =>
+        region(page, 'Events')
+          .locator('[data-testid=event-item][data-kind=alert]')
+          .filter({ hasText: 'memory budget' })
+          .locator('.dash-event-message')
+          .allTextContents();
+      await page.waitForFunction(
+        () =>
+          Array.from(document.querySelectorAll('[data-testid=event-item][data-kind=alert]')).some((e) =>
+            /alert at 95 %/.test(e.textContent ?? ''),
+          ),
+        null,
+        { timeout: WAIT_MS },
+      );
+      await page.keyboard.press('Control+.');
+      await waitPhase(page, ['done', 'failed']);
+      const texts = await budgetAlerts();
+      expect(texts).toHaveLength(1);
+      expect(texts[0]).toMatch(/^RSS \d+\.\d MiB is 9\d % of the 150\.0 MiB memory budget \(alert at 95 %\)$/);
+    },
+  );
+
+  pageTest(
+    'keeps the zoomed window of the run across a reload of the tab; another tab opens on the whole run',
+    async (page, problems) => {
+      await startLongDemo(page);
+      await waitPhase(page, ['running']);
+      const track = region(page, 'Memory').getByTestId('track-process-memory');
+      await page.waitForFunction(
+        () => Number(document.querySelector('[data-testid=track-process-memory]')?.getAttribute('data-t1')) > 3000,
+        null,
+        { timeout: WAIT_MS },
+      );
+      await track.scrollIntoViewIfNeeded();
+      const box = (await track.boundingBox())!;
+      await page.mouse.move(box.x + 80, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2, { steps: 5 });
+      await page.mouse.up();
+      await page.getByTestId('zoomed').waitFor();
+      const shownWindow = async () => [await track.getAttribute('data-t0'), await track.getAttribute('data-t1')];
+      const zoomed = await shownWindow();
+
+      await page.reload();
+      await page.getByTestId('zoomed').waitFor({ timeout: WAIT_MS });
+      await track.waitFor();
+      expect(await shownWindow()).toEqual(zoomed);
+      expect(await phaseOf(page)).toBe('running');
+
+      const other = await watchedPage();
+      await waitPhase(other.page, ['running']);
+      await region(other.page, 'Memory').getByTestId('track-process-memory').waitFor({ timeout: WAIT_MS });
+      expect(await other.page.getByTestId('zoomed').count()).toBe(0);
+      expect(await region(other.page, 'Memory').getByTestId('track-process-memory').getAttribute('data-t0')).not.toBe(
+        zoomed[0],
+      );
+
+      await page.keyboard.press('Control+.');
+      await waitPhase(page, ['done', 'failed']);
+      problems.push(...other.problems);
+      await other.page.close();
+    },
+  );
+
+  pageTest(
     'takes a threshold typed over the old one, marks one out of range, and keeps it across a reload',
-    async () => {
-      const { page, problems } = await watchedPage();
+    async (page) => {
       await page.getByTestId('alert-settings-toggle').click();
       const horizon = page.getByTestId('threshold-oom-horizon');
       const budget = page.getByTestId('threshold-rss-budget');
@@ -282,46 +406,36 @@ describe('the dashboard', () => {
       expect(await page.getByRole('dialog', { name: 'Alert thresholds' }).count()).toBe(1);
       await page.locator('body').click({ position: { x: 5, y: 5 } });
       await page.getByRole('dialog', { name: 'Alert thresholds' }).waitFor({ state: 'detached' });
-      expect(problems).toEqual([]);
-      await page.close();
     },
-    TEST_MS,
   );
 
-  it(
-    'remembers collapsed panels, their order and the theme across a reload',
-    async () => {
-      const { page, problems } = await watchedPage();
-      await page.getByTestId('toggle-power').waitFor();
-      await page.getByTestId('toggle-power').click();
-      expect(await page.getByTestId('toggle-power').getAttribute('aria-expanded')).toBe('false');
-      await page.getByRole('button', { name: 'Move Events up', exact: true }).click();
-      // "system" follows prefers-color-scheme, live.
-      await page.emulateMedia({ colorScheme: 'dark' });
-      await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
-      await page.emulateMedia({ colorScheme: 'light' });
-      await page.waitForFunction(() => document.documentElement.dataset.theme === 'light');
-      await page.emulateMedia({ colorScheme: 'dark' });
-      await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
-      await page.getByTestId('theme-toggle').click(); // system → light, whatever the system says
-      expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
-      const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-      await page.screenshot({ path: new URL('dashboard-light.png', ARTIFACTS).pathname });
+  pageTest('remembers collapsed panels, their order and the theme across a reload', async (page) => {
+    await page.getByTestId('toggle-power').waitFor();
+    await page.getByTestId('toggle-power').click();
+    expect(await page.getByTestId('toggle-power').getAttribute('aria-expanded')).toBe('false');
+    await page.getByRole('button', { name: 'Move Events up', exact: true }).click();
+    // "system" follows prefers-color-scheme, live.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.waitForFunction(() => document.documentElement.dataset.theme === 'light');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+    await page.getByTestId('theme-toggle').click(); // system → light, whatever the system says
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
+    const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    await page.screenshot({ path: new URL('dashboard-light.png', ARTIFACTS).pathname });
 
-      await page.reload();
-      await page.getByTestId('toggle-power').waitFor();
-      expect(await page.getByTestId('toggle-power').getAttribute('aria-expanded')).toBe('false');
-      expect(await page.getByTestId('panel-power').locator('.dash-panel-body').count()).toBe(0);
-      const names = await page
-        .locator('section.dash-panel')
-        .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
-      expect(names).toEqual(['Memory', 'Throughput', 'Thermal and clocks', 'Events', 'Power and counters']);
-      expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
-      // Light really is lighter than the dark default (rgb(13, 17, 23)).
-      expect(bg).toBe('rgb(245, 247, 250)');
-      expect(problems).toEqual([]);
-      await page.close();
-    },
-    TEST_MS,
-  );
+    await page.reload();
+    await page.getByTestId('toggle-power').waitFor();
+    expect(await page.getByTestId('toggle-power').getAttribute('aria-expanded')).toBe('false');
+    expect(await page.getByTestId('panel-power').locator('.dash-panel-body').count()).toBe(0);
+    const names = await page
+      .locator('section.dash-panel')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+    expect(names).toEqual(['Memory', 'Throughput', 'Thermal and clocks', 'Events', 'Power and counters']);
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
+    // Light really is lighter than the dark default (rgb(13, 17, 23)).
+    expect(bg).toBe('rgb(245, 247, 250)');
+  });
 });

@@ -242,7 +242,17 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
     addMarker: ({ runId, label, tMs }) =>
       settled(() => {
         const run = requireRun(runId);
-        const event = { tMs: tMs ?? run.lastTMs, kind: 'marker' as const, message: label ?? 'marker' };
+        // The session recorder stops copying a run's events when it ends: a marker then would be
+        // shown, and gone from the session it was meant for.
+        if (run.status.state === 'done' || run.status.state === 'failed')
+          throw new Error('the run has ended: a marker marks a moment of a running run');
+        // Numbered: markers pressed within one sample interval share its time, and one label
+        // for all of them would make them one event (an event is known by time, kind and text).
+        const n = run.events.filter((e) => e.kind === 'marker').length + 1;
+        const at = tMs ?? run.lastTMs;
+        const text = label ?? `marker ${n}`;
+        const taken = run.events.some((e) => e.kind === 'marker' && e.tMs === at && e.message === text);
+        const event = { tMs: at, kind: 'marker' as const, message: taken ? `${text} (${n})` : text };
         run.addEvent(event);
         return event;
       }),

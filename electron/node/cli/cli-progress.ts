@@ -187,11 +187,12 @@ export function runFailure(run: RunEnd): CliError | null {
       ? ''
       : ` (peak RSS ${formatBytes(peak)}${budget === null ? '' : ` of a ${formatBytes(budget)} budget`})`;
   if (run.oomKilled) return new CliError(`the engine was killed by the kernel's OOM killer ${after}${memory}`);
-  if (run.status.state === 'failed') return new CliError(oneLine(run.status.error ?? 'the run failed'));
+  // Before the failed state: a run a foreign signal ended is failed too, and this line says more.
   const stopped = run.events.some((e) => e.kind === 'stop');
   if (run.exitSignal && !stopped)
     return new CliError(
       `the engine was killed by ${run.exitSignal} ${after}${memory}, not by kvscope (the kernel log names no OOM kill)`,
     );
+  if (run.status.state === 'failed') return new CliError(oneLine(run.status.error ?? 'the run failed'));
   return null;
 }

@@ -70,6 +70,8 @@ export class RunController {
   private follower: SpoolFollower | null = null;
   private ended = false;
   private stopping = false;
+  /** The target's watchdog ended the engine (no app for too long): KVScope's own signal, not a foreign kill. */
+  private watchdogEnded = false;
   private heartbeat?: NodeJS.Timeout;
   private hbCount = 0;
   /** The heartbeat write in flight: removing the run directory waits for it (it would re-create a file there). */
@@ -327,7 +329,7 @@ export class RunController {
           tMs,
           kind: 'exit',
           message: this.exitSignal ? `engine ended by ${this.exitSignal}` : `engine exited with status ${code}`,
-          data: { code },
+          data: { code, signal: this.exitSignal },
         });
         break;
       }
@@ -341,6 +343,7 @@ export class RunController {
         });
         break;
       case 'watchdog':
+        this.watchdogEnded = true;
         this.addEvent({
           tMs,
           kind: 'alert',
@@ -594,14 +597,19 @@ export class RunController {
       return;
     }
     const failed = !this.stopping && this.exitCode !== 0 && this.exitCode !== null;
+    // A signal KVScope did not send (no Stop, no limit) ended the engine: another process's kill,
+    // a board's OOM daemon, a crash. Not a finished run (the CLI says the same: cli-progress.ts runFailure).
+    const killed = !this.stopping && !this.oomKilled && !this.watchdogEnded && this.exitSignal !== null;
     const said = this.stderrTail.length ? `: ${this.stderrTail.slice(-3).join(' | ').slice(0, 500)}` : '';
     this.setState(
-      failed || this.oomKilled ? 'failed' : 'done',
+      failed || killed || this.oomKilled ? 'failed' : 'done',
       failed
         ? `engine exited with status ${this.exitCode}${said}`
-        : this.oomKilled
-          ? 'engine killed by the OOM killer'
-          : undefined,
+        : killed
+          ? `engine ended by ${this.exitSignal}, a signal KVScope did not send (the kernel log names no OOM kill)${said}`
+          : this.oomKilled
+            ? 'engine killed by the OOM killer'
+            : undefined,
     );
     this.resolveDone();
   }

@@ -12,16 +12,31 @@ import {
   evaluateAlerts,
   INITIAL_ALERT_STATE,
   sanitizeThresholds,
+  type AlertRule,
   type AlertState,
   type AlertThresholds,
 } from '../../../shared/analysis/alerts';
+import { SIGNAL_EXIT_BASE } from '../../../shared/analysis/run-summary';
 import { tokensAtTime } from '../ui/dashboard/derived';
 import { DEFAULT_PANEL_ORDER, type PanelId } from '../ui/dashboard/series-catalog';
 import { SeriesStore } from '../ui/dashboard/series-store';
-import { loadJson, saveJson, STORAGE_KEYS } from '../ui/dashboard/persist';
+import { loadJson, loadTimeView, saveJson, saveTimeView, STORAGE_KEYS } from '../ui/dashboard/persist';
+import { isActivePhase } from './live-run-slice';
 import { errorText } from './slices';
 import type { DashboardLayout, DashboardSlice, DashboardState, ThemeChoice } from './dashboard-types';
 import type { AppState, GetState, SetState, StoreDeps } from './types';
+
+/**
+ * The rules evaluate() below judges with the user's thresholds, from the series every run has:
+ * the run raises these with the defaults (electron/node/run/memory-tick-events.ts), and the
+ * dashboard's alerts stand for those (EventsStrip.tsx mergeEvents).
+ */
+export const DASHBOARD_ALERT_RULES: ReadonlySet<AlertRule> = new Set<AlertRule>([
+  'rss-budget',
+  'oom-horizon',
+  'swap-in',
+  'engine-exited',
+]);
 
 /** Dashboard alert events kept (the run keeps its own). */
 const MAX_UI_ALERTS = 200;
@@ -42,6 +57,19 @@ function loadTheme(): ThemeChoice {
   return raw === 'light' || raw === 'dark' ? raw : 'system';
 }
 
+/**
+ * The status code or signal of a run's exit event (run-controller.ts writes both; a session
+ * recorded before the signal was written has sh's 128 + N in code).
+ */
+function engineExitOf(exit: RunEvent): { code: number | null; signal: string | null } {
+  const data = exit.data as { code?: unknown; signal?: unknown } | undefined;
+  const code = typeof data?.code === 'number' ? data.code : null;
+  if (typeof data?.signal === 'string') return { code: null, signal: data.signal };
+  return code !== null && code > SIGNAL_EXIT_BASE
+    ? { code: null, signal: `signal ${code - SIGNAL_EXIT_BASE}` }
+    : { code, signal: null };
+}
+
 export function createDashboardSlice(set: SetState, get: GetState, deps: StoreDeps): DashboardSlice {
   const seriesStore = new SeriesStore();
   let runId: string | null = null;
@@ -49,6 +77,10 @@ export function createDashboardSlice(set: SetState, get: GetState, deps: StoreDe
   let alertState: AlertState = INITIAL_ALERT_STATE;
   let alertedThrough = -Infinity;
   let alertThresholds: AlertThresholds | null = null;
+  /** The run's events the alert rules last looked at: an exit can come after the last sample. */
+  let judgedEvents: readonly RunEvent[] | null = null;
+  /** The engine's exit was judged (once per run: a threshold change must not raise it again). */
+  let exitJudged = false;
 
   const setDash = (patch: Partial<DashboardState>) => set((s: AppState) => ({ dash: { ...s.dash, ...patch } }));
 
@@ -58,7 +90,11 @@ export function createDashboardSlice(set: SetState, get: GetState, deps: StoreDe
     seriesStore.clear();
     alertState = INITIAL_ALERT_STATE;
     alertedThrough = -Infinity;
-    setDash({ runId: id, uiAlerts: [], cursorTMs: null, view: { follow: true, spanMs: null }, markerError: null });
+    judgedEvents = null;
+    exitJudged = false;
+    // A reload shows the window this tab was looking at (persist.ts); a new run starts on the whole run.
+    const view = (id !== null ? loadTimeView(id) : null) ?? { follow: true, spanMs: null };
+    setDash({ runId: id, uiAlerts: [], cursorTMs: null, view, markerError: null });
   };
 
   /** The dashboard's alert rules over the points that arrived since the last tick. */
@@ -69,12 +105,13 @@ export function createDashboardSlice(set: SetState, get: GetState, deps: StoreDe
       alertThresholds = thresholds;
       alertState = INITIAL_ALERT_STATE;
     }
+    judgedEvents = state.run.events;
     const rss = seriesStore.get('rssBytes');
-    if (!rss) return;
     const tokens = seriesStore.get('tokens');
     const swap = seriesStore.get('swapBytes');
     const fresh: RunEvent[] = [];
-    for (let i = 0; i < rss.length; i++) {
+    // A run with no memory sample (an engine that failed at once) still has an exit to judge.
+    for (let i = 0; rss && i < rss.length; i++) {
       const tMs = rss.t[i] ?? 0;
       if (tMs <= alertedThrough) continue;
       const out = evaluateAlerts(
@@ -94,12 +131,12 @@ export function createDashboardSlice(set: SetState, get: GetState, deps: StoreDe
       alertedThrough = tMs;
     }
     const exit = state.run.events.find((e) => e.kind === 'exit');
-    if (exit) {
+    if (exit && !exitJudged) {
+      exitJudged = true;
       const stopped = state.run.events.some((e) => e.kind === 'stop');
-      const data = exit.data as { code?: number } | undefined;
       const out = evaluateAlerts(
         alertState,
-        { tMs: exit.tMs, engineExit: { code: data?.code ?? null, stoppedByUser: stopped } },
+        { tMs: exit.tMs, engineExit: { ...engineExitOf(exit), stoppedByUser: stopped } },
         thresholds,
       );
       alertState = out.state;
@@ -157,7 +194,7 @@ export function createDashboardSlice(set: SetState, get: GetState, deps: StoreDe
         publishedVersion = seriesStore.version;
         evaluate(get());
         setDash({ version: seriesStore.version });
-      }
+      } else if (state.run.events !== judgedEvents) evaluate(state);
     },
 
     setCursor(tMs) {
@@ -167,6 +204,7 @@ export function createDashboardSlice(set: SetState, get: GetState, deps: StoreDe
       if (get().dash.cursorTMs !== at) setDash({ cursorTMs: at });
     },
     setTimeView(view) {
+      if (runId !== null) saveTimeView(runId, view);
       setDash({ view });
     },
     togglePanel(id) {
@@ -198,9 +236,14 @@ export function createDashboardSlice(set: SetState, get: GetState, deps: StoreDe
       setDash({ thresholds: clean });
     },
     async addMarker(label) {
-      const { runId: id } = get().run;
+      const { runId: id, phase } = get().run;
       if (!id) {
         setDash({ markerError: 'Start a run first: a marker belongs to a run.' });
+        return;
+      }
+      // The server refuses too (create-app-services.ts): the session would not keep it.
+      if (!isActivePhase(phase)) {
+        setDash({ markerError: 'This run has ended: a marker marks a moment of a running run.' });
         return;
       }
       try {

@@ -178,17 +178,20 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
       lastMemoryTMs = -Infinity;
       ingestSamples(snapshot.samples);
       ingestSamples(mine.buffered);
-      get().receiveRunSnapshot(runId, snapshot.samples, mine.buffered);
       addEvents(snapshot.events);
       if (snapshot.analysis) pendingAnalysis = snapshot.analysis;
+      // The budget and the analysis before the dashboard takes the samples: its alert rules judge
+      // each sample once, against them (a tab opened on a run had no budget alert).
       set((state) => ({
         run: {
           ...state.run,
           theory: snapshot.theory,
           budgetBytes: state.run.budgetBytes ?? snapshot.analysis?.budgetBytes ?? null,
+          analysis: snapshot.analysis ?? state.run.analysis,
         },
       }));
       applyStatus(snapshot.status);
+      get().receiveRunSnapshot(runId, snapshot.samples, mine.buffered);
     } catch (error) {
       // Without a snapshot the live stream still works; samples sent before the run id was known are missing.
       if (syncing === mine) {
@@ -332,15 +335,23 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
       if (isActivePhase(get().run.phase)) return false;
       // A recorded run (sessions-slice.ts) shown like one that just ended: same ring, chart and readouts.
       resetRunState();
-      set({ chart: EMPTY_CHART, run: { ...IDLE_RUN, runId: snapshot.status.runId, label: snapshot.status.label } });
-      // The dashboard's panels draw from their own series store (dashboard-slice.ts): one pass feeds both.
-      get().receiveRecordedRun(snapshot.status.runId, snapshot.samples, [memorySink]);
+      // The budget and the analysis first: the dashboard's alert rules judge the samples against them.
+      set({
+        chart: EMPTY_CHART,
+        run: {
+          ...IDLE_RUN,
+          runId: snapshot.status.runId,
+          label: snapshot.status.label,
+          theory: snapshot.theory,
+          budgetBytes: snapshot.analysis?.budgetBytes ?? null,
+          analysis: snapshot.analysis,
+        },
+      });
       addEvents(snapshot.events);
       pendingAnalysis = snapshot.analysis;
-      set((state) => ({
-        run: { ...state.run, theory: snapshot.theory, budgetBytes: snapshot.analysis?.budgetBytes ?? null },
-      }));
       applyStatus(snapshot.status);
+      // The dashboard's panels draw from their own series store (dashboard-slice.ts): one pass feeds both.
+      get().receiveRecordedRun(snapshot.status.runId, snapshot.samples, [memorySink]);
       slice.flushChart();
       return true;
     },

@@ -8,6 +8,7 @@ import {
   formatTokensPerSecond,
   MISSING,
 } from '../../../shared/format/units';
+import type { RunAnalysis } from '../../../shared/api/schemas';
 import { useAppStore } from './store-context';
 
 interface Readout {
@@ -18,6 +19,22 @@ interface Readout {
   tone?: 'warn' | 'bad';
 }
 
+/**
+ * What the measured KV cost is, by the cache's mode (shared/analysis/run-analysis.ts): a cache
+ * reserved at start is measured by the jump it made, per context token, not by a slope (the
+ * memory does not grow with tokens), and so has no OOM horizon in tokens.
+ */
+export function kvNotes(kv: RunAnalysis['kv'] | undefined): { measured: string; horizon: string | null } {
+  const rss = kv?.rssMetric === 'rssAnonBytes' ? 'anon RSS' : 'RSS';
+  // Only with a measurement: an engine that failed before its cache has a mode and nothing else.
+  if (kv?.mode === 'reserved' && kv.measuredBytesPerToken !== null)
+    return {
+      measured: `${rss} reserved at start, per context token`,
+      horizon: 'none: the cache was reserved at start, memory does not grow with tokens',
+    };
+  return { measured: `slope of ${rss} against tokens`, horizon: null };
+}
+
 export function Readouts() {
   const analysis = useAppStore((s) => s.run.analysis);
   const theoryFallback = useAppStore((s) => s.run.theory?.bytesPerToken ?? null);
@@ -26,6 +43,7 @@ export function Readouts() {
   const kv = analysis?.kv;
   const throughput = analysis?.throughput;
   const overhead = kv?.overheadFactor ?? null;
+  const notes = kvNotes(kv);
   // Only once a run exists: before that the form's budget has not been sent anywhere.
   const noBudget = started && budgetBytes === null ? 'no memory budget was set' : null;
 
@@ -34,7 +52,7 @@ export function Readouts() {
       key: 'measured-bytes-per-token',
       label: 'Measured KV',
       value: formatBytesPerToken(kv?.measuredBytesPerToken),
-      note: kv?.rssMetric === 'rssAnonBytes' ? 'slope of anon RSS against tokens' : 'slope of RSS against tokens',
+      note: notes.measured,
     },
     {
       key: 'theory-bytes-per-token',
@@ -55,7 +73,10 @@ export function Readouts() {
       value: formatTokens(analysis?.oomHorizonTokens),
       // The charge the kernel kills on (shared/analysis/run-analysis.ts), not RSS: file-backed
       // weights it can drop may take RSS past the budget first.
-      note: noBudget ?? 'tokens until what the OOM killer counts (anon, not page cache) reaches the budget',
+      note:
+        noBudget ??
+        notes.horizon ??
+        'tokens until what the OOM killer counts (anon, not page cache) reaches the budget',
     },
     {
       key: 'max-safe-context',

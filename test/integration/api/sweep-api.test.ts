@@ -6,13 +6,11 @@
 //
 // Expected values, by hand: the demo's default shape (16 layers × 8 KV heads × head dim 64, f16)
 // costs 2 (K and V) × 16 × 8 × 64 × 2 B = 32,768 B per context token.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { apiMethods, type EventPayload } from '../../../shared/api/contract';
 import type { SweepStatus } from '../../../shared/api/schemas';
-import { createAppServices } from '../../../electron/node/api/create-app-services';
+import { appServicesInTempHome } from '../../helpers/app-services';
 import { sessionSweep } from '../../../shared/report/session-data';
 import { unpackSessionData } from '../../../shared/api/packed-samples';
 
@@ -21,13 +19,8 @@ afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
 
 /** The app's services with a sessions folder of their own, and every sweepStatus they publish. */
 function app() {
-  const home = mkdtempSync(join(tmpdir(), 'kvscope-sweep-api-'));
+  const { services, home } = appServicesInTempHome('kvscope-sweep-api-');
   dirs.push(home);
-  const services = createAppServices({
-    shell: 'web',
-    sessionsDir: join(home, 'sessions'),
-    env: { ...process.env, KVSCOPE_HOME: home },
-  });
   const statuses: SweepStatus[] = [];
   let ended: (status: SweepStatus) => void = () => undefined;
   const end = new Promise<SweepStatus>((resolve) => (ended = resolve));

@@ -247,9 +247,9 @@ export function Dashboard() {
         <button
           type="button"
           className="button-secondary button-small"
-          disabled={!runId}
+          disabled={!runId || !live}
           onClick={() => void store.getState().addMarker()}
-          title={`Add a marker at the latest sample (${SHORTCUTS.marker.keys})`}
+          title={`Add a marker at the latest sample of the running run (${SHORTCUTS.marker.keys})`}
           data-testid="add-marker"
         >
           Marker

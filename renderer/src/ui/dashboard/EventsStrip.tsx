@@ -1,7 +1,9 @@
 // The Events panel's content: every event of the run on the shared time axis (start/stop,
 // alerts, throttling, disconnect/reconnect, OOM, markers) and as a list, newest first. Clicking
 // one puts the shared cursor on it.
+import type { AlertRule } from '../../../../shared/analysis/alerts';
 import type { RunEvent } from '../../../../shared/api/schemas';
+import { DASHBOARD_ALERT_RULES } from '../../state/dashboard-slice';
 import { useAppStore, useAppStoreApi } from '../store-context';
 import { formatRunTime } from './format-unit';
 import type { Domain } from './panel-model';
@@ -26,8 +28,10 @@ const KIND_LABEL: Record<RunEvent['kind'], string> = {
 };
 
 /**
- * The run's events, the dashboard's own alerts where the run raised none for that rule, and the
- * throttle intervals the dashboard found, in time order.
+ * The run's events, the dashboard's own alerts, and the throttle intervals the dashboard found, in
+ * time order. For the rules the dashboard judges itself, its alerts (the user's thresholds and
+ * switches) stand for the run's (the defaults): a rule set to 50 % or turned off must not show
+ * the run's 80 % alert.
  */
 export function mergeEvents(
   runEvents: readonly RunEvent[],
@@ -35,14 +39,13 @@ export function mergeEvents(
   throttle: ReadonlyArray<{ startMs: number; endMs: number }>,
 ): RunEvent[] {
   const ruleOf = (e: RunEvent) => (e.data as { rule?: unknown } | undefined)?.rule;
-  const runRules = new Set(runEvents.filter((e) => e.kind === 'alert').map(ruleOf));
-  const mine = uiAlerts.filter((e) => !runRules.has(ruleOf(e)));
+  const judgedHere = (e: RunEvent) => e.kind === 'alert' && DASHBOARD_ALERT_RULES.has(ruleOf(e) as AlertRule);
   const bands: RunEvent[] = throttle.map((i) => ({
     tMs: i.startMs,
     kind: 'throttle',
     message: `throttled for ${((i.endMs - i.startMs) / 1000).toFixed(1)} s`,
   }));
-  return [...runEvents, ...mine, ...bands].sort((a, b) => a.tMs - b.tMs);
+  return [...runEvents.filter((e) => !judgedHere(e)), ...uiAlerts, ...bands].sort((a, b) => a.tMs - b.tMs);
 }
 
 export function EventsStrip({

@@ -145,6 +145,29 @@ describe('reserved mode (llama.cpp)', () => {
     expectWithin(a.kv.reservedJumpBytes, 134217728, 0.002);
   });
 
+  it('measures no reservation of an engine that never got past it (no token, no cache reported)', () => {
+    // The same run cut before its first token (+1500 ms after the start at 100 ms): as an engine
+    // that failed while loading looks. Its climbs are its start-up, not a KV cache.
+    const cut = samples.filter((x) => x.tMs < 1600);
+    const a = analyzeRun({
+      samples: cut,
+      theoryBytesPerToken: null,
+      theoryMode: 'reserved',
+      ctx: 4096,
+      budgetBytes: 1 << 30,
+    });
+    expect([a.kv.measuredBytesPerToken, a.kv.reservedJumpBytes, a.maxSafeContextTokens]).toEqual([null, null, null]);
+    // The engine's own report of its cache says it did get there.
+    const reported = analyzeRun({
+      samples: cut,
+      theoryBytesPerToken: null,
+      theoryMode: 'reserved',
+      ctx: 4096,
+      engineKvBytes: 134217728,
+    });
+    expectWithin(reported.kv.reservedJumpBytes, 134217728, 0.002);
+  });
+
   it('without theory, takes the largest pre-token climb', () => {
     const a = analyzeRun({ samples, theoryBytesPerToken: null, ctx: 4096 });
     expect(a.kv.mode).toBe('reserved');

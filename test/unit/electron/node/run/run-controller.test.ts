@@ -59,3 +59,22 @@ describe('run controller: collector lines', () => {
     expect(kept.map((e) => e.data)).toEqual(bad.slice(0, MAX_KEPT_DIAGNOSTICS).map((l) => ({ text: l.slice(7) })));
   });
 });
+
+describe('run controller: how the engine ended', () => {
+  // The launcher's lines (electron/node/run/run-scripts.ts): sh's 128 + N for a death by signal N.
+  it.each([
+    ['status 0', ['X 100.40 exit code=0 pid=4243'], 'done', undefined],
+    [
+      'a kill -9 from elsewhere',
+      ['X 100.40 exit code=137 pid=4243'],
+      'failed',
+      'engine ended by SIGKILL, a signal KVScope did not send (the kernel log names no OOM kill)',
+    ],
+    // The target's watchdog is KVScope's own: it ends an engine whose app has gone for good.
+    ['the watchdog', ['X 100.30 watchdog seconds=120', 'X 100.40 exit code=143 pid=4243'], 'done', undefined],
+  ])('%s', async (_what, lines, state, error) => {
+    const spool = ['X 100.00 start launcher=4242', 'X 100.10 engine pid=4243', ...lines, 'X 100.50 end', ''].join('\n');
+    const run = await RunController.replay(new LocalTarget(), manifest, spool);
+    expect([run.status.state, run.status.error]).toEqual([state, error]);
+  });
+});

@@ -2,7 +2,8 @@
 // run (a session's snapshot is megabytes), plus what arrived live while it was on its way.
 import { describe, expect, it, vi } from 'vitest';
 import type { ApiEventName, EventPayload, KvScopeApi, MethodOutput } from '../../../../../shared/api/contract';
-import type { Sample } from '../../../../../shared/api/schemas';
+import { packSamples } from '../../../../../shared/api/packed-samples';
+import type { RunAnalysis, RunEvent, Sample } from '../../../../../shared/api/schemas';
 import { createMemoryRing } from '../../../../../renderer/src/live/ring-buffer';
 import { connectApiEvents, createAppStore } from '../../../../../renderer/src/state/store';
 
@@ -84,5 +85,97 @@ describe('the dashboard slice', () => {
     expect(store.getState().dash.cursorTMs).toBe(1999);
     store.getState().setCursor(null);
     expect(store.getState().dash.cursorTMs).toBeNull();
+  });
+
+  /** A run on screen (getRun answered) with these samples and events, the dashboard following it. */
+  async function runOnScreen(samples: Sample[], events: RunEvent[]) {
+    const snapshot: MethodOutput<'getRun'> = {
+      status: { runId: 'r1', state: 'running', label: 'demo' },
+      samples,
+      events,
+      analysis: null,
+      theory: { bytesPerToken: null, ctx: null },
+    };
+    const app = setup(() => Promise.resolve(snapshot));
+    await app.store.getState().resumeLatestRun();
+    app.store.getState().flushDashboard();
+    return app;
+  }
+  const exitAlerts = (events: readonly RunEvent[]) =>
+    events.filter((e) => e.kind === 'alert' && (e.data as { rule?: string }).rule === 'engine-exited');
+
+  it.each([
+    ['a status', { code: 127 }, 'the engine exited with status 127'],
+    ['a signal', { code: 137, signal: 'SIGKILL' }, 'the engine was ended by SIGKILL'],
+    // A session recorded before the exit event carried the signal: sh's 128 + N.
+    ['a signal as sh reports it', { code: 143 }, 'the engine was ended by signal 15'],
+  ])(
+    'raises the engine-exited alert for an engine that failed with %s before its first memory sample',
+    async (_what, data, message) => {
+      const { store } = await runOnScreen([], [{ tMs: 0, kind: 'exit', message: 'engine exited', data }]);
+      expect(exitAlerts(store.getState().dash.uiAlerts).map((e) => e.message)).toEqual([message]);
+    },
+  );
+
+  it('judges an exit that arrives after the last sample, once, whatever the thresholds do next', async () => {
+    const { store, emit } = await runOnScreen([sample(100, 1e6, 60)], []);
+    emit('runEvent', { runId: 'r1', event: { tMs: 150, kind: 'exit', message: 'exit', data: { code: 3 } } });
+    // No sample comes after the exit: the tick alone must judge it.
+    store.getState().flushDashboard();
+    expect(exitAlerts(store.getState().dash.uiAlerts).map((e) => e.tMs)).toEqual([150]);
+    store.getState().setThresholds({ ...store.getState().dash.thresholds, rssBudgetFraction: 0.5 });
+    emit('runSamples', { runId: 'r1', samples: [sample(200, 1e6, 60)] });
+    store.getState().flushDashboard();
+    expect(exitAlerts(store.getState().dash.uiAlerts)).toHaveLength(1);
+  });
+
+  describe('on a run that crossed 80 % of its 100 MB budget before the tab saw it', () => {
+    // 70, 85, 90 MB of RSS against 100 MB: the alert belongs at the second sample, 200 ms.
+    const samples = [sample(100, 70e6, 50), sample(200, 85e6, 50), sample(300, 90e6, 50)];
+    const analysis = {
+      kv: {
+        theoryBytesPerToken: null,
+        measuredBytesPerToken: null,
+        overheadFactor: null,
+        mode: 'growth',
+        baselineBytes: null,
+      },
+      budgetBytes: 100e6,
+      oomHorizonTokens: null,
+      maxSafeContextTokens: null,
+      throughput: { ttftMs: null, prefillTokensPerSecond: null, decodeTokensPerSecond: null, tokens: 0 },
+      lastRssBytes: 90e6,
+      peakRssBytes: 90e6,
+    } satisfies RunAnalysis;
+    const budgetAlerts = (events: readonly RunEvent[]) =>
+      events.filter((e) => (e.data as { rule?: string }).rule === 'rss-budget').map((e) => e.tMs);
+
+    it('raises the budget alert in a tab that opens on the run (getRun)', async () => {
+      const { store } = setup(() =>
+        Promise.resolve({
+          status: { runId: 'r1', state: 'done', label: 'demo' },
+          samples,
+          events: [],
+          analysis,
+          theory: { bytesPerToken: null, ctx: null },
+        }),
+      );
+      await store.getState().resumeLatestRun();
+      store.getState().flushDashboard();
+      expect(budgetAlerts(store.getState().dash.uiAlerts)).toEqual([200]);
+    });
+
+    it('raises the budget alert in a recorded session opened on the dashboard', () => {
+      const { store } = setup(() => Promise.reject(new Error('unused')));
+      store.getState().showRecordedRun({
+        status: { runId: 'r1', state: 'done', label: 'demo' },
+        samples: packSamples(samples),
+        events: [],
+        analysis,
+        theory: { bytesPerToken: null, ctx: null },
+      });
+      store.getState().flushDashboard();
+      expect(budgetAlerts(store.getState().dash.uiAlerts)).toEqual([200]);
+    });
   });
 });
