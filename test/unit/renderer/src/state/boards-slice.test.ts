@@ -132,6 +132,20 @@ describe('the board form', () => {
     else expect(built).toMatchObject({ ok: false, errors: { jump: message } });
   });
 
+  // ssh_config's HostName takes no port: "orin:22" was saved as a host and failed as "host name not found".
+  it.each([
+    ['orin.local:2222', 'the port goes in the Port field: host orin.local, port 2222'],
+    ['10.0.0.5:', 'the port goes in the Port field: host 10.0.0.5'],
+    ['[fe80::1]:22', 'the port goes in the Port field: host fe80::1, port 22'],
+    ['fe80::1', undefined],
+    ['[fe80::1]', undefined],
+    ['fe80::1%eth0', undefined],
+  ])('says on the host field when a port was typed into it (%s)', (host, message) => {
+    const built = buildBoard({ ...EMPTY_BOARD, label: 'orin', host }, 'b-1');
+    if (message === undefined) expect(built.ok).toBe(true);
+    else expect(built).toEqual({ ok: false, errors: { host: message } });
+  });
+
   it('round-trips a saved board through the draft', () => {
     const saved: BoardInfo = {
       id: 'o-1',
