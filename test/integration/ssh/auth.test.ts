@@ -194,6 +194,31 @@ describe('ssh authentication', () => {
     expect(everything).not.toContain(PASSPHRASE);
   });
 
+  // A typo in the identity file's path (or the .pub named) must be said in the failure: it was
+  // skipped in silence, and the user saw only "no usable credential" or a password question.
+  it('names each identity file it could not use, and why', async () => {
+    const missing = join(dir, 'no_such_key');
+    const error = (await SshTarget.connect(
+      options(
+        sshd,
+        {
+          target: {
+            host: sshd.host,
+            port: sshd.port,
+            username: sshd.user,
+            identityFiles: [missing, dir, sshd.clientKey.publicPath],
+          },
+        },
+        [],
+      ),
+    ).catch((e: Error) => e)) as Error & { code?: string };
+    expect(error.code).toBe('SSH_AUTH_FAILED');
+    expect(error.message).toContain(
+      `tried key ${missing} (not found), key ${dir} (a directory, not a key file), ` +
+        `key ${sshd.clientKey.publicPath} (a public key: name the private one); the server accepts publickey, password`,
+    );
+  });
+
   it('tries the queue in order and skips methods the server does not accept', async () => {
     // pamSshd accepts publickey and keyboard-interactive, not password: a wrong key is tried
     // first, then the password goes through keyboard-interactive only.

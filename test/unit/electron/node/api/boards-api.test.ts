@@ -388,6 +388,38 @@ describe('connecting from the app', () => {
     stop();
   });
 
+  it.each([
+    [
+      'password',
+      'Not connected to Orin: the password question was cancelled. Before it: tried key /home/u/.ssh/id_orin (not found); the server accepts publickey, password.',
+    ],
+    [
+      'passphrase',
+      'Not connected to Orin: the passphrase question was cancelled. Before it: tried key /home/u/.ssh/id_orin (not found); the server accepts publickey, password.',
+    ],
+  ] as const)(
+    'a cancelled %s question also says which identity file could not be used before it',
+    async (kind, message) => {
+      const k = connector({
+        script: async (_spec, o) => {
+          if (kind === 'password') await o.password!({ host: '10.0.0.5', port: 2222, username: 'nvidia' });
+          else await o.passphrase!({ keyFile: '/home/u/.ssh/id_enc' });
+          throw new SshError(
+            'authentication failed for nvidia@10.0.0.5:2222: tried key /home/u/.ssh/id_orin (not found); the server accepts publickey, password',
+            'SSH_AUTH_FAILED',
+          );
+        },
+      });
+      await k.boards.save({ label: 'Orin', spec: board });
+      const stop = k.answer(
+        (event, p) =>
+          event === 'credentialPrompt' && k.prompts.answerCredential((p as { requestId: string }).requestId, null),
+      );
+      await expect(k.c.connect(board)).rejects.toThrow(message);
+      stop();
+    },
+  );
+
   it('forgets a remembered password the server refuses, and says so', async () => {
     const k = connector({
       script: async (_spec, o) => {
