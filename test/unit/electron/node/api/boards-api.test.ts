@@ -209,6 +209,26 @@ describe('import from ~/.ssh/config', () => {
     expect(again.output.hosts[1].savedBoardId).toBeUndefined();
   });
 
+  // ssh(1) refuses these entries ("Bad port"); the import offered them with the port dropped (so
+  // the board went to port 22) or with the port inside the host name.
+  it.each([
+    ['Port abc', ['  HostName 10.0.0.1', '  Port abc'], 'Port abc is not a port (1–65535)'],
+    ['Port 0', ['  HostName 10.0.0.1', '  Port 0'], 'Port 0 is not a port (1–65535)'],
+    ['Port 70000', ['  HostName 10.0.0.1', '  Port 70000'], 'Port 70000 is not a port (1–65535)'],
+    [
+      'HostName with a port',
+      ['  HostName 10.0.0.3:2222'],
+      'HostName 10.0.0.3:2222 has a port in it: give it on a Port line',
+    ],
+  ])('offers no board for an entry ssh refuses too (%s)', async (_what, lines, problem) => {
+    writeFileSync(join(dir, 'ssh_config'), ['Host orin', ...lines, 'Host v6', '  HostName fe80::1', ''].join('\n'));
+    const { call } = services();
+    const result = (await call('importSshConfig', {})) as { ok: true; output: { hosts: any[] } };
+    expect(result.output.hosts[0]).toMatchObject({ alias: 'orin', spec: null, problem });
+    expect(result.output.hosts[1]).toMatchObject({ alias: 'v6', spec: { host: 'fe80::1' } });
+    expect(result.output.hosts[1].problem).toBeUndefined();
+  });
+
   it('says when there is no config file', async () => {
     const { call } = services();
     expect(await call('importSshConfig', {})).toEqual({
