@@ -231,6 +231,26 @@ describe('the boards slice', () => {
   });
 });
 
+describe('a probed board edited', () => {
+  it.each([
+    ['renamed', 'label', 'Orin (lab)', true],
+    ['given another host', 'host', '10.0.0.6', false],
+    ['given another port', 'port', '2222', false],
+    ['given another user', 'user', 'root', false],
+  ] as const)('keeps its device card only when it is %s', async (_what, field, value, kept) => {
+    const { api, store } = boardsApi();
+    await api.saveBoard({ label: 'Orin', spec: { kind: 'ssh', host: '10.0.0.5', user: 'nvidia' } });
+    await store.getState().loadBoards();
+    api.probeBoard.mockResolvedValueOnce({ boardId: 'board-1' } as unknown as MethodOutput<'probeBoard'>);
+    await store.getState().probeBoard('board-1');
+    expect(store.getState().probes['board-1']?.status).toBe('done');
+    store.getState().openEditor('board-1');
+    store.getState().setBoardField(field, value);
+    expect(await store.getState().saveBoard()).toBe(true);
+    expect(store.getState().probes['board-1']?.status).toBe(kept ? 'done' : undefined);
+  });
+});
+
 describe('the prompts slice', () => {
   const hostKey = {
     requestId: 'req-1',
