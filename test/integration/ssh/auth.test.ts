@@ -72,6 +72,11 @@ function options(
   };
 }
 
+/** The key-auth sshd as the user running the tests, offering these identity files. */
+function withKeys(identityFiles: string[]): Partial<SshTargetOptions> {
+  return { target: { host: sshd.host, port: sshd.port, username: sshd.user, identityFiles } };
+}
+
 async function whoami(t: SshTarget): Promise<string> {
   const r = await t.exec('id -un');
   return r.stdout.toString().trim();
@@ -80,20 +85,7 @@ async function whoami(t: SshTarget): Promise<string> {
 describe('ssh authentication', () => {
   it('logs in with an identity file', async () => {
     const logs: string[] = [];
-    const t = await SshTarget.connect(
-      options(
-        sshd,
-        {
-          target: {
-            host: sshd.host,
-            port: sshd.port,
-            username: sshd.user,
-            identityFiles: [sshd.clientKey.privatePath],
-          },
-        },
-        logs,
-      ),
-    );
+    const t = await SshTarget.connect(options(sshd, withKeys([sshd.clientKey.privatePath]), logs));
     expect(await whoami(t)).toBe(sshd.user);
     expect(logs.some((l) => l.includes(`authenticated with key ${sshd.clientKey.privatePath}`))).toBe(true);
     await t.close();
@@ -199,18 +191,7 @@ describe('ssh authentication', () => {
   it('names each identity file it could not use, and why', async () => {
     const missing = join(dir, 'no_such_key');
     const error = (await SshTarget.connect(
-      options(
-        sshd,
-        {
-          target: {
-            host: sshd.host,
-            port: sshd.port,
-            username: sshd.user,
-            identityFiles: [missing, dir, sshd.clientKey.publicPath],
-          },
-        },
-        [],
-      ),
+      options(sshd, withKeys([missing, dir, sshd.clientKey.publicPath]), []),
     ).catch((e: Error) => e)) as Error & { code?: string };
     expect(error.code).toBe('SSH_AUTH_FAILED');
     expect(error.message).toContain(
