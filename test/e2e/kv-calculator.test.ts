@@ -2,6 +2,7 @@
 // its header read on This computer through the API, and the numbers checked against hand
 // arithmetic from that header (5 layers, 4 KV heads, head dim 8 — see its README), never against
 // the code under test. Needs `npm run build`.
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,22 +43,36 @@ describe('the KV calculator', () => {
     await kv().getByLabel('KV type', { exact: true }).selectOption('f16');
     await kv().getByLabel('Context', { exact: true }).fill('4096');
     await kv().getByLabel('Parallel sequences', { exact: true }).fill('1');
-    await kv().getByLabel('Budget', { exact: true }).fill('1 MiB');
+    await kv().getByLabel('Budget', { exact: true }).fill('2 MiB');
     // By hand: 5 layers × 4 KV heads × (8 + 8) values × 2 bytes = 640 B per token.
     expect(await page.getByTestId('kv-bytes-per-token').getAttribute('data-bytes')).toBe('640');
     expect(await text('kv-bytes-per-token')).toBe('640 B/token');
     // 640 B × 4,096 tokens = 2,621,440 B = 2.50 MiB (llama.cpp reports 1.25 MiB at 2,048 cells).
     expect(await page.getByTestId('kv-total').getAttribute('data-bytes')).toBe('2621440');
     expect(await text('kv-total')).toBe('2.50 MiB');
-    // 1 MiB = 1,048,576 B; 1,048,576 / 640 = 1,638.4 → 1,638 tokens fit.
-    expect(await page.getByTestId('kv-max-context').getAttribute('data-tokens')).toBe('1638');
-    expect(await text('kv-max-context')).toBe('1,638 tokens');
+    // The weights come off the budget first: `stat -c %s` gives the file's 1,185,376 B, so
+    // 2 MiB = 2,097,152 B leaves 911,776 B for the cache; / 640 = 1,424.6 → 1,424 tokens fit.
+    expect(statSync(STORIES_GGUF).size).toBe(1185376);
+    expect(await page.getByTestId('kv-max-context').getAttribute('data-tokens')).toBe('1424');
+    expect(await text('kv-max-context')).toBe('1,424 tokens');
+    expect(await text('kv-weights-note')).toBe(
+      "The model file's 1.13 MiB of weights come off the budget first: 890 KiB is left for the cache.",
+    );
 
-    // Two parallel sequences hold twice the cache: 5,242,880 B = 5.00 MiB; each fits half: 819 tokens.
+    // Two parallel sequences hold twice the cache: 5,242,880 B = 5.00 MiB; each fits half: 712 tokens.
     await kv().getByLabel('Parallel sequences', { exact: true }).fill('2');
     expect(await page.getByTestId('kv-total').getAttribute('data-bytes')).toBe('5242880');
-    expect(await page.getByTestId('kv-max-context').getAttribute('data-tokens')).toBe('819');
+    expect(await page.getByTestId('kv-max-context').getAttribute('data-tokens')).toBe('712');
     await kv().getByLabel('Parallel sequences', { exact: true }).fill('1');
+
+    // A budget smaller than the model file: no context fits (it read 1,638 tokens for 1 MiB).
+    await kv().getByLabel('Budget', { exact: true }).fill('1 MiB');
+    expect(await text('kv-max-context')).toBe('none');
+    expect(await page.getByTestId('kv-max-context').getAttribute('data-tokens')).toBe('0');
+    expect(await text('kv-weights-note')).toBe(
+      'The model file alone (1.13 MiB) is larger than the budget (1.00 MiB): nothing is left for the cache.',
+    );
+    await kv().getByLabel('Budget', { exact: true }).fill('2 MiB');
 
     // f32: 4 bytes per value → 1,280 B per token.
     await kv().getByLabel('KV type', { exact: true }).selectOption('f32');

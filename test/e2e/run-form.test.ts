@@ -204,6 +204,29 @@ describe('the run form', () => {
     },
     TEST_MS,
   );
+
+  it(
+    'starts no run from the keyboard while a dialog is open',
+    async () => {
+      await page.getByTestId('board-local').click();
+      const phaseBefore = await page.getByTestId('run-phase').getAttribute('data-phase');
+      await page.getByTestId('add-board').click();
+      const dialog = page.getByRole('dialog');
+      await dialog.waitFor();
+      await page.getByTestId('board-host').fill('orin.local');
+      // Ctrl+Enter submits many forms: here it started a run on the selected target, behind the dialog.
+      await page.keyboard.press('Control+Enter');
+      // Two frames: a started run would have set its phase and painted it by then.
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      expect(await page.getByTestId('run-phase').getAttribute('data-phase')).toBe(phaseBefore);
+      expect(await dialog.count()).toBe(1);
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+      expect(await page.getByTestId('run-phase').getAttribute('data-phase')).toBe(phaseBefore);
+      expect(problems).toEqual([]);
+    },
+    TEST_MS,
+  );
 });
 
 describe('the run form, beyond one run: what the CLI can do', () => {

@@ -214,6 +214,32 @@ describe('an SSH board in the app', () => {
   );
 
   it(
+    'says which identity file could not be used when the password question it led to is cancelled',
+    { timeout: TEST_MS },
+    async () => {
+      // A typo in the key's path: the server also takes passwords, so the app asks for one.
+      const missingKey = join(home, 'no_such_key');
+      await page.getByTestId('add-board').click();
+      await page.getByTestId('board-label').fill('Key typo');
+      await page.getByTestId('board-host').fill('127.0.0.1');
+      await page.getByTestId('board-port').fill(String(sshd.port));
+      await page.getByTestId('board-user').fill(user);
+      await page.getByTestId('board-identityFile').fill(missingKey);
+      await page.getByTestId('board-knownHostsFile').fill(join(home, 'user_known_hosts'));
+      await page.getByTestId('board-save').click();
+      await page.getByTestId('board-editor').waitFor({ state: 'detached' });
+      await page.getByTestId('probe-board').click();
+      await page.getByTestId('credential-dialog').waitFor({ timeout: WAIT_MS });
+      await page.getByTestId('credential-cancel').click();
+      const error = page.getByTestId('probe-error-text');
+      await error.waitFor({ timeout: WAIT_MS });
+      expect(await error.textContent()).toBe(
+        `Not connected to Key typo: the password question was cancelled. Before it: tried key ${missingKey} (not found); the server accepts publickey, password.`,
+      );
+    },
+  );
+
+  it(
     'imports a Host from ~/.ssh/config, resolved, and connects to it without a prompt',
     { timeout: TEST_MS },
     async () => {

@@ -84,6 +84,7 @@ export class AppConnector {
         : null;
     let hostKeyOutcome: PromptOutcome | undefined;
     let credentialOutcome: PromptOutcome | undefined;
+    let credentialKind: 'password' | 'passphrase' | undefined;
     // What was typed here, by board (saved id, or the address for an unsaved one) and account.
     const typedKey = (what: string) => `${boardId ?? defaultBoardLabel(spec)}\0${what}`;
     const usedTyped = new Set<string>();
@@ -135,6 +136,7 @@ export class AppConnector {
         if (answer.value === null) {
           // The dialog's Cancel answers with no value: to the user that is "cancelled".
           credentialOutcome = answer.outcome === 'answered' ? 'cancelled' : answer.outcome;
+          credentialKind = 'password';
           return undefined;
         }
         if (answer.remember && key && canRemember) toRemember.set(key, answer.value);
@@ -164,8 +166,10 @@ export class AppConnector {
             rememberNote,
           });
           value = answer.value ?? undefined;
-          if (value === undefined) credentialOutcome = answer.outcome === 'answered' ? 'cancelled' : answer.outcome;
-          else typedNow.set(typedKey(keyFile), value);
+          if (value === undefined) {
+            credentialOutcome = answer.outcome === 'answered' ? 'cancelled' : answer.outcome;
+            credentialKind = 'passphrase';
+          } else typedNow.set(typedKey(keyFile), value);
           if (value !== undefined && answer.remember && key && canRemember) toRemember.set(key, value);
         }
         passphrases.set(keyFile, value);
@@ -190,6 +194,7 @@ export class AppConnector {
         label,
         hostKeyOutcome,
         credentialOutcome,
+        credentialKind,
         promptTimeoutMs: this.options.promptTimeoutMs,
         forgotRemembered: forgot,
       });

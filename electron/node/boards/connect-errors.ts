@@ -48,6 +48,8 @@ export interface ConnectErrorContext {
   forgotRemembered?: boolean;
   /** How the last password/passphrase question ended, when one went unanswered (cancelled, timed out). */
   credentialOutcome?: PromptOutcome;
+  /** Which question that was (default: password). */
+  credentialKind?: 'password' | 'passphrase';
 }
 
 function minutes(ms: number | undefined): string {
@@ -117,21 +119,29 @@ export function describeConnectError(error: unknown, context: ConnectErrorContex
         ),
         'timeout',
       );
-    case 'SSH_AUTH_FAILED':
-      if (context.credentialOutcome === 'cancelled' || context.credentialOutcome === 'timeout')
+    case 'SSH_AUTH_FAILED': {
+      const detail = stripPrefix(message, /^authentication failed for .*?:\s/);
+      if (context.credentialOutcome === 'cancelled' || context.credentialOutcome === 'timeout') {
+        const question = `the ${context.credentialKind ?? 'password'} question`;
+        // What was tried before the question (an identity file not found, a public key named
+        // instead of the private one) is often the real trouble; "no usable credential" adds nothing.
+        const before = detail.startsWith('tried ') ? ` Before it: ${detail}.` : '';
         return new ConnectError(
-          context.credentialOutcome === 'cancelled'
-            ? `Not connected to ${label}: the password question was cancelled.`
-            : `Not connected to ${label}: the password question was not answered within ${minutes(context.promptTimeoutMs)}.`,
+          (context.credentialOutcome === 'cancelled'
+            ? `Not connected to ${label}: ${question} was cancelled.`
+            : `Not connected to ${label}: ${question} was not answered within ${minutes(context.promptTimeoutMs)}.`) +
+            before,
           'cancelled',
         );
+      }
       return new ConnectError(
-        `Authentication failed for ${label}: ${stripPrefix(message, /^authentication failed for .*?:\s/)}.` +
+        `Authentication failed for ${label}: ${detail}.` +
           (context.forgotRemembered
             ? ' The remembered password or passphrase was refused and has been forgotten; connect again to type it.'
             : ' Check the user name, the identity file, or the password.'),
         'auth-failed',
       );
+    }
     default:
       return new ConnectError(`Could not connect to ${label}: ${message}`, 'other');
   }

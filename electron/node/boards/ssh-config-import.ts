@@ -3,13 +3,29 @@
 // a ready-to-save spec. Nothing is saved here: the user picks, then the UI calls saveBoard.
 import { stat } from 'node:fs/promises';
 import type { SshConfigHost, SshTargetSpec } from '../../../shared/api/schemas';
-import { listSshConfigHosts, readSshConfigText, resolveSshAlias, sshConfigPath } from '../transport/ssh-config';
+import {
+  listSshConfigHosts,
+  readSshConfigText,
+  resolveSshAlias,
+  sshConfigPath,
+  type SshAliasResolution,
+} from '../transport/ssh-config';
 import { normalizeSavedSpec, type BoardStore } from './board-store';
 
 export interface SshConfigImport {
   path: string;
   found: boolean;
   hosts: SshConfigHost[];
+}
+
+/**
+ * What ssh(1) itself would refuse in an entry that the board spec cannot show: without this, a
+ * `Port abc` was dropped (the board went to port 22) and `HostName orin:2222` became a host name.
+ */
+function entryProblem(r: SshAliasResolution): string | undefined {
+  if (r.badPort !== undefined) return `Port ${r.badPort} is not a port (1–65535)`;
+  if (/^[^:]+:\d*$/.test(r.hostName)) return `HostName ${r.hostName} has a port in it: give it on a Port line`;
+  return undefined;
 }
 
 export async function importSshConfig(
@@ -39,11 +55,13 @@ export async function importSshConfig(
       keepaliveSec: r.serverAliveIntervalSec !== undefined ? Math.min(r.serverAliveIntervalSec, 3600) : undefined,
     };
     let spec: SshConfigHost['spec'] = null;
-    let problem: string | undefined;
-    try {
-      spec = normalizeSavedSpec(raw, options.homeDir);
-    } catch (error) {
-      problem = (error as Error).message;
+    let problem = entryProblem(r);
+    if (problem === undefined) {
+      try {
+        spec = normalizeSavedSpec(raw, options.homeDir);
+      } catch (error) {
+        problem = (error as Error).message;
+      }
     }
     const savedBoard = saved.find((t) => t.spec.alias === entry.alias);
     hosts.push({

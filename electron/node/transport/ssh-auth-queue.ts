@@ -50,6 +50,13 @@ export interface AuthQueueContext {
   log: (line: string) => void;
 }
 
+/** Why an identity file could not be read, by errno code, in the failure message's words. */
+const UNREADABLE_KEY_WORDS: Record<string, string> = {
+  ENOENT: 'not found',
+  EISDIR: 'a directory, not a key file',
+  EACCES: 'not readable by this user',
+};
+
 export function createAuthQueue(hop: SshHop, context: AuthQueueContext): AuthQueue {
   const { callbacks, passwords, log } = context;
   const steps: Step[] = [];
@@ -81,8 +88,13 @@ export function createAuthQueue(hop: SshHop, context: AuthQueueContext): AuthQue
     try {
       data = await readFile(file);
     } catch (error) {
-      if (hop.identityFiles)
-        log(`identity file ${file}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}, skipped`);
+      // A file the user named (not one of the ~/.ssh/id_* defaults) is said in the failure: a
+      // typo in its path otherwise surfaces as a password question for a key-only board.
+      if (hop.identityFiles) {
+        const code = (error as NodeJS.ErrnoException).code;
+        log(`identity file ${file}: ${code ?? 'unreadable'}, skipped`);
+        tried.push(`key ${file} (${UNREADABLE_KEY_WORDS[code ?? ''] ?? 'unreadable'})`);
+      }
       return undefined;
     }
     let parsed = ssh2utils.parseKey(data);
@@ -110,7 +122,8 @@ export function createAuthQueue(hop: SshHop, context: AuthQueueContext): AuthQue
     const key = Array.isArray(found) ? (found[0] as ParsedKey | undefined) : parsed;
     if (key instanceof Error || !key || !key.isPrivateKey()) {
       log(`identity file ${file} is not a private key ssh2 can use, skipped`);
-      tried.push(`key ${file} (unusable)`);
+      const publicKey = key && !(key instanceof Error) && !key.isPrivateKey();
+      tried.push(`key ${file} (${publicKey ? 'a public key: name the private one' : 'not a private key'})`);
       return undefined;
     }
     current = `key ${file}`;

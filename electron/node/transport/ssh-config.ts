@@ -18,6 +18,8 @@ export interface SshAliasResolution {
   hostName: string;
   user?: string;
   port?: number;
+  /** The Port value as written when it is not a port (`Port abc`, `Port 0`): ssh(1) refuses it. */
+  badPort?: string;
   /** IdentityFile entries in order, with ~ and %-tokens expanded. */
   identityFiles: string[];
   /** ProxyJump hops, outermost first ("[user@]host[:port]"); [] for none. */
@@ -118,7 +120,8 @@ export function resolveSshAlias(alias: string, configText: string, options: Reso
   const hostNameRaw = first(computed.hostname);
   const hostName = hostNameRaw ? hostNameRaw.replace(/%h/g, alias).replace(/%%/g, '%') : alias;
   const user = first(computed.user);
-  const port = parsePort(first(computed.port));
+  const portText = first(computed.port);
+  const port = parsePort(portText);
   const tokens = { home, localUser, remoteUser: user ?? localUser, host: hostName, port: port ?? 22, alias };
 
   const jumpRaw = first(computed.proxyjump);
@@ -147,6 +150,7 @@ export function resolveSshAlias(alias: string, configText: string, options: Reso
     hostName,
     user,
     port,
+    ...(portText !== undefined && port === undefined ? { badPort: portText } : {}),
     // ssh(1) leaves a relative IdentityFile relative to its working directory (readconf.c
     // add_identity_file with dir == NULL); so do we.
     identityFiles: all(computed.identityfile)

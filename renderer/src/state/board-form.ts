@@ -65,6 +65,11 @@ const FIELD_OF_PATH: Record<string, BoardField> = {
 };
 
 const PATH_LIKE = /^(?:\/|~\/|~$)/;
+/**
+ * `host:port` or `[v6]:port` typed into the Host field. One colon is never an IPv6 literal (those
+ * have two or more), so such a host could only fail later as "host name not found".
+ */
+const HOST_WITH_PORT = /^([^:[\]]+|\[[^\]]*\]):([^:]*)$/;
 
 export type BuiltBoard = { ok: true; input: MethodInputSaveBoard } | { ok: false; errors: BoardErrors };
 
@@ -89,6 +94,12 @@ export function buildBoard(draft: BoardDraft, id: string | null): BuiltBoard {
   // A blank name defaults to the host: with both blank, the host is what is missing (said there).
   const hostMissing = draft.label.trim() === '' && draft.host.trim() === '';
   if (!labelCheck.success && !hostMissing) errors.label = labelCheck.error.issues[0]?.message ?? 'invalid';
+
+  const hostWithPort = HOST_WITH_PORT.exec(draft.host.trim());
+  if (hostWithPort) {
+    const [, hostPart = '', portPart = ''] = hostWithPort;
+    errors.host = `the port goes in the Port field: host ${hostPart.replace(/^\[(.*)\]$/, '$1')}${/^\d+$/.test(portPart) ? `, port ${portPart}` : ''}`;
+  }
 
   let port: number | undefined;
   const portText = draft.port.trim();

@@ -34,9 +34,21 @@ export const createBoardsSlice: SliceCreator<BoardsSlice> = (set, get, { api }) 
       set({ editor: { ...editor, errors: built.errors } });
       return false;
     }
+    // The spec as it was, read through the same form (same keys, same order) to compare with.
+    const before = editor.id ? get().boards.find((b) => b.id === editor.id) : undefined;
+    const beforeBuilt = before ? buildBoard(draftFromBoard(before), before.id) : null;
+    const readdressed =
+      beforeBuilt !== null &&
+      (!beforeBuilt.ok || JSON.stringify(beforeBuilt.input.spec) !== JSON.stringify(built.input.spec));
     set({ editor: { ...editor, saving: true, errors: {} } });
     try {
       const saved = await api.saveBoard(built.input);
+      // A probe describes the machine at the old address: after a change of host, port, user or
+      // jump hosts its card would show another board's facts (a rename keeps it).
+      if (readdressed) {
+        const { [saved.id]: _stale, ...probes } = get().probes;
+        set({ probes });
+      }
       await get().loadBoards();
       get().selectBoard(saved.id);
       set({ editor: null });

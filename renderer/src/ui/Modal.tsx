@@ -1,5 +1,5 @@
 // A modal dialog: a dimmed backdrop, a titled box, Escape = cancel, focus moved into the box on
-// open, kept inside while open (Tab wraps), and given back on close. Plain elements
+// open, kept inside while open (Tab wraps), and given back on close; no app shortcut acts while it is open. Plain elements
 // (role="dialog"), no portal: the app has one root.
 import { useEffect, useRef, type ReactNode } from 'react';
 
@@ -33,8 +33,10 @@ export function Modal({
     );
     first?.focus();
     const onKey = (e: KeyboardEvent) => {
+      // The dialog owns the keyboard: the app's shortcuts (ui/dashboard/dashboard-hooks.ts, on
+      // window) must not act behind it; Ctrl+Enter in the Add-board dialog started a run.
+      e.stopPropagation();
       if (e.key === 'Escape') {
-        e.stopPropagation();
         cancel.current();
       } else if (e.key === 'Tab' && box.current) {
         // Focus stays in the dialog (aria-modal): Tab from the last control wraps to the first.

@@ -72,6 +72,11 @@ function options(
   };
 }
 
+/** The key-auth sshd as the user running the tests, offering these identity files. */
+function withKeys(identityFiles: string[]): Partial<SshTargetOptions> {
+  return { target: { host: sshd.host, port: sshd.port, username: sshd.user, identityFiles } };
+}
+
 async function whoami(t: SshTarget): Promise<string> {
   const r = await t.exec('id -un');
   return r.stdout.toString().trim();
@@ -80,20 +85,7 @@ async function whoami(t: SshTarget): Promise<string> {
 describe('ssh authentication', () => {
   it('logs in with an identity file', async () => {
     const logs: string[] = [];
-    const t = await SshTarget.connect(
-      options(
-        sshd,
-        {
-          target: {
-            host: sshd.host,
-            port: sshd.port,
-            username: sshd.user,
-            identityFiles: [sshd.clientKey.privatePath],
-          },
-        },
-        logs,
-      ),
-    );
+    const t = await SshTarget.connect(options(sshd, withKeys([sshd.clientKey.privatePath]), logs));
     expect(await whoami(t)).toBe(sshd.user);
     expect(logs.some((l) => l.includes(`authenticated with key ${sshd.clientKey.privatePath}`))).toBe(true);
     await t.close();
@@ -192,6 +184,20 @@ describe('ssh authentication', () => {
     allOutput.push(error.message, error.stack ?? '');
     expect(everything).not.toContain(wrong);
     expect(everything).not.toContain(PASSPHRASE);
+  });
+
+  // A typo in the identity file's path (or the .pub named) must be said in the failure: it was
+  // skipped in silence, and the user saw only "no usable credential" or a password question.
+  it('names each identity file it could not use, and why', async () => {
+    const missing = join(dir, 'no_such_key');
+    const error = (await SshTarget.connect(
+      options(sshd, withKeys([missing, dir, sshd.clientKey.publicPath]), []),
+    ).catch((e: Error) => e)) as Error & { code?: string };
+    expect(error.code).toBe('SSH_AUTH_FAILED');
+    expect(error.message).toContain(
+      `tried key ${missing} (not found), key ${dir} (a directory, not a key file), ` +
+        `key ${sshd.clientKey.publicPath} (a public key: name the private one); the server accepts publickey, password`,
+    );
   });
 
   it('tries the queue in order and skips methods the server does not accept', async () => {

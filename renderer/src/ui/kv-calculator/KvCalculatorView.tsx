@@ -312,6 +312,7 @@ export function KvCalculatorView() {
 
 function KvResults({ calc }: { calc: Extract<ReturnType<typeof calculateKv>, { ok: true }>['calc'] }) {
   const kvType = useAppStore((s) => s.kvForm.kvType);
+  const fromGguf = useAppStore((s) => s.kvForm.source === 'gguf');
   const data = useMemo(
     () =>
       calc.curves[0]?.points.map((p, i) => ({
@@ -322,11 +323,13 @@ function KvResults({ calc }: { calc: Extract<ReturnType<typeof calculateKv>, { o
   );
   const topBytes = Math.max(0, ...calc.curves.map((c) => c.points.at(-1)?.bytes ?? 0));
   // The budget line when it is near the curves (within 1.5× the largest); far above, it would flatten them.
-  const showBudget = calc.budgetBytes !== null && calc.budgetBytes <= (calc.curves[0]?.points.at(-1)?.bytes ?? 0) * 1.5;
+  // The line is what the cache may take: the budget, less the weights when the file size is known.
+  const cacheBudget = calc.cacheBudgetBytes;
+  const showBudget = cacheBudget !== null && cacheBudget <= (calc.curves[0]?.points.at(-1)?.bytes ?? 0) * 1.5;
   // The curves end at the largest context computed: round ticks up to it, none past it.
   const xMax = Math.max(1, data.at(-1)?.ctx ?? 1);
   const xTicks = niceLinearTicks(xMax, 5, true).ticks.filter((t) => t <= xMax);
-  const yAxis = niceByteTicks(Math.max(topBytes, showBudget ? (calc.budgetBytes ?? 0) : 0) * 1.02);
+  const yAxis = niceByteTicks(Math.max(topBytes, showBudget ? (cacheBudget ?? 0) : 0) * 1.02);
   return (
     <>
       <h3 className="subhead">Result ({kvType})</h3>
@@ -351,12 +354,26 @@ function KvResults({ calc }: { calc: Extract<ReturnType<typeof calculateKv>, { o
           <dd data-testid="kv-max-context" data-tokens={calc.maxContext ?? ''}>
             {calc.budgetBytes === null
               ? 'no budget'
-              : calc.maxContextUnbounded
-                ? 'unlimited (window)'
-                : formatTokens(calc.maxContext)}
+              : cacheBudget === 0
+                ? 'none'
+                : calc.maxContextUnbounded
+                  ? 'unlimited (window)'
+                  : formatTokens(calc.maxContext)}
           </dd>
         </div>
       </dl>
+      {calc.budgetBytes !== null && calc.weightsBytes !== null && (
+        <p className={cacheBudget === 0 ? 'field-error' : 'muted small'} data-testid="kv-weights-note">
+          {cacheBudget === 0
+            ? `The model file alone (${formatBytes(calc.weightsBytes)}) is larger than the budget (${formatBytes(calc.budgetBytes)}): nothing is left for the cache.`
+            : `The model file's ${formatBytes(calc.weightsBytes)} of weights come off the budget first: ${formatBytes(cacheBudget)} is left for the cache.`}
+        </p>
+      )}
+      {calc.budgetBytes !== null && calc.weightsBytes === null && fromGguf && (
+        <p className="muted small" data-testid="kv-weights-note">
+          The weights are not counted: the size of a model file on a board is not known here. Leave room for them.
+        </p>
+      )}
       {calc.impossible.length > 0 && (
         <p className="muted small" data-testid="kv-impossible">
           Not possible for this model: {calc.impossible.map((i) => i.kvType).join(', ')}. {calc.impossible[0]?.reason}
@@ -391,8 +408,13 @@ function KvResults({ calc }: { calc: Extract<ReturnType<typeof calculateKv>, { o
           }}
         >
           <ReferenceLine x={calc.ctx} stroke="var(--text-muted)" strokeDasharray="4 4" />
-          {showBudget && calc.budgetBytes !== null && (
-            <ReferenceLine y={calc.budgetBytes} stroke="#ff5d5d" strokeDasharray="6 3" label="budget" />
+          {showBudget && cacheBudget !== null && (
+            <ReferenceLine
+              y={cacheBudget}
+              stroke="#ff5d5d"
+              strokeDasharray="6 3"
+              label={calc.weightsBytes === null ? 'budget' : 'budget − weights'}
+            />
           )}
           {calc.curves.map((c) => (
             <Line

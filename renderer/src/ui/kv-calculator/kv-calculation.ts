@@ -35,7 +35,15 @@ export interface KvCalculation {
   budgetBytes: number | null;
   bytesPerToken: number;
   totalBytes: number;
-  /** Longest context whose cache fits the budget; null without a budget. */
+  /**
+   * The model file's size, counted against the budget before the cache: the weights are resident
+   * too, so a 4 GB model on a 4 GiB board leaves no room for any context. Null when unknown (a
+   * typed shape, or a GGUF read on a board, whose size the header read does not give).
+   */
+  weightsBytes: number | null;
+  /** What the budget leaves for the cache once the weights are in (the budget when they are unknown). */
+  cacheBudgetBytes: number | null;
+  /** Longest context whose cache fits the budget left for it; null without a budget. */
   maxContext: number | null;
   /** The cache never outgrows the budget (a window caps it below). */
   maxContextUnbounded: boolean;
@@ -118,12 +126,14 @@ export function calculateKv(form: KvForm, header: KvHeaderState): KvCalculationR
     return { ok: false, errors: { kvType: (error as Error).message } };
   }
   const totalBytes = kvBytes(shape, ctx, options);
+  const weightsBytes = form.source === 'gguf' && header.status === 'ready' ? header.header.fileBytes : null;
+  const cacheBudgetBytes = budgetBytes === null ? null : Math.max(0, budgetBytes - (weightsBytes ?? 0));
   let maxContext: number | null = null;
   let maxContextUnbounded = false;
-  if (budgetBytes !== null) {
+  if (cacheBudgetBytes !== null) {
     // Below its window a windowed cache grows as an unwindowed one: the growth answer holds there.
-    const growth = maxTokensForBudget(shape, budgetBytes, { nSeq });
-    const capped = window !== null && kvBytes(shape, window, options) <= budgetBytes;
+    const growth = maxTokensForBudget(shape, cacheBudgetBytes, { nSeq });
+    const capped = window !== null && kvBytes(shape, window, options) <= cacheBudgetBytes;
     maxContextUnbounded = growth === null || capped;
     maxContext = maxContextUnbounded ? null : growth;
   }
@@ -156,6 +166,8 @@ export function calculateKv(form: KvForm, header: KvHeaderState): KvCalculationR
       budgetBytes,
       bytesPerToken,
       totalBytes,
+      weightsBytes,
+      cacheBudgetBytes,
       maxContext,
       maxContextUnbounded,
       curves,

@@ -209,6 +209,26 @@ describe('import from ~/.ssh/config', () => {
     expect(again.output.hosts[1].savedBoardId).toBeUndefined();
   });
 
+  // ssh(1) refuses these entries ("Bad port"); the import offered them with the port dropped (so
+  // the board went to port 22) or with the port inside the host name.
+  it.each([
+    ['Port abc', ['  HostName 10.0.0.1', '  Port abc'], 'Port abc is not a port (1–65535)'],
+    ['Port 0', ['  HostName 10.0.0.1', '  Port 0'], 'Port 0 is not a port (1–65535)'],
+    ['Port 70000', ['  HostName 10.0.0.1', '  Port 70000'], 'Port 70000 is not a port (1–65535)'],
+    [
+      'HostName with a port',
+      ['  HostName 10.0.0.3:2222'],
+      'HostName 10.0.0.3:2222 has a port in it: give it on a Port line',
+    ],
+  ])('offers no board for an entry ssh refuses too (%s)', async (_what, lines, problem) => {
+    writeFileSync(join(dir, 'ssh_config'), ['Host orin', ...lines, 'Host v6', '  HostName fe80::1', ''].join('\n'));
+    const { call } = services();
+    const result = (await call('importSshConfig', {})) as { ok: true; output: { hosts: any[] } };
+    expect(result.output.hosts[0]).toMatchObject({ alias: 'orin', spec: null, problem });
+    expect(result.output.hosts[1]).toMatchObject({ alias: 'v6', spec: { host: 'fe80::1' } });
+    expect(result.output.hosts[1].problem).toBeUndefined();
+  });
+
   it('says when there is no config file', async () => {
     const { call } = services();
     expect(await call('importSshConfig', {})).toEqual({
@@ -387,6 +407,38 @@ describe('connecting from the app', () => {
     await expect(k.c.connect(board)).rejects.toThrow(/^Not connected to Orin: the password question was cancelled\.$/);
     stop();
   });
+
+  it.each([
+    [
+      'password',
+      'Not connected to Orin: the password question was cancelled. Before it: tried key /home/u/.ssh/id_orin (not found); the server accepts publickey, password.',
+    ],
+    [
+      'passphrase',
+      'Not connected to Orin: the passphrase question was cancelled. Before it: tried key /home/u/.ssh/id_orin (not found); the server accepts publickey, password.',
+    ],
+  ] as const)(
+    'a cancelled %s question also says which identity file could not be used before it',
+    async (kind, message) => {
+      const k = connector({
+        script: async (_spec, o) => {
+          if (kind === 'password') await o.password!({ host: '10.0.0.5', port: 2222, username: 'nvidia' });
+          else await o.passphrase!({ keyFile: '/home/u/.ssh/id_enc' });
+          throw new SshError(
+            'authentication failed for nvidia@10.0.0.5:2222: tried key /home/u/.ssh/id_orin (not found); the server accepts publickey, password',
+            'SSH_AUTH_FAILED',
+          );
+        },
+      });
+      await k.boards.save({ label: 'Orin', spec: board });
+      const stop = k.answer(
+        (event, p) =>
+          event === 'credentialPrompt' && k.prompts.answerCredential((p as { requestId: string }).requestId, null),
+      );
+      await expect(k.c.connect(board)).rejects.toThrow(message);
+      stop();
+    },
+  );
 
   it('forgets a remembered password the server refuses, and says so', async () => {
     const k = connector({

@@ -132,6 +132,20 @@ describe('the board form', () => {
     else expect(built).toMatchObject({ ok: false, errors: { jump: message } });
   });
 
+  // ssh_config's HostName takes no port: "orin:22" was saved as a host and failed as "host name not found".
+  it.each([
+    ['orin.local:2222', 'the port goes in the Port field: host orin.local, port 2222'],
+    ['10.0.0.5:', 'the port goes in the Port field: host 10.0.0.5'],
+    ['[fe80::1]:22', 'the port goes in the Port field: host fe80::1, port 22'],
+    ['fe80::1', undefined],
+    ['[fe80::1]', undefined],
+    ['fe80::1%eth0', undefined],
+  ])('says on the host field when a port was typed into it (%s)', (host, message) => {
+    const built = buildBoard({ ...EMPTY_BOARD, label: 'orin', host }, 'b-1');
+    if (message === undefined) expect(built.ok).toBe(true);
+    else expect(built).toEqual({ ok: false, errors: { host: message } });
+  });
+
   it('round-trips a saved board through the draft', () => {
     const saved: BoardInfo = {
       id: 'o-1',
@@ -214,6 +228,26 @@ describe('the boards slice', () => {
       status: 'error',
       error: 'The host key of Orin has CHANGED',
     });
+  });
+});
+
+describe('a probed board edited', () => {
+  it.each([
+    ['renamed', 'label', 'Orin (lab)', true],
+    ['given another host', 'host', '10.0.0.6', false],
+    ['given another port', 'port', '2222', false],
+    ['given another user', 'user', 'root', false],
+  ] as const)('keeps its device card only when it is %s', async (_what, field, value, kept) => {
+    const { api, store } = boardsApi();
+    await api.saveBoard({ label: 'Orin', spec: { kind: 'ssh', host: '10.0.0.5', user: 'nvidia' } });
+    await store.getState().loadBoards();
+    api.probeBoard.mockResolvedValueOnce({ boardId: 'board-1' } as unknown as MethodOutput<'probeBoard'>);
+    await store.getState().probeBoard('board-1');
+    expect(store.getState().probes['board-1']?.status).toBe('done');
+    store.getState().openEditor('board-1');
+    store.getState().setBoardField(field, value);
+    expect(await store.getState().saveBoard()).toBe(true);
+    expect(store.getState().probes['board-1']?.status).toBe(kept ? 'done' : undefined);
   });
 });
 

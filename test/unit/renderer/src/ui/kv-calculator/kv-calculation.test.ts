@@ -3,7 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { calculateKv, KV_CHART_POINTS } from '../../../../../../renderer/src/ui/kv-calculator/kv-calculation';
 import { DEFAULT_KV_FORM } from '../../../../../../renderer/src/state/kv-slice';
-import type { KvForm } from '../../../../../../renderer/src/state/kv-slice';
+import type { KvForm, KvHeaderState } from '../../../../../../renderer/src/state/kv-slice';
+import type { GgufModelSummary } from '../../../../../../shared/kv/model-config';
+import type { ModelShape } from '../../../../../../shared/kv/kv-theory';
 
 const manual = (over: Partial<KvForm> = {}): KvForm => ({ ...DEFAULT_KV_FORM, source: 'manual', ...over });
 const idle = { status: 'idle' } as const;
@@ -74,6 +76,31 @@ describe('calculateKv', () => {
       expect(result).toEqual({ ok: false, errors: { [field]: message }, needsModel: false });
     },
   );
+
+  // A model file is resident too: the budget it leaves is the cache's (a 4 GB model on a 4 GiB board has none).
+  it.each([
+    // (1 GiB − 512 MiB) / 32 KiB = 16,384 tokens.
+    [512 * 1024 ** 2, 512 * 1024 ** 2, 16384],
+    [1024 ** 3, 0, 0],
+    [2 * 1024 ** 3, 0, 0],
+    // A GGUF read on a board: its size is unknown and the whole budget is the cache's (1 GiB / 32 KiB).
+    [null, 1024 ** 3, 32768],
+  ])('counts a GGUF of %s bytes against a 1 GiB budget', (fileBytes, cacheBudgetBytes, maxContext) => {
+    const shape: ModelShape = { layers: 16, kvHeads: 8, headDimK: 64, headDimV: 64, typeK: 'f16', typeV: 'f16' };
+    // The calculation reads the shape and the size only; the summary is for the model facts shown.
+    const summary = {} as GgufModelSummary;
+    const header: KvHeaderState = {
+      status: 'ready',
+      header: { path: '/m.gguf', targetId: 'local', fileBytes, shape, summary },
+    };
+    const result = calculateKv({ ...DEFAULT_KV_FORM, source: 'gguf', budget: '1 GiB' }, header);
+    if (!result.ok) throw new Error(JSON.stringify(result.errors));
+    expect(result.calc).toMatchObject({ weightsBytes: fileBytes, cacheBudgetBytes, maxContext });
+    expect(result.calc.maxContextUnbounded).toBe(false);
+    // A typed shape has no file: the budget is all the cache's, as before.
+    const typed = calculateKv(manual({ budget: '1 GiB' }), idle);
+    expect(typed.ok && typed.calc.maxContext).toBe(32768);
+  });
 
   it('reads a context and a window as the run form and the CLI do (4k = 4096)', () => {
     const result = calculateKv(manual({ ctx: '4k', window: ' 1K ' }), idle);
