@@ -27,7 +27,12 @@ export function targetFactsOf(value: unknown): TargetFacts | null {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
   const out: TargetFacts = {};
   for (const [key, field] of Object.entries(value as Record<string, unknown>)) {
-    const schema = (FIELD_SCHEMAS as Record<string, z.ZodType | undefined>)[key];
+    // A stored key is data: "valueOf" or "constructor" must not find Object.prototype's members
+    // as a schema, and "__proto__" (an own key after JSON.parse) must not set the prototype.
+    if (key === '__proto__') continue;
+    const schema = Object.hasOwn(FIELD_SCHEMAS, key)
+      ? (FIELD_SCHEMAS as Record<string, z.ZodType | undefined>)[key]
+      : undefined;
     if (schema && !schema.safeParse(field).success) continue;
     out[key] = field;
   }
