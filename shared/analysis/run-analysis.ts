@@ -122,34 +122,46 @@ function value(s: Sample, key: string): number | null {
   return fin(s.values[key]);
 }
 
-/** The largest climb in `mem` (contiguous rising run, up to 4 steps), or the one closest to `target`. */
+/**
+ * Sample steps a reservation may span. Clearing the cache is one memset, but a slow board (a Pi
+ * clearing gigabytes) or a busy one (the engine descheduled between pages) spreads it over
+ * several samples, with flat steps among them: at 50 ms a loaded 2-core VM took 6+ samples for
+ * 128 MiB, and a climb cut at 4 read 47–82 % of it. The cap bounds the search over a long
+ * pre-token phase (a server waiting for its first prompt) at ~n × 200 steps.
+ */
+const MAX_JUMP_STEPS = 200;
+
+/**
+ * The climb in `mem` that is the reservation: of every stretch where memory does not fall (up to
+ * MAX_JUMP_STEPS, ending on a rise), the one closest to `target` when that is within
+ * RESERVATION_MATCH_FACTOR (so a weights load just before it is not counted in), else the largest.
+ */
 function findJump(
   points: readonly MemPoint[],
   target: number | null,
 ): { before: number; after: number; bytes: number } | null {
-  const candidates: Array<{ before: number; after: number; bytes: number }> = [];
   const memAt = (i: number) => points.at(i)?.mem ?? NaN;
+  let largest: { before: number; after: number; bytes: number } | null = null;
+  let closest: { before: number; after: number; bytes: number } | null = null;
+  let closestErr = Infinity;
   for (let a = 0; a < points.length - 1; a++) {
-    for (let b = a + 1; b < points.length && b - a <= 4; b++) {
-      if (memAt(b) - memAt(b - 1) <= 0) break;
-      candidates.push({ before: a, after: b, bytes: memAt(b) - memAt(a) });
-    }
-  }
-  const [first] = candidates;
-  if (!first) return null;
-  if (target !== null && target > 0) {
-    let best = first;
-    let bestErr = Infinity;
-    for (const c of candidates) {
-      const err = Math.abs(Math.log(c.bytes / target));
-      if (err < bestErr) {
-        best = c;
-        bestErr = err;
+    for (let b = a + 1; b < points.length && b - a <= MAX_JUMP_STEPS; b++) {
+      const step = memAt(b) - memAt(b - 1);
+      if (!(step >= 0)) break;
+      if (step === 0) continue;
+      const bytes = memAt(b) - memAt(a);
+      if (!largest || bytes > largest.bytes) largest = { before: a, after: b, bytes };
+      if (target !== null && target > 0) {
+        const err = Math.abs(Math.log(bytes / target));
+        if (err < closestErr) {
+          closest = { before: a, after: b, bytes };
+          closestErr = err;
+        }
       }
     }
-    if (bestErr <= Math.log(RESERVATION_MATCH_FACTOR)) return best;
   }
-  return candidates.reduce((m, c) => (c.bytes > m.bytes ? c : m));
+  if (closest && closestErr <= Math.log(RESERVATION_MATCH_FACTOR)) return closest;
+  return largest;
 }
 
 /** Sample source of the cgroup collector (shared/collectors/cgroup-collector.ts). */

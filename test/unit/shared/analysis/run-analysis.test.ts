@@ -168,6 +168,17 @@ describe('reserved mode (llama.cpp)', () => {
     expectWithin(reported.kv.reservedJumpBytes, 134217728, 0.002);
   });
 
+  it.each([
+    ['at 50 ms, cleared over 600 ms (12 samples)', 50, 600],
+    ['at 200 ms, cleared over 3 s (15 samples, a Pi clearing a large cache)', 200, 3000],
+  ])('finds the whole reservation when it spans many samples: %s', (_, intervalMs, reserveOverMs) => {
+    const spread = syntheticSamples({ ...RESERVED_RUN, intervalMs, reserveOverMs, ttftMs: reserveOverMs + 2000 });
+    const a = analyzeRun({ samples: spread, theoryBytesPerToken: 32768, theoryMode: 'reserved', ctx: 4096 });
+    expect(a.kv.mode).toBe('reserved');
+    expectWithin(a.kv.reservedJumpBytes, 134217728, 0.002);
+    expectWithin(a.kv.baselineBytes, 84 * MiB, 0.002); // runtime + weights: the weights load is not counted in
+  });
+
   it('without theory, takes the largest pre-token climb', () => {
     const a = analyzeRun({ samples, theoryBytesPerToken: null, ctx: 4096 });
     expect(a.kv.mode).toBe('reserved');

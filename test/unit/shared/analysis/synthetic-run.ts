@@ -20,6 +20,8 @@ export interface SyntheticRun {
   fileBackedBytes?: number;
   /** reserved: cells reserved at startMs + 800. */
   ctx?: number;
+  /** reserved: the reservation spread evenly over this long from startMs + 800 (a slow or busy board clearing it), not at once. */
+  reserveOverMs?: number;
   /** window: tokens at which the cache stops growing. */
   window?: number;
   /** growth: allocation granule in tokens. */
@@ -85,7 +87,9 @@ export function syntheticSamples(o: SyntheticRun): Sample[] {
     let anon = o.baselineBytes;
     if (t >= start + 200) anon += o.weightsBytes ?? 0;
     if (o.mode === 'reserved') {
-      if (t >= start + 800) anon += (o.ctx ?? 0) * o.bytesPerToken;
+      const reserved = (o.ctx ?? 0) * o.bytesPerToken;
+      const since = t - (start + 800);
+      if (since >= 0) anon += o.reserveOverMs ? Math.round(reserved * Math.min(1, since / o.reserveOverMs)) : reserved;
     } else if (o.mode === 'window') {
       anon += Math.min(n, o.window ?? Infinity) * o.bytesPerToken;
     } else {
