@@ -64,7 +64,7 @@ function fieldDoubled(lines: readonly string[]): fc.Arbitrary<string> {
 /** One word of the line (a field name, a column, a label) renamed to a key like "constructor" or "__proto__". */
 function wordAsPrototypeKey(lines: readonly string[]): fc.Arbitrary<string> {
   return fc.tuple(fc.constantFrom(...lines), fc.nat(), fc.constantFrom(...PROTOTYPE_KEYS)).map(([l, at, key]) => {
-    const words = [...l.matchAll(/[A-Za-z_]\w*/g)];
+    const words = [...l.matchAll(/[a-z_]\w*/gi)];
     if (words.length === 0) return `${key}: ${l}`;
     const m = words[at % words.length];
     const k = m?.index ?? 0;
