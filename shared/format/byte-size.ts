@@ -24,7 +24,9 @@ export type ParsedSize = { ok: true; bytes: number } | { ok: false; error: strin
 /** "2 GiB" → 2147483648, "0" → 0; undefined for what is not a size. The one grammar of sizes. */
 export function bytesOfSizeText(text: string): number | undefined {
   const m = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(text.trim());
-  const unit = m ? SIZE_UNITS[(m[2] ?? '').toLowerCase()] : undefined;
+  const name = (m?.[2] ?? '').toLowerCase();
+  // Typed text: "2 constructor" must not find Object.prototype's member as a unit (NaN bytes).
+  const unit = m && Object.hasOwn(SIZE_UNITS, name) ? SIZE_UNITS[name] : undefined;
   return m && unit !== undefined ? Math.round(Number(m[1]) * unit) : undefined;
 }
 

@@ -16,6 +16,7 @@
 // table row, CSV row or JSON object that cannot be read becomes a diagnostic, and so does a line
 // reporting a failure (`main: error: failed to load model …`, out of memory: llama-log-errors.ts).
 
+import { emptyDictionary } from '../util/dictionary';
 import { jsonSafe } from './json-values';
 import { inJsonString } from './json-scan';
 import { capNumberedLines, type LineCapOptions } from './line-cap';
@@ -74,7 +75,7 @@ function emptyBench(line: number, format: BenchRecord['format']): BenchRecord {
     nUbatch: null,
     buildCommit: null,
     buildNumber: null,
-    extra: {},
+    extra: emptyDictionary(),
   };
 }
 
@@ -391,7 +392,7 @@ export function createLlamaBenchParser(options: LineCapOptions = {}): LineParser
               text,
             ),
           ];
-        const o: Record<string, unknown> = {};
+        const o = emptyDictionary<unknown>();
         csv.forEach((name, k) => (o[name] = fields[k]));
         return [benchFromObject(o, lineNo, 'csv')];
       }

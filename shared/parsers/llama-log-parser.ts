@@ -31,6 +31,7 @@
 // Checked against captures from Raspberry Pi Zero 2 W and Pi 5, Jetson Orin (ollama, node-llama-cpp,
 // llama-box), RK3588-era logs, x86 servers and Apple M-series (see test/fixtures/llama-cpp/*/SOURCE).
 
+import { emptyDictionary } from '../util/dictionary';
 import { capNumberedLines, type LineCapOptions } from './line-cap';
 import {
   diagnostic,
@@ -401,8 +402,8 @@ export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<L
     // alone (`graph nodes = 1030`) yields nothing. Memory figures are readings (the tuning report's
     // batch advice reads the compute buffers), and llama.cpp prints them in blocks of their own
     // (`load_tensors:` weights, `sched_reserve:` compute buffers since late 2025, the exit breakdown).
-    model ??= { record: { kind: 'model', line: lineNo, source: func, extra: {} }, mapped: 0 };
-    model.record.extra ??= {};
+    model ??= { record: { kind: 'model', line: lineNo, source: func, extra: emptyDictionary() }, mapped: 0 };
+    model.record.extra ??= emptyDictionary();
     for (const [rawKey, value] of pairs) {
       const key = rawKey.replace(/\s+/g, ' ');
       if (setModelField(model.record, rawKey, value)) model.mapped++;

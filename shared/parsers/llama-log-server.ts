@@ -1,6 +1,7 @@
 // What llama.cpp's server and ollama print about timings: the server's JSON `timings` objects
 // (verbose logs, possibly spread over lines) and `ollama run --verbose` summaries. Part of the
 // llama.cpp log parser (llama-log-parser.ts), which feeds it. Pure.
+import { emptyDictionary } from '../util/dictionary';
 import { jsonSafe } from './json-values';
 import { diagnostic, type Diagnostic, type ModelRecord, type TimingPhase, type TimingsRecord } from './records';
 
@@ -32,7 +33,7 @@ export function timingsFromJson(objectText: string, line: number, raw: string): 
   if (!o || typeof o !== 'object' || Array.isArray(o))
     return [diagnostic(line, 'server timings is not an object', raw)];
   const t = o as Record<string, unknown>;
-  const extra: Record<string, unknown> = {};
+  const extra = emptyDictionary<unknown>();
   for (const [k, v] of Object.entries(t)) if (!STANDARD_JSON_KEYS.has(k)) extra[k] = jsonSafe(v);
   const out: TimingsRecord[] = [];
   const make = (phase: TimingPhase, prefix: 'prompt' | 'predicted'): void => {

@@ -15,6 +15,7 @@
 // diagnostic), or at the end. smaps_rollup appeared in kernel 4.14 (JetPack 4 runs 4.9): a full
 // smaps is summed over its VMAs instead, giving the same fields.
 
+import { emptyDictionary } from '../util/dictionary';
 import { capNumberedLines, type LineCapOptions } from './line-cap';
 import {
   diagnostic,
@@ -88,7 +89,7 @@ export function createSmapsParser(options: LineCapOptions = {}): LineParser<Smap
       // Addresses ascend within one smaps read; a rollup is a read of its own.
       if (block && (rollup || block.rollup || (block.lastStart !== null && start <= block.lastStart)))
         out.push(...flush());
-      block ??= { line, rollup, vmas: 0, lastStart: null, kb: {}, vmaKeys: new Set(), text };
+      block ??= { line, rollup, vmas: 0, lastStart: null, kb: emptyDictionary(), vmaKeys: new Set(), text };
       block.vmas++;
       block.lastStart = start;
       block.vmaKeys = new Set();
@@ -100,7 +101,7 @@ export function createSmapsParser(options: LineCapOptions = {}): LineParser<Smap
       const out: Array<SmapsRecord | Diagnostic> = [];
       const key = kv[1] ?? '';
       if (block && block.vmaKeys.has(key)) out.push(...flush());
-      block ??= { line, rollup: false, vmas: 0, lastStart: null, kb: {}, vmaKeys: new Set(), text };
+      block ??= { line, rollup: false, vmas: 0, lastStart: null, kb: emptyDictionary(), vmaKeys: new Set(), text };
       block.vmaKeys.add(key);
       block.kb[key] = (block.kb[key] ?? 0) + Number(kv[2]);
       return out;
@@ -148,7 +149,7 @@ export function createMeminfoParser(options: LineCapOptions = {}): LineParser<Me
     const out: MeminfoRecord[] = [];
     const key = m[1] ?? '';
     if (block && (key === 'MemTotal' || key in block.kb || key in block.counts)) out.push(...flush());
-    block ??= { line, kb: {}, counts: {} };
+    block ??= { line, kb: emptyDictionary(), counts: emptyDictionary() };
     if (kb) block.kb[key] = Number(m[2]);
     else block.counts[key] = Number(m[2]);
     return out;
@@ -226,7 +227,7 @@ export function createStatusParser(options: LineCapOptions = {}): LineParser<Pro
       return [diagnostic(line, `${key}: expected a whole number`, text)];
     const out: ProcStatusRecord[] = [];
     if (block && (key === 'Name' || key in block.fields || key in block.kb)) out.push(...flush());
-    block ??= { line, kb: {}, fields: {} };
+    block ??= { line, kb: emptyDictionary(), fields: emptyDictionary() };
     if (STATUS_KB_KEYS.test(key)) block.kb[key] = Number(value.split(' ')[0]);
     else block.fields[key] = value;
     return out;

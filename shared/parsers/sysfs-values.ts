@@ -32,7 +32,9 @@ export function errnoName(message: string): string {
   if (/^E[A-Z]+$/.test(m)) return m;
   if (/^(?:errno\s*)?11$/i.test(m)) return 'EAGAIN';
   if (/^(?:errno\s*)?22$/i.test(m)) return 'EINVAL';
-  return ERRNO_BY_MESSAGE[m.toLowerCase()] ?? m;
+  // The message is the target's text: "constructor" must not find Object.prototype's member.
+  const lower = m.toLowerCase();
+  return (Object.hasOwn(ERRNO_BY_MESSAGE, lower) ? ERRNO_BY_MESSAGE[lower] : undefined) ?? m;
 }
 
 /**

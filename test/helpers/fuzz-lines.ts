@@ -2,6 +2,7 @@
 // test/unit/shared/collectors/collector-adapters.fuzz.test.ts): real lines damaged the ways real
 // lines get damaged, and random text. One place, so every parser is fuzzed with the same damage.
 import fc from 'fast-check';
+import { PROTOTYPE_KEYS } from './prototype-keys';
 
 /** Number-shaped text that is not a reading: what a damaged number turns into, or a tool's own NaN/inf. */
 export const NUMBER_DAMAGE = [
@@ -60,7 +61,18 @@ function fieldDoubled(lines: readonly string[]): fc.Arbitrary<string> {
   });
 }
 
-/** A real line changed in one of the ways real damage changes lines. */
+/** One word of the line (a field name, a column, a label) renamed to a key like "constructor" or "__proto__". */
+function wordAsPrototypeKey(lines: readonly string[]): fc.Arbitrary<string> {
+  return fc.tuple(fc.constantFrom(...lines), fc.nat(), fc.constantFrom(...PROTOTYPE_KEYS)).map(([l, at, key]) => {
+    const words = [...l.matchAll(/[a-z_]\w*/gi)];
+    if (words.length === 0) return `${key}: ${l}`;
+    const m = words[at % words.length];
+    const k = m?.index ?? 0;
+    return l.slice(0, k) + key + l.slice(k + (m?.[0].length ?? 0));
+  });
+}
+
+/** A real line changed in one of the ways real damage changes lines, or a word of it renamed (above). */
 export function mutated(lines: readonly string[]): fc.Arbitrary<string> {
   const line = fc.constantFrom(...lines);
   const at = (l: string, n: number) => n % (l.length + 1);
@@ -83,6 +95,7 @@ export function mutated(lines: readonly string[]): fc.Arbitrary<string> {
     fieldDoubled(lines),
     numberReplaced(lines),
     digitsDamaged(lines),
+    wordAsPrototypeKey(lines),
     // spaces widened (columns re-aligned)
     fc.tuple(line, fc.integer({ min: 2, max: 40 })).map(([l, n]) => l.replace(/ /g, ' '.repeat(n))),
   );
@@ -103,4 +116,19 @@ export function expectFiniteNumbers(value: unknown, path = 'record'): void {
   } else if (Array.isArray(value)) value.forEach((v, i) => expectFiniteNumbers(v, `${path}[${i}]`));
   else if (typeof value === 'object' && value !== null)
     for (const [k, v] of Object.entries(value)) expectFiniteNumbers(v, `${path}.${k}`);
+}
+
+/**
+ * A record holds data only: no function and no function's source text (what a plain `{}` gives for
+ * a key named "constructor" or "toString", alone or summed), and no object whose prototype was set
+ * by a "__proto__" key (shared/util/dictionary.ts).
+ */
+export function expectPlainData(value: unknown, path = 'record'): void {
+  if (typeof value === 'function') throw new Error(`${path} is a function`);
+  if (typeof value === 'string' && value.includes('[native code]')) throw new Error(`${path} is a function's text`);
+  if (typeof value !== 'object' || value === null) return;
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== null && proto !== Object.prototype && proto !== Array.prototype)
+    throw new Error(`${path} has a prototype set from input`);
+  for (const [k, v] of Object.entries(value)) expectPlainData(v, `${path}.${k}`);
 }

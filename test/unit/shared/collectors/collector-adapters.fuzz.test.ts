@@ -22,7 +22,7 @@ import { parseSpoolLine } from '../../../../shared/collectors/run-spool';
 import { createPerfStatParser } from '../../../../shared/parsers/perf-stat-parser';
 import { isCommentLine } from '../../../../shared/parsers/records';
 import { projectRoot } from '../../../helpers/cli';
-import { expectFiniteNumbers, fuzzLine } from '../../../helpers/fuzz-lines';
+import { expectFiniteNumbers, expectPlainData, fuzzLine } from '../../../helpers/fuzz-lines';
 import { corpusLines } from '../../../helpers/parser-corpus';
 
 const RUNS_PER_ADAPTER = 10_000;
@@ -163,6 +163,7 @@ function readOne(adapter: Adapter, line: string): CollectorRecord[] {
 /** Plain checks (no expect() per value: 10,000 cases of ~25 values each stay cheap). */
 function checkRecord(r: CollectorRecord): void {
   expectFiniteNumbers(r);
+  expectPlainData(r);
   if ((r.kind === 'sample' || r.kind === 'gone') && r.uptimeMs < 0) throw new Error(`negative uptime ${r.uptimeMs}`);
   if (r.kind === 'sample')
     for (const [k, v] of Object.entries(r.values))
@@ -206,6 +207,7 @@ describe(`fuzz: ${RUNS_PER_ADAPTER} cases per collector adapter`, () => {
         fc.property(fuzzLine(seeds), (line) => {
           const read = parseSpoolLine(line);
           expectFiniteNumbers(read);
+          expectPlainData(read);
           if (read.tag === 'C')
             expect(`C ${read.collector} ${read.text}`).toBe(
               line.length === 2 + read.collector.length ? `${line} ` : line,

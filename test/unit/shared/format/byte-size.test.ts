@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseByteSize } from '../../../../shared/format/byte-size';
 import { formatBytes } from '../../../../shared/format/units';
+import { PROTOTYPE_KEYS } from '../../../helpers/prototype-keys';
 
 describe('parseByteSize', () => {
   it('reads binary and SI units, with or without a space', () => {
@@ -25,5 +26,12 @@ describe('parseByteSize', () => {
     expect(parseByteSize('-1 GiB').ok).toBe(false);
     expect(parseByteSize('2 GiBs').ok).toBe(false);
     expect(parseByteSize('2  GiB  x').ok).toBe(false);
+  });
+
+  it.each(PROTOTYPE_KEYS)('"2 %s" is not a size (not a unit found on Object.prototype: NaN bytes)', (key) => {
+    expect(parseByteSize(`2 ${key}`)).toEqual({
+      ok: false,
+      error: `cannot read "2 ${key}": use e.g. 2 GiB, 512 MiB or 4000000000`,
+    });
   });
 });

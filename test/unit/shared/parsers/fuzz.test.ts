@@ -1,9 +1,11 @@
 // Fuzz (issues 8 and 11): 10,000 cases per parser, half real corpus lines mutated (characters
 // replaced, inserted, deleted or flipped to any code unit, fields doubled, the line cut, numbers
-// made huge/NaN/inf, a NUL inside, a CR at the end, spaces widened, digits turned into letters:
-// test/helpers/fuzz-lines.ts), half random text (binary code units and random Unicode). For every case:
+// made huge/NaN/inf, a NUL inside, a CR at the end, spaces widened, digits turned into letters, a
+// word renamed "constructor", "__proto__"…: test/helpers/fuzz-lines.ts), half random text (binary
+// code units and random Unicode). For every case:
 // - the parser (the raw factory, without the registry's safety net) does not throw;
-// - every record points at the input line and holds no NaN or Infinity (JSON would turn them into null);
+// - every record points at the input line and holds no NaN or Infinity (JSON would turn them into null),
+//   and data only: no Object.prototype member read as a value, no prototype set from a key;
 // - never silence where a line must be read: for the formats that are nothing but readings
 //   (tegrastats, perf, pmap, /proc files) every non-blank, non-comment line yields a record or a
 //   diagnostic (rows of separators only — perf's empty CSV records, pmap's rules — are the one thing skipped).
@@ -14,7 +16,7 @@
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import { isBlankLine, isCommentLine, parserFormats, type ParseRecord } from '../../../../shared/parsers/index';
-import { digitsDamaged, expectFiniteNumbers, fuzzLine } from '../../../helpers/fuzz-lines';
+import { digitsDamaged, expectFiniteNumbers, expectPlainData, fuzzLine } from '../../../helpers/fuzz-lines';
 import { CORPUS_FORMATS, corpusLines } from '../../../helpers/parser-corpus';
 
 const RUNS_PER_PARSER = 10_000;
@@ -35,6 +37,7 @@ function checkRecords(out: ParseRecord[]): void {
   for (const r of out) {
     if (typeof r.kind !== 'string' || r.line !== 1) throw new Error(`record off its line: ${JSON.stringify(r)}`);
     expectFiniteNumbers(r);
+    expectPlainData(r);
   }
 }
 

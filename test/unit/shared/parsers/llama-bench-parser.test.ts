@@ -3,6 +3,7 @@ import { benchTestName, createLlamaBenchParser, splitCsvLine } from '../../../..
 import type { BenchRecord } from '../../../../shared/parsers/records';
 import { diagnostics, GiB, MiB, ofKind, parse, parseFixture } from '../../../helpers/parser-test-kit';
 import { expectSurvivesNoise } from '../../../helpers/parser-noise';
+import { PROTOTYPE_KEYS } from '../../../helpers/prototype-keys';
 
 const row = (r: BenchRecord) => [
   r.line,
@@ -222,5 +223,18 @@ describe('llama-bench: robustness', () => {
 
   it('never throws on table/CSV/JSON-shaped noise', () => {
     expectSurvivesNoise(createLlamaBenchParser, 'llama-bench', { perLine: 10, lines: 15, runs: 500 }, BENCH_KINDS);
+  });
+});
+
+describe('llama-bench: columns named like Object.prototype members (shared/util/dictionary.ts)', () => {
+  it.each(PROTOTYPE_KEYS)('a %s column is kept in extra (JSONL, CSV), its value as data', (key) => {
+    // JSON.parse makes "__proto__" an own key; put into a plain {} it set extra's prototype.
+    const jsonl = `{"model_type":"x","n_prompt":512,"n_gen":0,"avg_ts":10,${JSON.stringify(key)}:{"a":1}}`;
+    const csv = `model_type,n_prompt,n_gen,avg_ts,${key}\n"x","512","0","10","v"\n`;
+    const rows = [...ofKind(parse('llama-bench', jsonl), 'bench'), ...ofKind(parse('llama-bench', csv), 'bench')];
+    expect(rows.map((r) => [r.format, r.tokensPerSecond, Object.entries(r.extra)])).toEqual([
+      ['jsonl', 10, [[key, { a: 1 }]]],
+      ['csv', 10, [[key, 'v']]],
+    ]);
   });
 });

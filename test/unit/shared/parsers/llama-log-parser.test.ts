@@ -12,6 +12,7 @@ import {
   parseFixtureClean,
 } from '../../../helpers/parser-test-kit';
 import { expectSurvivesNoise } from '../../../helpers/parser-noise';
+import { PROTOTYPE_KEYS } from '../../../helpers/prototype-keys';
 
 const log = (rel: string) => parseFixture('llama-log', `llama-cpp/${rel}`);
 const t = (r: TimingsRecord) => [r.line, r.phase, r.ms, r.tokens, r.msPerToken, r.tokensPerSecond];
@@ -584,5 +585,18 @@ describe('llama.cpp logs: robustness', () => {
 
   it('never throws on log-shaped noise', () => {
     expectSurvivesNoise(createLlamaLogParser, 'llama-log', { perLine: 8, lines: 15, runs: 500 }, LOG_KINDS);
+  });
+});
+
+describe('llama.cpp logs: keys named like Object.prototype members (shared/util/dictionary.ts)', () => {
+  it.each(PROTOTYPE_KEYS)('%s: a print_info key and a server timings key are kept in extra', (key) => {
+    const log = `print_info: ${key} = 5\nprint_info: n_ctx_train = 2048\n`;
+    expect(ofKind(parse('llama-log', log), 'model').map((m) => [m.nCtxTrain, Object.entries(m.extra ?? {})])).toEqual([
+      [2048, [[key, '5']]],
+    ]);
+    const server = `{"timings":{"prompt_n":15,"prompt_ms":42.5,${JSON.stringify(key)}:{"a":1}}}`;
+    expect(ofKind(parse('llama-log', server), 'timings').map((t) => [t.ms, Object.entries(t.extra ?? {})])).toEqual([
+      [42.5, [[key, { a: 1 }]]],
+    ]);
   });
 });

@@ -9,6 +9,7 @@ import {
 } from '../../../../shared/parsers/proc-parsers';
 import { diagnostics, ofKind, parse, parseFixture } from '../../../helpers/parser-test-kit';
 import { expectSurvivesAnyText, feed } from '../../../helpers/parser-noise';
+import { PROTOTYPE_KEYS } from '../../../helpers/prototype-keys';
 
 describe('smaps_rollup / smaps', () => {
   it('three real smaps_rollup reads: Android arm64, x86_64 ≥ 5.4 (Pss_* split, read twice), CentOS 8', () => {
@@ -280,5 +281,41 @@ describe('/proc/<pid>/statm', () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('keys named like Object.prototype members (shared/util/dictionary.ts)', () => {
+  it.each(PROTOTYPE_KEYS)('%s is a key like any other in smaps, meminfo and status', (key) => {
+    const smaps = ofKind(
+      parse('smaps', `7f0000-7f1000 r-xp 00000000 00:00 0  /x\nSize:  4 kB\n${key}:  5 kB\n`),
+      'smaps',
+    );
+    expect(smaps.map((r) => Object.entries(r.kb))).toEqual([
+      [
+        ['Size', 4],
+        [key, 5],
+      ],
+    ]);
+    // A key that only seemed present ("constructor" in {}) split one read in two.
+    const meminfo = ofKind(parse('meminfo', `MemTotal: 100 kB\n${key}: 5 kB\nHugePages_Total: 3\n`), 'meminfo');
+    expect(meminfo.map((r) => [Object.entries(r.kb), Object.entries(r.counts)])).toEqual([
+      [
+        [
+          ['MemTotal', 100],
+          [key, 5],
+        ],
+        [['HugePages_Total', 3]],
+      ],
+    ]);
+    const status = ofKind(parse('status', `Name:\tllama-server\n${key}:\ty\nVmRSS:\t 5 kB\n`), 'status');
+    expect(status.map((r) => [Object.entries(r.fields), r.vmRssKb])).toEqual([
+      [
+        [
+          ['Name', 'llama-server'],
+          [key, 'y'],
+        ],
+        5,
+      ],
+    ]);
   });
 });

@@ -4,6 +4,7 @@ import { decodeThrottled, errnoName, parseSysfsTempRead } from '../../../../shar
 import type { SensorRecord } from '../../../../shared/parsers/records';
 import { diagnostics, ofKind, parse, parseFixture } from '../../../helpers/parser-test-kit';
 import { expectSurvivesNoise } from '../../../helpers/parser-noise';
+import { PROTOTYPE_KEYS } from '../../../helpers/prototype-keys';
 
 const sensorRow = (s: SensorRecord) => [s.line, s.chip, s.label, s.value, s.unit, s.crit, s.max, s.min, s.alarm];
 
@@ -583,6 +584,16 @@ describe('real vcgencmd failures (test/fixtures/vcgencmd/github-issues/SOURCE)',
       [7, 'vcgencmd error'],
       [8, 'vcgencmd error'],
       [9, 'vcgencmd error'],
+    ]);
+  });
+});
+
+describe('thermal: a read error named like an Object.prototype member', () => {
+  it.each(PROTOTYPE_KEYS)('%s is kept as the message (not a member of the errno table)', (key) => {
+    expect(errnoName(key)).toBe(key);
+    const text = `/sys/class/thermal/thermal_zone0/type: cpu-thermal\ncat: /sys/class/thermal/thermal_zone0/temp: ${key}\n`;
+    expect(ofKind(parse('thermal', text), 'thermal-zone').map((z) => [z.zone, z.tempC, z.error])).toEqual([
+      ['thermal_zone0', null, key],
     ]);
   });
 });

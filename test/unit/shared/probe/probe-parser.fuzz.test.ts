@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseProbeOutput } from '../../../../shared/probe/probe-parser';
 import { projectRoot } from '../../../helpers/cli';
-import { expectFiniteNumbers, fuzzLine } from '../../../helpers/fuzz-lines';
+import { expectFiniteNumbers, expectPlainData, fuzzLine } from '../../../helpers/fuzz-lines';
 
 const RUNS = 10_000;
 /** Not a speed check: room for 10,000 cases on the 2-core VM while other suites run. */
@@ -36,6 +36,7 @@ describe(`fuzz: ${RUNS} damaged probe outputs`, () => {
         fc.property(damaged, (lines) => {
           const result = parseProbeOutput(lines.join('\n'));
           expectFiniteNumbers(result);
+          expectPlainData(result);
           for (const d of result.diagnostics)
             if (d.section === '' || d.reason === '')
               throw new Error(`diagnostic without a place: ${JSON.stringify(d)}`);

@@ -1,7 +1,8 @@
 // A session file from elsewhere whose rows hold values of the wrong type or shape (SQLite keeps
 // whatever a crafted file stores: a BLOB label, a sweep plan of strings, a `null` engine-log
-// record, gigantic or deeply nested JSON): it opens with those values left out or shown as text,
-// and every report format renders — never a TypeError from deep inside a renderer.
+// record, gigantic or deeply nested JSON, keys named "__proto__" or "constructor"): it opens with
+// those values left out or shown as text, and every report format renders — never a TypeError
+// from deep inside a renderer.
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { buildCompareModel } from '../../../../../shared/report/compare-model';
 import { renderCompareHtml } from '../../../../../shared/report/render-html';
 import { renderCompareMarkdown } from '../../../../../shared/report/render-markdown';
 import { smallSessionBytes } from '../../../../helpers/hostile-session';
+import { PROTOTYPE_KEYS } from '../../../../helpers/prototype-keys';
 
 const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'kvscope-session-values-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -51,6 +53,17 @@ const PLACES = [
 ];
 
 const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
+/**
+ * A JSON object whose keys are named like Object.prototype's members ("__proto__" stays an own
+ * key: the text is written by hand, as a crafted file has it), beside the record's usual fields.
+ */
+const prototypeKeyed: fc.Arbitrary<string> = fc
+  .tuple(
+    fc.uniqueArray(fc.constantFrom(...PROTOTYPE_KEYS), { minLength: 1, maxLength: 3 }),
+    fc.jsonValue({ maxDepth: 2 }),
+    fc.constantFrom('', '"kind":"model","line":1,', '"kind":"timings","line":1,', '"rssBytes":5,"tokens":1,'),
+  )
+  .map(([keys, v, fields]) => `{${fields}${keys.map((k) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(',')}}`);
 /** Values of every SQLite storage class, JSON of any shape, and the extremes. */
 const crafted: fc.Arbitrary<string | number | bigint | Buffer | null> = fc.oneof(
   fc.jsonValue().map((v) => JSON.stringify(v)),
@@ -61,6 +74,7 @@ const crafted: fc.Arbitrary<string | number | bigint | Buffer | null> = fc.oneof
   fc.constantFrom(deep(20_000), `{"a":${deep(20_000)}}`, 'x'.repeat(2_000_000)),
   fc.constantFrom('{"sizes":"x","failedStarts":5}', '{"sizes":[1e308,-1],"failedStarts":[null],"interrupted":"no"}'),
   fc.constantFrom('null', '[1]', '{"kind":"model","extra":null}', '{"kind":"kv","sizeBytes":"x","parts":7}'),
+  prototypeKeyed,
 ) as fc.Arbitrary<string | number | bigint | Buffer | null>;
 
 function craft(place: string, value: unknown): string {
@@ -98,6 +112,8 @@ describe('crafted values in a session file', () => {
           if (format === 'pdf') continue; // the HTML, printed
           const out = renderReport(session, format);
           if (format === 'json' || format === 'perfetto') JSON.parse(out);
+          // A stored key named "constructor" read a function as its value: its text in the report.
+          if (out.includes('[native code]')) throw new Error(`${format}: a function's text in the report`);
         }
         const compare = buildCompareModel(session, session, { a: 'a.kvscope', b: 'b.kvscope' });
         renderCompareHtml(compare);
