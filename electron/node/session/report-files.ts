@@ -12,6 +12,7 @@ import { renderPerfettoJson } from '../../../shared/report/render-perfetto';
 import { renderPrometheus } from '../../../shared/report/render-prometheus';
 import type { SessionData } from '../../../shared/report/session-data';
 import { htmlToPdf } from './pdf';
+import { isSessionFile, SessionError } from './session-store';
 
 export const REPORT_FORMATS = ['html', 'md', 'csv', 'json', 'pdf', 'perfetto', 'prometheus'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
@@ -60,12 +61,21 @@ export function renderReport(
   return TEXT_RENDERERS[format](session, options);
 }
 
+/**
+ * A report or comparison never replaces a session: `-o` naming one — the input itself, or a
+ * neighbour reached by tab completion — destroyed the recording with no way back.
+ */
+function refuseSessionOverwrite(outPath: string): void {
+  if (isSessionFile(outPath)) throw new SessionError(`${outPath} is a KVScope session: not writing a report over it`);
+}
+
 export async function writeReport(
   session: SessionData,
   format: ReportFormat,
   outPath: string,
   options: { csvLayout?: CsvLayout } = {},
 ): Promise<void> {
+  refuseSessionOverwrite(outPath);
   if (format === 'pdf') {
     await htmlToPdf(renderReportHtml(buildReportModel(session)), outPath);
     return;
@@ -87,6 +97,7 @@ export async function writeComparison(
   format: CompareFormat,
   outPath: string,
 ): Promise<void> {
+  refuseSessionOverwrite(outPath);
   const model = buildCompareModel(a, b, names);
   if (format === 'md') writeFileSync(outPath, renderCompareMarkdown(model));
   else if (format === 'html') writeFileSync(outPath, renderCompareHtml(model));

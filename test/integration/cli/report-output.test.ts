@@ -1,0 +1,44 @@
+// `-o` of `kvscope report` and `kvscope compare` naming a session: the input itself, or another
+// recording reached by tab completion. The report went over it (the session was gone, replaced
+// by Markdown or JSON); now the command refuses with one line and the file is byte for byte what
+// it was (electron/node/session/report-files.ts). Needs `npm run build` (the demo engine bundle).
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAST_DEMO_ARGS, runCli } from '../../helpers/cli';
+
+const dir = mkdtempSync(join(tmpdir(), 'kvscope-report-output-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const at = (name: string) => join(dir, name);
+
+beforeAll(async () => {
+  const r = await runCli(['profile', 'local', '--demo', '--tokens', '20', ...FAST_DEMO_ARGS, '--out', at('a.kvscope')]);
+  if (r.code !== 0) throw new Error(`the demo session could not be recorded: ${r.stderr}`);
+  // A second recording whose name does not say it is one (the comparison's -o must end in .md).
+  copyFileSync(at('a.kvscope'), at('b.md'));
+}, 60_000);
+
+describe('a report is never written over a session', () => {
+  it.each([
+    ['report of a session over itself', () => ['report', at('a.kvscope'), '--format', 'json', '-o', at('a.kvscope')]],
+    ['report over another session', () => ['report', at('a.kvscope'), '--format', 'md', '-o', at('b.md')]],
+    ['comparison over one of its sessions', () => ['compare', at('a.kvscope'), at('b.md'), '-o', at('b.md')]],
+  ])('%s: one line, status 1, the session untouched', async (_what, args) => {
+    const before = { a: readFileSync(at('a.kvscope')), b: readFileSync(at('b.md')) };
+    const r = await runCli(args());
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/is a KVScope session: not writing a report over it\n$/);
+    expect(readFileSync(at('a.kvscope')).equals(before.a)).toBe(true);
+    expect(readFileSync(at('b.md')).equals(before.b)).toBe(true);
+  });
+
+  it('a report over an earlier report is still written (only sessions are kept)', async () => {
+    const first = await runCli(['report', at('a.kvscope'), '--format', 'md', '-o', at('r.md')]);
+    expect(first.code, first.stderr).toBe(0);
+    const again = await runCli(['report', at('a.kvscope'), '--format', 'json', '-o', at('r.md')]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(at('r.md'), 'utf8'))).toHaveProperty('runs');
+  });
+});
