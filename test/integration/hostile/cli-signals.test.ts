@@ -50,6 +50,9 @@ const runDirOf = (stderr: string) => /run directory (\S+)/.exec(stderr)?.[1] ?? 
 const engineProcesses = async (marker: string) =>
   (await processesMatching(marker)).filter((p) => !p.cmdline.includes('kvscope.mjs'));
 
+/** The last stderr line: the one line main.ts prints for a non-zero exit. */
+const lastLine = (stderr: string) => stderr.trimEnd().split('\n').pop();
+
 describe('signals stop a run cleanly', () => {
   it('SIGTERM mid-run (demo engine): the summary and the session are written, nothing is left', async () => {
     const out = join(dir, 'demo.kvscope');
@@ -75,6 +78,34 @@ describe('signals stop a run cleanly', () => {
     expect(session.runs).toHaveLength(1);
     expect(session.runs[0]?.state).toBe('done');
     expect(session.runs[0]?.events.some((e) => e.kind === 'stop')).toBe(true);
+  });
+
+  it('SIGINT mid-sweep: the sweep stops as a single run does (its stop line, the summary of what ran)', async () => {
+    const w = watch(
+      startCli(
+        ['profile', 'local', '--demo', '--mode', 'reserved', '--tokens', '100000', '--tps', '200'].concat([
+          '--sweep',
+          '512,1024,2048',
+          '--json',
+        ]),
+        { TMPDIR: dir },
+      ),
+    );
+    await until('the first progress line', () => /kvscope profile: \d/.test(w.stderr()));
+    const runDir = runDirOf(w.stderr());
+    w.child.kill('SIGINT');
+    const { code } = await w.exited;
+    expect(w.stderr()).toContain(
+      'kvscope profile: interrupted: stopping the run (send the signal again to exit at once)',
+    );
+    // One context size ran: too few for a curve, which the sweep says as its failure.
+    expect(code).toBe(1);
+    expect(lastLine(w.stderr())).toBe(
+      'kvscope profile: the sweep measured no memory per context token (see the summary for each run)',
+    );
+    const summary = JSON.parse(w.stdout()) as { sweep: { points: unknown[] } };
+    expect(summary.sweep.points).toHaveLength(1);
+    expect(existsSync(runDir)).toBe(false);
   });
 
   it('an engine that ignores SIGTERM: the first SIGTERM still ends it (SIGKILL after the grace period)', async () => {

@@ -294,6 +294,9 @@ async function sweep(
   let factsPromise: Promise<Record<string, unknown>> | null = null;
   const progress = new ProfileProgress(io); // H6
   const runs: RunController[] = [];
+  // runSweep stops the current run on io.signal itself; these handlers add the single run's
+  // stop line, second-signal exit and stop deadline (cli-signals.ts), which a sweep lacked.
+  const stopSignals = stopOnSignals(io, 'profile', () => Promise.resolve());
   try {
     result = await runSweep({
       runner: service,
@@ -314,6 +317,7 @@ async function sweep(
     throw error;
   } finally {
     progress.stop(); // H6
+    stopSignals();
     await service.dispose();
   }
   // The top-level fields describe the last run that completed (the largest context that ran).
