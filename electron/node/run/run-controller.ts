@@ -549,10 +549,19 @@ export class RunController {
 
   private flushSamples() {
     this.flushTimer = undefined;
-    if (this.pendingSamples.length === 0) return;
+    // Tokens of one 10 ms tick of the spool's clock can come in two reads of the follow stream (a
+    // network packet cut between them): recordTokens merges them into one engine sample only while
+    // it is pending, so the tick's sample waits here until a later time is seen or the run ends.
+    // Sent at once, the second read made a second sample at the same time, where a recovered run
+    // (replay) has one.
+    const last = this.pendingSamples[this.pendingSamples.length - 1];
+    const held =
+      !this.ended && last?.source === 'engine' && last.values.started === undefined && last.tMs >= this.lastTMs
+        ? this.pendingSamples.pop()
+        : undefined;
     const batch = this.pendingSamples;
-    this.pendingSamples = [];
-    this.callbacks.onSamples(batch);
+    this.pendingSamples = held ? [held] : [];
+    if (batch.length > 0) this.callbacks.onSamples(batch);
   }
 
   analyze(): RunAnalysis {
@@ -634,6 +643,8 @@ export class RunController {
     this.ended = true;
     this.endedAt = new Date().toISOString();
     clearInterval(this.heartbeat);
+    // A token sample held back for its tick (flushSamples) goes out with the run's end.
+    this.flushSamples();
     this.addEvent({ tMs: this.lastTMs, kind: 'error', message });
     this.setState('failed', message);
     void removed.then(() => this.resolveDone());
