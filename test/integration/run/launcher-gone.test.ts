@@ -1,23 +1,18 @@
 // A run whose launcher on the board dies without its `end` line (killed by the board's OOM
 // daemon or a user's kill -9, or unable to write to a full disk): the app ends the run as failed
 // with what the spool held, instead of following a spool nobody writes any more for ever.
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { RunRequestSchema, type Sample } from '../../../shared/api/schemas';
-import { RunController } from '../../../electron/node/run/run-controller';
-import { parseRunManifest } from '../../../electron/node/run/run-manifest';
+import { RunRequestSchema } from '../../../shared/api/schemas';
 import { RunService } from '../../../electron/node/run/run-service';
-import { LocalTarget } from '../../../electron/node/transport/local-target';
 import { createTarget } from '../../../electron/node/transport/target-spec';
 import { processesMatching } from '../../helpers/cli';
 import { defined } from '../../helpers/defined';
 import { sshTargetSpec, waitFor } from '../../helpers/sshd';
 import { useTrustedSshd } from '../../helpers/ssh-suite';
+import { sampleKeys, spooledSamples } from '../../helpers/spool-replay';
 
 const ssh = useTrustedSshd({ keyUser: true });
-
-const sampleKeys = (samples: readonly Sample[]) =>
-  samples.map((s) => `${s.source}@${s.tMs} ${JSON.stringify(s.values)}`);
 
 describe('a launcher that dies on the board', () => {
   it('killed with SIGKILL mid-run: the run fails saying so, keeps every spooled sample, and leaves no engine', async () => {
@@ -44,13 +39,10 @@ describe('a launcher that dies on the board', () => {
       // Every spooled line up to the end, once: the run recovered from the spool begins with the
       // same samples. (Its collectors went on appending until the engine was gone, so the spool
       // holds more; the live run's last sample may be a token tick the spool's next line adds to.)
-      const manifest = parseRunManifest(readFileSync(`${run.dir}/run.json`, 'utf8'));
-      if (!('manifest' in manifest)) throw new Error(manifest.problem);
-      const spool = readFileSync(`${run.dir}/spool`, 'utf8');
-      const recovered = await RunController.replay(new LocalTarget(), manifest.manifest, spool);
+      const recovered = await spooledSamples(run.dir);
       const live = sampleKeys(run.samples).slice(0, -1);
       expect(live.length).toBeGreaterThan(20);
-      expect(sampleKeys(recovered.samples).slice(0, live.length)).toEqual(live);
+      expect(sampleKeys(recovered).slice(0, live.length)).toEqual(live);
       rmSync(run.dir, { recursive: true });
     } finally {
       delete process.env.KVSCOPE_KEEP_RUN_DIR;
