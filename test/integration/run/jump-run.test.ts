@@ -15,9 +15,8 @@ import {
   startSshd,
   waitFor,
   writeKnownHosts,
-  type Sshd,
-  type SshAgent,
 } from '../../helpers/sshd';
+import type { Sshd, SshAgent } from '../../helpers/sshd';
 import { sampleKeys, spooledSamples } from '../../helpers/spool-replay';
 
 let jump: Sshd;

@@ -3,13 +3,12 @@
 // with what the spool held, instead of following a spool nobody writes any more for ever.
 import { rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { RunRequestSchema } from '../../../shared/api/schemas';
 import { RunService } from '../../../electron/node/run/run-service';
 import { createTarget } from '../../../electron/node/transport/target-spec';
 import { processesMatching } from '../../helpers/cli';
 import { defined } from '../../helpers/defined';
-import { sshTargetSpec, waitFor } from '../../helpers/sshd';
-import { useTrustedSshd } from '../../helpers/ssh-suite';
+import { waitFor } from '../../helpers/sshd';
+import { sshDemoRequest, useTrustedSshd } from '../../helpers/ssh-suite';
 import { sampleKeys, spooledSamples } from '../../helpers/spool-replay';
 
 const ssh = useTrustedSshd({ keyUser: true });
@@ -22,13 +21,7 @@ describe('a launcher that dies on the board', () => {
       (spec) => createTarget(spec),
     );
     try {
-      const run = await service.start(
-        RunRequestSchema.parse({
-          target: sshTargetSpec(ssh.sshd, ssh.knownHosts, ssh.user),
-          engine: { kind: 'demo', demo: { weightsMb: 4, tokens: 100000, tps: 50 } },
-          intervalMs: 100,
-        }),
-      );
+      const run = await service.start(sshDemoRequest(ssh, { tokens: 100000, tps: 50 }));
       await waitFor(() => run.tokens > 20, 'tokens', 30_000);
       const launcher = defined((await processesMatching(`launcher.sh ${run.dir}`))[0]);
       process.kill(launcher.pid, 'SIGKILL');

@@ -3,13 +3,12 @@
 // saying why; the board's watchdog then ends the run there, keeping what `kvscope recover` reads.
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { RunRequestSchema } from '../../../shared/api/schemas';
 import { RUN_DEFAULTS } from '../../../electron/node/run/run-controller';
 import { RunService } from '../../../electron/node/run/run-service';
 import { createTarget } from '../../../electron/node/transport/target-spec';
 import { processesMatching } from '../../helpers/cli';
-import { generateKey, sessionPids, sshTargetSpec, waitFor } from '../../helpers/sshd';
-import { useTrustedSshd } from '../../helpers/ssh-suite';
+import { generateKey, sessionPids, waitFor } from '../../helpers/sshd';
+import { sshDemoRequest, useTrustedSshd } from '../../helpers/ssh-suite';
 
 const ssh = useTrustedSshd({ keyUser: true });
 
@@ -21,13 +20,7 @@ describe('a host key that changes while the link is down', () => {
       { ...RUN_DEFAULTS, watchdogS: 3 },
     );
     try {
-      const run = await service.start(
-        RunRequestSchema.parse({
-          target: sshTargetSpec(ssh.sshd, ssh.knownHosts, ssh.user),
-          engine: { kind: 'demo', demo: { weightsMb: 4, tokens: 100000, tps: 50 } },
-          intervalMs: 100,
-        }),
-      );
+      const run = await service.start(sshDemoRequest(ssh, { tokens: 100000, tps: 50 }));
       await waitFor(() => run.tokens > 20, 'tokens', 30_000);
       // The board comes back with another host key (the sshd reads its key file when it starts).
       await ssh.sshd.pause();
