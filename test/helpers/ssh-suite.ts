@@ -1,7 +1,8 @@
 // A vitest suite that runs against one real sshd on loopback (test/helpers/sshd.ts): started before
 // the suite's tests, with a known_hosts file that already trusts it, and stopped after them.
 import { afterAll, beforeAll } from 'vitest';
-import { ensureKeyUser, type Sshd, sshCliTarget, type SshdOptions, startTrustedSshd } from './sshd';
+import { RunRequestSchema, type RunRequest } from '../../shared/api/schemas';
+import { ensureKeyUser, type Sshd, sshCliTarget, type SshdOptions, sshTargetSpec, startTrustedSshd } from './sshd';
 
 export interface SshSuite {
   /** The running server (read it inside tests and hooks: it exists once beforeAll has run). */
@@ -49,4 +50,13 @@ export function useTrustedSshd(options: SshSuiteOptions = {}): SshSuite {
     },
     cliTarget: () => sshCliTarget(get().sshd, get().knownHosts, get().user),
   };
+}
+
+/** A run of the demo engine on a suite's server (a 4 MB weights buffer: quick to start); `demo` adds to it. */
+export function sshDemoRequest(suite: SshSuite, demo: Record<string, unknown>, intervalMs = 100): RunRequest {
+  return RunRequestSchema.parse({
+    target: sshTargetSpec(suite.sshd, suite.knownHosts, suite.user),
+    engine: { kind: 'demo', demo: { weightsMb: 4, ...demo } },
+    intervalMs,
+  });
 }

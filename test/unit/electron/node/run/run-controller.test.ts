@@ -5,8 +5,8 @@
 // capture of this VM (test/fixtures/perf/x86-vm-perf6.1-json-interval/SOURCE).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { RunRequestSchema } from '../../../../../shared/api/schemas';
+import { describe, expect, it, vi } from 'vitest';
+import { RunRequestSchema, type Sample } from '../../../../../shared/api/schemas';
 import { MAX_KEPT_DIAGNOSTICS } from '../../../../../shared/collectors/collector';
 import { RunController } from '../../../../../electron/node/run/run-controller';
 import type { RunManifest } from '../../../../../electron/node/run/run-manifest';
@@ -76,5 +76,47 @@ describe('run controller: how the engine ended', () => {
     const spool = ['X 100.00 start launcher=4242', 'X 100.10 engine pid=4243', ...lines, 'X 100.50 end', ''].join('\n');
     const run = await RunController.replay(new LocalTarget(), manifest, spool);
     expect([run.status.state, run.status.error]).toEqual([state, error]);
+  });
+});
+
+describe('run controller: live samples', () => {
+  // The follow stream hands lines over in whatever reads the network gave (spool-follower.ts): two
+  // tokens of one 10 ms tick can come in two reads with a flush of the live samples between them.
+  it('tokens of one tick in two reads make one engine sample, as in the recovered run', async () => {
+    vi.useFakeTimers();
+    try {
+      const reads = [
+        ['X 100.00 start launcher=4242', 'X 100.01 engine pid=4243', 'O 100.20 a'],
+        ['O 100.20 b', 'O 100.30 c'],
+        ['X 100.40 exit code=0 pid=4243', 'X 100.50 end'],
+      ];
+      const sent: Sample[] = [];
+      const noop = () => {};
+      const callbacks = {
+        onSamples: (s: Sample[]) => sent.push(...s),
+        onEvent: noop,
+        onStatus: noop,
+        onOutput: noop,
+        onAnalysis: noop,
+      };
+      const live = new RunController(new LocalTarget(), manifest.request, manifest.runId, callbacks);
+      for (const read of reads) {
+        // The controller's line handler, as the follower calls it (private: no seam of its own).
+        for (const line of read) live['onLine'](line);
+        vi.advanceTimersByTime(1000);
+      }
+      await live.done;
+      const engine = (samples: readonly Sample[]) =>
+        samples.filter((s) => s.source === 'engine').map((s) => [s.tMs, s.values.tokens]);
+      expect(engine(sent)).toEqual([
+        [10, 0],
+        [200, 2],
+        [300, 3],
+      ]);
+      const recovered = await RunController.replay(new LocalTarget(), manifest, [...reads.flat(), ''].join('\n'));
+      expect(engine(sent)).toEqual(engine(recovered.samples));
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
