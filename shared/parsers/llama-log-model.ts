@@ -242,7 +242,7 @@ export function setModelField(r: ModelRecord, key: string, value: string): boole
   }
   switch (k) {
     case 'model params': {
-      const m = /^([\d.]+)\s*([KMBT])$/.exec(value);
+      const m = /^(\d+(?:\.\d+)?)\s*([KMBT])$/.exec(value);
       if (!m) return false;
       r.nParams = Math.round(Number(m[1]) * (PARAM_SCALE[m[2] ?? ''] ?? NaN));
       return true;

@@ -600,3 +600,18 @@ describe('llama.cpp logs: keys named like Object.prototype members (shared/util/
     ]);
   });
 });
+
+describe('model params that are not a number', () => {
+  it.each(['.', '1.2.3', '..5'])('"model params = %s B" is an unreadable model line, not NaN parameters', (n) => {
+    const p = createLlamaLogParser();
+    const out = [...p.push(`print_info: model params          = ${n} B`), ...p.end()];
+    expect(out).toEqual([
+      {
+        kind: 'diagnostic',
+        line: 1,
+        reason: 'unreadable model line',
+        text: `print_info: model params          = ${n} B`,
+      },
+    ]);
+  });
+});
