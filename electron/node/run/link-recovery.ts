@@ -15,16 +15,6 @@ export async function targetAnswers(target: Target): Promise<boolean> {
   }
 }
 
-/** Whether process `pid` lives on the target; null when the target did not answer. */
-export async function processAlive(target: Target, pid: number): Promise<boolean | null> {
-  try {
-    const r = await target.exec(`kill -0 ${pid} 2>/dev/null`, { timeoutMs: PROBE_TIMEOUT_MS });
-    return r.code === 0;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * Reconnects until the target answers again, `ended()` turns true, or `giveUpMs` pass. Throws why
  * it gave up; a refused host key and a refused login are final at once.

@@ -27,7 +27,7 @@ import { MemoryTickEvents } from './memory-tick-events';
 import { launchRun, readEnginePid } from './run-launch';
 import { signalProcessTree } from './process-tree';
 import { CollectorBook, type CollectorLineResult } from './collector-book';
-import { processAlive, reconnectTarget, targetAnswers } from './link-recovery';
+import { reconnectTarget, targetAnswers } from './link-recovery';
 import { runRecordOf } from './run-record-of';
 import { defaultRunLabel } from '../../../shared/run/run-labels';
 import { RUN_DEFAULTS, signalName, withListeners, type RunCallbacks, type RunControllerOptions } from './run-options';
@@ -69,10 +69,6 @@ export class RunController {
   private launching: Promise<number | null> | null = null;
   private follower: SpoolFollower | null = null;
   private ended = false;
-  /** The spool's `end` line was read: the follow stream ending after it is the run's end, not a loss. */
-  private endLineSeen = false;
-  /** The launcher was found gone once: the follow stream read the rest of the spool one last time. */
-  private launcherGoneSeen = false;
   private stopping = false;
   /** The target's watchdog ended the engine (no app for too long): KVScope's own signal, not a foreign kill. */
   private watchdogEnded = false;
@@ -241,18 +237,8 @@ export class RunController {
    */
   private async onFollowEnded() {
     const offset = this.follower?.offset ?? 0;
-    if (this.ended || this.endLineSeen) return;
-    const launcher = this.launcherPid === null ? null : await processAlive(this.target, this.launcherPid);
-    if (launcher === false && !this.endLineSeen) {
-      // The launcher ended without its `end` line (killed, or its spool's disk full: its writes
-      // failed). tail --pid of a dead launcher prints what is left and ends: one last read, then
-      // the run ends here; following again forever would leave it 'running' for good.
-      if (this.launcherGoneSeen) return this.onLauncherGone();
-      this.launcherGoneSeen = true;
-      this.follow(offset);
-      return;
-    }
-    if (launcher === true || (launcher === null && (await targetAnswers(this.target)))) {
+    if (this.ended) return;
+    if (await targetAnswers(this.target)) {
       await new Promise((r) => setTimeout(r, 200));
       if (!this.ended) this.follow(offset);
       return;
@@ -291,18 +277,6 @@ export class RunController {
       data: { outageMs, offset },
     });
     this.follow(offset);
-  }
-
-  /** The launcher on the target is gone and its spool says no more: end the engine it left, fail the run. */
-  private async onLauncherGone() {
-    if (this.enginePid !== null && !this.request.keepRunning)
-      await signalProcessTree(this.target, this.enginePid, 'KILL').catch(() => {});
-    this.fail(
-      new Error(
-        `the run's launcher on the target (pid ${this.launcherPid}) ended without ending the run ` +
-          `(killed, or the disk of ${this.dir} is full); the samples up to then are kept`,
-      ),
-    );
   }
 
   private onLine(line: string) {
@@ -386,7 +360,6 @@ export class RunController {
         this.addEvent({ tMs, kind: 'error', message: fields.reason ?? 'launcher error' });
         break;
       case 'end':
-        this.endLineSeen = true;
         void this.onEnd();
         break;
       default:
