@@ -5,6 +5,7 @@
 import type { CollectorStatus, LeakSummary, ProfileSummary, RunAnalysis, Sample, Throughput } from '../api/schemas';
 import type { GgufModelSummary } from '../kv/model-config';
 import type { KvRecord } from '../parsers/records';
+import { engineExitOfStatus } from '../run/engine-exit';
 import type { EngineLog, RunRecord } from '../run/run-record';
 import { analyzeRun } from './run-analysis';
 import type { ServerProfile } from './stream-timing';
@@ -21,8 +22,6 @@ export type ProfileSummaryOutput = ProfileSummary & {
 
 /** How many lines of the engine's stderr a failed run's summary repeats. */
 export const SUMMARY_STDERR_LINES = 10;
-/** sh reports a death by signal N as exit status 128 + N: above this is not an exit code. */
-export const SIGNAL_EXIT_BASE = 128;
 
 /** The KV cache size the engine logged: the sum of its `total` records (one per cache), or null. */
 export function engineKvBytes(kv: readonly KvRecord[]): number | null {
@@ -97,14 +96,14 @@ export function summarizeRun(record: RunRecord): ProfileSummaryOutput {
   };
   if (o === null) {
     const exit = [...record.events].reverse().find((e) => e.kind === 'exit');
-    const code = exit && typeof exit.data?.code === 'number' ? exit.data.code : null;
+    const end = engineExitOfStatus(exit && typeof exit.data?.code === 'number' ? exit.data.code : null);
     return {
       target: record.target ?? {},
       engine: {
         command: record.engine?.command ?? '',
-        exitCode: code !== null && code <= SIGNAL_EXIT_BASE ? code : null,
+        exitCode: end.code,
         oomKilled: record.events.some((e) => e.kind === 'oom'),
-        signal: null,
+        signal: end.signal,
         ...(record.error ? { error: record.error } : {}),
       },
       samples: procfsSampleCount(record.samples),

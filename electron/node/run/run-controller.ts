@@ -30,7 +30,8 @@ import { CollectorBook, type CollectorLineResult } from './collector-book';
 import { reconnectTarget, targetAnswers } from './link-recovery';
 import { runRecordOf } from './run-record-of';
 import { defaultRunLabel } from '../../../shared/run/run-labels';
-import { RUN_DEFAULTS, signalName, withListeners, type RunCallbacks, type RunControllerOptions } from './run-options';
+import { engineExitOfStatus } from '../../../shared/run/engine-exit';
+import { RUN_DEFAULTS, withListeners, type RunCallbacks, type RunControllerOptions } from './run-options';
 import type { RunManifest } from './run-manifest';
 import { watchdogEndsWithinS } from './run-scripts';
 import { commandLineSecrets } from '../session/scrub';
@@ -320,11 +321,9 @@ export class RunController {
         break;
       case 'exit': {
         const code = Number(fields.code);
-        // sh reports a death by signal N as 128 + N.
-        if (code > 128) {
-          this.exitSignal = signalName(code - 128);
-          this.exitCode = null;
-        } else this.exitCode = Number.isFinite(code) ? code : null;
+        const end = engineExitOfStatus(code);
+        this.exitSignal = end.signal;
+        this.exitCode = end.code;
         this.addEvent({
           tMs,
           kind: 'exit',

@@ -48,17 +48,3 @@ export function withListeners(primary: RunCallbacks, listeners: ReadonlySet<Part
     onAnalysis: (analysis) => (primary.onAnalysis(analysis), listeners.forEach((l) => l.onAnalysis?.(analysis))),
   };
 }
-
-const SIGNALS: Record<number, string> = {
-  1: 'SIGHUP',
-  2: 'SIGINT',
-  6: 'SIGABRT',
-  9: 'SIGKILL',
-  11: 'SIGSEGV',
-  13: 'SIGPIPE',
-  15: 'SIGTERM',
-};
-/** sh reports a death by signal N as 128 + N: its name. */
-export function signalName(n: number): string {
-  return SIGNALS[n] ?? `signal ${n}`;
-}

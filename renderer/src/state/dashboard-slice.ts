@@ -16,7 +16,7 @@ import {
   type AlertState,
   type AlertThresholds,
 } from '../../../shared/analysis/alerts';
-import { SIGNAL_EXIT_BASE } from '../../../shared/analysis/run-summary';
+import { engineExitOfStatus, type EngineExit } from '../../../shared/run/engine-exit';
 import { tokensAtTime } from '../ui/dashboard/derived';
 import { DEFAULT_PANEL_ORDER, type PanelId } from '../ui/dashboard/series-catalog';
 import { SeriesStore } from '../ui/dashboard/series-store';
@@ -61,13 +61,10 @@ function loadTheme(): ThemeChoice {
  * The status code or signal of a run's exit event (run-controller.ts writes both; a session
  * recorded before the signal was written has sh's 128 + N in code).
  */
-function engineExitOf(exit: RunEvent): { code: number | null; signal: string | null } {
+function engineExitOf(exit: RunEvent): EngineExit {
   const data = exit.data as { code?: unknown; signal?: unknown } | undefined;
-  const code = typeof data?.code === 'number' ? data.code : null;
   if (typeof data?.signal === 'string') return { code: null, signal: data.signal };
-  return code !== null && code > SIGNAL_EXIT_BASE
-    ? { code: null, signal: `signal ${code - SIGNAL_EXIT_BASE}` }
-    : { code, signal: null };
+  return engineExitOfStatus(typeof data?.code === 'number' ? data.code : null);
 }
 
 export function createDashboardSlice(set: SetState, get: GetState, deps: StoreDeps): DashboardSlice {

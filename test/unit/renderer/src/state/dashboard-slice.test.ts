@@ -108,7 +108,9 @@ describe('the dashboard slice', () => {
     ['a status', { code: 127 }, 'the engine exited with status 127'],
     ['a signal', { code: 137, signal: 'SIGKILL' }, 'the engine was ended by SIGKILL'],
     // A session recorded before the exit event carried the signal: sh's 128 + N.
-    ['a signal as sh reports it', { code: 143 }, 'the engine was ended by signal 15'],
+    // SIGTERM is 15, and sh reports a death by it as 128 + 15; signal 31 (SIGSYS) has no name of ours.
+    ['a signal as sh reports it', { code: 143 }, 'the engine was ended by SIGTERM'],
+    ['an unnamed signal as sh reports it', { code: 159 }, 'the engine was ended by signal 31'],
   ])(
     'raises the engine-exited alert for an engine that failed with %s before its first memory sample',
     async (_what, data, message) => {
