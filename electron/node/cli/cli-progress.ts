@@ -169,7 +169,6 @@ export interface RunEnd {
   oomKilled: boolean;
   exitSignal: string | null;
   tokens: number;
-  events: readonly RunEvent[];
   analysis: RunAnalysis | null;
 }
 
@@ -187,9 +186,9 @@ export function runFailure(run: RunEnd): CliError | null {
       ? ''
       : ` (peak RSS ${formatBytes(peak)}${budget === null ? '' : ` of a ${formatBytes(budget)} budget`})`;
   if (run.oomKilled) return new CliError(`the engine was killed by the kernel's OOM killer ${after}${memory}`);
-  // Before the failed state: a run a foreign signal ended is failed too, and this line says more.
-  const stopped = run.events.some((e) => e.kind === 'stop');
-  if (run.exitSignal && !stopped)
+  // The run controller decides whether a signal was foreign (no Stop, no limit, not the target's
+  // watchdog: run-controller.ts finish) and fails the run then; this line only says more than its error.
+  if (run.exitSignal && run.status.state === 'failed')
     return new CliError(
       `the engine was killed by ${run.exitSignal} ${after}${memory}, not by kvscope (the kernel log names no OOM kill)`,
     );

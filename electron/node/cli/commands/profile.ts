@@ -294,15 +294,16 @@ async function sweep(
   let factsPromise: Promise<Record<string, unknown>> | null = null;
   const progress = new ProfileProgress(io); // H6
   const runs: RunController[] = [];
-  // runSweep stops the current run on io.signal itself; these handlers add the single run's
-  // stop line, second-signal exit and stop deadline (cli-signals.ts), which a sweep lacked.
-  const stopSignals = stopOnSignals(io, 'profile', () => Promise.resolve());
+  // The first signal stops the sweep (runSweep stops its current run and starts no other); the
+  // handlers also give it a single run's stop line, second-signal exit and deadline (cli-signals.ts).
+  const sweepStop = new AbortController();
+  const stopSignals = stopOnSignals(io, 'profile', () => Promise.resolve(sweepStop.abort()));
   try {
     result = await runSweep({
       runner: service,
       sizes,
       request,
-      signal: io.signal,
+      signal: sweepStop.signal,
       onProgress: (line) => io.err(`kvscope profile: ${line}`),
       onRun: (run, ctx) => {
         factsPromise ??= cliTargetSupport.targetFacts(run.target);

@@ -166,7 +166,6 @@ function end(over: Partial<RunEnd>): RunEnd {
     oomKilled: false,
     exitSignal: null,
     tokens: 1234,
-    events: [],
     analysis: analysis({}),
     ...over,
   };
@@ -175,9 +174,10 @@ function end(over: Partial<RunEnd>): RunEnd {
 describe('runFailure: the exit line of a run', () => {
   it('is null for a run that ended as asked (also when kvscope stopped it)', () => {
     expect(runFailure(end({}))).toBeNull();
-    expect(
-      runFailure(end({ exitSignal: 'SIGTERM', events: [{ tMs: 1, kind: 'stop', message: 'token limit 10 reached' }] })),
-    ).toBeNull();
+    // Stopped by the user or a limit: the controller's run is done, whatever signal ended the engine.
+    expect(runFailure(end({ exitSignal: 'SIGTERM' }))).toBeNull();
+    // The target's watchdog ended the engine (the link was down too long): also a done run.
+    expect(runFailure(end({ exitSignal: 'SIGKILL' }))).toBeNull();
   });
 
   it('names an OOM kill with the tokens reached and the memory', () => {
@@ -195,7 +195,8 @@ describe('runFailure: the exit line of a run', () => {
   });
 
   it('names a kill kvscope did not send, and a failed engine by its own words, on one line', () => {
-    expect(runFailure(end({ exitSignal: 'SIGKILL', tokens: 1, analysis: null }))?.message).toBe(
+    const killed = { runId: 'r', state: 'failed', label: 'x', error: 'engine ended by SIGKILL' } as const;
+    expect(runFailure(end({ exitSignal: 'SIGKILL', tokens: 1, analysis: null, status: killed }))?.message).toBe(
       'the engine was killed by SIGKILL after 1 token, not by kvscope (the kernel log names no OOM kill)',
     );
     const failed = runFailure(
