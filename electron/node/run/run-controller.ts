@@ -20,7 +20,8 @@ import type { AnalysisInputs, MeasuredProcess, RunEngine, RunRecord } from '../.
 import type { TargetFacts } from '../../../shared/run/target-facts';
 import { shellQuote } from '../../../shared/util/shell';
 import type { Target } from '../transport/target';
-import { followSpool, type SpoolFollower } from './spool-follower';
+import { ByteLineReader, followSpool, type SpoolFollower } from './spool-follower';
+import { LAUNCHER_CHECK_MS, launcherState } from './launcher-liveness';
 import type { PreparedEngine } from './engine-setup';
 import { EngineOutput } from './engine-output';
 import { MemoryTickEvents } from './memory-tick-events';
@@ -74,6 +75,14 @@ export class RunController {
   /** The target's watchdog ended the engine (no app for too long): KVScope's own signal, not a foreign kill. */
   private watchdogEnded = false;
   private heartbeat?: NodeJS.Timeout;
+  /** Looks at the launcher on the target (launcher-liveness.ts): one that died unseen ends the run. */
+  private launcherCheck?: NodeJS.Timeout;
+  private launcherStartTicks: string | null = null;
+  private checkingLauncher = false;
+  /** The launcher was found dead: the follow stream is detached and must not be resumed. */
+  private launcherGone = false;
+  /** The spool's `end` line was read: the run ends through onEnd, whatever else is seen. */
+  private endLineSeen = false;
   private hbCount = 0;
   /** The heartbeat write in flight: removing the run directory waits for it (it would re-create a file there). */
   private beating: Promise<void> = Promise.resolve();
@@ -175,6 +184,7 @@ export class RunController {
       });
       this.launcherPid = await this.launching;
       this.heartbeat = setInterval(() => void this.beat(), this.options.heartbeatMs);
+      this.launcherCheck = setInterval(() => void this.checkLauncher(), LAUNCHER_CHECK_MS);
       this.follow(0);
       // A Stop that came during the launch waits for it (stop()), then ends the engine it started.
       if (!this.stopping) this.setState('running');
@@ -227,8 +237,54 @@ export class RunController {
       this.onLine(line),
     );
     void this.follower.ended.then(() => {
-      if (!this.ended) void this.onFollowEnded();
+      if (!this.ended && !this.launcherGone) void this.onFollowEnded();
     });
+  }
+
+  /**
+   * A launcher that died without its `end` line (launcher-liveness.ts) would leave the run
+   * 'running' for good, its spool followed for ever. Once it is gone: the spool's rest is read
+   * (its `end` line may be there: then the run ends as it said), the engine it left is ended
+   * (unless the run keeps it running) and the run fails, with every sample spooled until then.
+   */
+  private async checkLauncher() {
+    if (this.ended || this.launcherGone || this.endLineSeen || this.checkingLauncher || this.launcherPid === null)
+      return;
+    this.checkingLauncher = true;
+    try {
+      const seen = await launcherState(this.target, this.launcherPid, this.launcherStartTicks);
+      if (seen.state === 'alive') this.launcherStartTicks = seen.startTicks;
+      if (seen.state !== 'gone' || this.ended || this.endLineSeen) return;
+      this.launcherGone = true;
+      const offset = this.follower?.detach() ?? 0;
+      const rest = await this.target.readFile(`${this.dir}/spool`, { offset }).catch(() => null);
+      if (rest === null) {
+        // The link dropped at that moment: follow again, look again at the next check.
+        this.launcherGone = false;
+        if (!this.ended) this.follow(offset);
+        return;
+      }
+      new ByteLineReader(offset, (line) => this.onLine(line)).push(rest);
+      if (this.ended || this.endLineSeen) return;
+      await this.onLauncherGone();
+    } finally {
+      this.checkingLauncher = false;
+    }
+  }
+
+  private async onLauncherGone() {
+    if (this.enginePid !== null && !this.request.keepRunning)
+      await signalProcessTree(this.target, this.enginePid, 'KILL').catch(() => {});
+    const message =
+      `the run's launcher on the target (pid ${this.launcherPid}) ended without ending the run ` +
+      `(killed, or the disk of ${this.dir} is full); the samples up to then are kept`;
+    this.addEvent({ tMs: this.lastTMs, kind: 'error', message });
+    this.launchError ??= message;
+    clearInterval(this.heartbeat);
+    await this.beating;
+    if (this.dir && !this.request.keepRunning && !process.env.KVSCOPE_KEEP_RUN_DIR)
+      await this.target.exec(`rm -rf ${shellQuote(this.dir)}`).catch(() => {});
+    this.finish();
   }
 
   /**
@@ -359,6 +415,7 @@ export class RunController {
         this.addEvent({ tMs, kind: 'error', message: fields.reason ?? 'launcher error' });
         break;
       case 'end':
+        this.endLineSeen = true;
         void this.onEnd();
         break;
       default:
@@ -592,6 +649,7 @@ export class RunController {
     this.ended = true;
     this.endedAt = new Date().toISOString();
     clearInterval(this.heartbeat);
+    clearInterval(this.launcherCheck);
     clearTimeout(this.limitTimer);
     clearTimeout(this.analysisTimer);
     // What the collectors' parsers still hold (perf's last interval) belongs to the run.
@@ -642,6 +700,7 @@ export class RunController {
     this.ended = true;
     this.endedAt = new Date().toISOString();
     clearInterval(this.heartbeat);
+    clearInterval(this.launcherCheck);
     // A token sample held back for its tick (flushSamples) goes out with the run's end.
     this.flushSamples();
     this.addEvent({ tMs: this.lastTMs, kind: 'error', message });

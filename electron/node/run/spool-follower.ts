@@ -10,6 +10,11 @@ export interface SpoolFollower {
   /** Resolves when the follow stream ends (stopped, or the link dropped). */
   readonly ended: Promise<void>;
   stop(): void;
+  /**
+   * Stops the follow and delivers no more lines, even those already on their way: returns the
+   * offset just past the last line delivered, for a reader who takes over from there.
+   */
+  detach(): number;
 }
 
 export function followSpool(
@@ -31,7 +36,10 @@ export function followSpool(
   const command = `echo $$; ${tail}`;
   let remotePid: number | null = null;
   let pidSeen = false;
-  const reader = new ByteLineReader(fromOffset, onLine);
+  let detachedAt: number | null = null;
+  const reader = new ByteLineReader(fromOffset, (line) => {
+    if (detachedAt === null) onLine(line);
+  });
   const pidReader = new ByteLineReader(0, (line) => {
     pidSeen = true;
     remotePid = Number(line) || null;
@@ -50,14 +58,20 @@ export function followSpool(
   const ended = proc.exit.then(() => undefined);
   return {
     get offset() {
-      return reader.offset;
+      return detachedAt ?? reader.offset;
     },
     ended,
-    stop: () => {
-      if (remotePid) void target.signal(remotePid, 'SIGTERM').catch(() => {});
-      proc.kill('SIGTERM');
+    stop,
+    detach: () => {
+      detachedAt ??= reader.offset;
+      stop();
+      return detachedAt;
     },
   };
+  function stop() {
+    if (remotePid) void target.signal(remotePid, 'SIGTERM').catch(() => {});
+    proc.kill('SIGTERM');
+  }
 }
 
 /**

@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { open, writeFile, chmod } from 'node:fs/promises';
 import type { ExecOptions, ExecResult, ReadOptions, RemoteProcess, StreamOptions, Target } from './target';
-import { readRange } from '../util/read-range';
+import { readRange, readToEnd } from '../util/read-range';
 
 const SHELL = '/bin/sh';
 
@@ -57,8 +57,12 @@ export class LocalTarget implements Target {
     const handle = await open(path, 'r');
     try {
       const offset = options.offset ?? 0;
-      const length = options.length ?? Math.max(0, (await handle.stat()).size - offset);
-      return await readRange(handle, offset, length);
+      if (options.length !== undefined) return await readRange(handle, offset, options.length);
+      // procfs and sysfs files say size 0: they are read until the end, as over SFTP (ssh-sftp.ts).
+      const stat = await handle.stat();
+      return stat.isFile() && stat.size > 0
+        ? await readRange(handle, offset, Math.max(0, stat.size - offset))
+        : await readToEnd(handle, offset);
     } finally {
       await handle.close();
     }

@@ -13,3 +13,16 @@ export async function readRange(handle: FileHandle, offset: number, length: numb
   }
   return buffer.subarray(0, done);
 }
+
+/** Everything from `offset` to the end, for files whose size says nothing (procfs, sysfs: 0). */
+export async function readToEnd(handle: FileHandle, offset: number, chunkBytes = 64 * 1024): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for (let at = offset; ;) {
+    const buffer = Buffer.alloc(chunkBytes);
+    const { bytesRead } = await handle.read(buffer, 0, chunkBytes, at);
+    if (bytesRead === 0) break;
+    parts.push(buffer.subarray(0, bytesRead));
+    at += bytesRead;
+  }
+  return Buffer.concat(parts);
+}
