@@ -242,6 +242,22 @@ function chooseBudget(
  * last (samples after it see the engine print its timings, free and exit: RSS falls while the
  * token count stands still, which would bend the fit and read as a window that stopped growing).
  */
+/**
+ * Where a charge already past the budget first reached it: 0 when it had before the first token
+ * (the weights and buffers alone do not fit), else the first decode point at or over it. The
+ * kernel kills at the first crossing, not at the run's largest charge (a 64 MiB budget under a
+ * 77 MiB baseline read "OOM horizon 388 tokens" at the end of a 400-token run).
+ */
+function tokensOverBudget(
+  charges: readonly ChargePoint[],
+  decode: ReadonlyArray<ChargePoint & { tokens: number }>,
+  budget: number,
+  firstTokMs: number | null,
+): number | null {
+  if (firstTokMs !== null && charges.some((c) => c.tMs < firstTokMs && c.charge >= budget)) return 0;
+  return decode.find((c) => c.charge >= budget)?.tokens ?? null;
+}
+
 function decodePhase<P extends { tokens: number | null; tMs: number }>(
   points: readonly P[],
   firstTokMs: number | null,
@@ -444,7 +460,7 @@ export function analyzeRun(input: AnalyzeRunInput): RunAnalysis {
   if (budget !== null && top !== null && chargeFit !== null && slopeAll !== null && mode !== 'reserved') {
     const windowFull = mode === 'window' && windowTokens !== null;
     const fromTokens = top.tokens as number;
-    if (top.charge >= budget) oomHorizon = fromTokens;
+    if (top.charge >= budget) oomHorizon = tokensOverBudget(charges, chargeDecode, budget, firstTok) ?? fromTokens;
     else if (!windowFull && chargeFit.slope > 0)
       oomHorizon = Math.floor(fromTokens + (budget - top.charge) / chargeFit.slope);
   }

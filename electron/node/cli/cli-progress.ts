@@ -118,7 +118,9 @@ export class ProfileProgress {
         ? 'no budget, no OOM horizon'
         : a.oomHorizonTokens === null
           ? `OOM horizon not known yet (budget ${formatBytes(a.budgetBytes)})`
-          : `OOM horizon ${formatCount(a.oomHorizonTokens)} tokens (budget ${formatBytes(a.budgetBytes)})`;
+          : a.oomHorizonTokens <= this.tokens
+            ? `over the budget (${formatBytes(a.budgetBytes)}) since ${formatCount(a.oomHorizonTokens)} tokens`
+            : `OOM horizon ${formatCount(a.oomHorizonTokens)} tokens (budget ${formatBytes(a.budgetBytes)})`;
     return [
       formatMs(this.now() - this.startedMs),
       `${formatCount(this.tokens)} tokens`,

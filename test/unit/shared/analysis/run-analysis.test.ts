@@ -51,6 +51,16 @@ describe('growth mode', () => {
     expect(a.budgetSource).toBe('flag');
   });
 
+  it('puts the horizon of a charge already past the budget where it first reached it', () => {
+    const over = (budgetBytes: number) =>
+      analyzeRun({ samples, theoryBytesPerToken: 32768, theoryMode: 'growth', budgetBytes }).oomHorizonTokens;
+    // The 100 MiB anonymous baseline alone is over 64 MiB before the first token: nothing fits.
+    expect(over(64 * MiB)).toBe(0);
+    // 100 MiB + 32768·n reaches 128 MiB at n = 28 MiB / 32 KiB = 896 tokens, long before the
+    // run's 2000 (where its largest charge is).
+    expectWithin(over(128 * MiB), 896, 0.01);
+  });
+
   it('measures throughput from the token samples', () => {
     expect(a.throughput.ttftMs).toBe(350);
     expectWithin(a.throughput.decodeTokensPerSecond, 40, 0.005);

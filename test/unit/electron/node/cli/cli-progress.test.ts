@@ -96,6 +96,12 @@ describe('ProfileProgress in a pipe', () => {
     expect(err.at(-1)).toBe(
       'kvscope profile: 2 min 5 s · 40,000 tokens · RSS 1.50 GiB · OOM horizon 41,000 tokens (budget 2.00 GiB)\n',
     );
+    // A charge past the budget: the horizon is behind the run, not ahead of it.
+    run.l.onAnalysis?.(analysis({ oomHorizonTokens: 0, budgetBytes: 64 * MIB }));
+    p.tick();
+    expect(err.at(-1)).toBe(
+      'kvscope profile: 2 min 5 s · 40,000 tokens · RSS 1.50 GiB · over the budget (64.0 MiB) since 0 tokens\n',
+    );
     p.stop();
     expect(run.subscribed).toBe(0);
   });
