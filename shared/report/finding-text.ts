@@ -197,14 +197,17 @@ export function wordRecommendation(r: Recommendation, engine: EngineKind): Recom
   };
   switch (r.kind) {
     case 'kv-type': {
+      // Contexts only when the budget holds some: under a budget the weights alone fill, every
+      // type holds 0 tokens ("0 → 0"), and the cost per token is what changes.
+      const inContext = r.maxContextBefore !== null && r.maxContextBefore > 0 && r.maxContextAfter !== null;
       const alt = r.alternative
-        ? ` ${r.alternative.toType} would cost ${formatBytes(r.alternative.bytesPerToken)}/token${r.alternative.maxContext !== null ? ` (max context ${formatTokens(r.alternative.maxContext)})` : ''}, with a larger quality cost.`
+        ? ` ${r.alternative.toType} would cost ${formatBytes(r.alternative.bytesPerToken)}/token${inContext && r.alternative.maxContext !== null ? ` (max context ${formatTokens(r.alternative.maxContext)})` : ''}, with a larger quality cost.`
         : '';
       return {
         ...base,
         title: `Use a ${r.toType} KV cache instead of ${r.fromType}`,
         change:
-          r.maxContextBefore !== null && r.maxContextAfter !== null
+          inContext && r.maxContextBefore !== null && r.maxContextAfter !== null
             ? {
                 label: `Max context at the ${formatBytes(r.budgetBytes)} budget`,
                 before: formatTokens(r.maxContextBefore),

@@ -129,3 +129,41 @@ describe('set-up recommendations in words', () => {
     expect(text.evidence).toMatch(/^The engine did not log its compute buffers: estimated/);
   });
 });
+
+describe('the KV type recommendation in words', () => {
+  const rec: Recommendation = {
+    kind: 'kv-type',
+    prevents: null,
+    effectFraction: 32768 / 17408 - 1,
+    fromType: 'f16',
+    toType: 'q8_0',
+    bytesPerTokenBefore: 32768,
+    bytesPerTokenAfter: 17408,
+    maxContextBefore: 1000,
+    maxContextAfter: 1882,
+    budgetBytes: 64 * 1024 * 1024,
+    alternative: { toType: 'q4_0', bytesPerToken: 9216, maxContext: 3555 },
+  };
+
+  it('gives the contexts the budget holds in each type', () => {
+    const text = wordRecommendation(rec, 'llama');
+    expect(text.change).toEqual({
+      label: 'Max context at the 64.0 MiB budget',
+      before: '1,000 tokens',
+      after: '1,882 tokens',
+    });
+    expect(text.evidence).toMatch(/q4_0 would cost 9\.00 KiB\/token \(max context 3,555 tokens\)/);
+  });
+
+  it('gives the cost per token when the budget holds no context in any type (not "0 → 0")', () => {
+    const none = {
+      ...rec,
+      maxContextBefore: 0,
+      maxContextAfter: 0,
+      alternative: { ...rec.alternative!, maxContext: 0 },
+    };
+    const text = wordRecommendation(none, 'llama');
+    expect(text.change).toEqual({ label: 'KV cache per token', before: '32.0 KiB', after: '17.0 KiB' });
+    expect(text.evidence).toMatch(/q4_0 would cost 9\.00 KiB\/token, with a larger quality cost\.$/);
+  });
+});
