@@ -29,11 +29,15 @@ export function collectorSettingsProblem(settings: Record<string, CollectorSetti
     if (!def) return `unknown collector "${id}" (known: ${COLLECTORS.map((c) => c.id).join(', ')})`;
     if (s.intervalMs === undefined) continue;
     if (def.interval === 'run') return `${id} samples at the run's --interval-ms; it has no interval of its own`;
-    const { minMs, maxMs } = def.interval;
-    if (!(s.intervalMs >= minMs && s.intervalMs <= maxMs))
-      return `${id} interval ${s.intervalMs} ms is outside ${minMs}..${maxMs} ms`;
+    if (!intervalInRange(def, s.intervalMs))
+      return `${id} interval ${s.intervalMs} ms is outside ${def.interval.minMs}..${def.interval.maxMs} ms`;
   }
   return null;
+}
+
+/** Whether a collector with an interval of its own may sample every `intervalMs` (the CLI and the run form ask). */
+export function intervalInRange(def: CollectorDefinition, intervalMs: number): boolean {
+  return def.interval !== 'run' && intervalMs >= def.interval.minMs && intervalMs <= def.interval.maxMs;
 }
 
 export function planCollectors(

@@ -7,7 +7,7 @@
 // prompts loaded from a file, against the real OpenAI-compatible llama.cpp server of the tests
 // (test/engines/llama/openai-server.mjs on stories260K.gguf).
 // Needs `npm run build`.
-import { writeFileSync } from 'node:fs';
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +21,8 @@ import {
   waitForText,
   type BrowserApp,
 } from '../helpers/browser-app';
+import { readSession } from '../../electron/node/session/session-store';
+import { defined } from '../helpers/defined';
 import { assertLlamaEngineInstalled, openaiServerCommand, storyPrompt } from '../helpers/llama-engine';
 
 const STORIES_GGUF = fileURLToPath(new URL('../../../shared/models/stories260K.gguf', import.meta.url));
@@ -362,6 +364,49 @@ describe('the run form, beyond one run: what the CLI can do', () => {
       // server's last request's (its timing lines say 16 eval runs, which would read 17).
       expect(await text('run-progress')).toMatch(/^32 tokens · /);
       await saveScreenshot(page, 'run-form-server.png');
+      expect(problems).toEqual([]);
+    },
+    TEST_MS,
+  );
+
+  it(
+    'switches collectors off and sets their intervals, as profile --no-<id> and --<id>-interval-ms do',
+    async () => {
+      await page.getByTestId('field-serverMode').uncheck();
+      await page.getByTestId('engine-kind-demo').click();
+      await fillRunForm(page, { tokens: '120', tps: '40' });
+      const collectors = page.getByTestId('collectors');
+      expect(await collectors.locator('summary').textContent()).toBe('Collectors all on, default intervals');
+      await collectors.locator('summary').click();
+      await form().getByRole('checkbox', { name: 'pressure', exact: true }).uncheck();
+      const pmapEvery = form().getByRole('textbox', { name: 'pmap every', exact: true });
+      await pmapEvery.fill('100');
+      // Folded again: an error on one of its fields opens it, the message on the field.
+      await collectors.locator('summary').click();
+      await page.getByTestId('start-run').click();
+      expect(await text('error-collector-pmap')).toBe('between 1000 and 300000 ms');
+      expect(await pmapEvery.isVisible()).toBe(true);
+      expect(await pmapEvery.getAttribute('aria-invalid')).toBe('true');
+      await pmapEvery.fill('2000');
+      await page.getByTestId('start-run').click();
+      await waitForPhase(page, ['done'], WAIT_MS);
+
+      // The run asked for what the form said; the session records it and no pressure readings.
+      const newest = readdirSync(join(app.home, 'sessions'))
+        .filter((f) => f.endsWith('.kvscope'))
+        .map((f) => join(app.home, 'sessions', f))
+        .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
+      const run = defined(readSession(defined(newest)).runs[0]);
+      expect(run.request.collectors).toEqual({ pressure: { enabled: false }, pmap: { intervalMs: 2000 } });
+      expect(run.samples.some((s) => s.source === 'pressure')).toBe(false);
+      expect(run.samples.some((s) => s.source === 'procfs')).toBe(true);
+
+      // The settings outlive a reload of the tab, as the rest of the form does.
+      await page.reload();
+      await page.getByTestId('collectors').waitFor();
+      expect(await page.getByTestId('collectors').locator('summary').textContent()).toBe(
+        'Collectors pressure off · pmap every 2000 ms',
+      );
       expect(problems).toEqual([]);
     },
     TEST_MS,

@@ -8,6 +8,7 @@ import {
   type EventPayload,
   type EventSink,
 } from '../../../shared/api/contract';
+import { collectorSettingsProblem } from '../../../shared/collectors/collector-plan';
 import { SERVER_MODE_DEFAULTS, type BoardInfo, type TargetSpec } from '../../../shared/api/schemas';
 import { computeKv } from '../../../shared/kv/kv-theory';
 import { healthFindings } from '../../../shared/probe/health';
@@ -203,6 +204,9 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
           : request;
       if (server && request.engine.kind !== 'command')
         throw new Error('server mode needs an engine command that starts the server');
+      // The run form checks the same (renderer/src/state/run-form.ts); a bridge client may not have.
+      const collectorProblem = collectorSettingsProblem(request.collectors);
+      if (collectorProblem) throw new Error(collectorProblem);
       const output = server ? engineOutputCollector() : null;
       const run = await runs.start(runRequest, output?.listener);
       // Every run started from the app is kept (a failure to record never fails the run).

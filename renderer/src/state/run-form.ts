@@ -11,6 +11,8 @@ import {
   type StartRunInput,
   type TargetSpec,
 } from '../../../shared/api/schemas';
+import { intervalInRange, type CollectorSettings } from '../../../shared/collectors/collector-plan';
+import { COLLECTORS } from '../../../shared/collectors/registry';
 import { parseByteSize } from '../../../shared/format/byte-size';
 import { MAX_SWEEP_CTX, MAX_SWEEP_SIZES, readSweepSizes } from '../../../shared/run/sweep-sizes';
 
@@ -56,10 +58,25 @@ export interface RunForm {
   budget: string;
   intervalMs: string;
   keepRunning: boolean;
+  /** Per collector (shared/collectors/registry.ts ids), as `profile --no-<id>` / `--<id>-interval-ms`; absent = its defaults. */
+  collectors: Record<string, CollectorFormEntry>;
 }
 
+export interface CollectorFormEntry {
+  off: boolean;
+  /** As typed; empty = the collector's default. */
+  intervalMs: string;
+}
+
+/** The form field of a collector's settings (its error's key, its controls' ids). */
+export type CollectorFormField = `collector-${string}`;
+export const collectorField = (id: string): CollectorFormField => `collector-${id}`;
+
+/** The fields typed as text (numbers, sizes, commands). */
+export type RunFormTextField = { [K in keyof RunForm]: RunForm[K] extends string ? K : never }[keyof RunForm];
+
 /** 'general' holds a problem that belongs to no single field. */
-export type RunFormField = keyof RunForm | 'target' | 'general';
+export type RunFormField = keyof RunForm | 'target' | 'general' | CollectorFormField;
 export type RunFormErrors = Partial<Record<RunFormField, string>>;
 
 /** The demo defaults of shared/api/schemas.ts (Llama-3.2-1B-like: 16 layers, 8 KV heads, head dim 64, f16). */
@@ -94,6 +111,7 @@ export const DEFAULT_RUN_FORM: RunForm = {
   budget: '2 GiB',
   intervalMs: '200',
   keepRunning: false,
+  collectors: {},
 };
 
 /** Where a schema issue about request path P belongs in the form. */
@@ -154,8 +172,8 @@ export type BuiltRunRequest =
 
 export function buildRunRequest(form: RunForm, target: TargetSpec | null): BuiltRunRequest {
   const errors: RunFormErrors = {};
-  const integer = (field: keyof RunForm, optional = false): number | undefined => {
-    const text = String(form[field]).trim();
+  const integer = (field: RunFormTextField, optional = false): number | undefined => {
+    const text = form[field].trim();
     if (text === '' && optional) return undefined;
     if (!/^\d+$/.test(text)) {
       errors[field] = text === '' ? 'required' : 'a whole number';
@@ -163,8 +181,8 @@ export function buildRunRequest(form: RunForm, target: TargetSpec | null): Built
     }
     return Number(text);
   };
-  const decimal = (field: keyof RunForm): number | undefined => {
-    const text = String(form[field]).trim();
+  const decimal = (field: RunFormTextField): number | undefined => {
+    const text = form[field].trim();
     if (!/^\d+(?:\.\d+)?$/.test(text)) {
       errors[field] = text === '' ? 'required' : 'a number';
       return undefined;
@@ -180,6 +198,7 @@ export function buildRunRequest(form: RunForm, target: TargetSpec | null): Built
     else errors.budget = parsed.error;
   }
   const intervalMs = integer('intervalMs');
+  const collectors = collectorSettingsOf(form, errors);
   const serverMode = form.engineKind === 'command' && form.serverMode;
   let sweepSizes: number[] | null = null;
   if (form.sweep.trim() !== '') {
@@ -215,6 +234,7 @@ export function buildRunRequest(form: RunForm, target: TargetSpec | null): Built
       budgetBytes,
       intervalMs,
       ...(form.keepRunning ? { keepRunning: true } : {}),
+      ...(collectors ? { collectors } : {}),
     };
   } else {
     if (form.command.trim() === '') errors.command = 'required';
@@ -246,6 +266,7 @@ export function buildRunRequest(form: RunForm, target: TargetSpec | null): Built
       budgetBytes,
       intervalMs,
       ...(form.keepRunning ? { keepRunning: true } : {}),
+      ...(collectors ? { collectors } : {}),
       ...(server ? { server } : {}),
     };
   }
@@ -261,7 +282,11 @@ export function buildRunRequest(form: RunForm, target: TargetSpec | null): Built
     for (const issue of issues) {
       const path = issue.path.map(String);
       const field =
-        FIELD_OF_PATH[path.join('.')] ?? FIELD_OF_PATH[path.slice(0, 2).join('.')] ?? FIELD_OF_PATH[path[0] ?? ''];
+        path[0] === 'collectors' && path[1] !== undefined
+          ? collectorField(path[1])
+          : (FIELD_OF_PATH[path.join('.')] ??
+            FIELD_OF_PATH[path.slice(0, 2).join('.')] ??
+            FIELD_OF_PATH[path[0] ?? '']);
       const message = isUnsafeInteger(issue)
         ? 'too large'
         : issue.message.replace(/^Too (?:small|big): expected \w+ to (?:be|have) /, 'must be ');
@@ -271,6 +296,28 @@ export function buildRunRequest(form: RunForm, target: TargetSpec | null): Built
     return { ok: false, errors };
   }
   return { ok: true, request, sweepSizes };
+}
+
+/**
+ * RunRequest.collectors from the form's collector switches and intervals (only what differs from
+ * the defaults), undefined when nothing does; an interval outside its collector's range is an
+ * error on its field.
+ */
+function collectorSettingsOf(form: RunForm, errors: RunFormErrors): Record<string, CollectorSettings> | undefined {
+  const settings: Record<string, CollectorSettings> = {};
+  for (const def of COLLECTORS) {
+    const entry = Object.hasOwn(form.collectors, def.id) ? form.collectors[def.id] : undefined;
+    if (!entry) continue;
+    const text = entry.intervalMs.trim();
+    if (entry.off) settings[def.id] = { enabled: false };
+    else if (text !== '' && def.interval !== 'run') {
+      const { minMs, maxMs, defaultMs } = def.interval;
+      if (!/^\d+$/.test(text)) errors[collectorField(def.id)] = 'a whole number of milliseconds';
+      else if (!intervalInRange(def, Number(text))) errors[collectorField(def.id)] = `between ${minMs} and ${maxMs} ms`;
+      else if (Number(text) !== defaultMs) settings[def.id] = { intervalMs: Number(text) };
+    }
+  }
+  return Object.keys(settings).length > 0 ? settings : undefined;
 }
 
 /** zod's issue for an integer beyond Number.MAX_SAFE_INTEGER (not a limit of the field). */

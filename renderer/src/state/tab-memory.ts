@@ -9,6 +9,7 @@ import { KvTypeSchema } from '../../../shared/api/schemas';
 import { ModelHeaderSchema } from '../../../shared/api/session-schemas';
 import type { AppStore } from './store';
 import { DEFAULT_KV_FORM } from './kv-slice';
+import { COLLECTORS } from '../../../shared/collectors/registry';
 import { DEFAULT_RUN_FORM, type RunForm } from './run-form';
 import type { CompareAlign, KvForm, MainView, RememberedScreen, RunTarget } from './view-types';
 
@@ -53,7 +54,22 @@ function restoredFields<T extends object>(saved: unknown, defaults: T): T {
 }
 
 export function restoredForm(saved: unknown): RunForm {
-  return restoredFields(saved, DEFAULT_RUN_FORM);
+  const form = restoredFields(saved, DEFAULT_RUN_FORM);
+  form.collectors = restoredCollectors(form.collectors);
+  return form;
+}
+
+/** The remembered collector settings: entries of collectors this version knows, each well formed. */
+function restoredCollectors(saved: unknown): RunForm['collectors'] {
+  const out: RunForm['collectors'] = {};
+  if (!saved || typeof saved !== 'object') return out;
+  for (const def of COLLECTORS) {
+    const entry: unknown = Object.hasOwn(saved, def.id) ? (saved as Record<string, unknown>)[def.id] : undefined;
+    if (!entry || typeof entry !== 'object') continue;
+    const { off, intervalMs } = entry as { off?: unknown; intervalMs?: unknown };
+    out[def.id] = { off: off === true, intervalMs: typeof intervalMs === 'string' ? intervalMs : '' };
+  }
+  return out;
 }
 
 export function restoredKvForm(saved: unknown): KvForm {

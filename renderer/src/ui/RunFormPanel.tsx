@@ -5,6 +5,7 @@ import { KvModeSchema, KvTypeSchema, type KvMode, type KvType } from '../../../s
 import { isBusy } from '../state/live-run-slice';
 import { useAppStore, useAppStoreApi } from './store-context';
 import { Checkbox, Select, TextArea, TextInput, useFormSetter } from './run-form/RunFormControls';
+import { CollectorFields } from './run-form/CollectorFields';
 import { ServerModeFields } from './run-form/ServerModeFields';
 import { SweepProgress } from './run-form/SweepProgress';
 import './run-form/run-form.css';
@@ -218,6 +219,7 @@ export function RunFormPanel() {
               label="Keep running"
               hint="The engine goes on if the app quits or the link is lost for good."
             />
+            <CollectorFields />
           </div>
         </fieldset>
         {generalError && (

@@ -3,7 +3,7 @@
 // and the multi-line fields (engine command, prompts).
 import { useCallback, type ReactNode } from 'react';
 import type { AppState } from '../../state/store';
-import type { RunForm, RunFormField } from '../../state/run-form';
+import type { RunForm, RunFormField, RunFormTextField as TextField } from '../../state/run-form';
 import { LabelledField } from '../LabelledField';
 import { useAppStore, useAppStoreApi } from '../store-context';
 
@@ -13,7 +13,6 @@ export function useFormSetter(): AppState['setFormField'] {
   return useCallback<AppState['setFormField']>((field, value) => store.getState().setFormField(field, value), [store]);
 }
 
-type TextField = { [K in keyof RunForm]: RunForm[K] extends string ? K : never }[keyof RunForm];
 type BooleanField = { [K in keyof RunForm]: RunForm[K] extends boolean ? K : never }[keyof RunForm];
 
 /** A run-form field (see LabelledField), its error from the store's form errors. */

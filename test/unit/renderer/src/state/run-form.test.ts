@@ -49,6 +49,38 @@ describe('buildRunRequest', () => {
     });
   });
 
+  it('sends the collector settings that differ from the defaults, as the CLI switches do', () => {
+    const built = buildRunRequest(
+      form({
+        collectors: {
+          perf: { off: true, intervalMs: '' },
+          pmap: { off: false, intervalMs: ' 2000 ' },
+          // Its default (1000 ms): nothing to send.
+          tegrastats: { off: false, intervalMs: '1000' },
+          // Off wins over an interval left in its field.
+          vcgencmd: { off: true, intervalMs: '99' },
+          // Samples at the run's interval: an interval of its own is not asked.
+          procfs: { off: false, intervalMs: '5' },
+        },
+      }),
+      local,
+    );
+    expect(built.ok && built.request.collectors).toEqual({
+      vcgencmd: { enabled: false },
+      perf: { enabled: false },
+      pmap: { intervalMs: 2000 },
+    });
+  });
+
+  it("puts a collector's interval outside its range on its own field", () => {
+    const errors = refused(
+      form({ collectors: { pmap: { off: false, intervalMs: '100' }, perf: { off: false, intervalMs: '1s' } } }),
+    );
+    // pmap: 1000..300000 ms (shared/collectors/pmap-collector.ts).
+    expect(errors['collector-pmap']).toBe('between 1000 and 300000 ms');
+    expect(errors['collector-perf']).toBe('a whole number of milliseconds');
+  });
+
   it('sends no budget when the field is empty', () => {
     const built = buildRunRequest(form({ budget: '' }), local);
     expect(built.ok && built.request.budgetBytes).toBeUndefined();

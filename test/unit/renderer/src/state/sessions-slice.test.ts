@@ -436,4 +436,21 @@ describe('tab memory', () => {
     expect(restoredForm({ tokens: 12, kvType: 'q8_0', unknown: 'x' })).toEqual({ ...DEFAULT_RUN_FORM, kvType: 'q8_0' });
     expect(restoredForm('garbage')).toEqual(DEFAULT_RUN_FORM);
   });
+
+  it('keeps the remembered collector settings of known collectors, each well formed', () => {
+    const saved = {
+      collectors: {
+        pmap: { off: false, intervalMs: '2000' },
+        perf: { off: 'yes', intervalMs: 5 },
+        gone: { off: true, intervalMs: '' },
+        ['__proto__']: { off: true, intervalMs: '' },
+      },
+    };
+    expect(restoredForm(saved).collectors).toEqual({
+      pmap: { off: false, intervalMs: '2000' },
+      perf: { off: false, intervalMs: '' },
+    });
+    expect(restoredForm({ collectors: null }).collectors).toEqual({});
+    expect(restoredForm({ collectors: ['pmap'] }).collectors).toEqual({});
+  });
 });

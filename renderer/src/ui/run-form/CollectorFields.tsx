@@ -1,0 +1,106 @@
+// The run form's collectors: each one of shared/collectors/registry.ts switched on or off, and the
+// interval of those with one of their own, as `kvscope profile --no-<id>` and `--<id>-interval-ms`
+// do. Folded by default: the defaults suit most runs, and the summary says what differs. A
+// collector the board lacks is still listed: the run reports it absent, with what to install.
+import { COLLECTORS } from '../../../../shared/collectors/registry';
+import type { CollectorDefinition } from '../../../../shared/collectors/collector';
+import { collectorField, type CollectorFormEntry, type RunForm } from '../../state/run-form';
+import { LabelledField } from '../LabelledField';
+import { useAppStore } from '../store-context';
+import { useFormSetter } from './RunFormControls';
+
+const NO_ENTRY: CollectorFormEntry = { off: false, intervalMs: '' };
+
+function entryOf(collectors: RunForm['collectors'], id: string): CollectorFormEntry {
+  return Object.hasOwn(collectors, id) ? (collectors[id] ?? NO_ENTRY) : NO_ENTRY;
+}
+
+/** "all on, default intervals", or what differs: "perf off · pmap every 2000 ms". */
+function summaryOf(collectors: RunForm['collectors']): string {
+  const parts: string[] = [];
+  for (const def of COLLECTORS) {
+    const entry = entryOf(collectors, def.id);
+    if (entry.off) parts.push(`${def.id} off`);
+    else if (entry.intervalMs.trim() !== '' && def.interval !== 'run')
+      parts.push(`${def.id} every ${entry.intervalMs.trim()} ms`);
+  }
+  return parts.length > 0 ? parts.join(' · ') : 'all on, default intervals';
+}
+
+function CollectorRow({ def }: { def: CollectorDefinition }) {
+  const collectors = useAppStore((s) => s.form.collectors);
+  const field = collectorField(def.id);
+  const error = useAppStore((s) => s.formErrors[field]);
+  const setFormField = useFormSetter();
+  const entry = entryOf(collectors, def.id);
+  const update = (patch: Partial<CollectorFormEntry>) =>
+    setFormField('collectors', { ...collectors, [def.id]: { ...entry, ...patch } });
+  const id = `run-field-${field}`;
+  const range = def.interval;
+  return (
+    <div className="collector-row" data-testid={`collector-${def.id}`}>
+      <span className="check">
+        <input
+          id={`${id}-on`}
+          type="checkbox"
+          checked={!entry.off}
+          aria-describedby={`${id}-title`}
+          onChange={(e) => update({ off: !e.target.checked })}
+          data-testid={`field-${field}-on`}
+        />
+        <label htmlFor={`${id}-on`}>{def.id}</label>
+      </span>
+      <span className="field-hint" id={`${id}-title`}>
+        {def.title}
+      </span>
+      {range === 'run' ? (
+        <span className="field-hint">every sample (the run&apos;s interval)</span>
+      ) : (
+        <LabelledField
+          id={id}
+          label={`${def.id} every`}
+          hint={`${range.minMs}–${range.maxMs} ms, default ${range.defaultMs}`}
+          error={error}
+          errorTestId={`error-${field}`}
+        >
+          {(describedBy) => (
+            <span className="input-wrap">
+              <input
+                id={id}
+                type="text"
+                inputMode="numeric"
+                value={entry.intervalMs}
+                placeholder={String(range.defaultMs)}
+                disabled={entry.off}
+                aria-invalid={Boolean(error)}
+                aria-describedby={[describedBy, `${id}-unit`].filter(Boolean).join(' ')}
+                spellCheck={false}
+                onChange={(e) => update({ intervalMs: e.target.value })}
+                data-testid={`field-${field}`}
+              />
+              <span className="input-suffix" id={`${id}-unit`}>
+                ms
+              </span>
+            </span>
+          )}
+        </LabelledField>
+      )}
+    </div>
+  );
+}
+
+export function CollectorFields() {
+  const summary = useAppStore((s) => summaryOf(s.form.collectors));
+  // Open by itself when one of its fields is wrong: the error must be seen where it is.
+  const invalid = useAppStore((s) => COLLECTORS.some((def) => s.formErrors[collectorField(def.id)] !== undefined));
+  return (
+    <details className="collectors span-2" open={invalid || undefined} data-testid="collectors">
+      <summary>
+        Collectors <span className="muted small">{summary}</span>
+      </summary>
+      {COLLECTORS.map((def) => (
+        <CollectorRow key={def.id} def={def} />
+      ))}
+    </details>
+  );
+}
