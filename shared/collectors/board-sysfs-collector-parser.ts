@@ -6,7 +6,9 @@
 //   power.<rail>.mW                          power*_input (µW), or an INA3221 channel's bus voltage
 //                                            times its current (the chip has no power attribute)
 //   trip.<zone type>.<index>.C               thermal trip points (first tick)
-// Pure; never throws: a part the thermal parser cannot read makes the line a diagnostic.
+// Pure; never throws: a part the thermal parser cannot read is a diagnostic, and so is the line
+// when nothing else in it reads; otherwise the other parts are still the tick's sample (a devfreq
+// node unplugged mid-run, a debugfs read that fails with EBUSY must not blank every other reading).
 import { collectorLineParser, type CollectorParser } from './collector';
 import { readBoardTick } from './board-sysfs-tick';
 import type { SensorRecord } from '../parsers/records';
@@ -59,8 +61,13 @@ export function createBoardSysfsCollectorParser(): CollectorParser {
     if (tick.kind === 'diagnostic') return tick;
     const values: Record<string, number | null> = {};
     const sensors: SensorRecord[] = [];
+    let unread: { reason: string; text: string } | null = null;
     for (const r of tick.records) {
-      if (r.kind === 'diagnostic') return { kind: 'diagnostic', reason: r.reason, text: line };
+      if (r.kind === 'diagnostic') {
+        // The part itself (`/sys/…/cur_freq:`), not the tick: a long tick cut for keeping would hide it.
+        unread ??= { reason: r.reason, text: r.text };
+        continue;
+      }
       if (r.kind === 'devfreq' && r.error === null) {
         if (r.attr === 'cur_freq' && r.curFreqHz !== null)
           values[boardKey.devfreq(r.device, 'cur')] = r.curFreqHz / HZ_PER_MHZ;
@@ -74,7 +81,9 @@ export function createBoardSysfsCollectorParser(): CollectorParser {
     }
     powerValues(sensors, values);
     if (Object.keys(values).length === 0)
-      return { kind: 'diagnostic', reason: 'board line without a reading', text: line };
-    return { kind: 'sample', uptimeMs: tick.uptimeMs, values };
+      return unread
+        ? { kind: 'diagnostic', reason: unread.reason, text: line }
+        : { kind: 'diagnostic', reason: 'board line without a reading', text: line };
+    return { kind: 'sample', uptimeMs: tick.uptimeMs, values, ...(unread ? { unread } : {}) };
   });
 }

@@ -55,7 +55,16 @@ export const KEPT_DIAGNOSTIC_TEXT_CHARS = 240;
 
 /** What a collector's parser makes of one line. Never thrown: a bad line is a diagnostic. */
 export type CollectorRecord =
-  | { kind: 'sample'; uptimeMs: number; values: Record<string, number | null> }
+  /**
+   * `unread`: a part of the line that could not be read (a sysfs file gone mid-run, a read that
+   * failed) while the rest is the sample: counted and kept as a diagnostic, the readings kept too.
+   */
+  | {
+      kind: 'sample';
+      uptimeMs: number;
+      values: Record<string, number | null>;
+      unread?: { reason: string; text: string };
+    }
   /** `note`: what the run says next to an `ok` status (e.g. the perf events this board does not count). */
   | { kind: 'header'; note?: string }
   | { kind: 'gone'; uptimeMs: number }

@@ -26,7 +26,13 @@ export interface UnavailableCollector {
 
 /** What one collector line gave: a sample (uptime and values), a diagnostic, or nothing to show. */
 export type CollectorLineResult =
-  | { kind: 'sample'; uptimeMs: number; values: Record<string, number | null> }
+  /** `unread`: a part of the line the parser could not read, counted like a diagnostic (`keep` as below). */
+  | {
+      kind: 'sample';
+      uptimeMs: number;
+      values: Record<string, number | null>;
+      unread?: { reason: string; text: string; keep: boolean };
+    }
   /** `keep`: one of the collector's first MAX_KEPT_DIAGNOSTICS, to be kept with its line; all are counted. */
   | { kind: 'diagnostic'; reason: string; text: string; keep: boolean }
   | { kind: 'none' };
@@ -82,7 +88,10 @@ export class CollectorBook {
     if (record.kind === 'header' && record.note) collector.note = record.note;
     if (record.kind !== 'sample') return { kind: 'none' };
     collector.samples += 1;
-    return { kind: 'sample', uptimeMs: record.uptimeMs, values: record.values };
+    if (!record.unread) return { kind: 'sample', uptimeMs: record.uptimeMs, values: record.values };
+    collector.diagnostics += 1;
+    const unread = { ...record.unread, keep: collector.diagnostics <= MAX_KEPT_DIAGNOSTICS };
+    return { kind: 'sample', uptimeMs: record.uptimeMs, values: record.values, unread };
   }
 
   /** How each collector fared so far; `launched` false: the launcher never ran, so only the ruled-out ones. */

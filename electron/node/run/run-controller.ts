@@ -421,19 +421,22 @@ export class RunController {
     this.onCollectorRead(id, this.collectors.line(id, text));
   }
 
+  /** A line (or a part of one) a collector's parser could not read: counted, and kept with its text (the first few per collector), so a run says what it could not read. */
+  private collectorDiagnostic(id: string, d: { reason: string; text: string; keep: boolean }) {
+    this.diagnostics += 1;
+    if (d.keep)
+      this.addEvent({
+        tMs: this.lastTMs,
+        kind: 'info',
+        message: `${id}: ${d.reason}`,
+        data: { text: d.text.slice(0, KEPT_DIAGNOSTIC_TEXT_CHARS) },
+      });
+  }
+
   private onCollectorRead(id: string, read: CollectorLineResult) {
-    if (read.kind === 'diagnostic') {
-      this.diagnostics += 1;
-      // Kept with its line (the first few per collector), so a run says what it could not read.
-      if (read.keep)
-        this.addEvent({
-          tMs: this.lastTMs,
-          kind: 'info',
-          message: `${id}: ${read.reason}`,
-          data: { text: read.text.slice(0, KEPT_DIAGNOSTIC_TEXT_CHARS) },
-        });
-    }
+    if (read.kind === 'diagnostic') this.collectorDiagnostic(id, read);
     if (read.kind !== 'sample') return;
+    if (read.unread) this.collectorDiagnostic(id, read.unread);
     const tMs = this.toTMs(read.uptimeMs);
     this.advanceTo(tMs);
     const values = read.values;

@@ -47,4 +47,27 @@ describe('board sysfs collector parser', () => {
       reason: 'unreadable NPU load',
     });
   });
+
+  it('a file that reads nothing mid-run (devfreq node unplugged, EBUSY): the other parts are still the sample', () => {
+    // The awk prints `<path>:` with nothing after it when getline fails (the file is gone or the read errs).
+    const line =
+      't=12.5|/sys/class/devfreq/dmc/cur_freq:528000000|/sys/class/devfreq/fdab0000.npu/cur_freq:|/sys/kernel/debug/rknpu/load:NPU load:  Core0:  4%, Core1:  0%, Core2:  0%,';
+    expect(read(line)).toEqual({
+      kind: 'sample',
+      uptimeMs: 12500,
+      values: {
+        'devfreq.dmc.curFreqMHz': 528,
+        'npu.core0.loadPct': 4,
+        'npu.core1.loadPct': 0,
+        'npu.core2.loadPct': 0,
+      },
+      unread: { reason: 'unreadable devfreq frequency', text: '/sys/class/devfreq/fdab0000.npu/cur_freq:' },
+    });
+    // Nothing readable at all: the line is the diagnostic, with the part's reason.
+    expect(read('t=13|/sys/class/devfreq/fdab0000.npu/cur_freq:')).toEqual({
+      kind: 'diagnostic',
+      reason: 'unreadable devfreq frequency',
+      text: 't=13|/sys/class/devfreq/fdab0000.npu/cur_freq:',
+    });
+  });
 });

@@ -29,4 +29,18 @@ describe('collector book', () => {
     ]);
     expect(book.statuses(true).perf).toEqual({ status: 'ok', samples: 2, diagnostics: 0 });
   });
+
+  it('a board tick with one unreadable file is a sample and a counted diagnostic', () => {
+    const book = new CollectorBook();
+    book.start('boardsysfs');
+    book.line('boardsysfs', 'H v=1 devfreq=2 npu=0 power=0 tripzones=0');
+    const r = book.line('boardsysfs', 't=5|/sys/class/devfreq/dmc/cur_freq:528000000|/sys/class/devfreq/gpu/cur_freq:');
+    expect(r).toEqual({
+      kind: 'sample',
+      uptimeMs: 5000,
+      values: { 'devfreq.dmc.curFreqMHz': 528 },
+      unread: { reason: 'unreadable devfreq frequency', text: '/sys/class/devfreq/gpu/cur_freq:', keep: true },
+    });
+    expect(book.statuses(true).boardsysfs).toEqual({ status: 'ok', samples: 1, diagnostics: 1 });
+  });
 });
