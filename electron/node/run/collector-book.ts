@@ -16,7 +16,19 @@ interface CollectorRun {
   said: { status: 'absent' | 'denied'; reason: string } | null;
   /** What its header said to show next to `ok` (shared/collectors/collector.ts CollectorRecord). */
   note?: string;
+  /** Its planned interval, when the run knows it (a replayed run's manifest does not). */
+  intervalMs: number | null;
+  /** Its first unreadable line: what a run whose collector read nothing quotes. */
+  firstDiagnostic: { reason: string; text: string } | null;
 }
+
+/** The engine's life as the run saw it: from the launcher's `engine` event to its `exit` (null while it runs). */
+export interface EngineLife {
+  ranMs: number | null;
+}
+
+/** How much of an unreadable line a status reason quotes. */
+const QUOTED_LINE_CHARS = 120;
 
 export interface UnavailableCollector {
   id: string;
@@ -44,9 +56,19 @@ export class CollectorBook {
   readonly unavailable: UnavailableCollector[] = [];
 
   /** A collector the run started (unknown ids are ignored: their lines become diagnostics). */
-  start(id: string): void {
+  start(id: string, intervalMs: number | null = null): void {
     const def = collectorById(id);
-    if (def) this.started.set(id, { parser: def.createParser(), samples: 0, diagnostics: 0, heard: false, said: null });
+    if (!def) return;
+    const parser = def.createParser();
+    this.started.set(id, {
+      parser,
+      samples: 0,
+      diagnostics: 0,
+      heard: false,
+      said: null,
+      intervalMs,
+      firstDiagnostic: null,
+    });
   }
 
   get startedIds(): string[] {
@@ -80,6 +102,7 @@ export class CollectorBook {
     if (!record) return { kind: 'none' };
     if (record.kind === 'diagnostic') {
       collector.diagnostics += 1;
+      collector.firstDiagnostic ??= { reason: record.reason, text: record.text };
       const keep = collector.diagnostics <= MAX_KEPT_DIAGNOSTICS;
       return { kind: 'diagnostic', reason: record.reason, text: record.text, keep };
     }
@@ -94,22 +117,42 @@ export class CollectorBook {
     return { kind: 'sample', uptimeMs: record.uptimeMs, values: record.values, unread };
   }
 
-  /** How each collector fared so far; `launched` false: the launcher never ran, so only the ruled-out ones. */
-  statuses(launched: boolean): Record<string, CollectorStatus> {
+  /**
+   * How each collector fared so far; `launched` false: the launcher never ran, so only the ruled-out
+   * ones. Once the engine has ended (`engine.ranMs`), a collector without a sample is not `ok` for
+   * having printed its header: it failed (quoting what it printed instead), unless the engine
+   * ended before its first interval was up, which is no fault of the collector's.
+   */
+  statuses(launched: boolean, engine: EngineLife = { ranMs: null }): Record<string, CollectorStatus> {
     const out: Record<string, CollectorStatus> = {};
     for (const u of this.unavailable) out[u.id] = { status: u.status, samples: 0, diagnostics: 0, reason: u.reason };
     if (!launched) return out;
     for (const [id, c] of this.started) {
       const base = { samples: c.samples, diagnostics: c.diagnostics };
       if (c.said) out[id] = { status: c.said.status, ...base, reason: c.said.reason };
-      else if (c.heard) out[id] = { status: 'ok', ...base, ...(c.note ? { reason: c.note } : {}) };
-      else
-        out[id] = {
-          status: 'failed',
-          ...base,
-          reason: c.diagnostics > 0 ? `${c.diagnostics} unreadable lines and no sample` : 'it printed nothing',
-        };
+      else if (c.samples > 0 || (c.heard && engine.ranMs === null))
+        out[id] = { status: 'ok', ...base, ...(c.note ? { reason: c.note } : {}) };
+      else {
+        const { status, reason } = withoutSample(c, engine.ranMs);
+        out[id] = { status, ...base, reason };
+      }
     }
     return out;
   }
+}
+
+/** The status of a collector that has no sample (the engine ended, or it never said a word). */
+function withoutSample(c: CollectorRun, ranMs: number | null): { status: 'ok' | 'failed'; reason: string } {
+  if (c.firstDiagnostic) {
+    const { reason, text } = c.firstDiagnostic;
+    const quoted = text.length > QUOTED_LINE_CHARS ? `${text.slice(0, QUOTED_LINE_CHARS)}…` : text;
+    const lines = c.diagnostics === 1 ? 'its only line' : `${c.diagnostics} lines; the first`;
+    return { status: 'failed', reason: `no reading: ${lines} was "${quoted}" (${reason})` };
+  }
+  if (ranMs !== null && c.intervalMs !== null && ranMs < c.intervalMs)
+    return {
+      status: 'ok',
+      reason: `no sample: the engine ended ${Math.round(ranMs)} ms after it started, before the first ${c.intervalMs} ms interval`,
+    };
+  return { status: 'failed', reason: c.heard ? 'it printed its header and no reading' : 'it printed nothing' };
 }

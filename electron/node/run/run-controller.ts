@@ -51,6 +51,8 @@ export class RunController {
   enginePid: number | null = null;
   exitCode: number | null = null;
   exitSignal: string | null = null;
+  /** The engine's life on the run's clock: the launcher's `engine` and `exit` events (collectorStatuses). */
+  private engineLife: { fromTMs: number | null; toTMs: number | null } = { fromTMs: null, toTMs: null };
   oomKilled = false;
   /** Why the launcher gave up before the engine ran (its `error` event), or null. */
   launchError: string | null = null;
@@ -316,9 +318,11 @@ export class RunController {
         break;
       case 'engine':
         this.enginePid = Number(fields.pid) || null;
+        this.engineLife.fromTMs = tMs;
         this.pushSample({ tMs, source: 'engine', values: { started: 1, tokens: 0 } });
         break;
       case 'exit': {
+        this.engineLife.toTMs = tMs;
         const code = Number(fields.code);
         // sh reports a death by signal N as 128 + N.
         if (code > 128) {
@@ -466,7 +470,10 @@ export class RunController {
 
   /** How each collector of the run fared so far (the launched ones and those the facts ruled out). */
   collectorStatuses(): Record<string, CollectorStatus> {
-    return this.collectors.statuses(this.launcherPid !== null);
+    const { fromTMs, toTMs } = this.engineLife;
+    return this.collectors.statuses(this.launcherPid !== null, {
+      ranMs: toTMs === null ? null : toTMs - (fromTMs ?? 0),
+    });
   }
 
   /**

@@ -43,4 +43,46 @@ describe('collector book', () => {
     });
     expect(book.statuses(true).boardsysfs).toEqual({ status: 'ok', samples: 1, diagnostics: 1 });
   });
+
+  describe('a collector without a sample once the engine has ended', () => {
+    const TEGRA_HEADER = 'H v=1 tegrastats=/usr/bin/tegrastats ms=1000 uid=0 sudo=';
+    const cases: Array<[what: string, lines: string[], ranMs: number | null, want: Record<string, unknown>]> = [
+      [
+        'a tool that printed an error and exited: failed, quoting it',
+        [TEGRA_HEADER, 't=5.25 Error: tegrastats must be run as root'],
+        9000,
+        {
+          status: 'failed',
+          samples: 0,
+          diagnostics: 1,
+          reason:
+            'no reading: its only line was "t=5.25 Error: tegrastats must be run as root" (not a tegrastats line)',
+        },
+      ],
+      [
+        'an engine that ended before the first interval: ok, saying why there is none',
+        [TEGRA_HEADER],
+        50,
+        {
+          status: 'ok',
+          samples: 0,
+          diagnostics: 0,
+          reason: 'no sample: the engine ended 50 ms after it started, before the first 1000 ms interval',
+        },
+      ],
+      [
+        'a header and then silence over many intervals: failed',
+        [TEGRA_HEADER],
+        9000,
+        { status: 'failed', samples: 0, diagnostics: 0, reason: 'it printed its header and no reading' },
+      ],
+      ['the engine still running: ok so far', [TEGRA_HEADER], null, { status: 'ok', samples: 0, diagnostics: 0 }],
+    ];
+    it.each(cases)('%s', (_what, lines, ranMs, want) => {
+      const book = new CollectorBook();
+      book.start('tegrastats', 1000);
+      for (const l of lines) book.line('tegrastats', l);
+      expect(book.statuses(true, { ranMs }).tegrastats).toEqual(want);
+    });
+  });
 });
