@@ -18,6 +18,8 @@ interface CollectorRun {
   note?: string;
   /** Its planned interval, when the run knows it (a replayed run's manifest does not). */
   intervalMs: number | null;
+  /** Its script ended while the engine still ran (the launcher's collector-stopped event): its exit status. */
+  stoppedCode: number | null;
   /** Its first unreadable line: what a run whose collector read nothing quotes. */
   firstDiagnostic: { reason: string; text: string } | null;
 }
@@ -47,6 +49,8 @@ export type CollectorLineResult =
     }
   /** `keep`: one of the collector's first MAX_KEPT_DIAGNOSTICS, to be kept with its line; all are counted. */
   | { kind: 'diagnostic'; reason: string; text: string; keep: boolean }
+  /** Its script ended while the engine ran (and it had not said it cannot run here): what the run says. */
+  | { kind: 'stopped'; uptimeMs: number; reason: string }
   | { kind: 'none' };
 
 export class CollectorBook {
@@ -67,6 +71,7 @@ export class CollectorBook {
       heard: false,
       said: null,
       intervalMs,
+      stoppedCode: null,
       firstDiagnostic: null,
     });
   }
@@ -109,6 +114,11 @@ export class CollectorBook {
     collector.heard = true;
     if (record.kind === 'status') collector.said = { status: record.status, reason: record.reason };
     if (record.kind === 'header' && record.note) collector.note = record.note;
+    // Ending after `! absent|denied` is what such a script should do: nothing more to say then.
+    if (record.kind === 'stopped' && !collector.said) {
+      collector.stoppedCode = record.code;
+      return { kind: 'stopped', uptimeMs: record.uptimeMs, reason: stoppedReason(collector) };
+    }
     if (record.kind !== 'sample') return { kind: 'none' };
     collector.samples += 1;
     if (!record.unread) return { kind: 'sample', uptimeMs: record.uptimeMs, values: record.values };
@@ -130,6 +140,7 @@ export class CollectorBook {
     for (const [id, c] of this.started) {
       const base = { samples: c.samples, diagnostics: c.diagnostics };
       if (c.said) out[id] = { status: c.said.status, ...base, reason: c.said.reason };
+      else if (c.stoppedCode !== null) out[id] = { status: 'failed', ...base, reason: stoppedReason(c) };
       else if (c.samples > 0 || (c.heard && engine.ranMs === null))
         out[id] = { status: 'ok', ...base, ...(c.note ? { reason: c.note } : {}) };
       else {
@@ -141,14 +152,35 @@ export class CollectorBook {
   }
 }
 
+/** What to do about a collector that stopped: the tool is the suspect, and its output so far is kept. */
+export const COLLECTOR_STOPPED_HOW = 'run its tool by hand on the target to see why (and dmesg for a crash)';
+
+function stoppedReason(c: CollectorRun): string {
+  // sh reports a death by signal N as 128 + N.
+  const code = c.stoppedCode ?? 0;
+  const how = code > 128 ? `killed by signal ${code - 128}` : `its script exited with status ${code}`;
+  const kept =
+    c.samples === 0
+      ? (unreadLines(c) ?? 'no sample before')
+      : c.samples === 1
+        ? 'the sample before is kept'
+        : `the ${c.samples} samples before are kept`;
+  return `it stopped while the engine still ran (${how}); ${kept}; ${COLLECTOR_STOPPED_HOW}`;
+}
+
+/** `no reading: its only line was "…" (why)`: what a collector printed instead of readings, or null. */
+function unreadLines(c: CollectorRun): string | null {
+  if (!c.firstDiagnostic) return null;
+  const { reason, text } = c.firstDiagnostic;
+  const quoted = text.length > QUOTED_LINE_CHARS ? `${text.slice(0, QUOTED_LINE_CHARS)}…` : text;
+  const lines = c.diagnostics === 1 ? 'its only line' : `${c.diagnostics} lines; the first`;
+  return `no reading: ${lines} was "${quoted}" (${reason})`;
+}
+
 /** The status of a collector that has no sample (the engine ended, or it never said a word). */
 function withoutSample(c: CollectorRun, ranMs: number | null): { status: 'ok' | 'failed'; reason: string } {
-  if (c.firstDiagnostic) {
-    const { reason, text } = c.firstDiagnostic;
-    const quoted = text.length > QUOTED_LINE_CHARS ? `${text.slice(0, QUOTED_LINE_CHARS)}…` : text;
-    const lines = c.diagnostics === 1 ? 'its only line' : `${c.diagnostics} lines; the first`;
-    return { status: 'failed', reason: `no reading: ${lines} was "${quoted}" (${reason})` };
-  }
+  const unread = unreadLines(c);
+  if (unread) return { status: 'failed', reason: unread };
   if (ranMs !== null && c.intervalMs !== null && ranMs < c.intervalMs)
     return {
       status: 'ok',

@@ -439,6 +439,8 @@ export class RunController {
 
   private onCollectorRead(id: string, read: CollectorLineResult) {
     if (read.kind === 'diagnostic') this.collectorDiagnostic(id, read);
+    if (read.kind === 'stopped')
+      this.addEvent({ tMs: this.toTMs(read.uptimeMs), kind: 'alert', message: `${id}: ${read.reason}` });
     if (read.kind !== 'sample') return;
     if (read.unread) this.collectorDiagnostic(id, read.unread);
     const tMs = this.toTMs(read.uptimeMs);

@@ -85,4 +85,30 @@ describe('collector book', () => {
       expect(book.statuses(true, { ranMs }).tegrastats).toEqual(want);
     });
   });
+
+  it('a script that ends while the engine runs: failed, its samples kept, an alert at its time; not after absent', () => {
+    const book = new CollectorBook();
+    book.start('perf', 1000);
+    book.start('tegrastats', 1000);
+    const perf = ['H v=1 t0=50 events=task-clock dropped=', ...capture];
+    for (const l of perf) book.line('perf', l);
+    // The launcher's line after perf was killed by SIGKILL (sh: 128 + 9).
+    expect(book.line('perf', '! stopped code=137 t=51.5')).toEqual({
+      kind: 'stopped',
+      uptimeMs: 51_500,
+      reason:
+        'it stopped while the engine still ran (killed by signal 9); the sample before is kept; run its tool by hand on the target to see why (and dmesg for a crash)',
+    });
+    book.line('tegrastats', '! absent no tegrastats on PATH');
+    expect(book.line('tegrastats', '! stopped code=0 t=51.5')).toEqual({ kind: 'none' });
+    const statuses = book.statuses(true, { ranMs: 9000 });
+    expect(statuses.perf).toMatchObject({ status: 'failed', samples: 1 });
+    expect(statuses.perf?.reason).toMatch(/^it stopped while the engine still ran \(killed by signal 9\)/);
+    expect(statuses.tegrastats).toEqual({
+      status: 'absent',
+      samples: 0,
+      diagnostics: 0,
+      reason: 'no tegrastats on PATH',
+    });
+  });
 });
