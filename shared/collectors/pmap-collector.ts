@@ -54,7 +54,7 @@ function row() {
 
 /** Said when the engine's smaps cannot be read: what a user sees and what to do about it. */
 export const PMAP_DENIED_REASON =
-  "/proc/<pid>/smaps of the engine is not readable: it runs as another user; profile as that user or as root";
+  '/proc/<pid>/smaps of the engine is not readable: it runs as another user; profile as that user or as root';
 const DENIED_REASON = PMAP_DENIED_REASON.replace('<pid>', '$P');
 
 function pmapScript(): string {
