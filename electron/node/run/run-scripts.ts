@@ -330,6 +330,12 @@ while [ $i -lt 20 ]; do
   i=$((i+1))
 done
 [ -n "$WD" ] && kill "$WD" 2>/dev/null
+# Those still waiting for their next tick (tegrastats at 60 s would linger a minute) end now. The
+# launcher leads its own process group when setsid started it (the engine has a session of its
+# own), so the group is the collectors and their filters; without setsid it is not ours to signal.
+read -r st 2>/dev/null < /proc/$$/stat
+set -- \${st##*) }
+if [ "$3" = "$$" ]; then trap '' TERM; kill -TERM 0 2>/dev/null; trap - TERM; fi
 ev end
 # RECOVERY: the app is gone; keep what \`kvscope recover\` needs (spool, run.json), remove the rest.
 if [ -f watchdog.fired ]; then for f in * .[!.]*; do case "$f" in spool|run.json|'.[!.]*') ;; *) rm -rf "$f";; esac; done; fi

@@ -6,7 +6,16 @@
 // right status and a reason that says what to do, keep the samples it had, and print per-collector
 // counts equal to the sample rows of the saved session (counted here with SQL on the file).
 // Needs `npm run build` (the demo engine bundle).
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -49,6 +58,20 @@ function sampleValues(session: string, source: string): Array<Record<string, num
   } finally {
     db.close();
   }
+}
+
+/** Processes working in a folder under `root` (a run's launcher and collectors work in its run directory). */
+function processesUnder(root: string): string[] {
+  const out: string[] = [];
+  for (const pid of readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
+    try {
+      if (readlinkSync(`/proc/${pid}/cwd`).startsWith(root))
+        out.push(readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim());
+    } catch {
+      // gone meanwhile, or a kernel thread
+    }
+  }
+  return out;
 }
 
 describe('board collectors misbehaving, over SSH', () => {
@@ -141,5 +164,17 @@ describe('board collectors misbehaving, over SSH', () => {
     );
     expect(printed.procfs).toMatchObject({ status: 'ok' });
     expect(printed.procfs?.samples).toBeGreaterThanOrEqual(10);
+  });
+
+  it('intervals longer than the run (tegrastats 60 s, pmap 300 s): one sample each, ok, and nothing left running', async () => {
+    tegrastatsMode('normal');
+    const { printed } = await profile('long', [
+      ...['--tegrastats-interval-ms', '60000', '--pmap-interval-ms', '300000', '--no-boardsysfs'],
+    ]);
+    // Both read once at the start, then wait for a tick that the run's end comes before.
+    expect(printed.tegrastats).toEqual({ status: 'ok', samples: 1, diagnostics: 0 });
+    expect(printed.pmap).toEqual({ status: 'ok', samples: 1, diagnostics: 0 });
+    // The launcher ended them with the run: no collector sits out its minute on the board.
+    expect(processesUnder(sshTmp)).toEqual([]);
   });
 });
