@@ -5,6 +5,7 @@
 import type { CollectorStatus } from '../../../shared/api/schemas';
 import { MAX_KEPT_DIAGNOSTICS, type CollectorParser, type CollectorRecord } from '../../../shared/collectors/collector';
 import { collectorById } from '../../../shared/collectors/registry';
+import { formatMs } from '../../../shared/format/units';
 
 /** One started collector: its parser and what it has produced so far. */
 interface CollectorRun {
@@ -20,6 +21,9 @@ interface CollectorRun {
   intervalMs: number | null;
   /** Its script ended while the engine still ran (the launcher's collector-stopped event): its exit status. */
   stoppedCode: number | null;
+  /** Target uptime of its first and latest sample: its real pace against intervalMs. */
+  firstSampleMs: number | null;
+  lastSampleMs: number | null;
   /** Its first unreadable line: what a run whose collector read nothing quotes. */
   firstDiagnostic: { reason: string; text: string } | null;
 }
@@ -72,6 +76,8 @@ export class CollectorBook {
       said: null,
       intervalMs,
       stoppedCode: null,
+      firstSampleMs: null,
+      lastSampleMs: null,
       firstDiagnostic: null,
     });
   }
@@ -121,6 +127,8 @@ export class CollectorBook {
     }
     if (record.kind !== 'sample') return { kind: 'none' };
     collector.samples += 1;
+    collector.firstSampleMs ??= record.uptimeMs;
+    collector.lastSampleMs = record.uptimeMs;
     if (!record.unread) return { kind: 'sample', uptimeMs: record.uptimeMs, values: record.values };
     collector.diagnostics += 1;
     const unread = { ...record.unread, keep: collector.diagnostics <= MAX_KEPT_DIAGNOSTICS };
@@ -141,15 +149,30 @@ export class CollectorBook {
       const base = { samples: c.samples, diagnostics: c.diagnostics };
       if (c.said) out[id] = { status: c.said.status, ...base, reason: c.said.reason };
       else if (c.stoppedCode !== null) out[id] = { status: 'failed', ...base, reason: stoppedReason(c) };
-      else if (c.samples > 0 || (c.heard && engine.ranMs === null))
-        out[id] = { status: 'ok', ...base, ...(c.note ? { reason: c.note } : {}) };
-      else {
+      else if (c.samples > 0 || (c.heard && engine.ranMs === null)) {
+        const reason = [c.note, slowPace(c)].filter(Boolean).join('; ');
+        out[id] = { status: 'ok', ...base, ...(reason ? { reason } : {}) };
+      } else {
         const { status, reason } = withoutSample(c, engine.ranMs);
         out[id] = { status, ...base, reason };
       }
     }
     return out;
   }
+}
+
+/**
+ * A collector whose samples came this many times slower than its interval, on average, is said to
+ * (a tool that keeps its own pace, such as a tegrastats that ignores --interval, or a board too busy
+ * to keep up): twice, so that ticks a loaded board delays now and then do not count.
+ */
+export const SLOW_PACE_FACTOR = 2;
+
+function slowPace(c: CollectorRun): string | null {
+  if (c.intervalMs === null || c.firstSampleMs === null || c.lastSampleMs === null || c.samples < 2) return null;
+  const everyMs = (c.lastSampleMs - c.firstSampleMs) / (c.samples - 1);
+  if (everyMs <= SLOW_PACE_FACTOR * c.intervalMs) return null;
+  return `samples came every ${formatMs(everyMs)} on average, not every ${formatMs(c.intervalMs)} as asked: the tool keeps its own pace or the target is too busy; the chart has fewer points than asked for`;
 }
 
 /** What to do about a collector that stopped: the tool is the suspect, and its output so far is kept. */

@@ -1,6 +1,6 @@
 // Board collectors misbehaving as a field board's do, in real `kvscope profile … --demo --json` runs
 // over the loopback sshd: the shim tegrastats (test/fixtures/shims, its tegrastats.mode file in the
-// SSH sessions' TMPDIR) dies mid-run or prints an error and exits, and the
+// SSH sessions' TMPDIR) dies mid-run, keeps its own pace or prints an error and exits, and the
 // RK3588 sysfs tree (a copy of test/fixtures/board-root/rk3588-orange-pi-5, KVSCOPE_SYSFS_ROOT) loses
 // its NPU devfreq node and its debugfs rknpu/load while the run goes on. Each run must end with the
 // right status and a reason that says what to do, keep the samples it had, and print per-collector
@@ -152,6 +152,16 @@ describe('board collectors misbehaving, over SSH', () => {
     expect(board[0]).toMatchObject({ 'devfreq.fdab0000.npu.curFreqMHz': 300, 'npu.core0.loadPct': 4 });
     // Each tick without them is counted as unreadable.
     expect(printed.boardsysfs?.diagnostics).toBeGreaterThanOrEqual(after.length);
+  });
+
+  it('tegrastats keeping its own pace (a line every 2 s though 200 ms was asked): ok, and the reason says so', async () => {
+    tegrastatsMode('every 2');
+    const { printed } = await profile('pace', ['--tegrastats-interval-ms', '200', '--no-boardsysfs']);
+    expect(printed.tegrastats).toMatchObject({ status: 'ok', diagnostics: 0 });
+    expect(printed.tegrastats?.samples).toBeGreaterThanOrEqual(2);
+    expect(printed.tegrastats?.reason).toMatch(
+      /^samples came every 2\.\d+ s on average, not every 200 ms as asked: the tool keeps its own pace or the target is too busy/,
+    );
   });
 
   it('tegrastats printing an error and exiting: failed, quoting the error; the run goes on', async () => {

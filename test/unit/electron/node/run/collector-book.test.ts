@@ -111,4 +111,27 @@ describe('collector book', () => {
       reason: 'no tegrastats on PATH',
     });
   });
+
+  it('samples that come far slower than asked: ok, and the reason says so (twice the interval or more)', () => {
+    const line = readFileSync(
+      join(projectRoot, 'test/fixtures/shims/captures/tegrastats-xavier-nx-jp4.6.txt'),
+      'utf8',
+    ).split('\n')[0];
+    const paced = (uptimes: number[]) => {
+      const book = new CollectorBook();
+      book.start('tegrastats', 1000);
+      for (const t of uptimes) book.line('tegrastats', `t=${t} ${line}`);
+      return book.statuses(true, { ranMs: 11_000 }).tegrastats;
+    };
+    // A line every 5 s at 1 s asked.
+    expect(paced([100, 105, 110])).toEqual({
+      status: 'ok',
+      samples: 3,
+      diagnostics: 0,
+      reason:
+        'samples came every 5.00 s on average, not every 1.00 s as asked: the tool keeps its own pace or the target is too busy; the chart has fewer points than asked for',
+    });
+    // 1.9 s apart on average: a loaded board's late ticks, under twice the interval, say nothing.
+    expect(paced([100, 101.8, 103.8])).toEqual({ status: 'ok', samples: 3, diagnostics: 0 });
+  });
 });
