@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { COLLECTORS } from '../../../shared/collectors/registry';
 import { projectRoot, runCli } from '../../helpers/cli';
 import { useTrustedSshd } from '../../helpers/ssh-suite';
 import { waitFor } from '../../helpers/sshd';
@@ -186,5 +187,15 @@ describe('board collectors misbehaving, over SSH', () => {
     expect(printed.pmap).toEqual({ status: 'ok', samples: 1, diagnostics: 0 });
     // The launcher ended them with the run: no collector sits out its minute on the board.
     expect(processesUnder(sshTmp)).toEqual([]);
+  });
+
+  it('every collector switched off: the run still records the engine, and `collectors` is there, empty', async () => {
+    // --no-perf is profile()'s own.
+    const off = COLLECTORS.filter((c) => c.id !== 'perf').map((c) => `--no-${c.id}`);
+    const { printed, out } = await profile('off', off);
+    expect(printed).toEqual({});
+    const rows = rowsPerSource(out);
+    expect(Object.keys(rows)).toEqual(['engine']);
+    expect(rows.engine).toBeGreaterThan(10);
   });
 });
