@@ -9,7 +9,7 @@
 // Pure; never throws: a part the thermal parser cannot read is a diagnostic, and so is the line
 // when nothing else in it reads; otherwise the other parts are still the tick's sample (a devfreq
 // node unplugged mid-run, a debugfs read that fails with EBUSY must not blank every other reading).
-import { collectorLineParser, type CollectorParser } from './collector';
+import { collectorLineParser, type CollectorParser, type CollectorRecord } from './collector';
 import { readBoardTick } from './board-sysfs-tick';
 import type { SensorRecord } from '../parsers/records';
 
@@ -55,6 +55,19 @@ function powerValues(sensors: SensorRecord[], values: Record<string, number | nu
   }
 }
 
+/** What a run says when board files are there but do not read (the script's header and its `! denied`). */
+export const BOARD_UNREADABLE_HOW =
+  'debugfs (the NPU load) and some sysfs files are readable by root only: profile as root to read them';
+
+/** The header's count of files that are there but do not read, and the first of them: a note next to `ok`. */
+function readHeader(line: string): CollectorRecord {
+  const m = / unreadable=(\d+) first=(\S+)$/.exec(line);
+  const count = Number(m?.[1] ?? 0);
+  if (!m || count === 0) return { kind: 'header' };
+  const more = count > 1 ? ` and ${count - 1} more` : '';
+  return { kind: 'header', note: `left out, not readable: ${m[2]}${more}; ${BOARD_UNREADABLE_HOW}` };
+}
+
 export function createBoardSysfsCollectorParser(): CollectorParser {
   return collectorLineParser((line) => {
     const tick = readBoardTick(line);
@@ -85,5 +98,5 @@ export function createBoardSysfsCollectorParser(): CollectorParser {
         ? { kind: 'diagnostic', reason: unread.reason, text: line }
         : { kind: 'diagnostic', reason: 'board line without a reading', text: line };
     return { kind: 'sample', uptimeMs: tick.uptimeMs, values, ...(unread ? { unread } : {}) };
-  });
+  }, readHeader);
 }
