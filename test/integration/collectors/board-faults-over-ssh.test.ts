@@ -89,9 +89,9 @@ describe('board collectors misbehaving, over SSH', () => {
   const tegrastatsMode = (mode: string) => writeFileSync(join(sshTmp, 'tegrastats.mode'), `${mode}\n`);
 
   /** A profile run over SSH with these extra arguments: its --json document and its session file. */
-  async function profile(name: string, more: string[], during?: () => Promise<void>) {
+  async function profile(name: string, more: string[], during?: () => Promise<void>, engine = [...DEMO, '--no-perf']) {
     const out = join(dir, `${name}.kvscope`);
-    const running = runCli(['profile', ...ssh.cliTarget(), ...DEMO, '--no-perf', ...more, '--out', out, '--json'], {
+    const running = runCli(['profile', ...ssh.cliTarget(), ...engine, ...more, '--out', out, '--json'], {
       timeoutMs: 90_000,
     });
     await during?.();
@@ -197,5 +197,21 @@ describe('board collectors misbehaving, over SSH', () => {
     const rows = rowsPerSource(out);
     expect(Object.keys(rows)).toEqual(['engine']);
     expect(rows.engine).toBeGreaterThan(10);
+  });
+
+  it('an engine gone within 100 ms: no collector is blamed, each says why it has no sample', async () => {
+    tegrastatsMode('normal');
+    const { printed } = await profile('early', [], undefined, ['--engine', 'sleep 0.05', '--interval-ms', '200']);
+    const started = Object.entries(printed).filter(([, c]) => c.status !== 'absent');
+    // procfs, pressure, tegrastats (the shim), vcgencmd (the shim), boardsysfs (the tree), perf, pmap at least.
+    expect(started.length).toBeGreaterThanOrEqual(7);
+    for (const [id, c] of started) {
+      expect(c.status, id).toBe('ok');
+      // A collector that read once at its start has its sample; the others say why they have none.
+      if (c.samples === 0)
+        expect(c.reason, id).toMatch(
+          /^no sample: the engine ended \d+ ms after it started, before the first \d+ ms interval$/,
+        );
+    }
   });
 });
