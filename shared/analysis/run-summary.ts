@@ -137,7 +137,8 @@ export function summarizeRun(record: RunRecord): ProfileSummaryOutput {
     peakRssBytes: a.peakRssBytes,
     engineReported: engineLogSummary(record.engineLog),
     ...tail,
-    ...(Object.keys(o.collectors).length > 0 ? { collectors: o.collectors } : {}),
+    // Always there, `{}` when every collector was switched off: scripts read `collectors.<id>`.
+    collectors: o.collectors,
     ...(o.server ? { server: o.server } : {}),
   };
 }

@@ -6,8 +6,10 @@
 //   power.<rail>.mW                          power*_input (µW), or an INA3221 channel's bus voltage
 //                                            times its current (the chip has no power attribute)
 //   trip.<zone type>.<index>.C               thermal trip points (first tick)
-// Pure; never throws: a part the thermal parser cannot read makes the line a diagnostic.
-import { collectorLineParser, type CollectorParser } from './collector';
+// Pure; never throws: a part the thermal parser cannot read is a diagnostic, and so is the line
+// when nothing else in it reads; otherwise the other parts are still the tick's sample (a devfreq
+// node unplugged mid-run, a debugfs read that fails with EBUSY must not blank every other reading).
+import { collectorLineParser, type CollectorParser, type CollectorRecord } from './collector';
 import { readBoardTick } from './board-sysfs-tick';
 import type { SensorRecord } from '../parsers/records';
 
@@ -53,14 +55,32 @@ function powerValues(sensors: SensorRecord[], values: Record<string, number | nu
   }
 }
 
+/** What a run says when board files are there but do not read (the script's header and its `! denied`). */
+export const BOARD_UNREADABLE_HOW =
+  'debugfs (the NPU load) and some sysfs files are readable by root only: profile as root to read them';
+
+/** The header's count of files that are there but do not read, and the first of them: a note next to `ok`. */
+function readHeader(line: string): CollectorRecord {
+  const m = / unreadable=(\d+) first=(\S+)$/.exec(line);
+  const count = Number(m?.[1] ?? 0);
+  if (!m || count === 0) return { kind: 'header' };
+  const more = count > 1 ? ` and ${count - 1} more` : '';
+  return { kind: 'header', note: `left out, not readable: ${m[2]}${more}; ${BOARD_UNREADABLE_HOW}` };
+}
+
 export function createBoardSysfsCollectorParser(): CollectorParser {
   return collectorLineParser((line) => {
     const tick = readBoardTick(line);
     if (tick.kind === 'diagnostic') return tick;
     const values: Record<string, number | null> = {};
     const sensors: SensorRecord[] = [];
+    let unread: { reason: string; text: string } | null = null;
     for (const r of tick.records) {
-      if (r.kind === 'diagnostic') return { kind: 'diagnostic', reason: r.reason, text: line };
+      if (r.kind === 'diagnostic') {
+        // The part itself (`/sys/…/cur_freq:`), not the tick: a long tick cut for keeping would hide it.
+        unread ??= { reason: r.reason, text: r.text };
+        continue;
+      }
       if (r.kind === 'devfreq' && r.error === null) {
         if (r.attr === 'cur_freq' && r.curFreqHz !== null)
           values[boardKey.devfreq(r.device, 'cur')] = r.curFreqHz / HZ_PER_MHZ;
@@ -74,7 +94,9 @@ export function createBoardSysfsCollectorParser(): CollectorParser {
     }
     powerValues(sensors, values);
     if (Object.keys(values).length === 0)
-      return { kind: 'diagnostic', reason: 'board line without a reading', text: line };
-    return { kind: 'sample', uptimeMs: tick.uptimeMs, values };
-  });
+      return unread
+        ? { kind: 'diagnostic', reason: unread.reason, text: line }
+        : { kind: 'diagnostic', reason: 'board line without a reading', text: line };
+    return { kind: 'sample', uptimeMs: tick.uptimeMs, values, ...(unread ? { unread } : {}) };
+  }, readHeader);
 }

@@ -12,7 +12,7 @@
 // tick is read by shared/parsers/thermal-parsers.ts (shared/collectors/board-sysfs-tick.ts).
 // Lines: shared/collectors/board-sysfs-collector-parser.ts.
 import type { CollectorDefinition } from './collector';
-import { createBoardSysfsCollectorParser } from './board-sysfs-collector-parser';
+import { BOARD_UNREADABLE_HOW, createBoardSysfsCollectorParser } from './board-sysfs-collector-parser';
 import { AWK_INTERACTIVE_SH, awkWord, TICKER_SH } from './collector-script';
 
 const ABSENT_REASON =
@@ -40,10 +40,16 @@ function boardSysfsScript(): string {
   return `#!/bin/sh
 # KVScope board sysfs collector: one awk, files listed once. $1 = pid, $2 = interval in seconds, $3 = root (default /).
 P="$1"; I="$2"; R="\${3:-\${KVSCOPE_SYSFS_ROOT:-/}}"; R="\${R%/}"
-L=""; nd=0; nn=0; nh=0; nt=0
+L=""; nd=0; nn=0; nh=0; nt=0; nu=0; U=""
 add() { L="$L$1 $2
 "; }
-ok() { read -r _ < "$R$1" 2>/dev/null; }
+# A file that is there but does not read (EACCES, EINVAL, EBUSY) is left out, counted, and the
+# first one named in the header: the run says what it could not read (BOARD_UNREADABLE_HOW).
+ok() {
+  read -r _ 2>/dev/null < "$R$1" && return 0
+  if [ -e "$R$1" ]; then nu=$((nu + 1)); [ -n "$U" ] || U=$1; fi
+  return 1
+}
 for d in "$R"/sys/class/devfreq/*; do
   [ -d "$d" ] || continue
   n=\${d##*/}; c=0
@@ -51,6 +57,13 @@ for d in "$R"/sys/class/devfreq/*; do
   nd=$((nd + c))
 done
 ok /sys/kernel/debug/rknpu/load && add e /sys/kernel/debug/rknpu/load && nn=1
+# debugfs is mode 700 for root: a login without root does not even see rknpu/load. A board with an
+# NPU devfreq node has it, so it counts as unreadable there.
+if [ $nn = 0 ] && [ -d "$R/sys/kernel/debug" ] && [ ! -r "$R/sys/kernel/debug" ]; then
+  for d in "$R"/sys/class/devfreq/*npu*; do
+    [ -d "$d" ] && { nu=$((nu + 1)); U=\${U:-/sys/kernel/debug/rknpu/load}; break; }
+  done
+fi
 if ! command -v tegrastats >/dev/null 2>&1; then
   for h in "$R"/sys/class/hwmon/hwmon*; do
     nm=""; read -r nm < "$h/name" 2>/dev/null || continue
@@ -75,8 +88,9 @@ for z in "$R"/sys/class/thermal/thermal_zone*; do
   done
   nt=$((nt + c))
 done
+[ -n "$L" ] || [ $nu = 0 ] || { echo "! denied $U and $((nu - 1)) more files do not read; ${BOARD_UNREADABLE_HOW}"; exit 0; }
 [ -n "$L" ] || { echo "! absent ${ABSENT_REASON}"; exit 0; }
-echo "H v=1 devfreq=$nd npu=$nn power=$nh tripzones=$nt"
+echo "H v=1 devfreq=$nd npu=$nn power=$nh tripzones=$nt unreadable=$nu first=$U"
 export KV_BOARD_FILES="$L"
 ${TICKER_SH}
 ${AWK_INTERACTIVE_SH}

@@ -11,7 +11,9 @@
 //   the costs are in shared/collectors/procfs-sampler-script.ts), ticks from TICKER_SH
 //   (shared/collectors/collector-script.ts), and exits by itself once /proc/<pid> is gone;
 // - it prints `! absent <reason>` or `! denied <reason>` and exits when its source is missing or
-//   unreadable on this target; every other line is its parser's business.
+//   unreadable on this target; every other line is its parser's business;
+// - when it ends while the engine still runs, the launcher adds `! stopped code=<exit status>
+//   t=<uptime s>` after its lines (electron/node/run/run-scripts.ts).
 import type { TargetFacts } from '../run/target-facts';
 
 /** How a series' numbers are read. Units are part of the key's name (see SERIES_UNIT_SUFFIX). */
@@ -55,11 +57,22 @@ export const KEPT_DIAGNOSTIC_TEXT_CHARS = 240;
 
 /** What a collector's parser makes of one line. Never thrown: a bad line is a diagnostic. */
 export type CollectorRecord =
-  | { kind: 'sample'; uptimeMs: number; values: Record<string, number | null> }
+  /**
+   * `unread`: a part of the line that could not be read (a sysfs file gone mid-run, a read that
+   * failed) while the rest is the sample: counted and kept as a diagnostic, the readings kept too.
+   */
+  | {
+      kind: 'sample';
+      uptimeMs: number;
+      values: Record<string, number | null>;
+      unread?: { reason: string; text: string };
+    }
   /** `note`: what the run says next to an `ok` status (e.g. the perf events this board does not count). */
   | { kind: 'header'; note?: string }
   | { kind: 'gone'; uptimeMs: number }
   | { kind: 'status'; status: 'absent' | 'denied'; reason: string }
+  /** The script ended while the engine still ran (`code`: its exit status, 128 + N for signal N). */
+  | { kind: 'stopped'; code: number; uptimeMs: number }
   | { kind: 'diagnostic'; reason: string; text: string };
 
 export interface CollectorParser {
@@ -107,8 +120,13 @@ export interface CollectorDefinition extends SeriesSource {
   createParser(): CollectorParser;
 }
 
-/** `! absent <reason>` / `! denied <reason>`: a script saying its source is not there. */
+/**
+ * `! absent <reason>` / `! denied <reason>`: a script saying its source is not there; `! stopped
+ * code=<n> t=<uptime s>`: the launcher saying the script ended while the engine ran.
+ */
 export function parseStatusLine(line: string): CollectorRecord | null {
+  const stopped = /^! stopped code=(\d{1,3}) t=(\d+(?:\.\d+)?)$/.exec(line);
+  if (stopped) return { kind: 'stopped', code: Number(stopped[1]), uptimeMs: Math.round(Number(stopped[2]) * 1000) };
   const m = /^! (absent|denied) ?(.*)$/.exec(line);
   const status = m?.[1] as 'absent' | 'denied' | undefined;
   if (!status) return null;

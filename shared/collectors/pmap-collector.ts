@@ -52,13 +52,20 @@ function row() {
 }
 `;
 
+/** Said when the engine's smaps cannot be read: what a user sees and what to do about it. */
+export const PMAP_DENIED_REASON =
+  '/proc/<pid>/smaps of the engine is not readable: it runs as another user; profile as that user or as root';
+const DENIED_REASON = PMAP_DENIED_REASON.replace('<pid>', '$P');
+
 function pmapScript(): string {
   return `#!/bin/sh
 # KVScope pmap collector. $1 = pid, $2 = interval in seconds.
 P="$1"; I="$2"
+# smaps there but not readable: another user's process. pmap reads the same file (or maps, under
+# the same ptrace check), so it cannot help; it is only for kernels without smaps.
 if read -r _ < "/proc/$P/smaps" 2>/dev/null; then M=smaps
-elif command -v pmap >/dev/null 2>&1; then M=pmap
-elif [ -e "/proc/$P/smaps" ]; then echo "! denied /proc/$P/smaps is not readable (another user's process) and there is no pmap"; exit 0
+elif [ -e "/proc/$P/smaps" ]; then echo "! denied ${DENIED_REASON}"; exit 0
+elif [ -d "/proc/$P" ] && command -v pmap >/dev/null 2>&1; then M=pmap
 elif [ -d "/proc/$P" ]; then echo "! absent no /proc/<pid>/smaps (kernel without CONFIG_PROC_PAGE_MONITOR) and no pmap"; exit 0
 else exit 0; fi
 echo "H v=1 source=$M"

@@ -106,6 +106,11 @@ export function createTegrastatsCollectorParser(): CollectorParser {
     // A live stream has no terminal wrap: each line is read alone (no holding for a continuation).
     const record = parseTegrastatsLine(line.slice(time[0].length), ++lineNo);
     if (record.kind === 'diagnostic') return { kind: 'diagnostic', reason: record.reason, text: line };
+    // Every tegrastats release starts its line with RAM (test/fixtures/tegrastats: TX1 to Thor). The
+    // format reader is lenient for pasted fragments, so `<word> <number>` reads as an engine's clock:
+    // a "tegrastats" on PATH printing something else (`hello world 1796187657`) made samples of it.
+    if (record.ramTotalBytes === null)
+      return { kind: 'diagnostic', reason: 'not a tegrastats reading (no RAM field)', text: line };
     const values = tegrastatsValues(record);
     if (Object.keys(values).length === 0)
       return { kind: 'diagnostic', reason: 'tegrastats line without a reading', text: line };

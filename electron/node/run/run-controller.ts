@@ -53,6 +53,8 @@ export class RunController {
   enginePid: number | null = null;
   exitCode: number | null = null;
   exitSignal: string | null = null;
+  /** The engine's life on the run's clock: the launcher's `engine` and `exit` events (collectorStatuses). */
+  private engineLife: { fromTMs: number | null; toTMs: number | null } = { fromTMs: null, toTMs: null };
   oomKilled = false;
   /** Why the launcher gave up before the engine ran (its `error` event), or null. */
   launchError: string | null = null;
@@ -373,9 +375,11 @@ export class RunController {
         break;
       case 'engine':
         this.enginePid = Number(fields.pid) || null;
+        this.engineLife.fromTMs = tMs;
         this.pushSample({ tMs, source: 'engine', values: { started: 1, tokens: 0 } });
         break;
       case 'exit': {
+        this.engineLife.toTMs = tMs;
         const code = Number(fields.code);
         const end = engineExitOfStatus(code);
         this.exitSignal = end.signal;
@@ -477,19 +481,24 @@ export class RunController {
     this.onCollectorRead(id, this.collectors.line(id, text));
   }
 
+  /** A line (or a part of one) a collector's parser could not read: counted, and kept with its text (the first few per collector), so a run says what it could not read. */
+  private collectorDiagnostic(id: string, d: { reason: string; text: string; keep: boolean }) {
+    this.diagnostics += 1;
+    if (d.keep)
+      this.addEvent({
+        tMs: this.lastTMs,
+        kind: 'info',
+        message: `${id}: ${d.reason}`,
+        data: { text: d.text.slice(0, KEPT_DIAGNOSTIC_TEXT_CHARS) },
+      });
+  }
+
   private onCollectorRead(id: string, read: CollectorLineResult) {
-    if (read.kind === 'diagnostic') {
-      this.diagnostics += 1;
-      // Kept with its line (the first few per collector), so a run says what it could not read.
-      if (read.keep)
-        this.addEvent({
-          tMs: this.lastTMs,
-          kind: 'info',
-          message: `${id}: ${read.reason}`,
-          data: { text: read.text.slice(0, KEPT_DIAGNOSTIC_TEXT_CHARS) },
-        });
-    }
+    if (read.kind === 'diagnostic') this.collectorDiagnostic(id, read);
+    if (read.kind === 'stopped')
+      this.addEvent({ tMs: this.toTMs(read.uptimeMs), kind: 'alert', message: `${id}: ${read.reason}` });
     if (read.kind !== 'sample') return;
+    if (read.unread) this.collectorDiagnostic(id, read.unread);
     const tMs = this.toTMs(read.uptimeMs);
     this.advanceTo(tMs);
     const values = read.values;
@@ -519,7 +528,10 @@ export class RunController {
 
   /** How each collector of the run fared so far (the launched ones and those the facts ruled out). */
   collectorStatuses(): Record<string, CollectorStatus> {
-    return this.collectors.statuses(this.launcherPid !== null);
+    const { fromTMs, toTMs } = this.engineLife;
+    return this.collectors.statuses(this.launcherPid !== null, {
+      ranMs: toTMs === null ? null : toTMs - (fromTMs ?? 0),
+    });
   }
 
   /**

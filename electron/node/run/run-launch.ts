@@ -45,10 +45,10 @@ export async function launchRun(launch: RunLaunch): Promise<number | null> {
   launch.onEngine(engine);
   const plan = planCollectors(request, launch.targetFacts);
   collectors.unavailable.push(...plan.unavailable);
-  for (const { def } of plan.start) {
+  for (const { def, intervalMs } of plan.start) {
     if (def.script === null) continue;
     await target.writeFile(`${dir}/${def.id}.sh`, def.script, 0o700);
-    collectors.start(def.id);
+    collectors.start(def.id, intervalMs);
   }
   await target.writeFile(`${dir}/launcher.sh`, launcherScript(), 0o700);
   await target.writeFile(

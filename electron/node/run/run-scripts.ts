@@ -290,11 +290,17 @@ while [ -z "$EP" ] && [ $i -lt 200 ]; do read -r EP < engine.pid 2>/dev/null; [ 
 # taskset, bash run.sh) fork or exec inside it. The collectors get EP and follow the group
 # themselves (shared/collectors/procfs-sampler-script.ts measures its largest member).
 ev engine pid=$EP group=$EP stdout=$OUTMODE
-# One pipeline per collector: its script, then one awk that tags its lines and caps them.
+# One pipeline per collector: its script, then one awk that tags its lines and caps them. A script
+# ends by itself once the engine is gone; one that ends while the engine still runs (its tool
+# crashed, was killed, or exited) is said by a "! stopped" line after its own lines, through the
+# same pipe (so after an "! absent" it said, which makes ending right): its samples so far are
+# kept, and the run's status for it says it stopped (electron/node/run/collector-book.ts).
+# Alive: /proc/<pid>/stat readable and not a zombie (Z) or dead (X) waiting to be reaped.
+kvscope_alive() { s=""; read -r s 2>/dev/null < "/proc/$1/stat" || return 1; case "\${s##*) }" in Z*|X*) return 1;; esac; }
 CP=""
 for c in $COLLECTORS; do
   eval "ca=\\$C_\${c}_ARGS"; eval "set -- $ca"
-  sh "$c.sh" "$EP" "$@" 2>/dev/null | awk $AWKI -v tag="$c" -v max="$SPOOL_MAX" '${collectorFilterAwk.replace(/'/g, "'\\''")}' >> spool &
+  { sh "$c.sh" "$EP" "$@" 2>/dev/null; rc=$?; kvscope_alive "$EP" && read -r u _ < /proc/uptime && echo "! stopped code=$rc t=$u"; } | awk $AWKI -v tag="$c" -v max="$SPOOL_MAX" '${collectorFilterAwk.replace(/'/g, "'\\''")}' >> spool &
   CP="$CP $!"
 done
 WD=""
@@ -324,6 +330,12 @@ while [ $i -lt 20 ]; do
   i=$((i+1))
 done
 [ -n "$WD" ] && kill "$WD" 2>/dev/null
+# Those still waiting for their next tick (tegrastats at 60 s would linger a minute) end now. The
+# launcher leads its own process group when setsid started it (the engine has a session of its
+# own), so the group is the collectors and their filters; without setsid it is not ours to signal.
+read -r st 2>/dev/null < /proc/$$/stat
+set -- \${st##*) }
+if [ "$3" = "$$" ]; then trap '' TERM; kill -TERM 0 2>/dev/null; trap - TERM; fi
 ev end
 # RECOVERY: the app is gone; keep what \`kvscope recover\` needs (spool, run.json), remove the rest.
 if [ -f watchdog.fired ]; then for f in * .[!.]*; do case "$f" in spool|run.json|'.[!.]*') ;; *) rm -rf "$f";; esac; done; fi

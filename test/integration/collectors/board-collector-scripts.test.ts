@@ -2,16 +2,18 @@
 // fixtures of real boards (test/fixtures/board-root/*, see their SOURCE notes) and the shim board
 // tools (test/fixtures/shims), read by their parsers. Expected values are written by hand from the
 // fixtures. The "engine" is a `sleep` we start and end; the scripts must end with it.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { chmodSync, cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CollectorDefinition, CollectorRecord } from '../../../shared/collectors/collector';
 import { boardSysfsCollector } from '../../../shared/collectors/board-sysfs-collector';
+import { BOARD_UNREADABLE_HOW } from '../../../shared/collectors/board-sysfs-collector-parser';
 import { tegrastatsCollector } from '../../../shared/collectors/tegrastats-collector';
 import { vcgencmdCollector } from '../../../shared/collectors/vcgencmd-collector';
 import { projectRoot } from '../../helpers/cli';
+import { ensureKeyUser } from '../../helpers/sshd';
 
 const dir = mkdtempSync(join(tmpdir(), 'kvscope-board-scripts-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -196,5 +198,35 @@ describe('board collector scripts on directory fixtures', () => {
         reason: 'no tegrastats on PATH: not an NVIDIA Jetson, or L4T without its tegrastats',
       },
     ]);
+  });
+
+  it('board sysfs as a user without root on an RK3588 (debugfs mode 700): the NPU load is said to be left out, and why', async () => {
+    const user = await ensureKeyUser();
+    const root = join(dir, 'rk3588-debugfs-root-only');
+    cpSync(boardRoot('rk3588-orange-pi-5'), root, { recursive: true });
+    chmodSync(dir, 0o755);
+    // As on the board: /sys/kernel/debug is root's, mode 700 (the fixture copy is root's: this test runs as root).
+    chmodSync(join(root, 'sys/kernel/debug'), 0o700);
+    const file = join(dir, 'boardsysfs-nonroot.sh');
+    writeFileSync(file, boardSysfsCollector.script ?? '', { mode: 0o755 });
+    const engine = spawn('sleep', ['0.9'], { stdio: 'ignore' });
+    const ran = spawnSync('su', ['-s', '/bin/sh', user, '-c', `sh ${file} ${engine.pid} 0.200 ${root}`], {
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
+    const parser = boardSysfsCollector.createParser();
+    const records = ran.stdout
+      .split('\n')
+      .map((l) => parser.push(l))
+      .filter((r): r is CollectorRecord => r !== null);
+    expect(records[0]).toEqual({
+      kind: 'header',
+      note: `left out, not readable: /sys/kernel/debug/rknpu/load; ${BOARD_UNREADABLE_HOW}`,
+    });
+    const got = samples(records);
+    expect(got.length).toBeGreaterThanOrEqual(2);
+    expect(got[0]?.values).toMatchObject({ 'devfreq.fdab0000.npu.curFreqMHz': 300, 'devfreq.dmc.curFreqMHz': 528 });
+    expect(got[0]?.values['npu.core0.loadPct']).toBeUndefined();
+    expect(records.filter((r) => r.kind === 'diagnostic')).toEqual([]);
   });
 });

@@ -1,17 +1,19 @@
 // The pmap collector on this machine: its smaps table agrees with the real `pmap -x` (procps-ng)
 // of the same process, both read by the one pmap parser; and in a real local run of the demo
-// engine in growth mode, the largest anonymous mapping (its KV cache) grows with the tokens.
+// engine in growth mode, the largest anonymous mapping (its KV cache) grows with the tokens; and
+// run by a real second local user against a root process, it says `denied` with what to do.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CollectorRecord } from '../../../shared/collectors/collector';
-import { pmapCollector } from '../../../shared/collectors/pmap-collector';
+import { PMAP_DENIED_REASON, pmapCollector } from '../../../shared/collectors/pmap-collector';
 import { createPmapParser } from '../../../shared/parsers/pmap-parser';
 import type { PmapRecord } from '../../../shared/parsers/records';
 import { readSession } from '../../../electron/node/session/session-store';
 import { runCli } from '../../helpers/cli';
+import { ensureKeyUser } from '../../helpers/sshd';
 
 const dir = mkdtempSync(join(tmpdir(), 'kvscope-pmap-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -81,5 +83,28 @@ describe('the pmap collector', () => {
     for (let i = 1; i < largest.length; i++) expect(largest[i]).toBeGreaterThanOrEqual(largest[i - 1] ?? 0);
     expect((largest.at(-1) ?? 0) - (largest[0] ?? 0)).toBeGreaterThan(4 << 20);
     for (const s of pmap) expect(s.values['pmap.mappings']).toBeGreaterThan(5);
+  });
+
+  it("another user's engine: denied, saying so and what to do, though pmap is installed (it reads the same smaps)", async () => {
+    const user = await ensureKeyUser();
+    const script = join(dir, 'pmap-other.sh');
+    writeFileSync(script, pmapCollector.script ?? '', { mode: 0o755 });
+    chmodSync(dir, 0o755);
+    // A process of root's (this test runs as root, as CI does); the collector runs as the other user.
+    const engine = spawn('sleep', ['30'], { stdio: 'ignore' });
+    try {
+      const ran = spawnSync('su', ['-s', '/bin/sh', user, '-c', `timeout 5 sh ${script} ${engine.pid} 1`], {
+        encoding: 'utf8',
+      });
+      const said = ran.stdout.split('\n').filter((l) => l !== '');
+      expect(said).toEqual([`! denied ${PMAP_DENIED_REASON.replace('<pid>', String(engine.pid))}`]);
+      expect(pmapCollector.createParser().push(said[0] ?? '')).toEqual({
+        kind: 'status',
+        status: 'denied',
+        reason: `/proc/${engine.pid}/smaps of the engine is not readable: it runs as another user; profile as that user or as root`,
+      });
+    } finally {
+      engine.kill('SIGKILL');
+    }
   });
 });

@@ -9,6 +9,12 @@ import { createBoardSysfsCollectorParser } from '../../../../shared/collectors/b
 import { projectRoot } from '../../../helpers/cli';
 
 const read = (line: string) => createBoardSysfsCollectorParser().push(line);
+/** The values of an rknpu load line `Core0: N%, Core1:  0%, Core2:  0%`. */
+const npuLoad = (core0Pct: number) => ({
+  'npu.core0.loadPct': core0Pct,
+  'npu.core1.loadPct': 0,
+  'npu.core2.loadPct': 0,
+});
 
 describe('board sysfs collector parser', () => {
   it('INA3221: rails from in1–in3 × curr1–curr3 only; shunt µV (in4–in7) and the summed curr4 make no rail', () => {
@@ -29,22 +35,37 @@ describe('board sysfs collector parser', () => {
     });
   });
 
-  it('devfreq Hz → MHz, the NPU per core, a failed NPU read makes the tick a diagnostic that says so', () => {
-    const line =
-      't=10|/sys/class/devfreq/fdab0000.npu/cur_freq:1000000000|/sys/kernel/debug/rknpu/load:NPU load:  Core0: 35%, Core1:  0%, Core2:  0%,';
-    expect(read(line)).toEqual({
-      kind: 'sample',
-      uptimeMs: 10000,
-      values: {
-        'devfreq.fdab0000.npu.curFreqMHz': 1000,
-        'npu.core0.loadPct': 35,
-        'npu.core1.loadPct': 0,
-        'npu.core2.loadPct': 0,
+  // The awk prints `<path>:` with nothing after it when getline fails (the file is gone or the read errs).
+  it.each([
+    {
+      what: 'devfreq Hz → MHz, the NPU per core',
+      line: 't=10|/sys/class/devfreq/fdab0000.npu/cur_freq:1000000000|/sys/kernel/debug/rknpu/load:NPU load:  Core0: 35%, Core1:  0%, Core2:  0%,',
+      want: { kind: 'sample', uptimeMs: 10000, values: { 'devfreq.fdab0000.npu.curFreqMHz': 1000, ...npuLoad(35) } },
+    },
+    {
+      what: 'a file that reads nothing mid-run (devfreq node unplugged, EBUSY): the other parts are still the sample',
+      line: 't=12.5|/sys/class/devfreq/dmc/cur_freq:528000000|/sys/class/devfreq/fdab0000.npu/cur_freq:|/sys/kernel/debug/rknpu/load:NPU load:  Core0:  4%, Core1:  0%, Core2:  0%,',
+      want: {
+        kind: 'sample',
+        uptimeMs: 12500,
+        values: { 'devfreq.dmc.curFreqMHz': 528, ...npuLoad(4) },
+        unread: { reason: 'unreadable devfreq frequency', text: '/sys/class/devfreq/fdab0000.npu/cur_freq:' },
       },
-    });
+    },
+  ])('$what', ({ line, want }) => {
+    expect(read(line)).toEqual(want);
+  });
+
+  it('a tick where nothing reads is a diagnostic that says which part failed', () => {
     expect(read('t=11|/sys/kernel/debug/rknpu/load:NPU load:  Core0: 35%, Core1: %, Core2:  0%,')).toMatchObject({
       kind: 'diagnostic',
       reason: 'unreadable NPU load',
+    });
+    // Nothing readable at all: the line is the diagnostic, with the part's reason.
+    expect(read('t=13|/sys/class/devfreq/fdab0000.npu/cur_freq:')).toEqual({
+      kind: 'diagnostic',
+      reason: 'unreadable devfreq frequency',
+      text: 't=13|/sys/class/devfreq/fdab0000.npu/cur_freq:',
     });
   });
 });

@@ -132,6 +132,17 @@ describe('tegrastats collector parser', () => {
       expect(p.push(bad)?.kind, bad).toBe('diagnostic');
   });
 
+  it("another tool's output under the name tegrastats is no sample, though the lenient format reader finds a value in it", () => {
+    const p = createTegrastatsCollectorParser();
+    // `<word> <number>` reads as an engine's clock in a fragment; a live line always starts with RAM.
+    for (const line of ['t=1.0 hello world 1796187657', 't=3.0 GR3D_FREQ 5%'])
+      expect(p.push(line), line).toEqual({
+        kind: 'diagnostic',
+        reason: 'not a tegrastats reading (no RAM field)',
+        text: line,
+      });
+  });
+
   it('the plan leaves it out where the probe found no tegrastats; unknown facts leave it to the target', () => {
     const none = planCollectors({ intervalMs: 200 }, { tools: { tegrastats: null } });
     expect(none.unavailable).toContainEqual({
