@@ -174,52 +174,120 @@ export function throughputInsideOutside(
   };
 }
 
-export interface ThrottleSampleKeys {
-  /** Temperature keys to take the maximum of (default: every key ending in "TempC"). */
-  tempKeys?: readonly string[];
-  /** Pairs of current/maximum clock keys (default: every "<x>FreqKHz" with a "<x>MaxFreqKHz"). */
-  clockKeys?: ReadonlyArray<{ cur: string; max: string }>;
-  /** Key holding the Raspberry Pi get_throttled word. */
-  rpiKey?: string;
+// Which series the detection reads: the keys the collectors declare (shared/collectors/procfs-collector.ts,
+// tegrastats-collector.ts, board-sysfs-collector.ts, vcgencmd-collector.ts).
+
+/** Sensor readings in °C: thermal zones (procfs sampler), tegrastats and the Pi firmware. `trip.*.C` are limits, not readings. */
+const TEMP_KEY = /^(?:temp|tegra\.temp)\..+\.C$|^rpi\.soc\.C$/;
+/**
+ * tegrastats' PMIC@… is not a die reading: it prints a fixed 100C or 50C (every capture of it in
+ * test/fixtures/tegrastats/), so as the hottest sensor it would hold a Jetson "near its trip" forever.
+ */
+const PLACEHOLDER_TEMP_KEY = /^tegra\.temp\.PMIC\.C$/i;
+/** Clocks, each against the highest value the run saw (the samplers do not read the hardware maximum). */
+const CLOCK_KEY =
+  /^cpufreq\..+\.KHz$|^tegra\.(?:cpu\.\d+|gpu|emc)\.freqMHz$|^devfreq\..+\.curFreqMHz$|^rpi\.armFreqMHz$/;
+/** The Raspberry Pi get_throttled word (shared/collectors/vcgencmd-collector-parser.ts). */
+export const RPI_THROTTLED_KEY = 'rpi.throttledBits';
+
+export function isThrottleTempKey(key: string): boolean {
+  return TEMP_KEY.test(key) && !PLACEHOLDER_TEMP_KEY.test(key);
+}
+
+export interface ThrottleClockKey {
+  cur: string;
+  /** A series holding the clock's ceiling (devfreq's max_freq), else null: the highest `cur` the run saw. */
+  max: string | null;
+}
+
+export function throttleClockKeys(keys: readonly string[]): ThrottleClockKey[] {
+  const all = new Set(keys);
+  return keys
+    .filter((k) => CLOCK_KEY.test(k))
+    .map((cur) => {
+      const max = cur.replace(/curFreqMHz$/, 'maxFreqMHz');
+      return { cur, max: max !== cur && all.has(max) ? max : null };
+    });
+}
+
+/** One series as points in time order (a sample's value of one key, or the dashboard's buffer). */
+export interface ThrottleSeries {
+  readonly t: ArrayLike<number>;
+  readonly v: ArrayLike<number>;
+  readonly length: number;
+}
+
+function seriesMax(s: ThrottleSeries | undefined): number {
+  let m = 0;
+  for (let i = 0; s && i < s.length; i++) {
+    const x = s.v[i] ?? 0;
+    if (Number.isFinite(x) && x > m) m = x;
+  }
+  return m;
 }
 
 /**
- * Throttle points from samples. Samples of one tick may come from several collectors (thermal,
- * cpufreq, vcgencmd): values with the same tMs are combined.
+ * Throttle points from series: one point at every time any temperature, clock or get_throttled
+ * series has a value, each series read at its latest value at or before that time (collectors
+ * tick at their own pace: a clock read at 1 s and a temperature at 2 s both hold until their next
+ * reading). Temperature: the hottest sensor; clock: the lowest as a fraction of its ceiling.
  */
-export function throttlePointsFromSamples(samples: readonly Sample[], keys: ThrottleSampleKeys = {}): ThrottlePoint[] {
-  const rpiKey = keys.rpiKey ?? 'rpiThrottled';
-  const byTime = new Map<number, Record<string, number>>();
-  for (const s of samples) {
-    if (!Number.isFinite(s.tMs)) continue;
-    const v = byTime.get(s.tMs) ?? {};
-    for (const [k, x] of Object.entries(s.values)) if (typeof x === 'number' && Number.isFinite(x)) v[k] = x;
-    byTime.set(s.tMs, v);
-  }
+export function throttlePointsFromSeries(
+  get: (key: string) => ThrottleSeries | undefined,
+  keys: readonly string[],
+): ThrottlePoint[] {
+  const temps = keys.filter(isThrottleTempKey).flatMap((k) => get(k) ?? []);
+  const clocks = throttleClockKeys(keys).flatMap(({ cur, max }) => {
+    const s = get(cur);
+    const ceiling = Math.max(seriesMax(s), max === null ? 0 : seriesMax(get(max)));
+    return s && ceiling > 0 ? [{ s, ceiling }] : [];
+  });
+  const rpi = get(RPI_THROTTLED_KEY);
+  const all = [...temps, ...clocks.map((c) => c.s), ...(rpi ? [rpi] : [])];
+  const times: number[] = [];
+  for (const s of all) for (let i = 0; i < s.length; i++) times.push(s.t[i] ?? NaN);
+  const sorted = Float64Array.from(times.filter(Number.isFinite)).sort();
+  // A cursor per series: the times only grow, so each series is walked once.
+  const cursor = new Map<ThrottleSeries, number>(all.map((s) => [s, -1]));
+  const at = (s: ThrottleSeries, t: number): number | null => {
+    let i = cursor.get(s) ?? -1;
+    while (i + 1 < s.length && (s.t[i + 1] ?? Infinity) <= t) i += 1;
+    cursor.set(s, i);
+    const v = i < 0 ? undefined : s.v[i];
+    return v !== undefined && Number.isFinite(v) ? v : null;
+  };
   const out: ThrottlePoint[] = [];
-  for (const [tMs, v] of [...byTime.entries()].sort((a, b) => a[0] - b[0])) {
-    const tempKeys = keys.tempKeys ?? Object.keys(v).filter((k) => /TempC$/.test(k));
+  for (let k = 0; k < sorted.length; k++) {
+    const tMs = sorted[k] ?? 0;
+    if (k > 0 && sorted[k - 1] === tMs) continue;
     let tempC: number | null = null;
-    for (const k of tempKeys) {
-      const t = v[k];
-      if (t !== undefined) tempC = tempC === null ? t : Math.max(tempC, t);
+    for (const s of temps) {
+      const v = at(s, tMs);
+      if (v !== null) tempC = tempC === null ? v : Math.max(tempC, v);
     }
-    const clockKeys =
-      keys.clockKeys ??
-      Object.keys(v)
-        .filter((k) => /FreqKHz$/.test(k) && !/MaxFreqKHz$/.test(k))
-        .map((k) => ({ cur: k, max: k.replace(/FreqKHz$/, 'MaxFreqKHz') }));
     let clockFraction: number | null = null;
-    for (const { cur, max } of clockKeys) {
-      const curKHz = v[cur];
-      const maxKHz = v[max];
-      if (curKHz === undefined || maxKHz === undefined || maxKHz <= 0) continue;
-      const f = curKHz / maxKHz;
-      clockFraction = clockFraction === null ? f : Math.min(clockFraction, f);
+    for (const c of clocks) {
+      const v = at(c.s, tMs);
+      if (v !== null) clockFraction = clockFraction === null ? v / c.ceiling : Math.min(clockFraction, v / c.ceiling);
     }
-    const rpi = v[rpiKey] ?? null;
-    if (tempC === null && clockFraction === null && rpi === null) continue;
-    out.push({ tMs, tempC, clockFraction, rpiThrottled: rpi });
+    const rpiThrottled = rpi ? at(rpi, tMs) : null;
+    out.push({ tMs, tempC, clockFraction, rpiThrottled });
   }
   return out;
+}
+
+/** Throttle points from samples (the run record's, a session's): throttlePointsFromSeries over their values. */
+export function throttlePointsFromSamples(samples: readonly Sample[]): ThrottlePoint[] {
+  const byKey = new Map<string, { t: number[]; v: number[]; length: number }>();
+  const sorted = samples.filter((s) => Number.isFinite(s.tMs)).sort((a, b) => a.tMs - b.tMs);
+  for (const s of sorted)
+    for (const [k, x] of Object.entries(s.values)) {
+      if (typeof x !== 'number' || !Number.isFinite(x)) continue;
+      let series = byKey.get(k);
+      if (!series) byKey.set(k, (series = { t: [], v: [], length: 0 }));
+      series.t.push(s.tMs);
+      series.v.push(x);
+      series.length += 1;
+    }
+  return throttlePointsFromSeries((k) => byKey.get(k), [...byKey.keys()]);
 }

@@ -24,7 +24,7 @@ import { loadJson, saveJson } from './persist';
 import { Panel, PanelTracks } from './Panel';
 import { buildPanelTracks, BUDGET_COLOR, domainFor, layoutSignature, type VLine } from './panel-model';
 import { PointsCache } from './points-cache';
-import { unitFromName, type PanelId } from './series-catalog';
+import type { PanelId } from './series-catalog';
 
 /**
  * The recharts chart reads the store itself: memo keeps the dashboard's 4 Hz re-render from
@@ -116,7 +116,7 @@ export function Dashboard() {
   );
   const minTripC = Object.values(tripsC).length ? Math.min(...Object.values(tripsC)) : null;
   const throttle = useMemo(
-    () => throttleFromStore(seriesStore, minTripC, (k) => ['khz', 'mhz', 'hz'].includes(unitFromName(k) ?? '')),
+    () => throttleFromStore(seriesStore, minTripC),
     // eslint-disable-next-line react-hooks/exhaustive-deps -- version stands for the store's contents (mutated in place)
     [seriesStore, version, minTripC],
   );
