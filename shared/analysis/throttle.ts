@@ -10,6 +10,7 @@
 // An interval runs from the first throttled sample to the first sample after it that is not
 // throttled (or the last sample), so the time between ticks is attributed to the state seen.
 import type { Sample } from '../api/schemas';
+import type { ThermalZone } from '../probe/probe-schema';
 import { tokensAt, type TokenEvent } from './throughput';
 
 // Defaults, each with its reason.
@@ -51,6 +52,19 @@ export interface ThrottleInterval {
   reasons: ThrottleReason[];
   maxTempC: number | null;
   minClockFraction: number | null;
+}
+
+/**
+ * A zone's throttle trip point: its lowest `passive` trip, where the kernel starts clocking down.
+ * `active` trips switch fans (a Raspberry Pi's cpu-thermal has only an active one, at 70 °C:
+ * test/fixtures/board-root/raspberry-pi-4), `hot` only notifies, `critical` shuts down: none of
+ * them caps a clock, so "near" one says nothing about throttling. Null without a passive trip.
+ */
+export function zonePassiveTripC(zone: Pick<ThermalZone, 'trips'>): number | null {
+  let trip: number | null = null;
+  for (const t of zone.trips)
+    if (t.type === 'passive' && t.tempC !== null) trip = trip === null ? t.tempC : Math.min(trip, t.tempC);
+  return trip;
 }
 
 /** Reasons a get_throttled word gives for throttling now ([] when it does not throttle). */

@@ -1,5 +1,6 @@
 // The shape of the app store: every slice's state and actions, and what slices are made from.
 // Interfaces only, so slice implementations and the store can import them without cycles.
+import type { ThermalZone } from '../../../shared/probe/probe-schema';
 import type { ApiEventName, EventPayload, KvScopeApi, MethodOutput } from '../../../shared/api/contract';
 import type {
   PendingPrompt,
@@ -135,6 +136,13 @@ export interface LiveRun {
   windowTokens: number | null;
   /** The newest value of every registered series the run's samples hold (shared/collectors/registry.ts). */
   series: SeriesReadout[];
+  /**
+   * The thermal zones (with their trip points) of the board a recorded run was made on, as its
+   * session keeps them ([] when it keeps none: an imported log); null for a live run, whose board's
+   * probe has them. The dashboard's trip lines and throttle detection read these, never the probe
+   * of whatever board is selected while a session is open.
+   */
+  recordedThermal: ThermalZone[] | null;
 }
 
 export interface LiveRunSlice {

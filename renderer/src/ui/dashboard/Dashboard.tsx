@@ -9,6 +9,7 @@ import { memo, useMemo, useState } from 'react';
 import { DEVICE_PRESETS } from '../../../../shared/analysis/presets';
 import type { RooflineParams } from '../../../../shared/analysis/roofline';
 import { rooflineEfficiency, decodeCeilingTokensPerSecond } from '../../../../shared/analysis/roofline';
+import { zonePassiveTripC } from '../../../../shared/analysis/throttle';
 import { tempKey } from '../../../../shared/collectors/procfs-sampler-parser';
 import { formatMs, formatTokens, formatTokensPerSecond } from '../../../../shared/format/units';
 import { MemoryChart } from '../MemoryChart';
@@ -75,22 +76,22 @@ export function Dashboard() {
   });
   const preset = DEVICE_PRESETS.find((p) => p.id === presetId) ?? null;
 
+  // A recorded run's own board; a live run's is the selected one (its probe).
+  const recordedThermal = useAppStore((s) => s.run.recordedThermal);
+  const zones = recordedThermal ?? (probe?.status === 'done' ? probe.result.probe.thermal : []);
   const tripsC = useMemo(() => {
     const trips: Record<string, number> = {};
-    if (probe?.status === 'done')
-      for (const zone of probe.result.probe.thermal) {
-        const passive = zone.trips
-          .filter((t) => t.tempC !== null && t.type !== 'critical')
-          .map((t) => t.tempC as number);
-        if (zone.type && passive.length) trips[tempKey(zone.type)] = Math.min(...passive);
-      }
+    for (const zone of zones) {
+      const tripC = zonePassiveTripC(zone);
+      if (zone.type && tripC !== null) trips[tempKey(zone.type)] = tripC;
+    }
     if (preset)
       for (const key of seriesStore.keys())
         if (/^temp\..*\.C$/.test(key) && !(key in trips)) trips[key] = preset.thermalTripC;
     return trips;
     // The series store mutates in place; `version` is its change counter (new zones appear with samples).
     // eslint-disable-next-line react-hooks/exhaustive-deps -- version stands for the store's contents
-  }, [probe, preset, seriesStore, version]);
+  }, [zones, preset, seriesStore, version]);
 
   const roofline = useMemo<RooflineParams | null>(() => {
     const weights = analysis?.kv.baselineBytes;

@@ -7,6 +7,7 @@ import {
   rpiThrottleReasons,
   throttlePointsFromSamples,
   throughputInsideOutside,
+  zonePassiveTripC,
   type ThrottlePoint,
 } from '../../../../shared/analysis/throttle';
 import type { TokenEvent } from '../../../../shared/analysis/throughput';
@@ -215,5 +216,35 @@ describe('throttlePointsFromSamples: the series the collectors really emit', () 
       { tMs: 1500, tempC: 90, clockFraction: 1, rpiThrottled: null },
       { tMs: 2000, tempC: 90, clockFraction: 0.5, rpiThrottled: null },
     ]);
+  });
+});
+
+describe('zonePassiveTripC: only a passive trip caps clocks', () => {
+  it("a Raspberry Pi 4's cpu-thermal has one trip, active (the fan) at 70 °C: no throttle trip point", () => {
+    const zoneDir = new URL(
+      '../../../fixtures/board-root/raspberry-pi-4/sys/class/thermal/thermal_zone0/',
+      import.meta.url,
+    );
+    const read = (name: string) => readFileSync(new URL(name, zoneDir), 'utf8').trim();
+    expect([read('type'), read('trip_point_0_type'), read('trip_point_0_temp')]).toEqual([
+      'cpu-thermal',
+      'active',
+      '70000',
+    ]);
+    expect(zonePassiveTripC({ trips: [{ name: 'trip_point_0', type: 'active', tempC: 70 }] })).toBeNull();
+  });
+
+  it('the lowest passive trip, whatever the order; hot and critical trips are not it', () => {
+    expect(
+      zonePassiveTripC({
+        trips: [
+          { name: 'trip_point_0', type: 'active', tempC: 60 },
+          { name: 'trip_point_1', type: 'passive', tempC: 95 },
+          { name: 'trip_point_2', type: 'passive', tempC: 85 },
+          { name: 'trip_point_3', type: 'hot', tempC: 80 },
+          { name: 'trip_point_4', type: 'critical', tempC: 115 },
+        ],
+      }),
+    ).toBe(85);
   });
 });

@@ -1,0 +1,138 @@
+// The Thermal and clocks panel of a recorded session, as a field engineer reads it: does the board
+// throttle, when, against which trip point, and what it cost in tokens/s. The session was recorded
+// on a board whose facts (stored in the session) hold a passive trip at 85 °C and an active (fan)
+// trip at 60 °C; the app is opened on "This computer", whose own probe must not stand in for them.
+// Real browser mode (the CLI's `kvscope web --open`), real Chromium, a real SQLite session.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { RunRequestSchema, type Sample } from '../../shared/api/schemas';
+import type { TargetFacts } from '../../shared/run/target-facts';
+import { createSession } from '../../electron/node/session/session-store';
+import { launchChromium, openWatchedPage } from '../helpers/chromium';
+import { startWebMode, type WebMode } from '../helpers/web-mode';
+
+const WAIT_MS = 60_000;
+const TEST_MS = 120_000;
+
+/** An RK3588-class board: soc-thermal with a fan trip at 60 °C, the passive trip at 85 °C, critical at 115 °C. */
+const BOARD: TargetFacts = {
+  kind: 'ssh',
+  label: 'orangepi5',
+  hostname: 'orangepi5',
+  thermal: [
+    {
+      zone: 'thermal_zone0',
+      type: 'soc-thermal',
+      tempC: 50,
+      unreadable: false,
+      trips: [
+        { name: 'trip_point_0', type: 'active', tempC: 60 },
+        { name: 'trip_point_1', type: 'passive', tempC: 85 },
+        { name: 'trip_point_2', type: 'critical', tempC: 115 },
+      ],
+    },
+  ],
+};
+
+/**
+ * 1 s thermal ticks 0…12 s: 62 °C with the clock at half from 1 to 3 s (warm past the fan trip,
+ * the governor idling: not a cap), 83 °C at half clock from 6 to 8 s (within 5 °C of the passive
+ * trip: throttled), else 50 °C at 2.4 GHz. Tokens every 100 ms: 2 per step, 1 per step for the
+ * steps starting in [6 s, 9 s).
+ */
+function recordedSamples(): Sample[] {
+  const out: Sample[] = [];
+  for (let s = 0; s <= 12; s++) {
+    const warm = s >= 1 && s <= 3;
+    const hot = s >= 6 && s <= 8;
+    out.push({
+      tMs: s * 1000,
+      source: 'procfs',
+      values: {
+        rssBytes: 600e6 + s * 1e6,
+        rssAnonBytes: 500e6 + s * 1e6,
+        'temp.soc-thermal.C': hot ? 83 : warm ? 62 : 50,
+        'cpufreq.policy0.KHz': hot || warm ? 1_200_000 : 2_400_000,
+      },
+    });
+  }
+  let tokens = 0;
+  for (let j = 1; j <= 120; j++) {
+    const stepStart = (j - 1) * 100;
+    tokens += stepStart >= 6000 && stepStart < 9000 ? 1 : 2;
+    out.push({ tMs: j * 100, source: 'engine', values: { tokens } });
+  }
+  return out.sort((a, b) => a.tMs - b.tMs);
+}
+
+let dir: string;
+let web: WebMode;
+let browser: Browser;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'kvscope-dash-throttle-'));
+  const path = join(dir, 'orangepi5.kvscope');
+  const store = createSession(path, { appVersion: 'test', target: BOARD });
+  const request = RunRequestSchema.parse({ target: { kind: 'local' }, engine: { kind: 'demo', demo: {} } });
+  const run = store.addRun({ id: 'recorded-throttle', label: 'RK3588 hot run', request, state: 'done' });
+  store.appendSamples(run, recordedSamples());
+  store.close();
+  web = await startWebMode(['--open', path]);
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await web?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('throttling in a recorded session', () => {
+  it(
+    "is judged against the recording board's passive trip, and the cursor on the interval shows it in every panel",
+    async () => {
+      const problems: string[] = [];
+      const page = await openWatchedPage(browser, web.url, problems);
+      await page.getByTestId('viewing-session').waitFor({ timeout: WAIT_MS });
+      const thermal = page.getByRole('region', { name: 'Thermal and clocks' });
+      // The session board's passive trip is the line drawn; the fan trip is not a throttle limit.
+      await thermal
+        .locator('[data-testid=ref-line][data-ref="trip 85 °C"]')
+        .waitFor({ state: 'attached', timeout: WAIT_MS });
+      expect(await thermal.locator('[data-testid=ref-line][data-ref="trip 60 °C"]').count()).toBe(0);
+
+      // One interval: the 6, 7 and 8 s ticks are throttled, the 9 s tick ends it (3 s). By hand:
+      // decode from the first token (100 ms, 2 tokens) to the last (12 s, 210 tokens); inside
+      // [6 s, 9 s] 150 − 120 = 30 tokens in 3 s = 10 tok/s; outside 178 tokens in 8.9 s = 20 tok/s.
+      const summary = page.getByTestId('throttle-summary');
+      await summary.waitFor({ timeout: WAIT_MS });
+      expect(await summary.textContent()).toBe('1 throttle interval · 10.0 tok/s lost while throttled');
+      const band = page.locator('[data-testid=event-item][data-kind=throttle]');
+      expect(await band.count()).toBe(1);
+      expect(await band.locator('.dash-event-message').textContent()).toBe('throttled for 3.0 s');
+
+      // Its time puts the cursor at the interval's start in every panel: 83 °C at 1200 MHz, and
+      // the 2 s tokens/s window before it (4…6 s: 120 − 80 tokens) at 20 tok/s.
+      await band.locator('button.dash-event-time').click();
+      const readout = (panel: string) => page.getByTestId(`cursor-readout-${panel}`);
+      await page.waitForFunction(
+        () => document.querySelector('[data-testid=cursor-readout-thermal]')?.getAttribute('data-tms') === '6000',
+        null,
+        { timeout: WAIT_MS },
+      );
+      const thermalText = (await readout('thermal').textContent()) ?? '';
+      expect(thermalText).toMatch(/^at 6\.0 s · /);
+      expect(thermalText).toContain('83.0 °C');
+      expect(thermalText).toContain('1200 MHz');
+      const throughputText = (await readout('throughput').textContent()) ?? '';
+      expect(throughputText).toMatch(/^at 6\.0 s · /);
+      expect(throughputText).toContain('tokens/s (2 s window) 20.0 tokens/s');
+      expect(await readout('memory').getAttribute('data-tms')).toBe('6000');
+      expect(problems).toEqual([]);
+    },
+    TEST_MS,
+  );
+});
