@@ -67,6 +67,19 @@ export function zonePassiveTripC(zone: Pick<ThermalZone, 'trips'>): number | nul
   return trip;
 }
 
+/** Each zone's passive trip, by the series key its temperature has (keyOf: the collector's, e.g. procfs-sampler-parser's tempKey). */
+export function passiveTripsByKey(
+  zones: ReadonlyArray<Pick<ThermalZone, 'type' | 'trips'>>,
+  keyOf: (zoneType: string) => string,
+): Record<string, number> {
+  const trips: Record<string, number> = {};
+  for (const zone of zones) {
+    const tripC = zonePassiveTripC(zone);
+    if (zone.type && tripC !== null) trips[keyOf(zone.type)] = tripC;
+  }
+  return trips;
+}
+
 /** Reasons a get_throttled word gives for throttling now ([] when it does not throttle). */
 export function rpiThrottleReasons(word: number): ThrottleReason[] {
   const reasons: ThrottleReason[] = [];
@@ -304,4 +317,52 @@ export function throttlePointsFromSamples(samples: readonly Sample[]): ThrottleP
       series.length += 1;
     }
   return throttlePointsFromSeries((k) => byKey.get(k), [...byKey.keys()]);
+}
+
+/** What a live run's latest readings say (ThrottleWatch): for the near-trip and throttling alerts (./alerts.ts). */
+export interface ThrottleNow {
+  /** Every sensor's latest reading, °C, by series key. */
+  tempsC: Record<string, number>;
+  /** Throttled now, or null before any temperature, clock or get_throttled reading. */
+  throttling: boolean | null;
+  reasons: ThrottleReason[];
+}
+
+/**
+ * The throttle rule (pointReasons) applied as readings arrive, one collector's sample at a time:
+ * each reading held until its series reads again, each clock against the highest it has reached
+ * so far (a live run cannot know the later maximum the finished run's intervals use).
+ */
+export class ThrottleWatch {
+  private readonly held = new Map<string, number>();
+  private readonly clockMax = new Map<string, number>();
+
+  constructor(private readonly tripC: number | null) {}
+
+  observe(values: Readonly<Record<string, number | null | undefined>>): ThrottleNow {
+    for (const [k, v] of Object.entries(values)) if (typeof v === 'number' && Number.isFinite(v)) this.held.set(k, v);
+    const keys = [...this.held.keys()];
+    const tempsC: Record<string, number> = {};
+    let tempC: number | null = null;
+    for (const k of keys.filter(isThrottleTempKey)) {
+      const t = this.held.get(k) as number;
+      tempsC[k] = t;
+      tempC = tempC === null ? t : Math.max(tempC, t);
+    }
+    let clockFraction: number | null = null;
+    for (const { cur, max } of throttleClockKeys(keys)) {
+      const v = this.held.get(cur) as number;
+      const ceiling = Math.max(this.clockMax.get(cur) ?? 0, v, max === null ? 0 : (this.held.get(max) ?? 0));
+      this.clockMax.set(cur, ceiling);
+      if (ceiling > 0) clockFraction = clockFraction === null ? v / ceiling : Math.min(clockFraction, v / ceiling);
+    }
+    const rpiThrottled = this.held.get(RPI_THROTTLED_KEY) ?? null;
+    if (tempC === null && clockFraction === null && rpiThrottled === null)
+      return { tempsC, throttling: null, reasons: [] };
+    const reasons = pointReasons(
+      { tMs: 0, tempC, clockFraction, rpiThrottled },
+      { tripC: this.tripC, nearTripC: DEFAULT_NEAR_TRIP_C, clockBelowFraction: DEFAULT_CLOCK_BELOW_FRACTION },
+    );
+    return { tempsC, throttling: reasons.length > 0, reasons };
+  }
 }

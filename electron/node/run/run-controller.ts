@@ -91,7 +91,7 @@ export class RunController {
   /** Tokens, the engine's log and its last stderr lines (engine-output.ts). */
   private readonly output: EngineOutput;
   /** Measured-process changes and alerts of the memory sampler's ticks (memory-tick-events.ts). */
-  private readonly memoryTicks = new MemoryTickEvents();
+  private readonly memoryTicks: MemoryTickEvents;
   /** Subscribers besides the constructor's callbacks (session recorder…), called after them. */
   private readonly listeners = new Set<Partial<RunCallbacks>>();
   private readonly callbacks: RunCallbacks;
@@ -106,6 +106,7 @@ export class RunController {
     readonly targetFacts: TargetFacts | null = null,
   ) {
     this.callbacks = withListeners(callbacks, this.listeners);
+    this.memoryTicks = new MemoryTickEvents(targetFacts);
     // Every run passes here (app, CLI, sweeps, recovery): from now on its command's secrets are
     // masked in what is logged, stored and printed (util/redact.ts); the engine still gets them.
     if (request.engine.kind === 'command')
@@ -444,6 +445,7 @@ export class RunController {
     }
     this.pushSample({ tMs, source: id, values });
     // ALERTS (shared/analysis/alerts.ts, the same rules the dashboard applies): new alerts become run events.
+    for (const alert of this.memoryTicks.thermalAlerts(tMs, values)) this.addEvent(alert);
     if (id !== MEMORY_COLLECTOR) return;
     const alerts = this.memoryTicks.alerts({
       tMs,

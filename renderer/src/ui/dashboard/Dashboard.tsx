@@ -9,7 +9,7 @@ import { memo, useMemo, useState } from 'react';
 import { DEVICE_PRESETS } from '../../../../shared/analysis/presets';
 import type { RooflineParams } from '../../../../shared/analysis/roofline';
 import { rooflineEfficiency, decodeCeilingTokensPerSecond } from '../../../../shared/analysis/roofline';
-import { zonePassiveTripC } from '../../../../shared/analysis/throttle';
+import { passiveTripsByKey } from '../../../../shared/analysis/throttle';
 import { tempKey } from '../../../../shared/collectors/procfs-sampler-parser';
 import { formatMs, formatTokens, formatTokensPerSecond } from '../../../../shared/format/units';
 import { MemoryChart } from '../MemoryChart';
@@ -80,11 +80,7 @@ export function Dashboard() {
   const recordedThermal = useAppStore((s) => s.run.recordedThermal);
   const zones = recordedThermal ?? (probe?.status === 'done' ? probe.result.probe.thermal : []);
   const tripsC = useMemo(() => {
-    const trips: Record<string, number> = {};
-    for (const zone of zones) {
-      const tripC = zonePassiveTripC(zone);
-      if (zone.type && tripC !== null) trips[tempKey(zone.type)] = tripC;
-    }
+    const trips = passiveTripsByKey(zones, tempKey);
     if (preset)
       for (const key of seriesStore.keys())
         if (/^temp\..*\.C$/.test(key) && !(key in trips)) trips[key] = preset.thermalTripC;
