@@ -4,7 +4,7 @@
 // the same record, so they are the same numbers. Pure.
 import type { CollectorStatus, LeakSummary, ProfileSummary, RunAnalysis, Sample, Throughput } from '../api/schemas';
 import type { GgufModelSummary } from '../kv/model-config';
-import type { KvRecord } from '../parsers/records';
+import type { KvRecord, ModelRecord } from '../parsers/records';
 import type { EngineLog, RunRecord } from '../run/run-record';
 import { analyzeRun } from './run-analysis';
 import type { ServerProfile } from './stream-timing';
@@ -31,6 +31,15 @@ export function engineKvBytes(kv: readonly KvRecord[]): number | null {
   return sum;
 }
 
+/** The model's size the engine logged (llama.cpp's `print_info: file size`): the last such record, or null. */
+export function engineModelBytes(model: readonly ModelRecord[]): number | null {
+  for (let i = model.length - 1; i >= 0; i--) {
+    const bytes = model[i]?.modelSizeBytes;
+    if (bytes !== undefined && bytes > 0) return bytes;
+  }
+  return null;
+}
+
 /** Memory samples: the procfs collector's ticks (engine samples only carry token counts). */
 export function procfsSampleCount(samples: readonly Sample[]): number {
   return samples.filter((s) => s.source === 'procfs').length;
@@ -55,7 +64,12 @@ export function recomputeAnalysis(
     budgetBytes: record.request.budgetBytes ?? null,
     memoryLimitBytes: record.request.memoryLimitBytes ?? null,
   };
-  return analyzeRun({ ...inputs, samples: record.samples, timings: record.engineLog.timings });
+  return analyzeRun({
+    ...inputs,
+    samples: record.samples,
+    timings: record.engineLog.timings,
+    modelBytes: engineModelBytes(record.engineLog.model),
+  });
 }
 
 /** True when the record's recording stopped before the run ended (the outcome is unknown). */

@@ -13,6 +13,7 @@ import type {
   Sample,
 } from '../../../shared/api/schemas';
 import { analyzeRun } from '../../../shared/analysis/run-analysis';
+import { engineModelBytes } from '../../../shared/analysis/run-summary';
 import type { ServerProfile } from '../../../shared/analysis/stream-timing';
 import { KEPT_DIAGNOSTIC_TEXT_CHARS } from '../../../shared/collectors/collector';
 import { parseSpoolLine } from '../../../shared/collectors/run-spool';
@@ -567,7 +568,12 @@ export class RunController {
   }
 
   analyze(): RunAnalysis {
-    this.analysis = analyzeRun({ ...this.analysisInputs(), samples: this.samples, timings: this.engineLog.timings });
+    this.analysis = analyzeRun({
+      ...this.analysisInputs(),
+      samples: this.samples,
+      timings: this.engineLog.timings,
+      modelBytes: engineModelBytes(this.engineLog.model),
+    });
     this.callbacks.onAnalysis(this.analysis);
     return this.analysis;
   }

@@ -89,17 +89,21 @@ export function Dashboard() {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- version stands for the store's contents
   }, [zones, preset, seriesStore, version]);
 
-  const roofline = useMemo<RooflineParams | null>(() => {
-    const weights = analysis?.kv.baselineBytes;
-    const perToken = analysis?.kv.theoryBytesPerToken;
-    if (!preset || !weights || !perToken) return null;
-    // Weights read per token ≈ the RSS before the KV cache (the resident model): DESIGN's roofline.
-    return {
-      bandwidthBytesPerSecond: preset.memBandwidthGBs * 1e9,
-      weightBytesPerToken: weights,
-      kvBytesAtDepth: perToken,
-    };
-  }, [preset, analysis?.kv.baselineBytes, analysis?.kv.theoryBytesPerToken]);
+  // The weights one token reads: the model's size, else the memory resident before the cache
+  // (shared/analysis/run-analysis.ts weightBytesPerToken, mmap'd weights included).
+  const weightBytes = analysis?.throughput.weightBytes ?? null;
+  const kvBytesPerToken = analysis?.kv.theoryBytesPerToken ?? null;
+  const roofline = useMemo<RooflineParams | null>(
+    () =>
+      preset && weightBytes && kvBytesPerToken
+        ? {
+            bandwidthBytesPerSecond: preset.memBandwidthGBs * 1e9,
+            weightBytesPerToken: weightBytes,
+            kvBytesAtDepth: kvBytesPerToken,
+          }
+        : null,
+    [preset, weightBytes, kvBytesPerToken],
+  );
 
   const domain = domainFor(view, seriesStore.timeRange());
   // The layout changes when a series appears, not with every sample: its signature says when.
