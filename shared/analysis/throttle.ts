@@ -10,7 +10,7 @@
 // An interval runs from the first throttled sample to the first sample after it that is not
 // throttled (or the last sample), so the time between ticks is attributed to the state seen.
 import type { Sample } from '../api/schemas';
-import type { ThermalZone } from '../probe/probe-schema';
+import type { CpufreqPolicy, ThermalZone } from '../probe/probe-schema';
 import { tokensAt, type TokenEvent } from './throughput';
 
 // Defaults, each with its reason.
@@ -237,6 +237,33 @@ export function throttleClockKeys(keys: readonly string[]): ThrottleClockKey[] {
     });
 }
 
+/** A clock series' known hardware maximum, by key, in the series' unit. */
+export type ClockCeilings = Readonly<Record<string, number>>;
+
+/**
+ * The hardware maximum of the clock series the probe can name: cpuinfo_max_freq of each cpufreq
+ * policy (kHz) for the procfs sampler's `cpufreq.<policy>.KHz` and, in MHz, for tegrastats'
+ * `tegra.cpu.<n>.freqMHz` of every CPU the policy clocks. Without it a clock is judged against
+ * the highest it reached in the run, and a board throttled before the run started and until it
+ * ended never shows its maximum: no interval at all.
+ */
+export function clockCeilingsFromPolicies(
+  policies: ReadonlyArray<Pick<CpufreqPolicy, 'policy' | 'cpus' | 'hwMaxKHz'>>,
+): ClockCeilings {
+  const out: Record<string, number> = {};
+  for (const p of policies) {
+    if (p.hwMaxKHz === null || !(p.hwMaxKHz > 0)) continue;
+    out[`cpufreq.${p.policy}.KHz`] = p.hwMaxKHz;
+    for (const cpu of p.cpus) out[`tegra.cpu.${cpu}.freqMHz`] = p.hwMaxKHz / 1000;
+  }
+  return out;
+}
+
+/** clockCeilingsFromPolicies over a target's probe facts (none when the probe read no policy). */
+export function clockCeilingsOf(target: { cpu?: { policies?: CpufreqPolicy[] } } | null | undefined): ClockCeilings {
+  return clockCeilingsFromPolicies(target?.cpu?.policies ?? []);
+}
+
 /** One series as points in time order (a sample's value of one key, or the dashboard's buffer). */
 export interface ThrottleSeries {
   readonly t: ArrayLike<number>;
@@ -262,11 +289,12 @@ function seriesMax(s: ThrottleSeries | undefined): number {
 export function throttlePointsFromSeries(
   get: (key: string) => ThrottleSeries | undefined,
   keys: readonly string[],
+  ceilings: ClockCeilings = {},
 ): ThrottlePoint[] {
   const temps = keys.filter(isThrottleTempKey).flatMap((k) => get(k) ?? []);
   const clocks = throttleClockKeys(keys).flatMap(({ cur, max }) => {
     const s = get(cur);
-    const ceiling = Math.max(seriesMax(s), max === null ? 0 : seriesMax(get(max)));
+    const ceiling = Math.max(ceilings[cur] ?? 0, seriesMax(s), max === null ? 0 : seriesMax(get(max)));
     return s && ceiling > 0 ? [{ s, ceiling }] : [];
   });
   const rpi = get(RPI_THROTTLED_KEY);
@@ -304,7 +332,7 @@ export function throttlePointsFromSeries(
 }
 
 /** Throttle points from samples (the run record's, a session's): throttlePointsFromSeries over their values. */
-export function throttlePointsFromSamples(samples: readonly Sample[]): ThrottlePoint[] {
+export function throttlePointsFromSamples(samples: readonly Sample[], ceilings: ClockCeilings = {}): ThrottlePoint[] {
   const byKey = new Map<string, { t: number[]; v: number[]; length: number }>();
   const sorted = samples.filter((s) => Number.isFinite(s.tMs)).sort((a, b) => a.tMs - b.tMs);
   for (const s of sorted)
@@ -316,7 +344,7 @@ export function throttlePointsFromSamples(samples: readonly Sample[]): ThrottleP
       series.v.push(x);
       series.length += 1;
     }
-  return throttlePointsFromSeries((k) => byKey.get(k), [...byKey.keys()]);
+  return throttlePointsFromSeries((k) => byKey.get(k), [...byKey.keys()], ceilings);
 }
 
 /** What a live run's latest readings say (ThrottleWatch): for the near-trip and throttling alerts (./alerts.ts). */
@@ -337,7 +365,10 @@ export class ThrottleWatch {
   private readonly held = new Map<string, number>();
   private readonly clockMax = new Map<string, number>();
 
-  constructor(private readonly tripC: number | null) {}
+  constructor(
+    private readonly tripC: number | null,
+    private readonly ceilings: ClockCeilings = {},
+  ) {}
 
   observe(values: Readonly<Record<string, number | null | undefined>>): ThrottleNow {
     for (const [k, v] of Object.entries(values)) if (typeof v === 'number' && Number.isFinite(v)) this.held.set(k, v);
@@ -352,7 +383,12 @@ export class ThrottleWatch {
     let clockFraction: number | null = null;
     for (const { cur, max } of throttleClockKeys(keys)) {
       const v = this.held.get(cur) as number;
-      const ceiling = Math.max(this.clockMax.get(cur) ?? 0, v, max === null ? 0 : (this.held.get(max) ?? 0));
+      const ceiling = Math.max(
+        this.ceilings[cur] ?? 0,
+        this.clockMax.get(cur) ?? 0,
+        v,
+        max === null ? 0 : (this.held.get(max) ?? 0),
+      );
       this.clockMax.set(cur, ceiling);
       if (ceiling > 0) clockFraction = clockFraction === null ? v / ceiling : Math.min(clockFraction, v / ceiling);
     }

@@ -9,7 +9,7 @@ import {
   INITIAL_ALERT_STATE,
   type AlertObservation,
 } from '../../../shared/analysis/alerts';
-import { passiveTripsByKey, ThrottleWatch } from '../../../shared/analysis/throttle';
+import { clockCeilingsOf, passiveTripsByKey, ThrottleWatch } from '../../../shared/analysis/throttle';
 import { tempKey } from '../../../shared/collectors/procfs-sampler-parser';
 import type { MeasuredProcess } from '../../../shared/run/run-record';
 import type { TargetFacts } from '../../../shared/run/target-facts';
@@ -25,7 +25,7 @@ export class MemoryTickEvents {
   constructor(targetFacts: TargetFacts | null = null) {
     this.tripsC = passiveTripsByKey(targetFacts?.thermal ?? [], tempKey);
     const trips = Object.values(this.tripsC);
-    this.throttle = new ThrottleWatch(trips.length > 0 ? Math.min(...trips) : null);
+    this.throttle = new ThrottleWatch(trips.length > 0 ? Math.min(...trips) : null, clockCeilingsOf(targetFacts));
   }
 
   /**

@@ -37,7 +37,7 @@ export const IDLE_RUN: LiveRun = {
   budgetBytes: null,
   windowTokens: null,
   series: [],
-  recordedThermal: null,
+  recordedTarget: null,
 };
 
 const ACTIVE: ReadonlySet<RunPhase> = new Set(['starting', 'running', 'stopping']);
@@ -346,7 +346,7 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
           theory: snapshot.theory,
           budgetBytes: snapshot.analysis?.budgetBytes ?? null,
           analysis: snapshot.analysis,
-          recordedThermal: snapshot.target?.thermal ?? [],
+          recordedTarget: snapshot.target ?? {},
         },
       });
       addEvents(snapshot.events);

@@ -9,7 +9,7 @@ import { memo, useMemo, useState } from 'react';
 import { DEVICE_PRESETS } from '../../../../shared/analysis/presets';
 import type { RooflineParams } from '../../../../shared/analysis/roofline';
 import { rooflineEfficiency, decodeCeilingTokensPerSecond } from '../../../../shared/analysis/roofline';
-import { passiveTripsByKey } from '../../../../shared/analysis/throttle';
+import { clockCeilingsOf, passiveTripsByKey } from '../../../../shared/analysis/throttle';
 import { tempKey } from '../../../../shared/collectors/procfs-sampler-parser';
 import { formatMs, formatTokens, formatTokensPerSecond } from '../../../../shared/format/units';
 import { MemoryChart } from '../MemoryChart';
@@ -77,8 +77,10 @@ export function Dashboard() {
   const preset = DEVICE_PRESETS.find((p) => p.id === presetId) ?? null;
 
   // A recorded run's own board; a live run's is the selected one (its probe).
-  const recordedThermal = useAppStore((s) => s.run.recordedThermal);
-  const zones = recordedThermal ?? (probe?.status === 'done' ? probe.result.probe.thermal : []);
+  const recordedTarget = useAppStore((s) => s.run.recordedTarget);
+  const board = recordedTarget ?? (probe?.status === 'done' ? probe.result.probe : null);
+  const zones = useMemo(() => board?.thermal ?? [], [board]);
+  const clockCeilings = useMemo(() => clockCeilingsOf(board), [board]);
   const tripsC = useMemo(() => {
     const trips = passiveTripsByKey(zones, tempKey);
     if (preset)
@@ -117,9 +119,9 @@ export function Dashboard() {
   );
   const minTripC = Object.values(tripsC).length ? Math.min(...Object.values(tripsC)) : null;
   const throttle = useMemo(
-    () => throttleFromStore(seriesStore, minTripC),
+    () => throttleFromStore(seriesStore, minTripC, clockCeilings),
     // eslint-disable-next-line react-hooks/exhaustive-deps -- version stands for the store's contents (mutated in place)
-    [seriesStore, version, minTripC],
+    [seriesStore, version, minTripC, clockCeilings],
   );
   const events = useMemo(() => mergeEvents(runEvents, uiAlerts, throttle.intervals), [runEvents, uiAlerts, throttle]);
   const eventTimes = useMemo(() => events.filter((e) => e.kind !== 'info').map((e) => e.tMs), [events]);

@@ -9,6 +9,7 @@ import {
   type ThrottleCost,
   type ThrottleInterval,
   throttlePointsFromSeries,
+  type ClockCeilings,
 } from '../../../../shared/analysis/throttle';
 import type { TokenEvent } from '../../../../shared/analysis/throughput';
 import { indexAtOrBefore, lowerBound, type PlotPoints } from './downsample';
@@ -97,12 +98,16 @@ export interface ThrottleView {
 /**
  * Throttle intervals from the store (shared/analysis/throttle.ts reads the collectors' temperature,
  * clock and get_throttled series): the hottest zone against the lowest trip point known, each
- * clock against the highest it reached in the run (the samplers do not read cpuinfo_max_freq; a
- * clock that never ran at its maximum makes this conservative). Without a trip point only the
- * Raspberry Pi firmware's own throttled bits can say the board throttles.
+ * clock against its hardware maximum where the board's probe read it (ceilings), else the highest
+ * it reached in the run. Without a trip point only the Raspberry Pi firmware's own throttled bits
+ * can say the board throttles.
  */
-export function throttleFromStore(store: SeriesStore, tripC: number | null): ThrottleView {
-  const points = throttlePointsFromSeries((k) => store.get(k), store.keys());
+export function throttleFromStore(
+  store: SeriesStore,
+  tripC: number | null,
+  ceilings: ClockCeilings = {},
+): ThrottleView {
+  const points = throttlePointsFromSeries((k) => store.get(k), store.keys(), ceilings);
   const intervals = detectThrottleIntervals(points, { tripC });
   const cost = intervals.length > 0 ? throughputInsideOutside(intervals, tokenEvents(store.get('tokens'))) : null;
   return { intervals, cost };

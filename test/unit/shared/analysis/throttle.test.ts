@@ -6,7 +6,9 @@ import {
   detectThrottleIntervals,
   rpiThrottleReasons,
   throttlePointsFromSamples,
+  clockCeilingsFromPolicies,
   throughputInsideOutside,
+  ThrottleWatch,
   zonePassiveTripC,
   type ThrottlePoint,
 } from '../../../../shared/analysis/throttle';
@@ -15,6 +17,7 @@ import type { CollectorParser } from '../../../../shared/collectors/collector';
 import { tegrastatsValues } from '../../../../shared/collectors/tegrastats-collector-parser';
 import { createVcgencmdCollectorParser } from '../../../../shared/collectors/vcgencmd-collector-parser';
 import { parseTegrastatsLine } from '../../../../shared/parsers/tegrastats-parser';
+import { parseProbeOutput } from '../../../../shared/probe/probe-parser';
 
 // One point per second for 60 s: 60 °C, except 97 °C from 20 s to 39 s; the clock drops to 60%
 // from 22 s to 38 s. Trip 99 °C, "near" = within 5 °C → hot from 94 °C.
@@ -246,5 +249,58 @@ describe('zonePassiveTripC: only a passive trip caps clocks', () => {
         ],
       }),
     ).toBe(85);
+  });
+});
+
+describe('a board throttled before the run started and until it ended', () => {
+  // The RK3588's probe (a real Orange Pi 5): cpuinfo_max_freq 1.8 GHz for policy0 (CPUs 0–3),
+  // 2.4 GHz for policy4 (4, 5) and policy6 (6, 7).
+  const probe = parseProbeOutput(
+    readFileSync(new URL('../../../fixtures/probe/rk3588-orange-pi-5/probe-output.txt', import.meta.url), 'utf8'),
+  );
+  const ceilings = clockCeilingsFromPolicies(probe.cpu.policies);
+  // 83 °C and the big cores at 1.2 GHz on every tick, 0…4 s; a passive trip at 85 °C.
+  const samples: Sample[] = Array.from({ length: 5 }, (_, i) => ({
+    tMs: i * 1000,
+    source: 'procfs',
+    values: {
+      'temp.soc-thermal.C': 83,
+      'cpufreq.policy0.KHz': 1_800_000,
+      'cpufreq.policy4.KHz': 1_200_000,
+      'cpufreq.policy6.KHz': 1_200_000,
+    },
+  }));
+
+  it('takes the clock maxima from the probe: cpufreq in kHz, tegrastats cores in MHz', () => {
+    expect(ceilings).toEqual({
+      'cpufreq.policy0.KHz': 1_800_000,
+      'cpufreq.policy4.KHz': 2_400_000,
+      'cpufreq.policy6.KHz': 2_400_000,
+      'tegra.cpu.0.freqMHz': 1800,
+      'tegra.cpu.1.freqMHz': 1800,
+      'tegra.cpu.2.freqMHz': 1800,
+      'tegra.cpu.3.freqMHz': 1800,
+      'tegra.cpu.4.freqMHz': 2400,
+      'tegra.cpu.5.freqMHz': 2400,
+      'tegra.cpu.6.freqMHz': 2400,
+      'tegra.cpu.7.freqMHz': 2400,
+    });
+  });
+
+  it('is one interval over the whole run against the hardware maximum (1.2 / 2.4 = 0.5), none against the run’s own', () => {
+    expect(detectThrottleIntervals(throttlePointsFromSamples(samples), { tripC: 85 })).toEqual([]);
+    expect(detectThrottleIntervals(throttlePointsFromSamples(samples, ceilings), { tripC: 85 })).toEqual([
+      { startMs: 0, endMs: 4000, reasons: ['thermal'], maxTempC: 83, minClockFraction: 0.5 },
+    ]);
+  });
+
+  it('raises the throttling state live from the first reading', () => {
+    const watch = new ThrottleWatch(85, ceilings);
+    expect(watch.observe(samples[0]?.values ?? {})).toEqual({
+      tempsC: { 'temp.soc-thermal.C': 83 },
+      throttling: true,
+      reasons: ['thermal'],
+    });
+    expect(new ThrottleWatch(85).observe(samples[0]?.values ?? {}).throttling).toBe(false);
   });
 });

@@ -199,7 +199,7 @@ describe('sessions in the store', () => {
         ring: createMemoryRing(1000),
       });
       await store.getState().viewSession('s1');
-      return store.getState().run.recordedThermal;
+      return store.getState().run.recordedTarget?.thermal;
     };
     // The run's own facts first, else its session's.
     expect(await open({ thermal: [zone('cpu-thermal', 95)] })).toEqual([zone('cpu-thermal', 95)]);
