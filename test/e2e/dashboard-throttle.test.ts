@@ -131,6 +131,20 @@ describe('throttling in a recorded session', () => {
       expect(throughputText).toMatch(/^at 6\.0 s · /);
       expect(throughputText).toContain('tokens/s (2 s window) 20.0 tokens/s');
       expect(await readout('memory').getAttribute('data-tms')).toBe('6000');
+
+      // The roofline says what it lacks instead of leaving its place empty: first the board's
+      // bandwidth; once a board is picked, the KV bytes per token (this run had no --gguf).
+      const throughput = page.getByTestId('throughput-summary');
+      expect(await throughput.textContent()).toContain('roofline: pick the board (its memory bandwidth is unknown)');
+      await page.getByTestId('roofline-board').selectOption('rk3588-lpddr5');
+      await page.waitForFunction(
+        () =>
+          document
+            .querySelector('[data-testid=throughput-summary]')
+            ?.textContent?.includes('roofline: needs the KV bytes per token') === true,
+        null,
+        { timeout: WAIT_MS },
+      );
       expect(problems).toEqual([]);
     },
     TEST_MS,

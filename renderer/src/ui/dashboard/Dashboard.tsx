@@ -49,6 +49,17 @@ const EMPTY_TEXT: Record<Exclude<PanelId, 'memory'>, string> = {
   events: 'No events yet. Start a run; press M (or Marker) to mark a moment.',
 };
 
+/**
+ * What the decode roofline (bandwidth ÷ bytes read per token) still needs, said where its
+ * percentage would be: no ceiling is drawn without it, and an engineer must see why.
+ */
+function rooflineMissing(boardPicked: boolean, weightBytes: number | null, kvBytesPerToken: number | null): string {
+  if (!boardPicked) return 'roofline: pick the board (its memory bandwidth is unknown)';
+  if (!kvBytesPerToken) return 'roofline: needs the KV bytes per token (--gguf or the model shape)';
+  if (!weightBytes) return 'roofline: needs the model size';
+  return 'roofline: no decode speed yet';
+}
+
 export function Dashboard() {
   const store = useAppStoreApi();
   useDashboardTicker(store);
@@ -174,7 +185,10 @@ export function Dashboard() {
         <span className="muted small" data-testid="throughput-summary">
           TTFT {formatMs(analysis?.throughput.ttftMs)} · prefill{' '}
           {formatTokensPerSecond(analysis?.throughput.prefillTokensPerSecond)} · decode {formatTokensPerSecond(decode)}
-          {efficiency !== null && ` · ${Math.round(efficiency * 100)} % of the roofline`}
+          {' · '}
+          {efficiency !== null
+            ? `${Math.round(efficiency * 100)} % of the roofline`
+            : rooflineMissing(preset !== null, weightBytes, kvBytesPerToken)}
         </span>
       ),
       body: tracks && (
