@@ -8,6 +8,7 @@ import type { KvRecord, ModelRecord } from '../parsers/records';
 import type { EngineLog, RunRecord } from '../run/run-record';
 import { analyzeRun } from './run-analysis';
 import type { ServerProfile } from './stream-timing';
+import { summarizeThrottle, type ThrottleSummary } from './throttle';
 import type { SweepSummary } from './sweep';
 
 export type ProfileSummaryOutput = ProfileSummary & {
@@ -16,6 +17,8 @@ export type ProfileSummaryOutput = ProfileSummary & {
   model?: GgufModelSummary;
   sweep?: SweepSummary;
   server?: ServerProfile;
+  /** Throttle intervals and their cost (shared/analysis/throttle.ts); absent without any thermal or clock reading. */
+  throttle?: ThrottleSummary;
   collectors?: Record<string, CollectorStatus>;
 };
 
@@ -105,8 +108,10 @@ export function summarizeRun(record: RunRecord): ProfileSummaryOutput {
     oomHorizonTokens: a.oomHorizonTokens,
     maxSafeContextTokens: a.maxSafeContextTokens,
   };
+  const throttle = summarizeThrottle(record.samples, record.target);
   const tail = {
     ...(a.leak ? { leak: a.leak } : {}),
+    ...(throttle ? { throttle } : {}),
     ...(record.engine?.model ? { model: record.engine.model } : {}),
   };
   if (o === null) {

@@ -11,7 +11,7 @@
 // throttled (or the last sample), so the time between ticks is attributed to the state seen.
 import type { Sample } from '../api/schemas';
 import type { CpufreqPolicy, ThermalZone } from '../probe/probe-schema';
-import { tokensAt, type TokenEvent } from './throughput';
+import { tokenEventsFromSamples, tokensAt, type TokenEvent } from './throughput';
 
 // Defaults, each with its reason.
 /** Kernel passive trip points act a few degrees before the trip; 5 °C catches the approach without flagging normal warm running. */
@@ -401,4 +401,35 @@ export class ThrottleWatch {
     );
     return { tempsC, throttling: reasons.length > 0, reasons };
   }
+}
+
+/** What throttling did to a run (`profile --json` `throttle`, the JSON report): from its samples and its board's facts. */
+export interface ThrottleSummary {
+  /** The trip point the thermal rule used (the lowest passive trip), °C; null: only get_throttled bits could say. */
+  tripC: number | null;
+  intervals: ThrottleInterval[];
+  throttledMs: number;
+  /** Decode tokens/s inside the intervals and outside them (throughputInsideOutside). */
+  insideTokensPerSecond: number | null;
+  outsideTokensPerSecond: number | null;
+}
+
+/** Null when the run has no temperature, clock or get_throttled reading: nothing could be judged. */
+export function summarizeThrottle(
+  samples: readonly Sample[],
+  target: { thermal?: ThermalZone[]; cpu?: { policies?: CpufreqPolicy[] } } | null | undefined,
+): ThrottleSummary | null {
+  const points = throttlePointsFromSamples(samples, clockCeilingsOf(target));
+  if (points.length === 0) return null;
+  const trips = (target?.thermal ?? []).map(zonePassiveTripC).filter((t): t is number => t !== null);
+  const tripC = trips.length > 0 ? Math.min(...trips) : null;
+  const intervals = detectThrottleIntervals(points, { tripC });
+  const cost = throughputInsideOutside(intervals, tokenEventsFromSamples(samples));
+  return {
+    tripC,
+    intervals,
+    throttledMs: intervals.reduce((sum, i) => sum + (i.endMs - i.startMs), 0),
+    insideTokensPerSecond: cost.insideTokensPerSecond,
+    outsideTokensPerSecond: cost.outsideTokensPerSecond,
+  };
 }

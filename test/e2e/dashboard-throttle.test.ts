@@ -8,65 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { RunRequestSchema, type Sample } from '../../shared/api/schemas';
-import type { TargetFacts } from '../../shared/run/target-facts';
+import { RunRequestSchema } from '../../shared/api/schemas';
 import { createSession } from '../../electron/node/session/session-store';
 import { launchChromium, openWatchedPage } from '../helpers/chromium';
 import { startWebMode, type WebMode } from '../helpers/web-mode';
+import { HOT_BOARD, hotRunSamples } from '../helpers/throttle-fixtures';
 
 const WAIT_MS = 60_000;
 const TEST_MS = 120_000;
-
-/** An RK3588-class board: soc-thermal with a fan trip at 60 °C, the passive trip at 85 °C, critical at 115 °C. */
-const BOARD: TargetFacts = {
-  kind: 'ssh',
-  label: 'orangepi5',
-  hostname: 'orangepi5',
-  thermal: [
-    {
-      zone: 'thermal_zone0',
-      type: 'soc-thermal',
-      tempC: 50,
-      unreadable: false,
-      trips: [
-        { name: 'trip_point_0', type: 'active', tempC: 60 },
-        { name: 'trip_point_1', type: 'passive', tempC: 85 },
-        { name: 'trip_point_2', type: 'critical', tempC: 115 },
-      ],
-    },
-  ],
-};
-
-/**
- * 1 s thermal ticks 0…12 s: 62 °C with the clock at half from 1 to 3 s (warm past the fan trip,
- * the governor idling: not a cap), 83 °C at half clock from 6 to 8 s (within 5 °C of the passive
- * trip: throttled), else 50 °C at 2.4 GHz. Tokens every 100 ms: 2 per step, 1 per step for the
- * steps starting in [6 s, 9 s).
- */
-function recordedSamples(): Sample[] {
-  const out: Sample[] = [];
-  for (let s = 0; s <= 12; s++) {
-    const warm = s >= 1 && s <= 3;
-    const hot = s >= 6 && s <= 8;
-    out.push({
-      tMs: s * 1000,
-      source: 'procfs',
-      values: {
-        rssBytes: 600e6 + s * 1e6,
-        rssAnonBytes: 500e6 + s * 1e6,
-        'temp.soc-thermal.C': hot ? 83 : warm ? 62 : 50,
-        'cpufreq.policy0.KHz': hot || warm ? 1_200_000 : 2_400_000,
-      },
-    });
-  }
-  let tokens = 0;
-  for (let j = 1; j <= 120; j++) {
-    const stepStart = (j - 1) * 100;
-    tokens += stepStart >= 6000 && stepStart < 9000 ? 1 : 2;
-    out.push({ tMs: j * 100, source: 'engine', values: { tokens } });
-  }
-  return out.sort((a, b) => a.tMs - b.tMs);
-}
 
 let dir: string;
 let web: WebMode;
@@ -75,10 +24,10 @@ let browser: Browser;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'kvscope-dash-throttle-'));
   const path = join(dir, 'orangepi5.kvscope');
-  const store = createSession(path, { appVersion: 'test', target: BOARD });
+  const store = createSession(path, { appVersion: 'test', target: HOT_BOARD });
   const request = RunRequestSchema.parse({ target: { kind: 'local' }, engine: { kind: 'demo', demo: {} } });
   const run = store.addRun({ id: 'recorded-throttle', label: 'RK3588 hot run', request, state: 'done' });
-  store.appendSamples(run, recordedSamples());
+  store.appendSamples(run, hotRunSamples());
   store.close();
   web = await startWebMode(['--open', path]);
   browser = await launchChromium();
