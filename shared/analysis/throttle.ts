@@ -18,6 +18,12 @@ import { tokenEventsFromSamples, tokensAt, type TokenEvent } from './throughput'
 export const DEFAULT_NEAR_TRIP_C = 5;
 /** Governors and DVFS jitter keep busy clocks within ~10% of max; below 90% while hot is a cap. */
 export const DEFAULT_CLOCK_BELOW_FRACTION = 0.9;
+/**
+ * A passive trip below room temperature caps nothing: it is a driver printing degrees where sysfs
+ * means millidegrees (`85` read as 0.085 °C) or a trip left at 0 (unused). Taken as the trip, it
+ * would put every reading "near" it and make every idling clock a throttle.
+ */
+export const MIN_PLAUSIBLE_TRIP_C = 20;
 
 export const RPI_UNDER_VOLTAGE_NOW = 1 << 0;
 export const RPI_FREQ_CAPPED_NOW = 1 << 1;
@@ -63,7 +69,8 @@ export interface ThrottleInterval {
 export function zonePassiveTripC(zone: Pick<ThermalZone, 'trips'>): number | null {
   let trip: number | null = null;
   for (const t of zone.trips)
-    if (t.type === 'passive' && t.tempC !== null) trip = trip === null ? t.tempC : Math.min(trip, t.tempC);
+    if (t.type === 'passive' && t.tempC !== null && t.tempC >= MIN_PLAUSIBLE_TRIP_C)
+      trip = trip === null ? t.tempC : Math.min(trip, t.tempC);
   return trip;
 }
 

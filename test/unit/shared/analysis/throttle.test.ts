@@ -250,6 +250,14 @@ describe('zonePassiveTripC: only a passive trip caps clocks', () => {
       }),
     ).toBe(85);
   });
+
+  it('a trip a driver printed in degrees (85 → 0.085 °C as millidegrees) or left at 0 is not one', () => {
+    const trips = (...tempsC: number[]) => ({
+      trips: tempsC.map((tempC, i) => ({ name: `trip_point_${i}`, type: 'passive', tempC })),
+    });
+    expect(zonePassiveTripC(trips(0.085))).toBeNull();
+    expect(zonePassiveTripC(trips(0, 95))).toBe(95);
+  });
 });
 
 describe('a board throttled before the run started and until it ended', () => {
