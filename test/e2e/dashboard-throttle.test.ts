@@ -3,40 +3,33 @@
 // on a board whose facts (stored in the session) hold a passive trip at 85 °C and an active (fan)
 // trip at 60 °C; the app is opened on "This computer", whose own probe must not stand in for them.
 // Real browser mode (the CLI's `kvscope web --open`), real Chromium, a real SQLite session.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { RunRequestSchema } from '../../shared/api/schemas';
-import { createSession } from '../../electron/node/session/session-store';
-import { launchChromium, openWatchedPage } from '../helpers/chromium';
-import { startWebMode, type WebMode } from '../helpers/web-mode';
+import { openWatchedPage } from '../helpers/chromium';
+import { serveRecordedSession, type RecordedSessionWeb } from '../helpers/recorded-session-web';
 import { HOT_BOARD, hotRunSamples } from '../helpers/throttle-fixtures';
+import type { WebMode } from '../helpers/web-mode';
 
 const WAIT_MS = 60_000;
 const TEST_MS = 120_000;
 
-let dir: string;
+let served: RecordedSessionWeb | undefined;
 let web: WebMode;
 let browser: Browser;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'kvscope-dash-throttle-'));
-  const path = join(dir, 'orangepi5.kvscope');
-  const store = createSession(path, { appVersion: 'test', target: HOT_BOARD });
-  const request = RunRequestSchema.parse({ target: { kind: 'local' }, engine: { kind: 'demo', demo: {} } });
-  const run = store.addRun({ id: 'recorded-throttle', label: 'RK3588 hot run', request, state: 'done' });
-  store.appendSamples(run, hotRunSamples());
-  store.close();
-  web = await startWebMode(['--open', path]);
-  browser = await launchChromium();
+  served = await serveRecordedSession({
+    file: 'orangepi5.kvscope',
+    id: 'recorded-throttle',
+    label: 'RK3588 hot run',
+    samples: hotRunSamples(),
+    target: HOT_BOARD,
+  });
+  ({ web, browser } = served);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await web?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await served?.close();
 });
 
 describe('throttling in a recorded session', () => {

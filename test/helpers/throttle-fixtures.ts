@@ -1,7 +1,19 @@
 // A hot run on an RK3588-class board, shared by the tests of the throttle panel, summary and
 // report: its samples and the board's facts, with what they must give worked out by hand beside them.
 import type { Sample } from '../../shared/api/schemas';
+import type { ThermalZone } from '../../shared/probe/probe-schema';
 import type { TargetFacts } from '../../shared/run/target-facts';
+
+/** A thermal zone as the probe reports it, with its trips as [type, °C] (trip_point_0, _1… in order). */
+export function thermalZone(type: string, trips: Array<[string, number]>): ThermalZone {
+  return {
+    zone: 'thermal_zone0',
+    type,
+    tempC: 50,
+    unreadable: false,
+    trips: trips.map(([tripType, tempC], i) => ({ name: `trip_point_${i}`, type: tripType, tempC })),
+  };
+}
 
 /** An RK3588-class board: soc-thermal with a fan trip at 60 °C, the passive trip at 85 °C, critical at 115 °C. */
 export const HOT_BOARD: TargetFacts = {
@@ -9,17 +21,11 @@ export const HOT_BOARD: TargetFacts = {
   label: 'orangepi5',
   hostname: 'orangepi5',
   thermal: [
-    {
-      zone: 'thermal_zone0',
-      type: 'soc-thermal',
-      tempC: 50,
-      unreadable: false,
-      trips: [
-        { name: 'trip_point_0', type: 'active', tempC: 60 },
-        { name: 'trip_point_1', type: 'passive', tempC: 85 },
-        { name: 'trip_point_2', type: 'critical', tempC: 115 },
-      ],
-    },
+    thermalZone('soc-thermal', [
+      ['active', 60],
+      ['passive', 85],
+      ['critical', 115],
+    ]),
   ],
 };
 

@@ -12,6 +12,7 @@ import { RunController } from '../../../../../electron/node/run/run-controller';
 import type { RunManifest } from '../../../../../electron/node/run/run-manifest';
 import { LocalTarget } from '../../../../../electron/node/transport/local-target';
 import { projectRoot } from '../../../../helpers/cli';
+import { thermalZone } from '../../../../helpers/throttle-fixtures';
 
 const capture = readFileSync(
   join(projectRoot, 'test/fixtures/perf/x86-vm-perf6.1-json-interval/perf-stat-x-I200-one-event.txt'),
@@ -125,16 +126,10 @@ describe('run controller: near-trip and throttling alerts', () => {
   // A board whose cpu-thermal zone has a fan trip at 60 °C and its passive trip at 85 °C (the probe's facts).
   const board = {
     thermal: [
-      {
-        zone: 'thermal_zone0',
-        type: 'cpu-thermal',
-        tempC: 50,
-        unreadable: false,
-        trips: [
-          { name: 'trip_point_0', type: 'active', tempC: 60 },
-          { name: 'trip_point_1', type: 'passive', tempC: 85 },
-        ],
-      },
+      thermalZone('cpu-thermal', [
+        ['active', 60],
+        ['passive', 85],
+      ]),
     ],
   };
   /** A procfs sampler tick (shared/collectors/procfs-sampler-script.ts) with cpu-thermal in m°C and policy0 in kHz. */
