@@ -13,7 +13,8 @@ import type { Sample } from '../../shared/api/schemas';
 import { tegrastatsValues } from '../../shared/collectors/tegrastats-collector-parser';
 import { parseTegrastatsLine } from '../../shared/parsers/tegrastats-parser';
 import { openWatchedPage } from '../helpers/chromium';
-import { serveRecordedSession, type RecordedSessionWeb } from '../helpers/recorded-session-web';
+import type { BrowserApp } from '../helpers/browser-app';
+import { openRecordedSession } from '../helpers/recorded-session-web';
 import type { WebMode } from '../helpers/web-mode';
 
 const WAIT_MS = 60_000;
@@ -27,7 +28,7 @@ const INTERVAL_MS = 1000;
 /** The tracks the session fills, one per panel with a time axis. */
 const TRACKS = ['track-process-memory', 'track-temperature', 'track-power'];
 
-let served: RecordedSessionWeb | undefined;
+let served: BrowserApp | undefined;
 let web: WebMode;
 let browser: Browser;
 
@@ -50,7 +51,7 @@ function recordedSamples(): Sample[] {
 }
 
 beforeAll(async () => {
-  served = await serveRecordedSession({
+  served = await openRecordedSession({
     file: 'xavier-nx.kvscope',
     id: 'recorded-xavier',
     label: 'Xavier NX stress',

@@ -6,19 +6,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { openWatchedPage } from '../helpers/chromium';
-import { serveRecordedSession, type RecordedSessionWeb } from '../helpers/recorded-session-web';
+import type { BrowserApp } from '../helpers/browser-app';
+import { openRecordedSession } from '../helpers/recorded-session-web';
 import { HOT_BOARD, hotRunSamples } from '../helpers/throttle-fixtures';
 import type { WebMode } from '../helpers/web-mode';
 
 const WAIT_MS = 60_000;
 const TEST_MS = 120_000;
 
-let served: RecordedSessionWeb | undefined;
+let served: BrowserApp | undefined;
 let web: WebMode;
 let browser: Browser;
 
 beforeAll(async () => {
-  served = await serveRecordedSession({
+  served = await openRecordedSession({
     file: 'orangepi5.kvscope',
     id: 'recorded-throttle',
     label: 'RK3588 hot run',
