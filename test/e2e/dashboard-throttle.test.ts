@@ -4,42 +4,35 @@
 // trip at 60 °C; the app is opened on "This computer", whose own probe must not stand in for them.
 // Real browser mode (the CLI's `kvscope web --open`), real Chromium, a real SQLite session.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { openWatchedPage } from '../helpers/chromium';
 import type { BrowserApp } from '../helpers/browser-app';
 import { openRecordedSession } from '../helpers/recorded-session-web';
 import { HOT_BOARD, hotRunSamples } from '../helpers/throttle-fixtures';
-import type { WebMode } from '../helpers/web-mode';
 
 const WAIT_MS = 60_000;
 const TEST_MS = 120_000;
 
-let served: BrowserApp | undefined;
-let web: WebMode;
-let browser: Browser;
+let app: BrowserApp;
 
 beforeAll(async () => {
-  served = await openRecordedSession({
+  app = await openRecordedSession({
     file: 'orangepi5.kvscope',
     id: 'recorded-throttle',
     label: 'RK3588 hot run',
     samples: hotRunSamples(),
     target: HOT_BOARD,
   });
-  ({ web, browser } = served);
 });
 
 afterAll(async () => {
-  await served?.close();
+  await app?.close();
 });
 
 describe('throttling in a recorded session', () => {
   it(
     "is judged against the recording board's passive trip, and the cursor on the interval shows it in every panel",
     async () => {
-      const problems: string[] = [];
-      const page = await openWatchedPage(browser, web.url, problems);
-      await page.getByTestId('viewing-session').waitFor({ timeout: WAIT_MS });
+      // The page the app opened on the session (openBrowserApp waited for it to show).
+      const { page, problems } = app;
       const thermal = page.getByRole('region', { name: 'Thermal and clocks' });
       // The session board's passive trip is the line drawn; the fan trip is not a throttle limit.
       await thermal
