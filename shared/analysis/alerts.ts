@@ -91,6 +91,8 @@ export interface AlertObservation {
   tripsC?: Readonly<Record<string, number | null>>;
   /** Whether the run is inside a throttle interval now (shared/analysis/throttle.ts). */
   throttling?: boolean | null;
+  /** Why (throttle.ts' reasons: 'thermal', the Raspberry Pi firmware's bits), for the message. */
+  throttleReasons?: readonly string[];
   /** Swap-in rate where collected (/proc/vmstat pswpin), bytes per second. */
   swapInBytesPerSecond?: number | null;
   /** The engine's swapped-out memory (VmSwap), bytes: a rise means its pages are being pushed to swap. */
@@ -192,10 +194,17 @@ export function evaluateAlerts(
 
   if (typeof o.throttling === 'boolean') {
     const throttling = o.throttling;
+    const reasons = o.throttleReasons ?? [];
+    // A Pi's firmware caps clocks for under-voltage too, at any temperature: the message says which.
+    const why =
+      reasons.length === 0 || (reasons.length === 1 && reasons[0] === 'thermal')
+        ? 'clocks are capped while the board is hot'
+        : `clocks are capped (${reasons.join(', ')})`;
+    const data: Record<string, string> = reasons.length > 0 ? { reasons: reasons.join(',') } : {};
     judge('throttling', 'throttling', throttling, !throttling, () => ({
       severity: 'warning',
-      message: 'throttling started: clocks are capped while the board is hot',
-      data: {},
+      message: `throttling started: ${why}`,
+      data,
     }));
   }
 

@@ -11,6 +11,7 @@ import type { KvRecord, ModelRecord } from '../parsers/records';
 import type { EngineLog } from '../run/run-record';
 import type { TargetFacts } from '../run/target-facts';
 import type { EngineKind } from './findings';
+import { zonePassiveTripC } from './throttle';
 import { CLOCK_AT_MAX_SHARE, FREED_SHARE_WORTH_SAYING, SUGGESTED_UBATCH } from './thresholds';
 
 /** The setup recommendations' own fields (recommendations.ts adds effectFraction and prevents). */
@@ -314,8 +315,9 @@ export function setupRecommendations(input: SetupInput): Array<Ranked<SetupRecom
  */
 export function passiveTripC(target: TargetFacts | null | undefined): number | null {
   let trip: number | null = null;
-  for (const zone of target?.thermal ?? [])
-    for (const t of zone.trips)
-      if (t.type === 'passive' && t.tempC !== null) trip = trip === null ? t.tempC : Math.min(trip, t.tempC);
+  for (const zone of target?.thermal ?? []) {
+    const t = zonePassiveTripC(zone);
+    if (t !== null) trip = trip === null ? t : Math.min(trip, t);
+  }
   return trip;
 }

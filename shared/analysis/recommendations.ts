@@ -11,7 +11,12 @@ import type { Sample } from '../api/schemas';
 import { KV_TYPE_LAYOUT } from '../kv/kv-theory';
 import { budgetFindings, reservedFinding, type FindingInput } from './findings';
 import { MMAP_SHARE_WORTH_SAYING, SWAP_SHARE_WORTH_SAYING, THROTTLE_GAIN_WORTH_SAYING } from './thresholds';
-import { detectThrottleIntervals, throttlePointsFromSamples, throughputInsideOutside } from './throttle';
+import {
+  detectThrottleIntervals,
+  throttlePointsFromSamples,
+  throughputInsideOutside,
+  type ClockCeilings,
+} from './throttle';
 import { tokenEventsFromSamples } from './throughput';
 import type { GgufModelSummary } from '../kv/model-config';
 import type { EngineLog } from '../run/run-record';
@@ -77,6 +82,8 @@ export interface RecommendationInput extends FindingInput {
   series: readonly Sample[];
   /** Trip point for the throttle detection (°C), when the board's facts name one. */
   tripC?: number | null;
+  /** The clocks' hardware maxima from the board's facts (throttle.ts clockCeilingsOf). */
+  clockCeilings?: ClockCeilings;
   /** The engine's own log records (llama.cpp): KV sub-caches, n_seq_max, n_ubatch, compute buffers. */
   engineLog?: EngineLog | null;
   /** The GGUF's facts, when the run read its header. */
@@ -231,7 +238,8 @@ export function swapRecommendation(input: RecommendationInput): Recommendation |
 
 /** What throttling cost in tokens/s (shared/analysis/throttle.ts): the decode rate without it, against the whole run's. */
 export function throttleRecommendation(input: RecommendationInput): Recommendation | null {
-  const intervals = detectThrottleIntervals(throttlePointsFromSamples(input.series), { tripC: input.tripC ?? null });
+  const points = throttlePointsFromSamples(input.series, input.clockCeilings);
+  const intervals = detectThrottleIntervals(points, { tripC: input.tripC ?? null });
   if (intervals.length === 0) return null;
   const cost = throughputInsideOutside(intervals, tokenEventsFromSamples(input.series));
   const inside = cost.insideTokensPerSecond;

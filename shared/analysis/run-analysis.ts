@@ -81,6 +81,12 @@ export interface AnalyzeRunInput {
   /** llama.cpp timing records from the engine's output (prompt eval → prefill tokens/s). */
   timings?: readonly TimingRecord[];
   /**
+   * The model's weights as the engine logged them (llama.cpp's `print_info: file size = …`,
+   * run-summary.ts engineModelBytes): what decoding one token of a dense model reads, for the
+   * roofline (shared/analysis/roofline.ts).
+   */
+  modelBytes?: number | null;
+  /**
    * The live token count is exact and the engine's timing lines do not total it: server mode,
    * where the client counted every streamed token and a server logs its timings per request.
    * The live count is then kept as it is, not scaled to the engine's.
@@ -88,6 +94,24 @@ export interface AnalyzeRunInput {
   liveTokensExact?: boolean;
   /** Growth mode: overhead factor normal for this engine, for the leak check (default 1). */
   expectedOverhead?: number;
+}
+
+/**
+ * Weight bytes one decoded token reads (the roofline's): the model's size when the engine logged
+ * it; else the memory resident before the cache — the baseline plus the file-backed pages, where
+ * the fit was made on anonymous memory: llama.cpp mmaps its weights, so they are file-backed and
+ * an anonymous baseline alone leaves them out (a ceiling many times too high). An upper bound then:
+ * the baseline also holds the runtime and compute buffers.
+ */
+export function weightBytesPerToken(
+  modelBytes: number | null,
+  baseline: number | null,
+  fileBacked: number,
+): number | null {
+  if (modelBytes !== null && Number.isFinite(modelBytes) && modelBytes > 0) return modelBytes;
+  if (baseline === null || !Number.isFinite(baseline)) return null;
+  const resident = baseline + fileBacked;
+  return resident > 0 ? resident : null;
 }
 
 // Thresholds, each with its reason.
@@ -508,6 +532,7 @@ export function analyzeRun(input: AnalyzeRunInput): RunAnalysis {
       decodeTokensPerSecond: fin(decodeTps),
       deliveredTokensPerSecond: fin(deliveredTps),
       tokens: fin(tokens) ?? 0,
+      weightBytes: weightBytesPerToken(input.modelBytes ?? null, baseline, fileBacked),
     },
     lastRssBytes: lastRss,
     peakRssBytes: peakRss,

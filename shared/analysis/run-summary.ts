@@ -4,11 +4,12 @@
 // the same record, so they are the same numbers. Pure.
 import type { CollectorStatus, LeakSummary, ProfileSummary, RunAnalysis, Sample, Throughput } from '../api/schemas';
 import type { GgufModelSummary } from '../kv/model-config';
-import type { KvRecord } from '../parsers/records';
+import type { KvRecord, ModelRecord } from '../parsers/records';
 import { engineExitOfStatus } from '../run/engine-exit';
 import type { EngineLog, RunRecord } from '../run/run-record';
 import { analyzeRun } from './run-analysis';
 import type { ServerProfile } from './stream-timing';
+import { summarizeThrottle, type ThrottleSummary } from './throttle';
 import type { SweepSummary } from './sweep';
 
 export type ProfileSummaryOutput = ProfileSummary & {
@@ -17,6 +18,8 @@ export type ProfileSummaryOutput = ProfileSummary & {
   model?: GgufModelSummary;
   sweep?: SweepSummary;
   server?: ServerProfile;
+  /** Throttle intervals and their cost (shared/analysis/throttle.ts); absent without any thermal or clock reading. */
+  throttle?: ThrottleSummary;
   collectors?: Record<string, CollectorStatus>;
 };
 
@@ -28,6 +31,15 @@ export function engineKvBytes(kv: readonly KvRecord[]): number | null {
   let sum: number | null = null;
   for (const k of kv) if (k.scope === 'total' && k.sizeBytes !== null) sum = (sum ?? 0) + k.sizeBytes;
   return sum;
+}
+
+/** The model's size the engine logged (llama.cpp's `print_info: file size`): the last such record, or null. */
+export function engineModelBytes(model: readonly ModelRecord[]): number | null {
+  for (let i = model.length - 1; i >= 0; i--) {
+    const bytes = model[i]?.modelSizeBytes;
+    if (bytes !== undefined && bytes > 0) return bytes;
+  }
+  return null;
 }
 
 /** Memory samples: the procfs collector's ticks (engine samples only carry token counts). */
@@ -54,7 +66,12 @@ export function recomputeAnalysis(
     budgetBytes: record.request.budgetBytes ?? null,
     memoryLimitBytes: record.request.memoryLimitBytes ?? null,
   };
-  return analyzeRun({ ...inputs, samples: record.samples, timings: record.engineLog.timings });
+  return analyzeRun({
+    ...inputs,
+    samples: record.samples,
+    timings: record.engineLog.timings,
+    modelBytes: engineModelBytes(record.engineLog.model),
+  });
 }
 
 /** True when the record's recording stopped before the run ended (the outcome is unknown). */
@@ -90,8 +107,10 @@ export function summarizeRun(record: RunRecord): ProfileSummaryOutput {
     oomHorizonTokens: a.oomHorizonTokens,
     maxSafeContextTokens: a.maxSafeContextTokens,
   };
+  const throttle = summarizeThrottle(record.samples, record.target);
   const tail = {
     ...(a.leak ? { leak: a.leak } : {}),
+    ...(throttle ? { throttle } : {}),
     ...(record.engine?.model ? { model: record.engine.model } : {}),
   };
   if (o === null) {

@@ -12,9 +12,15 @@
 //   the server's queue, which the server's prompt_ms does not see.
 // - Prefill tokens/s = prompt tokens the server evaluated (timings.prompt_n: without the cached
 //   prefix it reused) ÷ TTFT, only when the server reports prompt_n.
-// - Decode tokens/s = tokens after the first ÷ time from the first to the last token: the rate
-//   the user gets, stalls included, and the quantity llama-server reports as predicted_per_second
-//   (it counts from its first sampled token) — so the two can be compared.
+// - Decode tokens/s = tokens after the first arrival ÷ time from the first arrival to the last:
+//   the rate the user gets, stalls included, and the quantity llama-server reports as
+//   predicted_per_second (it counts from its first sampled token) — so the two can be compared.
+//   Tokens that came with the first arrival (chunks glued into the first read) are not "after"
+//   it: counted, they would be divided by a span that does not hold them (32 tokens read 4 at a
+//   time every 40 ms made 110.7 tok/s of a 100 tok/s stream).
+// - A chunk may carry several tokens (a server that batches its stream, speculative decoding):
+//   when the server counts its tokens (timings.predicted_n, else usage.completion_tokens) and the
+//   count differs from the chunks, each chunk stands for count ÷ chunks tokens.
 // - Steady decode tokens/s = the median over every run of STEADY_WINDOW_TOKENS consecutive
 //   tokens of their rate: the speed between stalls. A window, not single gaps, because chunks
 //   glued together in one TCP read arrive with gaps of 0; a median of windows, not a Theil–Sen
@@ -26,6 +32,7 @@
 //   which that turn decodes, for tokens/s against depth.
 import { numAt } from '../util/num-at';
 import { median } from './fit';
+import { TOKEN_COUNT_TOLERANCE } from './throughput';
 
 /** Tokens per window of the steady rate: longer than the runs of chunks one TCP read glues together (≤ 5 seen over SSH). */
 export const STEADY_WINDOW_TOKENS = 8;
@@ -72,7 +79,7 @@ export interface TurnAnalysis {
   steadyDecodeTokensPerSecond: number | null;
   /** Decode time beyond what the steady rate needs, ms. */
   stallMs: number | null;
-  /** Content chunks received (≈ tokens). */
+  /** Tokens received: the content chunks, or the server's count when its chunks carry several. */
   tokens: number;
   /** Prompt tokens of this request (server's cache_n + prompt_n, else usage.prompt_tokens). */
   contextDepth: number | null;
@@ -108,14 +115,25 @@ function fin(v: unknown): v is number {
   return typeof v === 'number' && Number.isFinite(v);
 }
 
+/** Tokens per content chunk: 1, or the server's own count ÷ chunks when the two differ (see the header). */
+function tokensPerChunk(chunks: number, serverTokens: number | null): number {
+  if (chunks === 0 || serverTokens === null || Math.abs(serverTokens - chunks) <= TOKEN_COUNT_TOLERANCE) return 1;
+  return serverTokens / chunks;
+}
+
 export function analyzeTurn(m: TurnMeasurement): TurnAnalysis {
   const rel = m.chunkTimesMs.map((t) => t - m.requestStartMs);
   const ttft = rel[0] ?? null;
-  const steady = steadyTokensPerSecond(rel);
-  const span = rel.length >= 2 ? numAt(rel, rel.length - 1) - numAt(rel, 0) : 0;
-  const decode = span > 0 ? ((rel.length - 1) * 1000) / span : null;
-  const stall = steady !== null && span > 0 ? Math.max(0, span - ((rel.length - 1) * 1000) / steady) : null;
   const st = m.serverTimings;
+  const counted = st && fin(st.predicted_n) && st.predicted_n > 0 ? st.predicted_n : m.usage?.completion_tokens;
+  const perChunk = tokensPerChunk(rel.length, fin(counted) && counted > 0 ? counted : null);
+  const steadyChunks = steadyTokensPerSecond(rel);
+  const steady = steadyChunks === null ? null : steadyChunks * perChunk;
+  const span = rel.length >= 2 ? numAt(rel, rel.length - 1) - numAt(rel, 0) : 0;
+  const firstRead = rel.filter((t) => t === ttft).length;
+  const afterFirst = (rel.length - firstRead) * perChunk;
+  const decode = span > 0 ? (afterFirst * 1000) / span : null;
+  const stall = steady !== null && span > 0 ? Math.max(0, span - (afterFirst * 1000) / steady) : null;
   const promptN = st && fin(st.prompt_n) ? st.prompt_n : null;
   const cacheN = st && fin(st.cache_n) ? st.cache_n : null;
   const usagePrompt = m.usage?.prompt_tokens;
@@ -131,7 +149,7 @@ export function analyzeTurn(m: TurnMeasurement): TurnAnalysis {
     decodeTokensPerSecond: decode,
     steadyDecodeTokensPerSecond: steady,
     stallMs: stall,
-    tokens: rel.length,
+    tokens: Math.round(rel.length * perChunk),
     contextDepth: depth,
     promptTokensEvaluated: promptN,
     totalMs: m.endMs - m.requestStartMs,

@@ -10,13 +10,20 @@
 // An interval runs from the first throttled sample to the first sample after it that is not
 // throttled (or the last sample), so the time between ticks is attributed to the state seen.
 import type { Sample } from '../api/schemas';
-import { tokensAt, type TokenEvent } from './throughput';
+import type { CpufreqPolicy, ThermalZone } from '../probe/probe-schema';
+import { tokenEventsFromSamples, tokensAt, type TokenEvent } from './throughput';
 
 // Defaults, each with its reason.
 /** Kernel passive trip points act a few degrees before the trip; 5 °C catches the approach without flagging normal warm running. */
 export const DEFAULT_NEAR_TRIP_C = 5;
 /** Governors and DVFS jitter keep busy clocks within ~10% of max; below 90% while hot is a cap. */
 export const DEFAULT_CLOCK_BELOW_FRACTION = 0.9;
+/**
+ * A passive trip below room temperature caps nothing: it is a driver printing degrees where sysfs
+ * means millidegrees (`85` read as 0.085 °C) or a trip left at 0 (unused). Taken as the trip, it
+ * would put every reading "near" it and make every idling clock a throttle.
+ */
+export const MIN_PLAUSIBLE_TRIP_C = 20;
 
 export const RPI_UNDER_VOLTAGE_NOW = 1 << 0;
 export const RPI_FREQ_CAPPED_NOW = 1 << 1;
@@ -51,6 +58,33 @@ export interface ThrottleInterval {
   reasons: ThrottleReason[];
   maxTempC: number | null;
   minClockFraction: number | null;
+}
+
+/**
+ * A zone's throttle trip point: its lowest `passive` trip, where the kernel starts clocking down.
+ * `active` trips switch fans (a Raspberry Pi's cpu-thermal has only an active one, at 70 °C:
+ * test/fixtures/board-root/raspberry-pi-4), `hot` only notifies, `critical` shuts down: none of
+ * them caps a clock, so "near" one says nothing about throttling. Null without a passive trip.
+ */
+export function zonePassiveTripC(zone: Pick<ThermalZone, 'trips'>): number | null {
+  let trip: number | null = null;
+  for (const t of zone.trips)
+    if (t.type === 'passive' && t.tempC !== null && t.tempC >= MIN_PLAUSIBLE_TRIP_C)
+      trip = trip === null ? t.tempC : Math.min(trip, t.tempC);
+  return trip;
+}
+
+/** Each zone's passive trip, by the series key its temperature has (keyOf: the collector's, e.g. procfs-sampler-parser's tempKey). */
+export function passiveTripsByKey(
+  zones: ReadonlyArray<Pick<ThermalZone, 'type' | 'trips'>>,
+  keyOf: (zoneType: string) => string,
+): Record<string, number> {
+  const trips: Record<string, number> = {};
+  for (const zone of zones) {
+    const tripC = zonePassiveTripC(zone);
+    if (zone.type && tripC !== null) trips[keyOf(zone.type)] = tripC;
+  }
+  return trips;
 }
 
 /** Reasons a get_throttled word gives for throttling now ([] when it does not throttle). */
@@ -174,52 +208,235 @@ export function throughputInsideOutside(
   };
 }
 
-export interface ThrottleSampleKeys {
-  /** Temperature keys to take the maximum of (default: every key ending in "TempC"). */
-  tempKeys?: readonly string[];
-  /** Pairs of current/maximum clock keys (default: every "<x>FreqKHz" with a "<x>MaxFreqKHz"). */
-  clockKeys?: ReadonlyArray<{ cur: string; max: string }>;
-  /** Key holding the Raspberry Pi get_throttled word. */
-  rpiKey?: string;
+// Which series the detection reads: the keys the collectors declare (shared/collectors/procfs-collector.ts,
+// tegrastats-collector.ts, board-sysfs-collector.ts, vcgencmd-collector.ts).
+
+/** Sensor readings in °C: thermal zones (procfs sampler), tegrastats and the Pi firmware. `trip.*.C` are limits, not readings. */
+const TEMP_KEY = /^(?:temp|tegra\.temp)\..+\.C$|^rpi\.soc\.C$/;
+/**
+ * tegrastats' PMIC@… is not a die reading: it prints a fixed 100C or 50C (every capture of it in
+ * test/fixtures/tegrastats/), so as the hottest sensor it would hold a Jetson "near its trip" forever.
+ */
+const PLACEHOLDER_TEMP_KEY = /^tegra\.temp\.PMIC\.C$/i;
+/** Clocks, each against the highest value the run saw (the samplers do not read the hardware maximum). */
+const CLOCK_KEY =
+  /^cpufreq\..+\.KHz$|^tegra\.(?:cpu\.\d+|gpu|emc)\.freqMHz$|^devfreq\..+\.curFreqMHz$|^rpi\.armFreqMHz$/;
+/** The Raspberry Pi get_throttled word (shared/collectors/vcgencmd-collector-parser.ts). */
+export const RPI_THROTTLED_KEY = 'rpi.throttledBits';
+
+export function isThrottleTempKey(key: string): boolean {
+  return TEMP_KEY.test(key) && !PLACEHOLDER_TEMP_KEY.test(key);
+}
+
+export interface ThrottleClockKey {
+  cur: string;
+  /** A series holding the clock's ceiling (devfreq's max_freq), else null: the highest `cur` the run saw. */
+  max: string | null;
+}
+
+export function throttleClockKeys(keys: readonly string[]): ThrottleClockKey[] {
+  const all = new Set(keys);
+  return keys
+    .filter((k) => CLOCK_KEY.test(k))
+    .map((cur) => {
+      const max = cur.replace(/curFreqMHz$/, 'maxFreqMHz');
+      return { cur, max: max !== cur && all.has(max) ? max : null };
+    });
+}
+
+/** A clock series' known hardware maximum, by key, in the series' unit. */
+export type ClockCeilings = Readonly<Record<string, number>>;
+
+/**
+ * The hardware maximum of the clock series the probe can name: cpuinfo_max_freq of each cpufreq
+ * policy (kHz) for the procfs sampler's `cpufreq.<policy>.KHz` and, in MHz, for tegrastats'
+ * `tegra.cpu.<n>.freqMHz` of every CPU the policy clocks. Without it a clock is judged against
+ * the highest it reached in the run, and a board throttled before the run started and until it
+ * ended never shows its maximum: no interval at all.
+ */
+export function clockCeilingsFromPolicies(
+  policies: ReadonlyArray<Pick<CpufreqPolicy, 'policy' | 'cpus' | 'hwMaxKHz'>>,
+): ClockCeilings {
+  const out: Record<string, number> = {};
+  for (const p of policies) {
+    if (p.hwMaxKHz === null || !(p.hwMaxKHz > 0)) continue;
+    out[`cpufreq.${p.policy}.KHz`] = p.hwMaxKHz;
+    for (const cpu of p.cpus) out[`tegra.cpu.${cpu}.freqMHz`] = p.hwMaxKHz / 1000;
+  }
+  return out;
+}
+
+/** clockCeilingsFromPolicies over a target's probe facts (none when the probe read no policy). */
+export function clockCeilingsOf(target: { cpu?: { policies?: CpufreqPolicy[] } } | null | undefined): ClockCeilings {
+  return clockCeilingsFromPolicies(target?.cpu?.policies ?? []);
+}
+
+/** One series as points in time order (a sample's value of one key, or the dashboard's buffer). */
+export interface ThrottleSeries {
+  readonly t: ArrayLike<number>;
+  readonly v: ArrayLike<number>;
+  readonly length: number;
+}
+
+function seriesMax(s: ThrottleSeries | undefined): number {
+  let m = 0;
+  for (let i = 0; s && i < s.length; i++) {
+    const x = s.v[i] ?? 0;
+    if (Number.isFinite(x) && x > m) m = x;
+  }
+  return m;
 }
 
 /**
- * Throttle points from samples. Samples of one tick may come from several collectors (thermal,
- * cpufreq, vcgencmd): values with the same tMs are combined.
+ * Throttle points from series: one point at every time any temperature, clock or get_throttled
+ * series has a value, each series read at its latest value at or before that time (collectors
+ * tick at their own pace: a clock read at 1 s and a temperature at 2 s both hold until their next
+ * reading). Temperature: the hottest sensor; clock: the lowest as a fraction of its ceiling.
  */
-export function throttlePointsFromSamples(samples: readonly Sample[], keys: ThrottleSampleKeys = {}): ThrottlePoint[] {
-  const rpiKey = keys.rpiKey ?? 'rpiThrottled';
-  const byTime = new Map<number, Record<string, number>>();
-  for (const s of samples) {
-    if (!Number.isFinite(s.tMs)) continue;
-    const v = byTime.get(s.tMs) ?? {};
-    for (const [k, x] of Object.entries(s.values)) if (typeof x === 'number' && Number.isFinite(x)) v[k] = x;
-    byTime.set(s.tMs, v);
-  }
+export function throttlePointsFromSeries(
+  get: (key: string) => ThrottleSeries | undefined,
+  keys: readonly string[],
+  ceilings: ClockCeilings = {},
+): ThrottlePoint[] {
+  const temps = keys.filter(isThrottleTempKey).flatMap((k) => get(k) ?? []);
+  const clocks = throttleClockKeys(keys).flatMap(({ cur, max }) => {
+    const s = get(cur);
+    const ceiling = Math.max(ceilings[cur] ?? 0, seriesMax(s), max === null ? 0 : seriesMax(get(max)));
+    return s && ceiling > 0 ? [{ s, ceiling }] : [];
+  });
+  const rpi = get(RPI_THROTTLED_KEY);
+  const all = [...temps, ...clocks.map((c) => c.s), ...(rpi ? [rpi] : [])];
+  const times: number[] = [];
+  for (const s of all) for (let i = 0; i < s.length; i++) times.push(s.t[i] ?? NaN);
+  const sorted = Float64Array.from(times.filter(Number.isFinite)).sort();
+  // A cursor per series: the times only grow, so each series is walked once.
+  const cursor = new Map<ThrottleSeries, number>(all.map((s) => [s, -1]));
+  const at = (s: ThrottleSeries, t: number): number | null => {
+    let i = cursor.get(s) ?? -1;
+    while (i + 1 < s.length && (s.t[i + 1] ?? Infinity) <= t) i += 1;
+    cursor.set(s, i);
+    const v = i < 0 ? undefined : s.v[i];
+    return v !== undefined && Number.isFinite(v) ? v : null;
+  };
   const out: ThrottlePoint[] = [];
-  for (const [tMs, v] of [...byTime.entries()].sort((a, b) => a[0] - b[0])) {
-    const tempKeys = keys.tempKeys ?? Object.keys(v).filter((k) => /TempC$/.test(k));
+  for (let k = 0; k < sorted.length; k++) {
+    const tMs = sorted[k] ?? 0;
+    if (k > 0 && sorted[k - 1] === tMs) continue;
     let tempC: number | null = null;
-    for (const k of tempKeys) {
-      const t = v[k];
-      if (t !== undefined) tempC = tempC === null ? t : Math.max(tempC, t);
+    for (const s of temps) {
+      const v = at(s, tMs);
+      if (v !== null) tempC = tempC === null ? v : Math.max(tempC, v);
     }
-    const clockKeys =
-      keys.clockKeys ??
-      Object.keys(v)
-        .filter((k) => /FreqKHz$/.test(k) && !/MaxFreqKHz$/.test(k))
-        .map((k) => ({ cur: k, max: k.replace(/FreqKHz$/, 'MaxFreqKHz') }));
     let clockFraction: number | null = null;
-    for (const { cur, max } of clockKeys) {
-      const curKHz = v[cur];
-      const maxKHz = v[max];
-      if (curKHz === undefined || maxKHz === undefined || maxKHz <= 0) continue;
-      const f = curKHz / maxKHz;
-      clockFraction = clockFraction === null ? f : Math.min(clockFraction, f);
+    for (const c of clocks) {
+      const v = at(c.s, tMs);
+      if (v !== null) clockFraction = clockFraction === null ? v / c.ceiling : Math.min(clockFraction, v / c.ceiling);
     }
-    const rpi = v[rpiKey] ?? null;
-    if (tempC === null && clockFraction === null && rpi === null) continue;
-    out.push({ tMs, tempC, clockFraction, rpiThrottled: rpi });
+    const rpiThrottled = rpi ? at(rpi, tMs) : null;
+    out.push({ tMs, tempC, clockFraction, rpiThrottled });
   }
   return out;
+}
+
+/** Throttle points from samples (the run record's, a session's): throttlePointsFromSeries over their values. */
+export function throttlePointsFromSamples(samples: readonly Sample[], ceilings: ClockCeilings = {}): ThrottlePoint[] {
+  const byKey = new Map<string, { t: number[]; v: number[]; length: number }>();
+  const sorted = samples.filter((s) => Number.isFinite(s.tMs)).sort((a, b) => a.tMs - b.tMs);
+  for (const s of sorted)
+    for (const [k, x] of Object.entries(s.values)) {
+      if (typeof x !== 'number' || !Number.isFinite(x)) continue;
+      let series = byKey.get(k);
+      if (!series) byKey.set(k, (series = { t: [], v: [], length: 0 }));
+      series.t.push(s.tMs);
+      series.v.push(x);
+      series.length += 1;
+    }
+  return throttlePointsFromSeries((k) => byKey.get(k), [...byKey.keys()], ceilings);
+}
+
+/** What a live run's latest readings say (ThrottleWatch): for the near-trip and throttling alerts (./alerts.ts). */
+export interface ThrottleNow {
+  /** Every sensor's latest reading, °C, by series key. */
+  tempsC: Record<string, number>;
+  /** Throttled now, or null before any temperature, clock or get_throttled reading. */
+  throttling: boolean | null;
+  reasons: ThrottleReason[];
+}
+
+/**
+ * The throttle rule (pointReasons) applied as readings arrive, one collector's sample at a time:
+ * each reading held until its series reads again, each clock against the highest it has reached
+ * so far (a live run cannot know the later maximum the finished run's intervals use).
+ */
+export class ThrottleWatch {
+  private readonly held = new Map<string, number>();
+  private readonly clockMax = new Map<string, number>();
+
+  constructor(
+    private readonly tripC: number | null,
+    private readonly ceilings: ClockCeilings = {},
+  ) {}
+
+  observe(values: Readonly<Record<string, number | null | undefined>>): ThrottleNow {
+    for (const [k, v] of Object.entries(values)) if (typeof v === 'number' && Number.isFinite(v)) this.held.set(k, v);
+    const keys = [...this.held.keys()];
+    const tempsC: Record<string, number> = {};
+    let tempC: number | null = null;
+    for (const k of keys.filter(isThrottleTempKey)) {
+      const t = this.held.get(k) as number;
+      tempsC[k] = t;
+      tempC = tempC === null ? t : Math.max(tempC, t);
+    }
+    let clockFraction: number | null = null;
+    for (const { cur, max } of throttleClockKeys(keys)) {
+      const v = this.held.get(cur) as number;
+      const ceiling = Math.max(
+        this.ceilings[cur] ?? 0,
+        this.clockMax.get(cur) ?? 0,
+        v,
+        max === null ? 0 : (this.held.get(max) ?? 0),
+      );
+      this.clockMax.set(cur, ceiling);
+      if (ceiling > 0) clockFraction = clockFraction === null ? v / ceiling : Math.min(clockFraction, v / ceiling);
+    }
+    const rpiThrottled = this.held.get(RPI_THROTTLED_KEY) ?? null;
+    if (tempC === null && clockFraction === null && rpiThrottled === null)
+      return { tempsC, throttling: null, reasons: [] };
+    const reasons = pointReasons(
+      { tMs: 0, tempC, clockFraction, rpiThrottled },
+      { tripC: this.tripC, nearTripC: DEFAULT_NEAR_TRIP_C, clockBelowFraction: DEFAULT_CLOCK_BELOW_FRACTION },
+    );
+    return { tempsC, throttling: reasons.length > 0, reasons };
+  }
+}
+
+/** What throttling did to a run (`profile --json` `throttle`, the JSON report): from its samples and its board's facts. */
+export interface ThrottleSummary {
+  /** The trip point the thermal rule used (the lowest passive trip), °C; null: only get_throttled bits could say. */
+  tripC: number | null;
+  intervals: ThrottleInterval[];
+  throttledMs: number;
+  /** Decode tokens/s inside the intervals and outside them (throughputInsideOutside). */
+  insideTokensPerSecond: number | null;
+  outsideTokensPerSecond: number | null;
+}
+
+/** Null when the run has no temperature, clock or get_throttled reading: nothing could be judged. */
+export function summarizeThrottle(
+  samples: readonly Sample[],
+  target: { thermal?: ThermalZone[]; cpu?: { policies?: CpufreqPolicy[] } } | null | undefined,
+): ThrottleSummary | null {
+  const points = throttlePointsFromSamples(samples, clockCeilingsOf(target));
+  if (points.length === 0) return null;
+  const trips = (target?.thermal ?? []).map(zonePassiveTripC).filter((t): t is number => t !== null);
+  const tripC = trips.length > 0 ? Math.min(...trips) : null;
+  const intervals = detectThrottleIntervals(points, { tripC });
+  const cost = throughputInsideOutside(intervals, tokenEventsFromSamples(samples));
+  return {
+    tripC,
+    intervals,
+    throttledMs: intervals.reduce((sum, i) => sum + (i.endMs - i.startMs), 0),
+    insideTokensPerSecond: cost.insideTokensPerSecond,
+    outsideTokensPerSecond: cost.outsideTokensPerSecond,
+  };
 }

@@ -433,6 +433,12 @@ export const ThroughputSchema = z.object({
    */
   deliveredTokensPerSecond: z.number().nullable().optional(),
   tokens: z.number(),
+  /**
+   * Weight bytes one decoded token reads, for the decode roofline (bandwidth ÷ (weights + KV)):
+   * the model's size as the engine logged it, else the memory resident before the cache
+   * (shared/analysis/run-analysis.ts weightBytesPerToken). Absent from analyses made before it existed.
+   */
+  weightBytes: z.number().nullable().optional(),
 });
 export type Throughput = z.infer<typeof ThroughputSchema>;
 

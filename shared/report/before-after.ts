@@ -4,7 +4,7 @@
 // time spent throttled). Rows of compare-model.ts's shape, for `kvscope compare` (markdown,
 // html) and the Compare view. Pure.
 import { passiveTripC } from '../analysis/recommendations-setup';
-import { detectThrottleIntervals, throttlePointsFromSamples } from '../analysis/throttle';
+import { clockCeilingsOf, detectThrottleIntervals, throttlePointsFromSamples } from '../analysis/throttle';
 import {
   formatBytes,
   formatCount,
@@ -38,7 +38,7 @@ export interface BeforeAfter {
 
 /** Milliseconds the run spent throttled (shared/analysis/throttle.ts intervals), null without clock or temperature samples. */
 export function throttledMs(run: SessionRun, target: TargetFacts | null): number | null {
-  const points = throttlePointsFromSamples(run.samples);
+  const points = throttlePointsFromSamples(run.samples, clockCeilingsOf(target));
   if (points.length === 0) return null;
   return detectThrottleIntervals(points, { tripC: passiveTripC(target) }).reduce(
     (sum, i) => sum + (i.endMs - i.startMs),

@@ -10,6 +10,7 @@
 import { compareSeverity, runFindings, type EngineKind } from '../analysis/findings';
 import { runRecommendations } from '../analysis/recommendations';
 import { passiveTripC } from '../analysis/recommendations-setup';
+import { clockCeilingsOf } from '../analysis/throttle';
 import type { TargetFacts } from '../run/target-facts';
 import { isRecoveredRun, summarizeRun } from '../analysis/run-summary';
 import type { SweepAnalysis } from '../analysis/sweep';
@@ -282,6 +283,7 @@ function runReport(run: SessionRun, sessionTarget: TargetFacts | null = null): R
     model: run.engine?.model ?? null,
     target: run.target ?? sessionTarget,
     tripC: passiveTripC(run.target ?? sessionTarget),
+    clockCeilings: clockCeilingsOf(run.target ?? sessionTarget),
   }).map((r) => wordRecommendation(r, engine));
 
   const charts = [rssVsTokensChart(run, a), rssOverTimeChart(run, a)].filter((c): c is ChartModel => c !== null);

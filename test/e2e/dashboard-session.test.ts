@@ -6,17 +6,16 @@
 // tegrastats capture (test/fixtures/tegrastats/xavier-nx-and-nano-jp4.6), mapped to sample keys
 // by the real collector (shared/collectors/tegrastats-collector-parser.ts), plus the engine's
 // process memory and token count over the same seconds, which a board run records beside it.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { RunRequestSchema, type Sample } from '../../shared/api/schemas';
+import type { Sample } from '../../shared/api/schemas';
 import { tegrastatsValues } from '../../shared/collectors/tegrastats-collector-parser';
 import { parseTegrastatsLine } from '../../shared/parsers/tegrastats-parser';
-import { createSession } from '../../electron/node/session/session-store';
-import { launchChromium, openWatchedPage } from '../helpers/chromium';
-import { startWebMode, type WebMode } from '../helpers/web-mode';
+import { openWatchedPage } from '../helpers/chromium';
+import type { BrowserApp } from '../helpers/browser-app';
+import { openRecordedSession } from '../helpers/recorded-session-web';
+import type { WebMode } from '../helpers/web-mode';
 
 const WAIT_MS = 60_000;
 const TEST_MS = 120_000;
@@ -29,7 +28,7 @@ const INTERVAL_MS = 1000;
 /** The tracks the session fills, one per panel with a time axis. */
 const TRACKS = ['track-process-memory', 'track-temperature', 'track-power'];
 
-let dir: string;
+let served: BrowserApp | undefined;
 let web: WebMode;
 let browser: Browser;
 
@@ -52,21 +51,17 @@ function recordedSamples(): Sample[] {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'kvscope-dash-session-'));
-  const path = join(dir, 'xavier-nx.kvscope');
-  const store = createSession(path, { appVersion: 'test' });
-  const request = RunRequestSchema.parse({ target: { kind: 'local' }, engine: { kind: 'demo', demo: {} } });
-  const run = store.addRun({ id: 'recorded-xavier', label: 'Xavier NX stress', request, state: 'done' });
-  store.appendSamples(run, recordedSamples());
-  store.close();
-  web = await startWebMode(['--open', path]);
-  browser = await launchChromium();
+  served = await openRecordedSession({
+    file: 'xavier-nx.kvscope',
+    id: 'recorded-xavier',
+    label: 'Xavier NX stress',
+    samples: recordedSamples(),
+  });
+  ({ web, browser } = served);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await web?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await served?.close();
 });
 
 const MAIN_SCROLL_TOP = 'document.querySelector("main.main").scrollTop';

@@ -13,6 +13,7 @@ import type {
   Sample,
 } from '../../../shared/api/schemas';
 import { analyzeRun } from '../../../shared/analysis/run-analysis';
+import { engineModelBytes } from '../../../shared/analysis/run-summary';
 import type { ServerProfile } from '../../../shared/analysis/stream-timing';
 import { KEPT_DIAGNOSTIC_TEXT_CHARS } from '../../../shared/collectors/collector';
 import { parseSpoolLine } from '../../../shared/collectors/run-spool';
@@ -103,7 +104,7 @@ export class RunController {
   /** Tokens, the engine's log and its last stderr lines (engine-output.ts). */
   private readonly output: EngineOutput;
   /** Measured-process changes and alerts of the memory sampler's ticks (memory-tick-events.ts). */
-  private readonly memoryTicks = new MemoryTickEvents();
+  private readonly memoryTicks: MemoryTickEvents;
   /** Subscribers besides the constructor's callbacks (session recorder…), called after them. */
   private readonly listeners = new Set<Partial<RunCallbacks>>();
   private readonly callbacks: RunCallbacks;
@@ -118,6 +119,7 @@ export class RunController {
     readonly targetFacts: TargetFacts | null = null,
   ) {
     this.callbacks = withListeners(callbacks, this.listeners);
+    this.memoryTicks = new MemoryTickEvents(targetFacts);
     // Every run passes here (app, CLI, sweeps, recovery): from now on its command's secrets are
     // masked in what is logged, stored and printed (util/redact.ts); the engine still gets them.
     if (request.engine.kind === 'command')
@@ -509,6 +511,7 @@ export class RunController {
     }
     this.pushSample({ tMs, source: id, values });
     // ALERTS (shared/analysis/alerts.ts, the same rules the dashboard applies): new alerts become run events.
+    for (const alert of this.memoryTicks.thermalAlerts(tMs, values)) this.addEvent(alert);
     if (id !== MEMORY_COLLECTOR) return;
     const alerts = this.memoryTicks.alerts({
       tMs,
@@ -633,7 +636,12 @@ export class RunController {
   }
 
   analyze(): RunAnalysis {
-    this.analysis = analyzeRun({ ...this.analysisInputs(), samples: this.samples, timings: this.engineLog.timings });
+    this.analysis = analyzeRun({
+      ...this.analysisInputs(),
+      samples: this.samples,
+      timings: this.engineLog.timings,
+      modelBytes: engineModelBytes(this.engineLog.model),
+    });
     this.callbacks.onAnalysis(this.analysis);
     return this.analysis;
   }

@@ -37,6 +37,7 @@ export const IDLE_RUN: LiveRun = {
   budgetBytes: null,
   windowTokens: null,
   series: [],
+  recordedTarget: null,
 };
 
 const ACTIVE: ReadonlySet<RunPhase> = new Set(['starting', 'running', 'stopping']);
@@ -345,6 +346,7 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
           theory: snapshot.theory,
           budgetBytes: snapshot.analysis?.budgetBytes ?? null,
           analysis: snapshot.analysis,
+          recordedTarget: snapshot.target ?? {},
         },
       });
       addEvents(snapshot.events);

@@ -10,13 +10,17 @@ import { sessionSweep } from '../../../shared/report/session-data';
 import { SessionNameSchema, type ExportedFile } from '../../../shared/api/session-schemas';
 import { isActivePhase } from './live-run-slice';
 import { errorText } from './slices';
+import type { TargetFacts } from '../../../shared/run/target-facts';
 import type { SliceCreator } from './types';
 import type { RecordedRunSnapshot, SessionsSlice } from './view-types';
 
 export type { MainView } from './view-types';
 
 /** A stored run in the shape of getRun's answer, so the dashboard shows it like a live run (samples kept packed). */
-export function snapshotOfStoredRun(run: PackedSessionRun): RecordedRunSnapshot {
+export function snapshotOfStoredRun(
+  run: PackedSessionRun,
+  sessionTarget: TargetFacts | null = null,
+): RecordedRunSnapshot {
   const exit = [...run.events].reverse().find((e) => e.kind === 'exit');
   const code = exit && typeof exit.data?.code === 'number' ? exit.data.code : null;
   return {
@@ -34,6 +38,7 @@ export function snapshotOfStoredRun(run: PackedSessionRun): RecordedRunSnapshot 
       bytesPerToken: run.analysisInputs?.theoryBytesPerToken ?? run.engine?.theoryBytesPerToken ?? null,
       ctx: run.analysisInputs?.ctx ?? run.engine?.ctx ?? null,
     },
+    target: run.target ?? sessionTarget,
   };
 }
 
@@ -111,7 +116,7 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get, { api
         set({ sessionActionError: `“${listing.name}” holds no run to show.` });
         return;
       }
-      if (!get().showRecordedRun(snapshotOfStoredRun(run))) {
+      if (!get().showRecordedRun(snapshotOfStoredRun(run, data.meta.target))) {
         set({ sessionActionError: 'A run is going: stop it before opening a recorded session.' });
         return;
       }
@@ -119,7 +124,9 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get, { api
         viewedSession: listing,
         // A sweep's other points stay at hand (RunHeader.tsx offers them); one run: nothing to keep.
         viewedRuns:
-          data.runs.length > 1 ? { sessionId: listing.id, runs: data.runs, shown, sweep: sweepTableOf(data) } : null,
+          data.runs.length > 1
+            ? { sessionId: listing.id, runs: data.runs, shown, sweep: sweepTableOf(data), target: data.meta.target }
+            : null,
         view: 'run',
       });
     } catch (error) {
@@ -135,7 +142,8 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get, { api
     const { viewedRuns, viewedSession } = get();
     const run = viewedRuns?.runs[index];
     if (!viewedRuns || !run || viewedSession?.id !== viewedRuns.sessionId || index === viewedRuns.shown) return;
-    if (get().showRecordedRun(snapshotOfStoredRun(run))) set({ viewedRuns: { ...viewedRuns, shown: index } });
+    if (get().showRecordedRun(snapshotOfStoredRun(run, viewedRuns.target)))
+      set({ viewedRuns: { ...viewedRuns, shown: index } });
   },
 
   async showStartScreen(remembered) {

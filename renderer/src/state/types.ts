@@ -1,5 +1,6 @@
 // The shape of the app store: every slice's state and actions, and what slices are made from.
 // Interfaces only, so slice implementations and the store can import them without cycles.
+import type { TargetFacts } from '../../../shared/run/target-facts';
 import type { ApiEventName, EventPayload, KvScopeApi, MethodOutput } from '../../../shared/api/contract';
 import type {
   PendingPrompt,
@@ -135,6 +136,13 @@ export interface LiveRun {
   windowTokens: number | null;
   /** The newest value of every registered series the run's samples hold (shared/collectors/registry.ts). */
   series: SeriesReadout[];
+  /**
+   * The facts of the board a recorded run was made on, as its session keeps them ({} when it
+   * keeps none: an imported log); null for a live run, whose board's probe has them. The
+   * dashboard's trip points and clock maxima come from these, never from the probe of whatever
+   * board is selected while a session is open.
+   */
+  recordedTarget: TargetFacts | null;
 }
 
 export interface LiveRunSlice {

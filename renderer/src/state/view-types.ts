@@ -5,6 +5,7 @@ import type { PackedSamples, PackedSessionRun } from '../../../shared/api/packed
 import type { KvType, SweepStatus } from '../../../shared/api/schemas';
 import type { ExportFormat, ModelHeader, SessionListing } from '../../../shared/api/session-schemas';
 import type { SessionData } from '../../../shared/report/session-data';
+import type { TargetFacts } from '../../../shared/run/target-facts';
 
 export type MainView = 'run' | 'sessions' | 'compare' | 'kv';
 
@@ -22,7 +23,11 @@ export interface RememberedScreen {
 export type RunSnapshot = MethodOutput<'getRun'>;
 
 /** A recorded run (an opened session) in getRun's shape, its samples packed as openSession sent them. */
-export type RecordedRunSnapshot = Omit<RunSnapshot, 'samples'> & { samples: PackedSamples };
+export type RecordedRunSnapshot = Omit<RunSnapshot, 'samples'> & {
+  samples: PackedSamples;
+  /** The board the run was made on (the run's facts, else its session's), null when the session has none. */
+  target: TargetFacts | null;
+};
 
 export type CompareAlign = 'tokens' | 'time';
 
@@ -54,6 +59,8 @@ export interface SessionsSlice {
     sessionId: string;
     runs: PackedSessionRun[];
     shown: number;
+    /** The session's target facts (a run without its own falls back to them). */
+    target: TargetFacts | null;
     /** The sweep's result table, as the form shows it at the end of a sweep (null: no run has a context size). */
     sweep: Pick<SweepStatus, 'points' | 'result'> | null;
   } | null;

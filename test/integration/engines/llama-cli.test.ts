@@ -42,7 +42,12 @@ function expectRealLlamaRun(s: {
   engine: { exitCode: number | null; oomKilled: boolean };
   kv: { mode: string; theoryBytesPerToken: number | null; theoryReservedBytes?: number | null };
   engineReported?: { kvBytes: number | null; timings: unknown[] };
-  throughput: { tokens: number; decodeTokensPerSecond: number | null; prefillTokensPerSecond: number | null };
+  throughput: {
+    tokens: number;
+    decodeTokensPerSecond: number | null;
+    prefillTokensPerSecond: number | null;
+    weightBytes?: number | null;
+  };
 }) {
   expect(s.engine.exitCode).toBe(0);
   expect(s.engine.oomKilled).toBe(false);
@@ -63,6 +68,10 @@ function expectRealLlamaRun(s: {
   expect(timings.find((t) => t.phase === 'prompt')?.tokens).toBeGreaterThan(0);
   expect(s.throughput.prefillTokensPerSecond).toBeGreaterThan(0);
   expect(s.throughput.decodeTokensPerSecond).toBeGreaterThan(0);
+  // The roofline's weights per token: llama.cpp's `print_info: file size = 1.12 MiB (32.00 BPW)`,
+  // 1.12 × 1,048,576 = 1,174,405 B (the GGUF is 1,185,376 B with its header), not the anonymous
+  // baseline (the node runtime: ~14 MB here, none of it weights).
+  expect(s.throughput.weightBytes).toBe(1_174_405);
 }
 
 describe('a real llama.cpp engine on stories260K', () => {

@@ -9,6 +9,7 @@ import { memo, useMemo, useState } from 'react';
 import { DEVICE_PRESETS } from '../../../../shared/analysis/presets';
 import type { RooflineParams } from '../../../../shared/analysis/roofline';
 import { rooflineEfficiency, decodeCeilingTokensPerSecond } from '../../../../shared/analysis/roofline';
+import { clockCeilingsOf, passiveTripsByKey } from '../../../../shared/analysis/throttle';
 import { tempKey } from '../../../../shared/collectors/procfs-sampler-parser';
 import { formatMs, formatTokens, formatTokensPerSecond } from '../../../../shared/format/units';
 import { MemoryChart } from '../MemoryChart';
@@ -24,7 +25,7 @@ import { loadJson, saveJson } from './persist';
 import { Panel, PanelTracks } from './Panel';
 import { buildPanelTracks, BUDGET_COLOR, domainFor, layoutSignature, type VLine } from './panel-model';
 import { PointsCache } from './points-cache';
-import { unitFromName, type PanelId } from './series-catalog';
+import type { PanelId } from './series-catalog';
 
 /**
  * The recharts chart reads the store itself: memo keeps the dashboard's 4 Hz re-render from
@@ -47,6 +48,17 @@ const EMPTY_TEXT: Record<Exclude<PanelId, 'memory'>, string> = {
     'No power rails or performance counters collected. They appear when the target has them (tegrastats rails on Jetson, perf counters with perf_event_paranoid ≤ 1).',
   events: 'No events yet. Start a run; press M (or Marker) to mark a moment.',
 };
+
+/**
+ * What the decode roofline (bandwidth ÷ bytes read per token) still needs, said where its
+ * percentage would be: no ceiling is drawn without it, and an engineer must see why.
+ */
+function rooflineMissing(boardPicked: boolean, weightBytes: number | null, kvBytesPerToken: number | null): string {
+  if (!boardPicked) return 'roofline: pick the board (its memory bandwidth is unknown)';
+  if (!kvBytesPerToken) return 'roofline: needs the KV bytes per token (--gguf or the model shape)';
+  if (!weightBytes) return 'roofline: needs the model size';
+  return 'roofline: no decode speed yet';
+}
 
 export function Dashboard() {
   const store = useAppStoreApi();
@@ -75,34 +87,36 @@ export function Dashboard() {
   });
   const preset = DEVICE_PRESETS.find((p) => p.id === presetId) ?? null;
 
+  // A recorded run's own board; a live run's is the selected one (its probe).
+  const recordedTarget = useAppStore((s) => s.run.recordedTarget);
+  const board = recordedTarget ?? (probe?.status === 'done' ? probe.result.probe : null);
+  const zones = useMemo(() => board?.thermal ?? [], [board]);
+  const clockCeilings = useMemo(() => clockCeilingsOf(board), [board]);
   const tripsC = useMemo(() => {
-    const trips: Record<string, number> = {};
-    if (probe?.status === 'done')
-      for (const zone of probe.result.probe.thermal) {
-        const passive = zone.trips
-          .filter((t) => t.tempC !== null && t.type !== 'critical')
-          .map((t) => t.tempC as number);
-        if (zone.type && passive.length) trips[tempKey(zone.type)] = Math.min(...passive);
-      }
+    const trips = passiveTripsByKey(zones, tempKey);
     if (preset)
       for (const key of seriesStore.keys())
         if (/^temp\..*\.C$/.test(key) && !(key in trips)) trips[key] = preset.thermalTripC;
     return trips;
     // The series store mutates in place; `version` is its change counter (new zones appear with samples).
     // eslint-disable-next-line react-hooks/exhaustive-deps -- version stands for the store's contents
-  }, [probe, preset, seriesStore, version]);
+  }, [zones, preset, seriesStore, version]);
 
-  const roofline = useMemo<RooflineParams | null>(() => {
-    const weights = analysis?.kv.baselineBytes;
-    const perToken = analysis?.kv.theoryBytesPerToken;
-    if (!preset || !weights || !perToken) return null;
-    // Weights read per token ≈ the RSS before the KV cache (the resident model): DESIGN's roofline.
-    return {
-      bandwidthBytesPerSecond: preset.memBandwidthGBs * 1e9,
-      weightBytesPerToken: weights,
-      kvBytesAtDepth: perToken,
-    };
-  }, [preset, analysis?.kv.baselineBytes, analysis?.kv.theoryBytesPerToken]);
+  // The weights one token reads: the model's size, else the memory resident before the cache
+  // (shared/analysis/run-analysis.ts weightBytesPerToken, mmap'd weights included).
+  const weightBytes = analysis?.throughput.weightBytes ?? null;
+  const kvBytesPerToken = analysis?.kv.theoryBytesPerToken ?? null;
+  const roofline = useMemo<RooflineParams | null>(
+    () =>
+      preset && weightBytes && kvBytesPerToken
+        ? {
+            bandwidthBytesPerSecond: preset.memBandwidthGBs * 1e9,
+            weightBytesPerToken: weightBytes,
+            kvBytesAtDepth: kvBytesPerToken,
+          }
+        : null,
+    [preset, weightBytes, kvBytesPerToken],
+  );
 
   const domain = domainFor(view, seriesStore.timeRange());
   // The layout changes when a series appears, not with every sample: its signature says when.
@@ -116,9 +130,9 @@ export function Dashboard() {
   );
   const minTripC = Object.values(tripsC).length ? Math.min(...Object.values(tripsC)) : null;
   const throttle = useMemo(
-    () => throttleFromStore(seriesStore, minTripC, (k) => ['khz', 'mhz', 'hz'].includes(unitFromName(k) ?? '')),
+    () => throttleFromStore(seriesStore, minTripC, clockCeilings),
     // eslint-disable-next-line react-hooks/exhaustive-deps -- version stands for the store's contents (mutated in place)
-    [seriesStore, version, minTripC],
+    [seriesStore, version, minTripC, clockCeilings],
   );
   const events = useMemo(() => mergeEvents(runEvents, uiAlerts, throttle.intervals), [runEvents, uiAlerts, throttle]);
   const eventTimes = useMemo(() => events.filter((e) => e.kind !== 'info').map((e) => e.tMs), [events]);
@@ -171,7 +185,10 @@ export function Dashboard() {
         <span className="muted small" data-testid="throughput-summary">
           TTFT {formatMs(analysis?.throughput.ttftMs)} · prefill{' '}
           {formatTokensPerSecond(analysis?.throughput.prefillTokensPerSecond)} · decode {formatTokensPerSecond(decode)}
-          {efficiency !== null && ` · ${Math.round(efficiency * 100)} % of the roofline`}
+          {' · '}
+          {efficiency !== null
+            ? `${Math.round(efficiency * 100)} % of the roofline`
+            : rooflineMissing(preset !== null, weightBytes, kvBytesPerToken)}
         </span>
       ),
       body: tracks && (

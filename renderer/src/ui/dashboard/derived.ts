@@ -8,7 +8,8 @@ import {
   throughputInsideOutside,
   type ThrottleCost,
   type ThrottleInterval,
-  type ThrottlePoint,
+  throttlePointsFromSeries,
+  type ClockCeilings,
 } from '../../../../shared/analysis/throttle';
 import type { TokenEvent } from '../../../../shared/analysis/throughput';
 import { indexAtOrBefore, lowerBound, type PlotPoints } from './downsample';
@@ -95,49 +96,18 @@ export interface ThrottleView {
 }
 
 /**
- * Throttle intervals from the store: the hottest zone against the lowest trip point known, and
- * the lowest clock as a fraction of the highest it reached in the run (the sampler does not
- * read cpuinfo_max_freq; a clock that never ran at its maximum makes this conservative).
+ * Throttle intervals from the store (shared/analysis/throttle.ts reads the collectors' temperature,
+ * clock and get_throttled series): the hottest zone against the lowest trip point known, each
+ * clock against its hardware maximum where the board's probe read it (ceilings), else the highest
+ * it reached in the run. Without a trip point only the Raspberry Pi firmware's own throttled bits
+ * can say the board throttles.
  */
 export function throttleFromStore(
   store: SeriesStore,
   tripC: number | null,
-  clockUnits: (key: string) => boolean,
+  ceilings: ClockCeilings = {},
 ): ThrottleView {
-  const tempKeys = store.keys().filter((k) => /^temp\..*\.C$|TempC$/.test(k));
-  const clockKeys = store.keys().filter(clockUnits);
-  if (tempKeys.length === 0 || tripC === null) return { intervals: [], cost: null };
-  const maxClock = new Map<string, number>();
-  for (const k of clockKeys) {
-    const b = store.get(k);
-    let m = 0;
-    if (b) for (let i = 0; i < b.length; i++) m = Math.max(m, b.v[i] ?? 0);
-    if (m > 0) maxClock.set(k, m);
-  }
-  // One point per temperature tick of the first zone; other series read at that time.
-  const base = store.get(tempKeys[0] ?? '');
-  if (!base) return { intervals: [], cost: null };
-  const points: ThrottlePoint[] = [];
-  const at = (b: SeriesBuffer, t: number) => {
-    const i = indexAtOrBefore(b.t, b.length, t);
-    return i < 0 ? null : (b.v[i] ?? null);
-  };
-  for (let i = 0; i < base.length; i++) {
-    const t = base.t[i] ?? 0;
-    let tempC: number | null = null;
-    for (const k of tempKeys) {
-      const b = store.get(k);
-      const v = b ? at(b, t) : null;
-      if (v !== null) tempC = tempC === null ? v : Math.max(tempC, v);
-    }
-    let clockFraction: number | null = null;
-    for (const [k, max] of maxClock) {
-      const b = store.get(k);
-      const v = b ? at(b, t) : null;
-      if (v !== null) clockFraction = clockFraction === null ? v / max : Math.min(clockFraction, v / max);
-    }
-    points.push({ tMs: t, tempC, clockFraction });
-  }
+  const points = throttlePointsFromSeries((k) => store.get(k), store.keys(), ceilings);
   const intervals = detectThrottleIntervals(points, { tripC });
   const cost = intervals.length > 0 ? throughputInsideOutside(intervals, tokenEvents(store.get('tokens'))) : null;
   return { intervals, cost };

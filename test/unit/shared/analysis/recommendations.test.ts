@@ -81,8 +81,8 @@ describe('recommendations', () => {
       const hot = t >= 8000 && t < 14000;
       samples.push({
         tMs: t,
-        source: 'thermal',
-        values: { cpuTempC: hot ? 84 : 60, cpuFreqKHz: hot ? 900_000 : 1_800_000, cpuMaxFreqKHz: 1_800_000 },
+        source: 'procfs',
+        values: { 'temp.cpu-thermal.C': hot ? 84 : 60, 'cpufreq.policy0.KHz': hot ? 900_000 : 1_800_000 },
       });
     }
     samples.sort((a, b) => a.tMs - b.tMs);

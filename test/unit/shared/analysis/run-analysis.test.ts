@@ -68,6 +68,13 @@ describe('growth mode', () => {
     expect(a.throughput.prefillTokensPerSecond).toBeNull(); // no timing records given
   });
 
+  it("gives the roofline the weights a token reads: the model's logged size, else the resident memory before the cache", () => {
+    // Fitted on anonymous memory: the 50 MiB file-backed (mmap'd weights) count too, 100 + 50 MiB.
+    expectWithin(a.throughput.weightBytes, 150 * MiB, 0.005);
+    const logged = analyzeRun({ samples, theoryBytesPerToken: 32768, modelBytes: 1_174_405 });
+    expect(logged.throughput.weightBytes).toBe(1_174_405);
+  });
+
   it('reports last and peak RSS', () => {
     const rss = samples.filter((s) => s.source === 'procfs').map((s) => s.values.rssBytes as number);
     expect(a.lastRssBytes).toBe(rss[rss.length - 1]);
@@ -274,6 +281,7 @@ describe('few samples and odd input', () => {
       decodeTokensPerSecond: null,
       deliveredTokensPerSecond: null,
       tokens: 0,
+      weightBytes: null,
     });
     expect(RunAnalysisSchema.parse(a)).toEqual(a);
   });

@@ -61,6 +61,34 @@ describe('analyzeTurn', () => {
     expect(analyzeTurn(turn({ chunkTimesMs: times })).steadyDecodeTokensPerSecond).toBe(100);
   });
 
+  it('tokens glued into the first read are not decode: 4 tokens per read every 40 ms is 100 tok/s', () => {
+    const times = Array.from({ length: 32 }, (_, i) => 1100 + 40 * Math.floor(i / 4));
+    // After the first read (4 tokens at 1100): 28 tokens from 1100 to 1380 ms = 28 / 0.28 s = 100 tok/s
+    // (counting the 3 glued to the first, 31 / 0.28 s = 110.7).
+    const t = analyzeTurn(turn({ chunkTimesMs: times }));
+    expect(t.decodeTokensPerSecond).toBeCloseTo(100, 10);
+    expect(t.tokens).toBe(32);
+  });
+
+  it("a chunk carrying several tokens: the server's own count, and the rate in tokens, not chunks", () => {
+    // 10 content chunks every 100 ms from 1200 ms, 4 tokens in each (a server batching its stream):
+    // llama-server's predicted_n and usage both say 40. After the first chunk: 36 tokens in 0.9 s = 40 tok/s.
+    const times = Array.from({ length: 10 }, (_, i) => 1200 + 100 * i);
+    const t = analyzeTurn(
+      turn({
+        chunkTimesMs: times,
+        serverTimings: { predicted_n: 40, predicted_per_second: 40 },
+        usage: { completion_tokens: 40 },
+      }),
+    );
+    expect(t.tokens).toBe(40);
+    expect(t.decodeTokensPerSecond).toBeCloseTo(40, 10);
+    expect(t.vsServer.decodeRatio).toBeCloseTo(1, 10);
+    // usage alone gives the count too; one chunk per token (±1: a last token without text) stays chunks.
+    expect(analyzeTurn(turn({ chunkTimesMs: times, usage: { completion_tokens: 40 } })).tokens).toBe(40);
+    expect(analyzeTurn(turn({ chunkTimesMs: times, usage: { completion_tokens: 11 } })).tokens).toBe(10);
+  });
+
   it('without server timings: usage gives the depth, no prefill rate', () => {
     const t = analyzeTurn(turn({ chunkTimesMs: [1100, 1110, 1120], usage: { prompt_tokens: 42 } }));
     expect(t.contextDepth).toBe(42);

@@ -1,14 +1,23 @@
 // Throttle intervals on a constructed series and what they cost in tokens/s.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Sample } from '../../../../shared/api/schemas';
 import {
   detectThrottleIntervals,
   rpiThrottleReasons,
   throttlePointsFromSamples,
+  clockCeilingsFromPolicies,
   throughputInsideOutside,
+  ThrottleWatch,
+  zonePassiveTripC,
   type ThrottlePoint,
 } from '../../../../shared/analysis/throttle';
 import type { TokenEvent } from '../../../../shared/analysis/throughput';
+import type { CollectorParser } from '../../../../shared/collectors/collector';
+import { tegrastatsValues } from '../../../../shared/collectors/tegrastats-collector-parser';
+import { createVcgencmdCollectorParser } from '../../../../shared/collectors/vcgencmd-collector-parser';
+import { parseTegrastatsLine } from '../../../../shared/parsers/tegrastats-parser';
+import { parseProbeOutput } from '../../../../shared/probe/probe-parser';
 
 // One point per second for 60 s: 60 °C, except 97 °C from 20 s to 39 s; the clock drops to 60%
 // from 22 s to 38 s. Trip 99 °C, "near" = within 5 °C → hot from 94 °C.
@@ -108,21 +117,198 @@ describe('throughputInsideOutside', () => {
   });
 });
 
-describe('throttlePointsFromSamples', () => {
-  it('combines collectors of one tick: hottest sensor, slowest clock relative to its max', () => {
-    const samples: Sample[] = [
-      { tMs: 1000, source: 'thermal', values: { cpuTempC: 70, gpuTempC: 75.5 } },
+/** The lines of a corpus file (test/fixtures/…) that are not `#` provenance notes. */
+function captureLines(path: string): string[] {
+  return readFileSync(new URL(`../../../fixtures/${path}`, import.meta.url), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '' && !l.startsWith('#'));
+}
+
+/** The samples a run's collector gives for tick lines (the collector's parser, as the run reads its spool). */
+function collectorSamples(parser: CollectorParser, source: string, lines: string[]): Sample[] {
+  return lines.flatMap((line) => {
+    const r = parser.push(line);
+    return r?.kind === 'sample' ? [{ tMs: r.uptimeMs, source, values: r.values }] : [];
+  });
+}
+
+describe('throttlePointsFromSamples: the series the collectors really emit', () => {
+  it("reads a Raspberry Pi's get_throttled word (vcgencmd collector): throttled and under-voltage at 38.6 °C, no trip point needed", () => {
+    // Section (A) of the capture, one reading a tick 2 s apart (the collector's default):
+    // 0x50000 = only the sticky bits 16 and 18 (it happened since boot: not now);
+    // 0x50005 = under-voltage now (bit 0) + throttled now (bit 2); then 0x0 as in section (B).
+    const vc = captureLines('thermal/raspberry-pi-vcgencmd/03_raspberry_pi_vcgencmd_outputs.txt');
+    expect(vc.slice(0, 6)).toEqual([
+      "temp=39.2'C",
+      'throttled=0x50000',
+      "temp=38.6'C",
+      "temp=38.6'C",
+      'throttled=0x50005',
+      "temp=38.6'C",
+    ]);
+    const samples = collectorSamples(createVcgencmdCollectorParser(), 'vcgencmd', [
+      `t=100|${vc[1]}|${vc[0]}`,
+      `t=102|${vc[4]}|${vc[3]}`,
+      `t=104|throttled=0x0|${vc[5]}`,
+    ]);
+    const points = throttlePointsFromSamples(samples);
+    expect(points).toEqual([
+      { tMs: 100_000, tempC: 39.2, clockFraction: null, rpiThrottled: 0x50000 },
+      { tMs: 102_000, tempC: 38.6, clockFraction: null, rpiThrottled: 0x50005 },
+      { tMs: 104_000, tempC: 38.6, clockFraction: null, rpiThrottled: 0 },
+    ]);
+    expect(detectThrottleIntervals(points, { tripC: null })).toEqual([
       {
-        tMs: 1000,
-        source: 'cpufreq',
-        values: { cpu0FreqKHz: 1500000, cpu0MaxFreqKHz: 2000000, cpu4FreqKHz: 2400000, cpu4MaxFreqKHz: 2400000 },
+        startMs: 102_000,
+        endMs: 104_000,
+        reasons: ['rpi-throttled', 'rpi-under-voltage'],
+        maxTempC: 38.6,
+        minClockFraction: null,
       },
-      { tMs: 2000, source: 'vcgencmd', values: { rpiThrottled: 0x4 } },
-      { tMs: 3000, source: 'procfs', values: { rssBytes: 1 } },
+    ]);
+  });
+
+  it("reads tegrastats' temperatures and clocks, without the PMIC placeholder (always 100C or 50C)", () => {
+    // Xavier NX under full stress: PMIC@100C on every line; the real sensors peak at GPU@45C.
+    const lines = captureLines('tegrastats/xavier-nx-and-nano-jp4.6/nano_tx2nx_xaviernx_aiblox_stresstest.txt').slice(
+      0,
+      3,
+    );
+    const samples = lines.map((text, i): Sample => {
+      const r = parseTegrastatsLine(text, i + 1);
+      if (r.kind !== 'tegrastats') throw new Error(`line ${i + 1} did not parse`);
+      return { tMs: i * 1000, source: 'tegrastats', values: tegrastatsValues(r) };
+    });
+    expect(samples[0]?.values['tegra.temp.PMIC.C']).toBe(100);
+    // By hand: line 1 AO 42.5 GPU 44.5 AUX 43.5 CPU 44.5 thermal 44.25 → 44.5; lines 2 and 3 GPU@45C → 45.
+    // Every clock (six cores @1420 MHz; EMC and GR3D print no clock without root) at its highest: 1.
+    expect(throttlePointsFromSamples(samples)).toEqual([
+      { tMs: 0, tempC: 44.5, clockFraction: 1, rpiThrottled: null },
+      { tMs: 1000, tempC: 45, clockFraction: 1, rpiThrottled: null },
+      { tMs: 2000, tempC: 45, clockFraction: 1, rpiThrottled: null },
+    ]);
+  });
+
+  it('thermal zones and cpufreq policies of the procfs sampler, trip points (trip.*.C) not read as temperatures', () => {
+    // 1 s ticks; policy4 drops from 2,400,000 to 1,200,000 kHz at 2 s while cpu-thermal is at 81.5 °C.
+    // Each policy against its own highest: policy0 1,800,000/1,800,000 = 1; policy4 1 then 1.2/2.4 = 0.5.
+    const tick = (tMs: number, tempC: number, policy4KHz: number): Sample[] => [
+      {
+        tMs,
+        source: 'procfs',
+        values: { 'temp.cpu-thermal.C': tempC, 'cpufreq.policy0.KHz': 1_800_000, 'cpufreq.policy4.KHz': policy4KHz },
+      },
+      { tMs, source: 'board-sysfs', values: { 'trip.cpu-thermal.0.C': 85, 'trip.cpu-thermal.1.C': 115 } },
+    ];
+    const samples = [...tick(0, 70, 2_400_000), ...tick(1000, 80, 2_400_000), ...tick(2000, 81.5, 1_200_000)];
+    expect(throttlePointsFromSamples(samples)).toEqual([
+      { tMs: 0, tempC: 70, clockFraction: 1, rpiThrottled: null },
+      { tMs: 1000, tempC: 80, clockFraction: 1, rpiThrottled: null },
+      { tMs: 2000, tempC: 81.5, clockFraction: 0.5, rpiThrottled: null },
+    ]);
+  });
+
+  it('holds a reading until its collector reads again: a clock at 1 s and a temperature at 1.5 s make one picture', () => {
+    const samples: Sample[] = [
+      { tMs: 1000, source: 'procfs', values: { 'cpufreq.policy0.KHz': 2_000_000 } },
+      { tMs: 1500, source: 'tegrastats', values: { 'tegra.temp.cpu.C': 90 } },
+      { tMs: 2000, source: 'procfs', values: { 'cpufreq.policy0.KHz': 1_000_000 } },
     ];
     expect(throttlePointsFromSamples(samples)).toEqual([
-      { tMs: 1000, tempC: 75.5, clockFraction: 0.75, rpiThrottled: null },
-      { tMs: 2000, tempC: null, clockFraction: null, rpiThrottled: 4 },
+      { tMs: 1000, tempC: null, clockFraction: 1, rpiThrottled: null },
+      { tMs: 1500, tempC: 90, clockFraction: 1, rpiThrottled: null },
+      { tMs: 2000, tempC: 90, clockFraction: 0.5, rpiThrottled: null },
     ]);
+  });
+});
+
+describe('zonePassiveTripC: only a passive trip caps clocks', () => {
+  it("a Raspberry Pi 4's cpu-thermal has one trip, active (the fan) at 70 °C: no throttle trip point", () => {
+    const zoneDir = new URL(
+      '../../../fixtures/board-root/raspberry-pi-4/sys/class/thermal/thermal_zone0/',
+      import.meta.url,
+    );
+    const read = (name: string) => readFileSync(new URL(name, zoneDir), 'utf8').trim();
+    expect([read('type'), read('trip_point_0_type'), read('trip_point_0_temp')]).toEqual([
+      'cpu-thermal',
+      'active',
+      '70000',
+    ]);
+    expect(zonePassiveTripC({ trips: [{ name: 'trip_point_0', type: 'active', tempC: 70 }] })).toBeNull();
+  });
+
+  it('the lowest passive trip, whatever the order; hot and critical trips are not it', () => {
+    expect(
+      zonePassiveTripC({
+        trips: [
+          { name: 'trip_point_0', type: 'active', tempC: 60 },
+          { name: 'trip_point_1', type: 'passive', tempC: 95 },
+          { name: 'trip_point_2', type: 'passive', tempC: 85 },
+          { name: 'trip_point_3', type: 'hot', tempC: 80 },
+          { name: 'trip_point_4', type: 'critical', tempC: 115 },
+        ],
+      }),
+    ).toBe(85);
+  });
+
+  it('a trip a driver printed in degrees (85 → 0.085 °C as millidegrees) or left at 0 is not one', () => {
+    const trips = (...tempsC: number[]) => ({
+      trips: tempsC.map((tempC, i) => ({ name: `trip_point_${i}`, type: 'passive', tempC })),
+    });
+    expect(zonePassiveTripC(trips(0.085))).toBeNull();
+    expect(zonePassiveTripC(trips(0, 95))).toBe(95);
+  });
+});
+
+describe('a board throttled before the run started and until it ended', () => {
+  // The RK3588's probe (a real Orange Pi 5): cpuinfo_max_freq 1.8 GHz for policy0 (CPUs 0–3),
+  // 2.4 GHz for policy4 (4, 5) and policy6 (6, 7).
+  const probe = parseProbeOutput(
+    readFileSync(new URL('../../../fixtures/probe/rk3588-orange-pi-5/probe-output.txt', import.meta.url), 'utf8'),
+  );
+  const ceilings = clockCeilingsFromPolicies(probe.cpu.policies);
+  // 83 °C and the big cores at 1.2 GHz on every tick, 0…4 s; a passive trip at 85 °C.
+  const samples: Sample[] = Array.from({ length: 5 }, (_, i) => ({
+    tMs: i * 1000,
+    source: 'procfs',
+    values: {
+      'temp.soc-thermal.C': 83,
+      'cpufreq.policy0.KHz': 1_800_000,
+      'cpufreq.policy4.KHz': 1_200_000,
+      'cpufreq.policy6.KHz': 1_200_000,
+    },
+  }));
+
+  it('takes the clock maxima from the probe: cpufreq in kHz, tegrastats cores in MHz', () => {
+    expect(ceilings).toEqual({
+      'cpufreq.policy0.KHz': 1_800_000,
+      'cpufreq.policy4.KHz': 2_400_000,
+      'cpufreq.policy6.KHz': 2_400_000,
+      'tegra.cpu.0.freqMHz': 1800,
+      'tegra.cpu.1.freqMHz': 1800,
+      'tegra.cpu.2.freqMHz': 1800,
+      'tegra.cpu.3.freqMHz': 1800,
+      'tegra.cpu.4.freqMHz': 2400,
+      'tegra.cpu.5.freqMHz': 2400,
+      'tegra.cpu.6.freqMHz': 2400,
+      'tegra.cpu.7.freqMHz': 2400,
+    });
+  });
+
+  it('is one interval over the whole run against the hardware maximum (1.2 / 2.4 = 0.5), none against the run’s own', () => {
+    expect(detectThrottleIntervals(throttlePointsFromSamples(samples), { tripC: 85 })).toEqual([]);
+    expect(detectThrottleIntervals(throttlePointsFromSamples(samples, ceilings), { tripC: 85 })).toEqual([
+      { startMs: 0, endMs: 4000, reasons: ['thermal'], maxTempC: 83, minClockFraction: 0.5 },
+    ]);
+  });
+
+  it('raises the throttling state live from the first reading', () => {
+    const watch = new ThrottleWatch(85, ceilings);
+    expect(watch.observe(samples[0]?.values ?? {})).toEqual({
+      tempsC: { 'temp.soc-thermal.C': 83 },
+      throttling: true,
+      reasons: ['thermal'],
+    });
+    expect(new ThrottleWatch(85).observe(samples[0]?.values ?? {}).throttling).toBe(false);
   });
 });

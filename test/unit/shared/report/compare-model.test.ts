@@ -128,11 +128,10 @@ describe('compare: the before/after table', () => {
       const throttled = hot && i >= 3 && i < 7;
       return {
         tMs: 1000 + i * 1000,
-        source: 'thermal',
+        source: 'procfs',
         values: {
-          cpuTempC: throttled ? 86 : 60,
-          cpuFreqKHz: throttled ? 900_000 : 1_800_000,
-          cpuMaxFreqKHz: 1_800_000,
+          'temp.cpu-thermal.C': throttled ? 86 : 60,
+          'cpufreq.policy0.KHz': throttled ? 900_000 : 1_800_000,
         },
       };
     });

@@ -175,6 +175,7 @@ describe('the dashboard slice', () => {
         events: [],
         analysis,
         theory: { bytesPerToken: null, ctx: null },
+        target: null,
       });
       store.getState().flushDashboard();
       expect(budgetAlerts(store.getState().dash.uiAlerts)).toEqual([200]);

@@ -5,6 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { fakeApi } from '../../../../helpers/fake-api';
 import { packSamples, packSessionData } from '../../../../../shared/api/packed-samples';
 import type { SessionListing } from '../../../../../shared/api/session-schemas';
+import type { TargetFacts } from '../../../../../shared/run/target-facts';
 import { createMemoryRing } from '../../../../../renderer/src/live/ring-buffer';
 import { snapshotOfStoredRun } from '../../../../../renderer/src/state/sessions-slice';
 import { createAppStore } from '../../../../../renderer/src/state/store';
@@ -177,6 +178,32 @@ describe('sessions in the store', () => {
       }),
       { numRuns: 60 },
     );
+  });
+
+  it("keeps the recording board's thermal zones for the dashboard's trip points, not the selected board's", async () => {
+    const zone = (type: string, tripC: number) => ({
+      zone: 'thermal_zone0',
+      type,
+      tempC: 50,
+      unreadable: false,
+      trips: [{ name: 'trip_point_0', type: 'passive', tempC: tripC }],
+    });
+    const open = async (runTarget: TargetFacts | null) => {
+      // Sessions read back give every run the session's facts (readSession); a run may hold its own.
+      const packed = packSessionData(
+        session([finishedRun()], { label: 'orangepi5', thermal: [zone('soc-thermal', 85)] }),
+      );
+      packed.runs = packed.runs.map((r) => ({ ...r, target: runTarget }));
+      const store = createAppStore({
+        api: fakeApi({ openSession: () => Promise.resolve({ listing: listing('s1', 'hot'), data: packed }) }).api,
+        ring: createMemoryRing(1000),
+      });
+      await store.getState().viewSession('s1');
+      return store.getState().run.recordedTarget?.thermal;
+    };
+    // The run's own facts first, else its session's.
+    expect(await open({ thermal: [zone('cpu-thermal', 95)] })).toEqual([zone('cpu-thermal', 95)]);
+    expect(await open(null)).toEqual([zone('soc-thermal', 85)]);
   });
 
   it('shows a stored run without a summary (the app was killed) with its recomputed numbers', () => {

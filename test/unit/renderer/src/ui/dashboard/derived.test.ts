@@ -37,10 +37,35 @@ describe('derived series', () => {
         },
       })),
     );
-    const v = throttleFromStore(s, 99, (k) => k.endsWith('.KHz'));
+    const v = throttleFromStore(s, 99);
     // Throttled samples 4, 5, 6 s; the interval ends at the first sample after (7 s).
     expect(v.intervals.map((i) => [i.startMs, i.endMs, i.reasons])).toEqual([[4000, 7000, ['thermal']]]);
-    expect(throttleFromStore(s, null, () => true).intervals).toEqual([]);
+    expect(throttleFromStore(s, null).intervals).toEqual([]);
+  });
+
+  it("shades a Raspberry Pi's firmware throttling without a trip point, and reads tegrastats' sensors", () => {
+    const s = new SeriesStore();
+    // vcgencmd ticks 2 s apart: 0x50000 (sticky bits only), 0x50005 (under-voltage + throttled now), 0x0.
+    s.ingest(
+      [0x50000, 0x50005, 0].map((bits, i) => ({
+        tMs: i * 2000,
+        source: 'vcgencmd',
+        values: { 'rpi.throttledBits': bits, 'rpi.soc.C': 38.6 },
+      })),
+    );
+    expect(throttleFromStore(s, null).intervals.map((i) => [i.startMs, i.endMs, i.reasons])).toEqual([
+      [2000, 4000, ['rpi-throttled', 'rpi-under-voltage']],
+    ]);
+    const j = new SeriesStore();
+    // A Jetson at 93 °C (trip 97: hot from 92) whose CPU clock halves at 1 s; PMIC's fixed 100 is no reading.
+    j.ingest(
+      [1420, 710, 1420].map((mhz, i) => ({
+        tMs: i * 1000,
+        source: 'tegrastats',
+        values: { 'tegra.temp.CPU.C': i === 1 ? 93 : 60, 'tegra.temp.PMIC.C': 100, 'tegra.cpu.0.freqMHz': mhz },
+      })),
+    );
+    expect(throttleFromStore(j, 97).intervals.map((i) => [i.startMs, i.endMs, i.maxTempC])).toEqual([[1000, 2000, 93]]);
   });
 
   it('projects the OOM horizon in time at the decode speed', () => {
