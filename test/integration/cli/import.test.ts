@@ -236,6 +236,18 @@ describe('kvscope import refuses, with one line and a non-zero exit', () => {
       2,
     ));
 
+  // A JetPack 4 log at tegrastats --interval 120000, or a typo: the run request's schema would
+  // throw its ZodError, whose first line is "[" (the line the user saw before).
+  it.each(['61s', '10ms', '99999999999999999999999'])(
+    'an --interval of %s, outside what a session stores',
+    (interval) =>
+      failsWith(
+        ['tegrastats', ORIN_CAPTURE, '--out', join(dir, 'interval.kvscope'), '--interval', interval],
+        new RegExp(`^kvscope import: --interval: "${interval}" is outside 20 ms\\.\\.1 min 0 s`),
+        2,
+      ),
+  );
+
   it('an empty file', async () => {
     const empty = join(dir, 'empty.log');
     writeFileSync(empty, '');

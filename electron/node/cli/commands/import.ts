@@ -25,6 +25,7 @@ import { LineSplitter } from '../../../../shared/parsers/line-splitter';
 import { createLlamaLogParser, type LlamaLogRecord } from '../../../../shared/parsers/llama-log-parser';
 import { createTegrastatsParser } from '../../../../shared/parsers/tegrastats-parser';
 import { isCommentLine } from '../../../../shared/parsers/records';
+import { formatMs } from '../../../../shared/format/units';
 import type { EngineLog, RunOutcome } from '../../../../shared/run/run-record';
 import { createSession } from '../../session/session-store';
 import { appVersion } from '../../session/app-version';
@@ -71,6 +72,19 @@ export function parseIntervalMs(text: string): number | null {
   if (!m) return null;
   const ms = m[2] === 'ms' ? Number(m[1]) : Number(m[1]) * 1000;
   return Number.isFinite(ms) && ms > 0 ? Math.round(ms) : null;
+}
+
+/**
+ * The interval range a session stores (the run request's `intervalMs`): an import outside it is
+ * refused in one line before anything is read (the request's schema would throw a ZodError).
+ */
+const INTERVAL_RANGE_MS = RunRequestSchema.shape.intervalMs.unwrap();
+
+/** `--interval`'s refusal for a value the session cannot store, or null when it can. */
+export function intervalRangeError(intervalMs: number, asTyped = formatMs(intervalMs)): string | null {
+  const { minValue, maxValue } = INTERVAL_RANGE_MS;
+  if ((minValue === null || intervalMs >= minValue) && (maxValue === null || intervalMs <= maxValue)) return null;
+  return `--interval: ${asTyped} is outside ${formatMs(minValue)}..${formatMs(maxValue)}, the readings' spacing a session stores`;
 }
 
 function isImportKind(kind: string): kind is ImportKind {
@@ -195,6 +209,8 @@ export async function importLog(
   opts: { intervalMs?: number; signal?: AbortSignal } = {},
 ): Promise<ImportResult> {
   const intervalMs = opts.intervalMs ?? DEFAULT_IMPORT_INTERVAL_MS;
+  const rangeError = intervalRangeError(intervalMs);
+  if (rangeError !== null) throw new CliError(rangeError, 2);
   let mtimeMs: number;
   try {
     const st = statSync(file);
@@ -335,6 +351,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     const ms = parseIntervalMs(values.interval);
     if (ms === null)
       throw new CliError(`--interval: expected a duration like 1s or 500ms, got "${values.interval}"`, 2);
+    const rangeError = intervalRangeError(ms, `"${values.interval}"`);
+    if (rangeError !== null) throw new CliError(rangeError, 2);
     intervalMs = ms;
   }
   const result = await importLog(kind, file, values.out, { intervalMs, signal: io.signal });
