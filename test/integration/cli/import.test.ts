@@ -105,6 +105,27 @@ describe('kvscope import tegrastats', () => {
   }, 60_000);
 });
 
+describe('kvscope import keeps no secret', () => {
+  // Pastes of a terminal hold its prompt and what was typed there (the AGX Xavier capture in
+  // test/fixtures/tegrastats/agx-xavier-jp4.2 starts at `agruet@gpu02:~$ tegrastats`): such a line
+  // is an unreadable one, kept as it was, so the secrets on it must be masked in the session.
+  it('a pasted command line among the readings: its token and password are masked in the session file', async () => {
+    const file = join(dir, 'pasted-prompt.log');
+    const typed = 'agruet@gpu02:~$ HF_TOKEN=hf_pAsTeDtOkEn42 sudo -S tegrastats --interval 1000 --password s3cr3tPw';
+    writeFileSync(file, [typed, ...orinLogLines(3)].join('\n') + '\n');
+    const out = join(dir, 'pasted-prompt.kvscope');
+    const res = await runCli(['import', 'tegrastats', file, '--out', out, '--json']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(JSON.parse(res.stdout)).toMatchObject({ samples: 3, diagnostics: 1 });
+    const run = defined(readSession(out).runs[0], 'run');
+    expect(run.events.find((e) => e.message?.startsWith('line 1:'))?.data).toEqual({
+      text: 'agruet@gpu02:~$ HF_TOKEN=*** sudo -S tegrastats --interval 1000 --password ***',
+    });
+    const bytes = readFileSync(out).toString('latin1');
+    for (const secret of ['hf_pAsTeDtOkEn42', 's3cr3tPw']) expect(bytes).not.toContain(secret);
+  }, 60_000);
+});
+
 describe('kvscope import perf and llama-log', () => {
   it('a perf -I capture → perf samples on perf’s own interval clock', async () => {
     const { out, run } = await importFixture(

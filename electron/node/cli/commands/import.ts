@@ -27,7 +27,9 @@ import { createTegrastatsParser } from '../../../../shared/parsers/tegrastats-pa
 import { isCommentLine } from '../../../../shared/parsers/records';
 import { formatMs } from '../../../../shared/format/units';
 import type { EngineLog, RunOutcome } from '../../../../shared/run/run-record';
+import { commandLineSecrets } from '../../session/scrub';
 import { createSession } from '../../session/session-store';
+import { registerSecret } from '../../util/redact';
 import { appVersion } from '../../session/app-version';
 import { describeFileError } from '../../util/describe-error';
 import { CliError, type CliIo, parseCliArgs } from '../cli-io';
@@ -237,8 +239,12 @@ export async function importLog(
       if (r.kind === 'sample' && source !== null) samples.push({ tMs: r.tMs, source, values: r.values });
       else if (r.kind === 'diagnostic') {
         diagnostics++;
-        if (kept.length < MAX_KEPT_DIAGNOSTICS)
-          kept.push({ tMs: 0, kind: 'info', message: `line ${r.line}: ${r.reason}`, data: { text: r.text } });
+        if (kept.length >= MAX_KEPT_DIAGNOSTICS) continue;
+        // A kept line is stored as it was, and a capture pasted from a terminal holds the commands
+        // typed there (`HF_TOKEN=… tegrastats`, `llama-server --api-key …`): their secrets are
+        // registered, and the session store masks them in every string it writes (electron/node/util/redact.ts).
+        for (const secret of commandLineSecrets(r.text)) registerSecret(secret);
+        kept.push({ tMs: 0, kind: 'info', message: `line ${r.line}: ${r.reason}`, data: { text: r.text } });
       }
     }
   };
