@@ -103,6 +103,43 @@ describe('kvscope import tegrastats', () => {
     });
     expect(defined(samples[1], 'sample 1').values['tegra.rail.VDD_IN.avgmW']).toBe(14690);
   }, 60_000);
+
+  it('a clock set back mid-log keeps the log’s order; a jump forward stays a gap; both are noted', async () => {
+    // The Orin capture's lines at 18:42:06 and :07, then the board's clock set back to 18:00:00
+    // (two readings), then to the next day's 18:00:02 (two readings).
+    const stamps = [
+      '05-09-2026 18:42:06',
+      '05-09-2026 18:42:07',
+      '05-09-2026 18:00:00',
+      '05-09-2026 18:00:01',
+      '05-10-2026 18:00:02',
+      '05-10-2026 18:00:03',
+    ];
+    const log = join(dir, 'clock-set.log');
+    const lines = orinLogLines(stamps.length).map((l, i) => `${stamps[i] ?? ''}${l.slice(stamps[0]?.length)}`);
+    writeFileSync(log, lines.join('\n') + '\n');
+    const out = join(dir, 'clock-set.kvscope');
+    const res = await runCli(['import', 'tegrastats', log, '--out', out]);
+    expect(res.code, res.stderr).toBe(0);
+    const run = defined(readSession(out).runs[0], 'run');
+    // 18:00:00 reads one second after 18:42:07, 18:00:01 one after it; the next day's 18:00:02 is
+    // 24 h 00 min 01 s after 18:00:01: 3 s + 86,401 s.
+    expect(run.samples.map((s) => s.tMs)).toEqual([0, 1000, 2000, 3000, 86_404_000, 86_405_000]);
+    // The third line is the capture's third: `RAM 18203/62841MB`.
+    expect(run.samples[2]?.values['tegra.ramUsedBytes']).toBe(18203 * MIB);
+    expect(run.startedAt).toBe('2026-05-09T18:42:06.000Z');
+    expect(run.outcome?.durationMs).toBe(86_405_000);
+    expect(run.events.filter((e) => e.message?.startsWith('line ')).map((e) => [e.tMs, e.message])).toEqual([
+      [
+        2000,
+        "line 3: the log's clock went back 42 min 7 s (2026-05-09T18:00:00): read one interval after the line before",
+      ],
+      [
+        86_404_000,
+        "line 5: the log's clock jumped 1 d 0 h forward (2026-05-10T18:00:02): no reading in between, or the clock was set",
+      ],
+    ]);
+  }, 60_000);
 });
 
 describe('kvscope import keeps no secret', () => {

@@ -55,10 +55,14 @@ export interface ImportResult {
   engineLog: { timings: number; kv: number; model: number };
 }
 
-/** One line's result, whatever reader made it: a sample at a time, or a diagnostic. */
+/**
+ * One line's result, whatever reader made it: a sample at a time, a diagnostic (an unreadable line),
+ * or a note on a line that was read (its clock stepped back or jumped), kept as an event at `tMs`.
+ */
 type Read =
   | { kind: 'sample'; tMs: number; values: Record<string, number | null> }
-  | { kind: 'diagnostic'; line: number; reason: string; text: string };
+  | { kind: 'diagnostic'; line: number; reason: string; text: string }
+  | { kind: 'note'; tMs: number; line: number; message: string };
 
 /** A reader of one kind of log: lines in, samples and diagnostics out (engine-log records kept in `log`). */
 interface LogReader {
@@ -93,26 +97,57 @@ function isImportKind(kind: string): kind is ImportKind {
   return (IMPORT_KINDS as readonly string[]).includes(kind);
 }
 
-/** tegrastats: the log's `MM-DD-YYYY HH:MM:SS` when a line has it, else one interval after the previous line. */
+/**
+ * A forward jump in a tegrastats log's clock of this many intervals or more is noted on the run:
+ * tegrastats stopped (a `--logfile` appended to by a later start) or the board's clock was set
+ * forward. It stays a gap: both are real time on the axis, and the readings around it are kept.
+ */
+const CLOCK_JUMP_NOTE_INTERVALS = 10;
+
+/**
+ * tegrastats: the log's `MM-DD-YYYY HH:MM:SS` when a line has it, else one interval after the
+ * previous line. A clock that steps back (set by hand, or by NTP once a board without a battery
+ * clock reaches a network) cannot be the time between two readings: the log's order is, so the
+ * reading goes one interval after the previous one and the lines after it keep that offset.
+ */
 function tegrastatsReader(intervalMs: number): LogReader {
   const parser = createTegrastatsParser();
   let firstMs: number | null = null;
   let lastTMs: number | null = null;
-  const read = (records: ReturnType<typeof parser.push>): Read[] =>
-    records.map((r): Read => {
-      if (r.kind === 'diagnostic') return r;
+  let lastClockMs: number | null = null;
+  /** What the clock's steps back have added to the clock's time since the first reading. */
+  let shiftMs = 0;
+  const read = (records: ReturnType<typeof parser.push>): Read[] => {
+    const out: Read[] = [];
+    for (const r of records) {
+      if (r.kind === 'diagnostic') {
+        out.push(r);
+        continue;
+      }
       const clockMs = r.localTimeIso === null ? NaN : Date.parse(`${r.localTimeIso}Z`);
       let tMs: number;
       if (Number.isFinite(clockMs)) {
         firstMs ??= clockMs - (lastTMs === null ? 0 : lastTMs + intervalMs);
-        tMs = clockMs - firstMs;
+        const stepMs = lastClockMs === null ? 0 : clockMs - lastClockMs;
+        if (stepMs < 0 && lastTMs !== null) {
+          shiftMs = lastTMs + intervalMs - (clockMs - firstMs);
+          const message = `the log's clock went back ${formatMs(-stepMs)} (${r.localTimeIso ?? ''}): read one interval after the line before`;
+          out.push({ kind: 'note', tMs: lastTMs + intervalMs, line: r.line, message });
+        } else if (lastTMs !== null && stepMs >= CLOCK_JUMP_NOTE_INTERVALS * intervalMs) {
+          const message = `the log's clock jumped ${formatMs(stepMs)} forward (${r.localTimeIso ?? ''}): no reading in between, or the clock was set`;
+          out.push({ kind: 'note', tMs: clockMs - firstMs + shiftMs, line: r.line, message });
+        }
+        lastClockMs = clockMs;
+        tMs = clockMs - firstMs + shiftMs;
       } else tMs = lastTMs === null ? 0 : lastTMs + intervalMs;
       lastTMs = tMs;
       const values = tegrastatsValues(r);
       if (Object.keys(values).length === 0)
-        return { kind: 'diagnostic', line: r.line, reason: 'tegrastats line without a reading', text: '' };
-      return { kind: 'sample', tMs, values };
-    });
+        out.push({ kind: 'diagnostic', line: r.line, reason: 'tegrastats line without a reading', text: '' });
+      else out.push({ kind: 'sample', tMs, values });
+    }
+    return out;
+  };
   return {
     push: (text, dropped) => (isCommentLine(text) ? [] : read(parser.push(text, dropped))),
     end: () => read(parser.end()),
@@ -225,6 +260,7 @@ export async function importLog(
   const reader = READERS[kind](intervalMs, log);
   const samples: Sample[] = [];
   const kept: RunEvent[] = [];
+  const notes: RunEvent[] = [];
   let diagnostics = 0;
   let lineNo = 0;
   const source = kind === 'llama-log' ? null : kind;
@@ -237,7 +273,10 @@ export async function importLog(
   const take = (reads: Read[]) => {
     for (const r of reads) {
       if (r.kind === 'sample' && source !== null) samples.push({ tMs: r.tMs, source, values: r.values });
-      else if (r.kind === 'diagnostic') {
+      else if (r.kind === 'note') {
+        if (notes.length < MAX_KEPT_DIAGNOSTICS)
+          notes.push({ tMs: r.tMs, kind: 'info', message: `line ${r.line}: ${r.message}` });
+      } else if (r.kind === 'diagnostic') {
         diagnostics++;
         if (kept.length >= MAX_KEPT_DIAGNOSTICS) continue;
         // A kept line is stored as it was, and a capture pasted from a terminal holds the commands
@@ -292,6 +331,7 @@ export async function importLog(
   s.store.appendEvents(s.seq, [
     { tMs: startTMs, kind: 'info', message: `imported from a ${kind} log: ${basename(file)} (${lineNo} lines)` },
     ...kept.map((e) => ({ ...e, tMs: startTMs })),
+    ...notes,
   ]);
   const analysisInputs = {
     theoryBytesPerToken: null,
