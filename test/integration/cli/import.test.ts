@@ -142,6 +142,30 @@ describe('kvscope import tegrastats', () => {
   }, 60_000);
 });
 
+describe('the report of an imported log', () => {
+  // The AGX Xavier paste: its prompt line `agruet@gpu02:~$ tegrastats`, then one reading
+  // (`RAM 14700/15692MB …`). The report's process memory samples are none: its Collectors rows
+  // must say what the log gave, or a colleague reads "0 samples".
+  it.each([
+    ['md', '| tegrastats | 1 sample, 1 unreadable line |'],
+    ['html', '<tr><td>tegrastats</td><td>1 sample, 1 unreadable line</td></tr>'],
+  ])(
+    '%s: the readings and the unreadable lines the log gave',
+    async (format, row) => {
+      const { out } = await importFixture(
+        'tegrastats',
+        'tegrastats/agx-xavier-jp4.2/agx_xavier_jp4.2_gtop_pr7.txt',
+        'xavier',
+      );
+      const report = join(dir, `xavier.${format}`);
+      const res = await runCli(['report', out, '--format', format, '-o', report]);
+      expect(res.code, res.stderr).toBe(0);
+      expect(readFileSync(report, 'utf8')).toContain(row);
+    },
+    60_000,
+  );
+});
+
 describe('kvscope import keeps no secret', () => {
   // Pastes of a terminal hold its prompt and what was typed there (the AGX Xavier capture in
   // test/fixtures/tegrastats/agx-xavier-jp4.2 starts at `agruet@gpu02:~$ tegrastats`): such a line
