@@ -1,6 +1,7 @@
 // `kvscope import`: logs captured on a board without a link → sessions that read and report like
 // recorded ones. Runs the real binary on real captures (test/fixtures/tegrastats, perf, llama-cpp);
 // expected values are read by hand off the captured lines.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +24,14 @@ async function importFixture(format: string, rel: string, name: string, ...more:
   return { out, run: defined(readSession(out).runs[0], 'run') };
 }
 const MIB = 1024 ** 2;
+
+/** `kvscope import tegrastats <file> --out <dir>/<name>.kvscope`, which must succeed: its run. */
+async function importAt(file: string, name: string) {
+  const out = join(dir, `${name}.kvscope`);
+  const res = await runCli(['import', 'tegrastats', file, '--out', out]);
+  expect(res.code, res.stderr).toBe(0);
+  return { out, run: defined(readSession(out).runs[0], 'run') };
+}
 
 describe('kvscope import tegrastats', () => {
   // AGX Orin 64 GB, L4T 36.4.4: three real lines with tegrastats' `MM-DD-YYYY HH:MM:SS`, repeated
@@ -139,6 +148,55 @@ describe('kvscope import tegrastats', () => {
         "line 5: the log's clock jumped 1 d 0 h forward (2026-05-10T18:00:02): no reading in between, or the clock was set",
       ],
     ]);
+  }, 60_000);
+});
+
+describe('kvscope import of a compressed log', () => {
+  // logrotate gzips a rotated log (`tegrastats.log.1.gz`); the real gzip and xz write these files.
+  const compressed = (tool: string, name: string, lines: readonly string[]) => {
+    const plain = join(dir, name);
+    writeFileSync(plain, lines.join('\n') + '\n');
+    execFileSync(tool, ['-k', '-f', plain]);
+    return readFileSync(`${plain}.${tool === 'gzip' ? 'gz' : tool}`);
+  };
+
+  it('gzip: read through gunzip, the same readings as the plain log', async () => {
+    compressed('gzip', 'rotated.log', orinLogLines(3));
+    const { run } = await importAt(join(dir, 'rotated.log.gz'), 'rotated');
+    expect(run.samples.map((s) => [s.tMs, s.values['tegra.ramUsedBytes']])).toEqual([
+      [0, 18207 * MIB],
+      [1000, 18202 * MIB],
+      [2000, 18203 * MIB],
+    ]);
+    expect(run.outcome?.collectors.tegrastats).toEqual({ status: 'ok', samples: 3, diagnostics: 0 });
+  }, 60_000);
+
+  it('gzip cut short (copied while it was written): the lines before the cut are kept, the cut is a diagnostic', async () => {
+    const gz = compressed('gzip', 'cut.log', orinLogLines(200));
+    const cutGz = join(dir, 'cut.log.gz');
+    writeFileSync(cutGz, gz.subarray(0, gz.length - 40));
+    const { run } = await importAt(cutGz, 'cut');
+    expect(run.samples.length).toBeGreaterThan(150);
+    expect(run.samples.length).toBeLessThan(200);
+    expect(run.outcome?.collectors.tegrastats?.diagnostics).toBeGreaterThanOrEqual(1);
+    expect(run.events.some((e) => /the gzip data ends here \(unexpected end of file\)/.test(e.message ?? ''))).toBe(
+      true,
+    );
+  }, 60_000);
+
+  it('xz: refused in one line naming the command that unpacks it', async () => {
+    compressed('xz', 'rotated-xz.log', orinLogLines(3));
+    const res = await runCli([
+      'import',
+      'tegrastats',
+      join(dir, 'rotated-xz.log.xz'),
+      '--out',
+      join(dir, 'xz.kvscope'),
+    ]);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(
+      /^kvscope import: cannot read .*rotated-xz\.log\.xz: xz-compressed: unpack it first \(xz -d\)\n$/,
+    );
   }, 60_000);
 });
 

@@ -5,10 +5,11 @@
 // Each kind is read by the reader the live run uses, so an imported run has the same series keys:
 // tegrastats by shared/parsers/tegrastats-parser.ts + tegrastatsValues (the tegrastats collector's
 // record → values mapping), perf and pmap by their collectors' parsers (shared/collectors/), and a
-// llama.cpp log by shared/parsers/llama-log-parser.ts into the run's engine log. The file is
-// streamed (LineSplitter caps every line); a line no reader understands is a counted diagnostic, the
-// first MAX_KEPT_DIAGNOSTICS of them kept as the run's events.
-import { createReadStream, statSync } from 'node:fs';
+// llama.cpp log by shared/parsers/llama-log-parser.ts into the run's engine log. The file is streamed,
+// gunzipped when it is gzip's (electron/node/util/log-file-stream.ts), and LineSplitter caps every
+// line; a line no reader understands is a counted diagnostic, the first MAX_KEPT_DIAGNOSTICS of them
+// kept as the run's events.
+import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { RunRequestSchema, type RunEvent, type Sample } from '../../../../shared/api/schemas';
 import { engineKvBytes, recomputeAnalysis } from '../../../../shared/analysis/run-summary';
@@ -32,6 +33,7 @@ import { createSession } from '../../session/session-store';
 import { registerSecret } from '../../util/redact';
 import { appVersion } from '../../session/app-version';
 import { describeFileError } from '../../util/describe-error';
+import { isGzipDataError, openLogFile, type LogFileStream } from '../../util/log-file-stream';
 import { CliError, type CliIo, parseCliArgs } from '../cli-io';
 
 export const IMPORT_KINDS = ['tegrastats', 'perf', 'pmap', 'llama-log'] as const;
@@ -289,11 +291,23 @@ export async function importLog(
   };
 
   const splitter = new LineSplitter();
-  const input = createReadStream(file);
+  let input: LogFileStream;
   try {
-    for await (const chunk of input as AsyncIterable<Uint8Array>) {
-      if (opts.signal?.aborted) throw new CliError('interrupted');
-      for (const l of splitter.pushLines(chunk)) take(reader.push(l.text, l.droppedChars, ++lineNo));
+    input = openLogFile(file);
+  } catch (error) {
+    throw new CliError(`cannot read ${file}: ${describeFileError(error)}`);
+  }
+  /** A gzip file cut short (copied while it was written) or damaged: what was read of it is kept. */
+  let gzipError: Error | null = null;
+  try {
+    try {
+      for await (const chunk of input.stream as AsyncIterable<Uint8Array>) {
+        if (opts.signal?.aborted) throw new CliError('interrupted');
+        for (const l of splitter.pushLines(chunk)) take(reader.push(l.text, l.droppedChars, ++lineNo));
+      }
+    } catch (error) {
+      if (!(input.gzip && isGzipDataError(error))) throw error;
+      gzipError = error;
     }
     for (const l of splitter.endLines()) take(reader.push(l.text, l.droppedChars, ++lineNo));
     take(reader.end());
@@ -301,11 +315,16 @@ export async function importLog(
     if (error instanceof CliError) throw error;
     throw new CliError(`cannot read ${file}: ${describeFileError(error)}`);
   } finally {
-    input.destroy();
+    input.stream.destroy();
+  }
+  if (gzipError !== null) {
+    const reason = `the gzip data ends here (${gzipError.message}): the lines before it are read`;
+    take([{ kind: 'diagnostic', line: lineNo, reason, text: '' }]);
   }
 
   const records = log.timings.length + log.kv.length + log.model.length;
   if (samples.length === 0 && records === 0) {
+    if (gzipError !== null) throw new CliError(`cannot read ${file}: damaged gzip data (${gzipError.message})`);
     const what = lineNo === 0 ? 'the file is empty' : `none of its ${lineNo} lines is a ${kind} reading`;
     throw new CliError(`${file}: nothing to import (${what})`);
   }
