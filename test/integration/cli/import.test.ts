@@ -347,6 +347,25 @@ describe('kvscope import perf and llama-log', () => {
   }, 60_000);
 });
 
+describe('the report of an imported llama.cpp log', () => {
+  it('says the tokens the engine counted, beside its prefill and decode rates', async () => {
+    // Orange Pi 3B, `llama-cli … -n 128`: `prompt eval time = 4245.68 ms / 8 tokens (… 1.88 tokens
+    // per second)`, `eval time = 124973.60 ms / 127 runs (… 1.02 tokens per second)`: 127 eval runs
+    // after the token sampled from the prompt make 128 generated. The report said 0.
+    const { out } = await importFixture(
+      'llama-log',
+      'llama-cpp/orangepi-3b-rk3566-2024-12/llama-cli-perf-2024-12.txt',
+      'orangepi',
+    );
+    const md = join(dir, 'orangepi.md');
+    const res = await runCli(['report', out, '--format', 'md', '-o', md]);
+    expect(res.code, res.stderr).toBe(0);
+    const text = readFileSync(md, 'utf8');
+    for (const row of ['| Prefill | 1.9 tok/s |', '| Decode | 1.0 tok/s |', '| Tokens generated | 128 |'])
+      expect(text).toContain(row);
+  }, 60_000);
+});
+
 describe('kvscope import refuses, with one line and a non-zero exit', () => {
   const failsWith = async (args: string[], reason: RegExp, code: number) => {
     const res = await runCli(['import', ...args]);
