@@ -407,6 +407,24 @@ describe('kvscope import refuses, with one line and a non-zero exit', () => {
       ),
   );
 
+  it('--out in a folder that does not exist', () =>
+    failsWith(
+      ['tegrastats', ORIN_CAPTURE, '--out', join(dir, 'no-such-folder', 'x.kvscope')],
+      /^kvscope import: .*no-such-folder.*directory does not exist\n$/,
+      1,
+    ));
+
+  it('--out naming a file that is not a session: refused, the file left as it was', async () => {
+    const notes = join(dir, 'notes.txt');
+    writeFileSync(notes, 'field notes\n');
+    await failsWith(
+      ['tegrastats', ORIN_CAPTURE, '--out', notes],
+      /^kvscope import: .*notes\.txt exists and is not a KVScope session: not overwriting it\n$/,
+      1,
+    );
+    expect(readFileSync(notes, 'utf8')).toBe('field notes\n');
+  });
+
   it('an empty file', async () => {
     const empty = join(dir, 'empty.log');
     writeFileSync(empty, '');
