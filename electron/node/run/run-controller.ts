@@ -33,7 +33,7 @@ import { defaultRunLabel } from '../../../shared/run/run-labels';
 import { RUN_DEFAULTS, signalName, withListeners, type RunCallbacks, type RunControllerOptions } from './run-options';
 import type { RunManifest } from './run-manifest';
 import { watchdogEndsWithinS } from './run-scripts';
-import { commandLineSecrets } from '../session/scrub';
+import { commandLineSecrets, environmentSecrets } from '../session/scrub';
 import { registerSecret } from '../util/redact';
 
 export { RUN_DEFAULTS, type RunCallbacks, type RunControllerOptions } from './run-options';
@@ -110,6 +110,8 @@ export class RunController {
     // masked in what is logged, stored and printed (util/redact.ts); the engine still gets them.
     if (request.engine.kind === 'command')
       for (const s of commandLineSecrets(request.engine.command)) registerSecret(s);
+    // An engine on this computer inherits our environment, its tokens and keys with it.
+    if (request.target.kind === 'local') for (const s of environmentSecrets(process.env)) registerSecret(s);
     this.status = { runId, state: 'starting', label: request.label ?? defaultRunLabel(request) };
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
     this.output = new EngineOutput(request.engine.kind === 'command' ? request.engine.tokenRegex : undefined);
