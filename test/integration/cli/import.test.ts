@@ -113,6 +113,21 @@ describe('kvscope import tegrastats', () => {
     expect(defined(samples[1], 'sample 1').values['tegra.rail.VDD_IN.avgmW']).toBe(14690);
   }, 60_000);
 
+  it('readings that share a stamp (tegrastats --interval 333) are spread over their second, not stacked', async () => {
+    // The Orin capture's three lines under each of 18:42:06 and :07, then one under :08.
+    const stamps = ['06', '06', '06', '07', '07', '07', '08'].map((s) => `05-09-2026 18:42:${s}`);
+    const log = join(dir, 'sub-second.log');
+    const lines = orinLogLines(stamps.length).map((l, i) => `${stamps[i] ?? ''}${l.slice(stamps[0]?.length)}`);
+    writeFileSync(log, lines.join('\n') + '\n');
+    const { run } = await importAt(log, 'sub-second');
+    expect(run.samples.map((s) => s.tMs)).toEqual([0, 333, 667, 1000, 1333, 1667, 2000]);
+    // In the log's order: lines 1-3 of the capture, again, then line 1 (`RAM 18207/…`).
+    expect(run.samples.map((s) => (s.values['tegra.ramUsedBytes'] ?? 0) / MIB)).toEqual([
+      18207, 18202, 18203, 18207, 18202, 18203, 18207,
+    ]);
+    expect(run.outcome?.durationMs).toBe(2000);
+  }, 60_000);
+
   it('a clock set back mid-log keeps the log’s order; a jump forward stays a gap; both are noted', async () => {
     // The Orin capture's lines at 18:42:06 and :07, then the board's clock set back to 18:00:00
     // (two readings), then to the next day's 18:00:02 (two readings).

@@ -108,9 +108,11 @@ const CLOCK_JUMP_NOTE_INTERVALS = 10;
 
 /**
  * tegrastats: the log's `MM-DD-YYYY HH:MM:SS` when a line has it, else one interval after the
- * previous line. A clock that steps back (set by hand, or by NTP once a board without a battery
- * clock reaches a network) cannot be the time between two readings: the log's order is, so the
- * reading goes one interval after the previous one and the lines after it keep that offset.
+ * previous line. The stamp counts whole seconds: the readings of one second (`--interval 100` prints
+ * ten under one stamp) are spread evenly over it, not stacked at one time. A clock that steps back
+ * (set by hand, or by NTP once a board without a battery clock reaches a network) cannot be the
+ * time between two readings: the log's order is, so the reading goes one interval after the
+ * previous one and the lines after it keep that offset.
  */
 function tegrastatsReader(intervalMs: number): LogReader {
   const parser = createTegrastatsParser();
@@ -119,6 +121,41 @@ function tegrastatsReader(intervalMs: number): LogReader {
   let lastClockMs: number | null = null;
   /** What the clock's steps back have added to the clock's time since the first reading. */
   let shiftMs = 0;
+  /** The readings under the current stamp, held until the next stamp says how many share it. */
+  let second: { clockMs: number; tMs: number; values: Array<Record<string, number | null>> } | null = null;
+
+  const flush = (out: Read[]) => {
+    if (second === null) return;
+    const n = second.values.length;
+    second.values.forEach((values, i) => {
+      const tMs = (second?.tMs ?? 0) + Math.round((i * 1000) / n);
+      out.push({ kind: 'sample', tMs, values });
+      lastTMs = tMs;
+    });
+    second = null;
+  };
+
+  /** A stamped reading: into the current second, or the start of the next (after the notes its step deserves). */
+  const stamped = (out: Read[], clockMs: number, line: number, iso: string, values: Record<string, number | null>) => {
+    if (second?.clockMs === clockMs) {
+      second.values.push(values);
+      return;
+    }
+    flush(out);
+    firstMs ??= clockMs - (lastTMs === null ? 0 : lastTMs + intervalMs);
+    const stepMs = lastClockMs === null ? 0 : clockMs - lastClockMs;
+    if (stepMs < 0 && lastTMs !== null) {
+      shiftMs = lastTMs + intervalMs - (clockMs - firstMs);
+      const message = `the log's clock went back ${formatMs(-stepMs)} (${iso}): read one interval after the line before`;
+      out.push({ kind: 'note', tMs: lastTMs + intervalMs, line, message });
+    } else if (lastTMs !== null && stepMs >= CLOCK_JUMP_NOTE_INTERVALS * intervalMs) {
+      const message = `the log's clock jumped ${formatMs(stepMs)} forward (${iso}): no reading in between, or the clock was set`;
+      out.push({ kind: 'note', tMs: clockMs - firstMs + shiftMs, line, message });
+    }
+    lastClockMs = clockMs;
+    second = { clockMs, tMs: clockMs - firstMs + shiftMs, values: [values] };
+  };
+
   const read = (records: ReturnType<typeof parser.push>): Read[] => {
     const out: Read[] = [];
     for (const r of records) {
@@ -126,33 +163,30 @@ function tegrastatsReader(intervalMs: number): LogReader {
         out.push(r);
         continue;
       }
-      const clockMs = r.localTimeIso === null ? NaN : Date.parse(`${r.localTimeIso}Z`);
-      let tMs: number;
-      if (Number.isFinite(clockMs)) {
-        firstMs ??= clockMs - (lastTMs === null ? 0 : lastTMs + intervalMs);
-        const stepMs = lastClockMs === null ? 0 : clockMs - lastClockMs;
-        if (stepMs < 0 && lastTMs !== null) {
-          shiftMs = lastTMs + intervalMs - (clockMs - firstMs);
-          const message = `the log's clock went back ${formatMs(-stepMs)} (${r.localTimeIso ?? ''}): read one interval after the line before`;
-          out.push({ kind: 'note', tMs: lastTMs + intervalMs, line: r.line, message });
-        } else if (lastTMs !== null && stepMs >= CLOCK_JUMP_NOTE_INTERVALS * intervalMs) {
-          const message = `the log's clock jumped ${formatMs(stepMs)} forward (${r.localTimeIso ?? ''}): no reading in between, or the clock was set`;
-          out.push({ kind: 'note', tMs: clockMs - firstMs + shiftMs, line: r.line, message });
-        }
-        lastClockMs = clockMs;
-        tMs = clockMs - firstMs + shiftMs;
-      } else tMs = lastTMs === null ? 0 : lastTMs + intervalMs;
-      lastTMs = tMs;
       const values = tegrastatsValues(r);
-      if (Object.keys(values).length === 0)
+      if (Object.keys(values).length === 0) {
         out.push({ kind: 'diagnostic', line: r.line, reason: 'tegrastats line without a reading', text: '' });
-      else out.push({ kind: 'sample', tMs, values });
+        continue;
+      }
+      const clockMs = r.localTimeIso === null ? NaN : Date.parse(`${r.localTimeIso}Z`);
+      if (Number.isFinite(clockMs)) {
+        stamped(out, clockMs, r.line, r.localTimeIso ?? '', values);
+        continue;
+      }
+      flush(out);
+      const tMs = lastTMs === null ? 0 : lastTMs + intervalMs;
+      out.push({ kind: 'sample', tMs, values });
+      lastTMs = tMs;
     }
     return out;
   };
   return {
     push: (text, dropped) => (isCommentLine(text) ? [] : read(parser.push(text, dropped))),
-    end: () => read(parser.end()),
+    end: () => {
+      const out = read(parser.end());
+      flush(out);
+      return out;
+    },
     clockStartMs: () => firstMs,
   };
 }
