@@ -60,7 +60,11 @@ describe('kvscope import tegrastats', () => {
     // The capture's first time, `05-09-2026 18:42:06` (board-local, no zone), dates the run.
     expect(run.startedAt).toBe('2026-05-09T18:42:06.000Z');
     expect(run.endedAt).toBe('2026-05-10T02:42:05.000Z');
-    expect(run.events.some((e) => e.message === 'line 1001: not a tegrastats line')).toBe(true);
+    // Kept at the time of the reading before it (line 1000, stamped 999 s after the first), where
+    // the dashboard's Events panel places it: it was at 0 s, the start of the 8 hours.
+    expect(run.events.filter((e) => e.message === 'line 1001: not a tegrastats line').map((e) => e.tMs)).toEqual([
+      999_000,
+    ]);
 
     // Read by hand off the capture: line 0 `RAM 18207/62841MB … GR3D_FREQ 0%@[0,0] NVENC 79%@166 …
     // VIN_SYS_5V0 4707mW/4707mW`; line 1 `RAM 18202/… NVENC 78%@166 … VIN_SYS_5V0 4607mW/4657mW`;

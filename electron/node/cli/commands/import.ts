@@ -63,7 +63,8 @@ export interface ImportResult {
  */
 type Read =
   | { kind: 'sample'; tMs: number; values: Record<string, number | null> }
-  | { kind: 'diagnostic'; line: number; reason: string; text: string }
+  /** `tMs`: the time of the reading before it, when the reader knows it better than the last sample out. */
+  | { kind: 'diagnostic'; line: number; reason: string; text: string; tMs?: number }
   | { kind: 'note'; tMs: number; line: number; message: string };
 
 /** A reader of one kind of log: lines in, samples and diagnostics out (engine-log records kept in `log`). */
@@ -160,7 +161,9 @@ function tegrastatsReader(intervalMs: number): LogReader {
     const out: Read[] = [];
     for (const r of records) {
       if (r.kind === 'diagnostic') {
-        out.push(r);
+        // The readings of the current stamp are still held: the line comes after them.
+        const atMs = second?.tMs ?? lastTMs;
+        out.push(atMs === null ? r : { ...r, tMs: atMs });
         continue;
       }
       const values = tegrastatsValues(r);
@@ -319,7 +322,10 @@ export async function importLog(
         // typed there (`HF_TOKEN=… tegrastats`, `llama-server --api-key …`): their secrets are
         // registered, and the session store masks them in every string it writes (electron/node/util/redact.ts).
         for (const secret of commandLineSecrets(r.text)) registerSecret(secret);
-        kept.push({ tMs: 0, kind: 'info', message: `line ${r.line}: ${r.reason}`, data: { text: r.text } });
+        // At the reading before it, where the dashboard's Events panel and the report place it
+        // (a line before any reading: at the start, set once the start is known).
+        const tMs = r.tMs ?? samples.at(-1)?.tMs ?? NaN;
+        kept.push({ tMs, kind: 'info', message: `line ${r.line}: ${r.reason}`, data: { text: r.text } });
       }
     }
   };
@@ -381,11 +387,16 @@ export async function importLog(
   };
   s.store.appendSamples(s.seq, samples);
   for (const k of ['timings', 'kv', 'model'] as const) if (log[k].length) s.store.appendEngineLog(s.seq, k, log[k]);
-  s.store.appendEvents(s.seq, [
+  // In time order: a diagnostic or a note sits at its reading's time (a stable sort keeps the log's order).
+  const events: RunEvent[] = [
     { tMs: startTMs, kind: 'info', message: `imported from a ${kind} log: ${basename(file)} (${lineNo} lines)` },
-    ...kept.map((e) => ({ ...e, tMs: startTMs })),
+    ...kept.map((e) => (Number.isNaN(e.tMs) ? { ...e, tMs: startTMs } : e)),
     ...notes,
-  ]);
+  ];
+  s.store.appendEvents(
+    s.seq,
+    events.sort((a, b) => a.tMs - b.tMs),
+  );
   const analysisInputs = {
     theoryBytesPerToken: null,
     ctx: null,
