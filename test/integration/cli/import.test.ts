@@ -170,7 +170,7 @@ describe('kvscope import tegrastats', () => {
   }, 60_000);
 });
 
-describe('kvscope import of a compressed log', () => {
+describe('kvscope import of a compressed or UTF-16 log', () => {
   // logrotate gzips a rotated log (`tegrastats.log.1.gz`); the real gzip and xz write these files.
   const compressed = (tool: string, name: string, lines: readonly string[]) => {
     const plain = join(dir, name);
@@ -202,6 +202,29 @@ describe('kvscope import of a compressed log', () => {
       true,
     );
   }, 60_000);
+
+  // Windows PowerShell 5's `ssh board tegrastats > board.log` writes UTF-16LE with a byte order
+  // mark and CRLF line ends; it was "nothing to import (none of its 7 lines is a tegrastats reading)".
+  it.each([
+    ['UTF-16LE, as Windows PowerShell writes it', 'utf16le'],
+    ['UTF-16BE', 'utf16be'],
+  ] as const)(
+    '%s: the same readings as the UTF-8 log',
+    async (_what, encoding) => {
+      const text = '\ufeff' + orinLogLines(3).join('\r\n') + '\r\n';
+      const le = Buffer.from(text, 'utf16le');
+      const file = join(dir, `windows-${encoding}.log`);
+      writeFileSync(file, encoding === 'utf16le' ? le : le.swap16());
+      const { run } = await importAt(file, `windows-${encoding}`);
+      expect(run.samples.map((s) => [s.tMs, s.values['tegra.ramUsedBytes']])).toEqual([
+        [0, 18207 * MIB],
+        [1000, 18202 * MIB],
+        [2000, 18203 * MIB],
+      ]);
+      expect(run.outcome?.collectors.tegrastats?.diagnostics).toBe(0);
+    },
+    60_000,
+  );
 
   it('xz: refused in one line naming the command that unpacks it', async () => {
     compressed('xz', 'rotated-xz.log', orinLogLines(3));
