@@ -358,6 +358,29 @@ describe('kvscope import perf and llama-log', () => {
     expect(run.outcome?.collectors.perf?.diagnostics).toBeGreaterThan(0);
   }, 60_000);
 
+  it('perf captures appended to one file: each one after the last, not stacked on its first seconds', async () => {
+    // Three `perf stat -x, -I1000 --interval-count 1` runs in one file, each one interval from its
+    // own start: `1.001323097,8013.48,msec,cpu-clock,…` (line 14), `1.001196053,8012.72,…` (32),
+    // `1.001213261,8012.67,…` (50). All three were at 1001 ms.
+    const { run } = await importFixture(
+      'perf',
+      'perf/x86-perf5.12-csv-interval-summary/01_csv_interval_summary_lkml_jinyao_2021.txt',
+      'perf-appended',
+    );
+    expect(run.samples.map((s) => [s.tMs, s.values['perf.cpu-clockUs']])).toEqual([
+      [1001, 8_013_480],
+      [2001, 8_012_720],
+      [3001, 8_012_670],
+    ]);
+    const again =
+      "the log's clock starts again at 1.00 s (a capture appended to another): read one interval after the reading before";
+    expect(run.events.filter((e) => e.message?.includes('starts again')).map((e) => [e.tMs, e.message])).toEqual([
+      [2001, again],
+      [3001, again],
+    ]);
+    expect(run.outcome?.durationMs).toBe(2000);
+  }, 60_000);
+
   it('pmap tables → one pmap sample per table, timed by --interval', async () => {
     const { run } = await importFixture('pmap', 'pmap/procps-ng-X-and-d/pmap_X_and_d.txt', 'pmap');
     // Table 1 (`pmap -X`): the anonymous 1048576 KiB mapping, Anonymous total 1048588 KiB, 3 mappings;

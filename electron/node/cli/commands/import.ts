@@ -65,7 +65,8 @@ type Read =
   | { kind: 'sample'; tMs: number; values: Record<string, number | null> }
   /** `tMs`: the time of the reading before it, when the reader knows it better than the last sample out. */
   | { kind: 'diagnostic'; line: number; reason: string; text: string; tMs?: number }
-  | { kind: 'note'; tMs: number; line: number; message: string };
+  /** `line`: where the note's reading is, when the reader knows it (perf's is known only at its interval's end). */
+  | { kind: 'note'; tMs: number; line?: number; message: string };
 
 /** A reader of one kind of log: lines in, samples and diagnostics out (engine-log records kept in `log`). */
 interface LogReader {
@@ -194,15 +195,37 @@ function tegrastatsReader(intervalMs: number): LogReader {
   };
 }
 
-/** A collector's parser fed a file: over-long lines are diagnostics here (the collector parsers take text only). */
+/**
+ * A collector's parser fed a file: over-long lines are diagnostics here (the collector parsers take
+ * text only). Its clock only goes forward within one capture (perf's seconds since it started, the
+ * collector's stamps): a time at or before the last is a capture appended to another (`perf stat
+ * -I … -o log --append`, two files concatenated), read one interval after the reading before it.
+ */
 function collectorReader(
   parser: CollectorParser,
   prelude: (text: string, lineNo: number) => string[],
   toTMs: (uptimeMs: number) => number,
+  intervalMs: number,
 ): LogReader {
+  /** What the restarts have added to the capture's clock. */
+  let shiftMs = 0;
+  let lastTMs: number | null = null;
   const read = (record: CollectorRecord | null, lineNo: number): Read[] => {
     if (record === null) return [];
-    if (record.kind === 'sample') return [{ kind: 'sample', tMs: toTMs(record.uptimeMs), values: record.values }];
+    if (record.kind === 'sample') {
+      const tMs = toTMs(record.uptimeMs) + shiftMs;
+      if (lastTMs === null || tMs > lastTMs) {
+        lastTMs = tMs;
+        return [{ kind: 'sample', tMs, values: record.values }];
+      }
+      const message = `the log's clock starts again at ${formatMs(tMs - shiftMs)} (a capture appended to another): read one interval after the reading before`;
+      lastTMs += intervalMs;
+      shiftMs += lastTMs - tMs;
+      return [
+        { kind: 'note', tMs: lastTMs, message },
+        { kind: 'sample', tMs: lastTMs, values: record.values },
+      ];
+    }
     if (record.kind === 'diagnostic')
       return [{ kind: 'diagnostic', line: lineNo, reason: record.reason, text: record.text }];
     if (record.kind === 'status') return [{ kind: 'diagnostic', line: lineNo, reason: record.reason, text: '' }];
@@ -224,7 +247,7 @@ function collectorReader(
  * perf stat -I -x, (or the perf collector's own output): perf's time column is seconds since perf
  * started; a raw capture gets the collector's header with t0 = 0 so that column is the run's clock.
  */
-function perfReader(): LogReader {
+function perfReader(intervalMs: number): LogReader {
   let t0Ms: number | null = null;
   return collectorReader(
     createPerfParser(),
@@ -235,6 +258,7 @@ function perfReader(): LogReader {
       return header ? [] : ['H v=1 t0=0 events= dropped='];
     },
     (uptimeMs) => uptimeMs - (t0Ms ?? 0),
+    intervalMs,
   );
 }
 
@@ -250,6 +274,7 @@ function pmapReader(intervalMs: number): LogReader {
       return [`t=${((tables++ * intervalMs) / 1000).toFixed(3)}`];
     },
     (uptimeMs) => uptimeMs,
+    intervalMs,
   );
 }
 
@@ -272,7 +297,7 @@ function llamaLogReader(log: EngineLog): LogReader {
 /** The reader of each log kind (a log without times gets one reading per `intervalMs`). */
 const READERS: Record<ImportKind, (intervalMs: number, log: EngineLog) => LogReader> = {
   tegrastats: (intervalMs) => tegrastatsReader(intervalMs),
-  perf: () => perfReader(),
+  perf: (intervalMs) => perfReader(intervalMs),
   pmap: (intervalMs) => pmapReader(intervalMs),
   'llama-log': (_intervalMs, log) => llamaLogReader(log),
 };
@@ -314,7 +339,11 @@ export async function importLog(
       if (r.kind === 'sample' && source !== null) samples.push({ tMs: r.tMs, source, values: r.values });
       else if (r.kind === 'note') {
         if (notes.length < MAX_KEPT_DIAGNOSTICS)
-          notes.push({ tMs: r.tMs, kind: 'info', message: `line ${r.line}: ${r.message}` });
+          notes.push({
+            tMs: r.tMs,
+            kind: 'info',
+            message: r.line === undefined ? r.message : `line ${r.line}: ${r.message}`,
+          });
       } else if (r.kind === 'diagnostic') {
         diagnostics++;
         if (kept.length >= MAX_KEPT_DIAGNOSTICS) continue;
