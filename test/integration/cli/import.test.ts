@@ -266,6 +266,23 @@ describe('the report of an imported log', () => {
   );
 });
 
+describe('kvscope import of a line 10 MB long', () => {
+  it('the line is one diagnostic whose kept text is cut, the readings around it are read', async () => {
+    // The capture's third line runs into 10 MiB of junk without a line end (a serial console's
+    // noise, a binary appended): the line is cut at the reader's cap and kept as 240 characters.
+    const [one, two, three, four] = orinLogLines(4);
+    const file = join(dir, 'long-line.log');
+    writeFileSync(file, `${one}\n${two}\n${three}${'x'.repeat(10 * MIB)}\n${four}\n`);
+    const { run } = await importAt(file, 'long-line');
+    expect(run.samples.map((s) => s.tMs)).toEqual([0, 1000, 3000]);
+    const cut = run.events.filter((e) => e.message?.startsWith('line 3:'));
+    expect(cut.map((e) => e.message)).toEqual([
+      `line 3: line longer than 65536 characters: ${(three ?? '').length + 10 * MIB - 65536} characters dropped`,
+    ]);
+    expect(cut[0]?.data).toEqual({ text: (three ?? '').slice(0, 240) });
+  }, 60_000);
+});
+
 describe('kvscope import keeps no secret', () => {
   // Pastes of a terminal hold its prompt and what was typed there (the AGX Xavier capture in
   // test/fixtures/tegrastats/agx-xavier-jp4.2 starts at `agruet@gpu02:~$ tegrastats`): such a line

@@ -14,6 +14,7 @@ import { basename } from 'node:path';
 import { RunRequestSchema, type RunEvent, type Sample } from '../../../../shared/api/schemas';
 import { engineKvBytes, recomputeAnalysis } from '../../../../shared/analysis/run-summary';
 import {
+  KEPT_DIAGNOSTIC_TEXT_CHARS,
   MAX_KEPT_DIAGNOSTICS,
   type CollectorParser,
   type CollectorRecord,
@@ -30,7 +31,7 @@ import { formatMs } from '../../../../shared/format/units';
 import type { EngineLog, RunOutcome } from '../../../../shared/run/run-record';
 import { commandLineSecrets } from '../../session/scrub';
 import { createSession } from '../../session/session-store';
-import { registerSecret } from '../../util/redact';
+import { redact, registerSecret } from '../../util/redact';
 import { appVersion } from '../../session/app-version';
 import { describeFileError } from '../../util/describe-error';
 import { isGzipDataError, openLogFile, type LogFileStream } from '../../util/log-file-stream';
@@ -347,14 +348,16 @@ export async function importLog(
       } else if (r.kind === 'diagnostic') {
         diagnostics++;
         if (kept.length >= MAX_KEPT_DIAGNOSTICS) continue;
-        // A kept line is stored as it was, and a capture pasted from a terminal holds the commands
-        // typed there (`HF_TOKEN=… tegrastats`, `llama-server --api-key …`): their secrets are
-        // registered, and the session store masks them in every string it writes (electron/node/util/redact.ts).
+        // A kept line is stored cut to KEPT_DIAGNOSTIC_TEXT_CHARS, and a capture pasted from a
+        // terminal holds the commands typed there (`HF_TOKEN=… tegrastats`, `llama-server --api-key
+        // …`): their secrets are registered, so every string written is masked (util/redact.ts),
+        // and the line is masked before it is cut, so no cut leaves a secret's head behind.
         for (const secret of commandLineSecrets(r.text)) registerSecret(secret);
+        const text = redact(r.text).slice(0, KEPT_DIAGNOSTIC_TEXT_CHARS);
         // At the reading before it, where the dashboard's Events panel and the report place it
         // (a line before any reading: at the start, set once the start is known).
         const tMs = r.tMs ?? samples.at(-1)?.tMs ?? NaN;
-        kept.push({ tMs, kind: 'info', message: `line ${r.line}: ${r.reason}`, data: { text: r.text } });
+        kept.push({ tMs, kind: 'info', message: `line ${r.line}: ${r.reason}`, data: { text } });
       }
     }
   };
