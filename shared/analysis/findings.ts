@@ -170,7 +170,9 @@ export function budgetFindings(input: FindingInput): RunFinding[] {
     a.kv.measuredBytesPerToken !== null && a.kv.measuredBytesPerToken > 0
       ? a.kv.measuredBytesPerToken
       : a.kv.theoryBytesPerToken;
-  if (budget === null) return [{ id: 'budget', kind: 'no-budget', severity: 'info' }];
+  // "Profile again with --budget" is advice for a run with memory samples: without them (an
+  // imported tegrastats, perf or llama.cpp log) a budget gives no OOM horizon either.
+  if (budget === null) return input.samples > 0 ? [{ id: 'budget', kind: 'no-budget', severity: 'info' }] : [];
   const out: RunFinding[] = [];
   const peak = a.peakRssBytes;
   const overBudget = peak !== null && peak >= budget;

@@ -496,7 +496,9 @@ export function analyzeRun(input: AnalyzeRunInput): RunAnalysis {
   // printing: that is the delivered rate.
   const deliveredTps = decodeTokensPerSecond(events);
   const decodeTps = phaseTokensPerSecond(input.timings, 'eval') ?? deliveredTps;
-  const tokens = events.at(-1)?.tokens ?? lastMem?.tokens ?? 0;
+  // Without a live count (a llama.cpp log imported on its own: `kvscope import llama-log`), the
+  // engine's own count is the run's: "0 tokens" beside its decode rate was read as none generated.
+  const tokens = events.at(-1)?.tokens ?? lastMem?.tokens ?? engineGeneratedTokens(input.timings) ?? 0;
 
   const leakPoints: LeakPoint[] = decode.map((p) => ({ tokens: p.tokens, bytes: p.mem }));
   const leak = detectLeak({

@@ -135,9 +135,14 @@ export function readTemp(t: string): { name: string; c: number; maxC: number | n
   return maxC === null ? null : { name: t.slice(0, at), c, maxC };
 }
 
-/** Rail values `cur/avg`, `curmW/avgmW`, `cur/avg/max` (JetPack 7); null if not of that form. */
+/**
+ * Rail values `cur/avg`, `curmW/avgmW`, `cur/avg/max` (JetPack 7); null if not of that form. Every
+ * value has `mW` or none has: tegrastats prints one form per release, so `2412mW/24` is a line
+ * cut in its last value (a log copied while tegrastats wrote it), not an average of 24 mW.
+ */
 export function readRail(t: string): { cur: number; avg: number; max: number | null } | null {
   const values: number[] = [];
+  let withUnit = 0;
   let k = 0;
   while (k <= t.length) {
     const from = k;
@@ -146,7 +151,11 @@ export function readRail(t: string): { cur: number; avg: number; max: number | n
     if (e === k) return null;
     values.push(Number(t.slice(from, e)));
     k = e;
-    if (t.startsWith('mW', k)) k += 2;
+    if (t.startsWith('mW', k)) {
+      k += 2;
+      withUnit++;
+    }
+    if (withUnit !== 0 && withUnit !== values.length) return null;
     if (k === t.length) break;
     if (t[k] !== '/' || values.length === 3) return null;
     k++;

@@ -11,6 +11,7 @@ import { compareSeverity, runFindings, type EngineKind } from '../analysis/findi
 import { runRecommendations } from '../analysis/recommendations';
 import { passiveTripC } from '../analysis/recommendations-setup';
 import { clockCeilingsOf } from '../analysis/throttle';
+import type { ProfileSummary } from '../api/schemas';
 import type { TargetFacts } from '../run/target-facts';
 import { isRecoveredRun, summarizeRun } from '../analysis/run-summary';
 import type { SweepAnalysis } from '../analysis/sweep';
@@ -129,6 +130,22 @@ function engineCommandOf(run: SessionRun): string {
   return run.label;
 }
 
+/**
+ * One row per collector the run's outcome lists: what it read, the lines it could not read, and why
+ * it is not ok. The Run section's memory samples are the process's only: without these rows the
+ * report of a board's imported log (tegrastats, perf, pmap) said "0 samples" of a run of thousands.
+ */
+function collectorRows(collectors: ProfileSummary['collectors']): Row[] {
+  return Object.entries(collectors ?? {})
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([id, c]) => {
+      const count = (n: number, one: string) => `${formatCount(n)} ${one}${n === 1 ? '' : 's'}`;
+      const read = `${count(c.samples, 'sample')}, ${count(c.diagnostics, 'unreadable line')}`;
+      const value = [c.status === 'ok' ? null : c.status, read, c.reason ?? null].filter((p) => p !== null);
+      return { label: id, value: value.join(' · ') };
+    });
+}
+
 function promptTokens(run: SessionRun): number | null {
   const prompt = [...run.engineLog.timings].reverse().find((t) => t.phase === 'prompt');
   if (prompt && prompt.tokens !== null) return prompt.tokens;
@@ -189,11 +206,15 @@ function runReport(run: SessionRun, sessionTarget: TargetFacts | null = null): R
         { label: 'Started', value: formatTimestamp(run.startedAt) },
         { label: 'Duration', value: formatMs(summary.durationMs) },
         { label: 'Engine exit', value: exit },
-        { label: 'Samples', value: `${formatCount(summary.samples)} (${formatCount(summary.lostSamples)} lost)` },
+        {
+          label: 'Memory samples (process)',
+          value: `${formatCount(summary.samples)} (${formatCount(summary.lostSamples)} lost)`,
+        },
         ...(kvType ? [{ label: 'KV cache type', value: kvType }] : []),
         ...(ctx !== null ? [{ label: 'Context (cells)', value: formatCount(ctx) }] : []),
       ],
     },
+    ...(summary.collectors ? [{ title: 'Collectors', rows: collectorRows(summary.collectors) }] : []),
     {
       title: 'KV cache: theory against measurement',
       rows: [

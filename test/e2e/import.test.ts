@@ -1,9 +1,10 @@
 // A log imported with `kvscope import` opens in the dashboard like a recorded session: `kvscope web
 // --open <file>` shows it, and its tegrastats series are listed with the collector that writes them
-// live. Needs `npm run build`.
+// live; renamed to hostile text in the UI, its exports (HTML, Markdown, CSV) hold the name as text
+// and the log's readings. Needs `npm run build`.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { openBrowserApp, type BrowserApp } from '../helpers/browser-app';
 import { runCli } from '../helpers/cli';
 import { orinLogLines } from '../helpers/tegrastats-log';
@@ -20,10 +21,12 @@ beforeAll(async () => {
     prepareHome: async (home) => {
       const log = join(home, 'orin.log');
       writeFileSync(log, orinLogLines(LINES).join('\n') + '\n');
-      const result = await runCli(['import', 'tegrastats', log, '--out', join(home, 'orin.kvscope')]);
+      // In the app's sessions folder, so that the Sessions list has it to rename and export.
+      mkdirSync(join(home, 'sessions'));
+      const result = await runCli(['import', 'tegrastats', log, '--out', join(home, 'sessions', 'orin.kvscope')]);
       expect(result.code, result.stderr).toBe(0);
     },
-    webArgs: (home) => ['--open', join(home, 'orin.kvscope')],
+    webArgs: (home) => ['--open', join(home, 'sessions', 'orin.kvscope')],
     readyTestId: 'viewing-session',
   });
 }, TEST_MS);
@@ -50,6 +53,78 @@ describe('an imported tegrastats log in the dashboard', () => {
         const cells = await row.locator('td').allTextContents();
         expect(cells, key).toEqual(['tegrastats', value]);
       }
+      expect(problems).toEqual([]);
+    },
+    TEST_MS,
+  );
+});
+
+describe('an imported log renamed to hostile text, exported from the UI', () => {
+  // What a name typed in the UI must survive in every place it lands: HTML (a tag, an attribute,
+  // the style block), a Markdown table cell, a spreadsheet formula.
+  const NAME = '</style><img src=x onerror="window.pwned=1">"|=HYPERLINK("http://x")';
+
+  it(
+    'the name is text in the UI, the HTML and the Markdown; the CSV holds the log’s readings',
+    async () => {
+      const { page, problems, home } = app;
+      await page.getByTestId('view-sessions').click();
+      const row = page.locator('[data-testid^=session-][data-state]', { hasText: 'orin.log' });
+      await row.getByRole('button', { name: 'Rename', exact: true }).click();
+      await page.getByLabel('Session name', { exact: true }).fill(NAME);
+      await page.getByTestId('rename-save').click();
+      const renamed = page.locator('[data-testid^=session-][data-state]', { hasText: 'HYPERLINK' });
+      expect(await renamed.getByTestId('session-name').textContent()).toBe(NAME);
+
+      const download = async (format: 'html' | 'md' | 'csv') => {
+        await renamed.getByLabel('Export format', { exact: true }).selectOption(format);
+        const [file] = await Promise.all([
+          page.waitForEvent('download'),
+          renamed.getByRole('button', { name: 'Export', exact: true }).click(),
+        ]);
+        const path = join(home, `export.${format}`);
+        await file.saveAs(path);
+        return { name: file.suggestedFilename(), path, text: readFileSync(path, 'utf8') };
+      };
+
+      // HTML, opened in the same Chromium: no image loads, no handler runs, the title reads the name.
+      const html = await download('html');
+      expect(html.name).toBe('style-img-src-x-onerror-window.pwned-1-HYPERLINK-http-x.html');
+      const report = await app.browser.newPage();
+      const requests: string[] = [];
+      report.on('request', (r) => requests.push(r.url()));
+      await report.goto(`file://${html.path}`);
+      expect(await report.locator('h1').textContent()).toBe(`KVScope report: ${NAME}`);
+      expect(await report.evaluate(() => (window as { pwned?: number }).pwned)).toBeUndefined();
+      expect(await report.locator('img').count()).toBe(0);
+      expect(requests).toEqual([`file://${html.path}`]);
+      // 600 lines of the capture, each a reading: the Collectors row says so.
+      expect(await report.locator('tr', { hasText: 'unreadable line' }).locator('td').allTextContents()).toEqual([
+        'tegrastats',
+        '600 samples, 0 unreadable lines',
+      ]);
+      await report.close();
+
+      // Markdown: the heading is one line, the tag inert, the pipe escaped.
+      const md = await download('md');
+      const title = md.text.split('\n')[0];
+      expect(title).toBe(
+        '# KVScope report: &lt;/style&gt;&lt;img src=x onerror="window.pwned=1"&gt;"\\|=HYPERLINK("http://x")',
+      );
+
+      // CSV: a row per reading; the last is the capture's third line (599 % 3 = 2), read by hand:
+      // `RAM 18203/62841MB … VIN_SYS_5V0 4707mW/4674mW`, at 599 s.
+      const csv = await download('csv');
+      const lines = csv.text.trimEnd().split('\r\n');
+      expect(lines).toHaveLength(1 + LINES);
+      const columns = (lines[0] ?? '').split(',');
+      const last = (lines.at(-1) ?? '').split(',');
+      const cell = (key: string) => last[columns.indexOf(key)];
+      expect([cell('t_ms'), cell('tegra.ramUsedBytes'), cell('tegra.rail.VIN_SYS_5V0.avgmW')]).toEqual([
+        '599000',
+        String(18203 * 1024 ** 2),
+        '4674',
+      ]);
       expect(problems).toEqual([]);
     },
     TEST_MS,

@@ -303,6 +303,11 @@ export const COMMAND_HELP = {
   import: {
     summary: "a board's log → a session",
     usage: ['import <tegrastats|perf|pmap|llama-log> <file> --out <session> [--interval 1s] [--json]'],
+    description: [
+      "A gzip-compressed log (logrotate's .gz) or a UTF-16 one (Windows PowerShell's >) is read as it",
+      'is. Lines that are not readings are counted and kept in the session; a clock set back in a',
+      "tegrastats log keeps the lines' order.",
+    ],
     groups: [
       {
         title: 'Options',

@@ -36,7 +36,7 @@ import { engineExitOfStatus } from '../../../shared/run/engine-exit';
 import { RUN_DEFAULTS, withListeners, type RunCallbacks, type RunControllerOptions } from './run-options';
 import type { RunManifest } from './run-manifest';
 import { watchdogEndsWithinS } from './run-scripts';
-import { commandLineSecrets } from '../session/scrub';
+import { commandLineSecrets, environmentSecrets } from '../session/scrub';
 import { registerSecret } from '../util/redact';
 
 export { RUN_DEFAULTS, type RunCallbacks, type RunControllerOptions } from './run-options';
@@ -124,6 +124,8 @@ export class RunController {
     // masked in what is logged, stored and printed (util/redact.ts); the engine still gets them.
     if (request.engine.kind === 'command')
       for (const s of commandLineSecrets(request.engine.command)) registerSecret(s);
+    // An engine on this computer inherits our environment, its tokens and keys with it.
+    if (request.target.kind === 'local') for (const s of environmentSecrets(process.env)) registerSecret(s);
     this.status = { runId, state: 'starting', label: request.label ?? defaultRunLabel(request) };
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
     this.output = new EngineOutput(request.engine.kind === 'command' ? request.engine.tokenRegex : undefined);

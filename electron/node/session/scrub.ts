@@ -142,3 +142,23 @@ export function commandLineSecrets(command: string): string[] {
   });
   return [...found];
 }
+
+/**
+ * Shortest value of a secret-named environment variable taken for a secret. Shorter ones are flags
+ * (`USE_AUTH_TOKEN=true`, `HF_HUB_DISABLE_TOKEN=1`): masking "true" or "1" in every message and
+ * stored string would garble them, and no token or API key is that short.
+ */
+const MIN_ENV_SECRET_CHARS = 6;
+
+/**
+ * The values of the secret-named variables of an environment (`HF_TOKEN`, `OPENAI_API_KEY`,
+ * `DB_PASSWORD`), to be registered with redact() before a run: an engine started on this computer
+ * inherits them, and one that prints them (an auth error, a wrapper's `env` or `set -x`) would
+ * otherwise put them in the session, its reports and stderr.
+ */
+export function environmentSecrets(env: Readonly<Record<string, string | undefined>>): string[] {
+  const found = new Set<string>();
+  for (const [name, value] of Object.entries(env))
+    if (value !== undefined && value.length >= MIN_ENV_SECRET_CHARS && isSecretFieldName(name)) found.add(value);
+  return [...found];
+}

@@ -32,3 +32,12 @@ export function describeFileError(error: unknown): string {
   const code = (error as NodeJS.ErrnoException | null)?.code;
   return (typeof code === 'string' ? FILE_ERROR_WORDS[code] : undefined) ?? describeError(error);
 }
+
+/**
+ * A file system error of writing a file in words: as describeFileError, but a missing path on a
+ * write is the folder ("no such file" is what the write was to create).
+ */
+export function describeWriteError(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return code === 'ENOENT' ? 'its folder does not exist' : describeFileError(error);
+}

@@ -1,6 +1,7 @@
 // `kvscope import`: logs captured on a board without a link → sessions that read and report like
 // recorded ones. Runs the real binary on real captures (test/fixtures/tegrastats, perf, llama-cpp);
 // expected values are read by hand off the captured lines.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +24,14 @@ async function importFixture(format: string, rel: string, name: string, ...more:
   return { out, run: defined(readSession(out).runs[0], 'run') };
 }
 const MIB = 1024 ** 2;
+
+/** `kvscope import tegrastats <file> --out <dir>/<name>.kvscope`, which must succeed: its run. */
+async function importAt(file: string, name: string) {
+  const out = join(dir, `${name}.kvscope`);
+  const res = await runCli(['import', 'tegrastats', file, '--out', out]);
+  expect(res.code, res.stderr).toBe(0);
+  return { out, run: defined(readSession(out).runs[0], 'run') };
+}
 
 describe('kvscope import tegrastats', () => {
   // AGX Orin 64 GB, L4T 36.4.4: three real lines with tegrastats' `MM-DD-YYYY HH:MM:SS`, repeated
@@ -51,7 +60,11 @@ describe('kvscope import tegrastats', () => {
     // The capture's first time, `05-09-2026 18:42:06` (board-local, no zone), dates the run.
     expect(run.startedAt).toBe('2026-05-09T18:42:06.000Z');
     expect(run.endedAt).toBe('2026-05-10T02:42:05.000Z');
-    expect(run.events.some((e) => e.message === 'line 1001: not a tegrastats line')).toBe(true);
+    // Kept at the time of the reading before it (line 1000, stamped 999 s after the first), where
+    // the dashboard's Events panel places it: it was at 0 s, the start of the 8 hours.
+    expect(run.events.filter((e) => e.message === 'line 1001: not a tegrastats line').map((e) => e.tMs)).toEqual([
+      999_000,
+    ]);
 
     // Read by hand off the capture: line 0 `RAM 18207/62841MB … GR3D_FREQ 0%@[0,0] NVENC 79%@166 …
     // VIN_SYS_5V0 4707mW/4707mW`; line 1 `RAM 18202/… NVENC 78%@166 … VIN_SYS_5V0 4607mW/4657mW`;
@@ -102,6 +115,195 @@ describe('kvscope import tegrastats', () => {
       'tegra.rail.VDD_IN.avgmW': 14683,
     });
     expect(defined(samples[1], 'sample 1').values['tegra.rail.VDD_IN.avgmW']).toBe(14690);
+  }, 60_000);
+
+  it('readings that share a stamp (tegrastats --interval 333) are spread over their second, not stacked', async () => {
+    // The Orin capture's three lines under each of 18:42:06 and :07, then one under :08.
+    const stamps = ['06', '06', '06', '07', '07', '07', '08'].map((s) => `05-09-2026 18:42:${s}`);
+    const log = join(dir, 'sub-second.log');
+    const lines = orinLogLines(stamps.length).map((l, i) => `${stamps[i] ?? ''}${l.slice(stamps[0]?.length)}`);
+    writeFileSync(log, lines.join('\n') + '\n');
+    const { run } = await importAt(log, 'sub-second');
+    expect(run.samples.map((s) => s.tMs)).toEqual([0, 333, 667, 1000, 1333, 1667, 2000]);
+    // In the log's order: lines 1-3 of the capture, again, then line 1 (`RAM 18207/…`).
+    expect(run.samples.map((s) => (s.values['tegra.ramUsedBytes'] ?? 0) / MIB)).toEqual([
+      18207, 18202, 18203, 18207, 18202, 18203, 18207,
+    ]);
+    expect(run.outcome?.durationMs).toBe(2000);
+  }, 60_000);
+
+  it('a clock set back mid-log keeps the log’s order; a jump forward stays a gap; both are noted', async () => {
+    // The Orin capture's lines at 18:42:06 and :07, then the board's clock set back to 18:00:00
+    // (two readings), then to the next day's 18:00:02 (two readings).
+    const stamps = [
+      '05-09-2026 18:42:06',
+      '05-09-2026 18:42:07',
+      '05-09-2026 18:00:00',
+      '05-09-2026 18:00:01',
+      '05-10-2026 18:00:02',
+      '05-10-2026 18:00:03',
+    ];
+    const log = join(dir, 'clock-set.log');
+    const lines = orinLogLines(stamps.length).map((l, i) => `${stamps[i] ?? ''}${l.slice(stamps[0]?.length)}`);
+    writeFileSync(log, lines.join('\n') + '\n');
+    const out = join(dir, 'clock-set.kvscope');
+    const res = await runCli(['import', 'tegrastats', log, '--out', out]);
+    expect(res.code, res.stderr).toBe(0);
+    const run = defined(readSession(out).runs[0], 'run');
+    // 18:00:00 reads one second after 18:42:07, 18:00:01 one after it; the next day's 18:00:02 is
+    // 24 h 00 min 01 s after 18:00:01: 3 s + 86,401 s.
+    expect(run.samples.map((s) => s.tMs)).toEqual([0, 1000, 2000, 3000, 86_404_000, 86_405_000]);
+    // The third line is the capture's third: `RAM 18203/62841MB`.
+    expect(run.samples[2]?.values['tegra.ramUsedBytes']).toBe(18203 * MIB);
+    expect(run.startedAt).toBe('2026-05-09T18:42:06.000Z');
+    expect(run.outcome?.durationMs).toBe(86_405_000);
+    expect(run.events.filter((e) => e.message?.startsWith('line ')).map((e) => [e.tMs, e.message])).toEqual([
+      [
+        2000,
+        "line 3: the log's clock went back 42 min 7 s (2026-05-09T18:00:00): read one interval after the line before",
+      ],
+      [
+        86_404_000,
+        "line 5: the log's clock jumped 1 d 0 h forward (2026-05-10T18:00:02): no reading in between, or the clock was set",
+      ],
+    ]);
+  }, 60_000);
+});
+
+describe('kvscope import of a compressed or UTF-16 log', () => {
+  // logrotate gzips a rotated log (`tegrastats.log.1.gz`); the real gzip and xz write these files.
+  const compressed = (tool: string, name: string, lines: readonly string[]) => {
+    const plain = join(dir, name);
+    writeFileSync(plain, lines.join('\n') + '\n');
+    execFileSync(tool, ['-k', '-f', plain]);
+    return readFileSync(`${plain}.${tool === 'gzip' ? 'gz' : tool}`);
+  };
+
+  it('gzip: read through gunzip, the same readings as the plain log', async () => {
+    compressed('gzip', 'rotated.log', orinLogLines(3));
+    const { run } = await importAt(join(dir, 'rotated.log.gz'), 'rotated');
+    expect(run.samples.map((s) => [s.tMs, s.values['tegra.ramUsedBytes']])).toEqual([
+      [0, 18207 * MIB],
+      [1000, 18202 * MIB],
+      [2000, 18203 * MIB],
+    ]);
+    expect(run.outcome?.collectors.tegrastats).toEqual({ status: 'ok', samples: 3, diagnostics: 0 });
+  }, 60_000);
+
+  it('gzip cut short (copied while it was written): the lines before the cut are kept, the cut is a diagnostic', async () => {
+    const gz = compressed('gzip', 'cut.log', orinLogLines(200));
+    const cutGz = join(dir, 'cut.log.gz');
+    writeFileSync(cutGz, gz.subarray(0, gz.length - 40));
+    const { run } = await importAt(cutGz, 'cut');
+    expect(run.samples.length).toBeGreaterThan(150);
+    expect(run.samples.length).toBeLessThan(200);
+    expect(run.outcome?.collectors.tegrastats?.diagnostics).toBeGreaterThanOrEqual(1);
+    expect(run.events.some((e) => /the gzip data ends here \(unexpected end of file\)/.test(e.message ?? ''))).toBe(
+      true,
+    );
+  }, 60_000);
+
+  // Windows PowerShell 5's `ssh board tegrastats > board.log` writes UTF-16LE with a byte order
+  // mark and CRLF line ends; it was "nothing to import (none of its 7 lines is a tegrastats reading)".
+  it.each([
+    ['UTF-16LE, as Windows PowerShell writes it', 'utf16le'],
+    ['UTF-16BE', 'utf16be'],
+  ] as const)(
+    '%s: the same readings as the UTF-8 log',
+    async (_what, encoding) => {
+      const text = '\ufeff' + orinLogLines(3).join('\r\n') + '\r\n';
+      const le = Buffer.from(text, 'utf16le');
+      const file = join(dir, `windows-${encoding}.log`);
+      writeFileSync(file, encoding === 'utf16le' ? le : le.swap16());
+      const { run } = await importAt(file, `windows-${encoding}`);
+      expect(run.samples.map((s) => [s.tMs, s.values['tegra.ramUsedBytes']])).toEqual([
+        [0, 18207 * MIB],
+        [1000, 18202 * MIB],
+        [2000, 18203 * MIB],
+      ]);
+      expect(run.outcome?.collectors.tegrastats?.diagnostics).toBe(0);
+    },
+    60_000,
+  );
+
+  it('xz: refused in one line naming the command that unpacks it', async () => {
+    compressed('xz', 'rotated-xz.log', orinLogLines(3));
+    const res = await runCli([
+      'import',
+      'tegrastats',
+      join(dir, 'rotated-xz.log.xz'),
+      '--out',
+      join(dir, 'xz.kvscope'),
+    ]);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(
+      /^kvscope import: cannot read .*rotated-xz\.log\.xz: xz-compressed: unpack it first \(xz -d\)\n$/,
+    );
+  }, 60_000);
+});
+
+describe('the report of an imported log', () => {
+  // The AGX Xavier paste: its prompt line `agruet@gpu02:~$ tegrastats`, then one reading
+  // (`RAM 14700/15692MB …`). The report's process memory samples are none: its Collectors rows
+  // must say what the log gave, or a colleague reads "0 samples".
+  it.each([
+    ['md', '| tegrastats | 1 sample, 1 unreadable line |'],
+    ['html', '<tr><td>tegrastats</td><td>1 sample, 1 unreadable line</td></tr>'],
+  ])(
+    '%s: the readings and the unreadable lines the log gave',
+    async (format, row) => {
+      const { out } = await importFixture(
+        'tegrastats',
+        'tegrastats/agx-xavier-jp4.2/agx_xavier_jp4.2_gtop_pr7.txt',
+        'xavier',
+      );
+      const report = join(dir, `xavier.${format}`);
+      const res = await runCli(['report', out, '--format', format, '-o', report]);
+      expect(res.code, res.stderr).toBe(0);
+      const text = readFileSync(report, 'utf8');
+      expect(text).toContain(row);
+      // Nor the advice to profile again with --budget: without memory samples a budget gives nothing.
+      expect(text).not.toContain('No memory budget was given');
+    },
+    60_000,
+  );
+});
+
+describe('kvscope import of a line 10 MB long', () => {
+  it('the line is one diagnostic whose kept text is cut, the readings around it are read', async () => {
+    // The capture's third line runs into 10 MiB of junk without a line end (a serial console's
+    // noise, a binary appended): the line is cut at the reader's cap and kept as 240 characters.
+    const [one, two, three, four] = orinLogLines(4);
+    const file = join(dir, 'long-line.log');
+    writeFileSync(file, `${one}\n${two}\n${three}${'x'.repeat(10 * MIB)}\n${four}\n`);
+    const { run } = await importAt(file, 'long-line');
+    expect(run.samples.map((s) => s.tMs)).toEqual([0, 1000, 3000]);
+    const cut = run.events.filter((e) => e.message?.startsWith('line 3:'));
+    expect(cut.map((e) => e.message)).toEqual([
+      `line 3: line longer than 65536 characters: ${(three ?? '').length + 10 * MIB - 65536} characters dropped`,
+    ]);
+    expect(cut[0]?.data).toEqual({ text: (three ?? '').slice(0, 240) });
+  }, 60_000);
+});
+
+describe('kvscope import keeps no secret', () => {
+  // Pastes of a terminal hold its prompt and what was typed there (the AGX Xavier capture in
+  // test/fixtures/tegrastats/agx-xavier-jp4.2 starts at `agruet@gpu02:~$ tegrastats`): such a line
+  // is an unreadable one, kept as it was, so the secrets on it must be masked in the session.
+  it('a pasted command line among the readings: its token and password are masked in the session file', async () => {
+    const file = join(dir, 'pasted-prompt.log');
+    const typed = 'agruet@gpu02:~$ HF_TOKEN=hf_pAsTeDtOkEn42 sudo -S tegrastats --interval 1000 --password s3cr3tPw';
+    writeFileSync(file, [typed, ...orinLogLines(3)].join('\n') + '\n');
+    const out = join(dir, 'pasted-prompt.kvscope');
+    const res = await runCli(['import', 'tegrastats', file, '--out', out, '--json']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(JSON.parse(res.stdout)).toMatchObject({ samples: 3, diagnostics: 1 });
+    const run = defined(readSession(out).runs[0], 'run');
+    expect(run.events.find((e) => e.message?.startsWith('line 1:'))?.data).toEqual({
+      text: 'agruet@gpu02:~$ HF_TOKEN=*** sudo -S tegrastats --interval 1000 --password ***',
+    });
+    const bytes = readFileSync(out).toString('latin1');
+    for (const secret of ['hf_pAsTeDtOkEn42', 's3cr3tPw']) expect(bytes).not.toContain(secret);
   }, 60_000);
 });
 
@@ -176,6 +378,29 @@ describe('kvscope import perf and llama-log', () => {
     expect(run.outcome?.collectors.perf?.diagnostics).toBeGreaterThan(0);
   }, 60_000);
 
+  it('perf captures appended to one file: each one after the last, not stacked on its first seconds', async () => {
+    // Three `perf stat -x, -I1000 --interval-count 1` runs in one file, each one interval from its
+    // own start: `1.001323097,8013.48,msec,cpu-clock,…` (line 14), `1.001196053,8012.72,…` (32),
+    // `1.001213261,8012.67,…` (50). All three were at 1001 ms.
+    const { run } = await importFixture(
+      'perf',
+      'perf/x86-perf5.12-csv-interval-summary/01_csv_interval_summary_lkml_jinyao_2021.txt',
+      'perf-appended',
+    );
+    expect(run.samples.map((s) => [s.tMs, s.values['perf.cpu-clockUs']])).toEqual([
+      [1001, 8_013_480],
+      [2001, 8_012_720],
+      [3001, 8_012_670],
+    ]);
+    const again =
+      "the log's clock starts again at 1.00 s (a capture appended to another): read one interval after the reading before";
+    expect(run.events.filter((e) => e.message?.includes('starts again')).map((e) => [e.tMs, e.message])).toEqual([
+      [2001, again],
+      [3001, again],
+    ]);
+    expect(run.outcome?.durationMs).toBe(2000);
+  }, 60_000);
+
   it('pmap tables → one pmap sample per table, timed by --interval', async () => {
     const { run } = await importFixture('pmap', 'pmap/procps-ng-X-and-d/pmap_X_and_d.txt', 'pmap');
     // Table 1 (`pmap -X`): the anonymous 1048576 KiB mapping, Anonymous total 1048588 KiB, 3 mappings;
@@ -207,6 +432,25 @@ describe('kvscope import perf and llama-log', () => {
   }, 60_000);
 });
 
+describe('the report of an imported llama.cpp log', () => {
+  it('says the tokens the engine counted, beside its prefill and decode rates', async () => {
+    // Orange Pi 3B, `llama-cli … -n 128`: `prompt eval time = 4245.68 ms / 8 tokens (… 1.88 tokens
+    // per second)`, `eval time = 124973.60 ms / 127 runs (… 1.02 tokens per second)`: 127 eval runs
+    // after the token sampled from the prompt make 128 generated. The report said 0.
+    const { out } = await importFixture(
+      'llama-log',
+      'llama-cpp/orangepi-3b-rk3566-2024-12/llama-cli-perf-2024-12.txt',
+      'orangepi',
+    );
+    const md = join(dir, 'orangepi.md');
+    const res = await runCli(['report', out, '--format', 'md', '-o', md]);
+    expect(res.code, res.stderr).toBe(0);
+    const text = readFileSync(md, 'utf8');
+    for (const row of ['| Prefill | 1.9 tok/s |', '| Decode | 1.0 tok/s |', '| Tokens generated | 128 |'])
+      expect(text).toContain(row);
+  }, 60_000);
+});
+
 describe('kvscope import refuses, with one line and a non-zero exit', () => {
   const failsWith = async (args: string[], reason: RegExp, code: number) => {
     const res = await runCli(['import', ...args]);
@@ -235,6 +479,36 @@ describe('kvscope import refuses, with one line and a non-zero exit', () => {
       /^kvscope import: unknown kind "iostat"/,
       2,
     ));
+
+  // A JetPack 4 log at tegrastats --interval 120000, or a typo: the run request's schema would
+  // throw its ZodError, whose first line is "[" (the line the user saw before).
+  it.each(['61s', '10ms', '99999999999999999999999'])(
+    'an --interval of %s, outside what a session stores',
+    (interval) =>
+      failsWith(
+        ['tegrastats', ORIN_CAPTURE, '--out', join(dir, 'interval.kvscope'), '--interval', interval],
+        new RegExp(`^kvscope import: --interval: "${interval}" is outside 20 ms\\.\\.1 min 0 s`),
+        2,
+      ),
+  );
+
+  it('--out in a folder that does not exist', () =>
+    failsWith(
+      ['tegrastats', ORIN_CAPTURE, '--out', join(dir, 'no-such-folder', 'x.kvscope')],
+      /^kvscope import: .*no-such-folder.*directory does not exist\n$/,
+      1,
+    ));
+
+  it('--out naming a file that is not a session: refused, the file left as it was', async () => {
+    const notes = join(dir, 'notes.txt');
+    writeFileSync(notes, 'field notes\n');
+    await failsWith(
+      ['tegrastats', ORIN_CAPTURE, '--out', notes],
+      /^kvscope import: .*notes\.txt exists and is not a KVScope session: not overwriting it\n$/,
+      1,
+    );
+    expect(readFileSync(notes, 'utf8')).toBe('field notes\n');
+  });
 
   it('an empty file', async () => {
     const empty = join(dir, 'empty.log');

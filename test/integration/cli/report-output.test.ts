@@ -42,3 +42,27 @@ describe('a report is never written over a session', () => {
     expect(JSON.parse(readFileSync(at('r.md'), 'utf8'))).toHaveProperty('runs');
   });
 });
+
+describe('a report -o that cannot be written', () => {
+  // Said in the words of the path: it was Node's "ENOENT: no such file or directory, open '…'",
+  // which names the report file the write was to create as the missing one.
+  it.each([
+    [
+      'report into a folder that does not exist',
+      () => ['report', at('a.kvscope'), '-o', at('gone/r.html')],
+      'gone/r.html: its folder does not exist',
+    ],
+    ['report onto a folder', () => ['report', at('a.kvscope'), '--format', 'md', '-o', dir], `${dir}: is a directory`],
+    [
+      'comparison into a folder that does not exist',
+      () => ['compare', at('a.kvscope'), at('a.kvscope'), '-o', at('gone/c.md')],
+      'gone/c.md: its folder does not exist',
+    ],
+  ])('%s: one line, status 1', async (_what, args, reason) => {
+    const r = await runCli(args());
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/^kvscope (report|compare): cannot write /);
+    expect(r.stderr.trimEnd().endsWith(reason)).toBe(true);
+  });
+});

@@ -64,3 +64,35 @@ describe('secrets in an engine command line', () => {
     expect(readFileSync(at('r.md'), 'utf8')).toContain('auth with *** and ***');
   });
 });
+
+// An engine on this computer inherits KVScope's environment: a token kept there (HF_TOKEN for a
+// gated model, an API key for a server) is the engine's to use, and one that prints it (an auth
+// error, a wrapper's `env`) must not put it into the session, the report or the terminal.
+describe('secrets in the environment an engine on this computer inherits', () => {
+  const ENV_SECRETS = { HF_TOKEN: 'hf_Zq85envtoken', OPENAI_API_KEY: 'sk-Zq86envkey' };
+  const leakedEnv = (text: string) => Object.values(ENV_SECRETS).filter((s) => text.includes(s));
+
+  it('are masked in stderr, --json, the session and its report', async () => {
+    const engine = `sh -c 'echo "401 for HF_TOKEN=$HF_TOKEN, key $OPENAI_API_KEY" >&2; sleep 1.2; exit 3'`;
+    const res = await runCli(
+      profileArgs(
+        'local',
+        engine,
+        '--interval-ms',
+        '50',
+        '--out',
+        at('env.kvscope'),
+        '--report',
+        at('env.md'),
+        '--json',
+      ),
+      { env: ENV_SECRETS },
+    );
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('engine exited with status 3: 401 for HF_TOKEN=***, key ***');
+    expect([leakedEnv(res.stdout), leakedEnv(res.stderr)]).toEqual([[], []]);
+    expect(existsSync(at('env.kvscope-wal'))).toBe(false);
+    for (const file of ['env.kvscope', 'env.md'])
+      expect([file, leakedEnv(readFileSync(at(file)).toString('latin1'))]).toEqual([file, []]);
+  });
+});

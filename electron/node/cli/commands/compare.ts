@@ -4,6 +4,7 @@
 import { basename } from 'node:path';
 import { compareFormatFromFileName, writeComparison } from '../../session/report-files';
 import { PdfError } from '../../session/pdf';
+import { describeWriteError } from '../../util/describe-error';
 import { CliError, type CliIo, parseCliArgs } from '../cli-io';
 import { loadSession } from './report';
 
@@ -27,7 +28,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     await writeComparison(a, b, { a: basename(pathA), b: basename(pathB) }, format, out);
   } catch (error) {
     if (error instanceof PdfError) throw new CliError(error.message);
-    throw new CliError(`cannot write ${out}: ${(error as Error).message}`);
+    throw new CliError(`cannot write ${out}: ${describeWriteError(error)}`);
   }
   io.err(`kvscope compare: ${a.runs.length} run(s) against ${b.runs.length} written to ${out}\n`);
   return 0;

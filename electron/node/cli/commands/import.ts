@@ -5,14 +5,16 @@
 // Each kind is read by the reader the live run uses, so an imported run has the same series keys:
 // tegrastats by shared/parsers/tegrastats-parser.ts + tegrastatsValues (the tegrastats collector's
 // record → values mapping), perf and pmap by their collectors' parsers (shared/collectors/), and a
-// llama.cpp log by shared/parsers/llama-log-parser.ts into the run's engine log. The file is
-// streamed (LineSplitter caps every line); a line no reader understands is a counted diagnostic, the
-// first MAX_KEPT_DIAGNOSTICS of them kept as the run's events.
-import { createReadStream, statSync } from 'node:fs';
+// llama.cpp log by shared/parsers/llama-log-parser.ts into the run's engine log. The file is streamed,
+// gunzipped when it is gzip's (electron/node/util/log-file-stream.ts), and LineSplitter caps every
+// line; a line no reader understands is a counted diagnostic, the first MAX_KEPT_DIAGNOSTICS of them
+// kept as the run's events.
+import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { RunRequestSchema, type RunEvent, type Sample } from '../../../../shared/api/schemas';
 import { engineKvBytes, recomputeAnalysis } from '../../../../shared/analysis/run-summary';
 import {
+  KEPT_DIAGNOSTIC_TEXT_CHARS,
   MAX_KEPT_DIAGNOSTICS,
   type CollectorParser,
   type CollectorRecord,
@@ -25,10 +27,14 @@ import { LineSplitter } from '../../../../shared/parsers/line-splitter';
 import { createLlamaLogParser, type LlamaLogRecord } from '../../../../shared/parsers/llama-log-parser';
 import { createTegrastatsParser } from '../../../../shared/parsers/tegrastats-parser';
 import { isCommentLine } from '../../../../shared/parsers/records';
+import { formatMs } from '../../../../shared/format/units';
 import type { EngineLog, RunOutcome } from '../../../../shared/run/run-record';
+import { commandLineSecrets } from '../../session/scrub';
 import { createSession } from '../../session/session-store';
+import { redact, registerSecret } from '../../util/redact';
 import { appVersion } from '../../session/app-version';
 import { describeFileError } from '../../util/describe-error';
+import { isGzipDataError, openLogFile, type LogFileStream } from '../../util/log-file-stream';
 import { CliError, type CliIo, parseCliArgs } from '../cli-io';
 
 export const IMPORT_KINDS = ['tegrastats', 'perf', 'pmap', 'llama-log'] as const;
@@ -52,10 +58,16 @@ export interface ImportResult {
   engineLog: { timings: number; kv: number; model: number };
 }
 
-/** One line's result, whatever reader made it: a sample at a time, or a diagnostic. */
+/**
+ * One line's result, whatever reader made it: a sample at a time, a diagnostic (an unreadable line),
+ * or a note on a line that was read (its clock stepped back or jumped), kept as an event at `tMs`.
+ */
 type Read =
   | { kind: 'sample'; tMs: number; values: Record<string, number | null> }
-  | { kind: 'diagnostic'; line: number; reason: string; text: string };
+  /** `tMs`: the time of the reading before it, when the reader knows it better than the last sample out. */
+  | { kind: 'diagnostic'; line: number; reason: string; text: string; tMs?: number }
+  /** `line`: where the note's reading is, when the reader knows it (perf's is known only at its interval's end). */
+  | { kind: 'note'; tMs: number; line?: number; message: string };
 
 /** A reader of one kind of log: lines in, samples and diagnostics out (engine-log records kept in `log`). */
 interface LogReader {
@@ -73,46 +85,148 @@ export function parseIntervalMs(text: string): number | null {
   return Number.isFinite(ms) && ms > 0 ? Math.round(ms) : null;
 }
 
+/**
+ * The interval range a session stores (the run request's `intervalMs`): an import outside it is
+ * refused in one line before anything is read (the request's schema would throw a ZodError).
+ */
+const INTERVAL_RANGE_MS = RunRequestSchema.shape.intervalMs.unwrap();
+
+/** `--interval`'s refusal for a value the session cannot store, or null when it can. */
+export function intervalRangeError(intervalMs: number, asTyped = formatMs(intervalMs)): string | null {
+  const { minValue, maxValue } = INTERVAL_RANGE_MS;
+  if ((minValue === null || intervalMs >= minValue) && (maxValue === null || intervalMs <= maxValue)) return null;
+  return `--interval: ${asTyped} is outside ${formatMs(minValue)}..${formatMs(maxValue)}, the readings' spacing a session stores`;
+}
+
 function isImportKind(kind: string): kind is ImportKind {
   return (IMPORT_KINDS as readonly string[]).includes(kind);
 }
 
-/** tegrastats: the log's `MM-DD-YYYY HH:MM:SS` when a line has it, else one interval after the previous line. */
+/**
+ * A forward jump in a tegrastats log's clock of this many intervals or more is noted on the run:
+ * tegrastats stopped (a `--logfile` appended to by a later start) or the board's clock was set
+ * forward. It stays a gap: both are real time on the axis, and the readings around it are kept.
+ */
+const CLOCK_JUMP_NOTE_INTERVALS = 10;
+
+/**
+ * tegrastats: the log's `MM-DD-YYYY HH:MM:SS` when a line has it, else one interval after the
+ * previous line. The stamp counts whole seconds: the readings of one second (`--interval 100` prints
+ * ten under one stamp) are spread evenly over it, not stacked at one time. A clock that steps back
+ * (set by hand, or by NTP once a board without a battery clock reaches a network) cannot be the
+ * time between two readings: the log's order is, so the reading goes one interval after the
+ * previous one and the lines after it keep that offset.
+ */
 function tegrastatsReader(intervalMs: number): LogReader {
   const parser = createTegrastatsParser();
   let firstMs: number | null = null;
   let lastTMs: number | null = null;
-  const read = (records: ReturnType<typeof parser.push>): Read[] =>
-    records.map((r): Read => {
-      if (r.kind === 'diagnostic') return r;
-      const clockMs = r.localTimeIso === null ? NaN : Date.parse(`${r.localTimeIso}Z`);
-      let tMs: number;
-      if (Number.isFinite(clockMs)) {
-        firstMs ??= clockMs - (lastTMs === null ? 0 : lastTMs + intervalMs);
-        tMs = clockMs - firstMs;
-      } else tMs = lastTMs === null ? 0 : lastTMs + intervalMs;
+  let lastClockMs: number | null = null;
+  /** What the clock's steps back have added to the clock's time since the first reading. */
+  let shiftMs = 0;
+  /** The readings under the current stamp, held until the next stamp says how many share it. */
+  let second: { clockMs: number; tMs: number; values: Array<Record<string, number | null>> } | null = null;
+
+  const flush = (out: Read[]) => {
+    if (second === null) return;
+    const n = second.values.length;
+    second.values.forEach((values, i) => {
+      const tMs = (second?.tMs ?? 0) + Math.round((i * 1000) / n);
+      out.push({ kind: 'sample', tMs, values });
       lastTMs = tMs;
-      const values = tegrastatsValues(r);
-      if (Object.keys(values).length === 0)
-        return { kind: 'diagnostic', line: r.line, reason: 'tegrastats line without a reading', text: '' };
-      return { kind: 'sample', tMs, values };
     });
+    second = null;
+  };
+
+  /** A stamped reading: into the current second, or the start of the next (after the notes its step deserves). */
+  const stamped = (out: Read[], clockMs: number, line: number, iso: string, values: Record<string, number | null>) => {
+    if (second?.clockMs === clockMs) {
+      second.values.push(values);
+      return;
+    }
+    flush(out);
+    firstMs ??= clockMs - (lastTMs === null ? 0 : lastTMs + intervalMs);
+    const stepMs = lastClockMs === null ? 0 : clockMs - lastClockMs;
+    if (stepMs < 0 && lastTMs !== null) {
+      shiftMs = lastTMs + intervalMs - (clockMs - firstMs);
+      const message = `the log's clock went back ${formatMs(-stepMs)} (${iso}): read one interval after the line before`;
+      out.push({ kind: 'note', tMs: lastTMs + intervalMs, line, message });
+    } else if (lastTMs !== null && stepMs >= CLOCK_JUMP_NOTE_INTERVALS * intervalMs) {
+      const message = `the log's clock jumped ${formatMs(stepMs)} forward (${iso}): no reading in between, or the clock was set`;
+      out.push({ kind: 'note', tMs: clockMs - firstMs + shiftMs, line, message });
+    }
+    lastClockMs = clockMs;
+    second = { clockMs, tMs: clockMs - firstMs + shiftMs, values: [values] };
+  };
+
+  const read = (records: ReturnType<typeof parser.push>): Read[] => {
+    const out: Read[] = [];
+    for (const r of records) {
+      if (r.kind === 'diagnostic') {
+        // The readings of the current stamp are still held: the line comes after them.
+        const atMs = second?.tMs ?? lastTMs;
+        out.push(atMs === null ? r : { ...r, tMs: atMs });
+        continue;
+      }
+      const values = tegrastatsValues(r);
+      if (Object.keys(values).length === 0) {
+        out.push({ kind: 'diagnostic', line: r.line, reason: 'tegrastats line without a reading', text: '' });
+        continue;
+      }
+      const clockMs = r.localTimeIso === null ? NaN : Date.parse(`${r.localTimeIso}Z`);
+      if (Number.isFinite(clockMs)) {
+        stamped(out, clockMs, r.line, r.localTimeIso ?? '', values);
+        continue;
+      }
+      flush(out);
+      const tMs = lastTMs === null ? 0 : lastTMs + intervalMs;
+      out.push({ kind: 'sample', tMs, values });
+      lastTMs = tMs;
+    }
+    return out;
+  };
   return {
     push: (text, dropped) => (isCommentLine(text) ? [] : read(parser.push(text, dropped))),
-    end: () => read(parser.end()),
+    end: () => {
+      const out = read(parser.end());
+      flush(out);
+      return out;
+    },
     clockStartMs: () => firstMs,
   };
 }
 
-/** A collector's parser fed a file: over-long lines are diagnostics here (the collector parsers take text only). */
+/**
+ * A collector's parser fed a file: over-long lines are diagnostics here (the collector parsers take
+ * text only). Its clock only goes forward within one capture (perf's seconds since it started, the
+ * collector's stamps): a time at or before the last is a capture appended to another (`perf stat
+ * -I … -o log --append`, two files concatenated), read one interval after the reading before it.
+ */
 function collectorReader(
   parser: CollectorParser,
   prelude: (text: string, lineNo: number) => string[],
   toTMs: (uptimeMs: number) => number,
+  intervalMs: number,
 ): LogReader {
+  /** What the restarts have added to the capture's clock. */
+  let shiftMs = 0;
+  let lastTMs: number | null = null;
   const read = (record: CollectorRecord | null, lineNo: number): Read[] => {
     if (record === null) return [];
-    if (record.kind === 'sample') return [{ kind: 'sample', tMs: toTMs(record.uptimeMs), values: record.values }];
+    if (record.kind === 'sample') {
+      const tMs = toTMs(record.uptimeMs) + shiftMs;
+      if (lastTMs === null || tMs > lastTMs) {
+        lastTMs = tMs;
+        return [{ kind: 'sample', tMs, values: record.values }];
+      }
+      const message = `the log's clock starts again at ${formatMs(tMs - shiftMs)} (a capture appended to another): read one interval after the reading before`;
+      lastTMs += intervalMs;
+      shiftMs += lastTMs - tMs;
+      return [
+        { kind: 'note', tMs: lastTMs, message },
+        { kind: 'sample', tMs: lastTMs, values: record.values },
+      ];
+    }
     if (record.kind === 'diagnostic')
       return [{ kind: 'diagnostic', line: lineNo, reason: record.reason, text: record.text }];
     if (record.kind === 'status') return [{ kind: 'diagnostic', line: lineNo, reason: record.reason, text: '' }];
@@ -134,7 +248,7 @@ function collectorReader(
  * perf stat -I -x, (or the perf collector's own output): perf's time column is seconds since perf
  * started; a raw capture gets the collector's header with t0 = 0 so that column is the run's clock.
  */
-function perfReader(): LogReader {
+function perfReader(intervalMs: number): LogReader {
   let t0Ms: number | null = null;
   return collectorReader(
     createPerfParser(),
@@ -145,6 +259,7 @@ function perfReader(): LogReader {
       return header ? [] : ['H v=1 t0=0 events= dropped='];
     },
     (uptimeMs) => uptimeMs - (t0Ms ?? 0),
+    intervalMs,
   );
 }
 
@@ -160,6 +275,7 @@ function pmapReader(intervalMs: number): LogReader {
       return [`t=${((tables++ * intervalMs) / 1000).toFixed(3)}`];
     },
     (uptimeMs) => uptimeMs,
+    intervalMs,
   );
 }
 
@@ -182,7 +298,7 @@ function llamaLogReader(log: EngineLog): LogReader {
 /** The reader of each log kind (a log without times gets one reading per `intervalMs`). */
 const READERS: Record<ImportKind, (intervalMs: number, log: EngineLog) => LogReader> = {
   tegrastats: (intervalMs) => tegrastatsReader(intervalMs),
-  perf: () => perfReader(),
+  perf: (intervalMs) => perfReader(intervalMs),
   pmap: (intervalMs) => pmapReader(intervalMs),
   'llama-log': (_intervalMs, log) => llamaLogReader(log),
 };
@@ -195,6 +311,8 @@ export async function importLog(
   opts: { intervalMs?: number; signal?: AbortSignal } = {},
 ): Promise<ImportResult> {
   const intervalMs = opts.intervalMs ?? DEFAULT_IMPORT_INTERVAL_MS;
+  const rangeError = intervalRangeError(intervalMs);
+  if (rangeError !== null) throw new CliError(rangeError, 2);
   let mtimeMs: number;
   try {
     const st = statSync(file);
@@ -207,6 +325,7 @@ export async function importLog(
   const reader = READERS[kind](intervalMs, log);
   const samples: Sample[] = [];
   const kept: RunEvent[] = [];
+  const notes: RunEvent[] = [];
   let diagnostics = 0;
   let lineNo = 0;
   const source = kind === 'llama-log' ? null : kind;
@@ -219,20 +338,48 @@ export async function importLog(
   const take = (reads: Read[]) => {
     for (const r of reads) {
       if (r.kind === 'sample' && source !== null) samples.push({ tMs: r.tMs, source, values: r.values });
-      else if (r.kind === 'diagnostic') {
+      else if (r.kind === 'note') {
+        if (notes.length < MAX_KEPT_DIAGNOSTICS)
+          notes.push({
+            tMs: r.tMs,
+            kind: 'info',
+            message: r.line === undefined ? r.message : `line ${r.line}: ${r.message}`,
+          });
+      } else if (r.kind === 'diagnostic') {
         diagnostics++;
-        if (kept.length < MAX_KEPT_DIAGNOSTICS)
-          kept.push({ tMs: 0, kind: 'info', message: `line ${r.line}: ${r.reason}`, data: { text: r.text } });
+        if (kept.length >= MAX_KEPT_DIAGNOSTICS) continue;
+        // A kept line is stored cut to KEPT_DIAGNOSTIC_TEXT_CHARS, and a capture pasted from a
+        // terminal holds the commands typed there (`HF_TOKEN=… tegrastats`, `llama-server --api-key
+        // …`): their secrets are registered, so every string written is masked (util/redact.ts),
+        // and the line is masked before it is cut, so no cut leaves a secret's head behind.
+        for (const secret of commandLineSecrets(r.text)) registerSecret(secret);
+        const text = redact(r.text).slice(0, KEPT_DIAGNOSTIC_TEXT_CHARS);
+        // At the reading before it, where the dashboard's Events panel and the report place it
+        // (a line before any reading: at the start, set once the start is known).
+        const tMs = r.tMs ?? samples.at(-1)?.tMs ?? NaN;
+        kept.push({ tMs, kind: 'info', message: `line ${r.line}: ${r.reason}`, data: { text } });
       }
     }
   };
 
   const splitter = new LineSplitter();
-  const input = createReadStream(file);
+  let input: LogFileStream;
   try {
-    for await (const chunk of input as AsyncIterable<Uint8Array>) {
-      if (opts.signal?.aborted) throw new CliError('interrupted');
-      for (const l of splitter.pushLines(chunk)) take(reader.push(l.text, l.droppedChars, ++lineNo));
+    input = openLogFile(file);
+  } catch (error) {
+    throw new CliError(`cannot read ${file}: ${describeFileError(error)}`);
+  }
+  /** A gzip file cut short (copied while it was written) or damaged: what was read of it is kept. */
+  let gzipError: Error | null = null;
+  try {
+    try {
+      for await (const chunk of input.stream as AsyncIterable<Uint8Array>) {
+        if (opts.signal?.aborted) throw new CliError('interrupted');
+        for (const l of splitter.pushLines(chunk)) take(reader.push(l.text, l.droppedChars, ++lineNo));
+      }
+    } catch (error) {
+      if (!(input.gzip && isGzipDataError(error))) throw error;
+      gzipError = error;
     }
     for (const l of splitter.endLines()) take(reader.push(l.text, l.droppedChars, ++lineNo));
     take(reader.end());
@@ -240,11 +387,16 @@ export async function importLog(
     if (error instanceof CliError) throw error;
     throw new CliError(`cannot read ${file}: ${describeFileError(error)}`);
   } finally {
-    input.destroy();
+    input.stream.destroy();
+  }
+  if (gzipError !== null) {
+    const reason = `the gzip data ends here (${gzipError.message}): the lines before it are read`;
+    take([{ kind: 'diagnostic', line: lineNo, reason, text: '' }]);
   }
 
   const records = log.timings.length + log.kv.length + log.model.length;
   if (samples.length === 0 && records === 0) {
+    if (gzipError !== null) throw new CliError(`cannot read ${file}: damaged gzip data (${gzipError.message})`);
     const what = lineNo === 0 ? 'the file is empty' : `none of its ${lineNo} lines is a ${kind} reading`;
     throw new CliError(`${file}: nothing to import (${what})`);
   }
@@ -267,10 +419,16 @@ export async function importLog(
   };
   s.store.appendSamples(s.seq, samples);
   for (const k of ['timings', 'kv', 'model'] as const) if (log[k].length) s.store.appendEngineLog(s.seq, k, log[k]);
-  s.store.appendEvents(s.seq, [
+  // In time order: a diagnostic or a note sits at its reading's time (a stable sort keeps the log's order).
+  const events: RunEvent[] = [
     { tMs: startTMs, kind: 'info', message: `imported from a ${kind} log: ${basename(file)} (${lineNo} lines)` },
-    ...kept.map((e) => ({ ...e, tMs: startTMs })),
-  ]);
+    ...kept.map((e) => (Number.isNaN(e.tMs) ? { ...e, tMs: startTMs } : e)),
+    ...notes,
+  ];
+  s.store.appendEvents(
+    s.seq,
+    events.sort((a, b) => a.tMs - b.tMs),
+  );
   const analysisInputs = {
     theoryBytesPerToken: null,
     ctx: null,
@@ -335,6 +493,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     const ms = parseIntervalMs(values.interval);
     if (ms === null)
       throw new CliError(`--interval: expected a duration like 1s or 500ms, got "${values.interval}"`, 2);
+    const rangeError = intervalRangeError(ms, `"${values.interval}"`);
+    if (rangeError !== null) throw new CliError(rangeError, 2);
     intervalMs = ms;
   }
   const result = await importLog(kind, file, values.out, { intervalMs, signal: io.signal });

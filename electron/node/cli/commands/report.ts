@@ -11,6 +11,7 @@ import {
   type ReportFormat,
 } from '../../session/report-files';
 import { PdfError } from '../../session/pdf';
+import { describeWriteError } from '../../util/describe-error';
 import { CliError, type CliIo, parseCliArgs } from '../cli-io';
 
 const options = {
@@ -52,7 +53,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     await writeReport(session, format, out, { csvLayout: layout });
   } catch (error) {
     if (error instanceof PdfError) throw new CliError(error.message);
-    throw new CliError(`cannot write ${out}: ${(error as Error).message}`);
+    throw new CliError(`cannot write ${out}: ${describeWriteError(error)}`);
   }
   const recovered = session.runs.filter((r) => r.analysisSource === 'recomputed').length;
   io.err(

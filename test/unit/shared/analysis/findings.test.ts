@@ -153,6 +153,10 @@ describe('budget', () => {
     ]);
   });
 
+  it('no budget and no memory sample (an imported board log): nothing to say, a budget would not help', () => {
+    expect(budgetFindings(input({ samples: 0 }, { budgetBytes: null }))).toEqual([]);
+  });
+
   it('growth: the cap is the max safe context, rounded down to 256 cells for llama.cpp', () => {
     // 39,000 / 256 = 152.3 → 152 × 256 = 38,912.
     expect(budgetFindings(input())).toEqual([

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseTegrastatsLine } from '../../../../shared/parsers/tegrastats-parser';
 import type { TegrastatsRecord } from '../../../../shared/parsers/records';
-import { diagnostics, GiB, KiB, MiB, ofKind, parse, parseFixture } from '../../../helpers/parser-test-kit';
+import { diagnostics, fixture, GiB, KiB, MiB, ofKind, parse, parseFixture } from '../../../helpers/parser-test-kit';
 import { noisePieces } from '../../../helpers/parser-noise';
 
 const tegra = (rel: string) => parseFixture('tegrastats', `tegrastats/${rel}`);
@@ -10,6 +10,11 @@ const records = (rel: string) => ofKind(tegra(rel), 'tegrastats');
 
 /** The one record a single tegrastats line gives (parsed like every input here: whole and in chunks). */
 const readOne = (line: string) => ofKind(parse('tegrastats', line), 'tegrastats')[0];
+/** A capture's `index`th line that is not a comment (the SOURCE notes start with `#`). */
+const realLine = (rel: string, index: number) =>
+  fixture(`tegrastats/${rel}`)
+    .split('\n')
+    .filter((l) => l.trim() !== '' && !l.startsWith('#'))[index] ?? '';
 describe('tegrastats: real captures', () => {
   it('AGX Orin 64GB, JetPack 5/6 as root: -256C sensors dropped, two-GPC GR3D, duplicate NC rails', () => {
     const all = tegra('agx-orin-64gb-jp5/agx_orin_64gb_jp5_gdwr_issue14.txt');
@@ -143,6 +148,22 @@ describe('tegrastats: real captures', () => {
     ]);
     expect(rs[9]?.railsMw).toEqual({});
     expect(rs.every((r) => r.unknown.length === 0 && !r.partial)).toBe(true);
+  });
+
+  // JetPack 5+ prints every rail value with `mW`: a value without it after one with it is a line
+  // cut there (a log copied while tegrastats wrote it). `VDD_SOC 1234mW/13` was read as 13 mW.
+  it.each([
+    ['the average', 'VDD_SOC 1234mW/13'],
+    ['the current, unit and all', 'VDD_SOC 12'],
+  ])('Orin Nano JetPack 6, the last rail cut in %s: that rail is left out, the rest is read', (_what, cutTail) => {
+    const line = realLine('orin-nano-8gb-jp6/orin_nano_8gb_jp6_two_sources.txt', 0);
+    expect(line.endsWith('VDD_SOC 1234mW/1392mW')).toBe(true);
+    const r = readOne(line.replace(/VDD_SOC 1234mW\/1392mW$/, cutTail));
+    expect(r?.railsMw).toEqual({
+      VDD_IN: { cur: 4744, avg: 6179 },
+      VDD_CPU_GPU_CV: { cur: 1273, avg: 2369 },
+    });
+    expect(r?.tempsC.tj).toBe(51.718);
   });
 
   it('Orin Nano JetPack 6: a non-root line, then a terminal-wrapped paste (starts mid-record, ends after "CPU ")', () => {

@@ -1,7 +1,7 @@
 // The secrets an engine command line carries (scrub.ts commandLineSecrets): what a user types in
 // `--engine` to start a server or fetch a model, and what must not be mistaken for one.
 import { describe, expect, it } from 'vitest';
-import { commandLineSecrets } from '../../../../../electron/node/session/scrub';
+import { commandLineSecrets, environmentSecrets } from '../../../../../electron/node/session/scrub';
 
 describe('commandLineSecrets', () => {
   it.each([
@@ -26,5 +26,24 @@ describe('commandLineSecrets', () => {
     './engine --api-key ab',
   ])('nothing in %s', (command) => {
     expect(commandLineSecrets(command)).toEqual([]);
+  });
+});
+
+describe('environmentSecrets', () => {
+  it('takes the values of secret-named variables, not flags, paths or the names of variables', () => {
+    expect(
+      environmentSecrets({
+        HF_TOKEN: 'hf_abcdef123456',
+        OPENAI_API_KEY: 'sk-proj-123456',
+        AWS_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI',
+        DB_PASSWORD: 'hunter22',
+        USE_AUTH_TOKEN: 'true',
+        HF_HUB_DISABLE_TOKEN: '1',
+        TOKENIZERS_PARALLELISM: 'false',
+        KVSCOPE_PASSWORD_ENV: 'BOARD_PW',
+        PATH: '/usr/local/bin:/usr/bin',
+        EMPTY_SECRET: undefined,
+      }),
+    ).toEqual(['hf_abcdef123456', 'sk-proj-123456', 'wJalrXUtnFEMI', 'hunter22']);
   });
 });
