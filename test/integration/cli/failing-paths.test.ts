@@ -123,6 +123,12 @@ const PATHS: FailingPath[] = [
     code: 2,
   },
   {
+    what: 'a number past its limit, in the option words (not the request schema)',
+    args: () => ['profile', 'local', '--demo', '--interval-ms', '70000'],
+    reason: /^kvscope profile: --interval-ms: at most 60000$/,
+    code: 2,
+  },
+  {
     what: 'bad number',
     args: () => ['kv', '--layers', 'x', '--kv-heads', '8', '--head-dim', '64'],
     reason: /^kvscope kv: --layers: expected a whole number/,

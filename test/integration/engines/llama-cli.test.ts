@@ -153,7 +153,6 @@ describe('a real llama.cpp engine on stories260K', () => {
       lastWriteMs: number;
     };
     const ownDeliveredTps = (own.tokens - 1) / ((own.lastWriteMs - own.firstWriteMs) / 1000);
-    console.log('DELIV', s.throughput.deliveredTokensPerSecond, ownDeliveredTps);
     expect(Math.abs(s.throughput.deliveredTokensPerSecond / ownDeliveredTps - 1)).toBeLessThan(0.05);
     expect(s.kv.mode).toBe('reserved');
     // The live count differed (writes closer than 10 ms merge): the run says so and by how much.

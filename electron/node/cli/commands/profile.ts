@@ -126,6 +126,27 @@ function collectorSettingsFromCli(values: Record<string, unknown>): Record<strin
   return Object.keys(settings).length > 0 ? settings : undefined;
 }
 
+/** The option a run request's field comes from (the rest is checked before the request is built). */
+const OPTION_OF_REQUEST_PATH: Record<string, string> = {
+  intervalMs: '--interval-ms',
+  tokens: '--tokens',
+  durationMs: '--duration',
+  budgetBytes: '--budget',
+  memoryLimitBytes: '--memory-limit',
+  'engine.ctx': '--ctx',
+  'engine.tokenRegex': '--token-regex',
+};
+
+/** A run request's schema issue in the CLI's words: `--interval-ms: at most 60000 (got 70000)`, not zod's. */
+function requestIssueInCliWords(issue: { path: readonly PropertyKey[]; code: string; message: string }): string {
+  const path = issue.path.map(String).join('.');
+  const option = OPTION_OF_REQUEST_PATH[path] ?? path;
+  const { maximum, minimum } = issue as { maximum?: unknown; minimum?: unknown };
+  if (issue.code === 'too_big' && typeof maximum === 'number') return `${option}: at most ${maximum}`;
+  if (issue.code === 'too_small' && typeof minimum === 'number') return `${option}: at least ${minimum}`;
+  return `${option}: ${issue.message}`;
+}
+
 const MIB = 1024 * 1024;
 const fmtMiB = (b: number | null | undefined) => (b === null || b === undefined ? '–' : `${(b / MIB).toFixed(1)} MiB`);
 const fmtN = (v: number | null | undefined, digits = 1) => (v === null || v === undefined ? '–' : v.toFixed(digits));
@@ -197,7 +218,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const parsed = RunRequestSchema.safeParse(requestInput);
   if (!parsed.success) {
     const [issue] = parsed.error.issues;
-    throw new CliError(issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid run request', 2);
+    throw new CliError(issue ? requestIssueInCliWords(issue) : 'invalid run request', 2);
   }
   const request: RunRequest = parsed.data;
   // --out / --report: checked now, the session recorded while the runs run, the report at the end.
