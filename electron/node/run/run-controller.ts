@@ -239,6 +239,9 @@ export class RunController {
   }
 
   private follow(fromOffset: number) {
+    // Once the launcher was found gone, its spool's rest is read in one piece (checkLauncher): a
+    // follow started by a reconnect or a retry still under way would deliver those lines again.
+    if (this.ended || this.launcherGone) return;
     this.follower = followSpool(this.target, `${this.dir}/spool`, fromOffset, this.launcherPid, (line) =>
       this.onLine(line),
     );
@@ -300,7 +303,7 @@ export class RunController {
    */
   private async onFollowEnded() {
     const offset = this.follower?.offset ?? 0;
-    if (this.ended) return;
+    if (this.ended || this.launcherGone) return;
     if (await targetAnswers(this.target)) {
       await new Promise((r) => setTimeout(r, 200));
       if (!this.ended) this.follow(offset);
