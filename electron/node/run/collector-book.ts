@@ -203,11 +203,13 @@ function unreadLines(c: CollectorRun): string | null {
 /** The status of a collector that has no sample (the engine ended, or it never said a word). */
 function withoutSample(c: CollectorRun, ranMs: number | null): { status: 'ok' | 'failed'; reason: string } {
   const unread = unreadLines(c);
-  if (unread) return { status: 'failed', reason: unread };
+  // The engine ended before the first interval was up: no fault of the collector's, whatever it
+  // printed then (perf attaching to an engine already gone prints "No such process").
   if (ranMs !== null && c.intervalMs !== null && ranMs < c.intervalMs)
     return {
       status: 'ok',
-      reason: `no sample: the engine ended ${Math.round(ranMs)} ms after it started, before the first ${c.intervalMs} ms interval`,
+      reason: `no sample: the engine ended ${Math.round(ranMs)} ms after it started, before the first ${c.intervalMs} ms interval${unread ? `; ${unread}` : ''}`,
     };
+  if (unread) return { status: 'failed', reason: unread };
   return { status: 'failed', reason: c.heard ? 'it printed its header and no reading' : 'it printed nothing' };
 }

@@ -71,6 +71,20 @@ describe('collector book', () => {
         },
       ],
       [
+        // What it printed is no fault of its own then (perf attaching to an engine already gone
+        // prints "Problems finding threads of monitor"): quoted, not blamed.
+        'an engine gone before the first interval, the tool complaining: ok, quoting it',
+        [TEGRA_HEADER, 't=5.25 Error: tegrastats must be run as root'],
+        50,
+        {
+          status: 'ok',
+          samples: 0,
+          diagnostics: 1,
+          reason:
+            'no sample: the engine ended 50 ms after it started, before the first 1000 ms interval; no reading: its only line was "t=5.25 Error: tegrastats must be run as root" (not a tegrastats line)',
+        },
+      ],
+      [
         'a header and then silence over many intervals: failed',
         [TEGRA_HEADER],
         9000,
