@@ -388,6 +388,9 @@ describe('the run form, beyond one run: what the CLI can do', () => {
       expect(await pmapEvery.isVisible()).toBe(true);
       expect(await pmapEvery.getAttribute('aria-invalid')).toBe('true');
       await pmapEvery.fill('2000');
+      // Mending it clears the error; the section stays open under the user's hands.
+      expect(await page.getByTestId('error-collector-pmap').count()).toBe(0);
+      expect(await pmapEvery.isVisible()).toBe(true);
       await page.getByTestId('start-run').click();
       await waitForPhase(page, ['done'], WAIT_MS);
 

@@ -1,7 +1,7 @@
 // The small slices of the app store: connection/app info, the board list, and the run form. The live
 // run (the busy one) is in live-run-slice.ts. Each slice is a function of the store's set/get
 // and the injected dependencies, so the whole store is testable without React or a server.
-import { DEFAULT_RUN_FORM } from './run-form';
+import { DEFAULT_RUN_FORM, type RunFormErrors, type RunFormField } from './run-form';
 import type { AppSlice, RunFormSlice, SliceCreator, BoardListSlice } from './types';
 
 export const errorText = (error: unknown): string =>
@@ -57,7 +57,11 @@ export const createRunFormSlice: SliceCreator<RunFormSlice> = (set) => ({
       if (field === 'engineKind' || field === 'serverMode')
         return { form: { ...state.form, [field]: value }, formErrors: {} };
       const { [field]: _cleared, general: _general, ...rest } = state.formErrors;
-      return { form: { ...state.form, [field]: value }, formErrors: rest };
+      // The collectors' settings are one field of the form and one error per collector.
+      const errors: RunFormErrors = rest;
+      if (field === 'collectors')
+        for (const key of Object.keys(errors) as RunFormField[]) if (key.startsWith('collector-')) delete errors[key];
+      return { form: { ...state.form, [field]: value }, formErrors: errors };
     });
   },
 });

@@ -2,6 +2,7 @@
 // interval of those with one of their own, as `kvscope profile --no-<id>` and `--<id>-interval-ms`
 // do. Folded by default: the defaults suit most runs, and the summary says what differs. A
 // collector the board lacks is still listed: the run reports it absent, with what to install.
+import { useState } from 'react';
 import { COLLECTORS } from '../../../../shared/collectors/registry';
 import type { CollectorDefinition } from '../../../../shared/collectors/collector';
 import { collectorField, type CollectorFormEntry, type RunForm } from '../../state/run-form';
@@ -91,10 +92,23 @@ function CollectorRow({ def }: { def: CollectorDefinition }) {
 
 export function CollectorFields() {
   const summary = useAppStore((s) => summaryOf(s.form.collectors));
-  // Open by itself when one of its fields is wrong: the error must be seen where it is.
+  // Opens by itself when one of its fields is wrong (the error must be seen where it is), and stays
+  // open while the user mends it (editing clears the error).
   const invalid = useAppStore((s) => COLLECTORS.some((def) => s.formErrors[collectorField(def.id)] !== undefined));
+  const [open, setOpen] = useState(false);
+  // Adjusted while rendering when `invalid` turns true (React's pattern for state that follows a prop).
+  const [wasInvalid, setWasInvalid] = useState(false);
+  if (invalid !== wasInvalid) {
+    setWasInvalid(invalid);
+    if (invalid) setOpen(true);
+  }
   return (
-    <details className="collectors span-2" open={invalid || undefined} data-testid="collectors">
+    <details
+      className="collectors span-2"
+      open={open}
+      onToggle={(e) => setOpen(e.currentTarget.open)}
+      data-testid="collectors"
+    >
       <summary>
         Collectors <span className="muted small">{summary}</span>
       </summary>
