@@ -250,13 +250,15 @@ export function setModelField(r: ModelRecord, key: string, value: string): boole
     case 'model size':
     case 'file size': {
       // `3.56 GiB (4.54 BPW)`, `762.49 MiB (6.40 BPW)`, 2023: `4017.27 MB / num tensors = 291`
-      const m = /^([\d.]+)\s*(KiB|MiB|GiB|MB|GB)\b(?:\s*\(([\d.]+)\s*BPW\))?/.exec(value);
+      const m = /^(\d+(?:\.\d+)?)\s*(KiB|MiB|GiB|MB|GB)\b(?:\s*\((\d+(?:\.\d+)?)\s*BPW\))?/.exec(value);
       // mid 2023 (`llama_model_load_internal: model size = 7B`): the model type, not a size
       if (!m && k === 'model size' && /^\d+(?:\.\d+)?[KMBT]$/.test(value)) {
         r.modelType = value;
         return true;
       }
       if (!m) return false;
+      // A BPW that is there and cannot be read (`(. BPW)`, a cut line) makes the line unreadable, not silent.
+      if (m[3] === undefined && /BPW/.test(value)) return false;
       const b = bytesOf(m[1], m[2]);
       if (b === null) return false;
       r.modelSizeBytes = b;

@@ -161,7 +161,8 @@ describe('board collectors misbehaving, over SSH', () => {
     expect(printed.tegrastats).toMatchObject({ status: 'ok', diagnostics: 0 });
     expect(printed.tegrastats?.samples).toBeGreaterThanOrEqual(2);
     expect(printed.tegrastats?.reason).toMatch(
-      /^samples came every 2\.\d+ s on average, not every 200 ms as asked: the tool keeps its own pace or the target is too busy/,
+      // Every 2 s by the shim's clock; the target's 10 ms uptime clock may read 1.99 s.
+      /^samples came every (?:1\.9\d|2\.\d+) s on average, not every 200 ms as asked: the tool keeps its own pace or the target is too busy/,
     );
   });
 

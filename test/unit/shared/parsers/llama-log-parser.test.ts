@@ -615,3 +615,22 @@ describe('model params that are not a number', () => {
     ]);
   });
 });
+
+describe('a file size whose numbers are not numbers', () => {
+  // Found by the parser fuzz in CI (seed -1205232151): `(. BPW)` made bitsPerWeight NaN.
+  it.each(['1.12 MiB (. BPW)', '. MiB (4.54 BPW)', '1.2.3 GiB', '1.12 MiB (1.2.3 BPW)'])(
+    '"file size = %s" is an unreadable model line, not NaN',
+    (value) => {
+      const p = createLlamaLogParser();
+      const out = [...p.push(`print_info: file size   = ${value} `), ...p.end()];
+      expect(out).toEqual([
+        {
+          kind: 'diagnostic',
+          line: 1,
+          reason: 'unreadable model line',
+          text: `print_info: file size   = ${value} `,
+        },
+      ]);
+    },
+  );
+});
