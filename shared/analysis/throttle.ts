@@ -97,22 +97,33 @@ export function rpiThrottleReasons(word: number): ThrottleReason[] {
   return reasons;
 }
 
+const NO_REASONS: readonly ThrottleReason[] = [];
+
 function pointReasons(
   p: ThrottlePoint,
   o: Required<Pick<ThrottleOptions, 'nearTripC' | 'clockBelowFraction'>> & { tripC: number | null },
-): ThrottleReason[] {
-  const reasons: ThrottleReason[] = [];
-  if (
+): readonly ThrottleReason[] {
+  const thermal =
     o.tripC !== null &&
     p.tempC !== null &&
     p.clockFraction !== null &&
     p.tempC >= o.tripC - o.nearTripC &&
-    p.clockFraction < o.clockBelowFraction
-  ) {
-    reasons.push('thermal');
-  }
+    p.clockFraction < o.clockBelowFraction;
+  // Most points are neither: no array made for them (an 8-hour session has 28,800).
+  if (!thermal && typeof p.rpiThrottled !== 'number') return NO_REASONS;
+  const reasons: ThrottleReason[] = [];
+  if (thermal) reasons.push('thermal');
   if (typeof p.rpiThrottled === 'number') reasons.push(...rpiThrottleReasons(p.rpiThrottled));
   return reasons;
+}
+
+function finiteInTimeOrder(points: readonly ThrottlePoint[]): boolean {
+  let last = -Infinity;
+  for (const p of points) {
+    if (!Number.isFinite(p.tMs) || p.tMs < last) return false;
+    last = p.tMs;
+  }
+  return true;
 }
 
 export function detectThrottleIntervals(
@@ -124,7 +135,10 @@ export function detectThrottleIntervals(
     nearTripC: options.nearTripC ?? DEFAULT_NEAR_TRIP_C,
     clockBelowFraction: options.clockBelowFraction ?? DEFAULT_CLOCK_BELOW_FRACTION,
   };
-  const sorted = [...points].filter((p) => Number.isFinite(p.tMs)).sort((a, b) => a.tMs - b.tMs);
+  // Points usually come in time order (throttlePointsFromSeries makes them so): sorted only when not.
+  const sorted = finiteInTimeOrder(points)
+    ? points
+    : points.filter((p) => Number.isFinite(p.tMs)).sort((a, b) => a.tMs - b.tMs);
   const out: ThrottleInterval[] = [];
   let open: ThrottleInterval | null = null;
   for (const p of sorted) {
@@ -306,33 +320,54 @@ export function throttlePointsFromSeries(
   });
   const rpi = get(RPI_THROTTLED_KEY);
   const all = [...temps, ...clocks.map((c) => c.s), ...(rpi ? [rpi] : [])];
-  const times: number[] = [];
-  for (const s of all) for (let i = 0; i < s.length; i++) times.push(s.t[i] ?? NaN);
-  const sorted = Float64Array.from(times.filter(Number.isFinite)).sort();
-  // A cursor per series: the times only grow, so each series is walked once.
-  const cursor = new Map<ThrottleSeries, number>(all.map((s) => [s, -1]));
-  const at = (s: ThrottleSeries, t: number): number | null => {
-    let i = cursor.get(s) ?? -1;
-    while (i + 1 < s.length && (s.t[i + 1] ?? Infinity) <= t) i += 1;
-    cursor.set(s, i);
-    const v = i < 0 ? undefined : s.v[i];
+  const firstClock = temps.length;
+  const rpiAt = rpi ? all.length - 1 : -1;
+  // Each series is in time order: the points' times are a merge of theirs (no sort), and each
+  // series is walked once. latest[j]: its last point at or before the current time (-1: none
+  // yet); next[j]: its first point after it. A point with no finite time is passed over.
+  const latest = new Int32Array(all.length).fill(-1);
+  const next = new Int32Array(all.length);
+  const valueAt = (j: number): number | null => {
+    const i = latest[j] ?? -1;
+    const v = i < 0 ? undefined : all[j]?.v[i];
     return v !== undefined && Number.isFinite(v) ? v : null;
   };
   const out: ThrottlePoint[] = [];
-  for (let k = 0; k < sorted.length; k++) {
-    const tMs = sorted[k] ?? 0;
-    if (k > 0 && sorted[k - 1] === tMs) continue;
+  for (;;) {
+    let tMs = Infinity;
+    for (let j = 0; j < all.length; j++) {
+      const s = all[j] as ThrottleSeries;
+      let i = next[j] as number;
+      while (i < s.length && !Number.isFinite(s.t[i])) i += 1;
+      next[j] = i;
+      const t = i < s.length ? (s.t[i] as number) : Infinity;
+      if (t < tMs) tMs = t;
+    }
+    if (tMs === Infinity) break;
+    for (let j = 0; j < all.length; j++) {
+      const s = all[j] as ThrottleSeries;
+      let i = next[j] as number;
+      for (; i < s.length; i++) {
+        const t = s.t[i] as number;
+        if (Number.isFinite(t)) {
+          if (t > tMs) break;
+          latest[j] = i;
+        }
+      }
+      next[j] = i;
+    }
     let tempC: number | null = null;
-    for (const s of temps) {
-      const v = at(s, tMs);
+    for (let j = 0; j < firstClock; j++) {
+      const v = valueAt(j);
       if (v !== null) tempC = tempC === null ? v : Math.max(tempC, v);
     }
     let clockFraction: number | null = null;
-    for (const c of clocks) {
-      const v = at(c.s, tMs);
-      if (v !== null) clockFraction = clockFraction === null ? v / c.ceiling : Math.min(clockFraction, v / c.ceiling);
+    for (let c = 0; c < clocks.length; c++) {
+      const v = valueAt(firstClock + c);
+      const fraction = v === null ? null : v / (clocks[c] as { ceiling: number }).ceiling;
+      if (fraction !== null) clockFraction = clockFraction === null ? fraction : Math.min(clockFraction, fraction);
     }
-    const rpiThrottled = rpi ? at(rpi, tMs) : null;
+    const rpiThrottled = rpiAt >= 0 ? valueAt(rpiAt) : null;
     out.push({ tMs, tempC, clockFraction, rpiThrottled });
   }
   return out;
@@ -406,7 +441,7 @@ export class ThrottleWatch {
       { tMs: 0, tempC, clockFraction, rpiThrottled },
       { tripC: this.tripC, nearTripC: DEFAULT_NEAR_TRIP_C, clockBelowFraction: DEFAULT_CLOCK_BELOW_FRACTION },
     );
-    return { tempsC, throttling: reasons.length > 0, reasons };
+    return { tempsC, throttling: reasons.length > 0, reasons: [...reasons] };
   }
 }
 

@@ -1,11 +1,14 @@
 // Throttle intervals on a constructed series and what they cost in tokens/s.
 import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Sample } from '../../../../shared/api/schemas';
 import {
   detectThrottleIntervals,
   rpiThrottleReasons,
   throttlePointsFromSamples,
+  throttlePointsFromSeries,
+  type ThrottleSeries,
   clockCeilingsFromPolicies,
   throughputInsideOutside,
   ThrottleWatch,
@@ -218,6 +221,73 @@ describe('throttlePointsFromSamples: the series the collectors really emit', () 
       { tMs: 1000, tempC: null, clockFraction: 1, rpiThrottled: null },
       { tMs: 1500, tempC: 90, clockFraction: 1, rpiThrottled: null },
       { tMs: 2000, tempC: 90, clockFraction: 0.5, rpiThrottled: null },
+    ]);
+  });
+});
+
+describe('throttlePointsFromSeries: series ticking at their own pace', () => {
+  /**
+   * The rule written the plain way, as the oracle: every distinct time of any series, and at each
+   * the last value at or before it of every series (a scan from the start each time).
+   */
+  function naivePoints(
+    temps: ThrottleSeries[],
+    clocks: Array<{ s: ThrottleSeries; ceiling: number }>,
+  ): ThrottlePoint[] {
+    const times = [...new Set([...temps, ...clocks.map((c) => c.s)].flatMap((s) => Array.from(s.t)))].sort(
+      (a, b) => a - b,
+    );
+    const latest = (s: ThrottleSeries, t: number): number | null => {
+      let v: number | null = null;
+      for (let i = 0; i < s.length && (s.t[i] as number) <= t; i++) v = s.v[i] as number;
+      return v;
+    };
+    return times.map((tMs) => {
+      const ts = temps.map((s) => latest(s, tMs)).filter((v): v is number => v !== null);
+      const fs = clocks.map((c) => latest(c.s, tMs)).flatMap((v, i) => (v === null ? [] : [v / clocks[i]!.ceiling]));
+      return {
+        tMs,
+        tempC: ts.length ? Math.max(...ts) : null,
+        clockFraction: fs.length ? Math.min(...fs) : null,
+        rpiThrottled: null,
+      };
+    });
+  }
+
+  const series = fc
+    .array(fc.tuple(fc.integer({ min: 0, max: 60 }), fc.integer({ min: 1, max: 100 })), { maxLength: 25 })
+    .map((pairs) => {
+      const sorted = [...pairs].sort((a, b) => a[0] - b[0]);
+      return { t: sorted.map((p) => p[0] * 100), v: sorted.map((p) => p[1]), length: sorted.length };
+    });
+
+  it('gives the same points as reading each series at every time anew (merged, not sorted)', () => {
+    fc.assert(
+      fc.property(fc.array(series, { maxLength: 3 }), fc.array(series, { maxLength: 3 }), (temps, clocks) => {
+        const keys = [...temps.map((_, i) => `temp.z${i}.C`), ...clocks.map((_, i) => `cpufreq.policy${i}.KHz`)];
+        const byKey = new Map<string, ThrottleSeries>(keys.map((k, i) => [k, [...temps, ...clocks][i]!]));
+        // Each clock against a ceiling of 200 given by the probe (above any value drawn).
+        const ceilings = Object.fromEntries(clocks.map((_, i) => [`cpufreq.policy${i}.KHz`, 200]));
+        const got = throttlePointsFromSeries((k) => byKey.get(k), keys, ceilings);
+        const nonEmptyClocks = clocks.filter((c) => c.length > 0).map((s) => ({ s, ceiling: 200 }));
+        expect(got).toEqual(naivePoints(temps, nonEmptyClocks));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('passes over a point without a finite time and keeps the value before it', () => {
+    const temp: ThrottleSeries = { t: [0, NaN, 2000], v: [50, 99, 70], length: 3 };
+    const clock: ThrottleSeries = { t: [1000], v: [100], length: 1 };
+    const byKey = new Map([
+      ['temp.cpu.C', temp],
+      ['cpufreq.policy0.KHz', clock],
+    ]);
+    const points = throttlePointsFromSeries((k) => byKey.get(k), [...byKey.keys()], { 'cpufreq.policy0.KHz': 200 });
+    expect(points).toEqual([
+      { tMs: 0, tempC: 50, clockFraction: null, rpiThrottled: null },
+      { tMs: 1000, tempC: 50, clockFraction: 0.5, rpiThrottled: null },
+      { tMs: 2000, tempC: 70, clockFraction: 0.5, rpiThrottled: null },
     ]);
   });
 });
