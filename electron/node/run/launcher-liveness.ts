@@ -1,8 +1,8 @@
-// Whether the run's launcher still lives on the target (run-controller.ts checkLauncher). A
+// Whether the run's launcher still lives on the target (spool-watch.ts checkLauncher). A
 // launcher can die without writing its `end` line: killed (kill -9 by a user, a board's OOM
 // daemon), or unable to write to a full disk. The follow stream cannot tell: GNU tail --pid and
 // kill -0 both take a zombie (a killed launcher its parent has not reaped yet; some init
-// processes never reap) for alive, and busybox tail has no --pid at all. So the controller reads
+// processes never reap) for alive, and busybox tail has no --pid at all. So the spool watch reads
 // the launcher's /proc/<pid>/stat every LAUNCHER_CHECK_MS, over SFTP on an SSH target: no process
 // is spawned on the board for it.
 import type { Target } from '../transport/target';

@@ -1,4 +1,4 @@
-// A run's link to its target, dropped and found again (run-controller.ts onFollowEnded): the run
+// A run's link to its target, dropped and found again (spool-watch.ts onFollowEnded): the run
 // goes on on the target, spooling, while these probe and reconnect with backoff.
 import type { Target } from '../transport/target';
 

@@ -1,9 +1,10 @@
 // One run: launches the engine and the run's collectors (shared/collectors/registry.ts) on the
-// target detached from this process (run-launch.ts), follows the spool, turns lines into samples
-// and events through each collector's parser and the engine's output reader (engine-output.ts),
-// raises alerts, beats the watchdog, rides out a dropped link (link-recovery.ts), and stops the
-// engine's whole process group on request. Knows nothing of local vs SSH. What it has seen is one
-// run record (shared/run/run-record.ts, `record()`, run-record-of.ts), the shape a session stores.
+// target detached from this process (run-launch.ts), watches the spool (spool-watch.ts: follows
+// it, rides out a dropped link, notices a launcher that died), turns lines into samples and
+// events through each collector's parser and the engine's output reader (engine-output.ts),
+// raises alerts, beats the watchdog, and stops the engine's whole process group on request. Knows
+// nothing of local vs SSH. What it has seen is one run record (shared/run/run-record.ts,
+// `record()`, run-record-of.ts), the shape a session stores.
 import type {
   CollectorStatus,
   RunAnalysis,
@@ -21,21 +22,18 @@ import type { AnalysisInputs, MeasuredProcess, RunEngine, RunRecord } from '../.
 import type { TargetFacts } from '../../../shared/run/target-facts';
 import { shellQuote } from '../../../shared/util/shell';
 import type { Target } from '../transport/target';
-import { ByteLineReader, followSpool, type SpoolFollower } from './spool-follower';
-import { LAUNCHER_CHECK_MS, launcherState } from './launcher-liveness';
+import { SpoolWatch } from './spool-watch';
 import type { PreparedEngine } from './engine-setup';
 import { EngineOutput } from './engine-output';
 import { MemoryTickEvents } from './memory-tick-events';
 import { launchRun, readEnginePid } from './run-launch';
 import { signalProcessTree } from './process-tree';
 import { CollectorBook, type CollectorLineResult } from './collector-book';
-import { reconnectTarget, targetAnswers } from './link-recovery';
 import { runRecordOf } from './run-record-of';
 import { defaultRunLabel } from '../../../shared/run/run-labels';
 import { engineExitOfStatus } from '../../../shared/run/engine-exit';
 import { RUN_DEFAULTS, withListeners, type RunCallbacks, type RunControllerOptions } from './run-options';
 import type { RunManifest } from './run-manifest';
-import { watchdogEndsWithinS } from './run-scripts';
 import { commandLineSecrets, environmentSecrets } from '../session/scrub';
 import { registerSecret } from '../util/redact';
 
@@ -72,20 +70,13 @@ export class RunController {
   private t0Uptime: number | null = null;
   private launcherPid: number | null = null;
   private launching: Promise<number | null> | null = null;
-  private follower: SpoolFollower | null = null;
+  /** Follows the spool and looks at the launcher (spool-watch.ts), once launched; none while replaying. */
+  private watch: SpoolWatch | null = null;
   private ended = false;
   private stopping = false;
   /** The target's watchdog ended the engine (no app for too long): KVScope's own signal, not a foreign kill. */
   private watchdogEnded = false;
   private heartbeat?: NodeJS.Timeout;
-  /** Looks at the launcher on the target (launcher-liveness.ts): one that died unseen ends the run. */
-  private launcherCheck?: NodeJS.Timeout;
-  private launcherStartTicks: string | null = null;
-  private checkingLauncher = false;
-  /** The launcher was found dead: the follow stream is detached and must not be resumed. */
-  private launcherGone = false;
-  /** The spool's `end` line was read: the run ends through onEnd, whatever else is seen. */
-  private endLineSeen = false;
   private hbCount = 0;
   /** The heartbeat write in flight: removing the run directory waits for it (it would re-create a file there). */
   private beating: Promise<void> = Promise.resolve();
@@ -190,8 +181,8 @@ export class RunController {
       });
       this.launcherPid = await this.launching;
       this.heartbeat = setInterval(() => void this.beat(), this.options.heartbeatMs);
-      this.launcherCheck = setInterval(() => void this.checkLauncher(), LAUNCHER_CHECK_MS);
-      this.follow(0);
+      this.watch = this.watchSpool();
+      this.watch.start();
       // A Stop that came during the launch waits for it (stop()), then ends the engine it started.
       if (!this.stopping) this.setState('running');
       if (this.request.durationMs)
@@ -238,49 +229,29 @@ export class RunController {
     await this.beating;
   }
 
-  private follow(fromOffset: number) {
-    // Once the launcher was found gone, its spool's rest is read in one piece (checkLauncher): a
-    // follow started by a reconnect or a retry still under way would deliver those lines again.
-    if (this.ended || this.launcherGone) return;
-    this.follower = followSpool(this.target, `${this.dir}/spool`, fromOffset, this.launcherPid, (line) =>
-      this.onLine(line),
-    );
-    void this.follower.ended.then(() => {
-      if (!this.ended && !this.launcherGone) void this.onFollowEnded();
+  /** The spool's watch: what a line, a lost link and a dead launcher mean for this run are decided here. */
+  private watchSpool(): SpoolWatch {
+    return new SpoolWatch({
+      target: this.target,
+      spoolPath: `${this.dir}/spool`,
+      launcherPid: () => this.launcherPid,
+      reconnectGiveUpMs: this.options.reconnectGiveUpMs,
+      keepRunning: !!this.request.keepRunning,
+      watchdogS: this.options.watchdogS,
+      ended: () => this.ended,
+      nowTMs: () => this.lastTMs,
+      onLine: (line) => this.onLine(line),
+      onEvent: (event) => this.addEvent(event),
+      onLinkLost: (error) => this.fail(error),
+      onLauncherGone: () => this.onLauncherGone(),
     });
   }
 
   /**
-   * A launcher that died without its `end` line (launcher-liveness.ts) would leave the run
-   * 'running' for good, its spool followed for ever. Once it is gone: the spool's rest is read
-   * (its `end` line may be there: then the run ends as it said), the engine it left is ended
-   * (unless the run keeps it running) and the run fails, with every sample spooled until then.
+   * The launcher died without its `end` line (spool-watch.ts saw it and handed the spool's rest
+   * over): the engine it left is ended (unless the run keeps it running) and the run fails, with
+   * every sample spooled until then.
    */
-  private async checkLauncher() {
-    if (this.ended || this.launcherGone || this.endLineSeen || this.checkingLauncher || this.launcherPid === null)
-      return;
-    this.checkingLauncher = true;
-    try {
-      const seen = await launcherState(this.target, this.launcherPid, this.launcherStartTicks);
-      if (seen.state === 'alive') this.launcherStartTicks = seen.startTicks;
-      if (seen.state !== 'gone' || this.ended || this.endLineSeen) return;
-      this.launcherGone = true;
-      const offset = this.follower?.detach() ?? 0;
-      const rest = await this.target.readFile(`${this.dir}/spool`, { offset }).catch(() => null);
-      if (rest === null) {
-        // The link dropped at that moment: follow again, look again at the next check.
-        this.launcherGone = false;
-        if (!this.ended) this.follow(offset);
-        return;
-      }
-      new ByteLineReader(offset, (line) => this.onLine(line)).push(rest);
-      if (this.ended || this.endLineSeen) return;
-      await this.onLauncherGone();
-    } finally {
-      this.checkingLauncher = false;
-    }
-  }
-
   private async onLauncherGone() {
     if (this.enginePid !== null && !this.request.keepRunning)
       await signalProcessTree(this.target, this.enginePid, 'KILL').catch(() => {});
@@ -294,55 +265,6 @@ export class RunController {
     if (this.dir && !this.request.keepRunning && !process.env.KVSCOPE_KEEP_RUN_DIR)
       await this.target.exec(`rm -rf ${shellQuote(this.dir)}`).catch(() => {});
     this.finish();
-  }
-
-  /**
-   * The follow stream ended before the run did. Either tail failed (the spool not there yet),
-   * or the link dropped: then the run goes on on the target, spooling, while we reconnect with
-   * backoff and resume at the same byte — nothing lost, nothing twice.
-   */
-  private async onFollowEnded() {
-    const offset = this.follower?.offset ?? 0;
-    if (this.ended || this.launcherGone) return;
-    if (await targetAnswers(this.target)) {
-      await new Promise((r) => setTimeout(r, 200));
-      if (!this.ended) this.follow(offset);
-      return;
-    }
-    const downAtMs = Date.now();
-    const downTMs = this.lastTMs;
-    this.addEvent({
-      tMs: downTMs,
-      kind: 'disconnect',
-      message: 'link to the target lost: the run goes on there, spooled; reconnecting',
-    });
-    if (!this.target.reconnect) {
-      this.fail(new Error('lost the connection to the target and cannot reconnect'));
-      return;
-    }
-    try {
-      await reconnectTarget(this.target, this.options.reconnectGiveUpMs, () => this.ended);
-    } catch (error) {
-      const why = error instanceof Error ? error.message : String(error);
-      this.fail(
-        new Error(
-          `gave up reconnecting after ${Math.round((Date.now() - downAtMs) / 1000)} s (${why}); ` +
-            (this.request.keepRunning
-              ? 'the engine keeps running on the target'
-              : `the target ends the run by itself within ${watchdogEndsWithinS(this.options.watchdogS)} s`),
-        ),
-      );
-      return;
-    }
-    if (this.ended) return;
-    const outageMs = Date.now() - downAtMs;
-    this.addEvent({
-      tMs: downTMs + outageMs,
-      kind: 'reconnect',
-      message: `link back after ${(outageMs / 1000).toFixed(1)} s; resuming the spool at byte ${offset}`,
-      data: { outageMs, offset },
-    });
-    this.follow(offset);
   }
 
   private onLine(line: string) {
@@ -426,7 +348,7 @@ export class RunController {
         this.addEvent({ tMs, kind: 'error', message: fields.reason ?? 'launcher error' });
         break;
       case 'end':
-        this.endLineSeen = true;
+        this.watch?.endLineRead();
         void this.onEnd();
         break;
       default:
@@ -659,7 +581,7 @@ export class RunController {
 
   private async onEnd() {
     if (this.ended) return;
-    this.follower?.stop();
+    this.watch?.stopFollowing();
     clearInterval(this.heartbeat);
     await this.beating;
     // The launcher has written everything: the run directory is no longer needed.
@@ -674,7 +596,7 @@ export class RunController {
     this.ended = true;
     this.endedAt = new Date().toISOString();
     clearInterval(this.heartbeat);
-    clearInterval(this.launcherCheck);
+    this.watch?.stopChecking();
     clearTimeout(this.limitTimer);
     clearTimeout(this.analysisTimer);
     // What the collectors' parsers still hold (perf's last interval) belongs to the run.
@@ -725,7 +647,7 @@ export class RunController {
     this.ended = true;
     this.endedAt = new Date().toISOString();
     clearInterval(this.heartbeat);
-    clearInterval(this.launcherCheck);
+    this.watch?.stopChecking();
     // A token sample held back for its tick (flushSamples) goes out with the run's end.
     this.flushSamples();
     this.addEvent({ tMs: this.lastTMs, kind: 'error', message });
