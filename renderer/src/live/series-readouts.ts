@@ -4,6 +4,7 @@
 import type { SeriesUnit } from '../../../shared/collectors/collector';
 import { seriesPresent } from '../../../shared/collectors/registry';
 import type { Sample } from '../../../shared/api/schemas';
+import type { PackedCells } from '../../../shared/api/packed-samples';
 import {
   formatBytes,
   formatCount,
@@ -41,12 +42,13 @@ export function updateLatest(latest: LatestValues, samples: readonly Sample[]): 
 export function updateLatestFromCells(
   latest: LatestValues,
   keys: readonly string[],
-  cells: ReadonlyArray<number | null>,
+  cells: PackedCells,
   valuesAt: number,
 ): void {
   for (let k = 0; k < keys.length; k++) {
     const v = cells[valuesAt + k];
-    if (typeof v === 'number') latest[keys[k] as string] = v;
+    // NaN: a null cell of float64 cells (shared/api/float64-cells.ts).
+    if (typeof v === 'number' && !Number.isNaN(v)) latest[keys[k] as string] = v;
   }
 }
 

@@ -3,7 +3,7 @@
 // buffer, output and analysis wait in this closure, and flushChart() (called a few times per
 // second) turns them into one store update with an LTTB-downsampled chart.
 import type { ApiEventName, EventPayload } from '../../../shared/api/contract';
-import type { PackedSampleSink } from '../../../shared/api/packed-samples';
+import { cellValue, type PackedCells, type PackedSampleSink } from '../../../shared/api/packed-samples';
 import {
   RunRequestSchema,
   type RunAnalysis,
@@ -21,7 +21,7 @@ import { errorText } from './slices';
 import type { LiveRun, LiveRunSlice, OutputLine, RunPhase, SliceCreator } from './types';
 
 /** A packed sample's value of key index k (its values start at cells[at]); undefined when its shape lacks the key (k < 0). */
-const cellAt = (cells: ReadonlyArray<number | null>, at: number, k: number) => (k < 0 ? undefined : cells[at + k]);
+const cellAt = (cells: PackedCells, at: number, k: number) => (k < 0 ? undefined : cellValue(cells, at + k));
 
 export const IDLE_RUN: LiveRun = {
   runId: null,
