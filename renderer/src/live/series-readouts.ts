@@ -4,7 +4,6 @@
 import type { SeriesUnit } from '../../../shared/collectors/collector';
 import { seriesPresent } from '../../../shared/collectors/registry';
 import type { Sample } from '../../../shared/api/schemas';
-import type { PackedCells } from '../../../shared/api/packed-samples';
 import {
   formatBytes,
   formatCount,
@@ -35,20 +34,6 @@ export function updateLatest(latest: LatestValues, samples: readonly Sample[]): 
       const v = values[k];
       if (typeof v === 'number') latest[k] = v;
     }
-  }
-}
-
-/** updateLatest for one packed sample: its shape's keys, its values at cells[valuesAt…]. */
-export function updateLatestFromCells(
-  latest: LatestValues,
-  keys: readonly string[],
-  cells: PackedCells,
-  valuesAt: number,
-): void {
-  for (let k = 0; k < keys.length; k++) {
-    const v = cells[valuesAt + k];
-    // NaN: a null cell of float64 cells (shared/api/float64-cells.ts).
-    if (typeof v === 'number' && !Number.isNaN(v)) latest[keys[k] as string] = v;
   }
 }
 

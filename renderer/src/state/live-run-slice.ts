@@ -15,7 +15,7 @@ import {
 import { defaultRunLabel } from '../../../shared/run/run-labels';
 import { buildChartSeries, EMPTY_CHART } from '../live/chart-series';
 import { MAX_EVENTS, MAX_POINTS_PER_SERIES, OUTPUT_TAIL_LINES } from '../live/live-config';
-import { seriesReadouts, updateLatest, updateLatestFromCells, type LatestValues } from '../live/series-readouts';
+import { seriesReadouts, updateLatest, type LatestValues } from '../live/series-readouts';
 import { buildRunRequest } from './run-form';
 import { errorText } from './slices';
 import type { LiveRun, LiveRunSlice, OutputLine, RunPhase, SliceCreator } from './types';
@@ -113,6 +113,13 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
   };
 
   /** The same for a recorded run's packed samples, fed in the dashboard's single pass over them. */
+  /**
+   * Per shape of the pass: its keys, and per key where its last value is in the cells (-1: none
+   * yet). The latest values come from these at the pass's end: one typed write per value on the
+   * way instead of a store by key name into the latest values.
+   */
+  let lastOfShape: Array<{ keys: readonly string[]; lastAt: Int32Array }> = [];
+  let passCells: PackedCells = [];
   const memorySink: PackedSampleSink = {
     shape(_source, keys) {
       // Where the memory values sit in this shape's cells (-1: the shape has no such key).
@@ -120,9 +127,11 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
       const rssAt = keys.indexOf('rssBytes');
       const anonAt = keys.indexOf('rssAnonBytes');
       const fileAt = keys.indexOf('rssFileBytes');
+      const lastAt = new Int32Array(keys.length).fill(-1);
+      lastOfShape.push({ keys, lastAt });
       return (tMs, cells, at) => {
-        latestChanged = true;
-        updateLatestFromCells(latest, keys, cells, at);
+        passCells = cells;
+        for (let k = 0; k < keys.length; k++) if (cellValue(cells, at + k) !== null) lastAt[k] = at + k;
         memoryRow(
           tMs,
           cellAt(cells, at, tokensAt),
@@ -131,6 +140,20 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
           cellAt(cells, at, fileAt),
         );
       };
+    },
+    end() {
+      // Each key's value from the last sample that had one, whatever its shape: what applying
+      // every sample in turn (updateLatest) leaves.
+      const where = new Map<string, number>();
+      for (const { keys, lastAt } of lastOfShape)
+        keys.forEach((key, k) => {
+          const at = lastAt[k] ?? -1;
+          if (at > (where.get(key) ?? -1)) where.set(key, at);
+        });
+      for (const [key, at] of where) latest[key] = cellValue(passCells, at) as number;
+      if (where.size > 0) latestChanged = true;
+      lastOfShape = [];
+      passCells = [];
     },
   };
 

@@ -75,6 +75,18 @@ export class SeriesBuffer {
     return true;
   }
 
+  /** Room for `more` points after the ones held (up to the cap), in one allocation. */
+  reserve(more: number): void {
+    const size = Math.min(this.maxPoints, this.length + Math.max(0, Math.floor(more)));
+    if (size <= this.t.length) return;
+    const t = new Float64Array(size);
+    const v = new Float64Array(size);
+    t.set(this.t.subarray(0, this.length));
+    v.set(this.v.subarray(0, this.length));
+    this.t = t;
+    this.v = v;
+  }
+
   private grow() {
     if (this.t.length < this.maxPoints) {
       const size = Math.min(this.maxPoints, this.t.length * 2);
@@ -126,12 +138,18 @@ export class SeriesStore {
    */
   packedSink(): PackedSampleSink {
     return {
-      shape: (source, keys) => {
+      shape: (source, keys, count) => {
         const engine = source === 'engine';
         const wanted = keys.flatMap((key, k) => (isSeriesKey(key, engine) ? [{ key, k }] : []));
         if (wanted.length === 0) return null;
         // Resolved on the first finite value: a key whose values are all null makes no series.
+        // Sized then for every sample of the shape (at most one point each).
         const buffers: Array<SeriesBuffer | undefined> = wanted.map(() => undefined);
+        const resolve = (key: string) => {
+          const buffer = this.bufferOf(key);
+          buffer.reserve(count);
+          return buffer;
+        };
         return (tMs, cells, valuesAt) => {
           if (!Number.isFinite(tMs)) return;
           let added = false;
@@ -139,7 +157,7 @@ export class SeriesStore {
             const { key, k } = wanted[w] as { key: string; k: number };
             const value = cells[valuesAt + k];
             if (typeof value !== 'number' || !Number.isFinite(value)) continue;
-            const buffer = (buffers[w] ??= this.bufferOf(key));
+            const buffer = (buffers[w] ??= resolve(key));
             if (buffer.push(tMs, value)) added = true;
           }
           if (added) this.noteTime(tMs);

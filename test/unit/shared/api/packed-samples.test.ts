@@ -114,6 +114,27 @@ describe('packed samples', () => {
     ]);
   });
 
+  it('tell each sink how many samples of a shape the pass brings, and that the pass is over', () => {
+    const calls: string[] = [];
+    const counting: PackedSampleSink = {
+      shape: (source, keys, count) => {
+        calls.push(`${source} [${keys.join(',')}] ${count}`);
+        return () => calls.push('sample');
+      },
+      end: () => calls.push('end'),
+    };
+    feedPackedSamples(packSamples(MIXED), [counting]);
+    expect(calls.filter((c) => c !== 'sample')).toEqual([
+      'engine [tokens] 2',
+      'procfs [rssBytes,temp.cpu.C] 2',
+      'procfs [rssBytes] 1',
+      'marker-less [] 1',
+      'procfs [temp.cpu.C,rssBytes] 1',
+      'end',
+    ]);
+    expect(calls.at(-1)).toBe('end');
+  });
+
   it('round-trip any sample stream, through JSON too, and walk it sample by sample', () => {
     fc.assert(
       fc.property(sampleStreamArbitrary, (samples) => {

@@ -180,5 +180,28 @@ describe('the dashboard slice', () => {
       store.getState().flushDashboard();
       expect(budgetAlerts(store.getState().dash.uiAlerts)).toEqual([200]);
     });
+
+    it("reads out each series' last value in a recorded session, past a last sample without it and across shapes", () => {
+      const { store } = setup(() => Promise.reject(new Error('unused')));
+      const recorded: Sample[] = [
+        { tMs: 0, source: 'procfs', values: { rssBytes: 100 * 2 ** 20, swapBytes: 0 } },
+        { tMs: 1000, source: 'procfs', values: { rssBytes: 200 * 2 ** 20, swapBytes: 2 ** 20 } },
+        // The sampler missed the swap reading at the last tick: the readout keeps 1 MiB.
+        { tMs: 2000, source: 'procfs', values: { rssBytes: 300 * 2 ** 20, swapBytes: null } },
+        // Another shape comes last (with an earlier time): as samples applied in turn, its RSS is the latest.
+        { tMs: 1500, source: 'procfs', values: { rssBytes: 150 * 2 ** 20 } },
+      ];
+      store.getState().showRecordedRun({
+        status: { runId: 'r1', state: 'done', label: 'demo' },
+        samples: packSamples(recorded),
+        events: [],
+        analysis,
+        theory: { bytesPerToken: null, ctx: null },
+        target: null,
+      });
+      const readout = (key: string) => store.getState().run.series.find((s) => s.key === key)?.value;
+      expect(readout('swapBytes')).toBe('1.00 MiB');
+      expect(readout('rssBytes')).toBe('150 MiB');
+    });
   });
 });

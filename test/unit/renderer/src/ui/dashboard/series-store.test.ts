@@ -84,4 +84,30 @@ describe('SeriesStore', () => {
     expect(b.dropped).toBe(4);
     expect([...b.t.subarray(0, b.length)]).toEqual([4, 5, 6, 7, 8]);
   });
+
+  it('reserves room for what is coming in one allocation, never past the cap, keeping the points held', () => {
+    const b = new SeriesBuffer(5000);
+    for (let i = 0; i < 3; i++) b.push(i, i * 2);
+    b.reserve(3000);
+    expect(b.t.length).toBe(3003);
+    expect([...b.v.subarray(0, b.length)]).toEqual([0, 2, 4]);
+    const before = b.t;
+    for (let i = 3; i < 3003; i++) b.push(i, i);
+    expect(b.t).toBe(before); // no growth on the way
+    b.reserve(1e9);
+    expect(b.t.length).toBe(5000);
+  });
+
+  it('fed a packed session, sizes each series for its shape once', () => {
+    const store = new SeriesStore();
+    const samples = Array.from({ length: 3000 }, (_, i) => ({
+      tMs: i * 1000,
+      source: 'procfs',
+      values: { rssBytes: 1e6 + i, 'temp.cpu.C': i < 10 ? null : 50 },
+    }));
+    feedPackedSamples(packSamples(samples), [store.packedSink()]);
+    expect(store.get('rssBytes')?.t.length).toBe(3000);
+    expect(store.get('rssBytes')?.length).toBe(3000);
+    expect(store.get('temp.cpu.C')?.length).toBe(2990);
+  });
 });
