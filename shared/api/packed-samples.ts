@@ -250,6 +250,6 @@ export function isPackedSamplesJson(text: string): boolean {
     return typeof source === 'string' && Array.isArray(keys) && keys.every((k) => typeof k === 'string');
   };
   if (!Array.isArray(shapes) || !shapes.every(isShape)) return false;
-  const from = cellsAt + key.length;
-  return key === CELLS_KEY ? JSON_CELLS.test(text.slice(from, -end)) : isFloat64Base64(text, from, text.length - end);
+  const cells = text.slice(cellsAt + key.length, -end);
+  return key === CELLS_KEY ? JSON_CELLS.test(cells) : isFloat64Base64(cells);
 }

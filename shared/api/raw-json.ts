@@ -1,5 +1,5 @@
 // JSON text that leaves the main side as text. A finished run's samples are stored packed as one
-// JSON text (electron/node/session/run-snapshot.ts); parsing the ~5 MB of an 8-hour run only to
+// JSON text (electron/node/session/run-snapshot.ts); parsing the 3.5 MB of an 8-hour run only to
 // stringify it again into openSession's answer would cost tens of ms (bench/ui.bench.ts). A handler
 // returns such text as a RawJson in place of the value, and each transport puts it in its answer:
 //  - the WebSocket bridge (electron/node/web/bridge-server.ts) splices the text into the answer

