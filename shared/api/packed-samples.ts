@@ -4,44 +4,24 @@
 // Packed, each distinct (source, value names) pair is written once as a "shape" and every sample
 // is a shape index, its time and its values in one flat array: about a third of the bytes, and a
 // third of the time to write and to parse. Unpacking gives back the very same samples, in the
-// same order (a null value stays null, a missing one stays missing). A finished run's snapshot
-// holds its cells as base64 of their float64 bytes instead (./float64-cells.ts: one string to
-// parse, one typed array to read), where a null cell is NaN: readers of cells take NaN as null.
+// same order (a null value stays null, a missing one stays missing).
 import { z } from 'zod';
 import type { SessionData, SessionRun } from '../report/session-data';
-import { cellsFromBase64, cellsToBase64, isFloat64Base64 } from './float64-cells';
 import { RawJson } from './raw-json';
 import type { Sample } from './schemas';
-
-/** A sample's cells: numbers, and null (or NaN, in float64 cells) where a value is null. */
-export type PackedCells = ArrayLike<number | null>;
 
 export interface PackedSamples {
   /** Each distinct source and value names, in order of first appearance. */
   shapes: Array<{ source: string; keys: string[] }>;
   /** Per sample: its shape's index, tMs, then one value per key of the shape (null kept). */
-  cells: PackedCells;
-}
-
-/** Packed samples as packed here: cells in a JSON array. */
-export interface ArrayPackedSamples extends PackedSamples {
   cells: Array<number | null>;
 }
 
-/** Packed samples with their cells as base64 of their float64 bytes (a finished run's snapshot). */
-export interface Float64PackedSamples {
-  shapes: PackedSamples['shapes'];
-  f64: string;
-}
-
-/** Packed samples as they cross the bridge: cells as a JSON array or as float64 base64. */
-export type SentPackedSamples = PackedSamples | Float64PackedSamples;
-
-export type PackedSessionRun = Omit<SessionRun, 'samples'> & { samples: SentPackedSamples };
+export type PackedSessionRun = Omit<SessionRun, 'samples'> & { samples: PackedSamples };
 export type PackedSessionData = Omit<SessionData, 'runs'> & { runs: PackedSessionRun[] };
 
 /** Packed samples, or their JSON text as stored for a finished run (electron/node/session/run-snapshot.ts). */
-export type StoredPackedSamples = SentPackedSamples | RawJson<SentPackedSamples>;
+export type StoredPackedSamples = PackedSamples | RawJson<PackedSamples>;
 /**
  * The packed session as the main side reads it: a finished run's samples may still be their stored
  * JSON text, which the transport puts into the answer unparsed (shared/api/raw-json.ts). What a
@@ -51,15 +31,9 @@ export type StoredPackedSessionData = Omit<SessionData, 'runs'> & {
   runs: Array<Omit<SessionRun, 'samples'> & { samples: StoredPackedSamples }>;
 };
 
-/** The samples themselves (stored text parsed, float64 cells decoded). */
+/** The samples themselves (stored text parsed). */
 export function packedSamplesOf(samples: StoredPackedSamples): PackedSamples {
-  const sent = samples instanceof RawJson ? samples.parse() : samples;
-  return 'f64' in sent ? { shapes: sent.shapes, cells: cellsFromBase64(sent.f64) } : sent;
-}
-
-/** The samples with their cells as float64 base64 (what a finished run's snapshot stores). */
-export function toFloat64PackedSamples(packed: PackedSamples): Float64PackedSamples {
-  return { shapes: packed.shapes, f64: cellsToBase64(packed.cells) };
+  return samples instanceof RawJson ? samples.parse() : samples;
 }
 
 /**
@@ -78,7 +52,7 @@ export const PackedSessionDataSchema = z.custom<PackedSessionData>(
  * no lookup string per sample, which is what packing 57,600 samples spent its time on.
  */
 export class PackedSamplesWriter {
-  private readonly shapes: ArrayPackedSamples['shapes'] = [];
+  private readonly shapes: PackedSamples['shapes'] = [];
   private readonly cells: Array<number | null> = [];
   /** The shape indices of each source, most recently used first. */
   private readonly shapesOfSource = new Map<string, number[]>();
@@ -91,7 +65,7 @@ export class PackedSamplesWriter {
   }
 
   /** What was added (the writer keeps no copy: add nothing after this). */
-  finish(): ArrayPackedSamples {
+  finish(): PackedSamples {
     return { shapes: this.shapes, cells: this.cells };
   }
 
@@ -118,7 +92,7 @@ function sameKeys(keys: readonly string[], values: Sample['values']): boolean {
   return i === keys.length;
 }
 
-export function packSamples(samples: readonly Sample[]): ArrayPackedSamples {
+export function packSamples(samples: readonly Sample[]): PackedSamples {
   const writer = new PackedSamplesWriter();
   for (const sample of samples) writer.add(sample.tMs, sample.source, sample.values);
   return writer.finish();
@@ -140,19 +114,12 @@ export function forEachPackedSample(
     const shapeIndex = cells[at];
     const tMs = cells[at + 1];
     const shape = typeof shapeIndex === 'number' ? shapes[shapeIndex] : undefined;
-    // A time that is null (or NaN, in float64 cells) cannot be placed: the walk ends, as at a cut.
-    if (!shape || typeof tMs !== 'number' || Number.isNaN(tMs) || at + 2 + shape.keys.length > cells.length) break;
+    if (!shape || typeof tMs !== 'number' || at + 2 + shape.keys.length > cells.length) break;
     visit(shapeIndex as number, tMs, at + 2);
     at += 2 + shape.keys.length;
     count += 1;
   }
   return count;
-}
-
-/** cells[i] as a sample's value: null for a null (or NaN) cell and past the end. */
-export function cellValue(cells: PackedCells, i: number): number | null {
-  const v = cells[i];
-  return v === undefined || v === null || Number.isNaN(v) ? null : v;
 }
 
 export function unpackSamples(packed: PackedSamples): Sample[] {
@@ -161,7 +128,7 @@ export function unpackSamples(packed: PackedSamples): Sample[] {
   forEachPackedSample(packed, (shapeIndex, tMs, valuesAt) => {
     const shape = shapes[shapeIndex] as PackedSamples['shapes'][number];
     const values: Sample['values'] = {};
-    for (let k = 0; k < shape.keys.length; k++) values[shape.keys[k] as string] = cellValue(cells, valuesAt + k);
+    for (let k = 0; k < shape.keys.length; k++) values[shape.keys[k] as string] = cells[valuesAt + k] ?? null;
     samples.push({ tMs, source: shape.source, values });
   });
   return samples;
@@ -176,7 +143,7 @@ export function unpackSessionData(data: PackedSessionData | StoredPackedSessionD
 }
 
 /** What a consumer does with each sample of one shape: its values are cells[valuesAt + k] for the shape's key k. */
-export type PackedSampleHandler = (tMs: number, cells: PackedCells, valuesAt: number) => void;
+export type PackedSampleHandler = (tMs: number, cells: ReadonlyArray<number | null>, valuesAt: number) => void;
 
 /**
  * A consumer of packed samples that prepares once per shape (which of its keys it wants, where they
@@ -219,25 +186,20 @@ const JSON_CELL = String.raw`(?:-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|null
  */
 const JSON_CELLS = new RegExp(`^(?:${JSON_CELL}(?:,${JSON_CELL})*)?$`);
 
-const SHAPES_KEY = '{"shapes":';
 const CELLS_KEY = ',"cells":[';
-const F64_KEY = ',"f64":"';
 
 /**
- * Whether `text` is JSON.stringify of a PackedSamples or a Float64PackedSamples: exactly
- * `{"shapes":[…],"cells":[…]}` with cells that are JSON numbers or null, or
- * `{"shapes":[…],"f64":"…"}` with base64 of whole float64 values; shapes of a string source and
- * string keys. A stored snapshot is checked with this before its text goes into an answer
- * unparsed (a session file is untrusted: its text must not reach outside its place in the
- * answer). Linear: the shapes (a few hundred bytes) are parsed, the cells (the megabytes) only
- * matched against a regular expression.
+ * Whether `text` is JSON.stringify of a PackedSamples: exactly `{"shapes":[…],"cells":[…]}` with
+ * shapes of a string source and string keys, and cells that are JSON numbers or null. A stored
+ * snapshot is checked with this before its text goes into an answer unparsed (a session file is
+ * untrusted: its text must not reach outside its place in the answer). Linear: the shapes (a few
+ * hundred bytes) are parsed, the cells (the megabytes) only matched against JSON_CELLS.
  */
 export function isPackedSamplesJson(text: string): boolean {
-  if (!text.startsWith(SHAPES_KEY)) return false;
-  // Neither cells form holds a quote, so the last key found is theirs, whatever the sources and keys are named.
-  const [key, end] = text.endsWith(']}') ? [CELLS_KEY, 2] : text.endsWith('"}') ? [F64_KEY, 2] : [null, 0];
-  if (key === null) return false;
-  const cellsAt = text.lastIndexOf(key);
+  const SHAPES_KEY = '{"shapes":';
+  if (!text.startsWith(SHAPES_KEY) || !text.endsWith(']}')) return false;
+  // The cells hold no quote, so the last CELLS_KEY is theirs, whatever the sources and keys are named.
+  const cellsAt = text.lastIndexOf(CELLS_KEY);
   if (cellsAt < SHAPES_KEY.length) return false;
   let shapes: unknown;
   try {
@@ -249,7 +211,5 @@ export function isPackedSamplesJson(text: string): boolean {
     const { source, keys } = (s ?? {}) as { source?: unknown; keys?: unknown };
     return typeof source === 'string' && Array.isArray(keys) && keys.every((k) => typeof k === 'string');
   };
-  if (!Array.isArray(shapes) || !shapes.every(isShape)) return false;
-  const cells = text.slice(cellsAt + key.length, -end);
-  return key === CELLS_KEY ? JSON_CELLS.test(cells) : isFloat64Base64(cells);
+  return Array.isArray(shapes) && shapes.every(isShape) && JSON_CELLS.test(text.slice(cellsAt + CELLS_KEY.length, -2));
 }

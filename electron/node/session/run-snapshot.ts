@@ -1,5 +1,5 @@
-// A finished run's samples, stored once more packed (shared/api/packed-samples.ts) as one JSON text,
-// its cells as base64 of their float64 bytes (shared/api/float64-cells.ts): the snapshot. openSession sends a run's samples packed; walking an 8-hour run's 57,600 sample
+// A finished run's samples, stored once more packed (shared/api/packed-samples.ts) as one JSON text:
+// the snapshot. openSession sends a run's samples packed; walking an 8-hour run's 57,600 sample
 // rows and parsing each row's JSON costs ~80 ms, reading one stored text a few ms, and the text goes
 // into the answer unparsed (shared/api/raw-json.ts). The rows stay the record: reports, exports
 // and CSV read them (session-read.ts readSessionData), and the snapshot is only ever a copy.
@@ -13,16 +13,9 @@
 // The table is optional, not a new schema version: a file without it is a whole session (its runs
 // are read from their rows), and an older KVScope reading a file with it sees an extra plain table,
 // which it lets through and ignores (session-file-guard.ts). So the format stays at schema 2 and
-// files go both ways between versions. finishRun creates the table when a file lacks it. Snapshots
-// written before the float64 cells hold them as a JSON array: read as they are (the page takes
-// both); a KVScope of before then finds the float64 text no snapshot of its kind and reads the rows.
+// files go both ways between versions. finishRun creates the table when a file lacks it.
 import type Database from 'better-sqlite3';
-import {
-  isPackedSamplesJson,
-  toFloat64PackedSamples,
-  type PackedSamples,
-  type SentPackedSamples,
-} from '../../../shared/api/packed-samples';
+import { isPackedSamplesJson, type PackedSamples } from '../../../shared/api/packed-samples';
 import { RawJson } from '../../../shared/api/raw-json';
 
 export const RUN_SNAPSHOT_TABLE = `
@@ -30,7 +23,7 @@ CREATE TABLE IF NOT EXISTS run_packed (
   run            INTEGER PRIMARY KEY REFERENCES runs(seq),
   samples        INTEGER NOT NULL,       -- how many sample rows of the run it packs
   last_sample_id INTEGER,                -- the id of the last of them (NULL: none)
-  packed         TEXT NOT NULL           -- Float64PackedSamples (or, before it, PackedSamples) JSON
+  packed         TEXT NOT NULL           -- PackedSamples JSON
 );
 `;
 
@@ -57,7 +50,7 @@ export function writeRunSnapshot(db: Database.Database, run: number, pack: (rowC
     run,
     rows.samples,
     rows.lastId,
-    JSON.stringify(toFloat64PackedSamples(packed)),
+    JSON.stringify(packed),
   );
 }
 
@@ -65,7 +58,7 @@ export function writeRunSnapshot(db: Database.Database, run: number, pack: (rowC
  * The run's stored snapshot as JSON text, or null: when there is none, when rows were added to the
  * run after it, or when its text is not packed samples (a damaged or crafted file: the rows decide).
  */
-export function readRunSnapshot(db: Database.Database, run: number): RawJson<SentPackedSamples> | null {
+export function readRunSnapshot(db: Database.Database, run: number): RawJson<PackedSamples> | null {
   let stored: { samples: unknown; last_sample_id: unknown; packed: unknown } | undefined;
   try {
     stored = db.prepare('SELECT samples, last_sample_id, packed FROM run_packed WHERE run = ?').get(run) as
@@ -77,5 +70,5 @@ export function readRunSnapshot(db: Database.Database, run: number): RawJson<Sen
   if (!stored || typeof stored.packed !== 'string') return null;
   const rows = rowsOf(db, run);
   if (stored.samples !== rows.samples || stored.last_sample_id !== rows.lastId) return null;
-  return isPackedSamplesJson(stored.packed) ? new RawJson<SentPackedSamples>(stored.packed) : null;
+  return isPackedSamplesJson(stored.packed) ? new RawJson<PackedSamples>(stored.packed) : null;
 }

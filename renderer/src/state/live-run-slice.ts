@@ -3,7 +3,7 @@
 // buffer, output and analysis wait in this closure, and flushChart() (called a few times per
 // second) turns them into one store update with an LTTB-downsampled chart.
 import type { ApiEventName, EventPayload } from '../../../shared/api/contract';
-import { cellValue, type PackedCells, type PackedSampleSink } from '../../../shared/api/packed-samples';
+import type { PackedSampleSink } from '../../../shared/api/packed-samples';
 import {
   RunRequestSchema,
   type RunAnalysis,
@@ -21,7 +21,7 @@ import { errorText } from './slices';
 import type { LiveRun, LiveRunSlice, OutputLine, RunPhase, SliceCreator } from './types';
 
 /** A packed sample's value of key index k (its values start at cells[at]); undefined when its shape lacks the key (k < 0). */
-const cellAt = (cells: PackedCells, at: number, k: number) => (k < 0 ? undefined : cellValue(cells, at + k));
+const cellAt = (cells: ReadonlyArray<number | null>, at: number, k: number) => (k < 0 ? undefined : cells[at + k]);
 
 export const IDLE_RUN: LiveRun = {
   runId: null,
@@ -112,14 +112,14 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
       memoryRow(tMs, values.tokens, values.rssBytes, values.rssAnonBytes, values.rssFileBytes);
   };
 
-  /** The same for a recorded run's packed samples, fed in the dashboard's single pass over them. */
   /**
+   * The same for a recorded run's packed samples, fed in the dashboard's single pass over them.
    * Per shape of the pass: its keys, and per key where its last value is in the cells (-1: none
    * yet). The latest values come from these at the pass's end: one typed write per value on the
    * way instead of a store by key name into the latest values.
    */
   let lastOfShape: Array<{ keys: readonly string[]; lastAt: Int32Array }> = [];
-  let passCells: PackedCells = [];
+  let passCells: ReadonlyArray<number | null> = [];
   const memorySink: PackedSampleSink = {
     shape(_source, keys) {
       // Where the memory values sit in this shape's cells (-1: the shape has no such key).
@@ -131,7 +131,7 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
       lastOfShape.push({ keys, lastAt });
       return (tMs, cells, at) => {
         passCells = cells;
-        for (let k = 0; k < keys.length; k++) if (cellValue(cells, at + k) !== null) lastAt[k] = at + k;
+        for (let k = 0; k < keys.length; k++) if (typeof cells[at + k] === 'number') lastAt[k] = at + k;
         memoryRow(
           tMs,
           cellAt(cells, at, tokensAt),
@@ -150,7 +150,7 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
           const at = lastAt[k] ?? -1;
           if (at > (where.get(key) ?? -1)) where.set(key, at);
         });
-      for (const [key, at] of where) latest[key] = cellValue(passCells, at) as number;
+      for (const [key, at] of where) latest[key] = passCells[at] as number;
       if (where.size > 0) latestChanged = true;
       lastOfShape = [];
       passCells = [];

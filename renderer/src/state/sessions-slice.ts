@@ -3,12 +3,7 @@
 // side (electron/node/session/session-library.ts); here they are listed, opened into the same
 // dashboard (read-only), renamed, deleted after a confirmation, and exported. In the desktop app
 // an export goes through the system's save dialog; in browser mode it arrives as a download.
-import {
-  packedSamplesOf,
-  unpackSessionData,
-  type PackedSessionData,
-  type PackedSessionRun,
-} from '../../../shared/api/packed-samples';
+import { unpackSessionData, type PackedSessionData, type PackedSessionRun } from '../../../shared/api/packed-samples';
 import type { SweepStatus } from '../../../shared/api/schemas';
 import { sweepPointRow, sweepResultRow } from '../../../shared/api/sweep-rows';
 import { sessionSweep } from '../../../shared/report/session-data';
@@ -36,7 +31,7 @@ export function snapshotOfStoredRun(
       ...(run.error ? { error: run.error } : {}),
       engineExitCode: run.outcome?.exitCode ?? code,
     },
-    samples: packedSamplesOf(run.samples),
+    samples: run.samples,
     events: run.events,
     analysis: run.analysis,
     theory: {

@@ -8,15 +8,12 @@ import {
   feedPackedSamples,
   forEachPackedSample,
   isPackedSamplesJson,
-  packedSamplesOf,
   packSamples,
   packSessionData,
   unpackSamples,
-  toFloat64PackedSamples,
   unpackSessionData,
   type PackedSampleSink,
 } from '../../../../shared/api/packed-samples';
-import { RawJson } from '../../../../shared/api/raw-json';
 import { sampleStreamArbitrary } from '../../../helpers/sample-arbitrary';
 import { finishedRun, session } from '../../../helpers/session-fixtures';
 
@@ -142,12 +139,7 @@ describe('packed samples', () => {
         // JSON turns non-finite numbers into null, as it does for the samples themselves.
         const viaJson = JSON.parse(JSON.stringify(samples)) as Sample[];
         expect(unpackSamples(JSON.parse(JSON.stringify(packed)) as typeof packed)).toEqual(viaJson);
-        // In memory a NaN stays a NaN cell, which reads as null (the null of float64 cells).
-        const nanAsNull = samples.map((x) => ({
-          ...x,
-          values: Object.fromEntries(Object.entries(x.values).map(([k, v]) => [k, Number.isNaN(v) ? null : v])),
-        }));
-        expect(unpackSamples(packed)).toEqual(nanAsNull);
+        expect(unpackSamples(packed)).toEqual(samples);
         const times: number[] = [];
         expect(forEachPackedSample(packed, (_shape, tMs) => times.push(tMs))).toBe(samples.length);
         expect(times).toEqual(samples.map((s) => s.tMs));
@@ -164,44 +156,11 @@ describe('packed samples', () => {
   });
 });
 
-describe('float64 cells (a finished run snapshot: shared/api/float64-cells.ts)', () => {
-  it('any stream stored with float64 cells passes isPackedSamplesJson and unpacks to the same samples, nulls kept', () => {
-    fc.assert(
-      fc.property(sampleStreamArbitrary, (samples) => {
-        const text = JSON.stringify(toFloat64PackedSamples(packSamples(samples)));
-        expect(isPackedSamplesJson(text)).toBe(true);
-        // As through JSON: a non-finite number becomes null.
-        expect(unpackSamples(packedSamplesOf(new RawJson(text)))).toEqual(JSON.parse(JSON.stringify(samples)));
-      }),
-      { numRuns: 300 },
-    );
-  });
-
-  it('are the little-endian float64 bytes of the cells, a null as NaN', () => {
-    const text = JSON.stringify(toFloat64PackedSamples(packSamples(MIXED.slice(1, 3))));
-    const { f64 } = JSON.parse(text) as { f64: string };
-    const bytes = Buffer.from(f64, 'base64');
-    const cells = Array.from({ length: bytes.length / 8 }, (_, i) => bytes.readDoubleLE(i * 8));
-    expect(cells).toEqual([0, 0, 900e6, 61.5, 0, 1000, NaN, 62]);
-  });
-
-  it('a cell that is not a time ends the walk there, as a cut does', () => {
-    const packed = {
-      shapes: [{ source: 'engine', keys: ['tokens'] }],
-      cells: new Float64Array([0, 0, 1, 0, NaN, 2, 0, 2000, 3]),
-    };
-    expect(unpackSamples(packed)).toEqual([{ tMs: 0, source: 'engine', values: { tokens: 1 } }]);
-  });
-});
-
 describe('isPackedSamplesJson (a stored snapshot is checked before it goes into an answer unparsed)', () => {
   it.each([
     '{"shapes":[],"cells":[]}',
     '{"shapes":[{"source":"a\\",\\"cells\\":[","keys":["x"]}],"cells":[0,-1.5e+21,null]}',
     '{"shapes":[{"source":"s","keys":[]}],"cells":[0,0,0,1E-7,0,0.25]}',
-    '{"shapes":[],"f64":""}',
-    '{"shapes":[{"source":"s","keys":["x"]}],"f64":"AAAAAAAA8D8="}',
-    '{"shapes":[{"source":"a\\",\\"f64\\":\\"","keys":[]}],"f64":"AAAAAAAA+H8AAAAAAAAAAA=="}',
   ])('accepts %s', (text) => expect(isPackedSamplesJson(text)).toBe(true));
 
   it.each([
@@ -216,9 +175,5 @@ describe('isPackedSamplesJson (a stored snapshot is checked before it goes into 
     ['whitespace', '{"shapes":[],"cells":[1, 2]}'],
     ['text after the value', '{"shapes":[],"cells":[1]},{"shapes":[],"cells":[1]}'],
     ['an escape from the cells', '{"shapes":[],"cells":[1]}],"id":7,"x":[{"y":[1]}'],
-    ['float64 text that is not base64', '{"shapes":[],"f64":"AAAA AAA"}'],
-    ['float64 text not a whole number of values', '{"shapes":[],"f64":"AAAA"}'],
-    ['float64 text with an unpadded tail', '{"shapes":[],"f64":"AAAAAAAAAAA"}'],
-    ['an escape from the float64 text', '{"shapes":[],"f64":"AAAAAAAAAAA="},"id":7,"x":{"f64":"AAAAAAAAAAA="}'],
   ])('refuses %s', (_what, text) => expect(isPackedSamplesJson(text)).toBe(false));
 });

@@ -9,12 +9,7 @@ import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RunRequestSchema, type Sample } from '../../../../../shared/api/schemas';
-import {
-  packedSamplesOf,
-  packSamples,
-  unpackSamples,
-  unpackSessionData,
-} from '../../../../../shared/api/packed-samples';
+import { unpackSamples, unpackSessionData } from '../../../../../shared/api/packed-samples';
 import { RawJson } from '../../../../../shared/api/raw-json';
 import {
   createSession,
@@ -97,32 +92,18 @@ describe('snapshot of a finished run', () => {
   it('handed samples that are not all the rows are not used: the rows decide', () => {
     const { path, store } = writeRun([A, B, C], true, [A, B]);
     store.close();
-    expect(unpackSamples(packedSamplesOf(firstRunSamples(path) as RawJson<never>))).toEqual([A, B, C]);
+    expect(unpackSamples((firstRunSamples(path) as RawJson<never>).parse())).toEqual([A, B, C]);
   });
 
-  it('is the packed rows as one JSON text, the cells as their little-endian float64 bytes (a null as NaN)', () => {
+  it('is the packed rows as one JSON text', () => {
     const { path, store } = writeRun([A, B, C], true);
     store.close();
-    const stored = firstRunSamples(path);
-    expect(stored).toBeInstanceOf(RawJson);
-    const { text } = stored as RawJson<unknown>;
-    const prefix =
-      '{"shapes":[{"source":"procfs","keys":["rssBytes","swapBytes"]},{"source":"engine","keys":["tokens"]}],"f64":"';
-    expect(text.startsWith(prefix) && text.endsWith('"}')).toBe(true);
-    const bytes = Buffer.from(text.slice(prefix.length, -2), 'base64');
-    const cells = Array.from({ length: bytes.length / 8 }, (_, i) => bytes.readDoubleLE(i * 8));
-    expect(cells).toEqual([0, 0, 100, NaN, 1, 1000, 3, 0, 2000, 250, 8]);
-  });
-
-  it('written before the float64 cells (a JSON array of cells) is still used as it is', () => {
-    const { path, store } = writeRun([A, B, C], true);
-    store.close();
-    const before = JSON.stringify(packSamples([A, B, C]));
-    const db = new Database(path);
-    db.prepare('UPDATE run_packed SET packed = ?').run(before);
-    db.close();
-    expect(firstRunSamples(path)).toEqual(new RawJson(before));
-    expect(unpackSessionData(readPackedSession(path))).toEqual(readSession(path));
+    expect(firstRunSamples(path)).toEqual(
+      new RawJson(
+        '{"shapes":[{"source":"procfs","keys":["rssBytes","swapBytes"]},{"source":"engine","keys":["tokens"]}],' +
+          '"cells":[0,0,100,null,1,1000,3,0,2000,250,8]}',
+      ),
+    );
   });
 
   it('is not used once samples were appended to the run after it: all of them come from the rows', () => {
@@ -133,7 +114,7 @@ describe('snapshot of a finished run', () => {
     again.close();
     const stored = firstRunSamples(path);
     expect(stored).not.toBeInstanceOf(RawJson);
-    expect(unpackSamples(packedSamplesOf(stored!))).toEqual([A, B, C]);
+    expect(unpackSamples(stored as Exclude<typeof stored, RawJson<unknown> | undefined>)).toEqual([A, B, C]);
   });
 
   it('does not exist for a run whose writer was killed: its samples come from the rows', () => {
@@ -147,7 +128,6 @@ describe('snapshot of a finished run', () => {
     ['text that would reach outside its place in the answer', '{"shapes":[],"cells":[]},"id":7,"x":{"cells":[]}'],
     ['a string among the cells', '{"shapes":[],"cells":["x"]}'],
     ['not JSON', '{"shapes":[{"source":"procfs","keys":["rssBytes"]}],"cells":[0,0,1e]}'],
-    ['float64 cells that are not base64', '{"shapes":[{"source":"procfs","keys":["rssBytes"]}],"f64":"AAAA\\nAAAA"}'],
   ])('is not used when its text is %s (a crafted file): the rows decide', (_what, text) => {
     const { path, store } = writeRun([A, B, C], true);
     store.close();

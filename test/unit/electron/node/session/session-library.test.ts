@@ -22,7 +22,7 @@ import {
   SessionLibraryError,
 } from '../../../../../electron/node/session/session-library';
 import { apiMethods } from '../../../../../shared/api/contract';
-import { unpackSessionData } from '../../../../../shared/api/packed-samples';
+import { packSessionData, unpackSessionData } from '../../../../../shared/api/packed-samples';
 import { resolveRawJson } from '../../../../../shared/api/raw-json';
 import { defined } from '../../../../helpers/defined';
 import { finishedRun } from '../../../../helpers/session-fixtures';
@@ -151,8 +151,7 @@ describe('listing', () => {
     const whole = new SessionLibrary(dir).read(defined(id, 'session id'));
     const packed = new SessionLibrary(dir).readPacked(defined(id, 'session id'));
     expect(packed.listing).toEqual(whole.listing);
-    // What a window receives over IPC (stored texts parsed) and over the WebSocket alike.
-    expect(unpackSessionData(resolveRawJson(packed.data))).toEqual(whole.data);
+    expect(resolveRawJson(packed.data)).toEqual(packSessionData(whole.data));
     expect(unpackSessionData(packed.data)).toEqual(whole.data);
   });
 
