@@ -236,6 +236,7 @@ export const COMMAND_HELP = {
     usage: ['report <session> [--format <format>] -o <file> [--layout wide|long]'],
     description: [
       'The format may be left out when the file name says it (.html .md .csv .json .pdf .trace.json .prom).',
+      '-o - writes the report to stdout; a PDF only when stdout is not a terminal.',
     ],
     arguments: rows([['<session>', 'a session file (profile --out)']]),
     groups: [
@@ -243,13 +244,14 @@ export const COMMAND_HELP = {
         title: 'Options',
         options: rows([
           ['-f, --format <format>', 'report format (list below)'],
-          ['-o, --output <file>', 'where to write the report'],
+          ['-o, --output <file>', 'where to write the report; - for stdout (needs --format)'],
           ['--layout <wide|long>', 'csv: one row per sample (wide) or per value (long)'],
         ]),
       },
     ],
     examples: [
       'kvscope report run.kvscope -o run.html',
+      'kvscope report run.kvscope --format md -o - | less',
       'kvscope report run.kvscope --format prometheus -o /var/lib/node_exporter/textfile/kvscope.prom',
     ],
     details: async () => {
@@ -262,7 +264,7 @@ export const COMMAND_HELP = {
   },
   compare: {
     summary: 'two sessions side by side (before/after, two boards)',
-    usage: ['compare <sessionA> <sessionB> -o <file.md|file.html|file.pdf>'],
+    usage: ['compare <sessionA> <sessionB> -o <file.md|file.html|file.pdf> [--format md|html|pdf]'],
     arguments: rows([
       ['<sessionA>', 'the "before" session'],
       ['<sessionB>', 'the "after" session'],
@@ -270,7 +272,10 @@ export const COMMAND_HELP = {
     groups: [
       {
         title: 'Options',
-        options: rows([['-o, --output <file>', 'where to write it; the extension picks the format']]),
+        options: rows([
+          ['-o, --output <file>', 'where to write it; the extension picks the format; - for stdout'],
+          ['-f, --format <md|html|pdf>', 'the format, whatever the extension (needed for -o -)'],
+        ]),
       },
     ],
     examples: ['kvscope compare f16.kvscope q8_0.kvscope -o kv-types.md'],

@@ -11,7 +11,7 @@ import { renderSummaryJson } from '../../../shared/report/render-json';
 import { renderPerfettoJson } from '../../../shared/report/render-perfetto';
 import { renderPrometheus } from '../../../shared/report/render-prometheus';
 import type { SessionData } from '../../../shared/report/session-data';
-import { htmlToPdf } from './pdf';
+import { htmlToPdfBytes } from './pdf';
 import { isSessionFile, SessionError } from './session-store';
 
 export const REPORT_FORMATS = ['html', 'md', 'csv', 'json', 'pdf', 'perfetto', 'prometheus'] as const;
@@ -65,41 +65,51 @@ export function renderReport(
  * A report or comparison never replaces a session: `-o` naming one — the input itself, or a
  * neighbour reached by tab completion — destroyed the recording with no way back.
  */
-function refuseSessionOverwrite(outPath: string): void {
+export function refuseSessionOverwrite(outPath: string): void {
   if (isSessionFile(outPath)) throw new SessionError(`${outPath} is a KVScope session: not writing a report over it`);
+}
+
+/** The report in any format: text, or a PDF's bytes (printed by the system Chromium, pdf.ts). */
+export async function reportContent(
+  session: SessionData,
+  format: ReportFormat,
+  options: ReportOptions = {},
+): Promise<string | Buffer> {
+  if (format === 'pdf') return htmlToPdfBytes(renderReportHtml(buildReportModel(session)));
+  return renderReport(session, format, options);
 }
 
 export async function writeReport(
   session: SessionData,
   format: ReportFormat,
   outPath: string,
-  options: { csvLayout?: CsvLayout } = {},
+  options: ReportOptions = {},
 ): Promise<void> {
   refuseSessionOverwrite(outPath);
-  if (format === 'pdf') {
-    await htmlToPdf(renderReportHtml(buildReportModel(session)), outPath);
-    return;
-  }
-  writeFileSync(outPath, renderReport(session, format, options));
+  writeFileSync(outPath, await reportContent(session, format, options));
 }
 
-export type CompareFormat = 'html' | 'md' | 'pdf';
+export const COMPARE_FORMATS = ['md', 'html', 'pdf'] as const satisfies readonly ReportFormat[];
+export type CompareFormat = (typeof COMPARE_FORMATS)[number];
+
+export function isCompareFormat(text: string): text is CompareFormat {
+  return (COMPARE_FORMATS as readonly string[]).includes(text);
+}
 
 export function compareFormatFromFileName(file: string): CompareFormat | null {
   const f = formatFromFileName(file);
-  return f === 'html' || f === 'md' || f === 'pdf' ? f : null;
+  return f !== null && isCompareFormat(f) ? f : null;
 }
 
-export async function writeComparison(
+/** The comparison of two sessions: Markdown or HTML text, or a PDF's bytes. */
+export async function comparisonContent(
   a: SessionData,
   b: SessionData,
   names: { a: string; b: string },
   format: CompareFormat,
-  outPath: string,
-): Promise<void> {
-  refuseSessionOverwrite(outPath);
+): Promise<string | Buffer> {
   const model = buildCompareModel(a, b, names);
-  if (format === 'md') writeFileSync(outPath, renderCompareMarkdown(model));
-  else if (format === 'html') writeFileSync(outPath, renderCompareHtml(model));
-  else await htmlToPdf(renderCompareHtml(model), outPath);
+  if (format === 'md') return renderCompareMarkdown(model);
+  if (format === 'html') return renderCompareHtml(model);
+  return htmlToPdfBytes(renderCompareHtml(model));
 }
