@@ -148,7 +148,10 @@ export const COMMAND_HELP = {
           ['--duration <time>', 'stop after this long (e.g. 60s, 2m)'],
           ['--sweep <sizes>', 'one run per context size, e.g. 512,2048,8192 (needs {ctx})'],
           ['--token-regex <regex>', 'count a token per match in stdout (default: per write)'],
-          ['--out <session file>', 'record the session (SQLite) to this file'],
+          [
+            '--out <session file>',
+            'record the session (SQLite) to this file; a session already there is kept as <name>.1.kvscope (.2 …)',
+          ],
           ['--report <file>', 'write a report at the end (.html .md .pdf .json .csv .prom)'],
           ['--keep-running', 'leave the engine running when kvscope stops'],
           ['--json', 'print the summary as one JSON document on stdout'],
@@ -317,7 +320,7 @@ export const COMMAND_HELP = {
       {
         title: 'Options',
         options: rows([
-          ['--out <session file>', 'the session to write'],
+          ['--out <session file>', 'the session to write; a session already there is kept as <name>.1.kvscope (.2 …)'],
           ['--interval <duration>', 'time between readings of a log without times (default 1s)'],
           ['--json', 'print what was imported as JSON on stdout'],
         ]),

@@ -10,6 +10,7 @@ import { appVersion } from './app-version';
 import { findChromium, type PdfError } from './pdf';
 import { formatFromFileName, writeReport, type ReportFormat } from './report-files';
 import { SessionRecorder, type RecordedRun, type RunRecorder } from './session-recorder';
+import { restorePreviousSession } from './session-backup';
 import { readSession, SessionError } from './session-store';
 
 export interface ProfileOutputs extends RunRecorder {
@@ -20,7 +21,10 @@ export interface ProfileOutputs extends RunRecorder {
   setSweep(plan: SweepPlan): void;
   /** Waits for the recorded runs to be stored, closes the session, writes the report. */
   finish(): Promise<void>;
-  /** Closes the session without a report (the command failed). */
+  /**
+   * Closes the session without a report (the command failed); one that recorded no run gives the
+   * session it replaced its name back (session-backup.ts).
+   */
   abort(): void;
 }
 
@@ -51,6 +55,8 @@ export function openProfileOutputs(options: { out?: string; report?: string }, i
     if (error instanceof SessionError) throw new CliError(`--out: ${error.message}`, 2);
     throw new CliError(`--out ${out}: ${(error as Error).message}`, 2);
   }
+  const keptAs = recorder.store.previousKeptAs;
+  if (out && keptAs) io.err(`kvscope profile: the session that was at ${out} is kept as ${keptAs}\n`);
   let closed = false;
   return {
     recordRun: (run) => recorder.recordRun(run),
@@ -63,6 +69,11 @@ export function openProfileOutputs(options: { out?: string; report?: string }, i
         recorder.closeNow();
       } catch {
         // the command is failing already; its own error is the one to report
+      }
+      // Nothing was recorded (the target was unreachable, the run was refused): --out is left as it was.
+      if (out && keptAs && recorder.runs.length === 0) {
+        restorePreviousSession(out, keptAs);
+        io.err(`kvscope profile: nothing recorded: ${out} is left as it was\n`);
       }
     },
     finish: async () => {

@@ -28,7 +28,8 @@
 // Older files are migrated when opened (electron/node/session/session-migrations.ts). A file is
 // recognised by PRAGMA application_id = SESSION_APPLICATION_ID and meta.format = 'kvscope-session'.
 import Database from 'better-sqlite3';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { keepPreviousSession } from './session-backup';
 import { packSamples, type PackedSamples, type StoredPackedSessionData } from '../../../shared/api/packed-samples';
 import type { RunAnalysis, RunEvent, RunRequest, RunState, Sample } from '../../../shared/api/schemas';
 import type { SweepPlan } from '../../../shared/analysis/sweep-summary';
@@ -195,6 +196,8 @@ export class SessionStore {
   private readonly totals: CommitTotals = { samples: 0, events: 0, engineLog: 0 };
   /** The first error of a background commit (disk full…), reported again by flush() and close(). */
   error: Error | null = null;
+  /** Where create() moved the session that was at this path before, or null (there was none). */
+  previousKeptAs: string | null = null;
 
   private readonly insertSample;
   private readonly insertEvent;
@@ -216,13 +219,16 @@ export class SessionStore {
 
   /**
    * A new session at `path` (':memory:' for one that lives only in this process). An existing
-   * session there is replaced; any other existing file is left alone and refused.
+   * session there is kept aside under a numbered name (session-backup.ts; `previousKeptAs` says
+   * where); any other existing file is left alone and refused.
    */
   static create(path: string, options: CreateSessionOptions): SessionStore {
+    let previousKeptAs: string | null = null;
     if (path !== ':memory:' && existsSync(path)) {
+      if (statSync(path).isDirectory()) throw new SessionError(`${path} is a directory`);
       if (!isSessionFile(path))
         throw new SessionError(`${path} exists and is not a KVScope session: not overwriting it`);
-      for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
+      previousKeptAs = keepPreviousSession(path);
     }
     let db: Db;
     try {
@@ -247,7 +253,9 @@ export class SessionStore {
       db.pragma(`application_id = ${SESSION_APPLICATION_ID}`);
       db.pragma(`user_version = ${SESSION_SCHEMA_VERSION}`);
     })();
-    return new SessionStore(db, path, options.onCommit);
+    const store = new SessionStore(db, path, options.onCommit);
+    store.previousKeptAs = previousKeptAs;
+    return store;
   }
 
   /** An existing session, also one whose writer was killed; new runs can be added to it. */
