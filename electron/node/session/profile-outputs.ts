@@ -8,7 +8,8 @@ import type { RunController } from '../run/run-controller';
 import { CliError, type CliIo } from '../cli/cli-io';
 import { appVersion } from './app-version';
 import { findChromium, type PdfError } from './pdf';
-import { formatFromFileName, writeReport, type ReportFormat } from './report-files';
+import { describeWriteError } from '../util/describe-error';
+import { formatFromFileName, reportPathProblem, writeReport, type ReportFormat } from './report-files';
 import { SessionRecorder, type RecordedRun, type RunRecorder } from './session-recorder';
 import { restorePreviousSession } from './session-backup';
 import { readSession, SessionError } from './session-store';
@@ -40,6 +41,8 @@ export function openProfileOutputs(options: { out?: string; report?: string }, i
         `--report ${report}: the report is written as .html, .md, .pdf, .json, .csv, .trace.json (Perfetto) or .prom (Prometheus) — by its extension`,
         2,
       );
+    const problem = reportPathProblem(report);
+    if (problem) throw new CliError(`--report ${report}: ${problem}`, 2);
     if (reportFormat === 'pdf') {
       try {
         findChromium();
@@ -92,7 +95,7 @@ export function openProfileOutputs(options: { out?: string; report?: string }, i
         try {
           await writeReport(memory ?? readSession(out as string), reportFormat, report);
         } catch (error) {
-          throw new CliError(`--report ${report}: ${(error as Error).message}`);
+          throw new CliError(`--report ${report}: ${describeWriteError(error)}`);
         }
         io.err(`kvscope profile: ${reportFormat} report written to ${report}\n`);
       }

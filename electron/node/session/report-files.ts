@@ -1,7 +1,7 @@
 // Writing a report of a session to a file, in any of the formats of `kvscope report` — shared by
 // `kvscope report`, `kvscope profile --report` and `kvscope compare`.
-import { writeFileSync } from 'node:fs';
-import { extname } from 'node:path';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, extname, resolve } from 'node:path';
 import { buildCompareModel } from '../../../shared/report/compare-model';
 import { buildReportModel } from '../../../shared/report/report-model';
 import { renderCompareHtml, renderReportHtml } from '../../../shared/report/render-html';
@@ -77,6 +77,19 @@ export async function reportContent(
 ): Promise<string | Buffer> {
   if (format === 'pdf') return htmlToPdfBytes(renderReportHtml(buildReportModel(session)));
   return renderReport(session, format, options);
+}
+
+/**
+ * Why a report cannot be written at `outPath`, found before any work (`profile --report` learnt it
+ * only after the whole run), or null: a session there, a directory, a folder that does not exist.
+ */
+export function reportPathProblem(outPath: string): string | null {
+  if (existsSync(outPath)) {
+    if (statSync(outPath).isDirectory()) return 'is a directory';
+    if (isSessionFile(outPath)) return 'is a KVScope session: not writing a report over it';
+    return null;
+  }
+  return existsSync(dirname(resolve(outPath))) ? null : 'its folder does not exist';
 }
 
 export async function writeReport(

@@ -28,7 +28,7 @@
 // Older files are migrated when opened (electron/node/session/session-migrations.ts). A file is
 // recognised by PRAGMA application_id = SESSION_APPLICATION_ID and meta.format = 'kvscope-session'.
 import Database from 'better-sqlite3';
-import { existsSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { keepPreviousSession } from './session-backup';
 import { packSamples, type PackedSamples, type StoredPackedSessionData } from '../../../shared/api/packed-samples';
 import type { RunAnalysis, RunEvent, RunRequest, RunState, Sample } from '../../../shared/api/schemas';
@@ -173,9 +173,36 @@ function checkSession(db: Db, path: string): number {
   return version;
 }
 
-/** True when `path` exists and is a KVScope session (any schema version). */
+/** SQLite's file header: its first 16 bytes, and where it keeps PRAGMA application_id (sqlite.org/fileformat.html). */
+const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
+const APPLICATION_ID_OFFSET = 68;
+
+/** The application id in the file's header; null when the header is not an SQLite database's (or not whole). */
+function headerApplicationId(path: string): number | null {
+  const head = Buffer.alloc(APPLICATION_ID_OFFSET + 4);
+  const fd = openSync(path, 'r');
+  try {
+    if (readSync(fd, head, 0, head.length, 0) < head.length) return null;
+  } finally {
+    closeSync(fd);
+  }
+  return head.subarray(0, SQLITE_HEADER.length).equals(SQLITE_HEADER) ? head.readUInt32BE(APPLICATION_ID_OFFSET) : null;
+}
+
+/**
+ * True when `path` exists and is a KVScope session (any schema version). Read from the file's
+ * header when it says so: a read-only SQLite open of a closed session leaves an empty -wal and
+ * -shm beside it (a read-only connection cannot remove them), and this is asked of the user's
+ * files before every report and --out. SQLite answers otherwise (a session whose writer died
+ * before its first checkpoint has its header in the -wal only).
+ */
 export function isSessionFile(path: string): boolean {
-  if (!existsSync(path)) return false;
+  if (!existsSync(path) || statSync(path).isDirectory()) return false;
+  try {
+    if (headerApplicationId(path) === SESSION_APPLICATION_ID) return true;
+  } catch {
+    return false; // unreadable: SQLite could not read it either
+  }
   let db: Db | null = null;
   try {
     db = new Database(path, { readonly: true, fileMustExist: true });

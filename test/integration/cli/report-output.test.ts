@@ -35,6 +35,8 @@ describe('a report is never written over a session', () => {
     expect(r.stderr).toMatch(/is a KVScope session: not writing a report over it\n$/);
     expect(readFileSync(at('a.kvscope')).equals(before.a)).toBe(true);
     expect(readFileSync(at('b.md')).equals(before.b)).toBe(true);
+    // Telling a session from a report left nothing beside it (a read-only SQLite open leaves a -wal and -shm).
+    expect(readdirSync(dir).filter((f) => /-(?:wal|shm)$/.test(f))).toEqual([]);
   });
 
   it('a report over an earlier report is still written (only sessions are kept)', async () => {
@@ -57,6 +59,11 @@ describe('a report -o that cannot be written', () => {
     ],
     ['report onto a folder', () => ['report', at('a.kvscope'), '--format', 'md', '-o', dir], `${dir}: is a directory`],
     [
+      'report onto a full disk',
+      () => ['report', at('a.kvscope'), '--format', 'md', '-o', '/dev/full'],
+      '/dev/full: no space left on device',
+    ],
+    [
       'comparison into a folder that does not exist',
       () => ['compare', at('a.kvscope'), at('a.kvscope'), '-o', at('gone/c.md')],
       'gone/c.md: its folder does not exist',
@@ -67,6 +74,16 @@ describe('a report -o that cannot be written', () => {
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/^kvscope (report|compare): cannot write /);
     expect(r.stderr.trimEnd().endsWith(reason)).toBe(true);
+  });
+});
+
+describe('a folder given as the session', () => {
+  it.each([
+    ['report', () => ['report', dir, '--format', 'md', '-o', at('r.md')]],
+    ['compare', () => ['compare', at('a.kvscope'), dir, '-o', at('c.md')]],
+  ])('%s: one line naming it (SQLite said "disk I/O error")', async (command, args) => {
+    const r = await runCli(args());
+    expect([r.code, r.stderr]).toEqual([1, `kvscope ${command}: ${dir} is a directory, not a session\n`]);
   });
 });
 
