@@ -282,14 +282,18 @@ describe('files that are not sessions', () => {
   });
 });
 
+/** test/helpers/session-writer.ts writing to `path` in a child process, for a test to SIGKILL. */
+function startSessionWriter(path: string) {
+  return spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'test/helpers/session-writer.ts'), path], {
+    cwd: projectRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
 describe('crash safety', () => {
   it('a writer killed with SIGKILL mid-run leaves a file that opens, with every committed sample, in order', async () => {
     const path = file('crash');
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(projectRoot, 'test/helpers/session-writer.ts'), path],
-      { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const child = startSessionWriter(path);
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     // Wait for five commits (at least one by the 250 ms timer or the 500-sample size), then kill.
@@ -344,11 +348,7 @@ describe('crash safety', () => {
 
   it("a new session over a killed writer's keeps every committed sample in the backup, its WAL folded in", async () => {
     const path = file('crash-kept');
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(projectRoot, 'test/helpers/session-writer.ts'), path],
-      { cwd: projectRoot, stdio: ['ignore', 'pipe', 'ignore'] },
-    );
+    const child = startSessionWriter(path);
     const acknowledged = await new Promise<number>((resolve) => {
       child.stdout.on('data', (d: Buffer) => {
         const m = /committed (\d+)\n/.exec(d.toString());
