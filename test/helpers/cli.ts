@@ -21,11 +21,11 @@ export interface CliResult {
 
 export function runCli(
   args: string[],
-  options: { env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number } = {},
+  options: { env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number; cwd?: string } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [kvscopeBin, ...args], {
-      cwd: projectRoot,
+      cwd: options.cwd ?? projectRoot,
       env: { ...process.env, ...options.env },
     });
     let stdout = '';

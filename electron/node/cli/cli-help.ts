@@ -148,7 +148,10 @@ export const COMMAND_HELP = {
           ['--duration <time>', 'stop after this long (e.g. 60s, 2m)'],
           ['--sweep <sizes>', 'one run per context size, e.g. 512,2048,8192 (needs {ctx})'],
           ['--token-regex <regex>', 'count a token per match in stdout (default: per write)'],
-          ['--out <session file>', 'record the session (SQLite) to this file'],
+          [
+            '--out <session file>',
+            'record the session (SQLite) to this file; a session already there is kept as <name>.1.kvscope (.2 …)',
+          ],
           ['--report <file>', 'write a report at the end (.html .md .pdf .json .csv .prom)'],
           ['--keep-running', 'leave the engine running when kvscope stops'],
           ['--json', 'print the summary as one JSON document on stdout'],
@@ -236,6 +239,7 @@ export const COMMAND_HELP = {
     usage: ['report <session> [--format <format>] -o <file> [--layout wide|long]'],
     description: [
       'The format may be left out when the file name says it (.html .md .csv .json .pdf .trace.json .prom).',
+      '-o - writes the report to stdout; a PDF only when stdout is not a terminal.',
     ],
     arguments: rows([['<session>', 'a session file (profile --out)']]),
     groups: [
@@ -243,13 +247,14 @@ export const COMMAND_HELP = {
         title: 'Options',
         options: rows([
           ['-f, --format <format>', 'report format (list below)'],
-          ['-o, --output <file>', 'where to write the report'],
+          ['-o, --output <file>', 'where to write the report; - for stdout (needs --format)'],
           ['--layout <wide|long>', 'csv: one row per sample (wide) or per value (long)'],
         ]),
       },
     ],
     examples: [
       'kvscope report run.kvscope -o run.html',
+      'kvscope report run.kvscope --format md -o - | less',
       'kvscope report run.kvscope --format prometheus -o /var/lib/node_exporter/textfile/kvscope.prom',
     ],
     details: async () => {
@@ -262,7 +267,7 @@ export const COMMAND_HELP = {
   },
   compare: {
     summary: 'two sessions side by side (before/after, two boards)',
-    usage: ['compare <sessionA> <sessionB> -o <file.md|file.html|file.pdf>'],
+    usage: ['compare <sessionA> <sessionB> -o <file.md|file.html|file.pdf> [--format md|html|pdf]'],
     arguments: rows([
       ['<sessionA>', 'the "before" session'],
       ['<sessionB>', 'the "after" session'],
@@ -270,7 +275,10 @@ export const COMMAND_HELP = {
     groups: [
       {
         title: 'Options',
-        options: rows([['-o, --output <file>', 'where to write it; the extension picks the format']]),
+        options: rows([
+          ['-o, --output <file>', 'where to write it; the extension picks the format; - for stdout'],
+          ['-f, --format <md|html|pdf>', 'the format, whatever the extension (needed for -o -)'],
+        ]),
       },
     ],
     examples: ['kvscope compare f16.kvscope q8_0.kvscope -o kv-types.md'],
@@ -312,7 +320,7 @@ export const COMMAND_HELP = {
       {
         title: 'Options',
         options: rows([
-          ['--out <session file>', 'the session to write'],
+          ['--out <session file>', 'the session to write; a session already there is kept as <name>.1.kvscope (.2 …)'],
           ['--interval <duration>', 'time between readings of a log without times (default 1s)'],
           ['--json', 'print what was imported as JSON on stdout'],
         ]),

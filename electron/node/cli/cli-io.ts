@@ -12,6 +12,10 @@ export interface CliIo {
   signal: AbortSignal;
   /** stderr is a terminal: progress may redraw one live line (electron/node/cli/cli-progress.ts). */
   errIsTty?: boolean;
+  /** stdout is a terminal: binary output (a PDF for `-o -`) is refused there (cli-output.ts). */
+  outIsTty?: boolean;
+  /** Bytes to stdout (a PDF for `-o -`); absent where stdout takes text only. */
+  outBytes?(bytes: Uint8Array): void;
 }
 
 export function defaultIo(): CliIo {
@@ -25,6 +29,8 @@ export function defaultIo(): CliIo {
     stdin: process.stdin,
     signal: controller.signal,
     errIsTty: process.stderr.isTTY === true,
+    outIsTty: process.stdout.isTTY === true,
+    outBytes: (bytes) => void process.stdout.write(bytes),
   };
 }
 

@@ -34,7 +34,8 @@ import { defaultRunLabel } from '../../../shared/run/run-labels';
 import { engineExitOfStatus } from '../../../shared/run/engine-exit';
 import { RUN_DEFAULTS, withListeners, type RunCallbacks, type RunControllerOptions } from './run-options';
 import type { RunManifest } from './run-manifest';
-import { commandLineSecrets, environmentSecrets } from '../session/scrub';
+import { commandLineSecrets } from '../session/scrub';
+import { registerEngineEnvironmentSecrets } from './engine-environment';
 import { registerSecret } from '../util/redact';
 
 export { RUN_DEFAULTS, type RunCallbacks, type RunControllerOptions } from './run-options';
@@ -115,8 +116,8 @@ export class RunController {
     // masked in what is logged, stored and printed (util/redact.ts); the engine still gets them.
     if (request.engine.kind === 'command')
       for (const s of commandLineSecrets(request.engine.command)) registerSecret(s);
-    // An engine on this computer inherits our environment, its tokens and keys with it.
-    if (request.target.kind === 'local') for (const s of environmentSecrets(process.env)) registerSecret(s);
+    // The secrets of the environment the engine inherits are registered before it starts
+    // (launchRun) or its spool is replayed (replay): engine-environment.ts.
     this.status = { runId, state: 'starting', label: request.label ?? defaultRunLabel(request) };
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
     this.output = new EngineOutput(request.engine.kind === 'command' ? request.engine.tokenRegex : undefined);
@@ -479,6 +480,7 @@ export class RunController {
       onAnalysis: noop,
     };
     const run = new RunController(target, manifest.request, manifest.runId, callbacks, RUN_DEFAULTS, manifest.target);
+    await registerEngineEnvironmentSecrets(target);
     run.replaying = true;
     run.started = manifest.startedAt;
     run.status = { ...run.status, label: manifest.label, state: 'running' };

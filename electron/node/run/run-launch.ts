@@ -8,6 +8,7 @@ import type { TargetFacts } from '../../../shared/run/target-facts';
 import { shellQuote } from '../../../shared/util/shell';
 import type { Target } from '../transport/target';
 import type { CollectorBook } from './collector-book';
+import { registerEngineEnvironmentSecrets } from './engine-environment';
 import { prepareEngine, type PreparedEngine } from './engine-setup';
 import { launcherScript, runConf } from './run-scripts';
 import type { RunControllerOptions } from './run-options';
@@ -39,6 +40,8 @@ async function makeRunDir(target: Target, runId: string): Promise<string> {
 /** Prepares and starts the run; resolves with the launcher's pid (null when the shell did not say it). */
 export async function launchRun(launch: RunLaunch): Promise<number | null> {
   const { target, request, collectors } = launch;
+  // Before anything of the engine's can print: its environment's secrets are masked (engine-environment.ts).
+  await registerEngineEnvironmentSecrets(target);
   const dir = await makeRunDir(target, launch.runId);
   launch.onDir(dir);
   const engine = await prepareEngine(target, request, dir);

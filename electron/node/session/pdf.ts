@@ -65,12 +65,15 @@ export function findChromium(env: NodeJS.ProcessEnv = process.env): string {
   return found;
 }
 
+type PdfOptions = { chromium?: string; timeoutMs?: number };
+
 /** Prints `html` to a PDF file at `outPath` and resolves when the file is complete. */
-export async function htmlToPdf(
-  html: string,
-  outPath: string,
-  options: { chromium?: string; timeoutMs?: number } = {},
-): Promise<void> {
+export async function htmlToPdf(html: string, outPath: string, options: PdfOptions = {}): Promise<void> {
+  writeFileSync(outPath, await htmlToPdfBytes(html, options));
+}
+
+/** Prints `html` to PDF and resolves with the PDF's bytes (`kvscope report -o -` writes them to stdout). */
+export async function htmlToPdfBytes(html: string, options: PdfOptions = {}): Promise<Buffer> {
   const chromium = options.chromium ?? findChromium();
   const dir = mkdtempSync(join(tmpdir(), 'kvscope-pdf-'));
   try {
@@ -115,7 +118,7 @@ export async function htmlToPdf(
     }
     if (bytes.subarray(0, 5).toString('latin1') !== '%PDF-')
       throw new PdfError('Chromium wrote something that is not a PDF');
-    writeFileSync(outPath, bytes);
+    return bytes;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

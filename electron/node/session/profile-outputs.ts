@@ -8,8 +8,10 @@ import type { RunController } from '../run/run-controller';
 import { CliError, type CliIo } from '../cli/cli-io';
 import { appVersion } from './app-version';
 import { findChromium, type PdfError } from './pdf';
-import { formatFromFileName, writeReport, type ReportFormat } from './report-files';
+import { describeWriteError } from '../util/describe-error';
+import { formatFromFileName, reportPathProblem, writeReport, type ReportFormat } from './report-files';
 import { SessionRecorder, type RecordedRun, type RunRecorder } from './session-recorder';
+import { restorePreviousSession } from './session-backup';
 import { readSession, SessionError } from './session-store';
 
 export interface ProfileOutputs extends RunRecorder {
@@ -20,7 +22,10 @@ export interface ProfileOutputs extends RunRecorder {
   setSweep(plan: SweepPlan): void;
   /** Waits for the recorded runs to be stored, closes the session, writes the report. */
   finish(): Promise<void>;
-  /** Closes the session without a report (the command failed). */
+  /**
+   * Closes the session without a report (the command failed); one that recorded no run gives the
+   * session it replaced its name back (session-backup.ts).
+   */
   abort(): void;
 }
 
@@ -36,6 +41,8 @@ export function openProfileOutputs(options: { out?: string; report?: string }, i
         `--report ${report}: the report is written as .html, .md, .pdf, .json, .csv, .trace.json (Perfetto) or .prom (Prometheus) — by its extension`,
         2,
       );
+    const problem = reportPathProblem(report);
+    if (problem) throw new CliError(`--report ${report}: ${problem}`, 2);
     if (reportFormat === 'pdf') {
       try {
         findChromium();
@@ -51,6 +58,8 @@ export function openProfileOutputs(options: { out?: string; report?: string }, i
     if (error instanceof SessionError) throw new CliError(`--out: ${error.message}`, 2);
     throw new CliError(`--out ${out}: ${(error as Error).message}`, 2);
   }
+  const keptAs = recorder.store.previousKeptAs;
+  if (out && keptAs) io.err(`kvscope profile: the session that was at ${out} is kept as ${keptAs}\n`);
   let closed = false;
   return {
     recordRun: (run) => recorder.recordRun(run),
@@ -63,6 +72,11 @@ export function openProfileOutputs(options: { out?: string; report?: string }, i
         recorder.closeNow();
       } catch {
         // the command is failing already; its own error is the one to report
+      }
+      // Nothing was recorded (the target was unreachable, the run was refused): --out is left as it was.
+      if (out && keptAs && recorder.runs.length === 0) {
+        restorePreviousSession(out, keptAs);
+        io.err(`kvscope profile: nothing recorded: ${out} is left as it was\n`);
       }
     },
     finish: async () => {
@@ -81,7 +95,7 @@ export function openProfileOutputs(options: { out?: string; report?: string }, i
         try {
           await writeReport(memory ?? readSession(out as string), reportFormat, report);
         } catch (error) {
-          throw new CliError(`--report ${report}: ${(error as Error).message}`);
+          throw new CliError(`--report ${report}: ${describeWriteError(error)}`);
         }
         io.err(`kvscope profile: ${reportFormat} report written to ${report}\n`);
       }

@@ -1,7 +1,7 @@
 // Writing a report of a session to a file, in any of the formats of `kvscope report` — shared by
 // `kvscope report`, `kvscope profile --report` and `kvscope compare`.
-import { writeFileSync } from 'node:fs';
-import { extname } from 'node:path';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, extname, resolve } from 'node:path';
 import { buildCompareModel } from '../../../shared/report/compare-model';
 import { buildReportModel } from '../../../shared/report/report-model';
 import { renderCompareHtml, renderReportHtml } from '../../../shared/report/render-html';
@@ -11,7 +11,7 @@ import { renderSummaryJson } from '../../../shared/report/render-json';
 import { renderPerfettoJson } from '../../../shared/report/render-perfetto';
 import { renderPrometheus } from '../../../shared/report/render-prometheus';
 import type { SessionData } from '../../../shared/report/session-data';
-import { htmlToPdf } from './pdf';
+import { htmlToPdfBytes } from './pdf';
 import { isSessionFile, SessionError } from './session-store';
 
 export const REPORT_FORMATS = ['html', 'md', 'csv', 'json', 'pdf', 'perfetto', 'prometheus'] as const;
@@ -65,41 +65,64 @@ export function renderReport(
  * A report or comparison never replaces a session: `-o` naming one — the input itself, or a
  * neighbour reached by tab completion — destroyed the recording with no way back.
  */
-function refuseSessionOverwrite(outPath: string): void {
+export function refuseSessionOverwrite(outPath: string): void {
   if (isSessionFile(outPath)) throw new SessionError(`${outPath} is a KVScope session: not writing a report over it`);
+}
+
+/** The report in any format: text, or a PDF's bytes (printed by the system Chromium, pdf.ts). */
+export async function reportContent(
+  session: SessionData,
+  format: ReportFormat,
+  options: ReportOptions = {},
+): Promise<string | Buffer> {
+  if (format === 'pdf') return htmlToPdfBytes(renderReportHtml(buildReportModel(session)));
+  return renderReport(session, format, options);
+}
+
+/**
+ * Why a report cannot be written at `outPath`, found before any work (`profile --report` learnt it
+ * only after the whole run), or null: a session there, a directory, a folder that does not exist.
+ */
+export function reportPathProblem(outPath: string): string | null {
+  if (existsSync(outPath)) {
+    if (statSync(outPath).isDirectory()) return 'is a directory';
+    if (isSessionFile(outPath)) return 'is a KVScope session: not writing a report over it';
+    return null;
+  }
+  return existsSync(dirname(resolve(outPath))) ? null : 'its folder does not exist';
 }
 
 export async function writeReport(
   session: SessionData,
   format: ReportFormat,
   outPath: string,
-  options: { csvLayout?: CsvLayout } = {},
+  options: ReportOptions = {},
 ): Promise<void> {
   refuseSessionOverwrite(outPath);
-  if (format === 'pdf') {
-    await htmlToPdf(renderReportHtml(buildReportModel(session)), outPath);
-    return;
-  }
-  writeFileSync(outPath, renderReport(session, format, options));
+  writeFileSync(outPath, await reportContent(session, format, options));
 }
 
-export type CompareFormat = 'html' | 'md' | 'pdf';
+export const COMPARE_FORMATS = ['md', 'html', 'pdf'] as const satisfies readonly ReportFormat[];
+export type CompareFormat = (typeof COMPARE_FORMATS)[number];
+
+export function isCompareFormat(text: string): text is CompareFormat {
+  return (COMPARE_FORMATS as readonly string[]).includes(text);
+}
 
 export function compareFormatFromFileName(file: string): CompareFormat | null {
   const f = formatFromFileName(file);
-  return f === 'html' || f === 'md' || f === 'pdf' ? f : null;
+  return f !== null && isCompareFormat(f) ? f : null;
 }
 
-export async function writeComparison(
+/** The comparison of two sessions: Markdown or HTML text, or a PDF's bytes. */
+export async function comparisonContent(
   a: SessionData,
   b: SessionData,
   names: { a: string; b: string },
   format: CompareFormat,
-  outPath: string,
-): Promise<void> {
-  refuseSessionOverwrite(outPath);
+): Promise<string | Buffer> {
   const model = buildCompareModel(a, b, names);
-  if (format === 'md') writeFileSync(outPath, renderCompareMarkdown(model));
-  else if (format === 'html') writeFileSync(outPath, renderCompareHtml(model));
-  else await htmlToPdf(renderCompareHtml(model), outPath);
+  if (format === 'md') return renderCompareMarkdown(model);
+  if (format === 'html') return renderCompareHtml(model);
+  return htmlToPdfBytes(renderCompareHtml(model));
 }

@@ -17,7 +17,7 @@
 import { SESSION_SCHEMA_VERSION } from './session-migrations';
 import { RUN_SNAPSHOT_TABLE_NAME } from './run-snapshot';
 import Database from 'better-sqlite3';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 
 /** 'KVSC', as session-store.ts SESSION_APPLICATION_ID (not imported: session-store.ts imports this file). */
 const APPLICATION_ID = 0x4b565343;
@@ -113,6 +113,8 @@ function schemaProblem(db: Database.Database): string | null {
  */
 export function verifySessionFile(path: string): void {
   if (!existsSync(path)) return;
+  // SQLite opens a directory and fails at the first read with "disk I/O error".
+  if (statSync(path).isDirectory()) throw new SessionFileRejected(`${path} is a directory, not a session`);
   let db: Database.Database;
   try {
     db = new Database(path, { readonly: true, fileMustExist: true });

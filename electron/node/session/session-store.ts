@@ -28,7 +28,8 @@
 // Older files are migrated when opened (electron/node/session/session-migrations.ts). A file is
 // recognised by PRAGMA application_id = SESSION_APPLICATION_ID and meta.format = 'kvscope-session'.
 import Database from 'better-sqlite3';
-import { existsSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
+import { keepPreviousSession } from './session-backup';
 import { packSamples, type PackedSamples, type StoredPackedSessionData } from '../../../shared/api/packed-samples';
 import type { RunAnalysis, RunEvent, RunRequest, RunState, Sample } from '../../../shared/api/schemas';
 import type { SweepPlan } from '../../../shared/analysis/sweep-summary';
@@ -172,9 +173,36 @@ function checkSession(db: Db, path: string): number {
   return version;
 }
 
-/** True when `path` exists and is a KVScope session (any schema version). */
+/** SQLite's file header: its first 16 bytes, and where it keeps PRAGMA application_id (sqlite.org/fileformat.html). */
+const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
+const APPLICATION_ID_OFFSET = 68;
+
+/** The application id in the file's header; null when the header is not an SQLite database's (or not whole). */
+function headerApplicationId(path: string): number | null {
+  const head = Buffer.alloc(APPLICATION_ID_OFFSET + 4);
+  const fd = openSync(path, 'r');
+  try {
+    if (readSync(fd, head, 0, head.length, 0) < head.length) return null;
+  } finally {
+    closeSync(fd);
+  }
+  return head.subarray(0, SQLITE_HEADER.length).equals(SQLITE_HEADER) ? head.readUInt32BE(APPLICATION_ID_OFFSET) : null;
+}
+
+/**
+ * True when `path` exists and is a KVScope session (any schema version). Read from the file's
+ * header when it says so: a read-only SQLite open of a closed session leaves an empty -wal and
+ * -shm beside it (a read-only connection cannot remove them), and this is asked of the user's
+ * files before every report and --out. SQLite answers otherwise (a session whose writer died
+ * before its first checkpoint has its header in the -wal only).
+ */
 export function isSessionFile(path: string): boolean {
-  if (!existsSync(path)) return false;
+  if (!existsSync(path) || statSync(path).isDirectory()) return false;
+  try {
+    if (headerApplicationId(path) === SESSION_APPLICATION_ID) return true;
+  } catch {
+    return false; // unreadable: SQLite could not read it either
+  }
   let db: Db | null = null;
   try {
     db = new Database(path, { readonly: true, fileMustExist: true });
@@ -195,6 +223,8 @@ export class SessionStore {
   private readonly totals: CommitTotals = { samples: 0, events: 0, engineLog: 0 };
   /** The first error of a background commit (disk full…), reported again by flush() and close(). */
   error: Error | null = null;
+  /** Where create() moved the session that was at this path before, or null (there was none). */
+  previousKeptAs: string | null = null;
 
   private readonly insertSample;
   private readonly insertEvent;
@@ -216,13 +246,16 @@ export class SessionStore {
 
   /**
    * A new session at `path` (':memory:' for one that lives only in this process). An existing
-   * session there is replaced; any other existing file is left alone and refused.
+   * session there is kept aside under a numbered name (session-backup.ts; `previousKeptAs` says
+   * where); any other existing file is left alone and refused.
    */
   static create(path: string, options: CreateSessionOptions): SessionStore {
+    let previousKeptAs: string | null = null;
     if (path !== ':memory:' && existsSync(path)) {
+      if (statSync(path).isDirectory()) throw new SessionError(`${path} is a directory`);
       if (!isSessionFile(path))
         throw new SessionError(`${path} exists and is not a KVScope session: not overwriting it`);
-      for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
+      previousKeptAs = keepPreviousSession(path);
     }
     let db: Db;
     try {
@@ -247,7 +280,9 @@ export class SessionStore {
       db.pragma(`application_id = ${SESSION_APPLICATION_ID}`);
       db.pragma(`user_version = ${SESSION_SCHEMA_VERSION}`);
     })();
-    return new SessionStore(db, path, options.onCommit);
+    const store = new SessionStore(db, path, options.onCommit);
+    store.previousKeptAs = previousKeptAs;
+    return store;
   }
 
   /** An existing session, also one whose writer was killed; new runs can be added to it. */

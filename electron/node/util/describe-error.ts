@@ -22,6 +22,9 @@ const FILE_ERROR_WORDS: Record<string, string> = {
   ELOOP: 'too many levels of symbolic links',
   ENAMETOOLONG: 'file name too long',
   EMFILE: 'too many open files',
+  ENOSPC: 'no space left on device',
+  EROFS: 'read-only file system',
+  EDQUOT: 'disk quota exceeded',
 };
 
 /**

@@ -25,7 +25,13 @@ const OTHER_COMPRESSIONS: ReadonlyArray<{ magic: readonly number[]; name: string
   { magic: [0x50, 0x4b, 0x03, 0x04], name: 'zip', unpack: 'unzip' },
 ];
 
-const HEAD_BYTES = Math.max(GZIP_MAGIC.length, ...OTHER_COMPRESSIONS.map((c) => c.magic.length));
+/**
+ * SQLite's header ("SQLite format 3" and a NUL): a KVScope session given where its log was meant
+ * (`kvscope import tegrastats run.kvscope`) read as text "imported" the bytes of its JSON rows.
+ */
+const SQLITE_MAGIC = [...Buffer.from('SQLite format 3\0', 'latin1')];
+
+const HEAD_BYTES = Math.max(GZIP_MAGIC.length, SQLITE_MAGIC.length, ...OTHER_COMPRESSIONS.map((c) => c.magic.length));
 
 export interface LogFileStream {
   stream: Readable;
@@ -53,6 +59,10 @@ export function openLogFile(path: string): LogFileStream {
   const start = head.subarray(0, n);
   const other = OTHER_COMPRESSIONS.find((c) => startsWith(start, c.magic));
   if (other) throw new Error(`${other.name}-compressed: unpack it first (${other.unpack})`);
+  if (startsWith(start, SQLITE_MAGIC))
+    throw new Error(
+      'an SQLite database (a KVScope session?), not a log: kvscope report or kvscope web --open reads a session',
+    );
   const file = createReadStream(path);
   const utf16 = UTF16_BOMS.find((b) => startsWith(start, b.bom));
   if (utf16) return { stream: pipeline(file, utf16ToUtf8(utf16.encoding), () => {}), gzip: false };

@@ -2,7 +2,7 @@
 // recorded ones. Runs the real binary on real captures (test/fixtures/tegrastats, perf, llama-cpp);
 // expected values are read by hand off the captured lines.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -508,6 +508,20 @@ describe('kvscope import refuses, with one line and a non-zero exit', () => {
       1,
     );
     expect(readFileSync(notes, 'utf8')).toBe('field notes\n');
+  });
+
+  it('a session given as the log (its SQLite bytes were read as text and "imported"), nothing written', async () => {
+    const { out } = await importFixture(
+      'tegrastats',
+      'tegrastats/agx-orin-64gb-jp5/agx_orin_64gb_jp5_gdwr_issue14.txt',
+      'given',
+    );
+    await failsWith(
+      ['tegrastats', out, '--out', join(dir, 'from-session.kvscope')],
+      /^kvscope import: cannot read .*given\.kvscope: an SQLite database \(a KVScope session\?\), not a log: kvscope report or kvscope web --open reads a session\n$/,
+      1,
+    );
+    expect(existsSync(join(dir, 'from-session.kvscope'))).toBe(false);
   });
 
   it('an empty file', async () => {

@@ -1,7 +1,7 @@
 // Nothing lost when the app dies (issue 10, item 4): the CLI is SIGKILLed mid-run on a real
 // OpenSSH target; `kvscope recover` then turns what the run left on the target into a session
 // holding every sample of the run, and removes the run directory.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import NodeWebSocket from 'ws';
@@ -44,6 +44,19 @@ async function recover(outDir: string) {
 }
 
 describe('kvscope recover', () => {
+  it('--out naming a file: one line and status 2 before connecting (it was "EEXIST: file already exists, mkdir")', async () => {
+    const folder = await makeTempDir('kvscope-recover-out-');
+    const file = join(folder, 'notes.md');
+    writeFileSync(file, 'notes\n');
+    const r = await runCli(['recover', ...sshCliTarget(sshd, knownHosts), '--out', file]);
+    rmSync(folder, { recursive: true, force: true });
+    expect([r.code, r.stdout, r.stderr]).toEqual([
+      2,
+      '',
+      `kvscope recover: --out ${file}: is a file; recover writes one session per run into a folder\n`,
+    ]);
+  });
+
   it('a run that ended by itself after the app was killed: every sample and token in the session, the run directory removed', async () => {
     // 300 tokens at 100/s end within seconds, long before a 60 s watchdog would fire.
     const dir = await killAppMidRun(['--tokens', '300', '--tps', '100'], 60);

@@ -170,6 +170,27 @@ describe('bad input: one line on stderr, non-zero exit', () => {
     );
   });
 
+  it.each([
+    ['in a folder that does not exist', 'gone/r.md', 'its folder does not exist'],
+    ['onto a session', 'session.md', 'is a KVScope session: not writing a report over it'],
+  ])('profile --report %s fails before running anything (it failed after the whole run)', async (_what, name, why) => {
+    const session = await runCli([
+      'profile',
+      'local',
+      '--demo',
+      '--tokens',
+      '20',
+      ...FAST_DEMO_ARGS,
+      '--out',
+      at('session.md'),
+    ]);
+    expect(session.code, session.stderr).toBe(0);
+    const r = await runCli(['profile', 'local', '--demo', '--tokens', '20', ...FAST_DEMO_ARGS, '--report', at(name)]);
+    expect([r.code, r.stdout, r.stderr]).toEqual([2, '', `kvscope profile: --report ${at(name)}: ${why}\n`]);
+    // The session asked about is left alone: no -wal or -shm beside it either.
+    expect(['session.md-wal', 'session.md-shm'].filter((f) => existsSync(at(f)))).toEqual([]);
+  });
+
   it('profile --out onto a file that is not a session refuses to overwrite it', async () => {
     writeFileSync(at('precious.txt'), 'keep me');
     const r = await runCli(['profile', 'local', '--demo', '--out', at('precious.txt')]);

@@ -225,19 +225,24 @@ describe('session store round trip', () => {
     expect(run.analysis.throughput.tokens).toBe(1000);
   });
 
-  it('an existing session is replaced by create; reopened, it takes more runs', () => {
+  it('reopened, a session takes more runs; create over it keeps it aside as <name>.1.kvscope (session-backup.ts)', () => {
     const path = file();
     const first = createSession(path, { appVersion: 'one' });
+    expect(first.previousKeptAs).toBeNull();
     first.addRun({ id: 'a', label: 'a', request, state: 'done' });
     first.close();
     const again = openSession(path);
     again.addRun({ id: 'b', label: 'b', request, state: 'done' });
     again.close();
     expect(readSession(path).runs.map((r) => r.id)).toEqual(['a', 'b']);
-    createSession(path, { appVersion: 'two' }).close();
+    const second = createSession(path, { appVersion: 'two' });
+    const keptAs = path.replace(/\.kvscope$/, '.1.kvscope');
+    expect(second.previousKeptAs).toBe(keptAs);
+    second.close();
     const fresh = readSession(path);
     expect(fresh.meta.appVersion).toBe('two');
     expect(fresh.runs).toEqual([]);
+    expect(readSession(keptAs).runs.map((r) => r.id)).toEqual(['a', 'b']);
   });
 });
 
@@ -277,14 +282,18 @@ describe('files that are not sessions', () => {
   });
 });
 
+/** test/helpers/session-writer.ts writing to `path` in a child process, for a test to SIGKILL. */
+function startSessionWriter(path: string) {
+  return spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'test/helpers/session-writer.ts'), path], {
+    cwd: projectRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
 describe('crash safety', () => {
   it('a writer killed with SIGKILL mid-run leaves a file that opens, with every committed sample, in order', async () => {
     const path = file('crash');
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(projectRoot, 'test/helpers/session-writer.ts'), path],
-      { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const child = startSessionWriter(path);
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     // Wait for five commits (at least one by the 250 ms timer or the 500-sample size), then kill.
@@ -335,5 +344,28 @@ describe('crash safety', () => {
     store.addRun({ id: 'after', label: 'after the crash', request, state: 'done' });
     store.close();
     expect(readSession(path).runs.map((r) => r.id)).toEqual(['crash-run', 'after']);
+  });
+
+  it("a new session over a killed writer's keeps every committed sample in the backup, its WAL folded in", async () => {
+    const path = file('crash-kept');
+    const child = startSessionWriter(path);
+    const acknowledged = await new Promise<number>((resolve) => {
+      child.stdout.on('data', (d: Buffer) => {
+        const m = /committed (\d+)\n/.exec(d.toString());
+        if (m && Number(m[1]) > 0) {
+          child.kill('SIGKILL');
+          resolve(Number(m[1]));
+        }
+      });
+    });
+    await new Promise((r) => child.once('close', r));
+    expect(existsSync(`${path}-wal`)).toBe(true);
+    const fresh = createSession(path, { appVersion: 'after' });
+    fresh.close();
+    const keptAs = defined(fresh.previousKeptAs ?? undefined, 'previousKeptAs');
+    expect([existsSync(`${keptAs}-wal`), existsSync(`${keptAs}-shm`)]).toEqual([false, false]);
+    const kept = defined(readSession(keptAs).runs[0], 'kept run');
+    expect(kept.id).toBe('crash-run');
+    expect(kept.samples.length).toBeGreaterThanOrEqual(acknowledged);
   });
 });

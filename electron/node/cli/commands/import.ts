@@ -56,6 +56,8 @@ export interface ImportResult {
   diagnostics: number;
   durationMs: number;
   engineLog: { timings: number; kv: number; model: number };
+  /** Where the session that was at `session` was moved (session-backup.ts); absent when there was none. */
+  previousSessionKeptAs?: string;
 }
 
 /**
@@ -476,6 +478,7 @@ export async function importLog(
     diagnostics,
     durationMs,
     engineLog: { timings: log.timings.length, kv: log.kv.length, model: log.model.length },
+    ...(store.previousKeptAs !== null ? { previousSessionKeptAs: store.previousKeptAs } : {}),
   };
 }
 
@@ -499,6 +502,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
   const result = await importLog(kind, file, values.out, { intervalMs, signal: io.signal });
   if (values.json) io.out(JSON.stringify(result) + '\n');
+  if (result.previousSessionKeptAs !== undefined)
+    io.err(`kvscope import: the session that was at ${result.session} is kept as ${result.previousSessionKeptAs}\n`);
   io.err(
     `kvscope import: ${result.samples} sample(s), ${result.diagnostics} unreadable line(s) from ${file} → ${result.session}\n`,
   );

@@ -158,8 +158,13 @@ export const DEFAULT_SERVER_TOKENS = SERVER_MODE_DEFAULTS.maxTokens;
 /** Server mode: the server's log lines on stdout are not counted as tokens. */
 const NO_TOKENS_REGEX = SERVER_MODE_DEFAULTS.noTokensRegex;
 
+function parseProfileArgs(args: string[]) {
+  return parseCliArgs(args, { ...options, ...collectorOptions });
+}
+type ProfileValues = ReturnType<typeof parseProfileArgs>['values'];
+
 export async function run(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCliArgs(args, { ...options, ...collectorOptions });
+  const { values, positionals } = parseProfileArgs(args);
   if (positionals.length !== 1)
     throw new CliError('expected exactly one target (local, user@host[:port], ssh://…, or a ~/.ssh/config alias)', 2);
   if (!values.demo === !values.engine) throw new CliError('give either --engine "<command on target>" or --demo', 2);
@@ -224,8 +229,23 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   // --out / --report: checked now, the session recorded while the runs run, the report at the end.
   const outputs = openProfileOutputs({ out: values.out, report: values.report }, io);
 
-  if (sweepSizes) return sweep(request, sweepSizes, values, io, outputs);
+  try {
+    if (sweepSizes) return await sweep(request, sweepSizes, values, io, outputs);
+    return await profileOnce(request, values, { serverMode, tokens }, io, outputs);
+  } catch (error) {
+    outputs?.abort();
+    throw error;
+  }
+}
 
+/** One run (not a sweep), recorded into `outputs` when given; its summary printed. */
+async function profileOnce(
+  request: RunRequest,
+  values: ProfileValues,
+  { serverMode, tokens }: { serverMode: boolean; tokens: number | undefined },
+  io: CliIo,
+  outputs: ProfileOutputs | null,
+): Promise<number> {
   // Server mode: its options checked before anything runs; the engine's output is read for the
   // port it listens on (--server-url …:0).
   const server: ServerMode | null = serverMode

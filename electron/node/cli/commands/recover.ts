@@ -3,6 +3,7 @@
 // `<dir>/<run id>.kvscope`, then its run directory is removed (electron/node/run/run-recovery.ts).
 // Runs still running are listed and left alone; every run is listed with its age. One line per
 // run on stdout (--json: one JSON document). Exit 1 when a run could not be recovered.
+import { existsSync, statSync } from 'node:fs';
 import { CliError, type CliIo, parseCliArgs, valueOptions } from '../cli-io';
 import { cliTargetSupport } from '../cli-targets';
 import { createTarget, createTargetOptionsFromCli } from '../../transport/target-spec';
@@ -18,6 +19,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     throw new CliError('expected exactly one target (local, user@host[:port], ssh://…, or a ~/.ssh/config alias)', 2);
   const spec = await cliTargetSupport.targetFromCli(targetText, values);
   const outDir = values.out ?? '.';
+  // Before connecting: every run recovered would fail to be written (mkdir: EEXIST) and stay on the target.
+  if (existsSync(outDir) && !statSync(outDir).isDirectory())
+    throw new CliError(`--out ${outDir}: is a file; recover writes one session per run into a folder`, 2);
   let target: Target;
   try {
     target = await createTarget(

@@ -1,18 +1,18 @@
 // `kvscope report <session> --format html|md|csv|json|pdf|perfetto|prometheus -o <file>` (docs/DESIGN.md): a
 // report of a stored session. The format may be left out when the file name says it (.html, .md,
 // .csv, .json, .pdf, .trace.json, .prom). CSV: `--layout wide` (default, one row per sample) or `long`.
+// `-o -` writes the report to stdout (cli-output.ts), with --format.
 import { SessionFileRejected } from '../../session/session-file-guard';
 import { readSession, SessionError } from '../../session/session-store';
 import {
   formatFromFileName,
   isReportFormat,
   REPORT_FORMATS,
-  writeReport,
+  reportContent,
   type ReportFormat,
 } from '../../session/report-files';
-import { PdfError } from '../../session/pdf';
-import { describeWriteError } from '../../util/describe-error';
 import { CliError, type CliIo, parseCliArgs } from '../cli-io';
+import { checkOutput, outputName, STDOUT_OUTPUT, writeOutput } from '../cli-output';
 
 const options = {
   format: { type: 'string', short: 'f' },
@@ -36,10 +36,10 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       throw new CliError(`unknown format "${values.format}" (expected one of ${REPORT_FORMATS.join(', ')})`, 2);
     format = values.format;
   } else {
-    const guessed = formatFromFileName(out);
+    const guessed = out === STDOUT_OUTPUT ? null : formatFromFileName(out);
     if (!guessed)
       throw new CliError(
-        `--format is required (${REPORT_FORMATS.join('|')}): the file name "${out}" does not say which`,
+        `--format is required (${REPORT_FORMATS.join('|')}): ${out === STDOUT_OUTPUT ? '-o - (stdout) has no file name to say' : `the file name "${out}" does not say`} which`,
         2,
       );
     format = guessed;
@@ -48,16 +48,13 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (layout !== 'wide' && layout !== 'long') throw new CliError(`--layout: expected wide or long, got "${layout}"`, 2);
   if (values.layout !== undefined && format !== 'csv') throw new CliError('--layout applies to --format csv only', 2);
 
+  checkOutput(out, format, io);
+
   const session = loadSession(sessionPath);
-  try {
-    await writeReport(session, format, out, { csvLayout: layout });
-  } catch (error) {
-    if (error instanceof PdfError) throw new CliError(error.message);
-    throw new CliError(`cannot write ${out}: ${describeWriteError(error)}`);
-  }
+  await writeOutput(out, io, () => reportContent(session, format, { csvLayout: layout }));
   const recovered = session.runs.filter((r) => r.analysisSource === 'recomputed').length;
   io.err(
-    `kvscope report: ${format} report of ${session.runs.length} run(s) written to ${out}${recovered ? ` (${recovered} run(s) recovered from an interrupted recording)` : ''}\n`,
+    `kvscope report: ${format} report of ${session.runs.length} run(s) written to ${outputName(out)}${recovered ? ` (${recovered} run(s) recovered from an interrupted recording)` : ''}\n`,
   );
   return 0;
 }
