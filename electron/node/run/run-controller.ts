@@ -119,7 +119,7 @@ export class RunController {
     readonly targetFacts: TargetFacts | null = null,
   ) {
     this.callbacks = withListeners(callbacks, this.listeners);
-    this.memoryTicks = new MemoryTickEvents(targetFacts);
+    this.memoryTicks = new MemoryTickEvents(targetFacts, request.alertThresholds);
     // Every run passes here (app, CLI, sweeps, recovery): from now on its command's secrets are
     // masked in what is logged, stored and printed (util/redact.ts); the engine still gets them.
     if (request.engine.kind === 'command')

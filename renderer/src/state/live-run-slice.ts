@@ -256,11 +256,13 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
       const state = get();
       if (isBusy(state)) return;
       const target = state.boards.find((b) => b.id === state.selectedBoardId)?.spec ?? null;
-      const built = buildRunRequest(state.form, target);
-      if (!built.ok) {
-        set({ formErrors: built.errors });
+      const form = buildRunRequest(state.form, target);
+      if (!form.ok) {
+        set({ formErrors: form.errors });
         return;
       }
+      // The run judges its own alerts (near a trip point, throttling…) with the user's settings too.
+      const built = { ...form, request: { ...form.request, alertThresholds: state.dash.thresholds } };
       resetRunState();
       stopWanted = false;
       const demo = built.request.engine.kind === 'demo' ? built.request.engine.demo : null;
