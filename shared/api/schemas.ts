@@ -291,8 +291,17 @@ export const ServerModeSchema = z
 export type ServerMode = z.infer<typeof ServerModeSchema>;
 export type ServerModeInput = z.input<typeof ServerModeSchema>;
 
-/** What startRun takes: a run, and server mode when the command starts a server. */
-export const StartRunInputSchema = RunRequestSchema.extend({ server: ServerModeSchema.optional() });
+/**
+ * A name the caller gives a start before it has a run id (the window's Stop while "Starting…":
+ * cancelStart). Not part of the run: it is not recorded.
+ */
+export const StartKeySchema = z.string().regex(/^[\w-]{8,64}$/);
+
+/** What startRun takes: a run, server mode when the command starts a server, and the start's key. */
+export const StartRunInputSchema = RunRequestSchema.extend({
+  server: ServerModeSchema.optional(),
+  startKey: StartKeySchema.optional(),
+});
 export type StartRunInput = z.input<typeof StartRunInputSchema>;
 
 /** The context sizes of a sweep (shared/run/sweep-sizes.ts reads them from text). */

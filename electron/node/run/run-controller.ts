@@ -26,12 +26,12 @@ import { LAUNCHER_CHECK_MS, launcherState } from './launcher-liveness';
 import type { PreparedEngine } from './engine-setup';
 import { EngineOutput } from './engine-output';
 import { MemoryTickEvents } from './memory-tick-events';
-import { launchRun, readEnginePid } from './run-launch';
+import { LaunchStopped, launchRun, readEnginePid } from './run-launch';
 import { signalProcessTree } from './process-tree';
 import { CollectorBook, type CollectorLineResult } from './collector-book';
 import { reconnectTarget, targetAnswers } from './link-recovery';
 import { runRecordOf } from './run-record-of';
-import { defaultRunLabel } from '../../../shared/run/run-labels';
+import { defaultRunLabel, USER_STOP_REASON } from '../../../shared/run/run-labels';
 import { engineExitOfStatus } from '../../../shared/run/engine-exit';
 import { RUN_DEFAULTS, withListeners, type RunCallbacks, type RunControllerOptions } from './run-options';
 import type { RunManifest } from './run-manifest';
@@ -72,6 +72,8 @@ export class RunController {
   private t0Uptime: number | null = null;
   private launcherPid: number | null = null;
   private launching: Promise<number | null> | null = null;
+  /** The launch ended at a Stop before the launcher started (run-launch.ts LaunchStopped). */
+  private launchStopped = false;
   private follower: SpoolFollower | null = null;
   private ended = false;
   private stopping = false;
@@ -187,6 +189,7 @@ export class RunController {
         collectors: this.collectors,
         onDir: (dir) => (this.dir = dir),
         onEngine: (engine) => (this.engine = engine),
+        stopped: () => this.stopping,
       });
       this.launcherPid = await this.launching;
       this.heartbeat = setInterval(() => void this.beat(), this.options.heartbeatMs);
@@ -197,20 +200,30 @@ export class RunController {
       if (this.request.durationMs)
         this.limitTimer = setTimeout(() => void this.stop('duration reached'), this.request.durationMs);
     } catch (error) {
+      if (error instanceof LaunchStopped) return this.endStoppedLaunch();
       this.fail(error);
       throw error;
     }
   }
 
+  /** Stopped during the launch, before the engine started: what was uploaded goes, the run is done (stopped). */
+  private async endStoppedLaunch(): Promise<void> {
+    this.launchStopped = true;
+    if (this.dir && !process.env.KVSCOPE_KEEP_RUN_DIR)
+      await this.target.exec(`rm -rf ${shellQuote(this.dir)}`, { timeoutMs: 10_000 }).catch(() => {});
+    this.finish();
+  }
+
   /** Stop the engine's process tree: TERM, then KILL after a grace period. */
-  async stop(reason = 'stopped by user'): Promise<void> {
+  async stop(reason = USER_STOP_REASON): Promise<void> {
     if (this.ended || this.stopping || this.replaying) return this.done;
     this.stopping = true;
     this.setState('stopping');
     this.addEvent({ tMs: this.lastTMs, kind: 'stop', message: reason });
     // Stopped while launching: once launched there is an engine to end (a failed launch ends the run).
     await this.launching?.catch(() => {});
-    if (this.ended) return this.done;
+    // A launch that the Stop ended before the engine started ends the run itself (endStoppedLaunch).
+    if (this.ended || this.launchStopped) return this.done;
     if (!this.enginePid && this.launcherPid !== null)
       this.enginePid =
         (await readEnginePid(this.target, this.dir, this.options.stopGraceMs, () => this.ended || !!this.enginePid)) ??

@@ -12,7 +12,7 @@ import {
   type Sample,
   type SweepStatus,
 } from '../../../shared/api/schemas';
-import { defaultRunLabel } from '../../../shared/run/run-labels';
+import { defaultRunLabel, USER_STOP_REASON } from '../../../shared/run/run-labels';
 import { buildChartSeries, EMPTY_CHART } from '../live/chart-series';
 import { MAX_EVENTS, MAX_POINTS_PER_SERIES, OUTPUT_TAIL_LINES } from '../live/live-config';
 import { seriesReadouts, updateLatest, updateLatestFromCells, type LatestValues } from '../live/series-readouts';
@@ -66,6 +66,12 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
   let early: Array<[ApiEventName, unknown]> = [];
   /** Stop pressed while the run was still starting (no run id yet): sent as soon as the id is known. */
   let stopWanted = false;
+  /**
+   * The key of the startRun not answered yet: Stop meanwhile sends cancelStart with it, so a board
+   * still connecting (up to its 20 s connect timeout) or a launch under way stops at once instead
+   * of after startRun answers (shared/api/contract.ts cancelStart).
+   */
+  let startKey: string | null = null;
   let flushedRingVersion = -1;
   let chartInputsChanged = false;
   /** Newest value of every series, from every collector: the "All series" panel. */
@@ -216,6 +222,11 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
     set((s) => ({ run: { ...s.run, phase: 'stopping' } }));
     if (!runId) {
       stopWanted = true;
+      // ok: false is a start that has just answered: its id arrives and stopWanted stops it.
+      if (startKey)
+        await api
+          .cancelStart({ startKey })
+          .catch((error: unknown) => set((s) => ({ run: { ...s.run, error: `Stop failed: ${errorText(error)}` } })));
       return;
     }
     try {
@@ -298,7 +309,14 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
               result: null,
             },
           }));
-        } else runId = (await api.startRun(built.request)).runId;
+        } else {
+          startKey = crypto.randomUUID();
+          try {
+            runId = (await api.startRun({ ...built.request, startKey })).runId;
+          } finally {
+            startKey = null;
+          }
+        }
         set((s) => ({ run: { ...s.run, runId: s.run.runId ?? runId } }));
         if (stopWanted) {
           stopWanted = false;
@@ -316,6 +334,16 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
         // A run refused before it had a status (an unreachable board) is still named by what it was to run.
         const parsed = RunRequestSchema.safeParse(built.request);
         const label = parsed.success ? (parsed.data.label ?? defaultRunLabel(parsed.data)) : null;
+        if (stopWanted) {
+          // Stopped before the run existed (cancelStart): a stopped run, with what the app said.
+          stopWanted = false;
+          const events = [
+            { tMs: 0, kind: 'stop' as const, message: USER_STOP_REASON },
+            { tMs: 0, kind: 'info' as const, message: errorText(error) },
+          ];
+          set((s) => ({ run: { ...s.run, label: s.run.label ?? label, phase: 'done', events } }));
+          return;
+        }
         set((s) => ({ run: { ...s.run, label: s.run.label ?? label, phase: 'failed', error: errorText(error) } }));
       }
     },
