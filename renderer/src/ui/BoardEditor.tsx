@@ -94,94 +94,92 @@ export function BoardEditor() {
   };
 
   return (
-    <>
-      <Modal
-        title={editor.mode === 'add' ? 'Add a board' : `Edit ${board?.label ?? 'board'}`}
-        onCancel={closeEditor}
-        testId="board-editor"
-        wide
+    <Modal
+      title={editor.mode === 'add' ? 'Add a board' : `Edit ${board?.label ?? 'board'}`}
+      onCancel={closeEditor}
+      testId="board-editor"
+      wide
+    >
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void saveBoard();
+        }}
       >
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            void saveBoard();
-          }}
-        >
-          <fieldset disabled={editor.saving}>
-            <div className="field-grid">
-              <Field field="label" label="Name" placeholder="e.g. Jetson Orin (lab)" hint="Defaults to the host" wide />
-              <Field field="host" label="Host" placeholder="192.168.1.50 or orin.local" />
-              <Field field="port" label="Port" />
-              <Field field="user" label="User" placeholder="your local user name" />
-              <Field field="keepaliveSec" label="Keepalive" placeholder="15 s default" />
-              <Field
-                field="identityFile"
-                label="Identity file"
-                placeholder="~/.ssh/id_ed25519"
-                hint="Empty: ssh-agent, then ~/.ssh/id_*"
-                wide
-              />
-              <Field
-                field="jump"
-                label="Jump hosts"
-                placeholder="user@bastion:22 (one per line, outermost first)"
-                multiline
-                wide
-              />
-              <Field
-                field="knownHostsFile"
-                label="Known-hosts file"
-                placeholder="~/.ssh/known_hosts"
-                hint="Read as well as KVScope's own store, where accepted keys are kept"
-                wide
-              />
-            </div>
-            {editor.draft.alias && (
-              <p className="muted small">
-                From ~/.ssh/config Host {editor.draft.alias}: its other settings apply when connecting.
-              </p>
-            )}
-            <p className="muted small" data-testid="board-password-note">
-              No password here: KVScope asks when the board needs one.{' '}
-              {secretStorage?.available
-                ? 'Tick “remember” in that dialog to keep it in the OS keychain.'
-                : (secretStorage?.reason ?? '')}
+        <fieldset disabled={editor.saving}>
+          <div className="field-grid">
+            <Field field="label" label="Name" placeholder="e.g. Jetson Orin (lab)" hint="Defaults to the host" wide />
+            <Field field="host" label="Host" placeholder="192.168.1.50 or orin.local" />
+            <Field field="port" label="Port" />
+            <Field field="user" label="User" placeholder="your local user name" />
+            <Field field="keepaliveSec" label="Keepalive" placeholder="15 s default" />
+            <Field
+              field="identityFile"
+              label="Identity file"
+              placeholder="~/.ssh/id_ed25519"
+              hint="Empty: ssh-agent, then ~/.ssh/id_*"
+              wide
+            />
+            <Field
+              field="jump"
+              label="Jump hosts"
+              placeholder="user@bastion:22 (one per line, outermost first)"
+              multiline
+              wide
+            />
+            <Field
+              field="knownHostsFile"
+              label="Known-hosts file"
+              placeholder="~/.ssh/known_hosts"
+              hint="Read as well as KVScope's own store, where accepted keys are kept"
+              wide
+            />
+          </div>
+          {editor.draft.alias && (
+            <p className="muted small">
+              From ~/.ssh/config Host {editor.draft.alias}: its other settings apply when connecting.
             </p>
-            {remembered > 0 && board && (
-              <p className="small">
-                {remembered} remembered credential{remembered === 1 ? '' : 's'}.{' '}
-                <button
-                  type="button"
-                  className="link-button"
-                  onClick={() => void forgetSecrets(board.id)}
-                  data-testid="forget-secrets"
-                >
-                  Forget
-                </button>
-              </p>
-            )}
-          </fieldset>
-          <FormError text={general} testId="board-error" />
-          <div className="modal-actions">
-            {editor.mode === 'edit' && editor.id && (
+          )}
+          <p className="muted small" data-testid="board-password-note">
+            No password here: KVScope asks when the board needs one.{' '}
+            {secretStorage?.available
+              ? 'Tick “remember” in that dialog to keep it in the OS keychain.'
+              : (secretStorage?.reason ?? '')}
+          </p>
+          {remembered > 0 && board && (
+            <p className="small">
+              {remembered} remembered credential{remembered === 1 ? '' : 's'}.{' '}
               <button
                 type="button"
-                className="button-danger modal-action-left"
-                onClick={() => setConfirmingRemove(true)}
-                data-testid="board-remove"
+                className="link-button"
+                onClick={() => void forgetSecrets(board.id)}
+                data-testid="forget-secrets"
               >
-                Remove board
+                Forget
               </button>
-            )}
-            <button type="button" className="button-secondary" onClick={closeEditor} data-testid="board-cancel">
-              Cancel
+            </p>
+          )}
+        </fieldset>
+        <FormError text={general} testId="board-error" />
+        <div className="modal-actions">
+          {editor.mode === 'edit' && editor.id && (
+            <button
+              type="button"
+              className="button-danger modal-action-left"
+              onClick={() => setConfirmingRemove(true)}
+              data-testid="board-remove"
+            >
+              Remove board
             </button>
-            <button type="submit" className="button-primary" disabled={editor.saving} data-testid="board-save">
-              {editor.saving ? 'Saving…' : 'Save'}
-            </button>
-          </div>
-        </form>
-      </Modal>
+          )}
+          <button type="button" className="button-secondary" onClick={closeEditor} data-testid="board-cancel">
+            Cancel
+          </button>
+          <button type="submit" className="button-primary" disabled={editor.saving} data-testid="board-save">
+            {editor.saving ? 'Saving…' : 'Save'}
+          </button>
+        </div>
+      </form>
       {confirmingRemove && editor.id && (
         <ConfirmDialog
           title={`Remove ${board?.label ?? 'this board'}?`}
@@ -194,6 +192,6 @@ export function BoardEditor() {
           {remembered > 0 ? ', with the credentials remembered for it' : ''}. Sessions recorded on it are kept.
         </ConfirmDialog>
       )}
-    </>
+    </Modal>
   );
 }
