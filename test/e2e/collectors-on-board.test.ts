@@ -7,31 +7,24 @@ import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addTrustedBoardAndProbe, openBrowserApp, type BrowserApp } from '../helpers/browser-app';
 import { projectRoot } from '../helpers/cli';
-import { startTrustedSshd, type Sshd } from '../helpers/sshd';
+import { openAppWithSshBoard, type SshBoardApp } from '../helpers/ssh-board-app';
 
+/** Generous: the machine has 2 cores shared with other suites; these are not speed checks. */
 const WAIT_MS = 40_000;
 const TEST_MS = 120_000;
 
-let sshd: Sshd;
-let knownHosts: string;
-let app: BrowserApp;
+let board: SshBoardApp;
 /** The board's own tools: vcgencmd only, as on a Raspberry Pi. */
 const piBin = mkdtempSync(join(tmpdir(), 'kvscope-pi-bin-'));
 
 beforeAll(async () => {
   symlinkSync(join(projectRoot, 'test/fixtures/shims/bin/vcgencmd'), join(piBin, 'vcgencmd'));
-  ({ sshd, knownHosts } = await startTrustedSshd({
-    extraConfig: [`SetEnv PATH=${piBin}:/usr/local/bin:/usr/bin:/bin`],
-  }));
-  delete process.env.SSH_AUTH_SOCK;
-  app = await openBrowserApp({ homePrefix: 'kvscope-e2e-collectors-board-' });
+  board = await openAppWithSshBoard('kvscope-e2e-collectors-board-', `PATH=${piBin}:/usr/local/bin:/usr/bin:/bin`);
 }, TEST_MS);
 
 afterAll(async () => {
-  await app?.close();
-  await sshd?.stop();
+  await board?.close();
   rmSync(piBin, { recursive: true, force: true });
 });
 
@@ -39,19 +32,14 @@ describe('the Collectors section and the selected board', () => {
   it(
     'marks what the probe did not find on the board, keeps its switch, and marks nothing unprobed',
     async () => {
+      const { app } = board;
       const { page } = app;
       const collectors = page.getByTestId('collectors');
       const note = (id: string) => page.getByTestId(`collector-${id}`).locator('.collector-missing-note');
       // This computer, not probed: nothing is known, nothing is marked.
       expect(await collectors.locator('summary').textContent()).toBe('Collectors all on, default intervals');
 
-      await addTrustedBoardAndProbe(page, {
-        label: 'Pi board',
-        port: sshd.port,
-        user: sshd.user,
-        identityFile: sshd.clientKey.privatePath,
-        knownHostsFile: knownHosts,
-      });
+      await board.addBoardAndProbe('Pi board');
       await page.getByTestId('device-card').waitFor({ timeout: WAIT_MS });
       await page.getByTestId('engine-kind-demo').click();
       await collectors.locator('summary').click();
