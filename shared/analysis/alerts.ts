@@ -5,45 +5,18 @@
 // returns the alerts that are new; a rule fires once when its condition starts and re-arms only
 // after it has cleared (by a margin where a value could hover on the line).
 import type { RunEvent } from '../api/schemas';
+import { DEFAULT_ALERT_THRESHOLDS, type AlertRule, type AlertThresholds } from './alert-thresholds';
 
-export type AlertRule = 'rss-budget' | 'oom-horizon' | 'near-trip' | 'throttling' | 'swap-in' | 'engine-exited';
-
-export const ALERT_RULES: readonly AlertRule[] = [
-  'rss-budget',
-  'oom-horizon',
-  'near-trip',
-  'throttling',
-  'swap-in',
-  'engine-exited',
-];
-
-export interface AlertThresholds {
-  enabled: Record<AlertRule, boolean>;
-  /** rss-budget: fire when RSS ≥ this fraction of the memory budget (0..1]. */
-  rssBudgetFraction: number;
-  /** oom-horizon: fire when the budget is this many generated tokens away or fewer. */
-  oomHorizonTokens: number;
-  /** near-trip: fire when a zone is within this many °C of its trip point. */
-  nearTripC: number;
-  /** swap-in: fire when swap-in activity reaches this many bytes per second. */
-  swapInBytesPerSecond: number;
-}
-
-/** The defaults, each with its reason (shown in the settings popover). */
-export const DEFAULT_ALERT_THRESHOLDS: AlertThresholds = {
-  enabled: {
-    'rss-budget': true,
-    'oom-horizon': true,
-    'near-trip': true,
-    throttling: true,
-    'swap-in': true,
-    'engine-exited': true,
-  },
-  rssBudgetFraction: 0.8,
-  oomHorizonTokens: 1024,
-  nearTripC: 5,
-  swapInBytesPerSecond: 1024 * 1024,
-};
+// The rules' names and thresholds, and their schema, are alert-thresholds.ts' (re-exported here:
+// the rules and their settings are used together).
+export {
+  ALERT_RULES,
+  AlertThresholdsSchema,
+  DEFAULT_ALERT_THRESHOLDS,
+  sanitizeThresholds,
+  type AlertRule,
+  type AlertThresholds,
+} from './alert-thresholds';
 
 export const ALERT_REASONS: Record<AlertRule, { label: string; reason: string }> = {
   'rss-budget': {
@@ -256,26 +229,5 @@ export function alertToRunEvent(alert: Alert): RunEvent {
     kind: 'alert',
     message: alert.message,
     data: { rule: alert.rule, severity: alert.severity, ...alert.data },
-  };
-}
-
-/** Thresholds read back from storage or a form: unknown or out-of-range fields take the default. */
-export function sanitizeThresholds(input: unknown): AlertThresholds {
-  const d = DEFAULT_ALERT_THRESHOLDS;
-  const o = (typeof input === 'object' && input !== null ? input : {}) as Partial<
-    Record<keyof AlertThresholds, unknown>
-  >;
-  const num = (v: unknown, min: number, max: number, fallback: number) =>
-    typeof v === 'number' && Number.isFinite(v) && v >= min && v <= max ? v : fallback;
-  const enabledIn = (typeof o.enabled === 'object' && o.enabled !== null ? o.enabled : {}) as Record<string, unknown>;
-  const enabled = Object.fromEntries(
-    ALERT_RULES.map((rule) => [rule, typeof enabledIn[rule] === 'boolean' ? enabledIn[rule] : d.enabled[rule]]),
-  ) as Record<AlertRule, boolean>;
-  return {
-    enabled,
-    rssBudgetFraction: num(o.rssBudgetFraction, 0.05, 1, d.rssBudgetFraction),
-    oomHorizonTokens: num(o.oomHorizonTokens, 0, 100_000_000, d.oomHorizonTokens),
-    nearTripC: num(o.nearTripC, 0, 100, d.nearTripC),
-    swapInBytesPerSecond: num(o.swapInBytesPerSecond, 0, 1e12, d.swapInBytesPerSecond),
   };
 }

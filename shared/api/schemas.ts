@@ -1,6 +1,7 @@
 // Data shapes that cross a process boundary (IPC, the WebSocket bridge, the CLI's --json,
 // session files). zod schemas are the single source; TypeScript types are inferred from them.
 import { z } from 'zod';
+import { AlertThresholdsSchema } from '../analysis/alert-thresholds';
 
 /** KV cache element types llama.cpp can use for K and V (docs/DESIGN.md, "row_bytes"). */
 export const KvTypeSchema = z.enum(['f32', 'f16', 'bf16', 'q8_0', 'q4_0', 'q4_1', 'q5_0', 'q5_1']);
@@ -231,6 +232,11 @@ export const RunRequestSchema = z.object({
    * smaller board. Needs root or a delegated cgroup there (electron/node/run/run-scripts.ts).
    */
   memoryLimitBytes: z.number().int().positive().optional(),
+  /**
+   * The user's alert thresholds and switches (the dashboard's Alerts… popover): the alerts the run
+   * raises itself (its events, the session's, `profile --json`'s) follow them. Absent: the defaults.
+   */
+  alertThresholds: AlertThresholdsSchema.optional(),
 });
 export type RunRequest = z.infer<typeof RunRequestSchema>;
 export type RunRequestInput = z.input<typeof RunRequestSchema>;
@@ -285,8 +291,17 @@ export const ServerModeSchema = z
 export type ServerMode = z.infer<typeof ServerModeSchema>;
 export type ServerModeInput = z.input<typeof ServerModeSchema>;
 
-/** What startRun takes: a run, and server mode when the command starts a server. */
-export const StartRunInputSchema = RunRequestSchema.extend({ server: ServerModeSchema.optional() });
+/**
+ * A name the caller gives a start before it has a run id (the window's Stop while "Starting…":
+ * cancelStart). Not part of the run: it is not recorded.
+ */
+export const StartKeySchema = z.string().regex(/^[\w-]{8,64}$/);
+
+/** What startRun takes: a run, server mode when the command starts a server, and the start's key. */
+export const StartRunInputSchema = RunRequestSchema.extend({
+  server: ServerModeSchema.optional(),
+  startKey: StartKeySchema.optional(),
+});
 export type StartRunInput = z.input<typeof StartRunInputSchema>;
 
 /** The context sizes of a sweep (shared/run/sweep-sizes.ts reads them from text). */

@@ -40,6 +40,18 @@ export function intervalInRange(def: CollectorDefinition, intervalMs: number): b
   return def.interval !== 'run' && intervalMs >= def.interval.minMs && intervalMs <= def.interval.maxMs;
 }
 
+/**
+ * Why the probe facts say `def` cannot run on the target ("absent": tegrastats on a Raspberry Pi),
+ * or null, also when nothing is known yet (no probe: the run's script finds out). What the run
+ * leaves out (planCollectors) and what the run form marks "not on this board" (CollectorFields.tsx).
+ */
+export function collectorUnavailable(
+  def: CollectorDefinition,
+  facts: TargetFacts | null,
+): { status: 'absent' | 'denied'; reason: string } | null {
+  return def.unavailable?.(facts) ?? null;
+}
+
 export function planCollectors(
   request: { intervalMs: number; collectors?: Record<string, CollectorSettings> },
   facts: TargetFacts | null,
@@ -48,7 +60,7 @@ export function planCollectors(
   for (const def of COLLECTORS) {
     const settings = request.collectors?.[def.id];
     if (settings?.enabled === false) continue;
-    const missing = def.unavailable?.(facts) ?? null;
+    const missing = collectorUnavailable(def, facts);
     if (missing) {
       plan.unavailable.push({ id: def.id, ...missing });
       continue;

@@ -3,6 +3,12 @@
 import type { RunRequest } from '../api/schemas';
 import type { RunRecord } from './run-record';
 
+/**
+ * The stop event's reason when the user pressed Stop (electron/node/run/run-controller.ts stop()'s
+ * default): how the window and the session list tell a stopped run from one that ended by itself.
+ */
+export const USER_STOP_REASON = 'stopped by user';
+
 const MODEL_FLAG = /(?:^|\s)(?:-m|--model)(?:=|\s+)("[^"]*"|'[^']*'|\S+)/;
 const basename = (path: string) => path.split('/').pop() || path;
 

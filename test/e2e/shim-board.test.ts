@@ -14,18 +14,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import {
-  addTrustedBoardAndProbe,
-  openBrowserApp,
-  saveScreenshot,
-  waitForPhase,
-  type BrowserApp,
-} from '../helpers/browser-app';
+import { saveScreenshot, waitForPhase, type BrowserApp } from '../helpers/browser-app';
 import { readSession } from '../../electron/node/session/session-store';
 import type { Sample } from '../../shared/api/schemas';
 import { projectRoot, runCli } from '../helpers/cli';
 import { csvColumns } from '../helpers/csv-columns';
-import { startTrustedSshd, type Sshd } from '../helpers/sshd';
+import { openAppWithSshBoard, type SshBoardApp } from '../helpers/ssh-board-app';
 
 const SHIMS = join(projectRoot, 'test/fixtures/shims/bin');
 const RK3588 = join(projectRoot, 'test/fixtures/board-root/rk3588-orange-pi-5');
@@ -57,23 +51,21 @@ const cycled = <T>(values: readonly T[], i: number): T => values[i % values.leng
 const WAIT_MS = 40_000;
 const TEST_MS = 120_000;
 
-let sshd: Sshd;
-let knownHosts: string;
+let board: SshBoardApp;
 let app: BrowserApp;
 const sshTmp = mkdtempSync(join(tmpdir(), 'kvscope-shim-board-ssh-'));
 
 beforeAll(async () => {
-  ({ sshd, knownHosts } = await startTrustedSshd({
-    extraConfig: [`SetEnv PATH=${SHIMS}:/usr/local/bin:/usr/bin:/bin KVSCOPE_SYSFS_ROOT=${RK3588} TMPDIR=${sshTmp}`],
-  }));
-  delete process.env.SSH_AUTH_SOCK;
-  app = await openBrowserApp({ homePrefix: 'kvscope-shim-board-' });
+  board = await openAppWithSshBoard(
+    'kvscope-shim-board-',
+    `PATH=${SHIMS}:/usr/local/bin:/usr/bin:/bin KVSCOPE_SYSFS_ROOT=${RK3588} TMPDIR=${sshTmp}`,
+  );
+  ({ app } = board);
   await app.page.setViewportSize({ width: 1440, height: 1800 });
 }, TEST_MS);
 
 afterAll(async () => {
-  await app?.close();
-  await sshd?.stop();
+  await board?.close();
   rmSync(sshTmp, { recursive: true, force: true });
 });
 
@@ -90,13 +82,7 @@ describe('a demo run on the shim board over SSH, in the app', () => {
     'fills every panel with the replayed tegrastats, NPU and vcgencmd values',
     async () => {
       const { page } = app;
-      await addTrustedBoardAndProbe(page, {
-        label: 'Shim board',
-        port: sshd.port,
-        user: sshd.user,
-        identityFile: sshd.clientKey.privatePath,
-        knownHostsFile: knownHosts,
-      });
+      await board.addBoardAndProbe('Shim board');
       await page.getByTestId('device-card').waitFor({ timeout: WAIT_MS });
 
       await page.getByTestId('engine-kind-demo').click();

@@ -195,7 +195,7 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
       return { removed: await secrets.deletePrefix(secretKeys.boardPrefix(boardId)) };
     },
     computeKv: (input) => settled(() => computeKv(input)),
-    startRun: async ({ server, ...request }) => {
+    startRun: async ({ server, startKey, ...request }) => {
       // Server mode: a regex that never matches unless one is given, so the server's log lines on
       // stdout are not counted as tokens; the client counts them (as `profile --server-url` does).
       const runRequest =
@@ -208,7 +208,7 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
       const collectorProblem = collectorSettingsProblem(request.collectors);
       if (collectorProblem) throw new Error(collectorProblem);
       const output = server ? engineOutputCollector() : null;
-      const run = await runs.start(runRequest, output?.listener);
+      const run = await runs.start(runRequest, output?.listener, startKey);
       // Every run started from the app is kept (a failure to record never fails the run).
       const recording = recordAppRun(library, run, {
         appVersion,
@@ -231,6 +231,7 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
     stopSweep: ({ sweepId }) => settled(() => ({ ok: sweeps.stop(sweepId) })),
     listSweeps: () => settled(() => sweeps.list()),
     stopRun: async ({ runId }) => ({ ok: await runs.stop(runId) }),
+    cancelStart: ({ startKey }) => settled(() => ({ ok: runs.cancelStart(startKey) })),
     listRuns: () => settled(() => runs.list()),
     getRun: ({ runId }) =>
       settled(() => {

@@ -5,9 +5,11 @@
 import type { RunEvent } from '../../../shared/api/schemas';
 import {
   alertToRunEvent,
+  DEFAULT_ALERT_THRESHOLDS,
   evaluateAlerts,
   INITIAL_ALERT_STATE,
   type AlertObservation,
+  type AlertThresholds,
 } from '../../../shared/analysis/alerts';
 import { clockCeilingsOf, passiveTripsByKey, ThrottleWatch } from '../../../shared/analysis/throttle';
 import { tempKey } from '../../../shared/collectors/procfs-sampler-parser';
@@ -22,7 +24,11 @@ export class MemoryTickEvents {
   private readonly tripsC: Record<string, number>;
   private readonly throttle: ThrottleWatch;
 
-  constructor(targetFacts: TargetFacts | null = null) {
+  constructor(
+    targetFacts: TargetFacts | null = null,
+    /** The run request's (the user's settings in the app); every alert of the run is judged with them. */
+    private readonly thresholds: AlertThresholds = DEFAULT_ALERT_THRESHOLDS,
+  ) {
     this.tripsC = passiveTripsByKey(targetFacts?.thermal ?? [], tempKey);
     const trips = Object.values(this.tripsC);
     this.throttle = new ThrottleWatch(trips.length > 0 ? Math.min(...trips) : null, clockCeilingsOf(targetFacts));
@@ -70,7 +76,7 @@ export class MemoryTickEvents {
 
   /** The alerts this tick raises (each once, as shared/analysis/alerts.ts decides), as run events. */
   alerts(observation: AlertObservation): RunEvent[] {
-    const { alerts, state } = evaluateAlerts(this.alertState, observation);
+    const { alerts, state } = evaluateAlerts(this.alertState, observation, this.thresholds);
     this.alertState = state;
     return alerts.map(alertToRunEvent);
   }

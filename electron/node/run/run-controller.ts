@@ -26,11 +26,11 @@ import { SpoolWatch } from './spool-watch';
 import type { PreparedEngine } from './engine-setup';
 import { EngineOutput } from './engine-output';
 import { MemoryTickEvents } from './memory-tick-events';
-import { launchRun, readEnginePid } from './run-launch';
+import { LaunchStopped, launchRun, readEnginePid } from './run-launch';
 import { signalProcessTree } from './process-tree';
 import { CollectorBook, type CollectorLineResult } from './collector-book';
 import { runRecordOf } from './run-record-of';
-import { defaultRunLabel } from '../../../shared/run/run-labels';
+import { defaultRunLabel, USER_STOP_REASON } from '../../../shared/run/run-labels';
 import { engineExitOfStatus } from '../../../shared/run/engine-exit';
 import { RUN_DEFAULTS, withListeners, type RunCallbacks, type RunControllerOptions } from './run-options';
 import type { RunManifest } from './run-manifest';
@@ -73,6 +73,8 @@ export class RunController {
   private launching: Promise<number | null> | null = null;
   /** Follows the spool and looks at the launcher (spool-watch.ts), once launched; none while replaying. */
   private watch: SpoolWatch | null = null;
+  /** The launch ended at a Stop before the launcher started (run-launch.ts LaunchStopped). */
+  private launchStopped = false;
   private ended = false;
   private stopping = false;
   /** The target's watchdog ended the engine (no app for too long): KVScope's own signal, not a foreign kill. */
@@ -111,7 +113,7 @@ export class RunController {
     readonly targetFacts: TargetFacts | null = null,
   ) {
     this.callbacks = withListeners(callbacks, this.listeners);
-    this.memoryTicks = new MemoryTickEvents(targetFacts);
+    this.memoryTicks = new MemoryTickEvents(targetFacts, request.alertThresholds);
     // Every run passes here (app, CLI, sweeps, recovery): from now on its command's secrets are
     // masked in what is logged, stored and printed (util/redact.ts); the engine still gets them.
     if (request.engine.kind === 'command')
@@ -179,6 +181,7 @@ export class RunController {
         collectors: this.collectors,
         onDir: (dir) => (this.dir = dir),
         onEngine: (engine) => (this.engine = engine),
+        stopped: () => this.stopping,
       });
       this.launcherPid = await this.launching;
       this.heartbeat = setInterval(() => void this.beat(), this.options.heartbeatMs);
@@ -189,20 +192,30 @@ export class RunController {
       if (this.request.durationMs)
         this.limitTimer = setTimeout(() => void this.stop('duration reached'), this.request.durationMs);
     } catch (error) {
+      if (error instanceof LaunchStopped) return this.endStoppedLaunch();
       this.fail(error);
       throw error;
     }
   }
 
+  /** Stopped during the launch, before the engine started: what was uploaded goes, the run is done (stopped). */
+  private async endStoppedLaunch(): Promise<void> {
+    this.launchStopped = true;
+    if (this.dir && !process.env.KVSCOPE_KEEP_RUN_DIR)
+      await this.target.exec(`rm -rf ${shellQuote(this.dir)}`, { timeoutMs: 10_000 }).catch(() => {});
+    this.finish();
+  }
+
   /** Stop the engine's process tree: TERM, then KILL after a grace period. */
-  async stop(reason = 'stopped by user'): Promise<void> {
+  async stop(reason = USER_STOP_REASON): Promise<void> {
     if (this.ended || this.stopping || this.replaying) return this.done;
     this.stopping = true;
     this.setState('stopping');
     this.addEvent({ tMs: this.lastTMs, kind: 'stop', message: reason });
     // Stopped while launching: once launched there is an engine to end (a failed launch ends the run).
     await this.launching?.catch(() => {});
-    if (this.ended) return this.done;
+    // A launch that the Stop ended before the engine started ends the run itself (endStoppedLaunch).
+    if (this.ended || this.launchStopped) return this.done;
     if (!this.enginePid && this.launcherPid !== null)
       this.enginePid =
         (await readEnginePid(this.target, this.dir, this.options.stopGraceMs, () => this.ended || !!this.enginePid)) ??

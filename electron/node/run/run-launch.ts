@@ -27,6 +27,16 @@ export interface RunLaunch {
   /** Each step's result as soon as it exists: a launch that fails later still removes its directory. */
   onDir(dir: string): void;
   onEngine(engine: PreparedEngine): void;
+  /** A Stop came: the launch goes no further (checked before each step on the target). */
+  stopped(): boolean;
+}
+
+/** Thrown by launchRun when a Stop came before the launcher started: no engine runs on the target. */
+export class LaunchStopped extends Error {
+  constructor() {
+    super('stopped before the engine started');
+    this.name = 'LaunchStopped';
+  }
 }
 
 /** `$TMPDIR/kvscope-<run>` on the target, created private; its physical path. */
@@ -40,12 +50,20 @@ async function makeRunDir(target: Target, runId: string): Promise<string> {
 /** Prepares and starts the run; resolves with the launcher's pid (null when the shell did not say it). */
 export async function launchRun(launch: RunLaunch): Promise<number | null> {
   const { target, request, collectors } = launch;
+  // Each step on a slow link or board (an upload, a GGUF header read) can take seconds: a Stop
+  // pressed meanwhile ends the launch at the next step instead of after the engine started.
+  const goOn = () => {
+    if (launch.stopped()) throw new LaunchStopped();
+  };
+  goOn();
   // Before anything of the engine's can print: its environment's secrets are masked (engine-environment.ts).
   await registerEngineEnvironmentSecrets(target);
   const dir = await makeRunDir(target, launch.runId);
   launch.onDir(dir);
+  goOn();
   const engine = await prepareEngine(target, request, dir);
   launch.onEngine(engine);
+  goOn();
   const plan = planCollectors(request, launch.targetFacts);
   collectors.unavailable.push(...plan.unavailable);
   for (const { def, intervalMs } of plan.start) {
@@ -83,6 +101,7 @@ export async function launchRun(launch: RunLaunch): Promise<number | null> {
     }),
     0o600,
   );
+  goOn();
   const d = shellQuote(dir);
   // Detached from this process and from the SSH channel: the launcher survives both.
   const launched = await target.exec(

@@ -14,9 +14,19 @@ export const localTargetFactory: TargetFactory = (spec) =>
     ? Promise.resolve(new LocalTarget())
     : Promise.reject(new Error('this build can only run on "This computer"'));
 
+/** A start stopped (cancelStart) before its run existed: nothing was launched on the target. */
+export class RunStartStopped extends Error {
+  constructor() {
+    super('stopped before the run started');
+    this.name = 'RunStartStopped';
+  }
+}
+
 export class RunService {
   private readonly runs = new Map<string, RunController>();
   private readonly targets = new Set<Target>();
+  /** Starts under way by their caller's key: how each is stopped before start() answers. */
+  private readonly starting = new Map<string, () => void>();
 
   constructor(
     private readonly emit: EventSink,
@@ -24,13 +34,63 @@ export class RunService {
     private readonly runOptions: Partial<RunControllerOptions> = {},
   ) {}
 
-  /** Starts a run; `listener` hears it from its first line on (RunController.addListener). */
-  async start(request: RunRequest, listener?: Partial<RunCallbacks>): Promise<RunController> {
+  /**
+   * Starts a run; `listener` hears it from its first line on (RunController.addListener). With a
+   * `startKey`, cancelStart(startKey) stops it before start() answers: while the target is still
+   * connecting (up to the connect timeout, 20 s, for a board that does not answer) start() rejects
+   * at once with RunStartStopped; once the run exists, it is stopped (RunController.stop: a launch
+   * under way stops before the engine starts, or ends the engine it started) and start() answers.
+   */
+  async start(request: RunRequest, listener?: Partial<RunCallbacks>, startKey?: string): Promise<RunController> {
     const runId = `${new Date()
       .toISOString()
       .replace(/[-:T.Z]/g, '')
       .slice(0, 14)}-${randomBytes(4).toString('hex')}`;
-    const target = await this.createTarget(request.target);
+    if (startKey !== undefined && this.starting.has(startKey))
+      throw new Error(`a start named ${startKey} is under way`);
+    let controller: RunController | null = null;
+    let giveUp: () => void = () => {};
+    const stopped = new Promise<never>((_, reject) => (giveUp = () => reject(new RunStartStopped())));
+    stopped.catch(() => {});
+    let stopWanted = false;
+    if (startKey !== undefined)
+      this.starting.set(startKey, () => {
+        stopWanted = true;
+        if (controller) void controller.stop();
+        else giveUp();
+      });
+    try {
+      const connecting = this.createTarget(request.target);
+      const target = await Promise.race([connecting, stopped]).catch((error: unknown) => {
+        // A connection that comes after the Stop is closed unused.
+        if (error instanceof RunStartStopped) connecting.then((t) => t.close().catch(() => {})).catch(() => {});
+        throw error;
+      });
+      if (stopWanted) {
+        await target.close().catch(() => {});
+        throw new RunStartStopped();
+      }
+      controller = this.launch(target, request, runId, listener);
+      await controller.start();
+      return controller;
+    } finally {
+      if (startKey !== undefined) this.starting.delete(startKey);
+    }
+  }
+
+  /** Stops the start named `startKey` (see start()); false when none is under way by that name. */
+  cancelStart(startKey: string): boolean {
+    const stop = this.starting.get(startKey);
+    stop?.();
+    return stop !== undefined;
+  }
+
+  private launch(
+    target: Target,
+    request: RunRequest,
+    runId: string,
+    listener: Partial<RunCallbacks> | undefined,
+  ): RunController {
     this.targets.add(target);
     const controller = new RunController(
       target,
@@ -52,7 +112,6 @@ export class RunService {
       this.targets.delete(target);
       await target.close().catch(() => {});
     });
-    await controller.start();
     return controller;
   }
 

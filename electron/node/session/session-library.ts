@@ -27,7 +27,7 @@ import {
 } from '../../../shared/api/session-schemas';
 import { buildReportModel } from '../../../shared/report/report-model';
 import { isRecoveredRun } from '../../../shared/analysis/run-summary';
-import { modelLabel } from '../../../shared/run/run-labels';
+import { modelLabel, USER_STOP_REASON } from '../../../shared/run/run-labels';
 import type { SessionData, SessionRun } from '../../../shared/report/session-data';
 import { forEachPackedSample, packedSamplesOf, type StoredPackedSessionData } from '../../../shared/api/packed-samples';
 import { appDataDir } from '../config/app-paths';
@@ -39,8 +39,6 @@ import { renderReportHtml } from '../../../shared/report/render-html';
 
 export const SESSION_FILE_EXT = '.kvscope';
 export { SESSION_NAME_META_KEY };
-/** The stop reason RunController.stop() records when the user pressed Stop (electron/node/run/run-controller.ts). */
-export const USER_STOP_REASON = 'stopped by user';
 
 export function sessionsDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(appDataDir(env), 'sessions');

@@ -28,8 +28,10 @@ import type { AppState, GetState, SetState, StoreDeps } from './types';
 
 /**
  * The rules evaluate() below judges with the user's thresholds, from the series every run has:
- * the run raises these with the defaults (electron/node/run/memory-tick-events.ts), and the
- * dashboard's alerts stand for those (EventsStrip.tsx mergeEvents).
+ * the run raises these too (electron/node/run/memory-tick-events.ts, with the thresholds its
+ * request carried: those of its start), and the dashboard's alerts stand for those
+ * (EventsStrip.tsx mergeEvents), so a threshold changed mid-run applies at once. The other rules
+ * (near a trip point, throttling) are the run's alone: a change to them applies from the next run.
  */
 export const DASHBOARD_ALERT_RULES: ReadonlySet<AlertRule> = new Set<AlertRule>([
   'rss-budget',

@@ -26,7 +26,7 @@ export interface DashboardState {
   layout: DashboardLayout;
   theme: ThemeChoice;
   thresholds: AlertThresholds;
-  /** Alerts raised here with the user's thresholds (the run raises its own with the defaults). */
+  /** Alerts raised here with the user's thresholds (the run raises its own with those it was started with). */
   uiAlerts: RunEvent[];
   markerError: string | null;
 }

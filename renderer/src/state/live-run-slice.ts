@@ -12,7 +12,7 @@ import {
   type Sample,
   type SweepStatus,
 } from '../../../shared/api/schemas';
-import { defaultRunLabel } from '../../../shared/run/run-labels';
+import { defaultRunLabel, USER_STOP_REASON } from '../../../shared/run/run-labels';
 import { buildChartSeries, EMPTY_CHART } from '../live/chart-series';
 import { MAX_EVENTS, MAX_POINTS_PER_SERIES, OUTPUT_TAIL_LINES } from '../live/live-config';
 import { seriesReadouts, updateLatest, type LatestValues } from '../live/series-readouts';
@@ -66,6 +66,12 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
   let early: Array<[ApiEventName, unknown]> = [];
   /** Stop pressed while the run was still starting (no run id yet): sent as soon as the id is known. */
   let stopWanted = false;
+  /**
+   * The key of the startRun not answered yet: Stop meanwhile sends cancelStart with it, so a board
+   * still connecting (up to its 20 s connect timeout) or a launch under way stops at once instead
+   * of after startRun answers (shared/api/contract.ts cancelStart).
+   */
+  let startKey: string | null = null;
   let flushedRingVersion = -1;
   let chartInputsChanged = false;
   /** Newest value of every series, from every collector: the "All series" panel. */
@@ -239,6 +245,11 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
     set((s) => ({ run: { ...s.run, phase: 'stopping' } }));
     if (!runId) {
       stopWanted = true;
+      // ok: false is a start that has just answered: its id arrives and stopWanted stops it.
+      if (startKey)
+        await api
+          .cancelStart({ startKey })
+          .catch((error: unknown) => set((s) => ({ run: { ...s.run, error: `Stop failed: ${errorText(error)}` } })));
       return;
     }
     try {
@@ -279,11 +290,13 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
       const state = get();
       if (isBusy(state)) return;
       const target = state.boards.find((b) => b.id === state.selectedBoardId)?.spec ?? null;
-      const built = buildRunRequest(state.form, target);
-      if (!built.ok) {
-        set({ formErrors: built.errors });
+      const form = buildRunRequest(state.form, target);
+      if (!form.ok) {
+        set({ formErrors: form.errors });
         return;
       }
+      // The run judges its own alerts (near a trip point, throttling…) with the user's settings too.
+      const built = { ...form, request: { ...form.request, alertThresholds: state.dash.thresholds } };
       resetRunState();
       stopWanted = false;
       const demo = built.request.engine.kind === 'demo' ? built.request.engine.demo : null;
@@ -319,7 +332,14 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
               result: null,
             },
           }));
-        } else runId = (await api.startRun(built.request)).runId;
+        } else {
+          startKey = crypto.randomUUID();
+          try {
+            runId = (await api.startRun({ ...built.request, startKey })).runId;
+          } finally {
+            startKey = null;
+          }
+        }
         set((s) => ({ run: { ...s.run, runId: s.run.runId ?? runId } }));
         if (stopWanted) {
           stopWanted = false;
@@ -337,6 +357,16 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
         // A run refused before it had a status (an unreachable board) is still named by what it was to run.
         const parsed = RunRequestSchema.safeParse(built.request);
         const label = parsed.success ? (parsed.data.label ?? defaultRunLabel(parsed.data)) : null;
+        if (stopWanted) {
+          // Stopped before the run existed (cancelStart): a stopped run, with what the app said.
+          stopWanted = false;
+          const events = [
+            { tMs: 0, kind: 'stop' as const, message: USER_STOP_REASON },
+            { tMs: 0, kind: 'info' as const, message: errorText(error) },
+          ];
+          set((s) => ({ run: { ...s.run, label: s.run.label ?? label, phase: 'done', events } }));
+          return;
+        }
         set((s) => ({ run: { ...s.run, label: s.run.label ?? label, phase: 'failed', error: errorText(error) } }));
       }
     },

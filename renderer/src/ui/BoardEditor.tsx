@@ -1,7 +1,11 @@
 // Add or edit a saved board: how to reach it (host, port, user, identity file, jump hosts,
 // known-hosts file). No password field on purpose: the app asks for one when a connection needs
-// it, and remembers it only on request, in the OS keychain.
+// it, and remembers it only on request, in the OS keychain. "Remove board" asks first, naming the
+// board; once it is gone the focus goes to the board that took its place in the list.
+import { useState } from 'react';
+import type { BoardInfo } from '../../../shared/api/schemas';
 import type { BoardDraft, BoardField } from '../state/board-form';
+import { ConfirmDialog } from './ConfirmDialog';
 import { FormError } from './FormError';
 import { Modal } from './Modal';
 import { useAppStore } from './store-context';
@@ -52,6 +56,23 @@ function Field({
   );
 }
 
+/** The board whose row takes a removed row's place: the next one, else the one before. */
+function neighbourOf(boards: readonly BoardInfo[], id: string): string | null {
+  const index = boards.findIndex((b) => b.id === id);
+  return boards[index + 1]?.id ?? boards[index - 1]?.id ?? null;
+}
+
+/**
+ * After a removal the focus went with the editor's opener (the removed row's Edit button) to the
+ * page's start: it goes to the neighbour's row, or to "+ Add board" when that row cannot take it.
+ */
+function focusAfterRemoval(neighbourId: string | null): void {
+  if (document.activeElement !== null && document.activeElement !== document.body) return;
+  const row = neighbourId ? document.querySelector<HTMLButtonElement>(`[data-testid="board-${neighbourId}"]`) : null;
+  if (row && !row.disabled) row.focus();
+  else document.querySelector<HTMLElement>('[data-testid="add-board"]')?.focus();
+}
+
 export function BoardEditor() {
   const editor = useAppStore((s) => s.editor);
   const board = useAppStore((s) => (s.editor?.id ? s.boards.find((b) => b.id === s.editor?.id) : undefined));
@@ -60,9 +81,17 @@ export function BoardEditor() {
   const removeBoard = useAppStore((s) => s.removeBoard);
   const forgetSecrets = useAppStore((s) => s.forgetSecrets);
   const secretStorage = useAppStore((s) => s.secretStorage);
+  const boards = useAppStore((s) => s.boards);
+  const [confirmingRemove, setConfirmingRemove] = useState(false);
   if (!editor) return null;
   const general = editor.errors.general;
   const remembered = board?.rememberedSecrets ?? 0;
+
+  const remove = (id: string) => {
+    setConfirmingRemove(false);
+    const next = neighbourOf(boards, id);
+    void removeBoard(id).then(() => requestAnimationFrame(() => focusAfterRemoval(next)));
+  };
 
   return (
     <Modal
@@ -137,7 +166,7 @@ export function BoardEditor() {
             <button
               type="button"
               className="button-danger modal-action-left"
-              onClick={() => void removeBoard(editor.id as string)}
+              onClick={() => setConfirmingRemove(true)}
               data-testid="board-remove"
             >
               Remove board
@@ -151,6 +180,18 @@ export function BoardEditor() {
           </button>
         </div>
       </form>
+      {confirmingRemove && editor.id && (
+        <ConfirmDialog
+          title={`Remove ${board?.label ?? 'this board'}?`}
+          testId="confirm-remove-board"
+          confirmLabel="Remove board"
+          onCancel={() => setConfirmingRemove(false)}
+          onConfirm={() => remove(editor.id as string)}
+        >
+          “<strong>{board?.label ?? editor.id}</strong>” leaves the board list
+          {remembered > 0 ? ', with the credentials remembered for it' : ''}. Sessions recorded on it are kept.
+        </ConfirmDialog>
+      )}
     </Modal>
   );
 }

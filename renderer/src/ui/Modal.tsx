@@ -1,9 +1,13 @@
 // A modal dialog: a dimmed backdrop, a titled box, Escape = cancel, focus moved into the box on
 // open, kept inside while open (Tab wraps), and given back on close; no app shortcut acts while it is open. Plain elements
-// (role="dialog"), no portal: the app has one root.
+// (role="dialog"), no portal: the app has one root. A modal opened over another one (the question
+// before "Remove board" over the board editor) owns the keyboard alone until it closes.
 import { useEffect, useRef, type ReactNode } from 'react';
 
 const FOCUSABLE = 'a[href], button, input, select, textarea, [tabindex]:not([tabindex="-1"])';
+
+/** The open modals, oldest first: only the last one answers keys (Escape closed both, the editor first). */
+const openModals: object[] = [];
 
 export function Modal({
   title,
@@ -32,10 +36,13 @@ export function Modal({
       '[data-autofocus], input:not([disabled]), button:not([disabled])',
     );
     first?.focus();
+    const self = {};
+    openModals.push(self);
     const onKey = (e: KeyboardEvent) => {
       // The dialog owns the keyboard: the app's shortcuts (ui/dashboard/dashboard-hooks.ts, on
       // window) must not act behind it; Ctrl+Enter in the Add-board dialog started a run.
       e.stopPropagation();
+      if (openModals.at(-1) !== self) return;
       if (e.key === 'Escape') {
         cancel.current();
       } else if (e.key === 'Tab' && box.current) {
@@ -59,6 +66,7 @@ export function Modal({
     document.addEventListener('keydown', onKey);
     return () => {
       document.removeEventListener('keydown', onKey);
+      openModals.splice(openModals.indexOf(self), 1);
       previous?.focus?.();
     };
   }, []);

@@ -1,11 +1,9 @@
 import { useMemo } from 'react';
 import type { RunEvent } from '../../../shared/api/schemas';
 import { formatBytesPerToken, formatCount } from '../../../shared/format/units';
+import { USER_STOP_REASON } from '../../../shared/run/run-labels';
 import { SweepResultTable } from './run-form/SweepProgress';
 import { useAppStore } from './store-context';
-
-/** The stop reason RunController.stop() records for the Stop button (electron/node/run/run-controller.ts). */
-const USER_STOP_REASON = 'stopped by user';
 
 /** A run that ended because the user pressed Stop (not because it finished its work). */
 export function stoppedByUser(events: readonly RunEvent[]): boolean {
@@ -111,7 +109,11 @@ export function RunHeader() {
         >
           {stopped ? 'stopped' : PHASE_TEXT[run.phase]}
         </span>
-        {run.runId && <span className="muted mono small">{run.runId}</span>}
+        {run.runId && (
+          <span className="muted mono small" data-testid="run-id">
+            {run.runId}
+          </span>
+        )}
         {run.phase !== 'idle' && (
           <span className="muted small" data-testid="run-progress">
             {plural(tokens, 'token')} · {plural(samples, 'sample')}

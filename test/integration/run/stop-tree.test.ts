@@ -3,7 +3,8 @@
 // the launcher's engine group alone left `timeout 600 <engine>` running behind a wrapper shell —
 // and the launcher waiting on the engine's output pipes for ten minutes. Each shape is stopped
 // locally and over a real OpenSSH server on loopback; afterwards no process of the tree remains.
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// A Stop during the launch ends it before the engine starts, or ends the engine it started.
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -107,29 +108,57 @@ describe('Stop ends every process of the run', () => {
 });
 
 describe('Stop during the launch', () => {
+  const request = () =>
+    RunRequestSchema.parse({ target: { kind: 'local' }, engine: { kind: 'command', command: engine } });
+  const controller = (target: LocalTarget, states: string[]) =>
+    new RunController(
+      target,
+      request(),
+      `20261201120000-${Math.random().toString(16).slice(2, 10).padEnd(8, '0')}`,
+      {
+        onSamples: () => {},
+        onEvent: () => {},
+        onStatus: (status) => states.push(status.state),
+        onOutput: () => {},
+        onAnalysis: () => {},
+      },
+      RUN_DEFAULTS,
+    );
+
+  it('right after Start: the launch goes no further, no engine starts (the run never reads as running)', async () => {
+    const states: string[] = [];
+    const run = controller(new LocalTarget(), states);
+    // Stop pressed right after Start, while the run directory is being made.
+    const starting = run.start();
+    const stopping = run.stop();
+    await starting;
+    await stopping;
+    expect(states).not.toContain('running');
+    expect(run.status.state).toBe('done');
+    expect(run.enginePid).toBeNull();
+    expect(await processesMatching(bundle)).toEqual([]);
+    expect(run.dir && existsSync(run.dir)).toBeFalsy();
+  });
+
   it(
-    'waits for the launch and ends the engine it started (the run never reads as running)',
+    'once the launcher started: waits for the launch and ends the engine it started (never running)',
     { timeout: 60_000 },
     async () => {
       const states: string[] = [];
-      const run = new RunController(
-        new LocalTarget(),
-        RunRequestSchema.parse({ target: { kind: 'local' }, engine: { kind: 'command', command: engine } }),
-        '20261201120000-5709d0e1',
-        {
-          onSamples: () => {},
-          onEvent: () => {},
-          onStatus: (status) => states.push(status.state),
-          onOutput: () => {},
-          onAnalysis: () => {},
-        },
-        RUN_DEFAULTS,
-      );
-      // Stop pressed right after Start, while the run directory and the launcher are being made.
-      const starting = run.start();
-      const stopping = run.stop();
-      await starting;
-      await stopping;
+      let run: RunController | null = null;
+      const stop: { done: Promise<void> | null } = { done: null };
+      /** This computer, where the Stop comes the moment the launcher has been started, before the launch answers. */
+      class StopAtLaunch extends LocalTarget {
+        override async exec(...args: Parameters<LocalTarget['exec']>): ReturnType<LocalTarget['exec']> {
+          const result = await super.exec(...args);
+          if (args[0].includes('launcher.sh') && run) stop.done = run.stop();
+          return result;
+        }
+      }
+      run = controller(new StopAtLaunch(), states);
+      await run.start();
+      expect(stop.done).not.toBeNull();
+      await stop.done;
       expect(states).not.toContain('running');
       expect(run.status.state).not.toBe('running');
       // The engine was launched (its pid known) and ended with the rest of the tree.

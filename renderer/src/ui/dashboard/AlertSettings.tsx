@@ -1,5 +1,8 @@
 // The alert thresholds popover: each rule on/off with its threshold and the reason for its
-// default (shared/analysis/alerts.ts). Remembered in localStorage by the dashboard slice.
+// default (shared/analysis/alerts.ts). Remembered in localStorage by the dashboard slice, and sent
+// with every run started here (RunRequest.alertThresholds): the run's own alerts follow them. The
+// dashboard re-judges its rules at once when they change; the run's thermal rules (near a trip
+// point, throttling) keep the settings of the run's start, and the popover says so.
 import { useEffect, useRef, useState } from 'react';
 import {
   ALERT_REASONS,
@@ -9,6 +12,7 @@ import {
   type AlertRule,
   type AlertThresholds,
 } from '../../../../shared/analysis/alerts';
+import { DASHBOARD_ALERT_RULES } from '../../state/dashboard-slice';
 import { useAppStore, useAppStoreApi } from '../store-context';
 
 type NumericField = Exclude<keyof AlertThresholds, 'enabled'>;
@@ -133,6 +137,11 @@ export function AlertSettings() {
                 </label>
                 {f && <ThresholdInput rule={rule} inputId={inputId} field={f} />}
                 <p className="muted small">{ALERT_REASONS[rule].reason}</p>
+                {!DASHBOARD_ALERT_RULES.has(rule) && (
+                  <p className="muted small" data-testid={`alert-next-run-${rule}`}>
+                    Judged by the run on the board: a change applies from the next run.
+                  </p>
+                )}
               </div>
             );
           })}

@@ -30,8 +30,8 @@ const KIND_LABEL: Record<RunEvent['kind'], string> = {
 /**
  * The run's events, the dashboard's own alerts, and the throttle intervals the dashboard found, in
  * time order. For the rules the dashboard judges itself, its alerts (the user's thresholds and
- * switches) stand for the run's (the defaults): a rule set to 50 % or turned off must not show
- * the run's 80 % alert.
+ * switches as they are now) stand for the run's (those of the run's start): a rule set to 50 % or
+ * turned off mid-run must not show the run's 80 % alert.
  */
 export function mergeEvents(
   runEvents: readonly RunEvent[],

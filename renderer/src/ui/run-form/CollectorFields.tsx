@@ -1,10 +1,15 @@
 // The run form's collectors: each one of shared/collectors/registry.ts switched on or off, and the
 // interval of those with one of their own, as `kvscope profile --no-<id>` and `--<id>-interval-ms`
 // do. Folded by default: the defaults suit most runs, and the summary says what differs. A
-// collector the board lacks is still listed: the run reports it absent, with what to install.
+// collector the selected board's probe found no source for is marked "not on this board" with the
+// probe's reason (shared/collectors/collector-plan.ts decides, as for the run); its switch stays
+// (the tool may have been installed since), and a board not probed yet has no marks.
 import { useState } from 'react';
 import { COLLECTORS } from '../../../../shared/collectors/registry';
 import type { CollectorDefinition } from '../../../../shared/collectors/collector';
+import { collectorUnavailable } from '../../../../shared/collectors/collector-plan';
+import type { TargetFacts } from '../../../../shared/run/target-facts';
+import type { AppState } from '../../state/types';
 import { collectorField, type CollectorFormEntry, type RunForm } from '../../state/run-form';
 import { LabelledField } from '../LabelledField';
 import { useAppStore } from '../store-context';
@@ -16,16 +21,26 @@ function entryOf(collectors: RunForm['collectors'], id: string): CollectorFormEn
   return Object.hasOwn(collectors, id) ? (collectors[id] ?? NO_ENTRY) : NO_ENTRY;
 }
 
-/** "all on, default intervals", or what differs: "perf off · pmap every 2000 ms". */
-function summaryOf(collectors: RunForm['collectors']): string {
+/** The selected board's probe facts, or null while it has not been probed (or the probe failed). */
+function selectedBoardFacts(s: AppState): TargetFacts | null {
+  const probe = s.selectedBoardId ? s.probes[s.selectedBoardId] : undefined;
+  return probe?.status === 'done' ? probe.result.probe : null;
+}
+
+/** "all on, default intervals", or what differs: "perf off · pmap every 2000 ms · tegrastats not on this board". */
+function summaryOf(collectors: RunForm['collectors'], facts: TargetFacts | null): string {
   const parts: string[] = [];
+  const missing: string[] = [];
   for (const def of COLLECTORS) {
     const entry = entryOf(collectors, def.id);
     if (entry.off) parts.push(`${def.id} off`);
+    else if (collectorUnavailable(def, facts)) missing.push(def.id);
     else if (entry.intervalMs.trim() !== '' && def.interval !== 'run')
       parts.push(`${def.id} every ${entry.intervalMs.trim()} ms`);
   }
-  return parts.length > 0 ? parts.join(' · ') : 'all on, default intervals';
+  if (parts.length === 0 && missing.length === 0) return 'all on, default intervals';
+  if (missing.length > 0) parts.push(`${missing.join(', ')} not on this board`);
+  return parts.join(' · ');
 }
 
 function CollectorRow({ def }: { def: CollectorDefinition }) {
@@ -34,18 +49,25 @@ function CollectorRow({ def }: { def: CollectorDefinition }) {
   const error = useAppStore((s) => s.formErrors[field]);
   const setFormField = useFormSetter();
   const entry = entryOf(collectors, def.id);
+  // The facts object is the store's own (a stable reference); the reason is worked out here.
+  const facts = useAppStore(selectedBoardFacts);
+  const missing = collectorUnavailable(def, facts);
   const update = (patch: Partial<CollectorFormEntry>) =>
     setFormField('collectors', { ...collectors, [def.id]: { ...entry, ...patch } });
   const id = `run-field-${field}`;
   const range = def.interval;
   return (
-    <div className="collector-row" data-testid={`collector-${def.id}`}>
+    <div
+      className={`collector-row${missing ? ' collector-missing' : ''}`}
+      data-testid={`collector-${def.id}`}
+      data-available={missing ? 'no' : undefined}
+    >
       <span className="check">
         <input
           id={`${id}-on`}
           type="checkbox"
           checked={!entry.off}
-          aria-describedby={`${id}-title`}
+          aria-describedby={missing ? `${id}-title ${id}-missing` : `${id}-title`}
           onChange={(e) => update({ off: !e.target.checked })}
           data-testid={`field-${field}-on`}
         />
@@ -54,6 +76,11 @@ function CollectorRow({ def }: { def: CollectorDefinition }) {
       <span className="field-hint" id={`${id}-title`}>
         {def.title}
       </span>
+      {missing && (
+        <span className="field-hint collector-missing-note" id={`${id}-missing`} title={missing.reason}>
+          not on this board: {missing.reason}
+        </span>
+      )}
       {range === 'run' ? (
         <span className="field-hint">every sample (the run&apos;s interval)</span>
       ) : (
@@ -91,7 +118,7 @@ function CollectorRow({ def }: { def: CollectorDefinition }) {
 }
 
 export function CollectorFields() {
-  const summary = useAppStore((s) => summaryOf(s.form.collectors));
+  const summary = useAppStore((s) => summaryOf(s.form.collectors, selectedBoardFacts(s)));
   // Opens by itself when one of its fields is wrong (the error must be seen where it is), and stays
   // open while the user mends it (editing clears the error).
   const invalid = useAppStore((s) => COLLECTORS.some((def) => s.formErrors[collectorField(def.id)] !== undefined));

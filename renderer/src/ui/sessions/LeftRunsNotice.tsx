@@ -3,7 +3,7 @@
 // start) with its age, and offered: Recover imports it into a session (then its run directory on
 // the board goes), Discard removes it after a confirmation.
 import type { LeftRun } from '../../../../shared/api/session-schemas';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDialog } from '../ConfirmDialog';
 import { useAppStore } from '../store-context';
 import { formatAge, formatDate } from './session-format';
 import './sessions.css';

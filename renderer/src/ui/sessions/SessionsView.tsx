@@ -12,7 +12,7 @@ import {
   formatTokensPerSecond,
 } from '../../../../shared/format/units';
 import { MAX_COMPARED_SESSIONS } from '../../state/compare-slice';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDialog } from '../ConfirmDialog';
 import { formatDate } from './session-format';
 import { LeftRunsNotice } from './LeftRunsNotice';
 import { useAppStore } from '../store-context';

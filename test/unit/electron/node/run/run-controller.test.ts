@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { RunRequestSchema, type Sample } from '../../../../../shared/api/schemas';
+import { RunRequestSchema, type RunRequest, type Sample } from '../../../../../shared/api/schemas';
+import { DEFAULT_ALERT_THRESHOLDS } from '../../../../../shared/analysis/alert-thresholds';
 import { MAX_KEPT_DIAGNOSTICS } from '../../../../../shared/collectors/collector';
 import { RunController } from '../../../../../electron/node/run/run-controller';
 import type { RunManifest } from '../../../../../electron/node/run/run-manifest';
@@ -136,35 +137,54 @@ describe('run controller: near-trip and throttling alerts', () => {
   const tick = (t: string, milliC: number, kHz: number) =>
     `C procfs S t=${t} st=1000,600,100,1,0,500,0 rss=1784 anon=108 file=1676 shmem=0 swap=0 hwm=1784 thr=1 mt=24684096 ma=24255180 mf=24096460 ca=311056 swt=0 swf=0 nvmap= cpu=1,0,1,1,0,0,0,0 pc=0,0 tz0=${milliC} cf0=${kHz}`;
 
-  it("raise once when they start, from the procfs sampler's zone and clock and from a Pi's get_throttled bits", async () => {
-    const vc = readFileSync(
-      join(projectRoot, 'test/fixtures/thermal/raspberry-pi-vcgencmd/03_raspberry_pi_vcgencmd_outputs.txt'),
-      'utf8',
-    ).split('\n');
-    // Section (A): `throttled=0x50005` (under-voltage and throttled now) at 38.6 °C.
-    expect(vc.slice(12, 14)).toEqual(['throttled=0x50005', "temp=38.6'C"]);
-    const spool = [
-      'X 100.00 start launcher=4242',
-      'C procfs H v=1 pid=4242 pagesize=4096 clk=100 zones=cpu-thermal, policies=policy0,',
-      tick('100.20', 70000, 1_800_000), // 70 °C: past the fan trip, 15 °C under the passive one
-      tick('101.20', 81000, 1_800_000), // 81 °C ≥ 85 − 5: near the trip; clock at its highest: not throttled
-      tick('102.20', 82000, 900_000), // hot and at half clock: throttling starts
-      tick('103.20', 82500, 900_000), // still: no second alert
-      tick('104.20', 60000, 1_800_000), // cool, full clock: both rules re-arm
-      `C vcgencmd t=105.20|${vc[12]}|${vc[13]}`, // the firmware caps the clock at 38.6 °C
-      'X 105.50 end',
-      '',
-    ].join('\n');
+  const vc = readFileSync(
+    join(projectRoot, 'test/fixtures/thermal/raspberry-pi-vcgencmd/03_raspberry_pi_vcgencmd_outputs.txt'),
+    'utf8',
+  ).split('\n');
+  const spool = [
+    'X 100.00 start launcher=4242',
+    'C procfs H v=1 pid=4242 pagesize=4096 clk=100 zones=cpu-thermal, policies=policy0,',
+    tick('100.20', 70000, 1_800_000), // 70 °C: past the fan trip, 15 °C under the passive one
+    tick('101.20', 81000, 1_800_000), // 81 °C ≥ 85 − 5: near the trip; clock at its highest: not throttled
+    tick('102.20', 82000, 900_000), // hot and at half clock: throttling starts
+    tick('103.20', 82500, 900_000), // still: no second alert
+    tick('104.20', 60000, 1_800_000), // cool, full clock: both rules re-arm
+    `C vcgencmd t=105.20|${vc[12]}|${vc[13]}`, // the firmware caps the clock at 38.6 °C
+    'X 105.50 end',
+    '',
+  ].join('\n');
+  /** The alerts of the spool replayed as a run of `request`: [tMs, rule, message]. */
+  const alertsOf = async (request: RunRequest) => {
     const run = await RunController.replay(
       new LocalTarget(),
-      { ...manifest, collectors: ['procfs', 'vcgencmd'], target: board },
+      { ...manifest, request, collectors: ['procfs', 'vcgencmd'], target: board },
       spool,
     );
-    const alerts = run.record().events.filter((e) => e.kind === 'alert');
-    expect(alerts.map((e) => [e.tMs, e.data?.rule, e.message])).toEqual([
+    return run
+      .record()
+      .events.filter((e) => e.kind === 'alert')
+      .map((e) => [e.tMs, e.data?.rule, e.message]);
+  };
+
+  it("raise once when they start, from the procfs sampler's zone and clock and from a Pi's get_throttled bits", async () => {
+    // Section (A): `throttled=0x50005` (under-voltage and throttled now) at 38.6 °C.
+    expect(vc.slice(12, 14)).toEqual(['throttled=0x50005', "temp=38.6'C"]);
+    expect(await alertsOf(manifest.request)).toEqual([
       [1200, 'near-trip', 'temp.cpu-thermal.C at 81.0 °C, 4.0 °C below its 85 °C trip point'],
       [2200, 'throttling', 'throttling started: clocks are capped while the board is hot'],
       [5200, 'throttling', 'throttling started: clocks are capped (rpi-throttled, rpi-under-voltage)'],
+    ]);
+  });
+
+  it("follow the user's thresholds and switches the request carries (the dashboard's Alerts… popover)", async () => {
+    const alertThresholds = {
+      ...DEFAULT_ALERT_THRESHOLDS,
+      enabled: { ...DEFAULT_ALERT_THRESHOLDS.enabled, throttling: false },
+      nearTripC: 15,
+    };
+    // 70 °C is 15 °C below the 85 °C trip: near it at 15 °C, not at the default 5 °C; no throttling alert at all.
+    expect(await alertsOf({ ...manifest.request, alertThresholds })).toEqual([
+      [200, 'near-trip', 'temp.cpu-thermal.C at 70.0 °C, 15.0 °C below its 85 °C trip point'],
     ]);
   });
 });

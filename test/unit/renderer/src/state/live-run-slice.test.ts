@@ -1,6 +1,7 @@
 // The live run slice following a sweep started from the form: startSweep instead of startRun,
 // the live view moving to each next run the sweep's status names (its data from getRun), Start
-// held between two runs of the sweep, Stop stopping the sweep, and a reload following it again.
+// held between two runs of the sweep, Stop stopping the sweep, and a reload following it again; and
+// Stop while a single run is starting (cancelStart with the start's key).
 import { describe, expect, it } from 'vitest';
 import type { SweepStatus } from '../../../../../shared/api/schemas';
 import { fakeApi } from '../../../../helpers/fake-api';
@@ -169,5 +170,57 @@ describe('a run refused before it started', () => {
       label: 'demo growth 28L×8H×64 q8_0',
       error: expect.stringContaining('host name not found'),
     });
+  });
+});
+
+describe('Stop while a single run is starting', () => {
+  /** A startRun that answers only when the test says (a board connecting), with what the test gives. */
+  function starting() {
+    let answer!: (outcome: { runId: string } | Error) => void;
+    const fake = fakeApi({
+      listBoards: () => Promise.resolve([{ id: 'local', label: 'This computer', spec: { kind: 'local' as const } }]),
+      startRun: () =>
+        new Promise((resolve, reject) => {
+          answer = (outcome) => (outcome instanceof Error ? reject(outcome) : resolve(outcome));
+        }),
+      cancelStart: () => Promise.resolve({ ok: true }),
+    });
+    const store = createAppStore({ api: fake.api, ring: createMemoryRing(1000) });
+    connectApiEvents(store, fake.api);
+    return { ...fake, store, answer: (outcome: { runId: string } | Error) => answer(outcome) };
+  }
+
+  it('sends cancelStart with the key its startRun carried, and shows a start given up as stopped', async () => {
+    const { store, api, answer } = starting();
+    await store.getState().loadBoards();
+    const started = store.getState().startRun();
+    expect(store.getState().run.phase).toBe('starting');
+    const startKey = api.startRun.mock.calls[0]?.[0].startKey;
+    expect(startKey).toMatch(/^[\w-]{8,64}$/);
+    await store.getState().stopRun();
+    expect(api.cancelStart).toHaveBeenCalledWith({ startKey });
+    expect(store.getState().run.phase).toBe('stopping');
+
+    answer(new Error('stopped before the run started'));
+    await started;
+    const { run } = store.getState();
+    expect(run.phase).toBe('done');
+    expect(run.error).toBeNull();
+    expect(run.events.map((e) => [e.kind, e.message])).toEqual([
+      ['stop', 'stopped by user'],
+      ['info', 'stopped before the run started'],
+    ]);
+    expect(api.stopRun).not.toHaveBeenCalled();
+  });
+
+  it('still fails a start refused without a Stop', async () => {
+    const { store, api, answer } = starting();
+    await store.getState().loadBoards();
+    const started = store.getState().startRun();
+    answer(new Error('connection refused'));
+    await started;
+    expect(store.getState().run.phase).toBe('failed');
+    expect(store.getState().run.error).toBe('connection refused');
+    expect(api.cancelStart).not.toHaveBeenCalled();
   });
 });

@@ -1,7 +1,7 @@
-// A question before something that cannot be undone (delete a session, discard a left run): what
+// A question before something that cannot be undone (delete a session, discard a left run, remove a board): what
 // goes, Cancel (focused first) and the danger button.
 import type { ReactNode } from 'react';
-import { Modal } from '../Modal';
+import { Modal } from './Modal';
 
 export function ConfirmDialog({
   title,
