@@ -167,22 +167,27 @@ describe('the dashboard slice', () => {
       expect(budgetAlerts(store.getState().dash.uiAlerts)).toEqual([200]);
     });
 
-    it('raises the budget alert in a recorded session opened on the dashboard', () => {
+    /** A store showing a recorded run of these samples, as a session opened on the dashboard. */
+    function openRecorded(recordedSamples: Sample[]) {
       const { store } = setup(() => Promise.reject(new Error('unused')));
       store.getState().showRecordedRun({
         status: { runId: 'r1', state: 'done', label: 'demo' },
-        samples: packSamples(samples),
+        samples: packSamples(recordedSamples),
         events: [],
         analysis,
         theory: { bytesPerToken: null, ctx: null },
         target: null,
       });
+      return store;
+    }
+
+    it('raises the budget alert in a recorded session opened on the dashboard', () => {
+      const store = openRecorded(samples);
       store.getState().flushDashboard();
       expect(budgetAlerts(store.getState().dash.uiAlerts)).toEqual([200]);
     });
 
     it("reads out each series' last value in a recorded session, past a last sample without it and across shapes", () => {
-      const { store } = setup(() => Promise.reject(new Error('unused')));
       const recorded: Sample[] = [
         { tMs: 0, source: 'procfs', values: { rssBytes: 100 * 2 ** 20, swapBytes: 0 } },
         { tMs: 1000, source: 'procfs', values: { rssBytes: 200 * 2 ** 20, swapBytes: 2 ** 20 } },
@@ -191,14 +196,7 @@ describe('the dashboard slice', () => {
         // Another shape comes last (with an earlier time): as samples applied in turn, its RSS is the latest.
         { tMs: 1500, source: 'procfs', values: { rssBytes: 150 * 2 ** 20 } },
       ];
-      store.getState().showRecordedRun({
-        status: { runId: 'r1', state: 'done', label: 'demo' },
-        samples: packSamples(recorded),
-        events: [],
-        analysis,
-        theory: { bytesPerToken: null, ctx: null },
-        target: null,
-      });
+      const store = openRecorded(recorded);
       const readout = (key: string) => store.getState().run.series.find((s) => s.key === key)?.value;
       expect(readout('swapBytes')).toBe('1.00 MiB');
       expect(readout('rssBytes')).toBe('150 MiB');
