@@ -159,7 +159,7 @@ export interface PackedSampleSink {
 /** One pass over the packed samples, each handed to every sink in turn. Returns how many samples. */
 export function feedPackedSamples(packed: PackedSamples, sinks: readonly PackedSampleSink[]): number {
   // How many samples each shape has: a walk over the shape indices only, so that a sink sizes its
-  // buffers once instead of doubling them a dozen times over an 8-hour run.
+  // buffers once instead of doubling them five times over an 8-hour run (1,024 → 32,768 points).
   const counts = new Array<number>(packed.shapes.length).fill(0);
   forEachPackedSample(packed, (shapeIndex) => {
     counts[shapeIndex] = (counts[shapeIndex] ?? 0) + 1;
