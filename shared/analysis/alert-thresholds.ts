@@ -34,6 +34,13 @@ export const AlertThresholdsSchema = z
 
 export type AlertThresholds = z.infer<typeof AlertThresholdsSchema>;
 
+/**
+ * How near a trip point counts as near, °C: kernel passive trips cap clocks a few degrees before
+ * the trip, and 5 °C catches the approach without flagging normal warm running. The throttle rule
+ * (throttle.ts) and the near-trip alert's default both use it.
+ */
+export const DEFAULT_NEAR_TRIP_C = 5;
+
 /** The defaults; the reason for each is in alerts.ts' ALERT_REASONS (shown in the settings popover). */
 export const DEFAULT_ALERT_THRESHOLDS: AlertThresholds = {
   enabled: {
@@ -46,7 +53,7 @@ export const DEFAULT_ALERT_THRESHOLDS: AlertThresholds = {
   },
   rssBudgetFraction: 0.8,
   oomHorizonTokens: 1024,
-  nearTripC: 5,
+  nearTripC: DEFAULT_NEAR_TRIP_C,
   swapInBytesPerSecond: 1024 * 1024,
 };
 

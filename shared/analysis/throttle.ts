@@ -11,11 +11,10 @@
 // throttled (or the last sample), so the time between ticks is attributed to the state seen.
 import type { Sample } from '../api/schemas';
 import type { CpufreqPolicy, ThermalZone } from '../probe/probe-schema';
+import { DEFAULT_NEAR_TRIP_C } from './alert-thresholds';
 import { tokenEventsFromSamples, tokensAt, type TokenEvent } from './throughput';
 
 // Defaults, each with its reason.
-/** Kernel passive trip points act a few degrees before the trip; 5 °C catches the approach without flagging normal warm running. */
-export const DEFAULT_NEAR_TRIP_C = 5;
 /** Governors and DVFS jitter keep busy clocks within ~10% of max; below 90% while hot is a cap. */
 export const DEFAULT_CLOCK_BELOW_FRACTION = 0.9;
 /**
