@@ -12,7 +12,7 @@
 import type { Sample } from '../api/schemas';
 import type { CpufreqPolicy, ThermalZone } from '../probe/probe-schema';
 import { DEFAULT_NEAR_TRIP_C } from './alert-thresholds';
-import { tokenEventsFromSamples, tokensAt, type TokenEvent } from './throughput';
+import { tokenEventsFromSamples, type TokenEvent } from './throughput';
 
 // Defaults, each with its reason.
 /** Governors and DVFS jitter keep busy clocks within ~10% of max; below 90% while hot is a cap. */
@@ -98,21 +98,33 @@ export function rpiThrottleReasons(word: number): ThrottleReason[] {
 
 const NO_REASONS: readonly ThrottleReason[] = [];
 
+type RuleOptions = Required<Pick<ThrottleOptions, 'nearTripC' | 'clockBelowFraction'>> & { tripC: number | null };
+
+function ruleOptions(options: ThrottleOptions): RuleOptions {
+  return {
+    tripC: options.tripC ?? null,
+    nearTripC: options.nearTripC ?? DEFAULT_NEAR_TRIP_C,
+    clockBelowFraction: options.clockBelowFraction ?? DEFAULT_CLOCK_BELOW_FRACTION,
+  };
+}
+
 function pointReasons(
-  p: ThrottlePoint,
-  o: Required<Pick<ThrottleOptions, 'nearTripC' | 'clockBelowFraction'>> & { tripC: number | null },
+  tempC: number | null,
+  clockFraction: number | null,
+  rpiThrottled: number | null | undefined,
+  o: RuleOptions,
 ): readonly ThrottleReason[] {
   const thermal =
     o.tripC !== null &&
-    p.tempC !== null &&
-    p.clockFraction !== null &&
-    p.tempC >= o.tripC - o.nearTripC &&
-    p.clockFraction < o.clockBelowFraction;
+    tempC !== null &&
+    clockFraction !== null &&
+    tempC >= o.tripC - o.nearTripC &&
+    clockFraction < o.clockBelowFraction;
   // Most points are neither: no array made for them (an 8-hour session has 28,800).
-  if (!thermal && typeof p.rpiThrottled !== 'number') return NO_REASONS;
+  if (!thermal && typeof rpiThrottled !== 'number') return NO_REASONS;
   const reasons: ThrottleReason[] = [];
   if (thermal) reasons.push('thermal');
-  if (typeof p.rpiThrottled === 'number') reasons.push(...rpiThrottleReasons(p.rpiThrottled));
+  if (typeof rpiThrottled === 'number') reasons.push(...rpiThrottleReasons(rpiThrottled));
   return reasons;
 }
 
@@ -125,56 +137,76 @@ function finiteInTimeOrder(points: readonly ThrottlePoint[]): boolean {
   return true;
 }
 
+/**
+ * The throttle rule over points given one at a time, in time order: the intervals without an
+ * array of points (the dashboard feeds it straight from the series, throttleIntervalsFromSeries).
+ */
+class ThrottleDetector {
+  private readonly o: RuleOptions;
+  private readonly out: ThrottleInterval[] = [];
+  private open: ThrottleInterval | null = null;
+
+  constructor(private readonly options: ThrottleOptions) {
+    this.o = ruleOptions(options);
+  }
+
+  push(tMs: number, tempC: number | null, clockFraction: number | null, rpiThrottled: number | null | undefined): void {
+    const reasons = pointReasons(tempC, clockFraction, rpiThrottled, this.o);
+    let open = this.open;
+    if (reasons.length) {
+      if (!open) open = this.open = { startMs: tMs, endMs: tMs, reasons: [], maxTempC: null, minClockFraction: null };
+      open.endMs = tMs;
+      for (const r of reasons) if (!open.reasons.includes(r)) open.reasons.push(r);
+      if (tempC !== null) open.maxTempC = open.maxTempC === null ? tempC : Math.max(open.maxTempC, tempC);
+      if (clockFraction !== null)
+        open.minClockFraction =
+          open.minClockFraction === null ? clockFraction : Math.min(open.minClockFraction, clockFraction);
+    } else if (open) {
+      open.endMs = tMs;
+      this.out.push(open);
+      this.open = null;
+    }
+  }
+
+  finish(): ThrottleInterval[] {
+    if (this.open) this.out.push(this.open);
+    this.open = null;
+    const gap = this.options.mergeGapMs ?? 0;
+    const merged: ThrottleInterval[] = [];
+    for (const i of this.out) {
+      const prev = merged[merged.length - 1];
+      if (prev && i.startMs - prev.endMs <= gap) {
+        prev.endMs = Math.max(prev.endMs, i.endMs);
+        for (const r of i.reasons) if (!prev.reasons.includes(r)) prev.reasons.push(r);
+        prev.maxTempC =
+          prev.maxTempC === null
+            ? i.maxTempC
+            : i.maxTempC === null
+              ? prev.maxTempC
+              : Math.max(prev.maxTempC, i.maxTempC);
+        prev.minClockFraction =
+          prev.minClockFraction === null
+            ? i.minClockFraction
+            : i.minClockFraction === null
+              ? prev.minClockFraction
+              : Math.min(prev.minClockFraction, i.minClockFraction);
+      } else merged.push({ ...i, reasons: [...i.reasons] });
+    }
+    return merged;
+  }
+}
+
 export function detectThrottleIntervals(
   points: readonly ThrottlePoint[],
   options: ThrottleOptions = {},
 ): ThrottleInterval[] {
-  const o = {
-    tripC: options.tripC ?? null,
-    nearTripC: options.nearTripC ?? DEFAULT_NEAR_TRIP_C,
-    clockBelowFraction: options.clockBelowFraction ?? DEFAULT_CLOCK_BELOW_FRACTION,
-  };
   // Points usually come in time order (throttlePointsFromSeries makes them so): sorted only when not.
   const sorted = finiteInTimeOrder(points)
     ? points
     : points.filter((p) => Number.isFinite(p.tMs)).sort((a, b) => a.tMs - b.tMs);
-  const out: ThrottleInterval[] = [];
-  let open: ThrottleInterval | null = null;
-  for (const p of sorted) {
-    const reasons = pointReasons(p, o);
-    if (reasons.length) {
-      if (!open) open = { startMs: p.tMs, endMs: p.tMs, reasons: [], maxTempC: null, minClockFraction: null };
-      open.endMs = p.tMs;
-      for (const r of reasons) if (!open.reasons.includes(r)) open.reasons.push(r);
-      if (p.tempC !== null) open.maxTempC = open.maxTempC === null ? p.tempC : Math.max(open.maxTempC, p.tempC);
-      if (p.clockFraction !== null)
-        open.minClockFraction =
-          open.minClockFraction === null ? p.clockFraction : Math.min(open.minClockFraction, p.clockFraction);
-    } else if (open) {
-      open.endMs = p.tMs;
-      out.push(open);
-      open = null;
-    }
-  }
-  if (open) out.push(open);
-  const gap = options.mergeGapMs ?? 0;
-  const merged: ThrottleInterval[] = [];
-  for (const i of out) {
-    const prev = merged[merged.length - 1];
-    if (prev && i.startMs - prev.endMs <= gap) {
-      prev.endMs = Math.max(prev.endMs, i.endMs);
-      for (const r of i.reasons) if (!prev.reasons.includes(r)) prev.reasons.push(r);
-      prev.maxTempC =
-        prev.maxTempC === null ? i.maxTempC : i.maxTempC === null ? prev.maxTempC : Math.max(prev.maxTempC, i.maxTempC);
-      prev.minClockFraction =
-        prev.minClockFraction === null
-          ? i.minClockFraction
-          : i.minClockFraction === null
-            ? prev.minClockFraction
-            : Math.min(prev.minClockFraction, i.minClockFraction);
-    } else merged.push({ ...i, reasons: [...i.reasons] });
-  }
-  return merged;
+  const detector = new ThrottleDetector(options);
+  for (const p of sorted) detector.push(p.tMs, p.tempC, p.clockFraction, p.rpiThrottled);
+  return detector.finish();
 }
 
 export interface ThrottleCost {
@@ -191,14 +223,67 @@ export function throughputInsideOutside(
   intervals: readonly ThrottleInterval[],
   events: readonly TokenEvent[],
 ): ThrottleCost {
-  const decode = events.filter((e) => e.tokens >= 1);
-  const first = decode[0];
-  const last = decode[decode.length - 1];
-  if (decode.length < 2 || !first || !last)
+  return insideOutside(
+    intervals,
+    events.length,
+    (i) => events[i]?.tMs ?? NaN,
+    (i) => events[i]?.tokens ?? 0,
+  );
+}
+
+/**
+ * throughputInsideOutside over a cumulative token series' columns (the dashboard's buffer), read in
+ * place: an 8-hour run at 10 Hz made 288,000 TokenEvents each time the dashboard looked.
+ */
+export function throughputInsideOutsideOfSeries(
+  intervals: readonly ThrottleInterval[],
+  tokens: ThrottleSeries | undefined,
+): ThrottleCost {
+  if (!tokens)
+    return insideOutside(
+      intervals,
+      0,
+      () => NaN,
+      () => 0,
+    );
+  return insideOutside(
+    intervals,
+    tokens.length,
+    (i) => tokens.t[i] ?? NaN,
+    (i) => tokens.v[i] ?? 0,
+  );
+}
+
+/** Events 0..n-1 in time order, read through tAt/countAt (tokensAt's rule: the last count at or before a time, else 0). */
+function insideOutside(
+  intervals: readonly ThrottleInterval[],
+  n: number,
+  tAt: (i: number) => number,
+  countAt: (i: number) => number,
+): ThrottleCost {
+  // The first and the last event that counts a token (the decode span); two at least.
+  let first = -1;
+  for (let i = 0; i < n && first < 0; i++) if (countAt(i) >= 1) first = i;
+  let last = -1;
+  for (let i = n - 1; i > first && last < 0; i--) if (countAt(i) >= 1) last = i;
+  if (first < 0 || last < 0)
     return { insideMs: 0, outsideMs: 0, insideTokensPerSecond: null, outsideTokensPerSecond: null, costFraction: null };
-  const t0 = first.tMs;
-  const t1 = last.tMs;
-  const total = tokensAt(events, t1) - tokensAt(events, t0);
+  const tokensAtTime = (tMs: number): number => {
+    let lo = 0;
+    let hi = n - 1;
+    let found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (tAt(mid) <= tMs) {
+        found = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return found < 0 ? 0 : countAt(found);
+  };
+  const t0 = tAt(first);
+  const t1 = tAt(last);
+  const total = tokensAtTime(t1) - tokensAtTime(t0);
   let insideMs = 0;
   let insideTokens = 0;
   for (const i of intervals) {
@@ -206,7 +291,7 @@ export function throughputInsideOutside(
     const b = Math.min(i.endMs, t1);
     if (b <= a) continue;
     insideMs += b - a;
-    insideTokens += tokensAt(events, b) - tokensAt(events, a);
+    insideTokens += tokensAtTime(b) - tokensAtTime(a);
   }
   const outsideMs = t1 - t0 - insideMs;
   const rate = (tokens: number, ms: number) => (ms > 0 ? (tokens * 1000) / ms : null);
@@ -311,6 +396,37 @@ export function throttlePointsFromSeries(
   keys: readonly string[],
   ceilings: ClockCeilings = {},
 ): ThrottlePoint[] {
+  const out: ThrottlePoint[] = [];
+  forEachThrottlePoint(get, keys, ceilings, (tMs, tempC, clockFraction, rpiThrottled) =>
+    out.push({ tMs, tempC, clockFraction, rpiThrottled }),
+  );
+  return out;
+}
+
+/**
+ * detectThrottleIntervals(throttlePointsFromSeries(…)) without the points: each goes straight to
+ * the rule (what the dashboard runs while a long run grows; no object per point).
+ */
+export function throttleIntervalsFromSeries(
+  get: (key: string) => ThrottleSeries | undefined,
+  keys: readonly string[],
+  ceilings: ClockCeilings = {},
+  options: ThrottleOptions = {},
+): ThrottleInterval[] {
+  const detector = new ThrottleDetector(options);
+  forEachThrottlePoint(get, keys, ceilings, (tMs, tempC, clockFraction, rpiThrottled) =>
+    detector.push(tMs, tempC, clockFraction, rpiThrottled),
+  );
+  return detector.finish();
+}
+
+/** throttlePointsFromSeries' points, in time order, given to `visit` one by one. */
+function forEachThrottlePoint(
+  get: (key: string) => ThrottleSeries | undefined,
+  keys: readonly string[],
+  ceilings: ClockCeilings,
+  visit: (tMs: number, tempC: number | null, clockFraction: number | null, rpiThrottled: number | null) => void,
+): void {
   const temps = keys.filter(isThrottleTempKey).flatMap((k) => get(k) ?? []);
   const clocks = throttleClockKeys(keys).flatMap(({ cur, max }) => {
     const s = get(cur);
@@ -331,7 +447,6 @@ export function throttlePointsFromSeries(
     const v = i < 0 ? undefined : all[j]?.v[i];
     return v !== undefined && Number.isFinite(v) ? v : null;
   };
-  const out: ThrottlePoint[] = [];
   for (;;) {
     let tMs = Infinity;
     for (let j = 0; j < all.length; j++) {
@@ -366,10 +481,8 @@ export function throttlePointsFromSeries(
       const fraction = v === null ? null : v / (clocks[c] as { ceiling: number }).ceiling;
       if (fraction !== null) clockFraction = clockFraction === null ? fraction : Math.min(clockFraction, fraction);
     }
-    const rpiThrottled = rpiAt >= 0 ? valueAt(rpiAt) : null;
-    out.push({ tMs, tempC, clockFraction, rpiThrottled });
+    visit(tMs, tempC, clockFraction, rpiAt >= 0 ? valueAt(rpiAt) : null);
   }
-  return out;
 }
 
 /** Throttle points from samples (the run record's, a session's): throttlePointsFromSeries over their values. */
@@ -436,10 +549,7 @@ export class ThrottleWatch {
     const rpiThrottled = this.held.get(RPI_THROTTLED_KEY) ?? null;
     if (tempC === null && clockFraction === null && rpiThrottled === null)
       return { tempsC, throttling: null, reasons: [] };
-    const reasons = pointReasons(
-      { tMs: 0, tempC, clockFraction, rpiThrottled },
-      { tripC: this.tripC, nearTripC: DEFAULT_NEAR_TRIP_C, clockBelowFraction: DEFAULT_CLOCK_BELOW_FRACTION },
-    );
+    const reasons = pointReasons(tempC, clockFraction, rpiThrottled, ruleOptions({ tripC: this.tripC }));
     return { tempsC, throttling: reasons.length > 0, reasons: [...reasons] };
   }
 }

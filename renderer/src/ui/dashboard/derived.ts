@@ -4,11 +4,10 @@
 // the projected time of the OOM horizon. Pure functions over the series store.
 import { decodeCeilingTokensPerSecond, type RooflineParams } from '../../../../shared/analysis/roofline';
 import {
-  detectThrottleIntervals,
-  throughputInsideOutside,
+  throttleIntervalsFromSeries,
+  throughputInsideOutsideOfSeries,
   type ThrottleCost,
   type ThrottleInterval,
-  throttlePointsFromSeries,
   type ClockCeilings,
 } from '../../../../shared/analysis/throttle';
 import type { TokenEvent } from '../../../../shared/analysis/throughput';
@@ -62,14 +61,6 @@ export function rollingTokensPerSecond(
   return { xs, ys, count: n };
 }
 
-/** The token series as shared/analysis TokenEvents (for the throttle cost). */
-export function tokenEvents(tokens: SeriesBuffer | undefined): TokenEvent[] {
-  if (!tokens) return [];
-  const out: TokenEvent[] = [];
-  for (let i = 0; i < tokens.length; i++) out.push({ tMs: tokens.t[i] ?? 0, tokens: tokens.v[i] ?? 0 });
-  return out;
-}
-
 /**
  * Only the token events that shared/analysis/throughput.ts' timeOfToken reads for these counts:
  * for each count, the first point that reached it and the one before (what it interpolates
@@ -107,9 +98,9 @@ export function throttleFromStore(
   tripC: number | null,
   ceilings: ClockCeilings = {},
 ): ThrottleView {
-  const points = throttlePointsFromSeries((k) => store.get(k), store.keys(), ceilings);
-  const intervals = detectThrottleIntervals(points, { tripC });
-  const cost = intervals.length > 0 ? throughputInsideOutside(intervals, tokenEvents(store.get('tokens'))) : null;
+  // Straight from the buffers, no object per point or token: this runs at every change of a live run.
+  const intervals = throttleIntervalsFromSeries((k) => store.get(k), store.keys(), ceilings, { tripC });
+  const cost = intervals.length > 0 ? throughputInsideOutsideOfSeries(intervals, store.get('tokens')) : null;
   return { intervals, cost };
 }
 

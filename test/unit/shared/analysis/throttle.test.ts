@@ -7,10 +7,12 @@ import {
   detectThrottleIntervals,
   rpiThrottleReasons,
   throttlePointsFromSamples,
+  throttleIntervalsFromSeries,
   throttlePointsFromSeries,
   type ThrottleSeries,
   clockCeilingsFromPolicies,
   throughputInsideOutside,
+  throughputInsideOutsideOfSeries,
   ThrottleWatch,
   zonePassiveTripC,
   type ThrottlePoint,
@@ -117,6 +119,40 @@ describe('throughputInsideOutside', () => {
     const cost = throughputInsideOutside([], events);
     expect(cost.insideTokensPerSecond).toBeNull();
     expect(cost.costFraction).toBeNull();
+  });
+
+  it('reads a token series in place (the dashboard buffer): 20 tokens/s inside, 40 outside', () => {
+    const series = { t: events.map((e) => e.tMs), v: events.map((e) => e.tokens), length: events.length };
+    const cost = throughputInsideOutsideOfSeries(detectThrottleIntervals(points, { tripC: 99 }), series);
+    expect(cost.insideMs).toBe(17000);
+    expect(cost.outsideMs).toBe(42900);
+    expect(cost.insideTokensPerSecond).toBeCloseTo(20, 10);
+    expect(cost.outsideTokensPerSecond).toBeCloseTo(40, 10);
+    expect(throughputInsideOutsideOfSeries([], undefined).costFraction).toBeNull();
+  });
+
+  it('a series in place costs what its events cost, whatever the counts (zeros, repeats, drops) and intervals', () => {
+    const counts = fc
+      .array(fc.tuple(fc.integer({ min: 0, max: 50 }), fc.integer({ min: 0, max: 9 })), { maxLength: 30 })
+      .map((pairs) => [...pairs].sort((a, b) => a[0] - b[0]).map(([t, n]) => ({ tMs: t * 100, tokens: n })));
+    const intervals = fc
+      .array(fc.tuple(fc.integer({ min: -5, max: 55 }), fc.integer({ min: 0, max: 20 })), { maxLength: 4 })
+      .map((pairs) =>
+        pairs.map(([a, d]) => ({
+          startMs: a * 100,
+          endMs: (a + d) * 100,
+          reasons: ['thermal' as const],
+          maxTempC: null,
+          minClockFraction: null,
+        })),
+      );
+    fc.assert(
+      fc.property(counts, intervals, (evs, ivs) => {
+        const series = { t: evs.map((e) => e.tMs), v: evs.map((e) => e.tokens), length: evs.length };
+        expect(throughputInsideOutsideOfSeries(ivs, series)).toEqual(throughputInsideOutside(ivs, evs));
+      }),
+      { numRuns: 1000 },
+    );
   });
 });
 
@@ -272,6 +308,29 @@ describe('throttlePointsFromSeries: series ticking at their own pace', () => {
         const nonEmptyClocks = clocks.filter((c) => c.length > 0).map((s) => ({ s, ceiling: 200 }));
         expect(got).toEqual(naivePoints(temps, nonEmptyClocks));
       }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('throttleIntervalsFromSeries finds the intervals detectThrottleIntervals finds in those points', () => {
+    fc.assert(
+      fc.property(
+        fc.array(series, { maxLength: 3 }),
+        fc.array(series, { maxLength: 3 }),
+        fc.integer({ min: 40, max: 110 }),
+        fc.integer({ min: 0, max: 1000 }),
+        (temps, clocks, tripC, mergeGapMs) => {
+          const keys = [...temps.map((_, i) => `temp.z${i}.C`), ...clocks.map((_, i) => `cpufreq.policy${i}.KHz`)];
+          const byKey = new Map<string, ThrottleSeries>(keys.map((k, i) => [k, [...temps, ...clocks][i]!]));
+          // Ceilings of 150 make some clocks count as low (below 135) and others not.
+          const ceilings = Object.fromEntries(clocks.map((_, i) => [`cpufreq.policy${i}.KHz`, 150]));
+          const get = (k: string) => byKey.get(k);
+          const options = { tripC, mergeGapMs };
+          expect(throttleIntervalsFromSeries(get, keys, ceilings, options)).toEqual(
+            detectThrottleIntervals(throttlePointsFromSeries(get, keys, ceilings), options),
+          );
+        },
+      ),
       { numRuns: 500 },
     );
   });
