@@ -17,6 +17,7 @@ const benches: Bench[] = [
   { name: 'session', load: async () => (await import('./session.bench')).benchSession },
   { name: 'import', load: async () => (await import('./import.bench')).benchImport },
   { name: 'ui', load: async () => (await import('./ui.bench')).benchUi },
+  { name: 'dashboard hours', load: async () => (await import('./dashboard-hours.bench')).benchDashboardHours },
 ];
 
 const only = process.argv.slice(2);

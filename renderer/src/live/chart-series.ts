@@ -79,19 +79,28 @@ export function theoryLine(input: TheoryInput, xMin: number, xMax: number): Char
 
 /** The finite points of one series, downsampled with LTTB (which keeps first, last, peak and trough). */
 function downsample(xs: Float64Array, ys: Float64Array, maxPoints: number): ChartPoint[] {
-  const keepX = new Float64Array(xs.length);
-  const keepY = new Float64Array(xs.length);
-  let n = 0;
-  // Plain indexed loops: an 8-hour session is ~10^5 rows per series (bench/ui.bench.ts).
-  for (let i = 0; i < xs.length; i++) {
-    const y = ys[i] ?? NaN;
-    if (!Number.isFinite(y)) continue;
-    keepX[n] = xs[i] ?? NaN;
-    keepY[n] = y;
-    n += 1;
+  // Plain indexed loops: a long run is up to RING_CAPACITY (2^18) rows per series, every look.
+  let firstGap = 0;
+  while (firstGap < ys.length && Number.isFinite(ys[firstGap])) firstGap += 1;
+  let fx = xs;
+  let fy = ys;
+  // Only a series with a gap (a reading missed, a sample of another kind) is copied without it.
+  if (firstGap < ys.length) {
+    const keepX = new Float64Array(xs.length);
+    const keepY = new Float64Array(xs.length);
+    keepX.set(xs.subarray(0, firstGap));
+    keepY.set(ys.subarray(0, firstGap));
+    let n = firstGap;
+    for (let i = firstGap + 1; i < xs.length; i++) {
+      const y = ys[i] as number;
+      if (!Number.isFinite(y)) continue;
+      keepX[n] = xs[i] as number;
+      keepY[n] = y;
+      n += 1;
+    }
+    fx = keepX.subarray(0, n);
+    fy = keepY.subarray(0, n);
   }
-  const fx = keepX.subarray(0, n);
-  const fy = keepY.subarray(0, n);
   return lttbIndices(fx, fy, maxPoints).map((i) => ({ x: fx[i] ?? NaN, y: fy[i] ?? NaN }));
 }
 

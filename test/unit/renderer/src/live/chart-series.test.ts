@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { RunAnalysis } from '../../../../../shared/api/schemas';
 import { buildChartSeries, EMPTY_CHART, theoryLine } from '../../../../../renderer/src/live/chart-series';
@@ -83,6 +84,25 @@ describe('buildChartSeries', () => {
     expect(chart.xMax).toBe(50);
     expect(chart.yMax).toBe(15);
     expect(chart.samples).toBe(3);
+  });
+
+  it('draws exactly the readings a series has, wherever its gaps are (none, first, last, all)', () => {
+    const reading = fc.option(fc.integer({ min: 1, max: 1000 }), { nil: null, freq: 4 });
+    fc.assert(
+      fc.property(fc.array(fc.tuple(reading, reading), { maxLength: 40 }), (rows) => {
+        const ring = createMemoryRing(64);
+        rows.forEach(([rss, anon], i) =>
+          ring.push({ tMs: i * 100, tokens: i, rssBytes: rss, rssAnonBytes: anon, rssFileBytes: null }),
+        );
+        // Under the limit nothing is thinned: every reading, in order, at its token count.
+        const chart = buildChartSeries(ring, { analysis: null }, 100);
+        const readings = (k: 0 | 1) => rows.flatMap((r, i) => (r[k] === null ? [] : [{ x: i, y: r[k] }]));
+        expect(chart.rss).toEqual(readings(0));
+        expect(chart.anon).toEqual(readings(1));
+        expect(chart.file).toEqual([]);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('downsamples every series to the limit, keeping the ends and the peak', () => {
