@@ -8,6 +8,7 @@
 import type { CollectorDefinition } from './collector';
 import { AWK_INTERACTIVE_SH, awkWord, TICKER_SH } from './collector-script';
 import { createPmapCollectorParser } from './pmap-collector-parser';
+import { unchangedWalkEveryTicks } from './procfs-sampler-script';
 
 // Per tick: `t=<uptime>`, then smaps as `pmap -x` (procps-ng 3.3 columns) with its `total` footer.
 // The tick leaves in ONE printf: mawk's unbuffered output (-W interactive) writes every printf
@@ -15,17 +16,26 @@ import { createPmapCollectorParser } from './pmap-collector-parser';
 // the 2-core x86 VM). Only the lines it keeps are split: smaps has ~20 lines a mapping, four of
 // them read here. What remains is the kernel's: generating smaps walks every page table of the
 // process (~5 ms for a node process with ~120 mappings and 1.2 GB mapped, the same for `pmap -x`).
+// So a tick first reads statm (no walk): unchanged since the last walk, the last table is said
+// again with the new time, up to UNCHANGED_WALK_PERIOD_MS (procfs-sampler-script.ts).
 const smapsAwk = String.raw`
 function row() {
   if (addr == "") return
   o = o sprintf("%s %d %d %d %s %s\n", addr, size, rss, dirty, mode, (name == "" ? "[ anon ]" : name))
   ts += size; tr += rss; td += dirty; addr = ""
 }
+BEGIN { stale += 0; walkSt = ""; walkTick = 0; tick = -1 }
 {
+  tick++
   f = "/proc/" pid "/smaps"
   if ((getline l < "/proc/uptime") > 0) { split(l, ua, " "); close("/proc/uptime") }
+  # statm unchanged since the last walk (same size, same resident pages): the walk would read
+  # the same map, so the last table is said again, until "stale" ticks have passed.
+  sf = "/proc/" pid "/statm"; st = ""; if ((getline st < sf) > 0) close(sf); else { close(sf); exit 0 }
+  if (st == walkSt && stale > 0 && tick - walkTick < stale) { printf "%s", "t=" ua[1] "\n" o; fflush(); next }
   if ((getline l < f) <= 0) { close(f); exit 0 }
-  o = "t=" ua[1] "\nAddress           Kbytes     RSS   Dirty Mode  Mapping\n"
+  walkSt = st; walkTick = tick
+  o = "Address           Kbytes     RSS   Dirty Mode  Mapping\n"
   addr = ""; ts = 0; tr = 0; td = 0
   do {
     c = substr(l, 1, 1)
@@ -47,7 +57,7 @@ function row() {
   } while ((getline l < f) > 0)
   close(f); row()
   o = o "---------------- ------- ------- ------- \n" sprintf("total kB %d %d %d\n", ts, tr, td)
-  printf "%s", o
+  printf "%s", "t=" ua[1] "\n" o
   fflush()
 }
 `;
@@ -59,8 +69,9 @@ const DENIED_REASON = PMAP_DENIED_REASON.replace('<pid>', '$P');
 
 function pmapScript(): string {
   return `#!/bin/sh
-# KVScope pmap collector. $1 = pid, $2 = interval in seconds.
-P="$1"; I="$2"
+# KVScope pmap collector. $1 = pid, $2 = interval in seconds, $3 = while statm is unchanged,
+# walk smaps again only every N ticks (default 0: every tick).
+P="$1"; I="$2"; U="\${3:-0}"
 # smaps there but not readable: another user's process. pmap reads the same file (or maps, under
 # the same ptrace check), so it cannot help; it is only for kernels without smaps.
 if read -r _ < "/proc/$P/smaps" 2>/dev/null; then M=smaps
@@ -72,7 +83,7 @@ echo "H v=1 source=$M"
 ${TICKER_SH}
 ${AWK_INTERACTIVE_SH}
 if [ "$M" = smaps ]; then
-  tick | awk $AWKI -v pid="$P" ${awkWord(smapsAwk)}
+  tick | awk $AWKI -v pid="$P" -v stale="$U" ${awkWord(smapsAwk)}
 else
   tick | while read -r _; do
     [ -d "/proc/$P" ] || exit 0
@@ -89,6 +100,7 @@ export const pmapCollector: CollectorDefinition = {
   // Reading a full smaps walks every page table of the process (milliseconds for a few GB): every
   // 5 s sees a KV cache grow without costing the engine; faster than 1 s is never useful.
   interval: { defaultMs: 5000, minMs: 1000, maxMs: 300_000 },
+  scriptArgs: (intervalMs) => [String(unchangedWalkEveryTicks(intervalMs))],
   createParser: createPmapCollectorParser,
   series: [
     { key: 'pmap.largestAnonBytes', label: 'largest anonymous mapping (resident)', unit: 'bytes', kind: 'gauge' },

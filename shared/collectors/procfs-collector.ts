@@ -10,6 +10,7 @@ import {
   procfsSamplerScript,
   rescanEveryTicks,
   smapsEveryTicks,
+  unchangedWalkEveryTicks,
 } from './procfs-sampler-script';
 
 export const procfsCollector: CollectorDefinition = {
@@ -21,6 +22,7 @@ export const procfsCollector: CollectorDefinition = {
     String(smapsEveryTicks(intervalMs)),
     String(rescanEveryTicks(intervalMs)),
     String(rescanEveryTicks(intervalMs, GROUP_RESCAN_SLOW_PERIOD_MS)),
+    String(unchangedWalkEveryTicks(intervalMs)),
   ],
   createParser: createProcfsSamplerParser,
   series: [

@@ -54,6 +54,7 @@ function choose(   n, i, p, best, bestRss, now) {
 }
 BEGIN {
   nz = split(zones, zp, "\n"); np = split(pols, pp, "\n"); sr = 1; tick = 0; if (every < 1) every = 1
+  rollSt = ""; rollTick = 0; stale += 0
   # The lines read from status and meminfo.
   nw = split("VmRSS: RssAnon: RssFile: RssShmem: VmHWM: Threads: VmSwap: MemTotal: MemAvailable: MemFree: Cached: SwapTotal: SwapFree: NvMapMemUsed:", wl, " ")
   for (i = 1; i <= nw; i++) want[wl[i]] = 1
@@ -82,7 +83,10 @@ BEGIN {
   gsub(/ /, ",", st); out = out " st=" st
   # Counters from status every tick (cheap). smaps_rollup walks the page tables of the whole
   # address space — milliseconds for a process with large mappings (mmap'd weights, V8's
-  # reservations) — so it runs every "every"-th tick only (kernel >= 4.14; else never).
+  # reservations) — so it runs every "every"-th tick only (kernel >= 4.14; else never), and
+  # while the process's statm has not changed since the last walk (same size, same resident
+  # pages: an engine waiting for a prompt, a cache reserved at start and filled) only every
+  # "stale"-th tick: what it would read is what it read.
   # (getline into $0 splits in C; one lookup a line: ~half the CPU of split() and a chain of ifs.)
   split("", v); f = base "/status"
   while ((getline < f) > 0) if ($1 in want) v[$1] = $2
@@ -90,7 +94,8 @@ BEGIN {
   rs = v["VmRSS:"]; ra = v["RssAnon:"]; rf = v["RssFile:"]; rh = v["RssShmem:"]; hw = v["VmHWM:"]; th = v["Threads:"]
   vs = v["VmSwap:"]
   ps = ""; san = ""
-  if (sr && (tick % every) == 0) {
+  if (sr && (tick % every) == 0 && (st != rollSt || stale < 1 || tick - rollTick >= stale)) {
+    rollSt = st; rollTick = tick
     f = base "/smaps_rollup"; got = 0
     while ((getline l < f) > 0) {
       got = 1; split(l, a, " ")
@@ -118,13 +123,14 @@ BEGIN {
  * The sampler as one sh script. Positional parameters: $1 = the engine's process group (its
  * leader's pid), $2 = interval in seconds (decimal string such as 0.2), $3 = read smaps_rollup
  * every N ticks (default 1), $4 = re-choose the measured process every N ticks (default 1) for
- * the first GROUP_RESCAN_FAST_COUNT rescans, $5 = every N ticks after them (default: $4).
+ * the first GROUP_RESCAN_FAST_COUNT rescans, $5 = every N ticks after them (default: $4), $6 =
+ * while statm is unchanged, read smaps_rollup again only every N ticks (default 0: every $3).
  * Output goes to stdout, one line per tick.
  */
 export function procfsSamplerScript(): string {
   return `#!/bin/sh
 # KVScope procfs sampler: one awk, no process per tick.
-P="$1"; I="$2"; E="\${3:-1}"; R="\${4:-1}"; S="\${5:-$R}"
+P="$1"; I="$2"; E="\${3:-1}"; R="\${4:-1}"; S="\${5:-$R}"; U="\${6:-0}"
 PS=$(getconf PAGESIZE 2>/dev/null || getconf PAGE_SIZE 2>/dev/null || echo 4096)
 CLK=$(getconf CLK_TCK 2>/dev/null || echo 100)
 zones=""; ztypes=""
@@ -152,7 +158,7 @@ tick | while read -r _; do
     echo +; echo /proc/[0-9]*; n=0; k=$((k + 1)); [ $k = ${GROUP_RESCAN_FAST_COUNT} ] && R=$S
   else echo; fi
   n=$(( (n + 1) % R ))
-done | awk $AWKI -v pid="$P" -v every="$E" -v zones="$zones" -v pols="$pols" ${awkWord(awkProgram)}
+done | awk $AWKI -v pid="$P" -v every="$E" -v stale="$U" -v zones="$zones" -v pols="$pols" ${awkWord(awkProgram)}
 `;
 }
 
@@ -166,6 +172,19 @@ export const SMAPS_ROLLUP_PERIOD_MS = 5000;
 
 export function smapsEveryTicks(intervalMs: number): number {
   return Math.max(1, Math.round(SMAPS_ROLLUP_PERIOD_MS / intervalMs));
+}
+
+/**
+ * How often a page-table walk (smaps_rollup here, smaps in shared/collectors/pmap-collector.ts)
+ * is made again while the process's statm is what it was at the last walk: its size and resident
+ * pages unchanged, the walk would read the same. Not never: pages can move between mappings, and
+ * PSS changes when another process maps or drops the same file pages. During decode the cache
+ * grows, statm changes, and the walks keep their own period.
+ */
+export const UNCHANGED_WALK_PERIOD_MS = 30_000;
+
+export function unchangedWalkEveryTicks(intervalMs: number): number {
+  return Math.max(1, Math.round(UNCHANGED_WALK_PERIOD_MS / intervalMs));
 }
 
 /**

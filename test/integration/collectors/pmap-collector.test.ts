@@ -3,7 +3,7 @@
 // engine in growth mode, the largest anonymous mapping (its KV cache) grows with the tokens; and
 // run by a real second local user against a root process, it says `denied` with what to do.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -59,6 +59,77 @@ describe('the pmap collector', () => {
       });
       expect(sample?.kind === 'sample' && sample.values['pmap.largestAnonBytes']).toBeGreaterThanOrEqual(32 << 20);
       expect(records.filter((r) => r.kind === 'diagnostic')).toEqual([]);
+    } finally {
+      target.kill('SIGKILL');
+    }
+  });
+
+  it('an unchanged map is walked once: the ticks after say the same table again, until statm changes', async () => {
+    const script = join(dir, 'pmap-unchanged.sh');
+    writeFileSync(script, pmapCollector.script ?? '', { mode: 0o755 });
+    // 16 MiB at once, then idle; 8 MiB more 3 s later, then idle again (perl: nothing moves its
+    // memory meanwhile, as a runtime's collector would).
+    const target = spawn('perl', ['-e', '$a = "x" x (16 << 20); sleep 3; $b = "y" x (8 << 20); sleep 30'], {
+      stdio: 'ignore',
+    });
+    // Bytes the collector's awk has read (its /proc/<pid>/io): one smaps read of node is ~100 KB.
+    const awkReadBytes = (shPid: number): number => {
+      const awk = readdirSync('/proc')
+        .filter((e) => /^\d+$/.test(e))
+        .find((e) => {
+          try {
+            const stat = readFileSync(`/proc/${e}/stat`, 'utf8')
+              .replace(/^.*\) /s, '')
+              .split(' ');
+            return Number(stat[1]) === shPid && /awk/.test(readFileSync(`/proc/${e}/comm`, 'utf8'));
+          } catch {
+            return false; // gone meanwhile
+          }
+        });
+      const io = awk ? readFileSync(`/proc/${awk}/io`, 'utf8') : '';
+      return Number(/^rchar: (\d+)/m.exec(io)?.[1] ?? NaN);
+    };
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const start = (unchangedEvery: string) => {
+      const child = spawn('sh', [script, String(target.pid), '0.1', unchangedEvery], {
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
+      const run = { child, out: '' };
+      child.stdout.on('data', (d: Buffer) => (run.out += d.toString()));
+      return run;
+    };
+    // The tables of the output, in order (each after its `t=` line), and the anonymous kB each sums.
+    const tables = (out: string) =>
+      out
+        .split(/^t=[\d.]+\n/m)
+        .slice(1)
+        .filter((t) => t.includes('total kB'));
+    const anonKb = (table: string) =>
+      table
+        .split('\n')
+        .filter((l) => l.endsWith('[ anon ]') || l.endsWith('[heap]'))
+        .reduce((sum, l) => sum + Number(l.split(/\s+/)[2]), 0);
+    try {
+      await sleep(300);
+      const smapsBytes = readFileSync(`/proc/${target.pid}/smaps`).length;
+      // Re-walk an unchanged map only every 1000 ticks: about 10 ticks, one walk.
+      const sparing = start('1000');
+      await sleep(1200);
+      expect(awkReadBytes(sparing.child.pid!)).toBeLessThan(3 * smapsBytes);
+      // The 8 MiB come at 3 s: the next tick sees statm change and walks.
+      await sleep(2600);
+      sparing.child.kill('SIGTERM');
+      const said = tables(sparing.out);
+      const distinct = [...new Set(said)];
+      expect(said.length).toBeGreaterThanOrEqual(20);
+      expect(distinct).toHaveLength(2);
+      expect(said.indexOf(distinct[1]!)).toBeGreaterThan(5);
+      expect(anonKb(distinct[1]!) - anonKb(distinct[0]!)).toBeGreaterThanOrEqual(8 * 1024);
+      // Walking at every tick (0): ~10 smaps reads in the same time.
+      const walking = start('0');
+      await sleep(1200);
+      expect(awkReadBytes(walking.child.pid!)).toBeGreaterThan(6 * smapsBytes);
+      walking.child.kill('SIGTERM');
     } finally {
       target.kill('SIGKILL');
     }

@@ -104,6 +104,30 @@ describe('procfs sampler on this kernel', () => {
     expect(records.filter((r) => r.kind === 'diagnostic')).toEqual([]);
   });
 
+  it('smaps_rollup ($3 = every 2nd tick): read once while statm stays the same ($6 = 1000), every 2nd tick while memory grows', async () => {
+    const perl = (code: string) => spawn('perl', ['-e', code], { stdio: 'ignore' });
+    const still = perl('$a = "x" x (16 << 20); sleep 30');
+    const growing = perl('my @a; while (1) { push @a, "x" x (1 << 20); select(undef, undef, undef, 0.05) }');
+    try {
+      await new Promise((r) => setTimeout(r, 200));
+      const pssTicks = async (pid: number) => {
+        const { records } = await sample('/bin/dash', process.env, pid, 8, ['1', '1', '1000']);
+        return records
+          .filter((r): r is Extract<SamplerRecord, { kind: 'sample' }> => r.kind === 'sample')
+          .map((s) => 'pssBytes' in s.values);
+      };
+      const stillTicks = await pssTicks(still.pid!);
+      expect(stillTicks.length).toBeGreaterThanOrEqual(8);
+      expect(stillTicks.filter(Boolean)).toHaveLength(1);
+      expect(stillTicks[0]).toBe(true);
+      const growingTicks = await pssTicks(growing.pid!);
+      expect(growingTicks.filter(Boolean).length).toBeGreaterThanOrEqual(4);
+    } finally {
+      still.kill('SIGKILL');
+      growing.kill('SIGKILL');
+    }
+  });
+
   it('busybox sh + busybox awk, no bash anywhere on PATH', async () => {
     const bin = join(dir, 'busybox-bin');
     execFileSync('mkdir', ['-p', bin]);
