@@ -36,7 +36,7 @@ export interface ThrottlePoint {
   tMs: number;
   /** Hottest relevant sensor, °C. */
   tempC: number | null;
-  /** Lowest clock as a fraction of its maximum (0..1). */
+  /** The clocks as a fraction of their maxima (0..1), by clockFractionOf's rule. */
   clockFraction: number | null;
   /** Raspberry Pi get_throttled word. */
   rpiThrottled?: number | null;
@@ -330,6 +330,8 @@ export interface ThrottleClockKey {
   cur: string;
   /** A series holding the clock's ceiling (devfreq's max_freq), else null: the highest `cur` the run saw. */
   max: string | null;
+  /** The load series of the clock's unit (tegrastats' per core, GR3D, EMC), else null. */
+  load: string | null;
 }
 
 export function throttleClockKeys(keys: readonly string[]): ThrottleClockKey[] {
@@ -338,8 +340,44 @@ export function throttleClockKeys(keys: readonly string[]): ThrottleClockKey[] {
     .filter((k) => CLOCK_KEY.test(k))
     .map((cur) => {
       const max = cur.replace(/curFreqMHz$/, 'maxFreqMHz');
-      return { cur, max: max !== cur && all.has(max) ? max : null };
+      const load = clockLoadKey(cur);
+      return { cur, max: max !== cur && all.has(max) ? max : null, load: load !== null && all.has(load) ? load : null };
     });
+}
+
+/**
+ * A unit whose load is below this says nothing about a cap on its clock: an idle GPU, memory
+ * controller or core sits at its lowest clock by the governor's choice, hot board or not.
+ */
+export const BUSY_LOAD_PCT = 50;
+
+/** The load series of the unit a clock drives, where a collector reads one (tegrastats). */
+function clockLoadKey(clock: string): string | null {
+  const m = /^tegra\.(cpu\.\d+|gpu|emc)\.freqMHz$/.exec(clock);
+  return m ? `tegra.${m[1]}.loadPct` : null;
+}
+
+/** One clock at one instant: its value, its ceiling, the load of its unit (null: not read). */
+interface ClockReading {
+  value: number;
+  ceiling: number;
+  loadPct: number | null;
+}
+
+/**
+ * The clocks' fraction of their maxima, as the rule reads it: the lowest, leaving out a clock
+ * whose unit is idle where its load is read (tegrastats' cores, GR3D, EMC: an idle GPU of a
+ * CPU-only engine sits at its floor, hot board or not). Null when no clock counts. (cpufreq
+ * policies have no load of their own here: a cluster the engine's threads leave idle still counts.)
+ */
+function clockFractionOf(readings: readonly ClockReading[]): number | null {
+  let out: number | null = null;
+  for (const r of readings) {
+    if (r.loadPct !== null && r.loadPct < BUSY_LOAD_PCT) continue;
+    const f = r.value / r.ceiling;
+    out = out === null ? f : Math.min(out, f);
+  }
+  return out;
 }
 
 /** A clock series' known hardware maximum, by key, in the series' unit. */
@@ -389,7 +427,8 @@ function seriesMax(s: ThrottleSeries | undefined): number {
  * Throttle points from series: one point at every time any temperature, clock or get_throttled
  * series has a value, each series read at its latest value at or before that time (collectors
  * tick at their own pace: a clock read at 1 s and a temperature at 2 s both hold until their next
- * reading). Temperature: the hottest sensor; clock: the lowest as a fraction of its ceiling.
+ * reading). Temperature: the hottest sensor; clock: the lowest as a fraction of its ceiling, of
+ * the clocks whose unit works (clockFractionOf).
  */
 export function throttlePointsFromSeries(
   get: (key: string) => ThrottleSeries | undefined,
@@ -428,11 +467,31 @@ function forEachThrottlePoint(
   visit: (tMs: number, tempC: number | null, clockFraction: number | null, rpiThrottled: number | null) => void,
 ): void {
   const temps = keys.filter(isThrottleTempKey).flatMap((k) => get(k) ?? []);
-  const clocks = throttleClockKeys(keys).flatMap(({ cur, max }) => {
+  const clocks = throttleClockKeys(keys).flatMap(({ cur, max, load }) => {
     const s = get(cur);
     const ceiling = Math.max(ceilings[cur] ?? 0, seriesMax(s), max === null ? 0 : seriesMax(get(max)));
-    return s && ceiling > 0 ? [{ s, ceiling }] : [];
+    return s && ceiling > 0 ? [{ s, ceiling, load: load === null ? undefined : get(load) }] : [];
   });
+  // A clock's load is read at the point's time (its latest reading then, as every series here)
+  // without making points of its own: a cursor each.
+  const loadNext = new Int32Array(clocks.length);
+  const loadLatest = new Int32Array(clocks.length).fill(-1);
+  const loadAt = (c: number, tMs: number): number | null => {
+    const s = clocks[c]?.load;
+    if (!s) return null;
+    let i = loadNext[c] as number;
+    for (; i < s.length; i++) {
+      const t = s.t[i] as number;
+      if (!Number.isFinite(t)) continue;
+      if (t > tMs) break;
+      loadLatest[c] = i;
+    }
+    loadNext[c] = i;
+    const at = loadLatest[c] as number;
+    const v = at < 0 ? NaN : (s.v[at] as number);
+    return Number.isFinite(v) ? v : null;
+  };
+  const readings: ClockReading[] = [];
   const rpi = get(RPI_THROTTLED_KEY);
   const all = [...temps, ...clocks.map((c) => c.s), ...(rpi ? [rpi] : [])];
   const firstClock = temps.length;
@@ -475,12 +534,13 @@ function forEachThrottlePoint(
       const v = valueAt(j);
       if (v !== null) tempC = tempC === null ? v : Math.max(tempC, v);
     }
-    let clockFraction: number | null = null;
+    readings.length = 0;
     for (let c = 0; c < clocks.length; c++) {
       const v = valueAt(firstClock + c);
-      const fraction = v === null ? null : v / (clocks[c] as { ceiling: number }).ceiling;
-      if (fraction !== null) clockFraction = clockFraction === null ? fraction : Math.min(clockFraction, fraction);
+      const clock = clocks[c] as (typeof clocks)[number];
+      if (v !== null) readings.push({ value: v, ceiling: clock.ceiling, loadPct: loadAt(c, tMs) });
     }
+    const clockFraction = clockFractionOf(readings);
     visit(tMs, tempC, clockFraction, rpiAt >= 0 ? valueAt(rpiAt) : null);
   }
 }
@@ -534,8 +594,8 @@ export class ThrottleWatch {
       tempsC[k] = t;
       tempC = tempC === null ? t : Math.max(tempC, t);
     }
-    let clockFraction: number | null = null;
-    for (const { cur, max } of throttleClockKeys(keys)) {
+    const readings: ClockReading[] = [];
+    for (const { cur, max, load } of throttleClockKeys(keys)) {
       const v = this.held.get(cur) as number;
       const ceiling = Math.max(
         this.ceilings[cur] ?? 0,
@@ -544,8 +604,10 @@ export class ThrottleWatch {
         max === null ? 0 : (this.held.get(max) ?? 0),
       );
       this.clockMax.set(cur, ceiling);
-      if (ceiling > 0) clockFraction = clockFraction === null ? v / ceiling : Math.min(clockFraction, v / ceiling);
+      const loadPct = load === null ? null : (this.held.get(load) ?? null);
+      if (ceiling > 0) readings.push({ value: v, ceiling, loadPct });
     }
+    const clockFraction = clockFractionOf(readings);
     const rpiThrottled = this.held.get(RPI_THROTTLED_KEY) ?? null;
     if (tempC === null && clockFraction === null && rpiThrottled === null)
       return { tempsC, throttling: null, reasons: [] };

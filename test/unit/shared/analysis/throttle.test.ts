@@ -228,6 +228,57 @@ describe('throttlePointsFromSamples: the series the collectors really emit', () 
     ]);
   });
 
+  it("an idle GPU at its floor is not a cap: a Xavier NX's GR3D at 0 % and 114 MHz on a hot board (real tegrastats line)", () => {
+    // Xavier NX, JetPack 5.1.2 (the waggle exporter capture): GR3D_FREQ 0%@[114], EMC 2 %, cores
+    // 10–23 % at 1190–1397 MHz, CPU@46.5C the hottest. Against a trip at 50 °C the board is "near"
+    // it; the GPU's maximum (1109 MHz, as the capture's JetPack 4 Xavier NX line prints it) would
+    // make 114 MHz a fraction of 0.10.
+    const line = captureLines('tegrastats/xavier-nx-jp4-jp5.1-nano-jp4.6/xavier_nx_and_nano_waggle_exporter.txt').find(
+      (l) => l.startsWith('07-09-2024 13:31:31 '),
+    );
+    const r = parseTegrastatsLine(line ?? '', 1);
+    if (r.kind !== 'tegrastats') throw new Error('the line did not parse');
+    const samples: Sample[] = [{ tMs: 0, source: 'tegrastats', values: tegrastatsValues(r) }];
+    expect(samples[0]?.values).toMatchObject({ 'tegra.gpu.loadPct': 0, 'tegra.gpu.freqMHz': 114 });
+    const points = throttlePointsFromSamples(samples, { 'tegra.gpu.freqMHz': 1109 });
+    // Every unit below half its load: no clock says anything, so nothing is throttled.
+    expect(points).toEqual([{ tMs: 0, tempC: 46.5, clockFraction: null, rpiThrottled: null }]);
+    expect(detectThrottleIntervals(points, { tripC: 50 })).toEqual([]);
+  });
+
+  it('a busy unit below its maximum is: the same GPU at 99 % load and 114 MHz, hot, is throttled', () => {
+    const tick = (tMs: number, gpuLoadPct: number): Sample => ({
+      tMs,
+      source: 'tegrastats',
+      values: {
+        'tegra.temp.gpu.C': 83,
+        'tegra.cpu.0.loadPct': 100,
+        'tegra.cpu.0.freqMHz': 1510,
+        'tegra.gpu.loadPct': gpuLoadPct,
+        'tegra.gpu.freqMHz': 114,
+      },
+    });
+    const ceilings = { 'tegra.gpu.freqMHz': 1109, 'tegra.cpu.0.freqMHz': 1510 };
+    // 0–2 s the GPU idles (its floor is no cap), 3–5 s it works at the same clock (a cap), then idles.
+    const samples = [0, 0, 0, 99, 99, 99, 0].map((load, i) => tick(i * 1000, load));
+    const points = throttlePointsFromSamples(samples, ceilings);
+    expect(points.map((p) => p.clockFraction)).toEqual([1, 1, 1, 114 / 1109, 114 / 1109, 114 / 1109, 1]);
+    expect(detectThrottleIntervals(points, { tripC: 85 })).toEqual([
+      { startMs: 3000, endMs: 6000, reasons: ['thermal'], maxTempC: 83, minClockFraction: 114 / 1109 },
+    ]);
+    // Live, reading by reading, the same.
+    const watch = new ThrottleWatch(85, ceilings);
+    expect(samples.map((x) => watch.observe(x.values).throttling)).toEqual([
+      false,
+      false,
+      false,
+      true,
+      true,
+      true,
+      false,
+    ]);
+  });
+
   it('thermal zones and cpufreq policies of the procfs sampler, trip points (trip.*.C) not read as temperatures', () => {
     // 1 s ticks; policy4 drops from 2,400,000 to 1,200,000 kHz at 2 s while cpu-thermal is at 81.5 °C.
     // Each policy against its own highest: policy0 1,800,000/1,800,000 = 1; policy4 1 then 1.2/2.4 = 0.5.
