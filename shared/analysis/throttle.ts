@@ -318,7 +318,7 @@ const TEMP_KEY = /^(?:temp|tegra\.temp)\..+\.C$|^rpi\.soc\.C$/;
 const PLACEHOLDER_TEMP_KEY = /^tegra\.temp\.PMIC\.C$/i;
 /** Clocks, each against the highest value the run saw (the samplers do not read the hardware maximum). */
 const CLOCK_KEY =
-  /^cpufreq\..+\.KHz$|^tegra\.(?:cpu\.\d+|gpu|emc)\.freqMHz$|^devfreq\..+\.curFreqMHz$|^rpi\.armFreqMHz$/;
+  /^cpufreq\.[^.]+\.KHz$|^tegra\.(?:cpu\.\d+|gpu|emc)\.freqMHz$|^devfreq\..+\.curFreqMHz$|^rpi\.armFreqMHz$/;
 /** The Raspberry Pi get_throttled word (shared/collectors/vcgencmd-collector-parser.ts). */
 export const RPI_THROTTLED_KEY = 'rpi.throttledBits';
 
@@ -332,6 +332,13 @@ export interface ThrottleClockKey {
   max: string | null;
   /** The load series of the clock's unit (tegrastats' per core, GR3D, EMC), else null. */
   load: string | null;
+  /**
+   * A series holding the clock's cap now (a cpufreq policy's scaling_max_freq), else null. Where
+   * there is one, the rule reads the cap, not the clock: a cluster the engine's threads leave idle
+   * sits at its floor under a cap at the top (an RK3588 running on its big cores), and a thermal
+   * cap shows there whether the cluster works or not.
+   */
+  cap: string | null;
 }
 
 export function throttleClockKeys(keys: readonly string[]): ThrottleClockKey[] {
@@ -341,7 +348,13 @@ export function throttleClockKeys(keys: readonly string[]): ThrottleClockKey[] {
     .map((cur) => {
       const max = cur.replace(/curFreqMHz$/, 'maxFreqMHz');
       const load = clockLoadKey(cur);
-      return { cur, max: max !== cur && all.has(max) ? max : null, load: load !== null && all.has(load) ? load : null };
+      const cap = cur.replace(/^(cpufreq\.[^.]+)\.KHz$/, '$1.max.KHz');
+      return {
+        cur,
+        max: max !== cur && all.has(max) ? max : null,
+        load: load !== null && all.has(load) ? load : null,
+        cap: cap !== cur && all.has(cap) ? cap : null,
+      };
     });
 }
 
@@ -467,9 +480,17 @@ function forEachThrottlePoint(
   visit: (tMs: number, tempC: number | null, clockFraction: number | null, rpiThrottled: number | null) => void,
 ): void {
   const temps = keys.filter(isThrottleTempKey).flatMap((k) => get(k) ?? []);
-  const clocks = throttleClockKeys(keys).flatMap(({ cur, max, load }) => {
-    const s = get(cur);
-    const ceiling = Math.max(ceilings[cur] ?? 0, seriesMax(s), max === null ? 0 : seriesMax(get(max)));
+  const clocks = throttleClockKeys(keys).flatMap(({ cur, max, load, cap }) => {
+    const clock = get(cur);
+    const capped = cap === null ? undefined : get(cap);
+    const ceiling = Math.max(
+      ceilings[cur] ?? 0,
+      seriesMax(clock),
+      seriesMax(capped),
+      max === null ? 0 : seriesMax(get(max)),
+    );
+    // The cap, where it is read, stands for the clock (ThrottleClockKey.cap).
+    const s = capped ?? clock;
     return s && ceiling > 0 ? [{ s, ceiling, load: load === null ? undefined : get(load) }] : [];
   });
   // A clock's load is read at the point's time (its latest reading then, as every series here)
@@ -595,12 +616,13 @@ export class ThrottleWatch {
       tempC = tempC === null ? t : Math.max(tempC, t);
     }
     const readings: ClockReading[] = [];
-    for (const { cur, max, load } of throttleClockKeys(keys)) {
-      const v = this.held.get(cur) as number;
+    for (const { cur, max, load, cap } of throttleClockKeys(keys)) {
+      const v = (cap === null ? undefined : this.held.get(cap)) ?? this.held.get(cur) ?? 0;
       const ceiling = Math.max(
         this.ceilings[cur] ?? 0,
         this.clockMax.get(cur) ?? 0,
         v,
+        this.held.get(cur) ?? 0,
         max === null ? 0 : (this.held.get(max) ?? 0),
       );
       this.clockMax.set(cur, ceiling);

@@ -48,5 +48,6 @@ export const procfsCollector: CollectorDefinition = {
     { key: 'engineCpuPct', label: 'engine CPU', unit: 'pct', kind: 'gauge' },
     { key: 'temp.*.C', label: 'temperature', unit: 'C', kind: 'gauge' },
     { key: 'cpufreq.*.KHz', label: 'CPU clock', unit: 'kHz', kind: 'gauge' },
+    { key: 'cpufreq.*.max.KHz', label: 'CPU clock cap (scaling_max_freq)', unit: 'kHz', kind: 'gauge' },
   ],
 };

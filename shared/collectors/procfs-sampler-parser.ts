@@ -61,6 +61,8 @@ function fields(line: string): Map<string, string> {
 /** Sample keys for a thermal zone type and a cpufreq policy, shared with the UI and reports. */
 export const tempKey = (zoneType: string) => `temp.${zoneType}.C`;
 export const cpufreqKey = (policy: string) => `cpufreq.${policy}.KHz`;
+/** A cpufreq policy's cap (scaling_max_freq), kHz. */
+export const cpufreqCapKey = (policy: string) => `cpufreq.${policy}.max.KHz`;
 
 export function createProcfsSamplerParser() {
   let header: SamplerHeader = { pid: 0, pageSizeBytes: 4096, clockTicksPerSecond: 100, zoneTypes: [], policies: [] };
@@ -152,6 +154,8 @@ export function createProcfsSamplerParser() {
     });
     header.policies.forEach((policy, i) => {
       values[cpufreqKey(policy)] = num(f.get(`cf${i}`));
+      // Samplers before the caps, and a policy whose scaling_max_freq is not readable, say none.
+      if (f.has(`cm${i}`)) values[cpufreqCapKey(policy)] = num(f.get(`cm${i}`));
     });
     return { kind: 'sample', uptimeMs, values };
   }

@@ -7,7 +7,7 @@
 //
 //   H v=1 pagesize=4096 clk=100 zones=cpu-thermal,gpu-thermal policies=policy0,policy4
 //   S t=<uptime s> pid=<measured> grp=<processes in the engine's group> st=<statm fields,> rss= anon= file= shmem= swap= hwm= thr= [pss= sanon=] (kB)
-//     mt= ma= mf= ca= swt= swf= nvmap= (meminfo kB) cpu=<jiffies,> pc=<utime,stime> tz0= … cf0= …
+//     mt= ma= mf= ca= swt= swf= nvmap= (meminfo kB) cpu=<jiffies,> pc=<utime,stime> tz0= … cf0= … cm0= …
 //   S t=<uptime s> gone=1            when the process has ended (then the sampler exits)
 //
 //
@@ -53,7 +53,7 @@ function choose(   n, i, p, best, bestRss, now) {
   return best
 }
 BEGIN {
-  nz = split(zones, zp, "\n"); np = split(pols, pp, "\n"); sr = 1; tick = 0; if (every < 1) every = 1
+  nz = split(zones, zp, "\n"); np = split(pols, pp, "\n"); split(pcaps, pc, "\n"); sr = 1; tick = 0; if (every < 1) every = 1
   rollSt = ""; rollTick = 0; stale += 0
   # The lines read from status and meminfo.
   nw = split("VmRSS: RssAnon: RssFile: RssShmem: VmHWM: Threads: VmSwap: MemTotal: MemAvailable: MemFree: Cached: SwapTotal: SwapFree: NvMapMemUsed:", wl, " ")
@@ -115,6 +115,10 @@ BEGIN {
   if (stat(cur)) out = out " pc=" sa[12] "," sa[13]
   for (i = 1; i <= nz; i++) if (zp[i] != "") out = out " tz" (i - 1) "=" rd(zp[i])
   for (i = 1; i <= np; i++) if (pp[i] != "") out = out " cf" (i - 1) "=" rd(pp[i])
+  # Each policy's cap (scaling_max_freq): where the thermal framework's cpufreq cooling, or a
+  # user, holds the cluster below its hardware maximum, whatever the load (an idle cluster sits
+  # at its floor with its cap at the top).
+  for (i = 1; i <= np; i++) if (pc[i] != "") out = out " cm" (i - 1) "=" rd(pc[i])
   print out; fflush(); tick++
 }
 `;
@@ -140,11 +144,14 @@ for z in /sys/class/thermal/thermal_zone*; do
   zones="$zones$z/temp
 "; ztypes="$ztypes$t,"
 done
-pols=""; pnames=""
+pols=""; pcaps=""; pnames=""
 for p in /sys/devices/system/cpu/cpufreq/policy*; do
   [ -r "$p/scaling_cur_freq" ] || continue
   pols="$pols$p/scaling_cur_freq
 "; pnames="$pnames\${p##*/},"
+  cap=""; [ -r "$p/scaling_max_freq" ] && cap="$p/scaling_max_freq"
+  pcaps="$pcaps$cap
+"
 done
 echo "H v=1 pid=$P pagesize=$PS clk=$CLK zones=$ztypes policies=$pnames"
 ${TICKER_SH}
@@ -158,7 +165,7 @@ tick | while read -r _; do
     echo +; echo /proc/[0-9]*; n=0; k=$((k + 1)); [ $k = ${GROUP_RESCAN_FAST_COUNT} ] && R=$S
   else echo; fi
   n=$(( (n + 1) % R ))
-done | awk $AWKI -v pid="$P" -v every="$E" -v stale="$U" -v zones="$zones" -v pols="$pols" ${awkWord(awkProgram)}
+done | awk $AWKI -v pid="$P" -v every="$E" -v stale="$U" -v zones="$zones" -v pols="$pols" -v pcaps="$pcaps" ${awkWord(awkProgram)}
 `;
 }
 

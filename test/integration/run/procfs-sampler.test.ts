@@ -2,7 +2,7 @@
 // boards have: dash + mawk with the no-fork ticker (perl or bash; Debian/Ubuntu/L4T), and busybox sh +
 // busybox awk with no bash at all (Yocto/Buildroot gateways).
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, symlinkSync, writeFileSync, rmSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,8 +26,9 @@ async function sample(
   pid: number,
   ticks: number,
   rescans: string[] = [],
+  script = 'sampler.sh',
 ): Promise<{ records: SamplerRecord[]; exit: number | null }> {
-  const child = spawn(shell, [join(dir, 'sampler.sh'), String(pid), '0.1', '2', ...rescans], {
+  const child = spawn(shell, [join(dir, script), String(pid), '0.1', '2', ...rescans], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
@@ -126,6 +127,32 @@ describe('procfs sampler on this kernel', () => {
       still.kill('SIGKILL');
       growing.kill('SIGKILL');
     }
+  });
+
+  it("reads each cpufreq policy's clock and its cap (scaling_max_freq), a policy without a readable cap having none", async () => {
+    // This VM has no cpufreq: the script's policy glob pointed at a tree of three policies, as an
+    // RK3588 lists them (values in kHz as cpufreq prints them; policy6's cap left out).
+    const root = join(dir, 'cpufreq');
+    const policy = (name: string, files: Record<string, string>) => {
+      mkdirSync(join(root, name), { recursive: true });
+      for (const [f, v] of Object.entries(files)) writeFileSync(join(root, name, f), `${v}\n`);
+    };
+    policy('policy0', { scaling_cur_freq: '408000', scaling_max_freq: '1800000' });
+    policy('policy4', { scaling_cur_freq: '1200000', scaling_max_freq: '1200000' });
+    policy('policy6', { scaling_cur_freq: '2400000' });
+    const script = procfsSamplerScript().replace('/sys/devices/system/cpu/cpufreq/policy*', `${root}/policy*`);
+    expect(script).toContain(root);
+    writeFileSync(join(dir, 'sampler-cpufreq.sh'), script);
+    const { records } = await sample('/bin/dash', process.env, watched.pid!, 2, [], 'sampler-cpufreq.sh');
+    const s = records.find((r): r is Extract<SamplerRecord, { kind: 'sample' }> => r.kind === 'sample');
+    expect(s?.values).toMatchObject({
+      'cpufreq.policy0.KHz': 408_000,
+      'cpufreq.policy0.max.KHz': 1_800_000,
+      'cpufreq.policy4.KHz': 1_200_000,
+      'cpufreq.policy4.max.KHz': 1_200_000,
+      'cpufreq.policy6.KHz': 2_400_000,
+    });
+    expect(s?.values).not.toHaveProperty('cpufreq.policy6.max.KHz');
   });
 
   it('busybox sh + busybox awk, no bash anywhere on PATH', async () => {

@@ -158,6 +158,8 @@ function labelFromName(key: string): string {
   if (known) return known;
   const temp = /^temp\.(.+)\.C$/.exec(key);
   if (temp) return temp[1] ?? key;
+  const cap = /^cpufreq\.([^.]+)\.max\.KHz$/.exec(key);
+  if (cap) return `CPU ${cap[1] ?? ''} cap`;
   const freq = /^cpufreq\.(.+)\.KHz$/.exec(key);
   if (freq) return `CPU ${freq[1] ?? ''}`.trim();
   // Collector keys "<group>.<name>.<unit>" (rail.VDD_IN.mW, temp.cpu.C): the name says it. A last

@@ -279,6 +279,46 @@ describe('throttlePointsFromSamples: the series the collectors really emit', () 
     ]);
   });
 
+  it('a cpufreq policy is judged by its cap: an idle cluster at its floor is not throttled, a capped one is', () => {
+    // An RK3588 running on its big cores (policy4, policy6) at 82 °C, trip 85 °C: the little cluster
+    // (policy0) idles at 408 MHz under its cap of 1.8 GHz. At 3 s the thermal framework caps the big
+    // clusters at 1.2 GHz (scaling_max_freq), and their clocks follow.
+    const tick = (tMs: number, bigCapKHz: number): Sample => ({
+      tMs,
+      source: 'procfs',
+      values: {
+        'temp.soc-thermal.C': 82,
+        'cpufreq.policy0.KHz': 408_000,
+        'cpufreq.policy0.max.KHz': 1_800_000,
+        'cpufreq.policy4.KHz': bigCapKHz,
+        'cpufreq.policy4.max.KHz': bigCapKHz,
+        'cpufreq.policy6.KHz': bigCapKHz,
+        'cpufreq.policy6.max.KHz': bigCapKHz,
+      },
+    });
+    const samples = [0, 1, 2]
+      .map((i) => tick(i * 1000, 2_400_000))
+      .concat([3, 4].map((i) => tick(i * 1000, 1_200_000)));
+    const ceilings = {
+      'cpufreq.policy0.KHz': 1_800_000,
+      'cpufreq.policy4.KHz': 2_400_000,
+      'cpufreq.policy6.KHz': 2_400_000,
+    };
+    const points = throttlePointsFromSamples(samples, ceilings);
+    expect(points.map((p) => p.clockFraction)).toEqual([1, 1, 1, 0.5, 0.5]);
+    expect(detectThrottleIntervals(points, { tripC: 85 })).toEqual([
+      { startMs: 3000, endMs: 4000, reasons: ['thermal'], maxTempC: 82, minClockFraction: 0.5 },
+    ]);
+    const watch = new ThrottleWatch(85, ceilings);
+    expect(samples.map((x) => watch.observe(x.values).throttling)).toEqual([false, false, false, true, true]);
+    // Without the caps (a sampler before them) the idle cluster's floor reads as a cap, as it did.
+    const withoutCaps = samples.map((x) => ({
+      ...x,
+      values: Object.fromEntries(Object.entries(x.values).filter(([k]) => !k.endsWith('.max.KHz'))),
+    }));
+    expect(throttlePointsFromSamples(withoutCaps, ceilings)[0]?.clockFraction).toBeCloseTo(408 / 1800, 10);
+  });
+
   it('thermal zones and cpufreq policies of the procfs sampler, trip points (trip.*.C) not read as temperatures', () => {
     // 1 s ticks; policy4 drops from 2,400,000 to 1,200,000 kHz at 2 s while cpu-thermal is at 81.5 °C.
     // Each policy against its own highest: policy0 1,800,000/1,800,000 = 1; policy4 1 then 1.2/2.4 = 0.5.

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createProcfsSamplerParser, cpufreqKey, tempKey } from '../../../../shared/collectors/procfs-sampler-parser';
+import {
+  createProcfsSamplerParser,
+  cpufreqCapKey,
+  cpufreqKey,
+  tempKey,
+} from '../../../../shared/collectors/procfs-sampler-parser';
 
 // Lines in the sampler's own format. The field values are real numbers read off
 // /proc on the development VM (kernel 6.18, x86_64) and off the Raspberry Pi 4 capture in
@@ -47,6 +52,16 @@ describe('procfs sampler parser', () => {
     expect(r.values[cpufreqKey('policy0')]).toBe(1500000);
     // First tick: no previous /proc/stat to take a difference from.
     expect(r.values.cpuBusyPct).toBeUndefined();
+  });
+
+  it("reads a policy's cap (cm<i>, scaling_max_freq) where the line has it, and says none where it does not", () => {
+    const p = createProcfsSamplerParser();
+    p.push(HEADER);
+    const r = p.push(`${TICK1} cm0=1200000`);
+    if (r?.kind !== 'sample') throw new Error(`expected a sample, got ${JSON.stringify(r)}`);
+    expect(r.values[cpufreqCapKey('policy0')]).toBe(1_200_000);
+    expect(r.values).not.toHaveProperty(cpufreqCapKey('policy4'));
+    expect(cpufreqCapKey('policy0')).toBe('cpufreq.policy0.max.KHz');
   });
 
   it("names the process of the engine's group it measured, and the group's size", () => {

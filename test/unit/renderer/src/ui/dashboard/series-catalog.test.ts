@@ -13,6 +13,7 @@ describe('describeSeries', () => {
     expect(place('memAvailableBytes')).toEqual(['memory', 'system-memory', 'bytes', 'MemAvailable']);
     expect(place('temp.cpu-thermal.C')).toEqual(['thermal', 'temperature', 'celsius', 'cpu-thermal']);
     expect(place('cpufreq.policy0.KHz')).toEqual(['thermal', 'clocks', 'khz', 'CPU policy0']);
+    expect(place('cpufreq.policy0.max.KHz')).toEqual(['thermal', 'clocks', 'khz', 'CPU policy0 cap']);
     expect(place('cpuBusyPct')).toEqual(['thermal', 'load', 'percent', 'CPU busy']);
   });
 
