@@ -29,39 +29,13 @@ import { sessionsDir } from '../electron/node/session/session-library';
 import { launchChromium } from '../test/helpers/chromium';
 import { startWebMode, type WebMode } from '../test/helpers/web-mode';
 import { cleanRunEnd, machineSpeedMs, type BenchRow } from './bench-util';
+import { runSamplesAt } from './run-samples';
 
 const HOURS = 8;
 const SESSION_SECONDS = HOURS * 3600;
 const LIVE_SECONDS = Number(process.env.KVSCOPE_BENCH_SECONDS) > 0 ? Number(process.env.KVSCOPE_BENCH_SECONDS) : 60;
 /** Page loads of the session; the figure is their median (one load is at the mercy of the machine). */
 const OPEN_REPEATS = 5;
-
-/** Second i of the 8-hour run: 11 procfs series + the engine's token count = 12 drawn series. */
-function samplesAt(i: number): Sample[] {
-  const tMs = i * 1000;
-  const tokens = i * 12;
-  const hot = i % 3600 > 2400; // 20 min of every hour hot
-  return [
-    { tMs, source: 'engine', values: { tokens } },
-    {
-      tMs,
-      source: 'procfs',
-      values: {
-        rssBytes: 900e6 + (tokens % 50_000) * 32768,
-        rssAnonBytes: 800e6 + (tokens % 50_000) * 32768,
-        rssFileBytes: 100e6,
-        swapBytes: (i % 600) * 1000,
-        memAvailableBytes: 5e9 - (tokens % 50_000) * 32768,
-        memCachedBytes: 9e8 + (i % 97) * 1e5,
-        'temp.cpu.C': (hot ? 92 : 60) + (i % 11) / 3,
-        'temp.gpu.C': (hot ? 90 : 58) + (i % 13) / 4,
-        'cpufreq.policy0.KHz': hot ? 1_200_000 : 1_984_000,
-        'rail.VDD_IN.mW': 9000 + (i % 17) * 120,
-        cpuBusyPct: 70 + (i % 23),
-      },
-    },
-  ];
-}
 
 function writeSession(dir: string): { path: string; bytes: number } {
   mkdirSync(dir, { recursive: true });
@@ -73,7 +47,7 @@ function writeSession(dir: string): { path: string; bytes: number } {
   const samples: Sample[] = [];
   for (let i = 0; i < SESSION_SECONDS; i += 600) {
     const batch: Sample[] = [];
-    for (let k = i; k < Math.min(SESSION_SECONDS, i + 600); k++) batch.push(...samplesAt(k));
+    for (let k = i; k < Math.min(SESSION_SECONDS, i + 600); k++) batch.push(...runSamplesAt(k));
     store.appendSamples(run, batch);
     samples.push(...batch);
   }
