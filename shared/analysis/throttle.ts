@@ -328,17 +328,23 @@ export function isThrottleTempKey(key: string): boolean {
 
 export interface ThrottleClockKey {
   cur: string;
-  /** A series holding the clock's ceiling (devfreq's max_freq), else null: the highest `cur` the run saw. */
-  max: string | null;
   /** The load series of the clock's unit (tegrastats' per core, GR3D, EMC), else null. */
   load: string | null;
   /**
-   * A series holding the clock's cap now (a cpufreq policy's scaling_max_freq), else null. Where
-   * there is one, the rule reads the cap, not the clock: a cluster the engine's threads leave idle
-   * sits at its floor under a cap at the top (an RK3588 running on its big cores), and a thermal
-   * cap shows there whether the cluster works or not.
+   * A series holding the clock's cap now (a cpufreq policy's scaling_max_freq, a devfreq device's
+   * max_freq), else null. Where there is one the rule reads the cap, not the clock: a unit left idle
+   * sits at its floor under a cap at the top (an RK3588 running on its big cores, its Mali GPU and
+   * NPU unused), and a thermal cap (cpufreq and devfreq cooling lower these, through PM QoS) shows
+   * there whether the unit works or not. Its highest value is also the clock's ceiling.
    */
   cap: string | null;
+}
+
+/** The cap series of a clock series: cpufreq's `.max.KHz` (procfs sampler), devfreq's `maxFreqMHz` (board sysfs). */
+function capKeyOf(clock: string): string | null {
+  if (/^cpufreq\.[^.]+\.KHz$/.test(clock)) return clock.replace(/\.KHz$/, '.max.KHz');
+  if (/\.curFreqMHz$/.test(clock)) return clock.replace(/curFreqMHz$/, 'maxFreqMHz');
+  return null;
 }
 
 export function throttleClockKeys(keys: readonly string[]): ThrottleClockKey[] {
@@ -346,14 +352,12 @@ export function throttleClockKeys(keys: readonly string[]): ThrottleClockKey[] {
   return keys
     .filter((k) => CLOCK_KEY.test(k))
     .map((cur) => {
-      const max = cur.replace(/curFreqMHz$/, 'maxFreqMHz');
       const load = clockLoadKey(cur);
-      const cap = cur.replace(/^(cpufreq\.[^.]+)\.KHz$/, '$1.max.KHz');
+      const cap = capKeyOf(cur);
       return {
         cur,
-        max: max !== cur && all.has(max) ? max : null,
         load: load !== null && all.has(load) ? load : null,
-        cap: cap !== cur && all.has(cap) ? cap : null,
+        cap: cap !== null && all.has(cap) ? cap : null,
       };
     });
 }
@@ -480,15 +484,10 @@ function forEachThrottlePoint(
   visit: (tMs: number, tempC: number | null, clockFraction: number | null, rpiThrottled: number | null) => void,
 ): void {
   const temps = keys.filter(isThrottleTempKey).flatMap((k) => get(k) ?? []);
-  const clocks = throttleClockKeys(keys).flatMap(({ cur, max, load, cap }) => {
+  const clocks = throttleClockKeys(keys).flatMap(({ cur, load, cap }) => {
     const clock = get(cur);
     const capped = cap === null ? undefined : get(cap);
-    const ceiling = Math.max(
-      ceilings[cur] ?? 0,
-      seriesMax(clock),
-      seriesMax(capped),
-      max === null ? 0 : seriesMax(get(max)),
-    );
+    const ceiling = Math.max(ceilings[cur] ?? 0, seriesMax(clock), seriesMax(capped));
     // The cap, where it is read, stands for the clock (ThrottleClockKey.cap).
     const s = capped ?? clock;
     return s && ceiling > 0 ? [{ s, ceiling, load: load === null ? undefined : get(load) }] : [];
@@ -616,15 +615,9 @@ export class ThrottleWatch {
       tempC = tempC === null ? t : Math.max(tempC, t);
     }
     const readings: ClockReading[] = [];
-    for (const { cur, max, load, cap } of throttleClockKeys(keys)) {
+    for (const { cur, load, cap } of throttleClockKeys(keys)) {
       const v = (cap === null ? undefined : this.held.get(cap)) ?? this.held.get(cur) ?? 0;
-      const ceiling = Math.max(
-        this.ceilings[cur] ?? 0,
-        this.clockMax.get(cur) ?? 0,
-        v,
-        this.held.get(cur) ?? 0,
-        max === null ? 0 : (this.held.get(max) ?? 0),
-      );
+      const ceiling = Math.max(this.ceilings[cur] ?? 0, this.clockMax.get(cur) ?? 0, v, this.held.get(cur) ?? 0);
       this.clockMax.set(cur, ceiling);
       const loadPct = load === null ? null : (this.held.get(load) ?? null);
       if (ceiling > 0) readings.push({ value: v, ceiling, loadPct });

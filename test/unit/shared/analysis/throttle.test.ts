@@ -319,6 +319,27 @@ describe('throttlePointsFromSamples: the series the collectors really emit', () 
     expect(throttlePointsFromSamples(withoutCaps, ceilings)[0]?.clockFraction).toBeCloseTo(408 / 1800, 10);
   });
 
+  it("a devfreq device is judged by its max_freq: the RK3588's Mali idle at 300 of 1000 MHz is not throttled, capped at 600 it is", () => {
+    // The Orange Pi 5's GPU as its sysfs tree shows it (test/fixtures/board-root/rk3588-orange-pi-5:
+    // cur_freq 300 MHz, max_freq 1000 MHz, simple_ondemand), at 83 °C, trip 85 °C. At 2 s the thermal
+    // framework's devfreq cooling lowers max_freq to 600 MHz while the GPU works there.
+    const tick = (tMs: number, curMHz: number, maxMHz: number): Sample => ({
+      tMs,
+      source: 'board-sysfs',
+      values: {
+        'temp.soc-thermal.C': 83,
+        'devfreq.fb000000.gpu.curFreqMHz': curMHz,
+        'devfreq.fb000000.gpu.maxFreqMHz': maxMHz,
+      },
+    });
+    const samples = [tick(0, 300, 1000), tick(1000, 300, 1000), tick(2000, 600, 600), tick(3000, 600, 600)];
+    const points = throttlePointsFromSamples(samples);
+    expect(points.map((p) => p.clockFraction)).toEqual([1, 1, 0.6, 0.6]);
+    expect(detectThrottleIntervals(points, { tripC: 85 })).toEqual([
+      { startMs: 2000, endMs: 3000, reasons: ['thermal'], maxTempC: 83, minClockFraction: 0.6 },
+    ]);
+  });
+
   it('thermal zones and cpufreq policies of the procfs sampler, trip points (trip.*.C) not read as temperatures', () => {
     // 1 s ticks; policy4 drops from 2,400,000 to 1,200,000 kHz at 2 s while cpu-thermal is at 81.5 °C.
     // Each policy against its own highest: policy0 1,800,000/1,800,000 = 1; policy4 1 then 1.2/2.4 = 0.5.
