@@ -11,8 +11,9 @@
 //   crash. Zones are identified by `type` when the capture has it — numbers move between releases.
 //   cpufreq attributes are kHz (on a Pi, scaling_cur_freq is the requested clock, not the
 //   firmware-throttled one); devfreq attributes are Hz (`load` is `37@800000000Hz`).
-//   Also `sudo cat`, `cat <name>` under a prompt whose cwd is the sysfs directory, `grep -r`, busybox's
-//   `cat: can't open '<path>': <error>`. A failed read of a file that holds a reading (hwmon, rknpu/rkrga
+//   Also `sudo cat`, `cat <name>` under a prompt whose cwd is the sysfs directory (`user@host:<cwd>#` or bash's
+//   bare `<cwd>$`), `grep -r`, busybox's `cat: can't open '<path>': <error>`, and `head`/`tail` over several files
+//   (each file's lines under `==> <path> <==`, a failed read as `head: error reading '<path>': <error>`). A failed read of a file that holds a reading (hwmon, rknpu/rkrga
 //   load, get_throttled, trip points) is a diagnostic naming the errno, never nothing.
 // - devfreq trans_stat tables in every layout and paste form (trans-stat-lines.ts) and sbc-bench's
 //   governor summary (`* dmc: dmc_ondemand / 528 MHz (<governors> / <MHz list>)`).
@@ -73,6 +74,8 @@ const IIO_INA_PATH_RE = /\/(iio:device\d+)\/in_(power|current|voltage)(\d+)_inpu
 const IIO_RAIL_NAME_RE = /\/(iio:device\d+)\/rail_name_(\d+)$/;
 /** A shell prompt `user@host:cwd# command` (the cwd names the directory of a `grep . *` dump). */
 const SHELL_PROMPT_RE = /^[\w.-]+@[\w.-]+:([^\s#$]*)[#$]\s?(.*)$/;
+/** A prompt that is only the working directory (bash's `\w\$ `): `/sys/class/devfreq/10c20000.memory-controller$ cat trans_stat`. */
+const PATH_PROMPT_RE = /^(\/sys(?:\/[^\s#$:]*)?)[#$]\s+(\S.*)$/;
 /** `grep . *` inside a sysfs directory: `cur_freq:800000000`. */
 const RELATIVE_VALUE_RE = /^([\w.-]+):(.*)$/;
 const RGA_SCHEDULER_RE = /^scheduler\[(\d+)\]:\s*(\S+)$/;
@@ -85,6 +88,13 @@ const CAT_PROMPT_RE = /^(?:.*?[$#%]\s+)?(?:sudo\s+(?:-\S+\s+)*)?cat\s+(["']?)(\/
 const CAT_ERROR_RE = /^(?:cat|grep|head|tail):\s+(\S+?):\s+(\S.*)$/;
 /** busybox: `cat: can't open '<path>': <error>`. */
 const BUSYBOX_CAT_ERROR_RE = /^cat: can't open '([^']+)': (\S.*)$/;
+/**
+ * `head`/`tail` over several files (`head /sys/…/policy*\/scaling_cur_freq`, `tail -n +1 …`): each file's
+ * lines follow a `==> <path> <==` header (coreutils, busybox and toybox print the same header).
+ */
+const HEAD_HEADER_RE = /^==> (\S(?:.*\S)?) <==$/;
+/** coreutils head/tail: `head: error reading '<path>': <error>`, `tail: cannot open '<path>' for reading: <error>`. */
+const HEAD_ERROR_RE = /^(?:head|tail): (?:error reading|cannot open) '([^']+)'(?: for reading)?: (\S.*)$/;
 const GREP_ERROR_RE = /^grep:\s+\S+:\s+Is a directory$/;
 const SBC_DEVFREQ_RE = /^\*\s+([\w.-]+):\s+(\S+)\s+\/\s+(\d+)\s+MHz\s+\(([^/]*)\/([\d\s]*)\)$/;
 const CHIP_RE = /^[\w.-]+-(?:virtual|isa|i2c|pci|spi|mdio|acpi|platform|hid|scsi|sdio|usb|of|mmc|virtio)-[\w-]+$/;
@@ -167,6 +177,11 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
   let rga: { scheduler: { index: number; name: string } | null } | null = null;
   /** The working directory a shell prompt or `cd` named (resolves `grep . *` dumps). */
   let cwd: string | null = null;
+  /**
+   * Inside a `head`/`tail` dump of several files: the blank line head prints between files does not end the
+   * readings waiting for their labels (`curr1_input`'s block comes before `in1_label`'s).
+   */
+  let headDump = false;
 
   const flushZone = (): ThermalZoneRecord[] => {
     const z = zone;
@@ -431,12 +446,33 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
     if (isBlankLine(text)) {
       chip = null;
       globCat = false;
+      if (headDump) return flushU();
       return [...flushU(), ...flushPending()];
+    }
+
+    // `==> <path> <==` (head/tail of several files): the lines after it are that file's, as after `cat <path>`.
+    const header = HEAD_HEADER_RE.exec(t);
+    if (header) {
+      const named = header[1] ?? '';
+      headDump = true;
+      pendingCat = named.startsWith('/')
+        ? named
+        : cwd?.startsWith('/sys') && /^[\w./-]+$/.test(named)
+          ? `${cwd}/${named}`
+          : null;
+      return flushU();
+    }
+    const headError = HEAD_ERROR_RE.exec(t);
+    if (headError) {
+      const named = headError[1] ?? '';
+      const path = named.startsWith('/') ? named : cwd?.startsWith('/sys') ? `${cwd}/${named}` : pending;
+      return path ? attr(path, '', headError[2] ?? '', raw) : [];
     }
 
     // `cat <path>` on a prompt line: the next line is that file's content.
     const prompt = CAT_PROMPT_RE.exec(t);
     if (prompt) {
+      headDump = false;
       const path = prompt[2] ?? '';
       globCat = /[*?[]/.test(path);
       pendingCat = globCat ? null : path;
@@ -446,8 +482,9 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
       return [diagnostic(lineNo, 'value of a cat over several files (whose is unknown)', raw)];
     globCat = false;
     // `root@board:/sys/class/devfreq/fb000000.gpu# grep . *`, `… # cd /sys/…`: where relative names live.
-    const shell = SHELL_PROMPT_RE.exec(t);
+    const shell = SHELL_PROMPT_RE.exec(t) ?? PATH_PROMPT_RE.exec(t);
     if (shell) {
+      headDump = false;
       const dir = shell[1] ?? '';
       const command = (shell[2] ?? '').trim();
       const cd = /^cd\s+(\/\S*)$/.exec(command);
@@ -488,10 +525,12 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
       if (pending.endsWith('/trans_stat')) trans.expect(/\/devfreq\/([^/]+)\/trans_stat$/.exec(pending)?.[1] ?? null);
       // Any other file a reader knows: this line is its value, multi-value attributes (available_frequencies)
       // included. The output of a file none knows (cpufreq's stats/trans_table) is read line by line below.
-      else if (isKnownPath(pending)) return attr(pending, t, null, raw);
+      // A sensor chip's other files (`in1_max`, `name`) too: they must not end the readings waiting for their labels.
+      else if (isKnownPath(pending) || SENSOR_DIR_ATTR_RE.test(pending)) return attr(pending, t, null, raw);
     }
     const rel = cwd !== null && cwd.startsWith('/sys') && !chip ? RELATIVE_VALUE_RE.exec(t) : null;
-    if (rel) return attr(`${cwd}/${rel[1] ?? ''}`, rel[2] ?? '', null, raw);
+    // No sysfs attribute is named by digits alone: `206000000:  1  0 …` is a trans_stat row printed under the prompt.
+    if (rel && !/^\d+$/.test(rel[1] ?? '')) return attr(`${cwd}/${rel[1] ?? ''}`, rel[2] ?? '', null, raw);
 
     const out: ThermalParseRecord[] = [];
 

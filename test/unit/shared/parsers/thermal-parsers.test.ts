@@ -597,3 +597,108 @@ describe('thermal: a read error named like an Object.prototype member', () => {
     ]);
   });
 });
+
+describe('real `head`/`tail` dumps of several sysfs files and `cat` under a cwd-only prompt (test/fixtures/thermal/head-tail-and-cwd-prompts/SOURCE)', () => {
+  const fromDump = (name: string) => parseFixture('thermal', `thermal/head-tail-and-cwd-prompts/${name}`);
+
+  it('`head policy*/scaling_cur_freq` (a blog post, 2026): each `==> path <==` names the value under it', () => {
+    const all = fromDump('head_policy_scaling_cur_freq.txt');
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'cpufreq').map((r) => [r.line, r.policy, r.attr, r.freqKHz])).toEqual([
+      [5, 0, 'scaling_cur_freq', 2_600_062],
+      [8, 10, 'scaling_cur_freq', 800_000],
+      [11, 11, 'scaling_cur_freq', 800_000],
+      [14, 1, 'scaling_cur_freq', 2_600_003],
+      [17, 2, 'scaling_cur_freq', 2_600_005],
+    ]);
+  });
+
+  it("`head` of a zone's trip point, mail-quoted and indented (Fairphone 5, LKML 2023): one zone with its trip", () => {
+    const all = fromDump('head_trip_points_fairphone5.txt');
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'thermal-zone')).toEqual([
+      {
+        kind: 'thermal-zone',
+        line: 6,
+        zone: 'thermal_zone34',
+        type: null,
+        tempC: null,
+        error: null,
+        trips: [{ index: 0, tempC: 45, type: 'passive', hystC: 1 }],
+      },
+    ]);
+  });
+
+  it('`tail` of an IT8613E hwmon directory (fnOS, 2025): every input read, labels that come after a blank line kept', () => {
+    const all = fromDump('tail_hwmon_it8613.txt');
+    // `tail: error reading '…/device': Is a directory` is a subdirectory, not a reading.
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'sensor').map((s) => [s.line, s.chip, s.label, s.value, s.unit, s.name])).toEqual([
+      [7, 'hwmon9', 'fan2', 1271, 'RPM', null],
+      [10, 'hwmon9', 'fan3', 0, 'RPM', null],
+      [22, 'hwmon9', 'fan2', 1250, 'RPM', null],
+      [28, 'hwmon9', 'in0', 0.726, 'V', null],
+      [34, 'hwmon9', 'in7', 3.52, 'V', '3VSB'],
+      [46, 'hwmon9', 'in8', 3.124, 'V', 'Vbat'],
+      [52, 'hwmon9', 'in9', 3.256, 'V', '+3.3V'],
+      [67, 'hwmon9', 'temp1', 46, 'C', null],
+      [73, 'hwmon9', 'temp2', 55, 'C', null],
+      [76, 'hwmon9', 'temp3', 55, 'C', null],
+    ]);
+  });
+
+  it('`<cwd>$ cat trans_stat` (Exynos 5422 DMC, LKML 2020): the rows belong to the device the prompt names', () => {
+    const all = fromDump('cat_trans_stat_cwd_prompt_exynos.txt');
+    expect(diagnostics(all)).toEqual([]);
+    const rows = ofKind(all, 'devfreq-trans');
+    expect(rows).toHaveLength(16);
+    expect(new Set(rows.map((r) => r.device))).toEqual(new Set(['10c20000.memory-controller']));
+    expect(rows.filter((r) => r.current).map((r) => [r.line, r.freqHz, r.timeMs])).toEqual([
+      [7, 165_000_000, 1_795_950],
+      [31, 825_000_000, 169_020],
+    ]);
+    expect(rows.find((r) => r.line === 28)).toMatchObject({
+      freqHz: 543_000_000,
+      transitions: [0, 0, 0, 1, 0, 0, 0, 2],
+    });
+    expect(ofKind(all, 'devfreq-trans-total').map((r) => [r.line, r.device, r.total])).toEqual([
+      [15, '10c20000.memory-controller', 9],
+      [32, '10c20000.memory-controller', 13],
+    ]);
+  });
+});
+
+describe('`head`/`tail` and prompts as the tools print them (coreutils head.c/tail.c wording)', () => {
+  it("a read that failed under `head` is the zone's errno; relative headers resolve against the prompt's cwd", () => {
+    const all = pasted(
+      'root@board:~# head /sys/class/thermal/thermal_zone*/temp',
+      '==> /sys/class/thermal/thermal_zone0/temp <==',
+      '41500',
+      '',
+      '==> /sys/class/thermal/thermal_zone1/temp <==',
+      "head: error reading '/sys/class/thermal/thermal_zone1/temp': Resource temporarily unavailable",
+      '',
+      "tail: cannot open '/sys/class/hwmon/hwmon2/in1_input' for reading: No such device or address",
+      'root@board:/sys/class/devfreq/dmc# head cur_freq trans_stat',
+      '==> cur_freq <==',
+      '528000000',
+      '',
+      '==> trans_stat <==',
+      '     From  :   To',
+      '           : 528000000 1068000000   time(ms)',
+      '*528000000:         0         0    123',
+      ' 1068000000:         0         0     45',
+      'Total transition : 0',
+    );
+    expect(ofKind(all, 'thermal-zone').map((z) => [z.line, z.zone, z.tempC, z.error])).toEqual([
+      [3, 'thermal_zone0', 41.5, null],
+      [6, 'thermal_zone1', null, 'EAGAIN'],
+    ]);
+    expect(diagnostics(all).map((d) => [d.line, d.reason])).toEqual([[8, 'hwmon read failed: ENXIO']]);
+    expect(ofKind(all, 'devfreq').map((r) => [r.line, r.device, r.curFreqHz])).toEqual([[11, 'dmc', 528_000_000]]);
+    expect(ofKind(all, 'devfreq-trans').map((r) => [r.line, r.device, r.freqHz, r.current])).toEqual([
+      [16, 'dmc', 528_000_000, true],
+      [17, 'dmc', 1_068_000_000, false],
+    ]);
+  });
+});
