@@ -702,3 +702,46 @@ describe('`head`/`tail` and prompts as the tools print them (coreutils head.c/ta
     ]);
   });
 });
+
+describe("vcgencmd answers behind the name elinux.org's loops print (test/fixtures/vcgencmd/elinux-loops/SOURCE)", () => {
+  it('Raspberry Pi 3 B (system-stat README): every clock and every rail read, named', () => {
+    const all = parseFixture('vcgencmd', 'vcgencmd/elinux-loops/pi3b_system_stats_readme.txt');
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'vc-clock').map((r) => [r.line, r.label, r.clockId, r.freqHz])).toEqual([
+      [5, 'arm', 45, 600_062_000],
+      [6, 'core', 1, 250_000_000],
+      [7, 'h264', 28, 250_000_000],
+      [8, 'isp', 42, 249_999_000],
+      [9, 'v3d', 43, 250_000_000],
+      [10, 'uart', 22, 47_999_000],
+      [11, 'pwm', 25, 0],
+      [12, 'emmc', 47, 250_000_000],
+      [13, 'pixel', 29, 0],
+      [14, 'vec', 10, 108_000_000],
+      [15, 'hdmi', 9, 0],
+      [16, 'dpi', 4, 0],
+    ]);
+    expect(ofKind(all, 'vc-temp').map((r) => [r.line, r.tempC])).toEqual([[19, 35.4]]);
+    expect(ofKind(all, 'vc-volts').map((r) => [r.line, r.label, r.volts])).toEqual([
+      [22, undefined, 1.2375],
+      [24, 'core', 1.2375],
+      [25, 'sdram_c', 1.2],
+      [26, 'sdram_i', 1.2],
+      [27, 'sdram_p', 1.225],
+    ]);
+  });
+
+  it('Raspberry Pi (armv6l, 2018): the plain answers, the firmware refusing, then the loop', () => {
+    const all = parseFixture('vcgencmd', 'vcgencmd/elinux-loops/pizero_shell_session_2018.txt');
+    expect(diagnostics(all).map((d) => [d.line, d.reason])).toEqual([[4, 'vcgencmd error']]);
+    const clocks = ofKind(all, 'vc-clock');
+    expect(clocks.map((r) => [r.line, r.label ?? null, r.clockId, r.freqHz]).slice(0, 4)).toEqual([
+      [2, null, 0, 0],
+      [6, null, 45, 1_100_114_000],
+      [11, 'arm', 45, 1_100_000_000],
+      [12, 'core', 1, 400_000_000],
+    ]);
+    expect(clocks).toHaveLength(14);
+    expect(clocks.at(-1)).toEqual({ kind: 'vc-clock', line: 22, clockId: 4, freqHz: 0, label: 'dpi' });
+  });
+});
