@@ -745,3 +745,31 @@ describe("vcgencmd answers behind the name elinux.org's loops print (test/fixtur
     expect(clocks.at(-1)).toEqual({ kind: 'vc-clock', line: 22, clockId: 4, freqHz: 0, label: 'dpi' });
   });
 });
+
+describe('real `sensors -u` with labelled features and extra attributes (test/fixtures/thermal/lm-sensors-u-labelled/SOURCE)', () => {
+  const fromU = (name: string) =>
+    ofKind(parseFixture('thermal', `thermal/lm-sensors-u-labelled/${name}`), 'sensor').map(sensorRow);
+
+  it("coretemp's `Package id 0:` / `Core N:`: the unit comes from `tempN_input`", () => {
+    expect(fromU('sensor_plotter_readme_coretemp.txt')).toEqual([
+      [4, 'coretemp-isa-0000', 'Package id 0', 38, 'C', 105, 87, null, false],
+      [9, 'coretemp-isa-0000', 'Core 0', 34, 'C', 105, 87, null, false],
+      [14, 'coretemp-isa-0000', 'Core 1', 29, 'C', 105, 87, null, false],
+    ]);
+  });
+
+  it('w83627dhg (Debian 10): volts under their labels, hysteresis/type/offset/div taken by their feature, cpu0_vid in volts', () => {
+    expect(fromU('liquidprompt_debian10_w83627dhg.txt')).toEqual([
+      [3, 'coretemp-isa-0000', 'Core 0', 48, 'C', 100, null, null, false],
+      [7, 'coretemp-isa-0000', 'Core 1', 47, 'C', 100, null, null, false],
+      [14, 'w83627dhg-isa-0290', 'Vcore', 1.032, 'V', null, 1.744, 0, false],
+      [19, 'w83627dhg-isa-0290', 'in1', 1.008, 'V', null, 1.056, 2.024, true],
+      [24, 'w83627dhg-isa-0290', '+3.3V', 3.376, 'V', null, 3.632, 2.976, false],
+      [29, 'w83627dhg-isa-0290', 'fan1', 0, 'RPM', null, null, 10546, true],
+      [34, 'w83627dhg-isa-0290', 'temp1', 44, 'C', null, 3, null, false],
+      [41, 'w83627dhg-isa-0290', 'temp3', 44.5, 'C', null, 80, null, false],
+      [48, 'w83627dhg-isa-0290', 'cpu0_vid', 0, 'V', null, null, null, false],
+      [50, 'w83627dhg-isa-0290', 'intrusion0', null, null, null, null, null, true],
+    ]);
+  });
+});
