@@ -6,8 +6,12 @@
 import type { SensorRecord } from './records';
 
 /** `temp1:  +26.8 C  (crit = …)`: label, value, and the rest (unit and limits, read apart). */
-const SENSOR_RE = /^([^:(]+):\s+(\S.*)$/;
-const SENSOR_UNIT_RE = /^(?:°C|mV|mA|mW|uW|%RH|RPM|[CVAW])/;
+const SENSOR_RE = /^([^:(]+):\s*(\S.*)$/;
+/**
+ * The unit after a value. Temperatures: `°C`, or `°F` under `sensors -f`; the degree sign only in a UTF-8 locale
+ * (`+45.0 C` otherwise), and `Â°C` / `Â°F` in a UTF-8 paste shown as Latin-1.
+ */
+const SENSOR_UNIT_RE = /^(?:Â?°[CF]|mV|mA|mW|uW|%RH|RPM|[CFVAW])/;
 const SENSOR_U_LABEL_RE = /^([^:\s][^:]*):\s*$/;
 /**
  * `sensors -u`: a subfeature line, `  <type><n>_<attribute>: <value>` (lib/sysfs.c names them so: `temp1_input`,
@@ -16,7 +20,7 @@ const SENSOR_U_LABEL_RE = /^([^:\s][^:]*):\s*$/;
  */
 const SENSOR_U_VALUE_RE = /^\s+([a-z]+)\d*_([a-z_]+)\s*:\s*([+-]?\d+(?:\.\d+)?)\s*$/;
 const SENSOR_LIMIT_RE =
-  /(crit max|crit low|crit|max|min|high|low)\s*=\s*([+-]?\d+(?:\.\d+)?)\s*(°C|mV|mA|mW|uW|[CVAW])?/g;
+  /(crit max|crit low|crit|max|min|high|low)\s*=\s*([+-]?\d+(?:\.\d+)?)\s*(Â?°[CF]|mV|mA|mW|uW|[CFVAW])?/g;
 
 const UNIT_SCALE: Record<string, [string, number]> = {
   '°C': ['C', 1],
@@ -42,8 +46,18 @@ function unitOfFeature(label: string): string | null {
   return Object.hasOwn(TYPE_UNITS, m[1] ?? '') ? (TYPE_UNITS[m[1] ?? ''] ?? null) : null;
 }
 
+/**
+ * `sensors -f` prints every temperature in °F (limits too): read as °C like the rest, to 0.01 °C (it printed 0.1 °F,
+ * which is ±0.03 °C).
+ */
+const FAHRENHEIT_RE = /^(?:Â?°)?F$/;
+const CENTI = 100;
+
 function scaled(value: string, unit: string | undefined): { value: number; unit: string | null } {
-  const u = unit !== undefined ? UNIT_SCALE[unit] : undefined;
+  if (unit !== undefined && FAHRENHEIT_RE.test(unit))
+    return { value: Math.round((((Number(value) - 32) * 5) / 9) * CENTI) / CENTI, unit: 'C' };
+  const key = unit?.replace(/^Â/, '');
+  const u = key !== undefined && Object.hasOwn(UNIT_SCALE, key) ? UNIT_SCALE[key] : undefined;
   // Round away binary noise of the mV/mA → V/A scaling (920.00 mV must read 0.92, not 0.9200000000000002).
   return u
     ? { value: Number((Number(value) * u[1]).toPrecision(12)), unit: u[0] }

@@ -773,3 +773,52 @@ describe('real `sensors -u` with labelled features and extra attributes (test/fi
     ]);
   });
 });
+
+describe('real `sensors -f` pastes (test/fixtures/thermal/lm-sensors-fahrenheit/SOURCE)', () => {
+  const fromF = (name: string) => parseFixture('thermal', `thermal/lm-sensors-fahrenheit/${name}`);
+
+  it('°F values and limits are read as °C (to 0.01 °C), not taken for °C', () => {
+    const all = fromF('ubuntuforums_2012_k8temp_nouveau.txt');
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'sensor').map(sensorRow)).toEqual([
+      [4, 'acpitz-virtual-0', 'temp1', 55, 'C', null, null, null, false],
+      [8, 'k8temp-pci-00c3', 'Core0 Temp', 62, 'C', null, null, null, false],
+      [9, 'k8temp-pci-00c3', 'Core1 Temp', 65, 'C', null, null, null, false],
+      [13, 'nouveau-pci-0090', 'temp1', 89, 'C', 110, 100, null, false],
+    ]);
+  });
+
+  it('a label that fills its column (`Left side  :1999 RPM`) is a reading and does not end the block (MacBook Pro 5,5)', () => {
+    const sensors = ofKind(fromF('ubuntuforums_2011_macbookpro55_natty.txt'), 'sensor');
+    expect(sensors).toHaveLength(22);
+    expect(sensors.slice(0, 5).map(sensorRow)).toEqual([
+      [4, 'coretemp-isa-0000', 'Core 0', 43, 'C', 105, 95, null, false],
+      [8, 'coretemp-isa-0002', 'Core 2', 43, 'C', 105, 95, null, false],
+      [12, 'applesmc-isa-0300', 'Left side', 1999, 'RPM', null, null, 2000, false],
+      [13, 'applesmc-isa-0300', 'Right side', 1999, 'RPM', null, null, 2000, false],
+      [14, 'applesmc-isa-0300', 'TB0T', 31, 'C', null, null, null, false],
+    ]);
+    expect(sensorRow(sensors[21] as SensorRecord)).toEqual([
+      31,
+      'applesmc-isa-0300',
+      'Ts0S',
+      36.5,
+      'C',
+      null,
+      null,
+      null,
+      false,
+    ]);
+  });
+
+  it('the degree sign shown as `Â°` (a UTF-8 paste read as Latin-1) still says °F', () => {
+    const all = fromF('nagios_via686a_latin1_paste.txt');
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'sensor').map(sensorRow).slice(-4)).toEqual([
+      [10, 'via686a-isa-6000', 'fan2', 0, 'RPM', null, null, 0, false],
+      [11, 'via686a-isa-6000', 'temp1', 43.78, 'C', null, 146.22, null, false],
+      [12, 'via686a-isa-6000', 'temp2', 31.61, 'C', null, 146.22, null, false],
+      [13, 'via686a-isa-6000', 'temp3', 23, 'C', null, -15.22, null, true],
+    ]);
+  });
+});
