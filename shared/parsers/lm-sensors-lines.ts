@@ -99,6 +99,8 @@ export function applySensorsUValue(entry: SensorRecord, text: string): boolean {
   const type = u[1] ?? '';
   const what = u[2] ?? '';
   const v = Number(u[3]);
+  // A feature whose input did not read (`ERROR: Can't get value of subfeature temp1_input`) still has its unit.
+  if (entry.unit === null && Object.hasOwn(TYPE_UNITS, type)) entry.unit = TYPE_UNITS[type] ?? null;
   if (what === 'input' || (type === 'cpu' && what === 'vid')) {
     entry.value = v;
     entry.unit = type === 'cpu' ? 'V' : Object.hasOwn(TYPE_UNITS, type) ? (TYPE_UNITS[type] ?? null) : null;

@@ -97,6 +97,13 @@ const HEAD_HEADER_RE = /^==> (\S(?:.*\S)?) <==$/;
 const HEAD_ERROR_RE = /^(?:head|tail): (?:error reading|cannot open) '([^']+)'(?: for reading)?: (\S.*)$/;
 const GREP_ERROR_RE = /^grep:\s+\S+:\s+Is a directory$/;
 const SBC_DEVFREQ_RE = /^\*\s+([\w.-]+):\s+(\S+)\s+\/\s+(\d+)\s+MHz\s+\(([^/]*)\/([\d\s]*)\)$/;
+/**
+ * lm-sensors' complaint about one subfeature inside a chip's block (prog/sensors: `ERROR: Can't get value of subfeature
+ * temp1_input: Can't read`, `…: I/O error`), printed on stderr between the chip's lines: the block goes on after it.
+ */
+const SENSORS_ERROR_RE = /^ERROR: Can't get value of subfeature (\S+): (\S.*)$/;
+/** A kernel console message (`[   16.413590] hwmon hwmon0: …`) printed into a terminal between a chip's lines. */
+const KERNEL_CONSOLE_RE = /^\[\s*\d+\.\d+\]\s/;
 const CHIP_RE = /^[\w.-]+-(?:virtual|isa|i2c|pci|spi|mdio|acpi|platform|hid|scsi|sdio|usb|of|mmc|virtio)-[\w-]+$/;
 /** A path one of the readers below knows (the rest of a sysfs dump is skipped). */
 function isKnownPath(path: string): boolean {
@@ -542,7 +549,9 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
       return out;
     }
     if (chip) {
-      if (/^Adapter:/.test(text) || /^\s+\(.*\)\s*$/.test(text)) return out;
+      if (/^Adapter:/.test(text) || /^\s+\(.*\)\s*$/.test(text) || KERNEL_CONSOLE_RE.test(t)) return out;
+      const failed = SENSORS_ERROR_RE.exec(t);
+      if (failed) return [...out, readFailed(`sensor ${chip} ${failed[1] ?? ''}`, failed[2] ?? '', raw)];
       if (uEntry && applySensorsUValue(uEntry, text)) return out;
       const label = sensorsUFeatureLabel(text);
       if (label !== null) {

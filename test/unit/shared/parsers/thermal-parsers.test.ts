@@ -822,3 +822,37 @@ describe('real `sensors -f` pastes (test/fixtures/thermal/lm-sensors-fahrenheit/
     ]);
   });
 });
+
+describe('real lm-sensors output with a subfeature that did not read (test/fixtures/thermal/lm-sensors-read-errors/SOURCE)', () => {
+  const fromErr = (name: string) => parseFixture('thermal', `thermal/lm-sensors-read-errors/${name}`);
+
+  it('PMIC5000 `sensors -u`: the failed temp1_input is a diagnostic, the block goes on (powers and currents told by unit)', () => {
+    const all = fromErr('pmic5000_sensors_u_readme.txt');
+    expect(diagnostics(all).map((d) => [d.line, d.reason])).toEqual([
+      [37, "sensor pmic5000-i2c-1-4b temp1_input read failed: Can't read"],
+    ]);
+    expect(ofKind(all, 'sensor').map(sensorRow).slice(-7)).toEqual([
+      [36, 'pmic5000-i2c-1-4b', 'temp1', null, 'C', null, 125, null, false],
+      [40, 'pmic5000-i2c-1-4b', 'SWA', 0.625, 'W', null, null, null, false],
+      [42, 'pmic5000-i2c-1-4b', 'SWC', 0.125, 'W', null, null, null, false],
+      [44, 'pmic5000-i2c-1-4b', 'SWD', 0, 'W', null, null, null, false],
+      [46, 'pmic5000-i2c-1-4b', 'SWA', 0.5, 'A', null, 3, null, false],
+      [50, 'pmic5000-i2c-1-4b', 'SWC', 0.125, 'A', null, 3, null, false],
+      [54, 'pmic5000-i2c-1-4b', 'SWD', 0, 'A', null, 3, null, false],
+    ]);
+    expect(ofKind(all, 'sensor')[0]).toMatchObject({ line: 4, label: 'SWA', value: 1.35, unit: 'V' });
+  });
+
+  it('SCMI on arm64: a kernel console line and the I/O error between the chip lines, N/A and 53.4 C still read', () => {
+    const all = fromErr('scmi_arm64_lkml_2022.txt');
+    expect(diagnostics(all).map((d) => [d.line, d.reason])).toEqual([
+      [5, 'sensor scmi_sensors-virtual-0 temp1_input read failed: EIO'],
+    ]);
+    expect(ofKind(all, 'sensor').map(sensorRow)).toEqual([
+      [6, 'scmi_sensors-virtual-0', 'avs_pvt_temp', null, null, null, null, null, false],
+      [7, 'scmi_sensors-virtual-0', 'pmic_die_temp', 53.4, 'C', null, null, null, false],
+      [14, 'scmi_sensors-virtual-0', 'avs_pvt_temp', -6.7, 'C', null, null, null, false],
+      [15, 'scmi_sensors-virtual-0', 'pmic_die_temp', 52.3, 'C', null, null, null, false],
+    ]);
+  });
+});
