@@ -17,7 +17,8 @@
 //   load, get_throttled, trip points) is a diagnostic naming the errno, never nothing.
 // - devfreq trans_stat tables in every layout and paste form (trans-stat-lines.ts) and sbc-bench's
 //   governor summary (`* dmc: dmc_ondemand / 528 MHz (<governors> / <MHz list>)`).
-// - lm-sensors `sensors` and `sensors -u` blocks (the feature lines are read in lm-sensors-lines.ts).
+// - lm-sensors `sensors` (°C or `-f` °F), `sensors -u` and `sensors -j` blocks (the feature lines are read in
+//   lm-sensors-lines.ts); its `ERROR: Can't get value of subfeature …` inside a block is a diagnostic.
 // - single firmware/driver lines — Raspberry Pi `vcgencmd`, Pi 5 PMIC, the kernel's under-voltage
 //   line, RK3588 `rknpu/load` — read in firmware-lines.ts.
 // Checked against: Orange Pi 5 / 5 Max (RK3588S/RK3588, vendor 5.10 and 6.1, sbc-bench 0.9.44/0.9.67),
@@ -102,6 +103,14 @@ const SBC_DEVFREQ_RE = /^\*\s+([\w.-]+):\s+(\S+)\s+\/\s+(\d+)\s+MHz\s+\(([^/]*)\
  * temp1_input: Can't read`, `…: I/O error`), printed on stderr between the chip's lines: the block goes on after it.
  */
 const SENSORS_ERROR_RE = /^ERROR: Can't get value of subfeature (\S+): (\S.*)$/;
+/**
+ * `sensors -j` (lm-sensors 3.5+): the chips, features and subfeatures of `sensors -u`, one JSON key a line
+ * (prog/sensors/chips_json.c prints `"<chip>":{`, `"Adapter": "…",`, `"<feature>":{`, `"<sub>": 26.800,`, `}`).
+ */
+const JSON_OPEN_RE = /^"([^"\\]+)":\s*\{$/;
+const JSON_ADAPTER_RE = /^"Adapter":\s*"[^"]*",?$/;
+const JSON_SUBFEATURE_RE = /^"([a-z]+\d*_[a-z_]+)":\s*(-?\d+(?:\.\d+)?),?$/;
+const JSON_CLOSE_RE = /^\},?$/;
 /** A kernel console message (`[   16.413590] hwmon hwmon0: …`) printed into a terminal between a chip's lines. */
 const KERNEL_CONSOLE_RE = /^\[\s*\d+\.\d+\]\s/;
 const CHIP_RE = /^[\w.-]+-(?:virtual|isa|i2c|pci|spi|mdio|acpi|platform|hid|scsi|sdio|usb|of|mmc|virtio)-[\w-]+$/;
@@ -180,6 +189,8 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
   const labels = new Map<string, string>();
   /** hwmon chip directory → its `name` (`ina3221`), for units that depend on the chip. */
   const chipNames = new Map<string, string>();
+  /** The chip being read came from `sensors -j` (its features close with `}`, not a blank line). */
+  let jsonChip = false;
   /** Inside an RGA load dump, and the scheduler whose `load =` comes next. */
   let rga: { scheduler: { index: number; name: string } | null } | null = null;
   /** The working directory a shell prompt or `cd` named (resolves `grep . *` dumps). */
@@ -452,6 +463,7 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
 
     if (isBlankLine(text)) {
       chip = null;
+      jsonChip = false;
       globCat = false;
       if (headDump) return flushU();
       return [...flushU(), ...flushPending()];
@@ -541,11 +553,37 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
 
     const out: ThermalParseRecord[] = [];
 
+    // `sensors -j`: read as the `sensors -u` lines each JSON line stands for.
+    const jsonOpen = JSON_OPEN_RE.exec(t);
+    if (jsonOpen && CHIP_RE.test(jsonOpen[1] ?? '')) {
+      out.push(...flushU(), ...flushPending());
+      chip = jsonOpen[1] ?? '';
+      jsonChip = true;
+      return out;
+    }
+    if (chip && jsonChip) {
+      if (jsonOpen) {
+        out.push(...flushU());
+        uEntry = sensor(lineNo, chip, jsonOpen[1] ?? '');
+        return out;
+      }
+      if (JSON_ADAPTER_RE.test(t)) return out;
+      const sub = JSON_SUBFEATURE_RE.exec(t);
+      if (sub && uEntry && applySensorsUValue(uEntry, `  ${sub[1] ?? ''}: ${sub[2] ?? ''}`)) return out;
+      if (JSON_CLOSE_RE.test(t)) {
+        if (uEntry) return [...out, ...flushU()];
+        chip = null;
+        jsonChip = false;
+        return out;
+      }
+    }
+
     // lm-sensors blocks: a chip line, then its features until a blank line.
     const chipLine = CHIP_RE.exec(t);
     if (chipLine) {
       out.push(...flushU(), ...flushPending());
       chip = chipLine[0].trim();
+      jsonChip = false;
       return out;
     }
     if (chip) {

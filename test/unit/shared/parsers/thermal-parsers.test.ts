@@ -856,3 +856,38 @@ describe('real lm-sensors output with a subfeature that did not read (test/fixtu
     ]);
   });
 });
+
+describe('real `sensors -j` output (test/fixtures/thermal/lm-sensors-json/SOURCE)', () => {
+  const fromJ = (name: string) => parseFixture('thermal', `thermal/lm-sensors-json/${name}`);
+
+  it("flutter_server_box's sample: every feature read, the failed one a diagnostic, the chips after it still read", () => {
+    const all = fromJ('server_box_sensors_raw.txt');
+    expect(diagnostics(all).map((d) => [d.line, d.reason])).toEqual([
+      [45, "sensor iwlwifi_1-virtual-0 temp1_input read failed: Can't read"],
+    ]);
+    expect(ofKind(all, 'sensor').map(sensorRow)).toEqual([
+      [4, 'coretemp-isa-0000', 'Package id 0', 51, 'C', 105, 105, null, false],
+      [10, 'coretemp-isa-0000', 'Core 0', 40, 'C', 105, 105, null, false],
+      [16, 'coretemp-isa-0000', 'Core 1', 40, 'C', 105, 105, null, false],
+      [22, 'coretemp-isa-0000', 'Core 2', 40, 'C', 105, 105, null, false],
+      [28, 'coretemp-isa-0000', 'Core 3', 40, 'C', 105, 105, null, false],
+      [37, 'acpitz-acpi-0', 'temp1', 27.8, 'C', 119, null, null, false],
+      [44, 'iwlwifi_1-virtual-0', 'temp1', null, null, null, null, null, false],
+      [51, 'nvme-pci-0400', 'Composite', 35.85, 'C', 84.85, 83.85, -273.15, false],
+      [58, 'nvme-pci-0400', 'Sensor 1', 35.85, 'C', null, 65261.85, -273.15, false],
+      [63, 'nvme-pci-0400', 'Sensor 2', 37.85, 'C', null, 65261.85, -273.15, false],
+    ]);
+  });
+
+  it('`sensors -j -f` (a note on lm-sensors): the JSON values are °C whatever -f says', () => {
+    const all = fromJ('blog_sensors_j_f.txt');
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'sensor').map(sensorRow)).toEqual([
+      [5, 'coretemp-isa-0000', 'Package id 0', 48, 'C', 100, 100, null, false],
+      [11, 'coretemp-isa-0000', 'Core 0', 47, 'C', 100, 100, null, false],
+      [17, 'coretemp-isa-0000', 'Core 1', 46, 'C', 100, 100, null, false],
+      [26, 'pch_skylake-virtual-0', 'temp1', 44, 'C', null, null, null, false],
+      [32, 'acpitz-virtual-0', 'temp1', 25, 'C', 107, null, null, false],
+    ]);
+  });
+});
