@@ -14,6 +14,11 @@ const VC_TEMP_RE = /^temp=(-?\d+(?:\.\d+)?)'C\s*$/;
 const VC_THROTTLED_RE = /^throttled=(0x[0-9a-fA-F]+|\d+)\s*$/;
 const VC_CLOCK_RE = /^frequency\((\d+)\)=(\d+)\s*$/;
 const VC_VOLTS_RE = /^volt=(\d+(?:\.\d+)?)V\s*$/;
+/**
+ * The name a loop printed before each answer (elinux.org's RPI vcgencmd usage: `echo -e "$src:\t$(vcgencmd
+ * measure_clock $src)"` → `arm:\tfrequency(45)=600062000`, `core:\tvolt=1.2375V`): the reading is the rest.
+ */
+const VC_LABEL_RE = /^([\w.-]+):\s*(?=temp=|throttled=|frequency\(|volt=)/;
 /** A vcgencmd answer none of the above reads: a diagnostic, not prose. */
 const VC_PREFIX_RE = /^(?:temp=|throttled=|frequency\(|volt=)/;
 /**
@@ -61,6 +66,14 @@ export function readFirmwareLine(
   raw: string,
 ): { readings: Reading[] } | { unreadable: Diagnostic } | null {
   let m: RegExpExecArray | null;
+  const labelled = VC_LABEL_RE.exec(t);
+  if (labelled) {
+    const found = readFirmwareLine(t.slice(labelled[0].length), text, line, raw);
+    const label = labelled[1] ?? '';
+    if (found && 'readings' in found)
+      for (const r of found.readings) if (r.kind === 'vc-clock' || r.kind === 'vc-volts') r.label = label;
+    return found;
+  }
   if ((m = VC_TEMP_RE.exec(t))) return { readings: [{ kind: 'vc-temp', line, tempC: Number(m[1]) }] };
   if ((m = VC_THROTTLED_RE.exec(t))) {
     const v = m[1] ?? '';

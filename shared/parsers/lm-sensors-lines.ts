@@ -6,13 +6,21 @@
 import type { SensorRecord } from './records';
 
 /** `temp1:  +26.8 C  (crit = …)`: label, value, and the rest (unit and limits, read apart). */
-const SENSOR_RE = /^([^:(]+):\s+(\S.*)$/;
-const SENSOR_UNIT_RE = /^(?:°C|mV|mA|mW|uW|%RH|RPM|[CVAW])/;
+const SENSOR_RE = /^([^:(]+):\s*(\S.*)$/;
+/**
+ * The unit after a value. Temperatures: `°C`, or `°F` under `sensors -f`; the degree sign only in a UTF-8 locale
+ * (`+45.0 C` otherwise), and `Â°C` / `Â°F` in a UTF-8 paste shown as Latin-1.
+ */
+const SENSOR_UNIT_RE = /^(?:Â?°[CF]|mV|mA|mW|uW|%RH|RPM|[CFVAW])/;
 const SENSOR_U_LABEL_RE = /^([^:\s][^:]*):\s*$/;
-const SENSOR_U_VALUE_RE =
-  /^\s+[a-z]+\d*_(input|crit|max|min|alarm|crit_alarm|max_alarm|min_alarm|lcrit|highest|lowest)\s*:\s*([+-]?\d+(?:\.\d+)?)\s*$/;
+/**
+ * `sensors -u`: a subfeature line, `  <type><n>_<attribute>: <value>` (lib/sysfs.c names them so: `temp1_input`,
+ * `in0_min`, `temp1_max_hyst`, `fan1_div`, `temp3_offset`, `cpu0_vid`). The type names the unit even where the
+ * feature has a label of its own (`Core 0:` / `temp2_input`, `Vcore:` / `in0_input`).
+ */
+const SENSOR_U_VALUE_RE = /^\s+([a-z]+)\d*_([a-z_]+)\s*:\s*([+-]?\d+(?:\.\d+)?)\s*$/;
 const SENSOR_LIMIT_RE =
-  /(crit max|crit low|crit|max|min|high|low)\s*=\s*([+-]?\d+(?:\.\d+)?)\s*(°C|mV|mA|mW|uW|[CVAW])?/g;
+  /(crit max|crit low|crit|max|min|high|low)\s*=\s*([+-]?\d+(?:\.\d+)?)\s*(Â?°[CF]|mV|mA|mW|uW|[CFVAW])?/g;
 
 const UNIT_SCALE: Record<string, [string, number]> = {
   '°C': ['C', 1],
@@ -28,15 +36,28 @@ const UNIT_SCALE: Record<string, [string, number]> = {
   RPM: ['RPM', 1],
 };
 
+/** Unit of an lm-sensors subfeature type (`sensors -u` and `N/A` values print none). */
+const TYPE_UNITS: Record<string, string> = { temp: 'C', in: 'V', curr: 'A', power: 'W', fan: 'RPM', humidity: '%RH' };
+
 /** Unit of an lm-sensors feature by its name prefix (`sensors -u` and `N/A` values print none). */
 function unitOfFeature(label: string): string | null {
   const m = /^(temp|in|curr|power|fan|humidity)\d*$/.exec(label);
   if (!m) return null;
-  return { temp: 'C', in: 'V', curr: 'A', power: 'W', fan: 'RPM', humidity: '%RH' }[m[1] ?? ''] ?? null;
+  return Object.hasOwn(TYPE_UNITS, m[1] ?? '') ? (TYPE_UNITS[m[1] ?? ''] ?? null) : null;
 }
 
+/**
+ * `sensors -f` prints every temperature in °F (limits too): read as °C like the rest, to 0.01 °C (it printed 0.1 °F,
+ * which is ±0.03 °C).
+ */
+const FAHRENHEIT_RE = /^(?:Â?°)?F$/;
+const CENTI = 100;
+
 function scaled(value: string, unit: string | undefined): { value: number; unit: string | null } {
-  const u = unit !== undefined ? UNIT_SCALE[unit] : undefined;
+  if (unit !== undefined && FAHRENHEIT_RE.test(unit))
+    return { value: Math.round((((Number(value) - 32) * 5) / 9) * CENTI) / CENTI, unit: 'C' };
+  const key = unit?.replace(/^Â/, '');
+  const u = key !== undefined && Object.hasOwn(UNIT_SCALE, key) ? UNIT_SCALE[key] : undefined;
   // Round away binary noise of the mV/mA → V/A scaling (920.00 mV must read 0.92, not 0.9200000000000002).
   return u
     ? { value: Number((Number(value) * u[1]).toPrecision(12)), unit: u[0] }
@@ -67,15 +88,22 @@ export function sensorsUFeatureLabel(text: string): string | null {
   return label ? (label[1] ?? '').trim() : null;
 }
 
-/** `sensors -u`: an `  temp1_input: 26.800` line into the feature it belongs to; false when it is not one. */
+/**
+ * `sensors -u`: an `  temp1_input: 26.800` line into the feature it belongs to; false when it is not one.
+ * Attributes that are no reading nor limit (`_max_hyst`, `_crit_hyst`, `_type`, `_offset`, `_div`, `_beep`,
+ * `_average`…) belong to the feature all the same: taken, not read.
+ */
 export function applySensorsUValue(entry: SensorRecord, text: string): boolean {
   const u = SENSOR_U_VALUE_RE.exec(text);
   if (!u) return false;
-  const v = Number(u[2]);
-  const what = u[1] ?? '';
-  if (what === 'input') {
+  const type = u[1] ?? '';
+  const what = u[2] ?? '';
+  const v = Number(u[3]);
+  // A feature whose input did not read (`ERROR: Can't get value of subfeature temp1_input`) still has its unit.
+  if (entry.unit === null && Object.hasOwn(TYPE_UNITS, type)) entry.unit = TYPE_UNITS[type] ?? null;
+  if (what === 'input' || (type === 'cpu' && what === 'vid')) {
     entry.value = v;
-    entry.unit = unitOfFeature(entry.label);
+    entry.unit = type === 'cpu' ? 'V' : Object.hasOwn(TYPE_UNITS, type) ? (TYPE_UNITS[type] ?? null) : null;
   } else if (what === 'crit') entry.crit = v;
   else if (what === 'max') entry.max = v;
   else if (what === 'min') entry.min = v;

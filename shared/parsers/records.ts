@@ -515,12 +515,16 @@ export interface VcClockRecord {
   line: number;
   clockId: number;
   freqHz: number;
+  /** The clock's name when the paste printed it before the reading (`arm:\tfrequency(45)=…`, elinux's loop). */
+  label?: string;
 }
 
 export interface VcVoltsRecord {
   kind: 'vc-volts';
   line: number;
   volts: number;
+  /** The rail's name when the paste printed it before the reading (`sdram_c:\tvolt=1.2000V`, elinux's loop). */
+  label?: string;
 }
 
 /** `vcgencmd pmic_read_adc` (Pi 5). */

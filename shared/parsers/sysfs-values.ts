@@ -11,6 +11,8 @@ const ERRNO_BY_MESSAGE: Record<string, string> = {
   'operation not permitted': 'EPERM',
   'no data available': 'ENODATA',
   'input/output error': 'EIO',
+  // lm-sensors' own wording of EIO (lib/error.c, `ERROR: Can't get value of subfeature temp1_input: I/O error`).
+  'i/o error': 'EIO',
   'no such device': 'ENODEV',
   'device or resource busy': 'EBUSY',
   'operation not supported': 'EOPNOTSUPP',

@@ -11,12 +11,14 @@
 //   crash. Zones are identified by `type` when the capture has it — numbers move between releases.
 //   cpufreq attributes are kHz (on a Pi, scaling_cur_freq is the requested clock, not the
 //   firmware-throttled one); devfreq attributes are Hz (`load` is `37@800000000Hz`).
-//   Also `sudo cat`, `cat <name>` under a prompt whose cwd is the sysfs directory, `grep -r`, busybox's
-//   `cat: can't open '<path>': <error>`. A failed read of a file that holds a reading (hwmon, rknpu/rkrga
+//   Also `sudo cat`, `cat <name>` under a prompt whose cwd is the sysfs directory (`user@host:<cwd>#` or bash's
+//   bare `<cwd>$`), `grep -r`, busybox's `cat: can't open '<path>': <error>`, and `head`/`tail` over several files
+//   (each file's lines under `==> <path> <==`, a failed read as `head: error reading '<path>': <error>`). A failed read of a file that holds a reading (hwmon, rknpu/rkrga
 //   load, get_throttled, trip points) is a diagnostic naming the errno, never nothing.
 // - devfreq trans_stat tables in every layout and paste form (trans-stat-lines.ts) and sbc-bench's
 //   governor summary (`* dmc: dmc_ondemand / 528 MHz (<governors> / <MHz list>)`).
-// - lm-sensors `sensors` and `sensors -u` blocks (the feature lines are read in lm-sensors-lines.ts).
+// - lm-sensors `sensors` (°C or `-f` °F), `sensors -u` and `sensors -j` blocks (the feature lines are read in
+//   lm-sensors-lines.ts); its `ERROR: Can't get value of subfeature …` inside a block is a diagnostic.
 // - single firmware/driver lines — Raspberry Pi `vcgencmd`, Pi 5 PMIC, the kernel's under-voltage
 //   line, RK3588 `rknpu/load` — read in firmware-lines.ts.
 // Checked against: Orange Pi 5 / 5 Max (RK3588S/RK3588, vendor 5.10 and 6.1, sbc-bench 0.9.44/0.9.67),
@@ -73,6 +75,8 @@ const IIO_INA_PATH_RE = /\/(iio:device\d+)\/in_(power|current|voltage)(\d+)_inpu
 const IIO_RAIL_NAME_RE = /\/(iio:device\d+)\/rail_name_(\d+)$/;
 /** A shell prompt `user@host:cwd# command` (the cwd names the directory of a `grep . *` dump). */
 const SHELL_PROMPT_RE = /^[\w.-]+@[\w.-]+:([^\s#$]*)[#$]\s?(.*)$/;
+/** A prompt that is only the working directory (bash's `\w\$ `): `/sys/class/devfreq/10c20000.memory-controller$ cat trans_stat`. */
+const PATH_PROMPT_RE = /^(\/sys(?:\/[^\s#$:]*)?)[#$]\s+(\S.*)$/;
 /** `grep . *` inside a sysfs directory: `cur_freq:800000000`. */
 const RELATIVE_VALUE_RE = /^([\w.-]+):(.*)$/;
 const RGA_SCHEDULER_RE = /^scheduler\[(\d+)\]:\s*(\S+)$/;
@@ -85,8 +89,30 @@ const CAT_PROMPT_RE = /^(?:.*?[$#%]\s+)?(?:sudo\s+(?:-\S+\s+)*)?cat\s+(["']?)(\/
 const CAT_ERROR_RE = /^(?:cat|grep|head|tail):\s+(\S+?):\s+(\S.*)$/;
 /** busybox: `cat: can't open '<path>': <error>`. */
 const BUSYBOX_CAT_ERROR_RE = /^cat: can't open '([^']+)': (\S.*)$/;
+/**
+ * `head`/`tail` over several files (`head /sys/…/policy*\/scaling_cur_freq`, `tail -n +1 …`): each file's
+ * lines follow a `==> <path> <==` header (coreutils, busybox and toybox print the same header).
+ */
+const HEAD_HEADER_RE = /^==> (\S(?:.*\S)?) <==$/;
+/** coreutils head/tail: `head: error reading '<path>': <error>`, `tail: cannot open '<path>' for reading: <error>`. */
+const HEAD_ERROR_RE = /^(?:head|tail): (?:error reading|cannot open) '([^']+)'(?: for reading)?: (\S.*)$/;
 const GREP_ERROR_RE = /^grep:\s+\S+:\s+Is a directory$/;
 const SBC_DEVFREQ_RE = /^\*\s+([\w.-]+):\s+(\S+)\s+\/\s+(\d+)\s+MHz\s+\(([^/]*)\/([\d\s]*)\)$/;
+/**
+ * lm-sensors' complaint about one subfeature inside a chip's block (prog/sensors: `ERROR: Can't get value of subfeature
+ * temp1_input: Can't read`, `…: I/O error`), printed on stderr between the chip's lines: the block goes on after it.
+ */
+const SENSORS_ERROR_RE = /^ERROR: Can't get value of subfeature (\S+): (\S.*)$/;
+/**
+ * `sensors -j` (lm-sensors 3.5+): the chips, features and subfeatures of `sensors -u`, one JSON key a line
+ * (prog/sensors/chips_json.c prints `"<chip>":{`, `"Adapter": "…",`, `"<feature>":{`, `"<sub>": 26.800,`, `}`).
+ */
+const JSON_OPEN_RE = /^"([^"\\]+)":\s*\{$/;
+const JSON_ADAPTER_RE = /^"Adapter":\s*"[^"]*",?$/;
+const JSON_SUBFEATURE_RE = /^"([a-z]+\d*_[a-z_]+)":\s*(-?\d+(?:\.\d+)?),?$/;
+const JSON_CLOSE_RE = /^\},?$/;
+/** A kernel console message (`[   16.413590] hwmon hwmon0: …`) printed into a terminal between a chip's lines. */
+const KERNEL_CONSOLE_RE = /^\[\s*\d+\.\d+\]\s/;
 const CHIP_RE = /^[\w.-]+-(?:virtual|isa|i2c|pci|spi|mdio|acpi|platform|hid|scsi|sdio|usb|of|mmc|virtio)-[\w-]+$/;
 /** A path one of the readers below knows (the rest of a sysfs dump is skipped). */
 function isKnownPath(path: string): boolean {
@@ -163,10 +189,17 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
   const labels = new Map<string, string>();
   /** hwmon chip directory → its `name` (`ina3221`), for units that depend on the chip. */
   const chipNames = new Map<string, string>();
+  /** The chip being read came from `sensors -j` (its features close with `}`, not a blank line). */
+  let jsonChip = false;
   /** Inside an RGA load dump, and the scheduler whose `load =` comes next. */
   let rga: { scheduler: { index: number; name: string } | null } | null = null;
   /** The working directory a shell prompt or `cd` named (resolves `grep . *` dumps). */
   let cwd: string | null = null;
+  /**
+   * Inside a `head`/`tail` dump of several files: the blank line head prints between files does not end the
+   * readings waiting for their labels (`curr1_input`'s block comes before `in1_label`'s).
+   */
+  let headDump = false;
 
   const flushZone = (): ThermalZoneRecord[] => {
     const z = zone;
@@ -430,13 +463,35 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
 
     if (isBlankLine(text)) {
       chip = null;
+      jsonChip = false;
       globCat = false;
+      if (headDump) return flushU();
       return [...flushU(), ...flushPending()];
+    }
+
+    // `==> <path> <==` (head/tail of several files): the lines after it are that file's, as after `cat <path>`.
+    const header = HEAD_HEADER_RE.exec(t);
+    if (header) {
+      const named = header[1] ?? '';
+      headDump = true;
+      pendingCat = named.startsWith('/')
+        ? named
+        : cwd?.startsWith('/sys') && /^[\w./-]+$/.test(named)
+          ? `${cwd}/${named}`
+          : null;
+      return flushU();
+    }
+    const headError = HEAD_ERROR_RE.exec(t);
+    if (headError) {
+      const named = headError[1] ?? '';
+      const path = named.startsWith('/') ? named : cwd?.startsWith('/sys') ? `${cwd}/${named}` : pending;
+      return path ? attr(path, '', headError[2] ?? '', raw) : [];
     }
 
     // `cat <path>` on a prompt line: the next line is that file's content.
     const prompt = CAT_PROMPT_RE.exec(t);
     if (prompt) {
+      headDump = false;
       const path = prompt[2] ?? '';
       globCat = /[*?[]/.test(path);
       pendingCat = globCat ? null : path;
@@ -446,8 +501,9 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
       return [diagnostic(lineNo, 'value of a cat over several files (whose is unknown)', raw)];
     globCat = false;
     // `root@board:/sys/class/devfreq/fb000000.gpu# grep . *`, `… # cd /sys/…`: where relative names live.
-    const shell = SHELL_PROMPT_RE.exec(t);
+    const shell = SHELL_PROMPT_RE.exec(t) ?? PATH_PROMPT_RE.exec(t);
     if (shell) {
+      headDump = false;
       const dir = shell[1] ?? '';
       const command = (shell[2] ?? '').trim();
       const cd = /^cd\s+(\/\S*)$/.exec(command);
@@ -488,22 +544,52 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
       if (pending.endsWith('/trans_stat')) trans.expect(/\/devfreq\/([^/]+)\/trans_stat$/.exec(pending)?.[1] ?? null);
       // Any other file a reader knows: this line is its value, multi-value attributes (available_frequencies)
       // included. The output of a file none knows (cpufreq's stats/trans_table) is read line by line below.
-      else if (isKnownPath(pending)) return attr(pending, t, null, raw);
+      // A sensor chip's other files (`in1_max`, `name`) too: they must not end the readings waiting for their labels.
+      else if (isKnownPath(pending) || SENSOR_DIR_ATTR_RE.test(pending)) return attr(pending, t, null, raw);
     }
     const rel = cwd !== null && cwd.startsWith('/sys') && !chip ? RELATIVE_VALUE_RE.exec(t) : null;
-    if (rel) return attr(`${cwd}/${rel[1] ?? ''}`, rel[2] ?? '', null, raw);
+    // No sysfs attribute is named by digits alone: `206000000:  1  0 …` is a trans_stat row printed under the prompt.
+    if (rel && !/^\d+$/.test(rel[1] ?? '')) return attr(`${cwd}/${rel[1] ?? ''}`, rel[2] ?? '', null, raw);
 
     const out: ThermalParseRecord[] = [];
+
+    // `sensors -j`: read as the `sensors -u` lines each JSON line stands for.
+    const jsonOpen = JSON_OPEN_RE.exec(t);
+    if (jsonOpen && CHIP_RE.test(jsonOpen[1] ?? '')) {
+      out.push(...flushU(), ...flushPending());
+      chip = jsonOpen[1] ?? '';
+      jsonChip = true;
+      return out;
+    }
+    if (chip && jsonChip) {
+      if (jsonOpen) {
+        out.push(...flushU());
+        uEntry = sensor(lineNo, chip, jsonOpen[1] ?? '');
+        return out;
+      }
+      if (JSON_ADAPTER_RE.test(t)) return out;
+      const sub = JSON_SUBFEATURE_RE.exec(t);
+      if (sub && uEntry && applySensorsUValue(uEntry, `  ${sub[1] ?? ''}: ${sub[2] ?? ''}`)) return out;
+      if (JSON_CLOSE_RE.test(t)) {
+        if (uEntry) return [...out, ...flushU()];
+        chip = null;
+        jsonChip = false;
+        return out;
+      }
+    }
 
     // lm-sensors blocks: a chip line, then its features until a blank line.
     const chipLine = CHIP_RE.exec(t);
     if (chipLine) {
       out.push(...flushU(), ...flushPending());
       chip = chipLine[0].trim();
+      jsonChip = false;
       return out;
     }
     if (chip) {
-      if (/^Adapter:/.test(text) || /^\s+\(.*\)\s*$/.test(text)) return out;
+      if (/^Adapter:/.test(text) || /^\s+\(.*\)\s*$/.test(text) || KERNEL_CONSOLE_RE.test(t)) return out;
+      const failed = SENSORS_ERROR_RE.exec(t);
+      if (failed) return [...out, readFailed(`sensor ${chip} ${failed[1] ?? ''}`, failed[2] ?? '', raw)];
       if (uEntry && applySensorsUValue(uEntry, text)) return out;
       const label = sensorsUFeatureLabel(text);
       if (label !== null) {

@@ -597,3 +597,297 @@ describe('thermal: a read error named like an Object.prototype member', () => {
     ]);
   });
 });
+
+describe('real `head`/`tail` dumps of several sysfs files and `cat` under a cwd-only prompt (test/fixtures/thermal/head-tail-and-cwd-prompts/SOURCE)', () => {
+  const fromDump = (name: string) => parseFixture('thermal', `thermal/head-tail-and-cwd-prompts/${name}`);
+
+  it('`head policy*/scaling_cur_freq` (a blog post, 2026): each `==> path <==` names the value under it', () => {
+    const all = fromDump('head_policy_scaling_cur_freq.txt');
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'cpufreq').map((r) => [r.line, r.policy, r.attr, r.freqKHz])).toEqual([
+      [5, 0, 'scaling_cur_freq', 2_600_062],
+      [8, 10, 'scaling_cur_freq', 800_000],
+      [11, 11, 'scaling_cur_freq', 800_000],
+      [14, 1, 'scaling_cur_freq', 2_600_003],
+      [17, 2, 'scaling_cur_freq', 2_600_005],
+    ]);
+  });
+
+  it("`head` of a zone's trip point, mail-quoted and indented (Fairphone 5, LKML 2023): one zone with its trip", () => {
+    const all = fromDump('head_trip_points_fairphone5.txt');
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'thermal-zone')).toEqual([
+      {
+        kind: 'thermal-zone',
+        line: 6,
+        zone: 'thermal_zone34',
+        type: null,
+        tempC: null,
+        error: null,
+        trips: [{ index: 0, tempC: 45, type: 'passive', hystC: 1 }],
+      },
+    ]);
+  });
+
+  it('`tail` of an IT8613E hwmon directory (fnOS, 2025): every input read, labels that come after a blank line kept', () => {
+    const all = fromDump('tail_hwmon_it8613.txt');
+    // `tail: error reading '…/device': Is a directory` is a subdirectory, not a reading.
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'sensor').map((s) => [s.line, s.chip, s.label, s.value, s.unit, s.name])).toEqual([
+      [7, 'hwmon9', 'fan2', 1271, 'RPM', null],
+      [10, 'hwmon9', 'fan3', 0, 'RPM', null],
+      [22, 'hwmon9', 'fan2', 1250, 'RPM', null],
+      [28, 'hwmon9', 'in0', 0.726, 'V', null],
+      [34, 'hwmon9', 'in7', 3.52, 'V', '3VSB'],
+      [46, 'hwmon9', 'in8', 3.124, 'V', 'Vbat'],
+      [52, 'hwmon9', 'in9', 3.256, 'V', '+3.3V'],
+      [67, 'hwmon9', 'temp1', 46, 'C', null],
+      [73, 'hwmon9', 'temp2', 55, 'C', null],
+      [76, 'hwmon9', 'temp3', 55, 'C', null],
+    ]);
+  });
+
+  it('`<cwd>$ cat trans_stat` (Exynos 5422 DMC, LKML 2020): the rows belong to the device the prompt names', () => {
+    const all = fromDump('cat_trans_stat_cwd_prompt_exynos.txt');
+    expect(diagnostics(all)).toEqual([]);
+    const rows = ofKind(all, 'devfreq-trans');
+    expect(rows).toHaveLength(16);
+    expect(new Set(rows.map((r) => r.device))).toEqual(new Set(['10c20000.memory-controller']));
+    expect(rows.filter((r) => r.current).map((r) => [r.line, r.freqHz, r.timeMs])).toEqual([
+      [7, 165_000_000, 1_795_950],
+      [31, 825_000_000, 169_020],
+    ]);
+    expect(rows.find((r) => r.line === 28)).toMatchObject({
+      freqHz: 543_000_000,
+      transitions: [0, 0, 0, 1, 0, 0, 0, 2],
+    });
+    expect(ofKind(all, 'devfreq-trans-total').map((r) => [r.line, r.device, r.total])).toEqual([
+      [15, '10c20000.memory-controller', 9],
+      [32, '10c20000.memory-controller', 13],
+    ]);
+  });
+});
+
+describe('`head`/`tail` and prompts as the tools print them (coreutils head.c/tail.c wording)', () => {
+  it("a read that failed under `head` is the zone's errno; relative headers resolve against the prompt's cwd", () => {
+    const all = pasted(
+      'root@board:~# head /sys/class/thermal/thermal_zone*/temp',
+      '==> /sys/class/thermal/thermal_zone0/temp <==',
+      '41500',
+      '',
+      '==> /sys/class/thermal/thermal_zone1/temp <==',
+      "head: error reading '/sys/class/thermal/thermal_zone1/temp': Resource temporarily unavailable",
+      '',
+      "tail: cannot open '/sys/class/hwmon/hwmon2/in1_input' for reading: No such device or address",
+      'root@board:/sys/class/devfreq/dmc# head cur_freq trans_stat',
+      '==> cur_freq <==',
+      '528000000',
+      '',
+      '==> trans_stat <==',
+      '     From  :   To',
+      '           : 528000000 1068000000   time(ms)',
+      '*528000000:         0         0    123',
+      ' 1068000000:         0         0     45',
+      'Total transition : 0',
+    );
+    expect(ofKind(all, 'thermal-zone').map((z) => [z.line, z.zone, z.tempC, z.error])).toEqual([
+      [3, 'thermal_zone0', 41.5, null],
+      [6, 'thermal_zone1', null, 'EAGAIN'],
+    ]);
+    expect(diagnostics(all).map((d) => [d.line, d.reason])).toEqual([[8, 'hwmon read failed: ENXIO']]);
+    expect(ofKind(all, 'devfreq').map((r) => [r.line, r.device, r.curFreqHz])).toEqual([[11, 'dmc', 528_000_000]]);
+    expect(ofKind(all, 'devfreq-trans').map((r) => [r.line, r.device, r.freqHz, r.current])).toEqual([
+      [16, 'dmc', 528_000_000, true],
+      [17, 'dmc', 1_068_000_000, false],
+    ]);
+  });
+});
+
+describe("vcgencmd answers behind the name elinux.org's loops print (test/fixtures/vcgencmd/elinux-loops/SOURCE)", () => {
+  it('Raspberry Pi 3 B (system-stat README): every clock and every rail read, named', () => {
+    const all = parseFixture('vcgencmd', 'vcgencmd/elinux-loops/pi3b_system_stats_readme.txt');
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'vc-clock').map((r) => [r.line, r.label, r.clockId, r.freqHz])).toEqual([
+      [5, 'arm', 45, 600_062_000],
+      [6, 'core', 1, 250_000_000],
+      [7, 'h264', 28, 250_000_000],
+      [8, 'isp', 42, 249_999_000],
+      [9, 'v3d', 43, 250_000_000],
+      [10, 'uart', 22, 47_999_000],
+      [11, 'pwm', 25, 0],
+      [12, 'emmc', 47, 250_000_000],
+      [13, 'pixel', 29, 0],
+      [14, 'vec', 10, 108_000_000],
+      [15, 'hdmi', 9, 0],
+      [16, 'dpi', 4, 0],
+    ]);
+    expect(ofKind(all, 'vc-temp').map((r) => [r.line, r.tempC])).toEqual([[19, 35.4]]);
+    expect(ofKind(all, 'vc-volts').map((r) => [r.line, r.label, r.volts])).toEqual([
+      [22, undefined, 1.2375],
+      [24, 'core', 1.2375],
+      [25, 'sdram_c', 1.2],
+      [26, 'sdram_i', 1.2],
+      [27, 'sdram_p', 1.225],
+    ]);
+  });
+
+  it('Raspberry Pi (armv6l, 2018): the plain answers, the firmware refusing, then the loop', () => {
+    const all = parseFixture('vcgencmd', 'vcgencmd/elinux-loops/pizero_shell_session_2018.txt');
+    expect(diagnostics(all).map((d) => [d.line, d.reason])).toEqual([[4, 'vcgencmd error']]);
+    const clocks = ofKind(all, 'vc-clock');
+    expect(clocks.map((r) => [r.line, r.label ?? null, r.clockId, r.freqHz]).slice(0, 4)).toEqual([
+      [2, null, 0, 0],
+      [6, null, 45, 1_100_114_000],
+      [11, 'arm', 45, 1_100_000_000],
+      [12, 'core', 1, 400_000_000],
+    ]);
+    expect(clocks).toHaveLength(14);
+    expect(clocks.at(-1)).toEqual({ kind: 'vc-clock', line: 22, clockId: 4, freqHz: 0, label: 'dpi' });
+  });
+});
+
+describe('real `sensors -u` with labelled features and extra attributes (test/fixtures/thermal/lm-sensors-u-labelled/SOURCE)', () => {
+  const fromU = (name: string) =>
+    ofKind(parseFixture('thermal', `thermal/lm-sensors-u-labelled/${name}`), 'sensor').map(sensorRow);
+
+  it("coretemp's `Package id 0:` / `Core N:`: the unit comes from `tempN_input`", () => {
+    expect(fromU('sensor_plotter_readme_coretemp.txt')).toEqual([
+      [4, 'coretemp-isa-0000', 'Package id 0', 38, 'C', 105, 87, null, false],
+      [9, 'coretemp-isa-0000', 'Core 0', 34, 'C', 105, 87, null, false],
+      [14, 'coretemp-isa-0000', 'Core 1', 29, 'C', 105, 87, null, false],
+    ]);
+  });
+
+  it('w83627dhg (Debian 10): volts under their labels, hysteresis/type/offset/div taken by their feature, cpu0_vid in volts', () => {
+    expect(fromU('liquidprompt_debian10_w83627dhg.txt')).toEqual([
+      [3, 'coretemp-isa-0000', 'Core 0', 48, 'C', 100, null, null, false],
+      [7, 'coretemp-isa-0000', 'Core 1', 47, 'C', 100, null, null, false],
+      [14, 'w83627dhg-isa-0290', 'Vcore', 1.032, 'V', null, 1.744, 0, false],
+      [19, 'w83627dhg-isa-0290', 'in1', 1.008, 'V', null, 1.056, 2.024, true],
+      [24, 'w83627dhg-isa-0290', '+3.3V', 3.376, 'V', null, 3.632, 2.976, false],
+      [29, 'w83627dhg-isa-0290', 'fan1', 0, 'RPM', null, null, 10546, true],
+      [34, 'w83627dhg-isa-0290', 'temp1', 44, 'C', null, 3, null, false],
+      [41, 'w83627dhg-isa-0290', 'temp3', 44.5, 'C', null, 80, null, false],
+      [48, 'w83627dhg-isa-0290', 'cpu0_vid', 0, 'V', null, null, null, false],
+      [50, 'w83627dhg-isa-0290', 'intrusion0', null, null, null, null, null, true],
+    ]);
+  });
+});
+
+describe('real `sensors -f` pastes (test/fixtures/thermal/lm-sensors-fahrenheit/SOURCE)', () => {
+  const fromF = (name: string) => parseFixture('thermal', `thermal/lm-sensors-fahrenheit/${name}`);
+
+  it('°F values and limits are read as °C (to 0.01 °C), not taken for °C', () => {
+    const all = fromF('ubuntuforums_2012_k8temp_nouveau.txt');
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'sensor').map(sensorRow)).toEqual([
+      [4, 'acpitz-virtual-0', 'temp1', 55, 'C', null, null, null, false],
+      [8, 'k8temp-pci-00c3', 'Core0 Temp', 62, 'C', null, null, null, false],
+      [9, 'k8temp-pci-00c3', 'Core1 Temp', 65, 'C', null, null, null, false],
+      [13, 'nouveau-pci-0090', 'temp1', 89, 'C', 110, 100, null, false],
+    ]);
+  });
+
+  it('a label that fills its column (`Left side  :1999 RPM`) is a reading and does not end the block (MacBook Pro 5,5)', () => {
+    const sensors = ofKind(fromF('ubuntuforums_2011_macbookpro55_natty.txt'), 'sensor');
+    expect(sensors).toHaveLength(22);
+    expect(sensors.slice(0, 5).map(sensorRow)).toEqual([
+      [4, 'coretemp-isa-0000', 'Core 0', 43, 'C', 105, 95, null, false],
+      [8, 'coretemp-isa-0002', 'Core 2', 43, 'C', 105, 95, null, false],
+      [12, 'applesmc-isa-0300', 'Left side', 1999, 'RPM', null, null, 2000, false],
+      [13, 'applesmc-isa-0300', 'Right side', 1999, 'RPM', null, null, 2000, false],
+      [14, 'applesmc-isa-0300', 'TB0T', 31, 'C', null, null, null, false],
+    ]);
+    expect(sensorRow(sensors[21] as SensorRecord)).toEqual([
+      31,
+      'applesmc-isa-0300',
+      'Ts0S',
+      36.5,
+      'C',
+      null,
+      null,
+      null,
+      false,
+    ]);
+  });
+
+  it('the degree sign shown as `Â°` (a UTF-8 paste read as Latin-1) still says °F', () => {
+    const all = fromF('nagios_via686a_latin1_paste.txt');
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'sensor').map(sensorRow).slice(-4)).toEqual([
+      [10, 'via686a-isa-6000', 'fan2', 0, 'RPM', null, null, 0, false],
+      [11, 'via686a-isa-6000', 'temp1', 43.78, 'C', null, 146.22, null, false],
+      [12, 'via686a-isa-6000', 'temp2', 31.61, 'C', null, 146.22, null, false],
+      [13, 'via686a-isa-6000', 'temp3', 23, 'C', null, -15.22, null, true],
+    ]);
+  });
+});
+
+describe('real lm-sensors output with a subfeature that did not read (test/fixtures/thermal/lm-sensors-read-errors/SOURCE)', () => {
+  const fromErr = (name: string) => parseFixture('thermal', `thermal/lm-sensors-read-errors/${name}`);
+
+  it('PMIC5000 `sensors -u`: the failed temp1_input is a diagnostic, the block goes on (powers and currents told by unit)', () => {
+    const all = fromErr('pmic5000_sensors_u_readme.txt');
+    expect(diagnostics(all).map((d) => [d.line, d.reason])).toEqual([
+      [37, "sensor pmic5000-i2c-1-4b temp1_input read failed: Can't read"],
+    ]);
+    expect(ofKind(all, 'sensor').map(sensorRow).slice(-7)).toEqual([
+      [36, 'pmic5000-i2c-1-4b', 'temp1', null, 'C', null, 125, null, false],
+      [40, 'pmic5000-i2c-1-4b', 'SWA', 0.625, 'W', null, null, null, false],
+      [42, 'pmic5000-i2c-1-4b', 'SWC', 0.125, 'W', null, null, null, false],
+      [44, 'pmic5000-i2c-1-4b', 'SWD', 0, 'W', null, null, null, false],
+      [46, 'pmic5000-i2c-1-4b', 'SWA', 0.5, 'A', null, 3, null, false],
+      [50, 'pmic5000-i2c-1-4b', 'SWC', 0.125, 'A', null, 3, null, false],
+      [54, 'pmic5000-i2c-1-4b', 'SWD', 0, 'A', null, 3, null, false],
+    ]);
+    expect(ofKind(all, 'sensor')[0]).toMatchObject({ line: 4, label: 'SWA', value: 1.35, unit: 'V' });
+  });
+
+  it('SCMI on arm64: a kernel console line and the I/O error between the chip lines, N/A and 53.4 C still read', () => {
+    const all = fromErr('scmi_arm64_lkml_2022.txt');
+    expect(diagnostics(all).map((d) => [d.line, d.reason])).toEqual([
+      [5, 'sensor scmi_sensors-virtual-0 temp1_input read failed: EIO'],
+    ]);
+    expect(ofKind(all, 'sensor').map(sensorRow)).toEqual([
+      [6, 'scmi_sensors-virtual-0', 'avs_pvt_temp', null, null, null, null, null, false],
+      [7, 'scmi_sensors-virtual-0', 'pmic_die_temp', 53.4, 'C', null, null, null, false],
+      [14, 'scmi_sensors-virtual-0', 'avs_pvt_temp', -6.7, 'C', null, null, null, false],
+      [15, 'scmi_sensors-virtual-0', 'pmic_die_temp', 52.3, 'C', null, null, null, false],
+    ]);
+  });
+});
+
+describe('real `sensors -j` output (test/fixtures/thermal/lm-sensors-json/SOURCE)', () => {
+  const fromJ = (name: string) => parseFixture('thermal', `thermal/lm-sensors-json/${name}`);
+
+  it("flutter_server_box's sample: every feature read, the failed one a diagnostic, the chips after it still read", () => {
+    const all = fromJ('server_box_sensors_raw.txt');
+    expect(diagnostics(all).map((d) => [d.line, d.reason])).toEqual([
+      [45, "sensor iwlwifi_1-virtual-0 temp1_input read failed: Can't read"],
+    ]);
+    expect(ofKind(all, 'sensor').map(sensorRow)).toEqual([
+      [4, 'coretemp-isa-0000', 'Package id 0', 51, 'C', 105, 105, null, false],
+      [10, 'coretemp-isa-0000', 'Core 0', 40, 'C', 105, 105, null, false],
+      [16, 'coretemp-isa-0000', 'Core 1', 40, 'C', 105, 105, null, false],
+      [22, 'coretemp-isa-0000', 'Core 2', 40, 'C', 105, 105, null, false],
+      [28, 'coretemp-isa-0000', 'Core 3', 40, 'C', 105, 105, null, false],
+      [37, 'acpitz-acpi-0', 'temp1', 27.8, 'C', 119, null, null, false],
+      [44, 'iwlwifi_1-virtual-0', 'temp1', null, null, null, null, null, false],
+      [51, 'nvme-pci-0400', 'Composite', 35.85, 'C', 84.85, 83.85, -273.15, false],
+      [58, 'nvme-pci-0400', 'Sensor 1', 35.85, 'C', null, 65261.85, -273.15, false],
+      [63, 'nvme-pci-0400', 'Sensor 2', 37.85, 'C', null, 65261.85, -273.15, false],
+    ]);
+  });
+
+  it('`sensors -j -f` (a note on lm-sensors): the JSON values are °C whatever -f says', () => {
+    const all = fromJ('blog_sensors_j_f.txt');
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'sensor').map(sensorRow)).toEqual([
+      [5, 'coretemp-isa-0000', 'Package id 0', 48, 'C', 100, 100, null, false],
+      [11, 'coretemp-isa-0000', 'Core 0', 47, 'C', 100, 100, null, false],
+      [17, 'coretemp-isa-0000', 'Core 1', 46, 'C', 100, 100, null, false],
+      [26, 'pch_skylake-virtual-0', 'temp1', 44, 'C', null, null, null, false],
+      [32, 'acpitz-virtual-0', 'temp1', 25, 'C', 107, null, null, false],
+    ]);
+  });
+});
