@@ -166,10 +166,11 @@ export const apiMethods = {
     output: z.object({ ok: z.boolean() }),
   },
   /**
-   * Stop a run whose startRun (given this `startKey`) has not answered yet: a board still
-   * connecting is given up at once (startRun then fails with "stopped before the run started"); a
-   * launch under way stops before the engine starts, or ends the engine it started (startRun then
-   * answers, the run stopping). ok: false when no start has that key (it answered already: use stopRun).
+   * Stop a run whose startRun (given this `startKey`) has not answered yet:
+   * a board still connecting is given up at once, the connection attempt and any question it asked
+   * with it (startRun then fails with "stopped before the run started"); a launch under way stops
+   * before the engine starts, or ends the engine it started (startRun then answers, the run
+   * stopping). ok: false when no start has that key (it answered already: use stopRun).
    */
   cancelStart: {
     input: z.object({ startKey: StartKeySchema }).strict(),

@@ -67,7 +67,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  // First: the app's given-up connection to the mute board then ends at once, not at its timeout.
+  // The app dropped its connection to the mute board at the Stop; whatever is left goes first.
   for (const socket of muteSockets) socket.destroy();
   mute?.close();
   await app?.close();

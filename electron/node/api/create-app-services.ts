@@ -208,7 +208,7 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
       const collectorProblem = collectorSettingsProblem(request.collectors);
       if (collectorProblem) throw new Error(collectorProblem);
       const output = server ? engineOutputCollector() : null;
-      const run = await runs.start(runRequest, output?.listener, startKey);
+      const run = await runs.start(runRequest, { listener: output?.listener, startKey });
       // Every run started from the app is kept (a failure to record never fails the run).
       const recording = recordAppRun(library, run, {
         appVersion,

@@ -270,7 +270,7 @@ async function profileOnce(
     () => {},
     cliTargetSupport.targetFactory(values, (line) => io.err(`kvscope profile: ${line}\n`)),
   );
-  const run = await service.start(request, server ? engineOutput.listener : undefined);
+  const run = await service.start(request, { listener: server ? engineOutput.listener : undefined });
   outputs?.recordRun(run);
   // The board's facts are gathered while the engine runs: the target is closed with the run.
   const factsPromise = cliTargetSupport.targetFacts(run.target);
