@@ -169,7 +169,8 @@ export const apiMethods = {
    * Stop a run whose startRun (given this `startKey`) has not answered yet:
    * a board still connecting is given up at once, the connection attempt and any question it asked
    * with it (startRun then fails with "stopped before the run started"); a launch under way stops
-   * before the engine starts, or ends the engine it started (startRun then answers, the run
+   * before the engine starts (startRun fails with "stopped before the engine started": nothing ran,
+   * no session is recorded), or ends the engine it started (startRun then answers, the run
    * stopping). ok: false when no start has that key (it answered already: use stopRun).
    */
   cancelStart: {

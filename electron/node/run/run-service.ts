@@ -18,10 +18,13 @@ export const localTargetFactory: TargetFactory = (spec) =>
     ? Promise.resolve(new LocalTarget())
     : Promise.reject(new Error('this build can only run on "This computer"'));
 
-/** A start stopped (cancelStart, or its signal) before its run existed: nothing was launched on the target. */
+/**
+ * A start stopped (cancelStart, or its signal) before anything ran on the target: while
+ * connecting, or during the launch before the engine started (nothing left on the target then).
+ */
 export class RunStartStopped extends Error {
-  constructor() {
-    super('stopped before the run started');
+  constructor(message = 'stopped before the run started') {
+    super(message);
     this.name = 'RunStartStopped';
   }
 }
@@ -73,11 +76,11 @@ export class RunService {
   ) {}
 
   /**
-   * Starts a run. Stopped before it answers (cancelStart(startKey), or `signal`): while the target
-   * is still connecting (up to the connect timeout, 20 s, for a board that does not answer) the
-   * attempt is abandoned and start() rejects at once with RunStartStopped; once the run exists, it
-   * is stopped (RunController.stop: a launch under way stops before the engine starts, or ends the
-   * engine it started) and start() answers.
+   * Starts a run. Stopped before it answers (cancelStart(startKey), or `signal`), it rejects with
+   * RunStartStopped when nothing ran: at once while the target is still connecting (instead of
+   * up to the connect timeout, 20 s, for a board that does not answer), or once a launch under
+   * way has stopped before the engine started (what it uploaded removed: RunController.stop).
+   * A Stop that comes once the engine started ends it, and start() answers with the stopped run.
    */
   async start(request: RunRequest, options: RunStartOptions = {}): Promise<RunController> {
     const { listener, startKey, signal } = options;
@@ -98,6 +101,11 @@ export class RunService {
       const controller = this.launch(target, request, runId, listener);
       stop.signal.addEventListener('abort', () => void controller.stop(), { once: true });
       await controller.start();
+      if (controller.stoppedBeforeEngine) {
+        // Nothing ran: no run to show or record, as for a start stopped while connecting.
+        this.runs.delete(runId);
+        throw new RunStartStopped('stopped before the engine started');
+      }
       return controller;
     } finally {
       if (startKey !== undefined) this.starting.delete(startKey);

@@ -3,7 +3,8 @@
 // instead of at the 20 s connect timeout, its connection closed (not left to run into the timeout);
 // a real sshd whose host key the app is asking about has its question withdrawn and its connection
 // dropped; a launch under way stops at its next step, before the launcher (and so the engine)
-// starts, and its run directory is removed.
+// starts, and its run directory is removed. Nothing ran then: no run is left, and the app records
+// no (empty) session for it.
 import { existsSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -83,7 +84,7 @@ describe('a Stop before the start answered', () => {
     await service.dispose();
   });
 
-  it('stops a launch under way before the engine starts, and removes what it uploaded', async () => {
+  it('stops a launch under way before the engine starts, removes what it uploaded, and leaves no run', async () => {
     const target = new HeldTarget();
     const statuses: RunStatus[] = [];
     const events: RunEvent[] = [];
@@ -99,11 +100,12 @@ describe('a Stop before the start answered', () => {
     await target.uploading;
     expect(service.cancelStart('start-held-1')).toBe(true);
     target.release();
-    const run = await started;
-    await run.done;
+    // Nothing ran: the start is one stopped before the run started, as while connecting.
+    await expect(started).rejects.toThrow(new RunStartStopped('stopped before the engine started'));
+    expect(service.list()).toEqual([]);
 
-    expect(run.status.state).toBe('done');
     expect(statuses.map((s) => s.state)).not.toContain('running');
+    expect(statuses.at(-1)?.state).toBe('done');
     expect(events.filter((e) => e.kind === 'stop').map((e) => e.message)).toEqual([USER_STOP_REASON]);
     // Only the upload under way when Stop came was written: no launcher, no run.conf, no engine.
     expect(target.written.map((p) => p.split('/').at(-1))).toHaveLength(1);
@@ -137,5 +139,22 @@ describe('a Stop before the start answered, in the app', () => {
     await waitFor(async () => (await establishedTo(ssh.sshd.host, ssh.sshd.port)) === 0, 'no connection left', 2000);
     await services.dispose();
     expect((await services.handlers.listSessions({})).sessions).toEqual([]);
+  });
+
+  it('records no session for a run stopped during its launch, before the engine started', async () => {
+    const target = new HeldTarget();
+    const { services } = app(() => Promise.resolve(target));
+    const started = services.handlers.startRun(
+      apiMethods.startRun.input.parse({ ...demo({ kind: 'local' }), startKey: 'start-held-2' }),
+    );
+    started.catch(() => {});
+    await target.uploading;
+    expect(await services.handlers.cancelStart({ startKey: 'start-held-2' })).toEqual({ ok: true });
+    target.release();
+    // Nothing ran: the start ends as one stopped before the run started, as while connecting.
+    await expect(started).rejects.toThrow('stopped before the engine started');
+    await services.dispose();
+    expect((await services.handlers.listSessions({})).sessions).toEqual([]);
+    expect(await services.handlers.listRuns({})).toEqual([]);
   });
 });
