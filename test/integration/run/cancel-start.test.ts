@@ -4,7 +4,7 @@
 // a real sshd whose host key the app is asking about has its question withdrawn and its connection
 // dropped; a launch under way stops at its next step, before the launcher (and so the engine)
 // starts, and its run directory is removed. Nothing ran then: no run is left, and the app records
-// no (empty) session for it.
+// no (empty) session for it. A sweep stopped while its first run connects ends the same way.
 import { existsSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -137,6 +137,34 @@ describe('a Stop before the start answered, in the app', () => {
     ]);
     expect(await services.handlers.listPrompts({})).toEqual([]);
     await waitFor(async () => (await establishedTo(ssh.sshd.host, ssh.sshd.port)) === 0, 'no connection left', 2000);
+    await services.dispose();
+    expect((await services.handlers.listSessions({})).sessions).toEqual([]);
+  });
+
+  it('stops a sweep whose first run is still connecting at once: stopped, no size run, its connection closed', async () => {
+    const { services, events } = app();
+    const port = (mute.address() as { port: number }).port;
+    const before = muteSockets.length;
+    const request = demo({ kind: 'ssh', host: '127.0.0.1', port, user: 'nobody' });
+    const started = services.handlers.startSweep(
+      apiMethods.startSweep.input.parse({ request, sizes: [512, 1024], startKey: 'sweep-mute-1' }),
+    );
+    started.catch(() => {});
+    await waitFor(() => muteSockets.length > before, 'the sweep connecting to the mute board');
+    const socket = muteSockets.at(-1);
+    const stopAt = Date.now();
+    expect(await services.handlers.cancelStart({ startKey: 'sweep-mute-1' })).toEqual({ ok: true });
+    await expect(started).rejects.toThrow("stopped before the sweep's first run started");
+    // At once, not at the 20 s connect timeout; and no next size tried the board.
+    expect(Date.now() - stopAt).toBeLessThan(2000);
+    await waitFor(() => socket !== undefined && muteClosed.has(socket), "the mute board's connection closed", 2000);
+    expect(muteSockets.length).toBe(before + 1);
+    const [sweep] = await services.handlers.listSweeps({});
+    expect(sweep?.state).toBe('stopped');
+    expect(sweep?.runs).toEqual([]);
+    expect(
+      events.filter(([e]) => e === 'sweepStatus').every(([, s]) => (s as { state: string }).state !== 'failed'),
+    ).toBe(true);
     await services.dispose();
     expect((await services.handlers.listSessions({})).sessions).toEqual([]);
   });

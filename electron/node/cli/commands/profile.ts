@@ -362,6 +362,9 @@ async function sweep(
     stopSignals();
     await service.dispose();
   }
+  // A signal while the first size was starting stopped that start (runSweep): nothing ran.
+  if (result.steps.length === 0 && result.plan.interrupted)
+    throw new CliError("interrupted before the sweep's first run started: nothing ran");
   // The top-level fields describe the last run that completed (the largest context that ran).
   const firstRun = runs[0];
   if (!result.main || !firstRun)
