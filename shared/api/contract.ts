@@ -145,10 +145,14 @@ export const apiMethods = {
   },
   /**
    * A context sweep (`profile --sweep`): one run per size, one after the other, recorded into one
-   * session. Answers once the first run started; `sweepStatus` events follow every next run.
+   * session. Answers once the first run started; `sweepStatus` events follow every next run. With
+   * a `startKey`, cancelStart stops it before that: its first run's start is stopped (as a
+   * startRun's), no size is run, and startSweep fails with "stopped before the sweep's first run started".
    */
   startSweep: {
-    input: z.object({ request: RunRequestSchema, sizes: SweepSizesSchema }).strict(),
+    input: z
+      .object({ request: RunRequestSchema, sizes: SweepSizesSchema, startKey: StartKeySchema.optional() })
+      .strict(),
     output: z.object({ sweepId: runIdSchema, runId: runIdSchema }),
   },
   /** Stops the sweep's run going on, and the sizes after it are not run. */
@@ -166,10 +170,12 @@ export const apiMethods = {
     output: z.object({ ok: z.boolean() }),
   },
   /**
-   * Stop a run whose startRun (given this `startKey`) has not answered yet: a board still
-   * connecting is given up at once (startRun then fails with "stopped before the run started"); a
-   * launch under way stops before the engine starts, or ends the engine it started (startRun then
-   * answers, the run stopping). ok: false when no start has that key (it answered already: use stopRun).
+   * Stop a run (or a sweep) whose startRun (startSweep) given this `startKey` has not answered yet:
+   * a board still connecting is given up at once, the connection attempt and any question it asked
+   * with it (startRun then fails with "stopped before the run started"); a launch under way stops
+   * before the engine starts (startRun fails with "stopped before the engine started": nothing ran,
+   * no session is recorded), or ends the engine it started (startRun then answers, the run
+   * stopping). ok: false when no start has that key (it answered already: use stopRun / stopSweep).
    */
   cancelStart: {
     input: z.object({ startKey: StartKeySchema }).strict(),

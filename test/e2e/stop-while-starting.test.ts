@@ -2,8 +2,8 @@
 // `kvscope web` and a REAL OpenSSH sshd on loopback: the window's Stop reaches the start at once
 // (cancelStart, shared/api/contract.ts) instead of after startRun answers. A board that accepts the
 // connection and never speaks SSH is given up (it used to wait for the 20 s connect timeout and
-// end "failed"); on a board that answers, the run ends stopped and no process of it is left on
-// the target. Needs `npm run build`.
+// end "failed"), and so is a sweep waiting on it for its first run (no size is run); on a board
+// that answers, the run ends stopped and no process of it is left on the target. Needs `npm run build`.
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openBrowserApp, waitForPhase, type BrowserApp } from '../helpers/browser-app';
 import { processesMatching } from '../helpers/cli';
-import { startDemoRun } from '../helpers/run-form-page';
+import { fillRunForm, startDemoRun } from '../helpers/run-form-page';
 import { keyUserLogin, startSshd, waitFor, type Sshd } from '../helpers/sshd';
 
 /** Generous: the machine has 2 cores shared with other suites; these are not speed checks. */
@@ -67,7 +67,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  // First: the app's given-up connection to the mute board then ends at once, not at its timeout.
+  // The app dropped its connection to the mute board at the Stop; whatever is left goes first.
   for (const socket of muteSockets) socket.destroy();
   mute?.close();
   await app?.close();
@@ -91,6 +91,32 @@ describe('Stop while a run is starting', () => {
       await waitForPhase(page, ['done', 'failed'], WAIT_MS);
       expect(await phase().getAttribute('data-outcome')).toBe('stopped');
       expect(await page.getByTestId('run-error').count()).toBe(0);
+      expect(app.problems).toEqual([]);
+    },
+  );
+
+  it(
+    'gives up a sweep whose first run waits on a board that never answers: stopped, no size run',
+    { timeout: TEST_MS },
+    async () => {
+      await page.getByTestId('board-mute').click();
+      await page.getByTestId('engine-kind-demo').click();
+      await fillRunForm(page, { ...LONG_DEMO, mode: 'reserved' });
+      await page.getByTestId('field-sweep').fill('512, 1024');
+      const before = muteSockets.length;
+      await page.getByTestId('start-run').click();
+      while (muteSockets.length === before) await new Promise((r) => setTimeout(r, 20));
+      expect(await phase().getAttribute('data-phase')).toBe('starting');
+      const stoppedAt = Date.now();
+      await page.getByTestId('stop-run').click();
+      await waitForPhase(page, ['done', 'failed'], WAIT_MS);
+      // At the Stop, not at the board's 20 s connect timeout (generous: a loaded 2-core machine).
+      expect(Date.now() - stoppedAt).toBeLessThan(10_000);
+      expect(await phase().getAttribute('data-outcome')).toBe('stopped');
+      expect(await page.getByTestId('run-error').count()).toBe(0);
+      // The next size never tried the board.
+      expect(muteSockets.length).toBe(before + 1);
+      await page.getByTestId('field-sweep').fill('');
       expect(app.problems).toEqual([]);
     },
   );

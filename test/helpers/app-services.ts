@@ -4,9 +4,16 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAppServices } from '../../electron/node/api/create-app-services';
+import type { TargetFactory } from '../../electron/node/run/run-service';
 
-/** The services and their app data folder `home` (the caller removes it). */
-export function appServicesInTempHome(prefix: string): {
+/**
+ * The services and their app data folder `home` (the caller removes it); `targetFactory` replaces
+ * how runs reach their target (default: the app's connector).
+ */
+export function appServicesInTempHome(
+  prefix: string,
+  targetFactory?: TargetFactory,
+): {
   services: ReturnType<typeof createAppServices>;
   home: string;
 } {
@@ -15,6 +22,7 @@ export function appServicesInTempHome(prefix: string): {
     shell: 'web',
     sessionsDir: join(home, 'sessions'),
     env: { ...process.env, KVSCOPE_HOME: home },
+    targetFactory,
   });
   return { services, home };
 }

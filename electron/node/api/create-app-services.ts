@@ -208,7 +208,7 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
       const collectorProblem = collectorSettingsProblem(request.collectors);
       if (collectorProblem) throw new Error(collectorProblem);
       const output = server ? engineOutputCollector() : null;
-      const run = await runs.start(runRequest, output?.listener, startKey);
+      const run = await runs.start(runRequest, { listener: output?.listener, startKey });
       // Every run started from the app is kept (a failure to record never fails the run).
       const recording = recordAppRun(library, run, {
         appVersion,
@@ -227,11 +227,12 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
       }
       return { runId: run.runId };
     },
-    startSweep: async ({ request, sizes }) => sweeps.start(request, sizes, await targetLabelOf(request.target)),
+    startSweep: async ({ request, sizes, startKey }) =>
+      sweeps.start(request, sizes, await targetLabelOf(request.target), startKey),
     stopSweep: ({ sweepId }) => settled(() => ({ ok: sweeps.stop(sweepId) })),
     listSweeps: () => settled(() => sweeps.list()),
     stopRun: async ({ runId }) => ({ ok: await runs.stop(runId) }),
-    cancelStart: ({ startKey }) => settled(() => ({ ok: runs.cancelStart(startKey) })),
+    cancelStart: ({ startKey }) => settled(() => ({ ok: runs.cancelStart(startKey) || sweeps.cancelStart(startKey) })),
     listRuns: () => settled(() => runs.list()),
     getRun: ({ runId }) =>
       settled(() => {

@@ -59,9 +59,17 @@ export class AppConnector {
   }
 
   /** The RunService's TargetFactory: a run request carries a spec, matched to a saved board for its name and secrets. */
-  readonly factory: TargetFactory = (spec) => this.connect(spec);
+  readonly factory: TargetFactory = (spec, signal) => this.connect(spec, { signal });
 
-  async connect(spec: TargetSpec, context: { boardId?: string; label?: string } = {}): Promise<Target> {
+  /**
+   * A connected target. `signal` (a Stop pressed while starting) abandons the attempt: the
+   * connection is dropped and a question it was asking is withdrawn (promptClosed, cancelled).
+   */
+  async connect(
+    spec: TargetSpec,
+    context: { boardId?: string; label?: string; signal?: AbortSignal } = {},
+  ): Promise<Target> {
+    const { signal } = context;
     if (spec.kind === 'local') return new LocalTarget();
     const { prompts, secrets, boards } = this.options;
     const env = this.options.env ?? process.env;
@@ -99,15 +107,19 @@ export class AppConnector {
       env,
       log: this.options.log,
       connectTimeoutMs: this.options.connectTimeoutMs,
+      signal,
       confirmHostKey: async (info) => {
-        const answer = await prompts.askHostKey({
-          boardLabel: label,
-          host: info.host,
-          port: info.port,
-          keyType: info.keyType,
-          fingerprint: info.fingerprint,
-          knownHostsPath: appKnownHostsPath(env),
-        });
+        const answer = await prompts.askHostKey(
+          {
+            boardLabel: label,
+            host: info.host,
+            port: info.port,
+            keyType: info.keyType,
+            fingerprint: info.fingerprint,
+            knownHostsPath: appKnownHostsPath(env),
+          },
+          signal,
+        );
         hostKeyOutcome = answer.outcome;
         return answer.accepted;
       },
@@ -126,13 +138,10 @@ export class AppConnector {
             return remembered;
           }
         }
-        const answer = await prompts.askCredential({
-          kind: 'password',
-          boardLabel: label,
-          account,
-          canRemember,
-          rememberNote,
-        });
+        const answer = await prompts.askCredential(
+          { kind: 'password', boardLabel: label, account, canRemember, rememberNote },
+          signal,
+        );
         if (answer.value === null) {
           // The dialog's Cancel answers with no value: to the user that is "cancelled".
           credentialOutcome = answer.outcome === 'answered' ? 'cancelled' : answer.outcome;
@@ -158,13 +167,10 @@ export class AppConnector {
           if (value) usedRemembered.add(key);
         }
         if (!value) {
-          const answer = await prompts.askCredential({
-            kind: 'passphrase',
-            boardLabel: label,
-            keyFile,
-            canRemember,
-            rememberNote,
-          });
+          const answer = await prompts.askCredential(
+            { kind: 'passphrase', boardLabel: label, keyFile, canRemember, rememberNote },
+            signal,
+          );
           value = answer.value ?? undefined;
           if (value === undefined) {
             credentialOutcome = answer.outcome === 'answered' ? 'cancelled' : answer.outcome;

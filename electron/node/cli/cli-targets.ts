@@ -26,7 +26,7 @@ export const cliTargetSupport = {
     }
   },
   targetFactory(values: Record<string, unknown>, err?: (line: string) => void): TargetFactory {
-    return (spec) => createTarget(spec, createTargetOptionsFromCli(values, err));
+    return (spec, signal) => createTarget(spec, { ...createTargetOptionsFromCli(values, err), signal });
   },
   /** The probe's facts for the summary; the local machine's basics if the probe fails. */
   async targetFacts(target: Target): Promise<Record<string, unknown>> {

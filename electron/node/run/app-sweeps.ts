@@ -32,12 +32,16 @@ interface SweepEntry {
 
 export class SweepService {
   private readonly sweeps = new Map<string, SweepEntry>();
+  /** Sweeps whose first run has not started yet, by their caller's key: how each is stopped (cancelStart). */
+  private readonly starting = new Map<string, AbortController>();
   /** Set when the app closes: no sweep starts its next size any more. */
   private closing = false;
   /** The runner the sweeps use: refuses new runs once the app is closing. */
   private readonly guardedRunner: SweepRunner = {
-    start: (request) =>
-      this.closing ? Promise.reject(new AppSweepError('the app closed during the sweep')) : this.runner.start(request),
+    start: (request, options) =>
+      this.closing
+        ? Promise.reject(new AppSweepError('the app closed during the sweep'))
+        : this.runner.start(request, options),
   };
 
   constructor(
@@ -48,11 +52,20 @@ export class SweepService {
 
   /**
    * Starts the sweep; resolves once its first run started (rejects when it could not).
-   * `targetLabel`: the target's name as the user knows it, handed to the hooks.
+   * `targetLabel`: the target's name as the user knows it, handed to the hooks. With a
+   * `startKey`, cancelStart(startKey) stops the sweep before this answers: its first run's start
+   * is stopped (RunService.start), no size is run, and this rejects at once.
    */
-  start(request: RunRequest, sizes: readonly number[], targetLabel = ''): Promise<{ sweepId: string; runId: string }> {
+  start(
+    request: RunRequest,
+    sizes: readonly number[],
+    targetLabel = '',
+    startKey?: string,
+  ): Promise<{ sweepId: string; runId: string }> {
     if (request.engine.kind === 'command' && !request.engine.command.includes('{ctx}'))
       return Promise.reject(new AppSweepError('the engine command needs {ctx} where each context size goes'));
+    if (startKey !== undefined && this.starting.has(startKey))
+      return Promise.reject(new AppSweepError(`a start named ${startKey} is under way`));
     const sweepId = `sweep-${randomBytes(6).toString('hex')}`;
     const status: SweepStatus = {
       sweepId,
@@ -63,6 +76,7 @@ export class SweepService {
       result: null,
     };
     const abort = new AbortController();
+    if (startKey !== undefined) this.starting.set(startKey, abort);
     const publish = () => this.emit('sweepStatus', { ...status, runs: [...status.runs], points: [...status.points] });
     let firstStarted!: (runId: string) => void;
     let firstFailed!: (error: unknown) => void;
@@ -88,6 +102,8 @@ export class SweepService {
     })
       .then(
         (result) => {
+          // Stopped before its first run started: no run to follow, the start says so.
+          if (status.runs.length === 0) firstFailed(new AppSweepError("stopped before the sweep's first run started"));
           // The last size's run stopped by the user leaves no size untried, but the sweep was stopped.
           status.state = abort.signal.aborted ? 'stopped' : 'done';
           // runSweep's type promises a summary; it has none only if no step had a context size.
@@ -103,8 +119,17 @@ export class SweepService {
         },
       )
       .finally(publish);
+    // Once the first run started (or none will), the sweep is stopped by its id (stop()).
+    if (startKey !== undefined) started.finally(() => this.starting.delete(startKey)).catch(() => {});
     this.sweeps.set(sweepId, { status, keepRunning: request.keepRunning, abort, done });
     return started.then((runId) => ({ sweepId, runId }));
+  }
+
+  /** Stops the sweep named `startKey` before its start answered (see start()); false when none is. */
+  cancelStart(startKey: string): boolean {
+    const abort = this.starting.get(startKey);
+    abort?.abort();
+    return abort !== undefined;
   }
 
   /** Stops the run going on; the sizes after it are not run. */

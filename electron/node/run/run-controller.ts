@@ -155,6 +155,11 @@ export class RunController {
     return () => void this.listeners.delete(listener);
   }
 
+  /** A Stop ended the launch before the launcher started: no engine ran, nothing is left on the target. */
+  get stoppedBeforeEngine(): boolean {
+    return this.launchStopped;
+  }
+
   get startedAt(): string {
     return this.started;
   }

@@ -7,19 +7,60 @@ import type { Target } from '../transport/target';
 import { LocalTarget } from '../transport/local-target';
 import { RUN_DEFAULTS, RunController, type RunCallbacks, type RunControllerOptions } from './run-controller';
 
-export type TargetFactory = (spec: TargetSpec) => Promise<Target>;
+/**
+ * How a run reaches its target. `signal` aborts when the start is stopped: the factory abandons
+ * the attempt (an SSH connection is dropped, a question it asked withdrawn).
+ */
+export type TargetFactory = (spec: TargetSpec, signal?: AbortSignal) => Promise<Target>;
 
 export const localTargetFactory: TargetFactory = (spec) =>
   spec.kind === 'local'
     ? Promise.resolve(new LocalTarget())
     : Promise.reject(new Error('this build can only run on "This computer"'));
 
-/** A start stopped (cancelStart) before its run existed: nothing was launched on the target. */
+/**
+ * A start stopped (cancelStart, or its signal) before anything ran on the target: while
+ * connecting, or during the launch before the engine started (nothing left on the target then).
+ */
 export class RunStartStopped extends Error {
-  constructor() {
-    super('stopped before the run started');
+  constructor(message = 'stopped before the run started') {
+    super(message);
     this.name = 'RunStartStopped';
   }
+}
+
+export interface RunStartOptions {
+  /** Hears the run from its first line on (RunController.addListener). */
+  listener?: Partial<RunCallbacks>;
+  /** cancelStart(startKey) stops this start before it answered (the window's Stop while starting). */
+  startKey?: string;
+  /** Aborting it stops this start the same way (a sweep stopped while its next run starts). */
+  signal?: AbortSignal;
+}
+
+/**
+ * The target, unless the start is stopped first: the factory hears the Stop and abandons the
+ * attempt, and a connection that opens all the same is closed unused.
+ */
+async function connectUnlessStopped(createTarget: TargetFactory, spec: TargetSpec, stop: AbortSignal): Promise<Target> {
+  if (stop.aborted) throw new RunStartStopped();
+  const connecting = createTarget(spec, stop);
+  let onStop: () => void = () => {};
+  const stopped = new Promise<never>((_, reject) => {
+    onStop = () => reject(new RunStartStopped());
+    stop.addEventListener('abort', onStop, { once: true });
+  });
+  try {
+    const target = await Promise.race([connecting, stopped]);
+    if (!stop.aborted) return target;
+    await target.close().catch(() => {});
+  } catch (error) {
+    if (!stop.aborted) throw error;
+    connecting.then((t) => t.close().catch(() => {})).catch(() => {});
+  } finally {
+    stop.removeEventListener('abort', onStop);
+  }
+  throw new RunStartStopped();
 }
 
 export class RunService {
@@ -35,46 +76,40 @@ export class RunService {
   ) {}
 
   /**
-   * Starts a run; `listener` hears it from its first line on (RunController.addListener). With a
-   * `startKey`, cancelStart(startKey) stops it before start() answers: while the target is still
-   * connecting (up to the connect timeout, 20 s, for a board that does not answer) start() rejects
-   * at once with RunStartStopped; once the run exists, it is stopped (RunController.stop: a launch
-   * under way stops before the engine starts, or ends the engine it started) and start() answers.
+   * Starts a run. Stopped before it answers (cancelStart(startKey), or `signal`), it rejects with
+   * RunStartStopped when nothing ran: at once while the target is still connecting (instead of
+   * up to the connect timeout, 20 s, for a board that does not answer), or once a launch under
+   * way has stopped before the engine started (what it uploaded removed: RunController.stop).
+   * A Stop that comes once the engine started ends it, and start() answers with the stopped run.
    */
-  async start(request: RunRequest, listener?: Partial<RunCallbacks>, startKey?: string): Promise<RunController> {
+  async start(request: RunRequest, options: RunStartOptions = {}): Promise<RunController> {
+    const { listener, startKey, signal } = options;
     const runId = `${new Date()
       .toISOString()
       .replace(/[-:T.Z]/g, '')
       .slice(0, 14)}-${randomBytes(4).toString('hex')}`;
     if (startKey !== undefined && this.starting.has(startKey))
       throw new Error(`a start named ${startKey} is under way`);
-    let controller: RunController | null = null;
-    let giveUp: () => void = () => {};
-    const stopped = new Promise<never>((_, reject) => (giveUp = () => reject(new RunStartStopped())));
-    stopped.catch(() => {});
-    let stopWanted = false;
-    if (startKey !== undefined)
-      this.starting.set(startKey, () => {
-        stopWanted = true;
-        if (controller) void controller.stop();
-        else giveUp();
-      });
+    // This start's Stop, from either side.
+    const stop = new AbortController();
+    const stopStart = () => stop.abort();
+    if (startKey !== undefined) this.starting.set(startKey, stopStart);
+    if (signal?.aborted) stop.abort();
+    signal?.addEventListener('abort', stopStart, { once: true });
     try {
-      const connecting = this.createTarget(request.target);
-      const target = await Promise.race([connecting, stopped]).catch((error: unknown) => {
-        // A connection that comes after the Stop is closed unused.
-        if (error instanceof RunStartStopped) connecting.then((t) => t.close().catch(() => {})).catch(() => {});
-        throw error;
-      });
-      if (stopWanted) {
-        await target.close().catch(() => {});
-        throw new RunStartStopped();
-      }
-      controller = this.launch(target, request, runId, listener);
+      const target = await connectUnlessStopped(this.createTarget, request.target, stop.signal);
+      const controller = this.launch(target, request, runId, listener);
+      stop.signal.addEventListener('abort', () => void controller.stop(), { once: true });
       await controller.start();
+      if (controller.stoppedBeforeEngine) {
+        // Nothing ran: no run to show or record, as for a start stopped while connecting.
+        this.runs.delete(runId);
+        throw new RunStartStopped('stopped before the engine started');
+      }
       return controller;
     } finally {
       if (startKey !== undefined) this.starting.delete(startKey);
+      signal?.removeEventListener('abort', stopStart);
     }
   }
 

@@ -12,9 +12,9 @@ import {
 import type { RunController } from './run-controller';
 import { MAX_SWEEP_CTX, MAX_SWEEP_SIZES, readSweepSizes } from '../../../shared/run/sweep-sizes';
 
-/** What a sweep needs from the run service (RunService fits). */
+/** What a sweep needs from the run service (RunService fits): `signal` stops a start under way. */
 export interface SweepRunner {
-  start: (request: RunRequest) => Promise<RunController>;
+  start: (request: RunRequest, options?: { signal?: AbortSignal }) => Promise<RunController>;
 }
 
 export interface SweepInputs {
@@ -29,6 +29,7 @@ export interface SweepInputs {
   onRun?: (run: RunController, ctx: number) => void;
   /** Called with each step once it is over (its run ended, or it could not start). */
   onPoint?: (step: SweepStep) => void;
+  /** Stops the sweep: the run going on (or starting) is stopped, and no next size starts. */
   signal?: AbortSignal;
 }
 
@@ -98,8 +99,13 @@ export async function runSweep(inputs: SweepInputs): Promise<SweepResult> {
     onProgress?.(`sweep: context ${ctx} (${steps.length + 1}/${sizes.length})\n`);
     let run: RunController;
     try {
-      run = await runner.start(requestForSize(request, ctx));
+      run = await runner.start(requestForSize(request, ctx), { signal });
     } catch (error) {
+      // Stopped while this run was starting: nothing of it ran, and it is no step of the sweep.
+      if (signal?.aborted) {
+        plan.interrupted = true;
+        break;
+      }
       const message = error instanceof Error ? error.message : String(error);
       if (steps.length === 0) throw new SweepError(`the first sweep run (context ${ctx}) did not start: ${message}`);
       plan.failedStarts.push({ ctx, error: message });
@@ -114,6 +120,7 @@ export async function runSweep(inputs: SweepInputs): Promise<SweepResult> {
     }
     inputs.onRun?.(run, ctx);
     const onAbort = () => void run.stop('interrupted');
+    if (signal?.aborted) onAbort();
     signal?.addEventListener('abort', onAbort);
     try {
       await run.done;

@@ -47,6 +47,12 @@ export interface ChainContext {
   log: (line: string) => void;
   /** Called once when any hop of an established link closes. */
   onLost: (link: Link, reason: string) => void;
+  /** Aborted: the chain is abandoned where it is (no hop is left connecting or connected). */
+  signal?: AbortSignal;
+}
+
+function abandoned(label: string): SshError {
+  return new SshError(`${label}: connection abandoned`, 'SSH_CLOSED');
 }
 
 /** Connect every hop in order and return the established link. */
@@ -61,6 +67,7 @@ export async function openChain(context: ChainContext): Promise<Link> {
       const next = hops[i + 1];
       const client = await connectHop(context, hop, sock, next ? 'jump host' : 'host', closed);
       clients.push(client);
+      if (context.signal?.aborted) throw abandoned(label);
       if (next) sock = await forwardThrough(client, hop, next);
     }
     // A hop that closed while the next one was connecting (its own 'close' came before the
@@ -190,9 +197,10 @@ async function connectHop(
   role: string,
   closed: WeakSet<SshClient>,
 ): Promise<SshClient> {
-  const { options: opts, log } = context;
+  const { options: opts, log, signal } = context;
   const where = `${role} ${hopName(hop)}`;
   const knownTypes = await opts.knownHosts.knownKeyTypes(bareHost(hop.host), hop.port).catch(() => []);
+  if (signal?.aborted) throw abandoned(context.label);
   const preferred = hostKeyAlgorithmsFor(knownTypes);
   const auth = createAuthQueue(hop, {
     callbacks: opts,
@@ -212,10 +220,17 @@ async function connectHop(
       client.destroy();
       sock?.destroy();
     });
+    // Abandoned (context.signal): the sockets go at once, whatever the hop was waiting for.
+    const abandon = () => {
+      client.destroy();
+      sock?.destroy();
+    };
+    signal?.addEventListener('abort', abandon, { once: true });
     const fail = (error: Error) => {
       if (settled) return;
       settled = true;
       deadline.clear();
+      signal?.removeEventListener('abort', abandon);
       client.removeAllListeners('ready');
       client.destroy();
       reject(redactError(error));
@@ -278,6 +293,7 @@ async function connectHop(
       if (settled) return;
       settled = true;
       deadline.clear();
+      signal?.removeEventListener('abort', abandon);
       // KVScope's traffic is small requests and answers: with Nagle on, a channel open that
       // follows a channel close waits for the server's delayed ACK — 40 ms per exec, measured
       // (45 ms → 4 ms per exec on loopback). A no-op for hops whose socket is a channel.
@@ -291,6 +307,7 @@ async function connectHop(
     client.on('close', () => {
       closed.add(client);
       if (settled) return;
+      if (signal?.aborted) return fail(abandoned(context.label));
       if (hostKeyError) return fail(hostKeyError);
       if (timedOut)
         return fail(

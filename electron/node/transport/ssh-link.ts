@@ -39,10 +39,10 @@ export class SshLink {
     this.options.log?.(redact(line));
   }
 
-  /** The first connection. Rejects (state 'closed') when it fails. */
+  /** The first connection. Rejects (state 'closed') when it fails or options.connectSignal abandons it. */
   async open(): Promise<void> {
     try {
-      this.link = await this.openChain();
+      this.link = await this.openChain(this.options.connectSignal);
       this.state = 'up';
     } catch (error) {
       this.state = 'closed';
@@ -63,13 +63,14 @@ export class SshLink {
     return () => this.listeners.delete(listener);
   }
 
-  private openChain(): Promise<Link> {
+  private openChain(signal?: AbortSignal): Promise<Link> {
     return openChain({
       options: this.options,
       label: this.label,
       passwords: this.passwords,
       log: (line) => this.log(line),
       onLost: (link, reason) => this.onLost(link, reason),
+      signal,
     });
   }
 

@@ -58,6 +58,11 @@ export interface SshTargetOptions extends SshCallbacks {
   keepaliveIntervalMs?: number;
   keepaliveCountMax?: number;
   connectTimeoutMs?: number;
+  /**
+   * Abandons the first connection when aborted (a Stop pressed while the board is connecting):
+   * its sockets are destroyed at once and connect() rejects with SSH_CLOSED. Reconnects ignore it.
+   */
+  connectSignal?: AbortSignal;
   /** Use SFTP for readFile/writeFile when the server offers it (default true); exec otherwise. */
   sftp?: boolean;
   /** Reconnect by itself after the link drops (default false: the owner calls reconnect()). */

@@ -196,6 +196,8 @@ export interface CreateTargetOptions extends SshCallbacks {
   sshConfigText?: string;
   agentSocket?: string | null;
   connectTimeoutMs?: number;
+  /** Abandons the connection attempt when aborted (SshTargetOptions.connectSignal). */
+  signal?: AbortSignal;
   autoReconnect?: boolean | ReconnectOptions;
   sftp?: boolean;
   debug?: boolean;
@@ -287,6 +289,7 @@ export async function sshTargetOptionsFromSpec(
     keepaliveIntervalMs: keepaliveSec !== undefined ? keepaliveSec * 1000 : undefined,
     keepaliveCountMax: r?.serverAliveCountMax,
     connectTimeoutMs: options.connectTimeoutMs,
+    connectSignal: options.signal,
     autoReconnect: options.autoReconnect,
     sftp: options.sftp,
     debug: options.debug,

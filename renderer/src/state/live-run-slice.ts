@@ -67,9 +67,9 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
   /** Stop pressed while the run was still starting (no run id yet): sent as soon as the id is known. */
   let stopWanted = false;
   /**
-   * The key of the startRun not answered yet: Stop meanwhile sends cancelStart with it, so a board
-   * still connecting (up to its 20 s connect timeout) or a launch under way stops at once instead
-   * of after startRun answers (shared/api/contract.ts cancelStart).
+   * The key of the startRun (or startSweep) not answered yet: Stop meanwhile sends cancelStart
+   * with it, so a board still connecting (up to its 20 s connect timeout) or a launch under way
+   * stops at once instead of after the start answers (shared/api/contract.ts cancelStart).
    */
   let startKey: string | null = null;
   let flushedRingVersion = -1;
@@ -314,12 +314,16 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
           windowTokens: demo?.mode === 'window' ? (demo.window ?? null) : null,
         },
       });
+      // A Stop before the start answers sends cancelStart with this key (stopOneRun).
+      const key = crypto.randomUUID();
+      startKey = key;
+      const answered = () => (startKey = null);
       try {
         let runId: string;
         if (built.sweepSizes) {
           const { server: _none, ...request } = built.request;
           const sizes = built.sweepSizes;
-          const started = await api.startSweep({ request, sizes });
+          const started = await api.startSweep({ request, sizes, startKey: key }).finally(answered);
           runId = started.runId;
           // The sweep as known so far; its sweepStatus events (held until now, or still to come) replace it.
           set((s) => ({
@@ -333,12 +337,7 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
             },
           }));
         } else {
-          startKey = crypto.randomUUID();
-          try {
-            runId = (await api.startRun({ ...built.request, startKey })).runId;
-          } finally {
-            startKey = null;
-          }
+          runId = (await api.startRun({ ...built.request, startKey: key }).finally(answered)).runId;
         }
         set((s) => ({ run: { ...s.run, runId: s.run.runId ?? runId } }));
         if (stopWanted) {

@@ -2,7 +2,8 @@
 // demo engine on This computer: its runs one after the other, each announced by a sweepStatus
 // event (the window follows them), the result at the end, and the whole sweep recorded into one
 // session with its plan — what `kvscope profile --sweep --out` writes. Stopping the sweep ends
-// the run going on and runs no further size.
+// the run going on and runs no further size; a Stop before its first run started (cancelStart)
+// ends it at once, with nothing run and nothing recorded.
 //
 // Expected values, by hand: the demo's default shape (16 layers × 8 KV heads × head dim 64, f16)
 // costs 2 (K and V) × 16 × 8 × 64 × 2 B = 32,768 B per context token.
@@ -10,7 +11,10 @@ import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { apiMethods, type EventPayload } from '../../../shared/api/contract';
 import type { SweepStatus } from '../../../shared/api/schemas';
+import type { TargetFactory } from '../../../electron/node/run/run-service';
 import { appServicesInTempHome } from '../../helpers/app-services';
+import { HeldTarget } from '../../helpers/held-target';
+import { waitFor } from '../../helpers/sshd';
 import { sessionSweep } from '../../../shared/report/session-data';
 import { unpackSessionData } from '../../../shared/api/packed-samples';
 
@@ -18,8 +22,8 @@ const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 /** The app's services with a sessions folder of their own, and every sweepStatus they publish. */
-function app() {
-  const { services, home } = appServicesInTempHome('kvscope-sweep-api-');
+function app(targetFactory?: TargetFactory) {
+  const { services, home } = appServicesInTempHome('kvscope-sweep-api-', targetFactory);
   dirs.push(home);
   const statuses: SweepStatus[] = [];
   let ended: (status: SweepStatus) => void = () => undefined;
@@ -104,6 +108,50 @@ describe('a sweep through the API', () => {
     const { data } = await services.handlers.openSession({ id: sessions[0]!.id });
     expect(data.meta.sweep).toEqual({ sizes: [512, 1024, 2048], failedStarts: [], interrupted: true });
   }, 120_000);
+
+  it('cancelStart while the first run launches ends the sweep as stopped: nothing ran, no next size, no session', async () => {
+    const targets: HeldTarget[] = [];
+    const { services, statuses, end } = app(() => {
+      const target = new HeldTarget();
+      targets.push(target);
+      return Promise.resolve(target);
+    });
+    const started = services.handlers.startSweep({ ...sweepInput([512, 1024], 100_000), startKey: 'sweep-start-1' });
+    started.catch(() => {});
+    // The first run's directory exists and its first upload waits on the "link".
+    const first = await waitFor(() => targets[0], 'the first run connecting');
+    await first.uploading;
+    expect(await services.handlers.cancelStart({ startKey: 'sweep-start-1' })).toEqual({ ok: true });
+    first.release();
+    await expect(started).rejects.toThrow("stopped before the sweep's first run started");
+    const final = await end;
+    expect(final.state).toBe('stopped');
+    expect(final.runs).toEqual([]);
+    expect(final.points).toEqual([]);
+    expect(statuses.every((s) => s.runs.length === 0)).toBe(true);
+    // No later size was even connected to.
+    expect(targets).toHaveLength(1);
+    expect(first.written.some((p) => p.endsWith('launcher.sh'))).toBe(false);
+    expect(await services.handlers.listRuns({})).toEqual([]);
+    expect(await services.handlers.cancelStart({ startKey: 'sweep-start-1' })).toEqual({ ok: false });
+    await services.dispose();
+    expect((await services.handlers.listSessions({})).sessions).toEqual([]);
+  }, 60_000);
+
+  it('stopSweep while the first run launches (a window that reloaded meanwhile) stops that start too', async () => {
+    const target = new HeldTarget();
+    const { services, end } = app(() => Promise.resolve(target));
+    const started = services.handlers.startSweep(sweepInput([512, 1024], 100_000));
+    started.catch(() => {});
+    await target.uploading;
+    const [sweep] = await services.handlers.listSweeps({});
+    expect(await services.handlers.stopSweep({ sweepId: sweep?.sweepId ?? '' })).toEqual({ ok: true });
+    target.release();
+    await expect(started).rejects.toThrow("stopped before the sweep's first run started");
+    expect((await end).runs).toEqual([]);
+    expect(target.written.some((p) => p.endsWith('launcher.sh'))).toBe(false);
+    await services.dispose();
+  }, 60_000);
 
   it('closing the app stops the sweep’s run and starts no next size', async () => {
     const { services, end } = app();

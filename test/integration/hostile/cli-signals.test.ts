@@ -4,6 +4,7 @@
 // killed the CLI by Node's default (no status, no word on stderr), and a signal that came while
 // the run was being set up was dropped.
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
@@ -106,6 +107,41 @@ describe('signals stop a run cleanly', () => {
     const summary = JSON.parse(w.stdout()) as { sweep: { points: unknown[] } };
     expect(summary.sweep.points).toHaveLength(1);
     expect(existsSync(runDir)).toBe(false);
+  });
+
+  it('SIGINT while the sweep’s first run is connecting: given up at once, nothing ran, one line', async () => {
+    // A board that accepts the connection and never sends its SSH banner.
+    const mute = createServer((socket) => socket.resume());
+    await new Promise<void>((resolve) => mute.listen(0, '127.0.0.1', resolve));
+    const port = (mute.address() as { port: number }).port;
+    try {
+      const w = watch(
+        startCli(
+          [
+            'profile',
+            `nobody@127.0.0.1:${port}`,
+            '--known-hosts',
+            join(dir, 'none'),
+            '--demo',
+            '--mode',
+            'reserved',
+          ].concat(['--sweep', '512,1024', '--json']),
+        ),
+      );
+      await until('the connection attempt', () => w.stderr().includes('connecting to host'));
+      const signalledAt = Date.now();
+      w.child.kill('SIGINT');
+      const { code } = await w.exited;
+      // Not the 20 s connect timeout, nor the 10 s stop deadline (status 143).
+      expect(Date.now() - signalledAt).toBeLessThan(5000);
+      expect(code).toBe(1);
+      expect(lastLine(w.stderr())).toBe(
+        "kvscope profile: interrupted before the sweep's first run started: nothing ran",
+      );
+      expect(w.stdout()).toBe('');
+    } finally {
+      mute.close();
+    }
   });
 
   it('an engine that ignores SIGTERM: the first SIGTERM still ends it (SIGKILL after the grace period)', async () => {

@@ -270,7 +270,7 @@ async function profileOnce(
     () => {},
     cliTargetSupport.targetFactory(values, (line) => io.err(`kvscope profile: ${line}\n`)),
   );
-  const run = await service.start(request, server ? engineOutput.listener : undefined);
+  const run = await service.start(request, { listener: server ? engineOutput.listener : undefined });
   outputs?.recordRun(run);
   // The board's facts are gathered while the engine runs: the target is closed with the run.
   const factsPromise = cliTargetSupport.targetFacts(run.target);
@@ -362,6 +362,9 @@ async function sweep(
     stopSignals();
     await service.dispose();
   }
+  // A signal while the first size was starting stopped that start (runSweep): nothing ran.
+  if (result.steps.length === 0 && result.plan.interrupted)
+    throw new CliError("interrupted before the sweep's first run started: nothing ran");
   // The top-level fields describe the last run that completed (the largest context that ran).
   const firstRun = runs[0];
   if (!result.main || !firstRun)

@@ -1,7 +1,7 @@
 // The live run slice following a sweep started from the form: startSweep instead of startRun,
 // the live view moving to each next run the sweep's status names (its data from getRun), Start
 // held between two runs of the sweep, Stop stopping the sweep, and a reload following it again; and
-// Stop while a single run is starting (cancelStart with the start's key).
+// Stop while a single run or a sweep is starting (cancelStart with the start's key).
 import { describe, expect, it } from 'vitest';
 import type { SweepStatus } from '../../../../../shared/api/schemas';
 import { fakeApi } from '../../../../helpers/fake-api';
@@ -173,8 +173,8 @@ describe('a run refused before it started', () => {
   });
 });
 
-describe('Stop while a single run is starting', () => {
-  /** A startRun that answers only when the test says (a board connecting), with what the test gives. */
+describe('Stop while a single run or a sweep is starting', () => {
+  /** A startRun (startSweep) that answers only when the test says (a board connecting), with what the test gives. */
   function starting() {
     let answer!: (outcome: { runId: string } | Error) => void;
     const fake = fakeApi({
@@ -182,6 +182,11 @@ describe('Stop while a single run is starting', () => {
       startRun: () =>
         new Promise((resolve, reject) => {
           answer = (outcome) => (outcome instanceof Error ? reject(outcome) : resolve(outcome));
+        }),
+      startSweep: () =>
+        new Promise((resolve, reject) => {
+          answer = (outcome) =>
+            outcome instanceof Error ? reject(outcome) : resolve({ sweepId: 'sweep-1', ...outcome });
         }),
       cancelStart: () => Promise.resolve({ ok: true }),
     });
@@ -211,6 +216,32 @@ describe('Stop while a single run is starting', () => {
       ['info', 'stopped before the run started'],
     ]);
     expect(api.stopRun).not.toHaveBeenCalled();
+  });
+
+  it('sends cancelStart with the key its startSweep carried, and shows a sweep given up as stopped', async () => {
+    const { store, api, answer } = starting();
+    await store.getState().loadBoards();
+    store.getState().setFormField('mode', 'reserved');
+    store.getState().setFormField('sweep', '512, 2048');
+    const started = store.getState().startRun();
+    expect(store.getState().run.phase).toBe('starting');
+    const startKey = api.startSweep.mock.calls[0]?.[0].startKey;
+    expect(startKey).toMatch(/^[\w-]{8,64}$/);
+    await store.getState().stopRun();
+    expect(api.cancelStart).toHaveBeenCalledWith({ startKey });
+    expect(store.getState().run.phase).toBe('stopping');
+
+    answer(new Error("stopped before the sweep's first run started"));
+    await started;
+    const { run, sweep } = store.getState();
+    expect(run.phase).toBe('done');
+    expect(run.error).toBeNull();
+    expect(run.events.map((e) => [e.kind, e.message])).toEqual([
+      ['stop', 'stopped by user'],
+      ['info', "stopped before the sweep's first run started"],
+    ]);
+    expect(sweep).toBeNull();
+    expect(api.stopSweep).not.toHaveBeenCalled();
   });
 
   it('still fails a start refused without a Stop', async () => {
