@@ -459,6 +459,43 @@ describe('tab memory', () => {
     expect(third.store.getState().kvHeader).toEqual({ status: 'idle' });
   });
 
+  it("drops a header answer for a path the KV calculator's form no longer names", async () => {
+    const storage = memoryStorage();
+    const header = {
+      path: '/models/stories260K.gguf',
+      targetId: 'local',
+      fileBytes: 1185376,
+      shape: { nLayer: 5, nHeadKv: 4, headDimK: 8, headDimV: 8 },
+      summary: { architecture: 'llama', nLayer: 5 },
+    };
+    const { store, api } = setup();
+    let answer: (value: never) => void = () => {};
+    api.readModelHeader.mockReturnValue(new Promise((resolve) => (answer = resolve)));
+    const stop = keepTabMemory(store, storage);
+    store.getState().setKvField('source', 'gguf');
+    store.getState().setKvField('ggufPath', '/models/stories260K.gguf');
+    const reading = store.getState().readKvHeader();
+    // Another file typed while the first one's header is on its way: that answer is not this file's.
+    store.getState().setKvField('ggufPath', '/models/other.gguf');
+    answer(header as never);
+    await reading;
+    expect(store.getState().kvHeader).toEqual({ status: 'idle' });
+    stop();
+    // Nor is it kept for the reload under the new path.
+    const reloaded = setup().store;
+    keepTabMemory(reloaded, storage)();
+    expect(reloaded.getState().kvHeader).toEqual({ status: 'idle' });
+
+    // A header that was read leaves when the path is changed, and does not come back with spaces.
+    api.readModelHeader.mockResolvedValue(header as never);
+    await store.getState().readKvHeader();
+    expect(store.getState().kvHeader.status).toBe('ready');
+    store.getState().setKvField('ggufPath', ' /models/other.gguf ');
+    expect(store.getState().kvHeader.status).toBe('ready');
+    store.getState().setKvField('ggufPath', '/models/stories260K.gguf');
+    expect(store.getState().kvHeader).toEqual({ status: 'idle' });
+  });
+
   it('keeps defaults for fields an older version saved with another type', () => {
     expect(restoredForm({ tokens: 12, kvType: 'q8_0', unknown: 'x' })).toEqual({ ...DEFAULT_RUN_FORM, kvType: 'q8_0' });
     expect(restoredForm('garbage')).toEqual(DEFAULT_RUN_FORM);
