@@ -424,6 +424,10 @@ describe('the dashboard', () => {
       expect(await page.locator('#alert-rss-budget-unit').textContent()).toBe('% of budget · out of range, 80 applies');
       await horizon.focus();
       expect(await budget.inputValue()).toBe('80');
+      // A fraction of a percent applies as typed and reads back so (it read 86 while 85.5 applied).
+      await budget.fill('85.5');
+      await horizon.focus();
+      expect(await budget.inputValue()).toBe('85.5');
       await budget.fill('90');
       expect(await budget.getAttribute('aria-invalid')).toBe('false');
 
