@@ -227,11 +227,20 @@ describe('a compared session that goes', () => {
     expect(store.getState().compareIds).toEqual(['s1']);
     expect(Object.keys(store.getState().compared)).toEqual(['s1']);
 
-    // s1 deleted elsewhere: the next list drops it from the picks too.
+    expect(store.getState().compareVanished).toEqual([]); // deleted here: the user knows
+
+    // s1 deleted elsewhere: the next list drops it from the picks too, and the comparison says so
+    // (it left without a word: three picked, two shown).
     api.listSessions.mockResolvedValue({ sessions: [], openOnStart: null });
     await store.getState().loadSessions();
     expect(store.getState().compareIds).toEqual([]);
     expect(store.getState().compared).toEqual({});
+    expect(store.getState().compareVanished).toEqual(['first']);
+    // A new pick starts afresh.
+    api.listSessions.mockResolvedValue({ sessions: [listing('s2', 'second')], openOnStart: null });
+    await store.getState().loadSessions();
+    store.getState().toggleCompare('s2');
+    expect(store.getState().compareVanished).toEqual([]);
   });
 });
 
@@ -388,6 +397,7 @@ describe('tab memory', () => {
     later.api.listRuns.mockResolvedValue([]);
     await later.store.getState().showStartScreen(rememberedScreen(storage));
     expect(later.store.getState().compareIds).toEqual(['s1']);
+    expect(later.store.getState().compareVanished).toEqual(['s2']);
     expect(later.api.openSession).not.toHaveBeenCalledWith({ id: 's2' });
 
     // The list could not be read: nothing is picked, and the picks stay remembered for the next reload.
