@@ -15,7 +15,7 @@ import type { Browser, Page, WebSocketRoute } from 'playwright-core';
 import type { Sample } from '../../shared/api/schemas';
 import { parseTegrastatsLine } from '../../shared/parsers/tegrastats-parser';
 import { launchChromium, openWatchedPage } from '../helpers/chromium';
-import { startDemoRun, type RunFormValues } from '../helpers/run-form-page';
+import { fillRunForm, startDemoRun, type RunFormValues } from '../helpers/run-form-page';
 import { startWebMode, type WebMode } from '../helpers/web-mode';
 
 const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url);
@@ -300,6 +300,40 @@ describe('the dashboard', () => {
   );
 
   pageTest(
+    'takes Start and Stop from the run form on every view; Ctrl+Enter in a field of another view is not Start',
+    async (page) => {
+      await page.getByTestId('board-local').click();
+      await page.getByTestId('engine-kind-demo').click();
+      await fillRunForm(page, { tokens: '100000', tps: '200', intervalMs: '100' });
+      // Typing in the calculator's path, Ctrl+Enter is that field's, not a run's.
+      await page.getByTestId('view-kv').click();
+      await page.getByTestId('kv-source-gguf').click();
+      await page.getByTestId('kv-ggufPath').press('Control+Enter');
+      expect(await page.getByTestId('start-run').isEnabled()).toBe(true);
+      // The run form is in the sidebar on this view too: its shortcut starts the run from there
+      // (the shortcuts lived with the dashboard, and did nothing off the Run view).
+      await page.getByTestId('field-tokens').press('Control+Enter');
+      await page.getByTestId('stop-run').waitFor({ state: 'visible' });
+      await page.waitForFunction(
+        () => document.querySelector<HTMLButtonElement>('[data-testid=stop-run]')?.disabled === false,
+        null,
+        { timeout: WAIT_MS },
+      );
+      expect(await page.getByTestId('start-run').isDisabled()).toBe(true);
+      // And Stop, from wherever the focus is.
+      await page.getByTestId('view-sessions').click();
+      await page.keyboard.press('Control+.');
+      await page.waitForFunction(
+        () => document.querySelector<HTMLButtonElement>('[data-testid=start-run]')?.disabled === false,
+        null,
+        { timeout: WAIT_MS },
+      );
+      await page.getByTestId('view-run').click();
+      await waitPhase(page, ['done', 'failed']);
+    },
+  );
+
+  pageTest(
     'shows the budget alert at the threshold the user set, not the run’s own at the default 80 %',
     async (page) => {
       await page.getByTestId('alert-settings-toggle').click();
@@ -390,6 +424,10 @@ describe('the dashboard', () => {
       expect(await page.locator('#alert-rss-budget-unit').textContent()).toBe('% of budget · out of range, 80 applies');
       await horizon.focus();
       expect(await budget.inputValue()).toBe('80');
+      // A fraction of a percent applies as typed and reads back so (it read 86 while 85.5 applied).
+      await budget.fill('85.5');
+      await horizon.focus();
+      expect(await budget.inputValue()).toBe('85.5');
       await budget.fill('90');
       expect(await budget.getAttribute('aria-invalid')).toBe('false');
 
@@ -437,5 +475,15 @@ describe('the dashboard', () => {
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
     // Light really is lighter than the dark default (rgb(13, 17, 23)).
     expect(bg).toBe('rgb(245, 247, 250)');
+
+    // Back to "system" (light → dark → system): it follows the system on every view, not only
+    // while the dashboard is shown.
+    await page.getByTestId('theme-toggle').click();
+    await page.getByTestId('theme-toggle').click();
+    expect(await page.getByTestId('theme-toggle').textContent()).toBe('Theme: system');
+    await page.getByTestId('view-sessions').click();
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.waitForFunction(() => document.documentElement.dataset.theme === 'light');
+    await page.getByTestId('view-run').click();
   });
 });

@@ -101,6 +101,11 @@ describe('the KV calculator', () => {
     { timeout: TEST_MS },
     async () => {
       await kv().getByLabel('GGUF path', { exact: true }).fill(join(app.home, 'no-such.gguf'));
+      // Another path typed, not read yet: the stories model's facts and numbers leave with its path
+      // (they stood beside the new path, and a reload showed none: the tab keeps a header with its path).
+      await page.getByTestId('kv-needs-model').waitFor();
+      expect(await page.getByTestId('kv-model-facts').count()).toBe(0);
+      expect(await page.getByTestId('kv-total').count()).toBe(0);
       await page.getByRole('button', { name: 'Read header', exact: true }).click();
       expect(await page.getByTestId('kv-header-error').textContent()).toMatch(/no-such\.gguf/);
 

@@ -261,6 +261,27 @@ describe('kvscope web', () => {
     expect(web.stderr()).toBe('');
     await page.getByTestId('connection-lost').waitFor();
     expect(await page.getByTestId('connection-state').textContent()).toContain('reconnecting');
+
+    // Started again on the same port, KVScope has a new token: the page cannot come back. It says
+    // so, and what was asked of it fails at once, instead of "reconnecting…" for ever and a Read
+    // header that read on (a minute, then "not connected").
+    const again = await startWebMode(['--port', String(web.port)]);
+    try {
+      await page.getByTestId('connection-refused').waitFor({ timeout: 30_000 });
+      expect(await page.getByTestId('connection-state').textContent()).toBe('KVScope restarted: open its new URL');
+      await page.getByTestId('view-kv').click();
+      await page.getByTestId('kv-source-gguf').click();
+      await page.getByTestId('kv-ggufPath').fill('/models/model.gguf');
+      await page.getByTestId('kv-read-header').click();
+      expect(await page.getByTestId('kv-header-error').textContent()).toContain(
+        'KVScope no longer accepts this page (it was restarted)',
+      );
+      // Its printed URL opens the app again.
+      await page.goto(again.url);
+      await page.getByTestId('connection-state').getByText('connected').waitFor();
+    } finally {
+      await again.stop();
+    }
     await context.close();
   });
 });

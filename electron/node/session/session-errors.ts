@@ -12,7 +12,19 @@ export function describeOpenError(path: string, error: unknown): SessionError {
   const code = (error as { code?: string })?.code;
   if (code === 'SQLITE_NOTADB' || /not a database/i.test(message))
     return new SessionError(`${path} is not a KVScope session (not an SQLite file)`);
+  const damaged = damagedFileText(path, error);
+  if (damaged) return new SessionError(damaged);
   if (code === 'SQLITE_CANTOPEN' || /unable to open/i.test(message))
     return new SessionError(`cannot open ${path}: ${message}`);
   return new SessionError(`${path}: ${message}`);
+}
+
+/**
+ * SQLite's "database disk image is malformed" (SQLITE_CORRUPT) in words: the file was cut short
+ * (a copy that stopped, a full disk) or partly overwritten. Null for any other error.
+ */
+export function damagedFileText(path: string, error: unknown): string | null {
+  const message = error instanceof Error ? error.message : String(error);
+  if ((error as { code?: string })?.code !== 'SQLITE_CORRUPT' && !/disk image is malformed/i.test(message)) return null;
+  return `${path} is damaged: cut short or partly overwritten (SQLite: ${message})`;
 }

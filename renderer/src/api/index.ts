@@ -65,6 +65,20 @@ function sessionStorageOrNull(): Storage | null {
   }
 }
 
+/**
+ * Whether the browser-mode server at `origin` is up and refuses this page's cookie: a restarted
+ * `kvscope web` answers the API's address with 401/403 (a new token), the same one with 426 (use a
+ * WebSocket). Down, or any other answer: false (the client keeps retrying).
+ */
+export async function refusesThisPage(origin: string, fetchFn: typeof fetch = fetch): Promise<boolean> {
+  try {
+    const response = await fetchFn(`${origin}${BRIDGE_PATH}`, { cache: 'no-store', credentials: 'same-origin' });
+    return response.status === 401 || response.status === 403;
+  } catch {
+    return false;
+  }
+}
+
 export function getApiConnection(): ApiConnection {
   if (connection) return connection;
   if (window.kvscope) {
@@ -77,6 +91,7 @@ export function getApiConnection(): ApiConnection {
     const client = createWsApiClient({
       url: bridgeUrl(window.location),
       protocols: pageKey ? [PAGE_KEY_PROTOCOL_PREFIX + pageKey] : [],
+      isRefused: () => refusesThisPage(window.location.origin),
     });
     connection = { api: client.api, shell: 'web', state: client.state, onState: client.onState };
   }

@@ -14,7 +14,8 @@ import {
 } from '../../../shared/api/contract';
 import type { BridgeResponse } from '../../../shared/api/bridge-protocol';
 
-export type ConnectionState = 'connecting' | 'open' | 'reconnecting' | 'closed';
+/** 'refused': the server is there but no longer takes this page (it was restarted: a new token). */
+export type ConnectionState = 'connecting' | 'open' | 'reconnecting' | 'refused' | 'closed';
 
 /** The part of the WebSocket API used here (browser WebSocket and the ws package both fit). */
 export interface SocketLike {
@@ -44,7 +45,19 @@ export interface WsApiOptions {
    */
   promptingRequestTimeoutMs?: number;
   random?: () => number;
+  /**
+   * Asked after a connection attempt that failed before it opened: true when the server is up but
+   * refuses this page for good (browser mode: a restarted `kvscope web` has a new token, and the
+   * page's cookie and key are the old one's). The client then stops retrying: state 'refused',
+   * and every call, queued or new, fails at once with REFUSED_MESSAGE. A browser's WebSocket does
+   * not show the refusal's status, hence the question.
+   */
+  isRefused?: () => Promise<boolean>;
 }
+
+/** What a call fails with once the server refuses this page. */
+export const REFUSED_MESSAGE =
+  'KVScope no longer accepts this page (it was restarted): open the URL that `kvscope web` printed';
 
 export interface WsApiClient {
   api: KvScopeApi;
@@ -165,8 +178,10 @@ export function createWsApiClient(options: WsApiOptions): WsApiClient {
       return;
     }
     socket = ws;
+    let opened = false;
     ws.onopen = () => {
       if (socket !== ws) return;
+      opened = true;
       attempt = 0;
       setState('open');
       flushQueue();
@@ -186,13 +201,25 @@ export function createWsApiClient(options: WsApiOptions): WsApiClient {
         if (entry.sent) settle(id, { ok: false, error: `connection to KVScope lost during ${entry.method}` });
       if (state === 'closed') return;
       setState('reconnecting');
-      scheduleReconnect();
+      if (opened || !options.isRefused) return scheduleReconnect();
+      // Never opened: the server may be down (retry) or up and refusing this page (stop).
+      options.isRefused().then(
+        (refused) => (refused ? refuse() : scheduleReconnect()),
+        () => scheduleReconnect(),
+      );
     };
+  }
+
+  function refuse() {
+    if (state === 'closed') return;
+    setState('refused');
+    for (const id of [...pending.keys()]) settle(id, { ok: false, error: REFUSED_MESSAGE });
   }
 
   const call = (method: string, input: unknown): Promise<unknown> =>
     new Promise((resolve, reject) => {
       if (state === 'closed') return reject(new Error('KVScope connection is closed'));
+      if (state === 'refused') return reject(new Error(REFUSED_MESSAGE));
       const id = nextId++;
       const timeoutMs = PROMPTING_METHODS.has(method) ? promptingRequestTimeoutMs : requestTimeoutMs;
       const timer = setTimeout(() => {

@@ -29,15 +29,16 @@ export const createCompareSlice: SliceCreator<CompareSlice> = (set, get, { api }
     compareIds: [],
     compareAlign: 'tokens',
     compared: {},
+    compareVanished: [],
 
     toggleCompare(id) {
       const ids = get().compareIds;
       if (ids.includes(id)) {
-        set({ compareIds: ids.filter((x) => x !== id) });
+        set({ compareIds: ids.filter((x) => x !== id), compareVanished: [] });
         return;
       }
       if (ids.length >= MAX_COMPARED_SESSIONS) return;
-      set({ compareIds: [...ids, id] });
+      set({ compareIds: [...ids, id], compareVanished: [] });
       void load(id);
     },
 
@@ -52,7 +53,7 @@ export const createCompareSlice: SliceCreator<CompareSlice> = (set, get, { api }
 
     compareSessions(ids) {
       const picked = ids.slice(0, MAX_COMPARED_SESSIONS);
-      set({ compareIds: picked, view: 'compare' });
+      set({ compareIds: picked, view: 'compare', compareVanished: [] });
       // Fresh copies: a session may have been renamed or still been recording when last read.
       for (const id of picked) void load(id, true);
     },
@@ -64,6 +65,17 @@ export const createCompareSlice: SliceCreator<CompareSlice> = (set, get, { api }
         compareIds: s.compareIds.filter((id) => !gone.has(id)),
         compared: Object.fromEntries(Object.entries(s.compared).filter(([id]) => !gone.has(id))),
       }));
+    },
+
+    dropVanishedPicks(ids, names) {
+      const gone = ids.filter((id) => get().compareIds.includes(id));
+      if (gone.length === 0) return;
+      const named = gone.map((id) => {
+        const loaded = get().compared[id];
+        return loaded?.status === 'ready' ? loaded.name : (names.get(id) ?? id);
+      });
+      get().forgetCompared(gone);
+      set((s) => ({ compareVanished: [...s.compareVanished, ...named] }));
     },
 
     restoreCompare(ids, align) {

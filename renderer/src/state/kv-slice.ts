@@ -51,13 +51,23 @@ export function describeModelHeader(header: ModelHeader, kvType: KvType): string
     .join(' · ');
 }
 
+/** Both forms name the same GGUF file: the same target and path (surrounding spaces aside). */
+function sameGgufFile(a: KvForm, b: KvForm): boolean {
+  return a.ggufTarget === b.ggufTarget && a.ggufPath.trim() === b.ggufPath.trim();
+}
+
 export const createKvSlice: SliceCreator<KvSlice> = (set, get, { api }) => ({
   kvForm: DEFAULT_KV_FORM,
   kvHeader: { status: 'idle' },
   runGgufHeader: null,
 
   setKvField(field, value) {
-    set((s) => ({ kvForm: { ...s.kvForm, [field]: value } }));
+    set((s) => {
+      const kvForm = { ...s.kvForm, [field]: value };
+      // The header read (or its error) is of the file named when Read header was pressed: another
+      // path or target leaves it, so the numbers never stand beside a path they were not read from.
+      return sameGgufFile(kvForm, s.kvForm) ? { kvForm } : { kvForm, kvHeader: { status: 'idle' } };
+    });
   },
 
   async readKvHeader() {
@@ -66,12 +76,15 @@ export const createKvSlice: SliceCreator<KvSlice> = (set, get, { api }) => ({
       set({ kvHeader: { status: 'error', error: 'type the path of a .gguf file first' } });
       return;
     }
+    const asked = get().kvForm;
     set({ kvHeader: { status: 'loading' } });
+    // An answer for a file the form no longer names (the path was changed meanwhile) is dropped.
+    const stillAsked = () => get().kvHeader.status === 'loading' && sameGgufFile(get().kvForm, asked);
     try {
       const header = await api.readModelHeader({ boardId: ggufTarget, path: ggufPath.trim() });
-      set({ kvHeader: { status: 'ready', header } });
+      if (stillAsked()) set({ kvHeader: { status: 'ready', header } });
     } catch (error) {
-      set({ kvHeader: { status: 'error', error: errorText(error) } });
+      if (stillAsked()) set({ kvHeader: { status: 'error', error: errorText(error) } });
     }
   },
 

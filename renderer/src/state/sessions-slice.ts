@@ -90,6 +90,7 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get, { api
     set({ sessionsStatus: 'loading', sessionsError: null });
     try {
       const { sessions, openOnStart } = await api.listSessions({});
+      const before = new Map(get().sessions.map((s) => [s.id, s.name]));
       const viewed = get().viewedSession;
       set({
         sessions,
@@ -97,9 +98,12 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get, { api
         sessionsStatus: 'ready',
         viewedSession: viewed ? (sessions.find((s) => s.id === viewed.id) ?? viewed) : null,
       });
-      // Picks of sessions deleted in another tab go too.
+      // Picks of sessions deleted in another tab (or moved on disk) go too, and the comparison says so.
       const listed = new Set(sessions.map((s) => s.id));
-      get().forgetCompared(get().compareIds.filter((id) => !listed.has(id)));
+      get().dropVanishedPicks(
+        get().compareIds.filter((id) => !listed.has(id)),
+        before,
+      );
     } catch (error) {
       set({ sessionsStatus: 'error', sessionsError: errorText(error) });
     }
@@ -156,6 +160,9 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get, { api
       const stillThere = compare?.ids.filter((id) => sessions.some((s) => s.id === id)) ?? [];
       if (compare && get().sessionsStatus === 'ready' && stillThere.length > 0)
         get().restoreCompare(stillThere, compare.align);
+      // The others are said by their ids (their names left with their files).
+      const gone = compare?.ids.filter((id) => !stillThere.includes(id)) ?? [];
+      if (get().sessionsStatus === 'ready' && gone.length > 0) set({ compareVanished: gone });
       const sessionId = remembered ? remembered.sessionId : openOnStart;
       let shown = false;
       let unreadable = false;

@@ -37,6 +37,12 @@ export const createBoardListSlice: SliceCreator<BoardListSlice> = (set, get, { a
         boardsStatus: 'ready',
         selectedBoardId: boards.some((b) => b.id === selected) ? selected : (boards[0]?.id ?? null),
       });
+      // The KV calculator's "Where" falls back the same way: its select showed the first board
+      // while Read header went on asking for the removed one ("no saved board"), and choosing the
+      // board it showed changed nothing.
+      const kvTarget = get().kvForm.ggufTarget;
+      const first = boards[0];
+      if (first && !boards.some((b) => b.id === kvTarget)) get().setKvField('ggufTarget', first.id);
     } catch (error) {
       set({ boardsStatus: 'error', boardsError: errorText(error) });
     }

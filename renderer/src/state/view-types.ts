@@ -114,6 +114,13 @@ export interface CompareSlice {
   restoreCompare: (ids: string[], align: CompareAlign) => void;
   /** Drops sessions that are gone (deleted here or in another tab) from the picks and the loaded comparison. */
   forgetCompared: (ids: readonly string[]) => void;
+  /**
+   * Names of picked sessions that left the sessions folder behind the app (deleted in another
+   * tab, moved on disk) and so left the comparison: the view says so. A new pick clears it.
+   */
+  compareVanished: string[];
+  /** forgetCompared for sessions the list no longer shows, noting their names for the view. */
+  dropVanishedPicks: (ids: readonly string[], names: ReadonlyMap<string, string>) => void;
 }
 
 export interface KvForm {

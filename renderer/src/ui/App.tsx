@@ -7,6 +7,7 @@ import { BoardEditor } from './BoardEditor';
 import { ChartWarmup } from './ChartWarmup';
 import { CompareView } from './compare/CompareView';
 import { Dashboard } from './dashboard/Dashboard';
+import { useShortcuts, useTheme } from './dashboard/dashboard-hooks';
 import { DeviceCard } from './DeviceCard';
 import { KvCalculatorView } from './kv-calculator/KvCalculatorView';
 import { PromptDialogs } from './PromptDialogs';
@@ -17,7 +18,7 @@ import { SessionsView } from './sessions/SessionsView';
 import { LeftRunsNotice } from './sessions/LeftRunsNotice';
 import { SeriesPanel } from './SeriesPanel';
 import { SshConfigImportDialog } from './SshConfigImportDialog';
-import { StoreProvider, useAppStore } from './store-context';
+import { StoreProvider, useAppStore, useAppStoreApi } from './store-context';
 import { BoardList } from './BoardList';
 import { TopBar } from './TopBar';
 
@@ -150,10 +151,22 @@ function MainColumn() {
   );
 }
 
+/**
+ * What the whole page follows whichever view is shown: the theme (a "system" choice follows the
+ * system's switch) and the keyboard shortcuts, which act on the run form of the sidebar, there on
+ * every view. Mounted with the dashboard they did nothing on the other views.
+ */
+function PageWiring() {
+  useShortcuts(useAppStoreApi());
+  useTheme(useAppStore((s) => s.dash.theme));
+  return null;
+}
+
 export function App({ store, connection }: { store: AppStore; connection: ApiConnection }) {
   useLiveWiring(store, connection);
   return (
     <StoreProvider store={store}>
+      <PageWiring />
       <div className="app">
         <TopBar />
         <div className="layout">

@@ -154,7 +154,8 @@ export function RunFormPanel() {
   const targetLabel = useAppStore((s) => s.boards.find((b) => b.id === s.selectedBoardId)?.label ?? null);
 
   return (
-    <section className="panel run-form" aria-labelledby="workload-heading">
+    // data-run-form: where the Start shortcut acts from on every view (dashboard-hooks.ts useShortcuts).
+    <section className="panel run-form" aria-labelledby="workload-heading" data-run-form>
       <div className="panel-head">
         <h2 id="workload-heading">Workload</h2>
         {targetLabel && (

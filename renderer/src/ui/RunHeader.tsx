@@ -136,6 +136,12 @@ export function RunHeader() {
           restarted, open the new URL it printed.
         </div>
       )}
+      {connection === 'refused' && (
+        <div className="banner banner-error" role="alert" data-testid="connection-refused">
+          <strong>KVScope was restarted: this page cannot reconnect.</strong> Open the URL that `kvscope web` printed;
+          the sessions recorded so far are there.
+        </div>
+      )}
       {run.phase === 'failed' && (
         <div className="banner banner-error" role="alert" data-testid="run-error">
           <strong>Run failed.</strong> <span className="multiline">{run.error ?? 'No reason was given.'}</span>

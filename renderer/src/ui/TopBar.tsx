@@ -4,6 +4,7 @@ const CONNECTION_TEXT = {
   connecting: 'connecting…',
   open: 'connected',
   reconnecting: 'reconnecting…',
+  refused: 'KVScope restarted: open its new URL',
   closed: 'disconnected',
 } as const;
 

@@ -1,7 +1,7 @@
 // The session file on real SQLite: round trip, batching, a writer killed with SIGKILL, files that
 // are not sessions, and runs whose outcome never got written.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -22,6 +22,7 @@ import {
 import { projectRoot } from '../../helpers/cli';
 import { linearSamples } from '../../helpers/session-fixtures';
 import { defined } from '../../helpers/defined';
+import { writeSmallSession } from '../../helpers/hostile-session';
 
 const dir = mkdtempSync(join(tmpdir(), 'kvscope-session-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -254,6 +255,14 @@ describe('files that are not sessions', () => {
     const html = join(dir, 'report.html');
     writeFileSync(html, '<!DOCTYPE html><p>not a session</p>\n'.repeat(200));
     expect(() => readSession(html)).toThrow(`${html} is not a KVScope session (not an SQLite file)`);
+    // A session cut short (a copy that stopped, a full disk): said in words, not only SQLite's.
+    const whole = join(dir, 'whole.kvscope');
+    writeSmallSession(whole);
+    const cut = join(dir, 'cut.kvscope');
+    writeFileSync(cut, readFileSync(whole).subarray(0, 8192));
+    expect(() => readSession(cut)).toThrow(
+      `${cut} is damaged: cut short or partly overwritten (SQLite: database disk image is malformed)`,
+    );
     const empty = join(dir, 'empty.kvscope');
     writeFileSync(empty, '');
     expect(() => readSession(empty)).toThrow(`${empty} is not a KVScope session`);

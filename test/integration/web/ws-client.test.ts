@@ -7,7 +7,12 @@ import type { EventSink } from '../../../shared/api/contract';
 import type { AppServices } from '../../../electron/node/api/app-services';
 import { createAppServices } from '../../../electron/node/api/create-app-services';
 import { startWebServer, type WebServer } from '../../../electron/node/web/bridge-server';
-import { createWsApiClient, type ConnectionState, type SocketLike } from '../../../renderer/src/api/ws-client';
+import {
+  createWsApiClient,
+  REFUSED_MESSAGE,
+  type ConnectionState,
+  type SocketLike,
+} from '../../../renderer/src/api/ws-client';
 import { defined } from '../../helpers/defined';
 import { finishedRun } from '../../helpers/session-fixtures';
 import { createSession, readPackedSession, readSession } from '../../../electron/node/session/session-store';
@@ -251,6 +256,42 @@ describe('reconnection', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('stops retrying once the server refuses this page for good, and fails every call at once', async () => {
+    let attempts = 0;
+    const failing = (): SocketLike => {
+      attempts += 1;
+      const socket: SocketLike = {
+        readyState: 3,
+        send() {},
+        close() {},
+        onopen: null,
+        onerror: null,
+        onmessage: null,
+        onclose: null,
+      };
+      queueMicrotask(() => socket.onclose?.({ code: 1006, reason: '' }));
+      return socket;
+    };
+    // Down for two attempts (the question says no), then up with a new token (it says yes).
+    let asked = 0;
+    const c = createWsApiClient({
+      url: 'ws://127.0.0.1:1/',
+      createSocket: failing,
+      minBackoffMs: 5,
+      maxBackoffMs: 5,
+      isRefused: () => Promise.resolve(++asked >= 3),
+    });
+    const queued = c.api.listBoards({}).catch((e: Error) => e.message);
+    await waitForState(c, 'refused');
+    expect(await queued).toBe(REFUSED_MESSAGE);
+    await expect(c.api.appInfo({})).rejects.toThrow(REFUSED_MESSAGE);
+    expect(attempts).toBe(3);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(attempts).toBe(3); // no more attempts
+    c.close();
+    expect(c.state()).toBe('closed');
   });
 
   it('rejects a call that gets no answer in time', async () => {

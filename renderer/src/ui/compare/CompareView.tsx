@@ -190,6 +190,7 @@ export function CompareView() {
   const loading = ids.some((id) => compared[id]?.status === 'loading');
   const listed = useAppStore((s) => s.sessions);
   const toggleCompare = useAppStore((s) => s.toggleCompare);
+  const vanished = useAppStore((s) => s.compareVanished);
   const failed = ids.flatMap((id) => {
     const entry = compared[id];
     const name = listed.find((s) => s.id === id)?.name ?? id;
@@ -214,6 +215,12 @@ export function CompareView() {
               Go to the sessions
             </button>
           </p>
+        </div>
+      )}
+      {vanished.length > 0 && (
+        <div className="banner banner-info" role="status" data-testid="compare-vanished">
+          {vanished.map((name) => `“${name}”`).join(', ')} {vanished.length === 1 ? 'is' : 'are'} no longer among the
+          sessions (deleted in another window, or moved on disk): left out of the comparison.
         </div>
       )}
       {failed.map(({ id, name, error }) => (

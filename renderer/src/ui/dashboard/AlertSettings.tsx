@@ -29,7 +29,9 @@ const FIELDS: Partial<Record<AlertRule, ThresholdField>> = {
   'rss-budget': {
     field: 'rssBudgetFraction',
     unit: '% of budget',
-    toInput: (v) => Math.round(v * 100),
+    // To a hundredth of a percent: 85.5 % applies as typed and reads back so (rounded to a whole
+    // percent it read 86 while 85.5 applied); the rounding only hides float noise (0.07 × 100).
+    toInput: (v) => Math.round(v * 10000) / 100,
     fromInput: (v) => v / 100,
   },
   'oom-horizon': { field: 'oomHorizonTokens', unit: 'tokens', toInput: (v) => v, fromInput: (v) => v },

@@ -1,5 +1,6 @@
-// The dashboard's wiring to the page: the few-times-a-second tick, the theme on <html>, the
-// keyboard shortcuts, the width every track shares, and the slower lane of the recharts chart.
+// The dashboard's wiring to the page: the few-times-a-second tick, the theme on <html> and the
+// keyboard shortcuts (both mounted for the whole page, App.tsx), the width every track shares,
+// and the slower lane of the recharts chart.
 import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { isActivePhase } from '../../state/live-run-slice';
 import type { AppState, AppStore } from '../../state/store';
@@ -56,18 +57,28 @@ function isTyping(target: EventTarget | null): boolean {
   return !!el && (el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName));
 }
 
+/** In the run form's panel (RunFormPanel.tsx marks it data-run-form). */
+function inRunForm(target: EventTarget | null): boolean {
+  return target instanceof Element && target.closest('[data-run-form]') !== null;
+}
+
+/** Start and Stop act on the run form, Marker on the run on screen; mounted once for the page (App.tsx). */
 export function useShortcuts(store: AppStore) {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.repeat) return;
       const state = store.getState();
       if (SHORTCUTS.start.test(e)) {
+        // From the run view, or from the run form wherever it is shown (the sidebar, on every
+        // view); elsewhere Ctrl+Enter belongs to the field it is typed in (a session's new name).
+        if (state.view !== 'run' && !inRunForm(e.target)) return;
         e.preventDefault();
         void state.startRun();
       } else if (SHORTCUTS.stop.test(e)) {
         e.preventDefault();
         void state.stopRun();
-      } else if (SHORTCUTS.marker.test(e) && !isTyping(e.target)) {
+      } else if (SHORTCUTS.marker.test(e) && !isTyping(e.target) && state.view === 'run') {
+        // A marker is put where its run is watched: on another view M is just a key.
         e.preventDefault();
         void state.addMarker();
       }

@@ -188,9 +188,12 @@ describe('the boards slice', () => {
     api.saveBoard.mockRejectedValueOnce(new Error('identityFile: "x" must be an absolute path'));
     expect(await store.getState().saveBoard()).toBe(false);
     expect(store.getState().editor?.errors.general).toMatch(/absolute path/);
+    store.getState().setKvField('ggufTarget', 'board-1');
     await store.getState().removeBoard('board-1');
     expect(store.getState().editor).toBeNull();
     expect(store.getState().boards).toEqual([LOCAL]);
+    // The KV calculator read its GGUF on the removed board: it reads on the first one, as its select shows.
+    expect(store.getState().kvForm.ggufTarget).toBe('local');
   });
 
   it('imports a Host from the ssh config and marks it saved', async () => {

@@ -227,11 +227,20 @@ describe('a compared session that goes', () => {
     expect(store.getState().compareIds).toEqual(['s1']);
     expect(Object.keys(store.getState().compared)).toEqual(['s1']);
 
-    // s1 deleted elsewhere: the next list drops it from the picks too.
+    expect(store.getState().compareVanished).toEqual([]); // deleted here: the user knows
+
+    // s1 deleted elsewhere: the next list drops it from the picks too, and the comparison says so
+    // (it left without a word: three picked, two shown).
     api.listSessions.mockResolvedValue({ sessions: [], openOnStart: null });
     await store.getState().loadSessions();
     expect(store.getState().compareIds).toEqual([]);
     expect(store.getState().compared).toEqual({});
+    expect(store.getState().compareVanished).toEqual(['first']);
+    // A new pick starts afresh.
+    api.listSessions.mockResolvedValue({ sessions: [listing('s2', 'second')], openOnStart: null });
+    await store.getState().loadSessions();
+    store.getState().toggleCompare('s2');
+    expect(store.getState().compareVanished).toEqual([]);
   });
 });
 
@@ -388,6 +397,7 @@ describe('tab memory', () => {
     later.api.listRuns.mockResolvedValue([]);
     await later.store.getState().showStartScreen(rememberedScreen(storage));
     expect(later.store.getState().compareIds).toEqual(['s1']);
+    expect(later.store.getState().compareVanished).toEqual(['s2']);
     expect(later.api.openSession).not.toHaveBeenCalledWith({ id: 's2' });
 
     // The list could not be read: nothing is picked, and the picks stay remembered for the next reload.
@@ -457,6 +467,43 @@ describe('tab memory', () => {
     keepTabMemory(third.store, storage)();
     expect(third.store.getState().kvForm.ggufPath).toBe('/models/other.gguf');
     expect(third.store.getState().kvHeader).toEqual({ status: 'idle' });
+  });
+
+  it("drops a header answer for a path the KV calculator's form no longer names", async () => {
+    const storage = memoryStorage();
+    const header = {
+      path: '/models/stories260K.gguf',
+      targetId: 'local',
+      fileBytes: 1185376,
+      shape: { nLayer: 5, nHeadKv: 4, headDimK: 8, headDimV: 8 },
+      summary: { architecture: 'llama', nLayer: 5 },
+    };
+    const { store, api } = setup();
+    let answer: (value: never) => void = () => {};
+    api.readModelHeader.mockReturnValue(new Promise((resolve) => (answer = resolve)));
+    const stop = keepTabMemory(store, storage);
+    store.getState().setKvField('source', 'gguf');
+    store.getState().setKvField('ggufPath', '/models/stories260K.gguf');
+    const reading = store.getState().readKvHeader();
+    // Another file typed while the first one's header is on its way: that answer is not this file's.
+    store.getState().setKvField('ggufPath', '/models/other.gguf');
+    answer(header as never);
+    await reading;
+    expect(store.getState().kvHeader).toEqual({ status: 'idle' });
+    stop();
+    // Nor is it kept for the reload under the new path.
+    const reloaded = setup().store;
+    keepTabMemory(reloaded, storage)();
+    expect(reloaded.getState().kvHeader).toEqual({ status: 'idle' });
+
+    // A header that was read leaves when the path is changed, and does not come back with spaces.
+    api.readModelHeader.mockResolvedValue(header as never);
+    await store.getState().readKvHeader();
+    expect(store.getState().kvHeader.status).toBe('ready');
+    store.getState().setKvField('ggufPath', ' /models/other.gguf ');
+    expect(store.getState().kvHeader.status).toBe('ready');
+    store.getState().setKvField('ggufPath', '/models/stories260K.gguf');
+    expect(store.getState().kvHeader).toEqual({ status: 'idle' });
   });
 
   it('keeps defaults for fields an older version saved with another type', () => {
