@@ -36,7 +36,7 @@ export interface ThrottlePoint {
   tMs: number;
   /** Hottest relevant sensor, °C. */
   tempC: number | null;
-  /** The clocks as a fraction of their maxima (0..1), by clockFractionOf's rule. */
+  /** The clocks as a fraction of their maxima (0..1), by lowerClockFraction's rule. */
   clockFraction: number | null;
   /** Raspberry Pi get_throttled word. */
   rpiThrottled?: number | null;
@@ -374,27 +374,23 @@ function clockLoadKey(clock: string): string | null {
   return m ? `tegra.${m[1]}.loadPct` : null;
 }
 
-/** One clock at one instant: its value, its ceiling, the load of its unit (null: not read). */
-interface ClockReading {
-  value: number;
-  ceiling: number;
-  loadPct: number | null;
-}
-
 /**
- * The clocks' fraction of their maxima, as the rule reads it: the lowest, leaving out a clock
- * whose unit is idle where its load is read (tegrastats' cores, GR3D, EMC: an idle GPU of a
- * CPU-only engine sits at its floor, hot board or not). Null when no clock counts. (cpufreq
- * policies have no load of their own here: a cluster the engine's threads leave idle still counts.)
+ * The clocks' fraction of their maxima, as the rule reads it, one clock at a time (no object per
+ * point: the dashboard folds 288,000 points of a long run at each look): the lowest so far and
+ * this clock's value over its ceiling, unless its unit is idle where its load is read (tegrastats'
+ * cores, GR3D, EMC: an idle GPU of a CPU-only engine sits at its floor, hot board or not). Null
+ * while no clock counts. (cpufreq policies and devfreq devices have no load of their own here:
+ * their caps stand for them, ThrottleClockKey.cap.)
  */
-function clockFractionOf(readings: readonly ClockReading[]): number | null {
-  let out: number | null = null;
-  for (const r of readings) {
-    if (r.loadPct !== null && r.loadPct < BUSY_LOAD_PCT) continue;
-    const f = r.value / r.ceiling;
-    out = out === null ? f : Math.min(out, f);
-  }
-  return out;
+function lowerClockFraction(
+  sofar: number | null,
+  value: number,
+  ceiling: number,
+  loadPct: number | null,
+): number | null {
+  if (loadPct !== null && loadPct < BUSY_LOAD_PCT) return sofar;
+  const f = value / ceiling;
+  return sofar === null || f < sofar ? f : sofar;
 }
 
 /** A clock series' known hardware maximum, by key, in the series' unit. */
@@ -445,7 +441,7 @@ function seriesMax(s: ThrottleSeries | undefined): number {
  * series has a value, each series read at its latest value at or before that time (collectors
  * tick at their own pace: a clock read at 1 s and a temperature at 2 s both hold until their next
  * reading). Temperature: the hottest sensor; clock: the lowest as a fraction of its ceiling, of
- * the clocks whose unit works (clockFractionOf).
+ * the clocks whose unit works (lowerClockFraction).
  */
 export function throttlePointsFromSeries(
   get: (key: string) => ThrottleSeries | undefined,
@@ -511,7 +507,6 @@ function forEachThrottlePoint(
     const v = at < 0 ? NaN : (s.v[at] as number);
     return Number.isFinite(v) ? v : null;
   };
-  const readings: ClockReading[] = [];
   const rpi = get(RPI_THROTTLED_KEY);
   const all = [...temps, ...clocks.map((c) => c.s), ...(rpi ? [rpi] : [])];
   const firstClock = temps.length;
@@ -554,13 +549,12 @@ function forEachThrottlePoint(
       const v = valueAt(j);
       if (v !== null) tempC = tempC === null ? v : Math.max(tempC, v);
     }
-    readings.length = 0;
+    let clockFraction: number | null = null;
     for (let c = 0; c < clocks.length; c++) {
       const v = valueAt(firstClock + c);
       const clock = clocks[c] as (typeof clocks)[number];
-      if (v !== null) readings.push({ value: v, ceiling: clock.ceiling, loadPct: loadAt(c, tMs) });
+      if (v !== null) clockFraction = lowerClockFraction(clockFraction, v, clock.ceiling, loadAt(c, tMs));
     }
-    const clockFraction = clockFractionOf(readings);
     visit(tMs, tempC, clockFraction, rpiAt >= 0 ? valueAt(rpiAt) : null);
   }
 }
@@ -614,15 +608,14 @@ export class ThrottleWatch {
       tempsC[k] = t;
       tempC = tempC === null ? t : Math.max(tempC, t);
     }
-    const readings: ClockReading[] = [];
+    let clockFraction: number | null = null;
     for (const { cur, load, cap } of throttleClockKeys(keys)) {
       const v = (cap === null ? undefined : this.held.get(cap)) ?? this.held.get(cur) ?? 0;
       const ceiling = Math.max(this.ceilings[cur] ?? 0, this.clockMax.get(cur) ?? 0, v, this.held.get(cur) ?? 0);
       this.clockMax.set(cur, ceiling);
       const loadPct = load === null ? null : (this.held.get(load) ?? null);
-      if (ceiling > 0) readings.push({ value: v, ceiling, loadPct });
+      if (ceiling > 0) clockFraction = lowerClockFraction(clockFraction, v, ceiling, loadPct);
     }
-    const clockFraction = clockFractionOf(readings);
     const rpiThrottled = this.held.get(RPI_THROTTLED_KEY) ?? null;
     if (tempC === null && clockFraction === null && rpiThrottled === null)
       return { tempsC, throttling: null, reasons: [] };
