@@ -40,6 +40,21 @@ function waitForState(
   });
 }
 
+/** A socket that fails to connect, like a refused TCP connection: closed (1006) without opening. */
+function socketThatFailsToConnect(): SocketLike {
+  const socket: SocketLike = {
+    readyState: 3,
+    send() {},
+    close() {},
+    onopen: null,
+    onerror: null,
+    onmessage: null,
+    onclose: null,
+  };
+  queueMicrotask(() => socket.onclose?.({ code: 1006, reason: '' }));
+  return socket;
+}
+
 describe('against the bridge server', () => {
   let server: WebServer;
   let services: AppServices;
@@ -222,20 +237,9 @@ describe('reconnection', () => {
     try {
       const setTimeoutSpy = vi.spyOn(globalThis, 'setTimeout');
       let attempts = 0;
-      // A socket that fails to connect, like a refused TCP connection.
       const refused = (): SocketLike => {
         attempts += 1;
-        const socket: SocketLike = {
-          readyState: 3,
-          send() {},
-          close() {},
-          onopen: null,
-          onerror: null,
-          onmessage: null,
-          onclose: null,
-        };
-        queueMicrotask(() => socket.onclose?.({ code: 1006, reason: '' }));
-        return socket;
+        return socketThatFailsToConnect();
       };
       const c = createWsApiClient({
         url: 'ws://127.0.0.1:1/',
@@ -262,17 +266,7 @@ describe('reconnection', () => {
     let attempts = 0;
     const failing = (): SocketLike => {
       attempts += 1;
-      const socket: SocketLike = {
-        readyState: 3,
-        send() {},
-        close() {},
-        onopen: null,
-        onerror: null,
-        onmessage: null,
-        onclose: null,
-      };
-      queueMicrotask(() => socket.onclose?.({ code: 1006, reason: '' }));
-      return socket;
+      return socketThatFailsToConnect();
     };
     // Down for two attempts (the question says no), then up with a new token (it says yes).
     let asked = 0;

@@ -72,6 +72,15 @@ function memoryStorage(): Storage {
   };
 }
 
+/** The header the KV calculator reads of the tiny test model (../shared/models/README.md). */
+const STORIES_HEADER = {
+  path: '/models/stories260K.gguf',
+  targetId: 'local',
+  fileBytes: 1185376,
+  shape: { nLayer: 5, nHeadKv: 4, headDimK: 8, headDimV: 8 },
+  summary: { architecture: 'llama', nLayer: 5 },
+};
+
 describe('sessions in the store', () => {
   it('opens a recorded run into the dashboard as a finished run, with its analysis and theory', async () => {
     const { store } = setup();
@@ -438,13 +447,7 @@ describe('tab memory', () => {
 
   it('keeps the GGUF header the KV calculator read, for that file only', async () => {
     const storage = memoryStorage();
-    const header = {
-      path: '/models/stories260K.gguf',
-      targetId: 'local',
-      fileBytes: 1185376,
-      shape: { nLayer: 5, nHeadKv: 4, headDimK: 8, headDimV: 8 },
-      summary: { architecture: 'llama', nLayer: 5 },
-    };
+    const header = STORIES_HEADER;
     const first = setup();
     first.api.readModelHeader.mockResolvedValue(header as never);
     const stop = keepTabMemory(first.store, storage);
@@ -471,13 +474,7 @@ describe('tab memory', () => {
 
   it("drops a header answer for a path the KV calculator's form no longer names", async () => {
     const storage = memoryStorage();
-    const header = {
-      path: '/models/stories260K.gguf',
-      targetId: 'local',
-      fileBytes: 1185376,
-      shape: { nLayer: 5, nHeadKv: 4, headDimK: 8, headDimV: 8 },
-      summary: { architecture: 'llama', nLayer: 5 },
-    };
+    const header = STORIES_HEADER;
     const { store, api } = setup();
     let answer: (value: never) => void = () => {};
     api.readModelHeader.mockReturnValue(new Promise((resolve) => (answer = resolve)));
