@@ -7,8 +7,18 @@ export class SessionError extends Error {
   override name = 'SessionError';
 }
 
-export function describeOpenError(path: string, error: unknown): SessionError {
+/**
+ * An SQLite message on one line: SQLite quotes a damaged schema's text in its messages, newlines
+ * included, and an error said to the user (a list row, a CLI line) is one line.
+ */
+export function oneLineSqliteMessage(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
+  // eslint-disable-next-line no-control-regex -- control characters are what is replaced
+  return message.replace(/[\u0000-\u001f\u007f]+/g, ' ');
+}
+
+export function describeOpenError(path: string, error: unknown): SessionError {
+  const message = oneLineSqliteMessage(error);
   const code = (error as { code?: string })?.code;
   if (code === 'SQLITE_NOTADB' || /not a database/i.test(message))
     return new SessionError(`${path} is not a KVScope session (not an SQLite file)`);
@@ -24,7 +34,7 @@ export function describeOpenError(path: string, error: unknown): SessionError {
  * (a copy that stopped, a full disk) or partly overwritten. Null for any other error.
  */
 export function damagedFileText(path: string, error: unknown): string | null {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = oneLineSqliteMessage(error);
   if ((error as { code?: string })?.code !== 'SQLITE_CORRUPT' && !/disk image is malformed/i.test(message)) return null;
   return `${path} is damaged: cut short or partly overwritten (SQLite: ${message})`;
 }

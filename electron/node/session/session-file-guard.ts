@@ -16,7 +16,7 @@
 // guard's own queries are bounded (LIMIT on sqlite_master, which alone it scans).
 import { SESSION_SCHEMA_VERSION } from './session-migrations';
 import { RUN_SNAPSHOT_TABLE_NAME } from './run-snapshot';
-import { damagedFileText } from './session-errors';
+import { damagedFileText, oneLineSqliteMessage } from './session-errors';
 import Database from 'better-sqlite3';
 import { existsSync, statSync } from 'node:fs';
 
@@ -134,9 +134,7 @@ export function verifySessionFile(path: string): void {
       throw new SessionFileRejected(`${path} is not a KVScope session (not an SQLite file)`);
     const damaged = damagedFileText(path, error);
     if (damaged) throw new SessionFileRejected(damaged);
-    // SQLite quotes the damaged schema text in its messages: keep them on one line.
-    // eslint-disable-next-line no-control-regex -- control characters are what is replaced
-    throw new SessionFileRejected(`${path}: ${message.replace(/[\u0000-\u001f\u007f]+/g, ' ')}`);
+    throw new SessionFileRejected(`${path}: ${oneLineSqliteMessage(error)}`);
   } finally {
     db.close();
   }
