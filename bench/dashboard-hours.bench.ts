@@ -1,4 +1,4 @@
-// The dashboard's standing cost late in a long live run: each look (4 a second, DASHBOARD_TICK_MS)
+// The dashboard's standing cost late in a long live run: each look (4 a second, PAGE_TICK_MS)
 // that finds new samples recomputes what depends on the whole run — the throttle intervals and the
 // tokens/s they cost (derived.ts throttleFromStore), the RSS-against-tokens chart's series
 // (live/chart-series.ts buildChartSeries over the memory ring) and every time track's per-pixel
@@ -8,9 +8,8 @@
 // the live view scales with the run's length; the Chromium live bench (ui.bench.ts) measures the
 // first minute in the page.
 import { buildChartSeries } from '../renderer/src/live/chart-series';
-import { RING_CAPACITY } from '../renderer/src/live/live-config';
+import { PAGE_TICK_MS, RING_CAPACITY } from '../renderer/src/live/live-config';
 import { createMemoryRing } from '../renderer/src/live/ring-buffer';
-import { DASHBOARD_TICK_MS } from '../renderer/src/ui/dashboard/dashboard-hooks';
 import { rollingTokensPerSecond, throttleFromStore } from '../renderer/src/ui/dashboard/derived';
 import { minMaxPerPixel } from '../renderer/src/ui/dashboard/downsample';
 import { SeriesStore } from '../renderer/src/ui/dashboard/series-store';
@@ -85,7 +84,7 @@ export function benchDashboardHours(): Promise<BenchRow[]> {
     });
     const look = throttle + chart + tracks;
     // A look recomputes only when samples arrived since the last one.
-    const looksPerSecond = Math.min(hz, 1000 / DASHBOARD_TICK_MS);
+    const looksPerSecond = Math.min(hz, 1000 / PAGE_TICK_MS);
     rows.push({
       name: `live look after ${hours} h at ${hz} Hz (${n} samples a series)`,
       value: `${look.toFixed(1)} ms`,

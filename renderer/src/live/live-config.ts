@@ -6,8 +6,14 @@
  */
 export const RING_CAPACITY = 1 << 18;
 
-/** The store (and so React) sees new samples 4 times a second, never per sample (zustand "transient updates"). */
-export const CHART_TICK_MS = 250;
+/**
+ * The page's tick: the store (and so React) sees new samples 4 times a second, never per sample
+ * (zustand "transient updates"). The live-run slice's chart and readouts and the dashboard's
+ * series and alerts are published in the same tick (state/store.ts startPageTicker): one React
+ * render and one frame per tick. Two timers of their own had the page lay out, paint and
+ * hit-test the resting cursor twice as often in a live run.
+ */
+export const PAGE_TICK_MS = 250;
 
 /**
  * recharts needs ~1.5 s to paint 5,000 raw points here (docs/DEVELOPING.md, "The test machine"): LTTB down to this many per

@@ -2,7 +2,7 @@
 // with atomic selectors (ui/store-context.tsx), tests drive it directly.
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { apiEventNames } from '../../../shared/api/contract';
-import { CHART_TICK_MS } from '../live/live-config';
+import { PAGE_TICK_MS } from '../live/live-config';
 import { createBoardsSlice } from './boards-slice';
 import { createDashboardSlice } from './dashboard-slice';
 import { createLiveRunSlice } from './live-run-slice';
@@ -49,8 +49,17 @@ export function connectApiEvents(store: AppStore, api: StoreDeps['api']): () => 
   return () => offs.forEach((off) => off());
 }
 
-/** The few-times-a-second update of the store from the ring buffer. */
-export function startChartTicker(store: AppStore, intervalMs = CHART_TICK_MS): () => void {
-  const timer = setInterval(() => store.getState().flushChart(), intervalMs);
+/**
+ * The few-times-a-second update of the store (live-config.ts PAGE_TICK_MS): the memory ring, the
+ * readouts and the analysis (flushChart), then the dashboard's series and its alert rules
+ * (flushDashboard, which reads the analysis just published), in one task, so React renders them
+ * together. Alerts are judged whichever view is shown.
+ */
+export function startPageTicker(store: AppStore, intervalMs = PAGE_TICK_MS): () => void {
+  const timer = setInterval(() => {
+    const state = store.getState();
+    state.flushChart();
+    state.flushDashboard();
+  }, intervalMs);
   return () => clearInterval(timer);
 }

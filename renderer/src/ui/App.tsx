@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import type { ApiConnection } from '../api';
-import { connectApiEvents, startChartTicker, type AppStore } from '../state/store';
+import { connectApiEvents, startPageTicker, type AppStore } from '../state/store';
 import type { MainView } from '../state/sessions-slice';
 import { keepTabMemory, rememberedScreen } from '../state/tab-memory';
 import { BoardEditor } from './BoardEditor';
@@ -22,7 +22,7 @@ import { StoreProvider, useAppStore, useAppStoreApi } from './store-context';
 import { BoardList } from './BoardList';
 import { TopBar } from './TopBar';
 
-/** Wires the store to the API once: events in, a 4 Hz chart tick, and a resync after a reconnect. */
+/** Wires the store to the API once: events in, the 4 Hz page tick, and a resync after a reconnect. */
 function useLiveWiring(store: AppStore, connection: ApiConnection) {
   useEffect(() => {
     // Before the targets load: a reload keeps the form and the selected target (tab-memory.ts).
@@ -30,7 +30,7 @@ function useLiveWiring(store: AppStore, connection: ApiConnection) {
     const forgetTab = keepTabMemory(store, window.sessionStorage);
     const state = store.getState();
     const offEvents = connectApiEvents(store, connection.api);
-    const stopTicker = startChartTicker(store);
+    const stopTicker = startPageTicker(store);
     state.setConnection(connection.state());
     let wasOpen = connection.state() === 'open';
     const offState = connection.onState((next) => {

@@ -19,7 +19,7 @@ import { AlertSettings } from './AlertSettings';
 import { DepthChart } from './DepthChart';
 import { oomHorizonTime, throttleFromStore, tokensAtTime } from './derived';
 import { isActivePhase } from '../../state/live-run-slice';
-import { SHORTCUTS, useDashboardTicker, useWidth } from './dashboard-hooks';
+import { SHORTCUTS, useDashboardFollowsRun, useWidth } from './dashboard-hooks';
 import { EventsStrip, mergeEvents } from './EventsStrip';
 import { loadJson, saveJson } from './persist';
 import { Panel, PanelTracks } from './Panel';
@@ -62,7 +62,7 @@ function rooflineMissing(boardPicked: boolean, weightBytes: number | null, kvByt
 
 export function Dashboard() {
   const store = useAppStoreApi();
-  useDashboardTicker(store);
+  useDashboardFollowsRun(store);
   const theme = useAppStore((s) => s.dash.theme);
   const version = useAppStore((s) => s.dash.version);
   const view = useAppStore((s) => s.dash.view);

@@ -1,28 +1,25 @@
-// The dashboard's wiring to the page: the few-times-a-second tick, the theme on <html> and the
+// The dashboard's wiring to the page: following the run on screen, the theme on <html> and the
 // keyboard shortcuts (both mounted for the whole page, App.tsx), the width every track shares,
 // and the slower lane of the recharts chart.
 import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import { PAGE_TICK_MS } from '../../live/live-config';
 import { isActivePhase } from '../../state/live-run-slice';
 import type { AppState, AppStore } from '../../state/store';
 import { useAppStoreApi } from '../store-context';
 import { frameScheduler } from './frame-scheduler';
 import { useElementSize } from '../use-element-size';
 
-/** The dashboard reads the series store 4 times a second (zustand "transient updates"). */
-export const DASHBOARD_TICK_MS = 250;
-
-export function useDashboardTicker(store: AppStore) {
+/**
+ * The dashboard publishes what it has when it appears, and follows a new run on screen (Start, a
+ * reload, an opened session) at once; the page's tick does the rest (state/store.ts startPageTicker).
+ */
+export function useDashboardFollowsRun(store: AppStore) {
   useEffect(() => {
     store.getState().flushDashboard();
-    const timer = setInterval(() => store.getState().flushDashboard(), DASHBOARD_TICK_MS);
-    // A new run on screen (Start, a reload, an opened session) is followed at once, not at the next tick.
     const off = store.subscribe((state, prev) => {
       if (state.run.runId !== prev.run.runId) state.flushDashboard();
     });
-    return () => {
-      clearInterval(timer);
-      off();
-    };
+    return off;
   }, [store]);
 }
 
@@ -127,10 +124,13 @@ export const SVG_CHART_LIVE_UPDATE_MS = 1000;
 
 /**
  * Calls `onValue` with the selected store value whenever it changes, but while the run on screen
- * is live at most every `intervalMs` (the last change always lands, after the wait); at once
- * otherwise. Calls it once at the start. Returns the unsubscribe. A value `landsAtOnce` accepts
- * (a chart emptied for a new run) is never held back: else the last run's curve stays up to
- * `intervalMs` under the new run's header.
+ * is live at most every `intervalMs`; at once otherwise. Calls it once at the start. Returns the
+ * unsubscribe. A value held back lands with the first store change once the interval is over —
+ * the page's tick (PAGE_TICK_MS), so the chart renders in the same React pass and the same frame
+ * as the rest of the page, not in a frame of its own — and at the latest one tick after the
+ * interval when nothing changes any more (the last change always lands). A value `landsAtOnce`
+ * accepts (a chart emptied for a new run) is never held back: else the last run's curve stays up
+ * to `intervalMs` under the new run's header.
  */
 export function subscribeThrottledWhileLive<T>(
   store: AppStore,
@@ -140,21 +140,22 @@ export function subscribeThrottledWhileLive<T>(
   landsAtOnce: (value: T) => boolean = () => false,
 ): () => void {
   let shownAt = -Infinity;
+  /** A change is held back (the fallback timer runs). */
   let timer: ReturnType<typeof setTimeout> | null = null;
   const show = () => {
+    if (timer) clearTimeout(timer);
     timer = null;
     shownAt = performance.now();
     onValue(selector(store.getState()));
   };
   const off = store.subscribe((state, prev) => {
     const value = selector(state);
-    if (value === selector(prev)) return;
+    if (value === selector(prev) && timer === null) return;
     const wait = isActivePhase(state.run.phase) && !landsAtOnce(value) ? shownAt + intervalMs - performance.now() : 0;
     if (wait > 0) {
-      timer ??= setTimeout(show, wait);
+      timer ??= setTimeout(show, wait + PAGE_TICK_MS);
       return;
     }
-    if (timer) clearTimeout(timer);
     show();
   });
   show();
