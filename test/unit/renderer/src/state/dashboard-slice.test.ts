@@ -5,7 +5,8 @@ import type { ApiEventName, EventPayload, KvScopeApi, MethodOutput } from '../..
 import { packSamples } from '../../../../../shared/api/packed-samples';
 import type { RunAnalysis, RunEvent, Sample } from '../../../../../shared/api/schemas';
 import { createMemoryRing } from '../../../../../renderer/src/live/ring-buffer';
-import { connectApiEvents, createAppStore } from '../../../../../renderer/src/state/store';
+import { PAGE_TICK_MS } from '../../../../../renderer/src/live/live-config';
+import { connectApiEvents, createAppStore, startPageTicker } from '../../../../../renderer/src/state/store';
 
 type Handler = (payload: unknown) => void;
 
@@ -165,6 +166,30 @@ describe('the dashboard slice', () => {
       await store.getState().resumeLatestRun();
       store.getState().flushDashboard();
       expect(budgetAlerts(store.getState().dash.uiAlerts)).toEqual([200]);
+    });
+
+    it('raises the budget alert from the page tick alone, whatever view is shown (no dashboard mounted)', async () => {
+      vi.useFakeTimers();
+      try {
+        const { store, emit } = setup(() =>
+          Promise.resolve({
+            status: { runId: 'r1', state: 'running', label: 'demo' },
+            samples: [],
+            events: [],
+            analysis,
+            theory: { bytesPerToken: null, ctx: null },
+          }),
+        );
+        await store.getState().resumeLatestRun();
+        const stop = startPageTicker(store);
+        emit('runSamples', { runId: 'r1', samples });
+        expect(budgetAlerts(store.getState().dash.uiAlerts)).toEqual([]);
+        vi.advanceTimersByTime(PAGE_TICK_MS);
+        expect(budgetAlerts(store.getState().dash.uiAlerts)).toEqual([200]);
+        stop();
+      } finally {
+        vi.useRealTimers();
+      }
     });
 
     /** A store showing a recorded run of these samples, as a session opened on the dashboard. */
