@@ -27,8 +27,11 @@ export const AlertThresholdsSchema = z
     oomHorizonTokens: z.number().min(0).max(100_000_000),
     /** near-trip: fire when a zone is within this many °C of its trip point. */
     nearTripC: z.number().min(0).max(100),
-    /** swap-in: fire when swap-in activity reaches this many bytes per second. */
-    swapInBytesPerSecond: z.number().min(0).max(1e12),
+    /** swap-in: fire when swap-in activity reaches this many bytes per second (at most 1 TiB/s: whole in MiB/s, the popover's unit). */
+    swapInBytesPerSecond: z
+      .number()
+      .min(0)
+      .max(1024 ** 4),
   })
   .strict();
 
