@@ -70,3 +70,11 @@ export function allowedNumberText(range: NumberRange, options: { unit?: string; 
   if (max !== null) return `${kind}${ofUnit}, at most ${at(max)}`;
   return `${kind}${ofUnit}`;
 }
+
+/** zod issue codes about a number's value or type: a form says the field's allowed range instead. */
+const NUMBER_ISSUE_CODES: ReadonlySet<string> = new Set(['too_small', 'too_big', 'invalid_type', 'not_multiple_of']);
+
+/** Whether a zod issue is about a number's value or type (a form words it with allowedNumberText). */
+export function isNumberIssue(issue: { code: string }): boolean {
+  return NUMBER_ISSUE_CODES.has(issue.code);
+}

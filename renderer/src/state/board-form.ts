@@ -3,7 +3,7 @@
 // what the main side would refuse and each message lands next to its field. Paths may start
 // with ~/: the main side expands them (the renderer has no home directory).
 import type { MethodInput } from '../../../shared/api/contract';
-import { allowedNumberText, numberRangeOf } from '../../../shared/api/number-range';
+import { allowedNumberText, isNumberIssue, numberRangeOf } from '../../../shared/api/number-range';
 import { BoardSpecSchema, BoardLabelSchema, type BoardInfo } from '../../../shared/api/schemas';
 import { isPortText } from '../../../shared/util/port';
 
@@ -70,8 +70,6 @@ const NUMBER_FIELD_TEXT: Record<'port' | 'keepaliveSec', string> = {
   port: allowedNumberText(numberRangeOf(BoardSpecSchema.shape.port), { grouping: false }),
   keepaliveSec: allowedNumberText(numberRangeOf(BoardSpecSchema.shape.keepaliveSec), { unit: 'seconds' }),
 };
-/** zod issues about a number's value or type: said by the field's allowed range instead. */
-const NUMBER_ISSUE_CODES: ReadonlySet<string> = new Set(['too_small', 'too_big', 'invalid_type', 'not_multiple_of']);
 
 const PATH_LIKE = /^(?:\/|~\/|~$)/;
 /**
@@ -152,7 +150,7 @@ export function buildBoard(draft: BoardDraft, id: string | null): BuiltBoard {
     for (const issue of checked.error.issues) {
       const field = FIELD_OF_PATH[String(issue.path[0])] ?? 'general';
       const numberText =
-        NUMBER_ISSUE_CODES.has(issue.code) && Object.hasOwn(NUMBER_FIELD_TEXT, field)
+        isNumberIssue(issue) && Object.hasOwn(NUMBER_FIELD_TEXT, field)
           ? NUMBER_FIELD_TEXT[field as keyof typeof NUMBER_FIELD_TEXT]
           : undefined;
       const message =

@@ -1,7 +1,7 @@
 // The run form as the user types it (strings) and its translation into a RunRequest. The request
 // is checked with the contract's own RunRequestSchema, so the form refuses exactly what the main
 // side would refuse, and each message lands next to the field it is about.
-import { allowedNumberText, numberRangeOf, type NumberRange } from '../../../shared/api/number-range';
+import { allowedNumberText, isNumberIssue, numberRangeOf, type NumberRange } from '../../../shared/api/number-range';
 import {
   CommandEngineSchema,
   DemoOptionsSchema,
@@ -195,9 +195,6 @@ function allowedText(field: NumberFormField): string {
   return allowedNumberText(f.range, f.unit ? { unit: f.unit } : {});
 }
 
-/** zod issues about a number's value or type: said by the field's allowed range instead. */
-const NUMBER_ISSUE_CODES: ReadonlySet<string> = new Set(['too_small', 'too_big', 'invalid_type', 'not_multiple_of']);
-
 /** What is wrong with the sweep's sizes, in the form's words. */
 function sweepSizesError(read: Exclude<ReturnType<typeof readSweepSizes>, { ok: true }>): string {
   switch (read.problem) {
@@ -341,8 +338,7 @@ export function buildRunRequest(form: RunForm, target: TargetSpec | null): Built
           : (FIELD_OF_PATH[path.join('.')] ??
             FIELD_OF_PATH[path.slice(0, 2).join('.')] ??
             FIELD_OF_PATH[path[0] ?? '']);
-      const allowed =
-        field && isNumberField(field) && NUMBER_ISSUE_CODES.has(issue.code) ? allowedText(field) : undefined;
+      const allowed = field && isNumberField(field) && isNumberIssue(issue) ? allowedText(field) : undefined;
       const message =
         allowed ??
         (isUnsafeInteger(issue)
