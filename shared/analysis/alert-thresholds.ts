@@ -23,12 +23,15 @@ export const AlertThresholdsSchema = z
     enabled: z.record(z.enum(ALERT_RULES), z.boolean()),
     /** rss-budget: fire when RSS ≥ this fraction of the memory budget (0..1]. */
     rssBudgetFraction: z.number().min(0.05).max(1),
-    /** oom-horizon: fire when the budget is this many generated tokens away or fewer. */
-    oomHorizonTokens: z.number().min(0).max(100_000_000),
+    /** oom-horizon: fire when the budget is this many generated tokens away or fewer (whole tokens). */
+    oomHorizonTokens: z.number().int().min(0).max(100_000_000),
     /** near-trip: fire when a zone is within this many °C of its trip point. */
     nearTripC: z.number().min(0).max(100),
-    /** swap-in: fire when swap-in activity reaches this many bytes per second. */
-    swapInBytesPerSecond: z.number().min(0).max(1e12),
+    /** swap-in: fire when swap-in activity reaches this many bytes per second (at most 1 TiB/s: whole in MiB/s, the popover's unit). */
+    swapInBytesPerSecond: z
+      .number()
+      .min(0)
+      .max(1024 ** 4),
   })
   .strict();
 

@@ -190,19 +190,22 @@ export const DemoOptionsSchema = z.object({
 export type DemoOptions = z.infer<typeof DemoOptionsSchema>;
 export type DemoOptionsInput = z.input<typeof DemoOptionsSchema>;
 
+/** An engine command line on the target (`kvscope profile --engine`). */
+export const CommandEngineSchema = z.object({
+  kind: z.literal('command'),
+  /** A shell command line on the target, as the user typed it; `{ctx}` is substituted. */
+  command: z.string().min(1).max(16_384),
+  /** Path of the GGUF model on the target, for exact KV theory. */
+  gguf: z.string().max(4096).optional(),
+  kvType: KvTypeSchema.optional(),
+  ctx: z.number().int().min(1).max(10_000_000).optional(),
+  /** Regex that matches once per generated token in stdout (otherwise chunk arrivals count). */
+  tokenRegex: z.string().max(1000).optional(),
+});
+
 export const EngineSpecSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('demo'), demo: DemoOptionsSchema }),
-  z.object({
-    kind: z.literal('command'),
-    /** A shell command line on the target, as the user typed it; `{ctx}` is substituted. */
-    command: z.string().min(1).max(16_384),
-    /** Path of the GGUF model on the target, for exact KV theory. */
-    gguf: z.string().max(4096).optional(),
-    kvType: KvTypeSchema.optional(),
-    ctx: z.number().int().min(1).max(10_000_000).optional(),
-    /** Regex that matches once per generated token in stdout (otherwise chunk arrivals count). */
-    tokenRegex: z.string().max(1000).optional(),
-  }),
+  CommandEngineSchema,
 ]);
 export type EngineSpec = z.infer<typeof EngineSpecSchema>;
 

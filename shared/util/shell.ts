@@ -22,3 +22,24 @@ export function shellEnv(env: Readonly<Record<string, string>>): string {
     })
     .join(' ');
 }
+
+/**
+ * The part of a path under the home directory when it starts with `~/` ('' for `~` alone), its
+ * leading slashes dropped (`~//x` is `~/x`, as the shell reads it); null for any other path,
+ * `~user/…` included. The one rule for "a path on a target may start with ~/" (readFile, writeFile).
+ */
+export function pathUnderHome(path: string): string | null {
+  if (path === '~') return '';
+  return path.startsWith('~/') ? path.slice(2).replace(/^\/+/, '') : null;
+}
+
+/**
+ * A path on a target as one shell word: under the home (`~/models/x.gguf`, pathUnderHome) it is
+ * "$HOME" expanded by the shell with the rest quoted, `"$HOME"/'models/x.gguf'`; any other path is
+ * shellQuote'd as it is (so `~user/x` stays literal). Nothing typed reaches the shell unquoted.
+ */
+export function shellPath(path: string): string {
+  const rest = pathUnderHome(path);
+  if (rest === null) return shellQuote(path);
+  return rest === '' ? '"$HOME"' : `"$HOME"/${shellQuote(rest)}`;
+}

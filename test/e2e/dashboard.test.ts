@@ -417,11 +417,20 @@ describe('the dashboard', () => {
       await horizon.fill('');
       await horizon.pressSequentially('2048');
       expect(await horizon.inputValue()).toBe('2048');
-      // 150 % of the budget is out of range: marked, the applied 80 % said beside it, and on
-      // leaving the field it shows 80 again (it used to jump back silently).
+      // A token count is whole: 10.5 is marked and what the field takes said (it applied 10.5).
+      await horizon.fill('10.5');
+      expect(await horizon.getAttribute('aria-invalid')).toBe('true');
+      expect(await page.locator('#alert-oom-horizon-unit').textContent()).toBe(
+        'tokens · allowed: a whole number from 0 to 100,000,000 tokens; 2048 applies',
+      );
+      await horizon.fill('2048');
+      // 150 % of the budget is out of range: marked, what the field allows and the applied 80 %
+      // said beside it, and on leaving the field it shows 80 again (it used to jump back silently).
       await budget.fill('150');
       expect(await budget.getAttribute('aria-invalid')).toBe('true');
-      expect(await page.locator('#alert-rss-budget-unit').textContent()).toBe('% of budget · out of range, 80 applies');
+      expect(await page.locator('#alert-rss-budget-unit').textContent()).toBe(
+        '% of budget · allowed: a number from 5 to 100 %; 80 applies',
+      );
       await horizon.focus();
       expect(await budget.inputValue()).toBe('80');
       // A fraction of a percent applies as typed and reads back so (it read 86 while 85.5 applied).

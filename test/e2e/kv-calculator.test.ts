@@ -55,6 +55,11 @@ describe('the KV calculator', () => {
     expect(statSync(STORIES_GGUF).size).toBe(1185376);
     expect(await page.getByTestId('kv-max-context').getAttribute('data-tokens')).toBe('1424');
     expect(await text('kv-max-context')).toBe('1,424 tokens');
+    // The model's context_length is 2,048 (its README): 4,096 is computed, and said to be past it.
+    expect(await text('kv-context-note')).toMatch(
+      /^The context of 4,096 tokens exceeds the model's trained context \(n_ctx_train\) of 2,048 tokens: .*RoPE scaling/,
+    );
+    expect(await page.getByTestId('kv-max-context-note').count()).toBe(0);
     expect(await text('kv-weights-note')).toBe(
       "The model file's 1.13 MiB of weights come off the budget first: 890 KiB is left for the cache.",
     );
@@ -82,7 +87,9 @@ describe('the KV calculator', () => {
     await kv().getByLabel('KV type', { exact: true }).selectOption('f16');
     await kv().getByLabel('Window', { exact: true }).fill('1024');
     expect(await page.getByTestId('kv-total').getAttribute('data-bytes')).toBe('655360');
-    expect(await text('kv-max-context')).toBe('unlimited (window)');
+    // Unlimited by memory, not by the model: marked and explained.
+    expect(await text('kv-max-context')).toBe('unlimited (window), beyond the trained 2,048');
+    expect(await text('kv-max-context-note')).toMatch(/^The budget holds more context than the model was trained on/);
     await kv().getByLabel('Window', { exact: true }).fill('');
 
     // Head dim 8 is not a multiple of the quantized types' 32-value blocks: only f32, f16, bf16 are drawn.

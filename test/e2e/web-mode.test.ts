@@ -193,7 +193,7 @@ describe('kvscope web', () => {
     await page.getByTestId('field-layers').fill('0');
     await page.getByTestId('field-budget').fill('two gigs');
     await page.getByTestId('start-run').click();
-    expect(await page.getByTestId('error-layers').textContent()).toBe('must be >=1');
+    expect(await page.getByTestId('error-layers').textContent()).toBe('a whole number from 1 to 512');
     expect(await page.getByTestId('error-budget').textContent()).toContain('cannot read "two gigs"');
     expect(await page.getByTestId('run-phase').getAttribute('data-phase')).toBe('idle');
     expect(problems).toEqual([]);

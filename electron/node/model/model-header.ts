@@ -3,12 +3,14 @@
 // byte-range reads, never the whole file), turned into the shape shared/kv/kv-theory.ts computes with.
 import type { ModelHeader } from '../../../shared/api/session-schemas';
 import { modelShapeFromGguf } from '../../../shared/kv/model-config';
+import { localPath } from '../transport/local-target';
 import type { Target } from '../transport/target';
 import { readGgufHeaderFromFile, readGgufHeaderFromTarget } from './gguf-reader';
 
 /**
  * The header of `path` on 'local' (read from disk) or on a saved board (`connect` opens it; the
- * connection is closed afterwards). The path is passed to the target's readFile as one argument.
+ * connection is closed afterwards). The path is passed to the target's readFile as one argument;
+ * `~/…` is under the home of the target's user (electron/node/transport/target.ts).
  */
 export async function readModelHeader(
   path: string,
@@ -18,7 +20,8 @@ export async function readModelHeader(
   let metadata: Record<string, unknown>;
   let fileBytes: number | null = null;
   if (targetId === 'local') {
-    const header = await readGgufHeaderFromFile(path);
+    // As a run's --gguf on This computer reads it (LocalTarget.readFile): `~/…` is under the home.
+    const header = await readGgufHeaderFromFile(localPath(path));
     metadata = header.metadata;
     fileBytes = header.fileBytes;
   } else {

@@ -2,10 +2,19 @@
 // and probes use the very same shell scripts here as on a board over SSH.
 import { spawn } from 'node:child_process';
 import { open, writeFile, chmod } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { pathUnderHome } from '../../../shared/util/shell';
 import type { ExecOptions, ExecResult, ReadOptions, RemoteProcess, StreamOptions, Target } from './target';
 import { readRange, readToEnd } from '../util/read-range';
 
 const SHELL = '/bin/sh';
+
+/** A target path on this computer: `~/…` (pathUnderHome) is under this user's home. */
+export function localPath(path: string): string {
+  const rest = pathUnderHome(path);
+  return rest === null ? path : join(homedir(), rest);
+}
 
 export class LocalTarget implements Target {
   readonly kind = 'local' as const;
@@ -54,7 +63,7 @@ export class LocalTarget implements Target {
   }
 
   async readFile(path: string, options: ReadOptions = {}): Promise<Buffer> {
-    const handle = await open(path, 'r');
+    const handle = await open(localPath(path), 'r');
     try {
       const offset = options.offset ?? 0;
       if (options.length !== undefined) return await readRange(handle, offset, options.length);
@@ -69,8 +78,9 @@ export class LocalTarget implements Target {
   }
 
   async writeFile(path: string, data: string | Buffer, mode?: number): Promise<void> {
-    await writeFile(path, data, mode === undefined ? undefined : { mode });
-    if (mode !== undefined) await chmod(path, mode);
+    const file = localPath(path);
+    await writeFile(file, data, mode === undefined ? undefined : { mode });
+    if (mode !== undefined) await chmod(file, mode);
   }
 
   signal(pid: number, signal: NodeJS.Signals): Promise<void> {

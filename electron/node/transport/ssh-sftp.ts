@@ -2,7 +2,7 @@
 // offers one (many requests in flight, so a 16 MiB read is not 512 round trips), else over exec
 // with POSIX tools that busybox has too.
 import type { SFTPWrapper } from 'ssh2';
-import { shellQuote } from '../../../shared/util/shell';
+import { pathUnderHome, shellPath } from '../../../shared/util/shell';
 import type { Link } from './ssh-connection-chain';
 import { errnoError, remoteCommandError } from './ssh-errors';
 import type { SshExec } from './ssh-exec';
@@ -13,6 +13,15 @@ import type { ReadOptions } from './target';
 const SFTP_CHUNK_BYTES = 32 * 1024;
 /** Requests kept in flight, so a 16 MiB read is not 512 round trips. */
 const SFTP_WINDOW = 32;
+
+/**
+ * A target path as the SFTP server takes it: one under the home (`~/x`, pathUnderHome) is relative,
+ * which the server resolves against the login's home (SFTP has no `~`); any other path as it is.
+ */
+function sftpPath(path: string): string {
+  const rest = pathUnderHome(path);
+  return rest === null ? path : rest === '' ? '.' : rest;
+}
 
 function sftpError(err: Error & { code?: number | string }, prefix: string): NodeJS.ErrnoException {
   // SFTP status codes (draft-ietf-secsh-filexfer-02 §7): 2 no such file, 3 permission denied.
@@ -69,15 +78,15 @@ export class SshFiles {
       throw new RangeError(`invalid file mode ${mode}`);
     const sftp = await this.getSftp(this.link.current());
     if (sftp) return this.sftpWrite(sftp, path, buf, mode);
-    const chmod = mode !== undefined ? ` && chmod ${mode.toString(8)} ${shellQuote(path)}` : '';
-    const r = await this.commands.exec(`cat > ${shellQuote(path)}${chmod}`, { stdin: buf });
+    const chmod = mode !== undefined ? ` && chmod ${mode.toString(8)} ${shellPath(path)}` : '';
+    const r = await this.commands.exec(`cat > ${shellPath(path)}${chmod}`, { stdin: buf });
     if (r.code !== 0) throw remoteCommandError(`cannot write ${path} on ${this.label}`, r);
   }
 
   private async execRead(path: string, offset: number, length: number | undefined): Promise<Buffer> {
     // `exec 3<` opens the file in the shell first, so a missing file is an error (a pipeline's
     // status would be head's); `tail -c +N` and `head -c N` exist in busybox and coreutils.
-    let cmd = `exec 3< ${shellQuote(path)} || exit 66; `;
+    let cmd = `exec 3< ${shellPath(path)} || exit 66; `;
     const source = offset > 0 ? `tail -c +${offset + 1} <&3` : 'cat <&3';
     cmd += length !== undefined ? `${source} | head -c ${length}` : source;
     const r = await this.commands.exec(cmd);
@@ -87,7 +96,7 @@ export class SshFiles {
 
   private sftpRead(sftp: SFTPWrapper, path: string, offset: number, length: number | undefined): Promise<Buffer> {
     return new Promise<Buffer>((resolve, reject) => {
-      sftp.open(path, 'r', (err, handle) => {
+      sftp.open(sftpPath(path), 'r', (err, handle) => {
         if (err) return reject(sftpError(err, `cannot read ${path} on ${this.label}`));
         sftp.fstat(handle, (statErr, stats) => {
           // Regular files: read up to the size in parallel. procfs/sysfs report size 0 and
@@ -163,7 +172,7 @@ export class SshFiles {
 
   private sftpWrite(sftp: SFTPWrapper, path: string, data: Buffer, mode: number | undefined): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      sftp.open(path, 'w', mode !== undefined ? { mode } : {}, (err, handle) => {
+      sftp.open(sftpPath(path), 'w', mode !== undefined ? { mode } : {}, (err, handle) => {
         if (err) return reject(sftpError(err, `cannot write ${path} on ${this.label}`));
         let pos = 0;
         let inFlight = 0;
@@ -177,7 +186,7 @@ export class SshFiles {
             if (closeErr) return reject(sftpError(closeErr, `cannot write ${path} on ${this.label}`));
             // open()'s mode applies only to a new file and passes through the umask: set it.
             if (mode === undefined) return resolve();
-            sftp.chmod(path, mode, (chErr) =>
+            sftp.chmod(sftpPath(path), mode, (chErr) =>
               chErr ? reject(sftpError(chErr, `cannot chmod ${path} on ${this.label}`)) : resolve(),
             );
           });

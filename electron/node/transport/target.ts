@@ -51,9 +51,13 @@ export interface Target {
   exec(command: string, options?: ExecOptions): Promise<ExecResult>;
   /** Start a long-running shell command line and stream its output. */
   stream(command: string, options?: StreamOptions): RemoteProcess;
-  /** Read a whole file or a byte range of it. */
+  /**
+   * Read a whole file or a byte range of it. A path starting with `~/` (or `~` alone) is under
+   * the target user's home (pathUnderHome in shared/util/shell.ts): a model path typed as
+   * `~/models/x.gguf` is found; `~user/…` is not expanded.
+   */
   readFile(path: string, options?: ReadOptions): Promise<Buffer>;
-  /** Write a file (used to upload the demo engine and run scripts). */
+  /** Write a file (used to upload the demo engine and run scripts); `~/…` as in readFile. */
   writeFile(path: string, data: string | Buffer, mode?: number): Promise<void>;
   /** Signal a process (pid > 0) or a whole process group (pid < 0, as kill(2)). */
   signal(pid: number, signal: NodeJS.Signals): Promise<void>;

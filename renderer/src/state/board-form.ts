@@ -3,6 +3,7 @@
 // what the main side would refuse and each message lands next to its field. Paths may start
 // with ~/: the main side expands them (the renderer has no home directory).
 import type { MethodInput } from '../../../shared/api/contract';
+import { allowedNumberText, isNumberIssue, numberRangeOf } from '../../../shared/api/number-range';
 import { BoardSpecSchema, BoardLabelSchema, type BoardInfo } from '../../../shared/api/schemas';
 import { isPortText } from '../../../shared/util/port';
 
@@ -64,6 +65,12 @@ const FIELD_OF_PATH: Record<string, BoardField> = {
   keepaliveSec: 'keepaliveSec',
 };
 
+/** What the number fields allow, in the form's words (the contract's own limits). */
+const NUMBER_FIELD_TEXT: Record<'port' | 'keepaliveSec', string> = {
+  port: allowedNumberText(numberRangeOf(BoardSpecSchema.shape.port), { grouping: false }),
+  keepaliveSec: allowedNumberText(numberRangeOf(BoardSpecSchema.shape.keepaliveSec), { unit: 'seconds' }),
+};
+
 const PATH_LIKE = /^(?:\/|~\/|~$)/;
 /**
  * `host:port` or `[v6]:port` typed into the Host field. One colon is never an IPv6 literal (those
@@ -104,12 +111,13 @@ export function buildBoard(draft: BoardDraft, id: string | null): BuiltBoard {
   let port: number | undefined;
   const portText = draft.port.trim();
   if (portText !== '') {
-    if (!/^\d+$/.test(portText) || Number(portText) < 1 || Number(portText) > 65535) errors.port = '1–65535';
+    if (!/^\d+$/.test(portText) || Number(portText) < 1 || Number(portText) > 65535)
+      errors.port = NUMBER_FIELD_TEXT.port;
     else port = Number(portText);
   }
   let keepaliveSec: number | undefined;
   if (draft.keepaliveSec.trim() !== '') {
-    if (!/^\d+$/.test(draft.keepaliveSec.trim())) errors.keepaliveSec = 'seconds, a whole number';
+    if (!/^\d+$/.test(draft.keepaliveSec.trim())) errors.keepaliveSec = NUMBER_FIELD_TEXT.keepaliveSec;
     else keepaliveSec = Number(draft.keepaliveSec.trim());
   }
   for (const field of ['identityFile', 'knownHostsFile'] as const) {
@@ -141,7 +149,12 @@ export function buildBoard(draft: BoardDraft, id: string | null): BuiltBoard {
   if (!checked.success) {
     for (const issue of checked.error.issues) {
       const field = FIELD_OF_PATH[String(issue.path[0])] ?? 'general';
-      const message = issue.message.replace(/^Too small: expected string to have >=1 characters?$/, 'required');
+      const numberText =
+        isNumberIssue(issue) && Object.hasOwn(NUMBER_FIELD_TEXT, field)
+          ? NUMBER_FIELD_TEXT[field as keyof typeof NUMBER_FIELD_TEXT]
+          : undefined;
+      const message =
+        numberText ?? issue.message.replace(/^Too small: expected string to have >=1 characters?$/, 'required');
       errors[field] ??= field === 'general' ? `${issue.path.join('.') || 'board'}: ${message}` : message;
     }
   }

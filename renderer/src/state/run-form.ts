@@ -1,9 +1,14 @@
 // The run form as the user types it (strings) and its translation into a RunRequest. The request
 // is checked with the contract's own RunRequestSchema, so the form refuses exactly what the main
 // side would refuse, and each message lands next to the field it is about.
+import { allowedNumberText, isNumberIssue, numberRangeOf, type NumberRange } from '../../../shared/api/number-range';
 import {
+  CommandEngineSchema,
+  DemoOptionsSchema,
+  RunRequestSchema,
   SERVER_MODE_DEFAULTS,
   SERVER_READY_TIMEOUT_BOUNDS_MS,
+  ServerModeSchema,
   StartRunInputSchema,
   type KvMode,
   type KvType,
@@ -144,6 +149,52 @@ const FIELD_OF_PATH: Record<string, RunFormField> = {
   'server.readyTimeoutMs': 'serverTimeoutS',
 };
 
+/** A number field's allowed values (the contract's own limits) and its unit, as a word. */
+interface NumberField {
+  range: NumberRange;
+  unit?: string;
+}
+
+const demo = DemoOptionsSchema.shape;
+/**
+ * Every number field of the form: any problem with one (not a number, out of its range) is said
+ * as what it allows, "a whole number from 1 to 512", never in zod's words ("must be <=512").
+ */
+const NUMBER_FIELDS = {
+  layers: { range: numberRangeOf(demo.layers) },
+  kvHeads: { range: numberRangeOf(demo.kvHeads) },
+  headDim: { range: numberRangeOf(demo.headDim) },
+  tokens: { range: numberRangeOf(demo.tokens), unit: 'tokens' },
+  tps: { range: numberRangeOf(demo.tps), unit: 'tokens/s' },
+  ctx: { range: numberRangeOf(demo.ctx), unit: 'tokens' },
+  block: { range: numberRangeOf(demo.block), unit: 'tokens' },
+  window: { range: numberRangeOf(demo.window), unit: 'tokens' },
+  weightsMb: { range: numberRangeOf(demo.weightsMb), unit: 'MB' },
+  commandCtx: { range: numberRangeOf(CommandEngineSchema.shape.ctx), unit: 'tokens' },
+  commandTokens: { range: numberRangeOf(RunRequestSchema.shape.tokens), unit: 'tokens' },
+  intervalMs: { range: numberRangeOf(RunRequestSchema.shape.intervalMs), unit: 'ms' },
+  turns: { range: numberRangeOf(ServerModeSchema.shape.turns) },
+  serverTokens: { range: numberRangeOf(ServerModeSchema.shape.maxTokens), unit: 'tokens' },
+  // Typed in seconds, sent in milliseconds.
+  serverTimeoutS: {
+    range: {
+      min: SERVER_READY_TIMEOUT_BOUNDS_MS.min / 1000,
+      max: SERVER_READY_TIMEOUT_BOUNDS_MS.max / 1000,
+      integer: false,
+    },
+    unit: 'seconds',
+  },
+} satisfies Partial<Record<RunFormField, NumberField>>;
+type NumberFormField = keyof typeof NUMBER_FIELDS;
+
+const isNumberField = (field: RunFormField): field is NumberFormField => Object.hasOwn(NUMBER_FIELDS, field);
+
+/** What a number field allows, as its error message. */
+function allowedText(field: NumberFormField): string {
+  const f: NumberField = NUMBER_FIELDS[field];
+  return allowedNumberText(f.range, f.unit ? { unit: f.unit } : {});
+}
+
 /** What is wrong with the sweep's sizes, in the form's words. */
 function sweepSizesError(read: Exclude<ReturnType<typeof readSweepSizes>, { ok: true }>): string {
   switch (read.problem) {
@@ -176,7 +227,7 @@ export function buildRunRequest(form: RunForm, target: TargetSpec | null): Built
     const text = form[field].trim();
     if (text === '' && optional) return undefined;
     if (!/^\d+$/.test(text)) {
-      errors[field] = text === '' ? 'required' : 'a whole number';
+      errors[field] = text === '' ? 'required' : isNumberField(field) ? allowedText(field) : 'a whole number';
       return undefined;
     }
     return Number(text);
@@ -184,7 +235,7 @@ export function buildRunRequest(form: RunForm, target: TargetSpec | null): Built
   const decimal = (field: RunFormTextField): number | undefined => {
     const text = form[field].trim();
     if (!/^\d+(?:\.\d+)?$/.test(text)) {
-      errors[field] = text === '' ? 'required' : 'a number';
+      errors[field] = text === '' ? 'required' : isNumberField(field) ? allowedText(field) : 'a number';
       return undefined;
     }
     return Number(text);
@@ -287,9 +338,12 @@ export function buildRunRequest(form: RunForm, target: TargetSpec | null): Built
           : (FIELD_OF_PATH[path.join('.')] ??
             FIELD_OF_PATH[path.slice(0, 2).join('.')] ??
             FIELD_OF_PATH[path[0] ?? '']);
-      const message = isUnsafeInteger(issue)
-        ? 'too large'
-        : issue.message.replace(/^Too (?:small|big): expected \w+ to (?:be|have) /, 'must be ');
+      const allowed = field && isNumberField(field) && isNumberIssue(issue) ? allowedText(field) : undefined;
+      const message =
+        allowed ??
+        (isUnsafeInteger(issue)
+          ? 'too large'
+          : issue.message.replace(/^Too (?:small|big): expected \w+ to (?:be|have) /, 'must be '));
       if (field) errors[field] ??= message;
       else errors.general ??= `${issue.path.join('.') || 'request'}: ${issue.message}`;
     }
@@ -312,8 +366,8 @@ function collectorSettingsOf(form: RunForm, errors: RunFormErrors): Record<strin
     if (entry.off) settings[def.id] = { enabled: false };
     else if (text !== '' && def.interval !== 'run') {
       const { minMs, maxMs, defaultMs } = def.interval;
-      if (!/^\d+$/.test(text)) errors[collectorField(def.id)] = 'a whole number of milliseconds';
-      else if (!intervalInRange(def, Number(text))) errors[collectorField(def.id)] = `between ${minMs} and ${maxMs} ms`;
+      if (!/^\d+$/.test(text) || !intervalInRange(def, Number(text)))
+        errors[collectorField(def.id)] = allowedNumberText({ min: minMs, max: maxMs, integer: true }, { unit: 'ms' });
       else if (Number(text) !== defaultMs) settings[def.id] = { intervalMs: Number(text) };
     }
   }
@@ -339,23 +393,23 @@ function serverModeOf(form: RunForm, errors: RunFormErrors): ServerModeInput {
   let turns: number | undefined;
   const turnsText = form.turns.trim();
   if (turnsText !== '') {
-    if (!/^\d+$/.test(turnsText) || Number(turnsText) < 1) errors.turns = 'a whole number, 1 or more';
+    if (!/^\d+$/.test(turnsText) || Number(turnsText) < 1) errors.turns = allowedText('turns');
     else if (Number(turnsText) < prompts.length)
       errors.turns = `${prompts.length} prompts need at least ${prompts.length} turns (or leave empty: one per prompt)`;
     else turns = Number(turnsText);
   }
   const tokensText = form.serverTokens.trim();
   let maxTokens: number | undefined;
-  if (!/^\d+$/.test(tokensText) || Number(tokensText) < 1) errors.serverTokens = 'a whole number, 1 or more';
+  if (!/^\d+$/.test(tokensText) || Number(tokensText) < 1) errors.serverTokens = allowedText('serverTokens');
   else maxTokens = Number(tokensText);
   const timeoutText = form.serverTimeoutS.trim();
   let readyTimeoutMs: number | undefined;
-  if (!/^\d+(?:\.\d+)?$/.test(timeoutText)) errors.serverTimeoutS = 'a number of seconds';
-  else if (
+  if (
+    !/^\d+(?:\.\d+)?$/.test(timeoutText) ||
     Number(timeoutText) * 1000 < SERVER_READY_TIMEOUT_BOUNDS_MS.min ||
     Number(timeoutText) * 1000 > SERVER_READY_TIMEOUT_BOUNDS_MS.max
   )
-    errors.serverTimeoutS = `between ${SERVER_READY_TIMEOUT_BOUNDS_MS.min / 1000} and ${SERVER_READY_TIMEOUT_BOUNDS_MS.max / 1000} seconds`;
+    errors.serverTimeoutS = allowedText('serverTimeoutS');
   else readyTimeoutMs = Math.round(Number(timeoutText) * 1000);
   return {
     url,

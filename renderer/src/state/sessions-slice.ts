@@ -160,9 +160,12 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get, { api
       const stillThere = compare?.ids.filter((id) => sessions.some((s) => s.id === id)) ?? [];
       if (compare && get().sessionsStatus === 'ready' && stillThere.length > 0)
         get().restoreCompare(stillThere, compare.align);
-      // The others are said by their ids (their names left with their files).
+      // The others are said by the names they had when picked (never by their ids); one whose name
+      // was not remembered is left out of the note rather than shown as an id.
       const gone = compare?.ids.filter((id) => !stillThere.includes(id)) ?? [];
-      if (get().sessionsStatus === 'ready' && gone.length > 0) set({ compareVanished: gone });
+      const named = compare?.names ?? {};
+      const goneNames = gone.flatMap((id) => (Object.hasOwn(named, id) ? [named[id] as string] : []));
+      if (get().sessionsStatus === 'ready' && goneNames.length > 0) set({ compareVanished: goneNames });
       const sessionId = remembered ? remembered.sessionId : openOnStart;
       let shown = false;
       let unreadable = false;

@@ -95,15 +95,42 @@ export function rememberedScreen(storage: Storage): RememberedScreen | null {
   };
   if (screen.sessionId !== null && Number.isSafeInteger(saved.runIndex) && (saved.runIndex as number) >= 0)
     screen.runIndex = saved.runIndex as number;
-  const compare = readJson(storage, COMPARE_KEY) as { ids?: unknown; align?: unknown } | null;
+  const compare = readJson(storage, COMPARE_KEY) as { ids?: unknown; align?: unknown; names?: unknown } | null;
   const ids = Array.isArray(compare?.ids) ? compare.ids.filter((id): id is string => typeof id === 'string') : [];
+  const savedNames = typeof compare?.names === 'object' && compare.names !== null ? compare.names : {};
+  const names = Object.fromEntries(
+    ids.flatMap((id) => {
+      const name: unknown = Object.hasOwn(savedNames, id) ? (savedNames as Record<string, unknown>)[id] : undefined;
+      return typeof name === 'string' ? [[id, name]] : [];
+    }),
+  );
   if (ids.length > 0)
     screen.compare = {
       ids,
       align:
         typeof compare?.align === 'string' && ALIGNS.has(compare.align) ? (compare.align as CompareAlign) : 'tokens',
+      names,
     };
   return screen;
+}
+
+/**
+ * The names of the picked sessions: as listed (a rename shows there first), else as loaded for the
+ * comparison, else as remembered before (a pick not listed or loaded yet keeps the name it had).
+ */
+function pickedNames(state: ReturnType<AppStore['getState']>, saved: unknown): Record<string, string> {
+  const before = (saved as { names?: unknown } | null)?.names;
+  const remembered = typeof before === 'object' && before !== null ? (before as Record<string, unknown>) : {};
+  const names: Record<string, string> = {};
+  for (const id of state.compareIds) {
+    const loaded = state.compared[id];
+    const name =
+      state.sessions.find((s) => s.id === id)?.name ??
+      (loaded?.status === 'ready' ? loaded.name : undefined) ??
+      (Object.hasOwn(remembered, id) && typeof remembered[id] === 'string' ? remembered[id] : undefined);
+    if (name !== undefined) names[id] = name;
+  }
+  return names;
 }
 
 /**
@@ -141,8 +168,17 @@ export function keepTabMemory(store: AppStore, storage: Storage): () => void {
       const { ggufTarget, ggufPath } = state.kvForm;
       writeJson(storage, KV_HEADER_KEY, { target: ggufTarget, path: ggufPath.trim(), header: state.kvHeader.header });
     }
-    if (state.compareIds !== previous.compareIds || state.compareAlign !== previous.compareAlign)
-      writeJson(storage, COMPARE_KEY, { ids: state.compareIds, align: state.compareAlign });
+    // With the picks' names, so a pick deleted elsewhere before a reload is named, not shown by its
+    // id; written again when a name may have changed (a rename), while something is picked (the
+    // start-up's empty picks never overwrite the remembered ones).
+    const namesMayChange =
+      state.compareIds.length > 0 && (state.sessions !== previous.sessions || state.compared !== previous.compared);
+    if (state.compareIds !== previous.compareIds || state.compareAlign !== previous.compareAlign || namesMayChange)
+      writeJson(storage, COMPARE_KEY, {
+        ids: state.compareIds,
+        align: state.compareAlign,
+        names: pickedNames(state, readJson(storage, COMPARE_KEY)),
+      });
     // The screen is mirrored as it is, not only when it changes: a start-up that showed something
     // else than what was remembered (a run going on won) must not leave the old session to come back.
     const sessionId = state.viewedSession?.id ?? null;

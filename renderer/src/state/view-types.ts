@@ -16,8 +16,11 @@ export interface RememberedScreen {
   sessionId: string | null;
   /** Which of that session's runs, when it holds several (absent: the last). */
   runIndex?: number;
-  /** The sessions picked for comparison and how they were aligned (absent: none picked). */
-  compare?: { ids: string[]; align: CompareAlign };
+  /**
+   * The sessions picked for comparison, how they were aligned, and their names when they were
+   * picked (by id; to name a pick deleted before the reload). Absent: none picked.
+   */
+  compare?: { ids: string[]; align: CompareAlign; names: Record<string, string> };
 }
 
 export type RunSnapshot = MethodOutput<'getRun'>;

@@ -253,6 +253,32 @@ describe('files', () => {
       await t().writeFile(join(remoteDir, `big-${mode}.bin`), 'short'); // truncates
       expect(await readFile(join(remoteDir, `big-${mode}.bin`), 'utf8')).toBe('short');
     });
+
+    // A model path typed as ~/models/x.gguf was read as a literal "~" directory (quoted for the
+    // shell, or sent as is over SFTP): not found. ~/ is the home of the user who logs in.
+    it(`${mode}: a path starting with ~/ is under the login user's home; the rest stays quoted`, async () => {
+      const u = mode === 'sftp' ? userTarget : userExecTarget;
+      const home = (await u.exec('printf %s "$HOME"')).stdout.toString();
+      expect(home).toMatch(/^\/.*kvscope-key$/);
+      const folder = `kvscope-tilde-${mode}-${randomBytes(3).toString('hex')}`;
+      // Quotes, $( ), a space and a ~ inside: the name reaches the file system byte for byte.
+      const name = `it's $(touch pwned) ~x.gguf`;
+      await mkdir(join(home, folder));
+      try {
+        await chmod(join(home, folder), 0o1777);
+        await writeFile(join(home, folder, name), 'GGUF header');
+        expect((await u.readFile(`~/${folder}/${name}`)).toString()).toBe('GGUF header');
+        expect((await u.readFile(`~/${folder}/${name}`, { offset: 5, length: 3 })).toString()).toBe('hea');
+        await u.writeFile(`~/${folder}/written.txt`, 'from the app');
+        expect(await readFile(join(home, folder, 'written.txt'), 'utf8')).toBe('from the app');
+        expect(await stat(join(home, 'pwned')).catch(() => null)).toBeNull();
+        // Only ~/ and ~ alone: ~user/… is a literal path, not that user's home.
+        const other = (await u.readFile(`~kvscope-key/${folder}/${name}`).catch((x) => x)) as NodeJS.ErrnoException;
+        expect(other.code).toBe('ENOENT');
+      } finally {
+        await rm(join(home, folder), { recursive: true, force: true });
+      }
+    });
   }
 });
 

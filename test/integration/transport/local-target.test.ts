@@ -1,5 +1,5 @@
 // "This computer" as a Target: reads files as the SSH target does (test/integration/ssh/ssh-target.test.ts).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -23,5 +23,23 @@ describe('LocalTarget.readFile', () => {
     expect(status).toMatch(new RegExp(`^Pid:\\s+${process.pid}$`, 'm'));
     expect(status).toMatch(/^VmRSS:\s+\d+ kB$/m);
     expect((await target.readFile('/proc/meminfo', { offset: 0, length: 9 })).toString()).toBe('MemTotal:');
+  });
+
+  // A model path typed as ~/models/x.gguf was opened as a "~" folder in the working directory.
+  it("reads and writes a path starting with ~/ under this user's home ($HOME)", async () => {
+    const home = join(dir, 'home');
+    mkdirSync(join(home, 'models'), { recursive: true });
+    writeFileSync(join(home, 'models', "it's x.gguf"), 'GGUF header');
+    const saved = process.env.HOME;
+    process.env.HOME = home;
+    try {
+      expect((await target.readFile("~/models/it's x.gguf")).toString()).toBe('GGUF header');
+      await target.writeFile('~/written.txt', 'from the app');
+      expect(readFileSync(join(home, 'written.txt'), 'utf8')).toBe('from the app');
+      // Only ~/ and ~ alone: ~user/… is a literal path.
+      await expect(target.readFile('~nobody/models/x.gguf')).rejects.toMatchObject({ code: 'ENOENT' });
+    } finally {
+      process.env.HOME = saved;
+    }
   });
 });

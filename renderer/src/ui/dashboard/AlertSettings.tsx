@@ -14,35 +14,7 @@ import {
 } from '../../../../shared/analysis/alerts';
 import { DASHBOARD_ALERT_RULES } from '../../state/dashboard-slice';
 import { useAppStore, useAppStoreApi } from '../store-context';
-
-type NumericField = Exclude<keyof AlertThresholds, 'enabled'>;
-
-interface ThresholdField {
-  field: NumericField;
-  unit: string;
-  toInput: (v: number) => number;
-  fromInput: (v: number) => number;
-}
-
-/** The threshold field of each rule, shown in the unit people think in. */
-const FIELDS: Partial<Record<AlertRule, ThresholdField>> = {
-  'rss-budget': {
-    field: 'rssBudgetFraction',
-    unit: '% of budget',
-    // To a hundredth of a percent: 85.5 % applies as typed and reads back so (rounded to a whole
-    // percent it read 86 while 85.5 applied); the rounding only hides float noise (0.07 × 100).
-    toInput: (v) => Math.round(v * 10000) / 100,
-    fromInput: (v) => v / 100,
-  },
-  'oom-horizon': { field: 'oomHorizonTokens', unit: 'tokens', toInput: (v) => v, fromInput: (v) => v },
-  'near-trip': { field: 'nearTripC', unit: '°C below trip', toInput: (v) => v, fromInput: (v) => v },
-  'swap-in': {
-    field: 'swapInBytesPerSecond',
-    unit: 'MiB/s',
-    toInput: (v) => v / 1048576,
-    fromInput: (v) => v * 1048576,
-  },
-};
+import { allowedThresholdText, THRESHOLD_FIELDS, type ThresholdField } from './alert-threshold-fields';
 
 /**
  * One threshold as typed: the text is the field's own while it has focus, so it can be emptied
@@ -78,7 +50,7 @@ function ThresholdInput({ rule, inputId, field: f }: { rule: AlertRule; inputId:
       />
       <span id={`${inputId}-unit`} className="muted small">
         {f.unit}
-        {invalid ? ` · out of range, ${f.toInput(thresholds[f.field])} applies` : ''}
+        {invalid ? ` · allowed: ${allowedThresholdText(f)}; ${f.toInput(thresholds[f.field])} applies` : ''}
       </span>
     </span>
   );
@@ -123,7 +95,7 @@ export function AlertSettings() {
           }}
         >
           {ALERT_RULES.map((rule) => {
-            const f = FIELDS[rule];
+            const f = THRESHOLD_FIELDS[rule];
             const inputId = `alert-${rule}`;
             return (
               <div key={rule} className="alert-rule">

@@ -12,7 +12,7 @@ import type { KvForm, KvFormField } from '../../state/kv-slice';
 import { LINE_PROPS, LineChartFrame } from '../LineChartFrame';
 import { LabelledField } from '../LabelledField';
 import { useAppStore } from '../store-context';
-import { calculateKv } from './kv-calculation';
+import { calculateKv, contextBeyondTrainingNote, maxContextBeyondTrainingNote, maxContextText } from './kv-calculation';
 import '../sessions/sessions.css';
 
 const KV_COLORS: Record<KvType, string> = {
@@ -329,6 +329,8 @@ function KvResults({ calc }: { calc: Extract<ReturnType<typeof calculateKv>, { o
   // The curves end at the largest context computed: round ticks up to it, none past it.
   const xMax = Math.max(1, data.at(-1)?.ctx ?? 1);
   const xTicks = niceLinearTicks(xMax, 5, true).ticks.filter((t) => t <= xMax);
+  const ctxNote = contextBeyondTrainingNote(calc);
+  const maxContextNote = maxContextBeyondTrainingNote(calc);
   const yAxis = niceByteTicks(Math.max(topBytes, showBudget ? (cacheBudget ?? 0) : 0) * 1.02);
   return (
     <>
@@ -352,16 +354,20 @@ function KvResults({ calc }: { calc: Extract<ReturnType<typeof calculateKv>, { o
         <div>
           <dt>Max context for the budget</dt>
           <dd data-testid="kv-max-context" data-tokens={calc.maxContext ?? ''}>
-            {calc.budgetBytes === null
-              ? 'no budget'
-              : cacheBudget === 0
-                ? 'none'
-                : calc.maxContextUnbounded
-                  ? 'unlimited (window)'
-                  : formatTokens(calc.maxContext)}
+            {maxContextText(calc)}
           </dd>
         </div>
       </dl>
+      {ctxNote && (
+        <p className="banner banner-warn" role="note" data-testid="kv-context-note">
+          {ctxNote}
+        </p>
+      )}
+      {maxContextNote && (
+        <p className="banner banner-warn" role="note" data-testid="kv-max-context-note">
+          {maxContextNote}
+        </p>
+      )}
       {calc.budgetBytes !== null && calc.weightsBytes !== null && (
         <p className={cacheBudget === 0 ? 'field-error' : 'muted small'} data-testid="kv-weights-note">
           {cacheBudget === 0

@@ -13,6 +13,7 @@ import {
 } from '../../../../shared/kv/kv-theory';
 import type { KvForm, KvFormField, KvHeaderState } from '../../state/kv-slice';
 import { parseByteSize } from '../../../../shared/format/byte-size';
+import { formatCount, formatTokens } from '../../../../shared/format/units';
 import { MODEL_LIMITS } from '../../../../shared/kv/model-limits';
 import { readContextSize } from '../../../../shared/run/sweep-sizes';
 
@@ -47,6 +48,11 @@ export interface KvCalculation {
   maxContext: number | null;
   /** The cache never outgrows the budget (a window caps it below). */
   maxContextUnbounded: boolean;
+  /**
+   * The context the model was trained on (GGUF `<arch>.context_length`, llama.cpp's n_ctx_train);
+   * null for a typed shape or a header that does not say.
+   */
+  trainedContext: number | null;
   curves: KvCurve[];
   /** KV types this model cannot use, and why (e.g. head dim 8 is not a multiple of q8_0's block of 32). */
   impossible: Array<{ kvType: KvType; reason: string }>;
@@ -127,6 +133,7 @@ export function calculateKv(form: KvForm, header: KvHeaderState): KvCalculationR
   }
   const totalBytes = kvBytes(shape, ctx, options);
   const weightsBytes = form.source === 'gguf' && header.status === 'ready' ? header.header.fileBytes : null;
+  const trainedContext = form.source === 'gguf' && header.status === 'ready' ? header.header.summary.nCtxTrain : null;
   const cacheBudgetBytes = budgetBytes === null ? null : Math.max(0, budgetBytes - (weightsBytes ?? 0));
   let maxContext: number | null = null;
   let maxContextUnbounded = false;
@@ -170,8 +177,44 @@ export function calculateKv(form: KvForm, header: KvHeaderState): KvCalculationR
       cacheBudgetBytes,
       maxContext,
       maxContextUnbounded,
+      trainedContext,
       curves,
       impossible,
     },
   };
+}
+
+/** What a context past the trained one means: llama.cpp's own warning, and the quality it costs. */
+const PAST_TRAINED_CONTEXT =
+  'llama.cpp warns of a possible training context overflow, and answers degrade past it unless RoPE scaling (e.g. --rope-scaling yarn) stretches the model to that length';
+
+/** The asked context beyond the model's trained one: computed all the same, and said so. Null when within it (or unknown). */
+export function contextBeyondTrainingNote(calc: KvCalculation): string | null {
+  const trained = calc.trainedContext;
+  if (trained === null || calc.ctx <= trained) return null;
+  return `The context of ${formatTokens(calc.ctx)} exceeds the model's trained context (n_ctx_train) of ${formatTokens(trained)}: the cache is computed as asked, but ${PAST_TRAINED_CONTEXT}.`;
+}
+
+/** The budget holds more context than the model was trained on: the number is memory's, not what the model can use well. */
+function maxContextBeyondTraining(calc: KvCalculation): boolean {
+  const trained = calc.trainedContext;
+  if (trained === null || calc.budgetBytes === null || calc.cacheBudgetBytes === 0) return false;
+  return calc.maxContextUnbounded || (calc.maxContext !== null && calc.maxContext > trained);
+}
+
+/** "Max context for the budget" as shown: the memory's answer, marked when it is past the trained context. */
+export function maxContextText(calc: KvCalculation): string {
+  if (calc.budgetBytes === null) return 'no budget';
+  if (calc.cacheBudgetBytes === 0) return 'none';
+  const text = calc.maxContextUnbounded ? 'unlimited (window)' : formatTokens(calc.maxContext);
+  return maxContextBeyondTraining(calc) && calc.trainedContext !== null
+    ? `${text}, beyond the trained ${formatCount(calc.trainedContext)}`
+    : text;
+}
+
+/** Why a max context past the trained one is not all usable; null when it is not past it (or unknown). */
+export function maxContextBeyondTrainingNote(calc: KvCalculation): string | null {
+  if (!maxContextBeyondTraining(calc) || calc.trainedContext === null) return null;
+  const trained = formatTokens(calc.trainedContext);
+  return `The budget holds more context than the model was trained on (n_ctx_train, ${trained}): that is what memory allows, not what the model is made for. Past ${trained}, ${PAST_TRAINED_CONTEXT}.`;
 }

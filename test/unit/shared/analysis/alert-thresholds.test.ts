@@ -20,6 +20,8 @@ describe('RunRequest.alertThresholds', () => {
   it.each([
     ['a threshold out of its range', { ...DEFAULT_ALERT_THRESHOLDS, nearTripC: -1 }, 'nearTripC'],
     ['a fraction above the budget', { ...DEFAULT_ALERT_THRESHOLDS, rssBudgetFraction: 1.5 }, 'rssBudgetFraction'],
+    // A token count is whole: 10.5 tokens was taken.
+    ['a fraction of a token', { ...DEFAULT_ALERT_THRESHOLDS, oomHorizonTokens: 10.5 }, 'oomHorizonTokens'],
     [
       'an unknown rule',
       { ...DEFAULT_ALERT_THRESHOLDS, enabled: { ...DEFAULT_ALERT_THRESHOLDS.enabled, fan: true } },
@@ -47,5 +49,10 @@ describe('sanitizeThresholds', () => {
     expect([t.rssBudgetFraction, t.nearTripC, t.swapInBytesPerSecond, t.oomHorizonTokens]).toEqual([0.05, 100, 0, 0]);
     expect(sanitizeThresholds({ rssBudgetFraction: 0.04, nearTripC: Infinity }).rssBudgetFraction).toBe(0.8);
     expect(sanitizeThresholds({ nearTripC: Infinity }).nearTripC).toBe(5);
+  });
+
+  it('takes the default for a stored OOM horizon that is not a whole number of tokens', () => {
+    expect(sanitizeThresholds({ oomHorizonTokens: 10.5 }).oomHorizonTokens).toBe(1024);
+    expect(sanitizeThresholds({ oomHorizonTokens: 2048 }).oomHorizonTokens).toBe(2048);
   });
 });

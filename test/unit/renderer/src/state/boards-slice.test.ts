@@ -107,11 +107,17 @@ describe('the board form', () => {
     expect(built.errors).toMatchObject({
       label: 'at most 100 characters',
       host: 'required',
-      port: '1–65535',
+      port: 'a whole number from 1 to 65535',
       identityFile: expect.stringMatching(/absolute path/),
       user: 'user may contain letters, digits, . _ - only',
-      keepaliveSec: expect.any(String),
+      keepaliveSec: 'a whole number from 0 to 3,600 seconds',
     });
+  });
+
+  // The keepalive past its limit said zod's "Too big: expected number to be <=3600".
+  it('says what the keepalive allows, in seconds, when it is past its limit', () => {
+    const built = buildBoard({ ...EMPTY_BOARD, label: 'orin', host: 'orin.local', keepaliveSec: '5000' }, 'b-1');
+    expect(built).toEqual({ ok: false, errors: { keepaliveSec: 'a whole number from 0 to 3,600 seconds' } });
   });
 
   it('flags the host, not the name, when both are blank (the name defaults to the host)', () => {

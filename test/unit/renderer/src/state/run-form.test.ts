@@ -77,8 +77,8 @@ describe('buildRunRequest', () => {
       form({ collectors: { pmap: { off: false, intervalMs: '100' }, perf: { off: false, intervalMs: '1s' } } }),
     );
     // pmap: 1000..300000 ms (shared/collectors/pmap-collector.ts).
-    expect(errors['collector-pmap']).toBe('between 1000 and 300000 ms');
-    expect(errors['collector-perf']).toBe('a whole number of milliseconds');
+    expect(errors['collector-pmap']).toBe('a whole number from 1,000 to 300,000 ms');
+    expect(errors['collector-perf']).toBe('a whole number from 100 to 60,000 ms');
   });
 
   it('sends no budget when the field is empty', () => {
@@ -88,27 +88,57 @@ describe('buildRunRequest', () => {
 
   it('names each field it cannot read', () => {
     const errors = refused(form({ layers: 'sixteen', tps: '', budget: 'lots', intervalMs: '1.5' }));
-    expect(errors.layers).toBe('a whole number');
+    expect(errors.layers).toBe('a whole number from 1 to 512');
     expect(errors.tps).toBe('required');
     expect(errors.budget).toContain('cannot read "lots"');
-    expect(errors.intervalMs).toBe('a whole number');
+    expect(errors.intervalMs).toBe('a whole number from 20 to 60,000 ms');
   });
 
   it("applies the contract's limits and puts the message on the field", () => {
     const errors = refused(form({ layers: '0', intervalMs: '5' }));
-    expect(errors.layers).toBe('must be >=1');
-    expect(errors.intervalMs).toBe('must be >=20');
+    expect(errors.layers).toBe('a whole number from 1 to 512');
+    expect(errors.intervalMs).toBe('a whole number from 20 to 60,000 ms');
+  });
+
+  // Each number field past its limit says, in the field's words and with its unit, what it takes
+  // (the limits of shared/api/schemas.ts): it said zod's "must be <=60000".
+  it.each<[RunFormField, Partial<RunForm>, string]>([
+    ['layers', { layers: '513' }, 'a whole number from 1 to 512'],
+    ['kvHeads', { kvHeads: '1025' }, 'a whole number from 1 to 1,024'],
+    ['headDim', { headDim: '4097' }, 'a whole number from 1 to 4,096'],
+    ['tokens', { tokens: '10000001' }, 'a whole number from 1 to 10,000,000 tokens'],
+    ['tokens', { tokens: '2.5' }, 'a whole number from 1 to 10,000,000 tokens'],
+    ['tps', { tps: '0.05' }, 'a number from 0.1 to 100,000 tokens/s'],
+    ['ctx', { ctx: '0' }, 'a whole number from 1 to 10,000,000 tokens'],
+    ['block', { block: '65537' }, 'a whole number from 1 to 65,536 tokens'],
+    ['window', { mode: 'window', window: '0' }, 'a whole number from 1 to 10,000,000 tokens'],
+    ['weightsMb', { weightsMb: '70000' }, 'a number from 0 to 65,536 MB'],
+    ['intervalMs', { intervalMs: '60001' }, 'a whole number from 20 to 60,000 ms'],
+    [
+      'commandCtx',
+      { engineKind: 'command', command: 'x', commandCtx: '0' },
+      'a whole number from 1 to 10,000,000 tokens',
+    ],
+    [
+      'commandTokens',
+      { engineKind: 'command', command: 'x', commandTokens: '0' },
+      'a whole number of tokens, 1 or more',
+    ],
+  ])('says what %s allows, with its unit (%j)', (field, patch, message) => {
+    const error = refused(form(patch))[field];
+    expect(error).toBe(message);
+    expect(error).not.toMatch(/[<>]=|Too (?:big|small)|expected/);
   });
 
   it('gives the field its own limit for a number past 2^53, never the safe-integer bound', () => {
     const errors = refused(form({ layers: '99999999999999999999', budget: '99999999999999999999' }));
-    expect(errors.layers).toBe('must be <=512');
+    expect(errors.layers).toBe('a whole number from 1 to 512');
     expect(errors.budget).toBe('too large');
   });
 
   it('reports every problem at once: unreadable fields and the contract limits', () => {
     const errors = refused(form({ layers: '0', budget: 'two gigs' }));
-    expect(errors.layers).toBe('must be >=1');
+    expect(errors.layers).toBe('a whole number from 1 to 512');
     expect(errors.budget).toContain('cannot read "two gigs"');
   });
 
@@ -292,17 +322,23 @@ describe('buildRunRequest: server mode', () => {
       'serverUrl',
       'an address like http://127.0.0.1:8080/v1 (port 0: the one the server prints)',
     ],
-    ['zero turns', { turns: '0' }, 'turns', 'a whole number, 1 or more'],
+    ['zero turns', { turns: '0' }, 'turns', 'a whole number from 1 to 1,000'],
+    ['too many turns', { turns: '1001' }, 'turns', 'a whole number from 1 to 1,000'],
     [
       'fewer turns than prompts',
       { prompts: 'one\ntwo\nthree', turns: '2' },
       'turns',
       '3 prompts need at least 3 turns (or leave empty: one per prompt)',
     ],
-    ['no tokens per turn', { serverTokens: '' }, 'serverTokens', 'a whole number, 1 or more'],
-    ['a wait that is no number', { serverTimeoutS: 'long' }, 'serverTimeoutS', 'a number of seconds'],
-    ['a wait under a second', { serverTimeoutS: '0.5' }, 'serverTimeoutS', 'between 1 and 3600 seconds'],
-    ['too many tokens per turn', { serverTokens: '2000000' }, 'serverTokens', 'must be <=1000000'],
+    ['no tokens per turn', { serverTokens: '' }, 'serverTokens', 'a whole number from 1 to 1,000,000 tokens'],
+    ['a wait that is no number', { serverTimeoutS: 'long' }, 'serverTimeoutS', 'a number from 1 to 3,600 seconds'],
+    ['a wait under a second', { serverTimeoutS: '0.5' }, 'serverTimeoutS', 'a number from 1 to 3,600 seconds'],
+    [
+      'too many tokens per turn',
+      { serverTokens: '2000000' },
+      'serverTokens',
+      'a whole number from 1 to 1,000,000 tokens',
+    ],
   ])('refuses %s on its field, in the form’s words', (_case, patch, field, message) => {
     const error = errorOn({ ...serverCommand, ...patch }, field);
     expect(error).toBe(message);

@@ -42,7 +42,7 @@ function setup() {
     listSessions: () => Promise.resolve({ sessions, openOnStart: null }),
     openSession: ({ id }) =>
       Promise.resolve({
-        listing: listing(id, 'first'),
+        listing: listing(id, sessions.find((s) => s.id === id)?.name ?? 'first'),
         data: packSessionData(session([finishedRun({ state: 'done', error: null })])),
       }),
     renameSession: ({ id, name }) => Promise.resolve(listing(id, name)),
@@ -380,6 +380,7 @@ describe('tab memory', () => {
     const storage = memoryStorage();
     const first = setup().store;
     const stop = keepTabMemory(first, storage);
+    await first.getState().loadSessions();
     first.getState().toggleCompare('s2');
     first.getState().toggleCompare('s1');
     first.getState().setCompareAlign('time');
@@ -388,7 +389,7 @@ describe('tab memory', () => {
     expect(rememberedScreen(storage)).toEqual({
       view: 'compare',
       sessionId: null,
-      compare: { ids: ['s2', 's1'], align: 'time' },
+      compare: { ids: ['s2', 's1'], align: 'time', names: { s2: 'second', s1: 'first' } },
     });
 
     // Reloaded with every session there: the same picks in the same order (the first is the reference).
@@ -400,13 +401,14 @@ describe('tab memory', () => {
     await vi.waitFor(() => expect(again.store.getState().compared.s1?.status).toBe('ready'));
     expect(again.api.openSession).toHaveBeenCalledWith({ id: 's2' });
 
-    // s2 deleted in another tab meanwhile: s1 alone is picked.
+    // s2 deleted in another tab meanwhile: s1 alone is picked, and the note names s2 by the name
+    // it had (it said "s2", the id: the name had left with the file).
     const later = setup();
     later.api.listSessions.mockResolvedValue({ sessions: [listing('s1', 'first')], openOnStart: null });
     later.api.listRuns.mockResolvedValue([]);
     await later.store.getState().showStartScreen(rememberedScreen(storage));
     expect(later.store.getState().compareIds).toEqual(['s1']);
-    expect(later.store.getState().compareVanished).toEqual(['s2']);
+    expect(later.store.getState().compareVanished).toEqual(['second']);
     expect(later.api.openSession).not.toHaveBeenCalledWith({ id: 's2' });
 
     // The list could not be read: nothing is picked, and the picks stay remembered for the next reload.
@@ -416,7 +418,33 @@ describe('tab memory', () => {
     offline.api.listRuns.mockResolvedValue([]);
     await offline.store.getState().showStartScreen(rememberedScreen(storage));
     expect(offline.store.getState().compareIds).toEqual([]);
-    expect(rememberedScreen(storage)?.compare).toEqual({ ids: ['s2', 's1'], align: 'time' });
+    expect(rememberedScreen(storage)?.compare).toEqual({
+      ids: ['s2', 's1'],
+      align: 'time',
+      names: { s2: 'second', s1: 'first' },
+    });
+  });
+
+  it('remembers a picked session under its new name after a rename, and names no pick by its id', async () => {
+    const storage = memoryStorage();
+    const { store } = setup();
+    keepTabMemory(store, storage);
+    await store.getState().loadSessions();
+    store.getState().toggleCompare('s1');
+    store.getState().toggleCompare('s2');
+    store.getState().startRename('s2');
+    store.getState().setRenameText('fan off');
+    await store.getState().commitRename();
+    expect(rememberedScreen(storage)?.compare?.names).toMatchObject({ s2: 'fan off' });
+
+    // Picks remembered without names (by an older build), s2 deleted since: no note naming an id.
+    storage.setItem('kvscope.compare.v1', JSON.stringify({ ids: ['s2', 's1'], align: 'tokens' }));
+    const later = setup();
+    later.api.listSessions.mockResolvedValue({ sessions: [listing('s1', 'first')], openOnStart: null });
+    later.api.listRuns.mockResolvedValue([]);
+    await later.store.getState().showStartScreen(rememberedScreen(storage));
+    expect(later.store.getState().compareIds).toEqual(['s1']);
+    expect(later.store.getState().compareVanished).toEqual([]);
   });
 
   it("keeps the KV calculator's form across a reload; a value it no longer knows keeps its default", () => {

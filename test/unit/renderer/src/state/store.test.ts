@@ -92,7 +92,7 @@ describe('run form slice', () => {
     store.getState().setFormField('layers', 'x');
     await store.getState().startRun();
     expect(api.startRun).not.toHaveBeenCalled();
-    expect(store.getState().formErrors.layers).toBe('a whole number');
+    expect(store.getState().formErrors.layers).toBe('a whole number from 1 to 512');
     store.getState().setFormField('layers', '32');
     expect(store.getState().formErrors.layers).toBeUndefined();
     expect(store.getState().form.layers).toBe('32');

@@ -1,7 +1,13 @@
 // The KV calculator's form → numbers, with expected values by hand arithmetic (docs/DESIGN.md's
 // row_bytes: f16 = 2 B per value; q8_0 = 34 B per 32 values; q4_0 = 18 B per 32 values).
 import { describe, expect, it } from 'vitest';
-import { calculateKv, KV_CHART_POINTS } from '../../../../../../renderer/src/ui/kv-calculator/kv-calculation';
+import {
+  calculateKv,
+  contextBeyondTrainingNote,
+  KV_CHART_POINTS,
+  maxContextBeyondTrainingNote,
+  maxContextText,
+} from '../../../../../../renderer/src/ui/kv-calculator/kv-calculation';
 import { DEFAULT_KV_FORM } from '../../../../../../renderer/src/state/kv-slice';
 import type { KvForm, KvHeaderState } from '../../../../../../renderer/src/state/kv-slice';
 import type { GgufModelSummary } from '../../../../../../shared/kv/model-config';
@@ -116,5 +122,62 @@ describe('calculateKv', () => {
     if (!bad.ok) expect(Object.keys(bad.errors).sort()).toEqual(['budget', 'ctx', 'layers']);
     const waiting = calculateKv({ ...DEFAULT_KV_FORM, source: 'gguf' }, idle);
     expect(waiting).toEqual({ ok: false, errors: {}, needsModel: true });
+  });
+
+  describe('a context beyond the one the model was trained on (n_ctx_train)', () => {
+    const shape: ModelShape = { layers: 16, kvHeads: 8, headDimK: 64, headDimV: 64, typeK: 'f16', typeV: 'f16' };
+    /** A GGUF read on a board (size unknown) whose context_length is 2,048. */
+    const trainedOn2048: KvHeaderState = {
+      status: 'ready',
+      header: {
+        path: '/m.gguf',
+        targetId: 'b-1',
+        fileBytes: null,
+        shape,
+        summary: { nCtxTrain: 2048 } as GgufModelSummary,
+      },
+    };
+    const gguf = (over: Partial<KvForm>) => calculateKv({ ...DEFAULT_KV_FORM, source: 'gguf', ...over }, trainedOn2048);
+    const calcOf = (result: ReturnType<typeof calculateKv>) => {
+      if (!result.ok) throw new Error(JSON.stringify(result.errors));
+      return result.calc;
+    };
+
+    // It computed 4,096 tokens of a 2,048-token model without a word.
+    it('still computes the cache, and says the context exceeds the trained one and what that means', () => {
+      const calc = calcOf(gguf({ ctx: '4096', budget: '' }));
+      expect(calc.trainedContext).toBe(2048);
+      expect(calc.totalBytes).toBe(4096 * 32768);
+      expect(contextBeyondTrainingNote(calc)).toBe(
+        "The context of 4,096 tokens exceeds the model's trained context (n_ctx_train) of 2,048 tokens: the cache is computed as asked, but llama.cpp warns of a possible training context overflow, and answers degrade past it unless RoPE scaling (e.g. --rope-scaling yarn) stretches the model to that length.",
+      );
+      expect(contextBeyondTrainingNote(calcOf(gguf({ ctx: '2048', budget: '' })))).toBeNull();
+    });
+
+    // 1 GiB / 32 KiB = 32,768 tokens fit: memory's answer, 16 times what the model was made for.
+    it('marks a max context for the budget past the trained context, and says why', () => {
+      const calc = calcOf(gguf({ ctx: '1024', budget: '1 GiB' }));
+      expect(calc.maxContext).toBe(32768);
+      expect(maxContextText(calc)).toBe('32,768 tokens, beyond the trained 2,048');
+      expect(maxContextBeyondTrainingNote(calc)).toBe(
+        'The budget holds more context than the model was trained on (n_ctx_train, 2,048 tokens): that is what memory allows, not what the model is made for. Past 2,048 tokens, llama.cpp warns of a possible training context overflow, and answers degrade past it unless RoPE scaling (e.g. --rope-scaling yarn) stretches the model to that length.',
+      );
+      // A window that caps the cache: unlimited by memory, not by the model.
+      const windowed = calcOf(gguf({ ctx: '1024', window: '512', budget: '1 GiB' }));
+      expect(maxContextText(windowed)).toBe('unlimited (window), beyond the trained 2,048');
+      expect(maxContextBeyondTrainingNote(windowed)).not.toBeNull();
+    });
+
+    it('says nothing when the budget stops within the trained context, or the model does not say', () => {
+      // 32 MiB / 32 KiB = 1,024 tokens.
+      const within = calcOf(gguf({ ctx: '1024', budget: '32 MiB' }));
+      expect(maxContextText(within)).toBe('1,024 tokens');
+      expect(maxContextBeyondTrainingNote(within)).toBeNull();
+      const typed = calcOf(calculateKv(manual({ ctx: '1000000', budget: '1 GiB' }), idle));
+      expect(typed.trainedContext).toBeNull();
+      expect(contextBeyondTrainingNote(typed)).toBeNull();
+      expect(maxContextText(typed)).toBe('32,768 tokens');
+      expect(maxContextBeyondTrainingNote(typed)).toBeNull();
+    });
   });
 });
