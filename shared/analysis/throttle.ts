@@ -10,6 +10,7 @@
 // An interval runs from the first throttled sample to the first sample after it that is not
 // throttled (or the last sample), so the time between ticks is attributed to the state seen.
 import type { Sample } from '../api/schemas';
+import { maxOfPresent, minOfPresent } from '../util/nullable-extremes';
 import type { CpufreqPolicy, ThermalZone } from '../probe/probe-schema';
 import { DEFAULT_NEAR_TRIP_C } from './alert-thresholds';
 import { tokenEventsFromSamples, type TokenEvent } from './throughput';
@@ -157,10 +158,8 @@ class ThrottleDetector {
       if (!open) open = this.open = { startMs: tMs, endMs: tMs, reasons: [], maxTempC: null, minClockFraction: null };
       open.endMs = tMs;
       for (const r of reasons) if (!open.reasons.includes(r)) open.reasons.push(r);
-      if (tempC !== null) open.maxTempC = open.maxTempC === null ? tempC : Math.max(open.maxTempC, tempC);
-      if (clockFraction !== null)
-        open.minClockFraction =
-          open.minClockFraction === null ? clockFraction : Math.min(open.minClockFraction, clockFraction);
+      open.maxTempC = maxOfPresent(open.maxTempC, tempC);
+      open.minClockFraction = minOfPresent(open.minClockFraction, clockFraction);
     } else if (open) {
       open.endMs = tMs;
       this.out.push(open);
@@ -178,18 +177,8 @@ class ThrottleDetector {
       if (prev && i.startMs - prev.endMs <= gap) {
         prev.endMs = Math.max(prev.endMs, i.endMs);
         for (const r of i.reasons) if (!prev.reasons.includes(r)) prev.reasons.push(r);
-        prev.maxTempC =
-          prev.maxTempC === null
-            ? i.maxTempC
-            : i.maxTempC === null
-              ? prev.maxTempC
-              : Math.max(prev.maxTempC, i.maxTempC);
-        prev.minClockFraction =
-          prev.minClockFraction === null
-            ? i.minClockFraction
-            : i.minClockFraction === null
-              ? prev.minClockFraction
-              : Math.min(prev.minClockFraction, i.minClockFraction);
+        prev.maxTempC = maxOfPresent(prev.maxTempC, i.maxTempC);
+        prev.minClockFraction = minOfPresent(prev.minClockFraction, i.minClockFraction);
       } else merged.push({ ...i, reasons: [...i.reasons] });
     }
     return merged;
