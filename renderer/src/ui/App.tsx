@@ -179,8 +179,8 @@ export function App({ store, connection }: { store: AppStore; connection: ApiCon
         <BoardEditor />
         <SshConfigImportDialog />
         <PromptDialogs />
-        {/* The first session a user opens comes faster when its code has run once (ChartWarmup.tsx). */}
-        <ChartWarmup api={connection.api} />
+        {/* The first chart a user opens comes faster when recharts' code has run once (ChartWarmup.tsx). */}
+        <ChartWarmup />
       </div>
     </StoreProvider>
   );

@@ -1,11 +1,8 @@
 // Draws one small recharts chart once, out of sight, when the page first falls idle, then removes
-// it; at the same idle moment it runs the rest of a session's way into the dashboard once, on a
-// made-up hour of samples (dashboard/open-warmup.ts: the packed pass, the alert rules, LTTB, the
-// throttle rule, per-pixel points, the canvas painter). V8 compiles a function when it first
-// runs, and a chart runs a large part of recharts (its store, selectors, axes, legend, tooltip,
-// lines): the first chart a page draws costs ~45 ms of compiling and cold code more than the next
-// ones on the 2-core test VM (bench/ui.bench.ts, the session opened from the Sessions list); the
-// data path's loops run cold and unoptimized the first time too. Done here, at idle after start-up, the first session a
+// it. V8 compiles a function when it first runs, and a chart runs a large part of recharts (its
+// store, selectors, axes, legend, tooltip, lines): the first chart a page draws costs ~45 ms of
+// compiling and cold code more than the next ones on the 2-core test VM (bench/ui.bench.ts, the
+// session opened from the Sessions list). Done here, at idle after start-up, the first session a
 // user opens (and the first comparison, the KV calculator's chart) does not pay it. Not before the
 // start screen is shown (a session opened at start-up would wait behind it), and not at all when
 // the start screen drew a chart (its code has run). The chart is hidden from sight, from assistive
@@ -13,8 +10,6 @@
 // data-testid="chart-warmup"), and lives for about a third of a second.
 import { useEffect, useState } from 'react';
 import { Line, ReferenceLine } from 'recharts';
-import type { KvScopeApi } from '../../../shared/api/contract';
-import { warmSessionOpenPath } from './dashboard/open-warmup';
 import { LINE_PROPS, LineChartFrame, xAxisLabel } from './LineChartFrame';
 import { useAppStore } from './store-context';
 
@@ -69,20 +64,7 @@ function WarmupChart() {
   );
 }
 
-/**
- * The data path's warm-up. A failure there costs the speed-up only, never the page; it is a bug
- * all the same (the same code opens sessions), so it is logged as an error, which the browser
- * tests fail on.
- */
-function warmDataPath(api: KvScopeApi) {
-  try {
-    warmSessionOpenPath(api, document.createElement('canvas'));
-  } catch (error) {
-    console.error(`kvscope: the session-open warm-up failed: ${String(error)}`);
-  }
-}
-
-export function ChartWarmup({ api }: { api: KvScopeApi }) {
+export function ChartWarmup() {
   const [stage, setStage] = useState<'waiting' | 'drawing' | 'done'>('waiting');
   const startScreenShown = useAppStore((s) => s.startScreenShown);
   const chartDrawn = useAppStore((s) => s.chart.rss.length > 0);
@@ -92,15 +74,11 @@ export function ChartWarmup({ api }: { api: KvScopeApi }) {
     if (stage === 'waiting') {
       if (!startScreenShown || chartDrawn) return undefined;
       // Not in every browser (Safari): a timer then.
-      const start = () => {
-        warmDataPath(api);
-        setStage('drawing');
-      };
       if (typeof window.requestIdleCallback !== 'function') {
-        const timer = window.setTimeout(start, 1000);
+        const timer = window.setTimeout(() => setStage('drawing'), 1000);
         return () => window.clearTimeout(timer);
       }
-      const idle = window.requestIdleCallback(start, { timeout: IDLE_TIMEOUT_MS });
+      const idle = window.requestIdleCallback(() => setStage('drawing'), { timeout: IDLE_TIMEOUT_MS });
       return () => window.cancelIdleCallback(idle);
     }
     if (stage !== 'drawing') return undefined;
@@ -112,7 +90,7 @@ export function ChartWarmup({ api }: { api: KvScopeApi }) {
     };
     frame = window.requestAnimationFrame(count);
     return () => window.cancelAnimationFrame(frame);
-  }, [stage, startScreenShown, chartDrawn, api]);
+  }, [stage, startScreenShown, chartDrawn]);
   if (stage !== 'drawing') return null;
   return (
     <div className="chart-warmup" aria-hidden="true" data-testid="chart-warmup">
