@@ -70,14 +70,15 @@ BEGIN {
   up = rd("/proc/uptime"); split(up, ua, " ")
   fresh = ($0 == "+"); if (fresh && (getline l) > 0) procs = l
   out = "S t=" ua[1]
-  # Between rescans: is the measured process alive, and the group's leader (the stat just read
-  # when it is the measured one)? Once the leader is gone (the engine ended) every tick lists
-  # /proc afresh, so "gone" comes at once: here, through a shell (awk cannot read a directory;
-  # ~2 ms, but only then). A listing that fails (no fork under memory pressure) is no fresh list.
+  # Between rescans: is the measured process alive? When it ended and the group's leader is gone
+  # too (the stat just read when the leader is the measured one), /proc is listed afresh, so
+  # "gone" comes at once when no member is left: here, through a shell (awk cannot read a
+  # directory; ~2 ms, but only at that tick: a leader that left its engine running costs nothing
+  # while the engine runs). A listing that fails (no fork under memory pressure) is no fresh list.
   alive = 0
   if (!fresh) {
     got = stat(cur); alive = got && sa[1] != "Z"
-    if (!(cur == pid ? got : rd("/proc/" pid "/stat") != "")) {
+    if (!alive && !(cur == pid ? got : rd("/proc/" pid "/stat") != "")) {
       if ((lister | getline l) > 0) { procs = l; fresh = 1 }
       close(lister)
     }
@@ -208,8 +209,8 @@ export function unchangedWalkEveryTicks(intervalMs: number): number {
  * so the first GROUP_RESCAN_FAST_COUNT rescans come every GROUP_RESCAN_PERIOD_MS, later ones every
  * GROUP_RESCAN_SLOW_PERIOD_MS (at 1 Hz a rescan a second was ~0.03 % of a core, the sampler's
  * largest part after smaps_rollup). A measured process that ends is replaced at once by the
- * largest member of the last list; when the group's leader is gone the awk lists /proc itself
- * every tick (a shell it starts, ~2 ms: only from then on), so the run is "gone" at the next
+ * largest member of the last list, or, when the group's leader is gone too, of a listing the awk
+ * makes at once (a shell it starts, ~2 ms, only at that tick), so the run is "gone" at the next
  * tick, not at the next slow rescan.
  */
 export const GROUP_RESCAN_PERIOD_MS = 1000;
