@@ -1,9 +1,8 @@
 // The procfs sampler that runs ON the target: one POSIX sh that lists thermal zones and
 // cpufreq policies once, then ONE long-lived awk that reads every file with getline per tick
 // (no process spawned per tick: ~0.06 ms a tick against ~6 ms for one `cat` a tick, measured on
-// a 2-core x86 VM). Ticks come from bash's
-// `read -t` on a pipe that never has data (no fork); without bash, from `sleep` (one fork a
-// tick). Each tick prints one line, parsed by shared/collectors/procfs-sampler-parser.ts:
+// a 2-core x86 VM). Ticks come from the collectors' ticker (TICKER_SH: perl, bash, or `sleep`
+// where there is neither), straight into the awk. Each tick prints one line, parsed by shared/collectors/procfs-sampler-parser.ts:
 //
 //   H v=1 pagesize=4096 clk=100 zones=cpu-thermal,gpu-thermal policies=policy0,policy4
 //   S t=<uptime s> pid=<measured> grp=<processes in the engine's group> st=<statm fields,> rss= anon= file= shmem= swap= hwm= thr= [pss= sanon=] (kB)
@@ -13,9 +12,11 @@
 //
 // The pid given is the engine's process group (and session) leader: the sampler measures the
 // group's largest member, re-chosen at each rescan (see GROUP_RESCAN_PERIOD_MS) and whenever the measured one
-// ends, and says which (pid=). At a rescan tick only, the shell globs /proc/[0-9]* (a readdir, no
-// fork: ~0.3 ms of CPU for 400 processes under dash on the 2-core x86 VM) and the awk reads the
-// stat line of each process it has not seen yet and of each member (~10 µs a process).
+// ends, and says which (pid=). At a rescan tick only, the ticker lists /proc/[0-9]* (a readdir,
+// no fork: ~0.3 ms of CPU for 400 processes under dash on the 2-core x86 VM; the ticker,
+// shared/collectors/collector-script.ts, is the one process besides the awk that wakes each tick)
+// and the awk reads the stat line of each process it has not seen yet and of each member (~10 µs
+// a process).
 // Checked with mawk 1.3.4 (Debian), gawk 5 and busybox awk; bash 5 and dash 0.5.12.
 // /proc/uptime is CLOCK_BOOTTIME with 10 ms resolution: the target's monotonic time.
 import { AWK_INTERACTIVE_SH, awkWord, TICKER_SH } from './collector-script';
@@ -58,18 +59,31 @@ BEGIN {
   # The lines read from status and meminfo.
   nw = split("VmRSS: RssAnon: RssFile: RssShmem: VmHWM: Threads: VmSwap: MemTotal: MemAvailable: MemFree: Cached: SwapTotal: SwapFree: NvMapMemUsed:", wl, " ")
   for (i = 1; i <= nw; i++) want[wl[i]] = 1
-  cur = pid; members = 1
+  cur = pid; members = 1; lister = "echo /proc/[0-9]*"
 }
 {
   # An input line a tick: empty, or "+" at a rescan tick, followed by the list of /proc/<pid>
-  # directories once the shell has globbed it (the time is read first, so the glob does not
+  # directories once the ticker has listed it (the time is read first, so the glob does not
   # delay it). Between rescans a measured process that ends is replaced from the last list;
   # when no member of that list is left, "gone" waits for a fresh list (up to one rescan
   # period), so a member started since the last rescan is not missed.
   up = rd("/proc/uptime"); split(up, ua, " ")
   fresh = ($0 == "+"); if (fresh && (getline l) > 0) procs = l
   out = "S t=" ua[1]
-  if (fresh || !stat(cur) || sa[1] == "Z") cur = choose()
+  # Between rescans: is the measured process alive? When it ended and the group's leader is gone
+  # too (the stat just read when the leader is the measured one), /proc is listed afresh, so
+  # "gone" comes at once when no member is left: here, through a shell (awk cannot read a
+  # directory; ~2 ms, but only at that tick: a leader that left its engine running costs nothing
+  # while the engine runs). A listing that fails (no fork under memory pressure) is no fresh list.
+  alive = 0
+  if (!fresh) {
+    got = stat(cur); alive = got && sa[1] != "Z"
+    if (!alive && !(cur == pid ? got : rd("/proc/" pid "/stat") != "")) {
+      if ((lister | getline l) > 0) { procs = l; fresh = 1 }
+      close(lister)
+    }
+  }
+  if (fresh || !alive) cur = choose()
   if (cur == "" && !fresh) next
   if (cur == "") { print out " gone=1"; fflush(); exit 0 }
   base = "/proc/" cur
@@ -156,16 +170,10 @@ done
 echo "H v=1 pid=$P pagesize=$PS clk=$CLK zones=$ztypes policies=$pnames"
 ${TICKER_SH}
 ${AWK_INTERACTIVE_SH}
-# The /proc listing (a readdir of every process: ~0.3 ms of CPU for 400 processes under dash on
-# the 2-core x86 VM) only at a rescan tick: every R ticks for the first ${GROUP_RESCAN_FAST_COUNT} rescans, then every
-# S ticks; and at every tick once the group's leader is gone (the engine ended: "gone" at once).
-n=0; k=0
-tick | while read -r _; do
-  if [ $n = 0 ] || [ ! -d "/proc/$P" ]; then
-    echo +; echo /proc/[0-9]*; n=0; k=$((k + 1)); [ $k = ${GROUP_RESCAN_FAST_COUNT} ] && R=$S
-  else echo; fi
-  n=$(( (n + 1) % R ))
-done | awk $AWKI -v pid="$P" -v every="$E" -v stale="$U" -v zones="$zones" -v pols="$pols" -v pcaps="$pcaps" ${awkWord(awkProgram)}
+# The ticker lists /proc itself (a readdir of every process, no fork) only at a rescan tick: every
+# R ticks for the first ${GROUP_RESCAN_FAST_COUNT} rescans, then every S ticks. Nothing else wakes between the ticks
+# and the awk (which lists /proc itself once the group's leader is gone).
+tick "$R" "$S" ${GROUP_RESCAN_FAST_COUNT} | awk $AWKI -v pid="$P" -v every="$E" -v stale="$U" -v zones="$zones" -v pols="$pols" -v pcaps="$pcaps" ${awkWord(awkProgram)}
 `;
 }
 
@@ -201,8 +209,9 @@ export function unchangedWalkEveryTicks(intervalMs: number): number {
  * so the first GROUP_RESCAN_FAST_COUNT rescans come every GROUP_RESCAN_PERIOD_MS, later ones every
  * GROUP_RESCAN_SLOW_PERIOD_MS (at 1 Hz a rescan a second was ~0.03 % of a core, the sampler's
  * largest part after smaps_rollup). A measured process that ends is replaced at once by the
- * largest member of the last list; when the group's leader is gone a fresh list comes every tick,
- * so the run is "gone" at the next tick, not at the next slow rescan.
+ * largest member of the last list, or, when the group's leader is gone too, of a listing the awk
+ * makes at once (a shell it starts, ~2 ms, only at that tick), so the run is "gone" at the next
+ * tick, not at the next slow rescan.
  */
 export const GROUP_RESCAN_PERIOD_MS = 1000;
 export const GROUP_RESCAN_FAST_COUNT = 10;

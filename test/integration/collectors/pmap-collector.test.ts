@@ -64,7 +64,7 @@ describe('the pmap collector', () => {
     }
   });
 
-  it('an unchanged map is walked once: the ticks after say the same table again, until statm changes', async () => {
+  it('an unchanged map is walked once: the ticks after are one `same` line each, read as the table again, until statm changes', async () => {
     const script = join(dir, 'pmap-unchanged.sh');
     writeFileSync(script, pmapCollector.script ?? '', { mode: 0o755 });
     // 16 MiB at once, then idle; 8 MiB more 3 s later, then idle again (perl: nothing moves its
@@ -98,17 +98,14 @@ describe('the pmap collector', () => {
       child.stdout.on('data', (d: Buffer) => (run.out += d.toString()));
       return run;
     };
-    // The tables of the output, in order (each after its `t=` line), and the anonymous kB each sums.
-    const tables = (out: string) =>
-      out
-        .split(/^t=[\d.]+\n/m)
-        .slice(1)
-        .filter((t) => t.includes('total kB'));
-    const anonKb = (table: string) =>
-      table
-        .split('\n')
-        .filter((l) => l.endsWith('[ anon ]') || l.endsWith('[heap]'))
-        .reduce((sum, l) => sum + Number(l.split(/\s+/)[2]), 0);
+    const read = (out: string) => {
+      const parser = pmapCollector.createParser();
+      return [...out.split('\n').map((l) => parser.push(l)), ...parser.end()].filter(
+        (r): r is CollectorRecord => r !== null,
+      );
+    };
+    const samples = (records: CollectorRecord[]) =>
+      records.filter((r): r is Extract<CollectorRecord, { kind: 'sample' }> => r.kind === 'sample');
     try {
       await sleep(300);
       const smapsBytes = readFileSync(`/proc/${target.pid}/smaps`).length;
@@ -119,17 +116,31 @@ describe('the pmap collector', () => {
       // The 8 MiB come at 3 s: the next tick sees statm change and walks.
       await sleep(2600);
       sparing.child.kill('SIGTERM');
-      const said = tables(sparing.out);
-      const distinct = [...new Set(said)];
-      expect(said.length).toBeGreaterThanOrEqual(20);
+      // Two tables (the first walk, the walk after the change); every other tick is one line.
+      const lines = sparing.out.split('\n').filter((l) => l !== '');
+      const ticks = lines.filter((l) => l.startsWith('t='));
+      expect(ticks.length).toBeGreaterThanOrEqual(20);
+      expect(lines.filter((l) => l.startsWith('total kB'))).toHaveLength(2);
+      expect(ticks.filter((l) => /^t=[\d.]+ same$/.test(l))).toHaveLength(ticks.length - 2);
+      const records = read(sparing.out);
+      expect(records.filter((r) => r.kind === 'diagnostic')).toEqual([]);
+      const said = samples(records);
+      expect(said).toHaveLength(ticks.length);
+      const distinct = [...new Set(said.map((s) => JSON.stringify(s.values)))];
       expect(distinct).toHaveLength(2);
-      expect(said.indexOf(distinct[1]!)).toBeGreaterThan(5);
-      expect(anonKb(distinct[1]!) - anonKb(distinct[0]!)).toBeGreaterThanOrEqual(8 * 1024);
-      // Walking at every tick (0): ~10 smaps reads in the same time.
+      expect(said.findIndex((s) => JSON.stringify(s.values) === distinct[1])).toBeGreaterThan(5);
+      const anon = (s: string) => (JSON.parse(s) as Record<string, number>)['pmap.anonBytes'] ?? 0;
+      expect(anon(distinct[1]!) - anon(distinct[0]!)).toBeGreaterThanOrEqual(8 << 20);
+      // Walking at every tick (0): ~10 smaps reads in the same time, and each walk reads what the
+      // "same" lines said (the map has not changed since).
       const walking = start('0');
       await sleep(1200);
       expect(awkReadBytes(walking.child.pid!)).toBeGreaterThan(6 * smapsBytes);
       walking.child.kill('SIGTERM');
+      const walked = samples(read(walking.out));
+      expect(walking.out).not.toContain(' same');
+      expect(walked.length).toBeGreaterThanOrEqual(5);
+      for (const s of walked) expect(JSON.stringify(s.values)).toBe(distinct[1]);
     } finally {
       target.kill('SIGKILL');
     }

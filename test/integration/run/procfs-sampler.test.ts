@@ -2,7 +2,16 @@
 // boards have: dash + mawk with the no-fork ticker (perl or bash; Debian/Ubuntu/L4T), and busybox sh +
 // busybox awk with no bash at all (Yocto/Buildroot gateways).
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync, rmSync, existsSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -155,12 +164,91 @@ describe('procfs sampler on this kernel', () => {
     expect(s?.values).not.toHaveProperty('cpufreq.policy6.max.KHz');
   });
 
-  it('busybox sh + busybox awk, no bash anywhere on PATH', async () => {
-    const bin = join(dir, 'busybox-bin');
-    execFileSync('mkdir', ['-p', bin]);
-    for (const applet of ['sh', 'awk', 'sleep', 'head', 'cat']) {
-      if (!existsSync(join(bin, applet))) symlinkSync('/usr/bin/busybox', join(bin, applet));
+  it('per tick only the ticker and the awk wake: no shell between them', async () => {
+    // Rescans at every tick for the first 10 (1 s at 0.1 s), then every 1000 ticks: the window
+    // below has no rescan, only ticks.
+    const child = spawn('/bin/dash', [join(dir, 'sampler.sh'), String(watched.pid), '0.1', '1', '1', '1000'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+      detached: true,
+    });
+    child.stdout.resume();
+    const wakeups = () => {
+      const got = new Map<string, number>();
+      for (const e of readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
+        try {
+          const stat = readFileSync(`/proc/${e}/stat`, 'utf8')
+            .replace(/^.*\) /s, '')
+            .split(' ');
+          if (Number(stat[2]) !== child.pid) continue;
+          const status = readFileSync(`/proc/${e}/status`, 'utf8');
+          const name = /^Name:\s+(\S+)/m.exec(status)?.[1] ?? '?';
+          got.set(`${e} ${name}`, Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1]));
+        } catch {
+          // gone meanwhile
+        }
+      }
+      return got;
+    };
+    try {
+      await new Promise((r) => setTimeout(r, 1600));
+      const before = wakeups();
+      await new Promise((r) => setTimeout(r, 1500));
+      const after = wakeups();
+      // ~15 ticks: the processes that woke at least 10 times.
+      const woken = [...after]
+        .filter(([p, n]) => n - (before.get(p) ?? n) >= 10)
+        .map(([p]) => p.split(' ')[1])
+        .sort();
+      expect([...after.keys()].map((p) => p.split(' ')[1])).toContain('awk');
+      expect(woken).toEqual(['awk', 'perl']);
+    } finally {
+      process.kill(-child.pid!, 'SIGTERM');
     }
+  });
+
+  // The ticker lists /proc at the rescans (awk cannot read a directory): each ticker does.
+  const awks = {
+    'dash + mawk': () => ({ shell: '/bin/dash', env: process.env }),
+    'dash + mawk, the bash ticker': () => ({ shell: '/bin/dash', env: { ...process.env, KVSCOPE_TICKER: 'bash' } }),
+    'busybox sh + busybox awk': () => ({ shell: join(busyboxBin(), 'sh'), env: { PATH: busyboxBin() } }),
+  };
+  for (const [name, tools] of Object.entries(awks))
+    it(`${name}: a larger member the group starts later is measured, at the fast rescans and at the slow ones`, async () => {
+      // The leader (a shell, small) starts a perl of 24 MiB (~2× that resident: perl's `x` builds a
+      // copy) after 0.4 s, within the first 10 rescans (one a tick), and another of 96 MiB after
+      // 1.8 s, past them (rescans every 5 ticks).
+      const alloc = (mb: number) => `perl -e '$a = "x" x (${mb} << 20); sleep 30' &`;
+      const leader = spawn('sh', ['-c', `sleep 0.4; ${alloc(24)} sleep 1.4; ${alloc(96)} wait`], {
+        stdio: 'ignore',
+        detached: true,
+      });
+      try {
+        const { shell, env } = tools();
+        const { records } = await sample(shell, env, leader.pid!, 32, ['1', '5']);
+        const samples = records.filter((r): r is Extract<SamplerRecord, { kind: 'sample' }> => r.kind === 'sample');
+        const rssOf = (pid: unknown) =>
+          Math.max(...samples.filter((s) => s.values.measuredPid === pid).map((s) => s.values.rssAnonBytes as number));
+        // Before the perls, the largest of the shell and its `sleep`; then the first perl, then the second.
+        const pids = [...new Set(samples.map((s) => s.values.measuredPid))].filter((p) => rssOf(p) > 20 * MIB);
+        expect(pids).toHaveLength(2);
+        expect(defined(samples[0]).values.rssAnonBytes).toBeLessThan(8 * MIB);
+        expect(rssOf(pids[0])).toBeGreaterThan(24 * MIB);
+        expect(rssOf(pids[0])).toBeLessThan(96 * MIB);
+        expect(rssOf(pids[1])).toBeGreaterThan(96 * MIB);
+        expect(samples.at(-1)?.values.measuredPid).toBe(pids[1]);
+        // The second perl's start (1.8 s) to its first sample: within one slow rescan (5 ticks) and
+        // the 0.1 s it takes to fill its memory.
+        const firstOf = (pid: unknown) => defined(samples.find((s) => s.values.measuredPid === pid)).uptimeMs;
+        expect(firstOf(pids[1]) - defined(samples[0]).uptimeMs).toBeLessThan(1800 + 800);
+        // The shell and the two perls.
+        expect(samples.at(-1)?.values.groupProcesses).toBe(3);
+      } finally {
+        process.kill(-leader.pid!, 'SIGKILL');
+      }
+    });
+
+  it('busybox sh + busybox awk, no bash anywhere on PATH', async () => {
+    const bin = busyboxBin();
     const { records } = await sample(join(bin, 'sh'), { PATH: bin }, watched.pid!, 3);
     const samples = records.filter((r) => r.kind === 'sample');
     expect(samples.length).toBeGreaterThanOrEqual(3);
@@ -177,17 +265,53 @@ describe('procfs sampler on this kernel', () => {
     expect(exit).toBe(0);
   });
 
-  it('says "gone" at the next tick after the fast rescans too, not at the next slow rescan', async () => {
-    // Rescans every tick for the first 10, then every 100,000 ticks (~3 h): the process outlives
-    // the fast ones, and its end must still be seen at once (its group's leader is gone).
-    const short = spawn('sleep', ['2']);
-    const { records, exit } = await sample('/bin/sh', process.env, short.pid!, 1000, ['1', '100000']);
-    const samples = records.filter((r) => r.kind === 'sample');
-    expect(samples.length).toBeGreaterThan(10);
-    expect(records[records.length - 1]).toMatchObject({ kind: 'gone' });
-    expect(exit).toBe(0);
-  });
+  for (const [name, tools] of Object.entries(awks))
+    it(`${name}: a leader that leaves its engine behind: the engine measured to its end, then "gone" at once`, async () => {
+      // The leader (a shell) starts a 16 MiB perl in the background and exits at 0.3 s; the perl
+      // ends at 1.5 s. Rescans every tick for 10 ticks, then every 100,000.
+      const leader = spawn(
+        'sh',
+        ['-c', `perl -e '$a = "x" x (16 << 20); select(undef, undef, undef, 1.5)' & sleep 0.3`],
+        {
+          stdio: 'ignore',
+          detached: true,
+        },
+      );
+      const { shell, env } = tools();
+      const { records, exit } = await sample(shell, env, leader.pid!, 1000, ['1', '100000']);
+      const samples = records.filter((r): r is Extract<SamplerRecord, { kind: 'sample' }> => r.kind === 'sample');
+      const last = defined(samples.at(-1));
+      expect(last.values.measuredPid).not.toBe(leader.pid);
+      expect(last.values.rssAnonBytes).toBeGreaterThan(16 * MIB);
+      const gone = records.at(-1);
+      expect(gone).toMatchObject({ kind: 'gone' });
+      expect(gone?.kind === 'gone' && gone.uptimeMs - defined(samples[0]).uptimeMs).toBeLessThan(2000);
+      expect(exit).toBe(0);
+    });
+
+  for (const [name, tools] of Object.entries(awks))
+    it(`${name}: says "gone" at the next tick after the fast rescans too, not at the next slow rescan`, async () => {
+      // Rescans every tick for the first 10, then every 100,000 ticks (~3 h): the process outlives
+      // the fast ones, and its end must still be seen at once (its group's leader is gone).
+      const short = spawn('sleep', ['2']);
+      const { shell, env } = tools();
+      const { records, exit } = await sample(shell, env, short.pid!, 1000, ['1', '100000']);
+      const samples = records.filter((r) => r.kind === 'sample');
+      expect(samples.length).toBeGreaterThan(10);
+      expect(records[records.length - 1]).toMatchObject({ kind: 'gone' });
+      expect(exit).toBe(0);
+    });
 });
+
+/** A directory of busybox applets, the only PATH of a busybox-only board (no bash, no perl). */
+function busyboxBin(): string {
+  const bin = join(dir, 'busybox-bin');
+  execFileSync('mkdir', ['-p', bin]);
+  for (const applet of ['sh', 'awk', 'sleep', 'head', 'cat']) {
+    if (!existsSync(join(bin, applet))) symlinkSync('/usr/bin/busybox', join(bin, applet));
+  }
+  return bin;
+}
 
 function statusKbFromMeminfo(key: string): number {
   const m = new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(readFileSync('/proc/meminfo', 'utf8'));

@@ -66,6 +66,9 @@ function ticks(id: string, lines: readonly string[]): string[] {
 const procfs = fixtureLines('collectors/x86-vm-linux6.18-procfs/procfs-collector-stdout.txt');
 const perfCapture = fixtureLines('perf/x86-vm-perf6.1-collector-interval/perf-collector-stdout.txt');
 const pressureDir = 'pressure/x86-vm-6.18';
+const pmapCapture = fixtureLines('pmap/procps-ng-3.3-ubuntu20.04/01_pmap_x_procps3.3_ubuntu20.04_wsl.txt');
+/** One whole real table (from pmap's `PID:` line on; the lines before are the shell's). */
+const pmapTable = pmapCapture.slice(pmapCapture.findIndex((l) => l.startsWith('4299:')));
 const cgV1 = 'cgroup/v1-linux-6.18';
 const cgV2 = 'cgroup/v2-tree/root/boards.slice';
 
@@ -118,6 +121,15 @@ const ADAPTERS: readonly Adapter[] = [
     seeds: [...corpusLines('pmap'), 't=17.5'],
     // The tick's time, before its table, pmap's `---- ----` / `====` rules and `#` notes (an imported
     // file's provenance): markers, not readings (a table cut short after a row or a header is a diagnostic).
+    mayBeSilent: (line) => /^t=\d+(?:\.\d+)?$/.test(line) || /^[\s=-]*$/.test(line) || isCommentLine(line),
+  },
+  {
+    // smaps source: after a table, a tick whose map did not change is `t=<uptime> same` (the last
+    // table's reading again); damaged, it must still be a sample or a diagnostic.
+    id: 'pmap',
+    variant: 'same',
+    prelude: ['H v=1 source=smaps', 't=12.5', ...pmapTable],
+    seeds: ['t=17.5 same', 't=1834.97 same', 't=5 same', 't=22.5', ...pmapTable.slice(1, 8)],
     mayBeSilent: (line) => /^t=\d+(?:\.\d+)?$/.test(line) || /^[\s=-]*$/.test(line) || isCommentLine(line),
   },
   {

@@ -46,6 +46,29 @@ describe('pmap collector parser', () => {
     expect(pushAll(['! absent no pmap'])).toEqual([{ kind: 'status', status: 'absent', reason: 'no pmap' }]);
   });
 
+  it('a "same" line is the last table\'s reading again, at its own time: as if the table were printed again', () => {
+    const said = pushAll(['H v=1 source=smaps', 't=12.5', ...table, 't=17.5 same', 't=22.5 same', 't=27.5', ...table]);
+    const printed = pushAll(['H v=1 source=smaps', 't=12.5', ...table, 't=17.5', ...table, 't=22.5', ...table]);
+    expect(said.slice(0, 4)).toEqual(printed);
+    expect(said.map((r) => r.kind === 'sample' && r.uptimeMs)).toEqual([false, 12500, 17500, 22500, 27500]);
+    expect(said[4]).toEqual({ ...printed[1], uptimeMs: 27500 });
+  });
+
+  it('a "same" line with no table read before it is a diagnostic: none yet, one cut short, a new tick without one', () => {
+    const reason = 'pmap "same" line without a table read before it';
+    expect(pushAll(['H v=1 source=smaps', 't=5 same'])).toEqual([
+      { kind: 'header' },
+      { kind: 'diagnostic', reason, text: 't=5 same' },
+    ]);
+    // The table it would repeat was cut: that is what is said (once), and the next "same" has nothing to repeat.
+    expect(pushAll(['t=1', ...table.slice(0, 6), 't=2 same', 't=3 same'])).toEqual([
+      { kind: 'diagnostic', reason: 'pmap table cut short', text: 't=2 same' },
+      { kind: 'diagnostic', reason, text: 't=3 same' },
+    ]);
+    // A table, then a tick whose table never came: "same" does not reach back past that tick.
+    expect(pushAll(['t=1', ...table, 't=2', 't=3 same']).map((r) => r.kind)).toEqual(['sample', 'diagnostic']);
+  });
+
   it('a table the stream ends in the middle of is a diagnostic at end(), not nothing', () => {
     const p = createPmapCollectorParser();
     const cut = table.slice(0, 6);
