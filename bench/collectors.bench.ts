@@ -240,10 +240,12 @@ export async function benchCollectors(seconds = Number(process.env.KVSCOPE_BENCH
   const problem = cpuacctProblem();
   if (problem) return [{ name: 'collector set', value: '–', note: `not measured: ${problem}` }];
   const rows: BenchRow[] = [machineRow()];
-  // The watched process: a node process holding 200 MiB in 200 mappings, idling.
+  // The watched process: a node process holding 200 MiB in 200 mappings, idle as an engine waiting
+  // for a prompt: one far timer keeps it alive and nothing wakes it (a 1 s interval had node's
+  // heap, and so its statm, change every ~10 s: more page-table walks than an idle engine gets).
   const watched = spawn(
     process.execPath,
-    ['-e', 'const b=[];for(let i=0;i<200;i++)b.push(Buffer.alloc(1<<20,1));setInterval(()=>{},1000)'],
+    ['-e', 'const b=[];for(let i=0;i<200;i++)b.push(Buffer.alloc(1<<20,1));setTimeout(()=>{},2147483647)'],
     { stdio: 'ignore' },
   );
   const work = mkdtempSync(join(tmpdir(), 'kvscope-bench-collectors-'));
