@@ -384,7 +384,7 @@ describe('the run form, beyond one run: what the CLI can do', () => {
       // Folded again: an error on one of its fields opens it, the message on the field.
       await collectors.locator('summary').click();
       await page.getByTestId('start-run').click();
-      expect(await text('error-collector-pmap')).toBe('between 1000 and 300000 ms');
+      expect(await text('error-collector-pmap')).toBe('a whole number from 1,000 to 300,000 ms');
       expect(await pmapEvery.isVisible()).toBe(true);
       expect(await pmapEvery.getAttribute('aria-invalid')).toBe('true');
       await pmapEvery.fill('2000');
