@@ -27,6 +27,7 @@ function rd(f,   l, r) { r = ""; if ((getline l < f) > 0) r = l; close(f); retur
 # parentheses, so count from the last ")"); sa[1] = state, sa[3] = pgrp, sa[4] = session,
 # sa[22] = rss pages. False when the process is gone.
 function stat(p,   l, i) {
+  if (p == "") return 0
   l = rd("/proc/" p "/stat"); if (l == "") return 0
   i = length(l); while (i > 0 && substr(l, i, 1) != ")") i--
   split(substr(l, i + 2), sa, " "); return 1
@@ -34,7 +35,9 @@ function stat(p,   l, i) {
 # The engine's process group: every process whose group or session is the engine's (the launcher
 # starts it in its own session; wrappers fork or exec inside it), and the given process itself
 # (a pid that leads no group). Measure the largest member by
-# RSS, never a zombie: a passing child (sleep, a shell's subshell) is small and is not chosen.
+# RSS, never a zombie nor a process with no address space (sa[21], vsize, is 0 once an exiting
+# process has let go of its memory, before it is a zombie): a passing child (sleep, a shell's
+# subshell) is small and is not chosen.
 # A process found outside the group stays outside for its life (setpgid can only join a group of
 # its own session, and a new session is never the engine's), so its stat is read once, not at
 # every rescan: with 400 processes that was ~3 ms of CPU a rescan (2-core x86 VM).
@@ -45,13 +48,23 @@ function choose(   n, i, p, best, bestRss, now) {
   for (i = 1; i <= n; i++) {
     p = substr(pl[i], 7); now[p] = 1
     if (p in outside) continue
-    if (!stat(p) || sa[1] == "Z") continue
+    if (!stat(p) || sa[1] == "Z" || sa[21] + 0 == 0) continue
     if (p != pid && sa[3] != pid && sa[4] != pid) { outside[p] = 1; continue }
     members++
     if (sa[22] + 0 > bestRss) { bestRss = sa[22] + 0; best = p }
   }
   for (p in outside) if (!(p in now)) delete outside[p]
   return best
+}
+# Reads the statm (into st) and status counters (into v[]) of process p; false when it has ended
+# or its memory is gone (an exiting process: statm all zeros, status without VmRSS).
+# (getline into $0 splits in C; one lookup a line: ~half the CPU of split() and a chain of ifs.)
+function measure(p,   f) {
+  st = rd("/proc/" p "/statm"); if (st == "" || st ~ /^0 /) return 0
+  split("", v); f = "/proc/" p "/status"
+  while ((getline < f) > 0) if ($1 in want) v[$1] = $2
+  close(f)
+  return ("VmRSS:" in v)
 }
 BEGIN {
   nz = split(zones, zp, "\n"); np = split(pols, pp, "\n"); split(pcaps, pc, "\n"); sr = 1; tick = 0; if (every < 1) every = 1
@@ -71,28 +84,27 @@ BEGIN {
   fresh = ($0 == "+"); if (fresh && (getline l) > 0) procs = l
   out = "S t=" ua[1]
   # Between rescans: is the measured process alive? When it ended and the group's leader is gone
-  # too (the stat just read when the leader is the measured one), /proc is listed afresh, so
+  # too (or a zombie: its parent has not reaped it yet), /proc is listed afresh, so
   # "gone" comes at once when no member is left: here, through a shell (awk cannot read a
   # directory; ~2 ms, but only at that tick: a leader that left its engine running costs nothing
   # while the engine runs). A listing that fails (no fork under memory pressure) is no fresh list.
   alive = 0
   if (!fresh) {
-    got = stat(cur); alive = got && sa[1] != "Z"
-    if (!alive && !(cur == pid ? got : rd("/proc/" pid "/stat") != "")) {
+    alive = stat(cur) && sa[1] != "Z"
+    if (!alive && !(stat(pid) && sa[1] != "Z")) {
       if ((lister | getline l) > 0) { procs = l; fresh = 1 }
       close(lister)
     }
   }
   if (fresh || !alive) cur = choose()
-  if (cur == "" && !fresh) next
-  if (cur == "") { print out " gone=1"; fflush(); exit 0 }
+  # A process that ended since, or is ending (its memory already gone: statm all zeros, status
+  # without its Vm lines), is not measured: a reading of it would be a drop to zero at the end of
+  # every run. The largest other member is; with none, "gone" (or, on an old list, the next tick).
+  ok = 0
+  for (k = 0; k < 3 && cur != ""; k++) { if (measure(cur)) { ok = 1; break }; cur = choose() }
+  if (!ok && (cur != "" || !fresh)) next
+  if (!ok) { print out " gone=1"; fflush(); exit 0 }
   base = "/proc/" cur
-  st = rd(base "/statm")
-  if (st == "") {
-    cur = choose(); if (cur == "" && !fresh) next
-    if (cur == "") { print out " gone=1"; fflush(); exit 0 }
-    base = "/proc/" cur; st = rd(base "/statm")
-  }
   out = out " pid=" cur " grp=" members
   gsub(/ /, ",", st); out = out " st=" st
   # Counters from status every tick (cheap). smaps_rollup walks the page tables of the whole
@@ -101,10 +113,6 @@ BEGIN {
   # while the process's statm has not changed since the last walk (same size, same resident
   # pages: an engine waiting for a prompt, a cache reserved at start and filled) only every
   # "stale"-th tick: what it would read is what it read.
-  # (getline into $0 splits in C; one lookup a line: ~half the CPU of split() and a chain of ifs.)
-  split("", v); f = base "/status"
-  while ((getline < f) > 0) if ($1 in want) v[$1] = $2
-  close(f)
   rs = v["VmRSS:"]; ra = v["RssAnon:"]; rf = v["RssFile:"]; rh = v["RssShmem:"]; hw = v["VmHWM:"]; th = v["Threads:"]
   vs = v["VmSwap:"]
   ps = ""; san = ""

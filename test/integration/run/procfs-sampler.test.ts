@@ -36,8 +36,9 @@ async function sample(
   ticks: number,
   rescans: string[] = [],
   script = 'sampler.sh',
+  intervalS = '0.1',
 ): Promise<{ records: SamplerRecord[]; exit: number | null }> {
-  const child = spawn(shell, [join(dir, script), String(pid), '0.1', '2', ...rescans], {
+  const child = spawn(shell, [join(dir, script), String(pid), intervalS, '2', ...rescans], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
@@ -286,6 +287,56 @@ describe('procfs sampler on this kernel', () => {
       const gone = records.at(-1);
       expect(gone).toMatchObject({ kind: 'gone' });
       expect(gone?.kind === 'gone' && gone.uptimeMs - defined(samples[0]).uptimeMs).toBeLessThan(2000);
+      expect(exit).toBe(0);
+    });
+
+  for (const [name, tools] of Object.entries(awks))
+    it(`${name}: a leader left a zombie by its parent, its engine ended: "gone" at once`, async () => {
+      // A parent that does not reap: the group's leader (a shell that starts a 16 MiB perl and
+      // exits at 0.3 s) stays a zombie until the parent's own end at 8 s. The perl ends at 1.5 s,
+      // past the fast rescans: no member is left, though the leader's /proc entry is.
+      const parent = spawn(
+        'perl',
+        [
+          '-e',
+          `$| = 1; my $p = fork; if (!$p) { setpgrp; exec 'sh', '-c', q{perl -e '$a = "x" x (16 << 20); select(undef, undef, undef, 1.5)' & sleep 0.3} } print "$p\\n"; sleep 8`,
+        ],
+        { stdio: ['ignore', 'pipe', 'ignore'], detached: true },
+      );
+      try {
+        const leaderPid = Number(await new Promise<string>((r) => parent.stdout.once('data', (d) => r(String(d)))));
+        const { shell, env } = tools();
+        const { records, exit } = await sample(shell, env, leaderPid, 1000, ['1', '100000']);
+        const samples = records.filter((r): r is Extract<SamplerRecord, { kind: 'sample' }> => r.kind === 'sample');
+        expect(readFileSync(`/proc/${leaderPid}/stat`, 'utf8')).toMatch(/\) Z /);
+        expect(defined(samples.at(-1)).values.rssAnonBytes).toBeGreaterThan(16 * MIB);
+        const gone = records.at(-1);
+        expect(gone).toMatchObject({ kind: 'gone' });
+        expect(gone?.kind === 'gone' && gone.uptimeMs - defined(samples[0]).uptimeMs).toBeLessThan(2500);
+        expect(exit).toBe(0);
+      } finally {
+        process.kill(-parent.pid!, 'SIGKILL');
+      }
+    });
+
+  for (const [name, tools] of Object.entries(awks))
+    it(`${name}: an engine that takes time to free its memory at exit is not read as zero on its way out`, async () => {
+      // A perl of ~512 MiB (256 MiB and its copy) that exits after 1 s: from the moment its
+      // memory is let go (statm all zeros, status without VmRSS) to the moment it is a zombie,
+      // the kernel frees its pages (~90 ms here; ~0.5 s for a 4 GiB engine). Ticks every 10 ms
+      // land in that window; a reading there was a drop to zero at the end of the run.
+      const engine = spawn('perl', ['-e', '$a = "x" x (256 << 20); select(undef, undef, undef, 1.0)'], {
+        stdio: 'ignore',
+        detached: true,
+      });
+      const { shell, env } = tools();
+      const { records, exit } = await sample(shell, env, engine.pid!, 100_000, [], 'sampler.sh', '0.01');
+      const samples = records.filter((r): r is Extract<SamplerRecord, { kind: 'sample' }> => r.kind === 'sample');
+      const full = samples.findIndex((s) => (s.values.rssAnonBytes as number) > 256 * MIB);
+      expect(full).toBeGreaterThanOrEqual(0);
+      const after = samples.slice(full).map((s) => s.values.rssAnonBytes as number);
+      expect(after.filter((b) => b < 256 * MIB)).toEqual([]);
+      expect(records.at(-1)).toMatchObject({ kind: 'gone' });
       expect(exit).toBe(0);
     });
 
