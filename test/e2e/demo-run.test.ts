@@ -81,6 +81,10 @@ describe('a demo run from the UI', () => {
 
     // Painted lines, not only data: RSS, anon, file-backed and the dashed theory line.
     expect(await chart.locator('path.recharts-line-curve').count()).toBeGreaterThanOrEqual(4);
+    // Its legend names each of them, the theory line's swatch dashed like the line.
+    const legendEntries = page.getByRole('list', { name: 'Memory against tokens legend' }).getByRole('listitem');
+    expect(await legendEntries.allTextContents()).toEqual(['RSS', 'anon RSS', 'file-backed RSS', 'KV theory']);
+    expect(await legendEntries.last().locator('.swatch-dashed').count()).toBe(1);
     // 16 layers × 8 KV heads × (64 + 64) × 2 bytes (f16) = 32 KiB per token (docs/DESIGN.md).
     expect(await page.getByTestId('readout-theory-bytes-per-token').textContent()).toBe('32.0 KiB/token');
     expect(await page.getByTestId('readout-measured-bytes-per-token').textContent()).toMatch(

@@ -98,6 +98,24 @@ export function MemoryChart() {
           )}
         </div>
       </div>
+      {hasData && (
+        // The legend in HTML, not recharts' <Legend>: that one measures its box after the chart
+        // mounts and the chart lays itself out again, a round of recharts' store and a re-render
+        // each time a session opens (~35 ms of the page's part of opening an 8-hour session,
+        // bench/ui.bench.ts).
+        <ul className="legend chart-legend" aria-label="Memory against tokens legend">
+          {LINES.map((line) => (
+            <li key={line.key} data-testid="memory-chart-legend-entry">
+              <span
+                className={`swatch${line.style.strokeDasharray ? ' swatch-dashed' : ''}`}
+                style={{ borderColor: line.style.stroke }}
+                aria-hidden="true"
+              />
+              {line.style.name}
+            </li>
+          ))}
+        </ul>
+      )}
       <div
         className="chart-body"
         data-testid="memory-chart"
@@ -126,14 +144,6 @@ export function MemoryChart() {
             tooltip={{
               labelFormatter: (x) => formatTokens(Number(x)),
               formatter: (value) => formatBytes(Number(value)),
-            }}
-            legend={{
-              verticalAlign: 'top',
-              align: 'right',
-              height: 28,
-              iconType: 'plainline',
-              itemSorter: null,
-              wrapperStyle: { fontSize: 12, color: 'var(--text)' },
             }}
           >
             {LINES.map((line) => (
