@@ -1,5 +1,5 @@
 // The frame every recharts line chart shares (memory against tokens, compare, KV calculator): a
-// responsive LineChart with the grid, numeric axes, tooltip and (when asked) legend in one look; the caller
+// responsive LineChart with the grid, numeric axes, tooltip and legend (unless told not to) in one look; the caller
 // passes what differs (data keys, domains, formatters) and the lines and reference lines as
 // children. Theme colours are the custom properties of renderer/src/styles/base.css, so the
 // light theme applies too, and nothing animates (an animation redraws every point each frame).
@@ -30,8 +30,8 @@ interface Props {
   x: ComponentProps<typeof XAxis>;
   y: ComponentProps<typeof YAxis>;
   tooltip: Pick<ComponentProps<typeof Tooltip>, 'formatter' | 'labelFormatter'>;
-  /** recharts' legend; left out, none (MemoryChart.tsx draws its own in HTML: no re-layout after mount). */
-  legend?: ComponentProps<typeof Legend>;
+  /** recharts' legend (its defaults when left out); false: none (MemoryChart.tsx draws its own in HTML: no re-layout after mount). */
+  legend?: ComponentProps<typeof Legend> | false;
   children: ReactNode;
 }
 
@@ -46,7 +46,7 @@ export function LineChartFrame({ margin, data, x, y, tooltip, legend, children }
           <XAxis type="number" {...AXIS_PROPS} {...x} />
           <YAxis type="number" width={72} {...AXIS_PROPS} {...y} />
           <Tooltip contentStyle={TOOLTIP_STYLE} isAnimationActive={false} {...tooltip} />
-          {legend && <Legend {...legend} />}
+          {legend !== false && <Legend {...legend} />}
           {children}
         </LineChart>
       )}

@@ -130,6 +130,7 @@ export function MemoryChart() {
         ) : (
           <LineChartFrame
             margin={{ top: 16, right: 28, bottom: 28, left: 8 }}
+            legend={false}
             x={{
               dataKey: 'x',
               // Off the y axis' line: what happens at 0 tokens (prefill, start-up) stays visible.
