@@ -1,8 +1,9 @@
 // The frame every recharts line chart shares (memory against tokens, compare, KV calculator): a
-// responsive LineChart with the grid, numeric axes, tooltip and legend (unless told not to) in one look; the caller
-// passes what differs (data keys, domains, formatters) and the lines and reference lines as
-// children. Theme colours are the custom properties of renderer/src/styles/base.css, so the
-// light theme applies too, and nothing animates (an animation redraws every point each frame).
+// responsive LineChart with the grid, numeric axes, tooltip and legend (unless told not to) in
+// one look; the caller passes what differs (data keys, domains, formatters) and the lines and
+// reference lines as children. Theme colours are the custom properties of
+// renderer/src/styles/base.css, so the light theme applies too, and nothing animates (an
+// animation redraws every point each frame).
 import type { ComponentProps, ReactNode } from 'react';
 import { CartesianGrid, Legend, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
 import { useElementSize } from './use-element-size';
@@ -30,7 +31,10 @@ interface Props {
   x: ComponentProps<typeof XAxis>;
   y: ComponentProps<typeof YAxis>;
   tooltip: Pick<ComponentProps<typeof Tooltip>, 'formatter' | 'labelFormatter'>;
-  /** recharts' legend (its defaults when left out); false: none (MemoryChart.tsx draws its own in HTML: no re-layout after mount). */
+  /**
+   * recharts' legend (its defaults when left out); false: none (MemoryChart.tsx draws its own in
+   * HTML, which spares recharts a re-layout after the chart mounts).
+   */
   legend?: ComponentProps<typeof Legend> | false;
   children: ReactNode;
 }
