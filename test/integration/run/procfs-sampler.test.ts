@@ -106,9 +106,13 @@ describe('procfs sampler on this kernel', () => {
     expect(Math.abs((last.rssAnonBytes as number) - anonKb * 1024)).toBeLessThan(2 * MIB);
     expect(last.rssAnonBytes as number).toBeGreaterThan(64 * MIB);
     expect(last.memTotalBytes).toBe(statusKbFromMeminfo('MemTotal') * 1024);
-    // Ticks 100 ms apart on the target's clock (10 ms resolution), monotonic.
+    // Ticks 100 ms apart on the target's clock (10 ms resolution), in order. The ticker aims at
+    // absolute deadlines, so one gap may be short after a late read (CI saw 80 ms under load), but
+    // n gaps span at least n - 1 ticks (a late first read costs at most one), less the resolution.
     const gaps = samples.slice(1).map((s, i) => s.uptimeMs - defined(samples[i]).uptimeMs);
-    for (const g of gaps) expect(g).toBeGreaterThanOrEqual(90);
+    for (const g of gaps) expect(g).toBeGreaterThanOrEqual(0);
+    const span = defined(samples.at(-1)).uptimeMs - defined(samples[0]).uptimeMs;
+    expect(span).toBeGreaterThanOrEqual((gaps.length - 1) * 100 - 10);
     // smaps_rollup is read every 2nd tick here ($3 = 2): PSS present on alternate lines.
     expect(samples.filter((s) => 'pssBytes' in s.values).length).toBeGreaterThanOrEqual(2);
     expect(samples.filter((s) => !('pssBytes' in s.values)).length).toBeGreaterThanOrEqual(2);
