@@ -3,7 +3,7 @@
 // with what the spool held, instead of following a spool nobody writes any more for ever. The
 // killed launcher may stay a zombie here (its parent is this machine's init, which need not reap
 // it): the follow stream (tail --pid) takes a zombie for alive, the launcher check does not.
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { RunRequestSchema } from '../../../shared/api/schemas';
 import { RunService } from '../../../electron/node/run/run-service';
@@ -32,7 +32,17 @@ describe('a launcher that dies on the board', () => {
         }),
       );
       await waitFor(() => run.tokens > 20, 'tokens', 30_000);
-      const launcher = defined((await processesMatching(`launcher.sh ${run.dir}`))[0]);
+      // The launcher's subshells (its collectors' loops) carry its command line too; with pids
+      // wrapping (pid_max 32768 here) one of them may come first: the launcher is the match whose
+      // parent is not one.
+      const matches = await processesMatching(`launcher.sh ${run.dir}`);
+      const parentOf = (pid: number) =>
+        Number(
+          readFileSync(`/proc/${pid}/stat`, 'utf8')
+            .replace(/^.*\) /s, '')
+            .split(' ')[1],
+        );
+      const launcher = defined(matches.find((m) => !matches.some((o) => o.pid === parentOf(m.pid))));
       process.kill(launcher.pid, 'SIGKILL');
       await run.done;
       expect(run.status.state).toBe('failed');
