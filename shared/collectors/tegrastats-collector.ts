@@ -1,4 +1,4 @@
-// NVIDIA Jetson's tegrastats, streamed: the script execs `tegrastats --interval <ms>` once for the
+// NVIDIA Jetson's tegrastats, streamed: the script runs `tegrastats --interval <ms>` once for the
 // run and one long-lived awk stamps each line it prints with the target's uptime (getline on
 // /proc/uptime, no process per tick) and ends the stream once the engine's /proc entry is gone
 // (tegrastats then dies of SIGPIPE at its next line, so a run ends at most one interval later).
@@ -17,9 +17,17 @@ const ABSENT_REASON = 'no tegrastats on PATH: not an NVIDIA Jetson, or L4T witho
 export const TEGRASTATS_DENIED_HOW =
   'run the profile as root, or allow this user `sudo -n tegrastats` (NOPASSWD in /etc/sudoers.d)';
 
+/**
+ * The line the script writes after tegrastats ends, with its exit status: the awk exits with that
+ * status, so the script's is tegrastats' own (the launcher's `! stopped code=<n>` then tells a
+ * crash, 128 + the signal, from an error exit), not the awk's 0 at the end of a pipe.
+ */
+const EXIT_MARK = '--kvscope-tegrastats-exit--';
+
 // Stamps each tegrastats line; says `denied` when a non-root login is refused (before any reading).
 const awkProgram = String.raw`
-BEGIN { st = "/proc/" pid "/stat" }
+BEGIN { st = "/proc/" pid "/stat"; em = "^" mark " [0-9]+$" }
+$0 ~ em { exit $2 + 0 }
 {
   if ((getline s < st) <= 0) { gone = 1; exit 0 }
   close(st)
@@ -48,7 +56,9 @@ S=""
 if [ "$U" != 0 ] && command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then S="sudo -n"; fi
 echo "H v=1 tegrastats=$T ms=$MS uid=$U sudo=\${S:+1}"
 ${AWK_INTERACTIVE_SH}
-$S "$T" --interval "$MS" 2>&1 | awk $AWKI -v pid="$P" -v uid="$U" -v how=${awkWord(TEGRASTATS_DENIED_HOW)} ${awkWord(awkProgram)}
+# tegrastats' stderr joins its stdout in a shell that becomes it: a shell that waited for it with
+# 2>&1 in force would put its own "Segmentation fault" into the stream.
+{ sh -c 'exec "$@" 2>&1' kvscope-tegrastats $S "$T" --interval "$MS"; echo "${EXIT_MARK} $?"; } | awk $AWKI -v pid="$P" -v uid="$U" -v mark=${EXIT_MARK} -v how=${awkWord(TEGRASTATS_DENIED_HOW)} ${awkWord(awkProgram)}
 `;
 }
 

@@ -135,7 +135,8 @@ describe('board collectors misbehaving, over SSH', () => {
       samples: 3,
       diagnostics: 0,
       reason:
-        'it stopped while the engine still ran (its script exited with status 0); the 3 samples before are kept; run its tool by hand on the target to see why (and dmesg for a crash)',
+        // The shim dies of SIGSEGV: tegrastats' own status (128 + 11) comes through its pipe.
+        'it stopped while the engine still ran (killed by signal 11); the 3 samples before are kept; run its tool by hand on the target to see why (and dmesg for a crash)',
     });
     expect(sampleValues(out, 'tegrastats').map((v) => v['tegra.ramUsedBytes'])).toEqual([
       1802 << 20,
@@ -172,7 +173,7 @@ describe('board collectors misbehaving, over SSH', () => {
     expect(printed.tegrastats?.status).toBe('failed');
     // It exits while the engine runs: stopped, and what it printed instead of a reading, quoted.
     expect(printed.tegrastats?.reason).toMatch(
-      /^it stopped while the engine still ran \(its script exited with status 0\); no reading: its only line was "t=[\d.]+ tegrastats: cannot open \/sys\/kernel\/debug\/bpmp\/debug\/clk: Permission denied" \(not a tegrastats line\); run its tool by hand/,
+      /^it stopped while the engine still ran \(its script exited with status 1\); no reading: its only line was "t=[\d.]+ tegrastats: cannot open \/sys\/kernel\/debug\/bpmp\/debug\/clk: Permission denied" \(not a tegrastats line\); run its tool by hand/,
     );
     expect(printed.procfs).toMatchObject({ status: 'ok' });
     expect(printed.procfs?.samples).toBeGreaterThanOrEqual(10);
