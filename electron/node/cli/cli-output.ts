@@ -52,6 +52,6 @@ export async function writeOutput(out: string, io: CliIo, make: () => Promise<st
     else io.outBytes?.(content);
   } catch (error) {
     if (error instanceof PdfError) throw new CliError(error.message);
-    throw new CliError(`cannot write ${out}: ${describeWriteError(error)}`);
+    throw new CliError(`cannot write ${out}: ${describeWriteError(error, out)}`);
   }
 }

@@ -95,7 +95,7 @@ export function openProfileOutputs(options: { out?: string; report?: string }, i
         try {
           await writeReport(memory ?? readSession(out as string), reportFormat, report);
         } catch (error) {
-          throw new CliError(`--report ${report}: ${describeWriteError(error)}`);
+          throw new CliError(`--report ${report}: ${describeWriteError(error, report)}`);
         }
         io.err(`kvscope profile: ${reportFormat} report written to ${report}\n`);
       }

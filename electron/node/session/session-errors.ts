@@ -1,6 +1,7 @@
 // The one error a session file raises to its user (not a session, a newer schema, a missing or
 // damaged file), and the SQLite open errors turned into it. Shared by the writer
 // (session-store.ts) and the reader (session-read.ts).
+import { whyNoFileCanBeMade } from '../util/describe-error';
 
 /** A file that is not a session, a newer schema, a missing file: one line for the user. */
 export class SessionError extends Error {
@@ -27,6 +28,18 @@ export function describeOpenError(path: string, error: unknown): SessionError {
   if (code === 'SQLITE_CANTOPEN' || /unable to open/i.test(message))
     return new SessionError(`cannot open ${path}: ${message}`);
   return new SessionError(`${path}: ${message}`);
+}
+
+/**
+ * A new session file that SQLite could not make: its "unable to open database file" says nothing
+ * of why, so the path says it (a folder that does not exist, is not writable, or takes no file).
+ */
+export function describeCreateError(path: string, error: unknown): SessionError {
+  const code = (error as { code?: string })?.code;
+  // better-sqlite3 itself refuses a missing folder ("the directory does not exist"), without a code.
+  if (code === 'SQLITE_CANTOPEN' || /unable to open|directory does not exist/i.test(oneLineSqliteMessage(error)))
+    return new SessionError(`cannot create ${path}: ${whyNoFileCanBeMade(path)}`);
+  return describeOpenError(path, error);
 }
 
 /**

@@ -40,7 +40,7 @@ import { redact, redactJson } from '../util/redact';
 import { verifySessionFile } from './session-file-guard';
 import { migrateSession, SESSION_SCHEMA_VERSION } from './session-migrations';
 import { scrubSecrets } from './scrub';
-import { describeOpenError, SessionError } from './session-errors';
+import { describeCreateError, describeOpenError, SessionError } from './session-errors';
 import {
   packRunSamples,
   readPackedSessionData,
@@ -264,7 +264,7 @@ export class SessionStore {
       db.pragma('synchronous = NORMAL');
       db.pragma('foreign_keys = ON');
     } catch (error) {
-      throw describeOpenError(path, error);
+      throw describeCreateError(path, error);
     }
     const meta: Omit<SessionMeta, 'schemaVersion' | 'sweep'> = {
       format: SESSION_FORMAT,

@@ -1,6 +1,9 @@
 // One line for anything thrown. Runs where a second failure would escape to the process (the
 // API dispatch, the bridge, error redaction), so it never throws itself, whatever was thrown: an
 // object without a prototype (String() throws on it), a throwing `message` getter or toString.
+import { accessSync, constants, lstatSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+
 export function describeError(error: unknown): string {
   try {
     if (error instanceof Error) return String(error.message);
@@ -37,10 +40,37 @@ export function describeFileError(error: unknown): string {
 }
 
 /**
- * A file system error of writing a file in words: as describeFileError, but a missing path on a
- * write is the folder ("no such file" is what the write was to create).
+ * A file system error of writing the file at `path` in words: as describeFileError, but a missing
+ * path on a write is about where the file was to go ("no such file" is what the write was to
+ * create): whyNoFileCanBeMade.
  */
-export function describeWriteError(error: unknown): string {
+export function describeWriteError(error: unknown, path: string): string {
   const code = (error as NodeJS.ErrnoException | null)?.code;
-  return code === 'ENOENT' ? 'its folder does not exist' : describeFileError(error);
+  return code === 'ENOENT' ? whyNoFileCanBeMade(path) : describeFileError(error);
+}
+
+/**
+ * Why a new file cannot be made at `path`, read off the path itself, for a failure that does not
+ * say (a write's ENOENT, SQLite's "unable to open database file"): a symbolic link to nowhere, a
+ * folder that does not exist or is a file, a folder this user may not write, or a folder that is
+ * there and takes no new file (procfs and sysfs answer ENOENT to a create).
+ */
+export function whyNoFileCanBeMade(path: string): string {
+  try {
+    if (lstatSync(path).isSymbolicLink()) return 'it is a symbolic link to a place where no file can be made';
+  } catch {
+    // Nothing there: the folder decides.
+  }
+  const folder = dirname(resolve(path));
+  try {
+    if (!statSync(folder).isDirectory()) return 'a part of the path is not a directory';
+  } catch {
+    return 'its folder does not exist';
+  }
+  try {
+    accessSync(folder, constants.W_OK);
+  } catch {
+    return 'its folder is not writable (permission denied)';
+  }
+  return 'its folder takes no new file (a file system such as /proc or /sys)';
 }

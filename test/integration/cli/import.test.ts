@@ -495,7 +495,15 @@ describe('kvscope import refuses, with one line and a non-zero exit', () => {
   it('--out in a folder that does not exist', () =>
     failsWith(
       ['tegrastats', ORIN_CAPTURE, '--out', join(dir, 'no-such-folder', 'x.kvscope')],
-      /^kvscope import: .*no-such-folder.*directory does not exist\n$/,
+      /^kvscope import: cannot create \S*no-such-folder\/x\.kvscope: its folder does not exist\n$/,
+      1,
+    ));
+
+  // SQLite says only "unable to open database file" where procfs refuses the create.
+  it('--out in /proc', () =>
+    failsWith(
+      ['tegrastats', ORIN_CAPTURE, '--out', '/proc/kvscope-import.kvscope'],
+      /^kvscope import: cannot create \/proc\/kvscope-import\.kvscope: its folder takes no new file \(a file system such as \/proc or \/sys\)\n$/,
       1,
     ));
 

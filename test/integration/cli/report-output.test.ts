@@ -3,7 +3,7 @@
 // by Markdown or JSON); now the command refuses with one line and the file is byte for byte what
 // it was (electron/node/session/report-files.ts). Needs `npm run build` (the demo engine bundle).
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -67,6 +67,20 @@ describe('a report -o that cannot be written', () => {
       'comparison into a folder that does not exist',
       () => ['compare', at('a.kvscope'), at('a.kvscope'), '-o', at('gone/c.md')],
       'gone/c.md: its folder does not exist',
+    ],
+    // procfs answers ENOENT to a create in a folder that is there: it said "its folder does not exist".
+    [
+      'report into /proc',
+      () => ['report', at('a.kvscope'), '-o', '/proc/kvscope-report.html'],
+      '/proc/kvscope-report.html: its folder takes no new file (a file system such as /proc or /sys)',
+    ],
+    [
+      'report onto a symbolic link to nowhere',
+      () => {
+        symlinkSync(at('gone/target.html'), at('dangling.html'));
+        return ['report', at('a.kvscope'), '-o', at('dangling.html')];
+      },
+      'dangling.html: it is a symbolic link to a place where no file can be made',
     ],
   ])('%s: one line, status 1', async (_what, args, reason) => {
     const r = await runCli(args());
