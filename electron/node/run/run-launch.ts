@@ -96,6 +96,9 @@ export async function launchRun(launch: RunLaunch): Promise<number | null> {
       request,
       engine,
       collectors: collectors.startedIds,
+      collectorIntervalsMs: Object.fromEntries(
+        plan.start.filter((c) => c.def.script !== null).map((c) => [c.def.id, c.intervalMs]),
+      ),
       unavailable: collectors.unavailable,
       target: launch.targetFacts,
     }),

@@ -20,6 +20,11 @@ export interface RunManifest {
   engine: PreparedEngine;
   /** Collectors launched on the target (their spool lines are `C <id> …`). */
   collectors: string[];
+  /**
+   * Each launched collector's interval (ms): what its pace is judged against. Absent in the run.json
+   * of a KVScope before it; recovery then plans them again from the request and the target's facts.
+   */
+  collectorIntervalsMs?: Record<string, number>;
   /** Collectors the target's facts ruled out. */
   unavailable: Array<{ id: string; status: 'absent' | 'denied'; reason: string }>;
   target: TargetFacts | null;
@@ -56,11 +61,23 @@ export function parseRunManifest(text: string): { manifest: RunManifest } | { pr
     !Array.isArray(m.unavailable)
   )
     return { problem: `${RUN_MANIFEST_FILE} lacks a field of its run` };
+  const { collectorIntervalsMs: _intervals, ...fields } = m;
+  const intervals = intervalsOf(m.collectorIntervalsMs);
   return {
     manifest: {
-      ...(m as unknown as RunManifest),
+      ...(fields as unknown as RunManifest),
+      ...(intervals ? { collectorIntervalsMs: intervals } : {}),
       request: request.data,
       target: (m.target ?? null) as TargetFacts | null,
     },
   };
+}
+
+/** The intervals as written, or null when they are not an object of positive numbers (then planned again). */
+function intervalsOf(value: unknown): Record<string, number> | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const entries = Object.entries(value);
+  return entries.every(([, ms]) => typeof ms === 'number' && Number.isFinite(ms) && ms > 0)
+    ? Object.fromEntries(entries)
+    : null;
 }

@@ -62,6 +62,30 @@ describe('run controller: collector lines', () => {
   });
 });
 
+describe('run controller: a recovered run judges its collectors against the intervals it was launched with', () => {
+  // perf lines a second apart (the capture's line, its time moved): ten times slower than 100 ms.
+  const paced = [1, 2, 3].map(
+    (t) => `C perf     ${t}.000000000,97.50,msec,task-clock,97498812,100.00,0.487,CPUs utilized`,
+  );
+  const spool = ['X 100.00 start launcher=4242', 'C perf H v=1 t0=100.00 events=task-clock dropped=', ...paced, ''];
+  const slow = /^samples came every 1(?:\.0+)? s on average, not every 100 ms as asked/;
+  it.each([
+    ['from run.json', { ...manifest, collectorIntervalsMs: { perf: 100 } }],
+    [
+      'planned again from the request where run.json has none (an older KVScope)',
+      {
+        ...manifest,
+        request: RunRequestSchema.parse({ ...manifest.request, collectors: { perf: { intervalMs: 100 } } }),
+      },
+    ],
+  ])('%s', async (_what, recovered) => {
+    const run = await RunController.replay(new LocalTarget(), recovered, spool.join('\n'));
+    const perf = run.record().outcome?.collectors.perf;
+    expect(perf).toMatchObject({ status: 'ok', samples: 3 });
+    expect(perf?.reason).toMatch(slow);
+  });
+});
+
 describe('run controller: how the engine ended', () => {
   // The launcher's lines (electron/node/run/run-scripts.ts): sh's 128 + N for a death by signal N.
   it.each([

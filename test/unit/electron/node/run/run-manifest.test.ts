@@ -43,4 +43,11 @@ describe('run.json', () => {
       problem: 'run.json lacks a field of its run',
     });
   });
+
+  it("keeps the collectors' intervals, and leaves out ones that do not read (recovery plans them again)", () => {
+    const withIntervals = { ...manifest, collectorIntervalsMs: { procfs: 200 } };
+    expect(parseRunManifest(runManifestText(withIntervals))).toEqual({ manifest: withIntervals });
+    for (const bad of [[200], { procfs: '200' }, { procfs: -1 }, null])
+      expect(parseRunManifest(JSON.stringify({ ...manifest, collectorIntervalsMs: bad }))).toEqual({ manifest });
+  });
 });
