@@ -53,6 +53,10 @@ export type ThermalParseRecord = ThermalRecordKind | Diagnostic;
 // ---------------------------------------------------------------------------------------------
 
 const ZONE_PATH_RE = /^\/sys\/(?:class|devices\/virtual)\/thermal\/(thermal_zone\d+)(?:\/(\w+))?\/?$/;
+// `cat /sys/class/thermal/thermal_zone*/type` (or `/temp`): the zones' glob and the attribute.
+const ZONE_GLOB_CAT_RE = /^(\/sys\/(?:class|devices\/virtual)\/thermal\/thermal_zone[^/*?[]*[*?[][^/]*)\/(type|temp)$/;
+/** A zone type as the kernel names it (`soc-thermal`, `CPU-therm`, `x86_pkg_temp`, `iwlwifi_1`). */
+const ZONE_TYPE_VALUE_RE = /^[\w.+-]+$/;
 const TRIP_ATTR_RE = /^trip_point_(\d+)_(temp|type|hyst)$/;
 const CPUFREQ_PATH_RE = /^\/sys\/devices\/system\/cpu\/(?:cpu(\d+)\/cpufreq|cpufreq\/policy(\d+))\/(\w+)$/;
 const DEVFREQ_PATH_RE = /^\/sys\/(?:class\/devfreq|devices\/.*\/devfreq)\/([^/\s]+)\/(\w+)$/;
@@ -511,6 +515,8 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
       // `root@board:/sys/class/devfreq/fb000000.gpu# cat cur_freq`: the next line is that file's value.
       const catRelative = /^(?:sudo\s+)?cat\s+([\w.-]+)$/.exec(command);
       if (catRelative && cwd?.startsWith('/sys')) pendingCat = `${cwd}/${catRelative[1] ?? ''}`;
+      // `cat */temp` there: the numbers that follow belong to files no line names.
+      globCat = /^(?:sudo\s+)?cat\s+\S*[*?[]/.test(command) && cwd?.startsWith('/sys') === true;
       return [...flushU(), ...flushPending()];
     }
     if (isCommentLine(text)) return [];
@@ -639,5 +645,87 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
     return [...out, ...flushPending()];
   };
 
-  return capNumberedLines(push, () => [...flushU(), ...flushPending()], options.maxLineChars);
+  // `cat /sys/class/thermal/thermal_zone*/type` and `cat …/thermal_zone*/temp`, in either order: the
+  // shell expands both globs to the same zones in the same order, so the n-th temperature is the
+  // zone of the n-th type (its number is printed nowhere: zone null). Paired when the two lists are
+  // as long; else each temperature is said as a value whose file is unknown (a zone came or went
+  // between the two, `*/type` also listed the cooling devices, or no type list came at all). A
+  // temperature list waits for its type list until the next one or the end.
+  type GlobValue = { value: string; line: number; raw: string };
+  let globBlock: { glob: string; attr: 'type' | 'temp'; values: GlobValue[] } | null = null;
+  let zoneTypes: { glob: string; types: string[] } | null = null;
+  let heldTemps: { glob: string; values: GlobValue[] } | null = null;
+
+  const unknownFile = (values: GlobValue[]): ThermalParseRecord[] =>
+    values.map((v) => diagnostic(v.line, 'value of a cat over several files (whose is unknown)', v.raw));
+  const paired = (values: GlobValue[], types: string[]): ThermalParseRecord[] =>
+    values.length !== types.length
+      ? unknownFile(values)
+      : values.map((v, i): ThermalParseRecord => {
+          const read = parseSysfsTempRead(v.value);
+          return {
+            kind: 'thermal-zone',
+            line: v.line,
+            zone: null,
+            type: types[i] ?? null,
+            tempC: read.tempC,
+            error: null,
+            trips: [],
+          };
+        });
+  const releaseHeld = (): ThermalParseRecord[] => {
+    const held = heldTemps;
+    heldTemps = null;
+    return held ? unknownFile(held.values) : [];
+  };
+
+  const endGlobBlock = (): ThermalParseRecord[] => {
+    const block = globBlock;
+    globBlock = null;
+    if (!block) return [];
+    if (block.attr === 'type') {
+      const types = block.values.map((v) => v.value);
+      zoneTypes = { glob: block.glob, types };
+      const held = heldTemps?.glob === block.glob ? heldTemps.values : null;
+      if (!held) return [];
+      heldTemps = null;
+      return paired(held, types);
+    }
+    if (zoneTypes?.glob === block.glob) return [...releaseHeld(), ...paired(block.values, zoneTypes.types)];
+    const out = releaseHeld();
+    heldTemps = { glob: block.glob, values: block.values };
+    return out;
+  };
+
+  /** The zones' glob a `cat` over them names (absolute, or relative to a sysfs prompt's directory). */
+  const zoneGlobCat = (t: string): RegExpExecArray | null => {
+    const absolute = CAT_PROMPT_RE.exec(t)?.[2];
+    if (absolute) return ZONE_GLOB_CAT_RE.exec(absolute);
+    const shell = SHELL_PROMPT_RE.exec(t) ?? PATH_PROMPT_RE.exec(t);
+    const relative = /^(?:sudo\s+)?cat\s+([\w.*?[\]/-]+)$/.exec((shell?.[2] ?? '').trim())?.[1];
+    return relative && cwd?.startsWith('/sys') ? ZONE_GLOB_CAT_RE.exec(`${cwd}/${relative}`) : null;
+  };
+
+  const pushWithGlobs = (raw: string, line: number): ThermalParseRecord[] => {
+    const t = raw.replace(/^(?:>\s?)+/, '').trim();
+    const block = globBlock;
+    if (block && (block.attr === 'temp' ? /^-?\d+$/ : ZONE_TYPE_VALUE_RE).test(t)) {
+      block.values.push({ value: t, line, raw });
+      return [];
+    }
+    const out = endGlobBlock();
+    out.push(...push(raw, line));
+    const zoneGlob = zoneGlobCat(t);
+    if (zoneGlob) {
+      globBlock = { glob: zoneGlob[1] ?? '', attr: zoneGlob[2] === 'type' ? 'type' : 'temp', values: [] };
+      globCat = false;
+    }
+    return out;
+  };
+
+  return capNumberedLines(
+    pushWithGlobs,
+    () => [...endGlobBlock(), ...releaseHeld(), ...flushU(), ...flushPending()],
+    options.maxLineChars,
+  );
 }

@@ -523,6 +523,85 @@ describe('sysfs as people paste it: prompts, grep, loops, failed reads (lines as
       new Set(['value of a cat over several files (whose is unknown)']),
     );
   });
+
+  // The shell expands `thermal_zone*` the same way for both cats: the n-th temperature is the n-th
+  // type's zone. RK3588's zone types as its device tree names them; the temperatures first, then the
+  // types, is the order of the AskUbuntu question 1110943 ("what do the thermal zones correspond to").
+  const RK3588_TYPES = [
+    'soc-thermal',
+    'bigcore0-thermal',
+    'bigcore1-thermal',
+    'littlecore-thermal',
+    'center-thermal',
+    'gpu-thermal',
+    'npu-thermal',
+  ];
+  const RK3588_TEMPS = ['46250', '45320', '45320', '46250', '45320', '44400', '45320'];
+  const zones = (all: ReturnType<typeof pasted>) =>
+    ofKind(all, 'thermal-zone').map((z) => [z.line, z.zone, z.type, z.tempC]);
+  it('`cat thermal_zone*/type` and `cat thermal_zone*/temp` are paired by order, in either order, the zone number unknown', () => {
+    const want = RK3588_TYPES.map((type, i) => [0, null, type, Number(RK3588_TEMPS[i]) / 1000]);
+    const typesFirst = pasted(
+      'root@rock5b:~# cat /sys/class/thermal/thermal_zone*/type',
+      ...RK3588_TYPES,
+      'root@rock5b:~# cat /sys/class/thermal/thermal_zone*/temp',
+      ...RK3588_TEMPS,
+    );
+    expect(diagnostics(typesFirst)).toEqual([]);
+    expect(zones(typesFirst)).toEqual(want.map(([, ...rest], i) => [10 + i, ...rest]));
+    const tempsFirst = pasted(
+      'user@rock5b:~$ cat /sys/class/thermal/thermal_zone*/temp',
+      ...RK3588_TEMPS,
+      'user@rock5b:~$ cat /sys/class/thermal/thermal_zone*/type',
+      ...RK3588_TYPES,
+    );
+    expect(diagnostics(tempsFirst)).toEqual([]);
+    expect(zones(tempsFirst)).toEqual(want.map(([, ...rest], i) => [2 + i, ...rest]));
+    // Relative to a sysfs prompt's directory.
+    const relative = pasted(
+      'root@rock5b:/sys/class/thermal# cat thermal_zone*/type',
+      ...RK3588_TYPES.slice(0, 2),
+      'root@rock5b:/sys/class/thermal# cat thermal_zone*/temp',
+      ...RK3588_TEMPS.slice(0, 2),
+    );
+    expect(zones(relative).map((z) => z.slice(2))).toEqual([
+      ['soc-thermal', 46.25],
+      ['bigcore0-thermal', 45.32],
+    ]);
+  });
+
+  it('lists of different lengths, or of other globs, are not paired: each temperature a diagnostic', () => {
+    const cases = [
+      // `*/type` in /sys/class/thermal lists the cooling devices' types too.
+      [
+        'root@rock5b:/sys/class/thermal# cat */type',
+        'soc-thermal',
+        'gpu-thermal',
+        'pwm-fan',
+        'root@rock5b:/sys/class/thermal# cat */temp',
+        '46250',
+        '44400',
+      ],
+      // One type fewer than temperatures.
+      [
+        '# cat /sys/class/thermal/thermal_zone*/type',
+        'soc-thermal',
+        '# cat /sys/class/thermal/thermal_zone*/temp',
+        '46250',
+        '44400',
+      ],
+      // Two temperature lists and no type list.
+      ['# cat /sys/class/thermal/thermal_zone*/temp', '46250', '# cat /sys/class/thermal/thermal_zone*/temp', '46251'],
+    ];
+    for (const lines of cases) {
+      const all = pasted(...lines);
+      expect(ofKind(all, 'thermal-zone'), lines.join(' | ')).toEqual([]);
+      expect(
+        diagnostics(all).map((d) => d.text),
+        lines.join(' | '),
+      ).toEqual(lines.filter((l) => /^\d+$/.test(l)));
+    }
+  });
 });
 
 describe('hwmon directories as `grep . /sys/class/hwmon/hwmonN/*` lists them (every attribute, sorted)', () => {
