@@ -79,6 +79,9 @@ const IIO_INA_PATH_RE = /\/(iio:device\d+)\/in_(power|current|voltage)(\d+)_inpu
 const IIO_RAIL_NAME_RE = /\/(iio:device\d+)\/rail_name_(\d+)$/;
 /** A shell prompt `user@host:cwd# command` (the cwd names the directory of a `grep . *` dump). */
 const SHELL_PROMPT_RE = /^[\w.-]+@[\w.-]+:([^\s#$]*)[#$]\s?(.*)$/;
+// Android's shell (mksh, toybox): `<device>:<cwd> # ` or `… $ `, without a user
+// (`msm8953_64:/sys/class/thermal # cat */temp`).
+const ANDROID_PROMPT_RE = /^[\w.-]+:(\/[^\s#$]*|~) [#$] ?(.*)$/;
 /** A prompt that is only the working directory (bash's `\w\$ `): `/sys/class/devfreq/10c20000.memory-controller$ cat trans_stat`. */
 const PATH_PROMPT_RE = /^(\/sys(?:\/[^\s#$:]*)?)[#$]\s+(\S.*)$/;
 /** `grep . *` inside a sysfs directory: `cur_freq:800000000`. */
@@ -505,7 +508,7 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
       return [diagnostic(lineNo, 'value of a cat over several files (whose is unknown)', raw)];
     globCat = false;
     // `root@board:/sys/class/devfreq/fb000000.gpu# grep . *`, `… # cd /sys/…`: where relative names live.
-    const shell = SHELL_PROMPT_RE.exec(t) ?? PATH_PROMPT_RE.exec(t);
+    const shell = SHELL_PROMPT_RE.exec(t) ?? ANDROID_PROMPT_RE.exec(t) ?? PATH_PROMPT_RE.exec(t);
     if (shell) {
       headDump = false;
       const dir = shell[1] ?? '';
@@ -513,7 +516,7 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
       const cd = /^cd\s+(\/\S*)$/.exec(command);
       cwd = cd ? (cd[1] ?? null) : dir.startsWith('/') ? dir : null;
       // `root@board:/sys/class/devfreq/fb000000.gpu# cat cur_freq`: the next line is that file's value.
-      const catRelative = /^(?:sudo\s+)?cat\s+([\w.-]+)$/.exec(command);
+      const catRelative = /^(?:sudo\s+)?cat\s+([\w.-]+(?:\/[\w.-]+)*)$/.exec(command);
       if (catRelative && cwd?.startsWith('/sys')) pendingCat = `${cwd}/${catRelative[1] ?? ''}`;
       // `cat */temp` there: the numbers that follow belong to files no line names.
       globCat = /^(?:sudo\s+)?cat\s+\S*[*?[]/.test(command) && cwd?.startsWith('/sys') === true;
@@ -701,7 +704,7 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
   const zoneGlobCat = (t: string): RegExpExecArray | null => {
     const absolute = CAT_PROMPT_RE.exec(t)?.[2];
     if (absolute) return ZONE_GLOB_CAT_RE.exec(absolute);
-    const shell = SHELL_PROMPT_RE.exec(t) ?? PATH_PROMPT_RE.exec(t);
+    const shell = SHELL_PROMPT_RE.exec(t) ?? ANDROID_PROMPT_RE.exec(t) ?? PATH_PROMPT_RE.exec(t);
     const relative = /^(?:sudo\s+)?cat\s+([\w.*?[\]/-]+)$/.exec((shell?.[2] ?? '').trim())?.[1];
     return relative && cwd?.startsWith('/sys') ? ZONE_GLOB_CAT_RE.exec(`${cwd}/${relative}`) : null;
   };

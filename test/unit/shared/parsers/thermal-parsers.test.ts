@@ -570,6 +570,30 @@ describe('sysfs as people paste it: prompts, grep, loops, failed reads (lines as
     ]);
   });
 
+  // Android's shell prompt has no user (`<device>:<cwd> # `): an msm8953 board's paste in a blog post
+  // on reading Snapdragon thermal zones (coloradmin.cn/o/1432470.html), its first lines. `*/temp`
+  // there also spans the cooling devices, so its numbers are no zone's; a named file's is.
+  it('Android prompts: a relative `cat` under `<device>:/sys/… #` reads as under a user@host prompt', () => {
+    const all = pasted(
+      'msm8953_64:/sys/class/thermal # cat */temp',
+      '25000',
+      '-40',
+      '309',
+      'msm8953_64:/sys/class/thermal # cat */type',
+      'bms',
+      'pa_therm1',
+      'tsens_tz_sensor5',
+      'msm8953_64:/sys/class/thermal # cat thermal_zone0/temp',
+      '25000',
+    );
+    expect(diagnostics(all).map((d) => [d.line, d.text])).toEqual([
+      [2, '25000'],
+      [3, '-40'],
+      [4, '309'],
+    ]);
+    expect(zones(all)).toEqual([[10, 'thermal_zone0', null, 25]]);
+  });
+
   it('lists of different lengths, or of other globs, are not paired: each temperature a diagnostic', () => {
     const cases = [
       // `*/type` in /sys/class/thermal lists the cooling devices' types too.
