@@ -709,8 +709,34 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
     return relative && cwd?.startsWith('/sys') ? ZONE_GLOB_CAT_RE.exec(`${cwd}/${relative}`) : null;
   };
 
-  const pushWithGlobs = (raw: string, line: number): ThermalParseRecord[] => {
+  // `paste <(cat …/thermal_zone*/type) <(cat …/thermal_zone*/temp)`, often through `column -t` and
+  // `sed 's/\(.\)..$/.\1°C/'` (a common one-liner): a zone's type and temperature on one row, the
+  // temperature in m°C as sysfs has it, or in °C once sed has put the point in. Rows follow the
+  // prompt line until one that is not such a row.
+  let pasteRows: { typeFirst: boolean } | null = null;
+  const pasteRow = (t: string, line: number, raw: string): ThermalParseRecord | null => {
+    const fields = t.split(/\s+/);
+    if (fields.length !== 2 || !pasteRows) return null;
+    const [type, temp] = (pasteRows.typeFirst ? fields : [...fields].reverse()) as [string, string];
+    if (!ZONE_TYPE_VALUE_RE.test(type) || !/^-?\d/.test(temp)) return null;
+    const m = /^(-?\d+(\.\d+)?)(Â?°C|C)?$/.exec(temp);
+    if (!m) return diagnostic(line, 'unreadable thermal zone temperature', raw);
+    const tempC = m[2] !== undefined || m[3] !== undefined ? Number(m[1]) : parseSysfsTempRead(m[1] ?? '').tempC;
+    return { kind: 'thermal-zone', line, zone: null, type, tempC, error: null, trips: [] };
+  };
+  /** The order of the columns a `paste` of the zones' types and temperatures prints, or null for another command. */
+  const pasteOf = (t: string): { typeFirst: boolean } | null => {
+    if (!/(?:^|[$#%>]\s*)paste\s/.test(t) || !t.includes('thermal_zone')) return null;
+    const type = t.indexOf('/type');
+    const temp = t.indexOf('/temp');
+    return type < 0 || temp < 0 ? null : { typeFirst: type < temp };
+  };
+
+  const pushWithZoneLists = (raw: string, line: number): ThermalParseRecord[] => {
     const t = raw.replace(/^(?:>\s?)+/, '').trim();
+    const row = pasteRow(t, line, raw);
+    if (row) return [row];
+    pasteRows = pasteOf(t);
     const block = globBlock;
     if (block && (block.attr === 'temp' ? /^-?\d+$/ : ZONE_TYPE_VALUE_RE).test(t)) {
       block.values.push({ value: t, line, raw });
@@ -727,7 +753,7 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
   };
 
   return capNumberedLines(
-    pushWithGlobs,
+    pushWithZoneLists,
     () => [...endGlobBlock(), ...releaseHeld(), ...flushU(), ...flushPending()],
     options.maxLineChars,
   );

@@ -594,6 +594,30 @@ describe('sysfs as people paste it: prompts, grep, loops, failed reads (lines as
     expect(zones(all)).toEqual([[10, 'thermal_zone0', null, 25]]);
   });
 
+  // The one-liner that pairs them itself: paste's TAB-joined rows, or aligned by `column -t` with sed
+  // putting the point in (`27800` → `27.8°C`), the row's order the command's.
+  it("`paste` of the zones' types and temperatures, raw or through column and sed: a zone per row", () => {
+    const all = pasted(
+      "user@nuc:~$ paste <(cat /sys/class/thermal/thermal_zone*/type) <(cat /sys/class/thermal/thermal_zone*/temp) | column -s $'\\t' -t | sed 's/\\(.\\)..$/.\\1°C/'",
+      'acpitz        27.8°C',
+      'pch_skylake   42.5°C',
+      'x86_pkg_temp  41.0°C',
+      'user@nuc:~$ paste <(cat /sys/class/thermal/thermal_zone*/temp) <(cat /sys/class/thermal/thermal_zone*/type)',
+      '27800\tacpitz',
+      '4100x\tx86_pkg_temp',
+      'user@nuc:~$ paste a b',
+      'acpitz\t27800',
+    );
+    expect(zones(all)).toEqual([
+      [2, null, 'acpitz', 27.8],
+      [3, null, 'pch_skylake', 42.5],
+      [4, null, 'x86_pkg_temp', 41],
+      [6, null, 'acpitz', 27.8],
+    ]);
+    // A row whose temperature does not read is said; rows after another paste are not zones.
+    expect(diagnostics(all).map((d) => [d.line, d.reason])).toEqual([[7, 'unreadable thermal zone temperature']]);
+  });
+
   it('lists of different lengths, or of other globs, are not paired: each temperature a diagnostic', () => {
     const cases = [
       // `*/type` in /sys/class/thermal lists the cooling devices' types too.
