@@ -309,21 +309,22 @@ describe('the dashboard', () => {
       const pressed = ['marker 1', 'marker 2', 'marker 3', 'marker 4', 'marker 5'];
       // Until the five are shown (each comes twice: the call's answer and the runEvent event, one
       // kept), then the list as it stands: a list that never settles on them fails with its diff.
-      // CI once read [2, 3, 4, 5, 5] at the first moment five rows were there; not reproduced since.
-      await page
-        .waitForFunction(
-          (want) =>
-            JSON.stringify(
-              Array.from(
-                document.querySelectorAll('[data-testid=event-item][data-kind=marker] .dash-event-message'),
-                (e) => e.textContent,
-              ).sort(),
-            ) === want,
-          JSON.stringify(pressed),
-          { timeout: 30_000 },
-        )
-        .catch(() => {});
-      expect(await texts()).toEqual(pressed);
+      // CI twice read [2, 3, 4, 5, 5] within 4 s of the presses, after a waitForFunction on the page
+      // (its failure caught) that had ended that soon: not reproduced here, even under load. Read
+      // from the test's side now, each read judged as it was taken, with every event row said on
+      // failure.
+      let shown = await texts();
+      for (
+        const until = Date.now() + 30_000;
+        JSON.stringify(shown) !== JSON.stringify(pressed) && Date.now() < until;
+      ) {
+        await page.waitForTimeout(100);
+        shown = await texts();
+      }
+      const runEvents = await page.evaluate(() =>
+        Array.from(document.querySelectorAll('[data-testid=event-item]'), (e) => e.textContent).join(' | '),
+      );
+      expect(shown, `the events list: ${runEvents}`).toEqual(pressed);
 
       await page.keyboard.press('Control+.');
       await waitPhase(page, ['done', 'failed']);
