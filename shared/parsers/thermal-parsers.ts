@@ -47,16 +47,13 @@ import { readFirmwareLine, readNpuLoad } from './firmware-lines';
 import { applySensorsUValue, readSensorLine, sensor, sensorsUFeatureLabel } from './lm-sensors-lines';
 import { errnoName, parseSysfsTempRead, decodeThrottled } from './sysfs-values';
 import { createTransStatReader } from './trans-stat-lines';
+import { createZoneListReader } from './thermal-zone-lists';
 
 export type ThermalParseRecord = ThermalRecordKind | Diagnostic;
 
 // ---------------------------------------------------------------------------------------------
 
 const ZONE_PATH_RE = /^\/sys\/(?:class|devices\/virtual)\/thermal\/(thermal_zone\d+)(?:\/(\w+))?\/?$/;
-// `cat /sys/class/thermal/thermal_zone*/type` (or `/temp`): the zones' glob and the attribute.
-const ZONE_GLOB_CAT_RE = /^(\/sys\/(?:class|devices\/virtual)\/thermal\/thermal_zone[^/*?[]*[*?[][^/]*)\/(type|temp)$/;
-/** A zone type as the kernel names it (`soc-thermal`, `CPU-therm`, `x86_pkg_temp`, `iwlwifi_1`). */
-const ZONE_TYPE_VALUE_RE = /^[\w.+-]+$/;
 const TRIP_ATTR_RE = /^trip_point_(\d+)_(temp|type|hyst)$/;
 const CPUFREQ_PATH_RE = /^\/sys\/devices\/system\/cpu\/(?:cpu(\d+)\/cpufreq|cpufreq\/policy(\d+))\/(\w+)$/;
 const DEVFREQ_PATH_RE = /^\/sys\/(?:class\/devfreq|devices\/.*\/devfreq)\/([^/\s]+)\/(\w+)$/;
@@ -648,113 +645,26 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
     return [...out, ...flushPending()];
   };
 
-  // `cat /sys/class/thermal/thermal_zone*/type` and `cat …/thermal_zone*/temp`, in either order: the
-  // shell expands both globs to the same zones in the same order, so the n-th temperature is the
-  // zone of the n-th type (its number is printed nowhere: zone null). Paired when the two lists are
-  // as long; else each temperature is said as a value whose file is unknown (a zone came or went
-  // between the two, `*/type` also listed the cooling devices, or no type list came at all). A
-  // temperature list waits for its type list until the next one or the end.
-  type GlobValue = { value: string; line: number; raw: string };
-  let globBlock: { glob: string; attr: 'type' | 'temp'; values: GlobValue[] } | null = null;
-  let zoneTypes: { glob: string; types: string[] } | null = null;
-  let heldTemps: { glob: string; values: GlobValue[] } | null = null;
-
-  const unknownFile = (values: GlobValue[]): ThermalParseRecord[] =>
-    values.map((v) => diagnostic(v.line, 'value of a cat over several files (whose is unknown)', v.raw));
-  const paired = (values: GlobValue[], types: string[]): ThermalParseRecord[] =>
-    values.length !== types.length
-      ? unknownFile(values)
-      : values.map((v, i): ThermalParseRecord => {
-          const read = parseSysfsTempRead(v.value);
-          return {
-            kind: 'thermal-zone',
-            line: v.line,
-            zone: null,
-            type: types[i] ?? null,
-            tempC: read.tempC,
-            error: null,
-            trips: [],
-          };
-        });
-  const releaseHeld = (): ThermalParseRecord[] => {
-    const held = heldTemps;
-    heldTemps = null;
-    return held ? unknownFile(held.values) : [];
-  };
-
-  const endGlobBlock = (): ThermalParseRecord[] => {
-    const block = globBlock;
-    globBlock = null;
-    if (!block) return [];
-    if (block.attr === 'type') {
-      const types = block.values.map((v) => v.value);
-      zoneTypes = { glob: block.glob, types };
-      const held = heldTemps?.glob === block.glob ? heldTemps.values : null;
-      if (!held) return [];
-      heldTemps = null;
-      return paired(held, types);
-    }
-    if (zoneTypes?.glob === block.glob) return [...releaseHeld(), ...paired(block.values, zoneTypes.types)];
-    const out = releaseHeld();
-    heldTemps = { glob: block.glob, values: block.values };
-    return out;
-  };
-
-  /** The zones' glob a `cat` over them names (absolute, or relative to a sysfs prompt's directory). */
-  const zoneGlobCat = (t: string): RegExpExecArray | null => {
+  const zoneLists = createZoneListReader();
+  /** The absolute path a `cat` on this line names (relative ones under the prompt's sysfs directory), or null. */
+  const catPath = (t: string): string | null => {
     const absolute = CAT_PROMPT_RE.exec(t)?.[2];
-    if (absolute) return ZONE_GLOB_CAT_RE.exec(absolute);
+    if (absolute) return absolute;
     const shell = SHELL_PROMPT_RE.exec(t) ?? ANDROID_PROMPT_RE.exec(t) ?? PATH_PROMPT_RE.exec(t);
     const relative = /^(?:sudo\s+)?cat\s+([\w.*?[\]/-]+)$/.exec((shell?.[2] ?? '').trim())?.[1];
-    return relative && cwd?.startsWith('/sys') ? ZONE_GLOB_CAT_RE.exec(`${cwd}/${relative}`) : null;
+    return relative && cwd?.startsWith('/sys') ? `${cwd}/${relative}` : null;
   };
-
-  // `paste <(cat …/thermal_zone*/type) <(cat …/thermal_zone*/temp)`, often through `column -t` and
-  // `sed 's/\(.\)..$/.\1°C/'` (a common one-liner): a zone's type and temperature on one row, the
-  // temperature in m°C as sysfs has it, or in °C once sed has put the point in. Rows follow the
-  // prompt line until one that is not such a row.
-  let pasteRows: { typeFirst: boolean } | null = null;
-  const pasteRow = (t: string, line: number, raw: string): ThermalParseRecord | null => {
-    const fields = t.split(/\s+/);
-    if (fields.length !== 2 || !pasteRows) return null;
-    const [type, temp] = (pasteRows.typeFirst ? fields : [...fields].reverse()) as [string, string];
-    if (!ZONE_TYPE_VALUE_RE.test(type) || !/^-?\d/.test(temp)) return null;
-    const m = /^(-?\d+(\.\d+)?)(Â?°C|C)?$/.exec(temp);
-    if (!m) return diagnostic(line, 'unreadable thermal zone temperature', raw);
-    const tempC = m[2] !== undefined || m[3] !== undefined ? Number(m[1]) : parseSysfsTempRead(m[1] ?? '').tempC;
-    return { kind: 'thermal-zone', line, zone: null, type, tempC, error: null, trips: [] };
-  };
-  /** The order of the columns a `paste` of the zones' types and temperatures prints, or null for another command. */
-  const pasteOf = (t: string): { typeFirst: boolean } | null => {
-    if (!/(?:^|[$#%>]\s*)paste\s/.test(t) || !t.includes('thermal_zone')) return null;
-    const type = t.indexOf('/type');
-    const temp = t.indexOf('/temp');
-    return type < 0 || temp < 0 ? null : { typeFirst: type < temp };
-  };
-
   const pushWithZoneLists = (raw: string, line: number): ThermalParseRecord[] => {
     const t = raw.replace(/^(?:>\s?)+/, '').trim();
-    const row = pasteRow(t, line, raw);
-    if (row) return [row];
-    pasteRows = pasteOf(t);
-    const block = globBlock;
-    if (block && (block.attr === 'temp' ? /^-?\d+$/ : ZONE_TYPE_VALUE_RE).test(t)) {
-      block.values.push({ value: t, line, raw });
-      return [];
-    }
-    const out = endGlobBlock();
-    out.push(...push(raw, line));
-    const zoneGlob = zoneGlobCat(t);
-    if (zoneGlob) {
-      globBlock = { glob: zoneGlob[1] ?? '', attr: zoneGlob[2] === 'type' ? 'type' : 'temp', values: [] };
-      globCat = false;
-    }
-    return out;
+    const { records, listStarted } = zoneLists.line(t, line, raw, () => push(raw, line), catPath);
+    // A list of zones started: its numbers are the reader's, not files of an unknown cat.
+    if (listStarted) globCat = false;
+    return records;
   };
 
   return capNumberedLines(
     pushWithZoneLists,
-    () => [...endGlobBlock(), ...releaseHeld(), ...flushU(), ...flushPending()],
+    () => [...zoneLists.end(), ...flushU(), ...flushPending()],
     options.maxLineChars,
   );
 }
