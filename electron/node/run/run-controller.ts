@@ -560,6 +560,15 @@ export class RunController {
     return this.output.tokenCount();
   }
 
+  /**
+   * How many of `samples` are final: all but those not yet handed to onSamples, since the last of
+   * them can be an engine sample that recordTokens still merges its tick's later tokens into (a
+   * copy taken before then, by a listener woken by an event, would keep the earlier count).
+   */
+  get settledSampleCount(): number {
+    return this.samples.length - this.pendingSamples.length;
+  }
+
   private pushSample(sample: Sample) {
     this.samples.push(sample);
     this.pendingSamples.push(sample);

@@ -64,9 +64,11 @@ export class SessionRecorder implements RunRecorder {
         stored.engine = true;
         this.store.updateRun(seq, { engine: run.runEngine(), analysisInputs: run.analysisInputs() });
       }
-      if (run.samples.length > stored.samples) {
-        this.store.appendSamples(seq, run.samples.slice(stored.samples));
-        stored.samples = run.samples.length;
+      // Only settled samples: a pending engine sample can still take its tick's later tokens.
+      const settled = run.settledSampleCount;
+      if (settled > stored.samples) {
+        this.store.appendSamples(seq, run.samples.slice(stored.samples, settled));
+        stored.samples = settled;
       }
       for (const kind of ['timings', 'kv', 'model'] as const) {
         const records = run.engineLog[kind];

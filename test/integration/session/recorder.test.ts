@@ -3,10 +3,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { RunRequestSchema } from '../../../shared/api/schemas';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { RunRequestSchema, type Sample } from '../../../shared/api/schemas';
 import { recomputeAnalysis, summarizeRun } from '../../../shared/analysis/run-summary';
+import { RunController } from '../../../electron/node/run/run-controller';
 import { RunService } from '../../../electron/node/run/run-service';
+import { LocalTarget } from '../../../electron/node/transport/local-target';
 import { SessionRecorder } from '../../../electron/node/session/session-recorder';
 import { readSession } from '../../../electron/node/session/session-store';
 import { defined } from '../../helpers/defined';
@@ -91,5 +93,48 @@ describe('SessionRecorder', () => {
     const stored = defined(readSession(path).runs[0], 'run 0');
     expect(stored.samples).toEqual(run.samples);
     expect(stored.events).toEqual(run.events);
+  });
+
+  // The follow stream hands lines over in whatever reads the network gave: two tokens of one 10 ms
+  // tick in two reads, the live samples flushed between them. The tick's engine sample is still
+  // open then (the controller merges the second read into it); a copy taken at that flush stored
+  // 1 token at 200 ms where the run has 2 (CI once stored 45 of 47).
+  it('stores an engine sample only once its tick can take no more tokens', async () => {
+    const path = join(dir, 'split-tick.kvscope');
+    const recorder = SessionRecorder.create(path, { appVersion: 'test' });
+    const request = RunRequestSchema.parse({
+      target: { kind: 'local' },
+      engine: { kind: 'command', command: 'sleep 1' },
+    });
+    const noop = () => {};
+    const callbacks = { onSamples: noop, onEvent: noop, onStatus: noop, onOutput: noop, onAnalysis: noop };
+    vi.useFakeTimers();
+    let run: RunController;
+    try {
+      run = new RunController(new LocalTarget(), request, '20261206060000-0a1b2c3d', callbacks);
+      recorder.recordRun(run);
+      for (const read of [
+        ['X 100.00 start launcher=4242', 'X 100.01 engine pid=4243', 'O 100.20 a'],
+        ['O 100.20 b', 'O 100.30 c'],
+        ['X 100.40 exit code=0 pid=4243', 'X 100.50 end'],
+      ]) {
+        // The controller's line handler, as the follower calls it (private: no seam of its own).
+        for (const line of read) run['onLine'](line);
+        vi.advanceTimersByTime(1000);
+      }
+      await run.done;
+    } finally {
+      vi.useRealTimers();
+    }
+    await recorder.close();
+    const engine = (samples: readonly Sample[]) =>
+      samples.filter((s) => s.source === 'engine').map((s) => [s.tMs, s.values.tokens]);
+    const stored = defined(readSession(path).runs[0], 'run 0');
+    expect(engine(stored.samples)).toEqual([
+      [10, 0],
+      [200, 2],
+      [300, 3],
+    ]);
+    expect(stored.samples).toEqual(run.samples);
   });
 });
