@@ -70,3 +70,8 @@ export function planCollectors(
   }
   return plan;
 }
+
+/** Each planned collector's interval by id: what run.json keeps (`collectorIntervalsMs`) and a recovered run judges its samples by. */
+export function plannedIntervalsMs(planned: readonly PlannedCollector[]): Record<string, number> {
+  return Object.fromEntries(planned.map((c) => [c.def.id, c.intervalMs]));
+}

@@ -18,7 +18,7 @@ import { engineModelBytes } from '../../../shared/analysis/run-summary';
 import type { ServerProfile } from '../../../shared/analysis/stream-timing';
 import { KEPT_DIAGNOSTIC_TEXT_CHARS } from '../../../shared/collectors/collector';
 import { parseSpoolLine } from '../../../shared/collectors/run-spool';
-import { planCollectors } from '../../../shared/collectors/collector-plan';
+import { planCollectors, plannedIntervalsMs } from '../../../shared/collectors/collector-plan';
 import type { AnalysisInputs, MeasuredProcess, RunEngine, RunRecord } from '../../../shared/run/run-record';
 import type { TargetFacts } from '../../../shared/run/target-facts';
 import { shellQuote } from '../../../shared/util/shell';
@@ -507,8 +507,7 @@ export class RunController {
     run.collectors.unavailable.push(...manifest.unavailable);
     // The intervals the run was launched with; a run.json without them: as the launch planned them.
     const intervals =
-      manifest.collectorIntervalsMs ??
-      Object.fromEntries(planCollectors(manifest.request, manifest.target).start.map((c) => [c.def.id, c.intervalMs]));
+      manifest.collectorIntervalsMs ?? plannedIntervalsMs(planCollectors(manifest.request, manifest.target).start);
     for (const id of manifest.collectors) run.collectors.start(id, intervals[id] ?? null);
     // A line cut short by the launcher's death has no newline: the follower would not deliver it either.
     const lines = spool.split('\n');

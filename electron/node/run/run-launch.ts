@@ -3,7 +3,7 @@
 // started detached from this process and from the SSH channel. Part of a RunController
 // (run-controller.ts), which follows the spool the launcher writes.
 import type { RunRequest } from '../../../shared/api/schemas';
-import { planCollectors } from '../../../shared/collectors/collector-plan';
+import { planCollectors, plannedIntervalsMs, type PlannedCollector } from '../../../shared/collectors/collector-plan';
 import type { TargetFacts } from '../../../shared/run/target-facts';
 import { shellQuote } from '../../../shared/util/shell';
 import type { Target } from '../transport/target';
@@ -40,6 +40,9 @@ export class LaunchStopped extends Error {
 }
 
 /** `$TMPDIR/kvscope-<run>` on the target, created private; its physical path. */
+/** A collector whose script the launcher starts on the target. */
+type ScriptedCollector = PlannedCollector & { def: { script: string } };
+
 async function makeRunDir(target: Target, runId: string): Promise<string> {
   const made = await target.exec(`d="\${TMPDIR:-/tmp}/kvscope-${runId}"; mkdir -m 700 "$d" && cd "$d" && pwd -P`);
   if (made.code !== 0)
@@ -66,8 +69,9 @@ export async function launchRun(launch: RunLaunch): Promise<number | null> {
   goOn();
   const plan = planCollectors(request, launch.targetFacts);
   collectors.unavailable.push(...plan.unavailable);
-  for (const { def, intervalMs } of plan.start) {
-    if (def.script === null) continue;
+  // The engine's own output has no script: the launcher writes its lines.
+  const scripted = plan.start.filter((c): c is ScriptedCollector => c.def.script !== null);
+  for (const { def, intervalMs } of scripted) {
     await target.writeFile(`${dir}/${def.id}.sh`, def.script, 0o700);
     collectors.start(def.id, intervalMs);
   }
@@ -76,9 +80,11 @@ export async function launchRun(launch: RunLaunch): Promise<number | null> {
     `${dir}/run.conf`,
     runConf({
       engineCommand: engine.command,
-      collectors: plan.start
-        .filter((c) => c.def.script !== null)
-        .map((c) => ({ id: c.def.id, intervalS: c.intervalMs / 1000, args: c.def.scriptArgs?.(c.intervalMs) ?? [] })),
+      collectors: scripted.map((c) => ({
+        id: c.def.id,
+        intervalS: c.intervalMs / 1000,
+        args: c.def.scriptArgs?.(c.intervalMs) ?? [],
+      })),
       watchdogS: request.keepRunning ? 0 : launch.options.watchdogS,
       spoolMaxBytes: launch.options.spoolMaxBytes,
       memoryLimitBytes: request.memoryLimitBytes ?? null,
@@ -96,9 +102,7 @@ export async function launchRun(launch: RunLaunch): Promise<number | null> {
       request,
       engine,
       collectors: collectors.startedIds,
-      collectorIntervalsMs: Object.fromEntries(
-        plan.start.filter((c) => c.def.script !== null).map((c) => [c.def.id, c.intervalMs]),
-      ),
+      collectorIntervalsMs: plannedIntervalsMs(scripted),
       unavailable: collectors.unavailable,
       target: launch.targetFacts,
     }),
