@@ -8,6 +8,18 @@ import type { RunRecord } from './run-record';
  * default): how the window and the session list tell a stopped run from one that ended by itself.
  */
 export const USER_STOP_REASON = 'stopped by user';
+/** The stop event's reason when the CLI's user stopped the run with a signal (Ctrl-C, kill). */
+export const INTERRUPT_STOP_REASON = 'interrupted';
+/** The stop event's reason when the app closed under a run that was not to keep running. */
+export const APP_CLOSING_STOP_REASON = 'app closing';
+
+/**
+ * Whether a run was stopped by its user, at the window's Stop or the CLI's Ctrl-C, rather than
+ * ending by itself: the window's STOPPED badge and the session list's state.
+ */
+export function isUserStop(event: { kind: string; message?: string }): boolean {
+  return event.kind === 'stop' && (event.message === USER_STOP_REASON || event.message === INTERRUPT_STOP_REASON);
+}
 
 const MODEL_FLAG = /(?:^|\s)(?:-m|--model)(?:=|\s+)("[^"]*"|'[^']*'|\S+)/;
 const basename = (path: string) => path.split('/').pop() || path;

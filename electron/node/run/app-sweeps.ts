@@ -10,6 +10,7 @@ import { sweepPointRow, sweepResultRow } from '../../../shared/api/sweep-rows';
 import type { SweepPlan } from '../../../shared/analysis/sweep-summary';
 import type { RunController } from './run-controller';
 import { runSweep, type SweepRunner } from './sweep';
+import { APP_CLOSING_STOP_REASON, USER_STOP_REASON } from '../../../shared/run/run-labels';
 
 export interface SweepHooks {
   /** A run of the sweep started (the first one opens the sweep's session). */
@@ -136,7 +137,7 @@ export class SweepService {
   stop(sweepId: string): boolean {
     const sweep = this.sweeps.get(sweepId);
     if (!sweep || sweep.status.state !== 'running') return false;
-    sweep.abort.abort();
+    sweep.abort.abort(USER_STOP_REASON);
     return true;
   }
 
@@ -157,7 +158,7 @@ export class SweepService {
   async dispose(): Promise<void> {
     this.closing = true;
     const stopping = [...this.sweeps.values()].filter((s) => !s.keepRunning);
-    for (const sweep of stopping) sweep.abort.abort();
+    for (const sweep of stopping) sweep.abort.abort(APP_CLOSING_STOP_REASON);
     await Promise.all(stopping.map((s) => s.done));
   }
 }

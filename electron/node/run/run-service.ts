@@ -6,6 +6,7 @@ import type { RunRequest, RunStatus, TargetSpec } from '../../../shared/api/sche
 import type { Target } from '../transport/target';
 import { LocalTarget } from '../transport/local-target';
 import { RUN_DEFAULTS, RunController, type RunCallbacks, type RunControllerOptions } from './run-controller';
+import { APP_CLOSING_STOP_REASON } from '../../../shared/run/run-labels';
 
 /**
  * How a run reaches its target. `signal` aborts when the start is stopped: the factory abandons
@@ -167,7 +168,9 @@ export class RunService {
 
   /** Stop every run that is not marked keep-running (app quit, browser mode ended). */
   async dispose(): Promise<void> {
-    await Promise.all([...this.runs.values()].filter((r) => !r.request.keepRunning).map((r) => r.stop('app closing')));
+    await Promise.all(
+      [...this.runs.values()].filter((r) => !r.request.keepRunning).map((r) => r.stop(APP_CLOSING_STOP_REASON)),
+    );
     await Promise.all([...this.targets].map((t) => t.close().catch(() => {})));
   }
 }

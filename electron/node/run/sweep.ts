@@ -11,6 +11,7 @@ import {
 } from '../../../shared/analysis/sweep-summary';
 import type { RunController } from './run-controller';
 import { MAX_SWEEP_CTX, MAX_SWEEP_SIZES, readSweepSizes } from '../../../shared/run/sweep-sizes';
+import { INTERRUPT_STOP_REASON } from '../../../shared/run/run-labels';
 
 /** What a sweep needs from the run service (RunService fits): `signal` stops a start under way. */
 export interface SweepRunner {
@@ -29,7 +30,11 @@ export interface SweepInputs {
   onRun?: (run: RunController, ctx: number) => void;
   /** Called with each step once it is over (its run ended, or it could not start). */
   onPoint?: (step: SweepStep) => void;
-  /** Stops the sweep: the run going on (or starting) is stopped, and no next size starts. */
+  /**
+   * Stops the sweep: the run going on (or starting) is stopped, and no next size starts. The run's
+   * stop event gives the abort's reason when it is a string (the app's Stop: USER_STOP_REASON), else
+   * INTERRUPT_STOP_REASON.
+   */
   signal?: AbortSignal;
 }
 
@@ -119,7 +124,7 @@ export async function runSweep(inputs: SweepInputs): Promise<SweepResult> {
       continue;
     }
     inputs.onRun?.(run, ctx);
-    const onAbort = () => void run.stop('interrupted');
+    const onAbort = () => void run.stop(typeof signal?.reason === 'string' ? signal.reason : INTERRUPT_STOP_REASON);
     if (signal?.aborted) onAbort();
     signal?.addEventListener('abort', onAbort);
     try {

@@ -27,7 +27,7 @@ import {
 } from '../../../shared/api/session-schemas';
 import { buildReportModel } from '../../../shared/report/report-model';
 import { isRecoveredRun } from '../../../shared/analysis/run-summary';
-import { modelLabel, USER_STOP_REASON } from '../../../shared/run/run-labels';
+import { isUserStop, modelLabel } from '../../../shared/run/run-labels';
 import type { SessionData, SessionRun } from '../../../shared/report/session-data';
 import { forEachPackedSample, packedSamplesOf, type StoredPackedSessionData } from '../../../shared/api/packed-samples';
 import { appDataDir } from '../config/app-paths';
@@ -114,8 +114,7 @@ function stateOf(run: ListedSession['runs'][number] | undefined, recording: bool
   if (!run) return 'failed';
   if (run.state === 'failed') return 'failed';
   if (isRecoveredRun(run)) return 'recovered';
-  const userStop = run.events.some((e) => e.kind === 'stop' && e.message === USER_STOP_REASON);
-  return userStop ? 'stopped' : 'done';
+  return run.events.some(isUserStop) ? 'stopped' : 'done';
 }
 
 /**

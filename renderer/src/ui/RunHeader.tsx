@@ -1,13 +1,13 @@
 import { useMemo } from 'react';
 import type { RunEvent } from '../../../shared/api/schemas';
 import { formatBytesPerToken, formatCount } from '../../../shared/format/units';
-import { USER_STOP_REASON } from '../../../shared/run/run-labels';
+import { isUserStop } from '../../../shared/run/run-labels';
 import { SweepResultTable } from './run-form/SweepProgress';
 import { useAppStore } from './store-context';
 
 /** A run that ended because the user pressed Stop (not because it finished its work). */
 export function stoppedByUser(events: readonly RunEvent[]): boolean {
-  return events.some((e) => e.kind === 'stop' && e.message === USER_STOP_REASON);
+  return events.some(isUserStop);
 }
 
 /**

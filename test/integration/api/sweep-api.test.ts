@@ -103,8 +103,13 @@ describe('a sweep through the API', () => {
     // A stopped sweep cannot be stopped again; an unknown one neither.
     expect(await services.handlers.stopSweep({ sweepId })).toEqual({ ok: false });
     expect(await services.handlers.stopSweep({ sweepId: 'sweep-none' })).toEqual({ ok: false });
+    // The run's own stop is the user's, as a single run's Stop is: the window badges it STOPPED,
+    // the session list says stopped (it said 'interrupted', read as a run that finished).
+    const stops = (await services.handlers.getRun({ runId })).events.filter((e) => e.kind === 'stop');
+    expect(stops.map((e) => e.message)).toEqual(['stopped by user']);
     await services.dispose();
     const { sessions } = await services.handlers.listSessions({});
+    expect(sessions.map((s) => s.state)).toEqual(['stopped']);
     const { data } = await services.handlers.openSession({ id: sessions[0]!.id });
     expect(data.meta.sweep).toEqual({ sizes: [512, 1024, 2048], failedStarts: [], interrupted: true });
   }, 120_000);
@@ -160,7 +165,9 @@ describe('a sweep through the API', () => {
     const final = await end;
     expect(final.state).toBe('stopped');
     expect(final.runs).toEqual([{ ctx: 512, runId }]);
-    expect((await services.handlers.getRun({ runId })).status.state).toBe('done');
+    const run = await services.handlers.getRun({ runId });
+    expect(run.status.state).toBe('done');
+    expect(run.events.filter((e) => e.kind === 'stop').map((e) => e.message)).toEqual(['app closing']);
   }, 120_000);
 
   it('refuses an engine command without {ctx}, in the app’s words', async () => {

@@ -20,6 +20,7 @@
 // The summary is the run record's (shared/analysis/run-summary.ts, sweep-summary.ts): the same
 // functions give the same document from the session `--out` wrote.
 import type { OptionGroup } from '../cli-help';
+import { INTERRUPT_STOP_REASON } from '../../../../shared/run/run-labels';
 import { readFile } from 'node:fs/promises';
 import {
   RunRequestSchema,
@@ -275,7 +276,7 @@ async function profileOnce(
   // The board's facts are gathered while the engine runs: the target is closed with the run.
   const factsPromise = cliTargetSupport.targetFacts(run.target);
   io.err(`kvscope profile: run ${run.runId} on ${run.target.label}, run directory ${run.dir}\n`);
-  const stopSignals = stopOnSignals(io, 'profile', () => run.stop('interrupted'));
+  const stopSignals = stopOnSignals(io, 'profile', () => run.stop(INTERRUPT_STOP_REASON));
   const progress = new ProfileProgress(io); // H6: live line + alerts on stderr
   progress.follow(run);
   let serverError: string | null = null;
