@@ -310,11 +310,14 @@ export const COMMAND_HELP = {
   },
   import: {
     summary: "a board's log → a session",
-    usage: ['import <tegrastats|perf|pmap|llama-log> <file> --out <session> [--interval 1s] [--json]'],
+    usage: ['import <tegrastats|perf|pmap|vcgencmd|llama-log> <file> --out <session> [--interval 1s] [--json]'],
     description: [
       "A gzip-compressed log (logrotate's .gz) or a UTF-16 one (Windows PowerShell's >) is read as it",
       'is. Lines that are not readings are counted and kept in the session; a clock set back in a',
-      "tegrastats log keeps the lines' order.",
+      "tegrastats or vcgencmd log keeps the lines' order.",
+      '',
+      "vcgencmd: a Raspberry Pi loop's measure_temp, measure_clock arm and get_throttled lines, timed by",
+      'the date, date -Iseconds, date +%T or date +%s lines or prefixes the loop printed, else --interval.',
     ],
     groups: [
       {
@@ -326,7 +329,10 @@ export const COMMAND_HELP = {
         ]),
       },
     ],
-    examples: ['kvscope import tegrastats board.log --out board.kvscope'],
+    examples: [
+      'kvscope import tegrastats board.log --out board.kvscope',
+      'kvscope import vcgencmd pi.log --out pi.kvscope --interval 2s',
+    ],
   },
   recover: {
     summary: 'runs whose app died: their spools on the target → sessions',

@@ -1,10 +1,11 @@
-// `kvscope import <tegrastats|perf|pmap|llama-log> <file> --out <session> [--interval 1s] [--json]`:
+// `kvscope import <tegrastats|perf|pmap|vcgencmd|llama-log> <file> --out <session> [--interval 1s] [--json]`:
 // a log captured on a board without a link to KVScope → a session holding one run, which the
 // dashboard opens and `kvscope report` reports like a recorded one.
 //
 // Each kind is read by the reader the live run uses, so an imported run has the same series keys:
 // tegrastats by shared/parsers/tegrastats-parser.ts + tegrastatsValues (the tegrastats collector's
-// record → values mapping), perf and pmap by their collectors' parsers (shared/collectors/), and a
+// record → values mapping), perf and pmap by their collectors' parsers (shared/collectors/), a
+// vcgencmd loop's readings by the vcgencmd collector's parser (import-vcgencmd.ts), and a
 // llama.cpp log by shared/parsers/llama-log-parser.ts into the run's engine log. The file is streamed,
 // gunzipped when it is gzip's (electron/node/util/log-file-stream.ts), and LineSplitter caps every
 // line; a line no reader understands is a counted diagnostic, the first MAX_KEPT_DIAGNOSTICS of them
@@ -36,8 +37,10 @@ import { appVersion } from '../../session/app-version';
 import { describeFileError } from '../../util/describe-error';
 import { isGzipDataError, openLogFile, type LogFileStream } from '../../util/log-file-stream';
 import { CliError, type CliIo, parseCliArgs } from '../cli-io';
+import type { LogReader, Read } from './import-reads';
+import { vcgencmdReader } from './import-vcgencmd';
 
-export const IMPORT_KINDS = ['tegrastats', 'perf', 'pmap', 'llama-log'] as const;
+export const IMPORT_KINDS = ['tegrastats', 'perf', 'pmap', 'vcgencmd', 'llama-log'] as const;
 export type ImportKind = (typeof IMPORT_KINDS)[number];
 
 /** tegrastats' own default period (`--interval 1000`), used when the log has no times of its own. */
@@ -58,25 +61,6 @@ export interface ImportResult {
   engineLog: { timings: number; kv: number; model: number };
   /** Where the session that was at `session` was moved (session-backup.ts); absent when there was none. */
   previousSessionKeptAs?: string;
-}
-
-/**
- * One line's result, whatever reader made it: a sample at a time, a diagnostic (an unreadable line),
- * or a note on a line that was read (its clock stepped back or jumped), kept as an event at `tMs`.
- */
-type Read =
-  | { kind: 'sample'; tMs: number; values: Record<string, number | null> }
-  /** `tMs`: the time of the reading before it, when the reader knows it better than the last sample out. */
-  | { kind: 'diagnostic'; line: number; reason: string; text: string; tMs?: number }
-  /** `line`: where the note's reading is, when the reader knows it (perf's is known only at its interval's end). */
-  | { kind: 'note'; tMs: number; line?: number; message: string };
-
-/** A reader of one kind of log: lines in, samples and diagnostics out (engine-log records kept in `log`). */
-interface LogReader {
-  push(text: string, droppedChars: number, lineNo: number): Read[];
-  end(): Read[];
-  /** The clock time (ms since the epoch) of tMs 0, when the log prints times of day. */
-  clockStartMs?(): number | null;
 }
 
 /** `1s`, `500ms`, `2` (seconds) → ms, or null. */
@@ -302,6 +286,7 @@ const READERS: Record<ImportKind, (intervalMs: number, log: EngineLog) => LogRea
   tegrastats: (intervalMs) => tegrastatsReader(intervalMs),
   perf: (intervalMs) => perfReader(intervalMs),
   pmap: (intervalMs) => pmapReader(intervalMs),
+  vcgencmd: (intervalMs) => vcgencmdReader(intervalMs),
   'llama-log': (_intervalMs, log) => llamaLogReader(log),
 };
 

@@ -1,0 +1,194 @@
+// `kvscope import vcgencmd <log>`: a Raspberry Pi's firmware readings logged by a shell loop on a
+// board without a link to KVScope, e.g.
+//
+//   while true; do date; vcgencmd measure_temp; vcgencmd measure_clock arm; vcgencmd get_throttled; sleep 1; done
+//   while true; do echo "$(date +%T) $(vcgencmd measure_temp) $(vcgencmd get_throttled)"; sleep 1; done
+//
+// Readings are vcgencmd's own lines (`temp=48.3'C`, `throttled=0x50005`, `frequency(48)=1500345728`,
+// also labelled `arm: frequency(45)=…`), one or several on a line. They are grouped into ticks as
+// the loop made them: a tick ends where a stamp starts a new one or where a kind of reading comes a
+// second time. Each tick goes to the vcgencmd collector's parser (a tick line as the collector
+// writes it), so an imported run has the live run's series (rpi.soc.C, rpi.armFreqMHz, the
+// get_throttled bits).
+//
+// Time: a stamp where the loop printed one, alone on its line or in front of the readings — date(1)'s
+// default output in the C and en_GB orders (`Tue Feb 23 10:01:53 GMT 2021`, `Tue 23 Feb 10:01:53 GMT
+// 2021`), ISO 8601 (`date -Iseconds`, `date '+%F %T'`), a time of day (`date +%T`) or seconds since
+// the epoch (`date +%s`); else one interval after the tick before. Stamps are read as the board's
+// wall clock, their zone not applied (as for tegrastats). A clock that steps back keeps the log's
+// order: the tick goes one interval after the one before.
+import { createVcgencmdCollectorParser } from '../../../../shared/collectors/vcgencmd-collector-parser';
+import { readFirmwareLine } from '../../../../shared/parsers/firmware-lines';
+import { isCommentLine } from '../../../../shared/parsers/records';
+import { formatMs } from '../../../../shared/format/units';
+import type { LogReader, Read } from './import-reads';
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const DAY_MS = 86_400_000;
+
+/** `2021-02-23T10:01:53+00:00`, `2021-02-23 10:01:53.123`. */
+const ISO_STAMP_RE =
+  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:[.,](\d{1,9}))?(?:Z|[+-]\d{2}(?::?\d{2})?)?(?=\s|$)/;
+// date(1): weekday, day and month in either order, the year before or after the time, AM/PM, a zone.
+const DATE_STAMP_RE =
+  /^(?:[A-Z][a-z]{2},?\s+)?(?:(\d{1,2})\s+([A-Z][a-z]{2})|([A-Z][a-z]{2})\s+(\d{1,2})),?\s+(?:(\d{4})\s+)?(\d{1,2}):(\d{2}):(\d{2})(?:\s*([AaPp][Mm]))?(?:\s+(?:[A-Z]{2,5}|[+-]\d{4}))?(?:\s+(\d{4}))?(?=\s|$)/;
+/** `date +%T`. */
+const TIME_STAMP_RE = /^(\d{1,2}):(\d{2}):(\d{2})(?:[.,](\d{1,9}))?(?=\s|$)/;
+/** `date +%s` (from 2001 on: ten digits). */
+const EPOCH_STAMP_RE = /^(\d{10})(?:\.(\d{1,9}))?(?=\s|$)/;
+
+/** A stamp at the start of `t`: its time (a day's ms when only the time of day is known) and the rest. */
+interface Stamp {
+  ms: number;
+  /** Whether `ms` is a date (ms since the epoch) rather than a time of day. */
+  dated: boolean;
+  rest: string;
+  text: string;
+}
+
+const fraction = (digits: string | undefined) => (digits ? Math.round(Number(`0.${digits}`) * 1000) : 0);
+
+function readStamp(t: string): Stamp | null {
+  let m = ISO_STAMP_RE.exec(t);
+  if (m) {
+    const [, y, mo, d, h, mi, s, frac] = m;
+    const ms = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s)) + fraction(frac);
+    return { ms, dated: true, rest: t.slice(m[0].length).trim(), text: m[0] };
+  }
+  if ((m = DATE_STAMP_RE.exec(t))) {
+    const month = MONTHS.indexOf((m[2] ?? m[3] ?? '').toLowerCase());
+    const day = Number(m[1] ?? m[4]);
+    const year = m[5] ?? m[10];
+    let hour = Number(m[6]);
+    const half = m[9]?.toLowerCase();
+    if (half === 'pm' && hour < 12) hour += 12;
+    if (half === 'am' && hour === 12) hour = 0;
+    if (month >= 0 && year !== undefined) {
+      const ms = Date.UTC(Number(year), month, day, hour, Number(m[7]), Number(m[8]));
+      return { ms, dated: true, rest: t.slice(m[0].length).trim(), text: m[0] };
+    }
+  }
+  if ((m = TIME_STAMP_RE.exec(t))) {
+    const ms = ((Number(m[1]) * 60 + Number(m[2])) * 60 + Number(m[3])) * 1000 + fraction(m[4]);
+    return { ms, dated: false, rest: t.slice(m[0].length).trim(), text: m[0] };
+  }
+  if ((m = EPOCH_STAMP_RE.exec(t)))
+    return { ms: Number(m[1]) * 1000 + fraction(m[2]), dated: true, rest: t.slice(m[0].length).trim(), text: m[0] };
+  return null;
+}
+
+/** What a vcgencmd word is to the import: a part of the tick (by kind), or why it is none. */
+type Word = { part: string; kind: 'temp' | 'throttled' | 'clock' } | { reason: string } | null;
+
+function readWord(word: string, label: string | null, lineNo: number): Word {
+  const found = readFirmwareLine(word, word, lineNo, word);
+  if (found === null) return null;
+  if ('unreadable' in found) return { reason: found.unreadable.reason };
+  const r = found.readings[0];
+  if (r?.kind === 'vc-temp') return { part: word, kind: 'temp' };
+  if (r?.kind === 'throttled') return { part: word, kind: 'throttled' };
+  if (r?.kind === 'vc-clock') {
+    // measure_clock of another block (core, v3d, emmc…): the collector's series is the ARM clock.
+    if (label !== null && label.toLowerCase() !== 'arm')
+      return { reason: `the ${label} clock (KVScope keeps the ARM clock's)` };
+    return { part: word, kind: 'clock' };
+  }
+  return { reason: 'a vcgencmd reading KVScope keeps no series of (measure_volts, pmic_read_adc)' };
+}
+
+export function vcgencmdReader(intervalMs: number): LogReader {
+  const parser = createVcgencmdCollectorParser();
+  /** The tick being gathered: its parts by kind, its stamp, its first line. */
+  let tick: { parts: Map<string, string>; stamp: Stamp | null; line: number } | null = null;
+  let pendingStamp: { stamp: Stamp; line: number } | null = null;
+  let lastTMs: number | null = null;
+  let firstClockMs: number | null = null;
+  let lastClockMs: number | null = null;
+  /** What the clock's steps back (and midnights, for times of day) have added since the first tick. */
+  let shiftMs = 0;
+  let dated = true;
+
+  const timeOf = (stamp: Stamp | null, line: number, out: Read[]): number => {
+    if (stamp === null) return lastTMs === null ? 0 : lastTMs + intervalMs;
+    dated &&= stamp.dated;
+    firstClockMs ??= stamp.ms - (lastTMs === null ? 0 : lastTMs + intervalMs);
+    if (!stamp.dated && lastClockMs !== null && stamp.ms < lastClockMs && lastClockMs - stamp.ms > DAY_MS / 2)
+      shiftMs += DAY_MS; // a time of day past midnight
+    let tMs = stamp.ms - firstClockMs + shiftMs;
+    if (lastTMs !== null && tMs <= lastTMs) {
+      const back = (lastClockMs ?? stamp.ms) - stamp.ms;
+      const message = `the log's clock went back ${formatMs(back)} (${stamp.text}): read one interval after the reading before`;
+      shiftMs += lastTMs + intervalMs - tMs;
+      tMs = lastTMs + intervalMs;
+      out.push({ kind: 'note', tMs, line, message });
+    }
+    lastClockMs = stamp.ms;
+    return tMs;
+  };
+
+  const flush = (out: Read[]) => {
+    if (tick === null) return;
+    const { parts, stamp, line } = tick;
+    tick = null;
+    const tMs = timeOf(stamp, line, out);
+    const record = parser.push(`t=${(tMs / 1000).toFixed(3)}|${[...parts.values()].join('|')}`);
+    if (record?.kind === 'sample') {
+      out.push({ kind: 'sample', tMs, values: record.values });
+      lastTMs = tMs;
+    } else if (record?.kind === 'diagnostic') out.push({ kind: 'diagnostic', line, reason: record.reason, text: '' });
+  };
+
+  const push = (text: string, dropped: number, lineNo: number): Read[] => {
+    const out: Read[] = [];
+    const t = text.trim();
+    if (t === '' || isCommentLine(text)) return out;
+    const atMs = lastTMs ?? undefined;
+    const stamp = readStamp(t);
+    if (stamp) {
+      flush(out);
+      pendingStamp = { stamp, line: lineNo };
+    }
+    const words = (stamp ? stamp.rest : t).split(/\s+/).filter((w) => w !== '');
+    const problems: string[] = [];
+    let label: string | null = null;
+    for (const word of words) {
+      if (/^[\w.-]+:$/.test(word)) {
+        label = word.slice(0, -1);
+        continue;
+      }
+      const read = readWord(word, label, lineNo);
+      label = null;
+      if (read === null) {
+        problems.push('not a vcgencmd reading');
+        continue;
+      }
+      if ('reason' in read) {
+        problems.push(read.reason);
+        continue;
+      }
+      if (tick?.parts.has(read.kind)) flush(out);
+      if (tick === null) {
+        tick = { parts: new Map(), stamp: pendingStamp?.stamp ?? null, line: pendingStamp?.line ?? lineNo };
+        pendingStamp = null;
+      }
+      tick.parts.set(read.kind, read.part);
+    }
+    if (dropped > 0) problems.unshift(`line cut: ${dropped} characters dropped`);
+    // A line that is only a stamp is read; one with words that are no reading is kept and counted.
+    if (problems.length > 0) {
+      const reason = [...new Set(problems)].join('; ');
+      out.push({ kind: 'diagnostic', line: lineNo, reason, text, ...(atMs !== undefined ? { tMs: atMs } : {}) });
+    }
+    return out;
+  };
+
+  return {
+    push,
+    end: () => {
+      const out: Read[] = [];
+      flush(out);
+      return out;
+    },
+    clockStartMs: () => (dated ? firstClockMs : null),
+  };
+}

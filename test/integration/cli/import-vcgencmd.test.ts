@@ -1,0 +1,168 @@
+// `kvscope import vcgencmd`: a Raspberry Pi's firmware readings logged by a shell loop → a session
+// with the vcgencmd collector's series. The logs are real: pasted ones from the shared corpus
+// (thermal_cpufreq/03), and loops run here by a real shell with the real `date` and the shim
+// vcgencmd of the shim board (test/fixtures/shims: it replays real captures in order). Expected
+// readings are read off those captures by hand; expected times off the stamps the loop printed.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readSession } from '../../../electron/node/session/session-store';
+import { projectRoot, runCli } from '../../helpers/cli';
+import { defined } from '../../helpers/defined';
+
+const dir = mkdtempSync(join(tmpdir(), 'kvscope-import-vc-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const CORPUS = join(projectRoot, '../shared/corpus/thermal_cpufreq/03_raspberry_pi_vcgencmd_outputs.txt');
+/** The lines of one lettered section of the corpus file, its `#` notes included (comments to the import). */
+function corpusSection(letter: string): string {
+  const text = readFileSync(CORPUS, 'utf8');
+  const start = text.indexOf(`# ==== (${letter})`);
+  const end = text.indexOf('# ==== (', start + 1);
+  return text.slice(start, end);
+}
+
+/** A shell loop run here with the shim vcgencmd first on PATH, in the C locale: its output. */
+function loopLog(script: string): string {
+  const state = mkdtempSync(join(dir, 'shim-'));
+  return execFileSync('sh', ['-c', script], {
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      PATH: `${join(projectRoot, 'test/fixtures/shims/bin')}:${process.env.PATH ?? ''}`,
+      LC_ALL: 'C',
+      KVSCOPE_SHIM_STATE: state,
+    },
+  });
+}
+
+async function importLog(text: string, name: string, ...more: string[]) {
+  const log = join(dir, `${name}.log`);
+  writeFileSync(log, text);
+  const out = join(dir, `${name}.kvscope`);
+  const res = await runCli(['import', 'vcgencmd', log, '--out', out, ...more]);
+  expect(res.code, res.stderr).toBe(0);
+  const run = defined(readSession(out).runs[0], 'run');
+  return { res, run };
+}
+
+const series = (run: { samples: ReadonlyArray<{ tMs: number; values: Record<string, number | null> }> }, key: string) =>
+  run.samples.filter((s) => s.values[key] !== undefined).map((s) => [s.tMs, s.values[key]]);
+
+describe('kvscope import vcgencmd', () => {
+  it('a pasted loop of measure_temp and get_throttled (firmware#615): a tick per turn, timed by --interval', async () => {
+    // temp=39.2'C / throttled=0x50000 / temp=38.6'C / temp=38.6'C / throttled=0x50005 / temp=38.6'C
+    const { run } = await importLog(corpusSection('A'), 'pi3-615', '--interval', '2s');
+    expect(run.samples.every((s) => s.source === 'vcgencmd')).toBe(true);
+    expect(series(run, 'rpi.soc.C')).toEqual([
+      [0, 39.2],
+      [2000, 38.6],
+      [4000, 38.6],
+      [6000, 38.6],
+    ]);
+    // 0x50000: under-voltage and throttling since boot; 0x50005: both now too.
+    expect(series(run, 'rpi.throttledBits')).toEqual([
+      [0, 0x50000],
+      [4000, 0x50005],
+    ]);
+    expect(series(run, 'rpi.underVoltageNow')).toEqual([
+      [0, 0],
+      [4000, 1],
+    ]);
+    expect(series(run, 'rpi.throttledSticky')).toEqual([
+      [0, 1],
+      [4000, 1],
+    ]);
+    expect(run.outcome?.collectors.vcgencmd).toMatchObject({ status: 'ok', samples: 4, diagnostics: 0 });
+  });
+
+  it('a pasted `date ; vcgencmd …` (Pi 4, en_GB date): the date lines time the ticks; another command’s output is kept', async () => {
+    // Tue 23 Feb 10:01:53 GMT 2021 / frequency(48)=1500345728 / … / Tue 23 Feb 10:02:14 GMT 2021 /
+    // frequency(48)=1000212864 / temp=80.8'C / GPIO 14: level=0 fsel=1 func=OUTPUT pull=NONE
+    const { run } = await importLog(corpusSection('C'), 'pi4-135');
+    expect(series(run, 'rpi.armFreqMHz')).toEqual([
+      [0, 1500.345728],
+      [21_000, 1000.212864],
+    ]);
+    expect(series(run, 'rpi.soc.C')).toEqual([[21_000, 80.8]]);
+    expect(run.startedAt).toBe('2021-02-23T10:01:53.000Z');
+    const kept = run.events.filter((e) => e.data?.text !== undefined);
+    expect(kept.map((e) => [e.message, e.data?.text])).toEqual([
+      ['line 14: not a vcgencmd reading', 'GPIO 14: level=0 fsel=1 func=OUTPUT pull=NONE'],
+    ]);
+  });
+
+  it('a loop of `date`, measure_temp, measure_clock arm and get_throttled lines, run here', async () => {
+    const text = loopLog(
+      'for i in 1 2 3; do date; vcgencmd measure_temp; vcgencmd measure_clock arm; vcgencmd get_throttled; sleep 1; done',
+    );
+    // The dates as printed (`Sun Dec  6 07:05:01 UTC 2026`): their seconds apart, read here by hand.
+    const dates = text.split('\n').filter((l) => /^[A-Z][a-z]{2} /.test(l));
+    expect(dates).toHaveLength(3);
+    const secondOf = (l: string) => {
+      const [h, m, s] = (/(\d\d):(\d\d):(\d\d)/.exec(l) ?? []).slice(1).map(Number);
+      return (h ?? 0) * 3600 + (m ?? 0) * 60 + (s ?? 0);
+    };
+    // (A loop over midnight: the next day's seconds.)
+    const at = dates.map((l) => ((secondOf(l) - secondOf(dates[0] ?? '') + 86_400) % 86_400) * 1000);
+    const { run } = await importLog(text, 'loop-date');
+    // The shim's captures in order: 80.8, 62.3, 39.2 °C; 1500345728, 1000212864, 1400000000 Hz;
+    // 0x50005, 0x50000, 0x0.
+    expect(series(run, 'rpi.soc.C')).toEqual([
+      [at[0], 80.8],
+      [at[1], 62.3],
+      [at[2], 39.2],
+    ]);
+    expect(series(run, 'rpi.armFreqMHz')).toEqual([
+      [at[0], 1500.345728],
+      [at[1], 1000.212864],
+      [at[2], 1400],
+    ]);
+    expect(series(run, 'rpi.throttledBits')).toEqual([
+      [at[0], 0x50005],
+      [at[1], 0x50000],
+      [at[2], 0],
+    ]);
+    expect(run.outcome?.diagnostics).toBe(0);
+    // The first date, as the board's wall clock.
+    expect(run.startedAt.slice(11, 19)).toBe(/(\d\d:\d\d:\d\d)/.exec(dates[0] ?? '')?.[1]);
+  });
+
+  it('a one-line loop with `date +%T` in front of the readings, run here; a measure_clock of another block is kept, not read as the ARM clock', async () => {
+    const text = loopLog(
+      `for i in 1 2 3; do printf '%s ' "$(date +%T)"; vcgencmd measure_temp | tr '\\n' ' '; vcgencmd get_throttled; sleep 1; done; echo "core: frequency(1)=400000000"`,
+    );
+    const lines = text.trim().split('\n');
+    expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d temp=80\.8'C throttled=0x50005$/);
+    const seconds = lines.slice(0, 3).map((l) => l.slice(0, 8).split(':').map(Number));
+    const at = seconds.map(([h, m, s]) => {
+      const [h0, m0, s0] = seconds[0] ?? [];
+      const apart = ((h ?? 0) - (h0 ?? 0)) * 3600 + ((m ?? 0) - (m0 ?? 0)) * 60 + ((s ?? 0) - (s0 ?? 0));
+      return ((apart + 86_400) % 86_400) * 1000;
+    });
+    const { run } = await importLog(text, 'loop-prefix');
+    expect(series(run, 'rpi.soc.C')).toEqual([
+      [at[0], 80.8],
+      [at[1], 62.3],
+      [at[2], 39.2],
+    ]);
+    expect(series(run, 'rpi.throttledBits')).toEqual([
+      [at[0], 0x50005],
+      [at[1], 0x50000],
+      [at[2], 0],
+    ]);
+    expect(series(run, 'rpi.armFreqMHz')).toEqual([]);
+    const kept = run.events.filter((e) => e.data?.text !== undefined);
+    expect(kept.map((e) => e.message)).toEqual(["line 4: the core clock (KVScope keeps the ARM clock's)"]);
+  });
+
+  it('a log with no vcgencmd reading is refused, nothing written', async () => {
+    const log = join(dir, 'none.log');
+    writeFileSync(log, 'GPIO 14: level=0 fsel=1 func=OUTPUT pull=NONE\n');
+    const res = await runCli(['import', 'vcgencmd', log, '--out', join(dir, 'none.kvscope')]);
+    expect(res.code).not.toBe(0);
+    expect(res.stderr).toBe(`kvscope import: ${log}: nothing to import (none of its 1 lines is a vcgencmd reading)\n`);
+  });
+});
