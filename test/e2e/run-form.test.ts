@@ -362,7 +362,7 @@ describe('the run form, beyond one run: what the CLI can do', () => {
       expect(promptTokens[1]).toBeGreaterThan(150);
       // The streamed tokens were counted live, 2 × 16: the header's count is the client's, not the
       // server's last request's (its timing lines say 16 eval runs, which would read 17).
-      expect(await text('run-progress')).toMatch(/^32 tokens · /);
+      expect(await text('run-progress')).toMatch(/^32 tokens · [\d,]+ memory samples?$/);
       await saveScreenshot(page, 'run-form-server.png');
       expect(problems).toEqual([]);
     },

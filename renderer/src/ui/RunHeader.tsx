@@ -116,7 +116,7 @@ export function RunHeader() {
         )}
         {run.phase !== 'idle' && (
           <span className="muted small" data-testid="run-progress">
-            {plural(tokens, 'token')} · {plural(samples, 'sample')}
+            {plural(tokens, 'token')} · {plural(samples, 'memory sample')}
           </span>
         )}
       </div>
