@@ -107,8 +107,12 @@ export function breakdownRow(body: string): Array<[string, string]> | null {
   if (!m) return null;
   return names.map((name, i) => [`${dev} ${name}`, `${m[i + 1] ?? ''} MiB`]);
 }
-/** A print_info / llm_load_print_meta key (`n_head_kv`, `model type`, `rope scaling`, `f_norm_eps`…). */
-const MODEL_KEY_RE = /^[a-z_][\w .()-]*$/i;
+/**
+ * A print_info / llm_load_print_meta key (`n_head_kv`, `model type`, `rope scaling`, `f_norm_eps`…),
+ * or a buffer key led by a device whose name holds an address: an RPC worker, `RPC[10.0.2.242:50052]
+ * model buffer size` (2024–2025), `RPC0[127.0.0.1:9555] compute buffer size` (late 2025+).
+ */
+const MODEL_KEY_RE = /^(?:[a-z_]\w*\[[^\s\]=]+\]\s+)?[a-z_][\w .()-]*$/i;
 /** On the trimmed body: `- kv  12: llama.block_count u32 = 32`. */
 export const LOADER_KV_RE = /^- kv\s+[^\s:]+:\s+(\S+)\s+(\S+)\s+=(?:\s+(\S.*))?$/;
 
