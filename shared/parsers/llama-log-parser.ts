@@ -170,8 +170,9 @@ const KV_VRAM_RE = /^VRAM kv self\s*=\s*([\d.]+)\s*(MiB|MB|GiB|GB)$/;
 // `offload = 1, ` between the size and the types: llama_kv_cache_init of mid 2024 to spring 2025.
 const KV_CONFIG_RE =
   /^kv_size\s*=\s*(\d+),\s*(?:offload\s*=\s*\d+,\s*)?type_k\s*=\s*'([^']*)',\s*type_v\s*=\s*'([^']*)',\s*n_layer\s*=\s*(\d+)/;
+// `%2u/%u seqs` prints `1/1 seqs`; builds of July–August 2025 printed `%2u/%2u`, `1/ 1 seqs` (the stream count padded).
 const KV_SIZE_RE =
-  /^(?:\[fp8\]\s+)?size\s*=\s*([\d.]+)\s*(MiB|MB|GiB|GB|KiB)\s*\(\s*(\d+)\s*cells,\s*(\d+)\s*layers(?:,\s*(\d+)(?:\/(\d+))?\s*seqs)?\s*\)(?:\s*,\s*(\S.*))?$/;
+  /^(?:\[fp8\]\s+)?size\s*=\s*([\d.]+)\s*(MiB|MB|GiB|GB|KiB)\s*\(\s*(\d+)\s*cells,\s*(\d+)\s*layers(?:,\s*(\d+)(?:\/\s*(\d+))?\s*seqs)?\s*\)(?:\s*,\s*(\S.*))?$/;
 const KV_MEMORY_SIZE_RE = /^memory_size\s*=\s*([\d.]+)\s*(MiB|MB|GiB|GB)\b/;
 const KV_ISWA_RE = /^creating\s+(non-SWA|SWA)\s+KV cache,\s*size\s*=\s*(\d+)\s*cells/;
 const KV_PART_RE = /^([^\s(]+)\s*\(([^)]*)\):\s*([\d.]+)\s*(MiB|MB|GiB|GB|KiB)$/;
