@@ -14,10 +14,18 @@ const SIZE_UNITS: Record<string, number> = {
   GB: 1024 * MIB,
 };
 
-/** A size as llama.cpp prints it (`12.50 MiB`, `1 GB`), in bytes. */
+/**
+ * A figure as printf wrote it, in the C locale (`12.50`) or one with a decimal comma (`12,50`: a tool
+ * that set the user's LC_NUMERIC); NaN for anything else.
+ */
+export function decimal(text: string | undefined): number {
+  return Number(/^\d+,\d+$/.test(text ?? '') ? (text ?? '').replace(',', '.') : text);
+}
+
+/** A size as llama.cpp prints it (`12.50 MiB`, `1 GB`, `12,50 MiB`), in bytes. */
 export function bytesOf(value: string | undefined, unit: string | undefined): number | null {
   const u = SIZE_UNITS[unit ?? ''];
-  const v = Number(value);
+  const v = decimal(value);
   return u === undefined || !Number.isFinite(v) ? null : Math.round(v * u);
 }
 
@@ -246,15 +254,15 @@ export function setModelField(r: ModelRecord, key: string, value: string): boole
   }
   switch (k) {
     case 'model params': {
-      const m = /^(\d+(?:\.\d+)?)\s*([KMBT])$/.exec(value);
+      const m = /^(\d+(?:[.,]\d+)?)\s*([KMBT])$/.exec(value);
       if (!m) return false;
-      r.nParams = Math.round(Number(m[1]) * (PARAM_SCALE[m[2] ?? ''] ?? NaN));
+      r.nParams = Math.round(decimal(m[1]) * (PARAM_SCALE[m[2] ?? ''] ?? NaN));
       return true;
     }
     case 'model size':
     case 'file size': {
       // `3.56 GiB (4.54 BPW)`, `762.49 MiB (6.40 BPW)`, 2023: `4017.27 MB / num tensors = 291`
-      const m = /^(\d+(?:\.\d+)?)\s*(KiB|MiB|GiB|MB|GB)\b(?:\s*\((\d+(?:\.\d+)?)\s*BPW\))?/.exec(value);
+      const m = /^(\d+(?:[.,]\d+)?)\s*(KiB|MiB|GiB|MB|GB)\b(?:\s*\((\d+(?:[.,]\d+)?)\s*BPW\))?/.exec(value);
       // mid 2023 (`llama_model_load_internal: model size = 7B`): the model type, not a size
       if (!m && k === 'model size' && /^\d+(?:\.\d+)?[KMBT]$/.test(value)) {
         r.modelType = value;
@@ -266,7 +274,7 @@ export function setModelField(r: ModelRecord, key: string, value: string): boole
       const b = bytesOf(m[1], m[2]);
       if (b === null) return false;
       r.modelSizeBytes = b;
-      if (m[3] !== undefined) r.bitsPerWeight = Number(m[3]);
+      if (m[3] !== undefined) r.bitsPerWeight = decimal(m[3]);
       return true;
     }
     case 'n_head':

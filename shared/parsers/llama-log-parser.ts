@@ -28,6 +28,8 @@
 // alone; ANSI colours removed first),
 // llama-box `[2025-06-14 23:20:30.830830] I `, app tags `llama[1]: `.
 // Sizes printed as "MB" by old llama.cpp were computed as bytes/1024/1024 and are read as MiB.
+// A tool that set the user's locale (LC_NUMERIC=de_DE and the like) prints its figures with a decimal
+// comma (`1,12 MiB (32,00 BPW)`, `292,80 K`): sizes and parameter counts read either way.
 // Checked against captures from Raspberry Pi Zero 2 W and Pi 5, Jetson Orin (ollama, node-llama-cpp,
 // llama-box), RK3588-era logs, x86 servers and Apple M-series (see test/fixtures/llama-cpp/*/SOURCE).
 
@@ -162,20 +164,20 @@ const SERVER_INFO_RE = /^(?:INFO|WARN|ERR|DEBUG)\s+\[\s*print_timings\]\s*/;
 // to a `.*` (the pair that backtracks quadratically on a run of spaces).
 const KV_TRIGGER_RE =
   /\bKV self size\b|\b(?:KV|RS) buffer size\b|^VRAM kv self\b|^kv_size\s*=|^memory_size\s*=|^(?:\[fp8\]\s+)?size\s*=.*\bcells\b|^creating\s.*KV cache/i;
-const KV_SELF_RE = /^KV self size\s*=\s*([\d.]+)\s*(MiB|MB|GiB|GB|KiB)(?:\s*,\s*(\S.*))?$/i;
+const KV_SELF_RE = /^KV self size\s*=\s*([\d.]+(?:,\d+)?)\s*(MiB|MB|GiB|GB|KiB)(?:\s*,\s*(\S.*))?$/i;
 // `CUDA0 KV buffer size = …` (2024+); the recurrent state's `CPU RS buffer size = …` (llama_memory_recurrent, 2025+).
-const KV_BUFFER_RE = /^(?:\[fp8\]\s+)?(\S+)\s+(?:KV|RS) buffer size\s*=\s*([\d.]+)\s*(MiB|MB|GiB|GB|KiB)$/;
+const KV_BUFFER_RE = /^(?:\[fp8\]\s+)?(\S+)\s+(?:KV|RS) buffer size\s*=\s*([\d.]+(?:,\d+)?)\s*(MiB|MB|GiB|GB|KiB)$/;
 // Mid/late 2023 CUDA builds: the part of the cache offloaded to the GPU(s), `VRAM kv self = 1024.00 MB`.
-const KV_VRAM_RE = /^VRAM kv self\s*=\s*([\d.]+)\s*(MiB|MB|GiB|GB)$/;
+const KV_VRAM_RE = /^VRAM kv self\s*=\s*([\d.]+(?:,\d+)?)\s*(MiB|MB|GiB|GB)$/;
 // `offload = 1, ` between the size and the types: llama_kv_cache_init of mid 2024 to spring 2025.
 const KV_CONFIG_RE =
   /^kv_size\s*=\s*(\d+),\s*(?:offload\s*=\s*\d+,\s*)?type_k\s*=\s*'([^']*)',\s*type_v\s*=\s*'([^']*)',\s*n_layer\s*=\s*(\d+)/;
 // `%2u/%u seqs` prints `1/1 seqs`; builds of July–August 2025 printed `%2u/%2u`, `1/ 1 seqs` (the stream count padded).
 const KV_SIZE_RE =
-  /^(?:\[fp8\]\s+)?size\s*=\s*([\d.]+)\s*(MiB|MB|GiB|GB|KiB)\s*\(\s*(\d+)\s*cells,\s*(\d+)\s*layers(?:,\s*(\d+)(?:\/\s*(\d+))?\s*seqs)?\s*\)(?:\s*,\s*(\S.*))?$/;
-const KV_MEMORY_SIZE_RE = /^memory_size\s*=\s*([\d.]+)\s*(MiB|MB|GiB|GB)\b/;
+  /^(?:\[fp8\]\s+)?size\s*=\s*([\d.]+(?:,\d+)?)\s*(MiB|MB|GiB|GB|KiB)\s*\(\s*(\d+)\s*cells,\s*(\d+)\s*layers(?:,\s*(\d+)(?:\/\s*(\d+))?\s*seqs)?\s*\)(?:\s*,\s*(\S.*))?$/;
+const KV_MEMORY_SIZE_RE = /^memory_size\s*=\s*([\d.]+(?:,\d+)?)\s*(MiB|MB|GiB|GB)\b/;
 const KV_ISWA_RE = /^creating\s+(non-SWA|SWA)\s+KV cache,\s*size\s*=\s*(\d+)\s*cells/;
-const KV_PART_RE = /^([^\s(]+)\s*\(([^)]*)\):\s*([\d.]+)\s*(MiB|MB|GiB|GB|KiB)$/;
+const KV_PART_RE = /^([^\s(]+)\s*\(([^)]*)\):\s*([\d.]+(?:,\d+)?)\s*(MiB|MB|GiB|GB|KiB)$/;
 const KV_PART_UNUSED_RE = /^(\S+):\s*not used$/;
 /** A KV line no pattern above reads (a future format): the word KV and a size. Two tests, each linear. */
 const KV_HINT_RE = { word: /\bkv\b/i, size: /\d\s*(?:MiB|MB|GiB|GB|KiB)\b/ };
@@ -230,7 +232,8 @@ export function kvRecord(line: number, source: string, scope: KvRecord['scope'])
 function readParts(text: string | undefined): KvPart[] | null {
   if (text === undefined || text.trim() === '') return [];
   const parts: KvPart[] = [];
-  for (const piece of text.split(/,\s*/)) {
+  // A decimal comma (`32,00 MiB`) is followed by a digit; the separator never is.
+  for (const piece of text.split(/,(?!\d)\s*/)) {
     const p = KV_PART_RE.exec(piece.trim());
     if (p) {
       parts.push({ name: p[1] ?? '', type: p[2] ?? null, bytes: bytesOf(p[3], p[4]) });

@@ -1,6 +1,7 @@
 // Real captures of llama.cpp logs that an earlier parser lost readings on (each folder's SOURCE
 // names where it was published). Values asserted here are read off the capture by hand.
 import { describe, expect, it } from 'vitest';
+import { bytesOf } from '../../../../shared/parsers/llama-log-model';
 import { MiB, ofKind, parseFixtureClean } from '../../../helpers/parser-test-kit';
 
 const clean = (rel: string) => parseFixtureClean('llama-log', `llama-cpp/${rel}`);
@@ -52,5 +53,29 @@ describe('llama.cpp logs: RPC workers (devices named RPC[<host>:<port>])', () =>
       'graph nodes': '4668',
       'graph splits': '4',
     });
+  });
+});
+
+describe('llama.cpp logs: figures with a decimal comma (a tool that set the user`s LC_NUMERIC)', () => {
+  it('build 4232 under de_DE (2024-12): model params, model size and BPW, a weights buffer', () => {
+    const all = clean('locale-de-b4232-2024-12/llama-load-comma-decimals.txt');
+    const [meta, tensors] = ofKind(all, 'model');
+    expect([meta?.line, meta?.nParams, meta?.modelSizeBytes, meta?.bitsPerWeight]).toEqual([
+      1,
+      292_800,
+      Math.round(1.12 * MiB),
+      32,
+    ]);
+    expect(tensors?.extra).toEqual({ 'CPU_Mapped model buffer size': '1,12 MiB' });
+    // The buffers' text is read by the compute-buffer advice through bytesOf.
+    expect(bytesOf('1,12', 'MiB')).toBe(Math.round(1.12 * MiB));
+  });
+
+  it('the first RPC run (2024-04): each server`s KV buffer', () => {
+    const all = clean('rpc-decimal-comma-2024-04/llama-cli-rpc-two-servers.txt');
+    expect(ofKind(all, 'kv').map((k) => [k.line, k.scope, k.device, k.sizeBytes])).toEqual([
+      [14, 'device-buffer', 'RPC', 34 * MiB],
+      [15, 'device-buffer', 'RPC', 30 * MiB],
+    ]);
   });
 });
