@@ -203,6 +203,23 @@ const PARAM_SCALE: Record<string, number> = { K: 1e3, M: 1e6, B: 1e9, T: 1e12 };
 export interface ModelBlock {
   record: ModelRecord;
   mapped: number;
+  /** How many times each buffer key was printed in this block (numberedBufferKey). */
+  printed?: Map<string, number>;
+}
+
+/**
+ * The key a buffer reading of a block is kept under: its own the first time; when the block prints
+ * it again, the device numbered in print order (`RPC#2 buffer size`). Each print is another buffer:
+ * the RPC servers of 2024 are all named `RPC` (`llm_load_tensors: RPC buffer size = …` once per
+ * server, and one compute buffer each), a split GGUF maps one `CPU_Mapped` buffer per file.
+ */
+export function numberedBufferKey(block: ModelBlock, key: string): string {
+  block.printed ??= new Map();
+  const n = (block.printed.get(key) ?? 0) + 1;
+  block.printed.set(key, n);
+  if (n === 1) return key;
+  const sp = key.indexOf(' ');
+  return sp < 0 ? `${key}#${n}` : `${key.slice(0, sp)}#${n}${key.slice(sp)}`;
 }
 
 interface PerLayer {

@@ -55,6 +55,7 @@ import {
   MODEL_FUNCS,
   modelGroup,
   modelKeyValue,
+  numberedBufferKey,
   setGgufField,
   setModelField,
   type ModelBlock,
@@ -412,9 +413,12 @@ export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<L
       const key = rawKey.replace(/\s+/g, ' ');
       if (setModelField(model.record, rawKey, value)) model.mapped++;
       else if (isReadingKey(rawKey, value, false)) return [diagnostic(lineNo, 'unreadable model line', raw)];
-      else {
+      else if (isMemoryKey(key)) {
+        model.record.extra[numberedBufferKey(model, key)] = value;
+        model.mapped++;
+      } else {
         model.record.extra[key] = value;
-        if (isMemoryKey(key) || func.endsWith('_memory_breakdown_print')) model.mapped++;
+        if (func.endsWith('_memory_breakdown_print')) model.mapped++;
       }
     }
     return [];

@@ -79,3 +79,16 @@ describe('llama.cpp logs: figures with a decimal comma (a tool that set the user
     ]);
   });
 });
+
+describe('llama.cpp logs: a device printed twice in one block is two buffers', () => {
+  it('the first RPC run (2024-04): two servers both named RPC, each with its weights', () => {
+    const all = clean('rpc-decimal-comma-2024-04/llama-cli-rpc-two-servers.txt');
+    expect(ofKind(all, 'model').find((m) => m.source === 'llm_load_tensors')?.extra).toEqual({
+      'ggml ctx size': '0,44 MiB',
+      'offloaded layers': '33/33',
+      'CPU buffer size': '296,88 MiB',
+      'RPC buffer size': '7072,53 MiB',
+      'RPC#2 buffer size': '6537,36 MiB',
+    });
+  });
+});
