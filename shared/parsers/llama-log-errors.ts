@@ -12,7 +12,8 @@
 //   `llama_model_load: error loading model: …`, `llama_init_from_model: failed to initialize the context`,
 //   `main: error: unable to load model`, `srv    load_model: failed to load model, '…'`;
 //   C++/the shell: `terminate called after throwing an instance of 'std::bad_alloc'`, `GGML_ASSERT(…) failed`,
-//   `Killed` (the kernel's OOM killer, as bash reports it), `Segmentation fault (core dumped)`.
+//   `Killed` (the kernel's OOM killer, as bash reports it), `Segmentation fault (core dumped)`;
+//   ollama: `msg="model request too large for system"`, `error="model requires more system memory …"`.
 // Generated text can say "error" too: only a line led by a llama.cpp function name (snake_case, or
 // `main:` / `error:` / `warning:`, or a server `srv  name:` / `slot name:` tag) counts, apart from the
 // few messages above that no prose prints.
@@ -33,8 +34,17 @@ const ERROR_WORD_RE = /\b(?:error|errors|failed|failure|cannot|unable to|abort(?
  */
 const BENIGN_RE = /^(?:load_backend: failed to find ggml_backend_init\b|ggml_backend_load_best: failed to load\b)/;
 
+/**
+ * ollama's scheduler refusing a model that does not fit in memory (its logfmt, 2024+): `level=WARN
+ * source=server.go:1044 msg="model request too large for system" requested="338.1 GiB" available=…`,
+ * then `msg="Load failed" … error="model requires more system memory (615.4 MiB) than is available
+ * (415.9 MiB)"`. The runner never starts, so no llama.cpp line reports it.
+ */
+const OLLAMA_OOM_RE = /\bmsg="model request too large for system"|\berror="[^"]*\bmodel requires more system memory\b/;
+
 /** The diagnostic reason for a line that reports a failure; null for any other line. On the prefix-stripped, trimmed line. */
 export function engineErrorReason(trimmed: string): string | null {
+  if (trimmed.includes('msg="') && OLLAMA_OOM_RE.test(trimmed)) return 'engine out of memory';
   // The GGUF metadata dump prints the model's own strings (chat templates say `raise_exception`, `error`).
   if (trimmed.startsWith('llama_model_loader: - kv') || BENIGN_RE.test(trimmed)) return null;
   const led = LEAD_RE.test(trimmed);

@@ -2,7 +2,7 @@
 // names where it was published). Values asserted here are read off the capture by hand.
 import { describe, expect, it } from 'vitest';
 import { bytesOf } from '../../../../shared/parsers/llama-log-model';
-import { MiB, ofKind, parseFixtureClean } from '../../../helpers/parser-test-kit';
+import { MiB, ofKind, parseFixture, parseFixtureClean } from '../../../helpers/parser-test-kit';
 
 const clean = (rel: string) => parseFixtureClean('llama-log', `llama-cpp/${rel}`);
 
@@ -90,5 +90,14 @@ describe('llama.cpp logs: a device printed twice in one block is two buffers', (
       'RPC buffer size': '7072,53 MiB',
       'RPC#2 buffer size': '6537,36 MiB',
     });
+  });
+});
+
+describe('ollama: a model refused for memory is a failure (no llama.cpp line follows)', () => {
+  it('systemctl status under a Chinese locale (2026-03): `model request too large for system`', () => {
+    const all = parseFixture('llama-log', 'llama-cpp/ollama-too-large-2026-03/journal-status.txt');
+    expect(all.map((r) => [r.kind, r.line, r.kind === 'diagnostic' ? r.reason : null])).toEqual([
+      ['diagnostic', 3, 'engine out of memory'],
+    ]);
   });
 });
