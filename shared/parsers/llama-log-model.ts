@@ -86,7 +86,8 @@ export function colonReading(body: string): [string, string] | null {
   const t = body.trim();
   const off = /^offloaded (\d+)\/(\d+) layers to GPU$/.exec(t);
   if (off) return ['offloaded layers', `${off[1]}/${off[2]}`];
-  const vram = /^((?:total )?VRAM used|VRAM scratch buffer):\s*(\S.*)$/.exec(t);
+  // May–June 2023 tagged these with the backend: `[cublas] total VRAM used: 12353 MB` (`[opencl]` for CLBlast).
+  const vram = /^(?:\[\w+\]\s+)?((?:total )?VRAM used|VRAM scratch buffer):\s*(\S.*)$/.exec(t);
   return vram ? [vram[1] ?? '', vram[2] ?? ''] : null;
 }
 

@@ -101,3 +101,17 @@ describe('ollama: a model refused for memory is a failure (no llama.cpp line fol
     ]);
   });
 });
+
+describe('llama.cpp logs: the loader of May–June 2023 tags its GPU lines with the backend', () => {
+  it('llama-cpp-python 0.1.57 (cuBLAS, 2023-06): `[cublas] total VRAM used: 12353 MB`', () => {
+    const all = clean('llama-cpp-python-0.1.57-cublas-2023-06/high-level-api-verbose.txt');
+    const [loader] = ofKind(all, 'model');
+    expect([loader?.line, loader?.nLayer, loader?.nCtx, loader?.extra?.['total VRAM used']]).toEqual([
+      2,
+      32,
+      8192,
+      '12353 MB',
+    ]);
+    expect(ofKind(all, 'kv').map((k) => [k.line, k.sizeBytes])).toEqual([[20, 4096 * MiB]]);
+  });
+});
