@@ -286,6 +286,12 @@ export function setModelField(r: ModelRecord, key: string, value: string): boole
         r.modelType = value;
         return true;
       }
+      // August–September 2023 (GGUF's first weeks): the parameter count, `model size = 6.74 B`.
+      const params = !m && k === 'model size' ? /^(\d+(?:[.,]\d+)?) ([KMBT])$/.exec(value) : null;
+      if (params) {
+        r.nParams = Math.round(decimal(params[1]) * (PARAM_SCALE[params[2] ?? ''] ?? NaN));
+        return true;
+      }
       if (!m) return false;
       // A BPW that is there and cannot be read (`(. BPW)`, a cut line) makes the line unreadable, not silent.
       if (m[3] === undefined && /BPW/.test(value)) return false;

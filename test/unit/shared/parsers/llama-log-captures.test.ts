@@ -115,3 +115,19 @@ describe('llama.cpp logs: the loader of May–June 2023 tags its GPU lines with 
     expect(ofKind(all, 'kv').map((k) => [k.line, k.sizeBytes])).toEqual([[20, 4096 * MiB]]);
   });
 });
+
+describe('llama.cpp logs: llm_load_print_meta of August–September 2023 (`model size` is the parameter count)', () => {
+  it('ggml-org/ci, build 1121 (2023-08-30): `model size = 6.74 B` reads as 6.74 billion parameters', () => {
+    const all = clean('ci-b1121-2023-08-gguf-v2/main-open-llama-7b-f16.txt');
+    const meta = ofKind(all, 'model').find((m) => m.source === 'llm_load_print_meta');
+    expect([meta?.line, meta?.nParams, meta?.modelSizeBytes, meta?.modelType, meta?.nLayer, meta?.nHeadKv]).toEqual([
+      8,
+      6_740_000_000,
+      undefined,
+      '7B',
+      32,
+      32,
+    ]);
+    expect(ofKind(all, 'kv').map((k) => [k.line, k.sizeBytes])).toEqual([[44, 256 * MiB]]);
+  });
+});
