@@ -81,16 +81,6 @@ const SHELL_PROMPT_RE = /^[\w.-]+@[\w.-]+:([^\s#$]*)[#$]\s?(.*)$/;
 const ANDROID_PROMPT_RE = /^[\w.-]+:(\/[^\s#$]*|~) [#$] ?(.*)$/;
 /** A prompt that is only the working directory (bash's `\w\$ `): `/sys/class/devfreq/10c20000.memory-controller$ cat trans_stat`. */
 const PATH_PROMPT_RE = /^(\/sys(?:\/[^\s#$:]*)?)[#$]\s+(\S.*)$/;
-/** The directory and the command of a prompt line in any of the three forms above, or null. */
-function shellCommand(t: string): { dir: string; command: string } | null {
-  const shell = SHELL_PROMPT_RE.exec(t) ?? ANDROID_PROMPT_RE.exec(t) ?? PATH_PROMPT_RE.exec(t);
-  return shell ? { dir: shell[1] ?? '', command: (shell[2] ?? '').trim() } : null;
-}
-/** A `cat` of one name relative to the prompt's directory (`cat cur_freq`, `cat thermal_zone0/temp`, `cat *` + `/temp`). */
-const CAT_RELATIVE_RE = /^(?:sudo\s+)?cat\s+([\w.*?[\]][\w.*?[\]/-]*)$/;
-const GLOB_RE = /[*?[]/;
-/** Mail-quoted pastes (`> /sys/…`): the line without its quote marks. */
-const unquoted = (raw: string) => raw.replace(/^(?:>\s?)+/, '');
 /** `grep . *` inside a sysfs directory: `cur_freq:800000000`. */
 const RELATIVE_VALUE_RE = /^([\w.-]+):(.*)$/;
 const RGA_SCHEDULER_RE = /^scheduler\[(\d+)\]:\s*(\S+)$/;
@@ -467,9 +457,10 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
 
   const flushPending = (): ThermalParseRecord[] => [...flushZone(), ...flushHwmon()];
 
-  /** `text` is `raw` unquoted (pushWithZoneLists). */
-  const push = (raw: string, text: string, line: number): ThermalParseRecord[] => {
+  const push = (raw: string, line: number): ThermalParseRecord[] => {
     lineNo = line;
+    // Mail-quoted pastes (`> /sys/…`).
+    const text = raw.replace(/^(?:>\s?)+/, '');
     const t = text.trim();
     const pending = pendingCat;
     pendingCat = null;
@@ -514,17 +505,18 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
       return [diagnostic(lineNo, 'value of a cat over several files (whose is unknown)', raw)];
     globCat = false;
     // `root@board:/sys/class/devfreq/fb000000.gpu# grep . *`, `… # cd /sys/…`: where relative names live.
-    const shell = shellCommand(t);
+    const shell = SHELL_PROMPT_RE.exec(t) ?? ANDROID_PROMPT_RE.exec(t) ?? PATH_PROMPT_RE.exec(t);
     if (shell) {
       headDump = false;
-      const { dir, command } = shell;
+      const dir = shell[1] ?? '';
+      const command = (shell[2] ?? '').trim();
       const cd = /^cd\s+(\/\S*)$/.exec(command);
       cwd = cd ? (cd[1] ?? null) : dir.startsWith('/') ? dir : null;
-      const relative = cwd?.startsWith('/sys') ? CAT_RELATIVE_RE.exec(command)?.[1] : undefined;
-      // `root@board:/sys/class/devfreq/fb000000.gpu# cat cur_freq`: the next line is that file's value;
+      // `root@board:/sys/class/devfreq/fb000000.gpu# cat cur_freq`: the next line is that file's value.
+      const catRelative = /^(?:sudo\s+)?cat\s+([\w.-]+(?:\/[\w.-]+)*)$/.exec(command);
+      if (catRelative && cwd?.startsWith('/sys')) pendingCat = `${cwd}/${catRelative[1] ?? ''}`;
       // `cat */temp` there: the numbers that follow belong to files no line names.
-      globCat = relative !== undefined && GLOB_RE.test(relative);
-      if (relative !== undefined && !globCat) pendingCat = `${cwd}/${relative}`;
+      globCat = /^(?:sudo\s+)?cat\s+\S*[*?[]/.test(command) && cwd?.startsWith('/sys') === true;
       return [...flushU(), ...flushPending()];
     }
     if (isCommentLine(text)) return [];
@@ -658,12 +650,13 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
   const catPath = (t: string): string | null => {
     const absolute = CAT_PROMPT_RE.exec(t)?.[2];
     if (absolute) return absolute;
-    const relative = CAT_RELATIVE_RE.exec(shellCommand(t)?.command ?? '')?.[1];
+    const shell = SHELL_PROMPT_RE.exec(t) ?? ANDROID_PROMPT_RE.exec(t) ?? PATH_PROMPT_RE.exec(t);
+    const relative = /^(?:sudo\s+)?cat\s+([\w.*?[\]/-]+)$/.exec((shell?.[2] ?? '').trim())?.[1];
     return relative && cwd?.startsWith('/sys') ? `${cwd}/${relative}` : null;
   };
   const pushWithZoneLists = (raw: string, line: number): ThermalParseRecord[] => {
-    const text = unquoted(raw);
-    const { records, listStarted } = zoneLists.line(text.trim(), line, raw, () => push(raw, text, line), catPath);
+    const t = raw.replace(/^(?:>\s?)+/, '').trim();
+    const { records, listStarted } = zoneLists.line(t, line, raw, () => push(raw, line), catPath);
     // A list of zones started: its numbers are the reader's, not files of an unknown cat.
     if (listStarted) globCat = false;
     return records;
