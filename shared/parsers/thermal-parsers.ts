@@ -56,8 +56,10 @@ export type ThermalParseRecord = ThermalRecordKind | Diagnostic;
 const ZONE_PATH_RE = /^\/sys\/(?:class|devices\/virtual)\/thermal\/(thermal_zone\d+)(?:\/(\w+))?\/?$/;
 const TRIP_ATTR_RE = /^trip_point_(\d+)_(temp|type|hyst)$/;
 const CPUFREQ_PATH_RE = /^\/sys\/devices\/system\/cpu\/(?:cpu(\d+)\/cpufreq|cpufreq\/policy(\d+))\/(\w+)$/;
-const DEVFREQ_PATH_RE = /^\/sys\/(?:class\/devfreq|devices\/.*\/devfreq)\/([^/\s]+)\/(\w+)$/;
-const DEVFREQ_DIR_RE = /^\/sys\/(?:class\/devfreq|devices\/.*\/devfreq)\/([^/\s]+)\/?$/;
+// A devfreq device's directory wherever sysfs links it: /sys/class/devfreq/<dev>, the device's own
+// /sys/devices/…/devfreq/<dev>, and the driver's links (Mali kbase: /sys/class/misc/mali0/device/devfreq/<dev>).
+const DEVFREQ_PATH_RE = /^\/sys\/(?:\S*\/)?devfreq\/([^/\s]+)\/(\w+)$/;
+const DEVFREQ_DIR_RE = /^\/sys\/(?:\S*\/)?devfreq\/([^/\s]+)\/?$/;
 /**
  * Any hwmon attribute (`/sys/class/hwmon/hwmon3/…`, `/sys/bus/i2c/drivers/ina3221/1-0040/hwmon/hwmon3/…`), and the
  * pre-4.x layout where the chip's attributes sit one level down (`/sys/class/hwmon/hwmon0/device/in1_input`).

@@ -1,0 +1,17 @@
+// Real board sysfs pastes from GitHub threads (test/fixtures/board-sysfs/github-issues/SOURCE), read by
+// the board transcript reader (shared/parsers/thermal-parsers.ts). Expected values are read off the pastes.
+import { describe, expect, it } from 'vitest';
+import { diagnostics, ofKind, parseFixture } from '../../../helpers/parser-test-kit';
+
+const real = (format: string, file: string) => parseFixture(format, `board-sysfs/github-issues/${file}`);
+
+describe('real board sysfs pastes (test/fixtures/board-sysfs/github-issues/SOURCE)', () => {
+  it("RK3399 Mali: `cat` under the GPU's devfreq directory as kbase links it (/sys/class/misc/mali0/device/devfreq/…)", () => {
+    const all = real('devfreq', 'rk3399_mali_devfreq_computelibrary225.txt');
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'devfreq').map((r) => [r.line, r.device, r.attr, r.curFreqHz, r.availableFreqsHz])).toEqual([
+      [5, 'ff9a0000.gpu', 'cur_freq', 200e6, null],
+      [7, 'ff9a0000.gpu', 'available_frequencies', null, [200e6, 297e6, 400e6, 500e6, 594e6, 800e6]],
+    ]);
+  });
+});
