@@ -45,6 +45,7 @@ import {
 
 import { readFirmwareLine, readNpuLoad } from './firmware-lines';
 import { applySensorsUValue, readSensorLine, sensor, sensorsUFeatureLabel } from './lm-sensors-lines';
+import { expandBraces } from './shell-braces';
 import { errnoName, parseSysfsTempRead, decodeThrottled } from './sysfs-values';
 import { createTransStatReader } from './trans-stat-lines';
 import { createZoneListReader } from './thermal-zone-lists';
@@ -102,6 +103,8 @@ const BUSYBOX_CAT_ERROR_RE = /^cat: can't open '([^']+)': (\S.*)$/;
 const HEAD_HEADER_RE = /^==> (\S(?:.*\S)?) <==$/;
 /** coreutils head/tail: `head: error reading '<path>': <error>`, `tail: cannot open '<path>' for reading: <error>`. */
 const HEAD_ERROR_RE = /^(?:head|tail): (?:error reading|cannot open) '([^']+)'(?: for reading)?: (\S.*)$/;
+/** Files of several lines: a value a line cannot be given to them by order. */
+const MULTI_LINE_FILE_RE = /\/(?:trans_stat|trans_table|time_in_state|uevent|rkrga\/load)$/;
 const GREP_ERROR_RE = /^grep:\s+\S+:\s+Is a directory$/;
 const SBC_DEVFREQ_RE = /^\*\s+([\w.-]+):\s+(\S+)\s+\/\s+(\d+)\s+MHz\s+\(([^/]*)\/([\d\s]*)\)$/;
 /**
@@ -184,6 +187,8 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
   let lineNo = 0;
   let zone: ZoneState | null = null;
   let pendingCat: string | null = null;
+  /** `cat /sys/…/{a,b,c}`: the files after the pending one, whose values follow in this order. */
+  let catQueue: string[] = [];
   /** `cat /sys/class/thermal/thermal_zone?/temp` (a glob): the numbers that follow belong to files no line names. */
   let globCat = false;
   let chip: string | null = null;
@@ -459,6 +464,17 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
 
   const flushPending = (): ThermalParseRecord[] => [...flushZone(), ...flushHwmon()];
 
+  /**
+   * `cat <path>`: the next line is the file's content. `{a,b}` in the path lists files whose values follow one a
+   * line, in that order; a glob's, or a list with a file of several lines (trans_stat), belong to files unknown.
+   */
+  const catFiles = (path: string): void => {
+    const listed = expandBraces(path);
+    globCat = /[*?[]/.test(path) || (listed?.some((p) => MULTI_LINE_FILE_RE.test(p)) ?? false);
+    catQueue = globCat ? [] : (listed ?? [path]);
+    pendingCat = catQueue.shift() ?? null;
+  };
+
   const push = (raw: string, line: number): ThermalParseRecord[] => {
     lineNo = line;
     // Mail-quoted pastes (`> /sys/…`).
@@ -466,8 +482,11 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
     const t = text.trim();
     const pending = pendingCat;
     pendingCat = null;
+    // A line after a listed file is that file's value (or its error), the next file's comes next; a prompt ends the list.
+    if (pending !== null) pendingCat = /^\S*[$#%]\s/.test(t) ? null : (catQueue.shift() ?? null);
 
     if (isBlankLine(text)) {
+      catQueue = [];
       chip = null;
       jsonChip = false;
       globCat = false;
@@ -498,9 +517,7 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
     const prompt = CAT_PROMPT_RE.exec(t);
     if (prompt) {
       headDump = false;
-      const path = prompt[2] ?? '';
-      globCat = /[*?[]/.test(path);
-      pendingCat = globCat ? null : path;
+      catFiles(prompt[2] ?? '');
       return [...flushU(), ...flushPending()];
     }
     if (globCat && /^-?\d+$/.test(t))
@@ -515,10 +532,11 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
       const cd = /^cd\s+(\/\S*)$/.exec(command);
       cwd = cd ? (cd[1] ?? null) : dir.startsWith('/') ? dir : null;
       // `root@board:/sys/class/devfreq/fb000000.gpu# cat cur_freq`: the next line is that file's value.
-      const catRelative = /^(?:sudo\s+)?cat\s+([\w.-]+(?:\/[\w.-]+)*)$/.exec(command);
-      if (catRelative && cwd?.startsWith('/sys')) pendingCat = `${cwd}/${catRelative[1] ?? ''}`;
+      const catRelative = /^(?:sudo\s+)?cat\s+([\w.,{}-]+(?:\/[\w.,{}-]+)*)$/.exec(command);
+      catQueue = [];
+      if (catRelative && cwd?.startsWith('/sys')) catFiles(`${cwd}/${catRelative[1] ?? ''}`);
       // `cat */temp` there: the numbers that follow belong to files no line names.
-      globCat = /^(?:sudo\s+)?cat\s+\S*[*?[]/.test(command) && cwd?.startsWith('/sys') === true;
+      else globCat = /^(?:sudo\s+)?cat\s+\S*[*?[]/.test(command) && cwd?.startsWith('/sys') === true;
       return [...flushU(), ...flushPending()];
     }
     if (isCommentLine(text)) return [];

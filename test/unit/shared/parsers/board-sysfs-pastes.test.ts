@@ -15,3 +15,16 @@ describe('real board sysfs pastes (test/fixtures/board-sysfs/github-issues/SOURC
     ]);
   });
 });
+
+describe('`cat` of files named by a brace list: values in the order the list names the files', () => {
+  it('INA219 (networkupstools/nut#2960): in0, in1, power1, curr1 read, shunt_resistor not a reading', () => {
+    const all = real('hwmon', 'ina219_brace_cat_nut2960.txt');
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'sensor').map((s) => [s.line, s.chip, s.label, s.value, s.unit])).toEqual([
+      [5, 'hwmon2', 'in0', -0.004, 'V'],
+      [6, 'hwmon2', 'in1', 4.228, 'V'],
+      [7, 'hwmon2', 'power1', 0.176, 'W'],
+      [8, 'hwmon2', 'curr1', -0.04, 'A'],
+    ]);
+  });
+});
