@@ -134,6 +134,23 @@ function tokensAt(t: string): { tokens: string[]; starts: number[] } {
   return { tokens, starts };
 }
 
+/** An en or em dash: a paste that went through a blog's typography (WordPress's wptexturize). */
+const SMART_DASH_RE = /[\u2013\u2014]/;
+
+/**
+ * wptexturize turns `---` into an em dash, `--` into an en dash and a lone ` - ` into ` – `, so a pasted pmap
+ * shows modes `r-x–`, `rw—`, `r—-`, the separator `——– ——-` and the footer `total kB 8232 – – -` (linoxide's
+ * CentOS 6 post). Undone before the line is read (an en dash in a file name would be changed too); diagnostics
+ * keep the line as it came.
+ */
+function undoSmartDashes(text: string): string {
+  if (!SMART_DASH_RE.test(text)) return text;
+  return text
+    .replace(/(^|\s)[\u2013\u2014](?=\s|$)/g, '$1-')
+    .replace(/\u2014/g, '---')
+    .replace(/\u2013/g, '--');
+}
+
 function num(text: string | undefined): number | null {
   if (text === undefined || text === '-' || !/^\d+K?$/.test(text)) return null;
   return Number(text.replace(/K$/, ''));
@@ -373,8 +390,9 @@ export function createPmapParser(options: PmapParserOptions = {}): LineParser<Pm
     return footer;
   };
 
-  const push = (text: string, line: number): Array<PmapRecord | Diagnostic> => {
+  const push = (raw: string, line: number): Array<PmapRecord | Diagnostic> => {
     lineNo = line;
+    const text = undoSmartDashes(raw);
     if (isBlankLine(text) || isCommentLine(text)) return [];
     const t = text.trim();
 
@@ -382,7 +400,7 @@ export function createPmapParser(options: PmapParserOptions = {}): LineParser<Pm
     const pid = PID_RE.exec(t);
     if (pid) {
       const out = flushIncomplete();
-      snap = start(lineNo, Number(pid[1]), pid[2] ?? '', text);
+      snap = start(lineNo, Number(pid[1]), pid[2] ?? '', raw);
       return out;
     }
 
@@ -391,9 +409,9 @@ export function createPmapParser(options: PmapParserOptions = {}): LineParser<Pm
     const mapped = MAPPED_RE.exec(text);
     const xTotals = snap?.layout?.kind === 'X' && /^\d[\d\s]*\sKB$/i.test(t);
     if (mapped || xTotals || TOTAL_RE.test(t)) {
-      if (!snap) return [diagnostic(lineNo, 'pmap footer without a map', text)];
+      if (!snap) return [diagnostic(lineNo, 'pmap footer without a map', raw)];
       const footer = mapped ? { Kbytes: Number(mapped[1]) } : footerOf(snap, t);
-      if (typeof footer === 'string') return [diagnostic(lineNo, footer, text)];
+      if (typeof footer === 'string') return [diagnostic(lineNo, footer, raw)];
       const s = snap;
       snap = null;
       if (s.rows.length === 0 && !footer.Kbytes)
@@ -401,11 +419,11 @@ export function createPmapParser(options: PmapParserOptions = {}): LineParser<Pm
       return [finish(s, footer)];
     }
     // The tool's own error ends what was open (it comes between two processes' outputs).
-    if (TOOL_ERROR_RE.test(t)) return [...flushIncomplete(), diagnostic(lineNo, 'pmap error message', text)];
+    if (TOOL_ERROR_RE.test(t)) return [...flushIncomplete(), diagnostic(lineNo, 'pmap error message', raw)];
 
     const xRow = snap?.layout?.kind === 'X' && X_ADDRESS_RE.test(t.split(/\s/, 1)[0] ?? '');
     if (ROW_START_RE.test(text) || xRow) {
-      snap ??= start(lineNo, null, null, text);
+      snap ??= start(lineNo, null, null, raw);
       if (!snap.layout) {
         const quiet = quietLayout(t);
         if (quiet) {
@@ -418,9 +436,9 @@ export function createPmapParser(options: PmapParserOptions = {}): LineParser<Pm
         snap.rows.push(row);
         return [];
       }
-      return [diagnostic(lineNo, 'unreadable pmap row', text)];
+      return [diagnostic(lineNo, 'unreadable pmap row', raw)];
     }
-    return [diagnostic(lineNo, 'not a pmap line', text)];
+    return [diagnostic(lineNo, 'not a pmap line', raw)];
   };
 
   return capNumberedLines(push, flushIncomplete, options.maxLineChars);

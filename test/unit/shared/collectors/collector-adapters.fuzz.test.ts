@@ -119,9 +119,9 @@ const ADAPTERS: readonly Adapter[] = [
     id: 'pmap',
     prelude: ['H v=1 source=pmap', 't=12.5'],
     seeds: [...corpusLines('pmap'), 't=17.5'],
-    // The tick's time, before its table, pmap's `---- ----` / `====` rules and `#` notes (an imported
+    // The tick's time, before its table, pmap's `---- ----` / `====` rules (or `——– ——-`, a blog's dashes) and `#` notes (an imported
     // file's provenance): markers, not readings (a table cut short after a row or a header is a diagnostic).
-    mayBeSilent: (line) => /^t=\d+(?:\.\d+)?$/.test(line) || /^[\s=-]*$/.test(line) || isCommentLine(line),
+    mayBeSilent: (line) => /^t=\d+(?:\.\d+)?$/.test(line) || /^[\s=\u2013\u2014-]*$/.test(line) || isCommentLine(line),
   },
   {
     // smaps source: after a table, a tick whose map did not change is `t=<uptime> same` (the last
@@ -130,7 +130,7 @@ const ADAPTERS: readonly Adapter[] = [
     variant: 'same',
     prelude: ['H v=1 source=smaps', 't=12.5', ...pmapTable],
     seeds: ['t=17.5 same', 't=1834.97 same', 't=5 same', 't=22.5', ...pmapTable.slice(1, 8)],
-    mayBeSilent: (line) => /^t=\d+(?:\.\d+)?$/.test(line) || /^[\s=-]*$/.test(line) || isCommentLine(line),
+    mayBeSilent: (line) => /^t=\d+(?:\.\d+)?$/.test(line) || /^[\s=\u2013\u2014-]*$/.test(line) || isCommentLine(line),
   },
   {
     id: 'cgroup',

@@ -23,8 +23,11 @@ const RUNS_PER_PARSER = 10_000;
 /** Not a speed check: room for 10,000 cases on the 2-core VM while other suites run. */
 const FUZZ_TIMEOUT_MS = 60_000;
 const STRICT_FORMATS = new Set(['tegrastats', 'perf', 'pmap', 'smaps', 'meminfo', 'status', 'statm']);
-/** Rows of separators only: perf -x's all-empty records (`,,,,`), pmap's `---- ----` and `====` rules. */
-const STRUCTURAL_RE = /^[\s,;|:=-]*$/;
+/**
+ * Rows of separators only: perf -x's all-empty records (`,,,,`), pmap's `---- ----` and `====` rules (also with the
+ * en and em dashes a blog's typography makes of them, `——– ——-`).
+ */
+const STRUCTURAL_RE = /^[\s,;|:=\u2013\u2014-]*$/;
 
 function parseOne(format: string, line: string): ParseRecord[] {
   const parser = parserFormats[format]?.create({ pageSizeBytes: 4096 });

@@ -178,6 +178,30 @@ describe('pmap -x: real captures', () => {
   });
 });
 
+describe("pmap pasted through a blog's typography (test/fixtures/pmap/wptexturize-centos6-linoxide/SOURCE)", () => {
+  it('CentOS 6 (procps 3.2.8, 32-bit): `r-x–`, `rw—`, `r—-` modes, the `——– ——-` rule and `total kB 8232 – – -` read', () => {
+    const all = parseFixture('pmap', 'pmap/wptexturize-centos6-linoxide/pmap_plain_and_x_smart_dashes.txt', {
+      listMappings: true,
+    });
+    const [plain, extended] = ofKind(all, 'pmap');
+    expect(plain).toMatchObject({ line: 6, pid: 1013, command: '/usr/sbin/sshd', totalKb: 8232, complete: true });
+    expect(plain?.mappings).toBe(30);
+    expect(plain?.mappingsList?.slice(0, 3).map((m) => [m.sizeKb, m.mode, m.mapping])).toEqual([
+      [1480, 'r-x--', '/usr/lib/libcrypto.so.1.0.0'],
+      [80, 'rw---', '/usr/lib/libcrypto.so.1.0.0'],
+      [12, 'rw---', '[ anon ]'],
+    ]);
+    expect(plain?.mappingsList?.[8]?.mode).toBe('r----');
+    // The -x rows the post kept (20 of them); the footer's RSS and Dirty are `–` (not summed), so the rows' sums.
+    expect(extended).toMatchObject({ line: 49, pid: 1013, totalKb: 8232, rssKb: 260, dirtyKb: 148, complete: true });
+    expect(extended?.mappings).toBe(20);
+    // Only the prompts, a line of prose and the command without output are not pmap's (`###` titles are comments).
+    expect(diagnostics(all).map((d) => [d.line, d.reason])).toEqual(
+      [3, 42, 44, 48].map((line) => [line, 'not a pmap line']),
+    );
+  });
+});
+
 describe('pmap: output written from the procps sources (3.2.x, 4.x) and the default format', () => {
   it('procps 3.2.x `-x` prints "-" where it cannot tell: no resident figures, no anon estimate', () => {
     const maps = pmapRecords([
