@@ -45,6 +45,7 @@ import {
 
 import { readFirmwareLine, readNpuLoad } from './firmware-lines';
 import { applySensorsUValue, readSensorLine, sensor, sensorsUFeatureLabel } from './lm-sensors-lines';
+import { createRgaLoadReader } from './rga-load-lines';
 import { expandBraces } from './shell-braces';
 import { errnoName, parseSysfsTempRead, decodeThrottled } from './sysfs-values';
 import { createTransStatReader } from './trans-stat-lines';
@@ -86,8 +87,6 @@ const ANDROID_PROMPT_RE = /^[\w.-]+:(\/[^\s#$]*|~) [#$] ?(.*)$/;
 const PATH_PROMPT_RE = /^(\/sys(?:\/[^\s#$:]*)?)[#$]\s+(\S.*)$/;
 /** `grep . *` inside a sysfs directory: `cur_freq:800000000`. */
 const RELATIVE_VALUE_RE = /^([\w.-]+):(.*)$/;
-const RGA_SCHEDULER_RE = /^scheduler\[(\d+)\]:\s*(\S+)$/;
-const RGA_LOAD_RE = /^load\s*=\s*(\S+)$/;
 // The line patterns below are matched against the line trimmed at both ends (`t` in push), so none
 // needs a trailing `\s*` next to a `.*` (the pair that backtracks quadratically on a run of spaces).
 /** `… $ cat /sys/…`, also through `sudo` (its options included). */
@@ -202,8 +201,7 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
   const chipNames = new Map<string, string>();
   /** The chip being read came from `sensors -j` (its features close with `}`, not a blank line). */
   let jsonChip = false;
-  /** Inside an RGA load dump, and the scheduler whose `load =` comes next. */
-  let rga: { scheduler: { index: number; name: string } | null } | null = null;
+  const rgaReader = createRgaLoadReader();
   /** The working directory a shell prompt or `cd` named (resolves `grep . *` dumps). */
   let cwd: string | null = null;
   /**
@@ -426,41 +424,8 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
     return rs;
   };
 
-  /** `/sys/kernel/debug/rkrga/load`: `scheduler[0]: rga3_core0` then `load = 12%`. */
-  const rgaLine = (t: string, raw: string): ThermalParseRecord[] | null => {
-    if (/^num of scheduler\s*=/.test(t)) {
-      rga = { scheduler: null };
-      return [];
-    }
-    if (!rga) return null;
-    const sch = RGA_SCHEDULER_RE.exec(t);
-    if (sch) {
-      rga.scheduler = { index: Number(sch[1]), name: sch[2] ?? '' };
-      return [];
-    }
-    const load = RGA_LOAD_RE.exec(t);
-    if (load && rga.scheduler) {
-      const v = load[1] ?? '';
-      const pct = v.endsWith('%');
-      const n = pct ? v.slice(0, -1) : v;
-      if (!/^\d+$/.test(n)) return [diagnostic(lineNo, 'unreadable RGA load', raw)];
-      const { index, name } = rga.scheduler;
-      return [
-        {
-          kind: 'rga-load',
-          line: lineNo,
-          scheduler: index,
-          name,
-          loadPct: pct ? Number(n) : null,
-          loadRaw: pct ? null : Number(n),
-        },
-      ];
-    }
-    // The separators of the dump (`==== load ====`, `-----`) and the per-process lines that follow.
-    if (/^[=-]/.test(t) || /^process\b|^\[pid/i.test(t)) return [];
-    rga = null;
-    return null;
-  };
+  /** `/sys/kernel/debug/rkrga/load` (rga-load-lines.ts). */
+  const rgaLine = (t: string, raw: string): ThermalParseRecord[] | null => rgaReader.line(t, lineNo, raw);
 
   const flushPending = (): ThermalParseRecord[] => [...flushZone(), ...flushHwmon()];
 
