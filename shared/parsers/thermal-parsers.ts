@@ -90,7 +90,25 @@ const RELATIVE_VALUE_RE = /^([\w.-]+):(.*)$/;
 // The line patterns below are matched against the line trimmed at both ends (`t` in push), so none
 // needs a trailing `\s*` next to a `.*` (the pair that backtracks quadratically on a run of spaces).
 /** `… $ cat /sys/…`, also through `sudo` (its options included). */
-const CAT_PROMPT_RE = /^(?:.*?[$#%]\s+)?(?:sudo\s+(?:-\S+\s+)*)?cat\s+(["']?)(\/[^"'\s]+)\1$/;
+const CAT_PROMPT_RE =
+  /^(?:.*?[$#%]\s+)?(adb\s+(?:-s\s+\S+\s+)?shell\s+)?(?:sudo\s+(?:-\S+\s+)*)?cat\s+(["']?)([^"'\s]+)\2$/;
+
+/**
+ * The file a `cat` on a prompt line names: an absolute path, or through `adb shell` (whose directory is `/`) a
+ * relative one (`adb shell cat sys/class/thermal/thermal_zone0/type`). Null for any other line.
+ */
+function catPromptPath(t: string): string | null {
+  const m = CAT_PROMPT_RE.exec(t);
+  const path = m?.[3] ?? '';
+  if (!m || path === '') return null;
+  return path.startsWith('/') ? path : m[1] !== undefined ? `/${path}` : null;
+}
+
+/** A name relative to the prompt's directory, when it lands in sysfs (`<dev>:/ # cat sys/class/…` too). */
+function sysPath(cwd: string | null, name: string): string | null {
+  const path = cwd === '/' ? `/${name}` : `${cwd ?? ''}/${name}`;
+  return name !== '' && cwd?.startsWith('/') && path.startsWith('/sys/') ? path : null;
+}
 /** `cat`'s (or grep's, head's) error for a file: coreutils/toybox `cat: <path>: <error>`. */
 const CAT_ERROR_RE = /^(?:cat|grep|head|tail):\s+(\S+?):\s+(\S.*)$/;
 /** busybox: `cat: can't open '<path>': <error>`. */
@@ -479,10 +497,10 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
     }
 
     // `cat <path>` on a prompt line: the next line is that file's content.
-    const prompt = CAT_PROMPT_RE.exec(t);
-    if (prompt) {
+    const prompt = catPromptPath(t);
+    if (prompt !== null) {
       headDump = false;
-      catFiles(prompt[2] ?? '');
+      catFiles(prompt);
       return [...flushU(), ...flushPending()];
     }
     if (globCat && /^-?\d+$/.test(t))
@@ -498,10 +516,11 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
       cwd = cd ? (cd[1] ?? null) : dir.startsWith('/') ? dir : null;
       // `root@board:/sys/class/devfreq/fb000000.gpu# cat cur_freq`: the next line is that file's value.
       const catRelative = /^(?:sudo\s+)?cat\s+([\w.,{}-]+(?:\/[\w.,{}-]+)*)$/.exec(command);
+      const relative = catRelative ? sysPath(cwd, catRelative[1] ?? '') : null;
       catQueue = [];
-      if (catRelative && cwd?.startsWith('/sys')) catFiles(`${cwd}/${catRelative[1] ?? ''}`);
+      if (relative) catFiles(relative);
       // `cat */temp` there: the numbers that follow belong to files no line names.
-      else globCat = /^(?:sudo\s+)?cat\s+\S*[*?[]/.test(command) && cwd?.startsWith('/sys') === true;
+      else globCat = sysPath(cwd, /^(?:sudo\s+)?cat\s+([^\s*?[]*[*?[]\S*)$/.exec(command)?.[1] ?? '') !== null;
       return [...flushU(), ...flushPending()];
     }
     if (isCommentLine(text)) return [];
@@ -633,11 +652,11 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
   const zoneLists = createZoneListReader();
   /** The absolute path a `cat` on this line names (relative ones under the prompt's sysfs directory), or null. */
   const catPath = (t: string): string | null => {
-    const absolute = CAT_PROMPT_RE.exec(t)?.[2];
-    if (absolute) return absolute;
+    const absolute = catPromptPath(t);
+    if (absolute !== null) return absolute;
     const shell = SHELL_PROMPT_RE.exec(t) ?? ANDROID_PROMPT_RE.exec(t) ?? PATH_PROMPT_RE.exec(t);
     const relative = /^(?:sudo\s+)?cat\s+([\w.*?[\]/-]+)$/.exec((shell?.[2] ?? '').trim())?.[1];
-    return relative && cwd?.startsWith('/sys') ? `${cwd}/${relative}` : null;
+    return relative ? sysPath(cwd, relative) : null;
   };
   const pushWithZoneLists = (raw: string, line: number): ThermalParseRecord[] => {
     const t = raw.replace(/^(?:>\s?)+/, '').trim();

@@ -28,3 +28,33 @@ describe('`cat` of files named by a brace list: values in the order the list nam
     ]);
   });
 });
+
+describe('Android zones read from `/` (test/fixtures/thermal/android-zone-types/SOURCE)', () => {
+  const zones = (file: string) =>
+    ofKind(parseFixture('thermal', `thermal/android-zone-types/${file}`), 'thermal-zone').map((z) => [
+      z.line,
+      z.zone,
+      z.type,
+    ]);
+
+  it('`poplar:/ # cat sys/class/thermal/thermal_zoneN/type` (Xperia, MSM8998): each zone named', () => {
+    const read = zones('xperia_xz_premium_poplar_pr2.txt');
+    expect(read).toHaveLength(19);
+    expect(read.slice(0, 3)).toEqual([
+      [4, 'thermal_zone0', 'battery'],
+      [6, 'thermal_zone1', 'ufs_therm'],
+      [8, 'thermal_zone2', 'pa_therm1'],
+    ]);
+    expect(read.at(-1)).toEqual([40, 'thermal_zone18', 'tsens_tz_sensor9']);
+  });
+
+  it('`adb shell cat sys/class/thermal/thermal_zoneN/type` from a desktop prompt (Xperia X Compact)', () => {
+    const read = zones('xperia_x_compact_kugo_adb_pr28.txt');
+    expect(read).toHaveLength(15);
+    expect(read.slice(0, 2)).toEqual([
+      [2, 'thermal_zone0', 'bms'],
+      [4, 'thermal_zone1', 'battery'],
+    ]);
+    expect(read.at(-1)).toEqual([30, 'thermal_zone14', 'tsens_tz_sensor7']);
+  });
+});
