@@ -105,6 +105,16 @@ function catPromptPath(t: string): string | null {
 }
 
 /** A name relative to the prompt's directory, when it lands in sysfs (`<dev>:/ # cat sys/class/…` too). */
+/** The directory and the command of a prompt line in any of the three forms above, or null. */
+function shellCommand(t: string): { dir: string; command: string } | null {
+  const shell = SHELL_PROMPT_RE.exec(t) ?? ANDROID_PROMPT_RE.exec(t) ?? PATH_PROMPT_RE.exec(t);
+  return shell ? { dir: shell[1] ?? '', command: (shell[2] ?? '').trim() } : null;
+}
+/** The one name a prompt's `cat` (through sudo) reads, as typed (`cur_freq`, `*\/temp`, `{a,b}`), or ''. */
+const catName = (command: string): string => /^(?:sudo\s+)?cat\s+(\S+)$/.exec(command)?.[1] ?? '';
+const GLOB_RE = /[*?[]/;
+/** Mail-quoted pastes (`> /sys/…`): the line without its quote marks. */
+const unquoted = (raw: string) => raw.replace(/^(?:>\s?)+/, '');
 function sysPath(cwd: string | null, name: string): string | null {
   const path = cwd === '/' ? `/${name}` : `${cwd ?? ''}/${name}`;
   return name !== '' && cwd?.startsWith('/') && path.startsWith('/sys/') ? path : null;
@@ -458,10 +468,9 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
     pendingCat = catQueue.shift() ?? null;
   };
 
-  const push = (raw: string, line: number): ThermalParseRecord[] => {
+  /** `text` is `raw` unquoted (pushWithZoneLists). */
+  const push = (raw: string, text: string, line: number): ThermalParseRecord[] => {
     lineNo = line;
-    // Mail-quoted pastes (`> /sys/…`).
-    const text = raw.replace(/^(?:>\s?)+/, '');
     const t = text.trim();
     const pending = pendingCat;
     pendingCat = null;
@@ -507,20 +516,20 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
       return [diagnostic(lineNo, 'value of a cat over several files (whose is unknown)', raw)];
     globCat = false;
     // `root@board:/sys/class/devfreq/fb000000.gpu# grep . *`, `… # cd /sys/…`: where relative names live.
-    const shell = SHELL_PROMPT_RE.exec(t) ?? ANDROID_PROMPT_RE.exec(t) ?? PATH_PROMPT_RE.exec(t);
+    const shell = shellCommand(t);
     if (shell) {
       headDump = false;
-      const dir = shell[1] ?? '';
-      const command = (shell[2] ?? '').trim();
+      const { dir, command } = shell;
       const cd = /^cd\s+(\/\S*)$/.exec(command);
       cwd = cd ? (cd[1] ?? null) : dir.startsWith('/') ? dir : null;
+      const name = catName(command);
+      const glob = GLOB_RE.test(name);
       // `root@board:/sys/class/devfreq/fb000000.gpu# cat cur_freq`: the next line is that file's value.
-      const catRelative = /^(?:sudo\s+)?cat\s+([\w.,{}-]+(?:\/[\w.,{}-]+)*)$/.exec(command);
-      const relative = catRelative ? sysPath(cwd, catRelative[1] ?? '') : null;
+      const relative = !glob && /^[\w.,{}-]+(?:\/[\w.,{}-]+)*$/.test(name) ? sysPath(cwd, name) : null;
       catQueue = [];
       if (relative) catFiles(relative);
       // `cat */temp` there: the numbers that follow belong to files no line names.
-      else globCat = sysPath(cwd, /^(?:sudo\s+)?cat\s+([^\s*?[]*[*?[]\S*)$/.exec(command)?.[1] ?? '') !== null;
+      else globCat = glob && sysPath(cwd, name) !== null;
       return [...flushU(), ...flushPending()];
     }
     if (isCommentLine(text)) return [];
@@ -654,13 +663,12 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
   const catPath = (t: string): string | null => {
     const absolute = catPromptPath(t);
     if (absolute !== null) return absolute;
-    const shell = SHELL_PROMPT_RE.exec(t) ?? ANDROID_PROMPT_RE.exec(t) ?? PATH_PROMPT_RE.exec(t);
-    const relative = /^(?:sudo\s+)?cat\s+([\w.*?[\]/-]+)$/.exec((shell?.[2] ?? '').trim())?.[1];
-    return relative ? sysPath(cwd, relative) : null;
+    const relative = catName(shellCommand(t)?.command ?? '');
+    return /^[\w.*?[\]/-]+$/.test(relative) ? sysPath(cwd, relative) : null;
   };
   const pushWithZoneLists = (raw: string, line: number): ThermalParseRecord[] => {
-    const t = raw.replace(/^(?:>\s?)+/, '').trim();
-    const { records, listStarted } = zoneLists.line(t, line, raw, () => push(raw, line), catPath);
+    const text = unquoted(raw);
+    const { records, listStarted } = zoneLists.line(text.trim(), line, raw, () => push(raw, text, line), catPath);
     // A list of zones started: its numbers are the reader's, not files of an unknown cat.
     if (listStarted) globCat = false;
     return records;
