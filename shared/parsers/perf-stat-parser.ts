@@ -11,10 +11,11 @@
 // a counter's further metrics come on lines of empty fields. The human format is the same
 // information aligned in columns with `# metric` and `(NN.NN%)` / `( +- N% )` trailers, its counter
 // column grouped by the locale (shared/parsers/perf-stat-numbers.ts). Checked against real captures
-// in test/fixtures/perf/ (perf 3.x–6.15: x86 `-x, -I --summary`, an x86 VM with every event
-// `<not supported>`, Apple M1, Ice Lake `--topdown`, Raspberry Pi 4, Arm `-x ';'`, Arm big.LITTLE,
-// Khadas Edge2 RK3588S, and every output mode of perf 6.1 in x86-vm-perf6.1-output-modes) and
-// lines written from each version's print code (test/unit/shared/parsers/perf-stat-parser.test.ts).
+// in test/fixtures/perf/ (perf 3.0–6.15: perf 3.0's `(scaled from N%)`, x86 `-x, -I --summary`, an
+// x86 VM with every event `<not supported>`, Apple M1, Ice Lake `--topdown`, Raspberry Pi 4, Arm
+// `-x ';'`, Arm big.LITTLE, Khadas Edge2 RK3588S, and every output mode of perf 6.1 in
+// x86-vm-perf6.1-output-modes) and lines written from each version's print code
+// (test/unit/shared/parsers/perf-stat-parser.test.ts).
 //
 // JSON (`-j`, perf 6.0+) is read per line by shared/parsers/perf-stat-json.ts.
 //
@@ -78,8 +79,8 @@ const ELAPSED_RE =
 /** The separator: the first character no field starts with; the second form skips a decimal comma (`-x;` in de_DE). */
 const CSV_SEP_RES = [/[^\w\s.<>'-]/, /[^\w\s.,<>'-]/];
 const STDDEV_RE = /\(\s*\+-\s*([\d.,]+)\s*%\s*\)/;
-// `(66.67%)`; perf 3.x prints `[ 83.40%]`.
-const RUNPCT_RE = /[([]\s*(\d+(?:[.,]\d+)?)\s*%\s*[)\]]/;
+// `(66.67%)`; perf 3.x prints `[ 83.40%]`, and perf up to 3.0 `(scaled from 83.40%)` (print_counter_aggr).
+const RUNPCT_RE = /[([]\s*(?:scaled from\s+)?(\d+(?:[.,]\d+)?)\s*%\s*[)\]]/;
 
 /** A CSV value field: ungrouped, so `,` can only be a decimal point (`-x;` in a comma locale). */
 function isCsvValue(text: string | undefined): boolean {

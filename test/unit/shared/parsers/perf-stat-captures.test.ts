@@ -1,0 +1,49 @@
+// Real perf stat captures found in public sources, one describe per fixture folder (each folder's SOURCE
+// says where the capture was published). Kept apart from perf-stat-parser.test.ts, which is past 700 lines.
+import { describe, expect, it } from 'vitest';
+import { diagnostics, ofKind, parseFixture } from '../../../helpers/parser-test-kit';
+
+const perfFixture = (rel: string) => parseFixture('perf', `perf/${rel}`);
+
+describe('perf 3.0-era `(scaled from N%)` (test/fixtures/perf/x86-perf3.0-scaled-from/SOURCE)', () => {
+  it('`-r 6` with metrics: the run share is read, and is not left in the metric unit', () => {
+    const all = perfFixture('x86-perf3.0-scaled-from/lkml-weiner-2011-dd-repeat6.txt');
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'perf-header')).toEqual([
+      { kind: 'perf-header', line: 1, target: 'dd if=/dev/zero of=zeroes bs=32k count=262144', runs: 6 },
+    ]);
+    expect(
+      ofKind(all, 'perf').map((r) => [r.line, r.event, r.value, r.stddevPct, r.runPct, r.metricValue, r.metricUnit]),
+    ).toEqual([
+      [3, 'cache-misses', 140671831, 0.198, 82.8, 4.923, 'M/sec'],
+      [4, 'cache-references', 726265014, 1.104, 83.06, 25.417, 'M/sec'],
+      [5, 'branch-misses', 144092383, 0.493, 83.17, 4.157, '%'],
+      [6, 'branches', 3466608296, 0.421, 67.89, 121.319, 'M/sec'],
+      [7, 'instructions', 17882351343, 0.457, 84.73, 0.417, 'IPC'],
+      [8, 'cycles', 42848633897, 0.604, 83.08, 1499.554, 'M/sec'],
+      [9, 'page-faults', 236, 0.323, null, 0, 'M/sec'],
+      [10, 'CPU-migrations', 8026, 6.291, null, 0, 'M/sec'],
+      [11, 'context-switches', 2372358, 0.003, null, 0.083, 'M/sec'],
+      [12, 'task-clock-msecs', 28574.25554, 0.409, null, 0.031, 'CPUs'],
+    ]);
+    expect(ofKind(all, 'perf-elapsed').map((r) => [r.line, r.clock, r.seconds, r.stddevPct])).toEqual([
+      [14, 'elapsed', 912.625436885, 3.851],
+    ]);
+  });
+
+  it('`-r 3` without metrics: every counter a reading with its variance and run share, none a diagnostic', () => {
+    const all = perfFixture('x86-perf3.0-scaled-from/lkml-arcangeli-2011-thp-repeat3.txt');
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'perf').map((r) => [r.line, r.event, r.value, r.stddevPct, r.runPct, r.metricValue])).toEqual([
+      [3, 'dTLB-loads', 69195836, 3.546, 50.3, null],
+      [4, 'dTLB-load-misses', 60708, 11.776, 52.62, null],
+      [5, 'dTLB-stores', 676266476, 5.654, 69.54, null],
+      [6, 'dTLB-store-misses', 29856, 4.081, 89.22, null],
+      [7, 'iTLB-loads', 1055848782, 4.526, 80.18, null],
+      [8, 'iTLB-load-misses', 8689, 2.987, 58.2, null],
+    ]);
+    expect(ofKind(all, 'perf-elapsed').map((r) => [r.line, r.seconds, r.stddevPct])).toEqual([
+      [10, 7.314454164, 0.023],
+    ]);
+  });
+});
