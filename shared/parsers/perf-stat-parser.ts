@@ -347,8 +347,15 @@ function readCsvMetric(text: string, line: number): PerfMetricRecord | null {
  */
 const TERMINAL_CODE_RE = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[a-z]`, 'gi');
 
+/**
+ * The `^C` a terminal echoes when perf (`-I`, `-a`) is stopped with Ctrl-C lands in front of the line perf
+ * prints next (`^C     2.745238246   5,816,562   hv_24x7/…`): perf never starts a line with it.
+ */
+const CTRL_C_ECHO_RE = /^\^C/;
+
 function stripTerminalCodes(text: string): string {
-  return text.includes(String.fromCharCode(27)) ? text.replace(TERMINAL_CODE_RE, '') : text;
+  const t = text.replace(CTRL_C_ECHO_RE, '');
+  return t.includes(String.fromCharCode(27)) ? t.replace(TERMINAL_CODE_RE, '') : t;
 }
 
 interface MetricHeader {

@@ -47,3 +47,20 @@ describe('perf 3.0-era `(scaled from N%)` (test/fixtures/perf/x86-perf3.0-scaled
     ]);
   });
 });
+
+describe('POWER9 hv_24x7, perf 5.8-rc (test/fixtures/perf/power9-perf5.8-metric-only/SOURCE)', () => {
+  it('`-M … -I 1000` stopped with Ctrl-C: the line behind the echoed `^C` is a reading like the others', () => {
+    const all = perfFixture('power9-perf5.8-metric-only/lkml-kjain-2020-07-20-M-I1000.txt');
+    expect(diagnostics(all).map((d) => d.line)).toEqual([1]); // the `command# ./perf stat …` line
+    expect(ofKind(all, 'perf').map((r) => [r.line, r.tSec, r.event, r.value, r.metricValue])).toEqual([
+      [3, 1.00007637, 'hv_24x7/pm_pb_cyc,chip=0/', 7807494, 2.0],
+      [4, 1.00007637, 'hv_24x7/pm_pb_cyc,chip=1/', 7807456, 2.0],
+      [5, 2.000259226, 'hv_24x7/pm_pb_cyc,chip=0/', 7807490, 2.0],
+      [6, 2.000259226, 'hv_24x7/pm_pb_cyc,chip=1/', 7799691, 1.9],
+      [7, 2.745238246, 'hv_24x7/pm_pb_cyc,chip=0/', 5816562, 1.5],
+      [8, 2.745238246, 'hv_24x7/pm_pb_cyc,chip=1/', 5816580, 1.5],
+      [12, null, 'hv_24x7/pm_pb_cyc,chip=0/', 21431546, 5.4],
+      [13, null, 'hv_24x7/pm_pb_cyc,chip=1/', 21423727, 5.4],
+    ]);
+  });
+});
