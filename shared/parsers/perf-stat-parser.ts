@@ -17,7 +17,9 @@
 // x86-vm-perf6.1-output-modes) and lines written from each version's print code
 // (test/unit/shared/parsers/perf-stat-parser.test.ts).
 //
-// JSON (`-j`, perf 6.0+) is read per line by shared/parsers/perf-stat-json.ts.
+// JSON (`-j`, perf 6.0+) is read per line by shared/parsers/perf-stat-json.ts, the human tables of
+// `--metric-only` / `--topdown` (a header of metric names, rows of bare values) by
+// shared/parsers/perf-stat-table.ts.
 //
 // The separator is not fixed (`-x,`, `-x;`, `-x '|'`, a tab…): it is the first character no field
 // starts with. A line that is neither human, CSV nor JSON counter output becomes a diagnostic —
@@ -36,6 +38,12 @@ import {
   TIME_RE,
 } from './perf-stat-fields';
 import { readJson } from './perf-stat-json';
+import {
+  readCommentTableHeader,
+  readHumanTableRow,
+  readPlainTableHeader,
+  type HumanTableHeader,
+} from './perf-stat-table';
 import { isNotANumber, parsePerfDecimal, parsePerfNumber } from './perf-stat-numbers';
 import {
   diagnostic,
@@ -360,23 +368,9 @@ function stripTerminalCodes(text: string): string {
 
 interface MetricHeader {
   names: string[];
-  sep: string | RegExp;
+  sep: string;
   line: number;
   text: string;
-  /** `%` for the human `--topdown` table, whose header writes `%` before each name. */
-  unit?: string;
-}
-
-/**
- * The human `--topdown -I` table header (perf 6.x, tools/perf/Documentation/topdown.txt):
- * `# time % tma_retiring % tma_backend_bound …`, then rows of blank-separated numbers.
- */
-function readTopdownHeader(text: string, line: number): MetricHeader | null {
-  const m = /^\s*#\s*time\s+%(.*)$/.exec(text);
-  if (!m) return null;
-  const names = (m[1] ?? '').split('%').map((n) => n.trim());
-  if (!names.every((n) => /^\p{L}[\w.-]*$/u.test(n))) return null;
-  return { names: ['time', ...names], sep: /\s+/, line, text, unit: '%' };
 }
 
 /**
@@ -395,7 +389,7 @@ function readTableRow(h: MetricHeader, text: string, line: number): PerfMetricRe
     tSec,
     name,
     value: parsePerfDecimal(values[k + (timed ? 1 : 0)] ?? ''),
-    unit: h.unit ?? null,
+    unit: null,
   }));
 }
 
@@ -411,10 +405,32 @@ export function createPerfStatParser(options: LineCapOptions = {}): LineParser<P
   let metricHeader: MetricHeader | null = null;
   /** The last header that had a row of values (`--metric-only -I` prints later rows without it). */
   let metricTable: MetricHeader | null = null;
+  /** The human `--metric-only` / `--topdown` table whose rows are read (shared/parsers/perf-stat-table.ts). */
+  let humanTable: HumanTableHeader | null = null;
+  /** humanTable is a plain line still waiting for its first row (a diagnostic if none comes next). */
+  let humanPending = false;
+  /** The last line that was not blank was ` Performance counter stats for …:` (a table header may follow). */
+  let afterPerfHeader = false;
 
   const push = (raw: string): PerfParseRecord[] => {
     // A CRLF capture (a Windows copy, `perf … | tee` through a terminal): the CR is not part of the line.
     const text = stripTerminalCodes(raw.endsWith('\r') ? raw.slice(0, -1) : raw);
+    const before: PerfParseRecord[] = [];
+    if (humanPending && humanTable) {
+      // perf prints a table's first row right under its header: anything else means it was no header.
+      humanPending = false;
+      const row = readHumanTableRow(humanTable, text, lineNo);
+      if (row) return row;
+      before.push(diagnostic(humanTable.line, NOT_PERF_REASON, humanTable.text));
+      humanTable = null;
+    }
+    const afterHeader = afterPerfHeader;
+    if (!isBlankLine(text)) afterPerfHeader = false;
+    const out = readLine(text, afterHeader);
+    return before.length > 0 ? [...before, ...out] : out;
+  };
+
+  const readLine = (text: string, afterHeader: boolean): PerfParseRecord[] => {
     if (isBlankLine(text)) {
       inMessage = false;
       return [];
@@ -424,7 +440,7 @@ export function createPerfStatParser(options: LineCapOptions = {}): LineParser<P
       if (m) return [m];
       // A `#` followed by a number that is not a metric: damage, not a comment.
       if (/^\s*#\s*[-+]?(?:\d|nan|inf)/i.test(text)) return [diagnostic(lineNo, 'unreadable perf metric', text)];
-      metricTable = readTopdownHeader(text, lineNo) ?? metricTable;
+      humanTable = readCommentTableHeader(text, lineNo) ?? humanTable;
       // `# started on …` (-o), `#  time  counts unit events` (-I), a pasted `# perf stat …`: a new run starts.
       sawInterval = false;
       return [];
@@ -440,6 +456,7 @@ export function createPerfStatParser(options: LineCapOptions = {}): LineParser<P
       const runs = HEADER_RUNS_RE.exec(target);
       if (runs) target = target.slice(0, runs.index).trim();
       if (target.length >= 2 && target.startsWith("'") && target.endsWith("'")) target = target.slice(1, -1);
+      afterPerfHeader = true;
       return [{ kind: 'perf-header', line: lineNo, target, runs: runs ? Number(runs[1]) : null }];
     }
     const elapsed = ELAPSED_RE.exec(t);
@@ -506,7 +523,9 @@ export function createPerfStatParser(options: LineCapOptions = {}): LineParser<P
       return out;
     }
 
-    const row = metricTable ? readTableRow(metricTable, text, lineNo) : null;
+    const row =
+      (metricTable ? readTableRow(metricTable, text, lineNo) : null) ??
+      (humanTable ? readHumanTableRow(humanTable, text, lineNo) : null);
     if (row) return [...out, ...row];
 
     const names = /^\s*[a-z][\w -]*([,;|\t])/i.exec(text);
@@ -526,6 +545,13 @@ export function createPerfStatParser(options: LineCapOptions = {}): LineParser<P
       return out;
     }
 
+    // A human `--metric-only` / `--topdown` header (no -I) comes right under ` Performance counter stats for`.
+    const tableHeader = afterHeader && !inMessage ? readPlainTableHeader(text, lineNo) : null;
+    if (tableHeader) {
+      [humanTable, humanPending] = [tableHeader, true];
+      return out;
+    }
+
     inMessage ||= PERF_MESSAGE_RE.test(t);
     out.push(diagnostic(lineNo, inMessage ? PERF_MESSAGE_REASON : NOT_PERF_REASON, text));
     return out;
@@ -538,9 +564,9 @@ export function createPerfStatParser(options: LineCapOptions = {}): LineParser<P
         return push(text);
       },
       end() {
-        const h = metricHeader;
-        metricHeader = null;
-        return h ? [diagnostic(h.line, NOT_PERF_REASON, h.text)] : [];
+        const headers = [metricHeader, humanPending ? humanTable : null];
+        [metricHeader, humanTable, humanPending] = [null, null, false];
+        return headers.flatMap((h) => (h ? [diagnostic(h.line, NOT_PERF_REASON, h.text)] : []));
       },
     },
     options.maxLineChars,

@@ -143,6 +143,8 @@ export interface PerfMetricRecord {
   name: string;
   value: number | null;
   unit: string | null;
+  /** The aggregation of a `--metric-only` / `--topdown` table row (`S0-C0`, `CPU3`); absent when none. */
+  aggr?: string;
 }
 
 // ---------------------------------------------------------------------------------------------

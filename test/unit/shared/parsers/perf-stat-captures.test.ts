@@ -1,7 +1,7 @@
 // Real perf stat captures found in public sources, one describe per fixture folder (each folder's SOURCE
 // says where the capture was published). Kept apart from perf-stat-parser.test.ts, which is past 700 lines.
 import { describe, expect, it } from 'vitest';
-import { diagnostics, ofKind, parseFixture } from '../../../helpers/parser-test-kit';
+import { diagnostics, ofKind, parse, parseFixture } from '../../../helpers/parser-test-kit';
 
 const perfFixture = (rel: string) => parseFixture('perf', `perf/${rel}`);
 
@@ -62,5 +62,86 @@ describe('POWER9 hv_24x7, perf 5.8-rc (test/fixtures/perf/power9-perf5.8-metric-
       [12, null, 'hv_24x7/pm_pb_cyc,chip=0/', 21431546, 5.4],
       [13, null, 'hv_24x7/pm_pb_cyc,chip=1/', 21423727, 5.4],
     ]);
+  });
+});
+
+describe('human --metric-only / --topdown tables, real captures', () => {
+  const metrics = (all: ReturnType<typeof perfFixture>) =>
+    ofKind(all, 'perf-metric').map((m) => [m.line, m.tSec, m.aggr ?? null, m.name, m.value, m.unit]);
+
+  it('POWER9 `--metric-only -M PowerBUS_Frequency -I 1000`: `unit  name` header, rows, `^C` row, the totals row', () => {
+    const all = perfFixture('power9-perf5.8-metric-only/lkml-kjain-2020-07-20-metric-only-I1000.txt');
+    expect(diagnostics(all).map((d) => d.line)).toEqual([1]); // the `command# ./perf stat …` line
+    expect(metrics(all)).toEqual([
+      [3, 1.000073877, null, 'PowerBUS_Frequency_0', 2.0, 'GHz'],
+      [3, 1.000073877, null, 'PowerBUS_Frequency_1', 2.0, 'GHz'],
+      [4, 2.000240551, null, 'PowerBUS_Frequency_0', 2.0, 'GHz'],
+      [4, 2.000240551, null, 'PowerBUS_Frequency_1', 1.9, 'GHz'],
+      [5, 2.452590532, null, 'PowerBUS_Frequency_0', 0.9, 'GHz'],
+      [5, 2.452590532, null, 'PowerBUS_Frequency_1', 0.9, 'GHz'],
+      [9, null, null, 'PowerBUS_Frequency_0', 4.8, 'GHz'],
+      [9, null, null, 'PowerBUS_Frequency_1', 4.8, 'GHz'],
+    ]);
+    expect(ofKind(all, 'perf-elapsed').map((r) => [r.line, r.seconds])).toEqual([[11, 2.452654834]]);
+  });
+
+  it('POWER9 `--metric-only` of five metrics: names wider than their columns, values not under them', () => {
+    const all = perfFixture('power9-perf5.8-metric-only/lkml-kjain-2020-07-24-metric-only-I1000.txt');
+    expect(diagnostics(all).map((d) => d.line)).toEqual([1]); // the `[root@…]# ./perf stat …` line
+    const rows = metrics(all);
+    expect(rows).toHaveLength(7 * 5);
+    expect(rows.filter(([line]) => line === 3 || line === 10)).toEqual([
+      [3, 1.000067388, null, 'Total_Memory_BW', 36.4, 'MB'],
+      [3, 1.000067388, null, 'Memory_RD_BW_Chip_1', 0.2, 'MB'],
+      [3, 1.000067388, null, 'Memory_WR_BW_Chip_1', 36.3, 'MB'],
+      [3, 1.000067388, null, 'Memory_WR_BW_Chip_0', 65.0, 'MB'],
+      [3, 1.000067388, null, 'Memory_RD_BW_Chip_0', 72.1, 'MB'],
+      [10, null, null, 'Total_Memory_BW', 194.4, 'MB'],
+      [10, null, null, 'Memory_RD_BW_Chip_1', 1.3, 'MB'],
+      [10, null, null, 'Memory_WR_BW_Chip_1', 193.1, 'MB'],
+      [10, null, null, 'Memory_WR_BW_Chip_0', 361.0, 'MB'],
+      [10, null, null, 'Memory_RD_BW_Chip_0', 434.3, 'MB'],
+    ]);
+    expect(rows.filter(([line]) => line === 8).map(([, t, , , v]) => [t, v])).toEqual([
+      [5.367865273, 13.2],
+      [5.367865273, 0.1],
+      [5.367865273, 13.1],
+      [5.367865273, 23.5],
+      [5.367865273, 28.3],
+    ]);
+  });
+
+  it('perf 4.8 `--topdown -a` (test/fixtures/perf/x86-perf4.8-topdown-human/SOURCE): names with blanks, a row per core', () => {
+    const all = perfFixture('x86-perf4.8-topdown-human/commit-239bd47f8355-topdown-a.txt');
+    expect(diagnostics(all)).toEqual([]);
+    expect(metrics(all)).toEqual([
+      [6, null, 'S0-C0', 'retiring', 23.8, '%'],
+      [6, null, 'S0-C0', 'bad speculation', 11.6, '%'],
+      [6, null, 'S0-C0', 'frontend bound', 28.3, '%'],
+      [6, null, 'S0-C0', 'backend bound', 36.3, '%'],
+      [7, null, 'S0-C1', 'retiring', 16.2, '%'],
+      [7, null, 'S0-C1', 'bad speculation', 15.7, '%'],
+      [7, null, 'S0-C1', 'frontend bound', 36.5, '%'],
+      [7, null, 'S0-C1', 'backend bound', 31.6, '%'],
+    ]);
+    expect(ofKind(all, 'perf-elapsed').map((r) => [r.line, r.seconds])).toEqual([[9, 0.000579956]]);
+  });
+
+  it('a line under ` Performance counter stats` that no row follows stays a diagnostic, at its own line', () => {
+    const lines = [
+      " Performance counter stats for 'x':",
+      '',
+      'nr_vmscan_write 667839',
+      '     1,234      cycles',
+      'more words',
+    ];
+    const all = parse('perf', lines.join('\n'));
+    expect(diagnostics(all).map((d) => [d.line, d.text])).toEqual([
+      [3, 'nr_vmscan_write 667839'],
+      [5, 'more words'],
+    ]);
+    expect(ofKind(all, 'perf').map((r) => [r.line, r.event, r.value])).toEqual([[4, 'cycles', 1234]]);
+    const last = parse('perf', [" Performance counter stats for 'x':", '', 'retiring  bad speculation'].join('\n'));
+    expect(diagnostics(last).map((d) => d.line)).toEqual([3]);
   });
 });
