@@ -357,9 +357,10 @@ const TERMINAL_CODE_RE = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[a-z]`
 
 /**
  * The `^C` a terminal echoes when perf (`-I`, `-a`) is stopped with Ctrl-C lands in front of the line perf
- * prints next (`^C     2.745238246   5,816,562   hv_24x7/…`): perf never starts a line with it.
+ * prints next (`^C     2.745238246   5,816,562   hv_24x7/…`): perf never starts a line with it. A `^C`
+ * with nothing after it (or a `#`) is left alone, so that the line stays the diagnostic it was.
  */
-const CTRL_C_ECHO_RE = /^\^C/;
+const CTRL_C_ECHO_RE = /^\^C(?=\s*[^\s#])/;
 
 function stripTerminalCodes(text: string): string {
   const t = text.replace(CTRL_C_ECHO_RE, '');

@@ -145,3 +145,12 @@ describe('human --metric-only / --topdown tables, real captures', () => {
     expect(diagnostics(last).map((d) => d.line)).toEqual([3]);
   });
 });
+
+describe('the `^C` echo', () => {
+  it('a `^C` with no perf line behind it (alone, or before a `#`) stays a diagnostic, never nothing', () => {
+    for (const line of ['^C', '^C   ', '^C     #.745238246          5,816,562      cycles']) {
+      const all = parse('perf', line);
+      expect(diagnostics(all).map((d) => [d.line, d.text])).toEqual([[1, line]]);
+    }
+  });
+});
