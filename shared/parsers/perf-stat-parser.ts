@@ -139,6 +139,13 @@ function readMetricOnly(text: string, line: number): PerfMetricRecord | null {
   };
 }
 
+/**
+ * The units perf prints before an event: evsel->unit (`msec` of task-clock and cpu-clock, `ns` of
+ * duration_time) and the PMUs' sysfs `<event>.unit` files (`Joules`, `MiB`, `MHz`, `%`…). A word
+ * before the event that is none of these is an event followed by its cgroup (`cycles   A`).
+ */
+const UNIT_WORD_RE = /^(?:[%MC]|[kKMGTPmnu\u00b5]?(?:i?B|[Bb]ytes|Hz|Joules|Watts|sec|[JWs]))$/;
+
 /** The first token of a human counter value: a number, or `<not` of `<not counted>`. */
 function startsValue(token: string | undefined): boolean {
   return token !== undefined && (token === '<not' || parsePerfNumber(token) !== null);
@@ -201,17 +208,21 @@ function readHuman(text: string, line: number): PerfRecord | null {
   }
   const [a, b, c, ...more] = tokens.slice(k);
   if (more.length > 0 || a === undefined) return null;
+  // -G / --for-each-cgroup: the cgroup's name follows the event (print_cgroup), `cycles   A`.
+  const cgroup = (name: string) => (r.aggr === null ? name : `${r.aggr} ${name}`);
   if (b === undefined) r.event = a;
   else if (c !== undefined) {
-    // `msec cycles [armv8_cortex_a53]` is the only three-token tail.
-    if (!PMU_SUFFIX_RE.test(c)) return null;
-    [r.unit, r.event] = [a, `${b} ${c}`];
+    // `msec cycles [armv8_cortex_a53]` (--no-merge) or `msec cpu-clock A` (a cgroup).
+    if (PMU_SUFFIX_RE.test(c)) [r.unit, r.event] = [a, `${b} ${c}`];
+    else if (UNIT_WORD_RE.test(a)) [r.unit, r.event, r.aggr] = [a, b, cgroup(c)];
+    else return null;
   } else if (PMU_SUFFIX_RE.test(b)) r.event = `${a} ${b}`;
   else {
     // perf 3.x–4.x print the unit after the event in parentheses: `task-clock (msec)`.
     const old = /^\((\w+)\)$/.exec(b);
     if (old) [r.event, r.unit] = [a, old[1] ?? null];
-    else [r.unit, r.event] = [a, b];
+    else if (UNIT_WORD_RE.test(a) || !isEventName(a)) [r.unit, r.event] = [a, b];
+    else [r.event, r.aggr] = [a, cgroup(b)];
   }
   return isEventName(r.event) ? r : null;
 }

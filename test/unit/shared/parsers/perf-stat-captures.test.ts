@@ -154,3 +154,36 @@ describe('the `^C` echo', () => {
     }
   });
 });
+
+describe('--for-each-cgroup, perf 5.10-rc (test/fixtures/perf/x86-perf5.10-for-each-cgroup/SOURCE)', () => {
+  const counters = (all: ReturnType<typeof perfFixture>) =>
+    ofKind(all, 'perf').map((r) => [r.line, r.aggr, r.unit, r.event, r.value, r.metricValue]);
+
+  it('`cycles   A`: the event stays the event and A is its cgroup (not unit `cycles` of an event `A`)', () => {
+    const all = perfFixture('x86-perf5.10-for-each-cgroup/lkml-namhyung-2020-11-14-shadow-stats.txt');
+    expect(diagnostics(all).map((d) => d.line)).toEqual([1]); // the `$ perf stat …` line
+    expect(counters(all)).toEqual([
+      [5, 'A', null, 'cycles', 3958116522, null],
+      [6, 'A', null, 'instructions', 6722650929, 2.53],
+      [7, 'B', null, 'cycles', 1132741, null],
+      [8, 'B', null, 'instructions', 571743, 0.0],
+      [9, 'C', null, 'cycles', 4007799935, null],
+      [10, 'C', null, 'instructions', 6793181523, 2.56],
+    ]);
+  });
+
+  it('`msec cpu-clock   A`: a counter with its unit and cgroup, not a metric timed at 992.9 s', () => {
+    const all = perfFixture('x86-perf5.10-for-each-cgroup/lkml-namhyung-2020-10-23-regex-cgroups.txt');
+    expect(diagnostics(all).map((d) => d.line)).toEqual([1]);
+    expect(ofKind(all, 'perf-metric')).toEqual([]);
+    expect(counters(all)).toEqual([
+      [5, 'A', 'msec', 'cpu-clock', 992.9, 0.992],
+      [6, 'A', null, 'cycles', 4155444322, 4.204],
+      [7, 'B', 'msec', 'cpu-clock', 988.53, 0.988],
+      [8, 'B', null, 'cycles', 4137114788, 4.185],
+      [9, 'C', 'msec', 'cpu-clock', 983.94, 0.983],
+      [10, 'C', null, 'cycles', 4117862551, 4.166],
+    ]);
+    expect(ofKind(all, 'perf').map((r) => r.runPct)).toEqual([null, 100, null, 100, null, 99.99]);
+  });
+});
