@@ -187,3 +187,24 @@ describe('--for-each-cgroup, perf 5.10-rc (test/fixtures/perf/x86-perf5.10-for-e
     expect(ofKind(all, 'perf').map((r) => r.runPct)).toEqual([null, 100, null, 100, null, 99.99]);
   });
 });
+
+describe('--metric-only without -I, perf 6.10-rc (test/fixtures/perf/x86-tigerlake-perf6.10-metric-only/SOURCE)', () => {
+  const metrics = (all: ReturnType<typeof perfFixture>) =>
+    ofKind(all, 'perf-metric').map((m) => [m.line, m.tSec, m.aggr ?? null, m.name, m.value, m.unit]);
+
+  it('`-A`: a `MiB  Test` column per uncore event, the row led by CPU0', () => {
+    const all = perfFixture('x86-tigerlake-perf6.10-metric-only/commit-193a9e30207f-metric-only-A.txt');
+    expect(diagnostics(all).map((d) => d.line)).toEqual([1]); // the `$ perf stat …` line
+    expect(metrics(all)).toEqual([
+      [6, null, 'CPU0', 'Test', 1821.0, 'MiB'],
+      [6, null, 'CPU0', 'Test', 1820.5, 'MiB'],
+    ]);
+  });
+
+  it('aggregated: one column, one value, then the elapsed time', () => {
+    const all = perfFixture('x86-tigerlake-perf6.10-metric-only/commit-193a9e30207f-metric-only.txt');
+    expect(diagnostics(all).map((d) => d.line)).toEqual([1]);
+    expect(metrics(all)).toEqual([[5, null, null, 'Test', 5909.4, 'MiB']]);
+    expect(ofKind(all, 'perf-elapsed').map((r) => [r.line, r.seconds])).toEqual([[7, 1.001258915]]);
+  });
+});
