@@ -128,7 +128,8 @@ function readMetricOnly(text: string, line: number): PerfMetricRecord | null {
   if (!/^\p{L}/u.test(name)) return null;
   const timed = /^(\d+\.\d+)(?:\s+(\S.*))?$/.exec(head);
   const label = timed ? (timed[2] ?? '') : head;
-  if (label !== '' && !/^\p{L}/u.test(label)) return null;
+  // `TopdownL1 (cpu_core)`; perf 6.19's default metrics are labelled by their PMU alone, `(software)`.
+  if (label !== '' && !/^(?:\p{L}|\(\w[\w.-]*\)$)/u.test(label)) return null;
   return {
     kind: 'perf-metric',
     line,

@@ -208,3 +208,21 @@ describe('--metric-only without -I, perf 6.10-rc (test/fixtures/perf/x86-tigerla
     expect(ofKind(all, 'perf-elapsed').map((r) => [r.line, r.seconds])).toEqual([[7, 1.001258915]]);
   });
 });
+
+describe('perf 6.19 default metrics on a hybrid CPU (test/fixtures/perf/x86-alderlake-perf6.19-default-metrics/SOURCE)', () => {
+  it('metric lines labelled `(software)` / `(cpu_atom)` are metrics, not diagnostics', () => {
+    const all = perfFixture('x86-alderlake-perf6.19-default-metrics/lkml-irogers-2025-11-06-default.txt');
+    expect(diagnostics(all).map((d) => d.line)).toEqual([1]); // the `$ perf stat …` line
+    expect(ofKind(all, 'perf')).toHaveLength(12);
+    const metrics = ofKind(all, 'perf-metric').map((m) => [m.line, m.name, m.value, m.unit]);
+    expect(metrics.filter(([line]) => [17, 22, 29, 33, 35].includes(line as number))).toEqual([
+      [17, 'cs/sec  cs_per_second', 824.4, null],
+      [22, 'faults/sec  page_faults_per_second', 1253.1, null],
+      [29, 'K/sec  branch_frequency', 6.9, null],
+      [33, 'instructions  insn_per_cycle', 0.8, null],
+      [35, 'branch_miss_rate', 3.8, '%'],
+    ]);
+    expect(metrics).toHaveLength(20); // lines 17 to 36
+    expect(ofKind(all, 'perf-elapsed').map((r) => [r.line, r.seconds])).toEqual([[38, 1.007063529]]);
+  });
+});
