@@ -11,11 +11,13 @@
 // a counter's further metrics come on lines of empty fields. The human format is the same
 // information aligned in columns with `# metric` and `(NN.NN%)` / `( +- N% )` trailers, its counter
 // column grouped by the locale (shared/parsers/perf-stat-numbers.ts). Checked against real captures
-// in test/fixtures/perf/ (perf 3.0–6.15: perf 3.0's `(scaled from N%)`, x86 `-x, -I --summary`, an
-// x86 VM with every event `<not supported>`, Apple M1, Ice Lake `--topdown`, Raspberry Pi 4, Arm
-// `-x ';'`, Arm big.LITTLE, Khadas Edge2 RK3588S, and every output mode of perf 6.1 in
-// x86-vm-perf6.1-output-modes) and lines written from each version's print code
-// (test/unit/shared/parsers/perf-stat-parser.test.ts).
+// in test/fixtures/perf/ (perf 3.0–6.19: perf 3.0's `(scaled from N%)`, perf 4.8 `--topdown`, POWER9
+// `--metric-only -I` stopped with `^C`, `--for-each-cgroup`, Tiger Lake `--metric-only`, Alder Lake's
+// 6.19 default metrics, x86 `-x, -I --summary`, an x86 VM with every event `<not supported>`, Apple M1,
+// Ice Lake `--topdown`, Raspberry Pi 4, Arm `-x ';'`, Arm big.LITTLE, Khadas Edge2 RK3588S, and every
+// output mode of perf 6.1 in x86-vm-perf6.1-output-modes; their tests are in
+// test/unit/shared/parsers/perf-stat-captures.test.ts) and lines written from each version's print
+// code (test/unit/shared/parsers/perf-stat-parser.test.ts).
 //
 // JSON (`-j`, perf 6.0+) is read per line by shared/parsers/perf-stat-json.ts, the human tables of
 // `--metric-only` / `--topdown` (a header of metric names, rows of bare values) by
