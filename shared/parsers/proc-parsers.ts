@@ -35,8 +35,12 @@ const KB_LINE_RE = /^([^\W\d][\w()]*):\s*(\d+)\s*kB\s*$/;
 const COUNT_LINE_RE = /^([^\W\d][\w()]*):\s*(\d+)\s*$/;
 /** A VMA header line, trimmed: start address and the mapping name (none for anonymous memory). */
 const VMA_RE = /^([\da-f]+)-[\da-f]+\s+[r-][w-][x-][sp]\s+[\da-f]+\s+[\da-f]+:[\da-f]+\s+\d+(?:\s+(\S.*))?$/i;
-/** smaps keys that are not sizes: skipped, not summed, not damage. */
-const SMAPS_NON_SIZE_RE = /^(?:VmFlags|THPeligible|ProtectionKey|MMUPageSize|KernelPageSize):/;
+/**
+ * smaps keys that are not sizes: skipped, not summed, not damage. `Name:` is the Android kernels'
+ * line naming an anonymous mapping (`Name:           [anon:libc_malloc]`, before Linux 5.17 put the
+ * name on the header line).
+ */
+const SMAPS_NON_SIZE_RE = /^(?:VmFlags|THPeligible|ProtectionKey|MMUPageSize|KernelPageSize|Name):/;
 
 // ---------------------------------------------------------------------------------------------
 // smaps / smaps_rollup
@@ -81,7 +85,9 @@ export function createSmapsParser(options: LineCapOptions = {}): LineParser<Smap
   };
   const push = (text: string, line: number): Array<SmapsRecord | Diagnostic> => {
     if (isBlankLine(text) || isCommentLine(text)) return [];
-    const vma = VMA_RE.exec(text.trim());
+    // Trimmed: a paste indented in a Markdown list or a mail keeps its lines' leading spaces.
+    const t = text.trim();
+    const vma = VMA_RE.exec(t);
     if (vma) {
       const out: Array<SmapsRecord | Diagnostic> = [];
       const start = BigInt(`0x${vma[1] ?? 0}`);
@@ -95,8 +101,8 @@ export function createSmapsParser(options: LineCapOptions = {}): LineParser<Smap
       block.vmaKeys = new Set();
       return out;
     }
-    if (SMAPS_NON_SIZE_RE.test(text)) return [];
-    const kv = KB_LINE_RE.exec(text);
+    if (SMAPS_NON_SIZE_RE.test(t)) return [];
+    const kv = KB_LINE_RE.exec(t);
     if (kv) {
       const out: Array<SmapsRecord | Diagnostic> = [];
       const key = kv[1] ?? '';

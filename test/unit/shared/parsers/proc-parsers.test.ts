@@ -43,6 +43,17 @@ describe('smaps_rollup / smaps', () => {
     ]);
   });
 
+  // Android kernels print `Name:           [anon:…]` under a named anonymous mapping; it is no size.
+  // A paste inside a Markdown list keeps one leading space on every line.
+  it.each([
+    ['one [anon:libc_malloc] mapping (a ZTE device)', 'zte-vt100-libc-malloc.txt', [1, 84, 84, 84, 0]],
+    ['two mappings of systemui, every line indented', 'systemui-indented.txt', [2, 480 + 8, 480 + 2, 480, 0]],
+  ])('a real Android smaps with Name: lines: %s, summed as one read', (_what, file, expected) => {
+    const all = parseFixture('smaps', `proc/smaps-android-name-lines/${file}`);
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'smaps').map((r) => [r.vmas, r.rssKb, r.pssKb, r.anonKb, r.swapKb])).toEqual([expected]);
+  });
+
   it('a full smaps (kernel < 4.14, JetPack 4) is summed over its VMAs; a read starting again at low addresses is the next sample', () => {
     // Layout of proc(5) /proc/pid/smaps: a maps line per VMA, then its fields.
     const vmas = (stackRss: number) =>
