@@ -1,7 +1,7 @@
 // Timing lines of every llama.cpp era the audit of December 2026 found unread (before it they gave
-// nothing, or a diagnostic for a line that was fine). Each line is written as that version printed
-// it (format string and era in the comment; values made up unless a source is named), kept in
-// test/fixtures/llama-cpp/format-strings-2023-2026.
+// nothing, or a diagnostic for a line that was fine). The lines are real captures, kept verbatim in
+// test/fixtures/llama-cpp/format-strings-2023-2026 (its SOURCE names where each came from, except
+// for a file it marks as made up); the expected values are read off those lines by hand.
 import { describe, expect, it } from 'vitest';
 import type { TimingsRecord } from '../../../../shared/parsers/records';
 import { diagnostics, ofKind, parse, parseFixtureClean } from '../../../helpers/parser-test-kit';
@@ -13,14 +13,15 @@ const row = (r: TimingsRecord) => [r.line, r.phase, r.label, r.ms, r.tokens, r.m
 
 describe('llama.cpp timing lines the parser used to lose', () => {
   it('March 2023 main: `predict time = … ms / … ms per token` and the block around it', () => {
-    // examples/main of llama.cpp's first weeks (the gpt-2 example's printf block, `%s:  predict time = %8.2f ms / %.2f ms per token`).
+    // examples/main of llama.cpp's first weeks (the gpt-2 example's printf block), as a user pasted
+    // it on 14 March 2023 (github.com/ggml-org/llama.cpp issue 134).
     const all = clean('main-2023-03-predict-time.txt');
     expect(ofKind(all, 'timings').map(row)).toEqual([
-      [2, 'load', 'load', 4123.45, null, null, null],
-      [3, 'sample', 'sample', 38.02, null, null, null],
+      [2, 'load', 'load', 1400.1, null, null, null],
+      [3, 'sample', 'sample', 21.3, null, null, null],
       // every llama_eval of the run, prompt batches included: phase eval, label `predict` keeps it apart
-      [4, 'eval', 'predict', 61234.56, null, 445, null],
-      [5, 'total', 'total', 66543.21, null, null, null],
+      [4, 'eval', 'predict', 79072.03, null, 154.74, null],
+      [5, 'total', 'total', 88429.08, null, null, null],
     ]);
   });
 
@@ -48,17 +49,21 @@ describe('llama.cpp timing lines the parser used to lose', () => {
   });
 
   it("llama-server's JSON log (2024, --log-format json): print_timings with slot and task, both key spellings", () => {
-    // server/utils.hpp server_log of spring 2024: `msg` plus the extra fields; ollama's runner of the
-    // same months printed the keys sorted and named the ids slot_id / task_id.
+    // Lines 1–4 a llama-server of May 2024 (github.com/ggml-org/llama.cpp issue 7637): `msg` plus the
+    // extra fields, ids id_slot / id_task. Lines 5–6 ollama's runner of April 2024
+    // (github.com/ollama/ollama issue 3949): keys sorted, ids slot_id / task_id.
     const all = clean('server-json-log-2024.txt');
     expect(ofKind(all, 'timings').map((r) => [...row(r), r.source, r.slotId, r.taskId])).toEqual([
-      [1, 'prompt', 'prompt eval', 65.84, 14, 4.7, 212.64, 'print_timings', 0, 5],
-      [2, 'eval', 'generation eval', 1220.1, 61, 20, 49.99, 'print_timings', 1, 7],
+      [1, 'prompt', 'prompt eval', 2684.39, 27, 99.42, 10.06, 'print_timings', 0, 19],
+      [2, 'eval', 'generation eval', 3559.27, 25, 142.37, 7.02, 'print_timings', 0, 19],
+      [3, 'total', 'total', 6243.66, null, null, null, 'print_timings', 0, 19],
+      [5, 'eval', 'generation eval', 31807.07, 64, 496.99, 2.01, 'print_timings', 0, 850],
+      [6, 'total', 'total', 35997.82, null, null, null, 'print_timings', 0, 850],
     ]);
   });
 
   it("llama-cli's chat summary (tools/cli, December 2025+): `[ Prompt: x t/s | Generation: y t/s ]`", () => {
-    // The figures of a published run on an Apple M5 (`[ Prompt: 54.9 t/s | Generation: 22.4 t/s ]`).
+    // A published llama-cli run (b8110) on an Apple M5: the answer's last line, then the summary.
     const all = clean('llama-cli-chat-summary-2025-12.txt');
     expect(ofKind(all, 'timings').map((r) => [...row(r), r.source])).toEqual([
       [3, 'prompt', 'Prompt', null, null, null, 54.9, 'cli'],
@@ -67,6 +72,7 @@ describe('llama.cpp timing lines the parser used to lose', () => {
   });
 
   it('slot print_timing progress lines (2026) are read; counts beside the timings are skipped on purpose', () => {
+    // Lines of published logs: llama.cpp issue 25320, club-3090 issues 1261 and 1124, llama.cpp pull 17382.
     const all = clean('slot-progress-2026.txt');
     expect(ofKind(all, 'timings').map((r) => [...row(r), r.taskId])).toEqual([
       [1, 'prompt', 'prompt processing', 327870, 17653, null, 53.84, 0],
