@@ -48,13 +48,14 @@ describe('model fields from print_info and GGUF keys', () => {
   });
 });
 
-// Model, weights and context blocks through the parser: lines as the named versions print them
-// (test/fixtures/llama-cpp/format-strings-2023-2026).
+// Model, weights and context blocks through the parser: lines cut verbatim from published logs
+// (test/fixtures/llama-cpp/format-strings-2023-2026, its SOURCE names each URL).
 describe('model, weight-buffer and context blocks of every era', () => {
   const models = (name: string) => ofKind(clean(name), 'model');
 
   it('late 2023 CUDA build: llm_load_tensors offload summary, VRAM kv self, compute and scratch buffers', () => {
-    // llama.cpp of October–November 2023 (`llm_load_tensors:`, `%s: VRAM kv self = %.2f MB`).
+    // ggml-org/ci's CUDA run of build 1513 (bd90eca), 13 November 2023, on a Tesla V100
+    // (`llm_load_tensors:`, `%s: VRAM kv self = %.2f MB`).
     const all = clean('cuda-2023-11-offload-vram.txt');
     expect(ofKind(all, 'model').map((m) => [m.line, m.source, m.nCtx, m.extra])).toEqual([
       [
@@ -63,31 +64,31 @@ describe('model, weight-buffer and context blocks of every era', () => {
         undefined,
         {
           'ggml ctx size': '0.11 MB',
-          'mem required': '70.42 MB',
+          'mem required': '250.11 MB',
           'offloaded layers': '35/35',
-          'VRAM used': '3577.55 MB',
+          'VRAM used': '12603.02 MB',
         },
       ],
-      [8, 'llama_new_context_with_model', 2048, { freq_base: '10000.0' }],
+      [9, 'llama_new_context_with_model', 512, { freq_base: '10000.0', freq_scale: '1' }],
       [
-        14,
+        17,
         'llama_new_context_with_model',
         undefined,
         {
-          'compute buffer total size': '159.07 MB',
-          'VRAM scratch buffer': '156.00 MB',
-          'total VRAM used': '4757.55 MB (model: 3577.55 MB, context: 1180.00 MB)',
+          'compute buffer total size': '72.06 MB',
+          'VRAM scratch buffer': '70.50 MB',
+          'total VRAM used': '12929.52 MB (model: 12603.02 MB, context: 326.50 MB)',
         },
       ],
     ]);
     expect(ofKind(all, 'kv').map((k) => [k.line, k.scope, k.device, k.sizeBytes, k.source])).toEqual([
-      [11, 'device-buffer', 'VRAM', 1024 * MiB, 'llama_kv_cache_init'],
-      [12, 'total', null, 1024 * MiB, 'llama_new_context_with_model'],
+      [14, 'device-buffer', 'VRAM', 256 * MiB, 'llama_kv_cache_init'],
+      [15, 'total', null, 256 * MiB, 'llama_new_context_with_model'],
     ]);
   });
 
   it('early 2025 (b4697): load_tensors model buffers, llama_init_from_model, kv_size with offload', () => {
-    // A ggml-org/ci capture of build 4697 (0fb77f82), February 2025, common-log prefixes as printed.
+    // ggml-org/ci's AMX run of build 4697 (0fb77f82), 12 February 2025, common-log prefixes as printed.
     const all = clean('b4697-2025-02-init-from-model.txt');
     const [weights, ctx, buffers] = ofKind(all, 'model');
     expect(ofKind(all, 'model')).toHaveLength(3);
@@ -107,6 +108,7 @@ describe('model, weight-buffer and context blocks of every era', () => {
       nBatch: 2048,
       nUbatch: 2048,
       flashAttn: '0',
+      extra: { freq_base: '10000.0', freq_scale: '1' },
     });
     expect(buffers?.extra).toEqual({
       'CPU output buffer size': '0.00 MiB',
@@ -115,9 +117,9 @@ describe('model, weight-buffer and context blocks of every era', () => {
       'graph splits': '1',
     });
     expect(ofKind(all, 'kv').map((k) => [k.line, k.scope, k.cells, k.layers, k.typeK, k.typeV, k.sizeBytes])).toEqual([
-      [10, 'config', 512, 12, 'f16', 'f16', null],
-      [11, 'device-buffer', null, null, null, null, 9 * MiB],
-      [12, 'total', null, null, 'f16', 'f16', 9 * MiB],
+      [12, 'config', 512, 12, 'f16', 'f16', null],
+      [13, 'device-buffer', null, null, null, null, 9 * MiB],
+      [14, 'total', null, null, 'f16', 'f16', 9 * MiB],
     ]);
   });
 
