@@ -1,6 +1,6 @@
 // ollama's own memory lines (its Go engine, 2025+), which replace llama.cpp's KV and buffer lines
-// when ollama runs a model on that engine. Lines as published in ollama logs (journald prefix
-// included), values as printed.
+// when ollama runs a model on that engine. Lines cut verbatim from published ollama logs (journald
+// prefix included), values read off them by hand.
 import { describe, expect, it } from 'vitest';
 import { diagnostics, MiB, ofKind, parse, parseFixtureClean } from '../../../helpers/parser-test-kit';
 
@@ -8,12 +8,14 @@ import { diagnostics, MiB, ofKind, parse, parseFixtureClean } from '../../../hel
 const clean = (name: string) => parseFixtureClean('llama-log', `llama-cpp/format-strings-2023-2026/${name}`);
 
 describe("ollama's memory lines", () => {
-  it('kv cache per device is a KV buffer; model weights, compute graph and total memory one model record', () => {
-    // ollama on a ROCm machine, September 2025 (backend.go), as journald shows it; the last two lines
-    // from a CPU machine's log of February 2026 (device.go).
+  it('kv cache per device is a KV buffer; model weights, compute graph and total memory one model record per load', () => {
+    // Lines 1–8: ollama on a ROCm machine, September 2025 (backend.go), as journald shows it
+    // (github.com/ROCm/ROCm issue 4909). Lines 9–14: ollama on a CPU-only Raspberry Pi 5,
+    // February 2026 (device.go), as its user published it (github.com/josheeg/Game-Note-).
     const all = clean('ollama-memory-2025-2026.txt');
     expect(ofKind(all, 'kv').map((k) => [k.line, k.scope, k.device, k.sizeBytes, k.source])).toEqual([
       [4, 'device-buffer', 'ROCm0', 450 * MiB, 'ollama'],
+      [11, 'device-buffer', 'CPU', 384 * MiB, 'ollama'],
     ]);
     expect(ofKind(all, 'model')).toEqual([
       {
@@ -21,12 +23,23 @@ describe("ollama's memory lines", () => {
         line: 1,
         source: 'ollama',
         extra: {
-          'offloaded layers': '49/49',
+          'offloaded layers': '37/37',
           'ROCm0 model weights': '59.8 GiB',
           'CPU model weights': '1.1 GiB',
           'ROCm0 compute graph': '121.8 MiB',
           'CPU compute graph': '5.6 MiB',
-          'total memory': '61.5 GiB',
+          'total memory': '61.4 GiB',
+        },
+      },
+      {
+        kind: 'model',
+        line: 9,
+        source: 'ollama',
+        extra: {
+          'offloaded layers': '0/49',
+          'CPU model weights': '10.1 GiB',
+          'CPU compute graph': '88.0 MiB',
+          'total memory': '10.5 GiB',
         },
       },
     ]);
