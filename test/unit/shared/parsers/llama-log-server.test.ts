@@ -55,12 +55,15 @@ describe("ollama's memory lines", () => {
   });
 
   it("llama-server's context per slot, every era's line, is a model record with nCtxPerSeq", () => {
+    // Line 1 ik_llama.cpp's text log (github.com/ikawrakow/ik_llama.cpp pull 259); line 2 a user's notes
+    // (github.com/thebiss/llama-cpp-mkl-docker); lines 3–4 slots 0 and 1 of a four-slot server with the
+    // common-log prefix (github.com/ggml-org/llama.cpp pull 24124).
     const all = clean('server-slot-context-2024-2026.txt');
     expect(ofKind(all, 'model').map((m) => [m.line, m.source, m.nCtxPerSeq, m.extra?.slot])).toEqual([
       [1, 'slot', 32768, '0'],
-      [2, 'slot', 8192, '0'],
-      [3, 'slot', 8192, '0'],
-      [4, 'slot', 32768, '1'],
+      [2, 'slot', 4096, '0'],
+      [3, 'slot', 4096, '0'],
+      [4, 'slot', 4096, '1'],
     ]);
     const damaged = parse('llama-log', 'slot   load_model: id  0 | task -1 | new slot, n_ctx = lots');
     expect(diagnostics(damaged).map((d) => d.reason)).toEqual(['unreadable slot context line']);
