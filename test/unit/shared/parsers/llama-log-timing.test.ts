@@ -39,7 +39,8 @@ describe('llama.cpp timing lines the parser used to lose', () => {
 
   it('colours and the bare level letter of the common log (common/log.cpp, late 2024+)', () => {
     // --log-colors: blue timestamp, green `I `; a warning line is magenta to its end. --log-prefix
-    // without --log-timestamps prints the level letter alone.
+    // without --log-timestamps prints the level letter alone. The one file here NOT a real capture:
+    // written from common/log.cpp with made-up figures, as no published capture was found (see SOURCE).
     const all = clean('common-log-colours-2025.txt');
     expect(ofKind(all, 'timings').map((r) => [...row(r), r.source])).toEqual([
       [1, 'load', 'load', 845.12, null, null, null, 'llama_perf_context_print'],
