@@ -41,6 +41,11 @@ export interface RegisteredSeries extends SeriesDef {
   sourceId: string;
 }
 
+/** How a series is named to people: its label, and for a pattern's key the key itself (`temperature temp.cpu-thermal.C`). */
+export function seriesDisplayLabel(s: Pick<RegisteredSeries, 'label' | 'pattern' | 'key'>): string {
+  return s.pattern.includes('*') ? `${s.label} ${s.key}` : s.label;
+}
+
 /** The registered definition of a sample key, or null for a key no source declares. */
 export function seriesOf(key: string): RegisteredSeries | null {
   for (const source of SERIES_SOURCES) {

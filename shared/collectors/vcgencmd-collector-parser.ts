@@ -6,6 +6,9 @@ import { collectorLineParser, type CollectorParser } from './collector';
 import { readBoardTick } from './board-sysfs-tick';
 import type { ThrottledRecord } from '../parsers/records';
 
+/** The series of the firmware's whole get_throttled word (a bit mask: its values are read in hex). */
+export const THROTTLED_BITS_KEY = 'rpi.throttledBits';
+
 /** get_throttled bits as series: `now` is bits 0–3, `sticky` (has occurred since boot) bits 16–19. */
 export const THROTTLE_SERIES: ReadonlyArray<{ key: string; label: string; of: (t: ThrottledRecord) => boolean }> = [
   { key: 'rpi.underVoltageNow', label: 'under-voltage now', of: (t) => t.underVoltageNow },
@@ -28,7 +31,7 @@ export function createVcgencmdCollectorParser(): CollectorParser {
     for (const r of tick.records) {
       if (r.kind === 'diagnostic') return { kind: 'diagnostic', reason: r.reason, text: line };
       if (r.kind === 'throttled') {
-        values['rpi.throttledBits'] = r.bits;
+        values[THROTTLED_BITS_KEY] = r.bits;
         for (const s of THROTTLE_SERIES) values[s.key] = s.of(r) ? 1 : 0;
       } else if (r.kind === 'vc-temp') values['rpi.soc.C'] = r.tempC;
       else if (r.kind === 'thermal-zone' && r.tempC !== null) values['rpi.soc.C'] = r.tempC;

@@ -14,7 +14,7 @@
 // shared/collectors/vcgencmd-collector-parser.ts.
 import type { CollectorDefinition } from './collector';
 import { AWK_INTERACTIVE_SH, awkWord, TICKER_SH } from './collector-script';
-import { createVcgencmdCollectorParser, THROTTLE_SERIES } from './vcgencmd-collector-parser';
+import { createVcgencmdCollectorParser, THROTTLE_SERIES, THROTTLED_BITS_KEY } from './vcgencmd-collector-parser';
 
 const ABSENT_REASON =
   'no vcgencmd and no /sys/devices/platform/soc/soc:firmware/get_throttled: not a Raspberry Pi (or its firmware tools are not installed)';
@@ -96,7 +96,7 @@ export const vcgencmdCollector: CollectorDefinition = {
   series: [
     { key: 'rpi.soc.C', label: 'SoC temperature (firmware)', unit: 'C', kind: 'gauge' },
     { key: 'rpi.armFreqMHz', label: 'ARM clock, measured', unit: 'MHz', kind: 'gauge' },
-    { key: 'rpi.throttledBits', label: 'get_throttled bits', unit: 'count', kind: 'gauge' },
+    { key: THROTTLED_BITS_KEY, label: 'get_throttled bits', unit: 'count', kind: 'gauge' },
     ...THROTTLE_SERIES.map((s) => ({ key: s.key, label: s.label, unit: 'count' as const, kind: 'gauge' as const })),
   ],
 };

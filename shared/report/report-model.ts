@@ -28,6 +28,7 @@ import {
   MISSING,
 } from '../format/units';
 import { wordFinding, wordRecommendation, type Finding, type RecommendationText } from './finding-text';
+import { boardSignalRows, throttleRows } from './board-signals';
 import { boardFindings, targetRows, type Row } from './report-target';
 import { rssOverTimeChart, rssVsTokensChart, sweepChart, type ChartModel } from './report-charts';
 import { sessionSweep, type SessionData, type SessionRun } from './session-data';
@@ -281,7 +282,10 @@ function runReport(run: SessionRun, sessionTarget: TargetFacts | null = null): R
         { label: 'Tokens generated', value: formatCount(a.throughput.tokens) },
       ],
     },
+    ...(summary.throttle ? [{ title: 'Throttling', rows: throttleRows(summary.throttle, summary.durationMs) }] : []),
   ];
+  const signals = boardSignalRows(run.samples);
+  if (signals.length > 0) sections.push({ title: 'Board signals over the run', rows: signals });
 
   const engine = engineKind(run);
   const findingInput = {

@@ -2,16 +2,9 @@
 // worded with its unit: what the "All series" panel lists. A collector added to the registry shows
 // up here without a change in the UI. Pure (no React, no store) so it is tested directly.
 import type { SeriesUnit } from '../../../shared/collectors/collector';
-import { seriesPresent } from '../../../shared/collectors/registry';
+import { seriesDisplayLabel, seriesPresent } from '../../../shared/collectors/registry';
 import type { Sample } from '../../../shared/api/schemas';
-import {
-  formatBytes,
-  formatCount,
-  formatFreqKHz as formatKHz,
-  formatMs,
-  formatTempC,
-  MISSING,
-} from '../../../shared/format/units';
+import { formatSeriesValue } from '../../../shared/format/series-value';
 
 export interface SeriesReadout {
   key: string;
@@ -37,33 +30,11 @@ export function updateLatest(latest: LatestValues, samples: readonly Sample[]): 
   }
 }
 
-export function formatSeriesValue(unit: SeriesUnit, value: number | null | undefined): string {
-  if (typeof value !== 'number' || !Number.isFinite(value)) return MISSING;
-  switch (unit) {
-    case 'bytes':
-      return formatBytes(value);
-    case 'pct':
-      return `${value.toFixed(1)} %`;
-    case 'C':
-      return formatTempC(value);
-    case 'kHz':
-      return formatKHz(value);
-    case 'MHz':
-      return `${Math.round(value)} MHz`;
-    case 'mW':
-      return `${Math.round(value)} mW`;
-    case 'us':
-      return formatMs(value / 1000);
-    case 'count':
-      return Number.isInteger(value) ? formatCount(value) : value.toFixed(2);
-  }
-}
-
 /** One readout per registered series present, in registry order. */
 export function seriesReadouts(latest: LatestValues): SeriesReadout[] {
   return seriesPresent([{ values: latest }]).map((s) => ({
     key: s.key,
-    label: s.pattern.includes('*') ? `${s.label} ${s.key}` : s.label,
+    label: seriesDisplayLabel(s),
     sourceId: s.sourceId,
     unit: s.unit,
     value: formatSeriesValue(s.unit, latest[s.key]),

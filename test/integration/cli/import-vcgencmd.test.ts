@@ -158,6 +158,25 @@ describe('kvscope import vcgencmd', () => {
     expect(kept.map((e) => e.message)).toEqual(["line 4: the core clock (KVScope keeps the ARM clock's)"]);
   });
 
+  it('its report says what throttling did and sums each firmware signal up', async () => {
+    // firmware#615: temp=39.2'C, 38.6, 38.6, 38.6; throttled=0x50000 then 0x50005 (under-voltage
+    // now, bit 0, and throttled now, bit 2, both also since boot).
+    const { res: imported } = await importLog(corpusSection('A'), 'pi3-615-report');
+    expect(imported.code).toBe(0);
+    const md = join(dir, 'pi3-615-report.md');
+    const res = await runCli(['report', join(dir, 'pi3-615-report.kvscope'), '-o', md]);
+    expect(res.code, res.stderr).toBe(0);
+    const text = readFileSync(md, 'utf8');
+    const row = (label: string) => new RegExp(`^\\| ${label} \\| (.*) \\|$`, 'm').exec(text)?.[1];
+    expect(row('Why')).toBe('throttled by the firmware; under-voltage (the power supply)');
+    expect(row('Throttled')).toMatch(/, in 1 interval$/);
+    expect(row('SoC temperature \\(firmware\\)')).toBe('low 38.6 °C · mean 38.8 °C · high 39.2 °C');
+    expect(row('get_throttled bits')).toBe('0x50000, 0x50005 (seen in 2 samples)');
+    expect(row('under-voltage now')).toBe('set in 1 of 2 samples');
+    expect(row('under-voltage since boot')).toBe('set in 2 of 2 samples');
+    expect(row('soft temperature limit now')).toBe('never set (2 samples)');
+  });
+
   it('a log with no vcgencmd reading is refused, nothing written', async () => {
     const log = join(dir, 'none.log');
     writeFileSync(log, 'GPIO 14: level=0 fsel=1 func=OUTPUT pull=NONE\n');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatSeriesValue, seriesReadouts, updateLatest } from '../../../../../renderer/src/live/series-readouts';
+import { seriesReadouts, updateLatest } from '../../../../../renderer/src/live/series-readouts';
+import { formatSeriesValue } from '../../../../../shared/format/series-value';
 
 describe('series readouts', () => {
   it('the newest value of every registered series present, in registry order, with its unit', () => {

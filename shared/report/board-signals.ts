@@ -1,0 +1,118 @@
+// The board in a run's report: what throttling did (shared/analysis/throttle.ts summarizeThrottle,
+// through the run summary) and every registered series the run's samples hold — the collectors'
+// temperatures, clocks, loads, rails, counters — each summed up in one row: a gauge's low, mean and
+// high over the run, a counter's increase. A collector added to the registry shows up here without
+// a change (as in the dashboard's "All series" panel). Pure.
+import type { Sample } from '../api/schemas';
+import type { ThrottleReason, ThrottleSummary } from '../analysis/throttle';
+import { seriesDisplayLabel, seriesPresent, type RegisteredSeries } from '../collectors/registry';
+import { THROTTLED_BITS_KEY } from '../collectors/vcgencmd-collector-parser';
+import { formatSeriesValue } from '../format/series-value';
+import { formatCount, formatMs, formatPercent, formatTempC, formatTokensPerSecond, MISSING } from '../format/units';
+import type { Row } from './report-target';
+
+/** Distinct get_throttled words a row lists before `…`. */
+const MAX_WORDS_LISTED = 6;
+
+const REASON_WORDS: Record<ThrottleReason, string> = {
+  thermal: 'hot: at or near the trip point, clocks below their maxima',
+  'rpi-freq-capped': 'ARM clock capped by the firmware',
+  'rpi-throttled': 'throttled by the firmware',
+  'rpi-soft-temp-limit': "the firmware's soft temperature limit",
+  'rpi-under-voltage': 'under-voltage (the power supply)',
+};
+
+/** What throttling did to the run: how long, why, how hot, and the decode speed inside and outside. */
+export function throttleRows(throttle: ThrottleSummary, durationMs: number): Row[] {
+  const n = throttle.intervals.length;
+  if (n === 0)
+    return [
+      { label: 'Throttled', value: 'never: no sample was hot, clocked down or flagged by the firmware' },
+      { label: 'Trip point used', value: throttle.tripC === null ? MISSING : formatTempC(throttle.tripC) },
+    ];
+  const share = durationMs > 0 ? ` (${formatPercent(throttle.throttledMs / durationMs)} of the run)` : '';
+  const reasons = [...new Set(throttle.intervals.flatMap((i) => i.reasons))];
+  const temps = throttle.intervals.map((i) => i.maxTempC).filter((t): t is number => t !== null);
+  const clocks = throttle.intervals.map((i) => i.minClockFraction).filter((c): c is number => c !== null);
+  return [
+    {
+      label: 'Throttled',
+      value: `${formatMs(throttle.throttledMs)}${share}, in ${formatCount(n)} interval${n === 1 ? '' : 's'}`,
+    },
+    { label: 'Why', value: reasons.length ? reasons.map((r) => REASON_WORDS[r]).join('; ') : MISSING },
+    { label: 'Trip point used', value: throttle.tripC === null ? MISSING : formatTempC(throttle.tripC) },
+    { label: 'Hottest while throttled', value: temps.length ? formatTempC(Math.max(...temps)) : MISSING },
+    {
+      label: 'Lowest clock while throttled',
+      value: clocks.length ? `${formatPercent(Math.min(...clocks))} of its maximum` : MISSING,
+    },
+    {
+      label: 'Decode inside / outside the intervals',
+      value: `${formatTokensPerSecond(throttle.insideTokensPerSecond)} / ${formatTokensPerSecond(throttle.outsideTokensPerSecond)}`,
+    },
+  ];
+}
+
+interface Seen {
+  low: number;
+  high: number;
+  sum: number;
+  count: number;
+  first: number;
+  last: number;
+}
+
+/** A flag (a firmware bit: only 0 and 1) as how often it was set; a bit mask's distinct words in hex; a counter's increase; a gauge's low · mean · high. */
+function summed(series: RegisteredSeries, samples: readonly Sample[], seen: Seen): string {
+  const { low, high, sum, count, first, last } = seen;
+  const fmt = (v: number) => formatSeriesValue(series.unit, v);
+  if (series.kind === 'counter') return `+${fmt(last - first)} over the run`;
+  if (series.key === THROTTLED_BITS_KEY) {
+    const words = new Set<number>();
+    for (const s of samples) {
+      const v = s.values[series.key];
+      if (typeof v === 'number' && words.size <= MAX_WORDS_LISTED) words.add(v);
+    }
+    const listed = [...words].slice(0, MAX_WORDS_LISTED).map((w) => `0x${w.toString(16)}`);
+    return `${listed.join(', ')}${words.size > MAX_WORDS_LISTED ? ', …' : ''} (seen in ${formatCount(count)} samples)`;
+  }
+  if (series.unit === 'count' && low >= 0 && high <= 1 && Number.isInteger(sum))
+    return sum === 0
+      ? `never set (${formatCount(count)} samples)`
+      : `set in ${formatCount(sum)} of ${formatCount(count)} samples`;
+  return `low ${fmt(low)} · mean ${fmt(sum / count)} · high ${fmt(high)}`;
+}
+
+/**
+ * One row per registered series the samples hold, in registry order, but the engine's own (tokens,
+ * its output: the run's other sections say them): a gauge as `low · mean · high`, a counter as its
+ * increase over the run.
+ */
+export function boardSignalRows(samples: readonly Sample[]): Row[] {
+  const rows: Row[] = [];
+  for (const series of seriesPresent(samples)) {
+    if (series.sourceId === 'engine' || series.kind === 'event') continue;
+    let low = Infinity;
+    let high = -Infinity;
+    let sum = 0;
+    let count = 0;
+    let first: number | null = null;
+    let last = 0;
+    for (const sample of samples) {
+      const v = sample.values[series.key];
+      if (typeof v !== 'number' || !Number.isFinite(v)) continue;
+      first ??= v;
+      last = v;
+      low = Math.min(low, v);
+      high = Math.max(high, v);
+      sum += v;
+      count++;
+    }
+    if (count === 0 || first === null) continue;
+    rows.push({
+      label: seriesDisplayLabel(series),
+      value: summed(series, samples, { low, high, sum, count, first, last }),
+    });
+  }
+  return rows;
+}
