@@ -27,7 +27,11 @@ export function throttleRows(throttle: ThrottleSummary, durationMs: number): Row
   const n = throttle.intervals.length;
   if (n === 0)
     return [
-      { label: 'Throttled', value: 'never: no sample was hot, clocked down or flagged by the firmware' },
+      {
+        label: 'Throttled',
+        value:
+          'none detected (by the trip point, the clocks against their maxima and the firmware’s bits, as far as the run recorded them)',
+      },
       { label: 'Trip point used', value: throttle.tripC === null ? MISSING : formatTempC(throttle.tripC) },
     ];
   const share = durationMs > 0 ? ` (${formatPercent(throttle.throttledMs / durationMs)} of the run)` : '';
