@@ -4,7 +4,9 @@ import { firstTokenMs, tokenEventsFromSamples } from '../analysis/throughput';
 import { lttb } from '../analysis/lttb';
 import type { SweepAnalysis } from '../analysis/sweep';
 import type { RunAnalysis, Sample } from '../api/schemas';
-import { formatBytes, formatCount } from '../format/units';
+import type { ThrottleSummary } from '../analysis/throttle';
+import { seriesDisplayLabel, seriesPresent } from '../collectors/registry';
+import { formatBytes, formatCount, formatTempC } from '../format/units';
 import type { SessionRun } from './session-data';
 
 // Sizes and reach, each with its reason.
@@ -17,7 +19,8 @@ export const CHART_BUDGET_FACTOR = 3;
 
 export interface ChartSeries {
   name: string;
-  role: 'rss' | 'anon' | 'theory' | 'budget' | 'projection' | 'fit';
+  /** How it is drawn (svg-chart.ts STYLE): `budget` is any limit line (a budget, a trip point). */
+  role: 'rss' | 'anon' | 'theory' | 'budget' | 'projection' | 'fit' | 'temperature';
   points: Array<[number, number]>;
 }
 
@@ -34,6 +37,10 @@ export interface ChartModel {
   xUnit: 'tokens' | 'seconds' | 'context';
   series: ChartSeries[];
   markers: ChartMarker[];
+  /** Spans of x shaded across the plot (the run's throttle intervals), with their legend word. */
+  bands?: { label: string; spans: Array<[number, number]> };
+  /** How y values are printed on the axis (bytes when absent). */
+  yUnit?: 'bytes' | 'C';
   xMax: number;
   yMax: number;
   notes: string[];
@@ -196,6 +203,66 @@ export function rssOverTimeChart(run: SessionRun, a: RunAnalysis): ChartModel | 
     xMax,
     yMax: yMax * 1.05,
     notes: [],
+  };
+}
+
+/** Temperature lines a chart draws at most: the sensors that rose highest (a board lists a dozen zones). */
+export const MAX_TEMPERATURE_LINES = 6;
+
+/**
+ * Temperatures over time: the sensors that rose highest, the trip point the throttle rule used, the
+ * throttle intervals shaded. Null without two readings of any temperature.
+ */
+export function temperatureChart(run: SessionRun, throttle: ThrottleSummary | null): ChartModel | null {
+  const lines = seriesPresent(run.samples)
+    .filter((series) => series.unit === 'C')
+    .map((series) => {
+      const points: Array<[number, number]> = [];
+      for (const sample of run.samples) {
+        const v = num(sample.values[series.key]);
+        if (v !== null) points.push([sample.tMs / 1000, v]);
+      }
+      return { series, points, highest: Math.max(...points.map((p) => p[1])) };
+    })
+    .filter((line) => line.points.length >= 2)
+    .sort((a, b) => b.highest - a.highest);
+  if (lines.length === 0) return null;
+  const drawn = lines.slice(0, MAX_TEMPERATURE_LINES);
+  const xMax = Math.max(0.001, ...drawn.map((line) => line.points[line.points.length - 1]?.[0] ?? 0));
+  const series: ChartSeries[] = drawn.map((line) => ({
+    name: seriesDisplayLabel(line.series),
+    role: 'temperature',
+    points: down(line.points),
+  }));
+  let yMax = Math.max(...drawn.map((line) => line.highest));
+  const tripC = throttle?.tripC ?? null;
+  if (tripC !== null) {
+    series.push({
+      name: `trip point ${formatTempC(tripC)}`,
+      role: 'budget',
+      points: [
+        [0, tripC],
+        [xMax, tripC],
+      ],
+    });
+    yMax = Math.max(yMax, tripC);
+  }
+  const spans = (throttle?.intervals ?? []).map((i): [number, number] => [i.startMs / 1000, i.endMs / 1000]);
+  const notes =
+    lines.length > drawn.length
+      ? [`${lines.length - drawn.length} cooler sensors are not drawn; the board signals list every one.`]
+      : [];
+  return {
+    title: 'Temperatures over time',
+    xLabel: 'seconds since the run started',
+    xUnit: 'seconds',
+    series,
+    markers: [],
+    ...(spans.length > 0 ? { bands: { label: 'throttled', spans } } : {}),
+    yUnit: 'C',
+    xMax,
+    yMax: yMax * 1.05,
+    notes,
   };
 }
 

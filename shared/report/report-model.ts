@@ -30,7 +30,7 @@ import {
 import { wordFinding, wordRecommendation, type Finding, type RecommendationText } from './finding-text';
 import { boardSignalRows, throttleRows } from './board-signals';
 import { boardFindings, targetRows, type Row } from './report-target';
-import { rssOverTimeChart, rssVsTokensChart, sweepChart, type ChartModel } from './report-charts';
+import { rssOverTimeChart, rssVsTokensChart, sweepChart, temperatureChart, type ChartModel } from './report-charts';
 import { sessionSweep, type SessionData, type SessionRun } from './session-data';
 
 export type { Severity } from '../analysis/findings';
@@ -311,7 +311,11 @@ function runReport(run: SessionRun, sessionTarget: TargetFacts | null = null): R
     clockCeilings: clockCeilingsOf(run.target ?? sessionTarget),
   }).map((r) => wordRecommendation(r, engine));
 
-  const charts = [rssVsTokensChart(run, a), rssOverTimeChart(run, a)].filter((c): c is ChartModel => c !== null);
+  const charts = [
+    rssVsTokensChart(run, a),
+    rssOverTimeChart(run, a),
+    temperatureChart(run, summary.throttle ?? null),
+  ].filter((c): c is ChartModel => c !== null);
   return {
     seq: run.seq,
     id: run.id,

@@ -20,7 +20,11 @@ const STYLE: Record<ChartSeries['role'], { color: string; width: number; dash?: 
   fit: { color: '#1a7f37', width: 1.5, dash: '6 4' },
   budget: { color: '#cf222e', width: 1.5, dash: '3 3' },
   projection: { color: '#bf8700', width: 1.5, dash: '2 4' },
+  temperature: { color: '#bc4c00', width: 1.5 },
 };
+/** Temperature lines, one colour each in the order drawn (the hottest first). */
+const TEMPERATURE_COLORS = ['#bc4c00', '#1f6feb', '#8250df', '#1a7f37', '#bf3989', '#57606a'];
+const BAND_FILL = '#fff1e5';
 
 const MARKER_COLOR: Record<string, string> = {
   oom: '#cf222e',
@@ -43,6 +47,11 @@ function byteTicks(max: number): Array<{ value: number; label: string }> {
   return ticks;
 }
 
+/** Degree ticks on round numbers. */
+function celsiusTicks(max: number): Array<{ value: number; label: string }> {
+  return linearTicks(max).map((v) => ({ value: v, label: `${formatCount(v)} °C` }));
+}
+
 function linearTicks(max: number): number[] {
   const step = niceStep(max);
   const ticks: number[] = [];
@@ -60,7 +69,16 @@ const r1 = (v: number) => Math.round(v * 10) / 10;
 export function renderSvgChart(chart: ChartModel): string {
   const width = CHART_WIDTH;
   const plotW = width - MARGIN.left - MARGIN.right;
-  const legendRows = chart.series.length + (chart.markers.length ? 1 : 0);
+  const legendRows = chart.series.length + (chart.markers.length ? 1 : 0) + (chart.bands ? 1 : 0);
+  /** Each series' look: its role's, a temperature line's colour by its place among them. */
+  let temperatures = 0;
+  const styles = new Map(
+    chart.series.map((s) => {
+      const st = STYLE[s.role];
+      if (s.role !== 'temperature') return [s, st];
+      return [s, { ...st, color: TEMPERATURE_COLORS[temperatures++ % TEMPERATURE_COLORS.length] ?? st.color }];
+    }),
+  );
   const height = MARGIN.top + PLOT_HEIGHT + MARGIN.bottom + legendRows * LEGEND_ROW + 6;
   const xMax = chart.xMax > 0 ? chart.xMax : 1;
   const yMax = chart.yMax > 0 ? chart.yMax : 1;
@@ -74,8 +92,14 @@ export function renderSvgChart(chart: ChartModel): string {
   out.push(
     `<rect x="${MARGIN.left}" y="${MARGIN.top}" width="${plotW}" height="${PLOT_HEIGHT}" fill="#ffffff" stroke="#d0d7de"/>`,
   );
+  for (const [from, to] of chart.bands?.spans ?? []) {
+    const x0 = r1(xs(from));
+    out.push(
+      `<rect x="${x0}" y="${MARGIN.top}" width="${Math.max(1, r1(xs(to)) - x0)}" height="${PLOT_HEIGHT}" fill="${BAND_FILL}"/>`,
+    );
+  }
   // Grid and ticks.
-  for (const t of byteTicks(yMax)) {
+  for (const t of chart.yUnit === 'C' ? celsiusTicks(yMax) : byteTicks(yMax)) {
     const y = r1(ys(t.value));
     out.push(`<line x1="${MARGIN.left}" y1="${y}" x2="${MARGIN.left + plotW}" y2="${y}" stroke="#eaeef2"/>`);
     out.push(
@@ -111,10 +135,10 @@ export function renderSvgChart(chart: ChartModel): string {
     );
   }
   // Series (area-less lines; order: references first, measured on top).
-  const order: ChartSeries['role'][] = ['budget', 'projection', 'theory', 'fit', 'anon', 'rss'];
+  const order: ChartSeries['role'][] = ['budget', 'projection', 'theory', 'fit', 'temperature', 'anon', 'rss'];
   const sorted = [...chart.series].sort((a, b) => order.indexOf(a.role) - order.indexOf(b.role));
   for (const s of sorted) {
-    const st = STYLE[s.role];
+    const st = styles.get(s) ?? STYLE[s.role];
     const pts = s.points
       .filter((p) => Number.isFinite(p[0]) && Number.isFinite(p[1]))
       .map((p) => ({ x: r1(xs(p[0])), y: r1(ys(p[1])) }));
@@ -136,11 +160,16 @@ export function renderSvgChart(chart: ChartModel): string {
   // Legend.
   let ly = MARGIN.top + PLOT_HEIGHT + MARGIN.bottom + 8;
   for (const s of chart.series) {
-    const st = STYLE[s.role];
+    const st = styles.get(s) ?? STYLE[s.role];
     out.push(
       `<line x1="${MARGIN.left}" y1="${ly}" x2="${MARGIN.left + 26}" y2="${ly}" stroke="${st.color}" stroke-width="${st.width + 0.5}"${st.dash ? ` stroke-dasharray="${st.dash}"` : ''}/>`,
     );
     out.push(`<text x="${MARGIN.left + 34}" y="${ly + 4}" fill="#24292f">${escapeHtml(s.name)}</text>`);
+    ly += LEGEND_ROW;
+  }
+  if (chart.bands) {
+    out.push(`<rect x="${MARGIN.left}" y="${ly - 5}" width="26" height="10" fill="${BAND_FILL}" stroke="#d0d7de"/>`);
+    out.push(`<text x="${MARGIN.left + 34}" y="${ly + 4}" fill="#24292f">${escapeHtml(chart.bands.label)}</text>`);
     ly += LEGEND_ROW;
   }
   if (chart.markers.length) {

@@ -175,6 +175,19 @@ describe('kvscope import vcgencmd', () => {
     expect(row('under-voltage now')).toBe('set in 1 of 2 samples');
     expect(row('under-voltage since boot')).toBe('set in 2 of 2 samples');
     expect(row('soft temperature limit now')).toBe('never set (2 samples)');
+
+    // The HTML report draws the temperature with the throttled interval shaded.
+    const html = join(dir, 'pi3-615-report.html');
+    expect((await runCli(['report', join(dir, 'pi3-615-report.kvscope'), '-o', html])).code).toBe(0);
+    const figure = /<figure><figcaption>Temperatures over time<\/figcaption>([\s\S]*?)<\/figure>/.exec(
+      readFileSync(html, 'utf8'),
+    )?.[1];
+    expect(figure).toBeDefined();
+    expect(figure?.match(/<polyline /g)).toHaveLength(1);
+    expect(figure).toContain('>SoC temperature (firmware)</text>');
+    expect(figure).toContain('>throttled</text>');
+    // One band in the plot, one swatch in the legend.
+    expect(figure?.match(/fill="#fff1e5"/g)).toHaveLength(2);
   });
 
   it('a log with no vcgencmd reading is refused, nothing written', async () => {
