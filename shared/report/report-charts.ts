@@ -1,6 +1,6 @@
 // The charts of a report, built from a run's stored samples and analysis (or a sweep's): which
 // series, which markers, how far the axes reach. The SVG renderer (./svg-chart.ts) only draws them.
-import { firstTokenMs, tokenEventsFromSamples } from '../analysis/throughput';
+import { firstTokenMs, tokenEventsFromSamples, tokensPerSecondOverTime } from '../analysis/throughput';
 import { lttb } from '../analysis/lttb';
 import type { SweepAnalysis } from '../analysis/sweep';
 import type { RunAnalysis, Sample } from '../api/schemas';
@@ -20,7 +20,7 @@ export const CHART_BUDGET_FACTOR = 3;
 export interface ChartSeries {
   name: string;
   /** How it is drawn (svg-chart.ts STYLE): `budget` is any limit line (a budget, a trip point). */
-  role: 'rss' | 'anon' | 'theory' | 'budget' | 'projection' | 'fit' | 'temperature';
+  role: 'rss' | 'anon' | 'theory' | 'budget' | 'projection' | 'fit' | 'temperature' | 'rate';
   points: Array<[number, number]>;
 }
 
@@ -40,7 +40,7 @@ export interface ChartModel {
   /** Spans of x shaded across the plot (the run's throttle intervals), with their legend word. */
   bands?: { label: string; spans: Array<[number, number]> };
   /** How y values are printed on the axis (bytes when absent). */
-  yUnit?: 'bytes' | 'C';
+  yUnit?: 'bytes' | 'C' | 'tokensPerSecond';
   xMax: number;
   yMax: number;
   notes: string[];
@@ -263,6 +263,48 @@ export function temperatureChart(run: SessionRun, throttle: ThrottleSummary | nu
     xMax,
     yMax: yMax * 1.05,
     notes,
+  };
+}
+
+/**
+ * The tokens/s chart's window: 2 s, a 200th of the decode for a long run (an 8-hour run: 144 s),
+ * a 10th for a run shorter than 20 s (a 2 s window would not fit in a short demo twice).
+ */
+const RATE_WINDOW_MS = 2000;
+const RATE_WINDOWS_PER_RUN = 200;
+const RATE_WINDOWS_PER_SHORT_RUN = 10;
+
+/**
+ * Tokens per second over time (the tokens generated in a sliding window), the throttle intervals
+ * shaded: what the board delivered, and what throttling took from it. Null with fewer than three
+ * token arrivals.
+ */
+export function throughputChart(run: SessionRun, throttle: ThrottleSummary | null): ChartModel | null {
+  const events = tokenEventsFromSamples(run.samples);
+  const first = firstTokenMs(events);
+  const last = events[events.length - 1];
+  if (events.length < 3 || first === null || !last || last.tMs <= first) return null;
+  const spanMs = last.tMs - first;
+  const windowMs = Math.round(
+    Math.max(Math.min(RATE_WINDOW_MS, spanMs / RATE_WINDOWS_PER_SHORT_RUN), spanMs / RATE_WINDOWS_PER_RUN),
+  );
+  const rates = tokensPerSecondOverTime(events, { windowMs, stepMs: windowMs / 2 });
+  if (rates.length < 2) return null;
+  const points = rates.map((r): [number, number] => [r.tMs / 1000, r.tokensPerSecond]);
+  const spans = (throttle?.intervals ?? []).map((i): [number, number] => [i.startMs / 1000, i.endMs / 1000]);
+  return {
+    title: 'Tokens per second over time',
+    xLabel: 'seconds since the run started',
+    xUnit: 'seconds',
+    series: [
+      { name: `tokens/s over ${formatCount(windowMs / 1000, 2)} s windows`, role: 'rate', points: down(points) },
+    ],
+    markers: [],
+    ...(spans.length > 0 ? { bands: { label: 'throttled', spans } } : {}),
+    yUnit: 'tokensPerSecond',
+    xMax: Math.max(last.tMs / 1000, ...spans.map((span) => span[1])),
+    yMax: Math.max(...points.map((p) => p[1])) * 1.05,
+    notes: [],
   };
 }
 

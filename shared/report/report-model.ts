@@ -30,7 +30,14 @@ import {
 import { wordFinding, wordRecommendation, type Finding, type RecommendationText } from './finding-text';
 import { boardSignalRows, throttleRows } from './board-signals';
 import { boardFindings, targetRows, type Row } from './report-target';
-import { rssOverTimeChart, rssVsTokensChart, sweepChart, temperatureChart, type ChartModel } from './report-charts';
+import {
+  rssOverTimeChart,
+  rssVsTokensChart,
+  sweepChart,
+  temperatureChart,
+  throughputChart,
+  type ChartModel,
+} from './report-charts';
 import { sessionSweep, type SessionData, type SessionRun } from './session-data';
 
 export type { Severity } from '../analysis/findings';
@@ -314,6 +321,7 @@ function runReport(run: SessionRun, sessionTarget: TargetFacts | null = null): R
   const charts = [
     rssVsTokensChart(run, a),
     rssOverTimeChart(run, a),
+    throughputChart(run, summary.throttle ?? null),
     temperatureChart(run, summary.throttle ?? null),
   ].filter((c): c is ChartModel => c !== null);
   return {

@@ -21,6 +21,7 @@ const STYLE: Record<ChartSeries['role'], { color: string; width: number; dash?: 
   budget: { color: '#cf222e', width: 1.5, dash: '3 3' },
   projection: { color: '#bf8700', width: 1.5, dash: '2 4' },
   temperature: { color: '#bc4c00', width: 1.5 },
+  rate: { color: '#1a7f37', width: 2 },
 };
 /** Temperature lines, one colour each in the order drawn (the hottest first). */
 const TEMPERATURE_COLORS = ['#bc4c00', '#1f6feb', '#8250df', '#1a7f37', '#bf3989', '#57606a'];
@@ -47,9 +48,12 @@ function byteTicks(max: number): Array<{ value: number; label: string }> {
   return ticks;
 }
 
-/** Degree ticks on round numbers. */
-function celsiusTicks(max: number): Array<{ value: number; label: string }> {
-  return linearTicks(max).map((v) => ({ value: v, label: `${formatCount(v)} °C` }));
+/** Ticks on round numbers with a unit word: degrees, tokens per second. */
+function unitTicks(max: number, unit: string): Array<{ value: number; label: string }> {
+  return linearTicks(max).map((v) => ({
+    value: v,
+    label: v === 0 ? '0' : `${formatCount(v, Number.isInteger(v) ? 0 : 1)} ${unit}`,
+  }));
 }
 
 function linearTicks(max: number): number[] {
@@ -99,7 +103,13 @@ export function renderSvgChart(chart: ChartModel): string {
     );
   }
   // Grid and ticks.
-  for (const t of chart.yUnit === 'C' ? celsiusTicks(yMax) : byteTicks(yMax)) {
+  const yTicks =
+    chart.yUnit === 'C'
+      ? unitTicks(yMax, '°C')
+      : chart.yUnit === 'tokensPerSecond'
+        ? unitTicks(yMax, 'tok/s')
+        : byteTicks(yMax);
+  for (const t of yTicks) {
     const y = r1(ys(t.value));
     out.push(`<line x1="${MARGIN.left}" y1="${y}" x2="${MARGIN.left + plotW}" y2="${y}" stroke="#eaeef2"/>`);
     out.push(
@@ -135,7 +145,7 @@ export function renderSvgChart(chart: ChartModel): string {
     );
   }
   // Series (area-less lines; order: references first, measured on top).
-  const order: ChartSeries['role'][] = ['budget', 'projection', 'theory', 'fit', 'temperature', 'anon', 'rss'];
+  const order: ChartSeries['role'][] = ['budget', 'projection', 'theory', 'fit', 'temperature', 'rate', 'anon', 'rss'];
   const sorted = [...chart.series].sort((a, b) => order.indexOf(a.role) - order.indexOf(b.role));
   for (const s of sorted) {
     const st = styles.get(s) ?? STYLE[s.role];

@@ -68,7 +68,12 @@ describe('kvscope profile --out --report, then report and compare', () => {
     expect(html.startsWith('<!DOCTYPE html>')).toBe(true);
     expect(html).toContain('KVScope report');
     expect(html).toContain('kvscope demo-engine --layers 16 --kv-heads 8 --head-dim 64 --kv-type f16 --tokens 1500');
-    expect(html.match(/<svg [^>]*class="chart"/g)).toHaveLength(2);
+    expect(html.match(/<svg [^>]*class="chart"/g)).toHaveLength(3);
+    expect([...html.matchAll(/<figcaption>([^<]*)<\/figcaption>/g)].map((m) => m[1])).toEqual([
+      'RSS against generated tokens',
+      'RSS over time',
+      'Tokens per second over time',
+    ]);
     expect(html).not.toMatch(/<script|<link\b|<[^<>]*\b(?:src|href)\s*=/i);
   });
 
