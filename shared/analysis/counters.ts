@@ -11,11 +11,16 @@ import { tokenEventsFromSamples, tokensAt } from './throughput';
 
 export const PERF_SOURCE = 'perf';
 
-/** `perf.cycles` → ''; `perf.cpu_core.cycles` → 'cpu_core': the PMU a counter key belongs to. */
+/** A perf counter key's PMU and event: `perf.cycles` → ('', cycles), `perf.cpu_core.cycles` → (cpu_core, cycles). */
+export function perfKeyParts(key: string): { pmu: string; event: string } | null {
+  const m = /^perf\.(?:([\w-]+)\.)?([\w-]+)$/.exec(key);
+  return m ? { pmu: m[1] ?? '', event: m[2] ?? '' } : null;
+}
+
+/** The PMU a counter key of `event` belongs to ('' for a CPU with one), or null for another event's key. */
 function pmuOf(key: string, event: string): string | null {
-  if (key === `perf.${event}`) return '';
-  const m = /^perf\.([\w-]+)\.([\w-]+)$/.exec(key);
-  return m && m[2] === event ? (m[1] ?? null) : null;
+  const parts = perfKeyParts(key);
+  return parts && parts.event === event ? parts.pmu : null;
 }
 
 export interface IpcPoint {

@@ -10,6 +10,7 @@
 // An interval runs from the first throttled sample to the first sample after it that is not
 // throttled (or the last sample), so the time between ticks is attributed to the state seen.
 import type { Sample } from '../api/schemas';
+import { seriesOfSamples, type TimeSeries } from './time-series';
 import { maxOfPresent, minOfPresent } from '../util/nullable-extremes';
 import type { CpufreqPolicy, ThermalZone } from '../probe/probe-schema';
 import { DEFAULT_NEAR_TRIP_C } from './alert-thresholds';
@@ -410,11 +411,7 @@ export function clockCeilingsOf(target: { cpu?: { policies?: CpufreqPolicy[] } }
 }
 
 /** One series as points in time order (a sample's value of one key, or the dashboard's buffer). */
-export interface ThrottleSeries {
-  readonly t: ArrayLike<number>;
-  readonly v: ArrayLike<number>;
-  readonly length: number;
-}
+export type ThrottleSeries = TimeSeries;
 
 function seriesMax(s: ThrottleSeries | undefined): number {
   let m = 0;
@@ -550,17 +547,7 @@ function forEachThrottlePoint(
 
 /** Throttle points from samples (the run record's, a session's): throttlePointsFromSeries over their values. */
 export function throttlePointsFromSamples(samples: readonly Sample[], ceilings: ClockCeilings = {}): ThrottlePoint[] {
-  const byKey = new Map<string, { t: number[]; v: number[]; length: number }>();
-  const sorted = samples.filter((s) => Number.isFinite(s.tMs)).sort((a, b) => a.tMs - b.tMs);
-  for (const s of sorted)
-    for (const [k, x] of Object.entries(s.values)) {
-      if (typeof x !== 'number' || !Number.isFinite(x)) continue;
-      let series = byKey.get(k);
-      if (!series) byKey.set(k, (series = { t: [], v: [], length: 0 }));
-      series.t.push(s.tMs);
-      series.v.push(x);
-      series.length += 1;
-    }
+  const byKey = seriesOfSamples(samples);
   return throttlePointsFromSeries((k) => byKey.get(k), [...byKey.keys()], ceilings);
 }
 

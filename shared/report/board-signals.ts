@@ -4,7 +4,9 @@
 // high over the run, a counter's increase. A collector added to the registry shows up here without
 // a change (as in the dashboard's "All series" panel). Pure.
 import type { Sample } from '../api/schemas';
+import { perTokenSummary, type PerTokenSummary } from '../analysis/per-token';
 import type { ThrottleReason, ThrottleSummary } from '../analysis/throttle';
+import { seriesOfSamples } from '../analysis/time-series';
 import { seriesDisplayLabel, seriesPresent, type RegisteredSeries } from '../collectors/registry';
 import { THROTTLED_BITS_KEY } from '../collectors/vcgencmd-collector-parser';
 import { formatSeriesValue } from '../format/series-value';
@@ -118,5 +120,37 @@ export function boardSignalRows(samples: readonly Sample[]): Row[] {
       value: summed(series, samples, { low, high, sum, count, first, last }),
     });
   }
+  return rows;
+}
+
+/** A per-token count: whole from 100 up, else three significant digits (0.0123, 4.56, 78.9). */
+export function formatPerToken(v: number): string {
+  return v >= 100 ? formatCount(v) : formatCount(v, v >= 10 ? 1 : v >= 1 ? 2 : 4);
+}
+
+/** IPC per PMU, `1.97 (cpu_core) · 0.84 (cpu_atom)`, or one figure on a CPU with one PMU. */
+export function formatIpc(ipc: PerTokenSummary['ipc']): string {
+  return ipc.map((x) => `${formatCount(x.ipc, 2)}${x.pmu ? ` (${x.pmu})` : ''}`).join(' · ');
+}
+
+/** Energy per token with the rail it is read from: `0.35 J/token (VDD_IN, 4,812 mW mean)`. */
+export function formatEnergy(energy: NonNullable<PerTokenSummary['energy']>): string {
+  return `${formatCount(energy.joulesPerToken, energy.joulesPerToken >= 10 ? 1 : 3)} J/token (${energy.rail}, ${formatCount(energy.meanMw)} mW mean)`;
+}
+
+/** The decode's cost per generated token (./../analysis/per-token.ts): IPC, each perf count, the input rail's energy. */
+export function perTokenRows(samples: readonly Sample[]): Row[] {
+  const series = seriesOfSamples(samples);
+  const summary = perTokenSummary((k) => series.get(k), [...series.keys()]);
+  if (!summary || (summary.perToken.length === 0 && summary.energy === null)) return [];
+  const rows: Row[] = [];
+  if (summary.ipc.length > 0) rows.push({ label: 'Instructions per cycle', value: formatIpc(summary.ipc) });
+  for (const c of summary.perToken)
+    rows.push({ label: `${c.event}${c.pmu ? ` (${c.pmu})` : ''} per token`, value: formatPerToken(c.perToken) });
+  if (summary.energy) rows.push({ label: 'Energy per token', value: formatEnergy(summary.energy) });
+  rows.push({
+    label: 'Over',
+    value: `the decode: ${formatCount(summary.tokens)} tokens in ${formatMs(summary.toMs - summary.fromMs)}`,
+  });
   return rows;
 }

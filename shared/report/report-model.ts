@@ -28,7 +28,7 @@ import {
   MISSING,
 } from '../format/units';
 import { wordFinding, wordRecommendation, type Finding, type RecommendationText } from './finding-text';
-import { boardSignalRows, throttleRows } from './board-signals';
+import { boardSignalRows, perTokenRows, throttleRows } from './board-signals';
 import { boardFindings, targetRows, type Row } from './report-target';
 import {
   rssOverTimeChart,
@@ -291,6 +291,8 @@ function runReport(run: SessionRun, sessionTarget: TargetFacts | null = null): R
     },
     ...(summary.throttle ? [{ title: 'Throttling', rows: throttleRows(summary.throttle, summary.durationMs) }] : []),
   ];
+  const perToken = perTokenRows(run.samples);
+  if (perToken.length > 0) sections.push({ title: 'Per generated token', rows: perToken });
   const signals = boardSignalRows(run.samples);
   if (signals.length > 0) sections.push({ title: 'Board signals over the run', rows: signals });
 

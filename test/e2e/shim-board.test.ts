@@ -131,6 +131,10 @@ describe('a demo run on the shim board over SSH, in the app', () => {
       const power = (await region(page, 'Power and counters').getByTestId('cursor-readout-power').textContent()) ?? '';
       expect(thermal).toContain('gpu 99.0 %');
       expect(power).toContain(`rail.VDD_IN ${vddInMw} mW`);
+      // The energy per token, from the input rail's mean over the decode (14,664–14,703 mW).
+      expect(await region(page, 'Power and counters').getByTestId('power-summary').textContent()).toMatch(
+        /^[\d.,]+ J\/token \(VDD_IN, 14,(?:66[4-9]|6[7-9]\d|70[0-3]) mW mean\) over the decode$/,
+      );
       await expectTemperatures(page);
       await expectHoverReadsOneInstant(page);
       await saveScreenshot(page, 'shim-board-done.png');

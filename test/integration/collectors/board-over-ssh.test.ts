@@ -6,7 +6,7 @@
 // exactly. Expected values are written by hand from the capture lines (see the fixtures' SOURCE).
 // Then a run on this machine, which has no tegrastats: absent, with the reason.
 // Needs `npm run build` (the demo engine bundle).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -128,6 +128,19 @@ describe('board collectors end to end', () => {
     expect(column('rpi.soc.C')[0]).toBe('80.8');
     expect(column('rpi.throttledBits')).toContain(String(0x50005));
     expect(column('rpi.underVoltageNow')).toContain('1');
+
+    // The Markdown report: the board's signals summed up, throttling and the energy per token.
+    const mdPath = join(dir, 'board.md');
+    const md = await runCli(['report', out, '-o', mdPath]);
+    expect(md.code, md.stderr).toBe(0);
+    const text = readFileSync(mdPath, 'utf8');
+    const row = (label: string) => new RegExp(`^\\| ${label} \\| (.*) \\|$`, 'm').exec(text)?.[1];
+    // GR3D_FREQ 99 % in each of the capture's lines.
+    expect(row('GPU load \\(GR3D\\)')).toBe('low 99.0 % · mean 99.0 % · high 99.0 %');
+    // VDD_IN 14703, 14703, 14664 mW: its mean over the decode lies between.
+    expect(row('Energy per token')).toMatch(/^[\d.,]+ J\/token \(VDD_IN, 14,(?:66[4-9]|6[7-9]\d|70[0-3]) mW mean\)$/);
+    // 0x50005 in the shim's get_throttled cycle: under-voltage and throttled now.
+    expect(row('Why')).toContain('under-voltage (the power supply)');
   });
 
   it('on this machine (no tegrastats, no vcgencmd): absent, with the reason', async () => {

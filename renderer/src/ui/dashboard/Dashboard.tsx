@@ -9,9 +9,11 @@ import { memo, useMemo, useState } from 'react';
 import { DEVICE_PRESETS } from '../../../../shared/analysis/presets';
 import type { RooflineParams } from '../../../../shared/analysis/roofline';
 import { rooflineEfficiency, decodeCeilingTokensPerSecond } from '../../../../shared/analysis/roofline';
+import { perTokenSummary, type PerTokenSummary } from '../../../../shared/analysis/per-token';
 import { clockCeilingsOf, passiveTripsByKey } from '../../../../shared/analysis/throttle';
 import { tempKey } from '../../../../shared/collectors/procfs-sampler-parser';
 import { formatMs, formatTokens, formatTokensPerSecond } from '../../../../shared/format/units';
+import { formatEnergy, formatIpc, formatPerToken } from '../../../../shared/report/board-signals';
 import { MemoryChart } from '../MemoryChart';
 import { Readouts } from '../Readouts';
 import { useAppStore, useAppStoreApi } from '../store-context';
@@ -58,6 +60,21 @@ function rooflineMissing(boardPicked: boolean, weightBytes: number | null, kvByt
   if (!kvBytesPerToken) return 'roofline: needs the KV bytes per token (--gguf or the model shape)';
   if (!weightBytes) return 'roofline: needs the model size';
   return 'roofline: no decode speed yet';
+}
+
+/** The counts a field engineer reads per token first: misses of the last-level cache, then of any cache. */
+const HEADLINE_EVENTS = ['LLC-load-misses', 'cache-misses'];
+
+/** The Power and counters panel's line: IPC, the headline misses per token, the energy per token. */
+function perTokenLine(summary: PerTokenSummary | null): string | null {
+  if (!summary) return null;
+  const parts: string[] = [];
+  if (summary.ipc.length > 0) parts.push(`IPC ${formatIpc(summary.ipc)}`);
+  for (const c of summary.perToken)
+    if (HEADLINE_EVENTS.includes(c.event))
+      parts.push(`${c.event}${c.pmu ? ` (${c.pmu})` : ''} ${formatPerToken(c.perToken)}/token`);
+  if (summary.energy) parts.push(formatEnergy(summary.energy));
+  return parts.length > 0 ? `${parts.join(' · ')} over the decode` : null;
 }
 
 export function Dashboard() {
@@ -133,6 +150,11 @@ export function Dashboard() {
     [seriesStore, version, minTripC, clockCeilings],
   );
   const events = useMemo(() => mergeEvents(runEvents, uiAlerts, throttle.intervals), [runEvents, uiAlerts, throttle]);
+  const perToken = useMemo(
+    () => perTokenLine(perTokenSummary((k) => seriesStore.get(k), seriesStore.keys())),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- version stands for the store's contents (mutated in place)
+    [seriesStore, version],
+  );
   const eventTimes = useMemo(() => events.filter((e) => e.kind !== 'info').map((e) => e.tMs), [events]);
 
   const tokens = seriesStore.get('tokens');
@@ -229,6 +251,11 @@ export function Dashboard() {
     },
     power: {
       empty: tracks && tracks.power.length > 0 ? null : EMPTY_TEXT.power,
+      summary: perToken ? (
+        <span className="muted small" data-testid="power-summary">
+          {perToken}
+        </span>
+      ) : undefined,
       body: tracks && <PanelTracks panel="power" tracks={tracks.power} {...common} />,
     },
     events: {

@@ -1,0 +1,105 @@
+// What the board spent per generated token, over the decode (first token to last): the perf
+// collector's counts (instructions per cycle per PMU — low IPC while decoding means the cores wait
+// on memory — and each count per token: cache misses per token grow once the KV cache outgrows the
+// caches) and the energy the board's input rail drew per token. Read from series (the dashboard's
+// store, or a run's samples through seriesOfSamples), so the dashboard and the report say the same.
+// Pure.
+import { perfKeyParts } from './counters';
+import type { TimeSeries } from './time-series';
+
+export type SeriesAccess = (key: string) => TimeSeries | undefined;
+
+/**
+ * The rail that feeds the whole board: tegrastats' `VDD_IN` (Orin, Xavier NX) or `POM_5V_IN` (Nano,
+ * TX2), an INA sensor labelled so; a board without one has no total to read (its rails overlap).
+ */
+const INPUT_RAIL_RE = /^(?:tegra\.rail\.([\w.-]+)\.curmW|power\.([\w.-]+)\.mW)$/;
+const INPUT_NAME_RE = /(?:^|_)(?:5V_)?IN$|^VIN$/i;
+
+export interface PerTokenSummary {
+  /** The decode: first token to last, and the tokens generated after the first. */
+  fromMs: number;
+  toMs: number;
+  tokens: number;
+  /** Instructions per cycle over the decode, per PMU ('' for a CPU with one). */
+  ipc: Array<{ pmu: string; ipc: number }>;
+  /** Each perf count over the decode per generated token (CPU-time keys, `…Us`, left out). */
+  perToken: Array<{ key: string; event: string; pmu: string; perToken: number }>;
+  /** The input rail's energy over the decode per token, and its mean power; null without one. */
+  energy: { rail: string; joulesPerToken: number; meanMw: number } | null;
+}
+
+/** Sum of a series' values at times in (from, to]: a perf sample holds the counts of the interval ending at its time. */
+function sumIn(s: TimeSeries, from: number, to: number): number {
+  let sum = 0;
+  for (let i = 0; i < s.length; i++) {
+    const t = s.t[i] ?? NaN;
+    if (t > from && t <= to) sum += s.v[i] ?? 0;
+  }
+  return sum;
+}
+
+/** The energy (mJ) of a power series (mW) over [from, to], trapezoids between its readings in there. */
+function energyIn(s: TimeSeries, from: number, to: number): { mJ: number; spanMs: number } {
+  let mJ = 0;
+  let first = NaN;
+  let prevT = NaN;
+  let prevV = NaN;
+  for (let i = 0; i < s.length; i++) {
+    const t = s.t[i] ?? NaN;
+    const v = s.v[i] ?? NaN;
+    if (!(t >= from && t <= to) || !Number.isFinite(v)) continue;
+    if (Number.isFinite(prevT)) mJ += ((prevV + v) / 2) * ((t - prevT) / 1000);
+    else first = t;
+    prevT = t;
+    prevV = v;
+  }
+  return { mJ, spanMs: Number.isFinite(first) ? prevT - first : 0 };
+}
+
+/** Null without two token counts a token apart or more. */
+export function perTokenSummary(get: SeriesAccess, keys: readonly string[]): PerTokenSummary | null {
+  const tokens = get('tokens');
+  if (!tokens || tokens.length < 2) return null;
+  let fromMs = NaN;
+  let firstCount = 0;
+  for (let i = 0; i < tokens.length; i++)
+    if ((tokens.v[i] ?? 0) >= 1) {
+      fromMs = tokens.t[i] ?? NaN;
+      firstCount = tokens.v[i] ?? 0;
+      break;
+    }
+  const toMs = tokens.t[tokens.length - 1] ?? NaN;
+  const made = (tokens.v[tokens.length - 1] ?? 0) - firstCount;
+  if (!Number.isFinite(fromMs) || !(toMs > fromMs) || made < 1) return null;
+
+  const ipc: PerTokenSummary['ipc'] = [];
+  const perToken: PerTokenSummary['perToken'] = [];
+  for (const key of [...keys].sort()) {
+    const parts = perfKeyParts(key);
+    const s = parts ? get(key) : undefined;
+    if (!parts || !s || key.endsWith('Us')) continue;
+    const { pmu, event } = parts;
+    const total = sumIn(s, fromMs, toMs);
+    perToken.push({ key, event, pmu, perToken: total / made });
+    if (event === 'cycles' && total > 0) {
+      const instructions = get(pmu === '' ? 'perf.instructions' : `perf.${pmu}.instructions`);
+      if (instructions) ipc.push({ pmu, ipc: sumIn(instructions, fromMs, toMs) / total });
+    }
+  }
+
+  let energy: PerTokenSummary['energy'] = null;
+  for (const key of keys) {
+    const m = INPUT_RAIL_RE.exec(key);
+    const rail = m ? (m[1] ?? m[2] ?? '') : '';
+    const s = m && INPUT_NAME_RE.test(rail) ? get(key) : undefined;
+    if (!s) continue;
+    const { mJ, spanMs } = energyIn(s, fromMs, toMs);
+    if (spanMs <= 0) continue;
+    // The readings span part of the decode at most: its energy is their mean power over all of it.
+    const meanMw = mJ / (spanMs / 1000);
+    energy = { rail, meanMw, joulesPerToken: (meanMw * ((toMs - fromMs) / 1000)) / 1000 / made };
+    break;
+  }
+  return { fromMs, toMs, tokens: made, ipc, perToken, energy };
+}
