@@ -4,10 +4,15 @@
 // caches) and the energy the board's input rail drew per token. Read from series (the dashboard's
 // store, or a run's samples through seriesOfSamples), so the dashboard and the report say the same.
 // Pure.
-import { perfKeyParts } from './counters';
 import type { TimeSeries } from './time-series';
 
 export type SeriesAccess = (key: string) => TimeSeries | undefined;
+
+/** A perf counter key's PMU and event: `perf.cycles` → ('', cycles), `perf.cpu_core.cycles` → (cpu_core, cycles). */
+export function perfKeyParts(key: string): { pmu: string; event: string } | null {
+  const m = /^perf\.(?:([\w-]+)\.)?([\w-]+)$/.exec(key);
+  return m ? { pmu: m[1] ?? '', event: m[2] ?? '' } : null;
+}
 
 /**
  * The rail that feeds the whole board: tegrastats' `VDD_IN` (Orin, Xavier NX) or `POM_5V_IN` (Nano,
@@ -23,20 +28,51 @@ export interface PerTokenSummary {
   tokens: number;
   /** Instructions per cycle over the decode, per PMU ('' for a CPU with one). */
   ipc: Array<{ pmu: string; ipc: number }>;
-  /** Each perf count over the decode per generated token (CPU-time keys, `…Us`, left out). */
+  /** Each perf count per token generated while it was counted in the decode (CPU-time keys, `…Us`, left out). */
   perToken: Array<{ key: string; event: string; pmu: string; perToken: number }>;
   /** The input rail's energy over the decode per token, and its mean power; null without one. */
   energy: { rail: string; joulesPerToken: number; meanMw: number } | null;
 }
 
-/** Sum of a series' values at times in (from, to]: a perf sample holds the counts of the interval ending at its time. */
-function sumIn(s: TimeSeries, from: number, to: number): number {
-  let sum = 0;
+/** The count a cumulative series (the engine's tokens) had at `tMs`: its latest value at or before, else 0. */
+function countAt(s: TimeSeries, tMs: number): number {
+  let lo = 0;
+  let hi = s.length - 1;
+  let found = 0;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if ((s.t[mid] ?? Infinity) <= tMs) {
+      found = s.v[mid] ?? 0;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found;
+}
+
+/**
+ * A perf series' counts over the decode, and the tokens generated while they were counted. A perf
+ * sample holds the counts of the interval that ended at its time: the samples taken in the decode
+ * after the first of them cover exactly (first, last], and the tokens are counted over that window.
+ * Null with fewer than two samples in the decode.
+ */
+function countedInDecode(
+  s: TimeSeries,
+  tokens: TimeSeries,
+  from: number,
+  to: number,
+): { total: number; tokens: number } | null {
+  let first = NaN;
+  let last = NaN;
+  let total = 0;
   for (let i = 0; i < s.length; i++) {
     const t = s.t[i] ?? NaN;
-    if (t > from && t <= to) sum += s.v[i] ?? 0;
+    if (!(t >= from && t <= to)) continue;
+    if (Number.isNaN(first)) first = t;
+    else total += s.v[i] ?? 0;
+    last = t;
   }
-  return sum;
+  if (!(last > first)) return null;
+  return { total, tokens: countAt(tokens, last) - countAt(tokens, first) };
 }
 
 /** The energy (mJ) of a power series (mW) over [from, to], trapezoids between its readings in there. */
@@ -78,14 +114,17 @@ export function perTokenSummary(get: SeriesAccess, keys: readonly string[]): Per
   for (const key of [...keys].sort()) {
     const parts = perfKeyParts(key);
     const s = parts ? get(key) : undefined;
+    // CPU time keys (…Us) are not counts: per token they would be a latency, which token timing gives.
     if (!parts || !s || key.endsWith('Us')) continue;
     const { pmu, event } = parts;
-    const total = sumIn(s, fromMs, toMs);
-    perToken.push({ key, event, pmu, perToken: total / made });
-    if (event === 'cycles' && total > 0) {
-      const instructions = get(pmu === '' ? 'perf.instructions' : `perf.${pmu}.instructions`);
-      if (instructions) ipc.push({ pmu, ipc: sumIn(instructions, fromMs, toMs) / total });
-    }
+    const counted = countedInDecode(s, tokens, fromMs, toMs);
+    if (!counted) continue;
+    if (counted.tokens > 0) perToken.push({ key, event, pmu, perToken: counted.total / counted.tokens });
+    // Instructions per cycle of a PMU: its two counters come in the same perf samples.
+    const instructions =
+      event === 'cycles' ? get(pmu === '' ? 'perf.instructions' : `perf.${pmu}.instructions`) : undefined;
+    const executed = instructions ? countedInDecode(instructions, tokens, fromMs, toMs) : null;
+    if (executed && counted.total > 0) ipc.push({ pmu, ipc: executed.total / counted.total });
   }
 
   let energy: PerTokenSummary['energy'] = null;

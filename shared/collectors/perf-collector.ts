@@ -5,7 +5,7 @@
 // and the run says which (its status reason). Where perf is missing the collector is absent;
 // where kernel.perf_event_paranoid forbids it (or perf itself says so) it is denied, with how to
 // enable it. Lines: shared/collectors/perf-parser.ts; IPC and misses per token:
-// shared/analysis/counters.ts.
+// shared/analysis/per-token.ts.
 import type { CollectorDefinition } from './collector';
 import { createPerfParser } from './perf-parser';
 

@@ -29,7 +29,8 @@ describe('perTokenSummary', () => {
           [2000, 2500, 3000],
           [999, 800, 1200],
         ],
-        // 30 + 20 misses for 10 tokens: 5 a token.
+        // The sample at 2.5 s opens its window: 20 misses in (2.5 s, 3 s], while the count went from
+        // 1 to 11: 2 a token.
         'perf.cache-misses': [
           [2500, 3000],
           [30, 20],
@@ -54,7 +55,7 @@ describe('perTokenSummary', () => {
       tokens: 10,
       ipc: [{ pmu: 'cpu_core', ipc: 2 }],
       perToken: [
-        { key: 'perf.cache-misses', event: 'cache-misses', pmu: '', perToken: 5 },
+        { key: 'perf.cache-misses', event: 'cache-misses', pmu: '', perToken: 2 },
         { key: 'perf.cpu_core.cycles', event: 'cycles', pmu: 'cpu_core', perToken: 100 },
         { key: 'perf.cpu_core.instructions', event: 'instructions', pmu: 'cpu_core', perToken: 200 },
       ],
@@ -76,6 +77,46 @@ describe('perTokenSummary', () => {
     expect(rail('tegra.rail.POM_5V_IN.curmW')).toEqual({ rail: 'POM_5V_IN', meanMw: 3000, joulesPerToken: 0.3 });
     expect(rail('power.VIN.mW')).toEqual({ rail: 'VIN', meanMw: 3000, joulesPerToken: 0.3 });
     expect(rail('tegra.rail.VDD_CPU_GPU_CV.curmW')).toBeNull();
+  });
+
+  it('IPC per PMU of a hybrid CPU, never mixed; a count with no token in its window has none per token', () => {
+    const summary = perTokenSummary(
+      ...access({
+        tokens: [
+          [1000, 2000, 4000],
+          [1, 5, 45],
+        ],
+        // (1 s, 4 s]: 3000 cycles and 7500 instructions on the big cores, 2000 and 1000 on the small.
+        'perf.cpu_core.cycles': [
+          [1000, 4000],
+          [7, 3000],
+        ],
+        'perf.cpu_core.instructions': [
+          [1000, 4000],
+          [7, 7500],
+        ],
+        'perf.cpu_atom.cycles': [
+          [1000, 4000],
+          [7, 2000],
+        ],
+        'perf.cpu_atom.instructions': [
+          [1000, 4000],
+          [7, 1000],
+        ],
+        // Counted only before the decode's last token count moved: (1 s, 1.5 s], no token in it.
+        'perf.page-faults': [
+          [1000, 1500],
+          [3, 4],
+        ],
+      }),
+    );
+    expect(summary?.ipc).toEqual([
+      { pmu: 'cpu_atom', ipc: 0.5 },
+      { pmu: 'cpu_core', ipc: 2.5 },
+    ]);
+    expect(summary?.perToken.map((c) => c.key)).not.toContain('perf.page-faults');
+    // 44 tokens from 1 to 45 in (1 s, 4 s].
+    expect(summary?.perToken.find((c) => c.key === 'perf.cpu_core.cycles')?.perToken).toBe(3000 / 44);
   });
 
   it('says nothing without a token count that reaches one and grows', () => {
