@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { readSession } from '../../../electron/node/session/session-store';
 import { projectRoot, runCli } from '../../helpers/cli';
 import { defined } from '../../helpers/defined';
+import { markdownRow } from '../../helpers/markdown-rows';
 
 const dir = mkdtempSync(join(tmpdir(), 'kvscope-import-vc-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -167,10 +168,10 @@ describe('kvscope import vcgencmd', () => {
     const res = await runCli(['report', join(dir, 'pi3-615-report.kvscope'), '-o', md]);
     expect(res.code, res.stderr).toBe(0);
     const text = readFileSync(md, 'utf8');
-    const row = (label: string) => new RegExp(`^\\| ${label} \\| (.*) \\|$`, 'm').exec(text)?.[1];
+    const row = (label: string) => markdownRow(text, label);
     expect(row('Why')).toBe('throttled by the firmware; under-voltage (the power supply)');
     expect(row('Throttled')).toMatch(/, in 1 interval$/);
-    expect(row('SoC temperature \\(firmware\\)')).toBe('low 38.6 °C · mean 38.8 °C · high 39.2 °C');
+    expect(row('SoC temperature (firmware)')).toBe('low 38.6 °C · mean 38.8 °C · high 39.2 °C');
     expect(row('get_throttled bits')).toBe('0x50000, 0x50005 (seen in 2 samples)');
     expect(row('under-voltage now')).toBe('set in 1 of 2 samples');
     expect(row('under-voltage since boot')).toBe('set in 2 of 2 samples');

@@ -14,6 +14,7 @@ import { readSession } from '../../../electron/node/session/session-store';
 import { projectRoot, runCli } from '../../helpers/cli';
 import { csvColumns } from '../../helpers/csv-columns';
 import { useTrustedSshd } from '../../helpers/ssh-suite';
+import { markdownRow } from '../../helpers/markdown-rows';
 
 const SHIMS = join(projectRoot, 'test/fixtures/shims/bin');
 const RK3588 = join(projectRoot, 'test/fixtures/board-root/rk3588-orange-pi-5');
@@ -134,9 +135,9 @@ describe('board collectors end to end', () => {
     const md = await runCli(['report', out, '-o', mdPath]);
     expect(md.code, md.stderr).toBe(0);
     const text = readFileSync(mdPath, 'utf8');
-    const row = (label: string) => new RegExp(`^\\| ${label} \\| (.*) \\|$`, 'm').exec(text)?.[1];
+    const row = (label: string) => markdownRow(text, label);
     // GR3D_FREQ 99 % in each of the capture's lines.
-    expect(row('GPU load \\(GR3D\\)')).toBe('low 99.0 % · mean 99.0 % · high 99.0 %');
+    expect(row('GPU load (GR3D)')).toBe('low 99.0 % · mean 99.0 % · high 99.0 %');
     // VDD_IN 14703, 14703, 14664 mW: its mean over the decode lies between.
     expect(row('Energy per token')).toMatch(/^[\d.,]+ J\/token \(VDD_IN, 14,(?:66[4-9]|6[7-9]\d|70[0-3]) mW mean\)$/);
     // 0x50005 in the shim's get_throttled cycle: under-voltage and throttled now.
