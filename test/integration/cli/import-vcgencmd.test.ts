@@ -95,6 +95,22 @@ describe('kvscope import vcgencmd', () => {
     ]);
   });
 
+  it('an unlabelled clock of another block (firmware#656: measure_clock v3d, frequency(43)) is kept, not read as the ARM clock', async () => {
+    // (C)'s two ARM clocks (frequency(48)), then (D)'s three `$ vcgencmd measure_clock v3d` and
+    // their frequency(43) answers.
+    const { run } = await importLog(corpusSection('C') + corpusSection('D'), 'pi4-v3d');
+    expect(series(run, 'rpi.armFreqMHz').map(([, v]) => v)).toEqual([1500.345728, 1000.212864]);
+    const kept = run.events.filter((e) => e.data?.text !== undefined).map((e) => e.data?.text);
+    expect(kept.filter((t) => /^frequency\(43\)=/.test(String(t)))).toEqual([
+      'frequency(43)=250000000',
+      'frequency(43)=249999000',
+      'frequency(43)=250000000',
+    ]);
+    expect(run.events.map((e) => e.message)).toContain(
+      "line 19: the clock of block 43, not the ARM's (45, 48; 0 on a Pi 5)",
+    );
+  });
+
   it('a loop of `date`, measure_temp, measure_clock arm and get_throttled lines, run here', async () => {
     const text = loopLog(
       'for i in 1 2 3; do date; vcgencmd measure_temp; vcgencmd measure_clock arm; vcgencmd get_throttled; sleep 1; done',

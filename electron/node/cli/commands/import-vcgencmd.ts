@@ -77,6 +77,13 @@ function readStamp(t: string): Stamp | null {
   return null;
 }
 
+/**
+ * The ids `measure_clock arm` prints: 45 (Pi 1–3), 48 (Pi 4); a Pi 5 prints 0 for every block, so an
+ * unlabelled 0 is taken for the ARM's, the clock a logging loop asks for. Any other id is another
+ * block's (1 core, 43 v3d, 28 h264…).
+ */
+const ARM_CLOCK_IDS = new Set([45, 48, 0]);
+
 /** What a vcgencmd word is to the import: a part of the tick (by kind), or why it is none. */
 type Word = { part: string; kind: 'temp' | 'throttled' | 'clock' } | { reason: string } | null;
 
@@ -91,6 +98,8 @@ function readWord(word: string, label: string | null, lineNo: number): Word {
     // measure_clock of another block (core, v3d, emmc…): the collector's series is the ARM clock.
     if (label !== null && label.toLowerCase() !== 'arm')
       return { reason: `the ${label} clock (KVScope keeps the ARM clock's)` };
+    if (label === null && !ARM_CLOCK_IDS.has(r.clockId))
+      return { reason: `the clock of block ${r.clockId}, not the ARM's (45, 48; 0 on a Pi 5)` };
     return { part: word, kind: 'clock' };
   }
   return { reason: 'a vcgencmd reading KVScope keeps no series of (measure_volts, pmic_read_adc)' };
