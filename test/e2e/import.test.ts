@@ -39,6 +39,8 @@ describe('an imported tegrastats log in the dashboard', () => {
     async () => {
       const { page, problems } = app;
       await page.getByTestId('viewing-session').waitFor();
+      // A log names no board: the header says on none ("on –" before).
+      expect(await page.getByTestId('run-target-name').count()).toBe(0);
       // The newest reading is the log's last line, the capture's third (599 % 3 = 2), read by hand:
       // `RAM 18203/62841MB … GR3D_FREQ 0%@[0,0] … VIN_SYS_5V0 4707mW/4674mW`.
       const shown: Array<[string, string]> = [

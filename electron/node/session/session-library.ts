@@ -36,6 +36,7 @@ import { renderReport } from './report-files';
 import { readPackedSession, readSession, readSessionHead, SESSION_APPLICATION_ID } from './session-store';
 import { SESSION_NAME_META_KEY } from './session-read';
 import { renderReportHtml } from '../../../shared/report/render-html';
+import { MISSING } from '../../../shared/format/units';
 
 export const SESSION_FILE_EXT = '.kvscope';
 export { SESSION_NAME_META_KEY };
@@ -93,7 +94,7 @@ export function exportFileName(name: string, format: ExportFormat): string {
 
 /** What ran, in a few words: the demo's shape, the GGUF's file name, or the engine's program. */
 export function modelOf(run: Pick<SessionRun, 'request' | 'engine'> | undefined): string {
-  return (run && modelLabel(run)) || '–';
+  return (run && modelLabel(run)) || MISSING;
 }
 
 /** A session as read whole, or with its samples packed (openSession's read): a list row is made from either. */
@@ -153,7 +154,7 @@ export function listingOf(
     : null;
   const target = data.meta.target;
   const targetName =
-    typeof target?.label === 'string' ? target.label : typeof target?.hostname === 'string' ? target.hostname : '–';
+    typeof target?.label === 'string' ? target.label : typeof target?.hostname === 'string' ? target.hostname : MISSING;
   return {
     id,
     name: file.name ?? defaultName(data) ?? id,
@@ -378,8 +379,8 @@ export class SessionLibrary {
       id,
       // A file from the command line is known by its file name; its id is a hash of the path.
       name: external ? basename(external) : id,
-      target: '–',
-      model: '–',
+      target: MISSING,
+      model: MISSING,
       createdAt: '',
       durationMs: 0,
       runs: 0,

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import type { RunEvent } from '../../../shared/api/schemas';
-import { formatBytesPerToken, formatCount } from '../../../shared/format/units';
+import { formatBytesPerToken, formatCount, MISSING } from '../../../shared/format/units';
 import { isUserStop } from '../../../shared/run/run-labels';
 import { SweepResultTable } from './run-form/SweepProgress';
 import { useAppStore } from './store-context';
@@ -24,7 +24,8 @@ export function useRunTarget(): { targetId: string | null; label: string } | nul
     if (!runId) return null;
     return s.runTargets[runId]?.label ?? s.sessions.find((x) => x.id === runId)?.target ?? null;
   });
-  return useMemo(() => (label === null ? null : { targetId, label }), [targetId, label]);
+  // A session that names no target (an imported log: the list's '–') names none here either.
+  return useMemo(() => (label === null || label === MISSING ? null : { targetId, label }), [targetId, label]);
 }
 
 // formatCount, not toLocaleString: the first Intl call loads ICU data (≈ 60 ms under load, bench/ui.bench.ts).
