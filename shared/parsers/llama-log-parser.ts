@@ -314,7 +314,7 @@ export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<L
     return out;
   };
 
-  const readKv = (func: string, untrimmed: string, raw: string): KvRecord | Diagnostic => {
+  const readKv = (func: string, untrimmed: string, raw: string): KvRecord | Diagnostic | null => {
     const fail = () => diagnostic(lineNo, 'unreadable KV cache line', raw);
     const body = untrimmed.trim();
     let m = KV_SIZE_RE.exec(body);
@@ -375,6 +375,9 @@ export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<L
       r.sizeBytes = bytesOf(m[1], m[2]);
       return r;
     }
+    // `creating DSV4 raw KV cache` (llama_kv_cache_dsv4, 2026): the announcement of a cache whose
+    // size comes on lines of their own; no figure (no `=`) in it, nothing lost.
+    if (/^creating\s[^=]*KV cache$/i.test(body)) return null;
     return fail();
   };
 
@@ -563,7 +566,8 @@ export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<L
     }
 
     if (func && KV_TRIGGER_RE.test(body)) {
-      out.push(readKv(func, body, text));
+      const kv = readKv(func, body, text);
+      if (kv) out.push(kv);
       return out;
     }
     if (func && MODEL_FUNCS.has(func)) {

@@ -567,6 +567,19 @@ describe('llama.cpp logs: lines written from the format strings in llama.cpp sou
     ]);
     expect(ofKind(all, 'timings')).toEqual([]);
   });
+
+  it('a KV cache announced without a figure is no reading; one with a figure it cannot read still is', () => {
+    // llama_kv_cache_dsv4 (2026): LLAMA_LOG_INFO("%s: creating DSV4 raw KV cache\n", __func__).
+    const all = parse(
+      'llama-log',
+      [
+        'llama_kv_cache_dsv4: creating DSV4 raw KV cache',
+        'llama_kv_cache_iswa: creating SWA KV cache, size = many cells',
+      ].join('\n'),
+    );
+    expect(diagnostics(all).map((d) => [d.line, d.reason])).toEqual([[2, 'unreadable KV cache line']]);
+    expect(ofKind(all, 'kv')).toEqual([]);
+  });
 });
 
 const LOG_KINDS = ['timings', 'kv', 'model', 'diagnostic'];
