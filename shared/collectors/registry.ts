@@ -63,6 +63,12 @@ export function seriesOf(key: string): RegisteredSeries | null {
 export function seriesPresent(samples: ReadonlyArray<{ values: Record<string, number | null> }>): RegisteredSeries[] {
   const keys = new Set<string>();
   for (const s of samples) for (const [k, v] of Object.entries(s.values)) if (typeof v === 'number') keys.add(k);
+  return registeredSeries(keys);
+}
+
+/** The registered series of these sample keys, in registry order (a pattern's keys sorted); unregistered keys left out. */
+export function registeredSeries(sampleKeys: Iterable<string>): RegisteredSeries[] {
+  const keys = new Set(sampleKeys);
   const out: RegisteredSeries[] = [];
   for (const source of SERIES_SOURCES) {
     for (const def of source.series) {

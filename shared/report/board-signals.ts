@@ -3,11 +3,10 @@
 // temperatures, clocks, loads, rails, counters — each summed up in one row: a gauge's low, mean and
 // high over the run, a counter's increase. A collector added to the registry shows up here without
 // a change (as in the dashboard's "All series" panel). Pure.
-import type { Sample } from '../api/schemas';
 import { perTokenSummary, type PerTokenSummary } from '../analysis/per-token';
 import type { ThrottleReason, ThrottleSummary } from '../analysis/throttle';
-import { seriesOfSamples } from '../analysis/time-series';
-import { seriesDisplayLabel, seriesPresent, type RegisteredSeries } from '../collectors/registry';
+import type { TimeSeries } from '../analysis/time-series';
+import { registeredSeries, seriesDisplayLabel, type RegisteredSeries } from '../collectors/registry';
 import { THROTTLED_BITS_KEY } from '../collectors/vcgencmd-collector-parser';
 import { formatSeriesValue } from '../format/series-value';
 import { formatCount, formatMs, formatPercent, formatTempC, formatTokensPerSecond, MISSING } from '../format/units';
@@ -69,16 +68,13 @@ interface Seen {
 }
 
 /** A flag (a firmware bit: only 0 and 1) as how often it was set; a bit mask's distinct words in hex; a counter's increase; a gauge's low · mean · high. */
-function summed(series: RegisteredSeries, samples: readonly Sample[], seen: Seen): string {
+function summed(series: RegisteredSeries, values: TimeSeries, seen: Seen): string {
   const { low, high, sum, count, first, last } = seen;
   const fmt = (v: number) => formatSeriesValue(series.unit, v);
   if (series.kind === 'counter') return `+${fmt(last - first)} over the run`;
   if (series.key === THROTTLED_BITS_KEY) {
     const words = new Set<number>();
-    for (const s of samples) {
-      const v = s.values[series.key];
-      if (typeof v === 'number' && words.size <= MAX_WORDS_LISTED) words.add(v);
-    }
+    for (let i = 0; i < values.length && words.size <= MAX_WORDS_LISTED; i++) words.add(values.v[i] ?? NaN);
     const listed = [...words].slice(0, MAX_WORDS_LISTED).map((w) => `0x${w.toString(16)}`);
     return `${listed.join(', ')}${words.size > MAX_WORDS_LISTED ? ', …' : ''} (seen in ${formatCount(count)} samples)`;
   }
@@ -94,19 +90,20 @@ function summed(series: RegisteredSeries, samples: readonly Sample[], seen: Seen
  * its output: the run's other sections say them): a gauge as `low · mean · high`, a counter as its
  * increase over the run.
  */
-export function boardSignalRows(samples: readonly Sample[]): Row[] {
+export function boardSignalRows(byKey: ReadonlyMap<string, TimeSeries>): Row[] {
   const rows: Row[] = [];
-  for (const series of seriesPresent(samples)) {
-    if (series.sourceId === 'engine' || series.kind === 'event') continue;
+  for (const series of registeredSeries(byKey.keys())) {
+    const values = byKey.get(series.key);
+    if (!values || series.sourceId === 'engine' || series.kind === 'event') continue;
     let low = Infinity;
     let high = -Infinity;
     let sum = 0;
     let count = 0;
     let first: number | null = null;
     let last = 0;
-    for (const sample of samples) {
-      const v = sample.values[series.key];
-      if (typeof v !== 'number' || !Number.isFinite(v)) continue;
+    for (let i = 0; i < values.length; i++) {
+      const v = values.v[i] ?? NaN;
+      if (!Number.isFinite(v)) continue;
       first ??= v;
       last = v;
       low = Math.min(low, v);
@@ -117,7 +114,7 @@ export function boardSignalRows(samples: readonly Sample[]): Row[] {
     if (count === 0 || first === null) continue;
     rows.push({
       label: seriesDisplayLabel(series),
-      value: summed(series, samples, { low, high, sum, count, first, last }),
+      value: summed(series, values, { low, high, sum, count, first, last }),
     });
   }
   return rows;
@@ -139,9 +136,8 @@ export function formatEnergy(energy: NonNullable<PerTokenSummary['energy']>): st
 }
 
 /** The decode's cost per generated token (./../analysis/per-token.ts): IPC, each perf count, the input rail's energy. */
-export function perTokenRows(samples: readonly Sample[]): Row[] {
-  const series = seriesOfSamples(samples);
-  const summary = perTokenSummary((k) => series.get(k), [...series.keys()]);
+export function perTokenRows(byKey: ReadonlyMap<string, TimeSeries>): Row[] {
+  const summary = perTokenSummary((k) => byKey.get(k), [...byKey.keys()]);
   if (!summary || (summary.perToken.length === 0 && summary.energy === null)) return [];
   const rows: Row[] = [];
   if (summary.ipc.length > 0) rows.push({ label: 'Instructions per cycle', value: formatIpc(summary.ipc) });

@@ -5,7 +5,8 @@ import { lttb } from '../analysis/lttb';
 import type { SweepAnalysis } from '../analysis/sweep';
 import type { RunAnalysis, Sample } from '../api/schemas';
 import type { ThrottleSummary } from '../analysis/throttle';
-import { seriesDisplayLabel, seriesPresent } from '../collectors/registry';
+import type { TimeSeries } from '../analysis/time-series';
+import { registeredSeries, seriesDisplayLabel } from '../collectors/registry';
 import { formatBytes, formatCount, formatTempC } from '../format/units';
 import type { SessionRun } from './session-data';
 
@@ -213,15 +214,16 @@ export const MAX_TEMPERATURE_LINES = 6;
  * Temperatures over time: the sensors that rose highest, the trip point the throttle rule used, the
  * throttle intervals shaded. Null without two readings of any temperature.
  */
-export function temperatureChart(run: SessionRun, throttle: ThrottleSummary | null): ChartModel | null {
-  const lines = seriesPresent(run.samples)
+export function temperatureChart(
+  byKey: ReadonlyMap<string, TimeSeries>,
+  throttle: ThrottleSummary | null,
+): ChartModel | null {
+  const lines = registeredSeries(byKey.keys())
     .filter((series) => series.unit === 'C')
     .map((series) => {
+      const values = byKey.get(series.key);
       const points: Array<[number, number]> = [];
-      for (const sample of run.samples) {
-        const v = num(sample.values[series.key]);
-        if (v !== null) points.push([sample.tMs / 1000, v]);
-      }
+      for (let i = 0; values && i < values.length; i++) points.push([(values.t[i] ?? 0) / 1000, values.v[i] ?? 0]);
       return { series, points, highest: Math.max(...points.map((p) => p[1])) };
     })
     .filter((line) => line.points.length >= 2)

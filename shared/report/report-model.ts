@@ -28,6 +28,7 @@ import {
   MISSING,
 } from '../format/units';
 import { wordFinding, wordRecommendation, type Finding, type RecommendationText } from './finding-text';
+import { seriesOfSamples } from '../analysis/time-series';
 import { boardSignalRows, perTokenRows, throttleRows } from './board-signals';
 import { boardFindings, targetRows, type Row } from './report-target';
 import {
@@ -291,9 +292,11 @@ function runReport(run: SessionRun, sessionTarget: TargetFacts | null = null): R
     },
     ...(summary.throttle ? [{ title: 'Throttling', rows: throttleRows(summary.throttle, summary.durationMs) }] : []),
   ];
-  const perToken = perTokenRows(run.samples);
+  // Each key's values once, for the board's rows and charts.
+  const byKey = seriesOfSamples(run.samples);
+  const perToken = perTokenRows(byKey);
   if (perToken.length > 0) sections.push({ title: 'Per generated token', rows: perToken });
-  const signals = boardSignalRows(run.samples);
+  const signals = boardSignalRows(byKey);
   if (signals.length > 0) sections.push({ title: 'Board signals over the run', rows: signals });
 
   const engine = engineKind(run);
@@ -324,7 +327,7 @@ function runReport(run: SessionRun, sessionTarget: TargetFacts | null = null): R
     rssVsTokensChart(run, a),
     rssOverTimeChart(run, a),
     throughputChart(run, summary.throttle ?? null),
-    temperatureChart(run, summary.throttle ?? null),
+    temperatureChart(byKey, summary.throttle ?? null),
   ].filter((c): c is ChartModel => c !== null);
   return {
     seq: run.seq,
