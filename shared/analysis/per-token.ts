@@ -75,8 +75,11 @@ function countedInDecode(
   return { total, tokens: countAt(tokens, last) - countAt(tokens, first) };
 }
 
-/** The energy (mJ) of a power series (mW) over [from, to], trapezoids between its readings in there. */
-function energyIn(s: TimeSeries, from: number, to: number): { mJ: number; spanMs: number } {
+/**
+ * The mean power (mW) of a power series over [from, to]: trapezoids between its readings in there,
+ * the one reading when there is one (a short decode between two readings of a slow rail), null for none.
+ */
+function meanPowerIn(s: TimeSeries, from: number, to: number): number | null {
   let mJ = 0;
   let first = NaN;
   let prevT = NaN;
@@ -90,7 +93,8 @@ function energyIn(s: TimeSeries, from: number, to: number): { mJ: number; spanMs
     prevT = t;
     prevV = v;
   }
-  return { mJ, spanMs: Number.isFinite(first) ? prevT - first : 0 };
+  if (Number.isNaN(first)) return null;
+  return prevT > first ? mJ / ((prevT - first) / 1000) : prevV;
 }
 
 /** Null without two token counts a token apart or more. */
@@ -133,10 +137,9 @@ export function perTokenSummary(get: SeriesAccess, keys: readonly string[]): Per
     const rail = m ? (m[1] ?? m[2] ?? '') : '';
     const s = m && INPUT_NAME_RE.test(rail) ? get(key) : undefined;
     if (!s) continue;
-    const { mJ, spanMs } = energyIn(s, fromMs, toMs);
-    if (spanMs <= 0) continue;
     // The readings span part of the decode at most: its energy is their mean power over all of it.
-    const meanMw = mJ / (spanMs / 1000);
+    const meanMw = meanPowerIn(s, fromMs, toMs);
+    if (meanMw === null) continue;
     energy = { rail, meanMw, joulesPerToken: (meanMw * ((toMs - fromMs) / 1000)) / 1000 / made };
     break;
   }

@@ -77,6 +77,17 @@ describe('perTokenSummary', () => {
     expect(rail('tegra.rail.POM_5V_IN.curmW')).toEqual({ rail: 'POM_5V_IN', meanMw: 3000, joulesPerToken: 0.3 });
     expect(rail('power.VIN.mW')).toEqual({ rail: 'VIN', meanMw: 3000, joulesPerToken: 0.3 });
     expect(rail('tegra.rail.VDD_CPU_GPU_CV.curmW')).toBeNull();
+    // One reading in the decode (a slow rail): its power over the whole decode, 2 W × 1 s / 10 tokens.
+    const one = perTokenSummary(
+      ...access({
+        tokens,
+        'tegra.rail.VDD_IN.curmW': [
+          [1000, 2500],
+          [9000, 2000],
+        ],
+      }),
+    );
+    expect(one?.energy).toEqual({ rail: 'VDD_IN', meanMw: 2000, joulesPerToken: 0.2 });
   });
 
   it('IPC per PMU of a hybrid CPU, never mixed; a count with no token in its window has none per token', () => {
