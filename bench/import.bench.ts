@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { importLog } from '../electron/node/cli/commands/import';
+import { importLog } from '../electron/node/import/import-log';
 import { EIGHT_HOURS_LINES, orinLogLines } from '../test/helpers/tegrastats-log';
 import type { BenchRow } from './bench-util';
 

@@ -32,6 +32,8 @@ import {
   LeftRunSchema,
   RecoveredRunSchema,
   ExportFormatSchema,
+  ImportKindSchema,
+  LocalFilePathSchema,
   ModelHeaderSchema,
   SessionIdSchema,
   SessionListingSchema,
@@ -220,6 +222,30 @@ export const apiMethods = {
   openSession: {
     input: z.object({ id: SessionIdSchema }).strict(),
     output: z.object({ listing: SessionListingSchema, data: PackedSessionDataSchema }),
+  },
+  /**
+   * A session file on the computer KVScope runs on, listed for the app's lifetime as `kvscope web
+   * --open` does (a colleague's session, `profile --out`, `kvscope import`): its list row. Refused
+   * in one line when the file is missing or is not a KVScope session.
+   */
+  addSessionFile: {
+    input: z.object({ path: LocalFilePathSchema }).strict(),
+    output: SessionListingSchema,
+  },
+  /**
+   * A board's log on the computer KVScope runs on (tegrastats, perf, pmap, vcgencmd, llama.cpp),
+   * imported into a new session of the library as `kvscope import` does; `intervalMs` dates a log
+   * that prints no times of its own (default 1 s). Its list row, and what was read.
+   */
+  importSessionLog: {
+    input: z
+      .object({
+        kind: ImportKindSchema,
+        path: LocalFilePathSchema,
+        intervalMs: RunRequestSchema.shape.intervalMs.unwrap().optional(),
+      })
+      .strict(),
+    output: z.object({ listing: SessionListingSchema, samples: z.number(), diagnostics: z.number() }),
   },
   renameSession: {
     input: z.object({ id: SessionIdSchema, name: SessionNameSchema }).strict(),

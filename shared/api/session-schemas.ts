@@ -16,6 +16,26 @@ export const SessionIdSchema = z
 /** What the user calls a session; shown in lists and reports, never used as a file name. */
 export const SessionNameSchema = z.string().trim().min(1, 'a name is required').max(120, 'at most 120 characters');
 
+/**
+ * A path on the computer KVScope runs on (the Sessions view's Open and Import): absolute, or from
+ * the home folder (`~/…`); a relative one would be read from wherever the app was started.
+ */
+export const LocalFilePathSchema = z
+  .string()
+  .trim()
+  .min(1, 'a path is required')
+  .max(4096, 'at most 4096 characters')
+  .refine((p) => !p.includes('\0'), 'a path holds no NUL character')
+  .refine(
+    (p) => p.startsWith('/') || p === '~' || p.startsWith('~/') || /^[a-z]:[\\/]/i.test(p) || p.startsWith('\\\\'),
+    'the full path, from / (or ~/, C:\\ on Windows): it is read on the computer KVScope runs on',
+  );
+
+/** The kinds of board log `kvscope import` and the Sessions view's Import read (electron/node/import/). */
+export const IMPORT_KINDS = ['tegrastats', 'perf', 'pmap', 'vcgencmd', 'llama-log'] as const;
+export const ImportKindSchema = z.enum(IMPORT_KINDS);
+export type ImportKind = z.infer<typeof ImportKindSchema>;
+
 export const EXPORT_FORMATS = ['html', 'md', 'csv', 'json', 'pdf', 'perfetto'] as const;
 export const ExportFormatSchema = z.enum(EXPORT_FORMATS);
 export type ExportFormat = z.infer<typeof ExportFormatSchema>;

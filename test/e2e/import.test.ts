@@ -132,3 +132,84 @@ describe('an imported log renamed to hostile text, exported from the UI', () => 
     TEST_MS,
   );
 });
+
+describe("the Sessions view's Import log and Open file", () => {
+  it(
+    'imports a board log into a session that opens in the dashboard; a wrong path or kind is said in the dialog',
+    async () => {
+      const { page, problems, home } = app;
+      const log = join(home, 'orin.log');
+      await page.getByTestId('view-sessions').click();
+      const before = await page.locator('[data-testid^=session-][data-state]').count();
+      await page.getByTestId('import-board-log').click();
+      const dialog = page.getByRole('dialog', { name: 'Import a board log' });
+      // A relative path would be read from wherever the app was started: refused on the field, nothing sent.
+      await dialog.getByLabel('Log file', { exact: true }).fill('orin.log');
+      await dialog.getByTestId('session-file-submit').click();
+      expect(await dialog.getByTestId('session-file-error').textContent()).toMatch(/^the full path, from \//);
+      // The right file read as the wrong kind: the importer's own words, and no session is made.
+      await dialog.getByLabel('Log kind', { exact: true }).selectOption('vcgencmd');
+      await dialog.getByLabel('Log file', { exact: true }).fill(log);
+      await dialog.getByTestId('session-file-submit').click();
+      await expect
+        .poll(() => dialog.getByTestId('session-file-error').textContent(), { timeout: 30_000 })
+        .toBe(`${log}: nothing to import (none of its ${LINES} lines is a vcgencmd reading)`);
+      // As tegrastats, from ~/ (the app's home here is the test's KVSCOPE_HOME, not HOME: the full path).
+      await dialog.getByLabel('Log kind', { exact: true }).selectOption('tegrastats');
+      await dialog.getByTestId('session-file-submit').click();
+      await page.getByTestId('viewing-session').waitFor({ timeout: 30_000 });
+      expect(await page.getByRole('dialog').count()).toBe(0);
+      // The newest reading, the capture's third line (599 % 3 = 2) read by hand: RAM 18203 MB.
+      const ram = page.getByRole('region', { name: 'All series' }).getByTestId('series-tegra.ramUsedBytes');
+      expect(await ram.locator('td').allTextContents()).toEqual(['tegrastats', '17.8 GiB']);
+      await page.getByTestId('view-sessions').click();
+      await expect.poll(() => page.locator('[data-testid^=session-][data-state]').count()).toBe(before + 1);
+      expect(problems).toEqual([]);
+    },
+    TEST_MS,
+  );
+
+  it(
+    'opens a session file from outside the library and refuses a file that is no session',
+    async () => {
+      const { page, problems, home } = app;
+      const elsewhere = join(home, 'elsewhere');
+      mkdirSync(elsewhere, { recursive: true });
+      const copy = join(elsewhere, 'colleague.kvscope');
+      const result = await runCli(['import', 'tegrastats', join(home, 'orin.log'), '--out', copy]);
+      expect(result.code, result.stderr).toBe(0);
+      await page.getByTestId('view-sessions').click();
+      await page.getByTestId('open-session-file').click();
+      const dialog = page.getByRole('dialog', { name: 'Open a session file' });
+      // A log is not a session: said in the dialog, and nothing is listed.
+      const rowsBefore = await page.locator('[data-testid^=session-][data-state]').count();
+      await dialog.getByLabel('Session file', { exact: true }).fill(join(home, 'orin.log'));
+      await dialog.getByTestId('session-file-submit').click();
+      await expect
+        .poll(() => dialog.getByTestId('session-file-error').textContent(), { timeout: 30_000 })
+        .toMatch(
+          new RegExp(`^${join(home, 'orin.log').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: not a KVScope session`),
+        );
+      await dialog.getByLabel('Session file', { exact: true }).fill(join(home, 'missing.kvscope'));
+      await dialog.getByTestId('session-file-submit').click();
+      await expect
+        .poll(() => dialog.getByTestId('session-file-error').textContent(), { timeout: 30_000 })
+        .toBe(`${join(home, 'missing.kvscope')}: no such session file`);
+      await dialog.getByLabel('Session file', { exact: true }).fill(copy);
+      await dialog.getByTestId('session-file-submit').click();
+      await page.getByTestId('viewing-session').waitFor({ timeout: 30_000 });
+      const ram = page.getByRole('region', { name: 'All series' }).getByTestId('series-tegra.ramUsedBytes');
+      expect(await ram.locator('td').allTextContents()).toEqual(['tegrastats', '17.8 GiB']);
+      await page.getByTestId('view-sessions').click();
+      await expect.poll(() => page.locator('[data-testid^=session-][data-state]').count()).toBe(rowsBefore + 1);
+      // Listed from where it is (an id of its path, not of the library's folder): the app neither
+      // renames nor deletes a file it did not make.
+      const row = page.locator('[data-session-id^="file-"]');
+      expect(await row.count()).toBe(1);
+      expect(await row.getByRole('button', { name: 'Rename', exact: true }).isDisabled()).toBe(true);
+      expect(await row.getByRole('button', { name: 'Delete', exact: true }).isDisabled()).toBe(true);
+      expect(problems).toEqual([]);
+    },
+    TEST_MS,
+  );
+});

@@ -128,7 +128,7 @@ describe('kvscope web --open <a session this version cannot read>', () => {
     const row = other.page.locator('[data-testid^=session-][data-state]');
     expect(await row.getByTestId('session-name').textContent()).toBe('from-a-newer-version.kvscope');
     expect(await row.getByTestId('session-error').textContent()).toContain(
-      'KVScope does not change a file opened from the command line.',
+      'KVScope does not change a file it opened from elsewhere.',
     );
     expect(other.problems).toEqual([]);
   });

@@ -28,6 +28,8 @@ import { SweepService } from '../run/app-sweeps';
 import { driveServerMode, engineOutputCollector } from '../engines/server-run';
 import { SESSION_FILE_EXT, SessionLibrary, sessionsDir } from '../session/session-library';
 import { basename } from 'node:path';
+import { importLog } from '../import/import-log';
+import { localPath } from '../transport/local-target';
 import type { Target } from '../transport/target';
 import { discardRun, findLeftRun, leftRunDetails, listLeftRuns, recoverRun } from '../run/run-recovery';
 
@@ -267,6 +269,14 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
       settled(() => {
         return library.readPacked(id);
       }),
+    addSessionFile: ({ path }) => settled(() => library.addFile(localPath(path))),
+    importSessionLog: async ({ kind, path, intervalMs }) => {
+      const file = localPath(path);
+      const { id, path: out } = library.newSessionPath(`import-${kind}`);
+      // A log with nothing to import writes no file (ImportError: one line, said in the dialog).
+      const result = await importLog(kind, file, out, { intervalMs });
+      return { listing: library.listing(id), samples: result.samples, diagnostics: result.diagnostics };
+    },
     renameSession: ({ id, name }) => settled(() => library.rename(id, name)),
     deleteSession: ({ id }) =>
       settled(() => {

@@ -237,6 +237,20 @@ export class SessionLibrary {
     return id;
   }
 
+  /**
+   * A session file the user names in the app (the Sessions view's Open): listed for the app's
+   * lifetime, as `--open` lists one. A file that is no KVScope session is refused and not listed.
+   */
+  addFile(path: string): SessionListing {
+    const listedBefore = new Set(this.external.keys());
+    const id = this.addExternal(path);
+    const listing = this.listing(id);
+    if (listing.error === null) return listing;
+    if (!listedBefore.has(id)) this.external.delete(id);
+    this.cache.delete(id);
+    throw new SessionLibraryError(`${path}: not a KVScope session that can be read (${listing.error})`);
+  }
+
   /** The file of a session id, checked: inside the folder (or registered from the command line), a regular file. */
   pathOf(id: string): string {
     const parsed = SessionIdSchema.safeParse(id);

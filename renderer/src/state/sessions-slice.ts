@@ -7,7 +7,7 @@ import { unpackSessionData, type PackedSessionData, type PackedSessionRun } from
 import type { SweepStatus } from '../../../shared/api/schemas';
 import { sweepPointRow, sweepResultRow } from '../../../shared/api/sweep-rows';
 import { sessionSweep } from '../../../shared/report/session-data';
-import { SessionNameSchema, type ExportedFile } from '../../../shared/api/session-schemas';
+import { LocalFilePathSchema, SessionNameSchema, type ExportedFile } from '../../../shared/api/session-schemas';
 import { isActivePhase } from './live-run-slice';
 import { errorText } from './slices';
 import type { TargetFacts } from '../../../shared/run/target-facts';
@@ -257,6 +257,45 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get, { api
     } catch (error) {
       set({ lastExport: { sessionId: id, format, status: 'error', message: `Export failed: ${errorText(error)}` } });
       void get().loadSessions();
+    }
+  },
+
+  fileDialog: null,
+  openFileDialog(mode) {
+    set({ fileDialog: { mode, working: false, error: null } });
+  },
+  closeFileDialog() {
+    set({ fileDialog: null });
+  },
+  async submitFileDialog({ path, kind, intervalMs }) {
+    const dialog = get().fileDialog;
+    if (!dialog || dialog.working) return;
+    // Said on the field in the field's words, before any request (the API would refuse it with its method's name).
+    const checked = LocalFilePathSchema.safeParse(path);
+    if (!checked.success) {
+      set({ fileDialog: { ...dialog, error: checked.error.issues[0]?.message ?? 'not a path' } });
+      return;
+    }
+    set({ fileDialog: { ...dialog, working: true, error: null } });
+    try {
+      const listing =
+        dialog.mode === 'open'
+          ? await api.addSessionFile({ path: checked.data })
+          : (
+              await api.importSessionLog({
+                kind: kind ?? 'tegrastats',
+                path: checked.data,
+                ...(intervalMs !== undefined ? { intervalMs } : {}),
+              })
+            ).listing;
+      // Cancelled while it worked: the session is listed all the same, but the view stays.
+      const stillWanted = get().fileDialog !== null;
+      set({ fileDialog: null });
+      await get().loadSessions();
+      if (stillWanted) await get().viewSession(listing.id);
+    } catch (error) {
+      // Closed meanwhile (Cancel while it worked): nothing to say it in.
+      if (get().fileDialog) set({ fileDialog: { ...dialog, working: false, error: errorText(error) } });
     }
   },
 });

@@ -3,7 +3,7 @@
 import type { MethodOutput } from '../../../shared/api/contract';
 import type { PackedSamples, PackedSessionRun } from '../../../shared/api/packed-samples';
 import type { KvType, SweepStatus } from '../../../shared/api/schemas';
-import type { ExportFormat, ModelHeader, SessionListing } from '../../../shared/api/session-schemas';
+import type { ExportFormat, ImportKind, ModelHeader, SessionListing } from '../../../shared/api/session-schemas';
 import type { SessionData } from '../../../shared/report/session-data';
 import type { TargetFacts } from '../../../shared/run/target-facts';
 
@@ -98,6 +98,21 @@ export interface SessionsSlice {
   cancelDelete: () => void;
   confirmDeleteSession: () => Promise<void>;
   exportSession: (id: string, format: ExportFormat) => Promise<void>;
+  /** The Sessions view's "Open file" or "Import log" dialog while it is open. */
+  fileDialog: FileDialogState | null;
+  openFileDialog: (mode: FileDialogState['mode']) => void;
+  closeFileDialog: () => void;
+  /**
+   * Lists a session file (mode open) or imports a board log into a new session (mode import), then
+   * shows that session in the dashboard; a refusal stays in the dialog, next to the path.
+   */
+  submitFileDialog: (input: { path: string; kind?: ImportKind; intervalMs?: number }) => Promise<void>;
+}
+
+export interface FileDialogState {
+  mode: 'open' | 'import';
+  working: boolean;
+  error: string | null;
 }
 
 export type LoadedSession =

@@ -15,6 +15,7 @@ import { MAX_COMPARED_SESSIONS } from '../../state/compare-slice';
 import { ConfirmDialog } from '../ConfirmDialog';
 import { formatDate } from './session-format';
 import { LeftRunsNotice } from './LeftRunsNotice';
+import { SessionFileDialog } from './SessionFileDialog';
 import { useAppStore } from '../store-context';
 import './sessions.css';
 
@@ -163,7 +164,7 @@ function SessionRow({ session, picked, canPick }: { session: SessionListing; pic
             This file cannot be read: {session.error}.{' '}
             {/* The reason says when the file is from a newer KVScope; a damaged file no version reads. */}
             {session.external
-              ? 'KVScope does not change a file opened from the command line.'
+              ? 'KVScope does not change a file it opened from elsewhere.'
               : 'Nothing in it is changed; delete it when you no longer need it.'}
           </p>
         ) : (
@@ -286,6 +287,7 @@ export function SessionsView() {
   const loadSessions = useAppStore((s) => s.loadSessions);
   const compareSessions = useAppStore((s) => s.compareSessions);
   const setView = useAppStore((s) => s.setView);
+  const openFileDialog = useAppStore((s) => s.openFileDialog);
   const canPick = picked.length < MAX_COMPARED_SESSIONS;
   const list = useRef<HTMLUListElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -319,6 +321,22 @@ export function SessionsView() {
             data-testid="compare-picked"
           >
             Compare
+          </button>
+          <button
+            type="button"
+            className="button-secondary"
+            onClick={() => openFileDialog('open')}
+            data-testid="open-session-file"
+          >
+            Open file…
+          </button>
+          <button
+            type="button"
+            className="button-secondary"
+            onClick={() => openFileDialog('import')}
+            data-testid="import-board-log"
+          >
+            Import log…
           </button>
           <button type="button" className="link-button" onClick={() => void loadSessions()}>
             Refresh
@@ -357,7 +375,8 @@ export function SessionsView() {
             Start.{' '}
             <button type="button" className="link-button" onClick={() => setView('run')}>
               Go to the run
-            </button>
+            </button>{' '}
+            A log from a board without a link (tegrastats, perf, pmap, vcgencmd, llama.cpp) comes in with Import log….
           </p>
         </div>
       )}
@@ -367,6 +386,7 @@ export function SessionsView() {
         ))}
       </ul>
       <ConfirmDeleteDialog onDeleted={focusAfterDelete} />
+      <SessionFileDialog />
     </section>
   );
 }

@@ -22,6 +22,7 @@ import {
   SessionLibraryError,
 } from '../../../../../electron/node/session/session-library';
 import { apiMethods } from '../../../../../shared/api/contract';
+import { LocalFilePathSchema } from '../../../../../shared/api/session-schemas';
 import { packSessionData, unpackSessionData } from '../../../../../shared/api/packed-samples';
 import { resolveRawJson } from '../../../../../shared/api/raw-json';
 import { defined } from '../../../../helpers/defined';
@@ -264,6 +265,67 @@ describe('ids never leave the sessions folder', () => {
     expect(() => other.remove(id)).toThrow(/not deleted/);
     expect(() => other.rename(id, 'x')).toThrow(/not renamed/);
     expect(existsSync(path)).toBe(true);
+  });
+});
+
+describe('a session file the user opens in the app (addFile)', () => {
+  it('lists a session from elsewhere with its numbers, once however often it is opened', () => {
+    const path = writeSession('run-a');
+    const other = new SessionLibrary(join(root, 'other'));
+    const row = other.addFile(path);
+    expect([row.error, row.external, row.runs]).toEqual([null, true, 1]);
+    expect(other.addFile(path).id).toBe(row.id);
+    expect(other.list().map((r) => r.id)).toEqual([row.id]);
+  });
+
+  it('refuses a file that is no session and lists nothing: a log, an empty file, another SQLite database', () => {
+    const other = new SessionLibrary(join(root, 'other'));
+    const log = join(root, 'tegrastats.log');
+    writeFileSync(log, 'RAM 1802/7772MB (lfb 357x4MB) CPU [100%@1420]\n');
+    const empty = join(root, 'empty.kvscope');
+    writeFileSync(empty, '');
+    const foreign = join(root, 'foreign.db');
+    const db = new Database(foreign);
+    db.exec('CREATE TABLE t (x)');
+    db.close();
+    for (const path of [log, empty, foreign])
+      expect(() => other.addFile(path), path).toThrow(
+        new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: not a KVScope session`),
+      );
+    expect(() => other.addFile(join(root, 'missing.kvscope'))).toThrow(/no such session file/);
+    expect(other.list()).toEqual([]);
+  });
+
+  it('keeps a session of its own folder as its own row', () => {
+    const path = writeSession('run-a');
+    expect(library.addFile(path).id).toBe('run-a');
+    expect(library.list().map((r) => [r.id, r.external])).toEqual([['run-a', false]]);
+  });
+});
+
+describe('the path a window names (LocalFilePathSchema)', () => {
+  it.each([
+    '/home/me/orin.kvscope',
+    '~/logs/tegrastats.log',
+    '~',
+    'C:\\logs\\t.log',
+    'D:/t.log',
+    '\\\\server\\share\\t.log',
+  ])('takes %j', (path) => expect(LocalFilePathSchema.safeParse(path).success).toBe(true));
+  it.each(['orin.kvscope', './orin.kvscope', '../x', '~user/x', '', '   ', '/tmp/a\0b', '/'.repeat(4097)])(
+    'refuses %j',
+    (path) => expect(LocalFilePathSchema.safeParse(path).success).toBe(false),
+  );
+  it('is what the two methods take', () => {
+    expect(apiMethods.addSessionFile.input.safeParse({ path: 'x.kvscope' }).success).toBe(false);
+    expect(apiMethods.importSessionLog.input.safeParse({ kind: 'tegrastats', path: 'x.log' }).success).toBe(false);
+    expect(apiMethods.importSessionLog.input.safeParse({ kind: 'sar', path: '/x.log' }).success).toBe(false);
+    expect(
+      apiMethods.importSessionLog.input.safeParse({ kind: 'tegrastats', path: '/x.log', intervalMs: 5 }).success,
+    ).toBe(false);
+    expect(apiMethods.importSessionLog.input.safeParse({ kind: 'tegrastats', path: ' /x.log ' }).data?.path).toBe(
+      '/x.log',
+    );
   });
 });
 

@@ -17,10 +17,10 @@
 // the epoch (`date +%s`); else one interval after the tick before. Stamps are read as the board's
 // wall clock, their zone not applied (as for tegrastats). A clock that steps back keeps the log's
 // order: the tick goes one interval after the one before.
-import { createVcgencmdCollectorParser } from '../../../../shared/collectors/vcgencmd-collector-parser';
-import { readFirmwareLine } from '../../../../shared/parsers/firmware-lines';
-import { isCommentLine } from '../../../../shared/parsers/records';
-import { formatMs } from '../../../../shared/format/units';
+import { createVcgencmdCollectorParser } from '../../../shared/collectors/vcgencmd-collector-parser';
+import { readFirmwareLine } from '../../../shared/parsers/firmware-lines';
+import { isCommentLine } from '../../../shared/parsers/records';
+import { formatMs } from '../../../shared/format/units';
 import type { LogReader, Read } from './import-reads';
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];

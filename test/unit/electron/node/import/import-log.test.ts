@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseIntervalMs } from '../../../../../../electron/node/cli/commands/import';
+import { parseIntervalMs } from '../../../../../electron/node/import/import-log';
 
 describe('import --interval', () => {
   it('reads seconds and milliseconds', () => {

@@ -1,4 +1,4 @@
-// What `kvscope import`'s log readers give (import.ts runs them; one reader per log kind).
+// What the log readers of an import give (import-log.ts runs them; one reader per log kind).
 
 /**
  * One line's result, whatever reader made it: a sample at a time, a diagnostic (an unreadable line),

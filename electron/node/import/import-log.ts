@@ -1,0 +1,472 @@
+// A log captured on a board without a link to KVScope → a session holding one run, which the
+// dashboard opens and `kvscope report` reports like a recorded one. Run by `kvscope import`
+// (electron/node/cli/commands/import.ts) and by the app's Sessions view (importSessionLog).
+//
+// Each kind is read by the reader the live run uses, so an imported run has the same series keys:
+// tegrastats by shared/parsers/tegrastats-parser.ts + tegrastatsValues (the tegrastats collector's
+// record → values mapping), perf and pmap by their collectors' parsers (shared/collectors/), a
+// vcgencmd loop's readings by the vcgencmd collector's parser (import-vcgencmd.ts), and a
+// llama.cpp log by shared/parsers/llama-log-parser.ts into the run's engine log. The file is streamed,
+// gunzipped when it is gzip's (electron/node/util/log-file-stream.ts), and LineSplitter caps every
+// line; a line no reader understands is a counted diagnostic, the first MAX_KEPT_DIAGNOSTICS of them
+// kept as the run's events.
+import { statSync } from 'node:fs';
+import { basename } from 'node:path';
+import { RunRequestSchema, type RunEvent, type Sample } from '../../../shared/api/schemas';
+import { IMPORT_KINDS, type ImportKind } from '../../../shared/api/session-schemas';
+import { engineKvBytes, recomputeAnalysis } from '../../../shared/analysis/run-summary';
+import {
+  KEPT_DIAGNOSTIC_TEXT_CHARS,
+  MAX_KEPT_DIAGNOSTICS,
+  type CollectorParser,
+  type CollectorRecord,
+} from '../../../shared/collectors/collector';
+import { createPerfParser, parsePerfHeader } from '../../../shared/collectors/perf-parser';
+import { createPmapCollectorParser } from '../../../shared/collectors/pmap-collector-parser';
+import { tegrastatsValues } from '../../../shared/collectors/tegrastats-collector-parser';
+import { cutReason } from '../../../shared/parsers/line-cap';
+import { LineSplitter } from '../../../shared/parsers/line-splitter';
+import { createLlamaLogParser, type LlamaLogRecord } from '../../../shared/parsers/llama-log-parser';
+import { createTegrastatsParser } from '../../../shared/parsers/tegrastats-parser';
+import { isCommentLine } from '../../../shared/parsers/records';
+import { formatMs } from '../../../shared/format/units';
+import type { EngineLog, RunOutcome } from '../../../shared/run/run-record';
+import { commandLineSecrets } from '../session/scrub';
+import { createSession } from '../session/session-store';
+import { redact, registerSecret } from '../util/redact';
+import { appVersion } from '../session/app-version';
+import { describeFileError } from '../util/describe-error';
+import { isGzipDataError, openLogFile, type LogFileStream } from '../util/log-file-stream';
+import type { LogReader, Read } from './import-reads';
+import { vcgencmdReader } from './import-vcgencmd';
+
+export { IMPORT_KINDS, type ImportKind };
+
+/** tegrastats' own default period (`--interval 1000`), used when the log has no times of its own. */
+export const DEFAULT_IMPORT_INTERVAL_MS = 1000;
+
+export interface ImportResult {
+  session: string;
+  kind: ImportKind;
+  samples: number;
+  diagnostics: number;
+  durationMs: number;
+  engineLog: { timings: number; kv: number; model: number };
+  /** Where the session that was at `session` was moved (session-backup.ts); absent when there was none. */
+  previousSessionKeptAs?: string;
+}
+
+/** `1s`, `500ms`, `2` (seconds) → ms, or null. */
+export function parseIntervalMs(text: string): number | null {
+  const m = /^(\d+(?:\.\d+)?)(ms|s)?$/.exec(text.trim());
+  if (!m) return null;
+  const ms = m[2] === 'ms' ? Number(m[1]) : Number(m[1]) * 1000;
+  return Number.isFinite(ms) && ms > 0 ? Math.round(ms) : null;
+}
+
+/**
+ * The interval range a session stores (the run request's `intervalMs`): an import outside it is
+ * refused in one line before anything is read (the request's schema would throw a ZodError).
+ */
+const INTERVAL_RANGE_MS = RunRequestSchema.shape.intervalMs.unwrap();
+
+/** The refusal of an interval the session cannot store (`<asTyped> is outside …`), or null when it can. */
+export function intervalRangeError(intervalMs: number, asTyped = formatMs(intervalMs)): string | null {
+  const { minValue, maxValue } = INTERVAL_RANGE_MS;
+  if ((minValue === null || intervalMs >= minValue) && (maxValue === null || intervalMs <= maxValue)) return null;
+  return `${asTyped} is outside ${formatMs(minValue)}..${formatMs(maxValue)}, the readings' spacing a session stores`;
+}
+
+/** A log that cannot be imported, said in one line; `exitCode` 2 for a wrong request, 1 for the file. */
+export class ImportError extends Error {
+  override name = 'ImportError';
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
+    super(message);
+  }
+}
+
+export function isImportKind(kind: string): kind is ImportKind {
+  return (IMPORT_KINDS as readonly string[]).includes(kind);
+}
+
+/**
+ * A forward jump in a tegrastats log's clock of this many intervals or more is noted on the run:
+ * tegrastats stopped (a `--logfile` appended to by a later start) or the board's clock was set
+ * forward. It stays a gap: both are real time on the axis, and the readings around it are kept.
+ */
+const CLOCK_JUMP_NOTE_INTERVALS = 10;
+
+/**
+ * tegrastats: the log's `MM-DD-YYYY HH:MM:SS` when a line has it, else one interval after the
+ * previous line. The stamp counts whole seconds: the readings of one second (`--interval 100` prints
+ * ten under one stamp) are spread evenly over it, not stacked at one time. A clock that steps back
+ * (set by hand, or by NTP once a board without a battery clock reaches a network) cannot be the
+ * time between two readings: the log's order is, so the reading goes one interval after the
+ * previous one and the lines after it keep that offset.
+ */
+function tegrastatsReader(intervalMs: number): LogReader {
+  const parser = createTegrastatsParser();
+  let firstMs: number | null = null;
+  let lastTMs: number | null = null;
+  let lastClockMs: number | null = null;
+  /** What the clock's steps back have added to the clock's time since the first reading. */
+  let shiftMs = 0;
+  /** The readings under the current stamp, held until the next stamp says how many share it. */
+  let second: { clockMs: number; tMs: number; values: Array<Record<string, number | null>> } | null = null;
+
+  const flush = (out: Read[]) => {
+    if (second === null) return;
+    const n = second.values.length;
+    second.values.forEach((values, i) => {
+      const tMs = (second?.tMs ?? 0) + Math.round((i * 1000) / n);
+      out.push({ kind: 'sample', tMs, values });
+      lastTMs = tMs;
+    });
+    second = null;
+  };
+
+  /** A stamped reading: into the current second, or the start of the next (after the notes its step deserves). */
+  const stamped = (out: Read[], clockMs: number, line: number, iso: string, values: Record<string, number | null>) => {
+    if (second?.clockMs === clockMs) {
+      second.values.push(values);
+      return;
+    }
+    flush(out);
+    firstMs ??= clockMs - (lastTMs === null ? 0 : lastTMs + intervalMs);
+    const stepMs = lastClockMs === null ? 0 : clockMs - lastClockMs;
+    if (stepMs < 0 && lastTMs !== null) {
+      shiftMs = lastTMs + intervalMs - (clockMs - firstMs);
+      const message = `the log's clock went back ${formatMs(-stepMs)} (${iso}): read one interval after the line before`;
+      out.push({ kind: 'note', tMs: lastTMs + intervalMs, line, message });
+    } else if (lastTMs !== null && stepMs >= CLOCK_JUMP_NOTE_INTERVALS * intervalMs) {
+      const message = `the log's clock jumped ${formatMs(stepMs)} forward (${iso}): no reading in between, or the clock was set`;
+      out.push({ kind: 'note', tMs: clockMs - firstMs + shiftMs, line, message });
+    }
+    lastClockMs = clockMs;
+    second = { clockMs, tMs: clockMs - firstMs + shiftMs, values: [values] };
+  };
+
+  const read = (records: ReturnType<typeof parser.push>): Read[] => {
+    const out: Read[] = [];
+    for (const r of records) {
+      if (r.kind === 'diagnostic') {
+        // The readings of the current stamp are still held: the line comes after them.
+        const atMs = second?.tMs ?? lastTMs;
+        out.push(atMs === null ? r : { ...r, tMs: atMs });
+        continue;
+      }
+      const values = tegrastatsValues(r);
+      if (Object.keys(values).length === 0) {
+        out.push({ kind: 'diagnostic', line: r.line, reason: 'tegrastats line without a reading', text: '' });
+        continue;
+      }
+      const clockMs = r.localTimeIso === null ? NaN : Date.parse(`${r.localTimeIso}Z`);
+      if (Number.isFinite(clockMs)) {
+        stamped(out, clockMs, r.line, r.localTimeIso ?? '', values);
+        continue;
+      }
+      flush(out);
+      const tMs = lastTMs === null ? 0 : lastTMs + intervalMs;
+      out.push({ kind: 'sample', tMs, values });
+      lastTMs = tMs;
+    }
+    return out;
+  };
+  return {
+    push: (text, dropped) => (isCommentLine(text) ? [] : read(parser.push(text, dropped))),
+    end: () => {
+      const out = read(parser.end());
+      flush(out);
+      return out;
+    },
+    clockStartMs: () => firstMs,
+  };
+}
+
+/**
+ * A collector's parser fed a file: over-long lines are diagnostics here (the collector parsers take
+ * text only). Its clock only goes forward within one capture (perf's seconds since it started, the
+ * collector's stamps): a time at or before the last is a capture appended to another (`perf stat
+ * -I … -o log --append`, two files concatenated), read one interval after the reading before it.
+ */
+function collectorReader(
+  parser: CollectorParser,
+  prelude: (text: string, lineNo: number) => string[],
+  toTMs: (uptimeMs: number) => number,
+  intervalMs: number,
+): LogReader {
+  /** What the restarts have added to the capture's clock. */
+  let shiftMs = 0;
+  let lastTMs: number | null = null;
+  const read = (record: CollectorRecord | null, lineNo: number): Read[] => {
+    if (record === null) return [];
+    if (record.kind === 'sample') {
+      const tMs = toTMs(record.uptimeMs) + shiftMs;
+      if (lastTMs === null || tMs > lastTMs) {
+        lastTMs = tMs;
+        return [{ kind: 'sample', tMs, values: record.values }];
+      }
+      const message = `the log's clock starts again at ${formatMs(tMs - shiftMs)} (a capture appended to another): read one interval after the reading before`;
+      lastTMs += intervalMs;
+      shiftMs += lastTMs - tMs;
+      return [
+        { kind: 'note', tMs: lastTMs, message },
+        { kind: 'sample', tMs: lastTMs, values: record.values },
+      ];
+    }
+    if (record.kind === 'diagnostic')
+      return [{ kind: 'diagnostic', line: lineNo, reason: record.reason, text: record.text }];
+    if (record.kind === 'status') return [{ kind: 'diagnostic', line: lineNo, reason: record.reason, text: '' }];
+    return [];
+  };
+  let lastLineNo = 0;
+  return {
+    push(text, dropped, lineNo) {
+      lastLineNo = lineNo;
+      if (dropped > 0) return [{ kind: 'diagnostic', line: lineNo, reason: cutReason(dropped), text }];
+      return [...prelude(text, lineNo), text].flatMap((l) => read(parser.push(l), lineNo));
+    },
+    // perf's last interval, a pmap table without its footer: held by the parser until the file ends.
+    end: () => parser.end().flatMap((r) => read(r, lastLineNo)),
+  };
+}
+
+/**
+ * perf stat -I -x, (or the perf collector's own output): perf's time column is seconds since perf
+ * started; a raw capture gets the collector's header with t0 = 0 so that column is the run's clock.
+ */
+function perfReader(intervalMs: number): LogReader {
+  let t0Ms: number | null = null;
+  return collectorReader(
+    createPerfParser(),
+    (text) => {
+      if (t0Ms !== null || text.trim() === '' || isCommentLine(text)) return [];
+      const header = text.startsWith('H ') ? parsePerfHeader(text) : null;
+      t0Ms = header?.t0Ms ?? 0;
+      return header ? [] : ['H v=1 t0=0 events= dropped='];
+    },
+    (uptimeMs) => uptimeMs - (t0Ms ?? 0),
+    intervalMs,
+  );
+}
+
+/** `pmap -x` tables (one per tick): each `<pid>:` title line starts a table, timed one interval apart. */
+function pmapReader(intervalMs: number): LogReader {
+  let tables = 0;
+  let collectorOutput = false;
+  return collectorReader(
+    createPmapCollectorParser(),
+    (text, lineNo) => {
+      if (lineNo === 1 && text.startsWith('H ')) collectorOutput = true;
+      if (collectorOutput || !/^\d+:\s/.test(text)) return [];
+      return [`t=${((tables++ * intervalMs) / 1000).toFixed(3)}`];
+    },
+    (uptimeMs) => uptimeMs,
+    intervalMs,
+  );
+}
+
+/** A llama.cpp log: no samples, its records go to the run's engine log. */
+function llamaLogReader(log: EngineLog): LogReader {
+  const parser = createLlamaLogParser();
+  const read = (records: LlamaLogRecord[]): Read[] => {
+    const out: Read[] = [];
+    for (const r of records) {
+      if (r.kind === 'diagnostic') out.push(r);
+      else if (r.kind === 'timings') log.timings.push(r);
+      else if (r.kind === 'kv') log.kv.push(r);
+      else if (r.kind === 'model') log.model.push(r);
+    }
+    return out;
+  };
+  return { push: (text, dropped) => read(parser.push(text, dropped)), end: () => read(parser.end()) };
+}
+
+/** The reader of each log kind (a log without times gets one reading per `intervalMs`). */
+const READERS: Record<ImportKind, (intervalMs: number, log: EngineLog) => LogReader> = {
+  tegrastats: (intervalMs) => tegrastatsReader(intervalMs),
+  perf: (intervalMs) => perfReader(intervalMs),
+  pmap: (intervalMs) => pmapReader(intervalMs),
+  vcgencmd: (intervalMs) => vcgencmdReader(intervalMs),
+  'llama-log': (_intervalMs, log) => llamaLogReader(log),
+};
+
+/** Streams `file` into a new session at `out`; throws ImportError for a file that cannot be read or has nothing to import. */
+export async function importLog(
+  kind: ImportKind,
+  file: string,
+  out: string,
+  opts: { intervalMs?: number; signal?: AbortSignal } = {},
+): Promise<ImportResult> {
+  const intervalMs = opts.intervalMs ?? DEFAULT_IMPORT_INTERVAL_MS;
+  const rangeError = intervalRangeError(intervalMs);
+  if (rangeError !== null) throw new ImportError(`interval: ${rangeError}`, 2);
+  let mtimeMs: number;
+  try {
+    const st = statSync(file);
+    if (!st.isFile()) throw new Error('not a regular file');
+    mtimeMs = st.mtimeMs;
+  } catch (error) {
+    throw new ImportError(`cannot read ${file}: ${describeFileError(error)}`);
+  }
+  const log: EngineLog = { timings: [], kv: [], model: [] };
+  const reader = READERS[kind](intervalMs, log);
+  const samples: Sample[] = [];
+  const kept: RunEvent[] = [];
+  const notes: RunEvent[] = [];
+  let diagnostics = 0;
+  let lineNo = 0;
+  const source = kind === 'llama-log' ? null : kind;
+  const request = RunRequestSchema.parse({
+    target: { kind: 'local' },
+    engine: { kind: 'command', command: `kvscope import ${kind} ${basename(file)}` },
+    intervalMs,
+  });
+
+  const take = (reads: Read[]) => {
+    for (const r of reads) {
+      if (r.kind === 'sample' && source !== null) samples.push({ tMs: r.tMs, source, values: r.values });
+      else if (r.kind === 'note') {
+        if (notes.length < MAX_KEPT_DIAGNOSTICS)
+          notes.push({
+            tMs: r.tMs,
+            kind: 'info',
+            message: r.line === undefined ? r.message : `line ${r.line}: ${r.message}`,
+          });
+      } else if (r.kind === 'diagnostic') {
+        diagnostics++;
+        if (kept.length >= MAX_KEPT_DIAGNOSTICS) continue;
+        // A kept line is stored cut to KEPT_DIAGNOSTIC_TEXT_CHARS, and a capture pasted from a
+        // terminal holds the commands typed there (`HF_TOKEN=… tegrastats`, `llama-server --api-key
+        // …`): their secrets are registered, so every string written is masked (util/redact.ts),
+        // and the line is masked before it is cut, so no cut leaves a secret's head behind.
+        for (const secret of commandLineSecrets(r.text)) registerSecret(secret);
+        const text = redact(r.text).slice(0, KEPT_DIAGNOSTIC_TEXT_CHARS);
+        // At the reading before it, where the dashboard's Events panel and the report place it
+        // (a line before any reading: at the start, set once the start is known).
+        const tMs = r.tMs ?? samples.at(-1)?.tMs ?? NaN;
+        kept.push({ tMs, kind: 'info', message: `line ${r.line}: ${r.reason}`, data: { text } });
+      }
+    }
+  };
+
+  const splitter = new LineSplitter();
+  let input: LogFileStream;
+  try {
+    input = openLogFile(file);
+  } catch (error) {
+    throw new ImportError(`cannot read ${file}: ${describeFileError(error)}`);
+  }
+  /** A gzip file cut short (copied while it was written) or damaged: what was read of it is kept. */
+  let gzipError: Error | null = null;
+  try {
+    try {
+      for await (const chunk of input.stream as AsyncIterable<Uint8Array>) {
+        if (opts.signal?.aborted) throw new ImportError('interrupted');
+        for (const l of splitter.pushLines(chunk)) take(reader.push(l.text, l.droppedChars, ++lineNo));
+      }
+    } catch (error) {
+      if (!(input.gzip && isGzipDataError(error))) throw error;
+      gzipError = error;
+    }
+    for (const l of splitter.endLines()) take(reader.push(l.text, l.droppedChars, ++lineNo));
+    take(reader.end());
+  } catch (error) {
+    if (error instanceof ImportError) throw error;
+    throw new ImportError(`cannot read ${file}: ${describeFileError(error)}`);
+  } finally {
+    input.stream.destroy();
+  }
+  if (gzipError !== null) {
+    const reason = `the gzip data ends here (${gzipError.message}): the lines before it are read`;
+    take([{ kind: 'diagnostic', line: lineNo, reason, text: '' }]);
+  }
+
+  const records = log.timings.length + log.kv.length + log.model.length;
+  if (samples.length === 0 && records === 0) {
+    if (gzipError !== null) throw new ImportError(`cannot read ${file}: damaged gzip data (${gzipError.message})`);
+    const what = lineNo === 0 ? 'the file is empty' : `none of its ${lineNo} lines is a ${kind} reading`;
+    throw new ImportError(`${file}: nothing to import (${what})`);
+  }
+
+  const startTMs = samples.reduce((m, x) => Math.min(m, x.tMs), samples[0]?.tMs ?? 0);
+  const endTMs = samples.reduce((m, x) => Math.max(m, x.tMs), startTMs);
+  const durationMs = endTMs - startTMs;
+  // A log that prints times of day (tegrastats on JetPack 5+) dates the run; it prints the board's
+  // local time without a zone, stored as if UTC. A log without times ended when the file was last written.
+  const clockStart = reader.clockStartMs?.() ?? null;
+  const startedMs = clockStart !== null ? clockStart + startTMs : mtimeMs - durationMs;
+  const startedAt = new Date(startedMs).toISOString();
+  const endedAt = new Date(startedMs + durationMs).toISOString();
+
+  // The session is written once the whole file is read: a file with nothing to import leaves none.
+  const store = createSession(out, { appVersion: appVersion() });
+  const s = {
+    store,
+    seq: store.addRun({ id: 'import-1', label: `${kind}: ${basename(file)}`, request, state: 'running', startedAt }),
+  };
+  s.store.appendSamples(s.seq, samples);
+  for (const k of ['timings', 'kv', 'model'] as const) if (log[k].length) s.store.appendEngineLog(s.seq, k, log[k]);
+  // In time order: a diagnostic or a note sits at its reading's time (a stable sort keeps the log's order).
+  const events: RunEvent[] = [
+    { tMs: startTMs, kind: 'info', message: `imported from a ${kind} log: ${basename(file)} (${lineNo} lines)` },
+    ...kept.map((e) => (Number.isNaN(e.tMs) ? { ...e, tMs: startTMs } : e)),
+    ...notes,
+  ];
+  s.store.appendEvents(
+    s.seq,
+    events.sort((a, b) => a.tMs - b.tMs),
+  );
+  const analysisInputs = {
+    theoryBytesPerToken: null,
+    ctx: null,
+    budgetBytes: null,
+    engineKvBytes: engineKvBytes(log.kv),
+  };
+  s.store.updateRun(s.seq, { analysisInputs });
+  const outcome: RunOutcome = {
+    exitCode: null,
+    signal: null,
+    oomKilled: false,
+    lostSamples: 0,
+    diagnostics,
+    durationMs,
+    stderrTail: [],
+    collectors:
+      source === null
+        ? {}
+        : {
+            [source]: {
+              status: samples.length > 0 ? 'ok' : 'failed',
+              samples: samples.length,
+              diagnostics,
+              ...(samples.length === 0 ? { reason: `${diagnostics} unreadable lines and no sample` } : {}),
+            },
+          },
+  };
+  s.store.finishRun(
+    s.seq,
+    {
+      label: `${kind}: ${basename(file)}`,
+      state: 'done',
+      error: null,
+      endedAt,
+      outcome,
+      analysis: recomputeAnalysis({ samples, engineLog: log, analysisInputs, engine: null, request }),
+    },
+    samples,
+  );
+  s.store.close();
+  return {
+    session: out,
+    kind,
+    samples: samples.length,
+    diagnostics,
+    durationMs,
+    engineLog: { timings: log.timings.length, kv: log.kv.length, model: log.model.length },
+    ...(store.previousKeptAs !== null ? { previousSessionKeptAs: store.previousKeptAs } : {}),
+  };
+}
