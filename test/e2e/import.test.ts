@@ -41,6 +41,9 @@ describe('an imported tegrastats log in the dashboard', () => {
       await page.getByTestId('viewing-session').waitFor();
       // A log names no board: the header says on none ("on –" before).
       expect(await page.getByTestId('run-target-name').count()).toBe(0);
+      // No engine process in a board log: the memory chart says where its samples are instead of
+      // "the run ended before any memory sample was taken".
+      expect(await page.getByTestId('chart-empty').innerText()).toMatch(/^No engine memory in this run\n/);
       // The newest reading is the log's last line, the capture's third (599 % 3 = 2), read by hand:
       // `RAM 18203/62841MB … GR3D_FREQ 0%@[0,0] … VIN_SYS_5V0 4707mW/4674mW`.
       const shown: Array<[string, string]> = [

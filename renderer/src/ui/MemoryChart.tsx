@@ -19,6 +19,8 @@ export const SERIES_COLORS = {
 
 function EmptyState() {
   const phase = useAppStore((s) => s.run.phase);
+  // Run again at every update of the store (new series come with a new dash.version).
+  const boardSeries = useAppStore((s) => s.seriesStore.keys().length > 0);
   let title = 'Nothing measured yet';
   let text =
     'Choose a target and a workload, then press Start. RSS, anonymous and file-backed RSS are drawn against tokens generated, next to the theoretical KV-cache line and your memory budget.';
@@ -28,6 +30,12 @@ function EmptyState() {
   } else if (phase === 'failed') {
     title = 'No samples';
     text = 'The run failed before any memory sample was taken; the reason is shown above.';
+  } else if ((phase === 'done' || phase === 'stopping') && boardSeries) {
+    // An imported board log (tegrastats, vcgencmd…) or a run without the procfs collector: no
+    // engine process to measure, but the board's signals are there.
+    title = 'No engine memory in this run';
+    text =
+      'Its samples are the board’s own (an imported log, or a run without the procfs collector): they are in the panels below.';
   } else if (phase === 'done' || phase === 'stopping') {
     title = 'No samples';
     text = 'The run ended before any memory sample was taken.';
