@@ -92,6 +92,8 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
     void closed.then(() => recordings.delete(closed));
   };
   const recordingLog = log ?? ((line: string) => process.stderr.write(`kvscope: ${redact(line)}\n`));
+  /** The session ids imports under way will write (importSessionLog). */
+  const importsUnderWay = new Set<string>();
   /** Server conversations going on: dispose() waits for them (each ends by stopping its run). */
   const conversations = new Set<Promise<unknown>>();
 
@@ -272,10 +274,17 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
     addSessionFile: ({ path }) => settled(() => library.addFile(localPath(path))),
     importSessionLog: async ({ kind, path, intervalMs }) => {
       const file = localPath(path);
-      const { id, path: out } = library.newSessionPath(`import-${kind}`);
-      // A log with nothing to import writes no file (ImportError: one line, said in the dialog).
-      const result = await importLog(kind, file, out, { intervalMs });
-      return { listing: library.listing(id), samples: result.samples, diagnostics: result.diagnostics };
+      // The file is written once the whole log is read: until then its name is held here, so a
+      // second import started meanwhile (another window) takes the next name, not the same file.
+      const { id, path: out } = library.newSessionPath(`import-${kind}`, importsUnderWay);
+      importsUnderWay.add(id);
+      try {
+        // A log with nothing to import writes no file (ImportError: one line, said in the dialog).
+        const result = await importLog(kind, file, out, { intervalMs });
+        return { listing: library.listing(id), samples: result.samples, diagnostics: result.diagnostics };
+      } finally {
+        importsUnderWay.delete(id);
+      }
     },
     renameSession: ({ id, name }) => settled(() => library.rename(id, name)),
     deleteSession: ({ id }) =>

@@ -199,14 +199,17 @@ export class SessionLibrary {
     this.dir = resolve(dir);
   }
 
-  /** A fresh file for a run's session: <dir>/<runId>.kvscope (a suffix when taken). */
-  newSessionPath(runId: string): { id: string; path: string } {
+  /**
+   * A fresh file for a run's session: <dir>/<runId>.kvscope (a suffix when taken, or when `reserved`
+   * holds the id: a file promised to a writer that has not made it yet).
+   */
+  newSessionPath(runId: string, reserved: ReadonlySet<string> = new Set()): { id: string; path: string } {
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     const base = SessionIdSchema.parse(runId);
     for (let n = 0; ; n++) {
       const id = n === 0 ? base : `${base}-${n}`;
       const path = join(this.dir, `${id}${SESSION_FILE_EXT}`);
-      if (!existsSync(path)) return { id, path };
+      if (!existsSync(path) && !reserved.has(id)) return { id, path };
     }
   }
 

@@ -1,0 +1,68 @@
+// The Sessions view's Open file and Import log through the app's API (SessionFileDialog.tsx calls
+// addSessionFile and importSessionLog): real logs from the corpus, real session files, the app's
+// own library folder.
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { apiMethods } from '../../../shared/api/contract';
+import { packedSamplesOf, unpackSamples } from '../../../shared/api/packed-samples';
+import { appServicesInTempHome } from '../../helpers/app-services';
+import { orinLogLines } from '../../helpers/tegrastats-log';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+function services() {
+  const made = appServicesInTempHome('kvscope-session-files-api-');
+  dirs.push(made.home);
+  return made;
+}
+
+describe('importSessionLog', () => {
+  it('two imports at once write two sessions, each with its own log’s readings', async () => {
+    const { services: app, home } = services();
+    try {
+      // Two logs of the AGX Orin capture, 30 and 60 lines: the longer takes longer to read.
+      const short = join(home, 'short.log');
+      const long = join(home, 'long.log');
+      writeFileSync(short, orinLogLines(30).join('\n') + '\n');
+      writeFileSync(long, orinLogLines(60).join('\n') + '\n');
+      const input = (path: string) => apiMethods.importSessionLog.input.parse({ kind: 'tegrastats', path });
+      const [a, b] = await Promise.all([
+        app.handlers.importSessionLog(input(long)),
+        app.handlers.importSessionLog(input(short)),
+      ]);
+      expect(a.listing.id).not.toBe(b.listing.id);
+      expect([a.samples, b.samples]).toEqual([60, 30]);
+      const files = readdirSync(join(home, 'sessions'))
+        .filter((f) => f.endsWith('.kvscope'))
+        .sort();
+      expect(files).toEqual(['import-tegrastats-1.kvscope', 'import-tegrastats.kvscope']);
+      for (const [made, lines] of [
+        [a, 60],
+        [b, 30],
+      ] as const) {
+        const { data } = await app.handlers.openSession({ id: made.listing.id });
+        expect(data.runs[0]?.label).toBe(`tegrastats: ${lines === 60 ? 'long' : 'short'}.log`);
+        expect(unpackSamples(packedSamplesOf(data.runs[0]!.samples))).toHaveLength(lines);
+      }
+    } finally {
+      await app.dispose();
+    }
+  });
+
+  it('a log with nothing of its kind is refused in one line and leaves no file', async () => {
+    const { services: app, home } = services();
+    try {
+      const log = join(home, 'orin.log');
+      writeFileSync(log, orinLogLines(5).join('\n') + '\n');
+      await expect(
+        app.handlers.importSessionLog(apiMethods.importSessionLog.input.parse({ kind: 'pmap', path: log })),
+      ).rejects.toThrow(`${log}: nothing to import (none of its 5 lines is a pmap reading)`);
+      mkdirSync(join(home, 'sessions'), { recursive: true });
+      expect(readdirSync(join(home, 'sessions'))).toEqual([]);
+    } finally {
+      await app.dispose();
+    }
+  });
+});
