@@ -11,6 +11,7 @@ import {
   protocol,
   safeStorage,
   session,
+  type OpenDialogOptions,
   type WebContents,
 } from 'electron';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -185,6 +186,22 @@ if (!app.requestSingleInstanceLock()) {
         if (choice.canceled || !choice.filePath) return null;
         await writeFile(choice.filePath, data);
         return choice.filePath;
+      },
+      // The Sessions view's Open file and Import log pick the file here (a page cannot name one).
+      pickFile: async (purpose) => {
+        const options: OpenDialogOptions = {
+          properties: ['openFile'],
+          filters:
+            purpose === 'session'
+              ? [
+                  { name: 'KVScope session', extensions: ['kvscope'] },
+                  { name: 'All files', extensions: ['*'] },
+                ]
+              : [{ name: 'All files', extensions: ['*'] }],
+        };
+        const owner = BrowserWindow.getFocusedWindow();
+        const choice = owner ? await dialog.showOpenDialog(owner, options) : await dialog.showOpenDialog(options);
+        return choice.canceled ? null : (choice.filePaths[0] ?? null);
       },
     });
     registerIpc(services);

@@ -233,6 +233,15 @@ export const apiMethods = {
     output: SessionListingSchema,
   },
   /**
+   * The desktop app's open dialog for the Sessions view's Open file (purpose session) and Import
+   * log (purpose log): the path chosen, null when cancelled. Browser mode has none (supported:
+   * false): the page cannot name a file of the computer the app runs on, so the path is typed.
+   */
+  pickLocalFile: {
+    input: z.object({ purpose: z.enum(['session', 'log']) }).strict(),
+    output: z.object({ supported: z.boolean(), path: z.string().nullable() }),
+  },
+  /**
    * A board's log on the computer KVScope runs on (tegrastats, perf, pmap, vcgencmd, llama.cpp),
    * imported into a new session of the library as `kvscope import` does; `intervalMs` dates a log
    * that prints no times of its own (default 1 s). Its list row, and what was read.

@@ -54,6 +54,8 @@ export interface CreateAppServicesOptions extends AppServicesOptions {
    * null when cancelled. Without it (browser mode) exports come back as content for a download.
    */
   saveFile?: (suggestedName: string, data: Buffer) => Promise<string | null>;
+  /** The desktop's open dialog (Electron): a file's path, or null when cancelled; absent in browser mode. */
+  pickFile?: (purpose: 'session' | 'log') => Promise<string | null>;
 }
 
 /** A synchronous handler's result as a promise; what it throws becomes the rejection, as in an async function. */
@@ -271,6 +273,8 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
       settled(() => {
         return library.readPacked(id);
       }),
+    pickLocalFile: async ({ purpose }) =>
+      options.pickFile ? { supported: true, path: await options.pickFile(purpose) } : { supported: false, path: null },
     addSessionFile: ({ path }) => settled(() => library.addFile(localPath(path))),
     importSessionLog: async ({ kind, path, intervalMs }) => {
       const file = localPath(path);

@@ -267,6 +267,17 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get, { api
   closeFileDialog() {
     set({ fileDialog: null });
   },
+  async browseForFile() {
+    const dialog = get().fileDialog;
+    if (!dialog) return null;
+    try {
+      const { path } = await api.pickLocalFile({ purpose: dialog.mode === 'open' ? 'session' : 'log' });
+      return path;
+    } catch (error) {
+      if (get().fileDialog) set({ fileDialog: { ...dialog, error: errorText(error) } });
+      return null;
+    }
+  },
   async submitFileDialog({ path, kind, intervalMs }) {
     const dialog = get().fileDialog;
     if (!dialog || dialog.working) return;

@@ -18,6 +18,17 @@ function services() {
   return made;
 }
 
+describe('pickLocalFile', () => {
+  it('is not supported without the desktop app’s dialog (browser mode): the page types the path', async () => {
+    const { services: app } = services();
+    try {
+      expect(await app.handlers.pickLocalFile({ purpose: 'log' })).toEqual({ supported: false, path: null });
+    } finally {
+      await app.dispose();
+    }
+  });
+});
+
 describe('importSessionLog', () => {
   it('two imports at once write two sessions, each with its own log’s readings', async () => {
     const { services: app, home } = services();

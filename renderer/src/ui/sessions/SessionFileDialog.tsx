@@ -26,6 +26,9 @@ export function SessionFileDialog() {
   const dialog = useAppStore((s) => s.fileDialog);
   const close = useAppStore((s) => s.closeFileDialog);
   const submit = useAppStore((s) => s.submitFileDialog);
+  const browse = useAppStore((s) => s.browseForFile);
+  // The desktop app opens the system's dialog; a page in a browser cannot name a file, so it is typed.
+  const desktop = useAppStore((s) => s.appInfo?.shell === 'electron');
   const [path, setPath] = useState('');
   const [kind, setKind] = useState<ImportKind>('tegrastats');
   const [interval, setIntervalText] = useState(String(DEFAULT_INTERVAL_MS));
@@ -113,6 +116,16 @@ export function SessionFileDialog() {
             />
           )}
         </LabelledField>
+        {desktop && (
+          <button
+            type="button"
+            className="button-secondary"
+            onClick={() => void browse().then((chosen) => chosen !== null && setPath(chosen))}
+            data-testid="session-file-browse"
+          >
+            Browse…
+          </button>
+        )}
         {importing && (
           <LabelledField
             id="import-interval"

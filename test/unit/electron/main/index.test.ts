@@ -21,6 +21,8 @@ const h = vi.hoisted(() => {
     headersReceived: null as Listener | null,
     sandboxEnabled: false,
     quit: 0,
+    openDialogCalls: [] as unknown[],
+    openDialogAnswer: { canceled: true, filePaths: [] as string[] },
   };
 
   class FakeBrowserWindow {
@@ -49,6 +51,9 @@ const h = vi.hoisted(() => {
     on(event: string, fn: Listener) {
       this.listeners.set(event, fn);
     }
+    static getFocusedWindow() {
+      return null;
+    }
     show() {}
     focus() {}
     restore() {}
@@ -72,6 +77,13 @@ const h = vi.hoisted(() => {
       },
     },
     BrowserWindow: FakeBrowserWindow,
+    // The system's open dialog: what the user picks next (recorded.openDialogAnswer).
+    dialog: {
+      showOpenDialog: vi.fn((...args: any[]) => {
+        recorded.openDialogCalls.push(args.at(-1));
+        return Promise.resolve(recorded.openDialogAnswer);
+      }),
+    },
     // Desktop notifications for alerts (electron/main/alert-notifications.ts): none on this fake desktop.
     Notification: { isSupported: () => false },
     ipcMain: { handle: (channel: string, fn: Listener) => ipcHandlers.set(channel, fn) },
@@ -154,6 +166,7 @@ describe('the Electron main process', () => {
       // No --open on the test's command line; exports go through the save dialog.
       openSessionFile: undefined,
       saveFile: expect.any(Function),
+      pickFile: expect.any(Function),
     });
     expect(h.windows).toHaveLength(1);
     const [win] = h.windows;
@@ -165,6 +178,26 @@ describe('the Electron main process', () => {
     });
     expect(win.options.webPreferences.preload).toMatch(/preload[\\/]index\.cjs$/);
     expect(win.loadURL).toHaveBeenCalledWith('kvscope://app/index.html');
+  });
+
+  it("picks the Sessions view's files with the system's open dialog: sessions by their extension, logs of any name", async () => {
+    const [[options]] = h.createAppServices.mock.calls as unknown as [
+      [{ pickFile: (p: string) => Promise<string | null> }],
+    ];
+    h.recorded.openDialogAnswer = { canceled: false, filePaths: ['/home/me/orin.kvscope'] };
+    expect(await options.pickFile('session')).toBe('/home/me/orin.kvscope');
+    h.recorded.openDialogAnswer = { canceled: true, filePaths: [] };
+    expect(await options.pickFile('log')).toBeNull();
+    expect(h.recorded.openDialogCalls).toEqual([
+      {
+        properties: ['openFile'],
+        filters: [
+          { name: 'KVScope session', extensions: ['kvscope'] },
+          { name: 'All files', extensions: ['*'] },
+        ],
+      },
+      { properties: ['openFile'], filters: [{ name: 'All files', extensions: ['*'] }] },
+    ]);
   });
 
   it('gives the services a secret store over safeStorage that refuses the plain-text backend', () => {
