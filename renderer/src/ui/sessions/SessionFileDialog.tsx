@@ -119,7 +119,7 @@ export function SessionFileDialog() {
         {desktop && (
           <button
             type="button"
-            className="button-secondary"
+            className="button-secondary session-file-browse"
             onClick={() => void browse().then((chosen) => chosen !== null && setPath(chosen))}
             data-testid="session-file-browse"
           >
@@ -137,7 +137,7 @@ export function SessionFileDialog() {
             {(describedBy) => (
               <input
                 id="import-interval"
-                type="number"
+                type="text"
                 inputMode="numeric"
                 value={interval}
                 aria-invalid={Boolean(intervalError)}
@@ -152,7 +152,7 @@ export function SessionFileDialog() {
           <button type="button" className="button-secondary" onClick={close} data-testid="session-file-cancel">
             Cancel
           </button>
-          <button type="submit" disabled={dialog.working} data-testid="session-file-submit">
+          <button type="submit" className="button-primary" disabled={dialog.working} data-testid="session-file-submit">
             {dialog.working ? (importing ? 'Importing…' : 'Opening…') : importing ? 'Import' : 'Open'}
           </button>
         </div>

@@ -376,7 +376,8 @@ export function SessionsView() {
             <button type="button" className="link-button" onClick={() => setView('run')}>
               Go to the run
             </button>{' '}
-            A log from a board without a link (tegrastats, perf, pmap, vcgencmd, llama.cpp) comes in with Import log….
+            A log from a board without a link (tegrastats, perf, pmap, vcgencmd, llama.cpp) comes in with Import log…
+            above.
           </p>
         </div>
       )}
