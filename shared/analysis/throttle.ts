@@ -10,6 +10,7 @@
 // An interval runs from the first throttled sample to the first sample after it that is not
 // throttled (or the last sample), so the time between ticks is attributed to the state seen.
 import type { Sample } from '../api/schemas';
+import { isAlarmLevelKey } from './alarm-sensors';
 import { seriesOfSamples, type TimeSeries } from './time-series';
 import { maxOfPresent, minOfPresent } from '../util/nullable-extremes';
 import type { CpufreqPolicy, ThermalZone } from '../probe/probe-schema';
@@ -301,19 +302,19 @@ function insideOutside(
 
 /** Sensor readings in °C: thermal zones (procfs sampler), tegrastats and the Pi firmware. `trip.*.C` are limits, not readings. */
 const TEMP_KEY = /^(?:temp|tegra\.temp)\..+\.C$|^rpi\.soc\.C$/;
-/**
- * tegrastats' PMIC@… is not a die reading: it prints a fixed 100C or 50C (every capture of it in
- * test/fixtures/tegrastats/), so as the hottest sensor it would hold a Jetson "near its trip" forever.
- */
-const PLACEHOLDER_TEMP_KEY = /^tegra\.temp\.PMIC\.C$/i;
 /** Clocks, each against the highest value the run saw (the samplers do not read the hardware maximum). */
 const CLOCK_KEY =
   /^cpufreq\.[^.]+\.KHz$|^tegra\.(?:cpu\.\d+|gpu|emc)\.freqMHz$|^devfreq\..+\.curFreqMHz$|^rpi\.armFreqMHz$/;
 /** The Raspberry Pi get_throttled word (shared/collectors/vcgencmd-collector-parser.ts). */
 export const RPI_THROTTLED_KEY = 'rpi.throttledBits';
 
+/**
+ * A temperature the rule reads. Not an alarm level (./alarm-sensors.ts: the Jetson PMIC's `PMIC@100C`
+ * and `PMIC-Die` zone read a fixed 100 °C, 120 or 140 °C when an alarm fires): as the hottest sensor it
+ * would hold a Jetson "near its trip" for the whole run and make every idling clock a throttle.
+ */
 export function isThrottleTempKey(key: string): boolean {
-  return TEMP_KEY.test(key) && !PLACEHOLDER_TEMP_KEY.test(key);
+  return TEMP_KEY.test(key) && !isAlarmLevelKey(key);
 }
 
 export interface ThrottleClockKey {

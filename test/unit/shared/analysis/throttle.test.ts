@@ -23,6 +23,7 @@ import { tegrastatsValues } from '../../../../shared/collectors/tegrastats-colle
 import { createVcgencmdCollectorParser } from '../../../../shared/collectors/vcgencmd-collector-parser';
 import { parseTegrastatsLine } from '../../../../shared/parsers/tegrastats-parser';
 import { parseProbeOutput } from '../../../../shared/probe/probe-parser';
+import { nanoSamplerSamples, pmicAlarmMilli } from '../../../helpers/pmic-fixtures';
 
 // One point per second for 60 s: 60 °C, except 97 °C from 20 s to 39 s; the clock drops to 60%
 // from 22 s to 38 s. Trip 99 °C, "near" = within 5 °C → hot from 94 °C.
@@ -207,7 +208,7 @@ describe('throttlePointsFromSamples: the series the collectors really emit', () 
     ]);
   });
 
-  it("reads tegrastats' temperatures and clocks, without the PMIC placeholder (always 100C or 50C)", () => {
+  it("reads tegrastats' temperatures and clocks, without the PMIC's alarm level (PMIC@100C: no alarm)", () => {
     // Xavier NX under full stress: PMIC@100C on every line; the real sensors peak at GPU@45C.
     const lines = captureLines('tegrastats/xavier-nx-and-nano-jp4.6/nano_tx2nx_xaviernx_aiblox_stresstest.txt').slice(
       0,
@@ -357,6 +358,21 @@ describe('throttlePointsFromSamples: the series the collectors really emit', () 
       { tMs: 1000, tempC: 80, clockFraction: 1, rpiThrottled: null },
       { tMs: 2000, tempC: 81.5, clockFraction: 0.5, rpiThrottled: null },
     ]);
+  });
+
+  it("a Jetson Nano's PMIC-Die zone (procfs sampler) is an alarm level, not the hottest sensor: nor when its alarm fires", () => {
+    // The real Nano's zones (AO-therm 31 °C the hottest, PMIC-Die 100000), the PMIC then reading
+    // the driver's alarm levels (120, 140 °C); the CPU clock drops from 1479 to 921.6 MHz at 1 s.
+    const samples = nanoSamplerSamples(pmicAlarmMilli(), [1_479_000, 921_600]);
+    expect(samples.map((x) => x.values['temp.PMIC-Die.C'])).toEqual([100, 120, 140, 120, 100]);
+    const points = throttlePointsFromSamples(samples);
+    expect(points.map((p) => p.tempC)).toEqual([31, 31, 31, 31, 31]);
+    // Against a passive trip at 97 °C the board is nowhere near it: a low clock is the governor's.
+    expect(detectThrottleIntervals(points, { tripC: 97 })).toEqual([]);
+    // Live: no near-trip temperature from it, not throttling.
+    const now = new ThrottleWatch(97).observe(samples[1]?.values ?? {});
+    expect(Object.keys(now.tempsC)).not.toContain('temp.PMIC-Die.C');
+    expect(now.throttling).toBe(false);
   });
 
   it('holds a reading until its collector reads again: a clock at 1 s and a temperature at 1.5 s make one picture', () => {
