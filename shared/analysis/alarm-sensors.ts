@@ -30,7 +30,8 @@
 import type { TimeSeries } from './time-series';
 
 /** What the sensor is, in the words every surface uses. */
-export const PMIC_ALARM_NAME = 'PMIC die-temperature alarm';
+const PMIC_DIE = 'PMIC die-temperature';
+export const PMIC_ALARM_NAME = `${PMIC_DIE} alarm`;
 
 /** The die temperature each alarm stands for, °C: TJALRM1 and TJALRM2 (the driver's 120 and 140). */
 export const PMIC_ALARM_LEVELS_C = [120, 140] as const;
@@ -127,5 +128,35 @@ export function alarmEpisodesOf(get: (key: string) => TimeSeries | undefined, ke
 export function alarmEpisodeMessage(e: AlarmEpisode): string {
   const seconds = ((e.endMs - e.startMs) / 1000).toFixed(1);
   const how = e.cleared ? `cleared after ${seconds} s` : `still raised at the last reading, ${seconds} s on`;
-  return `${PMIC_ALARM_NAME} ${alarmWords(e.alarm)} on ${e.key}: ${how}`;
+  return `${PMIC_DIE} ${alarmWords(e.alarm)} on ${e.key}: ${how}`;
+}
+
+/** The alarm-level series a run read and their alarm episodes (`profile --json` `alarms`). */
+export interface AlarmSummary {
+  /** The alarm-level series in the samples (read, whether an alarm fired or not). */
+  keys: string[];
+  episodes: AlarmEpisode[];
+}
+
+/** AlarmSummary of a run's samples; null when it read no alarm-level sensor. Only the alarm keys are gathered. */
+export function summarizeAlarms(
+  samples: ReadonlyArray<{ tMs: number; values: Record<string, number | null> }>,
+): AlarmSummary | null {
+  const isAlarm = new Map<string, boolean>();
+  const byKey = new Map<string, { t: number[]; v: number[]; length: number }>();
+  const sorted = samples.filter((s) => Number.isFinite(s.tMs)).sort((a, b) => a.tMs - b.tMs);
+  for (const s of sorted)
+    for (const [k, x] of Object.entries(s.values)) {
+      let alarm = isAlarm.get(k);
+      if (alarm === undefined) isAlarm.set(k, (alarm = isAlarmLevelKey(k)));
+      if (!alarm || typeof x !== 'number' || !Number.isFinite(x)) continue;
+      let series = byKey.get(k);
+      if (!series) byKey.set(k, (series = { t: [], v: [], length: 0 }));
+      series.t.push(s.tMs);
+      series.v.push(x);
+      series.length += 1;
+    }
+  if (byKey.size === 0) return null;
+  const keys = [...byKey.keys()].sort();
+  return { keys, episodes: alarmEpisodesOf((k) => byKey.get(k), keys) };
 }

@@ -10,6 +10,7 @@ import type { EngineLog, RunRecord } from '../run/run-record';
 import { analyzeRun } from './run-analysis';
 import type { ServerProfile } from './stream-timing';
 import { summarizeThrottle, type ThrottleSummary } from './throttle';
+import { summarizeAlarms, type AlarmSummary } from './alarm-sensors';
 import type { SweepSummary } from './sweep';
 
 export type ProfileSummaryOutput = ProfileSummary & {
@@ -20,6 +21,11 @@ export type ProfileSummaryOutput = ProfileSummary & {
   server?: ServerProfile;
   /** Throttle intervals and their cost (shared/analysis/throttle.ts); absent without any thermal or clock reading. */
   throttle?: ThrottleSummary;
+  /**
+   * The Jetson PMIC's die-temperature alarms (shared/analysis/alarm-sensors.ts): the alarm-level
+   * series read and each episode of an alarm; absent when the run read no such sensor.
+   */
+  alarms?: AlarmSummary;
   collectors?: Record<string, CollectorStatus>;
 };
 
@@ -108,9 +114,11 @@ export function summarizeRun(record: RunRecord): ProfileSummaryOutput {
     maxSafeContextTokens: a.maxSafeContextTokens,
   };
   const throttle = summarizeThrottle(record.samples, record.target);
+  const alarms = summarizeAlarms(record.samples);
   const tail = {
     ...(a.leak ? { leak: a.leak } : {}),
     ...(throttle ? { throttle } : {}),
+    ...(alarms ? { alarms } : {}),
     ...(record.engine?.model ? { model: record.engine.model } : {}),
   };
   if (o === null) {

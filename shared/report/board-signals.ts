@@ -3,13 +3,22 @@
 // temperatures, clocks, loads, rails, counters — each summed up in one row: a gauge's low, mean and
 // high over the run, a counter's increase. A collector added to the registry shows up here without
 // a change (as in the dashboard's "All series" panel). Pure.
+import { alarmOfReading, alarmWords, isAlarmLevelKey, PMIC_ALARM_NAME } from '../analysis/alarm-sensors';
 import { perTokenSummary, type PerTokenSummary } from '../analysis/per-token';
 import type { ThrottleReason, ThrottleSummary } from '../analysis/throttle';
 import type { TimeSeries } from '../analysis/time-series';
 import { registeredSeries, seriesDisplayLabel, type RegisteredSeries } from '../collectors/registry';
 import { THROTTLED_BITS_KEY } from '../collectors/vcgencmd-collector-parser';
 import { formatSeriesValue } from '../format/series-value';
-import { formatCount, formatMs, formatPercent, formatTempC, formatTokensPerSecond, MISSING } from '../format/units';
+import {
+  formatCount,
+  formatMs,
+  formatPercent,
+  formatRunTimeMs,
+  formatTempC,
+  formatTokensPerSecond,
+  MISSING,
+} from '../format/units';
 import type { Row } from './report-target';
 
 /** Distinct get_throttled words a row lists before `…`. */
@@ -86,9 +95,40 @@ function summed(series: RegisteredSeries, values: TimeSeries, seen: Seen): strin
 }
 
 /**
+ * An alarm-level series (../analysis/alarm-sensors.ts) as what it says: which alarms, in how many
+ * readings, from when; never a low · mean · high of degrees (a mean of 50 and 100 °C is no die's).
+ */
+function alarmSummed(values: TimeSeries): string {
+  const byAlarm = [0, 0, 0];
+  const quiet = new Set<number>();
+  let count = 0;
+  let first: number | null = null;
+  for (let i = 0; i < values.length; i++) {
+    const v = values.v[i] ?? NaN;
+    if (!Number.isFinite(v)) continue;
+    count++;
+    const alarm = alarmOfReading(v);
+    byAlarm[alarm] = (byAlarm[alarm] ?? 0) + 1;
+    if (alarm === 0) quiet.add(v);
+    else first ??= values.t[i] ?? null;
+  }
+  const readings = (n: number) => `${formatCount(n)} reading${n === 1 ? '' : 's'}`;
+  const quietC = [...quiet].sort((a, b) => a - b).map((v) => formatTempC(v));
+  const nominal =
+    quietC.length > 0
+      ? ` (read as ${quietC.join(', ')} while no alarm is set: the driver's value, not a temperature)`
+      : '';
+  if (first === null) return `no alarm in ${readings(count)}${nominal}`;
+  const raised = ([2, 1] as const)
+    .filter((a) => (byAlarm[a] ?? 0) > 0)
+    .map((a) => `${alarmWords(a)} in ${readings(byAlarm[a] ?? 0)}`);
+  return `${raised.join(', ')} of ${formatCount(count)}, the first at ${formatRunTimeMs(first)}${nominal}`;
+}
+
+/**
  * One row per registered series the samples hold, in registry order, but the engine's own (tokens,
  * its output: the run's other sections say them): a gauge as `low · mean · high`, a counter as its
- * increase over the run.
+ * increase over the run, an alarm level as its alarms.
  */
 export function boardSignalRows(byKey: ReadonlyMap<string, TimeSeries>): Row[] {
   const rows: Row[] = [];
@@ -112,6 +152,10 @@ export function boardSignalRows(byKey: ReadonlyMap<string, TimeSeries>): Row[] {
       count++;
     }
     if (count === 0 || first === null) continue;
+    if (isAlarmLevelKey(series.key)) {
+      rows.push({ label: `${PMIC_ALARM_NAME} ${series.key}`, value: alarmSummed(values) });
+      continue;
+    }
     rows.push({
       label: seriesDisplayLabel(series),
       value: summed(series, values, { low, high, sum, count, first, last }),

@@ -1,6 +1,7 @@
 // The charts of a report, built from a run's stored samples and analysis (or a sweep's): which
 // series, which markers, how far the axes reach. The SVG renderer (./svg-chart.ts) only draws them.
 import { firstTokenMs, tokenEventsFromSamples, tokensPerSecondOverTime } from '../analysis/throughput';
+import { alarmEpisodesOf, isAlarmLevelKey, isAlarmSensorSeries, PMIC_ALARM_NAME } from '../analysis/alarm-sensors';
 import { lttb } from '../analysis/lttb';
 import type { SweepAnalysis } from '../analysis/sweep';
 import type { RunAnalysis, Sample } from '../api/schemas';
@@ -212,14 +213,16 @@ export const MAX_TEMPERATURE_LINES = 6;
 
 /**
  * Temperatures over time: the sensors that rose highest, the trip point the throttle rule used, the
- * throttle intervals shaded. Null without two readings of any temperature.
+ * throttle intervals shaded. An alarm level (the Jetson PMIC's, ../analysis/alarm-sensors.ts) is
+ * not a temperature: not drawn, its fixed 100 °C neither the "highest" sensor nor the reach of the
+ * scale; its alarms are marked where they fire. Null without two readings of any temperature.
  */
 export function temperatureChart(
   byKey: ReadonlyMap<string, TimeSeries>,
   throttle: ThrottleSummary | null,
 ): ChartModel | null {
   const lines = registeredSeries(byKey.keys())
-    .filter((series) => series.unit === 'C')
+    .filter((series) => series.unit === 'C' && !isAlarmSensorSeries(series.key))
     .map((series) => {
       const values = byKey.get(series.key);
       const points: Array<[number, number]> = [];
@@ -254,12 +257,20 @@ export function temperatureChart(
     lines.length > drawn.length
       ? [`${lines.length - drawn.length} cooler sensors are not drawn; the board signals list every one.`]
       : [];
+  const alarmKeys = [...byKey.keys()].filter(isAlarmLevelKey).sort();
+  const episodes = alarmEpisodesOf((k) => byKey.get(k), alarmKeys);
+  if (alarmKeys.length > 0)
+    notes.push(
+      `${alarmKeys.join(', ')}: the ${PMIC_ALARM_NAME}, a level and not a temperature, is not drawn; ${
+        episodes.length > 0 ? 'its alarms are marked' : 'no alarm in the run'
+      }.`,
+    );
   return {
     title: 'Temperatures over time',
     xLabel: 'seconds since the run started',
     xUnit: 'seconds',
     series,
-    markers: [],
+    markers: episodes.map((e) => ({ x: e.startMs / 1000, kind: 'alert', label: `PMIC alarm ${e.alarm}` })),
     ...(spans.length > 0 ? { bands: { label: 'throttled', spans } } : {}),
     yUnit: 'C',
     xMax,

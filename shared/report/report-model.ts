@@ -7,6 +7,7 @@
 // stored samples) or from the samples themselves, and every finding from shared/analysis/findings.ts;
 // this file only words and arranges them (the words of findings: ./finding-text.ts, the charts:
 // ./report-charts.ts).
+import { alarmEpisodeMessage, alarmEpisodesOf } from '../analysis/alarm-sensors';
 import { compareSeverity, runFindings, type EngineKind } from '../analysis/findings';
 import { runRecommendations } from '../analysis/recommendations';
 import { passiveTripC } from '../analysis/recommendations-setup';
@@ -323,6 +324,13 @@ function runReport(run: SessionRun, sessionTarget: TargetFacts | null = null): R
     clockCeilings: clockCeilingsOf(run.target ?? sessionTarget),
   }).map((r) => wordRecommendation(r, engine));
 
+  // The run's events and, where they fire, the PMIC's die-temperature alarms (read from its samples).
+  const alarms = alarmEpisodesOf((k) => byKey.get(k), byKey.keys()).map((e) => ({
+    tMs: e.startMs,
+    kind: 'alert',
+    message: alarmEpisodeMessage(e),
+  }));
+  const eventsWithAlarms = alarms.length > 0 ? [...run.events, ...alarms].sort((x, y) => x.tMs - y.tMs) : run.events;
   const charts = [
     rssVsTokensChart(run, a),
     rssOverTimeChart(run, a),
@@ -341,7 +349,7 @@ function runReport(run: SessionRun, sessionTarget: TargetFacts | null = null): R
     startedAt: run.startedAt,
     numbers,
     sections,
-    events: run.events.map((e) => ({
+    events: eventsWithAlarms.map((e) => ({
       tMs: e.tMs,
       time: formatRunTimeMs(e.tMs),
       kind: e.kind,

@@ -3,6 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { buildReportModel, type RunReport } from '../../../../shared/report/report-model';
 import { defined } from '../../../helpers/defined';
 import { crashedRun, finishedRun, GIB, session } from '../../../helpers/session-fixtures';
+import { summarizeRun } from '../../../../shared/analysis/run-summary';
+import type { TargetFacts } from '../../../../shared/run/target-facts';
+import { fixtureLines, nanoSamplerSamples, pmicAlarmMilli, tegrastatsSamples } from '../../../helpers/pmic-fixtures';
+import { thermalZone } from '../../../helpers/throttle-fixtures';
 
 const row = (run: RunReport, section: string, label: string) =>
   run.sections.find((s) => s.title === section)?.rows.find((r) => r.label === label)?.value;
@@ -224,5 +228,94 @@ describe('report model of several runs', () => {
       title: 'The reserved context (4,096 tokens) does not fit the 1.00 GiB budget: at most 3,000 tokens does',
       detail: 'Lower the context to 2,816 or less.',
     });
+  });
+});
+
+describe("a Jetson's PMIC die zone: an alarm level, never the board's hottest temperature", () => {
+  const signals = (run: RunReport) => run.sections.find((s) => s.title === 'Board signals over the run')?.rows ?? [];
+  const temperatures = (run: RunReport) =>
+    defined(
+      run.charts.find((c) => c.title === 'Temperatures over time'),
+      'chart',
+    );
+  // A Jetson Nano as L4T's device tree describes it: the CPU zone's passive trip, the PMIC die zone's
+  // `hot-die` trip (active, 120 °C: the driver's alarm 1).
+  const nano: TargetFacts = {
+    kind: 'ssh',
+    label: 'nano',
+    thermal: [thermalZone('CPU-therm', [['passive', 97]]), thermalZone('PMIC-Die', [['active', 120]])],
+  };
+
+  it('a TX2 (real tegrastats lines, L4T 28) whose only reading above 90 °C is PMIC@100C: the chart reaches 43 °C, not 105', () => {
+    const samples = tegrastatsSamples(fixtureLines('tegrastats/tx2-l4t28/tx2_l4t28_gustavz_issue24.txt'));
+    expect(samples.map((x) => x.values['tegra.temp.PMIC.C'])).toEqual([100, 100, 100]);
+    const run = defined(buildReportModel(session([finishedRun({ samples, events: [] })])).runs[0], 'run');
+    // The real sensors peak at 41 °C (BCPU, MCPU, PLL on the first two lines): ×1.05 of headroom.
+    const chart = temperatures(run);
+    expect(chart.yMax).toBeCloseTo(41 * 1.05, 10);
+    expect(chart.series.map((s) => s.name).filter((n) => n.includes('PMIC'))).toEqual([]);
+    expect(chart.notes).toContain(
+      'tegra.temp.PMIC.C: the PMIC die-temperature alarm, a level and not a temperature, is not drawn; no alarm in the run.',
+    );
+    expect(chart.markers).toEqual([]);
+    // One row that says what it is, not "low 100 · mean 100 · high 100 °C".
+    expect(signals(run).filter((r) => r.label.includes('PMIC'))).toEqual([
+      {
+        label: 'PMIC die-temperature alarm tegra.temp.PMIC.C',
+        value: "no alarm in 3 readings (read as 100.0 °C while no alarm is set: the driver's value, not a temperature)",
+      },
+    ]);
+    expect(run.events).toEqual([]);
+  });
+
+  it("a Nano's sysfs PMIC-Die (procfs sampler, real zones) while a clock drops: not throttled against the 97 °C trip", () => {
+    const samples = nanoSamplerSamples([100000, 100000, 100000, 100000], [1_479_000, 921_600]);
+    const run = defined(buildReportModel(session([finishedRun({ samples, events: [] })], nano)).runs[0], 'run');
+    expect(row(run, 'Throttling', 'Throttled')).toBe(
+      'none detected (by the trip point, the clocks against their maxima and the firmware’s bits, as far as the run recorded them)',
+    );
+    expect(row(run, 'Throttling', 'Trip point used')).toBe('97.0 °C');
+    expect(row(run, 'Throttling', 'Hottest while throttled')).toBeUndefined();
+    expect(row(run, 'Board signals over the run', 'PMIC die-temperature alarm temp.PMIC-Die.C')).toBe(
+      "no alarm in 4 readings (read as 100.0 °C while no alarm is set: the driver's value, not a temperature)",
+    );
+    // The hottest line drawn is a real zone (AO-therm, 31 °C); the trip line sets the reach.
+    const chart = temperatures(run);
+    expect(chart.series.filter((s) => s.role === 'temperature').map((s) => s.name)[0]).toContain('temp.AO-therm.C');
+    expect(chart.series.some((s) => s.name.includes('PMIC'))).toBe(false);
+  });
+
+  it('an alarm firing (written from the driver: 100, 120, 140, 120, 100 °C): an event, a chart marker, the signals row, the JSON summary', () => {
+    const samples = nanoSamplerSamples(pmicAlarmMilli(), [1_479_000]);
+    const record = finishedRun({ samples, target: nano });
+    const run = defined(buildReportModel(session([record], nano)).runs[0], 'run');
+    // Among the run's own events, at the reading where it fires.
+    expect(run.events.map((e) => [e.time, e.kind, e.message])).toEqual([
+      ['0.0 s', 'start', 'engine: llama-cli …'],
+      [
+        '1.0 s',
+        'alert',
+        'PMIC die-temperature alarm 2 (the die passed 140 °C) on temp.PMIC-Die.C: cleared after 3.0 s',
+      ],
+      ['4.0 s', 'disconnect', 'link lost'],
+      ['9.0 s', 'reconnect', 'link back'],
+      ['131.0 s', 'oom', 'Out of memory: Killed process 4242 (llama-cli)'],
+    ]);
+    expect(row(run, 'Board signals over the run', 'PMIC die-temperature alarm temp.PMIC-Die.C')).toBe(
+      "alarm 2 (the die passed 140 °C) in 1 reading, alarm 1 (the die passed 120 °C) in 2 readings of 5, the first at 1.0 s (read as 100.0 °C while no alarm is set: the driver's value, not a temperature)",
+    );
+    const chart = temperatures(run);
+    expect(chart.markers).toEqual([{ x: 1, kind: 'alert', label: 'PMIC alarm 2' }]);
+    expect(chart.notes).toContain(
+      'temp.PMIC-Die.C: the PMIC die-temperature alarm, a level and not a temperature, is not drawn; its alarms are marked.',
+    );
+    // The 140 °C is no temperature either: the chart reaches the 97 °C trip, not the alarm.
+    expect(chart.yMax).toBeCloseTo(97 * 1.05, 10);
+    expect(summarizeRun(record).alarms).toEqual({
+      keys: ['temp.PMIC-Die.C'],
+      episodes: [{ key: 'temp.PMIC-Die.C', startMs: 1000, endMs: 4000, cleared: true, alarm: 2 }],
+    });
+    // A run that read no PMIC says nothing of it.
+    expect(summarizeRun(finishedRun()).alarms).toBeUndefined();
   });
 });
