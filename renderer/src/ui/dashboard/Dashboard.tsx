@@ -6,6 +6,7 @@
 // layout (tracks, legends, readouts), which changes only when a series appears; the points are
 // downsampled and drawn on canvas in one animation frame (TimeChart.tsx, track-painter.ts).
 import { memo, useMemo, useState } from 'react';
+import { alarmEpisodesOf } from '../../../../shared/analysis/alarm-sensors';
 import { DEVICE_PRESETS } from '../../../../shared/analysis/presets';
 import type { RooflineParams } from '../../../../shared/analysis/roofline';
 import { rooflineEfficiency, decodeCeilingTokensPerSecond } from '../../../../shared/analysis/roofline';
@@ -149,7 +150,15 @@ export function Dashboard() {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- version stands for the store's contents (mutated in place)
     [seriesStore, version, minTripC, clockCeilings],
   );
-  const events = useMemo(() => mergeEvents(runEvents, uiAlerts, throttle.intervals), [runEvents, uiAlerts, throttle]);
+  const alarms = useMemo(
+    () => alarmEpisodesOf((k) => seriesStore.get(k), seriesStore.keys()),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- version stands for the store's contents (mutated in place)
+    [seriesStore, version],
+  );
+  const events = useMemo(
+    () => mergeEvents(runEvents, uiAlerts, throttle.intervals, alarms),
+    [runEvents, uiAlerts, throttle, alarms],
+  );
   const perToken = useMemo(
     () => perTokenLine(perTokenSummary((k) => seriesStore.get(k), seriesStore.keys())),
     // eslint-disable-next-line react-hooks/exhaustive-deps -- version stands for the store's contents (mutated in place)

@@ -1,6 +1,7 @@
 // The Events panel's content: every event of the run on the shared time axis (start/stop,
 // alerts, throttling, disconnect/reconnect, OOM, markers) and as a list, newest first. Clicking
 // one puts the shared cursor on it.
+import { alarmEpisodeMessage, type AlarmEpisode } from '../../../../shared/analysis/alarm-sensors';
 import type { AlertRule } from '../../../../shared/analysis/alerts';
 import type { RunEvent } from '../../../../shared/api/schemas';
 import { DASHBOARD_ALERT_RULES } from '../../state/dashboard-slice';
@@ -28,15 +29,17 @@ const KIND_LABEL: Record<RunEvent['kind'], string> = {
 };
 
 /**
- * The run's events, the dashboard's own alerts, and the throttle intervals the dashboard found, in
- * time order. For the rules the dashboard judges itself, its alerts (the user's thresholds and
- * switches as they are now) stand for the run's (those of the run's start): a rule set to 50 % or
- * turned off mid-run must not show the run's 80 % alert.
+ * The run's events, the dashboard's own alerts, the throttle intervals the dashboard found and the
+ * PMIC's die-temperature alarms its series show (shared/analysis/alarm-sensors.ts), in time order.
+ * For the rules the dashboard judges itself, its alerts (the user's thresholds and switches as they
+ * are now) stand for the run's (those of the run's start): a rule set to 50 % or turned off mid-run
+ * must not show the run's 80 % alert.
  */
 export function mergeEvents(
   runEvents: readonly RunEvent[],
   uiAlerts: readonly RunEvent[],
   throttle: ReadonlyArray<{ startMs: number; endMs: number }>,
+  alarms: readonly AlarmEpisode[] = [],
 ): RunEvent[] {
   const ruleOf = (e: RunEvent) => (e.data as { rule?: unknown } | undefined)?.rule;
   const judgedHere = (e: RunEvent) => e.kind === 'alert' && DASHBOARD_ALERT_RULES.has(ruleOf(e) as AlertRule);
@@ -45,7 +48,8 @@ export function mergeEvents(
     kind: 'throttle',
     message: `throttled for ${((i.endMs - i.startMs) / 1000).toFixed(1)} s`,
   }));
-  return [...runEvents.filter((e) => !judgedHere(e)), ...uiAlerts, ...bands].sort((a, b) => a.tMs - b.tMs);
+  const raised: RunEvent[] = alarms.map((e) => ({ tMs: e.startMs, kind: 'alert', message: alarmEpisodeMessage(e) }));
+  return [...runEvents.filter((e) => !judgedHere(e)), ...uiAlerts, ...bands, ...raised].sort((a, b) => a.tMs - b.tMs);
 }
 
 export function EventsStrip({

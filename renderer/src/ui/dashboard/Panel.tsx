@@ -7,7 +7,7 @@ import type { ThrottleInterval } from '../../../../shared/analysis/throttle';
 import { useAppStore, useAppStoreApi } from '../store-context';
 import { indexAtOrBefore } from './downsample';
 import { RATE_WINDOW_MS, tokensAtTime } from './derived';
-import { formatUnit } from './format-unit';
+import { formatReading } from './format-unit';
 import { PANEL_NAMES, toDisplay, unitFromName, type PanelId } from './series-catalog';
 import { CEILING, TOKENS_PER_SECOND, type PointsInputs, type TrackModel, type VLine } from './panel-model';
 import { TimeChart } from './TimeChart';
@@ -129,7 +129,7 @@ export function CursorReadout(
   for (const track of tracks)
     for (const s of track.series) {
       const v = valueAt(props, s.key, tMs);
-      parts.push(`${s.label} ${formatUnit(track.unit, v)}`);
+      parts.push(`${s.label} ${formatReading(track.unit, s.key, v)}`);
     }
   return (
     <p className="cursor-readout" data-testid={`cursor-readout-${panel}`} data-tms={tMs} aria-live="off">

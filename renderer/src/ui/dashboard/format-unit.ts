@@ -1,5 +1,6 @@
 // Values of any series unit for people, through shared/format/units.ts (the one place numbers
 // become text until shared/format/ lands).
+import { alarmReadingWords, isAlarmLevelKey } from '../../../../shared/analysis/alarm-sensors';
 import { formatBytesShort } from '../../../../shared/format/axis';
 import { formatBytes, formatCount, MISSING } from '../../../../shared/format/units';
 import type { SeriesUnit } from './series-catalog';
@@ -31,6 +32,21 @@ export function formatUnit(unit: SeriesUnit | 'tokens-per-second', value: number
     case 'tokens-per-second':
       return `${fixed(value, 1)} tokens/s`;
   }
+}
+
+/**
+ * A series' value in a readout: the value of an alarm-level series (shared/analysis/alarm-sensors.ts,
+ * the Jetson PMIC's die zone) as the alarm it says, with the number it reads ("no alarm, reads
+ * 100.0 °C"); any other as formatUnit gives it.
+ */
+export function formatReading(
+  unit: SeriesUnit | 'tokens-per-second',
+  key: string,
+  value: number | null | undefined,
+): string {
+  if (isAlarmLevelKey(key) && typeof value === 'number' && Number.isFinite(value))
+    return `${alarmReadingWords(value)}, reads ${formatUnit(unit, value)}`;
+  return formatUnit(unit, value);
 }
 
 /** Axis ticks: short. */

@@ -4,6 +4,7 @@
 // points of a series (min/max per pixel of the visible window, in the display unit) change with
 // every sample and view, and are computed in the frame that draws them, through PointsCache
 // (points-cache.ts), so an unchanged series costs nothing. Pure: tested without React.
+import { PMIC_ALARM_LEVELS_C } from '../../../../shared/analysis/alarm-sensors';
 import type { RooflineParams } from '../../../../shared/analysis/roofline';
 import { minMaxPerPixel, type PlotPoints } from './downsample';
 import { ceilingOverTime, rollingTokensPerSecond } from './derived';
@@ -51,6 +52,11 @@ export interface TrackModel {
   unit: SeriesUnit | 'tokens-per-second';
   series: TrackSeries[];
   refLines: RefLine[];
+  /**
+   * Its series are alarm levels, not readings (shared/analysis/alarm-sensors.ts): the y range holds
+   * every reference line (the alarm levels), the readout says which alarm is raised.
+   */
+  alarmLevel?: true;
 }
 
 /** Colours by position in a track (readable on the dark and the light theme). */
@@ -116,11 +122,17 @@ export function buildPanelTracks(input: PanelInputs): PanelTracks {
       }
       for (const trip of trips) refLines.push({ y: trip, label: `trip ${trip} °C`, color: BUDGET_COLOR });
     }
+    const alarmLevel = track === 'alarm-level';
+    if (alarmLevel)
+      PMIC_ALARM_LEVELS_C.forEach((y, i) =>
+        refLines.push({ y, label: `alarm ${i + 1}: ${y} °C`, color: BUDGET_COLOR }),
+      );
     out[panel].push({
       id: track,
       title: trackTitle(track),
       unit: displayUnit(infos[0]?.unit ?? 'count'),
       refLines,
+      ...(alarmLevel ? { alarmLevel: true as const } : {}),
       series: infos.map((info, i) => ({
         key: info.key,
         label: info.label,
@@ -129,7 +141,7 @@ export function buildPanelTracks(input: PanelInputs): PanelTracks {
       })),
     });
   }
-  const order = ['process-memory', 'system-memory', 'memory-pressure', 'temperature', 'clocks', 'load'];
+  const order = ['process-memory', 'system-memory', 'memory-pressure', 'temperature', 'alarm-level', 'clocks', 'load'];
   for (const tracks of Object.values(out))
     tracks.sort((a, b) => ((order.indexOf(a.id) + 99) % 99) - ((order.indexOf(b.id) + 99) % 99));
 

@@ -5,6 +5,7 @@
 // (shared/collectors/procfs-sampler-parser.ts) and the naming habit of docs/DEVELOPING.md
 // (units in names: rssBytes, tempC, freqKHz, powerMw).
 
+import { isAlarmSensorSeries, PMIC_ALARM_NAME } from '../../../../shared/analysis/alarm-sensors';
 import { seriesOf } from '../../../../shared/collectors/registry';
 
 export type SeriesUnit = 'bytes' | 'celsius' | 'khz' | 'mhz' | 'hz' | 'mw' | 'mj' | 'percent' | 'count' | 'per-second';
@@ -44,6 +45,7 @@ const TRACK_TITLES: Record<string, string> = {
   'system-memory': 'System memory',
   'memory-pressure': 'Memory pressure',
   temperature: 'Temperature',
+  'alarm-level': `${PMIC_ALARM_NAME} (a level, not a temperature)`,
   clocks: 'Clocks',
   load: 'Load',
   power: 'Power',
@@ -119,7 +121,9 @@ function placeByUnit(key: string, unit: SeriesUnit): Pick<SeriesInfo, 'panel' | 
     case 'bytes':
       return { panel: 'memory', track: PROCESS_MEMORY.has(key) ? 'process-memory' : 'system-memory' };
     case 'celsius':
-      return { panel: 'thermal', track: 'temperature' };
+      // The Jetson PMIC's die zone reads a fixed 100 °C until an alarm fires: a track of its own,
+      // never the temperature track's scale (shared/analysis/alarm-sensors.ts).
+      return { panel: 'thermal', track: isAlarmSensorSeries(key) ? 'alarm-level' : 'temperature' };
     case 'khz':
     case 'mhz':
     case 'hz':

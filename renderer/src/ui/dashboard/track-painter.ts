@@ -99,7 +99,10 @@ interface Painted {
   vLines: readonly VLine[];
 }
 
-/** The y range of the track: zero-based except temperatures; reference lines near the data widen it. */
+/**
+ * The y range of the track: zero-based except temperatures; reference lines near the data widen it,
+ * and every one of an alarm-level track (its alarm levels are what its line is read against).
+ */
 export function yRange(track: TrackModel, points: readonly CachedPoints[]): [number, number] {
   let lo = Infinity;
   let hi = -Infinity;
@@ -109,7 +112,8 @@ export function yRange(track: TrackModel, points: readonly CachedPoints[]): [num
   }
   if (!(hi >= lo)) return [0, 1];
   // Reference lines widen the range only when near the data (a budget far above stays a label).
-  for (const r of track.refLines) if (r.y <= hi * 1.5 && r.y >= lo - Math.abs(hi - lo)) hi = Math.max(hi, r.y);
+  for (const r of track.refLines)
+    if (track.alarmLevel || (r.y <= hi * 1.5 && r.y >= lo - Math.abs(hi - lo))) hi = Math.max(hi, r.y);
   const zeroBased = track.unit !== 'celsius';
   const min = zeroBased ? Math.min(0, lo) : Math.floor(lo - 2);
   const max = hi === min ? min + 1 : hi + (hi - min) * 0.06;
