@@ -27,6 +27,7 @@
 // the lowest level any version of the driver reports for one (120 °C), the second alarm from
 // 140 °C; anything below is "no alarm", whatever the number (50, 100). No Orin capture here prints
 // a PMIC temperature.
+import { formatTempC } from '../format/units';
 import type { TimeSeries } from './time-series';
 
 /** What the sensor is, in the words every surface uses. */
@@ -71,11 +72,21 @@ export function alarmWords(alarm: AlarmNumber): string {
   return `alarm ${alarm} (the die passed ${PMIC_ALARM_LEVELS_C[alarm - 1]} °C)`;
 }
 
+/** "PMIC die-temperature alarm 1 (the die passed 120 °C)". */
+export function pmicAlarmWords(alarm: AlarmNumber): string {
+  return `${PMIC_DIE} ${alarmWords(alarm)}`;
+}
+
 /** A reading for people: "no alarm" or "alarm 1 (the die passed 120 °C)"; never a temperature. */
 export function alarmReadingWords(readingC: number | null | undefined): string {
   if (typeof readingC !== 'number' || !Number.isFinite(readingC)) return '–';
   const alarm = alarmOfReading(readingC);
   return alarm === 0 ? 'no alarm' : alarmWords(alarm);
+}
+
+/** A reading in a readout: "no alarm, reads 100.0 °C" — the alarm it says, then the number the driver gave. */
+export function alarmReadingText(readingC: number): string {
+  return `${alarmReadingWords(readingC)}, reads ${formatTempC(readingC)}`;
 }
 
 /** A stretch of readings at an alarm level. */
@@ -128,7 +139,7 @@ export function alarmEpisodesOf(get: (key: string) => TimeSeries | undefined, ke
 export function alarmEpisodeMessage(e: AlarmEpisode): string {
   const seconds = ((e.endMs - e.startMs) / 1000).toFixed(1);
   const how = e.cleared ? `cleared after ${seconds} s` : `still raised at the last reading, ${seconds} s on`;
-  return `${PMIC_DIE} ${alarmWords(e.alarm)} on ${e.key}: ${how}`;
+  return `${pmicAlarmWords(e.alarm)} on ${e.key}: ${how}`;
 }
 
 /** The alarm-level series a run read and their alarm episodes (`profile --json` `alarms`). */

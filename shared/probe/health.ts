@@ -2,6 +2,7 @@
 // will distort a measurement or kill a run, said plainly, with the command that fixes it.
 import { formatBytes, formatCount, formatFreqKHz, formatPercent, formatTempC } from '../format/units';
 import type { HealthFinding, ProbeResult } from './probe-schema';
+import { alarmOfReading, isAlarmLevelZone, pmicAlarmWords } from '../analysis/alarm-sensors';
 import { shellQuote } from '../util/shell';
 
 /** Every threshold in one place, with its reason. */
@@ -213,6 +214,21 @@ export function healthFindings(probe: ProbeResult, options: HealthOptions = {}):
   // --- thermals -----------------------------------------------------------------------------
   for (const z of probe.thermal) {
     if (z.tempC === null) continue;
+    // The Jetson PMIC's die zone reads an alarm level, not a temperature (../analysis/alarm-sensors.ts):
+    // its trips are the alarm levels themselves; what it says is whether an alarm is raised.
+    if (isAlarmLevelZone(z.type)) {
+      const alarm = alarmOfReading(z.tempC);
+      if (alarm !== 0)
+        add({
+          id: `pmic-alarm-${z.zone}`,
+          severity: 'warn',
+          title: `${z.type ?? z.zone}: ${pmicAlarmWords(alarm)} is raised`,
+          detail:
+            'The PMIC has no thermometer: its driver reports a fixed 100 °C (50 °C on some builds) until a die alarm fires. A raised alarm means the power stage is hot, whatever the SoC sensors read; the PMIC heats with the current its regulators deliver.',
+          fix: 'Let the board cool down and check the airflow over the module before the run.',
+        });
+      continue;
+    }
     const trips = z.trips.filter(
       (t) => t.tempC !== null && t.tempC > 0 && (t.type === 'passive' || t.type === 'hot' || t.type === 'critical'),
     );

@@ -1,6 +1,7 @@
 // The device card: what "Test & probe" learned about the selected board (shared/probe's
 // ProbeResult) and the health findings, each with its fix as a command to copy. Shown above the
 // chart, because these facts (THP, swap, cgroup limit, governor, heat) change how the run reads.
+import { alarmReadingText, isAlarmLevelZone } from '../../../shared/analysis/alarm-sensors';
 import { useRef, useState, type ReactNode } from 'react';
 import type { HealthFinding } from '../../../shared/probe/probe-schema';
 import {
@@ -207,7 +208,14 @@ function Facts({ result }: { result: ProbeOutcome }) {
           );
           return (
             <Fact key={z.zone} label={z.type ?? z.zone}>
-              {z.unreadable ? <span className="muted">unreadable</span> : formatTempC(z.tempC)}
+              {z.unreadable ? (
+                <span className="muted">unreadable</span>
+              ) : isAlarmLevelZone(z.type) && z.tempC !== null ? (
+                // The Jetson PMIC's die zone: an alarm level, not a temperature (shared/analysis/alarm-sensors.ts).
+                alarmReadingText(z.tempC)
+              ) : (
+                formatTempC(z.tempC)
+              )}
               {trip ? (
                 <span className="muted small">
                   {' '}

@@ -2,6 +2,7 @@
 // the health findings. With --json exactly one JSON document `{...probe, target, findings}` on
 // stdout; progress (connecting, host key added) on stderr; a failure is one line, exit 1
 // (unreachable, refused host key, authentication) or 2 (usage).
+import { alarmReadingText, isAlarmLevelZone } from '../../../../shared/analysis/alarm-sensors';
 import { CliError, type CliIo, parseCliArgs } from '../cli-io';
 import {
   createTarget,
@@ -141,10 +142,10 @@ function human(report: ProbeReport, p: ProbeResult, findings: HealthFinding[]): 
       .filter((t) => t.tempC !== null)
       .map((t) => `${t.type ?? t.name} ${t.tempC}°C`)
       .join(', ');
-    row(
-      'thermal',
-      `${z.type ?? z.zone}: ${z.unreadable ? 'unreadable' : z.tempC === null ? '?' : `${z.tempC.toFixed(1)} °C`}${trips ? ` (trips: ${trips})` : ''}`,
-    );
+    // The Jetson PMIC's die zone: the alarm it says, not a temperature (shared/analysis/alarm-sensors.ts).
+    const reading =
+      z.tempC === null ? '?' : isAlarmLevelZone(z.type) ? alarmReadingText(z.tempC) : `${z.tempC.toFixed(1)} °C`;
+    row('thermal', `${z.type ?? z.zone}: ${z.unreadable ? 'unreadable' : reading}${trips ? ` (trips: ${trips})` : ''}`);
   }
   for (const d of p.devfreq)
     row(

@@ -1,6 +1,6 @@
 // Values of any series unit for people, through shared/format/units.ts (the one place numbers
 // become text until shared/format/ lands).
-import { alarmReadingWords, isAlarmLevelKey } from '../../../../shared/analysis/alarm-sensors';
+import { alarmReadingText, isAlarmLevelKey } from '../../../../shared/analysis/alarm-sensors';
 import { formatBytesShort } from '../../../../shared/format/axis';
 import { formatBytes, formatCount, MISSING } from '../../../../shared/format/units';
 import type { SeriesUnit } from './series-catalog';
@@ -44,8 +44,7 @@ export function formatReading(
   key: string,
   value: number | null | undefined,
 ): string {
-  if (isAlarmLevelKey(key) && typeof value === 'number' && Number.isFinite(value))
-    return `${alarmReadingWords(value)}, reads ${formatUnit(unit, value)}`;
+  if (isAlarmLevelKey(key) && typeof value === 'number' && Number.isFinite(value)) return alarmReadingText(value);
   return formatUnit(unit, value);
 }
 

@@ -6,6 +6,7 @@ import { healthFindings } from '../../../../shared/probe/health';
 import { parseProbeOutput } from '../../../../shared/probe/probe-parser';
 import type { ProbeResult } from '../../../../shared/probe/probe-schema';
 import { defined } from '../../../helpers/defined';
+import { nanoZones, pmicAlarmMilli } from '../../../helpers/pmic-fixtures';
 
 const MiB = 1024 ** 2;
 const GiB = 1024 ** 3;
@@ -147,6 +148,33 @@ describe('healthFindings', () => {
     expect(healthFindings(board(zone(86, 'critical')))[0]).toMatchObject({ severity: 'error' });
     expect(ids(board(zone(70, 'passive')))).toEqual([]);
     expect(ids(board(zone(84, 'active')))).toEqual([]);
+  });
+
+  it("a Jetson's PMIC-Die zone is an alarm, not a hot board: quiet at the driver's 100 °C, a PMIC alarm at 120 °C", () => {
+    // thermal_zone4 of a real Jetson Nano (test/fixtures/thermal/jetson-nano-pmic-die) with the
+    // trips of the max77620 thermal binding's example (hot 120 °C, critical 140 °C: the driver's two
+    // alarm levels); 120 °C is the reading the driver gives once alarm 1 is set (a written value).
+    const { types, milli } = nanoZones();
+    const pmic = (tempC: number) => (p: ProbeResult) =>
+      (p.thermal = [
+        {
+          zone: 'thermal_zone4',
+          type: defined(types[4], 'zone 4'),
+          tempC,
+          unreadable: false,
+          trips: [
+            { name: 'trip_point_0', type: 'hot', tempC: 120 },
+            { name: 'trip_point_1', type: 'critical', tempC: 140 },
+          ],
+        },
+      ]);
+    const nominal = defined(milli[4], 'PMIC-Die temp');
+    expect(nominal).toBe(100000);
+    expect(ids(board(pmic(nominal / 1000)))).toEqual([]);
+    const raised = healthFindings(board(pmic(defined(pmicAlarmMilli()[1], 'alarm 1 reading') / 1000)));
+    expect(raised.map((f) => [f.id, f.severity, f.title])).toEqual([
+      ['pmic-alarm-thermal_zone4', 'warn', 'PMIC-Die: PMIC die-temperature alarm 1 (the die passed 120 °C) is raised'],
+    ]);
   });
 
   it('Raspberry Pi get_throttled bits (corpus: 0x50005 = under-voltage + throttled now, both occurred)', () => {
