@@ -37,7 +37,11 @@ export const SERIES_UNIT_SUFFIX: Record<SeriesUnit, string> = {
 };
 
 export interface SeriesDef {
-  /** Sample value key; `*` stands for one dotted name part (a thermal zone, a cpufreq policy). */
+  /**
+   * Sample value key; `*` stands for a name (a thermal zone, a cpufreq policy, a rail), one or more
+   * characters, dots included (a devfreq device is `ff9a0000.gpu`). A key several definitions
+   * match belongs to the one with the most fixed text (shared/collectors/registry.ts `seriesOf`).
+   */
   key: string;
   label: string;
   unit: SeriesUnit;

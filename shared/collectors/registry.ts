@@ -46,14 +46,40 @@ export function seriesDisplayLabel(s: Pick<RegisteredSeries, 'label' | 'pattern'
   return s.pattern.includes('*') ? `${s.label} ${s.key}` : s.label;
 }
 
+/** Every definition in registry order, with its source and its place in that order. */
+const DEFINITIONS: ReadonlyArray<{ def: SeriesDef; sourceId: string; order: number }> = SERIES_SOURCES.flatMap(
+  (source) => source.series.map((def) => ({ def, sourceId: source.id })),
+).map((d, order) => ({ ...d, order }));
+
+/** How much of a key a definition fixes: a plain key all of it, a pattern its text around the `*`. */
+const fixedChars = (def: SeriesDef) => (def.key.includes('*') ? def.key.length - 1 : Infinity);
+
+/**
+ * The definition of a key, or null. A `*` matches dots too, so a key can fit several:
+ * `cpufreq.policy0.max.KHz` fits `cpufreq.*.KHz` (as `policy0.max`) and is the cap of
+ * `cpufreq.*.max.KHz`; `perf.task-clockUs` fits `perf.*` and is the CPU time of `perf.*Us`. The one
+ * that fixes most of the key says what it is (among equals the first in registry order).
+ */
+function definitionOf(key: string): (typeof DEFINITIONS)[number] | null {
+  let best: (typeof DEFINITIONS)[number] | null = null;
+  for (const d of DEFINITIONS) {
+    if (seriesKeyMatches(d.def.key, key) && (best === null || fixedChars(d.def) > fixedChars(best.def))) best = d;
+    if (best !== null && fixedChars(best.def) === Infinity) break;
+  }
+  return best;
+}
+
+const registered = (key: string, { def, sourceId }: (typeof DEFINITIONS)[number]): RegisteredSeries => ({
+  ...def,
+  key,
+  pattern: def.key,
+  sourceId,
+});
+
 /** The registered definition of a sample key, or null for a key no source declares. */
 export function seriesOf(key: string): RegisteredSeries | null {
-  for (const source of SERIES_SOURCES) {
-    for (const def of source.series) {
-      if (seriesKeyMatches(def.key, key)) return { ...def, key, pattern: def.key, sourceId: source.id };
-    }
-  }
-  return null;
+  const d = definitionOf(key);
+  return d === null ? null : registered(key, d);
 }
 
 /**
@@ -68,16 +94,11 @@ export function seriesPresent(samples: ReadonlyArray<{ values: Record<string, nu
 
 /** The registered series of these sample keys, in registry order (a pattern's keys sorted); unregistered keys left out. */
 export function registeredSeries(sampleKeys: Iterable<string>): RegisteredSeries[] {
-  const keys = new Set(sampleKeys);
-  const out: RegisteredSeries[] = [];
-  for (const source of SERIES_SOURCES) {
-    for (const def of source.series) {
-      const matching = [...keys].filter((k) => seriesKeyMatches(def.key, k)).sort();
-      for (const key of matching) {
-        keys.delete(key);
-        out.push({ ...def, key, pattern: def.key, sourceId: source.id });
-      }
-    }
+  const found: Array<{ key: string; d: (typeof DEFINITIONS)[number] }> = [];
+  for (const key of new Set(sampleKeys)) {
+    const d = definitionOf(key);
+    if (d !== null) found.push({ key, d });
   }
-  return out;
+  found.sort((a, b) => a.d.order - b.d.order || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return found.map(({ key, d }) => registered(key, d));
 }

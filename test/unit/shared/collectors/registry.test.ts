@@ -2,7 +2,13 @@
 // and shell variable names; series whose keys say their unit (CSV columns are the keys).
 import { describe, expect, it } from 'vitest';
 import { SERIES_UNIT_SUFFIX } from '../../../../shared/collectors/collector';
-import { COLLECTORS, SERIES_SOURCES, seriesOf, seriesPresent } from '../../../../shared/collectors/registry';
+import {
+  COLLECTORS,
+  registeredSeries,
+  SERIES_SOURCES,
+  seriesOf,
+  seriesPresent,
+} from '../../../../shared/collectors/registry';
 
 describe('collector registry', () => {
   it('ids are lower-case words, unique; each collector has a script and an interval', () => {
@@ -41,5 +47,30 @@ describe('collector registry', () => {
         { values: { 'cpufreq.policy4.KHz': 1, 'cpufreq.policy0.KHz': 2, rssBytes: null, tokens: 3, other: 4 } },
       ]).map((s) => s.key),
     ).toEqual(['tokens', 'cpufreq.policy0.KHz', 'cpufreq.policy4.KHz']);
+  });
+
+  it('a key several definitions match belongs to the one that fixes most of it', () => {
+    // `*` matches dots too: `cpufreq.*.KHz` fits the cap key (as `policy0.max`), `perf.*` fits every perf key.
+    expect(seriesOf('cpufreq.policy0.max.KHz')).toMatchObject({
+      pattern: 'cpufreq.*.max.KHz',
+      label: 'CPU clock cap (scaling_max_freq)',
+    });
+    expect(seriesOf('cpufreq.policy0.KHz')).toMatchObject({ pattern: 'cpufreq.*.KHz', label: 'CPU clock' });
+    expect(seriesOf('perf.task-clockUs')).toMatchObject({ pattern: 'perf.*Us', unit: 'us' });
+    expect(seriesOf('perf.cache-misses')).toMatchObject({ pattern: 'perf.*', unit: 'count' });
+    // In registry order: the clocks' definition before the caps', each one's keys sorted.
+    expect(
+      registeredSeries([
+        'cpufreq.policy4.max.KHz',
+        'cpufreq.policy4.KHz',
+        'cpufreq.policy0.max.KHz',
+        'cpufreq.policy0.KHz',
+      ]).map((s) => [s.key, s.pattern]),
+    ).toEqual([
+      ['cpufreq.policy0.KHz', 'cpufreq.*.KHz'],
+      ['cpufreq.policy4.KHz', 'cpufreq.*.KHz'],
+      ['cpufreq.policy0.max.KHz', 'cpufreq.*.max.KHz'],
+      ['cpufreq.policy4.max.KHz', 'cpufreq.*.max.KHz'],
+    ]);
   });
 });
