@@ -4,15 +4,10 @@
 // caches) and the energy the board's input rail drew per token. Read from series (the dashboard's
 // store, or a run's samples through seriesOfSamples), so the dashboard and the report say the same.
 // Pure.
+import { perfKeyParts } from '../collectors/perf-parser';
 import type { TimeSeries } from './time-series';
 
 export type SeriesAccess = (key: string) => TimeSeries | undefined;
-
-/** A perf counter key's PMU and event: `perf.cycles` → ('', cycles), `perf.cpu_core.cycles` → (cpu_core, cycles). */
-export function perfKeyParts(key: string): { pmu: string; event: string } | null {
-  const m = /^perf\.(?:([\w-]+)\.)?([\w-]+)$/.exec(key);
-  return m ? { pmu: m[1] ?? '', event: m[2] ?? '' } : null;
-}
 
 /**
  * The rail that feeds the whole board: tegrastats' `VDD_IN` (Orin, Xavier NX) or `POM_5V_IN` (Nano,

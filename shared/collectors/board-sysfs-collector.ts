@@ -98,6 +98,12 @@ tick | awk $AWKI -v pid="$P" -v root="$R" ${awkWord(awkProgram)}
 `;
 }
 
+/** A trip point's part, `<zone type>.<index>` (boardKey.trip): `cpu-thermal, trip 0`. */
+function tripWords(part: string): string {
+  const m = /^(.+)\.(\d+)$/.exec(part);
+  return m ? `${m[1] ?? ''}, trip ${m[2] ?? ''}` : part;
+}
+
 export const boardSysfsCollector: CollectorDefinition = {
   id: 'boardsysfs',
   title: 'Board clocks, NPU load, power sensors, trip points (devfreq, rknpu, hwmon INA, thermal)',
@@ -107,11 +113,36 @@ export const boardSysfsCollector: CollectorDefinition = {
   interval: { defaultMs: 1000, minMs: 200, maxMs: 60_000 },
   createParser: createBoardSysfsCollectorParser,
   series: [
-    { key: 'devfreq.*.curFreqMHz', label: 'devfreq clock', unit: 'MHz', kind: 'gauge' },
-    { key: 'devfreq.*.minFreqMHz', label: 'devfreq clock floor', unit: 'MHz', kind: 'gauge' },
-    { key: 'devfreq.*.maxFreqMHz', label: 'devfreq clock ceiling', unit: 'MHz', kind: 'gauge' },
-    { key: 'npu.*.loadPct', label: 'NPU core load (rknpu)', unit: 'pct', kind: 'gauge' },
-    { key: 'power.*.mW', label: 'power sensor (INA)', unit: 'mW', kind: 'gauge' },
-    { key: 'trip.*.C', label: 'thermal trip point', unit: 'C', kind: 'gauge' },
+    { key: 'devfreq.*.curFreqMHz', label: 'devfreq clock', legend: (d) => `${d} clock`, unit: 'MHz', kind: 'gauge' },
+    {
+      key: 'devfreq.*.minFreqMHz',
+      label: 'devfreq clock floor',
+      legend: (d) => `${d} floor`,
+      unit: 'MHz',
+      kind: 'gauge',
+    },
+    {
+      key: 'devfreq.*.maxFreqMHz',
+      label: 'devfreq clock ceiling',
+      legend: (d) => `${d} ceiling`,
+      unit: 'MHz',
+      kind: 'gauge',
+    },
+    {
+      key: 'npu.*.loadPct',
+      label: 'NPU core load (rknpu)',
+      legend: (core) => `NPU ${core} load`,
+      unit: 'pct',
+      kind: 'gauge',
+    },
+    { key: 'power.*.mW', label: 'power sensor (INA)', legend: (rail) => `${rail} (INA)`, unit: 'mW', kind: 'gauge' },
+    {
+      key: 'trip.*.C',
+      label: 'thermal trip point',
+      partWords: tripWords,
+      legend: tripWords,
+      unit: 'C',
+      kind: 'gauge',
+    },
   ],
 };

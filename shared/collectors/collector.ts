@@ -43,9 +43,25 @@ export interface SeriesDef {
    * match belongs to the one with the most fixed text (shared/collectors/registry.ts `seriesOf`).
    */
   key: string;
+  /**
+   * What the series is, for people. For a pattern key: what each of its series is (`temperature
+   * (tegrastats)`), one of them named `<label>: <its * part in words>` (./series-names.ts). Unique
+   * in the registry and without a `:`, which keeps every name apart (test/unit/shared/collectors).
+   */
   label: string;
   unit: SeriesUnit;
   kind: SeriesKind;
+  /**
+   * A pattern's `*` part in words where the part is not one plain name: psi's `memory.some`, a trip
+   * point's `cpu-thermal.0`, a core's bare `0`. Absent: the part as written. Must keep two parts
+   * the collector writes apart (different parts, different words).
+   */
+  partWords?: (part: string) => string;
+  /**
+   * The name in a dashboard legend, where the panel's title and the track say the rest, so it can
+   * be short (`anon RSS`, for a pattern `VDD_IN avg` from the part). Absent: the full name.
+   */
+  legend?: string | ((part: string) => string);
 }
 
 export type CollectorStatusValue = 'ok' | 'absent' | 'denied' | 'failed';

@@ -7,7 +7,7 @@
 // enable it. Lines: shared/collectors/perf-parser.ts; IPC and misses per token:
 // shared/analysis/per-token.ts.
 import type { CollectorDefinition } from './collector';
-import { createPerfParser } from './perf-parser';
+import { createPerfParser, perfCounterName, perfKeyParts } from './perf-parser';
 
 /**
  * The default events: cycles and instructions give IPC; cache and LLC/L1 misses show a model
@@ -90,6 +90,12 @@ exec perf stat -I "$MS" -x, -e "$kept" -p "$P" 2>&1
 `;
 }
 
+/** A counter's part (`cycles`, `cpu_core.cycles`, perfKey) as the per-token rows say it: `cycles (cpu_core)`. */
+function counterWords(part: string): string {
+  const parts = perfKeyParts(`perf.${part}`);
+  return parts ? perfCounterName(parts) : part;
+}
+
 export const perfCollector: CollectorDefinition = {
   id: 'perf',
   title: 'CPU counters of the engine (perf stat)',
@@ -109,7 +115,7 @@ export const perfCollector: CollectorDefinition = {
   },
   createParser: createPerfParser,
   series: [
-    { key: 'perf.*Us', label: 'CPU time per interval (perf)', unit: 'us', kind: 'gauge' },
-    { key: 'perf.*', label: 'perf counter per interval', unit: 'count', kind: 'gauge' },
+    { key: 'perf.*Us', label: 'CPU time per interval (perf)', partWords: counterWords, unit: 'us', kind: 'gauge' },
+    { key: 'perf.*', label: 'perf counter per interval', partWords: counterWords, unit: 'count', kind: 'gauge' },
   ],
 };

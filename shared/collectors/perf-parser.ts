@@ -34,6 +34,15 @@ export function perfKey(event: string, unit: string | null): string | null {
   return unit === 'msec' ? `${base}Us` : base;
 }
 
+/** A perf counter key's PMU and event (perfKey read back): `perf.cycles` → ('', cycles), `perf.cpu_core.cycles` → (cpu_core, cycles). */
+export function perfKeyParts(key: string): { pmu: string; event: string } | null {
+  const m = /^perf\.(?:([\w-]+)\.)?([\w-]+)$/.exec(key);
+  return m ? { pmu: m[1] ?? '', event: m[2] ?? '' } : null;
+}
+
+/** A counter for people: its event, and the PMU of a hybrid CPU's core type after it, `cycles (cpu_core)`. */
+export const perfCounterName = (c: { pmu: string; event: string }) => (c.pmu ? `${c.event} (${c.pmu})` : c.event);
+
 /** A counter's value in its key's unit (msec → µs). */
 function valueOf(r: PerfRecord, unit: string | null): number | null {
   if (r.value === null) return null;

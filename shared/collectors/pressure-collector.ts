@@ -3,7 +3,7 @@
 // strikes, so it is an early sign that a context size is too large for the board. PSI exists
 // since Linux 4.20 (and can be off: CONFIG_PSI, psi=0); without /proc/pressure/memory the
 // collector says "absent" and stops. Lines: shared/collectors/pressure-parser.ts.
-import type { CollectorDefinition } from './collector';
+import type { CollectorDefinition, SeriesDef } from './collector';
 import { AWK_INTERACTIVE_SH, awkWord, TICKER_SH } from './collector-script';
 import { createPressureParser } from './pressure-parser';
 
@@ -52,6 +52,18 @@ function kernelBefore(kernel: string | null | undefined, [major, minor]: [number
   return a < major || (a === major && b < minor);
 }
 
+/**
+ * A PSI series' part is `<resource>.<some|full>` (shared/collectors/pressure-parser.ts psiKey),
+ * worded in the kernel's own terms: `memory (some)`; its legend adds the window, `memory (some) 10 s`.
+ */
+function psiNames(window: string): Pick<SeriesDef, 'partWords' | 'legend'> {
+  const words = (part: string) => {
+    const m = /^(.+)\.(some|full)$/.exec(part);
+    return m ? `${m[1] ?? ''} (${m[2] ?? ''})` : part;
+  };
+  return { partWords: words, legend: (part) => `${words(part)} ${window}` };
+}
+
 export const pressureCollector: CollectorDefinition = {
   id: 'pressure',
   title: 'CPU load and pressure stalls (/proc/loadavg, /proc/pressure)',
@@ -69,9 +81,9 @@ export const pressureCollector: CollectorDefinition = {
     { key: 'load15', label: 'load average, 15 min', unit: 'count', kind: 'gauge' },
     { key: 'tasksRunnable', label: 'runnable tasks', unit: 'count', kind: 'gauge' },
     { key: 'tasks', label: 'tasks', unit: 'count', kind: 'gauge' },
-    { key: 'psi.*.avg10Pct', label: 'stalled, 10 s average', unit: 'pct', kind: 'gauge' },
-    { key: 'psi.*.avg60Pct', label: 'stalled, 1 min average', unit: 'pct', kind: 'gauge' },
-    { key: 'psi.*.avg300Pct', label: 'stalled, 5 min average', unit: 'pct', kind: 'gauge' },
-    { key: 'psi.*.totalUs', label: 'stalled since boot', unit: 'us', kind: 'counter' },
+    { key: 'psi.*.avg10Pct', label: 'stalled, 10 s average', ...psiNames('10 s'), unit: 'pct', kind: 'gauge' },
+    { key: 'psi.*.avg60Pct', label: 'stalled, 1 min average', ...psiNames('1 min'), unit: 'pct', kind: 'gauge' },
+    { key: 'psi.*.avg300Pct', label: 'stalled, 5 min average', ...psiNames('5 min'), unit: 'pct', kind: 'gauge' },
+    { key: 'psi.*.totalUs', label: 'stalled since boot', ...psiNames('total'), unit: 'us', kind: 'counter' },
   ],
 };

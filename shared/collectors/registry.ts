@@ -41,11 +41,6 @@ export interface RegisteredSeries extends SeriesDef {
   sourceId: string;
 }
 
-/** How a series is named to people: its label, and for a pattern's key the key itself (`temperature temp.cpu-thermal.C`). */
-export function seriesDisplayLabel(s: Pick<RegisteredSeries, 'label' | 'pattern' | 'key'>): string {
-  return s.pattern.includes('*') ? `${s.label} ${s.key}` : s.label;
-}
-
 /** Every definition in registry order, with its source and its place in that order. */
 const DEFINITIONS: ReadonlyArray<{ def: SeriesDef; sourceId: string; order: number }> = SERIES_SOURCES.flatMap(
   (source) => source.series.map((def) => ({ def, sourceId: source.id })),

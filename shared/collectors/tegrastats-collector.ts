@@ -62,6 +62,9 @@ ${AWK_INTERACTIVE_SH}
 `;
 }
 
+/** A core of `CPU [a%@f,b%@f,…]` by its place in the list, from 0: `core 0`. */
+const coreWords = (core: string) => `core ${core}`;
+
 export const tegrastatsCollector: CollectorDefinition = {
   id: 'tegrastats',
   title: 'NVIDIA Jetson tegrastats (memory, CPU, GPU, EMC, engines, temperatures, power rails)',
@@ -83,19 +86,46 @@ export const tegrastatsCollector: CollectorDefinition = {
     { key: 'tegra.iramUsedBytes', label: 'IRAM used', unit: 'bytes', kind: 'gauge' },
     { key: 'tegra.iramTotalBytes', label: 'IRAM total', unit: 'bytes', kind: 'gauge' },
     { key: 'tegra.iramLfbBytes', label: 'IRAM largest free block', unit: 'bytes', kind: 'gauge' },
-    { key: 'tegra.cpu.*.loadPct', label: 'CPU core load', unit: 'pct', kind: 'gauge' },
-    { key: 'tegra.cpu.*.freqMHz', label: 'CPU core clock', unit: 'MHz', kind: 'gauge' },
-    { key: 'tegra.gpu.loadPct', label: 'GPU load (GR3D)', unit: 'pct', kind: 'gauge' },
-    { key: 'tegra.gpu.freqMHz', label: 'GPU clock (GR3D)', unit: 'MHz', kind: 'gauge' },
-    { key: 'tegra.emc.loadPct', label: 'memory controller load (EMC)', unit: 'pct', kind: 'gauge' },
-    { key: 'tegra.emc.freqMHz', label: 'memory clock (EMC)', unit: 'MHz', kind: 'gauge' },
+    {
+      key: 'tegra.cpu.*.loadPct',
+      label: 'CPU load (tegrastats)',
+      partWords: coreWords,
+      legend: (core) => `CPU ${core} load`,
+      unit: 'pct',
+      kind: 'gauge',
+    },
+    {
+      key: 'tegra.cpu.*.freqMHz',
+      label: 'CPU clock (tegrastats)',
+      partWords: coreWords,
+      legend: (core) => `CPU ${core} clock`,
+      unit: 'MHz',
+      kind: 'gauge',
+    },
+    { key: 'tegra.gpu.loadPct', label: 'GPU load (GR3D)', legend: 'GPU load', unit: 'pct', kind: 'gauge' },
+    { key: 'tegra.gpu.freqMHz', label: 'GPU clock (GR3D)', legend: 'GPU clock', unit: 'MHz', kind: 'gauge' },
+    { key: 'tegra.emc.loadPct', label: 'memory controller load (EMC)', legend: 'EMC load', unit: 'pct', kind: 'gauge' },
+    { key: 'tegra.emc.freqMHz', label: 'memory clock (EMC)', legend: 'EMC clock', unit: 'MHz', kind: 'gauge' },
     { key: 'tegra.mtsFgPct', label: 'MTS foreground', unit: 'pct', kind: 'gauge' },
     { key: 'tegra.mtsBgPct', label: 'MTS background', unit: 'pct', kind: 'gauge' },
     { key: 'tegra.edpLimitMHz', label: 'EDP clock limit', unit: 'MHz', kind: 'gauge' },
-    { key: 'tegra.engine.*.loadPct', label: 'engine load', unit: 'pct', kind: 'gauge' },
-    { key: 'tegra.engine.*.freqMHz', label: 'engine clock', unit: 'MHz', kind: 'gauge' },
-    { key: 'tegra.temp.*.C', label: 'temperature (tegrastats)', unit: 'C', kind: 'gauge' },
-    { key: 'tegra.rail.*.curmW', label: 'power rail, now', unit: 'mW', kind: 'gauge' },
-    { key: 'tegra.rail.*.avgmW', label: 'power rail, average', unit: 'mW', kind: 'gauge' },
+    { key: 'tegra.engine.*.loadPct', label: 'engine load', legend: (e) => `${e} load`, unit: 'pct', kind: 'gauge' },
+    { key: 'tegra.engine.*.freqMHz', label: 'engine clock', legend: (e) => `${e} clock`, unit: 'MHz', kind: 'gauge' },
+    {
+      key: 'tegra.temp.*.C',
+      label: 'temperature (tegrastats)',
+      legend: (zone) => `${zone} temp`,
+      unit: 'C',
+      kind: 'gauge',
+    },
+    // A rail's reading now and its average since tegrastats started: one name, two series.
+    { key: 'tegra.rail.*.curmW', label: 'power rail, now', legend: (rail) => rail, unit: 'mW', kind: 'gauge' },
+    {
+      key: 'tegra.rail.*.avgmW',
+      label: 'power rail, average',
+      legend: (rail) => `${rail} avg`,
+      unit: 'mW',
+      kind: 'gauge',
+    },
   ],
 };

@@ -94,7 +94,7 @@ export const vcgencmdCollector: CollectorDefinition = {
       : null,
   createParser: createVcgencmdCollectorParser,
   series: [
-    { key: 'rpi.soc.C', label: 'SoC temperature (firmware)', unit: 'C', kind: 'gauge' },
+    { key: 'rpi.soc.C', label: 'SoC temperature (firmware)', legend: 'SoC temp', unit: 'C', kind: 'gauge' },
     { key: 'rpi.armFreqMHz', label: 'ARM clock, measured', unit: 'MHz', kind: 'gauge' },
     { key: THROTTLED_BITS_KEY, label: 'get_throttled bits', unit: 'count', kind: 'gauge' },
     ...THROTTLE_SERIES.map((s) => ({ key: s.key, label: s.label, unit: 'count' as const, kind: 'gauge' as const })),

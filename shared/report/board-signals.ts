@@ -7,7 +7,9 @@ import { alarmOfReading, alarmWords, isAlarmLevelKey, PMIC_ALARM_NAME } from '..
 import { perTokenSummary, type PerTokenSummary } from '../analysis/per-token';
 import type { ThrottleReason, ThrottleSummary } from '../analysis/throttle';
 import type { TimeSeries } from '../analysis/time-series';
-import { registeredSeries, seriesDisplayLabel, type RegisteredSeries } from '../collectors/registry';
+import { registeredSeries, type RegisteredSeries } from '../collectors/registry';
+import { seriesName } from '../collectors/series-names';
+import { perfCounterName } from '../collectors/perf-parser';
 import { THROTTLED_BITS_KEY } from '../collectors/vcgencmd-collector-parser';
 import { formatSeriesValue } from '../format/series-value';
 import {
@@ -157,7 +159,7 @@ export function boardSignalRows(byKey: ReadonlyMap<string, TimeSeries>): Row[] {
       continue;
     }
     rows.push({
-      label: seriesDisplayLabel(series),
+      label: seriesName(series),
       value: summed(series, values, { low, high, sum, count, first, last }),
     });
   }
@@ -186,7 +188,7 @@ export function perTokenRows(byKey: ReadonlyMap<string, TimeSeries>): Row[] {
   const rows: Row[] = [];
   if (summary.ipc.length > 0) rows.push({ label: 'Instructions per cycle', value: formatIpc(summary.ipc) });
   for (const c of summary.perToken)
-    rows.push({ label: `${c.event}${c.pmu ? ` (${c.pmu})` : ''} per token`, value: formatPerToken(c.perToken) });
+    rows.push({ label: `${perfCounterName(c)} per token`, value: formatPerToken(c.perToken) });
   if (summary.energy) rows.push({ label: 'Energy per token', value: formatEnergy(summary.energy) });
   rows.push({
     label: 'Over',

@@ -7,7 +7,8 @@ import type { SweepAnalysis } from '../analysis/sweep';
 import type { RunAnalysis, Sample } from '../api/schemas';
 import type { ThrottleSummary } from '../analysis/throttle';
 import type { TimeSeries } from '../analysis/time-series';
-import { registeredSeries, seriesDisplayLabel } from '../collectors/registry';
+import { registeredSeries } from '../collectors/registry';
+import { seriesName } from '../collectors/series-names';
 import { formatBytes, formatCount, formatTempC } from '../format/units';
 import type { SessionRun } from './session-data';
 
@@ -235,7 +236,7 @@ export function temperatureChart(
   const drawn = lines.slice(0, MAX_TEMPERATURE_LINES);
   const xMax = Math.max(0.001, ...drawn.map((line) => line.points[line.points.length - 1]?.[0] ?? 0));
   const series: ChartSeries[] = drawn.map((line) => ({
-    name: seriesDisplayLabel(line.series),
+    name: seriesName(line.series),
     role: 'temperature',
     points: down(line.points),
   }));

@@ -2,7 +2,8 @@
 // worded with its unit: what the "All series" panel lists. A collector added to the registry shows
 // up here without a change in the UI. Pure (no React, no store) so it is tested directly.
 import type { SeriesUnit } from '../../../shared/collectors/collector';
-import { seriesDisplayLabel, seriesPresent } from '../../../shared/collectors/registry';
+import { seriesPresent } from '../../../shared/collectors/registry';
+import { seriesName } from '../../../shared/collectors/series-names';
 import type { Sample } from '../../../shared/api/schemas';
 import { formatSeriesValue } from '../../../shared/format/series-value';
 
@@ -34,7 +35,7 @@ export function updateLatest(latest: LatestValues, samples: readonly Sample[]): 
 export function seriesReadouts(latest: LatestValues): SeriesReadout[] {
   return seriesPresent([{ values: latest }]).map((s) => ({
     key: s.key,
-    label: seriesDisplayLabel(s),
+    label: seriesName(s),
     sourceId: s.sourceId,
     unit: s.unit,
     value: formatSeriesValue(s.unit, latest[s.key]),

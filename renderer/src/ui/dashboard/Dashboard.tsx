@@ -12,6 +12,7 @@ import type { RooflineParams } from '../../../../shared/analysis/roofline';
 import { rooflineEfficiency, decodeCeilingTokensPerSecond } from '../../../../shared/analysis/roofline';
 import { perTokenSummary, type PerTokenSummary } from '../../../../shared/analysis/per-token';
 import { clockCeilingsOf, passiveTripsByKey } from '../../../../shared/analysis/throttle';
+import { perfCounterName } from '../../../../shared/collectors/perf-parser';
 import { tempKey } from '../../../../shared/collectors/procfs-sampler-parser';
 import { formatMs, formatTokens, formatTokensPerSecond } from '../../../../shared/format/units';
 import { formatEnergy, formatIpc, formatPerToken } from '../../../../shared/report/board-signals';
@@ -72,8 +73,7 @@ function perTokenLine(summary: PerTokenSummary | null): string | null {
   const parts: string[] = [];
   if (summary.ipc.length > 0) parts.push(`IPC ${formatIpc(summary.ipc)}`);
   for (const c of summary.perToken)
-    if (HEADLINE_EVENTS.includes(c.event))
-      parts.push(`${c.event}${c.pmu ? ` (${c.pmu})` : ''} ${formatPerToken(c.perToken)}/token`);
+    if (HEADLINE_EVENTS.includes(c.event)) parts.push(`${perfCounterName(c)} ${formatPerToken(c.perToken)}/token`);
   if (summary.energy) parts.push(formatEnergy(summary.energy));
   return parts.length > 0 ? `${parts.join(' · ')} over the decode` : null;
 }

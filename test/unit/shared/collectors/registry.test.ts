@@ -73,4 +73,17 @@ describe('collector registry', () => {
       ['cpufreq.policy4.max.KHz', 'cpufreq.*.max.KHz'],
     ]);
   });
+
+  it('labels are unique and hold no colon; short legend names fit their key (a function of the part for a pattern)', () => {
+    // shared/collectors/series-names.ts names a pattern's series `<label>: <part>`: these keep names apart.
+    const labels = SERIES_SOURCES.flatMap((s) => s.series.map((d) => d.label.toLowerCase()));
+    expect(new Set(labels).size).toBe(labels.length);
+    for (const label of labels) expect(label).not.toContain(':');
+    for (const source of SERIES_SOURCES)
+      for (const def of source.series) {
+        const pattern = def.key.includes('*');
+        if (def.legend !== undefined) expect(typeof def.legend, def.key).toBe(pattern ? 'function' : 'string');
+        if (def.partWords !== undefined) expect(pattern, def.key).toBe(true);
+      }
+  });
 });

@@ -21,10 +21,14 @@ describe('series readouts', () => {
       ['cpuBusyPct', 'procfs', '12.3 %'],
       ['temp.cpu-thermal.C', 'procfs', '41.5 °C'],
     ]);
-    // A pattern series is named by its key (which zone, which policy).
-    expect(seriesReadouts(latest).find((r) => r.key === 'temp.cpu-thermal.C')?.label).toBe(
-      'temperature temp.cpu-thermal.C',
-    );
+    // Named as the reports name them: a pattern's series by its label and which one, not by its key.
+    expect(seriesReadouts(latest).map((r) => r.label)).toEqual([
+      'tokens generated',
+      'engine started',
+      'RSS',
+      'CPU busy (board)',
+      'temperature: cpu-thermal',
+    ]);
   });
 
   it('words each unit', () => {
