@@ -119,8 +119,8 @@ describe('a demo run on the shim board over SSH, in the app', () => {
       expect(await pointsOf(page, 'rssBytes')).toBeGreaterThan(0);
       for (const key of ['tegra.gpu.loadPct', 'tegra.rail.VDD_IN.curmW', 'npu.core0.loadPct', 'devfreq.dmc.curFreqMHz'])
         expect(await pointsOf(page, key), key).toBeGreaterThan(0);
-      expect(await legend(page, 'Thermal and clocks')).toEqual(expect.arrayContaining(['gpu', 'core0']));
-      expect(await legend(page, 'Power and counters')).toEqual(expect.arrayContaining(['rail.VDD_IN']));
+      expect(await legend(page, 'Thermal and clocks')).toEqual(expect.arrayContaining(['GPU load', 'NPU core0 load']));
+      expect(await legend(page, 'Power and counters')).toEqual(expect.arrayContaining(['VDD_IN', 'VDD_IN avg']));
 
       // The latest readouts are the last replayed line: the capture's 3 lines cycle (GR3D_FREQ 99 %
       // in each; VDD_IN 14703, 14703, 14664 mW), and the run drew one point per line.
@@ -129,8 +129,8 @@ describe('a demo run on the shim board over SSH, in the app', () => {
       const thermal =
         (await region(page, 'Thermal and clocks').getByTestId('cursor-readout-thermal').textContent()) ?? '';
       const power = (await region(page, 'Power and counters').getByTestId('cursor-readout-power').textContent()) ?? '';
-      expect(thermal).toContain('gpu 99.0 %');
-      expect(power).toContain(`rail.VDD_IN ${vddInMw} mW`);
+      expect(thermal).toContain('GPU load 99.0 %');
+      expect(power).toContain(`VDD_IN ${vddInMw} mW`);
       // The energy per token, from the input rail's mean over the decode (14,664–14,703 mW).
       expect(await region(page, 'Power and counters').getByTestId('power-summary').textContent()).toMatch(
         /^[\d.,]+ J\/token \(VDD_IN, 14,(?:66[4-9]|6[7-9]\d|70[0-3]) mW mean\) over the decode$/,
@@ -292,19 +292,19 @@ async function expectTemperatures(page: Page): Promise<void> {
     expect(column(`tegra.temp.${zone}.C`), zone).toEqual(tegra.map((_, i) => String(cycled(TEGRA_TEMPS_C, i)[zone])));
   expect(column('rpi.soc.C')).toEqual(vc.map((_, i) => String(cycled(VC_TEMPS_C, i))));
 
-  // The Thermal panel: a legend entry per zone (`tegra.temp.GPU.C` is drawn as `temp.GPU`,
-  // `rpi.soc.C` as `soc`) and the latest value of each in its readout (°C, one decimal).
+  // The Thermal panel: a legend entry per zone (`tegra.temp.GPU.C` is drawn as `GPU temp`,
+  // `rpi.soc.C` as `SoC temp`) and the latest value of each in its readout (°C, one decimal).
   const thermalLegend = await legend(page, 'Thermal and clocks');
   const thermal = (await region(page, 'Thermal and clocks').getByTestId('cursor-readout-thermal').textContent()) ?? '';
   const lastTegra = cycled(TEGRA_TEMPS_C, (await pointsOf(page, 'tegra.temp.GPU.C')) - 1);
   const lastVc = cycled(VC_TEMPS_C, (await pointsOf(page, 'rpi.soc.C')) - 1);
   for (const zone of TEGRA_ZONES) {
-    expect(thermalLegend).toContain(`temp.${zone}`);
+    expect(thermalLegend).toContain(`${zone} temp`);
     // PMIC@100C is the PMIC's die alarm, not a temperature (shared/analysis/alarm-sensors.ts): its
     // readout says so, with the number read.
     const reading = `${(lastTegra[zone] ?? NaN).toFixed(1)} °C`;
-    expect(thermal).toContain(`temp.${zone} ${zone === 'PMIC' ? `no alarm, reads ${reading}` : reading}`);
+    expect(thermal).toContain(`${zone} temp ${zone === 'PMIC' ? `no alarm, reads ${reading}` : reading}`);
   }
-  expect(thermalLegend).toContain('soc');
-  expect(thermal).toContain(`soc ${lastVc.toFixed(1)} °C`);
+  expect(thermalLegend).toContain('SoC temp');
+  expect(thermal).toContain(`SoC temp ${lastVc.toFixed(1)} °C`);
 }

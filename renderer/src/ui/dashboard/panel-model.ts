@@ -10,7 +10,7 @@ import { minMaxPerPixel, type PlotPoints } from './downsample';
 import { ceilingOverTime, rollingTokensPerSecond } from './derived';
 import type { CachedPoints, PointsCache } from './points-cache';
 import {
-  describeSeries,
+  describeSeriesList,
   displayUnit,
   toDisplay,
   trackTitle,
@@ -83,10 +83,7 @@ export type PanelTracks = Record<Exclude<PanelId, 'events'>, TrackModel[]>;
 
 /** Which series exist and where they go. */
 export function catalog(store: SeriesStore): SeriesInfo[] {
-  return store
-    .keys()
-    .map((k) => describeSeries(k))
-    .filter((s): s is SeriesInfo => s !== null);
+  return describeSeriesList(store.keys());
 }
 
 /** Changes exactly when buildPanelTracks' answer can change for the same settings (a series appeared). */

@@ -1,12 +1,14 @@
 // Which panel and track a series belongs to, decided by its unit and kind, so a collector's new
 // series lands in the right place without panel code: bytes go to Memory, °C and clocks to
 // Thermal and clocks, power, energy and counters to Power and counters. A series a collector
-// describes (name, unit) wins over the name rules below, which cover today's procfs sampler
-// (shared/collectors/procfs-sampler-parser.ts) and the naming habit of docs/DEVELOPING.md
-// (units in names: rssBytes, tempC, freqKHz, powerMw).
+// describes (name, unit) wins over the name rules below, which cover keys no collector declares
+// and the naming habit of docs/DEVELOPING.md (units in names: rssBytes, tempC, freqKHz, powerMw).
+// A registered series is named as everywhere else (shared/collectors/series-names.ts), by the
+// short legend name its collector gives it.
 
 import { isAlarmSensorSeries, PMIC_ALARM_NAME } from '../../../../shared/analysis/alarm-sensors';
 import { seriesOf } from '../../../../shared/collectors/registry';
+import { seriesLegendName, seriesName } from '../../../../shared/collectors/series-names';
 
 export type SeriesUnit = 'bytes' | 'celsius' | 'khz' | 'mhz' | 'hz' | 'mw' | 'mj' | 'percent' | 'count' | 'per-second';
 
@@ -66,23 +68,6 @@ const HIDDEN: ReadonlySet<string> = new Set([
   'swapTotalBytes',
   'threads',
 ]);
-
-const LABELS: Record<string, string> = {
-  rssBytes: 'RSS',
-  rssAnonBytes: 'anon RSS',
-  rssFileBytes: 'file-backed RSS',
-  rssShmemBytes: 'shmem RSS',
-  pssBytes: 'PSS',
-  swapBytes: 'engine swapped out',
-  rssPeakBytes: 'peak RSS (HWM)',
-  nvmapBytes: 'NvMap',
-  memAvailableBytes: 'MemAvailable',
-  memFreeBytes: 'MemFree',
-  memCachedBytes: 'Cached',
-  swapFreeBytes: 'swap free',
-  cpuBusyPct: 'CPU busy',
-  engineCpuPct: 'engine CPU',
-};
 
 /** Engine-process memory (the KV story) vs the whole board's. */
 const PROCESS_MEMORY: ReadonlySet<string> = new Set([
@@ -157,28 +142,16 @@ export function unitFromName(key: string): SeriesUnit | null {
   return null;
 }
 
+/** A name for a key no collector declares, from the key itself. */
 function labelFromName(key: string): string {
-  const known = LABELS[key];
-  if (known) return known;
-  const temp = /^temp\.(.+)\.C$/.exec(key);
-  if (temp) return temp[1] ?? key;
-  const cap = /^cpufreq\.([^.]+)\.max\.KHz$/.exec(key);
-  if (cap) return `CPU ${cap[1] ?? ''} cap`;
-  const freq = /^cpufreq\.(.+)\.KHz$/.exec(key);
-  if (freq) return `CPU ${freq[1] ?? ''}`.trim();
-  // Collector keys "<group>.<name>.<unit>" (rail.VDD_IN.mW, temp.cpu.C): the name says it. A last
-  // part that is a statistic beside its unit (avg10Pct, avgmW) tells apart series of one name:
-  // pressure's 10 s / 1 min / 5 min averages, a rail's average next to its current reading.
+  // "<group>.<name>.<unit>" (rail.VDD_IN.mW, temp.cpu.C): the name says it. A last part that is a
+  // statistic beside its unit (avg10Pct, avgmW) tells apart series of one name.
   const dotted = /^[^.]+\.(.+)\.([^.]+)$/.exec(key);
   if (dotted) {
     const name = dotted[1] ?? key;
     const statistic = /^((?:avg|min|max)\d*)[A-Za-z]*$/.exec(dotted[2] ?? '')?.[1];
     return statistic ? `${name} ${statistic}` : name;
   }
-  // A key its collector declares by name (shared/collectors/registry.ts): the collector's own words
-  // ("largest anonymous mapping (resident)", not "pmap.largest Anon").
-  const registered = seriesOf(key);
-  if (registered && !registered.pattern.includes('*')) return registered.label;
   return key
     .replace(/(?:Bytes|TempC|KHz|MHz|Hz|Mw|mW|Mj|mJ|Pct|PerSecond|Count)$/, '')
     .replace(/([a-z])([A-Z])/g, '$1 $2')
@@ -190,7 +163,27 @@ export function describeSeries(key: string, described?: CollectorSeries): Series
   if (HIDDEN.has(key)) return null;
   const unit = (described && UNIT_ALIASES[described.unit.toLowerCase()]) ?? unitFromName(key);
   if (!unit) return null;
-  return { key, label: described?.label ?? labelFromName(key), unit, ...placeByUnit(key, unit) };
+  const registered = seriesOf(key);
+  const label = described?.label ?? (registered ? seriesLegendName(registered) : labelFromName(key));
+  return { key, label, unit, ...placeByUnit(key, unit) };
+}
+
+/**
+ * The drawn series of these keys. A panel lists its series in one legend and one readout, so two
+ * of them whose short names do not tell them apart, case aside (a devfreq device called `GPU`,
+ * `GPU clock`, beside tegrastats' GPU clock; a thermal zone typed `AO temp` beside tegrastats' AO)
+ * are called by their full names, which never coincide; a key no collector declares by the key.
+ */
+export function describeSeriesList(keys: readonly string[]): SeriesInfo[] {
+  const infos = keys.map((k) => describeSeries(k)).filter((s): s is SeriesInfo => s !== null);
+  const seen = new Map<string, number>();
+  const id = (s: SeriesInfo) => `${s.panel}\u0000${s.label.toLowerCase()}`;
+  for (const s of infos) seen.set(id(s), (seen.get(id(s)) ?? 0) + 1);
+  return infos.map((s) => {
+    if ((seen.get(id(s)) ?? 0) < 2) return s;
+    const registered = seriesOf(s.key);
+    return { ...s, label: registered ? seriesName(registered) : s.key };
+  });
 }
 
 /** The display unit of a track: clocks in MHz whatever the collector's unit. */
