@@ -5,6 +5,8 @@
 // returns the alerts that are new; a rule fires once when its condition starts and re-arms only
 // after it has cleared (by a margin where a value could hover on the line).
 import type { RunEvent } from '../api/schemas';
+import { seriesOf } from '../collectors/registry';
+import { seriesName } from '../collectors/series-names';
 import { DEFAULT_ALERT_THRESHOLDS, type AlertRule, type AlertThresholds } from './alert-thresholds';
 
 // The rules' names and thresholds, and their schema, are alert-thresholds.ts' (re-exported here:
@@ -97,6 +99,12 @@ const NEAR_TRIP_HYSTERESIS_C = 2;
 const finite = (v: number | null | undefined): v is number => typeof v === 'number' && Number.isFinite(v);
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
+/** A zone of tempsC for people: a sample key as the reports name its series, a zone name as it is. */
+function sensorName(zone: string): string {
+  const series = seriesOf(zone);
+  return series ? seriesName(series) : zone;
+}
+
 /** The alerts that start at this observation, and the state for the next call. Pure. */
 export function evaluateAlerts(
   state: AlertState,
@@ -160,7 +168,7 @@ export function evaluateAlerts(
     const near = tripC - thresholds.nearTripC;
     judge(`near-trip:${zone}`, 'near-trip', tempC >= near, tempC < near - NEAR_TRIP_HYSTERESIS_C, () => ({
       severity: tempC >= tripC ? 'critical' : 'warning',
-      message: `${zone} at ${tempC.toFixed(1)} °C, ${(tripC - tempC).toFixed(1)} °C below its ${tripC} °C trip point`,
+      message: `${sensorName(zone)} at ${tempC.toFixed(1)} °C, ${(tripC - tempC).toFixed(1)} °C below its ${tripC} °C trip point`,
       data: { zone, tempC, tripC },
     }));
   }

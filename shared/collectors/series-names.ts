@@ -1,5 +1,5 @@
 // How a series is named to people, in one place: the reports (Markdown, HTML and PDF rows, chart
-// legends), the dashboard's "All series" readouts and its panel legends.
+// legends), the dashboard's "All series" readouts and its panel legends, and the run's alerts.
 // Machine-facing outputs (CSV columns, JSON keys, Prometheus labels, `profile --json`) keep the raw
 // sample key and never come here.
 //

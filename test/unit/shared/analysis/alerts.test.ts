@@ -94,6 +94,13 @@ describe('near-trip', () => {
     ]);
     expect(first(alerts).message).toBe('cpu at 94.0 °C, 5.0 °C below its 99 °C trip point');
   });
+
+  it('says a zone given by its sample key as the reports name the series; the key stays in the data', () => {
+    const key = 'tegra.temp.CPU.C';
+    const { alerts } = run([{ tMs: 0, tempsC: { [key]: 96 }, tripsC: { [key]: 99 } }]);
+    expect(first(alerts).message).toBe('temperature (tegrastats): CPU at 96.0 °C, 3.0 °C below its 99 °C trip point');
+    expect(first(alerts).data).toMatchObject({ zone: key });
+  });
 });
 
 describe('throttling, swap, engine exit', () => {

@@ -194,7 +194,7 @@ describe('run controller: near-trip and throttling alerts', () => {
     // Section (A): `throttled=0x50005` (under-voltage and throttled now) at 38.6 °C.
     expect(vc.slice(12, 14)).toEqual(['throttled=0x50005', "temp=38.6'C"]);
     expect(await alertsOf(manifest.request)).toEqual([
-      [1200, 'near-trip', 'temp.cpu-thermal.C at 81.0 °C, 4.0 °C below its 85 °C trip point'],
+      [1200, 'near-trip', 'temperature: cpu-thermal at 81.0 °C, 4.0 °C below its 85 °C trip point'],
       [2200, 'throttling', 'throttling started: clocks are capped while the board is hot'],
       [5200, 'throttling', 'throttling started: clocks are capped (rpi-throttled, rpi-under-voltage)'],
     ]);
@@ -208,7 +208,7 @@ describe('run controller: near-trip and throttling alerts', () => {
     };
     // 70 °C is 15 °C below the 85 °C trip: near it at 15 °C, not at the default 5 °C; no throttling alert at all.
     expect(await alertsOf({ ...manifest.request, alertThresholds })).toEqual([
-      [200, 'near-trip', 'temp.cpu-thermal.C at 70.0 °C, 15.0 °C below its 85 °C trip point'],
+      [200, 'near-trip', 'temperature: cpu-thermal at 70.0 °C, 15.0 °C below its 85 °C trip point'],
     ]);
   });
 });
