@@ -8,7 +8,7 @@ import { perTokenSummary, type PerTokenSummary } from '../analysis/per-token';
 import type { ThrottleReason, ThrottleSummary } from '../analysis/throttle';
 import type { TimeSeries } from '../analysis/time-series';
 import { registeredSeries, type RegisteredSeries } from '../collectors/registry';
-import { seriesName } from '../collectors/series-names';
+import { seriesName, seriesPart } from '../collectors/series-names';
 import { perfCounterName } from '../collectors/perf-parser';
 import { THROTTLED_BITS_KEY } from '../collectors/vcgencmd-collector-parser';
 import { formatSeriesValue } from '../format/series-value';
@@ -155,7 +155,7 @@ export function boardSignalRows(byKey: ReadonlyMap<string, TimeSeries>): Row[] {
     }
     if (count === 0 || first === null) continue;
     if (isAlarmLevelKey(series.key)) {
-      rows.push({ label: `${PMIC_ALARM_NAME} ${series.key}`, value: alarmSummed(values) });
+      rows.push({ label: `${PMIC_ALARM_NAME}: ${seriesPart(series) ?? series.key}`, value: alarmSummed(values) });
       continue;
     }
     rows.push({

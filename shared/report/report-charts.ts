@@ -262,7 +262,7 @@ export function temperatureChart(
   const episodes = alarmEpisodesOf((k) => byKey.get(k), alarmKeys);
   if (alarmKeys.length > 0)
     notes.push(
-      `${alarmKeys.join(', ')}: the ${PMIC_ALARM_NAME}, a level and not a temperature, is not drawn; ${
+      `${registeredSeries(alarmKeys).map(seriesName).join(', ')}: the ${PMIC_ALARM_NAME}, a level and not a temperature, is not drawn; ${
         episodes.length > 0 ? 'its alarms are marked' : 'no alarm in the run'
       }.`,
     );

@@ -255,13 +255,13 @@ describe("a Jetson's PMIC die zone: an alarm level, never the board's hottest te
     expect(chart.yMax).toBeCloseTo(41 * 1.05, 10);
     expect(chart.series.map((s) => s.name).filter((n) => n.includes('PMIC'))).toEqual([]);
     expect(chart.notes).toContain(
-      'tegra.temp.PMIC.C: the PMIC die-temperature alarm, a level and not a temperature, is not drawn; no alarm in the run.',
+      'temperature (tegrastats): PMIC: the PMIC die-temperature alarm, a level and not a temperature, is not drawn; no alarm in the run.',
     );
     expect(chart.markers).toEqual([]);
     // One row that says what it is, not "low 100 · mean 100 · high 100 °C".
     expect(signals(run).filter((r) => r.label.includes('PMIC'))).toEqual([
       {
-        label: 'PMIC die-temperature alarm tegra.temp.PMIC.C',
+        label: 'PMIC die-temperature alarm: PMIC',
         value: "no alarm in 3 readings (read as 100.0 °C while no alarm is set: the driver's value, not a temperature)",
       },
     ]);
@@ -276,12 +276,12 @@ describe("a Jetson's PMIC die zone: an alarm level, never the board's hottest te
     );
     expect(row(run, 'Throttling', 'Trip point used')).toBe('97.0 °C');
     expect(row(run, 'Throttling', 'Hottest while throttled')).toBeUndefined();
-    expect(row(run, 'Board signals over the run', 'PMIC die-temperature alarm temp.PMIC-Die.C')).toBe(
+    expect(row(run, 'Board signals over the run', 'PMIC die-temperature alarm: PMIC-Die')).toBe(
       "no alarm in 4 readings (read as 100.0 °C while no alarm is set: the driver's value, not a temperature)",
     );
     // The hottest line drawn is a real zone (AO-therm, 31 °C); the trip line sets the reach.
     const chart = temperatures(run);
-    expect(chart.series.filter((s) => s.role === 'temperature').map((s) => s.name)[0]).toContain('temp.AO-therm.C');
+    expect(chart.series.filter((s) => s.role === 'temperature').map((s) => s.name)[0]).toBe('temperature: AO-therm');
     expect(chart.series.some((s) => s.name.includes('PMIC'))).toBe(false);
   });
 
@@ -301,13 +301,13 @@ describe("a Jetson's PMIC die zone: an alarm level, never the board's hottest te
       ['9.0 s', 'reconnect', 'link back'],
       ['131.0 s', 'oom', 'Out of memory: Killed process 4242 (llama-cli)'],
     ]);
-    expect(row(run, 'Board signals over the run', 'PMIC die-temperature alarm temp.PMIC-Die.C')).toBe(
+    expect(row(run, 'Board signals over the run', 'PMIC die-temperature alarm: PMIC-Die')).toBe(
       "alarm 2 (the die passed 140 °C) in 1 reading, alarm 1 (the die passed 120 °C) in 2 readings of 5, the first at 1.0 s (read as 100.0 °C while no alarm is set: the driver's value, not a temperature)",
     );
     const chart = temperatures(run);
     expect(chart.markers).toEqual([{ x: 1, kind: 'alert', label: 'PMIC alarm 2' }]);
     expect(chart.notes).toContain(
-      'temp.PMIC-Die.C: the PMIC die-temperature alarm, a level and not a temperature, is not drawn; its alarms are marked.',
+      'temperature: PMIC-Die: the PMIC die-temperature alarm, a level and not a temperature, is not drawn; its alarms are marked.',
     );
     // The 140 °C is no temperature either: the chart reaches the 97 °C trip, not the alarm.
     expect(chart.yMax).toBeCloseTo(97 * 1.05, 10);
