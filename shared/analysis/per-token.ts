@@ -1,20 +1,24 @@
 // What the board spent per generated token, over the decode (first token to last): the perf
 // collector's counts (instructions per cycle per PMU — low IPC while decoding means the cores wait
 // on memory — and each count per token: cache misses per token grow once the KV cache outgrows the
-// caches) and the energy the board's input rail drew per token. Read from series (the dashboard's
-// store, or a run's samples through seriesOfSamples), so the dashboard and the report say the same.
-// Pure.
+// caches) and the energy the board drew per token: its input rail's, or the sum of the rails that
+// add up to its module's power (./power-rails.ts). Read from series (the dashboard's store, or a
+// run's samples through seriesOfSamples), so the dashboard and the report say the same. Pure.
 import { perfKeyParts } from '../collectors/perf-parser';
+import { totalPower } from './power-rails';
 import type { TimeSeries } from './time-series';
 
 export type SeriesAccess = (key: string) => TimeSeries | undefined;
 
 /**
- * The rail that feeds the whole board: tegrastats' `VDD_IN` (Orin, Xavier NX) or `POM_5V_IN` (Nano,
- * TX2), an INA sensor labelled so; a board without one has no total to read (its rails overlap).
+ * Where rail readings come from, in the order tried: tegrastats' current readings (never its
+ * `…avgmW`, a running average of the same rail), then the INA sensors read through hwmon. A total
+ * is summed from one source only: the two read the same rails.
  */
-const INPUT_RAIL_RE = /^(?:tegra\.rail\.([\w.-]+)\.curmW|power\.([\w.-]+)\.mW)$/;
-const INPUT_NAME_RE = /(?:^|_)(?:5V_)?IN$|^VIN$/i;
+const RAIL_SOURCES: ReadonlyArray<{ re: RegExp; key: (rail: string) => string }> = [
+  { re: /^tegra\.rail\.([\w.#-]+)\.curmW$/, key: (rail) => `tegra.rail.${rail}.curmW` },
+  { re: /^power\.([\w.#-]+)\.mW$/, key: (rail) => `power.${rail}.mW` },
+];
 
 export interface PerTokenSummary {
   /** The decode: first token to last, and the tokens generated after the first. */
@@ -25,8 +29,13 @@ export interface PerTokenSummary {
   ipc: Array<{ pmu: string; ipc: number }>;
   /** Each perf count per token generated while it was counted in the decode (CPU-time keys, `…Us`, left out). */
   perToken: Array<{ key: string; event: string; pmu: string; perToken: number }>;
-  /** The input rail's energy over the decode per token, and its mean power; null without one. */
-  energy: { rail: string; joulesPerToken: number; meanMw: number } | null;
+  /**
+   * The board's energy over the decode per token and its mean power, from `rails`: the input rail,
+   * or the rails whose sum is the module's power (their mean powers added); null without them.
+   */
+  energy: { rails: readonly string[]; joulesPerToken: number; meanMw: number } | null;
+  /** Why a board that reads power rails has no energy per token, in one line (`no input rail: …`); else null. */
+  noEnergy: string | null;
 }
 
 /** The count a cumulative series (the engine's tokens) had at `tMs`: its latest value at or before, else 0. */
@@ -126,17 +135,39 @@ export function perTokenSummary(get: SeriesAccess, keys: readonly string[]): Per
     if (executed && counted.total > 0) ipc.push({ pmu, ipc: executed.total / counted.total });
   }
 
-  let energy: PerTokenSummary['energy'] = null;
-  for (const key of keys) {
-    const m = INPUT_RAIL_RE.exec(key);
-    const rail = m ? (m[1] ?? m[2] ?? '') : '';
-    const s = m && INPUT_NAME_RE.test(rail) ? get(key) : undefined;
-    if (!s) continue;
-    // The readings span part of the decode at most: its energy is their mean power over all of it.
-    const meanMw = meanPowerIn(s, fromMs, toMs);
-    if (meanMw === null) continue;
-    energy = { rail, meanMw, joulesPerToken: (meanMw * ((toMs - fromMs) / 1000)) / 1000 / made };
-    break;
+  return { fromMs, toMs, tokens: made, ipc, perToken, ...energyInDecode(get, keys, fromMs, toMs, made) };
+}
+
+/**
+ * The board's energy per token over the decode [from, to] (`made` tokens), from the first source
+ * whose rails give a total; else why not, from the first source with rails at all.
+ */
+function energyInDecode(
+  get: SeriesAccess,
+  keys: readonly string[],
+  from: number,
+  to: number,
+  made: number,
+): Pick<PerTokenSummary, 'energy' | 'noEnergy'> {
+  let noEnergy: string | null = null;
+  for (const source of RAIL_SOURCES) {
+    const names: string[] = [];
+    for (const key of keys) {
+      const rail = source.re.exec(key)?.[1];
+      if (rail !== undefined) names.push(rail);
+    }
+    const total = totalPower(names);
+    if (total?.kind === 'none') noEnergy ??= total.why;
+    if (total?.kind !== 'rails') continue;
+    // Each rail's mean power over the decode (its readings span part of it at most), added up.
+    const means = total.rails.map((rail) => {
+      const s = get(source.key(rail));
+      return s ? meanPowerIn(s, from, to) : null;
+    });
+    if (means.some((m) => m === null)) continue;
+    const meanMw = means.reduce<number>((sum, m) => sum + (m ?? 0), 0);
+    const joulesPerToken = (meanMw * ((to - from) / 1000)) / 1000 / made;
+    return { energy: { rails: total.rails, meanMw, joulesPerToken }, noEnergy: null };
   }
-  return { fromMs, toMs, tokens: made, ipc, perToken, energy };
+  return { energy: null, noEnergy };
 }

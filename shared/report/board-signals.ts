@@ -176,20 +176,27 @@ export function formatIpc(ipc: PerTokenSummary['ipc']): string {
   return ipc.map((x) => `${formatCount(x.ipc, 2)}${x.pmu ? ` (${x.pmu})` : ''}`).join(' · ');
 }
 
-/** Energy per token with the rail it is read from: `0.35 J/token (VDD_IN, 4,812 mW mean)`. */
+/**
+ * Energy per token with the rails it is read from: `0.35 J/token (VDD_IN, 4,812 mW mean)`, or the
+ * rails added up, `0.868 J/token (VDD_GPU_SOC + VDD_CPU_CV + VIN_SYS_5V0, 8,676 mW mean)`.
+ */
 export function formatEnergy(energy: NonNullable<PerTokenSummary['energy']>): string {
-  return `${formatCount(energy.joulesPerToken, energy.joulesPerToken >= 10 ? 1 : 3)} J/token (${energy.rail}, ${formatCount(energy.meanMw)} mW mean)`;
+  return `${formatCount(energy.joulesPerToken, energy.joulesPerToken >= 10 ? 1 : 3)} J/token (${energy.rails.join(' + ')}, ${formatCount(energy.meanMw)} mW mean)`;
 }
 
-/** The decode's cost per generated token (./../analysis/per-token.ts): IPC, each perf count, the input rail's energy. */
+/**
+ * The decode's cost per generated token (./../analysis/per-token.ts): IPC, each perf count, the
+ * board's energy, or why a board that reads power rails has none.
+ */
 export function perTokenRows(byKey: ReadonlyMap<string, TimeSeries>): Row[] {
   const summary = perTokenSummary((k) => byKey.get(k), [...byKey.keys()]);
-  if (!summary || (summary.perToken.length === 0 && summary.energy === null)) return [];
+  if (!summary || (summary.perToken.length === 0 && summary.energy === null && summary.noEnergy === null)) return [];
   const rows: Row[] = [];
   if (summary.ipc.length > 0) rows.push({ label: 'Instructions per cycle', value: formatIpc(summary.ipc) });
   for (const c of summary.perToken)
     rows.push({ label: `${perfCounterName(c)} per token`, value: formatPerToken(c.perToken) });
   if (summary.energy) rows.push({ label: 'Energy per token', value: formatEnergy(summary.energy) });
+  else if (summary.noEnergy) rows.push({ label: 'Energy per token', value: summary.noEnergy });
   rows.push({
     label: 'Over',
     value: `the decode: ${formatCount(summary.tokens)} tokens in ${formatMs(summary.toMs - summary.fromMs)}`,

@@ -1,10 +1,14 @@
-// The report's board signals and temperature chart name each series as people read it
-// (shared/collectors/series-names.ts): a pattern's series by its label and which one, never by its
-// sample key; the numbers beside them are the series' own.
+// The report's board signals, temperature chart and per-token rows: each series named as people
+// read it (shared/collectors/series-names.ts: a pattern's series by its label and which one, never by
+// its sample key), the numbers beside them the series' own; and the energy per token of a Jetson
+// without an input rail, from real tegrastats captures: the rails it adds up, or why there is none.
 import { describe, expect, it } from 'vitest';
 import type { TimeSeries } from '../../../../shared/analysis/time-series';
-import { boardSignalRows } from '../../../../shared/report/board-signals';
 import { temperatureChart } from '../../../../shared/report/report-charts';
+import { seriesOfSamples } from '../../../../shared/analysis/time-series';
+import type { Sample } from '../../../../shared/api/schemas';
+import { captureSamples } from '../../../helpers/tegrastats-samples';
+import { boardSignalRows, perTokenRows } from '../../../../shared/report/board-signals';
 
 const series = (...v: number[]): TimeSeries => ({ t: v.map((_, i) => i * 1000), v, length: v.length });
 
@@ -46,5 +50,35 @@ describe('temperature chart', () => {
       null,
     );
     expect(chart?.series.map((s) => s.name)).toEqual(['temperature: cpu', 'temperature (tegrastats): CPU']);
+  });
+});
+
+/** The first token at 1 s (count 1), the last at 3 s (count 21): 20 tokens in 2 s. */
+const tokens: Sample[] = [
+  { tMs: 1000, source: 'engine', values: { tokens: 1 } },
+  { tMs: 3000, source: 'engine', values: { tokens: 21 } },
+];
+const rowsOf = (samples: Sample[]) => perTokenRows(seriesOfSamples([...tokens, ...samples]));
+
+describe('perTokenRows: energy per token of a Jetson without an input rail', () => {
+  it('AGX Orin: the sum of VDD_GPU_SOC, VDD_CPU_CV and VIN_SYS_5V0, named', () => {
+    // 2412 + 1607 + 4657 mW mean (VIN_SYS_5V0 4707, 4607, 4707 mW at 1, 2, 3 s) = 8676 mW;
+    // 8.676 W × 2 s / 20 tokens = 0.8676 J.
+    const rows = rowsOf(
+      captureSamples('agx-orin-64gb-l4t36.4.4/agx_orin_64gb_l4t36.4.4_lesomnus.txt', [1000, 2000, 3000]),
+    );
+    expect(rows).toEqual([
+      { label: 'Energy per token', value: '0.868 J/token (VDD_GPU_SOC + VDD_CPU_CV + VIN_SYS_5V0, 8,676 mW mean)' },
+      { label: 'Over', value: 'the decode: 20 tokens in 2.00 s' },
+    ]);
+  });
+
+  it('AGX Xavier: no figure, and why in one line', () => {
+    const rows = rowsOf(captureSamples('agx-xavier-jp4.2/agx_xavier_jp4.2_gtop_pr7.txt', [2000]));
+    expect(rows[0]).toEqual({
+      label: 'Energy per token',
+      value:
+        "no input rail: the AGX Xavier's GPU, CPU, SOC, CV, VDDRQ and SYS5V leave its DRAM VDD2 supply unmeasured, so their sum is not the module's power",
+    });
   });
 });
