@@ -10,18 +10,16 @@ import { alarmEpisodesOf } from '../../../../shared/analysis/alarm-sensors';
 import { DEVICE_PRESETS } from '../../../../shared/analysis/presets';
 import type { RooflineParams } from '../../../../shared/analysis/roofline';
 import { rooflineEfficiency, decodeCeilingTokensPerSecond } from '../../../../shared/analysis/roofline';
-import { perTokenSummary, type PerTokenSummary } from '../../../../shared/analysis/per-token';
+import { perTokenSummary } from '../../../../shared/analysis/per-token';
 import { clockCeilingsOf, passiveTripsByKey } from '../../../../shared/analysis/throttle';
-import { perfCounterName } from '../../../../shared/collectors/perf-parser';
 import { tempKey } from '../../../../shared/collectors/procfs-sampler-parser';
 import { formatMs, formatTokens, formatTokensPerSecond } from '../../../../shared/format/units';
-import { formatEnergy, formatIpc, formatPerToken } from '../../../../shared/report/board-signals';
 import { MemoryChart } from '../MemoryChart';
 import { Readouts } from '../Readouts';
 import { useAppStore, useAppStoreApi } from '../store-context';
 import { AlertSettings } from './AlertSettings';
 import { DepthChart } from './DepthChart';
-import { oomHorizonTime, throttleFromStore, tokensAtTime } from './derived';
+import { oomHorizonTime, perTokenLine, throttleFromStore, tokensAtTime } from './derived';
 import { isActivePhase } from '../../state/live-run-slice';
 import { SHORTCUTS, useDashboardFollowsRun, useWidth } from './dashboard-hooks';
 import { EventsStrip, mergeEvents } from './EventsStrip';
@@ -62,20 +60,6 @@ function rooflineMissing(boardPicked: boolean, weightBytes: number | null, kvByt
   if (!kvBytesPerToken) return 'roofline: needs the KV bytes per token (--gguf or the model shape)';
   if (!weightBytes) return 'roofline: needs the model size';
   return 'roofline: no decode speed yet';
-}
-
-/** The counts a field engineer reads per token first: misses of the last-level cache, then of any cache. */
-const HEADLINE_EVENTS = ['LLC-load-misses', 'cache-misses'];
-
-/** The Power and counters panel's line: IPC, the headline misses per token, the energy per token. */
-function perTokenLine(summary: PerTokenSummary | null): string | null {
-  if (!summary) return null;
-  const parts: string[] = [];
-  if (summary.ipc.length > 0) parts.push(`IPC ${formatIpc(summary.ipc)}`);
-  for (const c of summary.perToken)
-    if (HEADLINE_EVENTS.includes(c.event)) parts.push(`${perfCounterName(c)} ${formatPerToken(c.perToken)}/token`);
-  if (summary.energy) parts.push(formatEnergy(summary.energy));
-  return parts.length > 0 ? `${parts.join(' · ')} over the decode` : null;
 }
 
 export function Dashboard() {

@@ -1,7 +1,9 @@
 // Series the dashboard computes from the collected ones: tokens/s over time from the cumulative
 // token count, the throttle intervals (shared/analysis/throttle.ts) from temperatures and
-// clocks, the roofline ceiling at the current context depth (shared/analysis/roofline.ts), and
-// the projected time of the OOM horizon. Pure functions over the series store.
+// clocks, the roofline ceiling at the current context depth (shared/analysis/roofline.ts), the
+// projected time of the OOM horizon, and the Power and counters panel's line of the decode's cost
+// per token (shared/analysis/per-token.ts). Pure functions over the series store.
+import type { PerTokenSummary } from '../../../../shared/analysis/per-token';
 import { decodeCeilingTokensPerSecond, type RooflineParams } from '../../../../shared/analysis/roofline';
 import {
   throttleIntervalsFromSeries,
@@ -11,6 +13,8 @@ import {
   type ClockCeilings,
 } from '../../../../shared/analysis/throttle';
 import type { TokenEvent } from '../../../../shared/analysis/throughput';
+import { perfCounterName } from '../../../../shared/collectors/perf-parser';
+import { formatEnergy, formatIpc, formatPerToken } from '../../../../shared/report/board-signals';
 import { indexAtOrBefore, lowerBound, type PlotPoints } from './downsample';
 import type { SeriesBuffer, SeriesStore } from './series-store';
 
@@ -147,4 +151,23 @@ export function oomHorizonTime(
   if (horizonTokens <= tokensNow) return nowTMs;
   if (!decodeTokensPerSecond || !(decodeTokensPerSecond > 0)) return null;
   return nowTMs + ((horizonTokens - tokensNow) * 1000) / decodeTokensPerSecond;
+}
+
+/** The counts a field engineer reads per token first: misses of the last-level cache, then of any cache. */
+const HEADLINE_EVENTS = ['LLC-load-misses', 'cache-misses'];
+
+/**
+ * The Power and counters panel's line: IPC, the headline misses per token, the energy per token
+ * with the rails it is read from, or why a board that reads power rails has none.
+ */
+export function perTokenLine(summary: PerTokenSummary | null): string | null {
+  if (!summary) return null;
+  const parts: string[] = [];
+  if (summary.ipc.length > 0) parts.push(`IPC ${formatIpc(summary.ipc)}`);
+  for (const c of summary.perToken)
+    if (HEADLINE_EVENTS.includes(c.event)) parts.push(`${perfCounterName(c)} ${formatPerToken(c.perToken)}/token`);
+  if (summary.energy) parts.push(formatEnergy(summary.energy));
+  const line = parts.length > 0 ? `${parts.join(' · ')} over the decode` : null;
+  if (!summary.noEnergy) return line;
+  return line ? `${line} · ${summary.noEnergy}` : summary.noEnergy;
 }

@@ -1,14 +1,17 @@
 // Derived series on hand-made data: tokens/s, throttle intervals from temperatures and clocks,
 // and when the OOM horizon is reached.
 import { describe, expect, it } from 'vitest';
+import { perTokenSummary } from '../../../../../../shared/analysis/per-token';
 import { tokensPerSecondByDepth } from '../../../../../../shared/analysis/throughput';
 import {
   oomHorizonTime,
+  perTokenLine,
   rollingTokensPerSecond,
   throttleFromStore,
   tokenEventsAt,
 } from '../../../../../../renderer/src/ui/dashboard/derived';
 import { SeriesStore } from '../../../../../../renderer/src/ui/dashboard/series-store';
+import { captureSamples } from '../../../../../helpers/tegrastats-samples';
 
 describe('derived series', () => {
   it('rolls tokens/s over a 2 s window from the cumulative count', () => {
@@ -92,5 +95,26 @@ describe('derived series', () => {
     // 10 tokens/s over the first two buckets, 5 over the third (hand-computed above).
     expect(rates.map((r) => Number(r.tokensPerSecond.toFixed(9)))).toEqual([10, 10, 5]);
     expect(tokenEventsAt(undefined, [1])).toEqual([]);
+  });
+
+  it("says in the Power panel's line which rails the energy per token adds up, or why there is none", () => {
+    const lineOf = (rel: string, times: number[]) => {
+      const s = new SeriesStore();
+      // The first token at 1 s (count 1), the last at 3 s (count 21): 20 tokens in 2 s.
+      s.ingest([
+        { tMs: 1000, source: 'engine', values: { tokens: 1 } },
+        { tMs: 3000, source: 'engine', values: { tokens: 21 } },
+        ...captureSamples(rel, times),
+      ]);
+      return perTokenLine(perTokenSummary((k) => s.get(k), s.keys()));
+    };
+    // AGX Orin's three lines at 1, 2, 3 s: 2412 + 1607 + (4707 + 4607) / 2 = 8676 mW mean over 2 s,
+    // 20 tokens: 0.8676 J each.
+    expect(lineOf('agx-orin-64gb-l4t36.4.4/agx_orin_64gb_l4t36.4.4_lesomnus.txt', [1000, 2000, 3000])).toBe(
+      '0.868 J/token (VDD_GPU_SOC + VDD_CPU_CV + VIN_SYS_5V0, 8,676 mW mean) over the decode',
+    );
+    expect(lineOf('agx-xavier-jp4.2/agx_xavier_jp4.2_gtop_pr7.txt', [2000])).toBe(
+      "no input rail: the AGX Xavier's GPU, CPU, SOC, CV, VDDRQ and SYS5V leave its DRAM VDD2 supply unmeasured, so their sum is not the module's power",
+    );
   });
 });
