@@ -27,6 +27,8 @@
 // the lowest level any version of the driver reports for one (120 °C), the second alarm from
 // 140 °C; anything below is "no alarm", whatever the number (50, 100). No Orin capture here prints
 // a PMIC temperature.
+import { seriesOf } from '../collectors/registry';
+import { seriesName } from '../collectors/series-names';
 import { formatTempC } from '../format/units';
 import type { TimeSeries } from './time-series';
 
@@ -135,11 +137,12 @@ export function alarmEpisodesOf(get: (key: string) => TimeSeries | undefined, ke
   return out.sort((a, b) => a.startMs - b.startMs);
 }
 
-/** An episode as an event's message: what fired, from which series, for how long. */
+/** An episode as an event's message: what fired, for how long, and the series it was read on (by its name). */
 export function alarmEpisodeMessage(e: AlarmEpisode): string {
   const seconds = ((e.endMs - e.startMs) / 1000).toFixed(1);
   const how = e.cleared ? `cleared after ${seconds} s` : `still raised at the last reading, ${seconds} s on`;
-  return `${pmicAlarmWords(e.alarm)} on ${e.key}: ${how}`;
+  const series = seriesOf(e.key);
+  return `${pmicAlarmWords(e.alarm)}: ${how}, read on ${series ? seriesName(series) : e.key}`;
 }
 
 /** The alarm-level series a run read and their alarm episodes (`profile --json` `alarms`). */

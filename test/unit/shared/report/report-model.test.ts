@@ -295,7 +295,7 @@ describe("a Jetson's PMIC die zone: an alarm level, never the board's hottest te
       [
         '1.0 s',
         'alert',
-        'PMIC die-temperature alarm 2 (the die passed 140 °C) on temp.PMIC-Die.C: cleared after 3.0 s',
+        'PMIC die-temperature alarm 2 (the die passed 140 °C): cleared after 3.0 s, read on temperature: PMIC-Die',
       ],
       ['4.0 s', 'disconnect', 'link lost'],
       ['9.0 s', 'reconnect', 'link back'],

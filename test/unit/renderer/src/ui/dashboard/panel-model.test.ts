@@ -112,7 +112,11 @@ describe('the Thermal and clocks panel of a Jetson with a PMIC die zone', () => 
     const events = mergeEvents([{ tMs: 0, kind: 'start', message: 'engine: llama-cli' }], [], [], alarms);
     expect(events.map((e) => [e.tMs, e.kind, e.message])).toEqual([
       [0, 'start', 'engine: llama-cli'],
-      [1000, 'alert', 'PMIC die-temperature alarm 2 (the die passed 140 °C) on temp.PMIC-Die.C: cleared after 3.0 s'],
+      [
+        1000,
+        'alert',
+        'PMIC die-temperature alarm 2 (the die passed 140 °C): cleared after 3.0 s, read on temperature: PMIC-Die',
+      ],
     ]);
   });
 });
