@@ -144,7 +144,7 @@ describe("the Sessions view's Import log and Open file", () => {
       const log = join(home, 'orin.log');
       await page.getByTestId('view-sessions').click();
       const before = await page.locator('[data-testid^=session-][data-state]').count();
-      await page.getByTestId('import-board-log').click();
+      await page.getByTestId('sessions-import-log').click();
       const dialog = page.getByRole('dialog', { name: 'Import a board log' });
       // Browser mode: no system dialog to browse with (the desktop app has one), the path is typed.
       expect(await dialog.getByTestId('session-file-browse').count()).toBe(0);
@@ -184,7 +184,7 @@ describe("the Sessions view's Import log and Open file", () => {
       const result = await runCli(['import', 'tegrastats', join(home, 'orin.log'), '--out', copy]);
       expect(result.code, result.stderr).toBe(0);
       await page.getByTestId('view-sessions').click();
-      await page.getByTestId('open-session-file').click();
+      await page.getByTestId('sessions-open-file').click();
       const dialog = page.getByRole('dialog', { name: 'Open a session file' });
       // A log is not a session: said in the dialog, and nothing is listed.
       const rowsBefore = await page.locator('[data-testid^=session-][data-state]').count();

@@ -326,7 +326,7 @@ export function SessionsView() {
             type="button"
             className="button-secondary"
             onClick={() => openFileDialog('open')}
-            data-testid="open-session-file"
+            data-testid="sessions-open-file"
           >
             Open file…
           </button>
@@ -334,7 +334,7 @@ export function SessionsView() {
             type="button"
             className="button-secondary"
             onClick={() => openFileDialog('import')}
-            data-testid="import-board-log"
+            data-testid="sessions-import-log"
           >
             Import log…
           </button>
