@@ -3,6 +3,7 @@
 // shared/collectors/collector.ts) and one line here.
 import type { CollectorDefinition, SeriesDef, SeriesSource } from './collector';
 import { seriesKeyMatches } from './collector';
+import { naturalOrder } from '../util/natural-order';
 import { boardSysfsCollector } from './board-sysfs-collector';
 import { cgroupCollector } from './cgroup-collector';
 import { engineSource } from './engine-source';
@@ -87,13 +88,13 @@ export function seriesPresent(samples: ReadonlyArray<{ values: Record<string, nu
   return registeredSeries(keys);
 }
 
-/** The registered series of these sample keys, in registry order (a pattern's keys sorted); unregistered keys left out. */
+/** The registered series of these sample keys, in registry order (a pattern's keys as people count: core 2 before core 10); unregistered keys left out. */
 export function registeredSeries(sampleKeys: Iterable<string>): RegisteredSeries[] {
   const found: Array<{ key: string; d: (typeof DEFINITIONS)[number] }> = [];
   for (const key of new Set(sampleKeys)) {
     const d = definitionOf(key);
     if (d !== null) found.push({ key, d });
   }
-  found.sort((a, b) => a.d.order - b.d.order || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  found.sort((a, b) => a.d.order - b.d.order || naturalOrder(a.key, b.key));
   return found.map(({ key, d }) => registered(key, d));
 }

@@ -6,6 +6,7 @@
 // (points-cache.ts), so an unchanged series costs nothing. Pure: tested without React.
 import { PMIC_ALARM_LEVELS_C } from '../../../../shared/analysis/alarm-sensors';
 import type { RooflineParams } from '../../../../shared/analysis/roofline';
+import { naturalOrder } from '../../../../shared/util/natural-order';
 import { minMaxPerPixel, type PlotPoints } from './downsample';
 import { ceilingOverTime, rollingTokensPerSecond } from './derived';
 import type { CachedPoints, PointsCache } from './points-cache';
@@ -107,7 +108,7 @@ export function buildPanelTracks(input: PanelInputs): PanelTracks {
     byTrack.set(info.track, entry);
   }
   for (const [track, { panel, infos }] of byTrack) {
-    infos.sort((a, b) => a.key.localeCompare(b.key));
+    infos.sort((a, b) => naturalOrder(a.key, b.key));
     const refLines: RefLine[] = [];
     if (track === 'process-memory' && input.budgetBytes !== null)
       refLines.push({ y: input.budgetBytes, label: 'budget', color: BUDGET_COLOR });

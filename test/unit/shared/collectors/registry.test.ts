@@ -74,6 +74,16 @@ describe('collector registry', () => {
     ]);
   });
 
+  it('a pattern’s keys come as people count them: core 2 before core 10, zone 9 before zone 10', () => {
+    const keys = ['tegra.cpu.10.loadPct', 'tegra.cpu.2.loadPct', 'tegra.cpu.1.loadPct', 'tegra.cpu.11.loadPct'];
+    expect(registeredSeries(keys).map((s) => s.key)).toEqual([
+      'tegra.cpu.1.loadPct',
+      'tegra.cpu.2.loadPct',
+      'tegra.cpu.10.loadPct',
+      'tegra.cpu.11.loadPct',
+    ]);
+  });
+
   it('labels are unique and hold no colon; short legend names fit their key (a function of the part for a pattern)', () => {
     // shared/collectors/series-names.ts names a pattern's series `<label>: <part>`: these keep names apart.
     const labels = SERIES_SOURCES.flatMap((s) => s.series.map((d) => d.label.toLowerCase()));
