@@ -90,7 +90,13 @@ export function bracketedChoice(text: string | null | undefined): string | null 
   return null;
 }
 
-/** "0-3,6,8-9" → [0,1,2,3,6,8,9]; "0 1 2 3" (related_cpus) → [0,1,2,3]. */
+/**
+ * The most CPUs a list names: Linux's largest NR_CPUS is 8192. A damaged list of many wide ranges
+ * (each capped at 4096) grew an array past V8's limit and killed the process (the probe-parser fuzz).
+ */
+const MAX_LISTED_CPUS = 8192;
+
+/** "0-3,6,8-9" → [0,1,2,3,6,8,9]; "0 1 2 3" (related_cpus) → [0,1,2,3]; at most MAX_LISTED_CPUS entries. */
 export function parseCpuList(text: string | null | undefined): number[] {
   if (!text) return [];
   const out: number[] = [];
@@ -100,7 +106,8 @@ export function parseCpuList(text: string | null | undefined): number[] {
     if (!m) continue;
     const a = Number(m[1]);
     const b = m[2] !== undefined ? Number(m[2]) : a;
-    for (let i = a; i <= b && i - a < 4096; i++) out.push(i);
+    for (let i = a; i <= b && i - a < 4096 && out.length < MAX_LISTED_CPUS; i++) out.push(i);
+    if (out.length >= MAX_LISTED_CPUS) break;
   }
   return out;
 }

@@ -229,6 +229,8 @@ describe('probe parser pieces', () => {
     expect(bracketedChoice('always defer defer+madvise [madvise] never')).toBe('madvise');
     expect(parseCpuList('0-3,6,8-9')).toEqual([0, 1, 2, 3, 6, 8, 9]);
     expect(parseCpuList('4 5')).toEqual([4, 5]);
+    // A damaged list of 50,000 wide ranges (the fuzz's crash: 169 million entries): at most 8192 CPUs.
+    expect(parseCpuList(Array(50_000).fill('0-99999').join(','))).toHaveLength(8192);
     expect(parseMeminfo(['HugePages_Total:       0', 'MemTotal: 949328 kB', 'garbage']).bad).toEqual(['garbage']);
     expect(splitProbeSections('junk\n@@kvscope:a@@\nx\n@@kvscope:b@@\n').get('a')).toEqual(['x']);
   });
