@@ -37,10 +37,21 @@ export function assertLlamaEngineInstalled(): void {
  * is one thread using glibc's main malloc arena. Node adds V8 helper threads (concurrent GC,
  * background compilation), each with its own arena, and the heap they leave behind after
  * start-up differs by ±2 MiB from one run to the next (anonymous RSS after importing
- * node-llama-cpp: 34.9–38.8 MiB over six runs; 30.5–31.9 MiB with these settings). A context
- * sweep fits memory across separate runs, so this noise would land in its slope.
+ * node-llama-cpp: 34.9–38.8 MiB over six runs; 30.5–31.9 MiB single-threaded with one arena).
+ * V8's young generation then grows its semi-spaces (up to 16 MiB each) when the collector
+ * finds enough survivors, at moments that differ from run to run: peak anonymous RSS of the
+ * same 4,096-cell run of 400 tokens spread over 47.7–49.4 MiB in four runs, and 34.0–34.5 MiB
+ * with the semi-space held at 1 MiB (65,536 cells: 90.5–91.3 and 76.9–77.2 MiB; 2-core VM).
+ * A context sweep fits memory across separate runs, so this noise would land in its slope: one
+ * CI run measured 745 B per cell where llama.cpp holds 696 (test/integration/engines/sweep.test.ts).
  */
-export const SINGLE_THREADED_NODE = ['env', 'MALLOC_ARENA_MAX=1', process.execPath, '--single-threaded'];
+export const SINGLE_THREADED_NODE = [
+  'env',
+  'MALLOC_ARENA_MAX=1',
+  process.execPath,
+  '--single-threaded',
+  '--max-semi-space-size=1',
+];
 
 /** `node llama-cli.mjs -m <model> -c {ctx} -n <tokens> …` as an --engine command line. */
 export function llamaCliCommand(options: {
