@@ -142,7 +142,7 @@ export const boardSysfsCollector: CollectorDefinition = {
       partWords: tripWords,
       legend: tripWords,
       unit: 'C',
-      kind: 'gauge',
+      kind: 'limit',
     },
   ],
 };

@@ -18,8 +18,12 @@ import type { TargetFacts } from '../run/target-facts';
 
 /** How a series' numbers are read. Units are part of the key's name (see SERIES_UNIT_SUFFIX). */
 export type SeriesUnit = 'bytes' | 'pct' | 'C' | 'kHz' | 'MHz' | 'mW' | 'us' | 'count';
-/** gauge: a level sampled now; counter: grows monotonically (rates come from differences); event: a marker. */
-export type SeriesKind = 'gauge' | 'counter' | 'event';
+/**
+ * gauge: a level sampled now; counter: grows monotonically (rates come from differences); event: a
+ * marker; limit: a threshold the board acts at (a thermal trip point), read as it is set, never a
+ * reading of the board's state: not ranked with the readings nor on their scale.
+ */
+export type SeriesKind = 'gauge' | 'counter' | 'event' | 'limit';
 
 /**
  * The ending every sample key of a unit carries, so a CSV column name (render-csv.ts) or a chart

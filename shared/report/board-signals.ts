@@ -78,11 +78,16 @@ interface Seen {
   last: number;
 }
 
-/** A flag (a firmware bit: only 0 and 1) as how often it was set; a bit mask's distinct words in hex; a counter's increase; a gauge's low · mean · high. */
+/** A flag (a firmware bit: only 0 and 1) as how often it was set; a bit mask's distinct words in hex; a counter's increase; a limit as set; a gauge's low · mean · high. */
 function summed(series: RegisteredSeries, values: TimeSeries, seen: Seen): string {
   const { low, high, sum, count, first, last } = seen;
   const fmt = (v: number) => formatSeriesValue(series.unit, v);
   if (series.kind === 'counter') return `+${fmt(last - first)} over the run`;
+  // A threshold as it was set; one that moved (a user, a governor) from what to what.
+  if (series.kind === 'limit')
+    return low === high
+      ? fmt(low)
+      : `${fmt(first)} at the start, ${fmt(last)} at the end (low ${fmt(low)}, high ${fmt(high)})`;
   if (series.key === THROTTLED_BITS_KEY) {
     const words = new Set<number>();
     for (let i = 0; i < values.length && words.size <= MAX_WORDS_LISTED; i++) words.add(values.v[i] ?? NaN);

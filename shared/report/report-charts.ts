@@ -223,7 +223,8 @@ export function temperatureChart(
   throttle: ThrottleSummary | null,
 ): ChartModel | null {
   const lines = registeredSeries(byKey.keys())
-    .filter((series) => series.unit === 'C' && !isAlarmSensorSeries(series.key))
+    // Readings only: a trip point (kind limit) is where the kernel acts, not a sensor that rose.
+    .filter((series) => series.unit === 'C' && series.kind !== 'limit' && !isAlarmSensorSeries(series.key))
     .map((series) => {
       const values = byKey.get(series.key);
       const points: Array<[number, number]> = [];

@@ -139,7 +139,16 @@ export function buildPanelTracks(input: PanelInputs): PanelTracks {
       })),
     });
   }
-  const order = ['process-memory', 'system-memory', 'memory-pressure', 'temperature', 'alarm-level', 'clocks', 'load'];
+  const order = [
+    'process-memory',
+    'system-memory',
+    'memory-pressure',
+    'temperature',
+    'alarm-level',
+    'limits',
+    'clocks',
+    'load',
+  ];
   for (const tracks of Object.values(out))
     tracks.sort((a, b) => ((order.indexOf(a.id) + 99) % 99) - ((order.indexOf(b.id) + 99) % 99));
 

@@ -48,6 +48,7 @@ const TRACK_TITLES: Record<string, string> = {
   'memory-pressure': 'Memory pressure',
   temperature: 'Temperature',
   'alarm-level': `${PMIC_ALARM_NAME} (a level, not a temperature)`,
+  limits: 'Limits (thermal trip points, as set)',
   clocks: 'Clocks',
   load: 'Load',
   power: 'Power',
@@ -165,7 +166,12 @@ export function describeSeries(key: string, described?: CollectorSeries): Series
   if (!unit) return null;
   const registered = seriesOf(key);
   const label = described?.label ?? (registered ? seriesLegendName(registered) : labelFromName(key));
-  return { key, label, unit, ...placeByUnit(key, unit) };
+  const place = placeByUnit(key, unit);
+  // A threshold (a trip point) in a track of its own: on the readings' track its 95–115 °C would
+  // set their scale. A PMIC die zone's trips stay with its alarm levels.
+  if (registered?.kind === 'limit' && place.track !== 'alarm-level')
+    return { key, label, unit, ...place, track: 'limits' };
+  return { key, label, unit, ...place };
 }
 
 /**

@@ -40,6 +40,32 @@ describe('board signal rows', () => {
   });
 });
 
+describe('thermal trip points (kind limit): a threshold as it is set, never a reading', () => {
+  // The Orange Pi 5's soc-thermal (shared corpus, sbc-bench 4D0a): 26.8 °C with crit 115 °C.
+  it('a row says the limit as set, or from what to what when it moved', () => {
+    const byKey = new Map<string, TimeSeries>([
+      ['trip.soc-thermal.0.C', series(115)],
+      ['trip.cpu-thermal.1.C', series(85, 85, 75)],
+    ]);
+    const row = (label: string) => boardSignalRows(byKey).find((r) => r.label === label)?.value;
+    expect(row('thermal trip point: soc-thermal, trip 0')).toBe('115.0 °C');
+    expect(row('thermal trip point: cpu-thermal, trip 1')).toBe(
+      '85.0 °C at the start, 75.0 °C at the end (low 75.0 °C, high 85.0 °C)',
+    );
+  });
+
+  it('the temperature chart draws the sensors, not a trip point read twice', () => {
+    const chart = temperatureChart(
+      new Map<string, TimeSeries>([
+        ['temp.soc-thermal.C', series(26.8, 27.7)],
+        ['trip.soc-thermal.0.C', series(115, 115)],
+      ]),
+      null,
+    );
+    expect(chart?.series.map((s) => s.name)).toEqual(['temperature: soc-thermal']);
+  });
+});
+
 describe('temperature chart', () => {
   it('its legend names each sensor as the rows do', () => {
     const chart = temperatureChart(

@@ -120,3 +120,25 @@ describe('the Thermal and clocks panel of a Jetson with a PMIC die zone', () => 
     ]);
   });
 });
+
+describe('thermal trip points on the dashboard (the board sysfs collector reads them at its first tick)', () => {
+  // An Orange Pi 5 (RK3588S) from the shared corpus (sbc-bench 4D0a, `sensors`): soc_thermal at
+  // +26.8 C with crit = +115.0 C; the fixture tree's soc-thermal trip_point_0_temp is 115000.
+  const samples = [
+    { tMs: 0, source: 'boardsysfs', values: { 'trip.soc-thermal.0.C': 115 } },
+    ...[0, 1000, 2000].map((tMs) => ({ tMs, source: 'procfs', values: { 'temp.soc-thermal.C': 26.8 } })),
+  ];
+
+  it('go to a track of their own: a 115 °C limit never sets the scale of a 26.8 °C reading', () => {
+    expect(describeSeries('trip.soc-thermal.0.C')).toMatchObject({ panel: 'thermal', track: 'limits' });
+    const store = new SeriesStore();
+    store.ingest(samples);
+    const tracks = thermalTracks(store);
+    const temperature = tracks.find((t) => t.id === 'temperature') as TrackModel;
+    expect(temperature.series.map((s) => s.key)).toEqual(['temp.soc-thermal.C']);
+    expect(tracks.find((t) => t.id === 'limits')?.series.map((s) => s.key)).toEqual(['trip.soc-thermal.0.C']);
+    // A flat 26.8 °C: the painter's range around it, far below the trip.
+    const [, hi] = rangeOf(temperature, store);
+    expect(hi).toBeLessThan(40);
+  });
+});
