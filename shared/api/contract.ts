@@ -244,7 +244,8 @@ export const apiMethods = {
   /**
    * A board's log on the computer KVScope runs on (tegrastats, perf, pmap, vcgencmd, llama.cpp),
    * imported into a new session of the library as `kvscope import` does; `intervalMs` dates a log
-   * that prints no times of its own (default 1 s). Its list row, and what was read.
+   * that prints no times of its own (default 1 s). Its list row, and what was read. With an
+   * `importKey`, cancelImport stops it.
    */
   importSessionLog: {
     input: z
@@ -252,9 +253,19 @@ export const apiMethods = {
         kind: ImportKindSchema,
         path: LocalFilePathSchema,
         intervalMs: RunRequestSchema.shape.intervalMs.unwrap().optional(),
+        importKey: StartKeySchema.optional(),
       })
       .strict(),
     output: z.object({ listing: SessionListingSchema, samples: z.number(), diagnostics: z.number() }),
+  },
+  /**
+   * Stops the importSessionLog given this `importKey`: it fails with "import cancelled: nothing
+   * was imported" and writes no session. ok: false when no import under way has that key (it
+   * answered already: its session is listed, and deleteSession removes it).
+   */
+  cancelImport: {
+    input: z.object({ importKey: StartKeySchema }).strict(),
+    output: z.object({ ok: z.boolean() }),
   },
   renameSession: {
     input: z.object({ id: SessionIdSchema, name: SessionNameSchema }).strict(),

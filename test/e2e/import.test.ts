@@ -4,7 +4,7 @@
 // and the log's readings. Needs `npm run build`.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { openBrowserApp, type BrowserApp } from '../helpers/browser-app';
 import { runCli } from '../helpers/cli';
 import { orinLogLines } from '../helpers/tegrastats-log';
@@ -12,6 +12,8 @@ import { orinLogLines } from '../helpers/tegrastats-log';
 const TEST_MS = 120_000;
 /** Ten minutes of the AGX Orin capture at 1 Hz. */
 const LINES = 600;
+/** Eight hours: an import of ~1.5 s, long enough to cancel while it reads. */
+const LONG_LINES = 28_800;
 
 let app: BrowserApp;
 
@@ -21,6 +23,7 @@ beforeAll(async () => {
     prepareHome: async (home) => {
       const log = join(home, 'orin.log');
       writeFileSync(log, orinLogLines(LINES).join('\n') + '\n');
+      writeFileSync(join(home, 'orin-8h.log'), orinLogLines(LONG_LINES).join('\n') + '\n');
       // In the app's sessions folder, so that the Sessions list has it to rename and export.
       mkdirSync(join(home, 'sessions'));
       const result = await runCli(['import', 'tegrastats', log, '--out', join(home, 'sessions', 'orin.kvscope')]);
@@ -169,6 +172,36 @@ describe("the Sessions view's Import log and Open file", () => {
       expect(await ram.locator('td').allTextContents()).toEqual(['tegrastats', '17.8 GiB']);
       await page.getByTestId('view-sessions').click();
       await expect.poll(() => page.locator('[data-testid^=session-][data-state]').count()).toBe(before + 1);
+      expect(problems).toEqual([]);
+    },
+    TEST_MS,
+  );
+
+  it(
+    'Cancel while a long log imports stops the import: no session is listed or written, and the log imports again',
+    async () => {
+      const { page, problems, home } = app;
+      const sessionFiles = () => readdirSync(join(home, 'sessions')).filter((f) => f.endsWith('.kvscope'));
+      await page.getByTestId('view-sessions').click();
+      const before = await page.locator('[data-testid^=session-][data-state]').count();
+      const filesBefore = sessionFiles();
+      await page.getByTestId('sessions-import-log').click();
+      const dialog = page.getByRole('dialog', { name: 'Import a board log' });
+      await dialog.getByLabel('Log kind', { exact: true }).selectOption('tegrastats');
+      await dialog.getByLabel('Log file', { exact: true }).fill(join(home, 'orin-8h.log'));
+      await dialog.getByTestId('session-file-submit').click();
+      await dialog.getByRole('button', { name: 'Importing…' }).waitFor();
+      await dialog.getByTestId('session-file-cancel').click();
+      expect(await page.getByRole('dialog').count()).toBe(0);
+      // The same log again, to the end: the cancelled import, started first, would have ended by now.
+      await page.getByTestId('sessions-import-log').click();
+      await dialog.getByLabel('Log kind', { exact: true }).selectOption('tegrastats');
+      await dialog.getByLabel('Log file', { exact: true }).fill(join(home, 'orin-8h.log'));
+      await dialog.getByTestId('session-file-submit').click();
+      await page.getByTestId('viewing-session').waitFor({ timeout: 60_000 });
+      await page.getByTestId('view-sessions').click();
+      await expect.poll(() => page.locator('[data-testid^=session-][data-state]').count()).toBe(before + 1);
+      expect(sessionFiles()).toHaveLength(filesBefore.length + 1);
       expect(problems).toEqual([]);
     },
     TEST_MS,

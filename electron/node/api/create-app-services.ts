@@ -96,6 +96,8 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
   const recordingLog = log ?? ((line: string) => process.stderr.write(`kvscope: ${redact(line)}\n`));
   /** The session ids imports under way will write (importSessionLog). */
   const importsUnderWay = new Set<string>();
+  /** The imports under way that were given a key, to stop them by it (cancelImport). */
+  const importsByKey = new Map<string, AbortController>();
   /** Server conversations going on: dispose() waits for them (each ends by stopping its run). */
   const conversations = new Set<Promise<unknown>>();
 
@@ -276,20 +278,35 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
     pickLocalFile: async ({ purpose }) =>
       options.pickFile ? { supported: true, path: await options.pickFile(purpose) } : { supported: false, path: null },
     addSessionFile: ({ path }) => settled(() => library.addFile(localPath(path))),
-    importSessionLog: async ({ kind, path, intervalMs }) => {
+    importSessionLog: async ({ kind, path, intervalMs, importKey }) => {
       const file = localPath(path);
+      if (importKey !== undefined && importsByKey.has(importKey))
+        throw new Error('an import with this key is already under way');
       // The file is written once the whole log is read: until then its name is held here, so a
       // second import started meanwhile (another window) takes the next name, not the same file.
       const { id, path: out } = library.newSessionPath(`import-${kind}`, importsUnderWay);
+      const stop = new AbortController();
       importsUnderWay.add(id);
+      if (importKey !== undefined) importsByKey.set(importKey, stop);
       try {
-        // A log with nothing to import writes no file (ImportError: one line, said in the dialog).
-        const result = await importLog(kind, file, out, { intervalMs });
+        // A log with nothing to import writes no file (ImportError: one line, said in the dialog);
+        // nor does one stopped by cancelImport (the import checks between chunks of the file).
+        const result = await importLog(kind, file, out, { intervalMs, signal: stop.signal });
         return { listing: library.listing(id), samples: result.samples, diagnostics: result.diagnostics };
+      } catch (error) {
+        if (stop.signal.aborted) throw new Error('import cancelled: nothing was imported');
+        throw error;
       } finally {
         importsUnderWay.delete(id);
+        if (importKey !== undefined) importsByKey.delete(importKey);
       }
     },
+    cancelImport: ({ importKey }) =>
+      settled(() => {
+        const stop = importsByKey.get(importKey);
+        stop?.abort();
+        return { ok: stop !== undefined };
+      }),
     renameSession: ({ id, name }) => settled(() => library.rename(id, name)),
     deleteSession: ({ id }) =>
       settled(() => {

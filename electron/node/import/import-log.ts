@@ -374,6 +374,8 @@ export async function importLog(
     }
     for (const l of splitter.endLines()) take(reader.push(l.text, l.droppedChars, ++lineNo));
     take(reader.end());
+    // Stopped while the last chunk was read: nothing is written from here on.
+    if (opts.signal?.aborted) throw new ImportError('interrupted');
   } catch (error) {
     if (error instanceof ImportError) throw error;
     throw new ImportError(`cannot read ${file}: ${describeFileError(error)}`);

@@ -12,7 +12,7 @@ import { isActivePhase } from './live-run-slice';
 import { errorText } from './slices';
 import type { TargetFacts } from '../../../shared/run/target-facts';
 import type { SliceCreator } from './types';
-import type { RecordedRunSnapshot, SessionsSlice } from './view-types';
+import type { FileDialogState, RecordedRunSnapshot, SessionsSlice } from './view-types';
 
 export type { MainView } from './view-types';
 
@@ -265,7 +265,10 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get, { api
     set({ fileDialog: { mode, working: false, error: null } });
   },
   closeFileDialog() {
+    const importKey = get().fileDialog?.importKey;
     set({ fileDialog: null });
+    // Closed while it imports: the import stops and writes nothing (it may have answered already).
+    if (importKey) void api.cancelImport({ importKey }).catch(() => undefined);
   },
   async browseForFile() {
     const dialog = get().fileDialog;
@@ -287,7 +290,9 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get, { api
       set({ fileDialog: { ...dialog, error: checked.error.issues[0]?.message ?? 'not a path' } });
       return;
     }
-    set({ fileDialog: { ...dialog, working: true, error: null } });
+    const importKey = dialog.mode === 'import' ? crypto.randomUUID() : undefined;
+    const working: FileDialogState = { ...dialog, working: true, error: null, ...(importKey ? { importKey } : {}) };
+    set({ fileDialog: working });
     try {
       const listing =
         dialog.mode === 'open'
@@ -297,16 +302,18 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get, { api
                 kind: kind ?? 'tegrastats',
                 path: checked.data,
                 ...(intervalMs !== undefined ? { intervalMs } : {}),
+                ...(importKey ? { importKey } : {}),
               })
             ).listing;
-      // Cancelled while it worked: the session is listed all the same, but the view stays.
-      const stillWanted = get().fileDialog !== null;
-      set({ fileDialog: null });
+      // Cancelled as it answered (an Open, or an import that had finished): listed, but the view
+      // stays, and a dialog opened since is left alone.
+      const stillWanted = get().fileDialog === working;
+      if (stillWanted) set({ fileDialog: null });
       await get().loadSessions();
       if (stillWanted) await get().viewSession(listing.id);
     } catch (error) {
-      // Closed meanwhile (Cancel while it worked): nothing to say it in.
-      if (get().fileDialog) set({ fileDialog: { ...dialog, working: false, error: errorText(error) } });
+      // Closed meanwhile (Cancel while it worked): nothing to say it in; nor in a dialog opened since.
+      if (get().fileDialog === working) set({ fileDialog: { ...dialog, working: false, error: errorText(error) } });
     }
   },
 });

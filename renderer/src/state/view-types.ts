@@ -115,6 +115,8 @@ export interface FileDialogState {
   mode: 'open' | 'import';
   working: boolean;
   error: string | null;
+  /** The import under way's key: closing the dialog stops it (cancelImport). */
+  importKey?: string;
 }
 
 export type LoadedSession =

@@ -62,6 +62,37 @@ describe('importSessionLog', () => {
     }
   });
 
+  it('cancelImport stops an import under way: it fails in one line, and no session is written or listed', async () => {
+    const { services: app, home } = services();
+    try {
+      // 3,000 lines (~700 kB): many chunks of the file's stream, so the import is still reading
+      // when the cancel arrives.
+      const log = join(home, 'orin.log');
+      writeFileSync(log, orinLogLines(3000).join('\n') + '\n');
+      const importKey = 'import-key-1';
+      const input = apiMethods.importSessionLog.input.parse({ kind: 'tegrastats', path: log, importKey });
+      const importing = app.handlers.importSessionLog(input);
+      const refused = expect(importing).rejects.toThrow(/^import cancelled: nothing was imported$/);
+      // A second import may not take a key in use.
+      await expect(app.handlers.importSessionLog(input)).rejects.toThrow(
+        'an import with this key is already under way',
+      );
+      expect(await app.handlers.cancelImport({ importKey })).toEqual({ ok: true });
+      await refused;
+      mkdirSync(join(home, 'sessions'), { recursive: true });
+      expect(readdirSync(join(home, 'sessions'))).toEqual([]);
+      expect((await app.handlers.listSessions({})).sessions).toEqual([]);
+      // Answered (here: cancelled) imports are forgotten; the same key imports again, to the end.
+      expect(await app.handlers.cancelImport({ importKey })).toEqual({ ok: false });
+      const done = await app.handlers.importSessionLog(input);
+      expect(done.samples).toBe(3000);
+      expect(await app.handlers.cancelImport({ importKey })).toEqual({ ok: false });
+      expect((await app.handlers.listSessions({})).sessions.map((x) => x.id)).toEqual([done.listing.id]);
+    } finally {
+      await app.dispose();
+    }
+  });
+
   it('a log with nothing of its kind is refused in one line and leaves no file', async () => {
     const { services: app, home } = services();
     try {

@@ -123,6 +123,35 @@ describe('sessions in the store', () => {
     expect(store.getState().run.runId).toBe('live');
   });
 
+  it('Cancel in the Import log dialog stops the import by its key; its failure is not said in a dialog opened since', async () => {
+    const { api, store } = setup();
+    let fail: (error: Error) => void = () => undefined;
+    api.importSessionLog.mockImplementation(() => new Promise((_, reject) => (fail = reject)));
+    api.cancelImport.mockImplementation(() => {
+      fail(new Error('import cancelled: nothing was imported'));
+      return Promise.resolve({ ok: true });
+    });
+    store.getState().openFileDialog('import');
+    const submitted = store.getState().submitFileDialog({ path: '/logs/tegrastats.log', kind: 'tegrastats' });
+    const importKey = api.importSessionLog.mock.calls[0]?.[0].importKey;
+    expect(importKey).toMatch(/^[\w-]{8,64}$/);
+    expect(store.getState().fileDialog).toMatchObject({ working: true, importKey });
+    store.getState().closeFileDialog();
+    expect(api.cancelImport).toHaveBeenCalledWith({ importKey });
+    // Import log… again before the first import has said it stopped.
+    store.getState().openFileDialog('import');
+    await submitted;
+    expect(store.getState().fileDialog).toEqual({ mode: 'import', working: false, error: null });
+    expect(store.getState().viewedSession).toBeNull();
+    // Open file… has nothing to cancel: closing it asks nothing.
+    api.addSessionFile.mockImplementation(() => new Promise(() => undefined));
+    store.getState().closeFileDialog();
+    store.getState().openFileDialog('open');
+    void store.getState().submitFileDialog({ path: '/sessions/a.kvscope' });
+    store.getState().closeFileDialog();
+    expect(api.cancelImport).toHaveBeenCalledTimes(1);
+  });
+
   it('deletes only after the confirmation, and renames through the API', async () => {
     const { store, api } = setup();
     await store.getState().loadSessions();
