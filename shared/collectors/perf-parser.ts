@@ -24,19 +24,35 @@ const MODIFIERS = /:[ukhHGpPS]+$/;
  * The sample key of one perf counter: `perf.<event>` (`perf.cache-misses`), `perf.<pmu>.<event>`
  * for a PMU-qualified event of a hybrid CPU (`cpu_core/cycles/`, `armv8_cortex_a53/cycles/` are
  * different cores: never summed), and `perf.<event>Us` for perf's `msec` clocks (task-clock,
- * cpu-clock), converted to microseconds. Null for a name that cannot be a key.
+ * cpu-clock), converted to microseconds. A tracepoint keeps its `subsystem:event` name
+ * (`perf.sched:sched_switch`); a PMU event's terms (`hv_24x7/pm_pb_cyc,chip=0/`,
+ * `cpu/event=0x3c,umask=0x00/`) are joined with `_` (`perf.hv_24x7.pm_pb_cyc_chip_0`), and the
+ * modifiers after its closing slash (`cpu/cycles/u`) dropped as `:u` is. Null for a name that
+ * cannot be a key (spaces, quotes, nothing left).
  */
 export function perfKey(event: string, unit: string | null): string | null {
   const name = event.replace(MODIFIERS, '');
-  const qualified = /^([\w.-]+)\/([\w.-]+)\/?$/.exec(name);
-  const base = qualified ? `perf.${qualified[1]}.${qualified[2]}` : /^[\w.-]+$/.test(name) ? `perf.${name}` : null;
+  const qualified = /^([\w.-]+)\/([^/\s]+)(?:\/[ukhHGpPS]*)?$/.exec(name);
+  const terms = qualified
+    ? (qualified[2] ?? '')
+        .split(/[^\w:-]+/)
+        .filter(Boolean)
+        .join('_')
+    : '';
+  const base = qualified
+    ? terms === ''
+      ? null
+      : `perf.${qualified[1]}.${terms}`
+    : /^[\w.-]+(?::[\w.-]+)?$/.test(name)
+      ? `perf.${name}`
+      : null;
   if (base === null) return null;
   return unit === 'msec' ? `${base}Us` : base;
 }
 
 /** A perf counter key's PMU and event (perfKey read back): `perf.cycles` → ('', cycles), `perf.cpu_core.cycles` → (cpu_core, cycles). */
 export function perfKeyParts(key: string): { pmu: string; event: string } | null {
-  const m = /^perf\.(?:([\w-]+)\.)?([\w-]+)$/.exec(key);
+  const m = /^perf\.(?:([\w-]+)\.)?([\w:-]+)$/.exec(key);
   return m ? { pmu: m[1] ?? '', event: m[2] ?? '' } : null;
 }
 

@@ -401,6 +401,34 @@ describe('kvscope import perf and llama-log', () => {
     expect(run.outcome?.durationMs).toBe(2000);
   }, 60_000);
 
+  it('tracepoint and parameterised PMU events are counters like any other (they were refused: "nothing to import")', async () => {
+    // Two runs of `perf stat -I 1000 -a -e skb:kfree_skb` pasted one after the other: 10 readings
+    // each, the second run's clock starting again at 1 s (`1.000767744 52,240`, its line 16).
+    const { run } = await importFixture(
+      'perf',
+      'perf/x86-tracepoint-interval-two-runs/netdev-babrou-2023-07-13-kfree_skb-I1000.txt',
+      'perf-tracepoint',
+    );
+    expect(run.samples).toHaveLength(20);
+    expect(run.samples[0]).toEqual({ tMs: 1001, source: 'perf', values: { 'perf.skb:kfree_skb': 10_108 } });
+    expect(run.samples[9]).toEqual({ tMs: 10002, source: 'perf', values: { 'perf.skb:kfree_skb': 313_105 } });
+    // One interval after the first run's last reading.
+    expect(run.samples[10]).toEqual({ tMs: 11002, source: 'perf', values: { 'perf.skb:kfree_skb': 52_240 } });
+    expect(run.outcome?.collectors.perf).toMatchObject({ status: 'ok', samples: 20 });
+    // POWER9 hv_24x7 nest events with a term (`hv_24x7/pm_pb_cyc,chip=0/`), one per chip: two
+    // full intervals and the last, cut by Ctrl-C (`^C     2.745238246  5,816,562 …`).
+    const power = await importFixture(
+      'perf',
+      'perf/power9-perf5.8-metric-only/lkml-kjain-2020-07-20-M-I1000.txt',
+      'perf-hv24x7',
+    );
+    expect(power.run.samples.map((x) => [x.tMs, x.values])).toEqual([
+      [1000, { 'perf.hv_24x7.pm_pb_cyc_chip_0': 7_807_494, 'perf.hv_24x7.pm_pb_cyc_chip_1': 7_807_456 }],
+      [2000, { 'perf.hv_24x7.pm_pb_cyc_chip_0': 7_807_490, 'perf.hv_24x7.pm_pb_cyc_chip_1': 7_799_691 }],
+      [2745, { 'perf.hv_24x7.pm_pb_cyc_chip_0': 5_816_562, 'perf.hv_24x7.pm_pb_cyc_chip_1': 5_816_580 }],
+    ]);
+  }, 60_000);
+
   it('pmap tables → one pmap sample per table, timed by --interval', async () => {
     const { run } = await importFixture('pmap', 'pmap/procps-ng-X-and-d/pmap_X_and_d.txt', 'pmap');
     // Table 1 (`pmap -X`): the anonymous 1048576 KiB mapping, Anonymous total 1048588 KiB, 3 mappings;

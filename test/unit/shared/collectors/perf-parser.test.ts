@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CollectorRecord } from '../../../../shared/collectors/collector';
-import { createPerfParser, parsePerfHeader, perfKey } from '../../../../shared/collectors/perf-parser';
+import { createPerfParser, parsePerfHeader, perfKey, perfKeyParts } from '../../../../shared/collectors/perf-parser';
 import { createPerfStatParser } from '../../../../shared/parsers/perf-stat-parser';
 import type { PerfRecord } from '../../../../shared/parsers/records';
 import { projectRoot } from '../../../helpers/cli';
@@ -118,6 +118,24 @@ describe('perf collector parser', () => {
       'perf.armv8_cortex_a53.branch-misses',
       'perf.armv8_cortex_a57.branch-misses',
     ]);
+  });
+
+  it('keys tracepoints by subsystem:event and PMU events by their terms; a name with spaces or nothing left is none', () => {
+    expect(perfKey('skb:kfree_skb', null), 'a tracepoint (test/fixtures/perf/x86-tracepoint-interval-two-runs)').toBe(
+      'perf.skb:kfree_skb',
+    );
+    expect(perfKey('sched:sched_switch:u', null)).toBe('perf.sched:sched_switch');
+    expect(perfKeyParts('perf.skb:kfree_skb')).toEqual({ pmu: '', event: 'skb:kfree_skb' });
+    // POWER9's hv_24x7 nest events (test/fixtures/perf/power9-perf5.8-metric-only): one per chip, kept apart.
+    const power9 = counters(fixture('power9-perf5.8-metric-only', 'lkml-kjain-2020-07-20-M-I1000.txt'));
+    expect(new Set(power9.map((r) => perfKey(r.event, r.unit)))).toEqual(
+      new Set(['perf.hv_24x7.pm_pb_cyc_chip_0', 'perf.hv_24x7.pm_pb_cyc_chip_1']),
+    );
+    expect(perfKeyParts('perf.hv_24x7.pm_pb_cyc_chip_0')).toEqual({ pmu: 'hv_24x7', event: 'pm_pb_cyc_chip_0' });
+    // A raw event with its modifiers after the slash (perf's `pmu/terms/mods` form), as `:u` is dropped.
+    expect(perfKey('cpu/event=0x3c,umask=0x00/u', null)).toBe('perf.cpu.event_0x3c_umask_0x00');
+    expect(perfKey('cpu_core/cycles/', 'msec')).toBe('perf.cpu_core.cyclesUs');
+    for (const bad of ['not a name', 'cpu/,=/', '"x"', '']) expect(perfKey(bad, null), bad).toBeNull();
   });
 
   it("names Apple M1's user-only `cycles:u` as cycles, and a Pi 4's `<not supported>` row is left out of the sample", () => {
