@@ -21,6 +21,6 @@ export function formatSeriesValue(unit: SeriesUnit, value: number | null | undef
     case 'us':
       return formatMs(value / 1000);
     case 'count':
-      return Number.isInteger(value) ? formatCount(value) : value.toFixed(2);
+      return formatCount(value, Number.isInteger(value) ? 0 : 2);
   }
 }
