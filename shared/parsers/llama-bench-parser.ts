@@ -45,7 +45,8 @@ const SIZE_RE = /^([\d.]+)\s*(B|KiB|MiB|GiB|TiB)$/;
 const PARAMS_RE = /^([\d.]+)\s*([KMBT])$/;
 const TS_RE = /^([\d.]+|inf|nan)(?:\s*±\s*([\d.]+|inf|nan))?$/;
 const PROGRESS_RE = /^llama-bench: benchmark \d+\/\d+: /;
-const TEST_RE = /^(?:pp(\d+))?(?:\+?tg(\d+))?(?:\s*@\s*d(\d+))?$/;
+/** `pp512`, `tg128`, `pp512+tg128`, `pp512 @ d4096`; llama-bench before 2024 printed `pp 512`, `tg 128`. */
+const TEST_RE = /^(?:pp ?(\d+))?(?:\+?tg ?(\d+))?(?:\s*@\s*d(\d+))?$/;
 
 const SIZE_UNITS: Record<string, number> = { B: 1, KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3, TiB: 1024 ** 4 };
 const PARAM_SCALE: Record<string, number> = { K: 1e3, M: 1e6, B: 1e9, T: 1e12 };
@@ -248,6 +249,8 @@ function benchFromMarkdown(header: string[], cells: string[], line: number, raw:
           r.nPrompt = m[1] ? Number(m[1]) : 0;
           r.nGen = m[2] ? Number(m[2]) : 0;
           r.nDepth = m[3] ? Number(m[3]) : 0;
+          // One name per test across versions (`pp 512` is today's `pp512`), as csv/json rows get.
+          r.test = benchTestName(r.nPrompt, r.nGen, r.nDepth) ?? v;
         }
         break;
       }

@@ -65,6 +65,30 @@ describe('llama-bench: real captures', () => {
     ]);
   });
 
+  it("a Jetson TX2's 2023 markdown: tests named `pp 512` and `tg 128` read as pp512 and tg128 with their lengths", () => {
+    const all = parseFixture(
+      'llama-bench',
+      'llama-bench/markdown-jetson-tx2-2023-pp-space/llama-bench-tx2-cuda-pr4560.txt',
+    );
+    const rs = ofKind(all, 'bench');
+    expect(
+      rs.map((r) => [r.line, r.test, r.nPrompt, r.nGen, r.nDepth, r.tokensPerSecond, r.stddev, r.nGpuLayers]),
+    ).toEqual([
+      [8, 'pp512', 512, 0, 0, 2.97, 0.05, 10],
+      [9, 'tg128', 0, 128, 0, 0.65, 0.0, 10],
+      [10, 'pp512', 512, 0, 0, 3.49, 0.03, 20],
+      [11, 'tg128', 0, 128, 0, 0.83, 0.0, 20],
+      [12, 'pp512', 512, 0, 0, 4.38, 0.04, 30],
+      [13, 'tg128', 0, 128, 0, 1.14, 0.0, 30],
+    ]);
+    expect([rs[0]?.model, rs[0]?.backend, rs[0]?.sizeBytes, rs[0]?.paramsCount]).toEqual([
+      'llama 7B Q4_K - Medium',
+      'CUDA',
+      Math.round(4.43 * GiB),
+      7_720_000_000,
+    ]);
+  });
+
   it('csv of b7772 (Orin, every value quoted, new columns) and of b5163, json array, jsonl — columns read by name', () => {
     const all = parseFixture('llama-bench', 'llama-bench/csv-json-jsonl-b5163-b7772/06_llama_bench_csv_json_jsonl.txt');
     expect(diagnostics(all)).toEqual([]);
@@ -144,8 +168,8 @@ describe('llama-bench: output written from tools/llama-bench (printers and READM
     ).toEqual([
       [3, 'pp512 @ d4096', 512, 0, 4096, 'q8_0', 'q8_0', '1', 4, 55.1, 0.5, Math.round(1.22 * GiB), 1_240_000_000],
       [4, 'tg128 @ d4096', 0, 128, 4096, 'q8_0', 'q8_0', '1', 4, 9.8, 0.02, Math.round(1.22 * GiB), 1_240_000_000],
-      // 2023 table: the test name had a space and t/s had no deviation.
-      [9, 'tg 128', null, null, null, null, null, null, null, 11.77, null, null, null],
+      // 2023 table: the test name had a space (read as today's name) and t/s had no deviation.
+      [9, 'tg128', 0, 128, 0, null, null, null, null, 11.77, null, null, null],
     ]);
     expect(rs[2]?.nGpuLayers).toBe(99);
     expect(ofKind(all, 'bench-build')).toEqual([{ kind: 'bench-build', line: 6, commit: '1a2b3c4d', number: 6000 }]);
