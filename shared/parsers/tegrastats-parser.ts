@@ -295,7 +295,9 @@ function readLine(text: string, line: number): LineParse {
         i += 2;
         continue;
       }
-      const lf = readLoadFreq(next);
+      // An engine, GR3D or EMC is named in upper case in every release; a program's output between
+      // the readings (`Found 2 device(s):`) is not an engine "Found" at 2 MHz.
+      const lf = isUpperName(t) ? readLoadFreq(next) : null;
       if (lf) {
         const base = t.endsWith('_FREQ') ? t.slice(0, -5) : t;
         if (base === 'GR3D') {

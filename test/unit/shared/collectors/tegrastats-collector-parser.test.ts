@@ -134,8 +134,9 @@ describe('tegrastats collector parser', () => {
 
   it("another tool's output under the name tegrastats is no sample, though the lenient format reader finds a value in it", () => {
     const p = createTegrastatsCollectorParser();
-    // `<word> <number>` reads as an engine's clock in a fragment; a live line always starts with RAM.
-    for (const line of ['t=1.0 hello world 1796187657', 't=3.0 GR3D_FREQ 5%'])
+    // `<NAME> <number>` reads as an engine's clock in a fragment (a name in lower or mixed case does
+    // not: no release spells an engine so); a live line always starts with RAM.
+    for (const line of ['t=1.0 hello WORLD 1796187657', 't=3.0 GR3D_FREQ 5%'])
       expect(p.push(line), line).toEqual({
         kind: 'diagnostic',
         reason: 'not a tegrastats reading (no RAM field)',

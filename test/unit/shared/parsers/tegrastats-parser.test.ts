@@ -16,6 +16,19 @@ const realLine = (rel: string, index: number) =>
     .split('\n')
     .filter((l) => l.trim() !== '' && !l.startsWith('#'))[index] ?? '';
 describe('tegrastats: real captures', () => {
+  it("Nano with a program's output between the readings: its lines are diagnostics, never an engine (`Found 2 device(s):`)", () => {
+    const all = tegra('nano-jp4-program-output-interleaved/effex-issue12-tegrastats-interval50.txt');
+    const rs = ofKind(all, 'tegrastats');
+    expect(rs.map((r) => [r.line, r.ramUsedBytes, r.partial, Object.keys(r.engines)])).toEqual([
+      [9, 717 * MiB, false, ['APE']],
+      [10, 717 * MiB, false, ['APE']],
+      [11, 717 * MiB, false, ['APE']],
+    ]);
+    expect(rs[0]?.engines.APE).toEqual({ on: true, loadPct: null, freqMHz: 25, freqsMHz: null });
+    // Every other line that is not blank: the prompt, `[1] 23590`, the tool's listing (twice).
+    expect(diagnostics(all).map((d) => d.line)).toEqual([1, 2, 3, 4, 5, 7, 8, 12, 13, 14, 16]);
+  });
+
   it('AGX Orin 64GB, JetPack 5/6 as root: -256C sensors dropped, two-GPC GR3D, duplicate NC rails', () => {
     const all = tegra('agx-orin-64gb-jp5/agx_orin_64gb_jp5_gdwr_issue14.txt');
     expect(diagnostics(all)).toEqual([]);
