@@ -1,6 +1,7 @@
-// A log captured on a board without a link to KVScope → a session holding one run, which the
-// dashboard opens and `kvscope report` reports like a recorded one. Run by `kvscope import`
-// (electron/node/cli/commands/import.ts) and by the app's Sessions view (importSessionLog).
+// A log captured on a board without a link to KVScope → a session holding one run (one per program
+// run of a llama.cpp log several programs appended to), which the dashboard opens and `kvscope
+// report` reports like a recorded one. Run by `kvscope import` (electron/node/cli/commands/import.ts)
+// and by the app's Sessions view (importSessionLog).
 //
 // Each kind is read by the reader the live run uses, so an imported run has the same series keys:
 // tegrastats by shared/parsers/tegrastats-parser.ts + tegrastatsValues (the tegrastats collector's
@@ -26,7 +27,7 @@ import { createPmapCollectorParser } from '../../../shared/collectors/pmap-colle
 import { tegrastatsValues } from '../../../shared/collectors/tegrastats-collector-parser';
 import { cutReason } from '../../../shared/parsers/line-cap';
 import { LineSplitter } from '../../../shared/parsers/line-splitter';
-import { createLlamaLogParser, type LlamaLogRecord } from '../../../shared/parsers/llama-log-parser';
+import { createLlamaLogParser, stripLogPrefixes, type LlamaLogRecord } from '../../../shared/parsers/llama-log-parser';
 import { createTegrastatsParser } from '../../../shared/parsers/tegrastats-parser';
 import { isCommentLine } from '../../../shared/parsers/records';
 import { formatMs } from '../../../shared/format/units';
@@ -48,6 +49,8 @@ export const DEFAULT_IMPORT_INTERVAL_MS = 1000;
 export interface ImportResult {
   session: string;
   kind: ImportKind;
+  /** Runs in the session: one, or one per program run of a llama.cpp log several runs appended to. */
+  runs: number;
   samples: number;
   diagnostics: number;
   durationMs: number;
@@ -269,20 +272,46 @@ function pmapReader(intervalMs: number): LogReader {
   );
 }
 
-/** A llama.cpp log: no samples, its records go to the run's engine log. */
+/**
+ * The line every llama.cpp program prints first: `main: build = 916 (b5472ea)` (2023's examples),
+ * `build: 4453 (6c5bc06) with cc … for aarch64-linux-gnu` (common_init since 2024), and the 2023–24
+ * server's JSON `"msg":"build info"`. Another one after a run's records starts the next run.
+ */
+const BUILD_LINE_RE = /^(?:\w+: build = \d+ \(|build: \d+ \(\w+\) with )|"(?:msg|message)":\s*"build info"/;
+
+/** A llama.cpp log: no samples, its records go to the run's engine log; each program run in it is a run. */
 function llamaLogReader(log: EngineLog): LogReader {
   const parser = createLlamaLogParser();
+  const starts: number[] = [];
+  let recordsSinceStart = 0;
   const read = (records: LlamaLogRecord[]): Read[] => {
     const out: Read[] = [];
     for (const r of records) {
-      if (r.kind === 'diagnostic') out.push(r);
-      else if (r.kind === 'timings') log.timings.push(r);
+      if (r.kind === 'diagnostic') {
+        out.push(r);
+        continue;
+      }
+      recordsSinceStart++;
+      if (r.kind === 'timings') log.timings.push(r);
       else if (r.kind === 'kv') log.kv.push(r);
       else if (r.kind === 'model') log.model.push(r);
     }
     return out;
   };
-  return { push: (text, dropped) => read(parser.push(text, dropped)), end: () => read(parser.end()) };
+  return {
+    push: (text, dropped, lineNo) => {
+      // The parser may still hold a block of the run before (model meta): it ends at this line.
+      const isStart = BUILD_LINE_RE.test(stripLogPrefixes(text));
+      const out = isStart ? read(parser.end()) : [];
+      if (isStart && recordsSinceStart > 0) {
+        starts.push(lineNo);
+        recordsSinceStart = 0;
+      }
+      return [...out, ...read(parser.push(text, dropped))];
+    },
+    end: () => read(parser.end()),
+    runStarts: () => starts,
+  };
 }
 
 /** The reader of each log kind (a log without times gets one reading per `intervalMs`). */
@@ -315,9 +344,13 @@ export async function importLog(
   const log: EngineLog = { timings: [], kv: [], model: [] };
   const reader = READERS[kind](intervalMs, log);
   const samples: Sample[] = [];
-  const kept: RunEvent[] = [];
+  /** The first MAX_KEPT_DIAGNOSTICS diagnostics as events, each with the program run it is in. */
+  const kept: Array<{ part: number; event: RunEvent }> = [];
   const notes: RunEvent[] = [];
   let diagnostics = 0;
+  /** Diagnostics per program run of the log (reader.runStarts: a llama.cpp log appended to by several). */
+  const diagnosticsPerPart: number[] = [0];
+  const partNow = () => reader.runStarts?.().length ?? 0;
   let lineNo = 0;
   const source = kind === 'llama-log' ? null : kind;
   const request = RunRequestSchema.parse({
@@ -338,6 +371,8 @@ export async function importLog(
           });
       } else if (r.kind === 'diagnostic') {
         diagnostics++;
+        const part = partNow();
+        diagnosticsPerPart[part] = (diagnosticsPerPart[part] ?? 0) + 1;
         if (kept.length >= MAX_KEPT_DIAGNOSTICS) continue;
         // A kept line is stored cut to KEPT_DIAGNOSTIC_TEXT_CHARS, and a capture pasted from a
         // terminal holds the commands typed there (`HF_TOKEN=… tegrastats`, `llama-server --api-key
@@ -348,7 +383,10 @@ export async function importLog(
         // At the reading before it, where the dashboard's Events panel and the report place it
         // (a line before any reading: at the start, set once the start is known).
         const tMs = r.tMs ?? samples.at(-1)?.tMs ?? NaN;
-        kept.push({ tMs, kind: 'info', message: `line ${r.line}: ${r.reason}`, data: { text } });
+        kept.push({
+          part: partNow(),
+          event: { tMs, kind: 'info', message: `line ${r.line}: ${r.reason}`, data: { text } },
+        });
       }
     }
   };
@@ -405,66 +443,85 @@ export async function importLog(
   const endedAt = new Date(startedMs + durationMs).toISOString();
 
   // The session is written once the whole file is read: a file with nothing to import leaves none.
+  // A llama.cpp log that several program runs appended to is one run each, lines [from, to].
+  const starts = reader.runStarts?.() ?? [];
+  const parts = [1, ...starts].map((from, k) => ({ from, to: (starts[k] ?? lineNo + 1) - 1 }));
   const store = createSession(out, { appVersion: appVersion() });
-  const s = {
-    store,
-    seq: store.addRun({ id: 'import-1', label: `${kind}: ${basename(file)}`, request, state: 'running', startedAt }),
-  };
-  s.store.appendSamples(s.seq, samples);
-  for (const k of ['timings', 'kv', 'model'] as const) if (log[k].length) s.store.appendEngineLog(s.seq, k, log[k]);
-  // In time order: a diagnostic or a note sits at its reading's time (a stable sort keeps the log's order).
-  const events: RunEvent[] = [
-    { tMs: startTMs, kind: 'info', message: `imported from a ${kind} log: ${basename(file)} (${lineNo} lines)` },
-    ...kept.map((e) => (Number.isNaN(e.tMs) ? { ...e, tMs: startTMs } : e)),
-    ...notes,
-  ];
-  s.store.appendEvents(
-    s.seq,
-    events.sort((a, b) => a.tMs - b.tMs),
-  );
-  const analysisInputs = {
-    theoryBytesPerToken: null,
-    ctx: null,
-    budgetBytes: null,
-    engineKvBytes: engineKvBytes(log.kv),
-  };
-  s.store.updateRun(s.seq, { analysisInputs });
-  const outcome: RunOutcome = {
-    exitCode: null,
-    signal: null,
-    oomKilled: false,
-    lostSamples: 0,
-    diagnostics,
-    durationMs,
-    stderrTail: [],
-    collectors:
-      source === null
-        ? {}
-        : {
-            [source]: {
-              status: samples.length > 0 ? 'ok' : 'failed',
-              samples: samples.length,
-              diagnostics,
-              ...(samples.length === 0 ? { reason: `${diagnostics} unreadable lines and no sample` } : {}),
+  for (const [k, part] of parts.entries()) {
+    const within = <R extends { line: number }>(records: R[]) =>
+      parts.length === 1 ? records : records.filter((r) => r.line >= part.from && r.line <= part.to);
+    const runLog: EngineLog = { timings: within(log.timings), kv: within(log.kv), model: within(log.model) };
+    const runSamples = k === 0 ? samples : [];
+    const which = parts.length === 1 ? '' : `, run ${k + 1} of ${parts.length} (lines ${part.from}–${part.to})`;
+    const label = `${kind}: ${basename(file)}${which}`;
+    const seq = store.addRun({ id: `import-${k + 1}`, label, request, state: 'running', startedAt });
+    store.appendSamples(seq, runSamples);
+    for (const key of ['timings', 'kv', 'model'] as const)
+      if (runLog[key].length) store.appendEngineLog(seq, key, runLog[key]);
+    const ran =
+      parts.length === 1
+        ? ''
+        : `; program run ${k + 1} of ${parts.length} in it, lines ${part.from}–${part.to} (each starts at llama.cpp's build line)`;
+    // In time order: a diagnostic or a note sits at its reading's time (a stable sort keeps the log's order).
+    const events: RunEvent[] = [
+      {
+        tMs: startTMs,
+        kind: 'info',
+        message: `imported from a ${kind} log: ${basename(file)} (${lineNo} lines)${ran}`,
+      },
+      ...kept.filter((d) => d.part === k).map(({ event: e }) => (Number.isNaN(e.tMs) ? { ...e, tMs: startTMs } : e)),
+      ...(k === 0 ? notes : []),
+    ];
+    store.appendEvents(
+      seq,
+      events.sort((a, b) => a.tMs - b.tMs),
+    );
+    const analysisInputs = {
+      theoryBytesPerToken: null,
+      ctx: null,
+      budgetBytes: null,
+      engineKvBytes: engineKvBytes(runLog.kv),
+    };
+    store.updateRun(seq, { analysisInputs });
+    const partDiagnostics = diagnosticsPerPart[k] ?? 0;
+    const outcome: RunOutcome = {
+      exitCode: null,
+      signal: null,
+      oomKilled: false,
+      lostSamples: 0,
+      diagnostics: partDiagnostics,
+      durationMs,
+      stderrTail: [],
+      collectors:
+        source === null
+          ? {}
+          : {
+              [source]: {
+                status: runSamples.length > 0 ? 'ok' : 'failed',
+                samples: runSamples.length,
+                diagnostics: partDiagnostics,
+                ...(runSamples.length === 0 ? { reason: `${partDiagnostics} unreadable lines and no sample` } : {}),
+              },
             },
-          },
-  };
-  s.store.finishRun(
-    s.seq,
-    {
-      label: `${kind}: ${basename(file)}`,
-      state: 'done',
-      error: null,
-      endedAt,
-      outcome,
-      analysis: recomputeAnalysis({ samples, engineLog: log, analysisInputs, engine: null, request }),
-    },
-    samples,
-  );
-  s.store.close();
+    };
+    store.finishRun(
+      seq,
+      {
+        label,
+        state: 'done',
+        error: null,
+        endedAt,
+        outcome,
+        analysis: recomputeAnalysis({ samples: runSamples, engineLog: runLog, analysisInputs, engine: null, request }),
+      },
+      runSamples,
+    );
+  }
+  store.close();
   return {
     session: out,
     kind,
+    runs: parts.length,
     samples: samples.length,
     diagnostics,
     durationMs,

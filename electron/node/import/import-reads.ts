@@ -17,4 +17,9 @@ export interface LogReader {
   end(): Read[];
   /** The clock time (ms since the epoch) of tMs 0, when the log prints times of day. */
   clockStartMs?(): number | null;
+  /**
+   * The lines where another program run starts in the log (a llama.cpp log appended to by several
+   * runs): each is imported as a run of its own. Empty or absent: the log is one run.
+   */
+  runStarts?(): number[];
 }

@@ -479,6 +479,40 @@ describe('the report of an imported llama.cpp log', () => {
   }, 60_000);
 });
 
+describe('kvscope import of a llama.cpp log several programs appended to', () => {
+  it('one run per program (each starts at its build line): their KV caches and rates are not mixed', async () => {
+    // llama.cpp's 2023 CI on a V100: `./bin/main` (lines 1–52: `kv self size = 256.00 MB`, `eval
+    // time = 4925.16 ms / 255 runs (… 51.77 tokens per second)`, 256 generated), then
+    // `./bin/perplexity` (from its `+ ./bin/perplexity` line's next, `main: build = 916` at line 54:
+    // `kv self size = 1024.00 MB`, `prompt eval time = 13872.08 ms / 8192 tokens (… 590.54 tokens
+    // per second)`). One run summed them: "KV size the engine logged 1.25 GiB", main's decode beside
+    // perplexity's prefill, "Tokens generated 2".
+    const rel = 'llama-cpp/ggml-ci-2023-main-then-perplexity/ci-b5472ea-open-llama-7b-v2-f16.txt';
+    const out = join(dir, 'ci-two-programs.kvscope');
+    const res = await runCli(['import', 'llama-log', fixture(rel), '--out', out, '--json']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(JSON.parse(res.stdout)).toMatchObject({ runs: 2, samples: 0, engineLog: { kv: 2 } });
+    expect(res.stderr).toContain('in 2 runs (one per program run in the log)');
+    const runs = readSession(out).runs;
+    expect(runs.map((r) => r.label)).toEqual([
+      'llama-log: ci-b5472ea-open-llama-7b-v2-f16.txt, run 1 of 2 (lines 1–53)',
+      'llama-log: ci-b5472ea-open-llama-7b-v2-f16.txt, run 2 of 2 (lines 54–100)',
+    ]);
+    expect(runs.map((r) => r.analysisInputs?.engineKvBytes)).toEqual([256 * MIB, 1024 * MIB]);
+    const md = join(dir, 'ci-two-programs.md');
+    expect((await runCli(['report', out, '--format', 'md', '-o', md])).code).toBe(0);
+    const [, main, perplexity] = readFileSync(md, 'utf8').split(/^## Run \d+: /m);
+    for (const row of [
+      '| KV size the engine logged | 256 MiB |',
+      '| Decode | 51.8 tok/s |',
+      '| Tokens generated | 256 |',
+    ])
+      expect(main).toContain(row);
+    for (const row of ['| KV size the engine logged | 1.00 GiB |', '| Prefill | 591 tok/s |'])
+      expect(perplexity).toContain(row);
+  }, 60_000);
+});
+
 describe('kvscope import refuses, with one line and a non-zero exit', () => {
   const failsWith = async (args: string[], reason: RegExp, code: number) => {
     const res = await runCli(['import', ...args]);

@@ -46,8 +46,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (values.json) io.out(JSON.stringify(result) + '\n');
   if (result.previousSessionKeptAs !== undefined)
     io.err(`kvscope import: the session that was at ${result.session} is kept as ${result.previousSessionKeptAs}\n`);
+  const runs = result.runs > 1 ? ` in ${result.runs} runs (one per program run in the log)` : '';
   io.err(
-    `kvscope import: ${result.samples} sample(s), ${result.diagnostics} unreadable line(s) from ${file} → ${result.session}\n`,
+    `kvscope import: ${result.samples} sample(s), ${result.diagnostics} unreadable line(s) from ${file} → ${result.session}${runs}\n`,
   );
   return 0;
 }
