@@ -87,6 +87,16 @@ export function droppedNote(dropped: readonly string[]): string | undefined {
   return dropped.length > 0 ? `not supported on this target, left out: ${dropped.join(', ')}` : undefined;
 }
 
+/** A counter record's series key and value (perf's msec clocks in µs); null when its name cannot be a key. */
+export function perfReading(r: PerfRecord): { key: string; value: number | null } | null {
+  const unit = r.unit ?? (MSEC_CLOCKS.test(r.event) ? 'msec' : null);
+  const key = perfKey(r.event, unit);
+  return key === null ? null : { key, value: valueOf(r, unit) };
+}
+
+/** Why a counter line is no sample of the stream: a summary row, or perf run without `-I`. */
+export const NO_INTERVAL_REASON = 'perf line without an interval time';
+
 export function createPerfParser(): CollectorParser {
   const stat = createPerfStatParser();
   let t0Ms: number | null = null;
@@ -101,10 +111,9 @@ export function createPerfParser(): CollectorParser {
   };
 
   const counter = (r: PerfRecord, text: string): CollectorRecord | null => {
-    if (r.tSec === null || r.summary) return { kind: 'diagnostic', reason: 'perf line without an interval time', text };
-    const unit = r.unit ?? (MSEC_CLOCKS.test(r.event) ? 'msec' : null);
-    const key = perfKey(r.event, unit);
-    if (key === null) return { kind: 'diagnostic', reason: 'perf event name not usable as a series', text };
+    if (r.tSec === null || r.summary) return { kind: 'diagnostic', reason: NO_INTERVAL_REASON, text };
+    const reading = perfReading(r);
+    if (reading === null) return { kind: 'diagnostic', reason: 'perf event name not usable as a series', text };
     let out: CollectorRecord | null = null;
     if (group && group.tSec !== r.tSec) {
       perInterval ??= group.lines;
@@ -114,7 +123,7 @@ export function createPerfParser(): CollectorParser {
     group.lines += 1;
     // `<not supported>` (a counter the script could not drop, e.g. one PMU of two) is left out;
     // `<not counted>` (the engine did not run in the interval) is a known gap: null.
-    if (r.status !== 'not-supported') group.values[key] = valueOf(r, unit);
+    if (r.status !== 'not-supported') group.values[reading.key] = reading.value;
     if (perInterval !== null && group.lines >= perInterval) return out ?? flush();
     return out;
   };

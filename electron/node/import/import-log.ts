@@ -22,7 +22,13 @@ import {
   type CollectorParser,
   type CollectorRecord,
 } from '../../../shared/collectors/collector';
-import { createPerfParser, parsePerfHeader } from '../../../shared/collectors/perf-parser';
+import {
+  createPerfParser,
+  NO_INTERVAL_REASON,
+  parsePerfHeader,
+  perfReading,
+} from '../../../shared/collectors/perf-parser';
+import { createPerfStatParser } from '../../../shared/parsers/perf-stat-parser';
 import { createPmapCollectorParser } from '../../../shared/collectors/pmap-collector-parser';
 import { tegrastatsValues } from '../../../shared/collectors/tegrastats-collector-parser';
 import { cutReason } from '../../../shared/parsers/line-cap';
@@ -238,12 +244,55 @@ function collectorReader(
 }
 
 /**
+ * The counters of `perf stat` run without `-I`: one block per run, its counters' totals up to its
+ * `seconds time elapsed` (or up to the next run's header, or the file's end).
+ */
+function perfSummaryBlocks() {
+  const stat = createPerfStatParser();
+  const blocks: Array<{ values: Record<string, number | null>; elapsedMs: number | null; line: number }> = [];
+  let open: (typeof blocks)[number] | null = null;
+  const close = () => {
+    if (open && Object.keys(open.values).length > 0) blocks.push(open);
+    open = null;
+  };
+  return {
+    push(text: string) {
+      for (const r of stat.push(text)) {
+        if (r.kind === 'perf-header') close();
+        else if (r.kind === 'perf-elapsed' && r.clock === 'elapsed' && open) {
+          open.elapsedMs = Math.round(r.seconds * 1000);
+          close();
+        } else if (r.kind === 'perf' && r.tSec === null && r.status !== 'not-supported') {
+          const reading = perfReading(r);
+          if (reading === null) continue;
+          open ??= { values: {}, elapsedMs: null, line: r.line };
+          // Rows per CPU, core or thread (-A, --per-core, --per-thread) count parts of the whole: summed.
+          const before = open.values[reading.key];
+          open.values[reading.key] =
+            r.aggr !== null && typeof before === 'number' && reading.value !== null
+              ? before + reading.value
+              : reading.value;
+        }
+      }
+    },
+    end() {
+      stat.end();
+      close();
+      return blocks;
+    },
+  };
+}
+
+/**
  * perf stat -I -x, (or the perf collector's own output): perf's time column is seconds since perf
  * started; a raw capture gets the collector's header with t0 = 0 so that column is the run's clock.
+ * A capture of `perf stat` without `-I` (counters over the whole run, `perf stat -p <pid> -- sleep
+ * 60`) has no interval: each run's summary is one reading at its elapsed time, one after the other
+ * (its lines are diagnostics, as summary rows after intervals are, only when the log has intervals).
  */
 function perfReader(intervalMs: number): LogReader {
   let t0Ms: number | null = null;
-  return collectorReader(
+  const intervals = collectorReader(
     createPerfParser(),
     (text) => {
       if (t0Ms !== null || text.trim() === '' || isCommentLine(text)) return [];
@@ -254,6 +303,42 @@ function perfReader(intervalMs: number): LogReader {
     (uptimeMs) => uptimeMs - (t0Ms ?? 0),
     intervalMs,
   );
+  const summaries = perfSummaryBlocks();
+  let sawInterval = false;
+  /** Counter lines without an interval time, held until the log shows whether it has intervals. */
+  const held: Read[] = [];
+  const pass = (reads: Read[]): Read[] => {
+    const out: Read[] = [];
+    for (const r of reads) {
+      if (r.kind === 'sample' && !sawInterval) {
+        sawInterval = true;
+        out.push(...held.splice(0));
+      }
+      if (r.kind === 'diagnostic' && r.reason === NO_INTERVAL_REASON && !sawInterval) held.push(r);
+      else out.push(r);
+    }
+    return out;
+  };
+  return {
+    push: (text, dropped, lineNo) => {
+      if (dropped === 0 && !sawInterval) summaries.push(text);
+      return pass(intervals.push(text, dropped, lineNo));
+    },
+    end: () => {
+      const out = pass(intervals.end());
+      const blocks = summaries.end();
+      if (sawInterval || blocks.length === 0) return [...out, ...held.splice(0)];
+      let tMs = 0;
+      for (const b of blocks) {
+        const spanMs = b.elapsedMs ?? intervalMs;
+        tMs += spanMs;
+        const over = b.elapsedMs === null ? `no elapsed time printed: read as ${formatMs(spanMs)}` : formatMs(spanMs);
+        const message = `perf stat without -I: its counters over the whole run (${over}) are one reading`;
+        out.push({ kind: 'note', tMs, line: b.line, message }, { kind: 'sample', tMs, values: b.values });
+      }
+      return out;
+    },
+  };
 }
 
 /** `pmap -x` tables (one per tick): each `<pid>:` title line starts a table, timed one interval apart. */

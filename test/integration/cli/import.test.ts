@@ -401,6 +401,27 @@ describe('kvscope import perf and llama-log', () => {
     expect(run.outcome?.durationMs).toBe(2000);
   }, 60_000);
 
+  it('perf stat without -I (one summary per run) is one reading at its elapsed time, not "nothing to import"', async () => {
+    // This VM's perf 6.1 (test/fixtures/perf/x86-vm-perf6.1-output-modes/SOURCE), `perf stat -r 3 …
+    // -- sleep 0.05`: `1.22 msec task-clock`, `76 page-faults`, `1 context-switches`, `<not
+    // supported> cycles`, `0.05430 +- 0.00149 seconds time elapsed`.
+    const { run } = await importFixture('perf', 'perf/x86-vm-perf6.1-output-modes/human-r3.txt', 'perf-summary');
+    expect(run.samples).toEqual([
+      {
+        tMs: 54,
+        source: 'perf',
+        values: { 'perf.task-clockUs': 1220, 'perf.page-faults': 76, 'perf.context-switches': 1 },
+      },
+    ]);
+    expect(run.outcome?.collectors.perf).toEqual({ status: 'ok', samples: 1, diagnostics: 0 });
+    expect(run.events.map((e) => e.message)).toContain(
+      'line 4: perf stat without -I: its counters over the whole run (54 ms) are one reading',
+    );
+    // --per-core: `S0-D0-C0 1 102.75 msec task-clock`, `S0-D0-C1 1 102.76 msec task-clock`: the cores summed.
+    const cores = await importFixture('perf', 'perf/x86-vm-perf6.1-output-modes/human-per-core.txt', 'perf-cores');
+    expect(cores.run.samples.map((x) => [x.tMs, x.values])).toEqual([[103, { 'perf.task-clockUs': 205_510 }]]);
+  }, 60_000);
+
   it('tracepoint and parameterised PMU events are counters like any other (they were refused: "nothing to import")', async () => {
     // Two runs of `perf stat -I 1000 -a -e skb:kfree_skb` pasted one after the other: 10 readings
     // each, the second run's clock starting again at 1 s (`1.000767744 52,240`, its line 16).
