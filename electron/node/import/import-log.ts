@@ -251,6 +251,8 @@ function perfSummaryBlocks() {
   const stat = createPerfStatParser();
   const blocks: Array<{ values: Record<string, number | null>; elapsedMs: number | null; line: number }> = [];
   let open: (typeof blocks)[number] | null = null;
+  /** The lines a block took (a `<not supported>` counter is taken and left out, as in interval mode). */
+  const taken = new Set<number>();
   const close = () => {
     if (open && Object.keys(open.values).length > 0) blocks.push(open);
     open = null;
@@ -262,9 +264,11 @@ function perfSummaryBlocks() {
         else if (r.kind === 'perf-elapsed' && r.clock === 'elapsed' && open) {
           open.elapsedMs = Math.round(r.seconds * 1000);
           close();
-        } else if (r.kind === 'perf' && r.tSec === null && r.status !== 'not-supported') {
+        } else if (r.kind === 'perf' && r.tSec === null) {
           const reading = perfReading(r);
           if (reading === null) continue;
+          taken.add(r.line);
+          if (r.status === 'not-supported') continue;
           open ??= { values: {}, elapsedMs: null, line: r.line };
           // Rows per CPU, core or thread (-A, --per-core, --per-thread) count parts of the whole: summed.
           const before = open.values[reading.key];
@@ -278,7 +282,7 @@ function perfSummaryBlocks() {
     end() {
       stat.end();
       close();
-      return blocks;
+      return { blocks, taken };
     },
   };
 }
@@ -321,13 +325,16 @@ function perfReader(intervalMs: number): LogReader {
   };
   return {
     push: (text, dropped, lineNo) => {
-      if (dropped === 0 && !sawInterval) summaries.push(text);
+      // Every line, a cut one as an empty one, so the summary parser's line numbers are the file's.
+      if (!sawInterval) summaries.push(dropped === 0 ? text : '');
       return pass(intervals.push(text, dropped, lineNo));
     },
     end: () => {
       const out = pass(intervals.end());
-      const blocks = summaries.end();
+      const { blocks, taken } = summaries.end();
       if (sawInterval || blocks.length === 0) return [...out, ...held.splice(0)];
+      // A counter line no block took (a name that cannot be a series) stays a diagnostic.
+      out.push(...held.filter((d) => d.kind !== 'diagnostic' || !taken.has(d.line)));
       let tMs = 0;
       for (const b of blocks) {
         const spanMs = b.elapsedMs ?? intervalMs;

@@ -417,6 +417,19 @@ describe('kvscope import perf and llama-log', () => {
     expect(run.events.map((e) => e.message)).toContain(
       'line 4: perf stat without -I: its counters over the whole run (54 ms) are one reading',
     );
+    // The same capture with its page-faults line damaged (a quote in the event's name): that line
+    // stays a diagnostic, the rest is read.
+    const damaged = join(dir, 'human-r3-damaged.txt');
+    writeFileSync(
+      damaged,
+      readFileSync(fixture('perf/x86-vm-perf6.1-output-modes/human-r3.txt'), 'utf8').replace(
+        'page-faults',
+        'page"faults',
+      ),
+    );
+    const res = await runCli(['import', 'perf', damaged, '--out', join(dir, 'perf-summary-damaged.kvscope'), '--json']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(JSON.parse(res.stdout)).toMatchObject({ samples: 1, diagnostics: 1 });
     // --per-core: `S0-D0-C0 1 102.75 msec task-clock`, `S0-D0-C1 1 102.76 msec task-clock`: the cores summed.
     const cores = await importFixture('perf', 'perf/x86-vm-perf6.1-output-modes/human-per-core.txt', 'perf-cores');
     expect(cores.run.samples.map((x) => [x.tMs, x.values])).toEqual([[103, { 'perf.task-clockUs': 205_510 }]]);
