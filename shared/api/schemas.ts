@@ -2,6 +2,7 @@
 // session files). zod schemas are the single source; TypeScript types are inferred from them.
 import { z } from 'zod';
 import { AlertThresholdsSchema } from '../analysis/alert-thresholds';
+import { tokenPatternProblem } from '../run/token-pattern';
 
 /** KV cache element types llama.cpp can use for K and V (docs/DESIGN.md, "row_bytes"). */
 export const KvTypeSchema = z.enum(['f32', 'f16', 'bf16', 'q8_0', 'q4_0', 'q4_1', 'q5_0', 'q5_1']);
@@ -199,8 +200,15 @@ export const CommandEngineSchema = z.object({
   gguf: z.string().max(4096).optional(),
   kvType: KvTypeSchema.optional(),
   ctx: z.number().int().min(1).max(10_000_000).optional(),
-  /** Regex that matches once per generated token in stdout (otherwise chunk arrivals count). */
-  tokenRegex: z.string().max(1000).optional(),
+  /** Regex that matches once per generated token in stdout (otherwise chunk arrivals count); linear-time only. */
+  tokenRegex: z
+    .string()
+    .max(1000)
+    .superRefine((source, ctx) => {
+      const problem = tokenPatternProblem(source);
+      if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .optional(),
 });
 
 export const EngineSpecSchema = z.discriminatedUnion('kind', [

@@ -6,6 +6,11 @@
 // only when its line came whole (no `P` before it), so a line the reader's window cut in two is
 // one token. Writes closer together than that window merge, so a streamed count can run low: the
 // engine's own final count then wins (shared/analysis/throughput.ts reconcileTokenEvents).
+// The pattern is the user's and runs in this process: on V8's linear-time engine, never one that
+// backtracks (shared/run/token-pattern.ts).
+import '../util/linear-regexp';
+import { compileTokenPattern } from '../../../shared/run/token-pattern';
+
 export class StdoutTokenCounter {
   private readonly tokenRegex: RegExp | null;
   /** The stdout line being received (P records so far), for --token-regex matches that span records. */
@@ -15,7 +20,7 @@ export class StdoutTokenCounter {
   private linePieces = false;
 
   constructor(tokenRegex: string | undefined) {
-    this.tokenRegex = tokenRegex ? new RegExp(tokenRegex, 'g') : null;
+    this.tokenRegex = tokenRegex ? compileTokenPattern(tokenRegex) : null;
   }
 
   /** What a live count is made of, for the words of a reconciliation event. */

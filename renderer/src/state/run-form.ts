@@ -20,6 +20,7 @@ import { intervalInRange, type CollectorSettings } from '../../../shared/collect
 import { COLLECTORS } from '../../../shared/collectors/registry';
 import { parseByteSize } from '../../../shared/format/byte-size';
 import { MAX_SWEEP_CTX, MAX_SWEEP_SIZES, readSweepSizes } from '../../../shared/run/sweep-sizes';
+import { tokenPatternProblem } from '../../../shared/run/token-pattern';
 
 export interface RunForm {
   engineKind: 'demo' | 'command';
@@ -296,13 +297,8 @@ export function buildRunRequest(form: RunForm, target: TargetSpec | null): Built
       errors.commandCtx = 'the command contains {ctx}: give the context size to put there';
     const server = serverMode ? serverModeOf(form, errors) : undefined;
     const tokenRegex = form.tokenRegex.trim();
-    if (tokenRegex !== '') {
-      try {
-        new RegExp(tokenRegex);
-      } catch (error) {
-        errors.tokenRegex = `not a valid pattern: ${(error as Error).message.replace(/^Invalid regular expression: /, '')}`;
-      }
-    }
+    const tokenProblem = tokenRegex === '' ? null : tokenPatternProblem(tokenRegex);
+    if (tokenProblem !== null) errors.tokenRegex = tokenProblem;
     request = {
       target: target ?? { kind: 'local' },
       engine: {
