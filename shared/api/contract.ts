@@ -18,6 +18,7 @@ import {
   KvComputeResultSchema,
   RunAnalysisSchema,
   RunEventSchema,
+  NewRunRequestSchema,
   RunRequestSchema,
   RunStatusSchema,
   StartKeySchema,
@@ -153,7 +154,7 @@ export const apiMethods = {
    */
   startSweep: {
     input: z
-      .object({ request: RunRequestSchema, sizes: SweepSizesSchema, startKey: StartKeySchema.optional() })
+      .object({ request: NewRunRequestSchema, sizes: SweepSizesSchema, startKey: StartKeySchema.optional() })
       .strict(),
     output: z.object({ sweepId: runIdSchema, runId: runIdSchema }),
   },

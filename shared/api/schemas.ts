@@ -200,15 +200,11 @@ export const CommandEngineSchema = z.object({
   gguf: z.string().max(4096).optional(),
   kvType: KvTypeSchema.optional(),
   ctx: z.number().int().min(1).max(10_000_000).optional(),
-  /** Regex that matches once per generated token in stdout (otherwise chunk arrivals count); linear-time only. */
-  tokenRegex: z
-    .string()
-    .max(1000)
-    .superRefine((source, ctx) => {
-      const problem = tokenPatternProblem(source);
-      if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
-    })
-    .optional(),
+  /**
+   * Regex that matches once per generated token in stdout (otherwise chunk arrivals count). A new
+   * run's must match in linear time (NewRunRequestSchema); a stored run's is read as it was.
+   */
+  tokenRegex: z.string().max(1000).optional(),
 });
 
 export const EngineSpecSchema = z.discriminatedUnion('kind', [
@@ -264,8 +260,12 @@ export const SERVER_MODE_DEFAULTS = {
   readyTimeoutMs: 120_000,
   /** Port 0: the port the server prints when it starts listening (electron/node/engines/server-profile.ts). */
   url: 'http://127.0.0.1:0/v1',
-  /** A regex that never matches, so the server's log lines on stdout are not counted as tokens. */
-  noTokensRegex: '(?!)',
+  /**
+   * A regex that never matches (a class of no character), so the server's log lines on stdout are
+   * not counted as tokens; a linear-time one, as every token pattern (shared/run/token-pattern.ts).
+   * Sessions recorded before hold `(?!)`.
+   */
+  noTokensRegex: String.raw`[^\s\S]`,
 } as const;
 
 /** How long a server may take to answer: at least a second (a poll), at most an hour (a huge model off a slow disk). */
@@ -308,11 +308,21 @@ export type ServerModeInput = z.input<typeof ServerModeSchema>;
  */
 export const StartKeySchema = z.string().regex(/^[\w-]{8,64}$/);
 
+/** A new run's token pattern must match in linear time (shared/run/token-pattern.ts): said at its field. */
+function refuseSlowTokenPattern(request: { engine: EngineSpec }, ctx: z.RefinementCtx): void {
+  const source = request.engine.kind === 'command' ? request.engine.tokenRegex : undefined;
+  const problem = source === undefined ? null : tokenPatternProblem(source);
+  if (problem !== null) ctx.addIssue({ code: 'custom', message: problem, path: ['engine', 'tokenRegex'] });
+}
+
+/** A run to start (startSweep's request): a RunRequest whose token pattern matches in linear time. */
+export const NewRunRequestSchema = RunRequestSchema.superRefine(refuseSlowTokenPattern);
+
 /** What startRun takes: a run, server mode when the command starts a server, and the start's key. */
 export const StartRunInputSchema = RunRequestSchema.extend({
   server: ServerModeSchema.optional(),
   startKey: StartKeySchema.optional(),
-});
+}).superRefine(refuseSlowTokenPattern);
 export type StartRunInput = z.input<typeof StartRunInputSchema>;
 
 /** The context sizes of a sweep (shared/run/sweep-sizes.ts reads them from text). */

@@ -3,7 +3,12 @@
 // test/unit/electron/node/run/stdout-token-counter.test.ts.
 import { describe, expect, it } from 'vitest';
 import { tokenPatternProblem } from '../../../../shared/run/token-pattern';
-import { CommandEngineSchema } from '../../../../shared/api/schemas';
+import {
+  NewRunRequestSchema,
+  RunRequestSchema,
+  SERVER_MODE_DEFAULTS,
+  StartRunInputSchema,
+} from '../../../../shared/api/schemas';
 
 describe('tokenPatternProblem', () => {
   it('refuses back-references and lookarounds, in words, and says why', () => {
@@ -24,11 +29,20 @@ describe('tokenPatternProblem', () => {
       expect(tokenPatternProblem(ok), ok).toBeNull();
   });
 
-  it('the run request refuses the pattern with the same words, at engine.tokenRegex', () => {
-    const got = CommandEngineSchema.safeParse({ kind: 'command', command: 'x', tokenRegex: 'a(?=b)' });
+  it("a new run's request refuses the pattern with the same words, at engine.tokenRegex; a stored one reads as it was", () => {
+    const engine = { kind: 'command', command: 'x', tokenRegex: 'a(?=b)' } as const;
+    const got = StartRunInputSchema.safeParse({ target: { kind: 'local' }, engine });
     expect(got.success).toBe(false);
     expect(got.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
-      ['tokenRegex', expect.stringMatching(/^a lookahead \(\(\?=…\) cannot be used: /)],
+      ['engine.tokenRegex', expect.stringMatching(/^a lookahead \(\(\?=…\) cannot be used: /)],
     ]);
+    expect(NewRunRequestSchema.safeParse({ target: { kind: 'local' }, engine }).success).toBe(false);
+    // Server-mode sessions recorded before this rule hold `(?!)`: they still open.
+    expect(
+      RunRequestSchema.safeParse({ target: { kind: 'local' }, engine: { ...engine, tokenRegex: '(?!)' } }).success,
+    ).toBe(true);
+    // Server mode's own never-matching pattern is one a new run may have.
+    expect(tokenPatternProblem(SERVER_MODE_DEFAULTS.noTokensRegex)).toBeNull();
+    expect('a line the server logs'.match(new RegExp(SERVER_MODE_DEFAULTS.noTokensRegex, 'g'))).toBeNull();
   });
 });
