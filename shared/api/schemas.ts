@@ -263,10 +263,13 @@ export const SERVER_MODE_DEFAULTS = {
   /**
    * A regex that never matches (a class of no character), so the server's log lines on stdout are
    * not counted as tokens; a linear-time one, as every token pattern (shared/run/token-pattern.ts).
-   * Sessions recorded before hold `(?!)`.
+   * Runs started before it hold `(?!)` (LEGACY_NO_TOKENS_REGEX).
    */
   noTokensRegex: String.raw`[^\s\S]`,
 } as const;
+
+/** Server mode's never-matching pattern before it had to be linear: a recovered run of then may hold it. */
+export const LEGACY_NO_TOKENS_REGEX = '(?!)';
 
 /** How long a server may take to answer: at least a second (a poll), at most an hour (a huge model off a slow disk). */
 export const SERVER_READY_TIMEOUT_BOUNDS_MS = { min: 1000, max: 3_600_000 } as const;

@@ -9,6 +9,7 @@
 // The pattern is the user's and runs in this process: on V8's linear-time engine, never one that
 // backtracks (shared/run/token-pattern.ts).
 import '../util/linear-regexp';
+import { LEGACY_NO_TOKENS_REGEX, SERVER_MODE_DEFAULTS } from '../../../shared/api/schemas';
 import { compileTokenPattern } from '../../../shared/run/token-pattern';
 
 export class StdoutTokenCounter {
@@ -20,7 +21,9 @@ export class StdoutTokenCounter {
   private linePieces = false;
 
   constructor(tokenRegex: string | undefined) {
-    this.tokenRegex = tokenRegex ? compileTokenPattern(tokenRegex) : null;
+    // A run of an older version (recovered from its board) may hold server mode's old pattern.
+    const source = tokenRegex === LEGACY_NO_TOKENS_REGEX ? SERVER_MODE_DEFAULTS.noTokensRegex : tokenRegex;
+    this.tokenRegex = source ? compileTokenPattern(source) : null;
   }
 
   /** What a live count is made of, for the words of a reconciliation event. */

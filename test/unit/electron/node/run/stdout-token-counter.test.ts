@@ -15,6 +15,14 @@ describe('StdoutTokenCounter with a token pattern', () => {
     expect([words.push('P', 'one tw'), words.push('O', 'o three')]).toEqual([2, 1]);
   });
 
+  it("counts nothing with server mode's pattern of before, '(?!)' (a run recovered from a board may hold it)", () => {
+    const counter = new StdoutTokenCounter('(?!)');
+    expect([counter.push('O', 'srv  log_server_r: request: POST /v1/chat/completions'), counter.unit]).toEqual([
+      0,
+      'matches',
+    ]);
+  });
+
   it('refuses what the linear engine cannot run, in words, before the run starts', () => {
     expect(() => new StdoutTokenCounter('x{17}')).toThrow(
       'token pattern: it repeats too much to match in linear time (a count such as {17}): a token pattern runs over every line the engine prints and must match in linear time',
