@@ -123,5 +123,10 @@ export const RecoveredRunSchema = z.object({
   sessionId: z.string(),
   label: z.string(),
   samples: z.number().int(),
+  /**
+   * The session of the same run that was in the list (the app's recording, cut where the app
+   * stopped), kept under this id; absent when there was none.
+   */
+  previousSessionId: z.string().optional(),
 });
 export type RecoveredRun = z.infer<typeof RecoveredRunSchema>;

@@ -349,6 +349,9 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
           sessionId: basename(result.session, SESSION_FILE_EXT),
           label: result.label,
           samples: result.samples,
+          ...(result.previousKeptAs !== undefined
+            ? { previousSessionId: basename(result.previousKeptAs, SESSION_FILE_EXT) }
+            : {}),
         };
       }),
     discardLeftRun: ({ boardId, dir }) =>

@@ -4,7 +4,7 @@
 // run.json when the target's watchdog ended it (electron/node/run/run-scripts.ts). This finds
 // them, rebuilds each run record by replaying its spool through RunController (the one parser of
 // spool lines), writes one session per run and only then removes the run directory.
-import { mkdirSync, existsSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { shellQuote } from '../../../shared/util/shell';
 import type { Target } from '../transport/target';
@@ -62,6 +62,8 @@ export type RecoveryResult =
       label: string;
       session: string;
       samples: number;
+      /** Where the session already at `session` (the app's recording, cut where it died) was moved. */
+      previousKeptAs?: string;
     }
   | { state: 'running'; dir: string; ageS: number | null }
   | { state: 'failed'; dir: string; ageS: number | null; reason: string };
@@ -81,11 +83,15 @@ export async function recoverRun(target: Target, left: LeftRun, outDir: string):
   // Run ids are <UTC time>-<hex> (run-service.ts); anything else would not be a file name of ours.
   if (!/^[\w-]+$/.test(manifest.runId)) return fail(`run id "${manifest.runId}" is not a file name: left in place`);
   const run = await RunController.replay(target, manifest, spool.toString('utf8'));
+  // A session of this run may be there already: the app's own recording, cut where the app died
+  // (its samples up to then; the spool has those and the rest). It is kept aside under a numbered
+  // name (session-backup.ts: a session is never destroyed) and the whole run takes the name.
   const session = join(outDir, `${manifest.runId}.kvscope`);
-  if (existsSync(session)) return fail(`${session} exists already (recovered before?): left in place`);
+  let previousKeptAs: string | null = null;
   mkdirSync(outDir, { recursive: true });
   try {
     const recorder = SessionRecorder.create(session, { appVersion: appVersion() });
+    previousKeptAs = recorder.store.previousKeptAs;
     if (manifest.target) recorder.setTarget(manifest.target);
     recorder.recordRun(run);
     await recorder.close();
@@ -103,6 +109,7 @@ export async function recoverRun(target: Target, left: LeftRun, outDir: string):
     label: manifest.label,
     session,
     samples: run.samples.length,
+    ...(previousKeptAs !== null ? { previousKeptAs } : {}),
   };
 }
 

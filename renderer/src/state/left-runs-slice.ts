@@ -30,7 +30,11 @@ export const createLeftRunsSlice: SliceCreator<LeftRunsSlice> = (set, get, { api
         patch(boardId, {
           busyDir: null,
           runs: without(boardId, dir),
-          notice: `Recovered "${recovered.label}" (${recovered.samples} samples) into the session list.`,
+          notice:
+            `Recovered "${recovered.label}" (${recovered.samples} samples) into the session list.` +
+            (recovered.previousSessionId
+              ? ` The app's own recording of it, cut where the app stopped, is kept as ${recovered.previousSessionId}.`
+              : ''),
         });
         await get().loadSessions();
       } catch (error) {

@@ -110,12 +110,19 @@ describe('kvscope recover', () => {
   });
 
   it('browser mode: the server SIGKILLed during a run started through its API; recover makes the session', async () => {
-    // The server reads the watchdog from its environment, as the CLI does.
-    const saved = process.env.KVSCOPE_WATCHDOG_S;
+    // The server reads the watchdog from its environment, as the CLI does; its app data folder is
+    // the test's, so that the session the app recorded up to its death stays.
+    const saved = { watchdog: process.env.KVSCOPE_WATCHDOG_S, home: process.env.KVSCOPE_HOME };
+    const home = await makeTempDir('kvscope-recover-home-');
     process.env.KVSCOPE_WATCHDOG_S = '60';
+    process.env.KVSCOPE_HOME = home;
     const web = await startWebMode().finally(() => {
-      if (saved === undefined) delete process.env.KVSCOPE_WATCHDOG_S;
-      else process.env.KVSCOPE_WATCHDOG_S = saved;
+      for (const [name, value] of [
+        ['KVSCOPE_WATCHDOG_S', saved.watchdog],
+        ['KVSCOPE_HOME', saved.home],
+      ] as const)
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
     });
     let dir: string;
     try {
@@ -143,16 +150,26 @@ describe('kvscope recover', () => {
     const expected = spoolCounts(await runEnded(dir));
     expect(expected.tokens).toBe(300);
 
-    const outDir = await makeTempDir('kvscope-recovered-');
+    // Into the app's own library, where its recording of the run, cut at the kill, already is (QA:
+    // recover refused with "exists already (recovered before?): left in place", so the rest of the
+    // run could never be had). That recording is kept aside; the whole run takes its name.
+    const outDir = join(home, 'sessions');
+    const runId = dir.slice(dir.lastIndexOf('/kvscope-') + '/kvscope-'.length);
+    const own = join(outDir, `${runId}.kvscope`);
+    const ownTicks = readSession(own).runs[0]?.samples.filter((s) => s.source === 'procfs').length ?? 0;
     const mine = (await recover(outDir)).runs.filter((r) => r.dir === dir);
-    expect(mine.map((r) => r.state)).toEqual(['recovered']);
+    expect(mine.map((r) => [r.state, r.session])).toEqual([['recovered', own]]);
     expect(existsSync(dir)).toBe(false);
-    const run = defined(readSession(defined(mine[0]).session).runs[0], 'the recovered run');
+    const run = defined(readSession(own).runs[0], 'the recovered run');
     const ticks = run.samples.filter((s) => s.source === 'procfs');
     expect(ticks).toHaveLength(expected.procfsTicks);
+    expect(ownTicks).toBeLessThan(expected.procfsTicks);
     const t = ticks.map((s) => s.tMs);
     expect(Math.max(...t.slice(1).map((v, i) => v - defined(t[i])))).toBeLessThanOrEqual(2 * INTERVAL_MS);
     expect(Math.max(...run.samples.map((s) => s.values.tokens ?? 0))).toBe(300);
+    const kept = join(outDir, `${runId}.1.kvscope`);
+    expect(readSession(kept).runs[0]?.samples.filter((s) => s.source === 'procfs')).toHaveLength(ownTicks);
+    rmSync(home, { recursive: true, force: true });
   });
 });
 

@@ -51,8 +51,10 @@ export async function run(args: string[], io: CliIo): Promise<number> {
 function describe(r: RecoveryResult): string {
   const age = r.ageS === null ? 'age unknown' : `last written ${formatAge(r.ageS)} ago`;
   switch (r.state) {
-    case 'recovered':
-      return `recovered ${r.runId} (${r.label}; ${age}; ${r.samples} samples) → ${r.session}; removed ${r.dir}`;
+    case 'recovered': {
+      const kept = r.previousKeptAs ? ` (the session already there kept as ${r.previousKeptAs})` : '';
+      return `recovered ${r.runId} (${r.label}; ${age}; ${r.samples} samples) → ${r.session}${kept}; removed ${r.dir}`;
+    }
     case 'running':
       return `running   ${r.dir} (${age}): left alone`;
     case 'failed':
