@@ -64,6 +64,8 @@ export async function driveServerMode(
     error = caught instanceof Error ? caught.message : String(caught);
     run.addEvent({ tMs: run.lastTMs, kind: 'error', message: `server mode: ${error}` });
   }
-  await run.stop(error ? 'server mode failed' : 'server conversation done');
+  // A failed conversation is a failed run (the header says why), though the server did nothing wrong.
+  if (error) await run.stop('server mode failed', `server mode: ${error}`);
+  else await run.stop('server conversation done');
   return error;
 }

@@ -59,6 +59,8 @@ export class RunController {
   oomKilled = false;
   /** Why the launcher gave up before the engine ran (its `error` event), or null. */
   launchError: string | null = null;
+  /** Why a stop ended the run as failed (stop's `failure`), else null. */
+  private stopFailure: string | null = null;
   lostSamples = 0;
   diagnostics = 0;
   lastTMs = 0;
@@ -213,8 +215,13 @@ export class RunController {
   }
 
   /** Stop the engine's process tree: TERM, then KILL after a grace period. */
-  async stop(reason = USER_STOP_REASON): Promise<void> {
+  /**
+   * Ends the run. With `failure`, what the profiler drove failed (server mode's conversation): the
+   * run ends as failed with that error, though the engine it stopped did nothing wrong.
+   */
+  async stop(reason = USER_STOP_REASON, failure?: string): Promise<void> {
     if (this.ended || this.stopping || this.replaying) return this.done;
+    this.stopFailure = failure ?? null;
     this.stopping = true;
     this.setState('stopping');
     this.addEvent({ tMs: this.lastTMs, kind: 'stop', message: reason });
@@ -637,8 +644,8 @@ export class RunController {
     this.flushSamples();
     this.reportTokenCount();
     this.analyze();
-    if (this.launchError !== null) {
-      this.setState('failed', this.launchError);
+    if (this.launchError !== null || this.stopFailure !== null) {
+      this.setState('failed', this.launchError ?? this.stopFailure ?? undefined);
       this.resolveDone();
       return;
     }

@@ -70,4 +70,36 @@ describe('server mode through the API', () => {
     ]);
     expect(server?.turns[1]?.promptTokensEvaluated).toBeGreaterThan(150);
   }, 120_000);
+
+  it('a conversation that fails ends the run as failed, the reason as its error (it was badged FINISHED)', async () => {
+    const services = createAppServices({
+      shell: 'web',
+      sessionsDir: join(home, 'sessions-failed'),
+      env: { ...process.env, KVSCOPE_HOME: home },
+    });
+    const ended = new Map<string, EventPayload<'runStatus'>>();
+    services.subscribe((event, payload) => {
+      const status = payload as EventPayload<'runStatus'>;
+      if (event === 'runStatus' && (status.state === 'done' || status.state === 'failed'))
+        ended.set(status.runId, status);
+    });
+    // A command that never serves: no port is printed within the wait (QA: `sleep 30`, wait 5 s).
+    const { runId } = await services.handlers.startRun(
+      apiMethods.startRun.input.parse({
+        target: { kind: 'local' },
+        engine: { kind: 'command', command: 'sleep 30' },
+        intervalMs: 100,
+        server: { url: 'http://127.0.0.1:0/v1', readyTimeoutMs: 1000 },
+      }),
+    );
+    while (!ended.has(runId)) await new Promise((resolve) => setTimeout(resolve, 100));
+    const status = ended.get(runId);
+    expect(status?.state).toBe('failed');
+    expect(status?.error).toBe('server mode: the engine did not print the port it listens on within 1 s');
+    const { events } = await services.handlers.getRun({ runId });
+    expect(events.find((e) => e.kind === 'stop')?.message).toBe('server mode failed');
+    await services.dispose();
+    const { sessions } = await services.handlers.listSessions({});
+    expect(sessions.map((x) => x.state)).toEqual(['failed']);
+  }, 60_000);
 });
