@@ -28,6 +28,7 @@ import { Panel, PanelTracks } from './Panel';
 import { buildPanelTracks, BUDGET_COLOR, domainFor, layoutSignature, type VLine } from './panel-model';
 import { PointsCache } from './points-cache';
 import type { PanelId } from './series-catalog';
+import { EMPTY_TEXT, powerEmptyText } from './panel-empty-text';
 
 /**
  * The recharts chart reads the store itself: memo keeps the dashboard's 4 Hz re-render from
@@ -41,15 +42,6 @@ const ZOOMS: Array<{ label: string; spanMs: number | null }> = [
   { label: 'Last 10 min', spanMs: 600_000 },
   { label: 'Last 1 min', spanMs: 60_000 },
 ];
-
-const EMPTY_TEXT: Record<Exclude<PanelId, 'memory'>, string> = {
-  throughput: 'No tokens yet. Tokens/s appears with the first generated token.',
-  thermal:
-    'No temperature or clock readings from this target: it exposes no /sys/class/thermal zones or cpufreq policies (common in VMs). Run on a board to see them.',
-  power:
-    'No power rails or performance counters collected. They appear when the target has them (tegrastats rails on Jetson, perf counters with perf_event_paranoid ≤ 1).',
-  events: 'No events yet. Start a run; press M (or Marker) to mark a moment.',
-};
 
 /**
  * What the decode roofline (bandwidth ÷ bytes read per token) still needs, said where its
@@ -243,7 +235,7 @@ export function Dashboard() {
       body: tracks && <PanelTracks panel="thermal" tracks={tracks.thermal} {...common} />,
     },
     power: {
-      empty: tracks && tracks.power.length > 0 ? null : EMPTY_TEXT.power,
+      empty: tracks && tracks.power.length > 0 ? null : powerEmptyText(seriesStore.keys()),
       summary: perToken ? (
         <span className="muted small" data-testid="power-summary">
           {perToken}
