@@ -72,6 +72,20 @@ const FIXED_COLORS: Record<string, string> = {
 };
 export const BUDGET_COLOR = '#ff5d5d';
 
+/**
+ * The colours of one track's series: a series people compare across runs keeps its fixed colour,
+ * and the others take the palette's colours in order, skipping those the fixed ones hold (PSS drew
+ * in RSS's blue beside it). A track of more series than free colours repeats them.
+ */
+export function trackColors(keys: readonly string[]): string[] {
+  const fixed = keys.map((k) => FIXED_COLORS[k]);
+  const taken = new Set(fixed.filter((c): c is string => c !== undefined));
+  const free = SERIES_PALETTE.filter((c) => !taken.has(c));
+  const pool = free.length > 0 ? free : SERIES_PALETTE;
+  let next = 0;
+  return fixed.map((c) => c ?? pool[next++ % pool.length] ?? '#888');
+}
+
 export interface PanelInputs {
   store: SeriesStore;
   budgetBytes: number | null;
@@ -125,6 +139,7 @@ export function buildPanelTracks(input: PanelInputs): PanelTracks {
       PMIC_ALARM_LEVELS_C.forEach((y, i) =>
         refLines.push({ y, label: `alarm ${i + 1}: ${y} °C`, color: BUDGET_COLOR }),
       );
+    const colors = trackColors(infos.map((info) => info.key));
     out[panel].push({
       id: track,
       title: trackTitle(track),
@@ -134,7 +149,7 @@ export function buildPanelTracks(input: PanelInputs): PanelTracks {
       series: infos.map((info, i) => ({
         key: info.key,
         label: info.label,
-        color: FIXED_COLORS[info.key] ?? SERIES_PALETTE[i % SERIES_PALETTE.length] ?? '#888',
+        color: colors[i] ?? '#888',
         sourceUnit: info.unit,
       })),
     });

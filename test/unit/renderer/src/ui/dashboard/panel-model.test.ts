@@ -6,7 +6,9 @@ import { mergeEvents } from '../../../../../../renderer/src/ui/dashboard/EventsS
 import { formatReading } from '../../../../../../renderer/src/ui/dashboard/format-unit';
 import {
   buildPanelTracks,
+  SERIES_PALETTE,
   seriesPoints,
+  trackColors,
   type TrackModel,
 } from '../../../../../../renderer/src/ui/dashboard/panel-model';
 import { PointsCache } from '../../../../../../renderer/src/ui/dashboard/points-cache';
@@ -140,5 +142,21 @@ describe('thermal trip points on the dashboard (the board sysfs collector reads 
     // A flat 26.8 °C: the painter's range around it, far below the trip.
     const [, hi] = rangeOf(temperature, store);
     expect(hi).toBeLessThan(40);
+  });
+});
+
+describe('the colours of a track', () => {
+  it("never gives a series the fixed colour of another in its track (PSS was drawn in RSS's blue)", () => {
+    const keys = ['pssBytes', 'rssBytes', 'rssAnonBytes', 'rssFileBytes', 'swapBytes'];
+    const colors = trackColors(keys);
+    expect(new Set(colors).size).toBe(keys.length);
+    // The fixed ones keep theirs, as the memory chart draws them.
+    expect(colors.slice(1, 4)).toEqual(['#4c9bff', '#f0a020', '#2fb87e']);
+    // A track without fixed series takes the palette in order.
+    expect(trackColors(['a', 'b'])).toEqual(SERIES_PALETTE.slice(0, 2));
+    // More series than free colours: they repeat, none left without one.
+    expect(trackColors(Array.from({ length: 20 }, (_, i) => `k${i}`)).every((c) => SERIES_PALETTE.includes(c))).toBe(
+      true,
+    );
   });
 });
