@@ -106,11 +106,17 @@ export function describeConnectError(error: unknown, context: ConnectErrorContex
       );
     }
     case 'SSH_UNREACHABLE':
-    case 'SSH_JUMP_FAILED':
+    case 'SSH_JUMP_FAILED': {
+      const detail = stripPrefix(message, /^cannot reach .*?:\s/);
+      // A jump host that cannot be reached is named: "host name not found" is about it, not the board.
+      const jump = /^cannot reach (jump host .*?):\s/.exec(message)?.[1];
       return new ConnectError(
-        `Cannot reach ${label}: ${stripPrefix(message, /^cannot reach .*?:\s/)}. Check that the board is powered, on the network, and that the host and port are right.`,
+        jump
+          ? `Cannot reach ${label} through its ${jump}: ${detail}. Check the jump host's name and port (ProxyJump), and that it is on the network.`
+          : `Cannot reach ${label}: ${detail}. Check that the board is powered, on the network, and that the host and port are right.`,
         'unreachable',
       );
+    }
     case 'SSH_TIMEOUT':
       return new ConnectError(
         `Timed out connecting to ${label}: ${stripPrefix(message, /^timed out connecting to [^(]+/)}. The board may be busy or the network slow; try again.`.replace(

@@ -550,6 +550,14 @@ describe('connection errors in plain words', () => {
       /^Cannot reach Orin: connection refused \(is sshd running on port 2222\?\)\. Check that the board is powered/,
     ],
     [
+      'SSH_UNREACHABLE',
+      // ssh-connection-chain.ts names the hop that failed; the board behind it is an IP (QA: a
+      // ProxyJump host that did not resolve was reported as the board).
+      'cannot reach jump host ops@bastion.example.com: host name not found',
+      'unreachable',
+      /^Cannot reach Orin through its jump host ops@bastion\.example\.com: host name not found\. Check the jump host's name and port \(ProxyJump\)/,
+    ],
+    [
       'SSH_TIMEOUT',
       'timed out connecting to host nvidia@10.0.0.5:2222 (TCP, key exchange or authentication took too long)',
       'timeout',
