@@ -35,3 +35,40 @@ export function engineExitOfStatus(status: number | null): EngineExit {
     ? { code: null, signal: signalName(status - SIGNAL_EXIT_BASE) }
     : { code: status, signal: null };
 }
+
+/** What a run knows when it ends, for runEndState. */
+export interface RunEndFacts {
+  /** Why the launcher gave up before the engine ran, or null. */
+  launchError: string | null;
+  /** Why a stop ended the run as failed (server mode's conversation failed), or null. */
+  stopFailure: string | null;
+  /** Whether the profiler stopped the engine (the user's Stop, a limit, the end of a conversation). */
+  stopping: boolean;
+  exitCode: number | null;
+  exitSignal: string | null;
+  oomKilled: boolean;
+  /** Whether the target's watchdog ended the engine (the app was gone). */
+  watchdogEnded: boolean;
+  stderrTail: readonly string[];
+}
+
+/**
+ * How a run ended: `failed` with the reason, or `done`. A status other than 0, a signal KVScope
+ * did not send (no Stop, no limit: another process's kill, a board's OOM daemon, a crash; the CLI
+ * says the same, cli-progress.ts runFailure) and an OOM kill fail a run; so do a launch that gave
+ * up and a stop that says what failed.
+ */
+export function runEndState(f: RunEndFacts): { state: 'done' | 'failed'; error?: string } {
+  const given = f.launchError ?? f.stopFailure;
+  if (given !== null) return { state: 'failed', error: given };
+  const said = f.stderrTail.length ? `: ${f.stderrTail.slice(-3).join(' | ').slice(0, 500)}` : '';
+  if (!f.stopping && f.exitCode !== 0 && f.exitCode !== null)
+    return { state: 'failed', error: `engine exited with status ${f.exitCode}${said}` };
+  if (!f.stopping && !f.oomKilled && !f.watchdogEnded && f.exitSignal !== null)
+    return {
+      state: 'failed',
+      error: `engine ended by ${f.exitSignal}, a signal KVScope did not send (the kernel log names no OOM kill)${said}`,
+    };
+  if (f.oomKilled) return { state: 'failed', error: 'engine killed by the OOM killer' };
+  return { state: 'done' };
+}

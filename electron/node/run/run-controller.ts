@@ -32,7 +32,7 @@ import { signalProcessTree } from './process-tree';
 import { CollectorBook, type CollectorLineResult } from './collector-book';
 import { runRecordOf } from './run-record-of';
 import { defaultRunLabel, USER_STOP_REASON } from '../../../shared/run/run-labels';
-import { engineExitOfStatus } from '../../../shared/run/engine-exit';
+import { engineExitOfStatus, runEndState } from '../../../shared/run/engine-exit';
 import { RUN_DEFAULTS, withListeners, type RunCallbacks, type RunControllerOptions } from './run-options';
 import type { RunManifest } from './run-manifest';
 import { commandLineSecrets } from '../session/scrub';
@@ -214,10 +214,9 @@ export class RunController {
     this.finish();
   }
 
-  /** Stop the engine's process tree: TERM, then KILL after a grace period. */
   /**
-   * Ends the run. With `failure`, what the profiler drove failed (server mode's conversation): the
-   * run ends as failed with that error, though the engine it stopped did nothing wrong.
+   * Stop the engine's process tree: TERM, then KILL after a grace period. With `failure`, what the
+   * profiler drove failed (server mode's conversation): the run ends failed with it as its error.
    */
   async stop(reason = USER_STOP_REASON, failure?: string): Promise<void> {
     if (this.ended || this.stopping || this.replaying) return this.done;
@@ -644,26 +643,17 @@ export class RunController {
     this.flushSamples();
     this.reportTokenCount();
     this.analyze();
-    if (this.launchError !== null || this.stopFailure !== null) {
-      this.setState('failed', this.launchError ?? this.stopFailure ?? undefined);
-      this.resolveDone();
-      return;
-    }
-    const failed = !this.stopping && this.exitCode !== 0 && this.exitCode !== null;
-    // A signal KVScope did not send (no Stop, no limit) ended the engine: another process's kill,
-    // a board's OOM daemon, a crash. Not a finished run (the CLI says the same: cli-progress.ts runFailure).
-    const killed = !this.stopping && !this.oomKilled && !this.watchdogEnded && this.exitSignal !== null;
-    const said = this.stderrTail.length ? `: ${this.stderrTail.slice(-3).join(' | ').slice(0, 500)}` : '';
-    this.setState(
-      failed || killed || this.oomKilled ? 'failed' : 'done',
-      failed
-        ? `engine exited with status ${this.exitCode}${said}`
-        : killed
-          ? `engine ended by ${this.exitSignal}, a signal KVScope did not send (the kernel log names no OOM kill)${said}`
-          : this.oomKilled
-            ? 'engine killed by the OOM killer'
-            : undefined,
-    );
+    const end = runEndState({
+      launchError: this.launchError,
+      stopFailure: this.stopFailure,
+      stopping: this.stopping,
+      exitCode: this.exitCode,
+      exitSignal: this.exitSignal,
+      oomKilled: this.oomKilled,
+      watchdogEnded: this.watchdogEnded,
+      stderrTail: this.stderrTail,
+    });
+    this.setState(end.state, end.error);
     this.resolveDone();
   }
 

@@ -24,19 +24,25 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
+/** The app's services on a sessions folder of their own, and each run's last status as it ends. */
+function appServices(sessions: string) {
+  const services = createAppServices({
+    shell: 'web',
+    sessionsDir: join(home, sessions),
+    env: { ...process.env, KVSCOPE_HOME: home },
+  });
+  const ended = new Map<string, EventPayload<'runStatus'>>();
+  services.subscribe((event, payload) => {
+    const status = payload as EventPayload<'runStatus'>;
+    if (event === 'runStatus' && (status.state === 'done' || status.state === 'failed'))
+      ended.set(status.runId, status);
+  });
+  return { services, ended };
+}
+
 describe('server mode through the API', () => {
   it('one turn per prompt, the second prompt sent on turn 2, timings in the session, the server stopped', async () => {
-    const services = createAppServices({
-      shell: 'web',
-      sessionsDir: join(home, 'sessions'),
-      env: { ...process.env, KVSCOPE_HOME: home },
-    });
-    const ended = new Map<string, EventPayload<'runStatus'>>();
-    services.subscribe((event, payload) => {
-      const status = payload as EventPayload<'runStatus'>;
-      if (event === 'runStatus' && (status.state === 'done' || status.state === 'failed'))
-        ended.set(status.runId, status);
-    });
+    const { services, ended } = appServices('sessions');
     const { runId } = await services.handlers.startRun(
       apiMethods.startRun.input.parse({
         target: { kind: 'local' },
@@ -72,17 +78,7 @@ describe('server mode through the API', () => {
   }, 120_000);
 
   it('a conversation that fails ends the run as failed, the reason as its error (it was badged FINISHED)', async () => {
-    const services = createAppServices({
-      shell: 'web',
-      sessionsDir: join(home, 'sessions-failed'),
-      env: { ...process.env, KVSCOPE_HOME: home },
-    });
-    const ended = new Map<string, EventPayload<'runStatus'>>();
-    services.subscribe((event, payload) => {
-      const status = payload as EventPayload<'runStatus'>;
-      if (event === 'runStatus' && (status.state === 'done' || status.state === 'failed'))
-        ended.set(status.runId, status);
-    });
+    const { services, ended } = appServices('sessions-failed');
     // A command that never serves: no port is printed within the wait (QA: `sleep 30`, wait 5 s).
     const { runId } = await services.handlers.startRun(
       apiMethods.startRun.input.parse({
