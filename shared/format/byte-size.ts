@@ -30,11 +30,21 @@ export function bytesOfSizeText(text: string): number | undefined {
   return m && unit !== undefined ? Math.round(Number(m[1]) * unit) : undefined;
 }
 
-/** "2 GiB" → 2147483648, "1.5 GB" → 1500000000, "4000000000" → 4000000000; 0 and text are errors. */
+/**
+ * "2 GiB" → 2147483648, "1.5 GB" → 1500000000, "4000000000" → 4000000000; 0 and text are errors,
+ * and so is a bare number that cannot be a count of bytes meant as a memory size: a fraction
+ * ("1.5" was read as 2 bytes, and the KV calculator's budget held no token) or under 1024.
+ */
 export function parseByteSize(text: string): ParsedSize {
   const bytes = bytesOfSizeText(text);
   if (bytes === undefined)
     return { ok: false, error: `cannot read "${text.trim()}": use e.g. 2 GiB, 512 MiB or 4000000000` };
   if (bytes <= 0) return { ok: false, error: 'must be more than 0 bytes' };
+  const bare = /^[\d.]+$/.test(text.trim());
+  if (bare && (text.includes('.') || bytes < 1024))
+    return {
+      ok: false,
+      error: `a number without a unit is bytes: give its unit, e.g. ${text.trim()} GiB or ${text.trim()} MiB`,
+    };
   return { ok: true, bytes };
 }

@@ -28,6 +28,17 @@ describe('parseByteSize', () => {
     expect(parseByteSize('2  GiB  x').ok).toBe(false);
   });
 
+  it('asks for the unit of a bare number that cannot be bytes meant as a memory size (QA: a budget of "1.5")', () => {
+    expect(parseByteSize('1.5')).toEqual({
+      ok: false,
+      error: 'a number without a unit is bytes: give its unit, e.g. 1.5 GiB or 1.5 MiB',
+    });
+    expect(parseByteSize(' 2 ').ok).toBe(false);
+    expect(parseByteSize('1023').ok).toBe(false);
+    expect(parseByteSize('1024')).toEqual({ ok: true, bytes: 1024 });
+    expect(parseByteSize('2 b')).toEqual({ ok: true, bytes: 2 });
+  });
+
   it.each(PROTOTYPE_KEYS)('"2 %s" is not a size (not a unit found on Object.prototype: NaN bytes)', (key) => {
     expect(parseByteSize(`2 ${key}`)).toEqual({
       ok: false,
