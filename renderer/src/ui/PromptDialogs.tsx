@@ -22,7 +22,7 @@ function Countdown({ expiresAt }: { expiresAt: number }) {
   const left = useSecondsLeft(expiresAt);
   return (
     <span className="muted small">
-      Cancelled in {Math.floor(left / 60)}:{String(left % 60).padStart(2, '0')} without an answer.
+      Without an answer, this is cancelled in {Math.floor(left / 60)}:{String(left % 60).padStart(2, '0')}.
     </span>
   );
 }
