@@ -225,7 +225,10 @@ export class SessionLibrary {
     // The user named this file (ids from windows never reach here): a symbolic link to a session
     // (latest.kvscope → run-42.kvscope) is followed, and the file it names is the one registered.
     const absolute = realpathOf(path);
-    if (!absolute || !statSync(absolute).isFile()) throw new SessionLibraryError(`${path}: no such session file`);
+    if (!absolute) throw new SessionLibraryError(`${path}: no such session file`);
+    if (statSync(absolute).isDirectory())
+      throw new SessionLibraryError(`${path}: a folder, not a session file (a .kvscope file inside it is)`);
+    if (!statSync(absolute).isFile()) throw new SessionLibraryError(`${path}: not a regular file, so no session file`);
     // A session of the app's own folder keeps its row (renamed and deleted like the others) instead
     // of being listed twice, once read-only.
     const own = basename(absolute).slice(0, -SESSION_FILE_EXT.length);

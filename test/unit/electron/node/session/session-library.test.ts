@@ -293,6 +293,8 @@ describe('a session file the user opens in the app (addFile)', () => {
         new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: not a KVScope session`),
       );
     expect(() => other.addFile(join(root, 'missing.kvscope'))).toThrow(/no such session file/);
+    // A folder is said to be one (QA: it read "no such session file").
+    expect(() => other.addFile(root)).toThrow(`${root}: a folder, not a session file (a .kvscope file inside it is)`);
     expect(other.list()).toEqual([]);
   });
 
