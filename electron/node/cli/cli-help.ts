@@ -6,6 +6,7 @@
 //
 // Options that depend on what is installed (profile's per-collector switches) are not written
 // here: a command module may export `helpOptions(): OptionGroup[]` and main appends its groups.
+import { DEFAULT_WEB_PORT } from '../web/web-port';
 
 export interface OptionHelp {
   /** As typed, with its value: `--budget <size>`, `-o, --output <file>`. */
@@ -303,7 +304,12 @@ export const COMMAND_HELP = {
     groups: [
       {
         title: 'Options',
-        options: rows([['--port <n>', 'port to listen on (default: any free port)']]),
+        options: rows([
+          [
+            '--port <n>',
+            `port to listen on (default: ${DEFAULT_WEB_PORT}, the same each start so the page keeps its settings; any free port when it is taken; 0: any free port)`,
+          ],
+        ]),
       },
     ],
     examples: ['kvscope web', 'kvscope web --port 8080'],

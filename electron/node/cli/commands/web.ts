@@ -7,16 +7,14 @@ import { fileURLToPath } from 'node:url';
 import { createAppServices } from '../../api/create-app-services';
 import { isSessionFile } from '../../session/session-store';
 import { startWebServer, type WebServer } from '../../web/bridge-server';
+import { DEFAULT_WEB_PORT } from '../../web/web-port';
 import { CliError, parseCliArgs, type CliIo } from '../cli-io';
-
-/** 0 = any free port: the token changes on every start anyway, so a fixed port buys nothing and could collide. */
-const DEFAULT_PORT = 0;
 
 /** out/renderer at the repository (or installed package) root, wherever the command is run from. */
 export const RENDERER_DIR = fileURLToPath(new URL('../../../../out/renderer', import.meta.url));
 
-function parsePort(text: string | undefined): number {
-  if (text === undefined) return DEFAULT_PORT;
+function parsePort(text: string | undefined): number | null {
+  if (text === undefined) return null;
   if (!/^\d+$/.test(text.trim()) || Number(text) > 65535)
     throw new CliError(`--port: expected 0–65535, got "${text}"`, 2);
   return Number(text);
@@ -40,8 +38,17 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   // --open <file.kvscope>: the window shows that session when it opens.
   const services = createAppServices({ shell: 'web', openSessionFile: checkedSessionFile(values.open) });
   let server: WebServer;
+  const serve = (on: number) => startWebServer({ services, staticDir: RENDERER_DIR, port: on });
   try {
-    server = await startWebServer({ services, staticDir: RENDERER_DIR, port });
+    if (port !== null) server = await serve(port);
+    else
+      server = await serve(DEFAULT_WEB_PORT).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EADDRINUSE') throw error;
+        io.err(
+          `kvscope web: port ${DEFAULT_WEB_PORT} is in use (another KVScope?): serving on a free port; the page keeps its settings per port\n`,
+        );
+        return serve(0);
+      });
   } catch (error) {
     await services.dispose();
     const code = (error as NodeJS.ErrnoException).code;
