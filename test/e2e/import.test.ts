@@ -244,6 +244,13 @@ describe("the Sessions view's Import log and Open file", () => {
       // renames nor deletes a file it did not make.
       const row = page.locator('[data-session-id^="file-"]');
       expect(await row.count()).toBe(1);
+      // It says so (QA: it looked exactly like a library session, its buttons greyed out with no reason).
+      expect(await row.getByTestId('session-external').textContent()).toBe(
+        'a file from outside the library, listed until the app closes: KVScope does not rename or delete it',
+      );
+      expect(await row.getByRole('button', { name: 'Delete', exact: true }).getAttribute('title')).toMatch(
+        /KVScope does not rename or delete it$/,
+      );
       expect(await row.getByRole('button', { name: 'Rename', exact: true }).isDisabled()).toBe(true);
       expect(await row.getByRole('button', { name: 'Delete', exact: true }).isDisabled()).toBe(true);
       expect(problems).toEqual([]);

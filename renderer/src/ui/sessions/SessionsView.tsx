@@ -36,6 +36,10 @@ const FORMAT_TEXT: Record<ExportFormat, string> = {
   perfetto: 'Perfetto trace',
 };
 
+/** Said on a session listed from a file outside the library (Open file…, --open): the app leaves it as it is. */
+const EXTERNAL_NOTE =
+  'a file from outside the library, listed until the app closes: KVScope does not rename or delete it';
+
 function RenameRow({ session }: { session: SessionListing }) {
   const renaming = useAppStore((s) => s.renaming);
   const setRenameText = useAppStore((s) => s.setRenameText);
@@ -176,6 +180,12 @@ function SessionRow({ session, picked, canPick }: { session: SessionListing; pic
             <span className={`phase phase-${session.state}`} data-testid="session-state">
               {STATE_TEXT[session.state]}
             </span>
+            {session.external && (
+              <>
+                {' · '}
+                <span data-testid="session-external">{EXTERNAL_NOTE}</span>
+              </>
+            )}
           </p>
         )}
         {h && (
@@ -222,6 +232,7 @@ function SessionRow({ session, picked, canPick }: { session: SessionListing; pic
           type="button"
           className="link-button"
           disabled={session.external || session.error !== null}
+          title={session.external ? EXTERNAL_NOTE : undefined}
           onClick={() => startRename(session.id)}
           data-testid={`rename-${session.id}`}
         >
@@ -232,7 +243,7 @@ function SessionRow({ session, picked, canPick }: { session: SessionListing; pic
           type="button"
           className="link-button danger"
           disabled={session.external || session.state === 'recording'}
-          title={session.state === 'recording' ? 'Stop the run first' : undefined}
+          title={session.external ? EXTERNAL_NOTE : session.state === 'recording' ? 'Stop the run first' : undefined}
           onClick={() => askDelete(session.id)}
           data-testid={`delete-${session.id}`}
         >
