@@ -393,7 +393,8 @@ function llamaLogReader(log: EngineLog): LogReader {
   return {
     push: (text, dropped, lineNo) => {
       // The parser may still hold a block of the run before (model meta): it ends at this line.
-      const isStart = BUILD_LINE_RE.test(stripLogPrefixes(text));
+      // The parser strips the line's prefixes itself: only a line that can be a build line is stripped here too.
+      const isStart = text.includes('build') && BUILD_LINE_RE.test(stripLogPrefixes(text));
       const out = isStart ? read(parser.end()) : [];
       if (isStart && recordsSinceStart > 0) {
         starts.push(lineNo);
@@ -476,7 +477,7 @@ export async function importLog(
         // (a line before any reading: at the start, set once the start is known).
         const tMs = r.tMs ?? samples.at(-1)?.tMs ?? NaN;
         kept.push({
-          part: partNow(),
+          part,
           event: { tMs, kind: 'info', message: `line ${r.line}: ${r.reason}`, data: { text } },
         });
       }

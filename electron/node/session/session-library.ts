@@ -226,9 +226,10 @@ export class SessionLibrary {
     // (latest.kvscope → run-42.kvscope) is followed, and the file it names is the one registered.
     const absolute = realpathOf(path);
     if (!absolute) throw new SessionLibraryError(`${path}: no such session file`);
-    if (statSync(absolute).isDirectory())
+    const info = statSync(absolute);
+    if (info.isDirectory())
       throw new SessionLibraryError(`${path}: a folder, not a session file (a .kvscope file inside it is)`);
-    if (!statSync(absolute).isFile()) throw new SessionLibraryError(`${path}: not a regular file, so no session file`);
+    if (!info.isFile()) throw new SessionLibraryError(`${path}: not a regular file, so no session file`);
     // A session of the app's own folder keeps its row (renamed and deleted like the others) instead
     // of being listed twice, once read-only.
     const own = basename(absolute).slice(0, -SESSION_FILE_EXT.length);
