@@ -66,6 +66,7 @@ export const PROMPTING_METHODS: ReadonlySet<string> = new Set([
   'listLeftRuns',
   'recoverLeftRun',
   'discardLeftRun',
+  'stopLeftRun',
 ]);
 
 export const apiMethods = {
@@ -293,7 +294,9 @@ export const apiMethods = {
   },
   /**
    * Runs left on a board by an app that died (killed mid-run, a lost link the watchdog ended): the
-   * app offers them after a probe, each with its age, to recover into a session or discard.
+   * app offers them after a probe, each with its age, to recover into a session or discard. Runs
+   * that still run there and that this app does not follow (kept running by an app that closed
+   * since, or another KVScope's) are listed too, `running`, to stop (stopLeftRun).
    */
   listLeftRuns: {
     input: z.object({ boardId: z.union([z.literal('local'), BoardIdSchema]) }).strict(),
@@ -308,6 +311,16 @@ export const apiMethods = {
   },
   /** Removes one left run's directory on the board without importing it. */
   discardLeftRun: {
+    input: z
+      .object({ boardId: z.union([z.literal('local'), BoardIdSchema]), dir: z.string().min(1).max(4096) })
+      .strict(),
+    output: z.object({ ok: z.boolean() }),
+  },
+  /**
+   * Ends the engine of a listed run that still runs on the board (its process tree: TERM, then
+   * KILL), and answers once its launcher has ended: the run is then a left run to recover.
+   */
+  stopLeftRun: {
     input: z
       .object({ boardId: z.union([z.literal('local'), BoardIdSchema]), dir: z.string().min(1).max(4096) })
       .strict(),

@@ -103,12 +103,20 @@ export type ModelHeader = z.infer<typeof ModelHeaderSchema>;
  * directory, how long ago its spool was last written, and what its run.json says.
  */
 export const LeftRunSchema = z.object({
-  /** The run directory on the target; the key of recoverLeftRun / discardLeftRun. */
+  /** The run directory on the target; the key of recoverLeftRun / discardLeftRun / stopLeftRun. */
   dir: z.string(),
-  /** Its launcher still runs (another app's run, or one kept running): not offered. */
+  /**
+   * Its launcher still runs: a run kept running by an app that closed since, or another
+   * KVScope's. Offered to stop (stopLeftRun), after which it is a left run to recover.
+   */
   running: z.boolean(),
   /** Seconds since its spool was last written; null when the target cannot tell. */
   ageS: z.number().nullable(),
+  /**
+   * Seconds since a client last beat for it (an app or a CLI following a run rewrites its
+   * heartbeat every second: a few seconds means one follows it now); null when none ever did.
+   */
+  heartbeatAgeS: z.number().nullable(),
   runId: z.string().nullable(),
   label: z.string().nullable(),
   startedAt: z.string().nullable(),

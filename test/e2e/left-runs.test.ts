@@ -3,8 +3,10 @@
 // `kvscope profile` SIGKILLed mid-run (one of them made three days old), the board is probed in the
 // UI, the offer names both with their ages; Recover makes a session that the library lists and
 // that holds every sample of the run, and removes its run directory; Discard asks first, then
-// removes the other. Needs `npm run build` (the web bundle and the demo engine).
-import { existsSync, utimesSync } from 'node:fs';
+// removes the other. A run kept running after its app died (Keep running) is listed as running,
+// offered Stop on board after a confirmation, and then recovered whole. Needs `npm run build` (the
+// web bundle and the demo engine).
+import { existsSync, readFileSync, utimesSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSession } from '../../electron/node/session/session-store';
@@ -105,6 +107,72 @@ describe('runs left on a board by a dead app', () => {
       await page.getByTestId('left-runs-notice').filter({ hasText: 'Discarded' }).waitFor({ timeout: WAIT_MS });
       expect(await page.getByTestId('left-run').count()).toBe(0);
       expect(app.problems).toEqual([]);
+    },
+    TEST_MS,
+  );
+
+  it(
+    'a run kept running after its app died is listed as running; Stop on board ends it, then Recover makes its session',
+    async () => {
+      // Kept running: the target's watchdog leaves it alone once its app is gone, and it would go on
+      // for minutes (QA: after a restart the app showed nothing of it, with no way to stop it).
+      const target = { sshd, knownHosts, intervalMs: INTERVAL_MS };
+      const dir = await killAppMidRun(target, ['--tokens', '100000', '--tps', '20', '--keep-running'], 60);
+      // Its app beat for it every second until it died: an hour ago, as after a night.
+      const hourAgo = Date.now() / 1000 - 3600;
+      utimesSync(join(dir, 'hb'), hourAgo, hourAgo);
+
+      const kept = await openBrowserApp({ homePrefix: 'kvscope-e2e-kept-running-' });
+      try {
+        const { page } = kept;
+        await page.setViewportSize({ width: 1440, height: 1200 });
+        await addTrustedBoardAndProbe(page, {
+          label: 'Soak board',
+          port: sshd.port,
+          user: sshd.user,
+          identityFile: sshd.clientKey.privatePath,
+          knownHostsFile: knownHosts,
+        });
+        const offer = page.getByTestId('left-runs');
+        await offer.waitFor({ timeout: WAIT_MS });
+        expect(await offer.getByRole('heading').textContent()).toBe(
+          'A run still running on Soak board, not followed by this app',
+        );
+        const row = offer.locator(`[data-testid=left-run][data-dir="${dir}"]`);
+        expect(await row.getAttribute('data-running')).toBe('true');
+        expect(await row.getByTestId('left-run-running').textContent()).toBe(
+          ' · running on the board, no KVScope follows it (kept running by an app that closed)',
+        );
+        expect(await row.getByTestId('left-run-recover').count()).toBe(0);
+        await saveScreenshot(page, 'left-runs-running.png');
+
+        // Stop asks first; Cancel leaves it running.
+        await row.getByTestId('left-run-stop').click();
+        const confirm = page.getByTestId('confirm-stop-left-run');
+        await confirm.waitFor();
+        expect(await confirm.textContent()).toContain('The samples stay on the board');
+        await confirm.getByRole('button', { name: 'Cancel' }).click();
+        expect(/^X \S+ end$/m.test(readFileSync(join(dir, 'spool'), 'utf8'))).toBe(false);
+        await row.getByTestId('left-run-stop').click();
+        await page.getByTestId('confirm-stop-left-run-yes').click();
+        await page.getByTestId('left-runs-notice').filter({ hasText: 'Stopped' }).waitFor({ timeout: WAIT_MS });
+        const expected = spoolCounts(await runEnded(dir));
+        expect(expected.tokens).toBeGreaterThan(20);
+        expect(expected.tokens).toBeLessThan(100_000);
+
+        // Now a run that ended: Recover makes a session of the whole of it.
+        expect(await row.getAttribute('data-running')).toBeNull();
+        await row.getByTestId('left-run-recover').click();
+        await page.getByTestId('left-runs-notice').filter({ hasText: 'Recovered' }).waitFor({ timeout: WAIT_MS });
+        expect(existsSync(dir)).toBe(false);
+        const runId = basename(dir).replace(/^kvscope-/, '');
+        const run = defined(readSession(join(kept.home, 'sessions', `${runId}.kvscope`)).runs[0], 'the recovered run');
+        expect(run.samples.filter((s) => s.source === 'procfs')).toHaveLength(expected.procfsTicks);
+        expect(Math.max(...run.samples.map((s) => s.values.tokens ?? 0))).toBe(expected.tokens);
+        expect(kept.problems).toEqual([]);
+      } finally {
+        await kept.close();
+      }
     },
     TEST_MS,
   );

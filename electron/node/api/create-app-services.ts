@@ -31,7 +31,15 @@ import { basename } from 'node:path';
 import { importLog } from '../import/import-log';
 import { localPath } from '../transport/local-target';
 import type { Target } from '../transport/target';
-import { discardRun, findLeftRun, leftRunDetails, listLeftRuns, recoverRun } from '../run/run-recovery';
+import {
+  discardRun,
+  findLeftRun,
+  findRunningRun,
+  leftRunDetails,
+  listLeftRuns,
+  recoverRun,
+  stopLeftRun,
+} from '../run/run-recovery';
 
 export interface CreateAppServicesOptions extends AppServicesOptions {
   /** How a run reaches its target; default: the app's connector (SSH with prompts as events). */
@@ -337,8 +345,9 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
     },
     listLeftRuns: ({ boardId }) =>
       withBoard(boardId, async (target) => {
-        const left = (await listLeftRuns(target)).filter((r) => !r.running);
-        return Promise.all(left.map((r) => leftRunDetails(target, r)));
+        // A running one is offered unless it is one of this app's own runs (followed here).
+        const details = await Promise.all((await listLeftRuns(target)).map((r) => leftRunDetails(target, r)));
+        return details.filter((r) => !r.running || !runs.isOwnRun(r.runId, r.dir));
       }),
     recoverLeftRun: ({ boardId, dir }) =>
       withBoard(boardId, async (target) => {
@@ -357,6 +366,14 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
     discardLeftRun: ({ boardId, dir }) =>
       withBoard(boardId, async (target) => {
         await discardRun(target, await findLeftRun(target, dir));
+        return { ok: true };
+      }),
+    stopLeftRun: ({ boardId, dir }) =>
+      withBoard(boardId, async (target) => {
+        const details = await leftRunDetails(target, await findRunningRun(target, dir));
+        if (runs.isOwnRun(details.runId, dir))
+          throw new Error('this run is followed in this app: stop it with its Stop button');
+        await stopLeftRun(target, dir);
         return { ok: true };
       }),
     readModelHeader: async ({ boardId, path }) => {

@@ -118,6 +118,9 @@ export async function launchRun(launch: RunLaunch): Promise<number | null> {
   return Number.isInteger(pid) && pid > 0 ? pid : null;
 }
 
+/** The file of the run directory where the engine's wrapper writes its pid (run-scripts.ts). */
+export const ENGINE_PID_FILE = 'engine.pid';
+
 /**
  * The engine's pid from the run directory's engine.pid, for a stop that comes while the launcher
  * is still starting the engine (its `engine` event comes after up to a second of wrapper
@@ -131,7 +134,7 @@ export async function readEnginePid(
 ): Promise<number | null> {
   const until = Date.now() + waitMs;
   while (!gaveUp() && Date.now() < until) {
-    const text = await target.readFile(`${dir}/engine.pid`).catch(() => null);
+    const text = await target.readFile(`${dir}/${ENGINE_PID_FILE}`).catch(() => null);
     const pid = Number(text?.toString().trim());
     if (Number.isInteger(pid) && pid > 0) return pid;
     await new Promise((r) => setTimeout(r, 50));

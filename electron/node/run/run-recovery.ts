@@ -11,6 +11,8 @@ import type { Target } from '../transport/target';
 import { appVersion } from '../session/app-version';
 import { SessionRecorder } from '../session/session-recorder';
 import { RunController } from './run-controller';
+import { signalProcessTree } from './process-tree';
+import { ENGINE_PID_FILE } from './run-launch';
 import { parseRunManifest, RUN_MANIFEST_FILE } from './run-manifest';
 
 export interface LeftRun {
@@ -20,9 +22,15 @@ export interface LeftRun {
   running: boolean;
   /** Seconds since its spool was last written (null when the target cannot tell). */
   ageS: number | null;
+  /**
+   * Seconds since a client last rewrote its heartbeat file (every second while an app or a CLI
+   * follows the run); null when there is none or the target cannot tell.
+   */
+  heartbeatAgeS: number | null;
 }
 
-// One line per run directory with a spool: <alive 0|1> TAB <spool mtime s> TAB <now s> TAB <dir>.
+// One line per run directory with a spool:
+// <alive 0|1> TAB <spool mtime s> TAB <now s> TAB <heartbeat mtime s or empty> TAB <dir>.
 // The launcher's pid is on the spool's first line (`X <uptime> start launcher=<pid>`); a pid that
 // is alive but no longer a launcher (reused) does not count where /proc can tell.
 const LIST_SCRIPT = `now=$(date +%s)
@@ -35,8 +43,9 @@ for d in "\${TMPDIR:-/tmp}"/kvscope-*; do
       if [ -r "/proc/$p/cmdline" ]; then case "$(tr '\\0' ' ' < "/proc/$p/cmdline")" in *launcher.sh*) alive=1;; esac; else alive=1; fi
     fi;;
   esac
-  m=$(stat -c %Y "$d/spool" 2>/dev/null)
-  printf '%s\\t%s\\t%s\\t%s\\n' "$alive" "$m" "$now" "$d"
+  m=$(stat -c %Y "$d/spool" 2>/dev/null); h=""
+  [ -f "$d/hb" ] && h=$(stat -c %Y "$d/hb" 2>/dev/null)
+  printf '%s\\t%s\\t%s\\t%s\\t%s\\n' "$alive" "$m" "$now" "$h" "$d"
 done`;
 
 /** The run directories on the target that hold a spool, dead or alive. */
@@ -45,10 +54,14 @@ export async function listLeftRuns(target: Target): Promise<LeftRun[]> {
   if (listed.code !== 0) throw new Error(`cannot list run directories: ${listed.stderr.toString().trim()}`);
   const out: LeftRun[] = [];
   for (const line of listed.stdout.toString().split('\n')) {
-    const [alive, mtime, now, dir] = line.split('\t');
+    const [alive, mtime, now, hb, ...dirParts] = line.split('\t');
+    const dir = dirParts.join('\t');
     if (!dir) continue;
-    const age = Number(now) - Number(mtime);
-    out.push({ dir, running: alive === '1', ageS: mtime !== '' && Number.isFinite(age) ? Math.max(0, age) : null });
+    const since = (mt: string | undefined) => {
+      const age = Number(now) - Number(mt);
+      return mt !== undefined && mt !== '' && Number.isFinite(age) ? Math.max(0, age) : null;
+    };
+    out.push({ dir, running: alive === '1', ageS: since(mtime), heartbeatAgeS: since(hb) });
   }
   return out;
 }
@@ -142,6 +155,50 @@ export async function findLeftRun(target: Target, dir: string): Promise<LeftRun>
   const left = (await listLeftRuns(target)).find((r) => r.dir === dir);
   if (!left) throw new Error(`${dir} is not a run left on this target (recovered or discarded already?)`);
   if (left.running) throw new Error(`the run in ${dir} is still running: left alone`);
+  return left;
+}
+
+/**
+ * Ends a run that still runs on the target with no app of ours following it (started with Keep
+ * running by an app that has closed since, or another KVScope's): TERM to its engine's process
+ * tree, KILL every `graceMs` after, until its launcher has ended. The launcher writes the run's
+ * end into the spool as for any engine exit, so the run is then a left run like any other, whole,
+ * for recoverRun. Throws when the run is not listed, has no engine pid, or outlives `giveUpMs`.
+ */
+export async function stopLeftRun(
+  target: Target,
+  dir: string,
+  { graceMs = 3000, giveUpMs = 30_000, pollMs = 250 }: { graceMs?: number; giveUpMs?: number; pollMs?: number } = {},
+): Promise<void> {
+  const listed = async () => (await listLeftRuns(target)).find((r) => r.dir === dir);
+  const left = await listed();
+  if (!left) throw new Error(`${dir} is not a run left on this target (recovered or discarded already?)`);
+  if (!left.running) return;
+  const pidText = await target.readFile(`${dir}/${ENGINE_PID_FILE}`).catch(() => null);
+  const pid = Number(pidText?.toString().trim());
+  if (!Number.isInteger(pid) || pid <= 1)
+    throw new Error(`the run in ${dir} has no engine pid (${ENGINE_PID_FILE}): its engine may not have started`);
+  await signalProcessTree(target, pid, 'TERM');
+  const started = Date.now();
+  let killAt = started + graceMs;
+  while (Date.now() - started < giveUpMs) {
+    await new Promise((r) => setTimeout(r, pollMs));
+    if (!(await listed())?.running) return;
+    if (Date.now() >= killAt) {
+      await signalProcessTree(target, pid, 'KILL');
+      killAt = Date.now() + graceMs;
+    }
+  }
+  throw new Error(
+    `the run in ${dir} still runs ${Math.round(giveUpMs / 1000)} s after its engine (pid ${pid}) was told to stop`,
+  );
+}
+
+/** The run in `dir` as the target lists it now, when it still runs (stopLeftRun's subject). */
+export async function findRunningRun(target: Target, dir: string): Promise<LeftRun> {
+  const left = (await listLeftRuns(target)).find((r) => r.dir === dir);
+  if (!left) throw new Error(`${dir} is not a run on this target (recovered or discarded already?)`);
+  if (!left.running) throw new Error(`the run in ${dir} has ended already: recover or discard it`);
   return left;
 }
 

@@ -155,6 +155,15 @@ export class RunService {
     return this.runs.get(runId);
   }
 
+  /**
+   * Whether the run with this id, or in this run directory on its target, is one this process
+   * started (and so follows); a directory alone is matched too, for a run whose id is unknown.
+   */
+  isOwnRun(runId: string | null, dir: string): boolean {
+    if (runId !== null && this.runs.has(runId)) return true;
+    return [...this.runs.values()].some((r) => r.dir !== '' && r.dir === dir);
+  }
+
   list(): RunStatus[] {
     return [...this.runs.values()].map((r) => r.status);
   }

@@ -1,6 +1,8 @@
 // Runs an app that died left on a board (electron/node/run/run-recovery.ts): listed after each
 // successful probe of the board, offered with their age, recovered into a session of the library
-// (which then lists it) or discarded after a confirmation.
+// (which then lists it) or discarded after a confirmation. A run that still runs there with no
+// window of this app following it (kept running by an app that closed since) is listed too, to
+// stop after a confirmation: it is then one to recover.
 import { errorText } from './slices';
 import type { LeftRunsSlice, LeftRunsState, SliceCreator } from './types';
 
@@ -13,6 +15,7 @@ export const createLeftRunsSlice: SliceCreator<LeftRunsSlice> = (set, get, { api
   return {
     leftRuns: {},
     confirmDiscard: null,
+    confirmStopLeftRun: null,
 
     async loadLeftRuns(boardId) {
       patch(boardId, { status: 'loading', error: null });
@@ -60,6 +63,34 @@ export const createLeftRunsSlice: SliceCreator<LeftRunsSlice> = (set, get, { api
       try {
         await api.discardLeftRun({ boardId, dir: run.dir });
         patch(boardId, { busyDir: null, runs: without(boardId, run.dir), notice: `Discarded ${run.dir}.` });
+      } catch (error) {
+        patch(boardId, { busyDir: null, error: errorText(error) });
+      }
+    },
+
+    askStopLeftRun(boardId, dir) {
+      const run = get().leftRuns[boardId]?.runs.find((r) => r.dir === dir && r.running);
+      if (run) set({ confirmStopLeftRun: { boardId, run } });
+    },
+
+    cancelStopLeftRun() {
+      set({ confirmStopLeftRun: null });
+    },
+
+    async stopLeftRun() {
+      const pending = get().confirmStopLeftRun;
+      if (!pending) return;
+      const { boardId, run } = pending;
+      set({ confirmStopLeftRun: null });
+      patch(boardId, { busyDir: run.dir, error: null, notice: null });
+      try {
+        await api.stopLeftRun({ boardId, dir: run.dir });
+        const runs = await api.listLeftRuns({ boardId });
+        patch(boardId, {
+          busyDir: null,
+          runs,
+          notice: `Stopped "${run.label ?? run.dir}" on the board: its run has ended, and Recover makes a session of it.`,
+        });
       } catch (error) {
         patch(boardId, { busyDir: null, error: errorText(error) });
       }

@@ -170,7 +170,7 @@ export interface LiveRunSlice {
 export interface LeftRunsState {
   status: 'loading' | 'ready' | 'error';
   runs: LeftRun[];
-  /** The run directory being recovered or discarded right now. */
+  /** The run directory being recovered, discarded or stopped right now. */
   busyDir: string | null;
   error: string | null;
   /** What the last action did, in words ("Recovered … into the session list."). */
@@ -182,11 +182,17 @@ export interface LeftRunsSlice {
   leftRuns: Record<string, LeftRunsState>;
   /** A discard waiting for the user's confirmation. */
   confirmDiscard: { boardId: string; run: LeftRun } | null;
+  /** A stop of a run still running on the board, waiting for the user's confirmation. */
+  confirmStopLeftRun: { boardId: string; run: LeftRun } | null;
   loadLeftRuns: (boardId: string) => Promise<void>;
   recoverLeftRun: (boardId: string, dir: string) => Promise<void>;
   askDiscardLeftRun: (boardId: string, dir: string) => void;
   cancelDiscardLeftRun: () => void;
   discardLeftRun: () => Promise<void>;
+  askStopLeftRun: (boardId: string, dir: string) => void;
+  cancelStopLeftRun: () => void;
+  /** Ends the confirmed run's engine on the board, then lists the board's runs again (it is then one to recover). */
+  stopLeftRun: () => Promise<void>;
 }
 
 export type AppState = AppSlice &

@@ -1,7 +1,9 @@
 // What a dead app left on the selected board (renderer/src/state/left-runs-slice.ts): shown after a
 // probe, above the device card and in the session library. Each run is named (its label, its
 // start) with its age, and offered: Recover imports it into a session (then its run directory on
-// the board goes), Discard removes it after a confirmation.
+// the board goes), Discard removes it after a confirmation. A run still running there that no
+// window of this app follows (Keep running, then the app closed) says whether another KVScope
+// follows it, and is offered Stop on board after a confirmation: it then ends and is recoverable.
 import type { LeftRun } from '../../../../shared/api/session-schemas';
 import { ConfirmDialog } from '../ConfirmDialog';
 import { useAppStore } from '../store-context';
@@ -12,10 +14,50 @@ function runName(run: LeftRun): string {
   return run.label ?? run.dir.slice(run.dir.lastIndexOf('/') + 1);
 }
 
+/**
+ * A client following a run rewrites its heartbeat every second: one this recent means an app or a
+ * CLI follows the run now (a few seconds of slack for a slow link).
+ */
+const FOLLOWED_HEARTBEAT_S = 10;
+
+function followedNow(run: LeftRun): boolean {
+  return run.heartbeatAgeS !== null && run.heartbeatAgeS < FOLLOWED_HEARTBEAT_S;
+}
+
+function runningText(run: LeftRun): string {
+  return followedNow(run)
+    ? ` · running on the board, followed by another KVScope (heartbeat ${formatAge(run.heartbeatAgeS)})`
+    : ' · running on the board, no KVScope follows it (kept running by an app that closed)';
+}
+
 function LeftRunRow({ boardId, run, busy }: { boardId: string; run: LeftRun; busy: boolean }) {
   const recover = useAppStore((s) => s.recoverLeftRun);
   const askDiscard = useAppStore((s) => s.askDiscardLeftRun);
+  const askStop = useAppStore((s) => s.askStopLeftRun);
   const working = useAppStore((s) => s.leftRuns[boardId]?.busyDir === run.dir);
+  if (run.running)
+    return (
+      <li className="left-run" data-testid="left-run" data-dir={run.dir} data-running="true">
+        <span className="left-run-name">
+          <strong>{runName(run)}</strong>
+          {run.startedAt && <span className="muted"> · started {formatDate(run.startedAt)}</span>}
+          <span className="muted" data-testid="left-run-running">
+            {runningText(run)}
+          </span>
+        </span>
+        <span className="left-run-actions">
+          <button
+            type="button"
+            className="button-secondary"
+            disabled={busy}
+            onClick={() => askStop(boardId, run.dir)}
+            data-testid="left-run-stop"
+          >
+            {working ? 'Stopping…' : 'Stop on board'}
+          </button>
+        </span>
+      </li>
+    );
   return (
     <li className="left-run" data-testid="left-run" data-dir={run.dir}>
       <span className="left-run-name">
@@ -71,6 +113,38 @@ function ConfirmDiscardDialog() {
   );
 }
 
+function ConfirmStopDialog() {
+  const pending = useAppStore((s) => s.confirmStopLeftRun);
+  const cancel = useAppStore((s) => s.cancelStopLeftRun);
+  const confirm = useAppStore((s) => s.stopLeftRun);
+  if (!pending) return null;
+  const { run } = pending;
+  return (
+    <ConfirmDialog
+      title="Stop this run on the board?"
+      testId="confirm-stop-left-run"
+      confirmLabel="Stop engine"
+      onCancel={cancel}
+      onConfirm={() => void confirm()}
+    >
+      “<strong>{runName(run)}</strong>”{run.startedAt ? `, started ${formatDate(run.startedAt)},` : ''} still runs on
+      the board ({run.dir}). Its engine will be ended (TERM, then KILL).
+      {followedNow(run)
+        ? ` Another KVScope is following it right now (heartbeat ${formatAge(run.heartbeatAgeS)}): its run ends too.`
+        : ''}{' '}
+      The samples stay on the board: Recover then makes a session of the whole run.
+    </ConfirmDialog>
+  );
+}
+
+function heading(runs: LeftRun[], board: string): string {
+  const count = (n: number) => (n === 1 ? 'A run' : `${n} runs`);
+  const running = runs.filter((r) => r.running).length;
+  if (running === 0) return `${count(runs.length)} left on ${board} by an app that stopped`;
+  if (running === runs.length) return `${count(running)} still running on ${board}, not followed by this app`;
+  return `${count(runs.length)} on ${board} that this app does not follow`;
+}
+
 /** The offer for the selected board; nothing when it left no runs (or was not probed yet). */
 export function LeftRunsNotice() {
   const board = useAppStore((s) => s.boards.find((b) => b.id === s.selectedBoardId) ?? null);
@@ -87,12 +161,18 @@ export function LeftRunsNotice() {
     >
       {runs.length > 0 && (
         <>
-          <h3 id="left-runs-heading">
-            {runs.length === 1 ? 'A run' : `${runs.length} runs`} left on {board.label} by an app that stopped
-          </h3>
-          <p className="muted small">
-            Its samples are still on the board. Recover makes a session of each (then removes it from the board).
-          </p>
+          <h3 id="left-runs-heading">{heading(runs, board.label)}</h3>
+          {runs.some((r) => !r.running) && (
+            <p className="muted small">
+              Its samples are still on the board. Recover makes a session of each (then removes it from the board).
+            </p>
+          )}
+          {runs.some((r) => r.running) && (
+            <p className="muted small">
+              A run still running goes on until its engine ends or you stop it here; its samples stay on the board, and
+              once it has ended, Recover makes a session of it.
+            </p>
+          )}
           <ul className="left-run-list">
             {runs.map((run) => (
               <LeftRunRow key={run.dir} boardId={board.id} run={run} busy={busyDir !== null} />
@@ -111,6 +191,7 @@ export function LeftRunsNotice() {
         </p>
       )}
       <ConfirmDiscardDialog />
+      <ConfirmStopDialog />
     </section>
   );
 }
