@@ -279,7 +279,15 @@ function runReport(run: SessionRun, sessionTarget: TargetFacts | null = null): R
                 : `${MISSING} (RSS does not grow toward it)`
               : formatTokens(a.oomHorizonTokens),
         },
-        { label: 'Max safe context', value: formatTokens(a.maxSafeContextTokens) },
+        {
+          label: 'Max safe context',
+          // On anon RSS it keeps the engine's file pages (mmap'd weights) in the budget, which the
+          // OOM horizon does not count (the kernel drops them first): why it is the smaller one.
+          value:
+            a.maxSafeContextTokens !== null && a.kv.rssMetric === 'rssAnonBytes'
+              ? `${formatTokens(a.maxSafeContextTokens)} (file pages kept in memory)`
+              : formatTokens(a.maxSafeContextTokens),
+        },
       ],
     },
     {

@@ -24,15 +24,27 @@ interface Readout {
  * reserved at start is measured by the jump it made, per context token, not by a slope (the
  * memory does not grow with tokens), and so has no OOM horizon in tokens.
  */
-export function kvNotes(kv: RunAnalysis['kv'] | undefined): { measured: string; horizon: string | null } {
-  const rss = kv?.rssMetric === 'rssAnonBytes' ? 'anon RSS' : 'RSS';
+export function kvNotes(kv: RunAnalysis['kv'] | undefined): {
+  measured: string;
+  horizon: string | null;
+  maxSafe: string;
+} {
+  const anon = kv?.rssMetric === 'rssAnonBytes';
+  const rss = anon ? 'anon RSS' : 'RSS';
+  // On anon RSS, the engine's file-backed pages (mmap'd weights) are counted in the budget too
+  // (shared/analysis/run-analysis.ts): a context that keeps them in memory. The OOM horizon does
+  // not count them (the kernel drops them before it kills), so it comes later: said, not hidden.
+  const maxSafe = anon
+    ? '(budget − baseline − file pages) ÷ measured: weights stay in memory'
+    : '(budget − baseline) ÷ measured';
   // Only with a measurement: an engine that failed before its cache has a mode and nothing else.
   if (kv?.mode === 'reserved' && kv.measuredBytesPerToken !== null)
     return {
       measured: `${rss} reserved at start, per context token`,
       horizon: 'none: the cache was reserved at start, memory does not grow with tokens',
+      maxSafe,
     };
-  return { measured: `slope of ${rss} against tokens`, horizon: null };
+  return { measured: `slope of ${rss} against tokens`, horizon: null, maxSafe };
 }
 
 export function Readouts() {
@@ -82,7 +94,7 @@ export function Readouts() {
       key: 'max-safe-context',
       label: 'Max safe context',
       value: formatTokens(analysis?.maxSafeContextTokens),
-      note: noBudget ?? `(budget − baseline) ÷ measured`,
+      note: noBudget ?? notes.maxSafe,
     },
     {
       key: 'peak-rss',
