@@ -250,6 +250,9 @@ export type RunRequestInput = z.input<typeof RunRequestSchema>;
 
 // ---- server mode and sweeps: what `profile --server-url` and `profile --sweep` do, for the app ----
 
+/** Server mode's prompts: each at most this many characters, at most this many prompts. */
+export const SERVER_PROMPT_LIMITS = { maxChars: 100_000, maxPrompts: 1000 } as const;
+
 /** Server mode's defaults (the CLI's and the run form's), each with its reason. */
 export const SERVER_MODE_DEFAULTS = {
   /** A story opening: a story model goes on with it, a chat model answers it. */
@@ -287,7 +290,10 @@ export const ServerModeSchema = z
       .regex(/^https?:\/\/[^\s/]+(?:\/\S*)?$/, 'an http:// or https:// address'),
     api: z.enum(['chat', 'completions']).default('chat'),
     /** The user's messages in order: turn k says prompts[k−1] (the first prompt without any). */
-    prompts: z.array(z.string().min(1).max(100_000)).max(1000).default([]),
+    prompts: z
+      .array(z.string().min(1).max(SERVER_PROMPT_LIMITS.maxChars))
+      .max(SERVER_PROMPT_LIMITS.maxPrompts)
+      .default([]),
     /** Turns of the conversation; default: one per prompt (at least one). */
     turns: z.number().int().min(1).max(1000).optional(),
     /** Max tokens per turn. */

@@ -7,6 +7,7 @@ import {
   DemoOptionsSchema,
   RunRequestSchema,
   SERVER_MODE_DEFAULTS,
+  SERVER_PROMPT_LIMITS,
   SERVER_READY_TIMEOUT_BOUNDS_MS,
   ServerModeSchema,
   StartRunInputSchema,
@@ -19,6 +20,7 @@ import {
 import { intervalInRange, type CollectorSettings } from '../../../shared/collectors/collector-plan';
 import { COLLECTORS } from '../../../shared/collectors/registry';
 import { parseByteSize } from '../../../shared/format/byte-size';
+import { formatCount } from '../../../shared/format/units';
 import { MAX_SWEEP_CTX, MAX_SWEEP_SIZES, readSweepSizes } from '../../../shared/run/sweep-sizes';
 import { tokenPatternProblem } from '../../../shared/run/token-pattern';
 
@@ -378,6 +380,13 @@ function isUnsafeInteger(issue: { code: string; maximum?: unknown }): boolean {
 /** Server mode's settings from the form; problems go into `errors` by field. */
 function serverModeOf(form: RunForm, errors: RunFormErrors): ServerModeInput {
   const prompts = promptLines(form.prompts);
+  const long = prompts.findIndex((p) => p.length > SERVER_PROMPT_LIMITS.maxChars);
+  if (long >= 0)
+    errors.prompts =
+      `prompt ${long + 1} is ${formatCount(prompts[long]?.length ?? 0)} characters: ` +
+      `at most ${formatCount(SERVER_PROMPT_LIMITS.maxChars)} per prompt (one prompt per line)`;
+  else if (prompts.length > SERVER_PROMPT_LIMITS.maxPrompts)
+    errors.prompts = `${formatCount(prompts.length)} prompts: at most ${formatCount(SERVER_PROMPT_LIMITS.maxPrompts)} (one per line)`;
   let url = form.serverUrl.trim();
   try {
     const parsed = new URL(url);

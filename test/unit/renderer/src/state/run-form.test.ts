@@ -330,6 +330,19 @@ describe('buildRunRequest: server mode', () => {
       'turns',
       '3 prompts need at least 3 turns (or leave empty: one per prompt)',
     ],
+    // QA: a pasted document was refused in zod's words ("Too big: expected string to have <=100000 characters").
+    [
+      'a prompt over 100,000 characters',
+      { prompts: `short\n${'x'.repeat(100_001)}` },
+      'prompts',
+      'prompt 2 is 100,001 characters: at most 100,000 per prompt (one prompt per line)',
+    ],
+    [
+      'over 1,000 prompts',
+      { prompts: Array.from({ length: 1001 }, (_, i) => `p${i}`).join('\n') },
+      'prompts',
+      '1,001 prompts: at most 1,000 (one per line)',
+    ],
     ['no tokens per turn', { serverTokens: '' }, 'serverTokens', 'a whole number from 1 to 1,000,000 tokens'],
     ['a wait that is no number', { serverTimeoutS: 'long' }, 'serverTimeoutS', 'a number from 1 to 3,600 seconds'],
     ['a wait under a second', { serverTimeoutS: '0.5' }, 'serverTimeoutS', 'a number from 1 to 3,600 seconds'],
