@@ -20,9 +20,10 @@
 // allocated for it, the values kept in memory are charged against one budget, and parsing yields
 // to the event loop every GGUF_YIELD_EVERY_MS, so a hostile header costs bounded memory and never
 // blocks timers, sockets or IPC for long.
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import type { GgufArraySummary } from '../../../shared/kv/model-config';
 import { GGUF_LIMITS, quoteUntrusted } from '../../../shared/kv/model-limits';
+import { shellQuote } from '../../../shared/util/shell';
 import type { Target } from '../transport/target';
 import { describeFileError } from '../util/describe-error';
 import { readRange } from '../util/read-range';
@@ -429,11 +430,41 @@ export async function readGgufHeader(readRange: ReadRange, options: GgufHeaderOp
   };
 }
 
+/** What a path is when it is not a regular file (GGUF files are; the rest is refused before it is opened). */
+type NotAFile = 'directory' | 'character device' | 'block device' | 'named pipe (FIFO)' | 'socket';
+
+/**
+ * The refusal of a path that is no regular file. Said before opening it: a named pipe's open waits
+ * for a writer forever, and a character device such as /dev/zero stats as empty ("shorter than the
+ * GGUF preamble", said of /dev/zero, was read as a damaged model).
+ */
+function notAFileMessage(kind: NotAFile): string {
+  return `is a ${kind}, not a GGUF file`;
+}
+
 /** Read the header of a local GGUF file. */
 export async function readGgufHeaderFromFile(
   path: string,
   options: GgufHeaderOptions = {},
 ): Promise<GgufHeader & { fileBytes: number }> {
+  let kind: NotAFile | null;
+  try {
+    const st = await stat(path);
+    kind = st.isFile()
+      ? null
+      : st.isDirectory()
+        ? 'directory'
+        : st.isCharacterDevice()
+          ? 'character device'
+          : st.isBlockDevice()
+            ? 'block device'
+            : st.isFIFO()
+              ? 'named pipe (FIFO)'
+              : 'socket';
+  } catch (error) {
+    throw new GgufError(`cannot open ${path}: ${describeFileError(error)}`);
+  }
+  if (kind !== null) throw new GgufError(`${path}: ${notAFileMessage(kind)}`);
   let handle;
   try {
     handle = await open(path, 'r');
@@ -441,10 +472,7 @@ export async function readGgufHeaderFromFile(
     throw new GgufError(`cannot open ${path}: ${describeFileError(error)}`);
   }
   try {
-    const stat = await handle.stat();
-    // open() succeeds on a directory; its first read would fail with Node's bare EISDIR text.
-    if (stat.isDirectory()) throw new GgufError('is a directory, not a GGUF file');
-    const { size } = stat;
+    const { size } = await handle.stat();
     const readLocal: ReadRange = (offset, length) =>
       readRange(handle, offset, Math.max(0, Math.min(length, size - offset)));
     const header = await readGgufHeader(readLocal, options);
@@ -457,6 +485,19 @@ export async function readGgufHeaderFromFile(
   }
 }
 
+/** What `path` is on the target when it exists and is no regular file (one `test` each, in one sh); null otherwise. */
+async function notAFileOnTarget(target: Target, path: string): Promise<NotAFile | null> {
+  const p = shellQuote(path);
+  const script =
+    `if [ -d ${p} ]; then echo directory; elif [ -c ${p} ]; then echo character device; ` +
+    `elif [ -b ${p} ]; then echo block device; elif [ -p ${p} ]; then echo 'named pipe (FIFO)'; ` +
+    `elif [ -S ${p} ]; then echo socket; fi`;
+  const result = await target.exec(script, { timeoutMs: 15_000 }).catch(() => null);
+  const kind = result?.code === 0 ? result.stdout.toString().trim() : '';
+  const kinds: readonly NotAFile[] = ['directory', 'character device', 'block device', 'named pipe (FIFO)', 'socket'];
+  return kinds.find((k) => k === kind) ?? null;
+}
+
 /** Read the header of a GGUF file on a target (local or over SSH) with byte-range reads. */
 export async function readGgufHeaderFromTarget(
   target: Target,
@@ -465,6 +506,8 @@ export async function readGgufHeaderFromTarget(
 ): Promise<GgufHeader> {
   const readRange: ReadRange = (offset, length) => target.readFile(path, { offset, length });
   try {
+    const kind = await notAFileOnTarget(target, path);
+    if (kind !== null) throw new GgufError(notAFileMessage(kind));
     return await readGgufHeader(readRange, options);
   } catch (error) {
     if (error instanceof GgufError) throw new GgufError(`${target.label}:${path}: ${error.message}`);

@@ -1,8 +1,12 @@
 // The GGUF header reader: the real stories260K model, a generated header with a 256k-entry
 // vocabulary read through a counting byte-range reader, old/odd variants, and damaged input.
 import fc from 'fast-check';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { describe, expect, it } from 'vitest';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { useTempDir } from '../../../../helpers/temp-dir';
 import {
   GGUF_MAX_CHUNK_BYTES,
@@ -11,6 +15,7 @@ import {
   readGgufHeaderFromFile,
   readGgufHeaderFromTarget,
 } from '../../../../../electron/node/model/gguf-reader';
+import { LocalTarget } from '../../../../../electron/node/transport/local-target';
 import type { Target } from '../../../../../electron/node/transport/target';
 import { kvBytes, kvBytesPerToken } from '../../../../../shared/kv/kv-theory';
 import { modelShapeFromGguf } from '../../../../../shared/kv/model-config';
@@ -62,6 +67,8 @@ describe('stories260K.gguf (real llama.cpp test model)', () => {
       kind: 'local',
       id: 'fake',
       label: 'fake',
+      // The file-kind check: a regular file says nothing.
+      exec: () => Promise.resolve({ code: 0, signal: null, stdout: Buffer.alloc(0), stderr: Buffer.alloc(0) }),
       async readFile(path: string, options?: { offset?: number; length?: number }) {
         calls.push(options ?? {});
         const all = await readFile(path);
@@ -222,6 +229,28 @@ describe('damaged input gives a GgufError that says what is wrong', () => {
   it("a directory is named as one, not with Node's EISDIR text", async () => {
     const dir = '../shared/models';
     await expect(readGgufHeaderFromFile(dir)).rejects.toThrow(new GgufError(`${dir}: is a directory, not a GGUF file`));
+  });
+
+  // QA: /dev/zero read as "shorter than the 8-byte GGUF preamble" (a damaged model?), and a named
+  // pipe's open waited for a writer forever.
+  it('a character device and a named pipe are named as such, on this computer and on a target, at once', async () => {
+    await expect(readGgufHeaderFromFile('/dev/zero')).rejects.toThrow(
+      new GgufError('/dev/zero: is a character device, not a GGUF file'),
+    );
+    const dir = mkdtempSync(join(tmpdir(), 'kvscope-gguf-fifo-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const fifo = join(dir, 'model.gguf');
+    execFileSync('mkfifo', [fifo]);
+    await expect(readGgufHeaderFromFile(fifo)).rejects.toThrow(
+      new GgufError(`${fifo}: is a named pipe (FIFO), not a GGUF file`),
+    );
+    const target = new LocalTarget();
+    await expect(readGgufHeaderFromTarget(target, fifo)).rejects.toThrow(
+      new GgufError(`This computer:${fifo}: is a named pipe (FIFO), not a GGUF file`),
+    );
+    await expect(readGgufHeaderFromTarget(target, '/dev/zero')).rejects.toThrow(
+      new GgufError('This computer:/dev/zero: is a character device, not a GGUF file'),
+    );
   });
 
   it('any truncation or corruption yields a GgufError or a valid header, never another exception (property)', async () => {
