@@ -125,12 +125,31 @@ export function readSensorLine(line: number, chip: string, t: string): SensorRec
     r.value = v.value;
     r.unit = v.unit ?? unitOfFeature(r.label);
   } else r.unit = unitOfFeature(r.label);
+  applySensorLimits(r, rest);
+  return r;
+}
+
+/** The limits (`crit = +89.8°C`, `high = …`) and the `ALARM` flag of a feature's text, into its record. */
+function applySensorLimits(r: SensorRecord, rest: string): void {
   for (const lim of rest.matchAll(SENSOR_LIMIT_RE)) {
     const v = scaled(lim[2] ?? '', lim[3]).value;
     if (lim[1] === 'crit' || lim[1] === 'crit max') r.crit = v;
     else if (lim[1] === 'max' || lim[1] === 'high') r.max = v;
     else if (lim[1] === 'min' || lim[1] === 'low') r.min = v;
   }
-  r.alarm = /\bALARM\b/.test(rest);
-  return r;
+  r.alarm ||= /\bALARM\b/.test(rest);
+}
+
+/**
+ * lm-sensors prints a feature's limits two to a line (print_limits in prog/sensors/chips.c): the third and later go
+ * on the next line, indented under the first (`Composite:  +40.9°C  (low  =  -0.1°C, high = +71.8°C)`, then
+ * `                       (crit = +89.8°C)`); a temperature's `sensor = …` follows the last of them.
+ */
+const SENSOR_LIMITS_CONTINUATION_RE = /^\s+\([^()]*\)(?:\s+\S.*)?$/;
+
+/** Such a continuation line into the feature read just before it (if any); false when `text` is not one. */
+export function applySensorContinuation(entry: SensorRecord | null, text: string): boolean {
+  if (!SENSOR_LIMITS_CONTINUATION_RE.test(text)) return false;
+  if (entry) applySensorLimits(entry, text);
+  return true;
 }

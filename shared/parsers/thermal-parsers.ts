@@ -44,7 +44,13 @@ import {
 } from './records';
 
 import { readFirmwareLine, readNpuLoad } from './firmware-lines';
-import { applySensorsUValue, readSensorLine, sensor, sensorsUFeatureLabel } from './lm-sensors-lines';
+import {
+  applySensorContinuation,
+  applySensorsUValue,
+  readSensorLine,
+  sensor,
+  sensorsUFeatureLabel,
+} from './lm-sensors-lines';
 import { createRgaLoadReader } from './rga-load-lines';
 import { expandBraces } from './shell-braces';
 import { errnoName, parseSysfsTempRead, decodeThrottled } from './sysfs-values';
@@ -221,6 +227,8 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
   let chip: string | null = null;
   /** `sensors -u`: the feature being collected (its lines follow the label). */
   let uEntry: SensorRecord | null = null;
+  /** `sensors`: the feature line just read, held for the line of limits lm-sensors may wrap onto the next line. */
+  let heldSensor: SensorRecord | null = null;
   const trans = createTransStatReader();
   /** hwmon readings not yet emitted, and the `_label` names seen (chip/feature → name). */
   let hwmon: SensorRecord[] = [];
@@ -255,9 +263,9 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
     ];
   };
   const flushU = (): SensorRecord[] => {
-    const e = uEntry;
-    uEntry = null;
-    return e ? [e] : [];
+    const held = [uEntry, heldSensor].filter((e): e is SensorRecord => e !== null);
+    [uEntry, heldSensor] = [null, null];
+    return held;
   };
 
   /** A read that failed where a reading was (`cat: …/in1_input: Remote I/O error`): said, with its errno name. */
@@ -606,7 +614,8 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
       return out;
     }
     if (chip) {
-      if (/^Adapter:/.test(text) || /^\s+\(.*\)\s*$/.test(text) || KERNEL_CONSOLE_RE.test(t)) return out;
+      if (applySensorContinuation(heldSensor, text)) return out;
+      if (/^Adapter:/.test(text) || KERNEL_CONSOLE_RE.test(t)) return out;
       const failed = SENSORS_ERROR_RE.exec(t);
       if (failed) return [...out, readFailed(`sensor ${chip} ${failed[1] ?? ''}`, failed[2] ?? '', raw)];
       if (uEntry && applySensorsUValue(uEntry, text)) return out;
@@ -618,7 +627,8 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
       }
       const r = readSensorLine(lineNo, chip, t);
       if (r) {
-        out.push(...flushU(), r);
+        out.push(...flushU());
+        heldSensor = r;
         return out;
       }
       out.push(...flushU());

@@ -262,7 +262,7 @@ describe('thermal, clocks, power: real captures', () => {
     ]);
     expect(sensorRow(by(68))).toEqual([68, 'ina3221-i2c-1-40', 'curr1', 1.01, 'A', 3.99, 2.99, null, false]);
     expect(sensorRow(by(69))).toEqual([69, 'ina3221-i2c-1-40', 'curr2', 0.184, 'A', 32.76, 32.76, null, false]);
-    expect(sensorRow(by(91))).toEqual([91, '6810000ethernet00-mdio-0', 'temp1', 95.7, 'C', null, 60, 10, true]);
+    expect(sensorRow(by(91))).toEqual([91, '6810000ethernet00-mdio-0', 'temp1', 95.7, 'C', 70, 60, 10, true]);
     expect([by(95).label, by(97).label, by(95).chip]).toEqual(['NC', 'NC', 'ina3221-i2c-1-41']);
     expect(sensorRow(by(101))).toEqual([
       101,
@@ -946,6 +946,33 @@ describe('real `sensors -f` pastes (test/fixtures/thermal/lm-sensors-fahrenheit/
       [11, 'via686a-isa-6000', 'temp1', 43.78, 'C', null, 146.22, null, false],
       [12, 'via686a-isa-6000', 'temp2', 31.61, 'C', null, 146.22, null, false],
       [13, 'via686a-isa-6000', 'temp3', 23, 'C', null, -15.22, null, true],
+    ]);
+  });
+});
+
+describe('real lm-sensors output whose limits wrap onto a second line (test/fixtures/thermal/lm-sensors-wrapped-limits/SOURCE)', () => {
+  const wrapped = (name: string) => parseFixture('thermal', `thermal/lm-sensors-wrapped-limits/${name}`);
+
+  it('Turing RK1: the NVMe drive keeps its wrapped `(crit = +89.8 C)`, the zones after it are read', () => {
+    const all = wrapped('turing_rk1_rk3588_htop1404.txt');
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'sensor').map(sensorRow).slice(3, 6)).toEqual([
+      [15, 'soc_thermal-virtual-0', 'temp1', 36.1, 'C', 115, null, null, false],
+      [19, 'nvme-pci-0100', 'Composite', 40.9, 'C', 89.8, 71.8, -0.1, false],
+      [24, 'gpu_thermal-virtual-0', 'temp1', 35.2, 'C', null, null, null, false],
+    ]);
+    expect(ofKind(all, 'sensor')).toHaveLength(8);
+  });
+
+  it('DDR5 SPD hubs and an NVMe drive: `(crit low = …, crit = +85.0°C)` and `(crit = +84.8°C)` on the next line', () => {
+    const all = wrapped('spd5118_nvme_perl_test.txt');
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'sensor').map(sensorRow)).toEqual([
+      [3, 'spd5118-i2c-1-53', 'temp1', 29.8, 'C', 85, 55, 0, false],
+      [8, 'spd5118-i2c-1-50', 'temp1', 30, 'C', 85, 55, 0, false],
+      [13, 'nvme-pci-0200', 'Composite', 35.9, 'C', 84.8, 81.8, -273.1, false],
+      [15, 'nvme-pci-0200', 'Sensor 1', 35.9, 'C', null, 65261.8, -273.1, false],
+      [16, 'nvme-pci-0200', 'Sensor 2', 37.9, 'C', null, 65261.8, -273.1, false],
     ]);
   });
 });
