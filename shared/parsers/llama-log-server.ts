@@ -138,11 +138,13 @@ export function ollamaMemoryLine(trimmed: string): { line: string } | { unreadab
 // ---------------------------------------------------------------------------------------------
 // llama-server's context per slot: `slot         init: id  0 | task -1 | new slot n_ctx_slot = 8192`
 // (late 2024 – mid 2025), `slot   load_model: id  0 | task -1 | new slot, n_ctx = 32768` (late 2025+),
-// 2024's text log `INFO [ init] new slot | tid="…" timestamp=… id_slot=0 n_ctx_slot=32768`. One line
-// per slot (`-np 4` prints four).
+// 2024's text log `INFO [ init] new slot | tid="…" timestamp=… id_slot=0 n_ctx_slot=32768`, and the same
+// log before the server's renames of spring 2024 (`[initialize]`, `slot_id=`), which ollama's runner kept
+// through 2024 at its DEBUG level: `DEBUG [initialize] new slot | n_ctx_slot=2048 slot_id=0 tid="…" …`.
+// One line per slot (`-np 4` prints four).
 
 const SLOT_CTX_RE = /^slot\s+\w+:\s+id\s+(\d+)\s+\|\s+task\s+-?\d+\s+\|\s+new slot,?\s+n_ctx(?:_slot)?\s*=\s*(\d+)$/;
-const INFO_SLOT_CTX_RE = /^INFO\s+\[\s*init\]\s+new slot\s+\|/;
+const INFO_SLOT_CTX_RE = /^(?:INFO|DEBUG|VERB)\s+\[\s*(?:init|initialize)\]\s+new slot\s+\|/;
 
 /** A slot's context as a model record (`nCtxPerSeq`, the slot id in `extra.slot`); a diagnostic when unreadable; null for another line. */
 export function readSlotContext(trimmed: string, line: number, raw: string): ModelRecord | Diagnostic | null {
@@ -152,7 +154,7 @@ export function readSlotContext(trimmed: string, line: number, raw: string): Mod
   const m = SLOT_CTX_RE.exec(trimmed);
   if (m) [id, nCtx] = [m[1], m[2]];
   else if (INFO_SLOT_CTX_RE.test(trimmed)) {
-    id = /\bid_slot=(\d+)/.exec(trimmed)?.[1];
+    id = /\b(?:id_slot|slot_id)=(\d+)/.exec(trimmed)?.[1];
     nCtx = /\bn_ctx_slot=(\d+)/.exec(trimmed)?.[1];
   } else if (!/^slot\s+\w+:\s+id\s/.test(trimmed)) return null;
   if (id === undefined || nCtx === undefined) return diagnostic(line, 'unreadable slot context line', raw);

@@ -65,6 +65,15 @@ describe("ollama's memory lines", () => {
       [3, 'slot', 4096, '0'],
       [4, 'slot', 4096, '1'],
     ]);
+    // ollama's runner, 2024 (the server log before llama.cpp renamed `initialize` and `slot_id`), under journald.
+    const ollama = parseFixtureClean('llama-log', 'llama-cpp/ollama-runner-orin-nano-2024-09/journal-slots.txt');
+    expect(ofKind(ollama, 'model').map((m) => [m.line, m.source, m.nCtxPerSeq, m.extra?.slot])).toEqual([
+      [1, 'llama_new_context_with_model', undefined, undefined],
+      [6, 'slot', 2048, '0'],
+      [7, 'slot', 2048, '1'],
+      [8, 'slot', 2048, '2'],
+      [9, 'slot', 2048, '3'],
+    ]);
     const damaged = parse('llama-log', 'slot   load_model: id  0 | task -1 | new slot, n_ctx = lots');
     expect(diagnostics(damaged).map((d) => d.reason)).toEqual(['unreadable slot context line']);
   });
