@@ -92,6 +92,17 @@ const STDDEV_RE = /\(\s*\+-\s*([\d.,]+)\s*%\s*\)/;
 // `(66.67%)`; perf 3.x prints `[ 83.40%]`, and perf up to 3.0 `(scaled from 83.40%)` (print_counter_aggr).
 const RUNPCT_RE = /[([]\s*(?:scaled from\s+)?(\d+(?:[.,]\d+)?)\s*%\s*[)\]]/;
 
+/** A line holding only a counter's further metric: `[time]  # <value> <unit> …`. */
+const METRIC_CONTINUATION_RE = /^\s*(?:\d+\.\d+\s+)?#/;
+
+/** The run percentage and `( +- sd% )` a counter's metric continuation line ends with, into the counter. */
+function takeRunFigures(r: PerfRecord, text: string): void {
+  const run = RUNPCT_RE.exec(text);
+  if (run) r.runPct = parsePerfDecimal(run[1] ?? '');
+  const sd = STDDEV_RE.exec(text);
+  if (sd && r.stddevPct === null) r.stddevPct = parsePerfDecimal(sd[1] ?? '');
+}
+
 /** A CSV value field: ungrouped, so `,` can only be a decimal point (`-x;` in a comma locale). */
 function isCsvValue(text: string | undefined): boolean {
   return text !== undefined && (isBadCount(text) || parsePerfDecimal(text) !== null);
@@ -426,6 +437,12 @@ export function createPerfStatParser(options: LineCapOptions = {}): LineParser<P
   let humanPending = false;
   /** The last line that was not blank was ` Performance counter stats for …:` (a table header may follow). */
   let afterPerfHeader = false;
+  /**
+   * A human counter line with a metric and no run percentage, held for one line: perf prints a counter's run
+   * percentage and its `( +- sd% )` after all its metrics, so where a second metric goes on a line of its own
+   * (`#    0.21  stalled cycles per insn [83.51%]`, perf 3.x; `… (83.51%)` later) they end that line.
+   */
+  let held: PerfRecord | null = null;
 
   const push = (raw: string): PerfParseRecord[] => {
     // A CRLF capture (a Windows copy, `perf … | tee` through a terminal): the CR is not part of the line.
@@ -441,8 +458,11 @@ export function createPerfStatParser(options: LineCapOptions = {}): LineParser<P
     }
     const afterHeader = afterPerfHeader;
     if (!isBlankLine(text)) afterPerfHeader = false;
+    const waiting = held;
+    held = null;
+    if (waiting && METRIC_CONTINUATION_RE.test(text)) takeRunFigures(waiting, text);
     const out = readLine(text, afterHeader);
-    return before.length > 0 ? [...before, ...out] : out;
+    return waiting || before.length > 0 ? [...(waiting ? [waiting] : []), ...before, ...out] : out;
   };
 
   const readLine = (text: string, afterHeader: boolean): PerfParseRecord[] => {
@@ -524,7 +544,8 @@ export function createPerfStatParser(options: LineCapOptions = {}): LineParser<P
       out.push(diagnostic(lineNo, NOT_PERF_REASON, text));
       return out;
     }
-    const r = readHuman(text, lineNo) ?? readCsv(text, lineNo);
+    const human = readHuman(text, lineNo);
+    const r = human ?? readCsv(text, lineNo);
     const csvMetric = r ? null : readCsvMetric(text, lineNo);
     if (csvMetric) {
       out.push(csvMetric);
@@ -534,7 +555,8 @@ export function createPerfStatParser(options: LineCapOptions = {}): LineParser<P
       if (r.tSec !== null) sawInterval = true;
       // Before perf 5.13 `--summary` rows came without a time column after the interval rows.
       else if (sawInterval) r.summary = true;
-      out.push(r);
+      if (human && human.runPct === null && text.includes('#')) held = human;
+      else out.push(r);
       return out;
     }
 
@@ -579,9 +601,11 @@ export function createPerfStatParser(options: LineCapOptions = {}): LineParser<P
         return push(text);
       },
       end() {
+        const waiting = held ? [held] : [];
+        held = null;
         const headers = [metricHeader, humanPending ? humanTable : null];
         [metricHeader, humanTable, humanPending] = [null, null, false];
-        return headers.flatMap((h) => (h ? [diagnostic(h.line, NOT_PERF_REASON, h.text)] : []));
+        return [...waiting, ...headers.flatMap((h) => (h ? [diagnostic(h.line, NOT_PERF_REASON, h.text)] : []))];
       },
     },
     options.maxLineChars,

@@ -226,3 +226,42 @@ describe('perf 6.19 default metrics on a hybrid CPU (test/fixtures/perf/x86-alde
     expect(ofKind(all, 'perf-elapsed').map((r) => [r.line, r.seconds])).toEqual([[38, 1.007063529]]);
   });
 });
+
+describe('perf 3.x: a run share after a second metric line (test/fixtures/perf/x86-perf3-stalled-per-insn-continuation/SOURCE)', () => {
+  it('`instructions` takes the `[83.51%]` that ends its `stalled cycles per insn` line; the metric stays a metric', () => {
+    const all = perfFixture('x86-perf3-stalled-per-insn-continuation/netdata-8346-gzip.txt');
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'perf').map((r) => [r.line, r.event, r.value, r.runPct, r.metricValue, r.metricUnit])).toEqual([
+      [3, 'task-clock', 1920.159821, null, 0.991, 'CPUs utilized'],
+      [4, 'context-switches', 13, null, 0.007, 'K/sec'],
+      [5, 'CPU-migrations', 0, null, 0, 'K/sec'],
+      [6, 'page-faults', 258, null, 0.134, 'K/sec'],
+      [7, 'cycles', 5649595479, 83.43, 2.942, 'GHz'],
+      [8, 'stalled-cycles-frontend', 1808339931, 83.54, 32.01, '% frontend cycles idle'],
+      [9, 'stalled-cycles-backend', 1171884577, 66.77, 20.74, '% backend  cycles idle'],
+      [10, 'instructions', 8625207199, 83.51, 1.53, 'insns per cycle'],
+      [12, 'branches', 1488797176, 82.58, 775.351, 'M/sec'],
+    ]);
+    expect(ofKind(all, 'perf-metric')).toEqual([
+      { kind: 'perf-metric', line: 11, tSec: null, name: 'stalled cycles per insn', value: 0.21, unit: null },
+    ]);
+    // The records come in line order, the held counter before its continuation's metric.
+    expect(all.map((r) => r.line)).toEqual([1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+  });
+
+  it("perf 4.x+: the `(66.67%)` ending an interval's continuation line goes to the counter above it", () => {
+    const all = parse(
+      'perf',
+      [
+        '     1.000123456      8,625,207,199      instructions              #    1.53  insn per cycle         ',
+        '     1.000123456                                                  #    0.21  stalled cycles per insn  (66.67%)',
+      ].join('\n'),
+    );
+    expect(ofKind(all, 'perf').map((r) => [r.line, r.tSec, r.event, r.runPct])).toEqual([
+      [1, 1.000123456, 'instructions', 66.67],
+    ]);
+    expect(ofKind(all, 'perf-metric').map((m) => [m.line, m.tSec, m.name, m.value])).toEqual([
+      [2, 1.000123456, 'stalled cycles per insn', 0.21],
+    ]);
+  });
+});
