@@ -45,6 +45,8 @@ const SIZE_RE = /^([\d.]+)\s*(B|KiB|MiB|GiB|TiB)$/;
 const PARAMS_RE = /^([\d.]+)\s*([KMBT])$/;
 const TS_RE = /^([\d.]+|inf|nan)(?:\s*±\s*([\d.]+|inf|nan))?$/;
 const PROGRESS_RE = /^llama-bench: benchmark \d+\/\d+: /;
+/** A program's log line: `function_name: …` (llama.cpp, ggml) or `[tag] …`; prose and tables are neither. */
+const ENGINE_LOG_LINE_RE = /^(?:[a-z_][\w.]*:\s|\[[\w.-]+\]\s)/;
 /** `pp512`, `tg128`, `pp512+tg128`, `pp512 @ d4096`; llama-bench before 2024 printed `pp 512`, `tg 128`. */
 const TEST_RE = /^(?:pp ?(\d+))?(?:\+?tg ?(\d+))?(?:\s*@\s*d(\d+))?$/;
 
@@ -358,8 +360,10 @@ export function createLlamaBenchParser(options: LineCapOptions = {}): LineParser
       return [benchFromMarkdown(md, cells, lineNo, text)];
     }
     // With --progress (2025+) llama-bench writes `llama-bench: benchmark 2/4: starting` … to stderr
-    // between the rows it prints to stdout: in a capture of both streams they do not end the table.
-    if (!PROGRESS_RE.test(t)) md = null;
+    // between the rows it prints to stdout: in a capture of both streams they do not end the table. Nor do
+    // the log lines a backend or a patched build prints on stderr while a test runs (`ggml_metal_init: …`,
+    // `[iqk] ACTIVE: …`).
+    if (!PROGRESS_RE.test(t) && !ENGINE_LOG_LINE_RE.test(t)) md = null;
 
     // `-o json` opens with a lone `[`; `-o jsonl` lines are `{"build_commit": …}`. Other lines that
     // merely start with a bracket (`[1] 4299`, `[2025-06-14 …] I …`) are not JSON.

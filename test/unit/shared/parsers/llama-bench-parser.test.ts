@@ -199,6 +199,25 @@ describe('llama-bench: output written from tools/llama-bench (printers and READM
 });
 
 describe('llama-bench: stdout and stderr in one capture', () => {
+  it("a backend's stderr lines between the header and a row do not end the table (test/fixtures/llama-bench/stderr-between-rows-iqk-b10107/SOURCE)", () => {
+    const all = parseFixture('llama-bench', 'llama-bench/stderr-between-rows-iqk-b10107/llama-bench-iqk-cpu.txt');
+    expect(diagnostics(all)).toEqual([]);
+    expect(
+      ofKind(all, 'bench').map((r) => [r.line, r.model, r.test, r.tokensPerSecond, r.stddev, r.backend, r.threads]),
+    ).toEqual([[14, 'gemma4 26B.A4B Q4_K - Medium', 'tg128', 27.52, 0.05, 'CPU', 96]]);
+    // Prose still ends a table: a row after it has no header.
+    const prose = parse(
+      'llama-bench',
+      [
+        '| model | size | params | backend | threads | test | t/s |',
+        '| --- | ---: | ---: | --- | ---: | ---: | ---: |',
+        'The next table is another machine:',
+        '| llama 7B Q4_0 | 3.56 GiB | 6.74 B | CPU | 4 | tg128 | 5.01 ± 0.02 |',
+      ].join('\n'),
+    );
+    expect(diagnostics(prose).map((d) => d.reason)).toEqual(['table row without a llama-bench header']);
+  });
+
   it('--progress lines between the rows do not end the table; a model that failed to load is a diagnostic', () => {
     // An MI50 (ROCm) capture of build 7775: three models failed to load, the others ran with --progress.
     const all = parseFixture('llama-bench', 'llama-bench/progress-rocm-mi50-b7775/llama-bench-progress-2to1.txt');
