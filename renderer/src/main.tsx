@@ -9,6 +9,7 @@ import { createMemoryRing } from './live/ring-buffer';
 import { RING_CAPACITY } from './live/live-config';
 import { createAppStore } from './state/store';
 import { App } from './ui/App';
+import { trackFocusOutsideDialogs } from './ui/focus-return';
 // The stylesheets by role, in cascade order (later files override earlier ones).
 import './styles/base.css';
 import './styles/layout.css';
@@ -18,6 +19,8 @@ import './styles/forms.css';
 import './styles/run.css';
 import './styles/dashboard.css';
 
+// Before anything can open a dialog: a dialog's action may leave the focus on <body> (ui/focus-return.ts).
+trackFocusOutsideDialogs();
 const connection = getApiConnection();
 const store = createAppStore({ api: connection.api, ring: createMemoryRing(RING_CAPACITY) });
 

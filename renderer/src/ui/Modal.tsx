@@ -1,10 +1,10 @@
 // A modal dialog: a dimmed backdrop, a titled box, Escape = cancel, focus moved into the box on
-// open, kept inside while open (Tab wraps), and given back on close; no app shortcut acts while it is open. Plain elements
-// (role="dialog"), no portal: the app has one root. A modal opened over another one (the question
+// open, kept inside while open (Tab wraps), and given back on close to the control the action
+// started from, or the nearest one still usable (ui/focus-return.ts); no app shortcut acts while
+// it is open. Plain elements (role="dialog"), no portal: the app has one root. A modal opened over another one (the question
 // before "Remove board" over the board editor) owns the keyboard alone until it closes.
 import { useEffect, useRef, type ReactNode } from 'react';
-
-const FOCUSABLE = 'a[href], button, input, select, textarea, [tabindex]:not([tabindex="-1"])';
+import { captureTrigger, FOCUSABLE, giveFocusBack } from './focus-return';
 
 /** The open modals, oldest first: only the last one answers keys (Escape closed both, the editor first). */
 const openModals: object[] = [];
@@ -31,7 +31,7 @@ export function Modal({
   });
 
   useEffect(() => {
-    const previous = document.activeElement as HTMLElement | null;
+    const trigger = captureTrigger();
     const first = box.current?.querySelector<HTMLElement>(
       '[data-autofocus], input:not([disabled]), button:not([disabled])',
     );
@@ -66,8 +66,9 @@ export function Modal({
     document.addEventListener('keydown', onKey);
     return () => {
       document.removeEventListener('keydown', onKey);
-      openModals.splice(openModals.indexOf(self), 1);
-      previous?.focus?.();
+      const depth = openModals.indexOf(self);
+      openModals.splice(depth, 1);
+      giveFocusBack(trigger, depth);
     };
   }, []);
 
