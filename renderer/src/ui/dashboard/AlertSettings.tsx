@@ -56,12 +56,21 @@ function ThresholdInput({ rule, inputId, field: f }: { rule: AlertRule; inputId:
   );
 }
 
+/**
+ * A button and the non-modal dialog it shows (WAI-ARIA: a disclosure of a dialog): the button says
+ * whether it is open (aria-expanded) and what it opens (aria-haspopup); the dialog is not
+ * aria-modal (it does not hold the focus: Tab goes on to the page and a press outside closes it).
+ * Opening puts the focus on its first control; Escape, from the dialog or its button, closes it and
+ * gives the focus back to the button (it fell to <body> with the dialog's control that had it).
+ */
 export function AlertSettings() {
   const thresholds = useAppStore((s) => s.dash.thresholds);
   const store = useAppStoreApi();
   const setThresholds = (t: AlertThresholds) => store.getState().setThresholds(t);
   const [open, setOpen] = useState(false);
   const anchor = useRef<HTMLDivElement>(null);
+  const toggle = useRef<HTMLButtonElement>(null);
+  const popover = useRef<HTMLDivElement>(null);
   // A press outside the popover (and its toggle) leaves it, as menus do.
   useEffect(() => {
     if (!open) return;
@@ -71,29 +80,35 @@ export function AlertSettings() {
     document.addEventListener('pointerdown', onPress);
     return () => document.removeEventListener('pointerdown', onPress);
   }, [open]);
+  useEffect(() => {
+    if (open) popover.current?.querySelector<HTMLElement>('input, button')?.focus();
+  }, [open]);
   return (
-    <div className="popover-anchor" ref={anchor}>
+    <div
+      className="popover-anchor"
+      ref={anchor}
+      onKeyDown={(e) => {
+        if (e.key !== 'Escape' || !open) return;
+        // Nothing else acts on this Escape (the app's shortcuts listen on window).
+        e.stopPropagation();
+        setOpen(false);
+        toggle.current?.focus();
+      }}
+    >
       <button
+        ref={toggle}
         type="button"
         className="button-secondary button-small"
         aria-expanded={open}
-        aria-controls="alert-settings"
+        aria-haspopup="dialog"
+        aria-controls={open ? 'alert-settings' : undefined}
         onClick={() => setOpen(!open)}
         data-testid="alert-settings-toggle"
       >
         Alerts…
       </button>
       {open && (
-        <div
-          id="alert-settings"
-          className="popover"
-          role="dialog"
-          aria-label="Alert thresholds"
-          // Escape leaves the popover, as it leaves every other dialog of the app.
-          onKeyDown={(e) => {
-            if (e.key === 'Escape') setOpen(false);
-          }}
-        >
+        <div ref={popover} id="alert-settings" className="popover" role="dialog" aria-label="Alert thresholds">
           {ALERT_RULES.map((rule) => {
             const f = THRESHOLD_FIELDS[rule];
             const inputId = `alert-${rule}`;
