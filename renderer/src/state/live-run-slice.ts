@@ -292,7 +292,7 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
       const target = state.boards.find((b) => b.id === state.selectedBoardId)?.spec ?? null;
       const form = buildRunRequest(state.form, target);
       if (!form.ok) {
-        set({ formErrors: form.errors });
+        set((s) => ({ formErrors: form.errors, refusedStarts: s.refusedStarts + 1 }));
         return;
       }
       // The run judges its own alerts (near a trip point, throttling…) with the user's settings too.

@@ -56,6 +56,7 @@ export const createBoardListSlice: SliceCreator<BoardListSlice> = (set, get, { a
 export const createRunFormSlice: SliceCreator<RunFormSlice> = (set) => ({
   form: DEFAULT_RUN_FORM,
   formErrors: {},
+  refusedStarts: 0,
   setFormField(field, value) {
     set((state) => {
       // Another engine kind or server mode asks other questions of the same fields (a sweep is

@@ -107,6 +107,12 @@ export interface PromptsSlice {
 export interface RunFormSlice {
   form: RunForm;
   formErrors: RunFormErrors;
+  /**
+   * How many times Start was refused for the form's errors (the button or its shortcut): the form
+   * moves the focus to its first invalid field each time (RunFormPanel.tsx). Not the errors
+   * themselves, which change as the user types.
+   */
+  refusedStarts: number;
   setFormField<K extends keyof RunForm>(field: K, value: RunForm[K]): void;
 }
 

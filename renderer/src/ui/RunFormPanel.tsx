@@ -1,6 +1,7 @@
 // The run form: what runs (the demo workload or an engine command, possibly a server), where
 // (the selected board), how it is measured, and as one run or a context sweep. Everything
 // `kvscope profile` can be told, in the form's words (renderer/src/state/run-form.ts validates).
+import { useEffect, useRef } from 'react';
 import { KvModeSchema, KvTypeSchema, type KvMode, type KvType } from '../../../shared/api/schemas';
 import { isBusy } from '../state/live-run-slice';
 import { useAppStore, useAppStoreApi } from './store-context';
@@ -135,6 +136,23 @@ function GgufHeaderPreview() {
   );
 }
 
+/**
+ * Start refused for the form's errors (the button, or Ctrl+Enter from anywhere): the focus goes to
+ * the first invalid field, whose error is its description (aria-invalid, aria-describedby), so it is
+ * seen and announced. Pressing Start left the focus on the button and the error possibly out of view.
+ */
+function useFocusFirstInvalid() {
+  const form = useRef<HTMLFormElement>(null);
+  const refusedStarts = useAppStore((s) => s.refusedStarts);
+  useEffect(() => {
+    if (refusedStarts === 0) return;
+    const field = form.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
+    field?.scrollIntoView({ block: 'nearest' });
+    field?.focus();
+  }, [refusedStarts]);
+  return form;
+}
+
 export function RunFormPanel() {
   const engineKind = useAppStore((s) => s.form.engineKind);
   const serverMode = useAppStore((s) => s.form.engineKind === 'command' && s.form.serverMode);
@@ -152,6 +170,7 @@ export function RunFormPanel() {
   const startRun = () => store.getState().startRun();
   const stopRun = () => store.getState().stopRun();
   const targetLabel = useAppStore((s) => s.boards.find((b) => b.id === s.selectedBoardId)?.label ?? null);
+  const form = useFocusFirstInvalid();
 
   return (
     // data-run-form: where the Start shortcut acts from on every view (dashboard-hooks.ts useShortcuts).
@@ -191,6 +210,7 @@ export function RunFormPanel() {
         </button>
       </div>
       <form
+        ref={form}
         onSubmit={(e) => {
           e.preventDefault();
           void startRun();
