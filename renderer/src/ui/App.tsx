@@ -68,12 +68,39 @@ const VIEWS: Array<[MainView, string]> = [
   ['kv', 'KV calculator'],
 ];
 
+/** The tab an arrow key, Home or End goes to from tab `index` (WAI-ARIA tabs: wrapping); null for other keys. */
+function tabForKey(key: string, index: number): number | null {
+  if (key === 'ArrowRight') return (index + 1) % VIEWS.length;
+  if (key === 'ArrowLeft') return (index - 1 + VIEWS.length) % VIEWS.length;
+  if (key === 'Home') return 0;
+  if (key === 'End') return VIEWS.length - 1;
+  return null;
+}
+
+/**
+ * The views as WAI-ARIA tabs: one Tab stop (the selected tab; roving tabindex), the arrow keys,
+ * Home and End move between them and show the view at once (automatic activation: a view shows
+ * without waiting on anything).
+ */
 function ViewTabs() {
   const view = useAppStore((s) => s.view);
   const setView = useAppStore((s) => s.setView);
   const sessions = useAppStore((s) => s.sessions.length);
   return (
-    <div className="view-tabs" role="tablist" aria-label="Views">
+    <div
+      className="view-tabs"
+      role="tablist"
+      aria-label="Views"
+      onKeyDown={(e) => {
+        const current = VIEWS.findIndex(([id]) => id === view);
+        const next = tabForKey(e.key, current);
+        const entry = next === null ? undefined : VIEWS[next];
+        if (!entry) return;
+        e.preventDefault();
+        setView(entry[0]);
+        document.getElementById(`tab-${entry[0]}`)?.focus();
+      }}
+    >
       {VIEWS.map(([id, text]) => (
         <button
           key={id}
@@ -82,6 +109,7 @@ function ViewTabs() {
           id={`tab-${id}`}
           aria-selected={view === id}
           aria-controls={`view-${id}`}
+          tabIndex={view === id ? 0 : -1}
           onClick={() => setView(id)}
           data-testid={`view-${id}`}
         >
