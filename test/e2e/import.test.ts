@@ -78,17 +78,17 @@ describe('an imported log renamed to hostile text, exported from the UI', () => 
       const { page, problems, home } = app;
       await page.getByTestId('view-sessions').click();
       const row = page.locator('[data-testid^=session-][data-state]', { hasText: 'orin.log' });
-      await row.getByRole('button', { name: 'Rename', exact: true }).click();
+      await row.getByRole('button', { name: /^Rename session / }).click();
       await page.getByLabel('Session name', { exact: true }).fill(NAME);
       await page.getByTestId('rename-save').click();
       const renamed = page.locator('[data-testid^=session-][data-state]', { hasText: 'HYPERLINK' });
       expect(await renamed.getByTestId('session-name').textContent()).toBe(NAME);
 
       const download = async (format: 'html' | 'md' | 'csv') => {
-        await renamed.getByLabel('Export format', { exact: true }).selectOption(format);
+        await renamed.getByLabel(/^Export format of session /).selectOption(format);
         const [file] = await Promise.all([
           page.waitForEvent('download'),
-          renamed.getByRole('button', { name: 'Export', exact: true }).click(),
+          renamed.getByRole('button', { name: /^Export session / }).click(),
         ]);
         const path = join(home, `export.${format}`);
         await file.saveAs(path);
@@ -248,11 +248,11 @@ describe("the Sessions view's Import log and Open file", () => {
       expect(await row.getByTestId('session-external').textContent()).toBe(
         'a file from outside the library, listed until the app closes: KVScope does not rename or delete it',
       );
-      expect(await row.getByRole('button', { name: 'Delete', exact: true }).getAttribute('title')).toMatch(
+      expect(await row.getByRole('button', { name: /^Delete session / }).getAttribute('title')).toMatch(
         /KVScope does not rename or delete it$/,
       );
-      expect(await row.getByRole('button', { name: 'Rename', exact: true }).isDisabled()).toBe(true);
-      expect(await row.getByRole('button', { name: 'Delete', exact: true }).isDisabled()).toBe(true);
+      expect(await row.getByRole('button', { name: /^Rename session / }).isDisabled()).toBe(true);
+      expect(await row.getByRole('button', { name: /^Delete session / }).isDisabled()).toBe(true);
       expect(problems).toEqual([]);
     },
     TEST_MS,

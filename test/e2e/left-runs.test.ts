@@ -73,6 +73,10 @@ describe('runs left on a board by a dead app', () => {
       expect(await newRow.getByTestId('left-run-age').textContent()).toMatch(/ · last written \d+ seconds? ago$/);
       // Named by the run's label (the demo's shape), as the session list will name it.
       expect(await oldRow.locator('strong').textContent()).toMatch(/demo/i);
+      // Its buttons name it too: a list of "Recover, Discard, Recover, Discard" says nothing.
+      const oldName = await oldRow.locator('strong').textContent();
+      expect(await oldRow.getByRole('button', { name: `Recover run ${oldName}`, exact: true }).count()).toBe(1);
+      expect(await oldRow.getByRole('button', { name: `Discard run ${oldName}`, exact: true }).count()).toBe(1);
       await saveScreenshot(page, 'left-runs-offer.png');
 
       await oldRow.getByTestId('left-run-recover').click();

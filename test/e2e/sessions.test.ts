@@ -80,7 +80,9 @@ describe('sessions from the UI', () => {
   });
 
   it('opens a session read-only into the dashboard', { timeout: TEST_MS }, async () => {
-    await row('×64 f16').getByRole('button', { name: 'Open', exact: true }).click();
+    await row('×64 f16')
+      .getByRole('button', { name: /^Open session / })
+      .click();
     await page.getByTestId('viewing-session').waitFor();
     await waitForRssPoints(page, 5, WAIT_MS);
     expect(await page.getByTestId('readout-theory-bytes-per-token').textContent()).toBe('32.0 KiB/token');
@@ -94,7 +96,9 @@ describe('sessions from the UI', () => {
 
   it('renames a session; the name is kept in the file across a reload', { timeout: TEST_MS }, async () => {
     await page.getByTestId('view-sessions').click();
-    await row('×64 f16').getByRole('button', { name: 'Rename', exact: true }).click();
+    await row('×64 f16')
+      .getByRole('button', { name: /^Rename session / })
+      .click();
     await page.getByLabel('Session name', { exact: true }).fill('f16 baseline');
     await page.getByTestId('rename-save').click();
     await row('f16 baseline').waitFor();
@@ -112,10 +116,10 @@ describe('sessions from the UI', () => {
   it('exports HTML, CSV and PDF as downloads that parse', { timeout: TEST_MS }, async () => {
     const f16 = row('f16 baseline');
     const download = async (format: 'html' | 'csv' | 'pdf') => {
-      await f16.getByLabel('Export format', { exact: true }).selectOption(format);
+      await f16.getByLabel(/^Export format of session /).selectOption(format);
       const [file] = await Promise.all([
         page.waitForEvent('download'),
-        f16.getByRole('button', { name: 'Export', exact: true }).click(),
+        f16.getByRole('button', { name: /^Export session / }).click(),
       ]);
       const path = join(app.home, `download.${format}`);
       await file.saveAs(path);
@@ -150,7 +154,7 @@ describe('sessions from the UI', () => {
 
   it('deletes a session only after the confirmation', { timeout: TEST_MS }, async () => {
     const q8 = row('×64 q8_0');
-    await q8.getByRole('button', { name: 'Delete', exact: true }).click();
+    await q8.getByRole('button', { name: /^Delete session / }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete this session?' });
     await dialog.waitFor();
     await saveScreenshot(page, 'session-delete-confirm.png');
@@ -158,7 +162,7 @@ describe('sessions from the UI', () => {
     expect(await q8.count()).toBe(1);
     expect(sessionFiles()).toHaveLength(2);
 
-    await q8.getByRole('button', { name: 'Delete', exact: true }).click();
+    await q8.getByRole('button', { name: /^Delete session / }).click();
     await page.getByTestId('confirm-delete-yes').click();
     await q8.waitFor({ state: 'detached' });
     expect(sessionFiles()).toHaveLength(1);
@@ -181,7 +185,7 @@ describe('sessions from the UI', () => {
     // Opened from the list, the recorded run reads the same: stopped, and no warning about the
     // exit code the stop's signal left (143) as if the engine had failed.
     const stoppedRow = page.locator('[data-testid^=session-][data-state=stopped]');
-    await stoppedRow.getByRole('button', { name: 'Open', exact: true }).click();
+    await stoppedRow.getByRole('button', { name: /^Open session / }).click();
     await page.getByTestId('viewing-session').waitFor();
     // The live wait above counted this run's points (a new run empties the chart at once), so
     // the recorded run holds them too.

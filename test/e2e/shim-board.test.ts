@@ -150,7 +150,10 @@ describe('a demo run on the shim board over SSH, in the app', () => {
       await page.getByTestId('view-sessions').click();
       const rows = page.locator('[data-testid^=session-][data-state]');
       await rows.first().waitFor({ timeout: WAIT_MS });
-      await rows.first().getByRole('button', { name: 'Open', exact: true }).click();
+      await rows
+        .first()
+        .getByRole('button', { name: /^Open session / })
+        .click();
       await page.getByTestId('viewing-session').waitFor({ timeout: WAIT_MS });
       await page.waitForFunction(
         () =>

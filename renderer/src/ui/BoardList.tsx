@@ -102,6 +102,7 @@ export function BoardList() {
             setView('run');
             void probeBoard(selected.id);
           }}
+          aria-label={selected ? `${probing ? 'Connecting to' : 'Test & probe'} ${selected.label}` : undefined}
           data-testid="probe-board"
           title="Connect, read the board's facts and check them"
         >

@@ -55,6 +55,7 @@ export function SshConfigImportDialog() {
                     className="button-secondary"
                     disabled={!h.spec || importer.adding.includes(h.alias)}
                     onClick={() => void importHost(h.alias)}
+                    aria-label={`${importer.adding.includes(h.alias) ? 'Adding' : 'Add'} host ${h.alias}`}
                     data-testid={`import-host-${h.alias}`}
                   >
                     {importer.adding.includes(h.alias) ? 'Adding…' : 'Add'}

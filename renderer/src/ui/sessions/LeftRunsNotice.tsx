@@ -76,6 +76,7 @@ function LeftRunRow({ boardId, run, busy }: { boardId: string; run: LeftRun; bus
           disabled={busy || run.problem !== null}
           title={run.problem ?? undefined}
           onClick={() => void recover(boardId, run.dir)}
+          aria-label={`${working ? 'Recovering' : 'Recover'} run ${runName(run)}`}
           data-testid="left-run-recover"
         >
           {working ? 'Recovering…' : 'Recover'}
@@ -85,6 +86,7 @@ function LeftRunRow({ boardId, run, busy }: { boardId: string; run: LeftRun; bus
           className="link-button"
           disabled={busy}
           onClick={() => askDiscard(boardId, run.dir)}
+          aria-label={`Discard run ${runName(run)}`}
           data-testid="left-run-discard"
         >
           Discard

@@ -93,7 +93,7 @@ function ExportControl({ session }: { session: SessionListing }) {
   return (
     <span className="export-control">
       <label className="visually-hidden" htmlFor={selectId}>
-        Export format
+        Export format of session {session.name}
       </label>
       <select
         id={selectId}
@@ -112,6 +112,7 @@ function ExportControl({ session }: { session: SessionListing }) {
         className="button-secondary"
         disabled={working || session.error !== null}
         onClick={() => void exportSession(session.id, format)}
+        aria-label={`${working ? 'Exporting' : 'Export'} session ${session.name}`}
         data-testid={`export-${session.id}`}
       >
         {working ? 'Exporting…' : 'Export'}
@@ -223,6 +224,7 @@ function SessionRow({ session, picked, canPick }: { session: SessionListing; pic
           className="button-secondary"
           disabled={session.error !== null}
           onClick={() => void viewSession(session.id)}
+          aria-label={`Open session ${session.name}`}
           data-testid={`open-${session.id}`}
         >
           Open
@@ -234,6 +236,7 @@ function SessionRow({ session, picked, canPick }: { session: SessionListing; pic
           disabled={session.external || session.error !== null}
           title={session.external ? EXTERNAL_NOTE : undefined}
           onClick={() => startRename(session.id)}
+          aria-label={`Rename session ${session.name}`}
           data-testid={`rename-${session.id}`}
         >
           Rename
@@ -245,6 +248,7 @@ function SessionRow({ session, picked, canPick }: { session: SessionListing; pic
           disabled={session.external || session.state === 'recording'}
           title={session.external ? EXTERNAL_NOTE : session.state === 'recording' ? 'Stop the run first' : undefined}
           onClick={() => askDelete(session.id)}
+          aria-label={`Delete session ${session.name}`}
           data-testid={`delete-${session.id}`}
         >
           Delete
