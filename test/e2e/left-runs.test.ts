@@ -148,6 +148,7 @@ describe('runs left on a board by a dead app', () => {
           ' · running on the board, no KVScope follows it (kept running by an app that closed)',
         );
         expect(await row.getByTestId('left-run-recover').count()).toBe(0);
+        expect(await row.getByTestId('left-run-stop').getAttribute('aria-label')).toMatch(/^Stop on board run .*demo/i);
         await saveScreenshot(page, 'left-runs-running.png');
 
         // Stop asks first; Cancel leaves it running.

@@ -6,7 +6,7 @@
 import { errorText } from './slices';
 import type { LeftRunsSlice, LeftRunsState, SliceCreator } from './types';
 
-const EMPTY: LeftRunsState = { status: 'ready', runs: [], busyDir: null, error: null, notice: null };
+const EMPTY: LeftRunsState = { status: 'ready', runs: [], listedAtMs: 0, busyDir: null, error: null, notice: null };
 
 export const createLeftRunsSlice: SliceCreator<LeftRunsSlice> = (set, get, { api }) => {
   const patch = (boardId: string, change: Partial<LeftRunsState>) =>
@@ -20,7 +20,8 @@ export const createLeftRunsSlice: SliceCreator<LeftRunsSlice> = (set, get, { api
     async loadLeftRuns(boardId) {
       patch(boardId, { status: 'loading', error: null });
       try {
-        patch(boardId, { status: 'ready', runs: await api.listLeftRuns({ boardId }) });
+        const runs = await api.listLeftRuns({ boardId });
+        patch(boardId, { status: 'ready', runs, listedAtMs: Date.now() });
       } catch (error) {
         patch(boardId, { status: 'error', error: errorText(error) });
       }
@@ -89,6 +90,7 @@ export const createLeftRunsSlice: SliceCreator<LeftRunsSlice> = (set, get, { api
         patch(boardId, {
           busyDir: null,
           runs,
+          listedAtMs: Date.now(),
           notice: `Stopped "${run.label ?? run.dir}" on the board: its run has ended, and Recover makes a session of it.`,
         });
       } catch (error) {

@@ -176,6 +176,8 @@ export interface LiveRunSlice {
 export interface LeftRunsState {
   status: 'loading' | 'ready' | 'error';
   runs: LeftRun[];
+  /** When `runs` was read from the board (Date.now()): the ages it holds are as of then. */
+  listedAtMs: number;
   /** The run directory being recovered, discarded or stopped right now. */
   busyDir: string | null;
   error: string | null;

@@ -7,7 +7,8 @@
 import type { LeftRun } from '../../../../shared/api/session-schemas';
 import { ConfirmDialog } from '../ConfirmDialog';
 import { useAppStore } from '../store-context';
-import { formatAge, formatDate } from './session-format';
+import { useEffect, useState } from 'react';
+import { ageSince, formatAge, formatDate } from './session-format';
 import './sessions.css';
 
 function runName(run: LeftRun): string {
@@ -30,7 +31,30 @@ function runningText(run: LeftRun): string {
     : ' · running on the board, no KVScope follows it (kept running by an app that closed)';
 }
 
-function LeftRunRow({ boardId, run, busy }: { boardId: string; run: LeftRun; busy: boolean }) {
+/** How often the shown ages move on (they are in whole seconds, minutes, hours or days). */
+const AGE_REFRESH_MS = 15_000;
+
+/** Date.now(), again every `periodMs` while mounted: the offer's ages move on while it is on screen. */
+function useNow(periodMs: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), periodMs);
+    return () => clearInterval(timer);
+  }, [periodMs]);
+  return now;
+}
+
+function LeftRunRow({
+  boardId,
+  run,
+  busy,
+  ageS,
+}: {
+  boardId: string;
+  run: LeftRun;
+  busy: boolean;
+  ageS: number | null;
+}) {
   const recover = useAppStore((s) => s.recoverLeftRun);
   const askDiscard = useAppStore((s) => s.askDiscardLeftRun);
   const askStop = useAppStore((s) => s.askStopLeftRun);
@@ -51,6 +75,7 @@ function LeftRunRow({ boardId, run, busy }: { boardId: string; run: LeftRun; bus
             className="button-secondary"
             disabled={busy}
             onClick={() => askStop(boardId, run.dir)}
+            aria-label={`${working ? 'Stopping' : 'Stop on board'} run ${runName(run)}`}
             data-testid="left-run-stop"
           >
             {working ? 'Stopping…' : 'Stop on board'}
@@ -65,7 +90,7 @@ function LeftRunRow({ boardId, run, busy }: { boardId: string; run: LeftRun; bus
         {run.startedAt && <span className="muted"> · started {formatDate(run.startedAt)}</span>}
         <span className="muted" data-testid="left-run-age">
           {' '}
-          · last written {formatAge(run.ageS)}
+          · last written {formatAge(ageS)}
         </span>
         {run.problem && <span className="field-error"> · {run.problem}</span>}
       </span>
@@ -98,6 +123,8 @@ function LeftRunRow({ boardId, run, busy }: { boardId: string; run: LeftRun; bus
 
 function ConfirmDiscardDialog() {
   const pending = useAppStore((s) => s.confirmDiscard);
+  const listedAtMs = useAppStore((s) => (s.confirmDiscard ? s.leftRuns[s.confirmDiscard.boardId]?.listedAtMs : 0));
+  const now = useNow(AGE_REFRESH_MS);
   const cancel = useAppStore((s) => s.cancelDiscardLeftRun);
   const confirm = useAppStore((s) => s.discardLeftRun);
   if (!pending) return null;
@@ -109,8 +136,9 @@ function ConfirmDiscardDialog() {
       onCancel={cancel}
       onConfirm={() => void confirm()}
     >
-      “<strong>{runName(pending.run)}</strong>” ({formatAge(pending.run.ageS)}) will be removed from the board with its
-      samples ({pending.run.dir}). It will not be in the session list. This cannot be undone.
+      “<strong>{runName(pending.run)}</strong>” ({formatAge(ageSince(pending.run.ageS, listedAtMs ?? 0, now))}) will be
+      removed from the board with its samples ({pending.run.dir}). It will not be in the session list. This cannot be
+      undone.
     </ConfirmDialog>
   );
 }
@@ -151,6 +179,7 @@ function heading(runs: LeftRun[], board: string): string {
 export function LeftRunsNotice() {
   const board = useAppStore((s) => s.boards.find((b) => b.id === s.selectedBoardId) ?? null);
   const state = useAppStore((s) => (s.selectedBoardId ? s.leftRuns[s.selectedBoardId] : undefined));
+  const now = useNow(AGE_REFRESH_MS);
   if (!board || !state) return null;
   const { runs, busyDir, error, notice } = state;
   if (runs.length === 0 && !error && !notice) return null;
@@ -177,7 +206,13 @@ export function LeftRunsNotice() {
           )}
           <ul className="left-run-list">
             {runs.map((run) => (
-              <LeftRunRow key={run.dir} boardId={board.id} run={run} busy={busyDir !== null} />
+              <LeftRunRow
+                key={run.dir}
+                boardId={board.id}
+                run={run}
+                busy={busyDir !== null}
+                ageS={ageSince(run.ageS, state.listedAtMs, now)}
+              />
             ))}
           </ul>
         </>
