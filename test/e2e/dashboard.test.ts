@@ -11,6 +11,7 @@
 // that is not the real server: the board itself cannot exist here).
 import { mkdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { defined } from '../helpers/defined';
 import type { Browser, Page, WebSocketRoute } from 'playwright-core';
 import type { Sample } from '../../shared/api/schemas';
 import { parseTegrastatsLine } from '../../shared/parsers/tegrastats-parser';
@@ -176,6 +177,18 @@ describe('the dashboard', () => {
       );
       expect(overhang.length).toBeGreaterThan(3);
       expect(new Set(overhang)).toEqual(new Set([0]));
+      // Tokens/s against depth spans the panel as its tracks do (QA: 360 px with one y label beside
+      // full-width tracks), with round labels on each axis.
+      const depth = region(page, 'Throughput').getByTestId('depth-chart');
+      await depth.waitFor({ timeout: WAIT_MS });
+      const depthWidth = defined(await depth.boundingBox(), 'depth chart box').width;
+      const trackWidth = defined(
+        await region(page, 'Throughput').getByTestId('track-canvas').first().boundingBox(),
+        'throughput track box',
+      ).width;
+      expect(Math.abs(depthWidth - trackWidth)).toBeLessThanOrEqual(2);
+      expect(await depth.locator('.depth-y text').count()).toBeGreaterThanOrEqual(2);
+      expect(await depth.locator('text.depth-x').count()).toBeGreaterThanOrEqual(2);
       // Each track is a canvas named for readers after what it plots.
       expect(
         await region(page, 'Memory')

@@ -217,7 +217,7 @@ export function Dashboard() {
             </select>
           </label>
           <PanelTracks panel="throughput" tracks={tracks.throughput} {...common} />
-          <DepthChart tokens={tokens} roofline={roofline} />
+          <DepthChart tokens={tokens} roofline={roofline} width={width} />
         </>
       ),
     },
