@@ -110,27 +110,45 @@ export interface OllamaPending {
 // ollama's own memory lines (its Go engine, 2025+; logfmt: `time=… level=INFO source=device.go:256
 // msg="kv cache" device=CUDA0 size="450.0 MiB"`), printed instead of llama.cpp's when ollama runs a
 // model on its new engine: model weights, kv cache and compute graph per device, total memory, and
-// `msg="offloaded 27/27 layers to GPU"`.
+// `msg="offloaded 27/27 layers to GPU"`. The engine's first releases (ml/backend/ggml/ggml.go, spring
+// to summer 2025) named the device otherwise: `msg="model weights" buffer=CUDA0 size="11.5 GiB"`, and
+// `msg="compute graph" backend=CUDA0 buffer_type=CUDA0 size="0 B"` (before that with no size at all:
+// `backend=CPU buffer_type=CPU`, the graph not yet reserved, which is no reading).
 
-const OLLAMA_MEMORY_MSG_RE = /\bmsg="(?:model weights|kv cache|compute graph|total memory)"/;
-const OLLAMA_MEMORY_RE =
-  /\bmsg="(model weights|kv cache|compute graph|total memory)"(?: device=([^\s"=]+))? size="([\d.]+) (B|KiB|MiB|GiB|TiB)"/;
+const OLLAMA_MEMORY_MSG_RE = /\bmsg="(model weights|kv cache|compute graph|total memory)"/;
+const OLLAMA_SIZE_RE = /\bsize="([\d.]+) (B|KiB|MiB|GiB|TiB)"/;
 const OLLAMA_OFFLOAD_RE = /\bmsg="(offloaded \d+\/\d+ layers to GPU)"/;
+
+/** The logfmt keys that name a memory line's device, unquoted (`device=CUDA0`). */
+const OLLAMA_DEVICE_RES = {
+  device: /\sdevice=([^\s"=]+)/,
+  buffer: /\sbuffer=([^\s"=]+)/,
+  backend: /\sbackend=([^\s"=]+)/,
+} as const;
+
+function ollamaField(trimmed: string, key: keyof typeof OLLAMA_DEVICE_RES): string | undefined {
+  return OLLAMA_DEVICE_RES[key].exec(trimmed)?.[1];
+}
 
 /**
  * An ollama memory line rewritten as the llama.cpp line that says the same (`ollama: CUDA0 KV buffer
  * size = 450.0 MiB`, `ollama: CUDA0 model weights = 4.1 GiB`, `ollama: offloaded 27/27 layers to GPU`)
  * so that the KV and model readers take it; `{ unreadable: true }` for a memory line whose size
- * cannot be read; null for any other line.
+ * cannot be read; null for any other line (and for a compute graph line that has no size yet).
  */
 export function ollamaMemoryLine(trimmed: string): { line: string } | { unreadable: true } | null {
   if (!trimmed.includes('msg="')) return null;
   const off = OLLAMA_OFFLOAD_RE.exec(trimmed);
   if (off) return { line: `ollama: ${off[1] ?? ''}` };
-  if (!OLLAMA_MEMORY_MSG_RE.test(trimmed)) return null;
-  const m = OLLAMA_MEMORY_RE.exec(trimmed);
-  if (!m) return { unreadable: true };
-  const [what, device, size, unit] = [m[1] ?? '', m[2], m[3] ?? '', m[4] ?? ''];
+  const what = OLLAMA_MEMORY_MSG_RE.exec(trimmed)?.[1];
+  if (what === undefined) return null;
+  const m = OLLAMA_SIZE_RE.exec(trimmed);
+  if (!m) return what === 'compute graph' && !/\ssize=/.test(trimmed) ? null : { unreadable: true };
+  const [size, unit] = [m[1] ?? '', m[2] ?? ''];
+  const device =
+    ollamaField(trimmed, 'device') ??
+    (what === 'model weights' ? ollamaField(trimmed, 'buffer') : undefined) ??
+    (what === 'compute graph' ? ollamaField(trimmed, 'backend') : undefined);
   if (what === 'kv cache') return { line: `ollama: ${device ?? 'all'} KV buffer size = ${size} ${unit}` };
   return { line: `ollama: ${device ? `${device} ` : ''}${what} = ${size} ${unit}` };
 }

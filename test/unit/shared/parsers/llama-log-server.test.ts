@@ -45,6 +45,44 @@ describe("ollama's memory lines", () => {
     ]);
   });
 
+  it("the engine's first releases (July 2025): the device under buffer= and backend=, not device=", () => {
+    // ggml.go printed `msg="model weights" buffer=CUDA0 size=…` and `msg="compute graph" backend=CUDA0
+    // buffer_type=CUDA0 size=…` (github.com/ollama/ollama pull 11090): an earlier reader wanted device=
+    // and made every such line a diagnostic, so the weights on each GPU were lost.
+    const weights = clean('ollama-model-weights-buffer-2025-07.txt');
+    expect(ofKind(weights, 'model')).toEqual([
+      {
+        kind: 'model',
+        line: 4,
+        source: 'ollama',
+        extra: {
+          'offloaded layers': '41/41',
+          'CUDA0 model weights': '11.5 GiB',
+          'CUDA1 model weights': '11.9 GiB',
+          'CPU model weights': '680.0 MiB',
+          'CUDA0 compute graph': '0 B',
+        },
+      },
+    ]);
+    // The graph reserved twice on ROCm: each reservation kept, the second one marked.
+    const graphs = clean('ollama-compute-graph-backend-2025-07.txt');
+    expect(ofKind(graphs, 'model').map((m) => m.extra)).toEqual([
+      {
+        'ROCm0 compute graph': '1.1 GiB',
+        'CPU compute graph': '0 B',
+        'ROCm0#2 compute graph': '1.1 GiB',
+        'CPU#2 compute graph': '10.5 MiB',
+      },
+    ]);
+    // Written from ggml.go of spring 2025 (slog.Info("compute graph", "backend", …, "buffer_type", …)):
+    // the backends listed before any graph is reserved, with no size: no reading, and no diagnostic.
+    const listed = parse(
+      'llama-log',
+      'time=2025-04-01T10:00:00.000Z level=INFO source=ggml.go:289 msg="compute graph" backend=CPU buffer_type=CPU',
+    );
+    expect(listed).toEqual([]);
+  });
+
   it('a memory line whose size cannot be read is a diagnostic', () => {
     const all = parse(
       'llama-log',
