@@ -355,22 +355,34 @@ function readCsvFields(f: string[], sepMatch: string, line: number): PerfRecord 
 /**
  * A CSV line holding a counter's second metric (new_line_csv in stat-display.c): the counter's
  * fields left empty, then `value<sep>unit` — `,,,,0.26,stalled cycles per insn`, with -I
- * `1.000123456,,,,,0.26,…`. Null when the line is not that shape.
+ * `1.000123456,,,,,0.26,…`. perf 6.2+ prints a metric group's metrics (`TopdownL1 (cpu_atom)` on a
+ * hybrid CPU, the default metrics) the same way, some with the run time and percentage of the
+ * counters behind them kept (`,648266,100.00,,,24.0,%  tma_frontend_bound`) and the unit before the
+ * metric's name (`%  tma_…`, as in the human format); the group's name comes first on a row of its
+ * own (`,648266,100.00,,,,TopdownL1 (cpu_atom)`), which holds no reading: `'label'` (kept as a
+ * diagnostic that says so). Null when the line is not that shape.
  */
-function readCsvMetric(text: string, line: number): PerfMetricRecord | null {
+function readCsvMetric(text: string, line: number): PerfMetricRecord | 'label' | null {
   const t = text.trim();
   const sep = CSV_SEP_RES[0]?.exec(t)?.[0];
   if (sep === undefined) return null;
   const f = t.split(sep).map((x) => x.trim());
   const tSec = TIME_RE.test(f[0] ?? '') ? Number(f[0]) : null;
-  let k = tSec === null ? 0 : 1;
-  const firstEmpty = k;
+  const firstEmpty = tSec === null ? 0 : 1;
+  if (f[firstEmpty] !== '') return null;
+  let k = firstEmpty + 1;
+  const ran = /^\d+$/.test(f[k] ?? '') && /^\d+(?:\.\d+)?$/.test(f[k + 1] ?? '');
+  if (ran) k += 2;
   while (f[k] === '') k++;
-  const value = parsePerfDecimal(f[k] ?? '');
-  const name = f[k + 1] ?? '';
-  if (k - firstEmpty < 2 || value === null || !/^\p{L}/u.test(name) || f.slice(k + 2).some((x) => x !== ''))
-    return null;
-  return { kind: 'perf-metric', line, tSec, name, value, unit: null };
+  const empties = k - firstEmpty - (ran ? 2 : 0);
+  const field = f[k] ?? '';
+  const value = parsePerfDecimal(field);
+  if (value === null) return ran && empties >= 2 && k === f.length - 1 && /^\p{L}/u.test(field) ? 'label' : null;
+  const raw = f[k + 1] ?? '';
+  const percent = /^%\s+\p{L}/u.test(raw);
+  const name = percent ? raw.slice(1).trim() : raw;
+  if (empties < 2 || !/^\p{L}/u.test(name) || f.slice(k + 2).some((x) => x !== '')) return null;
+  return { kind: 'perf-metric', line, tSec, name, value, unit: percent ? '%' : null };
 }
 
 /**
@@ -418,6 +430,9 @@ function readTableRow(h: MetricHeader, text: string, line: number): PerfMetricRe
     unit: null,
   }));
 }
+
+/** A perf 6.x CSV row naming a metric group (`,648266,100.00,,,,TopdownL1 (cpu_atom)`): no reading. */
+const METRIC_GROUP_REASON = 'perf metric group name (no reading)';
 
 /** A counter's unit: `msec`, `ns`, `Joules`, `MiB`, `%` (letters, digits, `%`, `/`, `.`, `_`, `-`, spaces). */
 const UNIT_RE = /^[\p{L}\d%/._ -]+$/u;
@@ -548,7 +563,7 @@ export function createPerfStatParser(options: LineCapOptions = {}): LineParser<P
     const r = human ?? readCsv(text, lineNo);
     const csvMetric = r ? null : readCsvMetric(text, lineNo);
     if (csvMetric) {
-      out.push(csvMetric);
+      out.push(csvMetric === 'label' ? diagnostic(lineNo, METRIC_GROUP_REASON, text) : csvMetric);
       return out;
     }
     if (r) {

@@ -227,6 +227,31 @@ describe('perf 6.19 default metrics on a hybrid CPU (test/fixtures/perf/x86-alde
   });
 });
 
+describe('perf 6.x CSV on a hybrid CPU: a metric group`s rows (test/fixtures/perf/x86-hybrid-perf6.8-csv-topdownl1/SOURCE)', () => {
+  it('TopdownL1 (cpu_atom) metrics are metrics with their % unit; the group`s name row is no reading', () => {
+    const all = perfFixture('x86-hybrid-perf6.8-csv-topdownl1/lkml-acme-2024-02-14-csv.txt');
+    // The author's prompt and `ls`'s output; the group's name, said to be no reading.
+    expect(diagnostics(all).map((d) => [d.line, d.reason])).toEqual([
+      [1, 'not a perf stat line'],
+      [2, 'not a perf stat line'],
+      [15, 'perf metric group name (no reading)'],
+    ]);
+    const counters = ofKind(all, 'perf').map((r) => [r.line, r.event, r.value, r.status, r.runPct]);
+    expect(counters.filter(([line]) => [7, 8].includes(line as number))).toEqual([
+      [7, 'cpu_atom/cycles/u', 775564, 'ok', 42],
+      [8, 'cpu_core/cycles/u', null, 'not-counted', 0],
+    ]);
+    expect(counters).toHaveLength(12);
+    expect(ofKind(all, 'perf-metric').map((m) => [m.line, m.name, m.value, m.unit])).toEqual([
+      [16, 'tma_bad_speculation', 87.9, '%'],
+      [17, 'tma_frontend_bound', 24, '%'],
+      [18, 'tma_backend_bound', 31.5, '%'],
+      [19, 'tma_backend_bound_aux', 31.5, '%'],
+      [20, 'tma_retiring', 0, '%'],
+    ]);
+  });
+});
+
 describe('perf 3.x: a run share after a second metric line (test/fixtures/perf/x86-perf3-stalled-per-insn-continuation/SOURCE)', () => {
   it('`instructions` takes the `[83.51%]` that ends its `stalled cycles per insn` line; the metric stays a metric', () => {
     const all = perfFixture('x86-perf3-stalled-per-insn-continuation/netdata-8346-gzip.txt');
