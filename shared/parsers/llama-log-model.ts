@@ -1,7 +1,7 @@
 // llama.cpp's model and context lines (`print_info: n_layer = 16`, `llm_load_print_meta`, the GGUF
 // loader's `- kv 12: llama.block_count u32 = 16`, `llama_context: n_ctx = 4096`) into a ModelRecord. Part
 // of the llama.cpp log parser (llama-log-parser.ts), which decides which lines come here. Pure.
-import type { ModelRecord } from './records';
+import { diagnostic, type Diagnostic, type ModelRecord } from './records';
 
 const MIB = 1024 * 1024;
 const SIZE_UNITS: Record<string, number> = {
@@ -346,4 +346,22 @@ export function setGgufField(r: ModelRecord, key: string, _type: string, value: 
   else if (v.scalar !== null) r[field] = v.scalar;
   else return false;
   return true;
+}
+
+/**
+ * llama-cpp-python's `Model metadata: {'general.name': 'tinyllama', 'llama.context_length': '2048', …}`
+ * (its Llama() constructor, verbose, since 0.2.x): the GGUF metadata as a Python dict of strings, one
+ * line, printed after llama.cpp's own lines. It carries what the loader's kv dump does (context length,
+ * layers, heads, KV heads), which a log that kept only Python's output has nowhere else. Values are
+ * read as setGgufField reads the kv dump; a quoted value holding a quote (the chat template, printed
+ * with double quotes) is skipped whole. Null for another line; a diagnostic when no key can be read.
+ */
+export function readPythonMetadata(trimmed: string, line: number, raw: string): ModelRecord | Diagnostic | null {
+  if (!trimmed.startsWith('Model metadata: {')) return null;
+  const r: ModelRecord = { kind: 'model', line, source: 'llama-cpp-python' };
+  let mapped = 0;
+  for (const m of trimmed.matchAll(/'([\w.-]+)': '([^'\\]*)'/g)) {
+    if (setGgufField(r, m[1] ?? '', '', m[2] ?? '')) mapped++;
+  }
+  return mapped > 0 ? r : diagnostic(line, 'unreadable model metadata line', raw);
 }

@@ -56,6 +56,7 @@ import {
   modelGroup,
   modelKeyValue,
   numberedBufferKey,
+  readPythonMetadata,
   setGgufField,
   setModelField,
   type ModelBlock,
@@ -469,6 +470,11 @@ export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<L
     const fm = FUNC_RE.exec(s);
     const func = fm?.[1] ?? null;
     if (model && !(func && MODEL_FUNCS.has(func))) out.push(...flushModel());
+    const metadata = func ? null : readPythonMetadata(trimmed, lineNo, text);
+    if (metadata) {
+      out.push(metadata);
+      return out;
+    }
 
     const slot = SLOT_RE.exec(s);
     const ol = slot || func ? null : OLLAMA_RE.exec(trimmed);

@@ -6,6 +6,31 @@ import { MiB, ofKind, parseFixture, parseFixtureClean } from '../../../helpers/p
 
 const clean = (rel: string) => parseFixtureClean('llama-log', `llama-cpp/${rel}`);
 
+describe("llama-cpp-python's `Model metadata: {…}` line (llama-cpp-python-2026-notebook-metadata/SOURCE)", () => {
+  it('the dict is read as the loader`s kv dump: training context, layers, heads and KV heads', () => {
+    const all = clean('llama-cpp-python-2026-notebook-metadata/notebook-tinyllama-cpu.txt');
+    expect(ofKind(all, 'model').filter((m) => m.source === 'llama-cpp-python')).toEqual([
+      {
+        kind: 'model',
+        line: 60,
+        source: 'llama-cpp-python',
+        modelName: 'tinyllama_tinyllama-1.1b-chat-v1.0',
+        arch: 'llama',
+        fileType: '15',
+        nCtxTrain: 2048,
+        nEmbd: 2048,
+        nLayer: 22,
+        nFf: 5632,
+        nHead: 32,
+        nHeadKv: 4,
+      },
+    ]);
+    // The rest of the run is still read: the KV cache and the timings.
+    expect(ofKind(all, 'kv').find((k) => k.scope === 'total')?.sizeBytes).toBe(11 * MiB);
+    expect(ofKind(all, 'timings').map((t) => t.phase)).toEqual(['load', 'prompt', 'eval', 'total']);
+  });
+});
+
 describe('llama.cpp logs: RPC workers (devices named RPC[<host>:<port>])', () => {
   it('a Framework Desktop cluster (Vulkan head, three RPC workers, 2025-08): each worker`s model buffer', () => {
     const all = clean('rpc-vulkan-framework-cluster-2025-08/llama-cli-load-tensors.txt');
