@@ -38,6 +38,21 @@ afterAll(async () => {
   await sshd?.stop();
 });
 
+/** A new app (its own home) with the loopback board added and probed, its left-runs offer shown. */
+async function openAppOnBoard(homePrefix: string, label: string): Promise<BrowserApp> {
+  const opened = await openBrowserApp({ homePrefix });
+  await opened.page.setViewportSize({ width: 1440, height: 1200 });
+  await addTrustedBoardAndProbe(opened.page, {
+    label,
+    port: sshd.port,
+    user: sshd.user,
+    identityFile: sshd.clientKey.privatePath,
+    knownHostsFile: knownHosts,
+  });
+  await opened.page.getByTestId('left-runs').waitFor({ timeout: WAIT_MS });
+  return opened;
+}
+
 describe('runs left on a board by a dead app', () => {
   it(
     'are offered with their age after a probe; Recover makes a session with every sample, Discard asks first',
@@ -53,19 +68,9 @@ describe('runs left on a board by a dead app', () => {
       const threeDaysAgo = Date.now() / 1000 - 3 * DAY_S;
       utimesSync(join(oldDir, 'spool'), threeDaysAgo, threeDaysAgo);
 
-      app = await openBrowserApp({ homePrefix: 'kvscope-e2e-left-runs-' });
+      app = await openAppOnBoard('kvscope-e2e-left-runs-', 'Lab board');
       const { page } = app;
-      await page.setViewportSize({ width: 1440, height: 1200 });
-      await addTrustedBoardAndProbe(page, {
-        label: 'Lab board',
-        port: sshd.port,
-        user: sshd.user,
-        identityFile: sshd.clientKey.privatePath,
-        knownHostsFile: knownHosts,
-      });
-
       const offer = page.getByTestId('left-runs');
-      await offer.waitFor({ timeout: WAIT_MS });
       expect(await offer.getByRole('heading').textContent()).toMatch(/^2 runs left on Lab board/);
       const oldRow = offer.locator(`[data-testid=left-run][data-dir="${oldDir}"]`);
       const newRow = offer.locator(`[data-testid=left-run][data-dir="${newDir}"]`);
@@ -126,19 +131,10 @@ describe('runs left on a board by a dead app', () => {
       const hourAgo = Date.now() / 1000 - 3600;
       utimesSync(join(dir, 'hb'), hourAgo, hourAgo);
 
-      const kept = await openBrowserApp({ homePrefix: 'kvscope-e2e-kept-running-' });
+      const kept = await openAppOnBoard('kvscope-e2e-kept-running-', 'Soak board');
       try {
         const { page } = kept;
-        await page.setViewportSize({ width: 1440, height: 1200 });
-        await addTrustedBoardAndProbe(page, {
-          label: 'Soak board',
-          port: sshd.port,
-          user: sshd.user,
-          identityFile: sshd.clientKey.privatePath,
-          knownHostsFile: knownHosts,
-        });
         const offer = page.getByTestId('left-runs');
-        await offer.waitFor({ timeout: WAIT_MS });
         expect(await offer.getByRole('heading').textContent()).toBe(
           'A run still running on Soak board, not followed by this app',
         );
