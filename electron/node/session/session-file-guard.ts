@@ -18,7 +18,7 @@ import { SESSION_SCHEMA_VERSION } from './session-migrations';
 import { RUN_SNAPSHOT_TABLE_NAME } from './run-snapshot';
 import { damagedFileText, oneLineSqliteMessage } from './session-errors';
 import Database from 'better-sqlite3';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 
 /** 'KVSC', as session-store.ts SESSION_APPLICATION_ID (not imported: session-store.ts imports this file). */
 const APPLICATION_ID = 0x4b565343;
@@ -107,6 +107,38 @@ function schemaProblem(db: Database.Database): string | null {
   return null;
 }
 
+/** Bytes 18 and 19 of an SQLite file: its write and read format versions, 2 in WAL mode, 1 otherwise. */
+const FORMAT_VERSION_OFFSETS = [18, 19] as const;
+const ROLLBACK_JOURNAL_FORMAT = 1;
+
+/**
+ * A read-only connection to `path`. A session is in WAL mode, and SQLite reads a WAL file only
+ * where it can create the -shm beside it: on read-only media (a mounted SD card, a read-only
+ * share) even a read-only open fails at the first read with SQLITE_CANTOPEN ("unable to open
+ * database file"). Then the file is read into memory, marked as a rollback-journal file and
+ * opened there (read-only): the same rows, nothing written anywhere. A -wal beside it that holds
+ * rows (a recording that never checkpointed) is refused in one line: those rows would be missed.
+ */
+export function openReadOnlyDatabase(path: string): Database.Database {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    db.pragma('application_id', { simple: true }); // the first read: where a WAL file fails
+    return db;
+  } catch (error) {
+    // Any other failure (not SQLite, damaged) is the caller's to say, at its own first query.
+    if ((error as { code?: unknown }).code !== 'SQLITE_CANTOPEN') return db;
+    db.close();
+  }
+  const wal = statSync(`${path}-wal`, { throwIfNoEntry: false });
+  if (wal !== undefined && wal.size > 0)
+    throw new SessionFileRejected(
+      `${path}: its folder is read-only and its -wal file holds rows SQLite cannot read there: copy the session and its -wal file to a writable folder`,
+    );
+  const image = readFileSync(path);
+  for (const offset of FORMAT_VERSION_OFFSETS) image[offset] = ROLLBACK_JOURNAL_FORMAT;
+  return new Database(image, { readonly: true });
+}
+
 /**
  * Throws SessionFileRejected (one line) unless `path` is an SQLite file whose schema is a
  * session's and computes nothing. Opens the file read-only and closes it again; never writes.
@@ -118,8 +150,9 @@ export function verifySessionFile(path: string): void {
   if (statSync(path).isDirectory()) throw new SessionFileRejected(`${path} is a directory, not a session`);
   let db: Database.Database;
   try {
-    db = new Database(path, { readonly: true, fileMustExist: true });
+    db = openReadOnlyDatabase(path);
   } catch (error) {
+    if (error instanceof SessionFileRejected) throw error;
     throw new SessionFileRejected(`cannot open ${path}: ${(error as Error).message}`);
   }
   try {

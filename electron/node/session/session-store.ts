@@ -37,7 +37,7 @@ import type { AnalysisInputs, RunEngine, RunOutcome } from '../../../shared/run/
 import type { TargetFacts } from '../../../shared/run/target-facts';
 import { SESSION_FORMAT, type SessionData, type SessionMeta } from '../../../shared/report/session-data';
 import { redact, redactJson } from '../util/redact';
-import { verifySessionFile } from './session-file-guard';
+import { openReadOnlyDatabase, verifySessionFile } from './session-file-guard';
 import { migrateSession, SESSION_SCHEMA_VERSION } from './session-migrations';
 import { scrubSecrets } from './scrub';
 import { describeCreateError, describeOpenError, SessionError } from './session-errors';
@@ -313,7 +313,7 @@ export class SessionStore {
     let db: Db;
     let openedAs: number;
     try {
-      db = new Database(path, { readonly: true, fileMustExist: true });
+      db = openReadOnlyDatabase(path);
       openedAs = checkSession(db, path);
       if (openedAs < SESSION_SCHEMA_VERSION) {
         // An older file we may not write: migrate a copy in memory, leave the file as it is. The
