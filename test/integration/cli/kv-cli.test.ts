@@ -18,6 +18,15 @@ describe('kvscope kv', () => {
     expect(doc).toMatchObject({ bytesPerToken: 32768, totalBytes: 134217728, ctx: 4096, maxContextForBudget: null });
   });
 
+  it('--budget 2 (the unit left out): refused in one line, exit 2, no answer for a 2-byte budget', async () => {
+    const r = await kvscope('kv', ...LLAMA_1B_SHAPE, '--budget', '2');
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      'kvscope kv: --budget 2: a number without a unit is bytes; give the unit, e.g. 2GiB or 2MiB\n',
+    );
+  });
+
   it('q8_0: 17408 B/token, and the budget answer', async () => {
     const r = await kvscope(
       'kv',

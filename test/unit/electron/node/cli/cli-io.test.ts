@@ -68,6 +68,33 @@ describe('parseBytes', () => {
     expect(parseBytes(text)).toBe(bytes);
   });
 
+  // `--budget 2` was read as 2 bytes: a 0-token OOM horizon and max context, alerts at 1.5e9 %;
+  // `--memory-limit 2` ran the engine in a 2-byte cgroup until the OOM killer ended it.
+  it.each(['2', '512', '4096', '1048575', '1.5', ' 8 '])(
+    'refuses a size %j without a unit (a unit left out)',
+    (text) => {
+      let caught: unknown;
+      try {
+        parseBytes(text, '--budget');
+      } catch (e) {
+        caught = e;
+      }
+      expect(caught).toBeInstanceOf(CliError);
+      expect((caught as CliError).message).toBe(
+        `--budget ${text.trim()}: a number without a unit is bytes; give the unit, e.g. ${text.trim()}GiB or ${text.trim()}MiB`,
+      );
+      expect((caught as CliError).exitCode).toBe(2);
+    },
+  );
+
+  it.each([
+    ['1048576', 1024 ** 2],
+    ['2 b', 2],
+    ['512k', 512_000],
+  ])('reads %j: a bare count of at least a MiB, or any size with its unit', (text, bytes) => {
+    expect(parseBytes(text)).toBe(bytes);
+  });
+
   it.each(['two gigs', '2 GiBs', '-1', '1e9', ''])('refuses %j with exit 2, naming the option', (text) => {
     let caught: unknown;
     try {
