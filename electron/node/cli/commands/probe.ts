@@ -36,12 +36,13 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
   let target: Target;
   try {
-    target = await createTarget(
-      spec,
-      createTargetOptionsFromCli(values, values.json ? (line) => io.err(`${line}\n`) : (line) => progress(io, line)),
-    );
+    // io.signal: Ctrl-C abandons the connection (a board that answers nothing held it for 20 s).
+    target = await createTarget(spec, {
+      ...createTargetOptionsFromCli(values, values.json ? (line) => io.err(`${line}\n`) : (line) => progress(io, line)),
+      signal: io.signal,
+    });
   } catch (error) {
-    throw new CliError(oneLine(error));
+    throw new CliError(io.signal.aborted ? 'interrupted' : oneLine(error));
   }
   try {
     const probe = await probeTarget(target, { signal: io.signal });
@@ -55,7 +56,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     else io.out(human(report, probe, findings));
     return 0; // findings are facts about the board, not a failure of the command
   } catch (error) {
-    throw new CliError(oneLine(error));
+    throw new CliError(io.signal.aborted ? 'interrupted' : oneLine(error));
   } finally {
     await target.close().catch(() => undefined);
   }

@@ -24,16 +24,20 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     throw new CliError(`--out ${outDir}: is a file; recover writes one session per run into a folder`, 2);
   let target: Target;
   try {
-    target = await createTarget(
-      spec,
-      createTargetOptionsFromCli(values, (line) => io.err(`${line}\n`)),
-    );
+    // io.signal: Ctrl-C abandons the connection (a board that answers nothing held it for 20 s).
+    target = await createTarget(spec, {
+      ...createTargetOptionsFromCli(values, (line) => io.err(`${line}\n`)),
+      signal: io.signal,
+    });
   } catch (error) {
-    throw new CliError((error as Error).message);
+    throw new CliError(io.signal.aborted ? 'interrupted' : (error as Error).message);
   }
   const results: RecoveryResult[] = [];
   try {
     for (const left of await listLeftRuns(target)) {
+      // Ctrl-C: the run being recovered is finished (its session written, then its directory
+      // removed); the others stay on the target for the next recover.
+      if (io.signal.aborted) break;
       const result = await recoverRun(target, left, outDir);
       results.push(result);
       if (!values.json) io.out(describe(result) + '\n');
@@ -42,7 +46,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     await target.close().catch(() => undefined);
   }
   if (values.json) io.out(JSON.stringify({ target: target.label, runs: results }, null, 2) + '\n');
-  else if (results.length === 0) io.out('no runs left on the target\n');
+  else if (results.length === 0 && !io.signal.aborted) io.out('no runs left on the target\n');
+  if (io.signal.aborted) throw new CliError('interrupted: the runs not listed above are still on the target');
   const failed = results.filter((r) => r.state === 'failed').length;
   if (failed > 0) throw new CliError(`${failed} run(s) could not be recovered (listed above)`);
   return 0;
