@@ -120,12 +120,16 @@ export class SpoolWatch {
    */
   private async onFollowEnded() {
     const offset = this.follower?.offset ?? 0;
-    if (this.opts.ended() || this.launcherGone) return;
+    // After the spool's `end` line the stream ends with the launcher (tail --pid): the run is ending.
+    if (this.opts.ended() || this.launcherGone || this.endLineSeen) return;
     if (await targetAnswers(this.opts.target)) {
       await new Promise((r) => setTimeout(r, 200));
       if (!this.opts.ended()) this.follow(offset);
       return;
     }
+    // The run ended while the target was asked, and closed it: that is no lost link (a sweep over
+    // SSH said "link lost … reconnecting" after every step).
+    if (this.opts.ended() || this.launcherGone || this.endLineSeen) return;
     const downAtMs = Date.now();
     const downTMs = this.opts.nowTMs();
     this.opts.onEvent({
