@@ -165,3 +165,33 @@ export function parseIntArg(text: string | undefined, what: string, min = 1): nu
     throw new CliError(`${what}: expected a whole number ≥ ${min}, got "${text}"`, 2);
   return Number(text);
 }
+
+/** What the CLI reads of a schema (zod) issue. */
+export interface SchemaIssue {
+  code: string;
+  message: string;
+  minimum?: unknown;
+  maximum?: unknown;
+  inclusive?: boolean;
+  expected?: unknown;
+  values?: unknown;
+}
+
+/**
+ * A schema issue about one option in the CLI's words: `--tps: at least 0.1`, `--duration: more
+ * than 0`, `--layers: expected a whole number, got "2.5"`, not zod's ("demo option tps: Too
+ * small: expected number to be >=0.1"; "--duration: at least 0" for an exclusive minimum of 0).
+ */
+export function issueInCliWords(issue: SchemaIssue, option: string, typed?: string): string {
+  const got = typed === undefined ? '' : `, got "${typed}"`;
+  const { minimum, maximum } = issue;
+  if (issue.code === 'too_small' && (typeof minimum === 'number' || typeof minimum === 'bigint'))
+    return `${option}: ${issue.inclusive === false ? 'more than' : 'at least'} ${minimum}${got}`;
+  if (issue.code === 'too_big' && (typeof maximum === 'number' || typeof maximum === 'bigint'))
+    return `${option}: ${issue.inclusive === false ? 'less than' : 'at most'} ${maximum}${got}`;
+  if (issue.code === 'invalid_type' && issue.expected === 'int') return `${option}: expected a whole number${got}`;
+  if (issue.code === 'invalid_type' && issue.expected === 'number') return `${option}: expected a number${got}`;
+  if (issue.code === 'invalid_value' && Array.isArray(issue.values))
+    return `${option}: expected one of ${issue.values.map(String).join(', ')}${got}`;
+  return `${option}: ${issue.message}${got}`;
+}

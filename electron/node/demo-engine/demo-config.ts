@@ -3,7 +3,7 @@
 // which is what lets a profile of the demo measure the profiler itself.
 import { DemoOptionsSchema, type DemoOptions } from '../../../shared/api/schemas';
 import { kvBytesPerToken, type ModelShape } from '../../../shared/kv/kv-theory';
-import { CliError, parseCliArgs, valueOptions } from '../cli/cli-io';
+import { CliError, issueInCliWords, parseCliArgs, valueOptions } from '../cli/cli-io';
 import type { DemoEngineConfig } from './demo-engine';
 
 export function demoShape(o: DemoOptions): ModelShape {
@@ -74,9 +74,31 @@ export const demoCliOptions = valueOptions(
 
 type DemoCliValues = Partial<Record<keyof typeof demoCliOptions, string | boolean | undefined>>;
 
+/** The flag of each DemoOptions field, for errors in the words the user typed. */
+const DEMO_FLAG_OF_OPTION: Record<string, keyof typeof demoCliOptions> = {
+  layers: 'layers',
+  kvHeads: 'kv-heads',
+  headDim: 'head-dim',
+  kvType: 'kv-type',
+  tokens: 'tokens',
+  tps: 'tps',
+  mode: 'mode',
+  ctx: 'ctx',
+  block: 'block',
+  window: 'window',
+  weightsMb: 'weights-mb',
+  leakBytesPerToken: 'leak',
+  promptTokens: 'prompt',
+  loadGapMs: 'load-gap-ms',
+};
+
+const stringValue = (v: unknown) => (typeof v === 'string' ? v : undefined);
+
 /** Validated DemoOptions from parsed CLI values; a bad value is a one-line CliError. */
 export function demoOptionsFromCli(values: DemoCliValues): DemoOptions {
-  const n = (v: unknown) => (typeof v === 'string' ? Number(v) : undefined);
+  // A number as people write it (decimal): Number() alone also took "0x10" (16) and "" (0).
+  const n = (v: unknown) =>
+    typeof v !== 'string' ? undefined : /^\s*-?\d+(?:\.\d+)?(?:e[+-]?\d+)?\s*$/i.test(v) ? Number(v) : NaN;
   const raw = {
     layers: n(values.layers),
     kvHeads: n(values['kv-heads']),
@@ -98,7 +120,10 @@ export function demoOptionsFromCli(values: DemoCliValues): DemoOptions {
   );
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new CliError(`demo option ${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`, 2);
+    const key = String(issue?.path[0] ?? '');
+    const flag = DEMO_FLAG_OF_OPTION[key as keyof typeof raw];
+    if (!issue || !flag) throw new CliError(`demo option ${key}: ${issue?.message ?? 'invalid'}`, 2);
+    throw new CliError(issueInCliWords(issue, `--${flag}`, stringValue(values[flag])), 2);
   }
   const o = parsed.data;
   // llama.cpp refuses quantized K/V when the head dim is not a multiple of the block: so do we.

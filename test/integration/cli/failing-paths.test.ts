@@ -137,7 +137,25 @@ const PATHS: FailingPath[] = [
   {
     what: 'bad choice',
     args: () => ['demo-engine', '--mode', 'sideways'],
-    reason: /^kvscope demo-engine: demo option mode:/,
+    reason: /^kvscope demo-engine: --mode: expected one of growth, reserved, window, got "sideways"$/,
+    code: 2,
+  },
+  {
+    what: "a demo number out of range, in the option's words (was 'demo option tps: Too small: expected number to be >=0.1')",
+    args: () => ['profile', 'local', '--demo', '--tps', '0'],
+    reason: /^kvscope profile: --tps: at least 0\.1, got "0"$/,
+    code: 2,
+  },
+  {
+    what: "a demo number that is not one (was 'demo option tps: Invalid input: expected number, received NaN'; 0x10 was read as 16)",
+    args: () => ['demo-engine', '--weights-mb', '0x10'],
+    reason: /^kvscope demo-engine: --weights-mb: expected a number, got "0x10"$/,
+    code: 2,
+  },
+  {
+    what: "an exclusive minimum said as one (was '--duration: at least 0' for --duration 0)",
+    args: () => ['profile', 'local', '--demo', '--duration', '0'],
+    reason: /^kvscope profile: --duration: more than 0$/,
     code: 2,
   },
   {

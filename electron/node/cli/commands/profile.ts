@@ -31,7 +31,9 @@ import {
 import {
   CliError,
   type CliIo,
+  issueInCliWords,
   parseBytes,
+  type SchemaIssue,
   terminalText,
   parseCliArgs,
   parseDurationMs,
@@ -138,14 +140,10 @@ const OPTION_OF_REQUEST_PATH: Record<string, string> = {
   'engine.tokenRegex': '--token-regex',
 };
 
-/** A run request's schema issue in the CLI's words: `--interval-ms: at most 60000 (got 70000)`, not zod's. */
-function requestIssueInCliWords(issue: { path: readonly PropertyKey[]; code: string; message: string }): string {
+/** A run request's schema issue in the CLI's words: `--interval-ms: at most 60000`, not zod's. */
+function requestIssueInCliWords(issue: SchemaIssue & { path: readonly PropertyKey[] }): string {
   const path = issue.path.map(String).join('.');
-  const option = OPTION_OF_REQUEST_PATH[path] ?? path;
-  const { maximum, minimum } = issue as { maximum?: unknown; minimum?: unknown };
-  if (issue.code === 'too_big' && typeof maximum === 'number') return `${option}: at most ${maximum}`;
-  if (issue.code === 'too_small' && typeof minimum === 'number') return `${option}: at least ${minimum}`;
-  return `${option}: ${issue.message}`;
+  return issueInCliWords(issue, OPTION_OF_REQUEST_PATH[path] ?? path);
 }
 
 const MIB = 1024 * 1024;
