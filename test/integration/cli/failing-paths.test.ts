@@ -171,6 +171,12 @@ const PATHS: FailingPath[] = [
     code: 2,
   },
   {
+    what: "import from stdin (was 'cannot read -: no such file', exit 1)",
+    args: () => ['import', 'tegrastats', '-', '--out', at('stdin.kvscope')],
+    reason: /^kvscope import: import reads a file, not stdin \("-"\): save the log first/,
+    code: 2,
+  },
+  {
     what: 'recover without a target',
     args: () => ['recover'],
     reason: /^kvscope recover: expected exactly one target/,

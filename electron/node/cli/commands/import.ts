@@ -27,6 +27,12 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     throw new CliError(`expected a kind and a file: kvscope import <${kinds}> <file> --out <session>`, 2);
   if (extra.length > 0) throw new CliError(`unexpected argument "${extra[0]}"`, 2);
   if (!isImportKind(kind)) throw new CliError(`unknown kind "${kind}" (expected one of ${IMPORT_KINDS.join(', ')})`, 2);
+  // `parse` reads stdin for `-`; an import needs a file: a log without dates is placed by its mtime.
+  if (file === '-')
+    throw new CliError(
+      'import reads a file, not stdin ("-"): save the log first (e.g. ssh board tegrastats > board.log) and give its path',
+      2,
+    );
   if (!values.out) throw new CliError('--out <session> is required', 2);
   let intervalMs = DEFAULT_IMPORT_INTERVAL_MS;
   if (values.interval !== undefined) {
