@@ -181,9 +181,9 @@ describe('the dashboard', () => {
       // full-width tracks), with round labels on each axis.
       const depth = region(page, 'Throughput').getByTestId('depth-chart');
       await depth.waitFor({ timeout: WAIT_MS });
-      const depthWidth = defined(await depth.boundingBox(), 'depth chart box').width;
+      const depthWidth = defined((await depth.boundingBox()) ?? undefined, 'depth chart box').width;
       const trackWidth = defined(
-        await region(page, 'Throughput').getByTestId('track-canvas').first().boundingBox(),
+        (await region(page, 'Throughput').getByTestId('track-canvas').first().boundingBox()) ?? undefined,
         'throughput track box',
       ).width;
       expect(Math.abs(depthWidth - trackWidth)).toBeLessThanOrEqual(2);
