@@ -31,17 +31,32 @@ export function bytesOfSizeText(text: string): number | undefined {
 }
 
 /**
+ * A number typed without a unit is bytes; below this many it is a unit left out ("2" meant 2 GiB,
+ * "512" 512 MiB): no memory budget or limit is under a MiB.
+ */
+export const MIN_BARE_SIZE_BYTES = 1024 * 1024;
+
+/**
+ * Whether `text` (read as `bytes` by bytesOfSizeText) is a bare number that cannot be a count of
+ * bytes meant as a memory size: a fraction ("1.5" was read as 2 bytes, and the KV calculator's
+ * budget held no token) or under MIN_BARE_SIZE_BYTES (`--budget 2` gave a 0-token OOM horizon,
+ * `--memory-limit 2` an OOM-killed run). 0 is not (a size of nothing is said as such).
+ */
+export function isSizeMissingItsUnit(text: string, bytes: number): boolean {
+  const t = text.trim();
+  return /^[\d.]+$/.test(t) && bytes > 0 && (t.includes('.') || bytes < MIN_BARE_SIZE_BYTES);
+}
+
+/**
  * "2 GiB" → 2147483648, "1.5 GB" → 1500000000, "4000000000" → 4000000000; 0 and text are errors,
- * and so is a bare number that cannot be a count of bytes meant as a memory size: a fraction
- * ("1.5" was read as 2 bytes, and the KV calculator's budget held no token) or under 1024.
+ * and so is a bare number that is a unit left out (isSizeMissingItsUnit).
  */
 export function parseByteSize(text: string): ParsedSize {
   const bytes = bytesOfSizeText(text);
   if (bytes === undefined)
     return { ok: false, error: `cannot read "${text.trim()}": use e.g. 2 GiB, 512 MiB or 4000000000` };
   if (bytes <= 0) return { ok: false, error: 'must be more than 0 bytes' };
-  const bare = /^[\d.]+$/.test(text.trim());
-  if (bare && (text.includes('.') || bytes < 1024))
+  if (isSizeMissingItsUnit(text, bytes))
     return {
       ok: false,
       error: `a number without a unit is bytes: give its unit, e.g. ${text.trim()} GiB or ${text.trim()} MiB`,

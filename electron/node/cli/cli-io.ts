@@ -1,7 +1,7 @@
 // Where a CLI command writes. `--json` output goes to out() and nothing else does; progress
 // and errors go to err(). Tests pass their own CliIo to capture both.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { bytesOfSizeText } from '../../../shared/format/byte-size';
+import { bytesOfSizeText, isSizeMissingItsUnit } from '../../../shared/format/byte-size';
 
 export interface CliIo {
   out(text: string): void;
@@ -131,20 +131,12 @@ function editDistance(a: string, b: string): number {
   return previous[b.length] ?? 0;
 }
 
-/**
- * A number typed without a unit is bytes; below this many it is a unit left out (`--budget 2`
- * meant 2 GiB, `--memory-limit 512` 512 MiB): no engine runs in less than a MiB.
- */
-export const MIN_BARE_SIZE_BYTES = 1024 * 1024;
-
 /** "2GiB", "1.5 GB", "512MiB", "1000000" → bytes. */
 export function parseBytes(text: string, what = 'size'): number {
   // The shared grammar (also the run form's); unlike the form, the CLI lets 0 through as a size.
   const bytes = bytesOfSizeText(text);
   if (bytes === undefined) throw new CliError(`${what}: cannot read "${text}" (e.g. 2GiB, 512MiB, 4000000000)`, 2);
-  // Read as bytes, `--budget 2` gave a 0-token OOM horizon and `--memory-limit 2` an OOM-killed run.
-  const bare = /^\s*[\d.]+\s*$/.test(text);
-  if (bare && bytes > 0 && (bytes < MIN_BARE_SIZE_BYTES || text.includes('.'))) {
+  if (isSizeMissingItsUnit(text, bytes)) {
     const n = text.trim();
     throw new CliError(`${what} ${n}: a number without a unit is bytes; give the unit, e.g. ${n}GiB or ${n}MiB`, 2);
   }

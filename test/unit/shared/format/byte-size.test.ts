@@ -35,7 +35,10 @@ describe('parseByteSize', () => {
     });
     expect(parseByteSize(' 2 ').ok).toBe(false);
     expect(parseByteSize('1023').ok).toBe(false);
-    expect(parseByteSize('1024')).toEqual({ ok: true, bytes: 1024 });
+    // "2000" meant 2000 MiB: under a MiB, a bare number is a unit left out (the CLI's rule too).
+    expect(parseByteSize('2000').ok).toBe(false);
+    expect(parseByteSize('1048575').ok).toBe(false);
+    expect(parseByteSize('1048576')).toEqual({ ok: true, bytes: 1048576 });
     expect(parseByteSize('2 b')).toEqual({ ok: true, bytes: 2 });
   });
 
