@@ -155,6 +155,10 @@ export function parseIntArg(text: string | undefined, what: string, min = 1): nu
   if (text === undefined) return undefined;
   if (!/^\d+$/.test(text.trim()) || Number(text) < min)
     throw new CliError(`${what}: expected a whole number ≥ ${min}, got "${text}"`, 2);
+  // Past 2^53 a number is no longer itself (99999999999999999999 reads as 100000000000000000000):
+  // `kv --ctx` answered with totals of that.
+  if (!Number.isSafeInteger(Number(text)))
+    throw new CliError(`${what}: ${text.trim()} is too large (at most ${Number.MAX_SAFE_INTEGER})`, 2);
   return Number(text);
 }
 

@@ -2,7 +2,7 @@
 // the closest option for a typo. parseBytes: the sizes --budget accepts, and its one-line error.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { CliError, parseBytes, parseCliArgs, terminalText } from '../../../../../electron/node/cli/cli-io';
+import { CliError, parseBytes, parseCliArgs, parseIntArg, terminalText } from '../../../../../electron/node/cli/cli-io';
 
 const OPTIONS = {
   'interval-ms': { type: 'string' },
@@ -129,5 +129,28 @@ describe('terminalText', () => {
         expect(shown).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
       }),
     );
+  });
+});
+
+describe('parseIntArg', () => {
+  it('reads a whole number at least the minimum', () => {
+    expect(parseIntArg('4096', '--ctx')).toBe(4096);
+    expect(parseIntArg(undefined, '--ctx')).toBeUndefined();
+  });
+
+  // QA: `kv --ctx 99999999999999999999` answered with totals of 1e20 tokens.
+  it.each([
+    ['0', '--ctx: expected a whole number ≥ 1, got "0"'],
+    ['4k', '--ctx: expected a whole number ≥ 1, got "4k"'],
+    ['99999999999999999999', '--ctx: 99999999999999999999 is too large (at most 9007199254740991)'],
+  ])('refuses %j in one line, exit 2', (text, message) => {
+    let caught: unknown;
+    try {
+      parseIntArg(text, '--ctx');
+    } catch (e) {
+      caught = e;
+    }
+    expect(caught).toBeInstanceOf(CliError);
+    expect([(caught as CliError).message, (caught as CliError).exitCode]).toEqual([message, 2]);
   });
 });
