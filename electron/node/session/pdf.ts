@@ -65,7 +65,8 @@ export function findChromium(env: NodeJS.ProcessEnv = process.env): string {
   return found;
 }
 
-type PdfOptions = { chromium?: string; timeoutMs?: number };
+/** `signal`: stops the printing (Chromium is killed) and rejects with PdfError 'interrupted'. */
+type PdfOptions = { chromium?: string; timeoutMs?: number; signal?: AbortSignal };
 
 /** Prints `html` to a PDF file at `outPath` and resolves when the file is complete. */
 export async function htmlToPdf(html: string, outPath: string, options: PdfOptions = {}): Promise<void> {
@@ -87,25 +88,36 @@ export async function htmlToPdfBytes(html: string, options: PdfOptions = {}): Pr
       pathToFileURL(page).href,
     ];
     const stderr = await new Promise<string>((resolve, reject) => {
+      if (options.signal?.aborted) return reject(new PdfError('interrupted'));
       const child = spawn(chromium, args, { stdio: ['ignore', 'ignore', 'pipe'] });
       let err = '';
       child.stderr.on('data', (d: Buffer) => {
         if (err.length < 64_000) err += d.toString();
       });
-      const timer = setTimeout(() => {
-        child.kill('SIGKILL');
-        reject(
-          new PdfError(
-            `Chromium did not finish printing within ${Math.round((options.timeoutMs ?? PDF_TIMEOUT_MS) / 1000)} s`,
-          ),
-        );
-      }, options.timeoutMs ?? PDF_TIMEOUT_MS);
-      child.on('error', (error) => {
+      /** Kills Chromium and rejects: at the time limit, or on Ctrl-C (a large report prints for up to PDF_TIMEOUT_MS). */
+      const stop = (reason: string) => {
         clearTimeout(timer);
+        options.signal?.removeEventListener('abort', onAbort);
+        child.kill('SIGKILL');
+        reject(new PdfError(reason));
+      };
+      const timer = setTimeout(
+        () =>
+          stop(`Chromium did not finish printing within ${Math.round((options.timeoutMs ?? PDF_TIMEOUT_MS) / 1000)} s`),
+        options.timeoutMs ?? PDF_TIMEOUT_MS,
+      );
+      const onAbort = () => stop('interrupted');
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      const settled = () => {
+        clearTimeout(timer);
+        options.signal?.removeEventListener('abort', onAbort);
+      };
+      child.on('error', (error) => {
+        settled();
         reject(new PdfError(`cannot start Chromium (${chromium}): ${error.message}`));
       });
       child.on('close', (code) => {
-        clearTimeout(timer);
+        settled();
         if (code === 0) resolve(err);
         else reject(new PdfError(`Chromium exited with status ${code} while printing: ${lastMeaningfulLine(err)}`));
       });

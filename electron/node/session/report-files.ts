@@ -40,7 +40,8 @@ export function formatFromFileName(file: string): ReportFormat | null {
   return map[ext] ?? null;
 }
 
-type ReportOptions = { csvLayout?: CsvLayout };
+/** `signal` stops a PDF's printing (Ctrl-C on `kvscope report`); the text formats are written at once. */
+type ReportOptions = { csvLayout?: CsvLayout; signal?: AbortSignal };
 
 /** The renderer of each format written as text (every format but PDF). */
 const TEXT_RENDERERS: Record<Exclude<ReportFormat, 'pdf'>, (session: SessionData, options: ReportOptions) => string> = {
@@ -75,7 +76,7 @@ export async function reportContent(
   format: ReportFormat,
   options: ReportOptions = {},
 ): Promise<string | Buffer> {
-  if (format === 'pdf') return htmlToPdfBytes(renderReportHtml(buildReportModel(session)));
+  if (format === 'pdf') return htmlToPdfBytes(renderReportHtml(buildReportModel(session)), { signal: options.signal });
   return renderReport(session, format, options);
 }
 
@@ -120,9 +121,10 @@ export async function comparisonContent(
   b: SessionData,
   names: { a: string; b: string },
   format: CompareFormat,
+  signal?: AbortSignal,
 ): Promise<string | Buffer> {
   const model = buildCompareModel(a, b, names);
   if (format === 'md') return renderCompareMarkdown(model);
   if (format === 'html') return renderCompareHtml(model);
-  return htmlToPdfBytes(renderCompareHtml(model));
+  return htmlToPdfBytes(renderCompareHtml(model), { signal });
 }

@@ -30,7 +30,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   checkOutput(out, format, io);
   const a = loadSession(pathA);
   const b = loadSession(pathB);
-  await writeOutput(out, io, () => comparisonContent(a, b, { a: basename(pathA), b: basename(pathB) }, format));
+  await writeOutput(out, io, () =>
+    comparisonContent(a, b, { a: basename(pathA), b: basename(pathB) }, format, io.signal),
+  );
   io.err(`kvscope compare: ${a.runs.length} run(s) against ${b.runs.length} written to ${outputName(out)}\n`);
   return 0;
 }

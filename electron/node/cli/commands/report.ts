@@ -51,7 +51,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   checkOutput(out, format, io);
 
   const session = loadSession(sessionPath);
-  await writeOutput(out, io, () => reportContent(session, format, { csvLayout: layout }));
+  await writeOutput(out, io, () => reportContent(session, format, { csvLayout: layout, signal: io.signal }));
   const recovered = session.runs.filter((r) => r.analysisSource === 'recomputed').length;
   io.err(
     `kvscope report: ${format} report of ${session.runs.length} run(s) written to ${outputName(out)}${recovered ? ` (${recovered} run(s) recovered from an interrupted recording)` : ''}\n`,
