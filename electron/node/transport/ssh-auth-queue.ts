@@ -1,8 +1,9 @@
 // Authentication of one hop, as ssh(1) does it: an explicit ordered queue — ssh-agent, identity
 // files, password, keyboard-interactive — filtered by the methods the server still accepts
 // (ssh2's authHandler function form). It starts with "none" to learn those methods, so no
-// password or passphrase is asked for a method the server would refuse anyway. Secrets that a
-// human typed are registered with util/redact.ts before they are used.
+// password or passphrase is asked for a method the server would refuse anyway. A wrong passphrase
+// is asked again, up to 3 times in all, as ssh(1) does. Secrets that a human typed are
+// registered with util/redact.ts before they are used.
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import {
   bareHost,
   DEFAULT_IDENTITY_NAMES,
   hopName,
+  MAX_PASSPHRASE_ATTEMPTS,
   type CredentialRequest,
   type SshCallbacks,
   type SshHop,
@@ -82,6 +84,51 @@ export function createAuthQueue(hop: SshHop, context: AuthQueueContext): AuthQue
     return passwords.get(k) ?? undefined;
   };
 
+  /**
+   * An encrypted identity file parsed with its passphrase, asked up to MAX_PASSPHRASE_ATTEMPTS
+   * times as ssh(1) does (each retry tells the source why), or undefined (skipped, reason noted).
+   * A source that gives a wrong passphrase again (an environment variable, a remembered value)
+   * is not asked a further time. A key given up on a wrong passphrase (or a Cancel after one)
+   * ends the password and keyboard-interactive steps: a password question next would hide why
+   * the key failed.
+   */
+  const unlock = async (file: string, data: Buffer): Promise<ReturnType<typeof ssh2utils.parseKey> | undefined> => {
+    if (!callbacks.passphrase) {
+      log(`identity file ${file} is encrypted and no passphrase source is set, skipped`);
+      tried.push(`key ${file} (encrypted, no passphrase)`);
+      return undefined;
+    }
+    // Only to notice a repeat; this closure ends with the attempt.
+    const wrong = new Set<string>();
+    const giveUp = (why: string) => {
+      tried.push(`key ${file} (${why})`);
+      const before = steps.length;
+      steps.splice(0, steps.length, ...steps.filter((s) => s.kind !== 'password' && s.kind !== 'keyboard-interactive'));
+      if (steps.length < before) log(`no password asked after the wrong passphrase of ${file}`);
+      return undefined;
+    };
+    for (let attempt = 1; attempt <= MAX_PASSPHRASE_ATTEMPTS; attempt++) {
+      const retry = attempt > 1 ? { attempt, maxAttempts: MAX_PASSPHRASE_ATTEMPTS } : undefined;
+      const passphrase = await callbacks.passphrase(retry ? { keyFile: file, retry } : { keyFile: file });
+      if (passphrase === undefined || passphrase === '') {
+        // Cancel on the first question skips the key as before; on a retry it stops the asking.
+        if (retry) return giveUp('wrong passphrase, then none given');
+        tried.push(`key ${file} (encrypted, no passphrase given)`);
+        return undefined;
+      }
+      registerSecret(passphrase);
+      if (wrong.has(passphrase)) {
+        log(`identity file ${file}: the same wrong passphrase was given again, not asking again`);
+        return giveUp('wrong passphrase');
+      }
+      const parsed = ssh2utils.parseKey(data, passphrase);
+      if (!(parsed instanceof Error)) return parsed;
+      wrong.add(passphrase);
+      log(`identity file ${file}: wrong passphrase (attempt ${attempt} of ${MAX_PASSPHRASE_ATTEMPTS})`);
+    }
+    return giveUp(`wrong passphrase, ${MAX_PASSPHRASE_ATTEMPTS} attempts`);
+  };
+
   /** An identity file as an ssh2 publickey method, or undefined (skipped, with the reason noted). */
   const keyMethod = async (file: string): Promise<AuthMethod | undefined> => {
     let data: Buffer;
@@ -99,23 +146,9 @@ export function createAuthQueue(hop: SshHop, context: AuthQueueContext): AuthQue
     }
     let parsed = ssh2utils.parseKey(data);
     if (parsed instanceof Error && /encrypted|passphrase/i.test(parsed.message)) {
-      if (!callbacks.passphrase) {
-        log(`identity file ${file} is encrypted and no passphrase source is set, skipped`);
-        tried.push(`key ${file} (encrypted, no passphrase)`);
-        return undefined;
-      }
-      const passphrase = await callbacks.passphrase({ keyFile: file });
-      if (passphrase === undefined || passphrase === '') {
-        tried.push(`key ${file} (encrypted, no passphrase given)`);
-        return undefined;
-      }
-      registerSecret(passphrase);
-      parsed = ssh2utils.parseKey(data, passphrase);
-      if (parsed instanceof Error) {
-        log(`identity file ${file}: wrong passphrase, skipped`);
-        tried.push(`key ${file} (wrong passphrase)`);
-        return undefined;
-      }
+      const unlocked = await unlock(file, data);
+      if (!unlocked) return undefined;
+      parsed = unlocked;
     }
     // ssh2 returns an array for a file holding several keys (its typings leave that out).
     const found: unknown = parsed;

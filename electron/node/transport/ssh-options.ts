@@ -12,6 +12,8 @@ export const DEFAULT_KEEPALIVE_COUNT_MAX = 3;
 export const DEFAULT_CONNECT_TIMEOUT_MS = 20_000;
 /** Reconnect: first retry after 0.5 s, doubling up to 30 s, 10 attempts (≈ 3.5 min), ±50 % jitter. */
 export const DEFAULT_RECONNECT = { initialDelayMs: 500, maxDelayMs: 30_000, maxAttempts: 10 } as const;
+/** ssh(1)'s NumberOfPasswordPrompts: a key's passphrase is asked up to 3 times, as ssh(1) does. */
+export const MAX_PASSPHRASE_ATTEMPTS = 3;
 /** ssh(1)'s default identity files, in its order (without the DSA/SK ones). */
 export const DEFAULT_IDENTITY_NAMES = ['id_ed25519', 'id_ecdsa', 'id_rsa'] as const;
 
@@ -32,11 +34,24 @@ export interface CredentialRequest {
   username: string;
 }
 
+export interface PassphraseRequest {
+  keyFile: string;
+  /**
+   * Set when asked again because the previous answer did not unlock the key: this is attempt
+   * `attempt` (2 or more) of `maxAttempts`. A source that gives the same wrong answer again is not
+   * asked a further time (a variable or a remembered value would only loop).
+   */
+  retry?: { attempt: number; maxAttempts: number };
+}
+
 export interface SshCallbacks {
   /** Password for user@host; asked only when the server still accepts password or keyboard-interactive. */
   password?: (request: CredentialRequest) => string | undefined | Promise<string | undefined>;
-  /** Passphrase of an encrypted identity file; asked only when the server still accepts publickey. */
-  passphrase?: (request: { keyFile: string }) => string | undefined | Promise<string | undefined>;
+  /**
+   * Passphrase of an encrypted identity file; asked only when the server still accepts publickey,
+   * and asked again (request.retry) after a wrong one. undefined or '': none given, the key is skipped.
+   */
+  passphrase?: (request: PassphraseRequest) => string | undefined | Promise<string | undefined>;
   /** Trust a host key that is not known yet (absent → unknown keys are refused). */
   confirmHostKey?: ConfirmHostKey;
 }

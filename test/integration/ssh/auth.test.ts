@@ -164,22 +164,26 @@ describe('ssh authentication', () => {
     expect(logs.join('\n')).not.toContain(PASSPHRASE);
   });
 
-  it('a wrong passphrase skips the key and the failure names it, without the passphrase', async () => {
+  // It was "a wrong passphrase skips the key": now it is asked again (passphrase-retry.test.ts),
+  // and a source that gives the same wrong one again is given up on at its second answer.
+  it('a wrong passphrase given again gives up the key and the failure names it, without the passphrase', async () => {
     const logs: string[] = [];
     const wrong = `not-the-passphrase-${Date.now()}`;
     secretsUsed.push(wrong);
+    let asked = 0;
     const error = (await SshTarget.connect(
       options(
         sshd,
         {
           target: { host: sshd.host, port: sshd.port, username: sshd.user, identityFiles: [encryptedKey] },
-          passphrase: () => wrong,
+          passphrase: () => (asked++, wrong),
         },
         logs,
       ),
     ).catch((e: Error) => e)) as Error & { code?: string };
     expect(error.code).toBe('SSH_AUTH_FAILED');
     expect(error.message).toContain(`key ${encryptedKey} (wrong passphrase)`);
+    expect(asked).toBe(2);
     const everything = [logs.join('\n'), error.message, error.stack ?? ''].join('\n');
     allOutput.push(error.message, error.stack ?? '');
     expect(everything).not.toContain(wrong);
