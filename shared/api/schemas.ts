@@ -147,6 +147,18 @@ export const CredentialPromptSchema = z.object({
   /** Whether "remember" is possible here, and why not (SecretStorageStatus.reason). */
   canRemember: z.boolean(),
   rememberNote: z.string().nullable(),
+  /**
+   * Asked again because the previous answer was wrong (a passphrase that did not unlock its key):
+   * which attempt this is, of how many, and why, in the words the dialog shows. Absent on a first
+   * question (and from callers older than it).
+   */
+  retry: z
+    .object({
+      attempt: z.number().int().min(2),
+      maxAttempts: z.number().int().min(2),
+      reason: z.string(),
+    })
+    .optional(),
   expiresAt: z.number(),
 });
 export type CredentialPrompt = z.infer<typeof CredentialPromptSchema>;

@@ -5,7 +5,9 @@
 // error names both fingerprints. Passwords and passphrases become credentialPrompt events; they
 // are remembered only when the user asks, the storage is a real keychain, and the board is a
 // saved one, and only after the connection authenticated (a mistyped password is never kept).
-import type { TargetSpec } from '../../../shared/api/schemas';
+// A passphrase that did not unlock its key (the transport asks again, with `retry`) is dropped
+// from this connection, this app's memory and the remembered secrets, and the dialog says why.
+import type { CredentialPrompt, TargetSpec } from '../../../shared/api/schemas';
 import { appKnownHostsPath } from '../config/app-paths';
 import type { TargetFactory } from '../run/run-service';
 import { LocalTarget } from '../transport/local-target';
@@ -100,8 +102,33 @@ export class AppConnector {
     const usedRemembered = new Set<string>();
     const toRemember = new Map<string, string>();
     // A run's link can drop and reconnect: the passphrase typed once serves the whole life of
-    // this connection (transport/ssh-link.ts caches passwords itself).
+    // this connection (transport/ssh-link.ts caches passwords itself). One that did not unlock
+    // its key (the transport asks again, with `retry`) is dropped from here and from everywhere
+    // it came from: this app's memory, the remembered secrets.
     const passphrases = new Map<string, string | undefined>();
+    const passphraseSource = new Map<string, 'asked' | 'typed' | 'remembered'>();
+
+    const askPassphrase = async (
+      keyFile: string,
+      key: string | undefined,
+      retry?: CredentialPrompt['retry'],
+    ): Promise<string | undefined> => {
+      const answer = await prompts.askCredential(
+        { kind: 'passphrase', boardLabel: label, keyFile, canRemember, rememberNote, ...(retry ? { retry } : {}) },
+        signal,
+      );
+      const given = answer.value ?? undefined;
+      if (given === undefined) {
+        credentialOutcome = answer.outcome === 'answered' ? 'cancelled' : answer.outcome;
+        credentialKind = 'passphrase';
+      } else {
+        typedNow.set(typedKey(keyFile), given);
+        if (answer.remember && key && canRemember) toRemember.set(key, given);
+      }
+      passphrases.set(keyFile, given);
+      passphraseSource.set(keyFile, 'asked');
+      return given;
+    };
 
     const options: CreateTargetOptions = {
       env,
@@ -152,34 +179,43 @@ export class AppConnector {
         typedNow.set(typedKey(account), answer.value);
         return answer.value;
       },
-      passphrase: async ({ keyFile }) => {
+      passphrase: async ({ keyFile, retry }) => {
+        const key = boardId !== undefined ? secretKeys.passphrase(boardId, keyFile) : undefined;
+        if (retry) {
+          // The last answer for this key did not unlock it: nothing keeps it, the user is asked.
+          const source = passphraseSource.get(keyFile) ?? 'asked';
+          passphrases.delete(keyFile);
+          typedNow.delete(typedKey(keyFile));
+          this.typed.delete(typedKey(keyFile));
+          usedTyped.delete(typedKey(keyFile));
+          if (key) {
+            toRemember.delete(key);
+            if (usedRemembered.delete(key)) await secrets.delete(key).catch(() => false);
+          }
+          const reason =
+            source === 'remembered'
+              ? `The remembered passphrase did not unlock ${keyFile} and has been forgotten: type it again`
+              : source === 'typed'
+                ? `The passphrase typed earlier did not unlock ${keyFile}: type it again`
+                : `That passphrase did not unlock ${keyFile}: try again`;
+          return askPassphrase(keyFile, key, { ...retry, reason });
+        }
         if (passphrases.has(keyFile)) return passphrases.get(keyFile);
         const inMemory = this.typed.get(typedKey(keyFile));
         if (inMemory !== undefined) {
           usedTyped.add(typedKey(keyFile));
           passphrases.set(keyFile, inMemory);
+          passphraseSource.set(keyFile, 'typed');
           return inMemory;
         }
-        const key = boardId !== undefined ? secretKeys.passphrase(boardId, keyFile) : undefined;
-        let value: string | undefined;
-        if (key && canRemember) {
-          value = await secrets.get(key).catch(() => undefined);
-          if (value) usedRemembered.add(key);
+        const remembered = key && canRemember ? await secrets.get(key).catch(() => undefined) : undefined;
+        if (key && remembered) {
+          usedRemembered.add(key);
+          passphrases.set(keyFile, remembered);
+          passphraseSource.set(keyFile, 'remembered');
+          return remembered;
         }
-        if (!value) {
-          const answer = await prompts.askCredential(
-            { kind: 'passphrase', boardLabel: label, keyFile, canRemember, rememberNote },
-            signal,
-          );
-          value = answer.value ?? undefined;
-          if (value === undefined) {
-            credentialOutcome = answer.outcome === 'answered' ? 'cancelled' : answer.outcome;
-            credentialKind = 'passphrase';
-          } else typedNow.set(typedKey(keyFile), value);
-          if (value !== undefined && answer.remember && key && canRemember) toRemember.set(key, value);
-        }
-        passphrases.set(keyFile, value);
-        return value;
+        return askPassphrase(keyFile, key);
       },
     };
 

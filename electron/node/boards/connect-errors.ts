@@ -144,7 +144,9 @@ export function describeConnectError(error: unknown, context: ConnectErrorContex
         `Authentication failed for ${label}: ${detail}.` +
           (context.forgotRemembered
             ? ' The remembered password or passphrase was refused and has been forgotten; connect again to type it.'
-            : ' Check the user name, the identity file, or the password.'),
+            : /\(wrong passphrase\b/.test(detail)
+              ? ' The passphrase did not unlock that key; connect again to type it.'
+              : ' Check the user name, the identity file, or the password.'),
         'auth-failed',
       );
     }

@@ -1,17 +1,23 @@
 // A wrong passphrase for an encrypted identity file, against a real OpenSSH sshd: it is asked
 // again, saying why, up to 3 times as ssh(1) does; a source that gives the same wrong value again
 // (an environment variable, a remembered value) stops at once; no password question comes after
-// it (that hid why the key failed). Before:
+// it (that hid why the key failed); the app's connector keeps no passphrase that failed. Before:
 // the key was skipped at the first wrong answer and the user met a password dialog, or "tried
 // key X (wrong passphrase)" with no chance to type it again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { ApiEventName } from '../../../shared/api/contract';
+import type { CredentialPrompt } from '../../../shared/api/schemas';
 import { generateKey, makeTempDir, startSshd, writeKnownHosts, type Sshd } from '../../helpers/sshd';
 import { runCli } from '../../helpers/cli';
 import { SshTarget, type SshTargetOptions } from '../../../electron/node/transport/ssh-target';
 import { KnownHostsStore } from '../../../electron/node/transport/known-hosts';
 import type { PassphraseRequest } from '../../../electron/node/transport/ssh-options';
+import { AppConnector } from '../../../electron/node/boards/app-connector';
+import { PromptBroker } from '../../../electron/node/boards/prompt-broker';
+import { BoardStore } from '../../../electron/node/boards/board-store';
+import { EncryptedFileSecretStore, secretKeys } from '../../../electron/node/boards/secret-store';
 
 let sshd: Sshd;
 let dir: string;
@@ -136,7 +142,127 @@ describe('a wrong passphrase from the CLI (--passphrase-env)', () => {
   }, 90_000);
 });
 
-it('nothing logged or thrown in this file contains a passphrase', () => {
+// ---- the app's connector: prompts as events, memory, remembered secrets -----------------------
+
+const memoryCipher = {
+  backend: () => 'keychain',
+  isAvailable: () => true,
+  encrypt: (t: string) => Buffer.from(t).reverse(),
+  decrypt: (b: Buffer) => Buffer.from(b).reverse().toString(),
+};
+
+function app(name: string) {
+  const events: Array<{ event: ApiEventName; payload: any }> = [];
+  const prompts = new PromptBroker((event, payload) => {
+    events.push({ event, payload });
+    allOutput.push(JSON.stringify(payload));
+  });
+  const home = join(dir, name);
+  const boards = new BoardStore({ dir: home });
+  const secrets = new EncryptedFileSecretStore(memoryCipher, { dir: home });
+  const connector = new AppConnector({
+    prompts,
+    secrets,
+    boards,
+    env: { KVSCOPE_HOME: home, KVSCOPE_SSH_CONFIG: join(dir, 'no_ssh_config'), HOME: home },
+    log: (l) => allOutput.push(l),
+  });
+  const spec = {
+    kind: 'ssh' as const,
+    host: sshd.host,
+    port: sshd.port,
+    user: sshd.user,
+    identityFile: encryptedKey,
+    knownHostsFile: knownHosts,
+  };
+  const credentialPrompts = () =>
+    events.filter((e) => e.event === 'credentialPrompt').map((e) => e.payload as CredentialPrompt);
+  /** Answers each new credential prompt with the next of `answers` (null: Cancel), as a user would. */
+  const answerWith = (answers: Array<string | null>, remember = false) => {
+    const seen = new Set<string>();
+    const timer = setInterval(() => {
+      for (const p of credentialPrompts()) {
+        if (seen.has(p.requestId)) continue;
+        seen.add(p.requestId);
+        prompts.answerCredential(p.requestId, answers.shift() ?? null, remember);
+      }
+    }, 2);
+    return () => clearInterval(timer);
+  };
+  return { connector, boards, secrets, spec, credentialPrompts, answerWith };
+}
+
+describe('a wrong passphrase in the app', () => {
+  it('the dialog comes back saying so; the right one connects; only the right one is kept', async () => {
+    const a = app('app-retry');
+    const stop = a.answerWith([WRONG[0], PASSPHRASE]);
+    const t = await a.connector.connect(a.spec).finally(stop);
+    await t.close();
+    const asked = a.credentialPrompts();
+    expect(asked.map((p) => p.kind)).toEqual(['passphrase', 'passphrase']);
+    expect(asked[0]!.retry).toBeUndefined();
+    expect(asked[1]!.retry).toEqual({
+      attempt: 2,
+      maxAttempts: 3,
+      reason: `That passphrase did not unlock ${encryptedKey}: try again`,
+    });
+    // What this app keeps for the board is the passphrase that worked: a second connection asks nothing.
+    const t2 = await a.connector.connect(a.spec);
+    await t2.close();
+    expect(a.credentialPrompts()).toHaveLength(2);
+  });
+
+  it('three wrong ones fail naming the key and the wrong passphrase, with no password dialog', async () => {
+    const a = app('app-three');
+    const stop = a.answerWith([...WRONG]);
+    const error = (await a.connector
+      .connect(a.spec)
+      .finally(stop)
+      .catch((e: Error) => e)) as Error & { kind?: string };
+    allOutput.push(error.message);
+    expect(a.credentialPrompts().map((p) => [p.kind, p.retry?.attempt])).toEqual([
+      ['passphrase', undefined],
+      ['passphrase', 2],
+      ['passphrase', 3],
+    ]);
+    expect(error.kind).toBe('auth-failed');
+    expect(error.message).toContain(`key ${encryptedKey} (wrong passphrase, 3 attempts)`);
+    expect(error.message).toContain('The passphrase did not unlock that key');
+  });
+
+  it('Cancel on the second question ends the attempt as a cancelled question', async () => {
+    const a = app('app-cancel');
+    const stop = a.answerWith([WRONG[0], null]);
+    const error = (await a.connector
+      .connect(a.spec)
+      .finally(stop)
+      .catch((e: Error) => e)) as Error & { kind?: string };
+    expect(error.kind).toBe('cancelled');
+    expect(error.message).toMatch(/^Not connected to .*: the passphrase question was cancelled\./);
+    expect(error.message).not.toContain('no usable credential');
+    expect(error.message).toContain(`key ${encryptedKey} (wrong passphrase, then none given)`);
+    // No password question after it.
+    expect(a.credentialPrompts().map((p) => p.kind)).toEqual(['passphrase', 'passphrase']);
+  });
+
+  it('a remembered passphrase that no longer unlocks the key is forgotten and asked for', async () => {
+    const a = app('app-remembered');
+    const saved = await a.boards.save({ label: 'Enc board', spec: a.spec });
+    const key = secretKeys.passphrase(saved.id, encryptedKey);
+    await a.secrets.set(key, WRONG[2]); // the key's passphrase was changed since
+    const stop = a.answerWith([PASSPHRASE], true);
+    const t = await a.connector.connect(a.spec, { boardId: saved.id }).finally(stop);
+    await t.close();
+    const asked = a.credentialPrompts();
+    expect(asked).toHaveLength(1);
+    expect(asked[0]!.retry?.reason).toBe(
+      `The remembered passphrase did not unlock ${encryptedKey} and has been forgotten: type it again`,
+    );
+    expect(await a.secrets.get(key)).toBe(PASSPHRASE);
+  });
+});
+
+it('nothing logged, thrown or sent as an event in this file contains a passphrase', () => {
   const text = allOutput.join('\n');
   expect(text).toContain('Outbound: Sending USERAUTH_REQUEST');
   for (const secret of [PASSPHRASE, ...WRONG]) {

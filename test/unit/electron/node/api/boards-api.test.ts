@@ -457,6 +457,41 @@ describe('connecting from the app', () => {
     expect(await k.secrets.get(key)).toBeUndefined();
   });
 
+  it('a passphrase typed earlier that no longer unlocks the key is dropped from memory and asked for', async () => {
+    const keyFile = '/home/e/.ssh/id_enc';
+    const given: Array<string | undefined> = [];
+    let failFirst = false;
+    const k = connector({
+      script: async (_spec, o) => {
+        given.push(await o.passphrase!({ keyFile }));
+        if (failFirst) given.push(await o.passphrase!({ keyFile, retry: { attempt: 2, maxAttempts: 3 } }));
+        // A reconnect within this connection: the value given last, not a failed one.
+        given.push(await o.passphrase!({ keyFile }));
+        return fakeTarget();
+      },
+    });
+    const saved = await k.boards.save({ label: 'Orin', spec: board });
+    const [before, after] = [`pp-before-${Date.now()}`, `pp-after-${Date.now()}`];
+    const answers = [before, after];
+    const stop = k.answer(
+      (event, p) => event === 'credentialPrompt' && k.prompts.answerCredential(p.requestId, answers.shift()!),
+    );
+    await k.c.connect(board, { boardId: saved.id }); // typed once, kept in this app's memory
+    failFirst = true; // the key's passphrase was changed since
+    await k.c.connect(board, { boardId: saved.id });
+    failFirst = false;
+    await k.c.connect(board, { boardId: saved.id }); // the new one is what the memory holds now
+    stop();
+    expect(given).toEqual([before, before, before, after, after, after, after]);
+    const prompts = k.of('credentialPrompt');
+    expect(prompts).toHaveLength(2);
+    expect(prompts[1].retry).toEqual({
+      attempt: 2,
+      maxAttempts: 3,
+      reason: `The passphrase typed earlier did not unlock ${keyFile}: type it again`,
+    });
+  });
+
   it('offers no "remember" where storage is unavailable or the board is not saved, and says why', async () => {
     const k = connector({
       secrets: noSecretStore(),

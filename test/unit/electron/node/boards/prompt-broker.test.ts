@@ -2,6 +2,7 @@
 // back by request id, and a question nobody answers is cancelled after the timeout.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ApiEventName } from '../../../../../shared/api/contract';
+import { CredentialPromptSchema } from '../../../../../shared/api/schemas';
 import { PromptBroker } from '../../../../../electron/node/boards/prompt-broker';
 import { redact } from '../../../../../electron/node/util/redact';
 
@@ -124,5 +125,19 @@ describe('credential questions', () => {
     });
     b.answerCredential(of('credentialPrompt')[0].requestId, null);
     await expect(answer).resolves.toEqual({ value: null, remember: false, outcome: 'answered' });
+  });
+
+  it('a passphrase asked again carries why, and a question without it stays valid (older callers)', () => {
+    const { b, of } = broker();
+    const retry = { attempt: 2, maxAttempts: 3, reason: 'That passphrase did not unlock /k/id: try again' };
+    void b.askCredential({ ...question, kind: 'passphrase', keyFile: '/k/id', account: undefined, retry });
+    void b.askCredential(question);
+    const [again, first] = of('credentialPrompt');
+    expect(CredentialPromptSchema.parse(again).retry).toEqual(retry);
+    expect(CredentialPromptSchema.parse(first).retry).toBeUndefined();
+    expect(
+      CredentialPromptSchema.safeParse({ ...again, retry: { attempt: 1, maxAttempts: 3, reason: '' } }).success,
+    ).toBe(false);
+    b.cancelAll();
   });
 });
