@@ -2,7 +2,8 @@
 // - an unknown host key: its SHA256 fingerprint, host:port and key type, to compare with the
 //   board's own (`ssh-keygen -lf …` on the board) before "Accept & remember";
 // - a password or key passphrase: a masked field and "remember", which is only possible where
-//   the OS keychain protects it (the note says why not otherwise).
+//   the OS keychain protects it (the note says why not otherwise); asked again after a wrong
+//   passphrase, it says so first (prompt.retry: why, and which attempt of how many).
 // The typed secret stays in this component's state, never in the app store.
 import { useEffect, useState } from 'react';
 import type { CredentialPrompt, HostKeyPrompt } from '../../../shared/api/schemas';
@@ -111,6 +112,7 @@ function CredentialDialog({ prompt }: { prompt: CredentialPrompt }) {
   const [value, setValue] = useState('');
   const [remember, setRemember] = useState(false);
   const isPassword = prompt.kind === 'password';
+  const retryId = `credential-retry-${prompt.requestId}`;
   const submit = () => {
     const typed = value;
     setValue('');
@@ -144,6 +146,11 @@ function CredentialDialog({ prompt }: { prompt: CredentialPrompt }) {
             </>
           )}
         </p>
+        {prompt.retry && (
+          <p className="field-error" role="alert" id={retryId} data-testid="credential-retry">
+            {prompt.retry.reason} (attempt {prompt.retry.attempt} of {prompt.retry.maxAttempts}).
+          </p>
+        )}
         <label className="field">
           <span className="field-label">{isPassword ? 'Password' : 'Passphrase'}</span>
           <input
@@ -151,6 +158,8 @@ function CredentialDialog({ prompt }: { prompt: CredentialPrompt }) {
             autoComplete="off"
             value={value}
             onChange={(e) => setValue(e.target.value)}
+            aria-invalid={prompt.retry ? true : undefined}
+            aria-describedby={prompt.retry ? retryId : undefined}
             data-testid="credential-input"
             data-autofocus
           />
