@@ -21,7 +21,7 @@ async function importFixture(format: string, rel: string, name: string, ...more:
   const out = join(dir, `${name}.kvscope`);
   const res = await runCli(['import', format, fixture(rel), '--out', out, ...more]);
   expect(res.code, res.stderr).toBe(0);
-  return { out, run: defined(readSession(out).runs[0], 'run') };
+  return { out, run: defined(readSession(out).runs[0], 'run'), stderr: res.stderr };
 }
 const MIB = 1024 ** 2;
 
@@ -482,13 +482,17 @@ describe('kvscope import perf and llama-log', () => {
   }, 60_000);
 
   it('a llama.cpp log → the run’s engine log (timings), reported like a recorded run', async () => {
-    const { out, run } = await importFixture(
+    const { out, run, stderr } = await importFixture(
       'llama-log',
       'llama-cpp/llama-print-timings-2023-2024/04_llama_print_timings_variants_2023_2024.txt',
       'llama',
     );
     expect(run.samples).toHaveLength(0);
     expect(run.engineLog.timings.length).toBeGreaterThan(0);
+    // The line says what was kept ("0 sample(s)" alone read as nothing imported).
+    expect(stderr).toMatch(
+      new RegExp(`^kvscope import: 0 sample\\(s\\), ${run.engineLog.timings.length} timing record\\(s\\)`),
+    );
     const rep = await runCli(['report', out, '--format', 'csv', '-o', join(dir, 'llama.csv')]);
     expect(rep.code).toBe(0);
   }, 60_000);

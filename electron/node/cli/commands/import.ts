@@ -54,7 +54,21 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     io.err(`kvscope import: the session that was at ${result.session} is kept as ${result.previousSessionKeptAs}\n`);
   const runs = result.runs > 1 ? ` in ${result.runs} runs (one per program run in the log)` : '';
   io.err(
-    `kvscope import: ${result.samples} sample(s), ${result.diagnostics} unreadable line(s) from ${file} → ${result.session}${runs}\n`,
+    `kvscope import: ${importedText(result)}, ${result.diagnostics} unreadable line(s) from ${file} → ${result.session}${runs}\n`,
   );
   return 0;
+}
+
+/**
+ * What the session holds: its samples, and the engine's own records where a log has them (a
+ * llama.cpp log gives timings, KV and model lines, no samples: "0 sample(s)" read as nothing kept).
+ */
+export function importedText(result: Pick<ImportResult, 'samples' | 'engineLog'>): string {
+  const { timings, kv, model } = result.engineLog;
+  const engine = [
+    timings > 0 ? `${timings} timing record(s)` : null,
+    kv > 0 ? `${kv} KV record(s)` : null,
+    model > 0 ? `${model} model record(s)` : null,
+  ].filter((part): part is string => part !== null);
+  return [`${result.samples} sample(s)`, ...engine].join(', ');
 }
