@@ -4,8 +4,8 @@
 import type { TegrastatsCpu } from './records';
 
 // The line is read in one pass: split into tokens by one regular expression, and each token read by
-// small character-level readers (no regex per token, no split-and-rejoin), so the cost is linear in
-// the line and a 1 KiB line costs a few microseconds (bench/parsers.bench.ts).
+// small character-level readers (no regex per token, no split-and-rejoin, no substring per number),
+// so the cost is linear in the line and a 1 KiB line costs a few microseconds (bench/parsers.bench.ts).
 
 /** A record starts with `RAM`, after the JetPack 5+ timestamp when there is one. */
 export const RECORD_START_RE = /^\s*(?:\d\d-\d\d-\d{4}\s+\d\d:\d\d:\d\d\s+)?RAM\s/;
@@ -34,10 +34,28 @@ const TOKEN_RE = /[^\s(]+|\([^\s(]*/g;
  */
 export const MAX_TOKENS = 1024;
 
-/** End index of the run of digits starting at `k` (k itself when there is none). */
-export function digitsEnd(s: string, k: number): number {
-  while (k < s.length && isDigit(s.charCodeAt(k))) k++;
+/** End index of the run of digits starting at `k`, at most `end` (k itself when there is none). */
+export function digitsEnd(s: string, k: number, end: number = s.length): number {
+  while (k < end && isDigit(s.charCodeAt(k))) k++;
   return k;
+}
+
+/** Digits up to this many are read exactly by digitsValue (every step stays below 2^53). */
+const MAX_EXACT_DIGITS = 15;
+
+/** 10^0 … 10^15, written out: each is a double exactly (10 ** k need not be correctly rounded). */
+const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+
+/**
+ * The number the digits s[from, to) spell (a run digitsEnd found), the same as
+ * `Number(s.slice(from, to))` without making the substring: a line has about forty numbers, and
+ * making a substring only to parse it cost more than the parsing.
+ */
+export function digitsValue(s: string, from: number, to: number): number {
+  if (to - from > MAX_EXACT_DIGITS) return Number(s.slice(from, to));
+  let v = 0;
+  for (let k = from; k < to; k++) v = v * 10 + (s.charCodeAt(k) - 48);
+  return v;
 }
 
 export function allDigits(s: string): boolean {
@@ -78,8 +96,8 @@ export function readUsedTotal(t: string): [number, number] | null {
   if (e2 === e1 + 1) return null;
   const unit = unitBytes(t.slice(e2));
   if (Number.isNaN(unit)) return null;
-  const used = Number(t.slice(0, e1));
-  const total = Number(t.slice(e1 + 1, e2));
+  const used = digitsValue(t, 0, e1);
+  const total = digitsValue(t, e1 + 1, e2);
   // More in use than there is: a damaged number, not a reading.
   return used > total ? null : [used * unit, total * unit];
 }
@@ -91,7 +109,7 @@ export function readLfbBlocks(t: string): [number, number] | null {
   const e2 = digitsEnd(t, e1 + 1);
   if (e2 === e1 + 1 || !t.endsWith(')')) return null;
   const unit = unitBytes(t.slice(e2, -1));
-  return Number.isNaN(unit) ? null : [Number(t.slice(0, e1)), Number(t.slice(e1 + 1, e2)) * unit];
+  return Number.isNaN(unit) ? null : [digitsValue(t, 0, e1), digitsValue(t, e1 + 1, e2) * unit];
 }
 
 /** `NMB)` → bytes; null if not of that form. */
@@ -99,21 +117,29 @@ export function readSizeClosed(t: string): number | null {
   const e = digitsEnd(t, 0);
   if (e === 0 || !t.endsWith(')')) return null;
   const unit = unitBytes(t.slice(e, -1));
-  return Number.isNaN(unit) ? null : Number(t.slice(0, e)) * unit;
+  return Number.isNaN(unit) ? null : digitsValue(t, 0, e) * unit;
 }
 
-/** A decimal `-?D+(.D+)?` spanning s[from, to) exactly; null otherwise. */
+/** A decimal `-?D+(.D+)?` spanning s[from, to) exactly, as Number reads it; null otherwise. */
 function decimalIn(s: string, from: number, to: number): number | null {
-  let k = from;
-  if (s[k] === '-') k++;
+  const negative = s.charCodeAt(from) === 45; /* - */
+  const k = negative ? from + 1 : from;
   const e = digitsEnd(s, k);
   if (e === k) return null;
   let end = e;
-  if (s[e] === '.') {
+  if (s.charCodeAt(e) === 46 /* . */) {
     end = digitsEnd(s, e + 1);
     if (end === e + 1) return null;
   }
-  return end === to ? Number(s.slice(from, to)) : null;
+  if (end !== to) return null;
+  const fractionDigits = end === e ? 0 : end - e - 1;
+  if (e - k + fractionDigits > MAX_EXACT_DIGITS) return Number(s.slice(from, to));
+  // All the digits as one integer over a power of ten: both are exact doubles, so the one division
+  // rounds to the nearest double, which is what Number gives for the text.
+  const scale = POW10[fractionDigits] ?? NaN;
+  const digits = digitsValue(s, k, e) * scale + (fractionDigits === 0 ? 0 : digitsValue(s, e + 1, end));
+  const value = digits / scale;
+  return negative ? -value : value;
 }
 
 /** `name@42.5C` / JetPack 7 `name@52.9C/53.1C` → name, value, max; null if not of that form. */
@@ -141,27 +167,33 @@ export function readTemp(t: string): { name: string; c: number; maxC: number | n
  * cut in its last value (a log copied while tegrastats wrote it), not an average of 24 mW.
  */
 export function readRail(t: string): { cur: number; avg: number; max: number | null } | null {
-  const values: number[] = [];
+  let cur = 0;
+  let avg = 0;
+  let max: number | null = null;
+  let count = 0;
   let withUnit = 0;
   let k = 0;
-  while (k <= t.length) {
-    const from = k;
-    if (t[k] === '-') k++;
+  for (;;) {
+    const negative = t.charCodeAt(k) === 45; /* - */
+    if (negative) k++;
     const e = digitsEnd(t, k);
     if (e === k) return null;
-    values.push(Number(t.slice(from, e)));
+    const value = negative ? -digitsValue(t, k, e) : digitsValue(t, k, e);
+    if (count === 0) cur = value;
+    else if (count === 1) avg = value;
+    else max = value;
+    count++;
     k = e;
     if (t.startsWith('mW', k)) {
       k += 2;
       withUnit++;
     }
-    if (withUnit !== 0 && withUnit !== values.length) return null;
+    if (withUnit !== 0 && withUnit !== count) return null;
     if (k === t.length) break;
-    if (t[k] !== '/' || values.length === 3) return null;
+    if (t.charCodeAt(k) !== 47 /* / */ || count === 3) return null;
     k++;
   }
-  if (values.length < 2) return null;
-  return { cur: values[0] ?? 0, avg: values[1] ?? 0, max: values[2] ?? null };
+  return count < 2 ? null : { cur, avg, max };
 }
 
 function isNameStart(c: number): boolean {
@@ -198,7 +230,7 @@ const MAX_LOAD_PCT = 100;
 export function readPct(t: string): number | null {
   const e = digitsEnd(t, 0);
   if (e === 0 || e !== t.length - 1 || t[e] !== '%') return null;
-  const pct = Number(t.slice(0, e));
+  const pct = digitsValue(t, 0, e);
   return pct > MAX_LOAD_PCT ? null : pct;
 }
 
@@ -216,10 +248,10 @@ export function readLoadFreq(token: string): LoadFreq | null {
   let k = 0;
   let loadPct: number | null = null;
   const e = digitsEnd(token, 0);
-  if (e === token.length) return { on: true, loadPct: null, freqMHz: Number(token), freqsMHz: null };
+  if (e === token.length) return { on: true, loadPct: null, freqMHz: digitsValue(token, 0, e), freqsMHz: null };
   if (e > 0) {
     if (token[e] !== '%') return null;
-    loadPct = Number(token.slice(0, e));
+    loadPct = digitsValue(token, 0, e);
     if (loadPct > MAX_LOAD_PCT) return null;
     k = e + 1;
   }
@@ -234,7 +266,7 @@ export function readLoadFreq(token: string): LoadFreq | null {
     for (;;) {
       const d = digitsEnd(token, p);
       if (d === p) return null;
-      const f = Number(token.slice(p, d));
+      const f = digitsValue(token, p, d);
       freqs.push(f);
       if (f > max) max = f;
       if (d === token.length - 1) break;
@@ -245,19 +277,27 @@ export function readLoadFreq(token: string): LoadFreq | null {
   }
   const d = digitsEnd(token, k);
   if (d === k || d !== token.length) return null;
-  return { on: true, loadPct, freqMHz: Number(token.slice(k, d)), freqsMHz: null };
+  return { on: true, loadPct, freqMHz: digitsValue(token, k, d), freqsMHz: null };
 }
 
-/** One CPU list entry: `N%@F`, `N%` (clock shared, after the list), `off`; undefined if unreadable. */
-export function readCpuEntry(e: string, shared: number | null): TegrastatsCpu | null | undefined {
-  if (e === 'off') return null;
-  const d = digitsEnd(e, 0);
-  if (d === 0 || e[d] !== '%') return undefined;
-  const loadPct = Number(e.slice(0, d));
+/**
+ * The CPU list entry s[from, to): `N%@F`, `N%` (clock shared, after the list), `off`; undefined if
+ * unreadable. Read in place in the list, as a list has up to 14 entries.
+ */
+export function readCpuEntry(
+  s: string,
+  from: number,
+  to: number,
+  shared: number | null,
+): TegrastatsCpu | null | undefined {
+  if (to - from === 3 && s.startsWith('off', from)) return null;
+  const d = digitsEnd(s, from, to);
+  if (d === from || d === to || s.charCodeAt(d) !== 37 /* % */) return undefined;
+  const loadPct = digitsValue(s, from, d);
   if (loadPct > MAX_LOAD_PCT) return undefined;
-  if (d + 1 === e.length) return { loadPct, freqMHz: shared };
-  if (e[d + 1] !== '@') return undefined;
-  const f = digitsEnd(e, d + 2);
-  if (f === d + 2 || f !== e.length) return undefined;
-  return { loadPct, freqMHz: Number(e.slice(d + 2)) };
+  if (d + 1 === to) return { loadPct, freqMHz: shared };
+  if (s.charCodeAt(d + 1) !== 64 /* @ */) return undefined;
+  const f = digitsEnd(s, d + 2, to);
+  if (f === d + 2 || f !== to) return undefined;
+  return { loadPct, freqMHz: digitsValue(s, d + 2, to) };
 }

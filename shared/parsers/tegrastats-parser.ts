@@ -144,6 +144,8 @@ function readLine(text: string, line: number): LineParse {
   let fields = 0;
   let incomplete = false;
   let sawCpus = false;
+  /** Readings that come after the CPU list in every release: temperatures, rails, `EDP limit`. */
+  let tailFields = 0;
   let i = 0;
   const railKeys: { counts: Map<string, number> | null } = { counts: null };
   const engineKeys: { counts: Map<string, number> | null } = { counts: null };
@@ -218,9 +220,10 @@ function readLine(text: string, line: number): LineParse {
               let from = 0;
               for (let idx = 0; ; idx++) {
                 const comma = body.indexOf(',', from);
-                const e = (comma < 0 ? body.slice(from) : body.slice(from, comma)).trim();
-                const c = readCpuEntry(e, shared);
-                if (c === undefined) addUnknown(r, `CPU[${idx}]=${e}`);
+                // No entry has spaces to trim: the list is made of tokens, which have none.
+                const to = comma < 0 ? body.length : comma;
+                const c = readCpuEntry(body, from, to, shared);
+                if (c === undefined) addUnknown(r, `CPU[${idx}]=${body.slice(from, to)}`);
                 else readable++;
                 // null means `off`: an entry that does not read is a core whose load and clock are unknown.
                 r.cpus.push(c === undefined ? { loadPct: null, freqMHz: null } : c);
@@ -257,6 +260,7 @@ function readLine(text: string, line: number): LineParse {
     if (t === 'EDP' && (tokens[i + 1] ?? '') === 'limit' && i + 2 < n && allDigits(tokens[i + 2] ?? '')) {
       r.edpLimitMHz = Number(tokens[i + 2] ?? '');
       fields++;
+      tailFields++;
       i += 3;
       continue;
     }
@@ -271,6 +275,7 @@ function readLine(text: string, line: number): LineParse {
           if (temp.maxC !== null) r.tempsMaxC[temp.name] = temp.maxC;
         }
         fields++;
+        tailFields++;
         i++;
         continue;
       }
@@ -292,6 +297,7 @@ function readLine(text: string, line: number): LineParse {
         r.railsMw[key] =
           rail.max === null ? { cur: rail.cur, avg: rail.avg } : { cur: rail.cur, avg: rail.avg, max: rail.max };
         fields++;
+        tailFields++;
         i += 2;
         continue;
       }
@@ -328,19 +334,17 @@ function readLine(text: string, line: number): LineParse {
   r.unknownCount += more;
   if (!sawCpus && !r.partial) incomplete = true;
   if (incomplete) r.partial = true;
-  const tail =
-    Object.keys(r.tempsC).length +
-    r.sensorsOff.length +
-    Object.keys(r.railsMw).length +
-    (r.edpLimitMHz !== null ? 1 : 0);
-  return { record: r, fields, incomplete, mayContinue: incomplete || tail === 0 };
+  return { record: r, fields, incomplete, mayContinue: incomplete || tailFields === 0 };
+}
+
+/** What a reading of `text` gives: its record, or a diagnostic when nothing in it is readable. */
+function output(parsed: LineParse, text: string, line: number): TegrastatsRecord | Diagnostic {
+  return parsed.fields === 0 ? diagnostic(line, 'not a tegrastats line', text) : parsed.record;
 }
 
 /** Parse one line on its own (no re-joining of wrapped lines): a record, or a diagnostic when nothing in it is readable. */
 export function parseTegrastatsLine(text: string, line: number): TegrastatsRecord | Diagnostic {
-  const { record, fields } = readLine(text, line);
-  if (fields === 0) return diagnostic(line, 'not a tegrastats line', text);
-  return record;
+  return output(readLine(text, line), text, line);
 }
 
 /**
@@ -357,7 +361,7 @@ export function createTegrastatsParser(options: LineCapOptions = {}): LineParser
     if (!held) return [];
     const { parsed, text, line } = held;
     held = null;
-    return [parsed.fields === 0 ? diagnostic(line, 'not a tegrastats line', text) : parsed.record];
+    return [output(parsed, text, line)];
   };
 
   return capLines(
@@ -366,7 +370,7 @@ export function createTegrastatsParser(options: LineCapOptions = {}): LineParser
         lineNo++;
         if (isBlankLine(text) || isCommentLine(text)) return flushHeld();
         const startsRecord = RECORD_START_RE.test(text);
-        const out: Array<TegrastatsRecord | Diagnostic> = [];
+        let out: Array<TegrastatsRecord | Diagnostic>;
         let candidate: { text: string; line: number; parts: number };
         if (held && !startsRecord) {
           // Continuation of a wrapped record. A terminal wrap keeps every character, so the space of a
@@ -380,8 +384,9 @@ export function createTegrastatsParser(options: LineCapOptions = {}): LineParser
           }
           candidate = { text: joined, line: held.line, parts: held.parts + 1 };
           held = null;
+          out = [];
         } else {
-          out.push(...flushHeld());
+          out = flushHeld();
           candidate = { text, line: lineNo, parts: 1 };
         }
         const parsed = readLine(candidate.text, candidate.line);
@@ -389,9 +394,7 @@ export function createTegrastatsParser(options: LineCapOptions = {}): LineParser
           held = { ...candidate, parsed };
           return out;
         }
-        out.push(
-          parsed.fields === 0 ? diagnostic(candidate.line, 'not a tegrastats line', candidate.text) : parsed.record,
-        );
+        out.push(output(parsed, candidate.text, candidate.line));
         return out;
       },
       end() {
