@@ -118,11 +118,8 @@ export async function waitForText(page: Page, selector: string, pattern: RegExp,
   );
 }
 
-/**
- * Adds a board for a loopback sshd whose host key the app trusts already (startTrustedSshd: no
- * fingerprint question) through the board editor, then presses "Test & probe".
- */
-export async function addTrustedBoardAndProbe(
+/** A loopback board through the Add-board dialog (saved, not probed). */
+export async function addBoard(
   page: Page,
   board: { label: string; port: number; user: string; identityFile: string; knownHostsFile: string },
 ): Promise<void> {
@@ -135,5 +132,16 @@ export async function addTrustedBoardAndProbe(
   await page.getByTestId('board-knownHostsFile').fill(board.knownHostsFile);
   await page.getByTestId('board-save').click();
   await page.getByTestId('board-editor').waitFor({ state: 'detached' });
+}
+
+/**
+ * Adds a board for a loopback sshd whose host key the app trusts already (startTrustedSshd: no
+ * fingerprint question) through the board editor, then presses "Test & probe".
+ */
+export async function addTrustedBoardAndProbe(
+  page: Page,
+  board: { label: string; port: number; user: string; identityFile: string; knownHostsFile: string },
+): Promise<void> {
+  await addBoard(page, board);
   await page.getByTestId('probe-board').click();
 }

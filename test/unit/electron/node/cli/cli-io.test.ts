@@ -4,6 +4,17 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { CliError, parseBytes, parseCliArgs, parseIntArg, terminalText } from '../../../../../electron/node/cli/cli-io';
 
+/** The CliError `fn` throws (the test fails when it throws none, or something else). */
+function cliErrorOf(fn: () => unknown): CliError {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(CliError);
+    return e as CliError;
+  }
+  throw new Error('expected a CliError, none was thrown');
+}
+
 const OPTIONS = {
   'interval-ms': { type: 'string' },
   output: { type: 'string', short: 'o' },
@@ -73,17 +84,11 @@ describe('parseBytes', () => {
   it.each(['2', '512', '4096', '1048575', '1.5', ' 8 '])(
     'refuses a size %j without a unit (a unit left out)',
     (text) => {
-      let caught: unknown;
-      try {
-        parseBytes(text, '--budget');
-      } catch (e) {
-        caught = e;
-      }
-      expect(caught).toBeInstanceOf(CliError);
-      expect((caught as CliError).message).toBe(
+      const caught = cliErrorOf(() => parseBytes(text, '--budget'));
+      expect(caught.message).toBe(
         `--budget ${text.trim()}: a number without a unit is bytes; give the unit, e.g. ${text.trim()}GiB or ${text.trim()}MiB`,
       );
-      expect((caught as CliError).exitCode).toBe(2);
+      expect(caught.exitCode).toBe(2);
     },
   );
 
@@ -96,15 +101,9 @@ describe('parseBytes', () => {
   });
 
   it.each(['two gigs', '2 GiBs', '-1', '1e9', ''])('refuses %j with exit 2, naming the option', (text) => {
-    let caught: unknown;
-    try {
-      parseBytes(text, '--budget');
-    } catch (e) {
-      caught = e;
-    }
-    expect(caught).toBeInstanceOf(CliError);
-    expect((caught as CliError).message).toBe(`--budget: cannot read "${text}" (e.g. 2GiB, 512MiB, 4000000000)`);
-    expect((caught as CliError).exitCode).toBe(2);
+    const caught = cliErrorOf(() => parseBytes(text, '--budget'));
+    expect(caught.message).toBe(`--budget: cannot read "${text}" (e.g. 2GiB, 512MiB, 4000000000)`);
+    expect(caught.exitCode).toBe(2);
   });
 });
 
@@ -144,13 +143,7 @@ describe('parseIntArg', () => {
     ['4k', '--ctx: expected a whole number ≥ 1, got "4k"'],
     ['99999999999999999999', '--ctx: 99999999999999999999 is too large (at most 9007199254740991)'],
   ])('refuses %j in one line, exit 2', (text, message) => {
-    let caught: unknown;
-    try {
-      parseIntArg(text, '--ctx');
-    } catch (e) {
-      caught = e;
-    }
-    expect(caught).toBeInstanceOf(CliError);
-    expect([(caught as CliError).message, (caught as CliError).exitCode]).toEqual([message, 2]);
+    const caught = cliErrorOf(() => parseIntArg(text, '--ctx'));
+    expect([caught.message, caught.exitCode]).toEqual([message, 2]);
   });
 });
