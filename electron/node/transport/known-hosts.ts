@@ -75,6 +75,12 @@ export function keyTypeLabel(keyType: string): string {
   return keyType.toUpperCase();
 }
 
+/**
+ * Notes said per file, at most: a file that is no known_hosts file at all (a binary, a key given
+ * as --known-hosts) gave one note a line, 3,705 lines of warnings for one connect.
+ */
+export const MAX_NOTES_PER_FILE = 10;
+
 export function parseKnownHosts(text: string, file: string): KnownHostsParse {
   const entries: KnownHostEntry[] = [];
   const notes: string[] = [];
@@ -132,7 +138,15 @@ export function parseKnownHosts(text: string, file: string): KnownHostsParse {
       fingerprint: fingerprintSha256(keyBlob),
     });
   }
-  return { entries, notes };
+  if (notes.length <= MAX_NOTES_PER_FILE) return { entries, notes };
+  const more = notes.length - MAX_NOTES_PER_FILE;
+  return {
+    entries,
+    notes: [
+      ...notes.slice(0, MAX_NOTES_PER_FILE),
+      `${file}: ${more} more line${more === 1 ? '' : 's'} ignored (${entries.length === 0 ? 'is it a known_hosts file?' : 'as above'})`,
+    ],
+  };
 }
 
 function parseHashedName(field: string): { salt: Buffer; hash: Buffer } | null {

@@ -56,6 +56,17 @@ describe('fingerprints and names', () => {
 });
 
 describe('parseKnownHosts', () => {
+  // QA: a binary given as --known-hosts printed 3,705 warning lines.
+  it('says at most a few notes per file, then how many more lines it ignored', () => {
+    const text = Array.from({ length: 1000 }, (_, i) => `garbage${i}`).join('\n');
+    const { entries, notes } = parseKnownHosts(text, 'kh');
+    expect(entries).toEqual([]);
+    expect(notes).toEqual([
+      ...Array.from({ length: 10 }, (_, i) => `kh:${i + 1}: expected "hosts keytype key", line ignored`),
+      'kh: 990 more lines ignored (is it a known_hosts file?)',
+    ]);
+  });
+
   it('plain, lists, markers, comments, several keys per host; bad lines noted, never thrown', () => {
     const text = [
       '# comment',
