@@ -8,6 +8,8 @@ export interface CliIo {
   err(text: string): void;
   /** Standard input, for `parse … -`. */
   stdin: NodeJS.ReadableStream;
+  /** stdin is a terminal: nothing is piped in, and a command reading it says so (parse). */
+  stdinIsTty?: boolean;
   /** Aborted on SIGINT/SIGTERM so long commands can stop cleanly. */
   signal: AbortSignal;
   /** stderr is a terminal: progress may redraw one live line (electron/node/cli/cli-progress.ts). */
@@ -27,6 +29,7 @@ export function defaultIo(): CliIo {
     out: (t) => void process.stdout.write(t),
     err: (t) => void process.stderr.write(t),
     stdin: process.stdin,
+    stdinIsTty: process.stdin.isTTY === true,
     signal: controller.signal,
     errIsTty: process.stderr.isTTY === true,
     outIsTty: process.stdout.isTTY === true,

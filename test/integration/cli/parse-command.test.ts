@@ -96,6 +96,18 @@ describe('kvscope parse', () => {
     }
   });
 
+  // QA: `kvscope parse meminfo` typed at a prompt waited without a word for the terminal's input.
+  it('from a terminal (nothing piped in) says it reads the terminal until Ctrl-D; piped, says nothing', async () => {
+    const fromTerminal = capture(['MemTotal: 8038788 kB\n']);
+    expect(await main(['parse', 'meminfo'], { ...fromTerminal.cli, stdinIsTty: true })).toBe(0);
+    expect(fromTerminal.io.errText.split('\n')[0]).toBe(
+      'kvscope parse: reading meminfo lines from the terminal (Ctrl-D ends); give a file, or pipe a log in',
+    );
+    const piped = capture(['MemTotal: 8038788 kB\n']);
+    expect(await main(['parse', 'meminfo', '-'], { ...piped.cli, stdinIsTty: false })).toBe(0);
+    expect(piped.io.errText).not.toContain('from the terminal');
+  });
+
   it('statm takes the page size as an option; pmap lists mappings on request', async () => {
     const statm = capture(['100 50 10 5 0 20 0\n']);
     expect(await main(['parse', 'statm', '-', '--page-size', '16384'], statm.cli)).toBe(0);

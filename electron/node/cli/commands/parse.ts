@@ -42,6 +42,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (!parser) throw new CliError(`unknown format "${format}" (formats: ${formatNames().join(', ')})`, 2);
 
   const fromStdin = file === undefined || file === '-';
+  // Typed at a prompt with no file, parse waited for a terminal's input without a word.
+  if (fromStdin && io.stdinIsTty)
+    io.err(`kvscope parse: reading ${format} lines from the terminal (Ctrl-D ends); give a file, or pipe a log in\n`);
   const input: NodeJS.ReadableStream = fromStdin ? io.stdin : createReadStream(file);
   const splitter = new LineSplitter();
   let diagnostics = 0;
