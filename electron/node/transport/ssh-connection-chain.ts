@@ -186,6 +186,13 @@ function handshakeError(
     case 'EPIPE':
       return new SshError(`connection to ${where} was reset during the handshake`, 'SSH_HANDSHAKE');
   }
+  // ssh2's words when the TCP connection closed before the server's banner: something listens
+  // there that is no sshd, or sshd refused at once (MaxStartups, TCP wrappers, a firewall's reset).
+  if (e?.message === 'Connection lost before handshake')
+    return new SshError(
+      `${where} closed the connection before the SSH greeting (is port ${hop.port} an sshd? sshd's MaxStartups, TCP wrappers or a firewall can also do this)`,
+      'SSH_HANDSHAKE',
+    );
   if (e) return new SshError(`ssh connection to ${where} failed: ${e.message}`, 'SSH_HANDSHAKE');
   return new SshError(`ssh connection to ${where} closed during the handshake`, 'SSH_HANDSHAKE');
 }

@@ -2,6 +2,7 @@
 // through other means (node:os, files read directly, tools run directly); and the CLI contract
 // of `kvscope probe`: one JSON document, one line on stderr when it cannot connect.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type AddressInfo } from 'node:net';
 import { rm, statfs } from 'node:fs/promises';
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -168,6 +169,22 @@ describe('kvscope probe (CLI)', () => {
     const lines = probeLines(denied.stderr);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(`authentication failed for ${target()}: tried key ${stranger.privatePath}`);
+  });
+
+  // QA: "ssh connection to host … failed: Connection lost before handshake" (ssh2's words).
+  it('a port whose server closes at once: one line saying the connection closed before the SSH greeting', async () => {
+    const server = createServer((socket) => socket.destroy());
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    const port = (server.address() as AddressInfo).port;
+    try {
+      const r = await cli(['probe', `${sshd.user}@127.0.0.1:${port}`, '--known-hosts', knownHosts]);
+      expect(r.code).toBe(1);
+      expect(probeLines(r.stderr)).toEqual([
+        `kvscope probe: host ${sshd.user}@127.0.0.1:${port} closed the connection before the SSH greeting (is port ${port} an sshd? sshd's MaxStartups, TCP wrappers or a firewall can also do this)`,
+      ]);
+    } finally {
+      await new Promise((done) => server.close(done));
+    }
   });
 
   it('a malformed target is a usage error (exit 2)', async () => {
