@@ -96,6 +96,21 @@ describe('kvscope parse', () => {
     }
   });
 
+  // QA: a pmap capture given to `parse tegrastats` exited 0 with diagnostics only and no hint.
+  it('a file with not one reading of the format says so after the count (exit 0: the diagnostics are the output)', async () => {
+    const { io, cli } = capture([
+      'Address           Kbytes     RSS   Dirty Mode  Mapping\n',
+      '0000aaaa 4 4 0 r-x-- a.out\n',
+    ]);
+    expect(await main(['parse', 'tegrastats', '-'], cli)).toBe(0);
+    expect(io.errText.trimEnd().split('\n').pop()).toBe(
+      'kvscope parse: not one tegrastats reading in it: is it tegrastats output?',
+    );
+    const good = capture(['RAM 1832/3964MB (lfb 2x4MB) CPU [5%@1479,3%@1479,off,off]\n', 'not tegrastats\n']);
+    expect(await main(['parse', 'tegrastats', '-'], good.cli)).toBe(0);
+    expect(good.io.errText).not.toContain('not one');
+  });
+
   // QA: `kvscope parse meminfo` typed at a prompt waited without a word for the terminal's input.
   it('from a terminal (nothing piped in) says it reads the terminal until Ctrl-D; piped, says nothing', async () => {
     const fromTerminal = capture(['MemTotal: 8038788 kB\n']);

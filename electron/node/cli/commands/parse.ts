@@ -48,11 +48,13 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const input: NodeJS.ReadableStream = fromStdin ? io.stdin : createReadStream(file);
   const splitter = new LineSplitter();
   let diagnostics = 0;
+  let readings = 0;
   let pending = '';
 
   const emit = (records: ParseRecord[]) => {
     for (const r of records) {
       if (r.kind === 'diagnostic') diagnostics++;
+      else readings++;
       pending += JSON.stringify(r) + '\n';
     }
     if (pending.length >= OUT_CHUNK_CHARS) {
@@ -79,6 +81,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     io.err(
       `kvscope parse: ${diagnostics} line${diagnostics === 1 ? '' : 's'} could not be read (kept in the output as "kind":"diagnostic")\n`,
     );
+    // Nothing read at all: most likely another tool's output (a pmap capture given as tegrastats).
+    if (readings === 0) io.err(`kvscope parse: not one ${format} reading in it: is it ${format} output?\n`);
   }
   return 0;
 }
