@@ -462,7 +462,7 @@ export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<L
     const stripped = stripLogPrefixes(text);
     const ollamaMemory = ollamaMemoryLine(stripped.trim());
     if (ollamaMemory && 'unreadable' in ollamaMemory)
-      return [...flushModel(), diagnostic(lineNo, 'unreadable ollama memory line', text)];
+      return [...flushModel(), diagnostic(lineNo, ollamaMemory.unreadable, text)];
     const s = ollamaMemory ? ollamaMemory.line : withLlamaLead(stripped);
     const trimmed = s.trim();
     if (trimmed === '') return [];

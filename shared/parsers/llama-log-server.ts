@@ -118,6 +118,14 @@ export interface OllamaPending {
 const OLLAMA_MEMORY_MSG_RE = /\bmsg="(model weights|kv cache|compute graph|total memory)"/;
 const OLLAMA_SIZE_RE = /\bsize="([\d.]+) (B|KiB|MiB|GiB|TiB)"/;
 const OLLAMA_OFFLOAD_RE = /\bmsg="(offloaded \d+\/\d+ layers to GPU)"/;
+/**
+ * ollama's plan before it loads (`msg="offload to cuda" layers.offload=44 … memory.required.kv="19.5
+ * GiB"` in 2024, `msg=offload library=cuda …` in 2025): estimates, not what was allocated (the runner's own lines say that). Counted as
+ * a diagnostic that says so, not silently skipped.
+ */
+const OLLAMA_PLAN_RE = /\bmsg=(?:"offload to [^"]*"|offload\s)/;
+export const OLLAMA_PLAN_REASON = "ollama's offload plan (estimates before loading, not what was allocated): not read";
+export const OLLAMA_UNREADABLE_REASON = 'unreadable ollama memory line';
 
 /** The logfmt keys that name a memory line's device, unquoted (`device=CUDA0`). */
 const OLLAMA_DEVICE_RES = {
@@ -133,17 +141,19 @@ function ollamaField(trimmed: string, key: keyof typeof OLLAMA_DEVICE_RES): stri
 /**
  * An ollama memory line rewritten as the llama.cpp line that says the same (`ollama: CUDA0 KV buffer
  * size = 450.0 MiB`, `ollama: CUDA0 model weights = 4.1 GiB`, `ollama: offloaded 27/27 layers to GPU`)
- * so that the KV and model readers take it; `{ unreadable: true }` for a memory line whose size
- * cannot be read; null for any other line (and for a compute graph line that has no size yet).
+ * so that the KV and model readers take it; `{ unreadable: reason }` for a memory line whose size
+ * cannot be read and for the offload plan; null for any other line (and for a compute graph line that has no size yet).
  */
-export function ollamaMemoryLine(trimmed: string): { line: string } | { unreadable: true } | null {
+export function ollamaMemoryLine(trimmed: string): { line: string } | { unreadable: string } | null {
+  if (!trimmed.includes('msg=')) return null;
+  if (OLLAMA_PLAN_RE.test(trimmed)) return { unreadable: OLLAMA_PLAN_REASON };
   if (!trimmed.includes('msg="')) return null;
   const off = OLLAMA_OFFLOAD_RE.exec(trimmed);
   if (off) return { line: `ollama: ${off[1] ?? ''}` };
   const what = OLLAMA_MEMORY_MSG_RE.exec(trimmed)?.[1];
   if (what === undefined) return null;
   const m = OLLAMA_SIZE_RE.exec(trimmed);
-  if (!m) return what === 'compute graph' && !/\ssize=/.test(trimmed) ? null : { unreadable: true };
+  if (!m) return what === 'compute graph' && !/\ssize=/.test(trimmed) ? null : { unreadable: OLLAMA_UNREADABLE_REASON };
   const [size, unit] = [m[1] ?? '', m[2] ?? ''];
   const device =
     ollamaField(trimmed, 'device') ??

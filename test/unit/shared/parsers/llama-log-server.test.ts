@@ -92,6 +92,24 @@ describe("ollama's memory lines", () => {
     expect(ofKind(all, 'kv')).toEqual([]);
   });
 
+  // Audit: these planning lines were skipped without a word. Line 1 journald, August 2025 (github.com/
+  // ollama/ollama pull 12000, a comment's log); line 2 the 2024 form (`msg="offload to cuda"`, as ollama's
+  // llm/memory.go logged it), its numbers cut short here.
+  it("ollama's offload plan is a diagnostic saying it is an estimate, not a reading: never silently skipped", () => {
+    const all = parse(
+      'llama-log',
+      [
+        'Aug 22 17:36:22 amobile ollama[30907]: time=2025-08-22T17:36:22.027-04:00 level=INFO source=server.go:175 msg=offload library=cuda layers.requested=-1 layers.model=49 layers.offload=48 layers.split="" memory.available="[11.1 GiB]" memory.gpu_overhead="0 B" memory.required.full="11.4 GiB" memory.required.partial="8.9 GiB" memory.required.kv="992.0 MiB" memory.required.allocations="[8.9 GiB]" memory.weights.total="6.8 GiB"',
+        'time=2024-09-14T09:12:01.000Z level=INFO source=memory.go:326 msg="offload to cuda" layers.requested=-1 layers.model=81 layers.offload=44 memory.required.kv="2.5 GiB"',
+      ].join('\n'),
+    );
+    expect(diagnostics(all).map((d) => [d.line, d.reason])).toEqual([
+      [1, "ollama's offload plan (estimates before loading, not what was allocated): not read"],
+      [2, "ollama's offload plan (estimates before loading, not what was allocated): not read"],
+    ]);
+    expect(ofKind(all, 'kv')).toEqual([]);
+  });
+
   it("llama-server's context per slot, every era's line, is a model record with nCtxPerSeq", () => {
     // Line 1 ik_llama.cpp's text log (github.com/ikawrakow/ik_llama.cpp pull 259); line 2 a user's notes
     // (github.com/thebiss/llama-cpp-mkl-docker); lines 3–4 slots 0 and 1 of a four-slot server with the
