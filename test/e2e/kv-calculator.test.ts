@@ -98,6 +98,13 @@ describe('the KV calculator', () => {
     const legend = await page.locator('[data-testid=kv-chart] .recharts-legend-item-text').allTextContents();
     expect(legend.sort()).toEqual(['bf16 (640 B/token)', 'f16 (640 B/token)', 'f32 (1.25 KiB/token)']);
     expect(await page.locator('[data-testid=kv-chart] path.recharts-line-curve').count()).toBe(3);
+    // Each type its own hue; bf16 lies on f16 (the same bytes) and is dashed so both show (QA: two
+    // light blues, one hidden under the other).
+    const curves = await page
+      .locator('[data-testid=kv-chart] path.recharts-line-curve')
+      .evaluateAll((paths) => paths.map((p) => [p.getAttribute('stroke'), p.getAttribute('stroke-dasharray')]));
+    expect(new Set(curves.map(([stroke]) => stroke)).size).toBe(3);
+    expect(curves.filter(([, dash]) => dash === '6 5')).toHaveLength(1);
 
     await saveScreenshot(page, 'kv-calculator.png');
     expect(problems).toEqual([]);

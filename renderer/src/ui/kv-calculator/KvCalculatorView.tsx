@@ -15,16 +15,20 @@ import { useAppStore } from '../store-context';
 import { calculateKv, contextBeyondTrainingNote, maxContextBeyondTrainingNote, maxContextText } from './kv-calculation';
 import '../sessions/sessions.css';
 
+/** A hue each, far apart (f16 and bf16 were two light blues, q5_1/q5_0 two purples, q4_1/q4_0 two yellows). */
 const KV_COLORS: Record<KvType, string> = {
   f32: '#ff5d5d',
-  f16: '#5aa9ff',
-  bf16: '#7fd1ff',
-  q8_0: '#3ecf8e',
-  q5_1: '#c58cff',
-  q5_0: '#a070e0',
-  q4_1: '#f5a524',
-  q4_0: '#e0c040',
+  f16: '#4c9bff',
+  bf16: '#f0a020',
+  q8_0: '#2fb87e',
+  q5_1: '#c77dff',
+  q5_0: '#18b5c9',
+  q4_1: '#d4b000',
+  q4_0: '#ff8fcf',
 };
+
+/** A curve that lies on an earlier one (bf16 on f16: the same bytes) is dashed, so both show. */
+const SAME_CURVE_DASH = '6 5';
 
 type TextKvField = Exclude<KvFormField, 'source' | 'kvType'>;
 
@@ -422,13 +426,16 @@ function KvResults({ calc }: { calc: Extract<ReturnType<typeof calculateKv>, { o
               label={calc.weightsBytes === null ? 'budget' : 'budget − weights'}
             />
           )}
-          {calc.curves.map((c) => (
+          {calc.curves.map((c, i) => (
             <Line
               key={c.kvType}
               dataKey={c.kvType}
               name={`${c.kvType} (${formatBytesPerToken(c.bytesPerToken)})`}
               stroke={KV_COLORS[c.kvType]}
               strokeWidth={c.kvType === kvType ? 2.4 : 1.2}
+              strokeDasharray={
+                calc.curves.slice(0, i).some((e) => e.bytesPerToken === c.bytesPerToken) ? SAME_CURVE_DASH : undefined
+              }
               {...LINE_PROPS}
             />
           ))}
