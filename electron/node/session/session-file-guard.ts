@@ -18,7 +18,7 @@ import { SESSION_SCHEMA_VERSION } from './session-migrations';
 import { RUN_SNAPSHOT_TABLE_NAME } from './run-snapshot';
 import { damagedFileText, oneLineSqliteMessage } from './session-errors';
 import Database from 'better-sqlite3';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 
 /** 'KVSC', as session-store.ts SESSION_APPLICATION_ID (not imported: session-store.ts imports this file). */
 const APPLICATION_ID = 0x4b565343;
@@ -148,6 +148,10 @@ export function verifySessionFile(path: string): void {
   if (!existsSync(path)) return;
   // SQLite opens a directory and fails at the first read with "disk I/O error".
   if (statSync(path).isDirectory()) throw new SessionFileRejected(`${path} is a directory, not a session`);
+  // The -wal and -shm SQLite makes beside a WAL file it opens: it removes them when the connection
+  // closes, but not after a damaged file failed a read (empty ones were left beside the user's file).
+  const sideFiles = [`${path}-wal`, `${path}-shm`];
+  const hadSideFiles = sideFiles.map((f) => existsSync(f));
   let db: Database.Database;
   try {
     db = openReadOnlyDatabase(path);
@@ -155,6 +159,7 @@ export function verifySessionFile(path: string): void {
     if (error instanceof SessionFileRejected) throw error;
     throw new SessionFileRejected(`cannot open ${path}: ${(error as Error).message}`);
   }
+  let rejected = false;
   try {
     // Functions named in the schema run only if innocuous (sqlite.org/pragma.html#pragma_trusted_schema).
     db.pragma('trusted_schema = OFF');
@@ -165,10 +170,20 @@ export function verifySessionFile(path: string): void {
     const message = (error as Error).message;
     if (/not a database|file is encrypted/i.test(message))
       throw new SessionFileRejected(`${path} is not a KVScope session (not an SQLite file)`);
+    rejected = true;
     const damaged = damagedFileText(path, error);
     if (damaged) throw new SessionFileRejected(damaged);
     throw new SessionFileRejected(`${path}: ${oneLineSqliteMessage(error)}`);
   } finally {
     db.close();
+    if (rejected) removeOwnEmptySideFiles(sideFiles, hadSideFiles);
   }
+}
+
+/** Removes the -wal/-shm pair this read made (absent before it), when its -wal holds nothing. */
+function removeOwnEmptySideFiles([wal, shm]: string[], [hadWal, hadShm]: boolean[]): void {
+  if (hadWal || hadShm || wal === undefined || shm === undefined) return;
+  if (statSync(wal, { throwIfNoEntry: false })?.size !== 0) return;
+  rmSync(wal, { force: true });
+  rmSync(shm, { force: true });
 }

@@ -1,7 +1,7 @@
 // The session-file guard on real SQLite files: a session written by the store passes untouched;
 // the same session with a view, trigger, virtual table or generated column standing in is refused
 // in one line before any query reaches the tampered table.
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -28,6 +28,17 @@ describe('verifySessionFile', () => {
     expect(readFileSync(path).equals(before)).toBe(true);
     expect(statSync(path).mtimeMs).toBe(mtimeMs);
     expect(readSession(path).runs[0]?.samples).toHaveLength(50);
+  });
+
+  // QA (CLI helper): `kvscope report` of a damaged session left an empty -wal and a -shm beside it.
+  it('a damaged session is refused, and leaves no -wal or -shm beside it', () => {
+    const whole = join(dir, 'whole.kvscope');
+    writeSmallSession(whole);
+    const bytes = readFileSync(whole);
+    const cut = join(dir, 'cut.kvscope');
+    writeFileSync(cut, bytes.subarray(0, Math.floor(bytes.length / 2)));
+    expect(() => verifySessionFile(cut)).toThrow(/damaged/);
+    expect([existsSync(`${cut}-wal`), existsSync(`${cut}-shm`)]).toEqual([false, false]);
   });
 
   const expected: Record<string, RegExp> = {
