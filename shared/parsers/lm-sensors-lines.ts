@@ -11,7 +11,7 @@ const SENSOR_RE = /^([^:(]+):\s*(\S.*)$/;
  * The unit after a value. Temperatures: `°C`, or `°F` under `sensors -f`; the degree sign only in a UTF-8 locale
  * (`+45.0 C` otherwise), and `Â°C` / `Â°F` in a UTF-8 paste shown as Latin-1.
  */
-const SENSOR_UNIT_RE = /^(?:Â?°[CF]|mV|mA|mW|uW|%RH|RPM|[CFVAW])/;
+const SENSOR_UNIT_RE = /^(?:Â?°[CF]|mV|mA|mW|uW|%RH|RPM|[%CFVAW])/;
 const SENSOR_U_LABEL_RE = /^([^:\s][^:]*):\s*$/;
 /**
  * `sensors -u`: a subfeature line, `  <type><n>_<attribute>: <value>` (lib/sysfs.c names them so: `temp1_input`,
@@ -34,6 +34,8 @@ const UNIT_SCALE: Record<string, [string, number]> = {
   uW: ['W', 1e-6],
   '%RH': ['%RH', 1],
   RPM: ['RPM', 1],
+  // A fan's PWM duty cycle (`pwm1: 100%  (freq = 7826 Hz)`).
+  '%': ['%', 1],
 };
 
 /** Unit of an lm-sensors subfeature type (`sensors -u` and `N/A` values print none). */

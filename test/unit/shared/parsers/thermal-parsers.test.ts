@@ -287,6 +287,26 @@ describe('thermal, clocks, power: real captures', () => {
   });
 });
 
+describe('thermal: lm-sensors fan control', () => {
+  // SpacemiT K3 (github.com/ThomasKaiser/sbc-bench issue 130, January 2026): its fan controller's
+  // PWM duty cycle was read with no unit.
+  it('a PWM duty cycle is a percentage', () => {
+    const all = parse(
+      'thermal',
+      [
+        'ctf2301-i2c-6-4c',
+        'Adapter: spacemit-i2c-adapter',
+        'fan1:          82 RPM',
+        'pwm1:            100%  (freq = 7826 Hz)',
+      ].join('\n'),
+    );
+    expect(ofKind(all, 'sensor').map((r) => [r.label, r.value, r.unit])).toEqual([
+      ['fan1', 82, 'RPM'],
+      ['pwm1', 100, '%'],
+    ]);
+  });
+});
+
 describe('thermal: readings written from the kernel/driver formats', () => {
   it('RK3588 NPU load (rknpu debugfs), devfreq sysfs attributes, cpufreq policies, hwmon inputs', () => {
     // Lines as the drivers print them (test/fixtures/board-sysfs/driver-formats/SOURCE).
