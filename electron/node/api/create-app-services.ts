@@ -373,7 +373,7 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
         const details = await leftRunDetails(target, await findRunningRun(target, dir));
         if (runs.isOwnRun(details.runId, dir))
           throw new Error('this run is followed in this app: stop it with its Stop button');
-        await stopLeftRun(target, dir);
+        await stopLeftRun(target, details);
         return { ok: true };
       }),
     readModelHeader: async ({ boardId, path }) => {

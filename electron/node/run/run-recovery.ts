@@ -163,17 +163,16 @@ export async function findLeftRun(target: Target, dir: string): Promise<LeftRun>
  * running by an app that has closed since, or another KVScope's): TERM to its engine's process
  * tree, KILL every `graceMs` after, until its launcher has ended. The launcher writes the run's
  * end into the spool as for any engine exit, so the run is then a left run like any other, whole,
- * for recoverRun. Throws when the run is not listed, has no engine pid, or outlives `giveUpMs`.
+ * for recoverRun. `left` as findRunningRun found it. Throws when it has no engine pid, or outlives `giveUpMs`.
  */
 export async function stopLeftRun(
   target: Target,
-  dir: string,
+  left: LeftRun,
   { graceMs = 3000, giveUpMs = 30_000, pollMs = 250 }: { graceMs?: number; giveUpMs?: number; pollMs?: number } = {},
 ): Promise<void> {
-  const listed = async () => (await listLeftRuns(target)).find((r) => r.dir === dir);
-  const left = await listed();
-  if (!left) throw new Error(`${dir} is not a run left on this target (recovered or discarded already?)`);
+  const { dir } = left;
   if (!left.running) return;
+  const listed = async () => (await listLeftRuns(target)).find((r) => r.dir === dir);
   const pidText = await target.readFile(`${dir}/${ENGINE_PID_FILE}`).catch(() => null);
   const pid = Number(pidText?.toString().trim());
   if (!Number.isInteger(pid) || pid <= 1)
