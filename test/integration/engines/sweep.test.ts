@@ -104,7 +104,7 @@ describe('context sweep of a real llama.cpp engine on the loopback SSH target', 
     expect(s.kv.theoryBytesPerToken).toBe(640);
     expect(typeof s.samples).toBe('number');
     expect(Array.isArray(s.events)).toBe(true);
-  });
+  }, 120_000); // seven engine runs: ~35 s on a loaded CI machine
 
   it('--sweep without {ctx} in the engine command is refused with a one-line reason', async () => {
     const r = await runCli(
