@@ -100,6 +100,7 @@ export function createAuthQueue(hop: SshHop, context: AuthQueueContext): AuthQue
     }
     // Only to notice a repeat; this closure ends with the attempt.
     const wrong = new Set<string>();
+    const from = callbacks.passphraseSource ? ` from ${callbacks.passphraseSource}` : '';
     const giveUp = (why: string) => {
       tried.push(`key ${file} (${why})`);
       const before = steps.length;
@@ -113,20 +114,21 @@ export function createAuthQueue(hop: SshHop, context: AuthQueueContext): AuthQue
       if (passphrase === undefined || passphrase === '') {
         // Cancel on the first question skips the key as before; on a retry it stops the asking.
         if (retry) return giveUp('wrong passphrase, then none given');
-        tried.push(`key ${file} (encrypted, no passphrase given)`);
+        const none = callbacks.passphraseSource ? `${callbacks.passphraseSource} is not set` : 'no passphrase given';
+        tried.push(`key ${file} (encrypted, ${none})`);
         return undefined;
       }
       registerSecret(passphrase);
       if (wrong.has(passphrase)) {
         log(`identity file ${file}: the same wrong passphrase was given again, not asking again`);
-        return giveUp('wrong passphrase');
+        return giveUp(`wrong passphrase${from}`);
       }
       const parsed = ssh2utils.parseKey(data, passphrase);
       if (!(parsed instanceof Error)) return parsed;
       wrong.add(passphrase);
       log(`identity file ${file}: wrong passphrase (attempt ${attempt} of ${MAX_PASSPHRASE_ATTEMPTS})`);
     }
-    return giveUp(`wrong passphrase, ${MAX_PASSPHRASE_ATTEMPTS} attempts`);
+    return giveUp(`wrong passphrase${from}, ${MAX_PASSPHRASE_ATTEMPTS} attempts`);
   };
 
   /** An identity file as an ssh2 publickey method, or undefined (skipped, with the reason noted). */

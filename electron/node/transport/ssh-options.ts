@@ -52,6 +52,11 @@ export interface SshCallbacks {
    * and asked again (request.retry) after a wrong one. undefined or '': none given, the key is skipped.
    */
   passphrase?: (request: PassphraseRequest) => string | undefined | Promise<string | undefined>;
+  /**
+   * Where `passphrase` reads from when it is not a person (`--passphrase-env KVSCOPE_PP`): the
+   * failure names it, so a wrong or unset variable is found without guessing.
+   */
+  passphraseSource?: string;
   /** Trust a host key that is not known yet (absent → unknown keys are refused). */
   confirmHostKey?: ConfirmHostKey;
 }

@@ -272,7 +272,9 @@ export async function sshTargetOptionsFromSpec(
     };
   }
   let passphrase = options.passphrase;
+  let passphraseSource: string | undefined;
   if (!passphrase && options.passphraseEnv) {
+    passphraseSource = `--passphrase-env ${options.passphraseEnv}`;
     const name = options.passphraseEnv;
     passphrase = () => {
       const v = env[name];
@@ -296,6 +298,7 @@ export async function sshTargetOptionsFromSpec(
     log,
     password,
     passphrase,
+    passphraseSource,
     confirmHostKey,
     label: spec.alias ?? undefined,
   };

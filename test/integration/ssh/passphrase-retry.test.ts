@@ -137,8 +137,24 @@ describe('a wrong passphrase from the CLI (--passphrase-env)', () => {
     const lines = r.stderr.trim().split('\n');
     expect(lines.filter((l) => l.includes('authentication failed'))).toHaveLength(1);
     expect(lines.at(-1)).toContain(`authentication failed for ${sshd.user}@127.0.0.1:${sshd.port}`);
-    expect(lines.at(-1)).toContain(`tried key ${encryptedKey} (wrong passphrase); the server accepts`);
+    // The source is named: which variable holds the wrong passphrase.
+    expect(lines.at(-1)).toContain(
+      `tried key ${encryptedKey} (wrong passphrase from --passphrase-env KVSCOPE_TEST_PP); the server accepts`,
+    );
     expect(r.stderr + r.stdout).not.toContain(WRONG[1]);
+  }, 90_000);
+
+  it('an unset --passphrase-env variable is named in the failure, not "no passphrase given"', async () => {
+    const target = [`${sshd.user}@${sshd.host}:${sshd.port}`, '--identity', encryptedKey, '--known-hosts', knownHosts];
+    const env = { KVSCOPE_HOME: join(dir, 'cli-home'), SSH_AUTH_SOCK: '' };
+    const r = await runCli(['probe', ...target, '--passphrase-env', 'KVSCOPE_TEST_PP_UNSET'], {
+      env,
+      timeoutMs: 60_000,
+    });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr.trim().split('\n').at(-1)).toContain(
+      `tried key ${encryptedKey} (encrypted, --passphrase-env KVSCOPE_TEST_PP_UNSET is not set)`,
+    );
   }, 90_000);
 });
 
