@@ -28,7 +28,7 @@ import {
 import { buildReportModel } from '../../../shared/report/report-model';
 import { isRecoveredRun } from '../../../shared/analysis/run-summary';
 import { isUserStop, modelLabel } from '../../../shared/run/run-labels';
-import type { SessionData, SessionRun } from '../../../shared/report/session-data';
+import { sessionSweep, type SessionData, type SessionRun } from '../../../shared/report/session-data';
 import { forEachPackedSample, packedSamplesOf, type StoredPackedSessionData } from '../../../shared/api/packed-samples';
 import { appDataDir } from '../config/app-paths';
 import { htmlToPdf } from './pdf';
@@ -131,9 +131,22 @@ function defaultName(data: ListedSession): string | null {
 }
 
 /**
+ * A sweep's largest context within its budget, or null (not a sweep, no budget, too few points).
+ * The fit is of each run's peak RSS against its context (shared/analysis/sweep.ts analyzeSweep):
+ * the stored analyses and outcomes are all it needs, so a head without samples gives the number
+ * the opened sweep's table shows.
+ */
+function sweepMaxContextOf(data: ListedSession): number | null {
+  const runs = data.runs.map((r) => ({ ...r, samples: [] }));
+  return sessionSweep({ ...data, runs })?.summary.maxContextForBudget ?? null;
+}
+
+/**
  * The list row of a session, from what session-store.ts read: whole, or its head (runs without
  * samples, every run with its stored outcome and analysis). The numbers are the last run's
- * analysis, the same values reports show (shared/report/report-model.ts runReport copies them).
+ * analysis, the same values reports show (shared/report/report-model.ts runReport copies them),
+ * except a sweep's max safe context: one run cannot measure what a context costs an engine that
+ * reserves it, the sweep's fit across its runs does, and its table says that number.
  */
 export function listingOf(
   id: string,
@@ -148,7 +161,7 @@ export function listingOf(
         theoryBytesPerToken: a.kv.theoryBytesPerToken,
         measuredBytesPerToken: a.kv.measuredBytesPerToken,
         decodeTokensPerSecond: a.throughput.decodeTokensPerSecond,
-        maxSafeContextTokens: a.maxSafeContextTokens,
+        maxSafeContextTokens: sweepMaxContextOf(data) ?? a.maxSafeContextTokens,
         tokens: a.throughput.tokens,
       }
     : null;
