@@ -9,9 +9,11 @@ import type { SensorRecord } from './records';
 const SENSOR_RE = /^([^:(]+):\s*(\S.*)$/;
 /**
  * The unit after a value. Temperatures: `°C`, or `°F` under `sensors -f`; the degree sign only in a UTF-8 locale
- * (`+45.0 C` otherwise), and `Â°C` / `Â°F` in a UTF-8 paste shown as Latin-1.
+ * (`+45.0 C` otherwise), and `Â°C` / `Â°F` in a UTF-8 paste shown as Latin-1. Power and energy carry an SI
+ * prefix picked for the value's size (scale_value in prog/sensors/chips.c: n, u, m, none, k, M, G before `W` or
+ * `J`), so one chip prints `594.13 kJ` and `3.51 MJ` side by side (amd_energy).
  */
-const SENSOR_UNIT_RE = /^(?:Â?°[CF]|mV|mA|mW|uW|%RH|RPM|[%CFVAW])/;
+const SENSOR_UNIT_RE = /^(?:Â?°[CF]|mV|mA|[numkMG]?[WJ]|%RH|RPM|[%CFVA])/;
 const SENSOR_U_LABEL_RE = /^([^:\s][^:]*):\s*$/;
 /**
  * `sensors -u`: a subfeature line, `  <type><n>_<attribute>: <value>` (lib/sysfs.c names them so: `temp1_input`,
@@ -20,7 +22,21 @@ const SENSOR_U_LABEL_RE = /^([^:\s][^:]*):\s*$/;
  */
 const SENSOR_U_VALUE_RE = /^\s+([a-z]+)\d*_([a-z_]+)\s*:\s*([+-]?\d+(?:\.\d+)?)\s*$/;
 const SENSOR_LIMIT_RE =
-  /(crit max|crit low|crit|max|min|high|low)\s*=\s*([+-]?\d+(?:\.\d+)?)\s*(Â?°[CF]|mV|mA|mW|uW|[CFVAW])?/g;
+  /(crit max|crit low|crit|max|min|high|low)\s*=\s*([+-]?\d+(?:\.\d+)?)\s*(Â?°[CF]|mV|mA|[numkMG]?[WJ]|[CFVA])?/g;
+
+/** `W` / `J` under each prefix lm-sensors' scale_value prints (`nW` … `GW`), to the unit without one. */
+function prefixed(unit: string): Record<string, [string, number]> {
+  const factors: [string, number][] = [
+    ['n', 1e-9],
+    ['u', 1e-6],
+    ['m', 1e-3],
+    ['', 1],
+    ['k', 1e3],
+    ['M', 1e6],
+    ['G', 1e9],
+  ];
+  return Object.fromEntries(factors.map(([p, f]) => [`${p}${unit}`, [unit, f]]));
+}
 
 const UNIT_SCALE: Record<string, [string, number]> = {
   '°C': ['C', 1],
@@ -29,9 +45,8 @@ const UNIT_SCALE: Record<string, [string, number]> = {
   mV: ['V', 1e-3],
   A: ['A', 1],
   mA: ['A', 1e-3],
-  W: ['W', 1],
-  mW: ['W', 1e-3],
-  uW: ['W', 1e-6],
+  ...prefixed('W'),
+  ...prefixed('J'),
   '%RH': ['%RH', 1],
   RPM: ['RPM', 1],
   // A fan's PWM duty cycle (`pwm1: 100%  (freq = 7826 Hz)`).
@@ -39,11 +54,19 @@ const UNIT_SCALE: Record<string, [string, number]> = {
 };
 
 /** Unit of an lm-sensors subfeature type (`sensors -u` and `N/A` values print none). */
-const TYPE_UNITS: Record<string, string> = { temp: 'C', in: 'V', curr: 'A', power: 'W', fan: 'RPM', humidity: '%RH' };
+const TYPE_UNITS: Record<string, string> = {
+  temp: 'C',
+  in: 'V',
+  curr: 'A',
+  power: 'W',
+  energy: 'J',
+  fan: 'RPM',
+  humidity: '%RH',
+};
 
 /** Unit of an lm-sensors feature by its name prefix (`sensors -u` and `N/A` values print none). */
 function unitOfFeature(label: string): string | null {
-  const m = /^(temp|in|curr|power|fan|humidity)\d*$/.exec(label);
+  const m = /^(temp|in|curr|power|energy|fan|humidity)\d*$/.exec(label);
   if (!m) return null;
   return Object.hasOwn(TYPE_UNITS, m[1] ?? '') ? (TYPE_UNITS[m[1] ?? ''] ?? null) : null;
 }

@@ -307,6 +307,40 @@ describe('thermal: lm-sensors fan control', () => {
   });
 });
 
+describe('thermal: lm-sensors energy and power under an SI prefix', () => {
+  // `sensors amd_energy-*` pasted in the Phoronix forum thread on the amd_energy driver (2020-07-10, stored in
+  // /work/wt/audit3-captures/sensors/amd_energy_kj_mj_phoronix_2020.txt): lm-sensors' scale_value picks the
+  // prefix per value, so the socket's MJ and the cores' kJ were read as bare 3.51 and 594.13, with no unit.
+  it('kJ and MJ are read in joules', () => {
+    const all = parse(
+      'thermal',
+      [
+        'amd_energy-isa-0000',
+        'Adapter: ISA adapter',
+        'Ecore000:    594.13 kJ',
+        'Ecore005:    594.05 kJ',
+        'Esocket0:      3.51 MJ',
+      ].join('\n'),
+    );
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'sensor').map((r) => [r.label, r.value, r.unit])).toEqual([
+      ['Ecore000', 594_130, 'J'],
+      ['Ecore005', 594_050, 'J'],
+      ['Esocket0', 3_510_000, 'J'],
+    ]);
+  });
+
+  // LTC3880 PMBus regulator on a Raspberry Pi Zero 2 W (github.com/analogdevicesinc/linux pull 1740, 2021-11-21):
+  // `pout1:         1.71 mW` stays read in watts.
+  it('mW is still read in watts', () => {
+    const all = parse(
+      'thermal',
+      ['ltc3880-i2c-1-30', 'Adapter: bcm2835 (i2c@7e804000)', 'pout1:         1.71 mW'].join('\n'),
+    );
+    expect(ofKind(all, 'sensor').map((r) => [r.label, r.value, r.unit])).toEqual([['pout1', 0.00171, 'W']]);
+  });
+});
+
 describe('thermal: readings written from the kernel/driver formats', () => {
   it('RK3588 NPU load (rknpu debugfs), devfreq sysfs attributes, cpufreq policies, hwmon inputs', () => {
     // Lines as the drivers print them (test/fixtures/board-sysfs/driver-formats/SOURCE).
