@@ -175,8 +175,10 @@ const KV_VRAM_RE = /^VRAM kv self\s*=\s*([\d.]+(?:,\d+)?)\s*(MiB|MB|GiB|GB)$/;
 const KV_CONFIG_RE =
   /^kv_size\s*=\s*(\d+),\s*(?:offload\s*=\s*\d+,\s*)?type_k\s*=\s*'([^']*)',\s*type_v\s*=\s*'([^']*)',\s*n_layer\s*=\s*(\d+)/;
 // `%2u/%u seqs` prints `1/1 seqs`; builds of July–August 2025 printed `%2u/%2u`, `1/ 1 seqs` (the stream count padded).
+// llama_memory_recurrent since speculative rollback of the recurrent state (2026) adds its snapshot rows per cell,
+// `%2u seqs %2u rs_seq` (`3 seqs  0 rs_seq`): part of the sizes that follow, not a figure of its own here.
 const KV_SIZE_RE =
-  /^(?:\[fp8\]\s+)?size\s*=\s*([\d.]+(?:,\d+)?)\s*(MiB|MB|GiB|GB|KiB)\s*\(\s*(\d+)\s*cells,\s*(\d+)\s*layers(?:,\s*(\d+)(?:\/\s*(\d+))?\s*seqs)?\s*\)(?:\s*,\s*(\S.*))?$/;
+  /^(?:\[fp8\]\s+)?size\s*=\s*([\d.]+(?:,\d+)?)\s*(MiB|MB|GiB|GB|KiB)\s*\(\s*(\d+)\s*cells,\s*(\d+)\s*layers(?:,\s*(\d+)(?:\/\s*(\d+))?\s*seqs(?:\s+\d+\s*rs_seq)?)?\s*\)(?:\s*,\s*(\S.*))?$/;
 const KV_MEMORY_SIZE_RE = /^memory_size\s*=\s*([\d.]+(?:,\d+)?)\s*(MiB|MB|GiB|GB)\b/;
 const KV_ISWA_RE = /^creating\s+(non-SWA|SWA)\s+KV cache,\s*size\s*=\s*(\d+)\s*cells/;
 const KV_PART_RE = /^([^\s(]+)\s*\(([^)]*)\):\s*([\d.]+(?:,\d+)?)\s*(MiB|MB|GiB|GB|KiB)$/;

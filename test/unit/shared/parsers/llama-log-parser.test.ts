@@ -523,6 +523,31 @@ describe('llama.cpp logs: lines written from the format strings in llama.cpp sou
     ]);
   });
 
+  // github.com/ggml-org/llama.cpp pull 23792 (2026, a Qwen3-Next-style hybrid under tensor parallelism): since the
+  // recurrent state keeps snapshot rows for speculative rollback, llama_memory_recurrent prints
+  // `%2u seqs %2u rs_seq` in its size line, which no longer read (a diagnostic instead of the state's size).
+  it('the recurrent state size line with its rs_seq count', () => {
+    const all = parseClean('llama-log', [
+      '[47161] 0.15.050.780 I llama_memory_recurrent:     Meta() RS buffer size =   149.62 MiB',
+      '[47161] 0.15.050.795 I llama_memory_recurrent: size =  448.88 MiB (     3 cells,  65 layers,  3 seqs  0 rs_seq), R (f32):   16.88 MiB, S (f32):  432.00 MiB',
+    ]);
+    expect(diagnostics(all)).toEqual([]);
+    const rec = ofKind(all, 'kv')[1];
+    expect([rec?.line, rec?.scope, rec?.recurrent, rec?.sizeBytes, rec?.cells, rec?.layers, rec?.seqs]).toEqual([
+      2,
+      'total',
+      true,
+      Math.round(448.88 * MiB),
+      3,
+      65,
+      3,
+    ]);
+    expect(rec?.parts).toEqual([
+      { name: 'R', type: 'f32', bytes: Math.round(16.88 * MiB) },
+      { name: 'S', type: 'f32', bytes: 432 * MiB },
+    ]);
+  });
+
   it('strips log prefixes and reads Go durations', () => {
     expect(stripLogPrefixes('Oct 03 13:18:04 gemma ollama[26513]: llama_kv_cache: x')).toBe('llama_kv_cache: x');
     expect(stripLogPrefixes('Mär 06 14:44:09 orin-1 llama[3768]: print_info: arch = llama')).toBe(
