@@ -97,6 +97,8 @@ export function colonReading(body: string): [string, string] | null {
  * (total = free + (self = model + context + compute) + unaccounted) and
  * `|   - Host               |                  1066 =   1000 +       0 +      66                |`
  * (self = model + context + compute). [] for the header row; null for a row that cannot be read.
+ * `unaccounted` is total − free − self in a signed int64 (llama_memory_breakdown_print): negative when the device's
+ * free memory was measured with this process's own buffers already counted out of it (`+      -15681 |`).
  */
 export function breakdownRow(body: string): Array<[string, string]> | null {
   const t = body.trim();
@@ -107,7 +109,7 @@ export function breakdownRow(body: string): Array<[string, string]> | null {
   const dev = cells[1].slice(1).trim();
   const n = String.raw`(\d+)`;
   const gpu = new RegExp(
-    String.raw`^${n}\s*=\s*${n}\s*\+\s*\(\s*${n}\s*=\s*${n}\s*\+\s*${n}\s*\+\s*${n}\s*\)\s*\+\s*${n}$`,
+    String.raw`^${n}\s*=\s*${n}\s*\+\s*\(\s*${n}\s*=\s*${n}\s*\+\s*${n}\s*\+\s*${n}\s*\)\s*\+\s*(-?\d+)$`,
   ).exec(cells[2] ?? '');
   const names = gpu
     ? ['total', 'free', 'self', 'model', 'context', 'compute', 'unaccounted']

@@ -151,6 +151,39 @@ describe('model, weight-buffer and context blocks of every era', () => {
     expect(diagnostics(damaged).map((d) => d.reason)).toEqual(['unreadable memory breakdown line']);
   });
 
+  // github.com/ollama/ollama pull 16031 (2026, llama-server under ollama, two GPUs): `unaccounted` is
+  // total - free - self as a signed int64, negative here; both device rows were 'unreadable memory breakdown line'.
+  it('a device row whose unaccounted memory is negative', () => {
+    const all = parseClean('llama-log', [
+      'common_memory_breakdown_print: | memory breakdown [MiB] | total    free     self   model   context   compute    unaccounted |',
+      'common_memory_breakdown_print: |   - CUDA0 (RTX 5090)   | 32606 = 30991 + ( 4205 =     0 +       0 +    4205) +       -2590 |',
+      'common_memory_breakdown_print: |   - CUDA1 (RTX 3090)   | 24575 = 23332 + (17829 =  1177 +   15360 +    1292) +      -16586 |',
+      'common_memory_breakdown_print: |   - Host               |                  25094 =  1502 +   21504 +    2088                |',
+    ]);
+    expect(diagnostics(all)).toEqual([]);
+    const [breakdown] = ofKind(all, 'model');
+    expect(breakdown?.extra).toEqual({
+      'CUDA0 (RTX 5090) total': '32606 MiB',
+      'CUDA0 (RTX 5090) free': '30991 MiB',
+      'CUDA0 (RTX 5090) self': '4205 MiB',
+      'CUDA0 (RTX 5090) model': '0 MiB',
+      'CUDA0 (RTX 5090) context': '0 MiB',
+      'CUDA0 (RTX 5090) compute': '4205 MiB',
+      'CUDA0 (RTX 5090) unaccounted': '-2590 MiB',
+      'CUDA1 (RTX 3090) total': '24575 MiB',
+      'CUDA1 (RTX 3090) free': '23332 MiB',
+      'CUDA1 (RTX 3090) self': '17829 MiB',
+      'CUDA1 (RTX 3090) model': '1177 MiB',
+      'CUDA1 (RTX 3090) context': '15360 MiB',
+      'CUDA1 (RTX 3090) compute': '1292 MiB',
+      'CUDA1 (RTX 3090) unaccounted': '-16586 MiB',
+      'Host self': '25094 MiB',
+      'Host model': '1502 MiB',
+      'Host context': '21504 MiB',
+      'Host compute': '2088 MiB',
+    });
+  });
+
   it('a known key whose value cannot be read is a diagnostic; a loader list cut with `...` and an unknown key are not', () => {
     const text = [
       'print_info: n_layer          = 2x',
