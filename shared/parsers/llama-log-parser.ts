@@ -100,6 +100,8 @@ const PREFIXES: RegExp[] = [
   /^(?:\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:\.\d+)?Z?\s+)?[\w.-]+\s+\| ?/,
   // docker --timestamps
   /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z /,
+  // a capture's own timestamp and a bar, no service name: `2026-05-14 22:40:29.046 | ` (a supervisor's log file)
+  /^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?\s+\| ?/,
   // `[pid] ` added by some captures
   /^\[\d+\] /,
   // llama.cpp common log (common/log.cpp, late 2024+): `0.00.032.820 I ` with --log-timestamps

@@ -548,6 +548,29 @@ describe('llama.cpp logs: lines written from the format strings in llama.cpp sou
     ]);
   });
 
+  // A llama-server log kept by a supervisor that starts each line with its own `<date> <time> | ` (MTP speculative
+  // decoding, May 2026, two captures: with and without llama.cpp's own `1.12.930.368 I `). The slot's timing lines
+  // come on lines of their own, so with the prefix left on them they were dropped without a word.
+  it('a `<date> <time> | ` prefix with no service name', () => {
+    const all = parseClean('llama-log', [
+      '2026-05-14 22:40:29.046 | slot print_timing: id  3 | task 0 | ',
+      '2026-05-14 22:40:29.046 | prompt eval time =     648.99 ms /   133 tokens (    4.88 ms per token,   204.94 tokens per second)',
+      '2026-05-14 22:40:29.046 |        eval time =   30387.12 ms /  2048 tokens (   14.84 ms per token,    67.40 tokens per second)',
+      '2026-05-14 22:40:29.046 |       total time =   31036.11 ms /  2181 tokens',
+      '2026-05-17 11:04:29.854 | 1.12.930.368 I slot print_timing: id  3 | task 0 | ',
+      '2026-05-17 11:04:29.854 | prompt eval time =   16743.45 ms / 33191 tokens (    0.50 ms per token,  1982.33 tokens per second)',
+    ]);
+    expect(diagnostics(all)).toEqual([]);
+    expect(
+      ofKind(all, 'timings').map((r) => [r.line, r.phase, r.ms, r.tokens, r.tokensPerSecond, r.slotId, r.taskId]),
+    ).toEqual([
+      [2, 'prompt', 648.99, 133, 204.94, 3, 0],
+      [3, 'eval', 30387.12, 2048, 67.4, 3, 0],
+      [4, 'total', 31036.11, 2181, null, 3, 0],
+      [6, 'prompt', 16743.45, 33191, 1982.33, 3, 0],
+    ]);
+  });
+
   it('strips log prefixes and reads Go durations', () => {
     expect(stripLogPrefixes('Oct 03 13:18:04 gemma ollama[26513]: llama_kv_cache: x')).toBe('llama_kv_cache: x');
     expect(stripLogPrefixes('Mär 06 14:44:09 orin-1 llama[3768]: print_info: arch = llama')).toBe(
