@@ -160,6 +160,9 @@ export function stripLogPrefixes(text: string): string {
 const FUNC_RE = /^([a-z_]\w*):\s*/i;
 const SLOT_RE = /^slot\s+print_timing:\s+id\s+(\d+)\s+\|\s+task\s+(-?\d+)\s+\|\s*/;
 const SERVER_INFO_RE = /^(?:INFO|WARN|ERR|DEBUG)\s+\[\s*print_timings\]\s*/;
+/** A timing's label and its milliseconds anywhere in a line (`… prompt eval time =   648.99 ms / …`). */
+const TIMING_INSIDE_RE =
+  /\b(?:load|sample|sampling|samplers|prompt eval|eval|generation eval|predict|total) time\s*=\s*[-+]?\d[\d.]*\s*ms\b/;
 
 // ---------------------------------------------------------------------------------------------
 // KV cache
@@ -436,7 +439,8 @@ export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<L
   const unreadLine = (func: string | null, body: string, trimmed: string, raw: string): Diagnostic | null => {
     const error = engineErrorReason(trimmed);
     if (error) return diagnostic(lineNo, error, raw);
-    if (func === null) return null;
+    // A timing behind a prefix no pattern strips (a logger's own `[<date> <time>,<ms>] `): a reading all the same.
+    if (func === null) return TIMING_INSIDE_RE.test(trimmed) ? diagnostic(lineNo, 'unreadable timing line', raw) : null;
     const b = body.trim();
     if (TIMING_BLOCK_SKIPPED_RE.test(b)) return null;
     if (TIMING_HINT_RE.test(b) || TIMING_LABEL_RE.test(b)) return diagnostic(lineNo, 'unreadable timing line', raw);

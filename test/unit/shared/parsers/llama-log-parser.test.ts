@@ -571,6 +571,17 @@ describe('llama.cpp logs: lines written from the format strings in llama.cpp sou
     ]);
   });
 
+  // A timing line behind a prefix none of the patterns strips was dropped without a word. The line is the router-mode
+  // llama-server's (tests of a router log reader that mark it real, 2026), behind the `[YYYY-MM-DD HH:MM:SS,mmm] `
+  // a log watcher matches before `prompt eval time =` (Python logging's asctime): a diagnostic, never nothing.
+  it('a timing line behind an unknown prefix is a diagnostic', () => {
+    const line =
+      '[2025-03-02 10:11:12,345] prompt eval time =   29504.01 ms / 11449 tokens (    2.58 ms per token,   388.05 tokens per second)';
+    const all = parse('llama-log', line);
+    expect(ofKind(all, 'timings')).toEqual([]);
+    expect(diagnostics(all).map((d) => [d.line, d.reason, d.text])).toEqual([[1, 'unreadable timing line', line]]);
+  });
+
   it('strips log prefixes and reads Go durations', () => {
     expect(stripLogPrefixes('Oct 03 13:18:04 gemma ollama[26513]: llama_kv_cache: x')).toBe('llama_kv_cache: x');
     expect(stripLogPrefixes('Mär 06 14:44:09 orin-1 llama[3768]: print_info: arch = llama')).toBe(
