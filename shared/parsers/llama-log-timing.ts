@@ -19,10 +19,16 @@ import { diagnostic, type Diagnostic, type TimingPhase, type TimingsRecord } fro
 export const TIMING_LABEL_RE =
   /^(?:load|sample|sampling|samplers|prompt eval|eval|generation eval|predict|total) time\s*=/;
 const NUM = String.raw`[-+]?(?:\d+(?:\.\d+)?|inf|nan)`;
+/**
+ * A float of the perf block (`llama_print_timings` … `common_perf_print`, printf `%10.2f`), whose decimal point
+ * printf takes from LC_NUMERIC: a program that set the user's locale (a SYCL llama-cli run under de_DE, 2026)
+ * prints `40380,08 ms`. `%f` never groups thousands, so a comma between digits can only be that decimal separator.
+ */
+const PRINTF_NUM = String.raw`[-+]?(?:\d+(?:[.,]\d+)?|inf|nan)`;
 const TIMING_RE = new RegExp(
-  String.raw`^(load|sample|sampling|samplers|prompt eval|eval|generation eval|predict|total) time\s*=\s*(${NUM})\s*ms` +
-    String.raw`(?:\s*\/\s*(\d+)\s*(?:runs|tokens)|\s*\/\s*(${NUM})\s*ms per token)?` +
-    String.raw`(?:\s*\(\s*(${NUM})\s*ms per token(?:,\s*(${NUM})\s*tokens per second)?\s*\))?\s*(?:\|.*)?$`,
+  String.raw`^(load|sample|sampling|samplers|prompt eval|eval|generation eval|predict|total) time\s*=\s*(${PRINTF_NUM})\s*ms` +
+    String.raw`(?:\s*\/\s*(\d+)\s*(?:runs|tokens)|\s*\/\s*(${PRINTF_NUM})\s*ms per token)?` +
+    String.raw`(?:\s*\(\s*(${PRINTF_NUM})\s*ms per token(?:,\s*(${PRINTF_NUM})\s*tokens per second)?\s*\))?\s*(?:\|.*)?$`,
 );
 
 const PHASES: Record<string, TimingPhase> = {
@@ -51,7 +57,7 @@ export const TIMING_HINT_RE = /\bms per token\b|\btokens per second\b|\bt\/s\b/;
 
 function finite(text: string | undefined): number | null {
   if (text === undefined) return null;
-  const v = Number(text);
+  const v = Number(text.replace(',', '.'));
   return Number.isFinite(v) ? v : null;
 }
 

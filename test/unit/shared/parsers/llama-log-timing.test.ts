@@ -81,6 +81,30 @@ describe('llama.cpp timing lines the parser used to lose', () => {
     ]);
   });
 
+  it('printf under a comma locale: `40380,08 ms` (SYCL build on an Arc A770, de_DE, 2026)', () => {
+    // The end of a llama-cli run pasted in a README (XAIGPUARC, German user, Intel Arc A770 SYCL): every float of
+    // common_perf_print came with a decimal comma, and each timing line was an 'unreadable timing line'.
+    const all = parse(
+      'llama-log',
+      [
+        'common_perf_print:    sampling time =     167,13 ms',
+        'common_perf_print:        load time =    6812,74 ms',
+        'common_perf_print: prompt eval time =     116,10 ms /     9 tokens (   12,90 ms per token,    77,52 tokens per second)',
+        'common_perf_print:        eval time =   40380,08 ms /   511 runs   (   79,02 ms per token,    12,65 tokens per second)',
+        'common_perf_print:       total time =   40676,85 ms /   520 tokens',
+        'common_perf_print: unaccounted time =      13,54 ms /   0,0 %      (total - sampling - prompt eval - eval) / (total)',
+      ].join('\n'),
+    );
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'timings').map(row)).toEqual([
+      [1, 'sample', 'sampling', 167.13, null, null, null],
+      [2, 'load', 'load', 6812.74, null, null, null],
+      [3, 'prompt', 'prompt eval', 116.1, 9, 12.9, 77.52],
+      [4, 'eval', 'eval', 40380.08, 511, 79.02, 12.65],
+      [5, 'total', 'total', 40676.85, 520, null, null],
+    ]);
+  });
+
   it('a line shaped like a timing that no pattern reads is a diagnostic, not silence', () => {
     const all = parse(
       'llama-log',
