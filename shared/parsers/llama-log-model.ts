@@ -116,7 +116,23 @@ export function breakdownRow(body: string): Array<[string, string]> | null {
     : ['self', 'model', 'context', 'compute'];
   const m = gpu ?? new RegExp(String.raw`^${n}\s*=\s*${n}\s*\+\s*${n}\s*\+\s*${n}$`).exec(cells[2] ?? '');
   if (!m) return null;
-  return names.map((name, i) => [`${dev} ${name}`, `${m[i + 1] ?? ''} MiB`]);
+  return names.map((name, i) => [
+    `${dev} ${name}`,
+    `${name === 'unaccounted' ? unwrapUnaccounted(m[i + 1] ?? '') : (m[i + 1] ?? '')} MiB`,
+  ]);
+}
+
+/** 2^64 bytes in MiB: where a negative size_t, printed in MiB, wraps to. */
+const SIZE_T_WRAP_MIB = 2 ** 44;
+
+/**
+ * Earlier breakdown builds kept `unaccounted` in a size_t (`total - self - free` in llama-context.cpp, before the
+ * int64 of later ones), so a negative one was printed wrapped, 2^44 MiB less its size: `+ 17592186030401 |` on an Arc
+ * A770 is -14015 MiB. No device holds 2^43 MiB (8 EiB): a figure above that is such a wrap, read back (to the MiB).
+ */
+function unwrapUnaccounted(printed: string): string {
+  const v = Number(printed);
+  return v > SIZE_T_WRAP_MIB / 2 && v <= SIZE_T_WRAP_MIB ? String(v - SIZE_T_WRAP_MIB) : printed;
 }
 /**
  * A print_info / llm_load_print_meta key (`n_head_kv`, `model type`, `rope scaling`, `f_norm_eps`…),

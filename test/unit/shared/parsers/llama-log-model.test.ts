@@ -184,6 +184,18 @@ describe('model, weight-buffer and context blocks of every era', () => {
     });
   });
 
+  // The XAIGPUARC README (Intel Arc A770, SYCL, 2026): a build that kept `unaccounted` in a size_t printed the
+  // negative figure wrapped to 2^44 MiB less it, read as 17592186030401 MiB (16 EiB) of memory nobody accounted for.
+  it('an unaccounted figure printed as a wrapped size_t is read back as the negative it was', () => {
+    const all = parseClean('llama-log', [
+      'llama_memory_breakdown_print: | memory breakdown [MiB]                     | total    free     self   model   context   compute       unaccounted |',
+      'llama_memory_breakdown_print: |   - SYCL0 (Intel(R) Arc(TM) A770 Graphics) | 15473 = 15473 + (14014 = 13486 +     224 +     304) + 17592186030401 |',
+    ]);
+    const [breakdown] = ofKind(all, 'model');
+    expect(breakdown?.extra?.['SYCL0 (Intel(R) Arc(TM) A770 Graphics) unaccounted']).toBe('-14015 MiB');
+    expect(breakdown?.extra?.['SYCL0 (Intel(R) Arc(TM) A770 Graphics) self']).toBe('14014 MiB');
+  });
+
   it('a known key whose value cannot be read is a diagnostic; a loader list cut with `...` and an unknown key are not', () => {
     const text = [
       'print_info: n_layer          = 2x',
