@@ -74,6 +74,7 @@ import {
 import {
   readCliSummary,
   readJsonLogLine,
+  readSpeculativeSummary,
   readSlotProgress,
   readTiming,
   TIMING_BLOCK_SKIPPED_RE,
@@ -571,6 +572,11 @@ export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<L
     const cli = readCliSummary(trimmed, origin);
     if (cli) {
       out.push(...cli);
+      return out;
+    }
+    const speculative = readSpeculativeSummary(trimmed, origin);
+    if (speculative) {
+      out.push(speculative);
       return out;
     }
 

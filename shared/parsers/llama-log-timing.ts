@@ -148,6 +148,25 @@ export function readCliSummary(trimmed: string, o: TimingOrigin): Array<TimingsR
   ];
 }
 
+const SPEC_SUMMARY_RE = new RegExp(
+  String.raw`^(encoded|decoded)\s+(\d+)\s+tokens in\s+(${NUM})\s+seconds, speed:\s+(${NUM})\s+t\/s$`,
+);
+
+/**
+ * The speculative examples' own summary (speculative, speculative-simple, lookup, lookahead; `LOG_TEE` in 2023–2024,
+ * `LOG_INF` since): `encoded %4d tokens in %8.3f seconds, speed: %8.3f t/s` for the prompt and `decoded …` for the
+ * generation. In the captures seen the target's own `eval time` line then says `0.00 ms / 1 runs`, so `decoded` is
+ * the run's generation rate. Null for another line; a diagnostic for a line that opens this way and cannot be read.
+ */
+export function readSpeculativeSummary(trimmed: string, o: TimingOrigin): TimingsRecord | Diagnostic | null {
+  if (!/^(?:en|de)coded\s+\d+\s+tokens in\b/.test(trimmed)) return null;
+  const m = SPEC_SUMMARY_RE.exec(trimmed);
+  const seconds = finite(m?.[3]);
+  if (!m || seconds === null) return diagnostic(o.line, 'unreadable timing line', o.raw);
+  const phase = m[1] === 'encoded' ? 'prompt' : 'eval';
+  return record(o, phase, m[1] ?? '', Math.round(seconds * 1e6) / 1e3, Number(m[2]), null, finite(m[4]));
+}
+
 /** The server's JSON log fields that carry a slot and a task id, by era (2024: id_slot, ollama: slot_id). */
 function jsonInt(o: Record<string, unknown>, ...keys: string[]): number | null {
   for (const k of keys) {

@@ -105,6 +105,25 @@ describe('llama.cpp timing lines the parser used to lose', () => {
     ]);
   });
 
+  it("the speculative examples' `encoded … / decoded … tokens in … seconds, speed: … t/s`", () => {
+    // llama-speculative with an LFM2-350M draft and an LFM2-1.2B target (notes in Chinese, 2026): these two lines
+    // were dropped without a word, and the target's own eval line says `0.00 ms / 1 runs`.
+    const all = parse(
+      'llama-log',
+      [
+        'encoded   15 tokens in    0.140 seconds, speed:  107.248 t/s',
+        'decoded  202 tokens in    2.533 seconds, speed:   79.745 t/s',
+        'common_perf_print:        eval time =       0.00 ms /     1 runs   (    0.00 ms per token,      inf tokens per second)',
+      ].join('\n'),
+    );
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'timings').map(row)).toEqual([
+      [1, 'prompt', 'encoded', 140, 15, null, 107.248],
+      [2, 'eval', 'decoded', 2533, 202, null, 79.745],
+      [3, 'eval', 'eval', 0, 1, 0, null],
+    ]);
+  });
+
   it('a line shaped like a timing that no pattern reads is a diagnostic, not silence', () => {
     const all = parse(
       'llama-log',
