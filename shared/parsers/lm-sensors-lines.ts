@@ -136,8 +136,20 @@ export function applySensorsUValue(entry: SensorRecord, text: string): boolean {
   return true;
 }
 
+/**
+ * A chassis intrusion feature (print_chip_intrusion in prog/sensors/chips.c): no figure, its alarm alone, `ALARM`
+ * or `OK` (nothing at all when it does not read).
+ */
+const SENSOR_INTRUSION_RE = /^(intrusion\d+):\s*(ALARM|OK)$/;
+
 /** `sensors`: a feature line of `chip` (value, unit, limits, ALARM), or null when the line is not one. */
 export function readSensorLine(line: number, chip: string, t: string): SensorRecord | null {
+  const intrusion = SENSOR_INTRUSION_RE.exec(t);
+  if (intrusion) {
+    const r = sensor(line, chip, intrusion[1] ?? '');
+    r.alarm = intrusion[2] === 'ALARM';
+    return r;
+  }
   const s = SENSOR_RE.exec(t);
   const reading = s ? sensorReading(s[2] ?? '') : null;
   if (!s || !reading) return null;

@@ -341,6 +341,22 @@ describe('thermal: lm-sensors energy and power under an SI prefix', () => {
   });
 });
 
+describe('thermal: lm-sensors chassis intrusion', () => {
+  // it8718 under lm-sensors (github.com/isDipesh/gnome-shell-extension-sensors issue 33, 2012): `intrusion0:  ALARM`
+  // has no figure, and it came out as nothing at all, nor a diagnostic.
+  it('an intrusion feature is its alarm', () => {
+    const all = parse(
+      'thermal',
+      ['it8718-isa-0228', 'Adapter: ISA adapter', 'cpu0_vid:    +1.550 V', 'intrusion0:  ALARM'].join('\n'),
+    );
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'sensor').map(sensorRow)).toEqual([
+      [3, 'it8718-isa-0228', 'cpu0_vid', 1.55, 'V', null, null, null, false],
+      [4, 'it8718-isa-0228', 'intrusion0', null, null, null, null, null, true],
+    ]);
+  });
+});
+
 describe('thermal: readings written from the kernel/driver formats', () => {
   it('RK3588 NPU load (rknpu debugfs), devfreq sysfs attributes, cpufreq policies, hwmon inputs', () => {
     // Lines as the drivers print them (test/fixtures/board-sysfs/driver-formats/SOURCE).
