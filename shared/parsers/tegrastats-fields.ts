@@ -7,8 +7,18 @@ import type { TegrastatsCpu } from './records';
 // small character-level readers (no regex per token, no split-and-rejoin, no substring per number),
 // so the cost is linear in the line and a 1 KiB line costs a few microseconds (bench/parsers.bench.ts).
 
-/** A record starts with `RAM`, after the JetPack 5+ timestamp when there is one. */
-export const RECORD_START_RE = /^\s*(?:\d\d-\d\d-\d{4}\s+\d\d:\d\d:\d\d\s+)?RAM\s/;
+/**
+ * A time a logger wrote before each line, tegrastats printing none of its own before JetPack 5:
+ * `[2018-08-23 16:30:36] : ` (a Python logger), `2024-03-01 10:00:00.123 | `, `2024-03-01T10:00:00+01:00 `
+ * (`date -Is` in a shell loop), with or without brackets and a separator. Groups: date, time, fraction.
+ */
+const LOG_STAMP = String.raw`\[?(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d:\d\d)(?:[.,](\d{1,9}))?(?:Z|[+-]\d\d(?::?\d\d)?)?\]?(?:\s*[:|>-])?\s+`;
+
+/** A logger's time in front of a record (`RAM` follows it); its match ends where the record starts. */
+export const LOG_STAMP_RE = new RegExp(String.raw`^\s*${LOG_STAMP}(?=RAM\s)`);
+
+/** A record starts with `RAM`, after the JetPack 5+ timestamp or a logger's time when there is one. */
+export const RECORD_START_RE = new RegExp(String.raw`^\s*(?:\d\d-\d\d-\d{4}\s+\d\d:\d\d:\d\d\s+|${LOG_STAMP})?RAM\s`);
 
 const isDigit = (c: number) => c >= 48 && c <= 57;
 

@@ -26,6 +26,7 @@ import {
   type TegrastatsRecord,
 } from './records';
 import {
+  LOG_STAMP_RE,
   RECORD_START_RE,
   tokenize,
   digitsEnd,
@@ -139,9 +140,22 @@ interface LineParse {
  */
 function readLine(text: string, line: number): LineParse {
   const r = emptyRecord(line);
+  let fields = 0;
+  // A logger's time in front (`[2018-08-23 16:30:36] : RAM …`): the record's time, then the record.
+  // Checked only where a line opens with `[` or a year (`2018-`), never on tegrastats' own lines.
+  const lead = text.trimStart();
+  if (lead.charCodeAt(0) === 91 /* [ */ || lead.charCodeAt(4) === 45 /* - */) {
+    const stamp = LOG_STAMP_RE.exec(text);
+    if (stamp) {
+      const [whole, date, time, fraction] = stamp;
+      r.timestamp = whole.trim();
+      r.localTimeIso = `${date}T${time}${fraction ? `.${fraction.padEnd(3, '0').slice(0, 3)}` : ''}`;
+      fields++;
+      text = text.slice(whole.length);
+    }
+  }
   const { tokens, more } = tokenize(text);
   const n = tokens.length;
-  let fields = 0;
   let incomplete = false;
   let sawCpus = false;
   /** Readings that come after the CPU list in every release: temperatures, rails, `EDP limit`. */

@@ -16,6 +16,42 @@ const realLine = (rel: string, index: number) =>
     .split('\n')
     .filter((l) => l.trim() !== '' && !l.startsWith('#'))[index] ?? '';
 describe('tegrastats: real captures', () => {
+  it("TX2 log written by a logger: its '[date time] : ' in front is the record's time, not unknown tokens", () => {
+    const [r] = records('tx2-logger-stamp/tx2_2018_logger_bracket_stamp.txt');
+    expect(r?.timestamp).toBe('[2018-08-23 16:30:36] :');
+    expect(r?.localTimeIso).toBe('2018-08-23T16:30:36');
+    expect(r?.partial).toBe(false);
+    expect(r?.unknown).toEqual([]);
+    // The values behind it, read by hand from the line.
+    expect([r?.ramUsedBytes, r?.ramTotalBytes, r?.ramLfbBlocks]).toEqual([4923 * MiB, 7850 * MiB, 360]);
+    expect(r?.cpus.map((c) => c?.loadPct)).toEqual([33, 42, 100, 22, 61, 43]);
+    expect([r?.gpuLoadPct, r?.gpuFreqMHz, r?.emcLoadPct, r?.emcFreqMHz]).toEqual([22, 1300, 14, 1600]);
+    expect(r?.tempsC.thermal).toBe(52.1);
+    expect(r?.railsMw.VDD_IN).toEqual({ cur: 9273, avg: 9056 });
+  });
+
+  it("other loggers' times in front of a record: ISO with a 'T', a zone, a fraction, a '|' or none", () => {
+    const line = (prefix: string) => readOne(`${prefix}RAM 1/2MB CPU [1%@102] thermal@40C`);
+    expect(line('2024-03-01T10:00:05+01:00 ')?.localTimeIso).toBe('2024-03-01T10:00:05');
+    expect(line('2024-03-01 10:00:05.25 | ')?.localTimeIso).toBe('2024-03-01T10:00:05.250');
+    expect(line('[2024-03-01T10:00:05Z] ')?.localTimeIso).toBe('2024-03-01T10:00:05');
+    expect(line('2024-03-01 10:00:05,123456 - ')?.localTimeIso).toBe('2024-03-01T10:00:05.123');
+    for (const prefix of ['2024-03-01T10:00:05+01:00 ', '[2024-03-01 10:00:05] : ', '2024-03-01 10:00:05 '])
+      expect([line(prefix)?.partial, line(prefix)?.unknown, line(prefix)?.ramUsedBytes]).toEqual([false, [], MiB]);
+    // Not a time in front of a record: left as it was (unknown tokens, a partial record).
+    const odd = line('[2024-03-01] ');
+    expect([odd?.localTimeIso, odd?.partial]).toEqual([null, true]);
+  });
+
+  it('a wrapped record behind a logger time is joined like any record start', () => {
+    const rs = ofKind(
+      parse('tegrastats', '[2018-08-23 16:30:36] : RAM 4923/7850MB (lfb 360x4MB) CPU \n[33%@2034,42%@2033] BCPU@53C\n'),
+      'tegrastats',
+    );
+    expect(rs).toHaveLength(1);
+    expect([rs[0]?.localTimeIso, rs[0]?.cpus.length, rs[0]?.tempsC.BCPU]).toEqual(['2018-08-23T16:30:36', 2, 53]);
+  });
+
   it("Nano with a program's output between the readings: its lines are diagnostics, never an engine (`Found 2 device(s):`)", () => {
     const all = tegra('nano-jp4-program-output-interleaved/effex-issue12-tegrastats-interval50.txt');
     const rs = ofKind(all, 'tegrastats');
