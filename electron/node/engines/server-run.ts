@@ -5,6 +5,8 @@
 // does (electron/node/cli/commands/profile.ts).
 import { SERVER_MODE_DEFAULTS, type ServerMode } from '../../../shared/api/schemas';
 import type { RunCallbacks, RunController } from '../run/run-controller';
+import { commandLineSecrets } from '../session/scrub';
+import { registerSecret } from '../util/redact';
 import { profileServerRun } from './server-profile';
 
 /** The engine's first output is where a server prints its port: keep at most this much of it. */
@@ -43,6 +45,10 @@ export async function driveServerMode(
   engineOutput: () => string,
   onProgress?: (line: string) => void,
 ): Promise<string | null> {
+  // The address may carry a password (`http://user:…@host/v1`) or a key in its query
+  // (`?api_key=…`): masked from here on, as the engine command's are (run-controller.ts), since
+  // the profile, its errors and the session keep the address.
+  for (const s of commandLineSecrets(server.url)) registerSecret(s);
   const abort = new AbortController();
   // The user's Stop (or the engine's end) ends the conversation too.
   void run.done.then(() => abort.abort());

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { profileArgs, runCli, type CliResult } from '../../helpers/cli';
+import { openaiServerCommand } from '../../helpers/llama-engine';
 
 const dir = mkdtempSync(join(tmpdir(), 'kvscope-engine-secrets-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -94,5 +95,37 @@ describe('secrets in the environment an engine on this computer inherits', () =>
     expect(existsSync(at('env.kvscope-wal'))).toBe(false);
     for (const file of ['env.kvscope', 'env.md'])
       expect([file, leakedEnv(readFileSync(at(file)).toString('latin1'))]).toEqual([file, []]);
+  });
+});
+
+// Server mode keeps the server's address in the profile (--json, the session, reports): a
+// password in it (`http://user:…@host/v1`) or a key in its query must not come along.
+describe('secrets in a server-mode address', () => {
+  const URL_SECRETS = ['srv-Zq87secret', 'key-Zq88secret'];
+  const leakedUrl = (text: string) => URL_SECRETS.filter((s) => text.includes(s));
+
+  it('are masked in stderr, --json, the session and its report', async () => {
+    const res = await runCli(
+      profileArgs(
+        'local',
+        openaiServerCommand({ ctx: 512 }),
+        '--server-url',
+        `http://me:${URL_SECRETS[0]}@127.0.0.1:0/v1?api_key=${URL_SECRETS[1]}`,
+        '--tokens',
+        '8',
+        '--out',
+        at('server.kvscope'),
+        '--report',
+        at('server.md'),
+        '--json',
+      ),
+    );
+    expect(res.code).toBe(0);
+    const summary = JSON.parse(res.stdout) as { server: { url: string } };
+    expect(summary.server.url).toMatch(/^http:\/\/me:\*\*\*@127\.0\.0\.1:\d+\/v1\?api_key=\*\*\*$/);
+    expect([leakedUrl(res.stdout), leakedUrl(res.stderr)]).toEqual([[], []]);
+    expect(existsSync(at('server.kvscope-wal'))).toBe(false);
+    for (const file of ['server.kvscope', 'server.md'])
+      expect([file, leakedUrl(readFileSync(at(file)).toString('latin1'))]).toEqual([file, []]);
   });
 });
