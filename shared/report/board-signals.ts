@@ -22,6 +22,7 @@ import {
   MISSING,
 } from '../format/units';
 import type { Row } from './report-target';
+import { maxOf, minOf } from '../util/extremes';
 
 /** Distinct get_throttled words a row lists before `…`. */
 const MAX_WORDS_LISTED = 6;
@@ -57,10 +58,10 @@ export function throttleRows(throttle: ThrottleSummary, durationMs: number): Row
     },
     { label: 'Why', value: reasons.length ? reasons.map((r) => REASON_WORDS[r]).join('; ') : MISSING },
     { label: 'Trip point used', value: throttle.tripC === null ? MISSING : formatTempC(throttle.tripC) },
-    { label: 'Hottest while throttled', value: temps.length ? formatTempC(Math.max(...temps)) : MISSING },
+    { label: 'Hottest while throttled', value: temps.length ? formatTempC(maxOf(temps)) : MISSING },
     {
       label: 'Lowest clock while throttled',
-      value: clocks.length ? `${formatPercent(Math.min(...clocks))} of its maximum` : MISSING,
+      value: clocks.length ? `${formatPercent(minOf(clocks))} of its maximum` : MISSING,
     },
     {
       label: 'Decode inside / outside the intervals',

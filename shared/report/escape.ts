@@ -1,5 +1,6 @@
 // Escaping for reports. Everything a session holds may come from the board — engine commands,
 // engine output, event messages, labels, target facts — and is treated as hostile text.
+import { maxOf } from '../util/extremes';
 
 const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -53,7 +54,10 @@ export function escapeMarkdown(value: unknown): string {
  */
 export function markdownCode(value: unknown, inTableCell = false): string {
   const text = withoutControls(plainText(value)).replace(/\r\n|\r|\n/g, ' ');
-  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((m) => m.length));
+  const longest = maxOf(
+    (text.match(/`+/g) ?? []).map((m) => m.length),
+    0,
+  );
   const fence = '`'.repeat(longest + 1);
   const pad = text.startsWith('`') || text.endsWith('`') || text.startsWith(' ') ? ' ' : '';
   // `|` inside a table cell would still split the cell in GFM, even within a code span.
@@ -63,7 +67,10 @@ export function markdownCode(value: unknown, inTableCell = false): string {
 /** A fenced code block holding `value` verbatim (the fence is longer than any backtick run inside). */
 export function markdownBlock(value: string): string {
   const text = withoutControls(value).replace(/\r\n|\r/g, '\n');
-  const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((m) => m.length));
+  const longest = maxOf(
+    (text.match(/`+/g) ?? []).map((m) => m.length),
+    2,
+  );
   const fence = '`'.repeat(longest + 1);
   return `${fence}text\n${text}\n${fence}`;
 }

@@ -11,6 +11,7 @@ import { registeredSeries } from '../collectors/registry';
 import { seriesName } from '../collectors/series-names';
 import { formatBytes, formatCount, formatTempC } from '../format/units';
 import type { SessionRun } from './session-data';
+import { maxOf } from '../util/extremes';
 
 // Sizes and reach, each with its reason.
 /** Points per chart series: enough for a smooth line on an A4 page, small enough for a light file. */
@@ -99,13 +100,16 @@ export function rssVsTokensChart(run: SessionRun, a: RunAnalysis): ChartModel | 
     if (an !== null) anon.push([t, an]);
   }
   if (rss.length < 2) return null;
-  const maxTokens = Math.max(...rss.map((p) => p[0]));
+  const maxTokens = maxOf(rss.map((p) => p[0]));
   if (maxTokens <= 0 && a.kv.mode !== 'reserved') return null;
   const series: ChartSeries[] = [{ name: 'RSS', role: 'rss', points: down(rss) }];
   if (anon.length >= 2) series.push({ name: 'anonymous RSS', role: 'anon', points: down(anon) });
   const notes: string[] = [];
   const budget = a.budgetBytes;
-  const dataMax = Math.max(...rss.map((p) => p[1]), ...anon.map((p) => p[1]));
+  const dataMax = maxOf(
+    anon.map((p) => p[1]),
+    maxOf(rss.map((p) => p[1])),
+  );
   let xMax = Math.max(maxTokens, 1);
   // The horizon projection: from the highest decode sample to the budget.
   const horizon = a.oomHorizonTokens;
@@ -180,11 +184,17 @@ export function rssOverTimeChart(run: SessionRun, a: RunAnalysis): ChartModel | 
     const v = num(s.values.rssAnonBytes);
     if (v !== null) anon.push([s.tMs / 1000, v]);
   }
-  const lastT = Math.max(...rss.map((p) => p[0]), ...run.events.map((e) => e.tMs / 1000));
+  const lastT = maxOf(
+    run.events.map((e) => e.tMs / 1000),
+    maxOf(rss.map((p) => p[0])),
+  );
   const xMax = Math.max(lastT, 0.001);
   const series: ChartSeries[] = [{ name: 'RSS', role: 'rss', points: down(rss) }];
   if (anon.length >= 2) series.push({ name: 'anonymous RSS', role: 'anon', points: down(anon) });
-  let yMax = Math.max(...rss.map((p) => p[1]), ...anon.map((p) => p[1]));
+  let yMax = maxOf(
+    anon.map((p) => p[1]),
+    maxOf(rss.map((p) => p[1])),
+  );
   const budget = a.budgetBytes;
   if (budget !== null && budget <= CHART_BUDGET_FACTOR * yMax) {
     series.push(budgetLine(budget, xMax));
@@ -229,19 +239,22 @@ export function temperatureChart(
       const values = byKey.get(series.key);
       const points: Array<[number, number]> = [];
       for (let i = 0; values && i < values.length; i++) points.push([(values.t[i] ?? 0) / 1000, values.v[i] ?? 0]);
-      return { series, points, highest: Math.max(...points.map((p) => p[1])) };
+      return { series, points, highest: maxOf(points.map((p) => p[1])) };
     })
     .filter((line) => line.points.length >= 2)
     .sort((a, b) => b.highest - a.highest);
   if (lines.length === 0) return null;
   const drawn = lines.slice(0, MAX_TEMPERATURE_LINES);
-  const xMax = Math.max(0.001, ...drawn.map((line) => line.points[line.points.length - 1]?.[0] ?? 0));
+  const xMax = maxOf(
+    drawn.map((line) => line.points[line.points.length - 1]?.[0] ?? 0),
+    0.001,
+  );
   const series: ChartSeries[] = drawn.map((line) => ({
     name: seriesName(line.series),
     role: 'temperature',
     points: down(line.points),
   }));
-  let yMax = Math.max(...drawn.map((line) => line.highest));
+  let yMax = maxOf(drawn.map((line) => line.highest));
   const tripC = throttle?.tripC ?? null;
   if (tripC !== null) {
     series.push({
@@ -317,8 +330,11 @@ export function throughputChart(run: SessionRun, throttle: ThrottleSummary | nul
     markers: [],
     ...(spans.length > 0 ? { bands: { label: 'throttled', spans } } : {}),
     yUnit: 'tokensPerSecond',
-    xMax: Math.max(last.tMs / 1000, ...spans.map((span) => span[1])),
-    yMax: Math.max(...points.map((p) => p[1])) * 1.05,
+    xMax: maxOf(
+      spans.map((span) => span[1]),
+      last.tMs / 1000,
+    ),
+    yMax: maxOf(points.map((p) => p[1])) * 1.05,
     notes: [],
   };
 }
@@ -335,7 +351,7 @@ export function sweepChart(analysis: SweepAnalysis): ChartModel {
         ],
     )
     .filter((p): p is [number, number] => typeof p[1] === 'number');
-  const xMax = Math.max(...analysis.points.map((p) => p.ctx));
+  const xMax = maxOf(analysis.points.map((p) => p.ctx));
   const series: ChartSeries[] = [
     { name: metric === 'peakAnonRssBytes' ? 'peak anonymous RSS' : 'peak RSS', role: 'rss', points: measuredPts },
   ];
@@ -349,7 +365,10 @@ export function sweepChart(analysis: SweepAnalysis): ChartModel {
       ],
     });
   }
-  let yMax = Math.max(0, ...series.flatMap((s) => s.points.map((p) => p[1])));
+  let yMax = maxOf(
+    series.flatMap((s) => s.points.map((p) => p[1])),
+    0,
+  );
   if (analysis.budgetBytes !== null && analysis.budgetBytes <= CHART_BUDGET_FACTOR * yMax) {
     series.push({
       name: `budget ${formatBytes(analysis.budgetBytes)}`,
