@@ -306,13 +306,37 @@ export interface KnownHostsFiles {
 }
 
 /**
- * The files of docs/DESIGN.md's CLI contract: the app's store, then `--known-hosts <file>` when
- * given, else ~/.ssh/known_hosts. KVScope never writes to ~/.ssh.
+ * ssh(1)'s GlobalKnownHostsFile default. ssh reads these whatever UserKnownHostsFile says; a key
+ * pinned there for a fleet is a key KVScope must know too: unread, a board presenting another key
+ * looked unknown and was trusted on first use (--accept-new-host-key) instead of refused.
  */
-export function defaultKnownHostsFiles(knownHostsFile?: string, env: NodeJS.ProcessEnv = process.env): KnownHostsFiles {
+export const GLOBAL_KNOWN_HOSTS_FILES: readonly string[] = ['/etc/ssh/ssh_known_hosts', '/etc/ssh/ssh_known_hosts2'];
+
+/** ssh(1)'s UserKnownHostsFile default, under ~/.ssh. */
+const DEFAULT_USER_KNOWN_HOSTS = ['known_hosts', 'known_hosts2'];
+
+/**
+ * The files of docs/DESIGN.md's CLI contract: the app's store, then the user's files —
+ * `--known-hosts <file>`, or every file of ~/.ssh/config's UserKnownHostsFile, else ssh(1)'s
+ * ~/.ssh/known_hosts and ~/.ssh/known_hosts2 — then the global ones, as ssh(1) reads them: a key
+ * any of them holds for the host is its key, and another one is refused. KVScope never writes
+ * to ~/.ssh.
+ */
+export function defaultKnownHostsFiles(
+  userFiles?: string | readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+  globalFiles: readonly string[] = GLOBAL_KNOWN_HOSTS_FILES,
+): KnownHostsFiles {
   const storeFile = appKnownHostsPath(env);
-  const user = knownHostsFile ?? join(homedir(), '.ssh', 'known_hosts');
-  return { storeFile, readFiles: user === storeFile ? [storeFile] : [storeFile, user] };
+  const user =
+    userFiles === undefined
+      ? DEFAULT_USER_KNOWN_HOSTS.map((name) => join(homedir(), '.ssh', name))
+      : typeof userFiles === 'string'
+        ? [userFiles]
+        : userFiles;
+  // `UserKnownHostsFile none` reads no file (ssh_config(5)).
+  const named = [...user, ...globalFiles].filter((f) => f.toLowerCase() !== 'none');
+  return { storeFile, readFiles: [...new Set([storeFile, ...named])] };
 }
 
 export class KnownHostsStore {

@@ -253,7 +253,12 @@ export async function sshTargetOptionsFromSpec(
   );
   const jumps = resolveJumpChain(spec.jump ?? r?.proxyJump ?? [], configText);
   const keepaliveSec = spec.keepaliveSec ?? r?.serverAliveIntervalSec;
-  const files = defaultKnownHostsFiles(spec.knownHostsFile ?? r?.userKnownHostsFiles?.[0], env);
+  // A board imported from ~/.ssh/config keeps the first of its UserKnownHostsFile files: all are read.
+  const configFiles = r?.userKnownHostsFiles;
+  const files = defaultKnownHostsFiles(
+    spec.knownHostsFile === undefined || configFiles?.includes(spec.knownHostsFile) ? configFiles : spec.knownHostsFile,
+    env,
+  );
   const log = options.log;
   if (r?.unsupported.length)
     log?.(`~/.ssh/config: ${r.unsupported.join(', ')} for ${lookup} is not supported by KVScope and is ignored`);

@@ -219,12 +219,31 @@ describe('KnownHostsStore and verifyHostKey', () => {
     expect(e.oldEntryLocation).toBe(`${user}:1`);
   });
 
-  it('default files: the app store first, then --known-hosts or ~/.ssh/known_hosts', () => {
+  it('default files: the app store first, then --known-hosts or ~/.ssh/known_hosts and known_hosts2, then the global ones', () => {
     const env = { KVSCOPE_HOME: '/tmp/kvs-home' } as NodeJS.ProcessEnv;
     expect(defaultKnownHostsFiles('/x/kh', env)).toEqual({
       storeFile: '/tmp/kvs-home/known_hosts',
-      readFiles: ['/tmp/kvs-home/known_hosts', '/x/kh'],
+      readFiles: ['/tmp/kvs-home/known_hosts', '/x/kh', '/etc/ssh/ssh_known_hosts', '/etc/ssh/ssh_known_hosts2'],
     });
-    expect(defaultKnownHostsFiles(undefined, env).readFiles[1]).toMatch(/\/\.ssh\/known_hosts$/);
+    const readFiles = defaultKnownHostsFiles(undefined, env, []).readFiles;
+    expect(readFiles).toHaveLength(3);
+    expect(readFiles[1]).toMatch(/\/\.ssh\/known_hosts$/);
+    expect(readFiles[2]).toMatch(/\/\.ssh\/known_hosts2$/);
+    // Every file of a UserKnownHostsFile line; `none` reads none.
+    expect(defaultKnownHostsFiles(['/a', 'none', '/b'], env, ['/g']).readFiles).toEqual([
+      '/tmp/kvs-home/known_hosts',
+      '/a',
+      '/b',
+      '/g',
+    ]);
+  });
+
+  it('a key held in a global file is known, and another one presented is refused as changed', async () => {
+    const global = join(dir, 'global_known_hosts');
+    await writeFile(global, `board.example ${ed.publicLine}\n`);
+    const files = defaultKnownHostsFiles(join(dir, 'nothing_here'), { KVSCOPE_HOME: join(dir, 'gh') }, [global]);
+    const store = new KnownHostsStore(files);
+    expect((await store.check('board.example', 22, ed.blob)).status).toBe('known');
+    expect((await store.check('board.example', 22, other.blob)).status).toBe('changed');
   });
 });

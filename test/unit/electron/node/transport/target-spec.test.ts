@@ -167,7 +167,13 @@ describe('what a spec becomes for SshTarget', () => {
     ]);
     expect(o.knownHosts.files).toEqual({
       storeFile: '/tmp/kvh/known_hosts',
-      readFiles: ['/tmp/kvh/known_hosts', expect.stringMatching(/\.ssh\/known_hosts$/)],
+      readFiles: [
+        '/tmp/kvh/known_hosts',
+        expect.stringMatching(/\.ssh\/known_hosts$/),
+        expect.stringMatching(/\.ssh\/known_hosts2$/),
+        '/etc/ssh/ssh_known_hosts',
+        '/etc/ssh/ssh_known_hosts2',
+      ],
     });
     expect(o.confirmHostKey).toBeUndefined();
     expect(o.label).toBe('orin');

@@ -1,0 +1,69 @@
+// The known_hosts files ssh(1) reads are the ones KVScope checks a host key against: every file of
+// a ~/.ssh/config `UserKnownHostsFile` line, not only the first. A key another of them holds for
+// the board is its key: a different one presented is CHANGED and refused, even with
+// --accept-new-host-key (which trusts unknown keys only). Real sshd, real CLI, a hashed entry
+// written by ssh-keygen -H, the board reached through its ~/.ssh/config alias.
+import { execFile } from 'node:child_process';
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../helpers/cli';
+import { generateKey, makeTempDir, startSshd, writeKnownHosts, type Sshd } from '../../helpers/sshd';
+
+const run = promisify(execFile);
+let sshd: Sshd;
+let dir: string;
+
+beforeAll(async () => {
+  sshd = await startSshd();
+  dir = await makeTempDir();
+});
+afterAll(async () => {
+  await sshd?.stop();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+/** `probe board` through an alias whose UserKnownHostsFile lists an empty file, then `second`. */
+async function probeThroughAlias(name: string, second: string[], ...more: string[]) {
+  const first = await writeKnownHosts(join(dir, `${name}_first`), []);
+  const hashed = await writeKnownHosts(join(dir, `${name}_second`), second);
+  await run('ssh-keygen', ['-H', '-f', hashed]);
+  const config = join(dir, `${name}_config`);
+  await writeFile(
+    config,
+    [
+      'Host board',
+      `  HostName ${sshd.host}`,
+      `  Port ${sshd.port}`,
+      `  User ${sshd.user}`,
+      `  IdentityFile ${sshd.clientKey.privatePath}`,
+      `  UserKnownHostsFile ${first} ${hashed}`,
+      '',
+    ].join('\n'),
+  );
+  const env = { KVSCOPE_HOME: join(dir, `${name}_home`), KVSCOPE_SSH_CONFIG: config, KVSCOPE_DEBUG: '' };
+  return runCli(['probe', 'board', '--json', ...more], { env, timeoutMs: 60_000 });
+}
+
+describe('UserKnownHostsFile with several files', () => {
+  it('another key hashed in the second file: refused as CHANGED, also with --accept-new-host-key', async () => {
+    const other = await generateKey(join(dir, 'other_host_key'));
+    const r = await probeThroughAlias(
+      'changed',
+      [`${sshd.knownHostsName} ${other.publicLine}`],
+      '--accept-new-host-key',
+    );
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^kvscope probe: HOST KEY CHANGED for \[127\.0\.0\.1\]:\d+: .*_second:1 .*; refused/m);
+    expect(r.stderr).toContain(other.fingerprint);
+    expect(r.stdout).toBe('');
+  });
+
+  it('the right key hashed in the second file: known, no consent needed', async () => {
+    const r = await probeThroughAlias('known', [sshd.knownHostsLine]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toContain('added the host key');
+    expect((JSON.parse(r.stdout) as { uid: number }).uid).toBe(process.getuid?.());
+  });
+});
