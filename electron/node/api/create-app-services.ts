@@ -21,7 +21,7 @@ import { noSecretStore, secretKeys, type SecretStore } from '../boards/secret-st
 import { importSshConfig } from '../boards/ssh-config-import';
 import { BoardStore, type SavedBoard } from '../boards/board-store';
 import { describeError } from '../util/describe-error';
-import { redact } from '../util/redact';
+import { redact, redactError, redactValue } from '../util/redact';
 import { readModelHeader } from '../model/model-header';
 import { openAppRecording, recordAppRun, type AppRecording } from '../session/app-run-recording';
 import { SweepService } from '../run/app-sweeps';
@@ -80,7 +80,9 @@ const LOCAL_BOARD: BoardInfo = { id: 'local', label: 'This computer', spec: { ki
 export function createAppServices(options: CreateAppServicesOptions): AppServices {
   const bus = new EventEmitter();
   bus.setMaxListeners(100);
-  const emit: EventSink = (event, payload) => void bus.emit('event', event, payload);
+  // Everything the services send the window (and browser mode to every page) is masked here:
+  // an engine's live output and events, a run's command and its stderr (util/redact.ts).
+  const emit: EventSink = (event, payload) => void bus.emit('event', event, redactValue(payload));
   const env = options.env ?? process.env;
   const log =
     options.log ??
@@ -387,7 +389,7 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
     },
   };
   return {
-    handlers,
+    handlers: redactingHandlers(handlers),
     subscribe(sink) {
       const listener = <E extends ApiEventName>(event: E, payload: EventPayload<E>) => sink(event, payload);
       bus.on('event', listener);
@@ -400,4 +402,18 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
       await Promise.all(recordings);
     },
   };
+}
+
+/** The handlers with their answers and errors masked, as the events are (emit). */
+function redactingHandlers(handlers: ApiHandlers): ApiHandlers {
+  const out: Record<string, (input: unknown) => Promise<unknown>> = {};
+  for (const [method, handler] of Object.entries(handlers) as Array<[string, (input: unknown) => Promise<unknown>]>)
+    out[method] = async (input) => {
+      try {
+        return redactValue(await handler(input));
+      } catch (error) {
+        throw redactError(error);
+      }
+    };
+  return out as ApiHandlers;
 }

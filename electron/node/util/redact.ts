@@ -7,6 +7,8 @@ import { describeError } from './describe-error';
 
 const MASK = '***';
 const secrets = new Set<string>();
+/** The secrets longest first (redact's order), rebuilt after a change: redactValue calls redact per string. */
+let ordered: string[] | null = null;
 
 /** Register a secret so that `redact` hides it from now on. Empty strings are ignored. */
 export function registerSecret(secret: string | Buffer | null | undefined): void {
@@ -14,11 +16,13 @@ export function registerSecret(secret: string | Buffer | null | undefined): void
   const text = typeof secret === 'string' ? secret : secret.toString('utf8');
   if (text.length === 0) return;
   for (const form of encodedForms(text)) secrets.add(form);
+  ordered = null;
 }
 
 /** Forget a secret (e.g. after a connection closed). Redacting more than needed is harmless. */
 export function unregisterSecret(secret: string): void {
   for (const form of encodedForms(secret)) secrets.delete(form);
+  ordered = null;
 }
 
 /** Number of registered forms (for tests). */
@@ -42,9 +46,43 @@ function encodedForms(text: string): string[] {
 export function redact(text: string): string {
   if (secrets.size === 0 || text.length === 0) return text;
   let out = text;
-  const ordered = [...secrets].sort((a, b) => b.length - a.length);
+  ordered ??= [...secrets].sort((a, b) => b.length - a.length);
   for (const s of ordered) if (out.includes(s)) out = out.split(s).join(MASK);
   return out;
+}
+
+/**
+ * A copy of `value` with every string in it redacted, in arrays and plain objects at any depth;
+ * `value` itself when no secret is registered or nothing changed. Class instances (stored JSON
+ * text kept raw, typed arrays) are left as they are: they come from files already masked when
+ * written. For what the app's API sends its window (create-app-services.ts).
+ */
+export function redactValue<T>(value: T): T {
+  return secrets.size === 0 ? value : (redactIn(value) as T);
+}
+
+function redactIn(value: unknown): unknown {
+  if (typeof value === 'string') return redact(value);
+  if (Array.isArray(value)) {
+    let changed = false;
+    const out = value.map((v: unknown) => {
+      const r = redactIn(v);
+      if (r !== v) changed = true;
+      return r;
+    });
+    return changed ? out : value;
+  }
+  if (value === null || typeof value !== 'object') return value;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (proto !== Object.prototype && proto !== null) return value;
+  let changed = false;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    const r = redactIn(v);
+    if (r !== v) changed = true;
+    out[k] = r;
+  }
+  return changed ? out : value;
 }
 
 /**

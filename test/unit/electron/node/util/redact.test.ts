@@ -1,6 +1,6 @@
 // Secret redaction and the app data dir.
 import { describe, expect, it, afterEach } from 'vitest';
-import { redact, redactError, registerSecret } from '../../../../../electron/node/util/redact';
+import { redact, redactError, redactValue, registerSecret } from '../../../../../electron/node/util/redact';
 import { appDataDir, appKnownHostsPath, setAppDataDir } from '../../../../../electron/node/config/app-paths';
 
 describe('redact', () => {
@@ -47,5 +47,19 @@ describe('appDataDir', () => {
     setAppDataDir('/electron/userData');
     expect(appDataDir({ KVSCOPE_HOME: '/k' })).toBe('/electron/userData');
     expect(appKnownHostsPath({})).toBe('/electron/userData/known_hosts');
+  });
+});
+
+describe('redactValue', () => {
+  it('masks strings at any depth of arrays and plain objects, leaves numbers and class instances, keeps what holds none', () => {
+    registerSecret('pw-Zq93value');
+    const typed = new Float64Array([1, 2]);
+    const clean = { a: ['x', 1], n: 3 };
+    const value = { run: { command: 'x --password pw-Zq93value', tail: ['ok', 'pw-Zq93value!'] }, typed, clean };
+    const out = redactValue(value);
+    expect(out).toEqual({ run: { command: 'x --password ***', tail: ['ok', '***!'] }, typed, clean });
+    expect(out.typed).toBe(typed);
+    expect(out.clean).toBe(clean);
+    expect(value.run.command).toBe('x --password pw-Zq93value');
   });
 });
