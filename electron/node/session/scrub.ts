@@ -152,13 +152,21 @@ const MIN_ENV_SECRET_CHARS = 6;
 
 /**
  * The values of the secret-named variables of an environment (`HF_TOKEN`, `OPENAI_API_KEY`,
- * `DB_PASSWORD`), to be registered with redact() before a run: an engine started on this computer
- * inherits them, and one that prints them (an auth error, a wrapper's `env` or `set -x`) would
- * otherwise put them in the session, its reports and stderr.
+ * `DB_PASSWORD`) and the passwords of the URLs in any variable (`HTTPS_PROXY=http://me:…@proxy`,
+ * `DATABASE_URL=postgres://me:…@db/x`), to be registered with redact() before a run: an engine
+ * started on this computer inherits them, and one that prints them (an auth error, its proxy
+ * settings, a wrapper's `env` or `set -x`) would otherwise put them in the session, its reports
+ * and stderr.
  */
 export function environmentSecrets(env: Readonly<Record<string, string | undefined>>): string[] {
   const found = new Set<string>();
-  for (const [name, value] of Object.entries(env))
-    if (value !== undefined && value.length >= MIN_ENV_SECRET_CHARS && isSecretFieldName(name)) found.add(value);
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined) continue;
+    if (value.length >= MIN_ENV_SECRET_CHARS && isSecretFieldName(name)) found.add(value);
+    for (const word of value.includes('://') ? value.split(/[\s,;]+/) : []) {
+      const password = urlPassword(word);
+      if (password !== undefined && password.length >= MIN_SECRET_CHARS) found.add(password);
+    }
+  }
   return [...found];
 }

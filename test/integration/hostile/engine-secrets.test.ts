@@ -98,6 +98,24 @@ describe('secrets in the environment an engine on this computer inherits', () =>
   });
 });
 
+describe('a password in a URL of the environment an engine on this computer inherits', () => {
+  it('is masked in stderr, --json and the session (a proxy setting the engine prints)', async () => {
+    const password = 'px-Zq89secret';
+    const engine = `sh -c 'echo "proxy $HTTPS_PROXY refused" >&2; sleep 1.2; exit 3'`;
+    const res = await runCli(
+      profileArgs('local', engine, '--interval-ms', '50', '--out', at('proxy.kvscope'), '--json'),
+      {
+        env: { HTTPS_PROXY: `http://me:${password}@proxy.example:3128` },
+      },
+    );
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('proxy http://me:***@proxy.example:3128 refused');
+    expect([res.stdout.includes(password), res.stderr.includes(password)]).toEqual([false, false]);
+    expect(existsSync(at('proxy.kvscope-wal'))).toBe(false);
+    expect(readFileSync(at('proxy.kvscope')).toString('latin1')).not.toContain(password);
+  });
+});
+
 // Server mode keeps the server's address in the profile (--json, the session, reports): a
 // password in it (`http://user:…@host/v1`) or a key in its query must not come along.
 describe('secrets in a server-mode address', () => {

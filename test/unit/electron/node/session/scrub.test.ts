@@ -30,6 +30,18 @@ describe('commandLineSecrets', () => {
 });
 
 describe('environmentSecrets', () => {
+  it('takes the password of a URL in any variable (a proxy, a database), not a URL without one', () => {
+    expect(
+      environmentSecrets({
+        HTTPS_PROXY: 'http://me:proxy-pw-1@proxy.example:3128',
+        DATABASE_URL: 'postgres://app:db-pw-2@db/x',
+        MIRRORS: 'https://a.example/x, https://u:mirror-pw-3@b.example/y',
+        HF_ENDPOINT: 'https://huggingface.co',
+        NO_PROXY: 'localhost,127.0.0.1',
+      }),
+    ).toEqual(['proxy-pw-1', 'db-pw-2', 'mirror-pw-3']);
+  });
+
   it('takes the values of secret-named variables, not flags, paths or the names of variables', () => {
     expect(
       environmentSecrets({
