@@ -29,6 +29,8 @@ export interface SshAliasResolution {
   serverAliveCountMax?: number;
   identitiesOnly?: boolean;
   userKnownHostsFiles?: string[];
+  /** HostKeyAlias: the name the host's key is recorded under in known_hosts, instead of the host's. */
+  hostKeyAlias?: string;
   /** Directives that matter but KVScope does not implement (ProxyCommand…), for a note. */
   unsupported: string[];
 }
@@ -161,6 +163,7 @@ export function resolveSshAlias(alias: string, configText: string, options: Reso
     serverAliveCountMax: countRaw !== undefined && /^\d+$/.test(countRaw) ? Number(countRaw) : undefined,
     identitiesOnly: identitiesOnlyRaw === undefined ? undefined : identitiesOnlyRaw.toLowerCase() === 'yes',
     userKnownHostsFiles: knownHostsRaw.length ? knownHostsRaw.map((f) => expandSshTokens(f, tokens)) : undefined,
+    ...(first(computed.hostkeyalias) ? { hostKeyAlias: first(computed.hostkeyalias) } : {}),
     unsupported,
   };
 }

@@ -206,7 +206,10 @@ async function connectHop(
 ): Promise<SshClient> {
   const { options: opts, log, signal } = context;
   const where = `${role} ${hopName(hop)}`;
-  const knownTypes = await opts.knownHosts.knownKeyTypes(bareHost(hop.host), hop.port).catch(() => []);
+  // The name known_hosts holds the key under: HostKeyAlias as it is (port 22 adds no `[…]:port`).
+  const keyHost = hop.hostKeyAlias ?? bareHost(hop.host);
+  const keyPort = hop.hostKeyAlias ? 22 : hop.port;
+  const knownTypes = await opts.knownHosts.knownKeyTypes(keyHost, keyPort).catch(() => []);
   if (signal?.aborted) throw abandoned(context.label);
   const preferred = hostKeyAlgorithmsFor(knownTypes);
   const auth = createAuthQueue(hop, {
@@ -259,8 +262,8 @@ async function connectHop(
         deadline.pause();
         verifyHostKey({
           store: opts.knownHosts,
-          host: bareHost(hop.host),
-          port: hop.port,
+          host: keyHost,
+          port: keyPort,
           keyBlob: key,
           confirmHostKey: opts.confirmHostKey,
           onNote: (n) => log(`known_hosts: ${n}`),

@@ -26,6 +26,11 @@ export interface SshHop {
   identityFiles?: string[];
   /** IdentitiesOnly: do not use the agent for this hop. */
   identitiesOnly?: boolean;
+  /**
+   * ssh_config HostKeyAlias: the host key is looked up and recorded under this name (as it is, no
+   * `[…]:port`), as ssh(1) does; else under the host and port.
+   */
+  hostKeyAlias?: string;
 }
 
 export interface CredentialRequest {

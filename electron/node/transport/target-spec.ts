@@ -220,6 +220,7 @@ function hopFrom(hp: HostPort, r: SshAliasResolution | undefined, identityOverri
     username: hp.user ?? r?.user ?? localUserName(),
     identityFiles: identityOverride ? [identityOverride] : r && r.identityFiles.length ? r.identityFiles : undefined,
     identitiesOnly: r?.identitiesOnly,
+    ...(r?.hostKeyAlias ? { hostKeyAlias: r.hostKeyAlias } : {}),
   };
 }
 

@@ -24,8 +24,11 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-/** `probe board` through an alias whose UserKnownHostsFile lists an empty file, then `second`. */
-async function probeThroughAlias(name: string, second: string[], ...more: string[]) {
+/**
+ * `probe board` through an alias whose UserKnownHostsFile lists an empty file, then `second`
+ * (hashed); `configLines` are added to the alias's section.
+ */
+async function probeThroughAlias(name: string, second: string[], configLines: string[], ...more: string[]) {
   const first = await writeKnownHosts(join(dir, `${name}_first`), []);
   const hashed = await writeKnownHosts(join(dir, `${name}_second`), second);
   await run('ssh-keygen', ['-H', '-f', hashed]);
@@ -39,6 +42,7 @@ async function probeThroughAlias(name: string, second: string[], ...more: string
       `  User ${sshd.user}`,
       `  IdentityFile ${sshd.clientKey.privatePath}`,
       `  UserKnownHostsFile ${first} ${hashed}`,
+      ...configLines.map((line) => `  ${line}`),
       '',
     ].join('\n'),
   );
@@ -52,6 +56,7 @@ describe('UserKnownHostsFile with several files', () => {
     const r = await probeThroughAlias(
       'changed',
       [`${sshd.knownHostsName} ${other.publicLine}`],
+      [],
       '--accept-new-host-key',
     );
     expect(r.code).toBe(1);
@@ -61,9 +66,33 @@ describe('UserKnownHostsFile with several files', () => {
   });
 
   it('the right key hashed in the second file: known, no consent needed', async () => {
-    const r = await probeThroughAlias('known', [sshd.knownHostsLine]);
+    const r = await probeThroughAlias('known', [sshd.knownHostsLine], []);
     expect(r.code).toBe(0);
     expect(r.stderr).not.toContain('added the host key');
+    expect((JSON.parse(r.stdout) as { uid: number }).uid).toBe(process.getuid?.());
+  });
+});
+
+// ssh(1) looks the key up under HostKeyAlias, as written (no `[host]:port`): a board behind a
+// tunnel or one of several sshds on a host is pinned there, and the key recorded there is its key.
+describe('HostKeyAlias', () => {
+  it('another key recorded under the alias: refused as CHANGED, also with --accept-new-host-key', async () => {
+    const other = await generateKey(join(dir, 'alias_other_host_key'));
+    const r = await probeThroughAlias(
+      'alias-changed',
+      [`orin-lab ${other.publicLine}`],
+      ['HostKeyAlias orin-lab'],
+      '--accept-new-host-key',
+    );
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^kvscope probe: HOST KEY CHANGED for orin-lab: .*_second:1 .*; refused/m);
+    expect(r.stdout).toBe('');
+  });
+
+  it('the right key recorded under the alias: known, no consent needed', async () => {
+    const hostKeyLine = sshd.knownHostsLine.slice(sshd.knownHostsName.length + 1);
+    const r = await probeThroughAlias('alias-known', [`orin-lab ${hostKeyLine}`], ['HostKeyAlias orin-lab']);
+    expect(r.code).toBe(0);
     expect((JSON.parse(r.stdout) as { uid: number }).uid).toBe(process.getuid?.());
   });
 });
