@@ -144,7 +144,9 @@ async function helpText(name: CommandName): Promise<string> {
  * thrown from a callback, a rejected promise nobody awaited — is one line too, and a reader that
  * closed our stdout (`kvscope parse … | head`) ends the command quietly, as SIGPIPE would.
  */
-export function installProcessGuards(err: (text: string) => void = (t) => void process.stderr.write(t)): void {
+export function installProcessGuards(write: (text: string) => void = (t) => void process.stderr.write(t)): void {
+  // As main's stderr (io.err there): secrets masked, no terminal control sequence.
+  const err = (text: string) => write(terminalText(redact(text)));
   const crash = (error: unknown) => {
     const message = error instanceof Error ? error.message : String(error);
     err(`kvscope: ${firstLine(message) || 'internal error'}\n`);
