@@ -44,11 +44,15 @@ export function modelLabel(run: Pick<RunRecord, 'request' | 'engine'>): string {
   return '';
 }
 
-/** The label of a run nobody named: the demo's shape, or the start of the engine command. */
-export function defaultRunLabel(request: RunRequest): string {
+/**
+ * The label of a run nobody named: the demo's shape, or the start of the engine command. `mask`
+ * hides the command's secrets BEFORE it is cut: cut first, a secret across the cut kept its start,
+ * which no mask recognises any more (electron/node/util/redact.ts).
+ */
+export function defaultRunLabel(request: RunRequest, mask: (text: string) => string = (text) => text): string {
   if (request.engine.kind === 'demo') {
     const d = request.engine.demo;
     return `demo ${d.mode} ${d.layers}L×${d.kvHeads}H×${d.headDim} ${d.kvType}`;
   }
-  return request.engine.command.slice(0, 80);
+  return mask(request.engine.command).slice(0, 80);
 }

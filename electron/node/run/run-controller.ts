@@ -37,7 +37,7 @@ import { RUN_DEFAULTS, withListeners, type RunCallbacks, type RunControllerOptio
 import type { RunManifest } from './run-manifest';
 import { commandLineSecrets } from '../session/scrub';
 import { registerEngineEnvironmentSecrets } from './engine-environment';
-import { registerSecret } from '../util/redact';
+import { redact, registerSecret } from '../util/redact';
 
 export { RUN_DEFAULTS, type RunCallbacks, type RunControllerOptions } from './run-options';
 
@@ -123,7 +123,7 @@ export class RunController {
       for (const s of commandLineSecrets(request.engine.command)) registerSecret(s);
     // The secrets of the environment the engine inherits are registered before it starts
     // (launchRun) or its spool is replayed (replay): engine-environment.ts.
-    this.status = { runId, state: 'starting', label: request.label ?? defaultRunLabel(request) };
+    this.status = { runId, state: 'starting', label: request.label ?? defaultRunLabel(request, redact) };
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
     this.output = new EngineOutput(request.engine.kind === 'command' ? request.engine.tokenRegex : undefined);
   }

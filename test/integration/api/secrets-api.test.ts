@@ -41,4 +41,36 @@ describe('secrets through the API', () => {
       await services.dispose();
     }
   });
+
+  it('a secret across the 80th character of the command: the run label holds no start of it', async () => {
+    const { services, home } = appServicesInTempHome('kvscope-secrets-label-');
+    dirs.push(home);
+    const head = "sh -c 'sleep 0.3' sh --model /models/a-rather-long-model-name.gguf --api-key ";
+    const secret = 'sk-Zq90label0123456789';
+    expect(head.length).toBeLessThan(80);
+    expect(head.length + secret.length).toBeGreaterThan(80);
+    const sent: string[] = [];
+    services.subscribe((event, payload) => sent.push(`${event} ${JSON.stringify(payload)}`));
+    try {
+      const { runId } = await services.handlers.startRun(
+        apiMethods.startRun.input.parse({
+          target: { kind: 'local' },
+          engine: { kind: 'command', command: head + secret },
+          intervalMs: 100,
+        }),
+      );
+      await waitFor(
+        async () => ['done', 'failed'].includes((await services.handlers.getRun({ runId })).status.state),
+        'the end of the run',
+        30_000,
+      );
+      const run = await services.handlers.getRun({ runId });
+      expect(run.status.label).toBe(`${head}***`);
+      expect([sent, JSON.stringify(run)].join('\n')).not.toContain(secret.slice(0, 7));
+    } finally {
+      await services.dispose();
+    }
+    const { sessions } = await services.handlers.listSessions({});
+    expect(JSON.stringify(sessions)).not.toContain(secret.slice(0, 7));
+  });
 });
