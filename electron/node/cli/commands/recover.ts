@@ -4,11 +4,12 @@
 // Runs still running are listed and left alone; every run is listed with its age. One line per
 // run on stdout (--json: one JSON document). Exit 1 when a run could not be recovered.
 import { existsSync, statSync } from 'node:fs';
-import { CliError, type CliIo, parseCliArgs, valueOptions } from '../cli-io';
+import { CliError, type CliIo, parseCliArgs, terminalText, valueOptions } from '../cli-io';
 import { cliTargetSupport } from '../cli-targets';
 import { createTarget, createTargetOptionsFromCli } from '../../transport/target-spec';
 import { listLeftRuns, recoverRun, type RecoveryResult } from '../../run/run-recovery';
 import type { Target } from '../../transport/target';
+import { redact, redactJson } from '../../util/redact';
 
 const options = { ...cliTargetSupport.options, ...valueOptions('out'), json: { type: 'boolean' } } as const;
 
@@ -40,12 +41,13 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       if (io.signal.aborted) break;
       const result = await recoverRun(target, left, outDir);
       results.push(result);
-      if (!values.json) io.out(describe(result) + '\n');
+      // A run's label is its command line: masked as profile's output is (util/redact.ts).
+      if (!values.json) io.out(terminalText(redact(describe(result))) + '\n');
     }
   } finally {
     await target.close().catch(() => undefined);
   }
-  if (values.json) io.out(JSON.stringify({ target: target.label, runs: results }, null, 2) + '\n');
+  if (values.json) io.out(redactJson({ target: target.label, runs: results }, 2) + '\n');
   else if (results.length === 0 && !io.signal.aborted) io.out('no runs left on the target\n');
   if (io.signal.aborted) throw new CliError('interrupted: the runs not listed above are still on the target');
   const failed = results.filter((r) => r.state === 'failed').length;
