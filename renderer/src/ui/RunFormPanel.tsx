@@ -1,7 +1,7 @@
 // The run form: what runs (the demo workload or an engine command, possibly a server), where
 // (the selected board), how it is measured, and as one run or a context sweep. Everything
 // `kvscope profile` can be told, in the form's words (renderer/src/state/run-form.ts validates).
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import { KvModeSchema, KvTypeSchema, type KvMode, type KvType } from '../../../shared/api/schemas';
 import { isBusy } from '../state/live-run-slice';
 import { useAppStore, useAppStoreApi } from './store-context';
@@ -153,6 +153,46 @@ function useFocusFirstInvalid() {
   return form;
 }
 
+/**
+ * Start disables the form and itself, Stop disables itself: the control that held the focus (Start
+ * pressed with the mouse or Enter, a field Ctrl+Enter was pressed in, Stop) becomes disabled, and
+ * Chromium then moves the focus to <body>, where a screen reader loses its place and the next Tab
+ * starts again near the page's top. So the focus goes to the button that can be pressed now (Stop
+ * while a run starts or goes, Start once it has ended), and while neither can (stopping) to the
+ * pair's group, from which it goes on to Start. Checked before the browser's own fix-up runs (a
+ * layout effect), while the disabled control still holds the focus.
+ */
+function useRunButtonsFocus(active: boolean, stopping: boolean) {
+  const panel = useRef<HTMLElement>(null);
+  const group = useRef<HTMLDivElement>(null);
+  const start = useRef<HTMLButtonElement>(null);
+  const stop = useRef<HTMLButtonElement>(null);
+  // A disabled fieldset drops its field's focus at once (before any effect): remembered here.
+  const dropped = useRef<HTMLElement | null>(null);
+  useEffect(() => {
+    const el = panel.current;
+    if (!el) return;
+    const onOut = (e: FocusEvent) => {
+      dropped.current = e.relatedTarget === null && e.target instanceof HTMLElement ? e.target : null;
+    };
+    el.addEventListener('focusout', onOut);
+    return () => el.removeEventListener('focusout', onOut);
+  }, []);
+  useLayoutEffect(() => {
+    let held = document.activeElement;
+    if (held === document.body && dropped.current?.isConnected) held = dropped.current;
+    dropped.current = null;
+    if (!(held instanceof HTMLElement) || !panel.current?.contains(held)) return;
+    const fromGroup = held === group.current;
+    if (!fromGroup && !held.matches(':disabled')) return;
+    const order = fromGroup || held === stop.current ? [start.current, stop.current] : [stop.current, start.current];
+    const next = order.find((b) => b !== null && !b.disabled);
+    if (next) next.focus();
+    else if (!fromGroup) group.current?.focus();
+  }, [active, stopping]);
+  return { panel, group, start, stop };
+}
+
 export function RunFormPanel() {
   const engineKind = useAppStore((s) => s.form.engineKind);
   const serverMode = useAppStore((s) => s.form.engineKind === 'command' && s.form.serverMode);
@@ -171,10 +211,16 @@ export function RunFormPanel() {
   const stopRun = () => store.getState().stopRun();
   const targetLabel = useAppStore((s) => s.boards.find((b) => b.id === s.selectedBoardId)?.label ?? null);
   const form = useFocusFirstInvalid();
+  const {
+    panel: panelRef,
+    group: groupRef,
+    start: startRef,
+    stop: stopRef,
+  } = useRunButtonsFocus(active, phase === 'stopping');
 
   return (
     // data-run-form: where the Start shortcut acts from on every view (dashboard-hooks.ts useShortcuts).
-    <section className="panel run-form" aria-labelledby="workload-heading" data-run-form>
+    <section ref={panelRef} className="panel run-form" aria-labelledby="workload-heading" data-run-form>
       <div className="panel-head">
         <h2 id="workload-heading">Workload</h2>
         {targetLabel && (
@@ -248,12 +294,13 @@ export function RunFormPanel() {
             {generalError}
           </p>
         )}
-        <div className="actions">
-          <button type="submit" className="button-primary" disabled={active} data-testid="start-run">
+        <div className="actions" ref={groupRef} tabIndex={-1} role="group" aria-label="Run controls">
+          <button type="submit" ref={startRef} className="button-primary" disabled={active} data-testid="start-run">
             {phase === 'starting' ? 'Starting…' : 'Start'}
           </button>
           <button
             type="button"
+            ref={stopRef}
             className="button-danger"
             disabled={!active || phase === 'stopping'}
             onClick={() => void stopRun()}
