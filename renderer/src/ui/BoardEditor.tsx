@@ -7,6 +7,7 @@ import type { BoardInfo } from '../../../shared/api/schemas';
 import type { BoardDraft, BoardField } from '../state/board-form';
 import { ConfirmDialog } from './ConfirmDialog';
 import { FormError } from './FormError';
+import { LabelledField } from './LabelledField';
 import { Modal } from './Modal';
 import { useAppStore } from './store-context';
 
@@ -30,29 +31,29 @@ function Field({
   const value = useAppStore((s) => s.editor?.draft[field] ?? '');
   const error = useAppStore((s) => s.editor?.errors[field as BoardField]);
   const setBoardField = useAppStore((s) => s.setBoardField);
-  const common = {
-    value,
-    placeholder,
-    spellCheck: false,
-    'aria-invalid': Boolean(error),
-    'data-testid': `board-${field}`,
-  };
+  const id = `board-field-${field}`;
   return (
-    <label className={`field${wide ? ' span-2' : ''}`}>
-      <span className="field-label">{label}</span>
-      {multiline ? (
-        <textarea className="mono" rows={2} {...common} onChange={(e) => setBoardField(field, e.target.value)} />
-      ) : (
-        <input type="text" autoComplete="off" {...common} onChange={(e) => setBoardField(field, e.target.value)} />
-      )}
-      {error ? (
-        <span className="field-error" data-testid={`board-error-${field}`}>
-          {error}
-        </span>
-      ) : (
-        hint && <span className="field-hint">{hint}</span>
-      )}
-    </label>
+    <div className={wide ? 'span-2' : undefined}>
+      {/* Named exactly by its label; the hint or the error describes it (LabelledField). */}
+      <LabelledField id={id} label={label} hint={hint} error={error} errorTestId={`board-error-${field}`}>
+        {(describedBy) => {
+          const common = {
+            id,
+            value,
+            placeholder,
+            spellCheck: false,
+            'aria-invalid': Boolean(error),
+            'aria-describedby': describedBy,
+            'data-testid': `board-${field}`,
+          };
+          return multiline ? (
+            <textarea className="mono" rows={2} {...common} onChange={(e) => setBoardField(field, e.target.value)} />
+          ) : (
+            <input type="text" autoComplete="off" {...common} onChange={(e) => setBoardField(field, e.target.value)} />
+          );
+        }}
+      </LabelledField>
+    </div>
   );
 }
 
