@@ -111,18 +111,26 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
   /** Server conversations going on: dispose() waits for them (each ends by stopping its run). */
   const conversations = new Set<Promise<unknown>>();
 
+  /** The runs recorded into each session the app recorded: deleting it drops them from listRuns. */
+  const sessionRuns = new Map<string, string[]>();
+  const noteRecorded = (sessionId: string, runId: string) =>
+    sessionRuns.set(sessionId, [...(sessionRuns.get(sessionId) ?? []), runId]);
   /** A sweep is recorded into one session: opened with its first run, closed with its plan. */
   const sweepRecordings = new Map<string, AppRecording>();
   const sweeps = new SweepService(runs, emit, {
     onRun: ({ sweepId, targetLabel }, run) => {
       const open = sweepRecordings.get(sweepId);
-      if (open) return open.add(run);
+      if (open) {
+        noteRecorded(open.id, run.runId);
+        return open.add(run);
+      }
       const recording = openAppRecording(library, run, {
         appVersion,
         targetLabel,
         log: recordingLog,
       });
       if (!recording) return;
+      noteRecorded(recording.id, run.runId);
       sweepRecordings.set(sweepId, recording);
       keepUntilClosed(recording.closed);
     },
@@ -233,7 +241,10 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
         targetLabel: await targetLabelOf(request.target),
         log: recordingLog,
       });
-      if (recording) keepUntilClosed(recording.closed);
+      if (recording) {
+        noteRecorded(recording.id, run.runId);
+        keepUntilClosed(recording.closed);
+      }
       if (server && output) {
         // The conversation's steps (waiting for the port, each turn) are the run's events: the
         // window's event log and the session show how the server was driven.
@@ -321,6 +332,10 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
     deleteSession: ({ id }) =>
       settled(() => {
         library.remove(id);
+        // Its runs leave the app's list of runs too: a reload (resumeLatestRun) would otherwise put
+        // the deleted run back on the dashboard as the app's newest run.
+        for (const runId of sessionRuns.get(id) ?? []) runs.forget(runId);
+        sessionRuns.delete(id);
         return { ok: true };
       }),
     exportSession: async ({ id, format }) => {

@@ -164,6 +164,17 @@ export class RunService {
     return [...this.runs.values()].some((r) => r.dir !== '' && r.dir === dir);
   }
 
+  /**
+   * Drops a run that has ended from the list (its session was deleted: the app no longer shows it
+   * as its newest run); a run still going is kept. True when it was dropped.
+   */
+  forget(runId: string): boolean {
+    const run = this.runs.get(runId);
+    if (!run || run.status.state === 'starting' || run.status.state === 'running' || run.status.state === 'stopping')
+      return false;
+    return this.runs.delete(runId);
+  }
+
   list(): RunStatus[] {
     return [...this.runs.values()].map((r) => r.status);
   }

@@ -241,8 +241,10 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get, { api
       await api.deleteSession({ id: target.id });
       set((s) => ({ sessions: s.sessions.filter((x) => x.id !== target.id) }));
       get().forgetCompared([target.id]);
-      // The deleted session was on the dashboard: it goes, as when closed.
+      // The deleted session was on the dashboard: it goes, as when closed. So does the app's run
+      // it recorded (a session's id is its first run's), shown as the newest run and not opened.
       if (get().viewedSession?.id === target.id) get().leaveSession();
+      else if (get().run.runId === target.id && get().clearRecordedRun()) void get().resumeLatestRun();
     } catch (error) {
       set({ sessionActionError: `Could not delete “${target.name}”: ${errorText(error)}` });
     }

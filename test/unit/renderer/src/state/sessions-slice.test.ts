@@ -311,6 +311,32 @@ describe('closing a recorded session', () => {
     expect(store.getState().viewedSession).toBeNull();
     expect(store.getState().sessions.map((s) => s.id)).toEqual(['s2']);
   });
+
+  it("takes the app's finished run off the dashboard when its session is deleted", async () => {
+    const { store, api } = setup();
+    api.getRun.mockRejectedValue(new Error('not needed here'));
+    await store.getState().loadSessions();
+    // The run the app recorded into session s1 ended on the dashboard (never opened from the list).
+    await store.getState().attachRun({ runId: 's1', state: 'done', label: 'first' });
+    expect(store.getState().run.runId).toBe('s1');
+    api.listRuns.mockResolvedValue([{ runId: 'older', state: 'done', label: 'an older run' }]);
+    api.listSweeps.mockResolvedValue([]);
+    store.getState().askDelete('s1');
+    await store.getState().confirmDeleteSession();
+    await vi.waitFor(() => expect(store.getState().run.runId).toBe('older'));
+    expect(store.getState().sessions.map((s) => s.id)).toEqual(['s2']);
+  });
+
+  it('keeps a run going on the dashboard when the session deleted is another one', async () => {
+    const { store, api } = setup();
+    api.getRun.mockRejectedValue(new Error('not needed here'));
+    await store.getState().loadSessions();
+    await store.getState().attachRun({ runId: 'live', state: 'running', label: 'live' });
+    store.getState().askDelete('s1');
+    await store.getState().confirmDeleteSession();
+    expect(store.getState().run.runId).toBe('live');
+    expect(api.listRuns).not.toHaveBeenCalled();
+  });
 });
 
 describe('tab memory', () => {
