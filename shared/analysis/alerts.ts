@@ -34,7 +34,7 @@ export const ALERT_REASONS: Record<AlertRule, { label: string; reason: string }>
   'near-trip': {
     label: 'Temperature near a trip point',
     reason:
-      'Kernel passive trip points cap clocks a few degrees before the trip (shared/analysis/throttle.ts uses the same 5 °C).',
+      'Kernel passive trip points cap clocks a few degrees before the trip; a clock held low within the same 5 °C of the trip is counted as throttling.',
   },
   throttling: {
     label: 'Throttling started',

@@ -1,6 +1,7 @@
 // The alert rules on hand-made observations: each expectation is worked out in the comment above it.
 import { describe, expect, it } from 'vitest';
 import {
+  ALERT_REASONS,
   alertToRunEvent,
   DEFAULT_ALERT_THRESHOLDS,
   evaluateAlerts,
@@ -190,5 +191,16 @@ describe('the state', () => {
     const cleared = evaluateAlerts(fired.state, { tMs: 2, rssBytes: 10 * MiB, budgetBytes });
     expect(cleared.state.raised.size).toBe(0);
     expect([...fired.state.raised]).toEqual(['rss-budget']);
+  });
+});
+
+describe('the reasons the settings popover shows', () => {
+  it('are in the user’s words: no source file or folder of the app in them', () => {
+    for (const [rule, { label, reason }] of Object.entries(ALERT_REASONS)) {
+      for (const text of [label, reason]) {
+        expect(text, rule).not.toMatch(/\b[\w-]+\.(?:ts|tsx|js|mjs)\b/);
+        expect(text, rule).not.toMatch(/\b(?:shared|renderer|electron)\//);
+      }
+    }
   });
 });
