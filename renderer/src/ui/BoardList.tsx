@@ -1,12 +1,28 @@
 // The board list of the left column: This computer and the saved boards; select one for the
 // run form, add / edit a board, import boards from ~/.ssh/config, and "Test & probe" the selected
 // one (its facts and findings appear in the device card of the main column).
+import { useLayoutEffect, useRef } from 'react';
 import type { BoardInfo } from '../../../shared/api/schemas';
 import { useAppStore } from './store-context';
 
 function sshAddress(spec: Extract<BoardInfo['spec'], { kind: 'ssh' }>): string {
   const host = spec.host.includes(':') ? `[${spec.host}]` : spec.host;
   return `${spec.user ? spec.user + '@' : ''}${host}${spec.port && spec.port !== 22 ? `:${spec.port}` : ''}`;
+}
+
+/**
+ * "Test & probe" becomes a disabled "Connecting…" while it probes: Chromium then dropped the focus
+ * it had (Enter, a click) to <body> for the whole probe and after it. It goes to the next control
+ * of the row, "+ Add board", as it does when a question asked by the connection closes
+ * (focus-return.ts). Checked in a layout effect, while the disabled button still holds it.
+ */
+function useProbeFocus(probing: boolean) {
+  const probe = useRef<HTMLButtonElement>(null);
+  const next = useRef<HTMLButtonElement>(null);
+  useLayoutEffect(() => {
+    if (probing && probe.current !== null && document.activeElement === probe.current) next.current?.focus();
+  }, [probing]);
+  return { probe, next };
 }
 
 export function BoardList() {
@@ -25,6 +41,7 @@ export function BoardList() {
     (s) => s.run.phase === 'starting' || s.run.phase === 'running' || s.run.phase === 'stopping',
   );
   const selected = boards.find((b) => b.id === selectedId);
+  const { probe: probeRef, next: addBoardRef } = useProbeFocus(probing);
 
   return (
     <section className="panel" aria-labelledby="boards-heading">
@@ -94,6 +111,7 @@ export function BoardList() {
       <div className="board-actions">
         <button
           type="button"
+          ref={probeRef}
           className="button-secondary"
           disabled={!selected || probing}
           onClick={() => {
@@ -109,7 +127,13 @@ export function BoardList() {
           {probing ? 'Connecting…' : 'Test & probe'}
         </button>
         <span className="board-links">
-          <button type="button" className="link-button" onClick={() => openEditor()} data-testid="add-board">
+          <button
+            type="button"
+            ref={addBoardRef}
+            className="link-button"
+            onClick={() => openEditor()}
+            data-testid="add-board"
+          >
             + Add board
           </button>
           <button
