@@ -50,7 +50,12 @@ export function tokenPatternProblem(source: string): string | null {
   try {
     new RegExp(source, 'g');
   } catch (error) {
-    return `not a valid pattern: ${(error as Error).message.replace(/^Invalid regular expression: /, '')}`;
+    // V8 says "Invalid regular expression: /(/g: Unterminated group": the pattern again, with a
+    // flag the user never typed. The field shows only what is wrong with it.
+    const message = (error as Error).message.replace(/^Invalid regular expression: /, '');
+    const quoted = `/${source}/g: `;
+    const what = message.startsWith(quoted) ? message.slice(quoted.length) : message;
+    return `not a valid pattern: ${what.charAt(0).toLowerCase()}${what.slice(1)}`;
   }
   const construct = backtrackingConstruct(source);
   if (construct !== null) return `${construct} cannot be used: ${WHY}`;

@@ -24,6 +24,12 @@ describe('tokenPatternProblem', () => {
     expect(tokenPatternProblem('(')).toMatch(/^not a valid pattern: /);
   });
 
+  it('says what is wrong with an invalid pattern without repeating it as /pattern/g', () => {
+    expect(tokenPatternProblem('[unclosed')).toBe('not a valid pattern: unterminated character class');
+    expect(tokenPatternProblem('(')).toBe('not a valid pattern: unterminated group');
+    expect(tokenPatternProblem('*')).toBe('not a valid pattern: nothing to repeat');
+  });
+
   it('takes what only looks like one: an escaped backslash, a class, a named or non-capturing group', () => {
     for (const ok of [String.raw`\\1`, String.raw`[\1(?=]`, '(?<name>tok)en', '(?:ab)+', String.raw`^\S+$`, '(a+)+$'])
       expect(tokenPatternProblem(ok), ok).toBeNull();
