@@ -1,7 +1,7 @@
 // One dashboard panel: a landmark region with its exact accessible name, a header (collapse,
 // move), the values of its series at the shared cursor (or the newest values), its legend and
 // its tracks on the shared time axis.
-import type { ReactNode } from 'react';
+import { useLayoutEffect, useRef, type ReactNode } from 'react';
 import { decodeCeilingTokensPerSecond } from '../../../../shared/analysis/roofline';
 import type { ThrottleInterval } from '../../../../shared/analysis/throttle';
 import { useAppStore, useAppStoreApi } from '../store-context';
@@ -22,11 +22,36 @@ interface PanelProps {
   summary?: ReactNode;
 }
 
+/**
+ * The panel's ↑ and ↓. The one pressed (a click, Enter) becomes disabled when the panel reaches
+ * the top or the bottom, and Chromium then dropped the focus to <body>: a keyboard user lost their
+ * place in the page. Once the panel has its new place the focus is on the button pressed, or on
+ * the other one when the pressed one is disabled now.
+ */
+function useMoveButtons(index: number, movePanel: (delta: -1 | 1) => void) {
+  const up = useRef<HTMLButtonElement>(null);
+  const down = useRef<HTMLButtonElement>(null);
+  const pressed = useRef<-1 | 1 | null>(null);
+  useLayoutEffect(() => {
+    const delta = pressed.current;
+    pressed.current = null;
+    if (delta === null) return;
+    const [same, other] = delta === -1 ? [up.current, down.current] : [down.current, up.current];
+    const target = same && !same.disabled ? same : other;
+    if (target && !target.disabled && document.activeElement !== target) target.focus();
+  }, [index]);
+  const move = (delta: -1 | 1) => {
+    pressed.current = delta;
+    movePanel(delta);
+  };
+  return { up, down, move };
+}
+
 export function Panel({ id, index, count, children, empty, summary }: PanelProps) {
   const collapsed = useAppStore((s) => s.dash.layout.collapsed[id] === true);
   const store = useAppStoreApi();
   const togglePanel = (panel: PanelId) => store.getState().togglePanel(panel);
-  const movePanel = (panel: PanelId, delta: -1 | 1) => store.getState().movePanel(panel, delta);
+  const { up, down, move: movePanel } = useMoveButtons(index, (delta) => store.getState().movePanel(id, delta));
   const name = PANEL_NAMES[id];
   const bodyId = `panel-body-${id}`;
   return (
@@ -53,8 +78,9 @@ export function Panel({ id, index, count, children, empty, summary }: PanelProps
           <button
             type="button"
             className="icon-button"
+            ref={up}
             disabled={index === 0}
-            onClick={() => movePanel(id, -1)}
+            onClick={() => movePanel(-1)}
             aria-label={`Move ${name} up`}
           >
             ↑
@@ -62,8 +88,9 @@ export function Panel({ id, index, count, children, empty, summary }: PanelProps
           <button
             type="button"
             className="icon-button"
+            ref={down}
             disabled={index === count - 1}
-            onClick={() => movePanel(id, 1)}
+            onClick={() => movePanel(1)}
             aria-label={`Move ${name} down`}
           >
             ↓
