@@ -110,8 +110,13 @@ function ExportControl({ session }: { session: SessionListing }) {
       <button
         type="button"
         className="button-secondary"
-        disabled={working || session.error !== null}
-        onClick={() => void exportSession(session.id, format)}
+        // While it exports the button stays focusable (aria-disabled, a press ignored): disabled, it
+        // dropped the focus of the user who pressed it to <body> until the file came.
+        disabled={session.error !== null}
+        aria-disabled={working || undefined}
+        onClick={() => {
+          if (!working) void exportSession(session.id, format);
+        }}
         aria-label={`${working ? 'Exporting' : 'Export'} session ${session.name}`}
         data-testid={`export-${session.id}`}
       >
