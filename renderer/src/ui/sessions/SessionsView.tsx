@@ -228,7 +228,7 @@ function SessionRow({ session, picked, canPick }: { session: SessionListing; pic
           type="button"
           className="button-secondary"
           disabled={session.error !== null}
-          onClick={() => void viewSession(session.id)}
+          onClick={() => void viewSession(session.id).then(focusShownViewIfLost)}
           aria-label={`Open session ${session.name}`}
           data-testid={`open-${session.id}`}
         >
@@ -266,6 +266,16 @@ function SessionRow({ session, picked, canPick }: { session: SessionListing; pic
 /** The focus went with an element that closed or was removed (the browser then puts it on the body). */
 function focusIsLost(): boolean {
   return document.activeElement === null || document.activeElement === document.body;
+}
+
+/**
+ * Open and Compare show another view: the button pressed goes with this one and the focus with
+ * it, to <body>. Once the view is drawn (the next frame) the focus goes to its tab, which names it.
+ */
+function focusShownViewIfLost(): void {
+  requestAnimationFrame(() => {
+    if (focusIsLost()) document.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]')?.focus();
+  });
 }
 
 /** The session whose row takes a deleted row's place: the next one, else the one before, else none. */
@@ -337,7 +347,10 @@ export function SessionsView() {
             className="button-secondary"
             disabled={picked.length < 2}
             title={picked.length < 2 ? 'Tick two or more sessions' : undefined}
-            onClick={() => compareSessions(picked)}
+            onClick={() => {
+              compareSessions(picked);
+              focusShownViewIfLost();
+            }}
             data-testid="compare-picked"
           >
             Compare
