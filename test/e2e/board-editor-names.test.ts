@@ -1,7 +1,8 @@
 // The Add-board dialog's fields as a screen reader names them, in real Chromium against the real
 // `kvscope web`: each is named exactly by its label, as the run form's are; its hint, and the error
 // a refused Save puts on it, describe it (aria-describedby) instead of being read as part of its
-// name ("Host required", "Name Defaults to the host"). Needs `npm run build`.
+// name ("Host required", "Name Defaults to the host"). A refused Save puts the focus on the first
+// field it marked. Needs `npm run build`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openBrowserApp, type BrowserApp } from '../helpers/browser-app';
@@ -59,6 +60,24 @@ describe('the Add-board dialog', () => {
     expect(await description('board-host')).toBe(await page.getByTestId('board-error-host').textContent());
     expect(await description('board-port')).toBe('a whole number from 1 to 65535');
     expect(await dialog.getByRole('textbox', { name: 'Port', exact: true }).count()).toBe(1);
+    expect(app.problems).toEqual([]);
+  });
+
+  it('puts the focus on the first field a refused Save marked, not on Save', { timeout: TEST_MS }, async () => {
+    const dialog = page.getByRole('dialog', { name: 'Add a board' });
+    await page.getByTestId('board-host').fill('');
+    await page.getByTestId('board-port').fill('22');
+    await page.getByTestId('board-keepaliveSec').fill('-1');
+    const save = dialog.getByRole('button', { name: 'Save', exact: true });
+    await save.focus();
+    await page.keyboard.press('Enter');
+    await page
+      .waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'board-host', null, {
+        timeout: 10_000,
+      })
+      .catch(() => undefined);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('board-host');
+    expect(await page.getByTestId('board-host').getAttribute('aria-invalid')).toBe('true');
     expect(app.problems).toEqual([]);
   });
 });

@@ -104,7 +104,17 @@ export function BoardEditor() {
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          void saveBoard();
+          const form = e.currentTarget;
+          // Refused for a field's error: the focus goes to the first such field (its error is its
+          // description), not left on Save with the error possibly out of view, as the run form does.
+          void saveBoard().then((saved) => {
+            if (saved) return;
+            requestAnimationFrame(() => {
+              const field = form.querySelector<HTMLElement>('[aria-invalid="true"]');
+              field?.scrollIntoView({ block: 'nearest' });
+              field?.focus();
+            });
+          });
         }}
       >
         <fieldset disabled={editor.saving}>
