@@ -3,7 +3,7 @@
 // listed for the app's lifetime like `kvscope web --open`; and Import a board's log captured
 // without a link (tegrastats, perf, pmap, vcgencmd, llama.cpp) into a new session, as `kvscope
 // import` does. Either way the session then opens in the dashboard.
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { IMPORT_KINDS, type ImportKind } from '../../../../shared/api/session-schemas';
 import { RunRequestSchema } from '../../../../shared/api/schemas';
 import { LabelledField } from '../LabelledField';
@@ -33,6 +33,16 @@ export function SessionFileDialog() {
   const [kind, setKind] = useState<ImportKind>('tegrastats');
   const [interval, setIntervalText] = useState(String(DEFAULT_INTERVAL_MS));
   const [intervalError, setIntervalError] = useState<string | null>(null);
+  // Import (or Open) is disabled while it works, so the focus of the user who pressed it went to
+  // <body> and stayed there when the file was refused. It goes to the path field, whose
+  // description the refusal now is.
+  const working = dialog?.working === true;
+  const error = dialog?.error ?? null;
+  useEffect(() => {
+    if (working || error === null) return;
+    const lost = document.activeElement === null || document.activeElement === document.body;
+    if (lost) document.getElementById('session-file-path')?.focus();
+  }, [working, error]);
   if (!dialog) return null;
   const importing = dialog.mode === 'import';
   const onSubmit = () => {
