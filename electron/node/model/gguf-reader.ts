@@ -23,7 +23,7 @@
 import { open, stat } from 'node:fs/promises';
 import type { GgufArraySummary } from '../../../shared/kv/model-config';
 import { GGUF_LIMITS, quoteUntrusted } from '../../../shared/kv/model-limits';
-import { shellQuote } from '../../../shared/util/shell';
+import { shellPath } from '../../../shared/util/shell';
 import type { Target } from '../transport/target';
 import { describeFileError } from '../util/describe-error';
 import { readRange } from '../util/read-range';
@@ -485,9 +485,12 @@ export async function readGgufHeaderFromFile(
   }
 }
 
-/** What `path` is on the target when it exists and is no regular file (one `test` each, in one sh); null otherwise. */
+/**
+ * What `path` is on the target when it exists and is no regular file (one `test` each, in one sh);
+ * null otherwise. `~/…` is under the target user's home, as the reads take it (shellPath).
+ */
 async function notAFileOnTarget(target: Target, path: string): Promise<NotAFile | null> {
-  const p = shellQuote(path);
+  const p = shellPath(path);
   const script =
     `if [ -d ${p} ]; then echo directory; elif [ -c ${p} ]; then echo character device; ` +
     `elif [ -b ${p} ]; then echo block device; elif [ -p ${p} ]; then echo 'named pipe (FIFO)'; ` +

@@ -2,11 +2,11 @@
 // vocabulary read through a counting byte-range reader, old/odd variants, and damaged input.
 import fc from 'fast-check';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { useTempDir } from '../../../../helpers/temp-dir';
 import {
   GGUF_MAX_CHUNK_BYTES,
@@ -250,6 +250,21 @@ describe('damaged input gives a GgufError that says what is wrong', () => {
     );
     await expect(readGgufHeaderFromTarget(target, '/dev/zero')).rejects.toThrow(
       new GgufError('This computer:/dev/zero: is a character device, not a GGUF file'),
+    );
+  });
+
+  // A model path under the target user's home (`~/models`) is read there; its kind was checked
+  // with the `~` quoted, so a directory there got the read's own error instead of this one.
+  it("a directory under the target user's home (`~/…`) is named as one", async () => {
+    const home = mkdtempSync(join(tmpdir(), 'kvscope-gguf-home-'));
+    onTestFinished(() => rmSync(home, { recursive: true, force: true }));
+    mkdirSync(join(home, 'models'));
+    vi.stubEnv('HOME', home);
+    onTestFinished(() => {
+      vi.unstubAllEnvs();
+    });
+    await expect(readGgufHeaderFromTarget(new LocalTarget(), '~/models')).rejects.toThrow(
+      new GgufError('This computer:~/models: is a directory, not a GGUF file'),
     );
   });
 
