@@ -77,6 +77,8 @@ const PATH_LIKE = /^(?:\/|~\/|~$)/;
  * have two or more), so such a host could only fail later as "host name not found".
  */
 const HOST_WITH_PORT = /^([^:[\]]+|\[[^\]]*\]):([^:]*)$/;
+/** `user@host`: the user typed into the Host field (the host's own characters hold no `@`). */
+const USER_AT = /^([^@\s]+)@(.+)$/;
 
 export type BuiltBoard = { ok: true; input: MethodInputSaveBoard } | { ok: false; errors: BoardErrors };
 
@@ -102,10 +104,24 @@ export function buildBoard(draft: BoardDraft, id: string | null): BuiltBoard {
   const hostMissing = draft.label.trim() === '' && draft.host.trim() === '';
   if (!labelCheck.success && !hostMissing) errors.label = labelCheck.error.issues[0]?.message ?? 'invalid';
 
-  const hostWithPort = HOST_WITH_PORT.exec(draft.host.trim());
-  if (hostWithPort) {
-    const [, hostPart = '', portPart = ''] = hostWithPort;
-    errors.host = `the port goes in the Port field: host ${hostPart.replace(/^\[(.*)\]$/, '$1')}${/^\d+$/.test(portPart) ? `, port ${portPart}` : ''}`;
+  // `user@host[:port]` typed as ssh(1) takes it: each part goes in its own field, said with its value.
+  const userAt = USER_AT.exec(draft.host.trim());
+  const hostText = userAt ? (userAt[2] ?? '') : draft.host.trim();
+  const hostWithPort = HOST_WITH_PORT.exec(hostText);
+  if (userAt || hostWithPort) {
+    const [, hostPart = hostText, portPart = ''] = hostWithPort ?? [];
+    const parts = [
+      ...(userAt ? [`user ${userAt[1] ?? ''}`] : []),
+      `host ${hostPart.replace(/^\[(.*)\]$/, '$1')}`,
+      ...(/^\d+$/.test(portPart) ? [`port ${portPart}`] : []),
+    ];
+    const where =
+      userAt && hostWithPort
+        ? 'the user and the port go in their fields'
+        : userAt
+          ? 'the user goes in the User field'
+          : 'the port goes in the Port field';
+    errors.host = `${where}: ${parts.join(', ')}`;
   }
 
   let port: number | undefined;

@@ -143,10 +143,14 @@ describe('the board form', () => {
     ['orin.local:2222', 'the port goes in the Port field: host orin.local, port 2222'],
     ['10.0.0.5:', 'the port goes in the Port field: host 10.0.0.5'],
     ['[fe80::1]:22', 'the port goes in the Port field: host fe80::1, port 22'],
+    // ssh(1)'s user@host[:port]: "host may contain letters, digits…" said nothing of the user.
+    ['root@127.0.0.1:1', 'the user and the port go in their fields: user root, host 127.0.0.1, port 1'],
+    ['pi@raspberrypi.local', 'the user goes in the User field: user pi, host raspberrypi.local'],
+    ['nvidia@[fe80::1]:2222', 'the user and the port go in their fields: user nvidia, host fe80::1, port 2222'],
     ['fe80::1', undefined],
     ['[fe80::1]', undefined],
     ['fe80::1%eth0', undefined],
-  ])('says on the host field when a port was typed into it (%s)', (host, message) => {
+  ])('says on the host field when a port or a user was typed into it (%s)', (host, message) => {
     const built = buildBoard({ ...EMPTY_BOARD, label: 'orin', host }, 'b-1');
     if (message === undefined) expect(built.ok).toBe(true);
     else expect(built).toEqual({ ok: false, errors: { host: message } });
