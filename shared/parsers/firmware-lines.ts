@@ -1,8 +1,9 @@
 // Single-line firmware and driver readings of small boards → `vc-temp`, `throttled`, `vc-clock`,
-// `vc-volts`, `pmic-adc`, `npu-load` records:
+// `vc-volts`, `vc-mem`, `pmic-adc`, `npu-load` records:
 // - Raspberry Pi `vcgencmd`: measure_temp (`temp=48.3'C`), get_throttled (`throttled=0x50005`),
-//   measure_clock (`frequency(48)=…`), measure_volts (`volt=0.8563V`), pmic_read_adc (Pi 5,
-//   `VDD_CORE_A current(7)=2.1A`), and the kernel's `Under-voltage detected! (0x00050005)`.
+//   measure_clock (`frequency(48)=…`), measure_volts (`volt=0.8563V`), get_mem (`arm=948M`),
+//   pmic_read_adc (Pi 5, `VDD_CORE_A current(7)=2.1A`), and the kernel's `Under-voltage detected!
+//   (0x00050005)`.
 // - RK3588 `/sys/kernel/debug/rknpu/load`: `NPU load:  Core0:  4%, Core1:  0%,` or `NPU load:  0%`.
 // Each line stands alone (no state), so the stateful dump reader in shared/parsers/thermal-parsers.ts
 // asks here first and flushes what it holds before the reading.
@@ -14,6 +15,10 @@ const VC_TEMP_RE = /^temp=(-?\d+(?:\.\d+)?)'C\s*$/;
 const VC_THROTTLED_RE = /^throttled=(0x[0-9a-fA-F]+|\d+)\s*$/;
 const VC_CLOCK_RE = /^frequency\((\d+)\)=(\d+)\s*$/;
 const VC_VOLTS_RE = /^volt=(\d+(?:\.\d+)?)V\s*$/;
+/** `get_mem arm` → `arm=948M` (MiB; the types of vcgencmd's get_mem, older and newer firmware). */
+const VC_MEM_RE = /^(arm|gpu|malloc_total|malloc|reloc_total|reloc)=(\d+)M\s*$/;
+/** What a get_mem line opens with: a line that does and does not read is a diagnostic. */
+const VC_MEM_PREFIX_RE = /^(?:arm|gpu|malloc_total|malloc|reloc_total|reloc)=\d/;
 /**
  * The name a loop printed before each answer (elinux.org's RPI vcgencmd usage: `echo -e "$src:\t$(vcgencmd
  * measure_clock $src)"` → `arm:\tfrequency(45)=600062000`, `core:\tvolt=1.2375V`): the reading is the rest.
@@ -83,7 +88,10 @@ export function readFirmwareLine(
   if ((m = VC_CLOCK_RE.exec(t)))
     return { readings: [{ kind: 'vc-clock', line, clockId: Number(m[1]), freqHz: Number(m[2]) }] };
   if ((m = VC_VOLTS_RE.exec(t))) return { readings: [{ kind: 'vc-volts', line, volts: Number(m[1]) }] };
-  if (VC_PREFIX_RE.test(t)) return { unreadable: diagnostic(line, 'unreadable vcgencmd output', raw) };
+  if ((m = VC_MEM_RE.exec(t)))
+    return { readings: [{ kind: 'vc-mem', line, type: m[1] ?? '', bytes: Number(m[2]) * 1024 * 1024 }] };
+  if (VC_PREFIX_RE.test(t) || VC_MEM_PREFIX_RE.test(t))
+    return { unreadable: diagnostic(line, 'unreadable vcgencmd output', raw) };
   if (VC_ERROR_ANYWHERE_RE.test(t) || VC_ERROR_START_RE.test(t))
     return { unreadable: diagnostic(line, 'vcgencmd error', raw) };
   if ((m = PMIC_RE.exec(text))) {

@@ -529,6 +529,17 @@ export interface VcVoltsRecord {
   label?: string;
 }
 
+/**
+ * `vcgencmd get_mem <type>` → `arm=948M`, `gpu=76M` (and, on firmware since 2021, `malloc_total`,
+ * `malloc`, `reloc_total`, `reloc`): the memory split between the ARM and the VideoCore, in MiB.
+ */
+export interface VcMemRecord {
+  kind: 'vc-mem';
+  line: number;
+  type: string;
+  bytes: number;
+}
+
 /** `vcgencmd pmic_read_adc` (Pi 5). */
 export interface PmicAdcRecord {
   kind: 'pmic-adc';
@@ -572,6 +583,7 @@ export type ThermalRecordKind =
   | ThrottledRecord
   | VcClockRecord
   | VcVoltsRecord
+  | VcMemRecord
   | PmicAdcRecord
   | NpuLoadRecord;
 

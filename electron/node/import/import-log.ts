@@ -58,7 +58,13 @@ export interface ImportResult {
   /** Runs in the session: one, or one per program run of a llama.cpp log several runs appended to. */
   runs: number;
   samples: number;
+  /** Lines that could not be read, each kept as a diagnostic (the first MAX_KEPT_DIAGNOSTICS as events). */
   diagnostics: number;
+  /**
+   * Lines that were read but hold only readings KVScope keeps no series of (a Raspberry Pi's other
+   * clocks and voltages): kept as diagnostics with their reason, not counted as unreadable.
+   */
+  readingsNotKept: number;
   durationMs: number;
   engineLog: { timings: number; kv: number; model: number };
   /** Where the session that was at `session` was moved (session-backup.ts); absent when there was none. */
@@ -441,6 +447,7 @@ export async function importLog(
   const kept: Array<{ part: number; event: RunEvent }> = [];
   const notes: RunEvent[] = [];
   let diagnostics = 0;
+  let readingsNotKept = 0;
   /** Diagnostics per program run of the log (reader.runStarts: a llama.cpp log appended to by several). */
   const diagnosticsPerPart: number[] = [0];
   const partNow = () => reader.runStarts?.().length ?? 0;
@@ -463,9 +470,12 @@ export async function importLog(
             message: r.line === undefined ? r.message : `line ${r.line}: ${r.message}`,
           });
       } else if (r.kind === 'diagnostic') {
-        diagnostics++;
         const part = partNow();
-        diagnosticsPerPart[part] = (diagnosticsPerPart[part] ?? 0) + 1;
+        if (r.notKept) readingsNotKept++;
+        else {
+          diagnostics++;
+          diagnosticsPerPart[part] = (diagnosticsPerPart[part] ?? 0) + 1;
+        }
         if (kept.length >= MAX_KEPT_DIAGNOSTICS) continue;
         // A kept line is stored cut to KEPT_DIAGNOSTIC_TEXT_CHARS, and a capture pasted from a
         // terminal holds the commands typed there (`HF_TOKEN=… tegrastats`, `llama-server --api-key
@@ -617,6 +627,7 @@ export async function importLog(
     runs: parts.length,
     samples: samples.length,
     diagnostics,
+    readingsNotKept,
     durationMs,
     engineLog: { timings: log.timings.length, kv: log.kv.length, model: log.model.length },
     ...(store.previousKeptAs !== null ? { previousSessionKeptAs: store.previousKeptAs } : {}),

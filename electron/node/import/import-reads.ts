@@ -6,8 +6,12 @@
  */
 export type Read =
   | { kind: 'sample'; tMs: number; values: Record<string, number | null> }
-  /** `tMs`: the time of the reading before it, when the reader knows it better than the last sample out. */
-  | { kind: 'diagnostic'; line: number; reason: string; text: string; tMs?: number }
+  /**
+   * `tMs`: the time of the reading before it, when the reader knows it better than the last sample out.
+   * `notKept`: the line was read, and every reading on it is one KVScope keeps no series of (another
+   * block's clock, a voltage): kept with its reason like any diagnostic, not counted as unreadable.
+   */
+  | { kind: 'diagnostic'; line: number; reason: string; text: string; tMs?: number; notKept?: true }
   /** `line`: where the note's reading is, when the reader knows it (perf's is known only at its interval's end). */
   | { kind: 'note'; tMs: number; line?: number; message: string };
 

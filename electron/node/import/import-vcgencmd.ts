@@ -85,7 +85,7 @@ function readStamp(t: string): Stamp | null {
 const ARM_CLOCK_IDS = new Set([45, 48, 0]);
 
 /** What a vcgencmd word is to the import: a part of the tick (by kind), or why it is none. */
-type Word = { part: string; kind: 'temp' | 'throttled' | 'clock' } | { reason: string } | null;
+type Word = { part: string; kind: 'temp' | 'throttled' | 'clock' } | { reason: string; notKept?: true } | null;
 
 function readWord(word: string, label: string | null, lineNo: number): Word {
   const found = readFirmwareLine(word, word, lineNo, word);
@@ -97,12 +97,15 @@ function readWord(word: string, label: string | null, lineNo: number): Word {
   if (r?.kind === 'vc-clock') {
     // measure_clock of another block (core, v3d, emmc…): the collector's series is the ARM clock.
     if (label !== null && label.toLowerCase() !== 'arm')
-      return { reason: `the ${label} clock (KVScope keeps the ARM clock's)` };
+      return { reason: `the ${label} clock (KVScope keeps the ARM clock's)`, notKept: true };
     if (label === null && !ARM_CLOCK_IDS.has(r.clockId))
-      return { reason: `the clock of block ${r.clockId}, not the ARM's (45, 48; 0 on a Pi 5)` };
+      return { reason: `the clock of block ${r.clockId}, not the ARM's (45, 48; 0 on a Pi 5)`, notKept: true };
     return { part: word, kind: 'clock' };
   }
-  return { reason: 'a vcgencmd reading KVScope keeps no series of (measure_volts, pmic_read_adc)' };
+  return {
+    reason: 'a vcgencmd reading KVScope keeps no series of (measure_volts, get_mem, pmic_read_adc)',
+    notKept: true,
+  };
 }
 
 export function vcgencmdReader(intervalMs: number): LogReader {
@@ -159,6 +162,8 @@ export function vcgencmdReader(intervalMs: number): LogReader {
     }
     const words = (stamp ? stamp.rest : t).split(/\s+/).filter((w) => w !== '');
     const problems: string[] = [];
+    /** Whether a problem of the line is a word that could not be read (not one read and not kept). */
+    let unreadable = false;
     let label: string | null = null;
     for (const word of words) {
       if (/^[\w.-]+:$/.test(word)) {
@@ -169,10 +174,12 @@ export function vcgencmdReader(intervalMs: number): LogReader {
       label = null;
       if (read === null) {
         problems.push('not a vcgencmd reading');
+        unreadable = true;
         continue;
       }
       if ('reason' in read) {
         problems.push(read.reason);
+        unreadable ||= read.notKept !== true;
         continue;
       }
       if (tick?.parts.has(read.kind)) flush(out);
@@ -182,11 +189,22 @@ export function vcgencmdReader(intervalMs: number): LogReader {
       }
       tick.parts.set(read.kind, read.part);
     }
-    if (dropped > 0) problems.unshift(`line cut: ${dropped} characters dropped`);
-    // A line that is only a stamp is read; one with words that are no reading is kept and counted.
+    if (dropped > 0) {
+      problems.unshift(`line cut: ${dropped} characters dropped`);
+      unreadable = true;
+    }
+    // A line that is only a stamp is read; one with words that are no reading is kept and counted,
+    // apart (notKept) when all it holds is readings KVScope keeps no series of.
     if (problems.length > 0) {
       const reason = [...new Set(problems)].join('; ');
-      out.push({ kind: 'diagnostic', line: lineNo, reason, text, ...(atMs !== undefined ? { tMs: atMs } : {}) });
+      out.push({
+        kind: 'diagnostic',
+        line: lineNo,
+        reason,
+        text,
+        ...(atMs !== undefined ? { tMs: atMs } : {}),
+        ...(unreadable ? {} : { notKept: true as const }),
+      });
     }
     return out;
   };

@@ -111,6 +111,59 @@ describe('kvscope import vcgencmd', () => {
     );
   });
 
+  // A Pi 1's loops over every clock and rail and its get_mem, as a blog printed them (firmware of
+  // Dec 2014; lakeheart879 on CSDN, 2017; its typographic ’ in `temp=43.3’C` as pasted). Every
+  // line but that one was read, and they were counted as 18 unreadable lines; get_mem's two said
+  // nothing at all.
+  const PI1_LOOPS = [
+    'arm:\tfrequency(45)=700000000',
+    'core:\tfrequency(1)=250000000',
+    'h264:\tfrequency(28)=250000000',
+    'isp:\tfrequency(42)=250000000',
+    'v3d:\tfrequency(43)=250000000',
+    'uart:\tfrequency(22)=3000000',
+    'pwm:\tfrequency(25)=0',
+    'emmc:\tfrequency(47)=250000000',
+    'pixel:\tfrequency(29)=108000000',
+    'vec:\tfrequency(10)=0',
+    'hdmi:\tfrequency(9)=163682000',
+    'dpi:\tfrequency(4)=0',
+    'core:\tvolt=1.200V',
+    'sdram_c:\tvolt=1.200V',
+    'sdram_i:\tvolt=1.200V',
+    'sdram_p:\tvolt=1.225V',
+    'temp=43.3’C',
+    'arm=448M',
+    'gpu=64M',
+  ].join('\n');
+
+  it("a Pi 1's loops over every clock, rail and get_mem: read readings KVScope keeps no series of are counted apart from the unreadable", async () => {
+    const { res, run } = await importLog(PI1_LOOPS + '\n', 'pi1-loops', '--json');
+    expect(series(run, 'rpi.armFreqMHz')).toEqual([[0, 700]]);
+    // 11 other clocks, 4 rails and get_mem's 2 lines were read and are not kept; the ’C is unreadable.
+    expect(JSON.parse(res.stdout)).toMatchObject({ samples: 1, readingsNotKept: 17, diagnostics: 1 });
+    expect(res.stderr).toContain(
+      'kvscope import: 1 sample(s), 17 line(s) of readings KVScope keeps no series of (other clocks, volts), 1 unreadable line(s)',
+    );
+    expect(run.outcome?.collectors.vcgencmd).toMatchObject({ status: 'ok', samples: 1, diagnostics: 1 });
+    const byLine = new Map(run.events.map((e) => [(e.message ?? '').split(':')[0], e.message]));
+    expect(byLine.get('line 18')).toBe(
+      'line 18: a vcgencmd reading KVScope keeps no series of (measure_volts, get_mem, pmic_read_adc)',
+    );
+    expect(byLine.get('line 17')).toMatch(/^line 17: /);
+    // parse reads get_mem too: arm and gpu in bytes.
+    const parsed = await runCli(['parse', 'vcgencmd', join(dir, 'pi1-loops.log')]);
+    const mem = parsed.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .filter((r) => r.kind === 'vc-mem');
+    expect(mem).toEqual([
+      { kind: 'vc-mem', line: 18, type: 'arm', bytes: 448 * 1024 * 1024 },
+      { kind: 'vc-mem', line: 19, type: 'gpu', bytes: 64 * 1024 * 1024 },
+    ]);
+  });
+
   it('a loop of `date`, measure_temp, measure_clock arm and get_throttled lines, run here', async () => {
     const text = loopLog(
       'for i in 1 2 3; do date; vcgencmd measure_temp; vcgencmd measure_clock arm; vcgencmd get_throttled; sleep 1; done',

@@ -54,9 +54,15 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     io.err(`kvscope import: the session that was at ${result.session} is kept as ${result.previousSessionKeptAs}\n`);
   const runs = result.runs > 1 ? ` in ${result.runs} runs (one per program run in the log)` : '';
   io.err(
-    `kvscope import: ${importedText(result)}, ${result.diagnostics} unreadable line(s) from ${file} → ${result.session}${runs}\n`,
+    `kvscope import: ${importedText(result)}, ${notKeptText(result)}${result.diagnostics} unreadable line(s) from ${file} → ${result.session}${runs}\n`,
   );
   return 0;
+}
+
+/** Lines read but not kept (readings KVScope keeps no series of), when there are any: said apart from the unreadable. */
+function notKeptText(result: Pick<ImportResult, 'readingsNotKept'>): string {
+  const n = result.readingsNotKept;
+  return n > 0 ? `${n} line(s) of readings KVScope keeps no series of (other clocks, volts), ` : '';
 }
 
 /**
