@@ -49,4 +49,22 @@ describe('a refused import', () => {
     );
     expect(app.problems).toEqual([]);
   });
+
+  // QA: the refusal stayed beside the path once another file was typed (and beside a later interval
+  // error), as if the new file had been read and refused too.
+  it('goes once the path is changed: it said nothing of the new file', { timeout: TEST_MS }, async () => {
+    const dialog = page.getByTestId('session-file-dialog');
+    const path = dialog.getByTestId('session-file-path');
+    expect(await dialog.getByTestId('session-file-error').count()).toBe(1);
+    await path.press('End');
+    await page.keyboard.type('.old');
+    expect(await dialog.getByTestId('session-file-error').count()).toBe(0);
+    expect(await path.getAttribute('aria-invalid')).toBe('false');
+    // An interval refused next is said alone.
+    await dialog.getByTestId('import-interval').fill('-1');
+    await dialog.getByTestId('session-file-submit').click();
+    expect(await dialog.getByTestId('import-interval-error').count()).toBe(1);
+    expect(await dialog.getByTestId('session-file-error').count()).toBe(0);
+    expect(app.problems).toEqual([]);
+  });
 });

@@ -272,6 +272,10 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get, { api
     // Closed while it imports: the import stops and writes nothing (it may have answered already).
     if (importKey) void api.cancelImport({ importKey }).catch(() => undefined);
   },
+  clearFileDialogError() {
+    const dialog = get().fileDialog;
+    if (dialog && !dialog.working && dialog.error !== null) set({ fileDialog: { ...dialog, error: null } });
+  },
   async browseForFile() {
     const dialog = get().fileDialog;
     if (!dialog) return null;

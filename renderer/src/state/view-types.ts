@@ -107,6 +107,8 @@ export interface SessionsSlice {
    * shows that session in the dashboard; a refusal stays in the dialog, next to the path.
    */
   submitFileDialog: (input: { path: string; kind?: ImportKind; intervalMs?: number }) => Promise<void>;
+  /** The refusal goes once the file or the log kind it was about is changed (it said nothing of the new one). */
+  clearFileDialogError: () => void;
   /** The desktop app's open dialog for the file dialog's path: the path chosen, null when cancelled or refused. */
   browseForFile: () => Promise<string | null>;
 }

@@ -27,6 +27,7 @@ export function SessionFileDialog() {
   const close = useAppStore((s) => s.closeFileDialog);
   const submit = useAppStore((s) => s.submitFileDialog);
   const browse = useAppStore((s) => s.browseForFile);
+  const clearError = useAppStore((s) => s.clearFileDialogError);
   // The desktop app opens the system's dialog; a page in a browser cannot name a file, so it is typed.
   const desktop = useAppStore((s) => s.appInfo?.shell === 'electron');
   const [path, setPath] = useState('');
@@ -91,7 +92,10 @@ export function SessionFileDialog() {
                 id="import-kind"
                 value={kind}
                 aria-describedby={describedBy}
-                onChange={(e) => setKind(e.target.value as ImportKind)}
+                onChange={(e) => {
+                  setKind(e.target.value as ImportKind);
+                  clearError();
+                }}
                 data-testid="import-kind"
               >
                 {IMPORT_KINDS.map((k) => (
@@ -120,7 +124,10 @@ export function SessionFileDialog() {
               placeholder={importing ? '~/logs/tegrastats.log' : '~/Downloads/orin-nano.kvscope'}
               aria-invalid={Boolean(dialog.error)}
               aria-describedby={describedBy}
-              onChange={(e) => setPath(e.target.value)}
+              onChange={(e) => {
+                setPath(e.target.value);
+                clearError();
+              }}
               data-autofocus
               data-testid="session-file-path"
             />
@@ -130,7 +137,13 @@ export function SessionFileDialog() {
           <button
             type="button"
             className="button-secondary session-file-browse"
-            onClick={() => void browse().then((chosen) => chosen !== null && setPath(chosen))}
+            onClick={() =>
+              void browse().then((chosen) => {
+                if (chosen === null) return;
+                setPath(chosen);
+                clearError();
+              })
+            }
             data-testid="session-file-browse"
           >
             Browse…
