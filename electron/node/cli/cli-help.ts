@@ -50,7 +50,7 @@ export const SSH_OPTIONS: OptionGroup = {
   title: 'SSH options',
   options: rows([
     ['--identity <key file>', 'private key to log in with (else ssh-agent and ~/.ssh keys)'],
-    ['--known-hosts <file>', "host keys to trust (default: the app's store, then ~/.ssh/known_hosts)"],
+    ['--known-hosts <file>', "host keys to trust (default: the app's store, then ssh(1)'s known_hosts files)"],
     ['--accept-new-host-key', 'trust a host seen for the first time (a changed key is always refused)'],
     ['--password-env <VAR>', 'read the login password from environment variable VAR'],
     ['--passphrase-env <VAR>', 'read the passphrase of an encrypted --identity from VAR'],
