@@ -42,6 +42,21 @@ export const IDLE_RUN: LiveRun = {
 
 const ACTIVE: ReadonlySet<RunPhase> = new Set(['starting', 'running', 'stopping']);
 export const isActivePhase = (phase: RunPhase) => ACTIVE.has(phase);
+/** Stop was refused: the run goes on as far as the app knows, and Stop can be pressed again. */
+const stopFailed = (run: LiveRun, error: unknown): LiveRun => ({
+  ...run,
+  phase: run.phase === 'stopping' ? 'running' : run.phase,
+  error: `Stop failed: ${errorText(error)}`,
+});
+/** How far a run has gone: a status of a lower rank than the phase shown is older news. */
+const PHASE_RANK: Readonly<Record<RunPhase, number>> = {
+  idle: 0,
+  starting: 1,
+  running: 2,
+  stopping: 3,
+  done: 4,
+  failed: 4,
+};
 /** A run is going on, or a sweep between two of its runs: Start waits, Stop stops. */
 export const isBusy = (state: { run: LiveRun; sweep: SweepStatus | null }) =>
   isActivePhase(state.run.phase) || state.sweep?.state === 'running';
@@ -174,16 +189,25 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
     set((state) => ({ run: { ...state.run, events: [...state.run.events, ...fresh].slice(-MAX_EVENTS) } }));
   };
 
+  /**
+   * A run's state only goes forward (starting, running, stopping, ended). A status sent before a
+   * later one (getRun's snapshot answered after Stop was pressed, or after the run's end was
+   * announced) is old news: taking its state back would re-enable Stop, or leave an ended run
+   * "running" with nothing more to come.
+   */
   const applyStatus = (status: RunStatus) => {
-    set((state) => ({
-      run: {
-        ...state.run,
-        phase: status.state,
-        label: status.label || state.run.label,
-        error: status.state === 'failed' ? (status.error ?? state.run.error ?? 'run failed') : (status.error ?? null),
-        engineExitCode: status.engineExitCode ?? state.run.engineExitCode,
-      },
-    }));
+    set((state) => {
+      if (PHASE_RANK[status.state] < PHASE_RANK[state.run.phase]) return {};
+      return {
+        run: {
+          ...state.run,
+          phase: status.state,
+          label: status.label || state.run.label,
+          error: status.state === 'failed' ? (status.error ?? state.run.error ?? 'run failed') : (status.error ?? null),
+          engineExitCode: status.engineExitCode ?? state.run.engineExitCode,
+        },
+      };
+    });
   };
 
   const appendOutput = (stream: OutputLine['stream'], text: string) => {
@@ -255,7 +279,7 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
     try {
       await api.stopRun({ runId });
     } catch (error) {
-      set((s) => ({ run: { ...s.run, error: `Stop failed: ${errorText(error)}` } }));
+      set((s) => ({ run: stopFailed(s.run, error) }));
     }
   };
 
@@ -377,7 +401,7 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
         try {
           await api.stopSweep({ sweepId: sweep.sweepId });
         } catch (error) {
-          set((s) => ({ run: { ...s.run, error: `Stop failed: ${errorText(error)}` } }));
+          set((s) => ({ run: stopFailed(s.run, error) }));
         }
         return;
       }

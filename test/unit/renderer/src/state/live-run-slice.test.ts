@@ -255,3 +255,74 @@ describe('Stop while a single run or a sweep is starting', () => {
     expect(api.cancelStart).not.toHaveBeenCalled();
   });
 });
+
+describe('a status older than the phase shown', () => {
+  /** A single run whose getRun snapshot (status 'running') answers only when the test says. */
+  function slowSnapshot(stopRun: () => Promise<{ ok: boolean }> = () => Promise.resolve({ ok: true })) {
+    let answerSnapshot!: () => void;
+    const fake = fakeApi({
+      listBoards: () => Promise.resolve([{ id: 'local', label: 'This computer', spec: { kind: 'local' as const } }]),
+      startRun: () => Promise.resolve({ runId: 'single' }),
+      stopRun,
+      getRun: ({ runId }) =>
+        new Promise((resolve) => {
+          answerSnapshot = () =>
+            resolve({
+              status: { runId, state: 'running', label: 'demo' },
+              samples: [{ tMs: 100, source: 'procfs', values: { rssBytes: 1e8, tokens: 0 } }],
+              events: [],
+              analysis: null,
+              theory: { bytesPerToken: 640, ctx: 2048 },
+            });
+        }),
+    });
+    const store = createAppStore({ api: fake.api, ring: createMemoryRing(1000) });
+    connectApiEvents(store, fake.api);
+    return { ...fake, store, answerSnapshot: () => answerSnapshot() };
+  }
+
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+  it('keeps Stop pressed when the snapshot asked for before it says "running"', async () => {
+    const { store, emit, api, answerSnapshot } = slowSnapshot();
+    await store.getState().loadBoards();
+    const started = store.getState().startRun();
+    await settle();
+    emit('runStatus', { runId: 'single', state: 'running', label: 'demo' });
+    expect(store.getState().run.phase).toBe('running');
+    await store.getState().stopRun();
+    expect(api.stopRun).toHaveBeenCalledWith({ runId: 'single' });
+    expect(store.getState().run.phase).toBe('stopping');
+    answerSnapshot();
+    await started;
+    await settle();
+    expect(store.getState().run.phase).toBe('stopping');
+    emit('runStatus', { runId: 'single', state: 'done', label: 'demo' });
+    expect(store.getState().run.phase).toBe('done');
+  });
+
+  it('keeps an ended run ended when the snapshot answers after its end', async () => {
+    const { store, emit, answerSnapshot } = slowSnapshot();
+    await store.getState().loadBoards();
+    const started = store.getState().startRun();
+    await settle();
+    emit('runStatus', { runId: 'single', state: 'failed', label: 'demo', error: 'engine exited with code 1' });
+    answerSnapshot();
+    await started;
+    await settle();
+    expect(store.getState().run).toMatchObject({ phase: 'failed', error: 'engine exited with code 1' });
+  });
+
+  it('lets Stop be pressed again when the stop was refused', async () => {
+    const { store, emit, answerSnapshot } = slowSnapshot(() => Promise.reject(new Error('connection lost')));
+    await store.getState().loadBoards();
+    const started = store.getState().startRun();
+    await settle();
+    answerSnapshot();
+    await started;
+    await settle();
+    emit('runStatus', { runId: 'single', state: 'running', label: 'demo' });
+    await store.getState().stopRun();
+    expect(store.getState().run).toMatchObject({ phase: 'running', error: 'Stop failed: connection lost' });
+  });
+});
