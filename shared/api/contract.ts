@@ -41,6 +41,7 @@ import {
   SessionNameSchema,
 } from './session-schemas';
 import { PackedSessionDataSchema, type StoredPackedSessionData } from './packed-samples';
+import { PREVIEW_BUCKETS } from './packed-preview';
 
 const runIdSchema = z.string().regex(/^[\w-]{1,64}$/);
 
@@ -220,10 +221,20 @@ export const apiMethods = {
     input: z.object({}).strict(),
     output: z.object({ sessions: z.array(SessionListingSchema), openOnStart: SessionIdSchema.nullable() }),
   },
-  /** A session's full content, for the dashboard (read-only) and comparisons; samples packed (packed-samples.ts). */
+  /**
+   * A session's full content, for the dashboard (read-only) and comparisons; samples packed
+   * (packed-samples.ts). With `previewBuckets`, a run long enough for it is sent as its preview at
+   * that many time slices (packed-preview.ts), and `preview` says so: the dashboard draws it and
+   * asks again without, for every sample.
+   */
   openSession: {
-    input: z.object({ id: SessionIdSchema }).strict(),
-    output: z.object({ listing: SessionListingSchema, data: PackedSessionDataSchema }),
+    input: z
+      .object({
+        id: SessionIdSchema,
+        previewBuckets: z.number().int().min(PREVIEW_BUCKETS.min).max(PREVIEW_BUCKETS.max).optional(),
+      })
+      .strict(),
+    output: z.object({ listing: SessionListingSchema, data: PackedSessionDataSchema, preview: z.boolean() }),
   },
   /**
    * A session file on the computer KVScope runs on, listed for the app's lifetime as `kvscope web

@@ -30,6 +30,7 @@ import { SESSION_FILE_EXT, SessionLibrary, sessionsDir } from '../session/sessio
 import { basename } from 'node:path';
 import { importLog } from '../import/import-log';
 import { localPath } from '../transport/local-target';
+import { previewSessionData } from '../../../shared/api/packed-preview';
 import type { Target } from '../transport/target';
 import {
   discardRun,
@@ -292,9 +293,11 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
         return event;
       }),
     listSessions: () => settled(() => ({ sessions: library.list(), openOnStart })),
-    openSession: ({ id }) =>
+    openSession: ({ id, previewBuckets }) =>
       settled(() => {
-        return library.readPacked(id);
+        const { listing, data } = library.readPacked(id);
+        if (previewBuckets === undefined) return { listing, data, preview: false };
+        return { listing, ...previewSessionData(data, previewBuckets) };
       }),
     pickLocalFile: async ({ purpose }) =>
       options.pickFile ? { supported: true, path: await options.pickFile(purpose) } : { supported: false, path: null },

@@ -177,9 +177,16 @@ export function createDashboardSlice(set: SetState, get: GetState, deps: StoreDe
       get().flushDashboard();
     },
 
-    receiveRecordedRun(id, samples, alsoFeed) {
+    receiveRecordedRun(id, samples, alsoFeed, options) {
       if (get().run.runId !== runId) followRun(get().run.runId);
       if (id !== runId) return;
+      if (options?.again) {
+        alertState = INITIAL_ALERT_STATE;
+        alertedThrough = -Infinity;
+        judgedEvents = null;
+        exitJudged = false;
+        setDash({ uiAlerts: [] });
+      }
       seriesStore.clear();
       // One pass over the packed samples feeds the series and whatever the live-run slice keeps.
       feedPackedSamples(samples, [seriesStore.packedSink(), ...alsoFeed]);

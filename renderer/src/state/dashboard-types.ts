@@ -45,7 +45,13 @@ export interface DashboardSlice {
    * A recorded run's packed samples (an opened session): ingested in one pass that also feeds
    * `alsoFeed` (the live-run slice's memory ring and readouts), with no Sample object built.
    */
-  receiveRecordedRun(runId: string, samples: PackedSamples, alsoFeed: readonly PackedSampleSink[]): void;
+  receiveRecordedRun(
+    runId: string,
+    samples: PackedSamples,
+    alsoFeed: readonly PackedSampleSink[],
+    /** again: the run on show, from other samples of it (a preview's full samples): alerts judged anew, view and cursor kept. */
+    options?: { again?: boolean },
+  ): void;
   /** The few-times-a-second tick: follows a run change, publishes new points, evaluates alerts. */
   flushDashboard(): void;
   /** The shared cursor, rounded to whole milliseconds (null: follow the latest sample). */

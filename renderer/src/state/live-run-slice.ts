@@ -331,6 +331,7 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
         // A new run replaces the recorded session on screen (it stays in the Sessions list).
         viewedSession: null,
         viewedRuns: null,
+        viewedPreview: null,
         run: {
           ...IDLE_RUN,
           phase: 'starting',
@@ -430,6 +431,22 @@ export const createLiveRunSlice: SliceCreator<LiveRunSlice> = (set, get, deps) =
       applyStatus(snapshot.status);
       // The dashboard's panels draw from their own series store (dashboard-slice.ts): one pass feeds both.
       get().receiveRecordedRun(snapshot.status.runId, snapshot.samples, [memorySink]);
+      slice.flushChart();
+      return true;
+    },
+
+    replaceRecordedSamples(runId, samples) {
+      const { run } = get();
+      if (run.runId !== runId || isActivePhase(run.phase)) return false;
+      // The memory chart and the readouts start again from these samples; events, analysis and
+      // theory are the run's and stay.
+      ring.clear();
+      lastMemoryTMs = -Infinity;
+      lastTokens = 0;
+      latest = {};
+      latestChanged = true;
+      chartInputsChanged = true;
+      get().receiveRecordedRun(runId, samples, [memorySink], { again: true });
       slice.flushChart();
       return true;
     },

@@ -2,6 +2,7 @@
 // Interfaces only, so slice implementations and the store can import them without cycles.
 import type { TargetFacts } from '../../../shared/run/target-facts';
 import type { ApiEventName, EventPayload, KvScopeApi, MethodOutput } from '../../../shared/api/contract';
+import type { PackedSamples } from '../../../shared/api/packed-samples';
 import type {
   PendingPrompt,
   RunAnalysis,
@@ -162,6 +163,11 @@ export interface LiveRunSlice {
   attachRun(status: RunStatus): Promise<void>;
   /** Show a recorded run (a session) in the dashboard; false while a run is going. */
   showRecordedRun(snapshot: RecordedRunSnapshot): boolean;
+  /**
+   * Draws a recorded run on show again from other samples of it (its preview's full samples,
+   * sessions-slice.ts): the same events, analysis and time window. False when another run is on show.
+   */
+  replaceRecordedSamples(runId: string, samples: PackedSamples): boolean;
   /** Takes a recorded run (an opened session) off the dashboard: back to no run. False while a run is going on. */
   clearRecordedRun(): boolean;
   /** On startup: attach to the newest run, running or not. */

@@ -67,6 +67,11 @@ export interface SessionsSlice {
     /** The sweep's result table, as the form shows it at the end of a sweep (null: no run has a context size). */
     sweep: Pick<SweepStatus, 'points' | 'result'> | null;
   } | null;
+  /**
+   * Set while the viewed session's runs are the previews openSession sent of them (a long run, its
+   * extremes per slice of time: shared/api/packed-preview.ts); null once every sample is drawn.
+   */
+  viewedPreview: { sessionId: string } | null;
   /** True once showStartScreen has shown what the window opens with (ChartWarmup.tsx waits for it). */
   startScreenShown: boolean;
   /** The session waiting for "Delete" to be confirmed. */

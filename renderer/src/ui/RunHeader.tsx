@@ -87,6 +87,7 @@ export function RunHeader() {
   const samples = useAppStore((s) => s.chart.samples);
   const target = useRunTarget();
   const viewed = useAppStore((s) => s.viewedSession);
+  const preview = useAppStore((s) => s.viewedPreview !== null && s.viewedPreview.sessionId === s.viewedSession?.id);
   const leaveSession = useAppStore((s) => s.leaveSession);
   const stopped = run.phase === 'done' && stoppedByUser(run.events);
 
@@ -125,6 +126,11 @@ export function RunHeader() {
         <div className="banner banner-info" role="status" data-testid="viewing-session">
           <strong>Recorded session, read-only:</strong> {viewed.name}. <SessionRunPicker /> Start a run to measure
           again.{' '}
+          {preview && (
+            <span className="muted" data-testid="session-preview">
+              Drawn from each series’ lowest and highest values per pixel; reading every sample…{' '}
+            </span>
+          )}
           <button type="button" className="link-button" onClick={leaveSession}>
             Close
           </button>

@@ -108,3 +108,40 @@ describe('importSessionLog', () => {
     }
   });
 });
+
+describe('openSession with previewBuckets', () => {
+  it("answers a long run's preview, marked as one, and every sample without previewBuckets; a short run whole", async () => {
+    const { services: app, home } = services();
+    try {
+      // An imported tegrastats log: one sample a line, stored as a finished run's packed snapshot.
+      const input = (path: string) => apiMethods.importSessionLog.input.parse({ kind: 'tegrastats', path });
+      writeFileSync(join(home, 'long.log'), orinLogLines(3000).join('\n') + '\n');
+      writeFileSync(join(home, 'short.log'), orinLogLines(300).join('\n') + '\n');
+      const long = await app.handlers.importSessionLog(input(join(home, 'long.log')));
+      const short = await app.handlers.importSessionLog(input(join(home, 'short.log')));
+      const ask = (id: string, previewBuckets?: number) =>
+        app.handlers.openSession(apiMethods.openSession.input.parse({ id, previewBuckets }));
+
+      const full = await ask(long.listing.id);
+      expect(full.preview).toBe(false);
+      const all = unpackSamples(packedSamplesOf(full.data.runs[0]!.samples));
+      expect(all).toHaveLength(3000);
+      const preview = await ask(long.listing.id, 256);
+      expect(preview.preview).toBe(true);
+      expect(preview.listing).toEqual(full.listing);
+      expect(preview.data.runs[0]!.analysis).toEqual(full.data.runs[0]!.analysis);
+      const some = unpackSamples(packedSamplesOf(preview.data.runs[0]!.samples));
+      expect(some.length).toBeGreaterThan(0);
+      expect(some.length).toBeLessThan(all.length);
+      // Each series' highest value is in the preview.
+      const highest = (samples: typeof all, key: string) =>
+        Math.max(...samples.map((s) => s.values[key]).filter((v): v is number => typeof v === 'number'));
+      for (const key of Object.keys(all[0]!.values)) expect(highest(some, key)).toBe(highest(all, key));
+
+      expect((await ask(short.listing.id, 256)).preview).toBe(false);
+      expect(() => apiMethods.openSession.input.parse({ id: long.listing.id, previewBuckets: 10 })).toThrow();
+    } finally {
+      await app.dispose();
+    }
+  });
+});

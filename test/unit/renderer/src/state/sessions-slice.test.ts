@@ -3,8 +3,10 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeApi } from '../../../../helpers/fake-api';
-import { packSamples, packSessionData } from '../../../../../shared/api/packed-samples';
+import { packSamples, packSessionData, type PackedSessionData } from '../../../../../shared/api/packed-samples';
+import { previewSessionData } from '../../../../../shared/api/packed-preview';
 import type { SessionListing } from '../../../../../shared/api/session-schemas';
+import type { Sample } from '../../../../../shared/api/schemas';
 import type { TargetFacts } from '../../../../../shared/run/target-facts';
 import { createMemoryRing } from '../../../../../renderer/src/live/ring-buffer';
 import { snapshotOfStoredRun } from '../../../../../renderer/src/state/sessions-slice';
@@ -44,6 +46,7 @@ function setup() {
       Promise.resolve({
         listing: listing(id, sessions.find((s) => s.id === id)?.name ?? 'first'),
         data: packSessionData(session([finishedRun({ state: 'done', error: null })])),
+        preview: false,
       }),
     renameSession: ({ id, name }) => Promise.resolve(listing(id, name)),
     listBoards: () => Promise.resolve([{ id: 'local', label: 'This computer', spec: { kind: 'local' as const } }]),
@@ -186,7 +189,7 @@ describe('sessions in the store', () => {
         const run = finishedRun({ state: 'done', error: null, samples });
         const packed = packSessionData(session([run]));
         const opened = createAppStore({
-          api: fakeApi({ openSession: () => Promise.resolve({ listing: listedAs, data: packed }) }).api,
+          api: fakeApi({ openSession: () => Promise.resolve({ listing: listedAs, data: packed, preview: false }) }).api,
           ring: createMemoryRing(1000),
         });
         const { status, ...rest } = snapshotOfStoredRun(defined(packed.runs[0], 'run 0'));
@@ -233,7 +236,9 @@ describe('sessions in the store', () => {
       );
       packed.runs = packed.runs.map((r) => ({ ...r, target: runTarget }));
       const store = createAppStore({
-        api: fakeApi({ openSession: () => Promise.resolve({ listing: listing('s1', 'hot'), data: packed }) }).api,
+        api: fakeApi({
+          openSession: () => Promise.resolve({ listing: listing('s1', 'hot'), data: packed, preview: false }),
+        }).api,
         ring: createMemoryRing(1000),
       });
       await store.getState().viewSession('s1');
@@ -373,7 +378,7 @@ describe('tab memory', () => {
     const { store, api } = setup();
     api.listRuns.mockResolvedValue([{ runId: 'old', state: 'done', label: 'an older run' }]);
     await store.getState().showStartScreen(rememberedScreen(storage));
-    expect(api.openSession).toHaveBeenCalledWith({ id: 's2' });
+    expect(api.openSession).toHaveBeenCalledWith({ id: 's2', previewBuckets: expect.any(Number) });
     expect(store.getState().viewedSession?.id).toBe('s2');
     expect(store.getState().run.phase).toBe('done');
     expect(store.getState().view).toBe('sessions');
@@ -397,7 +402,7 @@ describe('tab memory', () => {
     expect(other.api.openSession).not.toHaveBeenCalled();
     // …while a new tab opens it.
     await other.store.getState().showStartScreen(null);
-    expect(other.api.openSession).toHaveBeenCalledWith({ id: 's1' });
+    expect(other.api.openSession).toHaveBeenCalledWith({ id: 's1', previewBuckets: expect.any(Number) });
   });
 
   it('forgets the remembered session once a start-up showed a run going on instead', async () => {
@@ -606,5 +611,108 @@ describe('tab memory', () => {
     });
     expect(restoredForm({ collectors: null }).collectors).toEqual({});
     expect(restoredForm({ collectors: ['pmap'] }).collectors).toEqual({});
+  });
+});
+
+describe('a long session opened from its preview', () => {
+  /** A session of `n` procfs ticks and token counts, its preview at 256 slices, and a full answer the test releases. */
+  function longSession(n = 4000) {
+    const samples = Array.from({ length: n }, (_, i): Sample[] => [
+      { tMs: i * 1000, source: 'engine', values: { tokens: i * 12 } },
+      {
+        tMs: i * 1000,
+        source: 'procfs',
+        values: {
+          // Crosses 80 % of the fixture's 2 GiB budget near i = 2,700, first at a peak of the ripple.
+          rssBytes: 9e8 + i * 300_000 + (i % 7) * 1e6,
+          'temp.cpu.C': 60 + (i % 13),
+          swapBytes: i % 5 === 0 ? null : i,
+        },
+      },
+    ]).flat();
+    const full = packSessionData(session([finishedRun({ state: 'done', error: null, samples })]));
+    const previewed = previewSessionData(full, 256);
+    expect(previewed.preview).toBe(true);
+    const releases: Array<() => void> = [];
+    const fake = fakeApi({
+      openSession: ({ id, previewBuckets }) => {
+        const answer = {
+          listing: listing(id, 'long'),
+          ...(previewBuckets ? previewed : { data: full, preview: false }),
+        };
+        if (previewBuckets)
+          return Promise.resolve(answer as { listing: SessionListing; data: PackedSessionData; preview: boolean });
+        return new Promise((resolve, reject) => {
+          releases.push(() => (id === 'broken' ? reject(new Error('disk I/O error')) : resolve(answer as never)));
+        });
+      },
+      listBoards: () => Promise.resolve([{ id: 'local', label: 'This computer', spec: { kind: 'local' as const } }]),
+      startRun: () => Promise.resolve({ runId: 'new-run' }),
+    });
+    const store = createAppStore({ api: fake.api, ring: createMemoryRing(100_000) });
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+    return { ...fake, store, samples, releases, settle };
+  }
+
+  it('draws the preview, then every sample in its place, with the same time window', async () => {
+    const { store, api, samples, releases, settle } = longSession();
+    await store.getState().viewSession('s1');
+    expect(api.openSession).toHaveBeenNthCalledWith(1, { id: 's1', previewBuckets: expect.any(Number) });
+    expect(api.openSession).toHaveBeenNthCalledWith(2, { id: 's1' });
+    const rssCount = samples.filter((s) => typeof s.values.rssBytes === 'number').length;
+    expect(store.getState().viewedPreview).toEqual({ sessionId: 's1' });
+    expect(store.getState().seriesStore.get('rssBytes')?.length).toBeLessThan(rssCount / 2);
+    const ringBefore = store.getState().chart.samples;
+    const zoomed = { follow: false, spanMs: 600_000, endMs: 2_000_000 };
+    store.getState().setTimeView(zoomed as never);
+    releases[0]!();
+    await settle();
+    const state = store.getState();
+    expect(state.viewedPreview).toBeNull();
+    expect(state.seriesStore.get('rssBytes')?.length).toBe(rssCount);
+    expect(state.seriesStore.get('temp.cpu.C')?.length).toBe(rssCount);
+    expect(ringBefore).toBeLessThan(rssCount / 2);
+    expect(state.chart.samples).toBe(rssCount);
+    expect(state.dash.view).toEqual(zoomed);
+    // The alerts are judged again on every sample: the budget alert at the first sample over 80 %.
+    const firstOver = samples.find((s) => (s.values.rssBytes ?? 0) >= 0.8 * 2147483648);
+    const budgetAlerts = state.dash.uiAlerts.filter((e) => e.data?.rule === 'rss-budget');
+    expect(budgetAlerts[0]?.tMs).toBe(firstOver?.tMs);
+    expect(state.run.phase).toBe('done');
+    expect(state.sessionActionError).toBeNull();
+  });
+
+  it('leaves a session opened meanwhile alone', async () => {
+    const { store, releases, settle } = longSession();
+    await store.getState().viewSession('s1');
+    await store.getState().viewSession('s2');
+    releases[0]!();
+    await settle();
+    expect(store.getState().viewedSession?.id).toBe('s2');
+    expect(store.getState().viewedPreview).toEqual({ sessionId: 's2' });
+    releases[1]!();
+    await settle();
+    expect(store.getState().viewedPreview).toBeNull();
+  });
+
+  it('leaves a run started meanwhile alone', async () => {
+    const { store, releases, settle } = longSession();
+    await store.getState().loadBoards();
+    await store.getState().viewSession('s1');
+    await store.getState().startRun();
+    releases[0]!();
+    await settle();
+    expect(store.getState().run.runId).toBe('new-run');
+    expect(store.getState().viewedPreview).toBeNull();
+    expect(store.getState().sessionActionError).toBeNull();
+  });
+
+  it('says that only the preview is drawn when the full samples cannot be read', async () => {
+    const { store, releases, settle } = longSession();
+    await store.getState().viewSession('broken');
+    releases[0]!();
+    await settle();
+    expect(store.getState().viewedPreview).toEqual({ sessionId: 'broken' });
+    expect(store.getState().sessionActionError).toMatch(/^Only a preview of this session is drawn: .*disk I\/O error/);
   });
 });
