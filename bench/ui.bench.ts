@@ -6,13 +6,13 @@
 //     → the first paint with every panel drawn over the whole 8 hours, server included (it reads the
 //     file from disk each time; nothing of the session was drawn in that page before). That paint
 //     is of the run's preview (shared/api/packed-preview.ts: each series' lowest and highest value
-//     in each of 1,440 slices of time, one per pixel of the window, as recorded); the next row is
+//     in each of 1,024 slices of time, as recorded, stored with the run when it ended); the next row is
 //     the paint once every sample has arrived and is drawn in its place. Split into the server's
-//     part (click's request → the answer's arrival: the snapshot read, previewed and sent over the
+//     part (click's request → the answer's arrival: the stored preview read and sent over the
 //     WebSocket) and the page's (arrival → paint: parsing, the one pass that feeds the series
 //     store and the memory ring from the packed cells, React, recharts and the canvas panels),
-//     with the renderer's CPU time (what the page itself costs, which other load stretches far
-//     less than wall time). Also the cold open, `kvscope web --open <file>`: the same from the
+//     with the renderer's CPU time until every sample is drawn (what the page itself costs,
+//     which other load stretches far less than wall time). Also the cold open, `kvscope web --open <file>`: the same from the
 //     request the page sends while it starts, so the app's own start-up runs alongside. Medians
 //     of several page loads. The app draws one recharts chart out of sight once idle after
 //     start-up (renderer/src/ui/ChartWarmup.tsx): the click, 500 ms after the list settled, finds
@@ -26,6 +26,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import { recomputeAnalysis } from '../shared/analysis/run-summary';
+import { STORED_PREVIEW_BUCKETS } from '../shared/api/packed-preview';
 import { RunRequestSchema, type Sample } from '../shared/api/schemas';
 import { createSession, readSession } from '../electron/node/session/session-store';
 import { sessionsDir } from '../electron/node/session/session-library';
@@ -149,7 +150,7 @@ interface OpenTiming {
   paintMs: number;
   /** Request → the answer's arrival. */
   serverMs: number;
-  /** Renderer CPU from the request to the paint. */
+  /** Renderer CPU from the request to every sample drawn (the preview's paint, then the full one). */
   cpuMs: number;
 }
 
@@ -164,9 +165,8 @@ async function markedPage(browser: Browser, web: WebMode) {
   const timed = async (): Promise<OpenTiming> => {
     while (Number.isNaN((await marks())[0])) await page.waitForTimeout(20);
     const cpuAtRequest = await rendererCpuSeconds(browserCdp);
-    while (Number.isNaN((await marks())[2])) await page.waitForTimeout(50);
-    const cpuMs = ((await rendererCpuSeconds(browserCdp)) - cpuAtRequest) * 1000;
     while (Number.isNaN((await marks())[3])) await page.waitForTimeout(50);
+    const cpuMs = ((await rendererCpuSeconds(browserCdp)) - cpuAtRequest) * 1000;
     const [openAt, snapshotAt, paintedAt, completeAt, answerChars, fullAnswerChars] = await marks();
     return {
       openToPaintMs: paintedAt - openAt,
@@ -212,8 +212,6 @@ async function openAtStart(browser: Browser, web: WebMode) {
   return { ...timing, fromNavigationMs };
 }
 
-/** The window is 1,440 px wide at a device pixel ratio of 1: the page asks for a slice per pixel (sessions-slice.ts). */
-const PREVIEW_SLICES = 1440;
 const kb = (chars: number | undefined) =>
   chars !== undefined && Number.isFinite(chars) ? `${(chars / 1e3).toFixed(0)} kB` : 'no';
 
@@ -298,7 +296,7 @@ export async function benchUi(): Promise<BenchRow[]> {
       {
         name: `8 h session (${samples} samples, 12 series) opened from the Sessions list → first full paint`,
         value: ms(warm('openToPaintMs')),
-        note: `median of ${OPEN_REPEATS} fresh page loads (${list(warm('openToPaintMs'))} ms) from the click's openSession request to the paint with every panel drawn over the whole 8 h, server included: drawn from the preview (each series' extremes in each of ${PREVIEW_SLICES} slices of time, shared/api/packed-preview.ts), ${kb(opens[0]?.answerChars)} of answer; target ≤ 300 ms; ${opens[0]?.points ?? 0} points drawn; file ${(written.bytes / 1e6).toFixed(1)} MB; load average ${loads} on ${cpus().length} cores`,
+        note: `median of ${OPEN_REPEATS} fresh page loads (${list(warm('openToPaintMs'))} ms) from the click's openSession request to the paint with every panel drawn over the whole 8 h, server included: drawn from the preview (each series' extremes in each of ${STORED_PREVIEW_BUCKETS} slices of time, stored with the run: shared/api/packed-preview.ts), ${kb(opens[0]?.answerChars)} of answer; target ≤ 300 ms; ${opens[0]?.points ?? 0} points drawn; file ${(written.bytes / 1e6).toFixed(1)} MB; load average ${loads} on ${cpus().length} cores`,
       },
       {
         name: 'open 8 h session: request → every sample drawn',
@@ -321,9 +319,9 @@ export async function benchUi(): Promise<BenchRow[]> {
         note: `median (${list(warm('paintMs'))} ms): the page's part, from the answer's arrival`,
       },
       {
-        name: 'open 8 h session: renderer CPU, request → full paint',
+        name: 'open 8 h session: renderer CPU, request → every sample drawn',
         value: ms(warm('cpuMs')),
-        note: `median (${list(warm('cpuMs'))} ms): CPU time of Chromium's renderer processes from the request to the full paint (receiving, parsing, ingesting, React, canvas and raster), whatever the load`,
+        note: `median (${list(warm('cpuMs'))} ms): CPU time of Chromium's renderer processes from the request until every sample is drawn (both answers received, parsed and ingested, both paints: React, canvas and raster), whatever the load`,
       },
       {
         name: 'cold open: kvscope web --open, start-up request → first full paint',

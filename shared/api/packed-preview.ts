@@ -3,9 +3,10 @@
 // the smallest and largest value of each series in each pixel column (minMaxPerPixel,
 // renderer/src/ui/dashboard/TimeChart.tsx). So openSession can first send, for each series, only
 // the samples that hold its smallest and largest value in each of `buckets` equal slices of the
-// run's time (twice the window's width in pixels: each column's envelope then comes from slices
-// no wider than half of it), and the full samples after it. The preview is a subset of the
-// samples, each value as recorded and at its own time: nothing is averaged or invented.
+// run's time (STORED_PREVIEW_BUCKETS: finer than the panels' pixel columns), and the full samples
+// after it. The preview is a subset of the samples, each value as recorded and at its own time:
+// nothing is averaged or invented. A finished run stores its preview beside its samples
+// (electron/node/session/run-snapshot.ts); any other is reduced when asked for.
 //
 // Kept besides each series' extremes: its first and last value (the readouts show the last), the
 // first null after a value (a gap stays a gap), and with every RSS sample kept the token count the
@@ -18,6 +19,17 @@ import {
   type StoredPackedSessionData,
 } from './packed-samples';
 import { RawJson } from './raw-json';
+
+/**
+ * The slices a finished run's preview is stored at (electron/node/session/run-snapshot.ts), and
+ * what the dashboard asks for: a slice is narrower than a pixel column of a time panel in windows
+ * up to ~1,900 pixels wide (the panels share the window with the run form). Wider windows see a
+ * coarser picture for the moment before every sample has arrived.
+ */
+export const STORED_PREVIEW_BUCKETS = 1024;
+
+/** A run's preview as stored with it (made when the run ended), sent as it is: already reduced. */
+export class StoredPreviewJson extends RawJson<PackedSamples> {}
 
 /** A run with fewer samples per slice than this is sent whole: a preview would save too little. */
 export const PREVIEW_MIN_SAMPLES_PER_BUCKET = 8;
@@ -182,8 +194,9 @@ export function previewPackedSamples(packed: PackedSamples, buckets: number): Pa
 
 /**
  * A session with each run long enough for it replaced by its preview at `buckets` slices, and
- * whether any was. A stored run's JSON text too short to hold that many samples (at least 6
- * characters each) is left unparsed.
+ * whether any was. A preview read as stored (StoredPreviewJson, at these slices) is kept as it
+ * is; a stored run's JSON text too short to hold that many samples (at least 6 characters each)
+ * is left unparsed.
  */
 export function previewSessionData(
   data: StoredPackedSessionData,
@@ -192,6 +205,10 @@ export function previewSessionData(
   let preview = false;
   const minSamples = buckets * PREVIEW_MIN_SAMPLES_PER_BUCKET;
   const runs = data.runs.map((run) => {
+    if (run.samples instanceof StoredPreviewJson) {
+      preview = true;
+      return run;
+    }
     if (run.samples instanceof RawJson && run.samples.text.length < minSamples * 6) return run;
     const packed = packedSamplesOf(run.samples);
     if (!previewWorthIt(packedSampleCount(packed), buckets)) return run;

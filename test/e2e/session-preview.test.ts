@@ -1,17 +1,18 @@
 // A long recorded session opened in real Chromium against the real `kvscope web --open`: the page
-// asks for its preview first (each series' extremes per slice of time, one slice per pixel of the
-// window, shared/api/packed-preview.ts), draws it with a note saying so, then asks for every
-// sample and draws them in its place: the note goes, every memory sample is counted, and the
-// dashboard's time panels are drawn.
+// asks for its preview first (each series' extremes per slice of time, shared/api/packed-preview.ts;
+// this run was never finished, so the server reduces it on the spot), draws it with a note saying
+// so, then asks for every sample and draws them in its place: the note goes, every memory sample
+// is counted, and the dashboard's time panels are drawn.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../../shared/api/schemas';
+import { STORED_PREVIEW_BUCKETS } from '../../shared/api/packed-preview';
 import { watchPage } from '../helpers/chromium';
 import type { BrowserApp } from '../helpers/browser-app';
 import { openRecordedSession } from '../helpers/recorded-session-web';
 
 const WAIT_MS = 60_000;
 const TEST_MS = 120_000;
-/** Three hours at 1 Hz: 21,600 samples, more than 8 per slice of a 1,440-pixel window. */
+/** Three hours at 1 Hz: 21,600 samples, more than 8 per slice of the preview's 1,024. */
 const SECONDS = 3 * 3600;
 
 function longRun(): Sample[] {
@@ -74,7 +75,7 @@ describe('a long recorded session', () => {
       );
       expect(await page.getByTestId('session-preview').count()).toBe(0);
       expect(await page.evaluate(() => (window as unknown as { previewSeen?: boolean }).previewSeen)).toBe(true);
-      expect(asked.map((input) => input.previewBuckets)).toEqual([1440, undefined]);
+      expect(asked.map((input) => input.previewBuckets)).toEqual([STORED_PREVIEW_BUCKETS, undefined]);
       for (const key of ['rssBytes', 'temp.cpu.C'])
         expect(Number(await page.getByTestId(`series-${key}`).first().getAttribute('data-points'))).toBeGreaterThan(0);
       expect(problems).toEqual([]);

@@ -295,7 +295,7 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
     listSessions: () => settled(() => ({ sessions: library.list(), openOnStart })),
     openSession: ({ id, previewBuckets }) =>
       settled(() => {
-        const { listing, data } = library.readPacked(id);
+        const { listing, data } = library.readPacked(id, previewBuckets);
         if (previewBuckets === undefined) return { listing, data, preview: false };
         return { listing, ...previewSessionData(data, previewBuckets) };
       }),

@@ -15,7 +15,7 @@
 // triggers, virtual tables, generated columns) removes the unbounded work instead, and the
 // guard's own queries are bounded (LIMIT on sqlite_master, which alone it scans).
 import { SESSION_SCHEMA_VERSION } from './session-migrations';
-import { RUN_SNAPSHOT_TABLE_NAME } from './run-snapshot';
+import { RUN_PREVIEW_TABLE_NAME, RUN_SNAPSHOT_TABLE_NAME } from './run-snapshot';
 import { damagedFileText, oneLineSqliteMessage } from './session-errors';
 import Database from 'better-sqlite3';
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -58,9 +58,9 @@ export const SESSION_TABLE_COLUMNS_BY_VERSION: Readonly<Record<number, Readonly<
  * does without otherwise (run-snapshot.ts reads the rows instead, also when a column is missing):
  * only checked for columns that compute.
  */
-const OPTIONAL_TABLES: readonly string[] = [RUN_SNAPSHOT_TABLE_NAME];
+const OPTIONAL_TABLES: readonly string[] = [RUN_SNAPSHOT_TABLE_NAME, RUN_PREVIEW_TABLE_NAME];
 
-/** A session has 5 or 6 tables and their indexes (plus SQLite's autoindexes): 20 objects, far fewer than this. */
+/** A session has 5 to 7 tables and their indexes (plus SQLite's autoindexes): 20 objects, far fewer than this. */
 const MAX_SCHEMA_OBJECTS = 64;
 
 /** A file that is not a session, or a session whose schema was tampered with: one line for the user. */

@@ -346,8 +346,8 @@ export class SessionLibrary {
    * The same for openSession, samples packed (session-read.ts: a finished run's stored snapshot, any
    * other run's rows): the list row is made from the packed session itself when not cached.
    */
-  readPacked(id: string): { listing: SessionListing; data: StoredPackedSessionData } {
-    return this.readWith(id, readPackedSession);
+  readPacked(id: string, previewBuckets?: number): { listing: SessionListing; data: StoredPackedSessionData } {
+    return this.readWith(id, (path) => readPackedSession(path, previewBuckets));
   }
 
   /** The file read once, by `readFile`, for both the list row (when not cached) and the content. */

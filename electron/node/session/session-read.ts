@@ -41,7 +41,7 @@ import {
   type StoredPackedSessionData,
 } from '../../../shared/api/packed-samples';
 import { describeOpenError, SessionError } from './session-errors';
-import { readRunSnapshot } from './run-snapshot';
+import { readRunPreview, readRunSnapshot } from './run-snapshot';
 /**
  * What KVScope stores nests a few levels (an event's data, an engine-log record's parts); a crafted
  * value nested thousands deep parses, but every JSON.stringify of it later (the JSON report, the
@@ -147,8 +147,14 @@ export function readSessionData(db: Database.Database, path: string, openedAs: n
  * straight from its rows. No Sample object is built on the way (a run that must have its analysis
  * recomputed is unpacked for that).
  */
-export function readPackedSessionData(db: Database.Database, path: string, openedAs: number): StoredPackedSessionData {
-  return readRuns(db, path, openedAs, PACKED_SAMPLES) as StoredPackedSessionData;
+export function readPackedSessionData(
+  db: Database.Database,
+  path: string,
+  openedAs: number,
+  previewBuckets?: number,
+): StoredPackedSessionData {
+  const keeping = previewBuckets === undefined ? PACKED_SAMPLES : previewOrPackedSamples(previewBuckets);
+  return readRuns(db, path, openedAs, keeping) as StoredPackedSessionData;
 }
 
 /** One run's samples packed from its rows (what its snapshot stores; session-store.ts finishRun). */
@@ -201,7 +207,8 @@ export function readSessionHead(db: Database.Database, path: string, openedAs: n
 interface SampleKeeping<S> {
   start(): { add(tMs: number, source: string, values: Sample['values']): void; finish(): S };
   asSamples(kept: S): Sample[];
-  stored?(db: Database.Database, run: number): S | null;
+  /** What is stored of the run's samples, if anything; `numbersStored`: its outcome and analysis are (no recomputing from them). */
+  stored?(db: Database.Database, run: number, numbersStored: boolean): S | null;
 }
 
 const OBJECT_SAMPLES: SampleKeeping<Sample[]> = {
@@ -215,8 +222,15 @@ const OBJECT_SAMPLES: SampleKeeping<Sample[]> = {
 const PACKED_SAMPLES: SampleKeeping<StoredPackedSamples> = {
   start: () => new PackedSamplesWriter(),
   asSamples: (kept) => unpackSamples(packedSamplesOf(kept)),
-  stored: readRunSnapshot,
+  stored: (db, run) => readRunSnapshot(db, run),
 };
+
+/** The same, a run's stored preview at `buckets` slices first, unless its numbers must be recomputed (from every sample). */
+const previewOrPackedSamples = (buckets: number): SampleKeeping<StoredPackedSamples> => ({
+  ...PACKED_SAMPLES,
+  stored: (db, run, numbersStored) =>
+    (numbersStored ? readRunPreview(db, run, buckets) : null) ?? readRunSnapshot(db, run),
+});
 
 type ReadRun<S> = Omit<SessionRun, 'samples'> & { samples: S };
 
@@ -259,7 +273,10 @@ function readRuns<S>(
 
   const runs: Array<ReadRun<S>> = [];
   for (const row of db.prepare('SELECT * FROM runs ORDER BY seq').all() as RunRow[]) {
-    const stored = keeping?.stored?.(db, row.seq) ?? null;
+    // Validated, but kept whole: fields added by later versions (leak, model…) survive.
+    const outcome = valid<RunOutcome>(RunOutcomeSchema, parseJson(row.outcome, 'run outcome', path));
+    const analysis = valid<RunAnalysis>(RunAnalysisSchema, parseJson(row.analysis, 'analysis', path));
+    const stored = keeping?.stored?.(db, row.seq, analysis !== null && outcome !== null) ?? null;
     const kept = stored === null ? keeping?.start() : undefined;
     if (kept) addSampleRows(sampleRows, row.seq, path, kept);
     const samples = (stored ?? (kept ? kept.finish() : [])) as S;
@@ -289,9 +306,6 @@ function readRuns<S>(
       const parsed = parseJson(record, 'engine log record', path);
       if (isRecord(parsed) && parsed.kind === kind) (engineLog[kind] as unknown[]).push(parsed);
     }
-    // Validated, but kept whole: fields added by later versions (leak, model…) survive.
-    const outcome = valid<RunOutcome>(RunOutcomeSchema, parseJson(row.outcome, 'run outcome', path));
-    const analysis = valid<RunAnalysis>(RunAnalysisSchema, parseJson(row.analysis, 'analysis', path));
     const request = valid<RunRequest>(RunRequestSchema, parseJson(row.request, 'run request', path));
     if (!request) throw new SessionError(`${path}: damaged run request (run ${row.seq})`);
     if (!withSamples && !(analysis && outcome)) return null;

@@ -47,7 +47,7 @@ import {
   readSessionData,
   readSessionHead as readHeadData,
 } from './session-read';
-import { RUN_SNAPSHOT_TABLE, writeRunSnapshot } from './run-snapshot';
+import { RUN_PREVIEW_TABLE, RUN_SNAPSHOT_TABLE, writeRunSnapshot } from './run-snapshot';
 
 export { SessionError };
 
@@ -420,7 +420,9 @@ export class SessionStore {
       );
     try {
       this.db.transaction(() => {
-        this.db.exec(RUN_SNAPSHOT_TABLE); // a file written before the table existed gains it here
+        // A file written before the tables existed gains them here.
+        this.db.exec(RUN_SNAPSHOT_TABLE);
+        this.db.exec(RUN_PREVIEW_TABLE);
         writeRunSnapshot(this.db, run, (rowCount) => this.snapshotOf(run, rowCount, appended));
       })();
     } catch {
@@ -497,10 +499,14 @@ export class SessionStore {
     return readSessionData(this.db, this.path, this.openedAs);
   }
 
-  /** Everything in the file with the samples packed (what openSession sends; session-read.ts readPackedSessionData). */
-  readPacked(): StoredPackedSessionData {
+  /**
+   * Everything in the file with the samples packed (what openSession sends; session-read.ts
+   * readPackedSessionData); with `previewBuckets`, a run's stored preview at those slices in place
+   * of its samples where it has one (run-snapshot.ts).
+   */
+  readPacked(previewBuckets?: number): StoredPackedSessionData {
     if (!this.db.readonly && !this.closed) this.flushQuietly();
-    return readPackedSessionData(this.db, this.path, this.openedAs);
+    return readPackedSessionData(this.db, this.path, this.openedAs, previewBuckets);
   }
 
   /** The runs without samples and engine log, or null when one must be recomputed (session-read.ts readSessionHead). */
@@ -548,9 +554,9 @@ export function readSession(path: string): SessionData {
   return withStoreForReading(path, (store) => store.read());
 }
 
-/** Everything in a session file, samples packed (shared/api/packed-samples.ts): openSession's answer. */
-export function readPackedSession(path: string): StoredPackedSessionData {
-  return withStoreForReading(path, (store) => store.readPacked());
+/** Everything in a session file, samples packed (shared/api/packed-samples.ts): openSession's answer (SessionStore.readPacked). */
+export function readPackedSession(path: string, previewBuckets?: number): StoredPackedSessionData {
+  return withStoreForReading(path, (store) => store.readPacked(previewBuckets));
 }
 
 /** A session file's runs without samples, or null when a run's numbers must be recomputed (SessionStore.readHead). */

@@ -3,7 +3,7 @@
 // side (electron/node/session/session-library.ts); here they are listed, opened into the same
 // dashboard (read-only), renamed, deleted after a confirmation, and exported. In the desktop app
 // an export goes through the system's save dialog; in browser mode it arrives as a download.
-import { PREVIEW_BUCKETS } from '../../../shared/api/packed-preview';
+import { STORED_PREVIEW_BUCKETS } from '../../../shared/api/packed-preview';
 import { unpackSessionData, type PackedSessionData, type PackedSessionRun } from '../../../shared/api/packed-samples';
 import type { SweepStatus } from '../../../shared/api/schemas';
 import { sweepPointRow, sweepResultRow } from '../../../shared/api/sweep-rows';
@@ -65,15 +65,6 @@ export function deliverExport(file: ExportedFile, doc: Document = document): str
   // The download has its own copy once started; the URL is not needed after this turn.
   setTimeout(() => URL.revokeObjectURL(url), 0);
   return `Downloaded ${file.fileName}.`;
-}
-
-/**
- * Slices of time the dashboard asks a long run's preview at (shared/api/packed-preview.ts): one per
- * device pixel of the window's width, up to two per CSS pixel — no panel is wider than the window.
- */
-function previewBuckets(): number {
-  const width = typeof window === 'undefined' ? 1280 : window.innerWidth * Math.min(2, window.devicePixelRatio || 1);
-  return Math.min(PREVIEW_BUCKETS.max, Math.max(PREVIEW_BUCKETS.min, Math.round(width)));
 }
 
 export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get, { api }) => {
@@ -153,7 +144,7 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get, { api
     async viewSession(id, runIndex) {
       set({ sessionActionError: null });
       try {
-        const { listing, data, preview } = await api.openSession({ id, previewBuckets: previewBuckets() });
+        const { listing, data, preview } = await api.openSession({ id, previewBuckets: STORED_PREVIEW_BUCKETS });
         const last = data.runs.length - 1;
         const shown = runIndex !== undefined && runIndex >= 0 && runIndex < last ? runIndex : last;
         const run = data.runs[shown];

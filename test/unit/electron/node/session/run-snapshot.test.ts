@@ -9,7 +9,18 @@ import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RunRequestSchema, type Sample } from '../../../../../shared/api/schemas';
-import { unpackSamples, unpackSessionData } from '../../../../../shared/api/packed-samples';
+import {
+  packedSamplesOf,
+  packSamples,
+  unpackSamples,
+  unpackSessionData,
+} from '../../../../../shared/api/packed-samples';
+import {
+  previewPackedSamples,
+  PREVIEW_MIN_SAMPLES_PER_BUCKET,
+  STORED_PREVIEW_BUCKETS,
+  StoredPreviewJson,
+} from '../../../../../shared/api/packed-preview';
 import { RawJson } from '../../../../../shared/api/raw-json';
 import {
   createSession,
@@ -194,5 +205,66 @@ describe('snapshot of a finished run', () => {
     db.close();
     expect(firstRunSamples(path)).not.toBeInstanceOf(RawJson);
     expect(unpackSessionData(readPackedSession(path)).runs[0]?.samples).toEqual([A, B, C]);
+  });
+});
+
+describe("a finished run's stored preview", () => {
+  /** A run long enough for a stored preview: 8 samples per slice and more, two sources. */
+  const longRun = (): Sample[] =>
+    Array.from({ length: STORED_PREVIEW_BUCKETS * PREVIEW_MIN_SAMPLES_PER_BUCKET }, (_, i): Sample[] => [
+      { tMs: i * 1000, source: 'engine', values: { tokens: i * 3 } },
+      { tMs: i * 1000, source: 'procfs', values: { rssBytes: 1e8 + i * 4096 + (i % 9) * 1e5, swapBytes: i % 4 } },
+    ]).flat();
+  const previewOf = (path: string, buckets = STORED_PREVIEW_BUCKETS) =>
+    readPackedSession(path, buckets).runs[0]?.samples;
+
+  it('is read in place of the samples when asked for at its slices, and is the preview of every sample', () => {
+    const samples = longRun();
+    const { path, store } = writeRun(samples, true);
+    store.close();
+    const stored = previewOf(path);
+    expect(stored).toBeInstanceOf(StoredPreviewJson);
+    expect((stored as StoredPreviewJson).parse()).toEqual(
+      previewPackedSamples(packSamples(samples), STORED_PREVIEW_BUCKETS),
+    );
+    // Not at other slices, and not without asking: the snapshot of every sample.
+    expect(previewOf(path, 2048)).not.toBeInstanceOf(StoredPreviewJson);
+    expect(firstRunSamples(path)).not.toBeInstanceOf(StoredPreviewJson);
+    expect(unpackSamples(packedSamplesOf(firstRunSamples(path)!))).toHaveLength(samples.length);
+  });
+
+  it('is not stored for a short run', () => {
+    const { path, store } = writeRun([A, B, C], true);
+    store.close();
+    const db = new Database(path, { readonly: true });
+    expect(db.prepare('SELECT count(*) AS n FROM run_preview').get()).toEqual({ n: 0 });
+    db.close();
+    expect(previewOf(path)).not.toBeInstanceOf(StoredPreviewJson);
+  });
+
+  it('is not used once rows were added to its run, nor when it is not packed samples', () => {
+    const { path, store, seq } = writeRun(longRun(), true);
+    store.appendSamples(seq, [{ tMs: 1e9, source: 'procfs', values: { rssBytes: 1 } }]);
+    store.close();
+    expect(previewOf(path)).not.toBeInstanceOf(StoredPreviewJson);
+    const crafted = writeRun(longRun(), true);
+    crafted.store.close();
+    const db = new Database(crafted.path);
+    db.prepare('UPDATE run_preview SET packed = ?').run('{"shapes":[],"cells":["x"]}');
+    db.close();
+    expect(previewOf(crafted.path)).not.toBeInstanceOf(StoredPreviewJson);
+  });
+
+  it('is not used for a run whose numbers are recomputed: they come from every sample', () => {
+    const samples = longRun();
+    const { path, store } = writeRun(samples, true);
+    store.close();
+    const db = new Database(path);
+    db.prepare('UPDATE runs SET analysis = NULL').run();
+    db.close();
+    const run = readPackedSession(path, STORED_PREVIEW_BUCKETS).runs[0]!;
+    expect(run.analysisSource).toBe('recomputed');
+    expect(run.samples).not.toBeInstanceOf(StoredPreviewJson);
+    expect(unpackSamples(packedSamplesOf(run.samples))).toHaveLength(samples.length);
   });
 });
