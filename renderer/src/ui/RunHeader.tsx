@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import type { RunEvent } from '../../../shared/api/schemas';
+import { STORED_PREVIEW_BUCKETS } from '../../../shared/api/packed-preview';
 import { formatBytesPerToken, formatCount, MISSING } from '../../../shared/format/units';
 import { isUserStop } from '../../../shared/run/run-labels';
 import { SweepResultTable } from './run-form/SweepProgress';
@@ -128,7 +129,8 @@ export function RunHeader() {
           again.{' '}
           {preview && (
             <span className="muted" data-testid="session-preview">
-              Drawn from each series’ lowest and highest values per pixel; reading every sample…{' '}
+              Preview: each series’ lowest and highest values in {formatCount(STORED_PREVIEW_BUCKETS)} slices of time;
+              reading every sample…{' '}
             </span>
           )}
           <button type="button" className="link-button" onClick={leaveSession}>
