@@ -11,7 +11,10 @@
 // Kept besides each series' extremes: its first and last value (the readouts show the last), the
 // first null after a value (a gap stays a gap), and with every RSS sample kept the token count the
 // RSS-against-tokens chart pairs it with (the newest count up to that sample, in any shape:
-// live-run-slice.ts memoryRow), with the memory values of the same sample.
+// live-run-slice.ts memoryRow), with the memory values of the same sample. A counter (the token
+// count, kind 'counter' in shared/collectors/registry.ts) is kept whole: its rate over a few
+// seconds (the tokens/s line) needs each of its samples. What the dashboard sums over every sample
+// (the per-token costs) waits for them (Dashboard.tsx).
 import {
   forEachPackedSample,
   packedSamplesOf,
@@ -19,6 +22,7 @@ import {
   type StoredPackedSessionData,
 } from './packed-samples';
 import { RawJson } from './raw-json';
+import { seriesOf } from '../collectors/registry';
 
 /**
  * The slices a finished run's preview is stored at (electron/node/session/run-snapshot.ts), and
@@ -60,6 +64,8 @@ interface KeyState {
   lastAt: number;
   /** Whether its previous cell was a number (a null after one starts a gap). */
   wasNumber: boolean;
+  /** A counter: every cell kept. */
+  whole: boolean;
 }
 
 /**
@@ -88,7 +94,17 @@ export function previewPackedSamples(packed: PackedSamples, buckets: number): Pa
     known = (shapes[shapeIndex] as PackedSamples['shapes'][number]).keys.map((key) => {
       let s = states.get(key);
       if (!s) {
-        s = { bucket, minAt: -1, maxAt: -1, min: Infinity, max: -Infinity, firstAt: -1, lastAt: -1, wasNumber: false };
+        s = {
+          bucket,
+          minAt: -1,
+          maxAt: -1,
+          min: Infinity,
+          max: -Infinity,
+          firstAt: -1,
+          lastAt: -1,
+          wasNumber: false,
+          whole: seriesOf(key)?.kind === 'counter',
+        };
         states.set(key, s);
       }
       return s;
@@ -115,6 +131,7 @@ export function previewPackedSamples(packed: PackedSamples, buckets: number): Pa
       const s = keyStates[k] as KeyState;
       const cellAt = at + 2 + k;
       const value = cells[cellAt];
+      if (s.whole) keep[cellAt] = 1;
       if (typeof value !== 'number') {
         if (value === null && s.wasNumber) keep[cellAt] = 1;
         s.wasNumber = false;

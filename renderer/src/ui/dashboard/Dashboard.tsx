@@ -135,11 +135,13 @@ export function Dashboard() {
     () => mergeEvents(runEvents, uiAlerts, throttle.intervals, alarms),
     [runEvents, uiAlerts, throttle, alarms],
   );
-  const perToken = useMemo(
-    () => perTokenLine(perTokenSummary((k) => seriesStore.get(k), seriesStore.keys())),
+  // Sums over every sample: a session's preview (shared/api/packed-preview.ts) holds only some.
+  const preview = useAppStore((s) => s.viewedPreview !== null);
+  const perToken = useMemo(() => {
+    const line = perTokenLine(perTokenSummary((k) => seriesStore.get(k), seriesStore.keys()));
+    return line && preview ? 'IPC, misses and energy per token: reading every sample…' : line;
     // eslint-disable-next-line react-hooks/exhaustive-deps -- version stands for the store's contents (mutated in place)
-    [seriesStore, version],
-  );
+  }, [seriesStore, version, preview]);
   const eventTimes = useMemo(() => events.filter((e) => e.kind !== 'info').map((e) => e.tMs), [events]);
 
   const tokens = seriesStore.get('tokens');

@@ -94,6 +94,10 @@ describe('a preview of packed samples', () => {
         const tMax = samples.at(-1)!.tMs;
         expect(extremesPerSlice(preview, buckets, tMin, tMax)).toEqual(extremesPerSlice(samples, buckets, tMin, tMax));
         expect(lastNumbers(preview)).toEqual(lastNumbers(samples));
+        // A counter is kept whole: its rate over any window is the same.
+        const counts = (list: readonly Sample[]) =>
+          list.filter((s) => 'tokens' in s.values).map((s) => [s.tMs, s.values.tokens]);
+        expect(counts(preview)).toEqual(counts(samples));
         // Every RSS row drawn from the preview is one the full samples draw, with the same count.
         const full = new Set(memoryPairs(samples));
         for (const row of memoryPairs(preview)) expect(full.has(row)).toBe(true);
@@ -132,19 +136,20 @@ describe('a preview of packed samples', () => {
     expect(memoryPairs(preview)).toEqual(memoryPairs(samples));
   });
 
-  it("draws the bench's 8-hour run from a quarter of its samples at 1,440 slices", () => {
+  it("draws the bench's 8-hour run from its token counts and a tenth of its other samples at 1,024 slices", () => {
     const samples: Sample[] = [];
     for (let i = 0; i < 8 * 3600; i++) samples.push(...runSamplesAt(i));
     const packed = packSamples(samples);
-    const preview = previewPackedSamples(packed, 1440);
+    const preview = previewPackedSamples(packed, 1024);
     expect(packedSampleCount(packed)).toBe(57_600);
-    expect(packedSampleCount(preview)).toBeLessThan(57_600 / 3);
-    // At most each slice's two extremes, the first and the last per series (no gaps here); the
-    // token count is kept more often: with every RSS value kept.
     const unpacked = unpackSamples(preview);
+    // The engine's 28,800 counts whole (a counter); of the 28,800 procfs ticks, a third at most.
+    expect(unpacked.filter((s) => s.source === 'engine')).toHaveLength(28_800);
+    expect(unpacked.filter((s) => s.source === 'procfs').length).toBeLessThan(28_800 / 3);
+    // At most each slice's two extremes, the first and the last per series (no gaps here).
     for (const key of ['temp.cpu.C', 'rail.VDD_IN.mW', 'cpuBusyPct', 'swapBytes']) {
       const kept = unpacked.filter((s) => typeof s.values[key] === 'number').length;
-      expect(kept).toBeLessThanOrEqual(2 * 1440 + 2);
+      expect(kept).toBeLessThanOrEqual(2 * 1024 + 2);
     }
     const full = new Set(memoryPairs(samples));
     expect(memoryPairs(unpacked).every((row) => full.has(row))).toBe(true);
