@@ -40,7 +40,10 @@ function stat(p,   l, i) {
 # subshell) is small and is not chosen.
 # A process found outside the group stays outside for its life (setpgid can only join a group of
 # its own session, and a new session is never the engine's), so its stat is read once, not at
-# every rescan: with 400 processes that was ~3 ms of CPU a rescan (2-core x86 VM).
+# every rescan: with 400 processes that was ~3 ms of CPU a rescan (2-core x86 VM). Kernel threads
+# (no address space) and zombies outside the group too: tested for membership before they are
+# passed over, else each was read again at every rescan (~70 kernel threads on the 2-core x86 VM,
+# a hundred or more on an 8-core board: ~1.5 ms of CPU a rescan here).
 # A pid gone from the list is forgotten (reuse of a pid within one rescan would need the kernel's
 # pid counter to wrap in that time).
 function choose(   n, i, p, best, bestRss, now) {
@@ -48,8 +51,9 @@ function choose(   n, i, p, best, bestRss, now) {
   for (i = 1; i <= n; i++) {
     p = substr(pl[i], 7); now[p] = 1
     if (p in outside) continue
-    if (!stat(p) || sa[1] == "Z" || sa[21] + 0 == 0) continue
+    if (!stat(p)) continue
     if (p != pid && sa[3] != pid && sa[4] != pid) { outside[p] = 1; continue }
+    if (sa[1] == "Z" || sa[21] + 0 == 0) continue
     members++
     if (sa[22] + 0 > bestRss) { bestRss = sa[22] + 0; best = p }
   }
