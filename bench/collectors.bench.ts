@@ -14,10 +14,10 @@
 // vendor call. Next to it, the naive way: spawning the tools every tick (`cat` of the same files,
 // `pmap -x`, a one-shot `perf stat`), as ratios. And beside the set, the floor of its design: a
 // collector that reads nothing, its ticker, awk and tag filter waking each tick (three process
-// wake-ups, ~0.2 ms of CPU a tick on the 2-core x86 VM). Every collector with a ticker pays it per
-// tick, so at 1 Hz the set's ~4.7 ticks a second cost ~0.1 % of a core before a file is read:
-// the issue's 0.1 % for the whole set needs fewer processes a tick (one ticker and one reader for
-// several collectors), not cheaper reads.
+// wake-ups, 0.12–0.2 ms of CPU a tick on the 2-core x86 VM). Every collector with a ticker pays it
+// per tick, so at 1 Hz the set's ~4.7 ticks a second cost 0.06–0.09 % of a core before a file is
+// read or a tool started: the issue's 0.1 % for the whole set needs fewer processes a tick (one
+// ticker and one reader for several collectors), not cheaper reads.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
