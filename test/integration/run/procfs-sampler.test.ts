@@ -1,7 +1,7 @@
 // The procfs sampler script run for real, on this machine's kernel, under the shells and awks
 // boards have: dash + mawk with the no-fork ticker (perl or bash; Debian/Ubuntu/L4T), and busybox sh +
 // busybox awk with no bash at all (Yocto/Buildroot gateways).
-import { spawn, spawnSync, execFileSync, type ChildProcess } from 'node:child_process';
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -20,8 +20,6 @@ import { createProcfsSamplerParser, type SamplerRecord } from '../../../shared/c
 import { defined } from '../../helpers/defined';
 
 const MIB = 1024 * 1024;
-/** strace, to count what a rescan reads (not on every machine: those tests are skipped without it). */
-const HAS_STRACE = spawnSync('strace', ['-V']).status === 0;
 let dir: string;
 let watched: ChildProcess;
 
@@ -215,65 +213,54 @@ describe('procfs sampler on this kernel', () => {
     }
   });
 
-  it.skipIf(!HAS_STRACE)(
-    'a rescan reads /proc once: no stat of every entry, and a process outside the group (a zombie or a kernel thread too) read once',
-    async () => {
-      // A zombie outside the engine's group: a perl whose child exits at once and is never reaped.
-      const parent = spawn('perl', ['-e', '$| = 1; my $p = fork; exit 0 unless $p; print "$p\\n"; sleep 30'], {
-        stdio: ['ignore', 'pipe', 'ignore'],
-        detached: true,
-      });
-      const log = join(dir, 'rescans.strace');
-      try {
-        const zombie = Number(await new Promise<string>((r) => parent.stdout.once('data', (d) => r(String(d)))));
-        await new Promise((r) => setTimeout(r, 200));
-        expect(readFileSync(`/proc/${zombie}/stat`, 'utf8')).toMatch(/\) Z /);
-        // Rescans at every tick (the perl ticker lists /proc at each): 12 ticks of 0.1 s.
-        const { records } = await sample(
-          'strace',
-          process.env,
-          watched.pid!,
-          12,
-          ['1', '1', '1000'],
-          [
-            '-f',
-            '-qq',
-            '-e',
-            'trace=openat,open,stat,lstat,newfstatat',
-            '-o',
-            log,
-            '/bin/dash',
-            join(dir, 'sampler.sh'),
-          ],
-        );
-        expect(records.filter((r) => r.kind === 'sample').length).toBeGreaterThanOrEqual(12);
-        const calls = readFileSync(log, 'utf8').split('\n');
-        const opens = (file: string) => calls.filter((l) => l.includes(`open`) && l.includes(`"${file}"`)).length;
-        // The measured process every tick; the zombie once, at the first rescan.
-        expect(opens(`/proc/${watched.pid}/stat`)).toBeGreaterThanOrEqual(12);
-        expect(opens(`/proc/${zombie}/stat`)).toBe(1);
-        // A kernel thread (no address space: vsize 0), where this kernel shows one: once too.
-        const kthread = readdirSync('/proc')
-          .filter((e) => /^\d+$/.test(e))
-          .find((e) => {
-            try {
-              return (
-                readFileSync(`/proc/${e}/stat`, 'utf8')
-                  .replace(/^.*\) /s, '')
-                  .split(' ')[20] === '0'
-              );
-            } catch {
-              return false;
-            }
-          });
-        if (kthread) expect(opens(`/proc/${kthread}/stat`)).toBeLessThanOrEqual(1);
-        // The listing itself: a readdir, no stat of each /proc/<pid> (perl's glob() made one an entry).
-        expect(calls.filter((l) => /stat\S*\((?:AT_FDCWD, )?"\/proc\/\d+"/.test(l))).toEqual([]);
-      } finally {
-        process.kill(-parent.pid!, 'SIGKILL');
-      }
-    },
-  );
+  // Counted with strace (.ci/run installs it).
+  it('a rescan reads /proc once: no stat of every entry, and a process outside the group (a zombie or a kernel thread too) read once', async () => {
+    // A zombie outside the engine's group: a perl whose child exits at once and is never reaped.
+    const parent = spawn('perl', ['-e', '$| = 1; my $p = fork; exit 0 unless $p; print "$p\\n"; sleep 30'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+      detached: true,
+    });
+    const log = join(dir, 'rescans.strace');
+    try {
+      const zombie = Number(await new Promise<string>((r) => parent.stdout.once('data', (d) => r(String(d)))));
+      await new Promise((r) => setTimeout(r, 200));
+      expect(readFileSync(`/proc/${zombie}/stat`, 'utf8')).toMatch(/\) Z /);
+      // Rescans at every tick (the perl ticker lists /proc at each): 12 ticks of 0.1 s.
+      const { records } = await sample(
+        'strace',
+        process.env,
+        watched.pid!,
+        12,
+        ['1', '1', '1000'],
+        ['-f', '-qq', '-e', 'trace=openat,open,stat,lstat,newfstatat', '-o', log, '/bin/dash', join(dir, 'sampler.sh')],
+      );
+      expect(records.filter((r) => r.kind === 'sample').length).toBeGreaterThanOrEqual(12);
+      const calls = readFileSync(log, 'utf8').split('\n');
+      const opens = (file: string) => calls.filter((l) => l.includes(`open`) && l.includes(`"${file}"`)).length;
+      // The measured process every tick; the zombie once, at the first rescan.
+      expect(opens(`/proc/${watched.pid}/stat`)).toBeGreaterThanOrEqual(12);
+      expect(opens(`/proc/${zombie}/stat`)).toBe(1);
+      // A kernel thread (no address space: vsize 0), where this kernel shows one: once too.
+      const kthread = readdirSync('/proc')
+        .filter((e) => /^\d+$/.test(e))
+        .find((e) => {
+          try {
+            return (
+              readFileSync(`/proc/${e}/stat`, 'utf8')
+                .replace(/^.*\) /s, '')
+                .split(' ')[20] === '0'
+            );
+          } catch {
+            return false;
+          }
+        });
+      if (kthread) expect(opens(`/proc/${kthread}/stat`)).toBeLessThanOrEqual(1);
+      // The listing itself: a readdir, no stat of each /proc/<pid> (perl's glob() made one an entry).
+      expect(calls.filter((l) => /stat\S*\((?:AT_FDCWD, )?"\/proc\/\d+"/.test(l))).toEqual([]);
+    } finally {
+      process.kill(-parent.pid!, 'SIGKILL');
+    }
+  });
 
   // The ticker lists /proc at the rescans (awk cannot read a directory): each ticker does.
   const awks = {
