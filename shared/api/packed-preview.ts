@@ -1,9 +1,9 @@
 // A long recorded run drawn before all of its samples have crossed the bridge. An 8-hour run at
-// 1 Hz is 57,600 samples (3.5 MB of packed JSON), and a panel 1,400 pixels wide draws at most
+// 1 Hz is 57,600 samples (3.5 MB of packed JSON), and a time panel ~1,000 pixels wide draws at most
 // the smallest and largest value of each series in each pixel column (minMaxPerPixel,
 // renderer/src/ui/dashboard/TimeChart.tsx). So openSession can first send, for each series, only
 // the samples that hold its smallest and largest value in each of `buckets` equal slices of the
-// run's time (STORED_PREVIEW_BUCKETS: finer than the panels' pixel columns), and the full samples
+// run's time (STORED_PREVIEW_BUCKETS: about the panels' pixel columns), and the full samples
 // after it. The preview is a subset of the samples, each value as recorded and at its own time:
 // nothing is averaged or invented. A finished run stores its preview beside its samples
 // (electron/node/session/run-snapshot.ts); any other is reduced when asked for.
@@ -26,9 +26,10 @@ import { seriesOf } from '../collectors/registry';
 
 /**
  * The slices a finished run's preview is stored at (electron/node/session/run-snapshot.ts), and
- * what the dashboard asks for: a slice is narrower than a pixel column of a time panel in windows
- * up to ~1,900 pixels wide (the panels share the window with the run form). Wider windows see a
- * coarser picture for the moment before every sample has arrived.
+ * what the dashboard asks for: about one per pixel column of a time panel in a window 1,440
+ * pixels wide (its canvases are ~1,040 pixels there; under 1 % of their pixels differ from the
+ * full picture, test/e2e/session-preview.test.ts). Wider windows see a coarser picture for the
+ * moment before every sample has arrived.
  */
 export const STORED_PREVIEW_BUCKETS = 1024;
 
