@@ -92,38 +92,45 @@ export function writeRunSnapshot(db: Database.Database, run: number, pack: (rowC
 }
 
 /**
- * The run's stored preview at `buckets` slices as JSON text, or null: none at these slices, rows
- * added to the run after it, or a text that is not packed samples (the snapshot or the rows decide).
+ * The packed-samples text a stored copy of the run's samples holds (`select` reads its row: samples,
+ * last_sample_id, packed, and whatever `accepts` looks at), or null: no such row or table (a file
+ * written before it existed), a row `accepts` refuses, rows added to the run after it, or a text
+ * that is not packed samples (a damaged or crafted file).
  */
-export function readRunPreview(db: Database.Database, run: number, buckets: number): StoredPreviewJson | null {
-  let stored: { buckets: unknown; samples: unknown; last_sample_id: unknown; packed: unknown } | undefined;
+function storedPackedText<Row extends { samples: unknown; last_sample_id: unknown; packed: unknown }>(
+  db: Database.Database,
+  run: number,
+  select: string,
+  accepts: (row: Row) => boolean = () => true,
+): string | null {
+  let stored: Row | undefined;
   try {
-    stored = db.prepare('SELECT buckets, samples, last_sample_id, packed FROM run_preview WHERE run = ?').get(run) as
-      typeof stored | undefined;
+    stored = db.prepare(select).get(run) as Row | undefined;
   } catch {
-    return null; // no such table (written before it existed), or not with these columns
+    return null; // no such table, or not with these columns
   }
-  if (!stored || stored.buckets !== buckets || typeof stored.packed !== 'string') return null;
+  if (!stored || typeof stored.packed !== 'string' || !accepts(stored)) return null;
   const rows = rowsOf(db, run);
   if (stored.samples !== rows.samples || stored.last_sample_id !== rows.lastId) return null;
-  return isPackedSamplesJson(stored.packed) ? new StoredPreviewJson(stored.packed) : null;
+  return isPackedSamplesJson(stored.packed) ? stored.packed : null;
 }
 
 /**
- * The run's stored snapshot as JSON text, or null: when there is none, when rows were added to the
- * run after it, or when its text is not packed samples (a damaged or crafted file: the rows decide).
+ * The run's stored preview at `buckets` slices as JSON text, or null (none at these slices, or
+ * not usable: storedPackedText); the snapshot or the rows decide then.
  */
+export function readRunPreview(db: Database.Database, run: number, buckets: number): StoredPreviewJson | null {
+  const text = storedPackedText<{ buckets: unknown; samples: unknown; last_sample_id: unknown; packed: unknown }>(
+    db,
+    run,
+    'SELECT buckets, samples, last_sample_id, packed FROM run_preview WHERE run = ?',
+    (row) => row.buckets === buckets,
+  );
+  return text === null ? null : new StoredPreviewJson(text);
+}
+
+/** The run's stored snapshot as JSON text, or null (none, or not usable: storedPackedText); the rows decide then. */
 export function readRunSnapshot(db: Database.Database, run: number): RawJson<PackedSamples> | null {
-  let stored: { samples: unknown; last_sample_id: unknown; packed: unknown } | undefined;
-  try {
-    stored = db.prepare('SELECT samples, last_sample_id, packed FROM run_packed WHERE run = ?').get(run) as
-      typeof stored | undefined;
-  } catch {
-    // No such table (a file written before it existed) or not with these columns: the rows decide.
-    return null;
-  }
-  if (!stored || typeof stored.packed !== 'string') return null;
-  const rows = rowsOf(db, run);
-  if (stored.samples !== rows.samples || stored.last_sample_id !== rows.lastId) return null;
-  return isPackedSamplesJson(stored.packed) ? new RawJson<PackedSamples>(stored.packed) : null;
+  const text = storedPackedText(db, run, 'SELECT samples, last_sample_id, packed FROM run_packed WHERE run = ?');
+  return text === null ? null : new RawJson<PackedSamples>(text);
 }

@@ -84,16 +84,22 @@ export function createDashboardSlice(set: SetState, get: GetState, deps: StoreDe
   const setDash = (patch: Partial<DashboardState>) => set((s: AppState) => ({ dash: { ...s.dash, ...patch } }));
 
   /** The run on screen changed (Start, a reload, a session opened): start afresh. */
-  const followRun = (id: string | null) => {
-    runId = id;
-    seriesStore.clear();
+  /** The alert rules judge the run again from its first sample (the alerts they raised go). */
+  const rejudgeAlerts = () => {
     alertState = INITIAL_ALERT_STATE;
     alertedThrough = -Infinity;
     judgedEvents = null;
     exitJudged = false;
+    setDash({ uiAlerts: [] });
+  };
+
+  const followRun = (id: string | null) => {
+    runId = id;
+    seriesStore.clear();
+    rejudgeAlerts();
     // A reload shows the window this tab was looking at (persist.ts); a new run starts on the whole run.
     const view = (id !== null ? loadTimeView(id) : null) ?? { follow: true, spanMs: null };
-    setDash({ runId: id, uiAlerts: [], cursorTMs: null, view, markerError: null });
+    setDash({ runId: id, cursorTMs: null, view, markerError: null });
   };
 
   /** The dashboard's alert rules over the points that arrived since the last tick. */
@@ -180,13 +186,7 @@ export function createDashboardSlice(set: SetState, get: GetState, deps: StoreDe
     receiveRecordedRun(id, samples, alsoFeed, options) {
       if (get().run.runId !== runId) followRun(get().run.runId);
       if (id !== runId) return;
-      if (options?.again) {
-        alertState = INITIAL_ALERT_STATE;
-        alertedThrough = -Infinity;
-        judgedEvents = null;
-        exitJudged = false;
-        setDash({ uiAlerts: [] });
-      }
+      if (options?.again) rejudgeAlerts();
       seriesStore.clear();
       // One pass over the packed samples feeds the series and whatever the live-run slice keeps.
       feedPackedSamples(samples, [seriesStore.packedSink(), ...alsoFeed]);
