@@ -13,7 +13,7 @@
 // Lines: shared/collectors/board-sysfs-collector-parser.ts.
 import type { CollectorDefinition } from './collector';
 import { BOARD_UNREADABLE_HOW, createBoardSysfsCollectorParser } from './board-sysfs-collector-parser';
-import { AWK_INTERACTIVE_SH, awkWord, TICKER_SH } from './collector-script';
+import { AWK_INTERACTIVE_SH, awkWord, EMIT_AWK, SAY_SH, TICKER_SH } from './collector-script';
 
 const ABSENT_REASON =
   'no devfreq device, no readable Rockchip NPU load, no INA power sensor and no thermal trip point under /sys';
@@ -32,13 +32,14 @@ BEGIN { n = split(ENVIRON["KV_BOARD_FILES"], fs, "\n"); first = 1 }
     out = out "|" p ":" rd(root p)
   }
   first = 0
-  print out; fflush()
+  emit(out)
 }
 `;
 
 function boardSysfsScript(): string {
   return `#!/bin/sh
 # KVScope board sysfs collector: one awk, files listed once. $1 = pid, $2 = interval in seconds, $3 = root (default /).
+${SAY_SH}
 P="$1"; I="$2"; R="\${3:-\${KVSCOPE_SYSFS_ROOT:-/}}"; R="\${R%/}"
 L=""; nd=0; nn=0; nh=0; nt=0; nu=0; U=""
 add() { L="$L$1 $2
@@ -88,13 +89,13 @@ for z in "$R"/sys/class/thermal/thermal_zone*; do
   done
   nt=$((nt + c))
 done
-[ -n "$L" ] || [ $nu = 0 ] || { echo "! denied $U and $((nu - 1)) more files do not read; ${BOARD_UNREADABLE_HOW}"; exit 0; }
-[ -n "$L" ] || { echo "! absent ${ABSENT_REASON}"; exit 0; }
-echo "H v=1 devfreq=$nd npu=$nn power=$nh tripzones=$nt unreadable=$nu first=$U"
+[ -n "$L" ] || [ $nu = 0 ] || { say "! denied $U and $((nu - 1)) more files do not read; ${BOARD_UNREADABLE_HOW}"; exit 0; }
+[ -n "$L" ] || { say "! absent ${ABSENT_REASON}"; exit 0; }
+say "H v=1 devfreq=$nd npu=$nn power=$nh tripzones=$nt unreadable=$nu first=$U"
 export KV_BOARD_FILES="$L"
 ${TICKER_SH}
 ${AWK_INTERACTIVE_SH}
-tick | awk $AWKI -v pid="$P" -v root="$R" ${awkWord(awkProgram)}
+tick | awk $AWKI -v pid="$P" -v root="$R" ${awkWord(EMIT_AWK + awkProgram)}
 `;
 }
 
@@ -108,6 +109,7 @@ export const boardSysfsCollector: CollectorDefinition = {
   id: 'boardsysfs',
   title: 'Board clocks, NPU load, power sensors, trip points (devfreq, rknpu, hwmon INA, thermal)',
   script: boardSysfsScript(),
+  tagsOwnLines: true,
   // A getline per file: a few dozen files cost well under a millisecond a tick; devfreq governors
   // move clocks every 10–100 ms, so 1 s shows the trend, faster shows the steps.
   interval: { defaultMs: 1000, minMs: 200, maxMs: 60_000 },

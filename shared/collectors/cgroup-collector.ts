@@ -16,7 +16,7 @@
 // Arguments after `<pid> <interval>`: the cgroup root (default /sys/fs/cgroup) and the proc root
 // (default /proc), so tests point the script at a fixture tree laid out like the kernel's.
 import type { CollectorDefinition } from './collector';
-import { AWK_INTERACTIVE_SH, awkWord, TICKER_SH } from './collector-script';
+import { AWK_INTERACTIVE_SH, awkWord, EMIT_AWK, TICKER_SH } from './collector-script';
 import { createCgroupParser } from './cgroup-parser';
 
 /** Where the kernel mounts the cgroup hierarchies (v2 unified root, or v1 `<root>/memory`). */
@@ -43,7 +43,7 @@ BEGIN {
     if (index(ctl, ",memory,") > 0) v1 = p; else if (substr(l, 1, 3) == "0::") v2 = p
   }
   close(f)
-  if (v1 == "" && v2 == "") { print "! absent the engine is in no memory cgroup (" f ")"; exit 0 }
+  if (v1 == "" && v2 == "") { emit("! absent the engine is in no memory cgroup (" f ")"); exit 0 }
   if (v1 != "") {
     m = root "/memory"
     if (rd(m "/memory.usage_in_bytes") == "") {
@@ -54,11 +54,11 @@ BEGIN {
       }
       close(proc "/mounts")
     }
-    if (m == "") { print "! absent the memory controller (cgroup v1) is not mounted"; exit 0 }
+    if (m == "") { emit("! absent the memory controller (cgroup v1) is not mounted"); exit 0 }
     ver = 1; dir = m (v1 == "/" ? "" : v1)
   } else {
     if (index(" " rd(root "/cgroup.controllers") " ", " memory ") == 0) {
-      print "! absent the memory controller is not enabled in " root " (cgroup v2)"; exit 0
+      emit("! absent the memory controller is not enabled in " root " (cgroup v2)"); exit 0
     }
     ver = 2; dir = root (v2 == "/" ? "" : v2)
     # memory.max of the group and of every ancestor below the root: the smallest one is the limit.
@@ -66,9 +66,9 @@ BEGIN {
     while (p != "/" && p != "") { lims[++n] = root p "/memory.max"; sub(/\/[^\/]*$/, "", p) }
   }
   if (rd(dir (ver == 1 ? "/memory.usage_in_bytes" : "/memory.current")) == "") {
-    print "! denied cannot read " dir; exit 0
+    emit("! denied cannot read " dir); exit 0
   }
-  print "H v=1 cg=" ver " path=" (ver == 1 ? v1 : v2); fflush()
+  emit("H v=1 cg=" ver " path=" (ver == 1 ? v1 : v2))
 }
 {
   if (rd(proc "/" pid "/stat") == "") exit 0
@@ -86,7 +86,7 @@ BEGIN {
     close(f)
     out = "t=" ua[1] "|use " rd(dir "/memory.current") "|lim" lim "|ev" ev "|st" stat(dir "/memory.stat", v2keys)
   }
-  print out; fflush()
+  emit(out)
 }
 `;
 
@@ -97,7 +97,7 @@ function cgroupScript(): string {
 P="$1"; I="$2"; R="\${3:-${CGROUP_ROOT}}"; PR="\${4:-/proc}"
 ${TICKER_SH}
 ${AWK_INTERACTIVE_SH}
-tick | awk $AWKI -v pid="$P" -v root="$R" -v proc="$PR" -v v1keys='^(${V1_STAT_KEYS})$' -v v2keys='^(${V2_STAT_KEYS})$' ${awkWord(awkProgram)}
+tick | awk $AWKI -v pid="$P" -v root="$R" -v proc="$PR" -v v1keys='^(${V1_STAT_KEYS})$' -v v2keys='^(${V2_STAT_KEYS})$' ${awkWord(EMIT_AWK + awkProgram)}
 `;
 }
 
@@ -105,6 +105,7 @@ export const cgroupCollector: CollectorDefinition = {
   id: 'cgroup',
   title: "The engine's memory cgroup: limit, charge, failures, OOM kills",
   script: cgroupScript(),
+  tagsOwnLines: true,
   // Its ticks are the charge curve the OOM horizon is projected from: the same ticks as the
   // memory curve of the procfs sampler.
   interval: 'run',

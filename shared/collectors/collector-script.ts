@@ -86,3 +86,39 @@ export const AWK_INTERACTIVE_SH = `AWKI=""; case "$(awk -W version 2>&1 </dev/nu
 export function awkWord(program: string): string {
   return `'${program.replace(/'/g, "'\\''")}'`;
 }
+
+// --- a collector's lines into the run's spool -------------------------------------------------
+// The launcher (electron/node/run/run-scripts.ts) appends a collector's stdout to the spool, where
+// every line must read `C <id> <text>` and leave in ONE write(2) (several writers append at once).
+// A collector whose definition says `tagsOwnLines` writes them so itself: its shell lines through
+// `say`, its awk lines through `emit()`. The launcher then starts no tagging awk of its own for it:
+// that awk was one more process waking for every line, a third of the floor a ticking collector
+// costs (its ticker, its awk, the tagging awk; bench/collectors.bench.ts), and ~1 MB of memory on
+// the board. Without KVSCOPE_TAG (a script run by hand or by a test) the lines come out plain.
+
+/**
+ * `emit(s)`: writes `s` (lines joined by "\n", no final newline) as spool lines `C <tag> <line>`
+ * in one printf, or plain without KVSCOPE_TAG. Past KVSCOPE_SPOOL_MAX bytes (the spool is bounded)
+ * it counts the lines instead, except the procfs sampler's "gone" line that ends the run's memory
+ * curve; at the end one `X 0 dropped stream=<tag> lines=<n>` says how many. One printf of one
+ * string: mawk's unbuffered output (-W interactive) writes each printf argument apart, and
+ * `print` writes the text and its newline apart, so two writers' lines would interleave.
+ * Prefixed to a collector's awk program: its END block runs before the program's own.
+ */
+export const EMIT_AWK = String.raw`
+function emit(s,   t, n) {
+  if (!emitSet) { emitTag = ENVIRON["KVSCOPE_TAG"]; emitMax = ENVIRON["KVSCOPE_SPOOL_MAX"] + 0; emitSet = 1 }
+  if (emitTag == "") { printf "%s", s "\n"; fflush(); return }
+  t = "C " emitTag " " s; n = gsub(/\n/, "\nC " emitTag " ", t)
+  emitBytes += length(t) + 1
+  if (emitMax > 0 && emitBytes > emitMax && s !~ /gone=1/) { emitDropped += n + 1; return }
+  printf "%s", t "\n"; fflush()
+}
+END { if (emitDropped > 0) { printf "%s", "X 0 dropped stream=" emitTag " lines=" emitDropped "\n"; fflush() } }
+`;
+
+/** `say <text…>`: one line from the collector's shell, tagged like `emit()` (printf: one write). */
+export const SAY_SH = `say() { if [ -n "$KVSCOPE_TAG" ]; then printf 'C %s %s\\n' "$KVSCOPE_TAG" "$*"; else printf '%s\\n' "$*"; fi; }`;
+
+/** `tag_lines`: a stream's lines (a tool's raw output) through `emit()`, or as they are without KVSCOPE_TAG. Needs $AWKI. */
+export const TAG_LINES_SH = `tag_lines() { if [ -n "$KVSCOPE_TAG" ]; then awk $AWKI ${awkWord(`${EMIT_AWK}{ emit($0) }`)}; else cat; fi; }`;

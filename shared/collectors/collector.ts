@@ -6,7 +6,8 @@
 //
 // The script's contract (checked by test/integration/run/collectors.test.ts):
 // - it is started as `sh <id>.sh <pid> <interval seconds> [scriptArgs…]` with stdout going to the
-//   spool (each line prefixed `C <id> ` by the launcher) and stderr to /dev/null;
+//   spool and stderr to /dev/null; each line is prefixed `C <id> ` by the script itself where the
+//   definition says `tagsOwnLines` (KVSCOPE_TAG in its environment), else by the launcher;
 // - it stays alive, ONE long-lived awk reading files with getline per tick (no process per tick;
 //   the costs are in shared/collectors/procfs-sampler-script.ts), ticks from TICKER_SH
 //   (shared/collectors/collector-script.ts), and exits by itself once /proc/<pid> is gone;
@@ -134,6 +135,12 @@ export interface CollectorDefinition extends SeriesSource {
    * sampler, whose ticks are the memory curve).
    */
   interval: IntervalRange | 'run';
+  /**
+   * The script writes its lines tagged `C <id> ` itself (`say`, `emit()`, `tag_lines`:
+   * shared/collectors/collector-script.ts), so the launcher starts no tagging awk for it. Absent:
+   * the launcher tags its stdout (perf's, which is perf's own output).
+   */
+  tagsOwnLines?: boolean;
   /** Arguments after `<pid> <interval seconds>`. */
   scriptArgs?(intervalMs: number): string[];
   /**

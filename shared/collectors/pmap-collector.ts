@@ -6,7 +6,7 @@
 // (shared/parsers/pmap-parser.ts) through shared/collectors/pmap-collector-parser.ts. The table
 // sums every mapping of smaps, so it also gives the totals on kernels without smaps_rollup (< 4.14).
 import type { CollectorDefinition } from './collector';
-import { AWK_INTERACTIVE_SH, awkWord, TICKER_SH } from './collector-script';
+import { AWK_INTERACTIVE_SH, awkWord, EMIT_AWK, SAY_SH, TAG_LINES_SH, TICKER_SH } from './collector-script';
 import { createPmapCollectorParser } from './pmap-collector-parser';
 import { unchangedWalkEveryTicks } from './procfs-sampler-script';
 
@@ -36,7 +36,7 @@ BEGIN { stale += 0; walkSt = ""; walkTick = 0; tick = -1 }
   # statm unchanged since the last walk (same size, same resident pages): the walk would read
   # the same map, so the tick says "the same table" in one line, until "stale" ticks have passed.
   sf = "/proc/" pid "/statm"; st = ""; if ((getline st < sf) > 0) close(sf); else { close(sf); exit 0 }
-  if (st == walkSt && stale > 0 && tick - walkTick < stale) { printf "%s", "t=" ua[1] " same\n"; fflush(); next }
+  if (st == walkSt && stale > 0 && tick - walkTick < stale) { emit("t=" ua[1] " same"); next }
   if ((getline l < f) <= 0) { close(f); exit 0 }
   walkSt = st; walkTick = tick
   o = "Address           Kbytes     RSS   Dirty Mode  Mapping\n"
@@ -61,8 +61,7 @@ BEGIN { stale += 0; walkSt = ""; walkTick = 0; tick = -1 }
   } while ((getline l < f) > 0)
   close(f); row()
   o = o "---------------- ------- ------- ------- \n" sprintf("total kB %d %d %d\n", ts, tr, td)
-  printf "%s", "t=" ua[1] "\n" o
-  fflush()
+  emit("t=" ua[1] "\n" substr(o, 1, length(o) - 1))
 }
 `;
 
@@ -75,24 +74,26 @@ function pmapScript(): string {
   return `#!/bin/sh
 # KVScope pmap collector. $1 = pid, $2 = interval in seconds, $3 = while statm is unchanged,
 # walk smaps again only every N ticks (default 0: every tick).
+${SAY_SH}
 P="$1"; I="$2"; U="\${3:-0}"
 # smaps there but not readable: another user's process. pmap reads the same file (or maps, under
 # the same ptrace check), so it cannot help; it is only for kernels without smaps.
 if read -r _ < "/proc/$P/smaps" 2>/dev/null; then M=smaps
-elif [ -e "/proc/$P/smaps" ]; then echo "! denied ${DENIED_REASON}"; exit 0
+elif [ -e "/proc/$P/smaps" ]; then say "! denied ${DENIED_REASON}"; exit 0
 elif [ -d "/proc/$P" ] && command -v pmap >/dev/null 2>&1; then M=pmap
-elif [ -d "/proc/$P" ]; then echo "! absent no /proc/<pid>/smaps (kernel without CONFIG_PROC_PAGE_MONITOR) and no pmap"; exit 0
+elif [ -d "/proc/$P" ]; then say "! absent no /proc/<pid>/smaps (kernel without CONFIG_PROC_PAGE_MONITOR) and no pmap"; exit 0
 else exit 0; fi
-echo "H v=1 source=$M"
+say "H v=1 source=$M"
 ${TICKER_SH}
 ${AWK_INTERACTIVE_SH}
+${TAG_LINES_SH}
 if [ "$M" = smaps ]; then
-  tick | awk $AWKI -v pid="$P" -v stale="$U" ${awkWord(smapsAwk)}
+  tick | awk $AWKI -v pid="$P" -v stale="$U" ${awkWord(EMIT_AWK + smapsAwk)}
 else
   tick | while read -r _; do
     [ -d "/proc/$P" ] || exit 0
     read -r up _ < /proc/uptime; echo "t=$up"; pmap -x "$P" 2>&1
-  done
+  done | tag_lines
 fi
 `;
 }
@@ -101,6 +102,7 @@ export const pmapCollector: CollectorDefinition = {
   id: 'pmap',
   title: 'Memory map of the engine (smaps / pmap -x)',
   script: pmapScript(),
+  tagsOwnLines: true,
   // Reading a full smaps walks every page table of the process (milliseconds for a few GB): every
   // 5 s sees a KV cache grow without costing the engine; faster than 1 s is never useful.
   interval: { defaultMs: 5000, minMs: 1000, maxMs: 300_000 },

@@ -4,7 +4,7 @@
 // since Linux 4.20 (and can be off: CONFIG_PSI, psi=0); without /proc/pressure/memory the
 // collector says "absent" and stops. Lines: shared/collectors/pressure-parser.ts.
 import type { CollectorDefinition, SeriesDef } from './collector';
-import { AWK_INTERACTIVE_SH, awkWord, TICKER_SH } from './collector-script';
+import { AWK_INTERACTIVE_SH, awkWord, EMIT_AWK, SAY_SH, TICKER_SH } from './collector-script';
 import { createPressureParser } from './pressure-parser';
 
 /** Why a kernel older than this has no PSI. */
@@ -27,21 +27,22 @@ BEGIN { n = split(files, fs, ","); base = "/proc/" pid }
     while ((getline l < f) > 0) out = out "|" fs[i] " " l
     close(f)
   }
-  print out; fflush()
+  emit(out)
 }
 `;
 
 function pressureScript(): string {
   return `#!/bin/sh
 # KVScope pressure collector: one awk, no process per tick. $1 = pid, $2 = interval in seconds.
+${SAY_SH}
 P="$1"; I="$2"
-if ! read -r _ < /proc/pressure/memory 2>/dev/null; then echo "! absent ${ABSENT_REASON}"; exit 0; fi
+if ! read -r _ < /proc/pressure/memory 2>/dev/null; then say "! absent ${ABSENT_REASON}"; exit 0; fi
 files=""
 for r in memory cpu io; do read -r _ < "/proc/pressure/$r" 2>/dev/null && files="$files$r,"; done
-echo "H v=1 files=$files"
+say "H v=1 files=$files"
 ${TICKER_SH}
 ${AWK_INTERACTIVE_SH}
-tick | awk $AWKI -v pid="$P" -v files="$files" ${awkWord(awkProgram)}
+tick | awk $AWKI -v pid="$P" -v files="$files" ${awkWord(EMIT_AWK + awkProgram)}
 `;
 }
 
@@ -68,6 +69,7 @@ export const pressureCollector: CollectorDefinition = {
   id: 'pressure',
   title: 'CPU load and pressure stalls (/proc/loadavg, /proc/pressure)',
   script: pressureScript(),
+  tagsOwnLines: true,
   // The kernel updates the PSI averages every 2 s: sampling faster shows nothing new.
   interval: { defaultMs: 1000, minMs: 500, maxMs: 60_000 },
   unavailable: (facts) =>

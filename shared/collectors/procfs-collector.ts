@@ -17,6 +17,7 @@ export const procfsCollector: CollectorDefinition = {
   id: 'procfs',
   title: 'Process and board memory (procfs)',
   script: procfsSamplerScript(),
+  tagsOwnLines: true,
   interval: 'run',
   scriptArgs: (intervalMs) => [
     String(smapsEveryTicks(intervalMs)),

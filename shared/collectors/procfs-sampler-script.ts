@@ -19,7 +19,7 @@
 // a process).
 // Checked with mawk 1.3.4 (Debian), gawk 5 and busybox awk; bash 5 and dash 0.5.12.
 // /proc/uptime is CLOCK_BOOTTIME with 10 ms resolution: the target's monotonic time.
-import { AWK_INTERACTIVE_SH, awkWord, TICKER_SH } from './collector-script';
+import { AWK_INTERACTIVE_SH, awkWord, EMIT_AWK, SAY_SH, TICKER_SH } from './collector-script';
 
 const awkProgram = String.raw`
 function rd(f,   l, r) { r = ""; if ((getline l < f) > 0) r = l; close(f); return r }
@@ -107,7 +107,7 @@ BEGIN {
   ok = 0
   for (k = 0; k < 3 && cur != ""; k++) { if (measure(cur)) { ok = 1; break }; cur = choose() }
   if (!ok && (cur != "" || !fresh)) next
-  if (!ok) { print out " gone=1"; fflush(); exit 0 }
+  if (!ok) { emit(out " gone=1"); exit 0 }
   base = "/proc/" cur
   out = out " pid=" cur " grp=" members
   gsub(/ /, ",", st); out = out " st=" st
@@ -145,7 +145,7 @@ BEGIN {
   # user, holds the cluster below its hardware maximum, whatever the load (an idle cluster sits
   # at its floor with its cap at the top).
   for (i = 1; i <= np; i++) if (pc[i] != "") out = out " cm" (i - 1) "=" rd(pc[i])
-  print out; fflush(); tick++
+  emit(out); tick++
 }
 `;
 
@@ -160,6 +160,7 @@ BEGIN {
 export function procfsSamplerScript(): string {
   return `#!/bin/sh
 # KVScope procfs sampler: one awk, no process per tick.
+${SAY_SH}
 P="$1"; I="$2"; E="\${3:-1}"; R="\${4:-1}"; S="\${5:-$R}"; U="\${6:-0}"
 PS=$(getconf PAGESIZE 2>/dev/null || getconf PAGE_SIZE 2>/dev/null || echo 4096)
 CLK=$(getconf CLK_TCK 2>/dev/null || echo 100)
@@ -179,13 +180,13 @@ for p in /sys/devices/system/cpu/cpufreq/policy*; do
   pcaps="$pcaps$cap
 "
 done
-echo "H v=1 pid=$P pagesize=$PS clk=$CLK zones=$ztypes policies=$pnames"
+say "H v=1 pid=$P pagesize=$PS clk=$CLK zones=$ztypes policies=$pnames"
 ${TICKER_SH}
 ${AWK_INTERACTIVE_SH}
 # The ticker lists /proc itself (a readdir of every process, no fork) only at a rescan tick: every
 # R ticks for the first ${GROUP_RESCAN_FAST_COUNT} rescans, then every S ticks. Nothing else wakes between the ticks
 # and the awk (which lists /proc itself once the group's leader is gone).
-tick "$R" "$S" ${GROUP_RESCAN_FAST_COUNT} | awk $AWKI -v pid="$P" -v every="$E" -v stale="$U" -v zones="$zones" -v pols="$pols" -v pcaps="$pcaps" ${awkWord(awkProgram)}
+tick "$R" "$S" ${GROUP_RESCAN_FAST_COUNT} | awk $AWKI -v pid="$P" -v every="$E" -v stale="$U" -v zones="$zones" -v pols="$pols" -v pcaps="$pcaps" ${awkWord(EMIT_AWK + awkProgram)}
 `;
 }
 

@@ -8,7 +8,7 @@
 // are NvMap allocations that never show in the engine's RSS. The procfs collector samples
 // `nvmapBytes` (NvMapMemUsed of /proc/meminfo) next to RSS; tegrastats' RAM used includes them.
 import type { CollectorDefinition } from './collector';
-import { AWK_INTERACTIVE_SH, awkWord } from './collector-script';
+import { AWK_INTERACTIVE_SH, awkWord, EMIT_AWK, SAY_SH } from './collector-script';
 import { createTegrastatsCollectorParser } from './tegrastats-collector-parser';
 
 const ABSENT_REASON = 'no tegrastats on PATH: not an NVIDIA Jetson, or L4T without its tegrastats';
@@ -33,32 +33,33 @@ $0 ~ em { exit $2 + 0 }
   close(st)
   if ($0 ~ /^[ \t\r]*$/) next
   if (n == 0 && uid != 0 && $0 ~ /[Pp]ermission denied|[Oo]peration not permitted|[Mm]ust be (run as )?root/) {
-    print "! denied tegrastats as uid " uid ": " $0 ": " how; fflush(); said = 1; exit 0
+    emit("! denied tegrastats as uid " uid ": " $0 ": " how); said = 1; exit 0
   }
   if ((getline u < "/proc/uptime") > 0) split(u, ua, " ")
   close("/proc/uptime")
-  print "t=" ua[1] " " $0; fflush(); n++
+  emit("t=" ua[1] " " $0); n++
 }
 END {
-  if (n == 0 && !gone && !said && uid != 0) print "! denied tegrastats printed nothing as uid " uid ": " how
+  if (n == 0 && !gone && !said && uid != 0) emit("! denied tegrastats printed nothing as uid " uid ": " how)
 }
 `;
 
 function tegrastatsScript(): string {
   return `#!/bin/sh
 # KVScope tegrastats collector: tegrastats streams, one awk stamps its lines. $1 = pid, $2 = interval in seconds.
+${SAY_SH}
 P="$1"; I="$2"
-T=$(command -v tegrastats 2>/dev/null) || { echo "! absent ${ABSENT_REASON}"; exit 0; }
+T=$(command -v tegrastats 2>/dev/null) || { say "! absent ${ABSENT_REASON}"; exit 0; }
 MS=$(awk -v s="$I" 'BEGIN { printf "%d", s * 1000 + 0.5 }')
 U=$(id -u 2>/dev/null || echo 0)
 # Not root: tegrastats reads debugfs and privileged sysfs on many L4T releases; sudo only when it asks for nothing.
 S=""
 if [ "$U" != 0 ] && command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then S="sudo -n"; fi
-echo "H v=1 tegrastats=$T ms=$MS uid=$U sudo=\${S:+1}"
+say "H v=1 tegrastats=$T ms=$MS uid=$U sudo=\${S:+1}"
 ${AWK_INTERACTIVE_SH}
 # tegrastats' stderr joins its stdout in a shell that becomes it: a shell that waited for it with
 # 2>&1 in force would put its own "Segmentation fault" into the stream.
-{ sh -c 'exec "$@" 2>&1' kvscope-tegrastats $S "$T" --interval "$MS"; echo "${EXIT_MARK} $?"; } | awk $AWKI -v pid="$P" -v uid="$U" -v mark=${EXIT_MARK} -v how=${awkWord(TEGRASTATS_DENIED_HOW)} ${awkWord(awkProgram)}
+{ sh -c 'exec "$@" 2>&1' kvscope-tegrastats $S "$T" --interval "$MS"; echo "${EXIT_MARK} $?"; } | awk $AWKI -v pid="$P" -v uid="$U" -v mark=${EXIT_MARK} -v how=${awkWord(TEGRASTATS_DENIED_HOW)} ${awkWord(EMIT_AWK + awkProgram)}
 `;
 }
 
@@ -69,6 +70,7 @@ export const tegrastatsCollector: CollectorDefinition = {
   id: 'tegrastats',
   title: 'NVIDIA Jetson tegrastats (memory, CPU, GPU, EMC, engines, temperatures, power rails)',
   script: tegrastatsScript(),
+  tagsOwnLines: true,
   // tegrastats itself samples at this rate (it reads every source once per interval): below 100 ms
   // its own cost shows on a small Jetson, and the rails' averaging window is longer anyway.
   interval: { defaultMs: 1000, minMs: 100, maxMs: 60_000 },

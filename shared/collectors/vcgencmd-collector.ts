@@ -13,7 +13,7 @@
 // docs/DEVELOPING.md) under which it looks for the sysfs files. Lines:
 // shared/collectors/vcgencmd-collector-parser.ts.
 import type { CollectorDefinition } from './collector';
-import { AWK_INTERACTIVE_SH, awkWord, TICKER_SH } from './collector-script';
+import { AWK_INTERACTIVE_SH, awkWord, EMIT_AWK, SAY_SH, TICKER_SH } from './collector-script';
 import { createVcgencmdCollectorParser, THROTTLE_SERIES, THROTTLED_BITS_KEY } from './vcgencmd-collector-parser';
 
 const ABSENT_REASON =
@@ -44,7 +44,7 @@ $0 != end { got[k] = got[k] $0; next }
   if (tz != "") out = out "|/sys/class/thermal/" tz "/type:" tzt "|/sys/class/thermal/" tz "/temp:" rd(root "/sys/class/thermal/" tz "/temp")
   else out = out "|" got[j++]
   if (vc) out = out "|" got[j++]
-  print out; fflush()
+  emit(out)
   split("", got); k = 1
 }
 `;
@@ -53,13 +53,14 @@ function vcgencmdScript(): string {
   return `#!/bin/sh
 # KVScope vcgencmd collector: one awk; files where the kernel has them, vcgencmd (a fork of the loop) where not.
 # $1 = pid, $2 = interval in seconds, $3 = root directory (default /).
+${SAY_SH}
 P="$1"; I="$2"; R="\${3:-\${KVSCOPE_SYSFS_ROOT:-/}}"; R="\${R%/}"
 VC=0; command -v vcgencmd >/dev/null 2>&1 && VC=1
 THF=""; read -r _ < "$R${THROTTLED_FILE}" 2>/dev/null && THF="${THROTTLED_FILE}"
-if [ $VC = 0 ] && [ -z "$THF" ]; then echo "! absent ${ABSENT_REASON}"; exit 0; fi
+if [ $VC = 0 ] && [ -z "$THF" ]; then say "! absent ${ABSENT_REASON}"; exit 0; fi
 if [ $VC = 1 ]; then
   o=$(vcgencmd get_throttled 2>&1)
-  case "$o" in throttled=*) ;; *) [ -z "$THF" ] && { echo "! denied vcgencmd get_throttled says: $(echo $o): ${DENIED_HOW}"; exit 0; }; VC=0;; esac
+  case "$o" in throttled=*) ;; *) [ -z "$THF" ] && { say "! denied vcgencmd get_throttled says: $(echo $o): ${DENIED_HOW}"; exit 0; }; VC=0;; esac
 fi
 TZ=""; TZT=""
 for z in "$R"/sys/class/thermal/thermal_zone*; do
@@ -69,7 +70,7 @@ for z in "$R"/sys/class/thermal/thermal_zone*; do
   case "$v" in ''|*[!0-9-]*) continue;; esac
   TZ=\${z##*/}; TZT=$t; break
 done
-echo "H v=1 throttled=\${THF:+sysfs}\${THF:-vcgencmd} temp=\${TZ:-vcgencmd} clock=$VC"
+say "H v=1 throttled=\${THF:+sysfs}\${THF:-vcgencmd} temp=\${TZ:-vcgencmd} clock=$VC"
 ${TICKER_SH}
 ${AWK_INTERACTIVE_SH}
 tick | while read -r _; do
@@ -77,7 +78,7 @@ tick | while read -r _; do
   [ -z "$TZ" ] && { vcgencmd measure_temp 2>&1; printf '\\n%s\\n' ${SEP}; }
   [ $VC = 1 ] && { vcgencmd measure_clock arm 2>&1; printf '\\n%s\\n' ${SEP}; }
   echo ${END}
-done | awk $AWKI -v pid="$P" -v root="$R" -v thf="$THF" -v tz="$TZ" -v tzt="$TZT" -v vc="$VC" -v sep=${SEP} -v end=${END} ${awkWord(awkProgram)}
+done | awk $AWKI -v pid="$P" -v root="$R" -v thf="$THF" -v tz="$TZ" -v tzt="$TZT" -v vc="$VC" -v sep=${SEP} -v end=${END} ${awkWord(EMIT_AWK + awkProgram)}
 `;
 }
 
@@ -85,6 +86,7 @@ export const vcgencmdCollector: CollectorDefinition = {
   id: 'vcgencmd',
   title: 'Raspberry Pi firmware (get_throttled, SoC temperature, measured ARM clock)',
   script: vcgencmdScript(),
+  tagsOwnLines: true,
   // vcgencmd forks a process per reading (see above); the firmware's throttle bits change on a
   // scale of seconds, so 2 s misses no throttling episode that matters to a run.
   interval: { defaultMs: 2000, minMs: 500, maxMs: 60_000 },

@@ -84,6 +84,7 @@ export async function launchRun(launch: RunLaunch): Promise<number | null> {
         id: c.def.id,
         intervalS: c.intervalMs / 1000,
         args: c.def.scriptArgs?.(c.intervalMs) ?? [],
+        tagsOwnLines: c.def.tagsOwnLines === true,
       })),
       watchdogS: request.keepRunning ? 0 : launch.options.watchdogS,
       spoolMaxBytes: launch.options.spoolMaxBytes,

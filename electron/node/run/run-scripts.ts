@@ -37,6 +37,8 @@ export interface LaunchedCollector {
   id: string;
   intervalS: number;
   args: readonly string[];
+  /** Its script tags its own lines (CollectorDefinition.tagsOwnLines): no tagging awk for it. */
+  tagsOwnLines?: boolean;
 }
 
 export interface RunConf {
@@ -60,6 +62,12 @@ export function runConf(conf: RunConf): string {
   return [
     `ENGINE=${shellQuote(conf.engineCommand)}`,
     `COLLECTORS=${shellQuote(conf.collectors.map((c) => c.id).join(' '))}`,
+    `TAGGED=${shellQuote(
+      conf.collectors
+        .filter((c) => c.tagsOwnLines)
+        .map((c) => c.id)
+        .join(' '),
+    )}`,
     // Each collector's arguments as one shell-quoted word list, split again by `eval set --`.
     ...conf.collectors.map((c) => `C_${c.id}_ARGS=${shellQuote(shellJoin([c.intervalS.toFixed(3), ...c.args]))}`),
     `WATCHDOG_S=${shellQuote(String(Math.max(0, Math.round(conf.watchdogS))))}`,
@@ -123,7 +131,8 @@ END { if (dropped > 0) { printf "%s", "X " t " dropped stream=O lines=" dropped 
 
 // A collector's lines go to the spool tagged `C <id> `, one write(2) each (see above); past
 // SPOOL_MAX they are counted instead, except the procfs sampler's "gone" line that ends the run's
-// memory curve.
+// memory curve. Most collectors' scripts do this themselves (EMIT_AWK in
+// shared/collectors/collector-script.ts, the same rules); this awk does it for the others (perf).
 /**
  * How often the watchdog looks at the heartbeat (seconds; at most WATCHDOG_S). The client beats
  * every second, so any beat since the last look shows; a look every 5 s costs a fifth of one a
@@ -290,17 +299,25 @@ while [ -z "$EP" ] && [ $i -lt 200 ]; do read -r EP < engine.pid 2>/dev/null; [ 
 # taskset, bash run.sh) fork or exec inside it. The collectors get EP and follow the group
 # themselves (shared/collectors/procfs-sampler-script.ts measures its largest member).
 ev engine pid=$EP group=$EP stdout=$OUTMODE
-# One pipeline per collector: its script, then one awk that tags its lines and caps them. A script
-# ends by itself once the engine is gone; one that ends while the engine still runs (its tool
-# crashed, was killed, or exited) is said by a "! stopped" line after its own lines, through the
-# same pipe (so after an "! absent" it said, which makes ending right): its samples so far are
-# kept, and the run's status for it says it stopped (electron/node/run/collector-book.ts).
+# One pipeline per collector: its script, whose lines are tagged and capped by the script itself
+# (those in TAGGED, told their tag and the cap in KVSCOPE_TAG and KVSCOPE_SPOOL_MAX) or by one awk
+# after it. A script ends by itself once the engine is gone; one that ends while the engine still
+# runs (its tool crashed, was killed, or exited) is said by a "! stopped" line after its own lines
+# (so after an "! absent" it said, which makes ending right): its samples so far are kept, and the
+# run's status for it says it stopped (electron/node/run/collector-book.ts).
 # Alive: /proc/<pid>/stat readable and not a zombie (Z) or dead (X) waiting to be reaped.
 kvscope_alive() { s=""; read -r s 2>/dev/null < "/proc/$1/stat" || return 1; case "\${s##*) }" in Z*|X*) return 1;; esac; }
 CP=""
 for c in $COLLECTORS; do
   eval "ca=\\$C_\${c}_ARGS"; eval "set -- $ca"
-  { sh "$c.sh" "$EP" "$@" 2>/dev/null; rc=$?; kvscope_alive "$EP" && read -r u _ < /proc/uptime && echo "! stopped code=$rc t=$u"; } | awk $AWKI -v tag="$c" -v max="$SPOOL_MAX" '${collectorFilterAwk.replace(/'/g, "'\\''")}' >> spool &
+  case " $TAGGED " in
+    *" $c "*)
+      { KVSCOPE_TAG="$c" KVSCOPE_SPOOL_MAX="$SPOOL_MAX" sh "$c.sh" "$EP" "$@" 2>/dev/null; rc=$?; kvscope_alive "$EP" && read -r u _ < /proc/uptime && echo "C $c ! stopped code=$rc t=$u"; } >> spool &
+      ;;
+    *)
+      { sh "$c.sh" "$EP" "$@" 2>/dev/null; rc=$?; kvscope_alive "$EP" && read -r u _ < /proc/uptime && echo "! stopped code=$rc t=$u"; } | awk $AWKI -v tag="$c" -v max="$SPOOL_MAX" '${collectorFilterAwk.replace(/'/g, "'\\''")}' >> spool &
+      ;;
+  esac
   CP="$CP $!"
 done
 WD=""
