@@ -29,6 +29,8 @@ export interface SshAliasResolution {
   serverAliveCountMax?: number;
   identitiesOnly?: boolean;
   userKnownHostsFiles?: string[];
+  /** GlobalKnownHostsFile entries (replacing ssh(1)'s /etc/ssh/ssh_known_hosts{,2} defaults), with ~ and %-tokens expanded. */
+  globalKnownHostsFiles?: string[];
   /** HostKeyAlias: the name the host's key is recorded under in known_hosts, instead of the host's. */
   hostKeyAlias?: string;
   /** Directives that matter but KVScope does not implement (ProxyCommand…), for a note. */
@@ -141,6 +143,9 @@ export function resolveSshAlias(alias: string, configText: string, options: Reso
   const knownHostsRaw = all(computed.userknownhostsfile)
     .flatMap((v) => v.split(/\s+/))
     .filter(Boolean);
+  const globalKnownHostsRaw = all(computed.globalknownhostsfile)
+    .flatMap((v) => v.split(/\s+/))
+    .filter(Boolean);
 
   const unsupported: string[] = [];
   if (first(computed.proxycommand) && first(computed.proxycommand)?.toLowerCase() !== 'none')
@@ -163,6 +168,9 @@ export function resolveSshAlias(alias: string, configText: string, options: Reso
     serverAliveCountMax: countRaw !== undefined && /^\d+$/.test(countRaw) ? Number(countRaw) : undefined,
     identitiesOnly: identitiesOnlyRaw === undefined ? undefined : identitiesOnlyRaw.toLowerCase() === 'yes',
     userKnownHostsFiles: knownHostsRaw.length ? knownHostsRaw.map((f) => expandSshTokens(f, tokens)) : undefined,
+    ...(globalKnownHostsRaw.length
+      ? { globalKnownHostsFiles: globalKnownHostsRaw.map((f) => expandSshTokens(f, tokens)) }
+      : {}),
     ...(first(computed.hostkeyalias) ? { hostKeyAlias: first(computed.hostkeyalias) } : {}),
     unsupported,
   };

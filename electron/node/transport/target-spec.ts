@@ -9,7 +9,7 @@ import { isAbsolute, resolve as resolvePath } from 'node:path';
 import { SshTargetSpecSchema, type SshTargetSpec, type TargetSpec } from '../../../shared/api/schemas';
 import { isPortText } from '../../../shared/util/port';
 import { registerSecret } from '../util/redact';
-import { defaultKnownHostsFiles, KnownHostsStore } from './known-hosts';
+import { defaultKnownHostsFiles, GLOBAL_KNOWN_HOSTS_FILES, KnownHostsStore } from './known-hosts';
 import { LocalTarget } from './local-target';
 import { readSshConfigText, resolveSshAlias, sshConfigPath, type SshAliasResolution } from './ssh-config';
 import { SshTarget, type SshCallbacks, type SshHop, type SshTargetOptions, type ReconnectOptions } from './ssh-target';
@@ -255,10 +255,13 @@ export async function sshTargetOptionsFromSpec(
   const jumps = resolveJumpChain(spec.jump ?? r?.proxyJump ?? [], configText);
   const keepaliveSec = spec.keepaliveSec ?? r?.serverAliveIntervalSec;
   // A board imported from ~/.ssh/config keeps the first of its UserKnownHostsFile files: all are read.
+  // Its GlobalKnownHostsFile, where it names one, replaces the global files ssh(1) reads by default
+  // (a fleet's keys pinned in a shared file), as it does for ssh(1).
   const configFiles = r?.userKnownHostsFiles;
   const files = defaultKnownHostsFiles(
     spec.knownHostsFile === undefined || configFiles?.includes(spec.knownHostsFile) ? configFiles : spec.knownHostsFile,
     env,
+    r?.globalKnownHostsFiles ?? GLOBAL_KNOWN_HOSTS_FILES,
   );
   const log = options.log;
   if (r?.unsupported.length)

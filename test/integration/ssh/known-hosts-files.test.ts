@@ -73,6 +73,29 @@ describe('UserKnownHostsFile with several files', () => {
   });
 });
 
+// GlobalKnownHostsFile names the fleet's files in place of /etc/ssh/ssh_known_hosts{,2}: a key
+// pinned there is the board's key, as for ssh(1).
+describe('GlobalKnownHostsFile', () => {
+  it('another key in the global file the config names: refused as CHANGED, also with --accept-new-host-key', async () => {
+    const other = await generateKey(join(dir, 'global_other_host_key'));
+    const fleet = await writeKnownHosts(join(dir, 'fleet_changed'), [`${sshd.knownHostsName} ${other.publicLine}`]);
+    const r = await probeThroughAlias('global-changed', [], [`GlobalKnownHostsFile ${fleet}`], '--accept-new-host-key');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /^kvscope probe: HOST KEY CHANGED for \[127\.0\.0\.1\]:\d+: .*fleet_changed:1 .*; refused/m,
+    );
+    expect(r.stdout).toBe('');
+  });
+
+  it('the right key in the global file the config names: known, no consent needed', async () => {
+    const fleet = await writeKnownHosts(join(dir, 'fleet_known'), [sshd.knownHostsLine]);
+    const r = await probeThroughAlias('global-known', [], [`GlobalKnownHostsFile ${fleet}`]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toContain('added the host key');
+    expect((JSON.parse(r.stdout) as { uid: number }).uid).toBe(process.getuid?.());
+  });
+});
+
 // ssh(1) looks the key up under HostKeyAlias, as written (no `[host]:port`): a board behind a
 // tunnel or one of several sshds on a host is pinned there, and the key recorded there is its key.
 describe('HostKeyAlias', () => {

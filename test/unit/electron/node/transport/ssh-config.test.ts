@@ -9,6 +9,7 @@ import {
   readSshConfigText,
   resolveSshAlias,
 } from '../../../../../electron/node/transport/ssh-config';
+import { GLOBAL_KNOWN_HOSTS_FILES } from '../../../../../electron/node/transport/known-hosts';
 import { makeTempDir } from '../../../../helpers/sshd';
 
 const CONFIG = `
@@ -30,6 +31,7 @@ Host jetson
   ServerAliveCountMax=2
   ProxyJump none
   IdentitiesOnly yes
+  GlobalKnownHostsFile /etc/fleet_known_hosts /srv/fleet/known_hosts2
 
 Host *.lan !bad.lan
   User lanuser
@@ -77,6 +79,7 @@ describe('resolveSshAlias agrees with ssh -G', () => {
       expect(r.proxyJump.join(',')).toBe(g.proxyjump?.[0] ?? '');
       expect(r.serverAliveIntervalSec ?? 0).toBe(Number(first(g, 'serveraliveinterval')));
       expect(r.serverAliveCountMax ?? 3).toBe(Number(first(g, 'serveralivecountmax')));
+      expect((r.globalKnownHostsFiles ?? GLOBAL_KNOWN_HOSTS_FILES).join(' ')).toBe(first(g, 'globalknownhostsfile'));
     });
   }
 
