@@ -150,7 +150,9 @@ describe('board collector scripts on directory fixtures', () => {
   });
 
   it('vcgencmd with the shim tool and no sysfs files: the replayed readings, in order', async () => {
-    const got = await samplesOf(vcgencmdCollector, { root: dir, path: SHIM_PATH, engineMs: 700 });
+    // Each tick starts the shim three times (each a shell, grep and awk): under a loaded machine
+    // (a CI run beside other work, load 10 on 2 cores) 700 ms gave 0 or 1 ticks; 2.5 s gives several.
+    const got = await samplesOf(vcgencmdCollector, { root: dir, path: SHIM_PATH, engineMs: 2500 });
     expect(got.length).toBeGreaterThanOrEqual(2);
     // The shim keeps a counter per calling process (test/fixtures/shims/SOURCE): the script's own
     // start-up check does not advance the ticks' replay, so every command starts at its first line.
