@@ -1,11 +1,41 @@
-// tegrastats line → tokens → field values: the character-level readers behind
-// shared/parsers/tegrastats-parser.ts (which walks the tokens and fills the record).
+// One tegrastats line → one record: the scanner and the field readers behind
+// shared/parsers/tegrastats-parser.ts (which adds the streaming: re-joining wrapped lines).
+//
+// The line is read in place. A first loop over its characters notes where each token starts and
+// ends (in two typed arrays made once, not per line); then each token is dispatched by its keyword
+// (`RAM`, `CPU`, …) or its shape (`name@42C`, `NAME value`) to a reader that takes the line and the
+// token's bounds, reads the numbers digit by digit, and makes a string only for what the record
+// keeps (a sensor, rail or engine name, an unknown token). So nothing per token is allocated, and
+// the cost is linear in the line (a 1 KiB line costs a few microseconds: bench/parsers.bench.ts).
+//
+// Everything a line's reading calls lives in this one module on purpose: a call into another module
+// goes through the loader's export getter under tsx, which cost ~9 % of the parse rate.
 
-import type { TegrastatsCpu } from './records';
+import type { TegrastatsCpu, TegrastatsEngine, TegrastatsRecord } from './records';
 
-// The line is read in one pass: split into tokens by one regular expression, and each token read by
-// small character-level readers (no regex per token, no split-and-rejoin, no substring per number),
-// so the cost is linear in the line and a 1 KiB line costs a few microseconds (bench/parsers.bench.ts).
+/** Readings at or below this are "sensor off" sentinels (tegrastats prints -256C for a disabled zone). */
+export const SENSOR_OFF_AT_OR_BELOW_C = -200;
+
+/**
+ * Unknown tokens kept verbatim per record (all are counted in `unknownCount`): a real line has a
+ * handful at most; a damaged one can have thousands, and listing them all helps no reader.
+ */
+export const MAX_UNKNOWN_TOKENS = 32;
+
+/**
+ * Tokens read per line; the rest are only counted (in `unknownCount`). The longest real line (a
+ * Thor with every engine and rail) has about 150; a line with thousands is damage.
+ */
+export const MAX_TOKENS = 1024;
+
+/** A CPU list spread over more tokens than this is not a CPU list (a 14-core Thor needs one). */
+const MAX_CPU_LIST_TOKENS = 64;
+
+/**
+ * Every load tegrastats prints (a core, GR3D, EMC, an engine, MTS) is a share of its unit's time:
+ * above 100 % it is a damaged number, not a reading.
+ */
+const MAX_LOAD_PCT = 100;
 
 /**
  * A time a logger wrote before each line, tegrastats printing none of its own before JetPack 5:
@@ -15,39 +45,129 @@ import type { TegrastatsCpu } from './records';
 const LOG_STAMP = String.raw`\[?(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d:\d\d)(?:[.,](\d{1,9}))?(?:Z|[+-]\d\d(?::?\d\d)?)?\]?(?:\s*[:|>-])?\s+`;
 
 /** A logger's time in front of a record (`RAM` follows it); its match ends where the record starts. */
-export const LOG_STAMP_RE = new RegExp(String.raw`^\s*${LOG_STAMP}(?=RAM\s)`);
+const LOG_STAMP_RE = new RegExp(String.raw`^\s*${LOG_STAMP}(?=RAM\s)`);
 
 /** A record starts with `RAM`, after the JetPack 5+ timestamp or a logger's time when there is one. */
 export const RECORD_START_RE = new RegExp(String.raw`^\s*(?:\d\d-\d\d-\d{4}\s+\d\d:\d\d:\d\d\s+|${LOG_STAMP})?RAM\s`);
 
-const isDigit = (c: number) => c >= 48 && c <= 57;
+// ---------------------------------------------------------------------------------------------
+// Characters
 
-/**
- * Whitespace-separated tokens; `(` also starts a token (`IRAM 0/252kB(lfb 252kB)` has no space
- * before the parenthesis on some releases).
- */
-export function tokenize(text: string): { tokens: string[]; more: number } {
-  // One regular expression, run by V8's compiled matcher: about twice the speed of a character loop
-  // in JavaScript, which was the parser's largest cost (bench/parsers.bench.ts, the corpus rate).
-  const tokens = text.match(TOKEN_RE) ?? [];
-  const more = Math.max(0, tokens.length - MAX_TOKENS);
-  if (more > 0) tokens.length = MAX_TOKENS;
-  return { tokens, more };
+const CH_TAB = 9;
+const CH_CR = 13;
+const CH_SPACE = 32;
+const CH_PERCENT = 37;
+const CH_OPEN_PAREN = 40;
+const CH_CLOSE_PAREN = 41;
+const CH_COMMA = 44;
+const CH_MINUS = 45;
+const CH_DOT = 46;
+const CH_SLASH = 47;
+const CH_COLON = 58;
+const CH_AT = 64;
+const CH_C = 67;
+const CH_OPEN_BRACKET = 91;
+const CH_CLOSE_BRACKET = 93;
+const CH_UNDERSCORE = 95;
+const CH_LOWER_X = 120;
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+function isLetter(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
+function isWordChar(c: number): boolean {
+  return isLetter(c) || isDigit(c) || c === CH_UNDERSCORE;
+}
+function isUpperWordChar(c: number): boolean {
+  return (c >= 65 && c <= 90) || isDigit(c) || c === CH_UNDERSCORE;
 }
 
-/** A token: a run of characters other than `\s` and `(`, or one that starts with `(`. */
-const TOKEN_RE = /[^\s(]+|\([^\s(]*/g;
+/**
+ * What `\s` matches (and `trim` removes): ASCII tab to carriage return and space, then the Unicode
+ * spaces. A logger or a paste can bring a no-break space or a BOM into a line.
+ */
+function isSpace(c: number): boolean {
+  if (c === CH_SPACE || (c >= CH_TAB && c <= CH_CR)) return true;
+  if (c < 0xa0) return false;
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tokens: runs of characters other than whitespace and `(`, where `(` also starts a token
+// (`IRAM 0/252kB(lfb 252kB)` has no space before the parenthesis on some releases).
+
+/** Bounds of the current line's tokens: token k is line[tokenStart[k], tokenEnd[k]). Reused per line. */
+const tokenStart = new Int32Array(MAX_TOKENS);
+const tokenEnd = new Int32Array(MAX_TOKENS);
 
 /**
- * Tokens read per line; the rest are only counted (in `unknownCount`). The longest real line (a
- * Thor with every engine and rail) has about 150; a line with thousands is damage.
+ * Notes the tokens of s from `from` on in tokenStart/tokenEnd; returns how many there are, the ones
+ * past MAX_TOKENS included (those are counted, not noted).
  */
-export const MAX_TOKENS = 1024;
+function scanTokens(s: string, from: number): number {
+  let count = 0;
+  let k = from;
+  const length = s.length;
+  while (k < length) {
+    if (isSpace(s.charCodeAt(k))) {
+      k++;
+      continue;
+    }
+    const start = k;
+    // The first character is part of the token whatever it is (a `(` included); the token goes on
+    // to the next whitespace or `(`.
+    k++;
+    while (k < length) {
+      const c = s.charCodeAt(k);
+      if (c === CH_OPEN_PAREN || isSpace(c)) break;
+      k++;
+    }
+    if (count < MAX_TOKENS) {
+      tokenStart[count] = start;
+      tokenEnd[count] = k;
+    }
+    count++;
+  }
+  return count;
+}
+
+/** s[from, to) is `word` exactly. */
+function rangeIs(s: string, from: number, to: number, word: string): boolean {
+  if (to - from !== word.length) return false;
+  for (let k = 0; k < word.length; k++) if (s.charCodeAt(from + k) !== word.charCodeAt(k)) return false;
+  return true;
+}
+
+/** Index of the first `code` in s[from, to), else -1 (never looks past `to`: a token is read, not the line). */
+function indexIn(s: string, code: number, from: number, to: number): number {
+  for (let k = from; k < to; k++) if (s.charCodeAt(k) === code) return k;
+  return -1;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Numbers
 
 /** End index of the run of digits starting at `k`, at most `end` (k itself when there is none). */
-export function digitsEnd(s: string, k: number, end: number = s.length): number {
+function digitsEnd(s: string, k: number, end: number): number {
   while (k < end && isDigit(s.charCodeAt(k))) k++;
   return k;
+}
+
+/** s[from, to) is one or more digits. */
+function allDigits(s: string, from: number, to: number): boolean {
+  return to > from && digitsEnd(s, from, to) === to;
 }
 
 /** Digits up to this many are read exactly by digitsValue (every step stays below 2^53). */
@@ -61,28 +181,47 @@ const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
  * `Number(s.slice(from, to))` without making the substring: a line has about forty numbers, and
  * making a substring only to parse it cost more than the parsing.
  */
-export function digitsValue(s: string, from: number, to: number): number {
+function digitsValue(s: string, from: number, to: number): number {
   if (to - from > MAX_EXACT_DIGITS) return Number(s.slice(from, to));
   let v = 0;
   for (let k = from; k < to; k++) v = v * 10 + (s.charCodeAt(k) - 48);
   return v;
 }
 
-export function allDigits(s: string): boolean {
-  return s.length > 0 && digitsEnd(s, 0) === s.length;
+/** A decimal `-?D+(.D+)?` spanning s[from, to) exactly, as Number reads it; null otherwise. */
+function decimalIn(s: string, from: number, to: number): number | null {
+  const negative = from < to && s.charCodeAt(from) === CH_MINUS;
+  const k = negative ? from + 1 : from;
+  const e = digitsEnd(s, k, to);
+  if (e === k) return null;
+  let end = e;
+  if (e < to && s.charCodeAt(e) === CH_DOT) {
+    end = digitsEnd(s, e + 1, to);
+    if (end === e + 1) return null;
+  }
+  if (end !== to) return null;
+  const fractionDigits = end === e ? 0 : end - e - 1;
+  if (e - k + fractionDigits > MAX_EXACT_DIGITS) return Number(s.slice(from, to));
+  // All the digits as one integer over a power of ten: both are exact doubles, so the one division
+  // rounds to the nearest double, which is what Number gives for the text.
+  const scale = POW10[fractionDigits] ?? NaN;
+  const digits = digitsValue(s, k, e) * scale + (fractionDigits === 0 ? 0 : digitsValue(s, e + 1, end));
+  const value = digits / scale;
+  return negative ? -value : value;
 }
 
-/** `DD-DD-DDDD` */
-export function isDatePart(s: string): boolean {
-  return s.length === 10 && s[2] === '-' && s[5] === '-' && allDigits(s.slice(0, 2) + s.slice(3, 5) + s.slice(6));
+/** `N%` spanning s[from, to) → N; null otherwise. */
+function readPct(s: string, from: number, to: number): number | null {
+  const e = digitsEnd(s, from, to);
+  if (e === from || e !== to - 1 || s.charCodeAt(e) !== CH_PERCENT) return null;
+  const pct = digitsValue(s, from, e);
+  return pct > MAX_LOAD_PCT ? null : pct;
 }
 
-/** `DD:DD:DD` */
-export function isTimePart(s: string): boolean {
-  return s.length === 8 && s[2] === ':' && s[5] === ':' && allDigits(s.slice(0, 2) + s.slice(3, 5) + s.slice(6));
-}
+// ---------------------------------------------------------------------------------------------
+// Sizes: `RAM a/bMB (lfb NxZMB)`, `SWAP a/bMB (cached NMB)`, `IRAM a/bkB (lfb NkB)`
 
-/** `kB`/`MB`/`GB` (any case) → bytes; NaN otherwise. */
+/** `kB`/`MB`/`GB`/`B` (any case) → bytes; NaN otherwise. */
 function unitBytes(unit: string): number {
   switch (unit.toLowerCase()) {
     case 'b':
@@ -98,150 +237,148 @@ function unitBytes(unit: string): number {
   }
 }
 
-/** `a/bMB` → [a, b] in bytes; null if not of that form. */
-export function readUsedTotal(t: string): [number, number] | null {
-  const e1 = digitsEnd(t, 0);
-  if (e1 === 0 || t[e1] !== '/') return null;
-  const e2 = digitsEnd(t, e1 + 1);
-  if (e2 === e1 + 1) return null;
-  const unit = unitBytes(t.slice(e2));
-  if (Number.isNaN(unit)) return null;
-  const used = digitsValue(t, 0, e1);
-  const total = digitsValue(t, e1 + 1, e2);
+/** unitBytes of s[from, to), without a substring for the ASCII units tegrastats prints. */
+function unitBytesIn(s: string, from: number, to: number): number {
+  const length = to - from;
+  if (length < 1 || length > 2) {
+    // Lower-casing never shortens a string, so no longer text is a unit.
+    return NaN;
+  }
+  const a = s.charCodeAt(from);
+  const b = s.charCodeAt(to - 1);
+  // Outside ASCII, toLowerCase has its own cases (the Kelvin sign `K` lower-cases to `k`).
+  if (a > 127 || b > 127) return unitBytes(s.slice(from, to));
+  const last = b | 0x20; // ASCII letters to lower case
+  if (last !== 98 /* b */) return NaN;
+  if (length === 1) return 1;
+  switch (a | 0x20) {
+    case 107 /* k */:
+      return 1024;
+    case 109 /* m */:
+      return 1024 ** 2;
+    case 103 /* g */:
+      return 1024 ** 3;
+    default:
+      return NaN;
+  }
+}
+
+/** Values a reader hands back without a new array: set by readUsedTotal and readLfbBlocks. */
+const pair = { first: 0, second: 0 };
+
+/** `a/bMB` spanning s[from, to) → pair (used, total in bytes) and true; false if not of that form. */
+function readUsedTotal(s: string, from: number, to: number): boolean {
+  const e1 = digitsEnd(s, from, to);
+  if (e1 === from || e1 === to || s.charCodeAt(e1) !== CH_SLASH) return false;
+  const e2 = digitsEnd(s, e1 + 1, to);
+  if (e2 === e1 + 1) return false;
+  const unit = unitBytesIn(s, e2, to);
+  if (Number.isNaN(unit)) return false;
+  const used = digitsValue(s, from, e1);
+  const total = digitsValue(s, e1 + 1, e2);
   // More in use than there is: a damaged number, not a reading.
-  return used > total ? null : [used * unit, total * unit];
+  if (used > total) return false;
+  pair.first = used * unit;
+  pair.second = total * unit;
+  return true;
 }
 
-/** `NxZMB)` → [N, Z bytes]; null if not of that form. */
-export function readLfbBlocks(t: string): [number, number] | null {
-  const e1 = digitsEnd(t, 0);
-  if (e1 === 0 || t[e1] !== 'x') return null;
-  const e2 = digitsEnd(t, e1 + 1);
-  if (e2 === e1 + 1 || !t.endsWith(')')) return null;
-  const unit = unitBytes(t.slice(e2, -1));
-  return Number.isNaN(unit) ? null : [digitsValue(t, 0, e1), digitsValue(t, e1 + 1, e2) * unit];
+/** `NxZMB)` spanning s[from, to) → pair (N, Z in bytes) and true; false if not of that form. */
+function readLfbBlocks(s: string, from: number, to: number): boolean {
+  const e1 = digitsEnd(s, from, to);
+  if (e1 === from || e1 === to || s.charCodeAt(e1) !== CH_LOWER_X) return false;
+  const e2 = digitsEnd(s, e1 + 1, to);
+  if (e2 === e1 + 1 || s.charCodeAt(to - 1) !== CH_CLOSE_PAREN) return false;
+  const unit = unitBytesIn(s, e2, to - 1);
+  if (Number.isNaN(unit)) return false;
+  pair.first = digitsValue(s, from, e1);
+  pair.second = digitsValue(s, e1 + 1, e2) * unit;
+  return true;
 }
 
-/** `NMB)` → bytes; null if not of that form. */
-export function readSizeClosed(t: string): number | null {
-  const e = digitsEnd(t, 0);
-  if (e === 0 || !t.endsWith(')')) return null;
-  const unit = unitBytes(t.slice(e, -1));
-  return Number.isNaN(unit) ? null : digitsValue(t, 0, e) * unit;
+/** `NMB)` spanning s[from, to) → bytes; null if not of that form. */
+function readSizeClosed(s: string, from: number, to: number): number | null {
+  const e = digitsEnd(s, from, to);
+  if (e === from || s.charCodeAt(to - 1) !== CH_CLOSE_PAREN) return null;
+  const unit = unitBytesIn(s, e, to - 1);
+  return Number.isNaN(unit) ? null : digitsValue(s, from, e) * unit;
 }
 
-/** A decimal `-?D+(.D+)?` spanning s[from, to) exactly, as Number reads it; null otherwise. */
-function decimalIn(s: string, from: number, to: number): number | null {
-  const negative = s.charCodeAt(from) === 45; /* - */
-  const k = negative ? from + 1 : from;
-  const e = digitsEnd(s, k);
-  if (e === k) return null;
-  let end = e;
-  if (s.charCodeAt(e) === 46 /* . */) {
-    end = digitsEnd(s, e + 1);
-    if (end === e + 1) return null;
+// ---------------------------------------------------------------------------------------------
+// Names
+
+/** `^[A-Za-z]\w*$` over s[from, to). */
+function isName(s: string, from: number, to: number): boolean {
+  if (to === from || !isLetter(s.charCodeAt(from))) return false;
+  for (let k = from + 1; k < to; k++) if (!isWordChar(s.charCodeAt(k))) return false;
+  return true;
+}
+
+/** `^[A-Z][A-Z0-9_]*$` over s[from, to): how tegrastats spells its field names. */
+function isUpperName(s: string, from: number, to: number): boolean {
+  if (to === from) return false;
+  const c0 = s.charCodeAt(from);
+  if (c0 < 65 || c0 > 90) return false;
+  for (let k = from + 1; k < to; k++) if (!isUpperWordChar(s.charCodeAt(k))) return false;
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Temperatures, rails, loads and clocks
+
+/** `name@42.5C` / JetPack 7 `name@52.9C/53.1C` spanning s[from, to) → name, value, max; null if not of that form. */
+function readTemp(s: string, from: number, to: number): { name: string; c: number; maxC: number | null } | null {
+  const at = indexIn(s, CH_AT, from, to);
+  if (at <= from || !isLetter(s.charCodeAt(from))) return null;
+  for (let k = from + 1; k < at; k++) {
+    const c = s.charCodeAt(k);
+    if (!(isWordChar(c) || c === CH_DOT || c === CH_MINUS)) return null;
   }
-  if (end !== to) return null;
-  const fractionDigits = end === e ? 0 : end - e - 1;
-  if (e - k + fractionDigits > MAX_EXACT_DIGITS) return Number(s.slice(from, to));
-  // All the digits as one integer over a power of ten: both are exact doubles, so the one division
-  // rounds to the nearest double, which is what Number gives for the text.
-  const scale = POW10[fractionDigits] ?? NaN;
-  const digits = digitsValue(s, k, e) * scale + (fractionDigits === 0 ? 0 : digitsValue(s, e + 1, end));
-  const value = digits / scale;
-  return negative ? -value : value;
-}
-
-/** `name@42.5C` / JetPack 7 `name@52.9C/53.1C` → name, value, max; null if not of that form. */
-export function readTemp(t: string): { name: string; c: number; maxC: number | null } | null {
-  const at = t.indexOf('@');
-  if (at <= 0 || !isNameStart(t.charCodeAt(0))) return null;
-  for (let k = 1; k < at; k++) {
-    const c = t.charCodeAt(k);
-    if (!(isWordChar(c) || c === 46 /* . */ || c === 45) /* - */) return null;
-  }
-  const slash = t.indexOf('/', at);
-  const firstEnd = slash < 0 ? t.length : slash;
-  if (t[firstEnd - 1] !== 'C') return null;
-  const c = decimalIn(t, at + 1, firstEnd - 1);
+  const slash = indexIn(s, CH_SLASH, at, to);
+  const firstEnd = slash < 0 ? to : slash;
+  if (s.charCodeAt(firstEnd - 1) !== CH_C) return null;
+  const c = decimalIn(s, at + 1, firstEnd - 1);
   if (c === null) return null;
-  if (slash < 0) return { name: t.slice(0, at), c, maxC: null };
-  if (!t.endsWith('C')) return null;
-  const maxC = decimalIn(t, slash + 1, t.length - 1);
-  return maxC === null ? null : { name: t.slice(0, at), c, maxC };
+  if (slash < 0) return { name: s.slice(from, at), c, maxC: null };
+  if (s.charCodeAt(to - 1) !== CH_C) return null;
+  const maxC = decimalIn(s, slash + 1, to - 1);
+  return maxC === null ? null : { name: s.slice(from, at), c, maxC };
 }
 
 /**
- * Rail values `cur/avg`, `curmW/avgmW`, `cur/avg/max` (JetPack 7); null if not of that form. Every
- * value has `mW` or none has: tegrastats prints one form per release, so `2412mW/24` is a line
- * cut in its last value (a log copied while tegrastats wrote it), not an average of 24 mW.
+ * Rail values `cur/avg`, `curmW/avgmW`, `cur/avg/max` (JetPack 7) spanning s[from, to); null if
+ * not of that form. Every value has `mW` or none has: tegrastats prints one form per release, so
+ * `2412mW/24` is a line cut in its last value (a log copied while tegrastats wrote it), not an
+ * average of 24 mW.
  */
-export function readRail(t: string): { cur: number; avg: number; max: number | null } | null {
+function readRail(s: string, from: number, to: number): { cur: number; avg: number; max: number | null } | null {
   let cur = 0;
   let avg = 0;
   let max: number | null = null;
   let count = 0;
   let withUnit = 0;
-  let k = 0;
+  let k = from;
   for (;;) {
-    const negative = t.charCodeAt(k) === 45; /* - */
+    const negative = k < to && s.charCodeAt(k) === CH_MINUS;
     if (negative) k++;
-    const e = digitsEnd(t, k);
+    const e = digitsEnd(s, k, to);
     if (e === k) return null;
-    const value = negative ? -digitsValue(t, k, e) : digitsValue(t, k, e);
+    const value = negative ? -digitsValue(s, k, e) : digitsValue(s, k, e);
     if (count === 0) cur = value;
     else if (count === 1) avg = value;
     else max = value;
     count++;
     k = e;
-    if (t.startsWith('mW', k)) {
+    if (k + 2 <= to && s.charCodeAt(k) === 109 /* m */ && s.charCodeAt(k + 1) === 87 /* W */) {
       k += 2;
       withUnit++;
     }
     if (withUnit !== 0 && withUnit !== count) return null;
-    if (k === t.length) break;
-    if (t.charCodeAt(k) !== 47 /* / */ || count === 3) return null;
+    if (k === to) break;
+    if (s.charCodeAt(k) !== CH_SLASH || count === 3) return null;
     k++;
   }
   return count < 2 ? null : { cur, avg, max };
-}
-
-function isNameStart(c: number): boolean {
-  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-}
-function isWordChar(c: number): boolean {
-  return isNameStart(c) || isDigit(c) || c === 95;
-}
-/** `^[A-Za-z]\w*$` */
-export function isName(t: string): boolean {
-  if (t.length === 0 || !isNameStart(t.charCodeAt(0))) return false;
-  for (let k = 1; k < t.length; k++) if (!isWordChar(t.charCodeAt(k))) return false;
-  return true;
-}
-/** `^[A-Z][A-Z0-9_]*$`: how tegrastats spells its field names. */
-export function isUpperName(t: string): boolean {
-  if (t.length === 0) return false;
-  const c0 = t.charCodeAt(0);
-  if (c0 < 65 || c0 > 90) return false;
-  for (let k = 1; k < t.length; k++) {
-    const c = t.charCodeAt(k);
-    if (!((c >= 65 && c <= 90) || isDigit(c) || c === 95)) return false;
-  }
-  return true;
-}
-
-/** `N%` → N; null otherwise. */
-/**
- * Every load tegrastats prints (a core, GR3D, EMC, an engine, MTS) is a share of its unit's time:
- * above 100 % it is a damaged number, not a reading.
- */
-const MAX_LOAD_PCT = 100;
-
-export function readPct(t: string): number | null {
-  const e = digitsEnd(t, 0);
-  if (e === 0 || e !== t.length - 1 || t[e] !== '%') return null;
-  const pct = digitsValue(t, 0, e);
-  return pct > MAX_LOAD_PCT ? null : pct;
 }
 
 interface LoadFreq {
@@ -251,63 +388,468 @@ interface LoadFreq {
   freqsMHz: number[] | null;
 }
 
-/** `off`, `N%`, `N%@F`, `N%@[F,F]`, `@F`, `@[F,F,F]`, bare `F` → load and clock; null if none of these. */
-export function readLoadFreq(token: string): LoadFreq | null {
-  if (token === 'off') return { on: false, loadPct: null, freqMHz: null, freqsMHz: null };
-  if (token.length === 0) return null;
-  let k = 0;
+/**
+ * `off`, `N%`, `N%@F`, `N%@[F,F]`, `@F`, `@[F,F,F]`, bare `F` spanning s[from, to) → load and
+ * clock; null if none of these.
+ */
+function readLoadFreq(s: string, from: number, to: number): LoadFreq | null {
+  if (rangeIs(s, from, to, 'off')) return { on: false, loadPct: null, freqMHz: null, freqsMHz: null };
+  if (to === from) return null;
+  let k = from;
   let loadPct: number | null = null;
-  const e = digitsEnd(token, 0);
-  if (e === token.length) return { on: true, loadPct: null, freqMHz: digitsValue(token, 0, e), freqsMHz: null };
-  if (e > 0) {
-    if (token[e] !== '%') return null;
-    loadPct = digitsValue(token, 0, e);
+  const e = digitsEnd(s, from, to);
+  if (e === to) return { on: true, loadPct: null, freqMHz: digitsValue(s, from, e), freqsMHz: null };
+  if (e > from) {
+    if (s.charCodeAt(e) !== CH_PERCENT) return null;
+    loadPct = digitsValue(s, from, e);
     if (loadPct > MAX_LOAD_PCT) return null;
     k = e + 1;
   }
-  if (k === token.length) return { on: true, loadPct, freqMHz: null, freqsMHz: null };
-  if (token[k] !== '@') return null;
+  if (k === to) return { on: true, loadPct, freqMHz: null, freqsMHz: null };
+  if (s.charCodeAt(k) !== CH_AT) return null;
   k++;
-  if (token[k] === '[') {
-    if (!token.endsWith(']')) return null;
+  if (k < to && s.charCodeAt(k) === CH_OPEN_BRACKET) {
+    if (s.charCodeAt(to - 1) !== CH_CLOSE_BRACKET) return null;
     const freqs: number[] = [];
     let max = -Infinity;
     let p = k + 1;
     for (;;) {
-      const d = digitsEnd(token, p);
+      const d = digitsEnd(s, p, to);
       if (d === p) return null;
-      const f = digitsValue(token, p, d);
+      const f = digitsValue(s, p, d);
       freqs.push(f);
       if (f > max) max = f;
-      if (d === token.length - 1) break;
-      if (token[d] !== ',') return null;
+      if (d === to - 1) break;
+      if (s.charCodeAt(d) !== CH_COMMA) return null;
       p = d + 1;
     }
     return { on: true, loadPct, freqMHz: max, freqsMHz: freqs };
   }
-  const d = digitsEnd(token, k);
-  if (d === k || d !== token.length) return null;
-  return { on: true, loadPct, freqMHz: digitsValue(token, k, d), freqsMHz: null };
+  const d = digitsEnd(s, k, to);
+  if (d === k || d !== to) return null;
+  return { on: true, loadPct, freqMHz: digitsValue(s, k, d), freqsMHz: null };
 }
 
 /**
  * The CPU list entry s[from, to): `N%@F`, `N%` (clock shared, after the list), `off`; undefined if
  * unreadable. Read in place in the list, as a list has up to 14 entries.
  */
-export function readCpuEntry(
-  s: string,
-  from: number,
-  to: number,
-  shared: number | null,
-): TegrastatsCpu | null | undefined {
-  if (to - from === 3 && s.startsWith('off', from)) return null;
+function readCpuEntry(s: string, from: number, to: number, shared: number | null): TegrastatsCpu | null | undefined {
+  if (rangeIs(s, from, to, 'off')) return null;
   const d = digitsEnd(s, from, to);
-  if (d === from || d === to || s.charCodeAt(d) !== 37 /* % */) return undefined;
+  if (d === from || d === to || s.charCodeAt(d) !== CH_PERCENT) return undefined;
   const loadPct = digitsValue(s, from, d);
   if (loadPct > MAX_LOAD_PCT) return undefined;
   if (d + 1 === to) return { loadPct, freqMHz: shared };
-  if (s.charCodeAt(d + 1) !== 64 /* @ */) return undefined;
+  if (s.charCodeAt(d + 1) !== CH_AT) return undefined;
   const f = digitsEnd(s, d + 2, to);
   if (f === d + 2 || f !== to) return undefined;
   return { loadPct, freqMHz: digitsValue(s, d + 2, to) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The line
+
+function emptyRecord(line: number): TegrastatsRecord {
+  return {
+    kind: 'tegrastats',
+    line,
+    timestamp: null,
+    localTimeIso: null,
+    ramUsedBytes: null,
+    ramTotalBytes: null,
+    ramLfbBlocks: null,
+    ramLfbBlockBytes: null,
+    swapUsedBytes: null,
+    swapTotalBytes: null,
+    swapCachedBytes: null,
+    iramUsedBytes: null,
+    iramTotalBytes: null,
+    iramLfbBytes: null,
+    cpus: [],
+    gpuLoadPct: null,
+    gpuFreqMHz: null,
+    gpuFreqsMHz: null,
+    emcLoadPct: null,
+    emcFreqMHz: null,
+    mtsFgPct: null,
+    mtsBgPct: null,
+    edpLimitMHz: null,
+    tempsC: {},
+    tempsMaxC: {},
+    sensorsOff: [],
+    railsMw: {},
+    engines: {},
+    unknown: [],
+    unknownCount: 0,
+    partial: false,
+  };
+}
+
+/**
+ * Next free key for a repeated name (`NC`, `NC#2`, `NC#3`…). The last suffix per name is kept in
+ * `seen` (made on the first repeat), so a line of thousands of repeats is not rescanned each time.
+ */
+function uniqueKey(map: Record<string, unknown>, seen: { counts: Map<string, number> | null }, name: string): string {
+  if (!Object.prototype.hasOwnProperty.call(map, name)) return name;
+  seen.counts ??= new Map();
+  let k = (seen.counts.get(name) ?? 1) + 1;
+  while (Object.prototype.hasOwnProperty.call(map, `${name}#${k}`)) k++;
+  seen.counts.set(name, k);
+  return `${name}#${k}`;
+}
+
+/** Keeps s[from, to) as an unknown token (the first MAX_UNKNOWN_TOKENS verbatim), counts it always. */
+function addUnknown(r: TegrastatsRecord, s: string, from: number, to: number): void {
+  if (r.unknown.length < MAX_UNKNOWN_TOKENS) r.unknown.push(s.slice(from, to));
+  r.unknownCount++;
+}
+
+/** Like addUnknown, for text made up by the reader (`CPU[3]=x`, `(lfb x`). */
+function addUnknownText(r: TegrastatsRecord, text: string): void {
+  if (r.unknown.length < MAX_UNKNOWN_TOKENS) r.unknown.push(text);
+  r.unknownCount++;
+}
+
+/** Token `i` is `DD-DD-DDDD` (the JetPack 5+ date). */
+function isDateToken(s: string, i: number): boolean {
+  const a = tokenStart[i] ?? 0;
+  return (
+    (tokenEnd[i] ?? 0) - a === 10 &&
+    s.charCodeAt(a + 2) === CH_MINUS &&
+    s.charCodeAt(a + 5) === CH_MINUS &&
+    allDigits(s, a, a + 2) &&
+    allDigits(s, a + 3, a + 5) &&
+    allDigits(s, a + 6, a + 10)
+  );
+}
+
+/** Token `i` is `DD:DD:DD` (the JetPack 5+ time). */
+function isTimeToken(s: string, i: number): boolean {
+  const a = tokenStart[i] ?? 0;
+  return (
+    (tokenEnd[i] ?? 0) - a === 8 &&
+    s.charCodeAt(a + 2) === CH_COLON &&
+    s.charCodeAt(a + 5) === CH_COLON &&
+    allDigits(s, a, a + 2) &&
+    allDigits(s, a + 3, a + 5) &&
+    allDigits(s, a + 6, a + 8)
+  );
+}
+
+/** The keywords that start a reading of more than one token, or that no other reading may take. */
+const enum Keyword {
+  None,
+  Ram,
+  Swap,
+  Iram,
+  Cpu,
+  Mts,
+  Edp,
+}
+
+/** Which keyword token s[from, to) is: dispatch on its length, then its letters. */
+function keywordOf(s: string, from: number, to: number): Keyword {
+  switch (to - from) {
+    case 3:
+      if (rangeIs(s, from, to, 'RAM')) return Keyword.Ram;
+      if (rangeIs(s, from, to, 'CPU') || rangeIs(s, from, to, 'cpu')) return Keyword.Cpu;
+      if (rangeIs(s, from, to, 'MTS')) return Keyword.Mts;
+      if (rangeIs(s, from, to, 'EDP')) return Keyword.Edp;
+      return Keyword.None;
+    case 4:
+      if (rangeIs(s, from, to, 'SWAP')) return Keyword.Swap;
+      if (rangeIs(s, from, to, 'IRAM')) return Keyword.Iram;
+      return Keyword.None;
+    default:
+      return Keyword.None;
+  }
+}
+
+/** Index of the first token at or after k holding `]` within MAX_CPU_LIST_TOKENS, else -1 (a bounded scan). */
+function nextClose(s: string, n: number, k: number): number {
+  for (let q = k; q < n && q - k < MAX_CPU_LIST_TOKENS; q++)
+    if (indexIn(s, CH_CLOSE_BRACKET, tokenStart[q] ?? 0, tokenEnd[q] ?? 0) >= 0) return q;
+  return -1;
+}
+
+/**
+ * Reads the CPU list in tokens j…close (`[` opens token j, the first `]` is in token `close`) into
+ * r.cpus: how many of its entries read, or -1 when what follows the `]` is not `@F` (the shared
+ * clock of old releases) or nothing, which makes it no list at all.
+ */
+function readCpuList(r: TegrastatsRecord, line: string, j: number, close: number): number {
+  let s = line;
+  let from = tokenStart[j] ?? 0;
+  let to = tokenEnd[j] ?? 0;
+  if (close !== j) {
+    // Rare (a paste that put spaces into the list): read the tokens joined.
+    s = '';
+    for (let q = j; q <= close; q++) s += line.slice(tokenStart[q], tokenEnd[q]);
+    from = 0;
+    to = s.length;
+  }
+  const shut = indexIn(s, CH_CLOSE_BRACKET, from, to);
+  let shared: number | null = null;
+  if (shut + 1 < to) {
+    if (s.charCodeAt(shut + 1) !== CH_AT) return -1;
+    const sharedEnd = digitsEnd(s, shut + 2, to);
+    if (sharedEnd === shut + 2 || sharedEnd !== to) return -1;
+    shared = digitsValue(s, shut + 2, to);
+  }
+  r.cpus = [];
+  let readable = 0;
+  if (shut === from + 1) return 0;
+  let entry = from + 1;
+  for (let idx = 0; ; idx++) {
+    const comma = indexIn(s, CH_COMMA, entry, shut);
+    // No entry has spaces to trim: the list is made of tokens, which have none.
+    const end = comma < 0 ? shut : comma;
+    const c = readCpuEntry(s, entry, end, shared);
+    if (c === undefined) addUnknownText(r, `CPU[${idx}]=${s.slice(entry, end)}`);
+    else readable++;
+    // null means `off`: an entry that does not read is a core whose load and clock are unknown.
+    r.cpus.push(c === undefined ? { loadPct: null, freqMHz: null } : c);
+    if (comma < 0) break;
+    entry = comma + 1;
+  }
+  return readable;
+}
+
+export interface LineParse {
+  record: TegrastatsRecord;
+  /** Fields read (anything at all). */
+  fields: number;
+  /** The line stops where a value is still expected (a terminal wrap or a cut paste). */
+  incomplete: boolean;
+  /**
+   * The record may go on on the next line even though nothing dangles: every release prints a CPU
+   * list, and after it temperatures, rails or (TX1) `EDP limit`; a record start without them was
+   * most likely cut at a token boundary.
+   */
+  mayContinue: boolean;
+}
+
+/**
+ * Read one tegrastats line. Pure (its scratch arrays are overwritten per call); never throws.
+ * `partial` is set when the line does not start at a record start (`[timestamp] RAM …`) or stops
+ * where a value is still expected.
+ */
+export function readLine(text: string, line: number): LineParse {
+  const r = emptyRecord(line);
+  let fields = 0;
+  let from = 0;
+  // A logger's time in front (`[2018-08-23 16:30:36] : RAM …`): the record's time, then the record.
+  // Checked only where a line opens with `[` or a year (`2018-`), never on tegrastats' own lines.
+  let lead = 0;
+  while (lead < text.length && isSpace(text.charCodeAt(lead))) lead++;
+  if (text.charCodeAt(lead) === CH_OPEN_BRACKET || text.charCodeAt(lead + 4) === CH_MINUS) {
+    const stamp = LOG_STAMP_RE.exec(text);
+    if (stamp) {
+      const [whole, date, time, fraction] = stamp;
+      r.timestamp = whole.trim();
+      r.localTimeIso = `${date}T${time}${fraction ? `.${fraction.padEnd(3, '0').slice(0, 3)}` : ''}`;
+      fields++;
+      from = whole.length;
+    }
+  }
+  const s = text;
+  const total = scanTokens(s, from);
+  const n = Math.min(total, MAX_TOKENS);
+  let incomplete = false;
+  let sawCpus = false;
+  /** Readings that come after the CPU list in every release: temperatures, rails, `EDP limit`. */
+  let tailFields = 0;
+  let i = 0;
+  const railKeys: { counts: Map<string, number> | null } = { counts: null };
+  const engineKeys: { counts: Map<string, number> | null } = { counts: null };
+
+  if (n >= 2 && isDateToken(s, 0) && isTimeToken(s, 1)) {
+    const d = s.slice(tokenStart[0], tokenEnd[0]);
+    const t = s.slice(tokenStart[1], tokenEnd[1]);
+    r.timestamp = `${d} ${t}`;
+    r.localTimeIso = `${d.slice(6)}-${d.slice(0, 2)}-${d.slice(3, 5)}T${t}`;
+    fields++;
+    i = 2;
+  }
+  const first = i;
+  r.partial = !(i < n && rangeIs(s, tokenStart[i] ?? 0, tokenEnd[i] ?? 0, 'RAM'));
+
+  while (i < n) {
+    const ts = tokenStart[i] ?? 0;
+    const te = tokenEnd[i] ?? 0;
+    const hasNext = i + 1 < n;
+    const ns = hasNext ? (tokenStart[i + 1] ?? 0) : 0;
+    const ne = hasNext ? (tokenEnd[i + 1] ?? 0) : 0;
+    // A fragment of a wrapped record may start at the bare CPU list.
+    const bareList = i === first && s.charCodeAt(ts) === CH_OPEN_BRACKET;
+    const keyword = bareList ? Keyword.Cpu : keywordOf(s, ts, te);
+
+    // The keyword readings. Each either reads its tokens and goes on to the next token (`continue`),
+    // or falls through to the generic readings below, which keep what nobody reads as unknown.
+    switch (keyword) {
+      case Keyword.Ram:
+      case Keyword.Swap:
+      case Keyword.Iram: {
+        // Memory: `RAM a/bMB (lfb NxZMB)`, `SWAP a/bMB (cached NMB)`, `IRAM a/bkB (lfb NkB)`.
+        if (!hasNext || !readUsedTotal(s, ns, ne)) break;
+        if (keyword === Keyword.Ram) [r.ramUsedBytes, r.ramTotalBytes] = [pair.first, pair.second];
+        else if (keyword === Keyword.Swap) [r.swapUsedBytes, r.swapTotalBytes] = [pair.first, pair.second];
+        else [r.iramUsedBytes, r.iramTotalBytes] = [pair.first, pair.second];
+        fields++;
+        i += 2;
+        if (i >= n) continue;
+        const os = tokenStart[i] ?? 0;
+        const oe = tokenEnd[i] ?? 0;
+        const lfb = rangeIs(s, os, oe, '(lfb');
+        if (!lfb && !rangeIs(s, os, oe, '(cached')) continue;
+        if (i + 1 >= n) {
+          incomplete = true;
+          addUnknown(r, s, os, oe);
+          i += 1;
+          continue;
+        }
+        const is = tokenStart[i + 1] ?? 0;
+        const ie = tokenEnd[i + 1] ?? 0;
+        if (lfb && keyword === Keyword.Ram && readLfbBlocks(s, is, ie)) {
+          [r.ramLfbBlocks, r.ramLfbBlockBytes] = [pair.first, pair.second];
+        } else {
+          const single = readSizeClosed(s, is, ie);
+          if (lfb && single !== null && keyword === Keyword.Iram) r.iramLfbBytes = single;
+          else if (!lfb && single !== null && keyword === Keyword.Swap) r.swapCachedBytes = single;
+          else addUnknownText(r, `${s.slice(os, oe)} ${s.slice(is, ie)}`);
+        }
+        i += 2;
+        continue;
+      }
+
+      case Keyword.Cpu: {
+        // CPU list: `CPU [a%@f,off,…]`, old `cpu [2%,5%]@1734`.
+        const j = bareList ? i : i + 1;
+        if (j >= n) {
+          incomplete = true;
+          addUnknown(r, s, ts, te);
+          i++;
+          continue;
+        }
+        if (s.charCodeAt(tokenStart[j] ?? 0) !== CH_OPEN_BRACKET) break;
+        // The list has no spaces in any release seen, but a paste may add some: join until `]`.
+        const close = nextClose(s, n, j);
+        if (close < 0) {
+          incomplete = true;
+          break;
+        }
+        const readable = readCpuList(r, s, j, close);
+        // Not a list after all: the tokens are kept as unknown below.
+        if (readable < 0) break;
+        sawCpus = true;
+        // A list none of whose entries reads ("[", then bytes up to a "]") is no reading: it must
+        // not make a line of noise count as a sample.
+        if (readable > 0) fields++;
+        i = close + 1;
+        continue;
+      }
+
+      case Keyword.Mts: {
+        // `MTS fg 0% bg 0%` (TX1, TX2 on L4T 28).
+        if (i + 4 >= n || !rangeIs(s, tokenStart[i + 1] ?? 0, tokenEnd[i + 1] ?? 0, 'fg')) break;
+        if (!rangeIs(s, tokenStart[i + 3] ?? 0, tokenEnd[i + 3] ?? 0, 'bg')) break;
+        const fg = readPct(s, tokenStart[i + 2] ?? 0, tokenEnd[i + 2] ?? 0);
+        const bg = readPct(s, tokenStart[i + 4] ?? 0, tokenEnd[i + 4] ?? 0);
+        if (fg === null || bg === null) break;
+        r.mtsFgPct = fg;
+        r.mtsBgPct = bg;
+        fields++;
+        i += 5;
+        continue;
+      }
+
+      case Keyword.Edp: {
+        // `EDP limit 1734` (TX1).
+        if (i + 2 >= n || !rangeIs(s, ns, ne, 'limit')) break;
+        const vs = tokenStart[i + 2] ?? 0;
+        const ve = tokenEnd[i + 2] ?? 0;
+        if (!allDigits(s, vs, ve)) break;
+        r.edpLimitMHz = digitsValue(s, vs, ve);
+        fields++;
+        tailFields++;
+        i += 3;
+        continue;
+      }
+
+      case Keyword.None:
+        break;
+    }
+
+    // Temperatures: `name@42.5C`, JetPack 7 `name@52.9C/53.1C`.
+    if (s.charCodeAt(te - 1) === CH_C) {
+      const temp = readTemp(s, ts, te);
+      if (temp) {
+        if (temp.c <= SENSOR_OFF_AT_OR_BELOW_C) r.sensorsOff.push(temp.name);
+        else {
+          r.tempsC[temp.name] = temp.c;
+          if (temp.maxC !== null) r.tempsMaxC[temp.name] = temp.maxC;
+        }
+        fields++;
+        tailFields++;
+        i++;
+        continue;
+      }
+    }
+
+    if (isName(s, ts, te)) {
+      if (!hasNext) {
+        // A tegrastats field name (upper case, or the old `cpu`) with nothing after it at the end of
+        // the line: the record goes on elsewhere (a wrap or a cut paste).
+        if (isUpperName(s, ts, te) || rangeIs(s, ts, te, 'cpu')) incomplete = true;
+        addUnknown(r, s, ts, te);
+        i++;
+        continue;
+      }
+      // Power rails: `VDD_IN 1931/1931` (old L4T, mW), `VDD_IN 4744mW/6179mW`, `… cur/avg/max` (JetPack 7).
+      const rail = readRail(s, ns, ne);
+      if (rail) {
+        const key = uniqueKey(r.railsMw, railKeys, s.slice(ts, te));
+        r.railsMw[key] =
+          rail.max === null ? { cur: rail.cur, avg: rail.avg } : { cur: rail.cur, avg: rail.avg, max: rail.max };
+        fields++;
+        tailFields++;
+        i += 2;
+        continue;
+      }
+      // An engine, GR3D or EMC is named in upper case in every release; a program's output between
+      // the readings (`Found 2 device(s):`) is not an engine "Found" at 2 MHz.
+      const lf = isUpperName(s, ts, te) ? readLoadFreq(s, ns, ne) : null;
+      if (lf) {
+        // `GR3D_FREQ` and `GR3D` (TX1) are one reading, as are `EMC_FREQ` and `EMC`.
+        const baseEnd = te - ts > 5 && rangeIs(s, te - 5, te, '_FREQ') ? te - 5 : te;
+        if (rangeIs(s, ts, baseEnd, 'GR3D')) {
+          r.gpuLoadPct = lf.loadPct;
+          r.gpuFreqMHz = lf.freqMHz;
+          r.gpuFreqsMHz = lf.freqsMHz;
+        } else if (rangeIs(s, ts, baseEnd, 'EMC')) {
+          r.emcLoadPct = lf.loadPct;
+          r.emcFreqMHz = lf.freqMHz;
+        } else {
+          const engine: TegrastatsEngine = {
+            on: lf.on,
+            loadPct: lf.loadPct,
+            freqMHz: lf.freqMHz,
+            freqsMHz: lf.freqsMHz,
+          };
+          r.engines[uniqueKey(r.engines, engineKeys, s.slice(ts, baseEnd))] = engine;
+        }
+        fields++;
+        i += 2;
+        continue;
+      }
+    }
+
+    addUnknown(r, s, ts, te);
+    i++;
+  }
+  r.unknownCount += total - n;
+  if (!sawCpus && !r.partial) incomplete = true;
+  if (incomplete) r.partial = true;
+  return { record: r, fields, incomplete, mayContinue: incomplete || tailFields === 0 };
 }
