@@ -1,15 +1,17 @@
 // One tegrastats line → one record: the scanner and the field readers behind
 // shared/parsers/tegrastats-parser.ts (which adds the streaming: re-joining wrapped lines).
 //
-// The line is read in place. A first loop over its characters notes where each token starts and
-// ends (in two typed arrays made once, not per line); then each token is dispatched by its keyword
-// (`RAM`, `CPU`, …) or its shape (`name@42C`, `NAME value`) to a reader that takes the line and the
-// token's bounds, reads the numbers digit by digit, and makes a string only for what the record
-// keeps (a sensor, rail or engine name, an unknown token). So nothing per token is allocated, and
-// the cost is linear in the line (a 1 KiB line costs a few microseconds: bench/parsers.bench.ts).
+// The line's UTF-16 code units are copied once into a typed array (see loadCodeUnits for why); a
+// first loop over them notes where each token starts and ends (in two typed arrays made once, not
+// per line); then each token is dispatched by its keyword (`RAM`, `CPU`, …) or its shape
+// (`name@42C`, `NAME value`) to a reader that takes the code units and the token's bounds, reads
+// the numbers digit by digit, and makes a string only for what the record keeps (a sensor, rail or
+// engine name, an unknown token). So nothing per token is allocated, and the cost is linear in the
+// line (a 1 KiB line costs a few microseconds: bench/parsers.bench.ts).
 //
-// Everything a line's reading calls lives in this one module on purpose: a call into another module
-// goes through the loader's export getter under tsx, which cost ~9 % of the parse rate.
+// Everything a line's reading calls lives in this one module: loaded as CommonJS (tsx run from a
+// script outside the package), every call into another module goes through an export getter,
+// which a profile showed at ~9 % of the parse.
 
 import type { TegrastatsCpu, TegrastatsEngine, TegrastatsRecord } from './records';
 
@@ -105,6 +107,60 @@ function isSpace(c: number): boolean {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Code units: the line is read from a typed array, not with charCodeAt. A line usually arrives as
+// a slice of a larger string (a chunk split at newlines), and V8's charCodeAt on a sliced string
+// costs about as much again as on a flat one: reading the line that way cost ~25 % of the rate.
+
+/** Lines up to this long are copied into the two arrays below, which are kept; a longer one gets its own. */
+const KEPT_CAPACITY = 2 * 64 * 1024;
+let keptUnits = new Uint16Array(1024);
+let keptBytes = new Uint8Array(1024);
+
+// shared/ sees no DOM or Node types: TextEncoder is looked up on globalThis (Node, Electron and
+// browsers have it), and a loop over charCodeAt stands in if it is missing.
+interface AsciiEncoder {
+  encodeInto(text: string, into: Uint8Array): { read: number; written: number };
+}
+const encoder = (() => {
+  const Ctor = (globalThis as unknown as { TextEncoder?: new () => AsciiEncoder }).TextEncoder;
+  return Ctor ? new Ctor() : null;
+})();
+
+/**
+ * The UTF-16 code units of `text` at [0, text.length) of the array returned, with as much room
+ * again after them (readCpuList joins a list's tokens there). Valid until the next call.
+ */
+function loadCodeUnits(text: string): Uint16Array {
+  const length = text.length;
+  const need = 2 * length;
+  let units = keptUnits;
+  let bytes = keptBytes;
+  if (need > units.length) {
+    const size = Math.max(need, 2 * units.length);
+    units = new Uint16Array(size);
+    bytes = new Uint8Array(size);
+    if (size <= KEPT_CAPACITY) [keptUnits, keptBytes] = [units, bytes];
+  }
+  // The native encoder copies an ASCII line (every real one) faster than any loop here: when each
+  // character took one byte, the bytes are the code units.
+  const encoded = encoder?.encodeInto(text, bytes);
+  if (encoded?.read === length && encoded.written === length) units.set(bytes.subarray(0, length));
+  else for (let k = 0; k < length; k++) units[k] = text.charCodeAt(k);
+  return units;
+}
+
+/** Code units turned into a string per String.fromCharCode call (well below any engine's argument limit). */
+const CHARS_PER_CALL = 8192;
+
+/** Number(text of c[from, to)), for the rare number too long to read digit by digit exactly. */
+function numberIn(c: Uint16Array, from: number, to: number): number {
+  let text = '';
+  for (let k = from; k < to; k += CHARS_PER_CALL)
+    text += String.fromCharCode(...c.subarray(k, Math.min(to, k + CHARS_PER_CALL)));
+  return Number(text);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Tokens: runs of characters other than whitespace and `(`, where `(` also starts a token
 // (`IRAM 0/252kB(lfb 252kB)` has no space before the parenthesis on some releases).
 
@@ -116,12 +172,11 @@ const tokenEnd = new Int32Array(MAX_TOKENS);
  * Notes the tokens of s from `from` on in tokenStart/tokenEnd; returns how many there are, the ones
  * past MAX_TOKENS included (those are counted, not noted).
  */
-function scanTokens(s: string, from: number): number {
+function scanTokens(c: Uint16Array, from: number, length: number): number {
   let count = 0;
   let k = from;
-  const length = s.length;
   while (k < length) {
-    if (isSpace(s.charCodeAt(k))) {
+    if (isSpace(c[k] ?? 0)) {
       k++;
       continue;
     }
@@ -130,8 +185,8 @@ function scanTokens(s: string, from: number): number {
     // to the next whitespace or `(`.
     k++;
     while (k < length) {
-      const c = s.charCodeAt(k);
-      if (c === CH_OPEN_PAREN || isSpace(c)) break;
+      const unit = c[k] ?? 0;
+      if (unit === CH_OPEN_PAREN || isSpace(unit)) break;
       k++;
     }
     if (count < MAX_TOKENS) {
@@ -144,15 +199,15 @@ function scanTokens(s: string, from: number): number {
 }
 
 /** s[from, to) is `word` exactly. */
-function rangeIs(s: string, from: number, to: number, word: string): boolean {
+function rangeIs(c: Uint16Array, from: number, to: number, word: string): boolean {
   if (to - from !== word.length) return false;
-  for (let k = 0; k < word.length; k++) if (s.charCodeAt(from + k) !== word.charCodeAt(k)) return false;
+  for (let k = 0; k < word.length; k++) if ((c[from + k] ?? 0) !== word.charCodeAt(k)) return false;
   return true;
 }
 
 /** Index of the first `code` in s[from, to), else -1 (never looks past `to`: a token is read, not the line). */
-function indexIn(s: string, code: number, from: number, to: number): number {
-  for (let k = from; k < to; k++) if (s.charCodeAt(k) === code) return k;
+function indexIn(c: Uint16Array, code: number, from: number, to: number): number {
+  for (let k = from; k < to; k++) if ((c[k] ?? 0) === code) return k;
   return -1;
 }
 
@@ -160,14 +215,14 @@ function indexIn(s: string, code: number, from: number, to: number): number {
 // Numbers
 
 /** End index of the run of digits starting at `k`, at most `end` (k itself when there is none). */
-function digitsEnd(s: string, k: number, end: number): number {
-  while (k < end && isDigit(s.charCodeAt(k))) k++;
+function digitsEnd(c: Uint16Array, k: number, end: number): number {
+  while (k < end && isDigit(c[k] ?? 0)) k++;
   return k;
 }
 
 /** s[from, to) is one or more digits. */
-function allDigits(s: string, from: number, to: number): boolean {
-  return to > from && digitsEnd(s, from, to) === to;
+function allDigits(c: Uint16Array, from: number, to: number): boolean {
+  return to > from && digitsEnd(c, from, to) === to;
 }
 
 /** Digits up to this many are read exactly by digitsValue (every step stays below 2^53). */
@@ -178,43 +233,43 @@ const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
 
 /**
  * The number the digits s[from, to) spell (a run digitsEnd found), the same as
- * `Number(s.slice(from, to))` without making the substring: a line has about forty numbers, and
+ * `numberIn(c, from, to)` without making the substring: a line has about forty numbers, and
  * making a substring only to parse it cost more than the parsing.
  */
-function digitsValue(s: string, from: number, to: number): number {
-  if (to - from > MAX_EXACT_DIGITS) return Number(s.slice(from, to));
+function digitsValue(c: Uint16Array, from: number, to: number): number {
+  if (to - from > MAX_EXACT_DIGITS) return numberIn(c, from, to);
   let v = 0;
-  for (let k = from; k < to; k++) v = v * 10 + (s.charCodeAt(k) - 48);
+  for (let k = from; k < to; k++) v = v * 10 + ((c[k] ?? 0) - 48);
   return v;
 }
 
 /** A decimal `-?D+(.D+)?` spanning s[from, to) exactly, as Number reads it; null otherwise. */
-function decimalIn(s: string, from: number, to: number): number | null {
-  const negative = from < to && s.charCodeAt(from) === CH_MINUS;
+function decimalIn(c: Uint16Array, from: number, to: number): number | null {
+  const negative = from < to && (c[from] ?? 0) === CH_MINUS;
   const k = negative ? from + 1 : from;
-  const e = digitsEnd(s, k, to);
+  const e = digitsEnd(c, k, to);
   if (e === k) return null;
   let end = e;
-  if (e < to && s.charCodeAt(e) === CH_DOT) {
-    end = digitsEnd(s, e + 1, to);
+  if (e < to && (c[e] ?? 0) === CH_DOT) {
+    end = digitsEnd(c, e + 1, to);
     if (end === e + 1) return null;
   }
   if (end !== to) return null;
   const fractionDigits = end === e ? 0 : end - e - 1;
-  if (e - k + fractionDigits > MAX_EXACT_DIGITS) return Number(s.slice(from, to));
+  if (e - k + fractionDigits > MAX_EXACT_DIGITS) return numberIn(c, from, to);
   // All the digits as one integer over a power of ten: both are exact doubles, so the one division
   // rounds to the nearest double, which is what Number gives for the text.
   const scale = POW10[fractionDigits] ?? NaN;
-  const digits = digitsValue(s, k, e) * scale + (fractionDigits === 0 ? 0 : digitsValue(s, e + 1, end));
+  const digits = digitsValue(c, k, e) * scale + (fractionDigits === 0 ? 0 : digitsValue(c, e + 1, end));
   const value = digits / scale;
   return negative ? -value : value;
 }
 
 /** `N%` spanning s[from, to) → N; null otherwise. */
-function readPct(s: string, from: number, to: number): number | null {
-  const e = digitsEnd(s, from, to);
-  if (e === from || e !== to - 1 || s.charCodeAt(e) !== CH_PERCENT) return null;
-  const pct = digitsValue(s, from, e);
+function readPct(c: Uint16Array, from: number, to: number): number | null {
+  const e = digitsEnd(c, from, to);
+  if (e === from || e !== to - 1 || (c[e] ?? 0) !== CH_PERCENT) return null;
+  const pct = digitsValue(c, from, e);
   return pct > MAX_LOAD_PCT ? null : pct;
 }
 
@@ -238,16 +293,16 @@ function unitBytes(unit: string): number {
 }
 
 /** unitBytes of s[from, to), without a substring for the ASCII units tegrastats prints. */
-function unitBytesIn(s: string, from: number, to: number): number {
+function unitBytesIn(c: Uint16Array, from: number, to: number): number {
   const length = to - from;
   if (length < 1 || length > 2) {
     // Lower-casing never shortens a string, so no longer text is a unit.
     return NaN;
   }
-  const a = s.charCodeAt(from);
-  const b = s.charCodeAt(to - 1);
+  const a = c[from] ?? 0;
+  const b = c[to - 1] ?? 0;
   // Outside ASCII, toLowerCase has its own cases (the Kelvin sign `K` lower-cases to `k`).
-  if (a > 127 || b > 127) return unitBytes(s.slice(from, to));
+  if (a > 127 || b > 127) return unitBytes(length === 1 ? String.fromCharCode(a) : String.fromCharCode(a, b));
   const last = b | 0x20; // ASCII letters to lower case
   if (last !== 98 /* b */) return NaN;
   if (length === 1) return 1;
@@ -267,15 +322,15 @@ function unitBytesIn(s: string, from: number, to: number): number {
 const pair = { first: 0, second: 0 };
 
 /** `a/bMB` spanning s[from, to) → pair (used, total in bytes) and true; false if not of that form. */
-function readUsedTotal(s: string, from: number, to: number): boolean {
-  const e1 = digitsEnd(s, from, to);
-  if (e1 === from || e1 === to || s.charCodeAt(e1) !== CH_SLASH) return false;
-  const e2 = digitsEnd(s, e1 + 1, to);
+function readUsedTotal(c: Uint16Array, from: number, to: number): boolean {
+  const e1 = digitsEnd(c, from, to);
+  if (e1 === from || e1 === to || (c[e1] ?? 0) !== CH_SLASH) return false;
+  const e2 = digitsEnd(c, e1 + 1, to);
   if (e2 === e1 + 1) return false;
-  const unit = unitBytesIn(s, e2, to);
+  const unit = unitBytesIn(c, e2, to);
   if (Number.isNaN(unit)) return false;
-  const used = digitsValue(s, from, e1);
-  const total = digitsValue(s, e1 + 1, e2);
+  const used = digitsValue(c, from, e1);
+  const total = digitsValue(c, e1 + 1, e2);
   // More in use than there is: a damaged number, not a reading.
   if (used > total) return false;
   pair.first = used * unit;
@@ -284,42 +339,42 @@ function readUsedTotal(s: string, from: number, to: number): boolean {
 }
 
 /** `NxZMB)` spanning s[from, to) → pair (N, Z in bytes) and true; false if not of that form. */
-function readLfbBlocks(s: string, from: number, to: number): boolean {
-  const e1 = digitsEnd(s, from, to);
-  if (e1 === from || e1 === to || s.charCodeAt(e1) !== CH_LOWER_X) return false;
-  const e2 = digitsEnd(s, e1 + 1, to);
-  if (e2 === e1 + 1 || s.charCodeAt(to - 1) !== CH_CLOSE_PAREN) return false;
-  const unit = unitBytesIn(s, e2, to - 1);
+function readLfbBlocks(c: Uint16Array, from: number, to: number): boolean {
+  const e1 = digitsEnd(c, from, to);
+  if (e1 === from || e1 === to || (c[e1] ?? 0) !== CH_LOWER_X) return false;
+  const e2 = digitsEnd(c, e1 + 1, to);
+  if (e2 === e1 + 1 || (c[to - 1] ?? 0) !== CH_CLOSE_PAREN) return false;
+  const unit = unitBytesIn(c, e2, to - 1);
   if (Number.isNaN(unit)) return false;
-  pair.first = digitsValue(s, from, e1);
-  pair.second = digitsValue(s, e1 + 1, e2) * unit;
+  pair.first = digitsValue(c, from, e1);
+  pair.second = digitsValue(c, e1 + 1, e2) * unit;
   return true;
 }
 
 /** `NMB)` spanning s[from, to) → bytes; null if not of that form. */
-function readSizeClosed(s: string, from: number, to: number): number | null {
-  const e = digitsEnd(s, from, to);
-  if (e === from || s.charCodeAt(to - 1) !== CH_CLOSE_PAREN) return null;
-  const unit = unitBytesIn(s, e, to - 1);
-  return Number.isNaN(unit) ? null : digitsValue(s, from, e) * unit;
+function readSizeClosed(c: Uint16Array, from: number, to: number): number | null {
+  const e = digitsEnd(c, from, to);
+  if (e === from || (c[to - 1] ?? 0) !== CH_CLOSE_PAREN) return null;
+  const unit = unitBytesIn(c, e, to - 1);
+  return Number.isNaN(unit) ? null : digitsValue(c, from, e) * unit;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Names
 
 /** `^[A-Za-z]\w*$` over s[from, to). */
-function isName(s: string, from: number, to: number): boolean {
-  if (to === from || !isLetter(s.charCodeAt(from))) return false;
-  for (let k = from + 1; k < to; k++) if (!isWordChar(s.charCodeAt(k))) return false;
+function isName(c: Uint16Array, from: number, to: number): boolean {
+  if (to === from || !isLetter(c[from] ?? 0)) return false;
+  for (let k = from + 1; k < to; k++) if (!isWordChar(c[k] ?? 0)) return false;
   return true;
 }
 
 /** `^[A-Z][A-Z0-9_]*$` over s[from, to): how tegrastats spells its field names. */
-function isUpperName(s: string, from: number, to: number): boolean {
+function isUpperName(c: Uint16Array, from: number, to: number): boolean {
   if (to === from) return false;
-  const c0 = s.charCodeAt(from);
+  const c0 = c[from] ?? 0;
   if (c0 < 65 || c0 > 90) return false;
-  for (let k = from + 1; k < to; k++) if (!isUpperWordChar(s.charCodeAt(k))) return false;
+  for (let k = from + 1; k < to; k++) if (!isUpperWordChar(c[k] ?? 0)) return false;
   return true;
 }
 
@@ -327,22 +382,27 @@ function isUpperName(s: string, from: number, to: number): boolean {
 // Temperatures, rails, loads and clocks
 
 /** `name@42.5C` / JetPack 7 `name@52.9C/53.1C` spanning s[from, to) → name, value, max; null if not of that form. */
-function readTemp(s: string, from: number, to: number): { name: string; c: number; maxC: number | null } | null {
-  const at = indexIn(s, CH_AT, from, to);
-  if (at <= from || !isLetter(s.charCodeAt(from))) return null;
+function readTemp(
+  c: Uint16Array,
+  text: string,
+  from: number,
+  to: number,
+): { name: string; c: number; maxC: number | null } | null {
+  const at = indexIn(c, CH_AT, from, to);
+  if (at <= from || !isLetter(c[from] ?? 0)) return null;
   for (let k = from + 1; k < at; k++) {
-    const c = s.charCodeAt(k);
-    if (!(isWordChar(c) || c === CH_DOT || c === CH_MINUS)) return null;
+    const unit = c[k] ?? 0;
+    if (!(isWordChar(unit) || unit === CH_DOT || unit === CH_MINUS)) return null;
   }
-  const slash = indexIn(s, CH_SLASH, at, to);
+  const slash = indexIn(c, CH_SLASH, at, to);
   const firstEnd = slash < 0 ? to : slash;
-  if (s.charCodeAt(firstEnd - 1) !== CH_C) return null;
-  const c = decimalIn(s, at + 1, firstEnd - 1);
-  if (c === null) return null;
-  if (slash < 0) return { name: s.slice(from, at), c, maxC: null };
-  if (s.charCodeAt(to - 1) !== CH_C) return null;
-  const maxC = decimalIn(s, slash + 1, to - 1);
-  return maxC === null ? null : { name: s.slice(from, at), c, maxC };
+  if ((c[firstEnd - 1] ?? 0) !== CH_C) return null;
+  const value = decimalIn(c, at + 1, firstEnd - 1);
+  if (value === null) return null;
+  if (slash < 0) return { name: text.slice(from, at), c: value, maxC: null };
+  if ((c[to - 1] ?? 0) !== CH_C) return null;
+  const maxC = decimalIn(c, slash + 1, to - 1);
+  return maxC === null ? null : { name: text.slice(from, at), c: value, maxC };
 }
 
 /**
@@ -351,7 +411,7 @@ function readTemp(s: string, from: number, to: number): { name: string; c: numbe
  * `2412mW/24` is a line cut in its last value (a log copied while tegrastats wrote it), not an
  * average of 24 mW.
  */
-function readRail(s: string, from: number, to: number): { cur: number; avg: number; max: number | null } | null {
+function readRail(c: Uint16Array, from: number, to: number): { cur: number; avg: number; max: number | null } | null {
   let cur = 0;
   let avg = 0;
   let max: number | null = null;
@@ -359,23 +419,23 @@ function readRail(s: string, from: number, to: number): { cur: number; avg: numb
   let withUnit = 0;
   let k = from;
   for (;;) {
-    const negative = k < to && s.charCodeAt(k) === CH_MINUS;
+    const negative = k < to && (c[k] ?? 0) === CH_MINUS;
     if (negative) k++;
-    const e = digitsEnd(s, k, to);
+    const e = digitsEnd(c, k, to);
     if (e === k) return null;
-    const value = negative ? -digitsValue(s, k, e) : digitsValue(s, k, e);
+    const value = negative ? -digitsValue(c, k, e) : digitsValue(c, k, e);
     if (count === 0) cur = value;
     else if (count === 1) avg = value;
     else max = value;
     count++;
     k = e;
-    if (k + 2 <= to && s.charCodeAt(k) === 109 /* m */ && s.charCodeAt(k + 1) === 87 /* W */) {
+    if (k + 2 <= to && (c[k] ?? 0) === 109 /* m */ && (c[k + 1] ?? 0) === 87 /* W */) {
       k += 2;
       withUnit++;
     }
     if (withUnit !== 0 && withUnit !== count) return null;
     if (k === to) break;
-    if (s.charCodeAt(k) !== CH_SLASH || count === 3) return null;
+    if ((c[k] ?? 0) !== CH_SLASH || count === 3) return null;
     k++;
   }
   return count < 2 ? null : { cur, avg, max };
@@ -392,59 +452,64 @@ interface LoadFreq {
  * `off`, `N%`, `N%@F`, `N%@[F,F]`, `@F`, `@[F,F,F]`, bare `F` spanning s[from, to) → load and
  * clock; null if none of these.
  */
-function readLoadFreq(s: string, from: number, to: number): LoadFreq | null {
-  if (rangeIs(s, from, to, 'off')) return { on: false, loadPct: null, freqMHz: null, freqsMHz: null };
+function readLoadFreq(c: Uint16Array, from: number, to: number): LoadFreq | null {
+  if (rangeIs(c, from, to, 'off')) return { on: false, loadPct: null, freqMHz: null, freqsMHz: null };
   if (to === from) return null;
   let k = from;
   let loadPct: number | null = null;
-  const e = digitsEnd(s, from, to);
-  if (e === to) return { on: true, loadPct: null, freqMHz: digitsValue(s, from, e), freqsMHz: null };
+  const e = digitsEnd(c, from, to);
+  if (e === to) return { on: true, loadPct: null, freqMHz: digitsValue(c, from, e), freqsMHz: null };
   if (e > from) {
-    if (s.charCodeAt(e) !== CH_PERCENT) return null;
-    loadPct = digitsValue(s, from, e);
+    if ((c[e] ?? 0) !== CH_PERCENT) return null;
+    loadPct = digitsValue(c, from, e);
     if (loadPct > MAX_LOAD_PCT) return null;
     k = e + 1;
   }
   if (k === to) return { on: true, loadPct, freqMHz: null, freqsMHz: null };
-  if (s.charCodeAt(k) !== CH_AT) return null;
+  if ((c[k] ?? 0) !== CH_AT) return null;
   k++;
-  if (k < to && s.charCodeAt(k) === CH_OPEN_BRACKET) {
-    if (s.charCodeAt(to - 1) !== CH_CLOSE_BRACKET) return null;
+  if (k < to && (c[k] ?? 0) === CH_OPEN_BRACKET) {
+    if ((c[to - 1] ?? 0) !== CH_CLOSE_BRACKET) return null;
     const freqs: number[] = [];
     let max = -Infinity;
     let p = k + 1;
     for (;;) {
-      const d = digitsEnd(s, p, to);
+      const d = digitsEnd(c, p, to);
       if (d === p) return null;
-      const f = digitsValue(s, p, d);
+      const f = digitsValue(c, p, d);
       freqs.push(f);
       if (f > max) max = f;
       if (d === to - 1) break;
-      if (s.charCodeAt(d) !== CH_COMMA) return null;
+      if ((c[d] ?? 0) !== CH_COMMA) return null;
       p = d + 1;
     }
     return { on: true, loadPct, freqMHz: max, freqsMHz: freqs };
   }
-  const d = digitsEnd(s, k, to);
+  const d = digitsEnd(c, k, to);
   if (d === k || d !== to) return null;
-  return { on: true, loadPct, freqMHz: digitsValue(s, k, d), freqsMHz: null };
+  return { on: true, loadPct, freqMHz: digitsValue(c, k, d), freqsMHz: null };
 }
 
 /**
  * The CPU list entry s[from, to): `N%@F`, `N%` (clock shared, after the list), `off`; undefined if
  * unreadable. Read in place in the list, as a list has up to 14 entries.
  */
-function readCpuEntry(s: string, from: number, to: number, shared: number | null): TegrastatsCpu | null | undefined {
-  if (rangeIs(s, from, to, 'off')) return null;
-  const d = digitsEnd(s, from, to);
-  if (d === from || d === to || s.charCodeAt(d) !== CH_PERCENT) return undefined;
-  const loadPct = digitsValue(s, from, d);
+function readCpuEntry(
+  c: Uint16Array,
+  from: number,
+  to: number,
+  shared: number | null,
+): TegrastatsCpu | null | undefined {
+  if (rangeIs(c, from, to, 'off')) return null;
+  const d = digitsEnd(c, from, to);
+  if (d === from || d === to || (c[d] ?? 0) !== CH_PERCENT) return undefined;
+  const loadPct = digitsValue(c, from, d);
   if (loadPct > MAX_LOAD_PCT) return undefined;
   if (d + 1 === to) return { loadPct, freqMHz: shared };
-  if (s.charCodeAt(d + 1) !== CH_AT) return undefined;
-  const f = digitsEnd(s, d + 2, to);
+  if ((c[d + 1] ?? 0) !== CH_AT) return undefined;
+  const f = digitsEnd(c, d + 2, to);
   if (f === d + 2 || f !== to) return undefined;
-  return { loadPct, freqMHz: digitsValue(s, d + 2, to) };
+  return { loadPct, freqMHz: digitsValue(c, d + 2, to) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -500,8 +565,8 @@ function uniqueKey(map: Record<string, unknown>, seen: { counts: Map<string, num
 }
 
 /** Keeps s[from, to) as an unknown token (the first MAX_UNKNOWN_TOKENS verbatim), counts it always. */
-function addUnknown(r: TegrastatsRecord, s: string, from: number, to: number): void {
-  if (r.unknown.length < MAX_UNKNOWN_TOKENS) r.unknown.push(s.slice(from, to));
+function addUnknown(r: TegrastatsRecord, text: string, from: number, to: number): void {
+  if (r.unknown.length < MAX_UNKNOWN_TOKENS) r.unknown.push(text.slice(from, to));
   r.unknownCount++;
 }
 
@@ -512,28 +577,28 @@ function addUnknownText(r: TegrastatsRecord, text: string): void {
 }
 
 /** Token `i` is `DD-DD-DDDD` (the JetPack 5+ date). */
-function isDateToken(s: string, i: number): boolean {
+function isDateToken(c: Uint16Array, i: number): boolean {
   const a = tokenStart[i] ?? 0;
   return (
     (tokenEnd[i] ?? 0) - a === 10 &&
-    s.charCodeAt(a + 2) === CH_MINUS &&
-    s.charCodeAt(a + 5) === CH_MINUS &&
-    allDigits(s, a, a + 2) &&
-    allDigits(s, a + 3, a + 5) &&
-    allDigits(s, a + 6, a + 10)
+    (c[a + 2] ?? 0) === CH_MINUS &&
+    (c[a + 5] ?? 0) === CH_MINUS &&
+    allDigits(c, a, a + 2) &&
+    allDigits(c, a + 3, a + 5) &&
+    allDigits(c, a + 6, a + 10)
   );
 }
 
 /** Token `i` is `DD:DD:DD` (the JetPack 5+ time). */
-function isTimeToken(s: string, i: number): boolean {
+function isTimeToken(c: Uint16Array, i: number): boolean {
   const a = tokenStart[i] ?? 0;
   return (
     (tokenEnd[i] ?? 0) - a === 8 &&
-    s.charCodeAt(a + 2) === CH_COLON &&
-    s.charCodeAt(a + 5) === CH_COLON &&
-    allDigits(s, a, a + 2) &&
-    allDigits(s, a + 3, a + 5) &&
-    allDigits(s, a + 6, a + 8)
+    (c[a + 2] ?? 0) === CH_COLON &&
+    (c[a + 5] ?? 0) === CH_COLON &&
+    allDigits(c, a, a + 2) &&
+    allDigits(c, a + 3, a + 5) &&
+    allDigits(c, a + 6, a + 8)
   );
 }
 
@@ -549,17 +614,17 @@ const enum Keyword {
 }
 
 /** Which keyword token s[from, to) is: dispatch on its length, then its letters. */
-function keywordOf(s: string, from: number, to: number): Keyword {
+function keywordOf(c: Uint16Array, from: number, to: number): Keyword {
   switch (to - from) {
     case 3:
-      if (rangeIs(s, from, to, 'RAM')) return Keyword.Ram;
-      if (rangeIs(s, from, to, 'CPU') || rangeIs(s, from, to, 'cpu')) return Keyword.Cpu;
-      if (rangeIs(s, from, to, 'MTS')) return Keyword.Mts;
-      if (rangeIs(s, from, to, 'EDP')) return Keyword.Edp;
+      if (rangeIs(c, from, to, 'RAM')) return Keyword.Ram;
+      if (rangeIs(c, from, to, 'CPU') || rangeIs(c, from, to, 'cpu')) return Keyword.Cpu;
+      if (rangeIs(c, from, to, 'MTS')) return Keyword.Mts;
+      if (rangeIs(c, from, to, 'EDP')) return Keyword.Edp;
       return Keyword.None;
     case 4:
-      if (rangeIs(s, from, to, 'SWAP')) return Keyword.Swap;
-      if (rangeIs(s, from, to, 'IRAM')) return Keyword.Iram;
+      if (rangeIs(c, from, to, 'SWAP')) return Keyword.Swap;
+      if (rangeIs(c, from, to, 'IRAM')) return Keyword.Iram;
       return Keyword.None;
     default:
       return Keyword.None;
@@ -567,49 +632,59 @@ function keywordOf(s: string, from: number, to: number): Keyword {
 }
 
 /** Index of the first token at or after k holding `]` within MAX_CPU_LIST_TOKENS, else -1 (a bounded scan). */
-function nextClose(s: string, n: number, k: number): number {
+function nextClose(c: Uint16Array, n: number, k: number): number {
   for (let q = k; q < n && q - k < MAX_CPU_LIST_TOKENS; q++)
-    if (indexIn(s, CH_CLOSE_BRACKET, tokenStart[q] ?? 0, tokenEnd[q] ?? 0) >= 0) return q;
+    if (indexIn(c, CH_CLOSE_BRACKET, tokenStart[q] ?? 0, tokenEnd[q] ?? 0) >= 0) return q;
   return -1;
 }
 
 /**
- * Reads the CPU list in tokens j…close (`[` opens token j, the first `]` is in token `close`) into
- * r.cpus: how many of its entries read, or -1 when what follows the `]` is not `@F` (the shared
- * clock of old releases) or nothing, which makes it no list at all.
+ * Reads the CPU list in tokens j…close (`[` opens token j, the first `]` is in token `close`) of
+ * `line` (its code units in c) into r.cpus: how many of its entries read, or -1 when what follows
+ * the `]` is not `@F` (the shared clock of old releases) or nothing, which makes it no list at all.
  */
-function readCpuList(r: TegrastatsRecord, line: string, j: number, close: number): number {
-  let s = line;
+function readCpuList(r: TegrastatsRecord, c: Uint16Array, line: string, j: number, close: number): number {
   let from = tokenStart[j] ?? 0;
   let to = tokenEnd[j] ?? 0;
+  /** The list's text, and where its first character is in c. */
+  let text = line;
+  let textAt = 0;
   if (close !== j) {
-    // Rare (a paste that put spaces into the list): read the tokens joined.
-    s = '';
-    for (let q = j; q <= close; q++) s += line.slice(tokenStart[q], tokenEnd[q]);
-    from = 0;
-    to = s.length;
+    // Rare (a paste that put spaces into the list): the tokens are read joined, their code units
+    // copied one after the other past the line's end in c (loadCodeUnits left room for them).
+    textAt = line.length;
+    to = textAt;
+    text = '';
+    for (let q = j; q <= close; q++) {
+      const a = tokenStart[q] ?? 0;
+      const b = tokenEnd[q] ?? 0;
+      c.copyWithin(to, a, b);
+      to += b - a;
+      text += line.slice(a, b);
+    }
+    from = textAt;
   }
-  const shut = indexIn(s, CH_CLOSE_BRACKET, from, to);
+  const shut = indexIn(c, CH_CLOSE_BRACKET, from, to);
   let shared: number | null = null;
   if (shut + 1 < to) {
-    if (s.charCodeAt(shut + 1) !== CH_AT) return -1;
-    const sharedEnd = digitsEnd(s, shut + 2, to);
+    if ((c[shut + 1] ?? 0) !== CH_AT) return -1;
+    const sharedEnd = digitsEnd(c, shut + 2, to);
     if (sharedEnd === shut + 2 || sharedEnd !== to) return -1;
-    shared = digitsValue(s, shut + 2, to);
+    shared = digitsValue(c, shut + 2, to);
   }
   r.cpus = [];
   let readable = 0;
   if (shut === from + 1) return 0;
   let entry = from + 1;
   for (let idx = 0; ; idx++) {
-    const comma = indexIn(s, CH_COMMA, entry, shut);
+    const comma = indexIn(c, CH_COMMA, entry, shut);
     // No entry has spaces to trim: the list is made of tokens, which have none.
     const end = comma < 0 ? shut : comma;
-    const c = readCpuEntry(s, entry, end, shared);
-    if (c === undefined) addUnknownText(r, `CPU[${idx}]=${s.slice(entry, end)}`);
+    const cpu = readCpuEntry(c, entry, end, shared);
+    if (cpu === undefined) addUnknownText(r, `CPU[${idx}]=${text.slice(entry - textAt, end - textAt)}`);
     else readable++;
     // null means `off`: an entry that does not read is a core whose load and clock are unknown.
-    r.cpus.push(c === undefined ? { loadPct: null, freqMHz: null } : c);
+    r.cpus.push(cpu === undefined ? { loadPct: null, freqMHz: null } : cpu);
     if (comma < 0) break;
     entry = comma + 1;
   }
@@ -653,8 +728,8 @@ export function readLine(text: string, line: number): LineParse {
       from = whole.length;
     }
   }
-  const s = text;
-  const total = scanTokens(s, from);
+  const c = loadCodeUnits(text);
+  const total = scanTokens(c, from, text.length);
   const n = Math.min(total, MAX_TOKENS);
   let incomplete = false;
   let sawCpus = false;
@@ -664,16 +739,16 @@ export function readLine(text: string, line: number): LineParse {
   const railKeys: { counts: Map<string, number> | null } = { counts: null };
   const engineKeys: { counts: Map<string, number> | null } = { counts: null };
 
-  if (n >= 2 && isDateToken(s, 0) && isTimeToken(s, 1)) {
-    const d = s.slice(tokenStart[0], tokenEnd[0]);
-    const t = s.slice(tokenStart[1], tokenEnd[1]);
+  if (n >= 2 && isDateToken(c, 0) && isTimeToken(c, 1)) {
+    const d = text.slice(tokenStart[0], tokenEnd[0]);
+    const t = text.slice(tokenStart[1], tokenEnd[1]);
     r.timestamp = `${d} ${t}`;
     r.localTimeIso = `${d.slice(6)}-${d.slice(0, 2)}-${d.slice(3, 5)}T${t}`;
     fields++;
     i = 2;
   }
   const first = i;
-  r.partial = !(i < n && rangeIs(s, tokenStart[i] ?? 0, tokenEnd[i] ?? 0, 'RAM'));
+  r.partial = !(i < n && rangeIs(c, tokenStart[i] ?? 0, tokenEnd[i] ?? 0, 'RAM'));
 
   while (i < n) {
     const ts = tokenStart[i] ?? 0;
@@ -682,8 +757,8 @@ export function readLine(text: string, line: number): LineParse {
     const ns = hasNext ? (tokenStart[i + 1] ?? 0) : 0;
     const ne = hasNext ? (tokenEnd[i + 1] ?? 0) : 0;
     // A fragment of a wrapped record may start at the bare CPU list.
-    const bareList = i === first && s.charCodeAt(ts) === CH_OPEN_BRACKET;
-    const keyword = bareList ? Keyword.Cpu : keywordOf(s, ts, te);
+    const bareList = i === first && (c[ts] ?? 0) === CH_OPEN_BRACKET;
+    const keyword = bareList ? Keyword.Cpu : keywordOf(c, ts, te);
 
     // The keyword readings. Each either reads its tokens and goes on to the next token (`continue`),
     // or falls through to the generic readings below, which keep what nobody reads as unknown.
@@ -692,7 +767,7 @@ export function readLine(text: string, line: number): LineParse {
       case Keyword.Swap:
       case Keyword.Iram: {
         // Memory: `RAM a/bMB (lfb NxZMB)`, `SWAP a/bMB (cached NMB)`, `IRAM a/bkB (lfb NkB)`.
-        if (!hasNext || !readUsedTotal(s, ns, ne)) break;
+        if (!hasNext || !readUsedTotal(c, ns, ne)) break;
         if (keyword === Keyword.Ram) [r.ramUsedBytes, r.ramTotalBytes] = [pair.first, pair.second];
         else if (keyword === Keyword.Swap) [r.swapUsedBytes, r.swapTotalBytes] = [pair.first, pair.second];
         else [r.iramUsedBytes, r.iramTotalBytes] = [pair.first, pair.second];
@@ -701,23 +776,23 @@ export function readLine(text: string, line: number): LineParse {
         if (i >= n) continue;
         const os = tokenStart[i] ?? 0;
         const oe = tokenEnd[i] ?? 0;
-        const lfb = rangeIs(s, os, oe, '(lfb');
-        if (!lfb && !rangeIs(s, os, oe, '(cached')) continue;
+        const lfb = rangeIs(c, os, oe, '(lfb');
+        if (!lfb && !rangeIs(c, os, oe, '(cached')) continue;
         if (i + 1 >= n) {
           incomplete = true;
-          addUnknown(r, s, os, oe);
+          addUnknown(r, text, os, oe);
           i += 1;
           continue;
         }
         const is = tokenStart[i + 1] ?? 0;
         const ie = tokenEnd[i + 1] ?? 0;
-        if (lfb && keyword === Keyword.Ram && readLfbBlocks(s, is, ie)) {
+        if (lfb && keyword === Keyword.Ram && readLfbBlocks(c, is, ie)) {
           [r.ramLfbBlocks, r.ramLfbBlockBytes] = [pair.first, pair.second];
         } else {
-          const single = readSizeClosed(s, is, ie);
+          const single = readSizeClosed(c, is, ie);
           if (lfb && single !== null && keyword === Keyword.Iram) r.iramLfbBytes = single;
           else if (!lfb && single !== null && keyword === Keyword.Swap) r.swapCachedBytes = single;
-          else addUnknownText(r, `${s.slice(os, oe)} ${s.slice(is, ie)}`);
+          else addUnknownText(r, `${text.slice(os, oe)} ${text.slice(is, ie)}`);
         }
         i += 2;
         continue;
@@ -728,18 +803,18 @@ export function readLine(text: string, line: number): LineParse {
         const j = bareList ? i : i + 1;
         if (j >= n) {
           incomplete = true;
-          addUnknown(r, s, ts, te);
+          addUnknown(r, text, ts, te);
           i++;
           continue;
         }
-        if (s.charCodeAt(tokenStart[j] ?? 0) !== CH_OPEN_BRACKET) break;
+        if ((c[tokenStart[j] ?? 0] ?? 0) !== CH_OPEN_BRACKET) break;
         // The list has no spaces in any release seen, but a paste may add some: join until `]`.
-        const close = nextClose(s, n, j);
+        const close = nextClose(c, n, j);
         if (close < 0) {
           incomplete = true;
           break;
         }
-        const readable = readCpuList(r, s, j, close);
+        const readable = readCpuList(r, c, text, j, close);
         // Not a list after all: the tokens are kept as unknown below.
         if (readable < 0) break;
         sawCpus = true;
@@ -752,10 +827,10 @@ export function readLine(text: string, line: number): LineParse {
 
       case Keyword.Mts: {
         // `MTS fg 0% bg 0%` (TX1, TX2 on L4T 28).
-        if (i + 4 >= n || !rangeIs(s, tokenStart[i + 1] ?? 0, tokenEnd[i + 1] ?? 0, 'fg')) break;
-        if (!rangeIs(s, tokenStart[i + 3] ?? 0, tokenEnd[i + 3] ?? 0, 'bg')) break;
-        const fg = readPct(s, tokenStart[i + 2] ?? 0, tokenEnd[i + 2] ?? 0);
-        const bg = readPct(s, tokenStart[i + 4] ?? 0, tokenEnd[i + 4] ?? 0);
+        if (i + 4 >= n || !rangeIs(c, tokenStart[i + 1] ?? 0, tokenEnd[i + 1] ?? 0, 'fg')) break;
+        if (!rangeIs(c, tokenStart[i + 3] ?? 0, tokenEnd[i + 3] ?? 0, 'bg')) break;
+        const fg = readPct(c, tokenStart[i + 2] ?? 0, tokenEnd[i + 2] ?? 0);
+        const bg = readPct(c, tokenStart[i + 4] ?? 0, tokenEnd[i + 4] ?? 0);
         if (fg === null || bg === null) break;
         r.mtsFgPct = fg;
         r.mtsBgPct = bg;
@@ -766,11 +841,11 @@ export function readLine(text: string, line: number): LineParse {
 
       case Keyword.Edp: {
         // `EDP limit 1734` (TX1).
-        if (i + 2 >= n || !rangeIs(s, ns, ne, 'limit')) break;
+        if (i + 2 >= n || !rangeIs(c, ns, ne, 'limit')) break;
         const vs = tokenStart[i + 2] ?? 0;
         const ve = tokenEnd[i + 2] ?? 0;
-        if (!allDigits(s, vs, ve)) break;
-        r.edpLimitMHz = digitsValue(s, vs, ve);
+        if (!allDigits(c, vs, ve)) break;
+        r.edpLimitMHz = digitsValue(c, vs, ve);
         fields++;
         tailFields++;
         i += 3;
@@ -782,8 +857,8 @@ export function readLine(text: string, line: number): LineParse {
     }
 
     // Temperatures: `name@42.5C`, JetPack 7 `name@52.9C/53.1C`.
-    if (s.charCodeAt(te - 1) === CH_C) {
-      const temp = readTemp(s, ts, te);
+    if ((c[te - 1] ?? 0) === CH_C) {
+      const temp = readTemp(c, text, ts, te);
       if (temp) {
         if (temp.c <= SENSOR_OFF_AT_OR_BELOW_C) r.sensorsOff.push(temp.name);
         else {
@@ -797,19 +872,19 @@ export function readLine(text: string, line: number): LineParse {
       }
     }
 
-    if (isName(s, ts, te)) {
+    if (isName(c, ts, te)) {
       if (!hasNext) {
         // A tegrastats field name (upper case, or the old `cpu`) with nothing after it at the end of
         // the line: the record goes on elsewhere (a wrap or a cut paste).
-        if (isUpperName(s, ts, te) || rangeIs(s, ts, te, 'cpu')) incomplete = true;
-        addUnknown(r, s, ts, te);
+        if (isUpperName(c, ts, te) || rangeIs(c, ts, te, 'cpu')) incomplete = true;
+        addUnknown(r, text, ts, te);
         i++;
         continue;
       }
       // Power rails: `VDD_IN 1931/1931` (old L4T, mW), `VDD_IN 4744mW/6179mW`, `… cur/avg/max` (JetPack 7).
-      const rail = readRail(s, ns, ne);
+      const rail = readRail(c, ns, ne);
       if (rail) {
-        const key = uniqueKey(r.railsMw, railKeys, s.slice(ts, te));
+        const key = uniqueKey(r.railsMw, railKeys, text.slice(ts, te));
         r.railsMw[key] =
           rail.max === null ? { cur: rail.cur, avg: rail.avg } : { cur: rail.cur, avg: rail.avg, max: rail.max };
         fields++;
@@ -819,15 +894,15 @@ export function readLine(text: string, line: number): LineParse {
       }
       // An engine, GR3D or EMC is named in upper case in every release; a program's output between
       // the readings (`Found 2 device(s):`) is not an engine "Found" at 2 MHz.
-      const lf = isUpperName(s, ts, te) ? readLoadFreq(s, ns, ne) : null;
+      const lf = isUpperName(c, ts, te) ? readLoadFreq(c, ns, ne) : null;
       if (lf) {
         // `GR3D_FREQ` and `GR3D` (TX1) are one reading, as are `EMC_FREQ` and `EMC`.
-        const baseEnd = te - ts > 5 && rangeIs(s, te - 5, te, '_FREQ') ? te - 5 : te;
-        if (rangeIs(s, ts, baseEnd, 'GR3D')) {
+        const baseEnd = te - ts > 5 && rangeIs(c, te - 5, te, '_FREQ') ? te - 5 : te;
+        if (rangeIs(c, ts, baseEnd, 'GR3D')) {
           r.gpuLoadPct = lf.loadPct;
           r.gpuFreqMHz = lf.freqMHz;
           r.gpuFreqsMHz = lf.freqsMHz;
-        } else if (rangeIs(s, ts, baseEnd, 'EMC')) {
+        } else if (rangeIs(c, ts, baseEnd, 'EMC')) {
           r.emcLoadPct = lf.loadPct;
           r.emcFreqMHz = lf.freqMHz;
         } else {
@@ -837,7 +912,7 @@ export function readLine(text: string, line: number): LineParse {
             freqMHz: lf.freqMHz,
             freqsMHz: lf.freqsMHz,
           };
-          r.engines[uniqueKey(r.engines, engineKeys, s.slice(ts, baseEnd))] = engine;
+          r.engines[uniqueKey(r.engines, engineKeys, text.slice(ts, baseEnd))] = engine;
         }
         fields++;
         i += 2;
@@ -845,7 +920,7 @@ export function readLine(text: string, line: number): LineParse {
       }
     }
 
-    addUnknown(r, s, ts, te);
+    addUnknown(r, text, ts, te);
     i++;
   }
   r.unknownCount += total - n;
