@@ -91,8 +91,9 @@ function isUpperWordChar(c: number): boolean {
  * spaces. A logger or a paste can bring a no-break space or a BOM into a line.
  */
 function isSpace(c: number): boolean {
-  if (c === CH_SPACE || (c >= CH_TAB && c <= CH_CR)) return true;
-  if (c < 0xa0) return false;
+  // Most characters are printable ASCII, which two comparisons rule out.
+  if (c > CH_SPACE && c < 0xa0) return false;
+  if (c <= CH_SPACE) return c === CH_SPACE || (c >= CH_TAB && c <= CH_CR);
   return (
     c === 0xa0 ||
     c === 0x1680 ||
