@@ -4,6 +4,7 @@ import { parseTegrastatsLine } from '../../../../shared/parsers/tegrastats-parse
 import type { TegrastatsRecord } from '../../../../shared/parsers/records';
 import { diagnostics, fixture, GiB, KiB, MiB, ofKind, parse, parseFixture } from '../../../helpers/parser-test-kit';
 import { noisePieces } from '../../../helpers/parser-noise';
+import { corpusLines } from '../../../helpers/parser-corpus';
 
 const tegra = (rel: string) => parseFixture('tegrastats', `tegrastats/${rel}`);
 const records = (rel: string) => ofKind(tegra(rel), 'tegrastats');
@@ -485,6 +486,55 @@ describe('tegrastats: robustness', () => {
       [{ loadPct: 100, freqMHz: 1500 }],
       100,
     ]);
+  });
+
+  // The line reader keeps its arrays (code units, token bounds) from line to line: a reader that
+  // looked one character past its token would see what an earlier, longer line left there.
+  it('a line reads the same whatever line was read before it', () => {
+    const real = corpusLines('tegrastats').filter((l) => /\bRAM\s/.test(l));
+    const leftover = fc.string({ unit: fc.constantFrom(...'0123456789,]%@C/mW)x.-'.split('')), minLength: 1 });
+    fc.assert(
+      fc.property(fc.constantFrom(...real), fc.nat(), leftover, (line, cutAt, junk) => {
+        const cut = line.slice(0, cutAt % (line.length + 1));
+        parseTegrastatsLine('', 1);
+        const afterNothing = parseTegrastatsLine(cut, 1);
+        // The earlier line: the same text, but every character from the cut on replaced by junk.
+        parseTegrastatsLine(cut + junk.repeat(Math.ceil((line.length - cut.length + 8) / junk.length)), 1);
+        expect(parseTegrastatsLine(cut, 1)).toEqual(afterNothing);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('Unicode spaces separate tokens like ASCII ones (a line that is not ASCII is read another way)', () => {
+    // Lines without a logger's time, whose pattern has a literal space between date and time.
+    const real = corpusLines('tegrastats').filter((l) => /^\s*(?:\d\d-|RAM\s)/.test(l));
+    expect(real.length).toBeGreaterThan(10);
+    const space = fc.constantFrom('\u00a0', '\u1680', '\u2003', '\u200a', '\u2028', '\u202f', '\u3000', '\ufeff');
+    fc.assert(
+      fc.property(fc.constantFrom(...real), space, (line, sp) => {
+        const ascii = parseTegrastatsLine(line, 1);
+        expect(ascii.kind).toBe('tegrastats');
+        expect(parseTegrastatsLine(line.replaceAll(' ', sp), 1)).toEqual(ascii);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a token that is not ASCII is kept verbatim, lone surrogates included; the Kelvin sign is a k', () => {
+    // parseTegrastatsLine: a lone surrogate has no UTF-8 form, so it cannot come through the splitter.
+    const r = parseTegrastatsLine(
+      'RAM 1/2MB SWAP 1/2\u212aB CPU [1%@5,\u00e9t\u00e9] x\u00e9\ud800y cpu@4\u00b0C gpu@-1.5C',
+      1,
+    ) as TegrastatsRecord;
+    expect(r.unknown).toEqual(['CPU[1]=\u00e9t\u00e9', 'x\u00e9\ud800y', 'cpu@4\u00b0C']);
+    expect(r.cpus).toEqual([
+      { loadPct: 1, freqMHz: 5 },
+      { loadPct: null, freqMHz: null },
+    ]);
+    // toLowerCase makes the Kelvin sign a `k`, so `\u212aB` is kB, as it always was.
+    expect([r.swapUsedBytes, r.swapTotalBytes]).toEqual([KiB, 2 * KiB]);
+    expect(r.tempsC).toEqual({ gpu: -1.5 });
   });
 
   it('counts lines: blank and comment lines advance the line number', () => {
