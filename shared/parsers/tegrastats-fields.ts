@@ -170,7 +170,7 @@ const tokenStart = new Int32Array(MAX_TOKENS);
 const tokenEnd = new Int32Array(MAX_TOKENS);
 
 /**
- * Notes the tokens of s from `from` on in tokenStart/tokenEnd; returns how many there are, the ones
+ * Notes the tokens of c[from, length) in tokenStart/tokenEnd; returns how many there are, the ones
  * past MAX_TOKENS included (those are counted, not noted).
  */
 function scanTokens(c: Uint16Array, from: number, length: number): number {
@@ -199,14 +199,14 @@ function scanTokens(c: Uint16Array, from: number, length: number): number {
   return count;
 }
 
-/** s[from, to) is `word` exactly. */
+/** c[from, to) is `word` exactly. */
 function rangeIs(c: Uint16Array, from: number, to: number, word: string): boolean {
   if (to - from !== word.length) return false;
   for (let k = 0; k < word.length; k++) if ((c[from + k] ?? 0) !== word.charCodeAt(k)) return false;
   return true;
 }
 
-/** Index of the first `code` in s[from, to), else -1 (never looks past `to`: a token is read, not the line). */
+/** Index of the first `code` in c[from, to), else -1 (never looks past `to`: a token is read, not the line). */
 function indexIn(c: Uint16Array, code: number, from: number, to: number): number {
   for (let k = from; k < to; k++) if ((c[k] ?? 0) === code) return k;
   return -1;
@@ -221,7 +221,7 @@ function digitsEnd(c: Uint16Array, k: number, end: number): number {
   return k;
 }
 
-/** s[from, to) is one or more digits. */
+/** c[from, to) is one or more digits. */
 function allDigits(c: Uint16Array, from: number, to: number): boolean {
   return to > from && digitsEnd(c, from, to) === to;
 }
@@ -233,8 +233,8 @@ const MAX_EXACT_DIGITS = 15;
 const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
 
 /**
- * The number the digits s[from, to) spell (a run digitsEnd found), the same as
- * `numberIn(c, from, to)` without making the substring: a line has about forty numbers, and
+ * The number the digits c[from, to) spell (a run digitsEnd found), the same as
+ * `Number()` of their text without making the substring: a line has about forty numbers, and
  * making a substring only to parse it cost more than the parsing.
  */
 function digitsValue(c: Uint16Array, from: number, to: number): number {
@@ -244,7 +244,7 @@ function digitsValue(c: Uint16Array, from: number, to: number): number {
   return v;
 }
 
-/** A decimal `-?D+(.D+)?` spanning s[from, to) exactly, as Number reads it; null otherwise. */
+/** A decimal `-?D+(.D+)?` spanning c[from, to) exactly, as Number reads it; null otherwise. */
 function decimalIn(c: Uint16Array, from: number, to: number): number | null {
   const negative = from < to && (c[from] ?? 0) === CH_MINUS;
   const k = negative ? from + 1 : from;
@@ -266,7 +266,7 @@ function decimalIn(c: Uint16Array, from: number, to: number): number | null {
   return negative ? -value : value;
 }
 
-/** `N%` spanning s[from, to) → N; null otherwise. */
+/** `N%` spanning c[from, to) → N; null otherwise. */
 function readPct(c: Uint16Array, from: number, to: number): number | null {
   const e = digitsEnd(c, from, to);
   if (e === from || e !== to - 1 || (c[e] ?? 0) !== CH_PERCENT) return null;
@@ -293,7 +293,7 @@ function unitBytes(unit: string): number {
   }
 }
 
-/** unitBytes of s[from, to), without a substring for the ASCII units tegrastats prints. */
+/** unitBytes of c[from, to), without a substring for the ASCII units tegrastats prints. */
 function unitBytesIn(c: Uint16Array, from: number, to: number): number {
   const length = to - from;
   if (length < 1 || length > 2) {
@@ -322,7 +322,7 @@ function unitBytesIn(c: Uint16Array, from: number, to: number): number {
 /** Values a reader hands back without a new array: set by readUsedTotal and readLfbBlocks. */
 const pair = { first: 0, second: 0 };
 
-/** `a/bMB` spanning s[from, to) → pair (used, total in bytes) and true; false if not of that form. */
+/** `a/bMB` spanning c[from, to) → pair (used, total in bytes) and true; false if not of that form. */
 function readUsedTotal(c: Uint16Array, from: number, to: number): boolean {
   const e1 = digitsEnd(c, from, to);
   if (e1 === from || e1 === to || (c[e1] ?? 0) !== CH_SLASH) return false;
@@ -339,7 +339,7 @@ function readUsedTotal(c: Uint16Array, from: number, to: number): boolean {
   return true;
 }
 
-/** `NxZMB)` spanning s[from, to) → pair (N, Z in bytes) and true; false if not of that form. */
+/** `NxZMB)` spanning c[from, to) → pair (N, Z in bytes) and true; false if not of that form. */
 function readLfbBlocks(c: Uint16Array, from: number, to: number): boolean {
   const e1 = digitsEnd(c, from, to);
   if (e1 === from || e1 === to || (c[e1] ?? 0) !== CH_LOWER_X) return false;
@@ -352,7 +352,7 @@ function readLfbBlocks(c: Uint16Array, from: number, to: number): boolean {
   return true;
 }
 
-/** `NMB)` spanning s[from, to) → bytes; null if not of that form. */
+/** `NMB)` spanning c[from, to) → bytes; null if not of that form. */
 function readSizeClosed(c: Uint16Array, from: number, to: number): number | null {
   const e = digitsEnd(c, from, to);
   if (e === from || (c[to - 1] ?? 0) !== CH_CLOSE_PAREN) return null;
@@ -363,14 +363,14 @@ function readSizeClosed(c: Uint16Array, from: number, to: number): number | null
 // ---------------------------------------------------------------------------------------------
 // Names
 
-/** `^[A-Za-z]\w*$` over s[from, to). */
+/** `^[A-Za-z]\w*$` over c[from, to). */
 function isName(c: Uint16Array, from: number, to: number): boolean {
   if (to === from || !isLetter(c[from] ?? 0)) return false;
   for (let k = from + 1; k < to; k++) if (!isWordChar(c[k] ?? 0)) return false;
   return true;
 }
 
-/** `^[A-Z][A-Z0-9_]*$` over s[from, to): how tegrastats spells its field names. */
+/** `^[A-Z][A-Z0-9_]*$` over c[from, to): how tegrastats spells its field names. */
 function isUpperName(c: Uint16Array, from: number, to: number): boolean {
   if (to === from) return false;
   const c0 = c[from] ?? 0;
@@ -382,7 +382,7 @@ function isUpperName(c: Uint16Array, from: number, to: number): boolean {
 // ---------------------------------------------------------------------------------------------
 // Temperatures, rails, loads and clocks
 
-/** `name@42.5C` / JetPack 7 `name@52.9C/53.1C` spanning s[from, to) → name, value, max; null if not of that form. */
+/** `name@42.5C` / JetPack 7 `name@52.9C/53.1C` spanning c[from, to) → name, value, max; null if not of that form. */
 function readTemp(
   c: Uint16Array,
   text: string,
@@ -407,7 +407,7 @@ function readTemp(
 }
 
 /**
- * Rail values `cur/avg`, `curmW/avgmW`, `cur/avg/max` (JetPack 7) spanning s[from, to); null if
+ * Rail values `cur/avg`, `curmW/avgmW`, `cur/avg/max` (JetPack 7) spanning c[from, to); null if
  * not of that form. Every value has `mW` or none has: tegrastats prints one form per release, so
  * `2412mW/24` is a line cut in its last value (a log copied while tegrastats wrote it), not an
  * average of 24 mW.
@@ -450,7 +450,7 @@ interface LoadFreq {
 }
 
 /**
- * `off`, `N%`, `N%@F`, `N%@[F,F]`, `@F`, `@[F,F,F]`, bare `F` spanning s[from, to) → load and
+ * `off`, `N%`, `N%@F`, `N%@[F,F]`, `@F`, `@[F,F,F]`, bare `F` spanning c[from, to) → load and
  * clock; null if none of these.
  */
 function readLoadFreq(c: Uint16Array, from: number, to: number): LoadFreq | null {
@@ -492,7 +492,7 @@ function readLoadFreq(c: Uint16Array, from: number, to: number): LoadFreq | null
 }
 
 /**
- * The CPU list entry s[from, to): `N%@F`, `N%` (clock shared, after the list), `off`; undefined if
+ * The CPU list entry c[from, to): `N%@F`, `N%` (clock shared, after the list), `off`; undefined if
  * unreadable. Read in place in the list, as a list has up to 14 entries.
  */
 function readCpuEntry(
@@ -565,7 +565,7 @@ function uniqueKey(map: Record<string, unknown>, seen: { counts: Map<string, num
   return `${name}#${k}`;
 }
 
-/** Keeps s[from, to) as an unknown token (the first MAX_UNKNOWN_TOKENS verbatim), counts it always. */
+/** Keeps text[from, to) as an unknown token (the first MAX_UNKNOWN_TOKENS verbatim), counts it always. */
 function addUnknown(r: TegrastatsRecord, text: string, from: number, to: number): void {
   if (r.unknown.length < MAX_UNKNOWN_TOKENS) r.unknown.push(text.slice(from, to));
   r.unknownCount++;
@@ -614,7 +614,7 @@ const enum Keyword {
   Edp,
 }
 
-/** Which keyword token s[from, to) is: dispatch on its length, then its letters. */
+/** Which keyword token c[from, to) is: dispatch on its length, then its letters. */
 function keywordOf(c: Uint16Array, from: number, to: number): Keyword {
   switch (to - from) {
     case 3:

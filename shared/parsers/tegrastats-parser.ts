@@ -12,9 +12,9 @@
 // sensors, duplicate `NC` rails, `NVENC 79%@166`), and JetPack 7 (Thor) shapes written from the
 // format: `@[F,F,F]`, `EMC_FREQ @F` without load, `cpu@52.9C/53.1C`, rails `cur/avg/max`.
 //
-// The line is read by tegrastats-fields.ts (one pass over its characters, one reader per field,
-// like jetson-stats' tegra_parse.py); a token nobody knows is kept in `unknown` instead of derailing
-// the rest. This file adds what needs more than one line: re-joining a record a terminal wrapped.
+// The line is read by tegrastats-fields.ts (its tokens found in one pass over its characters,
+// then one reader per field, like jetson-stats' tegra_parse.py); a token nobody knows is kept in
+// `unknown` instead of derailing the rest. This file adds what needs more than one line: re-joining a record a terminal wrapped.
 
 import { capLines, type LineCapOptions } from './line-cap';
 import {
