@@ -13,7 +13,7 @@
 // script outside the package), every call into another module goes through an export getter,
 // which a profile showed at ~9 % of the parse.
 
-import type { TegrastatsCpu, TegrastatsEngine, TegrastatsRecord } from './records';
+import type { TegrastatsCpu, TegrastatsEngine, TegrastatsRail, TegrastatsRecord } from './records';
 
 /** Readings at or below this are "sensor off" sentinels (tegrastats prints -256C for a disabled zone). */
 export const SENSOR_OFF_AT_OR_BELOW_C = -200;
@@ -407,12 +407,12 @@ function readTemp(
 }
 
 /**
- * Rail values `cur/avg`, `curmW/avgmW`, `cur/avg/max` (JetPack 7) spanning c[from, to); null if
- * not of that form. Every value has `mW` or none has: tegrastats prints one form per release, so
+ * Rail values `cur/avg`, `curmW/avgmW`, `cur/avg/max` (JetPack 7) spanning c[from, to), as the
+ * record keeps them; null if not of that form. Every value has `mW` or none has: tegrastats prints one form per release, so
  * `2412mW/24` is a line cut in its last value (a log copied while tegrastats wrote it), not an
  * average of 24 mW.
  */
-function readRail(c: Uint16Array, from: number, to: number): { cur: number; avg: number; max: number | null } | null {
+function readRail(c: Uint16Array, from: number, to: number): TegrastatsRail | null {
   let cur = 0;
   let avg = 0;
   let max: number | null = null;
@@ -439,21 +439,15 @@ function readRail(c: Uint16Array, from: number, to: number): { cur: number; avg:
     if ((c[k] ?? 0) !== CH_SLASH || count === 3) return null;
     k++;
   }
-  return count < 2 ? null : { cur, avg, max };
-}
-
-interface LoadFreq {
-  on: boolean;
-  loadPct: number | null;
-  freqMHz: number | null;
-  freqsMHz: number[] | null;
+  if (count < 2) return null;
+  return max === null ? { cur, avg } : { cur, avg, max };
 }
 
 /**
- * `off`, `N%`, `N%@F`, `N%@[F,F]`, `@F`, `@[F,F,F]`, bare `F` spanning c[from, to) → load and
- * clock; null if none of these.
+ * `off`, `N%`, `N%@F`, `N%@[F,F]`, `@F`, `@[F,F,F]`, bare `F` spanning c[from, to) → its load and
+ * clock, the object an engine keeps in the record; null if none of these.
  */
-function readLoadFreq(c: Uint16Array, from: number, to: number): LoadFreq | null {
+function readLoadFreq(c: Uint16Array, from: number, to: number): TegrastatsEngine | null {
   if (rangeIs(c, from, to, 'off')) return { on: false, loadPct: null, freqMHz: null, freqsMHz: null };
   if (to === from) return null;
   let k = from;
@@ -886,8 +880,7 @@ export function readLine(text: string, line: number): LineParse {
       const rail = readRail(c, ns, ne);
       if (rail) {
         const key = uniqueKey(r.railsMw, railKeys, text.slice(ts, te));
-        r.railsMw[key] =
-          rail.max === null ? { cur: rail.cur, avg: rail.avg } : { cur: rail.cur, avg: rail.avg, max: rail.max };
+        r.railsMw[key] = rail;
         fields++;
         tailFields++;
         i += 2;
@@ -907,13 +900,7 @@ export function readLine(text: string, line: number): LineParse {
           r.emcLoadPct = lf.loadPct;
           r.emcFreqMHz = lf.freqMHz;
         } else {
-          const engine: TegrastatsEngine = {
-            on: lf.on,
-            loadPct: lf.loadPct,
-            freqMHz: lf.freqMHz,
-            freqsMHz: lf.freqsMHz,
-          };
-          r.engines[uniqueKey(r.engines, engineKeys, text.slice(ts, baseEnd))] = engine;
+          r.engines[uniqueKey(r.engines, engineKeys, text.slice(ts, baseEnd))] = lf;
         }
         fields++;
         i += 2;
