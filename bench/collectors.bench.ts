@@ -24,7 +24,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSyn
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CollectorDefinition } from '../shared/collectors/collector';
-import { AWK_INTERACTIVE_SH, awkWord, EMIT_AWK, TICKER_SH } from '../shared/collectors/collector-script';
+import { AWK_INTERACTIVE_SH, awkWord, EMIT_AWK, TAG_LINES_AWK, TICKER_SH } from '../shared/collectors/collector-script';
 import { COLLECTORS } from '../shared/collectors/registry';
 import { planCollectors } from '../shared/collectors/collector-plan';
 import { PERF_DEFAULT_EVENTS } from '../shared/collectors/perf-collector';
@@ -35,7 +35,7 @@ import {
   SMAPS_ROLLUP_PERIOD_MS,
   UNCHANGED_WALK_PERIOD_MS,
 } from '../shared/collectors/procfs-sampler-script';
-import { collectorFilterAwk, WATCHDOG_POLL_S, watchdogSh } from '../electron/node/run/run-scripts';
+import { WATCHDOG_POLL_S, watchdogSh } from '../electron/node/run/run-scripts';
 import { shellJoin, shellQuote } from '../shared/util/shell';
 import type { BenchRow } from './bench-util';
 import { CpuGroups, cpuacctProblem } from './cgroup-cpu';
@@ -151,7 +151,7 @@ function setScript(dir: string, pipelines: Pipeline[], cgProcs: (name: string) =
     const body = p.def.tagsOwnLines
       ? `echo $$ > ${shellQuote(cgProcs(p.name))}; KVSCOPE_TAG=${p.def.id} KVSCOPE_SPOOL_MAX=0 sh ${shellQuote(file)} "$1" ${args} 2>/dev/null >> ${spool}`
       : `echo $$ > ${shellQuote(cgProcs(p.name))}; sh ${shellQuote(file)} "$1" ${args} 2>/dev/null | ` +
-        `awk $AWKI -v tag=${p.def.id} -v max=0 ${awkWord(collectorFilterAwk)} >> ${spool}`;
+        `KVSCOPE_TAG=${p.def.id} KVSCOPE_SPOOL_MAX=0 awk $AWKI ${awkWord(TAG_LINES_AWK)} >> ${spool}`;
     lines.push(`sh -c ${shellQuote(body)} kvscope-bench "$P" &`);
   }
   lines.push('wait');

@@ -120,5 +120,13 @@ END { if (emitDropped > 0) { printf "%s", "X 0 dropped stream=" emitTag " lines=
 /** `say <text…>`: one line from the collector's shell, tagged like `emit()` (printf: one write). */
 export const SAY_SH = `say() { if [ -n "$KVSCOPE_TAG" ]; then printf 'C %s %s\\n' "$KVSCOPE_TAG" "$*"; else printf '%s\\n' "$*"; fi; }`;
 
+/**
+ * An awk program that writes every line of its input through `emit()`: a stream that is not the
+ * collector's own text (a tool's raw output, perf's) into the spool, by the same rules. Run with
+ * KVSCOPE_TAG and KVSCOPE_SPOOL_MAX in its environment (`tag_lines` below; the launcher for a
+ * collector without `tagsOwnLines`, electron/node/run/run-scripts.ts).
+ */
+export const TAG_LINES_AWK = `${EMIT_AWK}{ emit($0) }`;
+
 /** `tag_lines`: a stream's lines (a tool's raw output) through `emit()`, or as they are without KVSCOPE_TAG. Needs $AWKI. */
-export const TAG_LINES_SH = `tag_lines() { if [ -n "$KVSCOPE_TAG" ]; then awk $AWKI ${awkWord(`${EMIT_AWK}{ emit($0) }`)}; else cat; fi; }`;
+export const TAG_LINES_SH = `tag_lines() { if [ -n "$KVSCOPE_TAG" ]; then awk $AWKI ${awkWord(TAG_LINES_AWK)}; else cat; fi; }`;

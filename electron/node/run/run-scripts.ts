@@ -21,6 +21,7 @@
 // than LEFTOVER_RUN_DAYS is removed by the next launcher started on the target.
 // Only POSIX sh, awk and coreutils/busybox are assumed on the target.
 import { CGROUP_ROOT } from '../../../shared/collectors/cgroup-collector';
+import { awkWord, TAG_LINES_AWK } from '../../../shared/collectors/collector-script';
 import { shellJoin, shellQuote } from '../../../shared/util/shell';
 import { TREE_KILL_FUNCTION_SH, WATCHDOG_KILL_GRACE_S } from './process-tree';
 
@@ -129,10 +130,6 @@ const passAwk = String.raw`{
 }
 END { if (dropped > 0) { printf "%s", "X " t " dropped stream=O lines=" dropped "\n"; fflush() } }`;
 
-// A collector's lines go to the spool tagged `C <id> `, one write(2) each (see above); past
-// SPOOL_MAX they are counted instead, except the procfs sampler's "gone" line that ends the run's
-// memory curve. Most collectors' scripts do this themselves (EMIT_AWK in
-// shared/collectors/collector-script.ts, the same rules); this awk does it for the others (perf).
 /**
  * How often the watchdog looks at the heartbeat (seconds; at most WATCHDOG_S). The client beats
  * every second, so any beat since the last look shows; a look every 5 s costs a fifth of one a
@@ -171,13 +168,6 @@ WD_POLL_S=${WATCHDOG_POLL_S}; [ "$WATCHDOG_S" -lt "$WD_POLL_S" ] && WD_POLL_S=$W
   done
 ) &
 `;
-
-export const collectorFilterAwk = String.raw`{
-  n += length($0) + length(tag) + 4
-  if (max > 0 && n > max && $0 !~ /gone=1/) { d++; next }
-  printf "%s", "C " tag " " $0 "\n"; fflush()
-}
-END { if (d > 0) { printf "%s", "X 0 dropped stream=" tag " lines=" d "\n"; fflush() } }`;
 
 // --- memory limit: the engine's own memory cgroup (RunRequest.memoryLimitBytes) ---------------
 // Made before the engine starts; the engine's wrapper joins it before it execs the engine, so
@@ -299,9 +289,11 @@ while [ -z "$EP" ] && [ $i -lt 200 ]; do read -r EP < engine.pid 2>/dev/null; [ 
 # taskset, bash run.sh) fork or exec inside it. The collectors get EP and follow the group
 # themselves (shared/collectors/procfs-sampler-script.ts measures its largest member).
 ev engine pid=$EP group=$EP stdout=$OUTMODE
-# One pipeline per collector: its script, whose lines are tagged and capped by the script itself
-# (those in TAGGED, told their tag and the cap in KVSCOPE_TAG and KVSCOPE_SPOOL_MAX) or by one awk
-# after it. A script ends by itself once the engine is gone; one that ends while the engine still
+# One pipeline per collector: its script, whose lines go to the spool tagged \`C <id> \`, one write(2)
+# each, and past SPOOL_MAX counted (shared/collectors/collector-script.ts, emit()): written so by
+# the script itself (those in TAGGED) or, for the others (perf's own output), by one awk after it
+# with the same emit() (TAG_LINES_AWK); either way told the tag and the cap in KVSCOPE_TAG and
+# KVSCOPE_SPOOL_MAX. A script ends by itself once the engine is gone; one that ends while the engine still
 # runs (its tool crashed, was killed, or exited) is said by a "! stopped" line after its own lines
 # (so after an "! absent" it said, which makes ending right): its samples so far are kept, and the
 # run's status for it says it stopped (electron/node/run/collector-book.ts).
@@ -315,7 +307,7 @@ for c in $COLLECTORS; do
       { KVSCOPE_TAG="$c" KVSCOPE_SPOOL_MAX="$SPOOL_MAX" sh "$c.sh" "$EP" "$@" 2>/dev/null; rc=$?; kvscope_alive "$EP" && read -r u _ < /proc/uptime && echo "C $c ! stopped code=$rc t=$u"; } >> spool &
       ;;
     *)
-      { sh "$c.sh" "$EP" "$@" 2>/dev/null; rc=$?; kvscope_alive "$EP" && read -r u _ < /proc/uptime && echo "! stopped code=$rc t=$u"; } | awk $AWKI -v tag="$c" -v max="$SPOOL_MAX" '${collectorFilterAwk.replace(/'/g, "'\\''")}' >> spool &
+      { sh "$c.sh" "$EP" "$@" 2>/dev/null; rc=$?; kvscope_alive "$EP" && read -r u _ < /proc/uptime && echo "! stopped code=$rc t=$u"; } | KVSCOPE_TAG="$c" KVSCOPE_SPOOL_MAX="$SPOOL_MAX" awk $AWKI ${awkWord(TAG_LINES_AWK)} >> spool &
       ;;
   esac
   CP="$CP $!"

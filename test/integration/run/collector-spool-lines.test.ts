@@ -1,15 +1,16 @@
 // How collectors' lines reach the run's spool: a collector whose script tags its own lines
 // (CollectorDefinition.tagsOwnLines: `say`, `emit()`, `tag_lines` of
 // shared/collectors/collector-script.ts) writes `C <id> <text>` straight into the spool, with no
-// tagging awk of the launcher's beside it; the others' stdout goes through that awk. Both keep the
+// tagging awk of the launcher's beside it; the others' stdout goes through that awk (TAG_LINES_AWK). Both keep the
 // spool's rules: every line a spool line, past SPOOL_MAX lines counted (the procfs sampler's
 // "gone" line kept), and a script that ends while the engine runs said by `! stopped`.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { launcherScript, runConf, type LaunchedCollector } from '../../../electron/node/run/run-scripts';
+import { TAG_LINES_AWK } from '../../../shared/collectors/collector-script';
 import { parseSpoolLine } from '../../../shared/collectors/run-spool';
 import { pmapCollector } from '../../../shared/collectors/pmap-collector';
 import { procfsCollector } from '../../../shared/collectors/procfs-collector';
@@ -17,16 +18,22 @@ import { procfsCollector } from '../../../shared/collectors/procfs-collector';
 const work = mkdtempSync(join(tmpdir(), 'kvscope-spool-lines-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-/** A collector without `tagsOwnLines`: three plain lines, then it ends while the engine still runs. */
-const PLAIN_SH = 'echo "H v=1"; echo "one"; echo "two"; exit 3\n';
+/**
+ * A collector without `tagsOwnLines`: three plain lines, then, a second later (its tagging awk is
+ * looked for meanwhile), it ends while the engine still runs.
+ */
+const PLAIN_SH = 'echo "H v=1"; echo "one"; echo "two"; sleep 1; exit 3\n';
 
-/** The command lines of every awk running now. */
-function awkCommandLines(): string[] {
-  const out: string[] = [];
+/** Every awk running now in directory `cwd`: its command line and the KVSCOPE_TAG of its environment. */
+function runningAwks(cwd: string): { argv: string; tag: string | undefined }[] {
+  const out: { argv: string; tag: string | undefined }[] = [];
   for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
     try {
       const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-      if (argv[0]?.endsWith('awk')) out.push(argv.join(' '));
+      if (!argv[0]?.endsWith('awk') || readlinkSync(`/proc/${pid}/cwd`) !== cwd) continue;
+      const env = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+      const tag = env.find((e) => e.startsWith('KVSCOPE_TAG='))?.slice('KVSCOPE_TAG='.length);
+      out.push({ argv: argv.join(' '), tag });
     } catch {
       // gone meanwhile
     }
@@ -34,12 +41,17 @@ function awkCommandLines(): string[] {
   return out;
 }
 
+/** The launcher's tagging awk (TAG_LINES_AWK) of the collector `tag`, among the awks seen. */
+function taggingAwks(awks: { argv: string; tag: string | undefined }[], tag: string) {
+  return awks.filter((a) => a.tag === tag && a.argv.includes(TAG_LINES_AWK));
+}
+
 /** Runs the launcher to its end as the run controller does; returns its spool's lines and the awks seen meanwhile. */
 async function launch(
   name: string,
   engineCommand: string,
   spoolMaxBytes: number,
-): Promise<{ spool: string[]; awks: string[] }> {
+): Promise<{ spool: string[]; awks: { argv: string; tag: string | undefined }[] }> {
   const dir = join(work, `kvscope-${name}`);
   mkdirSync(dir);
   writeFileSync(join(dir, 'launcher.sh'), launcherScript());
@@ -54,14 +66,14 @@ async function launch(
   const done = new Promise<void>((resolve) => child.on('close', () => resolve()));
   // The awks of this run's pipelines, looked at while the engine runs.
   await new Promise((r) => setTimeout(r, 700));
-  const awks = awkCommandLines().filter((l) => l.includes(' tag=') || l.includes('pid='));
+  const awks = runningAwks(dir);
   await done;
   return { spool: readFileSync(join(dir, 'spool'), 'utf8').split('\n').filter(Boolean), awks };
 }
 
 describe('collector lines into the spool', () => {
   it('a self-tagging collector writes its tagged lines itself, the launcher tags the others', async () => {
-    const { spool, awks } = await launch('tags', 'sleep 1.5', 1_000_000);
+    const { spool, awks } = await launch('tags', 'sleep 2.5', 1_000_000);
     for (const line of spool) expect(parseSpoolLine(line).tag, line).not.toBe('diagnostic');
     const procfs = spool.filter((l) => l.startsWith('C procfs '));
     expect(procfs[0]).toMatch(/^C procfs H v=1 pid=\d+ pagesize=\d+ /);
@@ -74,9 +86,10 @@ describe('collector lines into the spool', () => {
       'C plain two',
       expect.stringMatching(/^C plain ! stopped code=3 t=[\d.]+$/),
     ]);
-    // No tagging awk for procfs (its own awk reads the ticks; tag= is the launcher's filter's).
-    expect(awks.filter((l) => l.includes('tag=procfs'))).toEqual([]);
-    expect(awks.filter((l) => l.includes('pid=')).length).toBeGreaterThanOrEqual(1);
+    // No tagging awk for procfs (its own awk reads the ticks and tags its lines); one for plain.
+    expect(taggingAwks(awks, 'procfs')).toEqual([]);
+    expect(taggingAwks(awks, 'plain')).toHaveLength(1);
+    expect(awks.filter((a) => a.tag === 'procfs' && a.argv.includes('pid=')).length).toBeGreaterThanOrEqual(1);
   });
 
   it('past SPOOL_MAX a self-tagging collector counts its lines, and still says the engine is gone', async () => {
