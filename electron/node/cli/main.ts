@@ -55,6 +55,19 @@ export function debugEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
   return env.KVSCOPE_DEBUG !== undefined && env.KVSCOPE_DEBUG !== '' && env.KVSCOPE_DEBUG !== '0';
 }
 
+/**
+ * `reason` with the line breaks of every argument it quotes written `\n` / `\r`: a failure is one
+ * line (firstLine cuts the rest, a usage text after the reason), and a path the user gave with a
+ * newline in it (`--out $'a\nb'`) must not be cut in the middle.
+ */
+export function withArgumentBreaksEscaped(reason: string, argv: readonly string[]): string {
+  let out = reason;
+  const values = argv.flatMap((a) => (a.startsWith('-') && a.includes('=') ? [a, a.slice(a.indexOf('=') + 1)] : [a]));
+  for (const value of values.filter((v) => /[\r\n]/.test(v)).sort((a, b) => b.length - a.length))
+    out = out.split(value).join(value.replace(/\r/g, '\\r').replace(/\n/g, '\\n'));
+  return out;
+}
+
 /** The first non-empty line of a message (a failure is one line). */
 export function firstLine(message: string): string {
   return (
@@ -74,7 +87,8 @@ export async function main(argv: string[], ttyIo: CliIo = defaultIo()): Promise<
   const { args, quiet, help } = globalFlags(argv);
   const [name, ...rest] = args;
   const fail = (reason: string, code: number, error?: unknown): number => {
-    io.err(`kvscope${name && isCommandName(name) ? ` ${name}` : ''}: ${firstLine(reason) || 'failed'}\n`);
+    const line = firstLine(withArgumentBreaksEscaped(reason, argv)) || 'failed';
+    io.err(`kvscope${name && isCommandName(name) ? ` ${name}` : ''}: ${line}\n`);
     if (debugEnabled() && error !== undefined) io.err(describe(error) + '\n');
     return code;
   };

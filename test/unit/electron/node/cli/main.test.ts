@@ -75,6 +75,15 @@ describe('main: one line per failure', () => {
     expect(r.err).toBe('kvscope kv: give --gguf <file>, or all of --layers, --kv-heads and --head-dim\n');
   });
 
+  it('a path with a line break in it is shown whole, its breaks written \\n', async () => {
+    const r = await run(['report', '/nonexistent-kvscope/a\nb\r.kvscope', '-o', '/tmp/kvscope-unused.html']);
+    expect(r.code).not.toBe(0);
+    expect(r.err.split('\n')).toHaveLength(2);
+    expect(r.err).toMatch(/^kvscope report: .*\/nonexistent-kvscope\/a\\nb\\r\.kvscope/);
+    const out = await run(['kv', '--gguf=/nonexistent-kvscope/m\n.gguf', '--ctx', '10']);
+    expect(out.err).toMatch(/^kvscope kv: .*\/nonexistent-kvscope\/m\\n\.gguf.*\n$/);
+  });
+
   it('KVSCOPE_DEBUG=1 adds the stack after the line', async () => {
     const before = process.env.KVSCOPE_DEBUG;
     process.env.KVSCOPE_DEBUG = '1';
