@@ -42,13 +42,26 @@ function encodedForms(text: string): string[] {
   return [...forms].filter((f) => f.length > 0);
 }
 
-/** Replace every registered secret in `text` with `***`, longest first. */
+/**
+ * Tokens whose shape says what they are, masked even when KVScope never saw them: an engine or a
+ * wrapper can print a token it read from a file or a credential helper (a failed download's
+ * `Authorization` echo, `set -x`, `env`). Each issuer's documented prefix and length: Hugging Face
+ * `hf_` + 34, OpenAI `sk-` / `sk-proj-`, Anthropic `sk-ant-`, GitHub `ghp_`/`gho_`/`ghu_`/`ghs_`/
+ * `ghr_` + 36 and `github_pat_`, GitLab `glpat-`, Slack `xox?-`, AWS access key ids `AKIA`/`ASIA`
+ * + 16. The lengths keep ordinary words (`sk-learn`, `hf_hub`) out.
+ */
+const TOKEN_SHAPES =
+  /\b(?:hf_[A-Za-z0-9]{30,}|sk-[\w-]{20,}|gh[pousr]_[A-Za-z0-9]{36,}|github_pat_\w{40,}|glpat-[\w-]{20,}|xox[abprs]-[A-Za-z0-9-]{10,}|A[KS]IA[0-9A-Z]{16})\b/g;
+
+/** Replace every registered secret in `text` with `***`, longest first, then every token shaped like one (TOKEN_SHAPES). */
 export function redact(text: string): string {
-  if (secrets.size === 0 || text.length === 0) return text;
+  if (text.length === 0) return text;
   let out = text;
-  ordered ??= [...secrets].sort((a, b) => b.length - a.length);
-  for (const s of ordered) if (out.includes(s)) out = out.split(s).join(MASK);
-  return out;
+  if (secrets.size > 0) {
+    ordered ??= [...secrets].sort((a, b) => b.length - a.length);
+    for (const s of ordered) if (out.includes(s)) out = out.split(s).join(MASK);
+  }
+  return out.replace(TOKEN_SHAPES, MASK);
 }
 
 /**

@@ -1,7 +1,7 @@
 // Secrets typed into an engine command line (an API key, a Hugging Face token, a password in a
 // variable or a URL) run as typed but are never printed, stored or exported: the real CLI runs a
 // real engine that also echoes its token, and every byte it leaves behind is searched.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -95,6 +95,42 @@ describe('secrets in the environment an engine on this computer inherits', () =>
     expect(existsSync(at('env.kvscope-wal'))).toBe(false);
     for (const file of ['env.kvscope', 'env.md'])
       expect([file, leakedEnv(readFileSync(at(file)).toString('latin1'))]).toEqual([file, []]);
+  });
+});
+
+// A token KVScope never saw (the engine reads it from a file, a credential helper) is masked by its
+// shape: a Hugging Face token, an OpenAI key, a GitHub token, each of its issuer's documented form.
+describe('a token the engine read from a file and printed', () => {
+  const UNSEEN = [
+    `hf_${'Zq90unseenTokenAbcdefghijklmnop'}abc`,
+    `sk-proj-${'Zq91unseenKey_0123456789abcdef'}`,
+    `ghp_${'Zq92'.repeat(9)}`,
+  ];
+  const leakedUnseen = (text: string) => UNSEEN.filter((s) => text.includes(s));
+
+  it('is masked in stderr, --json, the session and its report', async () => {
+    const tokenFile = at('unseen-token');
+    writeFileSync(tokenFile, UNSEEN.join(' '));
+    const engine = `sh -c 'echo "401 Unauthorized with $(cat ${tokenFile}) (sk-learn stays)" >&2; sleep 1.2; exit 3'`;
+    const res = await runCli(
+      profileArgs(
+        'local',
+        engine,
+        '--interval-ms',
+        '50',
+        '--out',
+        at('unseen.kvscope'),
+        '--report',
+        at('unseen.md'),
+        '--json',
+      ),
+    );
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('engine exited with status 3: 401 Unauthorized with *** *** *** (sk-learn stays)');
+    expect([leakedUnseen(res.stdout), leakedUnseen(res.stderr)]).toEqual([[], []]);
+    expect(existsSync(at('unseen.kvscope-wal'))).toBe(false);
+    for (const file of ['unseen.kvscope', 'unseen.md'])
+      expect([file, leakedUnseen(readFileSync(at(file)).toString('latin1'))]).toEqual([file, []]);
   });
 });
 

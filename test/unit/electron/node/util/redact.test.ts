@@ -1,6 +1,6 @@
 // Secret redaction and the app data dir.
 import { describe, expect, it, afterEach } from 'vitest';
-import { redact, redactError, redactValue, registerSecret } from '../../../../../electron/node/util/redact';
+import { redact, redactError, redactJson, redactValue, registerSecret } from '../../../../../electron/node/util/redact';
 import { appDataDir, appKnownHostsPath, setAppDataDir } from '../../../../../electron/node/config/app-paths';
 
 describe('redact', () => {
@@ -29,6 +29,17 @@ describe('redact', () => {
     expect((e as MyError).key).toBeUndefined();
     expect(e.stack).not.toContain(secret);
     expect(redactError('plain ' + secret).message).toBe('plain ***');
+  });
+
+  it("masks tokens by their issuer's shape, never registered; leaves words that only start alike", () => {
+    const hf = 'hf_' + 'AbCdEfGhIjKlMnOpQrStUvWxYz01234567';
+    const openai = 'sk-proj-' + 'x1Y2z3'.repeat(8);
+    const github = 'ghp_' + 'a1B2c3D4e5F6'.repeat(3);
+    const aws = 'AKIA' + 'IOSFODNN7EXAMPLE';
+    expect(redact(`token=${hf}, key "${openai}" gh ${github} id ${aws}`)).toBe('token=***, key "***" gh *** id ***');
+    expect(redactJson({ m: `Bearer ${hf}` })).toBe('{"m":"Bearer ***"}');
+    const words = 'sk-learn, hf_hub_download, ghp_short, AKIA1234, mask-hf_' + 'x'.repeat(10);
+    expect(redact(words)).toBe(words);
   });
 
   it('ignores empty secrets (they would match everywhere)', () => {
