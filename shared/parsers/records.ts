@@ -434,6 +434,20 @@ export interface CpufreqRecord {
   error: string | null;
 }
 
+/**
+ * One row of cpufreq `stats/time_in_state` (drivers/cpufreq/cpufreq_stats.c): the time a CPU spent at a
+ * frequency since boot or the last reset. cpu or policy by the path read (both null under a glob).
+ */
+export interface CpufreqTimeRecord {
+  kind: 'cpufreq-time';
+  line: number;
+  cpu: number | null;
+  policy: number | null;
+  freqKHz: number;
+  /** The kernel prints clock_t ticks: USER_HZ is 100 on arm, arm64 and x86, so 10 ms a tick. */
+  timeMs: number;
+}
+
 export interface DevfreqRecord {
   kind: 'devfreq';
   line: number;
@@ -575,6 +589,7 @@ export type ThermalRecordKind =
   | RgaLoadRecord
   | ThermalZoneRecord
   | CpufreqRecord
+  | CpufreqTimeRecord
   | DevfreqRecord
   | DevfreqTransRecord
   | DevfreqTransTotalRecord

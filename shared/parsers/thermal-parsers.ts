@@ -15,7 +15,7 @@
 //   bare `<cwd>$`), `grep -r`, busybox's `cat: can't open '<path>': <error>`, and `head`/`tail` over several files
 //   (each file's lines under `==> <path> <==`, a failed read as `head: error reading '<path>': <error>`). A failed read of a file that holds a reading (hwmon, rknpu/rkrga
 //   load, get_throttled, trip points) is a diagnostic naming the errno, never nothing.
-// - devfreq trans_stat tables in every layout and paste form (trans-stat-lines.ts) and sbc-bench's
+// - devfreq trans_stat and cpufreq time_in_state in every paste form (trans-stat-lines.ts) and sbc-bench's
 //   governor summary (`* dmc: dmc_ondemand / 528 MHz (<governors> / <MHz list>)`).
 // - lm-sensors `sensors` (°C or `-f` °F), `sensors -u` and `sensors -j` blocks (the feature lines are read in
 //   lm-sensors-lines.ts); its `ERROR: Can't get value of subfeature …` inside a block is a diagnostic.
@@ -323,6 +323,8 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
       return out;
     }
 
+    const times = trans.timeInState(path, value, error, lineNo, raw);
+    if (times) return [...out, ...times];
     const c = CPUFREQ_PATH_RE.exec(path);
     if (c) {
       const isFreq = /_freq$/.test(c[3] ?? '');
@@ -470,6 +472,7 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
    * line, in that order; a glob's, or a list with a file of several lines (trans_stat), belong to files unknown.
    */
   const catFiles = (path: string): void => {
+    trans.file(path, lineNo);
     const listed = expandBraces(path);
     globCat = /[*?[]/.test(path) || (listed?.some((p) => MULTI_LINE_FILE_RE.test(p)) ?? false);
     catQueue = globCat ? [] : (listed ?? [path]);
@@ -504,6 +507,7 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
         : cwd?.startsWith('/sys') && /^[\w./-]+$/.test(named)
           ? `${cwd}/${named}`
           : null;
+      trans.file(pendingCat ?? '', lineNo);
       return flushU();
     }
     const headError = HEAD_ERROR_RE.exec(t);

@@ -11,7 +11,17 @@
 //   5.10+    a table larger than a page is cut (no `Total transition`), later kernels fail the read with EFBIG.
 // cpufreq's `stats/trans_table` looks alike (`   From  :    To`) but has no time column and is in kHz: its
 // rows are said to be unread rather than misread as devfreq rows. Pure; state only between the lines of one table.
-import { diagnostic, type DevfreqTransRecord, type Diagnostic, type ThermalRecordKind } from './records';
+// cpufreq's `stats/time_in_state` (cpufreq_stats.c show_time_in_state: `%u %llu\n` a frequency, kHz and clock_t
+// ticks) → `cpufreq-time` rows: after `cat`/`head` of the file, its rows are the lines that follow without a gap;
+// behind `grep .`'s path, each line; a failed read of it is a diagnostic with its errno.
+import {
+  diagnostic,
+  type CpufreqTimeRecord,
+  type DevfreqTransRecord,
+  type Diagnostic,
+  type ThermalRecordKind,
+} from './records';
+import { errnoName } from './sysfs-values';
 
 const TRANS_HEADER_RE = /^From\s*:\s*To$/;
 /** The frequency header: a colon, the frequencies (run together or not), `time(ms)` (devfreq) or not (cpufreq). */
@@ -19,6 +29,30 @@ const TRANS_FREQS_RE = /^:[\d\s]*(time\(ms\))?$/;
 const TRANS_ROW_RE = /^(\*)?\s*(\d+):\s+(\d[\d\s]*)$/;
 const TRANS_TOTAL_RE = /^Total transition\s*:\s*(\d+)$/;
 const NOT_SUPPORTED_RE = /^Not Supported\.?$/i;
+/** Whose time_in_state a path is (cpu or policy; a glob leaves both unknown). */
+const TIME_IN_STATE_RE =
+  /^\/sys\/devices\/system\/cpu\/(?:cpu(\d+|\*)\/cpufreq|cpufreq\/policy(\d+|\*))\/stats\/time_in_state$/;
+const TIME_IN_STATE_ROW_RE = /^(\d+)\s+(\d+)$/;
+/** USER_HZ: clock_t ticks a second (100 on every architecture an edge board runs). */
+const MS_PER_CLOCK_TICK = 10;
+
+type TimeInStateOwner = Pick<CpufreqTimeRecord, 'cpu' | 'policy'>;
+const timeInStateOwner = (path: string): TimeInStateOwner | null => {
+  const m = TIME_IN_STATE_RE.exec(path);
+  const id = (s: string | undefined) => (s === undefined || s === '*' ? null : Number(s));
+  return m ? { cpu: id(m[1]), policy: id(m[2]) } : null;
+};
+const timeInStateRow = (owner: TimeInStateOwner, t: string, lineNo: number): CpufreqTimeRecord | null => {
+  const m = TIME_IN_STATE_ROW_RE.exec(t);
+  if (!m) return null;
+  return {
+    kind: 'cpufreq-time',
+    line: lineNo,
+    ...owner,
+    freqKHz: Number(m[1]),
+    timeMs: Number(m[2]) * MS_PER_CLOCK_TICK,
+  };
+};
 
 export interface TransStatReader {
   /** A table heading names the device the next table belongs to (`/sys/…/devfreq/dmc:`, `cat …/dmc/trans_stat`). */
@@ -28,18 +62,45 @@ export interface TransStatReader {
    * Null when the line is no part of a trans_stat table.
    */
   line(t: string, lineNo: number, raw: string, device?: string | null): Array<ThermalRecordKind | Diagnostic> | null;
+  /** `cat`/`head` names a file on line `lineNo`: when it is a time_in_state, its rows follow (line() reads them). */
+  file(path: string, lineNo: number): void;
+  /** `grep .`'s `<path>:<row>` or a failed read of the path: null when the path is no time_in_state. */
+  timeInState(
+    path: string,
+    value: string,
+    error: string | null,
+    lineNo: number,
+    raw: string,
+  ): Array<CpufreqTimeRecord | Diagnostic> | null;
 }
 
 export function createTransStatReader(): TransStatReader {
   /** The table being read: whose, and whether its header has the time column (null: header not seen yet). */
   let table: { device: string | null; timeColumn: boolean | null } | null = null;
   let next: string | null = null;
+  /** The time_in_state being printed by a `cat`, and the line its next row must be on (a gap ends it). */
+  let times: { owner: TimeInStateOwner; nextLine: number } | null = null;
 
   return {
     expect(device) {
       next = device;
     },
+    file(path, lineNo) {
+      const owner = timeInStateOwner(path);
+      times = owner ? { owner, nextLine: lineNo + 1 } : null;
+    },
+    timeInState(path, value, error, lineNo, raw) {
+      const owner = timeInStateOwner(path);
+      if (!owner) return null;
+      if (error !== null) return [diagnostic(lineNo, `cpufreq time_in_state read failed: ${errnoName(error)}`, raw)];
+      return [timeInStateRow(owner, value.trim(), lineNo) ?? diagnostic(lineNo, 'unreadable time_in_state row', raw)];
+    },
     line(t, lineNo, raw, device) {
+      if (times) {
+        const row = times.nextLine === lineNo ? timeInStateRow(times.owner, t, lineNo) : null;
+        times = row ? { owner: times.owner, nextLine: lineNo + 1 } : null;
+        if (row) return [row];
+      }
       if (TRANS_HEADER_RE.test(t)) {
         table = { device: device ?? next, timeColumn: null };
         return [];

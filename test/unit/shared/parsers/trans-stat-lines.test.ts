@@ -108,3 +108,58 @@ describe('devfreq trans_stat, every layout and every way it is pasted', () => {
     ]);
   });
 });
+
+describe("cpufreq's stats/time_in_state (drivers/cpufreq/cpufreq_stats.c: `%u %llu` a line, kHz and clock_t ticks)", () => {
+  const timeRows = (text: string) =>
+    ofKind(parse('thermal', text), 'cpufreq-time').map((r) => [r.line, r.cpu, r.policy, r.freqKHz, r.timeMs]);
+
+  it('a real `cat` under a root prompt (Raspberry Pi 4B, 6.6.47): a row per frequency, ticks of 10 ms', () => {
+    // Pasted in https://github.com/raspberrypi/linux/issues/7192 (comment of 2026-01-14), as it is there.
+    const text = lines(
+      '# cat /sys/devices/system/cpu/cpufreq/policy0/stats/time_in_state',
+      '600000 1508188',
+      '700000 20771',
+      '800000 23064',
+      '900000 15850',
+      '1000000 18392',
+      '1100000 16418',
+      '1200000 14580',
+      '1300000 10752',
+      '1400000 10855',
+      '1500000 228039',
+    );
+    expect(timeRows(text)).toEqual([
+      [2, null, 0, 600000, 15081880],
+      [3, null, 0, 700000, 207710],
+      [4, null, 0, 800000, 230640],
+      [5, null, 0, 900000, 158500],
+      [6, null, 0, 1000000, 183920],
+      [7, null, 0, 1100000, 164180],
+      [8, null, 0, 1200000, 145800],
+      [9, null, 0, 1300000, 107520],
+      [10, null, 0, 1400000, 108550],
+      [11, null, 0, 1500000, 2280390],
+    ]);
+    expect(diagnostics(parse('thermal', text))).toEqual([]);
+  });
+
+  it('as `grep .` prints it (the file, rows made up), after `head`, and where its rows end', () => {
+    const text = lines(
+      '/sys/devices/system/cpu/cpu4/cpufreq/stats/time_in_state:408000 1200',
+      '/sys/devices/system/cpu/cpu4/cpufreq/stats/time_in_state:2400000 35',
+      '==> /sys/devices/system/cpu/cpufreq/policy6/stats/time_in_state <==',
+      '408000 77',
+      '',
+      '600000 5',
+      'cat: /sys/devices/system/cpu/cpu0/cpufreq/stats/time_in_state: No such file or directory',
+    );
+    expect(timeRows(text)).toEqual([
+      [1, 4, null, 408000, 12000],
+      [2, 4, null, 2400000, 350],
+      [4, null, 6, 408000, 770],
+    ]);
+    expect(diagnostics(parse('thermal', text)).map((d) => [d.line, d.reason])).toEqual([
+      [7, 'cpufreq time_in_state read failed: ENOENT'],
+    ]);
+  });
+});
