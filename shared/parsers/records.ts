@@ -410,6 +410,22 @@ export interface ThermalTrip {
   hystC: number | null;
 }
 
+/**
+ * One /sys/class/thermal/cooling_deviceN read: the step the thermal framework holds a cooling device at
+ * (cpufreq cooling: 0 uncapped, max_state the lowest clock; a fan: its speed step). null: not read here.
+ */
+export interface CoolingDeviceRecord {
+  kind: 'cooling-device';
+  line: number;
+  device: string;
+  /** `thermal-cpufreq-0`, `cpufreq-cpu0`, `pwm-fan`, `Processor`… */
+  type: string | null;
+  curState: number | null;
+  maxState: number | null;
+  /** errno name of a failed read. */
+  error: string | null;
+}
+
 /** One /sys/class/thermal/thermal_zoneN read. tempC null with error null: not read in this capture. */
 export interface ThermalZoneRecord {
   kind: 'thermal-zone';
@@ -588,6 +604,7 @@ export interface RgaLoadRecord {
 export type ThermalRecordKind =
   | RgaLoadRecord
   | ThermalZoneRecord
+  | CoolingDeviceRecord
   | CpufreqRecord
   | CpufreqTimeRecord
   | DevfreqRecord

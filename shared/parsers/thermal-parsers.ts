@@ -1,6 +1,6 @@
 // Thermal, clock and power readings of small boards → `thermal-zone`, `cpufreq`, `devfreq`,
 // `devfreq-trans`, `devfreq-trans-total`, `sensor`, `vc-temp`, `throttled`, `vc-clock`, `vc-volts`,
-// `pmic-adc`, `npu-load` records.
+// `pmic-adc`, `npu-load`, `cpufreq-time` (time_in_state) and `cooling-device` records.
 //
 // What it reads (each by its own small reader below):
 // - sysfs as `grep . <files>` prints it (`/sys/…/thermal_zone0/temp:74010`), as a `for` loop prints a
@@ -43,6 +43,7 @@ import {
   type ThermalZoneRecord,
 } from './records';
 
+import { createCoolingDeviceReader, isCoolingDevicePath } from './cooling-device-lines';
 import { readFirmwareLine, readNpuLoad } from './firmware-lines';
 import {
   applySensorContinuation,
@@ -160,6 +161,7 @@ const CHIP_RE = /^[\w.-]+-(?:virtual|isa|i2c|pci|spi|mdio|acpi|platform|hid|scsi
 function isKnownPath(path: string): boolean {
   return (
     ZONE_PATH_RE.test(path) ||
+    isCoolingDevicePath(path) ||
     CPUFREQ_PATH_RE.test(path) ||
     DEVFREQ_PATH_RE.test(path) ||
     DEVFREQ_DIR_RE.test(path) ||
@@ -230,6 +232,7 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
   /** `sensors`: the feature line just read, held for the line of limits lm-sensors may wrap onto the next line. */
   let heldSensor: SensorRecord | null = null;
   const trans = createTransStatReader();
+  const cooling = createCoolingDeviceReader();
   /** hwmon readings not yet emitted, and the `_label` names seen (chip/feature → name). */
   let hwmon: SensorRecord[] = [];
   const labels = new Map<string, string>();
@@ -323,8 +326,8 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
       return out;
     }
 
-    const times = trans.timeInState(path, value, error, lineNo, raw);
-    if (times) return [...out, ...times];
+    const read = trans.timeInState(path, value, error, lineNo, raw) ?? cooling.attr(path, value, error, lineNo, raw);
+    if (read) return [...out, ...read];
     const c = CPUFREQ_PATH_RE.exec(path);
     if (c) {
       const isFreq = /_freq$/.test(c[3] ?? '');
@@ -465,7 +468,7 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
   /** `/sys/kernel/debug/rkrga/load` (rga-load-lines.ts). */
   const rgaLine = (t: string, raw: string): ThermalParseRecord[] | null => rgaReader.line(t, lineNo, raw);
 
-  const flushPending = (): ThermalParseRecord[] => [...flushZone(), ...flushHwmon()];
+  const flushPending = (): ThermalParseRecord[] => [...flushZone(), ...flushHwmon(), ...cooling.flush()];
 
   /**
    * `cat <path>`: the next line is the file's content. `{a,b}` in the path lists files whose values follow one a
