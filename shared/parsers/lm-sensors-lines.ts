@@ -1,9 +1,27 @@
 // lm-sensors `sensors` and `sensors -u` lines → `sensor` records: the feature line of `sensors`
 // (`temp1:  +26.8 C  (crit = +115.0 C)`, `N/A`, `ALARM`), and the label / `_input`, `_crit`, … lines
 // of `sensors -u`. The chip heading and the blank line that ends a block are the caller's
-// (shared/parsers/thermal-parsers.ts), which knows where a block starts and ends.
+// (shared/parsers/thermal-parsers.ts), which knows where a block starts and ends; the shapes of the chip heading,
+// the ERROR line and the `sensors -j` lines it reads them by are here.
 
 import type { SensorRecord } from './records';
+
+/**
+ * lm-sensors' complaint about one subfeature inside a chip's block (prog/sensors: `ERROR: Can't get value of subfeature
+ * temp1_input: Can't read`, `…: I/O error`), printed on stderr between the chip's lines: the block goes on after it.
+ */
+export const SENSORS_ERROR_RE = /^ERROR: Can't get value of subfeature (\S+): (\S.*)$/;
+/**
+ * `sensors -j` (lm-sensors 3.5+): the chips, features and subfeatures of `sensors -u`, one JSON key a line
+ * (prog/sensors/chips_json.c prints `"<chip>":{`, `"Adapter": "…",`, `"<feature>":{`, `"<sub>": 26.800,`, `}`).
+ */
+export const JSON_OPEN_RE = /^"([^"\\]+)":\s*\{$/;
+export const JSON_ADAPTER_RE = /^"Adapter":\s*"[^"]*",?$/;
+export const JSON_SUBFEATURE_RE = /^"([a-z]+\d*_[a-z_]+)":\s*(-?\d+(?:\.\d+)?),?$/;
+export const JSON_CLOSE_RE = /^\},?$/;
+/** A chip's heading line (`cpu_thermal-virtual-0`, `ina3221-i2c-1-40`): `<prefix>-<bus type>-<address>`. */
+export const CHIP_RE =
+  /^[\w.-]+-(?:virtual|isa|i2c|pci|spi|mdio|acpi|platform|hid|scsi|sdio|usb|of|mmc|virtio)-[\w-]+$/;
 
 /** `temp1:  +26.8 C  (crit = …)`: label, value, and the rest (unit and limits, read apart). */
 const SENSOR_RE = /^([^:(]+):\s*(\S.*)$/;

@@ -48,7 +48,13 @@ import { readFirmwareLine, readNpuLoad } from './firmware-lines';
 import {
   applySensorContinuation,
   applySensorsUValue,
+  CHIP_RE,
+  JSON_ADAPTER_RE,
+  JSON_CLOSE_RE,
+  JSON_OPEN_RE,
+  JSON_SUBFEATURE_RE,
   readSensorLine,
+  SENSORS_ERROR_RE,
   sensor,
   sensorsUFeatureLabel,
 } from './lm-sensors-lines';
@@ -141,22 +147,8 @@ const HEAD_ERROR_RE = /^(?:head|tail): (?:error reading|cannot open) '([^']+)'(?
 const MULTI_LINE_FILE_RE = /\/(?:trans_stat|trans_table|time_in_state|uevent|rkrga\/load)$/;
 const GREP_ERROR_RE = /^grep:\s+\S+:\s+Is a directory$/;
 const SBC_DEVFREQ_RE = /^\*\s+([\w.-]+):\s+(\S+)\s+\/\s+(\d+)\s+MHz\s+\(([^/]*)\/([\d\s]*)\)$/;
-/**
- * lm-sensors' complaint about one subfeature inside a chip's block (prog/sensors: `ERROR: Can't get value of subfeature
- * temp1_input: Can't read`, `…: I/O error`), printed on stderr between the chip's lines: the block goes on after it.
- */
-const SENSORS_ERROR_RE = /^ERROR: Can't get value of subfeature (\S+): (\S.*)$/;
-/**
- * `sensors -j` (lm-sensors 3.5+): the chips, features and subfeatures of `sensors -u`, one JSON key a line
- * (prog/sensors/chips_json.c prints `"<chip>":{`, `"Adapter": "…",`, `"<feature>":{`, `"<sub>": 26.800,`, `}`).
- */
-const JSON_OPEN_RE = /^"([^"\\]+)":\s*\{$/;
-const JSON_ADAPTER_RE = /^"Adapter":\s*"[^"]*",?$/;
-const JSON_SUBFEATURE_RE = /^"([a-z]+\d*_[a-z_]+)":\s*(-?\d+(?:\.\d+)?),?$/;
-const JSON_CLOSE_RE = /^\},?$/;
 /** A kernel console message (`[   16.413590] hwmon hwmon0: …`) printed into a terminal between a chip's lines. */
 const KERNEL_CONSOLE_RE = /^\[\s*\d+\.\d+\]\s/;
-const CHIP_RE = /^[\w.-]+-(?:virtual|isa|i2c|pci|spi|mdio|acpi|platform|hid|scsi|sdio|usb|of|mmc|virtio)-[\w-]+$/;
 /** A path one of the readers below knows (the rest of a sysfs dump is skipped). */
 function isKnownPath(path: string): boolean {
   return (
