@@ -588,6 +588,18 @@ export interface NpuLoadRecord {
   corePct: number[];
 }
 
+/** NVIDIA Jetson GPU load: nvgpu's `load` attribute (`/sys/devices/gpu.0/load`, `/sys/devices/platform/gpu.0/load`). */
+export interface GpuLoadRecord {
+  kind: 'gpu-load';
+  line: number;
+  /** The GPU device's directory name (`gpu.0`, `17000000.gv11b`). */
+  device: string;
+  /** The driver prints tenths of a percent (0–1000). */
+  loadPct: number | null;
+  /** errno name of a failed read. */
+  error: string | null;
+}
+
 /** Rockchip RGA `/sys/kernel/debug/rkrga/load`: one record per scheduler (RGA core). */
 export interface RgaLoadRecord {
   kind: 'rga-load';
@@ -603,6 +615,7 @@ export interface RgaLoadRecord {
 
 export type ThermalRecordKind =
   | RgaLoadRecord
+  | GpuLoadRecord
   | ThermalZoneRecord
   | CoolingDeviceRecord
   | CpufreqRecord

@@ -1,6 +1,6 @@
 // Thermal, clock and power readings of small boards → `thermal-zone`, `cpufreq`, `devfreq`,
 // `devfreq-trans`, `devfreq-trans-total`, `sensor`, `vc-temp`, `throttled`, `vc-clock`, `vc-volts`,
-// `pmic-adc`, `npu-load`, `cpufreq-time` (time_in_state) and `cooling-device` records.
+// `pmic-adc`, `npu-load`, `cpufreq-time` (time_in_state), `cooling-device` and `gpu-load` (Jetson) records.
 //
 // What it reads (each by its own small reader below):
 // - sysfs as `grep . <files>` prints it (`/sys/…/thermal_zone0/temp:74010`), as a `for` loop prints a
@@ -45,6 +45,7 @@ import {
 
 import { createCoolingDeviceReader, isCoolingDevicePath } from './cooling-device-lines';
 import { readFirmwareLine, readNpuLoad } from './firmware-lines';
+import { isGpuLoadPath, readGpuLoad } from './gpu-load-lines';
 import {
   applySensorContinuation,
   applySensorsUValue,
@@ -154,6 +155,7 @@ function isKnownPath(path: string): boolean {
   return (
     ZONE_PATH_RE.test(path) ||
     isCoolingDevicePath(path) ||
+    isGpuLoadPath(path) ||
     CPUFREQ_PATH_RE.test(path) ||
     DEVFREQ_PATH_RE.test(path) ||
     DEVFREQ_DIR_RE.test(path) ||
@@ -318,7 +320,10 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
       return out;
     }
 
-    const read = trans.timeInState(path, value, error, lineNo, raw) ?? cooling.attr(path, value, error, lineNo, raw);
+    const read =
+      trans.timeInState(path, value, error, lineNo, raw) ??
+      cooling.attr(path, value, error, lineNo, raw) ??
+      readGpuLoad(path, value, error, lineNo, raw);
     if (read) return [...out, ...read];
     const c = CPUFREQ_PATH_RE.exec(path);
     if (c) {
