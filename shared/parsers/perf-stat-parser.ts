@@ -360,7 +360,10 @@ function readCsvFields(f: string[], sepMatch: string, line: number): PerfRecord 
  * counters behind them kept (`,648266,100.00,,,24.0,%  tma_frontend_bound`) and the unit before the
  * metric's name (`%  tma_…`, as in the human format); the group's name comes first on a row of its
  * own (`,648266,100.00,,,,TopdownL1 (cpu_atom)`), which holds no reading: `'label'` (kept as a
- * diagnostic that says so). Null when the line is not that shape.
+ * diagnostic that says so). Under an aggregation (-A, --per-core, --per-socket…) the line starts with
+ * the counter's id (and CPU count): `S0,1,,,,,,,1.27,stalled cycles per insn`; perf 4.9–6.0 printed one
+ * separator too many before it (`,S0,1,…`, `0.001813453,,S0,1,…`; fixed by ad353b710c74). Null when the
+ * line is not that shape.
  */
 function readCsvMetric(text: string, line: number): PerfMetricRecord | 'label' | null {
   const t = text.trim();
@@ -368,7 +371,11 @@ function readCsvMetric(text: string, line: number): PerfMetricRecord | 'label' |
   if (sep === undefined) return null;
   const f = t.split(sep).map((x) => x.trim());
   const tSec = TIME_RE.test(f[0] ?? '') ? Number(f[0]) : null;
-  const firstEmpty = tSec === null ? 0 : 1;
+  let firstEmpty = tSec === null ? 0 : 1;
+  if (f[firstEmpty] === '' && isAggrId(f[firstEmpty + 1])) firstEmpty++;
+  const aggr = f[firstEmpty];
+  const aggregated = aggr !== undefined && isAggrId(aggr);
+  if (aggregated) firstEmpty += hasCpuCount(aggr) && /^\d+$/.test(f[firstEmpty + 1] ?? '') ? 2 : 1;
   if (f[firstEmpty] !== '') return null;
   let k = firstEmpty + 1;
   const ran = /^\d+$/.test(f[k] ?? '') && /^\d+(?:\.\d+)?$/.test(f[k + 1] ?? '');
@@ -382,7 +389,9 @@ function readCsvMetric(text: string, line: number): PerfMetricRecord | 'label' |
   const percent = /^%\s+\p{L}/u.test(raw);
   const name = percent ? raw.slice(1).trim() : raw;
   if (empties < 2 || !/^\p{L}/u.test(name) || f.slice(k + 2).some((x) => x !== '')) return null;
-  return { kind: 'perf-metric', line, tSec, name, value, unit: percent ? '%' : null };
+  const metric: PerfMetricRecord = { kind: 'perf-metric', line, tSec, name, value, unit: percent ? '%' : null };
+  if (aggregated) metric.aggr = aggr;
+  return metric;
 }
 
 /**
@@ -560,8 +569,10 @@ export function createPerfStatParser(options: LineCapOptions = {}): LineParser<P
       return out;
     }
     const human = readHuman(text, lineNo);
-    const r = human ?? readCsv(text, lineNo);
-    const csvMetric = r ? null : readCsvMetric(text, lineNo);
+    // The metric line first: its empty value field is no counter's, and read as a counter
+    // `0.001813453,,S0,1,,…` would be a count of 0.0018 of an event `S0`.
+    const csvMetric = human ? null : readCsvMetric(text, lineNo);
+    const r = human ?? (csvMetric ? null : readCsv(text, lineNo));
     if (csvMetric) {
       out.push(csvMetric === 'label' ? diagnostic(lineNo, METRIC_GROUP_REASON, text) : csvMetric);
       return out;

@@ -290,3 +290,39 @@ describe('perf 3.x: a run share after a second metric line (test/fixtures/perf/x
     ]);
   });
 });
+
+describe('`-x, --per-socket` metric lines (test/fixtures/perf/csv-per-socket-metric-line-perf6.0/SOURCE)', () => {
+  it("a counter's second metric under an aggregation id is a metric of that id, before and after perf's fix of its extra separator", () => {
+    const all = perfFixture('csv-per-socket-metric-line-perf6.0/athira-2022-per-socket-stalled-per-insn.txt');
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'perf-metric')).toEqual([
+      { kind: 'perf-metric', line: 22, tSec: null, name: 'stalled cycles per insn', value: 2, unit: null, aggr: 'S0' },
+      {
+        kind: 'perf-metric',
+        line: 27,
+        tSec: 0.001813453,
+        name: 'stalled cycles per insn',
+        value: 1.34,
+        unit: null,
+        aggr: 'S0',
+      },
+      {
+        kind: 'perf-metric',
+        line: 37,
+        tSec: null,
+        name: 'stalled cycles per insn',
+        value: 1.27,
+        unit: null,
+        aggr: 'S0',
+      },
+    ]);
+    const rs = ofKind(all, 'perf');
+    expect(rs).toHaveLength(8 + 3 + 8);
+    expect(rs.every((r) => r.aggr === 'S0' && /^[a-z]/.test(r.event))).toBe(true);
+    expect(rs.filter((r) => r.event === 'instructions').map((r) => [r.line, r.tSec, r.value, r.metricValue])).toEqual([
+      [21, null, 288430, 0.33],
+      [26, 0.001813453, 85379, 0.32],
+      [36, null, 88766, 0.35],
+    ]);
+  });
+});
