@@ -31,6 +31,14 @@ function repairPerfJson(text: string): string {
   return text.replace(/(:\s*)[-+]?(?:nan|inf)\b/gi, '$1null').replace(/(:\s*-?\d+),(\d+)(?=\s*[,}])/g, '$1.$2');
 }
 
+/**
+ * A metric group's metric (perf 6.2+ `-M`, the default TopdownL1) comes with its unit before its name,
+ * `"metric-unit" : "%  tma_retiring"`: name and `%` apart, as the human and CSV lines are read.
+ */
+function metricName(unit: string): { name: string; unit: string | null } {
+  return /^%\s+\p{L}/u.test(unit) ? { name: unit.slice(1).trim(), unit: '%' } : { name: unit, unit: null };
+}
+
 function jsonString(v: unknown): string | null {
   return typeof v === 'string' && v !== '' ? v : null;
 }
@@ -60,13 +68,13 @@ export function readJson(text: string, line: number): Array<PerfRecord | PerfMet
     const unit = jsonString(obj['metric-unit']);
     if ('metric-value' in obj) {
       if (unit === null) return null;
-      metrics.push({ kind: 'perf-metric', line, tSec, name: unit, value: jsonNumber(obj['metric-value']), unit: null });
+      metrics.push({ kind: 'perf-metric', line, tSec, ...metricName(unit), value: jsonNumber(obj['metric-value']) });
     } else {
       for (const [name, v] of Object.entries(obj)) {
         if (JSON_NOT_METRIC_KEYS.has(name)) continue;
         const value = jsonNumber(v);
         if (value === null) return null;
-        metrics.push({ kind: 'perf-metric', line, tSec, name, value, unit: null });
+        metrics.push({ kind: 'perf-metric', line, tSec, ...metricName(name), value });
       }
     }
     return metrics.length > 0 ? metrics : null;

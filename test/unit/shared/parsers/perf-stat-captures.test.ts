@@ -326,3 +326,25 @@ describe('`-x, --per-socket` metric lines (test/fixtures/perf/csv-per-socket-met
     ]);
   });
 });
+
+describe('perf 6.x `-j` metric lines of a metric group (real lines from a commit message)', () => {
+  // `perf stat -a -j -I 1000` pasted by Ian Rogers in "perf stat: Add metric-threshold to json output",
+  // https://lore.kernel.org/r/20241004234120.1495209-8-irogers@google.com (lines verbatim, a selection).
+  const lines = [
+    '{"interval" : 1.001089747, "counter-value" : "9237201.000000", "unit" : "", "event" : "branch-misses", "event-runtime" : 16045375017, "pcnt-running" : 100.00, "metric-value" : "1.009559", "metric-unit" : "of all branches", "metric-threshold" : "good"}',
+    '{"interval" : 1.001089747, "metric-value" : "22.036686", "metric-unit" : "%  tma_backend_bound", "metric-threshold" : "bad"}',
+    '{"interval" : 1.001089747, "metric-value" : "33.623465", "metric-unit" : "%  tma_retiring"}',
+  ];
+
+  it('`"metric-unit" : "%  tma_backend_bound"` is the metric tma_backend_bound in %, as the same metric reads in human and CSV output', () => {
+    const all = parse('perf', lines.join('\n'));
+    expect(diagnostics(all)).toEqual([]);
+    expect(ofKind(all, 'perf').map((r) => [r.event, r.value, r.metricValue, r.metricUnit])).toEqual([
+      ['branch-misses', 9237201, 1.009559, 'of all branches'],
+    ]);
+    expect(ofKind(all, 'perf-metric')).toEqual([
+      { kind: 'perf-metric', line: 2, tSec: 1.001089747, name: 'tma_backend_bound', value: 22.036686, unit: '%' },
+      { kind: 'perf-metric', line: 3, tSec: 1.001089747, name: 'tma_retiring', value: 33.623465, unit: '%' },
+    ]);
+  });
+});
