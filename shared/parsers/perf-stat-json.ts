@@ -43,8 +43,12 @@ function jsonString(v: unknown): string | null {
   return typeof v === 'string' && v !== '' ? v : null;
 }
 
-/** One `perf stat -j` line → its records, or null when it is not a perf stat JSON object. */
-export function readJson(text: string, line: number): Array<PerfRecord | PerfMetricRecord> | null {
+/**
+ * One `perf stat -j` line → its records; `'label'` for the line naming a metric group (perf 6.2+,
+ * `{"event-runtime" : …, "pcnt-running" : 100.00, "metricgroup" : "TopdownL1"}`), which holds no
+ * reading; null when it is not a perf stat JSON object.
+ */
+export function readJson(text: string, line: number): Array<PerfRecord | PerfMetricRecord> | 'label' | null {
   let o: unknown;
   try {
     o = JSON.parse(text);
@@ -63,6 +67,7 @@ export function readJson(text: string, line: number): Array<PerfRecord | PerfMet
     if (tSec === null || tSec < 0) return null;
   }
   if (!('counter-value' in obj)) {
+    if (!('metric-value' in obj) && typeof obj.metricgroup === 'string') return 'label';
     // Metrics only: a metric's own line (`"metric-value"` with its `"metric-unit"`) or `--metric-only`.
     const metrics: PerfMetricRecord[] = [];
     const unit = jsonString(obj['metric-unit']);

@@ -553,6 +553,10 @@ export function createPerfStatParser(options: LineCapOptions = {}): LineParser<P
     // `-j`: one JSON object a line (perf 6.0+), told apart by its `{`.
     if (t.startsWith('{')) {
       const json = readJson(t, lineNo);
+      if (json === 'label') {
+        out.push(diagnostic(lineNo, METRIC_GROUP_REASON, text));
+        return out;
+      }
       if (!json) out.push(diagnostic(lineNo, 'not a perf stat JSON line', text));
       for (const r of json ?? []) {
         if (r.kind === 'perf' && r.tSec !== null) sawInterval = true;

@@ -347,4 +347,13 @@ describe('perf 6.x `-j` metric lines of a metric group (real lines from a commit
       { kind: 'perf-metric', line: 3, tSec: 1.001089747, name: 'tma_retiring', value: 33.623465, unit: '%' },
     ]);
   });
+
+  it('the group\'s name line, `"metricgroup" : "TopdownL1"`, holds no reading: a diagnostic that says so, as its CSV form is', () => {
+    const line =
+      '{"interval" : 1.001089747, "event-runtime" : 16045397172, "pcnt-running" : 100.00, "metricgroup" : "TopdownL1"}';
+    const all = parse('perf', line);
+    expect(all.map((r) => [r.kind, r.line, r.kind === 'diagnostic' ? r.reason : null])).toEqual([
+      ['diagnostic', 1, 'perf metric group name (no reading)'],
+    ]);
+  });
 });
