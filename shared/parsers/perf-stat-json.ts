@@ -10,11 +10,22 @@ const JSON_AGGR_KEYS: Record<string, (id: string) => string> = {
   die: (id) => id,
   socket: (id) => id,
   node: (id) => id,
+  cache: (id) => id,
+  cluster: (id) => id,
   thread: (id) => id,
   cgroup: (id) => id,
 };
-/** JSON keys that are neither the counter nor a metric of a `--metric-only` line. */
-const JSON_NOT_METRIC_KEYS = new Set(['interval', 'aggregate-number', 'cpu-count', ...Object.keys(JSON_AGGR_KEYS)]);
+/**
+ * JSON keys that are neither the counter nor a metric of a `--metric-only` line: the number of CPUs (or
+ * counters) aggregated is `aggregate-number`, `cpu-count` in a 2022 patch, `counters` since a 2025 one.
+ */
+const JSON_NOT_METRIC_KEYS = new Set([
+  'interval',
+  'aggregate-number',
+  'cpu-count',
+  'counters',
+  ...Object.keys(JSON_AGGR_KEYS),
+]);
 
 /** A JSON number, or a string perf printed a number into (`"counter-value" : "74.000000"`); null otherwise. */
 function jsonNumber(v: unknown): number | null {
