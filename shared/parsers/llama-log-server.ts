@@ -188,3 +188,24 @@ export function readSlotContext(trimmed: string, line: number, raw: string): Mod
   if (id === undefined || nCtx === undefined) return diagnostic(line, 'unreadable slot context line', raw);
   return { kind: 'model', line, source: 'slot', nCtxPerSeq: Number(nCtx), extra: { slot: id } };
 }
+
+// ---------------------------------------------------------------------------------------------
+// llama-server's copies of slot state kept in host memory (tools/server, 2025+): context checkpoints,
+// `SLT_*(slot, "created context checkpoint %d of %d (pos_min = %d, pos_max = %d[, n_tokens = %d], size =
+// %.3f MiB)")` and its `erasing old` / `restored` / `erased invalidated` fellows; the prompt cache,
+// `SRV_*(" - cache state: %zu prompts, %.3f MiB (limits: …)")`, `"   - prompt %p: %7d tokens, checkpoints:
+// %2zu, %9.3f MiB"`, `" - saving prompt with length %d, total state size = %.3f MiB"`. ik_llama.cpp prints
+// the prompt cache lines with no `srv` lead (LLAMA_LOG_INFO). No record holds them yet: each is a counted
+// diagnostic, not silence.
+
+export const SERVER_STATE_REASON =
+  "llama-server's saved state in host memory (context checkpoint, prompt cache): not read";
+const SERVER_LEAD_RE = /^(?:srv|slot)\s+\w+:\s/;
+const SERVER_STATE_RE =
+  /\bcontext checkpoint\b|\bcache state:\s*\d+ prompts\b|^-\s+prompt\s+(?:0x)?[\da-f]+:|\btotal state size\b/;
+const SERVER_SIZE_RE = /\d\s*(?:MiB|GiB|KiB|MB|GB)\b/;
+
+/** A server-state line that carries a size (on the prefix-stripped, trimmed line): true when it is one. */
+export function isServerStateLine(trimmed: string): boolean {
+  return (SERVER_LEAD_RE.test(trimmed) || SERVER_STATE_RE.test(trimmed)) && SERVER_SIZE_RE.test(trimmed);
+}

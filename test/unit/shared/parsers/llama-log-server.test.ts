@@ -2,7 +2,8 @@
 // when ollama runs a model on that engine. Lines cut verbatim from published ollama logs (journald
 // prefix included), values read off them by hand.
 import { describe, expect, it } from 'vitest';
-import { diagnostics, MiB, ofKind, parse, parseFixtureClean } from '../../../helpers/parser-test-kit';
+import { diagnostics, MiB, ofKind, parse, parseFixture, parseFixtureClean } from '../../../helpers/parser-test-kit';
+import { SERVER_STATE_REASON } from '../../../../shared/parsers/llama-log-server';
 
 /** A file of test/fixtures/llama-cpp/format-strings-2023-2026 (see its SOURCE), parsed; no diagnostics expected. */
 const clean = (name: string) => parseFixtureClean('llama-log', `llama-cpp/format-strings-2023-2026/${name}`);
@@ -132,5 +133,22 @@ describe("ollama's memory lines", () => {
     ]);
     const damaged = parse('llama-log', 'slot   load_model: id  0 | task -1 | new slot, n_ctx = lots');
     expect(diagnostics(damaged).map((d) => d.reason)).toEqual(['unreadable slot context line']);
+  });
+
+  // Audit: these lines were skipped without a word. Each gives the size of a copy of a slot's state that
+  // llama-server keeps in host memory (tools/server: SLT_* "created/erasing old/restored/erased invalidated
+  // context checkpoint (…, size = %.3f MiB)", SRV_* "- cache state: %zu prompts, %.3f MiB (limits: …)",
+  // "- prompt %p: %7d tokens, checkpoints: %2zu, %9.3f MiB", "total state size = %.3f MiB"); with the
+  // default 32 checkpoints per slot they can reach gigabytes. Lines 1–4 github.com/ggml-org/llama.cpp
+  // pull 13194 (a comment's log), line 5 pull 19408, lines 6–8 pull 22929 (common-log prefixes, journald),
+  // lines 9–10 ik_llama.cpp's form without the `srv` lead (github.com/ikawrakow/ik_llama.cpp issue 2320).
+  it("llama-server's saved state in host memory (context checkpoints, prompt cache) is counted, never dropped", () => {
+    const all = parseFixture('llama-log', 'llama-cpp/format-strings-2023-2026/server-state-memory-2025-2026.txt');
+    expect(diagnostics(all).map((d) => [d.line, d.reason])).toEqual(
+      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((line) => [line, SERVER_STATE_REASON]),
+    );
+    expect(all.filter((r) => r.kind !== 'diagnostic')).toEqual([]);
+    // The server lines around them that give no size stay chatter (same log, pull 13194).
+    expect(parse('llama-log', 'srv  get_availabl: prompt cache update took 105.71 ms')).toEqual([]);
   });
 });
