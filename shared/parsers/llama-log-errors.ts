@@ -15,7 +15,7 @@
 //   `Killed` (the kernel's OOM killer, as bash reports it), `Segmentation fault (core dumped)`;
 //   ollama: `msg="model request too large for system"`, `error="model requires more system memory …"`.
 // Generated text can say "error" too: only a line led by a llama.cpp function name (snake_case, or
-// `main:` / `error:` / `warning:`, or a server `srv  name:` / `slot name:` tag) counts, apart from the
+// `main:` / `error:` / `warning:`, or a server `srv  name:` / `slot name:` or common `cmn  name:` tag) counts, apart from the
 // few messages above that no prose prints.
 
 const OOM_RE =
@@ -23,8 +23,11 @@ const OOM_RE =
 /** Whole lines that only a dying process prints (bash's job report, the C++ runtime, ggml's asserts). */
 const FATAL_LINE_RE =
   /^(?:Killed|(?:Segmentation fault|Aborted|Bus error|Illegal instruction)(?: \(core dumped\))?)$|^terminate called after throwing|\bGGML_ASSERT\b|\bGGML_ABORT\b|^CUDA error\b/;
-/** A llama.cpp function-name lead: `llama_model_load:`, `main:`, `error:`, `srv    load_model:`, `slot update_slots:`. */
-const LEAD_RE = /^(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|main|error|warning)\s*:|^(?:srv|slot|que|res)\s+\w+:/;
+/**
+ * A llama.cpp function-name lead: `llama_model_load:`, `main:`, `error:`, `srv    load_model:`, `slot update_slots:`,
+ * and common's own tag (common.h, 2026: `COM_ERR` prints `cmn  %12.*s: `, `cmn  common_init_: failed to load model`).
+ */
+const LEAD_RE = /^(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|main|error|warning)\s*:|^(?:srv|slot|que|res|cmn)\s+\w+:/;
 const ERROR_WORD_RE = /\b(?:error|errors|failed|failure|cannot|unable to|abort(?:ed|ing)?)\b/i;
 
 /**

@@ -128,15 +128,17 @@ const ANSI_RE = /\u001b\[[0-9;?]*[\x20-\x2f]*[\x40-\x7e]|\u001b/g;
 /**
  * A llama.cpp function lead inside the line (`llama_kv_cache_init:`, `print_info:`, `slot   load_model:`…),
  * for a line whose prefix no pattern above strips (a capture tool's own, or one damaged in transit:
- * `0.00.042.08e I llama_kv_cache_init: …`). Only names llama.cpp prints, followed by `: `.
+ * `0.00.042.08e I llama_kv_cache_init: …`; llama-cli's `Loading model... ` spinner, 2026, whose last frame
+ * stays glued to the first log line: `Loading model... -ggml_vulkan: Device memory allocation of size … failed.`).
+ * Only names llama.cpp prints, followed by `: `.
  */
 const LEAD_INSIDE_RE =
-  /\b(?:llama_\w+|llm_load_\w+|print_info|load_tensors|sched_reserve|common_perf_print|common_memory_breakdown_print|(?:slot|srv)\s+\w+):\s/;
+  /\b(?:llama_\w+|llm_load_\w+|ggml_\w+|print_info|load_tensors|sched_reserve|common_perf_print|common_memory_breakdown_print|(?:slot|srv|cmn)\s+\w+):\s/;
 
 /** The line from its llama.cpp function lead when something unknown precedes it; else the line as it is. */
 function withLlamaLead(s: string): string {
   // A `#` comment (provenance notes in captures, records.ts) quotes log lines: it is no log line.
-  if (FUNC_RE.test(s) || /^(?:slot|srv)\s/.test(s) || isCommentLine(s)) return s;
+  if (FUNC_RE.test(s) || /^(?:slot|srv|cmn)\s/.test(s) || isCommentLine(s)) return s;
   const m = LEAD_INSIDE_RE.exec(s);
   return m && m.index > 0 ? s.slice(m.index) : s;
 }

@@ -65,4 +65,31 @@ describe('llama.cpp failures become diagnostics', () => {
     for (const line of text) expect(engineErrorReason(line), line).toBeNull();
     expect(diagnostics(parse('llama-log', text.join('\n')))).toEqual([]);
   });
+
+  // Audit: lines 1 and 6 were dropped without a word. llama-cli of mid 2026 on a Vulkan iGPU that ran out of
+  // memory, verbatim (https://github.com/moonpiedumplings/moonpiedumplings.github.io/blob/b04ea3f640f45ebc4d9b3b3325c984bcb2a4dc69/playground/local-llm/index.md):
+  // line 1 is the first log line glued to llama-cli's `Loading model... ` spinner; line 6 is common's own
+  // tagged form (common.h: `COM_ERR` prints `cmn  %12.*s: `, the function name cut to 12 characters).
+  it("a failure behind llama-cli's loading spinner, and common's `cmn  name:` lines, are counted", () => {
+    const path =
+      '/home/moonpie/.cache/huggingface/hub/models--unsloth--Qwen3.6-35B-A3B-GGUF/snapshots/a483e9e6cbd595906af30beda3187c2663a1118c/Qwen3.6-35B-A3B-UD-Q4_K_M.gguf';
+    const log = [
+      'Loading model... -ggml_vulkan: Device memory allocation of size 1056622080 failed.',
+      'ggml_vulkan: vk::Device::allocateMemory: ErrorOutOfDeviceMemory',
+      '0.22.480.740 E alloc_tensor_range: failed to allocate Vulkan0 buffer of size 1056622080',
+      '/0.22.832.396 E llama_model_load: error loading model: unable to allocate Vulkan0 buffer',
+      '0.22.832.401 E llama_model_load_from_file_impl: failed to load model',
+      `0.22.832.435 E cmn  common_init_: failed to load model '${path}'`,
+      `-0.22.835.534 E srv    load_model: failed to load model, '${path}'`,
+    ];
+    expect(diagnostics(parse('llama-log', log.join('\n'))).map((d) => [d.line, d.reason])).toEqual([
+      [1, OOM],
+      [2, OOM],
+      [3, OOM],
+      [4, OOM],
+      [5, ERROR],
+      [6, ERROR],
+      [7, ERROR],
+    ]);
+  });
 });
