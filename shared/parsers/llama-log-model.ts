@@ -383,3 +383,20 @@ export function readPythonMetadata(trimmed: string, line: number, raw: string): 
   }
   return mapped > 0 ? r : diagnostic(line, 'unreadable model metadata line', raw);
 }
+
+/**
+ * llama_params_fit (src/llama.cpp, late 2025; common's `common_params_fit_impl` since 2026), on by default
+ * (`-fit on`): before loading it projects each device's use (`%s:   - %s: %6d total, %6d used, %6d free vs. target
+ * of %6d`, or `… deficit`) and the sum (`projected to use %d MiB of device memory vs. …`), then shrinks the
+ * context or moves layers. Estimates, not what was allocated (the load's own lines say that): each sized line is a
+ * diagnostic that says so; its headers and verdicts without a figure are chatter.
+ */
+export const FIT_PROJECTION_REASON =
+  "llama.cpp's memory fit projection (estimates before loading, not what was allocated): not read";
+const FIT_FUNC_RE = /^(?:llama|common)_params_fit(?:_impl)?$/;
+const FIT_SIZED_RE = /\d\s*MiB\b|\d total,\s*-?\d+ used\b/;
+
+/** A fit projection line (the function and the body after `func: `) that carries a figure. */
+export function isFitProjection(func: string, body: string): boolean {
+  return FIT_FUNC_RE.test(func) && FIT_SIZED_RE.test(body);
+}

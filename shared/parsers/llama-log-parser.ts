@@ -49,6 +49,8 @@ import {
   breakdownRow,
   bytesOf,
   colonReading,
+  FIT_PROJECTION_REASON,
+  isFitProjection,
   isMemoryKey,
   isReadingKey,
   LOADER_KV_RE,
@@ -442,6 +444,8 @@ export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<L
 
   /** A llama.cpp-led line no reader took that still looks like a reading or a failure: its diagnostic, or null. */
   const unreadLine = (func: string | null, body: string, trimmed: string, raw: string): Diagnostic | null => {
+    // Before the error test: `cannot fulfill margin of 1024 MiB` is a plan the fit then carries out.
+    if (func !== null && isFitProjection(func, body)) return diagnostic(lineNo, FIT_PROJECTION_REASON, raw);
     const error = engineErrorReason(trimmed);
     if (error) return diagnostic(lineNo, error, raw);
     // A timing behind a prefix no pattern strips (a logger's own `[<date> <time>,<ms>] `): a reading all the same.
