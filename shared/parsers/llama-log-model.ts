@@ -35,7 +35,7 @@ export function bytesOf(value: string | undefined, unit: string | undefined): nu
  * the weights' buffers and the context's settings stay three records even when no other line
  * separates them.
  */
-const MODEL_FUNC_GROUPS: Record<string, 'model' | 'tensors' | 'context' | 'ollama'> = {
+const MODEL_FUNC_GROUPS: Record<string, 'model' | 'tensors' | 'context' | 'ollama' | 'metal'> = {
   print_info: 'model',
   llm_load_print_meta: 'model',
   llama_model_load: 'model',
@@ -55,6 +55,8 @@ const MODEL_FUNC_GROUPS: Record<string, 'model' | 'tensors' | 'context' | 'ollam
   common_memory_breakdown_print: 'context',
   // ollama's own memory lines, rewritten as `ollama: CUDA0 model weights = 4.1 GiB` (llama-log-server.ts).
   ollama: 'ollama',
+  // Apple Metal builds of mid 2023 – early 2024: each buffer mapped for the GPU (readMetalBuffer).
+  ggml_metal_add_buffer: 'metal',
 };
 export const MODEL_FUNCS = new Set(Object.keys(MODEL_FUNC_GROUPS));
 
@@ -400,3 +402,22 @@ const FIT_SIZED_RE = /\d\s*MiB\b|\d total,\s*-?\d+ used\b/;
 export function isFitProjection(func: string, body: string): boolean {
   return FIT_FUNC_RE.test(func) && FIT_SIZED_RE.test(body);
 }
+
+/**
+ * Metal's buffer lines (ggml-metal.m, mid 2023 – early 2024): `ggml_metal_add_buffer: allocated '%-16s' buffer, size =
+ * %8.2f MB` (MiB from late 2023), then `, offs = %12ld` (one view of a split buffer) or `, (%8.2f / %8.2f)` (allocated
+ * so far / the device's recommended working set); the 2024 backend's `ggml_backend_metal_log_allocated_size: allocated
+ * buffer, size = …` names no buffer. On the body, trimmed: the buffer's name (null for the 2024 form), size and unit.
+ */
+const METAL_BUFFER_RE = /^allocated (?:'\s*([^'\s]+)\s*' )?buffer, size =\s*([\d.]+)\s*(MiB|MB)\b/;
+
+export function readMetalBuffer(body: string): { name: string | null; size: string; unit: string } | null {
+  const m = METAL_BUFFER_RE.exec(body);
+  return m ? { name: m[1] ?? null, size: m[2] ?? '', unit: m[3] ?? '' } : null;
+}
+
+/** Printed by both on the same line when the allocations pass the device's recommended working set. */
+export const METAL_OVERCOMMIT_RE =
+  /\bwarning: current allocated size is greater than the recommended max working set size/;
+export const METAL_ALLOC_LOG_REASON =
+  "Metal's allocation log (the buffer lines of the load and the context report these sizes): not read";

@@ -54,10 +54,13 @@ import {
   isMemoryKey,
   isReadingKey,
   LOADER_KV_RE,
+  METAL_ALLOC_LOG_REASON,
+  METAL_OVERCOMMIT_RE,
   MODEL_FUNCS,
   modelGroup,
   modelKeyValue,
   numberedBufferKey,
+  readMetalBuffer,
   readPythonMetadata,
   setGgufField,
   setModelField,
@@ -442,6 +445,27 @@ export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<L
     return [];
   };
 
+  /**
+   * Metal's buffer lines (2023–2024, llama-log-model.ts): the `kv` buffer a KV device buffer, the others buffers of a
+   * model block, the working-set warning an `engine warning`; null for another line of these functions.
+   */
+  const readMetal = (func: string, body: string, raw: string): LlamaLogRecord[] | null => {
+    const b = readMetalBuffer(body.trim());
+    const over = METAL_OVERCOMMIT_RE.test(body);
+    if (!b && !over) return null;
+    const out: LlamaLogRecord[] = [];
+    if (b && func === 'ggml_metal_add_buffer') {
+      if (b.name === 'kv') {
+        const r = kvRecord(lineNo, func, 'device-buffer');
+        r.device = 'Metal';
+        r.sizeBytes = bytesOf(b.size, b.unit);
+        out.push(r);
+      } else out.push(...readModelLine(func, `Metal ${b.name ?? ''} buffer size = ${b.size} ${b.unit}`, raw));
+    } else if (b && !over) out.push(diagnostic(lineNo, METAL_ALLOC_LOG_REASON, raw));
+    if (over) out.push(diagnostic(lineNo, 'engine warning', raw));
+    return out;
+  };
+
   /** A llama.cpp-led line no reader took that still looks like a reading or a failure: its diagnostic, or null. */
   const unreadLine = (func: string | null, body: string, trimmed: string, raw: string): Diagnostic | null => {
     // Before the error test: `cannot fulfill margin of 1024 MiB` is a plan the fit then carries out.
@@ -595,6 +619,11 @@ export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<L
       return out;
     }
 
+    const metal = func?.startsWith('ggml_') && func.includes('metal') ? readMetal(func, body, text) : null;
+    if (metal) {
+      out.push(...metal);
+      return out;
+    }
     if (func && KV_TRIGGER_RE.test(body)) {
       const kv = readKv(func, body, text);
       if (kv) out.push(kv);

@@ -247,3 +247,33 @@ describe("llama.cpp's memory fit projection", () => {
     expect(all.filter((r) => r.kind !== 'diagnostic')).toEqual([]);
   });
 });
+
+// Audit: Apple Metal builds of mid 2023 – early 2024 printed each buffer they mapped for the GPU, `ggml_metal_add_buffer:
+// allocated '%-16s' buffer, size = %8.2f MB` (then `, offs = %12ld` for a split buffer's views, or `, (%8.2f / %8.2f)`,
+// used and recommended working set, and on the same line the warning when the first passes the second). The `data`,
+// `eval`, `alloc`, `scr0` buffers were dropped without a word, the `kv` one called unreadable, and the working-set
+// warning lost. Line 1 a comment (2 July 2023) in https://github.com/ggml-org/llama.cpp/pull/2011 ; lines 2–3 a
+// comment (20 January 2024) in https://github.com/h2oai/h2ogpt/issues/1311 ; line 4 the 2024 backend's
+// `ggml_backend_metal_log_allocated_size:` in https://github.com/ggml-org/llama.cpp/issues/8886 .
+describe("Metal's buffer lines (2023–2024)", () => {
+  it('the kv buffer is a KV device buffer, the others model-block buffers, the working-set warning counted', () => {
+    const all = parseFixture('llama-log', 'llama-cpp/format-strings-2023-2026/metal-buffers-2023-2024.txt');
+    expect(ofKind(all, 'kv').map((k) => [k.line, k.scope, k.device, k.sizeBytes])).toEqual([
+      [2, 'device-buffer', 'Metal', Math.round(512.03 * MiB)],
+    ]);
+    expect(ofKind(all, 'model')).toEqual([
+      {
+        kind: 'model',
+        line: 1,
+        source: 'ggml_metal_add_buffer',
+        extra: { 'Metal data buffer size': '4096.00 MB', 'Metal alloc buffer size': '576.01 MiB' },
+      },
+    ]);
+    // The 2024 line repeats a buffer the load's own `Metal buffer size` line reports: only its warning is counted.
+    expect(diagnostics(all).map((d) => [d.line, d.reason])).toEqual([
+      [2, 'engine warning'],
+      [3, 'engine warning'],
+      [4, 'engine warning'],
+    ]);
+  });
+});
