@@ -29,6 +29,12 @@ const FATAL_LINE_RE =
  */
 const LEAD_RE = /^(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|main|error|warning)\s*:|^(?:srv|slot|que|res|cmn)\s+\w+:/;
 const ERROR_WORD_RE = /\b(?:error|errors|failed|failure|cannot|unable to|abort(?:ed|ing)?)\b/i;
+/**
+ * Refusals that say no error word: the context's `LLAMA_LOG_ERROR("%s: V cache quantization requires flash_attn")`
+ * (llama_new_context_with_model, llama_init_from_model; 2024+), after which no context is created. The lines that
+ * follow say only that the context failed; this one says why.
+ */
+const REFUSAL_RE = /\bV cache quantization requires flash_attn\b/;
 
 /**
  * Lines with a failure word that every healthy start prints: the dynamic-backend loader probing
@@ -56,6 +62,6 @@ export function engineErrorReason(trimmed: string): string | null {
   if (OOM_RE.test(trimmed) || trimmed === 'Killed') return 'engine out of memory';
   // `warning: failed to mlock …` and the like: the run goes on, so not an error.
   if (!fatal && trimmed.startsWith('warning:')) return ERROR_WORD_RE.test(trimmed) ? 'engine warning' : null;
-  if (fatal || ERROR_WORD_RE.test(trimmed)) return 'engine error';
+  if (fatal || ERROR_WORD_RE.test(trimmed) || REFUSAL_RE.test(trimmed)) return 'engine error';
   return null;
 }

@@ -92,4 +92,21 @@ describe('llama.cpp failures become diagnostics', () => {
       [7, ERROR],
     ]);
   });
+
+  // Audit: the context's refusal of a quantized V cache without flash attention (LLAMA_LOG_ERROR, then the context
+  // is not created) was dropped without a word: the lines after it say only that the context failed, not why.
+  // Line 1 https://github.com/ggml-org/llama.cpp/issues/10378 (November 2024); line 2 under journald,
+  // https://github.com/ollama/ollama/issues/15043 (March 2026); line 3, flash attention forced off and the run going
+  // on, stays chatter (https://github.com/ollama/ollama/pull/6279 , August 2024).
+  it('a context refused for a quantized V cache without flash attention is an engine error', () => {
+    const log = [
+      'llama_new_context_with_model: V cache quantization requires flash_attn',
+      'Mar 24 21:17:29 jarvis ollama[2742822]: llama_init_from_model: V cache quantization requires flash_attn',
+      'llama_new_context_with_model: flash_attn requires n_embd_head_k == n_embd_head_v - forcing off',
+    ];
+    expect(diagnostics(parse('llama-log', log.join('\n'))).map((d) => [d.line, d.reason])).toEqual([
+      [1, ERROR],
+      [2, ERROR],
+    ]);
+  });
 });
