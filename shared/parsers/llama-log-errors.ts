@@ -35,6 +35,12 @@ const ERROR_WORD_RE = /\b(?:error|errors|failed|failure|cannot|unable to|abort(?
  * follow say only that the context failed; this one says why.
  */
 const REFUSAL_RE = /\bV cache quantization requires flash_attn\b/;
+/**
+ * The memory fit giving up, a warning after which the load goes on with the parameters as given
+ * (`LLAMA_LOG_WARN` in llama_params_fit, late 2025; `LOG_WRN` in common_fit_params, 2026):
+ * `…: failed to fit params to free device memory: n_gpu_layers already set by user to 999, abort`.
+ */
+const FIT_GAVE_UP_RE = /^\w*fit\w*: failed to fit params to free device memory\b/;
 
 /**
  * Lines with a failure word that every healthy start prints: the dynamic-backend loader probing
@@ -62,6 +68,7 @@ export function engineErrorReason(trimmed: string): string | null {
   if (OOM_RE.test(trimmed) || trimmed === 'Killed') return 'engine out of memory';
   // `warning: failed to mlock …` and the like: the run goes on, so not an error.
   if (!fatal && trimmed.startsWith('warning:')) return ERROR_WORD_RE.test(trimmed) ? 'engine warning' : null;
+  if (FIT_GAVE_UP_RE.test(trimmed)) return 'engine warning';
   if (fatal || ERROR_WORD_RE.test(trimmed) || REFUSAL_RE.test(trimmed)) return 'engine error';
   return null;
 }

@@ -109,4 +109,13 @@ describe('llama.cpp failures become diagnostics', () => {
       [2, ERROR],
     ]);
   });
+
+  // Audit: the fit giving up (`LOG_WRN("%s: failed to fit params to free device memory: %s")`, common since 2026,
+  // llama_params_fit's LLAMA_LOG_WARN before) was counted as an engine error: the load goes on with the parameters as
+  // given. Verbatim from a comment's log in https://github.com/ggml-org/llama.cpp/pull/24682 (June 2026).
+  it('the memory fit giving up is a warning, not an engine error', () => {
+    const line =
+      '[54387] 183.19.333.556 W common_fit_params: failed to fit params to free device memory: n_gpu_layers already set by user to 999, abort';
+    expect(diagnostics(parse('llama-log', line)).map((d) => [d.line, d.reason])).toEqual([[1, 'engine warning']]);
+  });
 });
