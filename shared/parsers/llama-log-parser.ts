@@ -186,9 +186,12 @@ const KV_SELF_RE = /^KV self size\s*=\s*([\d.]+(?:,\d+)?)\s*(MiB|MB|GiB|GB|KiB)(
 const KV_BUFFER_RE = /^(?:\[fp8\]\s+)?(\S+)\s+(?:KV|RS) buffer size\s*=\s*([\d.]+(?:,\d+)?)\s*(MiB|MB|GiB|GB|KiB)$/;
 // Mid/late 2023 CUDA builds: the part of the cache offloaded to the GPU(s), `VRAM kv self = 1024.00 MB`.
 const KV_VRAM_RE = /^VRAM kv self\s*=\s*([\d.]+(?:,\d+)?)\s*(MiB|MB|GiB|GB)$/;
-// `offload = 1, ` between the size and the types: llama_kv_cache_init of mid 2024 to spring 2025.
+// `offload = 1, ` between the size and the types: llama_kv_cache_init of mid 2024 to spring 2025;
+// `n_seq_max = %u, ` there: llama_kv_cache_recurrent (mid 2025).
 const KV_CONFIG_RE =
-  /^kv_size\s*=\s*(\d+),\s*(?:offload\s*=\s*\d+,\s*)?type_k\s*=\s*'([^']*)',\s*type_v\s*=\s*'([^']*)',\s*n_layer\s*=\s*(\d+)/;
+  /^kv_size\s*=\s*(\d+),\s*(?:offload\s*=\s*\d+,\s*)?(?:n_seq_max\s*=\s*(\d+),\s*)?type_k\s*=\s*'([^']*)',\s*type_v\s*=\s*'([^']*)',\s*n_layer\s*=\s*(\d+)/;
+/** The recurrent state's own caches: llama_kv_cache_recurrent (mid 2025), llama_memory_recurrent (since). */
+const RECURRENT_FUNC_RE = /^llama_(?:kv_cache|memory)_recurrent$/;
 // `%2u/%u seqs` prints `1/1 seqs`; builds of July–August 2025 printed `%2u/%2u`, `1/ 1 seqs` (the stream count padded).
 // llama_memory_recurrent since speculative rollback of the recurrent state (2026) adds its snapshot rows per cell,
 // `%2u seqs %2u rs_seq` (`3 seqs  0 rs_seq`): part of the sizes that follow, not a figure of its own here.
@@ -346,7 +349,7 @@ export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<L
       const parts = readParts(m[7]);
       if (!parts) return fail();
       applyParts(r, parts);
-      r.recurrent = func === 'llama_memory_recurrent';
+      r.recurrent = RECURRENT_FUNC_RE.test(func);
       r.swa = iswa;
       iswa = null;
       return r;
@@ -357,6 +360,7 @@ export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<L
       const parts = readParts(m[3]);
       if (!parts) return fail();
       applyParts(r, parts);
+      r.recurrent = RECURRENT_FUNC_RE.test(func);
       return r;
     }
     if ((m = KV_BUFFER_RE.exec(body))) {
@@ -364,7 +368,7 @@ export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<L
       r.device = m[1] ?? null;
       r.sizeBytes = bytesOf(m[2], m[3]);
       r.swa = iswa;
-      r.recurrent = /\sRS buffer size/.test(body);
+      r.recurrent = /\sRS buffer size/.test(body) || RECURRENT_FUNC_RE.test(func);
       return r;
     }
     if ((m = KV_VRAM_RE.exec(body))) {
@@ -376,9 +380,11 @@ export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<L
     if ((m = KV_CONFIG_RE.exec(body))) {
       const r = kvRecord(lineNo, func, 'config');
       r.cells = Number(m[1]);
-      r.typeK = m[2] ?? null;
-      r.typeV = m[3] ?? null;
-      r.layers = Number(m[4]);
+      r.seqs = m[2] !== undefined ? Number(m[2]) : null;
+      r.typeK = m[3] ?? null;
+      r.typeV = m[4] ?? null;
+      r.layers = Number(m[5]);
+      r.recurrent = RECURRENT_FUNC_RE.test(func);
       return r;
     }
     if ((m = KV_ISWA_RE.exec(body))) {

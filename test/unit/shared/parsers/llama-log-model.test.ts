@@ -277,3 +277,26 @@ describe("Metal's buffer lines (2023–2024)", () => {
     ]);
   });
 });
+
+// Audit: llama_kv_cache_recurrent (mid 2025, the recurrent state of Mamba/RWKV and of hybrid models before
+// llama_memory_recurrent) prints `kv_size = %u, n_seq_max = %u, type_k = '%s', type_v = '%s', n_layer = %d`: the
+// config reader wanted type_k right after kv_size and called the line unreadable, and the cache's buffer and
+// `KV self size` lines were not marked as recurrent state. MADE-UP FIGURES, NO PUBLISHED CAPTURE FOUND: the three
+// lines are written from the format strings of src/llama-kv-cache-recurrent.cpp at
+// https://github.com/ggml-org/llama.cpp/blob/148680479f8ffe12cf51714e1879c50527ced76f/src/llama-kv-cache-recurrent.cpp
+describe("llama_kv_cache_recurrent's lines (mid 2025)", () => {
+  it('the config line is read (cells, sequences, types, layers) and all three are marked recurrent', () => {
+    const all = parseClean('llama-log', [
+      "llama_kv_cache_recurrent: kv_size = 1, n_seq_max = 1, type_k = 'f32', type_v = 'f32', n_layer = 64",
+      'llama_kv_cache_recurrent:        CPU KV buffer size =    16.07 MiB',
+      'llama_kv_cache_recurrent: KV self size  =   16.07 MiB, K (f32):    1.07 MiB, V (f32):   15.00 MiB',
+    ]);
+    expect(
+      ofKind(all, 'kv').map((k) => [k.line, k.scope, k.cells, k.seqs, k.typeK, k.typeV, k.layers, k.recurrent]),
+    ).toEqual([
+      [1, 'config', 1, 1, 'f32', 'f32', 64, true],
+      [2, 'device-buffer', null, null, null, null, null, true],
+      [3, 'total', null, null, 'f32', 'f32', null, true],
+    ]);
+  });
+});
