@@ -168,14 +168,22 @@ export function ollamaMemoryLine(trimmed: string): { line: string } | { unreadab
 // (late 2024 – mid 2025), `slot   load_model: id  0 | task -1 | new slot, n_ctx = 32768` (late 2025+),
 // 2024's text log `INFO [ init] new slot | tid="…" timestamp=… id_slot=0 n_ctx_slot=32768`, and the same
 // log before the server's renames of spring 2024 (`[initialize]`, `slot_id=`), which ollama's runner kept
-// through 2024 at its DEBUG level: `DEBUG [initialize] new slot | n_ctx_slot=2048 slot_id=0 tid="…" …`.
+// through 2024 at its DEBUG level: `DEBUG [initialize] new slot | n_ctx_slot=2048 slot_id=0 tid="…" …`; before
+// those (late 2023 – early 2024), under `Available slots:`, `LOG_TEE(" -> Slot %i - max context: %i\n", …)`.
 // One line per slot (`-np 4` prints four).
 
 const SLOT_CTX_RE = /^slot\s+\w+:\s+id\s+(\d+)\s+\|\s+task\s+-?\d+\s+\|\s+new slot,?\s+n_ctx(?:_slot)?\s*=\s*(\d+)$/;
 const INFO_SLOT_CTX_RE = /^(?:INFO|DEBUG|VERB)\s+\[\s*(?:init|initialize)\]\s+new slot\s+\|/;
 
+const EARLY_SLOT_CTX_RE = /^-> Slot (\d+) - max context: (\d+)$/;
+
 /** A slot's context as a model record (`nCtxPerSeq`, the slot id in `extra.slot`); a diagnostic when unreadable; null for another line. */
 export function readSlotContext(trimmed: string, line: number, raw: string): ModelRecord | Diagnostic | null {
+  if (trimmed.startsWith('-> Slot ')) {
+    const e = EARLY_SLOT_CTX_RE.exec(trimmed);
+    if (!e) return diagnostic(line, 'unreadable slot context line', raw);
+    return { kind: 'model', line, source: 'slot', nCtxPerSeq: Number(e[2]), extra: { slot: e[1] ?? '' } };
+  }
   if (!trimmed.includes('new slot')) return null;
   let id: string | undefined;
   let nCtx: string | undefined;

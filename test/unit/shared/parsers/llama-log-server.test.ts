@@ -2,7 +2,15 @@
 // when ollama runs a model on that engine. Lines cut verbatim from published ollama logs (journald
 // prefix included), values read off them by hand.
 import { describe, expect, it } from 'vitest';
-import { diagnostics, MiB, ofKind, parse, parseFixture, parseFixtureClean } from '../../../helpers/parser-test-kit';
+import {
+  diagnostics,
+  MiB,
+  ofKind,
+  parse,
+  parseClean,
+  parseFixture,
+  parseFixtureClean,
+} from '../../../helpers/parser-test-kit';
 import { SERVER_STATE_REASON } from '../../../../shared/parsers/llama-log-server';
 
 /** A file of test/fixtures/llama-cpp/format-strings-2023-2026 (see its SOURCE), parsed; no diagnostics expected. */
@@ -150,5 +158,15 @@ describe("ollama's memory lines", () => {
     expect(all.filter((r) => r.kind !== 'diagnostic')).toEqual([]);
     // The server lines around them that give no size stay chatter (same log, pull 13194).
     expect(parse('llama-log', 'srv  get_availabl: prompt cache update took 105.71 ms')).toEqual([]);
+  });
+
+  // Audit: llama-server of late 2023 – early 2024 printed each slot's context under `Available slots:` with
+  // `LOG_TEE(" -> Slot %i - max context: %i\n", …)`, and that reading was dropped without a word. Verbatim from a
+  // comment's log (turn 39) in https://github.com/ggml-org/llama.cpp/pull/5104 (January 2024).
+  it("the early server's `-> Slot N - max context: M` is a slot context record", () => {
+    const all = parseClean('llama-log', ['Available slots:', ' -> Slot 0 - max context: 512']);
+    expect(ofKind(all, 'model').map((m) => [m.line, m.source, m.nCtxPerSeq, m.extra?.slot])).toEqual([
+      [2, 'slot', 512, '0'],
+    ]);
   });
 });
