@@ -199,6 +199,9 @@ const KV_SIZE_RE =
   /^(?:\[fp8\]\s+)?size\s*=\s*([\d.]+(?:,\d+)?)\s*(MiB|MB|GiB|GB|KiB)\s*\(\s*(\d+)\s*cells,\s*(\d+)\s*layers(?:,\s*(\d+)(?:\/\s*(\d+))?\s*seqs(?:\s+\d+\s*rs_seq)?)?\s*\)(?:\s*,\s*(\S.*))?$/;
 const KV_MEMORY_SIZE_RE = /^memory_size\s*=\s*([\d.]+(?:,\d+)?)\s*(MiB|MB|GiB|GB)\b/;
 const KV_ISWA_RE = /^creating\s+(non-SWA|SWA)\s+KV cache,\s*size\s*=\s*(\d+)\s*cells/;
+// Another sub-cache announced the same way: llama_kv_cache_dsa's `creating main KV cache, size = %u cells` and
+// `creating indexer KV cache, size = %u cells` (2026).
+const KV_CREATE_RE = /^creating [\w -]+ KV cache, size = (\d+) cells$/;
 const KV_PART_RE = /^([^\s(]+)\s*\(([^)]*)\):\s*([\d.]+(?:,\d+)?)\s*(MiB|MB|GiB|GB|KiB)$/;
 const KV_PART_UNUSED_RE = /^(\S+):\s*not used$/;
 /** A KV line no pattern above reads (a future format): the word KV and a size. Two tests, each linear. */
@@ -392,6 +395,11 @@ export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<L
       r.cells = Number(m[2]);
       iswa = m[1] === 'SWA';
       r.swa = iswa;
+      return r;
+    }
+    if ((m = KV_CREATE_RE.exec(body))) {
+      const r = kvRecord(lineNo, func, 'config');
+      r.cells = Number(m[1]);
       return r;
     }
     if ((m = KV_MEMORY_SIZE_RE.exec(body))) {

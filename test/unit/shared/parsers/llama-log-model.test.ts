@@ -300,3 +300,20 @@ describe("llama_kv_cache_recurrent's lines (mid 2025)", () => {
     ]);
   });
 });
+
+// Audit: llama_kv_cache_dsa (DeepSeek sparse attention, 2026) announces its two sub-caches with
+// `LLAMA_LOG_INFO("%s: creating main KV cache, size = %u cells\n")` and `"… creating indexer KV cache, size = %u cells"`:
+// each was called an unreadable KV line. MADE-UP FIGURES, NO PUBLISHED CAPTURE FOUND: written from
+// https://github.com/ggml-org/llama.cpp/blob/035aa95b00162f7dbf3e6d5f418bb5a97fcc2583/src/llama-kv-cache-dsa.cpp
+describe("llama_kv_cache_dsa's sub-cache lines (2026)", () => {
+  it('each is a config record with its cells', () => {
+    const all = parseClean('llama-log', [
+      'llama_kv_cache_dsa: creating main KV cache, size = 4096 cells',
+      'llama_kv_cache_dsa: creating indexer KV cache, size = 4096 cells',
+    ]);
+    expect(ofKind(all, 'kv').map((k) => [k.line, k.scope, k.cells, k.swa, k.source])).toEqual([
+      [1, 'config', 4096, null, 'llama_kv_cache_dsa'],
+      [2, 'config', 4096, null, 'llama_kv_cache_dsa'],
+    ]);
+  });
+});
