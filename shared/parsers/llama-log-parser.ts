@@ -68,13 +68,12 @@ import {
 } from './llama-log-model';
 import { engineErrorReason } from './llama-log-errors';
 import {
-  isServerStateLine,
   JSON_TIMINGS_RE,
   OLLAMA_RE,
   ollamaMemoryLine,
   parseGoDurationMs,
   readSlotContext,
-  SERVER_STATE_REASON,
+  serverMemoryReason,
   timingsFromJson,
   type OllamaPending,
 } from './llama-log-server';
@@ -488,8 +487,11 @@ export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<L
     if (error) return diagnostic(lineNo, error, raw);
     // A timing behind a prefix no pattern strips (a logger's own `[<date> <time>,<ms>] `): a reading all the same.
     if (func === null && TIMING_INSIDE_RE.test(trimmed)) return diagnostic(lineNo, 'unreadable timing line', raw);
-    // A server `srv`/`slot` line, or ik_llama's prompt cache line, with a size: the server's saved state.
-    if (func === null) return isServerStateLine(trimmed) ? diagnostic(lineNo, SERVER_STATE_REASON, raw) : null;
+    // A server `srv`/`slot` line, or ik_llama's prompt cache line, with a size (the server's saved state, an estimate).
+    if (func === null) {
+      const reason = serverMemoryReason(trimmed);
+      return reason === null ? null : diagnostic(lineNo, reason, raw);
+    }
     const b = body.trim();
     if (TIMING_BLOCK_SKIPPED_RE.test(b)) return null;
     if (TIMING_HINT_RE.test(b) || TIMING_LABEL_RE.test(b)) return diagnostic(lineNo, 'unreadable timing line', raw);

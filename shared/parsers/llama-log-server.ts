@@ -208,12 +208,16 @@ export function readSlotContext(trimmed: string, line: number, raw: string): Mod
 
 export const SERVER_STATE_REASON =
   "llama-server's saved state in host memory (context checkpoint, prompt cache): not read";
+/** Any other `srv`/`slot` line with a size (`[spec] estimated memory usage of MTP context is … MiB`, 2026). */
+export const SERVER_MEMORY_REASON = 'llama-server memory figure (no reader for it): not read';
 const SERVER_LEAD_RE = /^(?:srv|slot)\s+\w+:\s/;
 const SERVER_STATE_RE =
-  /\bcontext checkpoint\b|\bcache state:\s*\d+ prompts\b|^-\s+prompt\s+(?:0x)?[\da-f]+:|\btotal state size\b/;
+  /\bcontext checkpoint\b|\bcache state:\s*\d+ prompts\b|(?:^|:\s)\s*-\s+prompt\s+(?:0x)?[\da-f]+:|\btotal state size\b/;
 const SERVER_SIZE_RE = /\d\s*(?:MiB|GiB|KiB|MB|GB)\b/;
 
-/** A server-state line that carries a size (on the prefix-stripped, trimmed line): true when it is one. */
-export function isServerStateLine(trimmed: string): boolean {
-  return (SERVER_LEAD_RE.test(trimmed) || SERVER_STATE_RE.test(trimmed)) && SERVER_SIZE_RE.test(trimmed);
+/** The reason for a server line that carries a size no reader took (on the prefix-stripped, trimmed line); null for another line. */
+export function serverMemoryReason(trimmed: string): string | null {
+  if (!SERVER_SIZE_RE.test(trimmed)) return null;
+  if (SERVER_STATE_RE.test(trimmed)) return SERVER_STATE_REASON;
+  return SERVER_LEAD_RE.test(trimmed) ? SERVER_MEMORY_REASON : null;
 }

@@ -11,7 +11,7 @@ import {
   parseFixture,
   parseFixtureClean,
 } from '../../../helpers/parser-test-kit';
-import { SERVER_STATE_REASON } from '../../../../shared/parsers/llama-log-server';
+import { SERVER_MEMORY_REASON, SERVER_STATE_REASON } from '../../../../shared/parsers/llama-log-server';
 
 /** A file of test/fixtures/llama-cpp/format-strings-2023-2026 (see its SOURCE), parsed; no diagnostics expected. */
 const clean = (name: string) => parseFixtureClean('llama-log', `llama-cpp/format-strings-2023-2026/${name}`);
@@ -158,6 +158,13 @@ describe("ollama's memory lines", () => {
     expect(all.filter((r) => r.kind !== 'diagnostic')).toEqual([]);
     // The server lines around them that give no size stay chatter (same log, pull 13194).
     expect(parse('llama-log', 'srv  get_availabl: prompt cache update took 105.71 ms')).toEqual([]);
+    // A server line with another size is no saved state: the server's estimate for a draft (MTP) context, verbatim
+    // from a log in https://github.com/ggml-org/llama.cpp/pull/24682 (2026), is counted under a reason of its own.
+    const estimate = parse(
+      'llama-log',
+      '[54387] 183.18.301.119 I srv    load_model: [spec] estimated memory usage of MTP context is 1869.48 MiB',
+    );
+    expect(diagnostics(estimate).map((d) => d.reason)).toEqual([SERVER_MEMORY_REASON]);
   });
 
   // Audit: llama-server of late 2023 – early 2024 printed each slot's context under `Available slots:` with
