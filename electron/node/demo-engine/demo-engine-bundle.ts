@@ -2,11 +2,9 @@
 // SSH, or written into the run directory locally). Built with esbuild on first use and cached;
 // `npm run build` also writes it to out/demo-engine/ for packaged apps.
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../util/package-root';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const ENTRY = join(here, 'demo-engine-entry.ts');
+const ENTRY = packagePath('electron/node/demo-engine/demo-engine-entry.ts');
 /** Oldest Node we expect on a board (Ubuntu 18.04 / JetPack 4 ship node 8–12 via apt or nvm). */
 export const DEMO_ENGINE_NODE_TARGET = 'node12';
 
@@ -14,7 +12,7 @@ let cached: Promise<string> | undefined;
 
 export function demoEngineBundle(): Promise<string> {
   cached ??= (async () => {
-    const prebuilt = join(here, '../../../out/demo-engine/demo-engine.cjs');
+    const prebuilt = packagePath('out/demo-engine/demo-engine.cjs');
     if (existsSync(prebuilt) && !existsSync(ENTRY)) return readFileSync(prebuilt, 'utf8');
     const esbuild = await import('esbuild');
     const result = await esbuild.build({

@@ -1,12 +1,13 @@
 // The KVScope version written into session files (package.json "version").
 import { readFileSync } from 'node:fs';
+import { packagePath } from '../util/package-root';
 
 let cached: string | null = null;
 
 export function appVersion(): string {
   if (cached) return cached;
   try {
-    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+    const pkg = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as {
       name?: string;
       version?: string;
     };
@@ -14,7 +15,7 @@ export function appVersion(): string {
   } catch {
     cached = null;
   }
-  // Bundled builds (electron-vite) have no package.json beside the module.
+  // A packaged app without its package.json.
   cached ??= process.env.npm_package_version ?? 'unknown';
   return cached;
 }

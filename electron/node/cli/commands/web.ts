@@ -3,15 +3,15 @@
 // (or `npm start`, which builds when needed) produces out/renderer.
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createAppServices } from '../../api/create-app-services';
 import { isSessionFile } from '../../session/session-store';
 import { startWebServer, type WebServer } from '../../web/bridge-server';
 import { DEFAULT_WEB_PORT } from '../../web/web-port';
+import { packagePath } from '../../util/package-root';
 import { CliError, parseCliArgs, type CliIo } from '../cli-io';
 
 /** out/renderer at the repository (or installed package) root, wherever the command is run from. */
-export const RENDERER_DIR = fileURLToPath(new URL('../../../../out/renderer', import.meta.url));
+export const RENDERER_DIR = packagePath('out/renderer');
 
 function parsePort(text: string | undefined): number | null {
   if (text === undefined) return null;
