@@ -65,7 +65,11 @@ describe('the bundle and the sources', () => {
     });
 
   it('answer alike (a command, failure lines); the bundle writes sessions with the package version', () => {
-    // `npm run build` wrote the bundle (the test command builds first): it must be the one in use.
+    // `npm test` builds first; after a source changed since (test:unit alone), build the bundle here.
+    if (fresh(projectRoot, {}) === null)
+      expect(
+        spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build-cli.ts'], { cwd: projectRoot }).status,
+      ).toBe(0);
     expect(fresh(projectRoot, {})).not.toBeNull();
     for (const args of [
       ['kv', '--layers', '16', '--kv-heads', '8', '--head-dim', '64', '--ctx', '4096', '--json'],
