@@ -139,7 +139,7 @@ function ModelSource({ errors }: { errors: Partial<Record<KvFormField, string>> 
           className="kv-form-grid"
           onSubmit={(e) => {
             e.preventDefault();
-            void readKvHeader();
+            if (header.status !== 'loading') void readKvHeader();
           }}
         >
           <KvSelect
@@ -167,7 +167,9 @@ function ModelSource({ errors }: { errors: Partial<Record<KvFormField, string>> 
             <button
               type="submit"
               className="button-secondary"
-              disabled={header.status === 'loading'}
+              // While it reads the button stays focusable (aria-disabled, a press ignored): disabled, it
+              // dropped the focus of the user who pressed it to <body> until the header came.
+              aria-disabled={header.status === 'loading' || undefined}
               data-testid="kv-read-header"
             >
               {header.status === 'loading' ? 'Reading…' : 'Read header'}
