@@ -50,8 +50,12 @@ export function BoardList() {
         <button
           type="button"
           className="link-button"
-          onClick={() => void loadBoards()}
-          disabled={status === 'loading'}
+          // While it loads the button stays focusable (aria-disabled, a press ignored): disabled, it
+          // dropped the focus of the user who pressed it to <body>.
+          onClick={() => {
+            if (status !== 'loading') void loadBoards();
+          }}
+          aria-disabled={status === 'loading' || undefined}
           title="Reload the list"
         >
           Refresh

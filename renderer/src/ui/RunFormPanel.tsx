@@ -116,8 +116,12 @@ function GgufHeaderPreview() {
       <button
         type="button"
         className="link-button"
-        disabled={current?.status === 'loading'}
-        onClick={() => void readRunGgufHeader()}
+        // While it reads the button stays focusable (aria-disabled, a press ignored): disabled, it
+        // dropped the focus of the user who pressed it to <body> until the header came.
+        aria-disabled={current?.status === 'loading' || undefined}
+        onClick={() => {
+          if (current?.status !== 'loading') void readRunGgufHeader();
+        }}
         data-testid="gguf-read-header"
       >
         {current?.status === 'loading' ? 'Reading the header…' : 'Show its header'}
