@@ -19,6 +19,7 @@ import type { Target } from '../transport/target';
 import { demoEngineConfig, demoShape } from '../demo-engine/demo-config';
 import { demoEngineBundle } from '../demo-engine/demo-engine-bundle';
 import { readGgufHeaderFromTarget } from '../model/gguf-reader';
+import { describeFileError } from '../util/describe-error';
 
 export interface PreparedEngine {
   /** The shell command line the launcher runs (`sh -c`). */
@@ -167,7 +168,7 @@ export async function prepareEngine(target: Target, request: RunRequest, dir: st
   try {
     header = await readGgufHeaderFromTarget(target, engine.gguf);
   } catch (error) {
-    throw new Error(`cannot read the GGUF header of ${engine.gguf}: ${(error as Error).message}`);
+    throw new Error(`cannot read the GGUF header of ${engine.gguf}: ${describeFileError(error)}`);
   }
   // Cache types: --kv-type for both, else what a llama.cpp command asks for, else f16 (llama.cpp's default).
   const typeK =

@@ -1,6 +1,14 @@
-// The pure parts of engine setup: which commands reserve like llama.cpp, their flags, {ctx}, sweep sizes.
+// The pure parts of engine setup: which commands reserve like llama.cpp, their flags, {ctx}, sweep
+// sizes; and how a run's missing model is said.
 import { describe, expect, it } from 'vitest';
-import { isLlamaCppLikeCommand, llamaFlagValue, substituteCtx } from '../../../../../electron/node/run/engine-setup';
+import { RunRequestSchema } from '../../../../../shared/api/schemas';
+import {
+  isLlamaCppLikeCommand,
+  llamaFlagValue,
+  prepareEngine,
+  substituteCtx,
+} from '../../../../../electron/node/run/engine-setup';
+import { LocalTarget } from '../../../../../electron/node/transport/local-target';
 import { parseSweepSizes } from '../../../../../electron/node/run/sweep';
 
 // [command, whether its program reserves the whole KV cache up front as llama.cpp does]
@@ -44,5 +52,19 @@ describe('parseSweepSizes', () => {
   it('refuses junk and single sizes', () => {
     expect(() => parseSweepSizes('512,abc')).toThrow(/"abc" is not a context size/);
     expect(() => parseSweepSizes('512,512')).toThrow(/at least two/);
+  });
+});
+
+describe('prepareEngine with a --gguf that is not there', () => {
+  // The run form's "Run failed." banner and `profile`'s stderr said Node's own
+  // "ENOENT: no such file or directory, open '/nonexistent/m.gguf'", repeating the path.
+  it('says so in words, naming the path once', async () => {
+    const request = RunRequestSchema.parse({
+      target: { kind: 'local' },
+      engine: { kind: 'command', command: 'sleep 1', gguf: '/nonexistent/m.gguf' },
+    });
+    await expect(prepareEngine(new LocalTarget(), request, '/nonexistent')).rejects.toThrow(
+      new Error('cannot read the GGUF header of /nonexistent/m.gguf: no such file'),
+    );
   });
 });
