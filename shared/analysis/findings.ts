@@ -3,7 +3,8 @@
 // the analysis and a few facts of the run; the words are the report's job
 // (shared/report/finding-text.ts), so the app and every export can say them their own way.
 import type { RunAnalysis, RunEvent } from '../api/schemas';
-import { KV_TYPE_LAYOUT } from '../kv/kv-theory';
+import { KV_TYPE_LAYOUT, rowError } from '../kv/kv-theory';
+import type { GgufModelSummary } from '../kv/model-config';
 import {
   CTX_STEP,
   FIT_R2_LOW,
@@ -43,6 +44,20 @@ export interface FindingInput {
   recovered: boolean;
   /** The run failed with this error; null when it did not. */
   failure: string | null;
+  /** The GGUF's facts, when the run read its header. */
+  model?: GgufModelSummary | null;
+}
+
+/**
+ * Whether llama.cpp takes `type` for the model's K and V rows: a quantized type's blocks must
+ * divide the head dimension (stories260K's 8 takes no 32-value block). Unknown without the model's
+ * facts, or for MLA (its rows are not head_dim wide): then it is not ruled out.
+ */
+export function kvTypeFitsModel(type: 'q8_0' | 'q4_0', model: GgufModelSummary | null | undefined): boolean {
+  if (!model || model.mla) return true;
+  const dims = [model.headDimK, model.headDimV];
+  if (!dims.every((d) => typeof d === 'number' && Number.isInteger(d) && d > 0)) return true;
+  return dims.every((d) => rowError(d, type) === null);
 }
 
 /** One finding: its category (`id`), what exactly (`kind`), how bad, and the numbers to word it. */
@@ -148,9 +163,15 @@ export function kvTypeFinding(input: FindingInput): RunFinding | null {
   const from = bytesPerValue(kvType);
   if (from === null) return null;
   const cost = (t: 'q8_0' | 'q4_0') => ({ kvType: t, bytesPerToken: (perToken * (bytesPerValue(t) ?? from)) / from });
-  // From a float type both quantized ones are smaller; from q8_0 only q4_0; from q4_0 and the rest nothing.
-  const smaller: Array<'q8_0' | 'q4_0'> =
-    kvType === 'f32' || kvType === 'f16' || kvType === 'bf16' ? ['q8_0', 'q4_0'] : kvType === 'q8_0' ? ['q4_0'] : [];
+  // From a float type both quantized ones are smaller; from q8_0 only q4_0; from q4_0 and the rest
+  // nothing; and only those the model's head dimension takes.
+  const smaller: Array<'q8_0' | 'q4_0'> = (
+    kvType === 'f32' || kvType === 'f16' || kvType === 'bf16'
+      ? (['q8_0', 'q4_0'] as const)
+      : kvType === 'q8_0'
+        ? (['q4_0'] as const)
+        : []
+  ).filter((t) => kvTypeFitsModel(t, input.model));
   if (smaller.length === 0) return null;
   return {
     id: 'kv-type',

@@ -9,7 +9,7 @@
 // in ./recommendations-setup.ts.
 import type { Sample } from '../api/schemas';
 import { KV_TYPE_LAYOUT } from '../kv/kv-theory';
-import { budgetFindings, reservedFinding, type FindingInput } from './findings';
+import { budgetFindings, kvTypeFitsModel, reservedFinding, type FindingInput } from './findings';
 import { MMAP_SHARE_WORTH_SAYING, SWAP_SHARE_WORTH_SAYING, THROTTLE_GAIN_WORTH_SAYING } from './thresholds';
 import {
   detectThrottleIntervals,
@@ -18,7 +18,6 @@ import {
   type ClockCeilings,
 } from './throttle';
 import { tokenEventsFromSamples } from './throughput';
-import type { GgufModelSummary } from '../kv/model-config';
 import type { EngineLog } from '../run/run-record';
 import type { TargetFacts } from '../run/target-facts';
 import { setupRecommendations, type SetupRecommendation } from './recommendations-setup';
@@ -86,8 +85,6 @@ export interface RecommendationInput extends FindingInput {
   clockCeilings?: ClockCeilings;
   /** The engine's own log records (llama.cpp): KV sub-caches, n_seq_max, n_ubatch, compute buffers. */
   engineLog?: EngineLog | null;
-  /** The GGUF's facts, when the run read its header. */
-  model?: GgufModelSummary | null;
   /** The target's probe facts (THP, swap/zram, CPU governors). */
   target?: TargetFacts | null;
 }
@@ -116,7 +113,9 @@ export function kvTypeRecommendation(input: RecommendationInput): Recommendation
   if (!from || perToken === null || spentPerToken === null) return null;
   const fromBpv = bytesPerValue(from);
   if (fromBpv === null) return null;
-  const choices = (['q8_0', 'q4_0'] as const).filter((t) => (bytesPerValue(t) ?? Infinity) < fromBpv);
+  const choices = (['q8_0', 'q4_0'] as const).filter(
+    (t) => (bytesPerValue(t) ?? Infinity) < fromBpv && kvTypeFitsModel(t, input.model),
+  );
   const maxSafe = a.budgetBytes !== null ? a.maxSafeContextTokens : null;
   const room = maxSafe !== null ? maxSafe * spentPerToken : null;
   const option = (t: SmallerKvType) => {

@@ -320,13 +320,13 @@ function runReport(run: SessionRun, sessionTarget: TargetFacts | null = null): R
     promptTokens: promptTokens(run),
     recovered,
     failure: run.state === 'failed' && summary.engine.error ? summary.engine.error : null,
+    model: run.engine?.model ?? null,
   };
   const findings = runFindings(findingInput).map((f) => wordFinding(f, engine));
   const recommendations = runRecommendations({
     ...findingInput,
     series: run.samples,
     engineLog: run.engineLog,
-    model: run.engine?.model ?? null,
     target: run.target ?? sessionTarget,
     tripC: passiveTripC(run.target ?? sessionTarget),
     clockCeilings: clockCeilingsOf(run.target ?? sessionTarget),

@@ -13,6 +13,7 @@ import {
   type FindingInput,
 } from '../../../../shared/analysis/findings';
 import type { KvSummary, RunAnalysis } from '../../../../shared/api/schemas';
+import type { GgufModelSummary } from '../../../../shared/kv/model-config';
 
 const GiB = 1024 ** 3;
 
@@ -143,6 +144,21 @@ describe('KV type: what a smaller type would cost', () => {
     expect(kvTypeFinding(input({ kvType: 'iq4_nl' }))).toBeNull();
     expect(kvTypeFinding(input({ kvType: null }))).toBeNull();
     expect(kvTypeFinding(input({}, {}, { theoryBytesPerToken: null, measuredBytesPerToken: null }))).toBeNull();
+  });
+
+  // stories260K (../shared/models/README.md): head_dim 8, which no 32-value block divides, so
+  // llama.cpp refuses q8_0 and q4_0 for it; the report advised "q8_0 cuts it to 340 B" anyway.
+  it('never a type the model cannot take: its head dimension must be a whole number of blocks', () => {
+    const model = (headDimK: number, headDimV: number) => ({ headDimK, headDimV, mla: false }) as GgufModelSummary;
+    expect(kvTypeFinding(input({ model: model(8, 8) }, {}, { theoryBytesPerToken: 640 }))).toBeNull();
+    expect(kvTypeFinding(input({ model: model(128, 8) }))).toBeNull();
+    expect(kvTypeFinding(input({ model: model(64, 64) }))).toMatchObject({
+      options: [{ kvType: 'q8_0' }, { kvType: 'q4_0' }],
+    });
+    // Facts that are not numbers (a session file from elsewhere) take nothing away.
+    expect(kvTypeFinding(input({ model: { headDimK: 'x' } as unknown as GgufModelSummary }))).toMatchObject({
+      options: [{ kvType: 'q8_0' }, { kvType: 'q4_0' }],
+    });
   });
 });
 

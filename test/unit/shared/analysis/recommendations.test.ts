@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Sample } from '../../../../shared/api/schemas';
 import { runRecommendations } from '../../../../shared/analysis/recommendations';
+import type { GgufModelSummary } from '../../../../shared/kv/model-config';
 import { recommendationInput, syntheticSamples } from './synthetic-run';
 
 const MIB = 1024 * 1024;
@@ -44,6 +45,12 @@ describe('recommendations', () => {
     if (kv?.kind !== 'kv-type') throw new Error('no kv-type recommendation');
     expect(kv.maxContextAfter).toBeNull();
     expect(kv.effectFraction).toBeCloseTo(32768 / 17408 - 1, 6);
+  });
+
+  it('no smaller KV type for a model whose head dimension no quantized block divides (stories260K: 8)', () => {
+    const model = { headDimK: 8, headDimV: 8, mla: false } as GgufModelSummary;
+    const recs = runRecommendations({ ...input(growth(), null, null), model });
+    expect(recs.map((r) => r.kind)).not.toContain('kv-type');
   });
 
   it('mmap and swap are said when they are a real share of RSS, ranked by that share', () => {
