@@ -9,6 +9,9 @@ import { RunRequestSchema } from '../../../../shared/api/schemas';
 import { LabelledField } from '../LabelledField';
 import { Modal } from '../Modal';
 import { useAppStore } from '../store-context';
+import type { FileDialogState } from '../../state/view-types';
+
+type FileDialogMode = FileDialogState['mode'];
 
 const KIND_TEXT: Record<ImportKind, string> = {
   tegrastats: 'tegrastats (Jetson)',
@@ -30,7 +33,9 @@ export function SessionFileDialog() {
   const clearError = useAppStore((s) => s.clearFileDialogError);
   // The desktop app opens the system's dialog; a page in a browser cannot name a file, so it is typed.
   const desktop = useAppStore((s) => s.appInfo?.shell === 'electron');
-  const [path, setPath] = useState('');
+  // A path for each purpose (a log to import, a session to open): the one typed for the other is
+  // never offered, while each comes back as it was left, to correct a typo.
+  const [paths, setPaths] = useState<Record<FileDialogMode, string>>({ import: '', open: '' });
   const [kind, setKind] = useState<ImportKind>('tegrastats');
   const [interval, setIntervalText] = useState(String(DEFAULT_INTERVAL_MS));
   const [intervalError, setIntervalError] = useState<string | null>(null);
@@ -46,6 +51,8 @@ export function SessionFileDialog() {
   }, [working, error]);
   if (!dialog) return null;
   const importing = dialog.mode === 'import';
+  const path = paths[dialog.mode];
+  const setPath = (value: string) => setPaths((p) => ({ ...p, [dialog.mode]: value }));
   const onSubmit = () => {
     if (!importing) return void submit({ path });
     const ms = Number(interval);
@@ -110,7 +117,11 @@ export function SessionFileDialog() {
         <LabelledField
           id="session-file-path"
           label={importing ? 'Log file' : 'Session file'}
-          hint="The full path on the computer KVScope runs on (from / or ~/); a .gz log is read as it is."
+          hint={
+            importing
+              ? 'The full path on the computer KVScope runs on (from / or ~/); a .gz log is read as it is.'
+              : 'The full path on the computer KVScope runs on (from / or ~/).'
+          }
           error={dialog.error ?? undefined}
           errorTestId="session-file-error"
         >
