@@ -198,7 +198,12 @@ export const apiMethods = {
       samples: z.array(SampleSchema),
       events: z.array(RunEventSchema),
       analysis: RunAnalysisSchema.nullable(),
-      theory: z.object({ bytesPerToken: z.number().nullable(), ctx: z.number().nullable() }),
+      theory: z.object({
+        bytesPerToken: z.number().nullable(),
+        ctx: z.number().nullable(),
+        /** The model's training context (n_ctx_train), when the run read its GGUF header. */
+        trainedCtx: z.number().nullable().optional(),
+      }),
     }),
   },
   /**

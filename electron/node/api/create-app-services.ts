@@ -272,7 +272,7 @@ export function createAppServices(options: CreateAppServicesOptions): AppService
           samples: run.samples,
           events: run.events,
           analysis: run.analysis,
-          theory: { bytesPerToken: run.theoryBytesPerToken, ctx: run.ctx },
+          theory: { bytesPerToken: run.theoryBytesPerToken, ctx: run.ctx, trainedCtx: run.trainedCtx },
         };
       }),
     addMarker: ({ runId, label, tMs }) =>

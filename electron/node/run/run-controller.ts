@@ -171,6 +171,11 @@ export class RunController {
     return this.engine?.theoryBytesPerToken ?? null;
   }
 
+  /** The model's training context (n_ctx_train) when the run read its GGUF. */
+  get trainedCtx(): number | null {
+    return this.engine?.model?.nCtxTrain ?? null;
+  }
+
   get ctx(): number | null {
     return this.engine?.ctx ?? null;
   }

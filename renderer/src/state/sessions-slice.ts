@@ -17,6 +17,11 @@ import type { FileDialogState, RecordedRunSnapshot, SessionsSlice } from './view
 
 export type { MainView } from './view-types';
 
+/** `v` when it is a positive number, else null. */
+function positiveOrNull(v: unknown): number | null {
+  return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : null;
+}
+
 /** A stored run in the shape of getRun's answer, so the dashboard shows it like a live run (samples kept packed). */
 export function snapshotOfStoredRun(
   run: PackedSessionRun,
@@ -38,6 +43,8 @@ export function snapshotOfStoredRun(
     theory: {
       bytesPerToken: run.analysisInputs?.theoryBytesPerToken ?? run.engine?.theoryBytesPerToken ?? null,
       ctx: run.analysisInputs?.ctx ?? run.engine?.ctx ?? null,
+      // A session file is untrusted: its model facts are taken only when they are what they say.
+      trainedCtx: positiveOrNull(run.engine?.model?.nCtxTrain),
     },
     target: run.target ?? sessionTarget,
   };

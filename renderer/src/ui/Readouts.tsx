@@ -50,6 +50,7 @@ export function kvNotes(kv: RunAnalysis['kv'] | undefined): {
 export function Readouts() {
   const analysis = useAppStore((s) => s.run.analysis);
   const theoryFallback = useAppStore((s) => s.run.theory?.bytesPerToken ?? null);
+  const trainedCtx = useAppStore((s) => s.run.theory?.trainedCtx ?? null);
   const budgetBytes = useAppStore((s) => s.run.analysis?.budgetBytes ?? s.run.budgetBytes);
   const started = useAppStore((s) => s.run.phase !== 'idle');
   const kv = analysis?.kv;
@@ -94,7 +95,13 @@ export function Readouts() {
       key: 'max-safe-context',
       label: 'Max safe context',
       value: formatTokens(analysis?.maxSafeContextTokens),
-      note: noBudget ?? notes.maxSafe,
+      // What memory allows, which past the model's training context is not what the model is made
+      // for (the KV calculator says it the same way).
+      note:
+        noBudget ??
+        (trainedCtx !== null && (analysis?.maxSafeContextTokens ?? 0) > trainedCtx
+          ? `${notes.maxSafe}; beyond the model's trained ${formatTokens(trainedCtx)}`
+          : notes.maxSafe),
     },
     {
       key: 'peak-rss',

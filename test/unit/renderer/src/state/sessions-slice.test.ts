@@ -95,7 +95,7 @@ describe('sessions in the store', () => {
     expect(state.run.runId).toBe('20260101120000-aaaaaaaa');
     // The fixture's stored numbers (test/helpers/session-fixtures.ts).
     expect(state.run.analysis?.kv.measuredBytesPerToken).toBe(33110);
-    expect(state.run.theory).toEqual({ bytesPerToken: 32768, ctx: 4096 });
+    expect(state.run.theory).toEqual({ bytesPerToken: 32768, ctx: 4096, trainedCtx: null });
     expect(state.chart.rss.length).toBeGreaterThan(0);
     // The time panels draw from the dashboard's series store: the session's samples are in it.
     const stored = finishedRun({ state: 'done', error: null }).samples;
