@@ -281,6 +281,10 @@ describe('the run form, beyond one run: what the CLI can do', () => {
       // 2 × 16 layers × 8 KV heads × 64 × 2 B = 32 KiB per context token, measured by the fit.
       const measured = await text('sweep-measured');
       expect(measured).toMatch(/^3\d(\.\d+)? KiB\/token$/);
+      // Written as the readouts above write them: "1.00×" and "61,947 tokens" (it said "×1.00" and
+      // a bare "61,947" beside the readouts' "1.00×" and "… tokens").
+      expect(await text('sweep-overhead')).toMatch(/^\d\.\d\d×$/);
+      expect(await text('sweep-max-context')).toMatch(/^\d{1,3}(,\d{3})* tokens$/);
       await waitForPhase(page, ['done'], WAIT_MS);
       expect(await page.getByTestId('start-run').isDisabled()).toBe(false);
       await saveScreenshot(page, 'run-form-sweep.png');

@@ -6,8 +6,9 @@ import {
   formatBytes,
   formatBytesPerToken,
   formatCount,
+  formatFactor,
+  formatTokens,
   formatTokensPerSecond,
-  MISSING,
 } from '../../../../shared/format/units';
 import { useAppStore } from '../store-context';
 
@@ -66,9 +67,9 @@ export function SweepResultTable({ points, result }: Pick<SweepStatus, 'points' 
           <dt>Theory</dt>
           <dd>{formatBytesPerToken(result.theoryBytesPerToken)}</dd>
           <dt>Overhead</dt>
-          <dd>{result.overheadFactor === null ? MISSING : `×${result.overheadFactor.toFixed(2)}`}</dd>
+          <dd data-testid="sweep-overhead">{formatFactor(result.overheadFactor)}</dd>
           <dt>Largest context within budget</dt>
-          <dd>{result.maxContextForBudget === null ? MISSING : formatCount(result.maxContextForBudget)}</dd>
+          <dd data-testid="sweep-max-context">{formatTokens(result.maxContextForBudget)}</dd>
           {result.stoppedEarly && (
             <>
               <dt>Stopped early</dt>
