@@ -7,6 +7,7 @@
 // format); this file only turns its record into sample values with unit suffixes
 // (SERIES_UNIT_SUFFIX in shared/collectors/collector.ts). Pure; never throws: a line it cannot read
 // is a diagnostic.
+import { ShapedValues } from '../util/shaped-values';
 import { collectorLineParser, type CollectorParser } from './collector';
 import { parseTegrastatsLine } from '../parsers/tegrastats-parser';
 import type { TegrastatsRecord } from '../parsers/records';
@@ -72,11 +73,18 @@ const CLOCK_KEYS: ReadonlyArray<readonly [key: string, field: ScalarField]> = [
   ['tegra.edpLimitMHz', 'edpLimitMHz'],
 ];
 
-/** A tegrastats record → sample values (bytes, %, MHz, °C, mW); fields the line lacks are left out. */
-export function tegrastatsValues(r: TegrastatsRecord): Record<string, number | null> {
-  const v: Record<string, number | null> = {};
+/**
+ * A tegrastats record → sample values (bytes, %, MHz, °C, mW); fields the line lacks are left out.
+ * Built through `shape` (shared/util/shaped-values.ts) when given: a stream's objects then stay fast.
+ */
+export function tegrastatsValues(r: TegrastatsRecord, shape = new ShapedValues()): Record<string, number | null> {
+  const keys: string[] = [];
+  const vals: number[] = [];
   const put = (key: string, value: number | null) => {
-    if (value !== null) v[key] = value;
+    if (value !== null) {
+      keys.push(key);
+      vals.push(value);
+    }
   };
   for (const [key, field] of MEMORY_KEYS) put(key, r[field]);
   r.cpus.forEach((cpu, core) => {
@@ -95,11 +103,12 @@ export function tegrastatsValues(r: TegrastatsRecord): Record<string, number | n
     put(tegraKey.railCur(rail), p.cur);
     put(tegraKey.railAvg(rail), p.avg);
   }
-  return v;
+  return shape.make(keys, vals);
 }
 
 export function createTegrastatsCollectorParser(): CollectorParser {
   let lineNo = 0;
+  const shape = new ShapedValues();
   return collectorLineParser((line) => {
     const time = TIME_PREFIX.exec(line);
     if (!time) return { kind: 'diagnostic', reason: 'tegrastats line without a time', text: line };
@@ -111,7 +120,7 @@ export function createTegrastatsCollectorParser(): CollectorParser {
     // a "tegrastats" on PATH printing something else (`hello world 1796187657`) made samples of it.
     if (record.ramTotalBytes === null)
       return { kind: 'diagnostic', reason: 'not a tegrastats reading (no RAM field)', text: line };
-    const values = tegrastatsValues(record);
+    const values = tegrastatsValues(record, shape);
     if (Object.keys(values).length === 0)
       return { kind: 'diagnostic', reason: 'tegrastats line without a reading', text: line };
     return { kind: 'sample', uptimeMs: Math.round(Number(time[1]) * 1000), values };

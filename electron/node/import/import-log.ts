@@ -39,6 +39,7 @@ import { isCommentLine } from '../../../shared/parsers/records';
 import { formatMs } from '../../../shared/format/units';
 import type { EngineLog, RunOutcome } from '../../../shared/run/run-record';
 import { commandLineSecrets } from '../session/scrub';
+import { ShapedValues } from '../../../shared/util/shaped-values';
 import { createSession } from '../session/session-store';
 import { redact, registerSecret } from '../util/redact';
 import { appVersion } from '../session/app-version';
@@ -164,6 +165,8 @@ function tegrastatsReader(intervalMs: number): LogReader {
     second = { clockMs, tMs: clockMs - firstMs + shiftMs, values: [values] };
   };
 
+  // The readings' value objects, kept fast (shared/util/shaped-values.ts): 28,800 of them for 8 hours.
+  const shape = new ShapedValues();
   const read = (records: ReturnType<typeof parser.push>): Read[] => {
     const out: Read[] = [];
     for (const r of records) {
@@ -173,7 +176,7 @@ function tegrastatsReader(intervalMs: number): LogReader {
         out.push(atMs === null ? r : { ...r, tMs: atMs });
         continue;
       }
-      const values = tegrastatsValues(r);
+      const values = tegrastatsValues(r, shape);
       if (Object.keys(values).length === 0) {
         out.push({ kind: 'diagnostic', line: r.line, reason: 'tegrastats line without a reading', text: '' });
         continue;
@@ -549,78 +552,91 @@ export async function importLog(
   // A llama.cpp log that several program runs appended to is one run each, lines [from, to].
   const starts = reader.runStarts?.() ?? [];
   const parts = [1, ...starts].map((from, k) => ({ from, to: (starts[k] ?? lineNo + 1) - 1 }));
-  const store = createSession(out, { appVersion: appVersion() });
-  for (const [k, part] of parts.entries()) {
-    const within = <R extends { line: number }>(records: R[]) =>
-      parts.length === 1 ? records : records.filter((r) => r.line >= part.from && r.line <= part.to);
-    const runLog: EngineLog = { timings: within(log.timings), kv: within(log.kv), model: within(log.model) };
-    const runSamples = k === 0 ? samples : [];
-    const which = parts.length === 1 ? '' : `, run ${k + 1} of ${parts.length} (lines ${part.from}–${part.to})`;
-    const label = `${kind}: ${basename(file)}${which}`;
-    const seq = store.addRun({ id: `import-${k + 1}`, label, request, state: 'running', startedAt });
-    store.appendSamples(seq, runSamples);
-    for (const key of ['timings', 'kv', 'model'] as const)
-      if (runLog[key].length) store.appendEngineLog(seq, key, runLog[key]);
-    const ran =
-      parts.length === 1
-        ? ''
-        : `; program run ${k + 1} of ${parts.length} in it, lines ${part.from}–${part.to} (each starts at llama.cpp's build line)`;
-    // In time order: a diagnostic or a note sits at its reading's time (a stable sort keeps the log's order).
-    const events: RunEvent[] = [
-      {
-        tMs: startTMs,
-        kind: 'info',
-        message: `imported from a ${kind} log: ${basename(file)} (${lineNo} lines)${ran}`,
-      },
-      ...kept.filter((d) => d.part === k).map(({ event: e }) => (Number.isNaN(e.tMs) ? { ...e, tMs: startTMs } : e)),
-      ...(k === 0 ? notes : []),
-    ];
-    store.appendEvents(
-      seq,
-      events.sort((a, b) => a.tMs - b.tMs),
-    );
-    const analysisInputs = {
-      theoryBytesPerToken: null,
-      ctx: null,
-      budgetBytes: null,
-      engineKvBytes: engineKvBytes(runLog.kv),
-    };
-    store.updateRun(seq, { analysisInputs });
-    const partDiagnostics = diagnosticsPerPart[k] ?? 0;
-    const outcome: RunOutcome = {
-      exitCode: null,
-      signal: null,
-      oomKilled: false,
-      lostSamples: 0,
-      diagnostics: partDiagnostics,
-      durationMs,
-      stderrTail: [],
-      collectors:
-        source === null
-          ? {}
-          : {
-              [source]: {
-                status: runSamples.length > 0 ? 'ok' : 'failed',
-                samples: runSamples.length,
-                diagnostics: partDiagnostics,
-                ...(runSamples.length === 0 ? { reason: `${partDiagnostics} unreadable lines and no sample` } : {}),
+  // Written at once and closed: a bulk writer (session-store.ts CreateSessionOptions.bulk), whose file
+  // lands at `out` only when whole.
+  const store = createSession(out, { appVersion: appVersion(), bulk: true });
+  try {
+    for (const [k, part] of parts.entries()) {
+      const within = <R extends { line: number }>(records: R[]) =>
+        parts.length === 1 ? records : records.filter((r) => r.line >= part.from && r.line <= part.to);
+      const runLog: EngineLog = { timings: within(log.timings), kv: within(log.kv), model: within(log.model) };
+      const runSamples = k === 0 ? samples : [];
+      const which = parts.length === 1 ? '' : `, run ${k + 1} of ${parts.length} (lines ${part.from}–${part.to})`;
+      const label = `${kind}: ${basename(file)}${which}`;
+      const seq = store.addRun({ id: `import-${k + 1}`, label, request, state: 'running', startedAt });
+      store.appendSamples(seq, runSamples);
+      for (const key of ['timings', 'kv', 'model'] as const)
+        if (runLog[key].length) store.appendEngineLog(seq, key, runLog[key]);
+      const ran =
+        parts.length === 1
+          ? ''
+          : `; program run ${k + 1} of ${parts.length} in it, lines ${part.from}–${part.to} (each starts at llama.cpp's build line)`;
+      // In time order: a diagnostic or a note sits at its reading's time (a stable sort keeps the log's order).
+      const events: RunEvent[] = [
+        {
+          tMs: startTMs,
+          kind: 'info',
+          message: `imported from a ${kind} log: ${basename(file)} (${lineNo} lines)${ran}`,
+        },
+        ...kept.filter((d) => d.part === k).map(({ event: e }) => (Number.isNaN(e.tMs) ? { ...e, tMs: startTMs } : e)),
+        ...(k === 0 ? notes : []),
+      ];
+      store.appendEvents(
+        seq,
+        events.sort((a, b) => a.tMs - b.tMs),
+      );
+      const analysisInputs = {
+        theoryBytesPerToken: null,
+        ctx: null,
+        budgetBytes: null,
+        engineKvBytes: engineKvBytes(runLog.kv),
+      };
+      store.updateRun(seq, { analysisInputs });
+      const partDiagnostics = diagnosticsPerPart[k] ?? 0;
+      const outcome: RunOutcome = {
+        exitCode: null,
+        signal: null,
+        oomKilled: false,
+        lostSamples: 0,
+        diagnostics: partDiagnostics,
+        durationMs,
+        stderrTail: [],
+        collectors:
+          source === null
+            ? {}
+            : {
+                [source]: {
+                  status: runSamples.length > 0 ? 'ok' : 'failed',
+                  samples: runSamples.length,
+                  diagnostics: partDiagnostics,
+                  ...(runSamples.length === 0 ? { reason: `${partDiagnostics} unreadable lines and no sample` } : {}),
+                },
               },
-            },
-    };
-    store.finishRun(
-      seq,
-      {
-        label,
-        state: 'done',
-        error: null,
-        endedAt,
-        outcome,
-        analysis: recomputeAnalysis({ samples: runSamples, engineLog: runLog, analysisInputs, engine: null, request }),
-      },
-      runSamples,
-    );
+      };
+      store.finishRun(
+        seq,
+        {
+          label,
+          state: 'done',
+          error: null,
+          endedAt,
+          outcome,
+          analysis: recomputeAnalysis({
+            samples: runSamples,
+            engineLog: runLog,
+            analysisInputs,
+            engine: null,
+            request,
+          }),
+        },
+        runSamples,
+      );
+    }
+    store.close();
+  } catch (error) {
+    store.discard();
+    throw error;
   }
-  store.close();
   return {
     session: out,
     kind,

@@ -1,9 +1,9 @@
 // The session file on real SQLite: round trip, batching, a writer killed with SIGKILL, files that
 // are not sessions, and runs whose outcome never got written.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RunRequestSchema, type RunAnalysis, type Sample } from '../../../shared/api/schemas';
@@ -11,6 +11,7 @@ import type { RunOutcome } from '../../../shared/run/run-record';
 import { unpackSessionData } from '../../../shared/api/packed-samples';
 import { RawJson } from '../../../shared/api/raw-json';
 import {
+  BULK_SUFFIX,
   createSession,
   FLUSH_EVERY_SAMPLES,
   openSession,
@@ -244,6 +245,48 @@ describe('session store round trip', () => {
     expect(fresh.meta.appVersion).toBe('two');
     expect(fresh.runs).toEqual([]);
     expect(readSession(keptAs).runs.map((r) => r.id)).toEqual(['a', 'b']);
+  });
+});
+
+describe('a bulk writer (kvscope import)', () => {
+  const readings = (n: number): Sample[] =>
+    Array.from({ length: n }, (_, i) => ({ tMs: i * 1000, source: 'tegrastats', values: { 'tegra.ramUsedBytes': i } }));
+
+  it('writes beside the path and lands there whole at close, in WAL mode like any session', () => {
+    const path = file('bulk');
+    const store = createSession(path, { appVersion: 'test', bulk: true });
+    const seq = store.addRun({ id: 'r1', label: 'bulk', request, state: 'running' });
+    store.appendSamples(seq, readings(2000));
+    store.flush();
+    // Committed, yet nothing at the path: a writer that dies here leaves no half session there.
+    expect(existsSync(path)).toBe(false);
+    expect(readdirSync(dir).filter((f) => f.startsWith(`${basename(path)}${BULK_SUFFIX}-`))).toHaveLength(1);
+    store.close();
+    expect(readdirSync(dir).filter((f) => f.includes(BULK_SUFFIX))).toEqual([]);
+    const db = new Database(path, { readonly: true });
+    try {
+      expect([db.pragma('journal_mode', { simple: true }), db.pragma('page_size', { simple: true })]).toEqual([
+        'wal',
+        65536,
+      ]);
+    } finally {
+      db.close();
+    }
+    expect(readSession(path).runs[0]?.samples).toHaveLength(2000);
+    // It takes more runs like any session.
+    const again = openSession(path);
+    again.addRun({ id: 'r2', label: 'more', request, state: 'running' });
+    again.close();
+    expect(readSession(path).runs).toHaveLength(2);
+  });
+
+  it('discarded after a failure, leaves nothing: neither its file nor one at the path', () => {
+    const path = file('bulk-failed');
+    const store = createSession(path, { appVersion: 'test', bulk: true });
+    store.appendSamples(store.addRun({ id: 'r1', label: 'bulk', request, state: 'running' }), readings(10));
+    store.discard();
+    expect(existsSync(path)).toBe(false);
+    expect(readdirSync(dir).filter((f) => f.includes(BULK_SUFFIX))).toEqual([]);
   });
 });
 

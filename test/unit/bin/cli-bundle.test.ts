@@ -7,12 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-// @ts-expect-error -- plain JavaScript beside the bin script, no declarations
 import { freshCliBundle } from '../../../bin/cli-bundle.mjs';
 import { kvscopeBin, projectRoot } from '../../helpers/cli';
 import { orinLogLines } from '../../helpers/tegrastats-log';
 
-const fresh = freshCliBundle as (root: string, env?: NodeJS.ProcessEnv) => string | null;
+const fresh = freshCliBundle;
 const work = mkdtempSync(join(tmpdir(), 'kvscope-cli-bundle-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
