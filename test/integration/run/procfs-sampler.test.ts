@@ -29,6 +29,19 @@ function statusKb(pid: number, key: string): number {
   return Number(m[1]);
 }
 
+/** Waits (up to 10 s) until the process's statm reads the same twice 0.3 s apart, with at least `minRss` resident. */
+async function statmSettled(pid: number, minRss: number): Promise<void> {
+  const pageSize = Number(execFileSync('getconf', ['PAGESIZE'], { encoding: 'utf8' }).trim());
+  let last = '';
+  for (const until = Date.now() + 10_000; Date.now() < until;) {
+    const now = readFileSync(`/proc/${pid}/statm`, 'utf8');
+    if (now === last && Number(now.split(' ')[1]) * pageSize >= minRss) return;
+    last = now;
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`the memory of ${pid} did not settle in 10 s`);
+}
+
 async function sample(
   shell: string,
   env: NodeJS.ProcessEnv,
@@ -37,6 +50,8 @@ async function sample(
   rescans: string[] = [],
   script: string | string[] = 'sampler.sh',
   intervalS = '0.1',
+  /** Told the count of samples so far at each one, as it arrives. */
+  onSample?: (count: number) => void,
 ): Promise<{ records: SamplerRecord[]; exit: number | null }> {
   // `script`: the script's file in `dir`, or the whole command line before its arguments (a tracer's).
   const command = typeof script === 'string' ? [join(dir, script)] : script;
@@ -58,7 +73,9 @@ async function sample(
         const r = parser.push(buf.slice(0, nl));
         buf = buf.slice(nl + 1);
         if (r) records.push(r);
-        if (records.filter((x) => x.kind === 'sample').length >= ticks) resolve();
+        const count = records.filter((x) => x.kind === 'sample').length;
+        if (r?.kind === 'sample') onSample?.(count);
+        if (count >= ticks) resolve();
       }
     });
     child.on('close', () => resolve());
@@ -126,7 +143,9 @@ describe('procfs sampler on this kernel', () => {
     const still = perl('$a = "x" x (16 << 20); sleep 30');
     const growing = perl('my @a; while (1) { push @a, "x" x (1 << 20); select(undef, undef, undef, 0.05) }');
     try {
-      await new Promise((r) => setTimeout(r, 200));
+      // The still one's memory settled first (its 16 MiB filled, perl's temporary copy freed): a
+      // fixed 0.2 s was not enough on a loaded VM, and a statm still moving read twice.
+      await statmSettled(still.pid!, 16 * MIB);
       const pssTicks = async (pid: number) => {
         const { records } = await sample('/bin/dash', process.env, pid, 8, ['1', '1', '1000']);
         return records
@@ -271,17 +290,23 @@ describe('procfs sampler on this kernel', () => {
   for (const [name, tools] of Object.entries(awks))
     it(`${name}: a larger member the group starts later is measured, at the fast rescans and at the slow ones`, async () => {
       // The leader (a shell, small) starts a perl of 24 MiB (~2× that resident: perl's `x` builds a
-      // copy) after 1 s, about when the first 10 rescans (one a tick) end, and another of 96 MiB
-      // after 2.4 s, past them (rescans every 5 ticks). 1 s, not 0.4 s: on a loaded 2-core VM (a CI
-      // run) the sampler's start-up took longer than 0.4 s, and its first sample was the perl's.
+      // copy) once the sampler's first sample is in, during the first 10 rescans (one a tick), and
+      // another of 96 MiB at its 15th sample, past them (rescans every 5 ticks). Told by files, not
+      // at fixed times: on a loaded 2-core VM (a CI run) the sampler's start-up took longer than
+      // the leader's first wait, and its first sample was already the perl's.
+      const go = mkdtempSync(join(dir, 'go-'));
       const alloc = (mb: number) => `perl -e '$a = "x" x (${mb} << 20); sleep 30' &`;
-      const leader = spawn('sh', ['-c', `sleep 1; ${alloc(24)} sleep 1.4; ${alloc(96)} wait`], {
+      const until = (file: string) => `while [ ! -e ${go}/${file} ]; do sleep 0.02; done;`;
+      const leader = spawn('sh', ['-c', `${until('1')} ${alloc(24)} ${until('2')} ${alloc(96)} wait`], {
         stdio: 'ignore',
         detached: true,
       });
       try {
         const { shell, env } = tools();
-        const { records } = await sample(shell, env, leader.pid!, 40, ['1', '5']);
+        const { records } = await sample(shell, env, leader.pid!, 40, ['1', '5'], 'sampler.sh', '0.1', (count) => {
+          if (count === 1) writeFileSync(join(go, '1'), '');
+          if (count === 15) writeFileSync(join(go, '2'), '');
+        });
         const samples = records.filter((r): r is Extract<SamplerRecord, { kind: 'sample' }> => r.kind === 'sample');
         const rssOf = (pid: unknown) =>
           Math.max(...samples.filter((s) => s.values.measuredPid === pid).map((s) => s.values.rssAnonBytes as number));
@@ -293,10 +318,12 @@ describe('procfs sampler on this kernel', () => {
         expect(rssOf(pids[0])).toBeLessThan(96 * MIB);
         expect(rssOf(pids[1])).toBeGreaterThan(96 * MIB);
         expect(samples.at(-1)?.values.measuredPid).toBe(pids[1]);
-        // The second perl's start (2.4 s) to its first sample: within one slow rescan (5 ticks) and
-        // the 0.1 s it takes to fill its memory.
+        // The second perl's start (told at the 15th sample) to its first sample: within one slow
+        // rescan (5 ticks), and the time perl takes to start and fill its memory (0.1 s idle, more on
+        // a loaded VM): well before a slow rescan more.
+        const secondAt = defined(samples[14]).uptimeMs;
         const firstOf = (pid: unknown) => defined(samples.find((s) => s.values.measuredPid === pid)).uptimeMs;
-        expect(firstOf(pids[1]) - defined(samples[0]).uptimeMs).toBeLessThan(2400 + 800);
+        expect(firstOf(pids[1]) - secondAt).toBeLessThan(500 + 800);
         // The shell and the two perls.
         expect(samples.at(-1)?.values.groupProcesses).toBe(3);
       } finally {
