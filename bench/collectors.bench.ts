@@ -1,7 +1,7 @@
 // The whole collector set's CPU cost on the target (issue 8): every collector of
-// shared/collectors/registry.ts started the way the launcher starts it (`sh <id>.sh <pid>
+// shared/collectors/registry.ts started the way the launcher starts it (`sh <pipeline>.sh <pid>
 // <interval s> <args…> >> spool` for a script that tags its own lines, else `… | awk <tag filter>
-// >> spool`, electron/node/run/run-scripts.ts), watching one live process, at 1 Hz and 10 Hz. The
+// >> spool`, electron/node/run/run-scripts.ts; the readers at one interval in one pipeline), watching one live process, at 1 Hz and 10 Hz. The
 // "board" is the one of test/integration/collectors/board-over-ssh.test.ts: shim
 // tegrastats/vcgencmd (test/fixtures/shims) and the RK3588 sysfs tree as KVSCOPE_SYSFS_ROOT, so
 // every collector has work to do; real perf with the software events this VM counts. Then the set
@@ -15,10 +15,10 @@
 // vendor call. Next to it, the naive way: spawning the tools every tick (`cat` of the same files,
 // `pmap -x`, a one-shot `perf stat`), as ratios. And beside the set, the floor of its design: a
 // collector that reads nothing, its ticker and awk waking each tick (two process wake-ups; three
-// with the launcher's tag filter before the scripts tagged their own lines). Every collector with
-// a ticker pays it per tick, so at 1 Hz the set's ~4.7 ticks a second cost that much before a file
-// is read or a tool started: the issue's 0.1 % for the whole set needs fewer processes a tick
-// (one ticker and one reader for several collectors), not cheaper reads.
+// with the launcher's tag filter before the scripts tagged their own lines). Every pipeline with
+// a ticker pays it per tick, so the set needs few processes a tick more than cheap reads: the
+// launcher runs the readers (procfs, pressure, boardsysfs, cgroup) at one interval in ONE
+// pipeline, one ticker and one awk (shared/collectors/reader-script.ts), and so does the set here.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -26,6 +26,7 @@ import { join } from 'node:path';
 import type { CollectorDefinition } from '../shared/collectors/collector';
 import { AWK_INTERACTIVE_SH, awkWord, EMIT_AWK, TAG_LINES_AWK, TICKER_SH } from '../shared/collectors/collector-script';
 import { COLLECTORS } from '../shared/collectors/registry';
+import { collectorPipelines } from '../shared/collectors/reader-script';
 import { planCollectors } from '../shared/collectors/collector-plan';
 import { PERF_DEFAULT_EVENTS } from '../shared/collectors/perf-collector';
 import { pmapCollector } from '../shared/collectors/pmap-collector';
@@ -132,26 +133,48 @@ function intervalFor(def: CollectorDefinition, requestedMs: number): number {
 }
 
 interface Pipeline {
-  /** Group name: the collector id, `pmap1s` for the extra pmap at its minimum, or `floor`. */
+  /** Group name: the pipeline's id (a collector's, or `readers<ms>`), `pmap1s` for the extra pmap at its minimum, or `floor`. */
   name: string;
-  def: CollectorDefinition;
   ms: number;
+  script: string;
+  args: string[];
+  tagsOwnLines: boolean;
+  /** The collectors whose lines it writes. */
+  members: string[];
 }
+
+/** The pipelines of the set as the launcher starts them (run-launch.ts): readers at one interval share one. */
+function setPipelines(requestedMs: number): Pipeline[] {
+  const planned = COLLECTORS.filter((d): d is CollectorDefinition & { script: string } => d.script !== null).map(
+    (def) => ({ def, intervalMs: intervalFor(def, requestedMs) }),
+  );
+  return collectorPipelines(planned).map((p) => ({ ...p, name: p.id, ms: p.intervalMs }));
+}
+
+/** One collector alone in a pipeline of its own. */
+function alone(name: string, def: CollectorDefinition & { script: string }, ms: number): Pipeline {
+  const args = def.scriptArgs?.(ms) ?? [];
+  return { name, ms, script: def.script, args, tagsOwnLines: def.tagsOwnLines === true, members: [def.id] };
+}
+
+/** A pipeline's name in a row: a collector's id, or its readers. */
+const label = (p: Pipeline) => (p.members.length > 1 ? `readers (${p.members.join(' + ')})` : p.name);
 
 /** One shell script starting every pipeline like launcher.sh does, each in its own group. */
 function setScript(dir: string, pipelines: Pipeline[], cgProcs: (name: string) => string): string {
   const lines = ['P="$1"', AWK_INTERACTIVE_SH, 'export AWKI'];
   for (const p of pipelines) {
     const file = join(dir, `${p.name}.sh`);
-    writeFileSync(file, p.def.script ?? '');
-    const args = shellJoin([(p.ms / 1000).toFixed(3), ...(p.def.scriptArgs?.(p.ms) ?? [])]);
+    writeFileSync(file, p.script);
+    const args = shellJoin([(p.ms / 1000).toFixed(3), ...p.args]);
     const spool = shellQuote(join(dir, 'spool'));
+    const tag = p.members[0] ?? p.name;
     // As the launcher: a script that tags its own lines writes them into the spool, the others
     // through the launcher's tagging awk.
-    const body = p.def.tagsOwnLines
-      ? `echo $$ > ${shellQuote(cgProcs(p.name))}; KVSCOPE_TAG=${p.def.id} KVSCOPE_SPOOL_MAX=0 sh ${shellQuote(file)} "$1" ${args} 2>/dev/null >> ${spool}`
+    const body = p.tagsOwnLines
+      ? `echo $$ > ${shellQuote(cgProcs(p.name))}; KVSCOPE_TAG=${tag} KVSCOPE_SPOOL_MAX=0 sh ${shellQuote(file)} "$1" ${args} 2>/dev/null >> ${spool}`
       : `echo $$ > ${shellQuote(cgProcs(p.name))}; sh ${shellQuote(file)} "$1" ${args} 2>/dev/null | ` +
-        `KVSCOPE_TAG=${p.def.id} KVSCOPE_SPOOL_MAX=0 awk $AWKI ${awkWord(TAG_LINES_AWK)} >> ${spool}`;
+        `KVSCOPE_TAG=${tag} KVSCOPE_SPOOL_MAX=0 awk $AWKI ${awkWord(TAG_LINES_AWK)} >> ${spool}`;
     lines.push(`sh -c ${shellQuote(body)} kvscope-bench "$P" &`);
   }
   lines.push('wait');
@@ -313,13 +336,9 @@ export async function benchCollectors(seconds = Number(process.env.KVSCOPE_BENCH
     }
     for (const requestedMs of [1000, 100]) {
       const hz = `${1000 / requestedMs} Hz`;
-      const pipelines: Pipeline[] = COLLECTORS.filter((d) => d.script !== null).map((def) => ({
-        name: def.id,
-        def,
-        ms: intervalFor(def, requestedMs),
-      }));
-      pipelines.push({ name: 'pmap1s', def: pmapCollector, ms: 1000 });
-      pipelines.push({ name: FLOOR_ID, def: floorCollector, ms: requestedMs });
+      const pipelines = setPipelines(requestedMs);
+      pipelines.push(alone('pmap1s', { ...pmapCollector, script: pmapCollector.script ?? '' }, 1000));
+      pipelines.push(alone(FLOOR_ID, { ...floorCollector, script: floorCollector.script ?? '' }, requestedMs));
       const names = [...pipelines.map((p) => p.name), ...Object.keys(tools).map((t) => `vendor-${t}`)];
       const cg = (name: string) => groups.make(name);
       const args = [String(watched.pid)];
@@ -335,7 +354,7 @@ export async function benchCollectors(seconds = Number(process.env.KVSCOPE_BENCH
       rows.push({
         name: `set @ ${hz}: ours (all collectors), the engine idle`,
         value: pct(oursPct),
-        note: `${seconds} s, of one core, intervals ${set.map((p) => `${p.name} ${p.ms / 1000} s`).join(', ')}: shells, tickers, awks, perf's tag filter (and the measuring wrapper's exec per vendor call)${verdict}`,
+        note: `${seconds} s, of one core, intervals ${set.map((p) => `${label(p)} ${p.ms / 1000} s`).join(', ')}: shells, tickers, awks, perf's tag filter (and the measuring wrapper's exec per vendor call)${verdict}`,
       });
       rows.push({
         name: `set @ ${hz}: ours minus the two smaps walks`,
@@ -351,7 +370,7 @@ export async function benchCollectors(seconds = Number(process.env.KVSCOPE_BENCH
             .join(', ') + ' (tegrastats, vcgencmd: the shims, not the real tools)',
       });
       // The set's ticks a second from a ticker of its own (tegrastats and perf stream instead).
-      const ticking = set.filter((q) => q.def.script?.includes(TICKER_SH));
+      const ticking = set.filter((q) => q.script.includes(TICKER_SH));
       const ticksPerS = ticking.reduce((a, q) => a + 1000 / q.ms, 0);
       const floorPerTickMs = (at(FLOOR_ID) / 100) * requestedMs;
       for (const p of pipelines) {
@@ -360,10 +379,10 @@ export async function benchCollectors(seconds = Number(process.env.KVSCOPE_BENCH
           pmap1s: ['pmap at its 1 s minimum (not in the set)', ''],
           [FLOOR_ID]: [
             'a collector reading nothing (not in the set)',
-            `: its ticker and awk waking. The ${ticking.length} collectors of the set with a ticker tick ${ticksPerS.toFixed(1)} times a second: ${pct((floorPerTickMs * ticksPerS) / 10)} of a core before any of them reads a file or starts a tool`,
+            `: its ticker and awk waking. The ${ticking.length} pipelines of the set with a ticker tick ${ticksPerS.toFixed(1)} times a second: ${pct((floorPerTickMs * ticksPerS) / 10)} of a core before any of them reads a file or starts a tool`,
           ],
         };
-        const [name, more] = what[p.name] ?? [p.name, ''];
+        const [name, more] = what[p.name] ?? [label(p), ''];
         rows.push({
           name: `set @ ${hz}: ${name}`,
           value: pct(at(p.name)),
@@ -386,7 +405,9 @@ export async function benchCollectors(seconds = Number(process.env.KVSCOPE_BENCH
       naive.forEach((x, i) => {
         const v = n.get(`naive${i}`) ?? 0;
         naiveTotal += v;
-        const same = x.versus.reduce((a, g) => a + at(g), 0);
+        const same = pipelines
+          .filter((p) => p.members.some((m) => x.versus.includes(m)) || x.versus.includes(p.name))
+          .reduce((a, p) => a + at(p.name), 0);
         rows.push({
           name: `naive @ ${hz}: ${x.name}`,
           value: pct(v),
@@ -411,20 +432,17 @@ export async function benchCollectors(seconds = Number(process.env.KVSCOPE_BENCH
       { stdio: 'ignore' },
     );
     try {
-      const pipelines: Pipeline[] = COLLECTORS.filter((d) => d.script !== null).map((def) => ({
-        name: def.id,
-        def,
-        ms: intervalFor(def, 1000),
-      }));
+      const pipelines = setPipelines(1000);
       const names = [...pipelines.map((p) => p.name), ...Object.keys(tools).map((t) => `vendor-${t}`)];
       const cg = (name: string) => groups.make(name);
       const got = await measure(groups, names, setScript(work, pipelines, cg), [String(growing.pid)], seconds, env);
+      const procfsIn = pipelines.find((p) => p.members.includes('procfs'));
       const at = (n: string) => got.get(n) ?? 0;
       const oursPct = pipelines.reduce((a, p) => a + at(p.name), 0);
       rows.push({
         name: 'set @ 1 Hz, the engine growing: ours (all collectors)',
         value: pct(oursPct),
-        note: `${seconds} s, the watched process adding 4 MiB a second (its statm changes every tick, so both page-table walks come every ${SMAPS_ROLLUP_PERIOD_MS / 1000} s): procfs ${pct(at('procfs'))}, pmap ${pct(at('pmap'))}; minus the walks at that period (${pct(kernelPct)}): ${pct(Math.max(0, oursPct - kernelPct))}; target ≤ ${TARGET_PCT_AT_1HZ} %: ${oursPct <= TARGET_PCT_AT_1HZ ? 'met' : 'NOT met'}`,
+        note: `${seconds} s, the watched process adding 4 MiB a second (its statm changes every tick, so both page-table walks come every ${SMAPS_ROLLUP_PERIOD_MS / 1000} s): ${procfsIn ? label(procfsIn) : 'procfs'} ${pct(at(procfsIn?.name ?? 'procfs'))}, pmap ${pct(at('pmap'))}; minus the walks at that period (${pct(kernelPct)}): ${pct(Math.max(0, oursPct - kernelPct))}; target ≤ ${TARGET_PCT_AT_1HZ} %: ${oursPct <= TARGET_PCT_AT_1HZ ? 'met' : 'NOT met'}`,
       });
     } finally {
       growing.kill('SIGKILL');
@@ -472,11 +490,7 @@ async function benchBoards(groups: CpuGroups, work: string, enginePid: number, s
       KVSCOPE_SYSFS_ROOT: join(ROOT, 'test/fixtures/board-root', board.root),
       TMPDIR: work,
     };
-    const pipelines: Pipeline[] = COLLECTORS.filter((d) => d.script !== null).map((def) => ({
-      name: def.id,
-      def,
-      ms: intervalFor(def, 1000),
-    }));
+    const pipelines = setPipelines(1000);
     const names = [...pipelines.map((p) => p.name), ...Object.keys(tools).map((t) => `vendor-${t}`)];
     const got = await measure(
       groups,
@@ -492,7 +506,7 @@ async function benchBoards(groups: CpuGroups, work: string, enginePid: number, s
     rows.push({
       name: `board @ 1 Hz: ${board.name}, ours`,
       value: pct(oursPct),
-      note: `${seconds} s, the engine idle, its tree and ${board.tool ?? 'no vendor tool'}: ${running.map((p) => `${p.name} ${pct(at(p.name))}`).join(', ')}; vendor tools ${Object.keys(
+      note: `${seconds} s, the engine idle, its tree and ${board.tool ?? 'no vendor tool'}: ${running.map((p) => `${label(p)} ${pct(at(p.name))}`).join(', ')}; vendor tools ${Object.keys(
         tools,
       )
         .map((t) => `${t} ${pct(at(`vendor-${t}`))}`)

@@ -1,5 +1,5 @@
-// The board's own sysfs and debugfs readers, in one collector with one long-lived awk (a getline per
-// file per tick, no process per tick):
+// The board's own sysfs and debugfs readers, in one collector, a reader (a getline per file per
+// tick, no process per tick; shared/collectors/reader-script.ts):
 // - devfreq, every /sys/class/devfreq/* (GPU, NPU, DMC, Jetson's VIC/NVDEC…): cur/min/max clock;
 // - the Rockchip NPU's load, /sys/kernel/debug/rknpu/load (debugfs: readable as root only);
 // - INA3221/INA2xx power sensors through hwmon (and L4T 32's ina3221x iio), only where tegrastats is
@@ -11,36 +11,18 @@
 // tests, see docs/DEVELOPING.md) and prints paths relative to it, as `grep .` prints them, so the
 // tick is read by shared/parsers/thermal-parsers.ts (shared/collectors/board-sysfs-tick.ts).
 // Lines: shared/collectors/board-sysfs-collector-parser.ts.
-import type { CollectorDefinition } from './collector';
+import type { CollectorDefinition, ReaderPart } from './collector';
 import { BOARD_UNREADABLE_HOW, createBoardSysfsCollectorParser } from './board-sysfs-collector-parser';
-import { AWK_INTERACTIVE_SH, awkWord, EMIT_AWK, SAY_SH, TICKER_SH } from './collector-script';
+import { readerScript } from './reader-script';
 
 const ABSENT_REASON =
   'no devfreq device, no readable Rockchip NPU load, no INA power sensor and no thermal trip point under /sys';
 
+// Its part of a reader script (shared/collectors/reader-script.ts): the files listed once, then a
+// getline per file per tick. Argument: the root directory (default /).
 // KV_BOARD_FILES: one file a line, `e <path>` read every tick, `o <path>` on the first tick only.
-const awkProgram = String.raw`
-function rd(f,   l, r) { r = ""; if ((getline l < f) > 0) r = l; close(f); return r }
-BEGIN { n = split(ENVIRON["KV_BOARD_FILES"], fs, "\n"); first = 1 }
-{
-  if (rd("/proc/" pid "/stat") == "") exit 0
-  split(rd("/proc/uptime"), ua, " ")
-  out = "t=" ua[1]
-  for (i = 1; i <= n; i++) {
-    if (fs[i] == "" || (substr(fs[i], 1, 1) == "o" && !first)) continue
-    p = substr(fs[i], 3)
-    out = out "|" p ":" rd(root p)
-  }
-  first = 0
-  emit(out)
-}
-`;
-
-function boardSysfsScript(): string {
-  return `#!/bin/sh
-# KVScope board sysfs collector: one awk, files listed once. $1 = pid, $2 = interval in seconds, $3 = root (default /).
-${SAY_SH}
-P="$1"; I="$2"; R="\${3:-\${KVSCOPE_SYSFS_ROOT:-/}}"; R="\${R%/}"
+const reader: ReaderPart = {
+  setupSh: `R="\${1:-\${KVSCOPE_SYSFS_ROOT:-/}}"; R="\${R%/}"
 L=""; nd=0; nn=0; nh=0; nt=0; nu=0; U=""
 add() { L="$L$1 $2
 "; }
@@ -89,15 +71,32 @@ for z in "$R"/sys/class/thermal/thermal_zone*; do
   done
   nt=$((nt + c))
 done
-[ -n "$L" ] || [ $nu = 0 ] || { say "! denied $U and $((nu - 1)) more files do not read; ${BOARD_UNREADABLE_HOW}"; exit 0; }
-[ -n "$L" ] || { say "! absent ${ABSENT_REASON}"; exit 0; }
+[ -n "$L" ] || [ $nu = 0 ] || { say "! denied $U and $((nu - 1)) more files do not read; ${BOARD_UNREADABLE_HOW}"; return 1; }
+[ -n "$L" ] || { say "! absent ${ABSENT_REASON}"; return 1; }
 say "H v=1 devfreq=$nd npu=$nn power=$nh tripzones=$nt unreadable=$nu first=$U"
-export KV_BOARD_FILES="$L"
-${TICKER_SH}
-${AWK_INTERACTIVE_SH}
-tick | awk $AWKI -v pid="$P" -v root="$R" ${awkWord(EMIT_AWK + awkProgram)}
-`;
+export KV_BOARD_FILES="$L" KV_BOARDSYSFS_ROOT="$R"`,
+  awk: String.raw`
+function boardsysfs_begin() {
+  boardsysfs_n = split(ENVIRON["KV_BOARD_FILES"], boardsysfs_files, "\n"); boardsysfs_first = 1
+  boardsysfs_root = ENVIRON["KV_BOARDSYSFS_ROOT"]
+  return 1
 }
+function boardsysfs_tick(   ua, out, i, f, p) {
+  if (rd("/proc/" pid "/stat") == "") return 0
+  split(rd("/proc/uptime"), ua, " ")
+  out = "t=" ua[1]
+  for (i = 1; i <= boardsysfs_n; i++) {
+    f = boardsysfs_files[i]
+    if (f == "" || (substr(f, 1, 1) == "o" && !boardsysfs_first)) continue
+    p = substr(f, 3)
+    out = out "|" p ":" rd(boardsysfs_root p)
+  }
+  boardsysfs_first = 0
+  emit(out)
+  return 1
+}
+`,
+};
 
 /** A trip point's part, `<zone type>.<index>` (boardKey.trip): `cpu-thermal, trip 0`. */
 function tripWords(part: string): string {
@@ -108,7 +107,8 @@ function tripWords(part: string): string {
 export const boardSysfsCollector: CollectorDefinition = {
   id: 'boardsysfs',
   title: 'Board clocks, NPU load, power sensors, trip points (devfreq, rknpu, hwmon INA, thermal)',
-  script: boardSysfsScript(),
+  script: readerScript([{ id: 'boardsysfs', reader }]),
+  reader,
   tagsOwnLines: true,
   // A getline per file: a few dozen files cost well under a millisecond a tick; devfreq governors
   // move clocks every 10–100 ms, so 1 s shows the trend, faster shows the steps.

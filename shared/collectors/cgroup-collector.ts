@@ -5,9 +5,9 @@
 // (shmem, dirty, writeback) stands in the way. The analysis (shared/analysis/run-analysis.ts)
 // projects that charge; this collector reads it.
 //
-// cgroup v1 (the memory controller's own hierarchy) and v2 (the unified one) alike: the script
-// finds the engine's group in /proc/<pid>/cgroup once, then ONE awk reads the group's files with
-// getline per tick (no fork), one line a tick, parsed by shared/collectors/cgroup-parser.ts:
+// cgroup v1 (the memory controller's own hierarchy) and v2 (the unified one) alike: its awk
+// finds the engine's group in /proc/<pid>/cgroup once, then reads the group's files with getline
+// per tick (no fork; a reader, shared/collectors/reader-script.ts), one line a tick, parsed by shared/collectors/cgroup-parser.ts:
 //
 //   H v=1 cg=1 path=/kvscope-abc
 //   t=<uptime s>|use <usage>|fail <failcnt>|oomctl oom_kill_disable 0 under_oom 0 oom_kill 0|kmem <bytes>|st total_rss …
@@ -15,8 +15,8 @@
 //
 // Arguments after `<pid> <interval>`: the cgroup root (default /sys/fs/cgroup) and the proc root
 // (default /proc), so tests point the script at a fixture tree laid out like the kernel's.
-import type { CollectorDefinition } from './collector';
-import { AWK_INTERACTIVE_SH, awkWord, EMIT_AWK, TICKER_SH } from './collector-script';
+import type { CollectorDefinition, ReaderPart } from './collector';
+import { readerScript } from './reader-script';
 import { createCgroupParser } from './cgroup-parser';
 
 /** Where the kernel mounts the cgroup hierarchies (v2 unified root, or v1 `<root>/memory`). */
@@ -28,14 +28,19 @@ const V2_STAT_KEYS =
   'anon|file|kernel|kernel_stack|pagetables|sec_pagetables|percpu|slab|sock|shmem|file_dirty|file_writeback';
 const V1_STAT_KEYS = 'total_rss|total_cache|total_shmem|total_dirty|total_writeback|hierarchical_memory_limit';
 
-const awkProgram = String.raw`
-function rd(f,   l, r) { r = ""; if ((getline l < f) > 0) r = l; close(f); return r }
-function stat(f, keys,   l, a, r) {
+// Its part of a reader script (shared/collectors/reader-script.ts). Arguments: the cgroup root and
+// the proc root.
+const reader: ReaderPart = {
+  setupSh: `export KV_CGROUP_ROOT="\${1:-${CGROUP_ROOT}}" KV_CGROUP_PROC="\${2:-/proc}"`,
+  awk: String.raw`
+function cgroup_stat(f, keys,   l, a, r) {
   r = ""
   while ((getline l < f) > 0) { split(l, a, " "); if (a[1] ~ keys) r = r " " a[1] " " a[2] }
   close(f); return r
 }
-BEGIN {
+function cgroup_begin(   root, proc, v1, v2, f, l, i, rest, j, ctl, p, m, a) {
+  root = ENVIRON["KV_CGROUP_ROOT"]; proc = ENVIRON["KV_CGROUP_PROC"]; cgroup_proc = proc
+  cgroup_v1keys = "^(${V1_STAT_KEYS})$"; cgroup_v2keys = "^(${V2_STAT_KEYS})$"
   v1 = ""; v2 = ""; f = proc "/" pid "/cgroup"
   while ((getline l < f) > 0) {
     i = index(l, ":"); rest = substr(l, i + 1); j = index(rest, ":")
@@ -43,7 +48,7 @@ BEGIN {
     if (index(ctl, ",memory,") > 0) v1 = p; else if (substr(l, 1, 3) == "0::") v2 = p
   }
   close(f)
-  if (v1 == "" && v2 == "") { emit("! absent the engine is in no memory cgroup (" f ")"); exit 0 }
+  if (v1 == "" && v2 == "") { emit("! absent the engine is in no memory cgroup (" f ")"); return 0 }
   if (v1 != "") {
     m = root "/memory"
     if (rd(m "/memory.usage_in_bytes") == "") {
@@ -54,57 +59,50 @@ BEGIN {
       }
       close(proc "/mounts")
     }
-    if (m == "") { emit("! absent the memory controller (cgroup v1) is not mounted"); exit 0 }
-    ver = 1; dir = m (v1 == "/" ? "" : v1)
+    if (m == "") { emit("! absent the memory controller (cgroup v1) is not mounted"); return 0 }
+    cgroup_ver = 1; cgroup_dir = m (v1 == "/" ? "" : v1)
   } else {
     if (index(" " rd(root "/cgroup.controllers") " ", " memory ") == 0) {
-      emit("! absent the memory controller is not enabled in " root " (cgroup v2)"); exit 0
+      emit("! absent the memory controller is not enabled in " root " (cgroup v2)"); return 0
     }
-    ver = 2; dir = root (v2 == "/" ? "" : v2)
+    cgroup_ver = 2; cgroup_dir = root (v2 == "/" ? "" : v2)
     # memory.max of the group and of every ancestor below the root: the smallest one is the limit.
-    n = 0; p = v2
-    while (p != "/" && p != "") { lims[++n] = root p "/memory.max"; sub(/\/[^\/]*$/, "", p) }
+    cgroup_n = 0; p = v2
+    while (p != "/" && p != "") { cgroup_lims[++cgroup_n] = root p "/memory.max"; sub(/\/[^\/]*$/, "", p) }
   }
-  if (rd(dir (ver == 1 ? "/memory.usage_in_bytes" : "/memory.current")) == "") {
-    emit("! denied cannot read " dir); exit 0
+  if (rd(cgroup_dir (cgroup_ver == 1 ? "/memory.usage_in_bytes" : "/memory.current")) == "") {
+    emit("! denied cannot read " cgroup_dir); return 0
   }
-  emit("H v=1 cg=" ver " path=" (ver == 1 ? v1 : v2))
+  emit("H v=1 cg=" cgroup_ver " path=" (cgroup_ver == 1 ? v1 : v2))
+  return 1
 }
-{
-  if (rd(proc "/" pid "/stat") == "") exit 0
-  up = rd(proc "/uptime"); split(up, ua, " ")
-  if (ver == 1) {
+function cgroup_tick(   dir, ua, oc, f, l, out, lim, ev, i) {
+  if (rd(cgroup_proc "/" pid "/stat") == "") return 0
+  split(rd(cgroup_proc "/uptime"), ua, " "); dir = cgroup_dir
+  if (cgroup_ver == 1) {
     oc = ""; f = dir "/memory.oom_control"
     while ((getline l < f) > 0) oc = oc " " l
     close(f)
     out = "t=" ua[1] "|use " rd(dir "/memory.usage_in_bytes") "|fail " rd(dir "/memory.failcnt") "|oomctl" oc
-    out = out "|kmem " rd(dir "/memory.kmem.usage_in_bytes") "|st" stat(dir "/memory.stat", v1keys)
+    out = out "|kmem " rd(dir "/memory.kmem.usage_in_bytes") "|st" cgroup_stat(dir "/memory.stat", cgroup_v1keys)
   } else {
-    lim = ""; for (i = 1; i <= n; i++) lim = lim " " rd(lims[i])
+    lim = ""; for (i = 1; i <= cgroup_n; i++) lim = lim " " rd(cgroup_lims[i])
     ev = ""; f = dir "/memory.events"
     while ((getline l < f) > 0) ev = ev " " l
     close(f)
-    out = "t=" ua[1] "|use " rd(dir "/memory.current") "|lim" lim "|ev" ev "|st" stat(dir "/memory.stat", v2keys)
+    out = "t=" ua[1] "|use " rd(dir "/memory.current") "|lim" lim "|ev" ev "|st" cgroup_stat(dir "/memory.stat", cgroup_v2keys)
   }
   emit(out)
+  return 1
 }
-`;
-
-function cgroupScript(): string {
-  return `#!/bin/sh
-# KVScope cgroup collector: one awk, no process per tick.
-# $1 = pid, $2 = interval in seconds, $3 = cgroup root, $4 = proc root.
-P="$1"; I="$2"; R="\${3:-${CGROUP_ROOT}}"; PR="\${4:-/proc}"
-${TICKER_SH}
-${AWK_INTERACTIVE_SH}
-tick | awk $AWKI -v pid="$P" -v root="$R" -v proc="$PR" -v v1keys='^(${V1_STAT_KEYS})$' -v v2keys='^(${V2_STAT_KEYS})$' ${awkWord(EMIT_AWK + awkProgram)}
-`;
-}
+`,
+};
 
 export const cgroupCollector: CollectorDefinition = {
   id: 'cgroup',
   title: "The engine's memory cgroup: limit, charge, failures, OOM kills",
-  script: cgroupScript(),
+  script: readerScript([{ id: 'cgroup', reader }]),
+  reader,
   tagsOwnLines: true,
   // Its ticks are the charge curve the OOM horizon is projected from: the same ticks as the
   // memory curve of the procfs sampler.

@@ -98,23 +98,26 @@ export function awkWord(program: string): string {
 
 /**
  * `emit(s)`: writes `s` (lines joined by "\n", no final newline) as spool lines `C <tag> <line>`
- * in one printf, or plain without KVSCOPE_TAG. Past KVSCOPE_SPOOL_MAX bytes (the spool is bounded)
- * it counts the lines instead, except the procfs sampler's "gone" line that ends the run's memory
- * curve; at the end one `X 0 dropped stream=<tag> lines=<n>` says how many. One printf of one
- * string: mawk's unbuffered output (-W interactive) writes each printf argument apart, and
- * `print` writes the text and its newline apart, so two writers' lines would interleave.
+ * in one printf, or plain without KVSCOPE_TAG. The tag is KVSCOPE_TAG, or, in a reader script that
+ * several collectors share (shared/collectors/reader-script.ts), the id of the collector whose
+ * code runs (`emitMember`). Past KVSCOPE_SPOOL_MAX bytes (the spool is bounded) it counts the lines
+ * instead, except the procfs sampler's "gone" line that ends the run's memory curve; at the end
+ * one `X 0 dropped stream=<tag> lines=<n>` per tag says how many. One printf of one string: mawk's
+ * unbuffered output (-W interactive) writes each printf argument apart, and `print` writes the
+ * text and its newline apart, so two writers' lines would interleave.
  * Prefixed to a collector's awk program: its END block runs before the program's own.
  */
 export const EMIT_AWK = String.raw`
-function emit(s,   t, n) {
+function emit(s,   t, n, tag) {
   if (!emitSet) { emitTag = ENVIRON["KVSCOPE_TAG"]; emitMax = ENVIRON["KVSCOPE_SPOOL_MAX"] + 0; emitSet = 1 }
   if (emitTag == "") { printf "%s", s "\n"; fflush(); return }
-  t = "C " emitTag " " s; n = gsub(/\n/, "\nC " emitTag " ", t)
+  tag = emitMember != "" ? emitMember : emitTag
+  t = "C " tag " " s; n = gsub(/\n/, "\nC " tag " ", t)
   emitBytes += length(t) + 1
-  if (emitMax > 0 && emitBytes > emitMax && s !~ /gone=1/) { emitDropped += n + 1; return }
+  if (emitMax > 0 && emitBytes > emitMax && s !~ /gone=1/) { emitDropped[tag] += n + 1; return }
   printf "%s", t "\n"; fflush()
 }
-END { if (emitDropped > 0) { printf "%s", "X 0 dropped stream=" emitTag " lines=" emitDropped "\n"; fflush() } }
+END { for (tag in emitDropped) { printf "%s", "X 0 dropped stream=" tag " lines=" emitDropped[tag] "\n"; fflush() } }
 `;
 
 /** `say <text…>`: one line from the collector's shell, tagged like `emit()` (printf: one write). */

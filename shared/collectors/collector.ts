@@ -5,8 +5,9 @@
 // here. Pure: the script is text, run on the target by the launcher.
 //
 // The script's contract (checked by test/integration/run/collectors.test.ts):
-// - it is started as `sh <id>.sh <pid> <interval seconds> [scriptArgs…]` with stdout going to the
-//   spool and stderr to /dev/null; each line is prefixed `C <id> ` by the script itself where the
+// - it is started as `sh <id>.sh <pid> <interval seconds> [scriptArgs…]` (a reader, one that only
+//   reads files, in the script the run's readers at its interval share: reader-script.ts) with
+//   stdout going to the spool and stderr to /dev/null; each line is prefixed `C <id> ` by the script itself where the
 //   definition says `tagsOwnLines` (KVSCOPE_TAG in its environment), else by the launcher;
 // - it stays alive, ONE long-lived awk reading files with getline per tick (no process per tick;
 //   the costs are in shared/collectors/procfs-sampler-script.ts), ticks from TICKER_SH
@@ -124,6 +125,25 @@ export interface SeriesSource {
   series: readonly SeriesDef[];
 }
 
+/**
+ * A reader's part of a reader script (shared/collectors/reader-script.ts).
+ *
+ * `setupSh` is the body of the sh function `<id>_setup`, run once before the awk with the member's
+ * args as $1…; `$P` is the engine's pid. It finds its files, exports what its awk needs as
+ * `KV_<ID>_…` variables, says its header (`say`), and returns non-zero when it cannot run here,
+ * having said why (`say "! absent …"`). It may set TICK_ARGS, the ticker's arguments (procfs: the
+ * /proc listing at rescan ticks, TICKER_SH).
+ *
+ * `awk` defines `<id>_begin()` (once) and `<id>_tick()` (every tick), each returning 1 while the
+ * member goes on and 0 once it has ended (having said why). It may use `rd(f)` (a file's first
+ * line), `emit(s)` and the global `pid`. Its state kept across ticks is in globals named
+ * `<id>_…`; its temporaries are locals (extra parameters), so members never share a variable.
+ */
+export interface ReaderPart {
+  setupSh: string;
+  awk: string;
+}
+
 export interface CollectorDefinition extends SeriesSource {
   /**
    * The script run on the target, or null when the launcher itself writes this source's lines
@@ -143,6 +163,12 @@ export interface CollectorDefinition extends SeriesSource {
   tagsOwnLines?: boolean;
   /** Arguments after `<pid> <interval seconds>`. */
   scriptArgs?(intervalMs: number): string[];
+  /**
+   * A collector that only reads files each tick: its part of a reader script (its own `script` is
+   * built from it), which the launcher shares with the run's other readers at the same interval:
+   * one ticker and one awk for them all (shared/collectors/reader-script.ts).
+   */
+  reader?: ReaderPart;
   /**
    * Why this collector cannot run on a target with these probe facts, or null when it can (or
    * the facts do not say: then the script finds out on the target and says so itself).

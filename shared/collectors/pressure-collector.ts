@@ -3,8 +3,8 @@
 // strikes, so it is an early sign that a context size is too large for the board. PSI exists
 // since Linux 4.20 (and can be off: CONFIG_PSI, psi=0); without /proc/pressure/memory the
 // collector says "absent" and stops. Lines: shared/collectors/pressure-parser.ts.
-import type { CollectorDefinition, SeriesDef } from './collector';
-import { AWK_INTERACTIVE_SH, awkWord, EMIT_AWK, SAY_SH, TICKER_SH } from './collector-script';
+import type { CollectorDefinition, ReaderPart, SeriesDef } from './collector';
+import { readerScript } from './reader-script';
 import { createPressureParser } from './pressure-parser';
 
 /** Why a kernel older than this has no PSI. */
@@ -13,38 +13,31 @@ const PSI_SINCE: [number, number] = [4, 20];
 const ABSENT_REASON =
   'no /proc/pressure/memory: the kernel has no pressure stall information (Linux 4.20+, not booted with psi=0)';
 
-// One awk for the collector's life: per tick, the files with getline (no fork); it exits when the
-// engine's /proc entry is gone.
-const awkProgram = String.raw`
-function rd(f,   l, r) { r = ""; if ((getline l < f) > 0) r = l; close(f); return r }
-BEGIN { n = split(files, fs, ","); base = "/proc/" pid }
-{
-  if (rd(base "/stat") == "") exit 0
-  up = rd("/proc/uptime"); split(up, ua, " ")
-  out = "t=" ua[1] "|loadavg " rd("/proc/loadavg")
-  for (i = 1; i <= n; i++) {
-    f = "/proc/pressure/" fs[i]
-    while ((getline l < f) > 0) out = out "|" fs[i] " " l
-    close(f)
-  }
-  emit(out)
-}
-`;
-
-function pressureScript(): string {
-  return `#!/bin/sh
-# KVScope pressure collector: one awk, no process per tick. $1 = pid, $2 = interval in seconds.
-${SAY_SH}
-P="$1"; I="$2"
-if ! read -r _ < /proc/pressure/memory 2>/dev/null; then say "! absent ${ABSENT_REASON}"; exit 0; fi
+// Its part of a reader script (shared/collectors/reader-script.ts): per tick, the files with
+// getline (no fork); it ends when the engine's /proc entry is gone.
+const reader: ReaderPart = {
+  setupSh: `if ! read -r _ < /proc/pressure/memory 2>/dev/null; then say "! absent ${ABSENT_REASON}"; return 1; fi
 files=""
 for r in memory cpu io; do read -r _ < "/proc/pressure/$r" 2>/dev/null && files="$files$r,"; done
 say "H v=1 files=$files"
-${TICKER_SH}
-${AWK_INTERACTIVE_SH}
-tick | awk $AWKI -v pid="$P" -v files="$files" ${awkWord(EMIT_AWK + awkProgram)}
-`;
+export KV_PRESSURE_FILES="$files"`,
+  awk: String.raw`
+function pressure_begin() { pressure_n = split(ENVIRON["KV_PRESSURE_FILES"], pressure_files, ","); return 1 }
+function pressure_tick(   ua, out, i, f, l) {
+  if (rd("/proc/" pid "/stat") == "") return 0
+  split(rd("/proc/uptime"), ua, " ")
+  out = "t=" ua[1] "|loadavg " rd("/proc/loadavg")
+  for (i = 1; i <= pressure_n; i++) {
+    if (pressure_files[i] == "") continue
+    f = "/proc/pressure/" pressure_files[i]
+    while ((getline l < f) > 0) out = out "|" pressure_files[i] " " l
+    close(f)
+  }
+  emit(out)
+  return 1
 }
+`,
+};
 
 function kernelBefore(kernel: string | null | undefined, [major, minor]: [number, number]): boolean {
   const m = /^(\d+)\.(\d+)/.exec(kernel ?? '');
@@ -68,7 +61,8 @@ function psiNames(window: string): Pick<SeriesDef, 'partWords' | 'legend'> {
 export const pressureCollector: CollectorDefinition = {
   id: 'pressure',
   title: 'CPU load and pressure stalls (/proc/loadavg, /proc/pressure)',
-  script: pressureScript(),
+  script: readerScript([{ id: 'pressure', reader }]),
+  reader,
   tagsOwnLines: true,
   // The kernel updates the PSI averages every 2 s: sampling faster shows nothing new.
   interval: { defaultMs: 1000, minMs: 500, maxMs: 60_000 },

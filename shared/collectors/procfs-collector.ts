@@ -7,6 +7,7 @@ import type { CollectorDefinition } from './collector';
 import { createProcfsSamplerParser } from './procfs-sampler-parser';
 import {
   GROUP_RESCAN_SLOW_PERIOD_MS,
+  procfsReader,
   procfsSamplerScript,
   rescanEveryTicks,
   smapsEveryTicks,
@@ -17,6 +18,7 @@ export const procfsCollector: CollectorDefinition = {
   id: 'procfs',
   title: 'Process and board memory (procfs)',
   script: procfsSamplerScript(),
+  reader: procfsReader,
   tagsOwnLines: true,
   interval: 'run',
   scriptArgs: (intervalMs) => [

@@ -1,5 +1,6 @@
-// The procfs sampler that runs ON the target: one POSIX sh that lists thermal zones and
-// cpufreq policies once, then ONE long-lived awk that reads every file with getline per tick
+// The procfs sampler that runs ON the target, a reader (shared/collectors/reader-script.ts): its sh
+// setup lists thermal zones and cpufreq policies once, then ONE long-lived awk (shared with the
+// run's other readers at the same interval) reads every file with getline per tick
 // (no process spawned per tick: ~0.06 ms a tick against ~6 ms for one `cat` a tick, measured on
 // a 2-core x86 VM). Ticks come from the collectors' ticker (TICKER_SH: perl, bash, or `sleep`
 // where there is neither), straight into the awk. Each tick prints one line, parsed by shared/collectors/procfs-sampler-parser.ts:
@@ -19,23 +20,23 @@
 // a process).
 // Checked with mawk 1.3.4 (Debian), gawk 5 and busybox awk; bash 5 and dash 0.5.12.
 // /proc/uptime is CLOCK_BOOTTIME with 10 ms resolution: the target's monotonic time.
-import { AWK_INTERACTIVE_SH, awkWord, EMIT_AWK, SAY_SH, TICKER_SH } from './collector-script';
+import type { ReaderPart } from './collector';
+import { readerScript } from './reader-script';
 
 const awkProgram = String.raw`
-function rd(f,   l, r) { r = ""; if ((getline l < f) > 0) r = l; close(f); return r }
-# Fields of /proc/<p>/stat after the command name into sa[] (comm may hold spaces and
-# parentheses, so count from the last ")"); sa[1] = state, sa[3] = pgrp, sa[4] = session,
-# sa[22] = rss pages. False when the process is gone.
-function stat(p,   l, i) {
+# Fields of /proc/<p>/stat after the command name into procfs_sa[] (comm may hold spaces and
+# parentheses, so count from the last ")"); [1] = state, [3] = pgrp, [4] = session,
+# [22] = rss pages. False when the process is gone.
+function procfs_stat(p,   l, i) {
   if (p == "") return 0
   l = rd("/proc/" p "/stat"); if (l == "") return 0
   i = length(l); while (i > 0 && substr(l, i, 1) != ")") i--
-  split(substr(l, i + 2), sa, " "); return 1
+  split(substr(l, i + 2), procfs_sa, " "); return 1
 }
 # The engine's process group: every process whose group or session is the engine's (the launcher
 # starts it in its own session; wrappers fork or exec inside it), and the given process itself
 # (a pid that leads no group). Measure the largest member by
-# RSS, never a zombie nor a process with no address space (sa[21], vsize, is 0 once an exiting
+# RSS, never a zombie nor a process with no address space ([21], vsize, is 0 once an exiting
 # process has let go of its memory, before it is a zombie): a passing child (sleep, a shell's
 # subshell) is small and is not chosen.
 # A process found outside the group stays outside for its life (setpgid can only join a group of
@@ -46,46 +47,49 @@ function stat(p,   l, i) {
 # a hundred or more on an 8-core board: ~1.5 ms of CPU a rescan here).
 # A pid gone from the list is forgotten (reuse of a pid within one rescan would need the kernel's
 # pid counter to wrap in that time).
-function choose(   n, i, p, best, bestRss, now) {
-  n = split(procs, pl, " "); best = ""; bestRss = -1; members = 0
+function procfs_choose(   n, i, p, best, bestRss, now) {
+  n = split(procfs_procs, procfs_pl, " "); best = ""; bestRss = -1; procfs_members = 0
   for (i = 1; i <= n; i++) {
-    p = substr(pl[i], 7); now[p] = 1
-    if (p in outside) continue
-    if (!stat(p)) continue
-    if (p != pid && sa[3] != pid && sa[4] != pid) { outside[p] = 1; continue }
-    if (sa[1] == "Z" || sa[21] + 0 == 0) continue
-    members++
-    if (sa[22] + 0 > bestRss) { bestRss = sa[22] + 0; best = p }
+    p = substr(procfs_pl[i], 7); now[p] = 1
+    if (p in procfs_outside) continue
+    if (!procfs_stat(p)) continue
+    if (p != pid && procfs_sa[3] != pid && procfs_sa[4] != pid) { procfs_outside[p] = 1; continue }
+    if (procfs_sa[1] == "Z" || procfs_sa[21] + 0 == 0) continue
+    procfs_members++
+    if (procfs_sa[22] + 0 > bestRss) { bestRss = procfs_sa[22] + 0; best = p }
   }
-  for (p in outside) if (!(p in now)) delete outside[p]
+  for (p in procfs_outside) if (!(p in now)) delete procfs_outside[p]
   return best
 }
 # Reads the statm (into st) and status counters (into v[]) of process p; false when it has ended
 # or its memory is gone (an exiting process: statm all zeros, status without VmRSS).
 # (getline into $0 splits in C; one lookup a line: ~half the CPU of split() and a chain of ifs.)
-function measure(p,   f) {
-  st = rd("/proc/" p "/statm"); if (st == "" || st ~ /^0 /) return 0
-  split("", v); f = "/proc/" p "/status"
-  while ((getline < f) > 0) if ($1 in want) v[$1] = $2
+function procfs_measure(p,   f) {
+  procfs_st = rd("/proc/" p "/statm"); if (procfs_st == "" || procfs_st ~ /^0 /) return 0
+  split("", procfs_v); f = "/proc/" p "/status"
+  while ((getline < f) > 0) if ($1 in procfs_want) procfs_v[$1] = $2
   close(f)
-  return ("VmRSS:" in v)
+  return ("VmRSS:" in procfs_v)
 }
-BEGIN {
-  nz = split(zones, zp, "\n"); np = split(pols, pp, "\n"); split(pcaps, pc, "\n"); sr = 1; tick = 0; if (every < 1) every = 1
-  rollSt = ""; rollTick = 0; stale += 0
+function procfs_begin(   i) {
+  procfs_nz = split(ENVIRON["KV_PROCFS_ZONES"], procfs_zp, "\n"); procfs_np = split(ENVIRON["KV_PROCFS_POLS"], procfs_pp, "\n")
+  split(ENVIRON["KV_PROCFS_PCAPS"], procfs_pc, "\n"); procfs_sr = 1; procfs_ticks = 0
+  procfs_every = ENVIRON["KV_PROCFS_EVERY"] + 0; if (procfs_every < 1) procfs_every = 1
+  procfs_rollSt = ""; procfs_rollTick = 0; procfs_stale = ENVIRON["KV_PROCFS_STALE"] + 0
   # The lines read from status and meminfo.
-  nw = split("VmRSS: RssAnon: RssFile: RssShmem: VmHWM: Threads: VmSwap: MemTotal: MemAvailable: MemFree: Cached: SwapTotal: SwapFree: NvMapMemUsed:", wl, " ")
-  for (i = 1; i <= nw; i++) want[wl[i]] = 1
-  cur = pid; members = 1; lister = "echo /proc/[0-9]*"
+  procfs_nw = split("VmRSS: RssAnon: RssFile: RssShmem: VmHWM: Threads: VmSwap: MemTotal: MemAvailable: MemFree: Cached: SwapTotal: SwapFree: NvMapMemUsed:", procfs_wl, " ")
+  for (i = 1; i <= procfs_nw; i++) procfs_want[procfs_wl[i]] = 1
+  procfs_cur = pid; procfs_members = 1; procfs_lister = "echo /proc/[0-9]*"
+  return 1
 }
-{
+function procfs_tick(   up, ua, fresh, l, out, alive, ok, k, base, rs, ra, rf, rh, hw, th, vs, ps, san, f, got, a, i) {
   # An input line a tick: empty, or "+" at a rescan tick, followed by the list of /proc/<pid>
   # directories once the ticker has listed it (the time is read first, so the glob does not
   # delay it). Between rescans a measured process that ends is replaced from the last list;
   # when no member of that list is left, "gone" waits for a fresh list (up to one rescan
   # period), so a member started since the last rescan is not missed.
   up = rd("/proc/uptime"); split(up, ua, " ")
-  fresh = ($0 == "+"); if (fresh && (getline l) > 0) procs = l
+  fresh = ($0 == "+"); if (fresh && (getline l) > 0) procfs_procs = l
   out = "S t=" ua[1]
   # Between rescans: is the measured process alive? When it ended and the group's leader is gone
   # too (or a zombie: its parent has not reaped it yet), /proc is listed afresh, so
@@ -94,101 +98,61 @@ BEGIN {
   # while the engine runs). A listing that fails (no fork under memory pressure) is no fresh list.
   alive = 0
   if (!fresh) {
-    alive = stat(cur) && sa[1] != "Z"
-    if (!alive && !(stat(pid) && sa[1] != "Z")) {
-      if ((lister | getline l) > 0) { procs = l; fresh = 1 }
-      close(lister)
+    alive = procfs_stat(procfs_cur) && procfs_sa[1] != "Z"
+    if (!alive && !(procfs_stat(pid) && procfs_sa[1] != "Z")) {
+      if ((procfs_lister | getline l) > 0) { procfs_procs = l; fresh = 1 }
+      close(procfs_lister)
     }
   }
-  if (fresh || !alive) cur = choose()
+  if (fresh || !alive) procfs_cur = procfs_choose()
   # A process that ended since, or is ending (its memory already gone: statm all zeros, status
   # without its Vm lines), is not measured: a reading of it would be a drop to zero at the run's
   # end (the likelier the larger the engine: ~90 ms to free 512 MiB here, ~0.5 s for 4 GiB). The largest other member is; with none, "gone" (or, on an old list, the next tick).
   ok = 0
-  for (k = 0; k < 3 && cur != ""; k++) { if (measure(cur)) { ok = 1; break }; cur = choose() }
-  if (!ok && (cur != "" || !fresh)) next
-  if (!ok) { emit(out " gone=1"); exit 0 }
-  base = "/proc/" cur
-  out = out " pid=" cur " grp=" members
-  gsub(/ /, ",", st); out = out " st=" st
+  for (k = 0; k < 3 && procfs_cur != ""; k++) { if (procfs_measure(procfs_cur)) { ok = 1; break }; procfs_cur = procfs_choose() }
+  if (!ok && (procfs_cur != "" || !fresh)) return 1
+  if (!ok) { emit(out " gone=1"); return 0 }
+  base = "/proc/" procfs_cur
+  out = out " pid=" procfs_cur " grp=" procfs_members
+  gsub(/ /, ",", procfs_st); out = out " st=" procfs_st
   # Counters from status every tick (cheap). smaps_rollup walks the page tables of the whole
   # address space — milliseconds for a process with large mappings (mmap'd weights, V8's
   # reservations) — so it runs every "every"-th tick only (kernel >= 4.14; else never), and
   # while the process's statm has not changed since the last walk (same size, same resident
   # pages: an engine waiting for a prompt, a cache reserved at start and filled) only every
   # "stale"-th tick: what it would read is what it read.
-  rs = v["VmRSS:"]; ra = v["RssAnon:"]; rf = v["RssFile:"]; rh = v["RssShmem:"]; hw = v["VmHWM:"]; th = v["Threads:"]
-  vs = v["VmSwap:"]
+  rs = procfs_v["VmRSS:"]; ra = procfs_v["RssAnon:"]; rf = procfs_v["RssFile:"]; rh = procfs_v["RssShmem:"]; hw = procfs_v["VmHWM:"]; th = procfs_v["Threads:"]
+  vs = procfs_v["VmSwap:"]
   ps = ""; san = ""
-  if (sr && (tick % every) == 0 && (st != rollSt || stale < 1 || tick - rollTick >= stale)) {
-    rollSt = st; rollTick = tick
+  if (procfs_sr && (procfs_ticks % procfs_every) == 0 && (procfs_st != procfs_rollSt || procfs_stale < 1 || procfs_ticks - procfs_rollTick >= procfs_stale)) {
+    procfs_rollSt = procfs_st; procfs_rollTick = procfs_ticks
     f = base "/smaps_rollup"; got = 0
     while ((getline l < f) > 0) {
       got = 1; split(l, a, " ")
       if (a[1] == "Pss:") ps = a[2]; else if (a[1] == "Anonymous:") san = a[2]
     }
-    close(f); if (!got) sr = 0
+    close(f); if (!got) procfs_sr = 0
   }
   out = out " rss=" rs " anon=" ra " file=" rf " shmem=" rh " swap=" vs " hwm=" hw " thr=" th
   if (ps != "") out = out " pss=" ps " sanon=" san
-  split("", v); f = "/proc/meminfo"
-  while ((getline < f) > 0) if ($1 in want) v[$1] = $2
+  split("", procfs_v); f = "/proc/meminfo"
+  while ((getline < f) > 0) if ($1 in procfs_want) procfs_v[$1] = $2
   close(f)
-  out = out " mt=" v["MemTotal:"] " ma=" v["MemAvailable:"] " mf=" v["MemFree:"] " ca=" v["Cached:"]
-  out = out " swt=" v["SwapTotal:"] " swf=" v["SwapFree:"] " nvmap=" v["NvMapMemUsed:"]
+  out = out " mt=" procfs_v["MemTotal:"] " ma=" procfs_v["MemAvailable:"] " mf=" procfs_v["MemFree:"] " ca=" procfs_v["Cached:"]
+  out = out " swt=" procfs_v["SwapTotal:"] " swf=" procfs_v["SwapFree:"] " nvmap=" procfs_v["NvMapMemUsed:"]
   l = rd("/proc/stat"); split(l, a, " ")
   out = out " cpu=" a[2] "," a[3] "," a[4] "," a[5] "," a[6] "," a[7] "," a[8] "," a[9]
-  if (stat(cur)) out = out " pc=" sa[12] "," sa[13]
-  for (i = 1; i <= nz; i++) if (zp[i] != "") out = out " tz" (i - 1) "=" rd(zp[i])
-  for (i = 1; i <= np; i++) if (pp[i] != "") out = out " cf" (i - 1) "=" rd(pp[i])
+  if (procfs_stat(procfs_cur)) out = out " pc=" procfs_sa[12] "," procfs_sa[13]
+  for (i = 1; i <= procfs_nz; i++) if (procfs_zp[i] != "") out = out " tz" (i - 1) "=" rd(procfs_zp[i])
+  for (i = 1; i <= procfs_np; i++) if (procfs_pp[i] != "") out = out " cf" (i - 1) "=" rd(procfs_pp[i])
   # Each policy's cap (scaling_max_freq): where the thermal framework's cpufreq cooling, or a
   # user, holds the cluster below its hardware maximum, whatever the load (an idle cluster sits
   # at its floor with its cap at the top).
-  for (i = 1; i <= np; i++) if (pc[i] != "") out = out " cm" (i - 1) "=" rd(pc[i])
-  emit(out); tick++
+  for (i = 1; i <= procfs_np; i++) if (procfs_pc[i] != "") out = out " cm" (i - 1) "=" rd(procfs_pc[i])
+  emit(out); procfs_ticks++
+  return 1
 }
 `;
-
-/**
- * The sampler as one sh script. Positional parameters: $1 = the engine's process group (its
- * leader's pid), $2 = interval in seconds (decimal string such as 0.2), $3 = read smaps_rollup
- * every N ticks (default 1), $4 = re-choose the measured process every N ticks (default 1) for
- * the first GROUP_RESCAN_FAST_COUNT rescans, $5 = every N ticks after them (default: $4), $6 =
- * while statm is unchanged, read smaps_rollup again only every N ticks (default 0: every $3).
- * Output goes to stdout, one line per tick.
- */
-export function procfsSamplerScript(): string {
-  return `#!/bin/sh
-# KVScope procfs sampler: one awk, no process per tick.
-${SAY_SH}
-P="$1"; I="$2"; E="\${3:-1}"; R="\${4:-1}"; S="\${5:-$R}"; U="\${6:-0}"
-PS=$(getconf PAGESIZE 2>/dev/null || getconf PAGE_SIZE 2>/dev/null || echo 4096)
-CLK=$(getconf CLK_TCK 2>/dev/null || echo 100)
-zones=""; ztypes=""
-for z in /sys/class/thermal/thermal_zone*; do
-  [ -r "$z/temp" ] || continue
-  t=unknown; read -r t < "$z/type" 2>/dev/null
-  zones="$zones$z/temp
-"; ztypes="$ztypes$t,"
-done
-pols=""; pcaps=""; pnames=""
-for p in /sys/devices/system/cpu/cpufreq/policy*; do
-  [ -r "$p/scaling_cur_freq" ] || continue
-  pols="$pols$p/scaling_cur_freq
-"; pnames="$pnames\${p##*/},"
-  cap=""; [ -r "$p/scaling_max_freq" ] && cap="$p/scaling_max_freq"
-  pcaps="$pcaps$cap
-"
-done
-say "H v=1 pid=$P pagesize=$PS clk=$CLK zones=$ztypes policies=$pnames"
-${TICKER_SH}
-${AWK_INTERACTIVE_SH}
-# The ticker lists /proc itself (a readdir of every process, no fork) only at a rescan tick: every
-# R ticks for the first ${GROUP_RESCAN_FAST_COUNT} rescans, then every S ticks. Nothing else wakes between the ticks
-# and the awk (which lists /proc itself once the group's leader is gone).
-tick "$R" "$S" ${GROUP_RESCAN_FAST_COUNT} | awk $AWKI -v pid="$P" -v every="$E" -v stale="$U" -v zones="$zones" -v pols="$pols" -v pcaps="$pcaps" ${awkWord(EMIT_AWK + awkProgram)}
-`;
-}
 
 /**
  * How often smaps_rollup (PSS, exact anonymous pages) is read. It costs milliseconds per read
@@ -232,4 +196,45 @@ export const GROUP_RESCAN_SLOW_PERIOD_MS = 10_000;
 
 export function rescanEveryTicks(intervalMs: number, periodMs = GROUP_RESCAN_PERIOD_MS): number {
   return Math.max(1, Math.round(periodMs / intervalMs));
+}
+
+/**
+ * The sampler's part of a reader script (shared/collectors/reader-script.ts). Its arguments: $1 =
+ * read smaps_rollup every N ticks (default 1), $2 = re-choose the measured process every N ticks
+ * (default 1) for the first GROUP_RESCAN_FAST_COUNT rescans, $3 = every N ticks after them
+ * (default: $2), $4 = while statm is unchanged, read smaps_rollup again only every N ticks
+ * (default 0: every $1). One line per tick.
+ */
+export const procfsReader: ReaderPart = {
+  setupSh: `E="\${1:-1}"; R="\${2:-1}"; S="\${3:-$R}"; U="\${4:-0}"
+PS=$(getconf PAGESIZE 2>/dev/null || getconf PAGE_SIZE 2>/dev/null || echo 4096)
+CLK=$(getconf CLK_TCK 2>/dev/null || echo 100)
+zones=""; ztypes=""
+for z in /sys/class/thermal/thermal_zone*; do
+  [ -r "$z/temp" ] || continue
+  t=unknown; read -r t < "$z/type" 2>/dev/null
+  zones="$zones$z/temp
+"; ztypes="$ztypes$t,"
+done
+pols=""; pcaps=""; pnames=""
+for p in /sys/devices/system/cpu/cpufreq/policy*; do
+  [ -r "$p/scaling_cur_freq" ] || continue
+  pols="$pols$p/scaling_cur_freq
+"; pnames="$pnames\${p##*/},"
+  cap=""; [ -r "$p/scaling_max_freq" ] && cap="$p/scaling_max_freq"
+  pcaps="$pcaps$cap
+"
+done
+say "H v=1 pid=$P pagesize=$PS clk=$CLK zones=$ztypes policies=$pnames"
+export KV_PROCFS_EVERY="$E" KV_PROCFS_STALE="$U" KV_PROCFS_ZONES="$zones" KV_PROCFS_POLS="$pols" KV_PROCFS_PCAPS="$pcaps"
+# The ticker lists /proc itself (a readdir of every process, no fork) only at a rescan tick: every
+# R ticks for the first ${GROUP_RESCAN_FAST_COUNT} rescans, then every S ticks. Nothing else wakes between the ticks
+# and the awk (which lists /proc itself once the group's leader is gone).
+TICK_ARGS="$R $S ${GROUP_RESCAN_FAST_COUNT}"`,
+  awk: awkProgram,
+};
+
+/** The sampler as a script of its own: `sh procfs.sh <pid> <interval s> [the reader's arguments]`. */
+export function procfsSamplerScript(): string {
+  return readerScript([{ id: 'procfs', reader: procfsReader }]);
 }

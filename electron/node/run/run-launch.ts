@@ -4,6 +4,7 @@
 // (run-controller.ts), which follows the spool the launcher writes.
 import type { RunRequest } from '../../../shared/api/schemas';
 import { planCollectors, plannedIntervalsMs, type PlannedCollector } from '../../../shared/collectors/collector-plan';
+import { collectorPipelines } from '../../../shared/collectors/reader-script';
 import type { TargetFacts } from '../../../shared/run/target-facts';
 import { shellQuote } from '../../../shared/util/shell';
 import type { Target } from '../transport/target';
@@ -71,20 +72,21 @@ export async function launchRun(launch: RunLaunch): Promise<number | null> {
   collectors.unavailable.push(...plan.unavailable);
   // The engine's own output has no script: the launcher writes its lines.
   const scripted = plan.start.filter((c): c is ScriptedCollector => c.def.script !== null);
-  for (const { def, intervalMs } of scripted) {
-    await target.writeFile(`${dir}/${def.id}.sh`, def.script, 0o700);
-    collectors.start(def.id, intervalMs);
-  }
+  // One script per pipeline: a collector's own, or the one its readers share (reader-script.ts).
+  const pipelines = collectorPipelines(scripted);
+  for (const p of pipelines) await target.writeFile(`${dir}/${p.id}.sh`, p.script, 0o700);
+  for (const { def, intervalMs } of scripted) collectors.start(def.id, intervalMs);
   await target.writeFile(`${dir}/launcher.sh`, launcherScript(), 0o700);
   await target.writeFile(
     `${dir}/run.conf`,
     runConf({
       engineCommand: engine.command,
-      collectors: scripted.map((c) => ({
-        id: c.def.id,
-        intervalS: c.intervalMs / 1000,
-        args: c.def.scriptArgs?.(c.intervalMs) ?? [],
-        tagsOwnLines: c.def.tagsOwnLines === true,
+      collectors: pipelines.map((p) => ({
+        id: p.id,
+        intervalS: p.intervalMs / 1000,
+        args: p.args,
+        tagsOwnLines: p.tagsOwnLines,
+        members: p.members,
       })),
       watchdogS: request.keepRunning ? 0 : launch.options.watchdogS,
       spoolMaxBytes: launch.options.spoolMaxBytes,

@@ -33,13 +33,18 @@ import { TREE_KILL_FUNCTION_SH, WATCHDOG_KILL_GRACE_S } from './process-tree';
  */
 export const LEFTOVER_RUN_DAYS = 14;
 
-/** One collector as the launcher starts it: `sh <id>.sh <pid> <intervalS> <args…>`. */
+/**
+ * One collector pipeline as the launcher starts it: `sh <id>.sh <pid> <intervalS> <args…>`: a
+ * collector, or readers sharing one script (shared/collectors/reader-script.ts, collectorPipelines).
+ */
 export interface LaunchedCollector {
   id: string;
   intervalS: number;
   args: readonly string[];
   /** Its script tags its own lines (CollectorDefinition.tagsOwnLines): no tagging awk for it. */
   tagsOwnLines?: boolean;
+  /** The collectors whose lines it writes, when not just `id` (a shared reader script): each told when it stops. */
+  members?: readonly string[];
 }
 
 export interface RunConf {
@@ -59,7 +64,9 @@ export interface RunConf {
 const COLLECTOR_ID = /^[a-z][a-z0-9]*$/;
 
 export function runConf(conf: RunConf): string {
-  for (const c of conf.collectors) if (!COLLECTOR_ID.test(c.id)) throw new Error(`bad collector id "${c.id}"`);
+  for (const c of conf.collectors)
+    for (const id of [c.id, ...(c.members ?? [])])
+      if (!COLLECTOR_ID.test(id)) throw new Error(`bad collector id "${id}"`);
   return [
     `ENGINE=${shellQuote(conf.engineCommand)}`,
     `COLLECTORS=${shellQuote(conf.collectors.map((c) => c.id).join(' '))}`,
@@ -71,6 +78,7 @@ export function runConf(conf: RunConf): string {
     )}`,
     // Each collector's arguments as one shell-quoted word list, split again by `eval set --`.
     ...conf.collectors.map((c) => `C_${c.id}_ARGS=${shellQuote(shellJoin([c.intervalS.toFixed(3), ...c.args]))}`),
+    ...conf.collectors.map((c) => `C_${c.id}_MEMBERS=${shellQuote((c.members ?? [c.id]).join(' '))}`),
     `WATCHDOG_S=${shellQuote(String(Math.max(0, Math.round(conf.watchdogS))))}`,
     `SPOOL_MAX=${shellQuote(String(Math.round(conf.spoolMaxBytes)))}`,
     `MEMLIMIT=${shellQuote(conf.memoryLimitBytes ? String(Math.round(conf.memoryLimitBytes)) : '')}`,
@@ -301,10 +309,10 @@ ev engine pid=$EP group=$EP stdout=$OUTMODE
 kvscope_alive() { s=""; read -r s 2>/dev/null < "/proc/$1/stat" || return 1; case "\${s##*) }" in Z*|X*) return 1;; esac; }
 CP=""
 for c in $COLLECTORS; do
-  eval "ca=\\$C_\${c}_ARGS"; eval "set -- $ca"
+  eval "ca=\\$C_\${c}_ARGS"; eval "set -- $ca"; eval "cm=\\$C_\${c}_MEMBERS"
   case " $TAGGED " in
     *" $c "*)
-      { KVSCOPE_TAG="$c" KVSCOPE_SPOOL_MAX="$SPOOL_MAX" sh "$c.sh" "$EP" "$@" 2>/dev/null; rc=$?; kvscope_alive "$EP" && read -r u _ < /proc/uptime && echo "C $c ! stopped code=$rc t=$u"; } >> spool &
+      { KVSCOPE_TAG="$c" KVSCOPE_SPOOL_MAX="$SPOOL_MAX" sh "$c.sh" "$EP" "$@" 2>/dev/null; rc=$?; kvscope_alive "$EP" && read -r u _ < /proc/uptime && for m in $cm; do echo "C $m ! stopped code=$rc t=$u"; done; } >> spool &
       ;;
     *)
       { sh "$c.sh" "$EP" "$@" 2>/dev/null; rc=$?; kvscope_alive "$EP" && read -r u _ < /proc/uptime && echo "! stopped code=$rc t=$u"; } | KVSCOPE_TAG="$c" KVSCOPE_SPOOL_MAX="$SPOOL_MAX" awk $AWKI ${awkWord(TAG_LINES_AWK)} >> spool &

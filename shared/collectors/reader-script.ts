@@ -1,0 +1,134 @@
+// Readers: the collectors that read files each tick and start no tool (procfs, pressure,
+// boardsysfs, cgroup). Each one's script is built here from its part (ReaderPart), and the launcher
+// gives the readers of a run that tick at the same interval ONE script (collectorPipelines): one
+// ticker and one awk for all of them. A process woken each tick costs more than the files it reads
+// (~0.2 ms of CPU a wake-up against ~0.02 ms a file on the 2-core x86 VM, bench/collectors.bench.ts),
+// so four readers with a ticker and an awk each cost about three times what one pair costs.
+//
+// A reader script, alone or shared, is started as `sh <name>.sh <pid> <interval s> <args…>`:
+//  - alone, the args are the collector's own (CollectorDefinition.scriptArgs);
+//  - shared, one shell-quoted word per member, in the order of the members, each that member's args.
+// Each member's lines are tagged with its own id (`say` in its setup, `emit()` in its awk), so the
+// spool, the parsers and the run's status per collector cannot tell a shared reader from its own.
+import type { CollectorDefinition, ReaderPart } from './collector';
+import { AWK_INTERACTIVE_SH, awkWord, EMIT_AWK, SAY_SH, TICKER_SH } from './collector-script';
+import { shellJoin } from '../util/shell';
+
+export type ReaderCollector = Pick<CollectorDefinition, 'id'> & { reader: ReaderPart };
+
+/** `rd(f)`: the first line of file f, or "" (no such file, unreadable, empty). */
+const RD_AWK = String.raw`
+function rd(f,   l, r) { r = ""; if ((getline l < f) > 0) r = l; close(f); return r }
+`;
+
+/** The awk that runs every member's begin once and its tick on every tick line, until all have ended. */
+function readerAwk(members: readonly ReaderCollector[]): string {
+  const on = (m: ReaderCollector) => `kvOn_${m.id}`;
+  const anyOn = members.map(on).join(' || ');
+  const begin = members
+    .map((m) => `  if (index(kvOn, " ${m.id} ")) { emitMember = "${m.id}"; ${on(m)} = ${m.id}_begin() }`)
+    .join('\n');
+  const tick = members.map((m) => `  if (${on(m)}) { emitMember = "${m.id}"; ${on(m)} = ${m.id}_tick() }`).join('\n');
+  return `${EMIT_AWK}${RD_AWK}${members.map((m) => m.reader.awk).join('\n')}
+BEGIN {
+  pid = ENVIRON["KV_PID"]; kvOn = " " ENVIRON["KV_ON"] " "
+${begin}
+  emitMember = ""
+  if (!(${anyOn})) exit 0
+}
+{
+${tick}
+  emitMember = ""
+  if (!(${anyOn})) exit 0
+}
+`;
+}
+
+/**
+ * The script of these readers: each member's setup, then, if any can run, one ticker and one awk
+ * for all of them. One member: its own script (its args as they are); several: a shared one.
+ */
+export function readerScript(members: readonly ReaderCollector[]): string {
+  if (members.length === 0) throw new Error('a reader script needs a reader');
+  const shared = members.length > 1;
+  const setups = members.map((m) => `${m.id}_setup() {\n${m.reader.setupSh.trim()}\n}`).join('\n');
+  // Shared: the member's args are one shell-quoted word ($1 after the shift for the first member),
+  // split again by eval; its lines are tagged with its own id when the launcher tags at all.
+  const run = members
+    .map((m, i) =>
+      shared
+        ? `[ -n "$TAG" ] && KVSCOPE_TAG=${m.id}; eval "${m.id}_setup \${${i + 1}}" && ON="$ON ${m.id}"`
+        : `${m.id}_setup "$@" && ON="$ON ${m.id}"`,
+    )
+    .join('\n');
+  return `#!/bin/sh
+# KVScope reader script (shared/collectors/reader-script.ts): ${members.map((m) => m.id).join(', ')}.
+# One ticker and one awk, no process per tick. $1 = pid, $2 = interval in seconds, then ${shared ? "one word per reader, that reader's arguments" : 'its arguments'}.
+${SAY_SH}
+P="$1"; I="$2"; shift 2
+export KV_PID="$P"
+TAG="$KVSCOPE_TAG"; TICK_ARGS=""; ON=""
+${setups}
+${run}
+KVSCOPE_TAG="$TAG"
+[ -n "$ON" ] || exit 0
+export KV_ON="$ON"
+${TICKER_SH}
+${AWK_INTERACTIVE_SH}
+tick $TICK_ARGS | awk $AWKI ${awkWord(readerAwk(members))}
+`;
+}
+
+/** How the launcher starts collectors: one pipeline per collector, or one for readers that share it. */
+export interface CollectorPipeline {
+  /** The collector's id, or `readers<interval ms>` for a shared reader script. */
+  id: string;
+  intervalMs: number;
+  script: string;
+  /** After `<pid> <interval s>`. */
+  args: string[];
+  tagsOwnLines: boolean;
+  /** The collectors whose lines it writes (its own id for a collector alone). */
+  members: string[];
+}
+
+interface Planned {
+  def: CollectorDefinition & { script: string };
+  intervalMs: number;
+}
+
+/**
+ * The pipelines of a run's planned collectors, in plan order: the readers that tick at the same
+ * interval share one (two or more of them), every other collector has its own.
+ */
+export function collectorPipelines(planned: readonly Planned[]): CollectorPipeline[] {
+  const readersAt = new Map<number, Planned[]>();
+  for (const p of planned) if (p.def.reader) readersAt.set(p.intervalMs, [...(readersAt.get(p.intervalMs) ?? []), p]);
+  const out: CollectorPipeline[] = [];
+  const done = new Set<number>();
+  for (const p of planned) {
+    const group = p.def.reader ? (readersAt.get(p.intervalMs) ?? []) : [];
+    if (group.length < 2) {
+      out.push({
+        id: p.def.id,
+        intervalMs: p.intervalMs,
+        script: p.def.script,
+        args: p.def.scriptArgs?.(p.intervalMs) ?? [],
+        tagsOwnLines: p.def.tagsOwnLines === true,
+        members: [p.def.id],
+      });
+      continue;
+    }
+    if (done.has(p.intervalMs)) continue;
+    done.add(p.intervalMs);
+    out.push({
+      id: `readers${Math.round(p.intervalMs)}`,
+      intervalMs: p.intervalMs,
+      script: readerScript(group.map((g) => ({ id: g.def.id, reader: g.def.reader! }))),
+      args: group.map((g) => shellJoin(g.def.scriptArgs?.(g.intervalMs) ?? [])),
+      tagsOwnLines: true,
+      members: group.map((g) => g.def.id),
+    });
+  }
+  return out;
+}

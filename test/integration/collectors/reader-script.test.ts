@@ -1,0 +1,181 @@
+// The readers of a run (procfs, pressure, boardsysfs, cgroup) sharing one script, as the launcher
+// starts them (shared/collectors/reader-script.ts collectorPipelines, electron/node/run/run-scripts.ts):
+// one ticker and one awk for all of them, each member's lines tagged with its own id and read by
+// its own parser as if it ran alone; a member that cannot run says so without stopping the others;
+// a shared script that ends while the engine runs is said stopped for every member.
+import { spawn } from 'node:child_process';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { launcherScript, runConf } from '../../../electron/node/run/run-scripts';
+import type { CollectorDefinition, CollectorRecord } from '../../../shared/collectors/collector';
+import { collectorPipelines, type CollectorPipeline } from '../../../shared/collectors/reader-script';
+import { collectorById } from '../../../shared/collectors/registry';
+import { parseSpoolLine } from '../../../shared/collectors/run-spool';
+
+const ROOT = join(import.meta.dirname, '../../..');
+const RK3588 = join(ROOT, 'test/fixtures/board-root/rk3588-orange-pi-5');
+const work = mkdtempSync(join(tmpdir(), 'kvscope-readers-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const READERS = ['procfs', 'pressure', 'boardsysfs', 'cgroup'];
+
+function planned(ids: string[], intervalMs: number) {
+  return ids.map((id) => {
+    const def = collectorById(id) as CollectorDefinition & { script: string };
+    return { def, intervalMs };
+  });
+}
+
+/** The processes running now in `cwd` whose command is `name`, with their KVSCOPE_TAG. */
+function running(cwd: string, name: RegExp): { pid: number; tag: string | undefined }[] {
+  const out: { pid: number; tag: string | undefined }[] = [];
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const argv0 = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0] ?? '';
+      if (!name.test(argv0.replace(/^.*\//, '')) || readlinkSync(`/proc/${pid}/cwd`) !== cwd) continue;
+      const env = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+      out.push({ pid: Number(pid), tag: env.find((e) => e.startsWith('KVSCOPE_TAG='))?.slice(12) });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+interface Launched {
+  spool: string[];
+  awks: { pid: number; tag: string | undefined }[];
+  tickers: { pid: number; tag: string | undefined }[];
+}
+
+/** Runs the launcher to its end with these pipelines; `meanwhile` runs 700 ms in, while the engine runs. */
+async function launch(
+  name: string,
+  pipelines: CollectorPipeline[],
+  engineCommand: string,
+  meanwhile: (l: Omit<Launched, 'spool'>) => void = () => {},
+): Promise<Launched> {
+  const dir = join(work, name);
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'launcher.sh'), launcherScript());
+  for (const p of pipelines) writeFileSync(join(dir, `${p.id}.sh`), p.script);
+  const collectors = pipelines.map((p) => ({ ...p, intervalS: p.intervalMs / 1000 }));
+  writeFileSync(join(dir, 'run.conf'), runConf({ engineCommand, collectors, watchdogS: 0, spoolMaxBytes: 10_000_000 }));
+  const child = spawn('sh', ['launcher.sh', dir], {
+    cwd: dir,
+    stdio: 'ignore',
+    env: { ...process.env, KVSCOPE_SYSFS_ROOT: RK3588 },
+  });
+  const done = new Promise<void>((resolve) => child.on('close', () => resolve()));
+  await new Promise((r) => setTimeout(r, 700));
+  const seen = { awks: running(dir, /awk$/), tickers: running(dir, /^(?:perl|bash|sleep)$/) };
+  meanwhile(seen);
+  await done;
+  return { spool: readFileSync(join(dir, 'spool'), 'utf8').split('\n').filter(Boolean), ...seen };
+}
+
+/** Each collector's records, read from its tagged spool lines by its own parser. */
+function recordsOf(spool: string[], id: string): CollectorRecord[] {
+  const parser = collectorById(id)!.createParser();
+  const records: CollectorRecord[] = [];
+  for (const line of spool) {
+    const parsed = parseSpoolLine(line);
+    if (parsed.tag === 'C' && parsed.collector === id) {
+      const r = parser.push(parsed.text);
+      if (r) records.push(r);
+    }
+  }
+  return [...records, ...parser.end()];
+}
+
+const samples = (records: CollectorRecord[]) =>
+  records.filter((r): r is Extract<CollectorRecord, { kind: 'sample' }> => r.kind === 'sample');
+
+describe('readers sharing one script', () => {
+  it('the launcher gives readers at one interval one script; the others keep their own', () => {
+    const all = [...planned(READERS, 200), ...planned(['pmap'], 5000)];
+    expect(collectorPipelines(all).map((p) => [p.id, p.members])).toEqual([
+      ['readers200', READERS],
+      ['pmap', ['pmap']],
+    ]);
+    // At different intervals: the two at the run's share one, the others run alone.
+    const mixed = [
+      ...planned(['procfs', 'cgroup'], 100),
+      ...planned(['pressure'], 500),
+      ...planned(['boardsysfs'], 200),
+    ];
+    expect(collectorPipelines(mixed).map((p) => [p.id, p.members])).toEqual([
+      ['readers100', ['procfs', 'cgroup']],
+      ['pressure', ['pressure']],
+      ['boardsysfs', ['boardsysfs']],
+    ]);
+  });
+
+  it('one ticker and one awk for four readers, each read by its own parser, to the end of the engine', async () => {
+    const pipelines = collectorPipelines(planned(READERS, 200));
+    const { spool, awks, tickers } = await launch('four', pipelines, 'sleep 2');
+    // Beside the launcher's own (its engine output filters, untagged).
+    expect(awks.filter((a) => a.tag !== undefined)).toEqual([{ pid: expect.any(Number), tag: 'readers200' }]);
+    expect(tickers.filter((a) => a.tag !== undefined)).toEqual([{ pid: expect.any(Number), tag: 'readers200' }]);
+    for (const line of spool) expect(parseSpoolLine(line).tag, line).not.toBe('diagnostic');
+    for (const id of READERS) {
+      const records = recordsOf(spool, id);
+      expect(
+        records.filter((r) => r.kind === 'diagnostic' || r.kind === 'status'),
+        id,
+      ).toEqual([]);
+      expect(samples(records).length, id).toBeGreaterThanOrEqual(5);
+    }
+    // The RK3588 tree's values, exactly (tree: test/fixtures/board-root).
+    const board = samples(recordsOf(spool, 'boardsysfs'));
+    expect(board[0]?.values).toMatchObject({ 'devfreq.dmc.curFreqMHz': 528, 'devfreq.dmc.maxFreqMHz': 2112 });
+    expect(samples(recordsOf(spool, 'procfs')).every((s) => (s.values.rssBytes ?? 0) > 0)).toBe(true);
+    expect(spool.filter((l) => l.startsWith('C procfs ')).at(-1)).toMatch(/^C procfs S t=[\d.]+ gone=1$/);
+    // Ended with the engine: nobody said stopped.
+    expect(spool.filter((l) => l.includes(' ! stopped'))).toEqual([]);
+  });
+
+  it('a member that cannot run says why and the others go on; its argument (a root with a space and a quote) reaches it whole', async () => {
+    const odd = join(work, "board root with 'quote");
+    mkdirSync(join(odd, 'sys/class/devfreq'), { recursive: true });
+    const empty = join(work, 'empty root');
+    mkdirSync(empty);
+    const withRoot = (root: string) =>
+      planned(READERS, 200).map((p) =>
+        p.def.id === 'boardsysfs' ? { ...p, def: { ...p.def, scriptArgs: () => [root] } } : p,
+      );
+    // An empty tree: boardsysfs absent, the three others sampled to the end.
+    const { spool } = await launch('absent', collectorPipelines(withRoot(empty)), 'sleep 1.5');
+    expect(spool.filter((l) => l.startsWith('C boardsysfs '))).toEqual([
+      expect.stringMatching(/^C boardsysfs ! absent no devfreq device/),
+    ]);
+    for (const id of ['procfs', 'pressure', 'cgroup']) expect(samples(recordsOf(spool, id)).length).toBeGreaterThan(3);
+    // A copy of the RK3588 tree under the odd name: read as the tree itself.
+    cpSync(RK3588, odd, { recursive: true });
+    const read = await launch('odd', collectorPipelines(withRoot(odd)), 'sleep 1.2');
+    expect(samples(recordsOf(read.spool, 'boardsysfs'))[0]?.values).toMatchObject({ 'devfreq.dmc.curFreqMHz': 528 });
+  });
+
+  it('a shared script that ends while the engine runs: every member is said stopped, after its samples', async () => {
+    const pipelines = collectorPipelines(planned(READERS, 200));
+    const { spool } = await launch('stopped', pipelines, 'sleep 2', ({ awks }) => {
+      for (const a of awks) process.kill(a.pid, 'SIGKILL');
+    });
+    for (const id of READERS) {
+      const lines = spool.filter((l) => l.startsWith(`C ${id} `));
+      expect(lines.at(-1), id).toMatch(new RegExp(`^C ${id} ! stopped code=\\d+ t=[\\d.]+$`));
+      expect(samples(recordsOf(spool, id)).length, id).toBeGreaterThanOrEqual(1);
+    }
+  });
+});
