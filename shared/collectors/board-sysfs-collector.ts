@@ -82,8 +82,8 @@ function boardsysfs_begin() {
   return 1
 }
 function boardsysfs_tick(   ua, out, i, f, p) {
-  if (rd("/proc/" pid "/stat") == "") return 0
-  split(rd("/proc/uptime"), ua, " ")
+  if (rdTick("/proc/" pid "/stat") == "") return 0
+  split(rdTick("/proc/uptime"), ua, " ")
   out = "t=" ua[1]
   for (i = 1; i <= boardsysfs_n; i++) {
     f = boardsysfs_files[i]

@@ -77,8 +77,8 @@ function cgroup_begin(   root, proc, v1, v2, f, l, i, rest, j, ctl, p, m, a) {
   return 1
 }
 function cgroup_tick(   dir, ua, oc, f, l, out, lim, ev, i) {
-  if (rd(cgroup_proc "/" pid "/stat") == "") return 0
-  split(rd(cgroup_proc "/uptime"), ua, " "); dir = cgroup_dir
+  if (rdTick(cgroup_proc "/" pid "/stat") == "") return 0
+  split(rdTick(cgroup_proc "/uptime"), ua, " "); dir = cgroup_dir
   if (cgroup_ver == 1) {
     oc = ""; f = dir "/memory.oom_control"
     while ((getline l < f) > 0) oc = oc " " l

@@ -136,7 +136,8 @@ export interface SeriesSource {
  *
  * `awk` defines `<id>_begin()` (once) and `<id>_tick()` (every tick), each returning 1 while the
  * member goes on and 0 once it has ended (having said why). It may use `rd(f)` (a file's first
- * line), `emit(s)` and the global `pid`. Its state kept across ticks is in globals named
+ * line), `rdTick(f)` (the same, read once a tick for all readers: /proc/uptime, the engine's stat),
+ * `emit(s)` and the global `pid`. Its state kept across ticks is in globals named
  * `<id>_…`; its temporaries are locals (extra parameters), so members never share a variable.
  */
 export interface ReaderPart {

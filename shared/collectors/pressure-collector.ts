@@ -24,8 +24,8 @@ export KV_PRESSURE_FILES="$files"`,
   awk: String.raw`
 function pressure_begin() { pressure_n = split(ENVIRON["KV_PRESSURE_FILES"], pressure_files, ","); return 1 }
 function pressure_tick(   ua, out, i, f, l) {
-  if (rd("/proc/" pid "/stat") == "") return 0
-  split(rd("/proc/uptime"), ua, " ")
+  if (rdTick("/proc/" pid "/stat") == "") return 0
+  split(rdTick("/proc/uptime"), ua, " ")
   out = "t=" ua[1] "|loadavg " rd("/proc/loadavg")
   for (i = 1; i <= pressure_n; i++) {
     if (pressure_files[i] == "") continue

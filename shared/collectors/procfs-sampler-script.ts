@@ -88,7 +88,7 @@ function procfs_tick(   up, ua, fresh, l, out, alive, ok, k, base, rs, ra, rf, r
   # delay it). Between rescans a measured process that ends is replaced from the last list;
   # when no member of that list is left, "gone" waits for a fresh list (up to one rescan
   # period), so a member started since the last rescan is not missed.
-  up = rd("/proc/uptime"); split(up, ua, " ")
+  up = rdTick("/proc/uptime"); split(up, ua, " ")
   fresh = ($0 == "+"); if (fresh && (getline l) > 0) procfs_procs = l
   out = "S t=" ua[1]
   # Between rescans: is the measured process alive? When it ended and the group's leader is gone

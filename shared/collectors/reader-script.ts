@@ -16,9 +16,14 @@ import { shellJoin } from '../util/shell';
 
 export type ReaderCollector = Pick<CollectorDefinition, 'id'> & { reader: ReaderPart };
 
-/** `rd(f)`: the first line of file f, or "" (no such file, unreadable, empty). */
+/**
+ * `rd(f)`: the first line of file f, or "" (no such file, unreadable, empty). `rdTick(f)`: the
+ * same, read once a tick whoever asks (each reader wants /proc/uptime and the engine's stat: one
+ * read each instead of one per reader).
+ */
 const RD_AWK = String.raw`
 function rd(f,   l, r) { r = ""; if ((getline l < f) > 0) r = l; close(f); return r }
+function rdTick(f) { if (!(f in kvRead)) kvRead[f] = rd(f); return kvRead[f] }
 `;
 
 /** The awk that runs every member's begin once and its tick on every tick line, until all have ended. */
@@ -37,6 +42,7 @@ ${begin}
   if (!(${anyOn})) exit 0
 }
 {
+  split("", kvRead)
 ${tick}
   emitMember = ""
   if (!(${anyOn})) exit 0

@@ -3,7 +3,7 @@
 // one ticker and one awk for all of them, each member's lines tagged with its own id and read by
 // its own parser as if it ran alone; a member that cannot run says so without stopping the others;
 // a shared script that ends while the engine runs is said stopped for every member.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import {
   cpSync,
   mkdirSync,
@@ -144,6 +144,36 @@ describe('readers sharing one script', () => {
     expect(spool.filter((l) => l.startsWith('C procfs ')).at(-1)).toMatch(/^C procfs S t=[\d.]+ gone=1$/);
     // Ended with the engine: nobody said stopped.
     expect(spool.filter((l) => l.includes(' ! stopped'))).toEqual([]);
+  });
+
+  it("reads /proc/uptime and the engine's stat once a tick for all four, not once a reader", () => {
+    const [shared] = collectorPipelines(planned(READERS, 200));
+    const file = join(work, 'four.sh');
+    writeFileSync(file, shared!.script);
+    const engine = spawn('sleep', ['30'], { stdio: 'ignore' });
+    try {
+      const trace = join(work, 'four.strace');
+      const args = [String(engine.pid), '0.2', ...shared!.args];
+      const out = spawnSync(
+        'timeout',
+        ['1.5', 'strace', '-f', '-e', 'trace=openat', '-o', trace, 'sh', file, ...args],
+        {
+          encoding: 'utf8',
+          env: { ...process.env, KVSCOPE_TAG: shared!.id, KVSCOPE_SYSFS_ROOT: RK3588 },
+        },
+      ).stdout;
+      const ticks = out.split('\n').filter((l) => l.startsWith('C procfs S t=')).length;
+      expect(ticks).toBeGreaterThanOrEqual(3);
+      const opens = readFileSync(trace, 'utf8').split('\n');
+      const count = (path: string) => opens.filter((l) => l.includes(`openat(AT_FDCWD, "${path}"`)).length;
+      // Read at the last tick too, maybe cut short by the timeout before its line.
+      expect(count('/proc/uptime') - ticks).toBeGreaterThanOrEqual(0);
+      expect(count('/proc/uptime') - ticks).toBeLessThanOrEqual(1);
+      // The three beside procfs share one read of the engine's stat; procfs reads it twice itself.
+      expect(count(`/proc/${engine.pid}/stat`) / ticks).toBeLessThan(3.5);
+    } finally {
+      engine.kill('SIGKILL');
+    }
   });
 
   it('a member that cannot run says why and the others go on; its argument (a root with a space and a quote) reaches it whole', async () => {
