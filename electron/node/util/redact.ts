@@ -7,8 +7,24 @@ import { describeError } from './describe-error';
 
 const MASK = '***';
 const secrets = new Set<string>();
+/**
+ * A secret shorter than this is masked only where it stands alone, not inside a longer word or
+ * number: there it is chance, not the secret (a password "pw" masked every path that held those two
+ * letters: `/tmp/kvscope-XaZmpw` became `/tmp/kvscope-XaZm***`). Longer ones are masked anywhere.
+ */
+const SHORT_SECRET_CHARS = 6;
 /** The secrets longest first (redact's order), rebuilt after a change: redactValue calls redact per string. */
-let ordered: string[] | null = null;
+let ordered: { long: string[]; short: RegExp | null } | null = null;
+
+function orderSecrets(): { long: string[]; short: RegExp | null } {
+  const all = [...secrets].sort((a, b) => b.length - a.length);
+  const short = all.filter((s) => [...s].length < SHORT_SECRET_CHARS);
+  const escaped = short.map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return {
+    long: all.filter((s) => [...s].length >= SHORT_SECRET_CHARS),
+    short: short.length ? new RegExp(`(?<![\\p{L}\\p{N}])(?:${escaped.join('|')})(?![\\p{L}\\p{N}])`, 'gu') : null,
+  };
+}
 
 /** Register a secret so that `redact` hides it from now on. Empty strings are ignored. */
 export function registerSecret(secret: string | Buffer | null | undefined): void {
@@ -58,8 +74,9 @@ export function redact(text: string): string {
   if (text.length === 0) return text;
   let out = text;
   if (secrets.size > 0) {
-    ordered ??= [...secrets].sort((a, b) => b.length - a.length);
-    for (const s of ordered) if (out.includes(s)) out = out.split(s).join(MASK);
+    ordered ??= orderSecrets();
+    for (const s of ordered.long) if (out.includes(s)) out = out.split(s).join(MASK);
+    if (ordered.short) out = out.replace(ordered.short, MASK);
   }
   return out.replace(TOKEN_SHAPES, MASK);
 }

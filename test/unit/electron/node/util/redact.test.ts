@@ -42,6 +42,19 @@ describe('redact', () => {
     expect(redact(words)).toBe(words);
   });
 
+  it('masks a short secret where it stands alone, not inside a longer word or number', () => {
+    registerSecret('pw');
+    registerSecret('1234');
+    expect(redact('ssh u:pw@board, --password=pw, "pw", PIN 1234.')).toBe(
+      'ssh u:***@board, --password=***, "***", PIN ***.',
+    );
+    const chance = '/tmp/kvscope-api-XaZmpw/ssh_config, /home/pwilson, 912345 bytes, über1234';
+    expect(redact(chance)).toBe(chance);
+    // Six characters and more: anywhere, as before.
+    registerSecret('hunter2');
+    expect(redact('xhunter2y')).toBe('x***y');
+  });
+
   it('ignores empty secrets (they would match everywhere)', () => {
     registerSecret('');
     registerSecret(undefined);
