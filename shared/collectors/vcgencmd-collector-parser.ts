@@ -28,6 +28,7 @@ export function createVcgencmdCollectorParser(): CollectorParser {
     const tick = readBoardTick(line);
     if (tick.kind === 'diagnostic') return tick;
     const values: Record<string, number | null> = {};
+    let unread: { reason: string; text: string } | undefined;
     for (const r of tick.records) {
       if (r.kind === 'diagnostic') return { kind: 'diagnostic', reason: r.reason, text: line };
       if (r.kind === 'throttled') {
@@ -35,10 +36,16 @@ export function createVcgencmdCollectorParser(): CollectorParser {
         for (const s of THROTTLE_SERIES) values[s.key] = s.of(r) ? 1 : 0;
       } else if (r.kind === 'vc-temp') values['rpi.soc.C'] = r.tempC;
       else if (r.kind === 'thermal-zone' && r.tempC !== null) values['rpi.soc.C'] = r.tempC;
+      // The ARM runs while it answers: 0 Hz is no measurement of it (a stopped block reads 0).
+      else if (r.kind === 'vc-clock' && r.freqHz === 0)
+        unread = {
+          reason: 'the firmware measured the ARM clock as 0 Hz: not a reading',
+          text: `frequency(${r.clockId})=0`,
+        };
       else if (r.kind === 'vc-clock') values['rpi.armFreqMHz'] = r.freqHz / HZ_PER_MHZ;
     }
     if (Object.keys(values).length === 0)
-      return { kind: 'diagnostic', reason: 'vcgencmd line without a reading', text: line };
-    return { kind: 'sample', uptimeMs: tick.uptimeMs, values };
+      return { kind: 'diagnostic', reason: unread?.reason ?? 'vcgencmd line without a reading', text: line };
+    return { kind: 'sample', uptimeMs: tick.uptimeMs, values, ...(unread ? { unread } : {}) };
   });
 }

@@ -100,6 +100,9 @@ function readWord(word: string, label: string | null, lineNo: number): Word {
       return { reason: `the ${label} clock (KVScope keeps the ARM clock's)`, notKept: true };
     if (label === null && !ARM_CLOCK_IDS.has(r.clockId))
       return { reason: `the clock of block ${r.clockId}, not the ARM's (45, 48; 0 on a Pi 5)`, notKept: true };
+    // A stopped block reads 0 Hz (a Pi 1's pwm, vec, dpi); the ARM runs while it answers. On a Pi 5
+    // every block's id is 0, so an unlabelled 0 Hz is another block's, not the ARM stopped.
+    if (r.freqHz === 0) return { reason: `a clock at 0 Hz (a stopped block), not the ARM's`, notKept: true };
     return { part: word, kind: 'clock' };
   }
   return {

@@ -111,6 +111,15 @@ describe('kvscope import vcgencmd', () => {
     );
   });
 
+  it("a Pi 5's unlabelled 0 Hz (every block's id is 0 there; a stopped block reads 0) is kept, not read as the ARM stopped", async () => {
+    // Written from the format: a Pi 5 prints frequency(0)=… for every block, and a stopped block
+    // reads 0 Hz (the Pi 1 capture below: pwm, vec, dpi). A loop asking the ARM and then another block.
+    const log = ["temp=52.1'C", 'frequency(0)=2400000000', 'frequency(0)=0', "temp=52.6'C", 'frequency(0)=1500000000'];
+    const { run } = await importLog(log.join('\n') + '\n', 'pi5-zero', '--interval', '1s');
+    expect(series(run, 'rpi.armFreqMHz').map(([, v]) => v)).toEqual([2400, 1500]);
+    expect(run.events.map((e) => e.message)).toContain("line 3: a clock at 0 Hz (a stopped block), not the ARM's");
+  });
+
   // A Pi 1's loops over every clock and rail and its get_mem, as a blog printed them (firmware of
   // Dec 2014; lakeheart879 on CSDN, 2017; its typographic ’ in `temp=43.3’C` as pasted). Every
   // line but that one was read, and they were counted as 18 unreadable lines; get_mem's two said
