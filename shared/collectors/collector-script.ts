@@ -100,8 +100,8 @@ export function awkWord(program: string): string {
  * `emit(s)`: writes `s` (lines joined by "\n", no final newline) as spool lines `C <tag> <line>`
  * in one printf, or plain without KVSCOPE_TAG. The tag is KVSCOPE_TAG, or, in a reader script that
  * several collectors share (shared/collectors/reader-script.ts), the id of the collector whose
- * code runs (`emitMember`). Past KVSCOPE_SPOOL_MAX bytes (the spool is bounded) it counts the lines
- * instead, except the procfs sampler's "gone" line that ends the run's memory curve; at the end
+ * code runs (`emitMember`). Past KVSCOPE_SPOOL_MAX bytes of a tag's lines (the spool is bounded;
+ * each collector has that much, shared script or not) it counts them instead, except the procfs sampler's "gone" line that ends the run's memory curve; at the end
  * one `X 0 dropped stream=<tag> lines=<n>` per tag says how many. One printf of one string: mawk's
  * unbuffered output (-W interactive) writes each printf argument apart, and `print` writes the
  * text and its newline apart, so two writers' lines would interleave.
@@ -113,8 +113,8 @@ function emit(s,   t, n, tag) {
   if (emitTag == "") { printf "%s", s "\n"; fflush(); return }
   tag = emitMember != "" ? emitMember : emitTag
   t = "C " tag " " s; n = gsub(/\n/, "\nC " tag " ", t)
-  emitBytes += length(t) + 1
-  if (emitMax > 0 && emitBytes > emitMax && s !~ /gone=1/) { emitDropped[tag] += n + 1; return }
+  emitBytes[tag] += length(t) + 1
+  if (emitMax > 0 && emitBytes[tag] > emitMax && s !~ /gone=1/) { emitDropped[tag] += n + 1; return }
   printf "%s", t "\n"; fflush()
 }
 END { for (tag in emitDropped) { printf "%s", "X 0 dropped stream=" tag " lines=" emitDropped[tag] "\n"; fflush() } }

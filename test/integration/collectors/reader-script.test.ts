@@ -176,6 +176,33 @@ describe('readers sharing one script', () => {
     }
   });
 
+  it('past KVSCOPE_SPOOL_MAX each member counts its own lines: the cap is per collector, as when each ran alone', () => {
+    const [shared] = collectorPipelines(planned(READERS, 200));
+    const file = join(work, 'capped.sh');
+    writeFileSync(file, shared!.script);
+    const engine = spawn('sleep', ['30'], { stdio: 'ignore' });
+    try {
+      const max = 1500;
+      const out = spawnSync('timeout', ['2', 'sh', file, String(engine.pid), '0.1', ...shared!.args], {
+        encoding: 'utf8',
+        env: { ...process.env, KVSCOPE_TAG: shared!.id, KVSCOPE_SPOOL_MAX: String(max), KVSCOPE_SYSFS_ROOT: RK3588 },
+      }).stdout;
+      const lines = out.split('\n').filter(Boolean);
+      for (const id of READERS) {
+        // Its awk's lines (its header, said by its setup, is not counted against the cap).
+        const own = lines.filter((l) => l.startsWith(`C ${id} `) && !l.startsWith(`C ${id} H `));
+        const bytes = own.reduce((n, l) => n + l.length + 1, 0);
+        // Up to its own cap (the line that crossed it not written), whatever the others wrote.
+        expect(bytes, id).toBeLessThanOrEqual(max);
+        expect(bytes, id).toBeGreaterThan(max / 3);
+      }
+      // The timeout ends the awk by a signal, before its END: the counts are not printed here;
+      // collector-spool-lines.test.ts checks them through the launcher.
+    } finally {
+      engine.kill('SIGKILL');
+    }
+  });
+
   it('a member that cannot run says why and the others go on; its argument (a root with a space and a quote) reaches it whole', async () => {
     const odd = join(work, "board root with 'quote");
     mkdirSync(join(odd, 'sys/class/devfreq'), { recursive: true });
