@@ -153,8 +153,8 @@ function setPipelines(requestedMs: number): Pipeline[] {
 
 /** One collector alone in a pipeline of its own. */
 function alone(name: string, def: CollectorDefinition & { script: string }, ms: number): Pipeline {
-  const args = def.scriptArgs?.(ms) ?? [];
-  return { name, ms, script: def.script, args, tagsOwnLines: def.tagsOwnLines === true, members: [def.id] };
+  const [p] = collectorPipelines([{ def, intervalMs: ms }]);
+  return { ...p!, name, ms };
 }
 
 /** A pipeline's name in a row: a collector's id, or its readers. */

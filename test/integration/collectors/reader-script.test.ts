@@ -99,6 +99,33 @@ function recordsOf(spool: string[], id: string): CollectorRecord[] {
   return [...records, ...parser.end()];
 }
 
+/**
+ * The four readers' shared script run by hand (not through the launcher) for `seconds`, watching a
+ * sleeping engine, tagged as the launcher tags it; `before` prefixes the command (a tracer).
+ */
+function runShared(
+  name: string,
+  seconds: string,
+  intervalS: string,
+  env: NodeJS.ProcessEnv,
+  before: string[] = [],
+): { out: string; enginePid: number } {
+  const [shared] = collectorPipelines(planned(READERS, 200));
+  const file = join(work, `${name}.sh`);
+  writeFileSync(file, shared!.script);
+  const engine = spawn('sleep', ['30'], { stdio: 'ignore' });
+  try {
+    const args = [String(engine.pid), intervalS, ...shared!.args];
+    const out = spawnSync('timeout', [seconds, ...before, 'sh', file, ...args], {
+      encoding: 'utf8',
+      env: { ...process.env, KVSCOPE_TAG: shared!.id, KVSCOPE_SYSFS_ROOT: RK3588, ...env },
+    }).stdout;
+    return { out, enginePid: engine.pid! };
+  } finally {
+    engine.kill('SIGKILL');
+  }
+}
+
 const samples = (records: CollectorRecord[]) =>
   records.filter((r): r is Extract<CollectorRecord, { kind: 'sample' }> => r.kind === 'sample');
 
@@ -147,60 +174,33 @@ describe('readers sharing one script', () => {
   });
 
   it("reads /proc/uptime and the engine's stat once a tick for all four, not once a reader", () => {
-    const [shared] = collectorPipelines(planned(READERS, 200));
-    const file = join(work, 'four.sh');
-    writeFileSync(file, shared!.script);
-    const engine = spawn('sleep', ['30'], { stdio: 'ignore' });
-    try {
-      const trace = join(work, 'four.strace');
-      const args = [String(engine.pid), '0.2', ...shared!.args];
-      const out = spawnSync(
-        'timeout',
-        ['1.5', 'strace', '-f', '-e', 'trace=openat', '-o', trace, 'sh', file, ...args],
-        {
-          encoding: 'utf8',
-          env: { ...process.env, KVSCOPE_TAG: shared!.id, KVSCOPE_SYSFS_ROOT: RK3588 },
-        },
-      ).stdout;
-      const ticks = out.split('\n').filter((l) => l.startsWith('C procfs S t=')).length;
-      expect(ticks).toBeGreaterThanOrEqual(3);
-      const opens = readFileSync(trace, 'utf8').split('\n');
-      const count = (path: string) => opens.filter((l) => l.includes(`openat(AT_FDCWD, "${path}"`)).length;
-      // Read at the last tick too, maybe cut short by the timeout before its line.
-      expect(count('/proc/uptime') - ticks).toBeGreaterThanOrEqual(0);
-      expect(count('/proc/uptime') - ticks).toBeLessThanOrEqual(1);
-      // The three beside procfs share one read of the engine's stat; procfs reads it twice itself.
-      expect(count(`/proc/${engine.pid}/stat`) / ticks).toBeLessThan(3.5);
-    } finally {
-      engine.kill('SIGKILL');
-    }
+    const trace = join(work, 'four.strace');
+    const { out, enginePid } = runShared('four', '1.5', '0.2', {}, ['strace', '-f', '-e', 'trace=openat', '-o', trace]);
+    const ticks = out.split('\n').filter((l) => l.startsWith('C procfs S t=')).length;
+    expect(ticks).toBeGreaterThanOrEqual(3);
+    const opens = readFileSync(trace, 'utf8').split('\n');
+    const count = (path: string) => opens.filter((l) => l.includes(`openat(AT_FDCWD, "${path}"`)).length;
+    // Read at the last tick too, maybe cut short by the timeout before its line.
+    expect(count('/proc/uptime') - ticks).toBeGreaterThanOrEqual(0);
+    expect(count('/proc/uptime') - ticks).toBeLessThanOrEqual(1);
+    // The three beside procfs share one read of the engine's stat; procfs reads it twice itself.
+    expect(count(`/proc/${enginePid}/stat`) / ticks).toBeLessThan(3.5);
   });
 
   it('past KVSCOPE_SPOOL_MAX each member counts its own lines: the cap is per collector, as when each ran alone', () => {
-    const [shared] = collectorPipelines(planned(READERS, 200));
-    const file = join(work, 'capped.sh');
-    writeFileSync(file, shared!.script);
-    const engine = spawn('sleep', ['30'], { stdio: 'ignore' });
-    try {
-      const max = 1500;
-      const out = spawnSync('timeout', ['2', 'sh', file, String(engine.pid), '0.1', ...shared!.args], {
-        encoding: 'utf8',
-        env: { ...process.env, KVSCOPE_TAG: shared!.id, KVSCOPE_SPOOL_MAX: String(max), KVSCOPE_SYSFS_ROOT: RK3588 },
-      }).stdout;
-      const lines = out.split('\n').filter(Boolean);
-      for (const id of READERS) {
-        // Its awk's lines (its header, said by its setup, is not counted against the cap).
-        const own = lines.filter((l) => l.startsWith(`C ${id} `) && !l.startsWith(`C ${id} H `));
-        const bytes = own.reduce((n, l) => n + l.length + 1, 0);
-        // Up to its own cap (the line that crossed it not written), whatever the others wrote.
-        expect(bytes, id).toBeLessThanOrEqual(max);
-        expect(bytes, id).toBeGreaterThan(max / 3);
-      }
-      // The timeout ends the awk by a signal, before its END: the counts are not printed here;
-      // collector-spool-lines.test.ts checks them through the launcher.
-    } finally {
-      engine.kill('SIGKILL');
+    const max = 1500;
+    const { out } = runShared('capped', '2', '0.1', { KVSCOPE_SPOOL_MAX: String(max) });
+    const lines = out.split('\n').filter(Boolean);
+    for (const id of READERS) {
+      // Its awk's lines (its header, said by its setup, is not counted against the cap).
+      const own = lines.filter((l) => l.startsWith(`C ${id} `) && !l.startsWith(`C ${id} H `));
+      const bytes = own.reduce((n, l) => n + l.length + 1, 0);
+      // Up to its own cap (the line that crossed it not written), whatever the others wrote.
+      expect(bytes, id).toBeLessThanOrEqual(max);
+      expect(bytes, id).toBeGreaterThan(max / 3);
     }
+    // The timeout ends the awk by a signal, before its END: the counts are not printed here;
+    // collector-spool-lines.test.ts checks them through the launcher.
   });
 
   it('a member that cannot run says why and the others go on; its argument (a root with a space and a quote) reaches it whole', async () => {

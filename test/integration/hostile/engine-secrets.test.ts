@@ -12,6 +12,30 @@ const dir = mkdtempSync(join(tmpdir(), 'kvscope-engine-secrets-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const at = (name: string) => join(dir, name);
 
+/** `profile local <engine>` at 50 ms into at(<name>.kvscope), with its report at(<name>.md), --json. */
+const profileWithReport = (name: string, engine: string, env?: Record<string, string>) =>
+  runCli(
+    profileArgs(
+      'local',
+      engine,
+      '--interval-ms',
+      '50',
+      '--out',
+      at(`${name}.kvscope`),
+      '--report',
+      at(`${name}.md`),
+      '--json',
+    ),
+    env ? { env } : undefined,
+  );
+
+/** The session at(<name>.kvscope) was closed whole and neither it nor its report holds what `leakedIn` looks for. */
+function expectNothingLeftIn(name: string, leakedIn: (text: string) => string[]): void {
+  expect(existsSync(at(`${name}.kvscope-wal`))).toBe(false);
+  for (const file of [`${name}.kvscope`, `${name}.md`])
+    expect([file, leakedIn(readFileSync(at(file)).toString('latin1'))]).toEqual([file, []]);
+}
+
 const SECRETS = ['tok-Zq81secret', 'sk-Zq82secret', 'pw-Zq83secret', 'url-Zq84secret'];
 const ENGINE = [
   `API_TOKEN=${SECRETS[0]} sh -c`,
@@ -75,26 +99,11 @@ describe('secrets in the environment an engine on this computer inherits', () =>
 
   it('are masked in stderr, --json, the session and its report', async () => {
     const engine = `sh -c 'echo "401 for HF_TOKEN=$HF_TOKEN, key $OPENAI_API_KEY" >&2; sleep 1.2; exit 3'`;
-    const res = await runCli(
-      profileArgs(
-        'local',
-        engine,
-        '--interval-ms',
-        '50',
-        '--out',
-        at('env.kvscope'),
-        '--report',
-        at('env.md'),
-        '--json',
-      ),
-      { env: ENV_SECRETS },
-    );
+    const res = await profileWithReport('env', engine, ENV_SECRETS);
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('engine exited with status 3: 401 for HF_TOKEN=***, key ***');
     expect([leakedEnv(res.stdout), leakedEnv(res.stderr)]).toEqual([[], []]);
-    expect(existsSync(at('env.kvscope-wal'))).toBe(false);
-    for (const file of ['env.kvscope', 'env.md'])
-      expect([file, leakedEnv(readFileSync(at(file)).toString('latin1'))]).toEqual([file, []]);
+    expectNothingLeftIn('env', leakedEnv);
   });
 });
 
@@ -112,25 +121,11 @@ describe('a token the engine read from a file and printed', () => {
     const tokenFile = at('unseen-token');
     writeFileSync(tokenFile, UNSEEN.join(' '));
     const engine = `sh -c 'echo "401 Unauthorized with $(cat ${tokenFile}) (sk-learn stays)" >&2; sleep 1.2; exit 3'`;
-    const res = await runCli(
-      profileArgs(
-        'local',
-        engine,
-        '--interval-ms',
-        '50',
-        '--out',
-        at('unseen.kvscope'),
-        '--report',
-        at('unseen.md'),
-        '--json',
-      ),
-    );
+    const res = await profileWithReport('unseen', engine);
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('engine exited with status 3: 401 Unauthorized with *** *** *** (sk-learn stays)');
     expect([leakedUnseen(res.stdout), leakedUnseen(res.stderr)]).toEqual([[], []]);
-    expect(existsSync(at('unseen.kvscope-wal'))).toBe(false);
-    for (const file of ['unseen.kvscope', 'unseen.md'])
-      expect([file, leakedUnseen(readFileSync(at(file)).toString('latin1'))]).toEqual([file, []]);
+    expectNothingLeftIn('unseen', leakedUnseen);
   });
 });
 
