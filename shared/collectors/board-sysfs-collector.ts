@@ -20,7 +20,10 @@ const ABSENT_REASON =
 
 // Its part of a reader script (shared/collectors/reader-script.ts): the files listed once, then a
 // getline per file per tick. Argument: the root directory (default /).
-// KV_BOARD_FILES: one file a line, `e <path>` read every tick, `o <path>` on the first tick only.
+// KV_BOARD_FILES: one file a line, `e <path>` read every tick, `o <path>` on the first tick only,
+// `s <path>` (a name: an INA channel's label) read on the first tick and repeated on every tick
+// after it: each tick is read by itself (board-sysfs-tick.ts), and a driver's labels never change
+// while it is bound, so Jetson's three labels cost one read each per run, not one per tick.
 const reader: ReaderPart = {
   setupSh: `R="\${1:-\${KVSCOPE_SYSFS_ROOT:-/}}"; R="\${R%/}"
 L=""; nd=0; nn=0; nh=0; nt=0; nu=0; U=""
@@ -52,14 +55,18 @@ if ! command -v tegrastats >/dev/null 2>&1; then
     nm=""; read -r nm < "$h/name" 2>/dev/null || continue
     case "$nm" in ina*) ;; *) continue;; esac
     hn=\${h##*/}; nh=$((nh + 1))
-    for f in "$h"/in*_label "$h"/curr*_label "$h"/power*_label "$h"/in*_input "$h"/curr*_input "$h"/power*_input; do
+    for f in "$h"/in*_label "$h"/curr*_label "$h"/power*_label; do
+      ok "/sys/class/hwmon/$hn/\${f##*/}" && add s "/sys/class/hwmon/$hn/\${f##*/}"
+    done
+    for f in "$h"/in*_input "$h"/curr*_input "$h"/power*_input; do
       ok "/sys/class/hwmon/$hn/\${f##*/}" && add e "/sys/class/hwmon/$hn/\${f##*/}"
     done
   done
   for x in "$R"/sys/bus/i2c/drivers/ina3221x/*/iio:device*; do
     [ -d "$x" ] || continue
     rel=\${x#"$R"}; nh=$((nh + 1))
-    for f in "$x"/rail_name_* "$x"/in_power*_input; do ok "$rel/\${f##*/}" && add e "$rel/\${f##*/}"; done
+    for f in "$x"/rail_name_*; do ok "$rel/\${f##*/}" && add s "$rel/\${f##*/}"; done
+    for f in "$x"/in_power*_input; do ok "$rel/\${f##*/}" && add e "$rel/\${f##*/}"; done
   done
 fi
 for z in "$R"/sys/class/thermal/thermal_zone*; do
@@ -81,18 +88,23 @@ function boardsysfs_begin() {
   boardsysfs_root = ENVIRON["KV_BOARDSYSFS_ROOT"]
   return 1
 }
-function boardsysfs_tick(   ua, out, i, f, p) {
+function boardsysfs_tick(   ua, out, i, f, k, p) {
   if (rdTick("/proc/" pid "/stat") == "") return 0
   split(rdTick("/proc/uptime"), ua, " ")
   out = "t=" ua[1]
   for (i = 1; i <= boardsysfs_n; i++) {
-    f = boardsysfs_files[i]
-    if (f == "" || (substr(f, 1, 1) == "o" && !boardsysfs_first)) continue
+    f = boardsysfs_files[i]; k = substr(f, 1, 1)
+    if (f == "" || (k == "o" && !boardsysfs_first)) continue
     p = substr(f, 3)
-    out = out "|" p ":" rd(boardsysfs_root p)
+    if (k == "s") {
+      if (boardsysfs_first) boardsysfs_static[i] = rd(boardsysfs_root p)
+      out = out "|" p ":" boardsysfs_static[i]
+    } else out = out "|" p ":" rd(boardsysfs_root p)
   }
   boardsysfs_first = 0
-  emit(out)
+  # Nothing but the time (a board with trip points only, after the first tick): no line, which
+  # would read as a tick without a reading.
+  if (out != "t=" ua[1]) emit(out)
   return 1
 }
 `,

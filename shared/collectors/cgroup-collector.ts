@@ -33,14 +33,17 @@ const V1_STAT_KEYS = 'total_rss|total_cache|total_shmem|total_dirty|total_writeb
 const reader: ReaderPart = {
   setupSh: `export KV_CGROUP_ROOT="\${1:-${CGROUP_ROOT}}" KV_CGROUP_PROC="\${2:-/proc}"`,
   awk: String.raw`
-function cgroup_stat(f, keys,   l, a, r) {
+# The kept keys of a memory.stat, in the file's order. (getline into $0 splits in C, and a key is
+# one lookup: a third of the CPU of split() and a regular expression on each of its ~40 lines.)
+function cgroup_stat(f, keys,   r) {
   r = ""
-  while ((getline l < f) > 0) { split(l, a, " "); if (a[1] ~ keys) r = r " " a[1] " " a[2] }
+  while ((getline < f) > 0) if ($1 in keys) r = r " " $1 " " $2
   close(f); return r
 }
 function cgroup_begin(   root, proc, v1, v2, f, l, i, rest, j, ctl, p, m, a) {
   root = ENVIRON["KV_CGROUP_ROOT"]; proc = ENVIRON["KV_CGROUP_PROC"]; cgroup_proc = proc
-  cgroup_v1keys = "^(${V1_STAT_KEYS})$"; cgroup_v2keys = "^(${V2_STAT_KEYS})$"
+  split("${V1_STAT_KEYS}", a, "|"); for (i in a) cgroup_v1keys[a[i]] = 1
+  split("${V2_STAT_KEYS}", a, "|"); for (i in a) cgroup_v2keys[a[i]] = 1
   v1 = ""; v2 = ""; f = proc "/" pid "/cgroup"
   while ((getline l < f) > 0) {
     i = index(l, ":"); rest = substr(l, i + 1); j = index(rest, ":")

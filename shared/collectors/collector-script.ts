@@ -102,7 +102,9 @@ export function awkWord(program: string): string {
  * several collectors share (shared/collectors/reader-script.ts), the id of the collector whose
  * code runs (`emitMember`). Past KVSCOPE_SPOOL_MAX bytes of a tag's lines (the spool is bounded;
  * each collector has that much, shared script or not) it counts them instead, except the procfs sampler's "gone" line that ends the run's memory curve; at the end
- * one `X 0 dropped stream=<tag> lines=<n>` per tag says how many. One printf of one string: mawk's
+ * one `X 0 dropped stream=<tag> lines=<n>` per tag says how many. With `emitHold` set, the lines
+ * are held until `emitFlush()` (a reader script's tick: all its members' lines in one write(2), not
+ * one each). One printf of one string: mawk's
  * unbuffered output (-W interactive) writes each printf argument apart, and `print` writes the
  * text and its newline apart, so two writers' lines would interleave.
  * Prefixed to a collector's awk program: its END block runs before the program's own.
@@ -110,14 +112,18 @@ export function awkWord(program: string): string {
 export const EMIT_AWK = String.raw`
 function emit(s,   t, n, tag) {
   if (!emitSet) { emitTag = ENVIRON["KVSCOPE_TAG"]; emitMax = ENVIRON["KVSCOPE_SPOOL_MAX"] + 0; emitSet = 1 }
-  if (emitTag == "") { printf "%s", s "\n"; fflush(); return }
-  tag = emitMember != "" ? emitMember : emitTag
-  t = "C " tag " " s; n = gsub(/\n/, "\nC " tag " ", t)
-  emitBytes[tag] += length(t) + 1
-  if (emitMax > 0 && emitBytes[tag] > emitMax && s !~ /gone=1/) { emitDropped[tag] += n + 1; return }
+  if (emitTag == "") t = s
+  else {
+    tag = emitMember != "" ? emitMember : emitTag
+    t = "C " tag " " s; n = gsub(/\n/, "\nC " tag " ", t)
+    emitBytes[tag] += length(t) + 1
+    if (emitMax > 0 && emitBytes[tag] > emitMax && s !~ /gone=1/) { emitDropped[tag] += n + 1; return }
+  }
+  if (emitHold) { emitHeld = emitHeld t "\n"; return }
   printf "%s", t "\n"; fflush()
 }
-END { for (tag in emitDropped) { printf "%s", "X 0 dropped stream=" tag " lines=" emitDropped[tag] "\n"; fflush() } }
+function emitFlush() { if (emitHeld != "") { printf "%s", emitHeld; fflush(); emitHeld = "" } }
+END { emitFlush(); for (tag in emitDropped) { printf "%s", "X 0 dropped stream=" tag " lines=" emitDropped[tag] "\n"; fflush() } }
 `;
 
 /** `say <text…>`: one line from the collector's shell, tagged like `emit()` (printf: one write). */

@@ -6,7 +6,7 @@
 //
 // The script's contract (checked by test/integration/run/collectors.test.ts):
 // - it is started as `sh <id>.sh <pid> <interval seconds> [scriptArgs…]` (a reader, one that only
-//   reads files, in the script the run's readers at its interval share: reader-script.ts) with
+//   reads files, in the script the run's readers share: reader-script.ts) with
 //   stdout going to the spool and stderr to /dev/null; each line is prefixed `C <id> ` by the script itself where the
 //   definition says `tagsOwnLines` (KVSCOPE_TAG in its environment), else by the launcher;
 // - it stays alive, ONE long-lived awk reading files with getline per tick (no process per tick;
@@ -134,10 +134,14 @@ export interface SeriesSource {
  * having said why (`say "! absent …"`). It may set TICK_ARGS, the ticker's arguments (procfs: the
  * /proc listing at rescan ticks, TICKER_SH).
  *
- * `awk` defines `<id>_begin()` (once) and `<id>_tick()` (every tick), each returning 1 while the
- * member goes on and 0 once it has ended (having said why). It may use `rd(f)` (a file's first
+ * `awk` defines `<id>_begin()` (once) and `<id>_tick()` (at each of its ticks: every N-th tick of
+ * a shared script whose interval is 1/N of its own), each returning 1 while the member goes on
+ * and 0 once it has ended (having said why). It may use `rd(f)` (a file's first
  * line), `rdTick(f)` (the same, read once a tick for all readers: /proc/uptime, the engine's stat),
- * `emit(s)` and the global `pid`. Its state kept across ticks is in globals named
+ * `emit(s)`, the global `pid`, and the ticker's latest /proc listing (`kvProcs`, a new one each
+ * time `kvListed` grows). It may start a tool (`cmd | getline`) only where no file has the
+ * reading (pmap -x on a kernel without smaps): a fork of the awk costs ~3 ms on the 2-core x86 VM,
+ * ten ticks' worth of files. Its state kept across ticks is in globals named
  * `<id>_…`; its temporaries are locals (extra parameters), so members never share a variable.
  */
 export interface ReaderPart {
@@ -166,7 +170,7 @@ export interface CollectorDefinition extends SeriesSource {
   scriptArgs?(intervalMs: number): string[];
   /**
    * A collector that only reads files each tick: its part of a reader script (its own `script` is
-   * built from it), which the launcher shares with the run's other readers at the same interval:
+   * built from it), which the launcher shares with the run's other readers (each at its own interval):
    * one ticker and one awk for them all (shared/collectors/reader-script.ts).
    */
   reader?: ReaderPart;

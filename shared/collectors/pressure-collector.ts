@@ -64,8 +64,11 @@ export const pressureCollector: CollectorDefinition = {
   script: readerScript([{ id: 'pressure', reader }]),
   reader,
   tagsOwnLines: true,
-  // The kernel updates the PSI averages every 2 s: sampling faster shows nothing new.
-  interval: { defaultMs: 1000, minMs: 500, maxMs: 60_000 },
+  // The kernel updates the PSI averages every 2 s (PSI_FREQ) and the load averages every 5 s
+  // (LOAD_FREQ): by default it reads them as often as the averages change, and the totals (stall
+  // time in µs, counted as it happens) at that pace too. In the run's reader script it then costs
+  // its files every other tick at 1 Hz, not every tick.
+  interval: { defaultMs: 2000, minMs: 500, maxMs: 60_000 },
   unavailable: (facts) =>
     kernelBefore(facts?.kernel, PSI_SINCE)
       ? { status: 'absent', reason: `kernel ${facts?.kernel}: ${ABSENT_REASON}` }

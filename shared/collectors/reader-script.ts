@@ -1,7 +1,9 @@
-// Readers: the collectors that read files each tick and start no tool (procfs, pressure,
-// boardsysfs, cgroup). Each one's script is built here from its part (ReaderPart), and the launcher
-// gives the readers of a run that tick at the same interval ONE script (collectorPipelines): one
-// ticker and one awk for all of them. The processes woken each tick cost more than the files they
+// Readers: the collectors that read files each tick and start no tool of their own per tick
+// (procfs, pressure, boardsysfs, cgroup, pmap). Each one's script is built here from its part
+// (ReaderPart), and the launcher gives the readers of a run ONE script (collectorPipelines): one
+// ticker and one awk for all of them, ticking at the fastest reader's interval, each member on
+// every N-th tick for an interval N times as long (at 1 Hz: pressure every 2nd tick, pmap every
+// 5th), and all of a tick's lines in one write. The processes woken each tick cost more than the files they
 // read (a ticker and an awk that read nothing: 0.19–0.32 ms of CPU a tick on the 2-core x86 VM,
 // against ~0.02–0.03 ms a file, bench/collectors.bench.ts), so the four readers in one pipeline
 // cost about what one of them cost alone: 1.0–1.5 ms a tick against 2.1–2.7 ms in four pipelines.
@@ -15,7 +17,8 @@ import type { CollectorDefinition, ReaderPart } from './collector';
 import { AWK_INTERACTIVE_SH, awkWord, EMIT_AWK, SAY_SH, TICKER_SH } from './collector-script';
 import { shellJoin } from '../util/shell';
 
-export type ReaderCollector = Pick<CollectorDefinition, 'id'> & { reader: ReaderPart };
+/** A member of a reader script; `every`: it ticks on every N-th tick of the script (default 1). */
+export type ReaderCollector = Pick<CollectorDefinition, 'id'> & { reader: ReaderPart; every?: number };
 
 /**
  * `rd(f)`: the first line of file f, or "" (no such file, unreadable, empty). `rdTick(f)`: the
@@ -27,25 +30,35 @@ function rd(f,   l, r) { r = ""; if ((getline l < f) > 0) r = l; close(f); retur
 function rdTick(f) { if (!(f in kvRead)) kvRead[f] = rd(f); return kvRead[f] }
 `;
 
-/** The awk that runs every member's begin once and its tick on every tick line, until all have ended. */
+/**
+ * The awk that runs every member's begin once and its tick on every `every`-th tick line (from
+ * the first), until all have ended. A tick's lines leave in one write (emitHold, emitFlush). At a
+ * rescan tick the ticker writes "+" and then the /proc listing (TICKER_SH): read here, whoever
+ * ticks, into kvProcs (kvListed counts the listings), so a member that skips this tick still
+ * finds it at its next one.
+ */
 function readerAwk(members: readonly ReaderCollector[]): string {
   const on = (m: ReaderCollector) => `kvOn_${m.id}`;
   const anyOn = members.map(on).join(' || ');
   const begin = members
     .map((m) => `  if (index(kvOn, " ${m.id} ")) { emitMember = "${m.id}"; ${on(m)} = ${m.id}_begin() }`)
     .join('\n');
-  const tick = members.map((m) => `  if (${on(m)}) { emitMember = "${m.id}"; ${on(m)} = ${m.id}_tick() }`).join('\n');
+  const when = (m: ReaderCollector) => ((m.every ?? 1) > 1 ? ` && kvN % ${m.every} == 0` : '');
+  const tick = members
+    .map((m) => `  if (${on(m)}${when(m)}) { emitMember = "${m.id}"; ${on(m)} = ${m.id}_tick() }`)
+    .join('\n');
   return `${EMIT_AWK}${RD_AWK}${members.map((m) => m.reader.awk).join('\n')}
 BEGIN {
-  pid = ENVIRON["KV_PID"]; kvOn = " " ENVIRON["KV_ON"] " "
+  pid = ENVIRON["KV_PID"]; kvOn = " " ENVIRON["KV_ON"] " "; kvN = -1; emitHold = 1
 ${begin}
-  emitMember = ""
+  emitMember = ""; emitFlush()
   if (!(${anyOn})) exit 0
 }
 {
-  split("", kvRead)
+  split("", kvRead); kvN++
+  if ($0 == "+" && (getline kvLine) > 0) { kvProcs = kvLine; kvListed++ }
 ${tick}
-  emitMember = ""
+  emitMember = ""; emitFlush()
   if (!(${anyOn})) exit 0
 }
 `;
@@ -105,17 +118,33 @@ interface Planned {
 }
 
 /**
- * The pipelines of a run's planned collectors, in plan order: the readers that tick at the same
- * interval share one (two or more of them), every other collector has its own.
+ * The readers in groups that can share a ticker: each group ticks at its smallest interval (its
+ * base), every member at a whole multiple of it (`every` ticks). Fewest groups, fastest first.
+ */
+function readerGroups(readers: readonly Planned[]): Array<{ baseMs: number; members: Planned[] }> {
+  const groups: Array<{ baseMs: number; members: Planned[] }> = [];
+  for (const r of [...readers].sort((x, y) => x.intervalMs - y.intervalMs)) {
+    const g = groups.find((q) => r.intervalMs % q.baseMs === 0);
+    if (g) g.members.push(r);
+    else groups.push({ baseMs: r.intervalMs, members: [r] });
+  }
+  return groups;
+}
+
+/**
+ * The pipelines of a run's planned collectors, in plan order: readers whose intervals are whole
+ * multiples of the fastest one's share its script (two or more of them; each ticks at its own
+ * interval in it, see readerGroups); every other collector has its own.
  */
 export function collectorPipelines(planned: readonly Planned[]): CollectorPipeline[] {
-  const readersAt = new Map<number, Planned[]>();
-  for (const p of planned) if (p.def.reader) readersAt.set(p.intervalMs, [...(readersAt.get(p.intervalMs) ?? []), p]);
+  const groupOf = new Map<Planned, { baseMs: number; members: Planned[] }>();
+  for (const g of readerGroups(planned.filter((p) => p.def.reader)))
+    if (g.members.length > 1) for (const m of g.members) groupOf.set(m, g);
   const out: CollectorPipeline[] = [];
-  const done = new Set<number>();
+  const done = new Set<{ baseMs: number; members: Planned[] }>();
   for (const p of planned) {
-    const group = p.def.reader ? (readersAt.get(p.intervalMs) ?? []) : [];
-    if (group.length < 2) {
+    const group = groupOf.get(p);
+    if (!group) {
       out.push({
         id: p.def.id,
         intervalMs: p.intervalMs,
@@ -126,15 +155,19 @@ export function collectorPipelines(planned: readonly Planned[]): CollectorPipeli
       });
       continue;
     }
-    if (done.has(p.intervalMs)) continue;
-    done.add(p.intervalMs);
+    if (done.has(group)) continue;
+    done.add(group);
+    // Members in plan order: the order of their arguments and of their turns in a tick.
+    const members = planned.filter((q) => group.members.includes(q));
     out.push({
-      id: `readers${Math.round(p.intervalMs)}`,
-      intervalMs: p.intervalMs,
-      script: readerScript(group.map((g) => ({ id: g.def.id, reader: g.def.reader! }))),
-      args: group.map((g) => shellJoin(g.def.scriptArgs?.(g.intervalMs) ?? [])),
+      id: `readers${Math.round(group.baseMs)}`,
+      intervalMs: group.baseMs,
+      script: readerScript(
+        members.map((g) => ({ id: g.def.id, reader: g.def.reader!, every: g.intervalMs / group.baseMs })),
+      ),
+      args: members.map((g) => shellJoin(g.def.scriptArgs?.(g.intervalMs) ?? [])),
       tagsOwnLines: true,
-      members: group.map((g) => g.def.id),
+      members: members.map((g) => g.def.id),
     });
   }
   return out;

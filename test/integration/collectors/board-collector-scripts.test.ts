@@ -3,7 +3,7 @@
 // tools (test/fixtures/shims), read by their parsers. Expected values are written by hand from the
 // fixtures. The "engine" is a `sleep` we start and end; the scripts must end with it.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -116,6 +116,45 @@ describe('board collector scripts on directory fixtures', () => {
       'power.VDD_CPU_GPU_CV.mW': 927.36,
       'power.VDD_SOC.mW': 1535.2,
     });
+  });
+
+  it('board sysfs reads each INA label once and names the rails with it on every tick', () => {
+    const file = join(dir, 'boardsysfs-traced.sh');
+    writeFileSync(file, boardSysfsCollector.script ?? '');
+    const trace = join(dir, 'labels.strace');
+    const engine = spawn('sleep', ['3'], { stdio: 'ignore' });
+    try {
+      const root = boardRoot('jetson-orin-nano');
+      const { stdout } = spawnSync(
+        'timeout',
+        ['1.5', 'strace', '-f', '-e', 'trace=openat', '-o', trace, 'sh', file, String(engine.pid), '0.2', root],
+        { encoding: 'utf8', env: { PATH: PLAIN_PATH } },
+      );
+      const parser = boardSysfsCollector.createParser();
+      const got = samples(stdout.split('\n').flatMap((l) => parser.push(l) ?? []));
+      expect(got.length).toBeGreaterThanOrEqual(4);
+      for (const s of got)
+        expect(
+          Object.keys(s.values)
+            .filter((k) => k.startsWith('power.'))
+            .sort(),
+        ).toEqual(['power.VDD_CPU_GPU_CV.mW', 'power.VDD_IN.mW', 'power.VDD_SOC.mW']);
+      const opened = (f: string) =>
+        readFileSync(trace, 'utf8')
+          .split('\n')
+          .filter((l) => l.includes(`${root}/sys/class/hwmon/hwmon3/${f}"`)).length;
+      // The setup's check of each file, then one read by the awk: not one a tick.
+      expect(opened('in1_label')).toBe(2);
+      expect(opened('curr1_input')).toBeGreaterThanOrEqual(got.length + 1);
+    } finally {
+      engine.kill('SIGKILL');
+    }
+  });
+
+  it('board sysfs on a tree with trip points only (a Raspberry Pi): one sample with them, then no line without a reading', async () => {
+    const records = await runScript(boardSysfsCollector, { root: boardRoot('raspberry-pi-4'), engineMs: 1500 });
+    expect(records.filter((r) => r.kind === 'diagnostic')).toEqual([]);
+    expect(samples(records).map((s) => s.values)).toEqual([{ 'trip.cpu-thermal.0.C': 70 }]);
   });
 
   it('board sysfs leaves the INA rails to tegrastats where tegrastats is on the PATH', async () => {

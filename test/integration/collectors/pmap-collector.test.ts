@@ -64,6 +64,36 @@ describe('the pmap collector', () => {
     }
   });
 
+  it('on a kernel without smaps it runs pmap -x itself each tick, and ends with the engine', () => {
+    // This kernel has smaps: the script's setup looks for another name, as on a kernel without
+    // CONFIG_PROC_PAGE_MONITOR.
+    const smaps = '"/proc/$P/smaps"';
+    expect(pmapCollector.script?.split(smaps).length).toBe(3);
+    const script = join(dir, 'pmap-nosmaps.sh');
+    writeFileSync(script, (pmapCollector.script ?? '').replaceAll(smaps, '"/proc/$P/no-smaps-here"'));
+    // Not our child (which would stay a zombie while spawnSync blocks this process): a shell's, reaped by init.
+    const engine = `${process.execPath} -e 'globalThis.b = Buffer.alloc(32 << 20, 1); setTimeout(() => {}, 1400)'`;
+    const pid = Number(spawnSync('sh', ['-c', `${engine} >/dev/null 2>&1 & echo $!`], { encoding: 'utf8' }).stdout);
+    try {
+      spawnSync('sleep', ['0.3']);
+      const ran = spawnSync('timeout', ['5', 'sh', script, String(pid), '0.4'], { encoding: 'utf8' });
+      // Ended by itself once the engine was gone, before the timeout.
+      expect(ran.status).toBe(0);
+      const parser = pmapCollector.createParser();
+      const records = [...ran.stdout.split('\n').map((l) => parser.push(l)), ...parser.end()].filter(
+        (r): r is CollectorRecord => r !== null,
+      );
+      expect(ran.stdout.split('\n')[0]).toBe('H v=1 source=pmap');
+      expect(records.filter((r) => r.kind === 'diagnostic')).toEqual([]);
+      const samples = records.filter((r) => r.kind === 'sample');
+      expect(samples.length).toBeGreaterThanOrEqual(2);
+      for (const s of samples)
+        expect(s.kind === 'sample' && s.values['pmap.largestAnonBytes']).toBeGreaterThanOrEqual(32 << 20);
+    } finally {
+      spawnSync('kill', ['-9', String(pid)]);
+    }
+  });
+
   it('an unchanged map is walked once: the ticks after are one `same` line each, read as the table again, until statm changes', async () => {
     const script = join(dir, 'pmap-unchanged.sh');
     writeFileSync(script, pmapCollector.script ?? '', { mode: 0o755 });

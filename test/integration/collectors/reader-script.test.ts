@@ -130,22 +130,29 @@ const samples = (records: CollectorRecord[]) =>
   records.filter((r): r is Extract<CollectorRecord, { kind: 'sample' }> => r.kind === 'sample');
 
 describe('readers sharing one script', () => {
-  it('the launcher gives readers at one interval one script; the others keep their own', () => {
-    const all = [...planned(READERS, 200), ...planned(['pmap'], 5000)];
-    expect(collectorPipelines(all).map((p) => [p.id, p.members])).toEqual([
-      ['readers200', READERS],
-      ['pmap', ['pmap']],
+  it('the launcher gives readers at whole multiples of the fastest one script, each at its own interval; the others keep their own', () => {
+    const all = [...planned(READERS, 200), ...planned(['pmap'], 5000), ...planned(['tegrastats'], 1000)];
+    const pipelines = collectorPipelines(all);
+    expect(pipelines.map((p) => [p.id, p.intervalMs, p.members])).toEqual([
+      ['readers200', 200, [...READERS, 'pmap']],
+      ['tegrastats', 1000, ['tegrastats']],
     ]);
-    // At different intervals: the two at the run's share one, the others run alone.
+    // pmap ticks on every 25th tick of the script (5 s over 200 ms); the others on every tick.
+    expect(pipelines[0]!.script).toContain(
+      'if (kvOn_pmap && kvN % 25 == 0) { emitMember = "pmap"; kvOn_pmap = pmap_tick() }',
+    );
+    expect(pipelines[0]!.script).toContain('if (kvOn_cgroup) { emitMember = "cgroup"; kvOn_cgroup = cgroup_tick() }');
+    // A run at 300 ms: pressure at 2 s and boardsysfs at 1 s are no multiples of it, but 1 s is of 500 ms.
     const mixed = [
-      ...planned(['procfs', 'cgroup'], 100),
+      ...planned(['procfs', 'cgroup'], 300),
       ...planned(['pressure'], 500),
-      ...planned(['boardsysfs'], 200),
+      ...planned(['boardsysfs'], 1000),
+      ...planned(['vcgencmd'], 700),
     ];
     expect(collectorPipelines(mixed).map((p) => [p.id, p.members])).toEqual([
-      ['readers100', ['procfs', 'cgroup']],
-      ['pressure', ['pressure']],
-      ['boardsysfs', ['boardsysfs']],
+      ['readers300', ['procfs', 'cgroup']],
+      ['readers500', ['pressure', 'boardsysfs']],
+      ['vcgencmd', ['vcgencmd']],
     ]);
   });
 

@@ -66,6 +66,6 @@ describe('the pressure collector in a real local run', () => {
     const help = await runCli(['profile', '--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('--no-pressure');
-    expect(help.stdout).toMatch(/--pressure-interval-ms <N> +CPU load.* every N ms \(500\.\.60000, default 1000\)/);
+    expect(help.stdout).toMatch(/--pressure-interval-ms <N> +CPU load.* every N ms \(500\.\.60000, default 2000\)/);
   });
 });

@@ -183,6 +183,45 @@ describe('procfs sampler on this kernel', () => {
     }
   });
 
+  it('status is read again only when statm changed since its last read ($6 = 1000), its counters carried on the ticks between', async () => {
+    const perl = (code: string) => spawn('perl', ['-e', code], { stdio: 'ignore' });
+    const still = perl('$a = "x" x (16 << 20); sleep 30');
+    const growing = perl('my @a; while (1) { push @a, "x" x (1 << 20); select(undef, undef, undef, 0.05) }');
+    try {
+      await statmSettled(still.pid!, 16 * MIB);
+      const traced = async (pid: number) => {
+        const trace = join(dir, `status-${pid}.strace`);
+        const command = ['-f', '-e', 'trace=openat', '-o', trace, '/bin/dash', join(dir, 'sampler.sh')];
+        const { lines } = await sample('strace', process.env, pid, 8, ['1', '1', '1000'], command);
+        const ticks = lines.filter((l) => l.startsWith('S ') && !l.includes('gone=1'));
+        const opens = readFileSync(trace, 'utf8')
+          .split('\n')
+          .filter((l) => l.includes(`openat(AT_FDCWD, "/proc/${pid}/status"`)).length;
+        const st = ticks.map((l) => /\bst=(\S+)/.exec(l)?.[1] ?? '');
+        // The rule: a read at the first tick and at each tick whose statm differs from the one before.
+        const ruled = st.filter((v, i) => i === 0 || v !== st[i - 1]).length;
+        return { ticks, opens, ruled };
+      };
+      const idle = await traced(still.pid!);
+      expect(idle.ticks.length).toBeGreaterThanOrEqual(8);
+      // At most one more: a tick cut short by the end of the sample, after its read.
+      expect(idle.opens - idle.ruled).toBeGreaterThanOrEqual(0);
+      expect(idle.opens - idle.ruled).toBeLessThanOrEqual(1);
+      expect(idle.opens).toBeLessThan(idle.ticks.length / 2);
+      // Every tick still carries the counters, the same as at the read.
+      const counters = (l: string) => / rss=\d+ anon=\d+ file=\d+ shmem=\d+ swap=\d* hwm=\d+ thr=\d+/.exec(l)?.[0];
+      expect(new Set(idle.ticks.map(counters)).size).toBeLessThanOrEqual(idle.ruled);
+      expect(idle.ticks.every((l) => counters(l) !== undefined)).toBe(true);
+      const busy = await traced(growing.pid!);
+      expect(busy.opens - busy.ruled).toBeGreaterThanOrEqual(0);
+      expect(busy.opens - busy.ruled).toBeLessThanOrEqual(1);
+      expect(busy.ruled).toBeGreaterThanOrEqual(3);
+    } finally {
+      still.kill('SIGKILL');
+      growing.kill('SIGKILL');
+    }
+  });
+
   it("reads each cpufreq policy's clock and its cap (scaling_max_freq), a policy without a readable cap having none", async () => {
     // This VM has no cpufreq: the script's policy glob pointed at a tree of three policies, as an
     // RK3588 lists them (values in kHz as cpufreq prints them; policy6's cap left out).

@@ -7,14 +7,14 @@ const ids = (start: Array<{ def: { id: string } }>) =>
   start.map((c) => c.def.id).filter((id) => OF_INTEREST.includes(id));
 
 describe('pressure collector in the plan', () => {
-  it('starts at 1 s by default, at the interval asked for, or not at all when turned off', () => {
+  it("starts at 2 s by default (PSI_FREQ, the kernel's period), at the interval asked for, or not at all when turned off", () => {
     const plan = (collectors?: Record<string, { enabled?: boolean; intervalMs?: number }>) =>
       planCollectors({ intervalMs: 200, collectors }, { kernel: '6.1.0-rpi7-rpi-v8' })
         .start.filter((c) => OF_INTEREST.includes(c.def.id))
         .map((c) => [c.def.id, c.intervalMs]);
     expect(plan()).toEqual([
       ['procfs', 200],
-      ['pressure', 1000],
+      ['pressure', 2000],
     ]);
     expect(plan({ pressure: { intervalMs: 5000 } })).toEqual([
       ['procfs', 200],
