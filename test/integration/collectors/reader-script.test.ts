@@ -109,8 +109,8 @@ function runShared(
   intervalS: string,
   env: NodeJS.ProcessEnv,
   before: string[] = [],
+  shared: CollectorPipeline | undefined = collectorPipelines(planned(READERS, 200))[0],
 ): { out: string; enginePid: number } {
-  const [shared] = collectorPipelines(planned(READERS, 200));
   const file = join(work, `${name}.sh`);
   writeFileSync(file, shared!.script);
   const engine = spawn('sleep', ['30'], { stdio: 'ignore' });
@@ -192,6 +192,33 @@ describe('readers sharing one script', () => {
     expect(count('/proc/uptime') - ticks).toBeLessThanOrEqual(1);
     // The three beside procfs share one read of the engine's stat; procfs reads it twice itself.
     expect(count(`/proc/${enginePid}/stat`) / ticks).toBeLessThan(3.5);
+  });
+
+  it('a member at twice the interval samples every other tick, and each tick leaves in one write', () => {
+    const [shared] = collectorPipelines([...planned(['procfs', 'cgroup'], 200), ...planned(['pressure'], 400)]);
+    expect(shared?.members).toEqual(['procfs', 'cgroup', 'pressure']);
+    const trace = join(work, 'every.strace');
+    // The awk's writes: the setups' header lines are the shell's (its own process).
+    const { out } = runShared(
+      'every',
+      '2',
+      '0.2',
+      {},
+      ['strace', '-f', '-s', '65536', '-e', 'trace=write', '-o', trace],
+      shared,
+    );
+    const lines = out.split('\n');
+    const ticks = (id: string) => lines.filter((l) => l.startsWith(`C ${id} `) && !l.startsWith(`C ${id} H `)).length;
+    expect(ticks('procfs')).toBeGreaterThanOrEqual(6);
+    expect(ticks('cgroup')).toBe(ticks('procfs'));
+    // Ticks 0, 2, 4…: half of them, the first included (the timeout may cut the last tick short).
+    expect(Math.abs(ticks('pressure') - Math.ceil(ticks('procfs') / 2))).toBeLessThanOrEqual(1);
+    // One write(2) a tick carrying every member's line: lines of three collectors, one write each tick.
+    const writes = readFileSync(trace, 'utf8')
+      .split('\n')
+      .filter((l) => /write\(1, "C procfs S t=/.test(l));
+    expect(writes.length).toBe(ticks('procfs'));
+    expect(writes.filter((w) => w.includes('\\nC cgroup t=')).length).toBe(writes.length);
   });
 
   it('past KVSCOPE_SPOOL_MAX each member counts its own lines: the cap is per collector, as when each ran alone', () => {
