@@ -132,7 +132,8 @@ export interface SeriesSource {
  * args as $1…; `$P` is the engine's pid. It finds its files, exports what its awk needs as
  * `KV_<ID>_…` variables, says its header (`say`), and returns non-zero when it cannot run here,
  * having said why (`say "! absent …"`). It may set TICK_ARGS, the ticker's arguments (procfs: the
- * /proc listing at rescan ticks, TICKER_SH).
+ * /proc listing at rescan ticks, TICKER_SH), counted in the script's ticks (a member at N times the
+ * script's interval then gets its listings N times as often as it asked: more work, none missed).
  *
  * `awk` defines `<id>_begin()` (once) and `<id>_tick()` (at each of its ticks: every N-th tick of
  * a shared script whose interval is 1/N of its own), each returning 1 while the member goes on

@@ -117,12 +117,15 @@ interface Planned {
   intervalMs: number;
 }
 
-/**
- * The readers in groups that can share a ticker: each group ticks at its smallest interval (its
- * base), every member at a whole multiple of it (`every` ticks). Fewest groups, fastest first.
- */
-function readerGroups(readers: readonly Planned[]): Array<{ baseMs: number; members: Planned[] }> {
-  const groups: Array<{ baseMs: number; members: Planned[] }> = [];
+/** Readers that share a ticker: it ticks at `baseMs`, each member's interval a whole multiple of it. */
+interface ReaderGroup {
+  baseMs: number;
+  members: Planned[];
+}
+
+/** The readers in groups that can share a ticker, each at its smallest interval. Fewest groups, fastest first. */
+function readerGroups(readers: readonly Planned[]): ReaderGroup[] {
+  const groups: ReaderGroup[] = [];
   for (const r of [...readers].sort((x, y) => x.intervalMs - y.intervalMs)) {
     const g = groups.find((q) => r.intervalMs % q.baseMs === 0);
     if (g) g.members.push(r);
@@ -137,11 +140,11 @@ function readerGroups(readers: readonly Planned[]): Array<{ baseMs: number; memb
  * interval in it, see readerGroups); every other collector has its own.
  */
 export function collectorPipelines(planned: readonly Planned[]): CollectorPipeline[] {
-  const groupOf = new Map<Planned, { baseMs: number; members: Planned[] }>();
+  const groupOf = new Map<Planned, ReaderGroup>();
   for (const g of readerGroups(planned.filter((p) => p.def.reader)))
     if (g.members.length > 1) for (const m of g.members) groupOf.set(m, g);
   const out: CollectorPipeline[] = [];
-  const done = new Set<{ baseMs: number; members: Planned[] }>();
+  const done = new Set<ReaderGroup>();
   for (const p of planned) {
     const group = groupOf.get(p);
     if (!group) {
