@@ -42,6 +42,24 @@ async function statmSettled(pid: number, minRss: number): Promise<void> {
   throw new Error(`the memory of ${pid} did not settle in 10 s`);
 }
 
+/**
+ * Two perl processes for `body`: one holding 16 MiB still (its statm settled first: its 16 MiB
+ * filled, perl's temporary copy freed; a fixed 0.2 s was not enough on a loaded VM), one growing
+ * by 1 MiB every 50 ms; both killed after.
+ */
+async function withStillAndGrowing(body: (still: ChildProcess, growing: ChildProcess) => Promise<void>): Promise<void> {
+  const perl = (code: string) => spawn('perl', ['-e', code], { stdio: 'ignore' });
+  const still = perl('$a = "x" x (16 << 20); sleep 30');
+  const growing = perl('my @a; while (1) { push @a, "x" x (1 << 20); select(undef, undef, undef, 0.05) }');
+  try {
+    await statmSettled(still.pid!, 16 * MIB);
+    await body(still, growing);
+  } finally {
+    still.kill('SIGKILL');
+    growing.kill('SIGKILL');
+  }
+}
+
 async function sample(
   shell: string,
   env: NodeJS.ProcessEnv,
@@ -141,13 +159,7 @@ describe('procfs sampler on this kernel', () => {
   });
 
   it('smaps_rollup ($3 = every 2nd tick): read once while statm stays the same ($6 = 1000), every 2nd tick while memory grows', async () => {
-    const perl = (code: string) => spawn('perl', ['-e', code], { stdio: 'ignore' });
-    const still = perl('$a = "x" x (16 << 20); sleep 30');
-    const growing = perl('my @a; while (1) { push @a, "x" x (1 << 20); select(undef, undef, undef, 0.05) }');
-    try {
-      // The still one's memory settled first (its 16 MiB filled, perl's temporary copy freed): a
-      // fixed 0.2 s was not enough on a loaded VM, and a statm still moving read twice.
-      await statmSettled(still.pid!, 16 * MIB);
+    await withStillAndGrowing(async (still, growing) => {
       // Each tick's statm and whether it read PSS, from the sampler's own lines.
       const pssTicks = async (pid: number) => {
         const { lines } = await sample('/bin/dash', process.env, pid, 8, ['1', '1', '1000']);
@@ -177,18 +189,11 @@ describe('procfs sampler on this kernel', () => {
       const growingTicks = await pssTicks(growing.pid!);
       expect(readsAsRuled(growingTicks)).not.toContain(false);
       expect(growingTicks.filter((t) => t.pss).length).toBeGreaterThanOrEqual(2);
-    } finally {
-      still.kill('SIGKILL');
-      growing.kill('SIGKILL');
-    }
+    });
   });
 
   it('status is read again only when statm changed since its last read ($6 = 1000), its counters carried on the ticks between', async () => {
-    const perl = (code: string) => spawn('perl', ['-e', code], { stdio: 'ignore' });
-    const still = perl('$a = "x" x (16 << 20); sleep 30');
-    const growing = perl('my @a; while (1) { push @a, "x" x (1 << 20); select(undef, undef, undef, 0.05) }');
-    try {
-      await statmSettled(still.pid!, 16 * MIB);
+    await withStillAndGrowing(async (still, growing) => {
       const traced = async (pid: number) => {
         const trace = join(dir, `status-${pid}.strace`);
         const command = ['-f', '-e', 'trace=openat', '-o', trace, '/bin/dash', join(dir, 'sampler.sh')];
@@ -216,10 +221,7 @@ describe('procfs sampler on this kernel', () => {
       expect(busy.opens - busy.ruled).toBeGreaterThanOrEqual(0);
       expect(busy.opens - busy.ruled).toBeLessThanOrEqual(1);
       expect(busy.ruled).toBeGreaterThanOrEqual(3);
-    } finally {
-      still.kill('SIGKILL');
-      growing.kill('SIGKILL');
-    }
+    });
   });
 
   it("reads each cpufreq policy's clock and its cap (scaling_max_freq), a policy without a readable cap having none", async () => {
