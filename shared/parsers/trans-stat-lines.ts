@@ -9,6 +9,11 @@
 //            numbers are not counted; the rows carry their own frequency.
 //   all      `Total transition : N` last; `Not Supported.` when the driver has no frequency table;
 //   5.10+    a table larger than a page is cut (no `Total transition`), later kernels fail the read with EFBIG.
+//   all      the time's column (`%10u`, `%10llu`) has nothing before it: from 10^9 ms at a frequency (11.6
+//            days of uptime spent at it: a gateway's idle clock) its ten digits fill the column and run into
+//            the last count's (`         7` + `1234567890` → `71234567890`). Counts stay far below ten
+//            digits, so such a row is read by its columns (10 wide, or 8 before 4.x); a paste that lost the
+//            spacing cannot be, and says so.
 // cpufreq's `stats/trans_table` looks alike (`   From  :    To`) but has no time column and is in kHz: its
 // rows are said to be unread rather than misread as devfreq rows. Pure; state only between the lines of one table.
 // cpufreq's `stats/time_in_state` (cpufreq_stats.c show_time_in_state: `%u %llu\n` a frequency, kHz and clock_t
@@ -28,6 +33,26 @@ const TRANS_HEADER_RE = /^From\s*:\s*To$/;
 const TRANS_FREQS_RE = /^:[\d\s]*(time\(ms\))?$/;
 const TRANS_ROW_RE = /^(\*)?\s*(\d+):\s+(\d[\d\s]*)$/;
 const TRANS_TOTAL_RE = /^Total transition\s*:\s*(\d+)$/;
+/** The width of the time's column, and of the counts' (`%10u` from 4.x, `%8u` before). */
+const TRANS_TIME_COLUMN = 10;
+const TRANS_COUNT_COLUMNS = [10, 8];
+/** A column as the kernel pads it: spaces, then digits. */
+const TRANS_CELL_RE = /^ *\d+$/;
+
+/**
+ * A row's counts and time read by their columns (after the row's `:`), for a row whose time filled
+ * its column; null when the spacing fits no layout's columns (a paste lost it).
+ */
+function transColumns(rest: string): number[] | null {
+  for (const width of TRANS_COUNT_COLUMNS) {
+    const n = Math.floor((rest.length - TRANS_TIME_COLUMN) / width);
+    if (n < 1) continue;
+    const cells = Array.from({ length: n }, (_, i) => rest.slice(i * width, (i + 1) * width));
+    const time = rest.slice(n * width);
+    if (cells.every((c) => TRANS_CELL_RE.test(c)) && /^\d+$/.test(time)) return [...cells, time].map(Number);
+  }
+  return null;
+}
 const NOT_SUPPORTED_RE = /^Not Supported\.?$/i;
 /** Whose time_in_state a path is (cpu or policy; a glob leaves both unknown). */
 const TIME_IN_STATE_RE =
@@ -125,7 +150,20 @@ export function createTransStatReader(): TransStatReader {
       const m = TRANS_ROW_RE.exec(t);
       if (!m) return null;
       if (table.timeColumn === false) return [diagnostic(lineNo, 'cpufreq trans_table row (not read)', raw)];
-      const nums = (m[3] ?? '').trim().split(/\s+/).map(Number);
+      const words = (m[3] ?? '').trim().split(/\s+/);
+      let nums = words.map(Number);
+      if ((words.at(-1) ?? '').length > TRANS_TIME_COLUMN) {
+        const columns = transColumns(t.slice(t.indexOf(':') + 1));
+        if (!columns)
+          return [
+            diagnostic(
+              lineNo,
+              'trans_stat row whose time (10^9 ms and more) ran into its last count, its spacing lost',
+              raw,
+            ),
+          ];
+        nums = columns;
+      }
       if (nums.length < 2) return [diagnostic(lineNo, 'unreadable trans_stat row', raw)];
       const row: DevfreqTransRecord = {
         kind: 'devfreq-trans',

@@ -107,6 +107,41 @@ describe('devfreq trans_stat, every layout and every way it is pasted', () => {
       [6, 'cpufreq trans_table row (not read)'],
     ]);
   });
+
+  it('a time of 10^9 ms and more (11.6 days at one clock) that ran into its last count is read by its columns', () => {
+    // trans_stat_show's printf: `*`/` `, `%10lu:`, `%10u` per count, `%10llu` ms, nothing between them.
+    const row = (current: boolean, hz: number, counts: number[], ms: number, width = 10) =>
+      `${current ? '*' : ' '}${String(hz).padStart(width, ' ')}:${counts.map((c) => String(c).padStart(width, ' ')).join('')}${String(ms).padStart(10, ' ')}`;
+    const freqs = [528_000_000, 1_068_000_000, 1_560_000_000];
+    const table = [
+      row(true, freqs[0]!, [0, 3, 7], 1_728_640_000), // 20 days at the idle clock: ten digits
+      row(false, freqs[1]!, [2, 0, 12], 12_345_678_901), // 143 days: eleven
+      row(false, freqs[2]!, [0, 1, 0], 512_340),
+    ];
+    // The kernel's rows as printed: the counts and the time of the first two run together.
+    expect(table[0]).toBe('* 528000000:         0         3         71728640000');
+    expect(table[1]?.endsWith('        1212345678901')).toBe(true);
+    const text = lines('     From  :   To', '           : 528000000 10680000001560000000   time(ms)', ...table);
+    expect(diagnostics(parse('thermal', text))).toEqual([]);
+    expect(rowsOf(text).map((r) => [r[1], r[3], r[4]])).toEqual([
+      [528_000_000, [0, 3, 7], 1_728_640_000],
+      [1_068_000_000, [2, 0, 12], 12_345_678_901],
+      [1_560_000_000, [0, 1, 0], 512_340],
+    ]);
+    // kernel 3.x (`%8u` counts, `%10u` ms) behind `grep .`: the same.
+    const old = row(true, 160_000, [0, 3, 1], 1_234_567_890, 8);
+    expect(old).toBe('*  160000:       0       3       11234567890');
+    const grep = `/sys/class/devfreq/exynos4-busfreq/trans_stat:${old}`;
+    expect(rowsOf(lines('/sys/class/devfreq/exynos4-busfreq/trans_stat:   From  :   To', grep))).toEqual([
+      ['exynos4-busfreq', 160_000, true, [0, 3, 1], 1_234_567_890],
+    ]);
+    // Pasted with its spacing lost, such a row cannot be split: said, not misread.
+    const lost = lines('     From  :   To', '* 528000000: 0 3 71728640000', '  1560000000: 0 1 0 512340');
+    expect(diagnostics(parse('thermal', lost)).map((d) => d.reason)).toEqual([
+      'trans_stat row whose time (10^9 ms and more) ran into its last count, its spacing lost',
+    ]);
+    expect(rowsOf(lost).map((r) => r[1])).toEqual([1_560_000_000]);
+  });
 });
 
 describe("cpufreq's stats/time_in_state (drivers/cpufreq/cpufreq_stats.c: `%u %llu` a line, kHz and clock_t ticks)", () => {
