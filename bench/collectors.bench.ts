@@ -4,8 +4,9 @@
 // >> spool`, electron/node/run/run-scripts.ts; the readers at one interval in one pipeline), watching one live process, at 1 Hz and 10 Hz. The
 // "board" is the one of test/integration/collectors/board-over-ssh.test.ts: shim
 // tegrastats/vcgencmd (test/fixtures/shims) and the RK3588 sysfs tree as KVSCOPE_SYSFS_ROOT, so
-// every collector has work to do; real perf with the software events this VM counts. Then the set
-// as it runs on each real board of test/fixtures/board-root (its tree, its own vendor tool only).
+// every collector has work to do; real perf with the software events this VM counts. The set as it
+// runs on each real board of test/fixtures/board-root (its tree, its own vendor tool only) is a
+// group of its own (benchCollectorBoards, `npm run bench -- boards`).
 //
 // Each collector's pipeline runs in its own cpuacct group (bench/cgroup-cpu.ts): that is OUR
 // cost (its sh, ticker, awk, and for perf the launcher's tag filter). The vendor tools (tegrastats, perf,
@@ -287,13 +288,18 @@ function machineRow(): BenchRow {
   };
 }
 
-export async function benchCollectors(seconds = Number(process.env.KVSCOPE_BENCH_SECONDS ?? 30)): Promise<BenchRow[]> {
+/**
+ * Runs `body` with what every collector bench needs: the watched process (a node process holding
+ * 200 MiB in 200 mappings, idle as an engine waiting for a prompt: one far timer keeps it alive and
+ * nothing wakes it; a 1 s interval had node's heap, and so its statm, change every ~10 s: more
+ * page-table walks than an idle engine gets), a work directory and the cpuacct groups; the rows
+ * between the machine's load at the start and at the end.
+ */
+async function withWatchedEngine(
+  body: (watched: { pid: number; work: string; groups: CpuGroups }) => Promise<BenchRow[]>,
+): Promise<BenchRow[]> {
   const problem = cpuacctProblem();
   if (problem) return [{ name: 'collector set', value: '–', note: `not measured: ${problem}` }];
-  const rows: BenchRow[] = [machineRow()];
-  // The watched process: a node process holding 200 MiB in 200 mappings, idle as an engine waiting
-  // for a prompt: one far timer keeps it alive and nothing wakes it (a 1 s interval had node's
-  // heap, and so its statm, change every ~10 s: more page-table walks than an idle engine gets).
   const watched = spawn(
     process.execPath,
     ['-e', 'const b=[];for(let i=0;i<200;i++)b.push(Buffer.alloc(1<<20,1));setTimeout(()=>{},2147483647)'],
@@ -302,6 +308,26 @@ export async function benchCollectors(seconds = Number(process.env.KVSCOPE_BENCH
   const work = mkdtempSync(join(tmpdir(), 'kvscope-bench-collectors-'));
   const groups = new CpuGroups(`kvscope-bench-${process.pid}`);
   try {
+    const rows = [machineRow(), ...(await body({ pid: watched.pid!, work, groups }))];
+    const [l1, l5, l15] = loadavg().map((v) => v.toFixed(2));
+    return [...rows, { name: 'machine at the end', value: `load ${l1}`, note: `load average ${l1} / ${l5} / ${l15}` }];
+  } finally {
+    watched.kill('SIGKILL');
+    await groups.dispose();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** The set on each real board of test/fixtures/board-root (`npm run bench -- boards`): see benchBoards. */
+export async function benchCollectorBoards(
+  seconds = Number(process.env.KVSCOPE_BENCH_SECONDS ?? 30),
+): Promise<BenchRow[]> {
+  return withWatchedEngine(({ pid, work, groups }) => benchBoards(groups, work, pid, seconds));
+}
+
+export async function benchCollectors(seconds = Number(process.env.KVSCOPE_BENCH_SECONDS ?? 30)): Promise<BenchRow[]> {
+  return withWatchedEngine(async ({ pid: watchedPid, work, groups }) => {
+    const rows: BenchRow[] = [];
     const tools = Object.fromEntries(Object.entries(vendorTools()).filter((e): e is [string, string] => e[1] !== null));
     const vendorGroup = (tool: string) => groups.make(`vendor-${tool}`);
     if (!writeVendorWrappers(work, tools, vendorGroup))
@@ -325,7 +351,7 @@ export async function benchCollectors(seconds = Number(process.env.KVSCOPE_BENCH
       ['smaps_rollup', SMAPS_ROLLUP_PERIOD_MS],
       ['smaps', PMAP_DEFAULT_MS],
     ] as const) {
-      const readMs = readCostMs(`/proc/${watched.pid}/${tool}`, 50);
+      const readMs = readCostMs(`/proc/${watchedPid}/${tool}`, 50);
       if (readMs !== null) kernelPct += (readMs / ms) * 100;
       if (readMs !== null) kernelIdlePct += (readMs / UNCHANGED_WALK_PERIOD_MS) * 100;
       if (readMs !== null)
@@ -342,7 +368,7 @@ export async function benchCollectors(seconds = Number(process.env.KVSCOPE_BENCH
       pipelines.push(alone(FLOOR_ID, { ...floorCollector, script: floorCollector.script ?? '' }, requestedMs));
       const names = [...pipelines.map((p) => p.name), ...Object.keys(tools).map((t) => `vendor-${t}`)];
       const cg = (name: string) => groups.make(name);
-      const args = [String(watched.pid)];
+      const args = [String(watchedPid)];
       const got = await measure(groups, names, setScript(work, pipelines, cg), args, seconds, env);
       const at = (n: string) => got.get(n) ?? 0;
       const set = pipelines.filter((p) => !BESIDE.has(p.name));
@@ -399,7 +425,7 @@ export async function benchCollectors(seconds = Number(process.env.KVSCOPE_BENCH
         ),
         'wait',
       ].join('\n');
-      const naiveArgs = [String(watched.pid), (requestedMs / 1000).toFixed(3)];
+      const naiveArgs = [String(watchedPid), (requestedMs / 1000).toFixed(3)];
       const naiveNames = naive.map((_, i) => `naive${i}`);
       const n = await measure(groups, naiveNames, naiveSet, naiveArgs, seconds, naiveEnv);
       let naiveTotal = 0;
@@ -421,7 +447,6 @@ export async function benchCollectors(seconds = Number(process.env.KVSCOPE_BENCH
         note: `${ratio(naiveTotal, oursPct)} ours, ${ratio(naiveTotal, oursPct + vendorPct)} ours + vendor tools`,
       });
     }
-    rows.push(...(await benchBoards(groups, work, watched.pid!, seconds)));
     // The same set at 1 Hz watching an engine whose memory grows (as during decode): statm changes
     // every tick, so smaps_rollup and smaps are walked at their own period (5 s), not every 30 s.
     const growing = spawn(
@@ -447,15 +472,9 @@ export async function benchCollectors(seconds = Number(process.env.KVSCOPE_BENCH
     } finally {
       growing.kill('SIGKILL');
     }
-    rows.push(...(await benchWatchdog(groups, work, watched.pid!, seconds)));
-    const [l1, l5, l15] = loadavg().map((v) => v.toFixed(2));
-    rows.push({ name: 'machine at the end', value: `load ${l1}`, note: `load average ${l1} / ${l5} / ${l15}` });
-  } finally {
-    watched.kill('SIGKILL');
-    await groups.dispose();
-    rmSync(work, { recursive: true, force: true });
-  }
-  return rows;
+    rows.push(...(await benchWatchdog(groups, work, watchedPid, seconds)));
+    return rows;
+  });
 }
 
 /**

@@ -7,6 +7,7 @@ type Bench = { name: string; load: () => Promise<() => Promise<BenchRow[]>> };
 const benches: Bench[] = [
   { name: 'sampler', load: async () => (await import('./sampler.bench')).benchSampler },
   { name: 'collectors', load: async () => (await import('./collectors.bench')).benchCollectors },
+  { name: 'collector boards', load: async () => (await import('./collectors.bench')).benchCollectorBoards },
   { name: 'demo accuracy', load: async () => (await import('./demo-accuracy.bench')).benchDemoAccuracy },
   { name: 'parsers', load: async () => (await import('./parsers.bench')).benchParsers },
   { name: 'gguf', load: async () => (await import('./gguf.bench')).benchGguf },
