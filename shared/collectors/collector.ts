@@ -139,6 +139,7 @@ export interface SeriesSource {
  * a shared script whose interval is 1/N of its own), each returning 1 while the member goes on
  * and 0 once it has ended (having said why). It may use `rd(f)` (a file's first
  * line), `rdTick(f)` (the same, read once a tick for all readers: /proc/uptime, the engine's stat),
+ * `rdFresh(f)` (read now, and left for the tick's later rdTick),
  * `emit(s)`, the global `pid`, and the ticker's latest /proc listing (`kvProcs`, a new one each
  * time `kvListed` grows). It may start a tool (`cmd | getline`) only where no file has the
  * reading (pmap -x on a kernel without smaps): a fork of the awk costs ~3 ms on the 2-core x86 VM,

@@ -55,7 +55,7 @@ function pmap_tick(   ua, up, st, f, l, c, w, n, i, p, range, cmd) {
   pmap_ticks++
   split(rdTick("/proc/uptime"), ua, " "); up = ua[1]
   # Gone, or ending (its memory let go: statm all zeros, as a zombie's).
-  st = rd("/proc/" pid "/statm"); if (st == "" || st ~ /^0 /) return 0
+  st = rdTick("/proc/" pid "/statm"); if (st == "" || st ~ /^0 /) return 0
   if (!pmap_smaps) {
     # No smaps on this kernel: pmap -x itself, a fork a tick (every 5 s by default).
     cmd = "pmap -x " pid " 2>&1"; pmap_o = "t=" up

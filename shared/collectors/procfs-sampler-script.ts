@@ -26,13 +26,13 @@ import { readerScript } from './reader-script';
 const awkProgram = String.raw`
 # Fields of /proc/<p>/stat after the command name into procfs_sa[] (comm may hold spaces and
 # parentheses, so count from the last ")"); [1] = state, [3] = pgrp, [4] = session,
-# [22] = rss pages. False when the process is gone. procfs_saOf: whose fields they are. The
-# engine's own stat line is left for the other readers of this tick (rdTick): one read, not one each.
+# [22] = rss pages. False when the process is gone. procfs_saOf: whose fields they are. Read
+# fresh (a member may end within the tick) and left for the other readers of this tick (the
+# engine's stat: one read, not one each).
 function procfs_stat(p,   l, i) {
   procfs_saOf = ""
   if (p == "") return 0
-  l = rd("/proc/" p "/stat"); if (l == "") return 0
-  if (p == pid) kvRead["/proc/" p "/stat"] = l
+  l = rdFresh("/proc/" p "/stat"); if (l == "") return 0
   i = length(l); while (i > 0 && substr(l, i, 1) != ")") i--
   split(substr(l, i + 2), procfs_sa, " "); procfs_saOf = p; return 1
 }
@@ -74,7 +74,7 @@ function procfs_choose(   n, i, p, best, bestRss, now) {
 # that period. An idle engine's tick then reads ~55 lines fewer.
 # (getline into $0 splits in C; one lookup a line: ~half the CPU of split() and a chain of ifs.)
 function procfs_measure(p,   f) {
-  procfs_st = rd("/proc/" p "/statm"); if (procfs_st == "" || procfs_st ~ /^0 /) return 0
+  procfs_st = rdFresh("/proc/" p "/statm"); if (procfs_st == "" || procfs_st ~ /^0 /) return 0
   if (p == procfs_sP && procfs_st == procfs_sSt && procfs_stale > 0 && procfs_ticks - procfs_sTick < procfs_stale) return 1
   split("", procfs_s); f = "/proc/" p "/status"
   while ((getline < f) > 0) if ($1 in procfs_want) procfs_s[$1] = $2

@@ -23,11 +23,13 @@ export type ReaderCollector = Pick<CollectorDefinition, 'id'> & { reader: Reader
 /**
  * `rd(f)`: the first line of file f, or "" (no such file, unreadable, empty). `rdTick(f)`: the
  * same, read once a tick whoever asks (each reader wants /proc/uptime and the engine's stat: one
- * read each instead of one per reader).
+ * read each instead of one per reader). `rdFresh(f)`: read now, whatever this tick read before (a
+ * reader that must see a process end within the tick), and left for the tick's later rdTick.
  */
 const RD_AWK = String.raw`
 function rd(f,   l, r) { r = ""; if ((getline l < f) > 0) r = l; close(f); return r }
 function rdTick(f) { if (!(f in kvRead)) kvRead[f] = rd(f); return kvRead[f] }
+function rdFresh(f) { kvRead[f] = rd(f); return kvRead[f] }
 `;
 
 /**
