@@ -86,7 +86,11 @@ if [ -z "$kept" ]; then echo "! absent perf counts none of $EV here: $(oneline "
 [ -d "/proc/$P" ] || exit 0
 read -r up _ < /proc/uptime
 echo "H v=1 t0=$up events=$kept dropped=$dropped"
-exec perf stat -I "$MS" -x, -e "$kept" -p "$P" 2>&1
+# perf writes its counts to stderr, unbuffered: a write(2) per field, ~7 a line, and each one a
+# wake of the launcher's tagging awk. --log-fd 1 puts them on a stdio stream of their own, which
+# perf flushes once an interval (print_interval has, since -I came in 3.10; --log-fd is from 3.2):
+# one write an interval.
+exec perf stat -I "$MS" -x, --log-fd 1 -e "$kept" -p "$P" 2>&1
 `;
 }
 

@@ -91,6 +91,45 @@ describe('the perf collector with real perf', () => {
     expect(header).toEqual(expect.arrayContaining(['perf.page-faults', 'perf.task-clockUs', 'perf.context-switches']));
   });
 
+  it("writes each interval's counts in one write(2), not one a field: one wake of the tagging awk a second", () => {
+    const target = spawn('sleep', ['30'], { stdio: 'ignore' });
+    const trace = join(dir, 'perf-writes.strace');
+    try {
+      const events = 'task-clock,page-faults,context-switches';
+      const r = spawnSync(
+        'strace',
+        [
+          '-f',
+          '-s',
+          '4096',
+          '-e',
+          'trace=write',
+          '-o',
+          trace,
+          '/bin/sh',
+          script,
+          String(target.pid),
+          '0.2',
+          '200',
+          events,
+        ],
+        { encoding: 'utf8', timeout: 2500 },
+      );
+      const intervals = r.stdout.split('\n').filter((l) => /^ *\d+\.\d+,.*,task-clock,/.test(l));
+      expect(intervals.length).toBeGreaterThanOrEqual(3);
+      // perf's writes to its stdout (the script's: fd 1 after `exec … 2>&1`) of a count.
+      const writes = readFileSync(trace, 'utf8')
+        .split('\n')
+        .filter((l) => /write\(1, " *\d+\.\d+,/.test(l));
+      // One a printed interval; strace may log one more, the write the timeout cut short.
+      expect(writes.length - intervals.length).toBeGreaterThanOrEqual(0);
+      expect(writes.length - intervals.length).toBeLessThanOrEqual(1);
+      for (const w of writes) expect(w).toMatch(/task-clock.*\\n.*page-faults.*\\n.*context-switches/);
+    } finally {
+      target.kill('SIGKILL');
+    }
+  });
+
   it("denied for a user perf_event_paranoid keeps off another user's process, with how to enable it", () => {
     const paranoid = Number(readFileSync('/proc/sys/kernel/perf_event_paranoid', 'utf8'));
     expect(paranoid).toBe(2); // this VM's setting, which the expected line below is about
