@@ -18,11 +18,11 @@
 // collector that reads nothing, its ticker and awk waking each tick (two process wake-ups; three
 // with the launcher's tag filter before the scripts tagged their own lines). Every pipeline with
 // a ticker pays it per tick, so the set needs few processes a tick more than cheap reads: the
-// launcher runs the readers (procfs, pressure, boardsysfs, cgroup, pmap) in ONE pipeline, one
+// launcher runs the readers (procfs, pressure, boardsysfs, cgroup, pmap, vcgencmd) in ONE pipeline, one
 // ticker and one awk, each at its own interval, a whole multiple of the pipeline's
 // (shared/collectors/reader-script.ts), and so does the set here.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CollectorDefinition } from '../shared/collectors/collector';
@@ -485,17 +485,34 @@ export async function benchCollectors(seconds = Number(process.env.KVSCOPE_BENCH
  * everywhere), so the collectors that find nothing say "absent" and end before the window, as
  * they do on that board (the probe leaves them out of the run altogether).
  */
-const BOARDS = [
+/**
+ * The boards of test/fixtures/board-root. The Pi's tree is a board throttled now (get_throttled
+ * 50005), where the vcgencmd collector measures the ARM clock each tick; `throttled` runs it as a
+ * Pi the firmware limits nothing on (50000, corpus thermal_cpufreq/03 (A): throttled since boot,
+ * not now), where cpufreq's file gives the clock.
+ */
+const BOARDS: ReadonlyArray<{ name: string; root: string; tool: string | null; throttled?: string }> = [
   { name: 'Jetson Orin Nano', root: 'jetson-orin-nano', tool: 'tegrastats' },
-  { name: 'Raspberry Pi 4', root: 'raspberry-pi-4', tool: 'vcgencmd' },
+  { name: 'Raspberry Pi 4, not limited now', root: 'raspberry-pi-4', tool: 'vcgencmd', throttled: '50000' },
+  { name: 'Raspberry Pi 4, throttled now', root: 'raspberry-pi-4', tool: 'vcgencmd' },
   { name: 'RK3588 (Orange Pi 5)', root: 'rk3588-orange-pi-5', tool: null },
-] as const;
+];
+
+/** The board's tree, a copy with its get_throttled bits where the board says. */
+function boardTree(work: string, board: (typeof BOARDS)[number]): string {
+  const tree = join(ROOT, 'test/fixtures/board-root', board.root);
+  if (board.throttled === undefined) return tree;
+  const copy = join(work, `tree-${board.root}-${board.throttled}`);
+  cpSync(tree, copy, { recursive: true });
+  writeFileSync(join(copy, 'sys/devices/platform/soc/soc:firmware/get_throttled'), `${board.throttled}\n`);
+  return copy;
+}
 
 async function benchBoards(groups: CpuGroups, work: string, enginePid: number, seconds: number): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   const all = vendorTools();
   for (const board of BOARDS) {
-    const bin = join(work, `bin-${board.root}`);
+    const bin = join(work, `bin-${board.root}-${board.throttled ?? ''}`);
     mkdirSync(bin);
     const tools = Object.fromEntries(
       Object.entries(all).filter(
@@ -506,7 +523,7 @@ async function benchBoards(groups: CpuGroups, work: string, enginePid: number, s
     const env = {
       ...process.env,
       PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`,
-      KVSCOPE_SYSFS_ROOT: join(ROOT, 'test/fixtures/board-root', board.root),
+      KVSCOPE_SYSFS_ROOT: boardTree(work, board),
       TMPDIR: work,
     };
     const pipelines = setPipelines(1000);

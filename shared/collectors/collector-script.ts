@@ -104,21 +104,25 @@ export function awkWord(program: string): string {
  * each collector has that much, shared script or not) it counts them instead, except the procfs sampler's "gone" line that ends the run's memory curve; at the end
  * one `X 0 dropped stream=<tag> lines=<n>` per tag says how many. With `emitHold` set, the lines
  * are held until `emitFlush()` (a reader script's tick: all its members' lines in one write(2), not
- * one each). One printf of one string: mawk's
+ * one each). `emitTagged(s)`: the text emit() would write, counted against the cap (emitKept 0
+ * and "" when over it), for a helper that writes the line itself (the vcgencmd reader's). One printf of one string: mawk's
  * unbuffered output (-W interactive) writes each printf argument apart, and `print` writes the
  * text and its newline apart, so two writers' lines would interleave.
  * Prefixed to a collector's awk program: its END block runs before the program's own.
  */
 export const EMIT_AWK = String.raw`
-function emit(s,   t, n, tag) {
+function emitTagged(s,   t, n, tag) {
   if (!emitSet) { emitTag = ENVIRON["KVSCOPE_TAG"]; emitMax = ENVIRON["KVSCOPE_SPOOL_MAX"] + 0; emitSet = 1 }
-  if (emitTag == "") t = s
-  else {
-    tag = emitMember != "" ? emitMember : emitTag
-    t = "C " tag " " s; n = gsub(/\n/, "\nC " tag " ", t)
-    emitBytes[tag] += length(t) + 1
-    if (emitMax > 0 && emitBytes[tag] > emitMax && s !~ /gone=1/) { emitDropped[tag] += n + 1; return }
-  }
+  emitKept = 1
+  if (emitTag == "") return s
+  tag = emitMember != "" ? emitMember : emitTag
+  t = "C " tag " " s; n = gsub(/\n/, "\nC " tag " ", t)
+  emitBytes[tag] += length(t) + 1
+  if (emitMax > 0 && emitBytes[tag] > emitMax && s !~ /gone=1/) { emitDropped[tag] += n + 1; emitKept = 0; return "" }
+  return t
+}
+function emit(s,   t) {
+  t = emitTagged(s); if (!emitKept) return
   if (emitHold) { emitHeld = emitHeld t "\n"; return }
   printf "%s", t "\n"; fflush()
 }

@@ -142,9 +142,10 @@ export interface SeriesSource {
  * `rdFresh(f)` (read now, and left for the tick's later rdTick),
  * `emit(s)`, the global `pid`, and the ticker's latest /proc listing (`kvProcs`, a new one each
  * time `kvListed` grows). It may start a tool (`cmd | getline`) only where no file has the
- * reading (pmap -x on a kernel without smaps): a fork of the awk costs ~3 ms on the 2-core x86 VM,
- * ten ticks' worth of files. Its state kept across ticks is in globals named
- * `<id>_…`; its temporaries are locals (extra parameters), so members never share a variable.
+ * reading (pmap -x on a kernel without smaps): a fork of the awk costs ~3–5 ms on the 2-core x86
+ * VM, ten ticks' worth of files; one that does so every tick keeps a shell to fork for it, which
+ * writes the tick's line itself (`print … | cmd`, `emitTagged`: the vcgencmd reader). Its state
+ * kept across ticks is in globals named `<id>_…`; its temporaries are locals (extra parameters), so members never share a variable.
  */
 export interface ReaderPart {
   setupSh: string;

@@ -1,6 +1,6 @@
 // Readers: the collectors that read files each tick and start no tool of their own per tick
-// (procfs, pressure, boardsysfs, cgroup, pmap). Each one's script is built here from its part
-// (ReaderPart), and the launcher gives the readers of a run ONE script (collectorPipelines): one
+// (procfs, pressure, boardsysfs, cgroup, pmap, vcgencmd). Each one's script is built here from
+// its part (ReaderPart), and the launcher gives the readers of a run ONE script (collectorPipelines): one
 // ticker and one awk for all of them, ticking at the fastest reader's interval, each member on
 // every N-th tick for an interval N times as long (at 1 Hz: pressure every 2nd tick, pmap every
 // 5th), and all of a tick's lines in one write. The processes woken each tick cost more than the files they

@@ -1,7 +1,8 @@
 // Parser of the vcgencmd collector's lines (shared/collectors/vcgencmd-collector.ts): a tick line of
 // parts (shared/collectors/board-sysfs-tick.ts) holding the firmware's get_throttled bits (the sysfs
-// mirror or `throttled=0x…`), the SoC temperature (a thermal zone or `temp=48.3'C`) and the ARM clock
-// the firmware measured (`frequency(48)=1500345728`). Pure; never throws.
+// mirror or `throttled=0x…`), the SoC temperature (a thermal zone or `temp=48.3'C`) and the ARM clock:
+// the firmware's measurement (`frequency(48)=1500345728`), or cpufreq's scaling_cur_freq (kHz) while
+// the firmware limits nothing. Pure; never throws.
 import { collectorLineParser, type CollectorParser } from './collector';
 import { readBoardTick } from './board-sysfs-tick';
 import type { ThrottledRecord } from '../parsers/records';
@@ -22,6 +23,7 @@ export const THROTTLE_SERIES: ReadonlyArray<{ key: string; label: string; of: (t
 ];
 
 const HZ_PER_MHZ = 1e6;
+const KHZ_PER_MHZ = 1e3;
 
 export function createVcgencmdCollectorParser(): CollectorParser {
   return collectorLineParser((line) => {
@@ -43,6 +45,9 @@ export function createVcgencmdCollectorParser(): CollectorParser {
           text: `frequency(${r.clockId})=0`,
         };
       else if (r.kind === 'vc-clock') values['rpi.armFreqMHz'] = r.freqHz / HZ_PER_MHZ;
+      // cpufreq's clock, where the firmware limits nothing (the collector sends it only then).
+      else if (r.kind === 'cpufreq' && r.attr === 'scaling_cur_freq' && r.freqKHz !== null)
+        values['rpi.armFreqMHz'] = r.freqKHz / KHZ_PER_MHZ;
     }
     if (Object.keys(values).length === 0)
       return { kind: 'diagnostic', reason: unread?.reason ?? 'vcgencmd line without a reading', text: line };

@@ -1,19 +1,30 @@
 // Raspberry Pi firmware readings: get_throttled (under-voltage, ARM clock capped, throttled, soft
-// temperature limit; now and since boot), the SoC temperature and the ARM clock the firmware
-// measured (on a Pi, cpufreq's scaling_cur_freq is the requested clock, not the throttled one).
+// temperature limit; now and since boot), the SoC temperature and the ARM clock.
 //
-// Cost: `vcgencmd` is a process per reading. So the script reads the firmware's sysfs mirror
-// /sys/devices/platform/soc/soc:firmware/get_throttled and the SoC's thermal zone where present (a
-// getline, no process), and forks only for what has no file: `vcgencmd measure_clock arm`, plus
-// `get_throttled`/`measure_temp` on kernels without those files. Hence the 2 s default. (On a 4.19 OSMC kernel the sysfs mirror showed only
-// the under-voltage bits while vcgencmd showed the soft-limit ones: corpus thermal_cpufreq/03 (F),
-// test/fixtures/thermal/raspberry-pi-vcgencmd.)
+// A reader (shared/collectors/reader-script.ts): at 1 Hz it is every other tick of the run's reader
+// awk. It reads the firmware's sysfs mirror /sys/devices/platform/soc/soc:firmware/get_throttled and
+// the SoC's thermal zone (a getline each, no process), and runs `vcgencmd` (through one shell it
+// keeps, see its awk below) only for a reading no file has:
+// - the ARM clock. On a Pi, cpufreq's scaling_cur_freq is the clock the kernel asked the firmware
+//   for, not the one it runs at when the firmware limits it. While get_throttled's "now" bits (0–3:
+//   under-voltage, ARM clock capped, throttled, soft temperature limit) are all clear, nothing
+//   limits it and the two are the same clock (sbc-bench's table in corpus thermal_cpufreq/04 (E):
+//   cpufreq's OPP, the firmware's clock and the measured one within 1 MHz at every OPP). So the
+//   clock is cpufreq's then (a file), and `vcgencmd measure_clock arm` runs only while a now bit
+//   is set (or where cpufreq has no file). The sysfs mirror's bits lag by up to its driver's 2 s
+//   poll, as a measurement every 2 s does.
+// - get_throttled and measure_temp on kernels without those files (before 2018).
+// A Pi the firmware is not limiting costs three file reads every 2 s; a limited one a fork of
+// vcgencmd too. (The shell loop this collector had before woke a ticker, a shell and an awk and
+// forked every 2 s whatever the bits: ~0.12 % of a core, bench/collectors.bench.ts.)
+// On a 4.19 OSMC kernel the sysfs mirror showed only the under-voltage bits while vcgencmd showed
+// the soft-limit ones: corpus thermal_cpufreq/03 (F), test/fixtures/thermal/raspberry-pi-vcgencmd.
 //
-// Takes a root directory ($3, default `/`, or KVSCOPE_SYSFS_ROOT on the target for tests, see
+// Takes a root directory ($1, default `/`, or KVSCOPE_SYSFS_ROOT on the target for tests, see
 // docs/DEVELOPING.md) under which it looks for the sysfs files. Lines:
 // shared/collectors/vcgencmd-collector-parser.ts.
-import type { CollectorDefinition } from './collector';
-import { AWK_INTERACTIVE_SH, awkWord, EMIT_AWK, SAY_SH, TICKER_SH } from './collector-script';
+import type { CollectorDefinition, ReaderPart } from './collector';
+import { readerScript } from './reader-script';
 import { createVcgencmdCollectorParser, THROTTLE_SERIES, THROTTLED_BITS_KEY } from './vcgencmd-collector-parser';
 
 const ABSENT_REASON =
@@ -22,73 +33,85 @@ const DENIED_HOW = 'add the login to the video group (sudo usermod -aG video <us
 
 /** The sysfs mirror of the firmware's throttled bits (hex without 0x). */
 const THROTTLED_FILE = '/sys/devices/platform/soc/soc:firmware/get_throttled';
+/** The clock cpufreq set for the ARM cores (kHz; one policy: every Pi has one cluster). */
+const CPUFREQ_FILE = '/sys/devices/system/cpu/cpufreq/policy0/scaling_cur_freq';
 
-// The readings that have no file are run by the shell loop between the ticker and the awk: a
-// fork of the small shell per reading, not a fork of awk plus an `sh -c` (measured on the 2-core
-// x86 VM: ~0.9 ms of CPU a tick less for three readings). Each reading's lines end with a SEP
-// line, the tick with an END line.
-const SEP = '--kvscope-vcgencmd--';
-const END = '--kvscope-tick--';
-
-const awkProgram = String.raw`
-function rd(f,   l, r) { r = ""; if ((getline l < f) > 0) r = l; close(f); return r }
-BEGIN { k = 1 }
-$0 == sep { k++; next }
-$0 != end { got[k] = got[k] $0; next }
-{
-  if (rd("/proc/" pid "/stat") == "") exit 0
-  split(rd("/proc/uptime"), ua, " ")
-  out = "t=" ua[1]; j = 1
-  if (thf != "") out = out "|" thf ":" rd(root thf)
-  else out = out "|" got[j++]
-  if (tz != "") out = out "|/sys/class/thermal/" tz "/type:" tzt "|/sys/class/thermal/" tz "/temp:" rd(root "/sys/class/thermal/" tz "/temp")
-  else out = out "|" got[j++]
-  if (vc) out = out "|" got[j++]
-  emit(out)
-  split("", got); k = 1
-}
-`;
-
-function vcgencmdScript(): string {
-  return `#!/bin/sh
-# KVScope vcgencmd collector: one awk; files where the kernel has them, vcgencmd (a fork of the loop) where not.
-# $1 = pid, $2 = interval in seconds, $3 = root directory (default /).
-${SAY_SH}
-P="$1"; I="$2"; R="\${3:-\${KVSCOPE_SYSFS_ROOT:-/}}"; R="\${R%/}"
+const reader: ReaderPart = {
+  setupSh: `VR="\${1:-\${KVSCOPE_SYSFS_ROOT:-/}}"; VR="\${VR%/}"
 VC=0; command -v vcgencmd >/dev/null 2>&1 && VC=1
-THF=""; read -r _ < "$R${THROTTLED_FILE}" 2>/dev/null && THF="${THROTTLED_FILE}"
-if [ $VC = 0 ] && [ -z "$THF" ]; then say "! absent ${ABSENT_REASON}"; exit 0; fi
+THF=""; read -r _ < "$VR${THROTTLED_FILE}" 2>/dev/null && THF="${THROTTLED_FILE}"
+if [ $VC = 0 ] && [ -z "$THF" ]; then say "! absent ${ABSENT_REASON}"; return 1; fi
 if [ $VC = 1 ]; then
   o=$(vcgencmd get_throttled 2>&1)
-  case "$o" in throttled=*) ;; *) [ -z "$THF" ] && { say "! denied vcgencmd get_throttled says: $(echo $o): ${DENIED_HOW}"; exit 0; }; VC=0;; esac
+  case "$o" in throttled=*) ;; *) [ -z "$THF" ] && { say "! denied vcgencmd get_throttled says: $(echo $o): ${DENIED_HOW}"; return 1; }; VC=0;; esac
 fi
 TZ=""; TZT=""
-for z in "$R"/sys/class/thermal/thermal_zone*; do
+for z in "$VR"/sys/class/thermal/thermal_zone*; do
   t=""; read -r t < "$z/type" 2>/dev/null || continue
   case "$t" in cpu-thermal|bcm2835_thermal|bcm2711_thermal) ;; *) continue;; esac
   read -r v < "$z/temp" 2>/dev/null || continue
   case "$v" in ''|*[!0-9-]*) continue;; esac
   TZ=\${z##*/}; TZT=$t; break
 done
-say "H v=1 throttled=\${THF:+sysfs}\${THF:-vcgencmd} temp=\${TZ:-vcgencmd} clock=$VC"
-${TICKER_SH}
-${AWK_INTERACTIVE_SH}
-tick | while read -r _; do
-  [ -z "$THF" ] && { vcgencmd get_throttled 2>&1; printf '\\n%s\\n' ${SEP}; }
-  [ -z "$TZ" ] && { vcgencmd measure_temp 2>&1; printf '\\n%s\\n' ${SEP}; }
-  [ $VC = 1 ] && { vcgencmd measure_clock arm 2>&1; printf '\\n%s\\n' ${SEP}; }
-  echo ${END}
-done | awk $AWKI -v pid="$P" -v root="$R" -v thf="$THF" -v tz="$TZ" -v tzt="$TZT" -v vc="$VC" -v sep=${SEP} -v end=${END} ${awkWord(EMIT_AWK + awkProgram)}
-`;
+CF=""; read -r _ < "$VR${CPUFREQ_FILE}" 2>/dev/null && CF="${CPUFREQ_FILE}"
+TH=vcgencmd; [ -n "$THF" ] && TH=sysfs
+say "H v=1 throttled=$TH temp=\${TZ:-vcgencmd} clock=$VC cpufreq=\${CF:+policy0}"
+export KV_VCGENCMD_ROOT="$VR" KV_VCGENCMD_THF="$THF" KV_VCGENCMD_TZ="$TZ" KV_VCGENCMD_TZT="$TZT" KV_VCGENCMD_VC="$VC" KV_VCGENCMD_CF="$CF"`,
+  // A tick: `t=<uptime>|<part>…` (shared/collectors/board-sysfs-tick.ts), a file's part as
+  // `<path>:<value>`, a reading's as vcgencmd printed it (its lines joined by spaces). The readings
+  // that need vcgencmd are asked of one shell the awk starts once (`print … | helper`): it forks
+  // vcgencmd for each (~2 ms of CPU a reading on the 2-core x86 VM, where a fork of the awk,
+  // `cmd | getline`, costs ~4.7 ms), adds them to the tick's line and writes it, tagged by the awk
+  // and counted against its spool cap (emitTagged; vcgencmd's words, ~30 bytes a reading, are not).
+  awk: String.raw`
+function vcgencmd_begin() {
+  vcgencmd_root = ENVIRON["KV_VCGENCMD_ROOT"]; vcgencmd_thf = ENVIRON["KV_VCGENCMD_THF"]
+  vcgencmd_tz = ENVIRON["KV_VCGENCMD_TZ"]; vcgencmd_tzt = ENVIRON["KV_VCGENCMD_TZT"]
+  vcgencmd_vc = ENVIRON["KV_VCGENCMD_VC"] + 0; vcgencmd_cf = ENVIRON["KV_VCGENCMD_CF"]
+  # Reads "<readings>|<line>": b get_throttled, t measure_temp, c measure_clock arm. vcgencmd
+  # writes into a file (tmpfs where there is one) read back by the shell's read: a command
+  # substitution cost ~1.4 ms of CPU a reading more (a pipe, and the shell reading it).
+  vcgencmd_helper = "set -f; T=$TMPDIR; [ -n \"$T\" ] || T=/tmp; F=/dev/shm/kvscope-vcgencmd.$$;" \
+    " : 2>/dev/null > \"$F\" || F=\"$T/kvscope-vcgencmd.$$\";" \
+    " trap 'rm -f \"$F\"' EXIT; trap 'exit 1' HUP INT TERM;" \
+    " r() { vcgencmd \"$@\" > \"$F\" 2>&1; o=\"\";" \
+    " while IFS= read -r x || [ -n \"$x\" ]; do [ -z \"$o\" ] && o=$x || o=\"$o $x\"; done < \"$F\"; l=\"$l|$o\"; };" \
+    " while IFS=\"|\" read -r w l; do" \
+    " case $w in *b*) r get_throttled;; esac; case $w in *t*) r measure_temp;; esac;" \
+    " case $w in *c*) r measure_clock arm;; esac; printf \"%s\\n\" \"$l\"; done"
+  return 1
 }
+function vcgencmd_tick(   ua, out, w, b, f, t) {
+  if (rdTick("/proc/" pid "/stat") == "") return 0
+  split(rdTick("/proc/uptime"), ua, " ")
+  out = "t=" ua[1]; w = ""
+  if (vcgencmd_thf != "") { b = rd(vcgencmd_root vcgencmd_thf); out = out "|" vcgencmd_thf ":" b }
+  else w = "b"
+  if (vcgencmd_tz != "") {
+    f = "/sys/class/thermal/" vcgencmd_tz
+    out = out "|" f "/type:" vcgencmd_tzt "|" f "/temp:" rd(vcgencmd_root f "/temp")
+  } else w = w "t"
+  # The ARM clock: cpufreq's while no now bit is set (the bits' last hex digit is 0), else measured.
+  f = ""
+  if (vcgencmd_cf != "" && vcgencmd_thf != "" && b ~ /^[0-9a-fA-F]*0$/) f = rd(vcgencmd_root vcgencmd_cf)
+  if (f ~ /^[0-9]+$/) out = out "|" vcgencmd_cf ":" f
+  else if (vcgencmd_vc) w = w "c"
+  if (w == "") { emit(out); return 1 }
+  t = emitTagged(out)
+  if (emitKept) { print w "|" t | vcgencmd_helper; fflush(vcgencmd_helper) }
+  return 1
+}
+`,
+};
 
 export const vcgencmdCollector: CollectorDefinition = {
   id: 'vcgencmd',
-  title: 'Raspberry Pi firmware (get_throttled, SoC temperature, measured ARM clock)',
-  script: vcgencmdScript(),
+  title: 'Raspberry Pi firmware (get_throttled, SoC temperature, ARM clock)',
+  script: readerScript([{ id: 'vcgencmd', reader }]),
+  reader,
   tagsOwnLines: true,
-  // vcgencmd forks a process per reading (see above); the firmware's throttle bits change on a
-  // scale of seconds, so 2 s misses no throttling episode that matters to a run.
+  // The firmware's driver polls its throttle bits every 2 s, and a limited Pi forks vcgencmd per
+  // reading (see above): 2 s misses no throttling episode that matters to a run.
   interval: { defaultMs: 2000, minMs: 500, maxMs: 60_000 },
   unavailable: (facts) =>
     facts?.tools && facts.tools.vcgencmd === null && facts.raspberryPi?.throttledBits == null
@@ -97,7 +120,7 @@ export const vcgencmdCollector: CollectorDefinition = {
   createParser: createVcgencmdCollectorParser,
   series: [
     { key: 'rpi.soc.C', label: 'SoC temperature (firmware)', legend: 'SoC temp', unit: 'C', kind: 'gauge' },
-    { key: 'rpi.armFreqMHz', label: 'ARM clock, measured', unit: 'MHz', kind: 'gauge' },
+    { key: 'rpi.armFreqMHz', label: 'ARM clock, actual', legend: 'ARM clock', unit: 'MHz', kind: 'gauge' },
     { key: THROTTLED_BITS_KEY, label: 'get_throttled bits', unit: 'count', kind: 'gauge' },
     ...THROTTLE_SERIES.map((s) => ({ key: s.key, label: s.label, unit: 'count' as const, kind: 'gauge' as const })),
   ],

@@ -3,7 +3,7 @@
 // tools (test/fixtures/shims), read by their parsers. Expected values are written by hand from the
 // fixtures. The "engine" is a `sleep` we start and end; the scripts must end with it.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -182,10 +182,94 @@ describe('board collector scripts on directory fixtures', () => {
   it('vcgencmd on a Pi 4 tree without vcgencmd: the sysfs throttled bits and the thermal zone, no fork', async () => {
     const got = await samplesOf(vcgencmdCollector, { root: boardRoot('raspberry-pi-4'), engineMs: 1500 });
     // get_throttled 50005: under-voltage and throttled, now and since boot; cpu-thermal 74010 m°C.
+    // Throttled now: cpufreq's 1500000 kHz is not the clock the ARM runs at, and nothing can measure it.
     expect(got[0]?.values).toEqual({
       ...THROTTLED_0x50005,
       'rpi.soc.C': 74.01,
     });
+  });
+
+  /** A copy of the Pi 4 tree whose get_throttled reads `bits` (hex without 0x, as the sysfs mirror prints). */
+  const piTreeWith = (name: string, bits: string) => {
+    const root = join(dir, name);
+    cpSync(boardRoot('raspberry-pi-4'), root, { recursive: true });
+    writeFileSync(join(root, 'sys/devices/platform/soc/soc:firmware/get_throttled'), `${bits}\n`);
+    return root;
+  };
+  /** The shim vcgencmd behind a wrapper that logs each call's arguments (one line a call). */
+  const loggedVcgencmd = (name: string) => {
+    const bin = join(dir, `bin-${name}`);
+    const log = join(dir, `${name}.calls`);
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'vcgencmd'), `#!/bin/sh\necho "$*" >> '${log}'\nexec '${join(SHIMS, 'vcgencmd')}' "$@"\n`, {
+      mode: 0o755,
+    });
+    return { path: `${bin}:${PLAIN_PATH}`, calls: () => readFileSync(log, 'utf8').split('\n').filter(Boolean) };
+  };
+
+  it("vcgencmd while the firmware limits nothing now: cpufreq's clock, and no vcgencmd fork per tick", async () => {
+    // 50000 (corpus thermal_cpufreq/03 (A)): under-voltage and throttling happened since boot, none now.
+    const root = piTreeWith('pi-unlimited', '50000');
+    const vc = loggedVcgencmd('unlimited');
+    const got = await samplesOf(vcgencmdCollector, { root, path: vc.path, engineMs: 1500 });
+    expect(got.length).toBeGreaterThanOrEqual(2);
+    for (const s of got)
+      expect(s.values).toMatchObject({
+        'rpi.throttledBits': 0x50000,
+        'rpi.underVoltageNow': 0,
+        'rpi.underVoltageSticky': 1,
+        'rpi.throttledNow': 0,
+        'rpi.throttledSticky': 1,
+        'rpi.soc.C': 74.01,
+        'rpi.armFreqMHz': 1500,
+      });
+    // The set-up's one check that vcgencmd answers this login, and nothing per tick.
+    expect(vc.calls()).toEqual(['get_throttled']);
+  });
+
+  it('vcgencmd while the firmware throttles now: the measured clock, one measure_clock a tick', async () => {
+    const root = piTreeWith('pi-throttled', '50005');
+    const vc = loggedVcgencmd('throttled');
+    const got = await samplesOf(vcgencmdCollector, { root, path: vc.path, engineMs: 2500 });
+    expect(got.length).toBeGreaterThanOrEqual(2);
+    // The shim's measure_clock capture in order (a counter per calling process: the run's awk).
+    expect(got.slice(0, 2).map((s) => s.values['rpi.armFreqMHz'])).toEqual([1500.345728, 1000.212864]);
+    expect(got[0]?.values).toMatchObject({ ...THROTTLED_0x50005, 'rpi.soc.C': 74.01 });
+    const calls = vc.calls();
+    expect(calls[0]).toBe('get_throttled');
+    // A tick may have asked just before the engine ended, its line never written.
+    const measured = calls.filter((c) => c === 'measure_clock arm').length;
+    expect(measured - got.length).toBeGreaterThanOrEqual(0);
+    expect(measured - got.length).toBeLessThanOrEqual(1);
+    expect(calls.length).toBe(1 + measured);
+  });
+
+  it("vcgencmd's readings from its shell are tagged as the collector's lines and stop at its spool cap", () => {
+    const root = piTreeWith('pi-capped', '50005');
+    const file = join(dir, 'vcgencmd-capped.sh');
+    writeFileSync(file, vcgencmdCollector.script ?? '');
+    const engine = spawn('sleep', ['30'], { stdio: 'ignore' });
+    try {
+      // A tick's line is ~190 bytes: the cap lets two through.
+      const r = spawnSync('sh', [file, String(engine.pid), '0.1', root], {
+        env: {
+          PATH: SHIM_PATH,
+          TMPDIR: dir,
+          KVSCOPE_SHIM_STATE: dir,
+          KVSCOPE_TAG: 'vcgencmd',
+          KVSCOPE_SPOOL_MAX: '400',
+        },
+        encoding: 'utf8',
+        timeout: 2500,
+      });
+      const lines = r.stdout.split('\n').filter(Boolean);
+      expect(lines[0]).toMatch(/^C vcgencmd H v=1 throttled=sysfs temp=thermal_zone0 clock=1 cpufreq=policy0$/);
+      const ticks = lines.slice(1);
+      expect(ticks).toHaveLength(2);
+      for (const l of ticks) expect(l).toMatch(/^C vcgencmd t=[\d.]+\|.*get_throttled:50005\|.*\|frequency\(48\)=\d+$/);
+    } finally {
+      engine.kill('SIGKILL');
+    }
   });
 
   it('vcgencmd with the shim tool and no sysfs files: the replayed readings, in order', async () => {

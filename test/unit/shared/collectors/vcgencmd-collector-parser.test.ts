@@ -34,4 +34,20 @@ describe('vcgencmd collector parser', () => {
       reason: 'the firmware measured the ARM clock as 0 Hz: not a reading',
     });
   });
+
+  it("reads cpufreq's scaling_cur_freq (kHz) as the ARM clock where the firmware limits nothing", () => {
+    const line =
+      't=812.25|/sys/devices/platform/soc/soc:firmware/get_throttled:50000' +
+      '|/sys/class/thermal/thermal_zone0/type:cpu-thermal|/sys/class/thermal/thermal_zone0/temp:74010' +
+      '|/sys/devices/system/cpu/cpufreq/policy0/scaling_cur_freq:1500000';
+    expect(read(line)).toEqual({
+      kind: 'sample',
+      uptimeMs: 812_250,
+      values: expect.objectContaining({ 'rpi.throttledBits': 0x50000, 'rpi.soc.C': 74.01, 'rpi.armFreqMHz': 1500 }),
+    });
+    // A value that is no number is said, not read as a clock.
+    expect(read('t=812.25|/sys/devices/system/cpu/cpufreq/policy0/scaling_cur_freq:<unknown>')).toMatchObject({
+      kind: 'diagnostic',
+    });
+  });
 });

@@ -42,7 +42,7 @@ describe('describeSeries', () => {
     // cgroup-collector.ts, vcgencmd-collector.ts), not camel case split ("pmap.largest Anon").
     expect(place('pmap.largestAnonBytes')?.[3]).toBe('largest anonymous mapping (resident)');
     expect(place('cgroupUsageBytes')?.[3]).toBe('cgroup charge (usage)');
-    expect(place('rpi.armFreqMHz')?.[3]).toBe('ARM clock, measured');
+    expect(place('rpi.armFreqMHz')?.[3]).toBe('ARM clock');
     expect(place('tokens')).toBeNull();
     expect(place('vmSizeBytes')).toBeNull();
   });
