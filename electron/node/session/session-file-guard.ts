@@ -147,7 +147,10 @@ export function openReadOnlyDatabase(path: string): Database.Database {
 export function verifySessionFile(path: string): void {
   if (!existsSync(path)) return;
   // SQLite opens a directory and fails at the first read with "disk I/O error".
-  if (statSync(path).isDirectory()) throw new SessionFileRejected(`${path} is a directory, not a session`);
+  const stat = statSync(path);
+  if (stat.isDirectory()) throw new SessionFileRejected(`${path} is a directory, not a session`);
+  // SQLite reads an empty file as an empty database: "not a session", never why.
+  if (stat.size === 0) throw new SessionFileRejected(`${path} is empty (0 bytes), not a KVScope session`);
   // The -wal and -shm SQLite makes beside a WAL file it opens: it removes them when the connection
   // closes, but not after a damaged file failed a read (empty ones were left beside the user's file).
   const sideFiles = [`${path}-wal`, `${path}-shm`];

@@ -268,7 +268,12 @@ export class SessionLibrary {
     if (listing.error === null) return listing;
     if (!listedBefore.has(id)) this.external.delete(id);
     this.cache.delete(id);
-    throw new SessionLibraryError(`${path}: not a KVScope session that can be read (${listing.error})`);
+    // The reader's reason names the file and says what it is not; said once, not wrapped in the same words.
+    throw new SessionLibraryError(
+      listing.error.includes(path)
+        ? listing.error
+        : `${path}: not a KVScope session that can be read (${listing.error})`,
+    );
   }
 
   /** The file of a session id, checked: inside the folder (or registered from the command line), a regular file. */

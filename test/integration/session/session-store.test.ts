@@ -308,7 +308,7 @@ describe('files that are not sessions', () => {
     );
     const empty = join(dir, 'empty.kvscope');
     writeFileSync(empty, '');
-    expect(() => readSession(empty)).toThrow(`${empty} is not a KVScope session`);
+    expect(() => readSession(empty)).toThrow(`${empty} is empty (0 bytes), not a KVScope session`);
     const other = join(dir, 'other.db');
     const db = new Database(other);
     db.exec('CREATE TABLE t (x)');

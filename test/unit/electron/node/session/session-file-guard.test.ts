@@ -74,7 +74,7 @@ describe('verifySessionFile', () => {
     const text = written('text.kvscope', 'not a database at all\n'.repeat(100));
     expect(() => verifySessionFile(text)).toThrow(`${text} is not a KVScope session (not an SQLite file)`);
     const empty = written('empty.kvscope', '');
-    expect(() => verifySessionFile(empty)).toThrow(`${empty} is not a KVScope session`);
+    expect(() => verifySessionFile(empty)).toThrow(`${empty} is empty (0 bytes), not a KVScope session`);
     expect(() => verifySessionFile(join(dir, 'missing.kvscope'))).not.toThrow();
   });
 });

@@ -288,10 +288,12 @@ describe('a session file the user opens in the app (addFile)', () => {
     const db = new Database(foreign);
     db.exec('CREATE TABLE t (x)');
     db.close();
-    for (const path of [log, empty, foreign])
-      expect(() => other.addFile(path), path).toThrow(
-        new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: not a KVScope session`),
-      );
+    // Each said once, in the reader's words (it read "<path>: not a KVScope session that can be read
+    // (<path> is not a KVScope session)"), an empty file as empty.
+    const exactly = (message: string) => new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`);
+    expect(() => other.addFile(log)).toThrow(exactly(`${log} is not a KVScope session (not an SQLite file)`));
+    expect(() => other.addFile(empty)).toThrow(exactly(`${empty} is empty (0 bytes), not a KVScope session`));
+    expect(() => other.addFile(foreign)).toThrow(exactly(`${foreign} is not a KVScope session`));
     expect(() => other.addFile(join(root, 'missing.kvscope'))).toThrow(/no such session file/);
     // A folder is said to be one (QA: it read "no such session file").
     expect(() => other.addFile(root)).toThrow(`${root}: a folder, not a session file (a .kvscope file inside it is)`);
