@@ -89,7 +89,9 @@ export function readJson(text: string, line: number): Array<PerfRecord | PerfMet
       for (const [name, v] of Object.entries(obj)) {
         if (JSON_NOT_METRIC_KEYS.has(name)) continue;
         const value = jsonNumber(v);
-        if (value === null) return null;
+        // A metric perf could not compute this interval: print_metric_only_json writes "none" where its
+        // format printed nothing. The line's other metrics stand; anything else is not perf's.
+        if (value === null && v !== 'none') return null;
         metrics.push({ kind: 'perf-metric', line, tSec, ...metricName(name), value });
       }
     }

@@ -210,6 +210,8 @@ describe('perf stat -j (JSON, perf 6.0+): real perf 6.1 captures (test/fixtures/
         '{"cpu" : "3", "counter-value" : "<not supported>", "unit" : "", "event" : "cycles", "event-runtime" : 0, "pcnt-running" : 100.00}',
         '{"counter-value" : "12.000000", "unit" : "", "event" : "page-faults", "variance" : 1.25, "event-runtime" : 1, "pcnt-running" : 100.00}',
         '{"socket" : "S0", "cpu-count" : 8, "GHz" : "0.817", "insn per cycle" : "2.15"}',
+        // print_metric_only_json: "none" for a metric it could not compute (no cycles counted yet).
+        '{"interval" : 1.001, "CPUs utilized" : "0.99", "GHz" : "none"}',
         '{"interval" : 1.0, "counter-value" : "12.0"',
         '{"interval" : "soon", "counter-value" : "1", "event" : "cycles"}',
         '{"counter-value" : "1", "event" : "a b"}',
@@ -224,11 +226,13 @@ describe('perf stat -j (JSON, perf 6.0+): real perf 6.1 captures (test/fixtures/
     expect(ofKind(all, 'perf-metric').map((m) => [m.name, m.value])).toEqual([
       ['GHz', 0.817],
       ['insn per cycle', 2.15],
+      ['CPUs utilized', 0.99],
+      ['GHz', null],
     ]);
     expect(diagnostics(all).map((d) => [d.line, d.reason])).toEqual([
-      [5, 'not a perf stat JSON line'],
       [6, 'not a perf stat JSON line'],
       [7, 'not a perf stat JSON line'],
+      [8, 'not a perf stat JSON line'],
     ]);
   });
 });
