@@ -14,7 +14,14 @@ export const SessionIdSchema = z
   .regex(/^[a-z\d][\w-]{0,79}$/i, 'session id: letters, digits, _ and - (a file name in the sessions folder)');
 
 /** What the user calls a session; shown in lists and reports, never used as a file name. */
-export const SessionNameSchema = z.string().trim().min(1, 'a name is required').max(120, 'at most 120 characters');
+/** A session's name: one line (a tab or a line break pasted into it would break the list's row and the reports' titles). */
+export const SessionNameSchema = z
+  .string()
+  .trim()
+  .min(1, 'a name is required')
+  .max(120, 'at most 120 characters')
+  // eslint-disable-next-line no-control-regex -- the control characters are what it refuses
+  .regex(/^[^\u0000-\u001f\u007f]*$/, 'one line of text: no tab, line break or other control character');
 
 /**
  * A path on the computer KVScope runs on (the Sessions view's Open and Import): absolute, or from

@@ -175,6 +175,14 @@ describe('sessions in the store', () => {
     store.getState().setRenameText('x'.repeat(121));
     await store.getState().commitRename();
     expect(store.getState().renaming?.error).toBe('at most 120 characters');
+    // A tab or a line break pasted inside a name: refused, where trimming does not take it away.
+    for (const name of ['f16\tbaseline', 'f16\nbaseline', 'f16\u007fbaseline']) {
+      store.getState().setRenameText(name);
+      await store.getState().commitRename();
+      expect(store.getState().renaming?.error, JSON.stringify(name)).toBe(
+        'one line of text: no tab, line break or other control character',
+      );
+    }
     expect(api.renameSession).not.toHaveBeenCalled();
     store.getState().setRenameText('f16 baseline');
     await store.getState().commitRename();
