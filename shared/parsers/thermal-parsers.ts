@@ -322,6 +322,7 @@ export function createThermalParser(options: LineCapOptions = {}): LineParser<Th
 
     const read =
       trans.timeInState(path, value, error, lineNo, raw) ??
+      trans.cpufreqStats(path, value, error, lineNo, raw) ??
       cooling.attr(path, value, error, lineNo, raw) ??
       readGpuLoad(path, value, error, lineNo, raw);
     if (read) return [...out, ...read];

@@ -18,9 +18,12 @@
 // rows are said to be unread rather than misread as devfreq rows. Pure; state only between the lines of one table.
 // cpufreq's `stats/time_in_state` (cpufreq_stats.c show_time_in_state: `%u %llu\n` a frequency, kHz and clock_t
 // ticks) → `cpufreq-time` rows: after `cat`/`head` of the file, its rows are the lines that follow without a gap;
-// behind `grep .`'s path, each line; a failed read of it is a diagnostic with its errno.
+// behind `grep .`'s path, each line; a failed read of it is a diagnostic with its errno. The other files of
+// cpufreq's stats/ behind `grep .`'s path (`grep . …/policy0/stats/*`): total_trans → a `cpufreq` record,
+// trans_table's lines as above, any other (reset, write-only) said unread.
 import {
   diagnostic,
+  type CpufreqRecord,
   type CpufreqTimeRecord,
   type DevfreqTransRecord,
   type Diagnostic,
@@ -58,6 +61,8 @@ const NOT_SUPPORTED_RE = /^Not Supported\.?$/i;
 const TIME_IN_STATE_RE =
   /^\/sys\/devices\/system\/cpu\/(?:cpu(\d+|\*)\/cpufreq|cpufreq\/policy(\d+|\*))\/stats\/time_in_state$/;
 const TIME_IN_STATE_ROW_RE = /^(\d+)\s+(\d+)$/;
+/** A file of cpufreq's stats/ (cpufreq_stats.c): whose (cpu or policy) and which. */
+const CPUFREQ_STATS_RE = /^\/sys\/devices\/system\/cpu\/(?:cpu(\d+)\/cpufreq|cpufreq\/policy(\d+))\/stats\/(\w+)$/;
 /** USER_HZ: clock_t ticks a second (100 on every architecture an edge board runs). */
 const MS_PER_CLOCK_TICK = 10;
 
@@ -97,6 +102,14 @@ export interface TransStatReader {
     lineNo: number,
     raw: string,
   ): Array<CpufreqTimeRecord | Diagnostic> | null;
+  /** `grep .`'s `<path>:<line>` of cpufreq's stats/ other than time_in_state: null when the path is none of them. */
+  cpufreqStats(
+    path: string,
+    value: string,
+    error: string | null,
+    lineNo: number,
+    raw: string,
+  ): Array<ThermalRecordKind | Diagnostic> | null;
 }
 
 export function createTransStatReader(): TransStatReader {
@@ -119,6 +132,28 @@ export function createTransStatReader(): TransStatReader {
       if (!owner) return null;
       if (error !== null) return [diagnostic(lineNo, `cpufreq time_in_state read failed: ${errnoName(error)}`, raw)];
       return [timeInStateRow(owner, value.trim(), lineNo) ?? diagnostic(lineNo, 'unreadable time_in_state row', raw)];
+    },
+    cpufreqStats(path, value, error, lineNo, raw) {
+      const m = CPUFREQ_STATS_RE.exec(path);
+      const name = m?.[3];
+      if (!m || name === undefined || name === 'time_in_state') return null;
+      if (error !== null) return [diagnostic(lineNo, `cpufreq stats/${name} read failed: ${errnoName(error)}`, raw)];
+      const v = value.trim();
+      if (name === 'trans_table')
+        return this.line(v, lineNo, raw, null) ?? [diagnostic(lineNo, 'unreadable cpufreq trans_table line', raw)];
+      if (name !== 'total_trans' || !/^\d+$/.test(v))
+        return [diagnostic(lineNo, `cpufreq stats/${name} (not read)`, raw)];
+      const total: CpufreqRecord = {
+        kind: 'cpufreq',
+        line: lineNo,
+        cpu: m[1] !== undefined ? Number(m[1]) : null,
+        policy: m[2] !== undefined ? Number(m[2]) : null,
+        attr: 'stats/total_trans',
+        freqKHz: null,
+        value: v,
+        error: null,
+      };
+      return [total];
     },
     line(t, lineNo, raw, device) {
       if (times) {

@@ -108,6 +108,28 @@ describe('devfreq trans_stat, every layout and every way it is pasted', () => {
     ]);
   });
 
+  it("`grep . …/cpufreq/policy0/stats/*`: total_trans read, trans_table's rows said unread, a failed read said, nothing dropped", () => {
+    // cpufreq_stats.c's files behind grep's `path:` (reset is write-only: grep says so); rows as above.
+    const at = (file: string, text: string) => `/sys/devices/system/cpu/cpufreq/policy0/stats/${file}:${text}`;
+    const all = pasted(
+      'grep: /sys/devices/system/cpu/cpufreq/policy0/stats/reset: Permission denied',
+      at('time_in_state', '408000 1234'),
+      at('total_trans', '27'),
+      at('trans_table', '   From  :    To'),
+      at('trans_table', '         :    408000    600000 '),
+      at('trans_table', '   408000:         0        12 '),
+      at('trans_table', '*  600000:        15         0 '),
+    );
+    expect(ofKind(all, 'cpufreq-time').map((r) => [r.policy, r.freqKHz, r.timeMs])).toEqual([[0, 408000, 12340]]);
+    expect(ofKind(all, 'cpufreq').map((r) => [r.policy, r.attr, r.value])).toEqual([[0, 'stats/total_trans', '27']]);
+    expect(ofKind(all, 'devfreq-trans')).toEqual([]);
+    expect(diagnostics(all).map((d) => [d.line, d.reason])).toEqual([
+      [1, 'cpufreq stats/reset read failed: EACCES'],
+      [6, 'cpufreq trans_table row (not read)'],
+      [7, 'cpufreq trans_table row (not read)'],
+    ]);
+  });
+
   it('a time of 10^9 ms and more (11.6 days at one clock) that ran into its last count is read by its columns', () => {
     // trans_stat_show's printf: `*`/` `, `%10lu:`, `%10u` per count, `%10llu` ms, nothing between them.
     const row = (current: boolean, hz: number, counts: number[], ms: number, width = 10) =>
