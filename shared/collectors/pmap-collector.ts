@@ -57,8 +57,9 @@ function pmap_tick(   ua, up, st, f, l, c, w, n, i, p, range, cmd) {
   # Gone, or ending (its memory let go: statm all zeros, as a zombie's).
   st = rdTick("/proc/" pid "/statm"); if (st == "" || st ~ /^0 /) return 0
   if (!pmap_smaps) {
-    # No smaps on this kernel: pmap -x itself, a fork a tick (every 5 s by default).
-    cmd = "pmap -x " pid " 2>&1"; pmap_o = "t=" up
+    # No smaps on this kernel: pmap -x itself, a fork a tick (every 5 s by default). In the C locale:
+    # procps-ng translates its header and footer (de: "Adresse Kbytes RSS Dirty Modus Zuordnung").
+    cmd = "LC_ALL=C exec pmap -x " pid " 2>&1"; pmap_o = "t=" up
     while ((cmd | getline l) > 0) pmap_o = pmap_o "\n" l
     close(cmd); emit(pmap_o)
     return 1

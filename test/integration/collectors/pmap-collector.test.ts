@@ -64,7 +64,7 @@ describe('the pmap collector', () => {
     }
   });
 
-  it('on a kernel without smaps it runs pmap -x itself each tick, and ends with the engine', () => {
+  it('on a kernel without smaps it runs pmap -x itself each tick (in English whatever the login speaks), and ends with the engine', () => {
     // This kernel has smaps: the script's setup looks for another name, as on a kernel without
     // CONFIG_PROC_PAGE_MONITOR.
     const smaps = '"/proc/$P/smaps"';
@@ -76,7 +76,11 @@ describe('the pmap collector', () => {
     const pid = Number(spawnSync('sh', ['-c', `${engine} >/dev/null 2>&1 & echo $!`], { encoding: 'utf8' }).stdout);
     try {
       spawnSync('sleep', ['0.3']);
-      const ran = spawnSync('timeout', ['5', 'sh', script, String(pid), '0.4'], { encoding: 'utf8' });
+      // A German login: procps-ng's own translation (`Adresse kByte RSS Dirty Modus Zuordnung`, `kB
+      // gesamt`), which this machine has (LANGUAGE is honoured outside the plain C locale).
+      const german = { ...process.env, LC_ALL: 'C.UTF-8', LANGUAGE: 'de' };
+      expect(spawnSync('pmap', ['-x', String(pid)], { env: german, encoding: 'utf8' }).stdout).toMatch(/^Adresse\s/m);
+      const ran = spawnSync('timeout', ['5', 'sh', script, String(pid), '0.4'], { env: german, encoding: 'utf8' });
       // Ended by itself once the engine was gone, before the timeout.
       expect(ran.status).toBe(0);
       const parser = pmapCollector.createParser();
