@@ -54,9 +54,12 @@ for z in "$VR"/sys/class/thermal/thermal_zone*; do
   TZ=\${z##*/}; TZT=$t; break
 done
 CF=""; read -r _ < "$VR${CPUFREQ_FILE}" 2>/dev/null && CF="${CPUFREQ_FILE}"
+# Where the shell that runs vcgencmd puts a reading and the count of requests it has answered (tmpfs
+# where there is one: a write a reading, never to the SD card).
+VF="\${TMPDIR:-/tmp}/kvscope-vcgencmd.$$"; [ -d /dev/shm ] && [ -w /dev/shm ] && VF=/dev/shm/kvscope-vcgencmd.$$
 TH=vcgencmd; [ -n "$THF" ] && TH=sysfs
 say "H v=1 throttled=$TH temp=\${TZ:-vcgencmd} clock=$VC cpufreq=\${CF:+policy0}"
-export KV_VCGENCMD_ROOT="$VR" KV_VCGENCMD_THF="$THF" KV_VCGENCMD_TZ="$TZ" KV_VCGENCMD_TZT="$TZT" KV_VCGENCMD_VC="$VC" KV_VCGENCMD_CF="$CF"`,
+export KV_VCGENCMD_ROOT="$VR" KV_VCGENCMD_THF="$THF" KV_VCGENCMD_TZ="$TZ" KV_VCGENCMD_TZT="$TZT" KV_VCGENCMD_VC="$VC" KV_VCGENCMD_CF="$CF" KV_VCGENCMD_F="$VF"`,
   // A tick: `t=<uptime>|<part>…` (shared/collectors/board-sysfs-tick.ts), a file's part as
   // `<path>:<value>`, a reading's as vcgencmd printed it (its lines joined by spaces). The readings
   // that need vcgencmd are asked of one shell the awk starts once (`print … | helper`): it forks
@@ -69,16 +72,16 @@ function vcgencmd_begin() {
   vcgencmd_tz = ENVIRON["KV_VCGENCMD_TZ"]; vcgencmd_tzt = ENVIRON["KV_VCGENCMD_TZT"]
   vcgencmd_vc = ENVIRON["KV_VCGENCMD_VC"] + 0; vcgencmd_cf = ENVIRON["KV_VCGENCMD_CF"]
   # Reads "<readings>|<line>": b get_throttled, t measure_temp, c measure_clock arm. vcgencmd
-  # writes into a file (tmpfs where there is one) read back by the shell's read: a command
-  # substitution cost ~1.4 ms of CPU a reading more (a pipe, and the shell reading it).
-  vcgencmd_helper = "set -f; T=$TMPDIR; [ -n \"$T\" ] || T=/tmp; F=/dev/shm/kvscope-vcgencmd.$$;" \
-    " : 2>/dev/null > \"$F\" || F=\"$T/kvscope-vcgencmd.$$\";" \
-    " trap 'rm -f \"$F\"' EXIT; trap 'exit 1' HUP INT TERM;" \
+  # writes into a file read back by the shell's read (a command substitution cost ~1.4 ms of CPU a
+  # reading more: a pipe, and the shell reading it); after each line the shell writes how many
+  # requests it has answered into <file>.n.
+  vcgencmd_f = ENVIRON["KV_VCGENCMD_F"]; vcgencmd_asked = 0
+  vcgencmd_helper = "set -f; F=$KV_VCGENCMD_F; n=0; trap 'rm -f \"$F\" \"$F.n\"' EXIT; trap 'exit 1' HUP INT TERM;" \
     " r() { vcgencmd \"$@\" > \"$F\" 2>&1; o=\"\";" \
     " while IFS= read -r x || [ -n \"$x\" ]; do [ -z \"$o\" ] && o=$x || o=\"$o $x\"; done < \"$F\"; l=\"$l|$o\"; };" \
     " while IFS=\"|\" read -r w l; do" \
     " case $w in *b*) r get_throttled;; esac; case $w in *t*) r measure_temp;; esac;" \
-    " case $w in *c*) r measure_clock arm;; esac; printf \"%s\\n\" \"$l\"; done"
+    " case $w in *c*) r measure_clock arm;; esac; printf \"%s\\n\" \"$l\"; n=$((n + 1)); echo $n > \"$F.n\"; done"
   return 1
 }
 function vcgencmd_tick(   ua, out, w, b, f, t) {
@@ -96,9 +99,12 @@ function vcgencmd_tick(   ua, out, w, b, f, t) {
   if (vcgencmd_cf != "" && vcgencmd_thf != "" && b ~ /^[0-9a-fA-F]*0$/) f = rd(vcgencmd_root vcgencmd_cf)
   if (f ~ /^[0-9]+$/) out = out "|" vcgencmd_cf ":" f
   else if (vcgencmd_vc) w = w "c"
-  if (w == "") { emit(out); return 1 }
+  # Nothing to ask; or the shell has not answered the last request yet (vcgencmd hanging on a stuck
+  # firmware mailbox): no more requests, which would fill the pipe and stop every reader of the
+  # awk; the tick goes out with what the files gave.
+  if (w == "" || (vcgencmd_asked > 0 && rd(vcgencmd_f ".n") + 0 < vcgencmd_asked)) { emit(out); return 1 }
   t = emitTagged(out)
-  if (emitKept) { print w "|" t | vcgencmd_helper; fflush(vcgencmd_helper) }
+  if (emitKept) { print w "|" t | vcgencmd_helper; fflush(vcgencmd_helper); vcgencmd_asked++ }
   return 1
 }
 `,
