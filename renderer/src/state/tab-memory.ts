@@ -4,7 +4,7 @@
 // form (with the GGUF header it read). A reload while a run goes on then shows the settings the
 // run was started with, on the right target — not defaults; a reload while a recorded session is
 // open shows that session again, not the newest run; a reload of a comparison compares the same
-// sessions the same way.
+// sessions the same way. And the import its Import dialog had under way, which the reload stops.
 import { KvTypeSchema } from '../../../shared/api/schemas';
 import { ModelHeaderSchema } from '../../../shared/api/session-schemas';
 import type { AppStore } from './store';
@@ -20,6 +20,8 @@ const COMPARE_KEY = 'kvscope.compare.v1';
 const KV_FORM_KEY = 'kvscope.kvForm.v1';
 /** The GGUF header the KV calculator read, with the target and path it was read from. */
 const KV_HEADER_KEY = 'kvscope.kvHeader.v1';
+/** The key of the log import this tab's dialog has under way (see leftImport). */
+const IMPORT_KEY = 'kvscope.importUnderWay.v1';
 const VIEWS: ReadonlySet<string> = new Set<MainView>(['run', 'sessions', 'compare', 'kv']);
 const ALIGNS: ReadonlySet<string> = new Set<CompareAlign>(['tokens', 'time']);
 /** Runs whose target is remembered; older ones are forgotten (a tab seldom starts more). */
@@ -115,6 +117,22 @@ export function rememberedScreen(storage: Storage): RememberedScreen | null {
 }
 
 /**
+ * The key of an import this tab had under way when it was reloaded, taken out of the storage, or
+ * null. A reload closes the Import dialog, and closing it stops its import (closeFileDialog): the
+ * page that comes back cancels it (cancelImport), so it neither goes on unseen nor writes a session
+ * later that a second import of the same log would duplicate.
+ */
+export function leftImport(storage: Storage): string | null {
+  const key = readJson(storage, IMPORT_KEY);
+  try {
+    storage.removeItem(IMPORT_KEY);
+  } catch {
+    // Storage disabled: there was nothing to take.
+  }
+  return typeof key === 'string' ? key : null;
+}
+
+/**
  * The names of the picked sessions: as listed (a rename shows there first), else as loaded for the
  * comparison, else as remembered before (a pick not listed or loaded yet keeps the name it had).
  */
@@ -164,6 +182,11 @@ export function keepTabMemory(store: AppStore, storage: Storage): () => void {
     if (state.form !== previous.form || state.selectedBoardId !== previous.selectedBoardId)
       writeJson(storage, FORM_KEY, { form: state.form, selectedBoardId: state.selectedBoardId });
     if (state.kvForm !== previous.kvForm) writeJson(storage, KV_FORM_KEY, state.kvForm);
+    const importKey = state.fileDialog?.importKey;
+    if (importKey !== previous.fileDialog?.importKey) {
+      if (importKey) writeJson(storage, IMPORT_KEY, importKey);
+      else leftImport(storage);
+    }
     if (state.kvHeader !== previous.kvHeader && state.kvHeader.status === 'ready') {
       const { ggufTarget, ggufPath } = state.kvForm;
       writeJson(storage, KV_HEADER_KEY, { target: ggufTarget, path: ggufPath.trim(), header: state.kvHeader.header });

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import type { ApiConnection } from '../api';
 import { connectApiEvents, startPageTicker, type AppStore } from '../state/store';
 import type { MainView } from '../state/sessions-slice';
-import { keepTabMemory, rememberedScreen } from '../state/tab-memory';
+import { keepTabMemory, leftImport, rememberedScreen } from '../state/tab-memory';
 import { BoardEditor } from './BoardEditor';
 import { ChartWarmup } from './ChartWarmup';
 import { CompareView } from './compare/CompareView';
@@ -27,6 +27,8 @@ function useLiveWiring(store: AppStore, connection: ApiConnection) {
   useEffect(() => {
     // Before the targets load: a reload keeps the form and the selected target (tab-memory.ts).
     const remembered = rememberedScreen(window.sessionStorage);
+    const importLeft = leftImport(window.sessionStorage);
+    if (importLeft) void connection.api.cancelImport({ importKey: importLeft }).catch(() => undefined);
     const forgetTab = keepTabMemory(store, window.sessionStorage);
     const state = store.getState();
     const offEvents = connectApiEvents(store, connection.api);

@@ -39,9 +39,8 @@ export function SessionFileDialog() {
   const [kind, setKind] = useState<ImportKind>('tegrastats');
   const [interval, setIntervalText] = useState(String(DEFAULT_INTERVAL_MS));
   const [intervalError, setIntervalError] = useState<string | null>(null);
-  // Import (or Open) is disabled while it works, so the focus of the user who pressed it went to
-  // <body> and stayed there when the file was refused. It goes to the path field, whose
-  // description the refusal now is.
+  // A refusal of the file is the path field's description: the focus goes there when it was lost
+  // (on <body>) meanwhile.
   const working = dialog?.working === true;
   const error = dialog?.error ?? null;
   useEffect(() => {
@@ -186,7 +185,14 @@ export function SessionFileDialog() {
           <button type="button" className="button-secondary" onClick={close} data-testid="session-file-cancel">
             Cancel
           </button>
-          <button type="submit" className="button-primary" disabled={dialog.working} data-testid="session-file-submit">
+          {/* While it works the button stays focusable (aria-disabled; a second submit is ignored by
+              submitFileDialog): disabled, it dropped the focus of the user who pressed it to <body>. */}
+          <button
+            type="submit"
+            className="button-primary"
+            aria-disabled={dialog.working || undefined}
+            data-testid="session-file-submit"
+          >
             {dialog.working ? (importing ? 'Importing…' : 'Opening…') : importing ? 'Import' : 'Open'}
           </button>
         </div>

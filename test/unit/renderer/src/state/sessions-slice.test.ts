@@ -13,6 +13,7 @@ import { snapshotOfStoredRun } from '../../../../../renderer/src/state/sessions-
 import { createAppStore } from '../../../../../renderer/src/state/store';
 import {
   keepTabMemory,
+  leftImport,
   rememberedScreen,
   restoredForm,
   restoredKvForm,
@@ -353,6 +354,32 @@ describe('closing a recorded session', () => {
 });
 
 describe('tab memory', () => {
+  it('remembers the import under way, which the reloaded tab takes back once to cancel it', () => {
+    const storage = memoryStorage();
+    const { api, store } = setup();
+    api.importSessionLog.mockImplementation(() => new Promise(() => undefined));
+    const stop = keepTabMemory(store, storage);
+    expect(leftImport(storage)).toBeNull(); // a new tab: nothing under way
+    store.getState().openFileDialog('import');
+    void store.getState().submitFileDialog({ path: '/logs/tegrastats.log', kind: 'tegrastats' });
+    const importKey = api.importSessionLog.mock.calls[0]?.[0].importKey;
+    expect(importKey).toMatch(/^[\w-]{8,64}$/);
+    stop(); // the page goes away with the import under way
+
+    expect(leftImport(storage)).toBe(importKey);
+    expect(leftImport(storage)).toBeNull(); // taken once: a second reload cancels nothing
+
+    // An import that ended (here: the dialog closed, which cancels it) is forgotten at once.
+    const again = setup();
+    again.api.importSessionLog.mockImplementation(() => new Promise(() => undefined));
+    const stopAgain = keepTabMemory(again.store, storage);
+    again.store.getState().openFileDialog('import');
+    void again.store.getState().submitFileDialog({ path: '/logs/tegrastats.log', kind: 'tegrastats' });
+    again.store.getState().closeFileDialog();
+    stopAgain();
+    expect(leftImport(storage)).toBeNull();
+  });
+
   it('restores the form and the selected target after a reload, and which target each run ran on', () => {
     const storage = memoryStorage();
     const first = setup().store;
