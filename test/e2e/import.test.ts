@@ -39,6 +39,20 @@ beforeAll(async () => {
 
 afterAll(() => app?.close());
 
+/** The Sessions view's Import log dialog. */
+const importDialog = () => app.page.getByRole('dialog', { name: 'Import a board log' });
+
+/** Import log… of a tegrastats log in the test's home, submitted (it may still be reading). */
+async function startTegrastatsImport(fileName: string): Promise<void> {
+  await app.page.getByTestId('sessions-import-log').click();
+  await importDialog().getByLabel('Log kind', { exact: true }).selectOption('tegrastats');
+  await importDialog().getByLabel('Log file', { exact: true }).fill(join(app.home, fileName));
+  await importDialog().getByTestId('session-file-submit').click();
+}
+
+/** The session files in the app's sessions folder. */
+const sessionFiles = () => readdirSync(join(app.home, 'sessions')).filter((f) => f.endsWith('.kvscope'));
+
 describe('an imported tegrastats log in the dashboard', () => {
   it(
     'opens with --open and lists the tegrastats series',
@@ -183,24 +197,16 @@ describe("the Sessions view's Import log and Open file", () => {
   it(
     'Cancel while a long log imports stops the import: no session is listed or written, and the log imports again',
     async () => {
-      const { page, problems, home } = app;
-      const sessionFiles = () => readdirSync(join(home, 'sessions')).filter((f) => f.endsWith('.kvscope'));
+      const { page, problems } = app;
       await page.getByTestId('view-sessions').click();
       const before = await page.locator('[data-testid^=session-][data-state]').count();
       const filesBefore = sessionFiles();
-      await page.getByTestId('sessions-import-log').click();
-      const dialog = page.getByRole('dialog', { name: 'Import a board log' });
-      await dialog.getByLabel('Log kind', { exact: true }).selectOption('tegrastats');
-      await dialog.getByLabel('Log file', { exact: true }).fill(join(home, 'orin-8h.log'));
-      await dialog.getByTestId('session-file-submit').click();
-      await dialog.getByRole('button', { name: 'Importing…' }).waitFor();
-      await dialog.getByTestId('session-file-cancel').click();
+      await startTegrastatsImport('orin-8h.log');
+      await importDialog().getByRole('button', { name: 'Importing…' }).waitFor();
+      await importDialog().getByTestId('session-file-cancel').click();
       expect(await page.getByRole('dialog').count()).toBe(0);
       // The same log again, to the end: the cancelled import, started first, would have ended by now.
-      await page.getByTestId('sessions-import-log').click();
-      await dialog.getByLabel('Log kind', { exact: true }).selectOption('tegrastats');
-      await dialog.getByLabel('Log file', { exact: true }).fill(join(home, 'orin-8h.log'));
-      await dialog.getByTestId('session-file-submit').click();
+      await startTegrastatsImport('orin-8h.log');
       await page.getByTestId('viewing-session').waitFor({ timeout: 60_000 });
       await page.getByTestId('view-sessions').click();
       await expect.poll(() => page.locator('[data-testid^=session-][data-state]').count()).toBe(before + 1);
@@ -213,20 +219,12 @@ describe("the Sessions view's Import log and Open file", () => {
   it(
     'a reload while a long log imports stops the import as Cancel does, and the focus stays on Import meanwhile',
     async () => {
-      const { page, problems, home } = app;
-      const sessionFiles = () => readdirSync(join(home, 'sessions')).filter((f) => f.endsWith('.kvscope'));
+      const { page, problems } = app;
       await page.getByTestId('view-sessions').click();
       const before = await page.locator('[data-testid^=session-][data-state]').count();
       const filesBefore = sessionFiles();
-      const dialog = page.getByRole('dialog', { name: 'Import a board log' });
-      const startImport = async () => {
-        await page.getByTestId('sessions-import-log').click();
-        await dialog.getByLabel('Log kind', { exact: true }).selectOption('tegrastats');
-        await dialog.getByLabel('Log file', { exact: true }).fill(join(home, 'orin-32h.log'));
-        await dialog.getByTestId('session-file-submit').click();
-      };
-      await startImport();
-      const working = dialog.getByRole('button', { name: 'Importing…' });
+      await startTegrastatsImport('orin-32h.log');
+      const working = importDialog().getByRole('button', { name: 'Importing…' });
       await working.waitFor();
       // Pressed, the button keeps the focus while it works (it was disabled, and the focus fell to <body>).
       expect(await working.evaluate((el) => el === document.activeElement)).toBe(true);
@@ -236,7 +234,7 @@ describe("the Sessions view's Import log and Open file", () => {
       // The same log again, to the end: the first import, started before it and had the reload left
       // it running, would have written its session by then.
       await page.getByTestId('view-sessions').click();
-      await startImport();
+      await startTegrastatsImport('orin-32h.log');
       await page.getByTestId('viewing-session').waitFor({ timeout: 90_000 });
       await page.getByTestId('view-sessions').click();
       await expect.poll(() => page.locator('[data-testid^=session-][data-state]').count()).toBe(before + 1);
