@@ -3,7 +3,7 @@
 // listed for the app's lifetime like `kvscope web --open`; and Import a board's log captured
 // without a link (tegrastats, perf, pmap, vcgencmd, llama.cpp) into a new session, as `kvscope
 // import` does. Either way the session then opens in the dashboard.
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { IMPORT_KINDS, type ImportKind } from '../../../../shared/api/session-schemas';
 import { RunRequestSchema } from '../../../../shared/api/schemas';
 import { LabelledField } from '../LabelledField';
@@ -39,14 +39,16 @@ export function SessionFileDialog() {
   const [kind, setKind] = useState<ImportKind>('tegrastats');
   const [interval, setIntervalText] = useState(String(DEFAULT_INTERVAL_MS));
   const [intervalError, setIntervalError] = useState<string | null>(null);
-  // A refusal of the file is the path field's description: the focus goes there when it was lost
-  // (on <body>) meanwhile.
+  // A refusal of the file is the path field's description: the focus goes there from the button
+  // that asked (it keeps the focus while it works), or from <body> when it was lost meanwhile.
   const working = dialog?.working === true;
   const error = dialog?.error ?? null;
+  const submitButton = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (working || error === null) return;
-    const lost = document.activeElement === null || document.activeElement === document.body;
-    if (lost) document.getElementById('session-file-path')?.focus();
+    const active = document.activeElement;
+    if (active === null || active === document.body || active === submitButton.current)
+      document.getElementById('session-file-path')?.focus();
   }, [working, error]);
   if (!dialog) return null;
   const importing = dialog.mode === 'import';
@@ -188,6 +190,7 @@ export function SessionFileDialog() {
           {/* While it works the button stays focusable (aria-disabled; a second submit is ignored by
               submitFileDialog): disabled, it dropped the focus of the user who pressed it to <body>. */}
           <button
+            ref={submitButton}
             type="submit"
             className="button-primary"
             aria-disabled={dialog.working || undefined}
