@@ -61,7 +61,10 @@ function pmap_tick(   ua, up, st, f, l, c, w, n, i, p, range, cmd) {
     # procps-ng translates its header and footer (de: "Adresse Kbytes RSS Dirty Modus Zuordnung").
     cmd = "LC_ALL=C exec pmap -x " pid " 2>&1"; pmap_o = "t=" up
     while ((cmd | getline l) > 0) pmap_o = pmap_o "\n" l
-    close(cmd); emit(pmap_o)
+    close(cmd)
+    # The engine ended while pmap read it (a table without mappings, or none): the end, not a reading.
+    st = rdFresh("/proc/" pid "/statm"); if (st == "" || st ~ /^0 /) return 0
+    emit(pmap_o)
     return 1
   }
   # statm unchanged since the last walk (same size, same resident pages): the walk would read

@@ -91,7 +91,8 @@ describe('the pmap collector', () => {
       expect(records.filter((r) => r.kind === 'diagnostic')).toEqual([]);
       const samples = records.filter((r) => r.kind === 'sample');
       expect(samples.length).toBeGreaterThanOrEqual(2);
-      for (const s of samples)
+      // The last may be of node tearing its heap down on the way out (its buffer unmapped, its map not yet gone).
+      for (const s of samples.slice(0, -1))
         expect(s.kind === 'sample' && s.values['pmap.largestAnonBytes']).toBeGreaterThanOrEqual(32 << 20);
     } finally {
       spawnSync('kill', ['-9', String(pid)]);
