@@ -13,8 +13,10 @@ export const SessionIdSchema = z
   .string()
   .regex(/^[a-z\d][\w-]{0,79}$/i, 'session id: letters, digits, _ and - (a file name in the sessions folder)');
 
-/** What the user calls a session; shown in lists and reports, never used as a file name. */
-/** A session's name: one line (a tab or a line break pasted into it would break the list's row and the reports' titles). */
+/**
+ * What the user calls a session; shown in lists and reports, never used as a file name. One line:
+ * a tab or a line break pasted into it would break the list's row and the reports' titles.
+ */
 export const SessionNameSchema = z
   .string()
   .trim()
