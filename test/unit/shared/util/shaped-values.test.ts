@@ -12,10 +12,15 @@ setFlagsFromString('--allow-natives-syntax');
 // eslint-disable-next-line @typescript-eslint/no-implied-eval -- V8's own test of an object's layout, compiled after the flag
 const hasFastProperties = new Function('o', 'return %HasFastProperties(o)') as (o: object) => boolean;
 
-/** What `v[key] = value` in order builds. */
+/**
+ * What `v[key] = value` in order builds, each key an own property: `__proto__` too (fc.string()
+ * makes it), which plain assignment would take for the prototype, not a reading.
+ */
 function keyed(keys: readonly string[], values: readonly (number | null)[]): Record<string, number | null> {
   const v: Record<string, number | null> = {};
-  keys.forEach((k, i) => (v[k] = values[i] ?? null));
+  keys.forEach((k, i) =>
+    Object.defineProperty(v, k, { value: values[i] ?? null, enumerable: true, writable: true, configurable: true }),
+  );
   return v;
 }
 
