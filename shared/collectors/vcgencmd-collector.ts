@@ -101,8 +101,12 @@ function vcgencmd_tick(   ua, out, w, b, f, t) {
   else if (vcgencmd_vc) w = w "c"
   # Nothing to ask; or the shell has not answered the last request yet (vcgencmd hanging on a stuck
   # firmware mailbox): no more requests, which would fill the pipe and stop every reader of the
-  # awk; the tick goes out with what the files gave.
-  if (w == "" || (vcgencmd_asked > 0 && rd(vcgencmd_f ".n") + 0 < vcgencmd_asked)) { emit(out); return 1 }
+  # awk; the tick goes out with what the files gave, and not at all when they gave nothing (a
+  # board without the files: a line without a reading would read as a fault of the board).
+  if (w == "" || (vcgencmd_asked > 0 && rd(vcgencmd_f ".n") + 0 < vcgencmd_asked)) {
+    if (out != "t=" ua[1]) emit(out)
+    return 1
+  }
   t = emitTagged(out)
   if (emitKept) { print w "|" t | vcgencmd_helper; fflush(vcgencmd_helper); vcgencmd_asked++ }
   return 1

@@ -260,6 +260,10 @@ describe('board collector scripts on directory fixtures', () => {
     expect(got.length).toBeGreaterThanOrEqual(4);
     for (const s of got) expect(s.values).toMatchObject({ ...THROTTLED_0x50005, 'rpi.soc.C': 74.01 });
     expect(readFileSync(log, 'utf8').split('\n').filter(Boolean)).toEqual(['get_throttled', 'measure_clock arm']);
+    // Without the files every reading is vcgencmd's: the ticks while it hangs say nothing, rather
+    // than lines without a reading (each a diagnostic, as if the board had failed).
+    const bare = await runScript(vcgencmdCollector, { root: dir, path: `${bin}:${PLAIN_PATH}`, engineMs: 1500 });
+    expect(bare.filter((r) => r.kind === 'diagnostic')).toEqual([]);
   });
 
   it("vcgencmd's readings from its shell are tagged as the collector's lines and stop at its spool cap", () => {
