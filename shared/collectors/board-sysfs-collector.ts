@@ -8,11 +8,13 @@
 // Thermal zone temperatures and cpufreq are the procfs collector's (shared/collectors/procfs-collector.ts).
 //
 // The script takes a root directory ($3, default `/`, or KVSCOPE_SYSFS_ROOT on the target for
-// tests, see docs/DEVELOPING.md) and prints paths relative to it, as `grep .` prints them, so the
+// tests, see docs/DEVELOPING.md; then $4, how often a clock's caps are read while it stays, see
+// KV_BOARD_FILES below) and prints paths relative to it, as `grep .` prints them, so the
 // tick is read by shared/parsers/thermal-parsers.ts (shared/collectors/board-sysfs-tick.ts).
 // Lines: shared/collectors/board-sysfs-collector-parser.ts.
 import type { CollectorDefinition, ReaderPart } from './collector';
 import { BOARD_UNREADABLE_HOW, createBoardSysfsCollectorParser } from './board-sysfs-collector-parser';
+import { capRecheckEveryTicks } from './procfs-sampler-script';
 import { readerScript } from './reader-script';
 
 const ABSENT_REASON =
@@ -24,8 +26,12 @@ const ABSENT_REASON =
 // `s <path>` (a name: an INA channel's label) read on the first tick and repeated on every tick
 // after it: each tick is read by itself (board-sysfs-tick.ts), and a driver's labels never change
 // while it is bound, so Jetson's three labels cost one read each per run, not one per tick.
+// `c <path>` (a devfreq device's min_freq and max_freq, after its cur_freq) is read when that
+// clock moved since the last tick, else every KV_BOARD_CAPS_EVERY-th tick, its last reading
+// repeated between (CAP_RECHECK_PERIOD_MS: a limit that holds the clock back moves it).
+// Arguments: the root directory, and that N.
 const reader: ReaderPart = {
-  setupSh: `R="\${1:-\${KVSCOPE_SYSFS_ROOT:-/}}"; R="\${R%/}"
+  setupSh: `R="\${1:-\${KVSCOPE_SYSFS_ROOT:-/}}"; R="\${R%/}"; export KV_BOARD_CAPS_EVERY="\${2:-1}"
 L=""; nd=0; nn=0; nh=0; nt=0; nu=0; U=""
 add() { L="$L$1 $2
 "; }
@@ -38,8 +44,9 @@ ok() {
 }
 for d in "$R"/sys/class/devfreq/*; do
   [ -d "$d" ] || continue
-  n=\${d##*/}; c=0
-  for a in cur_freq min_freq max_freq; do ok "/sys/class/devfreq/$n/$a" && add e "/sys/class/devfreq/$n/$a" && c=1; done
+  n=\${d##*/}; c=0; k=e
+  ok "/sys/class/devfreq/$n/cur_freq" && add e "/sys/class/devfreq/$n/cur_freq" && c=1 && k=c
+  for a in min_freq max_freq; do ok "/sys/class/devfreq/$n/$a" && add $k "/sys/class/devfreq/$n/$a" && c=1; done
   nd=$((nd + c))
 done
 ok /sys/kernel/debug/rknpu/load && add e /sys/kernel/debug/rknpu/load && nn=1
@@ -85,10 +92,13 @@ export KV_BOARD_FILES="$L" KV_BOARDSYSFS_ROOT="$R"`,
   awk: String.raw`
 function boardsysfs_begin() {
   boardsysfs_n = split(ENVIRON["KV_BOARD_FILES"], boardsysfs_files, "\n"); boardsysfs_first = 1
-  boardsysfs_root = ENVIRON["KV_BOARDSYSFS_ROOT"]
+  boardsysfs_root = ENVIRON["KV_BOARDSYSFS_ROOT"]; boardsysfs_ticks = 0
+  boardsysfs_capEvery = ENVIRON["KV_BOARD_CAPS_EVERY"] + 0; if (boardsysfs_capEvery < 1) boardsysfs_capEvery = 1
   return 1
 }
-function boardsysfs_tick(   ua, out, i, f, k, p) {
+# boardsysfs_kept[i]: file i's last reading (a label, a cap); boardsysfs_moved: the clock before
+# a cap changed since the last tick.
+function boardsysfs_tick(   ua, out, i, f, k, p, v) {
   if (rdTick("/proc/" pid "/stat") == "") return 0
   split(rdTick("/proc/uptime"), ua, " ")
   out = "t=" ua[1]
@@ -97,11 +107,20 @@ function boardsysfs_tick(   ua, out, i, f, k, p) {
     if (f == "" || (k == "o" && !boardsysfs_first)) continue
     p = substr(f, 3)
     if (k == "s") {
-      if (boardsysfs_first) boardsysfs_static[i] = rd(boardsysfs_root p)
-      out = out "|" p ":" boardsysfs_static[i]
-    } else out = out "|" p ":" rd(boardsysfs_root p)
+      if (boardsysfs_first) boardsysfs_kept[i] = rd(boardsysfs_root p)
+      v = boardsysfs_kept[i]
+    } else if (k == "c") {
+      if (boardsysfs_moved || boardsysfs_ticks - boardsysfs_at[i] >= boardsysfs_capEvery) {
+        boardsysfs_kept[i] = rd(boardsysfs_root p); boardsysfs_at[i] = boardsysfs_ticks
+      }
+      v = boardsysfs_kept[i]
+    } else {
+      v = rd(boardsysfs_root p)
+      boardsysfs_moved = boardsysfs_first || v != boardsysfs_kept[i]; boardsysfs_kept[i] = v
+    }
+    out = out "|" p ":" v
   }
-  boardsysfs_first = 0
+  boardsysfs_first = 0; boardsysfs_ticks++
   # Nothing but the time (a board with trip points only, after the first tick): no line, which
   # would read as a tick without a reading.
   if (out != "t=" ua[1]) emit(out)
@@ -125,6 +144,7 @@ export const boardSysfsCollector: CollectorDefinition = {
   // A getline per file: a few dozen files cost well under a millisecond a tick; devfreq governors
   // move clocks every 10–100 ms, so 1 s shows the trend, faster shows the steps.
   interval: { defaultMs: 1000, minMs: 200, maxMs: 60_000 },
+  scriptArgs: (intervalMs) => ['', String(capRecheckEveryTicks(intervalMs))],
   createParser: createBoardSysfsCollectorParser,
   series: [
     { key: 'devfreq.*.curFreqMHz', label: 'devfreq clock', legend: (d) => `${d} clock`, unit: 'MHz', kind: 'gauge' },

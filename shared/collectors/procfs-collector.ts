@@ -6,6 +6,7 @@
 import type { CollectorDefinition } from './collector';
 import { createProcfsSamplerParser } from './procfs-sampler-parser';
 import {
+  capRecheckEveryTicks,
   GROUP_RESCAN_SLOW_PERIOD_MS,
   procfsReader,
   procfsSamplerScript,
@@ -26,6 +27,7 @@ export const procfsCollector: CollectorDefinition = {
     String(rescanEveryTicks(intervalMs)),
     String(rescanEveryTicks(intervalMs, GROUP_RESCAN_SLOW_PERIOD_MS)),
     String(unchangedWalkEveryTicks(intervalMs)),
+    String(capRecheckEveryTicks(intervalMs)),
   ],
   createParser: createProcfsSamplerParser,
   series: [

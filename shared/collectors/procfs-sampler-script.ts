@@ -88,6 +88,7 @@ function procfs_begin(   i) {
   split(ENVIRON["KV_PROCFS_PCAPS"], procfs_pc, "\n"); procfs_sr = 1; procfs_ticks = 0
   procfs_every = ENVIRON["KV_PROCFS_EVERY"] + 0; if (procfs_every < 1) procfs_every = 1
   procfs_rollSt = ""; procfs_rollTick = 0; procfs_stale = ENVIRON["KV_PROCFS_STALE"] + 0
+  procfs_capEvery = ENVIRON["KV_PROCFS_CAPS_EVERY"] + 0; if (procfs_capEvery < 1) procfs_capEvery = 1
   # The lines read from status and meminfo.
   procfs_nw = split("VmRSS: RssAnon: RssFile: RssShmem: VmHWM: Threads: VmSwap: MemTotal: MemAvailable: MemFree: Cached: SwapTotal: SwapFree: NvMapMemUsed:", procfs_wl, " ")
   for (i = 1; i <= procfs_nw; i++) procfs_want[procfs_wl[i]] = 1
@@ -155,12 +156,23 @@ function procfs_tick(   up, ua, fresh, l, out, alive, ok, k, base, rs, ra, rf, r
   out = out " cpu=" a[2] "," a[3] "," a[4] "," a[5] "," a[6] "," a[7] "," a[8] "," a[9]
   # Its CPU time from the stat read at this tick's start when there was one.
   if (procfs_saOf == procfs_cur || procfs_stat(procfs_cur)) out = out " pc=" procfs_sa[12] "," procfs_sa[13]
-  for (i = 1; i <= procfs_nz; i++) if (procfs_zp[i] != "") out = out " tz" (i - 1) "=" rd(procfs_zp[i])
-  for (i = 1; i <= procfs_np; i++) if (procfs_pp[i] != "") out = out " cf" (i - 1) "=" rd(procfs_pp[i])
+  # rdTick: the vcgencmd reader reads the same zone and policy0's clock on a Pi (one read a tick).
+  for (i = 1; i <= procfs_nz; i++) if (procfs_zp[i] != "") out = out " tz" (i - 1) "=" rdTick(procfs_zp[i])
+  for (i = 1; i <= procfs_np; i++) if (procfs_pp[i] != "") {
+    l = rdTick(procfs_pp[i]); out = out " cf" (i - 1) "=" l
+    procfs_moved[i] = (procfs_ticks == 0 || l != procfs_cfWas[i]); procfs_cfWas[i] = l
+  }
   # Each policy's cap (scaling_max_freq): where the thermal framework's cpufreq cooling, or a
   # user, holds the cluster below its hardware maximum, whatever the load (an idle cluster sits
-  # at its floor with its cap at the top).
-  for (i = 1; i <= procfs_np; i++) if (procfs_pc[i] != "") out = out " cm" (i - 1) "=" rd(procfs_pc[i])
+  # at its floor with its cap at the top). Read again when the policy's clock moved since the last
+  # tick, else every "capEvery"-th tick (CAP_RECHECK_PERIOD_MS), and the last reading carried
+  # between: a cap lowered below the clock moves the clock at once (cpufreq re-targets the policy
+  # on every change of its limits), so a cap that holds the clock back is read at that tick; a
+  # cap that changes above the clock holds nothing back yet.
+  for (i = 1; i <= procfs_np; i++) if (procfs_pc[i] != "") {
+    if (procfs_moved[i] || procfs_ticks - procfs_cmAt[i] >= procfs_capEvery) { procfs_cm[i] = rd(procfs_pc[i]); procfs_cmAt[i] = procfs_ticks }
+    out = out " cm" (i - 1) "=" procfs_cm[i]
+  }
   emit(out); procfs_ticks++
   return 1
 }
@@ -192,6 +204,20 @@ export function unchangedWalkEveryTicks(intervalMs: number): number {
 }
 
 /**
+ * How often a clock's cap (cpufreq's scaling_max_freq, devfreq's min_freq and max_freq) is read
+ * while the clock it caps has not moved since the last tick. cpufreq and devfreq re-target the
+ * clock whenever a limit changes (a thermal cooling state, a PM QoS request, a user's echo), so a
+ * limit that holds the clock back moves the clock, and is read at that tick; one that changes on
+ * the far side of the clock holds nothing back, and is read within this period. An idle RK3588
+ * reads 9 such files a second at 1 Hz otherwise (3 policies, 3 devfreq devices × 2).
+ */
+export const CAP_RECHECK_PERIOD_MS = 10_000;
+
+export function capRecheckEveryTicks(intervalMs: number): number {
+  return Math.max(1, Math.round(CAP_RECHECK_PERIOD_MS / intervalMs));
+}
+
+/**
  * How often the sampler looks for a larger member of the engine's group (an engine a wrapper
  * starts after its own set-up). A rescan lists /proc (~0.3 ms of CPU with 400 processes) and
  * reads the stat of new processes and members only. Wrappers start their engine within seconds,
@@ -215,21 +241,24 @@ export function rescanEveryTicks(intervalMs: number, periodMs = GROUP_RESCAN_PER
  * read smaps_rollup every N ticks (default 1), $2 = re-choose the measured process every N ticks
  * (default 1) for the first GROUP_RESCAN_FAST_COUNT rescans, $3 = every N ticks after them
  * (default: $2), $4 = while statm is unchanged, read smaps_rollup again only every N ticks
- * (default 0: every $1). One line per tick.
+ * (default 0: every $1), $5 = while a policy's clock stays the same, read its cap every N ticks
+ * (default 1: every tick; see CAP_RECHECK_PERIOD_MS). One line per tick.
  */
 export const procfsReader: ReaderPart = {
-  setupSh: `E="\${1:-1}"; R="\${2:-1}"; S="\${3:-$R}"; U="\${4:-0}"
+  setupSh: `E="\${1:-1}"; R="\${2:-1}"; S="\${3:-$R}"; U="\${4:-0}"; C="\${5:-1}"
 PS=$(getconf PAGESIZE 2>/dev/null || getconf PAGE_SIZE 2>/dev/null || echo 4096)
 CLK=$(getconf CLK_TCK 2>/dev/null || echo 100)
+# /sys under KVSCOPE_SYSFS_ROOT where a test sets it (the board collectors' fixtures, docs/DEVELOPING.md).
+SR="\${KVSCOPE_SYSFS_ROOT:-}"; SR="\${SR%/}"
 zones=""; ztypes=""
-for z in /sys/class/thermal/thermal_zone*; do
+for z in "$SR"/sys/class/thermal/thermal_zone*; do
   [ -r "$z/temp" ] || continue
   t=unknown; read -r t < "$z/type" 2>/dev/null
   zones="$zones$z/temp
 "; ztypes="$ztypes$t,"
 done
 pols=""; pcaps=""; pnames=""
-for p in /sys/devices/system/cpu/cpufreq/policy*; do
+for p in "$SR"/sys/devices/system/cpu/cpufreq/policy*; do
   [ -r "$p/scaling_cur_freq" ] || continue
   pols="$pols$p/scaling_cur_freq
 "; pnames="$pnames\${p##*/},"
@@ -238,7 +267,7 @@ for p in /sys/devices/system/cpu/cpufreq/policy*; do
 "
 done
 say "H v=1 pid=$P pagesize=$PS clk=$CLK zones=$ztypes policies=$pnames"
-export KV_PROCFS_EVERY="$E" KV_PROCFS_STALE="$U" KV_PROCFS_ZONES="$zones" KV_PROCFS_POLS="$pols" KV_PROCFS_PCAPS="$pcaps"
+export KV_PROCFS_EVERY="$E" KV_PROCFS_STALE="$U" KV_PROCFS_CAPS_EVERY="$C" KV_PROCFS_ZONES="$zones" KV_PROCFS_POLS="$pols" KV_PROCFS_PCAPS="$pcaps"
 # The ticker lists /proc itself (a readdir of every process, no fork) only at a rescan tick: every
 # R ticks for the first ${GROUP_RESCAN_FAST_COUNT} rescans, then every S ticks. Nothing else wakes between the ticks
 # and the awk (which lists /proc itself once the group's leader is gone).

@@ -92,11 +92,12 @@ function vcgencmd_tick(   ua, out, w, b, f, t) {
   else w = "b"
   if (vcgencmd_tz != "") {
     f = "/sys/class/thermal/" vcgencmd_tz
-    out = out "|" f "/type:" vcgencmd_tzt "|" f "/temp:" rd(vcgencmd_root f "/temp")
+    # rdTick: the procfs reader reads the same zone (and policy0's clock below): one read a tick.
+    out = out "|" f "/type:" vcgencmd_tzt "|" f "/temp:" rdTick(vcgencmd_root f "/temp")
   } else w = w "t"
   # The ARM clock: cpufreq's while no now bit is set (the bits' last hex digit is 0), else measured.
   f = ""
-  if (vcgencmd_cf != "" && vcgencmd_thf != "" && b ~ /^[0-9a-fA-F]*0$/) f = rd(vcgencmd_root vcgencmd_cf)
+  if (vcgencmd_cf != "" && vcgencmd_thf != "" && b ~ /^[0-9a-fA-F]*0$/) f = rdTick(vcgencmd_root vcgencmd_cf)
   if (f ~ /^[0-9]+$/) out = out "|" vcgencmd_cf ":" f
   else if (vcgencmd_vc) w = w "c"
   # Nothing to ask; or the shell has not answered the last request yet (vcgencmd hanging on a stuck

@@ -31,19 +31,39 @@ const SHIM_PATH = `${SHIMS}:${PLAIN_PATH}`;
  */
 async function runScript(
   def: CollectorDefinition,
-  opts: { root?: string; path?: string; engineMs: number; intervalS?: number },
+  opts: {
+    root?: string;
+    path?: string;
+    engineMs: number;
+    intervalS?: number;
+    /** Arguments after the root. */
+    more?: string[];
+    /** Told the count of tick lines (`t=…`) so far, as each arrives. */
+    onTick?: (count: number) => void;
+  },
 ): Promise<CollectorRecord[]> {
   const file = join(dir, `${def.id}.sh`);
   writeFileSync(file, def.script ?? '');
   const engine: ChildProcess = spawn('sleep', [String(opts.engineMs / 1000)], { stdio: 'ignore' });
-  const args = [file, String(engine.pid), (opts.intervalS ?? 0.2).toFixed(3), ...(opts.root ? [opts.root] : [])];
+  const args = [
+    file,
+    String(engine.pid),
+    (opts.intervalS ?? 0.2).toFixed(3),
+    ...(opts.root ? [opts.root] : []),
+    ...(opts.more ?? []),
+  ];
   const child = spawn('sh', args, {
     cwd: dir,
     stdio: ['ignore', 'pipe', 'ignore'],
     env: { PATH: opts.path ?? PLAIN_PATH, TMPDIR: dir, KVSCOPE_SHIM_STATE: dir },
   });
   let out = '';
-  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  let ticks = 0;
+  child.stdout?.on('data', (d: Buffer) => {
+    const text = d.toString();
+    out += text;
+    for (const line of text.split('\n')) if (line.startsWith('t=')) opts.onTick?.(++ticks);
+  });
   await new Promise((resolve) => child.on('close', resolve));
   const parser = def.createParser();
   return out
@@ -103,6 +123,56 @@ describe('board collector scripts on directory fixtures', () => {
     // start may read the same hundredth).
     expect(got[1]?.uptimeMs ?? 0).toBeGreaterThanOrEqual(got[0]?.uptimeMs ?? 0);
     expect(got[0]?.uptimeMs ?? 0).toBeGreaterThan(0);
+  });
+
+  it("board sysfs reads a devfreq device's floor and ceiling again at the tick its clock moved, else every N-th tick", async () => {
+    // A copy of the RK3588 tree, the GPU's limits read every 1000th tick while its clock stays
+    // (the 4th argument): a ceiling lowered above the clock is not read; one lowered below it,
+    // with the clock it moves (ceiling first, as devfreq changes them), is read at that tick.
+    // The other devices' limits are read on the first tick only, and carried.
+    const root = join(dir, 'devfreq-caps');
+    cpSync(boardRoot('rk3588-orange-pi-5'), root, { recursive: true });
+    const gpu = (file: string, hz: number) =>
+      writeFileSync(join(root, 'sys/class/devfreq/fb000000.gpu', file), `${hz}\n`);
+    const got = await samplesOf(boardSysfsCollector, {
+      root,
+      more: ['1000'],
+      engineMs: 2600,
+      onTick: (count) => {
+        if (count === 1) gpu('max_freq', 800_000_000);
+        if (count === 5) {
+          gpu('max_freq', 200_000_000);
+          gpu('min_freq', 200_000_000);
+          gpu('cur_freq', 200_000_000);
+        }
+      },
+    });
+    const clock = got.map((s) => s.values['devfreq.fb000000.gpu.curFreqMHz']);
+    const ceiling = got.map((s) => s.values['devfreq.fb000000.gpu.maxFreqMHz']);
+    const floor = got.map((s) => s.values['devfreq.fb000000.gpu.minFreqMHz']);
+    const moved = clock.indexOf(200);
+    expect(moved).toBeGreaterThan(4);
+    expect(ceiling.slice(0, moved).every((c) => c === 1000)).toBe(true);
+    expect(floor.slice(0, moved).every((c) => c === 300)).toBe(true);
+    expect(ceiling[moved]).toBe(200);
+    expect(floor[moved]).toBe(200);
+    expect(got.every((s) => s.values['devfreq.dmc.maxFreqMHz'] === 2112)).toBe(true);
+  });
+
+  it('board sysfs reads the limits of a clock that stays every N-th tick (its second argument)', async () => {
+    const root = join(dir, 'devfreq-caps-every');
+    cpSync(boardRoot('rk3588-orange-pi-5'), root, { recursive: true });
+    const got = await samplesOf(boardSysfsCollector, {
+      root,
+      more: ['3'],
+      engineMs: 2400,
+      onTick: (count) => count === 1 && writeFileSync(join(root, 'sys/class/devfreq/dmc/max_freq'), '1560000000\n'),
+    });
+    const ceiling = got.map((s) => s.values['devfreq.dmc.maxFreqMHz']);
+    const lowered = ceiling.indexOf(1560);
+    expect(lowered).toBeGreaterThanOrEqual(3);
+    expect(lowered % 3).toBe(0);
+    expect(ceiling.slice(0, lowered).every((c) => c === 2112)).toBe(true);
   });
 
   it('board sysfs on a Jetson tree without tegrastats: INA3221 rails as mV × mA', async () => {

@@ -250,6 +250,56 @@ describe('procfs sampler on this kernel', () => {
     expect(s?.values).not.toHaveProperty('cpufreq.policy6.max.KHz');
   });
 
+  it("reads a policy's cap again at the tick its clock moved, else every N-th tick, the last reading carried between", async () => {
+    // A tree as KVSCOPE_SYSFS_ROOT (where the sampler looks for /sys), one policy at 408 MHz capped
+    // at 1.8 GHz; 0.2 s ticks, the 5th argument how often the cap is read while the clock stays.
+    const root = join(dir, 'caps-root');
+    const pol = join(root, 'sys/devices/system/cpu/cpufreq/policy0');
+    const put = (file: string, kHz: number) => writeFileSync(join(pol, file), `${kHz}\n`);
+    const run = async (capEvery: string, change: (count: number) => void) => {
+      mkdirSync(pol, { recursive: true });
+      put('scaling_cur_freq', 408_000);
+      put('scaling_max_freq', 1_800_000);
+      const env = { ...process.env, KVSCOPE_SYSFS_ROOT: root };
+      const { records } = await sample(
+        '/bin/dash',
+        env,
+        watched.pid!,
+        12,
+        ['1', '1000', '0', capEvery],
+        'sampler.sh',
+        '0.2',
+        change,
+      );
+      const got = records.filter((r): r is Extract<SamplerRecord, { kind: 'sample' }> => r.kind === 'sample');
+      return {
+        clock: got.map((s) => s.values['cpufreq.policy0.KHz']),
+        cap: got.map((s) => s.values['cpufreq.policy0.max.KHz']),
+      };
+    };
+    // Every 3rd tick: a cap lowered above the clock (it holds nothing back) shows at a 3rd tick.
+    const every3 = await run('3', (count) => count === 1 && put('scaling_max_freq', 1_200_000));
+    const lowered = every3.cap.indexOf(1_200_000);
+    expect(lowered).toBeGreaterThanOrEqual(3);
+    expect(lowered % 3).toBe(0);
+    expect(every3.cap.slice(0, lowered).every((c) => c === 1_800_000)).toBe(true);
+    expect(every3.cap.slice(lowered).every((c) => c === 1_200_000)).toBe(true);
+    // Every 1000th: the same change is never read while the clock stays; a cap lowered below the
+    // clock, which moves the clock (the cap written first, as cpufreq changes them), is read at
+    // the tick the clock moved.
+    const every1000 = await run('1000', (count) => {
+      if (count === 1) put('scaling_max_freq', 1_200_000);
+      if (count === 6) {
+        put('scaling_max_freq', 600_000);
+        put('scaling_cur_freq', 600_000);
+      }
+    });
+    const moved = every1000.clock.indexOf(600_000);
+    expect(moved).toBeGreaterThan(5);
+    expect(every1000.cap.slice(0, moved).every((c) => c === 1_800_000)).toBe(true);
+    expect(every1000.cap[moved]).toBe(600_000);
+  });
+
   it('per tick only the ticker and the awk wake: no shell between them', async () => {
     // Rescans at every tick for the first 10 (1 s at 0.1 s), then every 1000 ticks: the window
     // below has no rescan, only ticks.
