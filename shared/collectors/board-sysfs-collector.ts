@@ -14,8 +14,7 @@
 // Lines: shared/collectors/board-sysfs-collector-parser.ts.
 import type { CollectorDefinition, ReaderPart } from './collector';
 import { BOARD_UNREADABLE_HOW, createBoardSysfsCollectorParser } from './board-sysfs-collector-parser';
-import { capRecheckEveryTicks } from './procfs-sampler-script';
-import { readerScript } from './reader-script';
+import { capRecheckEveryTicks, readerScript } from './reader-script';
 
 const ABSENT_REASON =
   'no devfreq device, no readable Rockchip NPU load, no INA power sensor and no thermal trip point under /sys';
@@ -28,7 +27,8 @@ const ABSENT_REASON =
 // while it is bound, so Jetson's three labels cost one read each per run, not one per tick.
 // `c <path>` (a devfreq device's min_freq and max_freq, after its cur_freq) is read when that
 // clock moved since the last tick, else every KV_BOARD_CAPS_EVERY-th tick, its last reading
-// repeated between (CAP_RECHECK_PERIOD_MS: a limit that holds the clock back moves it).
+// repeated between (rdCap, CAP_RECHECK_PERIOD_MS in reader-script.ts: a limit that holds the
+// clock back moves it).
 // Arguments: the root directory, and that N.
 const reader: ReaderPart = {
   setupSh: `R="\${1:-\${KVSCOPE_SYSFS_ROOT:-/}}"; R="\${R%/}"; export KV_BOARD_CAPS_EVERY="\${2:-1}"
@@ -96,7 +96,7 @@ function boardsysfs_begin() {
   boardsysfs_capEvery = ENVIRON["KV_BOARD_CAPS_EVERY"] + 0; if (boardsysfs_capEvery < 1) boardsysfs_capEvery = 1
   return 1
 }
-# boardsysfs_kept[i]: file i's last reading (a label, a cap); boardsysfs_moved: the clock before
+# boardsysfs_kept[i]: file i's last reading (a label, a clock); boardsysfs_moved: the clock before
 # a cap changed since the last tick.
 function boardsysfs_tick(   ua, out, i, f, k, p, v) {
   if (rdTick("/proc/" pid "/stat") == "") return 0
@@ -109,12 +109,8 @@ function boardsysfs_tick(   ua, out, i, f, k, p, v) {
     if (k == "s") {
       if (boardsysfs_first) boardsysfs_kept[i] = rd(boardsysfs_root p)
       v = boardsysfs_kept[i]
-    } else if (k == "c") {
-      if (boardsysfs_moved || boardsysfs_ticks - boardsysfs_at[i] >= boardsysfs_capEvery) {
-        boardsysfs_kept[i] = rd(boardsysfs_root p); boardsysfs_at[i] = boardsysfs_ticks
-      }
-      v = boardsysfs_kept[i]
-    } else {
+    } else if (k == "c") v = rdCap(boardsysfs_root p, boardsysfs_moved, boardsysfs_ticks, boardsysfs_capEvery)
+    else {
       v = rd(boardsysfs_root p)
       boardsysfs_moved = boardsysfs_first || v != boardsysfs_kept[i]; boardsysfs_kept[i] = v
     }

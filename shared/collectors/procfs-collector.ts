@@ -5,8 +5,8 @@
 // run's own `intervalMs`.
 import type { CollectorDefinition } from './collector';
 import { createProcfsSamplerParser } from './procfs-sampler-parser';
+import { capRecheckEveryTicks } from './reader-script';
 import {
-  capRecheckEveryTicks,
   GROUP_RESCAN_SLOW_PERIOD_MS,
   procfsReader,
   procfsSamplerScript,

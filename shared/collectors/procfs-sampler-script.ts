@@ -165,14 +165,10 @@ function procfs_tick(   up, ua, fresh, l, out, alive, ok, k, base, rs, ra, rf, r
   # Each policy's cap (scaling_max_freq): where the thermal framework's cpufreq cooling, or a
   # user, holds the cluster below its hardware maximum, whatever the load (an idle cluster sits
   # at its floor with its cap at the top). Read again when the policy's clock moved since the last
-  # tick, else every "capEvery"-th tick (CAP_RECHECK_PERIOD_MS), and the last reading carried
-  # between: a cap lowered below the clock moves the clock at once (cpufreq re-targets the policy
-  # on every change of its limits), so a cap that holds the clock back is read at that tick; a
-  # cap that changes above the clock holds nothing back yet.
-  for (i = 1; i <= procfs_np; i++) if (procfs_pc[i] != "") {
-    if (procfs_moved[i] || procfs_ticks - procfs_cmAt[i] >= procfs_capEvery) { procfs_cm[i] = rd(procfs_pc[i]); procfs_cmAt[i] = procfs_ticks }
-    out = out " cm" (i - 1) "=" procfs_cm[i]
-  }
+  # tick, else every "capEvery"-th tick, the last reading carried between (rdCap,
+  # CAP_RECHECK_PERIOD_MS in shared/collectors/reader-script.ts).
+  for (i = 1; i <= procfs_np; i++)
+    if (procfs_pc[i] != "") out = out " cm" (i - 1) "=" rdCap(procfs_pc[i], procfs_moved[i], procfs_ticks, procfs_capEvery)
   emit(out); procfs_ticks++
   return 1
 }
@@ -204,20 +200,6 @@ export function unchangedWalkEveryTicks(intervalMs: number): number {
 }
 
 /**
- * How often a clock's cap (cpufreq's scaling_max_freq, devfreq's min_freq and max_freq) is read
- * while the clock it caps has not moved since the last tick. cpufreq and devfreq re-target the
- * clock whenever a limit changes (a thermal cooling state, a PM QoS request, a user's echo), so a
- * limit that holds the clock back moves the clock, and is read at that tick; one that changes on
- * the far side of the clock holds nothing back, and is read within this period. An idle RK3588
- * reads 9 such files a second at 1 Hz otherwise (3 policies, 3 devfreq devices × 2).
- */
-export const CAP_RECHECK_PERIOD_MS = 10_000;
-
-export function capRecheckEveryTicks(intervalMs: number): number {
-  return Math.max(1, Math.round(CAP_RECHECK_PERIOD_MS / intervalMs));
-}
-
-/**
  * How often the sampler looks for a larger member of the engine's group (an engine a wrapper
  * starts after its own set-up). A rescan lists /proc (~0.3 ms of CPU with 400 processes) and
  * reads the stat of new processes and members only. Wrappers start their engine within seconds,
@@ -242,7 +224,7 @@ export function rescanEveryTicks(intervalMs: number, periodMs = GROUP_RESCAN_PER
  * (default 1) for the first GROUP_RESCAN_FAST_COUNT rescans, $3 = every N ticks after them
  * (default: $2), $4 = while statm is unchanged, read smaps_rollup again only every N ticks
  * (default 0: every $1), $5 = while a policy's clock stays the same, read its cap every N ticks
- * (default 1: every tick; see CAP_RECHECK_PERIOD_MS). One line per tick.
+ * (default 1: every tick; see CAP_RECHECK_PERIOD_MS in reader-script.ts). One line per tick.
  */
 export const procfsReader: ReaderPart = {
   setupSh: `E="\${1:-1}"; R="\${2:-1}"; S="\${3:-$R}"; U="\${4:-0}"; C="\${5:-1}"

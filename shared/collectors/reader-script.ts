@@ -17,6 +17,21 @@ import type { CollectorDefinition, ReaderPart } from './collector';
 import { AWK_INTERACTIVE_SH, awkWord, EMIT_AWK, SAY_SH, TICKER_SH } from './collector-script';
 import { shellJoin } from '../util/shell';
 
+/**
+ * How often a clock's cap (cpufreq's scaling_max_freq, devfreq's min_freq and max_freq) is read
+ * while the clock it caps has not moved since the last tick (`rdCap`). cpufreq and devfreq
+ * re-target the clock whenever a limit changes (a thermal cooling state, a PM QoS request, a
+ * user's echo), so a limit that holds the clock back moves the clock, and is read at that tick;
+ * one that changes on the far side of the clock holds nothing back, and is read within this
+ * period. An idle RK3588 reads 9 such files a second at 1 Hz otherwise (3 policies, 3 devfreq
+ * devices × 2).
+ */
+export const CAP_RECHECK_PERIOD_MS = 10_000;
+
+export function capRecheckEveryTicks(intervalMs: number): number {
+  return Math.max(1, Math.round(CAP_RECHECK_PERIOD_MS / intervalMs));
+}
+
 /** A member of a reader script; `every`: it ticks on every N-th tick of the script (default 1). */
 export type ReaderCollector = Pick<CollectorDefinition, 'id'> & { reader: ReaderPart; every?: number };
 
@@ -25,11 +40,18 @@ export type ReaderCollector = Pick<CollectorDefinition, 'id'> & { reader: Reader
  * same, read once a tick whoever asks (each reader wants /proc/uptime and the engine's stat: one
  * read each instead of one per reader). `rdFresh(f)`: read now, whatever this tick read before (a
  * reader that must see a process end within the tick), and left for the tick's later rdTick.
+ * `rdCap(f, moved, tick, every)`: a clock's cap (see CAP_RECHECK_PERIOD_MS), read on its reader's
+ * first tick, when `moved` (the clock it caps moved since that reader's last tick), and every
+ * `every`-th of the reader's own ticks (`tick`, its count); its last reading otherwise.
  */
 const RD_AWK = String.raw`
 function rd(f,   l, r) { r = ""; if ((getline l < f) > 0) r = l; close(f); return r }
 function rdTick(f) { if (!(f in kvRead)) kvRead[f] = rd(f); return kvRead[f] }
 function rdFresh(f) { kvRead[f] = rd(f); return kvRead[f] }
+function rdCap(f, moved, tick, every) {
+  if (moved || !(f in kvCapAt) || tick - kvCapAt[f] >= every) { kvCap[f] = rd(f); kvCapAt[f] = tick }
+  return kvCap[f]
+}
 `;
 
 /**
