@@ -22,12 +22,24 @@
 // Addresses are 8 hex digits on 32-bit systems, 16 on 64-bit. Mapping names may contain spaces
 // (`[ anon ]`, toybox `[anon:dalvik-main space (region space)]`), so the mapping is the rest of the line.
 // Checked against procps-ng 3.3.16 (Ubuntu 20.04/WSL2), procps 3.2.x pastes, busybox in an Alpine
-// container (x86_64), busybox on 32-bit ARM (vexpress QEMU) and toybox on arm64 Android.
+// container (x86_64), busybox on 32-bit ARM (vexpress QEMU), toybox on arm64 Android, and procps-ng
+// 4.0.2 in its 12 languages on Debian 12.
+//
+// Outside the C locale procps-ng translates the header, the footer and `[ anon ]`: read by their
+// place and shape (shared/parsers/pmap-locale.ts).
 //
 // A record is emitted at the footer; output that ends without one (a cut paste, a killed pmap)
 // is flushed at the next `PID:` line, the next header, or the end, with `complete: false`.
 
 import { capNumberedLines, type LineCapOptions } from './line-cap';
+import {
+  isProcpsAnonName,
+  localizedMappedTotal,
+  localizedPlainTotal,
+  localizedSmapsNames,
+  localizedTableTotals,
+  unpadHex,
+} from './pmap-locale';
 import {
   diagnostic,
   isBlankLine,
@@ -59,13 +71,14 @@ const TOTAL_RE = /^[Tt]otal:?(?=\s)/;
 /** `-d` footer; procps 3.2.0–3.2.5 printed it without the colon (`mapped 1736K    writeable/private: …`). */
 const MAPPED_RE = /^\s*mapped:?\s+(\d+)K\b/;
 const ANON_NAME_RE = /^\[\s*(?:anon|heap|stack)\b|^\[anon[:_]/;
-const ROW_START_RE = /^\s*[\da-f]{8,16}\s/i;
+/** 8 hex digits (32-bit), 16 (64-bit), or more zeros before them (ka_GE, see pmap-locale.ts). */
+const ROW_START_RE = /^\s*0*[\da-f]{8,16}\s/i;
 /** One `VmFlags` word (mnemonics of two lowercase letters, fs/proc/task_mmu.c). */
 const VM_FLAG_RE = /^[a-z]{2}$/;
 /** An error line of the tool itself (`pmap: no /proc/1/cmdline`, `pmap: Unknown format in smaps file!`). */
 const TOOL_ERROR_RE = /^pmap:\s/;
 /** -d's Offset (16 hex digits) and Device (`major:minor`, `%03x:%05x`). */
-const D_OFFSET_RE = /^[\da-f]{16}$/i;
+const D_OFFSET_RE = /^0*[\da-f]{16}$/i;
 const D_DEVICE_RE = /^[\da-f]{3}:[\da-f]{5}$/i;
 
 /** `pmap -X` column names → the record's columns (-XX's two dirty columns add up to Dirty). */
@@ -104,6 +117,8 @@ interface Layout {
   afterMode: number;
   /** X with `VmFlags` (-XX): where its header ends in the header line (its values end there too), else null. */
   flagsEnd: number | null;
+  /** X with `VmFlags`: its words come before Mapping (where flagsEnd says, or every flag-shaped word). */
+  vmFlags: boolean;
 }
 
 interface Snapshot {
@@ -116,6 +131,12 @@ interface Snapshot {
   columns: Column[] | null;
   layout: Layout | null;
   rows: PmapMapping[];
+  /** Opened by a `PID:` line and nothing read since: the next line may be a header in any language. */
+  headerDue: boolean;
+  /** -X under a translated header: its names still end with the translated "Mapping", cut at the first row. */
+  cutNamesAtRow: boolean;
+  /** The `---- ----` rule under the rows was read: -x's footer comes next. */
+  ruled: boolean;
 }
 
 /** Tokens a row is split into at most: more columns than any pmap prints (-XX has about 25). */
@@ -156,6 +177,11 @@ function num(text: string | undefined): number | null {
   return Number(text.replace(/K$/, ''));
 }
 
+/** The record's columns among -X's names. */
+function smapsColumns(names: readonly string[]): Column[] {
+  return [...new Set(names.map((c) => SMAPS_COLUMNS[c]).filter((c): c is Column => c !== undefined))];
+}
+
 function sum(rows: PmapMapping[], pick: (m: PmapMapping) => number | null): number | null {
   let total = 0;
   let any = false;
@@ -182,6 +208,9 @@ export function createPmapParser(options: PmapParserOptions = {}): LineParser<Pm
     columns: null,
     layout: null,
     rows: [],
+    headerDue: pid !== null,
+    cutNamesAtRow: false,
+    ruled: false,
   });
 
   const finish = (s: Snapshot, footer: Partial<Record<Column, number | null>> | null): PmapRecord => {
@@ -245,7 +274,7 @@ export function createPmapParser(options: PmapParserOptions = {}): LineParser<Pm
     const sizeKb = values.Kbytes ?? null;
     if (sizeKb === null || !MODE_RE.test(mode)) return null;
     return {
-      address,
+      address: unpadHex(address),
       sizeKb,
       rssKb: values.RSS ?? null,
       pssKb: values.PSS ?? null,
@@ -254,7 +283,7 @@ export function createPmapParser(options: PmapParserOptions = {}): LineParser<Pm
       anonKb: values.Anon ?? null,
       mode,
       mapping,
-      anonymous: mapping === '' || ANON_NAME_RE.test(mapping),
+      anonymous: mapping === '' || ANON_NAME_RE.test(mapping) || isProcpsAnonName(mapping),
     };
   };
 
@@ -287,7 +316,7 @@ export function createPmapParser(options: PmapParserOptions = {}): LineParser<Pm
         if (v === null) return null;
         if (col) values[col] = (values[col] ?? 0) + v;
       }
-      const flags = layout.flagsEnd === null ? 0 : flagsCount(layout, text, tokens, starts, text.indexOf(t), 5 + n);
+      const flags = !layout.vmFlags ? 0 : flagsCount(layout, text, tokens, starts, text.indexOf(t), 5 + n);
       return mappingRow(address, tokens[1] ?? '', rest(5 + n + flags), values);
     }
     if (layout) {
@@ -318,9 +347,9 @@ export function createPmapParser(options: PmapParserOptions = {}): LineParser<Pm
     if (values.length === 1 && values[0]?.endsWith('K')) return null;
     // `pmap -d -q`: Kbytes, the mode, then Offset and Device.
     if (values.length === 1 && D_OFFSET_RE.test(tokens[modeAt + 1] ?? '') && D_DEVICE_RE.test(tokens[modeAt + 2] ?? ''))
-      return { kind: 'x', names: ['Kbytes'], afterMode: 2, flagsEnd: null };
+      return { kind: 'x', names: ['Kbytes'], afterMode: 2, flagsEnd: null, vmFlags: false };
     const names = quietColumns(values);
-    return names ? { kind: 'x', names, afterMode: 0, flagsEnd: null } : null;
+    return names ? { kind: 'x', names, afterMode: 0, flagsEnd: null, vmFlags: false } : null;
   };
 
   /** A header line: a new snapshot (unless the `PID:` line just opened one) with its layout. */
@@ -338,8 +367,8 @@ export function createPmapParser(options: PmapParserOptions = {}): LineParser<Pm
       const cols = flagsAt === all.length - 1 ? all.slice(0, -1) : all;
       if (cols.includes('Size') && !cols.includes('VmFlags')) {
         const flagsEnd = flagsAt < 0 ? null : text.lastIndexOf('VmFlags') + 'VmFlags'.length;
-        snap.layout = { kind: 'X', names: cols, afterMode: 0, flagsEnd };
-        snap.columns = [...new Set(cols.map((c) => SMAPS_COLUMNS[c]).filter((c): c is Column => c !== undefined))];
+        snap.layout = { kind: 'X', names: cols, afterMode: 0, flagsEnd, vmFlags: flagsAt >= 0 };
+        snap.columns = smapsColumns(cols);
         return out;
       }
     } else {
@@ -353,7 +382,7 @@ export function createPmapParser(options: PmapParserOptions = {}): LineParser<Pm
         numeric[0] === 'Kbytes' &&
         after.every((c) => c === 'Offset' || c === 'Device')
       ) {
-        snap.layout = { kind: 'x', names: numeric, afterMode: after.length, flagsEnd: null };
+        snap.layout = { kind: 'x', names: numeric, afterMode: after.length, flagsEnd: null, vmFlags: false };
         snap.columns = numeric;
         return out;
       }
@@ -361,6 +390,55 @@ export function createPmapParser(options: PmapParserOptions = {}): LineParser<Pm
     // Said once here; the rows under it are then read (and reported) as rows without a header.
     snap = null;
     return [...out, diagnostic(lineNo, 'pmap header with unknown columns', text)];
+  };
+
+  /**
+   * The line after `PID:` that is no row, footer or English header, in words without digits: procps-ng's
+   * header in another language (pmap-locale.ts). -X: its numeric columns by the kernel's names (the
+   * translated "Mapping" after them cut at the first row, cutNamesAtRow); -x and -d: the rows tell the
+   * columns (procps' fixed order), as under no header. False when the line does not look like one.
+   */
+  const localizedHeader = (s: Snapshot, text: string, t: string): boolean => {
+    if (/\d/.test(t) || t.split(/\s+/).length < 4) return false;
+    const names = localizedSmapsNames(t);
+    if (!names) return true;
+    const flagsAt = names.indexOf('VmFlags');
+    const cols = flagsAt < 0 ? names : names.slice(0, flagsAt);
+    // pmap pads the header by bytes: past a word in another script its positions are not the rows'.
+    const ascii = !/[^\x20-\x7e]/.test(text);
+    const flagsEnd = flagsAt < 0 || !ascii ? null : text.lastIndexOf('VmFlags') + 'VmFlags'.length;
+    s.layout = { kind: 'X', names: cols, afterMode: 0, flagsEnd, vmFlags: flagsAt >= 0 };
+    s.columns = smapsColumns(cols);
+    s.cutNamesAtRow = flagsAt < 0;
+    return true;
+  };
+
+  /** The first -X row under a translated header has one number per column: the names past them are the "Mapping" word(s). */
+  const cutNames = (s: Snapshot, layout: Layout, t: string) => {
+    const tokens = t.split(/\s+/, 5 + layout.names.length);
+    let n = 0;
+    while (n < layout.names.length - 1 && num(tokens[5 + n]) !== null) n++;
+    layout.names = layout.names.slice(0, n);
+    s.columns = smapsColumns(layout.names);
+    s.cutNamesAtRow = false;
+  };
+
+  /**
+   * A footer in another language (pmap-locale.ts), by the layout of the rows above it: -x's totals
+   * (only after its `----` rule), -d's three sizes, plain pmap's total with its unit. Null when the
+   * line is none of them.
+   */
+  const localizedFooter = (s: Snapshot, t: string): Partial<Record<Column, number | null>> | null => {
+    const layout = s.layout;
+    if (layout?.kind === 'X') return null;
+    const kb = !layout ? localizedPlainTotal(t) : layout.afterMode > 0 ? localizedMappedTotal(t) : undefined;
+    if (kb !== undefined) return kb === null ? null : { Kbytes: kb };
+    const cols = s.columns ?? ['Kbytes'];
+    const values = s.ruled ? localizedTableTotals(t, cols.length) : null;
+    if (!values) return null;
+    const footer: Partial<Record<Column, number | null>> = {};
+    cols.forEach((c, k) => (footer[c] = num(values[k])));
+    return footer;
   };
 
   /** Footer values by column; a string when the footer cannot be read (the diagnostic's reason). */
@@ -390,6 +468,16 @@ export function createPmapParser(options: PmapParserOptions = {}): LineParser<Pm
     return footer;
   };
 
+  /** The open snapshot ends at its footer. */
+  const close = (footer: Partial<Record<Column, number | null>>): Array<PmapRecord | Diagnostic> => {
+    const s = snap;
+    snap = null;
+    if (!s) return [];
+    if (s.rows.length === 0 && !footer.Kbytes)
+      return [diagnostic(s.line, 'pmap table without mappings (a kernel thread, or maps unreadable)', s.text)];
+    return [finish(s, footer)];
+  };
+
   const push = (raw: string, line: number): Array<PmapRecord | Diagnostic> => {
     lineNo = line;
     const text = undoSmartDashes(raw);
@@ -404,20 +492,25 @@ export function createPmapParser(options: PmapParserOptions = {}): LineParser<Pm
       return out;
     }
 
-    if (SEPARATOR_RE.test(t)) return [];
+    const headerDue = snap?.headerDue === true;
+    if (snap) snap.headerDue = false;
+    if (SEPARATOR_RE.test(t)) {
+      if (snap) snap.ruled = true;
+      return [];
+    }
 
     const mapped = MAPPED_RE.exec(text);
     const xTotals = snap?.layout?.kind === 'X' && /^\d[\d\s]*\sKB$/i.test(t);
     if (mapped || xTotals || TOTAL_RE.test(t)) {
       if (!snap) return [diagnostic(lineNo, 'pmap footer without a map', raw)];
       const footer = mapped ? { Kbytes: Number(mapped[1]) } : footerOf(snap, t);
-      if (typeof footer === 'string') return [diagnostic(lineNo, footer, raw)];
-      const s = snap;
-      snap = null;
-      if (s.rows.length === 0 && !footer.Kbytes)
-        return [diagnostic(s.line, 'pmap table without mappings (a kernel thread, or maps unreadable)', s.text)];
-      return [finish(s, footer)];
+      // `total ko …` (ro_RO): English-looking, read as a translated footer.
+      const either = typeof footer === 'string' ? (localizedFooter(snap, t) ?? footer) : footer;
+      if (typeof either === 'string') return [diagnostic(lineNo, either, raw)];
+      return close(either);
     }
+    const translated = snap && snap.rows.length > 0 && !ROW_START_RE.test(text) ? localizedFooter(snap, t) : null;
+    if (translated) return close(translated);
     // The tool's own error ends what was open (it comes between two processes' outputs).
     if (TOOL_ERROR_RE.test(t)) return [...flushIncomplete(), diagnostic(lineNo, 'pmap error message', raw)];
 
@@ -431,6 +524,7 @@ export function createPmapParser(options: PmapParserOptions = {}): LineParser<Pm
           snap.columns = quiet.names as Column[];
         }
       }
+      if (snap.cutNamesAtRow && snap.layout) cutNames(snap, snap.layout, t);
       const row = readRow(snap, text, t);
       if (row) {
         snap.rows.push(row);
@@ -438,6 +532,7 @@ export function createPmapParser(options: PmapParserOptions = {}): LineParser<Pm
       }
       return [diagnostic(lineNo, 'unreadable pmap row', raw)];
     }
+    if (headerDue && snap && localizedHeader(snap, text, t)) return [];
     return [diagnostic(lineNo, 'not a pmap line', raw)];
   };
 

@@ -469,3 +469,96 @@ describe('pmap: every version as its source prints it (the printf of each pmap.c
     ]);
   });
 });
+
+describe('pmap in other languages (test/fixtures/pmap/procps-ng-4.0.2-locales/SOURCE)', () => {
+  // One process (a mawk holding a 32 MiB string), captured with procps-ng 4.0.2 in each language Debian 12
+  // ships it in. The figures below are the ones pmap printed in the C locale (its footers, the 32772 kB
+  // `[ anon ]` row, 34 rows); anonKb of -x is the RSS of the rows without a file, stack included:
+  // 16 + 156 + 32772 + 8 + 20 + 8 + 0 + 0 + 4 + 16 (stack) + 0 = 33000.
+  const LANGUAGES = [
+    'C',
+    'de_DE',
+    'es_ES',
+    'fr_FR',
+    'ka_GE',
+    'ko_KR',
+    'pl_PL',
+    'pt_BR',
+    'ro_RO',
+    'sv_SE',
+    'uk_UA',
+    'vi_VN',
+    'zh_CN',
+  ];
+  const same = { totalKb: 36768, largestAnonKb: 32772, mappings: 34, complete: true };
+
+  it.each(LANGUAGES)('%s: -x, plain, -d and -X read as in C, every line understood', (language) => {
+    const all = parseFixture('pmap', `pmap/procps-ng-4.0.2-locales/${language}.txt`);
+    expect(diagnostics(all)).toEqual([]);
+    const [x, plain, d, X, XX] = ofKind(all, 'pmap');
+    expect(x).toMatchObject({ ...same, rssKb: 35272, dirtyKb: 33056, anonKb: 33000, anonFrom: 'mappings' });
+    expect(plain).toMatchObject({ ...same, rssKb: null });
+    expect(d).toMatchObject({ ...same, rssKb: null });
+    // -X: the kernel's column names; Anonymous's total is the footer's.
+    expect(X).toMatchObject({ ...same, rssKb: 35272, anonKb: 33056, anonFrom: 'column', swapKb: 0 });
+    expect(X?.pssKb).toBeGreaterThan(33_700);
+    // -XX (C, de_DE, ko_KR, vi_VN): VmFlags words kept out of the mapping names.
+    if (XX) expect(XX).toMatchObject({ ...same, rssKb: 35272, dirtyKb: 33056, anonKb: 33056 });
+  });
+
+  it('names procps gives mappings without a file, in any language, are anonymous; System V shared memory is not', () => {
+    const names = [
+      '[ anon ]',
+      '[ anôn ]',
+      '[ анон ]',
+      '[ vô danh ]',
+      '[ pile  ]',
+      '[ стек  ]',
+      '[ shmid=0x2a ]',
+      '[heap]',
+      'libc.so.6',
+    ];
+    const text = [
+      '7: x',
+      'Address           Kbytes     RSS   Dirty Mode  Mapping',
+      ...names.map((n, k) => `00007f9fd83${k}5000       8       ${k}       0 rw---   ${n}`),
+    ].join('\n');
+    const [rec] = ofKind(parse('pmap', text, { listMappings: true }), 'pmap');
+    expect(rec?.mappingsList?.map((m) => [m.mapping, m.anonymous])).toEqual([
+      ['[ anon ]', true],
+      ['[ anôn ]', true],
+      ['[ анон ]', true],
+      ['[ vô danh ]', true],
+      ['[ pile  ]', true],
+      ['[ стек  ]', true],
+      ['[ shmid=0x2a ]', false],
+      ['[heap]', true],
+      ['libc.so.6', false],
+    ]);
+  });
+
+  it('ka_GE: addresses padded to 27 hex digits read as their 16', () => {
+    const all = parseFixture('pmap', 'pmap/procps-ng-4.0.2-locales/ka_GE.txt', { listMappings: true });
+    const [x] = ofKind(all, 'pmap');
+    expect(x?.mappingsList?.[0]?.address).toBe('000055d015f7d000');
+  });
+
+  it('what only looks like a translated header or footer stays a diagnostic', () => {
+    const all = parse(
+      'pmap',
+      [
+        '7: x',
+        'run 2 of 3 done', // after `PID:` but with digits: not a header
+        '0000000000010000       4       4       0 r-x-- a',
+        'kB gesamt 4 4 0', // totals without the `----` rule above them
+        '---------------- ------- ------- -------',
+        'kB gesamt 4 4 0',
+      ].join('\n'),
+    );
+    expect(diagnostics(all).map((d) => [d.line, d.reason])).toEqual([
+      [2, 'not a pmap line'],
+      [4, 'not a pmap line'],
+    ]);
+    expect(ofKind(all, 'pmap')).toMatchObject([{ totalKb: 4, rssKb: 4, dirtyKb: 0, complete: true }]);
+  });
+});
