@@ -93,12 +93,17 @@ describe('a demo run on the shim board over SSH, in the app', () => {
       await page.getByTestId('start-run').click();
       await waitForPhase(page, ['running'], WAIT_MS);
 
-      // Three tegrastats lines and an NPU reading have arrived.
+      // Three tegrastats lines and an NPU reading have arrived, and the first tokens/s point (the demo
+      // engine's token timing, which under load can come after them).
       await page.waitForFunction(
         () =>
           Number(document.querySelector('[data-testid="series-tegra.gpu.loadPct"]')?.getAttribute('data-points')) >=
             3 &&
-          Number(document.querySelector('[data-testid="series-npu.core0.loadPct"]')?.getAttribute('data-points')) >= 1,
+          Number(document.querySelector('[data-testid="series-npu.core0.loadPct"]')?.getAttribute('data-points')) >=
+            1 &&
+          document.querySelector(
+            '[data-testid="panel-throughput"] :is([data-testid^="empty-"], [data-testid="chart-empty"])',
+          ) === null,
         null,
         { timeout: WAIT_MS },
       );
