@@ -320,10 +320,12 @@ export const COMMAND_HELP = {
     description: [
       "A gzip-compressed log (logrotate's .gz) or a UTF-16 one (Windows PowerShell's >) is read as it",
       'is. Lines that are not readings are counted and kept in the session; a clock set back in a',
-      "tegrastats or vcgencmd log keeps the lines' order.",
+      "tegrastats, vcgencmd or pmap log keeps the lines' order.",
       '',
       "vcgencmd: a Raspberry Pi loop's measure_temp, measure_clock arm and get_throttled lines, timed by",
       'the date, date -Iseconds, date +%T or date +%s lines or prefixes the loop printed, else --interval.',
+      "pmap: pmap -x (or -X, -d, plain) tables, in any of procps-ng's languages, each timed by the date",
+      'line a loop printed before it (while true; do date; pmap -x $PID; sleep 5; done), else --interval.',
     ],
     groups: [
       {

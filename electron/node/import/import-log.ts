@@ -5,7 +5,8 @@
 //
 // Each kind is read by the reader the live run uses, so an imported run has the same series keys:
 // tegrastats by shared/parsers/tegrastats-parser.ts + tegrastatsValues (the tegrastats collector's
-// record → values mapping), perf and pmap by their collectors' parsers (shared/collectors/), a
+// record → values mapping), perf and pmap by their collectors' parsers (shared/collectors/; a pmap
+// loop's date(1) lines time its tables, log-stamps.ts), a
 // vcgencmd loop's readings by the vcgencmd collector's parser (import-vcgencmd.ts), and a
 // llama.cpp log by shared/parsers/llama-log-parser.ts into the run's engine log. The file is streamed,
 // gunzipped when it is gzip's (electron/node/util/log-file-stream.ts), and LineSplitter caps every
@@ -47,6 +48,7 @@ import { describeFileError } from '../util/describe-error';
 import { isGzipDataError, openLogFile, type LogFileStream } from '../util/log-file-stream';
 import type { LogReader, Read } from './import-reads';
 import { vcgencmdReader } from './import-vcgencmd';
+import { readStamp, stampClock, type Stamp } from './log-stamps';
 
 export { IMPORT_KINDS, type ImportKind };
 
@@ -357,20 +359,45 @@ function perfReader(intervalMs: number): LogReader {
   };
 }
 
-/** `pmap -x` tables (one per tick): each `<pid>:` title line starts a table, timed one interval apart. */
+/**
+ * `pmap -x` tables (one per tick): each `<pid>:` title line starts a table. pmap prints no time: a
+ * logging loop's stamp line before the table gives it (`while true; do date; pmap -x $PID; sleep 5;
+ * done`, any form of log-stamps.ts), else the table is one interval after the one before.
+ */
 function pmapReader(intervalMs: number): LogReader {
-  let tables = 0;
   let collectorOutput = false;
-  return collectorReader(
+  /** The stamp line since the last table, for the next one. */
+  let stamp: Stamp | null = null;
+  let lastTMs: number | null = null;
+  const clock = stampClock(intervalMs);
+  /** A step back of the stamps' clock, said at the table it moved. */
+  const notes: Read[] = [];
+  const tables = collectorReader(
     createPmapCollectorParser(),
     (text, lineNo) => {
       if (lineNo === 1 && text.startsWith('H ')) collectorOutput = true;
       if (collectorOutput || !/^\d+:\s/.test(text)) return [];
-      return [`t=${((tables++ * intervalMs) / 1000).toFixed(3)}`];
+      const tMs = clock.timeOf(stamp, lastTMs, lineNo, notes);
+      stamp = null;
+      lastTMs = tMs;
+      return [`t=${(tMs / 1000).toFixed(3)}`];
     },
     (uptimeMs) => uptimeMs,
     intervalMs,
   );
+  return {
+    push(text, dropped, lineNo) {
+      const alone = collectorOutput || dropped > 0 ? null : readStamp(text.trim());
+      if (alone?.rest === '') {
+        stamp = alone;
+        return [];
+      }
+      const out = tables.push(text, dropped, lineNo);
+      return notes.length > 0 ? [...notes.splice(0), ...out] : out;
+    },
+    end: () => tables.end(),
+    clockStartMs: clock.clockStartMs,
+  };
 }
 
 /**

@@ -481,6 +481,26 @@ describe('kvscope import perf and llama-log', () => {
     ]);
   }, 60_000);
 
+  it('a pmap loop with date(1) before each table → the tables on the stamps’ clock, the stamp lines read', async () => {
+    // test/fixtures/pmap/procps-ng-4.0.2-date-loop/SOURCE: `date; pmap -x` every 2 s (19:35:34 … :40 UTC), the
+    // largest anonymous mapping 16392, 32784, 49176, 65568 kB.
+    const { run, stderr } = await importFixture(
+      'pmap',
+      'pmap/procps-ng-4.0.2-date-loop/pmap_x_date_loop.txt',
+      'pmap-date-loop',
+      '--interval',
+      '5s',
+    );
+    expect(run.samples.map((x) => [x.tMs, x.values['pmap.largestAnonBytes']])).toEqual([
+      [0, 16392 * 1024],
+      [2000, 32784 * 1024],
+      [4000, 49176 * 1024],
+      [6000, 65568 * 1024],
+    ]);
+    expect(run.startedAt).toBe('2026-12-07T19:35:34.000Z');
+    expect(stderr).toMatch(/^kvscope import: 4 sample\(s\), 0 unreadable line\(s\)/);
+  }, 60_000);
+
   it('a llama.cpp log → the run’s engine log (timings), reported like a recorded run', async () => {
     const { out, run, stderr } = await importFixture(
       'llama-log',
