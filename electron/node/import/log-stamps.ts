@@ -2,8 +2,9 @@
 // sleep 5; done`), read by the importers whose tool prints no time of its own (import-vcgencmd.ts,
 // the pmap reader in import-log.ts): date(1)'s default output in the C and en_GB orders (`Tue Feb 23
 // 10:01:53 GMT 2021`, `Tue 23 Feb 10:01:53 GMT 2021`), ISO 8601 (`date -Iseconds`, `date '+%F %T'`),
-// a time of day (`date +%T`) or seconds since the epoch (`date +%s`). Stamps are read as the
-// board's wall clock, their zone not applied (as for tegrastats).
+// a time of day (`date +%T`) or seconds since the epoch (`date +%s`); of date(1) in another
+// language, its time of day (localDateStamp). Stamps are read as the board's wall clock, their zone
+// not applied (as for tegrastats).
 import { formatMs } from '../../../shared/format/units';
 import type { Read } from './import-reads';
 
@@ -58,7 +59,28 @@ export function readStamp(t: string): Stamp | null {
   }
   if ((m = EPOCH_STAMP_RE.exec(t)))
     return { ms: Number(m[1]) * 1000 + fraction(m[2]), dated: true, rest: t.slice(m[0].length).trim(), text: m[0] };
-  return null;
+  return localDateStamp(t);
+}
+
+/** A time of day among a localized date's words: `09:05:03`, between spaces or commas. */
+const LOCAL_TIME_RE = /(?:^|[\s,])(\d{1,2}):(\d{2}):(\d{2})(?=[\s,]|$)/gu;
+/** A year of this century or the last, alone or with its sign (`2026`, `2026年`, `2026.`). */
+const LOCAL_YEAR_RE = /(?:^|[^\d:])(?:19|20)\d{2}(?:[^\d:]|$)/u;
+
+/**
+ * date(1) in another language, a whole line (glibc's LC_TIME): `Mo 7. Dez 09:05:03 UTC 2026` (de),
+ * `lun. 07 déc. 2026 09:05:03 UTC` (fr), `pon, 7 gru 2026, 09:05:03 UTC` (pl), `2026年 12月 07日 星期一
+ * 09:05:03 UTC` (zh_CN), `Thứ hai, 07 Tháng 12 năm 2026 09:05:03 UTC` (vi). Month names differ by
+ * language, so only its time of day is read: the readings keep their spacing, the run its date
+ * unknown. A short line with a year and exactly one time, and no `=` (a reading), or null.
+ */
+function localDateStamp(t: string): Stamp | null {
+  if (t.length > 64 || t.includes('=') || t.split(/\s+/).length > 9 || !LOCAL_YEAR_RE.test(t)) return null;
+  const times = [...t.matchAll(LOCAL_TIME_RE)];
+  const m = times.length === 1 ? times[0] : undefined;
+  if (!m || Number(m[1]) > 23) return null;
+  const ms = ((Number(m[1]) * 60 + Number(m[2])) * 60 + Number(m[3])) * 1000;
+  return { ms, dated: false, rest: '', text: t };
 }
 
 /**

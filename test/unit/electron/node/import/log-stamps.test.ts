@@ -37,4 +37,29 @@ describe('a log’s stamps as its clock', () => {
     expect(times).toEqual([0, 3000]);
     expect(start).toBeNull();
   });
+
+  it('date(1) in another language (glibc 2.36 LC_TIME, `LC_ALL=<locale> date`): its time of day', () => {
+    const lines = [
+      'Mo 7. Dez 09:05:03 UTC 2026', // de_DE
+      'lun. 07 déc. 2026 09:05:03 UTC', // fr_FR
+      'pon, 7 gru 2026, 09:05:03 UTC', // pl_PL
+      'luni 7 decembrie 2026, 09:05:03 +0000', // ro_RO
+      'mån  7 dec 2026 09:05:03 UTC', // sv_SE
+      'понеділок, 7 грудня 2026 09:05:03 +0000', // uk_UA
+      'Пн 07 дек 2026 09:05:03 UTC', // ru_RU
+      '2026. 12. 07. (월) 09:05:03 UTC', // ko_KR
+      '2026年 12月 07日 星期一 09:05:03 UTC', // zh_CN
+      'Thứ hai, 07 Tháng 12 năm 2026 09:05:03 UTC', // vi_VN
+      '2026 წლის 07 დეკემბერი, 09:05:03 UTC', // ka_GE
+    ];
+    for (const line of lines)
+      expect(readStamp(line), line).toEqual({ ms: (9 * 3600 + 5 * 60 + 3) * 1000, dated: false, rest: '', text: line });
+    // C and en_US stay dated.
+    expect(readStamp('Mon Dec  7 09:05:03 AM UTC 2026')?.ms).toBe(Date.UTC(2026, 11, 7, 9, 5, 3));
+  });
+
+  it('what is not a date line stays none: a reading, two times, no year', () => {
+    for (const line of ["temp=48.3'C 2026 09:05:03", 'from 09:05:03 to 09:06:03 in 2026', 'Mo 7. Dez 09:05:03 UTC'])
+      expect(readStamp(line), line).toBeNull();
+  });
 });
