@@ -38,7 +38,7 @@ const WORDS_RE = /^\D+$/u;
 
 /**
  * `-x`'s footer in any language: words, then one total per column (`-` where none), e.g.
- * `kB gesamt 36768 35272 33056`, `총계  kB 36768 …`, `сулъ კბ …`. The totals, or null when the line
+ * `kB gesamt 36768 35272 33056`, `총계  kB 36768 …`, `სულ კბ 36768 …`. The totals, or null when the line
  * is not one.
  */
 export function localizedTableTotals(t: string, columns: number): string[] | null {
