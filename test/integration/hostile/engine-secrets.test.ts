@@ -169,7 +169,7 @@ describe('secrets in a server-mode address', () => {
         '--json',
       ),
     );
-    expect(res.code).toBe(0);
+    expect(res.code, res.stderr).toBe(0);
     const summary = JSON.parse(res.stdout) as { server: { url: string } };
     expect(summary.server.url).toMatch(/^http:\/\/me:\*\*\*@127\.0\.0\.1:\d+\/v1\?api_key=\*\*\*$/);
     expect([leakedUrl(res.stdout), leakedUrl(res.stderr)]).toEqual([[], []]);
