@@ -69,8 +69,7 @@ export function localizedPlainTotal(t: string): number | null {
  */
 export function localizedMappedTotal(t: string): number | null {
   const sizes = [...t.matchAll(/:\s*(\d+)\s?[^\s\d:]?(?=\s|$)/gu)];
-  if (sizes.length !== 3 || /^\s*[\da-f]{8,}\s/i.test(t)) return null;
-  return Number(sizes[0]?.[1]);
+  return sizes.length === 3 ? Number(sizes[0]?.[1]) : null;
 }
 
 /**

@@ -32,6 +32,9 @@ export interface Stamp {
 }
 
 const fraction = (digits: string | undefined) => (digits ? Math.round(Number(`0.${digits}`) * 1000) : 0);
+/** A time of day's ms from its hour, minute and second digits. */
+const dayMs = (h: string | undefined, mi: string | undefined, s: string | undefined) =>
+  ((Number(h) * 60 + Number(mi)) * 60 + Number(s)) * 1000;
 
 export function readStamp(t: string): Stamp | null {
   let m = ISO_STAMP_RE.exec(t);
@@ -54,7 +57,7 @@ export function readStamp(t: string): Stamp | null {
     }
   }
   if ((m = TIME_STAMP_RE.exec(t))) {
-    const ms = ((Number(m[1]) * 60 + Number(m[2])) * 60 + Number(m[3])) * 1000 + fraction(m[4]);
+    const ms = dayMs(m[1], m[2], m[3]) + fraction(m[4]);
     return { ms, dated: false, rest: t.slice(m[0].length).trim(), text: m[0] };
   }
   if ((m = EPOCH_STAMP_RE.exec(t)))
@@ -79,8 +82,7 @@ function localDateStamp(t: string): Stamp | null {
   const times = [...t.matchAll(LOCAL_TIME_RE)];
   const m = times.length === 1 ? times[0] : undefined;
   if (!m || Number(m[1]) > 23) return null;
-  const ms = ((Number(m[1]) * 60 + Number(m[2])) * 60 + Number(m[3])) * 1000;
-  return { ms, dated: false, rest: '', text: t };
+  return { ms: dayMs(m[1], m[2], m[3]), dated: false, rest: '', text: t };
 }
 
 /**
