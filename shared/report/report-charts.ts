@@ -316,6 +316,8 @@ export function throughputChart(run: SessionRun, throttle: ThrottleSummary | nul
   const windowMs = Math.round(
     Math.max(Math.min(RATE_WINDOW_MS, spanMs / RATE_WINDOWS_PER_SHORT_RUN), spanMs / RATE_WINDOWS_PER_RUN),
   );
+  // A decode of a few milliseconds (a server turn of 8 tokens in 35 ms) has no window to rate over.
+  if (windowMs < 1) return null;
   const rates = tokensPerSecondOverTime(events, { windowMs, stepMs: windowMs / 2 });
   if (rates.length < 2) return null;
   const points = rates.map((r): [number, number] => [r.tMs / 1000, r.tokensPerSecond]);
