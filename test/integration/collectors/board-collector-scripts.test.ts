@@ -192,12 +192,14 @@ describe('board collector scripts on directory fixtures', () => {
     const file = join(dir, 'boardsysfs-traced.sh');
     writeFileSync(file, boardSysfsCollector.script ?? '');
     const trace = join(dir, 'labels.strace');
-    const engine = spawn('sleep', ['3'], { stdio: 'ignore' });
+    // Ticks of 0.2 s for 3 s: ~14 ticks idle, and room for the 4 asked for on a loaded machine
+    // (a CI run under strace got 3 in 1.5 s).
+    const engine = spawn('sleep', ['5'], { stdio: 'ignore' });
     try {
       const root = boardRoot('jetson-orin-nano');
       const { stdout } = spawnSync(
         'timeout',
-        ['1.5', 'strace', '-f', '-e', 'trace=openat', '-o', trace, 'sh', file, String(engine.pid), '0.2', root],
+        ['3', 'strace', '-f', '-e', 'trace=openat', '-o', trace, 'sh', file, String(engine.pid), '0.2', root],
         { encoding: 'utf8', env: { PATH: PLAIN_PATH } },
       );
       const parser = boardSysfsCollector.createParser();

@@ -480,7 +480,10 @@ describe('procfs sampler on this kernel', () => {
       expect(last.values.rssAnonBytes).toBeGreaterThan(16 * MIB);
       const gone = records.at(-1);
       expect(gone).toMatchObject({ kind: 'gone' });
-      expect(gone?.kind === 'gone' && gone.uptimeMs - defined(samples[0]).uptimeMs).toBeLessThan(2000);
+      // "At once": within a few ticks (0.1 s) of the engine's last sample, not at the slow rescan
+      // 100,000 ticks on. Counted from the engine's end, not the run's start: under load, perl's
+      // start and its 16 MiB fill alone took more than 0.5 s (a CI run).
+      expect(gone?.kind === 'gone' && gone.uptimeMs - last.uptimeMs).toBeLessThan(1000);
       expect(exit).toBe(0);
     });
 
@@ -503,10 +506,12 @@ describe('procfs sampler on this kernel', () => {
         const { records, exit } = await sample(shell, env, leaderPid, 1000, ['1', '100000']);
         const samples = records.filter((r): r is Extract<SamplerRecord, { kind: 'sample' }> => r.kind === 'sample');
         expect(readFileSync(`/proc/${leaderPid}/stat`, 'utf8')).toMatch(/\) Z /);
-        expect(defined(samples.at(-1)).values.rssAnonBytes).toBeGreaterThan(16 * MIB);
+        const last = defined(samples.at(-1));
+        expect(last.values.rssAnonBytes).toBeGreaterThan(16 * MIB);
         const gone = records.at(-1);
         expect(gone).toMatchObject({ kind: 'gone' });
-        expect(gone?.kind === 'gone' && gone.uptimeMs - defined(samples[0]).uptimeMs).toBeLessThan(2500);
+        // Within a few ticks of the engine's last sample (see the test above).
+        expect(gone?.kind === 'gone' && gone.uptimeMs - last.uptimeMs).toBeLessThan(1000);
         expect(exit).toBe(0);
       } finally {
         process.kill(-parent.pid!, 'SIGKILL');
