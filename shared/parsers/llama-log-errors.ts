@@ -30,11 +30,15 @@ const FATAL_LINE_RE =
 const LEAD_RE = /^(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|main|error|warning)\s*:|^(?:srv|slot|que|res|cmn)\s+\w+:/;
 const ERROR_WORD_RE = /\b(?:error|errors|failed|failure|cannot|unable to|abort(?:ed|ing)?)\b/i;
 /**
- * Refusals that say no error word: the context's `LLAMA_LOG_ERROR("%s: V cache quantization requires flash_attn")`
- * (llama_new_context_with_model, llama_init_from_model; 2024+), after which no context is created. The lines that
- * follow say only that the context failed; this one says why.
+ * Refusals that say no error word, for logs without the common log's level prefix:
+ * - the context's `LLAMA_LOG_ERROR("%s: V cache quantization requires flash_attn")` (llama_new_context_with_model,
+ *   llama_init_from_model; 2024+), after which no context is created. The lines that follow say only that the
+ *   context failed; this one says why;
+ * - llama-cli's `LOG_ERR("%s: prompt is too long (%d tokens, max %d)")` and `LOG_ERR("%s: no CPU backend found")`
+ *   (main, late 2024+; 2023's fprintf said `main: error: prompt is too long …`), after which it exits with 1.
  */
-const REFUSAL_RE = /\bV cache quantization requires flash_attn\b/;
+const REFUSAL_RE =
+  /\bV cache quantization requires flash_attn\b|^main: (?:prompt is too long \(|no CPU backend found$)/;
 /**
  * The memory fit giving up, a warning after which the load goes on with the parameters as given
  * (`LLAMA_LOG_WARN` in llama_params_fit, late 2025; `LOG_WRN` in common_fit_params, 2026):
@@ -57,18 +61,35 @@ const BENIGN_RE = /^(?:load_backend: failed to find ggml_backend_init\b|ggml_bac
  */
 const OLLAMA_OOM_RE = /\bmsg="model request too large for system"|\berror="[^"]*\bmodel requires more system memory\b/;
 
-/** The diagnostic reason for a line that reports a failure; null for any other line. On the prefix-stripped, trimmed line. */
-export function engineErrorReason(trimmed: string): string | null {
+/**
+ * The level llama.cpp's common log (common/log.cpp, late 2024+) printed before a line with --log-prefix:
+ * `E ` for LOG_ERR and the library's LLAMA_LOG_ERROR, `W `, `I `, `D `; `stamped` when its
+ * --log-timestamps time (`0.00.032.820 E `) or llama-box's date came with it.
+ */
+export interface CommonLogLevel {
+  letter: string;
+  stamped: boolean;
+}
+
+/**
+ * The diagnostic reason for a line that reports a failure; null for any other line. On the prefix-stripped, trimmed
+ * line, with the common log's level where its prefix gave one: a line it logged as an error is an engine error even
+ * without an error word (`main: prompt is too long (2100 tokens, max 2044)`, `main: no CPU backend found`, `input is
+ * empty`: LOG_ERR since late 2024, where 2023's fprintf said `error:`). A bare `E ` could start generated text, so
+ * then only a led line counts; with its timestamp, any line with a word.
+ */
+export function engineErrorReason(trimmed: string, level: CommonLogLevel | null = null): string | null {
   if (trimmed.includes('msg="') && OLLAMA_OOM_RE.test(trimmed)) return 'engine out of memory';
   // The GGUF metadata dump prints the model's own strings (chat templates say `raise_exception`, `error`).
   if (trimmed.startsWith('llama_model_loader: - kv') || BENIGN_RE.test(trimmed)) return null;
   const led = LEAD_RE.test(trimmed);
   const fatal = FATAL_LINE_RE.test(trimmed);
-  if (!led && !fatal) return null;
+  const loggedAsError = level?.letter === 'E' && (led || (level.stamped && /[a-z]/i.test(trimmed)));
+  if (!led && !fatal && !loggedAsError) return null;
   if (OOM_RE.test(trimmed) || trimmed === 'Killed') return 'engine out of memory';
   // `warning: failed to mlock …` and the like: the run goes on, so not an error.
   if (!fatal && trimmed.startsWith('warning:')) return ERROR_WORD_RE.test(trimmed) ? 'engine warning' : null;
   if (FIT_GAVE_UP_RE.test(trimmed)) return 'engine warning';
-  if (fatal || ERROR_WORD_RE.test(trimmed) || REFUSAL_RE.test(trimmed)) return 'engine error';
+  if (fatal || loggedAsError || ERROR_WORD_RE.test(trimmed) || REFUSAL_RE.test(trimmed)) return 'engine error';
   return null;
 }

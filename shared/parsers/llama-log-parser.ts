@@ -66,7 +66,7 @@ import {
   setModelField,
   type ModelBlock,
 } from './llama-log-model';
-import { engineErrorReason } from './llama-log-errors';
+import { type CommonLogLevel, engineErrorReason } from './llama-log-errors';
 import {
   JSON_TIMINGS_RE,
   OLLAMA_RE,
@@ -113,9 +113,9 @@ const PREFIXES: RegExp[] = [
   /^\[\d+\] /,
   // llama.cpp common log (common/log.cpp, late 2024+): `0.00.032.820 I ` with --log-timestamps
   // (minutes grow past two digits), the level letter alone with --log-prefix only
-  /^(?:\d+\.\d+\.\d+\.\d+ )?[DIWEN] /,
+  /^(?:(?<stamp>\d+\.\d+\.\d+\.\d+) )?(?<level>[DIWEN]) /,
   // llama-box: `[2025-06-14 23:20:30.830830] I `
-  /^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?\] [DIWEN] /,
+  /^(?<stamp>\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?\]) (?<level>[DIWEN]) /,
   // app tags `llama[1]: `
   /^[\w.-]+\[\d+\]: /,
 ];
@@ -148,7 +148,13 @@ function withLlamaLead(s: string): string {
 }
 
 export function stripLogPrefixes(text: string): string {
+  return stripLogPrefixesAndLevel(text).line;
+}
+
+/** The line without its log prefixes, and the common log's level letter if one of them carried it. */
+function stripLogPrefixesAndLevel(text: string): { line: string; level: CommonLogLevel | null } {
   let s = text.includes('\u001b') ? text.replace(ANSI_RE, '') : text;
+  let level: CommonLogLevel | null = null;
   for (let round = 0; round < 4; round++) {
     let changed = false;
     for (const re of PREFIXES) {
@@ -156,11 +162,13 @@ export function stripLogPrefixes(text: string): string {
       if (m && m[0].length < s.length) {
         s = s.slice(m[0].length);
         changed = true;
+        const letter = m.groups?.level;
+        if (letter) level = { letter, stamped: m.groups?.stamp !== undefined };
       }
     }
     if (!changed) break;
   }
-  return s;
+  return { line: s, level };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -480,10 +488,16 @@ export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<L
   };
 
   /** A llama.cpp-led line no reader took that still looks like a reading or a failure: its diagnostic, or null. */
-  const unreadLine = (func: string | null, body: string, trimmed: string, raw: string): Diagnostic | null => {
+  const unreadLine = (
+    func: string | null,
+    body: string,
+    trimmed: string,
+    raw: string,
+    level: CommonLogLevel | null,
+  ): Diagnostic | null => {
     // Before the error test: `cannot fulfill margin of 1024 MiB` is a plan the fit then carries out.
     if (func !== null && isFitProjection(func, body)) return diagnostic(lineNo, FIT_PROJECTION_REASON, raw);
-    const error = engineErrorReason(trimmed);
+    const error = engineErrorReason(trimmed, level);
     if (error) return diagnostic(lineNo, error, raw);
     // A timing behind a prefix no pattern strips (a logger's own `[<date> <time>,<ms>] `): a reading all the same.
     if (func === null && TIMING_INSIDE_RE.test(trimmed)) return diagnostic(lineNo, 'unreadable timing line', raw);
@@ -518,7 +532,7 @@ export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<L
       return [];
     }
 
-    const stripped = stripLogPrefixes(text);
+    const { line: stripped, level } = stripLogPrefixesAndLevel(text);
     const ollamaMemory = ollamaMemoryLine(stripped.trim());
     if (ollamaMemory && 'unreadable' in ollamaMemory)
       return [...flushModel(), diagnostic(lineNo, ollamaMemory.unreadable, text)];
@@ -648,11 +662,11 @@ export function createLlamaLogParser(options: LineCapOptions = {}): LineParser<L
     if (func && MODEL_FUNCS.has(func)) {
       out.push(...readModelLine(func, body, text));
       // A model-block line is read into the block (or is chatter) unless it reports a failure.
-      const error = engineErrorReason(trimmed);
+      const error = engineErrorReason(trimmed, level);
       if (error) out.push(diagnostic(lineNo, error, text));
       return out;
     }
-    const unread = unreadLine(func, body, trimmed, text);
+    const unread = unreadLine(func, body, trimmed, text, level);
     if (unread) out.push(unread);
     return out;
   };

@@ -110,6 +110,37 @@ describe('llama.cpp failures become diagnostics', () => {
     ]);
   });
 
+  // Since late 2024 llama-cli's refusals are LOG_ERR without the word `error:` its 2023 fprintf printed (tools/main/
+  // main.cpp: `%s: prompt is too long (%d tokens, max %d)`, `%s: no CPU backend found`, `input is empty`), and with
+  // --log-prefix the common log marks each line's level (common/log.cpp: `%d.%02d.%03d.%03d ` with --log-timestamps,
+  // in blue, then `E ` in red, the colour reset after the message). Lines written from those format strings.
+  it('a line the common log marks as an error is an engine error, without an error word', () => {
+    const log = [
+      '\u001b[34m0.01.733.114\u001b[0m \u001b[31mE main: prompt is too long (2100 tokens, max 2044)',
+      '\u001b[0mE main: prompt is too long (2100 tokens, max 2044)',
+      'main: prompt is too long (2100 tokens, max 2044)',
+      '0.00.512.004 E input is empty',
+      '[2025-06-14 23:20:30.830830] E main: no CPU backend found',
+      'main: no CPU backend found',
+      // Not errors: other levels; a bare `E ` before text that no llama.cpp function leads (generated text can
+      // start so); an error-level line of stars (llama-cli frames its embedding refusal with them).
+      '0.00.010.002 I main: llama backend init',
+      '0.00.700.100 W llama_context: n_ctx_per_seq (4096) < n_ctx_train (32768) -- the full capacity of the model will not be utilized',
+      'E input is empty',
+      'E is for elephant, F is for fish.',
+      '0.00.001.000 E ************',
+      'main: the prompt is too long for a haiku',
+    ];
+    expect(diagnostics(parse('llama-log', log.join('\n'))).map((d) => [d.line, d.reason])).toEqual([
+      [1, ERROR],
+      [2, ERROR],
+      [3, ERROR],
+      [4, ERROR],
+      [5, ERROR],
+      [6, ERROR],
+    ]);
+  });
+
   // Audit: the fit giving up (`LOG_WRN("%s: failed to fit params to free device memory: %s")`, common since 2026,
   // llama_params_fit's LLAMA_LOG_WARN before) was counted as an engine error: the load goes on with the parameters as
   // given. Verbatim from a comment's log in https://github.com/ggml-org/llama.cpp/pull/24682 (June 2026).
