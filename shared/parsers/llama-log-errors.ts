@@ -38,7 +38,24 @@ const ERROR_WORD_RE = /\b(?:error|errors|failed|failure|cannot|unable to|abort(?
  *   (main, late 2024+; 2023's fprintf said `main: error: prompt is too long …`), after which it exits with 1.
  */
 const REFUSAL_RE =
-  /\bV cache quantization requires flash_attn\b|^main: (?:prompt is too long \(|no CPU backend found$)/;
+  /\bV cache quantization requires flash_attn\b|^main: (?:prompt is too long \(|no CPU backend found$)|^srv\s+update_slots: Context size has been exceeded\b/;
+
+/**
+ * The KV cache without free cells for a batch: llama_decode's return 1 ("could not find a KV slot for the batch",
+ * llama.h). The server halves the batch and tries again, and only when a batch of one does not fit fails its
+ * requests (`srv  update_slots: Context size has been exceeded.`, above); llama-cli stops (`main : failed to eval`).
+ * Many slots sharing one unified cache hit it under load. Counted apart from errors: the run can go on, and it is
+ * the KV cache this tool watches. By era:
+ * - the server's retry: `update_slots : failed to find free space in the KV cache, retrying with smaller n_batch = 256`
+ *   (LOG_TEE, 2023), `WARN [update_slots] failed to find free space in the KV cache, retrying with smaller batch
+ *   size - try increasing it via the context size or enable defragmentation | …` (LOG_WARNING, 2024; also as JSON
+ *   with --log-format json), `srv  update_slots: failed to find free space in the KV cache, retrying with smaller
+ *   batch size, i = 0, n_batch = 256, ret = 1` (SRV_WRN, 2025+);
+ * - the decode's own warning: `llama_decode_internal: failed to find KV cache slot for ubatch of size 512` (2024),
+ *   `decode: failed to find a memory slot for batch of size 512` (2025+), and `llama_decode: failed to decode, ret = 1`.
+ */
+const KV_FULL_RE =
+  /\bfailed to find (?:free space in the KV cache\b|KV cache slot for u?batch of size \d|a memory slot for batch of size \d)|^llama_decode: failed to decode, ret = 1$/;
 /**
  * The memory fit giving up, a warning after which the load goes on with the parameters as given
  * (`LLAMA_LOG_WARN` in llama_params_fit, late 2025; `LOG_WRN` in common_fit_params, 2026):
@@ -61,6 +78,9 @@ const BENIGN_RE = /^(?:load_backend: failed to find ggml_backend_init\b|ggml_bac
  */
 const OLLAMA_OOM_RE = /\bmsg="model request too large for system"|\berror="[^"]*\bmodel requires more system memory\b/;
 
+/** The reason of a line that says the KV cache had no room for a batch (KV_FULL_RE). */
+export const KV_FULL_REASON = 'KV cache full';
+
 /**
  * The level llama.cpp's common log (common/log.cpp, late 2024+) printed before a line with --log-prefix:
  * `E ` for LOG_ERR and the library's LLAMA_LOG_ERROR, `W `, `I `, `D `; `stamped` when its
@@ -80,6 +100,7 @@ export interface CommonLogLevel {
  */
 export function engineErrorReason(trimmed: string, level: CommonLogLevel | null = null): string | null {
   if (trimmed.includes('msg="') && OLLAMA_OOM_RE.test(trimmed)) return 'engine out of memory';
+  if (KV_FULL_RE.test(trimmed)) return KV_FULL_REASON;
   // The GGUF metadata dump prints the model's own strings (chat templates say `raise_exception`, `error`).
   if (trimmed.startsWith('llama_model_loader: - kv') || BENIGN_RE.test(trimmed)) return null;
   const led = LEAD_RE.test(trimmed);

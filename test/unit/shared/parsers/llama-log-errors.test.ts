@@ -141,6 +141,36 @@ describe('llama.cpp failures become diagnostics', () => {
     ]);
   });
 
+  // llama_decode returning 1 (no KV cells free for the batch), by era, written from the printing code's format
+  // strings: 2023 server LOG_TEE, 2024 server LOG_WARNING in its text and JSON forms, 2025+ SRV_WRN, the decode's
+  // own LLAMA_LOG_WARN of 2024 and 2025+. The batch of 920 is one a user's notes quote from a vision model's run.
+  it('a KV cache with no room for a batch is counted as that, not as an engine error; requests failing for it are', () => {
+    const log = [
+      'update_slots : failed to find free space in the KV cache, retrying with smaller n_batch = 256',
+      'WARN [update_slots] failed to find free space in the KV cache, retrying with smaller batch size - try increasing it via the context size or enable defragmentation | tid="139943256522752" timestamp=1718090000 i=0 n_batch=256 ret=1',
+      '{"tid":"139943256522752","timestamp":1718090000,"level":"WARN","function":"update_slots","line":2216,"msg":"failed to find free space in the KV cache, retrying with smaller batch size - try increasing it via the context size or enable defragmentation","i":0,"n_batch":256,"ret":1}',
+      '0.41.002.118 W srv  update_slots: failed to find free space in the KV cache, retrying with smaller batch size, i = 0, n_batch = 256, ret = 1',
+      'llama_decode_internal: failed to find KV cache slot for ubatch of size 512',
+      'decode: failed to find a memory slot for batch of size 920',
+      'llama_decode: failed to decode, ret = 1',
+      // A batch of one did not fit: the server fails its requests (SRV_ERR, no error word).
+      'srv  update_slots: Context size has been exceeded., i = 0, n_batch = 1, ret = 1',
+      // Other returns of llama_decode are errors.
+      'llama_decode: failed to decode, ret = -3',
+    ];
+    expect(diagnostics(parse('llama-log', log.join('\n'))).map((d) => [d.line, d.reason])).toEqual([
+      [1, 'KV cache full'],
+      [2, 'KV cache full'],
+      [3, 'KV cache full'],
+      [4, 'KV cache full'],
+      [5, 'KV cache full'],
+      [6, 'KV cache full'],
+      [7, 'KV cache full'],
+      [8, ERROR],
+      [9, ERROR],
+    ]);
+  });
+
   // Audit: the fit giving up (`LOG_WRN("%s: failed to fit params to free device memory: %s")`, common since 2026,
   // llama_params_fit's LLAMA_LOG_WARN before) was counted as an engine error: the load goes on with the parameters as
   // given. Verbatim from a comment's log in https://github.com/ggml-org/llama.cpp/pull/24682 (June 2026).
