@@ -79,7 +79,13 @@ tick() {
   while :; do line || exit 0; sleep "$I"; done
 }`;
 
-/** Sets `$AWKI`: mawk reads a pipe in blocks unless told to be interactive; gawk and busybox awk read lines. */
+/**
+ * Sets `$AWKI`: mawk reads a pipe in blocks unless told to be interactive; gawk and busybox awk read lines.
+ * Keep it for the readers' sake too: mawk applies it to every file `getline` opens, and so reads a file whose
+ * read fails after its open (a power-gated thermal zone's EAGAIN, an ended process's ESRCH) as empty, as gawk
+ * and busybox awk do; without it mawk 1.3.4 stops on the first such read ("mawk: read error", exit 2), and every
+ * reader of its script with it (test/integration/run/procfs-sampler.test.ts, a zone that fails to read).
+ */
 export const AWK_INTERACTIVE_SH = `AWKI=""; case "$(awk -W version 2>&1 </dev/null | head -n 1)" in *mawk*) AWKI="-W interactive";; esac`;
 
 /** An awk program as one single-quoted shell word. */

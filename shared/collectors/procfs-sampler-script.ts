@@ -157,7 +157,18 @@ function procfs_tick(   up, ua, fresh, l, out, alive, ok, k, base, rs, ra, rf, r
   # Its CPU time from the stat read at this tick's start when there was one.
   if (procfs_saOf == procfs_cur || procfs_stat(procfs_cur)) out = out " pc=" procfs_sa[12] "," procfs_sa[13]
   # rdTick: the vcgencmd reader reads the same zone and policy0's clock on a Pi (one read a tick).
-  for (i = 1; i <= procfs_nz; i++) if (procfs_zp[i] != "") out = out " tz" (i - 1) "=" rdTick(procfs_zp[i])
+  # A zone whose reads keep failing is tried every "capEvery"-th tick (its cap's period), not every
+  # tick: an Orin's cv0–cv2 zones fail (EAGAIN) on every read while those engines are off, a Thor's
+  # gpu-thermal while its rail is gated (corpus thermal_cpufreq/05 (G)), each read a call into the
+  # firmware to learn so. Three failures in a row, then one try a period; a reading, and it is read
+  # every tick again. The ticks between say "no reading" (tzN=), as a failed read does.
+  for (i = 1; i <= procfs_nz; i++) if (procfs_zp[i] != "") {
+    if (procfs_zFails[i] < 3 || procfs_ticks - procfs_zTried[i] >= procfs_capEvery) {
+      l = rdTick(procfs_zp[i]); procfs_zTried[i] = procfs_ticks
+      procfs_zFails[i] = l == "" ? procfs_zFails[i] + 1 : 0
+    } else l = ""
+    out = out " tz" (i - 1) "=" l
+  }
   for (i = 1; i <= procfs_np; i++) if (procfs_pp[i] != "") {
     l = rdTick(procfs_pp[i]); out = out " cf" (i - 1) "=" l
     procfs_moved[i] = (procfs_ticks == 0 || l != procfs_cfWas[i]); procfs_cfWas[i] = l

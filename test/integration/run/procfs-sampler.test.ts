@@ -397,6 +397,60 @@ describe('procfs sampler on this kernel', () => {
     'dash + mawk, the bash ticker': () => ({ shell: '/bin/dash', env: { ...process.env, KVSCOPE_TICKER: 'bash' } }),
     'busybox sh + busybox awk': () => ({ shell: join(busyboxBin(), 'sh'), env: { PATH: busyboxBin() } }),
   };
+  // A zone whose reads fail, an Orin's cv0–cv2 while those engines are off (EAGAIN on every read), a Thor's
+  // gpu-thermal while its rail is gated (corpus thermal_cpufreq/05 (G)): no reading, and not a firmware call every
+  // tick. A directory stands for such a file (its open succeeds, its read fails: EISDIR), then a file that reads.
+  for (const [name, tools] of Object.entries(awks))
+    it(`${name}: a thermal zone whose reads keep failing is tried again once a period, not every tick, and read every tick once it reads`, async () => {
+      const root = mkdtempSync(join(dir, 'zones-'));
+      const zone = (n: number, type: string) => {
+        const z = join(root, `sys/class/thermal/thermal_zone${n}`);
+        mkdirSync(z, { recursive: true });
+        writeFileSync(join(z, 'type'), `${type}\n`);
+        return z;
+      };
+      writeFileSync(join(zone(0, 'cpu-thermal'), 'temp'), '45000\n');
+      const cv0 = join(zone(1, 'cv0-thermal'), 'temp');
+      mkdirSync(cv0);
+      const { shell, env } = tools();
+      const strace = execFileSync('sh', ['-c', 'command -v strace'], { encoding: 'utf8' }).trim();
+      // 0.1 s ticks; the 5th argument: the period in ticks (the collector's is 10 s).
+      const run = async (period: string, ticks: number, trace: string, onSample?: (count: number) => void) => {
+        const { records } = await sample(
+          strace,
+          { ...env, KVSCOPE_SYSFS_ROOT: root },
+          watched.pid!,
+          ticks,
+          ['1', '1000', '0', period],
+          ['-f', '-e', 'trace=openat', '-o', join(root, trace), shell, join(dir, 'sampler.sh')],
+          '0.1',
+          onSample,
+        );
+        const samples = records.filter((r): r is Extract<SamplerRecord, { kind: 'sample' }> => r.kind === 'sample');
+        expect(samples.map((s) => s.values['temp.cpu-thermal.C'])).toEqual(samples.map(() => 45));
+        const opens = readFileSync(join(root, trace), 'utf8')
+          .split('\n')
+          .filter((l) => l.includes(`"${cv0}"`)).length;
+        return { cv: samples.map((s) => s.values['temp.cv0-thermal.C']), opens };
+      };
+      // Failing all along, a period of 100 ticks: read at the first 3 ticks of 25, then not again.
+      const failing = await run('100', 25, 'failing.strace');
+      expect(failing.cv).toEqual(failing.cv.map(() => null));
+      expect(failing.opens).toBe(3);
+      // A period of 5 ticks, the zone reading from the 10th sample on: read at the next retry (within 5 ticks,
+      // and up to 7 more for this test's own latency on a loaded machine), then at every tick.
+      const back = await run('5', 30, 'back.strace', (count) => {
+        if (count !== 10) return;
+        rmSync(cv0, { recursive: true });
+        writeFileSync(cv0, '51000\n');
+      });
+      const first = back.cv.indexOf(51);
+      expect(back.cv.slice(0, 10)).toEqual(back.cv.slice(0, 10).map(() => null));
+      expect(first).toBeGreaterThanOrEqual(10);
+      expect(first).toBeLessThanOrEqual(22);
+      expect(back.cv.slice(first)).toEqual(back.cv.slice(first).map(() => 51));
+    });
+
   for (const [name, tools] of Object.entries(awks))
     it(`${name}: a larger member the group starts later is measured, at the fast rescans and at the slow ones`, async () => {
       // The leader (a shell, small) starts a perl of 24 MiB (~2× that resident: perl's `x` builds a
