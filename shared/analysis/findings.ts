@@ -3,7 +3,9 @@
 // the analysis and a few facts of the run; the words are the report's job
 // (shared/report/finding-text.ts), so the app and every export can say them their own way.
 import type { RunAnalysis, RunEvent } from '../api/schemas';
+import { MAX_KEPT_DIAGNOSTICS } from '../collectors/collector';
 import { KV_TYPE_LAYOUT, rowError } from '../kv/kv-theory';
+import { KV_FULL_REASON } from '../parsers/llama-log-errors';
 import type { GgufModelSummary } from '../kv/model-config';
 import {
   CTX_STEP,
@@ -69,6 +71,8 @@ export type RunFinding = { severity: Severity } & (
   | { id: 'events'; kind: 'lost-samples'; lostSamples: number }
   | { id: 'events'; kind: 'throttles'; throttles: number; messages: string[] }
   | { id: 'events'; kind: 'watchdog'; message: string | null }
+  /** llama.cpp found no free KV cells for a batch `times` times (of its log lines kept as events: `atLeast` when capped). */
+  | { id: 'events'; kind: 'kv-full'; times: number; atLeast: boolean }
   | { id: 'budget'; kind: 'no-budget' }
   | {
       id: 'budget';
@@ -329,7 +333,7 @@ export function overheadFindings(input: FindingInput): RunFinding[] {
   return out;
 }
 
-/** What happened during the run: OOM kills, dropped links, lost samples, throttling, the watchdog. */
+/** What happened during the run: OOM kills, dropped links, lost samples, throttling, a full KV cache, the watchdog. */
 export function eventFindings(input: FindingInput): RunFinding[] {
   const out: RunFinding[] = [];
   const ofKind = (kind: RunEvent['kind']) => input.events.filter((e) => e.kind === kind);
@@ -361,6 +365,16 @@ export function eventFindings(input: FindingInput): RunFinding[] {
       severity: 'warning',
       throttles: throttles.length,
       messages: throttles.map((t) => t.message ?? '').filter(Boolean),
+    });
+  // The engine's log lines kept as events with their reason (the first MAX_KEPT_DIAGNOSTICS of it).
+  const kvFull = input.events.filter((e) => e.data?.reason === KV_FULL_REASON).length;
+  if (kvFull > 0)
+    out.push({
+      id: 'events',
+      kind: 'kv-full',
+      severity: 'warning',
+      times: kvFull,
+      atLeast: kvFull >= MAX_KEPT_DIAGNOSTICS,
     });
   const watchdog = input.events.find((e) => e.kind === 'alert' && /watchdog/.test(e.message ?? ''));
   if (watchdog) out.push({ id: 'events', kind: 'watchdog', severity: 'warning', message: watchdog.message ?? null });

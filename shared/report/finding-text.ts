@@ -39,6 +39,13 @@ function lowerContext(engine: EngineKind): string {
   return engine === 'llama' ? 'lower -c' : engine === 'demo' ? 'lower --ctx' : 'lower the context size';
 }
 
+/** What to change when the KV cache had no room for a batch: parallel slots share its cells. */
+function kvFullAdvice(engine: EngineKind): string {
+  return engine === 'llama'
+    ? 'The parallel slots (-np) share the -c cells: raise -c to the slots times the longest request, or lower -np.'
+    : 'Requests served at once share the context: raise the context size, or serve fewer requests at once.';
+}
+
 /** Title and detail of one finding; `engine` decides which flags the advice names. */
 export function wordFinding(f: RunFinding, engine: EngineKind): Finding {
   const base = { id: f.id, severity: f.severity };
@@ -65,6 +72,11 @@ export function wordFinding(f: RunFinding, engine: EngineKind): Finding {
       return word(`${formatCount(f.lostSamples)} samples were lost (the board's spool was full)`);
     case 'throttles':
       return word(`The board throttled ${plural(f.throttles, 'time')}`, f.messages.slice(0, 3).join('; '));
+    case 'kv-full':
+      return word(
+        `The engine found no free KV cache cells for a batch ${f.atLeast ? 'at least ' : ''}${plural(f.times, 'time')}`,
+        `llama.cpp's server retries such a batch at half its size, and fails its requests when a single token does not fit. ${kvFullAdvice(engine)}`,
+      );
     case 'watchdog':
       return word('The board-side watchdog ended the engine', f.message ?? undefined);
     case 'no-budget':

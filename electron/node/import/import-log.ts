@@ -10,8 +10,8 @@
 // vcgencmd loop's readings by the vcgencmd collector's parser (import-vcgencmd.ts), and a
 // llama.cpp log by shared/parsers/llama-log-parser.ts into the run's engine log. The file is streamed,
 // gunzipped when it is gzip's (electron/node/util/log-file-stream.ts), and LineSplitter caps every
-// line; a line no reader understands is a counted diagnostic, the first MAX_KEPT_DIAGNOSTICS of them
-// kept as the run's events.
+// line; a line no reader understands is a counted diagnostic, the first MAX_KEPT_DIAGNOSTICS of each
+// reason kept as the run's events.
 import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { RunRequestSchema, type RunEvent, type Sample } from '../../../shared/api/schemas';
@@ -61,7 +61,7 @@ export interface ImportResult {
   /** Runs in the session: one, or one per program run of a llama.cpp log several runs appended to. */
   runs: number;
   samples: number;
-  /** Lines that could not be read, each kept as a diagnostic (the first MAX_KEPT_DIAGNOSTICS as events). */
+  /** Lines that could not be read, each kept as a diagnostic (the first MAX_KEPT_DIAGNOSTICS of each reason as events). */
   diagnostics: number;
   /**
    * Lines that were read but hold only readings KVScope keeps no series of (a Raspberry Pi's other
@@ -473,8 +473,12 @@ export async function importLog(
   const log: EngineLog = { timings: [], kv: [], model: [] };
   const reader = READERS[kind](intervalMs, log);
   const samples: Sample[] = [];
-  /** The first MAX_KEPT_DIAGNOSTICS diagnostics as events, each with the program run it is in. */
+  /**
+   * The first MAX_KEPT_DIAGNOSTICS diagnostics of each reason as events, each with the program run it is in: a flood
+   * of one reason (unreadable lines, a server's KV cache full at every request) does not hide another.
+   */
   const kept: Array<{ part: number; event: RunEvent }> = [];
+  const keptPerReason = new Map<string, number>();
   const notes: RunEvent[] = [];
   let diagnostics = 0;
   let readingsNotKept = 0;
@@ -506,7 +510,9 @@ export async function importLog(
           diagnostics++;
           diagnosticsPerPart[part] = (diagnosticsPerPart[part] ?? 0) + 1;
         }
-        if (kept.length >= MAX_KEPT_DIAGNOSTICS) continue;
+        const keptOfReason = (keptPerReason.get(r.reason) ?? 0) + 1;
+        keptPerReason.set(r.reason, keptOfReason);
+        if (keptOfReason > MAX_KEPT_DIAGNOSTICS) continue;
         // A kept line is stored cut to KEPT_DIAGNOSTIC_TEXT_CHARS, and a capture pasted from a
         // terminal holds the commands typed there (`HF_TOKEN=… tegrastats`, `llama-server --api-key
         // …`): their secrets are registered, so every string written is masked (util/redact.ts),
@@ -518,7 +524,7 @@ export async function importLog(
         const tMs = r.tMs ?? samples.at(-1)?.tMs ?? NaN;
         kept.push({
           part,
-          event: { tMs, kind: 'info', message: `line ${r.line}: ${r.reason}`, data: { text } },
+          event: { tMs, kind: 'info', message: `line ${r.line}: ${r.reason}`, data: { reason: r.reason, text } },
         });
       }
     }

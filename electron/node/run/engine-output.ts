@@ -31,9 +31,12 @@ export class EngineOutput {
   /**
    * Engine log lines that looked like a reading but could not be read, or reported a failure (out of
    * memory, a load error: shared/parsers/llama-log-errors.ts). All counted; the first
-   * MAX_KEPT_DIAGNOSTICS are kept as `info` events with their line, like a collector's.
+   * MAX_KEPT_DIAGNOSTICS of each reason are kept as `info` events with their line and reason, so a
+   * flood of one (a server's KV cache full at every request) does not hide another (the out-of-memory
+   * line after it).
    */
   diagnostics = 0;
+  private readonly keptPerReason = new Map<string, number>();
   private readonly stdoutTokens: StdoutTokenCounter;
   private readonly llamaLog = createLlamaLogParser();
 
@@ -91,12 +94,14 @@ export class EngineOutput {
       } else if (record.kind === 'model') this.engineLog.model.push(record);
       else if (record.kind === 'diagnostic') {
         this.diagnostics += 1;
-        if (this.diagnostics <= MAX_KEPT_DIAGNOSTICS)
+        const kept = (this.keptPerReason.get(record.reason) ?? 0) + 1;
+        this.keptPerReason.set(record.reason, kept);
+        if (kept <= MAX_KEPT_DIAGNOSTICS)
           events.push({
             tMs,
             kind: 'info',
             message: `engine log: ${record.reason}`,
-            data: { text: record.text.slice(0, KEPT_DIAGNOSTIC_TEXT_CHARS) },
+            data: { reason: record.reason, text: record.text.slice(0, KEPT_DIAGNOSTIC_TEXT_CHARS) },
           });
       }
     }

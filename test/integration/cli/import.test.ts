@@ -537,6 +537,34 @@ describe('the report of an imported llama.cpp log', () => {
   }, 60_000);
 });
 
+describe("the report of a llama.cpp server's log whose KV cache was full", () => {
+  it('says how many times a batch found no free KV cells, and what to change', async () => {
+    // test/fixtures/llama-cpp/server-kv-full-2023-2025/SOURCE: 26 lines of three servers (2023–2025) saying so, and
+    // 2 requests failing for it; each used to count as an engine error, and the report said nothing of the cache.
+    // After a server log with readings (its timings, server-timings-2024-2026): a log of diagnostics alone has
+    // nothing to import.
+    const log = join(dir, 'server-kv-full.log');
+    writeFileSync(
+      log,
+      [
+        'llama-cpp/server-timings-2024-2026/09_server_timings_json_and_log_lines.txt',
+        'llama-cpp/server-kv-full-2023-2025/server-kv-full.txt',
+      ]
+        .map((rel) => readFileSync(fixture(rel), 'utf8'))
+        .join(''),
+    );
+    const out = join(dir, 'kv-full.kvscope');
+    const res = await runCli(['import', 'llama-log', log, '--out', out]);
+    expect(res.code, res.stderr).toBe(0);
+    const run = defined(readSession(out).runs[0], 'run');
+    expect(run.events.filter((e) => e.data?.reason === 'KV cache full')).toHaveLength(26);
+    const md = join(dir, 'kv-full.md');
+    const rep = await runCli(['report', out, '--format', 'md', '-o', md]);
+    expect(rep.code, rep.stderr).toBe(0);
+    expect(readFileSync(md, 'utf8')).toContain('The engine found no free KV cache cells for a batch 26 times');
+  }, 60_000);
+});
+
 describe('kvscope import of a llama.cpp log several programs appended to', () => {
   it('one run per program (each starts at its build line): their KV caches and rates are not mixed', async () => {
     // llama.cpp's 2023 CI on a V100: `./bin/main` (lines 1–52: `kv self size = 256.00 MB`, `eval

@@ -14,6 +14,7 @@ import {
 } from '../../../../shared/analysis/findings';
 import type { KvSummary, RunAnalysis } from '../../../../shared/api/schemas';
 import type { GgufModelSummary } from '../../../../shared/kv/model-config';
+import { wordFinding } from '../../../../shared/report/finding-text';
 
 const GiB = 1024 ** 3;
 
@@ -327,6 +328,32 @@ describe('events', () => {
       { id: 'events', kind: 'watchdog', severity: 'warning', message: 'board-side watchdog: engine killed' },
     ]);
     expect(eventFindings(input({ events: [{ tMs: 1, kind: 'alert', message: 'hot' }] }))).toEqual([]);
+  });
+
+  it("the engine's log saying its KV cache had no room for a batch: how many times, 'at least' past the kept lines", () => {
+    const line = (tMs: number, reason: string) => ({
+      tMs,
+      kind: 'info' as const,
+      message: `engine log: ${reason}`,
+      data: { reason, text: 'srv  update_slots: failed to find free space in the KV cache, retrying…' },
+    });
+    const three = [line(1000, 'KV cache full'), line(1200, 'unreadable timing line'), line(1500, 'KV cache full')];
+    three.push(line(1900, 'KV cache full'));
+    expect(eventFindings(input({ events: three }))).toEqual([
+      { id: 'events', kind: 'kv-full', severity: 'warning', times: 3, atLeast: false },
+    ]);
+    // 50 kept (MAX_KEPT_DIAGNOSTICS): the engine may have said it more often.
+    const fifty = Array.from({ length: 50 }, (_, i) => line(1000 + i, 'KV cache full'));
+    expect(eventFindings(input({ events: fifty }))).toEqual([
+      { id: 'events', kind: 'kv-full', severity: 'warning', times: 50, atLeast: true },
+    ]);
+    // Said as llama.cpp's flags for a llama.cpp run.
+    const worded = wordFinding(
+      { id: 'events', kind: 'kv-full', severity: 'warning', times: 50, atLeast: true },
+      'llama',
+    );
+    expect(worded.title).toBe('The engine found no free KV cache cells for a batch at least 50 times');
+    expect(worded.detail).toMatch(/-np\b.*-c\b/);
   });
 });
 

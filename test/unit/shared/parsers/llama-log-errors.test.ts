@@ -2,7 +2,7 @@
 // of death), never silence. Lines as those versions print them (printing function in the comment).
 import { describe, expect, it } from 'vitest';
 import { engineErrorReason } from '../../../../shared/parsers/llama-log-errors';
-import { diagnostics, parse } from '../../../helpers/parser-test-kit';
+import { diagnostics, parse, parseFixture } from '../../../helpers/parser-test-kit';
 
 const OOM = 'engine out of memory';
 const ERROR = 'engine error';
@@ -169,6 +169,17 @@ describe('llama.cpp failures become diagnostics', () => {
       [8, ERROR],
       [9, ERROR],
     ]);
+  });
+
+  it('servers of 2023–2025 whose KV cache was full (real logs): each retry counted as that, each failed request as an error', () => {
+    // test/fixtures/llama-cpp/server-kv-full-2023-2025/SOURCE: (A) under docker compose, (B) llamafile's `[time] `
+    // prefix, 256 down to 1 and the request failing in each; (C) 2025's decode and retry lines, four of each.
+    const found = diagnostics(parseFixture('llama-log', 'llama-cpp/server-kv-full-2023-2025/server-kv-full.txt'));
+    const lines = (reason: string) => found.filter((d) => d.reason === reason).map((d) => d.line);
+    const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+    expect(lines('KV cache full')).toEqual([...range(6, 14), ...range(17, 25), ...range(28, 35)]);
+    expect(lines(ERROR)).toEqual([15, 26]);
+    expect(found).toHaveLength(28);
   });
 
   // Audit: the fit giving up (`LOG_WRN("%s: failed to fit params to free device memory: %s")`, common since 2026,
