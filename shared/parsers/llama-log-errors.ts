@@ -96,7 +96,8 @@ export interface CommonLogLevel {
  * line, with the common log's level where its prefix gave one: a line it logged as an error is an engine error even
  * without an error word (`main: prompt is too long (2100 tokens, max 2044)`, `main: no CPU backend found`, `input is
  * empty`: LOG_ERR since late 2024, where 2023's fprintf said `error:`). A bare `E ` could start generated text, so
- * then only a led line counts; with its timestamp, any line with a word.
+ * then only a led line counts; with its timestamp, any line with a word. A failure it marks as a warning (`W `) is
+ * an engine warning: the engine goes on.
  */
 export function engineErrorReason(trimmed: string, level: CommonLogLevel | null = null): string | null {
   if (trimmed.includes('msg="') && OLLAMA_OOM_RE.test(trimmed)) return 'engine out of memory';
@@ -111,6 +112,9 @@ export function engineErrorReason(trimmed: string, level: CommonLogLevel | null 
   // `warning: failed to mlock …` and the like: the run goes on, so not an error.
   if (!fatal && trimmed.startsWith('warning:')) return ERROR_WORD_RE.test(trimmed) ? 'engine warning' : null;
   if (FIT_GAVE_UP_RE.test(trimmed)) return 'engine warning';
-  if (fatal || loggedAsError || ERROR_WORD_RE.test(trimmed) || REFUSAL_RE.test(trimmed)) return 'engine error';
+  if (fatal || loggedAsError) return 'engine error';
+  // A failure the common log marks as a warning (`W `): the engine goes on (`failed to …, falling back to …`).
+  if (ERROR_WORD_RE.test(trimmed) || REFUSAL_RE.test(trimmed))
+    return level?.letter === 'W' ? 'engine warning' : 'engine error';
   return null;
 }

@@ -141,6 +141,18 @@ describe('llama.cpp failures become diagnostics', () => {
     ]);
   });
 
+  // LOG_WRN's `%s: failed to …, falling back to …` (a server's optional embedding model): the engine goes on.
+  it('a failure the common log marks as a warning is an engine warning; without the mark, an engine error', () => {
+    const line = 'load_model: failed to load dedicated embedding model, falling back to the main model when possible';
+    const log = [`0.12.345.678 W ${line}`, `W ${line}`, line, `0.12.345.679 I ${line}`];
+    expect(diagnostics(parse('llama-log', log.join('\n'))).map((d) => [d.line, d.reason])).toEqual([
+      [1, 'engine warning'],
+      [2, 'engine warning'],
+      [3, ERROR],
+      [4, ERROR],
+    ]);
+  });
+
   // llama_decode returning 1 (no KV cells free for the batch), by era, written from the printing code's format
   // strings: 2023 server LOG_TEE, 2024 server LOG_WARNING in its text and JSON forms, 2025+ SRV_WRN, the decode's
   // own LLAMA_LOG_WARN of 2024 and 2025+. The batch of 920 is one a user's notes quote from a vision model's run.
