@@ -282,7 +282,10 @@ describe('kvscope import of a line 10 MB long', () => {
     expect(cut.map((e) => e.message)).toEqual([
       `line 3: line longer than 65536 characters: ${(three ?? '').length + 10 * MIB - 65536} characters dropped`,
     ]);
-    expect(cut[0]?.data).toEqual({ text: (three ?? '').slice(0, 240) });
+    expect(cut[0]?.data).toEqual({
+      reason: `line longer than 65536 characters: ${(three ?? '').length + 10 * MIB - 65536} characters dropped`,
+      text: (three ?? '').slice(0, 240),
+    });
   }, 60_000);
 });
 
@@ -300,6 +303,7 @@ describe('kvscope import keeps no secret', () => {
     expect(JSON.parse(res.stdout)).toMatchObject({ samples: 3, diagnostics: 1 });
     const run = defined(readSession(out).runs[0], 'run');
     expect(run.events.find((e) => e.message?.startsWith('line 1:'))?.data).toEqual({
+      reason: 'not a tegrastats line',
       text: 'agruet@gpu02:~$ HF_TOKEN=*** sudo -S tegrastats --interval 1000 --password ***',
     });
     const bytes = readFileSync(out).toString('latin1');

@@ -596,8 +596,9 @@ describe('procfs sampler on this kernel', () => {
   for (const [name, tools] of Object.entries(awks))
     it(`${name}: says "gone" at the next tick after the fast rescans too, not at the next slow rescan`, async () => {
       // Rescans every tick for the first 10, then every 100,000 ticks (~3 h): the process outlives
-      // the fast ones, and its end must still be seen at once (its group's leader is gone).
-      const short = spawn('sleep', ['2']);
+      // the fast ones, and its end must still be seen at once (its group's leader is gone). 4 s: ~40 ticks idle;
+      // busybox's ticker forks a `sleep` a tick, and a CI run under load got 10 ticks in 2 s.
+      const short = spawn('sleep', ['4']);
       const { shell, env } = tools();
       const { records, exit } = await sample(shell, env, short.pid!, 1000, ['1', '100000']);
       const samples = records.filter((r) => r.kind === 'sample');
