@@ -78,6 +78,20 @@ export type CollectorStatusValue = 'ok' | 'absent' | 'denied' | 'failed';
  * (every one is counted all the same: `collectors.<id>.diagnostics`).
  */
 export const MAX_KEPT_DIAGNOSTICS = 50;
+/**
+ * For a source whose diagnostics have reasons (an engine's log, an imported file): counts each one
+ * and says whether it is among the first MAX_KEPT_DIAGNOSTICS of its reason, so a flood of one
+ * reason does not hide another.
+ */
+export function keepsPerReason(): (reason: string) => boolean {
+  const seen = new Map<string, number>();
+  return (reason) => {
+    const n = (seen.get(reason) ?? 0) + 1;
+    seen.set(reason, n);
+    return n <= MAX_KEPT_DIAGNOSTICS;
+  };
+}
+
 /** A kept diagnostic's line, cut: enough to recognise it (the spool caps lines far longer). */
 export const KEPT_DIAGNOSTIC_TEXT_CHARS = 240;
 

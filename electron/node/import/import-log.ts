@@ -19,6 +19,7 @@ import { IMPORT_KINDS, type ImportKind } from '../../../shared/api/session-schem
 import { engineKvBytes, recomputeAnalysis } from '../../../shared/analysis/run-summary';
 import {
   KEPT_DIAGNOSTIC_TEXT_CHARS,
+  keepsPerReason,
   MAX_KEPT_DIAGNOSTICS,
   type CollectorParser,
   type CollectorRecord,
@@ -478,7 +479,7 @@ export async function importLog(
    * of one reason (unreadable lines, a server's KV cache full at every request) does not hide another.
    */
   const kept: Array<{ part: number; event: RunEvent }> = [];
-  const keptPerReason = new Map<string, number>();
+  const keeps = keepsPerReason();
   const notes: RunEvent[] = [];
   let diagnostics = 0;
   let readingsNotKept = 0;
@@ -510,9 +511,7 @@ export async function importLog(
           diagnostics++;
           diagnosticsPerPart[part] = (diagnosticsPerPart[part] ?? 0) + 1;
         }
-        const keptOfReason = (keptPerReason.get(r.reason) ?? 0) + 1;
-        keptPerReason.set(r.reason, keptOfReason);
-        if (keptOfReason > MAX_KEPT_DIAGNOSTICS) continue;
+        if (!keeps(r.reason)) continue;
         // A kept line is stored cut to KEPT_DIAGNOSTIC_TEXT_CHARS, and a capture pasted from a
         // terminal holds the commands typed there (`HF_TOKEN=… tegrastats`, `llama-server --api-key
         // …`): their secrets are registered, so every string written is masked (util/redact.ts),

@@ -5,7 +5,7 @@
 // what this reads into samples and events.
 import type { RunEvent } from '../../../shared/api/schemas';
 import { engineGeneratedTokens, TOKEN_COUNT_TOLERANCE } from '../../../shared/analysis/throughput';
-import { KEPT_DIAGNOSTIC_TEXT_CHARS, MAX_KEPT_DIAGNOSTICS } from '../../../shared/collectors/collector';
+import { KEPT_DIAGNOSTIC_TEXT_CHARS, keepsPerReason } from '../../../shared/collectors/collector';
 import { createLlamaLogParser } from '../../../shared/parsers/llama-log-parser';
 import type { KvRecord, ModelRecord, TimingsRecord } from '../../../shared/parsers/records';
 import { StdoutTokenCounter } from './stdout-token-counter';
@@ -36,7 +36,7 @@ export class EngineOutput {
    * line after it).
    */
   diagnostics = 0;
-  private readonly keptPerReason = new Map<string, number>();
+  private readonly keeps = keepsPerReason();
   private readonly stdoutTokens: StdoutTokenCounter;
   private readonly llamaLog = createLlamaLogParser();
 
@@ -94,9 +94,7 @@ export class EngineOutput {
       } else if (record.kind === 'model') this.engineLog.model.push(record);
       else if (record.kind === 'diagnostic') {
         this.diagnostics += 1;
-        const kept = (this.keptPerReason.get(record.reason) ?? 0) + 1;
-        this.keptPerReason.set(record.reason, kept);
-        if (kept <= MAX_KEPT_DIAGNOSTICS)
+        if (this.keeps(record.reason))
           events.push({
             tMs,
             kind: 'info',
